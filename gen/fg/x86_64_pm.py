@@ -1,0 +1,585 @@
+"""x86-64 kernels for pseudo-Mersenne primes p = 2^k - c, emitted with PeachPy.
+
+Representation: n saturated 64-bit limbs, little-endian, 64(n-1) < k < 64n, value
+canonical in [0, p).  The analysis provides c_fold = c * 2^s with s = 64n - k, so that
+2^(64n) = c_fold (mod p), and guarantees c_fold < 2^31.
+
+Levels (one PeachPy Function per kernel, ISA declared in target=):
+  x86_64  MUL (rdx:rax) + ADD/ADC; product scanning (Comba) with a 3-word accumulator.
+  bmi2    MULX + ADD/ADC; product scanning, the multiplier reloaded into rdx.
+  adx     MULX + ADCX/ADOX; operand scanning, one row per limb of a, the low halves
+          on the CF chain and the high halves on the OF chain.
+For n <= 4 (REG_LIMBS) the whole 2n-limb product and the reduction stay in registers;
+above that the product lives in a stack frame and the reduction streams over it.
+
+Reduction of t < 2^(128n) (the same at every level):
+  1. fold:   u = t_lo + c_fold * t_hi               (n MULs, u < (c_fold + 1) 2^(64n))
+  2. split:  q = u >> k (SHLD of the top two words), v = (u mod 2^k) + q*c   (v < 2p)
+  3. select: A = v and B = v + c are computed by two independent carry chains (they run
+             in parallel); v >= p  <=>  B >= 2^k, so BTR clears bit k of B and puts it in
+             CF, and CMOVC picks B - 2^k = v - p.  Branch-free, canonical output.
+All bounds are asserted here with Python integers for the given prime.
+
+Every kernel reads all of its inputs before it writes any output, so every aliasing of
+the pointers is allowed; only unaligned-safe scalar loads and stores are used; no branch
+or memory index depends on data; DF is never touched; callee-saved registers are saved by
+PeachPy's prologue (it pushes the ones that the body writes).
+"""
+
+import peachpy
+import peachpy.x86_64.abi
+from peachpy import Argument, ptr, uint64_t, const_uint64_t
+from peachpy.x86_64 import (Function, uarch, isa, LOAD, RETURN, MOV, ADD, ADC, SUB,
+                            ADCX, ADOX, MUL, MULX, IMUL, XOR, SHLD, AND, BTR, CMOVC, LEA,
+                            qword)
+from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
+                                      r8, r9, r10, r11, r12, r13, r14, r15,
+                                      GeneralPurposeRegister64)
+
+LEVELS = ("x86_64", "bmi2", "adx")
+OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
+
+# Up to this many limbs the product (2n words) and the reduction live in registers.
+REG_LIMBS = 4
+
+# Allocation order: caller-saved registers first (no push/pop), then callee-saved.
+# rdx (MULX source / MUL high half) and rsp are never handed out; rax neither at the
+# x86_64 level (MUL low half).
+_ALLOC_ORDER = (rcx, r8, r9, r10, r11, rax, rsi, rdi, rbx, rbp, r12, r13, r14, r15)
+
+
+def _targets():
+    return {
+        "x86_64": uarch.default,
+        "bmi2": uarch.default + isa.bmi2,
+        "adx": uarch.default + isa.bmi2 + isa.adx,
+    }
+
+
+def _is_reg(x):
+    return isinstance(x, GeneralPurposeRegister64)
+
+
+def _limb(base, i):
+    """Memory operand of 64-bit limb i at address base."""
+    return qword[base + 8 * i] if i else qword[base]
+
+
+class _Regs:
+    """Deterministic register pool; callers name registers by role."""
+
+    def __init__(self, reserved):
+        self._free = [r for r in _ALLOC_ORDER if r not in reserved]
+
+    def take(self, reg):
+        self._free.remove(reg)
+        return reg
+
+    def get(self):
+        if not self._free:
+            raise RuntimeError("x86_64_pm: out of registers")
+        return self._free.pop(0)
+
+    def put(self, *regs):
+        for reg in regs:
+            if _is_reg(reg):
+                assert reg not in self._free and reg in _ALLOC_ORDER
+                self._free.append(reg)
+        self._free.sort(key=_ALLOC_ORDER.index)
+
+
+class _Builder:
+    """Emits the body of one kernel for one field at one level."""
+
+    def __init__(self, fa, level):
+        self.n = fa.n
+        self.k = fa.k
+        self.c = fa.c
+        self.c_fold = fa.c_fold
+        self.level = level
+        self.mulx = level in ("bmi2", "adx")
+        self.adx = level == "adx"
+        self.in_regs = self.n <= REG_LIMBS
+        self.shift = 64 * self.n - self.k          # s: 2^(64n) = 2^s * 2^k
+        self.top_bits = 64 - self.shift            # bits of p's top limb
+        reserved = {rdx} if self.mulx else {rdx, rax}
+        # Argument registers are occupied on entry; their owners release them.
+        self.regs = _Regs(reserved | {rdi, rsi})
+        self.frame = 0
+
+    # ---- frame ------------------------------------------------------------------
+    def open_frame(self, slots):
+        self.frame = 8 * slots
+        if self.frame:
+            SUB(rsp, self.frame)
+
+    def close_frame(self):
+        if self.frame:
+            ADD(rsp, self.frame)
+
+    def slot(self, i):
+        return _limb(rsp, i)
+
+    def stack_limbs(self, first, count):
+        return [self.slot(first + i) for i in range(count)]
+
+    def move_off_rdx(self):
+        """Third argument arrives in rdx, which the multiplies need."""
+        reg_ptr = self.regs.get()
+        MOV(reg_ptr, rdx)
+        return reg_ptr
+
+    # ---- products ---------------------------------------------------------------
+    def product(self, reg_a, reg_b, square):
+        """2n-limb a*b (a*a when square); list of 2n locations (registers or stack)."""
+        if self.adx and square and self.in_regs:
+            return self._square_adx_regs(reg_a)
+        if self.adx and not square:
+            if self.in_regs:
+                return self._product_adx_regs(reg_a, reg_b)
+            return self._product_adx_stack(reg_a, reg_b)
+        return self._product_comba(reg_a, reg_b, square)
+
+    def _mul_pair(self, reg_a, i, reg_b, j, reg_lo, reg_hi):
+        """(hi:lo) = a[i] * b[j]; returns the registers holding lo and hi."""
+        if self.mulx:
+            MOV(rdx, _limb(reg_a, i))
+            if reg_b is reg_a and i == j:
+                MULX(reg_hi, reg_lo, rdx)
+            else:
+                MULX(reg_hi, reg_lo, _limb(reg_b, j))
+            return reg_lo, reg_hi
+        MOV(rax, _limb(reg_a, i))
+        if reg_b is reg_a and i == j:
+            MUL(rax)
+        else:
+            MUL(_limb(reg_b, j))
+        return rax, rdx
+
+    def _product_comba(self, reg_a, reg_b, square):
+        """Product scanning: column sums in a 3-word accumulator (acc0, acc1, acc2).
+
+        Square: off-diagonal products are doubled (hi:lo += hi:lo) before accumulation.
+        """
+        n = self.n
+        if square:
+            reg_b = reg_a
+        out = [None] * (2 * n)
+        reg_lo = reg_hi = None
+        if self.mulx:
+            reg_lo, reg_hi = self.regs.get(), self.regs.get()
+        acc0 = acc1 = acc2 = None
+        for col in range(2 * n - 1):
+            pairs = [(i, col - i) for i in range(max(0, col - n + 1), min(col, n - 1) + 1)]
+            if square:
+                pairs = [(i, j) for (i, j) in pairs if i <= j]
+            last_col = col == 2 * n - 2
+            for (i, j) in pairs:
+                lo, hi = self._mul_pair(reg_a, i, reg_b, j, reg_lo, reg_hi)
+                double = square and i != j
+                if acc0 is None:
+                    # column 0: the single product a0*b0 initialises the accumulator
+                    assert col == 0 and not double
+                    acc0, acc1 = self.regs.get(), self.regs.get()
+                    MOV(acc0, lo)
+                    MOV(acc1, hi)
+                    continue
+                if acc1 is None:
+                    acc1 = self.regs.get()
+                    MOV(acc1, 0)
+                if acc2 is None and not last_col:
+                    acc2 = self.regs.get()
+                    MOV(acc2, 0)
+                if double:
+                    ADD(lo, lo)
+                    ADC(hi, hi)
+                    ADC(acc2, 0)
+                ADD(acc0, lo)
+                ADC(acc1, hi)
+                if not last_col:
+                    ADC(acc2, 0)
+            # column done: acc0 is limb col; shift the accumulator down one word
+            out[col] = self._retire(acc0, col)
+            acc0, acc1, acc2 = acc1, acc2, None
+        out[2 * n - 1] = self._retire(acc0, 2 * n - 1)
+        assert acc1 is None
+        self.regs.put(reg_lo, reg_hi)
+        return out
+
+    def _retire(self, reg, index):
+        """Keep a finished product limb in its register, or store it in the frame."""
+        if self.in_regs:
+            return reg
+        MOV(self.slot(index), reg)
+        self.regs.put(reg)
+        return self.slot(index)
+
+    def _product_adx_regs(self, reg_a, reg_b):
+        """Operand scanning, all 2n words in registers.
+
+        Row i adds a[i]*b into t[i..i+n]: lo(a[i]*b[j]) on the CF chain into t[i+j],
+        hi(a[i]*b[j]) on the OF chain into t[i+j+1]; XOR of the new top word clears both.
+        """
+        n = self.n
+        t = [None] * (2 * n)
+        reg_lo, reg_hi = self.regs.get(), self.regs.get()
+        # row 0: t[0..n] = a[0] * b
+        MOV(rdx, _limb(reg_a, 0))
+        t[0], t[1] = self.regs.get(), self.regs.get()
+        MULX(t[1], t[0], _limb(reg_b, 0))
+        for j in range(1, n):
+            t[j + 1] = self.regs.get()
+            MULX(t[j + 1], reg_lo, _limb(reg_b, j))
+            (ADD if j == 1 else ADC)(t[j], reg_lo)
+        if n > 1:
+            ADC(t[n], 0)
+        # rows 1..n-1
+        for i in range(1, n):
+            t[i + n] = self.regs.get()
+            XOR(t[i + n], t[i + n])
+            MOV(rdx, _limb(reg_a, i))
+            for j in range(n):
+                MULX(reg_hi, reg_lo, _limb(reg_b, j))
+                ADCX(t[i + j], reg_lo)
+                ADOX(t[i + j + 1], reg_hi)
+            ADC(t[i + n], 0)
+        self.regs.put(reg_lo, reg_hi)
+        return t
+
+    def _product_adx_stack(self, reg_a, reg_b):
+        """Operand scanning over the stack frame (any n): each step is
+        lo + hi(previous) on OF, + t[i+j] on CF, stored back."""
+        n = self.n
+        t = self.stack_limbs(0, 2 * n)
+        reg_lo, reg_hi, reg_carry, reg_zero = (self.regs.get() for _ in range(4))
+        for i in range(n):
+            XOR(reg_zero, reg_zero)                      # zero, CF = OF = 0
+            MOV(rdx, _limb(reg_a, i))
+            for j in range(n):
+                MULX(reg_hi, reg_lo, _limb(reg_b, j))
+                if j > 0:
+                    ADOX(reg_lo, reg_carry)
+                if i > 0:
+                    ADCX(reg_lo, t[i + j])
+                MOV(t[i + j], reg_lo)
+                reg_carry, reg_hi = reg_hi, reg_carry
+            ADOX(reg_carry, reg_zero)
+            if i > 0:
+                ADCX(reg_carry, reg_zero)
+            MOV(t[i + n], reg_carry)
+        self.regs.put(reg_lo, reg_hi, reg_carry, reg_zero)
+        return t
+
+    def _square_adx_regs(self, reg_a):
+        """Squaring in registers: the cross products sum_{i<j} a_i a_j (row by row,
+        CF/OF chains), then t = 2*cross + diagonal with doubling on CF and the
+        squares a_i^2 on OF."""
+        n = self.n
+        t = [None] * (2 * n)
+        reg_lo, reg_hi = self.regs.get(), self.regs.get()
+        if n > 1:
+            # row 0: t[1..n] = a[0] * a[1..n-1]
+            MOV(rdx, _limb(reg_a, 0))
+            t[1], t[2] = self.regs.get(), self.regs.get()
+            MULX(t[2], t[1], _limb(reg_a, 1))
+            for j in range(2, n):
+                t[j + 1] = self.regs.get()
+                MULX(t[j + 1], reg_lo, _limb(reg_a, j))
+                (ADD if j == 2 else ADC)(t[j], reg_lo)
+            if n > 2:
+                ADC(t[n], 0)
+            # rows 1..n-2: t[2i+1..i+n] += a[i] * a[i+1..n-1]
+            for i in range(1, n - 1):
+                t[i + n] = self.regs.get()
+                XOR(t[i + n], t[i + n])
+                MOV(rdx, _limb(reg_a, i))
+                for j in range(i + 1, n):
+                    MULX(reg_hi, reg_lo, _limb(reg_a, j))
+                    ADCX(t[i + j], reg_lo)
+                    ADOX(t[i + j + 1], reg_hi)
+                ADC(t[i + n], 0)
+        # the cross sum is < 2^(64(2n-1)): the top word starts at zero
+        t[2 * n - 1] = self.regs.get()
+        XOR(t[2 * n - 1], t[2 * n - 1])
+        for i in range(n):
+            MOV(rdx, _limb(reg_a, i))
+            if i == 0:
+                t[0] = self.regs.get()
+                MULX(reg_hi, t[0], rdx)
+            else:
+                MULX(reg_hi, reg_lo, rdx)
+                ADCX(t[2 * i], t[2 * i])
+                ADOX(t[2 * i], reg_lo)
+            ADCX(t[2 * i + 1], t[2 * i + 1])
+            ADOX(t[2 * i + 1], reg_hi)
+        self.regs.put(reg_lo, reg_hi)
+        return t
+
+    # ---- reduction --------------------------------------------------------------
+    def check_bounds(self, p):
+        """The reduction's bounds for this prime, with Python integers."""
+        n, k, c, c_fold = self.n, self.k, self.c, self.c_fold
+        if not (p == 2 ** k - c and 64 * (n - 1) < k < 64 * n and 0 < c):
+            raise ValueError("x86_64_pm: p is not 2^k - c with 64(n-1) < k < 64n")
+        if not (c_fold == c << self.shift and c_fold < 2 ** 31):
+            raise ValueError("x86_64_pm: c_fold = c * 2^(64n-k) = %d is not below 2^31" % c_fold)
+        u_max = (2 ** (64 * n) - 1) * (c_fold + 1)       # after the fold
+        assert u_max >> (64 * n) <= c_fold               # top word fits one register
+        q_max = u_max >> k
+        assert q_max * c + c < 2 ** 63                   # q*c and q*c + c in one word
+        v_max = (2 ** k - 1) + q_max * c
+        assert v_max < 2 * p                             # one subtraction is enough
+        assert v_max + c < 2 ** (64 * n)                 # chain B does not overflow
+
+    def reduce(self, t, reg_r):
+        """r = t mod p, canonical; t is a list of 2n locations (registers or memory)."""
+        if self.in_regs:
+            self._reduce_regs(t, reg_r)
+        else:
+            self._reduce_stack(t, reg_r)
+
+    def _fold_step_regs(self, u, t):
+        """u[0..n-1] += c_fold * t[n..2n-1]; returns the top word (<= c_fold)."""
+        n = self.n
+        if self.adx:
+            MOV(rdx, self.c_fold)
+            reg_zero = self.regs.get()
+            XOR(reg_zero, reg_zero)
+            reg_carry = None
+            for i in range(n):
+                reg_lo, reg_hi = self.regs.get(), self.regs.get()
+                MULX(reg_hi, reg_lo, t[n + i])
+                self.regs.put(t[n + i])
+                ADCX(u[i], reg_lo)
+                if reg_carry is not None:
+                    ADOX(u[i], reg_carry)
+                    self.regs.put(reg_carry)
+                self.regs.put(reg_lo)
+                reg_carry = reg_hi
+            ADOX(reg_carry, reg_zero)
+            ADCX(reg_carry, reg_zero)
+            self.regs.put(reg_zero)
+            return reg_carry
+        # one carry word: u[i] += lo_i + carry; carry = hi_i + carries (hi_i < 2^31)
+        if self.mulx:
+            MOV(rdx, self.c_fold)
+        reg_carry = None
+        for i in range(n):
+            if self.mulx:
+                reg_lo, reg_hi = self.regs.get(), self.regs.get()
+                MULX(reg_hi, reg_lo, t[n + i])
+            else:
+                MOV(rax, self.c_fold)
+                MUL(t[n + i])
+                reg_lo, reg_hi = rax, rdx
+            self.regs.put(t[n + i])
+            ADD(u[i], reg_lo)
+            ADC(reg_hi, 0)
+            if reg_carry is not None:
+                ADD(u[i], reg_carry)
+                ADC(reg_hi, 0)
+            if self.mulx:
+                self.regs.put(reg_lo, reg_carry)
+                reg_carry = reg_hi
+            else:
+                if reg_carry is None:
+                    reg_carry = self.regs.get()
+                MOV(reg_carry, rdx)
+        return reg_carry
+
+    def _split(self, reg_top, reg_hi_limb):
+        """q = u >> k into reg_top (from u's top word and limb n-1); clear bits >= k of
+        limb n-1; then reg_top = q*c.  Returns a register with q*c + c."""
+        SHLD(reg_top, reg_hi_limb, self.shift)
+        if self.shift == 1:
+            BTR(reg_hi_limb, 63)
+        elif self.top_bits < 32:
+            AND(reg_hi_limb, (1 << self.top_bits) - 1)
+        else:
+            reg_mask = self.regs.get()
+            MOV(reg_mask, (1 << self.top_bits) - 1)
+            AND(reg_hi_limb, reg_mask)
+            self.regs.put(reg_mask)
+        IMUL(reg_top, reg_top, self.c)
+        reg_qc1 = self.regs.get()
+        LEA(reg_qc1, [reg_top + self.c])
+        return reg_qc1
+
+    def _reduce_regs(self, t, reg_r):
+        n = self.n
+        u = []
+        for i in range(n):
+            if _is_reg(t[i]):
+                u.append(t[i])
+            else:
+                u.append(self.regs.get())
+                MOV(u[i], t[i])
+        reg_q = self._fold_step_regs(u, t)
+        reg_qc1 = self._split(reg_q, u[n - 1])
+        # A = v = u' + q*c and B = v + c: two independent carry chains
+        b = [self.regs.get() for _ in range(n)]
+        for i in range(n):
+            MOV(b[i], u[i])
+        self._add_small(u, reg_q)
+        self._add_small(b, reg_qc1)
+        BTR(b[n - 1], self.top_bits)                     # CF = (v >= p); B -= 2^k
+        for i in range(n):
+            CMOVC(u[i], b[i])
+        for i in range(n):
+            MOV(_limb(reg_r, i), u[i])
+        self.regs.put(reg_q, reg_qc1, *b)
+        self.regs.put(*u)
+
+    @staticmethod
+    def _add_small(limbs, reg_x):
+        ADD(limbs[0], reg_x)
+        for reg in limbs[1:]:
+            ADC(reg, 0)
+
+    def _reduce_stack(self, t, reg_r):
+        """Streaming version: u -> frame slots 0..n-1, B -> frame slots n..2n-1."""
+        n = self.n
+        u = self.stack_limbs(0, n)
+        bb = self.stack_limbs(n, n)
+        reg_x = self.regs.get()
+        # 1. fold
+        if self.adx:
+            MOV(rdx, self.c_fold)
+            reg_zero = self.regs.get()
+            XOR(reg_zero, reg_zero)
+            reg_lo, reg_hi, reg_carry = self.regs.get(), self.regs.get(), self.regs.get()
+            for i in range(n):
+                MULX(reg_hi, reg_lo, t[n + i])
+                MOV(reg_x, t[i])
+                ADCX(reg_x, reg_lo)
+                if i > 0:
+                    ADOX(reg_x, reg_carry)
+                if i < n - 1:
+                    MOV(u[i], reg_x)
+                reg_carry, reg_hi = reg_hi, reg_carry
+            ADOX(reg_carry, reg_zero)
+            ADCX(reg_carry, reg_zero)
+            self.regs.put(reg_zero, reg_lo, reg_hi)
+        else:
+            if self.mulx:
+                MOV(rdx, self.c_fold)
+                reg_lo, reg_hi = self.regs.get(), self.regs.get()
+            reg_carry = self.regs.get()
+            for i in range(n):
+                if self.mulx:
+                    MULX(reg_hi, reg_lo, t[n + i])
+                    lo, hi = reg_lo, reg_hi
+                else:
+                    MOV(rax, self.c_fold)
+                    MUL(t[n + i])
+                    lo, hi = rax, rdx
+                MOV(reg_x, t[i])
+                ADD(reg_x, lo)
+                ADC(hi, 0)
+                if i > 0:
+                    ADD(reg_x, reg_carry)
+                    ADC(hi, 0)
+                if i < n - 1:
+                    MOV(u[i], reg_x)
+                if self.mulx:
+                    reg_carry, reg_hi = reg_hi, reg_carry
+                else:
+                    MOV(reg_carry, rdx)
+            if self.mulx:
+                self.regs.put(reg_lo, reg_hi)
+        # 2. split (reg_x holds limb n-1 of u)
+        reg_q = reg_carry
+        reg_qc1 = self._split(reg_q, reg_x)
+        MOV(u[n - 1], reg_x)
+        # 3. B = v + c into bb (top word kept in a register), then A = v in place
+        reg_btop = self.regs.get()
+        for i in range(n):
+            dst = reg_btop if i == n - 1 else reg_x
+            MOV(dst, u[i])
+            if i == 0:
+                ADD(dst, reg_qc1)
+            else:
+                ADC(dst, 0)
+            if i < n - 1:
+                MOV(bb[i], dst)
+        for i in range(n):
+            MOV(reg_x, u[i])
+            if i == 0:
+                ADD(reg_x, reg_q)
+            else:
+                ADC(reg_x, 0)
+            MOV(u[i], reg_x)
+        BTR(reg_btop, self.top_bits)                     # CF = (v >= p); B -= 2^k
+        MOV(bb[n - 1], reg_btop)                         # MOV keeps CF
+        for i in range(n):
+            MOV(reg_x, u[i])
+            CMOVC(reg_x, bb[i])
+            MOV(_limb(reg_r, i), reg_x)
+        self.regs.put(reg_x, reg_q, reg_qc1, reg_btop)
+
+    # ---- outputs ----------------------------------------------------------------
+    def store_wide(self, t, reg_out):
+        reg_x = None
+        for i, loc in enumerate(t):
+            if _is_reg(loc):
+                MOV(_limb(reg_out, i), loc)
+            else:
+                if reg_x is None:
+                    reg_x = self.regs.get()
+                MOV(reg_x, loc)
+                MOV(_limb(reg_out, i), reg_x)
+        self.regs.put(reg_x, *[x for x in t if _is_reg(x)])
+
+
+def _kernel(fa, level, op):
+    """PeachPy Function for fg_{name}_{op}_{level}."""
+    name = "fg_%s_%s_%s" % (fa.name, op, level)
+    arg_out = Argument(ptr(uint64_t), "r" if op in ("mul", "sqr", "redc") else "t")
+    if op == "redc":
+        args = (arg_out, Argument(ptr(const_uint64_t), "t"))
+    elif op in ("mul", "mul_wide"):
+        args = (arg_out, Argument(ptr(const_uint64_t), "a"), Argument(ptr(const_uint64_t), "b"))
+    else:
+        args = (arg_out, Argument(ptr(const_uint64_t), "a"))
+    with Function(name, args, target=_targets()[level]) as fn:
+        bld = _Builder(fa, level)
+        bld.check_bounds(fa.p)
+        reg_out, reg_in = rdi, rsi                       # SysV: arguments 1 and 2
+        LOAD.ARGUMENT(reg_out, args[0])
+        LOAD.ARGUMENT(reg_in, args[1])
+        reg_b = None
+        if len(args) == 3:
+            LOAD.ARGUMENT(rdx, args[2])
+            reg_b = bld.move_off_rdx()
+        n = fa.n
+        wide_in_stack = not bld.in_regs
+        bld.open_frame(2 * n if (wide_in_stack or False) else 0)
+        if op == "redc":
+            t = [_limb(reg_in, i) for i in range(2 * n)]
+            bld.reduce(t, reg_out)
+        else:
+            t = bld.product(reg_in, reg_b, square=op.startswith("sqr"))
+            bld.regs.put(reg_in, reg_b)
+            if op.endswith("_wide"):
+                bld.store_wide(t, reg_out)
+            else:
+                bld.reduce(t, reg_out)
+        bld.close_frame()
+        RETURN()
+    return fn
+
+
+def emit_pseudo_mersenne(fa):
+    """GAS text of every pseudo-Mersenne kernel for field fa, all levels."""
+    abi = peachpy.x86_64.abi.system_v_x86_64_abi
+    parts = []
+    for level in LEVELS:
+        for op in OPS:
+            fn = _kernel(fa, level, op)
+            parts.append(fn.finalize(abi).format(assembly_format="gas"))
+    return "\n".join(parts)
+
+
+def kernel_choice(fa):
+    """(op, level) -> level whose kernel the dispatcher should call."""
+    return {(op, level): level for op in OPS for level in LEVELS}
