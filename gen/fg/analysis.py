@@ -1,0 +1,177 @@
+"""Stage 2: every derived constant and every decision, from a FieldSpec.
+
+The emitters render what this module decides and compute nothing themselves.
+Nothing here looks at a field's name: shapes are detected from p alone, so a
+user's new prime of a known shape gets the same treatment as a shipped one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import numtheory
+
+W = 64
+MASK64 = (1 << W) - 1
+LEVELS = ("c", "x86_64", "bmi2", "adx")
+ASM_LEVELS = LEVELS[1:]
+KERNEL_OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+PM_MAX_C_FOLD = 1 << 31
+
+
+def limbs_of(x, n):
+    assert 0 <= x < 1 << (W * n)
+    return [(x >> (W * i)) & MASK64 for i in range(n)]
+
+
+def hex_limbs(x, n):
+    return ["UINT64_C(0x%016x)" % v for v in limbs_of(x, n)]
+
+
+@dataclass
+class FieldAnalysis:
+    # identity
+    name: str
+    upper: str
+    modulus_text: str
+    p: int
+    byte_order: str
+    # shape
+    bits: int
+    n: int
+    nbytes: int
+    spare_bits: int
+    p_mod4: int
+    p_mod8: int
+    p_limbs: list
+    form: str                  # "montgomery" | "pseudo_mersenne"
+    special_form: str          # human description for --list and headers
+    reduction: str             # human description of the chosen reduction
+    # Montgomery data (form == montgomery)
+    m0inv: int = 0
+    p1_zero_limbs: int = 0
+    # pseudo-Mersenne data (form == pseudo_mersenne): p = 2^k - c
+    k: int = 0
+    c: int = 0
+    c_fold: int = 0
+    k_top_bits: int = 0        # k - 64(n-1): bits of p in its top limb
+    # constants
+    R: int = 0                 # 2^(64n)
+    one_internal: int = 0
+    r2: int = 0                # R^2 mod p (Montgomery conversion in)
+    redc_sums: int = 1
+    redc_bound: str = ""
+    # exponents (public): inversion and square root
+    inv_exp: int = 0
+    sqrt_method: str = ""      # "p3mod4" | "atkin" | "tonelli_shanks"
+    sqrt_exp: int = 0
+    ts_s: int = 0              # p - 1 = 2^s * q
+    ts_root: int = 0           # z^q, a primitive 2^s-th root of unity (plain value)
+    ts_z: int = 0
+    # dispatch: op -> list of (runtime level, kernel level) pairs, best first
+    dispatch: dict = field(default_factory=dict)
+    have_asm: bool = False
+
+    # ---- conversions used by the reference and the vectors ----
+    def to_internal(self, x):
+        return x * self.R % self.p if self.form == "montgomery" else x % self.p
+
+    def from_internal(self, x):
+        return x * pow(self.R, -1, self.p) % self.p if self.form == "montgomery" else x % self.p
+
+    def redc_value(self, t):
+        """Internal-form result of redc(t) for a wide integer t."""
+        return t * pow(self.R, -1, self.p) % self.p if self.form == "montgomery" else t % self.p
+
+    def limbs(self, x):
+        return hex_limbs(x, self.n)
+
+
+def _pseudo_mersenne(p, n):
+    """(k, c, c_fold) when p = 2^k - c reduces by folding, else None.
+
+    Requirements, all checked here so the C and assembly need no case analysis:
+    k < 64n (one spare bit at least); c_fold = c*2^(64n-k) < 2^31 so the first
+    fold's top word times c_fold fits a word; after the second fold at bit k,
+    the value is below 2p (one masked subtraction makes it canonical).
+    """
+    k = p.bit_length()
+    c = (1 << k) - p
+    if k >= W * n or c <= 0:
+        return None
+    c_fold = c << (W * n - k)
+    if c_fold >= PM_MAX_C_FOLD:
+        return None
+    qmax = (c_fold + 1) << (W * n - k)      # bound on v >> k after the first fold
+    if qmax * c >= 1 << W or (qmax + 2) * c >= 1 << k or (1 << k) + qmax * c >= 1 << (W * n):
+        return None
+    return k, c, c_fold
+
+
+def analyze(spec, kernel_choice=None):
+    p = spec.p
+    bits = p.bit_length()
+    n = -(-bits // W)
+    R = 1 << (W * n)
+    fa = FieldAnalysis(
+        name=spec.name, upper=spec.name.upper(), modulus_text=spec.modulus_text, p=p,
+        byte_order=spec.byte_order, bits=bits, n=n, nbytes=-(-bits // 8), spare_bits=W * n - bits,
+        p_mod4=p % 4, p_mod8=p % 8, p_limbs=limbs_of(p, n), form="", special_form="", reduction="",
+        R=R)
+
+    pm = _pseudo_mersenne(p, n)
+    if pm:
+        fa.form = "pseudo_mersenne"
+        fa.k, fa.c, fa.c_fold = pm
+        fa.k_top_bits = fa.k - W * (n - 1)
+        fa.special_form = f"pseudo-Mersenne 2^{fa.k} - {fa.c}"
+        fa.reduction = f"fold the high half times {fa.c_fold} (2^{W * n} mod p), then the bits above 2^{fa.k} times {fa.c}"
+        fa.one_internal = 1
+        # redc accepts any t < 2^(128n); k wide products of values < p fit when k(p-1)^2 < 2^(128n)
+        fa.redc_sums = (R * R - 1) // ((p - 1) ** 2)
+        fa.redc_bound = f"any t < 2^{2 * W * n}"
+    else:
+        fa.form = "montgomery"
+        fa.m0inv = (-pow(p, -1, 1 << W)) & MASK64
+        low = (p + 1)
+        while low % (1 << W) == 0 and fa.p1_zero_limbs < n:
+            fa.p1_zero_limbs += 1
+            low >>= W
+        features = []
+        if fa.m0inv == 1:
+            features.append("p = -1 mod 2^64 (-p^-1 mod 2^64 = 1)")
+        if fa.p1_zero_limbs:
+            features.append(f"p+1 has {fa.p1_zero_limbs} zero low limb{'s' if fa.p1_zero_limbs > 1 else ''}")
+        sparse = sum(1 for v in fa.p_limbs if v in (0, MASK64))
+        if sparse:
+            features.append(f"{sparse} of {n} limbs of p are 0 or 2^64-1")
+        fa.special_form = "; ".join(features) if features else "none (generic)"
+        fa.reduction = f"word-by-word Montgomery, R = 2^{W * n}"
+        fa.one_internal = R % p
+        fa.r2 = R * R % p
+        # redc needs t < p*R; k wide products of values < p fit when k(p-1)^2 < p*R
+        fa.redc_sums = (p * R - 1) // ((p - 1) ** 2)
+        fa.redc_bound = f"t < p * 2^{W * n}"
+    assert fa.redc_sums >= 1
+
+    fa.inv_exp = p - 2
+    s, q = numtheory.two_adicity(p)
+    fa.ts_s = s
+    if p % 4 == 3:
+        fa.sqrt_method, fa.sqrt_exp = "p3mod4", (p + 1) // 4
+    elif p % 8 == 5:
+        fa.sqrt_method, fa.sqrt_exp = "atkin", (p - 5) // 8
+    else:
+        fa.sqrt_method, fa.sqrt_exp = "tonelli_shanks", (q - 1) // 2
+        fa.ts_z = numtheory.smallest_nonresidue(p)
+        fa.ts_root = pow(fa.ts_z, q, p)
+
+    choice = kernel_choice or {}
+    fa.have_asm = kernel_choice is not None
+    for op in KERNEL_OPS:
+        pairs = []
+        if fa.have_asm:
+            for level in reversed(ASM_LEVELS):
+                pairs.append((level, choice.get((op, level), level)))
+        fa.dispatch[op] = pairs
+    return fa

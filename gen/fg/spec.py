@@ -1,0 +1,250 @@
+"""Stage 1: parse and validate fields.toml into immutable FieldSpec objects.
+
+Nothing here knows number theory beyond "is it prime"; every derived constant
+lives in analysis.py. Every error names the file, the field table and the key.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+
+from . import numtheory
+
+MIN_BITS_EXCLUSIVE = 32     # p must be >= 2^32
+MAX_BITS = 1024             # at most 16 limbs of 64 bits
+MAX_EXPONENT = 4096         # keeps '2^(2^...)' from eating the machine
+KEYS = {
+    "modulus": "the prime, as an expression string or an integer",
+    "byte_order": '"big" or "little"',
+}
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
+extern float for goto if inline int long register restrict return short signed sizeof static
+struct switch typedef union unsigned void volatile while _Bool _Complex _Imaginary""".split())
+
+
+class SpecError(Exception):
+    """A problem in the user's field description; str() is the full message."""
+
+    def __init__(self, path, field, key, message):
+        where = str(path)
+        if field is not None:
+            where += f": field '{field}'"
+        if key is not None:
+            where += f", key '{key}'"
+        super().__init__(f"{where}: {message}")
+        self.path, self.field, self.key, self.detail = path, field, key, message
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    name: str
+    modulus_text: str   # as written by the user (normalised for integers)
+    p: int
+    byte_order: str
+
+
+# --------------------------------------------------------------------------
+# Modulus expressions: integers, + - * ^ and parentheses. A tiny recursive
+# descent parser; never eval().
+
+class ExprError(ValueError):
+    def __init__(self, column, message):
+        super().__init__(f"column {column}: {message}")
+        self.column = column
+
+
+_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|[0-9]+)|(.))")
+
+
+def _tokenize(text):
+    tokens = []
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        if m.end() == pos or (m.group(1) is None and m.group(2) is None):
+            break  # trailing white space
+        col = m.start(1 if m.group(1) else 2) + 1
+        if m.group(1):
+            tokens.append(("int", int(m.group(1), 0), col))
+        elif m.group(2) in "+-*^()":
+            tokens.append((m.group(2), None, col))
+        else:
+            raise ExprError(col, f"unexpected character {m.group(2)!r}")
+        pos = m.end()
+    tokens.append(("end", None, len(text) + 1))
+    return tokens
+
+
+def parse_expression(text):
+    """Value of an arithmetic expression over integers with + - * ^ ( ).
+
+    '^' is exponentiation, right-associative, binding tighter than unary minus
+    on its left operand (-2^2 == -4). Raises ExprError with a 1-based column.
+    """
+    tokens = _tokenize(text)
+    pos = 0
+
+    def peek():
+        return tokens[pos]
+
+    def take(kind):
+        nonlocal pos
+        tok = tokens[pos]
+        if tok[0] != kind:
+            want = "a number or '('" if kind == "atom" else repr(kind)
+            got = "end of expression" if tok[0] == "end" else repr(tok[0] if tok[1] is None else str(tok[1]))
+            raise ExprError(tok[2], f"expected {want}, found {got}")
+        pos += 1
+        return tok
+
+    def expr():
+        value = term()
+        while peek()[0] in "+-":
+            op = take(peek()[0])[0]
+            rhs = term()
+            value = value + rhs if op == "+" else value - rhs
+        return value
+
+    def term():
+        value = unary()
+        while peek()[0] == "*":
+            take("*")
+            value *= unary()
+        return value
+
+    def unary():
+        if peek()[0] == "-":
+            take("-")
+            return -unary()
+        if peek()[0] == "+":
+            take("+")
+            return unary()
+        return power()
+
+    def power():
+        base = atom()
+        if peek()[0] == "^":
+            col = take("^")[2]
+            exponent = unary()
+            if exponent < 0:
+                raise ExprError(col, "negative exponent")
+            if exponent > MAX_EXPONENT:
+                raise ExprError(col, f"exponent {exponent} is larger than {MAX_EXPONENT}")
+            return base ** exponent
+        return base
+
+    def atom():
+        tok = peek()
+        if tok[0] == "int":
+            take("int")
+            return tok[1]
+        if tok[0] == "(":
+            take("(")
+            value = expr()
+            take(")")
+            return value
+        take("atom")  # raises with a message naming what was found
+
+    if peek()[0] == "end":
+        raise ExprError(1, "empty expression")
+    value = expr()
+    tok = peek()
+    if tok[0] != "end":
+        raise ExprError(tok[2], f"unexpected {tok[0] if tok[1] is None else tok[1]!r} after a complete expression")
+    return value
+
+
+# --------------------------------------------------------------------------
+
+_TABLE_HEADER = re.compile(r"^\s*\[\s*([^\[\]]+?)\s*\]\s*(?:#.*)?$")
+
+
+def _check_duplicates(path, text):
+    """tomllib rejects duplicate tables with a generic message; name them here.
+
+    Names that differ only in case are duplicates too: FG_<NAME>_ macros collide.
+    """
+    seen = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        m = _TABLE_HEADER.match(line)
+        if not m:
+            continue
+        name = m.group(1).strip().strip('"\'')
+        key = name.lower()
+        if key in seen:
+            first_name, first_line = seen[key]
+            raise SpecError(path, name, None,
+                            f"duplicate field (line {lineno}; first defined as '{first_name}' on line {first_line})")
+        seen[key] = (name, lineno)
+
+
+def parse_field(path, name, table):
+    if not _IDENT.match(name) or name in _C_KEYWORDS:
+        raise SpecError(path, name, None,
+                        "field name must be a C identifier (letters, digits, '_', not starting with a digit, not a C keyword)")
+    if not isinstance(table, dict):
+        raise SpecError(path, name, None, "must be a table ([name] followed by key = value lines)")
+    for key in table:
+        if key not in KEYS:
+            known = ", ".join(sorted(KEYS))
+            raise SpecError(path, name, key, f"unknown key (known keys: {known})")
+    for key in KEYS:
+        if key not in table:
+            raise SpecError(path, name, key, f"missing; expected {KEYS[key]}")
+
+    raw = table["modulus"]
+    if isinstance(raw, bool) or not isinstance(raw, (int, str)):
+        raise SpecError(path, name, "modulus", "must be a string expression or an integer")
+    if isinstance(raw, int):
+        p, text = raw, str(raw)
+    else:
+        text = raw
+        try:
+            p = parse_expression(raw)
+        except ExprError as e:
+            raise SpecError(path, name, "modulus", f"malformed expression {raw!r}: {e}") from None
+    if p < 2 ** MIN_BITS_EXCLUSIVE:
+        raise SpecError(path, name, "modulus", f"{text} is below 2^{MIN_BITS_EXCLUSIVE}")
+    if p.bit_length() > MAX_BITS:
+        raise SpecError(path, name, "modulus",
+                        f"{text} has {p.bit_length()} bits, above the {MAX_BITS}-bit limit (16 limbs)")
+    if p % 2 == 0:
+        raise SpecError(path, name, "modulus", f"{text} is even")
+    if not numtheory.is_probable_prime(p):
+        raise SpecError(path, name, "modulus", f"{text} is not prime")
+
+    order = table["byte_order"]
+    if order not in ("big", "little"):
+        raise SpecError(path, name, "byte_order", f'must be "big" or "little", not {order!r}')
+    return FieldSpec(name=name, modulus_text=text, p=p, byte_order=order)
+
+
+def load(path):
+    """Read and validate a fields file; returns a list of FieldSpec in file order."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise SpecError(path, None, None, f"cannot read: {e.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SpecError(path, None, None, f"not UTF-8 ({e.reason} at byte {e.start})") from None
+    return loads(text, path)
+
+
+def loads(text, path="<string>"):
+    _check_duplicates(path, text)
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise SpecError(path, None, None, f"not valid TOML: {e}") from None
+    if not doc:
+        raise SpecError(path, None, None, "defines no field (add a [name] table with modulus and byte_order)")
+    fields = []
+    for name, table in doc.items():
+        fields.append(parse_field(path, name, table))
+    return fields

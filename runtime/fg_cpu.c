@@ -1,0 +1,100 @@
+/* fieldgen runtime: CPUID probe, FIELDGEN_ISA override, ISA forcing. */
+#include "fg_cpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if FG_HAVE_X86_64_ASM
+#include <cpuid.h>
+#endif
+
+int fg_cpu_isa = FG_ISA_C;
+
+static const char *const isa_names[] = {"c", "x86_64", "bmi2", "adx"};
+
+const char *fg_isa_name(fg_isa isa)
+{
+    return (unsigned)isa < 4 ? isa_names[isa] : "?";
+}
+
+int fg_isa_parse(const char *name)
+{
+    int i;
+    if (name == NULL)
+        return -1;
+    for (i = 0; i < 4; i++)
+        if (strcmp(name, isa_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static fg_isa probe_cpu(void)
+{
+#if FG_HAVE_X86_64_ASM
+    unsigned eax, ebx, ecx, edx;
+    int bmi2, adx;
+    if (__get_cpuid_max(0, NULL) < 7)
+        return FG_ISA_X86_64;
+    __cpuid_count(7, 0, eax, ebx, ecx, edx);
+    bmi2 = (ebx >> 8) & 1;
+    adx = (ebx >> 19) & 1;
+    if (bmi2 && adx)
+        return FG_ISA_ADX;
+    return bmi2 ? FG_ISA_BMI2 : FG_ISA_X86_64;
+#else
+    return FG_ISA_C;
+#endif
+}
+
+static int best_level = -1;
+
+fg_isa fg_isa_best(void)
+{
+    if (best_level < 0) {
+        const char *env = getenv("FIELDGEN_ISA");
+        int level = probe_cpu();
+        if (env != NULL && *env != '\0') {
+            int forced = fg_isa_parse(env);
+            if (forced < 0)
+                fprintf(stderr, "fieldgen: ignoring FIELDGEN_ISA=%s (expected c, x86_64, bmi2 or adx)\n", env);
+            else if (forced > FG_ISA_C && !FG_HAVE_X86_64_ASM)
+                fprintf(stderr, "fieldgen: FIELDGEN_ISA=%s ignored: built without assembly\n", env);
+            else
+                level = forced; /* trusted, as OPENSSL_ia32cap is: it may name a level CPUID hides */
+        }
+#if defined(FG_STATIC_ISA)
+        level = FG_STATIC_ISA;
+#endif
+        best_level = level;
+    }
+    return (fg_isa)best_level;
+}
+
+fg_isa fg_isa_active(void)
+{
+#if defined(FG_STATIC_ISA)
+    return (fg_isa)FG_STATIC_ISA;
+#else
+    return (fg_isa)fg_cpu_isa;
+#endif
+}
+
+int fg_isa_force(fg_isa isa)
+{
+    if ((int)isa < 0 || (int)isa > (int)fg_isa_best())
+        return 0;
+#if defined(FG_STATIC_ISA)
+    if ((int)isa != FG_STATIC_ISA)
+        return 0;
+#endif
+    fg_cpu_isa = (int)isa;
+    return 1;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((constructor)) static void fg_cpu_init(void)
+{
+    fg_cpu_isa = (int)fg_isa_best();
+}
+#endif

@@ -1,0 +1,74 @@
+/* fieldgen runtime: CPU feature probe and the ISA-level word every generated
+ * field dispatches on. Hand-written; part of every vendored field.
+ *
+ * The CPU is probed once, at start-up (a constructor), with CPUID. The
+ * environment variable FIELDGEN_ISA=c|x86_64|bmi2|adx, read at that moment,
+ * overrides the probe (to cap the level, or to run a level under an emulator
+ * whose CPUID hides it). Each generated operation then reaches its kernel
+ * through one well-predicted branch on fg_cpu_isa: never a function pointer.
+ *
+ * Compile-time dispatch: when the compiler already targets BMI2 and ADX
+ * (-march=native on such a CPU) or FG_STATIC_ISA is defined (0..3, the CMake
+ * option FIELDGEN_ISA_LEVEL), the level is a constant and the branch folds
+ * to a direct call. Define FG_NO_ASM to build the portable C level alone.
+ */
+#ifndef FG_CPU_H
+#define FG_CPU_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+    FG_ISA_C = 0,      /* portable C, unsigned __int128; any 64-bit target */
+    FG_ISA_X86_64 = 1, /* MUL/ADC/ADD: every x86-64 CPU */
+    FG_ISA_BMI2 = 2,   /* MULX with ordinary ADC chains */
+    FG_ISA_ADX = 3     /* MULX with ADCX/ADOX, two carry chains */
+} fg_isa;
+
+/* Whether the x86-64 assembly kernels are built into this library. */
+#if !defined(FG_NO_ASM) && defined(__x86_64__) && defined(__ELF__) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define FG_HAVE_X86_64_ASM 1
+#else
+#define FG_HAVE_X86_64_ASM 0
+#endif
+
+#if !defined(FG_STATIC_ISA)
+#if !FG_HAVE_X86_64_ASM
+#define FG_STATIC_ISA 0
+#elif defined(__BMI2__) && defined(__ADX__)
+#define FG_STATIC_ISA 3
+#endif
+#endif
+#if defined(FG_STATIC_ISA) && !FG_HAVE_X86_64_ASM && FG_STATIC_ISA != 0
+#error "FG_STATIC_ISA above 0 needs the x86-64 assembly (FG_NO_ASM is set or the target is not x86-64 ELF)"
+#endif
+
+/* Best level this CPU supports (or the FIELDGEN_ISA override). */
+fg_isa fg_isa_best(void);
+/* Level the dispatcher uses now. */
+fg_isa fg_isa_active(void);
+/* Tests and benchmarks only: make the dispatcher use `isa`. Returns 1 on
+ * success, 0 (and changes nothing) if the level is above fg_isa_best() or,
+ * with compile-time dispatch, is not the compiled level. Not thread-safe
+ * with respect to concurrent field operations. */
+int fg_isa_force(fg_isa isa);
+/* "c", "x86_64", "bmi2", "adx" (or "?"), and back; -1 for an unknown name. */
+const char *fg_isa_name(fg_isa isa);
+int fg_isa_parse(const char *name);
+
+/* The dispatch word. Starts at FG_ISA_C, so a call made before the start-up
+ * probe (from another constructor) is still correct, just portable. */
+extern int fg_cpu_isa;
+
+#if defined(FG_STATIC_ISA)
+#define FG_ISA_AT_LEAST(level) (FG_STATIC_ISA >= (level))
+#else
+#define FG_ISA_AT_LEAST(level) (fg_cpu_isa >= (level))
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FG_CPU_H */

@@ -1,0 +1,667 @@
+/* Per-field test program, compiled once per field with -DFG_FIELD=name
+ * -DFG_FIELD_UC=NAME. Every check compares against GMP (or the Python
+ * reference's known answers) in the field's internal domain.
+ *
+ *   test_field_NAME --level L --suite diff [--count N] [--seed S]
+ *   test_field_NAME --level L --suite kat --kat FILE
+ *
+ * Exit 0: all checks passed; 1: a check failed; 77: level L not available on
+ * this CPU/build (CTest reports it as skipped); 2: usage error. */
+#include <gmp.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_cpu.h"
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#define HEADER STR(CAT(fg_, FG_FIELD).h)
+#include HEADER
+
+#define FE CAT(fg_, FG_FIELD)
+#define F(op) CAT(CAT(fg_, FG_FIELD), CAT(_, op))
+#define K(op, level) CAT(F(op), CAT(_, level))
+#define C(name) CAT(CAT(FG_, FG_FIELD_UC), CAT(_, name))
+#define N C(LIMBS)
+#define NBYTES C(BYTES)
+
+/* ------------------------------------------------------------------ */
+static mpz_t P, RINV, RMOD, WIDE_MAX; /* p, R^-1 mod p, R mod p, largest redc input */
+static unsigned long failures, checks;
+static const char *field_name = STR(FG_FIELD);
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    if (failures++ < 20) {
+        fprintf(stderr, "FAIL [%s %s]: ", field_name, fg_isa_name(fg_isa_active()));
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    }
+}
+
+static void to_mpz(mpz_t z, const uint64_t *limbs, size_t n)
+{
+    mpz_import(z, n, -1, sizeof(uint64_t), 0, 0, limbs);
+}
+
+/* Writes z (0 <= z < 2^(64n)) into n limbs. */
+static void from_mpz(uint64_t *limbs, size_t n, const mpz_t z)
+{
+    size_t count = 0;
+    memset(limbs, 0, n * sizeof(uint64_t));
+    if (mpz_sizeinbase(z, 2) > 64 * n && mpz_sgn(z) != 0) {
+        fprintf(stderr, "internal: value does not fit %zu limbs\n", n);
+        exit(2);
+    }
+    mpz_export(limbs, &count, -1, sizeof(uint64_t), 0, 0, z);
+}
+
+static void show(const char *what, const uint64_t *limbs, size_t n)
+{
+    size_t i;
+    fprintf(stderr, "  %s = 0x", what);
+    for (i = n; i-- > 0;)
+        fprintf(stderr, "%016llx", (unsigned long long)limbs[i]);
+    fputc('\n', stderr);
+}
+
+/* Compare n limbs with the expected value z; report op and operands on mismatch. */
+static int expect(const char *op, const uint64_t *got, const mpz_t want, size_t n,
+                  const uint64_t *a, const uint64_t *b)
+{
+    uint64_t w[2 * N];
+    checks++;
+    from_mpz(w, n, want);
+    if (memcmp(w, got, n * sizeof(uint64_t)) == 0)
+        return 1;
+    fail("%s", op);
+    if (failures <= 20) {
+        if (a) show("a", a, N);
+        if (b) show("b", b, N);
+        show("got ", got, n);
+        show("want", w, n);
+    }
+    return 0;
+}
+
+static void expect_int(const char *op, long got, long want)
+{
+    checks++;
+    if (got != want)
+        fail("%s: got %ld, want %ld", op, got, want);
+}
+
+/* ------------------------------------------------------------------ */
+/* Inputs: uniformly random, and carry-stress values built from dangerous
+ * limbs, reduced below p, plus values near 0 and near p. */
+static uint64_t rng_state;
+static uint64_t rnd(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static const uint64_t danger[] = {
+    0, 1, 2, UINT64_C(0xffffffffffffffff), UINT64_C(0xfffffffffffffffe), UINT64_C(0x8000000000000000),
+    UINT64_C(0x7fffffffffffffff), UINT64_C(0xffffffff), UINT64_C(0x100000000), UINT64_C(0xffffffff00000000),
+    UINT64_C(0x00000000ffffffff) << 16,
+};
+
+static void random_element(uint64_t x[N])
+{
+    mpz_t z;
+    unsigned kind = (unsigned)(rnd() % 8);
+    size_t i;
+    mpz_init(z);
+    switch (kind) {
+    case 0: case 1: case 2: /* uniform bits, reduced */
+        for (i = 0; i < N; i++)
+            x[i] = rnd();
+        break;
+    case 3: case 4: /* every limb from the dangerous set, or a limb of p or p +- 1 */
+        for (i = 0; i < N; i++) {
+            unsigned pick = (unsigned)(rnd() % (sizeof danger / sizeof danger[0] + 3));
+            if (pick < sizeof danger / sizeof danger[0])
+                x[i] = danger[pick];
+            else
+                x[i] = F(P)[i] + (uint64_t)(pick - sizeof danger / sizeof danger[0]) - 1;
+        }
+        break;
+    case 5: /* near p: p - 1 - small */
+        mpz_sub_ui(z, P, 1 + (rnd() % 1024));
+        from_mpz(x, N, z);
+        break;
+    case 6: /* near 0 */
+        for (i = 0; i < N; i++)
+            x[i] = 0;
+        x[0] = rnd() % 1024;
+        break;
+    default: /* p minus a dangerous pattern (long borrow chains) */
+        for (i = 0; i < N; i++)
+            x[i] = danger[rnd() % (sizeof danger / sizeof danger[0])];
+        to_mpz(z, x, N);
+        mpz_sub(z, P, z);
+        mpz_mod(z, z, P);
+        from_mpz(x, N, z);
+        break;
+    }
+    to_mpz(z, x, N);
+    mpz_mod(z, z, P);
+    from_mpz(x, N, z);
+    mpz_clear(z);
+}
+
+/* ------------------------------------------------------------------ */
+/* References in the internal domain: with R the Montgomery radix (1 for a
+ * plain-form field), mul(x, y) = x*y/R, redc(t) = t/R. */
+static void ref_redc(mpz_t r, const mpz_t t)
+{
+    mpz_mul(r, t, RINV);
+    mpz_mod(r, r, P);
+}
+
+static void ref_mul(mpz_t r, const uint64_t *a, const uint64_t *b)
+{
+    mpz_t x, y;
+    mpz_inits(x, y, NULL);
+    to_mpz(x, a, N);
+    to_mpz(y, b, N);
+    mpz_mul(r, x, y);
+    ref_redc(r, r);
+    mpz_clears(x, y, NULL);
+}
+
+/* plain value of an internal element */
+static void plain(mpz_t r, const uint64_t *a)
+{
+    to_mpz(r, a, N);
+    ref_redc(r, r);
+}
+
+/* internal element of a plain value */
+static void internal(uint64_t *a, const mpz_t v)
+{
+    mpz_t t;
+    mpz_init(t);
+    mpz_mul(t, v, RMOD);
+    mpz_mod(t, t, P);
+    from_mpz(a, N, t);
+    mpz_clear(t);
+}
+
+/* bytes = v (0 <= v < 2^(8*NBYTES)) in the field's byte order */
+static void encode(uint8_t bytes[NBYTES], const mpz_t v)
+{
+    uint8_t be[NBYTES];
+    size_t count = 0, j;
+    memset(be, 0, sizeof be);
+    mpz_export(be, &count, 1, 1, 1, 0, v);
+    memmove(be + NBYTES - count, be, count);
+    memset(be, 0, NBYTES - count);
+    for (j = 0; j < NBYTES; j++)
+        bytes[j] = C(BYTE_ORDER_BIG) ? be[j] : be[NBYTES - 1 - j];
+}
+
+/* ------------------------------------------------------------------ */
+static void check_binary(const uint64_t a[N], const uint64_t b[N])
+{
+    FE x, y, r, s;
+    uint64_t t[2 * N];
+    mpz_t want, u, v;
+    mpz_inits(want, u, v, NULL);
+    memcpy(x.limb, a, sizeof x.limb);
+    memcpy(y.limb, b, sizeof y.limb);
+    to_mpz(u, a, N);
+    to_mpz(v, b, N);
+
+    F(mul)(&r, &x, &y);
+    ref_mul(want, a, b);
+    expect("mul", r.limb, want, N, a, b);
+    s = x; /* aliasing: r == a, then r == b */
+    F(mul)(&s, &s, &y);
+    expect("mul r==a", s.limb, want, N, a, b);
+    s = y;
+    F(mul)(&s, &x, &s);
+    expect("mul r==b", s.limb, want, N, a, b);
+
+    F(mul_wide)(t, &x, &y);
+    mpz_mul(want, u, v);
+    expect("mul_wide", t, want, 2 * N, a, b);
+    F(redc)(&r, t);
+    ref_mul(want, a, b);
+    expect("redc(mul_wide)", r.limb, want, N, a, b);
+
+    F(add)(&r, &x, &y);
+    mpz_add(want, u, v);
+    mpz_mod(want, want, P);
+    expect("add", r.limb, want, N, a, b);
+    s = x;
+    F(add)(&s, &s, &y);
+    expect("add r==a", s.limb, want, N, a, b);
+
+    F(sub)(&r, &x, &y);
+    mpz_sub(want, u, v);
+    mpz_mod(want, want, P);
+    expect("sub", r.limb, want, N, a, b);
+    s = y;
+    F(sub)(&s, &x, &s);
+    expect("sub r==b", s.limb, want, N, a, b);
+
+    expect_int("eq", F(eq)(&x, &y), mpz_cmp(u, v) == 0);
+    s = x;
+    F(cmov)(&s, &y, 0);
+    expect("cmov 0", s.limb, u, N, a, b);
+    F(cmov)(&s, &y, 1);
+    expect("cmov 1", s.limb, v, N, a, b);
+    r = x;
+    s = y;
+    F(cswap)(&r, &s, 1);
+    expect("cswap 1 a", r.limb, v, N, a, b);
+    expect("cswap 1 b", s.limb, u, N, a, b);
+    F(cswap)(&r, &s, 0);
+    expect("cswap 0", r.limb, v, N, a, b);
+    mpz_clears(want, u, v, NULL);
+}
+
+static void check_unary(const uint64_t a[N])
+{
+    FE x, r;
+    uint64_t t[2 * N];
+    uint8_t bytes[NBYTES];
+    mpz_t want, u;
+    mpz_inits(want, u, NULL);
+    memcpy(x.limb, a, sizeof x.limb);
+    to_mpz(u, a, N);
+
+    F(sqr)(&r, &x);
+    ref_mul(want, a, a);
+    expect("sqr", r.limb, want, N, a, NULL);
+    r = x;
+    F(sqr)(&r, &r);
+    expect("sqr r==a", r.limb, want, N, a, NULL);
+    F(mul)(&r, &x, &x);
+    expect("mul a==b", r.limb, want, N, a, NULL);
+    r = x;
+    F(mul)(&r, &r, &r);
+    expect("mul r==a==b", r.limb, want, N, a, NULL);
+
+    F(sqr_wide)(t, &x);
+    mpz_mul(want, u, u);
+    expect("sqr_wide", t, want, 2 * N, a, NULL);
+    F(redc)(&r, t);
+    ref_mul(want, a, a);
+    expect("redc(sqr_wide)", r.limb, want, N, a, NULL);
+
+    F(neg)(&r, &x);
+    mpz_neg(want, u);
+    mpz_mod(want, want, P);
+    expect("neg", r.limb, want, N, a, NULL);
+    r = x;
+    F(neg)(&r, &r);
+    expect("neg r==a", r.limb, want, N, a, NULL);
+    expect_int("is_zero", F(is_zero)(&x), mpz_sgn(u) == 0);
+    expect_int("eq self", F(eq)(&x, &x), 1);
+
+    /* serialization: to_bytes against GMP's encoding, and the round trip */
+    {
+        uint8_t ref[NBYTES];
+        mpz_t v;
+        mpz_init(v);
+        plain(v, a);
+        encode(ref, v);
+        F(to_bytes)(bytes, &x);
+        checks++;
+        if (memcmp(bytes, ref, NBYTES) != 0)
+            fail("to_bytes");
+        expect_int("from_bytes(to_bytes) ok", F(from_bytes)(&r, bytes), 1);
+        expect("from_bytes(to_bytes)", r.limb, u, N, a, NULL);
+        mpz_clear(v);
+    }
+    mpz_clears(want, u, NULL);
+}
+
+/* inv and sqrt: slower (a fixed exponentiation each), so run on fewer inputs */
+static void check_inv_sqrt(const uint64_t a[N])
+{
+    FE x, r, s;
+    mpz_t u, v, w;
+    int ok, sq;
+    mpz_inits(u, v, w, NULL);
+    memcpy(x.limb, a, sizeof x.limb);
+    plain(u, a);
+
+    ok = F(inv)(&r, &x);
+    if (mpz_sgn(u) == 0) {
+        expect_int("inv(0) flag", ok, 0);
+        expect("inv(0)", r.limb, u, N, a, NULL);
+    } else {
+        expect_int("inv flag", ok, 1);
+        mpz_invert(v, u, P);
+        internal(s.limb, v);
+        mpz_set_ui(w, 0);
+        to_mpz(w, s.limb, N);
+        expect("inv", r.limb, w, N, a, NULL);
+    }
+    r = x;
+    F(inv)(&r, &r);
+    if (mpz_sgn(u) != 0)
+        expect("inv r==a", r.limb, w, N, a, NULL);
+
+    sq = mpz_sgn(u) == 0 || mpz_legendre(u, P) == 1;
+    ok = F(sqrt)(&r, &x);
+    expect_int("sqrt flag vs Legendre", ok, sq);
+    if (sq) {
+        F(sqr)(&s, &r);
+        expect("sqrt(a)^2", s.limb, mpz_sgn(u) ? (to_mpz(w, a, N), w) : u, N, a, NULL);
+    } else {
+        mpz_set_ui(w, 0);
+        expect("sqrt non-square -> 0", r.limb, w, N, a, NULL);
+    }
+    mpz_clears(u, v, w, NULL);
+}
+
+/* redc of limb-wise sums of k wide products, k up to REDC_SUMS, and the
+ * extreme admitted inputs. */
+static void check_redc_sums(unsigned long rounds)
+{
+    unsigned long i;
+    uint64_t k, kmax = C(REDC_SUMS) < 8 ? C(REDC_SUMS) : 8;
+    mpz_t sum, want, lim;
+    FE r;
+    uint64_t t[2 * N];
+    mpz_inits(sum, want, lim, NULL);
+    for (i = 0; i < rounds; i++) {
+        for (k = 1; k <= kmax; k++) {
+            uint64_t acc[2 * N], prod[2 * N], carry;
+            size_t j, m;
+            memset(acc, 0, sizeof acc);
+            for (m = 0; m < k; m++) {
+                FE a, b;
+                random_element(a.limb);
+                if (m % 2 == 0 && (rnd() & 1))
+                    mpz_sub_ui(lim, P, 1), from_mpz(a.limb, N, lim); /* p-1: the largest product */
+                random_element(b.limb);
+                F(mul_wide)(prod, &a, &b);
+                carry = 0;
+                for (j = 0; j < 2 * N; j++) {
+                    unsigned __int128 s = (unsigned __int128)acc[j] + prod[j] + carry;
+                    acc[j] = (uint64_t)s;
+                    carry = (uint64_t)(s >> 64);
+                }
+                if (carry)
+                    fail("sum of %llu wide products overflowed 2N limbs", (unsigned long long)k);
+            }
+            F(redc)(&r, acc);
+            to_mpz(sum, acc, 2 * N);
+            ref_redc(want, sum);
+            expect("redc(sum of products)", r.limb, want, N, NULL, NULL);
+        }
+    }
+    /* REDC_SUMS * (p-1)^2, and the largest admitted t */
+    mpz_sub_ui(lim, P, 1);
+    mpz_mul(lim, lim, lim);
+    mpz_mul_ui(lim, lim, (unsigned long)C(REDC_SUMS));
+    if (mpz_cmp(lim, WIDE_MAX) > 0)
+        fail("REDC_SUMS * (p-1)^2 exceeds the documented redc bound");
+    from_mpz(t, 2 * N, lim);
+    F(redc)(&r, t);
+    ref_redc(want, lim);
+    expect("redc(REDC_SUMS*(p-1)^2)", r.limb, want, N, NULL, NULL);
+    from_mpz(t, 2 * N, WIDE_MAX);
+    F(redc)(&r, t);
+    ref_redc(want, WIDE_MAX);
+    expect("redc(bound - 1)", r.limb, want, N, NULL, NULL);
+    mpz_clears(sum, want, lim, NULL);
+}
+
+static void check_constants(void)
+{
+    FE x, y;
+    mpz_t want, v;
+    uint8_t bytes[NBYTES];
+    size_t i;
+    mpz_inits(want, v, NULL);
+    F(zero)(&x);
+    expect("zero", x.limb, want, N, NULL, NULL);
+    F(one)(&x);
+    mpz_set_ui(v, 1);
+    internal(y.limb, v);
+    to_mpz(want, y.limb, N);
+    expect("one", x.limb, want, N, NULL, NULL);
+    for (i = 0; i < 64; i++) {
+        uint64_t u = i < 32 ? rnd() : (i < 48 ? (uint64_t)i : ~(uint64_t)0 - i);
+        F(from_u64)(&x, u);
+        mpz_set_ui(v, 0);
+        mpz_import(v, 1, -1, 8, 0, 0, &u);
+        mpz_mod(v, v, P);
+        internal(y.limb, v);
+        to_mpz(want, y.limb, N);
+        expect("from_u64", x.limb, want, N, NULL, NULL);
+    }
+    /* rejection of non-canonical encodings: p, p+1, p + random, all ones */
+    for (i = 0; i < 4 + 64; i++) {
+        if (i == 0) mpz_set(v, P);
+        else if (i == 1) mpz_add_ui(v, P, 1);
+        else if (i == 2) { mpz_set_ui(v, 1); mpz_mul_2exp(v, v, 8 * NBYTES); mpz_sub_ui(v, v, 1); }
+        else {
+            mpz_set_ui(v, 1);
+            mpz_mul_2exp(v, v, 8 * NBYTES);
+            mpz_sub(v, v, P);
+            if (mpz_sgn(v) <= 0) continue;
+            mpz_set_ui(want, rnd());
+            mpz_mod(want, want, v);
+            mpz_add(v, P, want);
+        }
+        encode(bytes, v);
+        F(one)(&x);
+        expect_int("from_bytes(>= p) rejects", F(from_bytes)(&x, bytes), 0);
+        mpz_set_ui(want, 0);
+        expect("from_bytes(>= p) zeroes r", x.limb, want, N, NULL, NULL);
+    }
+    mpz_clears(want, v, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Known answers from the Python reference (generated/vectors/NAME.kat). */
+static int run_kat(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    char line[4096], op[32];
+    char h[3][1200];
+    unsigned long lines = 0;
+    mpz_t v[3], want;
+    if (!fp) {
+        fprintf(stderr, "cannot open %s\n", path);
+        return 2;
+    }
+    mpz_inits(v[0], v[1], v[2], want, NULL);
+    while (fgets(line, sizeof line, fp)) {
+        FE a, b, r;
+        uint64_t t[2 * N];
+        int k, ok;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        k = sscanf(line, "%31s %1199s %1199s %1199s", op, h[0], h[1], h[2]);
+        if (k < 3) {
+            fprintf(stderr, "%s: malformed line: %s", path, line);
+            return 2;
+        }
+        for (ok = 0; ok < k - 1; ok++)
+            if (strcmp(h[ok], "none") != 0)
+                mpz_set_str(v[ok], h[ok], 16);
+        lines++;
+        if (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul")) {
+            internal(a.limb, v[0]);
+            internal(b.limb, v[1]);
+            if (op[0] == 'a') F(add)(&r, &a, &b);
+            else if (op[0] == 's') F(sub)(&r, &a, &b);
+            else F(mul)(&r, &a, &b);
+            internal(t, v[2]);
+            to_mpz(want, t, N);
+            expect(op, r.limb, want, N, a.limb, b.limb);
+        } else if (!strcmp(op, "mul_wide")) {
+            internal(a.limb, v[0]);
+            internal(b.limb, v[1]);
+            F(mul_wide)(t, &a, &b);
+            expect(op, t, v[2], 2 * N, a.limb, b.limb);
+        } else if (!strcmp(op, "sqr") || !strcmp(op, "neg") || !strcmp(op, "inv")) {
+            internal(a.limb, v[0]);
+            if (op[0] == 's') F(sqr)(&r, &a);
+            else if (op[0] == 'n') F(neg)(&r, &a);
+            else F(inv)(&r, &a);
+            internal(t, v[1]);
+            to_mpz(want, t, N);
+            expect(op, r.limb, want, N, a.limb, NULL);
+        } else if (!strcmp(op, "sqrt")) {
+            internal(a.limb, v[0]);
+            ok = F(sqrt)(&r, &a);
+            expect_int("sqrt flag", ok, strcmp(h[1], "none") != 0);
+            if (ok) {
+                plain(want, r.limb);
+                checks++;
+                mpz_sub(v[2], P, v[1]);
+                mpz_mod(v[2], v[2], P);
+                if (mpz_cmp(want, v[1]) != 0 && mpz_cmp(want, v[2]) != 0)
+                    fail("sqrt known answer: %s", h[0]);
+            }
+        } else if (!strcmp(op, "redc")) {
+            from_mpz(t, 2 * N, v[0]);
+            F(redc)(&r, t);
+            plain(want, r.limb);
+            checks++;
+            if (mpz_cmp(want, v[1]) != 0)
+                fail("redc known answer: t = %s", h[0]);
+        } else if (!strcmp(op, "from_bytes")) {
+            uint8_t bytes[NBYTES];
+            encode(bytes, v[0]);
+            ok = F(from_bytes)(&r, bytes);
+            expect_int("from_bytes known answer flag", ok, (int)mpz_get_ui(v[1]));
+            plain(want, r.limb);
+            checks++;
+            if (mpz_cmp(want, v[2]) != 0)
+                fail("from_bytes known answer: %s", h[0]);
+        } else {
+            fprintf(stderr, "%s: unknown op '%s'\n", path, op);
+            return 2;
+        }
+    }
+    fclose(fp);
+    mpz_clears(v[0], v[1], v[2], want, NULL);
+    if (lines < 50) {
+        fprintf(stderr, "%s: only %lu vectors\n", path, lines);
+        return 2;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+int main(int argc, char **argv)
+{
+    const char *suite = "diff", *kat = NULL, *level_name = NULL;
+    unsigned long count = 100000, i;
+    int level, rc = 0;
+    rng_state = UINT64_C(0x5eed);
+    for (i = 1; i < (unsigned long)argc; i++) {
+        if (!strcmp(argv[i], "--level") && i + 1 < (unsigned long)argc) level_name = argv[++i];
+        else if (!strcmp(argv[i], "--suite") && i + 1 < (unsigned long)argc) suite = argv[++i];
+        else if (!strcmp(argv[i], "--kat") && i + 1 < (unsigned long)argc) kat = argv[++i];
+        else if (!strcmp(argv[i], "--count") && i + 1 < (unsigned long)argc) count = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--seed") && i + 1 < (unsigned long)argc) rng_state = strtoull(argv[++i], NULL, 0);
+        else {
+            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx [--suite diff|kat] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (level_name == NULL) {
+        fprintf(stderr, "--level is required\n");
+        return 2;
+    }
+    level = fg_isa_parse(level_name);
+    if (level < 0) {
+        fprintf(stderr, "unknown level '%s'\n", level_name);
+        return 2;
+    }
+    if (level > FG_ISA_C && !C(HAVE_ASM)) {
+        printf("%s: level %s skipped: no assembly for this field in this build\n", field_name, level_name);
+        return 77;
+    }
+    if (!fg_isa_force((fg_isa)level)) {
+        printf("%s: level %s skipped: not available (CPU best %s%s)\n", field_name, level_name,
+               fg_isa_name(fg_isa_best()),
+#if defined(FG_STATIC_ISA)
+               ", compile-time dispatch"
+#else
+               ""
+#endif
+        );
+        return 77;
+    }
+    if (fg_isa_active() != (fg_isa)level) {
+        fprintf(stderr, "fg_isa_force(%s) succeeded but fg_isa_active() is %s\n", level_name,
+                fg_isa_name(fg_isa_active()));
+        return 1;
+    }
+
+    mpz_inits(P, RINV, RMOD, WIDE_MAX, NULL);
+    to_mpz(P, F(P), N);
+#if C(MONTGOMERY)
+    mpz_set_ui(RMOD, 1);
+    mpz_mul_2exp(RMOD, RMOD, 64 * N);
+    mpz_mul(WIDE_MAX, RMOD, P); /* t < p*R */
+    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
+    mpz_mod(RMOD, RMOD, P);
+    mpz_invert(RINV, RMOD, P);
+#else
+    mpz_set_ui(RMOD, 1);
+    mpz_set_ui(RINV, 1);
+    mpz_set_ui(WIDE_MAX, 1);
+    mpz_mul_2exp(WIDE_MAX, WIDE_MAX, 128 * N); /* any t < 2^(128N) */
+    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
+#endif
+
+    if (!strcmp(suite, "kat")) {
+        if (!kat) {
+            fprintf(stderr, "--suite kat needs --kat FILE\n");
+            return 2;
+        }
+        rc = run_kat(kat);
+    } else if (!strcmp(suite, "diff")) {
+        uint64_t a[N], b[N];
+        unsigned long slow = count / 50 ? count / 50 : 1;
+        check_constants();
+        for (i = 0; i < count; i++) {
+            random_element(a);
+            random_element(b);
+            check_binary(a, b);
+            check_unary(a);
+        }
+        for (i = 0; i < slow; i++) {
+            random_element(a);
+            check_inv_sqrt(a);
+            /* squares exercise the root-found path */
+            { FE x, y; memcpy(x.limb, a, sizeof a); F(sqr)(&y, &x); check_inv_sqrt(y.limb); }
+        }
+        check_redc_sums(count / 100 ? count / 100 : 1);
+    } else {
+        fprintf(stderr, "unknown suite '%s'\n", suite);
+        return 2;
+    }
+    if (rc)
+        return rc;
+    printf("%s %s %s: %lu checks, %lu failures\n", field_name, level_name, suite, checks, failures);
+    if (checks == 0) {
+        fprintf(stderr, "no checks ran\n");
+        return 1;
+    }
+    return failures ? 1 : 0;
+}
