@@ -1,0 +1,121 @@
+/* fieldgen-bench: shared declarations.
+ *
+ * The benchmark is split by concern:
+ *   fgb_field.c  generic per-field source, compiled once per field with
+ *                -DFG_FIELD=name -DFG_FIELD_UC=NAME; exports `fgb_field_<name>`,
+ *                a table of timing loops (public entry points and per-level kernels).
+ *   fgb_timer.c  RDTSC timing core: pinning, TSC/core ratio, overhead, batches, stats.
+ *   fgb_peers.c  OpenSSL and GMP peers: selection by modulus, checks, timing loops.
+ *   fgb_alloc.c  malloc/calloc/realloc/free interposition with counters.
+ *   fgb_json.c   JSON writer helpers and a small JSON reader (for --compare/--from-json).
+ *   fgb_main.c   command line, orchestration, table, compare, plot, threads.
+ * Nothing here knows a field by name: the list of fields comes from CMake
+ * (FIELDGEN_FIELDS) through the generated header fgb_fields.h.
+ */
+#ifndef FGB_H
+#define FGB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum fgb_op {
+    FGB_MUL, FGB_SQR, FGB_MUL_WIDE, FGB_SQR_WIDE, FGB_REDC, /* kernel ops: per-level entry points */
+    FGB_ADD, FGB_SUB, FGB_NEG, FGB_INV, FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
+    FGB_NOPS
+};
+#define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */
+#define FGB_NLEVELS 4     /* fg_isa: c, x86_64, bmi2, adx */
+#define FGB_MAXLIMBS 16
+#define FGB_WAYS 8        /* independent calls per iteration of a throughput loop */
+
+extern const char *const fgb_op_names[FGB_NOPS];
+extern const char *const fgb_level_names[FGB_NLEVELS];
+
+/* A timing loop: `iters` iterations of `calls` calls each (see struct fgb_loop). */
+typedef void (*fgb_loop_fn)(void *state, size_t iters);
+
+struct fgb_loop {
+    fgb_loop_fn fn;
+    int calls; /* calls of the measured function per iteration */
+};
+
+/* Latency: each call's output is the next call's input (a dependency chain).
+ * Throughput: FGB_WAYS independent calls per iteration on distinct inputs. */
+struct fgb_loops {
+    struct fgb_loop lat, thr;
+};
+
+/* What fgb_field.c exports for one field. Limb arrays are little-endian
+ * 64-bit limbs; "internal" means the field's own representation (Montgomery
+ * x*R mod p, or plain x for pseudo-Mersenne fields). */
+struct fgb_field {
+    const char *name;
+    int limbs, bytes, bits, montgomery, have_asm;
+    const uint64_t *p;               /* the modulus, `limbs` limbs */
+    size_t state_size;
+    void (*init)(void *state, uint64_t seed); /* random canonical inputs, deterministic in seed */
+    /* inputs: FGB_WAYS values a[] and b[] (internal, canonical), stride `limbs` */
+    void (*inputs)(const void *state, const uint64_t **a, const uint64_t **b);
+    struct fgb_loops api[FGB_NOPS];                           /* fg_NAME_OP (dispatched) */
+    struct fgb_loops direct[FGB_NLEVELS][FGB_NKERNEL_OPS];    /* fg_NAME_OP_LEVEL, fn NULL if absent */
+    /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
+    void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    void (*sqr)(uint64_t *r, const uint64_t *a);
+    void (*mul_wide)(uint64_t *t, const uint64_t *a, const uint64_t *b);
+    void (*sqr_wide)(uint64_t *t, const uint64_t *a);
+    void (*redc)(uint64_t *r, const uint64_t *t);
+    void (*add)(uint64_t *r, const uint64_t *a, const uint64_t *b);
+    int (*inv)(uint64_t *r, const uint64_t *a);
+    void (*one)(uint64_t *r);
+    /* Consistency of the kernels at every level against the dispatched entry
+     * point, on the field's inputs; returns the number of mismatches, writes a
+     * description of the first to msg. */
+    int (*selftest)(void *state, char *msg, size_t msglen);
+};
+
+/* ---- timing core (fgb_timer.c) ---- */
+struct fgb_stats {
+    double median, min, max, q1, q3; /* per call, TSC ticks, overhead subtracted */
+    int batches;
+    size_t iters;                    /* iterations per batch */
+    double allocs_per_call;          /* heap allocations counted during the batches */
+};
+
+struct fgb_timer_cfg {
+    double target_batch_ticks;  /* a batch runs at least this long */
+    int batches;                /* batches per case (median over these) */
+    int rounds;                 /* batches are spread over this many interleaved rounds */
+    double budget_ticks;        /* cap of time per case; never fewer than min_batches */
+    int min_batches;
+};
+
+int fgb_pin_cpu(int *cpu_out);                 /* pin to core 1 if allowed, else first allowed */
+void fgb_spin_warmup(double seconds);
+double fgb_tsc_hz(void);                       /* TSC frequency estimate against CLOCK_MONOTONIC */
+/* Core cycles per TSC tick from dependent-chain timing; 0 if not trustworthy.
+ * detail receives a human-readable account. */
+double fgb_core_per_tick(char *detail, size_t len);
+void fgb_measure_overhead(double *t0_ticks, double *loop_ticks_per_iter);
+
+/* One measured case. Group measurement interleaves all cases of a group
+ * (one field and op) round by round, so slow drift affects them alike. */
+struct fgb_case {
+    struct fgb_loop loop;
+    void *state;
+    int force_isa;     /* >= 0: fg_isa_force(force_isa) before each batch set; -1: dispatch default */
+    struct fgb_stats st;
+    /* internal */
+    double *samples;
+    int nsamples, want;
+};
+void fgb_set_default_isa(int isa); /* the level "dispatch" rows run at (start-up choice) */
+void fgb_measure_group(struct fgb_case *cases, int n, const struct fgb_timer_cfg *cfg);
+
+/* ---- allocation counters (fgb_alloc.c) ---- */
+uint64_t fgb_alloc_count(void);   /* malloc+calloc+realloc+memalign-family calls so far */
+int fgb_alloc_selftest(void);     /* 1 if interposition is live (a malloc is counted) */
+
+/* ---- helpers ---- */
+uint64_t fgb_rng_next(uint64_t *s); /* splitmix64 */
+
+#endif

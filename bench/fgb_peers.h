@@ -1,0 +1,34 @@
+/* fieldgen-bench: peers (OpenSSL's assembly from the static libcrypto.a, GMP's mpn). */
+#ifndef FGB_PEERS_H
+#define FGB_PEERS_H
+#include "fgb.h"
+
+struct fgb_peer_row {
+    char impl[32];   /* "openssl:nistz256", "openssl:fe64", "openssl:fe51", "openssl:bn_mul_mont", "gmp:mpn" */
+    char level[16];  /* ISA path the peer takes: "adx" (MULX+ADCX/ADOX) or "x86_64" (MULQ) */
+    int op;          /* enum fgb_op */
+    struct fgb_loops loops;
+    void *state;
+    int check_ok;    /* 1 if every checked input matched our result */
+    char check[200]; /* what was checked, or the first mismatch */
+    char note[96];   /* e.g. "partially reduced output, compared mod p" */
+};
+
+void fgb_peers_init(void);
+int fgb_peers_have_openssl(void);
+int fgb_peers_have_gmp(void);
+/* OpenSSL's current capability word 2 has BMI2 and ADX (bits 8 and 19). */
+int fgb_peers_openssl_adx(void);
+/* Versions and build facts, for the report. */
+void fgb_peers_describe(char *buf, size_t len);
+const char *fgb_peers_openssl_version(void);
+const char *fgb_peers_gmp_version(void);
+
+/* Builds the peer rows for one field. masked == 0: every peer on its best path
+ * (parent process). masked == 1: only the OpenSSL peers whose path changes when
+ * BMI2/ADX are masked (the child run with OPENSSL_ia32cap=":~0x80100"). Peers are
+ * chosen by comparing the modulus with P-256 and 2^255-19, never by field name.
+ * Each row's result is checked against ours before it is timed. */
+int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked,
+                    struct fgb_peer_row *out, int max);
+#endif

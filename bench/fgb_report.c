@@ -1,0 +1,717 @@
+/* fieldgen-bench: reporting: table, dispatch overhead, threads, JSON, --compare, --plot. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "fgb_json.h"
+#include "fgb_report.h"
+
+struct fgb_row *fgb_add_row(struct fgb_results *r)
+{
+    if (r->nrows == r->caprows) {
+        r->caprows = r->caprows ? 2 * r->caprows : 256;
+        r->rows = realloc(r->rows, (size_t)r->caprows * sizeof *r->rows);
+    }
+    struct fgb_row *row = &r->rows[r->nrows++];
+    memset(row, 0, sizeof *row);
+    return row;
+}
+
+double fgb_cycles(const struct fgb_results *r, double ticks)
+{
+    return r->meta.core_per_tick > 0 ? ticks * r->meta.core_per_tick : ticks;
+}
+
+const char *fgb_unit(const struct fgb_results *r)
+{
+    return r->meta.core_per_tick > 0 ? "core cycles" : "TSC ticks";
+}
+
+static int op_rank(const char *op)
+{
+    for (int i = 0; i < FGB_NOPS; i++)
+        if (!strcmp(op, fgb_op_names[i]))
+            return i;
+    return FGB_NOPS;
+}
+static int level_rank(const char *lv)
+{
+    if (!strcmp(lv, "dispatch"))
+        return -1;
+    for (int i = 0; i < FGB_NLEVELS; i++)
+        if (!strcmp(lv, fgb_level_names[i]))
+            return i;
+    return FGB_NLEVELS;
+}
+static int impl_rank(const char *impl)
+{
+    if (!strcmp(impl, "fieldgen")) return 0;
+    if (!strcmp(impl, "fieldgen/direct")) return 1;
+    if (!strncmp(impl, "openssl", 7)) return 2;
+    return 3;
+}
+static int row_cmp(const void *a, const void *b)
+{
+    const struct fgb_row *x = a, *y = b;
+    int d;
+    if ((d = x->field_rank - y->field_rank) || (d = strcmp(x->field, y->field)) ||
+        (d = op_rank(x->op) - op_rank(y->op)) || (d = impl_rank(x->impl) - impl_rank(y->impl)) ||
+        (d = strcmp(x->impl, y->impl)))
+        return d;
+    return level_rank(y->level) - level_rank(x->level) < 0 ? 1
+         : level_rank(y->level) == level_rank(x->level) ? 0 : -1;
+}
+void fgb_sort_rows(struct fgb_results *r)
+{
+    qsort(r->rows, (size_t)r->nrows, sizeof *r->rows, row_cmp);
+}
+
+static void fmt_num(char *b, size_t n, double v)
+{
+    if (fabs(v) < 10)
+        snprintf(b, n, "%.2f", v);
+    else if (fabs(v) < 1000)
+        snprintf(b, n, "%.1f", v);
+    else
+        snprintf(b, n, "%.0f", v);
+}
+
+static void fmt_stats(const struct fgb_results *r, char *b, size_t n, const struct fgb_stats *s, int has)
+{
+    if (!has) {
+        snprintf(b, n, "-");
+        return;
+    }
+    char m[32], lo[32], hi[32];
+    fmt_num(m, sizeof m, fgb_cycles(r, s->median));
+    fmt_num(lo, sizeof lo, fgb_cycles(r, s->min));
+    fmt_num(hi, sizeof hi, fgb_cycles(r, s->max));
+    snprintf(b, n, "%s [%s-%s]", m, lo, hi);
+}
+
+/* Best (lowest median) checked peer for a field and op; thr selects throughput. */
+static const struct fgb_row *best_peer(const struct fgb_results *r, const char *field, const char *op,
+                                       int thr)
+{
+    const struct fgb_row *best = NULL;
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *p = &r->rows[i];
+        if (!p->peer || !p->check_ok || strcmp(p->field, field) || strcmp(p->op, op))
+            continue;
+        if (thr ? !p->has_thr : !p->has_lat)
+            continue;
+        double v = thr ? p->thr.median : p->lat.median;
+        if (!best || v < (thr ? best->thr.median : best->lat.median))
+            best = p;
+    }
+    return best;
+}
+
+void fgb_print_table(const struct fgb_results *r)
+{
+    const struct fgb_meta *m = &r->meta;
+    printf("fieldgen-bench: cycles per call, %s\n", fgb_unit(r));
+    printf("  date %s%s\n", m->date, m->quick ? "  (--quick: few short batches, rough figures)" : "");
+    printf("  CPU  %s, %d logical CPUs, measured on %s\n", m->cpu_model, m->logical_cpus, m->pinned);
+    if (m->core_per_tick > 0)
+        printf("  unit core cycles = TSC ticks x %.3f (%s; TSC %.2f GHz)\n", m->core_per_tick,
+               m->ratio_detail, m->tsc_hz / 1e9);
+    else
+        printf("  unit TSC ticks (%s; TSC %.2f GHz)\n", m->ratio_detail, m->tsc_hz / 1e9);
+    printf("  method %s\n", m->method);
+    printf("  build %s, %s, flags: %s\n", m->compiler, m->build_type, m->cflags[0] ? m->cflags : "(none)");
+    printf("  fieldgen dispatch level %s (best %s%s%s); peers: OpenSSL %s, GMP %s\n", m->dispatch_level,
+           m->isa_best, m->fieldgen_isa_env[0] ? ", FIELDGEN_ISA=" : "", m->fieldgen_isa_env, m->openssl,
+           m->gmp);
+    if (m->masked_note[0])
+        printf("  OpenSSL with BMI2/ADX masked: %s\n", m->masked_note);
+    printf("\n  latency    = chained calls, each output is the next input\n"
+           "  throughput = %d independent calls per loop iteration\n"
+           "  median [min-max] over batches; vs peer = our median / the best checked peer's median\n"
+           "  for the same field and op (below 1.00 = faster than the peer)\n"
+           "  impl fieldgen = public fg_NAME_OP at level 'dispatch' (start-up choice) or forced to a level;\n"
+           "  fieldgen/direct = the level's kernel fg_NAME_OP_LEVEL called directly; peer level = ISA path\n\n",
+           FGB_WAYS);
+    printf("%-8s %-10s %-20s %-8s %-28s %-28s %8s %8s\n", "field", "op", "impl", "level",
+           "latency", "throughput", "lat/peer", "thr/peer");
+    char notes[32][96];
+    int nnotes = 0;
+    const char *pf = "", *pop = "";
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *row = &r->rows[i];
+        if (strcmp(row->field, pf) || strcmp(row->op, pop)) {
+            const struct fgb_row *bl = best_peer(r, row->field, row->op, 0);
+            const struct fgb_row *bt = best_peer(r, row->field, row->op, 1);
+            printf("\n");
+            if (bl) {
+                char a[32], b[32];
+                fmt_num(a, sizeof a, fgb_cycles(r, bl->lat.median));
+                fmt_num(b, sizeof b, bt ? fgb_cycles(r, bt->thr.median) : 0);
+                printf("-- %s %s: best peer %s %s (latency %s), %s %s (throughput %s)\n", row->field,
+                       row->op, bl->impl, bl->level, a, bt->impl, bt->level, b);
+            } else {
+                printf("-- %s %s: no peer\n", row->field, row->op);
+            }
+            pf = row->field;
+            pop = row->op;
+        }
+        char lat[64], thr[64], rl[16] = "-", rt[16] = "-", mark[16] = "";
+        fmt_stats(r, lat, sizeof lat, &row->lat, row->has_lat);
+        fmt_stats(r, thr, sizeof thr, &row->thr, row->has_thr);
+        const struct fgb_row *bl = best_peer(r, row->field, row->op, 0);
+        const struct fgb_row *bt = best_peer(r, row->field, row->op, 1);
+        if (bl && row->has_lat && bl->lat.median > 0)
+            snprintf(rl, sizeof rl, "%.2f", row->lat.median / bl->lat.median);
+        if (bt && row->has_thr && bt->thr.median > 0)
+            snprintf(rt, sizeof rt, "%.2f", row->thr.median / bt->thr.median);
+        if (row->note[0] && row->peer) {
+            int k;
+            for (k = 0; k < nnotes && strcmp(notes[k], row->note); k++)
+                ;
+            if (k == nnotes && nnotes < 32)
+                snprintf(notes[nnotes++], sizeof notes[0], "%s", row->note);
+            snprintf(mark, sizeof mark, " [%d]", k + 1);
+        }
+        printf("%-8s %-10s %-20s %-8s %-28s %-28s %8s %8s%s%s\n", row->field, row->op, row->impl,
+               row->level, lat, thr, rl, rt, mark, row->check_ok ? "" : "  ! CHECK FAILED");
+        if (!row->check_ok && row->check[0])
+            printf("         ! %s\n", row->check);
+    }
+    if (nnotes) {
+        printf("\nnotes:\n");
+        for (int k = 0; k < nnotes; k++)
+            printf("  [%d] %s\n", k + 1, notes[k]);
+    }
+    int ours = 0, allocs = 0;
+    for (int i = 0; i < r->nrows; i++)
+        if (!r->rows[i].peer) {
+            ours++;
+            allocs += r->rows[i].lat.allocs_per_call > 0 || r->rows[i].thr.allocs_per_call > 0;
+        }
+    printf("\nheap allocations: counted by malloc/calloc/realloc/memalign interposition during every "
+           "timed batch:\n  %s for %d of %d fieldgen rows\n",
+           allocs ? "NONZERO" : "0 per call", ours - allocs, ours);
+}
+
+static const struct fgb_row *find_row(const struct fgb_results *r, const char *field, const char *op,
+                                      const char *impl, const char *level)
+{
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *x = &r->rows[i];
+        if (!strcmp(x->field, field) && !strcmp(x->op, op) && !strcmp(x->impl, impl) &&
+            !strcmp(x->level, level))
+            return x;
+    }
+    return NULL;
+}
+
+void fgb_print_dispatch(const struct fgb_results *r)
+{
+    int printed = 0;
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *d = &r->rows[i];
+        if (strcmp(d->impl, "fieldgen") || strcmp(d->level, "dispatch"))
+            continue;
+        /* the kernel the dispatcher reaches: the start-up level's, or (a field without
+         * assembly) the highest level below it that has its own kernel, down to c */
+        const struct fgb_row *k = NULL;
+        for (int L = level_rank(r->meta.dispatch_level); L >= 0 && !k; L--)
+            k = find_row(r, d->field, d->op, "fieldgen/direct", fgb_level_names[L]);
+        if (!k || !k->has_lat || !k->has_thr || !d->has_lat || !d->has_thr)
+            continue;
+        if (!printed++)
+            printf("\ndispatch overhead: fg_NAME_OP (level 'dispatch' = %s) minus the kernel it reaches, "
+                   "fg_NAME_OP_LEVEL, called directly; %s per call\n%-8s %-10s %-7s %-26s %-26s\n",
+                   r->meta.dispatch_level, fgb_unit(r), "field", "op", "kernel",
+                   "latency: direct -> +delta", "throughput: direct -> +delta");
+        char a[32], b[32], c[32], e[32], l[64], t[64];
+        fmt_num(a, sizeof a, fgb_cycles(r, k->lat.median));
+        fmt_num(b, sizeof b, fgb_cycles(r, d->lat.median - k->lat.median));
+        fmt_num(c, sizeof c, fgb_cycles(r, k->thr.median));
+        fmt_num(e, sizeof e, fgb_cycles(r, d->thr.median - k->thr.median));
+        snprintf(l, sizeof l, "%s -> %s%s (%+.1f%%)", a, d->lat.median >= k->lat.median ? "+" : "", b,
+                 100.0 * (d->lat.median / k->lat.median - 1));
+        snprintf(t, sizeof t, "%s -> %s%s (%+.1f%%)", c, d->thr.median >= k->thr.median ? "+" : "", e,
+                 100.0 * (d->thr.median / k->thr.median - 1));
+        printf("%-8s %-10s %-7s %-26s %-26s\n", d->field, d->op, k->level, l, t);
+    }
+}
+
+void fgb_print_threads(const struct fgb_results *r)
+{
+    if (!r->nthreads)
+        return;
+    printf("\nmulti-core throughput: dispatched entry point, one chained stream per thread, threads "
+           "pinned to distinct CPUs\n%-8s %-6s %8s %16s %16s %9s\n", "field", "op", "threads", "ops/s total",
+           "ops/s/thread", "scaling");
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct fgb_thread_row *t = &r->threads[i];
+        double base = 0;
+        for (int j = 0; j < r->nthreads; j++)
+            if (!strcmp(r->threads[j].field, t->field) && !strcmp(r->threads[j].op, t->op) &&
+                r->threads[j].threads == 1)
+                base = r->threads[j].ops_per_s;
+        printf("%-8s %-6s %8d %16.4g %16.4g %8.2fx\n", t->field, t->op, t->threads, t->ops_per_s,
+               t->per_thread_ops_per_s, base > 0 ? t->ops_per_s / base : 0);
+    }
+}
+
+/* ---------------------------------------------------------------- JSON ---- */
+static void jkv(FILE *f, const char *k, const char *v, int comma)
+{
+    fgb_json_write_str(f, k);
+    fputs(": ", f);
+    fgb_json_write_str(f, v);
+    if (comma)
+        fputs(", ", f);
+}
+
+static void jstats(FILE *f, const struct fgb_results *r, const char *k, const struct fgb_stats *s)
+{
+    fprintf(f, "\"%s\": {\"median\": %.6g, \"min\": %.6g, \"max\": %.6g, \"q1\": %.6g, \"q3\": %.6g, "
+               "\"median_ticks\": %.6g, \"min_ticks\": %.6g, \"max_ticks\": %.6g, \"q1_ticks\": %.6g, "
+               "\"q3_ticks\": %.6g, \"batches\": %d, \"iters_per_batch\": %zu, \"allocs_per_call\": %.6g}",
+            k, fgb_cycles(r, s->median), fgb_cycles(r, s->min), fgb_cycles(r, s->max), fgb_cycles(r, s->q1),
+            fgb_cycles(r, s->q3), s->median, s->min, s->max, s->q1, s->q3, s->batches, s->iters,
+            s->allocs_per_call);
+}
+
+int fgb_write_json(const struct fgb_results *r, const char *path)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "fieldgen-bench: cannot write %s\n", path);
+        return 1;
+    }
+    const struct fgb_meta *m = &r->meta;
+    fprintf(f, "{\n  \"schema\": \"fieldgen-bench/1\",\n  ");
+    jkv(f, "date", m->date, 1);
+    fprintf(f, "\"quick\": %s,\n  \"unit\": ", m->quick ? "true" : "false");
+    fgb_json_write_str(f, fgb_unit(r));
+    fprintf(f, ",\n  \"cpu\": {");
+    jkv(f, "model", m->cpu_model, 1);
+    jkv(f, "flags", m->cpu_flags, 1);
+    fprintf(f, "\"logical_cpus\": %d, ", m->logical_cpus);
+    jkv(f, "pinned", m->pinned, 1);
+    fprintf(f, "\"tsc_hz\": %.6g, \"core_cycles_per_tick\": %.6g, ", m->tsc_hz, m->core_per_tick);
+    jkv(f, "core_cycles_per_tick_detail", m->ratio_detail, 0);
+    fprintf(f, "},\n  \"build\": {");
+    jkv(f, "compiler", m->compiler, 1);
+    jkv(f, "flags", m->cflags, 1);
+    jkv(f, "build_type", m->build_type, 0);
+    fprintf(f, "},\n  \"fieldgen\": {");
+    jkv(f, "dispatch_level", m->dispatch_level, 1);
+    jkv(f, "isa_best", m->isa_best, 1);
+    jkv(f, "FIELDGEN_ISA", m->fieldgen_isa_env, 0);
+    fprintf(f, "},\n  \"peers\": {");
+    jkv(f, "openssl", m->openssl, 1);
+    jkv(f, "gmp", m->gmp, 1);
+    jkv(f, "openssl_masked", m->masked_note, 0);
+    fprintf(f, "},\n  \"method\": {");
+    jkv(f, "description", m->method, 1);
+    fprintf(f, "\"overhead_ticks_per_batch\": %.6g, \"loop_ticks_per_iteration\": %.6g, "
+               "\"throughput_ways\": %d},\n", m->t0_ticks, m->loop_ticks, FGB_WAYS);
+    fprintf(f, "  \"errors\": %d,\n  \"rows\": [\n", r->errors);
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *x = &r->rows[i];
+        fprintf(f, "    {");
+        jkv(f, "field", x->field, 1);
+        jkv(f, "op", x->op, 1);
+        jkv(f, "impl", x->impl, 1);
+        jkv(f, "level", x->level, 1);
+        fprintf(f, "\"peer\": %s, \"check_ok\": %s, ", x->peer ? "true" : "false", x->check_ok ? "true" : "false");
+        jkv(f, "check", x->check, 1);
+        jkv(f, "note", x->note, 1);
+        fprintf(f, "\n     ");
+        if (x->has_lat)
+            jstats(f, r, "latency", &x->lat);
+        if (x->has_lat && x->has_thr)
+            fprintf(f, ",\n     ");
+        if (x->has_thr)
+            jstats(f, r, "throughput", &x->thr);
+        fprintf(f, "}%s\n", i + 1 < r->nrows ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"threads\": [\n");
+    for (int i = 0; i < r->nthreads; i++) {
+        const struct fgb_thread_row *t = &r->threads[i];
+        fprintf(f, "    {\"field\": \"%s\", \"op\": \"%s\", \"threads\": %d, \"ops_per_s\": %.6g, "
+                   "\"ops_per_s_per_thread\": %.6g}%s\n",
+                t->field, t->op, t->threads, t->ops_per_s, t->per_thread_ops_per_s,
+                i + 1 < r->nthreads ? "," : "");
+    }
+    fprintf(f, "  ]\n}\n");
+    if (fclose(f) != 0) {
+        fprintf(stderr, "fieldgen-bench: error writing %s\n", path);
+        return 1;
+    }
+    fprintf(stderr, "fieldgen-bench: wrote %s\n", path);
+    return 0;
+}
+
+static void copy_str(char *dst, size_t n, const struct fgb_json *o, const char *k)
+{
+    snprintf(dst, n, "%s", fgb_json_str(o, k, ""));
+}
+
+static int read_stats(const struct fgb_json *o, struct fgb_stats *s)
+{
+    if (!o)
+        return 0;
+    s->median = fgb_json_num(o, "median_ticks", NAN);
+    s->min = fgb_json_num(o, "min_ticks", NAN);
+    s->max = fgb_json_num(o, "max_ticks", NAN);
+    s->q1 = fgb_json_num(o, "q1_ticks", NAN);
+    s->q3 = fgb_json_num(o, "q3_ticks", NAN);
+    s->batches = (int)fgb_json_num(o, "batches", 0);
+    s->iters = (size_t)fgb_json_num(o, "iters_per_batch", 0);
+    s->allocs_per_call = fgb_json_num(o, "allocs_per_call", 0);
+    return !isnan(s->median);
+}
+
+int fgb_read_json(struct fgb_results *r, const char *path)
+{
+    char err[256];
+    struct fgb_json *j = fgb_json_parse_file(path, err, sizeof err);
+    if (!j) {
+        fprintf(stderr, "fieldgen-bench: %s\n", err);
+        return 1;
+    }
+    if (strcmp(fgb_json_str(j, "schema", ""), "fieldgen-bench/1")) {
+        fprintf(stderr, "fieldgen-bench: %s is not a fieldgen-bench/1 report\n", path);
+        fgb_json_free(j);
+        return 1;
+    }
+    struct fgb_meta *m = &r->meta;
+    const struct fgb_json *cpu = fgb_json_get(j, "cpu"), *b = fgb_json_get(j, "build"),
+                          *fg = fgb_json_get(j, "fieldgen"), *pe = fgb_json_get(j, "peers"),
+                          *me = fgb_json_get(j, "method");
+    copy_str(m->date, sizeof m->date, j, "date");
+    m->quick = (int)fgb_json_num(j, "quick", 0);
+    copy_str(m->cpu_model, sizeof m->cpu_model, cpu, "model");
+    copy_str(m->cpu_flags, sizeof m->cpu_flags, cpu, "flags");
+    copy_str(m->pinned, sizeof m->pinned, cpu, "pinned");
+    m->logical_cpus = (int)fgb_json_num(cpu, "logical_cpus", 0);
+    m->tsc_hz = fgb_json_num(cpu, "tsc_hz", 0);
+    m->core_per_tick = fgb_json_num(cpu, "core_cycles_per_tick", 0);
+    copy_str(m->ratio_detail, sizeof m->ratio_detail, cpu, "core_cycles_per_tick_detail");
+    copy_str(m->compiler, sizeof m->compiler, b, "compiler");
+    copy_str(m->cflags, sizeof m->cflags, b, "flags");
+    copy_str(m->build_type, sizeof m->build_type, b, "build_type");
+    copy_str(m->dispatch_level, sizeof m->dispatch_level, fg, "dispatch_level");
+    copy_str(m->isa_best, sizeof m->isa_best, fg, "isa_best");
+    copy_str(m->fieldgen_isa_env, sizeof m->fieldgen_isa_env, fg, "FIELDGEN_ISA");
+    copy_str(m->openssl, sizeof m->openssl, pe, "openssl");
+    copy_str(m->gmp, sizeof m->gmp, pe, "gmp");
+    copy_str(m->masked_note, sizeof m->masked_note, pe, "openssl_masked");
+    copy_str(m->method, sizeof m->method, me, "description");
+    m->t0_ticks = fgb_json_num(me, "overhead_ticks_per_batch", 0);
+    m->loop_ticks = fgb_json_num(me, "loop_ticks_per_iteration", 0);
+    const struct fgb_json *rows = fgb_json_get(j, "rows");
+    char lastf[32] = "";
+    int rank = -1;
+    for (const struct fgb_json *x = rows ? rows->child : NULL; x; x = x->next) {
+        struct fgb_row *row = fgb_add_row(r);
+        copy_str(row->field, sizeof row->field, x, "field");
+        copy_str(row->op, sizeof row->op, x, "op");
+        copy_str(row->impl, sizeof row->impl, x, "impl");
+        copy_str(row->level, sizeof row->level, x, "level");
+        copy_str(row->check, sizeof row->check, x, "check");
+        copy_str(row->note, sizeof row->note, x, "note");
+        if (strcmp(lastf, row->field)) {
+            rank++;
+            snprintf(lastf, sizeof lastf, "%s", row->field);
+        }
+        row->field_rank = rank;
+        row->peer = (int)fgb_json_num(x, "peer", 0);
+        row->check_ok = (int)fgb_json_num(x, "check_ok", 1);
+        row->has_lat = read_stats(fgb_json_get(x, "latency"), &row->lat);
+        row->has_thr = read_stats(fgb_json_get(x, "throughput"), &row->thr);
+    }
+    const struct fgb_json *th = fgb_json_get(j, "threads");
+    for (const struct fgb_json *x = th ? th->child : NULL; x; x = x->next) {
+        if (r->nthreads == r->capthreads) {
+            r->capthreads = r->capthreads ? 2 * r->capthreads : 32;
+            r->threads = realloc(r->threads, (size_t)r->capthreads * sizeof *r->threads);
+        }
+        struct fgb_thread_row *t = &r->threads[r->nthreads++];
+        copy_str(t->field, sizeof t->field, x, "field");
+        copy_str(t->op, sizeof t->op, x, "op");
+        t->threads = (int)fgb_json_num(x, "threads", 0);
+        t->ops_per_s = fgb_json_num(x, "ops_per_s", 0);
+        t->per_thread_ops_per_s = fgb_json_num(x, "ops_per_s_per_thread", 0);
+    }
+    r->errors = (int)fgb_json_num(j, "errors", 0);
+    fgb_json_free(j);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- compare ---- */
+/* Spread-aware comparison.
+ * Machine drift: the peers' code did not change between the runs, so their change is
+ * the machine's (frequency, neighbours). Each fieldgen row is divided by the drift of
+ * its own group (median new/old ratio of the peers of the same field and op, which were
+ * measured interleaved with it), or by the median over all peers when its group has
+ * none. Peer rows are shown raw.
+ * A row regressed when its (drift-adjusted) median rose by more than
+ * max(3%, the two runs' relative interquartile ranges added) AND the middle halves of
+ * the two runs do not overlap (new q1 > old q3). Improvements mirror it. */
+static const char *verdict(const struct fgb_stats *o, const struct fgb_stats *n, double drift,
+                           double *delta)
+{
+    double nm = n->median / drift, nq1 = n->q1 / drift, nq3 = n->q3 / drift;
+    *delta = nm / o->median - 1;
+    double noise = (o->q3 - o->q1) / o->median + (n->q3 - n->q1) / n->median;
+    double thr = noise > 0.03 ? noise : 0.03;
+    if (*delta > thr && nq1 > o->q3)
+        return "REGRESSION";
+    if (*delta < -thr && nq3 < o->q1)
+        return "improved";
+    return "~";
+}
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median_d(double *v, int n)
+{
+    if (n <= 0)
+        return 1;
+    qsort(v, (size_t)n, sizeof *v, dcmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median new/old ratio of peers (thr: throughput) in field/op, or all peers if op NULL. */
+static double peer_drift(const struct fgb_results *now, const struct fgb_results *old, const char *field,
+                         const char *op, int thr, int *count)
+{
+    double *v = malloc(sizeof(double) * (size_t)(now->nrows + 1));
+    int n = 0;
+    for (int i = 0; i < now->nrows; i++) {
+        const struct fgb_row *a = &now->rows[i];
+        if (!a->peer || (op && (strcmp(a->field, field) || strcmp(a->op, op))))
+            continue;
+        const struct fgb_row *b = find_row(old, a->field, a->op, a->impl, a->level);
+        if (!b)
+            continue;
+        const struct fgb_stats *x = thr ? &a->thr : &a->lat, *y = thr ? &b->thr : &b->lat;
+        if ((thr ? a->has_thr && b->has_thr : a->has_lat && b->has_lat) && y->median > 0)
+            v[n++] = x->median / y->median;
+    }
+    double d = median_d(v, n);
+    free(v);
+    *count = n;
+    return d;
+}
+
+int fgb_compare(const struct fgb_results *now, const char *old_path)
+{
+    struct fgb_results old = {0};
+    if (fgb_read_json(&old, old_path) != 0)
+        return 1;
+    /* Compare in core cycles when both runs measured the ratio, else in TSC ticks. */
+    int cyc = now->meta.core_per_tick > 0 && old.meta.core_per_tick > 0;
+    double kn = cyc ? now->meta.core_per_tick : 1, ko = cyc ? old.meta.core_per_tick : 1;
+    int cnt;
+    double g_lat = peer_drift(now, &old, NULL, NULL, 0, &cnt), g_thr = peer_drift(now, &old, NULL, NULL, 1, &cnt);
+    /* the ratio conversion is part of the drift: compare like with like */
+    g_lat *= kn / ko;
+    g_thr *= kn / ko;
+    printf("\ncomparison with %s (%s, %s)\n", old_path, old.meta.date, old.meta.cpu_model);
+    printf("  figures in %s; 'delta' is raw, 'adj' divides out the machine drift seen by the peers\n"
+           "  (same field and op, measured interleaved; else all peers: latency %+.1f%%, throughput %+.1f%%,\n"
+           "  from %d peer rows). REGRESSION/improved = adj moved by more than max(3%%, both runs' relative\n"
+           "  interquartile ranges added) and the runs' middle halves (q1..q3) do not overlap; '~' = noise\n",
+           cyc ? "core cycles" : "TSC ticks", 100 * (g_lat - 1), 100 * (g_thr - 1), cnt);
+    if (strcmp(now->meta.cpu_model, old.meta.cpu_model))
+        printf("  WARNING: different CPU models, deltas compare machines, not code\n");
+    if (now->meta.quick || old.meta.quick)
+        printf("  note: a --quick run is involved; its few short batches make more rows look noisy\n");
+    printf("%-8s %-10s %-20s %-8s %9s %9s %7s %7s %-10s %9s %9s %7s %7s %-10s\n", "field", "op", "impl", "level",
+           "lat old", "lat new", "delta", "adj", "", "thr old", "thr new", "delta", "adj", "");
+    int regress = 0, improved = 0, same = 0, missing = 0;
+    for (int i = 0; i < now->nrows; i++) {
+        const struct fgb_row *n = &now->rows[i];
+        const struct fgb_row *o = find_row(&old, n->field, n->op, n->impl, n->level);
+        if (!o) {
+            missing++;
+            continue;
+        }
+        char col[2][4][32];
+        const char *v[2] = {"", ""};
+        for (int t = 0; t < 2; t++) {
+            int has = t ? n->has_thr && o->has_thr : n->has_lat && o->has_lat;
+            snprintf(col[t][0], 32, "-"), snprintf(col[t][1], 32, "-"), col[t][2][0] = col[t][3][0] = 0;
+            if (!has)
+                continue;
+            struct fgb_stats a = t ? o->thr : o->lat, b = t ? n->thr : n->lat;
+            a.median *= ko, a.q1 *= ko, a.q3 *= ko, b.median *= kn, b.q1 *= kn, b.q3 *= kn;
+            double drift = 1, raw;
+            if (!n->peer) {
+                int c;
+                drift = peer_drift(now, &old, n->field, n->op, t, &c) * kn / ko;
+                if (!c)
+                    drift = t ? g_thr : g_lat;
+            }
+            v[t] = verdict(&a, &b, drift, &raw);
+            fmt_num(col[t][0], 32, a.median);
+            fmt_num(col[t][1], 32, b.median);
+            snprintf(col[t][2], 32, "%+.1f%%", 100 * (b.median / a.median - 1));
+            snprintf(col[t][3], 32, n->peer ? "(peer)" : "%+.1f%%", 100 * raw);
+        }
+        int reg = !strcmp(v[0], "REGRESSION") || !strcmp(v[1], "REGRESSION");
+        int imp = !reg && (!strcmp(v[0], "improved") || !strcmp(v[1], "improved"));
+        if (!n->peer) {
+            regress += reg;
+            improved += imp;
+            same += !reg && !imp;
+        }
+        printf("%-8s %-10s %-20s %-8s %9s %9s %7s %7s %-10s %9s %9s %7s %7s %-10s\n", n->field, n->op, n->impl,
+               n->level, col[0][0], col[0][1], col[0][2], col[0][3], v[0], col[1][0], col[1][1], col[1][2],
+               col[1][3], v[1]);
+    }
+    printf("summary: %d regression(s), %d improvement(s), %d within noise (fieldgen rows); "
+           "%d row(s) not in the old run\n", regress, improved, same, missing);
+    free(old.rows);
+    free(old.threads);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- plot ---- */
+static int have_gnuplot(void)
+{
+    return system("command -v gnuplot >/dev/null 2>&1") == 0;
+}
+
+/* Writes DIR/NAME.dat: one line per op, one column per series, '?' where missing.
+ * Series: our forced levels and dispatch, then each peer (impl + ISA path). */
+static int plot_series(const struct fgb_results *r, const char *field, char series[][48], int max)
+{
+    int n = 0;
+    static const char *lv[] = {"dispatch", "c", "x86_64", "bmi2", "adx"};
+    for (int k = 0; k < 5; k++)
+        if (find_row(r, field, "mul", "fieldgen", lv[k]) || find_row(r, field, "add", "fieldgen", lv[k]) ||
+            find_row(r, field, "sqr", "fieldgen", lv[k]) || find_row(r, field, "inv", "fieldgen", lv[k])) {
+            snprintf(series[n++], 48, "fieldgen %s", lv[k]);
+        }
+    for (int i = 0; i < r->nrows && n < max; i++) {
+        const struct fgb_row *x = &r->rows[i];
+        if (!x->peer || strcmp(x->field, field))
+            continue;
+        char s[48];
+        snprintf(s, sizeof s, "%s %s", x->impl, x->level);
+        int k;
+        for (k = 0; k < n && strcmp(series[k], s); k++)
+            ;
+        if (k == n)
+            snprintf(series[n++], 48, "%s", s);
+    }
+    return n;
+}
+
+static void plot_field_cmds(FILE *g, const struct fgb_results *r, const char *field, const char *dat)
+{
+    char series[24][48];
+    int ns = plot_series(r, field, series, 24);
+    FILE *d = fopen(dat, "w");
+    for (int op = 0; op < FGB_NOPS; op++) {
+        int any = 0;
+        char line[2048];
+        int o = snprintf(line, sizeof line, "%s", fgb_op_names[op]);
+        for (int k = 0; k < ns; k++) {
+            char impl[48];
+            snprintf(impl, sizeof impl, "%s", series[k]);
+            char *sp = strrchr(impl, ' ');
+            *sp = 0;
+            const struct fgb_row *x = find_row(r, field, fgb_op_names[op], impl, sp + 1);
+            if (x && x->has_lat && x->check_ok) {
+                o += snprintf(line + o, sizeof line - (size_t)o, " %.6g", fgb_cycles(r, x->lat.median));
+                any = 1;
+            } else {
+                o += snprintf(line + o, sizeof line - (size_t)o, " ?");
+            }
+        }
+        if (any)
+            fprintf(d, "%s\n", line);
+    }
+    fclose(d);
+    fprintf(g, "set title \"%s: %s per call (latency, median), %s\" noenhanced\n", field, fgb_unit(r),
+            r->meta.cpu_model);
+    fprintf(g, "plot ");
+    for (int k = 0; k < ns; k++)
+        fprintf(g, "%s'%s' using %d%s title \"%s\" noenhanced", k ? ", " : "", dat, k + 2,
+                k ? "" : ":xtic(1)", series[k]);
+    fprintf(g, "\n");
+}
+
+int fgb_plot(const struct fgb_results *r, const char *png)
+{
+    if (!have_gnuplot()) {
+        fprintf(stderr, "fieldgen-bench: --plot needs gnuplot, which is not on PATH "
+                        "(Debian: apt-get install gnuplot-nox)\n");
+        return 1;
+    }
+    char dir[] = "/tmp/fieldgen-bench-plot-XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "fieldgen-bench: cannot create a temporary directory\n");
+        return 1;
+    }
+    char fields[64][32];
+    int nf = 0;
+    for (int i = 0; i < r->nrows && nf < 64; i++) {
+        if (nf && !strcmp(fields[nf - 1], r->rows[i].field))
+            continue;
+        snprintf(fields[nf++], 32, "%s", r->rows[i].field);
+    }
+    char stem[4096];
+    snprintf(stem, sizeof stem, "%s", png);
+    size_t sl = strlen(stem);
+    if (sl > 4 && !strcmp(stem + sl - 4, ".png"))
+        stem[sl - 4] = 0;
+    char script[4200];
+    snprintf(script, sizeof script, "%s/plot.gp", dir);
+    FILE *g = fopen(script, "w");
+    const char *common =
+        "set style data histograms\nset style histogram clustered gap 1\n"
+        "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset logscale y\n"
+        "set datafile missing '?'\nset grid ytics mytics\nset key outside right top\n"
+        "set ylabel '%s per call (log scale)'\nset xtics rotate by -30 nomirror\nset yrange [1:*]\n";
+    fprintf(g, "set terminal pngcairo size 1500,560 font ',10'\n");
+    fprintf(g, common, fgb_unit(r));
+    for (int i = 0; i < nf; i++) {
+        char dat[4200];
+        snprintf(dat, sizeof dat, "%s/%s.dat", dir, fields[i]);
+        fprintf(g, "set output '%s-%s.png'\n", stem, fields[i]);
+        plot_field_cmds(g, r, fields[i], dat);
+    }
+    fprintf(g, "set terminal pngcairo size 1500,%d font ',10'\nset output '%s.png'\nset multiplot layout %d,1\n",
+            480 * nf, stem, nf);
+    for (int i = 0; i < nf; i++) {
+        char dat[4200];
+        snprintf(dat, sizeof dat, "%s/%s.dat", dir, fields[i]);
+        plot_field_cmds(g, r, fields[i], dat);
+    }
+    fprintf(g, "unset multiplot\n");
+    fclose(g);
+    char cmd[8600];
+    snprintf(cmd, sizeof cmd, "gnuplot '%s'", script);
+    int rc = system(cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "fieldgen-bench: could not remove %s\n", dir);
+    if (rc != 0) {
+        fprintf(stderr, "fieldgen-bench: gnuplot failed (exit %d)\n", rc);
+        return 1;
+    }
+    fprintf(stderr, "fieldgen-bench: wrote %s.png (all fields) and %s-<field>.png for", stem, stem);
+    for (int i = 0; i < nf; i++)
+        fprintf(stderr, " %s", fields[i]);
+    fprintf(stderr, " (gnuplot)\n");
+    return 0;
+}

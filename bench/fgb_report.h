@@ -1,0 +1,53 @@
+/* fieldgen-bench: result rows and everything that reports them
+ * (table, JSON, --compare, --plot). */
+#ifndef FGB_REPORT_H
+#define FGB_REPORT_H
+#include "fgb.h"
+
+struct fgb_row {
+    char field[32], op[16], impl[32], level[16];
+    int field_rank, peer;           /* order of the field in the build; 1 for peers */
+    int has_lat, has_thr;
+    struct fgb_stats lat, thr;      /* TSC ticks per call */
+    int check_ok;                   /* peers: checked against ours; ours: kernel self-test */
+    char check[200], note[96];
+};
+
+struct fgb_thread_row {
+    char field[32], op[16];
+    int threads;
+    double ops_per_s, per_thread_ops_per_s;
+};
+
+struct fgb_meta {
+    char date[40], cpu_model[128], cpu_flags[2048], compiler[160], cflags[512], build_type[32];
+    char openssl[96], gmp[48], dispatch_level[16], isa_best[16], fieldgen_isa_env[16];
+    char ratio_detail[256], method[512], pinned[32];
+    double core_per_tick;           /* 0: figures are TSC ticks */
+    double tsc_hz, t0_ticks, loop_ticks;
+    int quick, logical_cpus, masked_ok;
+    char masked_note[160];
+};
+
+struct fgb_results {
+    struct fgb_meta meta;
+    struct fgb_row *rows;
+    int nrows, caprows;
+    struct fgb_thread_row *threads;
+    int nthreads, capthreads;
+    int errors;                      /* failed checks, allocations, self-tests */
+};
+
+struct fgb_row *fgb_add_row(struct fgb_results *r);
+void fgb_sort_rows(struct fgb_results *r);
+double fgb_cycles(const struct fgb_results *r, double ticks);
+const char *fgb_unit(const struct fgb_results *r);
+
+void fgb_print_table(const struct fgb_results *r);
+void fgb_print_dispatch(const struct fgb_results *r);
+void fgb_print_threads(const struct fgb_results *r);
+int fgb_write_json(const struct fgb_results *r, const char *path);
+int fgb_read_json(struct fgb_results *r, const char *path);
+int fgb_compare(const struct fgb_results *now, const char *old_path);
+int fgb_plot(const struct fgb_results *r, const char *png);
+#endif
