@@ -1,0 +1,163 @@
+/* Constant-time check, compiled once per field (-DFG_FIELD=name
+ * -DFG_FIELD_UC=NAME) and run under Valgrind memcheck: every secret input is
+ * marked undefined, so any branch or memory index that depends on it is
+ * reported ("Conditional jump or move depends on uninitialised value(s)",
+ * "Use of uninitialised value"), and the run exits non-zero. Public outputs
+ * (from_bytes', inv's and sqrt's flags, is_zero, eq) are declassified
+ * explicitly, right after the call, and nowhere else.
+ *
+ *   ct_field_NAME --can LEVEL       exit 0 if this CPU runs LEVEL, else 77
+ *   ct_field_NAME --level LEVEL     run every operation at LEVEL (under valgrind)
+ *   ct_field_NAME --leaky KIND      a deliberately leaky function (branch|index)
+ *                                   that the check must catch */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <valgrind/memcheck.h>
+
+#include "fg_cpu.h"
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#include STR(CAT(fg_, FG_FIELD).h)
+
+#define FE CAT(fg_, FG_FIELD)
+#define F(op) CAT(CAT(fg_, FG_FIELD), CAT(_, op))
+#define C(name) CAT(CAT(FG_, FG_FIELD_UC), CAT(_, name))
+#define N C(LIMBS)
+
+#define SECRET(x) VALGRIND_MAKE_MEM_UNDEFINED(&(x), sizeof(x))
+#define PUBLIC(x) VALGRIND_MAKE_MEM_DEFINED(&(x), sizeof(x))
+
+static uint64_t rng_state = 0xc0ffee;
+static uint64_t rnd(void)
+{
+    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* A canonical element from random bytes (from_bytes rejects values >= p:
+ * clear top bits until it accepts; all of this is public set-up). */
+static void element(FE *x)
+{
+    uint8_t b[C(BYTES)];
+    size_t i;
+    for (i = 0; i < sizeof b; i++)
+        b[i] = (uint8_t)rnd();
+    for (i = 0; !F(from_bytes)(x, b); i++)
+        b[C(BYTE_ORDER_BIG) ? i % sizeof b : sizeof b - 1 - i % sizeof b] >>= 1;
+}
+
+static volatile unsigned sink;
+
+static void ops_round(int square)
+{
+    FE a, b, r, s;
+    uint64_t t[2 * N], u;
+    uint8_t bytes[C(BYTES)];
+    int ret, cond;
+
+    element(&a);
+    element(&b);
+    if (square)
+        F(sqr)(&a, &a); /* a square: sqrt takes its root-found path */
+    u = rnd();
+    cond = (int)(rnd() & 1);
+    SECRET(a);
+    SECRET(b);
+    SECRET(u);
+    SECRET(cond);
+
+    F(mul)(&r, &a, &b);
+    F(sqr)(&r, &a);
+    F(mul)(&r, &r, &r);
+    F(add)(&r, &a, &b);
+    F(sub)(&r, &a, &b);
+    F(neg)(&r, &a);
+    F(mul_wide)(t, &a, &b);
+    F(redc)(&r, t);
+    F(sqr_wide)(t, &a);
+    F(redc)(&r, t);
+    F(from_u64)(&r, u);
+    F(to_bytes)(bytes, &a);
+    ret = F(from_bytes)(&r, bytes);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    ret = F(inv)(&r, &a);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    ret = F(sqrt)(&r, &a);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    ret = F(is_zero)(&a);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    ret = F(eq)(&a, &b);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    s = b;
+    F(cmov)(&s, &a, cond);
+    F(cswap)(&s, &r, cond);
+    F(zero)(&r);
+    F(one)(&r);
+}
+
+/* Deliberately leaky: a branch on a secret bit (through a call, so no
+ * compiler can turn it into a conditional move), or a secret table index. */
+static volatile uint8_t table[256];
+static void __attribute__((noinline)) touch(void) { sink++; }
+static int leaky(const char *kind)
+{
+    FE a;
+    element(&a);
+    SECRET(a);
+    if (!strcmp(kind, "branch")) {
+        if (a.limb[0] & 1)
+            touch();
+        return 0;
+    }
+    if (!strcmp(kind, "index")) {
+        sink += table[a.limb[0] & 255];
+        return 0;
+    }
+    fprintf(stderr, "--leaky branch|index\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int level, i;
+    if (argc == 3 && !strcmp(argv[1], "--leaky"))
+        return leaky(argv[2]);
+    if (argc != 3 || (strcmp(argv[1], "--can") && strcmp(argv[1], "--level"))) {
+        fprintf(stderr, "usage: %s --can LEVEL | --level LEVEL | --leaky branch|index\n", argv[0]);
+        return 2;
+    }
+    level = fg_isa_parse(argv[2]);
+    if (level < 0) {
+        fprintf(stderr, "unknown level %s\n", argv[2]);
+        return 2;
+    }
+    if (level > FG_ISA_C && !C(HAVE_ASM)) {
+        printf("%s: level %s skipped: no assembly for this field in this build\n", STR(FG_FIELD), argv[2]);
+        return 77;
+    }
+    if (!fg_isa_force((fg_isa)level)) {
+        printf("%s: level %s skipped: not available (best %s)\n", STR(FG_FIELD), argv[2],
+               fg_isa_name(fg_isa_best()));
+        return 77;
+    }
+    if (!strcmp(argv[1], "--can"))
+        return 0;
+    for (i = 0; i < 4; i++)
+        ops_round(i & 1);
+    printf("%s: constant-time check ran every operation at level %s (active %s, %s)\n", STR(FG_FIELD),
+           argv[2], fg_isa_name(fg_isa_active()),
+           RUNNING_ON_VALGRIND ? "under valgrind" : "NOT under valgrind: nothing was checked");
+    return RUNNING_ON_VALGRIND ? 0 : 1;
+}
