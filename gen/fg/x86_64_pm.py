@@ -31,7 +31,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, LOAD, RETURN, MOV, ADD, ADC, SUB,
                             ADCX, ADOX, MUL, MULX, IMUL, XOR, SHLD, AND, BTR, CMOVC, LEA,
-                            qword)
+                            qword, SHL, SHR)
 from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15,
                                       GeneralPurposeRegister64)
@@ -45,7 +45,7 @@ REG_LIMBS = 4
 # Allocation order: caller-saved registers first (no push/pop), then callee-saved.
 # rdx (MULX source / MUL high half) and rsp are never handed out; rax neither at the
 # x86_64 level (MUL low half).
-_ALLOC_ORDER = (rcx, r8, r9, r10, r11, rax, rsi, rdi, rbx, rbp, r12, r13, r14, r15)
+_ALLOC_ORDER = (rcx, r8, r9, r10, r11, rax, rsi, rdi, rdx, rbx, rbp, r12, r13, r14, r15)
 
 
 def _targets():
@@ -350,10 +350,12 @@ class _Builder:
                 reg_lo, reg_hi = self.regs.get(), self.regs.get()
                 MULX(reg_hi, reg_lo, t[n + i])
                 self.regs.put(t[n + i])
-                ADCX(u[i], reg_lo)
+                # hi of the previous (earlier ready) product first, so that the last
+                # limb waits only for one add after its multiply
                 if reg_carry is not None:
                     ADOX(u[i], reg_carry)
                     self.regs.put(reg_carry)
+                ADCX(u[i], reg_lo)
                 self.regs.put(reg_lo)
                 reg_carry = reg_hi
             ADOX(reg_carry, reg_zero)
@@ -387,10 +389,22 @@ class _Builder:
                 MOV(reg_carry, rdx)
         return reg_carry
 
+    def _mul_const(self, reg, const):
+        """reg *= const (small positive constant): a shift when const is a power of 2."""
+        if const & (const - 1) == 0:
+            if const > 1:
+                SHL(reg, const.bit_length() - 1)
+        else:
+            IMUL(reg, reg, const)
+
     def _split(self, reg_top, reg_hi_limb):
-        """q = u >> k into reg_top (from u's top word and limb n-1); clear bits >= k of
-        limb n-1; then reg_top = q*c.  Returns a register with q*c + c."""
-        SHLD(reg_top, reg_hi_limb, self.shift)
+        """u = top*2^(64n) + limbs, with limb n-1 in reg_hi_limb.  Computes
+        q*c = top*c_fold + (limb_{n-1} >> (k mod 64))*c with two independent multiplies
+        (no SHLD on the critical path) into reg_top, clears bits >= k of limb n-1,
+        and returns a register holding q*c + c."""
+        reg_low_q = self.regs.get()
+        MOV(reg_low_q, reg_hi_limb)
+        SHR(reg_low_q, self.top_bits)
         if self.shift == 1:
             BTR(reg_hi_limb, 63)
         elif self.top_bits < 32:
@@ -400,9 +414,12 @@ class _Builder:
             MOV(reg_mask, (1 << self.top_bits) - 1)
             AND(reg_hi_limb, reg_mask)
             self.regs.put(reg_mask)
-        IMUL(reg_top, reg_top, self.c)
+        self._mul_const(reg_top, self.c_fold)
+        self._mul_const(reg_low_q, self.c)
         reg_qc1 = self.regs.get()
-        LEA(reg_qc1, [reg_top + self.c])
+        LEA(reg_qc1, [reg_top + reg_low_q * 1 + self.c])
+        ADD(reg_top, reg_low_q)
+        self.regs.put(reg_low_q)
         return reg_qc1
 
     def _reduce_regs(self, t, reg_r):
@@ -415,24 +432,40 @@ class _Builder:
                 u.append(self.regs.get())
                 MOV(u[i], t[i])
         reg_q = self._fold_step_regs(u, t)
+        # no multiply-by-register is left: rdx (and rax at the x86_64 level) are free
+        self.regs.put(rdx)
+        if not self.mulx:
+            self.regs.put(rax)
         reg_qc1 = self._split(reg_q, u[n - 1])
-        # A = v = u' + q*c and B = v + c: two independent carry chains
-        b = [self.regs.get() for _ in range(n)]
+        # v = u' + q*c (A) and v + c (B), carry-select: w = u'[1..n-1] + 1 is computed
+        # while q*c is still in the multiplier; the carry out of limb 0 then picks
+        # u'[i] or w[i] with one CMOV per limb.
+        w = [self.regs.get() for _ in range(n - 1)]
+        for i in range(1, n):
+            MOV(w[i - 1], u[i])
+        if n > 1:
+            self._add_small(w, 1)
+        a = [self.regs.get() for _ in range(n)]
         for i in range(n):
-            MOV(b[i], u[i])
-        self._add_small(u, reg_q)
-        self._add_small(b, reg_qc1)
-        BTR(b[n - 1], self.top_bits)                     # CF = (v >= p); B -= 2^k
+            MOV(a[i], u[i])
+        ADD(a[0], reg_q)                                 # A = v
+        for i in range(1, n):
+            CMOVC(a[i], w[i - 1])
+        ADD(u[0], reg_qc1)                               # B = v + c, in place
+        for i in range(1, n):
+            CMOVC(u[i], w[i - 1])
+        BTR(u[n - 1], self.top_bits)                     # CF = (v >= p); B -= 2^k
         for i in range(n):
-            CMOVC(u[i], b[i])
+            CMOVC(a[i], u[i])
         for i in range(n):
-            MOV(_limb(reg_r, i), u[i])
-        self.regs.put(reg_q, reg_qc1, *b)
+            MOV(_limb(reg_r, i), a[i])
+        self.regs.put(reg_q, reg_qc1, *w)
         self.regs.put(*u)
+        self.regs.put(*a)
 
     @staticmethod
-    def _add_small(limbs, reg_x):
-        ADD(limbs[0], reg_x)
+    def _add_small(limbs, x):
+        ADD(limbs[0], x)
         for reg in limbs[1:]:
             ADC(reg, 0)
 
