@@ -565,6 +565,98 @@ static int run_kat(const char *path)
 }
 
 /* ------------------------------------------------------------------ */
+/* Exhaustive-pattern sweep: operands whose every limb is a dangerous value
+ * (0, 1, 2, 2^32-1, 2^32, 2^63-1, 2^63, 2^64-2, 2^64-1, or limb i of p, p-1,
+ * p+1), reduced mod p. Up to 2 limbs: all pairs. 3 and 4 limbs: every
+ * operand against every operand whose limbs are all equal (and, with
+ * --full, all pairs). Larger fields: `count` sampled pairs. */
+#define SWEEP_VALUES 12
+static void sweep_limb_values(uint64_t v[N][SWEEP_VALUES])
+{
+    static const uint64_t fixed[9] = {0, 1, 2, UINT64_C(0xffffffff), UINT64_C(0x100000000),
+                                      UINT64_C(0x7fffffffffffffff), UINT64_C(0x8000000000000000),
+                                      UINT64_C(0xfffffffffffffffe), UINT64_C(0xffffffffffffffff)};
+    uint64_t pm1[N], pp1[N];
+    mpz_t z;
+    size_t i, k;
+    mpz_init(z);
+    mpz_sub_ui(z, P, 1);
+    from_mpz(pm1, N, z);
+    mpz_add_ui(z, P, 1);
+    mpz_mod_2exp(z, z, 64 * N);
+    from_mpz(pp1, N, z);
+    for (i = 0; i < N; i++) {
+        for (k = 0; k < 9; k++)
+            v[i][k] = fixed[k];
+        v[i][9] = F(P)[i];
+        v[i][10] = pm1[i];
+        v[i][11] = pp1[i];
+    }
+    mpz_clear(z);
+}
+
+static void sweep_operand(uint64_t x[N], uint64_t v[N][SWEEP_VALUES], unsigned long index)
+{
+    mpz_t z;
+    size_t i;
+    for (i = 0; i < N; i++, index /= SWEEP_VALUES)
+        x[i] = v[i][index % SWEEP_VALUES];
+    mpz_init(z);
+    to_mpz(z, x, N);
+    mpz_mod(z, z, P);
+    from_mpz(x, N, z);
+    mpz_clear(z);
+}
+
+static unsigned long run_sweep(unsigned long count, int full)
+{
+    uint64_t v[N][SWEEP_VALUES], a[N], b[N];
+    unsigned long total = 1, i, j, pairs = 0;
+    size_t k;
+    sweep_limb_values(v);
+    for (k = 0; k < N && total < 100000000UL; k++)
+        total *= SWEEP_VALUES;
+    if (N <= 2 || (N <= 4 && full)) {
+        for (i = 0; i < total; i++) {
+            sweep_operand(a, v, i);
+            check_unary(a);
+            for (j = 0; j < total; j++, pairs++) {
+                sweep_operand(b, v, j);
+                check_binary(a, b);
+            }
+        }
+    } else if (N <= 4) {
+        for (i = 0; i < total; i++) {
+            sweep_operand(a, v, i);
+            check_unary(a);
+            for (j = 0; j < SWEEP_VALUES; j++, pairs++) {
+                unsigned long diag = 0;
+                for (k = 0; k < N; k++)
+                    diag = diag * SWEEP_VALUES + j; /* all limbs = value j */
+                sweep_operand(b, v, diag);
+                check_binary(a, b);
+                check_binary(b, a);
+            }
+        }
+    } else {
+        for (i = 0; i < count; i++, pairs++) {
+            mpz_t z;
+            mpz_init(z);
+            for (k = 0; k < N; k++) {
+                a[k] = v[k][rnd() % SWEEP_VALUES];
+                b[k] = v[k][rnd() % SWEEP_VALUES];
+            }
+            to_mpz(z, a, N), mpz_mod(z, z, P), from_mpz(a, N, z);
+            to_mpz(z, b, N), mpz_mod(z, z, P), from_mpz(b, N, z);
+            mpz_clear(z);
+            check_unary(a);
+            check_binary(a, b);
+        }
+    }
+    return pairs;
+}
+
+/* ------------------------------------------------------------------ */
 int main(int argc, char **argv)
 {
     const char *suite = "diff", *kat = NULL, *level_name = NULL;
@@ -578,7 +670,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--count") && i + 1 < (unsigned long)argc) count = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < (unsigned long)argc) rng_state = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx [--suite diff|kat] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
+            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx [--suite diff|kat|sweep|sweep-full] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
             return 2;
         }
     }
@@ -652,6 +744,9 @@ int main(int argc, char **argv)
             { FE x, y; memcpy(x.limb, a, sizeof a); F(sqr)(&y, &x); check_inv_sqrt(y.limb); }
         }
         check_redc_sums(count / 100 ? count / 100 : 1);
+    } else if (!strcmp(suite, "sweep") || !strcmp(suite, "sweep-full")) {
+        unsigned long pairs = run_sweep(count, !strcmp(suite, "sweep-full"));
+        printf("%s %s sweep: %lu operand pairs\n", field_name, level_name, pairs);
     } else {
         fprintf(stderr, "unknown suite '%s'\n", suite);
         return 2;
