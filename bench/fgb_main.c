@@ -583,8 +583,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "fieldgen-bench: warming up and calibrating...\n");
         fgb_spin_warmup(o.quick ? 0.05 : 0.3);
         m->tsc_hz = fgb_tsc_hz();
-        m->core_per_tick = fgb_core_per_tick(m->ratio_detail, sizeof m->ratio_detail);
         fgb_measure_overhead(&m->t0_ticks, &m->loop_ticks);
+        m->core_per_tick = fgb_core_per_tick(m->ratio_detail, sizeof m->ratio_detail);
         struct fgb_timer_cfg cfg = timer_cfg(o.quick);
         snprintf(m->method, sizeof m->method,
                  "RDTSC+LFENCE, pinned to %s; per row: median over up to %d batches of >= %.0f ticks "

@@ -615,6 +615,12 @@ static int plot_series(const struct fgb_results *r, const char *field, char seri
     return n;
 }
 
+/* fieldgen levels in blues/greens, peers in warm colours (series order: ours first) */
+static const char *const colors[] = {"#1f3a93", "#7fb3d5", "#2e86c1", "#17a589", "#48c9b0",
+                                     "#c0392b", "#e67e22", "#f1c40f", "#8e44ad", "#6e2c00",
+                                     "#ec7063", "#a04000", "#7b7d7d", "#d4ac0d"};
+#define NCOLORS ((int)(sizeof colors / sizeof colors[0]))
+
 static void plot_field_cmds(FILE *g, const struct fgb_results *r, const char *field, const char *dat)
 {
     char series[24][48];
@@ -644,9 +650,10 @@ static void plot_field_cmds(FILE *g, const struct fgb_results *r, const char *fi
     fprintf(g, "set title \"%s: %s per call (latency, median), %s\" noenhanced\n", field, fgb_unit(r),
             r->meta.cpu_model);
     fprintf(g, "plot ");
-    for (int k = 0; k < ns; k++)
-        fprintf(g, "%s'%s' using %d%s title \"%s\" noenhanced", k ? ", " : "", dat, k + 2,
-                k ? "" : ":xtic(1)", series[k]);
+    for (int k = 0, ours = 0, peers = 0; k < ns; k++)
+        fprintf(g, "%s'%s' using %d%s title \"%s\" noenhanced lc rgb '%s'", k ? ", " : "", dat, k + 2,
+                k ? "" : ":xtic(1)", series[k],
+                !strncmp(series[k], "fieldgen", 8) ? colors[ours++ % 5] : colors[5 + peers++ % (NCOLORS - 5)]);
     fprintf(g, "\n");
 }
 
@@ -681,7 +688,7 @@ int fgb_plot(const struct fgb_results *r, const char *png)
         "set style data histograms\nset style histogram clustered gap 1\n"
         "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset logscale y\n"
         "set datafile missing '?'\nset grid ytics mytics\nset key outside right top\n"
-        "set ylabel '%s per call (log scale)'\nset xtics rotate by -30 nomirror\nset yrange [1:*]\n";
+        "set ylabel '%s per call (log scale)'\nset xtics nomirror noenhanced\nset yrange [1:*]\n";
     fprintf(g, "set terminal pngcairo size 1500,560 font ',10'\n");
     fprintf(g, common, fgb_unit(r));
     for (int i = 0; i < nf; i++) {

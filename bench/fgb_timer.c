@@ -38,6 +38,8 @@ uint64_t fgb_rng_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
+static double g_t0, g_loop; /* measured overhead: ticks per batch, ticks per iteration */
+
 static inline uint64_t tsc(void)
 {
     _mm_lfence();
@@ -104,13 +106,13 @@ double fgb_tsc_hz(void)
 
 /* Dependent chains of known latency: 64-bit IMUL (3 cycles on every x86-64 core of
  * the last decade) and ADD reg,reg (1 cycle). Min over repeats is the cleanest. */
-#define CHAIN 1000
+#define CHAIN 10000
 static uint64_t chain_imul(int reps)
 {
     uint64_t best = UINT64_MAX, x = 3;
     for (int r = 0; r < reps; r++) {
         uint64_t t0 = tsc();
-        for (int i = 0; i < 100; i++)
+        for (int i = 0; i < CHAIN / 10; i++)
             __asm__ __volatile__(".rept 10\n\timulq %0, %0\n\t.endr" : "+r"(x));
         uint64_t t1 = tsc();
         if (t1 - t0 < best)
@@ -123,7 +125,7 @@ static uint64_t chain_add(int reps)
     uint64_t best = UINT64_MAX, x = 3, y = 5;
     for (int r = 0; r < reps; r++) {
         uint64_t t0 = tsc();
-        for (int i = 0; i < 100; i++)
+        for (int i = 0; i < CHAIN / 10; i++)
             __asm__ __volatile__(".rept 10\n\taddq %1, %0\n\t.endr" : "+r"(x) : "r"(y));
         uint64_t t1 = tsc();
         if (t1 - t0 < best)
@@ -140,24 +142,26 @@ static int cmp(const void *a, const void *b)
 
 double fgb_core_per_tick(char *detail, size_t len)
 {
-    /* Each chain: 100 loop iterations x 10 instructions; the loop's own branch runs in
-     * parallel with the chain. Repeat in rounds and keep the median of per-round mins. */
+    /* Each chain: CHAIN/10 loop iterations x 10 instructions; the loop's own branch runs
+     * in parallel with the chain. Repeat in rounds and keep the median of per-round mins.
+     * Call fgb_measure_overhead() first: its T0 is subtracted. */
     double ri[9], ra[9];
     for (int k = 0; k < 9; k++) {
-        uint64_t ti = chain_imul(200), ta = chain_add(200);
-        ri[k] = 3.0 * CHAIN / (double)ti;
-        ra[k] = 1.0 * CHAIN / (double)ta;
+        /* g_t0 (fences + RDTSC, measured first) is not part of the chain */
+        double ti = (double)chain_imul(100) - g_t0, ta = (double)chain_add(100) - g_t0;
+        ri[k] = 3.0 * CHAIN / ti;
+        ra[k] = 1.0 * CHAIN / ta;
     }
     qsort(ri, 9, sizeof ri[0], cmp);
     qsort(ra, 9, sizeof ra[0], cmp);
     double r_imul = ri[4], r_add = ra[4];
     double spread = fabs(r_imul - r_add) / r_imul;
-    int ok = spread < 0.06 && r_imul > 0.2 && r_imul < 8;
+    int ok = spread < 0.03 && r_imul > 0.2 && r_imul < 8;
     snprintf(detail, len,
              "core cycles per TSC tick: %.3f from a dependent IMUL chain (3 cycles each), "
              "%.3f from an ADD chain (1 cycle each); %s",
              r_imul, r_add,
-             ok ? "they agree within 6%, using the IMUL figure"
+             ok ? "they agree within 3%, using the IMUL figure"
                 : "they disagree, so figures stay in TSC ticks");
     return ok ? r_imul : 0.0;
 }
@@ -175,8 +179,6 @@ static void empty_loop(void *s, size_t n)
         __asm__ __volatile__("" ::: "memory");
 }
 static fgb_loop_fn volatile empty_fn = empty_loop;
-
-static double g_t0, g_loop;
 
 void fgb_measure_overhead(double *t0_ticks, double *loop_ticks_per_iter)
 {
