@@ -452,10 +452,9 @@ int fgb_read_json(struct fgb_results *r, const char *path)
 /* ---------------------------------------------------------------- compare ---- */
 /* Spread-aware comparison.
  * Machine drift: the peers' code did not change between the runs, so their change is
- * the machine's (frequency, neighbours). Each fieldgen row is divided by the drift of
- * its own group (median new/old ratio of the peers of the same field and op, which were
- * measured interleaved with it), or by the median over all peers when its group has
- * none. Peer rows are shown raw.
+ * the machine's (frequency, neighbours). Each fieldgen row is divided by the median
+ * new/old ratio over all peer rows (robust: one noisy peer cannot move it; a per-group
+ * drift from a single peer proved too noisy). Peer rows are shown raw.
  * A row regressed when its (drift-adjusted) median rose by more than
  * max(3%, the two runs' relative interquartile ranges added) AND the middle halves of
  * the two runs do not overlap (new q1 > old q3). Improvements mirror it. */
@@ -524,8 +523,8 @@ int fgb_compare(const struct fgb_results *now, const char *old_path)
     g_lat *= kn / ko;
     g_thr *= kn / ko;
     printf("\ncomparison with %s (%s, %s)\n", old_path, old.meta.date, old.meta.cpu_model);
-    printf("  figures in %s; 'delta' is raw, 'adj' divides out the machine drift seen by the peers\n"
-           "  (same field and op, measured interleaved; else all peers: latency %+.1f%%, throughput %+.1f%%,\n"
+    printf("  figures in %s; 'delta' is raw, 'adj' divides out the machine drift seen by the unchanged\n"
+           "  peers (median over all peer rows: latency %+.1f%%, throughput %+.1f%%,\n"
            "  from %d peer rows). REGRESSION/improved = adj moved by more than max(3%%, both runs' relative\n"
            "  interquartile ranges added) and the runs' middle halves (q1..q3) do not overlap; '~' = noise\n",
            cyc ? "core cycles" : "TSC ticks", 100 * (g_lat - 1), 100 * (g_thr - 1), cnt);
@@ -552,13 +551,7 @@ int fgb_compare(const struct fgb_results *now, const char *old_path)
                 continue;
             struct fgb_stats a = t ? o->thr : o->lat, b = t ? n->thr : n->lat;
             a.median *= ko, a.q1 *= ko, a.q3 *= ko, b.median *= kn, b.q1 *= kn, b.q3 *= kn;
-            double drift = 1, raw;
-            if (!n->peer) {
-                int c;
-                drift = peer_drift(now, &old, n->field, n->op, t, &c) * kn / ko;
-                if (!c)
-                    drift = t ? g_thr : g_lat;
-            }
+            double drift = n->peer ? 1 : t ? g_thr : g_lat, raw;
             v[t] = verdict(&a, &b, drift, &raw);
             fmt_num(col[t][0], 32, a.median);
             fmt_num(col[t][1], 32, b.median);
