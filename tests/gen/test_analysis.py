@@ -1,1 +1,475 @@
+"""Stage 2 (gen/fg/analysis.py) and the known-answer vectors (gen/fg/vectors.py),
+checked against independent Python arithmetic.
+
+Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_analysis
+
+Every expected value here is recomputed from p with plain integer arithmetic
+or written down by hand; nothing is read back from the analysis to check the
+analysis. The square-root methods are simulated step by step as
+templates/c_exp.j2 performs them, so a wrong exponent or root of unity shows
+up as a wrong root.
+"""
+
+import dataclasses
+import os
+import random
 import unittest
+
+from fg import analysis, spec, vectors
+from fg.spec import FieldSpec
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+M64 = 2**64
+
+# name: (p, expected form, hand-derived data)
+#   montgomery data: p1_zero_limbs;  pseudo_mersenne data: (k, c, c_fold)
+OTHER_PRIMES = {
+    "secp256k1": (2**256 - 2**32 - 977, "montgomery", 0),
+    "bn254": (0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47, "montgomery", 0),
+    "bls12_381": (0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab,
+                  "montgomery", 0),
+    "pallas": (0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001, "montgomery", 0),
+    "p192": (2**192 - 2**64 - 1, "montgomery", 1),          # p+1 = 2^192 - 2^64: one zero limb
+    "goldilocks": (2**448 - 2**224 - 1, "montgomery", 3),   # 0 spare bits; p+1 = 2^448 - 2^224
+    "p2_32_15": (2**32 + 15, "montgomery", 0),               # smallest admitted prime, 1 limb
+    "poly1305": (2**130 - 5, "montgomery", 0),               # c_fold = 5 * 2^62: too wide to fold
+    "curve1174": (2**221 - 3, "montgomery", 0),              # c_fold = 3 * 2^35
+    "curve41417": (2**414 - 17, "montgomery", 0),            # c_fold = 17 * 2^34
+    "m336": (2**336 - 3, "montgomery", 0),                   # c_fold = 3 * 2^48
+    "p2_1024_105": (2**1024 - 105, "montgomery", 0),         # 16 limbs, 0 spare bits
+    "m383": (2**383 - 187, "pseudo_mersenne", (383, 187, 374)),
+    "m511": (2**511 - 187, "pseudo_mersenne", (511, 187, 374)),
+    "p2_189_25": (2**189 - 25, "pseudo_mersenne", (189, 25, 200)),
+    "m89": (2**89 - 1, "montgomery", 1),                     # c_fold = 2^39; p+1 = 2^89
+}
+SHIPPED = {
+    "p256": (2**256 - 2**224 + 2**192 + 2**96 - 1, "montgomery", 1),   # p+1 = ... + 2^96
+    "p25519": (2**255 - 19, "pseudo_mersenne", (255, 19, 38)),
+    "p503": (2**250 * 3**159 - 1, "montgomery", 3),
+    "p751": (2**372 * 3**239 - 1, "montgomery", 5),
+}
+
+
+def shipped_specs():
+    return spec.load(os.path.join(REPO, "fields.toml"))
+
+
+def extra_specs():
+    return spec.load(os.path.join(REPO, "tests", "extra_fields.toml"))
+
+
+def other_specs():
+    return [FieldSpec(name=name, modulus_text=hex(p), p=p, byte_order="little")
+            for name, (p, _form, _data) in OTHER_PRIMES.items()]
+
+
+def all_specs():
+    return shipped_specs() + extra_specs() + other_specs()
+
+
+def euler(a, p):
+    """1 for a nonzero square, -1 for a non-square, 0 for 0."""
+    if a % p == 0:
+        return 0
+    return 1 if pow(a, (p - 1) // 2, p) == 1 else -1
+
+
+def limbs_value(limbs):
+    return sum(v << (64 * i) for i, v in enumerate(limbs))
+
+
+# ---- the square-root methods, as templates/c_exp.j2 computes them ----------
+
+def sqrt_p3mod4(fa, a):
+    return pow(a, fa.sqrt_exp, fa.p)
+
+
+def sqrt_atkin(fa, a):
+    p = fa.p
+    a2 = 2 * a % p
+    t = pow(a2, fa.sqrt_exp, p)
+    i = a2 * t * t % p
+    return a * t % p * (i - 1) % p
+
+
+def sqrt_tonelli_shanks_ct(fa, a):
+    """Fixed schedule: TS_S-1 rounds, each choice a select, as in c_exp.j2."""
+    p = fa.p
+    z = pow(a, fa.sqrt_exp, p)          # a^((q-1)/2)
+    t = z * z * a % p                   # a^q
+    z = z * a % p                       # a^((q+1)/2)
+    c = fa.ts_root
+    for i in range(fa.ts_s, 1, -1):
+        b = t
+        for _ in range(1, i - 1):
+            b = b * b % p               # t^(2^(i-2))
+        t_is_root = b == 1
+        tmp = z * c % p
+        z = z if t_is_root else tmp
+        c = c * c % p
+        tmp = t * c % p
+        t = t if t_is_root else tmp
+    return z
+
+
+SQRT = {"p3mod4": sqrt_p3mod4, "atkin": sqrt_atkin, "tonelli_shanks": sqrt_tonelli_shanks_ct}
+
+
+def pm_reduce(fa, t):
+    """The pseudo-Mersenne reduction the analysis documents, with its word-size
+    claims asserted: fold the high half times c_fold, then the bits above 2^k
+    times c, then one conditional subtraction."""
+    w = 64 * fa.n
+    v = (t & (2**w - 1)) + (t >> w) * fa.c_fold
+    assert v >> w <= fa.c_fold, "first fold overflows its extra word"
+    q = v >> fa.k
+    assert q * fa.c < M64, "second fold's product does not fit a word"
+    v = (v & (2**fa.k - 1)) + q * fa.c
+    assert v < 2**w, "second fold overflows n limbs"
+    assert v < 2 * fa.p, "one subtraction does not make the result canonical"
+    return v - fa.p if v >= fa.p else v
+
+
+class TestConstants(unittest.TestCase):
+    """Shape and constants of every field against direct arithmetic."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.analyses = [analysis.analyze(fs) for fs in all_specs()]
+
+    def test_field_count(self):
+        self.assertGreaterEqual(len(self.analyses), 4 + 13 + len(OTHER_PRIMES))
+
+    def test_shape(self):
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                p = fa.p
+                bits = 0
+                while (1 << bits) <= p:
+                    bits += 1
+                n = 1
+                while 64 * n < bits:
+                    n += 1
+                self.assertEqual((fa.bits, fa.n, fa.spare_bits), (bits, n, 64 * n - bits))
+                self.assertEqual(fa.nbytes, len(p.to_bytes((bits + 7) // 8, "big")))
+                self.assertEqual((fa.p_mod4, fa.p_mod8), (p % 4, p % 8))
+                self.assertEqual(len(fa.p_limbs), n)
+                self.assertTrue(all(0 <= v < M64 for v in fa.p_limbs))
+                self.assertEqual(limbs_value(fa.p_limbs), p)
+                self.assertEqual(fa.R, 2**(64 * n))
+                self.assertEqual(fa.upper, fa.name.upper())
+                self.assertEqual(len(fa.limbs(p - 1)), n)
+                self.assertEqual(fa.limbs(1)[0], "UINT64_C(0x0000000000000001)")
+
+    def test_limb_counts_cover_1_to_16(self):
+        self.assertTrue({1, 2, 3, 4, 8, 16} <= {fa.n for fa in self.analyses})
+        self.assertIn(0, {fa.spare_bits for fa in self.analyses})
+
+    def test_form_by_hand(self):
+        expected = dict(SHIPPED, **OTHER_PRIMES)
+        expected.update({  # tests/extra_fields.toml
+            "gold64": (None, "montgomery", 0), "m61": (None, "pseudo_mersenne", (61, 1, 8)),
+            "p64m59": (None, "montgomery", 0), "m127": (None, "pseudo_mersenne", (127, 1, 2)),
+            "r130": (None, "montgomery", 0), "p224": (None, "montgomery", 0),
+            "bls12_381_r": (None, "montgomery", 0), "r320": (None, "montgomery", 0),
+            "p384": (None, "montgomery", 0), "r448": (None, "montgomery", 0),
+            "m521": (None, "montgomery", 8), "pm1021": (None, "pseudo_mersenne", (1021, 553, 553 * 8)),
+            "r1024": (None, "montgomery", 0)})
+        seen = set()
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                _p, form, data = expected[fa.name]
+                seen.add(fa.name)
+                self.assertEqual(fa.form, form)
+                if form == "montgomery":
+                    self.assertEqual(fa.p1_zero_limbs, data)
+                    self.assertEqual((fa.k, fa.c, fa.c_fold), (0, 0, 0))
+                else:
+                    self.assertEqual((fa.k, fa.c, fa.c_fold), data)
+        self.assertEqual(seen, set(expected))
+
+    def test_montgomery_constants(self):
+        for fa in self.analyses:
+            if fa.form != "montgomery":
+                continue
+            with self.subTest(field=fa.name):
+                p, R = fa.p, 2**(64 * fa.n)
+                self.assertTrue(0 <= fa.m0inv < M64)
+                self.assertEqual(fa.m0inv * p % M64, M64 - 1)          # m0inv * p == -1 mod 2^64
+                self.assertEqual(fa.one_internal, R % p)
+                self.assertEqual(fa.r2, R * R % p)
+                self.assertEqual(fa.r2 * pow(R, -1, p) % p, fa.one_internal)
+                z = 0
+                while z < fa.n and (p + 1) % 2**(64 * (z + 1)) == 0:
+                    z += 1
+                self.assertEqual(fa.p1_zero_limbs, z)
+                self.assertEqual(fa.m0inv == 1, p % M64 == M64 - 1)
+                self.assertEqual(fa.reduction, f"word-by-word Montgomery, R = 2^{64 * fa.n}")
+
+    def test_shipped_special_shapes(self):
+        by = {fa.name: fa for fa in self.analyses}
+        for name in ("p256", "p503", "p751"):
+            self.assertEqual(by[name].m0inv, 1, name)
+        self.assertEqual(by["p256"].p_limbs, [M64 - 1, 2**32 - 1, 0, M64 - 2**32 + 1])
+        self.assertEqual(by["p256"].redc_sums, 1)    # issue 2: "1 for p256"
+        self.assertEqual(by["p25519"].special_form, "pseudo-Mersenne 2^255 - 19")
+        self.assertIn("p+1 has 3 zero low limbs", by["p503"].special_form)
+        self.assertIn("p+1 has 5 zero low limbs", by["p751"].special_form)
+        self.assertEqual(by["bn254"].special_form, "none (generic)")
+        self.assertEqual(by["secp256k1"].special_form, "3 of 4 limbs of p are 0 or 2^64-1")
+
+    def test_pseudo_mersenne_constants(self):
+        for fa in self.analyses:
+            if fa.form != "pseudo_mersenne":
+                continue
+            with self.subTest(field=fa.name):
+                p, w = fa.p, 64 * fa.n
+                self.assertEqual(2**fa.k - fa.c, p)
+                self.assertLess(fa.k, w)
+                self.assertEqual(fa.c_fold, 2**w % p)                  # 2^(64n) == c_fold mod p
+                self.assertLess(fa.c_fold, 2**31)
+                self.assertEqual(fa.k_top_bits, fa.k - 64 * (fa.n - 1))
+                self.assertEqual(fa.one_internal, 1)
+                self.assertEqual(fa.m0inv, 0)
+                self.assertEqual(fa.reduction, f"fold the high half times {fa.c_fold} (2^{w} mod p), "
+                                               f"then the bits above 2^{fa.k} times {fa.c}")
+
+    def test_pseudo_mersenne_reduction_fits(self):
+        rng = random.Random(5)
+        for fa in self.analyses:
+            if fa.form != "pseudo_mersenne":
+                continue
+            with self.subTest(field=fa.name):
+                top = 2**(128 * fa.n)
+                for t in [0, 1, fa.p, 2 * fa.p - 1, top - 1, top - fa.p, (fa.p - 1)**2 * fa.redc_sums,
+                          2**(64 * fa.n) * (2**(64 * fa.n) - 1)] + [rng.randrange(top) for _ in range(200)]:
+                    self.assertEqual(pm_reduce(fa, t), t % fa.p)
+
+    def test_not_pseudo_mersenne(self):
+        # The generic rule: a prime is folded only if p = 2^k - c with a spare
+        # bit and c * 2^(64n-k) < 2^31; everything else is Montgomery.
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                k = fa.bits
+                c = 2**k - fa.p
+                foldable = k < 64 * fa.n and c * 2**(64 * fa.n - k) < 2**31
+                self.assertEqual(fa.form == "pseudo_mersenne", foldable)
+
+    def test_redc_sums_is_maximal(self):
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                p, R = fa.p, 2**(64 * fa.n)
+                bound = p * R if fa.form == "montgomery" else R * R     # t must be < bound
+                k = fa.redc_sums
+                self.assertGreaterEqual(k, 1)
+                self.assertLess(k * (p - 1)**2, bound)
+                self.assertGreaterEqual((k + 1) * (p - 1)**2, bound)
+                self.assertEqual(fa.redc_bound, f"t < p * 2^{64 * fa.n}" if fa.form == "montgomery"
+                                 else f"any t < 2^{128 * fa.n}")
+
+    def test_redc_sums_shipped(self):
+        by = {fa.name: fa.redc_sums for fa in self.analyses}
+        self.assertEqual(by["p256"], 1)
+        self.assertEqual(by["p25519"], 4)      # (2^256)^2 / (2^255 - 20)^2 = 4 - tiny
+        self.assertGreater(by["p503"], 1)
+        self.assertGreater(by["p751"], by["p503"])
+
+    def test_inverse_exponent(self):
+        rng = random.Random(7)
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                self.assertEqual(fa.inv_exp, fa.p - 2)
+                for a in [1, 2, fa.p - 1] + [rng.randrange(1, fa.p) for _ in range(5)]:
+                    self.assertEqual(pow(a, fa.inv_exp, fa.p) * a % fa.p, 1)
+
+    def test_sqrt_method_by_residue_class(self):
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                p = fa.p
+                s, q = 0, p - 1
+                while q % 2 == 0:
+                    s, q = s + 1, q // 2
+                self.assertEqual(fa.ts_s, s)
+                if p % 4 == 3:
+                    self.assertEqual((fa.sqrt_method, fa.sqrt_exp), ("p3mod4", (p + 1) // 4))
+                elif p % 8 == 5:
+                    self.assertEqual((fa.sqrt_method, fa.sqrt_exp), ("atkin", (p - 5) // 8))
+                else:
+                    self.assertEqual(p % 8, 1)
+                    self.assertEqual((fa.sqrt_method, fa.sqrt_exp), ("tonelli_shanks", (q - 1) // 2))
+                    z = fa.ts_z
+                    self.assertEqual(euler(z, p), -1)
+                    self.assertTrue(all(euler(y, p) == 1 for y in range(2, z)))
+                    self.assertEqual(fa.ts_root, pow(z, q, p))
+                    # a primitive 2^s-th root of unity
+                    self.assertEqual(pow(fa.ts_root, 2**(s - 1), p), p - 1)
+
+    def test_all_three_methods_exercised(self):
+        self.assertEqual({fa.sqrt_method for fa in self.analyses}, {"p3mod4", "atkin", "tonelli_shanks"})
+        self.assertGreaterEqual(max(fa.ts_s for fa in self.analyses if fa.sqrt_method == "tonelli_shanks"), 96)
+
+    def test_sqrt_gives_roots(self):
+        rng = random.Random(11)
+        for fa in self.analyses:
+            method = SQRT[fa.sqrt_method]
+            p = fa.p
+            with self.subTest(field=fa.name, method=fa.sqrt_method):
+                self.assertEqual(method(fa, 0), 0)
+                squares = [1, 4, (p - 1) ** 2 % p] + [pow(rng.randrange(1, p), 2, p) for _ in range(25)]
+                for a in squares:
+                    r = method(fa, a)
+                    self.assertEqual(r * r % p, a, f"no root of {a:#x}")
+                nonsquares = 0
+                while nonsquares < 5:
+                    a = rng.randrange(2, p)
+                    if euler(a, p) == -1:
+                        nonsquares += 1
+                        r = method(fa, a)
+                        self.assertNotEqual(r * r % p, a)
+
+    def test_conversions(self):
+        rng = random.Random(13)
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                p, R = fa.p, 2**(64 * fa.n)
+                mont = fa.form == "montgomery"
+                for x in [0, 1, p - 1, rng.randrange(p)]:
+                    self.assertEqual(fa.to_internal(x), x * R % p if mont else x)
+                    self.assertEqual(fa.from_internal(fa.to_internal(x)), x)
+                t = rng.randrange((p - 1) ** 2)
+                self.assertEqual(fa.redc_value(t), t * pow(R, -1, p) % p if mont else t % p)
+                self.assertEqual(fa.to_internal(1), fa.one_internal)
+
+
+class TestNameIndependence(unittest.TestCase):
+    def test_same_modulus_two_names(self):
+        ignore = {"name", "upper"}
+        for fs in shipped_specs() + extra_specs()[:4]:
+            with self.subTest(field=fs.name):
+                a = dataclasses.asdict(analysis.analyze(fs))
+                b = dataclasses.asdict(analysis.analyze(dataclasses.replace(fs, name="zz_other")))
+                self.assertEqual(b["name"], "zz_other")
+                self.assertEqual(b["upper"], "ZZ_OTHER")
+                self.assertEqual({k: v for k, v in a.items() if k not in ignore},
+                                 {k: v for k, v in b.items() if k not in ignore})
+
+    def test_byte_order_changes_only_byte_order(self):
+        fs = shipped_specs()[0]
+        a = dataclasses.asdict(analysis.analyze(fs))
+        b = dataclasses.asdict(analysis.analyze(dataclasses.replace(fs, byte_order="little")))
+        self.assertEqual({k for k in a if a[k] != b[k]}, {"byte_order"})
+
+
+class TestDispatch(unittest.TestCase):
+    def test_without_asm(self):
+        fa = analysis.analyze(shipped_specs()[0])
+        self.assertFalse(fa.have_asm)
+        self.assertEqual(fa.dispatch, {op: [] for op in analysis.KERNEL_OPS})
+
+    def test_with_asm_best_first(self):
+        fa = analysis.analyze(shipped_specs()[0], kernel_choice={("mul", "adx"): "bmi2"})
+        self.assertTrue(fa.have_asm)
+        self.assertEqual(fa.dispatch["mul"], [("adx", "bmi2"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
+        self.assertEqual(fa.dispatch["redc"], [("adx", "adx"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
+        self.assertEqual(set(fa.dispatch), set(analysis.KERNEL_OPS))
+
+
+class TestVectors(unittest.TestCase):
+    """Every line of vectors.generate() re-verified from scratch."""
+
+    OPS = {"add", "sub", "mul", "mul_wide", "sqr", "neg", "inv", "sqrt", "redc", "from_bytes"}
+
+    def verify(self, fa, text):
+        p, n = fa.p, fa.n
+        R = 2**(64 * n)
+        r_inv2 = pow(R, -2, p)
+        mont = fa.form == "montgomery"
+        top = 2**(8 * ((p.bit_length() + 7) // 8))
+        seen = {}
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if line.startswith("#"):
+                continue
+            op, *args = line.split()
+            where = f"{fa.name} line {lineno}: {line[:120]}"
+            seen.setdefault(op, []).append(args)
+            vals = [None if x == "none" else int(x, 16) for x in args]
+            if op in ("add", "sub", "mul", "mul_wide"):
+                a, b, r = vals
+                self.assertTrue(0 <= a < p and 0 <= b < p, where)
+                want = {"add": (a + b) % p, "sub": (a - b) % p, "mul": a * b % p,
+                        "mul_wide": (a * R % p) * (b * R % p) if mont else a * b}[op]
+                self.assertEqual(r, want, where)
+            elif op in ("sqr", "neg", "inv"):
+                a, r = vals
+                self.assertTrue(0 <= a < p, where)
+                if op == "sqr":
+                    self.assertEqual(r, a * a % p, where)
+                elif op == "neg":
+                    self.assertEqual(r, (p - a) % p, where)
+                else:
+                    self.assertEqual(r * a % p, 1 if a else 0, where)
+                    self.assertTrue(0 <= r < p, where)
+            elif op == "sqrt":
+                a, r = vals
+                if r is None:
+                    self.assertEqual(euler(a, p), -1, where)
+                else:
+                    self.assertTrue(0 <= r < p, where)
+                    self.assertEqual(r * r % p, a, where)
+            elif op == "redc":
+                t, r = vals
+                self.assertLessEqual(t, (p - 1) ** 2 * fa.redc_sums, where)
+                self.assertLess(t, p * R if mont else R * R, where)
+                want = t * r_inv2 % p if mont else t % p
+                self.assertEqual(r, want, where)
+            elif op == "from_bytes":
+                v, ok, r = vals
+                self.assertLess(v, top, where)
+                self.assertEqual(ok, int(v < p), where)
+                self.assertEqual(r, v if v < p else 0, where)
+            else:
+                self.fail(f"unknown op: {where}")
+        return seen
+
+    def check_coverage(self, fa, seen):
+        p = fa.p
+        self.assertEqual(set(seen), self.OPS)
+        for op in ("sqr", "neg", "inv", "sqrt"):
+            operands = {int(a[0], 16) for a in seen[op]}
+            self.assertTrue({0, 1, p - 1} <= operands, op)
+        self.assertTrue(any(a[1] == "none" for a in seen["sqrt"]))
+        self.assertTrue(any(a[1] != "none" and int(a[0], 16) > 1 for a in seen["sqrt"]))
+        redc_t = {int(a[0], 16) for a in seen["redc"]}
+        self.assertIn((p - 1) ** 2 * fa.redc_sums, redc_t)
+        fb = {int(a[0], 16): int(a[1]) for a in seen["from_bytes"]}
+        self.assertEqual((fb[p - 1], fb.get(p, 0)), (1, 0))
+        self.assertGreaterEqual(len(seen["mul"]), 36 + 24)
+
+    def test_generated_lines(self):
+        for fs in shipped_specs() + extra_specs() + other_specs()[:4]:
+            with self.subTest(field=fs.name):
+                fa = analysis.analyze(fs)
+                text = vectors.generate(fa)
+                self.check_coverage(fa, self.verify(fa, text))
+                if fa.n <= 4:
+                    self.assertEqual(text, vectors.generate(fa))      # deterministic
+
+    def test_committed_files(self):
+        for fs in shipped_specs():
+            with self.subTest(field=fs.name):
+                fa = analysis.analyze(fs)
+                with open(os.path.join(REPO, "generated", "vectors", f"{fs.name}.kat")) as f:
+                    text = f.read()
+                self.check_coverage(fa, self.verify(fa, text))
+                body = "".join(line for line in text.splitlines(True) if not line.startswith("#"))
+                self.assertEqual(body, vectors.generate(fa))
+
+    def test_emit_path(self):
+        fa = analysis.analyze(shipped_specs()[1])
+        out = vectors.emit(fa, "# header\n")
+        self.assertEqual(list(out), ["vectors/p25519.kat"])
+        self.assertTrue(out["vectors/p25519.kat"].startswith("# header\nadd "))
+
+
+if __name__ == "__main__":
+    unittest.main()
