@@ -35,6 +35,51 @@ static inline uint64_t mask_of(uint64_t bit)
     return value_barrier(0 - (bit & 1));
 }
 
+/* Carry and borrow chains: a + b + *carry and a - b - *borrow, with the
+ * carry/borrow bit updated in place. On x86-64 the compiler intrinsics give
+ * straight ADC/SBB chains; elsewhere 128-bit arithmetic does. */
+#if defined(__x86_64__)
+#include <x86intrin.h>
+static inline uint64_t addc(uint64_t a, uint64_t b, unsigned char *carry)
+{
+    unsigned long long s;
+    *carry = _addcarry_u64(*carry, a, b, &s);
+    return (uint64_t)s;
+}
+static inline uint64_t subb(uint64_t a, uint64_t b, unsigned char *borrow)
+{
+    unsigned long long d;
+    *borrow = _subborrow_u64(*borrow, a, b, &d);
+    return (uint64_t)d;
+}
+#else
+static inline uint64_t addc(uint64_t a, uint64_t b, unsigned char *carry)
+{
+    u128 s = (u128)a + b + *carry;
+    *carry = (unsigned char)(s >> 64);
+    return (uint64_t)s;
+}
+static inline uint64_t subb(uint64_t a, uint64_t b, unsigned char *borrow)
+{
+    u128 d = (u128)a - b - *borrow;
+    *borrow = (unsigned char)((d >> 64) & 1);
+    return (uint64_t)d;
+}
+#endif
+
+/* Full unrolling of the limb loops (the trip counts are constants). */
+#define UNROLL _Pragma("GCC unroll 16")
+
+/* r = (mask ? x : y), limb by limb. The barrier per limb also keeps the
+ * compiler from vectorizing the select, whose 128-bit loads of just-stored
+ * 64-bit limbs would stall store forwarding. */
+static inline void select_limbs(uint64_t *r, uint64_t mask, const uint64_t *x, const uint64_t *y)
+{
+    int i;
+    for (i = 0; i < N; i++)
+        r[i] = value_barrier((x[i] & mask) | (y[i] & ~mask));
+}
+
 const uint64_t fg_p503_P[N] = { UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
       UINT64_C(0xffffffffffffffff), UINT64_C(0xabffffffffffffff), 
       UINT64_C(0x13085bda2211e7a0), UINT64_C(0x1b9bf6c87b7e7daf), 
@@ -59,8 +104,10 @@ void fg_p503_mul_wide_c(uint64_t t[2 * N], const uint64_t a[N], const uint64_t b
     int i, j;
     for (i = 0; i < 2 * N; i++)
         w[i] = 0;
+    UNROLL
     for (i = 0; i < N; i++) {
         uint64_t carry = 0;
+        UNROLL
         for (j = 0; j < N; j++) {
             u128 acc = (u128)a[i] * b[j] + w[i + j] + carry;
             w[i + j] = (uint64_t)acc;
@@ -69,7 +116,7 @@ void fg_p503_mul_wide_c(uint64_t t[2 * N], const uint64_t a[N], const uint64_t b
         w[i + N] = carry;
     }
     for (i = 0; i < 2 * N; i++)
-        t[i] = w[i];
+        t[i] = value_barrier(w[i]);
 }
 
 /* t = a^2: off-diagonal products once, doubled by a shift, plus the squares. */
@@ -79,8 +126,10 @@ void fg_p503_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N])
     int i, j;
     for (i = 0; i < 2 * N; i++)
         w[i] = 0;
+    UNROLL
     for (i = 0; i < N; i++) {
         uint64_t c = 0;
+        UNROLL
         for (j = i + 1; j < N; j++) {
             u128 acc = (u128)a[i] * a[j] + w[i + j] + c;
             w[i + j] = (uint64_t)acc;
@@ -102,7 +151,7 @@ void fg_p503_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N])
         carry = (uint64_t)(acc >> 64);
     }
     for (i = 0; i < 2 * N; i++)
-        t[i] = w[i];
+        t[i] = value_barrier(w[i]);
 }
 
 
@@ -111,13 +160,16 @@ void fg_p503_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N])
  * words zero, so the final w[N..2N) + hi*R = (t + m*p)/R < t/R + p < 2p. */
 void fg_p503_redc_c(uint64_t r[N], const uint64_t t[2 * N])
 {
-    uint64_t w[2 * N], s[N], hi = 0, borrow = 0, keep;
+    uint64_t w[2 * N], s[N], hi = 0;
+    unsigned char borrow = 0;
     int i, j;
     for (i = 0; i < 2 * N; i++)
-        w[i] = t[i];
+        w[i] = value_barrier(t[i]); /* scalar loads: see select_limbs */
+    UNROLL
     for (i = 0; i < N; i++) {
         uint64_t m = w[i] * M0INV, carry = 0;
         u128 acc;
+        UNROLL
         for (j = 0; j < N; j++) {
             acc = (u128)m * P[j] + w[i + j] + carry;
             w[i + j] = (uint64_t)acc;
@@ -128,14 +180,9 @@ void fg_p503_redc_c(uint64_t r[N], const uint64_t t[2 * N])
         hi = (uint64_t)(acc >> 64);
     }
     /* Subtract p once unless that borrows (and nothing carried out). */
-    for (j = 0; j < N; j++) {
-        u128 d = (u128)w[N + j] - P[j] - borrow;
-        s[j] = (uint64_t)d;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
-    keep = mask_of(hi | (borrow ^ 1));
     for (j = 0; j < N; j++)
-        r[j] = (s[j] & keep) | (w[N + j] & ~keep);
+        s[j] = subb(w[N + j], P[j], &borrow);
+    select_limbs(r, mask_of(hi | (uint64_t)(borrow ^ 1)), s, w + N);
 }
 
 void fg_p503_mul_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
@@ -230,7 +277,8 @@ void fg_p503_from_u64(fg_p503 *r, uint64_t x)
 
 int fg_p503_from_bytes(fg_p503 *r, const uint8_t in[FG_P503_BYTES])
 {
-    uint64_t v[N], borrow = 0, ok;
+    uint64_t v[N], ok;
+    unsigned char borrow = 0;
     int i;
     for (i = 0; i < N; i++)
         v[i] = 0;
@@ -238,10 +286,8 @@ int fg_p503_from_bytes(fg_p503 *r, const uint8_t in[FG_P503_BYTES])
         v[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
     }
     /* ok = (v < p): the final borrow of v - p. */
-    for (i = 0; i < N; i++) {
-        u128 d = (u128)v[i] - P[i] - borrow;
-        borrow = (uint64_t)(d >> 64) & 1;
-    }
+    for (i = 0; i < N; i++)
+        (void)subb(v[i], P[i], &borrow);
     ok = mask_of(borrow);
     for (i = 0; i < N; i++)
         v[i] &= ok;
@@ -262,39 +308,27 @@ void fg_p503_to_bytes(uint8_t out[FG_P503_BYTES], const fg_p503 *a)
 /* r = a + b - p if that does not borrow (or a + b carried out), else a + b. */
 void fg_p503_add(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 {
-    uint64_t s[N], d[N], carry = 0, borrow = 0, keep;
+    uint64_t s[N], d[N];
+    unsigned char carry = 0, borrow = 0;
     int i;
-    for (i = 0; i < N; i++) {
-        u128 acc = (u128)a->limb[i] + b->limb[i] + carry;
-        s[i] = (uint64_t)acc;
-        carry = (uint64_t)(acc >> 64);
-    }
-    for (i = 0; i < N; i++) {
-        u128 acc = (u128)s[i] - P[i] - borrow;
-        d[i] = (uint64_t)acc;
-        borrow = (uint64_t)(acc >> 64) & 1;
-    }
-    keep = mask_of(carry | (borrow ^ 1));
     for (i = 0; i < N; i++)
-        r->limb[i] = (d[i] & keep) | (s[i] & ~keep);
+        s[i] = addc(a->limb[i], b->limb[i], &carry);
+    for (i = 0; i < N; i++)
+        d[i] = subb(s[i], P[i], &borrow);
+    select_limbs(r->limb, mask_of((uint64_t)(carry | (borrow ^ 1))), d, s);
 }
 
 /* r = a - b, plus p if that borrowed. */
 void fg_p503_sub(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 {
-    uint64_t d[N], borrow = 0, carry = 0, addp;
+    uint64_t d[N], addp;
+    unsigned char borrow = 0, carry = 0;
     int i;
-    for (i = 0; i < N; i++) {
-        u128 acc = (u128)a->limb[i] - b->limb[i] - borrow;
-        d[i] = (uint64_t)acc;
-        borrow = (uint64_t)(acc >> 64) & 1;
-    }
+    for (i = 0; i < N; i++)
+        d[i] = subb(a->limb[i], b->limb[i], &borrow);
     addp = mask_of(borrow);
-    for (i = 0; i < N; i++) {
-        u128 acc = (u128)d[i] + (P[i] & addp) + carry;
-        r->limb[i] = (uint64_t)acc;
-        carry = (uint64_t)(acc >> 64);
-    }
+    for (i = 0; i < N; i++)
+        r->limb[i] = addc(d[i], P[i] & addp, &carry);
 }
 
 void fg_p503_neg(fg_p503 *r, const fg_p503 *a)
