@@ -56,26 +56,41 @@ class ExprError(ValueError):
         self.column = column
 
 
-_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+|[0-9]+)|(.))")
+_NUMBER = re.compile(r"0[xX][0-9a-fA-F]+|[0-9]+")
+MAX_DIGITS = 1000            # longer literals cannot be a modulus of <= 1024 bits anyway
+MAX_INTERMEDIATE_BITS = 8 * MAX_BITS
 
 
 def _tokenize(text):
     tokens = []
     pos = 0
-    while pos < len(text):
-        m = _TOKEN.match(text, pos)
-        if m.end() == pos or (m.group(1) is None and m.group(2) is None):
-            break  # trailing white space
-        col = m.start(1 if m.group(1) else 2) + 1
-        if m.group(1):
-            tokens.append(("int", int(m.group(1), 0), col))
-        elif m.group(2) in "+-*^()":
-            tokens.append((m.group(2), None, col))
+    while True:
+        while pos < len(text) and text[pos].isspace():
+            pos += 1
+        if pos >= len(text):
+            break
+        col = pos + 1
+        m = _NUMBER.match(text, pos)
+        if m:
+            digits = m.group(0)
+            if len(digits) > MAX_DIGITS:
+                raise ExprError(col, f"number with {len(digits)} digits is too long")
+            is_hex = digits[:2] in ("0x", "0X")
+            tokens.append(("int", int(digits[2:], 16) if is_hex else int(digits, 10), col))
+            pos = m.end()
+        elif text[pos] in "+-*^()":
+            tokens.append((text[pos], None, col))
+            pos += 1
         else:
-            raise ExprError(col, f"unexpected character {m.group(2)!r}")
-        pos = m.end()
+            raise ExprError(col, f"unexpected character {text[pos]!r}")
     tokens.append(("end", None, len(text) + 1))
     return tokens
+
+
+def _bounded(value, col):
+    if value.bit_length() > MAX_INTERMEDIATE_BITS:
+        raise ExprError(col, f"value exceeds {MAX_INTERMEDIATE_BITS} bits")
+    return value
 
 
 def parse_expression(text):
@@ -103,16 +118,19 @@ def parse_expression(text):
     def expr():
         value = term()
         while peek()[0] in "+-":
-            op = take(peek()[0])[0]
+            op, _, col = take(peek()[0])
             rhs = term()
-            value = value + rhs if op == "+" else value - rhs
+            value = _bounded(value + rhs if op == "+" else value - rhs, col)
         return value
 
     def term():
         value = unary()
         while peek()[0] == "*":
-            take("*")
-            value *= unary()
+            col = take("*")[2]
+            rhs = unary()
+            if value.bit_length() + rhs.bit_length() > MAX_INTERMEDIATE_BITS + 1:
+                raise ExprError(col, f"product exceeds {MAX_INTERMEDIATE_BITS} bits")
+            value = _bounded(value * rhs, col)
         return value
 
     def unary():
@@ -132,8 +150,11 @@ def parse_expression(text):
             if exponent < 0:
                 raise ExprError(col, "negative exponent")
             if exponent > MAX_EXPONENT:
-                raise ExprError(col, f"exponent {exponent} is larger than {MAX_EXPONENT}")
-            return base ** exponent
+                shown = str(exponent) if exponent.bit_length() < 64 else f"of {exponent.bit_length()} bits"
+                raise ExprError(col, f"exponent {shown} is larger than {MAX_EXPONENT}")
+            if abs(base) > 1 and (abs(base).bit_length() - 1) * exponent > MAX_INTERMEDIATE_BITS:
+                raise ExprError(col, f"power exceeds {MAX_INTERMEDIATE_BITS} bits")
+            return _bounded(base ** exponent, col)
         return base
 
     def atom():
@@ -242,6 +263,13 @@ def loads(text, path="<string>"):
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SpecError(path, None, None, f"not valid TOML: {e}") from None
+    except ValueError as e:  # e.g. an integer literal beyond Python's digit limit
+        raise SpecError(path, None, None, f"not valid TOML: {e}") from None
+    seen = {}
+    for name in doc:  # inline and dotted tables escape the header scan above
+        if name.lower() in seen:
+            raise SpecError(path, name, None, f"duplicate field (first defined as '{seen[name.lower()]}')")
+        seen[name.lower()] = name
     if not doc:
         raise SpecError(path, None, None, "defines no field (add a [name] table with modulus and byte_order)")
     fields = []
