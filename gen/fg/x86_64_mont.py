@@ -1,0 +1,690 @@
+"""Montgomery-form x86-64 kernels for any prime of 1..16 limbs (PeachPy emitter).
+
+Entry points:
+  emit_montgomery(fa) -> str   GAS text of the 15 kernels (5 ops x 3 ISA levels)
+  kernel_choice(fa)   -> dict  (op, level) -> level whose kernel the dispatcher uses
+
+Design (one algorithm, rendered per ISA level):
+  * Products are row-scanned ("operand scanning"): row i adds x * Y[j] for j in a
+    set J into accumulator positions base+j (low words) and base+j+1 (high words);
+    the top position of each row is fresh (it is the last high word), so a row
+    never carries out of its window.
+      - adx:    MULX + two carry chains (ADCX for low words, ADOX for high words).
+      - bmi2:   MULX + one ADD/ADC chain, high word folded as the carry word.
+      - x86_64: MUL (rdx:rax) + ADD/ADC, same single-chain scheme.
+  * mul_wide: n rows x = a[i], Y = b.  sqr_wide: triangle rows a[i]*a[i+1..],
+    then one pass doubling it and adding the squares a[i]^2.
+  * redc (separated operand scanning on the low half only): U = t_low; row i
+    takes m = U[i]*m0inv and adds m*Q at position i, then
+    r = U[n..2n-1] + t_high (< 2p), minus p when that does not borrow (CMOV).
+      - Generic: Q = p, every row n products (zero limbs of p skipped).
+      - p = -1 mod 2^64 (m0inv == 1): m = U[i] (no multiply) and Q = p + 1,
+        since t + m*p = t + m*(p+1) - m and U[i] - m = 0 exactly: the low
+        zero limbs of p+1 are skipped (p256: 2 products/row, p503: 5, p751: 7).
+  * mul/sqr = the wide product kept in registers (spilled to the stack only
+    when 15 registers do not suffice) followed by the redc rows.
+  * Every value ("position") lives in a register or a stack slot; a small
+    allocator spills the most recently used value of the lowest priority, so
+    any n works and n <= 8 stays (mostly) in registers.
+  * Constant time: no branch, no data-dependent address; the final subtraction
+    is a CMOV select.  Outputs are written only after every input was read
+    (any aliasing).  Callee-saved registers are pushed/popped by PeachPy.
+"""
+
+import peachpy
+import peachpy.x86_64.abi
+from peachpy import Argument, ptr, uint64_t, const_uint64_t
+from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
+                            MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
+                            IMUL, CMOVC)
+from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
+                                      r8, r9, r10, r11, r12, r13, r14, r15)
+from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
+
+LEVELS = ("x86_64", "bmi2", "adx")
+OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
+MASK64 = (1 << 64) - 1
+
+# RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
+# so constant operands use a recognizable offset rewritten into a local label.
+_CONST_BASE = 0x7E000000
+
+# allocation order (deterministic); rsp never, rdx/rax reserved per level
+_POOL = (rcx, r8, r9, r10, r11, rsi, rdi, rax, rbx, rbp, r12, r13, r14, r15, rdx)
+
+# spill priorities (lower spills first)
+PRIO_OUTPTR = 1
+PRIO_DONE = 10      # final words waiting for the end
+PRIO_ACC = 50       # accumulator positions in use
+PRIO_PTR = 90       # input pointers
+
+
+def _limbs(x, n):
+    return [(x >> (64 * i)) & MASK64 for i in range(n)]
+
+
+class Val:
+    """A 64-bit value: in a register, a stack slot, an input memory word, or zero."""
+    __slots__ = ("reg", "slot", "src", "prio", "stamp", "name")
+
+    def __init__(self, prio, name=""):
+        self.reg = None      # physical register
+        self.slot = None     # stack offset (valid copy when reg is None)
+        self.src = None      # (ptr Val, byte offset): read-only input word
+        self.prio = prio
+        self.stamp = 0
+        self.name = name
+
+
+class _Function(Function):
+    """Function whose registers are all physical (allocated here, not by PeachPy).
+
+    PeachPy's live-register check counts rsp among the 15 allocatable registers,
+    which rejects valid code that uses all 15 with rsp-relative stack slots.
+    """
+
+    def _check_live_registers(self):
+        pass
+
+    def _analize(self):
+        pass        # liveness only feeds the (unused) allocator and the check above
+
+
+def _finalize(fn):
+    """fn.finalize() without its deep copy of every instruction (generation speed).
+
+    The Function is discarded afterwards, so sharing its instruction objects is safe.
+    """
+    import copy
+    deep = copy.deepcopy
+    copy.deepcopy = lambda x, memo=None: list(x) if isinstance(x, list) else x
+    try:
+        return fn.finalize(peachpy.x86_64.abi.system_v_x86_64_abi)
+    finally:
+        copy.deepcopy = deep
+
+
+class Kernel:
+    """Records instructions for one PeachPy function and manages registers."""
+
+    def __init__(self, level, consts):
+        self.level = level
+        self.consts = consts            # name -> index base of constant table
+        self.code = []
+        self.free = []
+        reserved = {rsp}
+        if level == "x86_64":
+            reserved |= {rax, rdx}
+        else:
+            reserved |= {rdx}
+        self.free = [r for r in _POOL if r not in reserved]
+        self.live = []                  # Vals currently in registers
+        self.locked = set()
+        self.clock = 0
+        self.slots_free = []
+        self.nslots = 0
+        self.zero = None
+        if level == "adx":
+            self.zero = self.take_reg()
+
+    # -- instruction recording -------------------------------------------
+    def emit(self, ins, *ops):
+        assert all(o is not None for o in ops), (ins, ops)
+        self.code.append((ins, ops))
+
+    # -- registers -------------------------------------------------------
+    def take_reg(self):
+        if not self.free:
+            self.spill_one()
+        return self.free.pop(0)
+
+    def spill_one(self):
+        cands = [v for v in self.live if v not in self.locked]
+        assert cands, "register allocation failed"
+        victim = min(cands, key=lambda v: (v.prio, -v.stamp))
+        self.to_memory(victim)
+
+    def to_memory(self, v):
+        if v.src is None and v.slot is None:
+            v.slot = self.new_slot()
+            self.emit(MOV, self.slot_op(v.slot), v.reg)
+        self.free.append(v.reg)
+        self.live.remove(v)
+        v.reg = None
+
+    def new_slot(self):
+        if self.slots_free:
+            return self.slots_free.pop()
+        self.nslots += 1
+        return 8 * (self.nslots - 1)
+
+    def slot_op(self, off):
+        return qword[rsp + off]
+
+    def touch(self, v):
+        self.clock += 1
+        v.stamp = self.clock
+
+    def new(self, prio=PRIO_ACC, name=""):
+        """Fresh value in a register (contents to be written by the caller)."""
+        v = Val(prio, name)
+        v.reg = self.take_reg()
+        self.live.append(v)
+        self.locked.add(v)
+        self.touch(v)
+        return v
+
+    def bind(self, reg, prio, name=""):
+        """Value already held in a physical register (function arguments)."""
+        v = Val(prio, name)
+        self.free.remove(reg)
+        v.reg = reg
+        self.live.append(v)
+        return v
+
+    def input_word(self, pv, off, prio=PRIO_ACC):
+        v = Val(prio)
+        v.src = (pv, off)
+        return v
+
+    def r(self, v):
+        """Register holding v (loaded if needed); locked until unlock()."""
+        if v.reg is None:
+            src = self.opnd(v)
+            reg = self.take_reg()
+            self.emit(MOV, reg, src)
+            v.reg = reg
+            self.live.append(v)
+            v.src = None                    # the register is now the only copy
+            if v.slot is not None:
+                self.slots_free.append(v.slot)
+                v.slot = None
+        self.locked.add(v)
+        self.touch(v)
+        return v.reg
+
+    def opnd(self, v):
+        """Register or memory operand for reading v."""
+        if v.reg is not None:
+            self.locked.add(v)
+            self.touch(v)
+            return v.reg
+        if v.slot is not None:
+            return self.slot_op(v.slot)
+        pv, off = v.src
+        return qword[self.r(pv) + off]
+
+    def mem(self, pv, off):
+        return qword[self.r(pv) + off]
+
+    def unlock(self):
+        self.locked.clear()
+
+    def kill(self, v):
+        """v is dead: release its register and slot."""
+        if v.reg is not None:
+            self.free.append(v.reg)
+            self.live.remove(v)
+            v.reg = None
+        if v.slot is not None:
+            self.slots_free.append(v.slot)
+            v.slot = None
+        self.locked.discard(v)
+
+    def const(self, table, j):
+        return MemoryOperand(RIPRelativeOffset(_CONST_BASE + 0x10000 * self.consts[table] + 8 * j), 8)
+
+    # -- accumulator rows ------------------------------------------------
+    def row(self, acc, x, Y, J, base):
+        """acc[base+j] += x*Y(j) for j in J (ascending); acc[base+max(J)+1] must be fresh.
+
+        x: Val or memory-operand thunk; Y(j): operand thunk.  acc: dict pos -> Val.
+        """
+        if self.level == "adx":
+            self._row_adx(acc, x, Y, J, base)
+        elif self.level == "bmi2":
+            self._row_bmi2(acc, x, Y, J, base)
+        else:
+            self._row_mulq(acc, x, Y, J, base)
+
+    def _load_rdx(self, x):
+        if x is _RdxLoaded:
+            return
+        if isinstance(x, Val):
+            self.emit(MOV, rdx, self.opnd(x))
+        else:
+            self.emit(MOV, rdx, x())
+        self.unlock()
+
+    def _row_adx(self, acc, x, Y, J, base):
+        top = base + J[-1] + 1
+        assert top not in acc
+        self._load_rdx(x)
+        self.emit(XOR, self.zero, self.zero)        # CF = OF = 0
+        chain = {"cf": [None, False], "of": [None, False]}   # last pos, pending
+
+        def add(ch, pos, t):
+            ins = ADCX if ch == "cf" else ADOX
+            last, pending = chain[ch]
+            if pending:
+                for q in range(last + 1, pos):      # carry through skipped positions
+                    self._prop(acc, q, ins)
+            if pos not in acc:
+                if pending:
+                    self.emit(ins, self.r(t), self.zero)
+                acc[pos] = t
+                t.prio = PRIO_ACC
+            else:
+                self.emit(ins, self.r(acc[pos]), self.r(t))
+                self.kill(t)
+                pending = True
+            self.unlock()
+            chain[ch] = [pos, pending]
+
+        for j in J:
+            lo = self.new()
+            hi = self.new()
+            self.emit(MULX, hi.reg, lo.reg, Y(j))
+            self.unlock()
+            add("cf", base + j, lo)
+            add("of", base + j + 1, hi)
+        # close the CF chain into the top (the OF chain ended there)
+        last, pending = chain["cf"]
+        if pending:
+            for q in range(last + 1, top + 1):
+                self._prop(acc, q, ADCX)
+        self.unlock()
+
+    def _prop(self, acc, q, ins):
+        if q not in acc:
+            v = self.new()
+            self.emit(MOV, v.reg, 0)
+            acc[q] = v
+        self.emit(ins, self.r(acc[q]), self.zero)
+        self.unlock()
+
+    def _row_bmi2(self, acc, x, Y, J, base):
+        self._load_rdx(x)
+        self._row_single(acc, J, base, lambda j: self._mulx(Y(j)))
+
+    def _mulx(self, y):
+        lo = self.new()
+        hi = self.new()
+        self.emit(MULX, hi.reg, lo.reg, y)
+        self.unlock()
+        return lo, hi
+
+    def _row_mulq(self, acc, x, Y, J, base):
+        if isinstance(x, Val):
+            xr = lambda: self.opnd(x)
+        else:
+            xr = x
+
+        def prod(j):
+            self.emit(MOV, rax, Y(j))
+            self.emit(MUL, xr())
+            self.unlock()
+            return rax, rdx
+        self._row_single(acc, J, base, prod, fixed=True)
+
+    def _row_single(self, acc, J, base, prod, fixed=False):
+        """One carry chain per product: (hi:lo) + acc + carry word fits 128 bits."""
+        c = None                 # carry word for position `cpos`
+        cpos = None
+        for j in J:
+            pos = base + j
+            if c is not None and cpos < pos:
+                # flush the carry word through positions without a product
+                c = self._flush_carry(acc, c, cpos, pos)
+            lo, hi = prod(j)
+            lo_op = lo if fixed else self.r(lo)
+            hi_op = hi if fixed else self.r(hi)
+            if c is not None:
+                self.emit(ADD, lo_op, self.r(c))
+                self.emit(ADC, hi_op, 0)
+                self.kill(c)
+            if pos in acc:
+                self.emit(ADD, self.r(acc[pos]), lo_op)
+                self.emit(ADC, hi_op, 0)
+                if not fixed:
+                    self.kill(lo)
+            else:
+                if fixed:
+                    v = self.new()
+                    self.emit(MOV, v.reg, lo_op)
+                    acc[pos] = v
+                else:
+                    acc[pos] = lo
+            self.unlock()
+            if fixed:
+                c = self.new()
+                self.emit(MOV, c.reg, hi_op)
+            else:
+                c = hi
+            cpos = pos + 1
+            self.unlock()
+        top = base + J[-1] + 1
+        assert top not in acc
+        acc[top] = c
+        c.prio = PRIO_ACC
+
+    def _flush_carry(self, acc, c, cpos, pos):
+        """Add carry word c at cpos, ripple (as a 0/1 word) up to pos; returns it."""
+        for q in range(cpos, pos):
+            if q not in acc:
+                acc[q] = c
+                c.prio = PRIO_ACC
+                return None
+            self.emit(ADD, self.r(acc[q]), self.r(c))
+            self.emit(MOV, c.reg, 0)            # MOV keeps flags
+            self.emit(ADC, c.reg, 0)            # c = carry into q+1
+            self.unlock()
+        return c
+
+    # -- epilogue helpers -------------------------------------------------
+    def finish(self, fname, args, target):
+        fn = _Function(fname, args, target=target)
+        frame = 8 * self.nslots
+        with fn:
+            if frame:
+                SUB(rsp, frame)
+            for ins, ops in self.code:
+                ins(*ops)
+            if frame:
+                ADD(rsp, frame)
+            RETURN()
+        return _finalize(fn).format(assembly_format="gas")
+
+
+# ---------------------------------------------------------------------------
+# field shape (derived from p only; the analysis object supplies the rest)
+
+class _Shape:
+    def __init__(self, fa):
+        n = fa.n
+        self.n = n
+        self.name = fa.name
+        self.p = fa.p
+        assert 1 <= n <= 16 and fa.p % 2 == 1 and fa.p.bit_length() > 64 * (n - 1)
+        self.p_limbs = _limbs(fa.p, n)
+        assert list(fa.p_limbs) == self.p_limbs
+        self.m0inv = (-pow(fa.p, -1, 1 << 64)) & MASK64
+        assert fa.m0inv == self.m0inv
+        self.spare = 64 * n - fa.p.bit_length()
+        # m0inv == 1: reduce with Q = p+1 (m = U[i], U[i] - m = 0 exactly)
+        self.m1 = self.m0inv == 1
+        q = fa.p + 1 if self.m1 else fa.p
+        self.q_limbs = _limbs(q, n + 1)
+        assert self.q_limbs[n] == 0          # p+1 < 2^(64n) since p+1 is even
+        self.q_limbs = self.q_limbs[:n]
+        self.J = [j for j in range(n) if self.q_limbs[j] != 0]
+        assert self.J[-1] == n - 1
+
+
+# ---------------------------------------------------------------------------
+# kernels
+
+def _args(kind):
+    if kind == "wide2":
+        return (Argument(ptr(uint64_t), name="t"), Argument(ptr(const_uint64_t), name="a"),
+                Argument(ptr(const_uint64_t), name="b"))
+    if kind == "wide1":
+        return (Argument(ptr(uint64_t), name="t"), Argument(ptr(const_uint64_t), name="a"))
+    if kind == "redc":
+        return (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="t"))
+    if kind == "mul":
+        return (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"),
+                Argument(ptr(const_uint64_t), name="b"))
+    return (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"))
+
+
+def _target(level):
+    if level == "adx":
+        return uarch.default + isa.bmi2 + isa.adx
+    if level == "bmi2":
+        return uarch.default + isa.bmi2
+    return uarch.default
+
+
+def _b_pointer(k):
+    """Third argument arrives in rdx, which the multipliers need: move it."""
+    bp = k.new(PRIO_PTR, "b")
+    k.emit(MOV, bp.reg, rdx)
+    return bp
+
+
+def _mul_rows(k, acc, ap, bp, n):
+    """acc[0..2n-1] = a*b (row i: a[i]*b at position i)."""
+    for i in range(n):
+        k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), list(range(n)), i)
+        acc[i].prio = PRIO_DONE
+    for q in range(n, 2 * n):
+        acc[q].prio = PRIO_DONE
+
+
+def _sqr_rows(k, acc, ap, n):
+    """acc[0..2n-1] = a^2: off-diagonal triangle, then double it and add a[i]^2."""
+    for i in range(n - 1):
+        k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(ap, 8 * j), list(range(i + 1, n)), i)
+        for q in (2 * i + 1, 2 * i + 2):
+            if q in acc and i < n - 2:
+                acc[q].prio = PRIO_DONE
+    if k.level == "adx":
+        # CF chain doubles, OF chain adds the squares
+        k.emit(XOR, k.zero, k.zero)
+        for i in range(n):
+            k.emit(MOV, rdx, k.mem(ap, 8 * i))
+            k.unlock()
+            dl, dh = k._mulx(rdx)
+            for q, d in ((2 * i, dl), (2 * i + 1, dh)):
+                if q in acc:
+                    w = k.r(acc[q])
+                    k.emit(ADCX, w, w)
+                    k.emit(ADOX, w, k.r(d))
+                    k.kill(d)
+                elif q == 0:
+                    acc[q] = d
+                else:
+                    k.emit(ADCX, k.r(d), k.zero)
+                    k.emit(ADOX, k.r(d), k.zero)
+                    acc[q] = d
+                acc[q].prio = PRIO_DONE
+                k.unlock()
+        return
+    # single chain: double first (carry bit becomes the fresh top word) ...
+    if n >= 2:
+        for q in range(1, 2 * n - 1):
+            w = k.r(acc[q])
+            k.emit(ADD if q == 1 else ADC, w, w)
+            k.unlock()
+        top = k.new(PRIO_DONE)
+        k.emit(MOV, top.reg, 0)
+        k.emit(ADC, top.reg, 0)
+        acc[2 * n - 1] = top
+    if k.level == "bmi2":
+        # ... then one ADC chain adding the squares (MULX keeps flags)
+        started = False
+        for i in range(n):
+            k.emit(MOV, rdx, k.mem(ap, 8 * i))
+            k.unlock()
+            dl, dh = k._mulx(rdx)
+            for q, d in ((2 * i, dl), (2 * i + 1, dh)):
+                if q not in acc:
+                    if started:
+                        k.emit(ADC, k.r(d), 0)
+                    acc[q] = d
+                else:
+                    k.emit(ADC if started else ADD, k.r(acc[q]), k.r(d))
+                    k.kill(d)
+                    started = True
+                acc[q].prio = PRIO_DONE
+                k.unlock()
+        return
+    # x86_64: MUL clobbers flags, so each square carries through a 0/1 word
+    c = None
+    for i in range(n):
+        k.emit(MOV, rax, k.mem(ap, 8 * i))
+        k.emit(MUL, rax)
+        k.unlock()
+        if c is not None:
+            k.emit(ADD, rax, k.r(c))
+            k.emit(ADC, rdx, 0)
+            k.kill(c)
+            c = None
+        if 2 * i in acc:
+            k.emit(ADD, k.r(acc[2 * i]), rax)
+        else:
+            v = k.new(PRIO_DONE)
+            k.emit(MOV, v.reg, rax)
+            acc[2 * i] = v
+        k.unlock()
+        if 2 * i + 1 in acc:
+            k.emit(ADC if 2 * i in acc and i > 0 else ADD, k.r(acc[2 * i + 1]), rdx)
+            if i < n - 1:
+                c = k.new(PRIO_ACC)
+                k.emit(MOV, c.reg, 0)
+                k.emit(ADC, c.reg, 0)
+        else:
+            v = k.new(PRIO_DONE)
+            k.emit(MOV, v.reg, rdx)
+            acc[2 * i + 1] = v
+        k.unlock()
+
+
+class _RdxLoaded:
+    """Marker: the row multiplier is already in rdx."""
+
+
+def _redc_rows(k, sh, U):
+    """U[0..n-1] = low half; afterwards U[n..2n-1] = (U_low + M*p) / R <= p."""
+    n = sh.n
+    Q = lambda j: k.const("q", j)
+    for i in range(n):
+        u = U[i]
+        x = u                                        # m0inv == 1: m = U[i]
+        if not sh.m1:                                # m = U[i] * m0inv mod 2^64
+            if k.level == "x86_64":
+                x = k.new(PRIO_ACC)
+                k.emit(MOV, x.reg, sh.m0inv)
+                k.emit(IMUL, x.reg, k.opnd(u))
+            else:
+                k.emit(MOV, rdx, sh.m0inv)
+                k.emit(IMUL, rdx, k.opnd(u))
+                x = _RdxLoaded
+            k.unlock()
+        k.row(U, x, Q, sh.J, i)
+        if isinstance(x, Val) and x is not u:
+            k.kill(x)
+        k.kill(U.pop(i))                             # position i is 0 now
+
+
+def _final(k, sh, Uh, Th, rp):
+    """r = Uh + Th - p if that does not borrow, else Uh + Th (both < 2p)."""
+    n = sh.n
+    wide = sh.spare == 0
+    if wide:
+        cw = k.new(PRIO_ACC)
+        k.emit(MOV, cw.reg, 0)
+        k.unlock()
+    for j in range(n):
+        k.emit(ADD if j == 0 else ADC, k.r(Uh[j]), k.opnd(Th[j]))
+        k.unlock()
+    for t in Th:
+        k.kill(t)
+    if wide:
+        k.emit(ADC, k.r(cw), 0)
+        k.unlock()
+    D = []
+    for j in range(n):
+        d = k.new(PRIO_ACC)
+        k.emit(MOV, d.reg, k.opnd(Uh[j]))
+        k.emit(SUB if j == 0 else SBB, d.reg, k.const("p", j))
+        k.unlock()
+        D.append(d)
+    if wide:
+        k.emit(SBB, k.r(cw), 0)
+        k.unlock()
+        k.kill(cw)
+    for j in range(n):
+        k.emit(CMOVC, k.r(D[j]), k.opnd(Uh[j]))
+        k.unlock()
+    for u in Uh:
+        k.kill(u)
+    for j in range(n):
+        k.emit(MOV, k.mem(rp, 8 * j), k.r(D[j]))
+        k.unlock()
+        k.kill(D[j])
+
+
+def _store_wide(k, acc, tp, n):
+    for q in range(2 * n):
+        k.emit(MOV, k.mem(tp, 8 * q), k.r(acc[q]))
+        k.unlock()
+        k.kill(acc[q])
+
+
+def _build(sh, op, level):
+    n = sh.n
+    k = Kernel(level, {"q": 0, "p": 1})
+    rp = k.bind(rdi, PRIO_OUTPTR, "out")
+    ap = k.bind(rsi, PRIO_PTR, "a")
+    acc = {}
+    if op in ("mul_wide", "mul"):
+        bp = _b_pointer(k)
+        _mul_rows(k, acc, ap, bp, n)
+        k.kill(bp)
+    elif op in ("sqr_wide", "sqr"):
+        _sqr_rows(k, acc, ap, n)
+    if op in ("mul_wide", "sqr_wide"):
+        k.kill(ap)
+        _store_wide(k, acc, rp, n)
+        kind = "wide2" if op == "mul_wide" else "wide1"
+    else:
+        if op == "redc":
+            for q in range(2 * n):
+                acc[q] = k.input_word(ap, 8 * q, PRIO_ACC if q < n else PRIO_DONE)
+        else:
+            k.kill(ap)
+        U = {q: acc[q] for q in range(n)}
+        Th = [acc[q] for q in range(n, 2 * n)]
+        _redc_rows(k, sh, U)
+        Uh = [U[q] for q in range(n, 2 * n)]
+        _final(k, sh, Uh, Th, rp)
+        kind = {"redc": "redc", "mul": "mul", "sqr": "sqr"}[op]
+    fname = "fg_%s_%s_%s" % (sh.name, op, level)
+    return k.finish(fname, _args(kind), _target(level))
+
+
+def _rodata(sh):
+    lines = ["#ifndef __APPLE__", ".section .rodata", ".p2align 6"]
+    for tab, limbs in (("q", sh.q_limbs), ("p", sh.p_limbs)):
+        lines.append(".Lfg_%s_mont_%s:" % (sh.name, tab))
+        lines += ["\t.quad 0x%016x" % x for x in limbs]
+    lines.append("#endif")
+    return "\n".join(lines) + "\n"
+
+
+def _fix_consts(text, sh):
+    import re
+
+    def sub(mo):
+        v = int(mo.group(1))
+        if v < _CONST_BASE:
+            return mo.group(0)
+        v -= _CONST_BASE
+        tab = ("q", "p")[v // 0x10000]
+        return ".Lfg_%s_mont_%s+%d(%%rip)" % (sh.name, tab, v % 0x10000)
+    return re.sub(r"(\d+)\(%rip\)", sub, text)
+
+
+def emit_montgomery(fa):
+    sh = _Shape(fa)
+    out = [_rodata(sh)]
+    for level in LEVELS:
+        for op in OPS:
+            out.append(_build(sh, op, level))
+    return _fix_consts("\n".join(out), sh)
+
+
+def kernel_choice(fa):
+    return {(op, level): level for op in OPS for level in LEVELS}
