@@ -1,0 +1,675 @@
+/* Differential libFuzzer target, compiled once per field with
+ * -DFG_FIELD=name -DFG_FIELD_UC=NAME (token pasting, as tests/test_field.c).
+ *
+ * The input is a sequence of records "op-byte operand...", decoded as
+ * described in tests/fuzz/README.md. Every record runs its operation at
+ * every ISA level this CPU and build have (fg_isa_force over c, x86_64,
+ * bmi2, adx; levels above c only when FG_NAME_HAVE_ASM is 1) and compares
+ * each level's result with GMP in the field's internal domain and with the
+ * first level's result. Any mismatch prints the op, level, aliasing pattern
+ * and operands, then calls abort() so libFuzzer saves the input.
+ *
+ * Operands are canonical (reduced mod p) except the wide redc input, which
+ * ranges up to the documented bound (t < p*R for Montgomery fields, any
+ * 2n-limb t otherwise, including sums of up to min(REDC_SUMS, 8) products),
+ * and from_bytes input, which may be >= p (must be rejected). */
+#include <gmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fg_cpu.h"
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define STR_(a) #a
+#define STR(a) STR_(a)
+#define HEADER STR(CAT(fg_, FG_FIELD).h)
+#include HEADER
+
+#define FE CAT(fg_, FG_FIELD)
+#define F(op) CAT(CAT(fg_, FG_FIELD), CAT(_, op))
+#define K(op, level) CAT(F(op), CAT(_, level))
+#define C(name) CAT(CAT(FG_, FG_FIELD_UC), CAT(_, name))
+#define N C(LIMBS)
+#define NBYTES C(BYTES)
+#define KMAX (C(REDC_SUMS) < 8 ? (int)C(REDC_SUMS) : 8)
+#define MAX_RECORDS 64 /* records decoded per input */
+#define MAX_SLOW 2     /* inv/sqrt records per input; later ones run as sqr */
+
+/* ------------------------------------------------------------------ */
+/* Input cursor: bytes past the end read as 0, so every input decodes. */
+typedef struct {
+    const uint8_t *p;
+    size_t left;
+} cursor;
+
+static uint8_t take(cursor *c)
+{
+    if (c->left == 0)
+        return 0;
+    c->left--;
+    return *c->p++;
+}
+
+/* ------------------------------------------------------------------ */
+static mpz_t P, RINV, RMOD, WIDE_MAX, BYTES_LIM; /* BYTES_LIM = 2^(8*NBYTES) */
+static mpz_t z0, z1, z2, z3;                      /* scratch */
+static int levels[4], nlevels;
+static uint64_t prev[N]; /* last element result: operand kind 6 */
+
+static void to_mpz(mpz_t z, const uint64_t *limbs, size_t n)
+{
+    mpz_import(z, n, -1, sizeof(uint64_t), 0, 0, limbs);
+}
+
+/* 0 <= z < 2^(64n) */
+static void from_mpz(uint64_t *limbs, size_t n, const mpz_t z)
+{
+    size_t count = 0;
+    memset(limbs, 0, n * sizeof(uint64_t));
+    if (mpz_sgn(z) < 0 || mpz_sizeinbase(z, 2) > 64 * n) {
+        fprintf(stderr, "fuzz_%s: internal: value does not fit %zu limbs\n", STR(FG_FIELD), n);
+        abort();
+    }
+    mpz_export(limbs, &count, -1, sizeof(uint64_t), 0, 0, z);
+}
+
+/* ------------------------------------------------------------------ */
+/* Operand decoders. */
+static const uint64_t danger[13] = {
+    0, 1, 2, UINT64_C(0xffffffff), UINT64_C(0x100000000), UINT64_C(0x7fffffffffffffff),
+    UINT64_C(0x8000000000000000), UINT64_C(0xfffffffffffffffe), UINT64_C(0xffffffffffffffff),
+    UINT64_C(0xffffffff00000000), UINT64_C(0x00000000ffffffff) << 16, UINT64_C(0x5555555555555555),
+    UINT64_C(0xaaaaaaaaaaaaaaaa),
+};
+
+/* n limbs, limb i from the dangerous set or p[i]-1, p[i], p[i]+1 (index i mod N) */
+static void pattern(cursor *c, uint64_t *x, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        unsigned pick = take(c) % 16;
+        x[i] = pick < 13 ? danger[pick] : F(P)[i % N] + (uint64_t)(pick - 13) - 1;
+    }
+}
+
+/* A canonical element: kind = low 3 bits of the kind byte (README). */
+static void element(cursor *c, uint64_t x[N])
+{
+    uint8_t kb = take(c);
+    uint64_t w[N];
+    size_t i;
+    switch (kb & 7) {
+    case 0: /* raw 8N bytes, little-endian limbs */
+        for (i = 0; i < 8 * N; i++)
+            ((uint8_t *)w)[i] = take(c); /* x86-64 is little-endian; byte order only shapes the value */
+        to_mpz(z0, w, N);
+        break;
+    case 1: /* small */
+        mpz_set_ui(z0, take(c));
+        break;
+    case 2: /* p - 1 - small */
+        mpz_sub_ui(z0, P, 1 + take(c));
+        break;
+    case 3: /* dangerous limbs */
+        pattern(c, w, N);
+        to_mpz(z0, w, N);
+        break;
+    case 4: /* p - dangerous limbs (long borrow chains) */
+        pattern(c, w, N);
+        to_mpz(z0, w, N);
+        mpz_sub(z0, P, z0);
+        break;
+    case 5: /* (2^(64N) - 1) >> shift */
+        mpz_set_ui(z0, 1);
+        mpz_mul_2exp(z0, z0, 64 * N);
+        mpz_sub_ui(z0, z0, 1);
+        mpz_fdiv_q_2exp(z0, z0, (kb >> 3) * (64u * N / 32u + 1u));
+        break;
+    case 6: /* previous result */
+        to_mpz(z0, prev, N);
+        break;
+    default: /* 2^e, or 2^e - 1 (bit 3) */
+        mpz_set_ui(z0, 1);
+        mpz_mul_2exp(z0, z0, (take(c) + 256u * (kb >> 4)) % (64u * N));
+        if (kb & 8)
+            mpz_sub_ui(z0, z0, 1);
+        break;
+    }
+    mpz_mod(z0, z0, P);
+    from_mpz(x, N, z0);
+}
+
+/* A wide redc input t, 0 <= t <= WIDE_MAX. */
+static void wide(cursor *c, uint64_t t[2 * N])
+{
+    uint8_t kb = take(c);
+    uint64_t w[2 * N], a[N], b[N];
+    size_t i;
+    int k;
+    switch (kb & 7) {
+    case 0: /* raw 16N bytes reduced mod WIDE_MAX + 1 */
+        for (i = 0; i < 16 * N; i++)
+            ((uint8_t *)w)[i] = take(c);
+        to_mpz(z1, w, 2 * N);
+        mpz_add_ui(z2, WIDE_MAX, 1);
+        mpz_mod(z1, z1, z2);
+        break;
+    case 1: /* the bound - 1 - small */
+        mpz_sub_ui(z1, WIDE_MAX, take(c));
+        break;
+    case 2: /* limb-wise sum (with carries) of k <= min(REDC_SUMS, 8) products */
+        k = 1 + take(c) % KMAX;
+        mpz_set_ui(z1, 0);
+        while (k-- > 0) {
+            element(c, a);
+            element(c, b);
+            to_mpz(z2, a, N);
+            to_mpz(z3, b, N);
+            mpz_addmul(z1, z2, z3);
+        }
+        break;
+    case 3: /* dangerous limbs, reduced mod WIDE_MAX + 1 */
+        pattern(c, w, 2 * N);
+        to_mpz(z1, w, 2 * N);
+        mpz_add_ui(z2, WIDE_MAX, 1);
+        mpz_mod(z1, z1, z2);
+        break;
+    case 4: /* k * (p-1)^2: the largest sum of k products */
+        k = 1 + take(c) % KMAX;
+        mpz_sub_ui(z1, P, 1);
+        mpz_mul(z1, z1, z1);
+        mpz_mul_ui(z1, z1, (unsigned long)k);
+        break;
+    case 5: /* the bound - 1 - dangerous limbs */
+        pattern(c, w, N);
+        to_mpz(z2, w, N);
+        mpz_sub(z1, WIDE_MAX, z2);
+        break;
+    case 6: /* small */
+        mpz_set_ui(z1, take(c));
+        break;
+    default: /* prev * element */
+        element(c, a);
+        to_mpz(z1, prev, N);
+        to_mpz(z2, a, N);
+        mpz_mul(z1, z1, z2);
+        break;
+    }
+    if (mpz_cmp(z1, WIDE_MAX) > 0) {
+        fprintf(stderr, "fuzz_%s: a sum of %d products exceeds the documented redc bound "
+                        "(REDC_SUMS = %llu is wrong)\n",
+                STR(FG_FIELD), KMAX, (unsigned long long)C(REDC_SUMS));
+        abort();
+    }
+    from_mpz(t, 2 * N, z1);
+}
+
+/* bytes = v (0 <= v < 2^(8*NBYTES)) in the field's byte order */
+static void encode(uint8_t bytes[NBYTES], const mpz_t v)
+{
+    uint8_t be[NBYTES];
+    size_t count = 0, j;
+    memset(be, 0, sizeof be);
+    mpz_export(be, &count, 1, 1, 1, 0, v);
+    memmove(be + NBYTES - count, be, count);
+    memset(be, 0, NBYTES - count);
+    for (j = 0; j < NBYTES; j++)
+        bytes[j] = C(BYTE_ORDER_BIG) ? be[j] : be[NBYTES - 1 - j];
+}
+
+static void decode(mpz_t v, const uint8_t bytes[NBYTES])
+{
+    mpz_import(v, NBYTES, C(BYTE_ORDER_BIG) ? 1 : -1, 1, 1, 0, bytes);
+}
+
+/* plain value of an internal element / internal element of a plain value */
+static void plain(mpz_t r, const uint64_t *a)
+{
+    to_mpz(r, a, N);
+    mpz_mul(r, r, RINV);
+    mpz_mod(r, r, P);
+}
+
+static void internal(uint64_t *a, const mpz_t v)
+{
+    mpz_mul(z3, v, RMOD);
+    mpz_mod(z3, z3, P);
+    from_mpz(a, N, z3);
+}
+
+/* from_bytes input: raw, just above p, just below p, or an element's encoding */
+static void byte_operand(cursor *c, uint8_t in[NBYTES])
+{
+    uint8_t kb = take(c);
+    uint64_t x[N];
+    size_t i;
+    switch (kb & 3) {
+    case 0:
+        for (i = 0; i < NBYTES; i++)
+            in[i] = take(c);
+        return;
+    case 1: /* p + s, or the all-ones string when p + s does not fit */
+        mpz_add_ui(z1, P, take(c));
+        if (mpz_cmp(z1, BYTES_LIM) >= 0)
+            mpz_sub_ui(z1, BYTES_LIM, 1);
+        break;
+    case 2:
+        mpz_sub_ui(z1, P, 1 + take(c));
+        if (mpz_sgn(z1) < 0)
+            mpz_set_ui(z1, 0);
+        break;
+    default:
+        element(c, x);
+        plain(z1, x);
+        break;
+    }
+    encode(in, z1);
+}
+
+/* ------------------------------------------------------------------ */
+enum {
+    OP_MUL, OP_SQR, OP_MUL_WIDE, OP_SQR_WIDE, OP_REDC, OP_ADD, OP_SUB, OP_NEG,
+    OP_INV, OP_SQRT, OP_FROM_BYTES, OP_TO_BYTES, OP_EQ, OP_IS_ZERO, OP_CMOV, OP_CSWAP, NOPS
+};
+static const char *const op_names[NOPS] = {
+    "mul", "sqr", "mul_wide", "sqr_wide", "redc", "add", "sub", "neg",
+    "inv", "sqrt", "from_bytes", "to_bytes", "eq", "is_zero", "cmov", "cswap",
+};
+
+typedef struct {
+    int op, alias, bit6, same;
+    uint64_t a[2 * N], b[N]; /* a holds the wide t for redc */
+    uint8_t in[NBYTES];
+} record;
+
+typedef struct {
+    uint64_t v[2 * N], w[N]; /* w: second output (cswap) */
+    uint8_t bytes[NBYTES];
+    int flag;
+} result;
+
+static void show(const char *what, const void *limbs, size_t n)
+{
+    size_t i;
+    fprintf(stderr, "  %-5s = 0x", what);
+    for (i = n; i-- > 0;)
+        fprintf(stderr, "%016llx", (unsigned long long)((const uint64_t *)limbs)[i]);
+    fputc('\n', stderr);
+}
+
+static void show_bytes(const char *what, const uint8_t *b)
+{
+    size_t i;
+    fprintf(stderr, "  %-5s = ", what);
+    for (i = 0; i < NBYTES; i++)
+        fprintf(stderr, "%02x", b[i]);
+    fputc('\n', stderr);
+}
+
+static void mismatch(const record *rc, int level, const char *what, const result *got, const result *want)
+{
+    fprintf(stderr, "\nfuzz_%s: MISMATCH op=%s level=%s alias=%d raw-kernel=%d same=%d: %s\n", STR(FG_FIELD),
+            op_names[rc->op], fg_isa_name((fg_isa)level), rc->alias, rc->bit6, rc->same, what);
+    if (rc->op == OP_FROM_BYTES)
+        show_bytes("in", rc->in);
+    else
+        show("a", rc->a, rc->op == OP_REDC ? 2 * N : N);
+    show("b", rc->b, N);
+    show("got", got->v, 2 * N);
+    if (want)
+        show("want", want->v, 2 * N);
+    fprintf(stderr, "  got flag %d, want %d\n", got->flag, want ? want->flag : -1);
+    if (rc->op == OP_TO_BYTES) {
+        show_bytes("got", got->bytes);
+        if (want)
+            show_bytes("want", want->bytes);
+    }
+    if (rc->op == OP_CSWAP) {
+        show("got2", got->w, N);
+        if (want)
+            show("want2", want->w, N);
+    }
+    abort();
+}
+
+/* Raw kernels of one level, for the unaligned-pointer calls. */
+typedef struct {
+    void (*mul)(uint64_t *, const uint64_t *, const uint64_t *);
+    void (*sqr)(uint64_t *, const uint64_t *);
+    void (*mul_wide)(uint64_t *, const uint64_t *, const uint64_t *);
+    void (*sqr_wide)(uint64_t *, const uint64_t *);
+    void (*redc)(uint64_t *, const uint64_t *);
+} kernels;
+
+static const kernels kernel_table[4] = {
+    { K(mul, c), K(sqr, c), K(mul_wide, c), K(sqr_wide, c), K(redc, c) },
+#if C(HAVE_ASM) && FG_HAVE_X86_64_ASM
+    { K(mul, x86_64), K(sqr, x86_64), K(mul_wide, x86_64), K(sqr_wide, x86_64), K(redc, x86_64) },
+    { K(mul, bmi2), K(sqr, bmi2), K(mul_wide, bmi2), K(sqr_wide, bmi2), K(redc, bmi2) },
+    { K(mul, adx), K(sqr, adx), K(mul_wide, adx), K(sqr_wide, adx), K(redc, adx) },
+#endif
+};
+
+/* Run the record's op at the current level. Aliasing (rc->alias):
+ * 0 distinct buffers, 1 r == a, 2 r == b, 3 r == a == b (b := a).
+ * Wide ops alias t's low half with a (mul_wide/sqr_wide) or r with t's low
+ * half (redc). bit6 on mul/sqr/mul_wide/sqr_wide/redc calls the level's raw
+ * kernel directly; at assembly levels with every pointer misaligned (byte
+ * offset 1 + alias). C kernels are called aligned: misaligned uint64_t access
+ * is undefined behaviour in C, which UBSan would report. */
+static void run(const record *rc, int level, result *out)
+{
+    /* one buffer, so that r, a, b can overlap; union keeps it aligned */
+    union {
+        uint64_t q[8 * N + 1];
+        uint8_t b[8 * (8 * N + 1)];
+    } buf;
+    FE *x = (FE *)(void *)&buf.q[0], *y = (FE *)(void *)&buf.q[2 * N], *r = (FE *)(void *)&buf.q[4 * N];
+    uint64_t *t = &buf.q[4 * N]; /* 2N limbs */
+    int al = rc->alias;
+    memset(out, 0, sizeof *out);
+    memcpy(x->limb, rc->a, sizeof x->limb);
+    memcpy(y->limb, (rc->same || al == 3) ? rc->a : rc->b, sizeof y->limb);
+
+    if (rc->bit6 && rc->op <= OP_REDC) {
+        const kernels *k = &kernel_table[level];
+        size_t off = level == FG_ISA_C ? 0 : 1 + (size_t)al; /* bytes */
+        uint8_t *base = buf.b + off;
+        uint64_t *pa = (uint64_t *)(void *)base, *pb = (uint64_t *)(void *)(base + 16 * N),
+                 *pr = (uint64_t *)(void *)(base + 32 * N);
+        memcpy(pa, rc->a, (rc->op == OP_REDC ? 2 : 1) * 8 * N);
+        memcpy(pb, (rc->same || al == 3) ? rc->a : rc->b, 8 * N);
+        if (al == 1 || al == 3)
+            pr = pa;
+        else if (al == 2 && rc->op != OP_REDC)
+            pr = pb;
+        switch (rc->op) {
+        case OP_MUL: k->mul(pr, pa, al == 3 ? pa : pb); break;
+        case OP_SQR: k->sqr(pr, pa); break;
+        case OP_MUL_WIDE: k->mul_wide(pr, pa, al == 3 ? pa : pb); break;
+        case OP_SQR_WIDE: k->sqr_wide(pr, pa); break;
+        default: k->redc(pr, pa); break;
+        }
+        memcpy(out->v, pr, (rc->op == OP_MUL_WIDE || rc->op == OP_SQR_WIDE ? 2 : 1) * 8 * N);
+        return;
+    }
+
+    if (al == 1 || al == 3)
+        r = x;
+    else if (al == 2)
+        r = y;
+    switch (rc->op) {
+    case OP_MUL:
+        F(mul)(r, x, al == 3 ? x : y);
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_SQR:
+        F(sqr)(r, x);
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_MUL_WIDE:
+    case OP_SQR_WIDE:
+        /* alias 1/3: t's low half is a; alias 2: t's low half is b */
+        if (al == 1 || al == 3)
+            t = x->limb;
+        else if (al == 2)
+            t = y->limb;
+        if (rc->op == OP_MUL_WIDE)
+            F(mul_wide)(t, x, al == 3 ? x : y);
+        else
+            F(sqr_wide)(t, x);
+        memcpy(out->v, t, 16 * N);
+        break;
+    case OP_REDC:
+        memcpy(t, rc->a, 16 * N);
+        F(redc)(al ? (FE *)(void *)t : x, t); /* alias: r is t's low half */
+        memcpy(out->v, al ? t : x->limb, 8 * N);
+        break;
+    case OP_ADD:
+        F(add)(r, x, al == 3 ? x : y);
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_SUB:
+        F(sub)(r, x, al == 3 ? x : y);
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_NEG:
+        F(neg)(r, x);
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_INV:
+        out->flag = F(inv)(r, x);
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_SQRT:
+        out->flag = F(sqrt)(r, x);
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_FROM_BYTES: /* alias: the bytes sit in r itself */
+        if (al) {
+            memset(r->limb, 0xa5, 8 * N);
+            memcpy(r->limb, rc->in, NBYTES);
+            out->flag = F(from_bytes)(r, (const uint8_t *)r->limb);
+        } else {
+            uint8_t in[NBYTES];
+            memcpy(in, rc->in, NBYTES);
+            memset(r->limb, 0xa5, 8 * N);
+            out->flag = F(from_bytes)(r, in);
+        }
+        memcpy(out->v, r->limb, 8 * N);
+        break;
+    case OP_TO_BYTES: /* alias: out is a's own storage */
+        if (al) {
+            F(to_bytes)((uint8_t *)x->limb, x);
+            memcpy(out->bytes, x->limb, NBYTES);
+        } else {
+            F(to_bytes)(out->bytes, x);
+        }
+        break;
+    case OP_EQ:
+        out->flag = F(eq)(x, al == 3 ? x : y);
+        break;
+    case OP_IS_ZERO:
+        out->flag = F(is_zero)(x);
+        break;
+    case OP_CMOV: /* r starts as b; r = cond ? a : r; alias: r == a */
+        if (al == 1 || al == 3) {
+            F(cmov)(x, x, rc->bit6);
+            memcpy(out->v, x->limb, 8 * N);
+        } else {
+            F(cmov)(y, x, rc->bit6);
+            memcpy(out->v, y->limb, 8 * N);
+        }
+        break;
+    default: /* OP_CSWAP; alias: a == b (a no-op either way) */
+        if (al == 1 || al == 3) {
+            F(cswap)(x, x, rc->bit6);
+            memcpy(out->v, x->limb, 8 * N);
+            memcpy(out->w, x->limb, 8 * N);
+        } else {
+            F(cswap)(x, y, rc->bit6);
+            memcpy(out->v, x->limb, 8 * N);
+            memcpy(out->w, y->limb, 8 * N);
+        }
+        break;
+    }
+}
+
+/* GMP reference. Returns 0 for sqrt of a square (any root is accepted;
+ * checked by squaring, and the levels must agree with each other). */
+static int reference(const record *rc, result *want)
+{
+    const uint64_t *b = (rc->same || rc->alias == 3) ? rc->a : rc->b;
+    memset(want, 0, sizeof *want);
+    to_mpz(z1, rc->a, rc->op == OP_REDC ? 2 * N : N);
+    to_mpz(z2, b, N);
+    switch (rc->op) {
+    case OP_MUL: mpz_mul(z0, z1, z2); goto redc_;
+    case OP_SQR: mpz_mul(z0, z1, z1); goto redc_;
+    case OP_REDC: mpz_set(z0, z1);
+    redc_:
+        mpz_mul(z0, z0, RINV);
+        mpz_mod(z0, z0, P);
+        from_mpz(want->v, N, z0);
+        break;
+    case OP_MUL_WIDE: mpz_mul(z0, z1, z2); from_mpz(want->v, 2 * N, z0); break;
+    case OP_SQR_WIDE: mpz_mul(z0, z1, z1); from_mpz(want->v, 2 * N, z0); break;
+    case OP_ADD: mpz_add(z0, z1, z2); mpz_mod(z0, z0, P); from_mpz(want->v, N, z0); break;
+    case OP_SUB: mpz_sub(z0, z1, z2); mpz_mod(z0, z0, P); from_mpz(want->v, N, z0); break;
+    case OP_NEG: mpz_neg(z0, z1); mpz_mod(z0, z0, P); from_mpz(want->v, N, z0); break;
+    case OP_INV:
+        plain(z0, rc->a);
+        want->flag = mpz_sgn(z0) != 0;
+        if (want->flag) {
+            mpz_invert(z0, z0, P);
+            internal(want->v, z0);
+        }
+        break;
+    case OP_SQRT:
+        plain(z0, rc->a);
+        want->flag = mpz_sgn(z0) == 0 || mpz_legendre(z0, P) == 1;
+        return !want->flag; /* non-square: exact answer 0 */
+    case OP_FROM_BYTES:
+        decode(z0, rc->in);
+        want->flag = mpz_cmp(z0, P) < 0;
+        if (want->flag)
+            internal(want->v, z0);
+        break;
+    case OP_TO_BYTES: plain(z0, rc->a); encode(want->bytes, z0); break;
+    case OP_EQ: want->flag = mpz_cmp(z1, z2) == 0; break;
+    case OP_IS_ZERO: want->flag = mpz_sgn(z1) == 0; break;
+    case OP_CMOV:
+        if (rc->alias == 1 || rc->alias == 3)
+            memcpy(want->v, rc->a, 8 * N);
+        else
+            memcpy(want->v, rc->bit6 ? rc->a : b, 8 * N);
+        break;
+    default: /* OP_CSWAP */
+        if (rc->alias == 1 || rc->alias == 3) {
+            memcpy(want->v, rc->a, 8 * N);
+            memcpy(want->w, rc->a, 8 * N);
+        } else {
+            memcpy(want->v, rc->bit6 ? b : rc->a, 8 * N);
+            memcpy(want->w, rc->bit6 ? rc->a : b, 8 * N);
+        }
+        break;
+    }
+    return 1;
+}
+
+static int same_result(const result *x, const result *y)
+{
+    return memcmp(x->v, y->v, sizeof x->v) == 0 && memcmp(x->w, y->w, sizeof x->w) == 0 &&
+           memcmp(x->bytes, y->bytes, sizeof x->bytes) == 0 && x->flag == y->flag;
+}
+
+/* ------------------------------------------------------------------ */
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    int l;
+    (void)argc;
+    (void)argv;
+    mpz_inits(P, RINV, RMOD, WIDE_MAX, BYTES_LIM, z0, z1, z2, z3, NULL);
+    to_mpz(P, F(P), N);
+    mpz_set_ui(BYTES_LIM, 1);
+    mpz_mul_2exp(BYTES_LIM, BYTES_LIM, 8 * NBYTES);
+#if C(MONTGOMERY)
+    mpz_set_ui(RMOD, 1);
+    mpz_mul_2exp(RMOD, RMOD, 64 * N);
+    mpz_mul(WIDE_MAX, RMOD, P); /* t < p*R */
+    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
+    mpz_mod(RMOD, RMOD, P);
+    mpz_invert(RINV, RMOD, P);
+#else
+    mpz_set_ui(RMOD, 1);
+    mpz_set_ui(RINV, 1);
+    mpz_set_ui(WIDE_MAX, 1);
+    mpz_mul_2exp(WIDE_MAX, WIDE_MAX, 128 * N); /* any t < 2^(128N) */
+    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
+#endif
+    /* levels this CPU and build can run for this field */
+    nlevels = 0;
+    for (l = FG_ISA_C; l <= FG_ISA_ADX; l++) {
+        if (l > FG_ISA_C && !(C(HAVE_ASM) && FG_HAVE_X86_64_ASM))
+            break;
+        if (fg_isa_force((fg_isa)l))
+            levels[nlevels++] = l;
+    }
+    if (nlevels == 0) { /* compile-time dispatch on a level this CPU lacks */
+        fprintf(stderr, "fuzz_%s: no ISA level can be forced (best %s)\n", STR(FG_FIELD), fg_isa_name(fg_isa_best()));
+        abort();
+    }
+    fprintf(stderr, "fuzz_%s: %d limbs, %s, REDC_SUMS %llu (fuzzing sums of up to %d); levels:", STR(FG_FIELD), N,
+            C(MONTGOMERY) ? "montgomery" : "pseudo-mersenne", (unsigned long long)C(REDC_SUMS), KMAX);
+    for (l = 0; l < nlevels; l++)
+        fprintf(stderr, " %s", fg_isa_name((fg_isa)levels[l]));
+    fprintf(stderr, "\n");
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    cursor c = { data, size };
+    int records = 0, slow = 0;
+    memset(prev, 0, sizeof prev);
+    while (c.left > 0 && records++ < MAX_RECORDS) {
+        uint8_t ob = take(&c);
+        record rc;
+        result want, got[4];
+        int exact, l;
+        memset(&rc, 0, sizeof rc);
+        rc.op = ob % NOPS;
+        rc.alias = (ob >> 4) & 3;
+        rc.bit6 = (ob >> 6) & 1;
+        rc.same = (ob >> 7) & 1;
+        /* inv and sqrt are exponentiations (hundreds of multiplications):
+         * at most MAX_SLOW per input run as such, later ones as sqr */
+        if ((rc.op == OP_INV || rc.op == OP_SQRT) && slow++ >= MAX_SLOW)
+            rc.op = OP_SQR;
+        if (rc.op == OP_REDC)
+            wide(&c, rc.a);
+        else if (rc.op == OP_FROM_BYTES)
+            byte_operand(&c, rc.in);
+        else {
+            element(&c, rc.a);
+            element(&c, rc.b);
+        }
+        exact = reference(&rc, &want);
+        for (l = 0; l < nlevels; l++) {
+            if (!fg_isa_force((fg_isa)levels[l])) {
+                fprintf(stderr, "fuzz_%s: fg_isa_force(%s) failed\n", STR(FG_FIELD), fg_isa_name((fg_isa)levels[l]));
+                abort();
+            }
+            run(&rc, levels[l], &got[l]);
+            if (exact && !same_result(&got[l], &want))
+                mismatch(&rc, levels[l], "differs from GMP", &got[l], &want);
+            if (!exact) { /* sqrt of a square: flag 1 and root^2 == a */
+                if (got[l].flag != 1)
+                    mismatch(&rc, levels[l], "sqrt of a square returned 0", &got[l], &want);
+                to_mpz(z0, got[l].v, N);
+                if (mpz_cmp(z0, P) >= 0)
+                    mismatch(&rc, levels[l], "sqrt root not canonical", &got[l], NULL);
+                plain(z0, got[l].v);
+                mpz_mul(z0, z0, z0);
+                mpz_mod(z0, z0, P);
+                plain(z1, rc.a);
+                if (mpz_cmp(z0, z1) != 0)
+                    mismatch(&rc, levels[l], "sqrt root squared is not a", &got[l], NULL);
+            }
+            if (l > 0 && !same_result(&got[l], &got[0]))
+                mismatch(&rc, levels[l], "differs from level c (first level)", &got[l], &got[0]);
+        }
+        /* chain: the next "previous result" operand */
+        if (rc.op != OP_EQ && rc.op != OP_IS_ZERO && rc.op != OP_TO_BYTES && rc.op != OP_MUL_WIDE &&
+            rc.op != OP_SQR_WIDE)
+            memcpy(prev, got[0].v, sizeof prev);
+    }
+    return 0;
+}
