@@ -65,7 +65,7 @@ def _limbs(x, n):
 
 class Val:
     """A 64-bit value: in a register, a stack slot, an input memory word, or zero."""
-    __slots__ = ("reg", "slot", "src", "prio", "stamp", "name")
+    __slots__ = ("reg", "slot", "src", "prio", "stamp", "name", "nextuse")
 
     def __init__(self, prio, name=""):
         self.reg = None      # physical register
@@ -74,6 +74,7 @@ class Val:
         self.prio = prio
         self.stamp = 0
         self.name = name
+        self.nextuse = 0     # estimated time of next use (row steps); spill the latest
 
 
 class _Function(Function):
@@ -121,6 +122,7 @@ class Kernel:
         self.live = []                  # Vals currently in registers
         self.locked = set()
         self.clock = 0
+        self.steps = 0          # products emitted so far (time base for nextuse)
         self.slots_free = []
         self.nslots = 0
         self.zero = None
@@ -141,7 +143,7 @@ class Kernel:
     def spill_one(self):
         cands = [v for v in self.live if v not in self.locked]
         assert cands, "register allocation failed"
-        victim = min(cands, key=lambda v: (v.prio, -v.stamp))
+        victim = min(cands, key=lambda v: (v.prio, -v.nextuse, -v.stamp))
         self.to_memory(victim)
 
     def to_memory(self, v):
@@ -247,6 +249,17 @@ class Kernel:
         else:
             self._row_mulq(acc, x, Y, J, base)
 
+    def _plan(self, acc, base, top):
+        """Next-use estimates for a row over positions base..top."""
+        t0 = self.steps
+        for q, v in acc.items():
+            if base <= q <= top:
+                v.nextuse = t0 + (q - base)
+        return t0 + (top - base) + 1
+
+    def _done_in_row(self, v, t_next, q, base):
+        v.nextuse = t_next + (q - base - 1)
+
     def _load_rdx(self, x):
         if x is _RdxLoaded:
             return
@@ -281,12 +294,15 @@ class Kernel:
             self.unlock()
             chain[ch] = [pos, pending]
 
+        t_next = self._plan(acc, base, top)
         for j in J:
             lo = self.new()
             hi = self.new()
             self.emit(MULX, hi.reg, lo.reg, Y(j))
+            self.steps += 1
             self.unlock()
             add("cf", base + j, lo)
+            self._done_in_row(acc[base + j], t_next, base + j, base)
             add("of", base + j + 1, hi)
         # close the CF chain into the top (the OF chain ended there)
         last, pending = chain["cf"]
@@ -331,7 +347,9 @@ class Kernel:
         """One carry chain per product: (hi:lo) + acc + carry word fits 128 bits."""
         c = None                 # carry word for position `cpos`
         cpos = None
+        t_next = self._plan(acc, base, base + J[-1] + 1)
         for j in J:
+            self.steps += 1
             pos = base + j
             if c is not None and cpos < pos:
                 # flush the carry word through positions without a product
@@ -348,6 +366,7 @@ class Kernel:
                 self.emit(ADC, hi_op, 0)
                 if not fixed:
                     self.kill(lo)
+                self._done_in_row(acc[pos], t_next, pos, base)
             else:
                 if fixed:
                     v = self.new()
@@ -647,6 +666,10 @@ def _build(sh, op, level):
             k.kill(ap)
         U = {q: acc[q] for q in range(n)}
         Th = [acc[q] for q in range(n, 2 * n)]
+        for v in U.values():
+            v.prio = PRIO_ACC
+        for v in Th:
+            v.prio = PRIO_DONE
         _redc_rows(k, sh, U)
         Uh = [U[q] for q in range(n, 2 * n)]
         _final(k, sh, Uh, Th, rp)
