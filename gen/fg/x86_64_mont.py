@@ -36,7 +36,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC)
+                            IMUL, CMOVC, SHL, SHR)
 from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -237,17 +237,30 @@ class Kernel:
         return MemoryOperand(RIPRelativeOffset(_CONST_BASE + 0x10000 * self.consts[table] + 8 * j), 8)
 
     # -- accumulator rows ------------------------------------------------
-    def row(self, acc, x, Y, J, base):
+    def row(self, acc, x, Y, J, base, pow2=None):
         """acc[base+j] += x*Y(j) for j in J (ascending); acc[base+max(J)+1] must be fresh.
 
         x: Val or memory-operand thunk; Y(j): operand thunk.  acc: dict pos -> Val.
+        pow2: {j: k} for constant limbs Y[j] = 2^k, multiplied by two shifts
+        at the single-chain levels (flags are not live across products there).
         """
         if self.level == "adx":
             self._row_adx(acc, x, Y, J, base)
         elif self.level == "bmi2":
-            self._row_bmi2(acc, x, Y, J, base)
+            self._row_bmi2(acc, x, Y, J, base, pow2 or {})
         else:
-            self._row_mulq(acc, x, Y, J, base)
+            self._row_mulq(acc, x, Y, J, base, pow2 or {})
+
+    def _shift_prod(self, x, k):
+        """(lo, hi) = x * 2^k as x << k, x >> (64-k)."""
+        lo = self.new()
+        hi = self.new()
+        self.emit(MOV, lo.reg, x())
+        self.emit(MOV, hi.reg, lo.reg)
+        self.emit(SHL, lo.reg, k)
+        self.emit(SHR, hi.reg, 64 - k)
+        self.unlock()
+        return lo, hi, False
 
     def _plan(self, acc, base, top):
         """Next-use estimates for a row over positions base..top."""
@@ -319,9 +332,14 @@ class Kernel:
         self.emit(ins, self.r(acc[q]), self.zero)
         self.unlock()
 
-    def _row_bmi2(self, acc, x, Y, J, base):
+    def _row_bmi2(self, acc, x, Y, J, base, pow2):
         self._load_rdx(x)
-        self._row_single(acc, J, base, lambda j: self._mulx(Y(j)))
+
+        def prod(j):
+            if j in pow2:
+                return self._shift_prod(lambda: rdx, pow2[j])
+            return self._mulx(Y(j)) + (False,)
+        self._row_single(acc, J, base, prod)
 
     def _mulx(self, y):
         lo = self.new()
@@ -330,20 +348,22 @@ class Kernel:
         self.unlock()
         return lo, hi
 
-    def _row_mulq(self, acc, x, Y, J, base):
+    def _row_mulq(self, acc, x, Y, J, base, pow2):
         if isinstance(x, Val):
             xr = lambda: self.opnd(x)
         else:
             xr = x
 
         def prod(j):
+            if j in pow2:
+                return self._shift_prod(xr, pow2[j])
             self.emit(MOV, rax, Y(j))
             self.emit(MUL, xr())
             self.unlock()
-            return rax, rdx
-        self._row_single(acc, J, base, prod, fixed=True)
+            return rax, rdx, True
+        self._row_single(acc, J, base, prod)
 
-    def _row_single(self, acc, J, base, prod, fixed=False):
+    def _row_single(self, acc, J, base, prod):
         """One carry chain per product: (hi:lo) + acc + carry word fits 128 bits."""
         c = None                 # carry word for position `cpos`
         cpos = None
@@ -354,7 +374,7 @@ class Kernel:
             if c is not None and cpos < pos:
                 # flush the carry word through positions without a product
                 c = self._flush_carry(acc, c, cpos, pos)
-            lo, hi = prod(j)
+            lo, hi, fixed = prod(j)
             lo_op = lo if fixed else self.r(lo)
             hi_op = hi if fixed else self.r(hi)
             if c is not None:
@@ -437,6 +457,9 @@ class _Shape:
         assert self.q_limbs[n] == 0          # p+1 < 2^(64n) since p+1 is even
         self.q_limbs = self.q_limbs[:n]
         self.J = [j for j in range(n) if self.q_limbs[j] != 0]
+        # limbs 2^k (0 < k < 64) of Q: two shifts instead of a multiply
+        self.pow2 = {j: q.bit_length() - 1 for j, q in enumerate(self.q_limbs)
+                     if q > 1 and q & (q - 1) == 0}
         assert self.J[-1] == n - 1
 
 
@@ -591,7 +614,7 @@ def _redc_rows(k, sh, U):
                 k.emit(IMUL, rdx, k.opnd(u))
                 x = _RdxLoaded
             k.unlock()
-        k.row(U, x, Q, sh.J, i)
+        k.row(U, x, Q, sh.J, i, sh.pow2)
         if isinstance(x, Val) and x is not u:
             k.kill(x)
         k.kill(U.pop(i))                             # position i is 0 now
@@ -710,4 +733,14 @@ def emit_montgomery(fa):
 
 
 def kernel_choice(fa):
-    return {(op, level): level for op in OPS for level in LEVELS}
+    """(op, level) -> level of the kernel the dispatcher should call.
+
+    Measured here (RDTSC, chained calls): at n <= 4 the dual-chain squaring
+    gains nothing over the single-chain one (its doubling pass is short and the
+    ADCX/ADOX chains serialize on the accumulator), so adx uses the bmi2 sqr.
+    Everywhere else each level's own kernel was the fastest it may run.
+    """
+    choice = {(op, level): level for op in OPS for level in LEVELS}
+    if fa.n <= 4:
+        choice[("sqr", "adx")] = "bmi2"
+    return choice
