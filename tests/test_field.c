@@ -357,7 +357,15 @@ static void check_inv_sqrt(const uint64_t a[N])
     if (mpz_sgn(u) != 0)
         expect("inv r==a", r.limb, w, N, a, NULL);
 
+    /* Fermat cross-check of inv */
+    ok = F(inv_fermat)(&s, &x);
+    expect_int("inv_fermat flag", ok, mpz_sgn(u) != 0);
+    F(inv)(&r, &x);
+    to_mpz(w, r.limb, N);
+    expect("inv == inv_fermat", s.limb, w, N, a, NULL);
+
     sq = mpz_sgn(u) == 0 || mpz_legendre(u, P) == 1;
+    expect_int("is_square vs Legendre", F(is_square)(&x), sq);
     ok = F(sqrt)(&r, &x);
     expect_int("sqrt flag vs Legendre", ok, sq);
     if (sq) {
@@ -368,6 +376,39 @@ static void check_inv_sqrt(const uint64_t a[N])
         expect("sqrt non-square -> 0", r.limb, w, N, a, NULL);
     }
     mpz_clears(u, v, w, NULL);
+}
+
+/* Batch inversion against one-by-one inversion, with zeros, and out == in. */
+static void check_inv_batch(unsigned long rounds)
+{
+    static const size_t sizes[] = {1, 2, 3, 8, 17};
+    FE in[17], out[17], scratch[17], one;
+    unsigned long k;
+    size_t i, s;
+    mpz_t want;
+    mpz_init(want);
+    for (k = 0; k < rounds; k++) {
+        for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            size_t n = sizes[s];
+            for (i = 0; i < n; i++) {
+                random_element(in[i].limb);
+                if (rnd() % 4 == 0)
+                    F(zero)(&in[i]);
+            }
+            F(inv_batch)(out, in, n, scratch);
+            for (i = 0; i < n; i++) {
+                F(inv)(&one, &in[i]);
+                to_mpz(want, one.limb, N);
+                expect("inv_batch", out[i].limb, want, N, in[i].limb, NULL);
+            }
+            F(inv_batch)(in, in, n, scratch); /* in place */
+            for (i = 0; i < n; i++) {
+                to_mpz(want, out[i].limb, N);
+                expect("inv_batch out == in", in[i].limb, want, N, NULL, NULL);
+            }
+        }
+    }
+    mpz_clear(want);
 }
 
 /* redc of limb-wise sums of k wide products, k up to REDC_SUMS, and the
@@ -744,6 +785,7 @@ int main(int argc, char **argv)
             { FE x, y; memcpy(x.limb, a, sizeof a); F(sqr)(&y, &x); check_inv_sqrt(y.limb); }
         }
         check_redc_sums(count / 100 ? count / 100 : 1);
+        check_inv_batch(slow / 20 ? slow / 20 : 1);
     } else if (!strcmp(suite, "sweep") || !strcmp(suite, "sweep-full")) {
         unsigned long pairs = run_sweep(count, !strcmp(suite, "sweep-full"));
         printf("%s %s sweep: %lu operand pairs\n", field_name, level_name, pairs);

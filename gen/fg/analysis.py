@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import numtheory
+from . import chains, numtheory
 
 W = 64
 MASK64 = (1 << W) - 1
@@ -68,6 +68,12 @@ class FieldAnalysis:
     ts_s: int = 0              # p - 1 = 2^s * q
     ts_root: int = 0           # z^q, a primitive 2^s-th root of unity (plain value)
     ts_z: int = 0
+    # addition chains for the fixed exponents: "inv" (p-2, the Fermat
+    # cross-check), "sqrt" (sqrt_exp), "legendre" ((p-1)/2)
+    chains: dict = field(default_factory=dict)
+    r3: int = 0                # R^3 mod p: Montgomery correction after a plain inversion
+    # quadratic extension Fp2 = Fp[u]/(u^2 - nr), or None
+    fp2: object = None
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first
     dispatch: dict = field(default_factory=dict)
     have_asm: bool = False
@@ -106,6 +112,39 @@ def _pseudo_mersenne(p, n):
     if qmax * c >= 1 << W or (qmax + 2) * c >= 1 << k or (1 << k) + qmax * c >= 1 << (W * n):
         return None
     return k, c, c_fold
+
+
+@dataclass
+class Fp2Analysis:
+    """Fp2 = Fp[u]/(u^2 - nr). Lazy reduction is chosen when the bounds below
+    hold (checked here, restated in the generated comments):
+      mul: operand sums a0+a1 < 2p fit n limbs (2p < R); the wide value
+           t0 + k*p^2 - k*t1 (nr = -k) or t0 + k*t1 (nr = k) is below
+           (k+1)p^2, and (k+1)p^2 is within redc's bound; the middle term
+           a0*b1 + a1*b0 = T2 - T0 - T1 < 2p^2 is within it too.
+      sqr (nr = -1 only): (a0+a1)(a0-a1+p) < 4p^2 and 2a0*a1 < 2p^2 within
+           redc's bound, operands < 2p fit n limbs.
+    """
+    nr: int
+    k: int                 # |nr|
+    nr_internal: int       # nr mod p, internal form
+    nr_inv_internal: int   # nr^-1 mod p, internal form
+    half_internal: int     # 1/2 mod p, internal form
+    kp2: int               # k * p^2 (wide constant)
+    lazy_mul: bool
+    lazy_sqr: bool
+
+
+def _fp2(fa, nr):
+    p, R = fa.p, fa.R
+    bound = p * R if fa.form == "montgomery" else R * R
+    k = abs(nr)
+    fits = 2 * p < R
+    return Fp2Analysis(
+        nr=nr, k=k, nr_internal=fa.to_internal(nr % p), nr_inv_internal=fa.to_internal(pow(nr, -1, p)),
+        half_internal=fa.to_internal(pow(2, -1, p)), kp2=k * p * p,
+        lazy_mul=fits and (k + 1) * p * p <= bound and 2 * p * p <= bound,
+        lazy_sqr=fits and nr == -1 and 4 * p * p <= bound)
 
 
 def analyze(spec, kernel_choice=None):
@@ -165,6 +204,13 @@ def analyze(spec, kernel_choice=None):
         fa.sqrt_method, fa.sqrt_exp = "tonelli_shanks", (q - 1) // 2
         fa.ts_z = numtheory.smallest_nonresidue(p)
         fa.ts_root = pow(fa.ts_z, q, p)
+
+    fa.chains = {"inv": chains.best_chain(p - 2), "sqrt": chains.best_chain(fa.sqrt_exp or 1),
+                  "legendre": chains.best_chain((p - 1) // 2)}
+    if fa.form == "montgomery":
+        fa.r3 = R ** 3 % p
+    if spec.fp2_non_residue is not None:
+        fa.fp2 = _fp2(fa, spec.fp2_non_residue)
 
     choice = kernel_choice or {}
     fa.have_asm = kernel_choice is not None

@@ -18,7 +18,10 @@ MAX_EXPONENT = 4096         # keeps '2^(2^...)' from eating the machine
 KEYS = {
     "modulus": "the prime, as an expression string or an integer",
     "byte_order": '"big" or "little"',
+    "extension": "an optional table { degree = 2, non_residue = <integer> }",
 }
+OPTIONAL_KEYS = {"extension"}
+MAX_NON_RESIDUE = 1 << 16   # |non_residue|: a small integer, so lazy sums stay small
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
 extern float for goto if inline int long register restrict return short signed sizeof static
@@ -44,6 +47,7 @@ class FieldSpec:
     modulus_text: str   # as written by the user (normalised for integers)
     p: int
     byte_order: str
+    fp2_non_residue: int | None = None   # Fp2 = Fp[u]/(u^2 - non_residue), if configured
 
 
 # --------------------------------------------------------------------------
@@ -213,7 +217,7 @@ def parse_field(path, name, table):
             known = ", ".join(sorted(KEYS))
             raise SpecError(path, name, key, f"unknown key (known keys: {known})")
     for key in KEYS:
-        if key not in table:
+        if key not in table and key not in OPTIONAL_KEYS:
             raise SpecError(path, name, key, f"missing; expected {KEYS[key]}")
 
     raw = table["modulus"]
@@ -240,7 +244,33 @@ def parse_field(path, name, table):
     order = table["byte_order"]
     if order not in ("big", "little"):
         raise SpecError(path, name, "byte_order", f'must be "big" or "little", not {order!r}')
-    return FieldSpec(name=name, modulus_text=text, p=p, byte_order=order)
+    nr = _parse_extension(path, name, table.get("extension"), p) if "extension" in table else None
+    return FieldSpec(name=name, modulus_text=text, p=p, byte_order=order, fp2_non_residue=nr)
+
+
+def _parse_extension(path, name, ext, p):
+    if not isinstance(ext, dict):
+        raise SpecError(path, name, "extension", "must be a table { degree = 2, non_residue = <integer> }")
+    for key in ext:
+        if key not in ("degree", "non_residue"):
+            raise SpecError(path, name, f"extension.{key}", "unknown key (known keys: degree, non_residue)")
+    for key in ("degree", "non_residue"):
+        if key not in ext:
+            raise SpecError(path, name, f"extension.{key}", "missing")
+    degree, nr = ext["degree"], ext["non_residue"]
+    if isinstance(degree, bool) or degree != 2:
+        raise SpecError(path, name, "extension.degree", f"only degree 2 is supported, not {degree!r}")
+    if isinstance(nr, bool) or not isinstance(nr, int):
+        raise SpecError(path, name, "extension.non_residue", f"must be an integer, not {nr!r}")
+    if nr == 0 or abs(nr) > MAX_NON_RESIDUE:
+        raise SpecError(path, name, "extension.non_residue",
+                        f"must be a nonzero integer with |non_residue| <= {MAX_NON_RESIDUE}, not {nr}")
+    symbol = numtheory.jacobi(nr % p, p)
+    if symbol != -1:
+        what = "is 0 mod p" if symbol == 0 else "is a quadratic residue mod p"
+        raise SpecError(path, name, "extension.non_residue",
+                        f"{nr} {what}, so u^2 = {nr} does not define a field; choose a quadratic non-residue")
+    return nr
 
 
 def load(path):

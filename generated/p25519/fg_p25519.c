@@ -372,41 +372,178 @@ void fg_p25519_cswap(fg_p25519 *a, fg_p25519 *b, int cond)
 
 
 
-/* ---- Fixed public exponents: inversion and square roots ---- */
+/* ---- Fixed public exponents: inversion, square roots, Legendre symbol ---- */
 
-/* r = a^e for a public exponent e of `bits` bits (4-bit fixed window; the
- * window digit indexes the table, and it is public). */
-static void pow_public(fg_p25519 *r, const fg_p25519 *a, const uint64_t e[N], int bits)
+/* r = a^(2^k), k >= 1 squarings. */
+static void sqr_n(fg_p25519 *r, const fg_p25519 *a, int k)
 {
-    fg_p25519 table[16], acc;
-    int i, k;
-    fg_p25519_one(&table[0]);
-    table[1] = *a;
-    for (i = 2; i < 16; i++)
-        fg_p25519_mul(&table[i], &table[i - 1], a);
-    fg_p25519_one(&acc);
-    for (i = (bits + 3) / 4 * 4 - 4; i >= 0; i -= 4) {
-        unsigned digit = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        for (k = 0; k < 4; k++)
-            fg_p25519_sqr(&acc, &acc);
-        if (digit != 0) /* public: the exponent is a constant of the field */
-            fg_p25519_mul(&acc, &acc, &table[digit]);
-    }
-    *r = acc;
+    fg_p25519_sqr(r, a);
+    while (--k > 0)
+        fg_p25519_sqr(r, r);
 }
 
-static const uint64_t INV_EXP[N] = { UINT64_C(0xffffffffffffffeb), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0x7fffffffffffffff) }; /* p - 2 */
+/* x^(p-2): 254 squarings and 15 multiplications
+ * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+static void pow_p_minus_2(fg_p25519 *out, const fg_p25519 *x)
+{
+    fg_p25519 t[8];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p25519_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[2], &t[1], 2);
+    fg_p25519_mul(&t[2], &t[2], &t[1]);
+    sqr_n(&t[3], &t[2], 4);
+    fg_p25519_mul(&t[3], &t[3], &t[2]);
+    sqr_n(&t[2], &t[3], 8);
+    fg_p25519_mul(&t[2], &t[2], &t[3]);
+    sqr_n(&t[4], &t[2], 16);
+    fg_p25519_mul(&t[4], &t[4], &t[2]);
+    sqr_n(&t[5], &t[4], 32);
+    fg_p25519_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[6], &t[5], 64);
+    fg_p25519_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[7], &t[6], 64);
+    fg_p25519_mul(&t[7], &t[7], &t[5]);
+    sqr_n(&t[5], &t[7], 32);
+    fg_p25519_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[4], &t[5], 16);
+    fg_p25519_mul(&t[4], &t[4], &t[2]);
+    sqr_n(&t[2], &t[4], 8);
+    fg_p25519_mul(&t[2], &t[2], &t[3]);
+    sqr_n(&t[3], &t[2], 2);
+    fg_p25519_mul(&t[3], &t[3], &t[1]);
+    sqr_n(&t[3], &t[3], 2);
+    fg_p25519_mul(&t[3], &t[3], &t[0]);
+    sqr_n(&t[3], &t[3], 2);
+    fg_p25519_mul(&t[3], &t[3], &t[0]);
+    sqr_n(&t[3], &t[3], 1);
+    fg_p25519_mul(&t[3], &t[3], &t[0]);
+    *out = t[3];
+}
 
-int fg_p25519_inv(fg_p25519 *r, const fg_p25519 *a)
+/* x^((p-1)/2): 253 squarings and 14 multiplications
+ * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+static void pow_legendre(fg_p25519 *out, const fg_p25519 *x)
+{
+    fg_p25519 t[8];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p25519_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[2], &t[1], 2);
+    fg_p25519_mul(&t[2], &t[2], &t[1]);
+    sqr_n(&t[3], &t[2], 4);
+    fg_p25519_mul(&t[3], &t[3], &t[2]);
+    sqr_n(&t[2], &t[3], 8);
+    fg_p25519_mul(&t[2], &t[2], &t[3]);
+    sqr_n(&t[4], &t[2], 16);
+    fg_p25519_mul(&t[4], &t[4], &t[2]);
+    sqr_n(&t[5], &t[4], 32);
+    fg_p25519_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[6], &t[5], 64);
+    fg_p25519_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[7], &t[6], 64);
+    fg_p25519_mul(&t[7], &t[7], &t[5]);
+    sqr_n(&t[5], &t[7], 32);
+    fg_p25519_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[4], &t[5], 16);
+    fg_p25519_mul(&t[4], &t[4], &t[2]);
+    sqr_n(&t[2], &t[4], 8);
+    fg_p25519_mul(&t[2], &t[2], &t[3]);
+    sqr_n(&t[3], &t[2], 2);
+    fg_p25519_mul(&t[3], &t[3], &t[1]);
+    sqr_n(&t[3], &t[3], 2);
+    fg_p25519_mul(&t[3], &t[3], &t[0]);
+    sqr_n(&t[3], &t[3], 1);
+    fg_p25519_mul(&t[3], &t[3], &t[0]);
+    sqr_n(&t[3], &t[3], 1);
+    *out = t[3];
+}
+
+/* x^((p-5)/8): 251 squarings and 13 multiplications
+ * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+static void pow_sqrt(fg_p25519 *out, const fg_p25519 *x)
+{
+    fg_p25519 t[8];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p25519_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[2], &t[1], 2);
+    fg_p25519_mul(&t[2], &t[2], &t[1]);
+    sqr_n(&t[3], &t[2], 4);
+    fg_p25519_mul(&t[3], &t[3], &t[2]);
+    sqr_n(&t[2], &t[3], 8);
+    fg_p25519_mul(&t[2], &t[2], &t[3]);
+    sqr_n(&t[4], &t[2], 16);
+    fg_p25519_mul(&t[4], &t[4], &t[2]);
+    sqr_n(&t[5], &t[4], 32);
+    fg_p25519_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[6], &t[5], 64);
+    fg_p25519_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[7], &t[6], 64);
+    fg_p25519_mul(&t[7], &t[7], &t[5]);
+    sqr_n(&t[5], &t[7], 32);
+    fg_p25519_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[4], &t[5], 16);
+    fg_p25519_mul(&t[4], &t[4], &t[2]);
+    sqr_n(&t[2], &t[4], 8);
+    fg_p25519_mul(&t[2], &t[2], &t[3]);
+    sqr_n(&t[3], &t[2], 2);
+    fg_p25519_mul(&t[3], &t[3], &t[1]);
+    sqr_n(&t[3], &t[3], 2);
+    fg_p25519_mul(&t[3], &t[3], &t[0]);
+    *out = t[3];
+}
+
+int fg_p25519_inv_fermat(fg_p25519 *r, const fg_p25519 *a)
 {
     int nonzero = 1 - fg_p25519_is_zero(a);
-    pow_public(r, a, INV_EXP, 255);
+    pow_p_minus_2(r, a);
     return nonzero;
 }
 
-static const uint64_t SQRT_EXP[N] = { UINT64_C(0xfffffffffffffffd), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0x0fffffffffffffff) }; /* (p-5)/8 */
+int fg_p25519_inv(fg_p25519 *r, const fg_p25519 *a)
+{
+    return fg_p25519_inv_fermat(r, a);
+}
+
+int fg_p25519_is_square(const fg_p25519 *a)
+{
+    fg_p25519 e, one;
+    pow_legendre(&e, a); /* 1, 0 or -1 */
+    fg_p25519_one(&one);
+    return fg_p25519_eq(&e, &one) | fg_p25519_is_zero(&e);
+}
+
+void fg_p25519_inv_batch(fg_p25519 *out, const fg_p25519 *in, size_t n, fg_p25519 *scratch)
+{
+    fg_p25519 acc, x, t, one, zero;
+    size_t i;
+    if (n == 0) /* public */
+        return;
+    fg_p25519_one(&one);
+    fg_p25519_zero(&zero);
+    /* scratch[i] = product of in[0..i], zeros counted as ones */
+    acc = one;
+    for (i = 0; i < n; i++) {
+        x = in[i];
+        fg_p25519_cmov(&x, &one, fg_p25519_is_zero(&x));
+        fg_p25519_mul(&acc, &acc, &x);
+        scratch[i] = acc;
+    }
+    fg_p25519_inv(&acc, &acc); /* never zero */
+    for (i = n - 1; i > 0; i--) {
+        int z;
+        x = in[i]; /* read before out[i] is written: out may be in */
+        z = fg_p25519_is_zero(&x);
+        fg_p25519_cmov(&x, &one, z);
+        fg_p25519_mul(&t, &acc, &scratch[i - 1]);
+        fg_p25519_mul(&acc, &acc, &x);
+        fg_p25519_cmov(&t, &zero, z);
+        out[i] = t;
+    }
+    fg_p25519_cmov(&acc, &zero, fg_p25519_is_zero(&in[0]));
+    out[0] = acc;
+}
 
 /* p = 5 mod 8 (Atkin): t = (2a)^((p-5)/8), i = 2a*t^2 (a square root of -1
  * when a is a square), root = a*t*(i - 1). */
@@ -414,7 +551,7 @@ static void sqrt_candidate(fg_p25519 *r, const fg_p25519 *a)
 {
     fg_p25519 a2, t, i, one;
     fg_p25519_add(&a2, a, a);
-    pow_public(&t, &a2, SQRT_EXP, 252);
+    pow_sqrt(&t, &a2);
     fg_p25519_sqr(&i, &t);
     fg_p25519_mul(&i, &i, &a2);
     fg_p25519_one(&one);

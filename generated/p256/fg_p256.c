@@ -373,46 +373,257 @@ void fg_p256_cswap(fg_p256 *a, fg_p256 *b, int cond)
 
 
 
-/* ---- Fixed public exponents: inversion and square roots ---- */
+/* ---- Fixed public exponents: inversion, square roots, Legendre symbol ---- */
 
-/* r = a^e for a public exponent e of `bits` bits (4-bit fixed window; the
- * window digit indexes the table, and it is public). */
-static void pow_public(fg_p256 *r, const fg_p256 *a, const uint64_t e[N], int bits)
+/* r = a^(2^k), k >= 1 squarings. */
+static void sqr_n(fg_p256 *r, const fg_p256 *a, int k)
 {
-    fg_p256 table[16], acc;
-    int i, k;
-    fg_p256_one(&table[0]);
-    table[1] = *a;
-    for (i = 2; i < 16; i++)
-        fg_p256_mul(&table[i], &table[i - 1], a);
-    fg_p256_one(&acc);
-    for (i = (bits + 3) / 4 * 4 - 4; i >= 0; i -= 4) {
-        unsigned digit = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        for (k = 0; k < 4; k++)
-            fg_p256_sqr(&acc, &acc);
-        if (digit != 0) /* public: the exponent is a constant of the field */
-            fg_p256_mul(&acc, &acc, &table[digit]);
-    }
-    *r = acc;
+    fg_p256_sqr(r, a);
+    while (--k > 0)
+        fg_p256_sqr(r, r);
 }
 
-static const uint64_t INV_EXP[N] = { UINT64_C(0xfffffffffffffffd), UINT64_C(0x00000000ffffffff), 
-      UINT64_C(0x0000000000000000), UINT64_C(0xffffffff00000001) }; /* p - 2 */
+/* x^(p-2): 253 squarings and 39 multiplications
+ * (sliding window w=4). The exponent is public; the code is straight-line. */
+static void pow_p_minus_2(fg_p256 *out, const fg_p256 *x)
+{
+    fg_p256 t[4];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p256_mul(&t[2], &t[0], &t[1]);
+    fg_p256_mul(&t[3], &t[2], &t[1]);
+    fg_p256_mul(&t[2], &t[3], &t[1]);
+    fg_p256_mul(&t[3], &t[2], &t[1]);
+    fg_p256_mul(&t[2], &t[3], &t[1]);
+    fg_p256_mul(&t[3], &t[2], &t[1]);
+    fg_p256_mul(&t[2], &t[3], &t[1]);
+    sqr_n(&t[1], &t[2], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 32);
+    fg_p256_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 100);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p256_mul(&t[1], &t[1], &t[3]);
+    *out = t[1];
+}
 
-int fg_p256_inv(fg_p256 *r, const fg_p256 *a)
+/* x^((p-1)/2): 252 squarings and 39 multiplications
+ * (sliding window w=4). The exponent is public; the code is straight-line. */
+static void pow_legendre(fg_p256 *out, const fg_p256 *x)
+{
+    fg_p256 t[5];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p256_mul(&t[2], &t[0], &t[1]);
+    fg_p256_mul(&t[3], &t[2], &t[1]);
+    fg_p256_mul(&t[2], &t[3], &t[1]);
+    fg_p256_mul(&t[3], &t[2], &t[1]);
+    fg_p256_mul(&t[4], &t[3], &t[1]);
+    fg_p256_mul(&t[3], &t[4], &t[1]);
+    fg_p256_mul(&t[4], &t[3], &t[1]);
+    sqr_n(&t[3], &t[4], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 32);
+    fg_p256_mul(&t[3], &t[3], &t[0]);
+    sqr_n(&t[3], &t[3], 100);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 4);
+    fg_p256_mul(&t[3], &t[3], &t[4]);
+    sqr_n(&t[3], &t[3], 3);
+    fg_p256_mul(&t[3], &t[3], &t[2]);
+    *out = t[3];
+}
+
+/* x^((p+1)/4): 253 squarings and 7 multiplications
+ * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+static void pow_sqrt(fg_p256 *out, const fg_p256 *x)
+{
+    fg_p256 t[3];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p256_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[2], &t[1], 2);
+    fg_p256_mul(&t[2], &t[2], &t[1]);
+    sqr_n(&t[1], &t[2], 4);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[2], &t[1], 8);
+    fg_p256_mul(&t[2], &t[2], &t[1]);
+    sqr_n(&t[1], &t[2], 16);
+    fg_p256_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 32);
+    fg_p256_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 96);
+    fg_p256_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 94);
+    *out = t[1];
+}
+
+int fg_p256_inv_fermat(fg_p256 *r, const fg_p256 *a)
 {
     int nonzero = 1 - fg_p256_is_zero(a);
-    pow_public(r, a, INV_EXP, 256);
+    pow_p_minus_2(r, a);
     return nonzero;
 }
 
-static const uint64_t SQRT_EXP[N] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000040000000), 
-      UINT64_C(0x4000000000000000), UINT64_C(0x3fffffffc0000000) }; /* (p+1)/4 */
+int fg_p256_inv(fg_p256 *r, const fg_p256 *a)
+{
+    return fg_p256_inv_fermat(r, a);
+}
+
+int fg_p256_is_square(const fg_p256 *a)
+{
+    fg_p256 e, one;
+    pow_legendre(&e, a); /* 1, 0 or -1 */
+    fg_p256_one(&one);
+    return fg_p256_eq(&e, &one) | fg_p256_is_zero(&e);
+}
+
+void fg_p256_inv_batch(fg_p256 *out, const fg_p256 *in, size_t n, fg_p256 *scratch)
+{
+    fg_p256 acc, x, t, one, zero;
+    size_t i;
+    if (n == 0) /* public */
+        return;
+    fg_p256_one(&one);
+    fg_p256_zero(&zero);
+    /* scratch[i] = product of in[0..i], zeros counted as ones */
+    acc = one;
+    for (i = 0; i < n; i++) {
+        x = in[i];
+        fg_p256_cmov(&x, &one, fg_p256_is_zero(&x));
+        fg_p256_mul(&acc, &acc, &x);
+        scratch[i] = acc;
+    }
+    fg_p256_inv(&acc, &acc); /* never zero */
+    for (i = n - 1; i > 0; i--) {
+        int z;
+        x = in[i]; /* read before out[i] is written: out may be in */
+        z = fg_p256_is_zero(&x);
+        fg_p256_cmov(&x, &one, z);
+        fg_p256_mul(&t, &acc, &scratch[i - 1]);
+        fg_p256_mul(&acc, &acc, &x);
+        fg_p256_cmov(&t, &zero, z);
+        out[i] = t;
+    }
+    fg_p256_cmov(&acc, &zero, fg_p256_is_zero(&in[0]));
+    out[0] = acc;
+}
 
 /* p = 3 mod 4: a^((p+1)/4) is a root whenever a is a square. */
 static void sqrt_candidate(fg_p256 *r, const fg_p256 *a)
 {
-    pow_public(r, a, SQRT_EXP, 254);
+    pow_sqrt(r, a);
 }
 
 int fg_p256_sqrt(fg_p256 *r, const fg_p256 *a)

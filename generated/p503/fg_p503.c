@@ -377,50 +377,601 @@ void fg_p503_cswap(fg_p503 *a, fg_p503 *b, int cond)
 
 
 
-/* ---- Fixed public exponents: inversion and square roots ---- */
+/* ---- Fixed public exponents: inversion, square roots, Legendre symbol ---- */
 
-/* r = a^e for a public exponent e of `bits` bits (4-bit fixed window; the
- * window digit indexes the table, and it is public). */
-static void pow_public(fg_p503 *r, const fg_p503 *a, const uint64_t e[N], int bits)
+/* r = a^(2^k), k >= 1 squarings. */
+static void sqr_n(fg_p503 *r, const fg_p503 *a, int k)
 {
-    fg_p503 table[16], acc;
-    int i, k;
-    fg_p503_one(&table[0]);
-    table[1] = *a;
-    for (i = 2; i < 16; i++)
-        fg_p503_mul(&table[i], &table[i - 1], a);
-    fg_p503_one(&acc);
-    for (i = (bits + 3) / 4 * 4 - 4; i >= 0; i -= 4) {
-        unsigned digit = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        for (k = 0; k < 4; k++)
-            fg_p503_sqr(&acc, &acc);
-        if (digit != 0) /* public: the exponent is a constant of the field */
-            fg_p503_mul(&acc, &acc, &table[digit]);
-    }
-    *r = acc;
+    fg_p503_sqr(r, a);
+    while (--k > 0)
+        fg_p503_sqr(r, r);
 }
 
-static const uint64_t INV_EXP[N] = { UINT64_C(0xfffffffffffffffd), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0xabffffffffffffff), 
-      UINT64_C(0x13085bda2211e7a0), UINT64_C(0x1b9bf6c87b7e7daf), 
-      UINT64_C(0x6045c6bdda77a4d0), UINT64_C(0x004066f541811e1e) }; /* p - 2 */
+/* x^(p-2): 503 squarings and 106 multiplications
+ * (sliding window w=5). The exponent is public; the code is straight-line. */
+static void pow_p_minus_2(fg_p503 *out, const fg_p503 *x)
+{
+    fg_p503 t[16];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p503_mul(&t[2], &t[0], &t[1]);
+    fg_p503_mul(&t[3], &t[2], &t[1]);
+    fg_p503_mul(&t[4], &t[3], &t[1]);
+    fg_p503_mul(&t[5], &t[4], &t[1]);
+    fg_p503_mul(&t[6], &t[5], &t[1]);
+    fg_p503_mul(&t[5], &t[6], &t[1]);
+    fg_p503_mul(&t[7], &t[5], &t[1]);
+    fg_p503_mul(&t[8], &t[7], &t[1]);
+    fg_p503_mul(&t[9], &t[8], &t[1]);
+    fg_p503_mul(&t[10], &t[9], &t[1]);
+    fg_p503_mul(&t[11], &t[10], &t[1]);
+    fg_p503_mul(&t[12], &t[11], &t[1]);
+    fg_p503_mul(&t[13], &t[12], &t[1]);
+    fg_p503_mul(&t[14], &t[13], &t[1]);
+    fg_p503_mul(&t[15], &t[14], &t[1]);
+    sqr_n(&t[1], &t[0], 12);
+    fg_p503_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 11);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 11);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 12);
+    fg_p503_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p503_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[14]);
+    *out = t[1];
+}
 
-int fg_p503_inv(fg_p503 *r, const fg_p503 *a)
+/* x^((p-1)/2): 502 squarings and 106 multiplications
+ * (sliding window w=5). The exponent is public; the code is straight-line. */
+static void pow_legendre(fg_p503 *out, const fg_p503 *x)
+{
+    fg_p503 t[16];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p503_mul(&t[2], &t[0], &t[1]);
+    fg_p503_mul(&t[3], &t[2], &t[1]);
+    fg_p503_mul(&t[4], &t[3], &t[1]);
+    fg_p503_mul(&t[5], &t[4], &t[1]);
+    fg_p503_mul(&t[6], &t[5], &t[1]);
+    fg_p503_mul(&t[5], &t[6], &t[1]);
+    fg_p503_mul(&t[7], &t[5], &t[1]);
+    fg_p503_mul(&t[8], &t[7], &t[1]);
+    fg_p503_mul(&t[9], &t[8], &t[1]);
+    fg_p503_mul(&t[10], &t[9], &t[1]);
+    fg_p503_mul(&t[11], &t[10], &t[1]);
+    fg_p503_mul(&t[12], &t[11], &t[1]);
+    fg_p503_mul(&t[13], &t[12], &t[1]);
+    fg_p503_mul(&t[14], &t[13], &t[1]);
+    fg_p503_mul(&t[15], &t[14], &t[1]);
+    sqr_n(&t[1], &t[0], 12);
+    fg_p503_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 11);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 11);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 12);
+    fg_p503_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p503_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    *out = t[1];
+}
+
+/* x^((p+1)/4): 501 squarings and 56 multiplications
+ * (sliding window w=4). The exponent is public; the code is straight-line. */
+static void pow_sqrt(fg_p503 *out, const fg_p503 *x)
+{
+    fg_p503 t[9];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p503_mul(&t[2], &t[0], &t[1]);
+    fg_p503_mul(&t[3], &t[2], &t[1]);
+    fg_p503_mul(&t[4], &t[3], &t[1]);
+    fg_p503_mul(&t[5], &t[4], &t[1]);
+    fg_p503_mul(&t[6], &t[5], &t[1]);
+    fg_p503_mul(&t[7], &t[6], &t[1]);
+    fg_p503_mul(&t[8], &t[7], &t[1]);
+    sqr_n(&t[1], &t[0], 9);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 1);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 11);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 1);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p503_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p503_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p503_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p503_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 248);
+    *out = t[1];
+}
+
+int fg_p503_inv_fermat(fg_p503 *r, const fg_p503 *a)
 {
     int nonzero = 1 - fg_p503_is_zero(a);
-    pow_public(r, a, INV_EXP, 503);
+    pow_p_minus_2(r, a);
     return nonzero;
 }
 
-static const uint64_t SQRT_EXP[N] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), 
-      UINT64_C(0x0000000000000000), UINT64_C(0x2b00000000000000), 
-      UINT64_C(0xc4c216f6888479e8), UINT64_C(0x06e6fdb21edf9f6b), 
-      UINT64_C(0x981171af769de934), UINT64_C(0x001019bd50604787) }; /* (p+1)/4 */
+int fg_p503_inv(fg_p503 *r, const fg_p503 *a)
+{
+    return fg_p503_inv_fermat(r, a);
+}
+
+int fg_p503_is_square(const fg_p503 *a)
+{
+    fg_p503 e, one;
+    pow_legendre(&e, a); /* 1, 0 or -1 */
+    fg_p503_one(&one);
+    return fg_p503_eq(&e, &one) | fg_p503_is_zero(&e);
+}
+
+void fg_p503_inv_batch(fg_p503 *out, const fg_p503 *in, size_t n, fg_p503 *scratch)
+{
+    fg_p503 acc, x, t, one, zero;
+    size_t i;
+    if (n == 0) /* public */
+        return;
+    fg_p503_one(&one);
+    fg_p503_zero(&zero);
+    /* scratch[i] = product of in[0..i], zeros counted as ones */
+    acc = one;
+    for (i = 0; i < n; i++) {
+        x = in[i];
+        fg_p503_cmov(&x, &one, fg_p503_is_zero(&x));
+        fg_p503_mul(&acc, &acc, &x);
+        scratch[i] = acc;
+    }
+    fg_p503_inv(&acc, &acc); /* never zero */
+    for (i = n - 1; i > 0; i--) {
+        int z;
+        x = in[i]; /* read before out[i] is written: out may be in */
+        z = fg_p503_is_zero(&x);
+        fg_p503_cmov(&x, &one, z);
+        fg_p503_mul(&t, &acc, &scratch[i - 1]);
+        fg_p503_mul(&acc, &acc, &x);
+        fg_p503_cmov(&t, &zero, z);
+        out[i] = t;
+    }
+    fg_p503_cmov(&acc, &zero, fg_p503_is_zero(&in[0]));
+    out[0] = acc;
+}
 
 /* p = 3 mod 4: a^((p+1)/4) is a root whenever a is a square. */
 static void sqrt_candidate(fg_p503 *r, const fg_p503 *a)
 {
-    pow_public(r, a, SQRT_EXP, 501);
+    pow_sqrt(r, a);
 }
 
 int fg_p503_sqrt(fg_p503 *r, const fg_p503 *a)

@@ -383,54 +383,769 @@ void fg_p751_cswap(fg_p751 *a, fg_p751 *b, int cond)
 
 
 
-/* ---- Fixed public exponents: inversion and square roots ---- */
+/* ---- Fixed public exponents: inversion, square roots, Legendre symbol ---- */
 
-/* r = a^e for a public exponent e of `bits` bits (4-bit fixed window; the
- * window digit indexes the table, and it is public). */
-static void pow_public(fg_p751 *r, const fg_p751 *a, const uint64_t e[N], int bits)
+/* r = a^(2^k), k >= 1 squarings. */
+static void sqr_n(fg_p751 *r, const fg_p751 *a, int k)
 {
-    fg_p751 table[16], acc;
-    int i, k;
-    fg_p751_one(&table[0]);
-    table[1] = *a;
-    for (i = 2; i < 16; i++)
-        fg_p751_mul(&table[i], &table[i - 1], a);
-    fg_p751_one(&acc);
-    for (i = (bits + 3) / 4 * 4 - 4; i >= 0; i -= 4) {
-        unsigned digit = (unsigned)(e[i / 64] >> (i % 64)) & 15;
-        for (k = 0; k < 4; k++)
-            fg_p751_sqr(&acc, &acc);
-        if (digit != 0) /* public: the exponent is a constant of the field */
-            fg_p751_mul(&acc, &acc, &table[digit]);
-    }
-    *r = acc;
+    fg_p751_sqr(r, a);
+    while (--k > 0)
+        fg_p751_sqr(r, r);
 }
 
-static const uint64_t INV_EXP[N] = { UINT64_C(0xfffffffffffffffd), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0xeeafffffffffffff), 
-      UINT64_C(0xe3ec968549f878a8), UINT64_C(0xda959b1a13f7cc76), 
-      UINT64_C(0x084e9867d6ebe876), UINT64_C(0x8562b5045cb25748), 
-      UINT64_C(0x0e12909f97badc66), UINT64_C(0x00006fe5d541f71c) }; /* p - 2 */
+/* x^(p-2): 746 squarings and 147 multiplications
+ * (sliding window w=6). The exponent is public; the code is straight-line. */
+static void pow_p_minus_2(fg_p751 *out, const fg_p751 *x)
+{
+    fg_p751 t[31];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p751_mul(&t[2], &t[0], &t[1]);
+    fg_p751_mul(&t[3], &t[2], &t[1]);
+    fg_p751_mul(&t[4], &t[3], &t[1]);
+    fg_p751_mul(&t[5], &t[4], &t[1]);
+    fg_p751_mul(&t[6], &t[5], &t[1]);
+    fg_p751_mul(&t[7], &t[6], &t[1]);
+    fg_p751_mul(&t[8], &t[7], &t[1]);
+    fg_p751_mul(&t[9], &t[8], &t[1]);
+    fg_p751_mul(&t[10], &t[9], &t[1]);
+    fg_p751_mul(&t[11], &t[10], &t[1]);
+    fg_p751_mul(&t[10], &t[11], &t[1]);
+    fg_p751_mul(&t[12], &t[10], &t[1]);
+    fg_p751_mul(&t[13], &t[12], &t[1]);
+    fg_p751_mul(&t[14], &t[13], &t[1]);
+    fg_p751_mul(&t[15], &t[14], &t[1]);
+    fg_p751_mul(&t[16], &t[15], &t[1]);
+    fg_p751_mul(&t[17], &t[16], &t[1]);
+    fg_p751_mul(&t[18], &t[17], &t[1]);
+    fg_p751_mul(&t[19], &t[18], &t[1]);
+    fg_p751_mul(&t[20], &t[19], &t[1]);
+    fg_p751_mul(&t[21], &t[20], &t[1]);
+    fg_p751_mul(&t[22], &t[21], &t[1]);
+    fg_p751_mul(&t[23], &t[22], &t[1]);
+    fg_p751_mul(&t[24], &t[23], &t[1]);
+    fg_p751_mul(&t[25], &t[24], &t[1]);
+    fg_p751_mul(&t[26], &t[25], &t[1]);
+    fg_p751_mul(&t[27], &t[26], &t[1]);
+    fg_p751_mul(&t[26], &t[27], &t[1]);
+    fg_p751_mul(&t[28], &t[26], &t[1]);
+    fg_p751_mul(&t[29], &t[28], &t[1]);
+    fg_p751_mul(&t[30], &t[29], &t[1]);
+    sqr_n(&t[1], &t[27], 4);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p751_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[18]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[23]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[27]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[25]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[21]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[26]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[21]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[20]);
+    sqr_n(&t[1], &t[1], 13);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[25]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[27]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[23]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p751_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[28]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[20]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[19]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[28]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[26]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[17]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[22]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[24]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[29]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[22]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[19]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[28]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[29]);
+    *out = t[1];
+}
 
-int fg_p751_inv(fg_p751 *r, const fg_p751 *a)
+/* x^((p-1)/2): 745 squarings and 147 multiplications
+ * (sliding window w=6). The exponent is public; the code is straight-line. */
+static void pow_legendre(fg_p751 *out, const fg_p751 *x)
+{
+    fg_p751 t[31];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p751_mul(&t[2], &t[0], &t[1]);
+    fg_p751_mul(&t[3], &t[2], &t[1]);
+    fg_p751_mul(&t[4], &t[3], &t[1]);
+    fg_p751_mul(&t[5], &t[4], &t[1]);
+    fg_p751_mul(&t[6], &t[5], &t[1]);
+    fg_p751_mul(&t[7], &t[6], &t[1]);
+    fg_p751_mul(&t[8], &t[7], &t[1]);
+    fg_p751_mul(&t[9], &t[8], &t[1]);
+    fg_p751_mul(&t[10], &t[9], &t[1]);
+    fg_p751_mul(&t[11], &t[10], &t[1]);
+    fg_p751_mul(&t[10], &t[11], &t[1]);
+    fg_p751_mul(&t[12], &t[10], &t[1]);
+    fg_p751_mul(&t[13], &t[12], &t[1]);
+    fg_p751_mul(&t[14], &t[13], &t[1]);
+    fg_p751_mul(&t[15], &t[14], &t[1]);
+    fg_p751_mul(&t[16], &t[15], &t[1]);
+    fg_p751_mul(&t[17], &t[16], &t[1]);
+    fg_p751_mul(&t[18], &t[17], &t[1]);
+    fg_p751_mul(&t[19], &t[18], &t[1]);
+    fg_p751_mul(&t[20], &t[19], &t[1]);
+    fg_p751_mul(&t[21], &t[20], &t[1]);
+    fg_p751_mul(&t[22], &t[21], &t[1]);
+    fg_p751_mul(&t[23], &t[22], &t[1]);
+    fg_p751_mul(&t[24], &t[23], &t[1]);
+    fg_p751_mul(&t[25], &t[24], &t[1]);
+    fg_p751_mul(&t[26], &t[25], &t[1]);
+    fg_p751_mul(&t[27], &t[26], &t[1]);
+    fg_p751_mul(&t[26], &t[27], &t[1]);
+    fg_p751_mul(&t[28], &t[26], &t[1]);
+    fg_p751_mul(&t[29], &t[28], &t[1]);
+    fg_p751_mul(&t[30], &t[29], &t[1]);
+    sqr_n(&t[1], &t[27], 4);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p751_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[18]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[23]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[27]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[25]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[21]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[26]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[21]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[20]);
+    sqr_n(&t[1], &t[1], 13);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[25]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[27]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[23]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p751_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[28]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[20]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[19]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[28]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[26]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[17]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[22]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[24]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[29]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[22]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[19]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[28]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[30]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[15]);
+    *out = t[1];
+}
+
+/* x^((p+1)/4): 745 squarings and 78 multiplications
+ * (sliding window w=5). The exponent is public; the code is straight-line. */
+static void pow_sqrt(fg_p751 *out, const fg_p751 *x)
+{
+    fg_p751 t[17];
+    t[0] = *x;
+    sqr_n(&t[1], &t[0], 1);
+    fg_p751_mul(&t[2], &t[0], &t[1]);
+    fg_p751_mul(&t[3], &t[2], &t[1]);
+    fg_p751_mul(&t[4], &t[3], &t[1]);
+    fg_p751_mul(&t[5], &t[4], &t[1]);
+    fg_p751_mul(&t[6], &t[5], &t[1]);
+    fg_p751_mul(&t[7], &t[6], &t[1]);
+    fg_p751_mul(&t[8], &t[7], &t[1]);
+    fg_p751_mul(&t[9], &t[8], &t[1]);
+    fg_p751_mul(&t[10], &t[9], &t[1]);
+    fg_p751_mul(&t[11], &t[10], &t[1]);
+    fg_p751_mul(&t[12], &t[11], &t[1]);
+    fg_p751_mul(&t[13], &t[12], &t[1]);
+    fg_p751_mul(&t[14], &t[13], &t[1]);
+    fg_p751_mul(&t[15], &t[14], &t[1]);
+    fg_p751_mul(&t[16], &t[15], &t[1]);
+    sqr_n(&t[1], &t[14], 5);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p751_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p751_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 10);
+    fg_p751_mul(&t[1], &t[1], &t[9]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p751_mul(&t[1], &t[1], &t[3]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p751_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[5]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[14]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 5);
+    fg_p751_mul(&t[1], &t[1], &t[12]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[16]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[13]);
+    sqr_n(&t[1], &t[1], 6);
+    fg_p751_mul(&t[1], &t[1], &t[6]);
+    sqr_n(&t[1], &t[1], 2);
+    fg_p751_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[1], &t[1], 9);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 7);
+    fg_p751_mul(&t[1], &t[1], &t[10]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[8]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[11]);
+    sqr_n(&t[1], &t[1], 8);
+    fg_p751_mul(&t[1], &t[1], &t[15]);
+    sqr_n(&t[1], &t[1], 4);
+    fg_p751_mul(&t[1], &t[1], &t[7]);
+    sqr_n(&t[1], &t[1], 3);
+    fg_p751_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[1], &t[1], 370);
+    *out = t[1];
+}
+
+int fg_p751_inv_fermat(fg_p751 *r, const fg_p751 *a)
 {
     int nonzero = 1 - fg_p751_is_zero(a);
-    pow_public(r, a, INV_EXP, 751);
+    pow_p_minus_2(r, a);
     return nonzero;
 }
 
-static const uint64_t SQRT_EXP[N] = { UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), 
-      UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), 
-      UINT64_C(0x0000000000000000), UINT64_C(0x3bac000000000000), 
-      UINT64_C(0xb8fb25a1527e1e2a), UINT64_C(0xb6a566c684fdf31d), 
-      UINT64_C(0x0213a619f5bafa1d), UINT64_C(0xa158ad41172c95d2), 
-      UINT64_C(0x0384a427e5eeb719), UINT64_C(0x00001bf975507dc7) }; /* (p+1)/4 */
+int fg_p751_inv(fg_p751 *r, const fg_p751 *a)
+{
+    return fg_p751_inv_fermat(r, a);
+}
+
+int fg_p751_is_square(const fg_p751 *a)
+{
+    fg_p751 e, one;
+    pow_legendre(&e, a); /* 1, 0 or -1 */
+    fg_p751_one(&one);
+    return fg_p751_eq(&e, &one) | fg_p751_is_zero(&e);
+}
+
+void fg_p751_inv_batch(fg_p751 *out, const fg_p751 *in, size_t n, fg_p751 *scratch)
+{
+    fg_p751 acc, x, t, one, zero;
+    size_t i;
+    if (n == 0) /* public */
+        return;
+    fg_p751_one(&one);
+    fg_p751_zero(&zero);
+    /* scratch[i] = product of in[0..i], zeros counted as ones */
+    acc = one;
+    for (i = 0; i < n; i++) {
+        x = in[i];
+        fg_p751_cmov(&x, &one, fg_p751_is_zero(&x));
+        fg_p751_mul(&acc, &acc, &x);
+        scratch[i] = acc;
+    }
+    fg_p751_inv(&acc, &acc); /* never zero */
+    for (i = n - 1; i > 0; i--) {
+        int z;
+        x = in[i]; /* read before out[i] is written: out may be in */
+        z = fg_p751_is_zero(&x);
+        fg_p751_cmov(&x, &one, z);
+        fg_p751_mul(&t, &acc, &scratch[i - 1]);
+        fg_p751_mul(&acc, &acc, &x);
+        fg_p751_cmov(&t, &zero, z);
+        out[i] = t;
+    }
+    fg_p751_cmov(&acc, &zero, fg_p751_is_zero(&in[0]));
+    out[0] = acc;
+}
 
 /* p = 3 mod 4: a^((p+1)/4) is a root whenever a is a square. */
 static void sqrt_candidate(fg_p751 *r, const fg_p751 *a)
 {
-    pow_public(r, a, SQRT_EXP, 749);
+    pow_sqrt(r, a);
 }
 
 int fg_p751_sqrt(fg_p751 *r, const fg_p751 *a)

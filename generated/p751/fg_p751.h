@@ -14,6 +14,7 @@
 #ifndef FG_P751_H
 #define FG_P751_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fg_cpu.h"
@@ -75,9 +76,19 @@ void fg_p751_sqr_wide(uint64_t t[2 * FG_P751_LIMBS], const fg_p751 *a);
  * Requires t < p * 2^768: this admits the limb-wise sum (with carries)
  * of up to FG_P751_REDC_SUMS = 149933 wide products, for lazy reduction. */
 void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * FG_P751_LIMBS]);
-/* r = a^-1 mod p (Fermat, fixed exponent). Returns 1; for a == 0 returns 0
- * and r = 0. The return value is public. */
+/* r = a^-1 mod p. Returns 1; for a == 0 returns 0 and r = 0. The return
+ * value is public. */
 int fg_p751_inv(fg_p751 *r, const fg_p751 *a);
+/* The same by Fermat's little theorem, a^(p-2) over a generated addition
+ * chain (746 squarings, 147 multiplications): the cross-check for inv. */
+int fg_p751_inv_fermat(fg_p751 *r, const fg_p751 *a);
+/* out[i] = in[i]^-1, and 0 where in[i] == 0, for i < n, with one inversion
+ * and 3(n-1) multiplications (Montgomery's trick). scratch holds n elements
+ * and must not overlap out or in; out may equal in. n is public. */
+void fg_p751_inv_batch(fg_p751 *out, const fg_p751 *in, size_t n, fg_p751 *scratch);
+/* Legendre symbol test: 1 if a is a square mod p (0 included), else 0
+ * (Euler's criterion over a generated addition chain). The return value is public. */
+int fg_p751_is_square(const fg_p751 *a);
 /* If a is a square: returns 1 and r = a root (a^((p+1)/4));
  * otherwise returns 0 and r = 0. The return value is public. */
 int fg_p751_sqrt(fg_p751 *r, const fg_p751 *a);
