@@ -31,7 +31,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, LOAD, RETURN, MOV, ADD, ADC, SUB,
                             ADCX, ADOX, MUL, MULX, IMUL, XOR, SHLD, AND, BTR, CMOVC, LEA,
-                            qword, SHL, SHR)
+                            qword, SHL, SHR, OR)
 from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15,
                                       GeneralPurposeRegister64)
@@ -398,29 +398,30 @@ class _Builder:
             IMUL(reg, reg, const)
 
     def _split(self, reg_top, reg_hi_limb):
-        """u = top*2^(64n) + limbs, with limb n-1 in reg_hi_limb.  Computes
-        q*c = top*c_fold + (limb_{n-1} >> (k mod 64))*c with two independent multiplies
-        (no SHLD on the critical path) into reg_top, clears bits >= k of limb n-1,
-        and returns a register holding q*c + c."""
-        reg_low_q = self.regs.get()
-        MOV(reg_low_q, reg_hi_limb)
-        SHR(reg_low_q, self.top_bits)
+        """u = top*2^(64n) + limbs, limb n-1 in reg_hi_limb.  reg_top <- q*c where
+        q = u >> k; bits >= k of limb n-1 are cleared.  Returns a register holding
+        q*c + c."""
+        SHLD(reg_top, reg_hi_limb, self.shift)          # q = u >> k (< 2^(s+31))
         if self.shift == 1:
             BTR(reg_hi_limb, 63)
-        elif self.top_bits < 32:
-            AND(reg_hi_limb, (1 << self.top_bits) - 1)
         else:
-            reg_mask = self.regs.get()
-            MOV(reg_mask, (1 << self.top_bits) - 1)
-            AND(reg_hi_limb, reg_mask)
-            self.regs.put(reg_mask)
-        self._mul_const(reg_top, self.c_fold)
-        self._mul_const(reg_low_q, self.c)
+            SHL(reg_hi_limb, self.shift)
+            SHR(reg_hi_limb, self.shift)
+        self._mul_const(reg_top, self.c)
         reg_qc1 = self.regs.get()
-        LEA(reg_qc1, [reg_top + reg_low_q * 1 + self.c])
-        ADD(reg_top, reg_low_q)
-        self.regs.put(reg_low_q)
+        LEA(reg_qc1, [reg_top + self.c])
         return reg_qc1
+
+    def _top_all_ones(self, reg_dst, limbs):
+        """reg_dst <- all-ones iff limbs[1..n-2] are all-ones and the low k%64 bits
+        of limbs[n-1] are all ones (i.e. u' = 2^k - 2^64 + u'_0: v >= p is then
+        decided by the carry out of limb 0 alone).  Needs n >= 2."""
+        n = self.n
+        MOV(reg_dst, limbs[n - 1])
+        SHL(reg_dst, self.shift)
+        OR(reg_dst, (1 << self.shift) - 1)
+        for i in range(1, n - 1):
+            AND(reg_dst, limbs[i])
 
     def _reduce_regs(self, t, reg_r):
         n = self.n
@@ -431,37 +432,37 @@ class _Builder:
             else:
                 u.append(self.regs.get())
                 MOV(u[i], t[i])
-        reg_q = self._fold_step_regs(u, t)
+        reg_qc = self._fold_step_regs(u, t)
         # no multiply-by-register is left: rdx (and rax at the x86_64 level) are free
         self.regs.put(rdx)
         if not self.mulx:
             self.regs.put(rax)
-        reg_qc1 = self._split(reg_q, u[n - 1])
-        # v = u' + q*c (A) and v + c (B), carry-select: w = u'[1..n-1] + 1 is computed
-        # while q*c is still in the multiplier; the carry out of limb 0 then picks
-        # u'[i] or w[i] with one CMOV per limb.
-        w = [self.regs.get() for _ in range(n - 1)]
-        for i in range(1, n):
-            MOV(w[i - 1], u[i])
-        if n > 1:
-            self._add_small(w, 1)
-        a = [self.regs.get() for _ in range(n)]
+        reg_qc1 = self._split(reg_qc, u[n - 1])
+        # v = u' + q*c < 2p.  v >= p  <=>  u' + q*c + c >= 2^k, and then v - p is the
+        # low word of u'_0 + q*c + c with every other limb zero.
+        reg_b0 = self.regs.get()
+        MOV(reg_b0, u[0])
+        if n == 1:
+            ADD(u[0], reg_qc)                            # v
+            ADD(reg_b0, reg_qc1)                         # v + c
+            BTR(reg_b0, self.top_bits)                   # CF = (v >= p); v + c - 2^k
+            CMOVC(u[0], reg_b0)
+        else:
+            reg_ones = self.regs.get()
+            self._top_all_ones(reg_ones, u)
+            reg_zero = self.regs.get()
+            XOR(reg_zero, reg_zero)
+            self._add_small(u, reg_qc)                   # v (carry chain)
+            ADD(reg_b0, reg_qc1)                         # CF = carry out of u'_0 + q*c + c
+            ADC(reg_ones, 0)                             # CF = (v >= p)
+            CMOVC(u[0], reg_b0)
+            for i in range(1, n):
+                CMOVC(u[i], reg_zero)
+            self.regs.put(reg_ones, reg_zero)
         for i in range(n):
-            MOV(a[i], u[i])
-        ADD(a[0], reg_q)                                 # A = v
-        for i in range(1, n):
-            CMOVC(a[i], w[i - 1])
-        ADD(u[0], reg_qc1)                               # B = v + c, in place
-        for i in range(1, n):
-            CMOVC(u[i], w[i - 1])
-        BTR(u[n - 1], self.top_bits)                     # CF = (v >= p); B -= 2^k
-        for i in range(n):
-            CMOVC(a[i], u[i])
-        for i in range(n):
-            MOV(_limb(reg_r, i), a[i])
-        self.regs.put(reg_q, reg_qc1, *w)
+            MOV(_limb(reg_r, i), u[i])
+        self.regs.put(reg_qc, reg_qc1, reg_b0)
         self.regs.put(*u)
-        self.regs.put(*a)
 
     @staticmethod
     def _add_small(limbs, x):
@@ -470,10 +471,10 @@ class _Builder:
             ADC(reg, 0)
 
     def _reduce_stack(self, t, reg_r):
-        """Streaming version: u -> frame slots 0..n-1, B -> frame slots n..2n-1."""
+        """Streaming version: u -> frame slots 0..n-2 (limb n-1 and the top word stay
+        in registers), v -> r, then one select pass over r."""
         n = self.n
         u = self.stack_limbs(0, n)
-        bb = self.stack_limbs(n, n)
         reg_x = self.regs.get()
         # 1. fold
         if self.adx:
@@ -484,9 +485,9 @@ class _Builder:
             for i in range(n):
                 MULX(reg_hi, reg_lo, t[n + i])
                 MOV(reg_x, t[i])
-                ADCX(reg_x, reg_lo)
                 if i > 0:
                     ADOX(reg_x, reg_carry)
+                ADCX(reg_x, reg_lo)
                 if i < n - 1:
                     MOV(u[i], reg_x)
                 reg_carry, reg_hi = reg_hi, reg_carry
@@ -520,35 +521,34 @@ class _Builder:
                     MOV(reg_carry, rdx)
             if self.mulx:
                 self.regs.put(reg_lo, reg_hi)
+        # t is not read again: r may be written from here on (it may alias t)
         # 2. split (reg_x holds limb n-1 of u)
-        reg_q = reg_carry
-        reg_qc1 = self._split(reg_q, reg_x)
-        MOV(u[n - 1], reg_x)
-        # 3. B = v + c into bb (top word kept in a register), then A = v in place
-        reg_btop = self.regs.get()
+        reg_qc = reg_carry
+        reg_qc1 = self._split(reg_qc, reg_x)
+        u[n - 1] = reg_x
+        reg_ones = self.regs.get()
+        self._top_all_ones(reg_ones, u)
+        reg_b0 = self.regs.get()
+        MOV(reg_b0, u[0])
+        # 3. v = u' + q*c -> r
+        reg_y = self.regs.get()
         for i in range(n):
-            dst = reg_btop if i == n - 1 else reg_x
-            MOV(dst, u[i])
-            if i == 0:
-                ADD(dst, reg_qc1)
-            else:
-                ADC(dst, 0)
-            if i < n - 1:
-                MOV(bb[i], dst)
+            src = u[i]
+            if not _is_reg(src):
+                MOV(reg_y, src)
+                src = reg_y
+            (ADD if i == 0 else ADC)(src, reg_qc if i == 0 else 0)
+            MOV(_limb(reg_r, i), src)
+        # 4. CF = (v >= p); then r = v - p = (low word of u'_0 + q*c + c, 0, ..., 0)
+        ADD(reg_b0, reg_qc1)
+        ADC(reg_ones, 0)
+        reg_zero = reg_qc1
+        MOV(reg_zero, 0)                                 # MOV keeps CF
         for i in range(n):
-            MOV(reg_x, u[i])
-            if i == 0:
-                ADD(reg_x, reg_q)
-            else:
-                ADC(reg_x, 0)
-            MOV(u[i], reg_x)
-        BTR(reg_btop, self.top_bits)                     # CF = (v >= p); B -= 2^k
-        MOV(bb[n - 1], reg_btop)                         # MOV keeps CF
-        for i in range(n):
-            MOV(reg_x, u[i])
-            CMOVC(reg_x, bb[i])
-            MOV(_limb(reg_r, i), reg_x)
-        self.regs.put(reg_x, reg_q, reg_qc1, reg_btop)
+            MOV(reg_y, _limb(reg_r, i))
+            CMOVC(reg_y, reg_b0 if i == 0 else reg_zero)
+            MOV(_limb(reg_r, i), reg_y)
+        self.regs.put(reg_x, reg_qc, reg_qc1, reg_ones, reg_b0, reg_y)
 
     # ---- outputs ----------------------------------------------------------------
     def store_wide(self, t, reg_out):
