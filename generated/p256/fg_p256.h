@@ -31,7 +31,7 @@ extern "C" {
 /* redc accepts the limb-wise sum of up to FG_P256_REDC_SUMS wide products
  * of field elements: exactly, any t with t < p * 2^256. */
 #define FG_P256_REDC_SUMS UINT64_C(1)
-#define FG_P256_HAVE_ASM 0  /* no assembly generated for this field */
+#define FG_P256_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p256_x86_64.S */
 
 /* A field element in internal form: Montgomery form x*2^256 mod p, saturated little-endian limbs, canonical in [0, p).
  * Every function below takes and returns canonical internal values, accepts

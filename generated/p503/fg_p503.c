@@ -224,26 +224,96 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 
 void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 {
+#if FG_P503_HAVE_ASM
+    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+        fg_p503_mul_adx(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+        fg_p503_mul_bmi2(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+        fg_p503_mul_x86_64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p503_mul_c(r->limb, a->limb, b->limb);
 }
 
 void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
 {
+#if FG_P503_HAVE_ASM
+    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+        fg_p503_sqr_adx(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+        fg_p503_sqr_bmi2(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+        fg_p503_sqr_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
     fg_p503_sqr_c(r->limb, a->limb);
 }
 
 void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
 {
+#if FG_P503_HAVE_ASM
+    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+        fg_p503_mul_wide_adx(t, a->limb, b->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+        fg_p503_mul_wide_bmi2(t, a->limb, b->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+        fg_p503_mul_wide_x86_64(t, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p503_mul_wide_c(t, a->limb, b->limb);
 }
 
 void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
 {
+#if FG_P503_HAVE_ASM
+    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+        fg_p503_sqr_wide_adx(t, a->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+        fg_p503_sqr_wide_bmi2(t, a->limb);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+        fg_p503_sqr_wide_x86_64(t, a->limb);
+        return;
+    }
+#endif
     fg_p503_sqr_wide_c(t, a->limb);
 }
 
 void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
 {
+#if FG_P503_HAVE_ASM
+    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+        fg_p503_redc_adx(r->limb, t);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+        fg_p503_redc_bmi2(r->limb, t);
+        return;
+    }
+    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+        fg_p503_redc_x86_64(r->limb, t);
+        return;
+    }
+#endif
     fg_p503_redc_c(r->limb, t);
 }
 
