@@ -106,6 +106,7 @@ class _Builder:
         # Argument registers are occupied on entry; their owners release them.
         self.regs = _Regs(reserved | {rdi, rsi})
         self.frame = 0
+        self.released = set()           # input pointers a product already gave back
 
     # ---- frame ------------------------------------------------------------------
     def open_frame(self, slots):
@@ -271,48 +272,69 @@ class _Builder:
         return t
 
     def _square_adx_regs(self, reg_a):
-        """Squaring in registers: the cross products sum_{i<j} a_i a_j (row by row,
-        CF/OF chains), then t = 2*cross + diagonal with doubling on CF and the
-        squares a_i^2 on OF."""
+        """Squaring in registers, a[1..n-1] loaded once (the pointer register is
+        reused).  a0^2 is computed first, its high half parked in the top word t[2n-1]
+        (free until the end); then the cross products sum_{i<j} a_i a_j row by row
+        (CF/OF chains); then t = 2*cross + diagonal with the doubling on CF and the
+        squares on OF."""
         n = self.n
         t = [None] * (2 * n)
-        reg_lo, reg_hi = self.regs.get(), self.regs.get()
-        if n > 1:
-            # row 0: t[1..n] = a[0] * a[1..n-1]
+        if n == 1:
             MOV(rdx, _limb(reg_a, 0))
-            t[1], t[2] = self.regs.get(), self.regs.get()
-            MULX(t[2], t[1], _limb(reg_a, 1))
-            for j in range(2, n):
-                t[j + 1] = self.regs.get()
-                MULX(t[j + 1], reg_lo, _limb(reg_a, j))
-                (ADD if j == 2 else ADC)(t[j], reg_lo)
-            if n > 2:
-                ADC(t[n], 0)
-            # rows 1..n-2: t[2i+1..i+n] += a[i] * a[i+1..n-1]
-            for i in range(1, n - 1):
-                t[i + n] = self.regs.get()
-                XOR(t[i + n], t[i + n])
-                MOV(rdx, _limb(reg_a, i))
-                for j in range(i + 1, n):
-                    MULX(reg_hi, reg_lo, _limb(reg_a, j))
-                    ADCX(t[i + j], reg_lo)
-                    ADOX(t[i + j + 1], reg_hi)
-                ADC(t[i + n], 0)
-        # the cross sum is < 2^(64(2n-1)): the top word starts at zero
-        t[2 * n - 1] = self.regs.get()
-        XOR(t[2 * n - 1], t[2 * n - 1])
-        for i in range(n):
-            MOV(rdx, _limb(reg_a, i))
-            if i == 0:
-                t[0] = self.regs.get()
-                MULX(reg_hi, t[0], rdx)
-            else:
+            t[0], t[1] = self.regs.get(), self.regs.get()
+            MULX(t[1], t[0], rdx)
+            self.regs.put(reg_a)
+            self.released.add(reg_a)
+            return t
+        a = [None] * n
+        for j in range(1, n):
+            a[j] = self.regs.get()
+            MOV(a[j], _limb(reg_a, j))
+        MOV(rdx, _limb(reg_a, 0))
+        self.regs.put(reg_a)                             # the pointer is not needed again
+        self.released.add(reg_a)
+        reg_lo, reg_hi = self.regs.get(), self.regs.get()
+        t[0], t[2 * n - 1] = self.regs.get(), self.regs.get()
+        MULX(t[2 * n - 1], t[0], rdx)                   # a0^2; hi parked in the top word
+        # row 0: t[1..n] = a[0] * a[1..n-1]
+        t[1], t[2] = self.regs.get(), self.regs.get()
+        MULX(t[2], t[1], a[1])
+        for j in range(2, n):
+            t[j + 1] = self.regs.get()
+            MULX(t[j + 1], reg_lo, a[j])
+            (ADD if j == 2 else ADC)(t[j], reg_lo)
+        if n > 2:
+            ADC(t[n], 0)
+        # rows 1..n-2: t[2i+1..i+n] += a[i] * a[i+1..n-1]
+        for i in range(1, n - 1):
+            t[i + n] = self.regs.get()
+            XOR(t[i + n], t[i + n])
+            MOV(rdx, a[i])
+            for j in range(i + 1, n):
+                MULX(reg_hi, reg_lo, a[j])
+                ADCX(t[i + j], reg_lo)
+                ADOX(t[i + j + 1], reg_hi)
+            ADC(t[i + n], 0)
+        # diagonal: the cross sum is < 2^(64(2n-1)), so its top word is zero
+        XOR(reg_lo, reg_lo)                              # CF = OF = 0
+        ADCX(t[1], t[1])
+        ADOX(t[1], t[2 * n - 1])
+        for i in range(1, n):
+            MOV(rdx, a[i])
+            if i < n - 1:
                 MULX(reg_hi, reg_lo, rdx)
-                ADCX(t[2 * i], t[2 * i])
-                ADOX(t[2 * i], reg_lo)
-            ADCX(t[2 * i + 1], t[2 * i + 1])
-            ADOX(t[2 * i + 1], reg_hi)
-        self.regs.put(reg_lo, reg_hi)
+            else:
+                MULX(t[2 * n - 1], reg_lo, rdx)
+            ADCX(t[2 * i], t[2 * i])
+            ADOX(t[2 * i], reg_lo)
+            if i < n - 1:
+                ADCX(t[2 * i + 1], t[2 * i + 1])
+                ADOX(t[2 * i + 1], reg_hi)
+            else:
+                MOV(reg_hi, 0)                           # MOV keeps the flags
+                ADCX(t[2 * i + 1], reg_hi)
+                ADOX(t[2 * i + 1], reg_hi)
+        self.regs.put(reg_lo, reg_hi, *a[1:])
         return t
 
     # ---- reduction --------------------------------------------------------------
@@ -592,7 +614,7 @@ def _kernel(fa, level, op):
             bld.reduce(t, reg_out)
         else:
             t = bld.product(reg_in, reg_b, square=op.startswith("sqr"))
-            bld.regs.put(reg_in, reg_b)
+            bld.regs.put(*[x for x in (reg_in, reg_b) if x is not None and x not in bld.released])
             if op.endswith("_wide"):
                 bld.store_wide(t, reg_out)
             else:
