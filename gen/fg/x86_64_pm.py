@@ -133,8 +133,10 @@ class _Builder:
     # ---- products ---------------------------------------------------------------
     def product(self, reg_a, reg_b, square):
         """2n-limb a*b (a*a when square); list of 2n locations (registers or stack)."""
-        if self.adx and square and self.in_regs:
-            return self._square_adx_regs(reg_a)
+        if self.adx and square:
+            if self.in_regs:
+                return self._square_adx_regs(reg_a)
+            return self._square_adx_stack(reg_a)
         if self.adx and not square:
             if self.in_regs:
                 return self._product_adx_regs(reg_a, reg_b)
@@ -268,6 +270,52 @@ class _Builder:
             if i > 0:
                 ADCX(reg_carry, reg_zero)
             MOV(t[i + n], reg_carry)
+        self.regs.put(reg_lo, reg_hi, reg_carry, reg_zero)
+        return t
+
+    def _square_adx_stack(self, reg_a):
+        """Squaring over the stack frame (any n >= 2): the cross products
+        sum_{i<j} a_i a_j by memory rows (row i covers t[2i+1..i+n]), then one pass
+        t = 2*cross + diagonal (doubling on CF, squares on OF)."""
+        n = self.n
+        t = self.stack_limbs(0, 2 * n)
+        reg_lo, reg_hi, reg_carry, reg_zero = (self.regs.get() for _ in range(4))
+        for i in range(n - 1):
+            XOR(reg_zero, reg_zero)                      # zero, CF = OF = 0
+            MOV(rdx, _limb(reg_a, i))
+            for j in range(i + 1, n):
+                MULX(reg_hi, reg_lo, _limb(reg_a, j))
+                if j > i + 1:
+                    ADOX(reg_lo, reg_carry)
+                if i > 0:
+                    ADCX(reg_lo, t[i + j])
+                MOV(t[i + j], reg_lo)
+                reg_carry, reg_hi = reg_hi, reg_carry
+            ADOX(reg_carry, reg_zero)
+            if i > 0:
+                ADCX(reg_carry, reg_zero)
+            MOV(t[i + n], reg_carry)
+        # the cross sum is < 2^(64(2n-1)): t[2n-1] is zero, t[0] is not part of it
+        XOR(reg_zero, reg_zero)
+        for i in range(n):
+            MOV(rdx, _limb(reg_a, i))
+            MULX(reg_hi, reg_lo, rdx)
+            if i == 0:
+                MOV(t[0], reg_lo)
+            else:
+                MOV(reg_carry, t[2 * i])
+                ADCX(reg_carry, reg_carry)
+                ADOX(reg_carry, reg_lo)
+                MOV(t[2 * i], reg_carry)
+            if i < n - 1:
+                MOV(reg_carry, t[2 * i + 1])
+                ADCX(reg_carry, reg_carry)
+                ADOX(reg_carry, reg_hi)
+                MOV(t[2 * i + 1], reg_carry)
+            else:
+                ADCX(reg_hi, reg_zero)
+                ADOX(reg_hi, reg_zero)
+                MOV(t[2 * i + 1], reg_hi)
         self.regs.put(reg_lo, reg_hi, reg_carry, reg_zero)
         return t
 
