@@ -411,7 +411,7 @@ class _Builder:
     def _fold_step_regs(self, u, t):
         """u[0..n-1] += c_fold * t[n..2n-1]; returns the top word (<= c_fold)."""
         n = self.n
-        if self.adx:
+        if self.adx and n > 1:                           # one limb: ADC is shorter
             MOV(rdx, self.c_fold)
             reg_zero = self.regs.get()
             XOR(reg_zero, reg_zero)
