@@ -100,11 +100,65 @@ static void ops_round(int square)
     ret = F(eq)(&a, &b);
     PUBLIC(ret);
     sink += (unsigned)ret;
+    ret = F(inv_fermat)(&r, &a);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    ret = F(is_square)(&a);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    {
+        FE in[3], out[3], scratch[3];
+        in[0] = a, in[1] = b, in[2] = r;
+        F(zero)(&in[2]);
+        SECRET(in);
+        F(inv_batch)(out, in, 3, scratch);
+    }
     s = b;
     F(cmov)(&s, &a, cond);
     F(cswap)(&s, &r, cond);
     F(zero)(&r);
     F(one)(&r);
+#if C(HAVE_FP2)
+    {
+        CAT(FE, _fp2) x, y, z;
+        uint8_t bytes2[C(FP2_BYTES)];
+        x.c0 = a, x.c1 = b;
+        y.c0 = b, y.c1 = a;
+        SECRET(x);
+        SECRET(y);
+        F(fp2_mul)(&z, &x, &y);
+        F(fp2_sqr)(&z, &x);
+        F(fp2_add)(&z, &x, &y);
+        F(fp2_sub)(&z, &x, &y);
+        F(fp2_neg)(&z, &x);
+        F(fp2_conj)(&z, &x);
+        F(fp2_mul_fp)(&z, &x, &a);
+        F(fp2_to_bytes)(bytes2, &x);
+        ret = F(fp2_from_bytes)(&z, bytes2);
+        PUBLIC(ret);
+        sink += (unsigned)ret;
+        ret = F(fp2_inv)(&z, &x);
+        PUBLIC(ret);
+        sink += (unsigned)ret;
+        ret = F(fp2_sqrt)(&z, &x);
+        PUBLIC(ret);
+        sink += (unsigned)ret;
+        F(fp2_sqr)(&x, &x); /* a square: the root-found path */
+        ret = F(fp2_sqrt)(&z, &x);
+        PUBLIC(ret);
+        sink += (unsigned)ret;
+        ret = F(fp2_eq)(&x, &y);
+        PUBLIC(ret);
+        sink += (unsigned)ret;
+        ret = F(fp2_is_zero)(&x);
+        PUBLIC(ret);
+        sink += (unsigned)ret;
+        F(fp2_cmov)(&z, &x, cond);
+        F(fp2_cswap)(&x, &y, cond);
+        F(fp2_zero)(&z);
+        F(fp2_one)(&z);
+    }
+#endif
 }
 
 /* Deliberately leaky: a branch on a secret bit (through a call, so no

@@ -698,6 +698,163 @@ static unsigned long run_sweep(unsigned long count, int full)
 }
 
 /* ------------------------------------------------------------------ */
+#if C(HAVE_FP2)
+/* Fp2 = Fp[u]/(u^2 - nr) against GMP in the plain domain. */
+#define E2 CAT(FE, _fp2)
+#define F2(op) CAT(CAT(E2, _), op)
+static mpz_t NR;
+
+static void fp2_plain(mpz_t x0, mpz_t x1, const E2 *a)
+{
+    plain(x0, a->c0.limb);
+    plain(x1, a->c1.limb);
+}
+
+/* compare r with the plain pair (w0, w1) */
+static void fp2_expect(const char *op, const E2 *r, mpz_t w0, mpz_t w1, const E2 *a, const E2 *b)
+{
+    mpz_t g0, g1;
+    mpz_inits(g0, g1, NULL);
+    mpz_mod(w0, w0, P);
+    mpz_mod(w1, w1, P);
+    fp2_plain(g0, g1, r);
+    checks++;
+    if (mpz_cmp(g0, w0) || mpz_cmp(g1, w1)) {
+        fail("fp2 %s", op);
+        if (failures <= 20) {
+            if (a) show("a.c0", a->c0.limb, N), show("a.c1", a->c1.limb, N);
+            if (b) show("b.c0", b->c0.limb, N), show("b.c1", b->c1.limb, N);
+            gmp_fprintf(stderr, "  got  %Zx + %Zx u\n  want %Zx + %Zx u\n", g0, g1, w0, w1);
+        }
+    }
+    mpz_clears(g0, g1, NULL);
+}
+
+static void fp2_random(E2 *a, unsigned long i)
+{
+    random_element(a->c0.limb);
+    random_element(a->c1.limb);
+    if (i % 16 == 0) { /* the largest operands: both halves p - 1 (lazy bounds at their extreme) */
+        mpz_t z;
+        mpz_init(z);
+        mpz_sub_ui(z, P, 1);
+        from_mpz(a->c0.limb, N, z);
+        from_mpz(a->c1.limb, N, z);
+        internal(a->c0.limb, z);
+        internal(a->c1.limb, z);
+        mpz_clear(z);
+    }
+}
+
+static void check_fp2(unsigned long count)
+{
+    unsigned long i;
+    mpz_t a0, a1, b0, b1, w0, w1, t;
+    mpz_inits(a0, a1, b0, b1, w0, w1, t, NULL);
+    for (i = 0; i < count; i++) {
+        E2 a, b, r, s;
+        uint8_t bytes[C(FP2_BYTES)];
+        fp2_random(&a, i);
+        fp2_random(&b, i / 2);
+        fp2_plain(a0, a1, &a);
+        fp2_plain(b0, b1, &b);
+
+        /* mul: (a0 b0 + nr a1 b1) + (a0 b1 + a1 b0) u */
+        mpz_mul(w0, a1, b1), mpz_mul(w0, w0, NR), mpz_addmul(w0, a0, b0);
+        mpz_mul(w1, a0, b1), mpz_addmul(w1, a1, b0);
+        F2(mul)(&r, &a, &b);
+        fp2_expect("mul", &r, w0, w1, &a, &b);
+        s = a, F2(mul)(&s, &s, &b);
+        fp2_expect("mul r==a", &s, w0, w1, &a, &b);
+        s = b, F2(mul)(&s, &a, &s);
+        fp2_expect("mul r==b", &s, w0, w1, &a, &b);
+
+        /* sqr */
+        mpz_mul(w0, a1, a1), mpz_mul(w0, w0, NR), mpz_addmul(w0, a0, a0);
+        mpz_mul(w1, a0, a1), mpz_mul_ui(w1, w1, 2);
+        F2(sqr)(&r, &a);
+        fp2_expect("sqr", &r, w0, w1, &a, NULL);
+        s = a, F2(sqr)(&s, &s);
+        fp2_expect("sqr r==a", &s, w0, w1, &a, NULL);
+        F2(mul)(&s, &a, &a);
+        fp2_expect("mul a==a", &s, w0, w1, &a, NULL);
+
+        mpz_add(w0, a0, b0), mpz_add(w1, a1, b1);
+        F2(add)(&r, &a, &b);
+        fp2_expect("add", &r, w0, w1, &a, &b);
+        mpz_sub(w0, a0, b0), mpz_sub(w1, a1, b1);
+        F2(sub)(&r, &a, &b);
+        fp2_expect("sub", &r, w0, w1, &a, &b);
+        mpz_neg(w0, a0), mpz_neg(w1, a1);
+        F2(neg)(&r, &a);
+        fp2_expect("neg", &r, w0, w1, &a, NULL);
+        mpz_set(w0, a0), mpz_neg(w1, a1);
+        F2(conj)(&r, &a);
+        fp2_expect("conj", &r, w0, w1, &a, NULL);
+        mpz_mul(w0, a0, b0), mpz_mul(w1, a1, b0);
+        F2(mul_fp)(&r, &a, &b.c0);
+        fp2_expect("mul_fp", &r, w0, w1, &a, &b);
+        s = a, F2(mul_fp)(&s, &s, &s.c0);
+        mpz_mul(w0, a0, a0), mpz_mul(w1, a1, a0);
+        fp2_expect("mul_fp aliased", &s, w0, w1, &a, NULL);
+
+        expect_int("fp2 eq", F2(eq)(&a, &b), !mpz_cmp(a0, b0) && !mpz_cmp(a1, b1));
+        expect_int("fp2 eq self", F2(eq)(&a, &a), 1);
+        expect_int("fp2 is_zero", F2(is_zero)(&a), !mpz_sgn(a0) && !mpz_sgn(a1));
+        s = a, F2(cmov)(&s, &b, 1);
+        expect_int("fp2 cmov 1", F2(eq)(&s, &b), 1);
+        F2(cmov)(&s, &a, 0);
+        expect_int("fp2 cmov 0", F2(eq)(&s, &b), 1);
+        r = a, s = b, F2(cswap)(&r, &s, 1);
+        expect_int("fp2 cswap", F2(eq)(&r, &b) & F2(eq)(&s, &a), 1);
+        F2(to_bytes)(bytes, &a);
+        expect_int("fp2 from_bytes(to_bytes) ok", F2(from_bytes)(&r, bytes), 1);
+        expect_int("fp2 from_bytes(to_bytes)", F2(eq)(&r, &a), 1);
+        encode(bytes + (i & 1 ? C(BYTES) : 0), P); /* one half = p: rejected whole */
+        F2(one)(&r);
+        expect_int("fp2 from_bytes rejects a half >= p", F2(from_bytes)(&r, bytes), 0);
+        expect_int("fp2 from_bytes rejection zeroes", F2(is_zero)(&r), 1);
+
+        if (i % 25 == 0) { /* inv and sqrt: exponentiations */
+            int ok, sq;
+            E2 x;
+            ok = F2(inv)(&r, &a);
+            expect_int("fp2 inv flag", ok, !F2(is_zero)(&a));
+            if (ok) {
+                F2(mul)(&s, &r, &a);
+                F2(one)(&x);
+                expect_int("fp2 a * inv(a) == 1", F2(eq)(&s, &x), 1);
+            } else {
+                expect_int("fp2 inv(0) == 0", F2(is_zero)(&r), 1);
+            }
+            /* a is a square in Fp2 iff its norm a0^2 - nr a1^2 is a square in Fp */
+            mpz_mul(t, a1, a1), mpz_mul(t, t, NR), mpz_neg(t, t), mpz_addmul(t, a0, a0), mpz_mod(t, t, P);
+            sq = mpz_sgn(t) == 0 || mpz_legendre(t, P) == 1;
+            ok = F2(sqrt)(&r, &a);
+            expect_int("fp2 sqrt flag vs norm's Legendre symbol", ok, sq);
+            if (ok) {
+                F2(sqr)(&s, &r);
+                expect_int("fp2 sqrt(a)^2 == a", F2(eq)(&s, &a), 1);
+            } else {
+                expect_int("fp2 sqrt non-square -> 0", F2(is_zero)(&r), 1);
+            }
+            F2(sqr)(&x, &a); /* squares: always found */
+            ok = F2(sqrt)(&r, &x);
+            expect_int("fp2 sqrt of a square", ok, 1);
+            F2(sqr)(&s, &r);
+            expect_int("fp2 sqrt(a^2)^2", F2(eq)(&s, &x), 1);
+            x.c1 = x.c0, F2(zero)(&s), x.c1 = s.c1; /* a base-field element */
+            ok = F2(sqrt)(&r, &x);
+            expect_int("fp2 sqrt of an Fp element (always a square in Fp2)", ok, 1);
+            F2(sqr)(&s, &r);
+            expect_int("fp2 sqrt(Fp element)^2", F2(eq)(&s, &x), 1);
+        }
+    }
+    mpz_clears(a0, a1, b0, b1, w0, w1, t, NULL);
+}
+#endif
+
+/* ------------------------------------------------------------------ */
 int main(int argc, char **argv)
 {
     const char *suite = "diff", *kat = NULL, *level_name = NULL;
@@ -711,7 +868,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--count") && i + 1 < (unsigned long)argc) count = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < (unsigned long)argc) rng_state = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx [--suite diff|kat|sweep|sweep-full] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
+            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx [--suite diff|kat|sweep|sweep-full|fp2] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
             return 2;
         }
     }
@@ -786,6 +943,14 @@ int main(int argc, char **argv)
         }
         check_redc_sums(count / 100 ? count / 100 : 1);
         check_inv_batch(slow / 20 ? slow / 20 : 1);
+    } else if (!strcmp(suite, "fp2")) {
+#if C(HAVE_FP2)
+        mpz_init_set_si(NR, C(FP2_NON_RESIDUE));
+        check_fp2(count);
+#else
+        printf("%s: no Fp2 configured\n", field_name);
+        return 77;
+#endif
     } else if (!strcmp(suite, "sweep") || !strcmp(suite, "sweep-full")) {
         unsigned long pairs = run_sweep(count, !strcmp(suite, "sweep-full"));
         printf("%s %s sweep: %lu operand pairs\n", field_name, level_name, pairs);

@@ -27,6 +27,7 @@ extern "C" {
 #define FG_P25519_BYTES 32  /* serialized size (little-endian) */
 #define FG_P25519_BITS 255  /* bit length of p */
 #define FG_P25519_BYTE_ORDER_BIG 0  /* serialized form: 1 big-endian, 0 little-endian */
+#define FG_P25519_HAVE_FP2 0  /* 1: fg_p25519_fp2_* below */
 #define FG_P25519_MONTGOMERY 0  /* 1: internal form is x*2^256 mod p */
 /* redc accepts the limb-wise sum of up to FG_P25519_REDC_SUMS wide products
  * of field elements: exactly, any t with any t < 2^512. */

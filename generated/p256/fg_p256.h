@@ -27,6 +27,7 @@ extern "C" {
 #define FG_P256_BYTES 32  /* serialized size (big-endian) */
 #define FG_P256_BITS 256  /* bit length of p */
 #define FG_P256_BYTE_ORDER_BIG 1  /* serialized form: 1 big-endian, 0 little-endian */
+#define FG_P256_HAVE_FP2 0  /* 1: fg_p256_fp2_* below */
 #define FG_P256_MONTGOMERY 1  /* 1: internal form is x*2^256 mod p */
 /* redc accepts the limb-wise sum of up to FG_P256_REDC_SUMS wide products
  * of field elements: exactly, any t with t < p * 2^256. */

@@ -1056,3 +1056,257 @@ int fg_p503_sqrt(fg_p503 *r, const fg_p503 *a)
     *r = root;
     return ok;
 }
+
+
+
+
+/* ---- Fp2 = Fp[u]/(u^2 - (-1)) ---- */
+static const uint64_t FP2_NR_INV[N] = { UINT64_C(0xfffffffffffffc06), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0xf7ffffffffffffff), 
+      UINT64_C(0xaf3d416b7b3314eb), UINT64_C(0xca33593b14ffca31), 
+      UINT64_C(0xd5784ef6bfc5638d), UINT64_C(0x00196b467b71c4ca) }; /* 1/(-1), internal form */
+static const uint64_t FP2_HALF[N] = { UINT64_C(0x00000000000001fc), UINT64_C(0x0000000000000000), 
+      UINT64_C(0x0000000000000000), UINT64_C(0xb000000000000000), 
+      UINT64_C(0x3b69bb2464785d2a), UINT64_C(0x36824a2af0fe9896), 
+      UINT64_C(0xf5899f427a94f309), UINT64_C(0x0033b15203c83bb8) };   /* 1/2, internal form */
+
+static const fg_p503 *fp2_const(const uint64_t *limbs)
+{
+    return (const fg_p503 *)(const void *)limbs;
+}
+
+void fg_p503_fp2_zero(fg_p503_fp2 *r)
+{
+    fg_p503_zero(&r->c0);
+    fg_p503_zero(&r->c1);
+}
+
+void fg_p503_fp2_one(fg_p503_fp2 *r)
+{
+    fg_p503_one(&r->c0);
+    fg_p503_zero(&r->c1);
+}
+
+int fg_p503_fp2_from_bytes(fg_p503_fp2 *r, const uint8_t in[FG_P503_FP2_BYTES])
+{
+    fg_p503_fp2 t, zero;
+    int ok = fg_p503_from_bytes(&t.c0, in) & fg_p503_from_bytes(&t.c1, in + FG_P503_BYTES);
+    fg_p503_fp2_zero(&zero);
+    fg_p503_fp2_cmov(&t, &zero, 1 - ok);
+    *r = t;
+    return ok;
+}
+
+void fg_p503_fp2_to_bytes(uint8_t out[FG_P503_FP2_BYTES], const fg_p503_fp2 *a)
+{
+    fg_p503_to_bytes(out, &a->c0);
+    fg_p503_to_bytes(out + FG_P503_BYTES, &a->c1);
+}
+
+void fg_p503_fp2_add(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
+{
+    fg_p503_add(&r->c0, &a->c0, &b->c0);
+    fg_p503_add(&r->c1, &a->c1, &b->c1);
+}
+
+void fg_p503_fp2_sub(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
+{
+    fg_p503_sub(&r->c0, &a->c0, &b->c0);
+    fg_p503_sub(&r->c1, &a->c1, &b->c1);
+}
+
+void fg_p503_fp2_neg(fg_p503_fp2 *r, const fg_p503_fp2 *a)
+{
+    fg_p503_neg(&r->c0, &a->c0);
+    fg_p503_neg(&r->c1, &a->c1);
+}
+
+void fg_p503_fp2_conj(fg_p503_fp2 *r, const fg_p503_fp2 *a)
+{
+    r->c0 = a->c0;
+    fg_p503_neg(&r->c1, &a->c1);
+}
+
+void fg_p503_fp2_mul_fp(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503 *b)
+{
+    fg_p503 s = *b; /* b may alias a half of r */
+    fg_p503_mul(&r->c0, &a->c0, &s);
+    fg_p503_mul(&r->c1, &a->c1, &s);
+}
+
+/* r = nr * x in Fp. */
+static void mul_by_nr(fg_p503 *r, const fg_p503 *x)
+{
+    fg_p503_neg(r, x);
+}
+
+/* Unreduced helpers for lazy reduction. Bounds are the analysis' (see the
+ * comments at each use); none of these carries out of its width. */
+
+/* r = a + b without reduction: a, b < p and 2p < 2^512. */
+static void add_unreduced(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+{
+    unsigned char carry = 0;
+    int i;
+    for (i = 0; i < N; i++)
+        r[i] = addc(a[i], b[i], &carry);
+}
+
+/* t += u over 2N limbs. */
+static void add_wide(uint64_t t[2 * N], const uint64_t u[2 * N])
+{
+    unsigned char carry = 0;
+    int i;
+    for (i = 0; i < 2 * N; i++)
+        t[i] = addc(t[i], u[i], &carry);
+}
+
+/* t -= u over 2N limbs (t >= u by the caller's bound). */
+static void sub_wide(uint64_t t[2 * N], const uint64_t u[2 * N])
+{
+    unsigned char borrow = 0;
+    int i;
+    for (i = 0; i < 2 * N; i++)
+        t[i] = subb(t[i], u[i], &borrow);
+}
+
+static const uint64_t FP2_KP2[2 * N] = { UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000000), 
+      UINT64_C(0x0000000000000000), UINT64_C(0xa800000000000000), 
+      UINT64_C(0xd9ef484bbbdc30be), UINT64_C(0xc8c8126f090304a1), 
+      UINT64_C(0x3f7472844b10b65f), UINT64_C(0x730f32157cfdc3c3), 
+      UINT64_C(0x41463ab4329a333f), UINT64_C(0xbdfc933977c47d3a), 
+      UINT64_C(0xa338a3767f6f2520), UINT64_C(0xb4f8cb7565ccc13f), 
+      UINT64_C(0xdde43b73aacd2189), UINT64_C(0xabcf845cac5405fb), 
+      UINT64_C(0x6516d02a09e684b7), UINT64_C(0x00001033a4091bb8) }; /* 1 * p^2 */
+
+/* t0 = t0 + (-1) * t1 as a non-negative wide value congruent mod p:
+ * t0 + 1p^2 - 1t1, in (0, 2p^2) since t1 < p^2. */
+static void wide_plus_nr_times(uint64_t t0[2 * N], uint64_t t1[2 * N])
+{
+    add_wide(t0, FP2_KP2);
+    sub_wide(t0, t1);
+}
+
+
+/* Karatsuba with lazy reduction:
+ *   T0 = a0*b0, T1 = a1*b1 (each < p^2),
+ *   T2 = (a0+a1)(b0+b1) with unreduced sums < 2p (< 2^512), T2 < 4p^2,
+ *   c1 = redc(T2 - T0 - T1) = redc(a0*b1 + a1*b0), and a0*b1 + a1*b0 < 2p^2,
+ *   c0 = redc(T0 + nr*T1) with the wide value below 2p^2;
+ * both within redc's bound (t < p * 2^512), as the analysis checked. */
+void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
+{
+    uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
+    fg_p503 sa, sb;
+    fg_p503_mul_wide(t0, &a->c0, &b->c0);
+    fg_p503_mul_wide(t1, &a->c1, &b->c1);
+    add_unreduced(sa.limb, a->c0.limb, a->c1.limb);
+    add_unreduced(sb.limb, b->c0.limb, b->c1.limb);
+    fg_p503_mul_wide(t2, &sa, &sb);
+    sub_wide(t2, t0);
+    sub_wide(t2, t1);
+    wide_plus_nr_times(t0, t1);
+    fg_p503_redc(&r->c0, t0);
+    fg_p503_redc(&r->c1, t2);
+}
+
+
+/* Complex squaring (u^2 = -1): c0 = (a0+a1)(a0-a1) and c1 = 2*a0*a1, with
+ * unreduced operands a0+a1, a0-a1+p, 2*a0 (each < 2p < 2^512):
+ * the products are below 4p^2, within redc's bound (t < p * 2^512). */
+void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
+{
+    uint64_t t0[2 * N], t1[2 * N];
+    fg_p503 s, d, twice;
+    unsigned char borrow = 0, carry = 0;
+    int i;
+    add_unreduced(s.limb, a->c0.limb, a->c1.limb);
+    for (i = 0; i < N; i++)
+        d.limb[i] = subb(a->c0.limb[i], a->c1.limb[i], &borrow);
+    for (i = 0; i < N; i++) /* + p: a0 - a1 + p in (0, 2p) */
+        d.limb[i] = addc(d.limb[i], P[i], &carry);
+    add_unreduced(twice.limb, a->c0.limb, a->c0.limb);
+    fg_p503_mul_wide(t0, &s, &d);
+    fg_p503_mul_wide(t1, &twice, &a->c1);
+    fg_p503_redc(&r->c0, t0);
+    fg_p503_redc(&r->c1, t1);
+}
+
+/* norm(a) = a0^2 - nr*a1^2 in Fp; a^-1 = conj(a) / norm(a). */
+int fg_p503_fp2_inv(fg_p503_fp2 *r, const fg_p503_fp2 *a)
+{
+    fg_p503 n, t, ninv;
+    int ok;
+    fg_p503_sqr(&n, &a->c0);
+    fg_p503_sqr(&t, &a->c1);
+    mul_by_nr(&t, &t);
+    fg_p503_sub(&n, &n, &t);
+    ok = fg_p503_inv(&ninv, &n); /* n == 0 exactly when a == 0 */
+    fg_p503_mul(&r->c0, &a->c0, &ninv);
+    fg_p503_mul(&t, &a->c1, &ninv);
+    fg_p503_neg(&r->c1, &t);
+    return ok;
+}
+
+/* Square root through the norm. If a = x^2 with x = x0 + x1*u then
+ * s = sqrt(norm a) exists and x0^2 = (a0 +- s)/2, x1 = a1/(2*x0). The sign is
+ * chosen by a Legendre test (nonzero square first); x0 = 0 happens only for
+ * a = a0 in Fp, whose root is then y*u with y^2 = a0/nr. Every candidate is
+ * computed and selected with cmov; the result is verified by squaring. */
+int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a)
+{
+    fg_p503 n, s, t, t_alt, x0, x1, y, d, dinv, zero;
+    fg_p503_fp2 root, check, zero2;
+    int use_alt, x0_zero, ok;
+    fg_p503_zero(&zero);
+    fg_p503_sqr(&n, &a->c0);
+    fg_p503_sqr(&t, &a->c1);
+    mul_by_nr(&t, &t);
+    fg_p503_sub(&n, &n, &t);
+    (void)fg_p503_sqrt(&s, &n);
+    fg_p503_add(&t, &a->c0, &s);
+    fg_p503_mul(&t, &t, fp2_const(FP2_HALF));
+    fg_p503_sub(&t_alt, &a->c0, &s);
+    fg_p503_mul(&t_alt, &t_alt, fp2_const(FP2_HALF));
+    use_alt = (1 - fg_p503_is_square(&t)) | fg_p503_is_zero(&t);
+    fg_p503_cmov(&t, &t_alt, use_alt);
+    (void)fg_p503_sqrt(&x0, &t);
+    fg_p503_add(&d, &x0, &x0);
+    (void)fg_p503_inv(&dinv, &d);
+    fg_p503_mul(&x1, &a->c1, &dinv);
+    fg_p503_mul(&y, &a->c0, fp2_const(FP2_NR_INV));
+    (void)fg_p503_sqrt(&y, &y);
+    x0_zero = fg_p503_is_zero(&x0);
+    fg_p503_cmov(&x1, &y, x0_zero);
+    root.c0 = x0;
+    root.c1 = x1;
+    fg_p503_fp2_sqr(&check, &root);
+    ok = fg_p503_fp2_eq(&check, a);
+    fg_p503_fp2_zero(&zero2);
+    fg_p503_fp2_cmov(&root, &zero2, 1 - ok);
+    *r = root;
+    (void)zero;
+    return ok;
+}
+
+int fg_p503_fp2_eq(const fg_p503_fp2 *a, const fg_p503_fp2 *b)
+{
+    return fg_p503_eq(&a->c0, &b->c0) & fg_p503_eq(&a->c1, &b->c1);
+}
+
+int fg_p503_fp2_is_zero(const fg_p503_fp2 *a)
+{
+    return fg_p503_is_zero(&a->c0) & fg_p503_is_zero(&a->c1);
+}
+
+void fg_p503_fp2_cmov(fg_p503_fp2 *r, const fg_p503_fp2 *a, int cond)
+{
+    fg_p503_cmov(&r->c0, &a->c0, cond);
+    fg_p503_cmov(&r->c1, &a->c1, cond);
+}
+
+void fg_p503_fp2_cswap(fg_p503_fp2 *a, fg_p503_fp2 *b, int cond)
+{
+    fg_p503_cswap(&a->c0, &b->c0, cond);
+    fg_p503_cswap(&a->c1, &b->c1, cond);
+}

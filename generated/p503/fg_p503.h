@@ -27,6 +27,7 @@ extern "C" {
 #define FG_P503_BYTES 63  /* serialized size (little-endian) */
 #define FG_P503_BITS 503  /* bit length of p */
 #define FG_P503_BYTE_ORDER_BIG 0  /* serialized form: 1 big-endian, 0 little-endian */
+#define FG_P503_HAVE_FP2 1  /* 1: fg_p503_fp2_* below */
 #define FG_P503_MONTGOMERY 1  /* 1: internal form is x*2^512 mod p */
 /* redc accepts the limb-wise sum of up to FG_P503_REDC_SUMS wide products
  * of field elements: exactly, any t with t < p * 2^512. */
@@ -131,6 +132,42 @@ void fg_p503_mul_wide_adx(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P50
 void fg_p503_sqr_wide_adx(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_redc_adx(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LIMBS]);
 #endif
+
+
+/* ---- Fp2 = Fp[u]/(u^2 - (-1)): elements c0 + c1*u ---- */
+#define FG_P503_FP2_BYTES (2 * FG_P503_BYTES)  /* c0 then c1, each little-endian */
+#define FG_P503_FP2_NON_RESIDUE (-1)
+typedef struct {
+    fg_p503 c0, c1;
+} fg_p503_fp2;
+
+/* Same conventions as the base field: canonical in and out, any aliasing,
+ * constant time; return values are public. */
+void fg_p503_fp2_zero(fg_p503_fp2 *r);
+void fg_p503_fp2_one(fg_p503_fp2 *r);
+/* 1 and r = c0 + c1*u if both halves are < p; else 0 and r = 0. */
+int fg_p503_fp2_from_bytes(fg_p503_fp2 *r, const uint8_t in[FG_P503_FP2_BYTES]);
+void fg_p503_fp2_to_bytes(uint8_t out[FG_P503_FP2_BYTES], const fg_p503_fp2 *a);
+void fg_p503_fp2_add(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+void fg_p503_fp2_sub(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+void fg_p503_fp2_neg(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+/* r = c0 - c1*u (the Frobenius conjugate). */
+void fg_p503_fp2_conj(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+/* r = a*b: Karatsuba with lazy reduction (three mul_wide, two redc). */
+void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+/* r = a^2: complex squaring, two mul_wide and two redc. */
+void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+/* r = b*a for b in Fp. */
+void fg_p503_fp2_mul_fp(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503 *b);
+/* r = a^-1 through the norm (one Fp inversion); 0 and r = 0 for a == 0. */
+int fg_p503_fp2_inv(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+/* 1 and a root if a is a square in Fp2, else 0 and r = 0. */
+int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+int fg_p503_fp2_eq(const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+int fg_p503_fp2_is_zero(const fg_p503_fp2 *a);
+void fg_p503_fp2_cmov(fg_p503_fp2 *r, const fg_p503_fp2 *a, int cond);
+void fg_p503_fp2_cswap(fg_p503_fp2 *a, fg_p503_fp2 *b, int cond);
+
 
 #ifdef __cplusplus
 }
