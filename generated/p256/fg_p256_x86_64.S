@@ -433,6 +433,84 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r12
 	movq %rdx, %r13
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq %r8, %r14
 	movq %r14, %r15
 	shlq $32, %r14
@@ -448,165 +526,78 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r9
-	addq %r9, %r13
-	movq $0, %r11
-	adcq $0, %r11
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	addq %r9, %r11
-	movq %r10, %r8
-	movq %r8, %rbp
-	shlq $32, %r8
-	shrq $32, %rbp
-	addq %r8, %rbx
-	adcq $0, %rbp
-	addq %rbp, %r12
-	movq $0, %rbp
-	adcq $0, %rbp
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r10
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	addq %r14, %r11
-	movq $0, %r15
-	adcq $0, %r15
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	addq %r14, %r15
-	movq %rbx, %r10
-	movq %r10, %r9
-	shlq $32, %r10
-	shrq $32, %r9
-	addq %r10, %r12
-	adcq $0, %r9
-	addq %r9, %r13
-	movq $0, %r9
-	adcq $0, %r9
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %rbx
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r8
-	addq %r8, %r15
-	movq $0, %rbp
-	adcq $0, %rbp
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r8
-	addq %r8, %rbp
-	movq %r12, %rbx
-	movq %rbx, %r14
-	shlq $32, %rbx
+	movq %rdx, %rcx
+	movq %r10, %rsi
+	movq %rsi, %r14
+	shlq $32, %rsi
 	shrq $32, %r14
-	addq %rbx, %r13
+	addq %rsi, %rbx
 	adcq $0, %r14
-	addq %r14, %r11
+	addq %r14, %r12
 	movq $0, %r14
 	adcq $0, %r14
 	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r12
+	mulq %r10
 	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq %rbx, %r8
+	movq %r8, %rsi
+	shlq $32, %r8
+	shrq $32, %rsi
+	addq %r8, %r12
+	adcq $0, %rsi
+	addq %rsi, %rcx
+	movq $0, %rsi
+	adcq $0, %rsi
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %rbx
+	addq %rsi, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r10
-	addq %r10, %rbp
-	movq $0, %r9
-	adcq $0, %r9
-	movq %r13, %r8
-	subq .Lfg_p256_mont_p+0(%rip), %r8
-	movq %r11, %rbx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
-	movq %r15, %r14
-	sbbq .Lfg_p256_mont_p+16(%rip), %r14
-	movq %rbp, %r10
-	sbbq .Lfg_p256_mont_p+24(%rip), %r10
-	sbbq $0, %r9
-	cmovc %r13, %r8
-	cmovc %r11, %rbx
-	cmovc %r15, %r14
-	cmovc %rbp, %r10
-	movq %r8, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r14, 16(%rdi)
-	movq %r10, 24(%rdi)
+	movq %rdx, %r14
+	movq %r12, %r10
+	movq %r10, %r8
+	shlq $32, %r10
+	shrq $32, %r8
+	addq %r10, %rcx
+	adcq $0, %r8
+	addq %r8, %r15
+	movq $0, %r8
+	adcq $0, %r8
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r12
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq $0, %rbx
+	addq %r13, %rcx
+	adcq %r11, %r15
+	adcq %r9, %r14
+	adcq %rbp, %rsi
+	adcq $0, %rbx
+	movq %rcx, %r10
+	subq .Lfg_p256_mont_p+0(%rip), %r10
+	movq %r15, %r8
+	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	movq %r14, %r12
+	sbbq .Lfg_p256_mont_p+16(%rip), %r12
+	movq %rsi, %r13
+	sbbq .Lfg_p256_mont_p+24(%rip), %r13
+	sbbq $0, %rbx
+	cmovc %rcx, %r10
+	cmovc %r15, %r8
+	cmovc %r14, %r12
+	cmovc %rsi, %r13
+	movq %r10, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r12, 16(%rdi)
+	movq %r13, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1135,155 +1126,146 @@ pushq %rbx
 	mulxq 24(%rcx), %rbp, %r12
 	addq %rbx, %rbp
 	adcq $0, %r12
-	movq %r8, %rdx
-	movq %rdx, %r13
-	movq %r13, %r14
-	shlq $32, %r13
-	shrq $32, %r14
+	movq 8(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %r14
 	addq %r13, %r10
 	adcq $0, %r14
-	addq %r14, %rax
-	movq $0, %r14
-	adcq $0, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %r9
+	mulxq 8(%rcx), %r15, %r9
 	addq %r14, %r15
 	adcq $0, %r9
-	addq %r15, %rbp
+	addq %r15, %rax
 	adcq $0, %r9
-	addq %r9, %r12
-	movq $0, %r11
+	mulxq 16(%rcx), %r11, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %r11, %rbp
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r13, %r14
+	addq %rbx, %r13
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r15, %r9
+	addq %r15, %rax
+	adcq $0, %r9
+	mulxq 8(%rcx), %r11, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %r11, %rbp
+	adcq $0, %rbx
+	mulxq 16(%rcx), %r13, %r15
+	addq %rbx, %r13
+	adcq $0, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	mulxq 24(%rcx), %r9, %r11
+	addq %r15, %r9
 	adcq $0, %r11
-	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r8
-	addq %rbx, %r10
-	adcq $0, %r8
-	mulxq 8(%rcx), %r13, %r14
-	addq %r8, %r13
-	adcq $0, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	mulxq 16(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
-	addq %r15, %rbp
-	adcq $0, %r9
-	mulxq 24(%rcx), %rbx, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	addq %rbx, %r12
-	adcq $0, %r8
-	addq %r8, %r11
-	movq %r10, %rdx
-	movq %rdx, %r13
-	movq %r13, %r14
-	shlq $32, %r13
-	shrq $32, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	addq %r14, %rbp
-	movq $0, %r14
-	adcq $0, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %r9
-	addq %r14, %r15
+	addq %r9, %r14
+	adcq $0, %r11
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %rbx, %r13
+	addq %rbx, %rbp
+	adcq $0, %r13
+	mulxq 8(%rcx), %r15, %r9
+	addq %r13, %r15
 	adcq $0, %r9
 	addq %r15, %r12
 	adcq $0, %r9
-	addq %r9, %r11
+	mulxq 16(%rcx), %rbx, %r13
+	addq %r9, %rbx
+	adcq $0, %r13
+	addq %rbx, %r14
+	adcq $0, %r13
+	mulxq 24(%rcx), %r15, %r9
+	addq %r13, %r15
+	adcq $0, %r9
+	addq %r15, %r11
+	adcq $0, %r9
+	movq %r8, %rdx
+	movq %rdx, %rbx
+	movq %rbx, %r13
+	shlq $32, %rbx
+	shrq $32, %r13
+	addq %rbx, %r10
+	adcq $0, %r13
+	addq %r13, %rax
+	movq $0, %r13
+	adcq $0, %r13
+	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %rcx
+	addq %r13, %r15
+	adcq $0, %rcx
+	addq %r15, %rbp
+	adcq $0, %rcx
+	movq %r10, %rdx
+	movq %rdx, %rsi
+	movq %rsi, %rbx
+	shlq $32, %rsi
+	shrq $32, %rbx
+	addq %rsi, %rax
+	adcq $0, %rbx
+	addq %rbx, %rbp
 	movq $0, %rbx
 	adcq $0, %rbx
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	mulxq 8(%rcx), %r13, %r14
-	addq %r10, %r13
-	adcq $0, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	mulxq 16(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
-	addq %r15, %r12
-	adcq $0, %r9
-	mulxq 24(%rcx), %r8, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	addq %r8, %r11
-	adcq $0, %r10
-	addq %r10, %rbx
+	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r15
+	addq %rbx, %r13
+	adcq $0, %r15
+	addq %r13, %rcx
+	adcq $0, %r15
 	movq %rax, %rdx
-	movq %rdx, %r13
-	movq %r13, %r14
-	shlq $32, %r13
-	shrq $32, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	addq %r14, %r12
-	movq $0, %r14
-	adcq $0, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
-	addq %r15, %r11
-	adcq $0, %r9
-	addq %r9, %rbx
+	movq %rdx, %r8
+	movq %r8, %rsi
+	shlq $32, %r8
+	shrq $32, %rsi
+	addq %r8, %rbp
+	adcq $0, %rsi
+	addq %rsi, %rcx
+	movq $0, %rsi
+	adcq $0, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r13
+	addq %rsi, %rbx
+	adcq $0, %r13
+	addq %rbx, %r15
+	adcq $0, %r13
+	movq %rbp, %rdx
+	movq %rdx, %r10
+	movq %r10, %r8
+	shlq $32, %r10
+	shrq $32, %r8
+	addq %r10, %rcx
+	adcq $0, %r8
+	addq %r8, %r15
 	movq $0, %r8
 	adcq $0, %r8
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r10, %rax
-	addq %r10, %rbp
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %rbx
+	addq %r8, %rsi
+	adcq $0, %rbx
+	addq %rsi, %r13
+	adcq $0, %rbx
+	movq $0, %rax
+	addq %r12, %rcx
+	adcq %r14, %r15
+	adcq %r11, %r13
+	adcq %r9, %rbx
 	adcq $0, %rax
-	mulxq 8(%rcx), %r13, %r14
-	addq %rax, %r13
-	adcq $0, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	mulxq 16(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
-	addq %r15, %r11
-	adcq $0, %r9
-	mulxq 24(%rcx), %r10, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	addq %r10, %rbx
-	adcq $0, %rax
-	addq %rax, %r8
-	movq %rbp, %rdx
-	movq %rdx, %r13
-	movq %r13, %r14
-	shlq $32, %r13
-	shrq $32, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	addq %r14, %r11
-	movq $0, %r14
-	adcq $0, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
-	addq %r15, %rbx
-	adcq $0, %r9
-	addq %r9, %r8
-	movq $0, %r10
-	adcq $0, %r10
-	movq %r12, %rax
-	subq .Lfg_p256_mont_p+0(%rip), %rax
-	movq %r11, %rbp
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbp
-	movq %rbx, %r13
-	sbbq .Lfg_p256_mont_p+16(%rip), %r13
-	movq %r8, %r14
-	sbbq .Lfg_p256_mont_p+24(%rip), %r14
-	sbbq $0, %r10
-	cmovc %r12, %rax
-	cmovc %r11, %rbp
-	cmovc %rbx, %r13
-	cmovc %r8, %r14
-	movq %rax, 0(%rdi)
-	movq %rbp, 8(%rdi)
-	movq %r13, 16(%rdi)
-	movq %r14, 24(%rdi)
+	movq %rcx, %r10
+	subq .Lfg_p256_mont_p+0(%rip), %r10
+	movq %r15, %r8
+	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	movq %r13, %rsi
+	sbbq .Lfg_p256_mont_p+16(%rip), %rsi
+	movq %rbx, %rbp
+	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
+	sbbq $0, %rax
+	cmovc %rcx, %r10
+	cmovc %r15, %r8
+	cmovc %r13, %rsi
+	cmovc %rbx, %rbp
+	movq %r10, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %rbp, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1754,124 +1736,118 @@ pushq %rbx
 	mulxq 24(%r8), %r12, %r13
 	adcxq %r12, %rbp
 	adcxq %rcx, %r13
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %r15
-	adcxq %r14, %r10
-	adoxq %r15, %rax
-	mulxq .Lfg_p256_mont_q+24(%rip), %r11, %rbx
-	adcxq %rcx, %rax
-	adcxq %r11, %rbp
-	adoxq %rcx, %rbp
-	adoxq %rbx, %r13
-	adcxq %rcx, %r13
-	movq $0, %r12
-	adcxq %rcx, %r12
-	adoxq %rcx, %r12
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r14
-	adcxq %r9, %r10
-	adoxq %r14, %rax
-	mulxq 8(%r8), %r15, %r11
-	adcxq %r15, %rax
-	adoxq %r11, %rbp
-	mulxq 16(%r8), %rbx, %r9
-	adcxq %rbx, %rbp
-	adoxq %r9, %r13
-	mulxq 24(%r8), %r14, %r15
-	adcxq %r14, %r13
-	adoxq %r15, %r12
-	adcxq %rcx, %r12
-	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r11, %rbx
+	mulxq 0(%r8), %r14, %r15
+	adcxq %r14, %r10
+	adoxq %r15, %rax
+	mulxq 8(%r8), %r11, %rbx
 	adcxq %r11, %rax
 	adoxq %rbx, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r14
-	adcxq %rcx, %rbp
-	adcxq %r9, %r13
-	adoxq %rcx, %r13
-	adoxq %r14, %r12
-	adcxq %rcx, %r12
-	movq $0, %r15
-	adcxq %rcx, %r15
-	adoxq %rcx, %r15
+	mulxq 16(%r8), %r12, %r14
+	adcxq %r12, %rbp
+	adoxq %r14, %r13
+	mulxq 24(%r8), %r15, %r11
+	adcxq %r15, %r13
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r10, %r11
-	adcxq %r10, %rax
-	adoxq %r11, %rbp
-	mulxq 8(%r8), %rbx, %r9
-	adcxq %rbx, %rbp
-	adoxq %r9, %r13
-	mulxq 16(%r8), %r14, %r10
-	adcxq %r14, %r13
-	adoxq %r10, %r12
-	mulxq 24(%r8), %r11, %rbx
-	adcxq %r11, %r12
-	adoxq %rbx, %r15
+	mulxq 0(%r8), %rbx, %r12
+	adcxq %rbx, %rax
+	adoxq %r12, %rbp
+	mulxq 8(%r8), %r14, %r15
+	adcxq %r14, %rbp
+	adoxq %r15, %r13
+	mulxq 16(%r8), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %r11
+	mulxq 24(%r8), %r14, %r15
+	adcxq %r14, %r11
+	adoxq %rcx, %r15
 	adcxq %rcx, %r15
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r9, %r14
-	adcxq %r9, %rbp
-	adoxq %r14, %r13
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
-	adcxq %rcx, %r13
-	adcxq %r10, %r12
-	adoxq %rcx, %r12
-	adoxq %r11, %r15
-	adcxq %rcx, %r15
-	movq $0, %rbx
-	adcxq %rcx, %rbx
-	adoxq %rcx, %rbx
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r13
-	mulxq 8(%r8), %r14, %r10
+	mulxq 0(%r8), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %r12, %r13
+	mulxq 8(%r8), %r14, %rbx
 	adcxq %r14, %r13
-	adoxq %r10, %r12
-	mulxq 16(%r8), %r11, %rax
-	adcxq %r11, %r12
-	adoxq %rax, %r15
-	mulxq 24(%r8), %r9, %r14
-	adcxq %r9, %r15
-	adoxq %r14, %rbx
-	adcxq %rcx, %rbx
+	adoxq %rbx, %r11
+	mulxq 16(%r8), %r12, %r14
+	adcxq %r12, %r11
+	adoxq %r14, %r15
+	mulxq 24(%r8), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
+	adcxq %r14, %r10
+	adoxq %rbx, %rax
+	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
+	adcxq %rcx, %rax
+	adcxq %r8, %rbp
+	adoxq %rcx, %rbp
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
+	adcxq %r14, %rax
+	adoxq %rbx, %rbp
+	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
+	adcxq %rcx, %rbp
+	adcxq %r8, %rsi
+	adoxq %rcx, %rsi
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
+	adcxq %r14, %rbp
+	adoxq %rbx, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
+	adcxq %rcx, %rsi
+	adcxq %r8, %r9
+	adoxq %rcx, %r9
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r10, %r11
-	adcxq %r10, %r13
-	adoxq %r11, %r12
-	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r9
-	adcxq %rcx, %r12
-	adcxq %rax, %r15
-	adoxq %rcx, %r15
-	adoxq %r9, %rbx
-	adcxq %rcx, %rbx
+	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
+	adcxq %r14, %rsi
+	adoxq %rbx, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rax
+	adcxq %rcx, %r9
+	adcxq %r8, %r10
+	adoxq %rcx, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
 	movq $0, %r14
-	adcxq %rcx, %r14
-	adoxq %rcx, %r14
-	movq %r13, %rbp
-	subq .Lfg_p256_mont_p+0(%rip), %rbp
-	movq %r12, %r10
-	sbbq .Lfg_p256_mont_p+8(%rip), %r10
-	movq %r15, %r11
-	sbbq .Lfg_p256_mont_p+16(%rip), %r11
-	movq %rbx, %rax
-	sbbq .Lfg_p256_mont_p+24(%rip), %rax
+	addq %r13, %rsi
+	adcq %r11, %r9
+	adcq %r15, %r10
+	adcq %r12, %rax
+	adcq $0, %r14
+	movq %rsi, %rbx
+	subq .Lfg_p256_mont_p+0(%rip), %rbx
+	movq %r9, %r8
+	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	movq %r10, %rbp
+	sbbq .Lfg_p256_mont_p+16(%rip), %rbp
+	movq %rax, %r13
+	sbbq .Lfg_p256_mont_p+24(%rip), %r13
 	sbbq $0, %r14
-	cmovc %r13, %rbp
-	cmovc %r12, %r10
-	cmovc %r15, %r11
-	cmovc %rbx, %rax
-	movq %rbp, 0(%rdi)
-	movq %r10, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %rax, 24(%rdi)
+	cmovc %rsi, %rbx
+	cmovc %r9, %r8
+	cmovc %r10, %rbp
+	cmovc %rax, %r13
+	movq %rbx, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %rbp, 16(%rdi)
+	movq %r13, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
