@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import chains, numtheory
+from . import chains, numtheory, safegcd
 
 W = 64
 MASK64 = (1 << W) - 1
@@ -71,7 +71,7 @@ class FieldAnalysis:
     # addition chains for the fixed exponents: "inv" (p-2, the Fermat
     # cross-check), "sqrt" (sqrt_exp), "legendre" ((p-1)/2)
     chains: dict = field(default_factory=dict)
-    r3: int = 0                # R^3 mod p: Montgomery correction after a plain inversion
+    safegcd: dict = field(default_factory=dict)  # Bernstein-Yang inversion parameters (safegcd.py)
     # quadratic extension Fp2 = Fp[u]/(u^2 - nr), or None
     fp2: object = None
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first
@@ -207,8 +207,7 @@ def analyze(spec, kernel_choice=None):
 
     fa.chains = {"inv": chains.best_chain(p - 2), "sqrt": chains.best_chain(fa.sqrt_exp or 1),
                   "legendre": chains.best_chain((p - 1) // 2)}
-    if fa.form == "montgomery":
-        fa.r3 = R ** 3 % p
+    fa.safegcd = safegcd.params(p, n)
     if spec.fp2_non_residue is not None:
         fa.fp2 = _fp2(fa, spec.fp2_non_residue)
 

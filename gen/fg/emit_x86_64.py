@@ -11,7 +11,7 @@ import importlib
 _BACKENDS = {
     # enabled as each backend lands:
     "montgomery": ("x86_64_mont", "emit_montgomery"),
-    # "pseudo_mersenne": ("x86_64_pm", "emit_pseudo_mersenne"),
+    "pseudo_mersenne": ("x86_64_pm", "emit_pseudo_mersenne"),
 }
 
 

@@ -32,7 +32,7 @@ extern "C" {
 /* redc accepts the limb-wise sum of up to FG_P25519_REDC_SUMS wide products
  * of field elements: exactly, any t with any t < 2^512. */
 #define FG_P25519_REDC_SUMS UINT64_C(4)
-#define FG_P25519_HAVE_ASM 0  /* no assembly generated for this field */
+#define FG_P25519_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p25519_x86_64.S */
 
 /* A field element in internal form: the value x itself, saturated little-endian limbs, canonical in [0, p).
  * Every function below takes and returns canonical internal values, accepts
@@ -77,8 +77,8 @@ void fg_p25519_sqr_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a);
  * Requires any t < 2^512: this admits the limb-wise sum (with carries)
  * of up to FG_P25519_REDC_SUMS = 4 wide products, for lazy reduction. */
 void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * FG_P25519_LIMBS]);
-/* r = a^-1 mod p. Returns 1; for a == 0 returns 0 and r = 0. The return
- * value is public. */
+/* r = a^-1 mod p by Bernstein-Yang divsteps (744 divsteps, a fixed
+ * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
 int fg_p25519_inv(fg_p25519 *r, const fg_p25519 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition
  * chain (254 squarings, 15 multiplications): the cross-check for inv. */

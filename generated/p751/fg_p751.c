@@ -453,6 +453,242 @@ void fg_p751_cswap(fg_p751 *a, fg_p751 *b, int cond)
 
 
 
+/* ---- Inversion: Bernstein-Yang safegcd, constant time ----
+ *
+ * Divsteps (delta, f, g) from (1, p, x): Theorem 11.2 of Bernstein and Yang,
+ * "Fast constant-time gcd computation and modular inversion" (TCHES 2019),
+ * bounds the divsteps that reach g = 0 by floor((49 d + 57) / 17) = 2168 for
+ * d = 751 (the bit length of p); we run 35 batches of 62 = 2170 divsteps.
+ * Each batch: 62 branch-free divsteps on the low 62 bits of f and g give a
+ * transition matrix T (entries scaled by 2^62, row L1 norms <= 2^62), which
+ * is applied to the full f, g (exact division by 2^62) and to d, e modulo p.
+ * Invariants: d x = c f and e x = c g (mod p), where c is e's start value.
+ * At the end g = 0 and f = +-1, so c x^-1 = +-d; for x = 0, d stays 0.
+ *
+ * Values are SG_L signed 62-bit limbs: limbs 0..SG_L-2 in [0, 2^62), the top
+ * limb signed; 62 SG_L > bits of p, so f, g in [-p, p] and d, e in (-2p, p)
+ * have top limbs of magnitude <= 2^62, and every 128-bit accumulator below
+ * stays under 2^126 in magnitude.
+ *
+ * Constant time: fixed trip counts; selections are masks; no branch and no
+ * memory index depends on x. */
+#define SG_L 13
+#define SG_BATCHES 35
+#define SG_M62 (UINT64_MAX >> 2)
+
+__extension__ typedef __int128 sg_i128;
+
+/* value = sum of v[i] 2^(62 i) */
+typedef struct { int64_t v[SG_L]; } sg_s62;
+
+/* 2^62 (f', g') = [[u, v], [q, r]] (f, g); |u| + |v| <= 2^62, |q| + |r| <= 2^62 */
+typedef struct { int64_t u, v, q, r; } sg_trans;
+
+static const sg_s62 SG_P = { { INT64_C(4611686018427387903), INT64_C(4611686018427387903), INT64_C(4611686018427387903), INT64_C(4611686018427387903), INT64_C(4611686018427387903), INT64_C(4611686018427387903), INT64_C(677884788069797610), INT64_C(2794066845070375163), INT64_C(1758610488217229973), INT64_C(1446063164539019578), INT64_C(718741601830589995), INT64_C(4140303933577069732), INT64_C(111) } };
+#define SG_PINV62 UINT64_C(0x3fffffffffffffff) /* p^-1 mod 2^62 */
+
+/* Arithmetic shift right by 62 of a signed 128-bit accumulator (GCC and
+ * Clang shift signed values arithmetically). */
+#define SG_SAR62(x) ((x) >> 62)
+
+/* The field code calls one of the entry points below; the other is unused. */
+#define SG_MAYBE_UNUSED __attribute__((unused))
+
+/* 62 divsteps on the low 62 bits of f and g, starting at delta; returns the
+ * new delta and sets *t. eta = -delta is kept so that "delta > 0" is the
+ * sign bit of eta. */
+static int64_t sg_divsteps_62(int64_t delta, uint64_t f, uint64_t g, sg_trans *t)
+{
+    /* invariant after i steps: 2^i f_i = u f + v g, 2^i g_i = q f + r g (mod 2^62) */
+    uint64_t u = 1, v = 0, q = 0, r = 1;
+    uint64_t eta = 0 - (uint64_t)delta;
+    uint64_t swap, odd, x, y, z;
+    int i;
+    for (i = 0; i < 62; i++) {
+        swap = value_barrier(0 - (eta >> 63)); /* all ones when delta > 0 */
+        odd = 0 - (g & 1);                      /* all ones when g is odd */
+        /* g += (delta > 0 ? -f : f) when g is odd; likewise row (q, r) */
+        x = (f ^ swap) - swap;
+        y = (u ^ swap) - swap;
+        z = (v ^ swap) - swap;
+        g += x & odd;
+        q += y & odd;
+        r += z & odd;
+        swap &= odd;                            /* the swap really happens */
+        /* delta = swap ? 1 - delta : 1 + delta, i.e. eta = swap ? -eta - 1 : eta - 1 */
+        eta = (eta ^ swap) - (swap + 1);
+        /* on a swap, f += g - f (= the old g), row (u, v) likewise */
+        f += g & swap;
+        u += q & swap;
+        v += r & swap;
+        /* g is even now: halve it, or equivalently double row (u, v) */
+        g >>= 1;
+        u <<= 1;
+        v <<= 1;
+    }
+    t->u = (int64_t)u;
+    t->v = (int64_t)v;
+    t->q = (int64_t)q;
+    t->r = (int64_t)r;
+    return -(int64_t)eta;
+}
+
+/* (f, g) = T (f, g) / 2^62, exact: the low 62 bits of both sums are zero.
+ * f, g in [-p, p] on input and output. */
+static void sg_update_fg(sg_s62 *f, sg_s62 *g, const sg_trans *t)
+{
+    const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
+    sg_i128 cf, cg;
+    int i;
+    cf = (sg_i128)u * f->v[0] + (sg_i128)v * g->v[0];
+    cg = (sg_i128)q * f->v[0] + (sg_i128)r * g->v[0];
+    cf = SG_SAR62(cf);
+    cg = SG_SAR62(cg);
+    _Pragma("GCC unroll 13")
+    for (i = 1; i < SG_L; i++) {
+        cf += (sg_i128)u * f->v[i] + (sg_i128)v * g->v[i];
+        cg += (sg_i128)q * f->v[i] + (sg_i128)r * g->v[i];
+        f->v[i - 1] = (int64_t)((uint64_t)cf & SG_M62);
+        g->v[i - 1] = (int64_t)((uint64_t)cg & SG_M62);
+        cf = SG_SAR62(cf);
+        cg = SG_SAR62(cg);
+    }
+    f->v[SG_L - 1] = (int64_t)cf;
+    g->v[SG_L - 1] = (int64_t)cg;
+}
+
+/* (d, e) = (T (d, e) + (md, me) p) / 2^62 with md, me chosen so the sums
+ * are divisible by 2^62: the result is T (d, e) / 2^62 mod p. d, e in
+ * (-2p, p) on input and output: adding p to a negative d (as u, q times p)
+ * puts T (d, e) in (-2^62 p, 2^62 p); subtracting k p, 0 <= k < 2^62, to
+ * clear the low bits leaves (-2^63 p, 2^62 p), which / 2^62 is (-2p, p). */
+static void sg_update_de(sg_s62 *d, sg_s62 *e, const sg_trans *t)
+{
+    const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
+    const uint64_t sd = 0 - ((uint64_t)d->v[SG_L - 1] >> 63); /* d < 0 */
+    const uint64_t se = 0 - ((uint64_t)e->v[SG_L - 1] >> 63); /* e < 0 */
+    uint64_t mdu = ((uint64_t)u & sd) + ((uint64_t)v & se);
+    uint64_t meu = ((uint64_t)q & sd) + ((uint64_t)r & se);
+    int64_t md, me;
+    sg_i128 cd, ce;
+    int i;
+    cd = (sg_i128)u * d->v[0] + (sg_i128)v * e->v[0];
+    ce = (sg_i128)q * d->v[0] + (sg_i128)r * e->v[0];
+    /* md -= (cd / p + md) mod 2^62, so that cd + md p = 0 mod 2^62; md in (-2^63, 2^62] */
+    mdu -= (SG_PINV62 * (uint64_t)cd + mdu) & SG_M62;
+    meu -= (SG_PINV62 * (uint64_t)ce + meu) & SG_M62;
+    md = (int64_t)mdu;
+    me = (int64_t)meu;
+    cd += (sg_i128)SG_P.v[0] * md;
+    ce += (sg_i128)SG_P.v[0] * me;
+    cd = SG_SAR62(cd);
+    ce = SG_SAR62(ce);
+    _Pragma("GCC unroll 13")
+    for (i = 1; i < SG_L; i++) {
+        cd += (sg_i128)u * d->v[i] + (sg_i128)v * e->v[i] + (sg_i128)SG_P.v[i] * md;
+        ce += (sg_i128)q * d->v[i] + (sg_i128)r * e->v[i] + (sg_i128)SG_P.v[i] * me;
+        d->v[i - 1] = (int64_t)((uint64_t)cd & SG_M62);
+        e->v[i - 1] = (int64_t)((uint64_t)ce & SG_M62);
+        cd = SG_SAR62(cd);
+        ce = SG_SAR62(ce);
+    }
+    d->v[SG_L - 1] = (int64_t)cd;
+    e->v[SG_L - 1] = (int64_t)ce;
+}
+
+/* Carry-propagate limbs 0..SG_L-2 back into [0, 2^62) (each limb's carry is
+ * in {-1, 0, 1} here); the top limb takes the sign. */
+static void sg_carry(sg_s62 *d)
+{
+    int i;
+    _Pragma("GCC unroll 13")
+    for (i = 0; i < SG_L - 1; i++) {
+        d->v[i + 1] += SG_SAR62(d->v[i]);
+        d->v[i] = (int64_t)((uint64_t)d->v[i] & SG_M62);
+    }
+}
+
+/* d += p when d < 0 (mask from the top limb's sign). */
+static void sg_add_p_if_negative(sg_s62 *d)
+{
+    const uint64_t neg = mask_of((uint64_t)d->v[SG_L - 1] >> 63);
+    int i;
+    _Pragma("GCC unroll 13")
+    for (i = 0; i < SG_L; i++)
+        d->v[i] = (int64_t)((uint64_t)d->v[i] + ((uint64_t)SG_P.v[i] & neg));
+    sg_carry(d);
+}
+
+/* out = c x^-1 mod p (0 when x = 0), canonical, for x in [0, p) as N
+ * saturated limbs; e0 = c in signed-62 form, c in [0, p). out may alias x. */
+static void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
+{
+    sg_s62 f = SG_P, g, d, e = *e0;
+    sg_trans t;
+    int64_t delta = 1;
+    uint64_t neg;
+    int i;
+    /* g = x, d = 0 */
+    g.v[0] = (int64_t)((x[0]) & SG_M62);
+    g.v[1] = (int64_t)(((x[0] >> 62) | (x[1] << 2)) & SG_M62);
+    g.v[2] = (int64_t)(((x[1] >> 60) | (x[2] << 4)) & SG_M62);
+    g.v[3] = (int64_t)(((x[2] >> 58) | (x[3] << 6)) & SG_M62);
+    g.v[4] = (int64_t)(((x[3] >> 56) | (x[4] << 8)) & SG_M62);
+    g.v[5] = (int64_t)(((x[4] >> 54) | (x[5] << 10)) & SG_M62);
+    g.v[6] = (int64_t)(((x[5] >> 52) | (x[6] << 12)) & SG_M62);
+    g.v[7] = (int64_t)(((x[6] >> 50) | (x[7] << 14)) & SG_M62);
+    g.v[8] = (int64_t)(((x[7] >> 48) | (x[8] << 16)) & SG_M62);
+    g.v[9] = (int64_t)(((x[8] >> 46) | (x[9] << 18)) & SG_M62);
+    g.v[10] = (int64_t)(((x[9] >> 44) | (x[10] << 20)) & SG_M62);
+    g.v[11] = (int64_t)(((x[10] >> 42) | (x[11] << 22)) & SG_M62);
+    g.v[12] = (int64_t)(x[11] >> 40);
+    for (i = 0; i < SG_L; i++)
+        d.v[i] = 0;
+    for (i = 0; i < SG_BATCHES; i++) {
+        delta = sg_divsteps_62(delta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+        sg_update_de(&d, &e, &t);
+        sg_update_fg(&f, &g, &t);
+    }
+    /* g = 0, f = +-1, d in (-2p, p): c x^-1 = sign(f) d mod p */
+    sg_add_p_if_negative(&d);                            /* (-p, p) */
+    neg = mask_of((uint64_t)f.v[SG_L - 1] >> 63);        /* f = -1 */
+    for (i = 0; i < SG_L; i++)
+        d.v[i] = (int64_t)(((uint64_t)d.v[i] ^ neg) - neg);
+    sg_carry(&d);                                        /* (-p, p) */
+    sg_add_p_if_negative(&d);                            /* [0, p) */
+    out[0] = (uint64_t)d.v[0] | ((uint64_t)d.v[1] << 62);
+    out[1] = ((uint64_t)d.v[1] >> 2) | ((uint64_t)d.v[2] << 60);
+    out[2] = ((uint64_t)d.v[2] >> 4) | ((uint64_t)d.v[3] << 58);
+    out[3] = ((uint64_t)d.v[3] >> 6) | ((uint64_t)d.v[4] << 56);
+    out[4] = ((uint64_t)d.v[4] >> 8) | ((uint64_t)d.v[5] << 54);
+    out[5] = ((uint64_t)d.v[5] >> 10) | ((uint64_t)d.v[6] << 52);
+    out[6] = ((uint64_t)d.v[6] >> 12) | ((uint64_t)d.v[7] << 50);
+    out[7] = ((uint64_t)d.v[7] >> 14) | ((uint64_t)d.v[8] << 48);
+    out[8] = ((uint64_t)d.v[8] >> 16) | ((uint64_t)d.v[9] << 46);
+    out[9] = ((uint64_t)d.v[9] >> 18) | ((uint64_t)d.v[10] << 44);
+    out[10] = ((uint64_t)d.v[10] >> 20) | ((uint64_t)d.v[11] << 42);
+    out[11] = ((uint64_t)d.v[11] >> 22) | ((uint64_t)d.v[12] << 40);
+}
+
+/* out = a^-1 mod p, canonical (0 when a = 0), for a plain integer a in
+ * [0, p) (not Montgomery form). Constant time; out may alias a. */
+static inline SG_MAYBE_UNUSED void inv_safegcd(uint64_t out[N], const uint64_t a[N])
+{
+    static const sg_s62 one = { { 1 } };
+    sg_inverse(out, a, &one);
+}
+
+/* Montgomery form in and out: for a = x R mod p (R = 2^768), out = x^-1 R
+ * mod p = R^2 a^-1 (0 when a = 0). Same cost as inv_safegcd: e starts at
+ * R^2 mod p instead of 1. Constant time; out may alias a. */
+static inline SG_MAYBE_UNUSED void inv_safegcd_mont(uint64_t out[N], const uint64_t a[N])
+{
+    static const sg_s62 r2 = { { INT64_C(2535603850726686808), INT64_C(3171666113248957608), INT64_C(2551642437856516333), INT64_C(216040980988150167), INT64_C(3660485934908396020), INT64_C(971788490011444516), INT64_C(3807806749023502839), INT64_C(1013084986606184595), INT64_C(1475900157379786092), INT64_C(3797002513302491255), INT64_C(1324360804668368702), INT64_C(3125713404304667201), INT64_C(65) } };
+    sg_inverse(out, a, &r2);
+}
+
+
+
 /* ---- Fixed public exponents: inversion, square roots, Legendre symbol ---- */
 
 /* r = a^(2^k), k >= 1 squarings. */
@@ -1168,9 +1404,12 @@ int fg_p751_inv_fermat(fg_p751 *r, const fg_p751 *a)
     return nonzero;
 }
 
+/* Bernstein-Yang constant-time inversion (35 batches of 62 divsteps). */
 int fg_p751_inv(fg_p751 *r, const fg_p751 *a)
 {
-    return fg_p751_inv_fermat(r, a);
+    int nonzero = 1 - fg_p751_is_zero(a);
+    inv_safegcd_mont(r->limb, a->limb); /* aR -> a^-1 R */
+    return nonzero;
 }
 
 int fg_p751_is_square(const fg_p751 *a)
