@@ -433,84 +433,6 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r12
 	movq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
 	movq %r8, %r14
 	movq %r14, %r15
 	shlq $32, %r14
@@ -526,78 +448,165 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq %r10, %rsi
-	movq %rsi, %r14
-	shlq $32, %rsi
-	shrq $32, %r14
-	addq %rsi, %rbx
-	adcq $0, %r14
-	addq %r14, %r12
-	movq $0, %r14
-	adcq $0, %r14
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r10
+	movq %rdx, %r9
+	addq %r9, %r13
+	movq $0, %r11
+	adcq $0, %r11
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
-	addq %rax, %rcx
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq %rbx, %r8
-	movq %r8, %rsi
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	addq %r9, %r11
+	movq %r10, %r8
+	movq %r8, %rbp
 	shlq $32, %r8
-	shrq $32, %rsi
-	addq %r8, %r12
-	adcq $0, %rsi
-	addq %rsi, %rcx
-	movq $0, %rsi
-	adcq $0, %rsi
+	shrq $32, %rbp
+	addq %r8, %rbx
+	adcq $0, %rbp
+	addq %rbp, %r12
+	movq $0, %rbp
+	adcq $0, %rbp
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r10
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	addq %r14, %r11
+	movq $0, %r15
+	adcq $0, %r15
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	addq %r14, %r15
+	movq %rbx, %r10
+	movq %r10, %r9
+	shlq $32, %r10
+	shrq $32, %r9
+	addq %r10, %r12
+	adcq $0, %r9
+	addq %r9, %r13
+	movq $0, %r9
+	adcq $0, %r9
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %rbx
-	addq %rsi, %rax
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	addq %r8, %r15
+	movq $0, %rbp
+	adcq $0, %rbp
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq %r12, %r10
-	movq %r10, %r8
-	shlq $32, %r10
-	shrq $32, %r8
-	addq %r10, %rcx
-	adcq $0, %r8
-	addq %r8, %r15
-	movq $0, %r8
-	adcq $0, %r8
+	movq %rdx, %r8
+	addq %r8, %rbp
+	movq %r12, %rbx
+	movq %rbx, %r14
+	shlq $32, %rbx
+	shrq $32, %r14
+	addq %rbx, %r13
+	adcq $0, %r14
+	addq %r14, %r11
+	movq $0, %r14
+	adcq $0, %r14
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r12
-	addq %r8, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq $0, %rbx
-	addq %r13, %rcx
-	adcq %r11, %r15
-	adcq %r9, %r14
-	adcq %rbp, %rsi
-	adcq $0, %rbx
-	movq %rcx, %r10
-	subq .Lfg_p256_mont_p+0(%rip), %r10
-	movq %r15, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r14, %r12
-	sbbq .Lfg_p256_mont_p+16(%rip), %r12
-	movq %rsi, %r13
-	sbbq .Lfg_p256_mont_p+24(%rip), %r13
-	sbbq $0, %rbx
-	cmovc %rcx, %r10
-	cmovc %r15, %r8
-	cmovc %r14, %r12
-	cmovc %rsi, %r13
-	movq %r10, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %r12, 16(%rdi)
-	movq %r13, 24(%rdi)
+	movq %rdx, %r10
+	addq %r10, %rbp
+	movq $0, %r9
+	adcq $0, %r9
+	movq %r13, %r8
+	subq .Lfg_p256_mont_p+0(%rip), %r8
+	movq %r11, %rbx
+	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
+	movq %r15, %r14
+	sbbq .Lfg_p256_mont_p+16(%rip), %r14
+	movq %rbp, %r10
+	sbbq .Lfg_p256_mont_p+24(%rip), %r10
+	sbbq $0, %r9
+	cmovc %r13, %r8
+	cmovc %r11, %rbx
+	cmovc %r15, %r14
+	cmovc %rbp, %r10
+	movq %r8, 0(%rdi)
+	movq %rbx, 8(%rdi)
+	movq %r14, 16(%rdi)
+	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12

@@ -1259,6 +1259,40 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r15
 	movq %rdx, %r11
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r8
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %r11
 	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	addq %rax, %r10
@@ -1270,10 +1304,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r8
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
+	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
@@ -1284,10 +1318,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r8
 	movq 32(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
+	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
@@ -1298,10 +1332,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r8
 	movq 48(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
+	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
@@ -1312,653 +1346,608 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r10
+	addq %rax, %r14
+	adcq $0, %rdx
 	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r10
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r10
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r10
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r10
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %r8
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 32(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 48(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rbx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %r10
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r12
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %rbx
+	movq 0(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 16(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 32(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r14
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r14
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %r12
+	movq 0(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r9
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %r14
+	movq 0(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbp
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rbp
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rbp
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %r9
+	movq 0(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r15
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r15
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %rbp
+	movq %r11, %r13
+	subq .Lfg_p503_mont_p+0(%rip), %r13
+	movq %r8, %r15
+	sbbq .Lfg_p503_mont_p+8(%rip), %r15
 	movq %rdi, 0(%rsp)
-	movq %rdx, %rdi
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 32(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 56(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rbx, 8(%rsp)
-	movq %rdx, %rbx
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 32(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 0(%rcx), %rax
-	mulq 32(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 16(%rsp)
-	movq %rdx, %r12
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 56(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 0(%rcx), %rax
-	mulq 40(%rsi)
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %r9, 32(%rsp)
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 32(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rbp, 40(%rsp)
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r8
-	movq 16(%rsp), %rcx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %rsi
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %r9, 24(%rsp)
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r8
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r14, 32(%rsp)
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r8
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 40(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 40(%rsp)
-	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r10
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r10
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r10
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq 8(%rsp)
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq 8(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq 8(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq 8(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq 8(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rcx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rbx, 8(%rsp)
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rcx
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rcx
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rcx
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rcx
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rsi
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r9
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r14
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r15
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r14
-	addq %r11, %r12
-	adcq %r13, %r8
-	adcq %rdi, %r10
-	adcq 8(%rsp), %rbx
-	adcq 40(%rsp), %rcx
-	adcq 32(%rsp), %rsi
-	adcq 24(%rsp), %r9
-	adcq %rbp, %r14
-	movq %r12, %r15
-	subq .Lfg_p503_mont_p+0(%rip), %r15
-	movq %r8, %r11
-	sbbq .Lfg_p503_mont_p+8(%rip), %r11
-	movq %r10, %r13
-	sbbq .Lfg_p503_mont_p+16(%rip), %r13
-	movq %rbx, %rdi
-	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
-	movq %rcx, %rbp
-	sbbq .Lfg_p503_mont_p+32(%rip), %rbp
-	movq %r9, 24(%rsp)
-	movq %rsi, %r9
-	sbbq .Lfg_p503_mont_p+40(%rip), %r9
-	movq %rsi, 32(%rsp)
-	movq 24(%rsp), %rsi
-	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
-	movq %rcx, 40(%rsp)
-	movq %r14, %rcx
-	sbbq .Lfg_p503_mont_p+56(%rip), %rcx
-	cmovc %r12, %r15
-	cmovc %r8, %r11
-	cmovc %r10, %r13
-	cmovc %rbx, %rdi
-	cmovc 40(%rsp), %rbp
+	movq %r10, %rdi
+	sbbq .Lfg_p503_mont_p+16(%rip), %rdi
+	movq %r9, 8(%rsp)
+	movq %rbx, %r9
+	sbbq .Lfg_p503_mont_p+24(%rip), %r9
+	movq %r14, 16(%rsp)
+	movq %r12, %r14
+	sbbq .Lfg_p503_mont_p+32(%rip), %r14
+	movq %r12, 24(%rsp)
+	movq 16(%rsp), %r12
+	sbbq .Lfg_p503_mont_p+40(%rip), %r12
+	movq %rbx, 32(%rsp)
+	movq 8(%rsp), %rbx
+	sbbq .Lfg_p503_mont_p+48(%rip), %rbx
+	movq %r10, 40(%rsp)
+	movq %rbp, %r10
+	sbbq .Lfg_p503_mont_p+56(%rip), %r10
+	cmovc %r11, %r13
+	cmovc %r8, %r15
+	cmovc 40(%rsp), %rdi
 	cmovc 32(%rsp), %r9
-	cmovc 24(%rsp), %rsi
-	cmovc %r14, %rcx
-	movq 0(%rsp), %r12
-	movq %r15, 0(%r12)
-	movq %r11, 8(%r12)
-	movq %r13, 16(%r12)
-	movq %rdi, 24(%r12)
-	movq %rbp, 32(%r12)
-	movq %r9, 40(%r12)
-	movq %rsi, 48(%r12)
-	movq %rcx, 56(%r12)
+	cmovc 24(%rsp), %r14
+	cmovc 16(%rsp), %r12
+	cmovc 8(%rsp), %rbx
+	cmovc %rbp, %r10
+	movq 0(%rsp), %r11
+	movq %r13, 0(%r11)
+	movq %r15, 8(%r11)
+	movq %rdi, 16(%r11)
+	movq %r9, 24(%r11)
+	movq %r14, 32(%r11)
+	movq %r12, 40(%r11)
+	movq %rbx, 48(%r11)
+	movq %r10, 56(%r11)
 	addq $48, %rsp
 popq %rbx
 popq %rbp
@@ -3474,7 +3463,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $40, %rsp
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -3499,531 +3488,518 @@ pushq %rbx
 	mulxq 56(%rcx), %r12, %r14
 	addq %rbx, %r12
 	adcq $0, %r14
-	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq %rdi, 0(%rsp)
-	mulxq 8(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
-	addq %r9, %rax
-	adcq $0, %rdi
-	mulxq 16(%rcx), %rbx, %r9
-	addq %rdi, %rbx
-	adcq $0, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	mulxq 24(%rcx), %rdi, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r13
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
-	addq %r9, %r15
-	adcq $0, %rdi
-	mulxq 40(%rcx), %rbx, %r9
-	addq %rdi, %rbx
-	adcq $0, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
-	mulxq 48(%rcx), %rdi, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r12
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %rax
-	adcq $0, %r9
-	movq %r10, 8(%rsp)
-	mulxq 8(%rcx), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %rbp
-	adcq $0, %r10
-	mulxq 16(%rcx), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	addq %r9, %r13
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r10, %r15
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %r11
-	adcq $0, %r10
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r10, %r14
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %rdi
-	adcq $0, %r10
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %rbp
-	adcq $0, %rbx
-	movq %rax, 16(%rsp)
-	mulxq 8(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %r9, %r13
-	adcq $0, %rax
-	mulxq 16(%rcx), %rbx, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	mulxq 24(%rcx), %rax, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	addq %rax, %r11
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %r9, %r12
-	adcq $0, %rax
-	mulxq 40(%rcx), %rbx, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq 48(%rcx), %rax, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	addq %rax, %rdi
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
-	movq %rbp, 24(%rsp)
-	mulxq 8(%rcx), %rbx, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r15
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r9, %rbx
-	addq %rbp, %r9
-	adcq $0, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq 24(%rcx), %rbp, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	addq %rbp, %r12
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r14
-	adcq $0, %rbp
-	mulxq 40(%rcx), %r9, %rbx
-	addq %rbp, %r9
-	adcq $0, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	mulxq 48(%rcx), %rbp, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	addq %rbp, %r10
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	addq %rbx, %rax
-	adcq $0, %rbp
-	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %r15
-	adcq $0, %rbx
-	movq %r13, 32(%rsp)
-	mulxq 8(%rcx), %r9, %r13
-	addq %rbx, %r9
-	adcq $0, %r13
-	addq %r9, %r11
-	adcq $0, %r13
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r13, %rbx
-	adcq $0, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	mulxq 24(%rcx), %r13, %rbx
-	addq %r9, %r13
-	adcq $0, %rbx
-	addq %r13, %r14
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r13
-	addq %rbx, %r9
-	adcq $0, %r13
-	addq %r9, %rdi
-	adcq $0, %r13
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r13, %rbx
-	adcq $0, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq 48(%rcx), %r13, %rbx
-	addq %r9, %r13
-	adcq $0, %rbx
-	addq %r13, %rax
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %r13
-	addq %rbx, %r9
-	adcq $0, %r13
-	addq %r9, %rbp
-	adcq $0, %r13
-	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
-	movq %r15, 40(%rsp)
-	mulxq 8(%rcx), %rbx, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
-	addq %rbx, %r12
-	adcq $0, %r15
-	mulxq 16(%rcx), %r9, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
-	addq %r9, %r14
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	addq %r15, %rdi
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
-	addq %rbx, %r10
-	adcq $0, %r15
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	addq %r15, %rbp
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	movq %r11, 48(%rsp)
-	mulxq 8(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %r14
-	adcq $0, %r11
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %rdi
-	adcq $0, %r9
-	mulxq 24(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %rax
-	adcq $0, %r11
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	mulxq 48(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %r15
-	adcq $0, %r11
 	movq %r8, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r9
-	movq 24(%rsp), %rcx
-	addq %rbx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rbx
+	addq %r9, %rbp
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r9
+	addq %rbx, %r8
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rbx
-	addq %r9, %rsi
-	adcq $0, %rbx
-	movq 32(%rsp), %r9
-	addq %rsi, %r9
-	adcq $0, %rbx
-	movq %r15, 32(%rsp)
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r15
-	addq %rbx, %rsi
-	adcq $0, %r15
-	movq 40(%rsp), %rbx
-	addq %rsi, %rbx
-	adcq $0, %r15
-	movq %r13, 40(%rsp)
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r13
-	addq %r15, %rsi
-	adcq $0, %r13
-	movq 48(%rsp), %r15
-	addq %rsi, %r15
-	adcq $0, %r13
-	movq %rbp, 48(%rsp)
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rbp
-	addq %r13, %rsi
-	adcq $0, %rbp
-	addq %rsi, %r12
-	adcq $0, %rbp
-	movq 8(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rsi
-	addq %r13, %r9
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r13
-	addq %rsi, %r8
-	adcq $0, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r8
-	addq %r13, %rsi
-	adcq $0, %r8
-	addq %rsi, %r15
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rsi
 	addq %r8, %r13
-	adcq $0, %rsi
-	addq %r13, %r12
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r13
-	addq %rsi, %r8
-	adcq $0, %r13
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r8
+	addq %r9, %rbx
+	adcq $0, %r8
+	addq %rbx, %r15
+	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %rbx
+	addq %r8, %r9
+	adcq $0, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r9
+	addq %rbx, %r8
+	adcq $0, %r9
+	addq %r8, %r12
+	adcq $0, %r9
+	addq %r9, %r14
+	movq 8(%rsi), %rdx
+	mulxq 0(%rcx), %rbx, %r8
+	addq %rbx, %r10
+	adcq $0, %r8
+	mulxq 8(%rcx), %r9, %rbx
+	addq %r8, %r9
+	adcq $0, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	mulxq 16(%rcx), %r8, %r9
+	addq %rbx, %r8
+	adcq $0, %r9
 	addq %r8, %rbp
-	adcq $0, %r13
-	movq 16(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r8
-	addq %rsi, %rbx
+	adcq $0, %r9
+	mulxq 24(%rcx), %rbx, %r8
+	addq %r9, %rbx
 	adcq $0, %r8
-	movq %rax, 8(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rax
-	addq %r8, %rsi
-	adcq $0, %rax
-	addq %rsi, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %rsi
-	addq %rax, %r8
-	adcq $0, %rsi
-	addq %r8, %r12
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r8
-	addq %rsi, %rax
+	addq %rbx, %r13
 	adcq $0, %r8
-	addq %rax, %rbp
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r8, %r9
+	adcq $0, %rbx
+	addq %r9, %r15
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r8, %r9
+	addq %rbx, %r8
+	adcq $0, %r9
+	addq %r8, %r11
+	adcq $0, %r9
+	mulxq 48(%rcx), %rbx, %r8
+	addq %r9, %rbx
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rax
-	addq %r8, %rsi
-	adcq $0, %rax
-	addq %rsi, %r13
-	adcq $0, %rax
-	movq %rcx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r8, %rsi
-	addq %r8, %r15
-	adcq $0, %rsi
-	movq %r10, 16(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r10
-	addq %rsi, %r8
+	addq %rbx, %r12
+	adcq $0, %r8
+	mulxq 56(%rcx), %r9, %rbx
+	addq %r8, %r9
+	adcq $0, %rbx
+	addq %r9, %r14
+	adcq $0, %rbx
+	movq %r10, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r8, %r9
+	addq %r8, %r13
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r8
+	addq %r9, %r10
+	adcq $0, %r8
+	addq %r10, %r15
+	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %r10
+	addq %r8, %r9
 	adcq $0, %r10
-	addq %r8, %r12
+	addq %r9, %r11
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r8
-	addq %r10, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %r9
+	addq %r10, %r8
+	adcq $0, %r9
+	addq %r8, %r12
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r8
+	addq %r9, %r10
 	adcq $0, %r8
-	addq %rsi, %rbp
+	addq %r10, %r14
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %rsi
-	addq %r8, %r10
-	adcq $0, %rsi
+	addq %r8, %rbx
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r9, %r10
+	addq %r9, %rax
+	adcq $0, %r10
+	mulxq 8(%rcx), %r8, %r9
+	addq %r10, %r8
+	adcq $0, %r9
+	addq %r8, %rbp
+	adcq $0, %r9
+	mulxq 16(%rcx), %r10, %r8
+	addq %r9, %r10
+	adcq $0, %r8
 	addq %r10, %r13
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r10
-	addq %rsi, %r8
+	adcq $0, %r8
+	mulxq 24(%rcx), %r9, %r10
+	addq %r8, %r9
 	adcq $0, %r10
+	addq %r9, %r15
+	adcq $0, %r10
+	mulxq 32(%rcx), %r8, %r9
+	addq %r10, %r8
+	adcq $0, %r9
+	addq %r8, %r11
+	adcq $0, %r9
+	mulxq 40(%rcx), %r10, %r8
+	addq %r9, %r10
+	adcq $0, %r8
+	addq %r10, %r12
+	adcq $0, %r8
+	mulxq 48(%rcx), %r9, %r10
+	addq %r8, %r9
+	adcq $0, %r10
+	addq %r9, %r14
+	adcq $0, %r10
+	mulxq 56(%rcx), %r8, %r9
+	addq %r10, %r8
+	adcq $0, %r9
+	addq %r8, %rbx
+	adcq $0, %r9
+	movq %rax, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %r8
+	addq %r10, %r15
+	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r10
 	addq %r8, %rax
 	adcq $0, %r10
-	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r8
-	addq %rsi, %r12
+	addq %rax, %r11
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %rax
+	addq %r10, %r8
+	adcq $0, %rax
+	addq %r8, %r12
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %r8
+	addq %rax, %r10
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %rcx, %rsi
-	addq %r8, %rcx
-	adcq $0, %rsi
-	addq %rcx, %rbp
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %rcx
-	addq %rsi, %r8
-	adcq $0, %rcx
-	addq %r8, %r13
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r8
-	addq %rcx, %rsi
+	addq %r10, %r14
 	adcq $0, %r8
-	addq %rsi, %rax
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %rsi
-	addq %r8, %rcx
-	adcq $0, %rsi
-	addq %rcx, %r10
-	adcq $0, %rsi
-	movq %rbx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r8, %rcx
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r10
+	addq %r8, %rax
+	adcq $0, %r10
+	addq %rax, %rbx
+	adcq $0, %r10
+	addq %r10, %r9
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %rax
 	addq %r8, %rbp
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r9, %r8
-	addq %rcx, %r9
+	adcq $0, %rax
+	mulxq 8(%rcx), %r10, %r8
+	addq %rax, %r10
 	adcq $0, %r8
-	addq %r9, %r13
+	addq %r10, %r13
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r9
-	addq %r8, %rcx
-	adcq $0, %r9
-	addq %rcx, %rax
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %rcx
-	addq %r9, %r8
-	adcq $0, %rcx
-	addq %r8, %r10
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %r8
-	addq %rcx, %r9
+	mulxq 16(%rcx), %rax, %r10
+	addq %r8, %rax
+	adcq $0, %r10
+	addq %rax, %r15
+	adcq $0, %r10
+	mulxq 24(%rcx), %r8, %rax
+	addq %r10, %r8
+	adcq $0, %rax
+	addq %r8, %r11
+	adcq $0, %rax
+	mulxq 32(%rcx), %r10, %r8
+	addq %rax, %r10
 	adcq $0, %r8
-	addq %r9, %rsi
+	addq %r10, %r12
 	adcq $0, %r8
+	mulxq 40(%rcx), %rax, %r10
+	addq %r8, %rax
+	adcq $0, %r10
+	addq %rax, %r14
+	adcq $0, %r10
+	mulxq 48(%rcx), %r8, %rax
+	addq %r10, %r8
+	adcq $0, %rax
+	addq %r8, %rbx
+	adcq $0, %rax
+	mulxq 56(%rcx), %r10, %r8
+	addq %rax, %r10
+	adcq $0, %r8
+	addq %r10, %r9
+	adcq $0, %r8
+	movq %rbp, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r10
+	addq %rax, %r11
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rax
+	addq %r10, %rbp
+	adcq $0, %rax
+	addq %rbp, %r12
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %rbp
+	addq %rax, %r10
+	adcq $0, %rbp
+	addq %r10, %r14
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r10
+	addq %rbp, %rax
+	adcq $0, %r10
+	addq %rax, %rbx
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %rax
+	addq %r10, %rbp
+	adcq $0, %rax
+	addq %rbp, %r9
+	adcq $0, %rax
+	addq %rax, %r8
+	movq 32(%rsi), %rdx
+	mulxq 0(%rcx), %r10, %rbp
+	addq %r10, %r13
+	adcq $0, %rbp
+	mulxq 8(%rcx), %rax, %r10
+	addq %rbp, %rax
+	adcq $0, %r10
+	addq %rax, %r15
+	adcq $0, %r10
+	mulxq 16(%rcx), %rbp, %rax
+	addq %r10, %rbp
+	adcq $0, %rax
+	addq %rbp, %r11
+	adcq $0, %rax
+	mulxq 24(%rcx), %r10, %rbp
+	addq %rax, %r10
+	adcq $0, %rbp
+	addq %r10, %r12
+	adcq $0, %rbp
+	mulxq 32(%rcx), %rax, %r10
+	addq %rbp, %rax
+	adcq $0, %r10
+	addq %rax, %r14
+	adcq $0, %r10
+	mulxq 40(%rcx), %rbp, %rax
+	addq %r10, %rbp
+	adcq $0, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	mulxq 48(%rcx), %r10, %rbp
+	addq %rax, %r10
+	adcq $0, %rbp
+	addq %r10, %r9
+	adcq $0, %rbp
+	mulxq 56(%rcx), %rax, %r10
+	addq %rbp, %rax
+	adcq $0, %r10
+	addq %rax, %r8
+	adcq $0, %r10
+	movq %r13, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rax
+	addq %rbp, %r12
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %rbp, %r9
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	addq %rbp, %r10
+	movq 40(%rsi), %rdx
+	mulxq 0(%rcx), %rax, %r13
+	addq %rax, %r15
+	adcq $0, %r13
+	mulxq 8(%rcx), %rbp, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %rbp, %r11
+	adcq $0, %rax
+	mulxq 16(%rcx), %r13, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	mulxq 24(%rcx), %rax, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	addq %rax, %r14
+	adcq $0, %r13
+	mulxq 32(%rcx), %rbp, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	mulxq 40(%rcx), %r13, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	mulxq 48(%rcx), %rax, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	addq %rax, %r8
+	adcq $0, %r13
+	mulxq 56(%rcx), %rbp, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %rbp, %r10
+	adcq $0, %rax
 	movq %r15, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rcx, %r9
-	addq %rcx, %r13
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %rcx
-	addq %r9, %rbx
-	adcq $0, %rcx
-	addq %rbx, %rax
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %rbx
-	addq %rcx, %r9
-	adcq $0, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %r9
-	addq %rbx, %rcx
-	adcq $0, %r9
-	addq %rcx, %rsi
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %rcx
-	addq %r9, %rbx
-	adcq $0, %rcx
-	addq %rbx, %r8
-	adcq $0, %rcx
-	movq %r12, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	addq %rbp, %r9
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
+	addq %r15, %r13
+	adcq $0, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
 	addq %r15, %r10
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r15
-	addq %r9, %rbx
+	adcq $0, %r13
+	addq %r13, %rax
+	movq 48(%rsi), %rdx
+	mulxq 0(%rcx), %rbp, %r15
+	addq %rbp, %r11
 	adcq $0, %r15
-	addq %rbx, %rsi
+	mulxq 8(%rcx), %r13, %rbp
+	addq %r15, %r13
+	adcq $0, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r15, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	mulxq 24(%rcx), %rbp, %r15
+	addq %r13, %rbp
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
-	addq %r9, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	addq %r15, %rcx
-	adcq $0, %r9
-	addq %r14, %rbp
-	adcq %rdi, %r13
-	adcq 16(%rsp), %rax
-	adcq 8(%rsp), %r10
-	adcq 48(%rsp), %rsi
-	adcq 40(%rsp), %r8
-	adcq 32(%rsp), %rcx
-	adcq %r11, %r9
-	movq %rbp, %rbx
-	subq .Lfg_p503_mont_p+0(%rip), %rbx
-	movq %r13, %r15
-	sbbq .Lfg_p503_mont_p+8(%rip), %r15
-	movq %rax, %r12
-	sbbq .Lfg_p503_mont_p+16(%rip), %r12
-	movq %r10, %r14
-	sbbq .Lfg_p503_mont_p+24(%rip), %r14
-	movq %rsi, %rdi
-	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
-	movq %r8, %r11
-	sbbq .Lfg_p503_mont_p+40(%rip), %r11
-	movq %rcx, 32(%rsp)
-	movq 32(%rsp), %rcx
-	sbbq .Lfg_p503_mont_p+48(%rip), %rcx
-	movq %r8, 40(%rsp)
-	movq %r9, %r8
+	addq %rbp, %rbx
+	adcq $0, %r15
+	mulxq 32(%rcx), %r13, %rbp
+	addq %r15, %r13
+	adcq $0, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	mulxq 40(%rcx), %r15, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	mulxq 48(%rcx), %rbp, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	addq %rbp, %r10
+	adcq $0, %r15
+	mulxq 56(%rcx), %r13, %rbp
+	addq %r15, %r13
+	adcq $0, %rbp
+	addq %r13, %rax
+	adcq $0, %rbp
+	movq %r11, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
+	addq %r13, %r11
+	adcq $0, %r15
+	addq %r11, %r9
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r11
+	addq %r15, %r13
+	adcq $0, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r13
+	addq %r11, %r15
+	adcq $0, %r13
+	addq %r15, %r10
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r15
+	addq %r13, %r11
+	adcq $0, %r15
+	addq %r11, %rax
+	adcq $0, %r15
+	addq %r15, %rbp
+	movq 56(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %r11
+	addq %r13, %r12
+	adcq $0, %r11
+	mulxq 8(%rcx), %r15, %r13
+	addq %r11, %r15
+	adcq $0, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	mulxq 16(%rcx), %r11, %r15
+	addq %r13, %r11
+	adcq $0, %r15
+	addq %r11, %rbx
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %r11
+	addq %r15, %r13
+	adcq $0, %r11
+	addq %r13, %r9
+	adcq $0, %r11
+	mulxq 32(%rcx), %r15, %r13
+	addq %r11, %r15
+	adcq $0, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	mulxq 40(%rcx), %r11, %r15
+	addq %r13, %r11
+	adcq $0, %r15
+	addq %r11, %r10
+	adcq $0, %r15
+	mulxq 48(%rcx), %r13, %r11
+	addq %r15, %r13
+	adcq $0, %r11
+	addq %r13, %rax
+	adcq $0, %r11
+	mulxq 56(%rcx), %r15, %r13
+	addq %r11, %r15
+	adcq $0, %r13
+	addq %r15, %rbp
+	adcq $0, %r13
+	movq %r12, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r15
+	addq %r11, %r9
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+32(%rip), %r12, %r11
+	addq %r15, %r12
+	adcq $0, %r11
+	addq %r12, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r12
+	addq %r11, %r15
+	adcq $0, %r12
+	addq %r15, %r10
+	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r15
+	addq %r12, %r11
+	adcq $0, %r15
+	addq %r11, %rax
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %r11
+	addq %r15, %r12
+	adcq $0, %r11
+	addq %r12, %rbp
+	adcq $0, %r11
+	addq %r11, %r13
+	movq %r14, %r15
+	subq .Lfg_p503_mont_p+0(%rip), %r15
+	movq %rbx, %r12
+	sbbq .Lfg_p503_mont_p+8(%rip), %r12
+	movq %r9, %r11
+	sbbq .Lfg_p503_mont_p+16(%rip), %r11
+	movq %rdi, 0(%rsp)
+	movq %r8, %rdi
+	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
+	movq %rbp, 8(%rsp)
+	movq %r10, %rbp
+	sbbq .Lfg_p503_mont_p+32(%rip), %rbp
+	movq %rax, 16(%rsp)
+	movq 16(%rsp), %rax
+	sbbq .Lfg_p503_mont_p+40(%rip), %rax
+	movq %r10, 24(%rsp)
+	movq 8(%rsp), %r10
+	sbbq .Lfg_p503_mont_p+48(%rip), %r10
+	movq %r8, 32(%rsp)
+	movq %r13, %r8
 	sbbq .Lfg_p503_mont_p+56(%rip), %r8
-	cmovc %rbp, %rbx
-	cmovc %r13, %r15
-	cmovc %rax, %r12
-	cmovc %r10, %r14
-	cmovc %rsi, %rdi
-	cmovc 40(%rsp), %r11
-	cmovc 32(%rsp), %rcx
-	cmovc %r9, %r8
-	movq 0(%rsp), %rbp
-	movq %rbx, 0(%rbp)
-	movq %r15, 8(%rbp)
-	movq %r12, 16(%rbp)
-	movq %r14, 24(%rbp)
-	movq %rdi, 32(%rbp)
-	movq %r11, 40(%rbp)
-	movq %rcx, 48(%rbp)
-	movq %r8, 56(%rbp)
-	addq $56, %rsp
+	cmovc %r14, %r15
+	cmovc %rbx, %r12
+	cmovc %r9, %r11
+	cmovc 32(%rsp), %rdi
+	cmovc 24(%rsp), %rbp
+	cmovc 16(%rsp), %rax
+	cmovc 8(%rsp), %r10
+	cmovc %r13, %r8
+	movq 0(%rsp), %r14
+	movq %r15, 0(%r14)
+	movq %r12, 8(%r14)
+	movq %r11, 16(%r14)
+	movq %rdi, 24(%r14)
+	movq %rbp, 32(%r14)
+	movq %rax, 40(%r14)
+	movq %r10, 48(%r14)
+	movq %r8, 56(%r14)
+	addq $40, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -5216,7 +5192,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $48, %rsp
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -5236,37 +5212,71 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %r12
 	adcxq %r11, %r14
 	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %rdi, 0(%rsp)
-	mulxq 0(%r8), %r11, %rdi
+	mulxq 0(%r8), %r11, %r9
 	adcxq %r11, %r10
-	adoxq %rdi, %rax
-	mulxq 8(%r8), %r11, %rdi
+	adoxq %r9, %rax
+	mulxq 8(%r8), %r11, %r9
 	adcxq %r11, %rax
-	adoxq %rdi, %rbp
-	mulxq 16(%r8), %r11, %rdi
+	adoxq %r9, %rbp
+	mulxq 16(%r8), %r11, %r9
 	adcxq %r11, %rbp
-	adoxq %rdi, %r13
-	mulxq 24(%r8), %r11, %rdi
+	adoxq %r9, %r13
+	mulxq 24(%r8), %r11, %r9
 	adcxq %r11, %r13
-	adoxq %rdi, %r15
-	mulxq 32(%r8), %r11, %rdi
+	adoxq %r9, %r15
+	mulxq 32(%r8), %r11, %r9
 	adcxq %r11, %r15
-	adoxq %rdi, %rbx
-	mulxq 40(%r8), %r11, %rdi
+	adoxq %r9, %rbx
+	mulxq 40(%r8), %r11, %r9
 	adcxq %r11, %rbx
-	adoxq %rdi, %r14
-	mulxq 48(%r8), %r11, %rdi
+	adoxq %r9, %r14
+	mulxq 48(%r8), %r11, %r9
 	adcxq %r11, %r14
-	adoxq %rdi, %r12
-	mulxq 56(%r8), %r11, %rdi
+	adoxq %r9, %r12
+	mulxq 56(%r8), %r11, %r9
 	adcxq %r11, %r12
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r12
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	adcxq %rcx, %r9
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %r10, 8(%rsp)
 	mulxq 0(%r8), %r11, %r10
 	adcxq %r11, %rax
 	adoxq %r10, %rbp
@@ -5287,14 +5297,31 @@ pushq %rbx
 	adoxq %r10, %r12
 	mulxq 48(%r8), %r11, %r10
 	adcxq %r11, %r12
-	adoxq %r10, %rdi
+	adoxq %r10, %r9
 	mulxq 56(%r8), %r11, %r10
-	adcxq %r11, %rdi
+	adcxq %r11, %r9
 	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r10
 	adcxq %rcx, %r10
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %rax, 16(%rsp)
 	mulxq 0(%r8), %r11, %rax
 	adcxq %r11, %rbp
 	adoxq %rax, %r13
@@ -5312,17 +5339,34 @@ pushq %rbx
 	adoxq %rax, %r12
 	mulxq 40(%r8), %r11, %rax
 	adcxq %r11, %r12
-	adoxq %rax, %rdi
+	adoxq %rax, %r9
 	mulxq 48(%r8), %r11, %rax
-	adcxq %r11, %rdi
+	adcxq %r11, %r9
 	adoxq %rax, %r10
 	mulxq 56(%r8), %r11, %rax
 	adcxq %r11, %r10
 	adoxq %rcx, %rax
 	adcxq %rcx, %rax
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	adcxq %rcx, %rax
 	movq 32(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %rbp, 24(%rsp)
 	mulxq 0(%r8), %r11, %rbp
 	adcxq %r11, %r13
 	adoxq %rbp, %r15
@@ -5337,9 +5381,9 @@ pushq %rbx
 	adoxq %rbp, %r12
 	mulxq 32(%r8), %r11, %rbp
 	adcxq %r11, %r12
-	adoxq %rbp, %rdi
+	adoxq %rbp, %r9
 	mulxq 40(%r8), %r11, %rbp
-	adcxq %r11, %rdi
+	adcxq %r11, %r9
 	adoxq %rbp, %r10
 	mulxq 48(%r8), %r11, %rbp
 	adcxq %r11, %r10
@@ -5348,9 +5392,26 @@ pushq %rbx
 	adcxq %r11, %rax
 	adoxq %rcx, %rbp
 	adcxq %rcx, %rbp
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r12
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r13
+	adcxq %r11, %r9
+	adoxq %r13, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r13
+	adcxq %r11, %r10
+	adoxq %r13, %rax
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %rbp
+	adcxq %rcx, %rbp
 	movq 40(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %r13, 32(%rsp)
 	mulxq 0(%r8), %r11, %r13
 	adcxq %r11, %r15
 	adoxq %r13, %rbx
@@ -5362,9 +5423,9 @@ pushq %rbx
 	adoxq %r13, %r12
 	mulxq 24(%r8), %r11, %r13
 	adcxq %r11, %r12
-	adoxq %r13, %rdi
+	adoxq %r13, %r9
 	mulxq 32(%r8), %r11, %r13
-	adcxq %r11, %rdi
+	adcxq %r11, %r9
 	adoxq %r13, %r10
 	mulxq 40(%r8), %r11, %r13
 	adcxq %r11, %r10
@@ -5376,9 +5437,26 @@ pushq %rbx
 	adcxq %r11, %rbp
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
+	adcxq %r11, %r9
+	adoxq %r15, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %r15, %rax
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rbp
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r15
+	adcxq %r11, %rbp
+	adoxq %r15, %r13
+	adcxq %rcx, %r13
 	movq 48(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %r15, 40(%rsp)
 	mulxq 0(%r8), %r11, %r15
 	adcxq %r11, %rbx
 	adoxq %r15, %r14
@@ -5387,9 +5465,9 @@ pushq %rbx
 	adoxq %r15, %r12
 	mulxq 16(%r8), %r11, %r15
 	adcxq %r11, %r12
-	adoxq %r15, %rdi
+	adoxq %r15, %r9
 	mulxq 24(%r8), %r11, %r15
-	adcxq %r11, %rdi
+	adcxq %r11, %r9
 	adoxq %r15, %r10
 	mulxq 32(%r8), %r11, %r15
 	adcxq %r11, %r10
@@ -5404,17 +5482,34 @@ pushq %rbx
 	adcxq %r11, %r13
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
+	adcxq %r11, %r9
+	adoxq %rbx, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rax
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq %rbx, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r15
+	adcxq %rcx, %r15
 	movq 56(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %rbx, 48(%rsp)
 	mulxq 0(%r8), %r11, %rbx
 	adcxq %r11, %r14
 	adoxq %rbx, %r12
 	mulxq 8(%r8), %r11, %rbx
 	adcxq %r11, %r12
-	adoxq %rbx, %rdi
+	adoxq %rbx, %r9
 	mulxq 16(%r8), %r11, %rbx
-	adcxq %r11, %rdi
+	adcxq %r11, %r9
 	adoxq %rbx, %r10
 	mulxq 24(%r8), %r11, %rbx
 	adcxq %r11, %r10
@@ -5432,204 +5527,64 @@ pushq %rbx
 	adcxq %r11, %r15
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r8
-	movq 24(%rsp), %rsi
-	adcxq %r11, %rsi
-	movq 32(%rsp), %r11
-	adoxq %r8, %r11
-	movq %r15, 32(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r15
-	adcxq %r8, %r11
-	movq 40(%rsp), %r8
-	adoxq %r15, %r8
-	movq %r13, 40(%rsp)
-	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r13
-	adcxq %r15, %r8
-	movq 48(%rsp), %r15
-	adoxq %r13, %r15
-	movq %rbp, 48(%rsp)
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
-	adcxq %r13, %r15
-	adoxq %rbp, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rbp
-	adcxq %r13, %r14
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r9
-	adcxq %r13, %r11
-	adoxq %r9, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r9
-	adcxq %r13, %r8
-	adoxq %r9, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r9
-	adcxq %r13, %r15
-	adoxq %r9, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r9
-	adcxq %r13, %r14
-	adoxq %r9, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r9
-	adcxq %r13, %rbp
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
-	movq 16(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 8(%rsp)
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rax
-	adcxq %r13, %r8
-	adoxq %rax, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rax
-	adcxq %r13, %r15
-	adoxq %rax, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rax
-	adcxq %r13, %r14
-	adoxq %rax, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rax
-	adcxq %r13, %rbp
-	adoxq %rax, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rax
-	adcxq %r13, %r9
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	movq %r10, 16(%rsp)
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r10
-	adcxq %r13, %r15
-	adoxq %r10, %r14
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r10
-	adcxq %r13, %r14
-	adoxq %r10, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r10
-	adcxq %r13, %rbp
-	adoxq %r10, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r10
-	adcxq %r13, %r9
-	adoxq %r10, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r10
-	adcxq %r13, %rax
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rsi
-	adcxq %r13, %r14
-	adoxq %rsi, %rbp
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rsi
-	adcxq %r13, %rbp
-	adoxq %rsi, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rsi
-	adcxq %r13, %r9
-	adoxq %rsi, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rsi
-	adcxq %r13, %rax
-	adoxq %rsi, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rsi
-	adcxq %r13, %r10
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r11
-	adcxq %r13, %rbp
-	adoxq %r11, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r11
-	adcxq %r13, %r9
-	adoxq %r11, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r11
-	adcxq %r13, %rax
-	adoxq %r11, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r11
-	adcxq %r13, %r10
-	adoxq %r11, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
-	adcxq %r13, %rsi
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq %r15, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r8
-	adcxq %r13, %r9
-	adoxq %r8, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r8
-	adcxq %r13, %rax
-	adoxq %r8, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r8
-	adcxq %r13, %r10
-	adoxq %r8, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r8
-	adcxq %r13, %rsi
-	adoxq %r8, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r8
-	adcxq %r13, %r11
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
 	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r15
-	adcxq %r13, %rax
-	adoxq %r15, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r15
-	adcxq %r13, %r10
-	adoxq %r15, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r15
-	adcxq %r13, %rsi
-	adoxq %r15, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r15
-	adcxq %r13, %r11
-	adoxq %r15, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r15
-	adcxq %r13, %r8
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	addq %r12, %rbp
-	adcq %rdi, %r9
-	adcq 16(%rsp), %rax
-	adcq 8(%rsp), %r10
-	adcq 48(%rsp), %rsi
-	adcq 40(%rsp), %r11
-	adcq 32(%rsp), %r8
-	adcq %rbx, %r15
-	movq %rbp, %r13
-	subq .Lfg_p503_mont_p+0(%rip), %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r14
+	adcxq %r11, %r10
+	adoxq %r14, %rax
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r14
+	adcxq %r11, %rax
+	adoxq %r14, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r14
+	adcxq %r11, %rbp
+	adoxq %r14, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r14
+	adcxq %r11, %r13
+	adoxq %r14, %r15
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r14
+	adcxq %r11, %r15
+	adoxq %r14, %rbx
+	adcxq %rcx, %rbx
+	movq %r12, %r11
+	subq .Lfg_p503_mont_p+0(%rip), %r11
 	movq %r9, %r14
 	sbbq .Lfg_p503_mont_p+8(%rip), %r14
-	movq %rax, %r12
-	sbbq .Lfg_p503_mont_p+16(%rip), %r12
+	movq %rdi, 0(%rsp)
 	movq %r10, %rdi
-	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
-	movq %rsi, %rbx
-	sbbq .Lfg_p503_mont_p+32(%rip), %rbx
-	movq %r8, 32(%rsp)
-	movq %r11, %r8
-	sbbq .Lfg_p503_mont_p+40(%rip), %r8
-	movq %r11, 40(%rsp)
-	movq 32(%rsp), %r11
-	sbbq .Lfg_p503_mont_p+48(%rip), %r11
-	movq %rsi, 48(%rsp)
-	movq %r15, %rsi
-	sbbq .Lfg_p503_mont_p+56(%rip), %rsi
-	cmovc %rbp, %r13
+	sbbq .Lfg_p503_mont_p+16(%rip), %rdi
+	movq %r15, 8(%rsp)
+	movq %rax, %r15
+	sbbq .Lfg_p503_mont_p+24(%rip), %r15
+	movq %r13, 16(%rsp)
+	movq %rbp, %r13
+	sbbq .Lfg_p503_mont_p+32(%rip), %r13
+	movq %rbp, 24(%rsp)
+	movq 16(%rsp), %rbp
+	sbbq .Lfg_p503_mont_p+40(%rip), %rbp
+	movq %rax, 32(%rsp)
+	movq 8(%rsp), %rax
+	sbbq .Lfg_p503_mont_p+48(%rip), %rax
+	movq %r10, 40(%rsp)
+	movq %rbx, %r10
+	sbbq .Lfg_p503_mont_p+56(%rip), %r10
+	cmovc %r12, %r11
 	cmovc %r9, %r14
-	cmovc %rax, %r12
-	cmovc %r10, %rdi
-	cmovc 48(%rsp), %rbx
-	cmovc 40(%rsp), %r8
-	cmovc 32(%rsp), %r11
-	cmovc %r15, %rsi
-	movq 0(%rsp), %rbp
-	movq %r13, 0(%rbp)
-	movq %r14, 8(%rbp)
-	movq %r12, 16(%rbp)
-	movq %rdi, 24(%rbp)
-	movq %rbx, 32(%rbp)
-	movq %r8, 40(%rbp)
-	movq %r11, 48(%rbp)
-	movq %rsi, 56(%rbp)
-	addq $56, %rsp
+	cmovc 40(%rsp), %rdi
+	cmovc 32(%rsp), %r15
+	cmovc 24(%rsp), %r13
+	cmovc 16(%rsp), %rbp
+	cmovc 8(%rsp), %rax
+	cmovc %rbx, %r10
+	movq 0(%rsp), %r12
+	movq %r11, 0(%r12)
+	movq %r14, 8(%r12)
+	movq %rdi, 16(%r12)
+	movq %r15, 24(%r12)
+	movq %r13, 32(%r12)
+	movq %rbp, 40(%r12)
+	movq %rax, 48(%r12)
+	movq %r10, 56(%r12)
+	addq $48, %rsp
 popq %rbx
 popq %rbp
 popq %r12

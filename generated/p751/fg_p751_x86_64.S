@@ -2529,7 +2529,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $112, %rsp
+	subq $120, %rsp
 	movq %rdx, %rcx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
@@ -2604,15 +2604,67 @@ pushq %rbx
 	movq %rax, %rdi
 	movq %rdi, 16(%rsp)
 	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r8
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 24(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r8
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r8
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r8
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r8
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r8
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 8(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r8
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 16(%rsp)
+	movq %rdx, %r9
+	addq %r9, %rdi
 	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %r8, 24(%rsp)
-	movq %rdx, %r8
+	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
@@ -2623,10 +2675,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %rdx, %r9
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
@@ -2635,6 +2687,7 @@ pushq %rbx
 	mulq 8(%rsi)
 	addq %r8, %rax
 	adcq $0, %rdx
+	movq 24(%rsp), %r9
 	addq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %r8
@@ -2691,15 +2744,67 @@ pushq %rbx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r10
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 24(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r10
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r10
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r10
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r10
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 8(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r10
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 16(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r10
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	addq %rbp, %r8
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r10, 32(%rsp)
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
@@ -2710,10 +2815,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
@@ -2722,6 +2827,7 @@ pushq %rbx
 	mulq 16(%rsi)
 	addq %r10, %rax
 	adcq $0, %rdx
+	movq 24(%rsp), %rbp
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
@@ -2778,15 +2884,67 @@ pushq %rbx
 	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 24(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 8(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 16(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	addq %r15, %r10
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rbx, 40(%rsp)
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 8(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
@@ -2797,10 +2955,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 24(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
@@ -2809,6 +2967,7 @@ pushq %rbx
 	mulq 24(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
+	movq 24(%rsp), %r15
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
@@ -2865,15 +3024,67 @@ pushq %rbx
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r12
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 16(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r13, %rbx
 	movq 0(%rcx), %rax
 	mulq 32(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r12, 48(%rsp)
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
@@ -2884,10 +3095,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
@@ -2896,6 +3107,7 @@ pushq %rbx
 	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
+	movq 24(%rsp), %r13
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
@@ -2952,15 +3164,67 @@ pushq %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 24(%rsp)
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 8(%rsp)
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 16(%rsp)
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	addq %r11, %r12
 	movq 0(%rcx), %rax
 	mulq 40(%rsi)
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r14, 56(%rsp)
-	movq %rdx, %r14
+	movq %rdx, %r11
 	movq 8(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
+	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
@@ -2971,10 +3235,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
+	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
@@ -2983,6 +3247,7 @@ pushq %rbx
 	mulq 40(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
+	movq 24(%rsp), %r11
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
@@ -3039,15 +3304,69 @@ pushq %rbx
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r9
+	movq %r14, 24(%rsp)
+	movq 8(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 8(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 16(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq %r12, 32(%rsp)
+	movq 24(%rsp), %r12
+	addq %r14, %r12
 	movq 0(%rcx), %rax
 	mulq 48(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r9, 64(%rsp)
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 8(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
@@ -3058,10 +3377,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 24(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
@@ -3070,10 +3389,9 @@ pushq %rbx
 	mulq 48(%rsi)
 	addq %r9, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %r9
-	addq %rax, %r9
+	movq 8(%rsp), %r14
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r9, 8(%rsp)
 	movq %rdx, %r9
 	movq 40(%rcx), %rax
 	mulq 48(%rsi)
@@ -3116,1106 +3434,840 @@ pushq %rbx
 	mulq 48(%rsi)
 	addq %r9, %rax
 	adcq $0, %rdx
-	addq %rax, %r12
+	movq 32(%rsp), %r9
+	addq %rax, %r9
 	adcq $0, %rdx
+	movq %r9, 32(%rsp)
 	movq %rdx, %r9
 	movq 88(%rcx), %rax
 	mulq 48(%rsi)
 	addq %r9, %rax
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rbp, 72(%rsp)
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 8(%rsp)
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 16(%rsp)
-	movq %rdx, %rbp
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 72(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 0(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r15, 80(%rsp)
-	movq %rdx, %r15
-	movq 8(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 16(%rsp)
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 40(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 48(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 64(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 72(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 80(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 88(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 0(%rcx), %rax
-	mulq 72(%rsi)
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r13, 88(%rsp)
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 8(%rsp)
-	movq %rdx, %r13
-	movq 16(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 16(%rsp)
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 32(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r11, 96(%rsp)
-	movq 8(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 8(%rsp)
-	movq %rdx, %r11
-	movq 8(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 16(%rsp)
-	movq %rdx, %r11
-	movq 16(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 24(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 32(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 72(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 80(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 88(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 88(%rsi)
-	movq %r11, 104(%rsp)
-	movq 16(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 16(%rsp)
-	movq %rdx, %r11
-	movq 8(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 16(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 24(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 32(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 56(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 64(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 72(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 80(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 88(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 104(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 104(%rsp)
-	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 24(%rsp)
-	movq 64(%rsp), %rcx
-	addq %rax, %rcx
+	mulq %rbp
+	movq %r9, 8(%rsp)
+	movq 16(%rsp), %r9
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 24(%rsp)
-	addq %rsi, %rax
-	adcq $0, %rdx
-	movq 72(%rsp), %rsi
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %r13, 72(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 24(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 80(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r15, 80(%rsp)
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 24(%rsp)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 88(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rbp, 88(%rsp)
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 24(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 96(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %r9, 96(%rsp)
+	movq %r9, 16(%rsp)
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 24(%rsp)
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbp
 	addq %r9, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %r9
-	addq %rax, %r9
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 24(%rsp)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 16(%rsp)
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 32(%rsp)
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rbx, 24(%rsp)
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 32(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 32(%rsp)
-	addq %rbx, %rax
+	mulq %rbp
+	addq %r9, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 32(%rsp)
-	addq %rbx, %rax
+	mulq %rbp
+	addq %r9, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 32(%rsp)
-	addq %rbx, %rax
+	mulq %rbp
+	addq %r9, %rax
 	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbp
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %r9
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 32(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %r9, 32(%rsp)
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 32(%rsp)
-	addq %rbx, %rax
+	mulq %rbp
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 40(%rsp)
+	movq %rdx, %r9
+	movq %r12, 24(%rsp)
+	movq 8(%rsp), %r12
+	addq %r9, %r12
+	movq 0(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 72(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 32(%rsp)
+	movq %rdx, %rbp
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 24(%rsp)
+	movq %rdx, %rbp
+	movq 88(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 16(%rsp)
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r15
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r15
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 32(%rsp)
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r15
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 24(%rsp)
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r15
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	addq %rdi, %rbp
+	movq 0(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 24(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 48(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 64(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 32(%rsp)
+	movq %rdx, %r15
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 24(%rsp)
+	movq %rdx, %r15
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r8, 16(%rsp)
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r13
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r13
+	addq %r8, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r8, 32(%rsp)
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r13
+	addq %r8, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r8, 24(%rsp)
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r13
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r13
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	addq %r8, %r15
+	movq 0(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 8(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 16(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 24(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 32(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 32(%rsp)
+	movq %rdx, %r13
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %r10, 16(%rsp)
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %r10, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %r10
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %r10, 32(%rsp)
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 40(%rsp)
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r11
 	addq %r10, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 40(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 40(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 40(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 40(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 40(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 48(%rsp)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r8, 40(%rsp)
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 48(%rsp)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 48(%rsp)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 48(%rsp)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 48(%rsp)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 48(%rsp)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 48(%rsp)
-	addq %r8, %rax
-	adcq $0, %rdx
+	movq 24(%rsp), %r10
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 56(%rsp)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdi, 48(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rcx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r11, 56(%rsp)
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rcx
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rcx
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rcx
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rcx
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rcx
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rcx
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rsi
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rsi
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r13
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r13
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r13
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r13
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbp
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbp
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbp
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbp
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	addq 48(%rsp), %r12
-	adcq 40(%rsp), %rbx
-	adcq 32(%rsp), %r10
-	adcq 24(%rsp), %r8
-	adcq 16(%rsp), %rdi
-	adcq 8(%rsp), %r11
-	adcq 96(%rsp), %rcx
-	adcq 88(%rsp), %rsi
-	adcq 80(%rsp), %r13
-	adcq 72(%rsp), %r15
-	adcq 104(%rsp), %rbp
-	adcq 56(%rsp), %r9
-	movq %r12, %r14
-	subq .Lfg_p751_mont_p+0(%rip), %r14
-	movq %rbp, 56(%rsp)
-	movq %rbx, %rbp
-	sbbq .Lfg_p751_mont_p+8(%rip), %rbp
-	movq %r15, 104(%rsp)
-	movq %r10, %r15
-	sbbq .Lfg_p751_mont_p+16(%rip), %r15
-	movq %r13, 72(%rsp)
-	movq %r8, %r13
-	sbbq .Lfg_p751_mont_p+24(%rip), %r13
-	movq %rsi, 80(%rsp)
-	movq %rdi, %rsi
-	sbbq .Lfg_p751_mont_p+32(%rip), %rsi
-	movq %rcx, 88(%rsp)
-	movq %r11, %rcx
-	sbbq .Lfg_p751_mont_p+40(%rip), %rcx
-	movq %r11, 96(%rsp)
-	movq 88(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+48(%rip), %r11
-	movq %rdi, 8(%rsp)
-	movq 80(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+56(%rip), %rdi
-	movq %r8, 16(%rsp)
-	movq 72(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+64(%rip), %r8
 	movq %r10, 24(%rsp)
-	movq 104(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+72(%rip), %r10
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r11
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r11
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r11
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	addq %r10, %r13
+	movq 0(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 8(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 16(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 24(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 32(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r10
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 40(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 32(%rsp)
+	movq %rdx, %r11
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 24(%rsp)
+	movq %rdx, %r11
+	movq 64(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 80(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 88(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rbx, 16(%rsp)
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
 	movq %rbx, 32(%rsp)
-	movq 56(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
-	movq %r12, 40(%rsp)
-	movq %r9, %r12
-	sbbq .Lfg_p751_mont_p+88(%rip), %r12
-	cmovc 40(%rsp), %r14
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rbx, 24(%rsp)
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	addq %rbx, %r11
+	movq 0(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 32(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 32(%rsp)
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 64(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 72(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 80(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 88(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r9
+	movq %r14, 16(%rsp)
+	movq 32(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 32(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	addq %r14, %r11
+	movq %rdi, %r14
+	subq .Lfg_p751_mont_p+0(%rip), %r14
+	movq %r8, %r9
+	sbbq .Lfg_p751_mont_p+8(%rip), %r9
+	movq %r13, 16(%rsp)
+	movq %r10, %r13
+	sbbq .Lfg_p751_mont_p+16(%rip), %r13
+	movq %r15, 40(%rsp)
+	movq %rbx, %r15
+	sbbq .Lfg_p751_mont_p+24(%rip), %r15
+	movq %rbp, 48(%rsp)
+	movq 32(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+32(%rip), %rbp
+	movq %r12, 56(%rsp)
+	movq 24(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+40(%rip), %r12
+	movq %r11, 64(%rsp)
+	movq 56(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+48(%rip), %r11
+	movq %rbx, 72(%rsp)
+	movq 48(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+56(%rip), %rbx
+	movq %r10, 80(%rsp)
+	movq 40(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+64(%rip), %r10
+	movq %r8, 88(%rsp)
+	movq 16(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+72(%rip), %r8
+	movq %rdi, 96(%rsp)
+	movq 8(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+80(%rip), %rdi
+	movq %rdi, 104(%rsp)
+	movq 64(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
+	cmovc 96(%rsp), %r14
+	cmovc 88(%rsp), %r9
+	cmovc 80(%rsp), %r13
+	cmovc 72(%rsp), %r15
 	cmovc 32(%rsp), %rbp
-	cmovc 24(%rsp), %r15
-	cmovc 16(%rsp), %r13
-	cmovc 8(%rsp), %rsi
-	cmovc 96(%rsp), %rcx
-	cmovc 88(%rsp), %r11
-	cmovc 80(%rsp), %rdi
-	cmovc 72(%rsp), %r8
-	cmovc 104(%rsp), %r10
-	cmovc 56(%rsp), %rbx
-	cmovc %r9, %r12
-	movq 0(%rsp), %r9
-	movq %r14, 0(%r9)
-	movq %rbp, 8(%r9)
-	movq %r15, 16(%r9)
-	movq %r13, 24(%r9)
-	movq %rsi, 32(%r9)
-	movq %rcx, 40(%r9)
-	movq %r11, 48(%r9)
-	movq %rdi, 56(%r9)
-	movq %r8, 64(%r9)
-	movq %r10, 72(%r9)
-	movq %rbx, 80(%r9)
-	movq %r12, 88(%r9)
-	addq $112, %rsp
+	cmovc 24(%rsp), %r12
+	cmovc 56(%rsp), %r11
+	cmovc 48(%rsp), %rbx
+	cmovc 40(%rsp), %r10
+	cmovc 16(%rsp), %r8
+	movq %r8, 112(%rsp)
+	movq 104(%rsp), %r8
+	cmovc 8(%rsp), %r8
+	cmovc 64(%rsp), %rdi
+	movq %rdi, 64(%rsp)
+	movq 0(%rsp), %rdi
+	movq %r14, 0(%rdi)
+	movq %r9, 8(%rdi)
+	movq %r13, 16(%rdi)
+	movq %r15, 24(%rdi)
+	movq %rbp, 32(%rdi)
+	movq %r12, 40(%rdi)
+	movq %r11, 48(%rdi)
+	movq %rbx, 56(%rdi)
+	movq %r10, 64(%rdi)
+	movq 112(%rsp), %r14
+	movq %r14, 72(%rdi)
+	movq %r8, 80(%rdi)
+	movq 64(%rsp), %r9
+	movq %r9, 88(%rdi)
+	addq $120, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -7388,7 +7440,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $120, %rsp
+	subq $104, %rsp
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -7432,1215 +7484,1230 @@ pushq %rbx
 	movq 8(%rsp), %rbx
 	addq %rbx, %r14
 	adcq $0, %rdi
-	movq 8(%rsi), %rdx
-	movq %r8, 8(%rsp)
-	mulxq 0(%rcx), %rbx, %r8
-	addq %rbx, %r10
-	adcq $0, %r8
-	movq %r10, 32(%rsp)
-	mulxq 8(%rcx), %rbx, %r10
-	addq %r8, %rbx
-	adcq $0, %r10
-	addq %rbx, %rax
-	adcq $0, %r10
-	mulxq 16(%rcx), %r8, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	addq %r8, %rbp
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r10, %r8
-	addq %rbx, %r10
-	adcq $0, %r8
-	addq %r10, %r13
-	adcq $0, %r8
-	mulxq 32(%rcx), %rbx, %r10
-	addq %r8, %rbx
-	adcq $0, %r10
+	movq %r8, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r8
 	addq %rbx, %r15
+	adcq $0, %r8
+	movq %r15, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	addq %rbx, %r11
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rbx
+	addq %r15, %r8
+	adcq $0, %rbx
+	addq %r8, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r8
+	addq %rbx, %r15
+	adcq $0, %r8
+	addq %r15, %r9
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	movq 16(%rsp), %r8
+	addq %rbx, %r8
+	adcq $0, %r15
+	movq %r8, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
+	addq %r15, %rbx
+	adcq $0, %r8
+	movq 24(%rsp), %r15
+	addq %rbx, %r15
+	adcq $0, %r8
+	movq %r15, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	addq %rbx, %r14
+	adcq $0, %r15
+	addq %r15, %rdi
+	movq 8(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %rbx
+	addq %r8, %r10
+	adcq $0, %rbx
+	mulxq 8(%rcx), %r15, %r8
+	addq %rbx, %r15
+	adcq $0, %r8
+	addq %r15, %rax
+	adcq $0, %r8
+	mulxq 16(%rcx), %rbx, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	addq %rbx, %rbp
+	adcq $0, %r15
+	mulxq 24(%rcx), %r8, %rbx
+	addq %r15, %r8
+	adcq $0, %rbx
+	addq %r8, %r13
+	adcq $0, %rbx
+	mulxq 32(%rcx), %r15, %r8
+	addq %rbx, %r15
+	adcq $0, %r8
+	movq 8(%rsp), %rbx
+	addq %r15, %rbx
+	adcq $0, %r8
+	movq %rbx, 8(%rsp)
+	mulxq 40(%rcx), %r15, %rbx
+	addq %r8, %r15
+	adcq $0, %rbx
+	addq %r15, %r11
+	adcq $0, %rbx
+	mulxq 48(%rcx), %r8, %r15
+	addq %rbx, %r8
+	adcq $0, %r15
+	addq %r8, %r12
+	adcq $0, %r15
+	mulxq 56(%rcx), %rbx, %r8
+	addq %r15, %rbx
+	adcq $0, %r8
+	addq %rbx, %r9
+	adcq $0, %r8
+	mulxq 64(%rcx), %r15, %rbx
+	addq %r8, %r15
+	adcq $0, %rbx
+	movq 16(%rsp), %r8
+	addq %r15, %r8
+	adcq $0, %rbx
+	movq %r8, 16(%rsp)
+	mulxq 72(%rcx), %r15, %r8
+	addq %rbx, %r15
+	adcq $0, %r8
+	movq 24(%rsp), %rbx
+	addq %r15, %rbx
+	adcq $0, %r8
+	movq %rbx, 24(%rsp)
+	mulxq 80(%rcx), %r15, %rbx
+	addq %r8, %r15
+	adcq $0, %rbx
+	addq %r15, %r14
+	adcq $0, %rbx
+	mulxq 88(%rcx), %r8, %r15
+	addq %rbx, %r8
+	adcq $0, %r15
+	addq %r8, %rdi
+	adcq $0, %r15
+	movq %r10, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r8
+	addq %rbx, %r11
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %rbx
+	addq %r8, %r10
+	adcq $0, %rbx
+	addq %r10, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r10
+	addq %rbx, %r8
 	adcq $0, %r10
-	mulxq 40(%rcx), %r8, %rbx
+	addq %r8, %r9
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	movq 16(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r8
+	movq %r10, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r10
+	addq %r8, %rbx
+	adcq $0, %r10
+	movq 24(%rsp), %r8
+	addq %rbx, %r8
+	adcq $0, %r10
+	movq %r8, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	addq %rbx, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rbx
+	addq %r8, %r10
+	adcq $0, %rbx
+	addq %r10, %rdi
+	adcq $0, %rbx
+	addq %rbx, %r15
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r10
+	addq %r8, %rax
+	adcq $0, %r10
+	mulxq 8(%rcx), %rbx, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	addq %rbx, %rbp
+	adcq $0, %r8
+	mulxq 16(%rcx), %r10, %rbx
+	addq %r8, %r10
+	adcq $0, %rbx
+	addq %r10, %r13
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r8, %r10
+	addq %rbx, %r8
+	adcq $0, %r10
+	movq 8(%rsp), %rbx
+	addq %r8, %rbx
+	adcq $0, %r10
+	movq %rbx, 8(%rsp)
+	mulxq 32(%rcx), %r8, %rbx
 	addq %r10, %r8
 	adcq $0, %rbx
 	addq %r8, %r11
 	adcq $0, %rbx
-	mulxq 48(%rcx), %r10, %r8
+	mulxq 40(%rcx), %r10, %r8
 	addq %rbx, %r10
 	adcq $0, %r8
 	addq %r10, %r12
 	adcq $0, %r8
-	mulxq 56(%rcx), %rbx, %r10
+	mulxq 48(%rcx), %rbx, %r10
 	addq %r8, %rbx
 	adcq $0, %r10
 	addq %rbx, %r9
 	adcq $0, %r10
-	mulxq 64(%rcx), %r8, %rbx
+	mulxq 56(%rcx), %r8, %rbx
 	addq %r10, %r8
 	adcq $0, %rbx
 	movq 16(%rsp), %r10
 	addq %r8, %r10
 	adcq $0, %rbx
 	movq %r10, 16(%rsp)
-	mulxq 72(%rcx), %r8, %r10
+	mulxq 64(%rcx), %r8, %r10
 	addq %rbx, %r8
 	adcq $0, %r10
 	movq 24(%rsp), %rbx
 	addq %r8, %rbx
 	adcq $0, %r10
 	movq %rbx, 24(%rsp)
-	mulxq 80(%rcx), %r8, %rbx
+	mulxq 72(%rcx), %r8, %rbx
 	addq %r10, %r8
 	adcq $0, %rbx
 	addq %r8, %r14
 	adcq $0, %rbx
-	mulxq 88(%rcx), %r10, %r8
+	mulxq 80(%rcx), %r10, %r8
 	addq %rbx, %r10
 	adcq $0, %r8
 	addq %r10, %rdi
 	adcq $0, %r8
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r10
+	mulxq 88(%rcx), %rbx, %r10
+	addq %r8, %rbx
+	adcq $0, %r10
+	addq %rbx, %r15
+	adcq $0, %r10
+	movq %rax, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rbx
+	addq %r8, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r8
 	addq %rbx, %rax
-	adcq $0, %r10
-	movq %rax, 40(%rsp)
-	mulxq 8(%rcx), %rbx, %rax
-	addq %r10, %rbx
-	adcq $0, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	mulxq 16(%rcx), %r10, %rbx
-	addq %rax, %r10
-	adcq $0, %rbx
-	addq %r10, %r13
-	adcq $0, %rbx
-	mulxq 24(%rcx), %rax, %r10
-	addq %rbx, %rax
-	adcq $0, %r10
-	addq %rax, %r15
-	adcq $0, %r10
-	mulxq 32(%rcx), %rbx, %rax
-	addq %r10, %rbx
-	adcq $0, %rax
-	addq %rbx, %r11
-	adcq $0, %rax
-	mulxq 40(%rcx), %r10, %rbx
-	addq %rax, %r10
-	adcq $0, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	mulxq 48(%rcx), %rax, %r10
-	addq %rbx, %rax
-	adcq $0, %r10
+	adcq $0, %r8
 	addq %rax, %r9
-	adcq $0, %r10
-	mulxq 56(%rcx), %rbx, %rax
-	addq %r10, %rbx
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	addq %r8, %rbx
 	adcq $0, %rax
-	movq 16(%rsp), %r10
-	addq %rbx, %r10
+	movq 16(%rsp), %r8
+	addq %rbx, %r8
 	adcq $0, %rax
-	movq %r10, 16(%rsp)
-	mulxq 64(%rcx), %rbx, %r10
+	movq %r8, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r8
 	addq %rax, %rbx
-	adcq $0, %r10
+	adcq $0, %r8
 	movq 24(%rsp), %rax
 	addq %rbx, %rax
-	adcq $0, %r10
+	adcq $0, %r8
 	movq %rax, 24(%rsp)
-	mulxq 72(%rcx), %rbx, %rax
-	addq %r10, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	addq %r8, %rbx
 	adcq $0, %rax
 	addq %rbx, %r14
 	adcq $0, %rax
-	mulxq 80(%rcx), %r10, %rbx
-	addq %rax, %r10
-	adcq $0, %rbx
-	addq %r10, %rdi
-	adcq $0, %rbx
-	mulxq 88(%rcx), %rax, %r10
-	addq %rbx, %rax
-	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rbx
 	addq %rax, %r8
-	adcq $0, %r10
+	adcq $0, %rbx
+	addq %r8, %rdi
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r8
+	addq %rbx, %rax
+	adcq $0, %r8
+	addq %rax, %r15
+	adcq $0, %r8
+	addq %r8, %r10
 	movq 24(%rsi), %rdx
 	mulxq 0(%rcx), %rbx, %rax
 	addq %rbx, %rbp
 	adcq $0, %rax
-	movq %rbp, 48(%rsp)
-	mulxq 8(%rcx), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r13
-	adcq $0, %rbp
-	mulxq 16(%rcx), %rax, %rbx
-	addq %rbp, %rax
-	adcq $0, %rbx
-	addq %rax, %r15
-	adcq $0, %rbx
-	mulxq 24(%rcx), %rbp, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	mulxq 32(%rcx), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r12
-	adcq $0, %rbp
-	mulxq 40(%rcx), %rax, %rbx
-	addq %rbp, %rax
-	adcq $0, %rbx
-	addq %rax, %r9
-	adcq $0, %rbx
-	mulxq 48(%rcx), %rbp, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	movq 16(%rsp), %rbx
-	addq %rbp, %rbx
-	adcq $0, %rax
-	movq %rbx, 16(%rsp)
-	mulxq 56(%rcx), %rbp, %rbx
-	addq %rax, %rbp
-	adcq $0, %rbx
-	movq 24(%rsp), %rax
-	addq %rbp, %rax
-	adcq $0, %rbx
-	movq %rax, 24(%rsp)
-	mulxq 64(%rcx), %rbp, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	mulxq 72(%rcx), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	addq %rbx, %rdi
-	adcq $0, %rbp
-	mulxq 80(%rcx), %rax, %rbx
-	addq %rbp, %rax
-	adcq $0, %rbx
+	mulxq 8(%rcx), %r8, %rbx
 	addq %rax, %r8
 	adcq $0, %rbx
-	mulxq 88(%rcx), %rbp, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
-	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %rbp
-	addq %rbx, %r13
-	adcq $0, %rbp
-	movq %r13, 56(%rsp)
-	mulxq 8(%rcx), %rbx, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	addq %rbx, %r15
-	adcq $0, %r13
-	mulxq 16(%rcx), %rbp, %rbx
-	addq %r13, %rbp
+	addq %r8, %r13
 	adcq $0, %rbx
-	addq %rbp, %r11
+	mulxq 16(%rcx), %rax, %r8
+	addq %rbx, %rax
+	adcq $0, %r8
+	movq 8(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %r8
+	movq %rbx, 8(%rsp)
+	mulxq 24(%rcx), %rax, %rbx
+	addq %r8, %rax
 	adcq $0, %rbx
-	mulxq 24(%rcx), %r13, %rbp
-	addq %rbx, %r13
-	adcq $0, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 32(%rcx), %rbx, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
+	addq %rax, %r11
+	adcq $0, %rbx
+	mulxq 32(%rcx), %r8, %rax
+	addq %rbx, %r8
+	adcq $0, %rax
+	addq %r8, %r12
+	adcq $0, %rax
+	mulxq 40(%rcx), %rbx, %r8
+	addq %rax, %rbx
+	adcq $0, %r8
 	addq %rbx, %r9
-	adcq $0, %r13
-	mulxq 40(%rcx), %rbp, %rbx
-	addq %r13, %rbp
+	adcq $0, %r8
+	mulxq 48(%rcx), %rax, %rbx
+	addq %r8, %rax
 	adcq $0, %rbx
+	movq 16(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rbx
+	movq %r8, 16(%rsp)
+	mulxq 56(%rcx), %rax, %r8
+	addq %rbx, %rax
+	adcq $0, %r8
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %r8
+	movq %rbx, 24(%rsp)
+	mulxq 64(%rcx), %rax, %rbx
+	addq %r8, %rax
+	adcq $0, %rbx
+	addq %rax, %r14
+	adcq $0, %rbx
+	mulxq 72(%rcx), %r8, %rax
+	addq %rbx, %r8
+	adcq $0, %rax
+	addq %r8, %rdi
+	adcq $0, %rax
+	mulxq 80(%rcx), %rbx, %r8
+	addq %rax, %rbx
+	adcq $0, %r8
+	addq %rbx, %r15
+	adcq $0, %r8
+	mulxq 88(%rcx), %rax, %rbx
+	addq %r8, %rax
+	adcq $0, %rbx
+	addq %rax, %r10
+	adcq $0, %rbx
+	movq %rbp, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rax
+	addq %r8, %r9
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r8
+	addq %rax, %rbp
+	adcq $0, %r8
+	movq 16(%rsp), %rax
+	addq %rbp, %rax
+	adcq $0, %r8
+	movq %rax, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rax
+	addq %r8, %rbp
+	adcq $0, %rax
+	movq 24(%rsp), %r8
+	addq %rbp, %r8
+	adcq $0, %rax
+	movq %r8, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r8
+	addq %rax, %rbp
+	adcq $0, %r8
+	addq %rbp, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbp
+	addq %r8, %rax
+	adcq $0, %rbp
+	addq %rax, %rdi
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rax
+	addq %rbp, %r8
+	adcq $0, %rax
+	addq %r8, %r15
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r8
+	addq %rax, %rbp
+	adcq $0, %r8
+	addq %rbp, %r10
+	adcq $0, %r8
+	addq %r8, %rbx
+	movq 32(%rsi), %rdx
+	mulxq 0(%rcx), %rax, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	mulxq 8(%rcx), %r8, %rax
+	addq %rbp, %r8
+	adcq $0, %rax
+	movq 8(%rsp), %rbp
+	addq %r8, %rbp
+	adcq $0, %rax
+	movq %rbp, 8(%rsp)
+	mulxq 16(%rcx), %r8, %rbp
+	addq %rax, %r8
+	adcq $0, %rbp
+	addq %r8, %r11
+	adcq $0, %rbp
+	mulxq 24(%rcx), %rax, %r8
+	addq %rbp, %rax
+	adcq $0, %r8
+	addq %rax, %r12
+	adcq $0, %r8
+	mulxq 32(%rcx), %rbp, %rax
+	addq %r8, %rbp
+	adcq $0, %rax
+	addq %rbp, %r9
+	adcq $0, %rax
+	mulxq 40(%rcx), %r8, %rbp
+	addq %rax, %r8
+	adcq $0, %rbp
+	movq 16(%rsp), %rax
+	addq %r8, %rax
+	adcq $0, %rbp
+	movq %rax, 16(%rsp)
+	mulxq 48(%rcx), %r8, %rax
+	addq %rbp, %r8
+	adcq $0, %rax
+	movq 24(%rsp), %rbp
+	addq %r8, %rbp
+	adcq $0, %rax
+	movq %rbp, 24(%rsp)
+	mulxq 56(%rcx), %r8, %rbp
+	addq %rax, %r8
+	adcq $0, %rbp
+	addq %r8, %r14
+	adcq $0, %rbp
+	mulxq 64(%rcx), %rax, %r8
+	addq %rbp, %rax
+	adcq $0, %r8
+	addq %rax, %rdi
+	adcq $0, %r8
+	mulxq 72(%rcx), %rbp, %rax
+	addq %r8, %rbp
+	adcq $0, %rax
+	addq %rbp, %r15
+	adcq $0, %rax
+	mulxq 80(%rcx), %r8, %rbp
+	addq %rax, %r8
+	adcq $0, %rbp
+	addq %r8, %r10
+	adcq $0, %rbp
+	mulxq 88(%rcx), %rax, %r8
+	addq %rbp, %rax
+	adcq $0, %r8
+	addq %rax, %rbx
+	adcq $0, %r8
+	movq %r13, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %rax
 	movq 16(%rsp), %r13
 	addq %rbp, %r13
-	adcq $0, %rbx
+	adcq $0, %rax
 	movq %r13, 16(%rsp)
-	mulxq 48(%rcx), %rbp, %r13
-	addq %rbx, %rbp
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r13
+	addq %rax, %rbp
 	adcq $0, %r13
-	movq 24(%rsp), %rbx
-	addq %rbp, %rbx
+	movq 24(%rsp), %rax
+	addq %rbp, %rax
 	adcq $0, %r13
-	movq %rbx, 24(%rsp)
-	mulxq 56(%rcx), %rbp, %rbx
+	movq %rax, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rax
 	addq %r13, %rbp
-	adcq $0, %rbx
+	adcq $0, %rax
 	addq %rbp, %r14
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r13, %rbp
-	addq %rbx, %r13
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rbp
+	addq %rax, %r13
 	adcq $0, %rbp
 	addq %r13, %rdi
 	adcq $0, %rbp
-	mulxq 72(%rcx), %rbx, %r13
-	addq %rbp, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
+	addq %rbp, %rax
 	adcq $0, %r13
-	addq %rbx, %r8
+	addq %rax, %r15
 	adcq $0, %r13
-	mulxq 80(%rcx), %rbp, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rax
 	addq %r13, %rbp
-	adcq $0, %rbx
+	adcq $0, %rax
 	addq %rbp, %r10
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r13, %rbp
-	addq %rbx, %r13
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbp
+	addq %rax, %r13
 	adcq $0, %rbp
-	addq %r13, %rax
+	addq %r13, %rbx
 	adcq $0, %rbp
+	addq %rbp, %r8
 	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r13
-	addq %rbx, %r15
+	mulxq 0(%rcx), %rax, %r13
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %r13
-	movq %r15, 64(%rsp)
-	mulxq 8(%rcx), %rbx, %r15
-	addq %r13, %rbx
-	adcq $0, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
-	mulxq 16(%rcx), %r13, %rbx
-	addq %r15, %r13
-	adcq $0, %rbx
-	addq %r13, %r12
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r15, %r13
-	addq %rbx, %r15
-	adcq $0, %r13
-	addq %r15, %r9
-	adcq $0, %r13
-	mulxq 32(%rcx), %rbx, %r15
-	addq %r13, %rbx
-	adcq $0, %r15
-	movq 16(%rsp), %r13
-	addq %rbx, %r13
-	adcq $0, %r15
-	movq %r13, 16(%rsp)
-	mulxq 40(%rcx), %rbx, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	movq 24(%rsp), %r15
-	addq %rbx, %r15
-	adcq $0, %r13
-	movq %r15, 24(%rsp)
-	mulxq 48(%rcx), %rbx, %r15
-	addq %r13, %rbx
-	adcq $0, %r15
-	addq %rbx, %r14
-	adcq $0, %r15
-	mulxq 56(%rcx), %r13, %rbx
-	addq %r15, %r13
-	adcq $0, %rbx
-	addq %r13, %rdi
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r15, %r13
-	addq %rbx, %r15
-	adcq $0, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	mulxq 72(%rcx), %rbx, %r15
-	addq %r13, %rbx
-	adcq $0, %r15
-	addq %rbx, %r10
-	adcq $0, %r15
-	mulxq 80(%rcx), %r13, %rbx
-	addq %r15, %r13
-	adcq $0, %rbx
+	movq %rbp, 8(%rsp)
+	mulxq 8(%rcx), %rax, %rbp
 	addq %r13, %rax
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r15, %r13
-	addq %rbx, %r15
+	adcq $0, %rbp
+	addq %rax, %r11
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r13, %rax
+	addq %rbp, %r13
+	adcq $0, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	mulxq 24(%rcx), %rbp, %r13
+	addq %rax, %rbp
 	adcq $0, %r13
-	addq %r15, %rbp
+	addq %rbp, %r9
 	adcq $0, %r13
+	mulxq 32(%rcx), %rax, %rbp
+	addq %r13, %rax
+	adcq $0, %rbp
+	movq 16(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rbp
+	movq %r13, 16(%rsp)
+	mulxq 40(%rcx), %rax, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	movq 24(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %r13
+	movq %rbp, 24(%rsp)
+	mulxq 48(%rcx), %rax, %rbp
+	addq %r13, %rax
+	adcq $0, %rbp
+	addq %rax, %r14
+	adcq $0, %rbp
+	mulxq 56(%rcx), %r13, %rax
+	addq %rbp, %r13
+	adcq $0, %rax
+	addq %r13, %rdi
+	adcq $0, %rax
+	mulxq 64(%rcx), %rbp, %r13
+	addq %rax, %rbp
+	adcq $0, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	mulxq 72(%rcx), %rax, %rbp
+	addq %r13, %rax
+	adcq $0, %rbp
+	addq %rax, %r10
+	adcq $0, %rbp
+	mulxq 80(%rcx), %r13, %rax
+	addq %rbp, %r13
+	adcq $0, %rax
+	addq %r13, %rbx
+	adcq $0, %rax
+	mulxq 88(%rcx), %rbp, %r13
+	addq %rax, %rbp
+	adcq $0, %r13
+	addq %rbp, %r8
+	adcq $0, %r13
+	movq 8(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
+	movq %r13, 8(%rsp)
+	movq 24(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rbp
+	movq %r13, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	addq %rax, %r14
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %rbp, %rdi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	addq %rax, %r10
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	movq 8(%rsp), %rax
+	addq %rbp, %rax
 	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
-	movq %r11, 72(%rsp)
-	mulxq 8(%rcx), %rbx, %r11
-	addq %r15, %rbx
+	mulxq 0(%rcx), %r13, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
+	movq %r11, 8(%rsp)
+	mulxq 8(%rcx), %r13, %r11
+	addq %rbp, %r13
 	adcq $0, %r11
-	addq %rbx, %r12
+	addq %r13, %r12
 	adcq $0, %r11
-	mulxq 16(%rcx), %r15, %rbx
-	addq %r11, %r15
-	adcq $0, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r11, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
-	movq 16(%rsp), %rbx
-	addq %r11, %rbx
-	adcq $0, %r15
-	movq %rbx, 16(%rsp)
-	mulxq 32(%rcx), %r11, %rbx
-	addq %r15, %r11
-	adcq $0, %rbx
-	movq 24(%rsp), %r15
-	addq %r11, %r15
-	adcq $0, %rbx
-	movq %r15, 24(%rsp)
-	mulxq 40(%rcx), %r11, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
-	addq %r11, %r14
-	adcq $0, %r15
-	mulxq 48(%rcx), %rbx, %r11
-	addq %r15, %rbx
-	adcq $0, %r11
-	addq %rbx, %rdi
-	adcq $0, %r11
-	mulxq 56(%rcx), %r15, %rbx
-	addq %r11, %r15
-	adcq $0, %rbx
-	addq %r15, %r8
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r11, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
-	addq %r11, %r10
-	adcq $0, %r15
-	mulxq 72(%rcx), %rbx, %r11
-	addq %r15, %rbx
-	adcq $0, %r11
-	addq %rbx, %rax
-	adcq $0, %r11
-	mulxq 80(%rcx), %r15, %rbx
-	addq %r11, %r15
-	adcq $0, %rbx
-	addq %r15, %rbp
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r11, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
+	mulxq 16(%rcx), %rbp, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	addq %rbp, %r9
+	adcq $0, %r13
+	mulxq 24(%rcx), %r11, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
+	movq 16(%rsp), %r13
 	addq %r11, %r13
-	adcq $0, %r15
+	adcq $0, %rbp
+	movq %r13, 16(%rsp)
+	mulxq 32(%rcx), %r11, %r13
+	addq %rbp, %r11
+	adcq $0, %r13
+	movq 24(%rsp), %rbp
+	addq %r11, %rbp
+	adcq $0, %r13
+	movq %rbp, 24(%rsp)
+	mulxq 40(%rcx), %r11, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
+	addq %r11, %r14
+	adcq $0, %rbp
+	mulxq 48(%rcx), %r13, %r11
+	addq %rbp, %r13
+	adcq $0, %r11
+	addq %r13, %rdi
+	adcq $0, %r11
+	mulxq 56(%rcx), %rbp, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	mulxq 64(%rcx), %r11, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
+	addq %r11, %r10
+	adcq $0, %rbp
+	mulxq 72(%rcx), %r13, %r11
+	addq %rbp, %r13
+	adcq $0, %r11
+	addq %r13, %rbx
+	adcq $0, %r11
+	mulxq 80(%rcx), %rbp, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	addq %rbp, %r8
+	adcq $0, %r13
+	mulxq 88(%rcx), %r11, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
+	addq %r11, %rax
+	adcq $0, %rbp
+	movq 8(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	movq %r14, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r14
+	addq %r11, %r13
+	adcq $0, %r14
+	addq %r13, %rdi
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	addq %r11, %r15
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	addq %r14, %r10
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r14
+	addq %r11, %r13
+	adcq $0, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	addq %r11, %r8
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	addq %r14, %rax
+	adcq $0, %r11
+	addq %r11, %rbp
 	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r11
-	addq %rbx, %r12
+	mulxq 0(%rcx), %r13, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	mulxq 8(%rcx), %r11, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	addq %r11, %r9
+	adcq $0, %r13
+	mulxq 16(%rcx), %r14, %r11
+	addq %r13, %r14
 	adcq $0, %r11
-	movq %r12, 80(%rsp)
-	mulxq 8(%rcx), %rbx, %r12
-	addq %r11, %rbx
-	adcq $0, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	mulxq 16(%rcx), %r11, %rbx
-	addq %r12, %r11
-	adcq $0, %rbx
-	movq 16(%rsp), %r12
-	addq %r11, %r12
-	adcq $0, %rbx
-	movq %r12, 16(%rsp)
-	mulxq 24(%rcx), %r11, %r12
-	addq %rbx, %r11
-	adcq $0, %r12
-	movq 24(%rsp), %rbx
-	addq %r11, %rbx
-	adcq $0, %r12
-	movq %rbx, 24(%rsp)
-	mulxq 32(%rcx), %r11, %rbx
-	addq %r12, %r11
-	adcq $0, %rbx
+	movq 16(%rsp), %r13
+	addq %r14, %r13
+	adcq $0, %r11
+	movq %r13, 16(%rsp)
+	mulxq 24(%rcx), %r14, %r13
 	addq %r11, %r14
-	adcq $0, %rbx
-	mulxq 40(%rcx), %r12, %r11
-	addq %rbx, %r12
+	adcq $0, %r13
+	movq 24(%rsp), %r11
+	addq %r14, %r11
+	adcq $0, %r13
+	movq %r11, 24(%rsp)
+	mulxq 32(%rcx), %r14, %r11
+	addq %r13, %r14
 	adcq $0, %r11
-	addq %r12, %rdi
+	movq 8(%rsp), %r13
+	addq %r14, %r13
 	adcq $0, %r11
-	mulxq 48(%rcx), %rbx, %r12
-	addq %r11, %rbx
+	movq %r13, 8(%rsp)
+	mulxq 40(%rcx), %r14, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r14, %rdi
+	adcq $0, %r13
+	mulxq 48(%rcx), %r11, %r14
+	addq %r13, %r11
+	adcq $0, %r14
+	addq %r11, %r15
+	adcq $0, %r14
+	mulxq 56(%rcx), %r13, %r11
+	addq %r14, %r13
+	adcq $0, %r11
+	addq %r13, %r10
+	adcq $0, %r11
+	mulxq 64(%rcx), %r14, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r14, %rbx
+	adcq $0, %r13
+	mulxq 72(%rcx), %r11, %r14
+	addq %r13, %r11
+	adcq $0, %r14
+	addq %r11, %r8
+	adcq $0, %r14
+	mulxq 80(%rcx), %r13, %r11
+	addq %r14, %r13
+	adcq $0, %r11
+	addq %r13, %rax
+	adcq $0, %r11
+	mulxq 88(%rcx), %r14, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r14, %rbp
+	adcq $0, %r13
+	movq %r12, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r14
+	addq %r11, %rdi
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
+	addq %r14, %r12
+	adcq $0, %r11
+	addq %r12, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r12
+	addq %r11, %r14
 	adcq $0, %r12
-	addq %rbx, %r8
+	addq %r14, %r10
 	adcq $0, %r12
-	mulxq 56(%rcx), %r11, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r14
 	addq %r12, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r12, %r11
-	addq %rbx, %r12
-	adcq $0, %r11
-	addq %r12, %rax
-	adcq $0, %r11
-	mulxq 72(%rcx), %rbx, %r12
+	adcq $0, %r14
 	addq %r11, %rbx
-	adcq $0, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
-	mulxq 80(%rcx), %r11, %rbx
-	addq %r12, %r11
-	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r12, %r11
-	addq %rbx, %r12
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
+	addq %r14, %r12
 	adcq $0, %r11
-	addq %r12, %r15
-	adcq $0, %r11
-	movq 64(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	movq %r9, 88(%rsp)
-	mulxq 8(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	movq 16(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq %r12, 16(%rsp)
-	mulxq 16(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	movq 24(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %r12
-	movq %r9, 24(%rsp)
-	mulxq 24(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq 32(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq 40(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq 48(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq 56(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rax
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %rbp
-	adcq $0, %r12
-	mulxq 72(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
-	mulxq 80(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	movq 72(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	movq %r12, 96(%rsp)
-	movq 16(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq %r12, 16(%rsp)
-	mulxq 8(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	movq 24(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %r12
-	movq %r9, 24(%rsp)
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq 24(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq 48(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rax
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %rbp
-	adcq $0, %r12
-	mulxq 64(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
-	mulxq 72(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	mulxq 80(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	mulxq 88(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	movq 96(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq 80(%rsi), %rdx
-	movq %r9, 96(%rsp)
-	mulxq 0(%rcx), %rbx, %r9
-	movq %r12, 104(%rsp)
-	movq 24(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq %r12, 24(%rsp)
-	mulxq 8(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %rbx, %r14
-	adcq $0, %r12
-	mulxq 16(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
 	addq %r12, %r8
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r12
-	addq %r9, %rbx
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r12
+	addq %r11, %r14
 	adcq $0, %r12
-	addq %rbx, %r10
+	addq %r14, %rax
 	adcq $0, %r12
-	mulxq 40(%rcx), %r9, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r14
+	addq %r12, %r11
+	adcq $0, %r14
+	addq %r11, %rbp
+	adcq $0, %r14
+	addq %r14, %r13
+	movq 64(%rsi), %rdx
+	mulxq 0(%rcx), %r12, %r11
 	addq %r12, %r9
-	adcq $0, %rbx
+	adcq $0, %r11
+	mulxq 8(%rcx), %r14, %r12
+	addq %r11, %r14
+	adcq $0, %r12
+	movq 16(%rsp), %r11
+	addq %r14, %r11
+	adcq $0, %r12
+	movq %r11, 16(%rsp)
+	mulxq 16(%rcx), %r14, %r11
+	addq %r12, %r14
+	adcq $0, %r11
+	movq 24(%rsp), %r12
+	addq %r14, %r12
+	adcq $0, %r11
+	movq %r12, 24(%rsp)
+	mulxq 24(%rcx), %r14, %r12
+	addq %r11, %r14
+	adcq $0, %r12
+	movq 8(%rsp), %r11
+	addq %r14, %r11
+	adcq $0, %r12
+	movq %r11, 8(%rsp)
+	mulxq 32(%rcx), %r14, %r11
+	addq %r12, %r14
+	adcq $0, %r11
+	addq %r14, %rdi
+	adcq $0, %r11
+	mulxq 40(%rcx), %r12, %r14
+	addq %r11, %r12
+	adcq $0, %r14
+	addq %r12, %r15
+	adcq $0, %r14
+	mulxq 48(%rcx), %r11, %r12
+	addq %r14, %r11
+	adcq $0, %r12
+	addq %r11, %r10
+	adcq $0, %r12
+	mulxq 56(%rcx), %r14, %r11
+	addq %r12, %r14
+	adcq $0, %r11
+	addq %r14, %rbx
+	adcq $0, %r11
+	mulxq 64(%rcx), %r12, %r14
+	addq %r11, %r12
+	adcq $0, %r14
+	addq %r12, %r8
+	adcq $0, %r14
+	mulxq 72(%rcx), %r11, %r12
+	addq %r14, %r11
+	adcq $0, %r12
+	addq %r11, %rax
+	adcq $0, %r12
+	mulxq 80(%rcx), %r14, %r11
+	addq %r12, %r14
+	adcq $0, %r11
+	addq %r14, %rbp
+	adcq $0, %r11
+	mulxq 88(%rcx), %r12, %r14
+	addq %r11, %r12
+	adcq $0, %r14
+	addq %r12, %r13
+	adcq $0, %r14
+	movq %r9, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r12
+	addq %r11, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r11
+	addq %r12, %r9
+	adcq $0, %r11
+	addq %r9, %r10
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r9
+	addq %r11, %r12
+	adcq $0, %r9
+	addq %r12, %rbx
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r12
+	addq %r9, %r11
+	adcq $0, %r12
+	addq %r11, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r11
+	addq %r12, %r9
+	adcq $0, %r11
 	addq %r9, %rax
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r12, %r9
-	addq %rbx, %r12
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r9
+	addq %r11, %r12
 	adcq $0, %r9
 	addq %r12, %rbp
 	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
-	mulxq 64(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %r15
-	adcq $0, %rbx
-	mulxq 72(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r12, %r11
-	adcq $0, %r9
-	mulxq 80(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	movq 104(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %r12
-	movq %r9, 104(%rsp)
-	mulxq 88(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	movq 96(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq 88(%rsi), %rdx
-	movq %r9, 96(%rsp)
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	movq %r14, 112(%rsp)
-	mulxq 8(%rcx), %rbx, %r14
-	addq %r9, %rbx
-	adcq $0, %r14
-	addq %rbx, %rdi
-	adcq $0, %r14
-	mulxq 16(%rcx), %r9, %rbx
-	addq %r14, %r9
-	adcq $0, %rbx
-	addq %r9, %r8
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r14, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %r14, %r10
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r14
-	addq %r9, %rbx
-	adcq $0, %r14
-	addq %rbx, %rax
-	adcq $0, %r14
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r14, %r9
-	adcq $0, %rbx
-	addq %r9, %rbp
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r14, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %r14, %r13
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r14
-	addq %r9, %rbx
-	adcq $0, %r14
-	addq %rbx, %r15
-	adcq $0, %r14
-	mulxq 64(%rcx), %r9, %rbx
-	addq %r14, %r9
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r12
 	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq 72(%rcx), %r14, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	movq 104(%rsp), %rbx
-	addq %r14, %rbx
-	adcq $0, %r9
-	movq %rbx, 104(%rsp)
-	mulxq 80(%rcx), %r14, %rbx
-	addq %r9, %r14
-	adcq $0, %rbx
-	addq %r14, %r12
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r9, %r14
-	addq %rbx, %r9
-	adcq $0, %r14
-	movq 96(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r14
-	movq 8(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rcx
-	movq 64(%rsp), %rsi
-	addq %r9, %rsi
-	adcq $0, %rcx
-	movq %rbx, 64(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
-	addq %rcx, %r9
-	adcq $0, %rbx
-	movq 72(%rsp), %rcx
-	addq %r9, %rcx
-	adcq $0, %rbx
-	movq %r12, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	addq %rbx, %r9
 	adcq $0, %r12
-	movq 80(%rsp), %rbx
-	addq %r9, %rbx
+	addq %r11, %r13
 	adcq $0, %r12
-	movq %r11, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
-	addq %r12, %r9
-	adcq $0, %r11
-	movq 88(%rsp), %r12
+	addq %r12, %r14
+	movq 72(%rsi), %rdx
+	mulxq 0(%rcx), %r9, %r11
+	movq 16(%rsp), %r12
 	addq %r9, %r12
 	adcq $0, %r11
-	movq %r15, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r15
+	movq %r12, 16(%rsp)
+	mulxq 8(%rcx), %r9, %r12
 	addq %r11, %r9
-	adcq $0, %r15
-	movq 16(%rsp), %r11
+	adcq $0, %r12
+	movq 24(%rsp), %r11
 	addq %r9, %r11
-	adcq $0, %r15
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
-	addq %r15, %r9
-	adcq $0, %r13
-	movq 24(%rsp), %r15
-	addq %r9, %r15
-	adcq $0, %r13
-	movq %rbp, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	movq 112(%rsp), %r13
-	addq %r9, %r13
-	adcq $0, %rbp
-	movq 32(%rsp), %rdx
-	movq %rax, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rax
-	addq %r9, %rcx
-	adcq $0, %rax
-	movq %r10, 112(%rsp)
+	adcq $0, %r12
+	movq %r11, 24(%rsp)
+	mulxq 16(%rcx), %r9, %r11
+	addq %r12, %r9
+	adcq $0, %r11
+	movq 8(%rsp), %r12
+	addq %r9, %r12
+	adcq $0, %r11
+	movq %r12, 8(%rsp)
+	mulxq 24(%rcx), %r9, %r12
+	addq %r11, %r9
+	adcq $0, %r12
+	addq %r9, %rdi
+	adcq $0, %r12
+	mulxq 32(%rcx), %r11, %r9
+	addq %r12, %r11
+	adcq $0, %r9
+	addq %r11, %r15
+	adcq $0, %r9
+	mulxq 40(%rcx), %r12, %r11
+	addq %r9, %r12
+	adcq $0, %r11
+	addq %r12, %r10
+	adcq $0, %r11
+	mulxq 48(%rcx), %r9, %r12
+	addq %r11, %r9
+	adcq $0, %r12
+	addq %r9, %rbx
+	adcq $0, %r12
+	mulxq 56(%rcx), %r11, %r9
+	addq %r12, %r11
+	adcq $0, %r9
+	addq %r11, %r8
+	adcq $0, %r9
+	mulxq 64(%rcx), %r12, %r11
+	addq %r9, %r12
+	adcq $0, %r11
+	addq %r12, %rax
+	adcq $0, %r11
+	mulxq 72(%rcx), %r9, %r12
+	addq %r11, %r9
+	adcq $0, %r12
+	addq %r9, %rbp
+	adcq $0, %r12
+	mulxq 80(%rcx), %r11, %r9
+	addq %r12, %r11
+	adcq $0, %r9
+	addq %r11, %r13
+	adcq $0, %r9
+	mulxq 88(%rcx), %r12, %r11
+	addq %r9, %r12
+	adcq $0, %r11
+	addq %r12, %r14
+	adcq $0, %r11
+	movq 16(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r12
+	addq %r9, %r10
+	adcq $0, %r12
+	movq %r10, 16(%rsp)
 	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
-	addq %rax, %r9
+	addq %r12, %r9
 	adcq $0, %r10
 	addq %r9, %rbx
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r9
-	addq %r10, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r9
+	addq %r10, %r12
 	adcq $0, %r9
-	addq %rax, %r12
+	addq %r12, %r8
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r12
 	addq %r9, %r10
-	adcq $0, %rax
-	addq %r10, %r11
-	adcq $0, %rax
+	adcq $0, %r12
+	addq %r10, %rax
+	adcq $0, %r12
 	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %rax, %r9
+	addq %r12, %r9
 	adcq $0, %r10
-	addq %r9, %r15
+	addq %r9, %rbp
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r9
-	addq %r10, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r9
+	addq %r10, %r12
 	adcq $0, %r9
-	addq %rax, %r13
+	addq %r12, %r13
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r12
 	addq %r9, %r10
-	adcq $0, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	movq 40(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq %r8, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
-	addq %r10, %r9
-	adcq $0, %r8
+	adcq $0, %r12
+	addq %r10, %r14
+	adcq $0, %r12
+	addq %r12, %r11
+	movq 80(%rsi), %rdx
+	mulxq 0(%rcx), %r9, %r10
+	movq 24(%rsp), %r12
 	addq %r9, %r12
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r9
-	addq %r8, %r10
+	adcq $0, %r10
+	movq %r12, 24(%rsp)
+	mulxq 8(%rcx), %r9, %r12
+	addq %r10, %r9
+	adcq $0, %r12
+	movq 8(%rsp), %r10
+	addq %r9, %r10
+	adcq $0, %r12
+	movq %r10, 8(%rsp)
+	mulxq 16(%rcx), %r9, %r10
+	addq %r12, %r9
+	adcq $0, %r10
+	addq %r9, %rdi
+	adcq $0, %r10
+	mulxq 24(%rcx), %r12, %r9
+	addq %r10, %r12
+	adcq $0, %r9
+	addq %r12, %r15
+	adcq $0, %r9
+	mulxq 32(%rcx), %r10, %r12
+	addq %r9, %r10
+	adcq $0, %r12
+	movq 16(%rsp), %r9
+	addq %r10, %r9
+	adcq $0, %r12
+	movq %r9, 16(%rsp)
+	mulxq 40(%rcx), %r10, %r9
+	addq %r12, %r10
+	adcq $0, %r9
+	addq %r10, %rbx
+	adcq $0, %r9
+	mulxq 48(%rcx), %r12, %r10
+	addq %r9, %r12
+	adcq $0, %r10
+	addq %r12, %r8
+	adcq $0, %r10
+	mulxq 56(%rcx), %r9, %r12
+	addq %r10, %r9
+	adcq $0, %r12
+	addq %r9, %rax
+	adcq $0, %r12
+	mulxq 64(%rcx), %r10, %r9
+	addq %r12, %r10
+	adcq $0, %r9
+	addq %r10, %rbp
+	adcq $0, %r9
+	mulxq 72(%rcx), %r12, %r10
+	addq %r9, %r12
+	adcq $0, %r10
+	addq %r12, %r13
+	adcq $0, %r10
+	mulxq 80(%rcx), %r9, %r12
+	addq %r10, %r9
+	adcq $0, %r12
+	addq %r9, %r14
+	adcq $0, %r12
+	mulxq 88(%rcx), %r10, %r9
+	addq %r12, %r10
 	adcq $0, %r9
 	addq %r10, %r11
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
-	addq %r9, %r8
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
+	addq %r12, %rbx
 	adcq $0, %r10
-	addq %r8, %r15
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
-	addq %r10, %r9
-	adcq $0, %r8
-	addq %r9, %r13
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r9
-	addq %r8, %r10
-	adcq $0, %r9
-	addq %r10, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	movq 48(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
-	addq %r9, %r12
-	adcq $0, %r8
-	movq %rdi, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rdi
-	addq %r8, %r9
-	adcq $0, %rdi
-	addq %r9, %r11
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r9
-	addq %rdi, %r8
-	adcq $0, %r9
-	addq %r8, %r15
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r8
-	addq %r9, %rdi
-	adcq $0, %r8
-	addq %rdi, %r13
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rdi
-	addq %r8, %r9
-	adcq $0, %rdi
-	addq %r9, %rbp
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r9
-	addq %rdi, %r8
-	adcq $0, %r9
-	addq %r8, %rax
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r8
-	addq %r9, %rdi
-	adcq $0, %r8
-	addq %rdi, %r10
-	adcq $0, %r8
-	movq 56(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rdi
-	addq %r9, %r11
-	adcq $0, %rdi
-	movq %r14, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r14
-	addq %rdi, %r9
-	adcq $0, %r14
-	addq %r9, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	addq %rdi, %r13
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	addq %r14, %rbp
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r14
-	addq %rdi, %r9
-	adcq $0, %r14
-	addq %r9, %rax
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	addq %rdi, %r10
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	addq %r14, %r8
-	adcq $0, %rdi
-	movq %rsi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r14
-	addq %r9, %r15
-	adcq $0, %r14
-	movq %r15, 56(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r15
-	addq %r14, %r9
-	adcq $0, %r15
-	addq %r9, %r13
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r9
-	addq %r15, %r14
-	adcq $0, %r9
-	addq %r14, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r14
-	addq %r9, %r15
-	adcq $0, %r14
-	addq %r15, %rax
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r15
-	addq %r14, %r9
-	adcq $0, %r15
-	addq %r9, %r10
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r9
-	addq %r15, %r14
-	adcq $0, %r9
-	addq %r14, %r8
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r14
-	addq %r9, %r15
-	adcq $0, %r14
-	addq %r15, %rdi
-	adcq $0, %r14
-	movq %rcx, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r15
-	addq %r9, %r13
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %r9
-	addq %r15, %rsi
-	adcq $0, %r9
-	addq %rsi, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %rsi
-	addq %r9, %r15
-	adcq $0, %rsi
-	addq %r15, %rax
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r15
-	addq %rsi, %r9
-	adcq $0, %r15
-	addq %r9, %r10
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %r9
-	addq %r15, %rsi
-	adcq $0, %r9
-	addq %rsi, %r8
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rsi
-	addq %r9, %r15
-	adcq $0, %rsi
-	addq %r15, %rdi
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r15
-	addq %rsi, %r9
-	adcq $0, %r15
-	addq %r9, %r14
-	adcq $0, %r15
-	movq %rbx, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %r9
-	addq %rsi, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %rcx, %rsi
-	addq %r9, %rcx
-	adcq $0, %rsi
-	addq %rcx, %rax
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rcx
-	addq %rsi, %r9
-	adcq $0, %rcx
-	addq %r9, %r10
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r9
-	addq %rcx, %rsi
-	adcq $0, %r9
-	addq %rsi, %r8
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %rsi
-	addq %r9, %rcx
-	adcq $0, %rsi
-	addq %rcx, %rdi
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rcx
-	addq %rsi, %r9
-	adcq $0, %rcx
-	addq %r9, %r14
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %r9
-	addq %rcx, %rsi
-	adcq $0, %r9
-	addq %rsi, %r15
-	adcq $0, %r9
-	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %rsi
-	addq %rcx, %rax
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rcx
-	addq %rsi, %rbx
-	adcq $0, %rcx
-	addq %rbx, %r10
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %rbx
-	addq %rcx, %rsi
-	adcq $0, %rbx
-	addq %rsi, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %rsi
-	addq %rbx, %rcx
-	adcq $0, %rsi
-	addq %rcx, %rdi
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rcx
-	addq %rsi, %rbx
-	adcq $0, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %rbx
-	addq %rcx, %rsi
-	adcq $0, %rbx
-	addq %rsi, %r15
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %rsi
-	addq %rbx, %rcx
-	adcq $0, %rsi
-	addq %rcx, %r9
-	adcq $0, %rsi
-	movq %r11, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rcx
-	addq %rbx, %r10
-	adcq $0, %rcx
+	movq %rbx, 24(%rsp)
 	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
-	addq %rcx, %r12
+	addq %r10, %r12
 	adcq $0, %rbx
 	addq %r12, %r8
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %r12
-	addq %rbx, %rcx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
+	addq %rbx, %r10
 	adcq $0, %r12
-	addq %rcx, %rdi
+	addq %r10, %rax
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rcx
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r10
 	addq %r12, %rbx
-	adcq $0, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
+	adcq $0, %r10
+	addq %rbx, %rbp
+	adcq $0, %r10
 	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbx
-	addq %rcx, %r12
+	addq %r10, %r12
 	adcq $0, %rbx
-	addq %r12, %r15
+	addq %r12, %r13
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %r12
-	addq %rbx, %rcx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r12
+	addq %rbx, %r10
 	adcq $0, %r12
-	addq %rcx, %r9
+	addq %r10, %r14
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rcx
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r10
 	addq %r12, %rbx
-	adcq $0, %rcx
-	addq %rbx, %rsi
-	adcq $0, %rcx
-	movq 56(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbx
-	addq %r12, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r12
+	adcq $0, %r10
 	addq %rbx, %r11
-	adcq $0, %r12
-	addq %r11, %rdi
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r11
-	addq %r12, %rbx
-	adcq $0, %r11
-	addq %rbx, %r14
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbx
-	addq %r11, %r12
+	adcq $0, %r10
+	addq %r10, %r9
+	movq 88(%rsi), %rdx
+	mulxq 0(%rcx), %r12, %rbx
+	movq 8(%rsp), %r10
+	addq %r12, %r10
 	adcq $0, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r12
-	addq %rbx, %r11
-	adcq $0, %r12
-	addq %r11, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r11
-	addq %r12, %rbx
-	adcq $0, %r11
-	addq %rbx, %rsi
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbx
-	addq %r11, %r12
-	adcq $0, %rbx
-	addq %r12, %rcx
-	adcq $0, %rbx
-	movq %r13, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r12
-	addq %r11, %rdi
-	adcq $0, %r12
-	movq %rdi, 56(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rdi
-	addq %r12, %r11
-	adcq $0, %rdi
-	addq %r11, %r14
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r11
-	addq %rdi, %r12
-	adcq $0, %r11
-	addq %r12, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r12
-	addq %r11, %rdi
-	adcq $0, %r12
-	addq %rdi, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rdi
-	addq %r12, %r11
-	adcq $0, %rdi
-	addq %r11, %rsi
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r11
-	addq %rdi, %r12
-	adcq $0, %r11
-	addq %r12, %rcx
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r12
-	addq %r11, %rdi
-	adcq $0, %r12
-	addq %rdi, %rbx
-	adcq $0, %r12
-	addq 40(%rsp), %rbp
-	adcq 32(%rsp), %rax
-	adcq 112(%rsp), %r10
-	adcq 8(%rsp), %r8
-	movq 56(%rsp), %r11
-	adcq 24(%rsp), %r11
-	adcq 16(%rsp), %r14
-	adcq 88(%rsp), %r15
-	adcq 80(%rsp), %r9
-	adcq 104(%rsp), %rsi
-	adcq 72(%rsp), %rcx
-	adcq 64(%rsp), %rbx
-	adcq 48(%rsp), %r12
-	movq %rbp, %rdi
-	subq .Lfg_p751_mont_p+0(%rip), %rdi
-	movq %rax, %r13
-	sbbq .Lfg_p751_mont_p+8(%rip), %r13
-	movq %rbx, 48(%rsp)
-	movq %r10, %rbx
-	sbbq .Lfg_p751_mont_p+16(%rip), %rbx
-	movq %rcx, 64(%rsp)
-	movq %r8, %rcx
-	sbbq .Lfg_p751_mont_p+24(%rip), %rcx
-	movq %rsi, 72(%rsp)
-	movq %r11, %rsi
-	sbbq .Lfg_p751_mont_p+32(%rip), %rsi
-	movq %r9, 104(%rsp)
-	movq %r14, %r9
-	sbbq .Lfg_p751_mont_p+40(%rip), %r9
-	movq %r15, 80(%rsp)
-	movq 80(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+48(%rip), %r15
-	movq %r14, 88(%rsp)
-	movq 104(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+56(%rip), %r14
-	movq %r11, 16(%rsp)
-	movq 72(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+64(%rip), %r11
-	movq %r8, 24(%rsp)
-	movq 64(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+72(%rip), %r8
 	movq %r10, 8(%rsp)
-	movq 48(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+80(%rip), %r10
-	movq %rax, 112(%rsp)
-	movq %r12, %rax
-	sbbq .Lfg_p751_mont_p+88(%rip), %rax
-	cmovc %rbp, %rdi
-	cmovc 112(%rsp), %r13
-	cmovc 8(%rsp), %rbx
-	cmovc 24(%rsp), %rcx
-	cmovc 16(%rsp), %rsi
-	cmovc 88(%rsp), %r9
-	cmovc 80(%rsp), %r15
-	cmovc 104(%rsp), %r14
-	cmovc 72(%rsp), %r11
-	cmovc 64(%rsp), %r8
-	cmovc 48(%rsp), %r10
-	cmovc %r12, %rax
-	movq 0(%rsp), %rbp
-	movq %rdi, 0(%rbp)
-	movq %r13, 8(%rbp)
-	movq %rbx, 16(%rbp)
-	movq %rcx, 24(%rbp)
-	movq %rsi, 32(%rbp)
-	movq %r9, 40(%rbp)
-	movq %r15, 48(%rbp)
-	movq %r14, 56(%rbp)
-	movq %r11, 64(%rbp)
-	movq %r8, 72(%rbp)
-	movq %r10, 80(%rbp)
-	movq %rax, 88(%rbp)
-	addq $120, %rsp
+	mulxq 8(%rcx), %r12, %r10
+	addq %rbx, %r12
+	adcq $0, %r10
+	addq %r12, %rdi
+	adcq $0, %r10
+	mulxq 16(%rcx), %rbx, %r12
+	addq %r10, %rbx
+	adcq $0, %r12
+	addq %rbx, %r15
+	adcq $0, %r12
+	mulxq 24(%rcx), %r10, %rbx
+	addq %r12, %r10
+	adcq $0, %rbx
+	movq 16(%rsp), %r12
+	addq %r10, %r12
+	adcq $0, %rbx
+	movq %r12, 16(%rsp)
+	mulxq 32(%rcx), %r10, %r12
+	addq %rbx, %r10
+	adcq $0, %r12
+	movq 24(%rsp), %rbx
+	addq %r10, %rbx
+	adcq $0, %r12
+	movq %rbx, 24(%rsp)
+	mulxq 40(%rcx), %r10, %rbx
+	addq %r12, %r10
+	adcq $0, %rbx
+	addq %r10, %r8
+	adcq $0, %rbx
+	mulxq 48(%rcx), %r12, %r10
+	addq %rbx, %r12
+	adcq $0, %r10
+	addq %r12, %rax
+	adcq $0, %r10
+	mulxq 56(%rcx), %rbx, %r12
+	addq %r10, %rbx
+	adcq $0, %r12
+	addq %rbx, %rbp
+	adcq $0, %r12
+	mulxq 64(%rcx), %r10, %rbx
+	addq %r12, %r10
+	adcq $0, %rbx
+	addq %r10, %r13
+	adcq $0, %rbx
+	mulxq 72(%rcx), %r12, %r10
+	addq %rbx, %r12
+	adcq $0, %r10
+	addq %r12, %r14
+	adcq $0, %r10
+	mulxq 80(%rcx), %rbx, %r12
+	addq %r10, %rbx
+	adcq $0, %r12
+	addq %rbx, %r11
+	adcq $0, %r12
+	mulxq 88(%rcx), %r10, %rbx
+	addq %r12, %r10
+	adcq $0, %rbx
+	addq %r10, %r9
+	adcq $0, %rbx
+	movq 8(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
+	addq %r12, %r8
+	adcq $0, %r10
+	movq %r8, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r8
+	addq %r10, %r12
+	adcq $0, %r8
+	addq %r12, %rax
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
+	addq %r8, %r10
+	adcq $0, %r12
+	addq %r10, %rbp
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
+	addq %r12, %r8
+	adcq $0, %r10
+	addq %r8, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r8
+	addq %r10, %r12
+	adcq $0, %r8
+	addq %r12, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r12
+	addq %r8, %r10
+	adcq $0, %r12
+	addq %r10, %r11
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r10
+	addq %r12, %r8
+	adcq $0, %r10
+	addq %r8, %r9
+	adcq $0, %r10
+	addq %r10, %rbx
+	movq %rdi, %r12
+	subq .Lfg_p751_mont_p+0(%rip), %r12
+	movq %r15, %r8
+	sbbq .Lfg_p751_mont_p+8(%rip), %r8
+	movq 16(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+16(%rip), %r10
+	movq %r9, 32(%rsp)
+	movq 24(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+24(%rip), %r9
+	movq %r11, 40(%rsp)
+	movq 8(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+32(%rip), %r11
+	movq %r14, 48(%rsp)
+	movq %rax, %r14
+	sbbq .Lfg_p751_mont_p+40(%rip), %r14
+	movq %r13, 56(%rsp)
+	movq %rbp, %r13
+	sbbq .Lfg_p751_mont_p+48(%rip), %r13
+	movq %rbp, 64(%rsp)
+	movq 56(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+56(%rip), %rbp
+	movq %rax, 72(%rsp)
+	movq 48(%rsp), %rax
+	sbbq .Lfg_p751_mont_p+64(%rip), %rax
+	movq %rbx, 80(%rsp)
+	movq 40(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
+	movq %r15, 88(%rsp)
+	movq 32(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+80(%rip), %r15
+	movq %rdi, 96(%rsp)
+	movq 80(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
+	cmovc 96(%rsp), %r12
+	cmovc 88(%rsp), %r8
+	cmovc 16(%rsp), %r10
+	cmovc 24(%rsp), %r9
+	cmovc 8(%rsp), %r11
+	cmovc 72(%rsp), %r14
+	cmovc 64(%rsp), %r13
+	cmovc 56(%rsp), %rbp
+	cmovc 48(%rsp), %rax
+	cmovc 40(%rsp), %rbx
+	cmovc 32(%rsp), %r15
+	cmovc 80(%rsp), %rdi
+	movq %rdi, 80(%rsp)
+	movq 0(%rsp), %rdi
+	movq %r12, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %r9, 24(%rdi)
+	movq %r11, 32(%rdi)
+	movq %r14, 40(%rdi)
+	movq %r13, 48(%rdi)
+	movq %rbp, 56(%rdi)
+	movq %rax, 64(%rdi)
+	movq %rbx, 72(%rdi)
+	movq %r15, 80(%rdi)
+	movq 80(%rsp), %r12
+	movq %r12, 88(%rdi)
+	addq $104, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -11126,9 +11193,38 @@ pushq %rbx
 	mulxq 88(%r8), %r11, %r12
 	adcxq %r11, %rdi
 	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r9
+	adcxq %r11, %r14
+	movq 8(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r14, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r14
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %r14, %r9
+	movq %r11, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r11
+	adcxq %r14, %r9
+	movq 24(%rsp), %r14
+	adoxq %r11, %r14
+	movq %r9, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r9
+	adcxq %r11, %rdi
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %r9, 32(%rsp)
 	mulxq 0(%r8), %r11, %r9
 	adcxq %r11, %r10
 	adoxq %r9, %rax
@@ -11146,22 +11242,22 @@ pushq %rbx
 	adoxq %r9, %rbx
 	mulxq 40(%r8), %r11, %r9
 	adcxq %r11, %rbx
-	adoxq %r9, %r14
-	mulxq 48(%r8), %r11, %r9
-	adcxq %r11, %r14
 	movq 8(%rsp), %r11
 	adoxq %r9, %r11
-	movq %r14, 8(%rsp)
-	mulxq 56(%r8), %r9, %r14
+	movq %rbx, 8(%rsp)
+	mulxq 48(%r8), %r9, %rbx
 	adcxq %r9, %r11
 	movq 16(%rsp), %r9
-	adoxq %r14, %r9
+	adoxq %rbx, %r9
 	movq %r11, 16(%rsp)
-	mulxq 64(%r8), %r14, %r11
-	adcxq %r14, %r9
-	movq 24(%rsp), %r14
-	adoxq %r11, %r14
+	mulxq 56(%r8), %rbx, %r11
+	adcxq %rbx, %r9
+	movq 24(%rsp), %rbx
+	adoxq %r11, %rbx
 	movq %r9, 24(%rsp)
+	mulxq 64(%r8), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
 	mulxq 72(%r8), %r11, %r9
 	adcxq %r11, %r14
 	adoxq %r9, %rdi
@@ -11172,867 +11268,833 @@ pushq %rbx
 	adcxq %r11, %r12
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
-	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r10, 40(%rsp)
-	mulxq 0(%r8), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %rbp
-	mulxq 8(%r8), %r11, %r10
-	adcxq %r11, %rbp
-	adoxq %r10, %r13
-	mulxq 16(%r8), %r11, %r10
-	adcxq %r11, %r13
-	adoxq %r10, %r15
-	mulxq 24(%r8), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rbx
-	mulxq 32(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	movq 8(%rsp), %r11
-	adoxq %r10, %r11
-	movq %rbx, 8(%rsp)
-	mulxq 40(%r8), %r10, %rbx
-	adcxq %r10, %r11
-	movq 16(%rsp), %r10
-	adoxq %rbx, %r10
-	movq %r11, 16(%rsp)
-	mulxq 48(%r8), %rbx, %r11
-	adcxq %rbx, %r10
-	movq 24(%rsp), %rbx
-	adoxq %r11, %rbx
-	movq %r10, 24(%rsp)
-	mulxq 56(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %r14
-	mulxq 64(%r8), %r11, %r10
-	adcxq %r11, %r14
-	adoxq %r10, %rdi
-	mulxq 72(%r8), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r12
-	mulxq 80(%r8), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %r9
-	mulxq 88(%r8), %r11, %r10
-	adcxq %r11, %r9
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 48(%rsp)
-	mulxq 0(%r8), %r11, %rax
-	adcxq %r11, %rbp
-	adoxq %rax, %r13
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r13
-	adoxq %rax, %r15
-	mulxq 16(%r8), %r11, %rax
-	adcxq %r11, %r15
-	movq 8(%rsp), %r11
-	adoxq %rax, %r11
-	movq %r15, 8(%rsp)
-	mulxq 24(%r8), %rax, %r15
-	adcxq %rax, %r11
-	movq 16(%rsp), %rax
-	adoxq %r15, %rax
-	movq %r11, 16(%rsp)
-	mulxq 32(%r8), %r15, %r11
-	adcxq %r15, %rax
-	movq 24(%rsp), %r15
-	adoxq %r11, %r15
-	movq %rax, 24(%rsp)
-	mulxq 40(%r8), %r11, %rax
-	adcxq %r11, %r15
-	adoxq %rax, %rbx
-	mulxq 48(%r8), %r11, %rax
-	adcxq %r11, %rbx
-	adoxq %rax, %r14
-	mulxq 56(%r8), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %rdi
-	mulxq 64(%r8), %r11, %rax
-	adcxq %r11, %rdi
-	adoxq %rax, %r12
-	mulxq 72(%r8), %r11, %rax
-	adcxq %r11, %r12
-	adoxq %rax, %r9
-	mulxq 80(%r8), %r11, %rax
-	adcxq %r11, %r9
-	adoxq %rax, %r10
-	mulxq 88(%r8), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 56(%rsp)
-	mulxq 0(%r8), %r11, %rbp
-	adcxq %r11, %r13
-	movq 8(%rsp), %r11
-	adoxq %rbp, %r11
-	movq %r13, 8(%rsp)
-	mulxq 8(%r8), %rbp, %r13
-	adcxq %rbp, %r11
-	movq 16(%rsp), %rbp
-	adoxq %r13, %rbp
-	movq %r11, 16(%rsp)
-	mulxq 16(%r8), %r13, %r11
-	adcxq %r13, %rbp
-	movq 24(%rsp), %r13
-	adoxq %r11, %r13
-	movq %rbp, 24(%rsp)
-	mulxq 24(%r8), %r11, %rbp
-	adcxq %r11, %r13
-	adoxq %rbp, %r15
-	mulxq 32(%r8), %r11, %rbp
-	adcxq %r11, %r15
-	adoxq %rbp, %rbx
-	mulxq 40(%r8), %r11, %rbp
-	adcxq %r11, %rbx
-	adoxq %rbp, %r14
-	mulxq 48(%r8), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rbp, %rdi
-	mulxq 56(%r8), %r11, %rbp
-	adcxq %r11, %rdi
-	adoxq %rbp, %r12
-	mulxq 64(%r8), %r11, %rbp
-	adcxq %r11, %r12
-	adoxq %rbp, %r9
-	mulxq 72(%r8), %r11, %rbp
-	adcxq %r11, %r9
-	adoxq %rbp, %r10
-	mulxq 80(%r8), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %rax
-	mulxq 88(%r8), %r11, %rbp
-	adcxq %r11, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 64(%rsp)
-	mulxq 0(%r8), %r11, %rbp
-	movq %rax, 72(%rsp)
-	movq 16(%rsp), %rax
-	adcxq %r11, %rax
-	movq 24(%rsp), %r11
-	adoxq %rbp, %r11
-	movq %rax, 24(%rsp)
-	mulxq 8(%r8), %rbp, %rax
-	adcxq %rbp, %r11
-	adoxq %rax, %r13
-	mulxq 16(%r8), %rbp, %rax
-	adcxq %rbp, %r13
-	adoxq %rax, %r15
-	mulxq 24(%r8), %rbp, %rax
-	adcxq %rbp, %r15
-	adoxq %rax, %rbx
-	mulxq 32(%r8), %rbp, %rax
-	adcxq %rbp, %rbx
-	adoxq %rax, %r14
-	mulxq 40(%r8), %rbp, %rax
-	adcxq %rbp, %r14
-	adoxq %rax, %rdi
-	mulxq 48(%r8), %rbp, %rax
-	adcxq %rbp, %rdi
-	adoxq %rax, %r12
-	mulxq 56(%r8), %rbp, %rax
-	adcxq %rbp, %r12
-	adoxq %rax, %r9
-	mulxq 64(%r8), %rbp, %rax
-	adcxq %rbp, %r9
-	adoxq %rax, %r10
-	mulxq 72(%r8), %rbp, %rax
-	adcxq %rbp, %r10
-	movq 72(%rsp), %rbp
-	adoxq %rax, %rbp
-	movq %r10, 72(%rsp)
-	mulxq 80(%r8), %rax, %r10
-	adcxq %rax, %rbp
-	movq 64(%rsp), %rax
-	adoxq %r10, %rax
-	movq %rbp, 64(%rsp)
-	mulxq 88(%r8), %r10, %rbp
-	adcxq %r10, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 16(%rsp)
-	mulxq 0(%r8), %r10, %rbp
-	adcxq %r10, %r11
-	adoxq %rbp, %r13
-	mulxq 8(%r8), %r10, %rbp
-	adcxq %r10, %r13
-	adoxq %rbp, %r15
-	mulxq 16(%r8), %r10, %rbp
-	adcxq %r10, %r15
-	adoxq %rbp, %rbx
-	mulxq 24(%r8), %r10, %rbp
-	adcxq %r10, %rbx
-	adoxq %rbp, %r14
-	mulxq 32(%r8), %r10, %rbp
-	adcxq %r10, %r14
-	adoxq %rbp, %rdi
-	mulxq 40(%r8), %r10, %rbp
-	adcxq %r10, %rdi
-	adoxq %rbp, %r12
-	mulxq 48(%r8), %r10, %rbp
-	adcxq %r10, %r12
-	adoxq %rbp, %r9
-	mulxq 56(%r8), %r10, %rbp
-	adcxq %r10, %r9
-	movq 72(%rsp), %r10
-	adoxq %rbp, %r10
-	movq %r9, 72(%rsp)
-	mulxq 64(%r8), %rbp, %r9
-	adcxq %rbp, %r10
-	movq 64(%rsp), %rbp
-	adoxq %r9, %rbp
-	movq %r10, 64(%rsp)
-	mulxq 72(%r8), %r9, %r10
-	adcxq %r9, %rbp
-	adoxq %r10, %rax
-	mulxq 80(%r8), %r9, %r10
-	adcxq %r9, %rax
-	movq 16(%rsp), %r9
-	adoxq %r10, %r9
-	movq %rax, 16(%rsp)
-	mulxq 88(%r8), %r10, %rax
-	adcxq %r10, %r9
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r11, 80(%rsp)
-	mulxq 0(%r8), %r10, %r11
-	adcxq %r10, %r13
-	adoxq %r11, %r15
-	mulxq 8(%r8), %r10, %r11
-	adcxq %r10, %r15
-	adoxq %r11, %rbx
-	mulxq 16(%r8), %r10, %r11
-	adcxq %r10, %rbx
-	adoxq %r11, %r14
-	mulxq 24(%r8), %r10, %r11
-	adcxq %r10, %r14
-	adoxq %r11, %rdi
-	mulxq 32(%r8), %r10, %r11
-	adcxq %r10, %rdi
-	adoxq %r11, %r12
-	mulxq 40(%r8), %r10, %r11
-	adcxq %r10, %r12
-	movq 72(%rsp), %r10
-	adoxq %r11, %r10
-	movq %r12, 72(%rsp)
-	mulxq 48(%r8), %r11, %r12
-	adcxq %r11, %r10
-	movq 64(%rsp), %r11
-	adoxq %r12, %r11
-	movq %r10, 64(%rsp)
-	mulxq 56(%r8), %r12, %r10
-	adcxq %r12, %r11
-	adoxq %r10, %rbp
-	mulxq 64(%r8), %r12, %r10
-	adcxq %r12, %rbp
-	movq 16(%rsp), %r12
-	adoxq %r10, %r12
-	movq %rbp, 16(%rsp)
-	mulxq 72(%r8), %r10, %rbp
-	adcxq %r10, %r12
-	adoxq %rbp, %r9
-	mulxq 80(%r8), %r10, %rbp
-	adcxq %r10, %r9
-	adoxq %rbp, %rax
-	mulxq 88(%r8), %r10, %rbp
-	adcxq %r10, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 64(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 88(%rsp)
-	mulxq 0(%r8), %r10, %r13
-	adcxq %r10, %r15
-	adoxq %r13, %rbx
-	mulxq 8(%r8), %r10, %r13
-	adcxq %r10, %rbx
-	adoxq %r13, %r14
-	mulxq 16(%r8), %r10, %r13
-	adcxq %r10, %r14
-	adoxq %r13, %rdi
-	mulxq 24(%r8), %r10, %r13
-	adcxq %r10, %rdi
-	movq 72(%rsp), %r10
-	adoxq %r13, %r10
-	movq %rdi, 72(%rsp)
-	mulxq 32(%r8), %r13, %rdi
-	adcxq %r13, %r10
-	movq 64(%rsp), %r13
-	adoxq %rdi, %r13
-	movq %r10, 64(%rsp)
-	mulxq 40(%r8), %rdi, %r10
-	adcxq %rdi, %r13
-	adoxq %r10, %r11
-	mulxq 48(%r8), %rdi, %r10
-	adcxq %rdi, %r11
-	movq 16(%rsp), %rdi
-	adoxq %r10, %rdi
-	movq %r11, 16(%rsp)
-	mulxq 56(%r8), %r10, %r11
-	adcxq %r10, %rdi
-	adoxq %r11, %r12
-	mulxq 64(%r8), %r10, %r11
-	adcxq %r10, %r12
-	adoxq %r11, %r9
-	mulxq 72(%r8), %r10, %r11
-	adcxq %r10, %r9
-	adoxq %r11, %rax
-	mulxq 80(%r8), %r10, %r11
-	adcxq %r10, %rax
-	adoxq %r11, %rbp
-	mulxq 88(%r8), %r10, %r11
-	adcxq %r10, %rbp
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 72(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 96(%rsp)
-	mulxq 0(%r8), %r10, %r15
-	adcxq %r10, %rbx
-	adoxq %r15, %r14
-	mulxq 8(%r8), %r10, %r15
-	adcxq %r10, %r14
-	movq 72(%rsp), %r10
-	adoxq %r15, %r10
-	movq %r14, 72(%rsp)
-	mulxq 16(%r8), %r15, %r14
-	adcxq %r15, %r10
-	movq 64(%rsp), %r15
-	adoxq %r14, %r15
-	movq %r10, 64(%rsp)
-	mulxq 24(%r8), %r14, %r10
-	adcxq %r14, %r15
-	adoxq %r10, %r13
-	mulxq 32(%r8), %r14, %r10
-	adcxq %r14, %r13
-	movq 16(%rsp), %r14
-	adoxq %r10, %r14
-	movq %r13, 16(%rsp)
-	mulxq 40(%r8), %r10, %r13
-	adcxq %r10, %r14
-	adoxq %r13, %rdi
-	mulxq 48(%r8), %r10, %r13
-	adcxq %r10, %rdi
-	adoxq %r13, %r12
-	mulxq 56(%r8), %r10, %r13
-	adcxq %r10, %r12
-	adoxq %r13, %r9
-	mulxq 64(%r8), %r10, %r13
-	adcxq %r10, %r9
-	adoxq %r13, %rax
-	mulxq 72(%r8), %r10, %r13
-	adcxq %r10, %rax
-	adoxq %r13, %rbp
-	mulxq 80(%r8), %r10, %r13
-	adcxq %r10, %rbp
-	adoxq %r13, %r11
-	mulxq 88(%r8), %r10, %r13
-	adcxq %r10, %r11
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 80(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 104(%rsp)
-	mulxq 0(%r8), %r10, %rbx
-	movq %r13, 112(%rsp)
-	movq 72(%rsp), %r13
-	adcxq %r10, %r13
-	movq 64(%rsp), %r10
-	adoxq %rbx, %r10
-	movq %r13, 64(%rsp)
-	mulxq 8(%r8), %rbx, %r13
-	adcxq %rbx, %r10
-	adoxq %r13, %r15
-	mulxq 16(%r8), %rbx, %r13
-	adcxq %rbx, %r15
-	movq 16(%rsp), %rbx
-	adoxq %r13, %rbx
-	movq %r15, 16(%rsp)
-	mulxq 24(%r8), %r13, %r15
-	adcxq %r13, %rbx
-	adoxq %r15, %r14
-	mulxq 32(%r8), %r13, %r15
-	adcxq %r13, %r14
-	adoxq %r15, %rdi
-	mulxq 40(%r8), %r13, %r15
-	adcxq %r13, %rdi
-	adoxq %r15, %r12
-	mulxq 48(%r8), %r13, %r15
-	adcxq %r13, %r12
-	adoxq %r15, %r9
-	mulxq 56(%r8), %r13, %r15
-	adcxq %r13, %r9
-	adoxq %r15, %rax
-	mulxq 64(%r8), %r13, %r15
-	adcxq %r13, %rax
-	adoxq %r15, %rbp
-	mulxq 72(%r8), %r13, %r15
-	adcxq %r13, %rbp
-	adoxq %r15, %r11
-	mulxq 80(%r8), %r13, %r15
-	adcxq %r13, %r11
-	movq 112(%rsp), %r13
-	adoxq %r15, %r13
-	movq %r11, 112(%rsp)
-	mulxq 88(%r8), %r15, %r11
-	adcxq %r15, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 88(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r11, 72(%rsp)
-	mulxq 0(%r8), %r15, %r11
-	adcxq %r15, %r10
-	movq 16(%rsp), %r15
-	adoxq %r11, %r15
-	movq %r10, 16(%rsp)
-	mulxq 8(%r8), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rbx
-	mulxq 16(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %r14
-	mulxq 24(%r8), %r11, %r10
-	adcxq %r11, %r14
-	adoxq %r10, %rdi
-	mulxq 32(%r8), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r12
-	mulxq 40(%r8), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %r9
-	mulxq 48(%r8), %r11, %r10
-	adcxq %r11, %r9
-	adoxq %r10, %rax
-	mulxq 56(%r8), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %rbp
-	mulxq 64(%r8), %r11, %r10
-	adcxq %r11, %rbp
-	movq 112(%rsp), %r11
-	adoxq %r10, %r11
-	movq %rbp, 112(%rsp)
-	mulxq 72(%r8), %r10, %rbp
-	adcxq %r10, %r11
-	adoxq %rbp, %r13
-	mulxq 80(%r8), %r10, %rbp
-	adcxq %r10, %r13
-	movq 72(%rsp), %r10
-	adoxq %rbp, %r10
-	movq %r13, 72(%rsp)
-	mulxq 88(%r8), %rbp, %r13
-	adcxq %rbp, %r10
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 32(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r8
-	movq 24(%rsp), %rsi
-	adcxq %rbp, %rsi
-	movq 80(%rsp), %rbp
-	adoxq %r8, %rbp
-	movq %r10, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r10
-	adcxq %r8, %rbp
-	movq 88(%rsp), %r8
-	adoxq %r10, %r8
-	movq %r11, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r11
-	adcxq %r10, %r8
-	movq 96(%rsp), %r10
-	adoxq %r11, %r10
-	movq %rax, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
-	adcxq %r11, %r10
-	movq 104(%rsp), %r11
-	adoxq %rax, %r11
-	movq %r9, 104(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r9
-	adcxq %rax, %r11
-	movq 64(%rsp), %rax
-	adoxq %r9, %rax
-	movq %r12, 64(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	adcxq %r9, %rax
-	movq 16(%rsp), %r9
-	adoxq %r12, %r9
-	movq %rdi, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rdi
-	adcxq %r12, %r9
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq 40(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r14
-	adcxq %r12, %rbp
-	adoxq %r14, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r14
-	adcxq %r12, %r8
-	adoxq %r14, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r14
-	adcxq %r12, %r10
-	adoxq %r14, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r14
-	adcxq %r12, %r11
-	adoxq %r14, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r14
-	adcxq %r12, %rax
-	adoxq %r14, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r14
-	adcxq %r12, %r9
-	adoxq %r14, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r14
-	adcxq %r12, %rdi
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	movq 48(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbx
-	adcxq %r12, %r8
-	adoxq %rbx, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
-	adcxq %r12, %r10
-	adoxq %rbx, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbx
-	adcxq %r12, %r11
-	adoxq %rbx, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbx
-	adcxq %r12, %rax
-	adoxq %rbx, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbx
-	adcxq %r12, %r9
-	adoxq %rbx, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
-	adcxq %r12, %rdi
-	adoxq %rbx, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbx
-	adcxq %r12, %r14
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq 56(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r15
-	adcxq %r12, %r10
-	adoxq %r15, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r15
-	adcxq %r12, %r11
-	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r15
-	adcxq %r12, %rax
-	adoxq %r15, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r15
-	adcxq %r12, %r9
-	adoxq %r15, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r15
-	adcxq %r12, %rdi
-	adoxq %r15, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r15
-	adcxq %r12, %r14
-	adoxq %r15, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r15
-	adcxq %r12, %rbx
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 56(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r13
-	adcxq %r12, %r11
-	adoxq %r13, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r13
-	adcxq %r12, %rax
-	adoxq %r13, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r13
-	adcxq %r12, %r9
-	adoxq %r13, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r13
-	adcxq %r12, %rdi
-	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r13
-	adcxq %r12, %r14
-	adoxq %r13, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r13
-	adcxq %r12, %rbx
-	adoxq %r13, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r13
-	adcxq %r12, %r15
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	movq %r13, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r13
-	adcxq %r12, %rax
-	adoxq %r13, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r13
-	adcxq %r12, %r9
-	adoxq %r13, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r13
-	adcxq %r12, %rdi
-	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r13
-	adcxq %r12, %r14
-	adoxq %r13, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r13
-	adcxq %r12, %rbx
-	adoxq %r13, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r13
-	adcxq %r12, %r15
-	movq 8(%rsp), %r12
-	adoxq %r13, %r12
-	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r15
-	adcxq %r13, %r12
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rsi
-	adcxq %r13, %r9
-	adoxq %rsi, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rsi
-	adcxq %r13, %rdi
-	adoxq %rsi, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rsi
-	adcxq %r13, %r14
-	adoxq %rsi, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rsi
-	adcxq %r13, %rbx
-	movq 8(%rsp), %r13
-	adoxq %rsi, %r13
-	movq %rbx, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %rbx
-	adcxq %rsi, %r13
-	adoxq %rbx, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %rbx
-	adcxq %rsi, %r12
-	adoxq %rbx, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %rbx
-	adcxq %rsi, %r15
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %rbp
-	adcxq %rsi, %rdi
-	adoxq %rbp, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %rbp
-	adcxq %rsi, %r14
-	movq 8(%rsp), %rsi
-	adoxq %rbp, %rsi
-	movq %r14, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r14
-	adcxq %rbp, %rsi
-	adoxq %r14, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r14
-	adcxq %rbp, %r13
-	adoxq %r14, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r14
-	adcxq %rbp, %r12
-	adoxq %r14, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r14
-	adcxq %rbp, %r15
-	adoxq %r14, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r14
-	adcxq %rbp, %rbx
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r8
-	movq %r14, 24(%rsp)
-	movq 8(%rsp), %r14
-	adcxq %rbp, %r14
-	adoxq %r8, %rsi
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r8
-	adcxq %rbp, %rsi
-	adoxq %r8, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r8
-	adcxq %rbp, %r13
-	adoxq %r8, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r8
-	adcxq %rbp, %r12
-	adoxq %r8, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r8
-	adcxq %rbp, %r15
-	adoxq %r8, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r8
-	adcxq %rbp, %rbx
-	movq 24(%rsp), %rbp
-	adoxq %r8, %rbp
-	movq %rbx, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %rbx
-	adcxq %r8, %rbp
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r10
-	adcxq %r8, %rsi
-	adoxq %r10, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r10
-	adcxq %r8, %r13
-	adoxq %r10, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r10
-	adcxq %r8, %r12
-	adoxq %r10, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
-	adcxq %r8, %r15
-	movq 24(%rsp), %r8
-	adoxq %r10, %r8
-	movq %r15, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r15
-	adcxq %r10, %r8
-	adoxq %r15, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r15
-	adcxq %r10, %rbp
-	adoxq %r15, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r15
-	adcxq %r10, %rbx
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r11
-	adcxq %r10, %r13
-	adoxq %r11, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r11
-	adcxq %r10, %r12
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r10
+	movq %r9, 32(%rsp)
+	movq 8(%rsp), %r9
+	adcxq %r11, %r9
+	movq 16(%rsp), %r11
+	adoxq %r10, %r11
+	movq %r9, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r9
+	adcxq %r10, %r11
 	movq 24(%rsp), %r10
-	adoxq %r11, %r10
-	movq %r12, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
-	adcxq %r11, %r10
-	adoxq %r12, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r12
-	adcxq %r11, %r8
-	adoxq %r12, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r12
+	adoxq %r9, %r10
+	movq %r11, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r11
+	adcxq %r9, %r10
+	adoxq %r11, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
+	adcxq %r9, %rbx
+	adoxq %r11, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r11
+	adcxq %r9, %r14
+	adoxq %r11, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r11
+	adcxq %r9, %rdi
+	adoxq %r11, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r11
+	adcxq %r9, %r12
+	movq 32(%rsp), %r9
+	adoxq %r11, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 32(%rsp)
+	mulxq 0(%r8), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %rbp
+	mulxq 8(%r8), %r11, %r9
 	adcxq %r11, %rbp
-	adoxq %r12, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
-	adcxq %r11, %rbx
-	adoxq %r12, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r12
+	adoxq %r9, %r13
+	mulxq 16(%r8), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq 24(%r8), %r11, %r9
+	adcxq %r11, %r15
+	movq 16(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r15, 16(%rsp)
+	mulxq 32(%r8), %r9, %r15
+	adcxq %r9, %r11
+	movq 24(%rsp), %r9
+	adoxq %r15, %r9
+	movq %r11, 24(%rsp)
+	mulxq 40(%r8), %r15, %r11
+	adcxq %r15, %r9
+	adoxq %r11, %r10
+	mulxq 48(%r8), %r15, %r11
+	adcxq %r15, %r10
+	adoxq %r11, %rbx
+	mulxq 56(%r8), %r15, %r11
+	adcxq %r15, %rbx
+	adoxq %r11, %r14
+	mulxq 64(%r8), %r15, %r11
+	adcxq %r15, %r14
+	adoxq %r11, %rdi
+	mulxq 72(%r8), %r15, %r11
+	adcxq %r15, %rdi
+	adoxq %r11, %r12
+	mulxq 80(%r8), %r15, %r11
+	adcxq %r15, %r12
+	movq 32(%rsp), %r15
+	adoxq %r11, %r15
+	movq %r12, 32(%rsp)
+	mulxq 88(%r8), %r11, %r12
 	adcxq %r11, %r15
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
-	movq %r9, %rdx
+	movq %rax, %rdx
 	xorq %rcx, %rcx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rax
-	movq %r12, 8(%rsp)
-	movq 24(%rsp), %r12
-	adcxq %r11, %r12
+	adcxq %r11, %r9
 	adoxq %rax, %r10
 	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rax
 	adcxq %r11, %r10
-	adoxq %rax, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rax
-	adcxq %r11, %r8
-	adoxq %rax, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
-	adcxq %r11, %rbp
 	adoxq %rax, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rax
 	adcxq %r11, %rbx
-	adoxq %rax, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rax
-	adcxq %r11, %r15
-	movq 8(%rsp), %r11
+	adoxq %rax, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rax
+	adcxq %r11, %rdi
+	movq 32(%rsp), %r11
 	adoxq %rax, %r11
-	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r15
+	movq %rdi, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rdi
 	adcxq %rax, %r11
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	addq 48(%rsp), %rdi
-	adcq 40(%rsp), %r14
-	adcq 32(%rsp), %rsi
-	adcq 16(%rsp), %r13
-	adcq 64(%rsp), %r12
-	adcq 104(%rsp), %r10
-	adcq 96(%rsp), %r8
-	adcq 112(%rsp), %rbp
-	adcq 88(%rsp), %rbx
-	movq 8(%rsp), %rax
-	adcq 72(%rsp), %rax
-	adcq 80(%rsp), %r11
-	adcq 56(%rsp), %r15
-	movq %rdi, %r9
-	subq .Lfg_p751_mont_p+0(%rip), %r9
-	movq %r11, 56(%rsp)
-	movq %r14, %r11
-	sbbq .Lfg_p751_mont_p+8(%rip), %r11
-	movq %rax, 80(%rsp)
-	movq %rsi, %rax
-	sbbq .Lfg_p751_mont_p+16(%rip), %rax
-	movq %rbx, 72(%rsp)
-	movq %r13, %rbx
-	sbbq .Lfg_p751_mont_p+24(%rip), %rbx
-	movq %rbp, 88(%rsp)
-	movq %r12, %rbp
-	sbbq .Lfg_p751_mont_p+32(%rip), %rbp
-	movq %r8, 112(%rsp)
-	movq %r10, %r8
-	sbbq .Lfg_p751_mont_p+40(%rip), %r8
-	movq %r10, 96(%rsp)
-	movq 112(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+48(%rip), %r10
-	movq %r12, 104(%rsp)
-	movq 88(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+56(%rip), %r12
-	movq %r13, 64(%rsp)
-	movq 72(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+64(%rip), %r13
-	movq %rsi, 16(%rsp)
-	movq 80(%rsp), %rsi
-	sbbq .Lfg_p751_mont_p+72(%rip), %rsi
+	adoxq %rdi, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rdi
+	adcxq %rax, %r15
+	adoxq %rdi, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rax, %rdi
+	adcxq %rax, %rbp
+	adoxq %rdi, %r13
+	mulxq 8(%r8), %rax, %rdi
+	adcxq %rax, %r13
+	movq 16(%rsp), %rax
+	adoxq %rdi, %rax
+	movq %r13, 16(%rsp)
+	mulxq 16(%r8), %rdi, %r13
+	adcxq %rdi, %rax
+	movq 24(%rsp), %rdi
+	adoxq %r13, %rdi
+	movq %rax, 24(%rsp)
+	mulxq 24(%r8), %r13, %rax
+	adcxq %r13, %rdi
+	adoxq %rax, %r9
+	mulxq 32(%r8), %r13, %rax
+	adcxq %r13, %r9
+	adoxq %rax, %r10
+	mulxq 40(%r8), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %rbx
+	mulxq 48(%r8), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %r14
+	mulxq 56(%r8), %r13, %rax
+	adcxq %r13, %r14
+	movq 32(%rsp), %r13
+	adoxq %rax, %r13
 	movq %r14, 32(%rsp)
-	movq 56(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+80(%rip), %r14
+	mulxq 64(%r8), %rax, %r14
+	adcxq %rax, %r13
+	adoxq %r14, %r11
+	mulxq 72(%r8), %rax, %r14
+	adcxq %rax, %r11
+	adoxq %r14, %r15
+	mulxq 80(%r8), %rax, %r14
+	adcxq %rax, %r15
+	adoxq %r14, %r12
+	mulxq 88(%r8), %rax, %r14
+	adcxq %rax, %r12
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
+	adcxq %rax, %r10
+	adoxq %rbp, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbp
+	adcxq %rax, %rbx
+	movq 32(%rsp), %rax
+	adoxq %rbp, %rax
+	movq %rbx, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rbx
+	adcxq %rbp, %rax
+	adoxq %rbx, %r13
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %rbx
+	adcxq %rbp, %r13
+	adoxq %rbx, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %rbx
+	adcxq %rbp, %r11
+	adoxq %rbx, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rbx
+	adcxq %rbp, %r15
+	adoxq %rbx, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rbx
+	adcxq %rbp, %r12
+	adoxq %rbx, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rbp, %rbx
+	movq %r14, 8(%rsp)
+	movq 16(%rsp), %r14
+	adcxq %rbp, %r14
+	movq 24(%rsp), %rbp
+	adoxq %rbx, %rbp
+	movq %r14, 24(%rsp)
+	mulxq 8(%r8), %rbx, %r14
+	adcxq %rbx, %rbp
+	adoxq %r14, %rdi
+	mulxq 16(%r8), %rbx, %r14
+	adcxq %rbx, %rdi
+	adoxq %r14, %r9
+	mulxq 24(%r8), %rbx, %r14
+	adcxq %rbx, %r9
+	adoxq %r14, %r10
+	mulxq 32(%r8), %rbx, %r14
+	adcxq %rbx, %r10
+	movq 32(%rsp), %rbx
+	adoxq %r14, %rbx
+	movq %r10, 32(%rsp)
+	mulxq 40(%r8), %r14, %r10
+	adcxq %r14, %rbx
+	adoxq %r10, %rax
+	mulxq 48(%r8), %r14, %r10
+	adcxq %r14, %rax
+	adoxq %r10, %r13
+	mulxq 56(%r8), %r14, %r10
+	adcxq %r14, %r13
+	adoxq %r10, %r11
+	mulxq 64(%r8), %r14, %r10
+	adcxq %r14, %r11
+	adoxq %r10, %r15
+	mulxq 72(%r8), %r14, %r10
+	adcxq %r14, %r15
+	adoxq %r10, %r12
+	mulxq 80(%r8), %r14, %r10
+	adcxq %r14, %r12
+	movq 8(%rsp), %r14
+	adoxq %r10, %r14
+	movq %r12, 8(%rsp)
+	mulxq 88(%r8), %r10, %r12
+	adcxq %r10, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r12
+	adcxq %r10, %rbx
+	adoxq %r12, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r12
+	adcxq %r10, %rax
+	adoxq %r12, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
+	adcxq %r10, %r13
+	adoxq %r12, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r12
+	adcxq %r10, %r11
+	adoxq %r12, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r12
+	adcxq %r10, %r15
+	movq 8(%rsp), %r10
+	adoxq %r12, %r10
+	movq %r15, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r15
+	adcxq %r12, %r10
+	adoxq %r15, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r15
+	adcxq %r12, %r14
+	movq 24(%rsp), %r12
+	adoxq %r15, %r12
+	adcxq %rcx, %r12
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 24(%rsp)
+	mulxq 0(%r8), %r15, %r12
+	adcxq %r15, %rbp
+	adoxq %r12, %rdi
+	mulxq 8(%r8), %r15, %r12
+	adcxq %r15, %rdi
+	adoxq %r12, %r9
+	mulxq 16(%r8), %r15, %r12
+	adcxq %r15, %r9
+	movq 32(%rsp), %r15
+	adoxq %r12, %r15
+	movq %r9, 32(%rsp)
+	mulxq 24(%r8), %r12, %r9
+	adcxq %r12, %r15
+	adoxq %r9, %rbx
+	mulxq 32(%r8), %r12, %r9
+	adcxq %r12, %rbx
+	adoxq %r9, %rax
+	mulxq 40(%r8), %r12, %r9
+	adcxq %r12, %rax
+	adoxq %r9, %r13
+	mulxq 48(%r8), %r12, %r9
+	adcxq %r12, %r13
+	adoxq %r9, %r11
+	mulxq 56(%r8), %r12, %r9
+	adcxq %r12, %r11
+	movq 8(%rsp), %r12
+	adoxq %r9, %r12
+	movq %r11, 8(%rsp)
+	mulxq 64(%r8), %r9, %r11
+	adcxq %r9, %r12
+	adoxq %r11, %r10
+	mulxq 72(%r8), %r9, %r11
+	adcxq %r9, %r10
+	adoxq %r11, %r14
+	mulxq 80(%r8), %r9, %r11
+	adcxq %r9, %r14
+	movq 24(%rsp), %r9
+	adoxq %r11, %r9
+	movq %r14, 24(%rsp)
+	mulxq 88(%r8), %r11, %r14
+	adcxq %r11, %r9
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rbp, %r13
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rbp
+	adcxq %r11, %r13
+	movq 8(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %r13, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r13
+	adcxq %rbp, %r11
+	adoxq %r13, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r13
+	adcxq %rbp, %r12
+	adoxq %r13, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r13
+	adcxq %rbp, %r10
+	movq 24(%rsp), %rbp
+	adoxq %r13, %rbp
+	movq %r10, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r10
+	adcxq %r13, %rbp
+	adoxq %r10, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r10
+	adcxq %r13, %r9
+	adoxq %r10, %r14
+	adcxq %rcx, %r14
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r13, %r10
+	adcxq %r13, %rdi
+	movq 32(%rsp), %r13
+	adoxq %r10, %r13
+	movq %rdi, 32(%rsp)
+	mulxq 8(%r8), %r10, %rdi
+	adcxq %r10, %r13
+	adoxq %rdi, %r15
+	mulxq 16(%r8), %r10, %rdi
+	adcxq %r10, %r15
+	adoxq %rdi, %rbx
+	mulxq 24(%r8), %r10, %rdi
+	adcxq %r10, %rbx
+	adoxq %rdi, %rax
+	mulxq 32(%r8), %r10, %rdi
+	adcxq %r10, %rax
+	movq 8(%rsp), %r10
+	adoxq %rdi, %r10
+	movq %rax, 8(%rsp)
+	mulxq 40(%r8), %rdi, %rax
+	adcxq %rdi, %r10
+	adoxq %rax, %r11
+	mulxq 48(%r8), %rdi, %rax
+	adcxq %rdi, %r11
+	adoxq %rax, %r12
+	mulxq 56(%r8), %rdi, %rax
+	adcxq %rdi, %r12
+	movq 24(%rsp), %rdi
+	adoxq %rax, %rdi
+	movq %r12, 24(%rsp)
+	mulxq 64(%r8), %rax, %r12
+	adcxq %rax, %rdi
+	adoxq %r12, %rbp
+	mulxq 72(%r8), %rax, %r12
+	adcxq %rax, %rbp
+	adoxq %r12, %r9
+	mulxq 80(%r8), %rax, %r12
+	adcxq %rax, %r9
+	adoxq %r12, %r14
+	mulxq 88(%r8), %rax, %r12
+	adcxq %rax, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r12
+	adcxq %rax, %r10
+	adoxq %r12, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r12
+	adcxq %rax, %r11
+	movq 24(%rsp), %rax
+	adoxq %r12, %rax
+	movq %r11, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r11
+	adcxq %r12, %rax
+	adoxq %r11, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r11
+	adcxq %r12, %rdi
+	adoxq %r11, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
+	adcxq %r12, %rbp
+	adoxq %r11, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r11
+	adcxq %r12, %r9
+	adoxq %r11, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r11
+	adcxq %r12, %r14
+	movq 32(%rsp), %r12
+	adoxq %r11, %r12
+	adcxq %rcx, %r12
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 32(%rsp)
+	mulxq 0(%r8), %r11, %r12
+	adcxq %r11, %r13
+	adoxq %r12, %r15
+	mulxq 8(%r8), %r11, %r12
+	adcxq %r11, %r15
+	adoxq %r12, %rbx
+	mulxq 16(%r8), %r11, %r12
+	adcxq %r11, %rbx
+	movq 8(%rsp), %r11
+	adoxq %r12, %r11
+	movq %rbx, 8(%rsp)
+	mulxq 24(%r8), %r12, %rbx
+	adcxq %r12, %r11
+	adoxq %rbx, %r10
+	mulxq 32(%r8), %r12, %rbx
+	adcxq %r12, %r10
+	movq 24(%rsp), %r12
+	adoxq %rbx, %r12
+	movq %r10, 24(%rsp)
+	mulxq 40(%r8), %rbx, %r10
+	adcxq %rbx, %r12
+	adoxq %r10, %rax
+	mulxq 48(%r8), %rbx, %r10
+	adcxq %rbx, %rax
+	adoxq %r10, %rdi
+	mulxq 56(%r8), %rbx, %r10
+	adcxq %rbx, %rdi
+	adoxq %r10, %rbp
+	mulxq 64(%r8), %rbx, %r10
+	adcxq %rbx, %rbp
+	adoxq %r10, %r9
+	mulxq 72(%r8), %rbx, %r10
+	adcxq %rbx, %r9
+	adoxq %r10, %r14
+	mulxq 80(%r8), %rbx, %r10
+	adcxq %rbx, %r14
+	movq 32(%rsp), %rbx
+	adoxq %r10, %rbx
+	movq %r14, 32(%rsp)
+	mulxq 88(%r8), %r10, %r14
+	adcxq %r10, %rbx
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r13
+	adcxq %r10, %r12
+	adoxq %r13, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r13
+	adcxq %r10, %rax
+	adoxq %r13, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r13
+	adcxq %r10, %rdi
+	adoxq %r13, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r13
+	adcxq %r10, %rbp
+	adoxq %r13, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r13
+	adcxq %r10, %r9
+	movq 32(%rsp), %r10
+	adoxq %r13, %r10
+	movq %r9, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r9
+	adcxq %r13, %r10
+	adoxq %r9, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r9
+	adcxq %r13, %rbx
+	adoxq %r9, %r14
+	adcxq %rcx, %r14
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r13, %r9
+	adcxq %r13, %r15
+	movq 8(%rsp), %r13
+	adoxq %r9, %r13
+	movq %r15, 8(%rsp)
+	mulxq 8(%r8), %r9, %r15
+	adcxq %r9, %r13
+	adoxq %r15, %r11
+	mulxq 16(%r8), %r9, %r15
+	adcxq %r9, %r11
+	movq 24(%rsp), %r9
+	adoxq %r15, %r9
+	movq %r11, 24(%rsp)
+	mulxq 24(%r8), %r15, %r11
+	adcxq %r15, %r9
+	adoxq %r11, %r12
+	mulxq 32(%r8), %r15, %r11
+	adcxq %r15, %r12
+	adoxq %r11, %rax
+	mulxq 40(%r8), %r15, %r11
+	adcxq %r15, %rax
+	adoxq %r11, %rdi
+	mulxq 48(%r8), %r15, %r11
+	adcxq %r15, %rdi
+	adoxq %r11, %rbp
+	mulxq 56(%r8), %r15, %r11
+	adcxq %r15, %rbp
+	movq 32(%rsp), %r15
+	adoxq %r11, %r15
+	movq %rbp, 32(%rsp)
+	mulxq 64(%r8), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %r10
+	mulxq 72(%r8), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rbx
+	mulxq 80(%r8), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq 88(%r8), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rbp
+	adcxq %r11, %rdi
+	movq 32(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %rdi, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rdi
+	adcxq %rbp, %r11
+	adoxq %rdi, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %rdi
+	adcxq %rbp, %r15
+	adoxq %rdi, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %rdi
+	adcxq %rbp, %r10
+	adoxq %rdi, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rdi
+	adcxq %rbp, %rbx
+	adoxq %rdi, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rdi
+	adcxq %rbp, %r14
+	movq 8(%rsp), %rbp
+	adoxq %rdi, %rbp
+	adcxq %rcx, %rbp
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
+	mulxq 0(%r8), %rdi, %rbp
+	adcxq %rdi, %r13
+	movq 24(%rsp), %rdi
+	adoxq %rbp, %rdi
+	movq %r13, 24(%rsp)
+	mulxq 8(%r8), %rbp, %r13
+	adcxq %rbp, %rdi
+	adoxq %r13, %r9
+	mulxq 16(%r8), %rbp, %r13
+	adcxq %rbp, %r9
+	adoxq %r13, %r12
+	mulxq 24(%r8), %rbp, %r13
+	adcxq %rbp, %r12
+	adoxq %r13, %rax
+	mulxq 32(%r8), %rbp, %r13
+	adcxq %rbp, %rax
+	movq 32(%rsp), %rbp
+	adoxq %r13, %rbp
+	movq %rax, 32(%rsp)
+	mulxq 40(%r8), %r13, %rax
+	adcxq %r13, %rbp
+	adoxq %rax, %r11
+	mulxq 48(%r8), %r13, %rax
+	adcxq %r13, %r11
+	adoxq %rax, %r15
+	mulxq 56(%r8), %r13, %rax
+	adcxq %r13, %r15
+	adoxq %rax, %r10
+	mulxq 64(%r8), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %rbx
+	mulxq 72(%r8), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %r14
+	mulxq 80(%r8), %r13, %rax
+	adcxq %r13, %r14
+	movq 8(%rsp), %r13
+	adoxq %rax, %r13
+	movq %r14, 8(%rsp)
+	mulxq 88(%r8), %rax, %r14
+	adcxq %rax, %r13
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r14
+	adcxq %rax, %rbp
+	adoxq %r14, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r14
+	adcxq %rax, %r11
+	adoxq %r14, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r14
+	adcxq %rax, %r15
+	adoxq %r14, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r14
+	adcxq %rax, %r10
+	adoxq %r14, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r14
+	adcxq %rax, %rbx
+	movq 8(%rsp), %rax
+	adoxq %r14, %rax
+	movq %rbx, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbx
+	adcxq %r14, %rax
+	adoxq %rbx, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbx
+	adcxq %r14, %r13
+	movq 24(%rsp), %r14
+	adoxq %rbx, %r14
+	adcxq %rcx, %r14
+	movq 80(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 24(%rsp)
+	mulxq 0(%r8), %rbx, %r14
+	adcxq %rbx, %rdi
+	adoxq %r14, %r9
+	mulxq 8(%r8), %rbx, %r14
+	adcxq %rbx, %r9
+	adoxq %r14, %r12
+	mulxq 16(%r8), %rbx, %r14
+	adcxq %rbx, %r12
+	movq 32(%rsp), %rbx
+	adoxq %r14, %rbx
+	movq %r12, 32(%rsp)
+	mulxq 24(%r8), %r14, %r12
+	adcxq %r14, %rbx
+	adoxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r12
+	adcxq %r14, %rbp
+	adoxq %r12, %r11
+	mulxq 40(%r8), %r14, %r12
+	adcxq %r14, %r11
+	adoxq %r12, %r15
+	mulxq 48(%r8), %r14, %r12
+	adcxq %r14, %r15
+	adoxq %r12, %r10
+	mulxq 56(%r8), %r14, %r12
+	adcxq %r14, %r10
+	movq 8(%rsp), %r14
+	adoxq %r12, %r14
+	movq %r10, 8(%rsp)
+	mulxq 64(%r8), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %rax
+	mulxq 72(%r8), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %r13
+	mulxq 80(%r8), %r12, %r10
+	adcxq %r12, %r13
+	movq 24(%rsp), %r12
+	adoxq %r10, %r12
+	movq %r13, 24(%rsp)
+	mulxq 88(%r8), %r10, %r13
+	adcxq %r10, %r12
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rdi
+	adcxq %r10, %r11
+	adoxq %rdi, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %rdi
+	adcxq %r10, %r15
+	movq 8(%rsp), %r10
+	adoxq %rdi, %r10
+	movq %r15, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r15
+	adcxq %rdi, %r10
+	adoxq %r15, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r15
+	adcxq %rdi, %r14
+	adoxq %r15, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r15
+	adcxq %rdi, %rax
+	movq 24(%rsp), %rdi
+	adoxq %r15, %rdi
+	movq %rax, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rax
+	adcxq %r15, %rdi
+	adoxq %rax, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rax
+	adcxq %r15, %r12
+	adoxq %rax, %r13
+	adcxq %rcx, %r13
+	movq 88(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r15, %rax
+	adcxq %r15, %r9
+	movq 32(%rsp), %r15
+	adoxq %rax, %r15
+	movq %r9, 32(%rsp)
+	mulxq 8(%r8), %rax, %r9
+	adcxq %rax, %r15
+	adoxq %r9, %rbx
+	mulxq 16(%r8), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %rbp
+	mulxq 24(%r8), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r11
+	mulxq 32(%r8), %rax, %r9
+	adcxq %rax, %r11
+	movq 8(%rsp), %rax
+	adoxq %r9, %rax
+	movq %r11, 8(%rsp)
+	mulxq 40(%r8), %r9, %r11
+	adcxq %r9, %rax
+	adoxq %r11, %r10
+	mulxq 48(%r8), %r9, %r11
+	adcxq %r9, %r10
+	adoxq %r11, %r14
+	mulxq 56(%r8), %r9, %r11
+	adcxq %r9, %r14
+	movq 24(%rsp), %r9
+	adoxq %r11, %r9
+	movq %r14, 24(%rsp)
+	mulxq 64(%r8), %r11, %r14
+	adcxq %r11, %r9
+	adoxq %r14, %rdi
+	mulxq 72(%r8), %r11, %r14
+	adcxq %r11, %rdi
+	adoxq %r14, %r12
+	mulxq 80(%r8), %r11, %r14
+	adcxq %r11, %r12
+	adoxq %r14, %r13
+	mulxq 88(%r8), %r11, %r14
+	adcxq %r11, %r13
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r14
+	adcxq %r11, %rax
+	adoxq %r14, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r14
+	adcxq %r11, %r10
+	movq 24(%rsp), %r11
+	adoxq %r14, %r11
+	movq %r10, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r10
+	adcxq %r14, %r11
+	adoxq %r10, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r10
+	adcxq %r14, %r9
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r10
+	adcxq %r14, %rdi
+	adoxq %r10, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r10
+	adcxq %r14, %r12
+	adoxq %r10, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r10
+	adcxq %r14, %r13
+	movq 32(%rsp), %r14
+	adoxq %r10, %r14
+	adcxq %rcx, %r14
+	movq %r15, %r10
+	subq .Lfg_p751_mont_p+0(%rip), %r10
+	movq %r13, 32(%rsp)
+	movq %rbx, %r13
+	sbbq .Lfg_p751_mont_p+8(%rip), %r13
+	movq %r12, 16(%rsp)
+	movq %rbp, %r12
+	sbbq .Lfg_p751_mont_p+16(%rip), %r12
 	movq %rdi, 40(%rsp)
-	movq %r15, %rdi
-	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
-	cmovc 40(%rsp), %r9
-	cmovc 32(%rsp), %r11
-	cmovc 16(%rsp), %rax
-	cmovc 64(%rsp), %rbx
-	cmovc 104(%rsp), %rbp
-	cmovc 96(%rsp), %r8
-	cmovc 112(%rsp), %r10
-	cmovc 88(%rsp), %r12
-	cmovc 72(%rsp), %r13
-	cmovc 80(%rsp), %rsi
-	cmovc 56(%rsp), %r14
-	cmovc %r15, %rdi
+	movq 8(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+24(%rip), %rdi
+	movq %r9, 48(%rsp)
+	movq %rax, %r9
+	sbbq .Lfg_p751_mont_p+32(%rip), %r9
+	movq %r11, 56(%rsp)
+	movq 24(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+40(%rip), %r11
+	movq %rax, 64(%rsp)
+	movq 56(%rsp), %rax
+	sbbq .Lfg_p751_mont_p+48(%rip), %rax
+	movq %r14, 72(%rsp)
+	movq 48(%rsp), %r14
+	sbbq .Lfg_p751_mont_p+56(%rip), %r14
+	movq %rbp, 80(%rsp)
+	movq 40(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+64(%rip), %rbp
+	movq %rbx, 88(%rsp)
+	movq 16(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
+	movq %r15, 96(%rsp)
+	movq 32(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+80(%rip), %r15
+	movq %r15, 104(%rsp)
+	movq 72(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+88(%rip), %r15
+	cmovc 96(%rsp), %r10
+	cmovc 88(%rsp), %r13
+	cmovc 80(%rsp), %r12
+	cmovc 8(%rsp), %rdi
+	cmovc 64(%rsp), %r9
+	cmovc 24(%rsp), %r11
+	cmovc 56(%rsp), %rax
+	cmovc 48(%rsp), %r14
+	cmovc 40(%rsp), %rbp
+	cmovc 16(%rsp), %rbx
+	movq %rbx, 112(%rsp)
+	movq 104(%rsp), %rbx
+	cmovc 32(%rsp), %rbx
+	cmovc 72(%rsp), %r15
+	movq %r15, 72(%rsp)
 	movq 0(%rsp), %r15
-	movq %r9, 0(%r15)
-	movq %r11, 8(%r15)
-	movq %rax, 16(%r15)
-	movq %rbx, 24(%r15)
-	movq %rbp, 32(%r15)
-	movq %r8, 40(%r15)
-	movq %r10, 48(%r15)
-	movq %r12, 56(%r15)
-	movq %r13, 64(%r15)
-	movq %rsi, 72(%r15)
-	movq %r14, 80(%r15)
-	movq %rdi, 88(%r15)
+	movq %r10, 0(%r15)
+	movq %r13, 8(%r15)
+	movq %r12, 16(%r15)
+	movq %rdi, 24(%r15)
+	movq %r9, 32(%r15)
+	movq %r11, 40(%r15)
+	movq %rax, 48(%r15)
+	movq %r14, 56(%r15)
+	movq %rbp, 64(%r15)
+	movq 112(%rsp), %r10
+	movq %r10, 72(%r15)
+	movq %rbx, 80(%r15)
+	movq 72(%rsp), %r13
+	movq %r13, 88(%r15)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
