@@ -20,13 +20,20 @@
 
 enum fgb_op {
     FGB_MUL, FGB_SQR, FGB_MUL_WIDE, FGB_SQR_WIDE, FGB_REDC, /* kernel ops: per-level entry points */
-    FGB_ADD, FGB_SUB, FGB_NEG, FGB_INV, FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
+    FGB_ADD, FGB_SUB, FGB_NEG,
+    FGB_INV,        /* safegcd (Bernstein-Yang) */
+    FGB_INV_FERMAT, /* a^(p-2) over the generated addition chain */
+    FGB_INV_BATCH,  /* Montgomery's trick over FGB_BATCH elements; figures are per element */
+    FGB_IS_SQUARE, FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
+    /* Fp2 (fields whose header has FG_NAME_HAVE_FP2 1; loops are NULL otherwise) */
+    FGB_FP2_ADD, FGB_FP2_MUL, FGB_FP2_SQR, FGB_FP2_INV, FGB_FP2_SQRT,
     FGB_NOPS
 };
 #define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */
 #define FGB_NLEVELS 4     /* fg_isa: c, x86_64, bmi2, adx */
 #define FGB_MAXLIMBS 16
 #define FGB_WAYS 8        /* independent calls per iteration of a throughput loop */
+#define FGB_BATCH 64      /* elements per fg_NAME_inv_batch call */
 
 extern const char *const fgb_op_names[FGB_NOPS];
 extern const char *const fgb_level_names[FGB_NLEVELS];
@@ -50,13 +57,16 @@ struct fgb_loops {
  * x*R mod p, or plain x for pseudo-Mersenne fields). */
 struct fgb_field {
     const char *name;
-    int limbs, bytes, bits, montgomery, have_asm;
+    int limbs, bytes, bits, montgomery, have_asm, have_fp2;
     const uint64_t *p;               /* the modulus, `limbs` limbs */
     size_t state_size;
     void (*init)(void *state, uint64_t seed); /* random canonical inputs, deterministic in seed */
     /* inputs: FGB_WAYS values a[] and b[] (internal, canonical), stride `limbs` */
     void (*inputs)(const void *state, const uint64_t **a, const uint64_t **b);
-    struct fgb_loops api[FGB_NOPS];                           /* fg_NAME_OP (dispatched) */
+    struct fgb_loops api[FGB_NOPS];                           /* fg_NAME_OP (dispatched); fn NULL if absent */
+    /* Names of the same benchmark in the SIDH libraries (CIRCL's Fp2ElementMul,
+     * Fp503MontgomeryReduce, ...), derived from the field's macros; NULL if none. */
+    const char *label[FGB_NOPS];
     struct fgb_loops direct[FGB_NLEVELS][FGB_NKERNEL_OPS];    /* fg_NAME_OP_LEVEL, fn NULL if absent */
     /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -71,6 +81,13 @@ struct fgb_field {
      * point, on the field's inputs; returns the number of mismatches, writes a
      * description of the first to msg. */
     int (*selftest)(void *state, char *msg, size_t msglen);
+    /* Result check of one public op against a reference built from other parts of
+     * the API (inv(a)*a == 1, inv == a^(p-2) by square-and-multiply, batch ==
+     * individual inv, Fp2 mul == schoolbook from base-field mul/add, ...), at the
+     * currently active ISA level. Returns 1 if every input matched (msg says what
+     * was checked), 0 on a mismatch (msg describes the first), -1 if the op has
+     * no such check. */
+    int (*check)(void *state, int op, char *msg, size_t msglen);
 };
 
 /* ---- timing core (fgb_timer.c) ---- */

@@ -47,6 +47,11 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 #endif
 
 #define MONT (UC(MONTGOMERY) + 0)
+#define FP2 (UC(HAVE_FP2) + 0)
+#if FP2
+typedef FGB_CAT(FGB_CAT(fg_, FG_FIELD), _fp2) fe2;
+#define NONRES UC(FP2_NON_RESIDUE)
+#endif
 
 /* Per-level kernels (INTERFACE.md "Kernel contract"); redeclared here so the bench
  * does not depend on whether the public header exposes them. */
@@ -91,6 +96,15 @@ struct state {
         uint8_t b[8 * N];
         fe f;
     } u;               /* from_bytes/to_bytes chain */
+    int ok[W];         /* is_square results (throughput) */
+    /* inv_batch: the latency loop inverts bl in place (each batch is the previous
+     * batch's output), the throughput loop inverts the fixed bi into bo */
+    fe bl[FGB_BATCH], bi[FGB_BATCH], bo[FGB_BATCH], scratch[FGB_BATCH];
+#if FP2
+    fe2 a2[W], b2[W], r2[W], sq2[W];
+    fe2 x2;            /* mul/sqr/inv/add chain */
+    fe2 xs2;           /* sqrt chain: stays a square, tied to each root by zero_dep */
+#endif
 };
 
 static void init(void *vs, uint64_t seed)
@@ -116,6 +130,21 @@ static void init(void *vs, uint64_t seed)
     FN(mul_wide)(s->t.t, &s->a[1], &s->b[1]);
     FN(mul_wide)(s->rt.t, &s->a[2], &s->b[2]); /* < p^2, so the high half is < p */
     s->u.f = s->a[3];
+    for (int i = 0; i < FGB_BATCH; i++) {
+        FN(mul)(&s->bi[i], &s->a[i % W], &s->b[(i / W) % W]);
+        s->bl[i] = s->bi[i];
+    }
+#if FP2
+    for (int j = 0; j < W; j++) {
+        s->a2[j].c0 = s->a[j];
+        s->a2[j].c1 = s->b[j];
+        s->b2[j].c0 = s->b[j];
+        s->b2[j].c1 = s->a[(j + 1) % W];
+        FN(fp2_sqr)(&s->sq2[j], &s->a2[j]);
+    }
+    s->x2 = s->a2[0];
+    s->xs2 = s->sq2[0];
+#endif
 }
 
 static void inputs(const void *vs, const uint64_t **a, const uint64_t **b)
@@ -155,6 +184,9 @@ LAT(lat_add, FN(add)(&s->x, &s->x, &s->b[0]))
 LAT(lat_sub, FN(sub)(&s->x, &s->x, &s->b[0]))
 LAT(lat_neg, FN(neg)(&s->x, &s->x))
 LAT(lat_inv, FN(inv)(&s->x, &s->x))
+LAT(lat_inv_fermat, FN(inv_fermat)(&s->x, &s->x))
+LAT(lat_inv_batch, FN(inv_batch)(s->bl, s->bl, FGB_BATCH, s->scratch))
+LAT(lat_is_square, s->x.limb[0] += zero_dep((uint64_t)FN(is_square)(&s->x)))
 LAT(lat_sqrt, FN(sqrt)(&s->x, &s->x))
 LAT(lat_from_bytes, (FN(from_bytes)(&s->x, s->u.b), s->u.b[0] ^= (uint8_t)zero_dep(s->x.limb[0])))
 LAT(lat_to_bytes, (FN(to_bytes)(s->u.b, &s->x), s->x.limb[0] += zero_dep(s->u.b[0])))
@@ -168,6 +200,29 @@ THR(thr_add, FN(add)(&s->r[j], &s->a[j], &s->b[j]))
 THR(thr_sub, FN(sub)(&s->r[j], &s->a[j], &s->b[j]))
 THR(thr_neg, FN(neg)(&s->r[j], &s->a[j]))
 THR(thr_inv, FN(inv)(&s->r[j], &s->a[j]))
+THR(thr_inv_fermat, FN(inv_fermat)(&s->r[j], &s->a[j]))
+THR(thr_is_square, s->ok[j] = FN(is_square)(&s->a[j]))
+/* one batch per iteration, from a fixed input: consecutive batches are independent */
+static void LOCAL(thr_inv_batch)(void *vs, size_t n)
+{
+    struct state *s = vs;
+    for (size_t i = 0; i < n; i++) {
+        FN(inv_batch)(s->bo, s->bi, FGB_BATCH, s->scratch);
+        BARRIER();
+    }
+}
+#if FP2
+LAT(lat_fp2_add, FN(fp2_add)(&s->x2, &s->x2, &s->b2[0]))
+LAT(lat_fp2_mul, FN(fp2_mul)(&s->x2, &s->x2, &s->b2[0]))
+LAT(lat_fp2_sqr, FN(fp2_sqr)(&s->x2, &s->x2))
+LAT(lat_fp2_inv, FN(fp2_inv)(&s->x2, &s->x2))
+LAT(lat_fp2_sqrt, (FN(fp2_sqrt)(&s->r2[0], &s->xs2), s->xs2.c0.limb[0] += zero_dep(s->r2[0].c0.limb[0])))
+THR(thr_fp2_add, FN(fp2_add)(&s->r2[j], &s->a2[j], &s->b2[j]))
+THR(thr_fp2_mul, FN(fp2_mul)(&s->r2[j], &s->a2[j], &s->b2[j]))
+THR(thr_fp2_sqr, FN(fp2_sqr)(&s->r2[j], &s->a2[j]))
+THR(thr_fp2_inv, FN(fp2_inv)(&s->r2[j], &s->a2[j]))
+THR(thr_fp2_sqrt, FN(fp2_sqrt)(&s->r2[j], &s->sq2[j]))
+#endif
 THR(thr_sqrt, FN(sqrt)(&s->r[j], &s->sq[j]))
 THR(thr_from_bytes, FN(from_bytes)(&s->r[j], s->by[j]))
 THR(thr_to_bytes, FN(to_bytes)(s->byo[j], &s->a[j]))
@@ -306,6 +361,274 @@ static int selftest(void *vs, char *msg, size_t len)
     return bad;
 }
 
+/* ---- result checks of the public ops against references built from other API parts ---- */
+static int fe_same(const fe *x, const fe *y) { return !memcmp(x->limb, y->limb, sizeof x->limb); }
+
+/* r = a^e, e given as N limbs, left-to-right square-and-multiply over the dispatched
+ * mul/sqr (independent of the generated addition chains and of safegcd). */
+static void ref_pow(fe *r, const fe *a, const uint64_t e[N])
+{
+    fe acc;
+    FN(one)(&acc);
+    for (int i = 64 * N - 1; i >= 0; i--) {
+        FN(sqr)(&acc, &acc);
+        if ((e[i / 64] >> (i % 64)) & 1)
+            FN(mul)(&acc, &acc, a);
+    }
+    *r = acc;
+}
+/* e = p - k for small k (p > k), or (p - 1) / 2 when half */
+static void p_minus(uint64_t e[N], uint64_t k, int half)
+{
+    uint64_t borrow = k;
+    for (int i = 0; i < N; i++) {
+        uint64_t v = FN(P)[i];
+        e[i] = v - borrow;
+        borrow = v < borrow;
+    }
+    if (half)
+        for (int i = 0; i < N; i++)
+            e[i] = (e[i] >> 1) | (i + 1 < N ? e[i + 1] << 63 : 0);
+}
+/* Euler's criterion: 1 if a is a square (0 included) */
+static int ref_is_square(const fe *a)
+{
+    uint64_t e[N];
+    fe r, one;
+    p_minus(e, 1, 1);
+    ref_pow(&r, a, e);
+    FN(one)(&one);
+    return FN(is_zero)(&r) | fe_same(&r, &one);
+}
+
+/* The base-field test inputs: the random a[], 1 and p-1; *nz excludes the zero appended last. */
+#define NCHK (W + 3)
+static int base_inputs(const struct state *s, fe in[NCHK])
+{
+    for (int j = 0; j < W; j++)
+        in[j] = s->a[j];
+    FN(one)(&in[W]);
+    FN(neg)(&in[W + 1], &in[W]);
+    FN(zero)(&in[W + 2]);
+    return W + 2; /* nonzero ones */
+}
+
+#if FP2
+static int fe2_same(const fe2 *x, const fe2 *y) { return fe_same(&x->c0, &y->c0) && fe_same(&x->c1, &y->c1); }
+/* schoolbook (a0 + a1 u)(b0 + b1 u) with u^2 = NONRES, from the base field's mul/add/neg */
+static void ref_fp2_mul(fe2 *r, const fe2 *a, const fe2 *b)
+{
+    fe t0, t1, t2, t3, nr;
+    FN(from_u64)(&nr, (uint64_t)(NONRES < 0 ? -(NONRES) : NONRES));
+    if (NONRES < 0)
+        FN(neg)(&nr, &nr);
+    FN(mul)(&t0, &a->c0, &b->c0);
+    FN(mul)(&t1, &a->c1, &b->c1);
+    FN(mul)(&t2, &a->c0, &b->c1);
+    FN(mul)(&t3, &a->c1, &b->c0);
+    FN(mul)(&t1, &t1, &nr);
+    FN(add)(&r->c0, &t0, &t1);
+    FN(add)(&r->c1, &t2, &t3);
+}
+/* a is a square in Fp2 iff its norm a0^2 - NONRES a1^2 is a square in Fp */
+static int ref_fp2_is_square(const fe2 *a)
+{
+    fe2 c, n;
+    c.c0 = a->c0;
+    FN(neg)(&c.c1, &a->c1);
+    ref_fp2_mul(&n, a, &c);
+    return ref_is_square(&n.c0);
+}
+#define NCHK2 (W + 5)
+static int fp2_inputs(const struct state *s, fe2 in[NCHK2])
+{
+    fe one, m1;
+    FN(one)(&one);
+    FN(neg)(&m1, &one);
+    for (int j = 0; j < W; j++)
+        in[j] = s->a2[j];
+    FN(fp2_one)(&in[W]);
+    FN(fp2_zero)(&in[W + 1]);
+    in[W + 1].c1 = one;                     /* u */
+    in[W + 2].c0 = m1, in[W + 2].c1 = m1;   /* (p-1)(1 + u) */
+    FN(fp2_zero)(&in[W + 3]);
+    in[W + 3].c1 = m1;                      /* -u */
+    FN(fp2_zero)(&in[W + 4]);               /* zero last */
+    return W + 4;
+}
+#endif
+
+#define FAIL(...) do { snprintf(msg, len, __VA_ARGS__); return 0; } while (0)
+
+static int check(void *vs, int op, char *msg, size_t len)
+{
+    struct state *s = vs;
+    fe in[NCHK], one, r, q, z;
+    int nz = base_inputs(s, in);
+    uint64_t e[N];
+    FN(one)(&one);
+    FN(zero)(&z);
+    switch (op) {
+    case FGB_INV:
+    case FGB_INV_FERMAT: {
+        int fermat = op == FGB_INV_FERMAT;
+        p_minus(e, 2, 0);
+        for (int i = 0; i <= nz; i++) {
+            int ok = fermat ? FN(inv_fermat)(&r, &in[i]) : FN(inv)(&r, &in[i]);
+            if (i == nz) {
+                if (ok != 0 || !fe_same(&r, &z))
+                    FAIL("%s(0) returned %d and a nonzero value, want 0 and 0", fgb_op_names[op], ok);
+                break;
+            }
+            FN(mul)(&q, &r, &in[i]);
+            if (ok != 1 || !fe_same(&q, &one))
+                FAIL("%s(a)*a != 1 (or returned %d) on input %d", fgb_op_names[op], ok, i);
+            ref_pow(&q, &in[i], e);
+            if (!fe_same(&q, &r))
+                FAIL("%s(a) != a^(p-2) on input %d", fgb_op_names[op], i);
+            if (fermat) {
+                FN(inv)(&q, &in[i]);
+                if (!fe_same(&q, &r))
+                    FAIL("inv_fermat(a) != inv(a) on input %d", i);
+            }
+        }
+        snprintf(msg, len, "%s(a)*a == 1 and == a^(p-2) by square-and-multiply%s on %d inputs "
+                 "(random, 1, p-1); %s(0) == 0", fgb_op_names[op], fermat ? " and == inv(a)" : "",
+                 nz, fgb_op_names[op]);
+        return 1;
+    }
+    case FGB_INV_BATCH: {
+        static fe bin[FGB_BATCH], bout[FGB_BATCH], bsc[FGB_BATCH];
+        for (int i = 0; i < FGB_BATCH; i++)
+            bin[i] = s->bi[i];
+        bin[1] = z, bin[7] = one, bin[FGB_BATCH - 1] = in[W + 1], bin[FGB_BATCH / 2] = z;
+        FN(inv_batch)(bout, bin, FGB_BATCH, bsc);
+        for (int i = 0; i < FGB_BATCH; i++) {
+            FN(inv)(&q, &bin[i]);
+            if (!fe_same(&q, &bout[i]))
+                FAIL("inv_batch element %d of %d != inv of it", i, FGB_BATCH);
+        }
+        FN(inv_batch)(bin, bin, FGB_BATCH, bsc); /* in place, as the latency loop runs it */
+        for (int i = 0; i < FGB_BATCH; i++)
+            if (!fe_same(&bin[i], &bout[i]))
+                FAIL("inv_batch in place (out == in) differs at element %d", i);
+        FN(inv_batch)(bout, &in[0], 1, bsc);
+        FN(inv)(&q, &in[0]);
+        if (!fe_same(&q, &bout[0]))
+            FAIL("inv_batch with n = 1 != inv");
+        snprintf(msg, len, "inv_batch == inv element by element, n = %d (with zeros, 1, p-1) out of place "
+                 "and in place, and n = 1", FGB_BATCH);
+        return 1;
+    }
+    case FGB_IS_SQUARE:
+    case FGB_SQRT: {
+        fe all[NCHK + W];
+        int n = 0;
+        for (int i = 0; i <= nz; i++)
+            all[n++] = in[i];
+        for (int j = 0; j < W; j++)
+            all[n++] = s->sq[j];
+        int squares = 0, non = 0;
+        for (int i = 0; i < n; i++) {
+            int want = ref_is_square(&all[i]);
+            squares += want, non += !want;
+            if (i >= nz + 1 && !want)
+                FAIL("reference: a^2 is not a square (Euler's criterion), input %d", i);
+            if (op == FGB_IS_SQUARE) {
+                if (FN(is_square)(&all[i]) != want)
+                    FAIL("is_square != Euler's criterion a^((p-1)/2) on input %d", i);
+            } else {
+                int ok = FN(sqrt)(&r, &all[i]);
+                FN(sqr)(&q, &r);
+                if (ok != want || (ok && !fe_same(&q, &all[i])) || (!ok && !fe_same(&r, &z)))
+                    FAIL("sqrt on input %d: returned %d (want %d), or r^2 != a, or r != 0", i, ok, want);
+            }
+        }
+        snprintf(msg, len, "%s against Euler's criterion a^((p-1)/2) by square-and-multiply on %d inputs "
+                 "(%d squares incl. 0, %d non-squares)%s", fgb_op_names[op], n, squares, non,
+                 op == FGB_SQRT ? "; r^2 == a, r = 0 for a non-square" : "");
+        return 1;
+    }
+#if FP2
+    case FGB_FP2_ADD:
+    case FGB_FP2_MUL:
+    case FGB_FP2_SQR:
+    case FGB_FP2_INV:
+    case FGB_FP2_SQRT: {
+        fe2 x[NCHK2], y, w, t, o2, z2;
+        int n2 = fp2_inputs(s, x);
+        FN(fp2_one)(&o2);
+        FN(fp2_zero)(&z2);
+        for (int i = 0; i <= n2; i++) {
+            const fe2 *a = &x[i], *b = &s->b2[i % W];
+            switch (op) {
+            case FGB_FP2_ADD:
+                FN(fp2_add)(&y, a, b);
+                FN(add)(&w.c0, &a->c0, &b->c0);
+                FN(add)(&w.c1, &a->c1, &b->c1);
+                if (!fe2_same(&y, &w))
+                    FAIL("fp2_add != componentwise add on input %d", i);
+                break;
+            case FGB_FP2_MUL:
+                FN(fp2_mul)(&y, a, b);
+                ref_fp2_mul(&w, a, b);
+                if (!fe2_same(&y, &w))
+                    FAIL("fp2_mul != schoolbook from the base field on input %d", i);
+                FN(fp2_mul)(&y, a, a);
+                ref_fp2_mul(&w, a, a);
+                if (!fe2_same(&y, &w))
+                    FAIL("fp2_mul(a, a) != schoolbook on input %d", i);
+                break;
+            case FGB_FP2_SQR:
+                FN(fp2_sqr)(&y, a);
+                ref_fp2_mul(&w, a, a);
+                if (!fe2_same(&y, &w))
+                    FAIL("fp2_sqr != schoolbook a*a on input %d", i);
+                break;
+            case FGB_FP2_INV: {
+                int ok = FN(fp2_inv)(&y, a);
+                if (i == n2) {
+                    if (ok != 0 || !fe2_same(&y, &z2))
+                        FAIL("fp2_inv(0) returned %d and a nonzero value, want 0 and 0", ok);
+                    break;
+                }
+                ref_fp2_mul(&w, &y, a);
+                if (ok != 1 || !fe2_same(&w, &o2))
+                    FAIL("fp2_inv(a)*a != 1 (schoolbook) or returned %d, input %d", ok, i);
+                break;
+            }
+            case FGB_FP2_SQRT:
+                for (int sq = 0; sq < 2; sq++) { /* a itself, then a^2 */
+                    if (sq)
+                        ref_fp2_mul(&t, a, a);
+                    else
+                        t = *a;
+                    int want = ref_fp2_is_square(&t);
+                    if (sq && !want)
+                        FAIL("reference: a^2 has a non-square norm, input %d", i);
+                    int ok = FN(fp2_sqrt)(&y, &t);
+                    ref_fp2_mul(&w, &y, &y);
+                    if (ok != want || (ok && !fe2_same(&w, &t)) || (!ok && !fe2_same(&y, &z2)))
+                        FAIL("fp2_sqrt on %s %d: returned %d (want %d), or r^2 != a, or r != 0",
+                             sq ? "the square of input" : "input", i, ok, want);
+                }
+                break;
+            }
+        }
+        static const char *const what[] = {
+            "fp2_add == componentwise base add", "fp2_mul == schoolbook from base mul/add (a*b, a*a)",
+            "fp2_sqr == schoolbook a*a", "fp2_inv(a)*a == 1 (schoolbook mul), fp2_inv(0) == 0",
+            "fp2_sqrt: r^2 == a (schoolbook), success iff the norm is a square (Euler), on a and a^2"};
+        snprintf(msg, len, "%s, on %d inputs (random, 0, 1, u, -u, (p-1)(1+u))", what[op - FGB_FP2_ADD], n2 + 1);
+        return 1;
+    }
+#endif
+    default:
+        return -1;
+    }
+}
+#undef FAIL
+
 #define APIU(OP, op) [OP] = {{LOCAL(FGB_CAT(lat_, op)), 1}, {LOCAL(FGB_CAT(thr_, op)), W}}
 #define DIRECT(L)                                                                       \
     {                                                                                   \
@@ -323,6 +646,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .bits = UC(BITS),
     .montgomery = MONT,
     .have_asm = HAVE_ASM,
+    .have_fp2 = FP2,
     .p = FN(P),
     .state_size = sizeof(struct state),
     .init = init,
@@ -330,8 +654,26 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .api = {
         APIU(FGB_MUL, mul), APIU(FGB_SQR, sqr), APIU(FGB_MUL_WIDE, mul_wide),
         APIU(FGB_SQR_WIDE, sqr_wide), APIU(FGB_REDC, redc), APIU(FGB_ADD, add),
-        APIU(FGB_SUB, sub), APIU(FGB_NEG, neg), APIU(FGB_INV, inv), APIU(FGB_SQRT, sqrt),
+        APIU(FGB_SUB, sub), APIU(FGB_NEG, neg), APIU(FGB_INV, inv), APIU(FGB_INV_FERMAT, inv_fermat),
+        [FGB_INV_BATCH] = {{LOCAL(lat_inv_batch), FGB_BATCH}, {LOCAL(thr_inv_batch), FGB_BATCH}},
+        APIU(FGB_IS_SQUARE, is_square), APIU(FGB_SQRT, sqrt),
         APIU(FGB_FROM_BYTES, from_bytes), APIU(FGB_TO_BYTES, to_bytes),
+#if FP2
+        APIU(FGB_FP2_ADD, fp2_add), APIU(FGB_FP2_MUL, fp2_mul), APIU(FGB_FP2_SQR, fp2_sqr),
+        APIU(FGB_FP2_INV, fp2_inv), APIU(FGB_FP2_SQRT, fp2_sqrt),
+#endif
+    },
+    .label = {
+#if FP2
+        /* CIRCL's SIDH benchmark names (BenchmarkFp2ElementMul, BenchmarkFp503MontgomeryReduce, ...);
+         * the base-field ones carry the bit length of p, as p503 -> Fp503 there */
+        [FGB_FP2_ADD] = "Fp2ElementAdd", [FGB_FP2_MUL] = "Fp2ElementMul",
+        [FGB_FP2_SQR] = "Fp2ElementSquare", [FGB_FP2_INV] = "Fp2ElementInv",
+#if MONT
+        [FGB_REDC] = "Fp" STR(UC(BITS)) "MontgomeryReduce", [FGB_MUL] = "Fp" STR(UC(BITS)) "Multiply",
+        [FGB_ADD] = "Fp" STR(UC(BITS)) "AddReduced", [FGB_SUB] = "Fp" STR(UC(BITS)) "SubReduced",
+#endif
+#endif
     },
     .direct = {
         DIRECT(c),
@@ -348,4 +690,5 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .inv = h_inv,
     .one = h_one,
     .selftest = selftest,
+    .check = check,
 };

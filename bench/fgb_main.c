@@ -54,8 +54,9 @@ static void usage(FILE *f)
         "usage: fieldgen-bench [options]\n"
         "  --quick            fewer, shorter batches (seconds, for CTest and smoke runs)\n"
         "  --field LIST       comma-separated field names (default: all in the build)\n"
-        "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,inv,sqrt,\n"
-        "                     from_bytes,to_bytes (default: all)\n"
+        "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,inv,inv_fermat,\n"
+        "                     inv_batch,is_square,sqrt,from_bytes,to_bytes, and for fields with\n"
+        "                     Fp2: fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt (default: all)\n"
         "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx (applies to peers' ISA path too)\n"
         "  --no-peers         skip OpenSSL and GMP\n"
         "  --threads N        multi-core throughput with 1..N threads (default: all cores, 0: skip)\n"
@@ -64,8 +65,8 @@ static void usage(FILE *f)
         "  --compare OLD.json per-row deltas against an earlier --json, regressions flagged\n"
         "  --plot FILE.png    one chart per field (FILE-<field>.png) plus all in FILE.png (gnuplot)\n"
         "  --from-json FILE   do not measure: report (table/compare/plot) a saved run\n"
-        "Exit status: 0 ok; 1 a check failed (peer mismatch, kernel self-test, heap\n"
-        "allocation in our code, masked OpenSSL run); 2 usage.\n");
+        "Exit status: 0 ok; 1 a check failed (peer mismatch, kernel self-test, result\n"
+        "check of our ops, heap allocation in our code, masked OpenSSL run); 2 usage.\n");
 }
 
 static int in_list(const char *list, const char *name)
@@ -136,19 +137,60 @@ struct pending {
 static int level_avail[FGB_NLEVELS];
 static fg_isa default_isa;
 
+/* Result checks of our ops (fgb_field.c `check`), per op and level (index 0 = dispatch,
+ * L + 1 = forced level L), run before anything is timed. */
+struct op_checks {
+    int ok[FGB_NOPS][FGB_NLEVELS + 1]; /* 1 ok, 0 mismatch, -1 no check / not run */
+    char msg[FGB_NOPS][FGB_NLEVELS + 1][200];
+};
+
+static int run_checks(const struct fgb_field *f, void *state, const struct opts *o, struct op_checks *ck)
+{
+    int errors = 0;
+    for (int op = 0; op < FGB_NOPS; op++) {
+        for (int L = -1; L < FGB_NLEVELS; L++) {
+            ck->ok[op][L + 1] = -1;
+            ck->msg[op][L + 1][0] = 0;
+            const char *lv = L < 0 ? "dispatch" : fgb_level_names[L];
+            if (!f->api[op].lat.fn || !in_list(o->ops, fgb_op_names[op]) || !in_list(o->levels, lv) ||
+                (L >= 0 && !level_avail[L]))
+                continue;
+            fg_isa_force(L < 0 ? default_isa : (fg_isa)L);
+            ck->ok[op][L + 1] = f->check(state, op, ck->msg[op][L + 1], sizeof ck->msg[op][L + 1]);
+            if (ck->ok[op][L + 1] == 0) {
+                fprintf(stderr, "fieldgen-bench: ERROR: %s %s at level %s: %s\n", f->name, fgb_op_names[op],
+                        lv, ck->msg[op][L + 1]);
+                errors++;
+            }
+        }
+    }
+    fg_isa_force(default_isa);
+    return errors;
+}
+
+/* Ops whose ratios the summaries print are measured in one interleaved group, so the
+ * machine's drift (large on a shared VM) hits numerator and denominator alike:
+ * Fp mul with mul_wide, redc and the Fp2 mul/sqr/add; inv with inv_fermat, inv_batch and
+ * fp2_inv. Returns the group's first op; every other op is a group of its own. */
+static int group_of(int op)
+{
+    switch (op) {
+    case FGB_MUL_WIDE: case FGB_REDC: case FGB_FP2_ADD: case FGB_FP2_MUL: case FGB_FP2_SQR:
+        return FGB_MUL;
+    case FGB_INV_FERMAT: case FGB_INV_BATCH: case FGB_FP2_INV:
+        return FGB_INV;
+    default:
+        return op;
+    }
+}
+
 static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
-                          struct fgb_peer_row *peers, int npeers)
+                          struct fgb_peer_row *peers, int npeers, const struct op_checks *ck)
 {
     const struct fgb_field *f = all_fields[fi];
     void *state = calloc(1, f->state_size);
     f->init(state, o->seed);
     struct fgb_timer_cfg cfg = timer_cfg(o->quick);
-    for (int op = 0; op < FGB_NOPS; op++) {
-        if (!in_list(o->ops, fgb_op_names[op]))
-            continue;
-        struct fgb_case cases[64];
-        struct pending pend[64];
-        int nc = 0;
 #define ADD_CASES(ROW, LOOPS, FORCE, STATE)                                        \
     do {                                                                           \
         cases[nc] = (struct fgb_case){.loop = (LOOPS).lat, .state = (STATE), .force_isa = (FORCE)}; \
@@ -156,52 +198,66 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
         cases[nc] = (struct fgb_case){.loop = (LOOPS).thr, .state = (STATE), .force_isa = (FORCE)}; \
         pend[nc++] = (struct pending){(ROW), 1};                                   \
     } while (0)
-        /* fieldgen: dispatch, then forced levels */
-        for (int L = -1; L < FGB_NLEVELS; L++) {
-            const char *lv = L < 0 ? "dispatch" : fgb_level_names[L];
-            if ((L >= 0 && !level_avail[L]) || !in_list(o->levels, lv))
+    for (int lead = 0; lead < FGB_NOPS; lead++) {
+        struct fgb_case cases[256];
+        struct pending pend[256];
+        int nc = 0;
+        for (int op = 0; op < FGB_NOPS; op++) {
+            if (group_of(op) != lead || !in_list(o->ops, fgb_op_names[op]) || !f->api[op].lat.fn)
                 continue;
-            struct fgb_row *r = fgb_add_row(res);
-            snprintf(r->field, sizeof r->field, "%s", f->name);
-            snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
-            snprintf(r->impl, sizeof r->impl, "fieldgen");
-            snprintf(r->level, sizeof r->level, "%s", lv);
-            r->field_rank = fi;
-            r->check_ok = 1;
-            if (L < 0)
-                snprintf(r->note, sizeof r->note, "start-up level %s", fg_isa_name(default_isa));
-            ADD_CASES(res->nrows - 1, f->api[op], L, state);
-        }
-        /* fieldgen/direct: per-level kernels */
-        for (int L = 0; op < FGB_NKERNEL_OPS && L < FGB_NLEVELS; L++) {
-            if (!level_avail[L] || !f->direct[L][op].lat.fn || !in_list(o->levels, fgb_level_names[L]))
-                continue;
-            struct fgb_row *r = fgb_add_row(res);
-            snprintf(r->field, sizeof r->field, "%s", f->name);
-            snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
-            snprintf(r->impl, sizeof r->impl, "fieldgen/direct");
-            snprintf(r->level, sizeof r->level, "%s", fgb_level_names[L]);
-            snprintf(r->note, sizeof r->note, "fg_%s_%s_%s", f->name, fgb_op_names[op], fgb_level_names[L]);
-            r->field_rank = fi;
-            r->check_ok = 1;
-            ADD_CASES(res->nrows - 1, f->direct[L][op], -1, state);
-        }
-        /* peers */
-        for (int k = 0; k < npeers; k++) {
-            if (peers[k].op != op || !in_list(o->levels, peers[k].level))
-                continue;
-            struct fgb_row *r = fgb_add_row(res);
-            snprintf(r->field, sizeof r->field, "%s", f->name);
-            snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
-            snprintf(r->impl, sizeof r->impl, "%s", peers[k].impl);
-            snprintf(r->level, sizeof r->level, "%s", peers[k].level);
-            snprintf(r->check, sizeof r->check, "%s", peers[k].check);
-            snprintf(r->note, sizeof r->note, "%s", peers[k].note);
-            r->field_rank = fi;
-            r->peer = 1;
-            r->check_ok = peers[k].check_ok;
-            ADD_CASES(res->nrows - 1, peers[k].loops, -1, peers[k].state);
-        }
+            /* fieldgen: dispatch, then forced levels */
+            for (int L = -1; L < FGB_NLEVELS; L++) {
+                const char *lv = L < 0 ? "dispatch" : fgb_level_names[L];
+                if ((L >= 0 && !level_avail[L]) || !in_list(o->levels, lv))
+                    continue;
+                struct fgb_row *r = fgb_add_row(res);
+                snprintf(r->field, sizeof r->field, "%s", f->name);
+                snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
+                snprintf(r->impl, sizeof r->impl, "fieldgen");
+                snprintf(r->level, sizeof r->level, "%s", lv);
+                r->field_rank = fi;
+                r->check_ok = ck->ok[op][L + 1] != 0;
+                if (ck->ok[op][L + 1] >= 0)
+                    snprintf(r->check, sizeof r->check, "%s", ck->msg[op][L + 1]);
+                if (f->label[op])
+                    snprintf(r->label, sizeof r->label, "%s", f->label[op]);
+                if (L < 0)
+                    snprintf(r->note, sizeof r->note, "start-up level %s", fg_isa_name(default_isa));
+                ADD_CASES(res->nrows - 1, f->api[op], L, state);
+            }
+            /* fieldgen/direct: per-level kernels */
+            for (int L = 0; op < FGB_NKERNEL_OPS && L < FGB_NLEVELS; L++) {
+                if (!level_avail[L] || !f->direct[L][op].lat.fn || !in_list(o->levels, fgb_level_names[L]))
+                    continue;
+                struct fgb_row *r = fgb_add_row(res);
+                snprintf(r->field, sizeof r->field, "%s", f->name);
+                snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
+                snprintf(r->impl, sizeof r->impl, "fieldgen/direct");
+                snprintf(r->level, sizeof r->level, "%s", fgb_level_names[L]);
+                snprintf(r->note, sizeof r->note, "fg_%s_%s_%s", f->name, fgb_op_names[op], fgb_level_names[L]);
+                r->field_rank = fi;
+                r->check_ok = 1;
+                if (f->label[op])
+                    snprintf(r->label, sizeof r->label, "%s", f->label[op]);
+                ADD_CASES(res->nrows - 1, f->direct[L][op], -1, state);
+            }
+            /* peers */
+            for (int k = 0; k < npeers; k++) {
+                if (peers[k].op != op || !in_list(o->levels, peers[k].level))
+                    continue;
+                struct fgb_row *r = fgb_add_row(res);
+                snprintf(r->field, sizeof r->field, "%s", f->name);
+                snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
+                snprintf(r->impl, sizeof r->impl, "%s", peers[k].impl);
+                snprintf(r->level, sizeof r->level, "%s", peers[k].level);
+                snprintf(r->check, sizeof r->check, "%s", peers[k].check);
+                snprintf(r->note, sizeof r->note, "%s", peers[k].note);
+                r->field_rank = fi;
+                r->peer = 1;
+                r->check_ok = peers[k].check_ok;
+                ADD_CASES(res->nrows - 1, peers[k].loops, -1, peers[k].state);
+            }
+        } /* ops of the group */
 #undef ADD_CASES
         if (!nc)
             continue;
@@ -613,7 +669,9 @@ int main(int argc, char **argv)
                             fgb_op_names[peers[k].op], peers[k].check);
                     res.errors++;
                 }
-            measure_field(&res, &o, fi, peers, np);
+            static struct op_checks ck;
+            res.errors += run_checks(f, state, &o, &ck);
+            measure_field(&res, &o, fi, peers, np, &ck);
             for (int k = 0; k < np; k++)
                 free(peers[k].state);
             free(state);
@@ -644,6 +702,8 @@ int main(int argc, char **argv)
     }
     fgb_sort_rows(&res);
     fgb_print_table(&res);
+    fgb_print_inversion(&res);
+    fgb_print_fp2(&res);
     fgb_print_dispatch(&res);
     fgb_print_threads(&res);
     int rc = res.errors ? 1 : 0;

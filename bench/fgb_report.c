@@ -111,6 +111,17 @@ static const struct fgb_row *best_peer(const struct fgb_results *r, const char *
     return best;
 }
 
+/* The SIDH label of a field+op group (from any of our rows), or "". */
+static const char *group_label(const struct fgb_results *r, const char *field, const char *op)
+{
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *x = &r->rows[i];
+        if (!x->peer && x->label[0] && !strcmp(x->field, field) && !strcmp(x->op, op))
+            return x->label;
+    }
+    return "";
+}
+
 void fgb_print_table(const struct fgb_results *r)
 {
     const struct fgb_meta *m = &r->meta;
@@ -147,14 +158,20 @@ void fgb_print_table(const struct fgb_results *r)
             const struct fgb_row *bl = best_peer(r, row->field, row->op, 0);
             const struct fgb_row *bt = best_peer(r, row->field, row->op, 1);
             printf("\n");
+            /* the SIDH name of the benchmark, and what one "call" is */
+            char named[96] = "";
+            const char *label = group_label(r, row->field, row->op);
+            int o = label[0] ? snprintf(named, sizeof named, " (%s)", label) : 0;
+            if (!strcmp(row->op, "inv_batch"))
+                snprintf(named + o, sizeof named - (size_t)o, " [per element, batches of %d]", FGB_BATCH);
             if (bl) {
                 char a[32], b[32];
                 fmt_num(a, sizeof a, fgb_cycles(r, bl->lat.median));
                 fmt_num(b, sizeof b, bt ? fgb_cycles(r, bt->thr.median) : 0);
-                printf("-- %s %s: best peer %s %s (latency %s), %s %s (throughput %s)\n", row->field,
-                       row->op, bl->impl, bl->level, a, bt->impl, bt->level, b);
+                printf("-- %s %s%s: best peer %s %s (latency %s), %s %s (throughput %s)\n", row->field,
+                       row->op, named, bl->impl, bl->level, a, bt->impl, bt->level, b);
             } else {
-                printf("-- %s %s: no peer\n", row->field, row->op);
+                printf("-- %s %s%s: no peer\n", row->field, row->op, named);
             }
             pf = row->field;
             pop = row->op;
@@ -207,6 +224,141 @@ static const struct fgb_row *find_row(const struct fgb_results *r, const char *f
             return x;
     }
     return NULL;
+}
+
+/* ---------------------------------------------------------------- summaries ---- */
+/* Fields in row order (rows are sorted by field first). */
+static int row_fields(const struct fgb_results *r, char fields[][32], int max)
+{
+    int nf = 0;
+    for (int i = 0; i < r->nrows && nf < max; i++)
+        if (!nf || strcmp(fields[nf - 1], r->rows[i].field))
+            snprintf(fields[nf++], 32, "%s", r->rows[i].field);
+    return nf;
+}
+
+static const char *const summary_levels[] = {"dispatch", "c", "x86_64", "bmi2", "adx"};
+
+/* our (impl fieldgen) row at a level with both figures, or NULL */
+static const struct fgb_row *ours(const struct fgb_results *r, const char *field, const char *op,
+                                  const char *level)
+{
+    const struct fgb_row *x = find_row(r, field, op, "fieldgen", level);
+    return x && x->has_lat && x->has_thr && x->lat.median > 0 && x->thr.median > 0 ? x : NULL;
+}
+
+static void cell(const struct fgb_results *r, char *b, size_t n, const struct fgb_row *x, int thr)
+{
+    if (!x)
+        snprintf(b, n, "-");
+    else
+        fmt_num(b, n, fgb_cycles(r, thr ? x->thr.median : x->lat.median));
+}
+static void ratio(char *b, size_t n, const struct fgb_row *x, const struct fgb_row *y, int thr)
+{
+    if (!x || !y)
+        snprintf(b, n, "-");
+    else
+        snprintf(b, n, "%.2fx", thr ? x->thr.median / y->thr.median : x->lat.median / y->lat.median);
+}
+
+void fgb_print_inversion(const struct fgb_results *r)
+{
+    char fields[64][32];
+    int nf = row_fields(r, fields, 64), printed = 0;
+    for (int i = 0; i < nf; i++)
+        for (int k = 0; k < 5; k++) {
+            const char *lv = summary_levels[k];
+            const struct fgb_row *inv = ours(r, fields[i], "inv", lv),
+                                 *fer = ours(r, fields[i], "inv_fermat", lv),
+                                 *bat = ours(r, fields[i], "inv_batch", lv),
+                                 *mul = ours(r, fields[i], "mul", lv);
+            if (!inv || (!fer && !bat))
+                continue;
+            if (!printed++)
+                printf("\ninversion: safegcd (inv, Bernstein-Yang divsteps) vs Fermat (inv_fermat, a^(p-2) over "
+                       "the addition chain),\n  %s per call; 'Fermat/safegcd' = how many times faster "
+                       "safegcd is (issue 6 asks >= 3x for p503,\n  >= 5x for p751, > 1x for p256 and "
+                       "2^255-19). inv_batch: per element of a %d-element batch\n  (Montgomery's trick); "
+                       "'inv/elem' = one inv over one batch element, 'elem/mul' = a batch element in Fp muls\n"
+                       "%-8s %-8s %9s %11s %15s %15s %10s %9s %9s\n",
+                       fgb_unit(r), FGB_BATCH, "field", "level", "inv lat", "fermat lat",
+                       "Fermat/safegcd", "same, thr", "batch/elem", "inv/elem", "elem/mul");
+            char a[32], b[32], c[32], d[32], e[32], g[32], h[32];
+            cell(r, a, sizeof a, inv, 0);
+            cell(r, b, sizeof b, fer, 0);
+            ratio(c, sizeof c, fer, inv, 0);
+            ratio(d, sizeof d, fer, inv, 1);
+            cell(r, e, sizeof e, bat, 0);
+            ratio(g, sizeof g, inv, bat, 0);
+            ratio(h, sizeof h, bat, mul, 0);
+            printf("%-8s %-8s %9s %11s %15s %15s %10s %9s %9s\n", fields[i], lv, a, b, c, d, e, g, h);
+        }
+}
+
+/* targets of issue 6: Fp2 mul <= 2.6 Fp mul, Fp2 sqr <= 2.1 Fp mul, same level */
+#define FGB_FP2_MUL_TARGET 2.6
+#define FGB_FP2_SQR_TARGET 2.1
+
+static void verdict_cell(char *b, size_t n, const struct fgb_row *x, const struct fgb_row *mul, int thr,
+                         double target)
+{
+    if (!x || !mul) {
+        snprintf(b, n, "-");
+        return;
+    }
+    double v = thr ? x->thr.median / mul->thr.median : x->lat.median / mul->lat.median;
+    /* judged on the printed (2-decimal) figure, so a row never reads "2.60x MISS" */
+    snprintf(b, n, "%.2fx %s", v, floor(v * 100 + 0.5) <= target * 100 + 1e-9 ? "PASS" : "MISS");
+}
+
+void fgb_print_fp2(const struct fgb_results *r)
+{
+    char fields[64][32];
+    int nf = row_fields(r, fields, 64), printed = 0;
+    for (int i = 0; i < nf; i++) {
+        const char *lm = group_label(r, fields[i], "fp2_mul"), *ls = group_label(r, fields[i], "fp2_sqr"),
+                   *li = group_label(r, fields[i], "fp2_inv"), *lf = group_label(r, fields[i], "mul");
+        for (int k = 0; k < 5; k++) {
+            const char *lv = summary_levels[k];
+            const struct fgb_row *mul = ours(r, fields[i], "mul", lv), *m2 = ours(r, fields[i], "fp2_mul", lv),
+                                 *s2 = ours(r, fields[i], "fp2_sqr", lv), *i2 = ours(r, fields[i], "fp2_inv", lv),
+                                 *a2 = ours(r, fields[i], "fp2_add", lv), *inv = ours(r, fields[i], "inv", lv),
+                                 *mw = ours(r, fields[i], "mul_wide", lv), *rd = ours(r, fields[i], "redc", lv);
+            if (!mul || (!m2 && !s2 && !i2))
+                continue;
+            if (!printed++)
+                printf("\nFp2 cost relative to Fp mul (same level): our Fp2 median / our Fp mul median at the "
+                       "same level,\n  latency (thr: throughput). Targets (issue 6): %s <= %.1fx, %s <= %.1fx "
+                       "(a report, not a test;\n  the best hand-written SIDH code spends 3.5x/2.8x on mul and "
+                       "2.3x/2.1x on sqr for p503/p751).\n  '3mul_wide+2redc' = three mul_wide and two redc of "
+                       "the same level in Fp muls (latency): the\n  floor of a lazy-reduction Fp2 mul before its "
+                       "additions\n"
+                       "%-8s %-8s %8s %-16s %-16s %-16s %-16s %-10s %-8s %-15s %s\n",
+                       lm[0] ? lm : "fp2_mul", FGB_FP2_MUL_TARGET, ls[0] ? ls : "fp2_sqr", FGB_FP2_SQR_TARGET,
+                       "field", "level", "Fp mul", "Fp2 mul lat", "Fp2 mul thr", "Fp2 sqr lat", "Fp2 sqr thr",
+                       "Fp2 inv", "Fp2 add", "Fp2 inv/Fp inv", "3mul_wide+2redc");
+            if (k == 0)
+                printf("%-8s SIDH names: %s = %s, %s = %s, %s = %s, %s = %s\n", fields[i], "mul", lf[0] ? lf : "-",
+                       "fp2_mul", lm[0] ? lm : "-", "fp2_sqr", ls[0] ? ls : "-", "fp2_inv", li[0] ? li : "-");
+            char a[32], b[32], c[32], d[32], e[32], g[32], h[32], q[32];
+            cell(r, a, sizeof a, mul, 0);
+            ratio(q, sizeof q, i2, inv, 0);
+            /* what Karatsuba with lazy reduction costs in this level's own kernels, before any
+             * addition: the floor of Fp2 mul in Fp muls (the target is reachable only below it) */
+            char fl[32] = "-";
+            if (mw && rd)
+                snprintf(fl, sizeof fl, "%.2fx", (3 * mw->lat.median + 2 * rd->lat.median) / mul->lat.median);
+            verdict_cell(b, sizeof b, m2, mul, 0, FGB_FP2_MUL_TARGET);
+            verdict_cell(c, sizeof c, m2, mul, 1, FGB_FP2_MUL_TARGET);
+            verdict_cell(d, sizeof d, s2, mul, 0, FGB_FP2_SQR_TARGET);
+            verdict_cell(e, sizeof e, s2, mul, 1, FGB_FP2_SQR_TARGET);
+            ratio(g, sizeof g, i2, mul, 0);
+            ratio(h, sizeof h, a2, mul, 0);
+            printf("%-8s %-8s %8s %-16s %-16s %-16s %-16s %-10s %-8s %-15s %s\n", fields[i], lv, a, b, c, d, e, g, h,
+                   q, fl);
+        }
+    }
 }
 
 void fgb_print_dispatch(const struct fgb_results *r)
@@ -326,6 +478,10 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
         fprintf(f, "\"peer\": %s, \"check_ok\": %s, ", x->peer ? "true" : "false", x->check_ok ? "true" : "false");
         jkv(f, "check", x->check, 1);
         jkv(f, "note", x->note, 1);
+        if (x->label[0])
+            jkv(f, "label", x->label, 1);
+        if (!strcmp(x->op, "inv_batch"))
+            fprintf(f, "\"per_element_of_batch\": %d, ", FGB_BATCH);
         fprintf(f, "\n     ");
         if (x->has_lat)
             jstats(f, r, "latency", &x->lat);
@@ -421,6 +577,7 @@ int fgb_read_json(struct fgb_results *r, const char *path)
         copy_str(row->level, sizeof row->level, x, "level");
         copy_str(row->check, sizeof row->check, x, "check");
         copy_str(row->note, sizeof row->note, x, "note");
+        copy_str(row->label, sizeof row->label, x, "label");
         if (strcmp(lastf, row->field)) {
             rank++;
             snprintf(lastf, sizeof lastf, "%s", row->field);
@@ -681,7 +838,7 @@ int fgb_plot(const struct fgb_results *r, const char *png)
         "set style data histograms\nset style histogram clustered gap 1\n"
         "set style fill solid 0.85 border -1\nset boxwidth 0.9\nset logscale y\n"
         "set datafile missing '?'\nset grid ytics mytics\nset key outside right top\n"
-        "set ylabel '%s per call (log scale)'\nset xtics nomirror noenhanced\nset yrange [1:*]\n";
+        "set ylabel '%s per call (log scale)'\nset xtics nomirror noenhanced rotate by -30\nset yrange [1:*]\n";
     fprintf(g, "set terminal pngcairo size 1500,560 font ',10'\n");
     fprintf(g, common, fgb_unit(r));
     for (int i = 0; i < nf; i++) {

@@ -11,6 +11,7 @@ struct fgb_row {
     struct fgb_stats lat, thr;      /* TSC ticks per call */
     int check_ok;                   /* peers: checked against ours; ours: kernel self-test */
     char check[200], note[96];
+    char label[32];                 /* the SIDH libraries' name of this benchmark, or "" */
 };
 
 struct fgb_thread_row {
@@ -44,6 +45,8 @@ double fgb_cycles(const struct fgb_results *r, double ticks);
 const char *fgb_unit(const struct fgb_results *r);
 
 void fgb_print_table(const struct fgb_results *r);
+void fgb_print_inversion(const struct fgb_results *r); /* inv vs inv_fermat, inv_batch */
+void fgb_print_fp2(const struct fgb_results *r);       /* Fp2 cost relative to Fp mul */
 void fgb_print_dispatch(const struct fgb_results *r);
 void fgb_print_threads(const struct fgb_results *r);
 int fgb_write_json(const struct fgb_results *r, const char *path);
