@@ -112,13 +112,13 @@ class TestNames(SpecErrorCase):
 class TestKeys(SpecErrorCase):
     def test_unknown_key(self):
         self.assertSpecError(field(extra='prime = "2^255 - 19"\n'),
-                             ": field 'f', key 'prime': unknown key (known keys: byte_order, modulus)")
+                             ": field 'f', key 'prime': unknown key (known keys: byte_order, extension, modulus)")
         self.assertSpecError(field(extra="Modulus = 5\n"),
-                             ": field 'f', key 'Modulus': unknown key (known keys: byte_order, modulus)")
+                             ": field 'f', key 'Modulus': unknown key (known keys: byte_order, extension, modulus)")
 
     def test_sub_table_is_unknown_key(self):
         self.assertSpecError(field() + "[f.opts]\nx = 1\n",
-                             ": field 'f', key 'opts': unknown key (known keys: byte_order, modulus)")
+                             ": field 'f', key 'opts': unknown key (known keys: byte_order, extension, modulus)")
 
     def test_missing_key(self):
         self.assertSpecError(field(modulus=None),
@@ -473,3 +473,52 @@ class TestPrimality(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TestExtension(SpecErrorCase):
+    """extension = { degree = 2, non_residue = n }: every error, exact message."""
+
+    P3MOD4 = '"2^255 - 19"'  # 2^255-19 = 1 mod 4: -1 is a residue, 2 is not
+
+    def ext(self, value, modulus=None):
+        return field(modulus=modulus or self.P3MOD4, extra=f"extension = {value}\n")
+
+    def test_accepted(self):
+        (fs,) = spec.loads(self.ext("{ degree = 2, non_residue = 2 }"), PATH)
+        self.assertEqual(fs.fp2_non_residue, 2)
+        (fs,) = spec.loads(self.ext("{ degree = 2, non_residue = -1 }", '"2^250 * 3^159 - 1"'), PATH)
+        self.assertEqual(fs.fp2_non_residue, -1)
+        (fs,) = spec.loads(field(), PATH)
+        self.assertIsNone(fs.fp2_non_residue)
+
+    def test_residue_rejected(self):
+        self.assertSpecError(self.ext("{ degree = 2, non_residue = -1 }"),
+                             ": field 'f', key 'extension.non_residue': -1 is a quadratic residue mod p, "
+                             "so u^2 = -1 does not define a field; choose a quadratic non-residue")
+
+    def test_zero_and_too_large(self):
+        for nr in ("0", "70000", "-70000"):
+            self.assertSpecError(self.ext(f"{{ degree = 2, non_residue = {nr} }}"),
+                                 ": field 'f', key 'extension.non_residue': must be a nonzero integer "
+                                 f"with |non_residue| <= 65536, not {nr}")
+
+    def test_multiple_of_p_rejected(self):
+        self.assertSpecError(self.ext("{ degree = 2, non_residue = 4294967311 }", "4294967311"),
+                             ": field 'f', key 'extension.non_residue': must be a nonzero integer "
+                             "with |non_residue| <= 65536, not 4294967311")
+
+    def test_degree(self):
+        self.assertSpecError(self.ext("{ degree = 3, non_residue = 2 }"),
+                             ": field 'f', key 'extension.degree': only degree 2 is supported, not 3")
+        self.assertSpecError(self.ext("{ degree = true, non_residue = 2 }"),
+                             ": field 'f', key 'extension.degree': only degree 2 is supported, not True")
+
+    def test_types_and_keys(self):
+        self.assertSpecError(self.ext("2"), ": field 'f', key 'extension': must be a table "
+                                            "{ degree = 2, non_residue = <integer> }")
+        self.assertSpecError(self.ext('{ degree = 2, non_residue = "2" }'),
+                             ": field 'f', key 'extension.non_residue': must be an integer, not '2'")
+        self.assertSpecError(self.ext("{ degree = 2, non_residue = 2, tower = 1 }"),
+                             ": field 'f', key 'extension.tower': unknown key (known keys: degree, non_residue)")
+        self.assertSpecError(self.ext("{ degree = 2 }"),
+                             ": field 'f', key 'extension.non_residue': missing")
