@@ -15,40 +15,17 @@
 #include <string.h>
 
 #include "fg_abi.h"
-#include "fg_cpu.h"
 #include "fg_guard.h"
+#include "fg_test_field.h"
 
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define STR_(a) #a
-#define STR(a) STR_(a)
-#include STR(CAT(fg_, FG_FIELD).h)
-
-#define FE CAT(fg_, FG_FIELD)
-#define F(op) CAT(CAT(fg_, FG_FIELD), CAT(_, op))
-#define C(name) CAT(CAT(FG_, FG_FIELD_UC), CAT(_, name))
-#define N C(LIMBS)
 #define W (8 * N) /* bytes of one element */
 
 static unsigned long failures, checks;
-static uint64_t rng_state = 0xab1;
-static uint64_t rnd(void)
-{
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 static void element(uint64_t x[N]) /* canonical internal value */
 {
     FE e;
-    uint8_t b[C(BYTES)];
-    size_t i;
-    for (i = 0; i < sizeof b; i++)
-        b[i] = (uint8_t)rnd();
-    for (i = 0; !F(from_bytes)(&e, b); i++)
-        b[C(BYTE_ORDER_BIG) ? i % sizeof b : sizeof b - 1 - i % sizeof b] >>= 1;
+    fgt_element(&e);
     if (rnd() % 4 == 0) { /* p - 1 */
         F(from_u64)(&e, 1);
         F(neg)(&e, &e);
@@ -163,6 +140,7 @@ int main(int argc, char **argv)
 {
     unsigned long count = 300;
     int level;
+    rng_state = 0xab1;
     if (argc < 3 || strcmp(argv[1], "--level")) {
         fprintf(stderr, "usage: %s --level x86_64|bmi2|adx [--count N]\n", argv[0]);
         return 2;

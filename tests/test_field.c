@@ -14,21 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fg_cpu.h"
-
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define STR_(a) #a
-#define STR(a) STR_(a)
-#define HEADER STR(CAT(fg_, FG_FIELD).h)
-#include HEADER
-
-#define FE CAT(fg_, FG_FIELD)
-#define F(op) CAT(CAT(fg_, FG_FIELD), CAT(_, op))
-#define K(op, level) CAT(F(op), CAT(_, level))
-#define C(name) CAT(CAT(FG_, FG_FIELD_UC), CAT(_, name))
-#define N C(LIMBS)
-#define NBYTES C(BYTES)
+#include "fg_test_field.h"
 
 /* ------------------------------------------------------------------ */
 static mpz_t P, RINV, RMOD, WIDE_MAX; /* p, R^-1 mod p, R mod p, largest redc input */
@@ -45,11 +31,6 @@ static void fail(const char *fmt, ...)
         va_end(ap);
         fputc('\n', stderr);
     }
-}
-
-static void to_mpz(mpz_t z, const uint64_t *limbs, size_t n)
-{
-    mpz_import(z, n, -1, sizeof(uint64_t), 0, 0, limbs);
 }
 
 /* Writes z (0 <= z < 2^(64n)) into n limbs. */
@@ -102,14 +83,6 @@ static void expect_int(const char *op, long got, long want)
 /* ------------------------------------------------------------------ */
 /* Inputs: uniformly random, and carry-stress values built from dangerous
  * limbs, reduced below p, plus values near 0 and near p. */
-static uint64_t rng_state;
-static uint64_t rnd(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
 
 static const uint64_t danger[] = {
     0, 1, 2, UINT64_C(0xffffffffffffffff), UINT64_C(0xfffffffffffffffe), UINT64_C(0x8000000000000000),
@@ -903,21 +876,7 @@ int main(int argc, char **argv)
     }
 
     mpz_inits(P, RINV, RMOD, WIDE_MAX, NULL);
-    to_mpz(P, F(P), N);
-#if C(MONTGOMERY)
-    mpz_set_ui(RMOD, 1);
-    mpz_mul_2exp(RMOD, RMOD, 64 * N);
-    mpz_mul(WIDE_MAX, RMOD, P); /* t < p*R */
-    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
-    mpz_mod(RMOD, RMOD, P);
-    mpz_invert(RINV, RMOD, P);
-#else
-    mpz_set_ui(RMOD, 1);
-    mpz_set_ui(RINV, 1);
-    mpz_set_ui(WIDE_MAX, 1);
-    mpz_mul_2exp(WIDE_MAX, WIDE_MAX, 128 * N); /* any t < 2^(128N) */
-    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
-#endif
+    fgt_model(P, RINV, RMOD, WIDE_MAX);
 
     if (!strcmp(suite, "kat")) {
         if (!kat) {

@@ -20,21 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fg_cpu.h"
-
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define STR_(a) #a
-#define STR(a) STR_(a)
-#define HEADER STR(CAT(fg_, FG_FIELD).h)
-#include HEADER
-
-#define FE CAT(fg_, FG_FIELD)
-#define F(op) CAT(CAT(fg_, FG_FIELD), CAT(_, op))
-#define K(op, level) CAT(F(op), CAT(_, level))
-#define C(name) CAT(CAT(FG_, FG_FIELD_UC), CAT(_, name))
-#define N C(LIMBS)
-#define NBYTES C(BYTES)
+#include "fg_test_field.h"
 #define KMAX (C(REDC_SUMS) < 8 ? (int)C(REDC_SUMS) : 8)
 #define MAX_RECORDS 64 /* records decoded per input */
 #define MAX_SLOW 2     /* inv/sqrt records per input; later ones run as sqr */
@@ -59,11 +45,6 @@ static mpz_t P, RINV, RMOD, WIDE_MAX, BYTES_LIM; /* BYTES_LIM = 2^(8*NBYTES) */
 static mpz_t z0, z1, z2, z3;                      /* scratch */
 static int levels[4], nlevels;
 static uint64_t prev[N]; /* last element result: operand kind 6 */
-
-static void to_mpz(mpz_t z, const uint64_t *limbs, size_t n)
-{
-    mpz_import(z, n, -1, sizeof(uint64_t), 0, 0, limbs);
-}
 
 /* 0 <= z < 2^(64n) */
 static void from_mpz(uint64_t *limbs, size_t n, const mpz_t z)
@@ -577,23 +558,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     mpz_inits(P, RINV, RMOD, WIDE_MAX, BYTES_LIM, z0, z1, z2, z3, NULL);
-    to_mpz(P, F(P), N);
+    fgt_model(P, RINV, RMOD, WIDE_MAX);
     mpz_set_ui(BYTES_LIM, 1);
     mpz_mul_2exp(BYTES_LIM, BYTES_LIM, 8 * NBYTES);
-#if C(MONTGOMERY)
-    mpz_set_ui(RMOD, 1);
-    mpz_mul_2exp(RMOD, RMOD, 64 * N);
-    mpz_mul(WIDE_MAX, RMOD, P); /* t < p*R */
-    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
-    mpz_mod(RMOD, RMOD, P);
-    mpz_invert(RINV, RMOD, P);
-#else
-    mpz_set_ui(RMOD, 1);
-    mpz_set_ui(RINV, 1);
-    mpz_set_ui(WIDE_MAX, 1);
-    mpz_mul_2exp(WIDE_MAX, WIDE_MAX, 128 * N); /* any t < 2^(128N) */
-    mpz_sub_ui(WIDE_MAX, WIDE_MAX, 1);
-#endif
     /* levels this CPU and build can run for this field */
     nlevels = 0;
     for (l = FG_ISA_C; l <= FG_ISA_ADX; l++) {
