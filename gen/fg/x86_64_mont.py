@@ -36,7 +36,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, SHL, SHR)
+                            IMUL, CMOVC, SHL, SHR, NEG)
 from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -412,6 +412,13 @@ class Kernel:
                 else:
                     acc[pos] = lo
             self.unlock()
+            top = base + J[-1] + 1
+            if fixed and j == J[-1] and top in acc:
+                # last product, existing top: add rdx straight in
+                self.emit(ADD, self.r(acc[top]), hi_op)
+                self.unlock()
+                c = None
+                break
             if fixed:
                 c = self.new()
                 self.emit(MOV, c.reg, hi_op)
@@ -420,13 +427,14 @@ class Kernel:
             cpos = pos + 1
             self.unlock()
         top = base + J[-1] + 1
-        if top not in acc:
-            acc[top] = c
-            c.prio = PRIO_ACC
-            return
-        self.emit(ADD, self.r(acc[top]), self.r(c))
-        self.kill(c)
-        self.unlock()
+        if c is not None:
+            if top not in acc:
+                acc[top] = c
+                c.prio = PRIO_ACC
+                return
+            self.emit(ADD, self.r(acc[top]), self.r(c))
+            self.kill(c)
+            self.unlock()
         for q in range(top + 1, hi_pos + 1):
             if q not in acc:
                 v = self.new()
@@ -593,35 +601,38 @@ def _sqr_rows(k, acc, ap, n):
                 acc[q].prio = PRIO_DONE
                 k.unlock()
         return
-    # x86_64: MUL clobbers flags, so each square carries through a 0/1 word
+    # x86_64: MUL clobbers flags, so the carry between squares is kept as a
+    # mask (SBB c,c) and put back into CF by NEG c before the next pair of ADCs
     c = None
     for i in range(n):
         k.emit(MOV, rax, k.mem(ap, 8 * i))
         k.emit(MUL, rax)
         k.unlock()
-        if c is not None:
-            k.emit(ADD, rax, k.r(c))
-            k.emit(ADC, rdx, 0)
-            k.kill(c)
-            c = None
-        if 2 * i in acc:
-            k.emit(ADD, k.r(acc[2 * i]), rax)
-        else:
+        if i == 0:
             v = k.new(PRIO_DONE)
             k.emit(MOV, v.reg, rax)
-            acc[2 * i] = v
-        k.unlock()
-        if 2 * i + 1 in acc:
-            k.emit(ADC if 2 * i in acc and i > 0 else ADD, k.r(acc[2 * i + 1]), rdx)
-            if i < n - 1:
-                c = k.new(PRIO_ACC)
-                k.emit(MOV, c.reg, 0)
-                k.emit(ADC, c.reg, 0)
+            acc[0] = v
+            k.unlock()
+            if n == 1:
+                v = k.new(PRIO_DONE)
+                k.emit(MOV, v.reg, rdx)
+                acc[1] = v
+                k.unlock()
+                break
+            k.emit(ADD, k.r(acc[1]), rdx)
+            k.unlock()
         else:
-            v = k.new(PRIO_DONE)
-            k.emit(MOV, v.reg, rdx)
-            acc[2 * i + 1] = v
-        k.unlock()
+            k.emit(NEG, k.r(c))
+            k.emit(ADC, k.r(acc[2 * i]), rax)
+            k.emit(ADC, k.r(acc[2 * i + 1]), rdx)
+            k.unlock()
+        if i < n - 1:
+            if c is None:
+                c = k.new(PRIO_ACC)
+            k.emit(SBB, c.reg if c.reg is not None else k.r(c), k.r(c))
+            k.unlock()
+    if c is not None:
+        k.kill(c)
 
 
 class _RdxLoaded:

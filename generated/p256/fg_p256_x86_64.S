@@ -230,29 +230,23 @@ pushq %rbx
 	mulq %rax
 	movq %rax, %r15
 	addq %rdx, %rcx
-	movq $0, %r8
-	adcq $0, %r8
+	sbbq %r8, %r8
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
+	negq %r8
+	adcq %rax, %r9
 	adcq %rdx, %r11
-	movq $0, %r10
-	adcq $0, %r10
+	sbbq %r8, %r8
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
+	negq %r8
+	adcq %rax, %rbx
 	adcq %rdx, %r12
-	movq $0, %rbp
-	adcq $0, %rbp
+	sbbq %r8, %r8
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
+	negq %r8
+	adcq %rax, %r13
 	adcq %rdx, %r14
 	movq %r15, 0(%rdi)
 	movq %rcx, 8(%rdi)
@@ -448,100 +442,95 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r9
-	addq %r9, %r13
-	movq $0, %r11
-	adcq $0, %r11
+	addq %rdx, %r13
+	movq $0, %r9
+	adcq $0, %r9
 	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r11
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %rbp, %rax
+	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %rbp
 	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rcx), %rax
 	mulq 8(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r9
-	addq %r9, %r11
-	movq %r10, %r8
-	movq %r8, %rbp
-	shlq $32, %r8
-	shrq $32, %rbp
-	addq %r8, %rbx
-	adcq $0, %rbp
-	addq %rbp, %r12
-	movq $0, %rbp
-	adcq $0, %rbp
+	addq %rdx, %r9
+	movq %r10, %r15
+	movq %r15, %r8
+	shlq $32, %r15
+	shrq $32, %r8
+	addq %r15, %rbx
+	adcq $0, %r8
+	addq %r8, %r12
+	movq $0, %r8
+	adcq $0, %r8
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r10
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	addq %r14, %r11
-	movq $0, %r15
-	adcq $0, %r15
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
 	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
+	addq %rdx, %r9
+	movq $0, %r11
+	adcq $0, %r11
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq 24(%rcx), %rax
+	movq 8(%rcx), %rax
 	mulq 16(%rsi)
 	addq %rbp, %rax
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
-	addq %r14, %r15
-	movq %rbx, %r10
-	movq %r10, %r9
-	shlq $32, %r10
-	shrq $32, %r9
-	addq %r10, %r12
-	adcq $0, %r9
-	addq %r9, %r13
-	movq $0, %r9
-	adcq $0, %r9
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdx, %r11
+	movq %rbx, %r8
+	movq %r8, %r10
+	shlq $32, %r8
+	shrq $32, %r10
+	addq %r8, %r12
+	adcq $0, %r10
+	addq %r10, %r13
+	movq $0, %r10
+	adcq $0, %r10
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %rbx
-	addq %r9, %rax
+	addq %r10, %rax
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %r8
-	addq %r8, %r15
+	addq %rdx, %r11
 	movq $0, %rbp
 	adcq $0, %rbp
 	movq 0(%rcx), %rax
@@ -555,58 +544,56 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %r15
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r10, %rax
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r8
-	addq %r8, %rbp
-	movq %r12, %rbx
-	movq %rbx, %r14
-	shlq $32, %rbx
-	shrq $32, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
-	addq %r14, %r11
-	movq $0, %r14
-	adcq $0, %r14
+	addq %rdx, %rbp
+	movq %r12, %r10
+	movq %r10, %rbx
+	shlq $32, %r10
+	shrq $32, %rbx
+	addq %r10, %r13
+	adcq $0, %rbx
+	addq %rbx, %r9
+	movq $0, %rbx
+	adcq $0, %rbx
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r12
-	addq %r14, %rax
+	addq %rbx, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r10
-	addq %r10, %rbp
-	movq $0, %r9
-	adcq $0, %r9
-	movq %r13, %r8
-	subq .Lfg_p256_mont_p+0(%rip), %r8
-	movq %r11, %rbx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
-	movq %r15, %r14
-	sbbq .Lfg_p256_mont_p+16(%rip), %r14
-	movq %rbp, %r10
-	sbbq .Lfg_p256_mont_p+24(%rip), %r10
-	sbbq $0, %r9
-	cmovc %r13, %r8
-	cmovc %r11, %rbx
-	cmovc %r15, %r14
-	cmovc %rbp, %r10
-	movq %r8, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r14, 16(%rdi)
-	movq %r10, 24(%rdi)
+	addq %rdx, %rbp
+	movq $0, %r14
+	adcq $0, %r14
+	movq %r13, %r15
+	subq .Lfg_p256_mont_p+0(%rip), %r15
+	movq %r9, %r8
+	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	movq %r11, %r10
+	sbbq .Lfg_p256_mont_p+16(%rip), %r10
+	movq %rbp, %rbx
+	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
+	sbbq $0, %r14
+	cmovc %r13, %r15
+	cmovc %r9, %r8
+	cmovc %r11, %r10
+	cmovc %rbp, %rbx
+	movq %r15, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %rbx, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -681,112 +668,106 @@ pushq %rbx
 	mulq %rax
 	movq %rax, %r15
 	addq %rdx, %rcx
-	movq $0, %r8
-	adcq $0, %r8
+	sbbq %r8, %r8
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
+	negq %r8
+	adcq %rax, %r9
 	adcq %rdx, %r11
-	movq $0, %r10
-	adcq $0, %r10
+	sbbq %r8, %r8
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
+	negq %r8
+	adcq %rax, %rbx
 	adcq %rdx, %r12
-	movq $0, %rbp
-	adcq $0, %rbp
+	sbbq %r8, %r8
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
+	negq %r8
+	adcq %rax, %r13
 	adcq %rdx, %r14
-	movq %r15, %r8
-	movq %r8, %r10
-	shlq $32, %r8
-	shrq $32, %r10
-	addq %r8, %rcx
-	adcq $0, %r10
-	addq %r10, %r9
-	movq $0, %r10
-	adcq $0, %r10
+	movq %r15, %r10
+	movq %r10, %rbp
+	shlq $32, %r10
+	shrq $32, %rbp
+	addq %r10, %rcx
+	adcq $0, %rbp
+	addq %rbp, %r9
+	movq $0, %rbp
+	adcq $0, %rbp
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r15
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r8
 	movq %rcx, %rsi
-	movq %rsi, %r8
+	movq %rsi, %r10
 	shlq $32, %rsi
-	shrq $32, %r8
+	shrq $32, %r10
 	addq %rsi, %r9
-	adcq $0, %r8
-	addq %r8, %r11
-	movq $0, %r8
-	adcq $0, %r8
+	adcq $0, %r10
+	addq %r10, %r11
+	movq $0, %r10
+	adcq $0, %r10
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
+	addq %r10, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq %r9, %r15
 	movq %r15, %rsi
 	shlq $32, %r15
 	shrq $32, %rsi
 	addq %r15, %r11
 	adcq $0, %rsi
-	addq %rsi, %rbp
+	addq %rsi, %r8
 	movq $0, %rsi
 	adcq $0, %rsi
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r9
 	addq %rsi, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %rdx, %r10
 	movq %r11, %rcx
 	movq %rcx, %r15
 	shlq $32, %rcx
 	shrq $32, %r15
-	addq %rcx, %rbp
+	addq %rcx, %r8
 	adcq $0, %r15
-	addq %r15, %r10
+	addq %r15, %rbp
 	movq $0, %r15
 	adcq $0, %r15
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r11
 	addq %r15, %rax
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq $0, %r9
-	addq %rbx, %rbp
-	adcq %r12, %r10
-	adcq %r13, %r8
+	addq %rbx, %r8
+	adcq %r12, %rbp
+	adcq %r13, %r10
 	adcq %r14, %rsi
 	adcq $0, %r9
-	movq %rbp, %rcx
+	movq %r8, %rcx
 	subq .Lfg_p256_mont_p+0(%rip), %rcx
-	movq %r10, %r15
+	movq %rbp, %r15
 	sbbq .Lfg_p256_mont_p+8(%rip), %r15
-	movq %r8, %r11
+	movq %r10, %r11
 	sbbq .Lfg_p256_mont_p+16(%rip), %r11
 	movq %rsi, %rbx
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
 	sbbq $0, %r9
-	cmovc %rbp, %rcx
-	cmovc %r10, %r15
-	cmovc %r8, %r11
+	cmovc %r8, %rcx
+	cmovc %rbp, %r15
+	cmovc %r10, %r11
 	cmovc %rsi, %rbx
 	movq %rcx, 0(%rdi)
 	movq %r15, 8(%rdi)

@@ -539,7 +539,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $48, %rsp
+	subq $56, %rsp
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
 	movq %rax, %rcx
@@ -747,71 +747,57 @@ pushq %rbx
 	movq %rax, %r8
 	addq %rdx, %rcx
 	movq %rbx, 40(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
+	negq %rbx
+	adcq %rax, %r9
 	adcq %rdx, %r11
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
+	negq %rbx
+	adcq %rax, %rbp
 	adcq %rdx, %r13
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
+	negq %rbx
+	adcq %rax, %r15
 	adcq %rdx, %r10
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 32(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 40(%rsp), %rbx
-	addq %rax, %rbx
-	movq %rbx, 40(%rsp)
-	movq 32(%rsp), %rbx
-	adcq %rdx, %rbx
-	movq %r10, 32(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %rbx
+	movq %r10, 48(%rsp)
+	movq 40(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 40(%rsp)
+	movq 32(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %rbx, %rbx
 	movq 40(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r10
-	addq %rax, %r10
+	negq %rbx
+	movq %r15, 32(%rsp)
+	movq 8(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 8(%rsp)
 	movq 24(%rsp), %r10
 	adcq %rdx, %r10
-	movq %rbx, 24(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 48(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rbx
-	addq %rax, %rbx
+	negq %rbx
+	movq %r10, 24(%rsp)
+	movq 16(%rsp), %r10
+	adcq %rax, %r10
 	adcq %rdx, %r12
-	movq %rbx, 16(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 56(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
+	negq %rbx
+	adcq %rax, %rdi
 	adcq %rdx, %r14
 	movq 0(%rsp), %rbx
 	movq %r8, 0(%rbx)
@@ -820,22 +806,22 @@ pushq %rbx
 	movq %r11, 24(%rbx)
 	movq %rbp, 32(%rbx)
 	movq %r13, 40(%rbx)
-	movq %r15, 48(%rbx)
-	movq 32(%rsp), %rsi
-	movq %rsi, 56(%rbx)
-	movq 40(%rsp), %r8
-	movq %r8, 64(%rbx)
-	movq 24(%rsp), %rcx
-	movq %rcx, 72(%rbx)
-	movq 8(%rsp), %r9
-	movq %r9, 80(%rbx)
-	movq %r10, 88(%rbx)
-	movq 16(%rsp), %r11
-	movq %r11, 96(%rbx)
+	movq 40(%rsp), %rsi
+	movq %rsi, 48(%rbx)
+	movq 48(%rsp), %r8
+	movq %r8, 56(%rbx)
+	movq 8(%rsp), %rcx
+	movq %rcx, 64(%rbx)
+	movq 32(%rsp), %r9
+	movq %r9, 72(%rbx)
+	movq %r15, 80(%rbx)
+	movq 24(%rsp), %r11
+	movq %r11, 88(%rbx)
+	movq %r10, 96(%rbx)
 	movq %r12, 104(%rbx)
 	movq %rdi, 112(%rbx)
 	movq %r14, 120(%rbx)
-	addq $48, %rsp
+	addq $56, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1291,8 +1277,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %r11
+	addq %rdx, %r11
 	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	addq %rax, %r10
@@ -1379,8 +1364,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %r8
+	addq %rdx, %r8
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbx
@@ -1467,8 +1451,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %r10
+	addq %rdx, %r10
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
 	addq %rax, %r12
@@ -1555,8 +1538,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %rbx
+	addq %rdx, %rbx
 	movq 0(%rcx), %rax
 	mulq 32(%rsi)
 	addq %rax, %r14
@@ -1643,8 +1625,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %r12
+	addq %rdx, %r12
 	movq 0(%rcx), %rax
 	mulq 40(%rsi)
 	addq %rax, %r9
@@ -1731,8 +1712,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %r14
+	addq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 48(%rsi)
 	addq %rax, %rbp
@@ -1819,8 +1799,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %r9
+	addq %rdx, %r9
 	movq 0(%rcx), %rax
 	mulq 56(%rsi)
 	addq %rax, %r15
@@ -1907,8 +1886,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %rbp
+	addq %rdx, %rbp
 	movq %r11, %r13
 	subq .Lfg_p503_mont_p+0(%rip), %r13
 	movq %r8, %r15
@@ -1978,7 +1956,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $48, %rsp
+	subq $56, %rsp
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
 	movq %rax, %rcx
@@ -2186,71 +2164,57 @@ pushq %rbx
 	movq %rax, %r8
 	addq %rdx, %rcx
 	movq %rbx, 40(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
+	negq %rbx
+	adcq %rax, %r9
 	adcq %rdx, %r11
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
+	negq %rbx
+	adcq %rax, %rbp
 	adcq %rdx, %r13
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
+	negq %rbx
+	adcq %rax, %r15
 	adcq %rdx, %r10
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 32(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 40(%rsp), %rbx
-	addq %rax, %rbx
-	movq %rbx, 40(%rsp)
-	movq 32(%rsp), %rbx
-	adcq %rdx, %rbx
-	movq %r10, 32(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %rbx
+	movq %r10, 48(%rsp)
+	movq 40(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 40(%rsp)
+	movq 32(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %rbx, %rbx
 	movq 40(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r10
-	addq %rax, %r10
+	negq %rbx
+	movq %r15, 32(%rsp)
+	movq 8(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 8(%rsp)
 	movq 24(%rsp), %r10
 	adcq %rdx, %r10
-	movq %rbx, 24(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 48(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rbx
-	addq %rax, %rbx
+	negq %rbx
+	movq %r10, 24(%rsp)
+	movq 16(%rsp), %r10
+	adcq %rax, %r10
 	adcq %rdx, %r12
-	movq %rbx, 16(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
+	sbbq %rbx, %rbx
 	movq 56(%rsi), %rax
 	mulq %rax
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
+	negq %rbx
+	adcq %rax, %rdi
 	adcq %rdx, %r14
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r8
@@ -2275,293 +2239,295 @@ pushq %rbx
 	mulq %r8
 	addq %rbx, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	movq 40(%rsp), %rsi
+	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %rsi
+	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r8
-	addq %rsi, %rax
+	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 32(%rsp), %rbx
+	movq 48(%rsp), %rbx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r12, 48(%rsp)
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rcx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rcx
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rcx
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rcx
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rcx
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r9
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r9
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r9
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r9
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r9
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r11
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbp
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r13
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rsi
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbx
+	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rcx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r9
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r11
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbp
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
+	mulq %rbx
+	addq %rsi, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r13
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
+	mulq %rbx
+	addq %rsi, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r15
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
+	mulq %rbx
+	addq %rsi, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rbx
-	addq %r15, %rax
+	addq %rsi, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r15
-	addq 40(%rsp), %rsi
-	adcq 24(%rsp), %r8
-	adcq 8(%rsp), %rcx
-	adcq %r10, %r9
-	adcq 16(%rsp), %r11
-	adcq %r12, %rbp
+	movq %rdx, %rsi
+	addq 8(%rsp), %r12
+	adcq 32(%rsp), %r8
+	adcq %r15, %rcx
+	adcq 24(%rsp), %r9
+	adcq %r10, %r11
+	adcq 48(%rsp), %rbp
 	adcq %rdi, %r13
-	adcq %r14, %r15
-	movq %rsi, %rbx
+	adcq %r14, %rsi
+	movq %r12, %rbx
 	subq .Lfg_p503_mont_p+0(%rip), %rbx
-	movq %r8, %r10
-	sbbq .Lfg_p503_mont_p+8(%rip), %r10
-	movq %rcx, %r12
-	sbbq .Lfg_p503_mont_p+16(%rip), %r12
+	movq %r8, %r15
+	sbbq .Lfg_p503_mont_p+8(%rip), %r15
+	movq %rcx, %r10
+	sbbq .Lfg_p503_mont_p+16(%rip), %r10
 	movq %r9, %rdi
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
 	movq %r11, %r14
 	sbbq .Lfg_p503_mont_p+32(%rip), %r14
-	movq %r13, 16(%rsp)
+	movq %r13, 48(%rsp)
 	movq %rbp, %r13
 	sbbq .Lfg_p503_mont_p+40(%rip), %r13
-	movq %rbp, 8(%rsp)
-	movq 16(%rsp), %rbp
+	movq %rbp, 24(%rsp)
+	movq 48(%rsp), %rbp
 	sbbq .Lfg_p503_mont_p+48(%rip), %rbp
-	movq %r11, 24(%rsp)
-	movq %r15, %r11
+	movq %r11, 32(%rsp)
+	movq %rsi, %r11
 	sbbq .Lfg_p503_mont_p+56(%rip), %r11
-	cmovc %rsi, %rbx
-	cmovc %r8, %r10
-	cmovc %rcx, %r12
+	cmovc %r12, %rbx
+	cmovc %r8, %r15
+	cmovc %rcx, %r10
 	cmovc %r9, %rdi
-	cmovc 24(%rsp), %r14
-	cmovc 8(%rsp), %r13
-	cmovc 16(%rsp), %rbp
-	cmovc %r15, %r11
-	movq 0(%rsp), %rsi
-	movq %rbx, 0(%rsi)
-	movq %r10, 8(%rsi)
-	movq %r12, 16(%rsi)
-	movq %rdi, 24(%rsi)
-	movq %r14, 32(%rsi)
-	movq %r13, 40(%rsi)
-	movq %rbp, 48(%rsi)
-	movq %r11, 56(%rsi)
-	addq $48, %rsp
+	cmovc 32(%rsp), %r14
+	cmovc 24(%rsp), %r13
+	cmovc 48(%rsp), %rbp
+	cmovc %rsi, %r11
+	movq 0(%rsp), %r12
+	movq %rbx, 0(%r12)
+	movq %r15, 8(%r12)
+	movq %r10, 16(%r12)
+	movq %rdi, 24(%r12)
+	movq %r14, 32(%r12)
+	movq %r13, 40(%r12)
+	movq %rbp, 48(%r12)
+	movq %r11, 56(%r12)
+	addq $56, %rsp
 popq %rbx
 popq %rbp
 popq %r12

@@ -1163,7 +1163,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $112, %rsp
+	subq $120, %rsp
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
 	movq %rax, %rcx
@@ -1665,119 +1665,97 @@ pushq %rbx
 	movq %rax, %r8
 	addq %rdx, %rcx
 	movq %r9, 104(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
+	negq %r9
+	adcq %rax, %rbp
 	adcq %rdx, %r11
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
+	negq %r9
+	adcq %rax, %r14
 	adcq %rdx, %r13
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
+	negq %r9
+	adcq %rax, %r15
 	adcq %rdx, %r10
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 32(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 104(%rsp), %r9
-	addq %rax, %r9
-	movq %r9, 104(%rsp)
-	movq 96(%rsp), %r9
-	adcq %rdx, %r9
-	movq %r10, 96(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %r9
+	movq %r10, 112(%rsp)
+	movq 104(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 104(%rsp)
+	movq 96(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 40(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 40(%rsp), %r10
-	addq %rax, %r10
+	negq %r9
+	movq %r15, 96(%rsp)
+	movq 40(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 40(%rsp)
 	movq 32(%rsp), %r10
 	adcq %rdx, %r10
-	movq %r9, 32(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 48(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 48(%rsp), %r9
-	addq %rax, %r9
-	movq %r9, 48(%rsp)
-	movq 24(%rsp), %r9
-	adcq %rdx, %r9
-	movq %r10, 24(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %r9
+	movq %r10, 32(%rsp)
+	movq 48(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 48(%rsp)
+	movq 24(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 56(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 56(%rsp), %r10
-	addq %rax, %r10
+	negq %r9
+	movq %r15, 24(%rsp)
+	movq 56(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 56(%rsp)
 	movq 16(%rsp), %r10
 	adcq %rdx, %r10
-	movq %r9, 16(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 64(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 64(%rsp), %r9
-	addq %rax, %r9
-	movq %r9, 64(%rsp)
-	movq 8(%rsp), %r9
-	adcq %rdx, %r9
-	movq %r10, 8(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %r9
+	movq %r10, 16(%rsp)
+	movq 64(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 64(%rsp)
+	movq 8(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 72(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 72(%rsp), %r10
-	addq %rax, %r10
+	negq %r9
+	movq %r15, 8(%rsp)
+	movq 72(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 72(%rsp)
 	movq 88(%rsp), %r10
 	adcq %rdx, %r10
-	movq %r9, 88(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 80(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 80(%rsp), %r9
-	addq %rax, %r9
+	negq %r9
+	movq %r10, 88(%rsp)
+	movq 80(%rsp), %r10
+	adcq %rax, %r10
 	adcq %rdx, %rdi
-	movq %r9, 80(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 88(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	negq %r9
+	adcq %rax, %r12
 	adcq %rdx, %rbx
 	movq 0(%rsp), %r9
 	movq %r8, 0(%r9)
@@ -1786,38 +1764,38 @@ pushq %rbx
 	movq %r11, 24(%r9)
 	movq %r14, 32(%r9)
 	movq %r13, 40(%r9)
-	movq %r15, 48(%r9)
-	movq 96(%rsp), %rsi
-	movq %rsi, 56(%r9)
-	movq 104(%rsp), %r8
-	movq %r8, 64(%r9)
-	movq 32(%rsp), %rcx
-	movq %rcx, 72(%r9)
-	movq 40(%rsp), %rbp
-	movq %rbp, 80(%r9)
-	movq 24(%rsp), %r11
-	movq %r11, 88(%r9)
-	movq 48(%rsp), %r14
-	movq %r14, 96(%r9)
-	movq 16(%rsp), %r13
-	movq %r13, 104(%r9)
-	movq 56(%rsp), %r15
-	movq %r15, 112(%r9)
-	movq 8(%rsp), %rsi
-	movq %rsi, 120(%r9)
+	movq 104(%rsp), %rsi
+	movq %rsi, 48(%r9)
+	movq 112(%rsp), %r8
+	movq %r8, 56(%r9)
+	movq 40(%rsp), %rcx
+	movq %rcx, 64(%r9)
+	movq 96(%rsp), %rbp
+	movq %rbp, 72(%r9)
+	movq 48(%rsp), %r11
+	movq %r11, 80(%r9)
+	movq 32(%rsp), %r14
+	movq %r14, 88(%r9)
+	movq 56(%rsp), %r13
+	movq %r13, 96(%r9)
+	movq 24(%rsp), %rsi
+	movq %rsi, 104(%r9)
 	movq 64(%rsp), %r8
-	movq %r8, 128(%r9)
-	movq 88(%rsp), %rcx
-	movq %rcx, 136(%r9)
+	movq %r8, 112(%r9)
+	movq 16(%rsp), %rcx
+	movq %rcx, 120(%r9)
 	movq 72(%rsp), %rbp
-	movq %rbp, 144(%r9)
-	movq %r10, 152(%r9)
-	movq 80(%rsp), %r11
-	movq %r11, 160(%r9)
+	movq %rbp, 128(%r9)
+	movq 8(%rsp), %r11
+	movq %r11, 136(%r9)
+	movq %r15, 144(%r9)
+	movq 88(%rsp), %r14
+	movq %r14, 152(%r9)
+	movq %r10, 160(%r9)
 	movq %rdi, 168(%r9)
 	movq %r12, 176(%r9)
 	movq %rbx, 184(%r9)
-	addq $112, %rsp
+	addq $120, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -2654,17 +2632,15 @@ pushq %rbx
 	movq 16(%rsp), %r9
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r9, 16(%rsp)
-	movq %rdx, %r9
-	addq %r9, %rdi
+	addq %rdx, %rdi
 	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
+	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
@@ -2675,10 +2651,10 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
+	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
@@ -2687,9 +2663,10 @@ pushq %rbx
 	mulq 8(%rsi)
 	addq %r8, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %r9
-	addq %rax, %r9
+	movq 24(%rsp), %r8
+	addq %rax, %r8
 	adcq $0, %rdx
+	movq %r8, 24(%rsp)
 	movq %rdx, %r8
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
@@ -2732,10 +2709,8 @@ pushq %rbx
 	mulq 8(%rsi)
 	addq %r8, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %r8
-	addq %rax, %r8
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r8, 16(%rsp)
 	movq %rdx, %r8
 	movq 88(%rcx), %rax
 	mulq 8(%rsi)
@@ -2748,7 +2723,7 @@ pushq %rbx
 	mulq %r10
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rbp, 24(%rsp)
+	movq %rbp, 16(%rsp)
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r10
@@ -2784,10 +2759,8 @@ pushq %rbx
 	mulq %r10
 	addq %rbp, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %rbp
-	addq %rax, %rbp
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rbp, 16(%rsp)
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r10
@@ -2795,8 +2768,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	addq %rbp, %r8
+	addq %rdx, %r8
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbx
@@ -2820,70 +2792,70 @@ pushq %rbx
 	mulq 16(%rsi)
 	addq %rbp, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	movq 24(%rsp), %r10
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 32(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %rbp
+	movq 16(%rsp), %rbp
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rbp, 16(%rsp)
+	movq %rdx, %rbp
 	movq 40(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 48(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 56(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 64(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %r10
-	addq %rax, %r10
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r10, 8(%rsp)
-	movq %rdx, %r10
+	movq %rbp, 8(%rsp)
+	movq %rdx, %rbp
 	movq 72(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %r10
-	addq %rax, %r10
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r10, 16(%rsp)
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 80(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq 88(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %rbx
 	addq %rax, %r15
@@ -2917,10 +2889,8 @@ pushq %rbx
 	mulq %rbx
 	addq %r15, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %r15
-	addq %rax, %r15
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r15, 16(%rsp)
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %rbx
@@ -2935,8 +2905,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r15
-	addq %r15, %r10
+	addq %rdx, %rbp
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
 	addq %rax, %r12
@@ -2953,82 +2922,82 @@ pushq %rbx
 	mulq 24(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 24(%rcx), %rax
 	mulq 24(%rsi)
 	addq %r15, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	movq 16(%rsp), %rbx
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 32(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	movq 24(%rsp), %r15
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %r15, 24(%rsp)
+	movq %rdx, %r15
 	movq 40(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 48(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 56(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %rbx
-	addq %rax, %rbx
+	movq 8(%rsp), %r15
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rbx, 8(%rsp)
-	movq %rdx, %rbx
+	movq %r15, 8(%rsp)
+	movq %rdx, %r15
 	movq 64(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %rbx
-	addq %rax, %rbx
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rbx, 16(%rsp)
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 72(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 80(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 88(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r12
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %r13, 24(%rsp)
+	movq %r13, 16(%rsp)
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r12
@@ -3050,10 +3019,8 @@ pushq %rbx
 	mulq %r12
 	addq %r13, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %r13
-	addq %rax, %r13
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r13, 16(%rsp)
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r12
@@ -3073,10 +3040,9 @@ pushq %rbx
 	mulq %r12
 	addq %r13, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r13, %rbx
+	addq %rdx, %r15
 	movq 0(%rcx), %rax
 	mulq 32(%rsi)
 	addq %rax, %r14
@@ -3086,84 +3052,84 @@ pushq %rbx
 	mulq 32(%rsi)
 	addq %r13, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 16(%rcx), %rax
 	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 32(%rsi)
 	addq %r13, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	movq 24(%rsp), %r12
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 32(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %r13
+	movq 16(%rsp), %r13
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %r13, 16(%rsp)
+	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 48(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %r12
-	addq %rax, %r12
+	movq 8(%rsp), %r13
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %r12, 8(%rsp)
-	movq %rdx, %r12
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %r12
-	addq %rax, %r12
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r12, 16(%rsp)
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 64(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 72(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 80(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq 88(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r14
 	addq %rax, %r11
@@ -3183,10 +3149,8 @@ pushq %rbx
 	mulq %r14
 	addq %r11, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %r11
-	addq %rax, %r11
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r11, 16(%rsp)
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r14
@@ -3206,773 +3170,45 @@ pushq %rbx
 	mulq %r14
 	addq %r11, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r14
 	addq %r11, %rax
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r11
-	addq %r11, %r12
+	addq %rdx, %r13
 	movq 0(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rax, %r9
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 8(%rcx), %rax
 	mulq 40(%rsi)
 	addq %r11, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 40(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 40(%rsi)
 	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
 	adcq $0, %rdx
 	movq 16(%rsp), %r14
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r14, 16(%rsp)
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 64(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 80(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	movq %r14, 24(%rsp)
-	movq 8(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 16(%rsp)
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq %r12, 32(%rsp)
-	movq 24(%rsp), %r12
-	addq %r14, %r12
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 32(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 16(%rsp)
-	movq %rdx, %r9
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 64(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 72(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 80(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 32(%rsp)
-	movq %rdx, %r9
-	movq 88(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbp
-	movq %r9, 8(%rsp)
-	movq 16(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 16(%rsp)
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 32(%rsp)
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq %r12, 24(%rsp)
-	movq 8(%rsp), %r12
-	addq %r9, %r12
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 72(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 32(%rsp)
-	movq %rdx, %rbp
-	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 24(%rsp)
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdi, 16(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %rdi
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdi, 32(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %rdi
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdi, 24(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	addq %rdi, %rbp
-	movq 0(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 8(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 24(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rdi
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 40(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 48(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 64(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 32(%rsp)
-	movq %rdx, %r15
-	movq 72(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 24(%rsp)
-	movq %rdx, %r15
-	movq 80(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 88(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %r8, 16(%rsp)
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r13
-	addq %r8, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r8
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %r8, 32(%rsp)
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r13
-	addq %r8, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r8
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %r8, 24(%rsp)
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r13
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r13
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
-	addq %r8, %r15
-	movq 0(%rcx), %rax
-	mulq 72(%rsi)
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 8(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 16(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 24(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 32(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r8
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 32(%rsp)
-	movq %rdx, %r13
-	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 24(%rsp)
-	movq %rdx, %r13
-	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %r10, 16(%rsp)
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r10
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %r10, 32(%rsp)
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r10
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %r10, 24(%rsp)
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	addq %r10, %r13
-	movq 0(%rcx), %rax
-	mulq 80(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 8(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 16(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 24(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 32(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r10
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 32(%rsp)
-	movq %rdx, %r11
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 40(%rsi)
 	addq %r11, %rax
 	adcq $0, %rdx
 	movq 24(%rsp), %r11
@@ -3980,293 +3216,981 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %r11, 24(%rsp)
 	movq %rdx, %r11
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
 	addq %r11, %rax
 	adcq $0, %rdx
-	addq %rax, %r12
+	movq 8(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 8(%rsp)
+	movq %rdx, %r11
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 64(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 72(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 40(%rsi)
 	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 80(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 40(%rsi)
 	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 88(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 40(%rsi)
 	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
+	mulq %r10
+	movq %r11, 16(%rsp)
+	movq 8(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 8(%rsp)
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r10
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r10
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r10
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r10
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r10
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r10
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq 16(%rsp), %r11
+	addq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 8(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 24(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r10
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %r10, 24(%rsp)
+	movq %rdx, %r10
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r10
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %r10, 8(%rsp)
+	movq %rdx, %r10
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 64(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 72(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 80(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 88(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 16(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbx
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbx
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbx
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rdx, %r10
+	movq 0(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rbx, 8(%rsp)
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rbx, 16(%rsp)
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 32(%rsp), %rbx
-	addq %rax, %rbx
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rbx, 32(%rsp)
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %rbx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rbx, 24(%rsp)
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
+	movq 72(%rcx), %rax
+	mulq 56(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	addq %rbx, %r11
-	movq 0(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rax, %r9
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq 8(%rcx), %rax
-	mulq 88(%rsi)
+	movq 88(%rcx), %rax
+	mulq 56(%rsi)
 	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r12
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 24(%rsp)
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r12
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r12
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r12
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r12
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r12
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r12
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rdx, %rbx
+	movq 0(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 16(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 24(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r12
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r12, 16(%rsp)
+	movq %rdx, %r12
+	movq 32(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r12
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r12, 24(%rsp)
+	movq %rdx, %r12
+	movq 40(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 64(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r8, 8(%rsp)
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdx, %r12
+	movq 0(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 8(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r8, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
-	mulq 88(%rsi)
+	mulq 72(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
+	movq 16(%rsp), %r8
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r14
 	movq 24(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rbx, %rax
+	mulq 72(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 8(%rsp)
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 88(%rsi)
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq 40(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 32(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 32(%rsp)
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 88(%rsi)
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 64(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 80(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r9
-	movq %r14, 16(%rsp)
-	movq 32(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 32(%rsp)
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq %rbp, 16(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r9
-	addq %r14, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r9
-	addq %r14, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r9
-	addq %r14, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq %r11, 8(%rsp)
-	movq 16(%rsp), %r11
-	addq %r14, %r11
-	movq %rdi, %r14
-	subq .Lfg_p751_mont_p+0(%rip), %r14
-	movq %r8, %r9
-	sbbq .Lfg_p751_mont_p+8(%rip), %r9
-	movq %r13, 16(%rsp)
-	movq %r10, %r13
-	sbbq .Lfg_p751_mont_p+16(%rip), %r13
-	movq %r15, 40(%rsp)
-	movq %rbx, %r15
-	sbbq .Lfg_p751_mont_p+24(%rip), %r15
-	movq %rbp, 48(%rsp)
-	movq 32(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+32(%rip), %rbp
-	movq %r12, 56(%rsp)
-	movq 24(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+40(%rip), %r12
-	movq %r11, 64(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r9
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r9
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r9
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdx, %r14
+	movq 0(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 8(%rsp)
+	movq %rdx, %r9
+	movq 32(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 16(%rsp)
+	movq %rdx, %r9
+	movq 40(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 64(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 88(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 24(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rdi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rdi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rdi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rdi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rdi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rdi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 8(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 24(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 16(%rsp)
+	movq %rdx, %rdi
+	movq 32(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 24(%rsp)
+	movq %rdx, %rdi
+	movq 40(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 48(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 56(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 64(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 72(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 80(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 88(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r8
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r8
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdx, %rdi
+	movq %rbp, %r13
+	subq .Lfg_p751_mont_p+0(%rip), %r13
+	movq %r15, %r8
+	sbbq .Lfg_p751_mont_p+8(%rip), %r8
+	movq %r9, 32(%rsp)
+	movq 16(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+16(%rip), %r9
+	movq %r14, 40(%rsp)
+	movq 24(%rsp), %r14
+	sbbq .Lfg_p751_mont_p+24(%rip), %r14
+	movq %r12, 48(%rsp)
+	movq 8(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+32(%rip), %r12
+	movq %rbx, 56(%rsp)
+	movq %r11, %rbx
+	sbbq .Lfg_p751_mont_p+40(%rip), %rbx
+	movq %r10, 64(%rsp)
+	movq 64(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+48(%rip), %r10
+	movq %r11, 72(%rsp)
 	movq 56(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+48(%rip), %r11
-	movq %rbx, 72(%rsp)
-	movq 48(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+56(%rip), %rbx
-	movq %r10, 80(%rsp)
-	movq 40(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+64(%rip), %r10
-	movq %r8, 88(%rsp)
-	movq 16(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+72(%rip), %r8
-	movq %rdi, 96(%rsp)
-	movq 8(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+80(%rip), %rdi
-	movq %rdi, 104(%rsp)
-	movq 64(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
-	cmovc 96(%rsp), %r14
-	cmovc 88(%rsp), %r9
-	cmovc 80(%rsp), %r13
-	cmovc 72(%rsp), %r15
-	cmovc 32(%rsp), %rbp
-	cmovc 24(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+56(%rip), %r11
+	movq %rdi, 80(%rsp)
+	movq 48(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+64(%rip), %rdi
+	movq %r15, 88(%rsp)
+	movq 40(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+72(%rip), %r15
+	movq %rbp, 96(%rsp)
+	movq 32(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
+	movq %rbp, 104(%rsp)
+	movq 80(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	cmovc 96(%rsp), %r13
+	cmovc 88(%rsp), %r8
+	cmovc 16(%rsp), %r9
+	cmovc 24(%rsp), %r14
+	cmovc 8(%rsp), %r12
+	cmovc 72(%rsp), %rbx
+	cmovc 64(%rsp), %r10
 	cmovc 56(%rsp), %r11
-	cmovc 48(%rsp), %rbx
-	cmovc 40(%rsp), %r10
-	cmovc 16(%rsp), %r8
-	movq %r8, 112(%rsp)
-	movq 104(%rsp), %r8
-	cmovc 8(%rsp), %r8
-	cmovc 64(%rsp), %rdi
-	movq %rdi, 64(%rsp)
-	movq 0(%rsp), %rdi
-	movq %r14, 0(%rdi)
-	movq %r9, 8(%rdi)
-	movq %r13, 16(%rdi)
-	movq %r15, 24(%rdi)
-	movq %rbp, 32(%rdi)
-	movq %r12, 40(%rdi)
-	movq %r11, 48(%rdi)
-	movq %rbx, 56(%rdi)
-	movq %r10, 64(%rdi)
-	movq 112(%rsp), %r14
-	movq %r14, 72(%rdi)
-	movq %r8, 80(%rdi)
-	movq 64(%rsp), %r9
-	movq %r9, 88(%rdi)
+	cmovc 48(%rsp), %rdi
+	cmovc 40(%rsp), %r15
+	movq %r15, 112(%rsp)
+	movq 104(%rsp), %r15
+	cmovc 32(%rsp), %r15
+	cmovc 80(%rsp), %rbp
+	movq %rbp, 80(%rsp)
+	movq 0(%rsp), %rbp
+	movq %r13, 0(%rbp)
+	movq %r8, 8(%rbp)
+	movq %r9, 16(%rbp)
+	movq %r14, 24(%rbp)
+	movq %r12, 32(%rbp)
+	movq %rbx, 40(%rbp)
+	movq %r10, 48(%rbp)
+	movq %r11, 56(%rbp)
+	movq %rdi, 64(%rbp)
+	movq 112(%rsp), %r13
+	movq %r13, 72(%rbp)
+	movq %r15, 80(%rbp)
+	movq 80(%rsp), %r8
+	movq %r8, 88(%rbp)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -4297,7 +4221,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $112, %rsp
+	subq $120, %rsp
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
 	movq %rax, %rcx
@@ -4799,119 +4723,97 @@ pushq %rbx
 	movq %rax, %r8
 	addq %rdx, %rcx
 	movq %r9, 104(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
+	negq %r9
+	adcq %rax, %rbp
 	adcq %rdx, %r11
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
+	negq %r9
+	adcq %rax, %r14
 	adcq %rdx, %r13
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
+	negq %r9
+	adcq %rax, %r15
 	adcq %rdx, %r10
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 32(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 104(%rsp), %r9
-	addq %rax, %r9
-	movq %r9, 104(%rsp)
-	movq 96(%rsp), %r9
-	adcq %rdx, %r9
-	movq %r10, 96(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %r9
+	movq %r10, 112(%rsp)
+	movq 104(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 104(%rsp)
+	movq 96(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 40(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 40(%rsp), %r10
-	addq %rax, %r10
+	negq %r9
+	movq %r15, 96(%rsp)
+	movq 40(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 40(%rsp)
 	movq 32(%rsp), %r10
 	adcq %rdx, %r10
-	movq %r9, 32(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 48(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 48(%rsp), %r9
-	addq %rax, %r9
-	movq %r9, 48(%rsp)
-	movq 24(%rsp), %r9
-	adcq %rdx, %r9
-	movq %r10, 24(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %r9
+	movq %r10, 32(%rsp)
+	movq 48(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 48(%rsp)
+	movq 24(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 56(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 56(%rsp), %r10
-	addq %rax, %r10
+	negq %r9
+	movq %r15, 24(%rsp)
+	movq 56(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 56(%rsp)
 	movq 16(%rsp), %r10
 	adcq %rdx, %r10
-	movq %r9, 16(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 64(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 64(%rsp), %r9
-	addq %rax, %r9
-	movq %r9, 64(%rsp)
-	movq 8(%rsp), %r9
-	adcq %rdx, %r9
-	movq %r10, 8(%rsp)
-	movq $0, %r10
-	adcq $0, %r10
+	negq %r9
+	movq %r10, 16(%rsp)
+	movq 64(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 64(%rsp)
+	movq 8(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 72(%rsi), %rax
 	mulq %rax
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 72(%rsp), %r10
-	addq %rax, %r10
+	negq %r9
+	movq %r15, 8(%rsp)
+	movq 72(%rsp), %r15
+	adcq %rax, %r15
 	movq %r10, 72(%rsp)
 	movq 88(%rsp), %r10
 	adcq %rdx, %r10
-	movq %r9, 88(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 80(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 80(%rsp), %r9
-	addq %rax, %r9
+	negq %r9
+	movq %r10, 88(%rsp)
+	movq 80(%rsp), %r10
+	adcq %rax, %r10
 	adcq %rdx, %rdi
-	movq %r9, 80(%rsp)
-	movq $0, %r9
-	adcq $0, %r9
+	sbbq %r9, %r9
 	movq 88(%rsi), %rax
 	mulq %rax
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	negq %r9
+	adcq %rax, %r12
 	adcq %rdx, %rbx
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r8
@@ -4922,56 +4824,58 @@ pushq %rbx
 	mulq %r8
 	addq %r9, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
-	movq 96(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
 	movq 104(%rsp), %rsi
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdi, 104(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r8
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 112(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdi, 112(%rsp)
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r8
 	addq %rdi, %rax
 	adcq $0, %rdx
-	movq 32(%rsp), %rdi
+	movq 40(%rsp), %rdi
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %r10, 32(%rsp)
+	movq %r10, 40(%rsp)
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r8
 	addq %r10, %rax
 	adcq $0, %rdx
-	movq 40(%rsp), %r10
+	movq 96(%rsp), %r10
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rbx, 40(%rsp)
+	movq %r15, 96(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r8
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 48(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rbx, 48(%rsp)
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r8
 	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %rbx
+	movq 32(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r12, 24(%rsp)
+	movq %r12, 32(%rsp)
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %rcx
-	addq %rax, %r15
+	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+48(%rip), %rax
@@ -4985,21 +4889,21 @@ pushq %rbx
 	mulq %rcx
 	addq %r8, %rax
 	adcq $0, %rdx
-	addq %rax, %rsi
+	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %rcx
 	addq %r8, %rax
 	adcq $0, %rdx
-	addq %rax, %rdi
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rcx
 	addq %r8, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+80(%rip), %rax
@@ -5025,540 +4929,540 @@ pushq %rbx
 	mulq %rbp
 	addq %rcx, %rax
 	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbp
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbp
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbp
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbp
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r11
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r11
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r11
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r11
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r13
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r13
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r13
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r13
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r13
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rsi
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r9
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r9
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r9
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r9
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r9
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r9
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r9
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rdi
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rdi
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rdi
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rdi
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rdi
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rdi
+	addq %r9, %rax
+	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rcx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r11
+	mulq %r10
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r10
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r10
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r10
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r10
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r10
+	addq %rdi, %rax
+	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rsi
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rsi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rsi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rsi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rsi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rsi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rsi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rdi
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rdi
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rdi
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rdi
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rdi
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rdi
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rdi
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r10
-	addq %rax, %rbp
-	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r10
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %rax, %r11
+	mulq %r15
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbx
+	mulq %r15
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r15
 	addq %r10, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r15
 	addq %r10, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbx
+	mulq %r15
 	addq %r10, %rax
 	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r15
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbx
+	mulq %r15
 	addq %r10, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r10
-	addq 48(%rsp), %r12
-	adcq 16(%rsp), %r8
-	adcq 56(%rsp), %rcx
-	adcq 8(%rsp), %rbp
-	adcq 64(%rsp), %r11
-	adcq 88(%rsp), %r14
-	adcq 72(%rsp), %r13
-	adcq 32(%rsp), %r15
-	adcq 80(%rsp), %r9
-	adcq 104(%rsp), %rsi
-	adcq 24(%rsp), %rdi
-	adcq 40(%rsp), %r10
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbx
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	addq 56(%rsp), %r12
+	adcq 24(%rsp), %r8
+	adcq 64(%rsp), %rcx
+	adcq 16(%rsp), %rbp
+	adcq 72(%rsp), %r11
+	adcq 8(%rsp), %r14
+	adcq 96(%rsp), %r13
+	adcq 88(%rsp), %rsi
+	adcq 40(%rsp), %r9
+	adcq 112(%rsp), %rdi
+	adcq 32(%rsp), %r10
+	adcq 48(%rsp), %r15
 	movq %r12, %rbx
 	subq .Lfg_p751_mont_p+0(%rip), %rbx
-	movq %rdi, 40(%rsp)
-	movq %r8, %rdi
-	sbbq .Lfg_p751_mont_p+8(%rip), %rdi
-	movq %rsi, 24(%rsp)
-	movq %rcx, %rsi
-	sbbq .Lfg_p751_mont_p+16(%rip), %rsi
-	movq %r9, 104(%rsp)
+	movq %r10, 48(%rsp)
+	movq %r8, %r10
+	sbbq .Lfg_p751_mont_p+8(%rip), %r10
+	movq %rdi, 32(%rsp)
+	movq %rcx, %rdi
+	sbbq .Lfg_p751_mont_p+16(%rip), %rdi
+	movq %r9, 112(%rsp)
 	movq %rbp, %r9
 	sbbq .Lfg_p751_mont_p+24(%rip), %r9
-	movq %r15, 80(%rsp)
-	movq %r11, %r15
-	sbbq .Lfg_p751_mont_p+32(%rip), %r15
-	movq %r13, 32(%rsp)
+	movq %rsi, 40(%rsp)
+	movq %r11, %rsi
+	sbbq .Lfg_p751_mont_p+32(%rip), %rsi
+	movq %r13, 88(%rsp)
 	movq %r14, %r13
 	sbbq .Lfg_p751_mont_p+40(%rip), %r13
-	movq %r14, 72(%rsp)
-	movq 32(%rsp), %r14
+	movq %r14, 96(%rsp)
+	movq 88(%rsp), %r14
 	sbbq .Lfg_p751_mont_p+48(%rip), %r14
-	movq %r11, 88(%rsp)
-	movq 80(%rsp), %r11
+	movq %r11, 8(%rsp)
+	movq 40(%rsp), %r11
 	sbbq .Lfg_p751_mont_p+56(%rip), %r11
-	movq %rbp, 64(%rsp)
-	movq 104(%rsp), %rbp
+	movq %rbp, 72(%rsp)
+	movq 112(%rsp), %rbp
 	sbbq .Lfg_p751_mont_p+64(%rip), %rbp
-	movq %rcx, 8(%rsp)
-	movq 24(%rsp), %rcx
+	movq %rcx, 16(%rsp)
+	movq 32(%rsp), %rcx
 	sbbq .Lfg_p751_mont_p+72(%rip), %rcx
-	movq %r8, 56(%rsp)
-	movq 40(%rsp), %r8
+	movq %r8, 64(%rsp)
+	movq 48(%rsp), %r8
 	sbbq .Lfg_p751_mont_p+80(%rip), %r8
-	movq %r12, 16(%rsp)
-	movq %r10, %r12
+	movq %r12, 24(%rsp)
+	movq %r15, %r12
 	sbbq .Lfg_p751_mont_p+88(%rip), %r12
-	cmovc 16(%rsp), %rbx
-	cmovc 56(%rsp), %rdi
+	cmovc 24(%rsp), %rbx
+	cmovc 64(%rsp), %r10
+	cmovc 16(%rsp), %rdi
+	cmovc 72(%rsp), %r9
 	cmovc 8(%rsp), %rsi
-	cmovc 64(%rsp), %r9
-	cmovc 88(%rsp), %r15
-	cmovc 72(%rsp), %r13
-	cmovc 32(%rsp), %r14
-	cmovc 80(%rsp), %r11
-	cmovc 104(%rsp), %rbp
-	cmovc 24(%rsp), %rcx
-	cmovc 40(%rsp), %r8
-	cmovc %r10, %r12
-	movq 0(%rsp), %r10
-	movq %rbx, 0(%r10)
-	movq %rdi, 8(%r10)
-	movq %rsi, 16(%r10)
-	movq %r9, 24(%r10)
-	movq %r15, 32(%r10)
-	movq %r13, 40(%r10)
-	movq %r14, 48(%r10)
-	movq %r11, 56(%r10)
-	movq %rbp, 64(%r10)
-	movq %rcx, 72(%r10)
-	movq %r8, 80(%r10)
-	movq %r12, 88(%r10)
-	addq $112, %rsp
+	cmovc 96(%rsp), %r13
+	cmovc 88(%rsp), %r14
+	cmovc 40(%rsp), %r11
+	cmovc 112(%rsp), %rbp
+	cmovc 32(%rsp), %rcx
+	cmovc 48(%rsp), %r8
+	cmovc %r15, %r12
+	movq 0(%rsp), %r15
+	movq %rbx, 0(%r15)
+	movq %r10, 8(%r15)
+	movq %rdi, 16(%r15)
+	movq %r9, 24(%r15)
+	movq %rsi, 32(%r15)
+	movq %r13, 40(%r15)
+	movq %r14, 48(%r15)
+	movq %r11, 56(%r15)
+	movq %rbp, 64(%r15)
+	movq %rcx, 72(%r15)
+	movq %r8, 80(%r15)
+	movq %r12, 88(%r15)
+	addq $120, %rsp
 popq %rbx
 popq %rbp
 popq %r12
