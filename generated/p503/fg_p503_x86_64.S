@@ -4848,60 +4848,62 @@ pushq %rbx
 	adoxq %rax, %r10
 	movq 32(%rsi), %rdx
 	mulxq %rdx, %rdi, %rax
-	movq %r10, 48(%rsp)
-	movq 8(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rdi, %r10
+	movq %r15, 48(%rsp)
+	movq 8(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
 	movq 40(%rsp), %rdi
 	adcxq %rdi, %rdi
 	adoxq %rax, %rdi
 	movq 40(%rsi), %rdx
 	movq %rdi, 40(%rsp)
 	mulxq %rdx, %rax, %rdi
-	movq %r10, 8(%rsp)
-	movq 16(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rax, %r10
+	movq %r15, 8(%rsp)
+	movq 16(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rax, %r15
 	movq 32(%rsp), %rax
 	adcxq %rax, %rax
 	adoxq %rdi, %rax
 	movq 48(%rsi), %rdx
 	movq %rax, 32(%rsp)
 	mulxq %rdx, %rdi, %rax
-	movq %r10, 16(%rsp)
-	movq 24(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rdi, %r10
+	movq %r15, 16(%rsp)
+	movq 24(%rsp), %r15
 	adcxq %r15, %r15
-	adoxq %rax, %r15
+	adoxq %rdi, %r15
+	movq 48(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
 	movq 56(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
+	movq %rdi, 48(%rsp)
+	mulxq %rdx, %rax, %rdi
 	adcxq %rbp, %rbp
-	adoxq %rdi, %rbp
-	adcxq %rcx, %rax
-	adoxq %rcx, %rax
-	movq 0(%rsp), %rdi
-	movq %r13, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r11, 24(%rdi)
-	movq %rbx, 32(%rdi)
-	movq %r12, 40(%rdi)
-	movq %r14, 48(%rdi)
-	movq 48(%rsp), %rsi
-	movq %rsi, 56(%rdi)
-	movq 8(%rsp), %r13
-	movq %r13, 64(%rdi)
-	movq 40(%rsp), %r8
-	movq %r8, 72(%rdi)
-	movq 16(%rsp), %r9
-	movq %r9, 80(%rdi)
-	movq 32(%rsp), %r11
-	movq %r11, 88(%rdi)
-	movq %r10, 96(%rdi)
-	movq %r15, 104(%rdi)
-	movq %rbp, 112(%rdi)
-	movq %rax, 120(%rdi)
+	adoxq %rax, %rbp
+	adcxq %rcx, %rdi
+	adoxq %rcx, %rdi
+	movq 0(%rsp), %rax
+	movq %r13, 0(%rax)
+	movq %r8, 8(%rax)
+	movq %r9, 16(%rax)
+	movq %r11, 24(%rax)
+	movq %rbx, 32(%rax)
+	movq %r12, 40(%rax)
+	movq %r14, 48(%rax)
+	movq %r10, 56(%rax)
+	movq 8(%rsp), %rsi
+	movq %rsi, 64(%rax)
+	movq 40(%rsp), %r13
+	movq %r13, 72(%rax)
+	movq 16(%rsp), %r8
+	movq %r8, 80(%rax)
+	movq 32(%rsp), %r9
+	movq %r9, 88(%rax)
+	movq %r15, 96(%rax)
+	movq 48(%rsp), %r11
+	movq %r11, 104(%rax)
+	movq %rbp, 112(%rax)
+	movq %rdi, 120(%rax)
 	addq $56, %rsp
 popq %rbx
 popq %rbp
@@ -5708,202 +5710,202 @@ pushq %rbx
 	adoxq %rax, %r10
 	movq 32(%rsi), %rdx
 	mulxq %rdx, %rdi, %rax
-	movq %r10, 48(%rsp)
-	movq 8(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rdi, %r10
+	movq %r15, 48(%rsp)
+	movq 8(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
 	movq 40(%rsp), %rdi
 	adcxq %rdi, %rdi
 	adoxq %rax, %rdi
 	movq 40(%rsi), %rdx
 	movq %rdi, 40(%rsp)
 	mulxq %rdx, %rax, %rdi
-	movq %r10, 8(%rsp)
-	movq 16(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rax, %r10
+	movq %r15, 8(%rsp)
+	movq 16(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rax, %r15
 	movq 32(%rsp), %rax
 	adcxq %rax, %rax
 	adoxq %rdi, %rax
 	movq 48(%rsi), %rdx
 	movq %rax, 32(%rsp)
 	mulxq %rdx, %rdi, %rax
-	movq %r10, 16(%rsp)
-	movq 24(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rdi, %r10
+	movq %r15, 16(%rsp)
+	movq 24(%rsp), %r15
 	adcxq %r15, %r15
-	adoxq %rax, %r15
+	adoxq %rdi, %r15
+	movq 48(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
 	movq 56(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
+	movq %rdi, 48(%rsp)
+	mulxq %rdx, %rax, %rdi
 	adcxq %rbp, %rbp
-	adoxq %rdi, %rbp
-	adcxq %rcx, %rax
-	adoxq %rcx, %rax
+	adoxq %rax, %rbp
+	adcxq %rcx, %rdi
+	adoxq %rcx, %rdi
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rsi
-	adcxq %rdi, %r11
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rsi
+	adcxq %rax, %r11
 	adoxq %rsi, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rsi
-	adcxq %rdi, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rsi
+	adcxq %rax, %rbx
 	adoxq %rsi, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
-	adcxq %rdi, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rsi
+	adcxq %rax, %r12
 	adoxq %rsi, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rsi
-	adcxq %rdi, %r14
-	movq 48(%rsp), %rdi
-	adoxq %rsi, %rdi
-	movq %r15, 48(%rsp)
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r15
-	adcxq %rsi, %rdi
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rsi
+	adcxq %rax, %r14
+	adoxq %rsi, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rsi
+	adcxq %rax, %r10
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r13
-	adcxq %rsi, %rbx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r13
+	adcxq %rax, %rbx
 	adoxq %r13, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
-	adcxq %rsi, %r12
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r13
+	adcxq %rax, %r12
 	adoxq %r13, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r13
-	adcxq %rsi, %r14
-	adoxq %r13, %rdi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r13
-	adcxq %rsi, %rdi
-	adoxq %r13, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r13
-	adcxq %rsi, %r15
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r13
+	adcxq %rax, %r14
+	adoxq %r13, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r13
+	adcxq %rax, %rsi
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r8
-	adcxq %rsi, %r12
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r8
+	adcxq %rax, %r12
 	adoxq %r8, %r14
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r8
-	adcxq %rsi, %r14
-	adoxq %r8, %rdi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r8
-	adcxq %rsi, %rdi
-	adoxq %r8, %r15
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r8
-	adcxq %rsi, %r15
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r8
+	adcxq %rax, %rsi
 	adoxq %r8, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r8
-	adcxq %rsi, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r8
+	adcxq %rax, %r13
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r9
-	adcxq %rsi, %r14
-	adoxq %r9, %rdi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r9
-	adcxq %rsi, %rdi
-	adoxq %r9, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r9
-	adcxq %rsi, %r15
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r9
+	adcxq %rax, %rsi
 	adoxq %r9, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r9
-	adcxq %rsi, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r9
+	adcxq %rax, %r13
 	adoxq %r9, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r9
-	adcxq %rsi, %r8
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r9
+	adcxq %rax, %r8
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r11
-	adcxq %rsi, %rdi
-	adoxq %r11, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r11
-	adcxq %rsi, %r15
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r11
+	adcxq %rax, %r10
+	adoxq %r11, %rsi
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r11
+	adcxq %rax, %rsi
 	adoxq %r11, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r11
-	adcxq %rsi, %r13
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r11
+	adcxq %rax, %r13
 	adoxq %r11, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r11
-	adcxq %rsi, %r8
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r11
+	adcxq %rax, %r8
 	adoxq %r11, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r11
-	adcxq %rsi, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r11
+	adcxq %rax, %r9
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
 	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rbx
-	adcxq %rsi, %r15
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rbx
+	adcxq %rax, %rsi
 	adoxq %rbx, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rbx
-	adcxq %rsi, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rbx
+	adcxq %rax, %r13
 	adoxq %rbx, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rbx
-	adcxq %rsi, %r8
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rbx
+	adcxq %rax, %r8
 	adoxq %rbx, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rbx
-	adcxq %rsi, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rbx
+	adcxq %rax, %r9
 	adoxq %rbx, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rbx
-	adcxq %rsi, %r11
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rbx
+	adcxq %rax, %r11
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
 	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r12
-	adcxq %rsi, %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r12
+	adcxq %rax, %r13
 	adoxq %r12, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r12
-	adcxq %rsi, %r8
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r12
+	adcxq %rax, %r8
 	adoxq %r12, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r12
-	adcxq %rsi, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r12
+	adcxq %rax, %r9
 	adoxq %r12, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r12
-	adcxq %rsi, %r11
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r12
+	adcxq %rax, %r11
 	adoxq %r12, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r12
-	adcxq %rsi, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r12
+	adcxq %rax, %rbx
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
-	movq %rdi, %rdx
+	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r14
-	adcxq %rsi, %r8
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r14
+	adcxq %rax, %r8
 	adoxq %r14, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r14
-	adcxq %rsi, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r14
+	adcxq %rax, %r9
 	adoxq %r14, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r14
-	adcxq %rsi, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r14
+	adcxq %rax, %r11
 	adoxq %r14, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r14
-	adcxq %rsi, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r14
+	adcxq %rax, %rbx
 	adoxq %r14, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r14
-	adcxq %rsi, %r12
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r14
+	adcxq %rax, %r12
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
-	addq 8(%rsp), %r15
+	addq 8(%rsp), %rsi
 	adcq 40(%rsp), %r13
 	adcq 16(%rsp), %r8
 	adcq 32(%rsp), %r9
-	adcq %r10, %r11
+	adcq %r15, %r11
 	adcq 48(%rsp), %rbx
 	adcq %rbp, %r12
-	adcq %rax, %r14
-	movq %r15, %rsi
-	subq .Lfg_p503_mont_p+0(%rip), %rsi
-	movq %r13, %rdi
-	sbbq .Lfg_p503_mont_p+8(%rip), %rdi
-	movq %r8, %r10
-	sbbq .Lfg_p503_mont_p+16(%rip), %r10
+	adcq %rdi, %r14
+	movq %rsi, %rax
+	subq .Lfg_p503_mont_p+0(%rip), %rax
+	movq %r13, %r10
+	sbbq .Lfg_p503_mont_p+8(%rip), %r10
+	movq %r8, %r15
+	sbbq .Lfg_p503_mont_p+16(%rip), %r15
 	movq %r9, %rbp
 	sbbq .Lfg_p503_mont_p+24(%rip), %rbp
-	movq %r11, %rax
-	sbbq .Lfg_p503_mont_p+32(%rip), %rax
+	movq %r11, %rdi
+	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
 	movq %r12, 48(%rsp)
 	movq %rbx, %r12
 	sbbq .Lfg_p503_mont_p+40(%rip), %r12
@@ -5913,23 +5915,23 @@ pushq %rbx
 	movq %r11, 16(%rsp)
 	movq %r14, %r11
 	sbbq .Lfg_p503_mont_p+56(%rip), %r11
-	cmovc %r15, %rsi
-	cmovc %r13, %rdi
-	cmovc %r8, %r10
+	cmovc %rsi, %rax
+	cmovc %r13, %r10
+	cmovc %r8, %r15
 	cmovc %r9, %rbp
-	cmovc 16(%rsp), %rax
+	cmovc 16(%rsp), %rdi
 	cmovc 32(%rsp), %r12
 	cmovc 48(%rsp), %rbx
 	cmovc %r14, %r11
-	movq 0(%rsp), %r15
-	movq %rsi, 0(%r15)
-	movq %rdi, 8(%r15)
-	movq %r10, 16(%r15)
-	movq %rbp, 24(%r15)
-	movq %rax, 32(%r15)
-	movq %r12, 40(%r15)
-	movq %rbx, 48(%r15)
-	movq %r11, 56(%r15)
+	movq 0(%rsp), %rsi
+	movq %rax, 0(%rsi)
+	movq %r10, 8(%rsi)
+	movq %r15, 16(%rsi)
+	movq %rbp, 24(%rsi)
+	movq %rdi, 32(%rsi)
+	movq %r12, 40(%rsi)
+	movq %rbx, 48(%rsi)
+	movq %r11, 56(%rsi)
 	addq $56, %rsp
 popq %rbx
 popq %rbp
