@@ -13,9 +13,11 @@ every directory, so copies can be --check'ed and compared byte for byte.
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -331,6 +333,39 @@ class TestBadConfig(CliCase):
         proc = run(["--check", "--list"])
         self.assertEqual(proc.returncode, 2)
         self.assertIn("not allowed with argument", proc.stderr)
+
+
+class TestInterrupt(CliCase):
+    def test_sigint_leaves_every_file_old_or_new_and_no_temporaries(self):
+        """An interrupt at any moment leaves each file whole: either as it was
+        or as the new run renders it, never half-written, never a .tmp."""
+        flipped = {name: (text, p, "big" if order == "little" else "little")
+                   for name, (text, p, order) in SMALL.items()}
+        newcfg = os.path.join(self.tmp, "flipped.toml")
+        with open(newcfg, "w") as f:
+            f.write(toml_of(flipped))
+        newref = self.workdir("newref")
+        self.assertEqual(run(["--config", newcfg, "--out", "out"], cwd=newref).returncode, 0)
+        new = contents(os.path.join(newref, "out"))
+        old = self.reference
+        changed = {rel for rel in new if new[rel] != old.get(rel)}
+        self.assertTrue(changed, "the flipped config must change files")
+        outcomes = set()
+        for delay in (0.05, 0.2, 0.4, 0.7, 1.0, 1.5):
+            d = self.copy_of_reference(f"interrupt{delay}")
+            proc = subprocess.Popen(["sh", LAUNCHER, "--config", newcfg, "--out", "out"], cwd=d,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            time.sleep(delay)
+            proc.send_signal(signal.SIGINT)
+            proc.wait(timeout=120)
+            got = contents(os.path.join(d, "out"))
+            for rel, data in got.items():
+                self.assertNotIn(".tmp", rel, f"temporary file left after SIGINT at {delay}s")
+                self.assertIn(data, (old.get(rel), new.get(rel)), f"{rel} half-written after SIGINT at {delay}s")
+            self.assertEqual(set(got), set(old))  # same fields: the same file set either way
+            outcomes.add("new" if all(got.get(r) == new[r] for r in changed) else
+                         "old" if all(got.get(r) == old.get(r) for r in changed) else "mixed")
+        self.assertNotIn("mixed", outcomes, "renames are all-or-nothing with SIGINT held")
 
 
 class TestList(CliCase):
