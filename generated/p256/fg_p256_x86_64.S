@@ -289,67 +289,47 @@ pushq %rbx
 	movq %rcx, %r8
 	shlq $32, %rcx
 	shrq $32, %r8
-	movq 8(%rsi), %r9
-	addq %rcx, %r9
-	adcq $0, %r8
-	movq 16(%rsi), %r10
-	addq %r8, %r10
-	movq $0, %r8
-	adcq $0, %r8
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
+	movq 8(%rsi), %r9
+	addq %rcx, %r9
+	movq 16(%rsi), %r10
+	adcq %r8, %r10
 	movq 24(%rsi), %r11
-	addq %rax, %r11
+	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq %r9, %rbp
 	movq %rbp, %r12
 	shlq $32, %rbp
 	shrq $32, %r12
-	addq %rbp, %r10
-	adcq $0, %r12
-	addq %r12, %r11
-	movq $0, %r12
-	adcq $0, %r12
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r9
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %rbp, %r10
+	adcq %r12, %r11
+	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq %r10, %r14
 	movq %r14, %r15
 	shlq $32, %r14
 	shrq $32, %r15
-	addq %r14, %r11
-	adcq $0, %r15
-	addq %r15, %rbx
-	movq $0, %r15
-	adcq $0, %r15
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
+	addq %r14, %r11
+	adcq %r15, %rbx
+	adcq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq %r11, %r8
 	movq %r8, %rbp
 	shlq $32, %r8
 	shrq $32, %rbp
-	addq %r8, %rbx
-	adcq $0, %rbp
-	addq %rbp, %r13
-	movq $0, %rbp
-	adcq $0, %rbp
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
+	addq %r8, %rbx
+	adcq %rbp, %r13
+	adcq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq $0, %r9
@@ -431,18 +411,12 @@ pushq %rbx
 	movq %r14, %r15
 	shlq $32, %r14
 	shrq $32, %r15
-	addq %r14, %r10
-	adcq $0, %r15
-	addq %r15, %rbx
-	movq $0, %r15
-	adcq $0, %r15
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r8
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %rdx, %r13
+	addq %r14, %r10
+	adcq %r15, %rbx
+	adcq %rax, %r12
+	adcq %rdx, %r13
 	movq $0, %r9
 	adcq $0, %r9
 	movq 0(%rcx), %rax
@@ -475,18 +449,12 @@ pushq %rbx
 	movq %r15, %r8
 	shlq $32, %r15
 	shrq $32, %r8
-	addq %r15, %rbx
-	adcq $0, %r8
-	addq %r8, %r12
-	movq $0, %r8
-	adcq $0, %r8
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r10
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %rdx, %r9
+	addq %r15, %rbx
+	adcq %r8, %r12
+	adcq %rax, %r13
+	adcq %rdx, %r9
 	movq $0, %r11
 	adcq $0, %r11
 	movq 0(%rcx), %rax
@@ -519,18 +487,12 @@ pushq %rbx
 	movq %r8, %r10
 	shlq $32, %r8
 	shrq $32, %r10
-	addq %r8, %r12
-	adcq $0, %r10
-	addq %r10, %r13
-	movq $0, %r10
-	adcq $0, %r10
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %rdx, %r11
+	addq %r8, %r12
+	adcq %r10, %r13
+	adcq %rax, %r9
+	adcq %rdx, %r11
 	movq $0, %rbp
 	adcq $0, %rbp
 	movq 0(%rcx), %rax
@@ -563,18 +525,12 @@ pushq %rbx
 	movq %r10, %rbx
 	shlq $32, %r10
 	shrq $32, %rbx
-	addq %r10, %r13
-	adcq $0, %rbx
-	addq %rbx, %r9
-	movq $0, %rbx
-	adcq $0, %rbx
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r12
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	addq %rdx, %rbp
+	addq %r10, %r13
+	adcq %rbx, %r9
+	adcq %rax, %r11
+	adcq %rdx, %rbp
 	movq $0, %r14
 	adcq $0, %r14
 	movq %r13, %r15
@@ -690,64 +646,44 @@ pushq %rbx
 	movq %r10, %rbp
 	shlq $32, %r10
 	shrq $32, %rbp
-	addq %r10, %rcx
-	adcq $0, %rbp
-	addq %rbp, %r9
-	movq $0, %rbp
-	adcq $0, %rbp
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r15
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r10, %rcx
+	adcq %rbp, %r9
+	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq %rcx, %rsi
 	movq %rsi, %r10
 	shlq $32, %rsi
 	shrq $32, %r10
-	addq %rsi, %r9
-	adcq $0, %r10
-	addq %r10, %r11
-	movq $0, %r10
-	adcq $0, %r10
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %rcx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
+	addq %rsi, %r9
+	adcq %r10, %r11
+	adcq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq %r9, %r15
 	movq %r15, %rsi
 	shlq $32, %r15
 	shrq $32, %rsi
-	addq %r15, %r11
-	adcq $0, %rsi
-	addq %rsi, %r8
-	movq $0, %rsi
-	adcq $0, %rsi
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %r15, %r11
+	adcq %rsi, %r8
+	adcq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq %r11, %rcx
 	movq %rcx, %r15
 	shlq $32, %rcx
 	shrq $32, %r15
-	addq %rcx, %r8
-	adcq $0, %r15
-	addq %r15, %rbp
-	movq $0, %r15
-	adcq $0, %r15
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r11
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rcx, %r8
+	adcq %r15, %rbp
+	adcq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq $0, %r9
@@ -994,86 +930,66 @@ pushq %rbx
 	movq %rcx, %r8
 	shlq $32, %rcx
 	shrq $32, %r8
-	movq 8(%rsi), %r9
-	addq %rcx, %r9
-	adcq $0, %r8
-	movq 16(%rsi), %r10
-	addq %r8, %r10
-	movq $0, %r8
-	adcq $0, %r8
-	mulxq .Lfg_p256_mont_q+24(%rip), %r11, %rax
-	addq %r8, %r11
-	adcq $0, %rax
+	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
+	movq 8(%rsi), %r11
+	addq %rcx, %r11
+	movq 16(%rsi), %rax
+	adcq %r8, %rax
 	movq 24(%rsi), %rbx
-	addq %r11, %rbx
-	adcq $0, %rax
-	movq %r9, %rdx
+	adcq %r9, %rbx
+	adcq $0, %r10
+	movq %r11, %rdx
 	movq %rdx, %rbp
 	movq %rbp, %r12
 	shlq $32, %rbp
 	shrq $32, %r12
-	addq %rbp, %r10
-	adcq $0, %r12
-	addq %r12, %rbx
-	movq $0, %r12
-	adcq $0, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r14
-	addq %r12, %r13
+	addq %rbp, %rax
+	adcq %r12, %rbx
+	adcq %r13, %r10
 	adcq $0, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	movq %r10, %rdx
+	movq %rax, %rdx
 	movq %rdx, %r15
 	movq %r15, %rcx
 	shlq $32, %r15
 	shrq $32, %rcx
+	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
 	addq %r15, %rbx
-	adcq $0, %rcx
-	addq %rcx, %rax
-	movq $0, %rcx
-	adcq $0, %rcx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r11
-	addq %rcx, %r8
-	adcq $0, %r11
-	addq %r8, %r14
-	adcq $0, %r11
+	adcq %rcx, %r10
+	adcq %r8, %r14
+	adcq $0, %r9
 	movq %rbx, %rdx
 	movq %rdx, %rbp
 	movq %rbp, %r12
 	shlq $32, %rbp
 	shrq $32, %r12
-	addq %rbp, %rax
-	adcq $0, %r12
-	addq %r12, %r14
-	movq $0, %r12
-	adcq $0, %r12
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r9
-	addq %r12, %r13
-	adcq $0, %r9
-	addq %r13, %r11
-	adcq $0, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r11
+	addq %rbp, %r10
+	adcq %r12, %r14
+	adcq %r13, %r9
+	adcq $0, %r11
 	movq $0, %r15
-	addq 32(%rsi), %rax
+	addq 32(%rsi), %r10
 	adcq 40(%rsi), %r14
-	adcq 48(%rsi), %r11
-	adcq 56(%rsi), %r9
+	adcq 48(%rsi), %r9
+	adcq 56(%rsi), %r11
 	adcq $0, %r15
-	movq %rax, %rcx
+	movq %r10, %rcx
 	subq .Lfg_p256_mont_p+0(%rip), %rcx
 	movq %r14, %r8
 	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r11, %r10
-	sbbq .Lfg_p256_mont_p+16(%rip), %r10
-	movq %r9, %rbp
+	movq %r9, %rax
+	sbbq .Lfg_p256_mont_p+16(%rip), %rax
+	movq %r11, %rbp
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
 	sbbq $0, %r15
-	cmovc %rax, %rcx
+	cmovc %r10, %rcx
 	cmovc %r14, %r8
-	cmovc %r11, %r10
-	cmovc %r9, %rbp
+	cmovc %r9, %rax
+	cmovc %r11, %rbp
 	movq %rcx, 0(%rdi)
 	movq %r8, 8(%rdi)
-	movq %r10, 16(%rdi)
+	movq %rax, 16(%rdi)
 	movq %rbp, 24(%rdi)
 popq %rbx
 popq %rbp
@@ -1178,60 +1094,40 @@ pushq %rbx
 	movq %rbx, %r13
 	shlq $32, %rbx
 	shrq $32, %r13
-	addq %rbx, %r10
-	adcq $0, %r13
-	addq %r13, %rax
-	movq $0, %r13
-	adcq $0, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %rcx
-	addq %r13, %r15
-	adcq $0, %rcx
-	addq %r15, %rbp
+	addq %rbx, %r10
+	adcq %r13, %rax
+	adcq %r15, %rbp
 	adcq $0, %rcx
 	movq %r10, %rdx
 	movq %rdx, %rsi
 	movq %rsi, %rbx
 	shlq $32, %rsi
 	shrq $32, %rbx
-	addq %rsi, %rax
-	adcq $0, %rbx
-	addq %rbx, %rbp
-	movq $0, %rbx
-	adcq $0, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	addq %r13, %rcx
+	addq %rsi, %rax
+	adcq %rbx, %rbp
+	adcq %r13, %rcx
 	adcq $0, %r15
 	movq %rax, %rdx
 	movq %rdx, %r8
 	movq %r8, %rsi
 	shlq $32, %r8
 	shrq $32, %rsi
-	addq %r8, %rbp
-	adcq $0, %rsi
-	addq %rsi, %rcx
-	movq $0, %rsi
-	adcq $0, %rsi
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r13
-	addq %rsi, %rbx
-	adcq $0, %r13
-	addq %rbx, %r15
+	addq %r8, %rbp
+	adcq %rsi, %rcx
+	adcq %rbx, %r15
 	adcq $0, %r13
 	movq %rbp, %rdx
 	movq %rdx, %r10
 	movq %r10, %r8
 	shlq $32, %r10
 	shrq $32, %r8
-	addq %r10, %rcx
-	adcq $0, %r8
-	addq %r8, %r15
-	movq $0, %r8
-	adcq $0, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %rbx
-	addq %r8, %rsi
-	adcq $0, %rbx
-	addq %rsi, %r13
+	addq %r10, %rcx
+	adcq %r8, %r15
+	adcq %rsi, %r13
 	adcq $0, %rbx
 	movq $0, %rax
 	addq %r12, %rcx
@@ -1334,60 +1230,40 @@ pushq %rbx
 	movq %r14, %rbx
 	shlq $32, %r14
 	shrq $32, %rbx
-	addq %r14, %rcx
-	adcq $0, %rbx
-	addq %rbx, %r9
-	movq $0, %rbx
-	adcq $0, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbp, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
-	addq %rbp, %r11
+	addq %r14, %rcx
+	adcq %rbx, %r9
+	adcq %rbp, %r11
 	adcq $0, %r12
 	movq %rcx, %rdx
 	movq %rdx, %rsi
 	movq %rsi, %r14
 	shlq $32, %rsi
 	shrq $32, %r14
-	addq %rsi, %r9
-	adcq $0, %r14
-	addq %r14, %r11
-	movq $0, %r14
-	adcq $0, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rbp
-	addq %r14, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r12
+	addq %rsi, %r9
+	adcq %r14, %r11
+	adcq %rbx, %r12
 	adcq $0, %rbp
 	movq %r9, %rdx
 	movq %rdx, %r10
 	movq %r10, %rsi
 	shlq $32, %r10
 	shrq $32, %rsi
-	addq %r10, %r11
-	adcq $0, %rsi
-	addq %rsi, %r12
-	movq $0, %rsi
-	adcq $0, %rsi
 	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %rbx
-	addq %rsi, %r14
-	adcq $0, %rbx
-	addq %r14, %rbp
+	addq %r10, %r11
+	adcq %rsi, %r12
+	adcq %r14, %rbp
 	adcq $0, %rbx
 	movq %r11, %rdx
 	movq %rdx, %rcx
 	movq %rcx, %r10
 	shlq $32, %rcx
 	shrq $32, %r10
-	addq %rcx, %r12
-	adcq $0, %r10
-	addq %r10, %rbp
-	movq $0, %r10
-	adcq $0, %r10
 	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r14
-	addq %r10, %rsi
-	adcq $0, %r14
-	addq %rsi, %rbx
+	addq %rcx, %r12
+	adcq %r10, %rbp
+	adcq %rsi, %rbx
 	adcq $0, %r14
 	movq $0, %r9
 	addq %rax, %r12
@@ -1552,10 +1428,9 @@ pushq %rbx
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
 	mulxq 24(%rsi), %r15, %r10
-	adcxq %r15, %r14
-	adcxq %rcx, %r10
+	addq %r15, %r14
+	adcq $0, %r10
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq %rdx, %rax, %rbp
@@ -1617,73 +1492,69 @@ pushq %r12
 pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r8, %r9
-	movq 8(%rsi), %r10
-	adcxq %r8, %r10
-	movq 16(%rsi), %r11
-	adoxq %r9, %r11
-	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %rbx
-	adcxq %rcx, %r11
+	movq %rdx, %r8
+	movq %r8, %r9
+	shlq $32, %r8
+	shrq $32, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
+	movq 8(%rsi), %rax
+	addq %r8, %rax
+	movq 16(%rsi), %rbx
+	adcq %r9, %rbx
 	movq 24(%rsi), %rbp
-	adcxq %rax, %rbp
-	adoxq %rcx, %rbp
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r12, %r13
-	adcxq %r12, %r11
-	adoxq %r13, %rbp
+	adcq %r10, %rbp
+	adcq $0, %r11
+	movq %rax, %rdx
+	movq %rdx, %r12
+	movq %r12, %r13
+	shlq $32, %r12
+	shrq $32, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %r15
-	adcxq %rcx, %rbp
-	adcxq %r14, %rbx
-	adoxq %rcx, %rbx
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r8, %r9
-	adcxq %r8, %rbp
-	adoxq %r9, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r12
-	adcxq %rcx, %rbx
-	adcxq %rax, %r15
-	adoxq %rcx, %r15
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
+	addq %r12, %rbx
+	adcq %r13, %rbp
+	adcq %r14, %r11
+	adcq $0, %r15
+	movq %rbx, %rdx
+	movq %rdx, %r8
+	movq %r8, %r9
+	shlq $32, %r8
+	shrq $32, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r12
+	addq %r8, %rbp
+	adcq %r9, %r11
+	adcq %r10, %r15
+	adcq $0, %r12
 	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r13, %r14
-	adcxq %r13, %rbx
-	adoxq %r14, %r15
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r8
-	adcxq %rcx, %r15
-	adcxq %r10, %r12
-	adoxq %rcx, %r12
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
+	movq %rdx, %r13
+	movq %r13, %r14
+	shlq $32, %r13
+	shrq $32, %r14
+	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r8
+	addq %r13, %r11
+	adcq %r14, %r15
+	adcq %rax, %r12
+	adcq $0, %r8
 	movq $0, %r9
-	addq 32(%rsi), %rbx
+	addq 32(%rsi), %r11
 	adcq 40(%rsi), %r15
 	adcq 48(%rsi), %r12
 	adcq 56(%rsi), %r8
 	adcq $0, %r9
-	movq %rbx, %rax
-	subq .Lfg_p256_mont_p+0(%rip), %rax
-	movq %r15, %r11
-	sbbq .Lfg_p256_mont_p+8(%rip), %r11
+	movq %r11, %r10
+	subq .Lfg_p256_mont_p+0(%rip), %r10
+	movq %r15, %rbx
+	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
 	movq %r12, %r13
 	sbbq .Lfg_p256_mont_p+16(%rip), %r13
 	movq %r8, %r14
 	sbbq .Lfg_p256_mont_p+24(%rip), %r14
 	sbbq $0, %r9
-	cmovc %rbx, %rax
-	cmovc %r15, %r11
+	cmovc %r11, %r10
+	cmovc %r15, %rbx
 	cmovc %r12, %r13
 	cmovc %r8, %r14
-	movq %rax, 0(%rdi)
-	movq %r11, 8(%rdi)
+	movq %r10, 0(%rdi)
+	movq %rbx, 8(%rdi)
 	movq %r13, 16(%rdi)
 	movq %r14, 24(%rdi)
 popq %rbx
@@ -1772,49 +1643,45 @@ pushq %rbx
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
 	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
-	adcxq %r14, %r10
-	adoxq %rbx, %rax
+	movq %rdx, %r14
+	movq %r14, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
-	adcxq %rcx, %rax
-	adcxq %r8, %rbp
-	adoxq %rcx, %rbp
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
+	addq %r14, %r10
+	adcq %rbx, %rax
+	adcq %r8, %rbp
+	adcq $0, %rsi
 	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
-	adcxq %r14, %rax
-	adoxq %rbx, %rbp
+	movq %rdx, %r14
+	movq %r14, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
-	adcxq %rcx, %rbp
-	adcxq %r8, %rsi
-	adoxq %rcx, %rsi
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
+	addq %r14, %rax
+	adcq %rbx, %rbp
+	adcq %r8, %rsi
+	adcq $0, %r9
 	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
-	adcxq %r14, %rbp
-	adoxq %rbx, %rsi
+	movq %rdx, %r14
+	movq %r14, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
-	adcxq %rcx, %rsi
-	adcxq %r8, %r9
-	adoxq %rcx, %r9
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
+	addq %r14, %rbp
+	adcq %rbx, %rsi
+	adcq %r8, %r9
+	adcq $0, %r10
 	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r14, %rbx
-	adcxq %r14, %rsi
-	adoxq %rbx, %r9
+	movq %rdx, %r14
+	movq %r14, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rax
-	adcxq %rcx, %r9
-	adcxq %r8, %r10
-	adoxq %rcx, %r10
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
+	addq %r14, %rsi
+	adcq %rbx, %r9
+	adcq %r8, %r10
+	adcq $0, %rax
 	movq $0, %r14
 	addq %r13, %rsi
 	adcq %r11, %r9
@@ -1885,10 +1752,9 @@ pushq %rbx
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
 	mulxq 24(%rsi), %r15, %r10
-	adcxq %r15, %r14
-	adcxq %rcx, %r10
+	addq %r15, %r14
+	adcq $0, %r10
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq %rdx, %rax, %rbp
@@ -1913,49 +1779,45 @@ pushq %rbx
 	adcxq %rcx, %r13
 	adoxq %rcx, %r13
 	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r15, %rbp
-	adcxq %r15, %r8
-	adoxq %rbp, %r9
+	movq %rdx, %r15
+	movq %r15, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %rsi
-	adcxq %rcx, %r9
-	adcxq %r12, %r11
-	adoxq %rcx, %r11
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
+	addq %r15, %r8
+	adcq %rbp, %r9
+	adcq %r12, %r11
+	adcq $0, %rsi
 	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r15, %rbp
-	adcxq %r15, %r9
-	adoxq %rbp, %r11
+	movq %rdx, %r15
+	movq %r15, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %rax
-	adcxq %rcx, %r11
-	adcxq %r12, %rsi
-	adoxq %rcx, %rsi
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
+	addq %r15, %r9
+	adcq %rbp, %r11
+	adcq %r12, %rsi
+	adcq $0, %rax
 	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r15, %rbp
-	adcxq %r15, %r11
-	adoxq %rbp, %rsi
+	movq %rdx, %r15
+	movq %r15, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r8
-	adcxq %rcx, %rsi
-	adcxq %r12, %rax
-	adoxq %rcx, %rax
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
+	addq %r15, %r11
+	adcq %rbp, %rsi
+	adcq %r12, %rax
+	adcq $0, %r8
 	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p256_mont_q+8(%rip), %r15, %rbp
-	adcxq %r15, %rsi
-	adoxq %rbp, %rax
+	movq %rdx, %r15
+	movq %r15, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r9
-	adcxq %rcx, %rax
-	adcxq %r12, %r8
-	adoxq %rcx, %r8
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
+	addq %r15, %rsi
+	adcq %rbp, %rax
+	adcq %r12, %r8
+	adcq $0, %r9
 	movq $0, %r15
 	addq %rbx, %rsi
 	adcq %r14, %rax

@@ -4816,11 +4816,10 @@ pushq %rbx
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
 	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %rbp, 24(%rsp)
 	mulxq 56(%rsi), %r13, %rbp
-	adcxq %r13, %r15
-	adcxq %rcx, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	movq %rdi, 32(%rsp)
@@ -5678,11 +5677,10 @@ pushq %rbx
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
 	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %rbp, 24(%rsp)
 	mulxq 56(%rsi), %r13, %rbp
-	adcxq %r13, %r15
-	adcxq %rcx, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	movq %rdi, 32(%rsp)

@@ -10440,11 +10440,10 @@ pushq %rbx
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq 80(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %rbp, 88(%rsp)
 	mulxq 88(%rsi), %r9, %rbp
-	adcxq %r9, %r13
-	adcxq %rcx, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	movq %rbx, 96(%rsp)
@@ -12257,11 +12256,10 @@ pushq %rbx
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq 80(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %rbp, 88(%rsp)
 	mulxq 88(%rsi), %r9, %rbp
-	adcxq %r9, %r13
-	adcxq %rcx, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	movq %rbx, 96(%rsp)
