@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install check: `cmake --install` this build into a scratch prefix, then build
+# and run a consumer project that uses find_package(fieldgen) and links
+# fieldgen::fieldgen.
+set -eu
+build=$1 src=$2 dir=$3
+rm -rf "$dir" && mkdir -p "$dir/consumer"
+cmake --install "$build" --prefix "$dir/prefix" >/dev/null
+cat > "$dir/consumer/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.18)
+project(consumer C)
+find_package(fieldgen REQUIRED)
+add_executable(demo demo.c)
+target_link_libraries(demo PRIVATE fieldgen::fieldgen)
+CMAKE
+cp "$src/tests/vendor_demo.c" "$dir/consumer/demo.c"
+cmake -S "$dir/consumer" -B "$dir/consumer/build" -DCMAKE_PREFIX_PATH="$dir/prefix" >/dev/null
+cmake --build "$dir/consumer/build" >/dev/null
+"$dir/consumer/build/demo"
