@@ -342,6 +342,8 @@ class _Builder:
             self.regs.put(reg_a)
             self.released.add(reg_a)
             return t
+        if n == 4:
+            return self._square_adx_regs4(reg_a)
         a = [None] * n
         for j in range(1, n):
             a[j] = self.regs.get()
@@ -391,6 +393,72 @@ class _Builder:
                 ADCX(t[2 * i + 1], reg_hi)
                 ADOX(t[2 * i + 1], reg_hi)
         self.regs.put(reg_lo, reg_hi, *a[1:])
+        return t
+
+    def _square_adx_regs4(self, reg_a):
+        """Four-limb squaring in registers.  Only column 3 of the cross sum has two
+        products, so the six cross products form three rows of disjoint words:
+        A = a0a1 + a0a3 B^2 + a2a3 B^4 (no additions), B = a0a2 B + a1a3 B^3 and
+        C = a1a2 B^2; A + B is one ADD/ADC chain, + C a second short one.  The doubling
+        pass (CF) with the squares (OF) starts from an XOR, so it has no flag dependency
+        on those chains and runs column by column as the cross words become final
+        (a row-by-row ADCX/ADOX scheme serialises every row on the flags)."""
+        t = [None] * 8
+        a = [None] * 4
+        for j in range(1, 4):
+            a[j] = self.regs.get()
+            MOV(a[j], _limb(reg_a, j))
+        MOV(rdx, _limb(reg_a, 0))
+        self.regs.put(reg_a)                             # the pointer is not needed again
+        self.released.add(reg_a)
+        t[0], reg_d0h = self.regs.get(), self.regs.get()
+        MULX(reg_d0h, t[0], rdx)                         # a0^2
+        x = [None] * 7
+        x[1], x[2] = self.regs.get(), self.regs.get()
+        MULX(x[2], x[1], a[1])                           # A: a0a1
+        reg_lo, reg_hi = self.regs.get(), self.regs.get()
+        MULX(reg_hi, reg_lo, a[2])                       # B: a0a2
+        x[3], x[4] = self.regs.get(), self.regs.get()
+        MULX(x[4], x[3], a[3])                           # A: a0a3
+        ADD(x[2], reg_lo)
+        ADC(x[3], reg_hi)
+        MOV(rdx, a[1])
+        MULX(reg_hi, reg_lo, a[3])                       # B: a1a3
+        ADC(x[4], reg_lo)
+        MOV(rdx, a[2])
+        x[5], x[6] = self.regs.get(), self.regs.get()
+        MULX(x[6], x[5], a[3])                           # A: a2a3
+        ADC(x[5], reg_hi)
+        ADC(x[6], 0)
+        MOV(rdx, a[1])
+        MULX(reg_hi, reg_lo, a[2])                       # C: a1a2
+        ADD(x[3], reg_lo)
+        ADC(x[4], reg_hi)
+        ADC(x[5], 0)
+        ADC(x[6], 0)                                     # the cross sum is < B^7
+        # t = 2*cross + diagonal: doubling on CF, squares on OF
+        XOR(reg_lo, reg_lo)
+        ADCX(x[1], x[1])
+        ADOX(x[1], reg_d0h)
+        self.regs.put(reg_d0h)
+        for i in (1, 2):
+            MOV(rdx, a[i])
+            MULX(reg_hi, reg_lo, rdx)
+            ADCX(x[2 * i], x[2 * i])
+            ADOX(x[2 * i], reg_lo)
+            ADCX(x[2 * i + 1], x[2 * i + 1])
+            ADOX(x[2 * i + 1], reg_hi)
+        self.regs.put(a[1], a[2])
+        MOV(rdx, a[3])
+        t[7] = self.regs.get()
+        MULX(t[7], reg_lo, rdx)
+        ADCX(x[6], x[6])
+        ADOX(x[6], reg_lo)
+        MOV(reg_hi, 0)                                   # MOV keeps the flags
+        ADCX(t[7], reg_hi)
+        ADOX(t[7], reg_hi)
+        self.regs.put(reg_lo, reg_hi, a[3])
+        t[1:7] = x[1:7]
         return t
 
     # ---- reduction --------------------------------------------------------------
@@ -485,9 +553,16 @@ class _Builder:
         else:
             SHL(reg_hi_limb, self.shift)
             SHR(reg_hi_limb, self.shift)
-        self._mul_const(reg_top, self.c)
         reg_qc1 = self.regs.get()
-        LEA(reg_qc1, [reg_top + self.c])
+        if self.c & (self.c - 1) == 0:
+            self._mul_const(reg_top, self.c)
+            LEA(reg_qc1, [reg_top + self.c])
+        else:
+            # (q + 1) * c beside q * c: the two IMULs overlap, so q*c + c is ready one
+            # cycle after q*c instead of after q*c and a dependent LEA
+            LEA(reg_qc1, [reg_top + 1])
+            self._mul_const(reg_top, self.c)
+            self._mul_const(reg_qc1, self.c)
         return reg_qc1
 
     def _top_all_ones(self, reg_dst, limbs):

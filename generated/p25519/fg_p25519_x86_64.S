@@ -281,8 +281,9 @@ pushq %rbx
 	movq %rdx, %r11
 	shldq $1, %r10, %r11
 	btrq $63, %r10
+	leaq 1(%r11), %rax
 	imulq $19, %r11, %r11
-	leaq 19(%r11), %rax
+	imulq $19, %rax, %rax
 	movq %rcx, %rdx
 	movq %r10, %rbx
 	shlq $1, %rbx
@@ -440,8 +441,9 @@ pushq %rbx
 	movq %rdx, %rcx
 	shldq $1, %r11, %rcx
 	btrq $63, %r11
+	leaq 1(%rcx), %rax
 	imulq $19, %rcx, %rcx
-	leaq 19(%rcx), %rax
+	imulq $19, %rax, %rax
 	movq %r8, %rsi
 	movq %r11, %rdx
 	shlq $1, %rdx
@@ -587,8 +589,9 @@ pushq %rbx
 	movq %rdx, %r11
 	shldq $1, %r10, %r11
 	btrq $63, %r10
+	leaq 1(%r11), %rax
 	imulq $19, %r11, %r11
-	leaq 19(%r11), %rax
+	imulq $19, %rax, %rax
 	movq %rcx, %rsi
 	movq %r10, %rdx
 	shlq $1, %rdx
@@ -882,8 +885,9 @@ pushq %rbx
 	adcq $0, %rbx
 	shldq $1, %r10, %rbx
 	btrq $63, %r10
+	leaq 1(%rbx), %r11
 	imulq $19, %rbx, %rbx
-	leaq 19(%rbx), %r11
+	imulq $19, %r11, %r11
 	movq %rcx, %rax
 	movq %r10, %rdx
 	shlq $1, %rdx
@@ -1035,8 +1039,9 @@ pushq %rbx
 	adcq $0, %r9
 	shldq $1, %rbx, %r9
 	btrq $63, %rbx
+	leaq 1(%r9), %rcx
 	imulq $19, %r9, %r9
-	leaq 19(%r9), %rcx
+	imulq $19, %rcx, %rcx
 	movq %r10, %r8
 	movq %rbx, %rsi
 	shlq $1, %rsi
@@ -1177,8 +1182,9 @@ pushq %rbx
 	adcq $0, %rsi
 	shldq $1, %rax, %rsi
 	btrq $63, %rax
+	leaq 1(%rsi), %rcx
 	imulq $19, %rsi, %rsi
-	leaq 19(%rsi), %rcx
+	imulq $19, %rcx, %rcx
 	movq %r9, %r8
 	movq %rax, %rdx
 	shlq $1, %rdx
@@ -1321,58 +1327,55 @@ pushq %rbx
 	movq 16(%rsi), %r8
 	movq 24(%rsi), %r9
 	movq 0(%rsi), %rdx
-	mulxq %rdx, %rax, %rsi
-	mulxq %rcx, %rbx, %rbp
-	mulxq %r8, %r10, %r12
-	addq %r10, %rbp
-	mulxq %r9, %r10, %r13
-	adcq %r10, %r12
-	adcq $0, %r13
-	xorq %r14, %r14
+	mulxq %rdx, %r10, %r11
+	mulxq %rcx, %rax, %rsi
+	mulxq %r8, %rbx, %rbp
+	mulxq %r9, %r12, %r13
+	addq %rbx, %rsi
+	adcq %rbp, %r12
 	movq %rcx, %rdx
-	mulxq %r8, %r10, %r11
-	adcxq %r10, %r12
-	adoxq %r11, %r13
-	mulxq %r9, %r10, %r11
-	adcxq %r10, %r13
-	adoxq %r11, %r14
-	adcq $0, %r14
-	xorq %r15, %r15
+	mulxq %r9, %rbx, %rbp
+	adcq %rbx, %r13
 	movq %r8, %rdx
-	mulxq %r9, %r10, %r11
-	adcxq %r10, %r14
-	adoxq %r11, %r15
+	mulxq %r9, %r14, %r15
+	adcq %rbp, %r14
 	adcq $0, %r15
-	xorq %r10, %r10
-	adcxq %rbx, %rbx
-	adoxq %rsi, %rbx
 	movq %rcx, %rdx
-	mulxq %rdx, %r10, %r11
-	adcxq %rbp, %rbp
-	adoxq %r10, %rbp
+	mulxq %r8, %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %r13
+	adcq $0, %r14
+	adcq $0, %r15
+	xorq %rbx, %rbx
+	adcxq %rax, %rax
+	adoxq %r11, %rax
+	movq %rcx, %rdx
+	mulxq %rdx, %rbx, %rbp
+	adcxq %rsi, %rsi
+	adoxq %rbx, %rsi
 	adcxq %r12, %r12
-	adoxq %r11, %r12
+	adoxq %rbp, %r12
 	movq %r8, %rdx
-	mulxq %rdx, %r10, %r11
+	mulxq %rdx, %rbx, %rbp
 	adcxq %r13, %r13
-	adoxq %r10, %r13
+	adoxq %rbx, %r13
 	adcxq %r14, %r14
-	adoxq %r11, %r14
+	adoxq %rbp, %r14
 	movq %r9, %rdx
-	mulxq %rdx, %r10, %rsi
+	mulxq %rdx, %rbx, %rcx
 	adcxq %r15, %r15
-	adoxq %r10, %r15
-	movq $0, %r11
-	adcxq %r11, %rsi
-	adoxq %r11, %rsi
-	movq %rax, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %rbp, 16(%rdi)
+	adoxq %rbx, %r15
+	movq $0, %rbp
+	adcxq %rbp, %rcx
+	adoxq %rbp, %rcx
+	movq %r10, 0(%rdi)
+	movq %rax, 8(%rdi)
+	movq %rsi, 16(%rdi)
 	movq %r12, 24(%rdi)
 	movq %r13, 32(%rdi)
 	movq %r14, 40(%rdi)
 	movq %r15, 48(%rdi)
-	movq %rsi, 56(%rdi)
+	movq %rcx, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1419,8 +1422,9 @@ pushq %rbx
 	adcxq %r11, %rbp
 	shldq $1, %r10, %rbp
 	btrq $63, %r10
+	leaq 1(%rbp), %r11
 	imulq $19, %rbp, %rbp
-	leaq 19(%rbp), %r11
+	imulq $19, %r11, %r11
 	movq %rcx, %rax
 	movq %r10, %rdx
 	shlq $1, %rdx
@@ -1538,8 +1542,9 @@ pushq %rbx
 	adcxq %rcx, %rsi
 	shldq $1, %rbx, %rsi
 	btrq $63, %rbx
+	leaq 1(%rsi), %rcx
 	imulq $19, %rsi, %rsi
-	leaq 19(%rsi), %rcx
+	imulq $19, %rcx, %rcx
 	movq %r10, %r8
 	movq %rbx, %r9
 	shlq $1, %r9
@@ -1593,89 +1598,87 @@ pushq %rbx
 	movq 16(%rsi), %r8
 	movq 24(%rsi), %r9
 	movq 0(%rsi), %rdx
-	mulxq %rdx, %rax, %rsi
-	mulxq %rcx, %rbx, %rbp
-	mulxq %r8, %r10, %r12
-	addq %r10, %rbp
-	mulxq %r9, %r10, %r13
-	adcq %r10, %r12
-	adcq $0, %r13
-	xorq %r14, %r14
+	mulxq %rdx, %r10, %r11
+	mulxq %rcx, %rax, %rsi
+	mulxq %r8, %rbx, %rbp
+	mulxq %r9, %r12, %r13
+	addq %rbx, %rsi
+	adcq %rbp, %r12
 	movq %rcx, %rdx
-	mulxq %r8, %r10, %r11
-	adcxq %r10, %r12
-	adoxq %r11, %r13
-	mulxq %r9, %r10, %r11
-	adcxq %r10, %r13
-	adoxq %r11, %r14
-	adcq $0, %r14
-	xorq %r15, %r15
+	mulxq %r9, %rbx, %rbp
+	adcq %rbx, %r13
 	movq %r8, %rdx
-	mulxq %r9, %r10, %r11
-	adcxq %r10, %r14
-	adoxq %r11, %r15
+	mulxq %r9, %r14, %r15
+	adcq %rbp, %r14
 	adcq $0, %r15
-	xorq %r10, %r10
-	adcxq %rbx, %rbx
-	adoxq %rsi, %rbx
 	movq %rcx, %rdx
-	mulxq %rdx, %r10, %r11
-	adcxq %rbp, %rbp
-	adoxq %r10, %rbp
+	mulxq %r8, %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %r13
+	adcq $0, %r14
+	adcq $0, %r15
+	xorq %rbx, %rbx
+	adcxq %rax, %rax
+	adoxq %r11, %rax
+	movq %rcx, %rdx
+	mulxq %rdx, %rbx, %rbp
+	adcxq %rsi, %rsi
+	adoxq %rbx, %rsi
 	adcxq %r12, %r12
-	adoxq %r11, %r12
+	adoxq %rbp, %r12
 	movq %r8, %rdx
-	mulxq %rdx, %r10, %r11
+	mulxq %rdx, %rbx, %rbp
 	adcxq %r13, %r13
-	adoxq %r10, %r13
+	adoxq %rbx, %r13
 	adcxq %r14, %r14
-	adoxq %r11, %r14
+	adoxq %rbp, %r14
 	movq %r9, %rdx
-	mulxq %rdx, %r10, %rsi
+	mulxq %rdx, %rbx, %rcx
 	adcxq %r15, %r15
-	adoxq %r10, %r15
-	movq $0, %r11
-	adcxq %r11, %rsi
-	adoxq %r11, %rsi
+	adoxq %rbx, %r15
+	movq $0, %rbp
+	adcxq %rbp, %rcx
+	adoxq %rbp, %rcx
 	movq $38, %rdx
-	xorq %rcx, %rcx
-	mulxq %r13, %r8, %r9
-	adcxq %r8, %rax
-	mulxq %r14, %r8, %r10
-	adoxq %r9, %rbx
+	xorq %r8, %r8
+	mulxq %r13, %r9, %r11
+	adcxq %r9, %r10
+	mulxq %r14, %r9, %rbx
+	adoxq %r11, %rax
+	adcxq %r9, %rax
+	mulxq %r15, %r9, %r11
+	adoxq %rbx, %rsi
+	adcxq %r9, %rsi
+	mulxq %rcx, %r9, %rbx
+	adoxq %r11, %r12
+	adcxq %r9, %r12
+	adoxq %r8, %rbx
 	adcxq %r8, %rbx
-	mulxq %r15, %r8, %r9
-	adoxq %r10, %rbp
-	adcxq %r8, %rbp
-	mulxq %rsi, %r8, %r10
-	adoxq %r9, %r12
-	adcxq %r8, %r12
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	shldq $1, %r12, %r10
+	shldq $1, %r12, %rbx
 	btrq $63, %r12
-	imulq $19, %r10, %r10
-	leaq 19(%r10), %rcx
-	movq %rax, %r8
+	leaq 1(%rbx), %rcx
+	imulq $19, %rbx, %rbx
+	imulq $19, %rcx, %rcx
+	movq %r10, %r8
 	movq %r12, %r9
 	shlq $1, %r9
 	orq $1, %r9
-	andq %rbx, %r9
-	andq %rbp, %r9
+	andq %rax, %r9
+	andq %rsi, %r9
 	xorq %r11, %r11
-	addq %r10, %rax
-	adcq $0, %rbx
-	adcq $0, %rbp
+	addq %rbx, %r10
+	adcq $0, %rax
+	adcq $0, %rsi
 	adcq $0, %r12
 	addq %rcx, %r8
 	adcq $0, %r9
-	cmovc %r8, %rax
-	cmovc %r11, %rbx
-	cmovc %r11, %rbp
+	cmovc %r8, %r10
+	cmovc %r11, %rax
+	cmovc %r11, %rsi
 	cmovc %r11, %r12
-	movq %rax, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %rbp, 16(%rdi)
+	movq %r10, 0(%rdi)
+	movq %rax, 8(%rdi)
+	movq %rsi, 16(%rdi)
 	movq %r12, 24(%rdi)
 popq %rbx
 popq %rbp
