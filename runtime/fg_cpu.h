@@ -59,7 +59,12 @@ const char *fg_isa_name(fg_isa isa);
 int fg_isa_parse(const char *name);
 
 /* The dispatch word. Starts at FG_ISA_C, so a call made before the start-up
- * probe (from another constructor) is still correct, just portable. */
+ * probe (from another constructor) is still correct, just portable. Hidden
+ * on ELF: only the generated dispatchers of the same library read it, with
+ * one direct RIP-relative load (no GOT indirection under -fPIC). */
+#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((visibility("hidden")))
+#endif
 extern int fg_cpu_isa;
 
 #if defined(FG_STATIC_ISA)

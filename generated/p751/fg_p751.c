@@ -80,6 +80,14 @@ static inline void select_limbs(uint64_t *r, uint64_t mask, const uint64_t *x, c
         r[i] = value_barrier((x[i] & mask) | (y[i] & ~mask));
 }
 
+/* The portable kernels stay out of line, so that each dispatcher below is a
+ * compare and a tail jump for every level, with no stack frame of its own. */
+__attribute__((noinline)) void fg_p751_mul_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]);
+__attribute__((noinline)) void fg_p751_sqr_c(uint64_t r[N], const uint64_t a[N]);
+__attribute__((noinline)) void fg_p751_mul_wide_c(uint64_t t[2 * N], const uint64_t a[N], const uint64_t b[N]);
+__attribute__((noinline)) void fg_p751_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N]);
+__attribute__((noinline)) void fg_p751_redc_c(uint64_t r[N], const uint64_t t[2 * N]);
+
 const uint64_t fg_p751_P[N] = { UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
       UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
       UINT64_C(0xffffffffffffffff), UINT64_C(0xeeafffffffffffff), 
