@@ -139,7 +139,6 @@ class Kernel:
         if not self.free:
             self.spill_one()
         return self.free.pop(0)
-
     def spill_one(self):
         cands = [v for v in self.live if v not in self.locked]
         assert cands, "register allocation failed"
@@ -275,7 +274,7 @@ class Kernel:
         else:
             self._load_rdx(x)
             xr = lambda: rdx
-        t_next = self._plan(acc, base, top)
+        t_next = self._plan(acc, base, top, J)
         words = []                               # (pos, operand value, fixed?)
         muls = [j for j in J if j not in pow2]
         for j in J:
@@ -352,12 +351,20 @@ class Kernel:
         self.unlock()
         return lo, hi, False
 
-    def _plan(self, acc, base, top):
-        """Next-use estimates for a row over positions base..top."""
+    def _plan(self, acc, base, top, J=None):
+        """Next-use estimates for a row over positions base..top.
+
+        Positions below base+J[0] are not touched by this row (reduction rows
+        with zero low limbs of Q): the next use of position q is about q-base
+        rows later (its own reduction row), so they spill first.
+        """
         t0 = self.steps
+        skip = base + J[0] if J else base
         for q, v in acc.items():
-            if base <= q <= top:
+            if skip <= q <= top:
                 v.nextuse = t0 + (q - base)
+            elif base < q < skip:
+                v.nextuse = t0 + (q - base) * len(J)
         return t0 + (top - base) + 1
 
     def _done_in_row(self, v, t_next, q, base):
@@ -396,7 +403,7 @@ class Kernel:
             self.unlock()
             chain[ch] = [pos, pending]
 
-        t_next = self._plan(acc, base, top)
+        t_next = self._plan(acc, base, top, J)
         for j in J:
             lo = self.new()
             hi = self.new()
@@ -468,7 +475,7 @@ class Kernel:
         """One carry chain per product: (hi:lo) + acc + carry word fits 128 bits."""
         c = None                 # carry word for position `cpos`
         cpos = None
-        t_next = self._plan(acc, base, base + J[-1] + 1)
+        t_next = self._plan(acc, base, base + J[-1] + 1, J)
         for j in J:
             self.steps += 1
             pos = base + j
@@ -627,8 +634,13 @@ def _mul_rows(k, acc, ap, bp, n):
         acc[q].prio = PRIO_DONE
 
 
-def _sqr_rows(k, acc, ap, n):
-    """acc[0..2n-1] = a^2: off-diagonal triangle, then double it and add a[i]^2."""
+def _sqr_rows(k, acc, ap, n, split=False):
+    """acc[0..2n-1] = a^2: off-diagonal triangle, then double it and add a[i]^2.
+
+    split (adx, even n): only positions < n are doubled and completed; the
+    triangle keeps its words n..2n-2 and the carry word into position n
+    (0..2) is returned; _final_sqr_split finishes the high half.
+    """
     for i in range(n - 1):
         k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(ap, 8 * j), list(range(i + 1, n)), i)
         for q in (2 * i + 1, 2 * i + 2):
@@ -638,6 +650,13 @@ def _sqr_rows(k, acc, ap, n):
         # CF chain doubles, OF chain adds the squares
         k.emit(XOR, k.zero, k.zero)
         for i in range(n):
+            if split and 2 * i >= n:
+                c = k.new(PRIO_ACC)
+                k.emit(MOV, c.reg, 0)               # MOV keeps flags
+                k.emit(ADCX, c.reg, k.zero)
+                k.emit(ADOX, c.reg, k.zero)
+                k.unlock()
+                return c
             k.emit(MOV, rdx, k.mem(ap, 8 * i))
             k.unlock()
             dl, dh = k._mulx(rdx)
@@ -845,6 +864,55 @@ def _final(k, sh, Uh, Th, rp):
     _final_sub(k, sh, Uh, cw, rp)
 
 
+def _final_sqr_split(k, sh, Uh, tri, c, ap, rp):
+    """r = Uh + high half of a^2 = Uh + 2*tri + a[i]^2 (i >= n/2) + c at position n.
+
+    The high half of the square is never formed: its words would be spilled,
+    reloaded, doubled and stored again (p751: 24 of 131 stack accesses).
+    Every partial sum is at most the total (< 2p), so with a spare bit no chain
+    carries out of the top; without one the carry word cw collects them.
+    """
+    n = sh.n
+    cw = None
+    if sh.spare == 0:
+        cw = k.new(PRIO_ACC)
+        k.emit(MOV, cw.reg, 0)
+        k.unlock()
+    k.emit(XOR, k.zero, k.zero)
+    for q in range(n, 2 * n - 1):               # CF and OF chains: + 2*tri
+        w = k.r(Uh[q - n])
+        k.emit(ADCX, w, k.opnd(tri[q]))
+        k.emit(ADOX, w, k.opnd(tri[q]))
+        k.unlock()
+        k.kill(tri[q])
+    w = k.r(Uh[n - 1])
+    k.emit(ADCX, w, k.zero)
+    k.emit(ADOX, w, k.zero)
+    k.unlock()
+    if cw is not None:
+        k.emit(ADCX, k.r(cw), k.zero)
+        k.emit(ADOX, k.r(cw), k.zero)
+        k.unlock()
+    for i in range(n // 2, n):                  # one ADC chain: + squares (+ c)
+        k.emit(MOV, rdx, k.mem(ap, 8 * i))
+        k.unlock()
+        lo, hi = k._mulx(rdx)
+        if i == n // 2:
+            k.emit(ADD, k.r(lo), k.r(c))        # a^2 + 2 < 2^128
+            k.emit(ADC, k.r(hi), 0)
+            k.unlock()
+            k.kill(c)
+        for q, d in ((2 * i, lo), (2 * i + 1, hi)):
+            k.emit(ADD if q == n else ADC, k.r(Uh[q - n]), k.r(d))
+            k.unlock()
+            k.kill(d)
+    k.kill(ap)
+    if cw is not None:
+        k.emit(ADC, k.r(cw), 0)
+        k.unlock()
+    _final_sub(k, sh, Uh, cw, rp)
+
+
 def _final_sub(k, sh, Uh, cw, rp):
     """r = (cw:Uh) - p if that does not borrow, else Uh (value < 2p; cw: carry word or None)."""
     n = sh.n
@@ -878,6 +946,11 @@ def _store_wide(k, acc, tp, n):
         k.kill(acc[q])
 
 
+def _sqr_split(sh):
+    """Whether the adx squaring finishes its high half after the reduction."""
+    return sh.n > 8
+
+
 def _build(sh, op, level):
     n = sh.n
     k = Kernel(level, {"q": 0, "p": 1})
@@ -891,6 +964,18 @@ def _build(sh, op, level):
         k.kill(ap)
         fname = "fg_%s_%s_%s" % (sh.name, op, level)
         return k.finish(fname, _args("mul"), _target(level))
+    if op == "sqr" and level == "adx" and n % 2 == 0 and _sqr_split(sh):
+        c = _sqr_rows(k, acc, ap, n, split=True)
+        assert sorted(acc) == list(range(2 * n - 1))
+        U = {q: acc[q] for q in range(n)}
+        for v in U.values():
+            v.prio = PRIO_ACC
+        for q in range(n, 2 * n - 1):
+            acc[q].prio = PRIO_DONE
+        _redc_rows(k, sh, U)
+        _final_sqr_split(k, sh, [U[q] for q in range(n, 2 * n)], acc, c, ap, rp)
+        fname = "fg_%s_%s_%s" % (sh.name, op, level)
+        return k.finish(fname, _args("sqr"), _target(level))
     if op in ("mul_wide", "mul"):
         bp = _b_pointer(k)
         _mul_rows(k, acc, ap, bp, n)

@@ -2073,50 +2073,50 @@ pushq %rbx
 	mulq %rcx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %rcx
-	addq %r15, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %rcx
-	addq %r15, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %rcx
-	addq %r15, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rcx
-	addq %r15, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %rcx
-	addq %r15, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %rcx
-	addq %r15, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r9
 	addq %rax, %r10
@@ -2160,323 +2160,323 @@ pushq %rbx
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r9
 	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 8(%rsp)
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 8(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 8(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 8(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 8(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 8(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 8(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r10
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdi, 8(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r10
-	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r11
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbp
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 8(%rsp)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 8(%rsp)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 8(%rsp)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 8(%rsp)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 8(%rsp)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 8(%rsp)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r14, 8(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r10
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r10
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r10
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r10
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r10
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r10
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r10
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
 	addq 96(%rsi), %rbx
 	adcq 104(%rsi), %r12
-	adcq 112(%rsi), %r14
-	adcq 120(%rsi), %r8
 	movq 8(%rsp), %r10
-	adcq 128(%rsi), %r10
-	adcq 136(%rsi), %r15
+	adcq 112(%rsi), %r10
+	adcq 120(%rsi), %r8
+	adcq 128(%rsi), %rdi
+	adcq 136(%rsi), %r13
 	adcq 144(%rsi), %rcx
 	adcq 152(%rsi), %r9
 	adcq 160(%rsi), %r11
 	adcq 168(%rsi), %rbp
-	adcq 176(%rsi), %r13
-	adcq 184(%rsi), %rdi
-	movq %r13, 8(%rsp)
-	movq %rbx, %r13
-	subq .Lfg_p751_mont_p+0(%rip), %r13
-	movq %rbp, 16(%rsp)
-	movq %r12, %rbp
-	sbbq .Lfg_p751_mont_p+8(%rip), %rbp
-	movq %r11, 24(%rsp)
-	movq %r14, %r11
-	sbbq .Lfg_p751_mont_p+16(%rip), %r11
-	movq %r9, 32(%rsp)
-	movq %r8, %r9
-	sbbq .Lfg_p751_mont_p+24(%rip), %r9
-	movq %rcx, 40(%rsp)
-	movq %r10, %rcx
-	sbbq .Lfg_p751_mont_p+32(%rip), %rcx
-	movq %r15, 48(%rsp)
-	movq 48(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+40(%rip), %r15
-	movq %r10, 56(%rsp)
-	movq 40(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+48(%rip), %r10
-	movq %r8, 64(%rsp)
-	movq 32(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+56(%rip), %r8
-	movq %r14, 72(%rsp)
-	movq 24(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+64(%rip), %r14
+	adcq 176(%rsi), %r14
+	adcq 184(%rsi), %r15
+	movq %r8, 8(%rsp)
+	movq %rbx, %r8
+	subq .Lfg_p751_mont_p+0(%rip), %r8
+	movq %r14, 16(%rsp)
+	movq %r12, %r14
+	sbbq .Lfg_p751_mont_p+8(%rip), %r14
+	movq %rbp, 24(%rsp)
+	movq %r10, %rbp
+	sbbq .Lfg_p751_mont_p+16(%rip), %rbp
+	movq %r10, 32(%rsp)
+	movq 8(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+24(%rip), %r10
+	movq %r11, 40(%rsp)
+	movq %rdi, %r11
+	sbbq .Lfg_p751_mont_p+32(%rip), %r11
+	movq %r9, 48(%rsp)
+	movq %r13, %r9
+	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	movq %rcx, 56(%rsp)
+	movq 56(%rsp), %rcx
+	sbbq .Lfg_p751_mont_p+48(%rip), %rcx
+	movq %r13, 64(%rsp)
+	movq 48(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+56(%rip), %r13
+	movq %rdi, 72(%rsp)
+	movq 40(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+64(%rip), %rdi
 	movq %r12, 80(%rsp)
-	movq 16(%rsp), %r12
+	movq 24(%rsp), %r12
 	sbbq .Lfg_p751_mont_p+72(%rip), %r12
 	movq %rbx, 88(%rsp)
-	movq 8(%rsp), %rbx
+	movq 16(%rsp), %rbx
 	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
 	movq %rbx, 96(%rsp)
-	movq %rdi, %rbx
+	movq %r15, %rbx
 	sbbq .Lfg_p751_mont_p+88(%rip), %rbx
-	cmovc 88(%rsp), %r13
-	cmovc 80(%rsp), %rbp
+	cmovc 88(%rsp), %r8
+	cmovc 80(%rsp), %r14
+	cmovc 32(%rsp), %rbp
+	cmovc 8(%rsp), %r10
 	cmovc 72(%rsp), %r11
 	cmovc 64(%rsp), %r9
 	cmovc 56(%rsp), %rcx
-	cmovc 48(%rsp), %r15
-	cmovc 40(%rsp), %r10
-	cmovc 32(%rsp), %r8
-	cmovc 24(%rsp), %r14
-	cmovc 16(%rsp), %r12
+	cmovc 48(%rsp), %r13
+	cmovc 40(%rsp), %rdi
+	cmovc 24(%rsp), %r12
 	movq %r12, 104(%rsp)
 	movq 96(%rsp), %r12
-	cmovc 8(%rsp), %r12
-	cmovc %rdi, %rbx
-	movq 0(%rsp), %rdi
-	movq %r13, 0(%rdi)
-	movq %rbp, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %r9, 24(%rdi)
-	movq %rcx, 32(%rdi)
-	movq %r15, 40(%rdi)
-	movq %r10, 48(%rdi)
-	movq %r8, 56(%rdi)
-	movq %r14, 64(%rdi)
-	movq 104(%rsp), %r13
-	movq %r13, 72(%rdi)
-	movq %r12, 80(%rdi)
-	movq %rbx, 88(%rdi)
+	cmovc 16(%rsp), %r12
+	cmovc %r15, %rbx
+	movq 0(%rsp), %r15
+	movq %r8, 0(%r15)
+	movq %r14, 8(%r15)
+	movq %rbp, 16(%r15)
+	movq %r10, 24(%r15)
+	movq %r11, 32(%r15)
+	movq %r9, 40(%r15)
+	movq %rcx, 48(%r15)
+	movq %r13, 56(%r15)
+	movq %rdi, 64(%r15)
+	movq 104(%rsp), %r8
+	movq %r8, 72(%r15)
+	movq %r12, 80(%r15)
+	movq %rbx, 88(%r15)
 	addq $112, %rsp
 popq %rbx
 popq %rbp
@@ -2586,51 +2586,51 @@ pushq %rbx
 	mulq %r8
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r9, 24(%rsp)
-	movq %rdx, %r9
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %r9
-	addq %rax, %r9
+	movq 8(%rsp), %r14
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r9, 8(%rsp)
-	movq %rdx, %r9
+	movq %r14, 8(%rsp)
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %r9
-	addq %rax, %r9
+	movq 16(%rsp), %r14
+	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rdx, %rdi
 	movq 0(%rcx), %rax
@@ -2656,17 +2656,17 @@ pushq %rbx
 	mulq 8(%rsi)
 	addq %r8, %rax
 	adcq $0, %rdx
-	addq %rax, %r14
+	movq 24(%rsp), %r8
+	addq %rax, %r8
 	adcq $0, %rdx
+	movq %r8, 24(%rsp)
 	movq %rdx, %r8
 	movq 32(%rcx), %rax
 	mulq 8(%rsi)
 	addq %r8, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %r8
-	addq %rax, %r8
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r8, 24(%rsp)
 	movq %rdx, %r8
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
@@ -2709,7 +2709,7 @@ pushq %rbx
 	mulq 8(%rsi)
 	addq %r8, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 88(%rcx), %rax
@@ -2723,48 +2723,48 @@ pushq %rbx
 	mulq %r10
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rbp, 16(%rsp)
-	movq %rdx, %rbp
+	movq %r9, 16(%rsp)
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r10
-	addq %rbp, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r10
-	addq %rbp, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r10
-	addq %rbp, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r10
-	addq %rbp, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 8(%rsp)
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r10
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq 8(%rsp), %r9
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %r9, 8(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r10
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r10
-	addq %rbp, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
@@ -2773,10 +2773,10 @@ pushq %rbx
 	mulq 16(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
@@ -2785,569 +2785,49 @@ pushq %rbx
 	mulq 16(%rsi)
 	addq %r10, %rax
 	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r10
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 16(%rsp)
-	movq %rdx, %rbp
-	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 64(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 8(%rsp)
-	movq %rdx, %rbp
-	movq 72(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq 24(%rsp), %r9
 	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 80(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 24(%rsp)
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %rdx, %rbp
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rbx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 24(%rsp)
-	movq %rdx, %r15
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
-	movq 64(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 72(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 80(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 88(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r12
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 16(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 8(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	addq %rdx, %r15
-	movq 0(%rcx), %rax
-	mulq 32(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r12
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 32(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 16(%rsp)
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 48(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 8(%rsp)
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 64(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 72(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 80(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 88(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 24(%rsp)
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 8(%rsp)
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 40(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 24(%rsp)
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 8(%rsp)
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 64(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 72(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 80(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 88(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r10
-	movq %r11, 16(%rsp)
-	movq 8(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 8(%rsp)
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq 16(%rsp), %r11
-	addq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
 	addq %r10, %rax
 	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r10
+	movq 16(%rsp), %r10
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %r10, 24(%rsp)
+	movq %r10, 16(%rsp)
 	movq %rdx, %r10
 	movq 32(%rcx), %rax
-	mulq 48(%rsi)
+	mulq 16(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 40(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 48(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 56(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 64(%rcx), %rax
+	mulq 16(%rsi)
 	addq %r10, %rax
 	adcq $0, %rdx
 	movq 8(%rsp), %r10
@@ -3355,125 +2835,129 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %r10, 8(%rsp)
 	movq %rdx, %r10
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
+	movq 72(%rcx), %rax
+	mulq 16(%rsi)
 	addq %r10, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
+	movq 80(%rcx), %rax
+	mulq 16(%rsi)
 	addq %r10, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
+	movq 88(%rcx), %rax
+	mulq 16(%rsi)
 	addq %r10, %rax
 	adcq $0, %rdx
 	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 64(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 72(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 80(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 88(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %rbx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 16(%rsp)
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbx
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbx
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq %rbp, 24(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %rbx
-	addq %r9, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %rbx
-	addq %r9, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rdx, %r10
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %r12
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %rbp, %rax
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r9, %rax
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 8(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbx
+	addq %rbp, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbx, %rax
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbx
+	addq %rbp, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %r9
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbx
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdx, %r10
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 24(%rcx), %rax
-	mulq 56(%rsi)
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rbx, 24(%rsp)
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 40(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rcx), %rax
+	mulq 24(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
 	movq 8(%rsp), %rbx
@@ -3481,59 +2965,29 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rbx, 8(%rsp)
 	movq %rdx, %rbx
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
+	movq 64(%rcx), %rax
+	mulq 24(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 16(%rsp), %rbx
-	addq %rax, %rbx
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rbx, 16(%rsp)
 	movq %rdx, %rbx
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
+	movq 72(%rcx), %rax
+	mulq 24(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
+	movq 80(%rcx), %rax
+	mulq 24(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 72(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
 	movq 88(%rcx), %rax
-	mulq 56(%rsi)
+	mulq 24(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
 	addq %rax, %r10
@@ -3541,74 +2995,76 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r12
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdi, 24(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r12
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r12
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r12
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r12
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq %r15, 16(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r12
-	addq %rdi, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r12
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 8(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r12
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r12
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r12
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r12
-	addq %rdi, %rax
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rdx, %rbx
 	movq 0(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 8(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
+	mulq 32(%rsi)
 	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 8(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 16(%rcx), %rax
-	mulq 64(%rsi)
+	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %rdi
-	addq %rax, %rdi
+	movq 24(%rsp), %r15
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 24(%rcx), %rax
-	mulq 64(%rsi)
+	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	movq 16(%rsp), %r12
@@ -3617,268 +3073,151 @@ pushq %rbx
 	movq %r12, 16(%rsp)
 	movq %rdx, %r12
 	movq 32(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r12
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %r12, 24(%rsp)
-	movq %rdx, %r12
-	movq 40(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 64(%rcx), %rax
-	mulq 64(%rsi)
+	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq 72(%rcx), %rax
-	mulq 64(%rsi)
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r12
+	movq 48(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r12
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r12, 8(%rsp)
+	movq %rdx, %r12
+	movq 56(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 64(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 72(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 80(%rcx), %rax
-	mulq 64(%rsi)
+	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rcx), %rax
-	mulq 64(%rsi)
+	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %r8, 8(%rsp)
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
+	mulq %r9
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r9
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
+	mulq %r9
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
+	mulq %r9
+	addq %r13, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rdx, %r12
 	movq 0(%rcx), %rax
-	mulq 72(%rsi)
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 8(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r8
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq 40(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
+	mulq 40(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 16(%rsp)
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %rdx, %r14
-	movq 0(%rcx), %rax
-	mulq 80(%rsi)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r13
 	movq 8(%rcx), %rax
-	mulq 80(%rsi)
-	addq %rbp, %rax
+	mulq 40(%rsi)
+	addq %r13, %rax
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 16(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 40(%rsi)
 	addq %r9, %rax
 	adcq $0, %rdx
-	movq 24(%rsp), %rbp
-	addq %rax, %rbp
+	movq 16(%rsp), %r13
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 24(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 40(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 24(%rsp)
+	movq %rdx, %r9
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
 	addq %r9, %rax
 	adcq $0, %rdx
 	movq 8(%rsp), %r9
@@ -3886,142 +3225,794 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %r9, 8(%rsp)
 	movq %rdx, %r9
-	movq 32(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 16(%rsp)
-	movq %rdx, %r9
-	movq 40(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
 	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 72(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 80(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 88(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 40(%rsi)
 	addq %r9, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 64(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 72(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 88(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rdi
+	mulq %rbp
+	movq %r11, 16(%rsp)
+	movq 8(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 8(%rsp)
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbp
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 8(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 24(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 16(%rsp)
+	movq %rdx, %rbp
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 8(%rsp)
+	movq %rdx, %rbp
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 64(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 72(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 80(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 88(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r15
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdx, %rbp
+	movq 0(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 8(%rsp)
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r15
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %r15, 24(%rsp)
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rdi
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
 	addq %r15, %rax
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rdi
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
 	addq %r15, %rax
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rdi
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
 	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rdi
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
 	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rdi
+	movq 72(%rcx), %rax
+	mulq 56(%rsi)
 	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rdi
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
 	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 88(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 16(%rsp)
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r13
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r13
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r13
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r13
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r13
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdx, %r15
+	movq 0(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rdx, %r9
+	movq %rdx, %r13
+	movq 16(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
+	movq 32(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 16(%rsp)
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 64(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r8, 8(%rsp)
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r11
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r11
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r11
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r11
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdx, %r13
+	movq 0(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 8(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 16(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 24(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 16(%rsp)
+	movq %rdx, %r11
+	movq 32(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 8(%rsp)
+	movq %rdx, %r11
+	movq 40(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %r10, 24(%rsp)
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 8(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %r10
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 8(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 8(%rsp)
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq 24(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 64(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 80(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 88(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rbx, 16(%rsp)
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rdi
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rdi
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rdi
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rdi
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rdi
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rdi
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %rbx
 	movq 8(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r15, %rax
+	addq %rbx, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	movq 8(%rsp), %r15
-	addq %rax, %r15
+	movq 8(%rsp), %rbx
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 24(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rdi
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdi, 16(%rsp)
-	movq %rdx, %rdi
-	movq 32(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
@@ -4030,167 +4021,176 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdi, 24(%rsp)
 	movq %rdx, %rdi
+	movq 32(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq 16(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdi, 16(%rsp)
+	movq %rdx, %rdi
 	movq 40(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 48(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 64(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %r12
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 80(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r8
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 8(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq %r12, 8(%rsp)
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
+	addq %r12, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r8
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r8
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r8
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r8
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r8
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
 	addq %rdx, %rdi
-	movq %rbp, %r13
-	subq .Lfg_p751_mont_p+0(%rip), %r13
-	movq %r15, %r8
+	movq %r10, %r12
+	subq .Lfg_p751_mont_p+0(%rip), %r12
+	movq %rbx, %r8
 	sbbq .Lfg_p751_mont_p+8(%rip), %r8
-	movq %r9, 32(%rsp)
-	movq 16(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+16(%rip), %r9
-	movq %r14, 40(%rsp)
+	movq %r14, 32(%rsp)
 	movq 24(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+24(%rip), %r14
-	movq %r12, 48(%rsp)
-	movq 8(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+32(%rip), %r12
-	movq %rbx, 56(%rsp)
-	movq %r11, %rbx
-	sbbq .Lfg_p751_mont_p+40(%rip), %rbx
-	movq %r10, 64(%rsp)
-	movq 64(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+48(%rip), %r10
-	movq %r11, 72(%rsp)
-	movq 56(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+56(%rip), %r11
-	movq %rdi, 80(%rsp)
-	movq 48(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+64(%rip), %rdi
-	movq %r15, 88(%rsp)
-	movq 40(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+72(%rip), %r15
-	movq %rbp, 96(%rsp)
-	movq 32(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
-	movq %rbp, 104(%rsp)
-	movq 80(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
-	cmovc 96(%rsp), %r13
-	cmovc 88(%rsp), %r8
-	cmovc 16(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+16(%rip), %r14
+	movq %r11, 40(%rsp)
+	movq 16(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+24(%rip), %r11
+	movq %r13, 48(%rsp)
+	movq 8(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+32(%rip), %r13
+	movq %r15, 56(%rsp)
+	movq %r9, %r15
+	sbbq .Lfg_p751_mont_p+40(%rip), %r15
+	movq %rbp, 64(%rsp)
+	movq 64(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+48(%rip), %rbp
+	movq %r9, 72(%rsp)
+	movq 56(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+56(%rip), %r9
+	movq %rbx, 80(%rsp)
+	movq 48(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+64(%rip), %rbx
+	movq %rdi, 88(%rsp)
+	movq 40(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
+	movq %r10, 96(%rsp)
+	movq 32(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+80(%rip), %r10
+	movq %r10, 104(%rsp)
+	movq 88(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+88(%rip), %r10
+	cmovc 96(%rsp), %r12
+	cmovc 80(%rsp), %r8
 	cmovc 24(%rsp), %r14
-	cmovc 8(%rsp), %r12
-	cmovc 72(%rsp), %rbx
-	cmovc 64(%rsp), %r10
-	cmovc 56(%rsp), %r11
-	cmovc 48(%rsp), %rdi
-	cmovc 40(%rsp), %r15
-	movq %r15, 112(%rsp)
-	movq 104(%rsp), %r15
-	cmovc 32(%rsp), %r15
-	cmovc 80(%rsp), %rbp
-	movq %rbp, 80(%rsp)
-	movq 0(%rsp), %rbp
-	movq %r13, 0(%rbp)
-	movq %r8, 8(%rbp)
-	movq %r9, 16(%rbp)
-	movq %r14, 24(%rbp)
-	movq %r12, 32(%rbp)
-	movq %rbx, 40(%rbp)
-	movq %r10, 48(%rbp)
-	movq %r11, 56(%rbp)
-	movq %rdi, 64(%rbp)
-	movq 112(%rsp), %r13
-	movq %r13, 72(%rbp)
-	movq %r15, 80(%rbp)
-	movq 80(%rsp), %r8
-	movq %r8, 88(%rbp)
+	cmovc 16(%rsp), %r11
+	cmovc 8(%rsp), %r13
+	cmovc 72(%rsp), %r15
+	cmovc 64(%rsp), %rbp
+	cmovc 56(%rsp), %r9
+	cmovc 48(%rsp), %rbx
+	cmovc 40(%rsp), %rdi
+	movq %rdi, 112(%rsp)
+	movq 104(%rsp), %rdi
+	cmovc 32(%rsp), %rdi
+	cmovc 88(%rsp), %r10
+	movq %r10, 88(%rsp)
+	movq 0(%rsp), %r10
+	movq %r12, 0(%r10)
+	movq %r8, 8(%r10)
+	movq %r14, 16(%r10)
+	movq %r11, 24(%r10)
+	movq %r13, 32(%r10)
+	movq %r15, 40(%r10)
+	movq %rbp, 48(%r10)
+	movq %r9, 56(%r10)
+	movq %rbx, 64(%r10)
+	movq 112(%rsp), %r12
+	movq %r12, 72(%r10)
+	movq %rdi, 80(%r10)
+	movq 88(%rsp), %r8
+	movq %r8, 88(%r10)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -5404,62 +5404,62 @@ pushq %rbx
 	adcq 48(%rsp), %r15
 	movq %r12, %rbx
 	subq .Lfg_p751_mont_p+0(%rip), %rbx
-	movq %r10, 48(%rsp)
-	movq %r8, %r10
-	sbbq .Lfg_p751_mont_p+8(%rip), %r10
-	movq %rdi, 32(%rsp)
-	movq %rcx, %rdi
-	sbbq .Lfg_p751_mont_p+16(%rip), %rdi
-	movq %r9, 112(%rsp)
-	movq %rbp, %r9
-	sbbq .Lfg_p751_mont_p+24(%rip), %r9
-	movq %rsi, 40(%rsp)
-	movq %r11, %rsi
-	sbbq .Lfg_p751_mont_p+32(%rip), %rsi
-	movq %r13, 88(%rsp)
-	movq %r14, %r13
-	sbbq .Lfg_p751_mont_p+40(%rip), %r13
-	movq %r14, 96(%rsp)
+	movq %rbp, 48(%rsp)
+	movq %r8, %rbp
+	sbbq .Lfg_p751_mont_p+8(%rip), %rbp
+	movq %r10, 32(%rsp)
+	movq %rcx, %r10
+	sbbq .Lfg_p751_mont_p+16(%rip), %r10
+	movq %rdi, 112(%rsp)
+	movq 48(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+24(%rip), %rdi
+	movq %rcx, 40(%rsp)
+	movq %r11, %rcx
+	sbbq .Lfg_p751_mont_p+32(%rip), %rcx
+	movq %r9, 88(%rsp)
+	movq %r14, %r9
+	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	movq %rsi, 96(%rsp)
+	movq %r13, %rsi
+	sbbq .Lfg_p751_mont_p+48(%rip), %rsi
+	movq %r13, 8(%rsp)
+	movq 96(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+56(%rip), %r13
+	movq %r14, 72(%rsp)
 	movq 88(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+48(%rip), %r14
-	movq %r11, 8(%rsp)
-	movq 40(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+56(%rip), %r11
-	movq %rbp, 72(%rsp)
-	movq 112(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+64(%rip), %rbp
-	movq %rcx, 16(%rsp)
-	movq 32(%rsp), %rcx
-	sbbq .Lfg_p751_mont_p+72(%rip), %rcx
+	sbbq .Lfg_p751_mont_p+64(%rip), %r14
+	movq %r11, 16(%rsp)
+	movq 112(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+72(%rip), %r11
 	movq %r8, 64(%rsp)
-	movq 48(%rsp), %r8
+	movq 32(%rsp), %r8
 	sbbq .Lfg_p751_mont_p+80(%rip), %r8
 	movq %r12, 24(%rsp)
 	movq %r15, %r12
 	sbbq .Lfg_p751_mont_p+88(%rip), %r12
 	cmovc 24(%rsp), %rbx
-	cmovc 64(%rsp), %r10
-	cmovc 16(%rsp), %rdi
+	cmovc 64(%rsp), %rbp
+	cmovc 40(%rsp), %r10
+	cmovc 48(%rsp), %rdi
+	cmovc 16(%rsp), %rcx
 	cmovc 72(%rsp), %r9
 	cmovc 8(%rsp), %rsi
 	cmovc 96(%rsp), %r13
 	cmovc 88(%rsp), %r14
-	cmovc 40(%rsp), %r11
-	cmovc 112(%rsp), %rbp
-	cmovc 32(%rsp), %rcx
-	cmovc 48(%rsp), %r8
+	cmovc 112(%rsp), %r11
+	cmovc 32(%rsp), %r8
 	cmovc %r15, %r12
 	movq 0(%rsp), %r15
 	movq %rbx, 0(%r15)
-	movq %r10, 8(%r15)
-	movq %rdi, 16(%r15)
-	movq %r9, 24(%r15)
-	movq %rsi, 32(%r15)
-	movq %r13, 40(%r15)
-	movq %r14, 48(%r15)
-	movq %r11, 56(%r15)
-	movq %rbp, 64(%r15)
-	movq %rcx, 72(%r15)
+	movq %rbp, 8(%r15)
+	movq %r10, 16(%r15)
+	movq %rdi, 24(%r15)
+	movq %rcx, 32(%r15)
+	movq %r9, 40(%r15)
+	movq %rsi, 48(%r15)
+	movq %r13, 56(%r15)
+	movq %r14, 64(%r15)
+	movq %r11, 72(%r15)
 	movq %r8, 80(%r15)
 	movq %r12, 88(%r15)
 	addq $120, %rsp
@@ -6968,106 +6968,106 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rdi
 	addq %r8, %r10
 	adcq $0, %rdi
-	movq %r10, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r10
+	movq %r15, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r15
 	addq %rdi, %r8
-	adcq $0, %r10
+	adcq $0, %r15
 	addq %r8, %rbp
-	adcq $0, %r10
+	adcq $0, %r15
 	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r8
-	addq %r10, %rdi
+	addq %r15, %rdi
 	adcq $0, %r8
 	addq %rdi, %rcx
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rdi
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rdi
+	addq %r8, %r15
 	adcq $0, %rdi
-	addq %r10, %r14
+	addq %r15, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r15
 	addq %rdi, %r8
-	adcq $0, %r10
+	adcq $0, %r15
 	addq %r8, %r11
-	adcq $0, %r10
+	adcq $0, %r15
 	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r8
-	addq %r10, %rdi
+	addq %r15, %rdi
 	adcq $0, %r8
 	addq %rdi, %r13
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rdi
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rdi
+	addq %r8, %r15
 	adcq $0, %rdi
-	addq %r10, %rbx
+	addq %r15, %rbx
 	adcq $0, %rdi
 	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r10
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r15
 	addq %r8, %rbp
+	adcq $0, %r15
+	movq %r10, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r10
+	addq %r15, %r8
 	adcq $0, %r10
-	movq %rbp, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %rbp
-	addq %r10, %r8
-	adcq $0, %rbp
 	addq %r8, %rcx
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r8
-	addq %rbp, %r10
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r10
-	addq %r8, %rbp
 	adcq $0, %r10
-	addq %rbp, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r8
+	addq %r10, %r15
+	adcq $0, %r8
+	addq %r15, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r15
+	addq %r8, %r10
+	adcq $0, %r15
+	addq %r10, %r11
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r10
+	addq %r15, %r8
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %rbp
-	addq %r10, %r8
-	adcq $0, %rbp
 	addq %r8, %r13
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r8
-	addq %rbp, %r10
-	adcq $0, %r8
-	addq %r10, %rbx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r10
-	addq %r8, %rbp
 	adcq $0, %r10
-	addq %rbp, %rdi
-	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r8
+	addq %r10, %r15
+	adcq $0, %r8
+	addq %r15, %rbx
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r15
+	addq %r8, %r10
+	adcq $0, %r15
+	addq %r10, %rdi
+	adcq $0, %r15
 	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rbp
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r10
 	addq %r8, %rcx
-	adcq $0, %rbp
+	adcq $0, %r10
 	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
-	addq %rbp, %r9
+	addq %r10, %r9
 	adcq $0, %r8
 	addq %r9, %r14
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
-	addq %r8, %rbp
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r9
+	addq %r8, %r10
 	adcq $0, %r9
-	addq %rbp, %r11
+	addq %r10, %r11
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
 	addq %r9, %r8
-	adcq $0, %rbp
+	adcq $0, %r10
 	addq %r8, %r13
-	adcq $0, %rbp
+	adcq $0, %r10
 	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
-	addq %rbp, %r9
+	addq %r10, %r9
 	adcq $0, %r8
 	addq %r9, %rbx
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r9
-	addq %r8, %rbp
-	adcq $0, %r9
-	addq %rbp, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %rbp
-	addq %r9, %r8
-	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r9
 	addq %r8, %r10
-	adcq $0, %rbp
+	adcq $0, %r9
+	addq %r10, %rdi
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r10
+	addq %r9, %r8
+	adcq $0, %r10
+	addq %r8, %r15
+	adcq $0, %r10
 	movq %r12, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
 	addq %r9, %r14
@@ -7095,14 +7095,14 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rax
 	addq %r9, %r8
 	adcq $0, %rax
-	addq %r8, %r10
+	addq %r8, %r15
 	adcq $0, %rax
 	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
 	addq %rax, %r9
 	adcq $0, %r8
-	addq %r9, %rbp
+	addq %r9, %r10
 	adcq $0, %r8
-	movq %r15, %rdx
+	movq 8(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
 	addq %rax, %r11
 	adcq $0, %r9
@@ -7124,196 +7124,196 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
 	addq %r9, %r12
 	adcq $0, %rax
-	addq %r12, %r10
+	addq %r12, %r15
 	adcq $0, %rax
 	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
 	addq %rax, %r9
 	adcq $0, %r12
-	addq %r9, %rbp
+	addq %r9, %r10
 	adcq $0, %r12
 	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r9
 	addq %r12, %rax
 	adcq $0, %r9
 	addq %rax, %r8
 	adcq $0, %r9
-	movq 8(%rsp), %rdx
+	movq 16(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rax
 	addq %r12, %r13
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r12
-	addq %rax, %r15
+	movq %r11, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
+	addq %rax, %r12
+	adcq $0, %r11
+	addq %r12, %rbx
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r12
+	addq %r11, %rax
 	adcq $0, %r12
-	addq %r15, %rbx
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r15
-	addq %r12, %rax
-	adcq $0, %r15
 	addq %rax, %rdi
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rax
-	addq %r15, %r12
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
+	addq %r12, %r11
 	adcq $0, %rax
+	addq %r11, %r15
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
+	addq %rax, %r12
+	adcq $0, %r11
 	addq %r12, %r10
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r12
-	addq %rax, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r12
+	addq %r11, %rax
 	adcq $0, %r12
-	addq %r15, %rbp
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r15
-	addq %r12, %rax
-	adcq $0, %r15
 	addq %rax, %r8
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rax
-	addq %r15, %r12
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rax
+	addq %r12, %r11
 	adcq $0, %rax
-	addq %r12, %r9
+	addq %r11, %r9
 	adcq $0, %rax
-	movq 16(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r12
-	addq %r15, %rbx
+	movq %rbp, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r11
+	addq %r12, %rbx
+	adcq $0, %r11
+	movq %r13, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r13
+	addq %r11, %r12
+	adcq $0, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
+	addq %r13, %r11
 	adcq $0, %r12
-	movq %rbx, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	addq %r15, %rdi
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r15
-	addq %rbx, %r12
-	adcq $0, %r15
-	addq %r12, %r10
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r12
-	addq %r15, %rbx
+	addq %r11, %r15
 	adcq $0, %r12
-	addq %rbx, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r11
+	addq %r12, %r13
+	adcq $0, %r11
+	addq %r13, %r10
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r13
+	addq %r11, %r12
+	adcq $0, %r13
+	addq %r12, %r8
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
+	addq %r13, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	addq %r15, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r15
-	addq %rbx, %r12
-	adcq $0, %r15
-	addq %r12, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r12
-	addq %r15, %rbx
+	addq %r11, %r9
 	adcq $0, %r12
-	addq %rbx, %rax
-	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	addq %r12, %r13
+	adcq $0, %r11
+	addq %r13, %rax
+	adcq $0, %r11
 	movq %rcx, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rbx
-	addq %r15, %rdi
-	adcq $0, %rbx
-	movq %rdi, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rdi
-	addq %rbx, %r15
-	adcq $0, %rdi
-	addq %r15, %r10
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r15
-	addq %rdi, %rbx
-	adcq $0, %r15
-	addq %rbx, %rbp
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %rbx
-	addq %r15, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %rdi
-	addq %rbx, %r15
-	adcq $0, %rdi
-	addq %r15, %r9
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r15
-	addq %rdi, %rbx
-	adcq $0, %r15
-	addq %rbx, %rax
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %rbx
-	addq %r15, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r12
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	addq %rbp, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
+	addq %r12, %r13
+	adcq $0, %rbp
+	addq %r13, %r10
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r13
+	addq %rbp, %r12
+	adcq $0, %r13
+	addq %r12, %r8
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	addq %rbp, %r9
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
+	addq %r12, %r13
+	adcq $0, %rbp
+	addq %r13, %rax
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r13
+	addq %rbp, %r12
+	adcq $0, %r13
+	addq %r12, %r11
+	adcq $0, %r13
 	addq 96(%rsi), %r14
-	adcq 104(%rsi), %r11
-	adcq 112(%rsi), %r13
-	movq 8(%rsp), %r15
-	adcq 120(%rsi), %r15
-	movq 16(%rsp), %rdi
+	movq 8(%rsp), %rbp
+	adcq 104(%rsi), %rbp
+	movq 16(%rsp), %r12
+	adcq 112(%rsi), %r12
+	adcq 120(%rsi), %rbx
 	adcq 128(%rsi), %rdi
-	adcq 136(%rsi), %r10
-	adcq 144(%rsi), %rbp
+	adcq 136(%rsi), %r15
+	adcq 144(%rsi), %r10
 	adcq 152(%rsi), %r8
 	adcq 160(%rsi), %r9
 	adcq 168(%rsi), %rax
-	adcq 176(%rsi), %r12
-	adcq 184(%rsi), %rbx
+	adcq 176(%rsi), %r11
+	adcq 184(%rsi), %r13
 	movq %r14, %rcx
 	subq .Lfg_p751_mont_p+0(%rip), %rcx
-	movq %r12, 16(%rsp)
-	movq %r11, %r12
-	sbbq .Lfg_p751_mont_p+8(%rip), %r12
-	movq %rax, 8(%rsp)
-	movq %r13, %rax
-	sbbq .Lfg_p751_mont_p+16(%rip), %rax
-	movq %r9, 24(%rsp)
+	movq %rbx, 16(%rsp)
+	movq %rbp, %rbx
+	sbbq .Lfg_p751_mont_p+8(%rip), %rbx
+	movq %r11, 8(%rsp)
+	movq %r12, %r11
+	sbbq .Lfg_p751_mont_p+16(%rip), %r11
+	movq %rax, 24(%rsp)
+	movq 16(%rsp), %rax
+	sbbq .Lfg_p751_mont_p+24(%rip), %rax
+	movq %r12, 32(%rsp)
+	movq %rdi, %r12
+	sbbq .Lfg_p751_mont_p+32(%rip), %r12
+	movq %r9, 40(%rsp)
 	movq %r15, %r9
-	sbbq .Lfg_p751_mont_p+24(%rip), %r9
-	movq %r8, 32(%rsp)
-	movq %rdi, %r8
-	sbbq .Lfg_p751_mont_p+32(%rip), %r8
-	movq %rbp, 40(%rsp)
-	movq %r10, %rbp
-	sbbq .Lfg_p751_mont_p+40(%rip), %rbp
-	movq %r10, 48(%rsp)
-	movq 40(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+48(%rip), %r10
-	movq %rdi, 56(%rsp)
-	movq 32(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+56(%rip), %rdi
+	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	movq %r8, 48(%rsp)
+	movq %r10, %r8
+	sbbq .Lfg_p751_mont_p+48(%rip), %r8
+	movq %r10, 56(%rsp)
+	movq 48(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+56(%rip), %r10
 	movq %r15, 64(%rsp)
-	movq 24(%rsp), %r15
+	movq 40(%rsp), %r15
 	sbbq .Lfg_p751_mont_p+64(%rip), %r15
-	movq %r13, 72(%rsp)
-	movq 8(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+72(%rip), %r13
-	movq %r11, 80(%rsp)
-	movq 16(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+80(%rip), %r11
+	movq %rdi, 72(%rsp)
+	movq 24(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
+	movq %rbp, 80(%rsp)
+	movq 8(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
 	movq %r14, 88(%rsp)
-	movq %rbx, %r14
+	movq %r13, %r14
 	sbbq .Lfg_p751_mont_p+88(%rip), %r14
 	cmovc 88(%rsp), %rcx
-	cmovc 80(%rsp), %r12
-	cmovc 72(%rsp), %rax
+	cmovc 80(%rsp), %rbx
+	cmovc 32(%rsp), %r11
+	cmovc 16(%rsp), %rax
+	cmovc 72(%rsp), %r12
 	cmovc 64(%rsp), %r9
 	cmovc 56(%rsp), %r8
-	cmovc 48(%rsp), %rbp
-	cmovc 40(%rsp), %r10
-	cmovc 32(%rsp), %rdi
-	cmovc 24(%rsp), %r15
-	cmovc 8(%rsp), %r13
-	cmovc 16(%rsp), %r11
-	cmovc %rbx, %r14
-	movq 0(%rsp), %rbx
-	movq %rcx, 0(%rbx)
-	movq %r12, 8(%rbx)
-	movq %rax, 16(%rbx)
-	movq %r9, 24(%rbx)
-	movq %r8, 32(%rbx)
-	movq %rbp, 40(%rbx)
-	movq %r10, 48(%rbx)
-	movq %rdi, 56(%rbx)
-	movq %r15, 64(%rbx)
-	movq %r13, 72(%rbx)
-	movq %r11, 80(%rbx)
-	movq %r14, 88(%rbx)
+	cmovc 48(%rsp), %r10
+	cmovc 40(%rsp), %r15
+	cmovc 24(%rsp), %rdi
+	cmovc 8(%rsp), %rbp
+	cmovc %r13, %r14
+	movq 0(%rsp), %r13
+	movq %rcx, 0(%r13)
+	movq %rbx, 8(%r13)
+	movq %r11, 16(%r13)
+	movq %rax, 24(%r13)
+	movq %r12, 32(%r13)
+	movq %r9, 40(%r13)
+	movq %r8, 48(%r13)
+	movq %r10, 56(%r13)
+	movq %r15, 64(%r13)
+	movq %rdi, 72(%r13)
+	movq %rbp, 80(%r13)
+	movq %r14, 88(%r13)
 	addq $96, %rsp
 popq %rbx
 popq %rbp
@@ -7392,1225 +7392,1214 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r8
 	addq %rbx, %r15
 	adcq $0, %r8
-	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r15
+	movq %r13, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r13
 	addq %r8, %rbx
-	adcq $0, %r15
+	adcq $0, %r13
 	addq %rbx, %r11
-	adcq $0, %r15
+	adcq $0, %r13
 	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rbx
-	addq %r15, %r8
+	addq %r13, %r8
 	adcq $0, %rbx
 	addq %r8, %r12
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r8
-	addq %rbx, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r8
+	addq %rbx, %r13
 	adcq $0, %r8
-	addq %r15, %r9
+	addq %r13, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r13
 	addq %r8, %rbx
-	adcq $0, %r15
+	adcq $0, %r13
 	movq 16(%rsp), %r8
 	addq %rbx, %r8
-	adcq $0, %r15
+	adcq $0, %r13
 	movq %r8, 16(%rsp)
 	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
-	addq %r15, %rbx
+	addq %r13, %rbx
 	adcq $0, %r8
-	movq 24(%rsp), %r15
-	addq %rbx, %r15
+	movq 24(%rsp), %r13
+	addq %rbx, %r13
 	adcq $0, %r8
-	movq %r15, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r15
+	movq %r13, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r13
 	addq %r8, %rbx
-	adcq $0, %r15
+	adcq $0, %r13
 	addq %rbx, %r14
-	adcq $0, %r15
-	addq %r15, %rdi
+	adcq $0, %r13
+	addq %r13, %rdi
 	movq 8(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %rbx
 	addq %r8, %r10
 	adcq $0, %rbx
-	mulxq 8(%rcx), %r15, %r8
-	addq %rbx, %r15
+	mulxq 8(%rcx), %r13, %r8
+	addq %rbx, %r13
 	adcq $0, %r8
-	addq %r15, %rax
+	addq %r13, %rax
 	adcq $0, %r8
-	mulxq 16(%rcx), %rbx, %r15
+	mulxq 16(%rcx), %rbx, %r13
 	addq %r8, %rbx
-	adcq $0, %r15
+	adcq $0, %r13
 	addq %rbx, %rbp
-	adcq $0, %r15
+	adcq $0, %r13
 	mulxq 24(%rcx), %r8, %rbx
-	addq %r15, %r8
+	addq %r13, %r8
 	adcq $0, %rbx
+	movq 8(%rsp), %r13
 	addq %r8, %r13
 	adcq $0, %rbx
-	mulxq 32(%rcx), %r15, %r8
-	addq %rbx, %r15
-	adcq $0, %r8
-	movq 8(%rsp), %rbx
-	addq %r15, %rbx
-	adcq $0, %r8
-	movq %rbx, 8(%rsp)
-	mulxq 40(%rcx), %r15, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	addq %r15, %r11
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r8, %r15
+	movq %r13, 8(%rsp)
+	mulxq 32(%rcx), %r8, %r13
 	addq %rbx, %r8
-	adcq $0, %r15
-	addq %r8, %r12
-	adcq $0, %r15
-	mulxq 56(%rcx), %rbx, %r8
-	addq %r15, %rbx
-	adcq $0, %r8
-	addq %rbx, %r9
-	adcq $0, %r8
-	mulxq 64(%rcx), %r15, %rbx
+	adcq $0, %r13
 	addq %r8, %r15
-	adcq $0, %rbx
-	movq 16(%rsp), %r8
-	addq %r15, %r8
-	adcq $0, %rbx
-	movq %r8, 16(%rsp)
-	mulxq 72(%rcx), %r15, %r8
-	addq %rbx, %r15
+	adcq $0, %r13
+	mulxq 40(%rcx), %rbx, %r8
+	addq %r13, %rbx
 	adcq $0, %r8
-	movq 24(%rsp), %rbx
-	addq %r15, %rbx
-	adcq $0, %r8
-	movq %rbx, 24(%rsp)
-	mulxq 80(%rcx), %r15, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	addq %r15, %r14
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r8, %r15
-	addq %rbx, %r8
-	adcq $0, %r15
-	addq %r8, %rdi
-	adcq $0, %r15
-	movq %r10, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r8
 	addq %rbx, %r11
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %rbx
-	addq %r8, %r10
-	adcq $0, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r10
-	addq %rbx, %r8
-	adcq $0, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r8
-	addq %r10, %rbx
-	adcq $0, %r8
-	movq 16(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r8
-	movq %r10, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r10
-	addq %r8, %rbx
-	adcq $0, %r10
-	movq 24(%rsp), %r8
-	addq %rbx, %r8
-	adcq $0, %r10
-	movq %r8, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
-	addq %r10, %rbx
-	adcq $0, %r8
-	addq %rbx, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rbx
-	addq %r8, %r10
-	adcq $0, %rbx
-	addq %r10, %rdi
-	adcq $0, %rbx
-	addq %rbx, %r15
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	mulxq 8(%rcx), %rbx, %r8
-	addq %r10, %rbx
-	adcq $0, %r8
-	addq %rbx, %rbp
-	adcq $0, %r8
-	mulxq 16(%rcx), %r10, %rbx
-	addq %r8, %r10
-	adcq $0, %rbx
-	addq %r10, %r13
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r8, %r10
-	addq %rbx, %r8
-	adcq $0, %r10
-	movq 8(%rsp), %rbx
-	addq %r8, %rbx
-	adcq $0, %r10
-	movq %rbx, 8(%rsp)
-	mulxq 32(%rcx), %r8, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	addq %r8, %r11
-	adcq $0, %rbx
-	mulxq 40(%rcx), %r10, %r8
-	addq %rbx, %r10
-	adcq $0, %r8
-	addq %r10, %r12
-	adcq $0, %r8
-	mulxq 48(%rcx), %rbx, %r10
-	addq %r8, %rbx
-	adcq $0, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	mulxq 56(%rcx), %r8, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	movq 16(%rsp), %r10
-	addq %r8, %r10
-	adcq $0, %rbx
-	movq %r10, 16(%rsp)
-	mulxq 64(%rcx), %r8, %r10
-	addq %rbx, %r8
-	adcq $0, %r10
-	movq 24(%rsp), %rbx
-	addq %r8, %rbx
-	adcq $0, %r10
-	movq %rbx, 24(%rsp)
-	mulxq 72(%rcx), %r8, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	addq %r8, %r14
-	adcq $0, %rbx
-	mulxq 80(%rcx), %r10, %r8
-	addq %rbx, %r10
-	adcq $0, %r8
-	addq %r10, %rdi
-	adcq $0, %r8
-	mulxq 88(%rcx), %rbx, %r10
-	addq %r8, %rbx
-	adcq $0, %r10
-	addq %rbx, %r15
-	adcq $0, %r10
-	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rbx
-	addq %r8, %r12
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r8
-	addq %rbx, %rax
-	adcq $0, %r8
-	addq %rax, %r9
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
-	addq %r8, %rbx
-	adcq $0, %rax
-	movq 16(%rsp), %r8
-	addq %rbx, %r8
-	adcq $0, %rax
-	movq %r8, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r8
-	addq %rax, %rbx
-	adcq $0, %r8
-	movq 24(%rsp), %rax
-	addq %rbx, %rax
-	adcq $0, %r8
-	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
-	addq %r8, %rbx
-	adcq $0, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rbx
-	addq %rax, %r8
-	adcq $0, %rbx
-	addq %r8, %rdi
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r8
-	addq %rbx, %rax
-	adcq $0, %r8
-	addq %rax, %r15
-	adcq $0, %r8
-	addq %r8, %r10
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	mulxq 8(%rcx), %r8, %rbx
-	addq %rax, %r8
-	adcq $0, %rbx
+	mulxq 48(%rcx), %r13, %rbx
 	addq %r8, %r13
 	adcq $0, %rbx
-	mulxq 16(%rcx), %rax, %r8
-	addq %rbx, %rax
-	adcq $0, %r8
-	movq 8(%rsp), %rbx
-	addq %rax, %rbx
-	adcq $0, %r8
-	movq %rbx, 8(%rsp)
-	mulxq 24(%rcx), %rax, %rbx
-	addq %r8, %rax
+	addq %r13, %r12
 	adcq $0, %rbx
-	addq %rax, %r11
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r8, %rax
+	mulxq 56(%rcx), %r8, %r13
 	addq %rbx, %r8
-	adcq $0, %rax
-	addq %r8, %r12
-	adcq $0, %rax
-	mulxq 40(%rcx), %rbx, %r8
-	addq %rax, %rbx
-	adcq $0, %r8
-	addq %rbx, %r9
-	adcq $0, %r8
-	mulxq 48(%rcx), %rax, %rbx
-	addq %r8, %rax
-	adcq $0, %rbx
-	movq 16(%rsp), %r8
-	addq %rax, %r8
-	adcq $0, %rbx
-	movq %r8, 16(%rsp)
-	mulxq 56(%rcx), %rax, %r8
-	addq %rbx, %rax
-	adcq $0, %r8
-	movq 24(%rsp), %rbx
-	addq %rax, %rbx
-	adcq $0, %r8
-	movq %rbx, 24(%rsp)
-	mulxq 64(%rcx), %rax, %rbx
-	addq %r8, %rax
-	adcq $0, %rbx
-	addq %rax, %r14
-	adcq $0, %rbx
-	mulxq 72(%rcx), %r8, %rax
-	addq %rbx, %r8
-	adcq $0, %rax
-	addq %r8, %rdi
-	adcq $0, %rax
-	mulxq 80(%rcx), %rbx, %r8
-	addq %rax, %rbx
-	adcq $0, %r8
-	addq %rbx, %r15
-	adcq $0, %r8
-	mulxq 88(%rcx), %rax, %rbx
-	addq %r8, %rax
-	adcq $0, %rbx
-	addq %rax, %r10
-	adcq $0, %rbx
-	movq %rbp, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rax
+	adcq $0, %r13
 	addq %r8, %r9
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r8
-	addq %rax, %rbp
+	adcq $0, %r13
+	mulxq 64(%rcx), %rbx, %r8
+	addq %r13, %rbx
 	adcq $0, %r8
-	movq 16(%rsp), %rax
-	addq %rbp, %rax
+	movq 16(%rsp), %r13
+	addq %rbx, %r13
 	adcq $0, %r8
-	movq %rax, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rax
-	addq %r8, %rbp
-	adcq $0, %rax
+	movq %r13, 16(%rsp)
+	mulxq 72(%rcx), %rbx, %r13
+	addq %r8, %rbx
+	adcq $0, %r13
 	movq 24(%rsp), %r8
-	addq %rbp, %r8
-	adcq $0, %rax
+	addq %rbx, %r8
+	adcq $0, %r13
 	movq %r8, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r8
-	addq %rax, %rbp
+	mulxq 80(%rcx), %rbx, %r8
+	addq %r13, %rbx
 	adcq $0, %r8
-	addq %rbp, %r14
+	addq %rbx, %r14
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbp
-	addq %r8, %rax
-	adcq $0, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rax
-	addq %rbp, %r8
-	adcq $0, %rax
-	addq %r8, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r8
-	addq %rax, %rbp
+	mulxq 88(%rcx), %r13, %rbx
+	addq %r8, %r13
+	adcq $0, %rbx
+	addq %r13, %rdi
+	adcq $0, %rbx
+	movq %r10, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r13
+	addq %r8, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r8
+	addq %r13, %r10
 	adcq $0, %r8
-	addq %rbp, %r10
+	addq %r10, %r12
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r10
+	addq %r8, %r13
+	adcq $0, %r10
+	addq %r13, %r9
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r13
+	addq %r10, %r8
+	adcq $0, %r13
+	movq 16(%rsp), %r10
+	addq %r8, %r10
+	adcq $0, %r13
+	movq %r15, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r15
+	addq %r13, %r8
+	adcq $0, %r15
+	movq 24(%rsp), %r13
+	addq %r8, %r13
+	adcq $0, %r15
+	movq %r13, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	addq %r8, %r14
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	addq %r15, %rdi
 	adcq $0, %r8
 	addq %r8, %rbx
-	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rax, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	mulxq 8(%rcx), %r8, %rax
-	addq %rbp, %r8
-	adcq $0, %rax
-	movq 8(%rsp), %rbp
-	addq %r8, %rbp
-	adcq $0, %rax
-	movq %rbp, 8(%rsp)
-	mulxq 16(%rcx), %r8, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	addq %r8, %r11
-	adcq $0, %rbp
-	mulxq 24(%rcx), %rax, %r8
-	addq %rbp, %rax
-	adcq $0, %r8
-	addq %rax, %r12
-	adcq $0, %r8
-	mulxq 32(%rcx), %rbp, %rax
-	addq %r8, %rbp
-	adcq $0, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	mulxq 40(%rcx), %r8, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	movq 16(%rsp), %rax
-	addq %r8, %rax
-	adcq $0, %rbp
-	movq %rax, 16(%rsp)
-	mulxq 48(%rcx), %r8, %rax
-	addq %rbp, %r8
-	adcq $0, %rax
-	movq 24(%rsp), %rbp
-	addq %r8, %rbp
-	adcq $0, %rax
-	movq %rbp, 24(%rsp)
-	mulxq 56(%rcx), %r8, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	addq %r8, %r14
-	adcq $0, %rbp
-	mulxq 64(%rcx), %rax, %r8
-	addq %rbp, %rax
-	adcq $0, %r8
-	addq %rax, %rdi
-	adcq $0, %r8
-	mulxq 72(%rcx), %rbp, %rax
-	addq %r8, %rbp
-	adcq $0, %rax
-	addq %rbp, %r15
-	adcq $0, %rax
-	mulxq 80(%rcx), %r8, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	addq %r8, %r10
-	adcq $0, %rbp
-	mulxq 88(%rcx), %rax, %r8
-	addq %rbp, %rax
-	adcq $0, %r8
-	addq %rax, %rbx
-	adcq $0, %r8
-	movq %r13, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %rax
-	movq 16(%rsp), %r13
-	addq %rbp, %r13
-	adcq $0, %rax
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	movq 24(%rsp), %rax
-	addq %rbp, %rax
-	adcq $0, %r13
-	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	addq %rax, %r15
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	addq %rbp, %r8
-	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %rax, %r13
-	movq 8(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %r13
-	movq %rbp, 8(%rsp)
-	mulxq 8(%rcx), %rax, %rbp
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %rax
-	adcq $0, %rbp
-	addq %rax, %r11
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r13, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	addq %r13, %r12
-	adcq $0, %rax
-	mulxq 24(%rcx), %rbp, %r13
-	addq %rax, %rbp
+	adcq $0, %r15
+	mulxq 8(%rcx), %r8, %r13
+	addq %r15, %r8
 	adcq $0, %r13
-	addq %rbp, %r9
+	addq %r8, %rbp
 	adcq $0, %r13
-	mulxq 32(%rcx), %rax, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	movq 16(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rbp
-	movq %r13, 16(%rsp)
-	mulxq 40(%rcx), %rax, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	movq 24(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %r13
-	movq %rbp, 24(%rsp)
-	mulxq 48(%rcx), %rax, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
-	mulxq 56(%rcx), %r13, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	addq %r13, %rdi
-	adcq $0, %rax
-	mulxq 64(%rcx), %rbp, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	mulxq 72(%rcx), %rax, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	mulxq 80(%rcx), %r13, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	addq %r13, %rbx
-	adcq $0, %rax
-	mulxq 88(%rcx), %rbp, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	movq 8(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
-	movq %r13, 8(%rsp)
-	movq 24(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rbp
-	movq %r13, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	addq %rax, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %rdi
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
+	mulxq 16(%rcx), %r15, %r8
 	addq %r13, %r15
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
-	addq %rbp, %rax
+	adcq $0, %r8
+	movq 8(%rsp), %r13
+	addq %r15, %r13
+	adcq $0, %r8
+	movq %r13, 8(%rsp)
+	mulxq 24(%rcx), %r15, %r13
+	addq %r8, %r15
 	adcq $0, %r13
-	addq %rax, %r10
+	movq 16(%rsp), %r8
+	addq %r15, %r8
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	movq 8(%rsp), %rax
-	addq %rbp, %rax
-	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	movq %r11, 8(%rsp)
-	mulxq 8(%rcx), %r13, %r11
-	addq %rbp, %r13
-	adcq $0, %r11
+	movq %r8, 16(%rsp)
+	mulxq 32(%rcx), %r15, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	addq %r15, %r11
+	adcq $0, %r8
+	mulxq 40(%rcx), %r13, %r15
+	addq %r8, %r13
+	adcq $0, %r15
 	addq %r13, %r12
+	adcq $0, %r15
+	mulxq 48(%rcx), %r8, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	addq %r8, %r9
+	adcq $0, %r13
+	mulxq 56(%rcx), %r15, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	addq %r15, %r10
+	adcq $0, %r8
+	mulxq 64(%rcx), %r13, %r15
+	addq %r8, %r13
+	adcq $0, %r15
+	movq 24(%rsp), %r8
+	addq %r13, %r8
+	adcq $0, %r15
+	movq %r8, 24(%rsp)
+	mulxq 72(%rcx), %r13, %r8
+	addq %r15, %r13
+	adcq $0, %r8
+	addq %r13, %r14
+	adcq $0, %r8
+	mulxq 80(%rcx), %r15, %r13
+	addq %r8, %r15
+	adcq $0, %r13
+	addq %r15, %rdi
+	adcq $0, %r13
+	mulxq 88(%rcx), %r8, %r15
+	addq %r13, %r8
+	adcq $0, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	movq %rax, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r8
+	addq %r13, %r12
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
+	addq %r8, %rax
+	adcq $0, %r13
+	addq %rax, %r9
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rax
+	addq %r13, %r8
+	adcq $0, %rax
+	addq %r8, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r8
+	addq %rax, %r13
+	adcq $0, %r8
+	movq 24(%rsp), %rax
+	addq %r13, %rax
+	adcq $0, %r8
+	movq %r11, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	addq %r8, %r13
 	adcq $0, %r11
-	mulxq 16(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	addq %rbp, %r9
-	adcq $0, %r13
-	mulxq 24(%rcx), %r11, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	movq 16(%rsp), %r13
-	addq %r11, %r13
-	adcq $0, %rbp
-	movq %r13, 16(%rsp)
-	mulxq 32(%rcx), %r11, %r13
-	addq %rbp, %r11
-	adcq $0, %r13
-	movq 24(%rsp), %rbp
-	addq %r11, %rbp
-	adcq $0, %r13
-	movq %rbp, 24(%rsp)
-	mulxq 40(%rcx), %r11, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	addq %r11, %r14
-	adcq $0, %rbp
-	mulxq 48(%rcx), %r13, %r11
-	addq %rbp, %r13
-	adcq $0, %r11
-	addq %r13, %rdi
-	adcq $0, %r11
-	mulxq 56(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	mulxq 64(%rcx), %r11, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	addq %r11, %r10
-	adcq $0, %rbp
-	mulxq 72(%rcx), %r13, %r11
-	addq %rbp, %r13
-	adcq $0, %r11
-	addq %r13, %rbx
-	adcq $0, %r11
-	mulxq 80(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	mulxq 88(%rcx), %r11, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	addq %r11, %rax
-	adcq $0, %rbp
-	movq 8(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r11
 	addq %r13, %r14
 	adcq $0, %r11
-	movq %r14, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r14
-	addq %r11, %r13
-	adcq $0, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r13
-	addq %r14, %r11
-	adcq $0, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r11
-	addq %r13, %r14
-	adcq $0, %r11
-	addq %r14, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r14
-	addq %r11, %r13
-	adcq $0, %r14
-	addq %r13, %rbx
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r13
-	addq %r14, %r11
-	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r13
 	addq %r11, %r8
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r11
-	addq %r13, %r14
-	adcq $0, %r11
-	addq %r14, %rax
-	adcq $0, %r11
-	addq %r11, %rbp
-	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	mulxq 8(%rcx), %r11, %r13
-	addq %r14, %r11
+	addq %r8, %rdi
 	adcq $0, %r13
-	addq %r11, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r8
+	addq %r13, %r11
+	adcq $0, %r8
+	addq %r11, %rbx
+	adcq $0, %r8
+	addq %r8, %r15
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %r11
+	addq %r13, %rbp
+	adcq $0, %r11
+	mulxq 8(%rcx), %r8, %r13
+	addq %r11, %r8
 	adcq $0, %r13
-	mulxq 16(%rcx), %r14, %r11
-	addq %r13, %r14
+	movq 8(%rsp), %r11
+	addq %r8, %r11
+	adcq $0, %r13
+	movq %r11, 8(%rsp)
+	mulxq 16(%rcx), %r8, %r11
+	addq %r13, %r8
 	adcq $0, %r11
 	movq 16(%rsp), %r13
-	addq %r14, %r13
+	addq %r8, %r13
 	adcq $0, %r11
 	movq %r13, 16(%rsp)
-	mulxq 24(%rcx), %r14, %r13
-	addq %r11, %r14
+	mulxq 24(%rcx), %r8, %r13
+	addq %r11, %r8
 	adcq $0, %r13
 	movq 24(%rsp), %r11
-	addq %r14, %r11
+	addq %r8, %r11
 	adcq $0, %r13
 	movq %r11, 24(%rsp)
-	mulxq 32(%rcx), %r14, %r11
+	mulxq 32(%rcx), %r8, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	addq %r8, %r12
+	adcq $0, %r11
+	mulxq 40(%rcx), %r13, %r8
+	addq %r11, %r13
+	adcq $0, %r8
+	addq %r13, %r9
+	adcq $0, %r8
+	mulxq 48(%rcx), %r11, %r13
+	addq %r8, %r11
+	adcq $0, %r13
+	addq %r11, %r10
+	adcq $0, %r13
+	mulxq 56(%rcx), %r8, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	addq %r8, %rax
+	adcq $0, %r11
+	mulxq 64(%rcx), %r13, %r8
+	addq %r11, %r13
+	adcq $0, %r8
 	addq %r13, %r14
+	adcq $0, %r8
+	mulxq 72(%rcx), %r11, %r13
+	addq %r8, %r11
+	adcq $0, %r13
+	addq %r11, %rdi
+	adcq $0, %r13
+	mulxq 80(%rcx), %r8, %r11
+	addq %r13, %r8
 	adcq $0, %r11
-	movq 8(%rsp), %r13
-	addq %r14, %r13
+	addq %r8, %rbx
 	adcq $0, %r11
-	movq %r13, 8(%rsp)
-	mulxq 40(%rcx), %r14, %r13
+	mulxq 88(%rcx), %r13, %r8
+	addq %r11, %r13
+	adcq $0, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	movq %rbp, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r13
+	addq %r11, %r9
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r11
+	addq %r13, %rbp
+	adcq $0, %r11
+	addq %rbp, %r10
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
+	addq %r11, %r13
+	adcq $0, %rbp
+	addq %r13, %rax
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r13
+	addq %rbp, %r11
+	adcq $0, %r13
 	addq %r11, %r14
 	adcq $0, %r13
-	addq %r14, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r11
+	addq %r13, %rbp
+	adcq $0, %r11
+	addq %rbp, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
+	addq %r11, %r13
+	adcq $0, %rbp
+	addq %r13, %rbx
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r13
+	addq %rbp, %r11
 	adcq $0, %r13
-	mulxq 48(%rcx), %r11, %r14
-	addq %r13, %r11
-	adcq $0, %r14
 	addq %r11, %r15
-	adcq $0, %r14
-	mulxq 56(%rcx), %r13, %r11
-	addq %r14, %r13
+	adcq $0, %r13
+	addq %r13, %r8
+	movq 32(%rsi), %rdx
+	mulxq 0(%rcx), %rbp, %r11
+	movq 8(%rsp), %r13
+	addq %rbp, %r13
+	adcq $0, %r11
+	movq %r13, 8(%rsp)
+	mulxq 8(%rcx), %rbp, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	movq 16(%rsp), %r11
+	addq %rbp, %r11
+	adcq $0, %r13
+	movq %r11, 16(%rsp)
+	mulxq 16(%rcx), %rbp, %r11
+	addq %r13, %rbp
+	adcq $0, %r11
+	movq 24(%rsp), %r13
+	addq %rbp, %r13
+	adcq $0, %r11
+	movq %r13, 24(%rsp)
+	mulxq 24(%rcx), %rbp, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	addq %rbp, %r12
+	adcq $0, %r13
+	mulxq 32(%rcx), %r11, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
+	addq %r11, %r9
+	adcq $0, %rbp
+	mulxq 40(%rcx), %r13, %r11
+	addq %rbp, %r13
 	adcq $0, %r11
 	addq %r13, %r10
 	adcq $0, %r11
-	mulxq 64(%rcx), %r14, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	addq %r14, %rbx
-	adcq $0, %r13
-	mulxq 72(%rcx), %r11, %r14
-	addq %r13, %r11
-	adcq $0, %r14
-	addq %r11, %r8
-	adcq $0, %r14
-	mulxq 80(%rcx), %r13, %r11
-	addq %r14, %r13
-	adcq $0, %r11
-	addq %r13, %rax
-	adcq $0, %r11
-	mulxq 88(%rcx), %r14, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
-	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r14
-	addq %r11, %rdi
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r12, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r12
-	addq %r11, %r14
-	adcq $0, %r12
-	addq %r14, %r10
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
-	addq %r11, %rbx
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r12, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r12
-	addq %r11, %r14
-	adcq $0, %r12
-	addq %r14, %rax
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
+	mulxq 48(%rcx), %rbp, %r13
 	addq %r11, %rbp
-	adcq $0, %r14
-	addq %r14, %r13
-	movq 64(%rsi), %rdx
-	mulxq 0(%rcx), %r12, %r11
-	addq %r12, %r9
-	adcq $0, %r11
-	mulxq 8(%rcx), %r14, %r12
+	adcq $0, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	mulxq 56(%rcx), %r11, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
 	addq %r11, %r14
-	adcq $0, %r12
-	movq 16(%rsp), %r11
-	addq %r14, %r11
-	adcq $0, %r12
-	movq %r11, 16(%rsp)
-	mulxq 16(%rcx), %r14, %r11
-	addq %r12, %r14
+	adcq $0, %rbp
+	mulxq 64(%rcx), %r13, %r11
+	addq %rbp, %r13
 	adcq $0, %r11
-	movq 24(%rsp), %r12
-	addq %r14, %r12
+	addq %r13, %rdi
 	adcq $0, %r11
-	movq %r12, 24(%rsp)
-	mulxq 24(%rcx), %r14, %r12
-	addq %r11, %r14
-	adcq $0, %r12
-	movq 8(%rsp), %r11
-	addq %r14, %r11
-	adcq $0, %r12
-	movq %r11, 8(%rsp)
-	mulxq 32(%rcx), %r14, %r11
-	addq %r12, %r14
-	adcq $0, %r11
-	addq %r14, %rdi
-	adcq $0, %r11
-	mulxq 40(%rcx), %r12, %r14
-	addq %r11, %r12
-	adcq $0, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	mulxq 48(%rcx), %r11, %r12
-	addq %r14, %r11
-	adcq $0, %r12
-	addq %r11, %r10
-	adcq $0, %r12
-	mulxq 56(%rcx), %r14, %r11
-	addq %r12, %r14
-	adcq $0, %r11
-	addq %r14, %rbx
-	adcq $0, %r11
-	mulxq 64(%rcx), %r12, %r14
-	addq %r11, %r12
-	adcq $0, %r14
-	addq %r12, %r8
-	adcq $0, %r14
-	mulxq 72(%rcx), %r11, %r12
-	addq %r14, %r11
-	adcq $0, %r12
-	addq %r11, %rax
-	adcq $0, %r12
-	mulxq 80(%rcx), %r14, %r11
-	addq %r12, %r14
-	adcq $0, %r11
-	addq %r14, %rbp
-	adcq $0, %r11
-	mulxq 88(%rcx), %r12, %r14
-	addq %r11, %r12
-	adcq $0, %r14
-	addq %r12, %r13
-	adcq $0, %r14
-	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r12
+	mulxq 72(%rcx), %rbp, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	mulxq 80(%rcx), %r11, %rbp
+	addq %r13, %r11
+	adcq $0, %rbp
 	addq %r11, %r15
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r11
-	addq %r12, %r9
+	adcq $0, %rbp
+	mulxq 88(%rcx), %r13, %r11
+	addq %rbp, %r13
 	adcq $0, %r11
-	addq %r9, %r10
+	addq %r13, %r8
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r9
-	addq %r11, %r12
+	movq 8(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r13
+	addq %rbp, %r10
+	adcq $0, %r13
+	movq %r9, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r9
+	addq %r13, %rbp
 	adcq $0, %r9
-	addq %r12, %rbx
+	addq %rbp, %rax
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	addq %r11, %r8
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r11
-	addq %r12, %r9
-	adcq $0, %r11
-	addq %r9, %rax
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r9
-	addq %r11, %r12
-	adcq $0, %r9
-	addq %r12, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	addq %r11, %r13
-	adcq $0, %r12
-	addq %r12, %r14
-	movq 72(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %r11
-	movq 16(%rsp), %r12
-	addq %r9, %r12
-	adcq $0, %r11
-	movq %r12, 16(%rsp)
-	mulxq 8(%rcx), %r9, %r12
-	addq %r11, %r9
-	adcq $0, %r12
-	movq 24(%rsp), %r11
-	addq %r9, %r11
-	adcq $0, %r12
-	movq %r11, 24(%rsp)
-	mulxq 16(%rcx), %r9, %r11
-	addq %r12, %r9
-	adcq $0, %r11
-	movq 8(%rsp), %r12
-	addq %r9, %r12
-	adcq $0, %r11
-	movq %r12, 8(%rsp)
-	mulxq 24(%rcx), %r9, %r12
-	addq %r11, %r9
-	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
+	addq %rbp, %r9
+	adcq $0, %r13
 	addq %r9, %rdi
-	adcq $0, %r12
-	mulxq 32(%rcx), %r11, %r9
-	addq %r12, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r9
+	addq %r13, %rbp
 	adcq $0, %r9
-	addq %r11, %r15
+	addq %rbp, %rbx
 	adcq $0, %r9
-	mulxq 40(%rcx), %r12, %r11
-	addq %r9, %r12
-	adcq $0, %r11
-	addq %r12, %r10
-	adcq $0, %r11
-	mulxq 48(%rcx), %r9, %r12
-	addq %r11, %r9
-	adcq $0, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	mulxq 56(%rcx), %r11, %r9
-	addq %r12, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r13
+	addq %rbp, %r9
+	adcq $0, %r13
+	addq %r9, %r8
+	adcq $0, %r13
+	addq %r13, %r11
+	movq 40(%rsi), %rdx
+	mulxq 0(%rcx), %rbp, %r9
+	movq 16(%rsp), %r13
+	addq %rbp, %r13
 	adcq $0, %r9
-	addq %r11, %r8
-	adcq $0, %r9
-	mulxq 64(%rcx), %r12, %r11
-	addq %r9, %r12
-	adcq $0, %r11
-	addq %r12, %rax
-	adcq $0, %r11
-	mulxq 72(%rcx), %r9, %r12
-	addq %r11, %r9
-	adcq $0, %r12
+	movq %r13, 16(%rsp)
+	mulxq 8(%rcx), %rbp, %r13
 	addq %r9, %rbp
-	adcq $0, %r12
-	mulxq 80(%rcx), %r11, %r9
-	addq %r12, %r11
+	adcq $0, %r13
+	movq 24(%rsp), %r9
+	addq %rbp, %r9
+	adcq $0, %r13
+	movq %r9, 24(%rsp)
+	mulxq 16(%rcx), %rbp, %r9
+	addq %r13, %rbp
 	adcq $0, %r9
-	addq %r11, %r13
+	addq %rbp, %r12
 	adcq $0, %r9
-	mulxq 88(%rcx), %r12, %r11
-	addq %r9, %r12
-	adcq $0, %r11
-	addq %r12, %r14
-	adcq $0, %r11
+	mulxq 24(%rcx), %r13, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	movq 8(%rsp), %r9
+	addq %r13, %r9
+	adcq $0, %rbp
+	movq %r9, 8(%rsp)
+	mulxq 32(%rcx), %r13, %r9
+	addq %rbp, %r13
+	adcq $0, %r9
+	addq %r13, %r10
+	adcq $0, %r9
+	mulxq 40(%rcx), %rbp, %r13
+	addq %r9, %rbp
+	adcq $0, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	mulxq 48(%rcx), %r9, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	addq %r9, %r14
+	adcq $0, %rbp
+	mulxq 56(%rcx), %r13, %r9
+	addq %rbp, %r13
+	adcq $0, %r9
+	addq %r13, %rdi
+	adcq $0, %r9
+	mulxq 64(%rcx), %rbp, %r13
+	addq %r9, %rbp
+	adcq $0, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	mulxq 72(%rcx), %r9, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	addq %r9, %r15
+	adcq $0, %rbp
+	mulxq 80(%rcx), %r13, %r9
+	addq %rbp, %r13
+	adcq $0, %r9
+	addq %r13, %r8
+	adcq $0, %r9
+	mulxq 88(%rcx), %rbp, %r13
+	addq %r9, %rbp
+	adcq $0, %r13
+	addq %rbp, %r11
+	adcq $0, %r13
 	movq 16(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r12
-	addq %r9, %r10
-	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
+	addq %r9, %rax
+	adcq $0, %rbp
 	movq %r10, 16(%rsp)
 	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
-	addq %r12, %r9
+	addq %rbp, %r9
 	adcq $0, %r10
-	addq %r9, %rbx
+	addq %r9, %r14
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r9
-	addq %r10, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
+	addq %r10, %rbp
 	adcq $0, %r9
-	addq %r12, %r8
+	addq %rbp, %rdi
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbp
 	addq %r9, %r10
-	adcq $0, %r12
-	addq %r10, %rax
-	adcq $0, %r12
+	adcq $0, %rbp
+	addq %r10, %rbx
+	adcq $0, %rbp
 	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %r12, %r9
+	addq %rbp, %r9
 	adcq $0, %r10
+	addq %r9, %r15
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r9
+	addq %r10, %rbp
+	adcq $0, %r9
+	addq %rbp, %r8
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rbp
+	addq %r9, %r10
+	adcq $0, %rbp
+	addq %r10, %r11
+	adcq $0, %rbp
+	addq %rbp, %r13
+	movq 48(%rsi), %rdx
+	mulxq 0(%rcx), %r9, %r10
+	movq 24(%rsp), %rbp
 	addq %r9, %rbp
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r9
-	addq %r10, %r12
-	adcq $0, %r9
-	addq %r12, %r13
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r12
-	addq %r9, %r10
-	adcq $0, %r12
-	addq %r10, %r14
-	adcq $0, %r12
-	addq %r12, %r11
-	movq 80(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %r10
-	movq 24(%rsp), %r12
-	addq %r9, %r12
-	adcq $0, %r10
-	movq %r12, 24(%rsp)
-	mulxq 8(%rcx), %r9, %r12
+	movq %rbp, 24(%rsp)
+	mulxq 8(%rcx), %r9, %rbp
 	addq %r10, %r9
-	adcq $0, %r12
-	movq 8(%rsp), %r10
+	adcq $0, %rbp
+	addq %r9, %r12
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r10, %r9
+	addq %rbp, %r10
+	adcq $0, %r9
+	movq 8(%rsp), %rbp
+	addq %r10, %rbp
+	adcq $0, %r9
+	movq %rbp, 8(%rsp)
+	mulxq 24(%rcx), %r10, %rbp
 	addq %r9, %r10
-	adcq $0, %r12
-	movq %r10, 8(%rsp)
-	mulxq 16(%rcx), %r9, %r10
-	addq %r12, %r9
+	adcq $0, %rbp
+	movq 16(%rsp), %r9
+	addq %r10, %r9
+	adcq $0, %rbp
+	movq %r9, 16(%rsp)
+	mulxq 32(%rcx), %r10, %r9
+	addq %rbp, %r10
+	adcq $0, %r9
+	addq %r10, %rax
+	adcq $0, %r9
+	mulxq 40(%rcx), %rbp, %r10
+	addq %r9, %rbp
 	adcq $0, %r10
+	addq %rbp, %r14
+	adcq $0, %r10
+	mulxq 48(%rcx), %r9, %rbp
+	addq %r10, %r9
+	adcq $0, %rbp
 	addq %r9, %rdi
+	adcq $0, %rbp
+	mulxq 56(%rcx), %r10, %r9
+	addq %rbp, %r10
+	adcq $0, %r9
+	addq %r10, %rbx
+	adcq $0, %r9
+	mulxq 64(%rcx), %rbp, %r10
+	addq %r9, %rbp
 	adcq $0, %r10
+	addq %rbp, %r15
+	adcq $0, %r10
+	mulxq 72(%rcx), %r9, %rbp
+	addq %r10, %r9
+	adcq $0, %rbp
+	addq %r9, %r8
+	adcq $0, %rbp
+	mulxq 80(%rcx), %r10, %r9
+	addq %rbp, %r10
+	adcq $0, %r9
+	addq %r10, %r11
+	adcq $0, %r9
+	mulxq 88(%rcx), %rbp, %r10
+	addq %r9, %rbp
+	adcq $0, %r10
+	addq %rbp, %r13
+	adcq $0, %r10
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
+	addq %r9, %r14
+	adcq $0, %rbp
+	movq %rax, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rax
+	addq %rbp, %r9
+	adcq $0, %rax
+	addq %r9, %rdi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	addq %rbp, %rbx
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rbp
+	addq %r9, %rax
+	adcq $0, %rbp
+	addq %rax, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rax
+	addq %rbp, %r9
+	adcq $0, %rax
+	addq %r9, %r8
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	addq %rbp, %r11
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
+	addq %r9, %rax
+	adcq $0, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	addq %rbp, %r10
+	movq 56(%rsi), %rdx
+	mulxq 0(%rcx), %r9, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	mulxq 8(%rcx), %rbp, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	movq 8(%rsp), %rax
+	addq %rbp, %rax
+	adcq $0, %r9
+	movq %rax, 8(%rsp)
+	mulxq 16(%rcx), %rbp, %rax
+	addq %r9, %rbp
+	adcq $0, %rax
+	movq 16(%rsp), %r9
+	addq %rbp, %r9
+	adcq $0, %rax
+	movq %r9, 16(%rsp)
+	mulxq 24(%rcx), %rbp, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	movq 24(%rsp), %rax
+	addq %rbp, %rax
+	adcq $0, %r9
+	movq %rax, 24(%rsp)
+	mulxq 32(%rcx), %rbp, %rax
+	addq %r9, %rbp
+	adcq $0, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	mulxq 40(%rcx), %r9, %rbp
+	addq %rax, %r9
+	adcq $0, %rbp
+	addq %r9, %rdi
+	adcq $0, %rbp
+	mulxq 48(%rcx), %rax, %r9
+	addq %rbp, %rax
+	adcq $0, %r9
+	addq %rax, %rbx
+	adcq $0, %r9
+	mulxq 56(%rcx), %rbp, %rax
+	addq %r9, %rbp
+	adcq $0, %rax
+	addq %rbp, %r15
+	adcq $0, %rax
+	mulxq 64(%rcx), %r9, %rbp
+	addq %rax, %r9
+	adcq $0, %rbp
+	addq %r9, %r8
+	adcq $0, %rbp
+	mulxq 72(%rcx), %rax, %r9
+	addq %rbp, %rax
+	adcq $0, %r9
+	addq %rax, %r11
+	adcq $0, %r9
+	mulxq 80(%rcx), %rbp, %rax
+	addq %r9, %rbp
+	adcq $0, %rax
+	addq %rbp, %r13
+	adcq $0, %rax
+	mulxq 88(%rcx), %r9, %rbp
+	addq %rax, %r9
+	adcq $0, %rbp
+	addq %r9, %r10
+	adcq $0, %rbp
+	movq %r12, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
+	addq %rax, %rdi
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	addq %r12, %rbx
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
+	addq %rax, %r9
+	adcq $0, %r12
+	addq %r9, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
+	addq %r12, %rax
+	adcq $0, %r9
+	addq %rax, %r8
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	addq %r12, %r11
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
+	addq %rax, %r9
+	adcq $0, %r12
+	addq %r9, %r13
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r9
+	addq %r12, %rax
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	addq %r9, %rbp
+	movq 64(%rsi), %rdx
+	mulxq 0(%rcx), %r12, %rax
+	movq 8(%rsp), %r9
+	addq %r12, %r9
+	adcq $0, %rax
+	movq %r9, 8(%rsp)
+	mulxq 8(%rcx), %r12, %r9
+	addq %rax, %r12
+	adcq $0, %r9
+	movq 16(%rsp), %rax
+	addq %r12, %rax
+	adcq $0, %r9
+	movq %rax, 16(%rsp)
+	mulxq 16(%rcx), %r12, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	movq 24(%rsp), %r9
+	addq %r12, %r9
+	adcq $0, %rax
+	movq %r9, 24(%rsp)
 	mulxq 24(%rcx), %r12, %r9
-	addq %r10, %r12
+	addq %rax, %r12
+	adcq $0, %r9
+	addq %r12, %r14
+	adcq $0, %r9
+	mulxq 32(%rcx), %rax, %r12
+	addq %r9, %rax
+	adcq $0, %r12
+	addq %rax, %rdi
+	adcq $0, %r12
+	mulxq 40(%rcx), %r9, %rax
+	addq %r12, %r9
+	adcq $0, %rax
+	addq %r9, %rbx
+	adcq $0, %rax
+	mulxq 48(%rcx), %r12, %r9
+	addq %rax, %r12
 	adcq $0, %r9
 	addq %r12, %r15
 	adcq $0, %r9
-	mulxq 32(%rcx), %r10, %r12
-	addq %r9, %r10
-	adcq $0, %r12
-	movq 16(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %r12
-	movq %r9, 16(%rsp)
-	mulxq 40(%rcx), %r10, %r9
-	addq %r12, %r10
-	adcq $0, %r9
-	addq %r10, %rbx
-	adcq $0, %r9
-	mulxq 48(%rcx), %r12, %r10
-	addq %r9, %r12
-	adcq $0, %r10
-	addq %r12, %r8
-	adcq $0, %r10
-	mulxq 56(%rcx), %r9, %r12
-	addq %r10, %r9
-	adcq $0, %r12
+	mulxq 56(%rcx), %rax, %r12
 	addq %r9, %rax
 	adcq $0, %r12
-	mulxq 64(%rcx), %r10, %r9
-	addq %r12, %r10
+	addq %rax, %r8
+	adcq $0, %r12
+	mulxq 64(%rcx), %r9, %rax
+	addq %r12, %r9
+	adcq $0, %rax
+	addq %r9, %r11
+	adcq $0, %rax
+	mulxq 72(%rcx), %r12, %r9
+	addq %rax, %r12
 	adcq $0, %r9
-	addq %r10, %rbp
-	adcq $0, %r9
-	mulxq 72(%rcx), %r12, %r10
-	addq %r9, %r12
-	adcq $0, %r10
 	addq %r12, %r13
-	adcq $0, %r10
-	mulxq 80(%rcx), %r9, %r12
-	addq %r10, %r9
-	adcq $0, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	mulxq 88(%rcx), %r10, %r9
-	addq %r12, %r10
 	adcq $0, %r9
-	addq %r10, %r11
-	adcq $0, %r9
-	movq 24(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
-	addq %r12, %rbx
-	adcq $0, %r10
-	movq %rbx, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	addq %r12, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
-	addq %rbx, %r10
+	mulxq 80(%rcx), %rax, %r12
+	addq %r9, %rax
 	adcq $0, %r12
-	addq %r10, %rax
+	addq %rax, %r10
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r10
-	addq %r12, %rbx
-	adcq $0, %r10
-	addq %rbx, %rbp
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	addq %r12, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r12
-	addq %rbx, %r10
-	adcq $0, %r12
-	addq %r10, %r14
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r10
-	addq %r12, %rbx
-	adcq $0, %r10
-	addq %rbx, %r11
-	adcq $0, %r10
-	addq %r10, %r9
-	movq 88(%rsi), %rdx
-	mulxq 0(%rcx), %r12, %rbx
-	movq 8(%rsp), %r10
-	addq %r12, %r10
-	adcq $0, %rbx
-	movq %r10, 8(%rsp)
-	mulxq 8(%rcx), %r12, %r10
-	addq %rbx, %r12
-	adcq $0, %r10
-	addq %r12, %rdi
-	adcq $0, %r10
-	mulxq 16(%rcx), %rbx, %r12
-	addq %r10, %rbx
-	adcq $0, %r12
-	addq %rbx, %r15
-	adcq $0, %r12
-	mulxq 24(%rcx), %r10, %rbx
-	addq %r12, %r10
-	adcq $0, %rbx
-	movq 16(%rsp), %r12
-	addq %r10, %r12
-	adcq $0, %rbx
-	movq %r12, 16(%rsp)
-	mulxq 32(%rcx), %r10, %r12
-	addq %rbx, %r10
-	adcq $0, %r12
-	movq 24(%rsp), %rbx
-	addq %r10, %rbx
-	adcq $0, %r12
-	movq %rbx, 24(%rsp)
-	mulxq 40(%rcx), %r10, %rbx
-	addq %r12, %r10
-	adcq $0, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r12, %r10
-	addq %rbx, %r12
-	adcq $0, %r10
-	addq %r12, %rax
-	adcq $0, %r10
-	mulxq 56(%rcx), %rbx, %r12
-	addq %r10, %rbx
-	adcq $0, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
-	mulxq 64(%rcx), %r10, %rbx
-	addq %r12, %r10
-	adcq $0, %rbx
-	addq %r10, %r13
-	adcq $0, %rbx
-	mulxq 72(%rcx), %r12, %r10
-	addq %rbx, %r12
-	adcq $0, %r10
-	addq %r12, %r14
-	adcq $0, %r10
-	mulxq 80(%rcx), %rbx, %r12
-	addq %r10, %rbx
-	adcq $0, %r12
-	addq %rbx, %r11
-	adcq $0, %r12
-	mulxq 88(%rcx), %r10, %rbx
-	addq %r12, %r10
-	adcq $0, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
+	mulxq 88(%rcx), %r9, %rax
+	addq %r12, %r9
+	adcq $0, %rax
+	addq %r9, %rbp
+	adcq $0, %rax
 	movq 8(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
-	addq %r12, %r8
-	adcq $0, %r10
-	movq %r8, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r8
-	addq %r10, %r12
-	adcq $0, %r8
-	addq %r12, %rax
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r9
+	addq %r12, %rbx
+	adcq $0, %r9
+	movq %rdi, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rdi
+	addq %r9, %r12
+	adcq $0, %rdi
+	addq %r12, %r15
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
+	addq %rdi, %r9
 	adcq $0, %r12
-	addq %r10, %rbp
+	addq %r9, %r8
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
-	addq %r12, %r8
-	adcq $0, %r10
-	addq %r8, %r13
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r8
-	addq %r10, %r12
-	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r9
+	addq %r12, %rdi
+	adcq $0, %r9
+	addq %rdi, %r11
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rdi
+	addq %r9, %r12
+	adcq $0, %rdi
+	addq %r12, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
+	addq %rdi, %r9
+	adcq $0, %r12
+	addq %r9, %r10
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r9
+	addq %r12, %rdi
+	adcq $0, %r9
+	addq %rdi, %rbp
+	adcq $0, %r9
+	addq %r9, %rax
+	movq 72(%rsi), %rdx
+	mulxq 0(%rcx), %r12, %rdi
+	movq 16(%rsp), %r9
+	addq %r12, %r9
+	adcq $0, %rdi
+	movq %r9, 16(%rsp)
+	mulxq 8(%rcx), %r12, %r9
+	addq %rdi, %r12
+	adcq $0, %r9
+	movq 24(%rsp), %rdi
+	addq %r12, %rdi
+	adcq $0, %r9
+	movq %rdi, 24(%rsp)
+	mulxq 16(%rcx), %r12, %rdi
+	addq %r9, %r12
+	adcq $0, %rdi
 	addq %r12, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r12
-	addq %r8, %r10
+	adcq $0, %rdi
+	mulxq 24(%rcx), %r9, %r12
+	addq %rdi, %r9
 	adcq $0, %r12
-	addq %r10, %r11
+	movq 8(%rsp), %rdi
+	addq %r9, %rdi
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r10
+	movq %rdi, 8(%rsp)
+	mulxq 32(%rcx), %r9, %rdi
+	addq %r12, %r9
+	adcq $0, %rdi
+	addq %r9, %rbx
+	adcq $0, %rdi
+	mulxq 40(%rcx), %r12, %r9
+	addq %rdi, %r12
+	adcq $0, %r9
+	addq %r12, %r15
+	adcq $0, %r9
+	mulxq 48(%rcx), %rdi, %r12
+	addq %r9, %rdi
+	adcq $0, %r12
+	addq %rdi, %r8
+	adcq $0, %r12
+	mulxq 56(%rcx), %r9, %rdi
+	addq %r12, %r9
+	adcq $0, %rdi
+	addq %r9, %r11
+	adcq $0, %rdi
+	mulxq 64(%rcx), %r12, %r9
+	addq %rdi, %r12
+	adcq $0, %r9
+	addq %r12, %r13
+	adcq $0, %r9
+	mulxq 72(%rcx), %rdi, %r12
+	addq %r9, %rdi
+	adcq $0, %r12
+	addq %rdi, %r10
+	adcq $0, %r12
+	mulxq 80(%rcx), %r9, %rdi
+	addq %r12, %r9
+	adcq $0, %rdi
+	addq %r9, %rbp
+	adcq $0, %rdi
+	mulxq 88(%rcx), %r12, %r9
+	addq %rdi, %r12
+	adcq $0, %r9
+	addq %r12, %rax
+	adcq $0, %r9
+	movq 16(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r12
+	addq %rdi, %r15
+	adcq $0, %r12
+	movq %rbx, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	addq %rdi, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rdi
+	addq %rbx, %r12
+	adcq $0, %rdi
+	addq %r12, %r11
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r12
+	addq %rdi, %rbx
+	adcq $0, %r12
+	addq %rbx, %r13
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	addq %rdi, %r10
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rdi
+	addq %rbx, %r12
+	adcq $0, %rdi
+	addq %r12, %rbp
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r12
+	addq %rdi, %rbx
+	adcq $0, %r12
+	addq %rbx, %rax
+	adcq $0, %r12
+	addq %r12, %r9
+	movq 80(%rsi), %rdx
+	mulxq 0(%rcx), %rdi, %rbx
+	movq 24(%rsp), %r12
+	addq %rdi, %r12
+	adcq $0, %rbx
+	movq %r12, 24(%rsp)
+	mulxq 8(%rcx), %rdi, %r12
+	addq %rbx, %rdi
+	adcq $0, %r12
+	addq %rdi, %r14
+	adcq $0, %r12
+	mulxq 16(%rcx), %rbx, %rdi
+	addq %r12, %rbx
+	adcq $0, %rdi
+	movq 8(%rsp), %r12
+	addq %rbx, %r12
+	adcq $0, %rdi
+	movq %r12, 8(%rsp)
+	mulxq 24(%rcx), %rbx, %r12
+	addq %rdi, %rbx
+	adcq $0, %r12
+	movq 16(%rsp), %rdi
+	addq %rbx, %rdi
+	adcq $0, %r12
+	movq %rdi, 16(%rsp)
+	mulxq 32(%rcx), %rbx, %rdi
+	addq %r12, %rbx
+	adcq $0, %rdi
+	addq %rbx, %r15
+	adcq $0, %rdi
+	mulxq 40(%rcx), %r12, %rbx
+	addq %rdi, %r12
+	adcq $0, %rbx
 	addq %r12, %r8
-	adcq $0, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r10, %rbx
-	movq %rdi, %r12
-	subq .Lfg_p751_mont_p+0(%rip), %r12
-	movq %r15, %r8
-	sbbq .Lfg_p751_mont_p+8(%rip), %r8
-	movq 16(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+16(%rip), %r10
-	movq %r9, 32(%rsp)
-	movq 24(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+24(%rip), %r9
-	movq %r11, 40(%rsp)
-	movq 8(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+32(%rip), %r11
-	movq %r14, 48(%rsp)
-	movq %rax, %r14
-	sbbq .Lfg_p751_mont_p+40(%rip), %r14
-	movq %r13, 56(%rsp)
-	movq %rbp, %r13
-	sbbq .Lfg_p751_mont_p+48(%rip), %r13
+	adcq $0, %rbx
+	mulxq 48(%rcx), %rdi, %r12
+	addq %rbx, %rdi
+	adcq $0, %r12
+	addq %rdi, %r11
+	adcq $0, %r12
+	mulxq 56(%rcx), %rbx, %rdi
+	addq %r12, %rbx
+	adcq $0, %rdi
+	addq %rbx, %r13
+	adcq $0, %rdi
+	mulxq 64(%rcx), %r12, %rbx
+	addq %rdi, %r12
+	adcq $0, %rbx
+	addq %r12, %r10
+	adcq $0, %rbx
+	mulxq 72(%rcx), %rdi, %r12
+	addq %rbx, %rdi
+	adcq $0, %r12
+	addq %rdi, %rbp
+	adcq $0, %r12
+	mulxq 80(%rcx), %rbx, %rdi
+	addq %r12, %rbx
+	adcq $0, %rdi
+	addq %rbx, %rax
+	adcq $0, %rdi
+	mulxq 88(%rcx), %r12, %rbx
+	addq %rdi, %r12
+	adcq $0, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r12
+	addq %rdi, %r8
+	adcq $0, %r12
+	movq %r15, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %rdi, %r11
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rdi
+	addq %r15, %r12
+	adcq $0, %rdi
+	addq %r12, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
+	addq %rdi, %r15
+	adcq $0, %r12
+	addq %r15, %r10
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %rdi, %rbp
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rdi
+	addq %r15, %r12
+	adcq $0, %rdi
+	addq %r12, %rax
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r12
+	addq %rdi, %r15
+	adcq $0, %r12
+	addq %r15, %r9
+	adcq $0, %r12
+	addq %r12, %rbx
+	movq 88(%rsi), %rdx
+	mulxq 0(%rcx), %rdi, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	mulxq 8(%rcx), %r12, %rdi
+	addq %r15, %r12
+	adcq $0, %rdi
+	movq 8(%rsp), %r15
+	addq %r12, %r15
+	adcq $0, %rdi
+	movq %r15, 8(%rsp)
+	mulxq 16(%rcx), %r12, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	movq 16(%rsp), %rdi
+	addq %r12, %rdi
+	adcq $0, %r15
+	movq %rdi, 16(%rsp)
+	mulxq 24(%rcx), %r12, %rdi
+	addq %r15, %r12
+	adcq $0, %rdi
+	movq 24(%rsp), %r15
+	addq %r12, %r15
+	adcq $0, %rdi
+	movq %r15, 24(%rsp)
+	mulxq 32(%rcx), %r12, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	addq %r12, %r8
+	adcq $0, %r15
+	mulxq 40(%rcx), %rdi, %r12
+	addq %r15, %rdi
+	adcq $0, %r12
+	addq %rdi, %r11
+	adcq $0, %r12
+	mulxq 48(%rcx), %r15, %rdi
+	addq %r12, %r15
+	adcq $0, %rdi
+	addq %r15, %r13
+	adcq $0, %rdi
+	mulxq 56(%rcx), %r12, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	addq %r12, %r10
+	adcq $0, %r15
+	mulxq 64(%rcx), %rdi, %r12
+	addq %r15, %rdi
+	adcq $0, %r12
+	addq %rdi, %rbp
+	adcq $0, %r12
+	mulxq 72(%rcx), %r15, %rdi
+	addq %r12, %r15
+	adcq $0, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	mulxq 80(%rcx), %r12, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	addq %r12, %r9
+	adcq $0, %r15
+	mulxq 88(%rcx), %rdi, %r12
+	addq %r15, %rdi
+	adcq $0, %r12
+	addq %rdi, %rbx
+	adcq $0, %r12
+	movq %r14, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rdi
+	addq %r15, %r11
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	addq %r14, %r13
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r14
+	addq %r15, %rdi
+	adcq $0, %r14
+	addq %rdi, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rdi
+	addq %r14, %r15
+	adcq $0, %rdi
+	addq %r15, %rbp
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	addq %r14, %rax
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r14
+	addq %r15, %rdi
+	adcq $0, %r14
+	addq %rdi, %r9
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rdi
+	addq %r14, %r15
+	adcq $0, %rdi
+	addq %r15, %rbx
+	adcq $0, %rdi
+	addq %rdi, %r12
+	movq 8(%rsp), %r14
+	subq .Lfg_p751_mont_p+0(%rip), %r14
+	movq 16(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+8(%rip), %r15
+	movq 24(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+16(%rip), %rdi
+	movq %r8, 32(%rsp)
+	movq 32(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+24(%rip), %r8
+	movq %rbx, 40(%rsp)
+	movq %r11, %rbx
+	sbbq .Lfg_p751_mont_p+32(%rip), %rbx
+	movq %r9, 48(%rsp)
+	movq %r13, %r9
+	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	movq %rax, 56(%rsp)
+	movq %r10, %rax
+	sbbq .Lfg_p751_mont_p+48(%rip), %rax
 	movq %rbp, 64(%rsp)
-	movq 56(%rsp), %rbp
+	movq 64(%rsp), %rbp
 	sbbq .Lfg_p751_mont_p+56(%rip), %rbp
-	movq %rax, 72(%rsp)
-	movq 48(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+64(%rip), %rax
-	movq %rbx, 80(%rsp)
-	movq 40(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
-	movq %r15, 88(%rsp)
-	movq 32(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+80(%rip), %r15
-	movq %rdi, 96(%rsp)
-	movq 80(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
+	movq %r10, 72(%rsp)
+	movq 56(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+64(%rip), %r10
+	movq %r13, 80(%rsp)
+	movq 48(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+72(%rip), %r13
+	movq %r11, 88(%rsp)
+	movq 40(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+80(%rip), %r11
+	movq %r12, 96(%rsp)
+	movq 96(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+88(%rip), %r12
+	cmovc 8(%rsp), %r14
+	cmovc 16(%rsp), %r15
+	cmovc 24(%rsp), %rdi
+	cmovc 32(%rsp), %r8
+	cmovc 88(%rsp), %rbx
+	cmovc 80(%rsp), %r9
+	cmovc 72(%rsp), %rax
+	cmovc 64(%rsp), %rbp
+	cmovc 56(%rsp), %r10
+	cmovc 48(%rsp), %r13
+	cmovc 40(%rsp), %r11
 	cmovc 96(%rsp), %r12
-	cmovc 88(%rsp), %r8
-	cmovc 16(%rsp), %r10
-	cmovc 24(%rsp), %r9
-	cmovc 8(%rsp), %r11
-	cmovc 72(%rsp), %r14
-	cmovc 64(%rsp), %r13
-	cmovc 56(%rsp), %rbp
-	cmovc 48(%rsp), %rax
-	cmovc 40(%rsp), %rbx
-	cmovc 32(%rsp), %r15
-	cmovc 80(%rsp), %rdi
-	movq %rdi, 80(%rsp)
-	movq 0(%rsp), %rdi
-	movq %r12, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %r10, 16(%rdi)
-	movq %r9, 24(%rdi)
-	movq %r11, 32(%rdi)
-	movq %r14, 40(%rdi)
-	movq %r13, 48(%rdi)
-	movq %rbp, 56(%rdi)
-	movq %rax, 64(%rdi)
-	movq %rbx, 72(%rdi)
-	movq %r15, 80(%rdi)
-	movq 80(%rsp), %r12
-	movq %r12, 88(%rdi)
+	movq %r12, 96(%rsp)
+	movq 0(%rsp), %r12
+	movq %r14, 0(%r12)
+	movq %r15, 8(%r12)
+	movq %rdi, 16(%r12)
+	movq %r8, 24(%r12)
+	movq %rbx, 32(%r12)
+	movq %r9, 40(%r12)
+	movq %rax, 48(%r12)
+	movq %rbp, 56(%r12)
+	movq %r10, 64(%r12)
+	movq %r13, 72(%r12)
+	movq %r11, 80(%r12)
+	movq 96(%rsp), %r14
+	movq %r14, 88(%r12)
 	addq $104, %rsp
 popq %rbx
 popq %rbp
@@ -9127,71 +9116,71 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r9
 	addq %r14, %rcx
 	adcq $0, %r9
-	movq %rcx, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rcx
+	movq %r12, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r12
 	addq %r9, %r14
-	adcq $0, %rcx
+	adcq $0, %r12
 	addq %r14, %r13
-	adcq $0, %rcx
+	adcq $0, %r12
 	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r14
-	addq %rcx, %r9
+	addq %r12, %r9
 	adcq $0, %r14
 	addq %r9, %rsi
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r9
-	addq %r14, %rcx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r9
+	addq %r14, %r12
 	adcq $0, %r9
-	addq %rcx, %rdi
+	addq %r12, %rdi
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rcx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r12
 	addq %r9, %r14
-	adcq $0, %rcx
+	adcq $0, %r12
 	addq %r14, %r8
-	adcq $0, %rcx
+	adcq $0, %r12
 	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r14
-	addq %rcx, %r9
+	addq %r12, %r9
 	adcq $0, %r14
 	addq %r9, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %r9
-	addq %r14, %rcx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r9
+	addq %r14, %r12
 	adcq $0, %r9
-	addq %rcx, %rbx
+	addq %r12, %rbx
 	adcq $0, %r9
 	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r12
 	addq %r14, %r13
-	adcq $0, %rcx
+	adcq $0, %r12
 	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r14
-	addq %rcx, %rbp
+	addq %r12, %rbp
 	adcq $0, %r14
 	addq %rbp, %rsi
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %rbp
-	addq %r14, %rcx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbp
+	addq %r14, %r12
 	adcq $0, %rbp
-	addq %rcx, %rdi
+	addq %r12, %rdi
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rcx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
 	addq %rbp, %r14
-	adcq $0, %rcx
+	adcq $0, %r12
 	addq %r14, %r8
-	adcq $0, %rcx
+	adcq $0, %r12
 	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r14
-	addq %rcx, %rbp
+	addq %r12, %rbp
 	adcq $0, %r14
 	addq %rbp, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %rbp
-	addq %r14, %rcx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
+	addq %r14, %r12
 	adcq $0, %rbp
-	addq %rcx, %rbx
+	addq %r12, %rbx
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rcx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r12
 	addq %rbp, %r14
-	adcq $0, %rcx
+	adcq $0, %r12
 	addq %r14, %r9
-	adcq $0, %rcx
+	adcq $0, %r12
 	movq %r11, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r14
 	addq %rbp, %rsi
@@ -9224,7 +9213,7 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r14
 	addq %rax, %rbp
 	adcq $0, %r14
-	addq %rbp, %rcx
+	addq %rbp, %r12
 	adcq $0, %r14
 	movq %r10, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
@@ -9253,14 +9242,14 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r11
 	addq %rax, %rbp
 	adcq $0, %r11
-	addq %rbp, %rcx
+	addq %rbp, %r12
 	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
 	addq %r11, %rax
 	adcq $0, %rbp
 	addq %rax, %r14
 	adcq $0, %rbp
-	movq %r12, %rdx
+	movq 48(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rax
 	addq %r11, %r8
 	adcq $0, %rax
@@ -9282,7 +9271,7 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r11
 	addq %rax, %r10
 	adcq $0, %r11
-	addq %r10, %rcx
+	addq %r10, %r12
 	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
 	addq %r11, %rax
@@ -9294,144 +9283,144 @@ pushq %rbx
 	adcq $0, %rax
 	addq %r11, %rbp
 	adcq $0, %rax
-	movq 48(%rsp), %rdx
+	movq %rcx, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r11
 	addq %r10, %r15
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r10
-	addq %r11, %r12
+	movq %r8, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r10
+	addq %r8, %r11
 	adcq $0, %r10
-	addq %r12, %rbx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
-	addq %r10, %r11
-	adcq $0, %r12
 	addq %r11, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r11
-	addq %r12, %r10
-	adcq $0, %r11
-	addq %r10, %rcx
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r10
-	addq %r11, %r12
 	adcq $0, %r10
-	addq %r12, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r11
+	addq %r10, %r8
+	adcq $0, %r11
+	addq %r8, %r12
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
+	addq %r8, %r11
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
-	addq %r10, %r11
-	adcq $0, %r12
 	addq %r11, %rbp
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r11
-	addq %r12, %r10
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r11
+	addq %r10, %r8
 	adcq $0, %r11
-	addq %r10, %rax
+	addq %r8, %rax
 	adcq $0, %r11
 	movq %r13, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
-	addq %r12, %rbx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %rcx, %r10
+	addq %r8, %rcx
 	adcq $0, %r10
-	movq %rbx, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
-	addq %rbx, %r10
-	adcq $0, %r12
-	addq %r10, %rcx
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r10
-	addq %r12, %rbx
+	addq %rcx, %r9
 	adcq $0, %r10
-	addq %rbx, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rcx
+	addq %r10, %r8
+	adcq $0, %rcx
+	addq %r8, %r12
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r8
+	addq %rcx, %r10
+	adcq $0, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r10
+	addq %r8, %rcx
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	addq %r12, %rbp
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r12
-	addq %rbx, %r10
-	adcq $0, %r12
-	addq %r10, %rax
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r10
-	addq %r12, %rbx
+	addq %rcx, %rbp
 	adcq $0, %r10
-	addq %rbx, %r11
-	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rcx
+	addq %r10, %r8
+	adcq $0, %rcx
+	addq %r8, %rax
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r8
+	addq %rcx, %r10
+	adcq $0, %r8
+	addq %r10, %r11
+	adcq $0, %r8
 	movq %rsi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
-	addq %r13, %rcx
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r13
-	addq %r12, %rbx
-	adcq $0, %r13
-	addq %rbx, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %r10
+	addq %rcx, %r9
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rcx
+	addq %r10, %r13
+	adcq $0, %rcx
 	addq %r13, %r12
-	adcq $0, %rbx
-	addq %r12, %rbp
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r13
+	addq %rcx, %r10
+	adcq $0, %r13
+	addq %r10, %r14
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r10
+	addq %r13, %rcx
+	adcq $0, %r10
+	addq %rcx, %rbp
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rcx
+	addq %r10, %r13
+	adcq $0, %rcx
 	addq %r13, %rax
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r13
-	addq %r12, %rbx
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r13
+	addq %rcx, %r10
 	adcq $0, %r13
-	addq %rbx, %r11
+	addq %r10, %r11
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbx
-	addq %r13, %r12
-	adcq $0, %rbx
-	addq %r12, %r10
-	adcq $0, %rbx
-	movq %rdi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %r10
 	addq %r13, %rcx
-	adcq $0, %r12
+	adcq $0, %r10
+	addq %rcx, %r8
+	adcq $0, %r10
+	movq %rdi, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rcx
+	addq %r13, %r12
+	adcq $0, %rcx
 	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %r13
-	addq %r12, %rsi
+	addq %rcx, %rsi
 	adcq $0, %r13
 	addq %rsi, %r14
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rsi
-	addq %r13, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %rsi
+	addq %r13, %rcx
 	adcq $0, %rsi
-	addq %r12, %rbp
+	addq %rcx, %rbp
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rcx
 	addq %rsi, %r13
-	adcq $0, %r12
+	adcq $0, %rcx
 	addq %r13, %rax
-	adcq $0, %r12
+	adcq $0, %rcx
 	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %r13
-	addq %r12, %rsi
+	addq %rcx, %rsi
 	adcq $0, %r13
 	addq %rsi, %r11
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rsi
-	addq %r13, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %rsi
+	addq %r13, %rcx
 	adcq $0, %rsi
-	addq %r12, %r10
+	addq %rcx, %r8
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rcx
 	addq %rsi, %r13
-	adcq $0, %r12
-	addq %r13, %rbx
-	adcq $0, %r12
-	movq %r8, %rdx
+	adcq $0, %rcx
+	addq %r13, %r10
+	adcq $0, %rcx
+	movq 48(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %r13
 	addq %rsi, %r14
 	adcq $0, %r13
@@ -9453,124 +9442,125 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rsi
 	addq %r13, %rdi
 	adcq $0, %rsi
-	addq %rdi, %r10
+	addq %rdi, %r8
 	adcq $0, %rsi
 	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rdi
 	addq %rsi, %r13
 	adcq $0, %rdi
-	addq %r13, %rbx
+	addq %r13, %r10
 	adcq $0, %rdi
 	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %r13
 	addq %rdi, %rsi
 	adcq $0, %r13
-	addq %rsi, %r12
+	addq %rsi, %rcx
 	adcq $0, %r13
 	movq %r15, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %rsi
 	addq %rdi, %rbp
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %rdi
-	addq %rsi, %r8
+	movq %r14, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r14
+	addq %rsi, %rdi
+	adcq $0, %r14
+	addq %rdi, %rax
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %rdi
+	addq %r14, %rsi
 	adcq $0, %rdi
-	addq %r8, %rax
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %r8
-	addq %rdi, %rsi
-	adcq $0, %r8
 	addq %rsi, %r11
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %rsi
-	addq %r8, %rdi
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rsi
+	addq %rdi, %r14
 	adcq $0, %rsi
+	addq %r14, %r8
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r14
+	addq %rsi, %rdi
+	adcq $0, %r14
 	addq %rdi, %r10
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %rdi
-	addq %rsi, %r8
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %rdi
+	addq %r14, %rsi
 	adcq $0, %rdi
-	addq %r8, %rbx
+	addq %rsi, %rcx
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %r8
-	addq %rdi, %rsi
-	adcq $0, %r8
-	addq %rsi, %r12
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %rsi
-	addq %r8, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rsi
+	addq %rdi, %r14
 	adcq $0, %rsi
-	addq %rdi, %r13
+	addq %r14, %r13
 	adcq $0, %rsi
-	movq 48(%rsp), %r8
-	addq 56(%rsp), %r8
+	addq 56(%rsp), %rbx
 	adcq 40(%rsp), %r9
-	adcq 64(%rsp), %rcx
-	adcq 32(%rsp), %r14
+	adcq 64(%rsp), %r12
+	movq 48(%rsp), %rdi
+	adcq 32(%rsp), %rdi
 	adcq 72(%rsp), %rbp
 	adcq 24(%rsp), %rax
 	adcq 80(%rsp), %r11
-	adcq 8(%rsp), %r10
-	adcq 104(%rsp), %rbx
-	adcq 112(%rsp), %r12
+	adcq 8(%rsp), %r8
+	adcq 104(%rsp), %r10
+	adcq 112(%rsp), %rcx
 	adcq 88(%rsp), %r13
 	adcq 96(%rsp), %rsi
-	movq %r8, %rdi
-	subq .Lfg_p751_mont_p+0(%rip), %rdi
+	movq %rbx, %r14
+	subq .Lfg_p751_mont_p+0(%rip), %r14
 	movq %r9, %r15
 	sbbq .Lfg_p751_mont_p+8(%rip), %r15
-	movq %r13, 96(%rsp)
-	movq %rcx, %r13
-	sbbq .Lfg_p751_mont_p+16(%rip), %r13
-	movq %r12, 88(%rsp)
-	movq %r14, %r12
-	sbbq .Lfg_p751_mont_p+24(%rip), %r12
-	movq %rbx, 112(%rsp)
-	movq %rbp, %rbx
-	sbbq .Lfg_p751_mont_p+32(%rip), %rbx
-	movq %r10, 104(%rsp)
-	movq %rax, %r10
-	sbbq .Lfg_p751_mont_p+40(%rip), %r10
-	movq %r11, 8(%rsp)
+	movq %rdi, 96(%rsp)
+	movq %r12, %rdi
+	sbbq .Lfg_p751_mont_p+16(%rip), %rdi
+	movq %r13, 88(%rsp)
+	movq 96(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+24(%rip), %r13
+	movq %rcx, 112(%rsp)
+	movq %rbp, %rcx
+	sbbq .Lfg_p751_mont_p+32(%rip), %rcx
+	movq %r12, 104(%rsp)
+	movq %rax, %r12
+	sbbq .Lfg_p751_mont_p+40(%rip), %r12
+	movq %r10, 8(%rsp)
+	movq %r11, %r10
+	sbbq .Lfg_p751_mont_p+48(%rip), %r10
+	movq %r8, 80(%rsp)
+	movq 80(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+56(%rip), %r8
+	movq %r11, 24(%rsp)
 	movq 8(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+48(%rip), %r11
-	movq %rax, 80(%rsp)
-	movq 104(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+56(%rip), %rax
-	movq %rbp, 24(%rsp)
-	movq 112(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+64(%rip), %rbp
-	movq %r14, 72(%rsp)
-	movq 88(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+72(%rip), %r14
-	movq %rcx, 32(%rsp)
-	movq 96(%rsp), %rcx
-	sbbq .Lfg_p751_mont_p+80(%rip), %rcx
+	sbbq .Lfg_p751_mont_p+64(%rip), %r11
+	movq %rax, 72(%rsp)
+	movq 112(%rsp), %rax
+	sbbq .Lfg_p751_mont_p+72(%rip), %rax
+	movq %rbp, 32(%rsp)
+	movq 88(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
 	movq %r9, 64(%rsp)
 	movq %rsi, %r9
 	sbbq .Lfg_p751_mont_p+88(%rip), %r9
-	cmovc %r8, %rdi
+	cmovc %rbx, %r14
 	cmovc 64(%rsp), %r15
-	cmovc 32(%rsp), %r13
+	cmovc 104(%rsp), %rdi
+	cmovc 96(%rsp), %r13
+	cmovc 32(%rsp), %rcx
 	cmovc 72(%rsp), %r12
-	cmovc 24(%rsp), %rbx
-	cmovc 80(%rsp), %r10
+	cmovc 24(%rsp), %r10
+	cmovc 80(%rsp), %r8
 	cmovc 8(%rsp), %r11
-	cmovc 104(%rsp), %rax
-	cmovc 112(%rsp), %rbp
-	cmovc 88(%rsp), %r14
-	cmovc 96(%rsp), %rcx
+	cmovc 112(%rsp), %rax
+	cmovc 88(%rsp), %rbp
 	cmovc %rsi, %r9
-	movq 0(%rsp), %r8
-	movq %rdi, 0(%r8)
-	movq %r15, 8(%r8)
-	movq %r13, 16(%r8)
-	movq %r12, 24(%r8)
-	movq %rbx, 32(%r8)
-	movq %r10, 40(%r8)
-	movq %r11, 48(%r8)
-	movq %rax, 56(%r8)
-	movq %rbp, 64(%r8)
-	movq %r14, 72(%r8)
-	movq %rcx, 80(%r8)
-	movq %r9, 88(%r8)
+	movq 0(%rsp), %rbx
+	movq %r14, 0(%rbx)
+	movq %r15, 8(%rbx)
+	movq %rdi, 16(%rbx)
+	movq %r13, 24(%rbx)
+	movq %rcx, 32(%rbx)
+	movq %r12, 40(%rbx)
+	movq %r10, 48(%rbx)
+	movq %r8, 56(%rbx)
+	movq %r11, 64(%rbx)
+	movq %rax, 72(%rbx)
+	movq %rbp, 80(%rbx)
+	movq %r9, 88(%rbx)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -10726,314 +10716,278 @@ pushq %rbx
 	adcxq %rcx, %rdi
 	movq 32(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %rdi, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rdi
+	movq %r14, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r14
 	adcxq %rax, %r9
-	adoxq %rdi, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rdi
+	adoxq %r14, %r12
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r14
 	adcxq %rax, %r12
-	adoxq %rdi, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rdi
+	adoxq %r14, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r14
 	adcxq %rax, %r8
-	adoxq %rdi, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rdi
+	adoxq %r14, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r14
 	adcxq %rax, %rbx
-	adoxq %rdi, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rdi
+	adoxq %r14, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r14
 	adcxq %rax, %r15
-	adoxq %rdi, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rdi
+	adoxq %r14, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r14
 	adcxq %rax, %r13
-	movq 8(%rsp), %rax
-	adoxq %rdi, %rax
-	movq %r13, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r13
-	adcxq %rdi, %rax
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
+	adoxq %r14, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r14
+	adcxq %rax, %rdi
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r13
-	adcxq %rdi, %r12
-	adoxq %r13, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r13
-	adcxq %rdi, %r8
-	adoxq %r13, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r13
-	adcxq %rdi, %rbx
-	adoxq %r13, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r13
-	adcxq %rdi, %r15
-	movq 8(%rsp), %rdi
-	adoxq %r13, %rdi
-	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r15
-	adcxq %r13, %rdi
-	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r15
-	adcxq %r13, %rax
-	movq 16(%rsp), %r13
-	adoxq %r15, %r13
-	movq %rax, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rax
-	adcxq %r15, %r13
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
+	movq %r9, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
+	adcxq %rax, %r12
+	adoxq %r9, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
+	adcxq %rax, %r8
+	adoxq %r9, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
+	adcxq %rax, %r15
+	adoxq %r9, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r9
+	adcxq %rax, %r13
+	adoxq %r9, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r9
+	adcxq %rax, %rdi
+	adoxq %r9, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r10
-	adcxq %r15, %r8
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r10
+	adcxq %rax, %r8
 	adoxq %r10, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r10
-	adcxq %r15, %rbx
-	movq 8(%rsp), %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r10
+	adcxq %rax, %rbx
 	adoxq %r10, %r15
-	movq %rbx, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %rbx
-	adcxq %r10, %r15
-	adoxq %rbx, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbx
-	adcxq %r10, %rdi
-	movq 16(%rsp), %r10
-	adoxq %rbx, %r10
-	movq %rdi, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rdi
-	adcxq %rbx, %r10
-	adoxq %rdi, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rdi
-	adcxq %rbx, %r13
-	adoxq %rdi, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rdi
-	adcxq %rbx, %rax
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r10
+	adcxq %rax, %r15
+	adoxq %r10, %r13
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r10
+	adcxq %rax, %r13
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r10
+	adcxq %rax, %rdi
+	adoxq %r10, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
+	adcxq %rax, %r14
+	adoxq %r10, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
+	adcxq %rax, %r9
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r11
-	movq %rdi, 24(%rsp)
-	movq 8(%rsp), %rdi
-	adcxq %rbx, %rdi
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r11
+	adcxq %rax, %rbx
 	adoxq %r11, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r11
-	adcxq %rbx, %r15
-	movq 16(%rsp), %rbx
-	adoxq %r11, %rbx
-	movq %r15, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r15
-	adcxq %r11, %rbx
-	adoxq %r15, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r15
-	adcxq %r11, %r10
-	adoxq %r15, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r15
-	adcxq %r11, %r13
-	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r15
-	adcxq %r11, %rax
-	movq 24(%rsp), %r11
-	adoxq %r15, %r11
-	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rax
-	adcxq %r15, %r11
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rbp
-	movq %rax, 8(%rsp)
-	movq 16(%rsp), %rax
-	adcxq %r15, %rax
-	adoxq %rbp, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rbp
-	adcxq %r15, %rbx
-	adoxq %rbp, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %rbp
-	adcxq %r15, %r10
-	adoxq %rbp, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rbp
-	adcxq %r15, %r13
-	movq 24(%rsp), %r15
-	adoxq %rbp, %r15
-	movq %r13, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r13
-	adcxq %rbp, %r15
-	adoxq %r13, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r13
-	adcxq %rbp, %r11
-	movq 8(%rsp), %rbp
-	adoxq %r13, %rbp
-	movq %r11, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
-	adcxq %r13, %rbp
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r11
+	adcxq %rax, %r15
+	adoxq %r11, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r11
+	adcxq %rax, %r13
+	adoxq %r11, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r11
+	adcxq %rax, %rdi
+	adoxq %r11, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r11
+	adcxq %rax, %r14
+	adoxq %r11, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r11
+	adcxq %rax, %r9
+	adoxq %r11, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r11
+	adcxq %rax, %r10
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
-	movq %r9, %rdx
+	movq 8(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r14
-	adcxq %r13, %rbx
-	adoxq %r14, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r14
-	adcxq %r13, %r10
-	movq 24(%rsp), %r13
-	adoxq %r14, %r13
-	movq %r10, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r10
-	adcxq %r14, %r13
-	adoxq %r10, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r10
-	adcxq %r14, %r15
-	movq 8(%rsp), %r14
-	adoxq %r10, %r14
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
+	adcxq %rax, %r15
+	adoxq %rbp, %r13
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbp
+	adcxq %rax, %r13
+	adoxq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rbp
+	adcxq %rax, %rdi
+	adoxq %rbp, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbp
+	adcxq %rax, %r9
+	adoxq %rbp, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rbp
+	adcxq %rax, %r10
+	adoxq %rbp, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
+	adcxq %rax, %r11
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 16(%rsp), %rdx
+	xorq %rcx, %rcx
 	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r15
-	adcxq %r10, %r14
-	adoxq %r15, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r15
-	adcxq %r10, %rbp
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r15
+	adcxq %rax, %r13
+	adoxq %r15, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r15
+	adcxq %rax, %rdi
+	adoxq %r15, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r15
+	adcxq %rax, %r14
+	adoxq %r15, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r15
+	adcxq %rax, %r9
+	adoxq %r15, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r15
+	adcxq %rax, %r10
 	adoxq %r15, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r15
-	adcxq %r10, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r15
+	adcxq %rax, %r11
+	adoxq %r15, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r15
+	adcxq %rax, %rbp
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
 	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r9
-	movq %r15, 16(%rsp)
-	movq 24(%rsp), %r15
-	adcxq %r10, %r15
-	adoxq %r9, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r9
-	adcxq %r10, %r13
-	movq 8(%rsp), %r10
-	adoxq %r9, %r10
-	movq %r13, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r13
-	adcxq %r9, %r10
+	movq %r13, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r13
+	adcxq %rax, %rdi
 	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
-	adcxq %r9, %r14
-	adoxq %r13, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
-	adcxq %r9, %r11
-	movq 16(%rsp), %r9
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
+	adcxq %rax, %r14
 	adoxq %r13, %r9
-	movq %r11, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
-	adcxq %r13, %r9
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r13
+	adcxq %rax, %r9
+	adoxq %r13, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
+	adcxq %rax, %r11
+	adoxq %r13, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r13
+	adcxq %rax, %rbp
+	adoxq %r13, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r13
+	adcxq %rax, %r15
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r12
-	movq %r11, 24(%rsp)
-	movq 8(%rsp), %r11
-	adcxq %r13, %r11
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r12
+	adcxq %rax, %r14
+	adoxq %r12, %r9
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r12
+	adcxq %rax, %r9
 	adoxq %r12, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
-	adcxq %r13, %r10
-	adoxq %r12, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r12
-	adcxq %r13, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r12
+	adcxq %rax, %r10
+	adoxq %r12, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r12
+	adcxq %rax, %r11
 	adoxq %r12, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
-	adcxq %r13, %rbp
-	movq 16(%rsp), %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r12
+	adcxq %rax, %rbp
+	adoxq %r12, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r12
+	adcxq %rax, %r15
 	adoxq %r12, %r13
-	movq %rbp, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbp
-	adcxq %r12, %r13
-	adoxq %rbp, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
-	adcxq %r12, %r9
-	movq 24(%rsp), %r12
-	adoxq %rbp, %r12
-	movq %r9, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r9
-	adcxq %rbp, %r12
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
-	addq 96(%rsi), %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r12
+	adcxq %rax, %r13
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	addq 96(%rsi), %rbx
+	movq 8(%rsp), %rax
 	adcq 104(%rsi), %rax
-	adcq 112(%rsi), %rbx
-	adcq 120(%rsi), %r15
-	adcq 128(%rsi), %r11
-	adcq 136(%rsi), %r10
-	adcq 144(%rsi), %r14
-	movq 16(%rsp), %rbp
-	adcq 152(%rsi), %rbp
-	adcq 160(%rsi), %r13
-	movq 24(%rsp), %r8
-	adcq 168(%rsi), %r8
-	adcq 176(%rsi), %r12
-	adcq 184(%rsi), %r9
-	movq %r12, 24(%rsp)
-	movq %rdi, %r12
-	subq .Lfg_p751_mont_p+0(%rip), %r12
-	movq %r8, 16(%rsp)
-	movq %rax, %r8
-	sbbq .Lfg_p751_mont_p+8(%rip), %r8
+	movq 16(%rsp), %r8
+	adcq 112(%rsi), %r8
+	adcq 120(%rsi), %rdi
+	adcq 128(%rsi), %r14
+	adcq 136(%rsi), %r9
+	adcq 144(%rsi), %r10
+	adcq 152(%rsi), %r11
+	adcq 160(%rsi), %rbp
+	adcq 168(%rsi), %r15
+	adcq 176(%rsi), %r13
+	adcq 184(%rsi), %r12
+	movq %rdi, 16(%rsp)
+	movq %rbx, %rdi
+	subq .Lfg_p751_mont_p+0(%rip), %rdi
 	movq %r13, 8(%rsp)
-	movq %rbx, %r13
-	sbbq .Lfg_p751_mont_p+16(%rip), %r13
-	movq %rbp, 32(%rsp)
-	movq %r15, %rbp
-	sbbq .Lfg_p751_mont_p+24(%rip), %rbp
-	movq %r14, 40(%rsp)
-	movq %r11, %r14
-	sbbq .Lfg_p751_mont_p+32(%rip), %r14
-	movq %r10, 48(%rsp)
-	movq 48(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+40(%rip), %r10
-	movq %r11, 56(%rsp)
-	movq 40(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+48(%rip), %r11
-	movq %r15, 64(%rsp)
-	movq 32(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+56(%rip), %r15
-	movq %rbx, 72(%rsp)
-	movq 8(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+64(%rip), %rbx
+	movq %rax, %r13
+	sbbq .Lfg_p751_mont_p+8(%rip), %r13
+	movq %r15, 24(%rsp)
+	movq %r8, %r15
+	sbbq .Lfg_p751_mont_p+16(%rip), %r15
+	movq %r8, 32(%rsp)
+	movq 16(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+24(%rip), %r8
+	movq %rbp, 40(%rsp)
+	movq %r14, %rbp
+	sbbq .Lfg_p751_mont_p+32(%rip), %rbp
+	movq %r11, 48(%rsp)
+	movq %r9, %r11
+	sbbq .Lfg_p751_mont_p+40(%rip), %r11
+	movq %r10, 56(%rsp)
+	movq 56(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+48(%rip), %r10
+	movq %r9, 64(%rsp)
+	movq 48(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+56(%rip), %r9
+	movq %r14, 72(%rsp)
+	movq 40(%rsp), %r14
+	sbbq .Lfg_p751_mont_p+64(%rip), %r14
 	movq %rax, 80(%rsp)
-	movq 16(%rsp), %rax
+	movq 24(%rsp), %rax
 	sbbq .Lfg_p751_mont_p+72(%rip), %rax
-	movq %rdi, 88(%rsp)
-	movq 24(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+80(%rip), %rdi
-	movq %rdi, 96(%rsp)
-	movq %r9, %rdi
-	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
-	cmovc 88(%rsp), %r12
-	cmovc 80(%rsp), %r8
-	cmovc 72(%rsp), %r13
-	cmovc 64(%rsp), %rbp
-	cmovc 56(%rsp), %r14
-	cmovc 48(%rsp), %r10
-	cmovc 40(%rsp), %r11
+	movq %rbx, 88(%rsp)
+	movq 8(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
+	movq %rbx, 96(%rsp)
+	movq %r12, %rbx
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbx
+	cmovc 88(%rsp), %rdi
+	cmovc 80(%rsp), %r13
 	cmovc 32(%rsp), %r15
-	cmovc 8(%rsp), %rbx
-	cmovc 16(%rsp), %rax
+	cmovc 16(%rsp), %r8
+	cmovc 72(%rsp), %rbp
+	cmovc 64(%rsp), %r11
+	cmovc 56(%rsp), %r10
+	cmovc 48(%rsp), %r9
+	cmovc 40(%rsp), %r14
+	cmovc 24(%rsp), %rax
 	movq %rax, 104(%rsp)
 	movq 96(%rsp), %rax
-	cmovc 24(%rsp), %rax
-	cmovc %r9, %rdi
-	movq 0(%rsp), %r9
-	movq %r12, 0(%r9)
-	movq %r8, 8(%r9)
-	movq %r13, 16(%r9)
-	movq %rbp, 24(%r9)
-	movq %r14, 32(%r9)
-	movq %r10, 40(%r9)
-	movq %r11, 48(%r9)
-	movq %r15, 56(%r9)
-	movq %rbx, 64(%r9)
-	movq 104(%rsp), %r12
-	movq %r12, 72(%r9)
-	movq %rax, 80(%r9)
-	movq %rdi, 88(%r9)
+	cmovc 8(%rsp), %rax
+	cmovc %r12, %rbx
+	movq 0(%rsp), %r12
+	movq %rdi, 0(%r12)
+	movq %r13, 8(%r12)
+	movq %r15, 16(%r12)
+	movq %r8, 24(%r12)
+	movq %rbp, 32(%r12)
+	movq %r11, 40(%r12)
+	movq %r10, 48(%r12)
+	movq %r9, 56(%r12)
+	movq %r14, 64(%r12)
+	movq 104(%rsp), %rdi
+	movq %rdi, 72(%r12)
+	movq %rax, 80(%r12)
+	movq %rbx, 88(%r12)
 	addq $112, %rsp
 popq %rbx
 popq %rbp
@@ -11108,896 +11062,881 @@ pushq %rbx
 	adcxq %r11, %r14
 	movq 8(%rsp), %r11
 	adoxq %r9, %r11
-	movq %r14, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r14
+	movq %r13, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
 	adcxq %r9, %r11
 	movq 16(%rsp), %r9
-	adoxq %r14, %r9
-	movq %r11, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r11
-	adcxq %r14, %r9
-	movq 24(%rsp), %r14
-	adoxq %r11, %r14
+	adoxq %r13, %r9
+	movq %rbp, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbp
+	adcxq %r13, %r9
+	movq 24(%rsp), %r13
+	adoxq %rbp, %r13
 	movq %r9, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r9
-	adcxq %r11, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r9
+	adcxq %rbp, %r13
 	adoxq %r9, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r9
-	adcxq %r11, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r9
+	adcxq %rbp, %rdi
 	adoxq %r9, %r12
 	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %r9
-	adcxq %r11, %r10
+	mulxq 0(%r8), %rbp, %r9
+	adcxq %rbp, %r10
 	adoxq %r9, %rax
-	mulxq 8(%r8), %r11, %r9
-	adcxq %r11, %rax
+	mulxq 8(%r8), %rbp, %r9
+	adcxq %rbp, %rax
+	movq 16(%rsp), %rbp
 	adoxq %r9, %rbp
-	mulxq 16(%r8), %r11, %r9
-	adcxq %r11, %rbp
-	adoxq %r9, %r13
-	mulxq 24(%r8), %r11, %r9
-	adcxq %r11, %r13
-	adoxq %r9, %r15
-	mulxq 32(%r8), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %rbx
-	mulxq 40(%r8), %r11, %r9
-	adcxq %r11, %rbx
-	movq 8(%rsp), %r11
-	adoxq %r9, %r11
-	movq %rbx, 8(%rsp)
-	mulxq 48(%r8), %r9, %rbx
-	adcxq %r9, %r11
-	movq 16(%rsp), %r9
-	adoxq %rbx, %r9
-	movq %r11, 16(%rsp)
-	mulxq 56(%r8), %rbx, %r11
-	adcxq %rbx, %r9
-	movq 24(%rsp), %rbx
-	adoxq %r11, %rbx
-	movq %r9, 24(%rsp)
-	mulxq 64(%r8), %r11, %r9
-	adcxq %r11, %rbx
-	adoxq %r9, %r14
-	mulxq 72(%r8), %r11, %r9
-	adcxq %r11, %r14
-	adoxq %r9, %rdi
-	mulxq 80(%r8), %r11, %r9
-	adcxq %r11, %rdi
-	adoxq %r9, %r12
-	mulxq 88(%r8), %r11, %r9
-	adcxq %r11, %r12
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
+	movq %rax, 16(%rsp)
+	mulxq 16(%r8), %r9, %rax
+	adcxq %r9, %rbp
+	movq 8(%rsp), %r9
+	adoxq %rax, %r9
+	movq %rbp, 8(%rsp)
+	mulxq 24(%r8), %rax, %rbp
+	adcxq %rax, %r9
+	adoxq %rbp, %r15
+	mulxq 32(%r8), %rax, %rbp
+	adcxq %rax, %r15
+	adoxq %rbp, %rbx
+	mulxq 40(%r8), %rax, %rbp
+	adcxq %rax, %rbx
+	adoxq %rbp, %r14
+	mulxq 48(%r8), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r11
+	mulxq 56(%r8), %rax, %rbp
+	adcxq %rax, %r11
+	movq 24(%rsp), %rax
+	adoxq %rbp, %rax
+	movq %r11, 24(%rsp)
+	mulxq 64(%r8), %rbp, %r11
+	adcxq %rbp, %rax
+	adoxq %r11, %r13
+	mulxq 72(%r8), %rbp, %r11
+	adcxq %rbp, %r13
+	adoxq %r11, %rdi
+	mulxq 80(%r8), %rbp, %r11
+	adcxq %rbp, %rdi
+	adoxq %r11, %r12
+	mulxq 88(%r8), %rbp, %r11
+	adcxq %rbp, %r12
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r10
-	movq %r9, 32(%rsp)
-	movq 8(%rsp), %r9
-	adcxq %r11, %r9
-	movq 16(%rsp), %r11
-	adoxq %r10, %r11
-	movq %r9, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r9
-	adcxq %r10, %r11
-	movq 24(%rsp), %r10
-	adoxq %r9, %r10
-	movq %r11, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r11
-	adcxq %r9, %r10
-	adoxq %r11, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
-	adcxq %r9, %rbx
-	adoxq %r11, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r11
-	adcxq %r9, %r14
-	adoxq %r11, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r11
-	adcxq %r9, %rdi
-	adoxq %r11, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r11
-	adcxq %r9, %r12
-	movq 32(%rsp), %r9
-	adoxq %r11, %r9
-	adcxq %rcx, %r9
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r10
+	adcxq %rbp, %rbx
+	adoxq %r10, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r10
+	adcxq %rbp, %r14
+	movq 24(%rsp), %rbp
+	adoxq %r10, %rbp
+	movq %r15, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r15
+	adcxq %r10, %rbp
+	adoxq %r15, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r15
+	adcxq %r10, %rax
+	adoxq %r15, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r15
+	adcxq %r10, %r13
+	adoxq %r15, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r15
+	adcxq %r10, %rdi
+	adoxq %r15, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r15
+	adcxq %r10, %r12
+	adoxq %r15, %r11
+	adcxq %rcx, %r11
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	movq %r9, 32(%rsp)
-	mulxq 0(%r8), %r11, %r9
-	adcxq %r11, %rax
-	adoxq %r9, %rbp
-	mulxq 8(%r8), %r11, %r9
-	adcxq %r11, %rbp
-	adoxq %r9, %r13
-	mulxq 16(%r8), %r11, %r9
-	adcxq %r11, %r13
-	adoxq %r9, %r15
+	mulxq 0(%r8), %r10, %r15
+	movq %r11, 32(%rsp)
+	movq 16(%rsp), %r11
+	adcxq %r10, %r11
+	movq 8(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r11, 8(%rsp)
+	mulxq 8(%r8), %r15, %r11
+	adcxq %r15, %r10
+	adoxq %r11, %r9
+	mulxq 16(%r8), %r15, %r11
+	adcxq %r15, %r9
+	movq 24(%rsp), %r15
+	adoxq %r11, %r15
+	movq %r9, 24(%rsp)
 	mulxq 24(%r8), %r11, %r9
 	adcxq %r11, %r15
-	movq 16(%rsp), %r11
+	adoxq %r9, %rbx
+	mulxq 32(%r8), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq 40(%r8), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %rbp
+	mulxq 48(%r8), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %rax
+	mulxq 56(%r8), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %r13
+	mulxq 64(%r8), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %rdi
+	mulxq 72(%r8), %r11, %r9
+	adcxq %r11, %rdi
+	adoxq %r9, %r12
+	mulxq 80(%r8), %r11, %r9
+	adcxq %r11, %r12
+	movq 32(%rsp), %r11
 	adoxq %r9, %r11
-	movq %r15, 16(%rsp)
-	mulxq 32(%r8), %r9, %r15
-	adcxq %r9, %r11
-	movq 24(%rsp), %r9
-	adoxq %r15, %r9
-	movq %r11, 24(%rsp)
-	mulxq 40(%r8), %r15, %r11
-	adcxq %r15, %r9
-	adoxq %r11, %r10
-	mulxq 48(%r8), %r15, %r11
-	adcxq %r15, %r10
-	adoxq %r11, %rbx
-	mulxq 56(%r8), %r15, %r11
-	adcxq %r15, %rbx
-	adoxq %r11, %r14
-	mulxq 64(%r8), %r15, %r11
-	adcxq %r15, %r14
-	adoxq %r11, %rdi
-	mulxq 72(%r8), %r15, %r11
-	adcxq %r15, %rdi
-	adoxq %r11, %r12
-	mulxq 80(%r8), %r15, %r11
-	adcxq %r15, %r12
-	movq 32(%rsp), %r15
-	adoxq %r11, %r15
 	movq %r12, 32(%rsp)
-	mulxq 88(%r8), %r11, %r12
-	adcxq %r11, %r15
+	mulxq 88(%r8), %r9, %r12
+	adcxq %r9, %r11
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
-	movq %rax, %rdx
+	movq 8(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rax
-	adcxq %r11, %r9
-	adoxq %rax, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rax, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rax
-	adcxq %r11, %rbx
-	adoxq %rax, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rax
-	adcxq %r11, %rdi
-	movq 32(%rsp), %r11
-	adoxq %rax, %r11
+	movq %rbx, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %rbp
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %r13
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rbx, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rbx
+	adcxq %r9, %rdi
+	movq 32(%rsp), %r9
+	adoxq %rbx, %r9
 	movq %rdi, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rdi
-	adcxq %rax, %r11
-	adoxq %rdi, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rdi
-	adcxq %rax, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rdi
+	adcxq %rbx, %r9
+	adoxq %rdi, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rdi
+	adcxq %rbx, %r11
 	adoxq %rdi, %r12
 	adcxq %rcx, %r12
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rax, %rdi
-	adcxq %rax, %rbp
-	adoxq %rdi, %r13
-	mulxq 8(%r8), %rax, %rdi
-	adcxq %rax, %r13
-	movq 16(%rsp), %rax
-	adoxq %rdi, %rax
-	movq %r13, 16(%rsp)
-	mulxq 16(%r8), %rdi, %r13
-	adcxq %rdi, %rax
-	movq 24(%rsp), %rdi
-	adoxq %r13, %rdi
-	movq %rax, 24(%rsp)
-	mulxq 24(%r8), %r13, %rax
-	adcxq %r13, %rdi
-	adoxq %rax, %r9
-	mulxq 32(%r8), %r13, %rax
-	adcxq %r13, %r9
-	adoxq %rax, %r10
-	mulxq 40(%r8), %r13, %rax
-	adcxq %r13, %r10
-	adoxq %rax, %rbx
-	mulxq 48(%r8), %r13, %rax
-	adcxq %r13, %rbx
-	adoxq %rax, %r14
-	mulxq 56(%r8), %r13, %rax
-	adcxq %r13, %r14
-	movq 32(%rsp), %r13
-	adoxq %rax, %r13
-	movq %r14, 32(%rsp)
-	mulxq 64(%r8), %rax, %r14
-	adcxq %rax, %r13
-	adoxq %r14, %r11
-	mulxq 72(%r8), %rax, %r14
-	adcxq %rax, %r11
-	adoxq %r14, %r15
-	mulxq 80(%r8), %rax, %r14
-	adcxq %rax, %r15
-	adoxq %r14, %r12
-	mulxq 88(%r8), %rax, %r14
-	adcxq %rax, %r12
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
-	adcxq %rax, %r10
-	adoxq %rbp, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbp
-	adcxq %rax, %rbx
-	movq 32(%rsp), %rax
-	adoxq %rbp, %rax
-	movq %rbx, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rbx
-	adcxq %rbp, %rax
-	adoxq %rbx, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %rbx
-	adcxq %rbp, %r13
-	adoxq %rbx, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %rbx
-	adcxq %rbp, %r11
-	adoxq %rbx, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rbx
-	adcxq %rbp, %r15
-	adoxq %rbx, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rbx
-	adcxq %rbp, %r12
-	adoxq %rbx, %r14
-	adcxq %rcx, %r14
-	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbp, %rbx
-	movq %r14, 8(%rsp)
-	movq 16(%rsp), %r14
-	adcxq %rbp, %r14
-	movq 24(%rsp), %rbp
-	adoxq %rbx, %rbp
-	movq %r14, 24(%rsp)
-	mulxq 8(%r8), %rbx, %r14
-	adcxq %rbx, %rbp
-	adoxq %r14, %rdi
-	mulxq 16(%r8), %rbx, %r14
-	adcxq %rbx, %rdi
-	adoxq %r14, %r9
-	mulxq 24(%r8), %rbx, %r14
-	adcxq %rbx, %r9
-	adoxq %r14, %r10
-	mulxq 32(%r8), %rbx, %r14
+	mulxq 0(%r8), %rbx, %rdi
 	adcxq %rbx, %r10
-	movq 32(%rsp), %rbx
-	adoxq %r14, %rbx
-	movq %r10, 32(%rsp)
-	mulxq 40(%r8), %r14, %r10
-	adcxq %r14, %rbx
-	adoxq %r10, %rax
-	mulxq 48(%r8), %r14, %r10
-	adcxq %r14, %rax
-	adoxq %r10, %r13
-	mulxq 56(%r8), %r14, %r10
-	adcxq %r14, %r13
-	adoxq %r10, %r11
-	mulxq 64(%r8), %r14, %r10
-	adcxq %r14, %r11
+	movq 24(%rsp), %rbx
+	adoxq %rdi, %rbx
+	movq %r10, 24(%rsp)
+	mulxq 8(%r8), %rdi, %r10
+	adcxq %rdi, %rbx
 	adoxq %r10, %r15
-	mulxq 72(%r8), %r14, %r10
-	adcxq %r14, %r15
-	adoxq %r10, %r12
-	mulxq 80(%r8), %r14, %r10
-	adcxq %r14, %r12
-	movq 8(%rsp), %r14
-	adoxq %r10, %r14
-	movq %r12, 8(%rsp)
-	mulxq 88(%r8), %r10, %r12
+	mulxq 16(%r8), %rdi, %r10
+	adcxq %rdi, %r15
+	movq 8(%rsp), %rdi
+	adoxq %r10, %rdi
+	movq %r15, 8(%rsp)
+	mulxq 24(%r8), %r10, %r15
+	adcxq %r10, %rdi
+	adoxq %r15, %r14
+	mulxq 32(%r8), %r10, %r15
 	adcxq %r10, %r14
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
+	adoxq %r15, %rbp
+	mulxq 40(%r8), %r10, %r15
+	adcxq %r10, %rbp
+	adoxq %r15, %rax
+	mulxq 48(%r8), %r10, %r15
+	adcxq %r10, %rax
+	adoxq %r15, %r13
+	mulxq 56(%r8), %r10, %r15
+	adcxq %r10, %r13
+	movq 32(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r13, 32(%rsp)
+	mulxq 64(%r8), %r15, %r13
+	adcxq %r15, %r10
+	adoxq %r13, %r9
+	mulxq 72(%r8), %r15, %r13
+	adcxq %r15, %r9
+	adoxq %r13, %r11
+	mulxq 80(%r8), %r15, %r13
+	adcxq %r15, %r11
+	adoxq %r13, %r12
+	mulxq 88(%r8), %r15, %r13
+	adcxq %r15, %r12
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
 	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r12, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r12
-	adcxq %r10, %rbx
-	adoxq %r12, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r12
-	adcxq %r10, %rax
-	adoxq %r12, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
-	adcxq %r10, %r13
-	adoxq %r12, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r12
-	adcxq %r10, %r11
-	adoxq %r12, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r12
-	adcxq %r10, %r15
-	movq 8(%rsp), %r10
-	adoxq %r12, %r10
-	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r15
-	adcxq %r12, %r10
-	adoxq %r15, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r15
-	adcxq %r12, %r14
-	movq 24(%rsp), %r12
-	adoxq %r15, %r12
-	adcxq %rcx, %r12
-	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r12, 24(%rsp)
-	mulxq 0(%r8), %r15, %r12
-	adcxq %r15, %rbp
-	adoxq %r12, %rdi
-	mulxq 8(%r8), %r15, %r12
-	adcxq %r15, %rdi
-	adoxq %r12, %r9
-	mulxq 16(%r8), %r15, %r12
-	adcxq %r15, %r9
-	movq 32(%rsp), %r15
-	adoxq %r12, %r15
-	movq %r9, 32(%rsp)
-	mulxq 24(%r8), %r12, %r9
-	adcxq %r12, %r15
-	adoxq %r9, %rbx
-	mulxq 32(%r8), %r12, %r9
-	adcxq %r12, %rbx
-	adoxq %r9, %rax
-	mulxq 40(%r8), %r12, %r9
-	adcxq %r12, %rax
-	adoxq %r9, %r13
-	mulxq 48(%r8), %r12, %r9
-	adcxq %r12, %r13
-	adoxq %r9, %r11
-	mulxq 56(%r8), %r12, %r9
-	adcxq %r12, %r11
-	movq 8(%rsp), %r12
-	adoxq %r9, %r12
-	movq %r11, 8(%rsp)
-	mulxq 64(%r8), %r9, %r11
-	adcxq %r9, %r12
-	adoxq %r11, %r10
-	mulxq 72(%r8), %r9, %r11
-	adcxq %r9, %r10
-	adoxq %r11, %r14
-	mulxq 80(%r8), %r9, %r11
-	adcxq %r9, %r14
-	movq 24(%rsp), %r9
-	adoxq %r11, %r9
 	movq %r14, 24(%rsp)
-	mulxq 88(%r8), %r11, %r14
-	adcxq %r11, %r9
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rbp
-	adcxq %r11, %rax
-	adoxq %rbp, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rbp
-	adcxq %r11, %r13
-	movq 8(%rsp), %r11
-	adoxq %rbp, %r11
-	movq %r13, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r13
-	adcxq %rbp, %r11
-	adoxq %r13, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r13
-	adcxq %rbp, %r10
-	movq 24(%rsp), %rbp
-	adoxq %r13, %rbp
-	movq %r10, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r10
-	adcxq %r13, %rbp
-	adoxq %r10, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r10
-	adcxq %r13, %r9
-	adoxq %r10, %r14
-	adcxq %rcx, %r14
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r13, %r10
-	adcxq %r13, %rdi
-	movq 32(%rsp), %r13
-	adoxq %r10, %r13
-	movq %rdi, 32(%rsp)
-	mulxq 8(%r8), %r10, %rdi
-	adcxq %r10, %r13
-	adoxq %rdi, %r15
-	mulxq 16(%r8), %r10, %rdi
-	adcxq %r10, %r15
-	adoxq %rdi, %rbx
-	mulxq 24(%r8), %r10, %rdi
-	adcxq %r10, %rbx
-	adoxq %rdi, %rax
-	mulxq 32(%r8), %r10, %rdi
-	adcxq %r10, %rax
-	movq 8(%rsp), %r10
-	adoxq %rdi, %r10
-	movq %rax, 8(%rsp)
-	mulxq 40(%r8), %rdi, %rax
-	adcxq %rdi, %r10
-	adoxq %rax, %r11
-	mulxq 48(%r8), %rdi, %rax
-	adcxq %rdi, %r11
-	adoxq %rax, %r12
-	mulxq 56(%r8), %rdi, %rax
-	adcxq %rdi, %r12
-	movq 24(%rsp), %rdi
-	adoxq %rax, %rdi
-	movq %r12, 24(%rsp)
-	mulxq 64(%r8), %rax, %r12
-	adcxq %rax, %rdi
-	adoxq %r12, %rbp
-	mulxq 72(%r8), %rax, %r12
-	adcxq %rax, %rbp
-	adoxq %r12, %r9
-	mulxq 80(%r8), %rax, %r12
-	adcxq %rax, %r9
-	adoxq %r12, %r14
-	mulxq 88(%r8), %rax, %r12
-	adcxq %rax, %r14
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq 32(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r12, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r12
-	adcxq %rax, %r10
-	adoxq %r12, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r12
-	adcxq %rax, %r11
-	movq 24(%rsp), %rax
-	adoxq %r12, %rax
-	movq %r11, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r11
-	adcxq %r12, %rax
-	adoxq %r11, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r11
-	adcxq %r12, %rdi
-	adoxq %r11, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
-	adcxq %r12, %rbp
-	adoxq %r11, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r11
-	adcxq %r12, %r9
-	adoxq %r11, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r11
-	adcxq %r12, %r14
-	movq 32(%rsp), %r12
-	adoxq %r11, %r12
-	adcxq %rcx, %r12
-	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r12, 32(%rsp)
-	mulxq 0(%r8), %r11, %r12
-	adcxq %r11, %r13
-	adoxq %r12, %r15
-	mulxq 8(%r8), %r11, %r12
-	adcxq %r11, %r15
-	adoxq %r12, %rbx
-	mulxq 16(%r8), %r11, %r12
-	adcxq %r11, %rbx
-	movq 8(%rsp), %r11
-	adoxq %r12, %r11
-	movq %rbx, 8(%rsp)
-	mulxq 24(%r8), %r12, %rbx
-	adcxq %r12, %r11
-	adoxq %rbx, %r10
-	mulxq 32(%r8), %r12, %rbx
-	adcxq %r12, %r10
-	movq 24(%rsp), %r12
-	adoxq %rbx, %r12
-	movq %r10, 24(%rsp)
-	mulxq 40(%r8), %rbx, %r10
-	adcxq %rbx, %r12
-	adoxq %r10, %rax
-	mulxq 48(%r8), %rbx, %r10
-	adcxq %rbx, %rax
-	adoxq %r10, %rdi
-	mulxq 56(%r8), %rbx, %r10
-	adcxq %rbx, %rdi
-	adoxq %r10, %rbp
-	mulxq 64(%r8), %rbx, %r10
-	adcxq %rbx, %rbp
-	adoxq %r10, %r9
-	mulxq 72(%r8), %rbx, %r10
-	adcxq %rbx, %r9
-	adoxq %r10, %r14
-	mulxq 80(%r8), %rbx, %r10
-	adcxq %rbx, %r14
-	movq 32(%rsp), %rbx
-	adoxq %r10, %rbx
-	movq %r14, 32(%rsp)
-	mulxq 88(%r8), %r10, %r14
-	adcxq %r10, %rbx
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	movq %r13, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r13
-	adcxq %r10, %r12
-	adoxq %r13, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r13
-	adcxq %r10, %rax
-	adoxq %r13, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r13
-	adcxq %r10, %rdi
-	adoxq %r13, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r13
-	adcxq %r10, %rbp
-	adoxq %r13, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r13
-	adcxq %r10, %r9
-	movq 32(%rsp), %r10
-	adoxq %r13, %r10
-	movq %r9, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r9
-	adcxq %r13, %r10
-	adoxq %r9, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r9
-	adcxq %r13, %rbx
-	adoxq %r9, %r14
-	adcxq %rcx, %r14
-	movq 64(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r13, %r9
-	adcxq %r13, %r15
-	movq 8(%rsp), %r13
-	adoxq %r9, %r13
-	movq %r15, 8(%rsp)
-	mulxq 8(%r8), %r9, %r15
-	adcxq %r9, %r13
-	adoxq %r15, %r11
-	mulxq 16(%r8), %r9, %r15
-	adcxq %r9, %r11
-	movq 24(%rsp), %r9
-	adoxq %r15, %r9
-	movq %r11, 24(%rsp)
-	mulxq 24(%r8), %r15, %r11
-	adcxq %r15, %r9
-	adoxq %r11, %r12
-	mulxq 32(%r8), %r15, %r11
-	adcxq %r15, %r12
-	adoxq %r11, %rax
-	mulxq 40(%r8), %r15, %r11
-	adcxq %r15, %rax
-	adoxq %r11, %rdi
-	mulxq 48(%r8), %r15, %r11
-	adcxq %r15, %rdi
-	adoxq %r11, %rbp
-	mulxq 56(%r8), %r15, %r11
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r14
 	adcxq %r15, %rbp
+	adoxq %r14, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r14
+	adcxq %r15, %rax
 	movq 32(%rsp), %r15
-	adoxq %r11, %r15
-	movq %rbp, 32(%rsp)
-	mulxq 64(%r8), %r11, %rbp
-	adcxq %r11, %r15
-	adoxq %rbp, %r10
-	mulxq 72(%r8), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %rbx
-	mulxq 80(%r8), %r11, %rbp
-	adcxq %r11, %rbx
-	adoxq %rbp, %r14
-	mulxq 88(%r8), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	adoxq %r14, %r15
+	movq %rdi, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rdi
+	adcxq %r14, %r15
+	adoxq %rdi, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rdi
+	adcxq %r14, %r10
+	adoxq %rdi, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rdi
+	adcxq %r14, %r9
+	adoxq %rdi, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rdi
+	adcxq %r14, %r11
+	adoxq %rdi, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rdi
+	adcxq %r14, %r12
+	adoxq %rdi, %r13
+	adcxq %rcx, %r13
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r14, %rdi
+	adcxq %r14, %rbx
+	movq 8(%rsp), %r14
+	adoxq %rdi, %r14
+	movq %rbx, 8(%rsp)
+	mulxq 8(%r8), %rdi, %rbx
+	adcxq %rdi, %r14
+	movq 32(%rsp), %rdi
+	adoxq %rbx, %rdi
+	movq %r14, 32(%rsp)
+	mulxq 16(%r8), %rbx, %r14
+	adcxq %rbx, %rdi
+	movq 24(%rsp), %rbx
+	adoxq %r14, %rbx
+	movq %rdi, 24(%rsp)
+	mulxq 24(%r8), %r14, %rdi
+	adcxq %r14, %rbx
+	adoxq %rdi, %rbp
+	mulxq 32(%r8), %r14, %rdi
+	adcxq %r14, %rbp
+	adoxq %rdi, %rax
+	mulxq 40(%r8), %r14, %rdi
+	adcxq %r14, %rax
+	adoxq %rdi, %r15
+	mulxq 48(%r8), %r14, %rdi
+	adcxq %r14, %r15
+	adoxq %rdi, %r10
+	mulxq 56(%r8), %r14, %rdi
+	adcxq %r14, %r10
+	adoxq %rdi, %r9
+	mulxq 64(%r8), %r14, %rdi
+	adcxq %r14, %r9
+	adoxq %rdi, %r11
+	mulxq 72(%r8), %r14, %rdi
+	adcxq %r14, %r11
+	adoxq %rdi, %r12
+	mulxq 80(%r8), %r14, %rdi
+	adcxq %r14, %r12
+	adoxq %rdi, %r13
+	mulxq 88(%r8), %r14, %rdi
+	adcxq %r14, %r13
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq 8(%rsp), %rdx
 	xorq %rcx, %rcx
 	movq %rbp, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rbp
-	adcxq %r11, %rax
-	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rbp
-	adcxq %r11, %rdi
-	movq 32(%rsp), %r11
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rbp
+	adcxq %r14, %rax
+	adoxq %rbp, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rbp
+	adcxq %r14, %r15
+	adoxq %rbp, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rbp
+	adcxq %r14, %r10
+	adoxq %rbp, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rbp
+	adcxq %r14, %r9
 	adoxq %rbp, %r11
-	movq %rdi, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rdi
-	adcxq %rbp, %r11
-	adoxq %rdi, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %rdi
-	adcxq %rbp, %r15
-	adoxq %rdi, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %rdi
-	adcxq %rbp, %r10
-	adoxq %rdi, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rdi
-	adcxq %rbp, %rbx
-	adoxq %rdi, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rbp
+	adcxq %r14, %r11
+	adoxq %rbp, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbp
+	adcxq %r14, %r12
+	adoxq %rbp, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbp
+	adcxq %r14, %r13
+	adoxq %rbp, %rdi
+	adcxq %rcx, %rdi
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r14, %rbp
+	movq %rdi, 16(%rsp)
+	movq 32(%rsp), %rdi
+	adcxq %r14, %rdi
+	movq 24(%rsp), %r14
+	adoxq %rbp, %r14
+	movq %rdi, 24(%rsp)
+	mulxq 8(%r8), %rbp, %rdi
 	adcxq %rbp, %r14
+	adoxq %rdi, %rbx
+	mulxq 16(%r8), %rbp, %rdi
+	adcxq %rbp, %rbx
 	movq 8(%rsp), %rbp
 	adoxq %rdi, %rbp
-	adcxq %rcx, %rbp
-	movq 72(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 8(%rsp)
-	mulxq 0(%r8), %rdi, %rbp
-	adcxq %rdi, %r13
-	movq 24(%rsp), %rdi
-	adoxq %rbp, %rdi
-	movq %r13, 24(%rsp)
-	mulxq 8(%r8), %rbp, %r13
-	adcxq %rbp, %rdi
-	adoxq %r13, %r9
-	mulxq 16(%r8), %rbp, %r13
-	adcxq %rbp, %r9
-	adoxq %r13, %r12
-	mulxq 24(%r8), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %rax
-	mulxq 32(%r8), %rbp, %r13
-	adcxq %rbp, %rax
-	movq 32(%rsp), %rbp
-	adoxq %r13, %rbp
-	movq %rax, 32(%rsp)
-	mulxq 40(%r8), %r13, %rax
-	adcxq %r13, %rbp
-	adoxq %rax, %r11
-	mulxq 48(%r8), %r13, %rax
-	adcxq %r13, %r11
-	adoxq %rax, %r15
-	mulxq 56(%r8), %r13, %rax
-	adcxq %r13, %r15
-	adoxq %rax, %r10
-	mulxq 64(%r8), %r13, %rax
-	adcxq %r13, %r10
-	adoxq %rax, %rbx
-	mulxq 72(%r8), %r13, %rax
-	adcxq %r13, %rbx
-	adoxq %rax, %r14
-	mulxq 80(%r8), %r13, %rax
-	adcxq %r13, %r14
-	movq 8(%rsp), %r13
-	adoxq %rax, %r13
-	movq %r14, 8(%rsp)
-	mulxq 88(%r8), %rax, %r14
-	adcxq %rax, %r13
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r14
-	adcxq %rax, %rbp
-	adoxq %r14, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r14
-	adcxq %rax, %r11
-	adoxq %r14, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r14
-	adcxq %rax, %r15
-	adoxq %r14, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r14
-	adcxq %rax, %r10
-	adoxq %r14, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r14
-	adcxq %rax, %rbx
-	movq 8(%rsp), %rax
-	adoxq %r14, %rax
 	movq %rbx, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbx
-	adcxq %r14, %rax
+	mulxq 24(%r8), %rdi, %rbx
+	adcxq %rdi, %rbp
+	adoxq %rbx, %rax
+	mulxq 32(%r8), %rdi, %rbx
+	adcxq %rdi, %rax
+	adoxq %rbx, %r15
+	mulxq 40(%r8), %rdi, %rbx
+	adcxq %rdi, %r15
+	adoxq %rbx, %r10
+	mulxq 48(%r8), %rdi, %rbx
+	adcxq %rdi, %r10
+	adoxq %rbx, %r9
+	mulxq 56(%r8), %rdi, %rbx
+	adcxq %rdi, %r9
+	adoxq %rbx, %r11
+	mulxq 64(%r8), %rdi, %rbx
+	adcxq %rdi, %r11
+	adoxq %rbx, %r12
+	mulxq 72(%r8), %rdi, %rbx
+	adcxq %rdi, %r12
 	adoxq %rbx, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbx
-	adcxq %r14, %r13
-	movq 24(%rsp), %r14
-	adoxq %rbx, %r14
-	adcxq %rcx, %r14
-	movq 80(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 24(%rsp)
-	mulxq 0(%r8), %rbx, %r14
+	mulxq 80(%r8), %rdi, %rbx
+	adcxq %rdi, %r13
+	movq 16(%rsp), %rdi
+	adoxq %rbx, %rdi
+	movq %r13, 16(%rsp)
+	mulxq 88(%r8), %rbx, %r13
 	adcxq %rbx, %rdi
-	adoxq %r14, %r9
-	mulxq 8(%r8), %rbx, %r14
-	adcxq %rbx, %r9
-	adoxq %r14, %r12
-	mulxq 16(%r8), %rbx, %r14
-	adcxq %rbx, %r12
-	movq 32(%rsp), %rbx
-	adoxq %r14, %rbx
-	movq %r12, 32(%rsp)
-	mulxq 24(%r8), %r14, %r12
-	adcxq %r14, %rbx
-	adoxq %r12, %rbp
-	mulxq 32(%r8), %r14, %r12
-	adcxq %r14, %rbp
-	adoxq %r12, %r11
-	mulxq 40(%r8), %r14, %r12
-	adcxq %r14, %r11
-	adoxq %r12, %r15
-	mulxq 48(%r8), %r14, %r12
-	adcxq %r14, %r15
-	adoxq %r12, %r10
-	mulxq 56(%r8), %r14, %r12
-	adcxq %r14, %r10
-	movq 8(%rsp), %r14
-	adoxq %r12, %r14
-	movq %r10, 8(%rsp)
-	mulxq 64(%r8), %r12, %r10
-	adcxq %r12, %r14
-	adoxq %r10, %rax
-	mulxq 72(%r8), %r12, %r10
-	adcxq %r12, %rax
-	adoxq %r10, %r13
-	mulxq 80(%r8), %r12, %r10
-	adcxq %r12, %r13
-	movq 24(%rsp), %r12
-	adoxq %r10, %r12
-	movq %r13, 24(%rsp)
-	mulxq 88(%r8), %r10, %r13
-	adcxq %r10, %r12
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
-	movq %rdi, %rdx
+	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rdi
-	adcxq %r10, %r11
-	adoxq %rdi, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %rdi
-	adcxq %r10, %r15
-	movq 8(%rsp), %r10
-	adoxq %rdi, %r10
-	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r15
-	adcxq %rdi, %r10
-	adoxq %r15, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r15
-	adcxq %rdi, %r14
-	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r15
-	adcxq %rdi, %rax
-	movq 24(%rsp), %rdi
-	adoxq %r15, %rdi
 	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rax
-	adcxq %r15, %rdi
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	adcxq %rbx, %r15
+	adoxq %rax, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	adcxq %rbx, %r10
+	adoxq %rax, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	adcxq %rbx, %r9
+	adoxq %rax, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	adcxq %rbx, %r11
 	adoxq %rax, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	adcxq %rbx, %r12
+	movq 16(%rsp), %rbx
+	adoxq %rax, %rbx
+	movq %r12, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r12
+	adcxq %rax, %rbx
+	adoxq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r12
+	adcxq %rax, %rdi
+	adoxq %r12, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rax, %r12
+	adcxq %rax, %r14
+	movq 8(%rsp), %rax
+	adoxq %r12, %rax
+	movq %r14, 8(%rsp)
+	mulxq 8(%r8), %r12, %r14
+	adcxq %r12, %rax
+	adoxq %r14, %rbp
+	mulxq 16(%r8), %r12, %r14
+	adcxq %r12, %rbp
+	movq 24(%rsp), %r12
+	adoxq %r14, %r12
+	movq %rbp, 24(%rsp)
+	mulxq 24(%r8), %r14, %rbp
+	adcxq %r14, %r12
+	adoxq %rbp, %r15
+	mulxq 32(%r8), %r14, %rbp
+	adcxq %r14, %r15
+	adoxq %rbp, %r10
+	mulxq 40(%r8), %r14, %rbp
+	adcxq %r14, %r10
+	adoxq %rbp, %r9
+	mulxq 48(%r8), %r14, %rbp
+	adcxq %r14, %r9
+	adoxq %rbp, %r11
+	mulxq 56(%r8), %r14, %rbp
+	adcxq %r14, %r11
+	movq 16(%rsp), %r14
+	adoxq %rbp, %r14
+	movq %r11, 16(%rsp)
+	mulxq 64(%r8), %rbp, %r11
+	adcxq %rbp, %r14
+	adoxq %r11, %rbx
+	mulxq 72(%r8), %rbp, %r11
+	adcxq %rbp, %rbx
+	adoxq %r11, %rdi
+	mulxq 80(%r8), %rbp, %r11
+	adcxq %rbp, %rdi
+	adoxq %r11, %r13
+	mulxq 88(%r8), %rbp, %r11
+	adcxq %rbp, %r13
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r15
+	adcxq %rbp, %r10
+	adoxq %r15, %r9
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r15
+	adcxq %rbp, %r9
+	movq 16(%rsp), %rbp
+	adoxq %r15, %rbp
+	movq %r12, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r12
+	adcxq %r15, %rbp
+	adoxq %r12, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
+	adcxq %r15, %r14
+	adoxq %r12, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r12
+	adcxq %r15, %rbx
+	adoxq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r12
+	adcxq %r15, %rdi
+	adoxq %r12, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r12
+	adcxq %r15, %r13
+	adoxq %r12, %r11
+	adcxq %rcx, %r11
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r15, %r12
+	adcxq %r15, %rax
+	movq 24(%rsp), %r15
+	adoxq %r12, %r15
+	movq %rax, 24(%rsp)
+	mulxq 8(%r8), %r12, %rax
+	adcxq %r12, %r15
+	movq 16(%rsp), %r12
+	adoxq %rax, %r12
+	movq %r15, 16(%rsp)
+	mulxq 16(%r8), %rax, %r15
+	adcxq %rax, %r12
+	movq 8(%rsp), %rax
+	adoxq %r15, %rax
+	movq %r12, 8(%rsp)
+	mulxq 24(%r8), %r15, %r12
+	adcxq %r15, %rax
+	adoxq %r12, %r10
+	mulxq 32(%r8), %r15, %r12
+	adcxq %r15, %r10
+	adoxq %r12, %r9
+	mulxq 40(%r8), %r15, %r12
+	adcxq %r15, %r9
+	adoxq %r12, %rbp
+	mulxq 48(%r8), %r15, %r12
+	adcxq %r15, %rbp
+	adoxq %r12, %r14
+	mulxq 56(%r8), %r15, %r12
+	adcxq %r15, %r14
+	adoxq %r12, %rbx
+	mulxq 64(%r8), %r15, %r12
+	adcxq %r15, %rbx
+	adoxq %r12, %rdi
+	mulxq 72(%r8), %r15, %r12
+	adcxq %r15, %rdi
+	adoxq %r12, %r13
+	mulxq 80(%r8), %r15, %r12
+	adcxq %r15, %r13
+	adoxq %r12, %r11
+	mulxq 88(%r8), %r15, %r12
+	adcxq %r15, %r11
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r10
+	adcxq %r15, %r9
+	adoxq %r10, %rbp
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r10
+	adcxq %r15, %rbp
+	adoxq %r10, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r10
+	adcxq %r15, %r14
+	adoxq %r10, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r10
+	adcxq %r15, %rbx
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r10
+	adcxq %r15, %rdi
+	adoxq %r10, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r10
+	adcxq %r15, %r13
+	adoxq %r10, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r10
+	adcxq %r15, %r11
+	adoxq %r10, %r12
+	adcxq %rcx, %r12
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r15, %r10
+	movq %r12, 32(%rsp)
+	movq 16(%rsp), %r12
 	adcxq %r15, %r12
+	movq 8(%rsp), %r15
+	adoxq %r10, %r15
+	movq %r12, 8(%rsp)
+	mulxq 8(%r8), %r10, %r12
+	adcxq %r10, %r15
+	adoxq %r12, %rax
+	mulxq 16(%r8), %r10, %r12
+	adcxq %r10, %rax
+	movq 24(%rsp), %r10
+	adoxq %r12, %r10
+	movq %rax, 24(%rsp)
+	mulxq 24(%r8), %r12, %rax
+	adcxq %r12, %r10
+	adoxq %rax, %r9
+	mulxq 32(%r8), %r12, %rax
+	adcxq %r12, %r9
+	adoxq %rax, %rbp
+	mulxq 40(%r8), %r12, %rax
+	adcxq %r12, %rbp
+	adoxq %rax, %r14
+	mulxq 48(%r8), %r12, %rax
+	adcxq %r12, %r14
+	adoxq %rax, %rbx
+	mulxq 56(%r8), %r12, %rax
+	adcxq %r12, %rbx
+	adoxq %rax, %rdi
+	mulxq 64(%r8), %r12, %rax
+	adcxq %r12, %rdi
 	adoxq %rax, %r13
+	mulxq 72(%r8), %r12, %rax
+	adcxq %r12, %r13
+	adoxq %rax, %r11
+	mulxq 80(%r8), %r12, %rax
+	adcxq %r12, %r11
+	movq 32(%rsp), %r12
+	adoxq %rax, %r12
+	movq %r11, 32(%rsp)
+	mulxq 88(%r8), %rax, %r11
+	adcxq %rax, %r12
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
+	adcxq %rax, %rdi
+	adoxq %r9, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r9
+	adcxq %rax, %r13
+	movq 32(%rsp), %rax
+	adoxq %r9, %rax
+	movq %r13, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %r13, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r13
+	adcxq %r9, %r12
+	adoxq %r13, %r11
+	adcxq %rcx, %r11
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r13
+	adcxq %r9, %r15
+	movq 24(%rsp), %r9
+	adoxq %r13, %r9
+	movq %r15, 24(%rsp)
+	mulxq 8(%r8), %r13, %r15
+	adcxq %r13, %r9
+	adoxq %r15, %r10
+	mulxq 16(%r8), %r13, %r15
+	adcxq %r13, %r10
+	movq 8(%rsp), %r13
+	adoxq %r15, %r13
+	movq %r10, 8(%rsp)
+	mulxq 24(%r8), %r15, %r10
+	adcxq %r15, %r13
+	adoxq %r10, %rbp
+	mulxq 32(%r8), %r15, %r10
+	adcxq %r15, %rbp
+	adoxq %r10, %r14
+	mulxq 40(%r8), %r15, %r10
+	adcxq %r15, %r14
+	adoxq %r10, %rbx
+	mulxq 48(%r8), %r15, %r10
+	adcxq %r15, %rbx
+	adoxq %r10, %rdi
+	mulxq 56(%r8), %r15, %r10
+	adcxq %r15, %rdi
+	movq 32(%rsp), %r15
+	adoxq %r10, %r15
+	movq %rdi, 32(%rsp)
+	mulxq 64(%r8), %r10, %rdi
+	adcxq %r10, %r15
+	adoxq %rdi, %rax
+	mulxq 72(%r8), %r10, %rdi
+	adcxq %r10, %rax
+	adoxq %rdi, %r12
+	mulxq 80(%r8), %r10, %rdi
+	adcxq %r10, %r12
+	adoxq %rdi, %r11
+	mulxq 88(%r8), %r10, %rdi
+	adcxq %r10, %r11
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rbp
+	adcxq %r10, %r14
+	adoxq %rbp, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %rbp
+	adcxq %r10, %rbx
+	movq 32(%rsp), %r10
+	adoxq %rbp, %r10
+	movq %r13, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r13
+	adcxq %rbp, %r10
+	adoxq %r13, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r13
+	adcxq %rbp, %r15
+	adoxq %r13, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r13
+	adcxq %rbp, %r12
+	adoxq %r13, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r13
+	adcxq %rbp, %r11
+	adoxq %r13, %rdi
+	adcxq %rcx, %rdi
+	movq 80(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rbp, %r13
+	adcxq %rbp, %r9
+	movq 8(%rsp), %rbp
+	adoxq %r13, %rbp
+	movq %r9, 8(%rsp)
+	mulxq 8(%r8), %r13, %r9
+	adcxq %r13, %rbp
+	movq 32(%rsp), %r13
+	adoxq %r9, %r13
+	movq %rbp, 32(%rsp)
+	mulxq 16(%r8), %r9, %rbp
+	adcxq %r9, %r13
+	movq 24(%rsp), %r9
+	adoxq %rbp, %r9
+	movq %r13, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r13
+	adcxq %rbp, %r9
+	adoxq %r13, %r14
+	mulxq 32(%r8), %rbp, %r13
+	adcxq %rbp, %r14
+	adoxq %r13, %rbx
+	mulxq 40(%r8), %rbp, %r13
+	adcxq %rbp, %rbx
+	adoxq %r13, %r10
+	mulxq 48(%r8), %rbp, %r13
+	adcxq %rbp, %r10
+	adoxq %r13, %r15
+	mulxq 56(%r8), %rbp, %r13
+	adcxq %rbp, %r15
+	adoxq %r13, %rax
+	mulxq 64(%r8), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %r12
+	mulxq 72(%r8), %rbp, %r13
+	adcxq %rbp, %r12
+	adoxq %r13, %r11
+	mulxq 80(%r8), %rbp, %r13
+	adcxq %rbp, %r11
+	adoxq %r13, %rdi
+	mulxq 88(%r8), %rbp, %r13
+	adcxq %rbp, %rdi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r14
+	adcxq %rbp, %rbx
+	adoxq %r14, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r14
+	adcxq %rbp, %r10
+	adoxq %r14, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r14
+	adcxq %rbp, %r15
+	adoxq %r14, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r14
+	adcxq %rbp, %rax
+	adoxq %r14, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r14
+	adcxq %rbp, %r12
+	adoxq %r14, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r14
+	adcxq %rbp, %r11
+	adoxq %r14, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r14
+	adcxq %rbp, %rdi
+	adoxq %r14, %r13
 	adcxq %rcx, %r13
 	movq 88(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r15, %rax
-	adcxq %r15, %r9
-	movq 32(%rsp), %r15
-	adoxq %rax, %r15
-	movq %r9, 32(%rsp)
-	mulxq 8(%r8), %rax, %r9
-	adcxq %rax, %r15
-	adoxq %r9, %rbx
-	mulxq 16(%r8), %rax, %r9
-	adcxq %rax, %rbx
-	adoxq %r9, %rbp
-	mulxq 24(%r8), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r11
-	mulxq 32(%r8), %rax, %r9
-	adcxq %rax, %r11
-	movq 8(%rsp), %rax
-	adoxq %r9, %rax
-	movq %r11, 8(%rsp)
-	mulxq 40(%r8), %r9, %r11
-	adcxq %r9, %rax
-	adoxq %r11, %r10
-	mulxq 48(%r8), %r9, %r11
-	adcxq %r9, %r10
-	adoxq %r11, %r14
-	mulxq 56(%r8), %r9, %r11
-	adcxq %r9, %r14
-	movq 24(%rsp), %r9
-	adoxq %r11, %r9
-	movq %r14, 24(%rsp)
-	mulxq 64(%r8), %r11, %r14
-	adcxq %r11, %r9
-	adoxq %r14, %rdi
-	mulxq 72(%r8), %r11, %r14
-	adcxq %r11, %rdi
-	adoxq %r14, %r12
-	mulxq 80(%r8), %r11, %r14
-	adcxq %r11, %r12
-	adoxq %r14, %r13
-	mulxq 88(%r8), %r11, %r14
-	adcxq %r11, %r13
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	movq 32(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r14
-	adcxq %r11, %rax
-	adoxq %r14, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r14
-	adcxq %r11, %r10
-	movq 24(%rsp), %r11
-	adoxq %r14, %r11
-	movq %r10, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r10
-	adcxq %r14, %r11
-	adoxq %r10, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r10
+	mulxq 0(%r8), %rbp, %r14
+	movq %r13, 16(%rsp)
+	movq 32(%rsp), %r13
+	adcxq %rbp, %r13
+	movq 24(%rsp), %rbp
+	adoxq %r14, %rbp
+	movq %r13, 24(%rsp)
+	mulxq 8(%r8), %r14, %r13
+	adcxq %r14, %rbp
+	adoxq %r13, %r9
+	mulxq 16(%r8), %r14, %r13
 	adcxq %r14, %r9
-	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r10
-	adcxq %r14, %rdi
-	adoxq %r10, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r10
-	adcxq %r14, %r12
-	adoxq %r10, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r10
-	adcxq %r14, %r13
-	movq 32(%rsp), %r14
-	adoxq %r10, %r14
-	adcxq %rcx, %r14
-	movq %r15, %r10
-	subq .Lfg_p751_mont_p+0(%rip), %r10
+	movq 8(%rsp), %r14
+	adoxq %r13, %r14
+	movq %r9, 8(%rsp)
+	mulxq 24(%r8), %r13, %r9
+	adcxq %r13, %r14
+	adoxq %r9, %rbx
+	mulxq 32(%r8), %r13, %r9
+	adcxq %r13, %rbx
+	adoxq %r9, %r10
+	mulxq 40(%r8), %r13, %r9
+	adcxq %r13, %r10
+	adoxq %r9, %r15
+	mulxq 48(%r8), %r13, %r9
+	adcxq %r13, %r15
+	adoxq %r9, %rax
+	mulxq 56(%r8), %r13, %r9
+	adcxq %r13, %rax
+	adoxq %r9, %r12
+	mulxq 64(%r8), %r13, %r9
+	adcxq %r13, %r12
+	adoxq %r9, %r11
+	mulxq 72(%r8), %r13, %r9
+	adcxq %r13, %r11
+	adoxq %r9, %rdi
+	mulxq 80(%r8), %r13, %r9
+	adcxq %r13, %rdi
+	movq 16(%rsp), %r13
+	adoxq %r9, %r13
+	movq %rdi, 16(%rsp)
+	mulxq 88(%r8), %r9, %rdi
+	adcxq %r9, %r13
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbx
+	adcxq %r9, %r10
+	adoxq %rbx, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
+	adcxq %r9, %r15
+	adoxq %rbx, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rbx
+	adcxq %r9, %r12
+	adoxq %rbx, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rbx
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %rbx, %r9
+	movq %r11, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %rdi
+	adcxq %rcx, %rdi
+	movq %rbp, %rbx
+	subq .Lfg_p751_mont_p+0(%rip), %rbx
+	movq 8(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+8(%rip), %r11
 	movq %r13, 32(%rsp)
-	movq %rbx, %r13
-	sbbq .Lfg_p751_mont_p+8(%rip), %r13
-	movq %r12, 16(%rsp)
-	movq %rbp, %r12
-	sbbq .Lfg_p751_mont_p+16(%rip), %r12
-	movq %rdi, 40(%rsp)
-	movq 8(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+24(%rip), %rdi
-	movq %r9, 48(%rsp)
-	movq %rax, %r9
-	sbbq .Lfg_p751_mont_p+32(%rip), %r9
-	movq %r11, 56(%rsp)
-	movq 24(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+40(%rip), %r11
+	movq %r14, %r13
+	sbbq .Lfg_p751_mont_p+16(%rip), %r13
+	movq %r9, 40(%rsp)
+	movq 24(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+24(%rip), %r9
+	movq %r14, 48(%rsp)
+	movq %r10, %r14
+	sbbq .Lfg_p751_mont_p+32(%rip), %r14
+	movq %r12, 56(%rsp)
+	movq %r15, %r12
+	sbbq .Lfg_p751_mont_p+40(%rip), %r12
 	movq %rax, 64(%rsp)
-	movq 56(%rsp), %rax
+	movq 64(%rsp), %rax
 	sbbq .Lfg_p751_mont_p+48(%rip), %rax
-	movq %r14, 72(%rsp)
-	movq 48(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+56(%rip), %r14
-	movq %rbp, 80(%rsp)
-	movq 40(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+64(%rip), %rbp
-	movq %rbx, 88(%rsp)
-	movq 16(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
-	movq %r15, 96(%rsp)
-	movq 32(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+80(%rip), %r15
-	movq %r15, 104(%rsp)
-	movq 72(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+88(%rip), %r15
-	cmovc 96(%rsp), %r10
-	cmovc 88(%rsp), %r13
-	cmovc 80(%rsp), %r12
-	cmovc 8(%rsp), %rdi
-	cmovc 64(%rsp), %r9
-	cmovc 24(%rsp), %r11
-	cmovc 56(%rsp), %rax
-	cmovc 48(%rsp), %r14
-	cmovc 40(%rsp), %rbp
-	cmovc 16(%rsp), %rbx
-	movq %rbx, 112(%rsp)
-	movq 104(%rsp), %rbx
-	cmovc 32(%rsp), %rbx
-	cmovc 72(%rsp), %r15
 	movq %r15, 72(%rsp)
-	movq 0(%rsp), %r15
-	movq %r10, 0(%r15)
-	movq %r13, 8(%r15)
-	movq %r12, 16(%r15)
-	movq %rdi, 24(%r15)
-	movq %r9, 32(%r15)
-	movq %r11, 40(%r15)
-	movq %rax, 48(%r15)
-	movq %r14, 56(%r15)
-	movq %rbp, 64(%r15)
-	movq 112(%rsp), %r10
-	movq %r10, 72(%r15)
-	movq %rbx, 80(%r15)
-	movq 72(%rsp), %r13
-	movq %r13, 88(%r15)
+	movq 56(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+56(%rip), %r15
+	movq %r10, 80(%rsp)
+	movq 16(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+64(%rip), %r10
+	movq %rdi, 88(%rsp)
+	movq 40(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
+	movq %rbp, 96(%rsp)
+	movq 32(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
+	movq %rbp, 104(%rsp)
+	movq 88(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	cmovc 96(%rsp), %rbx
+	cmovc 8(%rsp), %r11
+	cmovc 48(%rsp), %r13
+	cmovc 24(%rsp), %r9
+	cmovc 80(%rsp), %r14
+	cmovc 72(%rsp), %r12
+	cmovc 64(%rsp), %rax
+	cmovc 56(%rsp), %r15
+	cmovc 16(%rsp), %r10
+	cmovc 40(%rsp), %rdi
+	movq %rdi, 112(%rsp)
+	movq 104(%rsp), %rdi
+	cmovc 32(%rsp), %rdi
+	cmovc 88(%rsp), %rbp
+	movq %rbp, 88(%rsp)
+	movq 0(%rsp), %rbp
+	movq %rbx, 0(%rbp)
+	movq %r11, 8(%rbp)
+	movq %r13, 16(%rbp)
+	movq %r9, 24(%rbp)
+	movq %r14, 32(%rbp)
+	movq %r12, 40(%rbp)
+	movq %rax, 48(%rbp)
+	movq %r15, 56(%rbp)
+	movq %r10, 64(%rbp)
+	movq 112(%rsp), %rbx
+	movq %rbx, 72(%rbp)
+	movq %rdi, 80(%rbp)
+	movq 88(%rsp), %r11
+	movq %r11, 88(%rbp)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -12312,460 +12251,435 @@ pushq %rbx
 	movq 16(%rsp), %r14
 	adcxq %r14, %r14
 	adoxq %rbx, %r14
-	movq 48(%rsi), %rdx
-	movq %r14, 16(%rsp)
-	mulxq %rdx, %rbx, %r14
-	movq %r10, 48(%rsp)
-	movq 56(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	movq 112(%rsp), %rbx
-	adcxq %rbx, %rbx
-	adoxq %r14, %rbx
-	movq 56(%rsi), %rdx
-	movq %rbx, 112(%rsp)
-	mulxq %rdx, %r14, %rbx
-	movq %r10, 56(%rsp)
-	movq 64(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 8(%rsp), %r14
-	adcxq %r14, %r14
-	adoxq %rbx, %r14
-	movq 64(%rsi), %rdx
-	movq %r14, 8(%rsp)
-	mulxq %rdx, %rbx, %r14
-	movq %r10, 64(%rsp)
-	movq 72(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	movq 104(%rsp), %rbx
-	adcxq %rbx, %rbx
-	adoxq %r14, %rbx
-	movq 72(%rsi), %rdx
-	movq %rbx, 104(%rsp)
-	mulxq %rdx, %r14, %rbx
-	movq %r10, 72(%rsp)
-	movq 80(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 96(%rsp), %r14
-	adcxq %r14, %r14
-	adoxq %rbx, %r14
-	movq 80(%rsi), %rdx
-	movq %r14, 96(%rsp)
-	mulxq %rdx, %rbx, %r14
-	movq %r10, 80(%rsp)
-	movq 88(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	adcxq %r13, %r13
-	adoxq %r14, %r13
-	movq 88(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	adcxq %rbp, %rbp
-	adoxq %rbx, %rbp
-	adcxq %rcx, %r14
-	adoxq %rcx, %r14
+	movq $0, %rbx
+	adcxq %rcx, %rbx
+	adoxq %rcx, %rbx
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rsi
-	adcxq %rbx, %r12
-	adoxq %rsi, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rsi
-	adcxq %rbx, %r15
-	movq 32(%rsp), %rbx
-	adoxq %rsi, %rbx
-	movq %r13, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %r13
-	adcxq %rsi, %rbx
-	movq 40(%rsp), %rsi
-	adoxq %r13, %rsi
-	movq %r10, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r10
-	adcxq %r13, %rsi
-	movq 24(%rsp), %r13
-	adoxq %r10, %r13
-	movq %r14, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r14
-	adcxq %r10, %r13
-	movq 48(%rsp), %r10
-	adoxq %r14, %r10
+	movq %r13, 16(%rsp)
 	movq %rbp, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbp
-	adcxq %r14, %r10
-	movq 16(%rsp), %r14
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rbp
+	adcxq %r13, %r12
+	adoxq %rbp, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rbp
+	adcxq %r13, %r15
+	movq 32(%rsp), %r13
+	adoxq %rbp, %r13
+	movq %rdi, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rdi
+	adcxq %rbp, %r13
+	movq 40(%rsp), %rbp
+	adoxq %rdi, %rbp
+	movq %r11, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r11
+	adcxq %rdi, %rbp
+	movq 24(%rsp), %rdi
+	adoxq %r11, %rdi
+	movq %rbp, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rbp
+	adcxq %r11, %r10
 	adoxq %rbp, %r14
-	movq %r10, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r10
-	adcxq %rbp, %r14
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
 	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r9
-	adcxq %rbp, %r15
-	adoxq %r9, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r9
-	adcxq %rbp, %rbx
-	adoxq %r9, %rsi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
-	adcxq %rbp, %rsi
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
 	adoxq %r9, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r9
-	adcxq %rbp, %r13
-	movq 16(%rsp), %rbp
-	adoxq %r9, %rbp
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
-	adcxq %r9, %r14
-	adoxq %r13, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r13
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r9
+	adcxq %r11, %r13
+	movq 24(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r12, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r12
+	adcxq %r9, %rdi
+	adoxq %r12, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r12
 	adcxq %r9, %r10
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
+	adoxq %r12, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
+	adcxq %r9, %r14
+	adoxq %r12, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r12
+	adcxq %r9, %rbp
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
 	movq %r8, %rdx
 	xorq %rcx, %rcx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rax
-	adcxq %r9, %rbx
-	adoxq %rax, %rsi
+	adcxq %r9, %r13
+	adoxq %rax, %r11
 	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rax
-	adcxq %r9, %rsi
-	movq 16(%rsp), %r9
-	adoxq %rax, %r9
-	movq %rsi, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rsi
-	adcxq %rax, %r9
-	adoxq %rsi, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rsi
-	adcxq %rax, %rbp
-	adoxq %rsi, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rsi
-	adcxq %rax, %r14
-	adoxq %rsi, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rsi
-	adcxq %rax, %r10
-	adoxq %rsi, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rsi
-	adcxq %rax, %r13
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r8
-	movq %rsi, 88(%rsp)
-	movq 16(%rsp), %rsi
-	adcxq %rax, %rsi
-	adoxq %r8, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r8
-	adcxq %rax, %r9
-	adoxq %r8, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r8
-	adcxq %rax, %rbp
-	adoxq %r8, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r8
-	adcxq %rax, %r14
-	adoxq %r8, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r8
-	adcxq %rax, %r10
-	adoxq %r8, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r8
-	adcxq %rax, %r13
-	movq 88(%rsp), %rax
-	adoxq %r8, %rax
-	movq %r13, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r13
-	adcxq %r8, %rax
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq %rdi, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r11
-	adcxq %r8, %r9
-	adoxq %r11, %rbp
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r11
-	adcxq %r8, %rbp
-	adoxq %r11, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r11
-	adcxq %r8, %r14
-	adoxq %r11, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r11
-	adcxq %r8, %r10
-	movq 88(%rsp), %r8
-	adoxq %r11, %r8
-	movq %r10, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
-	adcxq %r11, %r8
-	adoxq %r10, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r10
-	adcxq %r11, %r13
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rdi
-	adcxq %r11, %rbp
-	adoxq %rdi, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rdi
-	adcxq %r11, %r14
-	movq 88(%rsp), %r11
-	adoxq %rdi, %r11
-	movq %r14, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r14
-	adcxq %rdi, %r11
-	adoxq %r14, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r14
-	adcxq %rdi, %r8
-	adoxq %r14, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r14
-	adcxq %rdi, %rax
-	adoxq %r14, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r14
-	adcxq %rdi, %r13
-	adoxq %r14, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r14
-	adcxq %rdi, %r10
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	movq %r15, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r12
-	movq %r14, 16(%rsp)
-	movq 88(%rsp), %r14
-	adcxq %rdi, %r14
-	adoxq %r12, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r12
-	adcxq %rdi, %r11
-	adoxq %r12, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r12
-	adcxq %rdi, %r8
-	adoxq %r12, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r12
-	adcxq %rdi, %rax
-	adoxq %r12, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r12
-	adcxq %rdi, %r13
-	adoxq %r12, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r12
-	adcxq %rdi, %r10
-	movq 16(%rsp), %rdi
-	adoxq %r12, %rdi
-	movq %r10, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r10
-	adcxq %r12, %rdi
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r15
-	adcxq %r12, %r11
-	adoxq %r15, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r15
-	adcxq %r12, %r8
-	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r15
-	adcxq %r12, %rax
-	adoxq %r15, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r15
-	adcxq %r12, %r13
-	movq 16(%rsp), %r12
-	adoxq %r15, %r12
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r13
-	adcxq %r15, %r12
-	adoxq %r13, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r13
-	adcxq %r15, %rdi
-	adoxq %r13, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r13
-	adcxq %r15, %r10
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rbx
-	adcxq %r15, %r8
-	adoxq %rbx, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rbx
-	adcxq %r15, %rax
-	movq 16(%rsp), %r15
-	adoxq %rbx, %r15
-	movq %rax, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
-	adcxq %rbx, %r15
-	adoxq %rax, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
-	adcxq %rbx, %r12
+	adcxq %r9, %r11
 	adoxq %rax, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
-	adcxq %rbx, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rax
+	adcxq %r9, %rdi
 	adoxq %rax, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
-	adcxq %rbx, %r10
-	adoxq %rax, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
-	adcxq %rbx, %r13
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rax
+	adcxq %r9, %rbp
+	adoxq %rax, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rax
+	adcxq %r9, %r12
 	adoxq %rcx, %rax
 	adcxq %rcx, %rax
-	movq %r9, %rdx
+	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rsi
-	movq %rax, 88(%rsp)
-	movq 16(%rsp), %rax
-	adcxq %rbx, %rax
-	adoxq %rsi, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rsi
-	adcxq %rbx, %r15
-	adoxq %rsi, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rsi
-	adcxq %rbx, %r12
-	adoxq %rsi, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rsi
-	adcxq %rbx, %rdi
-	adoxq %rsi, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rsi
-	adcxq %rbx, %r10
-	adoxq %rsi, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rsi
-	adcxq %rbx, %r13
-	movq 88(%rsp), %rbx
-	adoxq %rsi, %rbx
-	movq %r13, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %r13
-	adcxq %rsi, %rbx
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %r9
-	adcxq %rsi, %r15
-	adoxq %r9, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %r9
-	adcxq %rsi, %r12
-	adoxq %r9, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %r9
-	adcxq %rsi, %rdi
-	adoxq %r9, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r9
-	adcxq %rsi, %r10
-	movq 88(%rsp), %rsi
-	adoxq %r9, %rsi
-	movq %r10, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	adcxq %r9, %rsi
-	adoxq %r10, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r10
-	adcxq %r9, %rbx
-	adoxq %r10, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	adcxq %r9, %r13
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
-	adcxq %r9, %r12
-	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbp
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
+	adcxq %r9, %r11
+	adoxq %r8, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
 	adcxq %r9, %rdi
-	movq 88(%rsp), %r9
-	adoxq %rbp, %r9
-	movq %rdi, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rdi
-	adcxq %rbp, %r9
-	adoxq %rdi, %rsi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %rdi
-	adcxq %rbp, %rsi
-	adoxq %rdi, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %rdi
-	adcxq %rbp, %rbx
-	adoxq %rdi, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rdi
-	adcxq %rbp, %r13
-	adoxq %rdi, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rdi
-	adcxq %rbp, %r10
+	adoxq %r8, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r8
+	adcxq %r9, %r10
+	adoxq %r8, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r8
+	adcxq %r9, %r14
+	adoxq %r8, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
+	adcxq %r9, %rbp
+	adoxq %r8, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r8
+	adcxq %r9, %r12
+	adoxq %r8, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r11
+	adcxq %r9, %rdi
+	adoxq %r11, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r11
+	adcxq %r9, %r10
+	adoxq %r11, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r11
+	adcxq %r9, %r14
+	adoxq %r11, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
+	adcxq %r9, %rbp
+	adoxq %r11, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r11
+	adcxq %r9, %r12
+	adoxq %r11, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r11
+	adcxq %r9, %rax
+	adoxq %r11, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r11
+	adcxq %r9, %r8
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rdi
+	adcxq %r9, %r10
+	adoxq %rdi, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rdi
+	adcxq %r9, %r14
+	adoxq %rdi, %rbp
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rdi
+	adcxq %r9, %rbp
+	adoxq %rdi, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rdi
+	adcxq %r9, %r12
+	adoxq %rdi, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rdi
+	adcxq %r9, %rax
+	adoxq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rdi
+	adcxq %r9, %r8
+	adoxq %rdi, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rdi
+	adcxq %r9, %r11
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
-	addq 56(%rsp), %r11
-	adcq 112(%rsp), %r8
-	adcq 64(%rsp), %rax
-	adcq 8(%rsp), %r15
-	adcq 72(%rsp), %r12
-	movq 88(%rsp), %rbp
-	adcq 104(%rsp), %rbp
-	adcq 80(%rsp), %r9
-	adcq 96(%rsp), %rsi
-	adcq 40(%rsp), %rbx
-	adcq 32(%rsp), %r13
-	adcq 48(%rsp), %r10
-	adcq 24(%rsp), %rdi
-	movq %r11, %r14
-	subq .Lfg_p751_mont_p+0(%rip), %r14
+	movq %r15, %rdx
+	xorq %rcx, %rcx
 	movq %r10, 24(%rsp)
-	movq %r8, %r10
-	sbbq .Lfg_p751_mont_p+8(%rip), %r10
-	movq %r13, 48(%rsp)
-	movq %rax, %r13
-	sbbq .Lfg_p751_mont_p+16(%rip), %r13
-	movq %rbx, 32(%rsp)
-	movq %r15, %rbx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
+	adcxq %r9, %r14
+	adoxq %r10, %rbp
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
+	adcxq %r9, %rbp
+	adoxq %r10, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r10
+	adcxq %r9, %r12
+	adoxq %r10, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r10
+	adcxq %r9, %rax
+	adoxq %r10, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
+	adcxq %r9, %r8
+	adoxq %r10, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r10
+	adcxq %r9, %r11
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
+	adcxq %r9, %rdi
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r15
+	adcxq %r9, %rbp
+	adoxq %r15, %r12
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r15
+	adcxq %r9, %r12
+	adoxq %r15, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r15
+	adcxq %r9, %rax
+	adoxq %r15, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r15
+	adcxq %r9, %r8
+	adoxq %r15, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r15
+	adcxq %r9, %r11
+	adoxq %r15, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r15
+	adcxq %r9, %rdi
+	adoxq %r15, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r15
+	adcxq %r9, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r13
+	adcxq %r9, %r12
+	adoxq %r13, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %r13, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r13
+	adcxq %r9, %r8
+	adoxq %r13, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
+	adcxq %r9, %r11
+	adoxq %r13, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r13
+	adcxq %r9, %rdi
+	adoxq %r13, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
+	adcxq %r9, %r10
+	adoxq %r13, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r13
+	adcxq %r9, %r15
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r12
+	adcxq %r9, %rax
+	adoxq %r12, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r12
+	adcxq %r9, %r8
+	adoxq %r12, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r12
+	adcxq %r9, %rdi
+	adoxq %r12, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r12
+	adcxq %r9, %r10
+	adoxq %r12, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
+	adcxq %r9, %r15
+	adoxq %r12, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r12
+	adcxq %r9, %r13
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rax
+	adcxq %r9, %r11
+	adoxq %rax, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rax
+	adcxq %r9, %r15
+	adoxq %rax, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rax
+	adcxq %r9, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	movq %r8, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
+	adcxq %r9, %r11
+	adoxq %r8, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r8
+	adcxq %r9, %r10
+	adoxq %r8, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r8
+	adcxq %r9, %r15
+	adoxq %r8, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
+	adcxq %r9, %r13
+	adoxq %r8, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r8
+	adcxq %r9, %r12
+	adoxq %r8, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	xorq %rcx, %rcx
+	adcxq 56(%rsp), %rbp
+	adoxq 56(%rsp), %rbp
+	movq 40(%rsp), %r9
+	adcxq 112(%rsp), %r9
+	adoxq 112(%rsp), %r9
+	movq 32(%rsp), %r14
+	adcxq 64(%rsp), %r14
+	adoxq 64(%rsp), %r14
+	movq %rax, 64(%rsp)
+	movq 24(%rsp), %rax
+	adcxq 8(%rsp), %rax
+	adoxq 8(%rsp), %rax
+	adcxq 72(%rsp), %r11
+	adoxq 72(%rsp), %r11
+	adcxq 104(%rsp), %rdi
+	adoxq 104(%rsp), %rdi
+	adcxq 80(%rsp), %r10
+	adoxq 80(%rsp), %r10
+	adcxq 96(%rsp), %r15
+	adoxq 96(%rsp), %r15
+	adcxq 88(%rsp), %r13
+	adoxq 88(%rsp), %r13
+	adcxq 16(%rsp), %r12
+	adoxq 16(%rsp), %r12
+	movq %rax, 16(%rsp)
+	movq 64(%rsp), %rax
+	adcxq 48(%rsp), %rax
+	adoxq 48(%rsp), %rax
+	adcxq %rcx, %r8
+	adoxq %rcx, %r8
+	movq 48(%rsi), %rdx
+	movq %rax, 48(%rsp)
+	movq %r12, 64(%rsp)
+	mulxq %rdx, %rax, %r12
+	addq %rbx, %rax
+	adcq $0, %r12
+	addq %rax, %rbp
+	adcq %r12, %r9
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r14
+	movq 16(%rsp), %r12
+	adcq %rax, %r12
+	movq 64(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r11
+	adcq %rax, %rdi
+	movq 72(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r10
+	adcq %rax, %r15
+	movq 80(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r13
+	movq 64(%rsp), %rbx
+	adcq %rax, %rbx
+	movq 88(%rsi), %rdx
+	movq %r12, 64(%rsp)
+	mulxq %rdx, %rax, %r12
+	movq %rbx, 16(%rsp)
+	movq 48(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq %r12, %r8
+	movq %rbp, %rax
+	subq .Lfg_p751_mont_p+0(%rip), %rax
+	movq %r9, %r12
+	sbbq .Lfg_p751_mont_p+8(%rip), %r12
+	movq %r14, %rsi
+	sbbq .Lfg_p751_mont_p+16(%rip), %rsi
+	movq %rbx, 48(%rsp)
+	movq 64(%rsp), %rbx
 	sbbq .Lfg_p751_mont_p+24(%rip), %rbx
-	movq %rsi, 40(%rsp)
-	movq %r12, %rsi
-	sbbq .Lfg_p751_mont_p+32(%rip), %rsi
-	movq %r9, 96(%rsp)
-	movq %rbp, %r9
-	sbbq .Lfg_p751_mont_p+40(%rip), %r9
-	movq %rbp, 80(%rsp)
-	movq 96(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+48(%rip), %rbp
-	movq %r12, 104(%rsp)
-	movq 40(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+56(%rip), %r12
-	movq %r15, 72(%rsp)
-	movq 32(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+64(%rip), %r15
-	movq %rax, 8(%rsp)
-	movq 48(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+72(%rip), %rax
-	movq %r8, 64(%rsp)
-	movq 24(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+80(%rip), %r8
-	movq %r11, 112(%rsp)
-	movq %rdi, %r11
-	sbbq .Lfg_p751_mont_p+88(%rip), %r11
-	cmovc 112(%rsp), %r14
-	cmovc 64(%rsp), %r10
-	cmovc 8(%rsp), %r13
-	cmovc 72(%rsp), %rbx
-	cmovc 104(%rsp), %rsi
-	cmovc 80(%rsp), %r9
-	cmovc 96(%rsp), %rbp
-	cmovc 40(%rsp), %r12
-	cmovc 32(%rsp), %r15
-	cmovc 48(%rsp), %rax
-	cmovc 24(%rsp), %r8
-	cmovc %rdi, %r11
-	movq 0(%rsp), %rdi
-	movq %r14, 0(%rdi)
-	movq %r10, 8(%rdi)
-	movq %r13, 16(%rdi)
-	movq %rbx, 24(%rdi)
-	movq %rsi, 32(%rdi)
-	movq %r9, 40(%rdi)
-	movq %rbp, 48(%rdi)
-	movq %r12, 56(%rdi)
-	movq %r15, 64(%rdi)
-	movq %rax, 72(%rdi)
-	movq %r8, 80(%rdi)
-	movq %r11, 88(%rdi)
+	movq %r14, 88(%rsp)
+	movq %r11, %r14
+	sbbq .Lfg_p751_mont_p+32(%rip), %r14
+	movq %r13, 96(%rsp)
+	movq %rdi, %r13
+	sbbq .Lfg_p751_mont_p+40(%rip), %r13
+	movq %r15, 80(%rsp)
+	movq %r10, %r15
+	sbbq .Lfg_p751_mont_p+48(%rip), %r15
+	movq %r10, 104(%rsp)
+	movq 80(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+56(%rip), %r10
+	movq %rdi, 72(%rsp)
+	movq 96(%rsp), %rdi
+	sbbq .Lfg_p751_mont_p+64(%rip), %rdi
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	sbbq .Lfg_p751_mont_p+72(%rip), %r11
+	movq %r9, 24(%rsp)
+	movq 48(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+80(%rip), %r9
+	movq %rbp, 32(%rsp)
+	movq %r8, %rbp
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	cmovc 32(%rsp), %rax
+	cmovc 24(%rsp), %r12
+	cmovc 88(%rsp), %rsi
+	cmovc 64(%rsp), %rbx
+	cmovc 8(%rsp), %r14
+	cmovc 72(%rsp), %r13
+	cmovc 104(%rsp), %r15
+	cmovc 80(%rsp), %r10
+	cmovc 96(%rsp), %rdi
+	cmovc 16(%rsp), %r11
+	cmovc 48(%rsp), %r9
+	cmovc %r8, %rbp
+	movq 0(%rsp), %r8
+	movq %rax, 0(%r8)
+	movq %r12, 8(%r8)
+	movq %rsi, 16(%r8)
+	movq %rbx, 24(%r8)
+	movq %r14, 32(%r8)
+	movq %r13, 40(%r8)
+	movq %r15, 48(%r8)
+	movq %r10, 56(%r8)
+	movq %rdi, 64(%r8)
+	movq %r11, 72(%r8)
+	movq %r9, 80(%r8)
+	movq %rbp, 88(%r8)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
