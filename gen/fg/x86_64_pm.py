@@ -11,16 +11,19 @@ Levels (one PeachPy Function per kernel, ISA declared in target=):
   adx     MULX + ADCX/ADOX; operand scanning, one row per limb of a, the low halves
           on the CF chain and the high halves on the OF chain; squaring computes the
           cross products once (rows i<j) and then doubles (CF) and adds the squares
-          (OF) in one pass.
+          (OF) in one pass; for n = 4 the cross products are three rows of disjoint
+          words summed by two short ADD/ADC chains, and the doubling pass starts from
+          an XOR so it does not wait on their flags (see _square_adx_regs4).
 For n <= 4 (REG_LIMBS) the whole 2n-limb product and the reduction stay in registers;
 above that the product lives in a stack frame and the reduction streams over it.
-64x64 multiplies for n = 4, every level: mul 16 + 4 (fold) + 1 (IMUL by c) = 21,
-sqr 10 + 4 + 1 = 15.
+64x64 multiplies for n = 4, every level: mul 16 + 4 (fold) + 2 (IMULs q*c and
+(q+1)*c, one shift instead when c is a power of two) = 22, sqr 10 + 4 + 2 = 16.
 
 Reduction of t < 2^(128n) (the same at every level):
   1. fold:   u = t_lo + c_fold * t_hi               (n MULs, u < (c_fold + 1) 2^(64n))
   2. split:  q = u >> k (SHLD of the top word and limb n-1), u' = u mod 2^k,
-             v = u' + q*c < 2p (one IMUL, or a shift when c is a power of two).
+             v = u' + q*c < 2p (IMULs of q and q+1 by c side by side, or shifts when
+             c is a power of two).
   3. select: v >= p exactly when limbs 1..n-2 of u' are all ones, the low k%64 bits of
              limb n-1 are all ones, and u'_0 + q*c + c carries out of limb 0; v - p is
              then that low word with all other limbs zero.  The all-ones test (AND of
