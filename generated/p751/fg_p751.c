@@ -1573,24 +1573,18 @@ static void add_unreduced(uint64_t r[N], const uint64_t a[N], const uint64_t b[N
 {
     unsigned char carry = 0;
     int i;
+    UNROLL
     for (i = 0; i < N; i++)
         r[i] = addc(a[i], b[i], &carry);
 }
 
-/* t += u over 2N limbs. */
-static void add_wide(uint64_t t[2 * N], const uint64_t u[2 * N])
-{
-    unsigned char carry = 0;
-    int i;
-    for (i = 0; i < 2 * N; i++)
-        t[i] = addc(t[i], u[i], &carry);
-}
-
-/* t -= u over 2N limbs (t >= u by the caller's bound). */
-static void sub_wide(uint64_t t[2 * N], const uint64_t u[2 * N])
+/* t -= u over 2N limbs (t >= u by the caller's bound). One borrow chain per
+ * pass: two chains interleaved cost more in flag shuffling than a second pass. */
+static void wide_sub(uint64_t t[2 * N], const uint64_t u[2 * N])
 {
     unsigned char borrow = 0;
     int i;
+    UNROLL
     for (i = 0; i < 2 * N; i++)
         t[i] = subb(t[i], u[i], &borrow);
 }
@@ -1612,8 +1606,12 @@ static const uint64_t FP2_KP2[2 * N] = { UINT64_C(0x0000000000000001), UINT64_C(
  * t0 + 1p^2 - 1t1, in (0, 2p^2) since t1 < p^2. */
 static void wide_plus_nr_times(uint64_t t0[2 * N], uint64_t t1[2 * N])
 {
-    add_wide(t0, FP2_KP2);
-    sub_wide(t0, t1);
+    unsigned char carry = 0;
+    int i;
+    UNROLL
+    for (i = 0; i < 2 * N; i++)
+        t0[i] = addc(t0[i], FP2_KP2[i], &carry);
+    wide_sub(t0, t1);
 }
 
 
@@ -1632,8 +1630,8 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
     add_unreduced(sa.limb, a->c0.limb, a->c1.limb);
     add_unreduced(sb.limb, b->c0.limb, b->c1.limb);
     fg_p751_mul_wide(t2, &sa, &sb);
-    sub_wide(t2, t0);
-    sub_wide(t2, t1);
+    wide_sub(t2, t0);
+    wide_sub(t2, t1);
     wide_plus_nr_times(t0, t1);
     fg_p751_redc(&r->c0, t0);
     fg_p751_redc(&r->c1, t2);
