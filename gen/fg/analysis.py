@@ -147,6 +147,20 @@ def _fp2(fa, nr):
         lazy_sqr=fits and nr == -1 and 4 * p * p <= bound)
 
 
+def plan_dispatch(fa, kernel_choice):
+    """Decide which kernel each runtime level calls, per op.
+
+    kernel_choice is the assembly backend's {(op, level): kernel level} (a
+    level may use a lower level's kernel where that measured faster), or None
+    when there is no assembly: then every level runs the C kernel.
+    """
+    fa.have_asm = kernel_choice is not None
+    for op in KERNEL_OPS:
+        fa.dispatch[op] = ([(level, kernel_choice.get((op, level), level)) for level in reversed(ASM_LEVELS)]
+                           if fa.have_asm else [])
+    return fa
+
+
 def analyze(spec, kernel_choice=None):
     p = spec.p
     bits = p.bit_length()
@@ -211,12 +225,5 @@ def analyze(spec, kernel_choice=None):
     if spec.fp2_non_residue is not None:
         fa.fp2 = _fp2(fa, spec.fp2_non_residue)
 
-    choice = kernel_choice or {}
-    fa.have_asm = kernel_choice is not None
-    for op in KERNEL_OPS:
-        pairs = []
-        if fa.have_asm:
-            for level in reversed(ASM_LEVELS):
-                pairs.append((level, choice.get((op, level), level)))
-        fa.dispatch[op] = pairs
+    plan_dispatch(fa, kernel_choice)
     return fa

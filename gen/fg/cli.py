@@ -21,8 +21,7 @@ def build_outputs(fields, command, config):
         fa = analysis.analyze(fs)
         asm = emit_x86_64.backend(fa)
         if asm is not None:
-            emit_fn, choice_fn = asm
-            fa = analysis.analyze(fs, kernel_choice=choice_fn(fa))
+            analysis.plan_dispatch(fa, asm[1](fa))
         out.update(emit_c.emit(fa, command, config))
         if asm is not None:
             hdr = "/*\n" + emit_c.header_comment(

@@ -9,7 +9,6 @@ from __future__ import annotations
 import importlib
 
 _BACKENDS = {
-    # enabled as each backend lands:
     "montgomery": ("x86_64_mont", "emit_montgomery"),
     "pseudo_mersenne": ("x86_64_pm", "emit_pseudo_mersenne"),
 }
@@ -17,16 +16,12 @@ _BACKENDS = {
 
 def backend(fa):
     """(emit function, kernel_choice function) for the field's form, or None
-    when no backend for that form exists."""
+    when no backend handles that form. Backends are imported on first use
+    (PeachPy is only loaded when assembly is generated)."""
     entry = _BACKENDS.get(fa.form)
     if entry is None:
         return None
-    try:
-        module = importlib.import_module(f".{entry[0]}", __package__)
-    except ModuleNotFoundError as e:
-        if e.name and e.name.endswith(entry[0]):
-            return None
-        raise
+    module = importlib.import_module(f".{entry[0]}", __package__)
     return getattr(module, entry[1]), getattr(module, "kernel_choice")
 
 
