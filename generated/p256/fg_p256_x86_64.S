@@ -1419,17 +1419,16 @@ pushq %rbx
 	adcxq %rax, %r11
 	adcxq %rcx, %rbx
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 16(%rsi), %rbp, %r12
-	adcxq %rbp, %r11
-	adoxq %r12, %rbx
-	mulxq 24(%rsi), %r13, %r14
-	adcxq %r13, %rbx
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	mulxq 24(%rsi), %rbp, %r12
+	addq %rbp, %rbx
+	adcq $0, %r12
+	mulxq 16(%rsi), %r13, %r14
+	addq %r13, %r11
+	adcq %r14, %rbx
+	adcq $0, %r12
 	movq 16(%rsi), %rdx
 	mulxq 24(%rsi), %r15, %r10
-	addq %r15, %r14
+	addq %r15, %r12
 	adcq $0, %r10
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
@@ -1437,31 +1436,31 @@ pushq %rbx
 	adcxq %r8, %r8
 	adoxq %rbp, %r8
 	movq 8(%rsi), %rdx
-	mulxq %rdx, %r12, %r13
+	mulxq %rdx, %r13, %r14
 	adcxq %r9, %r9
-	adoxq %r12, %r9
+	adoxq %r13, %r9
 	adcxq %r11, %r11
-	adoxq %r13, %r11
+	adoxq %r14, %r11
 	movq 16(%rsi), %rdx
 	mulxq %rdx, %r15, %rbp
 	adcxq %rbx, %rbx
 	adoxq %r15, %rbx
-	adcxq %r14, %r14
-	adoxq %rbp, %r14
+	adcxq %r12, %r12
+	adoxq %rbp, %r12
 	movq 24(%rsi), %rdx
-	mulxq %rdx, %r12, %r13
+	mulxq %rdx, %r13, %r14
 	adcxq %r10, %r10
-	adoxq %r12, %r10
-	adcxq %rcx, %r13
-	adoxq %rcx, %r13
+	adoxq %r13, %r10
+	adcxq %rcx, %r14
+	adoxq %rcx, %r14
 	movq %rax, 0(%rdi)
 	movq %r8, 8(%rdi)
 	movq %r9, 16(%rdi)
 	movq %r11, 24(%rdi)
 	movq %rbx, 32(%rdi)
-	movq %r14, 40(%rdi)
+	movq %r12, 40(%rdi)
 	movq %r10, 48(%rdi)
-	movq %r13, 56(%rdi)
+	movq %r14, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1743,17 +1742,16 @@ pushq %rbx
 	adcxq %rax, %r11
 	adcxq %rcx, %rbx
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 16(%rsi), %rbp, %r12
-	adcxq %rbp, %r11
-	adoxq %r12, %rbx
-	mulxq 24(%rsi), %r13, %r14
-	adcxq %r13, %rbx
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	mulxq 24(%rsi), %rbp, %r12
+	addq %rbp, %rbx
+	adcq $0, %r12
+	mulxq 16(%rsi), %r13, %r14
+	addq %r13, %r11
+	adcq %r14, %rbx
+	adcq $0, %r12
 	movq 16(%rsi), %rdx
 	mulxq 24(%rsi), %r15, %r10
-	addq %r15, %r14
+	addq %r15, %r12
 	adcq $0, %r10
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
@@ -1761,84 +1759,84 @@ pushq %rbx
 	adcxq %r8, %r8
 	adoxq %rbp, %r8
 	movq 8(%rsi), %rdx
-	mulxq %rdx, %r12, %r13
+	mulxq %rdx, %r13, %r14
 	adcxq %r9, %r9
-	adoxq %r12, %r9
+	adoxq %r13, %r9
 	adcxq %r11, %r11
-	adoxq %r13, %r11
+	adoxq %r14, %r11
 	movq 16(%rsi), %rdx
 	mulxq %rdx, %r15, %rbp
 	adcxq %rbx, %rbx
 	adoxq %r15, %rbx
-	adcxq %r14, %r14
-	adoxq %rbp, %r14
+	adcxq %r12, %r12
+	adoxq %rbp, %r12
 	movq 24(%rsi), %rdx
-	mulxq %rdx, %r12, %r13
+	mulxq %rdx, %r13, %r14
 	adcxq %r10, %r10
-	adoxq %r12, %r10
-	adcxq %rcx, %r13
-	adoxq %rcx, %r13
+	adoxq %r13, %r10
+	adcxq %rcx, %r14
+	adoxq %rcx, %r14
 	movq %rax, %rdx
 	movq %rdx, %r15
 	movq %r15, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rsi
 	addq %r15, %r8
 	adcq %rbp, %r9
-	adcq %r12, %r11
+	adcq %r13, %r11
 	adcq $0, %rsi
 	movq %r8, %rdx
 	movq %rdx, %r15
 	movq %r15, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %rax
+	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rax
 	addq %r15, %r9
 	adcq %rbp, %r11
-	adcq %r12, %rsi
+	adcq %r13, %rsi
 	adcq $0, %rax
 	movq %r9, %rdx
 	movq %rdx, %r15
 	movq %r15, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r8
+	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r8
 	addq %r15, %r11
 	adcq %rbp, %rsi
-	adcq %r12, %rax
+	adcq %r13, %rax
 	adcq $0, %r8
 	movq %r11, %rdx
 	movq %rdx, %r15
 	movq %r15, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r9
 	addq %r15, %rsi
 	adcq %rbp, %rax
-	adcq %r12, %r8
+	adcq %r13, %r8
 	adcq $0, %r9
 	movq $0, %r15
 	addq %rbx, %rsi
-	adcq %r14, %rax
+	adcq %r12, %rax
 	adcq %r10, %r8
-	adcq %r13, %r9
+	adcq %r14, %r9
 	adcq $0, %r15
 	movq %rsi, %rbp
 	subq .Lfg_p256_mont_p+0(%rip), %rbp
-	movq %rax, %r12
-	sbbq .Lfg_p256_mont_p+8(%rip), %r12
+	movq %rax, %r13
+	sbbq .Lfg_p256_mont_p+8(%rip), %r13
 	movq %r8, %r11
 	sbbq .Lfg_p256_mont_p+16(%rip), %r11
 	movq %r9, %rbx
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
 	sbbq $0, %r15
 	cmovc %rsi, %rbp
-	cmovc %rax, %r12
+	cmovc %rax, %r13
 	cmovc %r8, %r11
 	cmovc %r9, %rbx
 	movq %rbp, 0(%rdi)
-	movq %r12, 8(%rdi)
+	movq %r13, 8(%rdi)
 	movq %r11, 16(%rdi)
 	movq %rbx, 24(%rdi)
 popq %rbx

@@ -4738,171 +4738,168 @@ pushq %rbx
 	adcxq %rax, %r10
 	adcxq %rcx, %rbp
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 16(%rsi), %r13, %r15
-	adcxq %r13, %r11
-	adoxq %r15, %rbx
-	mulxq 24(%rsi), %rax, %r13
-	adcxq %rax, %rbx
-	adoxq %r13, %r12
-	mulxq 32(%rsi), %r15, %rax
-	adcxq %r15, %r12
-	adoxq %rax, %r14
-	mulxq 40(%rsi), %r13, %r15
-	adcxq %r13, %r14
-	adoxq %r15, %r10
-	mulxq 48(%rsi), %rax, %r13
-	adcxq %rax, %r10
-	adoxq %r13, %rbp
-	mulxq 56(%rsi), %r15, %rax
-	adcxq %r15, %rbp
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
 	mulxq 24(%rsi), %r13, %r15
-	adcxq %r13, %r12
-	adoxq %r15, %r14
+	addq %r13, %rbx
+	adcq %r15, %r12
+	mulxq 40(%rsi), %rax, %r13
+	adcq %rax, %r14
+	adcq %r13, %r10
+	mulxq 56(%rsi), %r15, %rax
+	adcq %r15, %rbp
+	adcq $0, %rax
+	mulxq 16(%rsi), %r13, %r15
+	addq %r13, %r11
+	adcq %r15, %rbx
 	mulxq 32(%rsi), %r13, %r15
-	adcxq %r13, %r14
-	adoxq %r15, %r10
-	mulxq 40(%rsi), %r13, %r15
-	adcxq %r13, %r10
-	adoxq %r15, %rbp
+	adcq %r13, %r12
+	adcq %r15, %r14
 	mulxq 48(%rsi), %r13, %r15
-	adcxq %r13, %rbp
-	adoxq %r15, %rax
+	adcq %r13, %r10
+	adcq %r15, %rbp
+	adcq $0, %rax
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r14
+	mulxq 40(%rsi), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rbp
 	mulxq 56(%rsi), %r13, %r15
-	adcxq %r13, %rax
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
+	adcq %r13, %rax
+	adcq $0, %r15
 	movq %rdi, 0(%rsp)
 	mulxq 32(%rsi), %r13, %rdi
-	adcxq %r13, %r10
-	adoxq %rdi, %rbp
-	mulxq 40(%rsi), %r13, %rdi
-	adcxq %r13, %rbp
-	adoxq %rdi, %rax
+	addq %r13, %r14
+	adcq %rdi, %r10
 	mulxq 48(%rsi), %r13, %rdi
-	adcxq %r13, %rax
-	adoxq %rdi, %r15
+	adcq %r13, %rbp
+	adcq %rdi, %rax
+	adcq $0, %r15
+	movq 24(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %rdi
+	addq %r13, %rbp
+	adcq %rdi, %rax
 	mulxq 56(%rsi), %r13, %rdi
-	adcxq %r13, %r15
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	adcq %r13, %r15
+	adcq $0, %rdi
+	movq %r14, 8(%rsp)
+	mulxq 32(%rsi), %r13, %r14
+	addq %r13, %r10
+	adcq %r14, %rbp
+	mulxq 48(%rsi), %r13, %r14
+	adcq %r13, %rax
+	adcq %r14, %r15
+	adcq $0, %rdi
 	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 8(%rsp)
-	mulxq 40(%rsi), %r13, %rbp
-	adcxq %r13, %rax
-	adoxq %rbp, %r15
+	mulxq 40(%rsi), %r13, %r14
+	addq %r13, %rax
+	adcq %r14, %r15
+	mulxq 56(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq $0, %r14
+	movq %rbp, 16(%rsp)
 	mulxq 48(%rsi), %r13, %rbp
-	adcxq %r13, %r15
-	adoxq %rbp, %rdi
-	mulxq 56(%rsi), %r13, %rbp
-	adcxq %r13, %rdi
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 16(%rsp)
-	mulxq 48(%rsi), %r13, %r15
-	adcxq %r13, %rdi
-	adoxq %r15, %rbp
-	mulxq 56(%rsi), %r13, %r15
-	adcxq %r13, %rbp
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq 48(%rsi), %rdx
-	movq %rbp, 24(%rsp)
-	mulxq 56(%rsi), %r13, %rbp
 	addq %r13, %r15
+	adcq %rbp, %rdi
+	adcq $0, %r14
+	movq 40(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %r14
 	adcq $0, %rbp
+	movq %r15, 24(%rsp)
+	mulxq 48(%rsi), %r13, %r15
+	addq %r13, %rdi
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
-	movq %rdi, 32(%rsp)
-	mulxq %rdx, %r13, %rdi
+	movq %r14, 32(%rsp)
+	mulxq %rdx, %r13, %r14
 	adcxq %r8, %r8
-	adoxq %rdi, %r8
+	adoxq %r14, %r8
 	movq 8(%rsi), %rdx
-	movq %rax, 40(%rsp)
-	mulxq %rdx, %rdi, %rax
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %r14, %rdi
 	adcxq %r9, %r9
-	adoxq %rdi, %r9
+	adoxq %r14, %r9
 	adcxq %r11, %r11
-	adoxq %rax, %r11
+	adoxq %rdi, %r11
 	movq 16(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
+	mulxq %rdx, %r14, %rdi
 	adcxq %rbx, %rbx
-	adoxq %rdi, %rbx
+	adoxq %r14, %rbx
 	adcxq %r12, %r12
-	adoxq %rax, %r12
+	adoxq %rdi, %r12
 	movq 24(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
+	mulxq %rdx, %r14, %rdi
+	movq %rax, 48(%rsp)
+	movq 8(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %r14, %rax
+	adcxq %r10, %r10
+	adoxq %rdi, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %r14, %rdi
+	movq %rbp, 8(%rsp)
+	movq 16(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r14, %rbp
+	movq 48(%rsp), %r14
 	adcxq %r14, %r14
 	adoxq %rdi, %r14
-	adcxq %r10, %r10
-	adoxq %rax, %r10
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
-	movq %r15, 48(%rsp)
-	movq 8(%rsp), %r15
-	adcxq %r15, %r15
-	adoxq %rdi, %r15
+	movq 40(%rsi), %rdx
+	movq %r14, 48(%rsp)
+	mulxq %rdx, %rdi, %r14
+	movq %rbp, 16(%rsp)
+	movq 24(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %rdi, %rbp
 	movq 40(%rsp), %rdi
 	adcxq %rdi, %rdi
-	adoxq %rax, %rdi
-	movq 40(%rsi), %rdx
-	movq %rdi, 40(%rsp)
-	mulxq %rdx, %rax, %rdi
-	movq %r15, 8(%rsp)
-	movq 16(%rsp), %r15
-	adcxq %r15, %r15
-	adoxq %rax, %r15
-	movq 32(%rsp), %rax
-	adcxq %rax, %rax
-	adoxq %rdi, %rax
+	adoxq %r14, %rdi
 	movq 48(%rsi), %rdx
-	movq %rax, 32(%rsp)
-	mulxq %rdx, %rdi, %rax
-	movq %r15, 16(%rsp)
-	movq 24(%rsp), %r15
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %r14, %rdi
+	movq %rbp, 24(%rsp)
+	movq 32(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r14, %rbp
+	movq 8(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rdi, %r14
+	movq 56(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rdi, %r14
 	adcxq %r15, %r15
 	adoxq %rdi, %r15
-	movq 48(%rsp), %rdi
-	adcxq %rdi, %rdi
-	adoxq %rax, %rdi
-	movq 56(%rsi), %rdx
-	movq %rdi, 48(%rsp)
-	mulxq %rdx, %rax, %rdi
-	adcxq %rbp, %rbp
-	adoxq %rax, %rbp
-	adcxq %rcx, %rdi
-	adoxq %rcx, %rdi
-	movq 0(%rsp), %rax
-	movq %r13, 0(%rax)
-	movq %r8, 8(%rax)
-	movq %r9, 16(%rax)
-	movq %r11, 24(%rax)
-	movq %rbx, 32(%rax)
-	movq %r12, 40(%rax)
-	movq %r14, 48(%rax)
-	movq %r10, 56(%rax)
-	movq 8(%rsp), %rsi
-	movq %rsi, 64(%rax)
-	movq 40(%rsp), %r13
-	movq %r13, 72(%rax)
-	movq 16(%rsp), %r8
-	movq %r8, 80(%rax)
-	movq 32(%rsp), %r9
-	movq %r9, 88(%rax)
-	movq %r15, 96(%rax)
-	movq 48(%rsp), %r11
-	movq %r11, 104(%rax)
-	movq %rbp, 112(%rax)
-	movq %rdi, 120(%rax)
+	adcxq %rcx, %r14
+	adoxq %rcx, %r14
+	movq 0(%rsp), %rdi
+	movq %r13, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r11, 24(%rdi)
+	movq %rbx, 32(%rdi)
+	movq %r12, 40(%rdi)
+	movq %rax, 48(%rdi)
+	movq %r10, 56(%rdi)
+	movq 16(%rsp), %rsi
+	movq %rsi, 64(%rdi)
+	movq 48(%rsp), %r13
+	movq %r13, 72(%rdi)
+	movq 24(%rsp), %r8
+	movq %r8, 80(%rdi)
+	movq 40(%rsp), %r9
+	movq %r9, 88(%rdi)
+	movq %rbp, 96(%rdi)
+	movq 8(%rsp), %r11
+	movq %r11, 104(%rdi)
+	movq %r15, 112(%rdi)
+	movq %r14, 120(%rdi)
 	addq $56, %rsp
 popq %rbx
 popq %rbp
@@ -5599,334 +5596,331 @@ pushq %rbx
 	adcxq %rax, %r10
 	adcxq %rcx, %rbp
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 16(%rsi), %r13, %r15
-	adcxq %r13, %r11
-	adoxq %r15, %rbx
-	mulxq 24(%rsi), %rax, %r13
-	adcxq %rax, %rbx
-	adoxq %r13, %r12
-	mulxq 32(%rsi), %r15, %rax
-	adcxq %r15, %r12
-	adoxq %rax, %r14
-	mulxq 40(%rsi), %r13, %r15
-	adcxq %r13, %r14
-	adoxq %r15, %r10
-	mulxq 48(%rsi), %rax, %r13
-	adcxq %rax, %r10
-	adoxq %r13, %rbp
-	mulxq 56(%rsi), %r15, %rax
-	adcxq %r15, %rbp
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
 	mulxq 24(%rsi), %r13, %r15
-	adcxq %r13, %r12
-	adoxq %r15, %r14
+	addq %r13, %rbx
+	adcq %r15, %r12
+	mulxq 40(%rsi), %rax, %r13
+	adcq %rax, %r14
+	adcq %r13, %r10
+	mulxq 56(%rsi), %r15, %rax
+	adcq %r15, %rbp
+	adcq $0, %rax
+	mulxq 16(%rsi), %r13, %r15
+	addq %r13, %r11
+	adcq %r15, %rbx
 	mulxq 32(%rsi), %r13, %r15
-	adcxq %r13, %r14
-	adoxq %r15, %r10
-	mulxq 40(%rsi), %r13, %r15
-	adcxq %r13, %r10
-	adoxq %r15, %rbp
+	adcq %r13, %r12
+	adcq %r15, %r14
 	mulxq 48(%rsi), %r13, %r15
-	adcxq %r13, %rbp
-	adoxq %r15, %rax
+	adcq %r13, %r10
+	adcq %r15, %rbp
+	adcq $0, %rax
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r14
+	mulxq 40(%rsi), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rbp
 	mulxq 56(%rsi), %r13, %r15
-	adcxq %r13, %rax
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
+	adcq %r13, %rax
+	adcq $0, %r15
 	movq %rdi, 0(%rsp)
 	mulxq 32(%rsi), %r13, %rdi
-	adcxq %r13, %r10
-	adoxq %rdi, %rbp
-	mulxq 40(%rsi), %r13, %rdi
-	adcxq %r13, %rbp
-	adoxq %rdi, %rax
+	addq %r13, %r14
+	adcq %rdi, %r10
 	mulxq 48(%rsi), %r13, %rdi
-	adcxq %r13, %rax
-	adoxq %rdi, %r15
+	adcq %r13, %rbp
+	adcq %rdi, %rax
+	adcq $0, %r15
+	movq 24(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %rdi
+	addq %r13, %rbp
+	adcq %rdi, %rax
 	mulxq 56(%rsi), %r13, %rdi
-	adcxq %r13, %r15
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	adcq %r13, %r15
+	adcq $0, %rdi
+	movq %r14, 8(%rsp)
+	mulxq 32(%rsi), %r13, %r14
+	addq %r13, %r10
+	adcq %r14, %rbp
+	mulxq 48(%rsi), %r13, %r14
+	adcq %r13, %rax
+	adcq %r14, %r15
+	adcq $0, %rdi
 	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 8(%rsp)
-	mulxq 40(%rsi), %r13, %rbp
-	adcxq %r13, %rax
-	adoxq %rbp, %r15
+	mulxq 40(%rsi), %r13, %r14
+	addq %r13, %rax
+	adcq %r14, %r15
+	mulxq 56(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq $0, %r14
+	movq %rbp, 16(%rsp)
 	mulxq 48(%rsi), %r13, %rbp
-	adcxq %r13, %r15
-	adoxq %rbp, %rdi
-	mulxq 56(%rsi), %r13, %rbp
-	adcxq %r13, %rdi
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 16(%rsp)
-	mulxq 48(%rsi), %r13, %r15
-	adcxq %r13, %rdi
-	adoxq %r15, %rbp
-	mulxq 56(%rsi), %r13, %r15
-	adcxq %r13, %rbp
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq 48(%rsi), %rdx
-	movq %rbp, 24(%rsp)
-	mulxq 56(%rsi), %r13, %rbp
 	addq %r13, %r15
+	adcq %rbp, %rdi
+	adcq $0, %r14
+	movq 40(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %r14
 	adcq $0, %rbp
+	movq %r15, 24(%rsp)
+	mulxq 48(%rsi), %r13, %r15
+	addq %r13, %rdi
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
-	movq %rdi, 32(%rsp)
-	mulxq %rdx, %r13, %rdi
+	movq %r14, 32(%rsp)
+	mulxq %rdx, %r13, %r14
 	adcxq %r8, %r8
-	adoxq %rdi, %r8
+	adoxq %r14, %r8
 	movq 8(%rsi), %rdx
-	movq %rax, 40(%rsp)
-	mulxq %rdx, %rdi, %rax
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %r14, %rdi
 	adcxq %r9, %r9
-	adoxq %rdi, %r9
+	adoxq %r14, %r9
 	adcxq %r11, %r11
-	adoxq %rax, %r11
+	adoxq %rdi, %r11
 	movq 16(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
+	mulxq %rdx, %r14, %rdi
 	adcxq %rbx, %rbx
-	adoxq %rdi, %rbx
+	adoxq %r14, %rbx
 	adcxq %r12, %r12
-	adoxq %rax, %r12
+	adoxq %rdi, %r12
 	movq 24(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
+	mulxq %rdx, %r14, %rdi
+	movq %rax, 48(%rsp)
+	movq 8(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %r14, %rax
+	adcxq %r10, %r10
+	adoxq %rdi, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %r14, %rdi
+	movq %rbp, 8(%rsp)
+	movq 16(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r14, %rbp
+	movq 48(%rsp), %r14
 	adcxq %r14, %r14
 	adoxq %rdi, %r14
-	adcxq %r10, %r10
-	adoxq %rax, %r10
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %rdi, %rax
-	movq %r15, 48(%rsp)
-	movq 8(%rsp), %r15
-	adcxq %r15, %r15
-	adoxq %rdi, %r15
+	movq 40(%rsi), %rdx
+	movq %r14, 48(%rsp)
+	mulxq %rdx, %rdi, %r14
+	movq %rbp, 16(%rsp)
+	movq 24(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %rdi, %rbp
 	movq 40(%rsp), %rdi
 	adcxq %rdi, %rdi
-	adoxq %rax, %rdi
-	movq 40(%rsi), %rdx
-	movq %rdi, 40(%rsp)
-	mulxq %rdx, %rax, %rdi
-	movq %r15, 8(%rsp)
-	movq 16(%rsp), %r15
-	adcxq %r15, %r15
-	adoxq %rax, %r15
-	movq 32(%rsp), %rax
-	adcxq %rax, %rax
-	adoxq %rdi, %rax
+	adoxq %r14, %rdi
 	movq 48(%rsi), %rdx
-	movq %rax, 32(%rsp)
-	mulxq %rdx, %rdi, %rax
-	movq %r15, 16(%rsp)
-	movq 24(%rsp), %r15
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %r14, %rdi
+	movq %rbp, 24(%rsp)
+	movq 32(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r14, %rbp
+	movq 8(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rdi, %r14
+	movq 56(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rdi, %r14
 	adcxq %r15, %r15
 	adoxq %rdi, %r15
-	movq 48(%rsp), %rdi
-	adcxq %rdi, %rdi
-	adoxq %rax, %rdi
-	movq 56(%rsi), %rdx
-	movq %rdi, 48(%rsp)
-	mulxq %rdx, %rax, %rdi
-	adcxq %rbp, %rbp
-	adoxq %rax, %rbp
-	adcxq %rcx, %rdi
-	adoxq %rcx, %rdi
+	adcxq %rcx, %r14
+	adoxq %rcx, %r14
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rsi
-	adcxq %rax, %r11
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rsi
+	adcxq %rdi, %r11
 	adoxq %rsi, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rsi
-	adcxq %rax, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rsi
+	adcxq %rdi, %rbx
 	adoxq %rsi, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rsi
-	adcxq %rax, %r12
-	adoxq %rsi, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rsi
-	adcxq %rax, %r14
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
+	adcxq %rdi, %r12
+	adoxq %rsi, %rax
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rsi
+	adcxq %rdi, %rax
 	adoxq %rsi, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rsi
-	adcxq %rax, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rsi
+	adcxq %rdi, %r10
 	adoxq %rcx, %rsi
 	adcxq %rcx, %rsi
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r13
-	adcxq %rax, %rbx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r13
+	adcxq %rdi, %rbx
 	adoxq %r13, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r13
-	adcxq %rax, %r12
-	adoxq %r13, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r13
-	adcxq %rax, %r14
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r13
+	adcxq %rdi, %r12
+	adoxq %r13, %rax
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r13
+	adcxq %rdi, %rax
 	adoxq %r13, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r13
-	adcxq %rax, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r13
+	adcxq %rdi, %r10
 	adoxq %r13, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r13
-	adcxq %rax, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r13
+	adcxq %rdi, %rsi
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r8
-	adcxq %rax, %r12
-	adoxq %r8, %r14
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r8
-	adcxq %rax, %r14
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r8
+	adcxq %rdi, %r12
+	adoxq %r8, %rax
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r8
+	adcxq %rdi, %rax
 	adoxq %r8, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r8
-	adcxq %rax, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r8
+	adcxq %rdi, %r10
 	adoxq %r8, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r8
-	adcxq %rax, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r8
+	adcxq %rdi, %rsi
 	adoxq %r8, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r8
-	adcxq %rax, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r8
+	adcxq %rdi, %r13
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r9
-	adcxq %rax, %r14
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r9
+	adcxq %rdi, %rax
 	adoxq %r9, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r9
-	adcxq %rax, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r9
+	adcxq %rdi, %r10
 	adoxq %r9, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r9
-	adcxq %rax, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r9
+	adcxq %rdi, %rsi
 	adoxq %r9, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r9
-	adcxq %rax, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r9
+	adcxq %rdi, %r13
 	adoxq %r9, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r9
-	adcxq %rax, %r8
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r9
+	adcxq %rdi, %r8
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r11
-	adcxq %rax, %r10
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r11
+	adcxq %rdi, %r10
 	adoxq %r11, %rsi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r11
-	adcxq %rax, %rsi
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r11
+	adcxq %rdi, %rsi
 	adoxq %r11, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r11
-	adcxq %rax, %r13
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r11
+	adcxq %rdi, %r13
 	adoxq %r11, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r11
-	adcxq %rax, %r8
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r11
+	adcxq %rdi, %r8
 	adoxq %r11, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r11
-	adcxq %rax, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r11
+	adcxq %rdi, %r9
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
 	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rbx
-	adcxq %rax, %rsi
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rbx
+	adcxq %rdi, %rsi
 	adoxq %rbx, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rbx
-	adcxq %rax, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rbx
+	adcxq %rdi, %r13
 	adoxq %rbx, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rbx
-	adcxq %rax, %r8
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbx
+	adcxq %rdi, %r8
 	adoxq %rbx, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rbx
-	adcxq %rax, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rbx
+	adcxq %rdi, %r9
 	adoxq %rbx, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rbx
-	adcxq %rax, %r11
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rbx
+	adcxq %rdi, %r11
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
-	movq %r14, %rdx
+	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r12
-	adcxq %rax, %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r12
+	adcxq %rdi, %r13
 	adoxq %r12, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r12
-	adcxq %rax, %r8
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r12
+	adcxq %rdi, %r8
 	adoxq %r12, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r12
-	adcxq %rax, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r12
+	adcxq %rdi, %r9
 	adoxq %r12, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r12
-	adcxq %rax, %r11
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r12
+	adcxq %rdi, %r11
 	adoxq %r12, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r12
-	adcxq %rax, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r12
+	adcxq %rdi, %rbx
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r14
-	adcxq %rax, %r8
-	adoxq %r14, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r14
-	adcxq %rax, %r9
-	adoxq %r14, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r14
-	adcxq %rax, %r11
-	adoxq %r14, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r14
-	adcxq %rax, %rbx
-	adoxq %r14, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r14
-	adcxq %rax, %r12
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	addq 8(%rsp), %rsi
-	adcq 40(%rsp), %r13
-	adcq 16(%rsp), %r8
-	adcq 32(%rsp), %r9
-	adcq %r15, %r11
-	adcq 48(%rsp), %rbx
-	adcq %rbp, %r12
-	adcq %rdi, %r14
-	movq %rsi, %rax
-	subq .Lfg_p503_mont_p+0(%rip), %rax
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rax
+	adcxq %rdi, %r8
+	adoxq %rax, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rax
+	adcxq %rdi, %r9
+	adoxq %rax, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rax
+	adcxq %rdi, %r11
+	adoxq %rax, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rax
+	adcxq %rdi, %rbx
+	adoxq %rax, %r12
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rax
+	adcxq %rdi, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	addq 16(%rsp), %rsi
+	adcq 48(%rsp), %r13
+	adcq 24(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq %rbp, %r11
+	adcq 8(%rsp), %rbx
+	adcq %r15, %r12
+	adcq %r14, %rax
+	movq %rsi, %rdi
+	subq .Lfg_p503_mont_p+0(%rip), %rdi
 	movq %r13, %r10
 	sbbq .Lfg_p503_mont_p+8(%rip), %r10
-	movq %r8, %r15
-	sbbq .Lfg_p503_mont_p+16(%rip), %r15
-	movq %r9, %rbp
-	sbbq .Lfg_p503_mont_p+24(%rip), %rbp
-	movq %r11, %rdi
-	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
-	movq %r12, 48(%rsp)
+	movq %r8, %rbp
+	sbbq .Lfg_p503_mont_p+16(%rip), %rbp
+	movq %r9, %r15
+	sbbq .Lfg_p503_mont_p+24(%rip), %r15
+	movq %r11, %r14
+	sbbq .Lfg_p503_mont_p+32(%rip), %r14
+	movq %r12, 8(%rsp)
 	movq %rbx, %r12
 	sbbq .Lfg_p503_mont_p+40(%rip), %r12
-	movq %rbx, 32(%rsp)
-	movq 48(%rsp), %rbx
+	movq %rbx, 40(%rsp)
+	movq 8(%rsp), %rbx
 	sbbq .Lfg_p503_mont_p+48(%rip), %rbx
-	movq %r11, 16(%rsp)
-	movq %r14, %r11
+	movq %r11, 24(%rsp)
+	movq %rax, %r11
 	sbbq .Lfg_p503_mont_p+56(%rip), %r11
-	cmovc %rsi, %rax
+	cmovc %rsi, %rdi
 	cmovc %r13, %r10
-	cmovc %r8, %r15
-	cmovc %r9, %rbp
-	cmovc 16(%rsp), %rdi
-	cmovc 32(%rsp), %r12
-	cmovc 48(%rsp), %rbx
-	cmovc %r14, %r11
+	cmovc %r8, %rbp
+	cmovc %r9, %r15
+	cmovc 24(%rsp), %r14
+	cmovc 40(%rsp), %r12
+	cmovc 8(%rsp), %rbx
+	cmovc %rax, %r11
 	movq 0(%rsp), %rsi
-	movq %rax, 0(%rsi)
+	movq %rdi, 0(%rsi)
 	movq %r10, 8(%rsi)
-	movq %r15, 16(%rsi)
-	movq %rbp, 24(%rsi)
-	movq %rdi, 32(%rsi)
+	movq %rbp, 16(%rsi)
+	movq %r15, 24(%rsi)
+	movq %r14, 32(%rsi)
 	movq %r12, 40(%rsi)
 	movq %rbx, 48(%rsi)
 	movq %r11, 56(%rsi)

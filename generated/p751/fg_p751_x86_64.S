@@ -10230,355 +10230,350 @@ pushq %rbx
 	adcxq %rax, %rdi
 	adcxq %rcx, %r13
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %r9, 16(%rsp)
-	mulxq 16(%rsi), %rax, %r9
-	adcxq %rax, %r11
-	adoxq %r9, %rbx
 	mulxq 24(%rsi), %rax, %r9
-	adcxq %rax, %rbx
-	adoxq %r9, %r12
-	mulxq 32(%rsi), %rax, %r9
-	adcxq %rax, %r12
-	adoxq %r9, %r14
+	addq %rax, %rbx
+	adcq %r9, %r12
 	mulxq 40(%rsi), %rax, %r9
-	adcxq %rax, %r14
-	adoxq %r9, %r10
-	mulxq 48(%rsi), %rax, %r9
-	adcxq %rax, %r10
-	adoxq %r9, %rbp
+	adcq %rax, %r14
+	adcq %r9, %r10
 	mulxq 56(%rsi), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r15
-	mulxq 64(%rsi), %rax, %r9
-	adcxq %rax, %r15
+	adcq %rax, %rbp
+	adcq %r9, %r15
+	mulxq 72(%rsi), %rax, %r9
+	movq %r8, 24(%rsp)
+	movq 8(%rsp), %r8
+	adcq %rax, %r8
+	adcq %r9, %rdi
+	mulxq 88(%rsi), %rax, %r9
+	adcq %rax, %r13
+	adcq $0, %r9
+	movq %r13, 8(%rsp)
+	mulxq 16(%rsi), %rax, %r13
+	addq %rax, %r11
+	adcq %r13, %rbx
+	mulxq 32(%rsi), %rax, %r13
+	adcq %rax, %r12
+	adcq %r13, %r14
+	mulxq 48(%rsi), %rax, %r13
+	adcq %rax, %r10
+	adcq %r13, %rbp
+	mulxq 64(%rsi), %rax, %r13
+	adcq %rax, %r15
+	adcq %r13, %r8
+	mulxq 80(%rsi), %rax, %r13
+	adcq %rax, %rdi
 	movq 8(%rsp), %rax
-	adoxq %r9, %rax
-	movq %r8, 8(%rsp)
-	mulxq 72(%rsi), %r9, %r8
-	adcxq %r9, %rax
-	adoxq %r8, %rdi
-	mulxq 80(%rsi), %r9, %r8
-	adcxq %r9, %rdi
-	adoxq %r8, %r13
-	mulxq 88(%rsi), %r9, %r8
-	adcxq %r9, %r13
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
+	adcq %r13, %rax
+	adcq $0, %r9
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 24(%rsp)
-	mulxq 24(%rsi), %r9, %rbx
-	adcxq %r9, %r12
-	adoxq %rbx, %r14
-	mulxq 32(%rsi), %r9, %rbx
-	adcxq %r9, %r14
-	adoxq %rbx, %r10
-	mulxq 40(%rsi), %r9, %rbx
-	adcxq %r9, %r10
-	adoxq %rbx, %rbp
-	mulxq 48(%rsi), %r9, %rbx
-	adcxq %r9, %rbp
-	adoxq %rbx, %r15
-	mulxq 56(%rsi), %r9, %rbx
-	adcxq %r9, %r15
-	adoxq %rbx, %rax
-	mulxq 64(%rsi), %r9, %rbx
-	adcxq %r9, %rax
-	adoxq %rbx, %rdi
-	mulxq 72(%rsi), %r9, %rbx
-	adcxq %r9, %rdi
-	adoxq %rbx, %r13
-	mulxq 80(%rsi), %r9, %rbx
-	adcxq %r9, %r13
-	adoxq %rbx, %r8
-	mulxq 88(%rsi), %r9, %rbx
-	adcxq %r9, %r8
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
+	movq %rbx, 8(%rsp)
+	mulxq 24(%rsi), %r13, %rbx
+	addq %r13, %r12
+	adcq %rbx, %r14
+	mulxq 40(%rsi), %r13, %rbx
+	adcq %r13, %r10
+	adcq %rbx, %rbp
+	mulxq 56(%rsi), %r13, %rbx
+	adcq %r13, %r15
+	adcq %rbx, %r8
+	mulxq 72(%rsi), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %rax
+	mulxq 88(%rsi), %r13, %rbx
+	adcq %r13, %r9
+	adcq $0, %rbx
+	movq %r11, 32(%rsp)
+	mulxq 32(%rsi), %r13, %r11
+	addq %r13, %r14
+	adcq %r11, %r10
+	mulxq 48(%rsi), %r13, %r11
+	adcq %r13, %rbp
+	adcq %r11, %r15
+	mulxq 64(%rsi), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %rdi
+	mulxq 80(%rsi), %r13, %r11
+	adcq %r13, %rax
+	adcq %r11, %r9
+	adcq $0, %rbx
 	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 32(%rsp)
-	mulxq 32(%rsi), %r9, %r14
-	adcxq %r9, %r10
-	adoxq %r14, %rbp
-	mulxq 40(%rsi), %r9, %r14
-	adcxq %r9, %rbp
-	adoxq %r14, %r15
-	mulxq 48(%rsi), %r9, %r14
-	adcxq %r9, %r15
-	adoxq %r14, %rax
-	mulxq 56(%rsi), %r9, %r14
-	adcxq %r9, %rax
-	adoxq %r14, %rdi
-	mulxq 64(%rsi), %r9, %r14
-	adcxq %r9, %rdi
-	adoxq %r14, %r13
-	mulxq 72(%rsi), %r9, %r14
-	adcxq %r9, %r13
-	adoxq %r14, %r8
-	mulxq 80(%rsi), %r9, %r14
-	adcxq %r9, %r8
-	adoxq %r14, %rbx
-	mulxq 88(%rsi), %r9, %r14
-	adcxq %r9, %rbx
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	mulxq 40(%rsi), %r13, %r11
+	addq %r13, %rbp
+	adcq %r11, %r15
+	mulxq 56(%rsi), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %rdi
+	mulxq 72(%rsi), %r13, %r11
+	adcq %r13, %rax
+	adcq %r11, %r9
+	mulxq 88(%rsi), %r13, %r11
+	adcq %r13, %rbx
+	adcq $0, %r11
+	movq %r14, 40(%rsp)
+	mulxq 32(%rsi), %r13, %r14
+	addq %r13, %r10
+	adcq %r14, %rbp
+	mulxq 48(%rsi), %r13, %r14
+	adcq %r13, %r15
+	adcq %r14, %r8
+	mulxq 64(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq %r14, %rax
+	mulxq 80(%rsi), %r13, %r14
+	adcq %r13, %r9
+	adcq %r14, %rbx
+	adcq $0, %r11
 	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 40(%rsp)
-	mulxq 40(%rsi), %r9, %rbp
-	adcxq %r9, %r15
-	adoxq %rbp, %rax
-	mulxq 48(%rsi), %r9, %rbp
-	adcxq %r9, %rax
-	adoxq %rbp, %rdi
-	mulxq 56(%rsi), %r9, %rbp
-	adcxq %r9, %rdi
-	adoxq %rbp, %r13
-	mulxq 64(%rsi), %r9, %rbp
-	adcxq %r9, %r13
-	adoxq %rbp, %r8
-	mulxq 72(%rsi), %r9, %rbp
-	adcxq %r9, %r8
-	adoxq %rbp, %rbx
-	mulxq 80(%rsi), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rbp, %r14
-	mulxq 88(%rsi), %r9, %rbp
-	adcxq %r9, %r14
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	mulxq 40(%rsi), %r13, %r14
+	addq %r13, %r15
+	adcq %r14, %r8
+	mulxq 56(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq %r14, %rax
+	mulxq 72(%rsi), %r13, %r14
+	adcq %r13, %r9
+	adcq %r14, %rbx
+	mulxq 88(%rsi), %r13, %r14
+	adcq %r13, %r11
+	adcq $0, %r14
+	movq %rbp, 48(%rsp)
+	mulxq 48(%rsi), %r13, %rbp
+	addq %r13, %r8
+	adcq %rbp, %rdi
+	mulxq 64(%rsi), %r13, %rbp
+	adcq %r13, %rax
+	adcq %rbp, %r9
+	mulxq 80(%rsi), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	adcq $0, %r14
 	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 48(%rsp)
-	mulxq 48(%rsi), %r9, %rax
-	adcxq %r9, %rdi
-	adoxq %rax, %r13
-	mulxq 56(%rsi), %r9, %rax
-	adcxq %r9, %r13
-	adoxq %rax, %r8
-	mulxq 64(%rsi), %r9, %rax
-	adcxq %r9, %r8
-	adoxq %rax, %rbx
-	mulxq 72(%rsi), %r9, %rax
-	adcxq %r9, %rbx
-	adoxq %rax, %r14
-	mulxq 80(%rsi), %r9, %rax
-	adcxq %r9, %r14
-	adoxq %rax, %rbp
-	mulxq 88(%rsi), %r9, %rax
-	adcxq %r9, %rbp
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 56(%rsp)
-	mulxq 56(%rsi), %r9, %r13
-	adcxq %r9, %r8
-	adoxq %r13, %rbx
-	mulxq 64(%rsi), %r9, %r13
-	adcxq %r9, %rbx
-	adoxq %r13, %r14
-	mulxq 72(%rsi), %r9, %r13
-	adcxq %r9, %r14
-	adoxq %r13, %rbp
-	mulxq 80(%rsi), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %rax
-	mulxq 88(%rsi), %r9, %r13
-	adcxq %r9, %rax
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 64(%rsp)
-	mulxq 64(%rsi), %r9, %rbx
-	adcxq %r9, %r14
-	adoxq %rbx, %rbp
-	mulxq 72(%rsi), %r9, %rbx
-	adcxq %r9, %rbp
-	adoxq %rbx, %rax
-	mulxq 80(%rsi), %r9, %rbx
-	adcxq %r9, %rax
-	adoxq %rbx, %r13
-	mulxq 88(%rsi), %r9, %rbx
-	adcxq %r9, %r13
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq 64(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 72(%rsp)
-	mulxq 72(%rsi), %r9, %rbp
-	adcxq %r9, %rax
-	adoxq %rbp, %r13
-	mulxq 80(%rsi), %r9, %rbp
-	adcxq %r9, %r13
-	adoxq %rbp, %rbx
-	mulxq 88(%rsi), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 72(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 80(%rsp)
-	mulxq 80(%rsi), %r9, %r13
-	adcxq %r9, %rbx
-	adoxq %r13, %rbp
-	mulxq 88(%rsi), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 80(%rsi), %rdx
-	movq %rbp, 88(%rsp)
-	mulxq 88(%rsi), %r9, %rbp
-	addq %r9, %r13
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %rax
+	adcq %rbp, %r9
+	mulxq 72(%rsi), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	mulxq 88(%rsi), %r13, %rbp
+	adcq %r13, %r14
 	adcq $0, %rbp
+	movq %r8, 56(%rsp)
+	mulxq 48(%rsi), %r13, %r8
+	addq %r13, %rdi
+	adcq %r8, %rax
+	mulxq 64(%rsi), %r13, %r8
+	adcq %r13, %r9
+	adcq %r8, %rbx
+	mulxq 80(%rsi), %r13, %r8
+	adcq %r13, %r11
+	adcq %r8, %r14
+	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %r8
+	addq %r13, %r9
+	adcq %r8, %rbx
+	mulxq 72(%rsi), %r13, %r8
+	adcq %r13, %r11
+	adcq %r8, %r14
+	mulxq 88(%rsi), %r13, %r8
+	adcq %r13, %rbp
+	adcq $0, %r8
+	movq %rax, 64(%rsp)
+	mulxq 64(%rsi), %r13, %rax
+	addq %r13, %rbx
+	adcq %rax, %r11
+	mulxq 80(%rsi), %r13, %rax
+	adcq %r13, %r14
+	adcq %rax, %rbp
+	adcq $0, %r8
+	movq 56(%rsi), %rdx
+	mulxq 72(%rsi), %r13, %rax
+	addq %r13, %r14
+	adcq %rax, %rbp
+	mulxq 88(%rsi), %r13, %rax
+	adcq %r13, %r8
+	adcq $0, %rax
+	movq %rbx, 72(%rsp)
+	mulxq 64(%rsi), %r13, %rbx
+	addq %r13, %r11
+	adcq %rbx, %r14
+	mulxq 80(%rsi), %r13, %rbx
+	adcq %r13, %rbp
+	adcq %rbx, %r8
+	adcq $0, %rax
+	movq 64(%rsi), %rdx
+	mulxq 72(%rsi), %r13, %rbx
+	addq %r13, %rbp
+	adcq %rbx, %r8
+	mulxq 88(%rsi), %r13, %rbx
+	adcq %r13, %rax
+	adcq $0, %rbx
+	movq %r14, 80(%rsp)
+	mulxq 80(%rsi), %r13, %r14
+	addq %r13, %r8
+	adcq %r14, %rax
+	adcq $0, %rbx
+	movq 72(%rsi), %rdx
+	mulxq 88(%rsi), %r13, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
+	movq %r8, 88(%rsp)
+	mulxq 80(%rsi), %r13, %r8
+	addq %r13, %rax
+	adcq %r8, %rbx
+	adcq $0, %r14
+	movq 80(%rsi), %rdx
+	mulxq 88(%rsi), %r13, %r8
+	addq %r13, %r14
+	adcq $0, %r8
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	movq %rbx, 96(%rsp)
-	mulxq %rdx, %r9, %rbx
+	mulxq %rdx, %r13, %rbx
 	movq %rax, 104(%rsp)
-	movq 8(%rsp), %rax
+	movq 24(%rsp), %rax
 	adcxq %rax, %rax
 	adoxq %rbx, %rax
 	movq 8(%rsi), %rdx
-	movq %r14, 8(%rsp)
-	mulxq %rdx, %rbx, %r14
-	movq %r8, 112(%rsp)
-	movq 16(%rsp), %r8
-	adcxq %r8, %r8
-	adoxq %rbx, %r8
+	movq %rbp, 24(%rsp)
+	mulxq %rdx, %rbx, %rbp
+	movq %r11, 112(%rsp)
+	movq 16(%rsp), %r11
 	adcxq %r11, %r11
-	adoxq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	movq %rdi, 16(%rsp)
-	movq 24(%rsp), %rdi
-	adcxq %rdi, %rdi
-	adoxq %rbx, %rdi
-	adcxq %r12, %r12
-	adoxq %r14, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	movq %r15, 24(%rsp)
-	movq 32(%rsp), %r15
-	adcxq %r15, %r15
-	adoxq %rbx, %r15
-	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	movq %r10, 32(%rsp)
-	movq 40(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	movq 24(%rsp), %rbx
+	adoxq %rbx, %r11
+	movq 32(%rsp), %rbx
 	adcxq %rbx, %rbx
-	adoxq %r14, %rbx
-	movq 40(%rsi), %rdx
-	movq %rbx, 24(%rsp)
-	mulxq %rdx, %r14, %rbx
+	adoxq %rbp, %rbx
+	movq 16(%rsi), %rdx
+	movq %r9, 32(%rsp)
+	mulxq %rdx, %rbp, %r9
+	movq %rdi, 16(%rsp)
+	movq 8(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rbp, %rdi
+	adcxq %r12, %r12
+	adoxq %r9, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rbp, %r9
+	movq %r15, 8(%rsp)
+	movq 40(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rbp, %r15
+	adcxq %r10, %r10
+	adoxq %r9, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rbp, %r9
 	movq %r10, 40(%rsp)
 	movq 48(%rsp), %r10
 	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 16(%rsp), %r14
-	adcxq %r14, %r14
-	adoxq %rbx, %r14
-	movq 48(%rsi), %rdx
-	movq %r14, 16(%rsp)
-	mulxq %rdx, %rbx, %r14
+	adoxq %rbp, %r10
+	movq 8(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq 40(%rsi), %rdx
+	movq %rbp, 8(%rsp)
+	mulxq %rdx, %r9, %rbp
 	movq %r10, 48(%rsp)
 	movq 56(%rsp), %r10
 	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	movq 112(%rsp), %rbx
-	adcxq %rbx, %rbx
-	adoxq %r14, %rbx
-	movq 56(%rsi), %rdx
-	movq %rbx, 112(%rsp)
-	mulxq %rdx, %r14, %rbx
+	adoxq %r9, %r10
+	movq 16(%rsp), %r9
+	adcxq %r9, %r9
+	adoxq %rbp, %r9
+	movq 48(%rsi), %rdx
+	movq %r9, 16(%rsp)
+	mulxq %rdx, %rbp, %r9
 	movq %r10, 56(%rsp)
 	movq 64(%rsp), %r10
 	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 8(%rsp), %r14
-	adcxq %r14, %r14
-	adoxq %rbx, %r14
-	movq 64(%rsi), %rdx
-	movq %r14, 8(%rsp)
-	mulxq %rdx, %rbx, %r14
+	adoxq %rbp, %r10
+	movq 32(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq 56(%rsi), %rdx
+	movq %rbp, 32(%rsp)
+	mulxq %rdx, %r9, %rbp
 	movq %r10, 64(%rsp)
 	movq 72(%rsp), %r10
 	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	movq 104(%rsp), %rbx
-	adcxq %rbx, %rbx
-	adoxq %r14, %rbx
-	movq 72(%rsi), %rdx
-	movq %rbx, 104(%rsp)
-	mulxq %rdx, %r14, %rbx
+	adoxq %r9, %r10
+	movq 112(%rsp), %r9
+	adcxq %r9, %r9
+	adoxq %rbp, %r9
+	movq 64(%rsi), %rdx
+	movq %r9, 112(%rsp)
+	mulxq %rdx, %rbp, %r9
 	movq %r10, 72(%rsp)
 	movq 80(%rsp), %r10
 	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 96(%rsp), %r14
-	adcxq %r14, %r14
-	adoxq %rbx, %r14
-	movq 80(%rsi), %rdx
-	movq %r14, 96(%rsp)
-	mulxq %rdx, %rbx, %r14
+	adoxq %rbp, %r10
+	movq 24(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq 72(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq %rdx, %r9, %rbp
 	movq %r10, 80(%rsp)
 	movq 88(%rsp), %r10
 	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	adcxq %r13, %r13
-	adoxq %r14, %r13
+	adoxq %r9, %r10
+	movq 104(%rsp), %r9
+	adcxq %r9, %r9
+	adoxq %rbp, %r9
+	movq 80(%rsi), %rdx
+	movq %r9, 104(%rsp)
+	mulxq %rdx, %rbp, %r9
+	movq %r10, 88(%rsp)
+	movq 96(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbp, %r10
+	adcxq %r14, %r14
+	adoxq %r9, %r14
 	movq 88(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	adcxq %rbp, %rbp
-	adoxq %rbx, %rbp
-	adcxq %rcx, %r14
-	adoxq %rcx, %r14
-	movq 0(%rsp), %rbx
-	movq %r9, 0(%rbx)
-	movq %rax, 8(%rbx)
-	movq %r8, 16(%rbx)
-	movq %r11, 24(%rbx)
-	movq %rdi, 32(%rbx)
-	movq %r12, 40(%rbx)
-	movq %r15, 48(%rbx)
-	movq 32(%rsp), %rsi
-	movq %rsi, 56(%rbx)
-	movq 40(%rsp), %r9
-	movq %r9, 64(%rbx)
+	mulxq %rdx, %rbp, %r9
+	adcxq %r8, %r8
+	adoxq %rbp, %r8
+	adcxq %rcx, %r9
+	adoxq %rcx, %r9
+	movq 0(%rsp), %rbp
+	movq %r13, 0(%rbp)
+	movq %rax, 8(%rbp)
+	movq %r11, 16(%rbp)
+	movq %rbx, 24(%rbp)
+	movq %rdi, 32(%rbp)
+	movq %r12, 40(%rbp)
+	movq %r15, 48(%rbp)
+	movq 40(%rsp), %rsi
+	movq %rsi, 56(%rbp)
+	movq 48(%rsp), %r13
+	movq %r13, 64(%rbp)
+	movq 8(%rsp), %rax
+	movq %rax, 72(%rbp)
+	movq 56(%rsp), %r11
+	movq %r11, 80(%rbp)
+	movq 16(%rsp), %rbx
+	movq %rbx, 88(%rbp)
+	movq 64(%rsp), %rdi
+	movq %rdi, 96(%rbp)
+	movq 32(%rsp), %r12
+	movq %r12, 104(%rbp)
+	movq 72(%rsp), %r15
+	movq %r15, 112(%rbp)
+	movq 112(%rsp), %rsi
+	movq %rsi, 120(%rbp)
+	movq 80(%rsp), %r13
+	movq %r13, 128(%rbp)
 	movq 24(%rsp), %rax
-	movq %rax, 72(%rbx)
-	movq 48(%rsp), %r8
-	movq %r8, 80(%rbx)
-	movq 16(%rsp), %r11
-	movq %r11, 88(%rbx)
-	movq 56(%rsp), %rdi
-	movq %rdi, 96(%rbx)
-	movq 112(%rsp), %r12
-	movq %r12, 104(%rbx)
-	movq 64(%rsp), %r15
-	movq %r15, 112(%rbx)
-	movq 8(%rsp), %rsi
-	movq %rsi, 120(%rbx)
-	movq 72(%rsp), %r9
-	movq %r9, 128(%rbx)
-	movq 104(%rsp), %rax
-	movq %rax, 136(%rbx)
-	movq 80(%rsp), %r8
-	movq %r8, 144(%rbx)
-	movq 96(%rsp), %r11
-	movq %r11, 152(%rbx)
-	movq %r10, 160(%rbx)
-	movq %r13, 168(%rbx)
-	movq %rbp, 176(%rbx)
-	movq %r14, 184(%rbx)
+	movq %rax, 136(%rbp)
+	movq 88(%rsp), %r11
+	movq %r11, 144(%rbp)
+	movq 104(%rsp), %rbx
+	movq %rbx, 152(%rbp)
+	movq %r10, 160(%rbp)
+	movq %r14, 168(%rbp)
+	movq %r8, 176(%rbp)
+	movq %r9, 184(%rbp)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -11995,691 +11990,686 @@ pushq %rbx
 	adcxq %rax, %rdi
 	adcxq %rcx, %r13
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %r9, 16(%rsp)
-	mulxq 16(%rsi), %rax, %r9
-	adcxq %rax, %r11
-	adoxq %r9, %rbx
 	mulxq 24(%rsi), %rax, %r9
-	adcxq %rax, %rbx
-	adoxq %r9, %r12
-	mulxq 32(%rsi), %rax, %r9
-	adcxq %rax, %r12
-	adoxq %r9, %r14
+	addq %rax, %rbx
+	adcq %r9, %r12
 	mulxq 40(%rsi), %rax, %r9
-	adcxq %rax, %r14
-	adoxq %r9, %r10
-	mulxq 48(%rsi), %rax, %r9
-	adcxq %rax, %r10
-	adoxq %r9, %rbp
+	adcq %rax, %r14
+	adcq %r9, %r10
 	mulxq 56(%rsi), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r15
-	mulxq 64(%rsi), %rax, %r9
-	adcxq %rax, %r15
+	adcq %rax, %rbp
+	adcq %r9, %r15
+	mulxq 72(%rsi), %rax, %r9
+	movq %r8, 24(%rsp)
+	movq 8(%rsp), %r8
+	adcq %rax, %r8
+	adcq %r9, %rdi
+	mulxq 88(%rsi), %rax, %r9
+	adcq %rax, %r13
+	adcq $0, %r9
+	movq %r13, 8(%rsp)
+	mulxq 16(%rsi), %rax, %r13
+	addq %rax, %r11
+	adcq %r13, %rbx
+	mulxq 32(%rsi), %rax, %r13
+	adcq %rax, %r12
+	adcq %r13, %r14
+	mulxq 48(%rsi), %rax, %r13
+	adcq %rax, %r10
+	adcq %r13, %rbp
+	mulxq 64(%rsi), %rax, %r13
+	adcq %rax, %r15
+	adcq %r13, %r8
+	mulxq 80(%rsi), %rax, %r13
+	adcq %rax, %rdi
 	movq 8(%rsp), %rax
-	adoxq %r9, %rax
-	movq %r8, 8(%rsp)
-	mulxq 72(%rsi), %r9, %r8
-	adcxq %r9, %rax
-	adoxq %r8, %rdi
-	mulxq 80(%rsi), %r9, %r8
-	adcxq %r9, %rdi
-	adoxq %r8, %r13
-	mulxq 88(%rsi), %r9, %r8
-	adcxq %r9, %r13
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
+	adcq %r13, %rax
+	adcq $0, %r9
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 24(%rsp)
-	mulxq 24(%rsi), %r9, %rbx
-	adcxq %r9, %r12
-	adoxq %rbx, %r14
-	mulxq 32(%rsi), %r9, %rbx
-	adcxq %r9, %r14
-	adoxq %rbx, %r10
-	mulxq 40(%rsi), %r9, %rbx
-	adcxq %r9, %r10
-	adoxq %rbx, %rbp
-	mulxq 48(%rsi), %r9, %rbx
-	adcxq %r9, %rbp
-	adoxq %rbx, %r15
-	mulxq 56(%rsi), %r9, %rbx
-	adcxq %r9, %r15
-	adoxq %rbx, %rax
-	mulxq 64(%rsi), %r9, %rbx
-	adcxq %r9, %rax
-	adoxq %rbx, %rdi
-	mulxq 72(%rsi), %r9, %rbx
-	adcxq %r9, %rdi
-	adoxq %rbx, %r13
-	mulxq 80(%rsi), %r9, %rbx
-	adcxq %r9, %r13
-	adoxq %rbx, %r8
-	mulxq 88(%rsi), %r9, %rbx
-	adcxq %r9, %r8
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
+	movq %rbx, 8(%rsp)
+	mulxq 24(%rsi), %r13, %rbx
+	addq %r13, %r12
+	adcq %rbx, %r14
+	mulxq 40(%rsi), %r13, %rbx
+	adcq %r13, %r10
+	adcq %rbx, %rbp
+	mulxq 56(%rsi), %r13, %rbx
+	adcq %r13, %r15
+	adcq %rbx, %r8
+	mulxq 72(%rsi), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %rax
+	mulxq 88(%rsi), %r13, %rbx
+	adcq %r13, %r9
+	adcq $0, %rbx
+	movq %r11, 32(%rsp)
+	mulxq 32(%rsi), %r13, %r11
+	addq %r13, %r14
+	adcq %r11, %r10
+	mulxq 48(%rsi), %r13, %r11
+	adcq %r13, %rbp
+	adcq %r11, %r15
+	mulxq 64(%rsi), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %rdi
+	mulxq 80(%rsi), %r13, %r11
+	adcq %r13, %rax
+	adcq %r11, %r9
+	adcq $0, %rbx
 	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 32(%rsp)
-	mulxq 32(%rsi), %r9, %r14
-	adcxq %r9, %r10
-	adoxq %r14, %rbp
-	mulxq 40(%rsi), %r9, %r14
-	adcxq %r9, %rbp
-	adoxq %r14, %r15
-	mulxq 48(%rsi), %r9, %r14
-	adcxq %r9, %r15
-	adoxq %r14, %rax
-	mulxq 56(%rsi), %r9, %r14
-	adcxq %r9, %rax
-	adoxq %r14, %rdi
-	mulxq 64(%rsi), %r9, %r14
-	adcxq %r9, %rdi
-	adoxq %r14, %r13
-	mulxq 72(%rsi), %r9, %r14
-	adcxq %r9, %r13
-	adoxq %r14, %r8
-	mulxq 80(%rsi), %r9, %r14
-	adcxq %r9, %r8
-	adoxq %r14, %rbx
-	mulxq 88(%rsi), %r9, %r14
-	adcxq %r9, %rbx
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	mulxq 40(%rsi), %r13, %r11
+	addq %r13, %rbp
+	adcq %r11, %r15
+	mulxq 56(%rsi), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %rdi
+	mulxq 72(%rsi), %r13, %r11
+	adcq %r13, %rax
+	adcq %r11, %r9
+	mulxq 88(%rsi), %r13, %r11
+	adcq %r13, %rbx
+	adcq $0, %r11
+	movq %r14, 40(%rsp)
+	mulxq 32(%rsi), %r13, %r14
+	addq %r13, %r10
+	adcq %r14, %rbp
+	mulxq 48(%rsi), %r13, %r14
+	adcq %r13, %r15
+	adcq %r14, %r8
+	mulxq 64(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq %r14, %rax
+	mulxq 80(%rsi), %r13, %r14
+	adcq %r13, %r9
+	adcq %r14, %rbx
+	adcq $0, %r11
 	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 40(%rsp)
-	mulxq 40(%rsi), %r9, %rbp
-	adcxq %r9, %r15
-	adoxq %rbp, %rax
-	mulxq 48(%rsi), %r9, %rbp
-	adcxq %r9, %rax
-	adoxq %rbp, %rdi
-	mulxq 56(%rsi), %r9, %rbp
-	adcxq %r9, %rdi
-	adoxq %rbp, %r13
-	mulxq 64(%rsi), %r9, %rbp
-	adcxq %r9, %r13
-	adoxq %rbp, %r8
-	mulxq 72(%rsi), %r9, %rbp
-	adcxq %r9, %r8
-	adoxq %rbp, %rbx
-	mulxq 80(%rsi), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rbp, %r14
-	mulxq 88(%rsi), %r9, %rbp
-	adcxq %r9, %r14
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	mulxq 40(%rsi), %r13, %r14
+	addq %r13, %r15
+	adcq %r14, %r8
+	mulxq 56(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq %r14, %rax
+	mulxq 72(%rsi), %r13, %r14
+	adcq %r13, %r9
+	adcq %r14, %rbx
+	mulxq 88(%rsi), %r13, %r14
+	adcq %r13, %r11
+	adcq $0, %r14
+	movq %rbp, 48(%rsp)
+	mulxq 48(%rsi), %r13, %rbp
+	addq %r13, %r8
+	adcq %rbp, %rdi
+	mulxq 64(%rsi), %r13, %rbp
+	adcq %r13, %rax
+	adcq %rbp, %r9
+	mulxq 80(%rsi), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	adcq $0, %r14
 	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 48(%rsp)
-	mulxq 48(%rsi), %r9, %rax
-	adcxq %r9, %rdi
-	adoxq %rax, %r13
-	mulxq 56(%rsi), %r9, %rax
-	adcxq %r9, %r13
-	adoxq %rax, %r8
-	mulxq 64(%rsi), %r9, %rax
-	adcxq %r9, %r8
-	adoxq %rax, %rbx
-	mulxq 72(%rsi), %r9, %rax
-	adcxq %r9, %rbx
-	adoxq %rax, %r14
-	mulxq 80(%rsi), %r9, %rax
-	adcxq %r9, %r14
-	adoxq %rax, %rbp
-	mulxq 88(%rsi), %r9, %rax
-	adcxq %r9, %rbp
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 56(%rsp)
-	mulxq 56(%rsi), %r9, %r13
-	adcxq %r9, %r8
-	adoxq %r13, %rbx
-	mulxq 64(%rsi), %r9, %r13
-	adcxq %r9, %rbx
-	adoxq %r13, %r14
-	mulxq 72(%rsi), %r9, %r13
-	adcxq %r9, %r14
-	adoxq %r13, %rbp
-	mulxq 80(%rsi), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %rax
-	mulxq 88(%rsi), %r9, %r13
-	adcxq %r9, %rax
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 64(%rsp)
-	mulxq 64(%rsi), %r9, %rbx
-	adcxq %r9, %r14
-	adoxq %rbx, %rbp
-	mulxq 72(%rsi), %r9, %rbx
-	adcxq %r9, %rbp
-	adoxq %rbx, %rax
-	mulxq 80(%rsi), %r9, %rbx
-	adcxq %r9, %rax
-	adoxq %rbx, %r13
-	mulxq 88(%rsi), %r9, %rbx
-	adcxq %r9, %r13
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq 64(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 72(%rsp)
-	mulxq 72(%rsi), %r9, %rbp
-	adcxq %r9, %rax
-	adoxq %rbp, %r13
-	mulxq 80(%rsi), %r9, %rbp
-	adcxq %r9, %r13
-	adoxq %rbp, %rbx
-	mulxq 88(%rsi), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 72(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 80(%rsp)
-	mulxq 80(%rsi), %r9, %r13
-	adcxq %r9, %rbx
-	adoxq %r13, %rbp
-	mulxq 88(%rsi), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 80(%rsi), %rdx
-	movq %rbp, 88(%rsp)
-	mulxq 88(%rsi), %r9, %rbp
-	addq %r9, %r13
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %rax
+	adcq %rbp, %r9
+	mulxq 72(%rsi), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	mulxq 88(%rsi), %r13, %rbp
+	adcq %r13, %r14
 	adcq $0, %rbp
+	movq %r8, 56(%rsp)
+	mulxq 48(%rsi), %r13, %r8
+	addq %r13, %rdi
+	adcq %r8, %rax
+	mulxq 64(%rsi), %r13, %r8
+	adcq %r13, %r9
+	adcq %r8, %rbx
+	mulxq 80(%rsi), %r13, %r8
+	adcq %r13, %r11
+	adcq %r8, %r14
+	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %r8
+	addq %r13, %r9
+	adcq %r8, %rbx
+	mulxq 72(%rsi), %r13, %r8
+	adcq %r13, %r11
+	adcq %r8, %r14
+	mulxq 88(%rsi), %r13, %r8
+	adcq %r13, %rbp
+	adcq $0, %r8
+	movq %rax, 64(%rsp)
+	mulxq 64(%rsi), %r13, %rax
+	addq %r13, %rbx
+	adcq %rax, %r11
+	mulxq 80(%rsi), %r13, %rax
+	adcq %r13, %r14
+	adcq %rax, %rbp
+	adcq $0, %r8
+	movq 56(%rsi), %rdx
+	mulxq 72(%rsi), %r13, %rax
+	addq %r13, %r14
+	adcq %rax, %rbp
+	mulxq 88(%rsi), %r13, %rax
+	adcq %r13, %r8
+	adcq $0, %rax
+	movq %rbx, 72(%rsp)
+	mulxq 64(%rsi), %r13, %rbx
+	addq %r13, %r11
+	adcq %rbx, %r14
+	mulxq 80(%rsi), %r13, %rbx
+	adcq %r13, %rbp
+	adcq %rbx, %r8
+	adcq $0, %rax
+	movq 64(%rsi), %rdx
+	mulxq 72(%rsi), %r13, %rbx
+	addq %r13, %rbp
+	adcq %rbx, %r8
+	mulxq 88(%rsi), %r13, %rbx
+	adcq %r13, %rax
+	adcq $0, %rbx
+	movq %r14, 80(%rsp)
+	mulxq 80(%rsi), %r13, %r14
+	addq %r13, %r8
+	adcq %r14, %rax
+	adcq $0, %rbx
+	movq 72(%rsi), %rdx
+	mulxq 88(%rsi), %r13, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
+	movq %r8, 88(%rsp)
+	mulxq 80(%rsi), %r13, %r8
+	addq %r13, %rax
+	adcq %r8, %rbx
+	adcq $0, %r14
+	movq 80(%rsi), %rdx
+	mulxq 88(%rsi), %r13, %r8
+	addq %r13, %r14
+	adcq $0, %r8
 	xorq %rcx, %rcx
 	movq 0(%rsi), %rdx
 	movq %rbx, 96(%rsp)
-	mulxq %rdx, %r9, %rbx
+	mulxq %rdx, %r13, %rbx
 	movq %rax, 104(%rsp)
-	movq 8(%rsp), %rax
+	movq 24(%rsp), %rax
 	adcxq %rax, %rax
 	adoxq %rbx, %rax
 	movq 8(%rsi), %rdx
-	movq %r14, 8(%rsp)
-	mulxq %rdx, %rbx, %r14
-	movq %r8, 112(%rsp)
-	movq 16(%rsp), %r8
-	adcxq %r8, %r8
-	adoxq %rbx, %r8
+	movq %rbp, 24(%rsp)
+	mulxq %rdx, %rbx, %rbp
+	movq %r11, 112(%rsp)
+	movq 16(%rsp), %r11
 	adcxq %r11, %r11
-	adoxq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	movq %rdi, 16(%rsp)
-	movq 24(%rsp), %rdi
-	adcxq %rdi, %rdi
-	adoxq %rbx, %rdi
-	adcxq %r12, %r12
-	adoxq %r14, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	movq %r15, 24(%rsp)
-	movq 32(%rsp), %r15
-	adcxq %r15, %r15
-	adoxq %rbx, %r15
-	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %rbx, %r14
-	movq %r10, 32(%rsp)
-	movq 40(%rsp), %r10
-	adcxq %r10, %r10
-	adoxq %rbx, %r10
-	movq 24(%rsp), %rbx
+	adoxq %rbx, %r11
+	movq 32(%rsp), %rbx
 	adcxq %rbx, %rbx
-	adoxq %r14, %rbx
-	movq 40(%rsi), %rdx
-	movq %rbx, 24(%rsp)
-	mulxq %rdx, %r14, %rbx
+	adoxq %rbp, %rbx
+	movq 16(%rsi), %rdx
+	movq %r9, 32(%rsp)
+	mulxq %rdx, %rbp, %r9
+	movq %rdi, 16(%rsp)
+	movq 8(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rbp, %rdi
+	adcxq %r12, %r12
+	adoxq %r9, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rbp, %r9
+	movq %r15, 8(%rsp)
+	movq 40(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rbp, %r15
+	adcxq %r10, %r10
+	adoxq %r9, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rbp, %r9
 	movq %r10, 40(%rsp)
 	movq 48(%rsp), %r10
 	adcxq %r10, %r10
-	adoxq %r14, %r10
-	movq 16(%rsp), %r14
-	adcxq %r14, %r14
-	adoxq %rbx, %r14
-	movq $0, %rbx
-	adcxq %rcx, %rbx
-	adoxq %rcx, %rbx
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	movq %r13, 16(%rsp)
-	movq %rbp, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rbp
-	adcxq %r13, %r12
-	adoxq %rbp, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rbp
-	adcxq %r13, %r15
-	movq 32(%rsp), %r13
-	adoxq %rbp, %r13
-	movq %rdi, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rdi
-	adcxq %rbp, %r13
-	movq 40(%rsp), %rbp
-	adoxq %rdi, %rbp
-	movq %r11, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r11
-	adcxq %rdi, %rbp
-	movq 24(%rsp), %rdi
-	adoxq %r11, %rdi
-	movq %rbp, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rbp
-	adcxq %r11, %rdi
 	adoxq %rbp, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rcx, %rbp
+	movq 8(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq 40(%rsi), %rdx
+	movq %rbp, 8(%rsp)
+	mulxq %rdx, %r9, %rbp
+	movq %r10, 48(%rsp)
+	movq 56(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %r9, %r10
+	movq 16(%rsp), %r9
+	adcxq %r9, %r9
+	adoxq %rbp, %r9
+	movq $0, %rbp
 	adcxq %rcx, %rbp
-	movq %rax, %rdx
+	adoxq %rcx, %rbp
+	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r9
-	adcxq %r11, %r13
-	movq 24(%rsp), %r11
-	adoxq %r9, %r11
-	movq %r12, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	adcxq %r9, %r11
-	adoxq %r12, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r12
-	adcxq %r9, %rdi
-	adoxq %r12, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r12
-	adcxq %r9, %r10
-	adoxq %r12, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	adcxq %r9, %r14
-	adoxq %r12, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r12
-	adcxq %r9, %rbp
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rax
-	adcxq %r9, %r13
-	adoxq %rax, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rax
-	adcxq %r9, %r11
-	adoxq %rax, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rax
-	adcxq %r9, %rdi
-	adoxq %rax, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rax
-	adcxq %r9, %r10
-	adoxq %rax, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rax
-	adcxq %r9, %r14
-	adoxq %rax, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rax
-	adcxq %r9, %rbp
-	adoxq %rax, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rax
-	adcxq %r9, %r12
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 40(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
-	adcxq %r9, %r11
-	adoxq %r8, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
-	adcxq %r9, %rdi
-	adoxq %r8, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r8
-	adcxq %r9, %r10
+	movq %r14, 16(%rsp)
+	movq %r8, 56(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r8
+	adcxq %r14, %r12
+	adoxq %r8, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r8
+	adcxq %r14, %r15
+	movq 40(%rsp), %r14
 	adoxq %r8, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r8
-	adcxq %r9, %r14
-	adoxq %r8, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
-	adcxq %r9, %rbp
-	adoxq %r8, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r8
-	adcxq %r9, %r12
-	adoxq %r8, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
-	adcxq %r9, %rax
+	movq %rdi, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rdi
+	adcxq %r8, %r14
+	movq 48(%rsp), %r8
+	adoxq %rdi, %r8
+	movq %rbx, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %rbx
+	adcxq %rdi, %r8
+	movq 8(%rsp), %rdi
+	adoxq %rbx, %rdi
+	movq %r8, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r8
+	adcxq %rbx, %rdi
+	adoxq %r8, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
+	adcxq %rbx, %r10
+	adoxq %r8, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r8
+	adcxq %rbx, %r9
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
-	movq 32(%rsp), %rdx
+	movq %rax, %rdx
 	xorq %rcx, %rcx
-	movq %r11, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r11
-	adcxq %r9, %rdi
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r13
+	adcxq %rbx, %r15
+	adoxq %r13, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r13
+	adcxq %rbx, %r14
+	movq 8(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %r12, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r12
+	adcxq %r13, %rbx
+	adoxq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	adcxq %r13, %rdi
+	adoxq %r12, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r12
+	adcxq %r13, %r10
+	adoxq %r12, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	adcxq %r13, %r9
+	adoxq %r12, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r12
+	adcxq %r13, %r8
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rax
+	adcxq %r13, %rdi
+	adoxq %rax, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rax
+	adcxq %r13, %r9
+	adoxq %rax, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rax
+	adcxq %r13, %r8
+	adoxq %rax, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rax
+	adcxq %r13, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r11
+	adcxq %r13, %rdi
 	adoxq %r11, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r11
-	adcxq %r9, %r10
-	adoxq %r11, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r11
-	adcxq %r9, %r14
-	adoxq %r11, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
-	adcxq %r9, %rbp
-	adoxq %r11, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r11
-	adcxq %r9, %r12
-	adoxq %r11, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r11
-	adcxq %r9, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r11
+	adcxq %r13, %r9
 	adoxq %r11, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r11
-	adcxq %r9, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	adcxq %r13, %r8
+	adoxq %r11, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r11
+	adcxq %r13, %r12
+	adoxq %r11, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	adcxq %r13, %rax
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
-	movq 24(%rsp), %rdx
+	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %rdi, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rdi
-	adcxq %r9, %r10
-	adoxq %rdi, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rdi
-	adcxq %r9, %r14
-	adoxq %rdi, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rdi
-	adcxq %r9, %rbp
-	adoxq %rdi, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rdi
-	adcxq %r9, %r12
-	adoxq %rdi, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rdi
-	adcxq %r9, %rax
+	movq %rbx, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rbx
+	adcxq %r13, %rdi
+	adoxq %rbx, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rbx
+	adcxq %r13, %r10
+	adoxq %rbx, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbx
+	adcxq %r13, %r9
+	adoxq %rbx, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rbx
+	adcxq %r13, %r8
+	adoxq %rbx, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbx
+	adcxq %r13, %r12
+	adoxq %rbx, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbx
+	adcxq %r13, %rax
+	adoxq %rbx, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbx
+	adcxq %r13, %r11
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %r9
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rdi
+	adcxq %r13, %r9
 	adoxq %rdi, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rdi
-	adcxq %r9, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rdi
+	adcxq %r13, %r8
+	adoxq %rdi, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rdi
+	adcxq %r13, %rax
 	adoxq %rdi, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rdi
-	adcxq %r9, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rdi
+	adcxq %r13, %rbx
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
 	movq %r15, %rdx
 	xorq %rcx, %rcx
-	movq %r10, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	adcxq %r9, %r14
-	adoxq %r10, %rbp
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
-	adcxq %r9, %rbp
-	adoxq %r10, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r10
-	adcxq %r9, %r12
-	adoxq %r10, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r10
-	adcxq %r9, %rax
+	movq %r10, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r10
+	adcxq %r13, %r9
 	adoxq %r10, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	adcxq %r9, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r10
+	adcxq %r13, %r8
+	adoxq %r10, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r10
+	adcxq %r13, %rax
 	adoxq %r10, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r10
-	adcxq %r9, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r10
+	adcxq %r13, %r11
+	adoxq %r10, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r10
+	adcxq %r13, %rbx
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	adcxq %r9, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r10
+	adcxq %r13, %rdi
 	adoxq %rcx, %r10
 	adcxq %rcx, %r10
-	movq %r13, %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r15
-	adcxq %r9, %rbp
-	adoxq %r15, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r15
-	adcxq %r9, %r12
-	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r15
-	adcxq %r9, %rax
-	adoxq %r15, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r15
-	adcxq %r9, %r8
-	adoxq %r15, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r15
-	adcxq %r9, %r11
-	adoxq %r15, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r15
-	adcxq %r9, %rdi
-	adoxq %r15, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r15
-	adcxq %r9, %r10
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq 40(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r13
-	adcxq %r9, %r12
-	adoxq %r13, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r13
-	adcxq %r9, %rax
-	adoxq %r13, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r13
-	adcxq %r9, %r8
-	adoxq %r13, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
-	adcxq %r9, %r11
-	adoxq %r13, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r13
-	adcxq %r9, %rdi
-	adoxq %r13, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
-	adcxq %r9, %r10
-	adoxq %r13, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r13
-	adcxq %r9, %r15
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 32(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r12, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r12
-	adcxq %r9, %rax
-	adoxq %r12, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r12
-	adcxq %r9, %r8
-	adoxq %r12, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	adcxq %r9, %r11
-	adoxq %r12, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r12
-	adcxq %r9, %rdi
-	adoxq %r12, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r12
-	adcxq %r9, %r10
-	adoxq %r12, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	adcxq %r9, %r15
-	adoxq %r12, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r12
-	adcxq %r9, %r13
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rax
-	adcxq %r9, %r8
-	adoxq %rax, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rax
-	adcxq %r9, %r11
-	adoxq %rax, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rax
-	adcxq %r9, %rdi
-	adoxq %rax, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rax
-	adcxq %r9, %r10
-	adoxq %rax, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rax
-	adcxq %r9, %r15
-	adoxq %rax, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rax
-	adcxq %r9, %r13
-	adoxq %rax, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rax
-	adcxq %r9, %r12
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
 	movq %r14, %rdx
 	xorq %rcx, %rcx
-	movq %r8, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
-	adcxq %r9, %r11
-	adoxq %r8, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
-	adcxq %r9, %rdi
-	adoxq %r8, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r8
-	adcxq %r9, %r10
-	adoxq %r8, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r8
-	adcxq %r9, %r15
-	adoxq %r8, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
-	adcxq %r9, %r13
-	adoxq %r8, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r8
-	adcxq %r9, %r12
-	adoxq %r8, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
-	adcxq %r9, %rax
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r15
+	adcxq %r13, %r8
+	adoxq %r15, %r12
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %r15, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r15
+	adcxq %r13, %r11
+	adoxq %r15, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r15
+	adcxq %r13, %rbx
+	adoxq %r15, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r15
+	adcxq %r13, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 48(%rsp), %rdx
 	xorq %rcx, %rcx
-	adcxq 56(%rsp), %rbp
-	adoxq 56(%rsp), %rbp
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r14
+	adcxq %r13, %r12
+	adoxq %r14, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r14
+	adcxq %r13, %rax
+	adoxq %r14, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r14
+	adcxq %r13, %rbx
+	adoxq %r14, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r14
+	adcxq %r13, %rdi
+	adoxq %r14, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r14
+	adcxq %r13, %r10
+	adoxq %r14, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r14
+	adcxq %r13, %r15
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r12
+	adcxq %r13, %rax
+	adoxq %r12, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
+	adcxq %r13, %r11
+	adoxq %r12, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r12
+	adcxq %r13, %rbx
+	adoxq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	adcxq %r13, %rdi
+	adoxq %r12, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r12
+	adcxq %r13, %r10
+	adoxq %r12, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	adcxq %r13, %r15
+	adoxq %r12, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r12
+	adcxq %r13, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rax
+	adcxq %r13, %r11
+	adoxq %rax, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rax
+	adcxq %r13, %rdi
+	adoxq %rax, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rax
+	adcxq %r13, %r15
+	adoxq %rax, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rax
+	adcxq %r13, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	movq %r11, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r11
+	adcxq %r13, %rdi
+	adoxq %r11, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r11
+	adcxq %r13, %r15
+	adoxq %r11, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	adcxq %r13, %r14
+	adoxq %r11, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r11
+	adcxq %r13, %r12
+	adoxq %r11, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	xorq %rcx, %rcx
+	adcxq 64(%rsp), %r8
+	adoxq 64(%rsp), %r8
+	movq 48(%rsp), %r13
+	adcxq 32(%rsp), %r13
+	adoxq 32(%rsp), %r13
 	movq 40(%rsp), %r9
-	adcxq 112(%rsp), %r9
-	adoxq 112(%rsp), %r9
-	movq 32(%rsp), %r14
-	adcxq 64(%rsp), %r14
-	adoxq 64(%rsp), %r14
-	movq %rax, 64(%rsp)
-	movq 24(%rsp), %rax
-	adcxq 8(%rsp), %rax
-	adoxq 8(%rsp), %rax
-	adcxq 72(%rsp), %r11
-	adoxq 72(%rsp), %r11
-	adcxq 104(%rsp), %rdi
-	adoxq 104(%rsp), %rdi
-	adcxq 80(%rsp), %r10
-	adoxq 80(%rsp), %r10
-	adcxq 96(%rsp), %r15
-	adoxq 96(%rsp), %r15
-	adcxq 88(%rsp), %r13
-	adoxq 88(%rsp), %r13
+	adcxq 72(%rsp), %r9
+	adoxq 72(%rsp), %r9
+	movq %rax, 72(%rsp)
+	movq 8(%rsp), %rax
+	adcxq 112(%rsp), %rax
+	adoxq 112(%rsp), %rax
+	adcxq 80(%rsp), %rbx
+	adoxq 80(%rsp), %rbx
+	adcxq 24(%rsp), %rdi
+	adoxq 24(%rsp), %rdi
+	adcxq 88(%rsp), %r10
+	adoxq 88(%rsp), %r10
+	adcxq 104(%rsp), %r15
+	adoxq 104(%rsp), %r15
+	adcxq 96(%rsp), %r14
+	adoxq 96(%rsp), %r14
 	adcxq 16(%rsp), %r12
 	adoxq 16(%rsp), %r12
 	movq %rax, 16(%rsp)
-	movq 64(%rsp), %rax
-	adcxq 48(%rsp), %rax
-	adoxq 48(%rsp), %rax
-	adcxq %rcx, %r8
-	adoxq %rcx, %r8
+	movq 72(%rsp), %rax
+	adcxq 56(%rsp), %rax
+	adoxq 56(%rsp), %rax
+	adcxq %rcx, %r11
+	adoxq %rcx, %r11
 	movq 48(%rsi), %rdx
-	movq %rax, 48(%rsp)
-	movq %r12, 64(%rsp)
+	movq %rax, 56(%rsp)
+	movq %r12, 72(%rsp)
 	mulxq %rdx, %rax, %r12
-	addq %rbx, %rax
+	addq %rbp, %rax
 	adcq $0, %r12
-	addq %rax, %rbp
-	adcq %r12, %r9
+	addq %rax, %r8
+	adcq %r12, %r13
 	movq 56(%rsi), %rdx
-	mulxq %rdx, %rbx, %rax
-	adcq %rbx, %r14
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %r9
 	movq 16(%rsp), %r12
 	adcq %rax, %r12
 	movq 64(%rsi), %rdx
-	mulxq %rdx, %rbx, %rax
-	adcq %rbx, %r11
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %rbx
 	adcq %rax, %rdi
 	movq 72(%rsi), %rdx
-	mulxq %rdx, %rbx, %rax
-	adcq %rbx, %r10
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %r10
 	adcq %rax, %r15
 	movq 80(%rsi), %rdx
-	mulxq %rdx, %rbx, %rax
-	adcq %rbx, %r13
-	movq 64(%rsp), %rbx
-	adcq %rax, %rbx
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %r14
+	movq 72(%rsp), %rbp
+	adcq %rax, %rbp
 	movq 88(%rsi), %rdx
-	movq %r12, 64(%rsp)
+	movq %r12, 72(%rsp)
 	mulxq %rdx, %rax, %r12
-	movq %rbx, 16(%rsp)
-	movq 48(%rsp), %rbx
-	adcq %rax, %rbx
-	adcq %r12, %r8
-	movq %rbp, %rax
+	movq %rbp, 16(%rsp)
+	movq 56(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq %r12, %r11
+	movq %r8, %rax
 	subq .Lfg_p751_mont_p+0(%rip), %rax
-	movq %r9, %r12
+	movq %r13, %r12
 	sbbq .Lfg_p751_mont_p+8(%rip), %r12
-	movq %r14, %rsi
+	movq %r9, %rsi
 	sbbq .Lfg_p751_mont_p+16(%rip), %rsi
-	movq %rbx, 48(%rsp)
-	movq 64(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+24(%rip), %rbx
-	movq %r14, 88(%rsp)
-	movq %r11, %r14
-	sbbq .Lfg_p751_mont_p+32(%rip), %r14
-	movq %r13, 96(%rsp)
-	movq %rdi, %r13
-	sbbq .Lfg_p751_mont_p+40(%rip), %r13
-	movq %r15, 80(%rsp)
+	movq %rbp, 56(%rsp)
+	movq 72(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+24(%rip), %rbp
+	movq %r9, 96(%rsp)
+	movq %rbx, %r9
+	sbbq .Lfg_p751_mont_p+32(%rip), %r9
+	movq %r14, 104(%rsp)
+	movq %rdi, %r14
+	sbbq .Lfg_p751_mont_p+40(%rip), %r14
+	movq %r15, 88(%rsp)
 	movq %r10, %r15
 	sbbq .Lfg_p751_mont_p+48(%rip), %r15
-	movq %r10, 104(%rsp)
-	movq 80(%rsp), %r10
+	movq %r10, 24(%rsp)
+	movq 88(%rsp), %r10
 	sbbq .Lfg_p751_mont_p+56(%rip), %r10
-	movq %rdi, 72(%rsp)
-	movq 96(%rsp), %rdi
+	movq %rdi, 80(%rsp)
+	movq 104(%rsp), %rdi
 	sbbq .Lfg_p751_mont_p+64(%rip), %rdi
-	movq %r11, 8(%rsp)
-	movq 16(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+72(%rip), %r11
-	movq %r9, 24(%rsp)
-	movq 48(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+80(%rip), %r9
-	movq %rbp, 32(%rsp)
-	movq %r8, %rbp
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
-	cmovc 32(%rsp), %rax
-	cmovc 24(%rsp), %r12
-	cmovc 88(%rsp), %rsi
-	cmovc 64(%rsp), %rbx
-	cmovc 8(%rsp), %r14
-	cmovc 72(%rsp), %r13
-	cmovc 104(%rsp), %r15
-	cmovc 80(%rsp), %r10
-	cmovc 96(%rsp), %rdi
-	cmovc 16(%rsp), %r11
-	cmovc 48(%rsp), %r9
-	cmovc %r8, %rbp
-	movq 0(%rsp), %r8
-	movq %rax, 0(%r8)
-	movq %r12, 8(%r8)
-	movq %rsi, 16(%r8)
-	movq %rbx, 24(%r8)
-	movq %r14, 32(%r8)
-	movq %r13, 40(%r8)
-	movq %r15, 48(%r8)
-	movq %r10, 56(%r8)
-	movq %rdi, 64(%r8)
-	movq %r11, 72(%r8)
-	movq %r9, 80(%r8)
-	movq %rbp, 88(%r8)
+	movq %rbx, 112(%rsp)
+	movq 16(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
+	movq %r13, 8(%rsp)
+	movq 56(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+80(%rip), %r13
+	movq %r8, 40(%rsp)
+	movq %r11, %r8
+	sbbq .Lfg_p751_mont_p+88(%rip), %r8
+	cmovc 40(%rsp), %rax
+	cmovc 8(%rsp), %r12
+	cmovc 96(%rsp), %rsi
+	cmovc 72(%rsp), %rbp
+	cmovc 112(%rsp), %r9
+	cmovc 80(%rsp), %r14
+	cmovc 24(%rsp), %r15
+	cmovc 88(%rsp), %r10
+	cmovc 104(%rsp), %rdi
+	cmovc 16(%rsp), %rbx
+	cmovc 56(%rsp), %r13
+	cmovc %r11, %r8
+	movq 0(%rsp), %r11
+	movq %rax, 0(%r11)
+	movq %r12, 8(%r11)
+	movq %rsi, 16(%r11)
+	movq %rbp, 24(%r11)
+	movq %r9, 32(%r11)
+	movq %r14, 40(%r11)
+	movq %r15, 48(%r11)
+	movq %r10, 56(%r11)
+	movq %rdi, 64(%r11)
+	movq %rbx, 72(%r11)
+	movq %r13, 80(%r11)
+	movq %r8, 88(%r11)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
