@@ -10,7 +10,8 @@ Design (one algorithm, rendered per ISA level):
     the top position of each row is fresh (it is the last high word), so a row
     never carries out of its window.
       - adx:    MULX + two carry chains (ADCX for low words, ADOX for high words);
-                squaring triangle rows after the first: two disjoint ADD/ADC passes.
+                product and squaring-triangle rows after the first of the wide
+                (unfused) products: two disjoint ADD/ADC passes instead.
       - bmi2:   MULX + one ADD/ADC chain, high word folded as the carry word.
       - x86_64: MUL (rdx:rax) + ADD/ADC, same single-chain scheme.
   * mul_wide: n rows x = a[i], Y = b.  sqr_wide: triangle rows a[i]*a[i+1..],
@@ -446,9 +447,12 @@ class Kernel:
         below and ripples into it (and, like every row, up to hi_pos).
         Measured here (old and new kernels alternating in one process): the
         squaring triangle rows after the first gain (adx sqr p503 -5.6%, p751
-        -3.5%); the first triangle row (empty accumulator: p503 +12%), the
-        reduction rows (p503 redc +14%, p751 +24%) and the fused product rows
-        (p751 mul +7%) lose, so only _sqr_rows asks for it.  (Dropping the XOR
+        -3.5%), as do the mul_wide rows after the first (fieldgen-bench:
+        p503 mul_wide -1.5%, fp2_mul -1.7%; p751 fp2_mul -1.1%; p256 mul
+        neutral, so n <= 4 keeps the dual-chain rows); the first triangle row
+        (empty accumulator: p503 +12%), the reduction rows (p503 redc +14%,
+        p751 +24%) and the fused product rows (p751 mul +7%) lose, so only
+        _sqr_rows and _mul_rows ask for it.  (Dropping the XOR
         of consecutive _row_adx rows whose flags are provably clear costs
         +30%: the XOR is what lets the next row's chains start early.)
         """
@@ -685,7 +689,8 @@ def _b_pointer(k):
 def _mul_rows(k, acc, ap, bp, n):
     """acc[0..2n-1] = a*b (row i: a[i]*b at position i)."""
     for i in range(n):
-        k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), list(range(n)), i)
+        k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), list(range(n)), i,
+              split=i > 0 and n > 4)      # n = 4 (p256 mul): measured neutral
         acc[i].prio = PRIO_DONE
     for q in range(n, 2 * n):
         acc[q].prio = PRIO_DONE

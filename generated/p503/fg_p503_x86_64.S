@@ -4451,7 +4451,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $64, %rsp
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -4472,225 +4472,220 @@ pushq %rbx
 	adcxq %r11, %r14
 	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %rdi, 0(%rsp)
-	mulxq 0(%r8), %r11, %rdi
-	adcxq %r11, %r10
-	adoxq %rdi, %rax
 	mulxq 8(%r8), %r11, %rdi
-	adcxq %r11, %rax
-	adoxq %rdi, %rbp
-	mulxq 16(%r8), %r11, %rdi
-	adcxq %r11, %rbp
-	adoxq %rdi, %r13
+	addq %r11, %rax
+	adcq %rdi, %rbp
 	mulxq 24(%r8), %r11, %rdi
-	adcxq %r11, %r13
-	adoxq %rdi, %r15
-	mulxq 32(%r8), %r11, %rdi
-	adcxq %r11, %r15
-	adoxq %rdi, %rbx
+	adcq %r11, %r13
+	adcq %rdi, %r15
 	mulxq 40(%r8), %r11, %rdi
-	adcxq %r11, %rbx
-	adoxq %rdi, %r14
-	mulxq 48(%r8), %r11, %rdi
-	adcxq %r11, %r14
-	adoxq %rdi, %r12
+	adcq %r11, %rbx
+	adcq %rdi, %r14
 	mulxq 56(%r8), %r11, %rdi
-	adcxq %r11, %r12
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	adcq %r11, %r12
+	adcq $0, %rdi
+	movq %r9, 8(%rsp)
+	mulxq 0(%r8), %r11, %r9
+	addq %r11, %r10
+	adcq %r9, %rax
+	mulxq 16(%r8), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %r13
+	mulxq 32(%r8), %r11, %r9
+	adcq %r11, %r15
+	adcq %r9, %rbx
+	mulxq 48(%r8), %r11, %r9
+	adcq %r11, %r14
+	adcq %r9, %r12
+	adcq $0, %rdi
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r10, 8(%rsp)
+	mulxq 8(%r8), %r11, %r9
+	addq %r11, %rbp
+	adcq %r9, %r13
+	mulxq 24(%r8), %r11, %r9
+	adcq %r11, %r15
+	adcq %r9, %rbx
+	mulxq 40(%r8), %r11, %r9
+	adcq %r11, %r14
+	adcq %r9, %r12
+	mulxq 56(%r8), %r11, %r9
+	adcq %r11, %rdi
+	adcq $0, %r9
+	movq %r10, 16(%rsp)
 	mulxq 0(%r8), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %rbp
-	mulxq 8(%r8), %r11, %r10
-	adcxq %r11, %rbp
-	adoxq %r10, %r13
+	addq %r11, %rax
+	adcq %r10, %rbp
 	mulxq 16(%r8), %r11, %r10
-	adcxq %r11, %r13
-	adoxq %r10, %r15
-	mulxq 24(%r8), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rbx
+	adcq %r11, %r13
+	adcq %r10, %r15
 	mulxq 32(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %r14
-	mulxq 40(%r8), %r11, %r10
-	adcxq %r11, %r14
-	adoxq %r10, %r12
+	adcq %r11, %rbx
+	adcq %r10, %r14
 	mulxq 48(%r8), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %rdi
-	mulxq 56(%r8), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
+	adcq %r11, %r12
+	adcq %r10, %rdi
+	adcq $0, %r9
 	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 16(%rsp)
+	mulxq 8(%r8), %r11, %r10
+	addq %r11, %r13
+	adcq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcq %r11, %rbx
+	adcq %r10, %r14
+	mulxq 40(%r8), %r11, %r10
+	adcq %r11, %r12
+	adcq %r10, %rdi
+	mulxq 56(%r8), %r11, %r10
+	adcq %r11, %r9
+	adcq $0, %r10
+	movq %rax, 24(%rsp)
 	mulxq 0(%r8), %r11, %rax
-	adcxq %r11, %rbp
-	adoxq %rax, %r13
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r13
-	adoxq %rax, %r15
+	addq %r11, %rbp
+	adcq %rax, %r13
 	mulxq 16(%r8), %r11, %rax
-	adcxq %r11, %r15
-	adoxq %rax, %rbx
-	mulxq 24(%r8), %r11, %rax
-	adcxq %r11, %rbx
-	adoxq %rax, %r14
+	adcq %r11, %r15
+	adcq %rax, %rbx
 	mulxq 32(%r8), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %r12
-	mulxq 40(%r8), %r11, %rax
-	adcxq %r11, %r12
-	adoxq %rax, %rdi
+	adcq %r11, %r14
+	adcq %rax, %r12
 	mulxq 48(%r8), %r11, %rax
-	adcxq %r11, %rdi
-	adoxq %rax, %r10
-	mulxq 56(%r8), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r9
+	adcq $0, %r10
 	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 24(%rsp)
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r15
+	adcq %rax, %rbx
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %r14
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r9
+	mulxq 56(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %rbp, 32(%rsp)
 	mulxq 0(%r8), %r11, %rbp
-	adcxq %r11, %r13
-	adoxq %rbp, %r15
-	mulxq 8(%r8), %r11, %rbp
-	adcxq %r11, %r15
-	adoxq %rbp, %rbx
+	addq %r11, %r13
+	adcq %rbp, %r15
 	mulxq 16(%r8), %r11, %rbp
-	adcxq %r11, %rbx
-	adoxq %rbp, %r14
-	mulxq 24(%r8), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rbp, %r12
+	adcq %r11, %rbx
+	adcq %rbp, %r14
 	mulxq 32(%r8), %r11, %rbp
-	adcxq %r11, %r12
-	adoxq %rbp, %rdi
-	mulxq 40(%r8), %r11, %rbp
-	adcxq %r11, %rdi
-	adoxq %rbp, %r10
+	adcq %r11, %r12
+	adcq %rbp, %rdi
 	mulxq 48(%r8), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %rax
-	mulxq 56(%r8), %r11, %rbp
-	adcxq %r11, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	adcq %r11, %r9
+	adcq %rbp, %r10
+	adcq $0, %rax
 	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 32(%rsp)
+	mulxq 8(%r8), %r11, %rbp
+	addq %r11, %rbx
+	adcq %rbp, %r14
+	mulxq 24(%r8), %r11, %rbp
+	adcq %r11, %r12
+	adcq %rbp, %rdi
+	mulxq 40(%r8), %r11, %rbp
+	adcq %r11, %r9
+	adcq %rbp, %r10
+	mulxq 56(%r8), %r11, %rbp
+	adcq %r11, %rax
+	adcq $0, %rbp
+	movq %r13, 40(%rsp)
 	mulxq 0(%r8), %r11, %r13
-	adcxq %r11, %r15
-	adoxq %r13, %rbx
-	mulxq 8(%r8), %r11, %r13
-	adcxq %r11, %rbx
-	adoxq %r13, %r14
+	addq %r11, %r15
+	adcq %r13, %rbx
 	mulxq 16(%r8), %r11, %r13
-	adcxq %r11, %r14
-	adoxq %r13, %r12
-	mulxq 24(%r8), %r11, %r13
-	adcxq %r11, %r12
-	adoxq %r13, %rdi
+	adcq %r11, %r14
+	adcq %r13, %r12
 	mulxq 32(%r8), %r11, %r13
-	adcxq %r11, %rdi
-	adoxq %r13, %r10
-	mulxq 40(%r8), %r11, %r13
-	adcxq %r11, %r10
-	adoxq %r13, %rax
+	adcq %r11, %rdi
+	adcq %r13, %r9
 	mulxq 48(%r8), %r11, %r13
-	adcxq %r11, %rax
-	adoxq %r13, %rbp
-	mulxq 56(%r8), %r11, %r13
-	adcxq %r11, %rbp
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
+	adcq %r11, %r10
+	adcq %r13, %rax
+	adcq $0, %rbp
 	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 40(%rsp)
+	mulxq 8(%r8), %r11, %r13
+	addq %r11, %r14
+	adcq %r13, %r12
+	mulxq 24(%r8), %r11, %r13
+	adcq %r11, %rdi
+	adcq %r13, %r9
+	mulxq 40(%r8), %r11, %r13
+	adcq %r11, %r10
+	adcq %r13, %rax
+	mulxq 56(%r8), %r11, %r13
+	adcq %r11, %rbp
+	adcq $0, %r13
+	movq %r15, 48(%rsp)
 	mulxq 0(%r8), %r11, %r15
-	adcxq %r11, %rbx
-	adoxq %r15, %r14
-	mulxq 8(%r8), %r11, %r15
-	adcxq %r11, %r14
-	adoxq %r15, %r12
+	addq %r11, %rbx
+	adcq %r15, %r14
 	mulxq 16(%r8), %r11, %r15
-	adcxq %r11, %r12
-	adoxq %r15, %rdi
-	mulxq 24(%r8), %r11, %r15
-	adcxq %r11, %rdi
-	adoxq %r15, %r10
+	adcq %r11, %r12
+	adcq %r15, %rdi
 	mulxq 32(%r8), %r11, %r15
-	adcxq %r11, %r10
-	adoxq %r15, %rax
-	mulxq 40(%r8), %r11, %r15
-	adcxq %r11, %rax
-	adoxq %r15, %rbp
+	adcq %r11, %r9
+	adcq %r15, %r10
 	mulxq 48(%r8), %r11, %r15
-	adcxq %r11, %rbp
-	adoxq %r15, %r13
-	mulxq 56(%r8), %r11, %r15
-	adcxq %r11, %r13
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
+	adcq %r11, %rax
+	adcq %r15, %rbp
+	adcq $0, %r13
 	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 48(%rsp)
+	mulxq 8(%r8), %r11, %r15
+	addq %r11, %r12
+	adcq %r15, %rdi
+	mulxq 24(%r8), %r11, %r15
+	adcq %r11, %r9
+	adcq %r15, %r10
+	mulxq 40(%r8), %r11, %r15
+	adcq %r11, %rax
+	adcq %r15, %rbp
+	mulxq 56(%r8), %r11, %r15
+	adcq %r11, %r13
+	adcq $0, %r15
+	movq %rbx, 56(%rsp)
 	mulxq 0(%r8), %r11, %rbx
-	adcxq %r11, %r14
-	adoxq %rbx, %r12
-	mulxq 8(%r8), %r11, %rbx
-	adcxq %r11, %r12
-	adoxq %rbx, %rdi
+	addq %r11, %r14
+	adcq %rbx, %r12
 	mulxq 16(%r8), %r11, %rbx
-	adcxq %r11, %rdi
-	adoxq %rbx, %r10
-	mulxq 24(%r8), %r11, %rbx
-	adcxq %r11, %r10
-	adoxq %rbx, %rax
+	adcq %r11, %rdi
+	adcq %rbx, %r9
 	mulxq 32(%r8), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %rbp
-	mulxq 40(%r8), %r11, %rbx
-	adcxq %r11, %rbp
-	adoxq %rbx, %r13
+	adcq %r11, %r10
+	adcq %rbx, %rax
 	mulxq 48(%r8), %r11, %rbx
-	adcxq %r11, %r13
-	adoxq %rbx, %r15
-	mulxq 56(%r8), %r11, %rbx
-	adcxq %r11, %r15
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
+	adcq %r11, %rbp
+	adcq %rbx, %r13
+	adcq $0, %r15
 	movq 0(%rsp), %r11
-	movq %r9, 0(%r11)
-	movq 8(%rsp), %r8
+	movq 8(%rsp), %rbx
+	movq %rbx, 0(%r11)
+	movq 16(%rsp), %r8
 	movq %r8, 8(%r11)
-	movq 16(%rsp), %rsi
+	movq 24(%rsp), %rsi
 	movq %rsi, 16(%r11)
-	movq 24(%rsp), %r9
-	movq %r9, 24(%r11)
-	movq 32(%rsp), %r8
+	movq 32(%rsp), %rbx
+	movq %rbx, 24(%r11)
+	movq 40(%rsp), %r8
 	movq %r8, 32(%r11)
-	movq 40(%rsp), %rsi
+	movq 48(%rsp), %rsi
 	movq %rsi, 40(%r11)
-	movq 48(%rsp), %r9
-	movq %r9, 48(%r11)
+	movq 56(%rsp), %rbx
+	movq %rbx, 48(%r11)
 	movq %r14, 56(%r11)
 	movq %r12, 64(%r11)
 	movq %rdi, 72(%r11)
-	movq %r10, 80(%r11)
-	movq %rax, 88(%r11)
-	movq %rbp, 96(%r11)
-	movq %r13, 104(%r11)
-	movq %r15, 112(%r11)
-	movq %rbx, 120(%r11)
-	addq $56, %rsp
+	movq %r9, 80(%r11)
+	movq %r10, 88(%r11)
+	movq %rax, 96(%r11)
+	movq %rbp, 104(%r11)
+	movq %r13, 112(%r11)
+	movq %r15, 120(%r11)
+	addq $64, %rsp
 popq %rbx
 popq %rbp
 popq %r12

@@ -9591,7 +9591,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $120, %rsp
+	subq $136, %rsp
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -9624,555 +9624,672 @@ pushq %rbx
 	adcxq %r11, %rdi
 	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
 	movq %r9, 32(%rsp)
-	mulxq 0(%r8), %r11, %r9
-	adcxq %r11, %r10
-	adoxq %r9, %rax
 	mulxq 8(%r8), %r11, %r9
-	adcxq %r11, %rax
-	adoxq %r9, %rbp
-	mulxq 16(%r8), %r11, %r9
-	adcxq %r11, %rbp
-	adoxq %r9, %r13
+	addq %r11, %rax
+	adcq %r9, %rbp
 	mulxq 24(%r8), %r11, %r9
-	adcxq %r11, %r13
-	adoxq %r9, %r15
-	mulxq 32(%r8), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %rbx
+	adcq %r11, %r13
+	adcq %r9, %r15
 	mulxq 40(%r8), %r11, %r9
-	adcxq %r11, %rbx
-	adoxq %r9, %r14
-	mulxq 48(%r8), %r11, %r9
-	adcxq %r11, %r14
-	movq 8(%rsp), %r11
-	adoxq %r9, %r11
+	adcq %r11, %rbx
+	adcq %r9, %r14
+	mulxq 56(%r8), %r11, %r9
+	movq %r14, 40(%rsp)
+	movq 8(%rsp), %r14
+	adcq %r11, %r14
+	movq 16(%rsp), %r11
+	adcq %r9, %r11
+	movq %r11, 16(%rsp)
+	mulxq 72(%r8), %r9, %r11
 	movq %r14, 8(%rsp)
-	mulxq 56(%r8), %r9, %r14
-	adcxq %r9, %r11
-	movq 16(%rsp), %r9
-	adoxq %r14, %r9
-	movq %r11, 16(%rsp)
-	mulxq 64(%r8), %r14, %r11
-	adcxq %r14, %r9
 	movq 24(%rsp), %r14
-	adoxq %r11, %r14
-	movq %r9, 24(%rsp)
-	mulxq 72(%r8), %r11, %r9
-	adcxq %r11, %r14
-	adoxq %r9, %rdi
-	mulxq 80(%r8), %r11, %r9
-	adcxq %r11, %rdi
-	adoxq %r9, %r12
-	mulxq 88(%r8), %r11, %r9
-	adcxq %r11, %r12
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
-	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r10, 40(%rsp)
-	mulxq 0(%r8), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %rbp
-	mulxq 8(%r8), %r11, %r10
-	adcxq %r11, %rbp
-	adoxq %r10, %r13
-	mulxq 16(%r8), %r11, %r10
-	adcxq %r11, %r13
-	adoxq %r10, %r15
-	mulxq 24(%r8), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rbx
-	mulxq 32(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	movq 8(%rsp), %r11
-	adoxq %r10, %r11
-	movq %rbx, 8(%rsp)
-	mulxq 40(%r8), %r10, %rbx
-	adcxq %r10, %r11
-	movq 16(%rsp), %r10
-	adoxq %rbx, %r10
-	movq %r11, 16(%rsp)
-	mulxq 48(%r8), %rbx, %r11
-	adcxq %rbx, %r10
-	movq 24(%rsp), %rbx
-	adoxq %r11, %rbx
-	movq %r10, 24(%rsp)
-	mulxq 56(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %r14
-	mulxq 64(%r8), %r11, %r10
-	adcxq %r11, %r14
-	adoxq %r10, %rdi
-	mulxq 72(%r8), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r12
-	mulxq 80(%r8), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %r9
-	mulxq 88(%r8), %r11, %r10
-	adcxq %r11, %r9
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 48(%rsp)
-	mulxq 0(%r8), %r11, %rax
-	adcxq %r11, %rbp
-	adoxq %rax, %r13
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r13
-	adoxq %rax, %r15
-	mulxq 16(%r8), %r11, %rax
-	adcxq %r11, %r15
-	movq 8(%rsp), %r11
-	adoxq %rax, %r11
-	movq %r15, 8(%rsp)
-	mulxq 24(%r8), %rax, %r15
-	adcxq %rax, %r11
-	movq 16(%rsp), %rax
-	adoxq %r15, %rax
-	movq %r11, 16(%rsp)
-	mulxq 32(%r8), %r15, %r11
-	adcxq %r15, %rax
-	movq 24(%rsp), %r15
-	adoxq %r11, %r15
-	movq %rax, 24(%rsp)
-	mulxq 40(%r8), %r11, %rax
-	adcxq %r11, %r15
-	adoxq %rax, %rbx
-	mulxq 48(%r8), %r11, %rax
-	adcxq %r11, %rbx
-	adoxq %rax, %r14
-	mulxq 56(%r8), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %rdi
-	mulxq 64(%r8), %r11, %rax
-	adcxq %r11, %rdi
-	adoxq %rax, %r12
-	mulxq 72(%r8), %r11, %rax
-	adcxq %r11, %r12
-	adoxq %rax, %r9
-	mulxq 80(%r8), %r11, %rax
-	adcxq %r11, %r9
-	adoxq %rax, %r10
-	mulxq 88(%r8), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 56(%rsp)
-	mulxq 0(%r8), %r11, %rbp
-	adcxq %r11, %r13
-	movq 8(%rsp), %r11
-	adoxq %rbp, %r11
-	movq %r13, 8(%rsp)
-	mulxq 8(%r8), %rbp, %r13
-	adcxq %rbp, %r11
-	movq 16(%rsp), %rbp
-	adoxq %r13, %rbp
-	movq %r11, 16(%rsp)
-	mulxq 16(%r8), %r13, %r11
-	adcxq %r13, %rbp
-	movq 24(%rsp), %r13
-	adoxq %r11, %r13
-	movq %rbp, 24(%rsp)
-	mulxq 24(%r8), %r11, %rbp
-	adcxq %r11, %r13
-	adoxq %rbp, %r15
-	mulxq 32(%r8), %r11, %rbp
-	adcxq %r11, %r15
-	adoxq %rbp, %rbx
-	mulxq 40(%r8), %r11, %rbp
-	adcxq %r11, %rbx
-	adoxq %rbp, %r14
-	mulxq 48(%r8), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rbp, %rdi
-	mulxq 56(%r8), %r11, %rbp
-	adcxq %r11, %rdi
-	adoxq %rbp, %r12
-	mulxq 64(%r8), %r11, %rbp
-	adcxq %r11, %r12
-	adoxq %rbp, %r9
-	mulxq 72(%r8), %r11, %rbp
-	adcxq %r11, %r9
-	adoxq %rbp, %r10
-	mulxq 80(%r8), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %rax
-	mulxq 88(%r8), %r11, %rbp
-	adcxq %r11, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 64(%rsp)
-	mulxq 0(%r8), %r11, %rbp
-	movq %rax, 72(%rsp)
-	movq 16(%rsp), %rax
-	adcxq %r11, %rax
-	movq 24(%rsp), %r11
-	adoxq %rbp, %r11
-	movq %rax, 24(%rsp)
-	mulxq 8(%r8), %rbp, %rax
-	adcxq %rbp, %r11
-	adoxq %rax, %r13
-	mulxq 16(%r8), %rbp, %rax
-	adcxq %rbp, %r13
-	adoxq %rax, %r15
-	mulxq 24(%r8), %rbp, %rax
-	adcxq %rbp, %r15
-	adoxq %rax, %rbx
-	mulxq 32(%r8), %rbp, %rax
-	adcxq %rbp, %rbx
-	adoxq %rax, %r14
-	mulxq 40(%r8), %rbp, %rax
-	adcxq %rbp, %r14
-	adoxq %rax, %rdi
-	mulxq 48(%r8), %rbp, %rax
-	adcxq %rbp, %rdi
-	adoxq %rax, %r12
-	mulxq 56(%r8), %rbp, %rax
-	adcxq %rbp, %r12
-	adoxq %rax, %r9
-	mulxq 64(%r8), %rbp, %rax
-	adcxq %rbp, %r9
-	adoxq %rax, %r10
-	mulxq 72(%r8), %rbp, %rax
-	adcxq %rbp, %r10
-	movq 72(%rsp), %rbp
-	adoxq %rax, %rbp
-	movq %r10, 72(%rsp)
-	mulxq 80(%r8), %rax, %r10
-	adcxq %rax, %rbp
-	movq 64(%rsp), %rax
-	adoxq %r10, %rax
-	movq %rbp, 64(%rsp)
-	mulxq 88(%r8), %r10, %rbp
-	adcxq %r10, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 16(%rsp)
-	mulxq 0(%r8), %r10, %rbp
-	adcxq %r10, %r11
-	adoxq %rbp, %r13
-	mulxq 8(%r8), %r10, %rbp
-	adcxq %r10, %r13
-	adoxq %rbp, %r15
-	mulxq 16(%r8), %r10, %rbp
-	adcxq %r10, %r15
-	adoxq %rbp, %rbx
-	mulxq 24(%r8), %r10, %rbp
-	adcxq %r10, %rbx
-	adoxq %rbp, %r14
-	mulxq 32(%r8), %r10, %rbp
-	adcxq %r10, %r14
-	adoxq %rbp, %rdi
-	mulxq 40(%r8), %r10, %rbp
-	adcxq %r10, %rdi
-	adoxq %rbp, %r12
-	mulxq 48(%r8), %r10, %rbp
-	adcxq %r10, %r12
-	adoxq %rbp, %r9
-	mulxq 56(%r8), %r10, %rbp
-	adcxq %r10, %r9
-	movq 72(%rsp), %r10
-	adoxq %rbp, %r10
-	movq %r9, 72(%rsp)
-	mulxq 64(%r8), %rbp, %r9
-	adcxq %rbp, %r10
-	movq 64(%rsp), %rbp
-	adoxq %r9, %rbp
-	movq %r10, 64(%rsp)
-	mulxq 72(%r8), %r9, %r10
-	adcxq %r9, %rbp
-	adoxq %r10, %rax
-	mulxq 80(%r8), %r9, %r10
-	adcxq %r9, %rax
+	adcq %r9, %r14
+	adcq %r11, %rdi
+	mulxq 88(%r8), %r9, %r11
+	adcq %r9, %r12
+	adcq $0, %r11
+	movq %r12, 24(%rsp)
+	mulxq 0(%r8), %r9, %r12
+	addq %r9, %r10
+	adcq %r12, %rax
+	mulxq 16(%r8), %r9, %r12
+	adcq %r9, %rbp
+	adcq %r12, %r13
+	mulxq 32(%r8), %r9, %r12
+	adcq %r9, %r15
+	adcq %r12, %rbx
+	mulxq 48(%r8), %r9, %r12
+	movq %rdi, 48(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r9, %rdi
+	movq 8(%rsp), %r9
+	adcq %r12, %r9
+	movq %r14, 8(%rsp)
+	mulxq 64(%r8), %r12, %r14
+	movq %r9, 40(%rsp)
 	movq 16(%rsp), %r9
-	adoxq %r10, %r9
-	movq %rax, 16(%rsp)
-	mulxq 88(%r8), %r10, %rax
-	adcxq %r10, %r9
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r11, 80(%rsp)
-	mulxq 0(%r8), %r10, %r11
-	adcxq %r10, %r13
-	adoxq %r11, %r15
-	mulxq 8(%r8), %r10, %r11
-	adcxq %r10, %r15
-	adoxq %r11, %rbx
-	mulxq 16(%r8), %r10, %r11
-	adcxq %r10, %rbx
-	adoxq %r11, %r14
-	mulxq 24(%r8), %r10, %r11
-	adcxq %r10, %r14
-	adoxq %r11, %rdi
-	mulxq 32(%r8), %r10, %r11
-	adcxq %r10, %rdi
-	adoxq %r11, %r12
-	mulxq 40(%r8), %r10, %r11
-	adcxq %r10, %r12
-	movq 72(%rsp), %r10
-	adoxq %r11, %r10
-	movq %r12, 72(%rsp)
-	mulxq 48(%r8), %r11, %r12
-	adcxq %r11, %r10
-	movq 64(%rsp), %r11
-	adoxq %r12, %r11
-	movq %r10, 64(%rsp)
-	mulxq 56(%r8), %r12, %r10
-	adcxq %r12, %r11
-	adoxq %r10, %rbp
-	mulxq 64(%r8), %r12, %r10
-	adcxq %r12, %rbp
-	movq 16(%rsp), %r12
-	adoxq %r10, %r12
-	movq %rbp, 16(%rsp)
-	mulxq 72(%r8), %r10, %rbp
-	adcxq %r10, %r12
-	adoxq %rbp, %r9
-	mulxq 80(%r8), %r10, %rbp
-	adcxq %r10, %r9
-	adoxq %rbp, %rax
-	mulxq 88(%r8), %r10, %rbp
-	adcxq %r10, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 64(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 88(%rsp)
-	mulxq 0(%r8), %r10, %r13
-	adcxq %r10, %r15
-	adoxq %r13, %rbx
-	mulxq 8(%r8), %r10, %r13
-	adcxq %r10, %rbx
-	adoxq %r13, %r14
-	mulxq 16(%r8), %r10, %r13
-	adcxq %r10, %r14
-	adoxq %r13, %rdi
-	mulxq 24(%r8), %r10, %r13
-	adcxq %r10, %rdi
-	movq 72(%rsp), %r10
-	adoxq %r13, %r10
-	movq %rdi, 72(%rsp)
-	mulxq 32(%r8), %r13, %rdi
-	adcxq %r13, %r10
-	movq 64(%rsp), %r13
-	adoxq %rdi, %r13
-	movq %r10, 64(%rsp)
-	mulxq 40(%r8), %rdi, %r10
-	adcxq %rdi, %r13
-	adoxq %r10, %r11
-	mulxq 48(%r8), %rdi, %r10
-	adcxq %rdi, %r11
+	adcq %r12, %r9
+	movq 8(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 8(%rsp)
+	mulxq 80(%r8), %r14, %r12
+	movq %r9, 16(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 24(%rsp), %r14
+	adcq %r12, %r14
+	adcq $0, %r11
+	movq 16(%rsi), %rdx
+	movq %r10, 24(%rsp)
+	mulxq 8(%r8), %r12, %r10
+	addq %r12, %rbp
+	adcq %r10, %r13
+	mulxq 24(%r8), %r12, %r10
+	adcq %r12, %r15
+	adcq %r10, %rbx
+	mulxq 40(%r8), %r12, %r10
+	adcq %r12, %rdi
+	movq 40(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 40(%rsp)
+	mulxq 56(%r8), %r10, %r12
+	movq %rdi, 48(%rsp)
 	movq 16(%rsp), %rdi
-	adoxq %r10, %rdi
+	adcq %r10, %rdi
+	movq 8(%rsp), %r10
+	adcq %r12, %r10
+	movq %r10, 8(%rsp)
+	mulxq 72(%r8), %r12, %r10
+	adcq %r12, %r9
+	adcq %r10, %r14
+	mulxq 88(%r8), %r12, %r10
+	adcq %r12, %r11
+	adcq $0, %r10
 	movq %r11, 16(%rsp)
-	mulxq 56(%r8), %r10, %r11
-	adcxq %r10, %rdi
-	adoxq %r11, %r12
-	mulxq 64(%r8), %r10, %r11
-	adcxq %r10, %r12
-	adoxq %r11, %r9
-	mulxq 72(%r8), %r10, %r11
-	adcxq %r10, %r9
-	adoxq %r11, %rax
-	mulxq 80(%r8), %r10, %r11
-	adcxq %r10, %rax
-	adoxq %r11, %rbp
-	mulxq 88(%r8), %r10, %r11
-	adcxq %r10, %rbp
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 72(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 96(%rsp)
-	mulxq 0(%r8), %r10, %r15
-	adcxq %r10, %rbx
-	adoxq %r15, %r14
-	mulxq 8(%r8), %r10, %r15
-	adcxq %r10, %r14
-	movq 72(%rsp), %r10
-	adoxq %r15, %r10
-	movq %r14, 72(%rsp)
-	mulxq 16(%r8), %r15, %r14
-	adcxq %r15, %r10
-	movq 64(%rsp), %r15
-	adoxq %r14, %r15
-	movq %r10, 64(%rsp)
-	mulxq 24(%r8), %r14, %r10
-	adcxq %r14, %r15
-	adoxq %r10, %r13
-	mulxq 32(%r8), %r14, %r10
-	adcxq %r14, %r13
+	mulxq 0(%r8), %r12, %r11
+	addq %r12, %rax
+	adcq %r11, %rbp
+	mulxq 16(%r8), %r12, %r11
+	adcq %r12, %r13
+	adcq %r11, %r15
+	mulxq 32(%r8), %r12, %r11
+	adcq %r12, %rbx
+	movq 48(%rsp), %r12
+	adcq %r11, %r12
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r11, %r14
+	movq %r9, 56(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r11, %r14
+	movq %rdi, 40(%rsp)
+	movq 8(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 56(%rsp), %r11
+	adcq %r14, %r11
+	movq %r11, 56(%rsp)
+	mulxq 80(%r8), %r14, %r11
+	movq %rdi, 8(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
 	movq 16(%rsp), %r14
-	adoxq %r10, %r14
-	movq %r13, 16(%rsp)
-	mulxq 40(%r8), %r10, %r13
-	adcxq %r10, %r14
-	adoxq %r13, %rdi
-	mulxq 48(%r8), %r10, %r13
-	adcxq %r10, %rdi
-	adoxq %r13, %r12
-	mulxq 56(%r8), %r10, %r13
-	adcxq %r10, %r12
-	adoxq %r13, %r9
-	mulxq 64(%r8), %r10, %r13
-	adcxq %r10, %r9
-	adoxq %r13, %rax
-	mulxq 72(%r8), %r10, %r13
-	adcxq %r10, %rax
-	adoxq %r13, %rbp
-	mulxq 80(%r8), %r10, %r13
-	adcxq %r10, %rbp
-	adoxq %r13, %r11
-	mulxq 88(%r8), %r10, %r13
-	adcxq %r10, %r11
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 80(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 104(%rsp)
-	mulxq 0(%r8), %r10, %rbx
-	movq %r13, 112(%rsp)
-	movq 72(%rsp), %r13
-	adcxq %r10, %r13
-	movq 64(%rsp), %r10
-	adoxq %rbx, %r10
-	movq %r13, 64(%rsp)
-	mulxq 8(%r8), %rbx, %r13
-	adcxq %rbx, %r10
-	adoxq %r13, %r15
-	mulxq 16(%r8), %rbx, %r13
-	adcxq %rbx, %r15
-	movq 16(%rsp), %rbx
-	adoxq %r13, %rbx
-	movq %r15, 16(%rsp)
-	mulxq 24(%r8), %r13, %r15
-	adcxq %r13, %rbx
-	adoxq %r15, %r14
-	mulxq 32(%r8), %r13, %r15
-	adcxq %r13, %r14
-	adoxq %r15, %rdi
-	mulxq 40(%r8), %r13, %r15
-	adcxq %r13, %rdi
-	adoxq %r15, %r12
-	mulxq 48(%r8), %r13, %r15
-	adcxq %r13, %r12
-	adoxq %r15, %r9
-	mulxq 56(%r8), %r13, %r15
-	adcxq %r13, %r9
-	adoxq %r15, %rax
-	mulxq 64(%r8), %r13, %r15
-	adcxq %r13, %rax
-	adoxq %r15, %rbp
-	mulxq 72(%r8), %r13, %r15
-	adcxq %r13, %rbp
-	adoxq %r15, %r11
-	mulxq 80(%r8), %r13, %r15
-	adcxq %r13, %r11
-	movq 112(%rsp), %r13
-	adoxq %r15, %r13
-	movq %r11, 112(%rsp)
-	mulxq 88(%r8), %r15, %r11
-	adcxq %r15, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 88(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r11, 72(%rsp)
-	mulxq 0(%r8), %r15, %r11
-	adcxq %r15, %r10
-	movq 16(%rsp), %r15
-	adoxq %r11, %r15
-	movq %r10, 16(%rsp)
-	mulxq 8(%r8), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rbx
+	adcq %r11, %r14
+	adcq $0, %r10
+	movq 24(%rsi), %rdx
+	movq %rax, 16(%rsp)
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %rbx
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %r9
+	movq 40(%rsp), %r11
+	adcq %rax, %r11
+	movq %r11, 40(%rsp)
+	mulxq 56(%r8), %rax, %r11
+	movq %r9, 48(%rsp)
+	movq 8(%rsp), %r9
+	adcq %rax, %r9
+	movq 56(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 56(%rsp)
+	mulxq 72(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r14
+	mulxq 88(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %r10, 8(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	addq %r11, %rbp
+	adcq %r10, %r13
 	mulxq 16(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %r14
-	mulxq 24(%r8), %r11, %r10
-	adcxq %r11, %r14
-	adoxq %r10, %rdi
+	adcq %r11, %r15
+	adcq %r10, %rbx
 	mulxq 32(%r8), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r12
-	mulxq 40(%r8), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %r9
-	mulxq 48(%r8), %r11, %r10
-	adcxq %r11, %r9
-	adoxq %r10, %rax
-	mulxq 56(%r8), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %rbp
-	mulxq 64(%r8), %r11, %r10
-	adcxq %r11, %rbp
-	movq 112(%rsp), %r11
-	adoxq %r10, %r11
-	movq %rbp, 112(%rsp)
+	adcq %r11, %r12
+	movq 48(%rsp), %r11
+	adcq %r10, %r11
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r10, %r14
+	movq %rdi, 64(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r10, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r10, %r14
+	movq %r9, 40(%rsp)
+	movq 56(%rsp), %r9
+	adcq %r10, %r9
+	movq 64(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 64(%rsp)
+	mulxq 80(%r8), %r14, %r10
+	movq %r9, 56(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 8(%rsp), %r14
+	adcq %r10, %r14
+	adcq $0, %rax
+	movq 32(%rsi), %rdx
+	movq %rbp, 8(%rsp)
+	mulxq 8(%r8), %r10, %rbp
+	addq %r10, %r15
+	adcq %rbp, %rbx
+	mulxq 24(%r8), %r10, %rbp
+	adcq %r10, %r12
+	adcq %rbp, %r11
+	mulxq 40(%r8), %r10, %rbp
+	adcq %r10, %rdi
+	movq 40(%rsp), %r10
+	adcq %rbp, %r10
+	movq %r10, 40(%rsp)
+	mulxq 56(%r8), %rbp, %r10
+	movq %rdi, 48(%rsp)
+	movq 56(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 64(%rsp), %rbp
+	adcq %r10, %rbp
+	movq %rbp, 64(%rsp)
 	mulxq 72(%r8), %r10, %rbp
-	adcxq %r10, %r11
-	adoxq %rbp, %r13
-	mulxq 80(%r8), %r10, %rbp
-	adcxq %r10, %r13
-	movq 72(%rsp), %r10
-	adoxq %rbp, %r10
+	adcq %r10, %r9
+	adcq %rbp, %r14
+	mulxq 88(%r8), %r10, %rbp
+	adcq %r10, %rax
+	adcq $0, %rbp
+	movq %rax, 56(%rsp)
+	mulxq 0(%r8), %r10, %rax
+	addq %r10, %r13
+	adcq %rax, %r15
+	mulxq 16(%r8), %r10, %rax
+	adcq %r10, %rbx
+	adcq %rax, %r12
+	mulxq 32(%r8), %r10, %rax
+	adcq %r10, %r11
+	movq 48(%rsp), %r10
+	adcq %rax, %r10
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %rax, %r14
+	movq %r9, 72(%rsp)
+	movq 40(%rsp), %r9
+	adcq %rax, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %rax, %r14
+	movq %rdi, 40(%rsp)
+	movq 64(%rsp), %rdi
+	adcq %rax, %rdi
+	movq 72(%rsp), %rax
+	adcq %r14, %rax
+	movq %rax, 72(%rsp)
+	mulxq 80(%r8), %r14, %rax
+	movq %rdi, 64(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 56(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rbp
+	movq 40(%rsi), %rdx
+	movq %r13, 56(%rsp)
+	mulxq 8(%r8), %rax, %r13
+	addq %rax, %rbx
+	adcq %r13, %r12
+	mulxq 24(%r8), %rax, %r13
+	adcq %rax, %r11
+	adcq %r13, %r10
+	mulxq 40(%r8), %rax, %r13
+	adcq %rax, %r9
+	movq 40(%rsp), %rax
+	adcq %r13, %rax
+	movq %rax, 40(%rsp)
+	mulxq 56(%r8), %r13, %rax
+	movq %r9, 48(%rsp)
+	movq 64(%rsp), %r9
+	adcq %r13, %r9
+	movq 72(%rsp), %r13
+	adcq %rax, %r13
 	movq %r13, 72(%rsp)
-	mulxq 88(%r8), %rbp, %r13
-	adcxq %rbp, %r10
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 0(%rsp), %rbp
+	mulxq 72(%r8), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %r14
+	mulxq 88(%r8), %rax, %r13
+	adcq %rax, %rbp
+	adcq $0, %r13
+	movq %rbp, 64(%rsp)
+	mulxq 0(%r8), %rax, %rbp
+	addq %rax, %r15
+	adcq %rbp, %rbx
+	mulxq 16(%r8), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %r11
+	mulxq 32(%r8), %rax, %rbp
+	adcq %rax, %r10
+	movq 48(%rsp), %rax
+	adcq %rbp, %rax
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %rbp, %r14
+	movq %rdi, 80(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %rbp, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %rbp, %r14
+	movq %r9, 40(%rsp)
+	movq 72(%rsp), %r9
+	adcq %rbp, %r9
+	movq 80(%rsp), %rbp
+	adcq %r14, %rbp
+	movq %rbp, 80(%rsp)
+	mulxq 80(%r8), %r14, %rbp
+	movq %r9, 72(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 64(%rsp), %r14
+	adcq %rbp, %r14
+	adcq $0, %r13
+	movq 48(%rsi), %rdx
+	movq %r15, 64(%rsp)
+	mulxq 8(%r8), %rbp, %r15
+	addq %rbp, %r12
+	adcq %r15, %r11
+	mulxq 24(%r8), %rbp, %r15
+	adcq %rbp, %r10
+	adcq %r15, %rax
+	mulxq 40(%r8), %rbp, %r15
+	adcq %rbp, %rdi
+	movq 40(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %rbp, 40(%rsp)
+	mulxq 56(%r8), %r15, %rbp
+	movq %rdi, 48(%rsp)
+	movq 72(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 80(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r15, 80(%rsp)
+	mulxq 72(%r8), %rbp, %r15
+	adcq %rbp, %r9
+	adcq %r15, %r14
+	mulxq 88(%r8), %rbp, %r15
+	adcq %rbp, %r13
+	adcq $0, %r15
+	movq %r13, 72(%rsp)
+	mulxq 0(%r8), %rbp, %r13
+	addq %rbp, %rbx
+	adcq %r13, %r12
+	mulxq 16(%r8), %rbp, %r13
+	adcq %rbp, %r11
+	adcq %r13, %r10
+	mulxq 32(%r8), %rbp, %r13
+	adcq %rbp, %rax
+	movq 48(%rsp), %rbp
+	adcq %r13, %rbp
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r13, %r14
+	movq %r9, 88(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r13, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r13, %r14
+	movq %rdi, 40(%rsp)
+	movq 80(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 88(%rsp), %r13
+	adcq %r14, %r13
+	movq %r13, 88(%rsp)
+	mulxq 80(%r8), %r14, %r13
+	movq %rdi, 80(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 72(%rsp), %r14
+	adcq %r13, %r14
+	adcq $0, %r15
+	movq 56(%rsi), %rdx
+	movq %rbx, 72(%rsp)
+	mulxq 8(%r8), %r13, %rbx
+	addq %r13, %r11
+	adcq %rbx, %r10
+	mulxq 24(%r8), %r13, %rbx
+	adcq %r13, %rax
+	adcq %rbx, %rbp
+	mulxq 40(%r8), %r13, %rbx
+	adcq %r13, %r9
+	movq 40(%rsp), %r13
+	adcq %rbx, %r13
+	movq %r13, 40(%rsp)
+	mulxq 56(%r8), %rbx, %r13
+	movq %r9, 48(%rsp)
+	movq 80(%rsp), %r9
+	adcq %rbx, %r9
+	movq 88(%rsp), %rbx
+	adcq %r13, %rbx
+	movq %rbx, 88(%rsp)
+	mulxq 72(%r8), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %r14
+	mulxq 88(%r8), %r13, %rbx
+	adcq %r13, %r15
+	adcq $0, %rbx
+	movq %r15, 80(%rsp)
+	mulxq 0(%r8), %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r11
+	mulxq 16(%r8), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rax
+	mulxq 32(%r8), %r13, %r15
+	adcq %r13, %rbp
+	movq 48(%rsp), %r13
+	adcq %r15, %r13
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r15, %r14
+	movq %rdi, 96(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r15, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r15, %r14
+	movq %r9, 40(%rsp)
+	movq 88(%rsp), %r9
+	adcq %r15, %r9
+	movq 96(%rsp), %r15
+	adcq %r14, %r15
+	movq %r15, 96(%rsp)
+	mulxq 80(%r8), %r14, %r15
+	movq %r9, 88(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 80(%rsp), %r14
+	adcq %r15, %r14
+	adcq $0, %rbx
+	movq 64(%rsi), %rdx
+	movq %r12, 80(%rsp)
+	mulxq 8(%r8), %r15, %r12
+	addq %r15, %r10
+	adcq %r12, %rax
+	mulxq 24(%r8), %r15, %r12
+	adcq %r15, %rbp
+	adcq %r12, %r13
+	mulxq 40(%r8), %r15, %r12
+	adcq %r15, %rdi
+	movq 40(%rsp), %r15
+	adcq %r12, %r15
+	movq %r15, 40(%rsp)
+	mulxq 56(%r8), %r12, %r15
+	movq %rdi, 48(%rsp)
+	movq 88(%rsp), %rdi
+	adcq %r12, %rdi
+	movq 96(%rsp), %r12
+	adcq %r15, %r12
+	movq %r12, 96(%rsp)
+	mulxq 72(%r8), %r15, %r12
+	adcq %r15, %r9
+	adcq %r12, %r14
+	mulxq 88(%r8), %r15, %r12
+	adcq %r15, %rbx
+	adcq $0, %r12
+	movq %rbx, 88(%rsp)
+	mulxq 0(%r8), %r15, %rbx
+	addq %r15, %r11
+	adcq %rbx, %r10
+	mulxq 16(%r8), %r15, %rbx
+	adcq %r15, %rax
+	adcq %rbx, %rbp
+	mulxq 32(%r8), %r15, %rbx
+	adcq %r15, %r13
+	movq 48(%rsp), %r15
+	adcq %rbx, %r15
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %rbx, %r14
+	movq %r9, 104(%rsp)
+	movq 40(%rsp), %r9
+	adcq %rbx, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %rbx, %r14
+	movq %rdi, 40(%rsp)
+	movq 96(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq 104(%rsp), %rbx
+	adcq %r14, %rbx
+	movq %rbx, 104(%rsp)
+	mulxq 80(%r8), %r14, %rbx
+	movq %rdi, 96(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 88(%rsp), %r14
+	adcq %rbx, %r14
+	adcq $0, %r12
+	movq 72(%rsi), %rdx
+	movq %r11, 88(%rsp)
+	mulxq 8(%r8), %rbx, %r11
+	addq %rbx, %rax
+	adcq %r11, %rbp
+	mulxq 24(%r8), %rbx, %r11
+	adcq %rbx, %r13
+	adcq %r11, %r15
+	mulxq 40(%r8), %rbx, %r11
+	adcq %rbx, %r9
+	movq 40(%rsp), %rbx
+	adcq %r11, %rbx
+	movq %rbx, 40(%rsp)
+	mulxq 56(%r8), %r11, %rbx
+	movq %r9, 48(%rsp)
+	movq 96(%rsp), %r9
+	adcq %r11, %r9
+	movq 104(%rsp), %r11
+	adcq %rbx, %r11
+	movq %r11, 104(%rsp)
+	mulxq 72(%r8), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq %r11, %r14
+	mulxq 88(%r8), %rbx, %r11
+	adcq %rbx, %r12
+	adcq $0, %r11
+	movq %r12, 96(%rsp)
+	mulxq 0(%r8), %rbx, %r12
+	addq %rbx, %r10
+	adcq %r12, %rax
+	mulxq 16(%r8), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq %r12, %r13
+	mulxq 32(%r8), %rbx, %r12
+	adcq %rbx, %r15
+	movq 48(%rsp), %rbx
+	adcq %r12, %rbx
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r12, %r14
+	movq %rdi, 112(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r12, %r14
+	movq %r9, 40(%rsp)
+	movq 104(%rsp), %r9
+	adcq %r12, %r9
+	movq 112(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 112(%rsp)
+	mulxq 80(%r8), %r14, %r12
+	movq %r9, 104(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 96(%rsp), %r14
+	adcq %r12, %r14
+	adcq $0, %r11
+	movq 80(%rsi), %rdx
+	movq %r10, 96(%rsp)
+	mulxq 8(%r8), %r12, %r10
+	addq %r12, %rbp
+	adcq %r10, %r13
+	mulxq 24(%r8), %r12, %r10
+	adcq %r12, %r15
+	adcq %r10, %rbx
+	mulxq 40(%r8), %r12, %r10
+	adcq %r12, %rdi
+	movq 40(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 40(%rsp)
+	mulxq 56(%r8), %r10, %r12
+	movq %rdi, 48(%rsp)
+	movq 104(%rsp), %rdi
+	adcq %r10, %rdi
+	movq 112(%rsp), %r10
+	adcq %r12, %r10
+	movq %r10, 112(%rsp)
+	mulxq 72(%r8), %r12, %r10
+	adcq %r12, %r9
+	adcq %r10, %r14
+	mulxq 88(%r8), %r12, %r10
+	adcq %r12, %r11
+	adcq $0, %r10
+	movq %r11, 104(%rsp)
+	mulxq 0(%r8), %r12, %r11
+	addq %r12, %rax
+	adcq %r11, %rbp
+	mulxq 16(%r8), %r12, %r11
+	adcq %r12, %r13
+	adcq %r11, %r15
+	mulxq 32(%r8), %r12, %r11
+	adcq %r12, %rbx
+	movq 48(%rsp), %r12
+	adcq %r11, %r12
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r11, %r14
+	movq %r9, 120(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r11, %r14
+	movq %rdi, 40(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 120(%rsp), %r11
+	adcq %r14, %r11
+	movq %r11, 120(%rsp)
+	mulxq 80(%r8), %r14, %r11
+	movq %rdi, 112(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 104(%rsp), %r14
+	adcq %r11, %r14
+	adcq $0, %r10
+	movq 88(%rsi), %rdx
+	movq %rax, 104(%rsp)
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %rbx
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %r9
+	movq 40(%rsp), %r11
+	adcq %rax, %r11
+	movq %r11, 40(%rsp)
+	mulxq 56(%r8), %rax, %r11
+	movq %r9, 48(%rsp)
+	movq 112(%rsp), %r9
+	adcq %rax, %r9
+	movq 120(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 120(%rsp)
+	mulxq 72(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r14
+	mulxq 88(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %r10, 112(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	addq %r11, %rbp
+	adcq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcq %r11, %r15
+	adcq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcq %r11, %r12
+	movq 48(%rsp), %r11
+	adcq %r10, %r11
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r10, %r14
+	movq %rdi, 128(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r10, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r10, %r14
+	movq %r9, 40(%rsp)
+	movq 120(%rsp), %r9
+	adcq %r10, %r9
+	movq 128(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 128(%rsp)
+	mulxq 80(%r8), %r14, %r10
+	movq %r9, 120(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 112(%rsp), %r14
+	adcq %r10, %r14
+	adcq $0, %rax
+	movq 0(%rsp), %r10
 	movq 32(%rsp), %r8
-	movq %r8, 0(%rbp)
-	movq 40(%rsp), %rsi
-	movq %rsi, 8(%rbp)
-	movq 48(%rsp), %r8
-	movq %r8, 16(%rbp)
-	movq 56(%rsp), %rsi
-	movq %rsi, 24(%rbp)
-	movq 8(%rsp), %r8
-	movq %r8, 32(%rbp)
+	movq %r8, 0(%r10)
 	movq 24(%rsp), %rsi
-	movq %rsi, 40(%rbp)
-	movq 80(%rsp), %r8
-	movq %r8, 48(%rbp)
-	movq 88(%rsp), %rsi
-	movq %rsi, 56(%rbp)
-	movq 96(%rsp), %r8
-	movq %r8, 64(%rbp)
-	movq 104(%rsp), %rsi
-	movq %rsi, 72(%rbp)
-	movq 64(%rsp), %r8
-	movq %r8, 80(%rbp)
-	movq 16(%rsp), %rsi
-	movq %rsi, 88(%rbp)
-	movq %r15, 96(%rbp)
-	movq %rbx, 104(%rbp)
-	movq %r14, 112(%rbp)
-	movq %rdi, 120(%rbp)
-	movq %r12, 128(%rbp)
-	movq %r9, 136(%rbp)
-	movq %rax, 144(%rbp)
-	movq 112(%rsp), %r8
-	movq %r8, 152(%rbp)
-	movq %r11, 160(%rbp)
-	movq 72(%rsp), %rsi
-	movq %rsi, 168(%rbp)
-	movq %r10, 176(%rbp)
-	movq %r13, 184(%rbp)
-	addq $120, %rsp
+	movq %rsi, 8(%r10)
+	movq 16(%rsp), %r8
+	movq %r8, 16(%r10)
+	movq 8(%rsp), %rsi
+	movq %rsi, 24(%r10)
+	movq 56(%rsp), %r8
+	movq %r8, 32(%r10)
+	movq 64(%rsp), %rsi
+	movq %rsi, 40(%r10)
+	movq 72(%rsp), %r8
+	movq %r8, 48(%r10)
+	movq 80(%rsp), %rsi
+	movq %rsi, 56(%r10)
+	movq 88(%rsp), %r8
+	movq %r8, 64(%r10)
+	movq 96(%rsp), %rsi
+	movq %rsi, 72(%r10)
+	movq 104(%rsp), %r8
+	movq %r8, 80(%r10)
+	movq %rbp, 88(%r10)
+	movq %r13, 96(%r10)
+	movq %r15, 104(%r10)
+	movq %rbx, 112(%r10)
+	movq %r12, 120(%r10)
+	movq %r11, 128(%r10)
+	movq %rdi, 136(%r10)
+	movq 40(%rsp), %rsi
+	movq %rsi, 144(%r10)
+	movq 120(%rsp), %r8
+	movq %r8, 152(%r10)
+	movq 128(%rsp), %rbp
+	movq %rbp, 160(%r10)
+	movq %r9, 168(%r10)
+	movq %r14, 176(%r10)
+	movq %rax, 184(%r10)
+	addq $136, %rsp
 popq %rbx
 popq %rbp
 popq %r12
