@@ -39,7 +39,7 @@ from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
                             IMUL, CMOVC, SHL, SHR, NEG)
-from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
+from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
@@ -348,8 +348,10 @@ class Kernel:
         """(lo, hi) = x * 2^k as x << k, x >> (64-k)."""
         lo = self.new()
         hi = self.new()
-        self.emit(MOV, lo.reg, x())
-        self.emit(MOV, hi.reg, lo.reg)
+        src = x()
+        self.emit(MOV, lo.reg, src)
+        # a register source is copied twice (two independent MOVs, no chain)
+        self.emit(MOV, hi.reg, src if isinstance(src, GeneralPurposeRegister64) else lo.reg)
         self.emit(SHL, lo.reg, k)
         self.emit(SHR, hi.reg, 64 - k)
         self.unlock()
@@ -503,6 +505,64 @@ class Kernel:
 
     def _row_bmi2(self, acc, x, Y, J, base, pow2, hi_pos):
         self._load_rdx(x)
+        top = base + J[-1] + 1
+        if (not pow2 and len(J) > 1 and J == list(range(J[0], J[-1] + 1))
+                and all(base + j not in acc for j in J + [J[-1] + 1])):
+            # fresh words only: one ADD/ADC chain (MULX keeps the flags)
+            c = None
+            for j in J:
+                self.steps += 1
+                lo, hi = self._mulx(Y(j))
+                if c is not None:
+                    self.emit(ADD if j == J[1] else ADC, self.r(lo), self.r(c))
+                    self.kill(c)
+                    self.unlock()
+                acc[base + j] = lo
+                c = hi
+            self.emit(ADC, self.r(c), 0)
+            self.unlock()
+            acc[top] = c
+            c.prio = PRIO_ACC
+            return
+        if (not pow2 and 1 < len(J) <= 3 and J == list(range(J[0], J[-1] + 1))
+                and all(q in acc for q in range(base + J[0], top))):
+            # short row into existing words: the row as its own chain (independent
+            # of the accumulator), then one ADD/ADC pass into it
+            T = {}
+            c = None
+            for j in J:
+                self.steps += 1
+                lo, hi = self._mulx(Y(j))
+                if c is not None:
+                    self.emit(ADD if j == J[1] else ADC, self.r(lo), self.r(c))
+                    self.unlock()
+                T[base + j] = lo
+                c = hi
+            self.emit(ADC, self.r(c), 0)
+            self.unlock()
+            T[top] = c
+            for q in range(base + J[0], top + 1):
+                if q in acc:
+                    self.emit(ADD if q == base + J[0] else ADC, self.r(acc[q]), self.r(T[q]))
+                    self.unlock()
+                    self.kill(T[q])
+                else:                               # q == top, fresh
+                    self.emit(ADC, self.r(T[q]), 0)
+                    self.unlock()
+                    acc[q] = T[q]
+                    T[q].prio = PRIO_ACC
+                    return
+            for q in range(top + 1, hi_pos + 1):
+                if q not in acc:
+                    v = self.new()
+                    self.emit(MOV, v.reg, 0)          # MOV keeps flags
+                    self.emit(ADC, v.reg, 0)
+                    acc[q] = v
+                    self.unlock()
+                    break
+                self.emit(ADC, self.r(acc[q]), 0)
+                self.unlock()
+            return
 
         def prod(j):
             if j in pow2:
@@ -977,6 +1037,15 @@ def _final_sqr_split(k, sh, Uh, tri, c, ap, rp):
     _final_sub(k, sh, Uh, cw, rp)
 
 
+def _imm_or_const(k, p, j):
+    """Limb j of p as a sign-extended imm32 when it is one (0, 2^64-1, ...), else the table word."""
+    w = (p >> (64 * j)) & MASK64
+    s = w - (1 << 64) if w >> 63 else w
+    if -(1 << 31) <= s < (1 << 31):
+        return s
+    return k.const("p", j)
+
+
 def _final_sub(k, sh, Uh, cw, rp):
     """r = (cw:Uh) - p if that does not borrow, else Uh (value < 2p; cw: carry word or None)."""
     n = sh.n
@@ -985,7 +1054,7 @@ def _final_sub(k, sh, Uh, cw, rp):
     for j in range(n):
         d = k.new(PRIO_ACC)
         k.emit(MOV, d.reg, k.opnd(Uh[j]))
-        k.emit(SUB if j == 0 else SBB, d.reg, k.const("p", j))
+        k.emit(SUB if j == 0 else SBB, d.reg, _imm_or_const(k, sh.p, j))
         k.unlock()
         D.append(d)
     if wide:

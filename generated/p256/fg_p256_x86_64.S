@@ -300,7 +300,7 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq %r9, %rbp
-	movq %rbp, %r12
+	movq %r9, %r12
 	shlq $32, %rbp
 	shrq $32, %r12
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -311,7 +311,7 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq %r10, %r14
-	movq %r14, %r15
+	movq %r10, %r15
 	shlq $32, %r14
 	shrq $32, %r15
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -322,7 +322,7 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq %r11, %r8
-	movq %r8, %rbp
+	movq %r11, %rbp
 	shlq $32, %r8
 	shrq $32, %rbp
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -339,11 +339,11 @@ pushq %rbx
 	adcq 56(%rsi), %r12
 	adcq $0, %r9
 	movq %rbx, %r14
-	subq .Lfg_p256_mont_p+0(%rip), %r14
+	subq $-1, %r14
 	movq %r13, %r15
 	sbbq .Lfg_p256_mont_p+8(%rip), %r15
 	movq %rcx, %r10
-	sbbq .Lfg_p256_mont_p+16(%rip), %r10
+	sbbq $0, %r10
 	movq %r12, %r8
 	sbbq .Lfg_p256_mont_p+24(%rip), %r8
 	sbbq $0, %r9
@@ -408,7 +408,7 @@ pushq %rbx
 	movq %rax, %r12
 	movq %rdx, %r13
 	movq %r8, %r14
-	movq %r14, %r15
+	movq %r8, %r15
 	shlq $32, %r14
 	shrq $32, %r15
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -446,7 +446,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rdx, %r9
 	movq %r10, %r15
-	movq %r15, %r8
+	movq %r10, %r8
 	shlq $32, %r15
 	shrq $32, %r8
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -484,7 +484,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rdx, %r11
 	movq %rbx, %r8
-	movq %r8, %r10
+	movq %rbx, %r10
 	shlq $32, %r8
 	shrq $32, %r10
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -522,7 +522,7 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rdx, %rbp
 	movq %r12, %r10
-	movq %r10, %rbx
+	movq %r12, %rbx
 	shlq $32, %r10
 	shrq $32, %rbx
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -534,11 +534,11 @@ pushq %rbx
 	movq $0, %r14
 	adcq $0, %r14
 	movq %r13, %r15
-	subq .Lfg_p256_mont_p+0(%rip), %r15
+	subq $-1, %r15
 	movq %r9, %r8
 	sbbq .Lfg_p256_mont_p+8(%rip), %r8
 	movq %r11, %r10
-	sbbq .Lfg_p256_mont_p+16(%rip), %r10
+	sbbq $0, %r10
 	movq %rbp, %rbx
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
 	sbbq $0, %r14
@@ -643,7 +643,7 @@ pushq %rbx
 	adcq %rax, %r13
 	adcq %rdx, %r14
 	movq %r15, %r10
-	movq %r10, %rbp
+	movq %r15, %rbp
 	shlq $32, %r10
 	shrq $32, %rbp
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -654,7 +654,7 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq %rcx, %rsi
-	movq %rsi, %r10
+	movq %rcx, %r10
 	shlq $32, %rsi
 	shrq $32, %r10
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -665,7 +665,7 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq %r9, %r15
-	movq %r15, %rsi
+	movq %r9, %rsi
 	shlq $32, %r15
 	shrq $32, %rsi
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -676,7 +676,7 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq %r11, %rcx
-	movq %rcx, %r15
+	movq %r11, %r15
 	shlq $32, %rcx
 	shrq $32, %r15
 	movq .Lfg_p256_mont_q+24(%rip), %rax
@@ -693,11 +693,11 @@ pushq %rbx
 	adcq %r14, %rsi
 	adcq $0, %r9
 	movq %r8, %rcx
-	subq .Lfg_p256_mont_p+0(%rip), %rcx
+	subq $-1, %rcx
 	movq %rbp, %r15
 	sbbq .Lfg_p256_mont_p+8(%rip), %r15
 	movq %r10, %r11
-	sbbq .Lfg_p256_mont_p+16(%rip), %r11
+	sbbq $0, %r11
 	movq %rsi, %rbx
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
 	sbbq $0, %r9
@@ -743,12 +743,10 @@ pushq %rbx
 	mulxq 0(%rcx), %r8, %r9
 	mulxq 8(%rcx), %r10, %r11
 	addq %r9, %r10
-	adcq $0, %r11
 	mulxq 16(%rcx), %rax, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
+	adcq %r11, %rax
 	mulxq 24(%rcx), %rbp, %r12
-	addq %rbx, %rbp
+	adcq %rbx, %rbp
 	adcq $0, %r12
 	movq 8(%rsi), %rdx
 	mulxq 0(%rcx), %r13, %r14
@@ -848,18 +846,16 @@ pushq %rbx
 	mulxq 8(%rsi), %rcx, %r8
 	mulxq 16(%rsi), %r9, %r10
 	addq %r8, %r9
-	adcq $0, %r10
 	mulxq 24(%rsi), %r11, %rax
-	addq %r10, %r11
+	adcq %r10, %r11
 	adcq $0, %rax
 	movq 8(%rsi), %rdx
 	mulxq 16(%rsi), %rbx, %rbp
-	addq %rbx, %r11
-	adcq $0, %rbp
 	mulxq 24(%rsi), %r12, %r13
 	addq %rbp, %r12
 	adcq $0, %r13
-	addq %r12, %rax
+	addq %rbx, %r11
+	adcq %r12, %rax
 	adcq $0, %r13
 	movq 16(%rsi), %rdx
 	mulxq 24(%rsi), %r14, %r15
@@ -877,17 +873,17 @@ pushq %rbx
 	mulxq %rdx, %r10, %rbx
 	addq %rbx, %rcx
 	movq 8(%rsi), %rdx
-	mulxq %rdx, %rbp, %r12
-	adcq %rbp, %r9
-	adcq %r12, %r11
+	mulxq %rdx, %r12, %r14
+	adcq %r12, %r9
+	adcq %r14, %r11
 	movq 16(%rsi), %rdx
-	mulxq %rdx, %r14, %rbx
-	adcq %r14, %rax
-	adcq %rbx, %r13
+	mulxq %rdx, %rbx, %r12
+	adcq %rbx, %rax
+	adcq %r12, %r13
 	movq 24(%rsi), %rdx
-	mulxq %rdx, %rbp, %r12
-	adcq %rbp, %r15
-	adcq %r12, %r8
+	mulxq %rdx, %r14, %rbx
+	adcq %r14, %r15
+	adcq %rbx, %r8
 	movq %r10, 0(%rdi)
 	movq %rcx, 8(%rdi)
 	movq %r9, 16(%rdi)
@@ -927,7 +923,7 @@ pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rdx
 	movq %rdx, %rcx
-	movq %rcx, %r8
+	movq %rdx, %r8
 	shlq $32, %rcx
 	shrq $32, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
@@ -940,7 +936,7 @@ pushq %rbx
 	adcq $0, %r10
 	movq %r11, %rdx
 	movq %rdx, %rbp
-	movq %rbp, %r12
+	movq %rdx, %r12
 	shlq $32, %rbp
 	shrq $32, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r14
@@ -950,7 +946,7 @@ pushq %rbx
 	adcq $0, %r14
 	movq %rax, %rdx
 	movq %rdx, %r15
-	movq %r15, %rcx
+	movq %rdx, %rcx
 	shlq $32, %r15
 	shrq $32, %rcx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
@@ -960,7 +956,7 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rbx, %rdx
 	movq %rdx, %rbp
-	movq %rbp, %r12
+	movq %rdx, %r12
 	shlq $32, %rbp
 	shrq $32, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r11
@@ -975,11 +971,11 @@ pushq %rbx
 	adcq 56(%rsi), %r11
 	adcq $0, %r15
 	movq %r10, %rcx
-	subq .Lfg_p256_mont_p+0(%rip), %rcx
+	subq $-1, %rcx
 	movq %r14, %r8
 	sbbq .Lfg_p256_mont_p+8(%rip), %r8
 	movq %r9, %rax
-	sbbq .Lfg_p256_mont_p+16(%rip), %rax
+	sbbq $0, %rax
 	movq %r11, %rbp
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
 	sbbq $0, %r15
@@ -1025,12 +1021,10 @@ pushq %rbx
 	mulxq 0(%rcx), %r8, %r9
 	mulxq 8(%rcx), %r10, %r11
 	addq %r9, %r10
-	adcq $0, %r11
 	mulxq 16(%rcx), %rax, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
+	adcq %r11, %rax
 	mulxq 24(%rcx), %rbp, %r12
-	addq %rbx, %rbp
+	adcq %rbx, %rbp
 	adcq $0, %r12
 	movq 8(%rsi), %rdx
 	mulxq 0(%rcx), %r13, %r14
@@ -1091,7 +1085,7 @@ pushq %rbx
 	adcq $0, %r9
 	movq %r8, %rdx
 	movq %rdx, %rbx
-	movq %rbx, %r13
+	movq %rdx, %r13
 	shlq $32, %rbx
 	shrq $32, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %rcx
@@ -1101,7 +1095,7 @@ pushq %rbx
 	adcq $0, %rcx
 	movq %r10, %rdx
 	movq %rdx, %rsi
-	movq %rsi, %rbx
+	movq %rdx, %rbx
 	shlq $32, %rsi
 	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r15
@@ -1111,7 +1105,7 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rax, %rdx
 	movq %rdx, %r8
-	movq %r8, %rsi
+	movq %rdx, %rsi
 	shlq $32, %r8
 	shrq $32, %rsi
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r13
@@ -1121,7 +1115,7 @@ pushq %rbx
 	adcq $0, %r13
 	movq %rbp, %rdx
 	movq %rdx, %r10
-	movq %r10, %r8
+	movq %rdx, %r8
 	shlq $32, %r10
 	shrq $32, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %rbx
@@ -1136,11 +1130,11 @@ pushq %rbx
 	adcq %r9, %rbx
 	adcq $0, %rax
 	movq %rcx, %r10
-	subq .Lfg_p256_mont_p+0(%rip), %r10
+	subq $-1, %r10
 	movq %r15, %r8
 	sbbq .Lfg_p256_mont_p+8(%rip), %r8
 	movq %r13, %rsi
-	sbbq .Lfg_p256_mont_p+16(%rip), %rsi
+	sbbq $0, %rsi
 	movq %rbx, %rbp
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
 	sbbq $0, %rax
@@ -1185,18 +1179,16 @@ pushq %rbx
 	mulxq 8(%rsi), %rcx, %r8
 	mulxq 16(%rsi), %r9, %r10
 	addq %r8, %r9
-	adcq $0, %r10
 	mulxq 24(%rsi), %r11, %rax
-	addq %r10, %r11
+	adcq %r10, %r11
 	adcq $0, %rax
 	movq 8(%rsi), %rdx
 	mulxq 16(%rsi), %rbx, %rbp
-	addq %rbx, %r11
-	adcq $0, %rbp
 	mulxq 24(%rsi), %r12, %r13
 	addq %rbp, %r12
 	adcq $0, %r13
-	addq %r12, %rax
+	addq %rbx, %r11
+	adcq %r12, %rax
 	adcq $0, %r13
 	movq 16(%rsi), %rdx
 	mulxq 24(%rsi), %r14, %r15
@@ -1214,80 +1206,80 @@ pushq %rbx
 	mulxq %rdx, %r10, %rbx
 	addq %rbx, %rcx
 	movq 8(%rsi), %rdx
-	mulxq %rdx, %rbp, %r12
-	adcq %rbp, %r9
-	adcq %r12, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r14, %rbx
-	adcq %r14, %rax
-	adcq %rbx, %r13
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %rbp, %r12
-	adcq %rbp, %r15
-	adcq %r12, %r8
-	movq %r10, %rdx
-	movq %rdx, %r14
-	movq %r14, %rbx
-	shlq $32, %r14
-	shrq $32, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbp, %r12
-	addq %r14, %rcx
-	adcq %rbx, %r9
-	adcq %rbp, %r11
-	adcq $0, %r12
-	movq %rcx, %rdx
-	movq %rdx, %rsi
-	movq %rsi, %r14
-	shlq $32, %rsi
-	shrq $32, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rbp
-	addq %rsi, %r9
+	mulxq %rdx, %r12, %r14
+	adcq %r12, %r9
 	adcq %r14, %r11
-	adcq %rbx, %r12
-	adcq $0, %rbp
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rbx, %r12
+	adcq %rbx, %rax
+	adcq %r12, %r13
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %r14, %rbx
+	adcq %r14, %r15
+	adcq %rbx, %r8
+	movq %r10, %rdx
+	movq %rdx, %r12
+	movq %rdx, %r14
+	shlq $32, %r12
+	shrq $32, %r14
+	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rsi
+	addq %r12, %rcx
+	adcq %r14, %r9
+	adcq %rbx, %r11
+	adcq $0, %rsi
+	movq %rcx, %rdx
+	movq %rdx, %r12
+	movq %rdx, %r14
+	shlq $32, %r12
+	shrq $32, %r14
+	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r10
+	addq %r12, %r9
+	adcq %r14, %r11
+	adcq %rbx, %rsi
+	adcq $0, %r10
 	movq %r9, %rdx
-	movq %rdx, %r10
-	movq %r10, %rsi
-	shlq $32, %r10
-	shrq $32, %rsi
-	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %rbx
-	addq %r10, %r11
-	adcq %rsi, %r12
-	adcq %r14, %rbp
-	adcq $0, %rbx
+	movq %rdx, %r12
+	movq %rdx, %r14
+	shlq $32, %r12
+	shrq $32, %r14
+	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rcx
+	addq %r12, %r11
+	adcq %r14, %rsi
+	adcq %rbx, %r10
+	adcq $0, %rcx
 	movq %r11, %rdx
-	movq %rdx, %rcx
-	movq %rcx, %r10
-	shlq $32, %rcx
-	shrq $32, %r10
-	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r14
-	addq %rcx, %r12
-	adcq %r10, %rbp
-	adcq %rsi, %rbx
-	adcq $0, %r14
-	movq $0, %r9
-	addq %rax, %r12
-	adcq %r13, %rbp
-	adcq %r15, %rbx
-	adcq %r8, %r14
+	movq %rdx, %r12
+	movq %rdx, %r14
+	shlq $32, %r12
+	shrq $32, %r14
+	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r9
+	addq %r12, %rsi
+	adcq %r14, %r10
+	adcq %rbx, %rcx
 	adcq $0, %r9
-	movq %r12, %rcx
-	subq .Lfg_p256_mont_p+0(%rip), %rcx
-	movq %rbp, %r10
-	sbbq .Lfg_p256_mont_p+8(%rip), %r10
-	movq %rbx, %rsi
-	sbbq .Lfg_p256_mont_p+16(%rip), %rsi
-	movq %r14, %r11
-	sbbq .Lfg_p256_mont_p+24(%rip), %r11
-	sbbq $0, %r9
-	cmovc %r12, %rcx
-	cmovc %rbp, %r10
-	cmovc %rbx, %rsi
-	cmovc %r14, %r11
-	movq %rcx, 0(%rdi)
-	movq %r10, 8(%rdi)
-	movq %rsi, 16(%rdi)
-	movq %r11, 24(%rdi)
+	movq $0, %r12
+	addq %rax, %rsi
+	adcq %r13, %r10
+	adcq %r15, %rcx
+	adcq %r8, %r9
+	adcq $0, %r12
+	movq %rsi, %r14
+	subq $-1, %r14
+	movq %r10, %rbx
+	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
+	movq %rcx, %r11
+	sbbq $0, %r11
+	movq %r9, %rax
+	sbbq .Lfg_p256_mont_p+24(%rip), %rax
+	sbbq $0, %r12
+	cmovc %rsi, %r14
+	cmovc %r10, %rbx
+	cmovc %rcx, %r11
+	cmovc %r9, %rax
+	movq %r14, 0(%rdi)
+	movq %rbx, 8(%rdi)
+	movq %r11, 16(%rdi)
+	movq %rax, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1492,7 +1484,7 @@ pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rdx
 	movq %rdx, %r8
-	movq %r8, %r9
+	movq %rdx, %r9
 	shlq $32, %r8
 	shrq $32, %r9
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
@@ -1505,7 +1497,7 @@ pushq %rbx
 	adcq $0, %r11
 	movq %rax, %rdx
 	movq %rdx, %r12
-	movq %r12, %r13
+	movq %rdx, %r13
 	shlq $32, %r12
 	shrq $32, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %r15
@@ -1515,7 +1507,7 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rbx, %rdx
 	movq %rdx, %r8
-	movq %r8, %r9
+	movq %rdx, %r9
 	shlq $32, %r8
 	shrq $32, %r9
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r12
@@ -1525,7 +1517,7 @@ pushq %rbx
 	adcq $0, %r12
 	movq %rbp, %rdx
 	movq %rdx, %r13
-	movq %r13, %r14
+	movq %rdx, %r14
 	shlq $32, %r13
 	shrq $32, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r8
@@ -1540,11 +1532,11 @@ pushq %rbx
 	adcq 56(%rsi), %r8
 	adcq $0, %r9
 	movq %r11, %r10
-	subq .Lfg_p256_mont_p+0(%rip), %r10
+	subq $-1, %r10
 	movq %r15, %rbx
 	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
 	movq %r12, %r13
-	sbbq .Lfg_p256_mont_p+16(%rip), %r13
+	sbbq $0, %r13
 	movq %r8, %r14
 	sbbq .Lfg_p256_mont_p+24(%rip), %r14
 	sbbq $0, %r9
@@ -1643,7 +1635,7 @@ pushq %rbx
 	adcxq %rcx, %r12
 	movq %r9, %rdx
 	movq %rdx, %r14
-	movq %r14, %rbx
+	movq %rdx, %rbx
 	shlq $32, %r14
 	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
@@ -1653,7 +1645,7 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %r10, %rdx
 	movq %rdx, %r14
-	movq %r14, %rbx
+	movq %rdx, %rbx
 	shlq $32, %r14
 	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
@@ -1663,7 +1655,7 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rax, %rdx
 	movq %rdx, %r14
-	movq %r14, %rbx
+	movq %rdx, %rbx
 	shlq $32, %r14
 	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
@@ -1673,7 +1665,7 @@ pushq %rbx
 	adcq $0, %r10
 	movq %rbp, %rdx
 	movq %rdx, %r14
-	movq %r14, %rbx
+	movq %rdx, %rbx
 	shlq $32, %r14
 	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rax
@@ -1688,11 +1680,11 @@ pushq %rbx
 	adcq %r12, %rax
 	adcq $0, %r14
 	movq %rsi, %rbx
-	subq .Lfg_p256_mont_p+0(%rip), %rbx
+	subq $-1, %rbx
 	movq %r9, %r8
 	sbbq .Lfg_p256_mont_p+8(%rip), %r8
 	movq %r10, %rbp
-	sbbq .Lfg_p256_mont_p+16(%rip), %rbp
+	sbbq $0, %rbp
 	movq %rax, %r13
 	sbbq .Lfg_p256_mont_p+24(%rip), %r13
 	sbbq $0, %r14
@@ -1778,7 +1770,7 @@ pushq %rbx
 	adoxq %rcx, %r14
 	movq %rax, %rdx
 	movq %rdx, %r15
-	movq %r15, %rbp
+	movq %rdx, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rsi
@@ -1788,7 +1780,7 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %r8, %rdx
 	movq %rdx, %r15
-	movq %r15, %rbp
+	movq %rdx, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rax
@@ -1798,7 +1790,7 @@ pushq %rbx
 	adcq $0, %rax
 	movq %r9, %rdx
 	movq %rdx, %r15
-	movq %r15, %rbp
+	movq %rdx, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r8
@@ -1808,7 +1800,7 @@ pushq %rbx
 	adcq $0, %r8
 	movq %r11, %rdx
 	movq %rdx, %r15
-	movq %r15, %rbp
+	movq %rdx, %rbp
 	shlq $32, %r15
 	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r9
@@ -1823,11 +1815,11 @@ pushq %rbx
 	adcq %r14, %r9
 	adcq $0, %r15
 	movq %rsi, %rbp
-	subq .Lfg_p256_mont_p+0(%rip), %rbp
+	subq $-1, %rbp
 	movq %rax, %r13
 	sbbq .Lfg_p256_mont_p+8(%rip), %r13
 	movq %r8, %r11
-	sbbq .Lfg_p256_mont_p+16(%rip), %r11
+	sbbq $0, %r11
 	movq %r9, %rbx
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
 	sbbq $0, %r15

@@ -1130,11 +1130,11 @@ pushq %rbx
 	adcq 112(%rsi), %rcx
 	adcq 120(%rsi), %r9
 	movq %r14, %rbp
-	subq .Lfg_p503_mont_p+0(%rip), %rbp
+	subq $-1, %rbp
 	movq %r12, %r11
-	sbbq .Lfg_p503_mont_p+8(%rip), %r11
+	sbbq $-1, %r11
 	movq %r15, %r13
-	sbbq .Lfg_p503_mont_p+16(%rip), %r13
+	sbbq $-1, %r13
 	movq %rdi, 0(%rsp)
 	movq %r10, %rdi
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
@@ -1888,12 +1888,12 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rdx, %rbp
 	movq %r11, %r13
-	subq .Lfg_p503_mont_p+0(%rip), %r13
+	subq $-1, %r13
 	movq %r8, %r15
-	sbbq .Lfg_p503_mont_p+8(%rip), %r15
+	sbbq $-1, %r15
 	movq %rdi, 0(%rsp)
 	movq %r10, %rdi
-	sbbq .Lfg_p503_mont_p+16(%rip), %rdi
+	sbbq $-1, %rdi
 	movq %r9, 8(%rsp)
 	movq %rbx, %r9
 	sbbq .Lfg_p503_mont_p+24(%rip), %r9
@@ -2492,11 +2492,11 @@ pushq %rbx
 	adcq %rdi, %r13
 	adcq %r14, %rsi
 	movq %r12, %rbx
-	subq .Lfg_p503_mont_p+0(%rip), %rbx
+	subq $-1, %rbx
 	movq %r8, %r15
-	sbbq .Lfg_p503_mont_p+8(%rip), %r15
+	sbbq $-1, %r15
 	movq %rcx, %r10
-	sbbq .Lfg_p503_mont_p+16(%rip), %r10
+	sbbq $-1, %r10
 	movq %r9, %rdi
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
 	movq %r11, %r14
@@ -2563,24 +2563,18 @@ pushq %rbx
 	mulxq 0(%rcx), %r8, %r9
 	mulxq 8(%rcx), %r10, %r11
 	addq %r9, %r10
-	adcq $0, %r11
 	mulxq 16(%rcx), %rax, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
+	adcq %r11, %rax
 	mulxq 24(%rcx), %rbp, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
+	adcq %rbx, %rbp
 	mulxq 32(%rcx), %r13, %r14
-	addq %r12, %r13
-	adcq $0, %r14
+	adcq %r12, %r13
 	mulxq 40(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
+	adcq %r14, %r15
 	mulxq 48(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
+	adcq %r9, %r11
 	mulxq 56(%rcx), %r12, %r14
-	addq %rbx, %r12
+	adcq %rbx, %r12
 	adcq $0, %r14
 	movq 8(%rsi), %rdx
 	mulxq 0(%rcx), %r9, %rbx
@@ -2915,26 +2909,21 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $80, %rsp
 	movq 0(%rsi), %rdx
 	mulxq 8(%rsi), %rcx, %r8
 	mulxq 16(%rsi), %r9, %r10
 	addq %r8, %r9
-	adcq $0, %r10
 	mulxq 24(%rsi), %r11, %rax
-	addq %r10, %r11
-	adcq $0, %rax
+	adcq %r10, %r11
 	mulxq 32(%rsi), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
+	adcq %rax, %rbx
 	mulxq 40(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
+	adcq %rbp, %r12
 	mulxq 48(%rsi), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
+	adcq %r13, %r14
 	mulxq 56(%rsi), %r8, %r10
-	addq %r15, %r8
+	adcq %r15, %r8
 	adcq $0, %r10
 	movq 8(%rsi), %rdx
 	mulxq 16(%rsi), %rax, %rbp
@@ -3011,122 +3000,138 @@ pushq %rbx
 	adcq $0, %r13
 	movq 32(%rsi), %rdx
 	mulxq 40(%rsi), %rbp, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
 	movq %r10, 8(%rsp)
-	mulxq 48(%rsi), %rbp, %r10
-	addq %rdi, %rbp
-	adcq $0, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	mulxq 56(%rsi), %rdi, %rbp
-	addq %r10, %rdi
-	adcq $0, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	movq 40(%rsi), %rdx
-	mulxq 48(%rsi), %r10, %rdi
-	addq %r10, %r13
-	adcq $0, %rdi
-	movq %rax, 16(%rsp)
-	mulxq 56(%rsi), %r10, %rax
+	movq %r8, 16(%rsp)
+	mulxq 48(%rsi), %r10, %r8
 	addq %rdi, %r10
+	movq %r14, 24(%rsp)
+	movq %r12, 32(%rsp)
+	mulxq 56(%rsi), %r14, %r12
+	adcq %r8, %r14
+	adcq $0, %r12
+	addq %rbp, %r15
+	adcq %r10, %rax
+	adcq %r14, %r13
+	adcq $0, %r12
+	movq 40(%rsi), %rdx
+	mulxq 48(%rsi), %rbp, %r10
+	movq %rax, 40(%rsp)
+	mulxq 56(%rsi), %r14, %rax
+	addq %r10, %r14
 	adcq $0, %rax
-	addq %r10, %rbp
+	addq %rbp, %r13
+	adcq %r14, %r12
 	adcq $0, %rax
 	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %rdi, %r10
-	addq %rdi, %rax
-	adcq $0, %r10
+	mulxq 56(%rsi), %rbp, %r14
+	addq %rbp, %rax
+	adcq $0, %r14
 	addq %rcx, %rcx
 	adcq %r9, %r9
 	adcq %r11, %r11
 	adcq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r14, %r14
-	adcq %r8, %r8
-	movq 8(%rsp), %rdi
-	adcq %rdi, %rdi
-	adcq %r15, %r15
-	movq %rbp, 8(%rsp)
-	movq 16(%rsp), %rbp
-	adcq %rbp, %rbp
-	adcq %r13, %r13
-	movq %r13, 16(%rsp)
-	movq 8(%rsp), %r13
-	adcq %r13, %r13
-	adcq %rax, %rax
-	adcq %r10, %r10
-	movq %r13, 8(%rsp)
-	movq $0, %r13
-	adcq $0, %r13
-	movq 0(%rsi), %rdx
-	movq %rbp, 24(%rsp)
-	movq %r15, 32(%rsp)
-	mulxq %rdx, %rbp, %r15
-	addq %r15, %rcx
-	movq 8(%rsi), %rdx
-	movq %rdi, 40(%rsp)
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %r9
-	adcq %rdi, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %rbx
-	adcq %rdi, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %r14
-	adcq %rdi, %r8
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	movq %r8, 48(%rsp)
-	movq 40(%rsp), %r8
-	adcq %r15, %r8
-	movq 32(%rsp), %r15
-	adcq %rdi, %r15
-	movq 40(%rsi), %rdx
-	movq %r15, 32(%rsp)
-	mulxq %rdx, %rdi, %r15
-	movq %r8, 40(%rsp)
-	movq 24(%rsp), %r8
-	adcq %rdi, %r8
-	movq 16(%rsp), %rdi
-	adcq %r15, %rdi
-	movq 48(%rsi), %rdx
-	movq %rdi, 16(%rsp)
-	mulxq %rdx, %r15, %rdi
-	movq %r8, 24(%rsp)
-	movq 8(%rsp), %r8
-	adcq %r15, %r8
-	adcq %rdi, %rax
-	movq 56(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %r10
-	adcq %rdi, %r13
-	movq 0(%rsp), %r15
-	movq %rbp, 0(%r15)
-	movq %rcx, 8(%r15)
-	movq %r9, 16(%r15)
-	movq %r11, 24(%r15)
-	movq %rbx, 32(%r15)
-	movq %r12, 40(%r15)
-	movq %r14, 48(%r15)
-	movq 48(%rsp), %rdi
-	movq %rdi, 56(%r15)
-	movq 40(%rsp), %rsi
-	movq %rsi, 64(%r15)
 	movq 32(%rsp), %rbp
-	movq %rbp, 72(%r15)
-	movq 24(%rsp), %rcx
-	movq %rcx, 80(%r15)
-	movq 16(%rsp), %r9
-	movq %r9, 88(%r15)
-	movq %r8, 96(%r15)
-	movq %rax, 104(%r15)
-	movq %r10, 112(%r15)
-	movq %r13, 120(%r15)
-	addq $56, %rsp
+	adcq %rbp, %rbp
+	movq %r12, 32(%rsp)
+	movq 24(%rsp), %r12
+	adcq %r12, %r12
+	movq %r13, 24(%rsp)
+	movq 16(%rsp), %r13
+	adcq %r13, %r13
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	adcq %r12, %r12
+	adcq %r15, %r15
+	movq %r15, 8(%rsp)
+	movq 40(%rsp), %r15
+	adcq %r15, %r15
+	movq %r15, 40(%rsp)
+	movq 24(%rsp), %r15
+	adcq %r15, %r15
+	movq %r15, 24(%rsp)
+	movq 32(%rsp), %r15
+	adcq %r15, %r15
+	adcq %rax, %rax
+	adcq %r14, %r14
+	movq %r15, 32(%rsp)
+	movq $0, %r15
+	adcq $0, %r15
+	movq 0(%rsi), %rdx
+	movq %r12, 48(%rsp)
+	movq %r13, 56(%rsp)
+	mulxq %rdx, %r12, %r13
+	addq %r13, %rcx
+	movq 8(%rsi), %rdx
+	movq %rbp, 64(%rsp)
+	mulxq %rdx, %r13, %rbp
+	adcq %r13, %r9
+	adcq %rbp, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %r13, %rbp
+	adcq %r13, %rbx
+	movq 64(%rsp), %r13
+	adcq %rbp, %r13
+	movq 24(%rsi), %rdx
+	movq %r13, 64(%rsp)
+	mulxq %rdx, %rbp, %r13
+	movq %rbx, 72(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq 56(%rsp), %rbp
+	adcq %r13, %rbp
+	movq 32(%rsi), %rdx
+	movq %rbx, 56(%rsp)
+	mulxq %rdx, %r13, %rbx
+	movq %rbp, 16(%rsp)
+	movq 48(%rsp), %rbp
+	adcq %r13, %rbp
+	movq 8(%rsp), %r13
+	adcq %rbx, %r13
+	movq 40(%rsi), %rdx
+	movq %r13, 8(%rsp)
+	mulxq %rdx, %rbx, %r13
+	movq %rbp, 48(%rsp)
+	movq 40(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq 24(%rsp), %rbx
+	adcq %r13, %rbx
+	movq 48(%rsi), %rdx
+	movq %rbx, 24(%rsp)
+	mulxq %rdx, %r13, %rbx
+	movq %rbp, 40(%rsp)
+	movq 32(%rsp), %rbp
+	adcq %r13, %rbp
+	adcq %rbx, %rax
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %r13, %rbx
+	adcq %r13, %r14
+	adcq %rbx, %r15
+	movq 0(%rsp), %r13
+	movq %r12, 0(%r13)
+	movq %rcx, 8(%r13)
+	movq %r9, 16(%r13)
+	movq %r11, 24(%r13)
+	movq 72(%rsp), %rbx
+	movq %rbx, 32(%r13)
+	movq 64(%rsp), %rsi
+	movq %rsi, 40(%r13)
+	movq 56(%rsp), %r12
+	movq %r12, 48(%r13)
+	movq 16(%rsp), %rcx
+	movq %rcx, 56(%r13)
+	movq 48(%rsp), %r9
+	movq %r9, 64(%r13)
+	movq 8(%rsp), %r11
+	movq %r11, 72(%r13)
+	movq 40(%rsp), %rbx
+	movq %rbx, 80(%r13)
+	movq 24(%rsp), %rsi
+	movq %rsi, 88(%r13)
+	movq %rbp, 96(%r13)
+	movq %rax, 104(%r13)
+	movq %r14, 112(%r13)
+	movq %r15, 120(%r13)
+	addq $80, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -3363,11 +3368,11 @@ pushq %rbx
 	adcq 112(%rsi), %rax
 	adcq 120(%rsi), %r12
 	movq %r8, %r11
-	subq .Lfg_p503_mont_p+0(%rip), %r11
+	subq $-1, %r11
 	movq %r13, %r15
-	sbbq .Lfg_p503_mont_p+8(%rip), %r15
+	sbbq $-1, %r15
 	movq %rbp, %r14
-	sbbq .Lfg_p503_mont_p+16(%rip), %r14
+	sbbq $-1, %r14
 	movq %rcx, %r10
 	sbbq .Lfg_p503_mont_p+24(%rip), %r10
 	movq %rdi, 0(%rsp)
@@ -3435,24 +3440,18 @@ pushq %rbx
 	mulxq 0(%rcx), %r8, %r9
 	mulxq 8(%rcx), %r10, %r11
 	addq %r9, %r10
-	adcq $0, %r11
 	mulxq 16(%rcx), %rax, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
+	adcq %r11, %rax
 	mulxq 24(%rcx), %rbp, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
+	adcq %rbx, %rbp
 	mulxq 32(%rcx), %r13, %r14
-	addq %r12, %r13
-	adcq $0, %r14
+	adcq %r12, %r13
 	mulxq 40(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
+	adcq %r14, %r15
 	mulxq 48(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
+	adcq %r9, %r11
 	mulxq 56(%rcx), %r12, %r14
-	addq %rbx, %r12
+	adcq %rbx, %r12
 	adcq $0, %r14
 	movq %r8, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rbx
@@ -3928,11 +3927,11 @@ pushq %rbx
 	adcq $0, %r11
 	addq %r11, %r13
 	movq %r14, %r15
-	subq .Lfg_p503_mont_p+0(%rip), %r15
+	subq $-1, %r15
 	movq %rbx, %r12
-	sbbq .Lfg_p503_mont_p+8(%rip), %r12
+	sbbq $-1, %r12
 	movq %r9, %r11
-	sbbq .Lfg_p503_mont_p+16(%rip), %r11
+	sbbq $-1, %r11
 	movq %rdi, 0(%rsp)
 	movq %r8, %rdi
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
@@ -3995,26 +3994,21 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $80, %rsp
 	movq 0(%rsi), %rdx
 	mulxq 8(%rsi), %rcx, %r8
 	mulxq 16(%rsi), %r9, %r10
 	addq %r8, %r9
-	adcq $0, %r10
 	mulxq 24(%rsi), %r11, %rax
-	addq %r10, %r11
-	adcq $0, %rax
+	adcq %r10, %r11
 	mulxq 32(%rsi), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
+	adcq %rax, %rbx
 	mulxq 40(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
+	adcq %rbp, %r12
 	mulxq 48(%rsi), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
+	adcq %r13, %r14
 	mulxq 56(%rsi), %r8, %r10
-	addq %r15, %r8
+	adcq %r15, %r8
 	adcq $0, %r10
 	movq 8(%rsi), %rdx
 	mulxq 16(%rsi), %rax, %rbp
@@ -4091,181 +4085,200 @@ pushq %rbx
 	adcq $0, %r13
 	movq 32(%rsi), %rdx
 	mulxq 40(%rsi), %rbp, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
 	movq %r10, 8(%rsp)
-	mulxq 48(%rsi), %rbp, %r10
-	addq %rdi, %rbp
-	adcq $0, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	mulxq 56(%rsi), %rdi, %rbp
-	addq %r10, %rdi
-	adcq $0, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	movq 40(%rsi), %rdx
-	mulxq 48(%rsi), %r10, %rdi
-	addq %r10, %r13
-	adcq $0, %rdi
-	movq %rax, 16(%rsp)
-	mulxq 56(%rsi), %r10, %rax
+	movq %r8, 16(%rsp)
+	mulxq 48(%rsi), %r10, %r8
 	addq %rdi, %r10
+	movq %r14, 24(%rsp)
+	movq %r12, 32(%rsp)
+	mulxq 56(%rsi), %r14, %r12
+	adcq %r8, %r14
+	adcq $0, %r12
+	addq %rbp, %r15
+	adcq %r10, %rax
+	adcq %r14, %r13
+	adcq $0, %r12
+	movq 40(%rsi), %rdx
+	mulxq 48(%rsi), %rbp, %r10
+	movq %rax, 40(%rsp)
+	mulxq 56(%rsi), %r14, %rax
+	addq %r10, %r14
 	adcq $0, %rax
-	addq %r10, %rbp
+	addq %rbp, %r13
+	adcq %r14, %r12
 	adcq $0, %rax
 	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %rdi, %r10
-	addq %rdi, %rax
-	adcq $0, %r10
+	mulxq 56(%rsi), %rbp, %r14
+	addq %rbp, %rax
+	adcq $0, %r14
 	addq %rcx, %rcx
 	adcq %r9, %r9
 	adcq %r11, %r11
 	adcq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r14, %r14
-	adcq %r8, %r8
-	movq 8(%rsp), %rdi
-	adcq %rdi, %rdi
-	adcq %r15, %r15
-	movq %rbp, 8(%rsp)
-	movq 16(%rsp), %rbp
+	movq 32(%rsp), %rbp
 	adcq %rbp, %rbp
+	movq %r12, 32(%rsp)
+	movq 24(%rsp), %r12
+	adcq %r12, %r12
+	movq %r13, 24(%rsp)
+	movq 16(%rsp), %r13
 	adcq %r13, %r13
-	movq %r13, 16(%rsp)
-	movq 8(%rsp), %r13
-	adcq %r13, %r13
-	adcq %rax, %rax
-	adcq %r10, %r10
-	movq %r13, 8(%rsp)
-	movq $0, %r13
-	adcq $0, %r13
-	movq 0(%rsi), %rdx
-	movq %rbp, 24(%rsp)
-	movq %r15, 32(%rsp)
-	mulxq %rdx, %rbp, %r15
-	addq %r15, %rcx
-	movq 8(%rsi), %rdx
-	movq %rdi, 40(%rsp)
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %r9
-	adcq %rdi, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %rbx
-	adcq %rdi, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %r14
-	adcq %rdi, %r8
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	movq %r8, 48(%rsp)
-	movq 40(%rsp), %r8
-	adcq %r15, %r8
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	adcq %r12, %r12
+	adcq %r15, %r15
+	movq %r15, 8(%rsp)
+	movq 40(%rsp), %r15
+	adcq %r15, %r15
+	movq %r15, 40(%rsp)
+	movq 24(%rsp), %r15
+	adcq %r15, %r15
+	movq %r15, 24(%rsp)
 	movq 32(%rsp), %r15
-	adcq %rdi, %r15
-	movq 40(%rsi), %rdx
+	adcq %r15, %r15
+	adcq %rax, %rax
+	adcq %r14, %r14
 	movq %r15, 32(%rsp)
-	mulxq %rdx, %rdi, %r15
-	movq %r8, 40(%rsp)
-	movq 24(%rsp), %r8
-	adcq %rdi, %r8
-	movq 16(%rsp), %rdi
-	adcq %r15, %rdi
+	movq $0, %r15
+	adcq $0, %r15
+	movq 0(%rsi), %rdx
+	movq %r12, 48(%rsp)
+	movq %r13, 56(%rsp)
+	mulxq %rdx, %r12, %r13
+	addq %r13, %rcx
+	movq 8(%rsi), %rdx
+	movq %rbp, 64(%rsp)
+	mulxq %rdx, %r13, %rbp
+	adcq %r13, %r9
+	adcq %rbp, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %r13, %rbp
+	adcq %r13, %rbx
+	movq 64(%rsp), %r13
+	adcq %rbp, %r13
+	movq 24(%rsi), %rdx
+	movq %r13, 64(%rsp)
+	mulxq %rdx, %rbp, %r13
+	movq %rbx, 72(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq 56(%rsp), %rbp
+	adcq %r13, %rbp
+	movq 32(%rsi), %rdx
+	movq %rbx, 56(%rsp)
+	mulxq %rdx, %r13, %rbx
+	movq %rbp, 16(%rsp)
+	movq 48(%rsp), %rbp
+	adcq %r13, %rbp
+	movq 8(%rsp), %r13
+	adcq %rbx, %r13
+	movq 40(%rsi), %rdx
+	movq %r13, 8(%rsp)
+	mulxq %rdx, %rbx, %r13
+	movq %rbp, 48(%rsp)
+	movq 40(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq 24(%rsp), %rbx
+	adcq %r13, %rbx
 	movq 48(%rsi), %rdx
-	movq %rdi, 16(%rsp)
-	mulxq %rdx, %r15, %rdi
-	movq %r8, 24(%rsp)
-	movq 8(%rsp), %r8
-	adcq %r15, %r8
-	adcq %rdi, %rax
+	movq %rbx, 24(%rsp)
+	mulxq %rdx, %r13, %rbx
+	movq %rbp, 40(%rsp)
+	movq 32(%rsp), %rbp
+	adcq %r13, %rbp
+	adcq %rbx, %rax
 	movq 56(%rsi), %rdx
-	mulxq %rdx, %r15, %rdi
-	adcq %r15, %r10
-	adcq %rdi, %r13
-	movq %rbp, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %rdi
-	addq %r15, %r11
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
+	mulxq %rdx, %r13, %rbx
+	adcq %r13, %r14
+	adcq %rbx, %r15
+	movq %r12, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbx
+	addq %r13, %r11
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
+	addq %rbx, %rsi
+	adcq $0, %r13
+	movq 72(%rsp), %rbx
 	addq %rsi, %rbx
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
-	addq %r15, %rdi
-	adcq $0, %rsi
-	addq %rdi, %r12
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %rdi
-	addq %rsi, %r15
-	adcq $0, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
-	movq 48(%rsp), %rdi
-	addq %rsi, %rdi
-	adcq $0, %r15
-	movq %rcx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rbp
-	addq %rsi, %rbx
+	adcq $0, %r13
+	movq %rax, 72(%rsp)
+	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rax
+	addq %r13, %rsi
+	adcq $0, %rax
+	movq 64(%rsp), %r13
+	addq %rsi, %r13
+	adcq $0, %rax
+	movq %rbp, 64(%rsp)
+	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rbp
+	addq %rax, %rsi
 	adcq $0, %rbp
-	movq %rax, 48(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rax
-	addq %rbp, %rsi
-	adcq $0, %rax
-	addq %rsi, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %rsi
-	addq %rax, %rbp
-	adcq $0, %rsi
-	addq %rbp, %r14
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rbp
+	movq 56(%rsp), %rax
 	addq %rsi, %rax
 	adcq $0, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rax
+	movq %r15, 56(%rsp)
+	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r15
 	addq %rbp, %rsi
-	adcq $0, %rax
+	adcq $0, %r15
+	movq 16(%rsp), %rbp
+	addq %rsi, %rbp
+	adcq $0, %r15
+	movq %rcx, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r12
+	addq %rsi, %rbx
+	adcq $0, %r12
+	movq %r14, 16(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r14
+	addq %r12, %rsi
+	adcq $0, %r14
+	addq %rsi, %r13
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %rsi
+	addq %r14, %r12
+	adcq $0, %rsi
+	addq %r12, %rax
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %r12
+	addq %rsi, %r14
+	adcq $0, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r14
+	addq %r12, %rsi
+	adcq $0, %r14
 	addq %rsi, %r15
-	adcq $0, %rax
+	adcq $0, %r14
 	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rsi
-	addq %rbp, %r12
+	mulxq .Lfg_p503_mont_q+24(%rip), %r12, %rsi
+	addq %r12, %r13
 	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rcx, %rbp
+	mulxq .Lfg_p503_mont_q+32(%rip), %rcx, %r12
 	addq %rsi, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rcx
-	addq %rbp, %rsi
-	adcq $0, %rcx
-	addq %rsi, %rdi
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %rsi
-	addq %rcx, %rbp
-	adcq $0, %rsi
-	addq %rbp, %r15
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %rbp
-	addq %rsi, %rcx
-	adcq $0, %rbp
+	adcq $0, %r12
 	addq %rcx, %rax
-	adcq $0, %rbp
+	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rcx
+	addq %r12, %rsi
+	adcq $0, %rcx
+	addq %rsi, %rbp
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %rsi
+	addq %rcx, %r12
+	adcq $0, %rsi
+	addq %r12, %r15
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r12
+	addq %rsi, %rcx
+	adcq $0, %r12
+	addq %rcx, %r14
+	adcq $0, %r12
 	movq %r11, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rcx
-	addq %rsi, %r14
+	addq %rsi, %rax
 	adcq $0, %rcx
 	mulxq .Lfg_p503_mont_q+32(%rip), %r9, %rsi
 	addq %rcx, %r9
 	adcq $0, %rsi
-	addq %r9, %rdi
+	addq %r9, %rbp
 	adcq $0, %rsi
 	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r9
 	addq %rsi, %rcx
@@ -4275,16 +4288,16 @@ pushq %rbx
 	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rcx
 	addq %r9, %rsi
 	adcq $0, %rcx
-	addq %rsi, %rax
+	addq %rsi, %r14
 	adcq $0, %rcx
 	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %rsi
 	addq %rcx, %r9
 	adcq $0, %rsi
-	addq %r9, %rbp
+	addq %r9, %r12
 	adcq $0, %rsi
 	movq %rbx, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %rcx, %r9
-	addq %rcx, %rdi
+	addq %rcx, %rbp
 	adcq $0, %r9
 	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rcx
 	addq %r9, %r11
@@ -4294,31 +4307,31 @@ pushq %rbx
 	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %r11
 	addq %rcx, %r9
 	adcq $0, %r11
-	addq %r9, %rax
+	addq %r9, %r14
 	adcq $0, %r11
 	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %r9
 	addq %r11, %rcx
 	adcq $0, %r9
-	addq %rcx, %rbp
+	addq %rcx, %r12
 	adcq $0, %r9
 	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rcx
 	addq %r9, %r11
 	adcq $0, %rcx
 	addq %r11, %rsi
 	adcq $0, %rcx
-	movq %r12, %rdx
+	movq %r13, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %r11
 	addq %r9, %r15
 	adcq $0, %r11
 	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r9
 	addq %r11, %rbx
 	adcq $0, %r9
-	addq %rbx, %rax
+	addq %rbx, %r14
 	adcq $0, %r9
 	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
 	addq %r9, %r11
 	adcq $0, %rbx
-	addq %r11, %rbp
+	addq %r11, %r12
 	adcq $0, %rbx
 	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %r11
 	addq %rbx, %r9
@@ -4330,98 +4343,101 @@ pushq %rbx
 	adcq $0, %r9
 	addq %rbx, %rcx
 	adcq $0, %r9
-	movq %r14, %rdx
+	movq %rax, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
-	addq %r11, %rax
+	addq %r11, %r14
 	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r12, %r11
-	addq %rbx, %r12
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r11
+	addq %rbx, %r13
 	adcq $0, %r11
-	addq %r12, %rbp
+	addq %r13, %r12
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r13
 	addq %r11, %rbx
-	adcq $0, %r12
+	adcq $0, %r13
 	addq %rbx, %rsi
-	adcq $0, %r12
+	adcq $0, %r13
 	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
-	addq %r12, %r11
+	addq %r13, %r11
 	adcq $0, %rbx
 	addq %r11, %rcx
 	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %r11
-	addq %rbx, %r12
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
+	addq %rbx, %r13
 	adcq $0, %r11
-	addq %r12, %r9
+	addq %r13, %r9
 	adcq $0, %r11
-	movq %rdi, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %rsi
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %r14
+	movq %rbp, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r13
 	addq %rbx, %r12
-	adcq $0, %r14
-	addq %r12, %rcx
-	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r12
-	addq %r14, %rbx
-	adcq $0, %r12
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rbx
+	addq %r13, %rax
+	adcq $0, %rbx
+	addq %rax, %rsi
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rax
+	addq %rbx, %r13
+	adcq $0, %rax
+	addq %r13, %rcx
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
 	addq %rbx, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %rbx
-	addq %r12, %r14
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rbx
+	addq %r13, %rax
 	adcq $0, %rbx
-	addq %r14, %r11
+	addq %rax, %r11
 	adcq $0, %rbx
-	addq 40(%rsp), %r15
-	adcq 32(%rsp), %rax
-	adcq 24(%rsp), %rbp
-	adcq 16(%rsp), %rsi
-	adcq %r8, %rcx
-	adcq 48(%rsp), %r9
-	adcq %r10, %r11
-	adcq %r13, %rbx
-	movq %r15, %r12
-	subq .Lfg_p503_mont_p+0(%rip), %r12
-	movq %rax, %r14
-	sbbq .Lfg_p503_mont_p+8(%rip), %r14
-	movq %rbp, %rdi
-	sbbq .Lfg_p503_mont_p+16(%rip), %rdi
-	movq %rsi, %r8
-	sbbq .Lfg_p503_mont_p+24(%rip), %r8
-	movq %rcx, %r10
-	sbbq .Lfg_p503_mont_p+32(%rip), %r10
-	movq %r9, %r13
-	sbbq .Lfg_p503_mont_p+40(%rip), %r13
-	movq %r11, 48(%rsp)
-	movq 48(%rsp), %r11
-	sbbq .Lfg_p503_mont_p+48(%rip), %r11
+	addq 48(%rsp), %r15
+	adcq 8(%rsp), %r14
+	adcq 40(%rsp), %r12
+	adcq 24(%rsp), %rsi
+	adcq 64(%rsp), %rcx
+	adcq 72(%rsp), %r9
+	adcq 16(%rsp), %r11
+	adcq 56(%rsp), %rbx
+	movq %r15, %r13
+	subq $-1, %r13
+	movq %r14, %rax
+	sbbq $-1, %rax
+	movq %r12, %rbp
+	sbbq $-1, %rbp
+	movq %r11, 56(%rsp)
+	movq %rsi, %r11
+	sbbq .Lfg_p503_mont_p+24(%rip), %r11
 	movq %r9, 16(%rsp)
-	movq %rbx, %r9
-	sbbq .Lfg_p503_mont_p+56(%rip), %r9
-	cmovc %r15, %r12
-	cmovc %rax, %r14
-	cmovc %rbp, %rdi
-	cmovc %rsi, %r8
-	cmovc %rcx, %r10
-	cmovc 16(%rsp), %r13
-	cmovc 48(%rsp), %r11
-	cmovc %rbx, %r9
+	movq %rcx, %r9
+	sbbq .Lfg_p503_mont_p+32(%rip), %r9
+	movq %rcx, 72(%rsp)
+	movq 16(%rsp), %rcx
+	sbbq .Lfg_p503_mont_p+40(%rip), %rcx
+	movq %rsi, 64(%rsp)
+	movq 56(%rsp), %rsi
+	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
+	movq %r12, 24(%rsp)
+	movq %rbx, %r12
+	sbbq .Lfg_p503_mont_p+56(%rip), %r12
+	cmovc %r15, %r13
+	cmovc %r14, %rax
+	cmovc 24(%rsp), %rbp
+	cmovc 64(%rsp), %r11
+	cmovc 72(%rsp), %r9
+	cmovc 16(%rsp), %rcx
+	cmovc 56(%rsp), %rsi
+	cmovc %rbx, %r12
 	movq 0(%rsp), %r15
-	movq %r12, 0(%r15)
-	movq %r14, 8(%r15)
-	movq %rdi, 16(%r15)
-	movq %r8, 24(%r15)
-	movq %r10, 32(%r15)
-	movq %r13, 40(%r15)
-	movq %r11, 48(%r15)
-	movq %r9, 56(%r15)
-	addq $56, %rsp
+	movq %r13, 0(%r15)
+	movq %rax, 8(%r15)
+	movq %rbp, 16(%r15)
+	movq %r11, 24(%r15)
+	movq %r9, 32(%r15)
+	movq %rcx, 40(%r15)
+	movq %rsi, 48(%r15)
+	movq %r12, 56(%r15)
+	addq $80, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -5084,11 +5100,11 @@ pushq %rbx
 	adcq 112(%rsi), %r10
 	adcq 120(%rsi), %r11
 	movq %rbx, %rbp
-	subq .Lfg_p503_mont_p+0(%rip), %rbp
+	subq $-1, %rbp
 	movq %rax, %r14
-	sbbq .Lfg_p503_mont_p+8(%rip), %r14
+	sbbq $-1, %r14
 	movq %r13, %r9
-	sbbq .Lfg_p503_mont_p+16(%rip), %r9
+	sbbq $-1, %r9
 	movq %rdi, 0(%rsp)
 	movq %r15, %rdi
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
@@ -5505,12 +5521,12 @@ pushq %rbx
 	adoxq %r14, %rbx
 	adcxq %rcx, %rbx
 	movq %r12, %r11
-	subq .Lfg_p503_mont_p+0(%rip), %r11
+	subq $-1, %r11
 	movq %r9, %r14
-	sbbq .Lfg_p503_mont_p+8(%rip), %r14
+	sbbq $-1, %r14
 	movq %rdi, 0(%rsp)
 	movq %r10, %rdi
-	sbbq .Lfg_p503_mont_p+16(%rip), %rdi
+	sbbq $-1, %rdi
 	movq %r15, 8(%rsp)
 	movq %rax, %r15
 	sbbq .Lfg_p503_mont_p+24(%rip), %r15
@@ -5884,11 +5900,11 @@ pushq %rbx
 	adcq %r15, %r12
 	adcq %r14, %rax
 	movq %rsi, %rdi
-	subq .Lfg_p503_mont_p+0(%rip), %rdi
+	subq $-1, %rdi
 	movq %r13, %r10
-	sbbq .Lfg_p503_mont_p+8(%rip), %r10
+	sbbq $-1, %r10
 	movq %r8, %rbp
-	sbbq .Lfg_p503_mont_p+16(%rip), %rbp
+	sbbq $-1, %rbp
 	movq %r9, %r15
 	sbbq .Lfg_p503_mont_p+24(%rip), %r15
 	movq %r11, %r14

@@ -2415,19 +2415,19 @@ pushq %rbx
 	adcq 184(%rsi), %r15
 	movq %r8, 8(%rsp)
 	movq %rbx, %r8
-	subq .Lfg_p751_mont_p+0(%rip), %r8
+	subq $-1, %r8
 	movq %r14, 16(%rsp)
 	movq %r12, %r14
-	sbbq .Lfg_p751_mont_p+8(%rip), %r14
+	sbbq $-1, %r14
 	movq %rbp, 24(%rsp)
 	movq %r10, %rbp
-	sbbq .Lfg_p751_mont_p+16(%rip), %rbp
+	sbbq $-1, %rbp
 	movq %r10, 32(%rsp)
 	movq 8(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+24(%rip), %r10
+	sbbq $-1, %r10
 	movq %r11, 40(%rsp)
 	movq %rdi, %r11
-	sbbq .Lfg_p751_mont_p+32(%rip), %r11
+	sbbq $-1, %r11
 	movq %r9, 48(%rsp)
 	movq %r13, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
@@ -4128,18 +4128,18 @@ pushq %rbx
 	adcq $0, %rdx
 	addq %rdx, %rdi
 	movq %r10, %r12
-	subq .Lfg_p751_mont_p+0(%rip), %r12
+	subq $-1, %r12
 	movq %rbx, %r8
-	sbbq .Lfg_p751_mont_p+8(%rip), %r8
+	sbbq $-1, %r8
 	movq %r14, 32(%rsp)
 	movq 24(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+16(%rip), %r14
+	sbbq $-1, %r14
 	movq %r11, 40(%rsp)
 	movq 16(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+24(%rip), %r11
+	sbbq $-1, %r11
 	movq %r13, 48(%rsp)
 	movq 8(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+32(%rip), %r13
+	sbbq $-1, %r13
 	movq %r15, 56(%rsp)
 	movq %r9, %r15
 	sbbq .Lfg_p751_mont_p+40(%rip), %r15
@@ -5403,19 +5403,19 @@ pushq %rbx
 	adcq 32(%rsp), %r10
 	adcq 48(%rsp), %r15
 	movq %r12, %rbx
-	subq .Lfg_p751_mont_p+0(%rip), %rbx
+	subq $-1, %rbx
 	movq %rbp, 48(%rsp)
 	movq %r8, %rbp
-	sbbq .Lfg_p751_mont_p+8(%rip), %rbp
+	sbbq $-1, %rbp
 	movq %r10, 32(%rsp)
 	movq %rcx, %r10
-	sbbq .Lfg_p751_mont_p+16(%rip), %r10
+	sbbq $-1, %r10
 	movq %rdi, 112(%rsp)
 	movq 48(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+24(%rip), %rdi
+	sbbq $-1, %rdi
 	movq %rcx, 40(%rsp)
 	movq %r11, %rcx
-	sbbq .Lfg_p751_mont_p+32(%rip), %rcx
+	sbbq $-1, %rcx
 	movq %r9, 88(%rsp)
 	movq %r14, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
@@ -5498,754 +5498,740 @@ pushq %rbx
 	mulxq 0(%rcx), %r8, %r9
 	mulxq 8(%rcx), %r10, %r11
 	addq %r9, %r10
-	adcq $0, %r11
 	mulxq 16(%rcx), %rax, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
+	adcq %r11, %rax
 	mulxq 24(%rcx), %rbp, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
+	adcq %rbx, %rbp
 	mulxq 32(%rcx), %r13, %r14
-	addq %r12, %r13
-	adcq $0, %r14
+	adcq %r12, %r13
 	mulxq 40(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
+	adcq %r14, %r15
 	mulxq 48(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
+	adcq %r9, %r11
 	mulxq 56(%rcx), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
+	adcq %rbx, %r12
 	mulxq 64(%rcx), %r9, %rbx
-	addq %r14, %r9
-	adcq $0, %rbx
+	adcq %r14, %r9
 	movq %rdi, 0(%rsp)
 	mulxq 72(%rcx), %r14, %rdi
-	addq %rbx, %r14
-	adcq $0, %rdi
-	movq %rdi, 8(%rsp)
-	mulxq 80(%rcx), %rbx, %rdi
-	movq %r14, 16(%rsp)
-	movq 8(%rsp), %r14
-	addq %r14, %rbx
-	adcq $0, %rdi
-	movq %rdi, 8(%rsp)
-	mulxq 88(%rcx), %r14, %rdi
-	movq %rbx, 24(%rsp)
-	movq 8(%rsp), %rbx
-	addq %rbx, %r14
-	adcq $0, %rdi
+	adcq %rbx, %r14
+	movq %r14, 8(%rsp)
+	mulxq 80(%rcx), %rbx, %r14
+	adcq %rdi, %rbx
+	movq %rbx, 16(%rsp)
+	mulxq 88(%rcx), %rdi, %rbx
+	adcq %r14, %rdi
+	adcq $0, %rbx
 	movq 8(%rsi), %rdx
-	movq %r8, 8(%rsp)
-	mulxq 0(%rcx), %rbx, %r8
-	addq %rbx, %r10
+	movq %r8, 24(%rsp)
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %r10
 	adcq $0, %r8
 	movq %r10, 32(%rsp)
-	mulxq 8(%rcx), %rbx, %r10
-	addq %r8, %rbx
+	mulxq 8(%rcx), %r14, %r10
+	addq %r8, %r14
 	adcq $0, %r10
-	addq %rbx, %rax
+	addq %r14, %rax
 	adcq $0, %r10
-	mulxq 16(%rcx), %r8, %rbx
+	mulxq 16(%rcx), %r8, %r14
 	addq %r10, %r8
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r8, %rbp
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 24(%rcx), %r10, %r8
-	addq %rbx, %r10
+	addq %r14, %r10
 	adcq $0, %r8
 	addq %r10, %r13
 	adcq $0, %r8
-	mulxq 32(%rcx), %rbx, %r10
-	addq %r8, %rbx
+	mulxq 32(%rcx), %r14, %r10
+	addq %r8, %r14
 	adcq $0, %r10
-	addq %rbx, %r15
+	addq %r14, %r15
 	adcq $0, %r10
-	mulxq 40(%rcx), %r8, %rbx
+	mulxq 40(%rcx), %r8, %r14
 	addq %r10, %r8
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r8, %r11
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 48(%rcx), %r10, %r8
-	addq %rbx, %r10
+	addq %r14, %r10
 	adcq $0, %r8
 	addq %r10, %r12
 	adcq $0, %r8
-	mulxq 56(%rcx), %rbx, %r10
-	addq %r8, %rbx
-	adcq $0, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	mulxq 64(%rcx), %r8, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	movq 16(%rsp), %r10
-	addq %r8, %r10
-	adcq $0, %rbx
-	movq %r10, 16(%rsp)
-	mulxq 72(%rcx), %r8, %r10
-	addq %rbx, %r8
-	adcq $0, %r10
-	movq 24(%rsp), %rbx
-	addq %r8, %rbx
-	adcq $0, %r10
-	movq %rbx, 24(%rsp)
-	mulxq 80(%rcx), %r8, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
+	mulxq 56(%rcx), %r14, %r10
 	addq %r8, %r14
-	adcq $0, %rbx
+	adcq $0, %r10
+	addq %r14, %r9
+	adcq $0, %r10
+	mulxq 64(%rcx), %r8, %r14
+	addq %r10, %r8
+	adcq $0, %r14
+	movq 8(%rsp), %r10
+	addq %r8, %r10
+	adcq $0, %r14
+	movq %r10, 8(%rsp)
+	mulxq 72(%rcx), %r8, %r10
+	addq %r14, %r8
+	adcq $0, %r10
+	movq 16(%rsp), %r14
+	addq %r8, %r14
+	adcq $0, %r10
+	movq %r14, 16(%rsp)
+	mulxq 80(%rcx), %r8, %r14
+	addq %r10, %r8
+	adcq $0, %r14
+	addq %r8, %rdi
+	adcq $0, %r14
 	mulxq 88(%rcx), %r10, %r8
-	addq %rbx, %r10
+	addq %r14, %r10
 	adcq $0, %r8
-	addq %r10, %rdi
+	addq %r10, %rbx
 	adcq $0, %r8
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r10
-	addq %rbx, %rax
+	mulxq 0(%rcx), %r14, %r10
+	addq %r14, %rax
 	adcq $0, %r10
 	movq %rax, 40(%rsp)
-	mulxq 8(%rcx), %rbx, %rax
-	addq %r10, %rbx
+	mulxq 8(%rcx), %r14, %rax
+	addq %r10, %r14
 	adcq $0, %rax
-	addq %rbx, %rbp
+	addq %r14, %rbp
 	adcq $0, %rax
-	mulxq 16(%rcx), %r10, %rbx
+	mulxq 16(%rcx), %r10, %r14
 	addq %rax, %r10
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r10, %r13
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 24(%rcx), %rax, %r10
-	addq %rbx, %rax
+	addq %r14, %rax
 	adcq $0, %r10
 	addq %rax, %r15
 	adcq $0, %r10
-	mulxq 32(%rcx), %rbx, %rax
-	addq %r10, %rbx
+	mulxq 32(%rcx), %r14, %rax
+	addq %r10, %r14
 	adcq $0, %rax
-	addq %rbx, %r11
+	addq %r14, %r11
 	adcq $0, %rax
-	mulxq 40(%rcx), %r10, %rbx
+	mulxq 40(%rcx), %r10, %r14
 	addq %rax, %r10
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r10, %r12
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 48(%rcx), %rax, %r10
-	addq %rbx, %rax
+	addq %r14, %rax
 	adcq $0, %r10
 	addq %rax, %r9
 	adcq $0, %r10
-	mulxq 56(%rcx), %rbx, %rax
-	addq %r10, %rbx
+	mulxq 56(%rcx), %r14, %rax
+	addq %r10, %r14
 	adcq $0, %rax
-	movq 16(%rsp), %r10
-	addq %rbx, %r10
+	movq 8(%rsp), %r10
+	addq %r14, %r10
 	adcq $0, %rax
-	movq %r10, 16(%rsp)
-	mulxq 64(%rcx), %rbx, %r10
-	addq %rax, %rbx
+	movq %r10, 8(%rsp)
+	mulxq 64(%rcx), %r14, %r10
+	addq %rax, %r14
 	adcq $0, %r10
-	movq 24(%rsp), %rax
-	addq %rbx, %rax
+	movq 16(%rsp), %rax
+	addq %r14, %rax
 	adcq $0, %r10
-	movq %rax, 24(%rsp)
-	mulxq 72(%rcx), %rbx, %rax
-	addq %r10, %rbx
+	movq %rax, 16(%rsp)
+	mulxq 72(%rcx), %r14, %rax
+	addq %r10, %r14
 	adcq $0, %rax
-	addq %rbx, %r14
+	addq %r14, %rdi
 	adcq $0, %rax
-	mulxq 80(%rcx), %r10, %rbx
+	mulxq 80(%rcx), %r10, %r14
 	addq %rax, %r10
-	adcq $0, %rbx
-	addq %r10, %rdi
-	adcq $0, %rbx
+	adcq $0, %r14
+	addq %r10, %rbx
+	adcq $0, %r14
 	mulxq 88(%rcx), %rax, %r10
-	addq %rbx, %rax
+	addq %r14, %rax
 	adcq $0, %r10
 	addq %rax, %r8
 	adcq $0, %r10
 	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %rax
-	addq %rbx, %rbp
+	mulxq 0(%rcx), %r14, %rax
+	addq %r14, %rbp
 	adcq $0, %rax
 	movq %rbp, 48(%rsp)
-	mulxq 8(%rcx), %rbx, %rbp
-	addq %rax, %rbx
+	mulxq 8(%rcx), %r14, %rbp
+	addq %rax, %r14
 	adcq $0, %rbp
-	addq %rbx, %r13
+	addq %r14, %r13
 	adcq $0, %rbp
-	mulxq 16(%rcx), %rax, %rbx
+	mulxq 16(%rcx), %rax, %r14
 	addq %rbp, %rax
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %rax, %r15
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 24(%rcx), %rbp, %rax
-	addq %rbx, %rbp
+	addq %r14, %rbp
 	adcq $0, %rax
 	addq %rbp, %r11
 	adcq $0, %rax
-	mulxq 32(%rcx), %rbx, %rbp
-	addq %rax, %rbx
+	mulxq 32(%rcx), %r14, %rbp
+	addq %rax, %r14
 	adcq $0, %rbp
-	addq %rbx, %r12
+	addq %r14, %r12
 	adcq $0, %rbp
-	mulxq 40(%rcx), %rax, %rbx
+	mulxq 40(%rcx), %rax, %r14
 	addq %rbp, %rax
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %rax, %r9
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 48(%rcx), %rbp, %rax
-	addq %rbx, %rbp
+	addq %r14, %rbp
 	adcq $0, %rax
-	movq 16(%rsp), %rbx
-	addq %rbp, %rbx
-	adcq $0, %rax
-	movq %rbx, 16(%rsp)
-	mulxq 56(%rcx), %rbp, %rbx
-	addq %rax, %rbp
-	adcq $0, %rbx
-	movq 24(%rsp), %rax
-	addq %rbp, %rax
-	adcq $0, %rbx
-	movq %rax, 24(%rsp)
-	mulxq 64(%rcx), %rbp, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
+	movq 8(%rsp), %r14
 	addq %rbp, %r14
 	adcq $0, %rax
-	mulxq 72(%rcx), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	addq %rbx, %rdi
-	adcq $0, %rbp
-	mulxq 80(%rcx), %rax, %rbx
+	movq %r14, 8(%rsp)
+	mulxq 56(%rcx), %rbp, %r14
+	addq %rax, %rbp
+	adcq $0, %r14
+	movq 16(%rsp), %rax
 	addq %rbp, %rax
-	adcq $0, %rbx
+	adcq $0, %r14
+	movq %rax, 16(%rsp)
+	mulxq 64(%rcx), %rbp, %rax
+	addq %r14, %rbp
+	adcq $0, %rax
+	addq %rbp, %rdi
+	adcq $0, %rax
+	mulxq 72(%rcx), %r14, %rbp
+	addq %rax, %r14
+	adcq $0, %rbp
+	addq %r14, %rbx
+	adcq $0, %rbp
+	mulxq 80(%rcx), %rax, %r14
+	addq %rbp, %rax
+	adcq $0, %r14
 	addq %rax, %r8
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 88(%rcx), %rbp, %rax
-	addq %rbx, %rbp
+	addq %r14, %rbp
 	adcq $0, %rax
 	addq %rbp, %r10
 	adcq $0, %rax
 	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %rbp
-	addq %rbx, %r13
+	mulxq 0(%rcx), %r14, %rbp
+	addq %r14, %r13
 	adcq $0, %rbp
 	movq %r13, 56(%rsp)
-	mulxq 8(%rcx), %rbx, %r13
-	addq %rbp, %rbx
+	mulxq 8(%rcx), %r14, %r13
+	addq %rbp, %r14
 	adcq $0, %r13
-	addq %rbx, %r15
+	addq %r14, %r15
 	adcq $0, %r13
-	mulxq 16(%rcx), %rbp, %rbx
+	mulxq 16(%rcx), %rbp, %r14
 	addq %r13, %rbp
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %rbp, %r11
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 24(%rcx), %r13, %rbp
-	addq %rbx, %r13
+	addq %r14, %r13
 	adcq $0, %rbp
 	addq %r13, %r12
 	adcq $0, %rbp
-	mulxq 32(%rcx), %rbx, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	addq %rbx, %r9
-	adcq $0, %r13
-	mulxq 40(%rcx), %rbp, %rbx
-	addq %r13, %rbp
-	adcq $0, %rbx
-	movq 16(%rsp), %r13
-	addq %rbp, %r13
-	adcq $0, %rbx
-	movq %r13, 16(%rsp)
-	mulxq 48(%rcx), %rbp, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	movq 24(%rsp), %rbx
-	addq %rbp, %rbx
-	adcq $0, %r13
-	movq %rbx, 24(%rsp)
-	mulxq 56(%rcx), %rbp, %rbx
-	addq %r13, %rbp
-	adcq $0, %rbx
+	mulxq 32(%rcx), %r14, %r13
 	addq %rbp, %r14
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r13, %rbp
-	addq %rbx, %r13
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	mulxq 72(%rcx), %rbx, %r13
-	addq %rbp, %rbx
 	adcq $0, %r13
-	addq %rbx, %r8
+	addq %r14, %r9
 	adcq $0, %r13
-	mulxq 80(%rcx), %rbp, %rbx
+	mulxq 40(%rcx), %rbp, %r14
 	addq %r13, %rbp
-	adcq $0, %rbx
+	adcq $0, %r14
+	movq 8(%rsp), %r13
+	addq %rbp, %r13
+	adcq $0, %r14
+	movq %r13, 8(%rsp)
+	mulxq 48(%rcx), %rbp, %r13
+	addq %r14, %rbp
+	adcq $0, %r13
+	movq 16(%rsp), %r14
+	addq %rbp, %r14
+	adcq $0, %r13
+	movq %r14, 16(%rsp)
+	mulxq 56(%rcx), %rbp, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	addq %rbp, %rdi
+	adcq $0, %r14
+	mulxq 64(%rcx), %r13, %rbp
+	addq %r14, %r13
+	adcq $0, %rbp
+	addq %r13, %rbx
+	adcq $0, %rbp
+	mulxq 72(%rcx), %r14, %r13
+	addq %rbp, %r14
+	adcq $0, %r13
+	addq %r14, %r8
+	adcq $0, %r13
+	mulxq 80(%rcx), %rbp, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
 	addq %rbp, %r10
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 88(%rcx), %r13, %rbp
-	addq %rbx, %r13
+	addq %r14, %r13
 	adcq $0, %rbp
 	addq %r13, %rax
 	adcq $0, %rbp
 	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r13
-	addq %rbx, %r15
+	mulxq 0(%rcx), %r14, %r13
+	addq %r14, %r15
 	adcq $0, %r13
 	movq %r15, 64(%rsp)
-	mulxq 8(%rcx), %rbx, %r15
-	addq %r13, %rbx
+	mulxq 8(%rcx), %r14, %r15
+	addq %r13, %r14
 	adcq $0, %r15
-	addq %rbx, %r11
+	addq %r14, %r11
 	adcq $0, %r15
-	mulxq 16(%rcx), %r13, %rbx
+	mulxq 16(%rcx), %r13, %r14
 	addq %r15, %r13
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r13, %r12
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 24(%rcx), %r15, %r13
-	addq %rbx, %r15
+	addq %r14, %r15
 	adcq $0, %r13
 	addq %r15, %r9
 	adcq $0, %r13
-	mulxq 32(%rcx), %rbx, %r15
-	addq %r13, %rbx
+	mulxq 32(%rcx), %r14, %r15
+	addq %r13, %r14
 	adcq $0, %r15
-	movq 16(%rsp), %r13
-	addq %rbx, %r13
+	movq 8(%rsp), %r13
+	addq %r14, %r13
 	adcq $0, %r15
-	movq %r13, 16(%rsp)
-	mulxq 40(%rcx), %rbx, %r13
-	addq %r15, %rbx
+	movq %r13, 8(%rsp)
+	mulxq 40(%rcx), %r14, %r13
+	addq %r15, %r14
 	adcq $0, %r13
-	movq 24(%rsp), %r15
-	addq %rbx, %r15
+	movq 16(%rsp), %r15
+	addq %r14, %r15
 	adcq $0, %r13
-	movq %r15, 24(%rsp)
-	mulxq 48(%rcx), %rbx, %r15
-	addq %r13, %rbx
+	movq %r15, 16(%rsp)
+	mulxq 48(%rcx), %r14, %r15
+	addq %r13, %r14
 	adcq $0, %r15
-	addq %rbx, %r14
+	addq %r14, %rdi
 	adcq $0, %r15
-	mulxq 56(%rcx), %r13, %rbx
+	mulxq 56(%rcx), %r13, %r14
 	addq %r15, %r13
-	adcq $0, %rbx
-	addq %r13, %rdi
-	adcq $0, %rbx
+	adcq $0, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
 	mulxq 64(%rcx), %r15, %r13
-	addq %rbx, %r15
+	addq %r14, %r15
 	adcq $0, %r13
 	addq %r15, %r8
 	adcq $0, %r13
-	mulxq 72(%rcx), %rbx, %r15
-	addq %r13, %rbx
+	mulxq 72(%rcx), %r14, %r15
+	addq %r13, %r14
 	adcq $0, %r15
-	addq %rbx, %r10
+	addq %r14, %r10
 	adcq $0, %r15
-	mulxq 80(%rcx), %r13, %rbx
+	mulxq 80(%rcx), %r13, %r14
 	addq %r15, %r13
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r13, %rax
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 88(%rcx), %r15, %r13
-	addq %rbx, %r15
+	addq %r14, %r15
 	adcq $0, %r13
 	addq %r15, %rbp
 	adcq $0, %r13
 	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r15
-	addq %rbx, %r11
+	mulxq 0(%rcx), %r14, %r15
+	addq %r14, %r11
 	adcq $0, %r15
 	movq %r11, 72(%rsp)
-	mulxq 8(%rcx), %rbx, %r11
-	addq %r15, %rbx
+	mulxq 8(%rcx), %r14, %r11
+	addq %r15, %r14
 	adcq $0, %r11
-	addq %rbx, %r12
+	addq %r14, %r12
 	adcq $0, %r11
-	mulxq 16(%rcx), %r15, %rbx
+	mulxq 16(%rcx), %r15, %r14
 	addq %r11, %r15
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r15, %r9
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 24(%rcx), %r11, %r15
-	addq %rbx, %r11
+	addq %r14, %r11
 	adcq $0, %r15
-	movq 16(%rsp), %rbx
-	addq %r11, %rbx
-	adcq $0, %r15
-	movq %rbx, 16(%rsp)
-	mulxq 32(%rcx), %r11, %rbx
-	addq %r15, %r11
-	adcq $0, %rbx
-	movq 24(%rsp), %r15
-	addq %r11, %r15
-	adcq $0, %rbx
-	movq %r15, 24(%rsp)
-	mulxq 40(%rcx), %r11, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
+	movq 8(%rsp), %r14
 	addq %r11, %r14
 	adcq $0, %r15
-	mulxq 48(%rcx), %rbx, %r11
-	addq %r15, %rbx
-	adcq $0, %r11
-	addq %rbx, %rdi
-	adcq $0, %r11
-	mulxq 56(%rcx), %r15, %rbx
+	movq %r14, 8(%rsp)
+	mulxq 32(%rcx), %r11, %r14
+	addq %r15, %r11
+	adcq $0, %r14
+	movq 16(%rsp), %r15
 	addq %r11, %r15
-	adcq $0, %rbx
+	adcq $0, %r14
+	movq %r15, 16(%rsp)
+	mulxq 40(%rcx), %r11, %r15
+	addq %r14, %r11
+	adcq $0, %r15
+	addq %r11, %rdi
+	adcq $0, %r15
+	mulxq 48(%rcx), %r14, %r11
+	addq %r15, %r14
+	adcq $0, %r11
+	addq %r14, %rbx
+	adcq $0, %r11
+	mulxq 56(%rcx), %r15, %r14
+	addq %r11, %r15
+	adcq $0, %r14
 	addq %r15, %r8
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 64(%rcx), %r11, %r15
-	addq %rbx, %r11
+	addq %r14, %r11
 	adcq $0, %r15
 	addq %r11, %r10
 	adcq $0, %r15
-	mulxq 72(%rcx), %rbx, %r11
-	addq %r15, %rbx
+	mulxq 72(%rcx), %r14, %r11
+	addq %r15, %r14
 	adcq $0, %r11
-	addq %rbx, %rax
+	addq %r14, %rax
 	adcq $0, %r11
-	mulxq 80(%rcx), %r15, %rbx
+	mulxq 80(%rcx), %r15, %r14
 	addq %r11, %r15
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r15, %rbp
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 88(%rcx), %r11, %r15
-	addq %rbx, %r11
+	addq %r14, %r11
 	adcq $0, %r15
 	addq %r11, %r13
 	adcq $0, %r15
 	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r11
-	addq %rbx, %r12
+	mulxq 0(%rcx), %r14, %r11
+	addq %r14, %r12
 	adcq $0, %r11
 	movq %r12, 80(%rsp)
-	mulxq 8(%rcx), %rbx, %r12
-	addq %r11, %rbx
-	adcq $0, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	mulxq 16(%rcx), %r11, %rbx
-	addq %r12, %r11
-	adcq $0, %rbx
-	movq 16(%rsp), %r12
-	addq %r11, %r12
-	adcq $0, %rbx
-	movq %r12, 16(%rsp)
-	mulxq 24(%rcx), %r11, %r12
-	addq %rbx, %r11
-	adcq $0, %r12
-	movq 24(%rsp), %rbx
-	addq %r11, %rbx
-	adcq $0, %r12
-	movq %rbx, 24(%rsp)
-	mulxq 32(%rcx), %r11, %rbx
-	addq %r12, %r11
-	adcq $0, %rbx
+	mulxq 8(%rcx), %r14, %r12
 	addq %r11, %r14
-	adcq $0, %rbx
-	mulxq 40(%rcx), %r12, %r11
-	addq %rbx, %r12
-	adcq $0, %r11
-	addq %r12, %rdi
-	adcq $0, %r11
-	mulxq 48(%rcx), %rbx, %r12
-	addq %r11, %rbx
 	adcq $0, %r12
-	addq %rbx, %r8
+	addq %r14, %r9
 	adcq $0, %r12
-	mulxq 56(%rcx), %r11, %rbx
+	mulxq 16(%rcx), %r11, %r14
 	addq %r12, %r11
-	adcq $0, %rbx
+	adcq $0, %r14
+	movq 8(%rsp), %r12
+	addq %r11, %r12
+	adcq $0, %r14
+	movq %r12, 8(%rsp)
+	mulxq 24(%rcx), %r11, %r12
+	addq %r14, %r11
+	adcq $0, %r12
+	movq 16(%rsp), %r14
+	addq %r11, %r14
+	adcq $0, %r12
+	movq %r14, 16(%rsp)
+	mulxq 32(%rcx), %r11, %r14
+	addq %r12, %r11
+	adcq $0, %r14
+	addq %r11, %rdi
+	adcq $0, %r14
+	mulxq 40(%rcx), %r12, %r11
+	addq %r14, %r12
+	adcq $0, %r11
+	addq %r12, %rbx
+	adcq $0, %r11
+	mulxq 48(%rcx), %r14, %r12
+	addq %r11, %r14
+	adcq $0, %r12
+	addq %r14, %r8
+	adcq $0, %r12
+	mulxq 56(%rcx), %r11, %r14
+	addq %r12, %r11
+	adcq $0, %r14
 	addq %r11, %r10
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 64(%rcx), %r12, %r11
-	addq %rbx, %r12
+	addq %r14, %r12
 	adcq $0, %r11
 	addq %r12, %rax
 	adcq $0, %r11
-	mulxq 72(%rcx), %rbx, %r12
-	addq %r11, %rbx
+	mulxq 72(%rcx), %r14, %r12
+	addq %r11, %r14
 	adcq $0, %r12
-	addq %rbx, %rbp
+	addq %r14, %rbp
 	adcq $0, %r12
-	mulxq 80(%rcx), %r11, %rbx
+	mulxq 80(%rcx), %r11, %r14
 	addq %r12, %r11
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r11, %r13
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 88(%rcx), %r12, %r11
-	addq %rbx, %r12
+	addq %r14, %r12
 	adcq $0, %r11
 	addq %r12, %r15
 	adcq $0, %r11
 	movq 64(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r12
-	addq %rbx, %r9
+	mulxq 0(%rcx), %r14, %r12
+	addq %r14, %r9
 	adcq $0, %r12
 	movq %r9, 88(%rsp)
-	mulxq 8(%rcx), %rbx, %r9
-	addq %r12, %rbx
+	mulxq 8(%rcx), %r14, %r9
+	addq %r12, %r14
 	adcq $0, %r9
-	movq 16(%rsp), %r12
-	addq %rbx, %r12
+	movq 8(%rsp), %r12
+	addq %r14, %r12
 	adcq $0, %r9
-	movq %r12, 16(%rsp)
-	mulxq 16(%rcx), %rbx, %r12
-	addq %r9, %rbx
+	movq %r12, 8(%rsp)
+	mulxq 16(%rcx), %r14, %r12
+	addq %r9, %r14
 	adcq $0, %r12
-	movq 24(%rsp), %r9
-	addq %rbx, %r9
+	movq 16(%rsp), %r9
+	addq %r14, %r9
 	adcq $0, %r12
-	movq %r9, 24(%rsp)
-	mulxq 24(%rcx), %rbx, %r9
-	addq %r12, %rbx
+	movq %r9, 16(%rsp)
+	mulxq 24(%rcx), %r14, %r9
+	addq %r12, %r14
 	adcq $0, %r9
-	addq %rbx, %r14
+	addq %r14, %rdi
 	adcq $0, %r9
-	mulxq 32(%rcx), %r12, %rbx
+	mulxq 32(%rcx), %r12, %r14
 	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
+	adcq $0, %r14
+	addq %r12, %rbx
+	adcq $0, %r14
 	mulxq 40(%rcx), %r9, %r12
-	addq %rbx, %r9
+	addq %r14, %r9
 	adcq $0, %r12
 	addq %r9, %r8
 	adcq $0, %r12
-	mulxq 48(%rcx), %rbx, %r9
-	addq %r12, %rbx
+	mulxq 48(%rcx), %r14, %r9
+	addq %r12, %r14
 	adcq $0, %r9
-	addq %rbx, %r10
+	addq %r14, %r10
 	adcq $0, %r9
-	mulxq 56(%rcx), %r12, %rbx
+	mulxq 56(%rcx), %r12, %r14
 	addq %r9, %r12
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r12, %rax
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 64(%rcx), %r9, %r12
-	addq %rbx, %r9
+	addq %r14, %r9
 	adcq $0, %r12
 	addq %r9, %rbp
 	adcq $0, %r12
-	mulxq 72(%rcx), %rbx, %r9
-	addq %r12, %rbx
+	mulxq 72(%rcx), %r14, %r9
+	addq %r12, %r14
 	adcq $0, %r9
-	addq %rbx, %r13
+	addq %r14, %r13
 	adcq $0, %r9
-	mulxq 80(%rcx), %r12, %rbx
+	mulxq 80(%rcx), %r12, %r14
 	addq %r9, %r12
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r12, %r15
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 88(%rcx), %r9, %r12
-	addq %rbx, %r9
+	addq %r14, %r9
 	adcq $0, %r12
 	addq %r9, %r11
 	adcq $0, %r12
 	movq 72(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
+	mulxq 0(%rcx), %r14, %r9
 	movq %r12, 96(%rsp)
-	movq 16(%rsp), %r12
-	addq %rbx, %r12
+	movq 8(%rsp), %r12
+	addq %r14, %r12
 	adcq $0, %r9
-	movq %r12, 16(%rsp)
-	mulxq 8(%rcx), %rbx, %r12
-	addq %r9, %rbx
+	movq %r12, 8(%rsp)
+	mulxq 8(%rcx), %r14, %r12
+	addq %r9, %r14
 	adcq $0, %r12
-	movq 24(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %r12
-	movq %r9, 24(%rsp)
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq 24(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq 48(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rax
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %rbp
-	adcq $0, %r12
-	mulxq 64(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
-	mulxq 72(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	mulxq 80(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	mulxq 88(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	movq 96(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq 80(%rsi), %rdx
-	movq %r9, 96(%rsp)
-	mulxq 0(%rcx), %rbx, %r9
-	movq %r12, 104(%rsp)
-	movq 24(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq %r12, 24(%rsp)
-	mulxq 8(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %rbx, %r14
-	adcq $0, %r12
-	mulxq 16(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r12, %r8
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %rbx, %r10
-	adcq $0, %r12
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r12, %rbp
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
-	mulxq 64(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %r15
-	adcq $0, %rbx
-	mulxq 72(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r12, %r11
-	adcq $0, %r9
-	mulxq 80(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	movq 104(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %r12
-	movq %r9, 104(%rsp)
-	mulxq 88(%rcx), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	movq 96(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq 88(%rsi), %rdx
-	movq %r9, 96(%rsp)
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	movq %r14, 112(%rsp)
-	mulxq 8(%rcx), %rbx, %r14
-	addq %r9, %rbx
-	adcq $0, %r14
-	addq %rbx, %rdi
-	adcq $0, %r14
-	mulxq 16(%rcx), %r9, %rbx
+	movq 16(%rsp), %r9
 	addq %r14, %r9
-	adcq $0, %rbx
+	adcq $0, %r12
+	movq %r9, 16(%rsp)
+	mulxq 16(%rcx), %r14, %r9
+	addq %r12, %r14
+	adcq $0, %r9
+	addq %r14, %rdi
+	adcq $0, %r9
+	mulxq 24(%rcx), %r12, %r14
+	addq %r9, %r12
+	adcq $0, %r14
+	addq %r12, %rbx
+	adcq $0, %r14
+	mulxq 32(%rcx), %r9, %r12
+	addq %r14, %r9
+	adcq $0, %r12
 	addq %r9, %r8
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r14, %r9
-	addq %rbx, %r14
+	adcq $0, %r12
+	mulxq 40(%rcx), %r14, %r9
+	addq %r12, %r14
 	adcq $0, %r9
 	addq %r14, %r10
 	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r14
-	addq %r9, %rbx
+	mulxq 48(%rcx), %r12, %r14
+	addq %r9, %r12
 	adcq $0, %r14
-	addq %rbx, %rax
+	addq %r12, %rax
 	adcq $0, %r14
-	mulxq 40(%rcx), %r9, %rbx
+	mulxq 56(%rcx), %r9, %r12
 	addq %r14, %r9
-	adcq $0, %rbx
+	adcq $0, %r12
 	addq %r9, %rbp
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r14, %r9
-	addq %rbx, %r14
+	adcq $0, %r12
+	mulxq 64(%rcx), %r14, %r9
+	addq %r12, %r14
 	adcq $0, %r9
 	addq %r14, %r13
 	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r14
-	addq %r9, %rbx
+	mulxq 72(%rcx), %r12, %r14
+	addq %r9, %r12
 	adcq $0, %r14
-	addq %rbx, %r15
+	addq %r12, %r15
 	adcq $0, %r14
-	mulxq 64(%rcx), %r9, %rbx
+	mulxq 80(%rcx), %r9, %r12
 	addq %r14, %r9
-	adcq $0, %rbx
+	adcq $0, %r12
 	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq 72(%rcx), %r14, %r9
-	addq %rbx, %r14
+	adcq $0, %r12
+	mulxq 88(%rcx), %r14, %r9
+	addq %r12, %r14
 	adcq $0, %r9
-	movq 104(%rsp), %rbx
-	addq %r14, %rbx
-	adcq $0, %r9
-	movq %rbx, 104(%rsp)
-	mulxq 80(%rcx), %r14, %rbx
-	addq %r9, %r14
-	adcq $0, %rbx
+	movq 96(%rsp), %r12
 	addq %r14, %r12
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r9, %r14
-	addq %rbx, %r9
+	adcq $0, %r9
+	movq 80(%rsi), %rdx
+	movq %r9, 96(%rsp)
+	mulxq 0(%rcx), %r14, %r9
+	movq %r12, 104(%rsp)
+	movq 16(%rsp), %r12
+	addq %r14, %r12
+	adcq $0, %r9
+	movq %r12, 16(%rsp)
+	mulxq 8(%rcx), %r14, %r12
+	addq %r9, %r14
+	adcq $0, %r12
+	addq %r14, %rdi
+	adcq $0, %r12
+	mulxq 16(%rcx), %r9, %r14
+	addq %r12, %r9
 	adcq $0, %r14
-	movq 96(%rsp), %rbx
 	addq %r9, %rbx
 	adcq $0, %r14
+	mulxq 24(%rcx), %r12, %r9
+	addq %r14, %r12
+	adcq $0, %r9
+	addq %r12, %r8
+	adcq $0, %r9
+	mulxq 32(%rcx), %r14, %r12
+	addq %r9, %r14
+	adcq $0, %r12
+	addq %r14, %r10
+	adcq $0, %r12
+	mulxq 40(%rcx), %r9, %r14
+	addq %r12, %r9
+	adcq $0, %r14
+	addq %r9, %rax
+	adcq $0, %r14
+	mulxq 48(%rcx), %r12, %r9
+	addq %r14, %r12
+	adcq $0, %r9
+	addq %r12, %rbp
+	adcq $0, %r9
+	mulxq 56(%rcx), %r14, %r12
+	addq %r9, %r14
+	adcq $0, %r12
+	addq %r14, %r13
+	adcq $0, %r12
+	mulxq 64(%rcx), %r9, %r14
+	addq %r12, %r9
+	adcq $0, %r14
+	addq %r9, %r15
+	adcq $0, %r14
+	mulxq 72(%rcx), %r12, %r9
+	addq %r14, %r12
+	adcq $0, %r9
+	addq %r12, %r11
+	adcq $0, %r9
+	mulxq 80(%rcx), %r14, %r12
+	addq %r9, %r14
+	adcq $0, %r12
+	movq 104(%rsp), %r9
+	addq %r14, %r9
+	adcq $0, %r12
+	movq %r9, 104(%rsp)
+	mulxq 88(%rcx), %r14, %r9
+	addq %r12, %r14
+	adcq $0, %r9
+	movq 96(%rsp), %r12
+	addq %r14, %r12
+	adcq $0, %r9
+	movq 88(%rsi), %rdx
+	movq %r9, 96(%rsp)
+	mulxq 0(%rcx), %r14, %r9
+	addq %r14, %rdi
+	adcq $0, %r9
+	movq %rdi, 112(%rsp)
+	mulxq 8(%rcx), %r14, %rdi
+	addq %r9, %r14
+	adcq $0, %rdi
+	addq %r14, %rbx
+	adcq $0, %rdi
+	mulxq 16(%rcx), %r9, %r14
+	addq %rdi, %r9
+	adcq $0, %r14
+	addq %r9, %r8
+	adcq $0, %r14
+	mulxq 24(%rcx), %rdi, %r9
+	addq %r14, %rdi
+	adcq $0, %r9
+	addq %rdi, %r10
+	adcq $0, %r9
+	mulxq 32(%rcx), %r14, %rdi
+	addq %r9, %r14
+	adcq $0, %rdi
+	addq %r14, %rax
+	adcq $0, %rdi
+	mulxq 40(%rcx), %r9, %r14
+	addq %rdi, %r9
+	adcq $0, %r14
+	addq %r9, %rbp
+	adcq $0, %r14
+	mulxq 48(%rcx), %rdi, %r9
+	addq %r14, %rdi
+	adcq $0, %r9
+	addq %rdi, %r13
+	adcq $0, %r9
+	mulxq 56(%rcx), %r14, %rdi
+	addq %r9, %r14
+	adcq $0, %rdi
+	addq %r14, %r15
+	adcq $0, %rdi
+	mulxq 64(%rcx), %r9, %r14
+	addq %rdi, %r9
+	adcq $0, %r14
+	addq %r9, %r11
+	adcq $0, %r14
+	mulxq 72(%rcx), %rdi, %r9
+	addq %r14, %rdi
+	adcq $0, %r9
+	movq 104(%rsp), %r14
+	addq %rdi, %r14
+	adcq $0, %r9
+	movq %r14, 104(%rsp)
+	mulxq 80(%rcx), %rdi, %r14
+	addq %r9, %rdi
+	adcq $0, %r14
+	addq %rdi, %r12
+	adcq $0, %r14
+	mulxq 88(%rcx), %r9, %rdi
+	addq %r14, %r9
+	adcq $0, %rdi
+	movq 96(%rsp), %r14
+	addq %r9, %r14
+	adcq $0, %rdi
 	movq 0(%rsp), %r9
-	movq 8(%rsp), %rcx
+	movq 24(%rsp), %rcx
 	movq %rcx, 0(%r9)
 	movq 32(%rsp), %rsi
 	movq %rsi, 8(%r9)
@@ -6263,13 +6249,13 @@ pushq %rbx
 	movq %rsi, 56(%r9)
 	movq 88(%rsp), %rcx
 	movq %rcx, 64(%r9)
-	movq 16(%rsp), %rsi
+	movq 8(%rsp), %rsi
 	movq %rsi, 72(%r9)
-	movq 24(%rsp), %rcx
+	movq 16(%rsp), %rcx
 	movq %rcx, 80(%r9)
 	movq 112(%rsp), %rsi
 	movq %rsi, 88(%r9)
-	movq %rdi, 96(%r9)
+	movq %rbx, 96(%r9)
 	movq %r8, 104(%r9)
 	movq %r10, 112(%r9)
 	movq %rax, 120(%r9)
@@ -6280,8 +6266,8 @@ pushq %rbx
 	movq 104(%rsp), %rcx
 	movq %rcx, 160(%r9)
 	movq %r12, 168(%r9)
-	movq %rbx, 176(%r9)
-	movq %r14, 184(%r9)
+	movq %r14, 176(%r9)
+	movq %rdi, 184(%r9)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -6312,39 +6298,30 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $120, %rsp
+	subq $144, %rsp
 	movq 0(%rsi), %rdx
 	mulxq 8(%rsi), %rcx, %r8
 	mulxq 16(%rsi), %r9, %r10
 	addq %r8, %r9
-	adcq $0, %r10
 	mulxq 24(%rsi), %r11, %rax
-	addq %r10, %r11
-	adcq $0, %rax
+	adcq %r10, %r11
 	mulxq 32(%rsi), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
+	adcq %rax, %rbx
 	mulxq 40(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
+	adcq %rbp, %r12
 	mulxq 48(%rsi), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
+	adcq %r13, %r14
 	mulxq 56(%rsi), %r8, %r10
-	addq %r15, %r8
-	adcq $0, %r10
+	adcq %r15, %r8
 	mulxq 64(%rsi), %rax, %rbp
-	addq %r10, %rax
-	adcq $0, %rbp
+	adcq %r10, %rax
 	mulxq 72(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
+	adcq %rbp, %r13
 	mulxq 80(%rsi), %r10, %rbp
-	addq %r15, %r10
-	adcq $0, %rbp
+	adcq %r15, %r10
 	movq %rdi, 0(%rsp)
 	mulxq 88(%rsi), %r15, %rdi
-	addq %rbp, %r15
+	adcq %rbp, %r15
 	adcq $0, %rdi
 	movq 8(%rsi), %rdx
 	movq %r9, 8(%rsp)
@@ -6594,38 +6571,37 @@ pushq %rbx
 	adcq $0, %r10
 	movq 64(%rsi), %rdx
 	mulxq 72(%rsi), %rax, %rbp
+	movq %r9, 72(%rsp)
+	movq %rbx, 80(%rsp)
+	mulxq 80(%rsi), %r9, %rbx
+	addq %rbp, %r9
+	movq %r14, 88(%rsp)
+	movq %r15, 96(%rsp)
+	mulxq 88(%rsi), %r14, %r15
+	adcq %rbx, %r14
+	adcq $0, %r15
 	addq %rax, %rcx
-	adcq $0, %rbp
-	movq %rbx, 72(%rsp)
-	mulxq 80(%rsi), %rax, %rbx
-	addq %rbp, %rax
-	adcq $0, %rbx
-	addq %rax, %rdi
-	adcq $0, %rbx
-	mulxq 88(%rsi), %rbp, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
+	adcq %r9, %rdi
+	adcq %r14, %r10
+	adcq $0, %r15
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rbx, %rbp
-	addq %rbx, %r10
-	adcq $0, %rbp
-	movq %rdi, 80(%rsp)
-	mulxq 88(%rsi), %rbx, %rdi
-	addq %rbp, %rbx
+	mulxq 80(%rsi), %rax, %r9
+	movq %rdi, 104(%rsp)
+	mulxq 88(%rsi), %r14, %rdi
+	addq %r9, %r14
 	adcq $0, %rdi
-	addq %rbx, %rax
+	addq %rax, %r10
+	adcq %r14, %r15
 	adcq $0, %rdi
 	movq 80(%rsi), %rdx
-	mulxq 88(%rsi), %rbp, %rbx
-	addq %rbp, %rdi
-	adcq $0, %rbx
-	movq 16(%rsp), %rbp
-	addq %rbp, %rbp
-	movq %rax, 16(%rsp)
-	movq 8(%rsp), %rax
-	adcq %rax, %rax
+	mulxq 88(%rsi), %rax, %r14
+	addq %rax, %rdi
+	adcq $0, %r14
+	movq 16(%rsp), %rax
+	addq %rax, %rax
+	movq %r15, 16(%rsp)
+	movq 8(%rsp), %r15
+	adcq %r15, %r15
 	adcq %r11, %r11
 	movq %r10, 8(%rsp)
 	movq 24(%rsp), %r10
@@ -6635,161 +6611,174 @@ pushq %rbx
 	movq 32(%rsp), %rcx
 	adcq %rcx, %rcx
 	adcq %r8, %r8
-	movq %r14, 32(%rsp)
-	movq 40(%rsp), %r14
-	adcq %r14, %r14
-	adcq %r13, %r13
-	movq %r9, 40(%rsp)
-	movq 48(%rsp), %r9
-	adcq %r9, %r9
-	adcq %r15, %r15
-	movq %r15, 48(%rsp)
-	movq 56(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 56(%rsp)
-	movq 40(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 40(%rsp)
-	movq 64(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 64(%rsp)
-	movq 32(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 32(%rsp)
-	movq 72(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 72(%rsp)
-	movq 24(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 24(%rsp)
-	movq 80(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 80(%rsp)
-	movq 8(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 8(%rsp)
-	movq 16(%rsp), %r15
-	adcq %r15, %r15
-	adcq %rdi, %rdi
-	adcq %rbx, %rbx
-	movq %r15, 16(%rsp)
-	movq $0, %r15
-	adcq $0, %r15
-	movq 0(%rsi), %rdx
-	movq %r9, 88(%rsp)
-	movq %r13, 96(%rsp)
-	mulxq %rdx, %r9, %r13
-	addq %r13, %rbp
-	movq 8(%rsi), %rdx
-	movq %r14, 104(%rsp)
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rax
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %r10
-	adcq %r14, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rcx
-	adcq %r14, %r8
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	movq %r8, 112(%rsp)
-	movq 104(%rsp), %r8
-	adcq %r13, %r8
-	movq 96(%rsp), %r13
-	adcq %r14, %r13
-	movq 40(%rsi), %rdx
-	movq %r13, 96(%rsp)
-	mulxq %rdx, %r14, %r13
-	movq %r8, 104(%rsp)
-	movq 88(%rsp), %r8
-	adcq %r14, %r8
-	movq 48(%rsp), %r14
-	adcq %r13, %r14
-	movq 48(%rsi), %rdx
-	movq %r14, 48(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %r8, 88(%rsp)
-	movq 56(%rsp), %r8
-	adcq %r13, %r8
+	movq %r13, 32(%rsp)
 	movq 40(%rsp), %r13
-	adcq %r14, %r13
-	movq 56(%rsi), %rdx
+	adcq %r13, %r13
 	movq %r13, 40(%rsp)
-	mulxq %rdx, %r14, %r13
-	movq %r8, 56(%rsp)
-	movq 64(%rsp), %r8
-	adcq %r14, %r8
-	movq 32(%rsp), %r14
-	adcq %r13, %r14
-	movq 64(%rsi), %rdx
-	movq %r14, 32(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %r8, 64(%rsp)
-	movq 72(%rsp), %r8
-	adcq %r13, %r8
+	movq 32(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 32(%rsp)
+	movq 48(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 48(%rsp)
+	movq 96(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 96(%rsp)
+	movq 56(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 56(%rsp)
+	movq 72(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 72(%rsp)
+	movq 64(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 64(%rsp)
+	movq 88(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 88(%rsp)
+	movq 80(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 80(%rsp)
 	movq 24(%rsp), %r13
-	adcq %r14, %r13
-	movq 72(%rsi), %rdx
+	adcq %r13, %r13
 	movq %r13, 24(%rsp)
-	mulxq %rdx, %r14, %r13
-	movq %r8, 72(%rsp)
-	movq 80(%rsp), %r8
-	adcq %r14, %r8
-	movq 8(%rsp), %r14
-	adcq %r13, %r14
-	movq 80(%rsi), %rdx
-	movq %r14, 8(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %r8, 80(%rsp)
-	movq 16(%rsp), %r8
-	adcq %r13, %r8
-	adcq %r14, %rdi
-	movq 88(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rbx
-	adcq %r14, %r15
-	movq 0(%rsp), %r13
-	movq %r9, 0(%r13)
-	movq %rbp, 8(%r13)
-	movq %rax, 16(%r13)
-	movq %r11, 24(%r13)
-	movq %r10, 32(%r13)
-	movq %r12, 40(%r13)
-	movq %rcx, 48(%r13)
-	movq 112(%rsp), %r14
-	movq %r14, 56(%r13)
-	movq 104(%rsp), %rsi
-	movq %rsi, 64(%r13)
-	movq 96(%rsp), %r9
-	movq %r9, 72(%r13)
-	movq 88(%rsp), %rbp
-	movq %rbp, 80(%r13)
-	movq 48(%rsp), %rax
-	movq %rax, 88(%r13)
-	movq 56(%rsp), %r11
-	movq %r11, 96(%r13)
+	movq 104(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 104(%rsp)
+	movq 8(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 8(%rsp)
+	movq 16(%rsp), %r13
+	adcq %r13, %r13
+	adcq %rdi, %rdi
+	adcq %r14, %r14
+	movq %r13, 16(%rsp)
+	movq $0, %r13
+	adcq $0, %r13
+	movq 0(%rsi), %rdx
+	movq %r8, 112(%rsp)
+	movq %rcx, 120(%rsp)
+	mulxq %rdx, %r8, %rcx
+	addq %rcx, %rax
+	movq 8(%rsi), %rdx
+	movq %r12, 128(%rsp)
+	mulxq %rdx, %rcx, %r12
+	adcq %rcx, %r15
+	adcq %r12, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rcx, %r12
+	adcq %rcx, %r10
+	movq 128(%rsp), %rcx
+	adcq %r12, %rcx
+	movq 24(%rsi), %rdx
+	movq %rcx, 128(%rsp)
+	mulxq %rdx, %r12, %rcx
+	movq %r10, 136(%rsp)
+	movq 120(%rsp), %r10
+	adcq %r12, %r10
+	movq 112(%rsp), %r12
+	adcq %rcx, %r12
+	movq 32(%rsi), %rdx
+	movq %r12, 112(%rsp)
+	mulxq %rdx, %rcx, %r12
+	movq %r10, 120(%rsp)
 	movq 40(%rsp), %r10
-	movq %r10, 104(%r13)
-	movq 64(%rsp), %r12
-	movq %r12, 112(%r13)
+	adcq %rcx, %r10
 	movq 32(%rsp), %rcx
-	movq %rcx, 120(%r13)
-	movq 72(%rsp), %r14
-	movq %r14, 128(%r13)
+	adcq %r12, %rcx
+	movq 40(%rsi), %rdx
+	movq %rcx, 32(%rsp)
+	mulxq %rdx, %r12, %rcx
+	movq %r10, 40(%rsp)
+	movq 48(%rsp), %r10
+	adcq %r12, %r10
+	movq 96(%rsp), %r12
+	adcq %rcx, %r12
+	movq 48(%rsi), %rdx
+	movq %r10, 96(%rsp)
+	mulxq %rdx, %rcx, %r10
+	movq %r12, 48(%rsp)
+	movq 56(%rsp), %r12
+	adcq %rcx, %r12
+	movq 72(%rsp), %rcx
+	adcq %r10, %rcx
+	movq 56(%rsi), %rdx
+	movq %rcx, 72(%rsp)
+	mulxq %rdx, %r10, %rcx
+	movq %r12, 56(%rsp)
+	movq 64(%rsp), %r12
+	adcq %r10, %r12
+	movq 88(%rsp), %r10
+	adcq %rcx, %r10
+	movq 64(%rsi), %rdx
+	movq %r10, 88(%rsp)
+	mulxq %rdx, %rcx, %r10
+	movq %r12, 64(%rsp)
+	movq 80(%rsp), %r12
+	adcq %rcx, %r12
+	movq 24(%rsp), %rcx
+	adcq %r10, %rcx
+	movq 72(%rsi), %rdx
+	movq %rcx, 24(%rsp)
+	mulxq %rdx, %r10, %rcx
+	movq %r12, 80(%rsp)
+	movq 104(%rsp), %r12
+	adcq %r10, %r12
+	movq 8(%rsp), %r10
+	adcq %rcx, %r10
+	movq 80(%rsi), %rdx
+	movq %r10, 8(%rsp)
+	mulxq %rdx, %rcx, %r10
+	movq %r12, 104(%rsp)
+	movq 16(%rsp), %r12
+	adcq %rcx, %r12
+	adcq %r10, %rdi
+	movq 88(%rsi), %rdx
+	mulxq %rdx, %rcx, %r10
+	adcq %rcx, %r14
+	adcq %r10, %r13
+	movq 0(%rsp), %rcx
+	movq %r8, 0(%rcx)
+	movq %rax, 8(%rcx)
+	movq %r15, 16(%rcx)
+	movq %r11, 24(%rcx)
+	movq 136(%rsp), %r10
+	movq %r10, 32(%rcx)
+	movq 128(%rsp), %rsi
+	movq %rsi, 40(%rcx)
+	movq 120(%rsp), %r8
+	movq %r8, 48(%rcx)
+	movq 112(%rsp), %rax
+	movq %rax, 56(%rcx)
+	movq 40(%rsp), %r15
+	movq %r15, 64(%rcx)
+	movq 32(%rsp), %r11
+	movq %r11, 72(%rcx)
+	movq 96(%rsp), %r10
+	movq %r10, 80(%rcx)
+	movq 48(%rsp), %rsi
+	movq %rsi, 88(%rcx)
+	movq 56(%rsp), %r8
+	movq %r8, 96(%rcx)
+	movq 72(%rsp), %rax
+	movq %rax, 104(%rcx)
+	movq 64(%rsp), %r15
+	movq %r15, 112(%rcx)
+	movq 88(%rsp), %r11
+	movq %r11, 120(%rcx)
+	movq 80(%rsp), %r10
+	movq %r10, 128(%rcx)
 	movq 24(%rsp), %rsi
-	movq %rsi, 136(%r13)
-	movq 80(%rsp), %r9
-	movq %r9, 144(%r13)
-	movq 8(%rsp), %rbp
-	movq %rbp, 152(%r13)
-	movq %r8, 160(%r13)
-	movq %rdi, 168(%r13)
-	movq %rbx, 176(%r13)
-	movq %r15, 184(%r13)
-	addq $120, %rsp
+	movq %rsi, 136(%rcx)
+	movq 104(%rsp), %r8
+	movq %r8, 144(%rcx)
+	movq 8(%rsp), %rax
+	movq %rax, 152(%rcx)
+	movq %r12, 160(%rcx)
+	movq %rdi, 168(%rcx)
+	movq %r14, 176(%rcx)
+	movq %r13, 184(%rcx)
+	addq $144, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -7255,19 +7244,19 @@ pushq %rbx
 	adcq 176(%rsi), %r11
 	adcq 184(%rsi), %r13
 	movq %r14, %rcx
-	subq .Lfg_p751_mont_p+0(%rip), %rcx
+	subq $-1, %rcx
 	movq %rbx, 16(%rsp)
 	movq %rbp, %rbx
-	sbbq .Lfg_p751_mont_p+8(%rip), %rbx
+	sbbq $-1, %rbx
 	movq %r11, 8(%rsp)
 	movq %r12, %r11
-	sbbq .Lfg_p751_mont_p+16(%rip), %r11
+	sbbq $-1, %r11
 	movq %rax, 24(%rsp)
 	movq 16(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+24(%rip), %rax
+	sbbq $-1, %rax
 	movq %r12, 32(%rsp)
 	movq %rdi, %r12
-	sbbq .Lfg_p751_mont_p+32(%rip), %r12
+	sbbq $-1, %r12
 	movq %r9, 40(%rsp)
 	movq %r15, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
@@ -7350,149 +7339,135 @@ pushq %rbx
 	mulxq 0(%rcx), %r8, %r9
 	mulxq 8(%rcx), %r10, %r11
 	addq %r9, %r10
-	adcq $0, %r11
 	mulxq 16(%rcx), %rax, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
+	adcq %r11, %rax
 	mulxq 24(%rcx), %rbp, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
+	adcq %rbx, %rbp
 	mulxq 32(%rcx), %r13, %r14
-	addq %r12, %r13
-	adcq $0, %r14
+	adcq %r12, %r13
 	mulxq 40(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
+	adcq %r14, %r15
 	mulxq 48(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
+	adcq %r9, %r11
 	mulxq 56(%rcx), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
+	adcq %rbx, %r12
 	mulxq 64(%rcx), %r9, %rbx
-	addq %r14, %r9
-	adcq $0, %rbx
+	adcq %r14, %r9
 	movq %rdi, 0(%rsp)
 	mulxq 72(%rcx), %r14, %rdi
-	addq %rbx, %r14
-	adcq $0, %rdi
-	movq %rdi, 8(%rsp)
-	mulxq 80(%rcx), %rbx, %rdi
-	movq %r14, 16(%rsp)
-	movq 8(%rsp), %r14
-	addq %r14, %rbx
-	adcq $0, %rdi
-	movq %rdi, 8(%rsp)
-	mulxq 88(%rcx), %r14, %rdi
-	movq %rbx, 24(%rsp)
-	movq 8(%rsp), %rbx
-	addq %rbx, %r14
-	adcq $0, %rdi
+	adcq %rbx, %r14
+	movq %r14, 8(%rsp)
+	mulxq 80(%rcx), %rbx, %r14
+	adcq %rdi, %rbx
+	movq %rbx, 16(%rsp)
+	mulxq 88(%rcx), %rdi, %rbx
+	adcq %r14, %rdi
+	adcq $0, %rbx
 	movq %r8, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r8
-	addq %rbx, %r15
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r8
+	addq %r14, %r15
 	adcq $0, %r8
-	movq %r13, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r13
-	addq %r8, %rbx
+	movq %r13, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r13
+	addq %r8, %r14
 	adcq $0, %r13
-	addq %rbx, %r11
+	addq %r14, %r11
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r14
 	addq %r13, %r8
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r8, %r12
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r8
-	addq %rbx, %r13
+	addq %r14, %r13
 	adcq $0, %r8
 	addq %r13, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r13
-	addq %r8, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r13
+	addq %r8, %r14
 	adcq $0, %r13
-	movq 16(%rsp), %r8
-	addq %rbx, %r8
+	movq 8(%rsp), %r8
+	addq %r14, %r8
 	adcq $0, %r13
-	movq %r8, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
+	movq %r8, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r8
+	addq %r13, %r14
+	adcq $0, %r8
+	movq 16(%rsp), %r13
+	addq %r14, %r13
+	adcq $0, %r8
+	movq %r13, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r13
+	addq %r8, %r14
+	adcq $0, %r13
+	addq %r14, %rdi
+	adcq $0, %r13
 	addq %r13, %rbx
-	adcq $0, %r8
-	movq 24(%rsp), %r13
-	addq %rbx, %r13
-	adcq $0, %r8
-	movq %r13, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	addq %rbx, %r14
-	adcq $0, %r13
-	addq %r13, %rdi
 	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %rbx
+	mulxq 0(%rcx), %r8, %r14
 	addq %r8, %r10
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 8(%rcx), %r13, %r8
-	addq %rbx, %r13
+	addq %r14, %r13
 	adcq $0, %r8
 	addq %r13, %rax
 	adcq $0, %r8
-	mulxq 16(%rcx), %rbx, %r13
-	addq %r8, %rbx
+	mulxq 16(%rcx), %r14, %r13
+	addq %r8, %r14
 	adcq $0, %r13
-	addq %rbx, %rbp
+	addq %r14, %rbp
 	adcq $0, %r13
-	mulxq 24(%rcx), %r8, %rbx
+	mulxq 24(%rcx), %r8, %r14
 	addq %r13, %r8
-	adcq $0, %rbx
-	movq 8(%rsp), %r13
+	adcq $0, %r14
+	movq 24(%rsp), %r13
 	addq %r8, %r13
-	adcq $0, %rbx
-	movq %r13, 8(%rsp)
+	adcq $0, %r14
+	movq %r13, 24(%rsp)
 	mulxq 32(%rcx), %r8, %r13
-	addq %rbx, %r8
+	addq %r14, %r8
 	adcq $0, %r13
 	addq %r8, %r15
 	adcq $0, %r13
-	mulxq 40(%rcx), %rbx, %r8
-	addq %r13, %rbx
+	mulxq 40(%rcx), %r14, %r8
+	addq %r13, %r14
 	adcq $0, %r8
-	addq %rbx, %r11
+	addq %r14, %r11
 	adcq $0, %r8
-	mulxq 48(%rcx), %r13, %rbx
+	mulxq 48(%rcx), %r13, %r14
 	addq %r8, %r13
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r13, %r12
-	adcq $0, %rbx
+	adcq $0, %r14
 	mulxq 56(%rcx), %r8, %r13
-	addq %rbx, %r8
+	addq %r14, %r8
 	adcq $0, %r13
 	addq %r8, %r9
 	adcq $0, %r13
-	mulxq 64(%rcx), %rbx, %r8
-	addq %r13, %rbx
+	mulxq 64(%rcx), %r14, %r8
+	addq %r13, %r14
 	adcq $0, %r8
-	movq 16(%rsp), %r13
-	addq %rbx, %r13
+	movq 8(%rsp), %r13
+	addq %r14, %r13
 	adcq $0, %r8
-	movq %r13, 16(%rsp)
-	mulxq 72(%rcx), %rbx, %r13
-	addq %r8, %rbx
+	movq %r13, 8(%rsp)
+	mulxq 72(%rcx), %r14, %r13
+	addq %r8, %r14
 	adcq $0, %r13
-	movq 24(%rsp), %r8
-	addq %rbx, %r8
+	movq 16(%rsp), %r8
+	addq %r14, %r8
 	adcq $0, %r13
-	movq %r8, 24(%rsp)
-	mulxq 80(%rcx), %rbx, %r8
-	addq %r13, %rbx
+	movq %r8, 16(%rsp)
+	mulxq 80(%rcx), %r14, %r8
+	addq %r13, %r14
 	adcq $0, %r8
-	addq %rbx, %r14
+	addq %r14, %rdi
 	adcq $0, %r8
-	mulxq 88(%rcx), %r13, %rbx
+	mulxq 88(%rcx), %r13, %r14
 	addq %r8, %r13
-	adcq $0, %rbx
-	addq %r13, %rdi
-	adcq $0, %rbx
+	adcq $0, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
 	movq %r10, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r13
 	addq %r8, %r11
@@ -7510,28 +7485,28 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r13
 	addq %r10, %r8
 	adcq $0, %r13
-	movq 16(%rsp), %r10
+	movq 8(%rsp), %r10
 	addq %r8, %r10
 	adcq $0, %r13
-	movq %r15, 16(%rsp)
+	movq %r15, 8(%rsp)
 	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r15
 	addq %r13, %r8
 	adcq $0, %r15
-	movq 24(%rsp), %r13
+	movq 16(%rsp), %r13
 	addq %r8, %r13
 	adcq $0, %r15
-	movq %r13, 24(%rsp)
+	movq %r13, 16(%rsp)
 	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r13
 	addq %r15, %r8
 	adcq $0, %r13
-	addq %r8, %r14
+	addq %r8, %rdi
 	adcq $0, %r13
 	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r8
 	addq %r13, %r15
 	adcq $0, %r8
-	addq %r15, %rdi
+	addq %r15, %rbx
 	adcq $0, %r8
-	addq %r8, %rbx
+	addq %r8, %r14
 	movq 16(%rsi), %rdx
 	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %rax
@@ -7544,17 +7519,17 @@ pushq %rbx
 	mulxq 16(%rcx), %r15, %r8
 	addq %r13, %r15
 	adcq $0, %r8
-	movq 8(%rsp), %r13
+	movq 24(%rsp), %r13
 	addq %r15, %r13
 	adcq $0, %r8
-	movq %r13, 8(%rsp)
+	movq %r13, 24(%rsp)
 	mulxq 24(%rcx), %r15, %r13
 	addq %r8, %r15
 	adcq $0, %r13
-	movq 16(%rsp), %r8
+	movq 8(%rsp), %r8
 	addq %r15, %r8
 	adcq $0, %r13
-	movq %r8, 16(%rsp)
+	movq %r8, 8(%rsp)
 	mulxq 32(%rcx), %r15, %r8
 	addq %r13, %r15
 	adcq $0, %r8
@@ -7578,24 +7553,24 @@ pushq %rbx
 	mulxq 64(%rcx), %r13, %r15
 	addq %r8, %r13
 	adcq $0, %r15
-	movq 24(%rsp), %r8
+	movq 16(%rsp), %r8
 	addq %r13, %r8
 	adcq $0, %r15
-	movq %r8, 24(%rsp)
+	movq %r8, 16(%rsp)
 	mulxq 72(%rcx), %r13, %r8
 	addq %r15, %r13
 	adcq $0, %r8
-	addq %r13, %r14
+	addq %r13, %rdi
 	adcq $0, %r8
 	mulxq 80(%rcx), %r15, %r13
 	addq %r8, %r15
 	adcq $0, %r13
-	addq %r15, %rdi
+	addq %r15, %rbx
 	adcq $0, %r13
 	mulxq 88(%rcx), %r8, %r15
 	addq %r13, %r8
 	adcq $0, %r15
-	addq %r8, %rbx
+	addq %r8, %r14
 	adcq $0, %r15
 	movq %rax, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r8
@@ -7614,24 +7589,24 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r8
 	addq %rax, %r13
 	adcq $0, %r8
-	movq 24(%rsp), %rax
+	movq 16(%rsp), %rax
 	addq %r13, %rax
 	adcq $0, %r8
-	movq %r11, 24(%rsp)
+	movq %r11, 16(%rsp)
 	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
 	addq %r8, %r13
 	adcq $0, %r11
-	addq %r13, %r14
+	addq %r13, %rdi
 	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r13
 	addq %r11, %r8
 	adcq $0, %r13
-	addq %r8, %rdi
+	addq %r8, %rbx
 	adcq $0, %r13
 	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r8
 	addq %r13, %r11
 	adcq $0, %r8
-	addq %r11, %rbx
+	addq %r11, %r14
 	adcq $0, %r8
 	addq %r8, %r15
 	movq 24(%rsi), %rdx
@@ -7641,24 +7616,24 @@ pushq %rbx
 	mulxq 8(%rcx), %r8, %r13
 	addq %r11, %r8
 	adcq $0, %r13
-	movq 8(%rsp), %r11
-	addq %r8, %r11
-	adcq $0, %r13
-	movq %r11, 8(%rsp)
-	mulxq 16(%rcx), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	movq 16(%rsp), %r13
-	addq %r8, %r13
-	adcq $0, %r11
-	movq %r13, 16(%rsp)
-	mulxq 24(%rcx), %r8, %r13
-	addq %r11, %r8
-	adcq $0, %r13
 	movq 24(%rsp), %r11
 	addq %r8, %r11
 	adcq $0, %r13
 	movq %r11, 24(%rsp)
+	mulxq 16(%rcx), %r8, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	movq 8(%rsp), %r13
+	addq %r8, %r13
+	adcq $0, %r11
+	movq %r13, 8(%rsp)
+	mulxq 24(%rcx), %r8, %r13
+	addq %r11, %r8
+	adcq $0, %r13
+	movq 16(%rsp), %r11
+	addq %r8, %r11
+	adcq $0, %r13
+	movq %r11, 16(%rsp)
 	mulxq 32(%rcx), %r8, %r11
 	addq %r13, %r8
 	adcq $0, %r11
@@ -7682,17 +7657,17 @@ pushq %rbx
 	mulxq 64(%rcx), %r13, %r8
 	addq %r11, %r13
 	adcq $0, %r8
-	addq %r13, %r14
+	addq %r13, %rdi
 	adcq $0, %r8
 	mulxq 72(%rcx), %r11, %r13
 	addq %r8, %r11
 	adcq $0, %r13
-	addq %r11, %rdi
+	addq %r11, %rbx
 	adcq $0, %r13
 	mulxq 80(%rcx), %r8, %r11
 	addq %r13, %r8
 	adcq $0, %r11
-	addq %r8, %rbx
+	addq %r8, %r14
 	adcq $0, %r11
 	mulxq 88(%rcx), %r13, %r8
 	addq %r11, %r13
@@ -7716,17 +7691,17 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r13
 	addq %rbp, %r11
 	adcq $0, %r13
-	addq %r11, %r14
+	addq %r11, %rdi
 	adcq $0, %r13
 	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r11
 	addq %r13, %rbp
 	adcq $0, %r11
-	addq %rbp, %rdi
+	addq %rbp, %rbx
 	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
 	addq %r11, %r13
 	adcq $0, %rbp
-	addq %r13, %rbx
+	addq %r13, %r14
 	adcq $0, %rbp
 	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r13
 	addq %rbp, %r11
@@ -7736,24 +7711,24 @@ pushq %rbx
 	addq %r13, %r8
 	movq 32(%rsi), %rdx
 	mulxq 0(%rcx), %rbp, %r11
-	movq 8(%rsp), %r13
-	addq %rbp, %r13
-	adcq $0, %r11
-	movq %r13, 8(%rsp)
-	mulxq 8(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	movq 16(%rsp), %r11
-	addq %rbp, %r11
-	adcq $0, %r13
-	movq %r11, 16(%rsp)
-	mulxq 16(%rcx), %rbp, %r11
-	addq %r13, %rbp
-	adcq $0, %r11
 	movq 24(%rsp), %r13
 	addq %rbp, %r13
 	adcq $0, %r11
 	movq %r13, 24(%rsp)
+	mulxq 8(%rcx), %rbp, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	movq 8(%rsp), %r11
+	addq %rbp, %r11
+	adcq $0, %r13
+	movq %r11, 8(%rsp)
+	mulxq 16(%rcx), %rbp, %r11
+	addq %r13, %rbp
+	adcq $0, %r11
+	movq 16(%rsp), %r13
+	addq %rbp, %r13
+	adcq $0, %r11
+	movq %r13, 16(%rsp)
 	mulxq 24(%rcx), %rbp, %r13
 	addq %r11, %rbp
 	adcq $0, %r13
@@ -7777,17 +7752,17 @@ pushq %rbx
 	mulxq 56(%rcx), %r11, %rbp
 	addq %r13, %r11
 	adcq $0, %rbp
-	addq %r11, %r14
+	addq %r11, %rdi
 	adcq $0, %rbp
 	mulxq 64(%rcx), %r13, %r11
 	addq %rbp, %r13
 	adcq $0, %r11
-	addq %r13, %rdi
+	addq %r13, %rbx
 	adcq $0, %r11
 	mulxq 72(%rcx), %rbp, %r13
 	addq %r11, %rbp
 	adcq $0, %r13
-	addq %rbp, %rbx
+	addq %rbp, %r14
 	adcq $0, %r13
 	mulxq 80(%rcx), %r11, %rbp
 	addq %r13, %r11
@@ -7799,11 +7774,11 @@ pushq %rbx
 	adcq $0, %r11
 	addq %r13, %r8
 	adcq $0, %r11
-	movq 8(%rsp), %rdx
+	movq 24(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r13
 	addq %rbp, %r10
 	adcq $0, %r13
-	movq %r9, 8(%rsp)
+	movq %r9, 24(%rsp)
 	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r9
 	addq %r13, %rbp
 	adcq $0, %r9
@@ -7812,17 +7787,17 @@ pushq %rbx
 	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
 	addq %r9, %r13
 	adcq $0, %rbp
-	addq %r13, %r14
+	addq %r13, %rdi
 	adcq $0, %rbp
 	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
 	addq %rbp, %r9
 	adcq $0, %r13
-	addq %r9, %rdi
+	addq %r9, %rbx
 	adcq $0, %r13
 	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r9
 	addq %r13, %rbp
 	adcq $0, %r9
-	addq %rbp, %rbx
+	addq %rbp, %r14
 	adcq $0, %r9
 	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
 	addq %r9, %r13
@@ -7837,17 +7812,17 @@ pushq %rbx
 	addq %r13, %r11
 	movq 40(%rsi), %rdx
 	mulxq 0(%rcx), %rbp, %r9
-	movq 16(%rsp), %r13
+	movq 8(%rsp), %r13
 	addq %rbp, %r13
 	adcq $0, %r9
-	movq %r13, 16(%rsp)
+	movq %r13, 8(%rsp)
 	mulxq 8(%rcx), %rbp, %r13
 	addq %r9, %rbp
 	adcq $0, %r13
-	movq 24(%rsp), %r9
+	movq 16(%rsp), %r9
 	addq %rbp, %r9
 	adcq $0, %r13
-	movq %r9, 24(%rsp)
+	movq %r9, 16(%rsp)
 	mulxq 16(%rcx), %rbp, %r9
 	addq %r13, %rbp
 	adcq $0, %r9
@@ -7856,10 +7831,10 @@ pushq %rbx
 	mulxq 24(%rcx), %r13, %rbp
 	addq %r9, %r13
 	adcq $0, %rbp
-	movq 8(%rsp), %r9
+	movq 24(%rsp), %r9
 	addq %r13, %r9
 	adcq $0, %rbp
-	movq %r9, 8(%rsp)
+	movq %r9, 24(%rsp)
 	mulxq 32(%rcx), %r13, %r9
 	addq %rbp, %r13
 	adcq $0, %r9
@@ -7873,17 +7848,17 @@ pushq %rbx
 	mulxq 48(%rcx), %r9, %rbp
 	addq %r13, %r9
 	adcq $0, %rbp
-	addq %r9, %r14
+	addq %r9, %rdi
 	adcq $0, %rbp
 	mulxq 56(%rcx), %r13, %r9
 	addq %rbp, %r13
 	adcq $0, %r9
-	addq %r13, %rdi
+	addq %r13, %rbx
 	adcq $0, %r9
 	mulxq 64(%rcx), %rbp, %r13
 	addq %r9, %rbp
 	adcq $0, %r13
-	addq %rbp, %rbx
+	addq %rbp, %r14
 	adcq $0, %r13
 	mulxq 72(%rcx), %r9, %rbp
 	addq %r13, %r9
@@ -7900,25 +7875,25 @@ pushq %rbx
 	adcq $0, %r13
 	addq %rbp, %r11
 	adcq $0, %r13
-	movq 16(%rsp), %rdx
+	movq 8(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
 	addq %r9, %rax
 	adcq $0, %rbp
-	movq %r10, 16(%rsp)
+	movq %r10, 8(%rsp)
 	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
 	addq %rbp, %r9
 	adcq $0, %r10
-	addq %r9, %r14
+	addq %r9, %rdi
 	adcq $0, %r10
 	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
 	addq %r10, %rbp
 	adcq $0, %r9
-	addq %rbp, %rdi
+	addq %rbp, %rbx
 	adcq $0, %r9
 	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbp
 	addq %r9, %r10
 	adcq $0, %rbp
-	addq %r10, %rbx
+	addq %r10, %r14
 	adcq $0, %rbp
 	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
 	addq %rbp, %r9
@@ -7938,10 +7913,10 @@ pushq %rbx
 	addq %rbp, %r13
 	movq 48(%rsi), %rdx
 	mulxq 0(%rcx), %r9, %r10
-	movq 24(%rsp), %rbp
+	movq 16(%rsp), %rbp
 	addq %r9, %rbp
 	adcq $0, %r10
-	movq %rbp, 24(%rsp)
+	movq %rbp, 16(%rsp)
 	mulxq 8(%rcx), %r9, %rbp
 	addq %r10, %r9
 	adcq $0, %rbp
@@ -7950,17 +7925,17 @@ pushq %rbx
 	mulxq 16(%rcx), %r10, %r9
 	addq %rbp, %r10
 	adcq $0, %r9
-	movq 8(%rsp), %rbp
+	movq 24(%rsp), %rbp
 	addq %r10, %rbp
 	adcq $0, %r9
-	movq %rbp, 8(%rsp)
+	movq %rbp, 24(%rsp)
 	mulxq 24(%rcx), %r10, %rbp
 	addq %r9, %r10
 	adcq $0, %rbp
-	movq 16(%rsp), %r9
+	movq 8(%rsp), %r9
 	addq %r10, %r9
 	adcq $0, %rbp
-	movq %r9, 16(%rsp)
+	movq %r9, 8(%rsp)
 	mulxq 32(%rcx), %r10, %r9
 	addq %rbp, %r10
 	adcq $0, %r9
@@ -7969,17 +7944,17 @@ pushq %rbx
 	mulxq 40(%rcx), %rbp, %r10
 	addq %r9, %rbp
 	adcq $0, %r10
-	addq %rbp, %r14
+	addq %rbp, %rdi
 	adcq $0, %r10
 	mulxq 48(%rcx), %r9, %rbp
 	addq %r10, %r9
 	adcq $0, %rbp
-	addq %r9, %rdi
+	addq %r9, %rbx
 	adcq $0, %rbp
 	mulxq 56(%rcx), %r10, %r9
 	addq %rbp, %r10
 	adcq $0, %r9
-	addq %r10, %rbx
+	addq %r10, %r14
 	adcq $0, %r9
 	mulxq 64(%rcx), %rbp, %r10
 	addq %r9, %rbp
@@ -8001,20 +7976,20 @@ pushq %rbx
 	adcq $0, %r10
 	addq %rbp, %r13
 	adcq $0, %r10
-	movq 24(%rsp), %rdx
+	movq 16(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
-	addq %r9, %r14
+	addq %r9, %rdi
 	adcq $0, %rbp
-	movq %rax, 24(%rsp)
+	movq %rax, 16(%rsp)
 	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rax
 	addq %rbp, %r9
 	adcq $0, %rax
-	addq %r9, %rdi
+	addq %r9, %rbx
 	adcq $0, %rax
 	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
 	addq %rax, %rbp
 	adcq $0, %r9
-	addq %rbp, %rbx
+	addq %rbp, %r14
 	adcq $0, %r9
 	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rbp
 	addq %r9, %rax
@@ -8044,38 +8019,38 @@ pushq %rbx
 	mulxq 8(%rcx), %rbp, %r9
 	addq %rax, %rbp
 	adcq $0, %r9
-	movq 8(%rsp), %rax
-	addq %rbp, %rax
-	adcq $0, %r9
-	movq %rax, 8(%rsp)
-	mulxq 16(%rcx), %rbp, %rax
-	addq %r9, %rbp
-	adcq $0, %rax
-	movq 16(%rsp), %r9
-	addq %rbp, %r9
-	adcq $0, %rax
-	movq %r9, 16(%rsp)
-	mulxq 24(%rcx), %rbp, %r9
-	addq %rax, %rbp
-	adcq $0, %r9
 	movq 24(%rsp), %rax
 	addq %rbp, %rax
 	adcq $0, %r9
 	movq %rax, 24(%rsp)
+	mulxq 16(%rcx), %rbp, %rax
+	addq %r9, %rbp
+	adcq $0, %rax
+	movq 8(%rsp), %r9
+	addq %rbp, %r9
+	adcq $0, %rax
+	movq %r9, 8(%rsp)
+	mulxq 24(%rcx), %rbp, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	movq 16(%rsp), %rax
+	addq %rbp, %rax
+	adcq $0, %r9
+	movq %rax, 16(%rsp)
 	mulxq 32(%rcx), %rbp, %rax
 	addq %r9, %rbp
 	adcq $0, %rax
-	addq %rbp, %r14
+	addq %rbp, %rdi
 	adcq $0, %rax
 	mulxq 40(%rcx), %r9, %rbp
 	addq %rax, %r9
 	adcq $0, %rbp
-	addq %r9, %rdi
+	addq %r9, %rbx
 	adcq $0, %rbp
 	mulxq 48(%rcx), %rax, %r9
 	addq %rbp, %rax
 	adcq $0, %r9
-	addq %rax, %rbx
+	addq %rax, %r14
 	adcq $0, %r9
 	mulxq 56(%rcx), %rbp, %rax
 	addq %r9, %rbp
@@ -8104,12 +8079,12 @@ pushq %rbx
 	adcq $0, %rbp
 	movq %r12, %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
-	addq %rax, %rdi
+	addq %rax, %rbx
 	adcq $0, %r9
 	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rax
 	addq %r9, %r12
 	adcq $0, %rax
-	addq %r12, %rbx
+	addq %r12, %r14
 	adcq $0, %rax
 	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
 	addq %rax, %r9
@@ -8139,38 +8114,38 @@ pushq %rbx
 	addq %r9, %rbp
 	movq 64(%rsi), %rdx
 	mulxq 0(%rcx), %r12, %rax
-	movq 8(%rsp), %r9
-	addq %r12, %r9
-	adcq $0, %rax
-	movq %r9, 8(%rsp)
-	mulxq 8(%rcx), %r12, %r9
-	addq %rax, %r12
-	adcq $0, %r9
-	movq 16(%rsp), %rax
-	addq %r12, %rax
-	adcq $0, %r9
-	movq %rax, 16(%rsp)
-	mulxq 16(%rcx), %r12, %rax
-	addq %r9, %r12
-	adcq $0, %rax
 	movq 24(%rsp), %r9
 	addq %r12, %r9
 	adcq $0, %rax
 	movq %r9, 24(%rsp)
+	mulxq 8(%rcx), %r12, %r9
+	addq %rax, %r12
+	adcq $0, %r9
+	movq 8(%rsp), %rax
+	addq %r12, %rax
+	adcq $0, %r9
+	movq %rax, 8(%rsp)
+	mulxq 16(%rcx), %r12, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	movq 16(%rsp), %r9
+	addq %r12, %r9
+	adcq $0, %rax
+	movq %r9, 16(%rsp)
 	mulxq 24(%rcx), %r12, %r9
 	addq %rax, %r12
 	adcq $0, %r9
-	addq %r12, %r14
+	addq %r12, %rdi
 	adcq $0, %r9
 	mulxq 32(%rcx), %rax, %r12
 	addq %r9, %rax
 	adcq $0, %r12
-	addq %rax, %rdi
+	addq %rax, %rbx
 	adcq $0, %r12
 	mulxq 40(%rcx), %r9, %rax
 	addq %r12, %r9
 	adcq $0, %rax
-	addq %r9, %rbx
+	addq %r9, %r14
 	adcq $0, %rax
 	mulxq 48(%rcx), %r12, %r9
 	addq %rax, %r12
@@ -8202,356 +8177,356 @@ pushq %rbx
 	adcq $0, %rax
 	addq %r9, %rbp
 	adcq $0, %rax
-	movq 8(%rsp), %rdx
+	movq 24(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r9
-	addq %r12, %rbx
+	addq %r12, %r14
 	adcq $0, %r9
-	movq %rdi, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rdi
+	movq %rbx, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
 	addq %r9, %r12
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r12, %r15
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	addq %rdi, %r9
+	addq %rbx, %r9
 	adcq $0, %r12
 	addq %r9, %r8
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r9
-	addq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	addq %r12, %rbx
 	adcq $0, %r9
-	addq %rdi, %r11
+	addq %rbx, %r11
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbx
 	addq %r9, %r12
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r12, %r13
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	addq %rdi, %r9
+	addq %rbx, %r9
 	adcq $0, %r12
 	addq %r9, %r10
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r9
-	addq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	addq %r12, %rbx
 	adcq $0, %r9
-	addq %rdi, %rbp
+	addq %rbx, %rbp
 	adcq $0, %r9
 	addq %r9, %rax
 	movq 72(%rsi), %rdx
-	mulxq 0(%rcx), %r12, %rdi
-	movq 16(%rsp), %r9
+	mulxq 0(%rcx), %r12, %rbx
+	movq 8(%rsp), %r9
 	addq %r12, %r9
-	adcq $0, %rdi
-	movq %r9, 16(%rsp)
+	adcq $0, %rbx
+	movq %r9, 8(%rsp)
 	mulxq 8(%rcx), %r12, %r9
-	addq %rdi, %r12
+	addq %rbx, %r12
 	adcq $0, %r9
-	movq 24(%rsp), %rdi
-	addq %r12, %rdi
+	movq 16(%rsp), %rbx
+	addq %r12, %rbx
 	adcq $0, %r9
-	movq %rdi, 24(%rsp)
-	mulxq 16(%rcx), %r12, %rdi
+	movq %rbx, 16(%rsp)
+	mulxq 16(%rcx), %r12, %rbx
 	addq %r9, %r12
-	adcq $0, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
+	adcq $0, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
 	mulxq 24(%rcx), %r9, %r12
-	addq %rdi, %r9
+	addq %rbx, %r9
 	adcq $0, %r12
-	movq 8(%rsp), %rdi
-	addq %r9, %rdi
-	adcq $0, %r12
-	movq %rdi, 8(%rsp)
-	mulxq 32(%rcx), %r9, %rdi
-	addq %r12, %r9
-	adcq $0, %rdi
+	movq 24(%rsp), %rbx
 	addq %r9, %rbx
-	adcq $0, %rdi
+	adcq $0, %r12
+	movq %rbx, 24(%rsp)
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
+	addq %r9, %r14
+	adcq $0, %rbx
 	mulxq 40(%rcx), %r12, %r9
-	addq %rdi, %r12
+	addq %rbx, %r12
 	adcq $0, %r9
 	addq %r12, %r15
 	adcq $0, %r9
-	mulxq 48(%rcx), %rdi, %r12
-	addq %r9, %rdi
+	mulxq 48(%rcx), %rbx, %r12
+	addq %r9, %rbx
 	adcq $0, %r12
-	addq %rdi, %r8
+	addq %rbx, %r8
 	adcq $0, %r12
-	mulxq 56(%rcx), %r9, %rdi
+	mulxq 56(%rcx), %r9, %rbx
 	addq %r12, %r9
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r9, %r11
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq 64(%rcx), %r12, %r9
-	addq %rdi, %r12
+	addq %rbx, %r12
 	adcq $0, %r9
 	addq %r12, %r13
 	adcq $0, %r9
-	mulxq 72(%rcx), %rdi, %r12
-	addq %r9, %rdi
+	mulxq 72(%rcx), %rbx, %r12
+	addq %r9, %rbx
 	adcq $0, %r12
-	addq %rdi, %r10
+	addq %rbx, %r10
 	adcq $0, %r12
-	mulxq 80(%rcx), %r9, %rdi
+	mulxq 80(%rcx), %r9, %rbx
 	addq %r12, %r9
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r9, %rbp
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq 88(%rcx), %r12, %r9
-	addq %rdi, %r12
+	addq %rbx, %r12
 	adcq $0, %r9
 	addq %r12, %rax
 	adcq $0, %r9
-	movq 16(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r12
-	addq %rdi, %r15
+	movq 8(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r12
+	addq %rbx, %r15
 	adcq $0, %r12
-	movq %rbx, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %rbx
-	addq %r12, %rdi
+	movq %r14, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r14
+	addq %r12, %rbx
+	adcq $0, %r14
+	addq %rbx, %r8
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbx
+	addq %r14, %r12
 	adcq $0, %rbx
-	addq %rdi, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rdi
-	addq %rbx, %r12
-	adcq $0, %rdi
 	addq %r12, %r11
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r12
-	addq %rdi, %rbx
-	adcq $0, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rbx
-	addq %r12, %rdi
 	adcq $0, %rbx
-	addq %rdi, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
+	addq %rbx, %r14
+	adcq $0, %r12
+	addq %r14, %r13
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r14
+	addq %r12, %rbx
+	adcq $0, %r14
+	addq %rbx, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
+	addq %r14, %r12
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rdi
-	addq %rbx, %r12
-	adcq $0, %rdi
 	addq %r12, %rbp
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r12
-	addq %rdi, %rbx
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r12
+	addq %rbx, %r14
 	adcq $0, %r12
-	addq %rbx, %rax
+	addq %r14, %rax
 	adcq $0, %r12
 	addq %r12, %r9
 	movq 80(%rsi), %rdx
-	mulxq 0(%rcx), %rdi, %rbx
+	mulxq 0(%rcx), %rbx, %r14
+	movq 16(%rsp), %r12
+	addq %rbx, %r12
+	adcq $0, %r14
+	movq %r12, 16(%rsp)
+	mulxq 8(%rcx), %rbx, %r12
+	addq %r14, %rbx
+	adcq $0, %r12
+	addq %rbx, %rdi
+	adcq $0, %r12
+	mulxq 16(%rcx), %r14, %rbx
+	addq %r12, %r14
+	adcq $0, %rbx
 	movq 24(%rsp), %r12
-	addq %rdi, %r12
+	addq %r14, %r12
 	adcq $0, %rbx
 	movq %r12, 24(%rsp)
-	mulxq 8(%rcx), %rdi, %r12
-	addq %rbx, %rdi
+	mulxq 24(%rcx), %r14, %r12
+	addq %rbx, %r14
 	adcq $0, %r12
-	addq %rdi, %r14
+	movq 8(%rsp), %rbx
+	addq %r14, %rbx
 	adcq $0, %r12
-	mulxq 16(%rcx), %rbx, %rdi
-	addq %r12, %rbx
-	adcq $0, %rdi
-	movq 8(%rsp), %r12
+	movq %rbx, 8(%rsp)
+	mulxq 32(%rcx), %r14, %rbx
+	addq %r12, %r14
+	adcq $0, %rbx
+	addq %r14, %r15
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r12, %r14
 	addq %rbx, %r12
-	adcq $0, %rdi
-	movq %r12, 8(%rsp)
-	mulxq 24(%rcx), %rbx, %r12
-	addq %rdi, %rbx
-	adcq $0, %r12
-	movq 16(%rsp), %rdi
-	addq %rbx, %rdi
-	adcq $0, %r12
-	movq %rdi, 16(%rsp)
-	mulxq 32(%rcx), %rbx, %rdi
-	addq %r12, %rbx
-	adcq $0, %rdi
-	addq %rbx, %r15
-	adcq $0, %rdi
-	mulxq 40(%rcx), %r12, %rbx
-	addq %rdi, %r12
-	adcq $0, %rbx
+	adcq $0, %r14
 	addq %r12, %r8
-	adcq $0, %rbx
-	mulxq 48(%rcx), %rdi, %r12
-	addq %rbx, %rdi
+	adcq $0, %r14
+	mulxq 48(%rcx), %rbx, %r12
+	addq %r14, %rbx
 	adcq $0, %r12
-	addq %rdi, %r11
+	addq %rbx, %r11
 	adcq $0, %r12
-	mulxq 56(%rcx), %rbx, %rdi
-	addq %r12, %rbx
-	adcq $0, %rdi
-	addq %rbx, %r13
-	adcq $0, %rdi
-	mulxq 64(%rcx), %r12, %rbx
-	addq %rdi, %r12
+	mulxq 56(%rcx), %r14, %rbx
+	addq %r12, %r14
 	adcq $0, %rbx
+	addq %r14, %r13
+	adcq $0, %rbx
+	mulxq 64(%rcx), %r12, %r14
+	addq %rbx, %r12
+	adcq $0, %r14
 	addq %r12, %r10
-	adcq $0, %rbx
-	mulxq 72(%rcx), %rdi, %r12
-	addq %rbx, %rdi
+	adcq $0, %r14
+	mulxq 72(%rcx), %rbx, %r12
+	addq %r14, %rbx
 	adcq $0, %r12
-	addq %rdi, %rbp
+	addq %rbx, %rbp
 	adcq $0, %r12
-	mulxq 80(%rcx), %rbx, %rdi
-	addq %r12, %rbx
-	adcq $0, %rdi
-	addq %rbx, %rax
-	adcq $0, %rdi
-	mulxq 88(%rcx), %r12, %rbx
-	addq %rdi, %r12
+	mulxq 80(%rcx), %r14, %rbx
+	addq %r12, %r14
 	adcq $0, %rbx
+	addq %r14, %rax
+	adcq $0, %rbx
+	mulxq 88(%rcx), %r12, %r14
+	addq %rbx, %r12
+	adcq $0, %r14
 	addq %r12, %r9
-	adcq $0, %rbx
-	movq 24(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r12
-	addq %rdi, %r8
+	adcq $0, %r14
+	movq 16(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r12
+	addq %rbx, %r8
 	adcq $0, %r12
-	movq %r15, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r15
-	addq %r12, %rdi
+	movq %r15, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r15
+	addq %r12, %rbx
 	adcq $0, %r15
-	addq %rdi, %r11
+	addq %rbx, %r11
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbx
 	addq %r15, %r12
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r12, %r13
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
-	addq %rdi, %r15
+	addq %rbx, %r15
 	adcq $0, %r12
 	addq %r15, %r10
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r15
-	addq %r12, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r15
+	addq %r12, %rbx
 	adcq $0, %r15
-	addq %rdi, %rbp
+	addq %rbx, %rbp
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
 	addq %r15, %r12
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r12, %rax
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r12
-	addq %rdi, %r15
+	addq %rbx, %r15
 	adcq $0, %r12
 	addq %r15, %r9
 	adcq $0, %r12
-	addq %r12, %rbx
+	addq %r12, %r14
 	movq 88(%rsi), %rdx
-	mulxq 0(%rcx), %rdi, %r15
-	addq %rdi, %r14
+	mulxq 0(%rcx), %rbx, %r15
+	addq %rbx, %rdi
 	adcq $0, %r15
-	mulxq 8(%rcx), %r12, %rdi
+	mulxq 8(%rcx), %r12, %rbx
 	addq %r15, %r12
-	adcq $0, %rdi
-	movq 8(%rsp), %r15
-	addq %r12, %r15
-	adcq $0, %rdi
-	movq %r15, 8(%rsp)
-	mulxq 16(%rcx), %r12, %r15
-	addq %rdi, %r12
-	adcq $0, %r15
-	movq 16(%rsp), %rdi
-	addq %r12, %rdi
-	adcq $0, %r15
-	movq %rdi, 16(%rsp)
-	mulxq 24(%rcx), %r12, %rdi
-	addq %r15, %r12
-	adcq $0, %rdi
+	adcq $0, %rbx
 	movq 24(%rsp), %r15
 	addq %r12, %r15
-	adcq $0, %rdi
+	adcq $0, %rbx
 	movq %r15, 24(%rsp)
+	mulxq 16(%rcx), %r12, %r15
+	addq %rbx, %r12
+	adcq $0, %r15
+	movq 8(%rsp), %rbx
+	addq %r12, %rbx
+	adcq $0, %r15
+	movq %rbx, 8(%rsp)
+	mulxq 24(%rcx), %r12, %rbx
+	addq %r15, %r12
+	adcq $0, %rbx
+	movq 16(%rsp), %r15
+	addq %r12, %r15
+	adcq $0, %rbx
+	movq %r15, 16(%rsp)
 	mulxq 32(%rcx), %r12, %r15
-	addq %rdi, %r12
+	addq %rbx, %r12
 	adcq $0, %r15
 	addq %r12, %r8
 	adcq $0, %r15
-	mulxq 40(%rcx), %rdi, %r12
-	addq %r15, %rdi
+	mulxq 40(%rcx), %rbx, %r12
+	addq %r15, %rbx
 	adcq $0, %r12
-	addq %rdi, %r11
+	addq %rbx, %r11
 	adcq $0, %r12
-	mulxq 48(%rcx), %r15, %rdi
+	mulxq 48(%rcx), %r15, %rbx
 	addq %r12, %r15
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r15, %r13
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq 56(%rcx), %r12, %r15
-	addq %rdi, %r12
+	addq %rbx, %r12
 	adcq $0, %r15
 	addq %r12, %r10
 	adcq $0, %r15
-	mulxq 64(%rcx), %rdi, %r12
-	addq %r15, %rdi
+	mulxq 64(%rcx), %rbx, %r12
+	addq %r15, %rbx
 	adcq $0, %r12
-	addq %rdi, %rbp
+	addq %rbx, %rbp
 	adcq $0, %r12
-	mulxq 72(%rcx), %r15, %rdi
+	mulxq 72(%rcx), %r15, %rbx
 	addq %r12, %r15
-	adcq $0, %rdi
+	adcq $0, %rbx
 	addq %r15, %rax
-	adcq $0, %rdi
+	adcq $0, %rbx
 	mulxq 80(%rcx), %r12, %r15
-	addq %rdi, %r12
+	addq %rbx, %r12
 	adcq $0, %r15
 	addq %r12, %r9
 	adcq $0, %r15
-	mulxq 88(%rcx), %rdi, %r12
-	addq %r15, %rdi
+	mulxq 88(%rcx), %rbx, %r12
+	addq %r15, %rbx
 	adcq $0, %r12
-	addq %rdi, %rbx
+	addq %rbx, %r14
 	adcq $0, %r12
-	movq %r14, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rdi
+	movq %rdi, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rbx
 	addq %r15, %r11
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r15
-	addq %rdi, %r14
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r15
+	addq %rbx, %rdi
 	adcq $0, %r15
-	addq %r14, %r13
+	addq %rdi, %r13
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r14
-	addq %r15, %rdi
-	adcq $0, %r14
-	addq %rdi, %r10
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rdi
-	addq %r14, %r15
-	adcq $0, %rdi
-	addq %r15, %rbp
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r15
-	addq %rdi, %r14
-	adcq $0, %r15
-	addq %r14, %rax
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r14
-	addq %r15, %rdi
-	adcq $0, %r14
-	addq %rdi, %r9
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rdi
-	addq %r14, %r15
-	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rdi
 	addq %r15, %rbx
 	adcq $0, %rdi
-	addq %rdi, %r12
-	movq 8(%rsp), %r14
-	subq .Lfg_p751_mont_p+0(%rip), %r14
-	movq 16(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+8(%rip), %r15
+	addq %rbx, %r10
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rbx
+	addq %rdi, %r15
+	adcq $0, %rbx
+	addq %r15, %rbp
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r15
+	addq %rbx, %rdi
+	adcq $0, %r15
+	addq %rdi, %rax
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rdi
+	addq %r15, %rbx
+	adcq $0, %rdi
+	addq %rbx, %r9
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rbx
+	addq %rdi, %r15
+	adcq $0, %rbx
+	addq %r15, %r14
+	adcq $0, %rbx
+	addq %rbx, %r12
 	movq 24(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+16(%rip), %rdi
+	subq $-1, %rdi
+	movq 8(%rsp), %r15
+	sbbq $-1, %r15
+	movq 16(%rsp), %rbx
+	sbbq $-1, %rbx
 	movq %r8, 32(%rsp)
 	movq 32(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+24(%rip), %r8
-	movq %rbx, 40(%rsp)
-	movq %r11, %rbx
-	sbbq .Lfg_p751_mont_p+32(%rip), %rbx
+	sbbq $-1, %r8
+	movq %r14, 40(%rsp)
+	movq %r11, %r14
+	sbbq $-1, %r14
 	movq %r9, 48(%rsp)
 	movq %r13, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
@@ -8573,11 +8548,11 @@ pushq %rbx
 	movq %r12, 96(%rsp)
 	movq 96(%rsp), %r12
 	sbbq .Lfg_p751_mont_p+88(%rip), %r12
-	cmovc 8(%rsp), %r14
-	cmovc 16(%rsp), %r15
 	cmovc 24(%rsp), %rdi
+	cmovc 8(%rsp), %r15
+	cmovc 16(%rsp), %rbx
 	cmovc 32(%rsp), %r8
-	cmovc 88(%rsp), %rbx
+	cmovc 88(%rsp), %r14
 	cmovc 80(%rsp), %r9
 	cmovc 72(%rsp), %rax
 	cmovc 64(%rsp), %rbp
@@ -8587,19 +8562,19 @@ pushq %rbx
 	cmovc 96(%rsp), %r12
 	movq %r12, 96(%rsp)
 	movq 0(%rsp), %r12
-	movq %r14, 0(%r12)
+	movq %rdi, 0(%r12)
 	movq %r15, 8(%r12)
-	movq %rdi, 16(%r12)
+	movq %rbx, 16(%r12)
 	movq %r8, 24(%r12)
-	movq %rbx, 32(%r12)
+	movq %r14, 32(%r12)
 	movq %r9, 40(%r12)
 	movq %rax, 48(%r12)
 	movq %rbp, 56(%r12)
 	movq %r10, 64(%r12)
 	movq %r13, 72(%r12)
 	movq %r11, 80(%r12)
-	movq 96(%rsp), %r14
-	movq %r14, 88(%r12)
+	movq 96(%rsp), %rdi
+	movq %rdi, 88(%r12)
 	addq $104, %rsp
 popq %rbx
 popq %rbp
@@ -8630,39 +8605,30 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $120, %rsp
+	subq $144, %rsp
 	movq 0(%rsi), %rdx
 	mulxq 8(%rsi), %rcx, %r8
 	mulxq 16(%rsi), %r9, %r10
 	addq %r8, %r9
-	adcq $0, %r10
 	mulxq 24(%rsi), %r11, %rax
-	addq %r10, %r11
-	adcq $0, %rax
+	adcq %r10, %r11
 	mulxq 32(%rsi), %rbx, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
+	adcq %rax, %rbx
 	mulxq 40(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
+	adcq %rbp, %r12
 	mulxq 48(%rsi), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
+	adcq %r13, %r14
 	mulxq 56(%rsi), %r8, %r10
-	addq %r15, %r8
-	adcq $0, %r10
+	adcq %r15, %r8
 	mulxq 64(%rsi), %rax, %rbp
-	addq %r10, %rax
-	adcq $0, %rbp
+	adcq %r10, %rax
 	mulxq 72(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
+	adcq %rbp, %r13
 	mulxq 80(%rsi), %r10, %rbp
-	addq %r15, %r10
-	adcq $0, %rbp
+	adcq %r15, %r10
 	movq %rdi, 0(%rsp)
 	mulxq 88(%rsi), %r15, %rdi
-	addq %rbp, %r15
+	adcq %rbp, %r15
 	adcq $0, %rdi
 	movq 8(%rsi), %rdx
 	movq %r9, 8(%rsp)
@@ -8912,38 +8878,37 @@ pushq %rbx
 	adcq $0, %r10
 	movq 64(%rsi), %rdx
 	mulxq 72(%rsi), %rax, %rbp
+	movq %r9, 72(%rsp)
+	movq %rbx, 80(%rsp)
+	mulxq 80(%rsi), %r9, %rbx
+	addq %rbp, %r9
+	movq %r14, 88(%rsp)
+	movq %r15, 96(%rsp)
+	mulxq 88(%rsi), %r14, %r15
+	adcq %rbx, %r14
+	adcq $0, %r15
 	addq %rax, %rcx
-	adcq $0, %rbp
-	movq %rbx, 72(%rsp)
-	mulxq 80(%rsi), %rax, %rbx
-	addq %rbp, %rax
-	adcq $0, %rbx
-	addq %rax, %rdi
-	adcq $0, %rbx
-	mulxq 88(%rsi), %rbp, %rax
-	addq %rbx, %rbp
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
+	adcq %r9, %rdi
+	adcq %r14, %r10
+	adcq $0, %r15
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rbx, %rbp
-	addq %rbx, %r10
-	adcq $0, %rbp
-	movq %rdi, 80(%rsp)
-	mulxq 88(%rsi), %rbx, %rdi
-	addq %rbp, %rbx
+	mulxq 80(%rsi), %rax, %r9
+	movq %rdi, 104(%rsp)
+	mulxq 88(%rsi), %r14, %rdi
+	addq %r9, %r14
 	adcq $0, %rdi
-	addq %rbx, %rax
+	addq %rax, %r10
+	adcq %r14, %r15
 	adcq $0, %rdi
 	movq 80(%rsi), %rdx
-	mulxq 88(%rsi), %rbp, %rbx
-	addq %rbp, %rdi
-	adcq $0, %rbx
-	movq 16(%rsp), %rbp
-	addq %rbp, %rbp
-	movq %rax, 16(%rsp)
-	movq 8(%rsp), %rax
-	adcq %rax, %rax
+	mulxq 88(%rsi), %rax, %r14
+	addq %rax, %rdi
+	adcq $0, %r14
+	movq 16(%rsp), %rax
+	addq %rax, %rax
+	movq %r15, 16(%rsp)
+	movq 8(%rsp), %r15
+	adcq %r15, %r15
 	adcq %r11, %r11
 	movq %r10, 8(%rsp)
 	movq 24(%rsp), %r10
@@ -8953,615 +8918,656 @@ pushq %rbx
 	movq 32(%rsp), %rcx
 	adcq %rcx, %rcx
 	adcq %r8, %r8
-	movq %r14, 32(%rsp)
-	movq 40(%rsp), %r14
-	adcq %r14, %r14
-	adcq %r13, %r13
-	movq %r9, 40(%rsp)
-	movq 48(%rsp), %r9
-	adcq %r9, %r9
-	adcq %r15, %r15
-	movq %r15, 48(%rsp)
-	movq 56(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 56(%rsp)
-	movq 40(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 40(%rsp)
-	movq 64(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 64(%rsp)
-	movq 32(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 32(%rsp)
-	movq 72(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 72(%rsp)
-	movq 24(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 24(%rsp)
-	movq 80(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 80(%rsp)
-	movq 8(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 8(%rsp)
-	movq 16(%rsp), %r15
-	adcq %r15, %r15
-	adcq %rdi, %rdi
-	adcq %rbx, %rbx
-	movq %r15, 16(%rsp)
-	movq $0, %r15
-	adcq $0, %r15
-	movq 0(%rsi), %rdx
-	movq %r9, 88(%rsp)
-	movq %r13, 96(%rsp)
-	mulxq %rdx, %r9, %r13
-	addq %r13, %rbp
-	movq 8(%rsi), %rdx
-	movq %r14, 104(%rsp)
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rax
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %r10
-	adcq %r14, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rcx
-	adcq %r14, %r8
-	movq 32(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	movq %r8, 112(%rsp)
-	movq 104(%rsp), %r8
-	adcq %r13, %r8
-	movq 96(%rsp), %r13
-	adcq %r14, %r13
-	movq 40(%rsi), %rdx
-	movq %r13, 96(%rsp)
-	mulxq %rdx, %r14, %r13
-	movq %r8, 104(%rsp)
-	movq 88(%rsp), %r8
-	adcq %r14, %r8
-	movq 48(%rsp), %r14
-	adcq %r13, %r14
-	movq 48(%rsi), %rdx
-	movq %r14, 48(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %r8, 88(%rsp)
-	movq 56(%rsp), %r8
-	adcq %r13, %r8
+	movq %r13, 32(%rsp)
 	movq 40(%rsp), %r13
-	adcq %r14, %r13
-	movq 56(%rsi), %rdx
+	adcq %r13, %r13
 	movq %r13, 40(%rsp)
-	mulxq %rdx, %r14, %r13
-	movq %r8, 56(%rsp)
-	movq 64(%rsp), %r8
-	adcq %r14, %r8
-	movq 32(%rsp), %r14
-	adcq %r13, %r14
-	movq 64(%rsi), %rdx
-	movq %r14, 32(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %r8, 64(%rsp)
-	movq 72(%rsp), %r8
-	adcq %r13, %r8
-	movq 24(%rsp), %r13
-	adcq %r14, %r13
-	movq 72(%rsi), %rdx
-	movq %r13, 24(%rsp)
-	mulxq %rdx, %r14, %r13
-	movq %r8, 72(%rsp)
-	movq 80(%rsp), %r8
-	adcq %r14, %r8
-	movq 8(%rsp), %r14
-	adcq %r13, %r14
-	movq 80(%rsi), %rdx
-	movq %r14, 8(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %r8, 80(%rsp)
-	movq 16(%rsp), %r8
-	adcq %r13, %r8
-	adcq %r14, %rdi
-	movq 88(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rbx
-	adcq %r14, %r15
-	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %r13
-	addq %r14, %rsi
-	adcq $0, %r13
-	addq %rsi, %rcx
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rsi
-	addq %r13, %r14
-	adcq $0, %rsi
-	movq 112(%rsp), %r13
-	addq %r14, %r13
-	adcq $0, %rsi
-	movq %rdi, 112(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rdi
-	addq %rsi, %r14
-	adcq $0, %rdi
-	movq 104(%rsp), %rsi
-	addq %r14, %rsi
-	adcq $0, %rdi
-	movq %r8, 104(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r8
-	addq %rdi, %r14
-	adcq $0, %r8
-	movq 96(%rsp), %rdi
-	addq %r14, %rdi
-	adcq $0, %r8
-	movq %r15, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r15
-	addq %r8, %r14
-	adcq $0, %r15
-	movq 88(%rsp), %r8
-	addq %r14, %r8
-	adcq $0, %r15
-	movq %rbx, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbx
-	addq %r15, %r14
-	adcq $0, %rbx
-	movq 48(%rsp), %r15
-	addq %r14, %r15
-	adcq $0, %rbx
-	movq %rbp, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r9
-	addq %r14, %rcx
-	adcq $0, %r9
-	movq %r12, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	addq %r14, %r13
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r14
-	addq %r12, %r9
-	adcq $0, %r14
-	addq %r9, %rsi
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r9
-	addq %r14, %r12
-	adcq $0, %r9
-	addq %r12, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	addq %r14, %r8
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r14
-	addq %r12, %r9
-	adcq $0, %r14
-	addq %r9, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r9
-	addq %r14, %r12
-	adcq $0, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r12
-	addq %r14, %r13
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r14
-	addq %r12, %rbp
-	adcq $0, %r14
-	addq %rbp, %rsi
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	addq %r12, %rdi
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
-	addq %rbp, %r14
-	adcq $0, %r12
-	addq %r14, %r8
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r14
-	addq %r12, %rbp
-	adcq $0, %r14
-	addq %rbp, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	addq %r12, %rbx
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r12
-	addq %rbp, %r14
-	adcq $0, %r12
-	addq %r14, %r9
-	adcq $0, %r12
-	movq %r11, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r14
-	addq %rbp, %rsi
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbp
-	addq %r14, %rax
-	adcq $0, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	addq %r14, %r8
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r14
-	addq %rax, %rbp
-	adcq $0, %r14
-	addq %rbp, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbp
-	addq %r14, %rax
-	adcq $0, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	addq %r14, %r9
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r14
-	addq %rax, %rbp
-	adcq $0, %r14
-	addq %rbp, %r12
-	adcq $0, %r14
-	movq %r10, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	addq %r11, %r8
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r11
-	addq %rax, %rbp
-	adcq $0, %r11
-	addq %rbp, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rbp
-	addq %r11, %rax
-	adcq $0, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	addq %r11, %r9
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r11
-	addq %rax, %rbp
-	adcq $0, %r11
-	addq %rbp, %r12
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
-	addq %r11, %rax
-	adcq $0, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
-	movq 48(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rax
-	addq %r11, %r8
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r11
-	addq %rax, %r10
-	adcq $0, %r11
-	addq %r10, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r10
-	addq %r11, %rax
-	adcq $0, %r10
-	addq %rax, %rbx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
-	addq %r10, %r11
-	adcq $0, %rax
-	addq %r11, %r9
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r11
-	addq %rax, %r10
-	adcq $0, %r11
-	addq %r10, %r12
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
-	addq %r11, %rax
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rax
-	addq %r10, %r11
-	adcq $0, %rax
-	addq %r11, %rbp
-	adcq $0, %rax
-	movq %rcx, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r11
-	addq %r10, %r15
-	adcq $0, %r11
-	movq %r8, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r8
-	addq %r11, %r10
-	adcq $0, %r8
-	addq %r10, %rbx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r10
-	addq %r8, %r11
-	adcq $0, %r10
-	addq %r11, %r9
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r11
-	addq %r10, %r8
-	adcq $0, %r11
-	addq %r8, %r12
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r8
-	addq %r11, %r10
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
-	addq %r8, %r11
-	adcq $0, %r10
-	addq %r11, %rbp
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r11
-	addq %r10, %r8
-	adcq $0, %r11
-	addq %r8, %rax
-	adcq $0, %r11
-	movq %r13, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r8
-	addq %r10, %rbx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rcx, %r10
-	addq %r8, %rcx
-	adcq $0, %r10
-	addq %rcx, %r9
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rcx
-	addq %r10, %r8
-	adcq $0, %rcx
-	addq %r8, %r12
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r8
-	addq %rcx, %r10
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r10
-	addq %r8, %rcx
-	adcq $0, %r10
-	addq %rcx, %rbp
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rcx
-	addq %r10, %r8
-	adcq $0, %rcx
-	addq %r8, %rax
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r8
-	addq %rcx, %r10
-	adcq $0, %r8
-	addq %r10, %r11
-	adcq $0, %r8
-	movq %rsi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %r10
-	addq %rcx, %r9
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rcx
-	addq %r10, %r13
-	adcq $0, %rcx
-	addq %r13, %r12
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r13
-	addq %rcx, %r10
-	adcq $0, %r13
-	addq %r10, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r10
-	addq %r13, %rcx
-	adcq $0, %r10
-	addq %rcx, %rbp
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rcx
-	addq %r10, %r13
-	adcq $0, %rcx
-	addq %r13, %rax
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r13
-	addq %rcx, %r10
-	adcq $0, %r13
-	addq %r10, %r11
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %r10
-	addq %r13, %rcx
-	adcq $0, %r10
-	addq %rcx, %r8
-	adcq $0, %r10
-	movq %rdi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rcx
-	addq %r13, %r12
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %r13
-	addq %rcx, %rsi
-	adcq $0, %r13
-	addq %rsi, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %rsi
-	addq %r13, %rcx
-	adcq $0, %rsi
-	addq %rcx, %rbp
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rcx
-	addq %rsi, %r13
-	adcq $0, %rcx
-	addq %r13, %rax
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %r13
-	addq %rcx, %rsi
-	adcq $0, %r13
-	addq %rsi, %r11
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %rsi
-	addq %r13, %rcx
-	adcq $0, %rsi
-	addq %rcx, %r8
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rcx
-	addq %rsi, %r13
-	adcq $0, %rcx
-	addq %r13, %r10
-	adcq $0, %rcx
-	movq 48(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %r13
-	addq %rsi, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %rsi
-	addq %r13, %rdi
-	adcq $0, %rsi
-	addq %rdi, %rbp
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rdi
-	addq %rsi, %r13
-	adcq $0, %rdi
-	addq %r13, %rax
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r13
-	addq %rdi, %rsi
-	adcq $0, %r13
-	addq %rsi, %r11
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rsi
-	addq %r13, %rdi
-	adcq $0, %rsi
-	addq %rdi, %r8
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rdi
-	addq %rsi, %r13
-	adcq $0, %rdi
-	addq %r13, %r10
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %r13
-	addq %rdi, %rsi
-	adcq $0, %r13
-	addq %rsi, %rcx
-	adcq $0, %r13
-	movq %r15, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %rsi
-	addq %rdi, %rbp
-	adcq $0, %rsi
-	movq %r14, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r14
-	addq %rsi, %rdi
-	adcq $0, %r14
-	addq %rdi, %rax
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %rdi
-	addq %r14, %rsi
-	adcq $0, %rdi
-	addq %rsi, %r11
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rsi
-	addq %rdi, %r14
-	adcq $0, %rsi
-	addq %r14, %r8
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r14
-	addq %rsi, %rdi
-	adcq $0, %r14
-	addq %rdi, %r10
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %rdi
-	addq %r14, %rsi
-	adcq $0, %rdi
-	addq %rsi, %rcx
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rsi
-	addq %rdi, %r14
-	adcq $0, %rsi
-	addq %r14, %r13
-	adcq $0, %rsi
-	addq 56(%rsp), %rbx
-	adcq 40(%rsp), %r9
-	adcq 64(%rsp), %r12
-	movq 48(%rsp), %rdi
-	adcq 32(%rsp), %rdi
-	adcq 72(%rsp), %rbp
-	adcq 24(%rsp), %rax
-	adcq 80(%rsp), %r11
-	adcq 8(%rsp), %r8
-	adcq 104(%rsp), %r10
-	adcq 112(%rsp), %rcx
-	adcq 88(%rsp), %r13
-	adcq 96(%rsp), %rsi
-	movq %rbx, %r14
-	subq .Lfg_p751_mont_p+0(%rip), %r14
-	movq %r9, %r15
-	sbbq .Lfg_p751_mont_p+8(%rip), %r15
-	movq %rdi, 96(%rsp)
-	movq %r12, %rdi
-	sbbq .Lfg_p751_mont_p+16(%rip), %rdi
-	movq %r13, 88(%rsp)
+	movq 32(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 32(%rsp)
+	movq 48(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 48(%rsp)
 	movq 96(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+24(%rip), %r13
-	movq %rcx, 112(%rsp)
-	movq %rbp, %rcx
-	sbbq .Lfg_p751_mont_p+32(%rip), %rcx
-	movq %r12, 104(%rsp)
-	movq %rax, %r12
-	sbbq .Lfg_p751_mont_p+40(%rip), %r12
+	adcq %r13, %r13
+	movq %r13, 96(%rsp)
+	movq 56(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 56(%rsp)
+	movq 72(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 72(%rsp)
+	movq 64(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 64(%rsp)
+	movq 88(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 88(%rsp)
+	movq 80(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 80(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 24(%rsp)
+	movq 104(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 104(%rsp)
+	movq 8(%rsp), %r13
+	adcq %r13, %r13
+	movq %r13, 8(%rsp)
+	movq 16(%rsp), %r13
+	adcq %r13, %r13
+	adcq %rdi, %rdi
+	adcq %r14, %r14
+	movq %r13, 16(%rsp)
+	movq $0, %r13
+	adcq $0, %r13
+	movq 0(%rsi), %rdx
+	movq %r8, 112(%rsp)
+	movq %rcx, 120(%rsp)
+	mulxq %rdx, %r8, %rcx
+	addq %rcx, %rax
+	movq 8(%rsi), %rdx
+	movq %r12, 128(%rsp)
+	mulxq %rdx, %rcx, %r12
+	adcq %rcx, %r15
+	adcq %r12, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rcx, %r12
+	adcq %rcx, %r10
+	movq 128(%rsp), %rcx
+	adcq %r12, %rcx
+	movq 24(%rsi), %rdx
+	movq %rcx, 128(%rsp)
+	mulxq %rdx, %r12, %rcx
+	movq %r10, 136(%rsp)
+	movq 120(%rsp), %r10
+	adcq %r12, %r10
+	movq 112(%rsp), %r12
+	adcq %rcx, %r12
+	movq 32(%rsi), %rdx
+	movq %r12, 112(%rsp)
+	mulxq %rdx, %rcx, %r12
+	movq %r10, 120(%rsp)
+	movq 40(%rsp), %r10
+	adcq %rcx, %r10
+	movq 32(%rsp), %rcx
+	adcq %r12, %rcx
+	movq 40(%rsi), %rdx
+	movq %rcx, 32(%rsp)
+	mulxq %rdx, %r12, %rcx
+	movq %r10, 40(%rsp)
+	movq 48(%rsp), %r10
+	adcq %r12, %r10
+	movq 96(%rsp), %r12
+	adcq %rcx, %r12
+	movq 48(%rsi), %rdx
+	movq %r10, 96(%rsp)
+	mulxq %rdx, %rcx, %r10
+	movq %r12, 48(%rsp)
+	movq 56(%rsp), %r12
+	adcq %rcx, %r12
+	movq 72(%rsp), %rcx
+	adcq %r10, %rcx
+	movq 56(%rsi), %rdx
+	movq %rcx, 72(%rsp)
+	mulxq %rdx, %r10, %rcx
+	movq %r12, 56(%rsp)
+	movq 64(%rsp), %r12
+	adcq %r10, %r12
+	movq 88(%rsp), %r10
+	adcq %rcx, %r10
+	movq 64(%rsi), %rdx
+	movq %r10, 88(%rsp)
+	mulxq %rdx, %rcx, %r10
+	movq %r12, 64(%rsp)
+	movq 80(%rsp), %r12
+	adcq %rcx, %r12
+	movq 24(%rsp), %rcx
+	adcq %r10, %rcx
+	movq 72(%rsi), %rdx
+	movq %rcx, 24(%rsp)
+	mulxq %rdx, %r10, %rcx
+	movq %r12, 80(%rsp)
+	movq 104(%rsp), %r12
+	adcq %r10, %r12
+	movq 8(%rsp), %r10
+	adcq %rcx, %r10
+	movq 80(%rsi), %rdx
 	movq %r10, 8(%rsp)
-	movq %r11, %r10
-	sbbq .Lfg_p751_mont_p+48(%rip), %r10
-	movq %r8, 80(%rsp)
-	movq 80(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+56(%rip), %r8
-	movq %r11, 24(%rsp)
-	movq 8(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+64(%rip), %r11
-	movq %rax, 72(%rsp)
-	movq 112(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+72(%rip), %rax
-	movq %rbp, 32(%rsp)
-	movq 88(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
-	movq %r9, 64(%rsp)
-	movq %rsi, %r9
-	sbbq .Lfg_p751_mont_p+88(%rip), %r9
-	cmovc %rbx, %r14
-	cmovc 64(%rsp), %r15
-	cmovc 104(%rsp), %rdi
-	cmovc 96(%rsp), %r13
-	cmovc 32(%rsp), %rcx
-	cmovc 72(%rsp), %r12
-	cmovc 24(%rsp), %r10
-	cmovc 80(%rsp), %r8
-	cmovc 8(%rsp), %r11
-	cmovc 112(%rsp), %rax
-	cmovc 88(%rsp), %rbp
-	cmovc %rsi, %r9
-	movq 0(%rsp), %rbx
-	movq %r14, 0(%rbx)
-	movq %r15, 8(%rbx)
-	movq %rdi, 16(%rbx)
-	movq %r13, 24(%rbx)
-	movq %rcx, 32(%rbx)
-	movq %r12, 40(%rbx)
-	movq %r10, 48(%rbx)
-	movq %r8, 56(%rbx)
-	movq %r11, 64(%rbx)
-	movq %rax, 72(%rbx)
-	movq %rbp, 80(%rbx)
-	movq %r9, 88(%rbx)
-	addq $120, %rsp
+	mulxq %rdx, %rcx, %r10
+	movq %r12, 104(%rsp)
+	movq 16(%rsp), %r12
+	adcq %rcx, %r12
+	adcq %r10, %rdi
+	movq 88(%rsi), %rdx
+	mulxq %rdx, %rcx, %r10
+	adcq %rcx, %r14
+	adcq %r10, %r13
+	movq %r8, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %r10
+	movq 128(%rsp), %rsi
+	addq %rcx, %rsi
+	adcq $0, %r10
+	movq %rdi, 128(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rcx, %rdi
+	addq %r10, %rcx
+	adcq $0, %rdi
+	movq 120(%rsp), %r10
+	addq %rcx, %r10
+	adcq $0, %rdi
+	movq %r12, 120(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %r12
+	addq %rdi, %rcx
+	adcq $0, %r12
+	movq 112(%rsp), %rdi
+	addq %rcx, %rdi
+	adcq $0, %r12
+	movq %r13, 112(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r13
+	addq %r12, %rcx
+	adcq $0, %r13
+	movq 40(%rsp), %r12
+	addq %rcx, %r12
+	adcq $0, %r13
+	movq %r14, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	movq 32(%rsp), %r13
+	addq %rcx, %r13
+	adcq $0, %r14
+	movq %r13, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %r13
+	addq %r14, %rcx
+	adcq $0, %r13
+	movq 96(%rsp), %r14
+	addq %rcx, %r14
+	adcq $0, %r13
+	movq %r14, 96(%rsp)
+	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	movq 48(%rsp), %r13
+	addq %rcx, %r13
+	adcq $0, %r14
+	movq %rax, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %r8
+	addq %rcx, %r10
+	adcq $0, %r8
+	movq %rsi, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rcx, %rsi
+	addq %r8, %rcx
+	adcq $0, %rsi
+	addq %rcx, %rdi
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rcx
+	addq %rsi, %r8
+	adcq $0, %rcx
+	addq %r8, %r12
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r8
+	addq %rcx, %rsi
+	adcq $0, %r8
+	movq 32(%rsp), %rcx
+	addq %rsi, %rcx
+	adcq $0, %r8
+	movq %rcx, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %rcx
+	addq %r8, %rsi
+	adcq $0, %rcx
+	movq 96(%rsp), %r8
+	addq %rsi, %r8
+	adcq $0, %rcx
+	movq %r8, 96(%rsp)
+	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %r8
+	addq %rcx, %rsi
+	adcq $0, %r8
+	addq %rsi, %r13
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %rsi
+	addq %r8, %rcx
+	adcq $0, %rsi
+	addq %rcx, %r14
+	adcq $0, %rsi
+	movq %r15, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rcx
+	addq %r8, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r8
+	addq %rcx, %rax
+	adcq $0, %r8
+	addq %rax, %r12
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %rax
+	addq %r8, %rcx
+	adcq $0, %rax
+	movq 32(%rsp), %r8
+	addq %rcx, %r8
+	adcq $0, %rax
+	movq %r10, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r10
+	addq %rax, %rcx
+	adcq $0, %r10
+	movq 96(%rsp), %rax
+	addq %rcx, %rax
+	adcq $0, %r10
+	movq %rax, 96(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %rax
+	addq %r10, %rcx
+	adcq $0, %rax
+	addq %rcx, %r13
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %rcx
+	addq %rax, %r10
+	adcq $0, %rcx
+	addq %r10, %r14
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
+	addq %rcx, %rax
+	adcq $0, %r10
+	addq %rax, %rsi
+	adcq $0, %r10
+	movq %r11, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %rax
+	addq %rcx, %r12
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rcx
+	addq %rax, %r15
+	adcq $0, %rcx
+	addq %r15, %r8
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r15
+	addq %rcx, %rax
+	adcq $0, %r15
+	movq 96(%rsp), %rcx
+	addq %rax, %rcx
+	adcq $0, %r15
+	movq %rdi, 96(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	addq %rax, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %rax
+	addq %rdi, %r15
+	adcq $0, %rax
+	addq %r15, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r15
+	addq %rax, %rdi
+	adcq $0, %r15
+	addq %rdi, %rsi
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	addq %rax, %r10
+	adcq $0, %rdi
+	movq 136(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rax
+	addq %r15, %r8
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r15
+	addq %rax, %r11
+	adcq $0, %r15
+	addq %r11, %rcx
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r11
+	addq %r15, %rax
+	adcq $0, %r11
+	addq %rax, %r13
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rax
+	addq %r11, %r15
+	adcq $0, %rax
+	addq %r15, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r15
+	addq %rax, %r11
+	adcq $0, %r15
+	addq %r11, %rsi
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r11
+	addq %r15, %rax
+	adcq $0, %r11
+	addq %rax, %r10
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rax
+	addq %r11, %r15
+	adcq $0, %rax
+	addq %r15, %rdi
+	adcq $0, %rax
+	movq 48(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r15
+	addq %r11, %rcx
+	adcq $0, %r15
+	movq %r8, 136(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r8
+	addq %r15, %r11
+	adcq $0, %r8
+	addq %r11, %r13
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r11
+	addq %r8, %r15
+	adcq $0, %r11
+	addq %r15, %r14
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r15
+	addq %r11, %r8
+	adcq $0, %r15
+	addq %r8, %rsi
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r8
+	addq %r15, %r11
+	adcq $0, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r11
+	addq %r8, %r15
+	adcq $0, %r11
+	addq %r15, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r15
+	addq %r11, %r8
+	adcq $0, %r15
+	addq %r8, %rax
+	adcq $0, %r15
+	movq 32(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r8
+	addq %r11, %r13
+	adcq $0, %r8
+	movq %rcx, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rcx
+	addq %r8, %r11
+	adcq $0, %rcx
+	addq %r11, %r14
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r11
+	addq %rcx, %r8
+	adcq $0, %r11
+	addq %r8, %rsi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r8
+	addq %r11, %rcx
+	adcq $0, %r8
+	addq %rcx, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rcx
+	addq %r8, %r11
+	adcq $0, %rcx
+	addq %r11, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r11
+	addq %rcx, %r8
+	adcq $0, %r11
+	addq %r8, %rax
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %r8
+	addq %r11, %rcx
+	adcq $0, %r8
+	addq %rcx, %r15
+	adcq $0, %r8
+	movq 96(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rcx
+	addq %r11, %r14
+	adcq $0, %rcx
+	movq %r13, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r13
+	addq %rcx, %r11
+	adcq $0, %r13
+	addq %r11, %rsi
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %r11
+	addq %r13, %rcx
+	adcq $0, %r11
+	addq %rcx, %r10
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rcx
+	addq %r11, %r13
+	adcq $0, %rcx
+	addq %r13, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r13
+	addq %rcx, %r11
+	adcq $0, %r13
+	addq %r11, %rax
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %r11
+	addq %r13, %rcx
+	adcq $0, %r11
+	addq %rcx, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rcx
+	addq %r11, %r13
+	adcq $0, %rcx
+	addq %r13, %r8
+	adcq $0, %rcx
+	movq %r12, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r13
+	addq %r11, %rsi
+	adcq $0, %r13
+	movq %r14, 96(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r14
+	addq %r13, %r11
+	adcq $0, %r14
+	addq %r11, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	addq %r14, %r13
+	adcq $0, %r11
+	addq %r13, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r14, %rax
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r14
+	addq %r13, %r11
+	adcq $0, %r14
+	addq %r11, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r11
+	addq %r14, %r13
+	adcq $0, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r14, %rcx
+	adcq $0, %r13
+	movq 136(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r14
+	addq %r11, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
+	addq %r14, %r12
+	adcq $0, %r11
+	addq %r12, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r12
+	addq %r11, %r14
+	adcq $0, %r12
+	addq %r14, %rax
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r14
+	addq %r12, %r11
+	adcq $0, %r14
+	addq %r11, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
+	addq %r14, %r12
+	adcq $0, %r11
+	addq %r12, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r12
+	addq %r11, %r14
+	adcq $0, %r12
+	addq %r14, %rcx
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r14
+	addq %r12, %r11
+	adcq $0, %r14
+	addq %r11, %r13
+	adcq $0, %r14
+	movq 48(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r11
+	addq %r12, %rdi
+	adcq $0, %r11
+	movq %r10, 136(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r10
+	addq %r11, %r12
+	adcq $0, %r10
+	addq %r12, %rax
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
+	addq %r10, %r11
+	adcq $0, %r12
+	addq %r11, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r11
+	addq %r12, %r10
+	adcq $0, %r11
+	addq %r10, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r10
+	addq %r11, %r12
+	adcq $0, %r10
+	addq %r12, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
+	addq %r10, %r11
+	adcq $0, %r12
+	addq %r11, %r13
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r11
+	addq %r12, %r10
+	adcq $0, %r11
+	addq %r10, %r14
+	adcq $0, %r11
+	movq 32(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
+	addq %r12, %rax
+	adcq $0, %r10
+	movq %rdi, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rdi
+	addq %r10, %r12
+	adcq $0, %rdi
+	addq %r12, %r15
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
+	addq %rdi, %r10
+	adcq $0, %r12
+	addq %r10, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r10
+	addq %r12, %rdi
+	adcq $0, %r10
+	addq %rdi, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rdi
+	addq %r10, %r12
+	adcq $0, %rdi
+	addq %r12, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r12
+	addq %rdi, %r10
+	adcq $0, %r12
+	addq %r10, %r14
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r10
+	addq %r12, %rdi
+	adcq $0, %r10
+	addq %rdi, %r11
+	adcq $0, %r10
+	movq 96(%rsp), %r12
+	addq 56(%rsp), %r12
+	adcq 72(%rsp), %rsi
+	movq 136(%rsp), %rdi
+	adcq 64(%rsp), %rdi
+	movq %r11, 136(%rsp)
+	movq 48(%rsp), %r11
+	adcq 88(%rsp), %r11
+	adcq 80(%rsp), %rax
+	adcq 24(%rsp), %r15
+	adcq 104(%rsp), %r8
+	adcq 8(%rsp), %rcx
+	adcq 120(%rsp), %r13
+	adcq 128(%rsp), %r14
+	movq %r11, 48(%rsp)
+	movq 136(%rsp), %r11
+	adcq 40(%rsp), %r11
+	adcq 112(%rsp), %r10
+	movq %r11, 112(%rsp)
+	movq %r12, %r11
+	subq $-1, %r11
+	movq %r14, 40(%rsp)
+	movq %rsi, %r14
+	sbbq $-1, %r14
+	movq %r13, 128(%rsp)
+	movq %rdi, %r13
+	sbbq $-1, %r13
+	movq %rdi, 120(%rsp)
+	movq 48(%rsp), %rdi
+	sbbq $-1, %rdi
+	movq %rcx, 8(%rsp)
+	movq %rax, %rcx
+	sbbq $-1, %rcx
+	movq %r8, 104(%rsp)
+	movq %r15, %r8
+	sbbq .Lfg_p751_mont_p+40(%rip), %r8
+	movq %r15, 24(%rsp)
+	movq 104(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+48(%rip), %r15
+	movq %rax, 80(%rsp)
+	movq 8(%rsp), %rax
+	sbbq .Lfg_p751_mont_p+56(%rip), %rax
+	movq %rsi, 88(%rsp)
+	movq 128(%rsp), %rsi
+	sbbq .Lfg_p751_mont_p+64(%rip), %rsi
+	movq %r12, 64(%rsp)
+	movq 40(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+72(%rip), %r12
+	movq %r12, 72(%rsp)
+	movq 112(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+80(%rip), %r12
+	movq %r12, 56(%rsp)
+	movq %r10, %r12
+	sbbq .Lfg_p751_mont_p+88(%rip), %r12
+	cmovc 64(%rsp), %r11
+	cmovc 88(%rsp), %r14
+	cmovc 120(%rsp), %r13
+	cmovc 48(%rsp), %rdi
+	cmovc 80(%rsp), %rcx
+	cmovc 24(%rsp), %r8
+	cmovc 104(%rsp), %r15
+	cmovc 8(%rsp), %rax
+	cmovc 128(%rsp), %rsi
+	movq %rsi, 136(%rsp)
+	movq 72(%rsp), %rsi
+	cmovc 40(%rsp), %rsi
+	movq %rsi, 72(%rsp)
+	movq 56(%rsp), %rsi
+	cmovc 112(%rsp), %rsi
+	cmovc %r10, %r12
+	movq 0(%rsp), %r10
+	movq %r11, 0(%r10)
+	movq %r14, 8(%r10)
+	movq %r13, 16(%r10)
+	movq %rdi, 24(%r10)
+	movq %rcx, 32(%r10)
+	movq %r8, 40(%r10)
+	movq %r15, 48(%r10)
+	movq %rax, 56(%r10)
+	movq 136(%rsp), %r11
+	movq %r11, 64(%r10)
+	movq 72(%rsp), %r14
+	movq %r14, 72(%r10)
+	movq %rsi, 80(%r10)
+	movq %r12, 88(%r10)
+	addq $144, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -11038,19 +11044,19 @@ pushq %rbx
 	adcq 184(%rsi), %r12
 	movq %rdi, 16(%rsp)
 	movq %rbx, %rdi
-	subq .Lfg_p751_mont_p+0(%rip), %rdi
+	subq $-1, %rdi
 	movq %r13, 8(%rsp)
 	movq %rax, %r13
-	sbbq .Lfg_p751_mont_p+8(%rip), %r13
+	sbbq $-1, %r13
 	movq %r15, 24(%rsp)
 	movq %r8, %r15
-	sbbq .Lfg_p751_mont_p+16(%rip), %r15
+	sbbq $-1, %r15
 	movq %r8, 32(%rsp)
 	movq 16(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+24(%rip), %r8
+	sbbq $-1, %r8
 	movq %rbp, 40(%rsp)
 	movq %r14, %rbp
-	sbbq .Lfg_p751_mont_p+32(%rip), %rbp
+	sbbq $-1, %rbp
 	movq %r11, 48(%rsp)
 	movq %r9, %r11
 	sbbq .Lfg_p751_mont_p+40(%rip), %r11
@@ -11986,18 +11992,18 @@ pushq %rbx
 	adoxq %r11, %rdi
 	adcxq %rcx, %rdi
 	movq %rbp, %rbx
-	subq .Lfg_p751_mont_p+0(%rip), %rbx
+	subq $-1, %rbx
 	movq 8(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+8(%rip), %r11
+	sbbq $-1, %r11
 	movq %r13, 32(%rsp)
 	movq %r14, %r13
-	sbbq .Lfg_p751_mont_p+16(%rip), %r13
+	sbbq $-1, %r13
 	movq %r9, 40(%rsp)
 	movq 24(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+24(%rip), %r9
+	sbbq $-1, %r9
 	movq %r14, 48(%rsp)
 	movq %r10, %r14
-	sbbq .Lfg_p751_mont_p+32(%rip), %r14
+	sbbq $-1, %r14
 	movq %r12, 56(%rsp)
 	movq %r15, %r12
 	sbbq .Lfg_p751_mont_p+40(%rip), %r12
@@ -12730,17 +12736,17 @@ pushq %rbx
 	adcq %rax, %rbp
 	adcq %r12, %r11
 	movq %r8, %rax
-	subq .Lfg_p751_mont_p+0(%rip), %rax
+	subq $-1, %rax
 	movq %r13, %r12
-	sbbq .Lfg_p751_mont_p+8(%rip), %r12
+	sbbq $-1, %r12
 	movq %r9, %rsi
-	sbbq .Lfg_p751_mont_p+16(%rip), %rsi
+	sbbq $-1, %rsi
 	movq %rbp, 56(%rsp)
 	movq 72(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+24(%rip), %rbp
+	sbbq $-1, %rbp
 	movq %r9, 96(%rsp)
 	movq %rbx, %r9
-	sbbq .Lfg_p751_mont_p+32(%rip), %r9
+	sbbq $-1, %r9
 	movq %r14, 104(%rsp)
 	movq %rdi, %r14
 	sbbq .Lfg_p751_mont_p+40(%rip), %r14
