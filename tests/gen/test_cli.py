@@ -491,7 +491,19 @@ class TestLauncher(unittest.TestCase):
         self.assertIn("FIELDGEN_PYTHON=/path/to/python3", src)
         self.assertIn("import sys, tomllib, jinja2, peachpy", src)
         self.assertIn("sys.version_info >= (3, 11)", src)
-        self.assertTrue(src.rstrip().endswith("exit 3"))
+        self.assertIn("\nexit 3\n", src)          # the shell part
+        self.assertIn("sys.exit(3)", src)           # the Python part (run as python3 gen/fieldgen)
+
+    def test_runs_as_python_script(self):
+        # `python3 gen/fieldgen` with an interpreter that may lack Jinja2/PeachPy:
+        # the Python part re-runs itself with a suitable interpreter.
+        for python in {sys.executable, "/usr/bin/python3", shutil.which("python3") or "/usr/bin/python3"}:
+            with self.subTest(python=python):
+                proc = subprocess.run([python, LAUNCHER, "--list", "--config", os.path.join(REPO, "fields.toml")],
+                                      cwd="/", capture_output=True, text=True, timeout=120,
+                                      env={k: v for k, v in os.environ.items() if k != "FIELDGEN_LAUNCHED"})
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                self.assertEqual(re.findall(r"^(\S+): p = ", proc.stdout, re.M), list(SHIPPED))
 
 
 if __name__ == "__main__":
