@@ -172,19 +172,6 @@ static void internal(uint64_t *a, const mpz_t v)
     mpz_clear(t);
 }
 
-/* bytes = v (0 <= v < 2^(8*NBYTES)) in the field's byte order */
-static void encode(uint8_t bytes[NBYTES], const mpz_t v)
-{
-    uint8_t be[NBYTES];
-    size_t count = 0, j;
-    memset(be, 0, sizeof be);
-    mpz_export(be, &count, 1, 1, 1, 0, v);
-    memmove(be + NBYTES - count, be, count);
-    memset(be, 0, NBYTES - count);
-    for (j = 0; j < NBYTES; j++)
-        bytes[j] = C(BYTE_ORDER_BIG) ? be[j] : be[NBYTES - 1 - j];
-}
-
 /* ------------------------------------------------------------------ */
 static void check_binary(const uint64_t a[N], const uint64_t b[N])
 {

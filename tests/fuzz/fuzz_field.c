@@ -189,19 +189,6 @@ static void wide(cursor *c, uint64_t t[2 * N])
     from_mpz(t, 2 * N, z1);
 }
 
-/* bytes = v (0 <= v < 2^(8*NBYTES)) in the field's byte order */
-static void encode(uint8_t bytes[NBYTES], const mpz_t v)
-{
-    uint8_t be[NBYTES];
-    size_t count = 0, j;
-    memset(be, 0, sizeof be);
-    mpz_export(be, &count, 1, 1, 1, 0, v);
-    memmove(be + NBYTES - count, be, count);
-    memset(be, 0, NBYTES - count);
-    for (j = 0; j < NBYTES; j++)
-        bytes[j] = C(BYTE_ORDER_BIG) ? be[j] : be[NBYTES - 1 - j];
-}
-
 static void decode(mpz_t v, const uint8_t bytes[NBYTES])
 {
     mpz_import(v, NBYTES, C(BYTE_ORDER_BIG) ? 1 : -1, 1, 1, 0, bytes);
