@@ -552,16 +552,7 @@ class Kernel:
                     acc[q] = T[q]
                     T[q].prio = PRIO_ACC
                     return
-            for q in range(top + 1, hi_pos + 1):
-                if q not in acc:
-                    v = self.new()
-                    self.emit(MOV, v.reg, 0)          # MOV keeps flags
-                    self.emit(ADC, v.reg, 0)
-                    acc[q] = v
-                    self.unlock()
-                    break
-                self.emit(ADC, self.r(acc[q]), 0)
-                self.unlock()
+            self._ripple_carry(acc, top, hi_pos)
             return
 
         def prod(j):
@@ -647,6 +638,11 @@ class Kernel:
             self.emit(ADD, self.r(acc[top]), self.r(c))
             self.kill(c)
             self.unlock()
+        self._ripple_carry(acc, top, hi_pos)
+
+    def _ripple_carry(self, acc, top, hi_pos):
+        """Add CF into the words above top, up to hi_pos; the first word not
+        yet in acc receives the carry as a fresh 0/1 word and ends the chain."""
         for q in range(top + 1, hi_pos + 1):
             if q not in acc:
                 v = self.new()
