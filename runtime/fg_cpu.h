@@ -73,6 +73,17 @@ extern int fg_cpu_isa;
 #define FG_ISA_AT_LEAST(level) (fg_cpu_isa >= (level))
 #endif
 
+/* The dispatchers test the highest level first and mark it likely, so on a CPU that
+ * has it the compiler lays the call to its kernel on the fall-through path: one
+ * not-taken branch and the tail jump. Without the hint GCC made the first test a
+ * taken branch to a separate jump, two taken branches per call, which measured
+ * 1.6 cycles slower per p256 mul in a latency chain than calling the kernel directly. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FG_ISA_LIKELY(cond) __builtin_expect(!!(cond), 1)
+#else
+#define FG_ISA_LIKELY(cond) (cond)
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -228,7 +228,7 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p25519_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
@@ -247,7 +247,7 @@ void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p25519_sqr_adx(r->limb, a->limb);
         return;
     }
@@ -266,7 +266,7 @@ void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
 void fg_p25519_mul_wide(uint64_t t[2 * N], const fg_p25519 *a, const fg_p25519 *b)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p25519_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
@@ -285,7 +285,7 @@ void fg_p25519_mul_wide(uint64_t t[2 * N], const fg_p25519 *a, const fg_p25519 *
 void fg_p25519_sqr_wide(uint64_t t[2 * N], const fg_p25519 *a)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p25519_sqr_wide_adx(t, a->limb);
         return;
     }
@@ -304,7 +304,7 @@ void fg_p25519_sqr_wide(uint64_t t[2 * N], const fg_p25519 *a)
 void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * N])
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p25519_redc_adx(r->limb, t);
         return;
     }

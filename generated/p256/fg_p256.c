@@ -227,7 +227,7 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p256_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
@@ -246,7 +246,7 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p256_sqr_bmi2(r->limb, a->limb);
         return;
     }
@@ -265,7 +265,7 @@ void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p256_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
@@ -284,7 +284,7 @@ void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p256_sqr_wide_adx(t, a->limb);
         return;
     }
@@ -303,7 +303,7 @@ void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * N])
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p256_redc_adx(r->limb, t);
         return;
     }

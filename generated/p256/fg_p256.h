@@ -132,6 +132,42 @@ void fg_p256_mul_wide_adx(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P25
 void fg_p256_sqr_wide_adx(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
 void fg_p256_redc_adx(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P256_LIMBS]);
 #endif
+/* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
+ * another level's where the backend measured that one faster for the op, and the C
+ * kernel when no assembly is built. */
+#if FG_P256_HAVE_ASM
+#define FG_P256_MUL_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P256_MUL_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P256_MUL_AT_ADX_USES FG_ISA_ADX
+#define FG_P256_SQR_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P256_SQR_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P256_SQR_AT_ADX_USES FG_ISA_BMI2
+#define FG_P256_MUL_WIDE_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P256_MUL_WIDE_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P256_MUL_WIDE_AT_ADX_USES FG_ISA_ADX
+#define FG_P256_SQR_WIDE_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P256_SQR_WIDE_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P256_SQR_WIDE_AT_ADX_USES FG_ISA_ADX
+#define FG_P256_REDC_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P256_REDC_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P256_REDC_AT_ADX_USES FG_ISA_ADX
+#else
+#define FG_P256_MUL_AT_X86_64_USES FG_ISA_C
+#define FG_P256_MUL_AT_BMI2_USES FG_ISA_C
+#define FG_P256_MUL_AT_ADX_USES FG_ISA_C
+#define FG_P256_SQR_AT_X86_64_USES FG_ISA_C
+#define FG_P256_SQR_AT_BMI2_USES FG_ISA_C
+#define FG_P256_SQR_AT_ADX_USES FG_ISA_C
+#define FG_P256_MUL_WIDE_AT_X86_64_USES FG_ISA_C
+#define FG_P256_MUL_WIDE_AT_BMI2_USES FG_ISA_C
+#define FG_P256_MUL_WIDE_AT_ADX_USES FG_ISA_C
+#define FG_P256_SQR_WIDE_AT_X86_64_USES FG_ISA_C
+#define FG_P256_SQR_WIDE_AT_BMI2_USES FG_ISA_C
+#define FG_P256_SQR_WIDE_AT_ADX_USES FG_ISA_C
+#define FG_P256_REDC_AT_X86_64_USES FG_ISA_C
+#define FG_P256_REDC_AT_BMI2_USES FG_ISA_C
+#define FG_P256_REDC_AT_ADX_USES FG_ISA_C
+#endif
 
 #ifdef __cplusplus
 }

@@ -233,7 +233,7 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p503_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
@@ -252,7 +252,7 @@ void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p503_sqr_adx(r->limb, a->limb);
         return;
     }
@@ -271,7 +271,7 @@ void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
 void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p503_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
@@ -290,7 +290,7 @@ void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
 void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p503_sqr_wide_adx(t, a->limb);
         return;
     }
@@ -309,7 +309,7 @@ void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
 void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p503_redc_adx(r->limb, t);
         return;
     }

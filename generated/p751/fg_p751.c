@@ -239,7 +239,7 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p751_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
@@ -258,7 +258,7 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p751_sqr_adx(r->limb, a->limb);
         return;
     }
@@ -277,7 +277,7 @@ void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p751_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
@@ -296,7 +296,7 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p751_sqr_wide_adx(t, a->limb);
         return;
     }
@@ -315,7 +315,7 @@ void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_AT_LEAST(FG_ISA_ADX)) {
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
         fg_p751_redc_adx(r->limb, t);
         return;
     }

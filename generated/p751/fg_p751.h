@@ -132,6 +132,42 @@ void fg_p751_mul_wide_adx(uint64_t t[2 * FG_P751_LIMBS], const uint64_t a[FG_P75
 void fg_p751_sqr_wide_adx(uint64_t t[2 * FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS]);
 void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LIMBS]);
 #endif
+/* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
+ * another level's where the backend measured that one faster for the op, and the C
+ * kernel when no assembly is built. */
+#if FG_P751_HAVE_ASM
+#define FG_P751_MUL_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_MUL_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_MUL_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_SQR_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_SQR_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_SQR_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_MUL_WIDE_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_MUL_WIDE_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_MUL_WIDE_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_SQR_WIDE_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_SQR_WIDE_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_SQR_WIDE_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_REDC_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_REDC_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_REDC_AT_ADX_USES FG_ISA_ADX
+#else
+#define FG_P751_MUL_AT_X86_64_USES FG_ISA_C
+#define FG_P751_MUL_AT_BMI2_USES FG_ISA_C
+#define FG_P751_MUL_AT_ADX_USES FG_ISA_C
+#define FG_P751_SQR_AT_X86_64_USES FG_ISA_C
+#define FG_P751_SQR_AT_BMI2_USES FG_ISA_C
+#define FG_P751_SQR_AT_ADX_USES FG_ISA_C
+#define FG_P751_MUL_WIDE_AT_X86_64_USES FG_ISA_C
+#define FG_P751_MUL_WIDE_AT_BMI2_USES FG_ISA_C
+#define FG_P751_MUL_WIDE_AT_ADX_USES FG_ISA_C
+#define FG_P751_SQR_WIDE_AT_X86_64_USES FG_ISA_C
+#define FG_P751_SQR_WIDE_AT_BMI2_USES FG_ISA_C
+#define FG_P751_SQR_WIDE_AT_ADX_USES FG_ISA_C
+#define FG_P751_REDC_AT_X86_64_USES FG_ISA_C
+#define FG_P751_REDC_AT_BMI2_USES FG_ISA_C
+#define FG_P751_REDC_AT_ADX_USES FG_ISA_C
+#endif
 
 
 /* ---- Fp2 = Fp[u]/(u^2 - (-1)): elements c0 + c1*u ---- */
