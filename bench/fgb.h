@@ -68,6 +68,14 @@ struct fgb_field {
      * Fp503MontgomeryReduce, ...), derived from the field's macros; NULL if none. */
     const char *label[FGB_NOPS];
     struct fgb_loops direct[FGB_NLEVELS][FGB_NKERNEL_OPS];    /* fg_NAME_OP_LEVEL, fn NULL if absent */
+    /* Dispatch overhead (fgb_field.c "one loop, two callees"): via[op][0] calls the
+     * entry point fg_NAME_OP, via[op][1] a level's kernel, with the same loop code; the
+     * loops take via_state(state, -1) or via_state(state, level) as their state. */
+    struct fgb_loops via[FGB_NKERNEL_OPS][2];
+    void *(*via_state)(void *state, int level);
+    /* uses[op][level]: the level whose kernel fg_NAME_OP runs at `level` (the header's
+     * FG_NAME_OP_AT_LEVEL_USES: the backend may route an op to another level's kernel) */
+    int uses[FGB_NKERNEL_OPS][FGB_NLEVELS];
     /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*sqr)(uint64_t *r, const uint64_t *a);

@@ -84,6 +84,24 @@ typedef union {
     fe f; /* low half */
 } wide;
 
+/* Callees of the dispatch-overhead loops: the public entry points (d_*) or one
+ * level's kernels (k_*); typed as each is declared, so no call goes through a
+ * pointer of another function type. */
+struct state;
+struct via {
+    struct state *s;
+    void (*d_mul)(fe *, const fe *, const fe *);
+    void (*d_sqr)(fe *, const fe *);
+    void (*d_mul_wide)(uint64_t *, const fe *, const fe *);
+    void (*d_sqr_wide)(uint64_t *, const fe *);
+    void (*d_redc)(fe *, const uint64_t *);
+    void (*k_mul)(uint64_t *, const uint64_t *, const uint64_t *);
+    void (*k_sqr)(uint64_t *, const uint64_t *);
+    void (*k_mul_wide)(uint64_t *, const uint64_t *, const uint64_t *);
+    void (*k_sqr_wide)(uint64_t *, const uint64_t *);
+    void (*k_redc)(uint64_t *, const uint64_t *);
+};
+
 struct state {
     fe a[W], b[W], r[W], sq[W]; /* inputs, outputs, squares (for sqrt) */
     wide ta[W], tr[W];          /* redc inputs (products of a and b), wide outputs */
@@ -100,6 +118,7 @@ struct state {
     /* inv_batch: the latency loop inverts bl in place (each batch is the previous
      * batch's output), the throughput loop inverts the fixed bi into bo */
     fe bl[FGB_BATCH], bi[FGB_BATCH], bo[FGB_BATCH], scratch[FGB_BATCH];
+    struct via vd, vk[FGB_NLEVELS]; /* dispatch-overhead callees (see "one loop, two callees") */
 #if FP2
     fe2 a2[W], b2[W], r2[W], sq2[W];
     fe2 x2;            /* mul/sqr/inv/add chain */
@@ -126,6 +145,23 @@ static void init(void *vs, uint64_t seed)
         FN(mul_wide)(s->ta[j].t, &s->a[j], &s->b[j]);
         FN(to_bytes)(s->by[j], &s->a[j]);
     }
+    s->vd = (struct via){.s = s, .d_mul = FN(mul), .d_sqr = FN(sqr), .d_mul_wide = FN(mul_wide),
+                         .d_sqr_wide = FN(sqr_wide), .d_redc = FN(redc)};
+#define LVL_c FG_ISA_C /* fgb_level_names order = fg_isa */
+#define LVL_x86_64 FG_ISA_X86_64
+#define LVL_bmi2 FG_ISA_BMI2
+#define LVL_adx FG_ISA_ADX
+#define VIA_KERNELS(L)                                                                     \
+    s->vk[FGB_CAT(LVL_, L)] = (struct via){.s = s, .k_mul = FN(FGB_CAT(mul_, L)),     \
+        .k_sqr = FN(FGB_CAT(sqr_, L)), .k_mul_wide = FN(FGB_CAT(mul_wide_, L)),             \
+        .k_sqr_wide = FN(FGB_CAT(sqr_wide_, L)), .k_redc = FN(FGB_CAT(redc_, L))}
+    VIA_KERNELS(c);
+#if HAVE_ASM
+    VIA_KERNELS(x86_64);
+    VIA_KERNELS(bmi2);
+    VIA_KERNELS(adx);
+#endif
+#undef VIA_KERNELS
     s->x = s->a[0];
     FN(mul_wide)(s->t.t, &s->a[1], &s->b[1]);
     FN(mul_wide)(s->rt.t, &s->a[2], &s->b[2]); /* < p^2, so the high half is < p */
@@ -246,6 +282,59 @@ KERNEL_LOOPS(x86_64)
 KERNEL_LOOPS(bmi2)
 KERNEL_LOOPS(adx)
 #endif
+
+/* ---- dispatch overhead: one loop, two callees ----
+ * The rows above time fg_NAME_OP and fg_NAME_OP_LEVEL with separately written loops,
+ * and where a call sits in the code moved those medians by up to +-5 cycles either way
+ * (p503 sqr_wide "dispatched" 6 cycles faster than its own kernel). Here each pair of
+ * loops comes from one macro, starts on a 64-byte boundary and compiles to the same
+ * instructions (one loads d_OP, the other k_OP, at the same displacement size): only
+ * the callee differs. The call is indirect in both, perfectly predicted. */
+#if defined(__GNUC__)
+#define VIA_ALIGN __attribute__((aligned(64), noinline))
+#else
+#define VIA_ALIGN
+#endif
+#define VIA_LAT(name, call)                                             \
+    static VIA_ALIGN void LOCAL(name)(void *vv, size_t n)                \
+    {                                                                    \
+        const struct via *v = vv;                                        \
+        struct state *s = v->s;                                          \
+        for (size_t i = 0; i < n; i++) {                                 \
+            call;                                                        \
+            BARRIER();                                                   \
+        }                                                                \
+    }
+#define VIA_THR(name, call)                                             \
+    static VIA_ALIGN void LOCAL(name)(void *vv, size_t n)                \
+    {                                                                    \
+        const struct via *v = vv;                                        \
+        struct state *s = v->s;                                          \
+        for (size_t i = 0; i < n; i++) {                                 \
+            for (int j = 0; j < W; j++)                                  \
+                call;                                                    \
+            BARRIER();                                                   \
+        }                                                                \
+    }
+#define VIA_PAIR(op, lat_args, thr_args)                                 \
+    VIA_LAT(FGB_CAT(vdlat_, op), v->FGB_CAT(d_, op) lat_args)            \
+    VIA_LAT(FGB_CAT(vklat_, op), v->FGB_CAT(k_, op) lat_args)            \
+    VIA_THR(FGB_CAT(vdthr_, op), v->FGB_CAT(d_, op) thr_args)            \
+    VIA_THR(FGB_CAT(vkthr_, op), v->FGB_CAT(k_, op) thr_args)
+/* the same addresses in both: &s->x == s->x.limb etc.; casts only retype the pointer */
+#define P(x) ((void *)(x))
+VIA_PAIR(mul, (P(&s->x), P(&s->x), P(&s->b[0])), (P(&s->r[j]), P(&s->a[j]), P(&s->b[j])))
+VIA_PAIR(sqr, (P(&s->x), P(&s->x)), (P(&s->r[j]), P(&s->a[j])))
+VIA_PAIR(mul_wide, (s->t.t, P(&s->t.f), P(&s->b[0])), (s->tr[j].t, P(&s->a[j]), P(&s->b[j])))
+VIA_PAIR(sqr_wide, (s->t.t, P(&s->t.f)), (s->tr[j].t, P(&s->a[j])))
+VIA_PAIR(redc, (P(&s->rt.f), s->rt.t), (P(&s->r[j]), s->ta[j].t))
+#undef P
+
+static void *via_state(void *vs, int level)
+{
+    struct state *s = vs;
+    return level < 0 ? (void *)&s->vd : (void *)&s->vk[level];
+}
 
 /* ---- untimed helpers (limb arrays) ---- */
 static void h_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
@@ -680,6 +769,22 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #if HAVE_ASM
         DIRECT(x86_64), DIRECT(bmi2), DIRECT(adx),
 #endif
+    },
+    .via = {
+#define VIA(OP, op)                                                                        \
+        [OP] = {{{LOCAL(FGB_CAT(vdlat_, op)), 1}, {LOCAL(FGB_CAT(vdthr_, op)), W}},          \
+                {{LOCAL(FGB_CAT(vklat_, op)), 1}, {LOCAL(FGB_CAT(vkthr_, op)), W}}}
+        VIA(FGB_MUL, mul), VIA(FGB_SQR, sqr), VIA(FGB_MUL_WIDE, mul_wide),
+        VIA(FGB_SQR_WIDE, sqr_wide), VIA(FGB_REDC, redc),
+#undef VIA
+    },
+    .via_state = via_state,
+    .uses = {
+#define USES(OP, U) [OP] = {FG_ISA_C, UC(FGB_CAT(U, _AT_X86_64_USES)), UC(FGB_CAT(U, _AT_BMI2_USES)), \
+                            UC(FGB_CAT(U, _AT_ADX_USES))}
+        USES(FGB_MUL, MUL), USES(FGB_SQR, SQR), USES(FGB_MUL_WIDE, MUL_WIDE),
+        USES(FGB_SQR_WIDE, SQR_WIDE), USES(FGB_REDC, REDC),
+#undef USES
     },
     .mul = h_mul,
     .sqr = h_sqr,

@@ -273,6 +273,37 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
             }
         }
     }
+    /* Dispatch overhead pairs: fg_NAME_OP and the kernel it reaches, same loop code
+     * (fgb_field.c "one loop, two callees"), in one interleaved group per op. */
+    for (int op = 0; op < FGB_NKERNEL_OPS && in_list(o->levels, "dispatch"); op++) {
+        int L = f->uses[op][default_isa];
+        if (!in_list(o->ops, fgb_op_names[op]) || !f->via[op][0].lat.fn || !f->direct[L][op].lat.fn)
+            continue;
+        struct fgb_case cases[4];
+        int rows[2];
+        for (int k = 0; k < 2; k++) {
+            struct fgb_row *r = fgb_add_row(res);
+            rows[k] = res->nrows - 1;
+            snprintf(r->field, sizeof r->field, "%s", f->name);
+            snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
+            snprintf(r->impl, sizeof r->impl, "fieldgen/via");
+            snprintf(r->level, sizeof r->level, "%s", k ? fgb_level_names[L] : "dispatch");
+            snprintf(r->note, sizeof r->note, "%s through a pointer, same loop code as its pair",
+                     k ? "kernel" : "entry point");
+            r->field_rank = fi;
+            r->check_ok = 1;
+            void *vs = f->via_state(state, k ? L : -1);
+            cases[2 * k] = (struct fgb_case){.loop = f->via[op][k].lat, .state = vs, .force_isa = -1};
+            cases[2 * k + 1] = (struct fgb_case){.loop = f->via[op][k].thr, .state = vs, .force_isa = -1};
+        }
+        fgb_measure_group(cases, 4, &cfg);
+        for (int k = 0; k < 2; k++) {
+            struct fgb_row *r = &res->rows[rows[k]];
+            r->lat = cases[2 * k].st;
+            r->thr = cases[2 * k + 1].st;
+            r->has_lat = r->has_thr = 1;
+        }
+    }
     free(state);
 }
 

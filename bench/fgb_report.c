@@ -154,6 +154,8 @@ void fgb_print_table(const struct fgb_results *r)
     const char *pf = "", *pop = "";
     for (int i = 0; i < r->nrows; i++) {
         const struct fgb_row *row = &r->rows[i];
+        if (!strcmp(row->impl, "fieldgen/via"))
+            continue; /* dispatch-overhead pairs: their own table */
         if (strcmp(row->field, pf) || strcmp(row->op, pop)) {
             const struct fgb_row *bl = best_peer(r, row->field, row->op, 0);
             const struct fgb_row *bt = best_peer(r, row->field, row->op, 1);
@@ -371,14 +373,20 @@ void fgb_print_dispatch(const struct fgb_results *r)
         /* the kernel the dispatcher reaches: the start-up level's, or (a field without
          * assembly) the highest level below it that has its own kernel, down to c */
         const struct fgb_row *k = NULL;
+        /* preferred: the pair timed with the same loop code (rows "fieldgen/via") */
+        const struct fgb_row *vd = find_row(r, d->field, d->op, "fieldgen/via", "dispatch");
+        if (vd)
+            d = vd;
         for (int L = level_rank(r->meta.dispatch_level); L >= 0 && !k; L--)
-            k = find_row(r, d->field, d->op, "fieldgen/direct", fgb_level_names[L]);
+            k = find_row(r, d->field, d->op, vd ? "fieldgen/via" : "fieldgen/direct", fgb_level_names[L]);
         if (!k || !k->has_lat || !k->has_thr || !d->has_lat || !d->has_thr)
             continue;
         if (!printed++)
             printf("\ndispatch overhead: fg_NAME_OP (level 'dispatch' = %s) minus the kernel it reaches, "
-                   "fg_NAME_OP_LEVEL, called directly; %s per call\n%-8s %-10s %-7s %-26s %-26s\n",
-                   r->meta.dispatch_level, fgb_unit(r), "field", "op", "kernel",
+                   "fg_NAME_OP_LEVEL; %s per call; loop 'same': both called through a pointer from the "
+                   "same loop code (rows fieldgen/via), 'own': the table's rows, separately compiled loops\n"
+                   "%-8s %-10s %-7s %-5s %-26s %-26s\n",
+                   r->meta.dispatch_level, fgb_unit(r), "field", "op", "kernel", "loop",
                    "latency: direct -> +delta", "throughput: direct -> +delta");
         char a[32], b[32], c[32], e[32], l[64], t[64];
         fmt_num(a, sizeof a, fgb_cycles(r, k->lat.median));
@@ -389,7 +397,7 @@ void fgb_print_dispatch(const struct fgb_results *r)
                  100.0 * (d->lat.median / k->lat.median - 1));
         snprintf(t, sizeof t, "%s -> %s%s (%+.1f%%)", c, d->thr.median >= k->thr.median ? "+" : "", e,
                  100.0 * (d->thr.median / k->thr.median - 1));
-        printf("%-8s %-10s %-7s %-26s %-26s\n", d->field, d->op, k->level, l, t);
+        printf("%-8s %-10s %-7s %-5s %-26s %-26s\n", d->field, d->op, k->level, vd ? "same" : "own", l, t);
     }
 }
 
