@@ -284,9 +284,10 @@ pushq %rbx
 	imulq $38, %r11, %r11
 	movq %r8, %rax
 	andq %r9, %rax
+	movq $0, %rdx
+	movq $2, %rbx
 	addq $1, %rax
-	sbbq %rdx, %rdx
-	andq $2, %rdx
+	cmovc %rbx, %rdx
 	movq %r10, %rax
 	movq %r10, %rbx
 	sarq $63, %rbx
@@ -456,9 +457,10 @@ pushq %rbx
 	imulq $38, %rcx, %rcx
 	movq %r9, %rax
 	andq %r10, %rax
+	movq $0, %rsi
+	movq $2, %rdx
 	addq $1, %rax
-	sbbq %rsi, %rsi
-	andq $2, %rsi
+	cmovc %rdx, %rsi
 	movq %r11, %rax
 	movq %r11, %rdx
 	sarq $63, %rdx
@@ -614,9 +616,10 @@ pushq %rbx
 	imulq $38, %r11, %r11
 	movq %r8, %rax
 	andq %r9, %rax
+	movq $0, %rsi
+	movq $2, %rdx
 	addq $1, %rax
-	sbbq %rsi, %rsi
-	andq $2, %rsi
+	cmovc %rdx, %rsi
 	movq %r10, %rax
 	movq %r10, %rdx
 	sarq $63, %rdx
@@ -922,9 +925,10 @@ pushq %rbx
 	imulq $38, %rbx, %rbx
 	movq %r8, %r11
 	andq %r9, %r11
+	movq $0, %rax
+	movq $2, %rdx
 	addq $1, %r11
-	sbbq %rax, %rax
-	andq $2, %rax
+	cmovc %rdx, %rax
 	movq %r10, %r11
 	movq %r10, %rdx
 	sarq $63, %rdx
@@ -1088,9 +1092,10 @@ pushq %rbx
 	imulq $38, %r9, %r9
 	movq %r11, %rcx
 	andq %rax, %rcx
+	movq $0, %r8
+	movq $2, %rsi
 	addq $1, %rcx
-	sbbq %r8, %r8
-	andq $2, %r8
+	cmovc %rsi, %r8
 	movq %rbx, %rcx
 	movq %rbx, %rsi
 	sarq $63, %rsi
@@ -1241,9 +1246,10 @@ pushq %rbx
 	imulq $38, %rsi, %rsi
 	movq %r10, %rcx
 	andq %r11, %rcx
+	movq $0, %r8
+	movq $2, %rdx
 	addq $1, %rcx
-	sbbq %r8, %r8
-	andq $2, %r8
+	cmovc %rdx, %r8
 	movq %rax, %rcx
 	movq %rax, %rdx
 	sarq $63, %rdx
