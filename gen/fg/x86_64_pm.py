@@ -16,19 +16,25 @@ Levels (one PeachPy Function per kernel, ISA declared in target=):
           an XOR so it does not wait on their flags (see _square_adx_regs4).
 For n <= 4 (REG_LIMBS) the whole 2n-limb product and the reduction stay in registers;
 above that the product lives in a stack frame and the reduction streams over it.
-64x64 multiplies for n = 4, every level: mul 16 + 4 (fold) + 2 (IMULs q*c and
-(q+1)*c, one shift instead when c is a power of two) = 22, sqr 10 + 4 + 2 = 16.
+64x64 multiplies for n = 4, every level: mul 16 + 4 (fold) + 1 (IMUL top*c_fold; a
+shift when c is a power of two) = 21, sqr 10 + 4 + 1 = 15 (one more IMUL, b*c, when
+64n - k > 1).
 
 Reduction of t < 2^(128n) (the same at every level):
   1. fold:   u = t_lo + c_fold * t_hi               (n MULs, u < (c_fold + 1) 2^(64n))
-  2. split:  q = u >> k (SHLD of the top word and limb n-1), u' = u mod 2^k,
-             v = u' + q*c < 2p (IMULs of q and q+1 by c side by side, or shifts when
-             c is a power of two).
+  2. split:  q = u >> k = top 2^s + b (b: the bits of limb n-1 at and above k%64),
+             u' = u mod 2^k, v = u' + q*c < 2p.
   3. select: v >= p exactly when limbs 1..n-2 of u' are all ones, the low k%64 bits of
-             limb n-1 are all ones, and u'_0 + q*c + c carries out of limb 0; v - p is
-             then that low word with all other limbs zero.  The all-ones test (AND of
-             limbs) is ready before q*c, so after it only ADD, ADC and one CMOV per limb
-             remain: branch-free, canonical output.  (n = 1: BTR on bit k of v + c.)
+             limb n-1 are all ones (A), and u'_0 + q*c + c carries out of limb 0; v - p
+             is then that low word with all other limbs zero.
+  n = 2..4 (registers, _select_regs): q*c = top*c_fold + b*c, so the IMUL waits only
+  for the top word and the b term only for limb n-1 (no SHLD on the path); the carry
+  out of u'_0 + q*c + (A ? c : 0) alone selects, by one CMOV per limb, between
+  (u'_0 + q*c, u'_1..) and (that sum, u'_1.. + 1 with bit k%64 cleared, which is zero
+  when A): no carry ripples after q*c, only two ADDs and the CMOVs.
+  n = 1 and n > 4: SHLD for q, IMULs of q and q+1 by c side by side, the all-ones test
+  (AND of limbs) ready before q*c, then ADD, ADC and one CMOV per limb (n = 1: BTR on
+  bit k of v + c).  Branch-free, canonical output.
 All bounds are asserted here with Python integers for the given prime.
 
 Every kernel reads all of its inputs before it writes any output, so every aliasing of
@@ -41,8 +47,8 @@ import peachpy
 import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, LOAD, RETURN, MOV, ADD, ADC, SUB,
-                            ADCX, ADOX, MUL, MULX, IMUL, XOR, SHLD, AND, BTR, CMOVC, LEA,
-                            qword, SHL, SHR, OR)
+                            ADCX, ADOX, MUL, MULX, IMUL, XOR, SHLD, AND, BTR, CMOVC, LEA, SBB,
+                            qword, SHL, SHR, SAR, OR)
 from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15,
                                       GeneralPurposeRegister64)
@@ -444,23 +450,32 @@ class _Builder:
         ADCX(x[1], x[1])
         ADOX(x[1], reg_d0h)
         self.regs.put(reg_d0h)
-        for i in (1, 2):
-            MOV(rdx, a[i])
-            MULX(reg_hi, reg_lo, rdx)
-            ADCX(x[2 * i], x[2 * i])
-            ADOX(x[2 * i], reg_lo)
-            ADCX(x[2 * i + 1], x[2 * i + 1])
-            ADOX(x[2 * i + 1], reg_hi)
-        self.regs.put(a[1], a[2])
+        MOV(rdx, a[1])
+        MULX(reg_hi, reg_lo, rdx)                        # a1^2
+        ADCX(x[2], x[2])
+        ADOX(x[2], reg_lo)
+        ADCX(x[3], x[3])
+        ADOX(x[3], reg_hi)
+        self.regs.put(a[1])
+        # a2^2 and a3^2 both before word 4 (measured 1-2 cycles faster than each
+        # square just before its two words)
+        MOV(rdx, a[2])
+        MULX(reg_hi, reg_lo, rdx)                        # a2^2
+        self.regs.put(a[2])
         MOV(rdx, a[3])
-        t[7] = self.regs.get()
-        MULX(t[7], reg_lo, rdx)
+        reg_l3, t[7] = self.regs.get(), self.regs.get()
+        MULX(t[7], reg_l3, rdx)                          # a3^2
+        self.regs.put(a[3])
+        ADCX(x[4], x[4])
+        ADOX(x[4], reg_lo)
+        ADCX(x[5], x[5])
+        ADOX(x[5], reg_hi)
         ADCX(x[6], x[6])
-        ADOX(x[6], reg_lo)
+        ADOX(x[6], reg_l3)
         MOV(reg_hi, 0)                                   # MOV keeps the flags
         ADCX(t[7], reg_hi)
         ADOX(t[7], reg_hi)
-        self.regs.put(reg_lo, reg_hi, a[3])
+        self.regs.put(reg_lo, reg_hi, reg_l3)
         t[1:7] = x[1:7]
         return t
 
@@ -493,7 +508,8 @@ class _Builder:
         if self.adx and n > 1:                           # one limb: ADC is shorter
             MOV(rdx, self.c_fold)
             reg_zero = self.regs.get()
-            XOR(reg_zero, reg_zero)
+            XOR(reg_zero, reg_zero)                      # CF = OF = 0
+            self.regs.put(reg_zero)                      # (the register is free again)
             reg_carry = None
             for i in range(n):
                 reg_lo, reg_hi = self.regs.get(), self.regs.get()
@@ -507,6 +523,8 @@ class _Builder:
                 ADCX(u[i], reg_lo)
                 self.regs.put(reg_lo)
                 reg_carry = reg_hi
+            reg_zero = self.regs.get()
+            MOV(reg_zero, 0)                             # MOV keeps the flags
             ADOX(reg_carry, reg_zero)
             ADCX(reg_carry, reg_zero)
             self.regs.put(reg_zero)
@@ -588,37 +606,114 @@ class _Builder:
             else:
                 u.append(self.regs.get())
                 MOV(u[i], t[i])
-        reg_qc = self._fold_step_regs(u, t)
+        reg_top = self._fold_step_regs(u, t)
         # no multiply-by-register is left: rdx (and rax at the x86_64 level) are free
         self.regs.put(rdx)
         if not self.mulx:
             self.regs.put(rax)
-        reg_qc1 = self._split(reg_qc, u[n - 1])
-        # v = u' + q*c < 2p.  v >= p  <=>  u' + q*c + c >= 2^k, and then v - p is the
-        # low word of u'_0 + q*c + c with every other limb zero.
-        reg_b0 = self.regs.get()
-        MOV(reg_b0, u[0])
         if n == 1:
-            ADD(u[0], reg_qc)                            # v
+            reg_qc1 = self._split(reg_top, u[0])
+            reg_b0 = self.regs.get()
+            MOV(reg_b0, u[0])
+            ADD(u[0], reg_top)                           # v
             ADD(reg_b0, reg_qc1)                         # v + c
             BTR(reg_b0, self.top_bits)                   # CF = (v >= p); v + c - 2^k
             CMOVC(u[0], reg_b0)
+            self.regs.put(reg_top, reg_qc1, reg_b0)
         else:
-            reg_ones = self.regs.get()
-            self._top_all_ones(reg_ones, u)
-            reg_zero = self.regs.get()
-            XOR(reg_zero, reg_zero)
-            self._add_small(u, reg_qc)                   # v (carry chain)
-            ADD(reg_b0, reg_qc1)                         # CF = carry out of u'_0 + q*c + c
-            ADC(reg_ones, 0)                             # CF = (v >= p)
-            CMOVC(u[0], reg_b0)
-            for i in range(1, n):
-                CMOVC(u[i], reg_zero)
-            self.regs.put(reg_ones, reg_zero)
+            self._select_regs(u, reg_top)
         for i in range(n):
             MOV(_limb(reg_r, i), u[i])
-        self.regs.put(reg_qc, reg_qc1, reg_b0)
         self.regs.put(*u)
+
+    def _select_regs(self, u, reg_top):
+        """u <- (u + top 2^(64n)) mod p, canonical, for n >= 2 limbs in registers.
+
+        q = u >> k = top 2^s + b with b = u_{n-1} >> (64-s), so q c = top c_fold + b c:
+        the multiply waits only for top, the b term only for u_{n-1} (no SHLD on the
+        path).  With u' = u mod 2^k and v = u' + q c < 2p, the result is v or v - p.
+        A = "u'_1..u'_{n-1} are all ones" (u' = 2^k - 2^64 + u'_0):
+          v >= p   <=>  A and u'_0 + q c + c carries out of limb 0,
+        and then v - p = (low word of u'_0 + q c + c, 0, ..., 0).  Otherwise v is
+        (u'_0 + q c, u'_1.. + carry).  Both cases are one carry-select on one flag:
+          s = carry out of u'_0 + q c + (A ? c : 0);
+          limb 0 = s ? u'_0 + q c + (A ? c : 0) : u'_0 + q c,
+          limbs 1.. = s ? w : u'_1..  where w = (u'_1..u'_{n-1}) + 1 with bit k-64(n-1)
+          of its top limb cleared (w is zero when A, u'_1.. + 1 otherwise).
+        No carry ripples after q c: two ADDs and a CMOV.  The A test needs only one
+        ADD after u_{n-1} << s: K = (u_1 & .. & u_{n-2} all ones) ? 2^s : 0 is ready
+        before, and (u_{n-1} << s) + K carries out exactly when A."""
+        n, c, s = self.n, self.c, self.shift
+        hi_bits = 64 - s                                 # bits of p's top limb
+        self._mul_const(reg_top, self.c_fold)            # X = top * c_fold
+        # K = 2^s if u_1..u_{n-2} are all ones, else 0 (n = 2: always 2^s)
+        reg_k = None
+        if n > 2:
+            reg_p = self.regs.get()
+            MOV(reg_p, u[1])
+            for i in range(2, n - 1):
+                AND(reg_p, u[i])
+            reg_k = self.regs.get()
+            if self.adx:
+                ADD(reg_p, 1)                            # CF = all ones
+                SBB(reg_k, reg_k)
+                AND(reg_k, 1 << s)
+            else:
+                # the same by CMOV: measured faster at these levels (redc bmi2 latency
+                # 22.0 -> 17.6 cycles, throughput 22.9 -> 14.6), slower at adx (sqr
+                # 34.8 -> 36.5)
+                reg_r = self.regs.get()
+                MOV(reg_k, 0)
+                MOV(reg_r, 1 << s)
+                ADD(reg_p, 1)                            # CF = all ones
+                CMOVC(reg_k, reg_r)
+                self.regs.put(reg_r)
+            self.regs.put(reg_p)
+        reg_sh = self.regs.get()
+        MOV(reg_sh, u[n - 1])
+        # Y = c * b, Y + c
+        reg_y, reg_yc = self.regs.get(), self.regs.get()
+        MOV(reg_y, u[n - 1])
+        if s == 1:
+            SAR(reg_y, 63)
+            AND(reg_y, c)
+        else:
+            SHR(reg_y, hi_bits)
+            self._mul_const(reg_y, c)
+        LEA(reg_yc, [reg_y + c])
+        SHL(reg_sh, s)
+        # YA = Y + (A ? c : 0)
+        reg_ya = self.regs.get()
+        MOV(reg_ya, reg_y)
+        if reg_k is not None:
+            ADD(reg_sh, reg_k)                           # CF = A
+            self.regs.put(reg_k)
+        else:
+            ADD(reg_sh, 1 << s)
+        CMOVC(reg_ya, reg_yc)
+        self.regs.put(reg_sh, reg_yc)
+        # u' = u mod 2^k
+        if s == 1:
+            BTR(u[n - 1], 63)
+        else:
+            SHL(u[n - 1], s)
+            SHR(u[n - 1], s)
+        # w = (u'_1..u'_{n-1}) + 1, top bit hi_bits cleared
+        w = [self.regs.get() for _ in range(1, n)]
+        for i in range(1, n):
+            MOV(w[i - 1], u[i])
+        self._add_small(w, 1)
+        BTR(w[-1], hi_bits)
+        ADD(reg_y, reg_top)                              # q c
+        ADD(reg_ya, reg_top)                             # q c + (A ? c : 0)
+        reg_sum = self.regs.get()
+        MOV(reg_sum, u[0])
+        ADD(u[0], reg_y)                                 # low word of v
+        ADD(reg_sum, reg_ya)                             # CF = s
+        CMOVC(u[0], reg_sum)
+        for i in range(1, n):
+            CMOVC(u[i], w[i - 1])
+        self.regs.put(reg_top, reg_y, reg_ya, reg_sum, *w)
 
     @staticmethod
     def _add_small(limbs, x):

@@ -247,6 +247,8 @@ _fg_p25519_redc_x86_64:
 .type fg_p25519_redc_x86_64, @function
 fg_p25519_redc_x86_64:
 #endif /* !__APPLE */
+pushq %r13
+pushq %r12
 pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rcx
@@ -279,27 +281,38 @@ pushq %rbx
 	addq %r11, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
-	shldq $1, %r10, %r11
-	btrq $63, %r10
-	leaq 1(%r11), %rax
-	imulq $19, %r11, %r11
-	imulq $19, %rax, %rax
-	movq %rcx, %rdx
+	imulq $38, %r11, %r11
+	movq %r8, %rax
+	andq %r9, %rax
+	movq $0, %rdx
+	movq $2, %rbx
+	addq $1, %rax
+	cmovc %rbx, %rdx
+	movq %r10, %rax
 	movq %r10, %rbx
-	shlq $1, %rbx
-	orq $1, %rbx
-	andq %r8, %rbx
-	andq %r9, %rbx
-	xorq %rbp, %rbp
-	addq %r11, %rcx
-	adcq $0, %r8
-	adcq $0, %r9
-	adcq $0, %r10
-	addq %rax, %rdx
-	adcq $0, %rbx
-	cmovc %rdx, %rcx
-	cmovc %rbp, %r8
-	cmovc %rbp, %r9
+	sarq $63, %rbx
+	andq $19, %rbx
+	leaq 19(%rbx), %rbp
+	shlq $1, %rax
+	movq %rbx, %r12
+	addq %rdx, %rax
+	cmovc %rbp, %r12
+	btrq $63, %r10
+	movq %r8, %rax
+	movq %r9, %rdx
+	movq %r10, %rbp
+	addq $1, %rax
+	adcq $0, %rdx
+	adcq $0, %rbp
+	btrq $63, %rbp
+	addq %r11, %rbx
+	addq %r11, %r12
+	movq %rcx, %r13
+	addq %rbx, %rcx
+	addq %r12, %r13
+	cmovc %r13, %rcx
+	cmovc %rax, %r8
+	cmovc %rdx, %r9
 	cmovc %rbp, %r10
 	movq %rcx, 0(%rdi)
 	movq %r8, 8(%rdi)
@@ -307,6 +320,8 @@ pushq %rbx
 	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
+popq %r12
+popq %r13
 	ret
 #ifndef __APPLE__
 .size fg_p25519_redc_x86_64, .-fg_p25519_redc_x86_64
@@ -439,27 +454,38 @@ pushq %rbx
 	addq %rcx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	shldq $1, %r11, %rcx
-	btrq $63, %r11
-	leaq 1(%rcx), %rax
-	imulq $19, %rcx, %rcx
-	imulq $19, %rax, %rax
-	movq %r8, %rsi
+	imulq $38, %rcx, %rcx
+	movq %r9, %rax
+	andq %r10, %rax
+	movq $0, %rsi
+	movq $2, %rdx
+	addq $1, %rax
+	cmovc %rdx, %rsi
+	movq %r11, %rax
 	movq %r11, %rdx
-	shlq $1, %rdx
-	orq $1, %rdx
-	andq %r9, %rdx
-	andq %r10, %rdx
-	xorq %rbx, %rbx
-	addq %rcx, %r8
-	adcq $0, %r9
-	adcq $0, %r10
-	adcq $0, %r11
-	addq %rax, %rsi
-	adcq $0, %rdx
-	cmovc %rsi, %r8
-	cmovc %rbx, %r9
-	cmovc %rbx, %r10
+	sarq $63, %rdx
+	andq $19, %rdx
+	leaq 19(%rdx), %rbx
+	shlq $1, %rax
+	movq %rdx, %rbp
+	addq %rsi, %rax
+	cmovc %rbx, %rbp
+	btrq $63, %r11
+	movq %r9, %rax
+	movq %r10, %rsi
+	movq %r11, %rbx
+	addq $1, %rax
+	adcq $0, %rsi
+	adcq $0, %rbx
+	btrq $63, %rbx
+	addq %rcx, %rdx
+	addq %rcx, %rbp
+	movq %r8, %r12
+	addq %rdx, %r8
+	addq %rbp, %r12
+	cmovc %r12, %r8
+	cmovc %rax, %r9
+	cmovc %rsi, %r10
 	cmovc %rbx, %r11
 	movq %r8, 0(%rdi)
 	movq %r9, 8(%rdi)
@@ -587,27 +613,38 @@ pushq %rbx
 	addq %r11, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
-	shldq $1, %r10, %r11
-	btrq $63, %r10
-	leaq 1(%r11), %rax
-	imulq $19, %r11, %r11
-	imulq $19, %rax, %rax
-	movq %rcx, %rsi
+	imulq $38, %r11, %r11
+	movq %r8, %rax
+	andq %r9, %rax
+	movq $0, %rsi
+	movq $2, %rdx
+	addq $1, %rax
+	cmovc %rdx, %rsi
+	movq %r10, %rax
 	movq %r10, %rdx
-	shlq $1, %rdx
-	orq $1, %rdx
-	andq %r8, %rdx
-	andq %r9, %rdx
-	xorq %rbx, %rbx
-	addq %r11, %rcx
-	adcq $0, %r8
-	adcq $0, %r9
-	adcq $0, %r10
-	addq %rax, %rsi
-	adcq $0, %rdx
-	cmovc %rsi, %rcx
-	cmovc %rbx, %r8
-	cmovc %rbx, %r9
+	sarq $63, %rdx
+	andq $19, %rdx
+	leaq 19(%rdx), %rbx
+	shlq $1, %rax
+	movq %rdx, %rbp
+	addq %rsi, %rax
+	cmovc %rbx, %rbp
+	btrq $63, %r10
+	movq %r8, %rax
+	movq %r9, %rsi
+	movq %r10, %rbx
+	addq $1, %rax
+	adcq $0, %rsi
+	adcq $0, %rbx
+	btrq $63, %rbx
+	addq %r11, %rdx
+	addq %r11, %rbp
+	movq %rcx, %r12
+	addq %rdx, %rcx
+	addq %rbp, %r12
+	cmovc %r12, %rcx
+	cmovc %rax, %r8
+	cmovc %rsi, %r9
 	cmovc %rbx, %r10
 	movq %rcx, 0(%rdi)
 	movq %r8, 8(%rdi)
@@ -858,6 +895,8 @@ _fg_p25519_redc_bmi2:
 .type fg_p25519_redc_bmi2, @function
 fg_p25519_redc_bmi2:
 #endif /* !__APPLE */
+pushq %r13
+pushq %r12
 pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rcx
@@ -883,27 +922,38 @@ pushq %rbx
 	adcq $0, %rbx
 	addq %rax, %r10
 	adcq $0, %rbx
-	shldq $1, %r10, %rbx
-	btrq $63, %r10
-	leaq 1(%rbx), %r11
-	imulq $19, %rbx, %rbx
-	imulq $19, %r11, %r11
-	movq %rcx, %rax
+	imulq $38, %rbx, %rbx
+	movq %r8, %r11
+	andq %r9, %r11
+	movq $0, %rax
+	movq $2, %rdx
+	addq $1, %r11
+	cmovc %rdx, %rax
+	movq %r10, %r11
 	movq %r10, %rdx
-	shlq $1, %rdx
-	orq $1, %rdx
-	andq %r8, %rdx
-	andq %r9, %rdx
-	xorq %rbp, %rbp
-	addq %rbx, %rcx
-	adcq $0, %r8
-	adcq $0, %r9
-	adcq $0, %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	cmovc %rax, %rcx
-	cmovc %rbp, %r8
-	cmovc %rbp, %r9
+	sarq $63, %rdx
+	andq $19, %rdx
+	leaq 19(%rdx), %rbp
+	shlq $1, %r11
+	movq %rdx, %r12
+	addq %rax, %r11
+	cmovc %rbp, %r12
+	btrq $63, %r10
+	movq %r8, %r11
+	movq %r9, %rax
+	movq %r10, %rbp
+	addq $1, %r11
+	adcq $0, %rax
+	adcq $0, %rbp
+	btrq $63, %rbp
+	addq %rbx, %rdx
+	addq %rbx, %r12
+	movq %rcx, %r13
+	addq %rdx, %rcx
+	addq %r12, %r13
+	cmovc %r13, %rcx
+	cmovc %r11, %r8
+	cmovc %rax, %r9
 	cmovc %rbp, %r10
 	movq %rcx, 0(%rdi)
 	movq %r8, 8(%rdi)
@@ -911,6 +961,8 @@ pushq %rbx
 	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
+popq %r12
+popq %r13
 	ret
 #ifndef __APPLE__
 .size fg_p25519_redc_bmi2, .-fg_p25519_redc_bmi2
@@ -1037,27 +1089,38 @@ pushq %rbx
 	adcq $0, %r9
 	addq %r8, %rbx
 	adcq $0, %r9
-	shldq $1, %rbx, %r9
-	btrq $63, %rbx
-	leaq 1(%r9), %rcx
-	imulq $19, %r9, %r9
-	imulq $19, %rcx, %rcx
-	movq %r10, %r8
+	imulq $38, %r9, %r9
+	movq %r11, %rcx
+	andq %rax, %rcx
+	movq $0, %r8
+	movq $2, %rsi
+	addq $1, %rcx
+	cmovc %rsi, %r8
+	movq %rbx, %rcx
 	movq %rbx, %rsi
-	shlq $1, %rsi
-	orq $1, %rsi
-	andq %r11, %rsi
-	andq %rax, %rsi
-	xorq %rdx, %rdx
-	addq %r9, %r10
-	adcq $0, %r11
-	adcq $0, %rax
-	adcq $0, %rbx
-	addq %rcx, %r8
-	adcq $0, %rsi
-	cmovc %r8, %r10
-	cmovc %rdx, %r11
-	cmovc %rdx, %rax
+	sarq $63, %rsi
+	andq $19, %rsi
+	leaq 19(%rsi), %rdx
+	shlq $1, %rcx
+	movq %rsi, %rbp
+	addq %r8, %rcx
+	cmovc %rdx, %rbp
+	btrq $63, %rbx
+	movq %r11, %rcx
+	movq %rax, %r8
+	movq %rbx, %rdx
+	addq $1, %rcx
+	adcq $0, %r8
+	adcq $0, %rdx
+	btrq $63, %rdx
+	addq %r9, %rsi
+	addq %r9, %rbp
+	movq %r10, %r12
+	addq %rsi, %r10
+	addq %rbp, %r12
+	cmovc %r12, %r10
+	cmovc %rcx, %r11
+	cmovc %r8, %rax
 	cmovc %rdx, %rbx
 	movq %r10, 0(%rdi)
 	movq %r11, 8(%rdi)
@@ -1180,27 +1243,38 @@ pushq %rbx
 	adcq $0, %rsi
 	addq %r8, %rax
 	adcq $0, %rsi
-	shldq $1, %rax, %rsi
-	btrq $63, %rax
-	leaq 1(%rsi), %rcx
-	imulq $19, %rsi, %rsi
-	imulq $19, %rcx, %rcx
-	movq %r9, %r8
+	imulq $38, %rsi, %rsi
+	movq %r10, %rcx
+	andq %r11, %rcx
+	movq $0, %r8
+	movq $2, %rdx
+	addq $1, %rcx
+	cmovc %rdx, %r8
+	movq %rax, %rcx
 	movq %rax, %rdx
-	shlq $1, %rdx
-	orq $1, %rdx
-	andq %r10, %rdx
-	andq %r11, %rdx
-	xorq %rbx, %rbx
-	addq %rsi, %r9
-	adcq $0, %r10
-	adcq $0, %r11
-	adcq $0, %rax
-	addq %rcx, %r8
-	adcq $0, %rdx
-	cmovc %r8, %r9
-	cmovc %rbx, %r10
-	cmovc %rbx, %r11
+	sarq $63, %rdx
+	andq $19, %rdx
+	leaq 19(%rdx), %rbx
+	shlq $1, %rcx
+	movq %rdx, %rbp
+	addq %r8, %rcx
+	cmovc %rbx, %rbp
+	btrq $63, %rax
+	movq %r10, %rcx
+	movq %r11, %r8
+	movq %rax, %rbx
+	addq $1, %rcx
+	adcq $0, %r8
+	adcq $0, %rbx
+	btrq $63, %rbx
+	addq %rsi, %rdx
+	addq %rsi, %rbp
+	movq %r9, %r12
+	addq %rdx, %r9
+	addq %rbp, %r12
+	cmovc %r12, %r9
+	cmovc %rcx, %r10
+	cmovc %r8, %r11
 	cmovc %rbx, %rax
 	movq %r9, 0(%rdi)
 	movq %r10, 8(%rdi)
@@ -1357,17 +1431,17 @@ pushq %rbx
 	adoxq %rbp, %r12
 	movq %r8, %rdx
 	mulxq %rdx, %rbx, %rbp
+	movq %r9, %rdx
+	mulxq %rdx, %rcx, %r8
 	adcxq %r13, %r13
 	adoxq %rbx, %r13
 	adcxq %r14, %r14
 	adoxq %rbp, %r14
-	movq %r9, %rdx
-	mulxq %rdx, %rbx, %rcx
 	adcxq %r15, %r15
-	adoxq %rbx, %r15
+	adoxq %rcx, %r15
 	movq $0, %rbp
-	adcxq %rbp, %rcx
-	adoxq %rbp, %rcx
+	adcxq %rbp, %r8
+	adoxq %rbp, %r8
 	movq %r10, 0(%rdi)
 	movq %rax, 8(%rdi)
 	movq %rsi, 16(%rdi)
@@ -1375,7 +1449,7 @@ pushq %rbx
 	movq %r13, 32(%rdi)
 	movq %r14, 40(%rdi)
 	movq %r15, 48(%rdi)
-	movq %rcx, 56(%rdi)
+	movq %r8, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1399,6 +1473,8 @@ _fg_p25519_redc_adx:
 .type fg_p25519_redc_adx, @function
 fg_p25519_redc_adx:
 #endif /* !__APPLE */
+pushq %r13
+pushq %r12
 pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rcx
@@ -1407,47 +1483,60 @@ pushq %rbx
 	movq 24(%rsi), %r10
 	movq $38, %rdx
 	xorq %r11, %r11
-	mulxq 32(%rsi), %rax, %rbx
-	adcxq %rax, %rcx
-	mulxq 40(%rsi), %rax, %rbp
-	adoxq %rbx, %r8
-	adcxq %rax, %r8
-	mulxq 48(%rsi), %rax, %rbx
-	adoxq %rbp, %r9
-	adcxq %rax, %r9
-	mulxq 56(%rsi), %rax, %rbp
-	adoxq %rbx, %r10
-	adcxq %rax, %r10
-	adoxq %r11, %rbp
-	adcxq %r11, %rbp
-	shldq $1, %r10, %rbp
-	btrq $63, %r10
-	leaq 1(%rbp), %r11
-	imulq $19, %rbp, %rbp
-	imulq $19, %r11, %r11
-	movq %rcx, %rax
+	mulxq 32(%rsi), %r11, %rax
+	adcxq %r11, %rcx
+	mulxq 40(%rsi), %r11, %rbx
+	adoxq %rax, %r8
+	adcxq %r11, %r8
+	mulxq 48(%rsi), %r11, %rax
+	adoxq %rbx, %r9
+	adcxq %r11, %r9
+	mulxq 56(%rsi), %r11, %rbx
+	adoxq %rax, %r10
+	adcxq %r11, %r10
+	movq $0, %r11
+	adoxq %r11, %rbx
+	adcxq %r11, %rbx
+	imulq $38, %rbx, %rbx
+	movq %r8, %r11
+	andq %r9, %r11
+	addq $1, %r11
+	sbbq %rax, %rax
+	andq $2, %rax
+	movq %r10, %r11
 	movq %r10, %rdx
-	shlq $1, %rdx
-	orq $1, %rdx
-	andq %r8, %rdx
-	andq %r9, %rdx
-	xorq %rbx, %rbx
-	addq %rbp, %rcx
-	adcq $0, %r8
-	adcq $0, %r9
-	adcq $0, %r10
-	addq %r11, %rax
-	adcq $0, %rdx
-	cmovc %rax, %rcx
-	cmovc %rbx, %r8
-	cmovc %rbx, %r9
-	cmovc %rbx, %r10
+	sarq $63, %rdx
+	andq $19, %rdx
+	leaq 19(%rdx), %rbp
+	shlq $1, %r11
+	movq %rdx, %r12
+	addq %rax, %r11
+	cmovc %rbp, %r12
+	btrq $63, %r10
+	movq %r8, %r11
+	movq %r9, %rax
+	movq %r10, %rbp
+	addq $1, %r11
+	adcq $0, %rax
+	adcq $0, %rbp
+	btrq $63, %rbp
+	addq %rbx, %rdx
+	addq %rbx, %r12
+	movq %rcx, %r13
+	addq %rdx, %rcx
+	addq %r12, %r13
+	cmovc %r13, %rcx
+	cmovc %r11, %r8
+	cmovc %rax, %r9
+	cmovc %rbp, %r10
 	movq %rcx, 0(%rdi)
 	movq %r8, 8(%rdi)
 	movq %r9, 16(%rdi)
 	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
+popq %r12
+popq %r13
 	ret
 #ifndef __APPLE__
 .size fg_p25519_redc_adx, .-fg_p25519_redc_adx
@@ -1527,40 +1616,51 @@ pushq %rbx
 	adcq $0, %r14
 	movq $38, %rdx
 	xorq %rcx, %rcx
-	mulxq %rbp, %r8, %r9
-	adcxq %r8, %r10
-	mulxq %r12, %r8, %rsi
-	adoxq %r9, %r11
-	adcxq %r8, %r11
-	mulxq %r13, %r8, %r9
-	adoxq %rsi, %rax
-	adcxq %r8, %rax
-	mulxq %r14, %r8, %rsi
-	adoxq %r9, %rbx
-	adcxq %r8, %rbx
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
-	shldq $1, %rbx, %rsi
+	mulxq %rbp, %rcx, %r8
+	adcxq %rcx, %r10
+	mulxq %r12, %rcx, %r9
+	adoxq %r8, %r11
+	adcxq %rcx, %r11
+	mulxq %r13, %rcx, %r8
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	mulxq %r14, %rcx, %r9
+	adoxq %r8, %rbx
+	adcxq %rcx, %rbx
+	movq $0, %rcx
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	imulq $38, %r9, %r9
+	movq %r11, %rcx
+	andq %rax, %rcx
+	addq $1, %rcx
+	sbbq %r8, %r8
+	andq $2, %r8
+	movq %rbx, %rcx
+	movq %rbx, %rsi
+	sarq $63, %rsi
+	andq $19, %rsi
+	leaq 19(%rsi), %rdx
+	shlq $1, %rcx
+	movq %rsi, %rbp
+	addq %r8, %rcx
+	cmovc %rdx, %rbp
 	btrq $63, %rbx
-	leaq 1(%rsi), %rcx
-	imulq $19, %rsi, %rsi
-	imulq $19, %rcx, %rcx
-	movq %r10, %r8
-	movq %rbx, %r9
-	shlq $1, %r9
-	orq $1, %r9
-	andq %r11, %r9
-	andq %rax, %r9
-	xorq %rdx, %rdx
+	movq %r11, %rcx
+	movq %rax, %r8
+	movq %rbx, %rdx
+	addq $1, %rcx
+	adcq $0, %r8
+	adcq $0, %rdx
+	btrq $63, %rdx
+	addq %r9, %rsi
+	addq %r9, %rbp
+	movq %r10, %r12
 	addq %rsi, %r10
-	adcq $0, %r11
-	adcq $0, %rax
-	adcq $0, %rbx
-	addq %rcx, %r8
-	adcq $0, %r9
-	cmovc %r8, %r10
-	cmovc %rdx, %r11
-	cmovc %rdx, %rax
+	addq %rbp, %r12
+	cmovc %r12, %r10
+	cmovc %rcx, %r11
+	cmovc %r8, %rax
 	cmovc %rdx, %rbx
 	movq %r10, 0(%rdi)
 	movq %r11, 8(%rdi)
@@ -1628,54 +1728,65 @@ pushq %rbx
 	adoxq %rbp, %r12
 	movq %r8, %rdx
 	mulxq %rdx, %rbx, %rbp
+	movq %r9, %rdx
+	mulxq %rdx, %rcx, %r8
 	adcxq %r13, %r13
 	adoxq %rbx, %r13
 	adcxq %r14, %r14
 	adoxq %rbp, %r14
-	movq %r9, %rdx
-	mulxq %rdx, %rbx, %rcx
 	adcxq %r15, %r15
-	adoxq %rbx, %r15
+	adoxq %rcx, %r15
 	movq $0, %rbp
-	adcxq %rbp, %rcx
-	adoxq %rbp, %rcx
+	adcxq %rbp, %r8
+	adoxq %rbp, %r8
 	movq $38, %rdx
-	xorq %r8, %r8
-	mulxq %r13, %r9, %r11
-	adcxq %r9, %r10
-	mulxq %r14, %r9, %rbx
-	adoxq %r11, %rax
-	adcxq %r9, %rax
-	mulxq %r15, %r9, %r11
-	adoxq %rbx, %rsi
-	adcxq %r9, %rsi
-	mulxq %rcx, %r9, %rbx
-	adoxq %r11, %r12
-	adcxq %r9, %r12
-	adoxq %r8, %rbx
-	adcxq %r8, %rbx
-	shldq $1, %r12, %rbx
-	btrq $63, %r12
-	leaq 1(%rbx), %rcx
-	imulq $19, %rbx, %rbx
-	imulq $19, %rcx, %rcx
-	movq %r10, %r8
+	xorq %rcx, %rcx
+	mulxq %r13, %rcx, %r9
+	adcxq %rcx, %r10
+	mulxq %r14, %rcx, %r11
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	mulxq %r15, %rcx, %r9
+	adoxq %r11, %rsi
+	adcxq %rcx, %rsi
+	mulxq %r8, %rcx, %r11
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq $0, %rcx
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	imulq $38, %r11, %r11
+	movq %rax, %rcx
+	andq %rsi, %rcx
+	addq $1, %rcx
+	sbbq %r8, %r8
+	andq $2, %r8
+	movq %r12, %rcx
 	movq %r12, %r9
-	shlq $1, %r9
-	orq $1, %r9
-	andq %rax, %r9
-	andq %rsi, %r9
-	xorq %r11, %r11
-	addq %rbx, %r10
-	adcq $0, %rax
-	adcq $0, %rsi
-	adcq $0, %r12
-	addq %rcx, %r8
-	adcq $0, %r9
-	cmovc %r8, %r10
-	cmovc %r11, %rax
-	cmovc %r11, %rsi
-	cmovc %r11, %r12
+	sarq $63, %r9
+	andq $19, %r9
+	leaq 19(%r9), %rdx
+	shlq $1, %rcx
+	movq %r9, %rbx
+	addq %r8, %rcx
+	cmovc %rdx, %rbx
+	btrq $63, %r12
+	movq %rax, %rcx
+	movq %rsi, %r8
+	movq %r12, %rdx
+	addq $1, %rcx
+	adcq $0, %r8
+	adcq $0, %rdx
+	btrq $63, %rdx
+	addq %r11, %r9
+	addq %r11, %rbx
+	movq %r10, %rbp
+	addq %r9, %r10
+	addq %rbx, %rbp
+	cmovc %rbp, %r10
+	cmovc %rcx, %rax
+	cmovc %r8, %rsi
+	cmovc %rdx, %r12
 	movq %r10, 0(%rdi)
 	movq %rax, 8(%rdi)
 	movq %rsi, 16(%rdi)
