@@ -14,9 +14,9 @@ squaring's by its squaring rows (x86_64_mont._sqr_rows): a^2 = z0 + m*R + z2*R^2
 with z0 = a0^2, z2 = a1^2, m = 2*a0*a1 = z0 + z2 - (a0 - a1)^2 (s = -1 always).
 Odd n splits unevenly (a1, b1 zero-extended to l words in the differences).
 Which (op, level, n) use it is measured and decided in x86_64_mont._kara:
-the single-chain levels (x86_64, bmi2) gain from n = 4..8 on; adx, whose
+the single-chain levels (x86_64, bmi2) gain from n = 5..9 on; adx, whose
 dual-chain schoolbook rows cost little more than the combination saves, only
-from n = 12 (mul_wide) / 13 (mul), never for squaring.
+from n = 13, never for squaring.
 
 Constant time: |x - y| = ((x - y) XOR mask) - mask with mask = the borrow
 of x - y as 0 or -1 (a multiword subtraction of mask from every word); s = mask_a XOR mask_b, and (-1)^s d is added as (d XOR s) + (s & 1)

@@ -1090,30 +1090,37 @@ def _sqr_split(sh):
 def _kara(sh, op, level):
     """Whether op's product is one Karatsuba level (x86_64_kara) at this level.
 
-    Decided by limb count and level, as measured here (RDTSC, old and new
-    kernels alternating in one process, primes of 3..16 limbs):
-      - mul_wide, x86_64 and bmi2: wins from n = 4 (n=4: -8%/-12%, n=8:
-        -15%/-17%, n=12: -12%/-21%); n = 3 loses (+18%/+60%).  adx: the
-        dual-chain schoolbook rows are cheap enough that it wins only from
-        n = 12 (n=8 +9%, n=10 +4%, n=11 +8%, n=12 -1%, n=13 -10%, n=16 -20%).
+    Decided by limb count and level, as measured here: RDTSC, old and new
+    kernels alternating in one process, primes of 3..16 limbs, latency chained
+    as fieldgen-bench does (mul, sqr: the result feeds the next call;
+    mul_wide, sqr_wide: the low half does), and fieldgen-bench for p503/p751.
+      - mul_wide: x86_64 from n = 5, bmi2 from n = 6 (n=4: +2%/+1%, n=5:
+        -4%/+15%, n=6: -18%/-14%, n=8: -15%/-19%, n=12: -22%/-20%).  adx:
+        the dual-chain schoolbook rows are cheap enough that it wins only from
+        n = 13 (n=8 +1%, n=10 +0%, n=12 +2% here and +8% in fieldgen-bench,
+        n=13 -7%, n=14 -14%, n=16 -20%): the combination's carry chain
+        delays the low half.
       - mul (Karatsuba product + redc instead of the fused multiply-reduce):
-        x86_64 and bmi2 from n = 6 for even n (n=6: -2%/-9%, n=8: -10%/-9%,
-        n=12: -8%/-16%) and n = 9 for odd n (n=5: +7%/-2%, n=7: -0%/+2%);
+        x86_64 and bmi2 from n = 6 for even n (n=6: -2%/-9%, n=8: -10%/-8%,
+        n=12: -5%/-16%) and n = 9 for odd n (n=5: +7%/-2%, n=7: -0%/+2%);
         adx from n = 13 (n=12 +4%, n=13 -3%, n=16 -7%).
-      - sqr_wide / sqr (squares of a0, a1 and a0 - a1): x86_64 from n = 6
-        (sqr_wide n=8 -11%, n=12 -15%; sqr n=8 -3%, n=12 -0.4%), bmi2 from
-        n = 8 (sqr_wide n=6/7 lose; n=8 -17%, n=12 -7%; sqr n=8 -6%,
-        n=12 -4%); adx never (its squaring rows win even at n = 16).
+      - sqr_wide (squares of a0, a1 and a0 - a1), x86_64 and bmi2: n >= 8,
+        odd n from 13 (n=8 -10%/-12%, n=9 +7%/-3%, n=11 +7%/+7%,
+        n=12 -10%/-4%, n=13 -3%/-6%).  sqr: x86_64 from n = 6, bmi2 from
+        n = 8 (n=8 -5%/-6%, n=12 -7%/-5%).  adx never (its squaring rows
+        win even at n = 16).
     """
     n = sh.n
     if op == "mul_wide":
-        return n >= (12 if level == "adx" else 4)
+        return n >= {"x86_64": 5, "bmi2": 6, "adx": 13}[level]
     if op == "mul":
         if level == "adx":
             return n >= 13
         return n >= (6 if n % 2 == 0 else 9)
     if level == "adx":
         return False
+    if op == "sqr_wide":
+        return n >= 8 and (n % 2 == 0 or n >= 13)
     return n >= (6 if level == "x86_64" else 8)
 
 

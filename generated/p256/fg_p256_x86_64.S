@@ -47,134 +47,115 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $40, %rsp
 	movq %rdx, %rcx
-	movq 0(%rsi), %r8
-	subq 16(%rsi), %r8
-	movq 8(%rsi), %r9
-	sbbq 24(%rsi), %r9
-	sbbq %r10, %r10
-	xorq %r10, %r8
-	xorq %r10, %r9
-	subq %r10, %r8
-	sbbq %r10, %r9
-	movq 16(%rcx), %r11
-	subq 0(%rcx), %r11
-	movq 24(%rcx), %rbx
-	sbbq 8(%rcx), %rbx
-	sbbq %rbp, %rbp
-	xorq %rbp, %r11
-	xorq %rbp, %rbx
-	subq %rbp, %r11
-	sbbq %rbp, %rbx
-	xorq %rbp, %r10
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
-	movq %rax, %r12
-	movq %rdx, %r13
+	movq %rax, %r8
+	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rdx, %r15
+	movq %rax, %r10
+	movq %rdx, %r11
+	movq 16(%rcx), %rax
+	mulq 0(%rsi)
+	addq %r11, %rax
+	adcq $0, %rdx
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 24(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq %rax, %r12
+	movq %rdx, %r13
 	movq 0(%rcx), %rax
 	mulq 8(%rsi)
-	addq %rax, %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 8(%rcx), %rax
-	mulq 8(%rsi)
+	mulq 16(%rsi)
 	addq %rbp, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rax, %rbp
-	movq %rdi, 0(%rsp)
-	movq %rdx, %rdi
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	movq %rax, %rdi
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %r14, 16(%rsp)
 	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
 	mulq 24(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq %r11, %rax
-	mulq %r8
-	movq %rax, %rsi
-	movq %rdx, %rcx
-	movq %rbx, %rax
-	mulq %r8
-	addq %rcx, %rax
-	adcq $0, %rdx
-	movq %rax, %rcx
-	movq %r15, 24(%rsp)
 	movq %rdx, %r15
-	movq %r11, %rax
-	mulq %r9
-	addq %rax, %rcx
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
 	adcq $0, %rdx
-	movq %rdi, 32(%rsp)
-	movq %rdx, %rdi
-	movq %rbx, %rax
-	mulq %r9
-	addq %rdi, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	xorq %r10, %rsi
-	xorq %r10, %rcx
-	xorq %r10, %r15
-	xorq %r10, %rdi
-	movq %r10, %r8
-	addq %r8, %r8
-	adcq %r12, %rsi
-	adcq 16(%rsp), %rcx
-	adcq 8(%rsp), %r15
-	adcq %r13, %rdi
-	adcq $0, %r10
-	addq %rbp, %rsi
-	adcq 32(%rsp), %rcx
-	adcq 24(%rsp), %r15
-	adcq %r14, %rdi
-	adcq $0, %r10
-	movq 0(%rsp), %r9
-	movq %r12, 0(%r9)
-	movq 16(%rsp), %r11
-	movq %r11, 8(%r9)
-	movq 8(%rsp), %rbx
-	addq %rsi, %rbx
-	movq %rbx, 16(%r9)
-	adcq %rcx, %r13
-	movq %r13, 24(%r9)
-	adcq %r15, %rbp
-	movq %rbp, 32(%r9)
-	movq 32(%rsp), %r8
-	adcq %rdi, %r8
-	movq %r8, 40(%r9)
-	movq 24(%rsp), %r12
-	adcq %r10, %r12
-	movq %r12, 48(%r9)
-	adcq $0, %r14
-	movq %r14, 56(%r9)
-	addq $40, %rsp
+	movq %rdx, %rbp
+	movq %r8, 0(%rdi)
+	movq %r10, 8(%rdi)
+	movq %rbx, 16(%rdi)
+	movq %r12, 24(%rdi)
+	movq %r13, 32(%rdi)
+	movq %r11, 40(%rdi)
+	movq %r9, 48(%rdi)
+	movq %rbp, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -757,115 +738,81 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $72, %rsp
 	movq %rdx, %rcx
-	movq 0(%rsi), %r8
-	subq 16(%rsi), %r8
-	movq 8(%rsi), %r9
-	sbbq 24(%rsi), %r9
-	sbbq %r10, %r10
-	xorq %r10, %r8
-	xorq %r10, %r9
-	subq %r10, %r8
-	sbbq %r10, %r9
-	movq 16(%rcx), %r11
-	subq 0(%rcx), %r11
-	movq 24(%rcx), %rax
-	sbbq 8(%rcx), %rax
-	sbbq %rbx, %rbx
-	xorq %rbx, %r11
-	xorq %rbx, %rax
-	subq %rbx, %r11
-	sbbq %rbx, %rax
-	xorq %rbx, %r10
 	movq 0(%rsi), %rdx
-	mulxq 0(%rcx), %rbp, %r12
-	mulxq 8(%rcx), %r13, %r14
-	addq %r12, %r13
-	adcq $0, %r14
+	mulxq 0(%rcx), %r8, %r9
+	mulxq 8(%rcx), %r10, %r11
+	addq %r9, %r10
+	mulxq 16(%rcx), %rax, %rbx
+	adcq %r11, %rax
+	mulxq 24(%rcx), %rbp, %r12
+	adcq %rbx, %rbp
+	adcq $0, %r12
 	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %rbx
-	movq %rdi, 0(%rsp)
-	mulxq 8(%rcx), %r12, %rdi
-	addq %rbx, %r12
-	adcq $0, %rdi
-	addq %r15, %r13
-	adcq %r12, %r14
-	adcq $0, %rdi
+	mulxq 0(%rcx), %r13, %r14
+	addq %r13, %r10
+	adcq $0, %r14
+	mulxq 8(%rcx), %r15, %r9
+	addq %r14, %r15
+	adcq $0, %r9
+	addq %r15, %rax
+	adcq $0, %r9
+	mulxq 16(%rcx), %r11, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %r11, %rbp
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r13, %r14
+	addq %rbx, %r13
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
 	movq 16(%rsi), %rdx
-	mulxq 16(%rcx), %r15, %r12
-	movq %rdi, 8(%rsp)
-	movq %r14, 16(%rsp)
-	mulxq 24(%rcx), %rdi, %r14
-	addq %r12, %rdi
-	adcq $0, %r14
+	mulxq 0(%rcx), %r15, %r9
+	addq %r15, %rax
+	adcq $0, %r9
+	mulxq 8(%rcx), %r11, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %r11, %rbp
+	adcq $0, %rbx
+	mulxq 16(%rcx), %r13, %r15
+	addq %rbx, %r13
+	adcq $0, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	mulxq 24(%rcx), %r9, %r11
+	addq %r15, %r9
+	adcq $0, %r11
+	addq %r9, %r14
+	adcq $0, %r11
 	movq 24(%rsi), %rdx
-	movq %r15, 24(%rsp)
-	mulxq 16(%rcx), %r12, %r15
-	movq %r13, 32(%rsp)
-	movq %rbp, 40(%rsp)
-	mulxq 24(%rcx), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	addq %r12, %rdi
-	adcq %r13, %r14
-	adcq $0, %rbp
-	movq %r8, %rdx
-	mulxq %r11, %r12, %r13
-	mulxq %rax, %rsi, %rcx
-	addq %r13, %rsi
-	adcq $0, %rcx
-	movq %r9, %rdx
-	movq %r12, 48(%rsp)
-	mulxq %r11, %r13, %r12
-	movq %rbp, 56(%rsp)
-	movq %r14, 64(%rsp)
-	mulxq %rax, %rbp, %r14
-	addq %r12, %rbp
-	adcq $0, %r14
-	addq %r13, %rsi
-	adcq %rbp, %rcx
-	adcq $0, %r14
-	movq 48(%rsp), %r13
-	xorq %r10, %r13
-	xorq %r10, %rsi
-	xorq %r10, %rcx
-	xorq %r10, %r14
-	movq %r10, %rbp
-	addq %rbp, %rbp
-	adcq 40(%rsp), %r13
-	adcq 32(%rsp), %rsi
-	adcq 16(%rsp), %rcx
-	adcq 8(%rsp), %r14
-	adcq $0, %r10
-	addq 24(%rsp), %r13
-	adcq %rdi, %rsi
-	adcq 64(%rsp), %rcx
-	adcq 56(%rsp), %r14
-	adcq $0, %r10
-	movq 0(%rsp), %r8
-	movq 40(%rsp), %r9
-	movq %r9, 0(%r8)
-	movq 32(%rsp), %r11
-	movq %r11, 8(%r8)
-	movq 16(%rsp), %rax
-	addq %r13, %rax
-	movq %rax, 16(%r8)
-	movq 8(%rsp), %rbp
-	adcq %rsi, %rbp
-	movq %rbp, 24(%r8)
-	movq 24(%rsp), %r9
-	adcq %rcx, %r9
-	movq %r9, 32(%r8)
-	adcq %r14, %rdi
-	movq %rdi, 40(%r8)
-	movq 64(%rsp), %r11
-	adcq %r10, %r11
-	movq %r11, 48(%r8)
-	movq 56(%rsp), %r13
+	mulxq 0(%rcx), %rbx, %r13
+	addq %rbx, %rbp
 	adcq $0, %r13
-	movq %r13, 56(%r8)
-	addq $72, %rsp
+	mulxq 8(%rcx), %r15, %r9
+	addq %r13, %r15
+	adcq $0, %r9
+	addq %r15, %r12
+	adcq $0, %r9
+	mulxq 16(%rcx), %rbx, %r13
+	addq %r9, %rbx
+	adcq $0, %r13
+	addq %rbx, %r14
+	adcq $0, %r13
+	mulxq 24(%rcx), %r15, %r9
+	addq %r13, %r15
+	adcq $0, %r9
+	addq %r15, %r11
+	adcq $0, %r9
+	movq %r8, 0(%rdi)
+	movq %r10, 8(%rdi)
+	movq %rax, 16(%rdi)
+	movq %rbp, 24(%rdi)
+	movq %r12, 32(%rdi)
+	movq %r14, 40(%rdi)
+	movq %r11, 48(%rdi)
+	movq %r9, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12

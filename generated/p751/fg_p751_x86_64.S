@@ -9667,600 +9667,705 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $328, %rsp
+	subq $136, %rsp
 	movq %rdx, %r8
-	movq 0(%rsi), %r9
-	subq 48(%rsi), %r9
-	movq 8(%rsi), %r10
-	sbbq 56(%rsi), %r10
-	movq 16(%rsi), %r11
-	sbbq 64(%rsi), %r11
-	movq 24(%rsi), %rax
-	sbbq 72(%rsi), %rax
-	movq 32(%rsi), %rbx
-	sbbq 80(%rsi), %rbx
-	movq 40(%rsi), %rbp
-	sbbq 88(%rsi), %rbp
-	sbbq %r12, %r12
-	xorq %r12, %r9
-	xorq %r12, %r10
-	xorq %r12, %r11
-	xorq %r12, %rax
-	xorq %r12, %rbx
-	xorq %r12, %rbp
-	subq %r12, %r9
-	sbbq %r12, %r10
-	sbbq %r12, %r11
-	sbbq %r12, %rax
-	sbbq %r12, %rbx
-	sbbq %r12, %rbp
-	movq 48(%r8), %r13
-	subq 0(%r8), %r13
-	movq 56(%r8), %r14
-	sbbq 8(%r8), %r14
-	movq 64(%r8), %r15
-	sbbq 16(%r8), %r15
-	movq %rdi, 0(%rsp)
-	movq 72(%r8), %rdi
-	sbbq 24(%r8), %rdi
-	movq %rdi, 8(%rsp)
-	movq 80(%r8), %rdi
-	sbbq 32(%r8), %rdi
-	movq %rdi, 16(%rsp)
-	movq 88(%r8), %rdi
-	sbbq 40(%r8), %rdi
-	movq %rdi, 24(%rsp)
-	sbbq %rdi, %rdi
-	xorq %rdi, %r13
-	xorq %rdi, %r14
-	xorq %rdi, %r15
-	movq %rdi, 32(%rsp)
-	movq 8(%rsp), %rdi
-	movq %r15, 8(%rsp)
-	movq 32(%rsp), %r15
-	xorq %r15, %rdi
-	movq %r15, 32(%rsp)
-	movq 16(%rsp), %r15
-	movq %rdi, 16(%rsp)
-	movq 32(%rsp), %rdi
-	xorq %rdi, %r15
-	movq %rdi, 32(%rsp)
-	movq 24(%rsp), %rdi
-	movq %r15, 24(%rsp)
-	movq 32(%rsp), %r15
-	xorq %r15, %rdi
-	subq %r15, %r13
-	sbbq %r15, %r14
-	movq %r15, 32(%rsp)
-	movq 8(%rsp), %r15
-	movq %r14, 8(%rsp)
-	movq 32(%rsp), %r14
-	sbbq %r14, %r15
-	movq %r14, 32(%rsp)
-	movq 16(%rsp), %r14
-	movq %r15, 16(%rsp)
-	movq 32(%rsp), %r15
-	sbbq %r15, %r14
-	movq %r15, 32(%rsp)
-	movq 24(%rsp), %r15
-	movq %r14, 24(%rsp)
-	movq 32(%rsp), %r14
-	sbbq %r14, %r15
-	sbbq %r14, %rdi
-	xorq %r14, %r12
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	movq %r9, 32(%rsp)
-	mulxq %r13, %r14, %r9
-	movq %r13, 40(%rsp)
-	movq %r12, 48(%rsp)
-	mulxq 8(%rsp), %r13, %r12
-	adcxq %r13, %r9
-	movq %rdi, 56(%rsp)
-	mulxq 16(%rsp), %r13, %rdi
-	adcxq %r13, %r12
-	movq %r15, 64(%rsp)
-	mulxq 24(%rsp), %r13, %r15
-	adcxq %r13, %rdi
-	movq %rbp, 72(%rsp)
-	mulxq 64(%rsp), %r13, %rbp
-	adcxq %r13, %r15
-	movq %rbx, 80(%rsp)
-	mulxq 56(%rsp), %r13, %rbx
-	adcxq %r13, %rbp
-	adcxq %rcx, %rbx
-	movq %r10, %rdx
-	movq %r14, 88(%rsp)
-	mulxq 8(%rsp), %r13, %r14
-	addq %r13, %r12
-	adcq %r14, %rdi
-	mulxq 24(%rsp), %r13, %r14
-	adcq %r13, %r15
-	adcq %r14, %rbp
-	mulxq 56(%rsp), %r13, %r14
-	adcq %r13, %rbx
-	adcq $0, %r14
-	movq %r10, 96(%rsp)
-	mulxq 40(%rsp), %r13, %r10
-	addq %r13, %r9
-	adcq %r10, %r12
-	mulxq 16(%rsp), %r13, %r10
-	adcq %r13, %rdi
-	adcq %r10, %r15
-	mulxq 64(%rsp), %r13, %r10
-	adcq %r13, %rbp
-	adcq %r10, %rbx
-	adcq $0, %r14
-	movq %r11, %rdx
-	mulxq 8(%rsp), %r13, %r10
-	addq %r13, %rdi
-	adcq %r10, %r15
-	mulxq 24(%rsp), %r13, %r10
-	adcq %r13, %rbp
-	adcq %r10, %rbx
-	mulxq 56(%rsp), %r13, %r10
-	adcq %r13, %r14
-	adcq $0, %r10
-	movq %r9, 104(%rsp)
-	mulxq 40(%rsp), %r13, %r9
-	addq %r13, %r12
-	adcq %r9, %rdi
-	mulxq 16(%rsp), %r13, %r9
-	adcq %r13, %r15
-	adcq %r9, %rbp
-	mulxq 64(%rsp), %r13, %r9
-	adcq %r13, %rbx
-	adcq %r9, %r14
-	adcq $0, %r10
-	movq %rax, %rdx
-	mulxq 8(%rsp), %r13, %r9
-	addq %r13, %r15
-	adcq %r9, %rbp
-	mulxq 24(%rsp), %r13, %r9
-	adcq %r13, %rbx
-	adcq %r9, %r14
-	mulxq 56(%rsp), %r13, %r9
-	adcq %r13, %r10
-	adcq $0, %r9
-	movq %r12, 112(%rsp)
-	mulxq 40(%rsp), %r13, %r12
-	addq %r13, %rdi
-	adcq %r12, %r15
-	mulxq 16(%rsp), %r13, %r12
-	adcq %r13, %rbp
-	adcq %r12, %rbx
-	mulxq 64(%rsp), %r13, %r12
-	adcq %r13, %r14
-	adcq %r12, %r10
-	adcq $0, %r9
-	movq 80(%rsp), %rdx
-	mulxq 8(%rsp), %r13, %r12
-	addq %r13, %rbp
-	adcq %r12, %rbx
-	mulxq 24(%rsp), %r13, %r12
-	adcq %r13, %r14
-	adcq %r12, %r10
-	mulxq 56(%rsp), %r13, %r12
-	adcq %r13, %r9
-	adcq $0, %r12
-	movq %rdi, 120(%rsp)
-	mulxq 40(%rsp), %r13, %rdi
-	addq %r13, %r15
-	adcq %rdi, %rbp
-	mulxq 16(%rsp), %r13, %rdi
-	adcq %r13, %rbx
-	adcq %rdi, %r14
-	mulxq 64(%rsp), %r13, %rdi
-	adcq %r13, %r10
-	adcq %rdi, %r9
-	adcq $0, %r12
-	movq 72(%rsp), %rdx
-	mulxq 8(%rsp), %r13, %rdi
-	addq %r13, %rbx
-	adcq %rdi, %r14
-	mulxq 24(%rsp), %r13, %rdi
-	adcq %r13, %r10
-	adcq %rdi, %r9
-	mulxq 56(%rsp), %r13, %rdi
-	adcq %r13, %r12
-	adcq $0, %rdi
-	movq %r15, 128(%rsp)
-	mulxq 40(%rsp), %r13, %r15
-	addq %r13, %rbp
-	adcq %r15, %rbx
-	mulxq 16(%rsp), %r13, %r15
-	adcq %r13, %r14
-	adcq %r15, %r10
-	mulxq 64(%rsp), %r13, %r15
-	adcq %r13, %r9
-	adcq %r15, %r12
-	adcq $0, %rdi
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r13, %r15
-	movq %r12, 136(%rsp)
-	movq %r9, 144(%rsp)
-	mulxq 8(%r8), %r12, %r9
-	adcxq %r12, %r15
-	movq %r10, 152(%rsp)
-	mulxq 16(%r8), %r12, %r10
-	adcxq %r12, %r9
-	movq %r14, 160(%rsp)
-	mulxq 24(%r8), %r12, %r14
-	adcxq %r12, %r10
-	movq %rbx, 168(%rsp)
-	mulxq 32(%r8), %r12, %rbx
-	adcxq %r12, %r14
-	movq %rbp, 176(%rsp)
-	mulxq 40(%r8), %r12, %rbp
-	adcxq %r12, %rbx
-	adcxq %rcx, %rbp
-	movq 8(%rsi), %rdx
-	movq %r13, 184(%rsp)
-	mulxq 8(%r8), %r12, %r13
-	addq %r12, %r9
-	adcq %r13, %r10
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
 	mulxq 24(%r8), %r12, %r13
-	adcq %r12, %r14
-	adcq %r13, %rbx
-	mulxq 40(%r8), %r12, %r13
-	adcq %r12, %rbp
-	adcq $0, %r13
-	movq %rdi, 192(%rsp)
-	mulxq 0(%r8), %r12, %rdi
-	addq %r12, %r15
-	adcq %rdi, %r9
-	mulxq 16(%r8), %r12, %rdi
-	adcq %r12, %r10
-	adcq %rdi, %r14
-	mulxq 32(%r8), %r12, %rdi
-	adcq %r12, %rbx
-	adcq %rdi, %rbp
-	adcq $0, %r13
-	movq 16(%rsi), %rdx
-	mulxq 8(%r8), %r12, %rdi
-	addq %r12, %r10
-	adcq %rdi, %r14
-	mulxq 24(%r8), %r12, %rdi
-	adcq %r12, %rbx
-	adcq %rdi, %rbp
-	mulxq 40(%r8), %r12, %rdi
-	adcq %r12, %r13
-	adcq $0, %rdi
-	movq %r15, 200(%rsp)
-	mulxq 0(%r8), %r12, %r15
-	addq %r12, %r9
-	adcq %r15, %r10
-	mulxq 16(%r8), %r12, %r15
-	adcq %r12, %r14
-	adcq %r15, %rbx
-	mulxq 32(%r8), %r12, %r15
-	adcq %r12, %rbp
-	adcq %r15, %r13
-	adcq $0, %rdi
-	movq 24(%rsi), %rdx
-	mulxq 8(%r8), %r12, %r15
-	addq %r12, %r14
-	adcq %r15, %rbx
-	mulxq 24(%r8), %r12, %r15
-	adcq %r12, %rbp
-	adcq %r15, %r13
-	mulxq 40(%r8), %r12, %r15
-	adcq %r12, %rdi
-	adcq $0, %r15
-	movq %r9, 208(%rsp)
-	mulxq 0(%r8), %r12, %r9
-	addq %r12, %r10
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	movq %rdi, 0(%rsp)
+	mulxq 64(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 8(%rsp)
+	mulxq 72(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	movq %rdi, 16(%rsp)
+	mulxq 80(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 24(%rsp)
+	mulxq 88(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	movq %r9, 32(%rsp)
+	mulxq 8(%r8), %r11, %r9
+	addq %r11, %rax
+	adcq %r9, %rbp
+	mulxq 24(%r8), %r11, %r9
+	adcq %r11, %r13
+	adcq %r9, %r15
+	mulxq 40(%r8), %r11, %r9
+	adcq %r11, %rbx
 	adcq %r9, %r14
-	mulxq 16(%r8), %r12, %r9
+	mulxq 56(%r8), %r11, %r9
+	movq %r14, 40(%rsp)
+	movq 8(%rsp), %r14
+	adcq %r11, %r14
+	movq 16(%rsp), %r11
+	adcq %r9, %r11
+	movq %r11, 16(%rsp)
+	mulxq 72(%r8), %r9, %r11
+	movq %r14, 8(%rsp)
+	movq 24(%rsp), %r14
+	adcq %r9, %r14
+	adcq %r11, %rdi
+	mulxq 88(%r8), %r9, %r11
+	adcq %r9, %r12
+	adcq $0, %r11
+	movq %r12, 24(%rsp)
+	mulxq 0(%r8), %r9, %r12
+	addq %r9, %r10
+	adcq %r12, %rax
+	mulxq 16(%r8), %r9, %r12
+	adcq %r9, %rbp
+	adcq %r12, %r13
+	mulxq 32(%r8), %r9, %r12
+	adcq %r9, %r15
 	adcq %r12, %rbx
-	adcq %r9, %rbp
-	mulxq 32(%r8), %r12, %r9
-	adcq %r12, %r13
+	mulxq 48(%r8), %r9, %r12
+	movq %rdi, 48(%rsp)
+	movq 40(%rsp), %rdi
 	adcq %r9, %rdi
-	adcq $0, %r15
-	movq 32(%rsi), %rdx
-	mulxq 8(%r8), %r12, %r9
-	addq %r12, %rbx
-	adcq %r9, %rbp
-	mulxq 24(%r8), %r12, %r9
-	adcq %r12, %r13
-	adcq %r9, %rdi
-	mulxq 40(%r8), %r12, %r9
-	adcq %r12, %r15
-	adcq $0, %r9
-	movq %r10, 216(%rsp)
-	mulxq 0(%r8), %r12, %r10
-	addq %r12, %r14
-	adcq %r10, %rbx
-	mulxq 16(%r8), %r12, %r10
-	adcq %r12, %rbp
-	adcq %r10, %r13
-	mulxq 32(%r8), %r12, %r10
-	adcq %r12, %rdi
-	adcq %r10, %r15
-	adcq $0, %r9
-	movq 40(%rsi), %rdx
+	movq 8(%rsp), %r9
+	adcq %r12, %r9
+	movq %r14, 8(%rsp)
+	mulxq 64(%r8), %r12, %r14
+	movq %r9, 40(%rsp)
+	movq 16(%rsp), %r9
+	adcq %r12, %r9
+	movq 8(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 8(%rsp)
+	mulxq 80(%r8), %r14, %r12
+	movq %r9, 16(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 24(%rsp), %r14
+	adcq %r12, %r14
+	adcq $0, %r11
+	movq 16(%rsi), %rdx
+	movq %r10, 24(%rsp)
 	mulxq 8(%r8), %r12, %r10
 	addq %r12, %rbp
 	adcq %r10, %r13
 	mulxq 24(%r8), %r12, %r10
-	adcq %r12, %rdi
-	adcq %r10, %r15
-	mulxq 40(%r8), %r12, %r10
-	adcq %r12, %r9
-	adcq $0, %r10
-	movq %r14, 224(%rsp)
-	mulxq 0(%r8), %r12, %r14
-	addq %r12, %rbx
-	adcq %r14, %rbp
-	mulxq 16(%r8), %r12, %r14
-	adcq %r12, %r13
-	adcq %r14, %rdi
-	mulxq 32(%r8), %r12, %r14
 	adcq %r12, %r15
-	adcq %r14, %r9
-	adcq $0, %r10
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 48(%r8), %r12, %r14
-	movq %r9, 232(%rsp)
-	movq %r15, 240(%rsp)
-	mulxq 56(%r8), %r9, %r15
-	adcxq %r9, %r14
-	movq %rdi, 248(%rsp)
-	mulxq 64(%r8), %r9, %rdi
-	adcxq %r9, %r15
-	movq %r13, 256(%rsp)
-	mulxq 72(%r8), %r9, %r13
-	adcxq %r9, %rdi
-	movq %rbp, 264(%rsp)
-	mulxq 80(%r8), %r9, %rbp
-	adcxq %r9, %r13
-	movq %rbx, 272(%rsp)
-	mulxq 88(%r8), %r9, %rbx
-	adcxq %r9, %rbp
-	adcxq %rcx, %rbx
-	movq 56(%rsi), %rdx
-	movq %r12, 280(%rsp)
-	mulxq 56(%r8), %r9, %r12
-	addq %r9, %r15
+	adcq %r10, %rbx
+	mulxq 40(%r8), %r12, %r10
 	adcq %r12, %rdi
-	mulxq 72(%r8), %r9, %r12
-	adcq %r9, %r13
-	adcq %r12, %rbp
-	mulxq 88(%r8), %r9, %r12
-	adcq %r9, %rbx
-	adcq $0, %r12
-	movq %r10, 288(%rsp)
-	mulxq 48(%r8), %r9, %r10
-	addq %r9, %r14
-	adcq %r10, %r15
-	mulxq 64(%r8), %r9, %r10
-	adcq %r9, %rdi
-	adcq %r10, %r13
-	mulxq 80(%r8), %r9, %r10
-	adcq %r9, %rbp
-	adcq %r10, %rbx
-	adcq $0, %r12
-	movq 64(%rsi), %rdx
-	mulxq 56(%r8), %r9, %r10
-	addq %r9, %rdi
-	adcq %r10, %r13
-	mulxq 72(%r8), %r9, %r10
-	adcq %r9, %rbp
-	adcq %r10, %rbx
-	mulxq 88(%r8), %r9, %r10
-	adcq %r9, %r12
+	movq 40(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 40(%rsp)
+	mulxq 56(%r8), %r10, %r12
+	movq %rdi, 48(%rsp)
+	movq 16(%rsp), %rdi
+	adcq %r10, %rdi
+	movq 8(%rsp), %r10
+	adcq %r12, %r10
+	movq %r10, 8(%rsp)
+	mulxq 72(%r8), %r12, %r10
+	adcq %r12, %r9
+	adcq %r10, %r14
+	mulxq 88(%r8), %r12, %r10
+	adcq %r12, %r11
 	adcq $0, %r10
-	movq %r14, 296(%rsp)
-	mulxq 48(%r8), %r9, %r14
-	addq %r9, %r15
+	movq %r11, 16(%rsp)
+	mulxq 0(%r8), %r12, %r11
+	addq %r12, %rax
+	adcq %r11, %rbp
+	mulxq 16(%r8), %r12, %r11
+	adcq %r12, %r13
+	adcq %r11, %r15
+	mulxq 32(%r8), %r12, %r11
+	adcq %r12, %rbx
+	movq 48(%rsp), %r12
+	adcq %r11, %r12
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r11, %r14
+	movq %r9, 56(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r11, %r9
 	adcq %r14, %rdi
-	mulxq 64(%r8), %r9, %r14
-	adcq %r9, %r13
-	adcq %r14, %rbp
-	mulxq 80(%r8), %r9, %r14
-	adcq %r9, %rbx
-	adcq %r14, %r12
+	mulxq 64(%r8), %r11, %r14
+	movq %rdi, 40(%rsp)
+	movq 8(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 56(%rsp), %r11
+	adcq %r14, %r11
+	movq %r11, 56(%rsp)
+	mulxq 80(%r8), %r14, %r11
+	movq %rdi, 8(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 16(%rsp), %r14
+	adcq %r11, %r14
 	adcq $0, %r10
-	movq 72(%rsi), %rdx
-	mulxq 56(%r8), %r9, %r14
-	addq %r9, %r13
-	adcq %r14, %rbp
-	mulxq 72(%r8), %r9, %r14
-	adcq %r9, %rbx
-	adcq %r14, %r12
-	mulxq 88(%r8), %r9, %r14
-	adcq %r9, %r10
-	adcq $0, %r14
-	movq %r15, 304(%rsp)
-	mulxq 48(%r8), %r9, %r15
-	addq %r9, %rdi
-	adcq %r15, %r13
-	mulxq 64(%r8), %r9, %r15
-	adcq %r9, %rbp
-	adcq %r15, %rbx
-	mulxq 80(%r8), %r9, %r15
-	adcq %r9, %r12
-	adcq %r15, %r10
-	adcq $0, %r14
-	movq 80(%rsi), %rdx
-	mulxq 56(%r8), %r9, %r15
-	addq %r9, %rbp
-	adcq %r15, %rbx
-	mulxq 72(%r8), %r9, %r15
-	adcq %r9, %r12
-	adcq %r15, %r10
-	mulxq 88(%r8), %r9, %r15
-	adcq %r9, %r14
-	adcq $0, %r15
-	movq %rdi, 312(%rsp)
-	mulxq 48(%r8), %r9, %rdi
-	addq %r9, %r13
-	adcq %rdi, %rbp
-	mulxq 64(%r8), %r9, %rdi
-	adcq %r9, %rbx
-	adcq %rdi, %r12
-	mulxq 80(%r8), %r9, %rdi
-	adcq %r9, %r10
-	adcq %rdi, %r14
-	adcq $0, %r15
-	movq 88(%rsi), %rdx
-	mulxq 56(%r8), %r9, %rdi
-	addq %r9, %rbx
-	adcq %rdi, %r12
-	mulxq 72(%r8), %r9, %rdi
-	adcq %r9, %r10
-	adcq %rdi, %r14
-	mulxq 88(%r8), %r9, %rdi
-	adcq %r9, %r15
-	adcq $0, %rdi
-	movq %r13, 320(%rsp)
-	mulxq 48(%r8), %r9, %r13
-	addq %r9, %rbp
-	adcq %r13, %rbx
-	mulxq 64(%r8), %r9, %r13
-	adcq %r9, %r12
-	adcq %r13, %r10
-	mulxq 80(%r8), %r9, %r13
-	adcq %r9, %r14
-	adcq %r13, %r15
-	adcq $0, %rdi
-	movq 88(%rsp), %r9
-	movq 48(%rsp), %r13
-	xorq %r13, %r9
-	movq 104(%rsp), %rsi
-	xorq %r13, %rsi
-	movq 112(%rsp), %r8
-	xorq %r13, %r8
-	movq 120(%rsp), %r11
-	xorq %r13, %r11
-	movq 128(%rsp), %rax
-	xorq %r13, %rax
-	movq %r15, 128(%rsp)
-	movq 176(%rsp), %r15
-	xorq %r13, %r15
-	movq %r14, 176(%rsp)
-	movq 168(%rsp), %r14
-	xorq %r13, %r14
-	movq %r10, 168(%rsp)
-	movq 160(%rsp), %r10
-	xorq %r13, %r10
-	movq %r12, 160(%rsp)
-	movq 152(%rsp), %r12
-	xorq %r13, %r12
-	movq %rbx, 152(%rsp)
-	movq 144(%rsp), %rbx
-	xorq %r13, %rbx
-	movq %rbp, 144(%rsp)
-	movq 136(%rsp), %rbp
-	xorq %r13, %rbp
-	movq %rbp, 136(%rsp)
-	movq 192(%rsp), %rbp
-	xorq %r13, %rbp
-	movq %rbx, 192(%rsp)
-	movq %r13, %rbx
-	xorq %rcx, %rcx
-	addq %rbx, %rbx
-	adcxq 184(%rsp), %r9
-	adoxq 280(%rsp), %r9
-	adcxq 200(%rsp), %rsi
-	adoxq 296(%rsp), %rsi
-	adcxq 208(%rsp), %r8
-	adoxq 304(%rsp), %r8
-	adcxq 216(%rsp), %r11
-	adoxq 312(%rsp), %r11
-	adcxq 224(%rsp), %rax
-	adoxq 320(%rsp), %rax
-	adcxq 272(%rsp), %r15
-	adoxq 144(%rsp), %r15
-	adcxq 264(%rsp), %r14
-	adoxq 152(%rsp), %r14
-	adcxq 256(%rsp), %r10
-	adoxq 160(%rsp), %r10
-	adcxq 248(%rsp), %r12
-	adoxq 168(%rsp), %r12
-	movq 192(%rsp), %rbx
-	adcxq 240(%rsp), %rbx
-	adoxq 176(%rsp), %rbx
-	movq %rbx, 192(%rsp)
-	movq 136(%rsp), %rbx
-	adcxq 232(%rsp), %rbx
-	adoxq 128(%rsp), %rbx
-	adcxq 288(%rsp), %rbp
-	adoxq %rdi, %rbp
-	adcxq %rcx, %r13
-	adoxq %rcx, %r13
-	movq %rbx, 136(%rsp)
-	movq 0(%rsp), %rbx
-	movq %r12, 0(%rsp)
-	movq 184(%rsp), %r12
-	movq %r12, 0(%rbx)
-	movq 200(%rsp), %r12
-	movq %r12, 8(%rbx)
-	movq 208(%rsp), %r12
-	movq %r12, 16(%rbx)
-	movq 216(%rsp), %r12
-	movq %r12, 24(%rbx)
-	movq 224(%rsp), %r12
-	movq %r12, 32(%rbx)
-	movq 272(%rsp), %r12
-	movq %r12, 40(%rbx)
-	movq 264(%rsp), %r12
-	addq %r9, %r12
-	movq %r12, 48(%rbx)
-	movq 256(%rsp), %r9
-	adcq %rsi, %r9
-	movq %r9, 56(%rbx)
-	movq 248(%rsp), %r12
-	adcq %r8, %r12
-	movq %r12, 64(%rbx)
-	movq 240(%rsp), %rsi
-	adcq %r11, %rsi
-	movq %rsi, 72(%rbx)
-	movq 232(%rsp), %r9
+	movq 24(%rsi), %rdx
+	movq %rax, 16(%rsp)
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %rbx
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %r9
+	movq 40(%rsp), %r11
+	adcq %rax, %r11
+	movq %r11, 40(%rsp)
+	mulxq 56(%r8), %rax, %r11
+	movq %r9, 48(%rsp)
+	movq 8(%rsp), %r9
 	adcq %rax, %r9
-	movq %r9, 80(%rbx)
-	movq 288(%rsp), %r8
-	adcq %r15, %r8
-	movq %r8, 88(%rbx)
-	movq 280(%rsp), %r12
-	adcq %r14, %r12
-	movq %r12, 96(%rbx)
-	movq 296(%rsp), %r11
+	movq 56(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 56(%rsp)
+	mulxq 72(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r14
+	mulxq 88(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %r10, 8(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	addq %r11, %rbp
+	adcq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcq %r11, %r15
+	adcq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcq %r11, %r12
+	movq 48(%rsp), %r11
 	adcq %r10, %r11
-	movq %r11, 104(%rbx)
-	movq 304(%rsp), %rsi
-	adcq 0(%rsp), %rsi
-	movq %rsi, 112(%rbx)
-	movq 312(%rsp), %rax
-	adcq 192(%rsp), %rax
-	movq %rax, 120(%rbx)
-	movq 320(%rsp), %r9
-	adcq 136(%rsp), %r9
-	movq %r9, 128(%rbx)
-	movq 144(%rsp), %r15
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r10, %r14
+	movq %rdi, 64(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r10, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r10, %r14
+	movq %r9, 40(%rsp)
+	movq 56(%rsp), %r9
+	adcq %r10, %r9
+	movq 64(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 64(%rsp)
+	mulxq 80(%r8), %r14, %r10
+	movq %r9, 56(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 8(%rsp), %r14
+	adcq %r10, %r14
+	adcq $0, %rax
+	movq 32(%rsi), %rdx
+	movq %rbp, 8(%rsp)
+	mulxq 8(%r8), %r10, %rbp
+	addq %r10, %r15
+	adcq %rbp, %rbx
+	mulxq 24(%r8), %r10, %rbp
+	adcq %r10, %r12
+	adcq %rbp, %r11
+	mulxq 40(%r8), %r10, %rbp
+	adcq %r10, %rdi
+	movq 40(%rsp), %r10
+	adcq %rbp, %r10
+	movq %r10, 40(%rsp)
+	mulxq 56(%r8), %rbp, %r10
+	movq %rdi, 48(%rsp)
+	movq 56(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 64(%rsp), %rbp
+	adcq %r10, %rbp
+	movq %rbp, 64(%rsp)
+	mulxq 72(%r8), %r10, %rbp
+	adcq %r10, %r9
+	adcq %rbp, %r14
+	mulxq 88(%r8), %r10, %rbp
+	adcq %r10, %rax
+	adcq $0, %rbp
+	movq %rax, 56(%rsp)
+	mulxq 0(%r8), %r10, %rax
+	addq %r10, %r13
+	adcq %rax, %r15
+	mulxq 16(%r8), %r10, %rax
+	adcq %r10, %rbx
+	adcq %rax, %r12
+	mulxq 32(%r8), %r10, %rax
+	adcq %r10, %r11
+	movq 48(%rsp), %r10
+	adcq %rax, %r10
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %rax, %r14
+	movq %r9, 72(%rsp)
+	movq 40(%rsp), %r9
+	adcq %rax, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %rax, %r14
+	movq %rdi, 40(%rsp)
+	movq 64(%rsp), %rdi
+	adcq %rax, %rdi
+	movq 72(%rsp), %rax
+	adcq %r14, %rax
+	movq %rax, 72(%rsp)
+	mulxq 80(%r8), %r14, %rax
+	movq %rdi, 64(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 56(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rbp
+	movq 40(%rsi), %rdx
+	movq %r13, 56(%rsp)
+	mulxq 8(%r8), %rax, %r13
+	addq %rax, %rbx
+	adcq %r13, %r12
+	mulxq 24(%r8), %rax, %r13
+	adcq %rax, %r11
+	adcq %r13, %r10
+	mulxq 40(%r8), %rax, %r13
+	adcq %rax, %r9
+	movq 40(%rsp), %rax
+	adcq %r13, %rax
+	movq %rax, 40(%rsp)
+	mulxq 56(%r8), %r13, %rax
+	movq %r9, 48(%rsp)
+	movq 64(%rsp), %r9
+	adcq %r13, %r9
+	movq 72(%rsp), %r13
+	adcq %rax, %r13
+	movq %r13, 72(%rsp)
+	mulxq 72(%r8), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %r14
+	mulxq 88(%r8), %rax, %r13
+	adcq %rax, %rbp
+	adcq $0, %r13
+	movq %rbp, 64(%rsp)
+	mulxq 0(%r8), %rax, %rbp
+	addq %rax, %r15
+	adcq %rbp, %rbx
+	mulxq 16(%r8), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %r11
+	mulxq 32(%r8), %rax, %rbp
+	adcq %rax, %r10
+	movq 48(%rsp), %rax
+	adcq %rbp, %rax
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %rbp, %r14
+	movq %rdi, 80(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %rbp, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %rbp, %r14
+	movq %r9, 40(%rsp)
+	movq 72(%rsp), %r9
+	adcq %rbp, %r9
+	movq 80(%rsp), %rbp
+	adcq %r14, %rbp
+	movq %rbp, 80(%rsp)
+	mulxq 80(%r8), %r14, %rbp
+	movq %r9, 72(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 64(%rsp), %r14
+	adcq %rbp, %r14
+	adcq $0, %r13
+	movq 48(%rsi), %rdx
+	movq %r15, 64(%rsp)
+	mulxq 8(%r8), %rbp, %r15
+	addq %rbp, %r12
+	adcq %r15, %r11
+	mulxq 24(%r8), %rbp, %r15
+	adcq %rbp, %r10
+	adcq %r15, %rax
+	mulxq 40(%r8), %rbp, %r15
+	adcq %rbp, %rdi
+	movq 40(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %rbp, 40(%rsp)
+	mulxq 56(%r8), %r15, %rbp
+	movq %rdi, 48(%rsp)
+	movq 72(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 80(%rsp), %r15
 	adcq %rbp, %r15
-	movq %r15, 136(%rbx)
-	movq 152(%rsp), %r8
-	adcq %r13, %r8
-	movq %r8, 144(%rbx)
-	movq 160(%rsp), %r14
-	adcq $0, %r14
-	movq %r14, 152(%rbx)
-	movq 168(%rsp), %r12
+	movq %r15, 80(%rsp)
+	mulxq 72(%r8), %rbp, %r15
+	adcq %rbp, %r9
+	adcq %r15, %r14
+	mulxq 88(%r8), %rbp, %r15
+	adcq %rbp, %r13
+	adcq $0, %r15
+	movq %r13, 72(%rsp)
+	mulxq 0(%r8), %rbp, %r13
+	addq %rbp, %rbx
+	adcq %r13, %r12
+	mulxq 16(%r8), %rbp, %r13
+	adcq %rbp, %r11
+	adcq %r13, %r10
+	mulxq 32(%r8), %rbp, %r13
+	adcq %rbp, %rax
+	movq 48(%rsp), %rbp
+	adcq %r13, %rbp
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r13, %r14
+	movq %r9, 88(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r13, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r13, %r14
+	movq %rdi, 40(%rsp)
+	movq 80(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 88(%rsp), %r13
+	adcq %r14, %r13
+	movq %r13, 88(%rsp)
+	mulxq 80(%r8), %r14, %r13
+	movq %rdi, 80(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 72(%rsp), %r14
+	adcq %r13, %r14
+	adcq $0, %r15
+	movq 56(%rsi), %rdx
+	movq %rbx, 72(%rsp)
+	mulxq 8(%r8), %r13, %rbx
+	addq %r13, %r11
+	adcq %rbx, %r10
+	mulxq 24(%r8), %r13, %rbx
+	adcq %r13, %rax
+	adcq %rbx, %rbp
+	mulxq 40(%r8), %r13, %rbx
+	adcq %r13, %r9
+	movq 40(%rsp), %r13
+	adcq %rbx, %r13
+	movq %r13, 40(%rsp)
+	mulxq 56(%r8), %rbx, %r13
+	movq %r9, 48(%rsp)
+	movq 80(%rsp), %r9
+	adcq %rbx, %r9
+	movq 88(%rsp), %rbx
+	adcq %r13, %rbx
+	movq %rbx, 88(%rsp)
+	mulxq 72(%r8), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %r14
+	mulxq 88(%r8), %r13, %rbx
+	adcq %r13, %r15
+	adcq $0, %rbx
+	movq %r15, 80(%rsp)
+	mulxq 0(%r8), %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r11
+	mulxq 16(%r8), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rax
+	mulxq 32(%r8), %r13, %r15
+	adcq %r13, %rbp
+	movq 48(%rsp), %r13
+	adcq %r15, %r13
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r15, %r14
+	movq %rdi, 96(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r15, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r15, %r14
+	movq %r9, 40(%rsp)
+	movq 88(%rsp), %r9
+	adcq %r15, %r9
+	movq 96(%rsp), %r15
+	adcq %r14, %r15
+	movq %r15, 96(%rsp)
+	mulxq 80(%r8), %r14, %r15
+	movq %r9, 88(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 80(%rsp), %r14
+	adcq %r15, %r14
+	adcq $0, %rbx
+	movq 64(%rsi), %rdx
+	movq %r12, 80(%rsp)
+	mulxq 8(%r8), %r15, %r12
+	addq %r15, %r10
+	adcq %r12, %rax
+	mulxq 24(%r8), %r15, %r12
+	adcq %r15, %rbp
+	adcq %r12, %r13
+	mulxq 40(%r8), %r15, %r12
+	adcq %r15, %rdi
+	movq 40(%rsp), %r15
+	adcq %r12, %r15
+	movq %r15, 40(%rsp)
+	mulxq 56(%r8), %r12, %r15
+	movq %rdi, 48(%rsp)
+	movq 88(%rsp), %rdi
+	adcq %r12, %rdi
+	movq 96(%rsp), %r12
+	adcq %r15, %r12
+	movq %r12, 96(%rsp)
+	mulxq 72(%r8), %r15, %r12
+	adcq %r15, %r9
+	adcq %r12, %r14
+	mulxq 88(%r8), %r15, %r12
+	adcq %r15, %rbx
 	adcq $0, %r12
-	movq %r12, 160(%rbx)
-	movq 176(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 168(%rbx)
-	movq 128(%rsp), %r11
+	movq %rbx, 88(%rsp)
+	mulxq 0(%r8), %r15, %rbx
+	addq %r15, %r11
+	adcq %rbx, %r10
+	mulxq 16(%r8), %r15, %rbx
+	adcq %r15, %rax
+	adcq %rbx, %rbp
+	mulxq 32(%r8), %r15, %rbx
+	adcq %r15, %r13
+	movq 48(%rsp), %r15
+	adcq %rbx, %r15
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %rbx, %r14
+	movq %r9, 104(%rsp)
+	movq 40(%rsp), %r9
+	adcq %rbx, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %rbx, %r14
+	movq %rdi, 40(%rsp)
+	movq 96(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq 104(%rsp), %rbx
+	adcq %r14, %rbx
+	movq %rbx, 104(%rsp)
+	mulxq 80(%r8), %r14, %rbx
+	movq %rdi, 96(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 88(%rsp), %r14
+	adcq %rbx, %r14
+	adcq $0, %r12
+	movq 72(%rsi), %rdx
+	movq %r11, 88(%rsp)
+	mulxq 8(%r8), %rbx, %r11
+	addq %rbx, %rax
+	adcq %r11, %rbp
+	mulxq 24(%r8), %rbx, %r11
+	adcq %rbx, %r13
+	adcq %r11, %r15
+	mulxq 40(%r8), %rbx, %r11
+	adcq %rbx, %r9
+	movq 40(%rsp), %rbx
+	adcq %r11, %rbx
+	movq %rbx, 40(%rsp)
+	mulxq 56(%r8), %r11, %rbx
+	movq %r9, 48(%rsp)
+	movq 96(%rsp), %r9
+	adcq %r11, %r9
+	movq 104(%rsp), %r11
+	adcq %rbx, %r11
+	movq %r11, 104(%rsp)
+	mulxq 72(%r8), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq %r11, %r14
+	mulxq 88(%r8), %rbx, %r11
+	adcq %rbx, %r12
 	adcq $0, %r11
-	movq %r11, 176(%rbx)
-	adcq $0, %rdi
-	movq %rdi, 184(%rbx)
-	addq $328, %rsp
+	movq %r12, 96(%rsp)
+	mulxq 0(%r8), %rbx, %r12
+	addq %rbx, %r10
+	adcq %r12, %rax
+	mulxq 16(%r8), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq %r12, %r13
+	mulxq 32(%r8), %rbx, %r12
+	adcq %rbx, %r15
+	movq 48(%rsp), %rbx
+	adcq %r12, %rbx
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r12, %r14
+	movq %rdi, 112(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r12, %r14
+	movq %r9, 40(%rsp)
+	movq 104(%rsp), %r9
+	adcq %r12, %r9
+	movq 112(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 112(%rsp)
+	mulxq 80(%r8), %r14, %r12
+	movq %r9, 104(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 96(%rsp), %r14
+	adcq %r12, %r14
+	adcq $0, %r11
+	movq 80(%rsi), %rdx
+	movq %r10, 96(%rsp)
+	mulxq 8(%r8), %r12, %r10
+	addq %r12, %rbp
+	adcq %r10, %r13
+	mulxq 24(%r8), %r12, %r10
+	adcq %r12, %r15
+	adcq %r10, %rbx
+	mulxq 40(%r8), %r12, %r10
+	adcq %r12, %rdi
+	movq 40(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 40(%rsp)
+	mulxq 56(%r8), %r10, %r12
+	movq %rdi, 48(%rsp)
+	movq 104(%rsp), %rdi
+	adcq %r10, %rdi
+	movq 112(%rsp), %r10
+	adcq %r12, %r10
+	movq %r10, 112(%rsp)
+	mulxq 72(%r8), %r12, %r10
+	adcq %r12, %r9
+	adcq %r10, %r14
+	mulxq 88(%r8), %r12, %r10
+	adcq %r12, %r11
+	adcq $0, %r10
+	movq %r11, 104(%rsp)
+	mulxq 0(%r8), %r12, %r11
+	addq %r12, %rax
+	adcq %r11, %rbp
+	mulxq 16(%r8), %r12, %r11
+	adcq %r12, %r13
+	adcq %r11, %r15
+	mulxq 32(%r8), %r12, %r11
+	adcq %r12, %rbx
+	movq 48(%rsp), %r12
+	adcq %r11, %r12
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r11, %r14
+	movq %r9, 120(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r11, %r14
+	movq %rdi, 40(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 120(%rsp), %r11
+	adcq %r14, %r11
+	movq %r11, 120(%rsp)
+	mulxq 80(%r8), %r14, %r11
+	movq %rdi, 112(%rsp)
+	movq 48(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 104(%rsp), %r14
+	adcq %r11, %r14
+	adcq $0, %r10
+	movq 88(%rsi), %rdx
+	movq %rax, 104(%rsp)
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %rbx
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %r9
+	movq 40(%rsp), %r11
+	adcq %rax, %r11
+	movq %r11, 40(%rsp)
+	mulxq 56(%r8), %rax, %r11
+	movq %r9, 48(%rsp)
+	movq 112(%rsp), %r9
+	adcq %rax, %r9
+	movq 120(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 120(%rsp)
+	mulxq 72(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r14
+	mulxq 88(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %r10, 112(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	addq %r11, %rbp
+	adcq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcq %r11, %r15
+	adcq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcq %r11, %r12
+	movq 48(%rsp), %r11
+	adcq %r10, %r11
+	movq %r14, 48(%rsp)
+	mulxq 48(%r8), %r10, %r14
+	movq %rdi, 128(%rsp)
+	movq 40(%rsp), %rdi
+	adcq %r10, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r10, %r14
+	movq %r9, 40(%rsp)
+	movq 120(%rsp), %r9
+	adcq %r10, %r9
+	movq 128(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 128(%rsp)
+	mulxq 80(%r8), %r14, %r10
+	movq %r9, 120(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r14, %r9
+	movq 112(%rsp), %r14
+	adcq %r10, %r14
+	adcq $0, %rax
+	movq 0(%rsp), %r10
+	movq 32(%rsp), %r8
+	movq %r8, 0(%r10)
+	movq 24(%rsp), %rsi
+	movq %rsi, 8(%r10)
+	movq 16(%rsp), %r8
+	movq %r8, 16(%r10)
+	movq 8(%rsp), %rsi
+	movq %rsi, 24(%r10)
+	movq 56(%rsp), %r8
+	movq %r8, 32(%r10)
+	movq 64(%rsp), %rsi
+	movq %rsi, 40(%r10)
+	movq 72(%rsp), %r8
+	movq %r8, 48(%r10)
+	movq 80(%rsp), %rsi
+	movq %rsi, 56(%r10)
+	movq 88(%rsp), %r8
+	movq %r8, 64(%r10)
+	movq 96(%rsp), %rsi
+	movq %rsi, 72(%r10)
+	movq 104(%rsp), %r8
+	movq %r8, 80(%r10)
+	movq %rbp, 88(%r10)
+	movq %r13, 96(%r10)
+	movq %r15, 104(%r10)
+	movq %rbx, 112(%r10)
+	movq %r12, 120(%r10)
+	movq %r11, 128(%r10)
+	movq %rdi, 136(%r10)
+	movq 40(%rsp), %rsi
+	movq %rsi, 144(%r10)
+	movq 120(%rsp), %r8
+	movq %r8, 152(%r10)
+	movq 128(%rsp), %rbp
+	movq %rbp, 160(%r10)
+	movq %r9, 168(%r10)
+	movq %r14, 176(%r10)
+	movq %rax, 184(%r10)
+	addq $136, %rsp
 popq %rbx
 popq %rbp
 popq %r12
