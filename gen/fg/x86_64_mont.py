@@ -1104,11 +1104,12 @@ def _kara(sh, op, level):
         x86_64 and bmi2 from n = 6 for even n (n=6: -2%/-9%, n=8: -10%/-8%,
         n=12: -5%/-16%) and n = 9 for odd n (n=5: +7%/-2%, n=7: -0%/+2%);
         adx from n = 13 (n=12 +4%, n=13 -3%, n=16 -7%).
-      - sqr_wide (squares of a0, a1 and a0 - a1), x86_64 and bmi2: n >= 8,
-        odd n from 13 (n=8 -10%/-12%, n=9 +7%/-3%, n=11 +7%/+7%,
-        n=12 -10%/-4%, n=13 -3%/-6%).  sqr: x86_64 from n = 6, bmi2 from
-        n = 8 (n=8 -5%/-6%, n=12 -7%/-5%).  adx never (its squaring rows
-        win even at n = 16).
+      - sqr_wide (squares of a0, a1 and a0 - a1): bmi2 from n = 8, odd n
+        from 13 (n=8 -12..15%, n=9 -3%, n=11 +7%, n=12 -4..13%, n=13 -6%);
+        x86_64 at n = 8 and 10 only (n=8 -6..10%, n=9 +7%, n=10 -4%,
+        n=11 +7%; n=12: -10% in the A/B harness but +8% in fieldgen-bench).
+        sqr: x86_64 from n = 6, bmi2 from n = 8 (n=8 -7%/-6%, n=12
+        -7%/-3%).  adx never (its squaring rows win even at n = 16).
     """
     n = sh.n
     if op == "mul_wide":
@@ -1120,6 +1121,8 @@ def _kara(sh, op, level):
     if level == "adx":
         return False
     if op == "sqr_wide":
+        if level == "x86_64":
+            return n in (8, 10)
         return n >= 8 and (n % 2 == 0 or n >= 13)
     return n >= (6 if level == "x86_64" else 8)
 

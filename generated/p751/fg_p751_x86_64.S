@@ -1033,693 +1033,639 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $256, %rsp
-	movq 0(%rsi), %rcx
-	subq 48(%rsi), %rcx
-	movq 8(%rsi), %r8
-	sbbq 56(%rsi), %r8
-	movq 16(%rsi), %r9
-	sbbq 64(%rsi), %r9
-	movq 24(%rsi), %r10
-	sbbq 72(%rsi), %r10
-	movq 32(%rsi), %r11
-	sbbq 80(%rsi), %r11
-	movq 40(%rsi), %rbx
-	sbbq 88(%rsi), %rbx
-	sbbq %rbp, %rbp
-	xorq %rbp, %rcx
-	xorq %rbp, %r8
-	xorq %rbp, %r9
-	xorq %rbp, %r10
-	xorq %rbp, %r11
-	xorq %rbp, %rbx
-	subq %rbp, %rcx
-	sbbq %rbp, %r8
-	sbbq %rbp, %r9
-	sbbq %rbp, %r10
-	sbbq %rbp, %r11
-	sbbq %rbp, %rbx
+	subq $120, %rsp
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
-	movq %rax, %r12
-	movq %rdx, %r13
+	movq %rax, %rcx
+	movq %rdx, %r8
 	movq 16(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %r8, %rax
 	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rdx, %r15
+	movq %rax, %r9
+	movq %rdx, %r10
 	movq 24(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r15, %rax
+	addq %r10, %rax
 	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %rdx, %r13
+	movq %rax, %r11
+	movq %rdx, %rbx
 	movq 32(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %rbx, %rax
 	adcq $0, %rdx
-	movq %rax, %r15
-	movq %rdx, %r13
+	movq %rax, %rbp
+	movq %rdx, %r12
 	movq 40(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %r12, %rax
 	adcq $0, %rdx
 	movq %rax, %r13
+	movq %rdx, %r14
+	movq 48(%rsi), %rax
+	mulq 0(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r15
+	movq %rdx, %r8
+	movq 56(%rsi), %rax
+	mulq 0(%rsi)
+	addq %r8, %rax
+	adcq $0, %rdx
+	movq %rax, %r10
+	movq %rdx, %rbx
+	movq 64(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq %rax, %r12
+	movq %rdx, %r14
+	movq 72(%rsi), %rax
+	mulq 0(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r8
+	movq %rdx, %rbx
+	movq 80(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq %rax, %r14
+	movq %rdx, %rbx
+	movq 88(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	movq %rax, %rbx
 	movq %rdi, 0(%rsp)
 	movq %rdx, %rdi
 	movq 16(%rsi), %rax
 	mulq 8(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
+	movq %r9, 8(%rsp)
+	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 32(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 40(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 48(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 56(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 64(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 72(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 80(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 88(%rsi), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rbp, 16(%rsp)
+	movq %rdx, %rbp
+	movq 32(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 40(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 64(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 72(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 80(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 88(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 32(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %r15, 24(%rsp)
+	movq %rdx, %r15
+	movq 40(%rsi), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 48(%rsi), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 56(%rsi), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 64(%rsi), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 72(%rsi), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 80(%rsi), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 88(%rsi), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 40(%rsi), %rax
+	mulq 32(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r12, 32(%rsp)
+	movq %rdx, %r12
+	movq 48(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 56(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 64(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 72(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 80(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 88(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rsi), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
+	movq 56(%rsi), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 64(%rsi), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 72(%rsi), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 80(%rsi), %rax
+	mulq 40(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq 32(%rsi), %rax
-	mulq 8(%rsi)
+	movq 88(%rsi), %rax
+	mulq 40(%rsi)
 	addq %r14, %rax
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq 40(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
+	movq 56(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r15, 16(%rsp)
-	movq %rdx, %r15
-	movq 32(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 40(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 32(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdi, 24(%rsp)
+	movq %rdi, 48(%rsp)
 	movq %rdx, %rdi
-	movq 40(%rsi), %rax
-	mulq 24(%rsi)
+	movq 64(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 72(%rsi), %rax
+	mulq 48(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq 40(%rsi), %rax
-	mulq 32(%rsi)
+	movq 80(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 88(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 64(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rbp, 56(%rsp)
+	movq %rdx, %rbp
+	movq 72(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 80(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 88(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %r15, 32(%rsp)
-	movq %rdx, %r15
-	addq %r12, %r12
-	movq %r14, 40(%rsp)
-	movq 8(%rsp), %r14
-	adcq %r14, %r14
-	adcq %rbp, %rbp
-	movq %r13, 8(%rsp)
-	movq 16(%rsp), %r13
-	adcq %r13, %r13
-	movq %r13, 16(%rsp)
-	movq 8(%rsp), %r13
-	adcq %r13, %r13
-	movq %r13, 8(%rsp)
-	movq 24(%rsp), %r13
-	adcq %r13, %r13
-	movq %r13, 24(%rsp)
-	movq 40(%rsp), %r13
-	adcq %r13, %r13
-	movq %r13, 40(%rsp)
-	movq 32(%rsp), %r13
-	adcq %r13, %r13
-	adcq %rdi, %rdi
-	adcq %r15, %r15
-	movq %r13, 32(%rsp)
-	movq $0, %r13
-	adcq $0, %r13
-	movq 0(%rsi), %rax
-	mulq %rax
-	movq %rbp, 48(%rsp)
-	movq %rax, %rbp
-	addq %rdx, %r12
-	movq %r14, 56(%rsp)
-	sbbq %r14, %r14
-	movq 8(%rsi), %rax
-	mulq %rax
-	negq %r14
-	movq %r12, 64(%rsp)
-	movq 56(%rsp), %r12
-	adcq %rax, %r12
-	movq %rbp, 56(%rsp)
-	movq 48(%rsp), %rbp
-	adcq %rdx, %rbp
-	sbbq %r14, %r14
-	movq 16(%rsi), %rax
-	mulq %rax
-	negq %r14
-	movq %rbp, 48(%rsp)
-	movq 16(%rsp), %rbp
-	adcq %rax, %rbp
-	movq %r12, 16(%rsp)
-	movq 8(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %r14, %r14
-	movq 24(%rsi), %rax
-	mulq %rax
-	negq %r14
-	movq %r12, 8(%rsp)
-	movq 24(%rsp), %r12
-	adcq %rax, %r12
-	movq %rbp, 24(%rsp)
-	movq 40(%rsp), %rbp
-	adcq %rdx, %rbp
-	sbbq %r14, %r14
-	movq 32(%rsi), %rax
-	mulq %rax
-	negq %r14
-	movq %rbp, 40(%rsp)
-	movq 32(%rsp), %rbp
-	adcq %rax, %rbp
-	adcq %rdx, %rdi
-	sbbq %r14, %r14
-	movq 40(%rsi), %rax
-	mulq %rax
-	negq %r14
-	adcq %rax, %r15
-	adcq %rdx, %r13
-	movq 56(%rsi), %rax
-	mulq 48(%rsi)
-	movq %rax, %r14
-	movq %rbp, 32(%rsp)
 	movq %rdx, %rbp
-	movq 64(%rsi), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %r12, 72(%rsp)
-	movq %rdx, %r12
 	movq 72(%rsi), %rax
-	mulq 48(%rsi)
+	mulq 64(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r12, 64(%rsp)
+	movq %rdx, %r12
+	movq 80(%rsi), %rax
+	mulq 64(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
-	movq %rax, %r12
-	movq %r13, 80(%rsp)
-	movq %rdx, %r13
-	movq 80(%rsi), %rax
-	mulq 48(%rsi)
-	addq %r13, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %r13
-	movq %rbx, 88(%rsp)
-	movq %rdx, %rbx
+	movq %rdx, %r12
 	movq 88(%rsi), %rax
-	mulq 48(%rsi)
-	addq %rbx, %rax
+	mulq 64(%rsi)
+	addq %r12, %rax
 	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %r11, 96(%rsp)
-	movq %rdx, %r11
-	movq 64(%rsi), %rax
-	mulq 56(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 80(%rsi), %rax
+	mulq 72(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdi, 72(%rsp)
+	movq %rdx, %rdi
+	movq 88(%rsi), %rax
+	mulq 72(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rbp, 104(%rsp)
-	movq %rdx, %rbp
-	movq 72(%rsi), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 80(%rsi), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 88(%rsi), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 72(%rsi), %rax
-	mulq 64(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %r13, 112(%rsp)
-	movq %rdx, %r13
-	movq 80(%rsi), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 88(%rsi), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 80(%rsi), %rax
-	mulq 72(%rsi)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %r11, 120(%rsp)
-	movq %rdx, %r11
-	movq 88(%rsi), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r11
+	movq %rdx, %rdi
 	movq 88(%rsi), %rax
 	mulq 80(%rsi)
-	addq %rax, %r11
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %r13, 128(%rsp)
-	movq %rdx, %r13
-	addq %r14, %r14
-	movq %rbp, 136(%rsp)
-	movq 104(%rsp), %rbp
+	movq %r12, 80(%rsp)
+	movq %rdx, %r12
+	addq %rcx, %rcx
+	movq %rbp, 88(%rsp)
+	movq 8(%rsp), %rbp
 	adcq %rbp, %rbp
-	adcq %r12, %r12
-	movq %rbx, 104(%rsp)
-	movq 112(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 112(%rsp)
-	movq 104(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 104(%rsp)
-	movq 120(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 120(%rsp)
-	movq 136(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 136(%rsp)
-	movq 128(%rsp), %rbx
-	adcq %rbx, %rbx
 	adcq %r11, %r11
+	movq %r14, 8(%rsp)
+	movq 16(%rsp), %r14
+	adcq %r14, %r14
 	adcq %r13, %r13
-	movq %rbx, 128(%rsp)
+	movq %r15, 16(%rsp)
+	movq 24(%rsp), %r15
+	adcq %r15, %r15
+	adcq %r10, %r10
+	movq %r9, 24(%rsp)
+	movq 32(%rsp), %r9
+	adcq %r9, %r9
+	adcq %r8, %r8
+	movq %rbx, 32(%rsp)
+	movq 40(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 40(%rsp)
+	movq 32(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 32(%rsp)
+	movq 48(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 48(%rsp)
+	movq 24(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 24(%rsp)
+	movq 56(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 56(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 16(%rsp)
+	movq 64(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 64(%rsp)
+	movq 8(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 8(%rsp)
+	movq 72(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 72(%rsp)
+	movq 88(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 88(%rsp)
+	movq 80(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %rdi, %rdi
+	adcq %r12, %r12
+	movq %rbx, 80(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
+	movq 0(%rsi), %rax
+	mulq %rax
+	movq %r8, 96(%rsp)
+	movq %rax, %r8
+	addq %rdx, %rcx
+	movq %r9, 104(%rsp)
+	sbbq %r9, %r9
+	movq 8(%rsi), %rax
+	mulq %rax
+	negq %r9
+	adcq %rax, %rbp
+	adcq %rdx, %r11
+	sbbq %r9, %r9
+	movq 16(%rsi), %rax
+	mulq %rax
+	negq %r9
+	adcq %rax, %r14
+	adcq %rdx, %r13
+	sbbq %r9, %r9
+	movq 24(%rsi), %rax
+	mulq %rax
+	negq %r9
+	adcq %rax, %r15
+	adcq %rdx, %r10
+	sbbq %r9, %r9
+	movq 32(%rsi), %rax
+	mulq %rax
+	negq %r9
+	movq %r10, 112(%rsp)
+	movq 104(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 104(%rsp)
+	movq 96(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
+	movq 40(%rsi), %rax
+	mulq %rax
+	negq %r9
+	movq %r15, 96(%rsp)
+	movq 40(%rsp), %r15
+	adcq %rax, %r15
+	movq %r10, 40(%rsp)
+	movq 32(%rsp), %r10
+	adcq %rdx, %r10
+	sbbq %r9, %r9
 	movq 48(%rsi), %rax
 	mulq %rax
-	movq %r12, 144(%rsp)
-	movq %rax, %r12
-	addq %rdx, %r14
-	movq %rbp, 152(%rsp)
-	sbbq %rbp, %rbp
+	negq %r9
+	movq %r10, 32(%rsp)
+	movq 48(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 48(%rsp)
+	movq 24(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r14, 160(%rsp)
-	movq 152(%rsp), %r14
-	adcq %rax, %r14
-	movq %r12, 152(%rsp)
-	movq 144(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rbp, %rbp
+	negq %r9
+	movq %r15, 24(%rsp)
+	movq 56(%rsp), %r15
+	adcq %rax, %r15
+	movq %r10, 56(%rsp)
+	movq 16(%rsp), %r10
+	adcq %rdx, %r10
+	sbbq %r9, %r9
 	movq 64(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r12, 144(%rsp)
-	movq 112(%rsp), %r12
-	adcq %rax, %r12
-	movq %r14, 112(%rsp)
-	movq 104(%rsp), %r14
-	adcq %rdx, %r14
-	sbbq %rbp, %rbp
+	negq %r9
+	movq %r10, 16(%rsp)
+	movq 64(%rsp), %r10
+	adcq %rax, %r10
+	movq %r15, 64(%rsp)
+	movq 8(%rsp), %r15
+	adcq %rdx, %r15
+	sbbq %r9, %r9
 	movq 72(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r14, 104(%rsp)
-	movq 120(%rsp), %r14
-	adcq %rax, %r14
-	movq %r12, 120(%rsp)
-	movq 136(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rbp, %rbp
+	negq %r9
+	movq %r15, 8(%rsp)
+	movq 72(%rsp), %r15
+	adcq %rax, %r15
+	movq %r10, 72(%rsp)
+	movq 88(%rsp), %r10
+	adcq %rdx, %r10
+	sbbq %r9, %r9
 	movq 80(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r12, 136(%rsp)
-	movq 128(%rsp), %r12
-	adcq %rax, %r12
-	adcq %rdx, %r11
-	sbbq %rbp, %rbp
+	negq %r9
+	movq %r10, 88(%rsp)
+	movq 80(%rsp), %r10
+	adcq %rax, %r10
+	adcq %rdx, %rdi
+	sbbq %r9, %r9
 	movq 88(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	adcq %rax, %r13
-	adcq %rdx, %rbx
-	movq %r8, %rax
-	mulq %rcx
-	movq %rax, %rbp
-	movq %rdx, %rsi
-	movq %r9, %rax
-	mulq %rcx
-	addq %rsi, %rax
-	adcq $0, %rdx
-	movq %rax, %rsi
-	movq %r12, 128(%rsp)
-	movq %rdx, %r12
-	movq %r10, %rax
-	mulq %rcx
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %r14, 168(%rsp)
-	movq %rdx, %r14
-	movq 96(%rsp), %rax
-	mulq %rcx
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rbx, 176(%rsp)
-	movq %rdx, %rbx
-	movq 88(%rsp), %rax
-	mulq %rcx
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rcx, 184(%rsp)
-	movq %rdx, %rcx
-	movq %r9, %rax
-	mulq %r8
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rsi, 192(%rsp)
-	movq %rdx, %rsi
-	movq %r10, %rax
-	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq 96(%rsp), %rax
-	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq 88(%rsp), %rax
-	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq %r10, %rax
-	mulq %r9
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %r14, 200(%rsp)
-	movq %rdx, %r14
-	movq 96(%rsp), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rsp), %rax
-	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 96(%rsp), %rax
-	mulq %r10
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rcx, 208(%rsp)
-	movq %rdx, %rcx
-	movq 88(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 88(%rsp), %rax
-	mulq 96(%rsp)
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %r14, 216(%rsp)
-	movq %rdx, %r14
-	addq %rbp, %rbp
-	movq %rsi, 224(%rsp)
-	movq 192(%rsp), %rsi
-	adcq %rsi, %rsi
-	adcq %r12, %r12
-	movq %rbx, 192(%rsp)
-	movq 200(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 200(%rsp)
-	movq 192(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 192(%rsp)
-	movq 208(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 208(%rsp)
-	movq 224(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 224(%rsp)
-	movq 216(%rsp), %rbx
-	adcq %rbx, %rbx
-	adcq %rcx, %rcx
-	adcq %r14, %r14
-	movq %rbx, 216(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
-	movq 184(%rsp), %rax
-	mulq %rax
-	movq %r12, 232(%rsp)
-	movq %rax, %r12
-	addq %rdx, %rbp
-	movq %rsi, 240(%rsp)
-	sbbq %rsi, %rsi
-	movq %r8, %rax
-	mulq %rax
-	negq %rsi
-	movq %rbp, 248(%rsp)
-	movq 240(%rsp), %rbp
-	adcq %rax, %rbp
-	movq %r12, 240(%rsp)
-	movq 232(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rsi, %rsi
-	movq %r9, %rax
-	mulq %rax
-	negq %rsi
-	movq %r12, 232(%rsp)
-	movq 200(%rsp), %r12
+	negq %r9
 	adcq %rax, %r12
-	movq %rbp, 200(%rsp)
-	movq 192(%rsp), %rbp
-	adcq %rdx, %rbp
-	sbbq %rsi, %rsi
-	movq %r10, %rax
-	mulq %rax
-	negq %rsi
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	adcq %rax, %rbp
-	movq %r12, 208(%rsp)
-	movq 224(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rsi, %rsi
-	movq 96(%rsp), %rax
-	mulq %rax
-	negq %rsi
-	movq %r12, 224(%rsp)
-	movq 216(%rsp), %r12
-	adcq %rax, %r12
-	adcq %rdx, %rcx
-	sbbq %rsi, %rsi
-	movq 88(%rsp), %rax
-	mulq %rax
-	negq %rsi
-	adcq %rax, %r14
 	adcq %rdx, %rbx
-	movq $-1, %rsi
-	movq 240(%rsp), %r8
-	xorq %rsi, %r8
-	movq 248(%rsp), %r9
-	xorq %rsi, %r9
-	movq 200(%rsp), %r10
-	xorq %rsi, %r10
-	movq %rcx, 200(%rsp)
-	movq 232(%rsp), %rcx
-	xorq %rsi, %rcx
-	movq %r12, 232(%rsp)
-	movq 208(%rsp), %r12
-	xorq %rsi, %r12
-	movq %rbp, 208(%rsp)
-	movq 192(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 208(%rsp)
-	movq 224(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 224(%rsp)
-	movq 232(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 232(%rsp)
-	movq 200(%rsp), %rbp
-	xorq %rsi, %rbp
-	xorq %rsi, %r14
-	xorq %rsi, %rbx
-	movq %rbp, 200(%rsp)
-	movq %rsi, %rbp
-	addq %rbp, %rbp
-	adcq 56(%rsp), %r8
-	adcq 64(%rsp), %r9
-	adcq 16(%rsp), %r10
-	adcq 48(%rsp), %rcx
-	adcq 24(%rsp), %r12
-	movq 192(%rsp), %rbp
-	adcq 8(%rsp), %rbp
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	adcq 72(%rsp), %rbp
-	movq %rbp, 208(%rsp)
-	movq 224(%rsp), %rbp
-	adcq 40(%rsp), %rbp
-	movq %rbp, 224(%rsp)
-	movq 232(%rsp), %rbp
-	adcq 32(%rsp), %rbp
-	movq %rbp, 232(%rsp)
-	movq 200(%rsp), %rbp
-	adcq %rdi, %rbp
-	adcq %r15, %r14
-	adcq 80(%rsp), %rbx
-	adcq $0, %rsi
-	addq 152(%rsp), %r8
-	adcq 160(%rsp), %r9
-	adcq 112(%rsp), %r10
-	adcq 144(%rsp), %rcx
-	adcq 120(%rsp), %r12
-	movq %rbp, 200(%rsp)
-	movq 192(%rsp), %rbp
-	adcq 104(%rsp), %rbp
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	adcq 168(%rsp), %rbp
-	movq %rbp, 208(%rsp)
-	movq 224(%rsp), %rbp
-	adcq 136(%rsp), %rbp
-	movq %rbp, 224(%rsp)
-	movq 232(%rsp), %rbp
-	adcq 128(%rsp), %rbp
-	movq %rbp, 232(%rsp)
-	movq 200(%rsp), %rbp
-	adcq %r11, %rbp
-	adcq %r13, %r14
-	adcq 176(%rsp), %rbx
-	adcq $0, %rsi
-	movq %rbp, 200(%rsp)
-	movq 0(%rsp), %rbp
-	movq %r12, 0(%rsp)
-	movq 56(%rsp), %r12
-	movq %r12, 0(%rbp)
-	movq 64(%rsp), %r12
-	movq %r12, 8(%rbp)
-	movq 16(%rsp), %r12
-	movq %r12, 16(%rbp)
-	movq 48(%rsp), %r12
-	movq %r12, 24(%rbp)
-	movq 24(%rsp), %r12
-	movq %r12, 32(%rbp)
-	movq 8(%rsp), %r12
-	movq %r12, 40(%rbp)
-	movq 72(%rsp), %r12
-	addq %r8, %r12
-	movq %r12, 48(%rbp)
-	movq 40(%rsp), %r8
-	adcq %r9, %r8
-	movq %r8, 56(%rbp)
-	movq 32(%rsp), %r12
-	adcq %r10, %r12
-	movq %r12, 64(%rbp)
-	adcq %rcx, %rdi
-	movq %rdi, 72(%rbp)
-	adcq 0(%rsp), %r15
-	movq %r15, 80(%rbp)
-	movq 80(%rsp), %r9
-	adcq 192(%rsp), %r9
-	movq %r9, 88(%rbp)
-	movq 152(%rsp), %r8
-	adcq 208(%rsp), %r8
-	movq %r8, 96(%rbp)
-	movq 160(%rsp), %r10
-	adcq 224(%rsp), %r10
-	movq %r10, 104(%rbp)
-	movq 112(%rsp), %r12
-	adcq 232(%rsp), %r12
-	movq %r12, 112(%rbp)
-	movq 144(%rsp), %rcx
-	adcq 200(%rsp), %rcx
-	movq %rcx, 120(%rbp)
-	movq 120(%rsp), %rdi
-	adcq %r14, %rdi
-	movq %rdi, 128(%rbp)
-	movq 104(%rsp), %r15
-	adcq %rbx, %r15
-	movq %r15, 136(%rbp)
-	movq 168(%rsp), %r9
-	adcq %rsi, %r9
-	movq %r9, 144(%rbp)
-	movq 136(%rsp), %r8
-	adcq $0, %r8
-	movq %r8, 152(%rbp)
-	movq 128(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 160(%rbp)
-	adcq $0, %r11
-	movq %r11, 168(%rbp)
-	adcq $0, %r13
-	movq %r13, 176(%rbp)
-	movq 176(%rsp), %r12
-	adcq $0, %r12
-	movq %r12, 184(%rbp)
-	addq $256, %rsp
+	movq 0(%rsp), %r9
+	movq %r8, 0(%r9)
+	movq %rcx, 8(%r9)
+	movq %rbp, 16(%r9)
+	movq %r11, 24(%r9)
+	movq %r14, 32(%r9)
+	movq %r13, 40(%r9)
+	movq 104(%rsp), %rsi
+	movq %rsi, 48(%r9)
+	movq 112(%rsp), %r8
+	movq %r8, 56(%r9)
+	movq 40(%rsp), %rcx
+	movq %rcx, 64(%r9)
+	movq 96(%rsp), %rbp
+	movq %rbp, 72(%r9)
+	movq 48(%rsp), %r11
+	movq %r11, 80(%r9)
+	movq 32(%rsp), %r14
+	movq %r14, 88(%r9)
+	movq 56(%rsp), %r13
+	movq %r13, 96(%r9)
+	movq 24(%rsp), %rsi
+	movq %rsi, 104(%r9)
+	movq 64(%rsp), %r8
+	movq %r8, 112(%r9)
+	movq 16(%rsp), %rcx
+	movq %rcx, 120(%r9)
+	movq 72(%rsp), %rbp
+	movq %rbp, 128(%r9)
+	movq 8(%rsp), %r11
+	movq %r11, 136(%r9)
+	movq %r15, 144(%r9)
+	movq 88(%rsp), %r14
+	movq %r14, 152(%r9)
+	movq %r10, 160(%r9)
+	movq %rdi, 168(%r9)
+	movq %r12, 176(%r9)
+	movq %rbx, 184(%r9)
+	addq $120, %rsp
 popq %rbx
 popq %rbp
 popq %r12
