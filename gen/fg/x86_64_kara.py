@@ -19,8 +19,9 @@ dual-chain schoolbook rows cost little more than the combination saves, only
 from n = 13, never for squaring.
 
 Constant time: |x - y| = ((x - y) XOR mask) - mask with mask = the borrow
-of x - y as 0 or -1 (a multiword subtraction of mask from every word); s = mask_a XOR mask_b, and (-1)^s d is added as (d XOR s) + (s & 1)
-with the sign word s above it (two's complement; the carry-in s & 1 is set by
+of x - y as 0 or -1 (a multiword subtraction of mask from every word);
+s = mask_a XOR mask_b, and (-1)^s d is added as (d XOR s) + (s & 1) with the
+sign word s above it (two's complement; the carry-in s & 1 is set by
 ADD s', s' with s' a copy of s).  No branch, no data-dependent address.
 
 m = (d XOR s) + z0 + z2 is formed in place in d's words (adx: z0 on the CF
@@ -28,11 +29,12 @@ chain, z2 on the OF chain, carry-in s & 1 on CF; bmi2 and x86_64: two
 ADD/ADC chains), then added at position l of z0 | z2; all arithmetic is mod
 2^(128n), so carries out of the top word are dropped (for odd n the partial
 sum may exceed 2^(128n); the final sum is a*b < 2^(128n)).
-Inputs are read by the difference chains and the z0 and z2 rows; nothing is
-written to the output before the caller stores the result (any aliasing).
+Aliasing: the inputs are read by the difference chains and the z0 and z2
+rows only; the wide kernels then store each word as soon as it is final
+(during the last carry chain: MOV keeps the flags), mul/sqr reduce first.
 """
 
-from peachpy.x86_64 import (MOV, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR, )
+from peachpy.x86_64 import MOV, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR
 
 PRIO_DONE = 10          # as x86_64_mont: finished words spill first
 PRIO_DIFF = 20          # |a0 - a1|, |b1 - b0|: read once per row (memory operands)
