@@ -16,6 +16,9 @@ Design (one algorithm, rendered per ISA level):
       - x86_64: MUL (rdx:rax) + ADD/ADC, same single-chain scheme.
   * mul_wide: n rows x = a[i], Y = b.  sqr_wide: triangle rows a[i]*a[i+1..],
     then one pass doubling it and adding the squares a[i]^2.
+  * Wide products of many limbs: one level of Karatsuba (x86_64_kara: three
+    half-size products by the same rows, signs of |a0-a1|, |b1-b0| as masks),
+    where measured faster (_kara: by op, level and limb count).
   * redc (separated operand scanning on the low half only): U = t_low; row i
     takes m = U[i]*m0inv and adds m*Q at position i, then
     r = U[n..2n-1] + t_high (< 2p), minus p when that does not borrow (CMOV).
@@ -24,7 +27,8 @@ Design (one algorithm, rendered per ISA level):
         since t + m*p = t + m*(p+1) - m and U[i] - m = 0 exactly: the low
         zero limbs of p+1 are skipped (p256: 2 products/row, p503: 5, p751: 7).
   * mul/sqr = the wide product kept in registers (spilled to the stack only
-    when 15 registers do not suffice) followed by the redc rows.
+    when 15 registers do not suffice) followed by the redc rows (mul with a
+    spare bit: product and reduction rows interleaved, unless Karatsuba).
   * Every value ("position") lives in a register or a stack slot; a small
     allocator spills the most recently used value of the lowest priority, so
     any n works and n <= 8 stays (mostly) in registers.
@@ -752,16 +756,19 @@ def _mul_rows(k, acc, ap, bp, n):
         acc[q].prio = PRIO_DONE
 
 
-def _sqr_rows(k, acc, ap, n, split=False):
+def _sqr_rows(k, acc, ap, n, split=False, word=None):
     """acc[0..2n-1] = a^2: off-diagonal triangle, then double it and add a[i]^2.
 
     split (adx, even n): only positions < n are doubled and completed; the
     triangle keeps its words n..2n-2 and the carry word into position n
     (0..2) is returned; _final_sqr_split finishes the high half.
+    word(i): operand of limb i (default: memory at ap).
     """
+    if word is None:
+        word = lambda i: k.mem(ap, 8 * i)
     for i in range(n - 1):
         # adx: rows after the first as two ADD/ADC passes (Kernel._row_split)
-        k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(ap, 8 * j), list(range(i + 1, n)), i,
+        k.row(acc, lambda i=i: word(i), word, list(range(i + 1, n)), i,
               split=i > 0)
         for q in (2 * i + 1, 2 * i + 2):
             if q in acc and i < n - 2:
@@ -777,7 +784,7 @@ def _sqr_rows(k, acc, ap, n, split=False):
                 k.emit(ADOX, c.reg, k.zero)
                 k.unlock()
                 return c
-            k.emit(MOV, rdx, k.mem(ap, 8 * i))
+            k.emit(MOV, rdx, word(i))
             k.unlock()
             dl, dh = k._mulx(rdx)
             for q, d in ((2 * i, dl), (2 * i + 1, dh)):
@@ -812,7 +819,7 @@ def _sqr_rows(k, acc, ap, n, split=False):
         # ... then one ADC chain adding the squares (MULX keeps flags)
         started = False
         for i in range(n):
-            k.emit(MOV, rdx, k.mem(ap, 8 * i))
+            k.emit(MOV, rdx, word(i))
             k.unlock()
             dl, dh = k._mulx(rdx)
             for q, d in ((2 * i, dl), (2 * i + 1, dh)):
@@ -831,7 +838,7 @@ def _sqr_rows(k, acc, ap, n, split=False):
     # mask (SBB c,c) and put back into CF by NEG c before the next pair of ADCs
     c = None
     for i in range(n):
-        k.emit(MOV, rax, k.mem(ap, 8 * i))
+        k.emit(MOV, rax, word(i))
         k.emit(MUL, rax)
         k.unlock()
         if i == 0:
@@ -1069,7 +1076,7 @@ def _final_sub(k, sh, Uh, cw, rp):
 
 
 def _store_wide(k, acc, tp, n):
-    for q in range(2 * n):
+    for q in sorted(acc):
         k.emit(MOV, k.mem(tp, 8 * q), k.r(acc[q]))
         k.unlock()
         k.kill(acc[q])
@@ -1080,20 +1087,60 @@ def _sqr_split(sh):
     return sh.n > 8
 
 
+def _kara(sh, op, level):
+    """Whether op's product is one Karatsuba level (x86_64_kara) at this level.
+
+    Decided by limb count and level, as measured here: RDTSC, old and new
+    kernels alternating in one process, primes of 3..16 limbs, latency chained
+    as fieldgen-bench does (mul, sqr: the result feeds the next call;
+    mul_wide, sqr_wide: the low half does), and fieldgen-bench for p503/p751.
+      - mul_wide: x86_64 from n = 5, bmi2 from n = 6 (n=4: +2%/+1%, n=5:
+        -4%/+15%, n=6: -18%/-14%, n=8: -15%/-19%, n=12: -22%/-20%).  adx:
+        the dual-chain schoolbook rows are cheap enough that it wins only from
+        n = 13 (n=8 +1%, n=10 +0%, n=12 +2% here and +8% in fieldgen-bench,
+        n=13 -7%, n=14 -14%, n=16 -20%): the combination's carry chain
+        delays the low half.
+      - mul (Karatsuba product + redc instead of the fused multiply-reduce):
+        x86_64 and bmi2 from n = 6 for even n (n=6: -2%/-9%, n=8: -10%/-8%,
+        n=12: -5%/-16%) and n = 9 for odd n (n=5: +7%/-2%, n=7: -0%/+2%);
+        adx from n = 13 (n=12 +4%, n=13 -3%, n=16 -7%).
+      - sqr_wide (squares of a0, a1 and a0 - a1): bmi2 from n = 8, odd n
+        from 13 (n=8 -12..15%, n=9 -3%, n=11 +7%, n=12 -4..13%, n=13 -6%);
+        x86_64 at n = 8 and 10 only (n=8 -6..10%, n=9 +7%, n=10 -4%,
+        n=11 +7%; n=12: -10% in the A/B harness but +8% in fieldgen-bench).
+        sqr: x86_64 from n = 6, bmi2 from n = 8 (n=8 -7%/-6%, n=12
+        -7%/-3%).  adx never (its squaring rows win even at n = 16).
+    """
+    n = sh.n
+    if op == "mul_wide":
+        return n >= {"x86_64": 5, "bmi2": 6, "adx": 13}[level]
+    if op == "mul":
+        if level == "adx":
+            return n >= 13
+        return n >= (6 if n % 2 == 0 else 9)
+    if level == "adx":
+        return False
+    if op == "sqr_wide":
+        if level == "x86_64":
+            return n in (8, 10)
+        return n >= 8 and (n % 2 == 0 or n >= 13)
+    return n >= (6 if level == "x86_64" else 8)
+
+
 def _build(sh, op, level):
     n = sh.n
     k = Kernel(level, {"q": 0, "p": 1})
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     acc = {}
-    if op == "mul" and _fused_mul(sh, level):
+    if op == "mul" and _fused_mul(sh, level) and not _kara(sh, op, level):
         bp = _b_pointer(k)
         _mul_fused(k, sh, ap, bp, rp)
         k.kill(bp)
         k.kill(ap)
         fname = "fg_%s_%s_%s" % (sh.name, op, level)
         return k.finish(fname, _args("mul"), _target(level))
-    if op == "sqr" and level == "adx" and n % 2 == 0 and _sqr_split(sh):
+    if op == "sqr" and level == "adx" and n % 2 == 0 and _sqr_split(sh) and not _kara(sh, op, level):
         c = _sqr_rows(k, acc, ap, n, split=True)
         assert sorted(acc) == list(range(2 * n - 1))
         U = {q: acc[q] for q in range(n)}
@@ -1107,8 +1154,17 @@ def _build(sh, op, level):
         return k.finish(fname, _args("sqr"), _target(level))
     if op in ("mul_wide", "mul"):
         bp = _b_pointer(k)
-        _mul_rows(k, acc, ap, bp, n)
-        k.kill(bp)
+        if _kara(sh, op, level):
+            from . import x86_64_kara
+            x86_64_kara.kara_mul_rows(k, acc, ap, bp, n, rp if op == "mul_wide" else None)
+        else:
+            _mul_rows(k, acc, ap, bp, n)
+            k.kill(bp)
+    elif op in ("sqr_wide", "sqr") and _kara(sh, op, level):
+        from . import x86_64_kara
+        x86_64_kara.kara_sqr_rows(k, acc, ap, n,
+                                  lambda k, acc, word, m: _sqr_rows(k, acc, None, m, word=word),
+                                  rp if op == "sqr_wide" else None)
     elif op in ("sqr_wide", "sqr"):
         _sqr_rows(k, acc, ap, n)
     if op in ("mul_wide", "sqr_wide"):

@@ -55,461 +55,440 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $48, %rsp
+	subq $168, %rsp
 	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 32(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 40(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 48(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 56(%rsi), %r11
+	sbbq %rbx, %rbx
+	xorq %rbx, %r8
+	xorq %rbx, %r9
+	xorq %rbx, %r10
+	xorq %rbx, %r11
+	subq %rbx, %r8
+	sbbq %rbx, %r9
+	sbbq %rbx, %r10
+	sbbq %rbx, %r11
+	movq 32(%rcx), %rbp
+	subq 0(%rcx), %rbp
+	movq 40(%rcx), %r12
+	sbbq 8(%rcx), %r12
+	movq 48(%rcx), %r13
+	sbbq 16(%rcx), %r13
+	movq 56(%rcx), %r14
+	sbbq 24(%rcx), %r14
+	sbbq %r15, %r15
+	xorq %r15, %rbp
+	xorq %r15, %r12
+	xorq %r15, %r13
+	xorq %r15, %r14
+	subq %r15, %rbp
+	sbbq %r15, %r12
+	sbbq %r15, %r13
+	sbbq %r15, %r14
+	xorq %r15, %rbx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
-	movq %rax, %r8
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %r11
-	movq 16(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 0(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rdx, %r13
-	movq 32(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rdx, %r15
-	movq 40(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	movq %rax, %r15
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 32(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 48(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
 	movq %rdi, 0(%rsp)
 	movq %rdx, %rdi
 	movq 8(%rcx), %rax
-	mulq 16(%rsi)
+	mulq 0(%rsi)
 	addq %rdi, %rax
 	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 32(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 56(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %rax, %rdi
 	movq %rbx, 8(%rsp)
 	movq %rdx, %rbx
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
 	movq 16(%rcx), %rax
-	mulq 24(%rsi)
+	mulq 0(%rsi)
 	addq %rbx, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rax, %rbx
+	movq %r14, 16(%rsp)
+	movq %rdx, %r14
 	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
+	mulq 0(%rsi)
+	addq %r14, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 32(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rax, %r14
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
 	movq 0(%rcx), %rax
-	mulq 32(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 16(%rsp)
-	movq %rdx, %r12
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
+	mulq 8(%rsi)
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 56(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
+	movq %r15, 32(%rsp)
+	movq %rdx, %r15
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 0(%rcx), %rax
-	mulq 40(%rsi)
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r15
 	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %r9, 32(%rsp)
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 32(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rbp, 40(%rsp)
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	movq %rdi, 40(%rsp)
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbx, 48(%rsp)
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rdi, 56(%rsp)
+	movq %rax, %rdi
+	movq %r15, 64(%rsp)
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq %rax, %r15
+	movq %r13, 72(%rsp)
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq %rax, %r13
+	movq %r14, 80(%rsp)
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r14
+	movq %rbx, 88(%rsp)
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdi, 96(%rsp)
+	movq %rdx, %rdi
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r15, 104(%rsp)
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r13, 112(%rsp)
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 0(%rsp), %rcx
-	movq %r8, 0(%rcx)
-	movq %r10, 8(%rcx)
-	movq 8(%rsp), %rsi
-	movq %rsi, 16(%rcx)
-	movq 16(%rsp), %r8
-	movq %r8, 24(%rcx)
-	movq 24(%rsp), %r10
-	movq %r10, 32(%rcx)
-	movq 32(%rsp), %rsi
-	movq %rsi, 40(%rcx)
-	movq 40(%rsp), %r8
-	movq %r8, 48(%rcx)
-	movq %r15, 56(%rcx)
-	movq %r11, 64(%rcx)
-	movq %r13, 72(%rcx)
-	movq %rdi, 80(%rcx)
-	movq %rbx, 88(%rcx)
-	movq %r12, 96(%rcx)
-	movq %r14, 104(%rcx)
-	movq %r9, 112(%rcx)
-	movq %rbp, 120(%rcx)
-	addq $48, %rsp
+	movq %rdx, %r13
+	movq %rbp, %rax
+	mulq %r8
+	movq %rax, %rsi
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %r8
+	addq %rcx, %rax
+	adcq $0, %rdx
+	movq %rax, %rcx
+	movq %r15, 120(%rsp)
+	movq %rdx, %r15
+	movq 24(%rsp), %rax
+	mulq %r8
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq %rax, %r15
+	movq %rdi, 128(%rsp)
+	movq %rdx, %rdi
+	movq 16(%rsp), %rax
+	mulq %r8
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq %rax, %rdi
+	movq %rbx, 136(%rsp)
+	movq %rdx, %rbx
+	movq %rbp, %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %r14, 144(%rsp)
+	movq %rdx, %r14
+	movq %r12, %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rsp), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rsp), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq %rbp, %rax
+	mulq %r10
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rcx, 152(%rsp)
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %r10
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsp), %rax
+	mulq %r10
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 16(%rsp), %rax
+	mulq %r10
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %rbp, %rax
+	mulq %r11
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r15, 160(%rsp)
+	movq %rdx, %r15
+	movq %r12, %rax
+	mulq %r11
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rsp), %rax
+	mulq %r11
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rsp), %rax
+	mulq %r11
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 8(%rsp), %r8
+	xorq %r8, %rsi
+	movq 152(%rsp), %r9
+	xorq %r8, %r9
+	movq 160(%rsp), %r10
+	xorq %r8, %r10
+	xorq %r8, %rdi
+	xorq %r8, %rbx
+	xorq %r8, %r14
+	xorq %r8, %rcx
+	xorq %r8, %r15
+	movq %r8, %r11
+	addq %r11, %r11
+	adcq 32(%rsp), %rsi
+	adcq 40(%rsp), %r9
+	adcq 48(%rsp), %r10
+	adcq 80(%rsp), %rdi
+	adcq 72(%rsp), %rbx
+	adcq 64(%rsp), %r14
+	adcq 56(%rsp), %rcx
+	adcq 88(%rsp), %r15
+	adcq $0, %r8
+	addq 96(%rsp), %rsi
+	adcq 104(%rsp), %r9
+	adcq 112(%rsp), %r10
+	adcq 144(%rsp), %rdi
+	adcq 136(%rsp), %rbx
+	adcq 128(%rsp), %r14
+	adcq 120(%rsp), %rcx
+	adcq %r13, %r15
+	adcq $0, %r8
+	movq 0(%rsp), %rbp
+	movq 32(%rsp), %r12
+	movq %r12, 0(%rbp)
+	movq 40(%rsp), %r11
+	movq %r11, 8(%rbp)
+	movq 48(%rsp), %r12
+	movq %r12, 16(%rbp)
+	movq 80(%rsp), %r11
+	movq %r11, 24(%rbp)
+	movq 72(%rsp), %r12
+	addq %rsi, %r12
+	movq %r12, 32(%rbp)
+	movq 64(%rsp), %r11
+	adcq %r9, %r11
+	movq %r11, 40(%rbp)
+	movq 56(%rsp), %rsi
+	adcq %r10, %rsi
+	movq %rsi, 48(%rbp)
+	movq 88(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 56(%rbp)
+	movq 96(%rsp), %r9
+	adcq %rbx, %r9
+	movq %r9, 64(%rbp)
+	movq 104(%rsp), %r11
+	adcq %r14, %r11
+	movq %r11, 72(%rbp)
+	movq 112(%rsp), %r10
+	adcq %rcx, %r10
+	movq %r10, 80(%rbp)
+	movq 144(%rsp), %rsi
+	adcq %r15, %rsi
+	movq %rsi, 88(%rbp)
+	movq 136(%rsp), %rdi
+	adcq %r8, %rdi
+	movq %rdi, 96(%rbp)
+	movq 128(%rsp), %r12
+	adcq $0, %r12
+	movq %r12, 104(%rbp)
+	movq 120(%rsp), %rbx
+	adcq $0, %rbx
+	movq %rbx, 112(%rbp)
+	adcq $0, %r13
+	movq %r13, 120(%rbp)
+	addq $168, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -539,289 +518,339 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $144, %rsp
+	movq 0(%rsi), %rcx
+	subq 32(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 40(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 48(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 56(%rsi), %r10
+	sbbq %r11, %r11
+	xorq %r11, %rcx
+	xorq %r11, %r8
+	xorq %r11, %r9
+	xorq %r11, %r10
+	subq %r11, %rcx
+	sbbq %r11, %r8
+	sbbq %r11, %r9
+	sbbq %r11, %r10
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
-	movq %rax, %rcx
-	movq %rdx, %r8
+	movq %rax, %rbx
+	movq %rdx, %rbp
 	movq 16(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r10
+	movq %rax, %r12
+	movq %rdx, %r13
 	movq 24(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r10, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq %rax, %r11
-	movq %rdx, %rbx
-	movq 32(%rsi), %rax
-	mulq 0(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %rdx, %r12
-	movq 40(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r13
-	movq %rdx, %r14
-	movq 48(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r15
-	movq %rdx, %r8
-	movq 56(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %rbx
+	movq %rax, %r14
+	movq %rdx, %r15
 	movq 16(%rsi), %rax
 	mulq 8(%rsi)
-	addq %rax, %r11
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r11
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
+	addq %r11, %rax
 	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 24(%rsi), %rax
+	mulq 16(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 40(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rsi), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rsi), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsi), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rsi), %rax
-	mulq 32(%rsi)
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdi, 0(%rsp)
-	movq %rdx, %rdi
-	movq 48(%rsi), %rax
-	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 56(%rsi), %rax
-	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rsi), %rax
-	mulq 40(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 8(%rsp)
-	movq %rdx, %r12
-	movq 56(%rsi), %rax
-	mulq 40(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 56(%rsi), %rax
-	mulq 48(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdi, 16(%rsp)
-	movq %rdx, %rdi
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
+	movq %rdx, %r13
+	addq %rbx, %rbx
+	adcq %r12, %r12
+	adcq %r14, %r14
+	adcq %r15, %r15
 	adcq %rbp, %rbp
 	adcq %r13, %r13
-	adcq %r15, %r15
-	adcq %r10, %r10
-	adcq %rbx, %rbx
-	adcq %r8, %r8
-	movq %r14, 24(%rsp)
-	movq 8(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 8(%rsp)
-	movq 24(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 24(%rsp)
-	movq 16(%rsp), %r14
-	adcq %r14, %r14
-	adcq %r12, %r12
-	adcq %rdi, %rdi
-	movq %r14, 16(%rsp)
-	movq $0, %r14
-	adcq $0, %r14
+	movq $0, %r11
+	adcq $0, %r11
 	movq 0(%rsi), %rax
 	mulq %rax
-	movq %r8, 32(%rsp)
-	movq %rax, %r8
-	addq %rdx, %rcx
-	movq %rbx, 40(%rsp)
-	sbbq %rbx, %rbx
+	movq %rdi, 0(%rsp)
+	movq %rax, %rdi
+	addq %rdx, %rbx
+	movq %r15, 8(%rsp)
+	sbbq %r15, %r15
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %rbx, %rbx
+	negq %r15
+	adcq %rax, %r12
+	adcq %rdx, %r14
+	sbbq %r15, %r15
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	adcq %rax, %rbp
-	adcq %rdx, %r13
-	sbbq %rbx, %rbx
+	negq %r15
+	movq %r14, 16(%rsp)
+	movq 8(%rsp), %r14
+	adcq %rax, %r14
+	adcq %rdx, %rbp
+	sbbq %r15, %r15
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	adcq %rax, %r15
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	negq %r15
+	adcq %rax, %r13
+	adcq %rdx, %r11
+	movq 40(%rsi), %rax
+	mulq 32(%rsi)
+	movq %rax, %r15
+	movq %r14, 8(%rsp)
+	movq %rdx, %r14
+	movq 48(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r14
+	movq %r12, 24(%rsp)
+	movq %rdx, %r12
+	movq 56(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	movq %rax, %r12
+	movq %r11, 32(%rsp)
+	movq %rdx, %r11
+	movq 48(%rsi), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
+	movq 56(%rsi), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r11, 48(%rsp)
+	movq %rdx, %r11
+	addq %r15, %r15
+	movq %r12, 56(%rsp)
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 40(%rsp)
+	movq 56(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 56(%rsp)
+	movq 48(%rsp), %r12
+	adcq %r12, %r12
+	adcq %r14, %r14
+	adcq %r11, %r11
+	movq %r12, 48(%rsp)
+	movq $0, %r12
+	adcq $0, %r12
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 48(%rsp)
-	movq 40(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 40(%rsp)
-	movq 32(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %rbx, %rbx
+	movq %r12, 64(%rsp)
+	movq %rax, %r12
+	addq %rdx, %r15
+	movq %r15, 72(%rsp)
+	sbbq %r15, %r15
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r15, 32(%rsp)
-	movq 8(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 8(%rsp)
-	movq 24(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	negq %r15
+	movq %r12, 80(%rsp)
+	movq 40(%rsp), %r12
+	adcq %rax, %r12
+	movq %rbx, 40(%rsp)
+	movq 56(%rsp), %rbx
+	adcq %rdx, %rbx
+	sbbq %r15, %r15
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 24(%rsp)
-	movq 16(%rsp), %r10
-	adcq %rax, %r10
-	adcq %rdx, %r12
-	sbbq %rbx, %rbx
+	negq %r15
+	movq %rbx, 56(%rsp)
+	movq 48(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	sbbq %r15, %r15
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	negq %r15
+	adcq %rax, %r11
+	movq %rbx, 48(%rsp)
+	movq 64(%rsp), %rbx
+	adcq %rdx, %rbx
+	movq %r8, %rax
+	mulq %rcx
+	movq %rax, %r15
+	movq %rdx, %rsi
+	movq %r9, %rax
+	mulq %rcx
+	addq %rsi, %rax
+	adcq $0, %rdx
+	movq %rax, %rsi
+	movq %r12, 64(%rsp)
+	movq %rdx, %r12
+	movq %r10, %rax
+	mulq %rcx
+	addq %r12, %rax
+	adcq $0, %rdx
+	movq %rax, %r12
+	movq %rbx, 88(%rsp)
+	movq %rdx, %rbx
+	movq %r9, %rax
+	mulq %r8
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rsi, 96(%rsp)
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r8
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r9
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rbx, 104(%rsp)
+	movq %rdx, %rbx
+	addq %r15, %r15
+	movq %r12, 112(%rsp)
+	movq 96(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 96(%rsp)
+	movq 112(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 112(%rsp)
+	movq 104(%rsp), %r12
+	adcq %r12, %r12
+	adcq %rsi, %rsi
+	adcq %rbx, %rbx
+	movq %r12, 104(%rsp)
+	movq $0, %r12
+	adcq $0, %r12
+	movq %rcx, %rax
+	mulq %rax
+	movq %r12, 120(%rsp)
+	movq %rax, %r12
+	addq %rdx, %r15
+	movq %r15, 128(%rsp)
+	sbbq %r15, %r15
+	movq %r8, %rax
+	mulq %rax
+	negq %r15
+	movq %r12, 136(%rsp)
+	movq 96(%rsp), %r12
+	adcq %rax, %r12
+	movq %rdi, 96(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %rdx, %rdi
+	sbbq %r15, %r15
+	movq %r9, %rax
+	mulq %rax
+	negq %r15
+	movq %rdi, 112(%rsp)
+	movq 104(%rsp), %rdi
 	adcq %rax, %rdi
-	adcq %rdx, %r14
-	movq 0(%rsp), %rbx
-	movq %r8, 0(%rbx)
-	movq %rcx, 8(%rbx)
-	movq %r9, 16(%rbx)
-	movq %r11, 24(%rbx)
-	movq %rbp, 32(%rbx)
-	movq %r13, 40(%rbx)
-	movq 40(%rsp), %rsi
-	movq %rsi, 48(%rbx)
-	movq 48(%rsp), %r8
-	movq %r8, 56(%rbx)
-	movq 8(%rsp), %rcx
-	movq %rcx, 64(%rbx)
-	movq 32(%rsp), %r9
-	movq %r9, 72(%rbx)
-	movq %r15, 80(%rbx)
-	movq 24(%rsp), %r11
-	movq %r11, 88(%rbx)
-	movq %r10, 96(%rbx)
-	movq %r12, 104(%rbx)
-	movq %rdi, 112(%rbx)
-	movq %r14, 120(%rbx)
-	addq $56, %rsp
+	adcq %rdx, %rsi
+	sbbq %r15, %r15
+	movq %r10, %rax
+	mulq %rax
+	negq %r15
+	adcq %rax, %rbx
+	movq %rdi, 104(%rsp)
+	movq 120(%rsp), %rdi
+	adcq %rdx, %rdi
+	movq $-1, %r15
+	movq 136(%rsp), %rcx
+	xorq %r15, %rcx
+	movq 128(%rsp), %r8
+	xorq %r15, %r8
+	xorq %r15, %r12
+	movq 112(%rsp), %r9
+	xorq %r15, %r9
+	movq 104(%rsp), %r10
+	xorq %r15, %r10
+	xorq %r15, %rsi
+	xorq %r15, %rbx
+	xorq %r15, %rdi
+	movq %rsi, 104(%rsp)
+	movq %r15, %rsi
+	addq %rsi, %rsi
+	adcq 96(%rsp), %rcx
+	adcq 40(%rsp), %r8
+	adcq 24(%rsp), %r12
+	adcq 16(%rsp), %r9
+	adcq 8(%rsp), %r10
+	movq 104(%rsp), %rsi
+	adcq %rbp, %rsi
+	adcq %r13, %rbx
+	adcq 32(%rsp), %rdi
+	adcq $0, %r15
+	addq 80(%rsp), %rcx
+	adcq 72(%rsp), %r8
+	adcq 64(%rsp), %r12
+	adcq 56(%rsp), %r9
+	adcq 48(%rsp), %r10
+	adcq %r14, %rsi
+	adcq %r11, %rbx
+	adcq 88(%rsp), %rdi
+	adcq $0, %r15
+	movq %rsi, 104(%rsp)
+	movq 0(%rsp), %rsi
+	movq %r10, 0(%rsp)
+	movq 96(%rsp), %r10
+	movq %r10, 0(%rsi)
+	movq 40(%rsp), %r10
+	movq %r10, 8(%rsi)
+	movq 24(%rsp), %r10
+	movq %r10, 16(%rsi)
+	movq 16(%rsp), %r10
+	movq %r10, 24(%rsi)
+	movq 8(%rsp), %r10
+	addq %rcx, %r10
+	movq %r10, 32(%rsi)
+	adcq %r8, %rbp
+	movq %rbp, 40(%rsi)
+	adcq %r12, %r13
+	movq %r13, 48(%rsi)
+	movq 32(%rsp), %rcx
+	adcq %r9, %rcx
+	movq %rcx, 56(%rsi)
+	movq 80(%rsp), %r10
+	adcq 0(%rsp), %r10
+	movq %r10, 64(%rsi)
+	movq 72(%rsp), %r8
+	adcq 104(%rsp), %r8
+	movq %r8, 72(%rsi)
+	movq 64(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq %rbp, 80(%rsi)
+	movq 56(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 88(%rsi)
+	movq 48(%rsp), %r13
+	adcq %r15, %r13
+	movq %r13, 96(%rsi)
+	adcq $0, %r14
+	movq %r14, 104(%rsi)
+	adcq $0, %r11
+	movq %r11, 112(%rsi)
+	movq 88(%rsp), %r9
+	adcq $0, %r9
+	movq %r9, 120(%rsi)
+	addq $144, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1197,736 +1226,732 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $48, %rsp
+	subq $168, %rsp
 	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 32(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 40(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 48(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 56(%rsi), %r11
+	sbbq %rbx, %rbx
+	xorq %rbx, %r8
+	xorq %rbx, %r9
+	xorq %rbx, %r10
+	xorq %rbx, %r11
+	subq %rbx, %r8
+	sbbq %rbx, %r9
+	sbbq %rbx, %r10
+	sbbq %rbx, %r11
+	movq 32(%rcx), %rbp
+	subq 0(%rcx), %rbp
+	movq 40(%rcx), %r12
+	sbbq 8(%rcx), %r12
+	movq 48(%rcx), %r13
+	sbbq 16(%rcx), %r13
+	movq 56(%rcx), %r14
+	sbbq 24(%rcx), %r14
+	sbbq %r15, %r15
+	xorq %r15, %rbp
+	xorq %r15, %r12
+	xorq %r15, %r13
+	xorq %r15, %r14
+	subq %r15, %rbp
+	sbbq %r15, %r12
+	sbbq %r15, %r13
+	sbbq %r15, %r14
+	xorq %r15, %rbx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
-	movq %rax, %r8
-	movq %rdx, %r9
+	movq %rax, %r15
+	movq %rdi, 0(%rsp)
+	movq %rdx, %rdi
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r9, %rax
+	addq %rdi, %rax
 	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %r11
+	movq %rax, %rdi
+	movq %rbx, 8(%rsp)
+	movq %rdx, %rbx
 	movq 16(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r11, %rax
+	addq %rbx, %rax
 	adcq $0, %rdx
 	movq %rax, %rbx
-	movq %rdx, %rbp
+	movq %r14, 16(%rsp)
+	movq %rdx, %r14
 	movq 24(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rdx, %r13
-	movq 32(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %r14, %rax
 	adcq $0, %rdx
 	movq %rax, %r14
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r15, 32(%rsp)
 	movq %rdx, %r15
-	movq 40(%rcx), %rax
-	mulq 0(%rsi)
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
 	addq %r15, %rax
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r11, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 0(%rsi)
-	addq %r13, %rax
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdi, 40(%rsp)
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbx, 48(%rsp)
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rdi, 56(%rsp)
+	movq %rax, %rdi
+	movq %r15, 64(%rsp)
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r15, %rax
 	adcq $0, %rdx
 	movq %rax, %r15
+	movq %r13, 72(%rsp)
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	movq %rax, %r13
+	movq %r14, 80(%rsp)
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r14
+	movq %rbx, 88(%rsp)
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdi, 96(%rsp)
+	movq %rdx, %rdi
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r15, 104(%rsp)
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r13, 112(%rsp)
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq %rbp, %rax
+	mulq %r8
+	movq %rax, %rsi
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %r8
+	addq %rcx, %rax
+	adcq $0, %rdx
+	movq %rax, %rcx
+	movq %r15, 120(%rsp)
+	movq %rdx, %r15
+	movq 24(%rsp), %rax
+	mulq %r8
+	addq %r15, %rax
+	adcq $0, %rdx
+	movq %rax, %r15
+	movq %rdi, 128(%rsp)
+	movq %rdx, %rdi
+	movq 16(%rsp), %rax
+	mulq %r8
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq %rax, %rdi
+	movq %rbx, 136(%rsp)
+	movq %rdx, %rbx
+	movq %rbp, %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %r14, 144(%rsp)
+	movq %rdx, %r14
+	movq %r12, %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rsp), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rsp), %rax
+	mulq %r9
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq %rbp, %rax
+	mulq %r10
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rcx, 152(%rsp)
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %r10
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsp), %rax
+	mulq %r10
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 16(%rsp), %rax
+	mulq %r10
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %rbp, %rax
+	mulq %r11
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r15, 160(%rsp)
+	movq %rdx, %r15
+	movq %r12, %rax
+	mulq %r11
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rsp), %rax
+	mulq %r11
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rsp), %rax
+	mulq %r11
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 8(%rsp), %r8
+	xorq %r8, %rsi
+	movq 152(%rsp), %r9
+	xorq %r8, %r9
+	movq 160(%rsp), %r10
+	xorq %r8, %r10
+	xorq %r8, %rdi
+	xorq %r8, %rbx
+	xorq %r8, %r14
+	xorq %r8, %rcx
+	xorq %r8, %r15
+	movq %r8, %r11
+	addq %r11, %r11
+	adcq 32(%rsp), %rsi
+	adcq 40(%rsp), %r9
+	adcq 48(%rsp), %r10
+	adcq 80(%rsp), %rdi
+	adcq 72(%rsp), %rbx
+	adcq 64(%rsp), %r14
+	adcq 56(%rsp), %rcx
+	adcq 88(%rsp), %r15
+	adcq $0, %r8
+	addq 96(%rsp), %rsi
+	adcq 104(%rsp), %r9
+	adcq 112(%rsp), %r10
+	adcq 144(%rsp), %rdi
+	adcq 136(%rsp), %rbx
+	adcq 128(%rsp), %r14
+	adcq 120(%rsp), %rcx
+	adcq %r13, %r15
+	adcq $0, %r8
+	movq 72(%rsp), %rbp
+	addq %rsi, %rbp
+	movq 64(%rsp), %r12
+	adcq %r9, %r12
+	movq 56(%rsp), %r11
+	adcq %r10, %r11
+	movq 88(%rsp), %rsi
+	adcq %rdi, %rsi
+	movq 96(%rsp), %r9
+	adcq %rbx, %r9
+	movq 104(%rsp), %r10
+	adcq %r14, %r10
+	movq 112(%rsp), %rdi
+	adcq %rcx, %rdi
+	movq 144(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 136(%rsp), %r14
+	adcq %r8, %r14
+	movq 128(%rsp), %rcx
+	adcq $0, %rcx
+	movq 120(%rsp), %r15
+	adcq $0, %r15
+	adcq $0, %r13
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq 32(%rsp)
+	movq 80(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r15, 80(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq 32(%rsp)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 32(%rsp)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 32(%rsp)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq 32(%rsp)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq 40(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rcx, 32(%rsp)
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq 40(%rsp)
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 40(%rsp)
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 40(%rsp)
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq 40(%rsp)
+	addq %rcx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq 48(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 48(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 48(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq 48(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r8
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rbx, 48(%rsp)
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r8
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r8
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r8
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r8
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbp
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rbp
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rbp
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %r8, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r12
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r12
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r12
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r12
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r12
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r11
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r11
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %r12, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rsi
+	addq %rax, %r14
+	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r8
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
+	mulq %rsi
+	addq %r11, %rax
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
+	mulq %rsi
+	addq %r11, %rax
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
+	mulq %rsi
+	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r8, %rax
+	mulq %rsi
+	addq %r11, %rax
 	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 32(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 48(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r10
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	addq %rdx, %r8
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 32(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 48(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %rdx, %r10
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 32(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r12
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	addq %rdx, %rbx
-	movq 0(%rcx), %rax
-	mulq 32(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r14
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	addq %rdx, %r12
-	movq 0(%rcx), %rax
-	mulq 40(%rsi)
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r9
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %rdx, %r14
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 32(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbp
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	addq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r15
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %rdx, %rbp
-	movq %r11, %r13
-	subq $-1, %r13
-	movq %r8, %r15
-	sbbq $-1, %r15
-	movq %rdi, 0(%rsp)
-	movq %r10, %rdi
-	sbbq $-1, %rdi
-	movq %r9, 8(%rsp)
-	movq %rbx, %r9
-	sbbq .Lfg_p503_mont_p+24(%rip), %r9
-	movq %r14, 16(%rsp)
-	movq %r12, %r14
-	sbbq .Lfg_p503_mont_p+32(%rip), %r14
-	movq %r12, 24(%rsp)
-	movq 16(%rsp), %r12
+	movq %rdx, %r11
+	addq %r9, %r15
+	adcq %r10, %rcx
+	adcq %rdi, %r14
+	adcq 48(%rsp), %rbx
+	adcq 40(%rsp), %r8
+	adcq 32(%rsp), %rbp
+	adcq 80(%rsp), %r12
+	adcq %r13, %r11
+	movq %r15, %rsi
+	subq $-1, %rsi
+	movq %rcx, %r9
+	sbbq $-1, %r9
+	movq %r14, %r10
+	sbbq $-1, %r10
+	movq %rbx, %rdi
+	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
+	movq %r8, %r13
+	sbbq .Lfg_p503_mont_p+32(%rip), %r13
+	movq %r12, 80(%rsp)
+	movq %rbp, %r12
 	sbbq .Lfg_p503_mont_p+40(%rip), %r12
-	movq %rbx, 32(%rsp)
-	movq 8(%rsp), %rbx
-	sbbq .Lfg_p503_mont_p+48(%rip), %rbx
-	movq %r10, 40(%rsp)
-	movq %rbp, %r10
-	sbbq .Lfg_p503_mont_p+56(%rip), %r10
-	cmovc %r11, %r13
-	cmovc %r8, %r15
-	cmovc 40(%rsp), %rdi
-	cmovc 32(%rsp), %r9
-	cmovc 24(%rsp), %r14
-	cmovc 16(%rsp), %r12
-	cmovc 8(%rsp), %rbx
-	cmovc %rbp, %r10
-	movq 0(%rsp), %r11
-	movq %r13, 0(%r11)
-	movq %r15, 8(%r11)
-	movq %rdi, 16(%r11)
-	movq %r9, 24(%r11)
-	movq %r14, 32(%r11)
-	movq %r12, 40(%r11)
-	movq %rbx, 48(%r11)
-	movq %r10, 56(%r11)
-	addq $48, %rsp
+	movq %rbp, 32(%rsp)
+	movq 80(%rsp), %rbp
+	sbbq .Lfg_p503_mont_p+48(%rip), %rbp
+	movq %r8, 40(%rsp)
+	movq %r11, %r8
+	sbbq .Lfg_p503_mont_p+56(%rip), %r8
+	cmovc %r15, %rsi
+	cmovc %rcx, %r9
+	cmovc %r14, %r10
+	cmovc %rbx, %rdi
+	cmovc 40(%rsp), %r13
+	cmovc 32(%rsp), %r12
+	cmovc 80(%rsp), %rbp
+	cmovc %r11, %r8
+	movq 0(%rsp), %r15
+	movq %rsi, 0(%r15)
+	movq %r9, 8(%r15)
+	movq %r10, 16(%r15)
+	movq %rdi, 24(%r15)
+	movq %r13, 32(%r15)
+	movq %r12, 40(%r15)
+	movq %rbp, 48(%r15)
+	movq %r8, 56(%r15)
+	addq $168, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1956,578 +1981,630 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $144, %rsp
+	movq 0(%rsi), %rcx
+	subq 32(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 40(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 48(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 56(%rsi), %r10
+	sbbq %r11, %r11
+	xorq %r11, %rcx
+	xorq %r11, %r8
+	xorq %r11, %r9
+	xorq %r11, %r10
+	subq %r11, %rcx
+	sbbq %r11, %r8
+	sbbq %r11, %r9
+	sbbq %r11, %r10
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
-	movq %rax, %rcx
-	movq %rdx, %r8
+	movq %rax, %rbx
+	movq %rdx, %rbp
 	movq 16(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
+	addq %rbp, %rax
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r10
+	movq %rax, %r12
+	movq %rdx, %r13
 	movq 24(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r10, %rax
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq %rax, %r11
-	movq %rdx, %rbx
-	movq 32(%rsi), %rax
-	mulq 0(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %rdx, %r12
-	movq 40(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r13
-	movq %rdx, %r14
-	movq 48(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r15
-	movq %rdx, %r8
-	movq 56(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %rbx
+	movq %rax, %r14
+	movq %rdx, %r15
 	movq 16(%rsi), %rax
 	mulq 8(%rsi)
-	addq %rax, %r11
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r11
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
+	addq %r11, %rax
 	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 24(%rsi), %rax
+	mulq 16(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 40(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsi), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsi), %rax
-	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rsi), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rsi), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsi), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rsi), %rax
-	mulq 32(%rsi)
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdi, 0(%rsp)
-	movq %rdx, %rdi
-	movq 48(%rsi), %rax
-	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 56(%rsi), %rax
-	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rsi), %rax
-	mulq 40(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 8(%rsp)
-	movq %rdx, %r12
-	movq 56(%rsi), %rax
-	mulq 40(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 56(%rsi), %rax
-	mulq 48(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdi, 16(%rsp)
-	movq %rdx, %rdi
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
+	movq %rdx, %r13
+	addq %rbx, %rbx
+	adcq %r12, %r12
+	adcq %r14, %r14
+	adcq %r15, %r15
 	adcq %rbp, %rbp
 	adcq %r13, %r13
-	adcq %r15, %r15
-	adcq %r10, %r10
-	adcq %rbx, %rbx
-	adcq %r8, %r8
-	movq %r14, 24(%rsp)
-	movq 8(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 8(%rsp)
-	movq 24(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 24(%rsp)
-	movq 16(%rsp), %r14
-	adcq %r14, %r14
-	adcq %r12, %r12
-	adcq %rdi, %rdi
-	movq %r14, 16(%rsp)
-	movq $0, %r14
-	adcq $0, %r14
+	movq $0, %r11
+	adcq $0, %r11
 	movq 0(%rsi), %rax
 	mulq %rax
-	movq %r8, 32(%rsp)
-	movq %rax, %r8
-	addq %rdx, %rcx
-	movq %rbx, 40(%rsp)
-	sbbq %rbx, %rbx
+	movq %rdi, 0(%rsp)
+	movq %rax, %rdi
+	addq %rdx, %rbx
+	movq %r15, 8(%rsp)
+	sbbq %r15, %r15
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %rbx, %rbx
+	negq %r15
+	adcq %rax, %r12
+	adcq %rdx, %r14
+	sbbq %r15, %r15
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	adcq %rax, %rbp
-	adcq %rdx, %r13
-	sbbq %rbx, %rbx
+	negq %r15
+	movq %r14, 16(%rsp)
+	movq 8(%rsp), %r14
+	adcq %rax, %r14
+	adcq %rdx, %rbp
+	sbbq %r15, %r15
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	adcq %rax, %r15
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	negq %r15
+	adcq %rax, %r13
+	adcq %rdx, %r11
+	movq 40(%rsi), %rax
+	mulq 32(%rsi)
+	movq %rax, %r15
+	movq %r14, 8(%rsp)
+	movq %rdx, %r14
+	movq 48(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r14
+	movq %r12, 24(%rsp)
+	movq %rdx, %r12
+	movq 56(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r12, %rax
+	adcq $0, %rdx
+	movq %rax, %r12
+	movq %r11, 32(%rsp)
+	movq %rdx, %r11
+	movq 48(%rsi), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
+	movq 56(%rsi), %rax
+	mulq 40(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r11, 48(%rsp)
+	movq %rdx, %r11
+	addq %r15, %r15
+	movq %r12, 56(%rsp)
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 40(%rsp)
+	movq 56(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 56(%rsp)
+	movq 48(%rsp), %r12
+	adcq %r12, %r12
+	adcq %r14, %r14
+	adcq %r11, %r11
+	movq %r12, 48(%rsp)
+	movq $0, %r12
+	adcq $0, %r12
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 48(%rsp)
-	movq 40(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 40(%rsp)
-	movq 32(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %rbx, %rbx
+	movq %r12, 64(%rsp)
+	movq %rax, %r12
+	addq %rdx, %r15
+	movq %r15, 72(%rsp)
+	sbbq %r15, %r15
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r15, 32(%rsp)
-	movq 8(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 8(%rsp)
-	movq 24(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	negq %r15
+	movq %r12, 80(%rsp)
+	movq 40(%rsp), %r12
+	adcq %rax, %r12
+	movq %rbx, 40(%rsp)
+	movq 56(%rsp), %rbx
+	adcq %rdx, %rbx
+	sbbq %r15, %r15
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 24(%rsp)
-	movq 16(%rsp), %r10
-	adcq %rax, %r10
-	adcq %rdx, %r12
-	sbbq %rbx, %rbx
+	negq %r15
+	movq %rbx, 56(%rsp)
+	movq 48(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	sbbq %r15, %r15
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	adcq %rax, %rdi
-	adcq %rdx, %r14
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r8
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
+	negq %r15
+	adcq %rax, %r11
+	movq %rbx, 48(%rsp)
+	movq 64(%rsp), %rbx
+	adcq %rdx, %rbx
+	movq %r8, %rax
+	mulq %rcx
+	movq %rax, %r15
 	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r8
+	movq %r9, %rax
+	mulq %rcx
 	addq %rsi, %rax
 	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 40(%rsp), %rsi
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 48(%rsp), %rbx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %r12, 48(%rsp)
+	movq %rax, %rsi
+	movq %r12, 64(%rsp)
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq %r10, %rax
 	mulq %rcx
-	addq %rax, %rbp
+	addq %r12, %rax
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
+	movq %rax, %r12
+	movq %rbx, 88(%rsp)
+	movq %rdx, %rbx
+	movq %r9, %rax
+	mulq %r8
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %r13
+	movq %rsi, 96(%rsp)
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r8
+	addq %rsi, %rax
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r9
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r9
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r11
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbp
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r13
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rsi
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	addq 8(%rsp), %r12
-	adcq 32(%rsp), %r8
-	adcq %r15, %rcx
-	adcq 24(%rsp), %r9
-	adcq %r10, %r11
-	adcq 48(%rsp), %rbp
-	adcq %rdi, %r13
+	movq %rbx, 104(%rsp)
+	movq %rdx, %rbx
+	addq %r15, %r15
+	movq %r12, 112(%rsp)
+	movq 96(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 96(%rsp)
+	movq 112(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 112(%rsp)
+	movq 104(%rsp), %r12
+	adcq %r12, %r12
+	adcq %rsi, %rsi
+	adcq %rbx, %rbx
+	movq %r12, 104(%rsp)
+	movq $0, %r12
+	adcq $0, %r12
+	movq %rcx, %rax
+	mulq %rax
+	movq %r12, 120(%rsp)
+	movq %rax, %r12
+	addq %rdx, %r15
+	movq %r15, 128(%rsp)
+	sbbq %r15, %r15
+	movq %r8, %rax
+	mulq %rax
+	negq %r15
+	movq %r12, 136(%rsp)
+	movq 96(%rsp), %r12
+	adcq %rax, %r12
+	movq %rdi, 96(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %rdx, %rdi
+	sbbq %r15, %r15
+	movq %r9, %rax
+	mulq %rax
+	negq %r15
+	movq %rdi, 112(%rsp)
+	movq 104(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq %rdx, %rsi
+	sbbq %r15, %r15
+	movq %r10, %rax
+	mulq %rax
+	negq %r15
+	adcq %rax, %rbx
+	movq %rdi, 104(%rsp)
+	movq 120(%rsp), %rdi
+	adcq %rdx, %rdi
+	movq $-1, %r15
+	movq 136(%rsp), %rcx
+	xorq %r15, %rcx
+	movq 128(%rsp), %r8
+	xorq %r15, %r8
+	xorq %r15, %r12
+	movq 112(%rsp), %r9
+	xorq %r15, %r9
+	movq 104(%rsp), %r10
+	xorq %r15, %r10
+	xorq %r15, %rsi
+	xorq %r15, %rbx
+	xorq %r15, %rdi
+	movq %rsi, 104(%rsp)
+	movq %r15, %rsi
+	addq %rsi, %rsi
+	adcq 96(%rsp), %rcx
+	adcq 40(%rsp), %r8
+	adcq 24(%rsp), %r12
+	adcq 16(%rsp), %r9
+	adcq 8(%rsp), %r10
+	movq 104(%rsp), %rsi
+	adcq %rbp, %rsi
+	adcq %r13, %rbx
+	adcq 32(%rsp), %rdi
+	adcq $0, %r15
+	addq 80(%rsp), %rcx
+	adcq 72(%rsp), %r8
+	adcq 64(%rsp), %r12
+	adcq 56(%rsp), %r9
+	adcq 48(%rsp), %r10
 	adcq %r14, %rsi
-	movq %r12, %rbx
-	subq $-1, %rbx
-	movq %r8, %r15
-	sbbq $-1, %r15
-	movq %rcx, %r10
-	sbbq $-1, %r10
-	movq %r9, %rdi
-	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
-	movq %r11, %r14
-	sbbq .Lfg_p503_mont_p+32(%rip), %r14
-	movq %r13, 48(%rsp)
-	movq %rbp, %r13
-	sbbq .Lfg_p503_mont_p+40(%rip), %r13
-	movq %rbp, 24(%rsp)
-	movq 48(%rsp), %rbp
-	sbbq .Lfg_p503_mont_p+48(%rip), %rbp
-	movq %r11, 32(%rsp)
-	movq %rsi, %r11
-	sbbq .Lfg_p503_mont_p+56(%rip), %r11
-	cmovc %r12, %rbx
-	cmovc %r8, %r15
-	cmovc %rcx, %r10
-	cmovc %r9, %rdi
-	cmovc 32(%rsp), %r14
-	cmovc 24(%rsp), %r13
-	cmovc 48(%rsp), %rbp
-	cmovc %rsi, %r11
-	movq 0(%rsp), %r12
-	movq %rbx, 0(%r12)
-	movq %r15, 8(%r12)
-	movq %r10, 16(%r12)
-	movq %rdi, 24(%r12)
-	movq %r14, 32(%r12)
-	movq %r13, 40(%r12)
-	movq %rbp, 48(%r12)
-	movq %r11, 56(%r12)
-	addq $56, %rsp
+	adcq %r11, %rbx
+	adcq 88(%rsp), %rdi
+	adcq $0, %r15
+	movq %rsi, 104(%rsp)
+	movq 8(%rsp), %rsi
+	addq %rcx, %rsi
+	adcq %r8, %rbp
+	adcq %r12, %r13
+	movq 32(%rsp), %rcx
+	adcq %r9, %rcx
+	movq 80(%rsp), %r8
+	adcq %r10, %r8
+	movq 72(%rsp), %r12
+	adcq 104(%rsp), %r12
+	movq 64(%rsp), %r9
+	adcq %rbx, %r9
+	movq 56(%rsp), %r10
+	adcq %rdi, %r10
+	movq 48(%rsp), %rbx
+	adcq %r15, %rbx
+	adcq $0, %r14
+	adcq $0, %r11
+	movq 88(%rsp), %rdi
+	adcq $0, %rdi
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq 96(%rsp)
+	movq 16(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r14, 16(%rsp)
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq 96(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 96(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 96(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq 96(%rsp)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq 40(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rbx, 96(%rsp)
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq 40(%rsp)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 40(%rsp)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 40(%rsp)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq 40(%rsp)
+	addq %rbx, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq 24(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %r10, 40(%rsp)
+	movq %rdx, %r10
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq 24(%rsp)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 24(%rsp)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 24(%rsp)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq 24(%rsp)
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r15
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r9, 24(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r15
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rsi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rsi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rsi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rsi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rsi
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbp
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rbp
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rbp
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %rsi, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %r13
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %r13
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rcx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rcx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rcx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rcx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rcx
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	addq %r8, %r14
+	adcq %r12, %rbx
+	adcq 24(%rsp), %r10
+	adcq 40(%rsp), %r9
+	adcq 96(%rsp), %r15
+	adcq 16(%rsp), %rsi
+	adcq %r11, %rbp
+	adcq %rdi, %r13
+	movq %r14, %rcx
+	subq $-1, %rcx
+	movq %rbx, %r8
+	sbbq $-1, %r8
+	movq %r10, %r12
+	sbbq $-1, %r12
+	movq %r9, %r11
+	sbbq .Lfg_p503_mont_p+24(%rip), %r11
+	movq %r15, %rdi
+	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
+	movq %rbp, 16(%rsp)
+	movq %rsi, %rbp
+	sbbq .Lfg_p503_mont_p+40(%rip), %rbp
+	movq %rsi, 96(%rsp)
+	movq 16(%rsp), %rsi
+	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
+	movq %r15, 40(%rsp)
+	movq %r13, %r15
+	sbbq .Lfg_p503_mont_p+56(%rip), %r15
+	cmovc %r14, %rcx
+	cmovc %rbx, %r8
+	cmovc %r10, %r12
+	cmovc %r9, %r11
+	cmovc 40(%rsp), %rdi
+	cmovc 96(%rsp), %rbp
+	cmovc 16(%rsp), %rsi
+	cmovc %r13, %r15
+	movq 0(%rsp), %r14
+	movq %rcx, 0(%r14)
+	movq %r8, 8(%r14)
+	movq %r12, 16(%r14)
+	movq %r11, 24(%r14)
+	movq %rdi, 32(%r14)
+	movq %rbp, 40(%r14)
+	movq %rsi, 48(%r14)
+	movq %r15, 56(%r14)
+	addq $144, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -2557,329 +2634,339 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $56, %rsp
+	subq $176, %rsp
 	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 32(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 40(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 48(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 56(%rsi), %r11
+	sbbq %rax, %rax
+	xorq %rax, %r8
+	xorq %rax, %r9
+	xorq %rax, %r10
+	xorq %rax, %r11
+	subq %rax, %r8
+	sbbq %rax, %r9
+	sbbq %rax, %r10
+	sbbq %rax, %r11
+	movq 32(%rcx), %rbx
+	subq 0(%rcx), %rbx
+	movq 40(%rcx), %rbp
+	sbbq 8(%rcx), %rbp
+	movq 48(%rcx), %r12
+	sbbq 16(%rcx), %r12
+	movq 56(%rcx), %r13
+	sbbq 24(%rcx), %r13
+	sbbq %r14, %r14
+	xorq %r14, %rbx
+	xorq %r14, %rbp
+	xorq %r14, %r12
+	xorq %r14, %r13
+	subq %r14, %rbx
+	sbbq %r14, %rbp
+	sbbq %r14, %r12
+	sbbq %r14, %r13
+	xorq %r14, %rax
 	movq 0(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %r9
-	mulxq 8(%rcx), %r10, %r11
-	addq %r9, %r10
-	mulxq 16(%rcx), %rax, %rbx
-	adcq %r11, %rax
-	mulxq 24(%rcx), %rbp, %r12
-	adcq %rbx, %rbp
-	mulxq 32(%rcx), %r13, %r14
-	adcq %r12, %r13
-	mulxq 40(%rcx), %r15, %r9
-	adcq %r14, %r15
-	mulxq 48(%rcx), %r11, %rbx
-	adcq %r9, %r11
-	mulxq 56(%rcx), %r12, %r14
-	adcq %rbx, %r12
-	adcq $0, %r14
-	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
+	mulxq 0(%rcx), %r15, %r14
 	movq %rdi, 0(%rsp)
-	mulxq 8(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
-	addq %r9, %rax
-	adcq $0, %rdi
-	mulxq 16(%rcx), %rbx, %r9
-	addq %rdi, %rbx
-	adcq $0, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	mulxq 24(%rcx), %rdi, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r13
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
-	addq %r9, %r15
-	adcq $0, %rdi
-	mulxq 40(%rcx), %rbx, %r9
-	addq %rdi, %rbx
-	adcq $0, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
-	mulxq 48(%rcx), %rdi, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r12
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %rax
-	adcq $0, %r9
-	movq %r10, 8(%rsp)
-	mulxq 8(%rcx), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %rbp
-	adcq $0, %r10
-	mulxq 16(%rcx), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	addq %r9, %r13
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r10, %r15
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %r11
-	adcq $0, %r10
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r10, %r14
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %rdi
-	adcq $0, %r10
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %rbp
-	adcq $0, %rbx
-	movq %rax, 16(%rsp)
-	mulxq 8(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %r9, %r13
-	adcq $0, %rax
-	mulxq 16(%rcx), %rbx, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	mulxq 24(%rcx), %rax, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	addq %rax, %r11
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %r9, %r12
-	adcq $0, %rax
-	mulxq 40(%rcx), %rbx, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq 48(%rcx), %rax, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	addq %rax, %rdi
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
-	movq %rbp, 24(%rsp)
-	mulxq 8(%rcx), %rbx, %rbp
-	addq %r9, %rbx
+	movq %rax, 8(%rsp)
+	mulxq 8(%rcx), %rdi, %rax
+	addq %r14, %rdi
+	movq %r13, 16(%rsp)
+	mulxq 16(%rcx), %r14, %r13
+	adcq %rax, %r14
+	movq %r12, 24(%rsp)
+	mulxq 24(%rcx), %rax, %r12
+	adcq %r13, %rax
+	adcq $0, %r12
+	movq 8(%rsi), %rdx
+	movq %r15, 32(%rsp)
+	mulxq 0(%rcx), %r13, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	movq %rbp, 40(%rsp)
+	mulxq 8(%rcx), %r13, %rbp
+	addq %r15, %r13
 	adcq $0, %rbp
-	addq %rbx, %r15
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r9, %rbx
-	addq %rbp, %r9
-	adcq $0, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq 24(%rcx), %rbp, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	addq %rbp, %r12
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r14
-	adcq $0, %rbp
-	mulxq 40(%rcx), %r9, %rbx
-	addq %rbp, %r9
-	adcq $0, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	mulxq 48(%rcx), %rbp, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	addq %rbp, %r10
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	addq %rbx, %rax
-	adcq $0, %rbp
-	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %r15
-	adcq $0, %rbx
-	movq %r13, 32(%rsp)
-	mulxq 8(%rcx), %r9, %r13
-	addq %rbx, %r9
-	adcq $0, %r13
-	addq %r9, %r11
-	adcq $0, %r13
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r13, %rbx
-	adcq $0, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	mulxq 24(%rcx), %r13, %rbx
-	addq %r9, %r13
-	adcq $0, %rbx
 	addq %r13, %r14
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r13
-	addq %rbx, %r9
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r15, %r13
+	addq %rbp, %r15
 	adcq $0, %r13
-	addq %r9, %rdi
+	addq %r15, %rax
 	adcq $0, %r13
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r13, %rbx
-	adcq $0, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq 48(%rcx), %r13, %rbx
-	addq %r9, %r13
-	adcq $0, %rbx
+	mulxq 24(%rcx), %rbp, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	addq %rbp, %r12
+	adcq $0, %r15
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	movq %rdi, 48(%rsp)
+	mulxq 8(%rcx), %r13, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
 	addq %r13, %rax
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %r13
-	addq %rbx, %r9
+	adcq $0, %rdi
+	mulxq 16(%rcx), %rbp, %r13
+	addq %rdi, %rbp
 	adcq $0, %r13
-	addq %r9, %rbp
+	addq %rbp, %r12
+	adcq $0, %r13
+	mulxq 24(%rcx), %rdi, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %rdi, %r15
+	adcq $0, %rbp
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %rdi
+	addq %r13, %rax
+	adcq $0, %rdi
+	movq %r14, 56(%rsp)
+	mulxq 8(%rcx), %r13, %r14
+	addq %rdi, %r13
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	mulxq 16(%rcx), %rdi, %r13
+	addq %r14, %rdi
+	adcq $0, %r13
+	addq %rdi, %r15
+	adcq $0, %r13
+	mulxq 24(%rcx), %r14, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	addq %r14, %rbp
+	adcq $0, %rdi
+	movq 32(%rsi), %rdx
+	mulxq 32(%rcx), %r13, %r14
+	movq %rbp, 64(%rsp)
+	movq %r15, 72(%rsp)
+	mulxq 40(%rcx), %rbp, %r15
+	addq %r14, %rbp
+	movq %r12, 80(%rsp)
+	mulxq 48(%rcx), %r14, %r12
+	adcq %r15, %r14
+	movq %rax, 88(%rsp)
+	mulxq 56(%rcx), %r15, %rax
+	adcq %r12, %r15
+	adcq $0, %rax
+	movq 40(%rsi), %rdx
+	movq %r13, 96(%rsp)
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	movq %rdi, 104(%rsp)
+	mulxq 40(%rcx), %r12, %rdi
+	addq %r13, %r12
+	adcq $0, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	mulxq 48(%rcx), %r13, %r12
+	addq %rdi, %r13
+	adcq $0, %r12
+	addq %r13, %r15
+	adcq $0, %r12
+	mulxq 56(%rcx), %rdi, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	addq %rdi, %rax
 	adcq $0, %r13
 	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
-	movq %r15, 40(%rsp)
-	mulxq 8(%rcx), %rbx, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
-	addq %rbx, %r12
-	adcq $0, %r15
-	mulxq 16(%rcx), %r9, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
-	addq %r9, %r14
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	addq %r15, %rdi
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
-	addq %rbx, %r10
-	adcq $0, %r15
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	mulxq 48(%rcx), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	addq %r15, %rbp
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
+	mulxq 32(%rcx), %r12, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	movq %rbp, 112(%rsp)
+	mulxq 40(%rcx), %r12, %rbp
+	addq %rdi, %r12
+	adcq $0, %rbp
+	addq %r12, %r15
+	adcq $0, %rbp
+	mulxq 48(%rcx), %rdi, %r12
+	addq %rbp, %rdi
+	adcq $0, %r12
+	addq %rdi, %rax
+	adcq $0, %r12
+	mulxq 56(%rcx), %rbp, %rdi
+	addq %r12, %rbp
+	adcq $0, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
 	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	movq %r11, 48(%rsp)
-	mulxq 8(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %r14
-	adcq $0, %r11
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %rdi
-	adcq $0, %r9
-	mulxq 24(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %rax
-	adcq $0, %r11
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	mulxq 48(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %r15
-	adcq $0, %r11
-	movq 0(%rsp), %rbx
-	movq %r8, 0(%rbx)
-	movq 8(%rsp), %r9
-	movq %r9, 8(%rbx)
-	movq 16(%rsp), %rcx
-	movq %rcx, 16(%rbx)
-	movq 24(%rsp), %rsi
-	movq %rsi, 24(%rbx)
-	movq 32(%rsp), %r8
-	movq %r8, 32(%rbx)
-	movq 40(%rsp), %r9
-	movq %r9, 40(%rbx)
-	movq 48(%rsp), %rcx
-	movq %rcx, 48(%rbx)
-	movq %r12, 56(%rbx)
-	movq %r14, 64(%rbx)
-	movq %rdi, 72(%rbx)
-	movq %r10, 80(%rbx)
-	movq %rax, 88(%rbx)
-	movq %rbp, 96(%rbx)
-	movq %r13, 104(%rbx)
-	movq %r15, 112(%rbx)
-	movq %r11, 120(%rbx)
-	addq $56, %rsp
+	mulxq 32(%rcx), %r12, %rbp
+	addq %r12, %r15
+	adcq $0, %rbp
+	movq %r14, 120(%rsp)
+	mulxq 40(%rcx), %r12, %r14
+	addq %rbp, %r12
+	adcq $0, %r14
+	addq %r12, %rax
+	adcq $0, %r14
+	mulxq 48(%rcx), %rbp, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	addq %rbp, %r13
+	adcq $0, %r12
+	mulxq 56(%rcx), %r14, %rbp
+	addq %r12, %r14
+	adcq $0, %rbp
+	addq %r14, %rdi
+	adcq $0, %rbp
+	movq %r8, %rdx
+	mulxq %rbx, %r12, %r14
+	mulxq 40(%rsp), %rsi, %rcx
+	addq %r14, %rsi
+	movq %rdi, 128(%rsp)
+	mulxq 24(%rsp), %r14, %rdi
+	adcq %rcx, %r14
+	movq %r13, 136(%rsp)
+	mulxq 16(%rsp), %rcx, %r13
+	adcq %rdi, %rcx
+	adcq $0, %r13
+	movq %r9, %rdx
+	movq %rax, 144(%rsp)
+	mulxq %rbx, %rdi, %rax
+	addq %rdi, %rsi
+	adcq $0, %rax
+	movq %r15, 152(%rsp)
+	mulxq 40(%rsp), %rdi, %r15
+	addq %rax, %rdi
+	adcq $0, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	mulxq 24(%rsp), %rax, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	addq %rax, %rcx
+	adcq $0, %rdi
+	mulxq 16(%rsp), %r15, %rax
+	addq %rdi, %r15
+	adcq $0, %rax
+	addq %r15, %r13
+	adcq $0, %rax
+	movq %r10, %rdx
+	mulxq %rbx, %rdi, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	movq %rsi, 160(%rsp)
+	mulxq 40(%rsp), %rdi, %rsi
+	addq %r15, %rdi
+	adcq $0, %rsi
+	addq %rdi, %rcx
+	adcq $0, %rsi
+	mulxq 24(%rsp), %r15, %rdi
+	addq %rsi, %r15
+	adcq $0, %rdi
+	addq %r15, %r13
+	adcq $0, %rdi
+	mulxq 16(%rsp), %rsi, %r15
+	addq %rdi, %rsi
+	adcq $0, %r15
+	addq %rsi, %rax
+	adcq $0, %r15
+	movq %r11, %rdx
+	mulxq %rbx, %rdi, %rsi
+	addq %rdi, %rcx
+	adcq $0, %rsi
+	movq %r14, 168(%rsp)
+	mulxq 40(%rsp), %rdi, %r14
+	addq %rsi, %rdi
+	adcq $0, %r14
+	addq %rdi, %r13
+	adcq $0, %r14
+	mulxq 24(%rsp), %rsi, %rdi
+	addq %r14, %rsi
+	adcq $0, %rdi
+	addq %rsi, %rax
+	adcq $0, %rdi
+	mulxq 16(%rsp), %r14, %rsi
+	addq %rdi, %r14
+	adcq $0, %rsi
+	addq %r14, %r15
+	adcq $0, %rsi
+	movq 8(%rsp), %rdi
+	xorq %rdi, %r12
+	movq 160(%rsp), %r14
+	xorq %rdi, %r14
+	movq 168(%rsp), %r8
+	xorq %rdi, %r8
+	xorq %rdi, %rcx
+	xorq %rdi, %r13
+	xorq %rdi, %rax
+	xorq %rdi, %r15
+	xorq %rdi, %rsi
+	movq %rdi, %r9
+	addq %r9, %r9
+	adcq 32(%rsp), %r12
+	adcq 48(%rsp), %r14
+	adcq 56(%rsp), %r8
+	adcq 88(%rsp), %rcx
+	adcq 80(%rsp), %r13
+	adcq 72(%rsp), %rax
+	adcq 64(%rsp), %r15
+	adcq 104(%rsp), %rsi
+	adcq $0, %rdi
+	addq 96(%rsp), %r12
+	adcq 112(%rsp), %r14
+	adcq 120(%rsp), %r8
+	adcq 152(%rsp), %rcx
+	adcq 144(%rsp), %r13
+	adcq 136(%rsp), %rax
+	adcq 128(%rsp), %r15
+	adcq %rbp, %rsi
+	adcq $0, %rdi
+	movq 0(%rsp), %r10
+	movq 32(%rsp), %r11
+	movq %r11, 0(%r10)
+	movq 48(%rsp), %rbx
+	movq %rbx, 8(%r10)
+	movq 56(%rsp), %r9
+	movq %r9, 16(%r10)
+	movq 88(%rsp), %r11
+	movq %r11, 24(%r10)
+	movq 80(%rsp), %rbx
+	addq %r12, %rbx
+	movq %rbx, 32(%r10)
+	movq 72(%rsp), %r9
+	adcq %r14, %r9
+	movq %r9, 40(%r10)
+	movq 64(%rsp), %r11
+	adcq %r8, %r11
+	movq %r11, 48(%r10)
+	movq 104(%rsp), %r12
+	adcq %rcx, %r12
+	movq %r12, 56(%r10)
+	movq 96(%rsp), %rbx
+	adcq %r13, %rbx
+	movq %rbx, 64(%r10)
+	movq 112(%rsp), %r14
+	adcq %rax, %r14
+	movq %r14, 72(%r10)
+	movq 120(%rsp), %r9
+	adcq %r15, %r9
+	movq %r9, 80(%r10)
+	movq 152(%rsp), %r8
+	adcq %rsi, %r8
+	movq %r8, 88(%r10)
+	movq 144(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r11, 96(%r10)
+	movq 136(%rsp), %rcx
+	adcq $0, %rcx
+	movq %rcx, 104(%r10)
+	movq 128(%rsp), %r12
+	adcq $0, %r12
+	movq %r12, 112(%r10)
+	adcq $0, %rbp
+	movq %rbp, 120(%r10)
+	addq $176, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -2909,229 +2996,281 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $80, %rsp
+	subq $168, %rsp
+	movq 0(%rsi), %rcx
+	subq 32(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 40(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 48(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 56(%rsi), %r10
+	sbbq %r11, %r11
+	xorq %r11, %rcx
+	xorq %r11, %r8
+	xorq %r11, %r9
+	xorq %r11, %r10
+	subq %r11, %rcx
+	sbbq %r11, %r8
+	sbbq %r11, %r9
+	sbbq %r11, %r10
 	movq 0(%rsi), %rdx
-	mulxq 8(%rsi), %rcx, %r8
-	mulxq 16(%rsi), %r9, %r10
-	addq %r8, %r9
-	mulxq 24(%rsi), %r11, %rax
-	adcq %r10, %r11
-	mulxq 32(%rsi), %rbx, %rbp
-	adcq %rax, %rbx
-	mulxq 40(%rsi), %r12, %r13
-	adcq %rbp, %r12
-	mulxq 48(%rsi), %r14, %r15
-	adcq %r13, %r14
-	mulxq 56(%rsi), %r8, %r10
-	adcq %r15, %r8
-	adcq $0, %r10
-	movq 8(%rsi), %rdx
-	mulxq 16(%rsi), %rax, %rbp
-	addq %rax, %r11
-	adcq $0, %rbp
-	mulxq 24(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
-	addq %r13, %rbx
-	adcq $0, %r15
-	mulxq 32(%rsi), %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
-	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 40(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
-	addq %r13, %r14
-	adcq $0, %r15
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	mulxq 56(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
-	addq %r13, %r10
-	adcq $0, %r15
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %rax, %rbp
-	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 32(%rsi), %r13, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	mulxq 40(%rsi), %rbp, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	mulxq 56(%rsi), %r13, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	movq 24(%rsi), %rdx
-	mulxq 32(%rsi), %rbp, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	movq %rdi, 0(%rsp)
-	mulxq 40(%rsi), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %rbp, %r10
-	adcq $0, %rdi
-	mulxq 48(%rsi), %r13, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %r13, %r15
-	adcq $0, %rbp
-	mulxq 56(%rsi), %rdi, %r13
-	addq %rbp, %rdi
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %rbp, %rdi
-	movq %r10, 8(%rsp)
-	movq %r8, 16(%rsp)
-	mulxq 48(%rsi), %r10, %r8
-	addq %rdi, %r10
-	movq %r14, 24(%rsp)
-	movq %r12, 32(%rsp)
-	mulxq 56(%rsi), %r14, %r12
-	adcq %r8, %r14
-	adcq $0, %r12
-	addq %rbp, %r15
-	adcq %r10, %rax
-	adcq %r14, %r13
-	adcq $0, %r12
-	movq 40(%rsi), %rdx
-	mulxq 48(%rsi), %rbp, %r10
-	movq %rax, 40(%rsp)
-	mulxq 56(%rsi), %r14, %rax
-	addq %r10, %r14
-	adcq $0, %rax
-	addq %rbp, %r13
-	adcq %r14, %r12
-	adcq $0, %rax
-	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %rbp, %r14
-	addq %rbp, %rax
+	mulxq 8(%rsi), %rax, %rbx
+	mulxq 16(%rsi), %rbp, %r12
+	addq %rbx, %rbp
+	mulxq 24(%rsi), %r13, %r14
+	adcq %r12, %r13
 	adcq $0, %r14
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rbx, %rbx
-	movq 32(%rsp), %rbp
+	movq 8(%rsi), %rdx
+	mulxq 16(%rsi), %r15, %r11
+	mulxq 24(%rsi), %rbx, %r12
+	addq %r11, %rbx
+	adcq $0, %r12
+	addq %r15, %r13
+	adcq %rbx, %r14
+	adcq $0, %r12
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %r15, %rbx
+	addq %r15, %r12
+	adcq $0, %rbx
+	addq %rax, %rax
 	adcq %rbp, %rbp
-	movq %r12, 32(%rsp)
-	movq 24(%rsp), %r12
-	adcq %r12, %r12
-	movq %r13, 24(%rsp)
-	movq 16(%rsp), %r13
 	adcq %r13, %r13
-	movq %r12, 16(%rsp)
-	movq 8(%rsp), %r12
-	adcq %r12, %r12
-	adcq %r15, %r15
-	movq %r15, 8(%rsp)
-	movq 40(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 40(%rsp)
-	movq 24(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 24(%rsp)
-	movq 32(%rsp), %r15
-	adcq %r15, %r15
-	adcq %rax, %rax
 	adcq %r14, %r14
-	movq %r15, 32(%rsp)
+	adcq %r12, %r12
+	adcq %rbx, %rbx
 	movq $0, %r15
 	adcq $0, %r15
 	movq 0(%rsi), %rdx
-	movq %r12, 48(%rsp)
-	movq %r13, 56(%rsp)
-	mulxq %rdx, %r12, %r13
-	addq %r13, %rcx
+	movq %rdi, 0(%rsp)
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rdi, %r14
+	addq %r14, %rax
 	movq 8(%rsi), %rdx
-	movq %rbp, 64(%rsp)
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %r9
-	adcq %rbp, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %rbx
-	movq 64(%rsp), %r13
-	adcq %rbp, %r13
-	movq 24(%rsi), %rdx
-	movq %r13, 64(%rsp)
-	mulxq %rdx, %rbp, %r13
-	movq %rbx, 72(%rsp)
-	movq 16(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq 56(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 32(%rsi), %rdx
-	movq %rbx, 56(%rsp)
-	mulxq %rdx, %r13, %rbx
-	movq %rbp, 16(%rsp)
-	movq 48(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 8(%rsp), %r13
-	adcq %rbx, %r13
-	movq 40(%rsi), %rdx
-	movq %r13, 8(%rsp)
-	mulxq %rdx, %rbx, %r13
-	movq %rbp, 48(%rsp)
-	movq 40(%rsp), %rbp
-	adcq %rbx, %rbp
-	movq 24(%rsp), %rbx
-	adcq %r13, %rbx
-	movq 48(%rsi), %rdx
-	movq %rbx, 24(%rsp)
-	mulxq %rdx, %r13, %rbx
-	movq %rbp, 40(%rsp)
-	movq 32(%rsp), %rbp
-	adcq %r13, %rbp
-	adcq %rbx, %rax
-	movq 56(%rsi), %rdx
-	mulxq %rdx, %r13, %rbx
+	movq %r13, 16(%rsp)
+	mulxq %rdx, %r14, %r13
+	adcq %r14, %rbp
+	movq 16(%rsp), %r14
 	adcq %r13, %r14
-	adcq %rbx, %r15
+	movq 16(%rsi), %rdx
+	movq %r14, 16(%rsp)
+	mulxq %rdx, %r13, %r14
+	movq %rbp, 24(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %r13, %rbp
+	adcq %r14, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %r13, %r14
+	adcq %r13, %rbx
+	adcq %r14, %r15
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %r14
+	movq %r12, 8(%rsp)
+	movq %rbp, 32(%rsp)
+	mulxq 48(%rsi), %r12, %rbp
+	addq %r14, %r12
+	movq %r15, 40(%rsp)
+	mulxq 56(%rsi), %r14, %r15
+	adcq %rbp, %r14
+	adcq $0, %r15
+	movq 40(%rsi), %rdx
+	movq %r12, 48(%rsp)
+	mulxq 48(%rsi), %rbp, %r12
+	movq %r13, 56(%rsp)
+	movq %rbx, 64(%rsp)
+	mulxq 56(%rsi), %r13, %rbx
+	addq %r12, %r13
+	adcq $0, %rbx
+	addq %rbp, %r14
+	adcq %r13, %r15
+	adcq $0, %rbx
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %rbp, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	movq 56(%rsp), %rbp
+	addq %rbp, %rbp
+	movq %r15, 56(%rsp)
+	movq 48(%rsp), %r15
+	adcq %r15, %r15
+	adcq %r14, %r14
+	movq %r14, 48(%rsp)
+	movq 56(%rsp), %r14
+	adcq %r14, %r14
+	adcq %rbx, %rbx
+	adcq %r13, %r13
+	movq %r14, 56(%rsp)
+	movq $0, %r14
+	adcq $0, %r14
+	movq 32(%rsi), %rdx
+	movq %r14, 72(%rsp)
+	movq %r15, 80(%rsp)
+	mulxq %rdx, %r14, %r15
+	addq %r15, %rbp
+	movq 40(%rsi), %rdx
+	movq %rbp, 88(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 96(%rsp)
+	movq 80(%rsp), %r14
+	adcq %r15, %r14
+	movq 48(%rsp), %r15
+	adcq %rbp, %r15
+	movq 48(%rsi), %rdx
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 80(%rsp)
+	movq 56(%rsp), %r14
+	adcq %rbp, %r14
+	adcq %r15, %rbx
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	movq 72(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %rcx, %rdx
+	mulxq %r8, %r15, %rsi
+	movq %rbx, 72(%rsp)
+	movq %r14, 56(%rsp)
+	mulxq %r9, %rbx, %r14
+	addq %rsi, %rbx
+	movq %rbp, 104(%rsp)
+	mulxq %r10, %rsi, %rbp
+	adcq %r14, %rsi
+	adcq $0, %rbp
+	movq %r8, %rdx
+	movq %rbx, 112(%rsp)
+	mulxq %r9, %r14, %rbx
+	movq %r15, 120(%rsp)
+	movq %r13, 128(%rsp)
+	mulxq %r10, %r15, %r13
+	addq %rbx, %r15
+	adcq $0, %r13
+	addq %r14, %rsi
+	adcq %r15, %rbp
+	adcq $0, %r13
+	movq %r9, %rdx
+	mulxq %r10, %r14, %r15
+	addq %r14, %r13
+	adcq $0, %r15
+	movq 120(%rsp), %r14
+	addq %r14, %r14
+	movq %rbp, 120(%rsp)
+	movq 112(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %rsi, %rsi
+	movq %rsi, 112(%rsp)
+	movq 120(%rsp), %rsi
+	adcq %rsi, %rsi
+	adcq %r13, %r13
+	adcq %r15, %r15
+	movq %rsi, 120(%rsp)
+	movq $0, %rsi
+	adcq $0, %rsi
+	movq %rcx, %rdx
+	movq %rsi, 136(%rsp)
+	movq %rbp, 144(%rsp)
+	mulxq %rdx, %rsi, %rbp
+	addq %rbp, %r14
+	movq %r8, %rdx
+	movq %r14, 152(%rsp)
+	mulxq %rdx, %rbp, %r14
+	movq %rsi, 160(%rsp)
+	movq 144(%rsp), %rsi
+	adcq %rbp, %rsi
+	movq 112(%rsp), %rbp
+	adcq %r14, %rbp
+	movq %r9, %rdx
+	movq %rbp, 112(%rsp)
+	mulxq %rdx, %r14, %rbp
+	movq %rsi, 144(%rsp)
+	movq 120(%rsp), %rsi
+	adcq %r14, %rsi
+	adcq %rbp, %r13
+	movq %r10, %rdx
+	mulxq %rdx, %r14, %rbp
+	adcq %r14, %r15
+	movq 136(%rsp), %r14
+	adcq %rbp, %r14
+	movq $-1, %rbp
+	movq 160(%rsp), %rcx
+	xorq %rbp, %rcx
+	movq 152(%rsp), %r8
+	xorq %rbp, %r8
+	movq 144(%rsp), %r9
+	xorq %rbp, %r9
+	movq 112(%rsp), %r10
+	xorq %rbp, %r10
+	xorq %rbp, %rsi
+	xorq %rbp, %r13
+	xorq %rbp, %r15
+	xorq %rbp, %r14
+	movq %r13, 112(%rsp)
+	movq %rbp, %r13
+	addq %r13, %r13
+	adcq %rdi, %rcx
+	adcq %rax, %r8
+	adcq 24(%rsp), %r9
+	adcq 16(%rsp), %r10
+	adcq 32(%rsp), %rsi
+	movq 112(%rsp), %r13
+	adcq 8(%rsp), %r13
+	adcq 64(%rsp), %r15
+	adcq 40(%rsp), %r14
+	adcq $0, %rbp
+	addq 96(%rsp), %rcx
+	adcq 88(%rsp), %r8
+	adcq 80(%rsp), %r9
+	adcq 48(%rsp), %r10
+	adcq 56(%rsp), %rsi
+	adcq 72(%rsp), %r13
+	adcq 128(%rsp), %r15
+	adcq 104(%rsp), %r14
+	adcq $0, %rbp
+	movq %r13, 112(%rsp)
 	movq 0(%rsp), %r13
-	movq %r12, 0(%r13)
-	movq %rcx, 8(%r13)
-	movq %r9, 16(%r13)
-	movq %r11, 24(%r13)
-	movq 72(%rsp), %rbx
-	movq %rbx, 32(%r13)
-	movq 64(%rsp), %rsi
-	movq %rsi, 40(%r13)
-	movq 56(%rsp), %r12
-	movq %r12, 48(%r13)
-	movq 16(%rsp), %rcx
-	movq %rcx, 56(%r13)
-	movq 48(%rsp), %r9
-	movq %r9, 64(%r13)
-	movq 8(%rsp), %r11
-	movq %r11, 72(%r13)
-	movq 40(%rsp), %rbx
-	movq %rbx, 80(%r13)
-	movq 24(%rsp), %rsi
-	movq %rsi, 88(%r13)
-	movq %rbp, 96(%r13)
-	movq %rax, 104(%r13)
-	movq %r14, 112(%r13)
-	movq %r15, 120(%r13)
-	addq $80, %rsp
+	movq %rdi, 0(%r13)
+	movq %rax, 8(%r13)
+	movq 24(%rsp), %rdi
+	movq %rdi, 16(%r13)
+	movq 16(%rsp), %rax
+	movq %rax, 24(%r13)
+	movq 32(%rsp), %rdi
+	addq %rcx, %rdi
+	movq %rdi, 32(%r13)
+	movq 8(%rsp), %rax
+	adcq %r8, %rax
+	movq %rax, 40(%r13)
+	movq 64(%rsp), %rcx
+	adcq %r9, %rcx
+	movq %rcx, 48(%r13)
+	movq 40(%rsp), %rdi
+	adcq %r10, %rdi
+	movq %rdi, 56(%r13)
+	movq 96(%rsp), %r8
+	adcq %rsi, %r8
+	movq %r8, 64(%r13)
+	movq 88(%rsp), %rax
+	adcq 112(%rsp), %rax
+	movq %rax, 72(%r13)
+	movq 80(%rsp), %r9
+	adcq %r15, %r9
+	movq %r9, 80(%r13)
+	movq 48(%rsp), %rcx
+	adcq %r14, %rcx
+	movq %rcx, 88(%r13)
+	movq 56(%rsp), %r10
+	adcq %rbp, %r10
+	movq %r10, 96(%r13)
+	movq 72(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rdi, 104(%r13)
+	movq 128(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 112(%r13)
+	movq 104(%rsp), %r8
+	adcq $0, %r8
+	movq %r8, 120(%r13)
+	addq $168, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -3434,537 +3573,559 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $40, %rsp
+	subq $176, %rsp
 	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 32(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 40(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 48(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 56(%rsi), %r11
+	sbbq %rax, %rax
+	xorq %rax, %r8
+	xorq %rax, %r9
+	xorq %rax, %r10
+	xorq %rax, %r11
+	subq %rax, %r8
+	sbbq %rax, %r9
+	sbbq %rax, %r10
+	sbbq %rax, %r11
+	movq 32(%rcx), %rbx
+	subq 0(%rcx), %rbx
+	movq 40(%rcx), %rbp
+	sbbq 8(%rcx), %rbp
+	movq 48(%rcx), %r12
+	sbbq 16(%rcx), %r12
+	movq 56(%rcx), %r13
+	sbbq 24(%rcx), %r13
+	sbbq %r14, %r14
+	xorq %r14, %rbx
+	xorq %r14, %rbp
+	xorq %r14, %r12
+	xorq %r14, %r13
+	subq %r14, %rbx
+	sbbq %r14, %rbp
+	sbbq %r14, %r12
+	sbbq %r14, %r13
+	xorq %r14, %rax
 	movq 0(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %r9
-	mulxq 8(%rcx), %r10, %r11
-	addq %r9, %r10
-	mulxq 16(%rcx), %rax, %rbx
-	adcq %r11, %rax
-	mulxq 24(%rcx), %rbp, %r12
-	adcq %rbx, %rbp
-	mulxq 32(%rcx), %r13, %r14
-	adcq %r12, %r13
-	mulxq 40(%rcx), %r15, %r9
-	adcq %r14, %r15
-	mulxq 48(%rcx), %r11, %rbx
-	adcq %r9, %r11
-	mulxq 56(%rcx), %r12, %r14
-	adcq %rbx, %r12
-	adcq $0, %r14
-	movq %r8, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rbx
-	addq %r9, %rbp
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r9
-	addq %rbx, %r8
-	adcq $0, %r9
-	addq %r8, %r13
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	addq %rbx, %r15
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %rbx
-	addq %r8, %r9
-	adcq $0, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r9
-	addq %rbx, %r8
-	adcq $0, %r9
-	addq %r8, %r12
-	adcq $0, %r9
-	addq %r9, %r14
+	mulxq 0(%rcx), %r15, %r14
+	movq %rdi, 0(%rsp)
+	movq %rax, 8(%rsp)
+	mulxq 8(%rcx), %rdi, %rax
+	addq %r14, %rdi
+	movq %r13, 16(%rsp)
+	mulxq 16(%rcx), %r14, %r13
+	adcq %rax, %r14
+	movq %r12, 24(%rsp)
+	mulxq 24(%rcx), %rax, %r12
+	adcq %r13, %rax
+	adcq $0, %r12
 	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r8
-	addq %rbx, %r10
-	adcq $0, %r8
-	mulxq 8(%rcx), %r9, %rbx
-	addq %r8, %r9
-	adcq $0, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	mulxq 16(%rcx), %r8, %r9
-	addq %rbx, %r8
-	adcq $0, %r9
-	addq %r8, %rbp
-	adcq $0, %r9
-	mulxq 24(%rcx), %rbx, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	mulxq 32(%rcx), %r9, %rbx
-	addq %r8, %r9
-	adcq $0, %rbx
-	addq %r9, %r15
-	adcq $0, %rbx
-	mulxq 40(%rcx), %r8, %r9
-	addq %rbx, %r8
-	adcq $0, %r9
-	addq %r8, %r11
-	adcq $0, %r9
-	mulxq 48(%rcx), %rbx, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	addq %rbx, %r12
-	adcq $0, %r8
-	mulxq 56(%rcx), %r9, %rbx
-	addq %r8, %r9
-	adcq $0, %rbx
-	addq %r9, %r14
-	adcq $0, %rbx
-	movq %r10, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r8, %r9
-	addq %r8, %r13
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r15
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r9, %r11
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %r12
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	addq %r8, %rbx
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %r10
-	addq %r9, %rax
-	adcq $0, %r10
-	mulxq 8(%rcx), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %rbp
-	adcq $0, %r9
-	mulxq 16(%rcx), %r10, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r13
-	adcq $0, %r8
-	mulxq 24(%rcx), %r9, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r9, %r15
-	adcq $0, %r10
-	mulxq 32(%rcx), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %r11
-	adcq $0, %r9
-	mulxq 40(%rcx), %r10, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r12
-	adcq $0, %r8
-	mulxq 48(%rcx), %r9, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r9, %r14
-	adcq $0, %r10
-	mulxq 56(%rcx), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %rbx
-	adcq $0, %r9
-	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %r8
-	addq %r10, %r15
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %r11
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %rax
-	addq %r10, %r8
-	adcq $0, %rax
-	addq %r8, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %rbx
-	adcq $0, %r10
-	addq %r10, %r9
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %rax
-	addq %r8, %rbp
-	adcq $0, %rax
-	mulxq 8(%rcx), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r13
-	adcq $0, %r8
-	mulxq 16(%rcx), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %r15
-	adcq $0, %r10
-	mulxq 24(%rcx), %r8, %rax
-	addq %r10, %r8
-	adcq $0, %rax
-	addq %r8, %r11
-	adcq $0, %rax
-	mulxq 32(%rcx), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r12
-	adcq $0, %r8
-	mulxq 40(%rcx), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	mulxq 48(%rcx), %r8, %rax
-	addq %r10, %r8
-	adcq $0, %rax
-	addq %r8, %rbx
-	adcq $0, %rax
-	mulxq 56(%rcx), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r9
-	adcq $0, %r8
-	movq %rbp, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r10
-	addq %rax, %r11
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	addq %rbp, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	addq %r10, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %rbx
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	addq %rax, %r8
-	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %r10, %rbp
-	addq %r10, %r13
-	adcq $0, %rbp
-	mulxq 8(%rcx), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %r15
-	adcq $0, %r10
-	mulxq 16(%rcx), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	mulxq 24(%rcx), %r10, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	addq %r10, %r12
-	adcq $0, %rbp
-	mulxq 32(%rcx), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	mulxq 40(%rcx), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq 48(%rcx), %r10, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	addq %r10, %r9
-	adcq $0, %rbp
-	mulxq 56(%rcx), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %r8
-	adcq $0, %r10
-	movq %r13, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rax
-	addq %rbp, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	addq %rax, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	addq %rbp, %r10
-	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %rax, %r13
-	addq %rax, %r15
-	adcq $0, %r13
-	mulxq 8(%rcx), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	mulxq 16(%rcx), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 24(%rcx), %rax, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	addq %rax, %r14
-	adcq $0, %r13
-	mulxq 32(%rcx), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq 40(%rcx), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	mulxq 48(%rcx), %rax, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	addq %rax, %r8
-	adcq $0, %r13
-	mulxq 56(%rcx), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
-	movq %r15, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r15
-	addq %r13, %rbp
+	movq %r15, 32(%rsp)
+	mulxq 0(%rcx), %r13, %r15
+	addq %r13, %rdi
 	adcq $0, %r15
-	addq %rbp, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	addq %r15, %r10
-	adcq $0, %r13
-	addq %r13, %rax
-	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %rbp, %r15
-	addq %rbp, %r11
-	adcq $0, %r15
+	movq %rbp, 40(%rsp)
 	mulxq 8(%rcx), %r13, %rbp
 	addq %r15, %r13
 	adcq $0, %rbp
-	addq %r13, %r12
+	addq %r13, %r14
 	adcq $0, %rbp
 	mulxq 16(%rcx), %r15, %r13
 	addq %rbp, %r15
 	adcq $0, %r13
-	addq %r15, %r14
+	addq %r15, %rax
 	adcq $0, %r13
 	mulxq 24(%rcx), %rbp, %r15
 	addq %r13, %rbp
 	adcq $0, %r15
-	addq %rbp, %rbx
+	addq %rbp, %r12
 	adcq $0, %r15
-	mulxq 32(%rcx), %r13, %rbp
-	addq %r15, %r13
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %rbp
+	addq %r13, %r14
 	adcq $0, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	mulxq 40(%rcx), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	mulxq 48(%rcx), %rbp, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	addq %rbp, %r10
-	adcq $0, %r15
-	mulxq 56(%rcx), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
+	movq %rdi, 48(%rsp)
+	mulxq 8(%rcx), %r13, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
 	addq %r13, %rax
+	adcq $0, %rdi
+	mulxq 16(%rcx), %rbp, %r13
+	addq %rdi, %rbp
+	adcq $0, %r13
+	addq %rbp, %r12
+	adcq $0, %r13
+	mulxq 24(%rcx), %rdi, %rbp
+	addq %r13, %rdi
 	adcq $0, %rbp
-	movq %r11, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r11
-	addq %r15, %r13
-	adcq $0, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r15, %r10
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	addq %r15, %rbp
-	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r11
+	addq %rdi, %r15
+	adcq $0, %rbp
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %rdi
+	addq %r13, %rax
+	adcq $0, %rdi
+	movq %r14, 56(%rsp)
+	mulxq 8(%rcx), %r13, %r14
+	addq %rdi, %r13
+	adcq $0, %r14
 	addq %r13, %r12
-	adcq $0, %r11
-	mulxq 8(%rcx), %r15, %r13
-	addq %r11, %r15
+	adcq $0, %r14
+	mulxq 16(%rcx), %rdi, %r13
+	addq %r14, %rdi
 	adcq $0, %r13
-	addq %r15, %r14
+	addq %rdi, %r15
 	adcq $0, %r13
-	mulxq 16(%rcx), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
-	addq %r11, %rbx
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %r11
-	addq %r15, %r13
-	adcq $0, %r11
-	addq %r13, %r9
-	adcq $0, %r11
-	mulxq 32(%rcx), %r15, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	mulxq 40(%rcx), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
-	addq %r11, %r10
-	adcq $0, %r15
-	mulxq 48(%rcx), %r13, %r11
-	addq %r15, %r13
-	adcq $0, %r11
-	addq %r13, %rax
-	adcq $0, %r11
-	mulxq 56(%rcx), %r15, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r15, %rbp
-	adcq $0, %r13
-	movq %r12, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %r12, %r11
-	addq %r15, %r12
-	adcq $0, %r11
-	addq %r12, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r12
-	addq %r11, %r15
-	adcq $0, %r12
-	addq %r15, %r10
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r15
-	addq %r12, %r11
-	adcq $0, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %r11
-	addq %r15, %r12
-	adcq $0, %r11
+	mulxq 24(%rcx), %r14, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	addq %r14, %rbp
+	adcq $0, %rdi
+	movq 32(%rsi), %rdx
+	mulxq 32(%rcx), %r13, %r14
+	movq %rbp, 64(%rsp)
+	movq %r15, 72(%rsp)
+	mulxq 40(%rcx), %rbp, %r15
+	addq %r14, %rbp
+	movq %r12, 80(%rsp)
+	mulxq 48(%rcx), %r14, %r12
+	adcq %r15, %r14
+	movq %rax, 88(%rsp)
+	mulxq 56(%rcx), %r15, %rax
+	adcq %r12, %r15
+	adcq $0, %rax
+	movq 40(%rsi), %rdx
+	movq %r13, 96(%rsp)
+	mulxq 32(%rcx), %r12, %r13
 	addq %r12, %rbp
+	adcq $0, %r13
+	movq %rdi, 104(%rsp)
+	mulxq 40(%rcx), %r12, %rdi
+	addq %r13, %r12
+	adcq $0, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	mulxq 48(%rcx), %r13, %r12
+	addq %rdi, %r13
+	adcq $0, %r12
+	addq %r13, %r15
+	adcq $0, %r12
+	mulxq 56(%rcx), %rdi, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	addq %rdi, %rax
+	adcq $0, %r13
+	movq 48(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	movq %rbp, 112(%rsp)
+	mulxq 40(%rcx), %r12, %rbp
+	addq %rdi, %r12
+	adcq $0, %rbp
+	addq %r12, %r15
+	adcq $0, %rbp
+	mulxq 48(%rcx), %rdi, %r12
+	addq %rbp, %rdi
+	adcq $0, %r12
+	addq %rdi, %rax
+	adcq $0, %r12
+	mulxq 56(%rcx), %rbp, %rdi
+	addq %r12, %rbp
+	adcq $0, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	movq 56(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %rbp
+	addq %r12, %r15
+	adcq $0, %rbp
+	movq %r14, 120(%rsp)
+	mulxq 40(%rcx), %r12, %r14
+	addq %rbp, %r12
+	adcq $0, %r14
+	addq %r12, %rax
+	adcq $0, %r14
+	mulxq 48(%rcx), %rbp, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	addq %rbp, %r13
+	adcq $0, %r12
+	mulxq 56(%rcx), %r14, %rbp
+	addq %r12, %r14
+	adcq $0, %rbp
+	addq %r14, %rdi
+	adcq $0, %rbp
+	movq %r8, %rdx
+	mulxq %rbx, %r12, %r14
+	mulxq 40(%rsp), %rsi, %rcx
+	addq %r14, %rsi
+	movq %rdi, 128(%rsp)
+	mulxq 24(%rsp), %r14, %rdi
+	adcq %rcx, %r14
+	movq %r13, 136(%rsp)
+	mulxq 16(%rsp), %rcx, %r13
+	adcq %rdi, %rcx
+	adcq $0, %r13
+	movq %r9, %rdx
+	movq %rax, 144(%rsp)
+	mulxq %rbx, %rdi, %rax
+	addq %rdi, %rsi
+	adcq $0, %rax
+	movq %r15, 152(%rsp)
+	mulxq 40(%rsp), %rdi, %r15
+	addq %rax, %rdi
+	adcq $0, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	mulxq 24(%rsp), %rax, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	addq %rax, %rcx
+	adcq $0, %rdi
+	mulxq 16(%rsp), %r15, %rax
+	addq %rdi, %r15
+	adcq $0, %rax
+	addq %r15, %r13
+	adcq $0, %rax
+	movq %r10, %rdx
+	mulxq %rbx, %rdi, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	movq %rsi, 160(%rsp)
+	mulxq 40(%rsp), %rdi, %rsi
+	addq %r15, %rdi
+	adcq $0, %rsi
+	addq %rdi, %rcx
+	adcq $0, %rsi
+	mulxq 24(%rsp), %r15, %rdi
+	addq %rsi, %r15
+	adcq $0, %rdi
+	addq %r15, %r13
+	adcq $0, %rdi
+	mulxq 16(%rsp), %rsi, %r15
+	addq %rdi, %rsi
+	adcq $0, %r15
+	addq %rsi, %rax
+	adcq $0, %r15
+	movq %r11, %rdx
+	mulxq %rbx, %rdi, %rsi
+	addq %rdi, %rcx
+	adcq $0, %rsi
+	movq %r14, 168(%rsp)
+	mulxq 40(%rsp), %rdi, %r14
+	addq %rsi, %rdi
+	adcq $0, %r14
+	addq %rdi, %r13
+	adcq $0, %r14
+	mulxq 24(%rsp), %rsi, %rdi
+	addq %r14, %rsi
+	adcq $0, %rdi
+	addq %rsi, %rax
+	adcq $0, %rdi
+	mulxq 16(%rsp), %r14, %rsi
+	addq %rdi, %r14
+	adcq $0, %rsi
+	addq %r14, %r15
+	adcq $0, %rsi
+	movq 8(%rsp), %rdi
+	xorq %rdi, %r12
+	movq 160(%rsp), %r14
+	xorq %rdi, %r14
+	movq 168(%rsp), %r8
+	xorq %rdi, %r8
+	xorq %rdi, %rcx
+	xorq %rdi, %r13
+	xorq %rdi, %rax
+	xorq %rdi, %r15
+	xorq %rdi, %rsi
+	movq %rdi, %r9
+	addq %r9, %r9
+	adcq 32(%rsp), %r12
+	adcq 48(%rsp), %r14
+	adcq 56(%rsp), %r8
+	adcq 88(%rsp), %rcx
+	adcq 80(%rsp), %r13
+	adcq 72(%rsp), %rax
+	adcq 64(%rsp), %r15
+	adcq 104(%rsp), %rsi
+	adcq $0, %rdi
+	addq 96(%rsp), %r12
+	adcq 112(%rsp), %r14
+	adcq 120(%rsp), %r8
+	adcq 152(%rsp), %rcx
+	adcq 144(%rsp), %r13
+	adcq 136(%rsp), %rax
+	adcq 128(%rsp), %r15
+	adcq %rbp, %rsi
+	adcq $0, %rdi
+	movq 80(%rsp), %r10
+	addq %r12, %r10
+	movq 72(%rsp), %r11
+	adcq %r14, %r11
+	movq 64(%rsp), %rbx
+	adcq %r8, %rbx
+	movq 104(%rsp), %r9
+	adcq %rcx, %r9
+	movq 96(%rsp), %r12
+	adcq %r13, %r12
+	movq 112(%rsp), %r14
+	adcq %rax, %r14
+	movq 120(%rsp), %r8
+	adcq %r15, %r8
+	movq 152(%rsp), %rcx
+	adcq %rsi, %rcx
+	movq 144(%rsp), %r13
+	adcq %rdi, %r13
+	movq 136(%rsp), %rax
+	adcq $0, %rax
+	movq 128(%rsp), %r15
+	adcq $0, %r15
+	adcq $0, %rbp
+	movq 32(%rsp), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rdi
+	movq %r15, 128(%rsp)
+	movq 88(%rsp), %r15
+	addq %rsi, %r15
+	adcq $0, %rdi
+	movq %rax, 88(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rax
+	addq %rdi, %rsi
+	adcq $0, %rax
+	addq %rsi, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
+	addq %rax, %rdi
+	adcq $0, %rsi
+	addq %rdi, %r11
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rdi
+	addq %rsi, %rax
+	adcq $0, %rdi
+	addq %rax, %rbx
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rax
+	addq %rdi, %rsi
+	adcq $0, %rax
+	addq %rsi, %r9
+	adcq $0, %rax
+	movq 48(%rsp), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rsi
+	addq %rdi, %r10
+	adcq $0, %rsi
+	movq %r13, 32(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r13
+	addq %rsi, %rdi
+	adcq $0, %r13
+	addq %rdi, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rdi
+	addq %r13, %rsi
+	adcq $0, %rdi
+	addq %rsi, %rbx
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rsi
+	addq %rdi, %r13
+	adcq $0, %rsi
+	addq %r13, %r9
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r13
+	addq %rsi, %rdi
+	adcq $0, %r13
+	addq %rdi, %rax
+	adcq $0, %r13
+	movq 56(%rsp), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rdi
+	addq %rsi, %r11
+	adcq $0, %rdi
+	movq %rcx, 48(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rcx
+	addq %rdi, %rsi
+	adcq $0, %rcx
+	addq %rsi, %rbx
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
+	addq %rcx, %rdi
+	adcq $0, %rsi
+	addq %rdi, %r9
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %rdi
+	addq %rsi, %rcx
+	adcq $0, %rdi
+	addq %rcx, %rax
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rcx
+	addq %rdi, %rsi
+	adcq $0, %rcx
+	addq %rsi, %r13
+	adcq $0, %rcx
+	movq %r15, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rsi
+	addq %rdi, %rbx
+	adcq $0, %rsi
+	movq %r8, 56(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r8
+	addq %rsi, %rdi
+	adcq $0, %r8
+	addq %rdi, %r9
+	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rdi
+	addq %r8, %rsi
+	adcq $0, %rdi
+	addq %rsi, %rax
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %rsi
+	addq %rdi, %r8
+	adcq $0, %rsi
+	addq %r8, %r13
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r8
+	addq %rsi, %rdi
+	adcq $0, %r8
+	addq %rdi, %rcx
+	adcq $0, %r8
+	movq %r10, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rdi
+	addq %rsi, %r9
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %rsi
+	addq %rdi, %r15
+	adcq $0, %rsi
+	addq %r15, %rax
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r15
+	addq %rsi, %rdi
+	adcq $0, %r15
+	addq %rdi, %r13
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rdi
+	addq %r15, %rsi
+	adcq $0, %rdi
+	addq %rsi, %rcx
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %rsi
+	addq %rdi, %r15
+	adcq $0, %rsi
+	addq %r15, %r8
+	adcq $0, %rsi
+	movq %r11, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r15
+	addq %rdi, %rax
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %rdi
+	addq %r15, %r10
+	adcq $0, %rdi
+	addq %r10, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r10
+	addq %rdi, %r15
+	adcq $0, %r10
+	addq %r15, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r15
+	addq %r10, %rdi
+	adcq $0, %r15
+	addq %rdi, %r8
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %rdi
+	addq %r15, %r10
+	adcq $0, %rdi
+	addq %r10, %rsi
+	adcq $0, %rdi
+	movq %rbx, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r10
+	addq %r15, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
+	addq %r10, %r11
+	adcq $0, %r15
+	addq %r11, %rcx
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %r11
+	addq %r15, %r10
 	adcq $0, %r11
-	addq %r11, %r13
-	movq %r14, %r15
-	subq $-1, %r15
-	movq %rbx, %r12
-	sbbq $-1, %r12
-	movq %r9, %r11
-	sbbq $-1, %r11
-	movq %rdi, 0(%rsp)
-	movq %r8, %rdi
-	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
-	movq %rbp, 8(%rsp)
-	movq %r10, %rbp
-	sbbq .Lfg_p503_mont_p+32(%rip), %rbp
-	movq %rax, 16(%rsp)
-	movq 16(%rsp), %rax
-	sbbq .Lfg_p503_mont_p+40(%rip), %rax
-	movq %r10, 24(%rsp)
-	movq 8(%rsp), %r10
-	sbbq .Lfg_p503_mont_p+48(%rip), %r10
-	movq %r8, 32(%rsp)
-	movq %r13, %r8
-	sbbq .Lfg_p503_mont_p+56(%rip), %r8
-	cmovc %r14, %r15
-	cmovc %rbx, %r12
-	cmovc %r9, %r11
-	cmovc 32(%rsp), %rdi
-	cmovc 24(%rsp), %rbp
-	cmovc 16(%rsp), %rax
-	cmovc 8(%rsp), %r10
-	cmovc %r13, %r8
-	movq 0(%rsp), %r14
-	movq %r15, 0(%r14)
-	movq %r12, 8(%r14)
-	movq %r11, 16(%r14)
-	movq %rdi, 24(%r14)
-	movq %rbp, 32(%r14)
-	movq %rax, 40(%r14)
-	movq %r10, 48(%r14)
-	movq %r8, 56(%r14)
-	addq $40, %rsp
+	addq %r10, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r10
+	addq %r11, %r15
+	adcq $0, %r10
+	addq %r15, %rsi
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r15
+	addq %r10, %r11
+	adcq $0, %r15
+	addq %r11, %rdi
+	adcq $0, %r15
+	movq %r9, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %r11
+	addq %r10, %rcx
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r10
+	addq %r11, %rbx
+	adcq $0, %r10
+	addq %rbx, %r8
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
+	addq %r10, %r11
+	adcq $0, %rbx
+	addq %r11, %rsi
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %r11
+	addq %rbx, %r10
+	adcq $0, %r11
+	addq %r10, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %r10
+	addq %r11, %rbx
+	adcq $0, %r10
+	addq %rbx, %r15
+	adcq $0, %r10
+	addq %r12, %rax
+	adcq %r14, %r13
+	adcq 56(%rsp), %rcx
+	adcq 48(%rsp), %r8
+	adcq 32(%rsp), %rsi
+	adcq 88(%rsp), %rdi
+	adcq 128(%rsp), %r15
+	adcq %rbp, %r10
+	movq %rax, %r11
+	subq $-1, %r11
+	movq %r13, %rbx
+	sbbq $-1, %rbx
+	movq %rcx, %r9
+	sbbq $-1, %r9
+	movq %r8, %r12
+	sbbq .Lfg_p503_mont_p+24(%rip), %r12
+	movq %rsi, %r14
+	sbbq .Lfg_p503_mont_p+32(%rip), %r14
+	movq %rdi, %rbp
+	sbbq .Lfg_p503_mont_p+40(%rip), %rbp
+	movq %r15, 128(%rsp)
+	movq 128(%rsp), %r15
+	sbbq .Lfg_p503_mont_p+48(%rip), %r15
+	movq %rdi, 88(%rsp)
+	movq %r10, %rdi
+	sbbq .Lfg_p503_mont_p+56(%rip), %rdi
+	cmovc %rax, %r11
+	cmovc %r13, %rbx
+	cmovc %rcx, %r9
+	cmovc %r8, %r12
+	cmovc %rsi, %r14
+	cmovc 88(%rsp), %rbp
+	cmovc 128(%rsp), %r15
+	cmovc %r10, %rdi
+	movq 0(%rsp), %rax
+	movq %r11, 0(%rax)
+	movq %rbx, 8(%rax)
+	movq %r9, 16(%rax)
+	movq %r12, 24(%rax)
+	movq %r14, 32(%rax)
+	movq %rbp, 40(%rax)
+	movq %r15, 48(%rax)
+	movq %rdi, 56(%rax)
+	addq $176, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -3994,450 +4155,511 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $80, %rsp
+	subq $168, %rsp
+	movq 0(%rsi), %rcx
+	subq 32(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 40(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 48(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 56(%rsi), %r10
+	sbbq %r11, %r11
+	xorq %r11, %rcx
+	xorq %r11, %r8
+	xorq %r11, %r9
+	xorq %r11, %r10
+	subq %r11, %rcx
+	sbbq %r11, %r8
+	sbbq %r11, %r9
+	sbbq %r11, %r10
 	movq 0(%rsi), %rdx
-	mulxq 8(%rsi), %rcx, %r8
-	mulxq 16(%rsi), %r9, %r10
-	addq %r8, %r9
-	mulxq 24(%rsi), %r11, %rax
-	adcq %r10, %r11
-	mulxq 32(%rsi), %rbx, %rbp
-	adcq %rax, %rbx
-	mulxq 40(%rsi), %r12, %r13
-	adcq %rbp, %r12
-	mulxq 48(%rsi), %r14, %r15
-	adcq %r13, %r14
-	mulxq 56(%rsi), %r8, %r10
-	adcq %r15, %r8
-	adcq $0, %r10
-	movq 8(%rsi), %rdx
-	mulxq 16(%rsi), %rax, %rbp
-	addq %rax, %r11
-	adcq $0, %rbp
-	mulxq 24(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
-	addq %r13, %rbx
-	adcq $0, %r15
-	mulxq 32(%rsi), %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
-	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 40(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
-	addq %r13, %r14
-	adcq $0, %r15
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	mulxq 56(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
-	addq %r13, %r10
-	adcq $0, %r15
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %rax, %rbp
-	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 32(%rsi), %r13, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	mulxq 40(%rsi), %rbp, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	mulxq 56(%rsi), %r13, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	movq 24(%rsi), %rdx
-	mulxq 32(%rsi), %rbp, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	movq %rdi, 0(%rsp)
-	mulxq 40(%rsi), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %rbp, %r10
-	adcq $0, %rdi
-	mulxq 48(%rsi), %r13, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %r13, %r15
-	adcq $0, %rbp
-	mulxq 56(%rsi), %rdi, %r13
-	addq %rbp, %rdi
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %rbp, %rdi
-	movq %r10, 8(%rsp)
-	movq %r8, 16(%rsp)
-	mulxq 48(%rsi), %r10, %r8
-	addq %rdi, %r10
-	movq %r14, 24(%rsp)
-	movq %r12, 32(%rsp)
-	mulxq 56(%rsi), %r14, %r12
-	adcq %r8, %r14
-	adcq $0, %r12
-	addq %rbp, %r15
-	adcq %r10, %rax
-	adcq %r14, %r13
-	adcq $0, %r12
-	movq 40(%rsi), %rdx
-	mulxq 48(%rsi), %rbp, %r10
-	movq %rax, 40(%rsp)
-	mulxq 56(%rsi), %r14, %rax
-	addq %r10, %r14
-	adcq $0, %rax
-	addq %rbp, %r13
-	adcq %r14, %r12
-	adcq $0, %rax
-	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %rbp, %r14
-	addq %rbp, %rax
+	mulxq 8(%rsi), %rax, %rbx
+	mulxq 16(%rsi), %rbp, %r12
+	addq %rbx, %rbp
+	mulxq 24(%rsi), %r13, %r14
+	adcq %r12, %r13
 	adcq $0, %r14
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rbx, %rbx
-	movq 32(%rsp), %rbp
+	movq 8(%rsi), %rdx
+	mulxq 16(%rsi), %r15, %r11
+	mulxq 24(%rsi), %rbx, %r12
+	addq %r11, %rbx
+	adcq $0, %r12
+	addq %r15, %r13
+	adcq %rbx, %r14
+	adcq $0, %r12
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %r15, %rbx
+	addq %r15, %r12
+	adcq $0, %rbx
+	addq %rax, %rax
 	adcq %rbp, %rbp
-	movq %r12, 32(%rsp)
-	movq 24(%rsp), %r12
-	adcq %r12, %r12
-	movq %r13, 24(%rsp)
-	movq 16(%rsp), %r13
 	adcq %r13, %r13
-	movq %r12, 16(%rsp)
-	movq 8(%rsp), %r12
-	adcq %r12, %r12
-	adcq %r15, %r15
-	movq %r15, 8(%rsp)
-	movq 40(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 40(%rsp)
-	movq 24(%rsp), %r15
-	adcq %r15, %r15
-	movq %r15, 24(%rsp)
-	movq 32(%rsp), %r15
-	adcq %r15, %r15
-	adcq %rax, %rax
 	adcq %r14, %r14
-	movq %r15, 32(%rsp)
+	adcq %r12, %r12
+	adcq %rbx, %rbx
 	movq $0, %r15
 	adcq $0, %r15
 	movq 0(%rsi), %rdx
-	movq %r12, 48(%rsp)
-	movq %r13, 56(%rsp)
-	mulxq %rdx, %r12, %r13
-	addq %r13, %rcx
+	movq %rdi, 0(%rsp)
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rdi, %r14
+	addq %r14, %rax
 	movq 8(%rsi), %rdx
-	movq %rbp, 64(%rsp)
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %r9
-	adcq %rbp, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %rbx
-	movq 64(%rsp), %r13
-	adcq %rbp, %r13
-	movq 24(%rsi), %rdx
-	movq %r13, 64(%rsp)
-	mulxq %rdx, %rbp, %r13
-	movq %rbx, 72(%rsp)
-	movq 16(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq 56(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 32(%rsi), %rdx
-	movq %rbx, 56(%rsp)
-	mulxq %rdx, %r13, %rbx
-	movq %rbp, 16(%rsp)
-	movq 48(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 8(%rsp), %r13
-	adcq %rbx, %r13
-	movq 40(%rsi), %rdx
-	movq %r13, 8(%rsp)
-	mulxq %rdx, %rbx, %r13
-	movq %rbp, 48(%rsp)
-	movq 40(%rsp), %rbp
-	adcq %rbx, %rbp
-	movq 24(%rsp), %rbx
-	adcq %r13, %rbx
-	movq 48(%rsi), %rdx
-	movq %rbx, 24(%rsp)
-	mulxq %rdx, %r13, %rbx
-	movq %rbp, 40(%rsp)
-	movq 32(%rsp), %rbp
-	adcq %r13, %rbp
-	adcq %rbx, %rax
-	movq 56(%rsi), %rdx
-	mulxq %rdx, %r13, %rbx
+	movq %r13, 16(%rsp)
+	mulxq %rdx, %r14, %r13
+	adcq %r14, %rbp
+	movq 16(%rsp), %r14
 	adcq %r13, %r14
-	adcq %rbx, %r15
-	movq %r12, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbx
-	addq %r13, %r11
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
-	addq %rbx, %rsi
-	adcq $0, %r13
-	movq 72(%rsp), %rbx
-	addq %rsi, %rbx
-	adcq $0, %r13
-	movq %rax, 72(%rsp)
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rax
-	addq %r13, %rsi
-	adcq $0, %rax
-	movq 64(%rsp), %r13
-	addq %rsi, %r13
-	adcq $0, %rax
-	movq %rbp, 64(%rsp)
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rbp
-	addq %rax, %rsi
-	adcq $0, %rbp
-	movq 56(%rsp), %rax
-	addq %rsi, %rax
-	adcq $0, %rbp
-	movq %r15, 56(%rsp)
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r15
-	addq %rbp, %rsi
-	adcq $0, %r15
-	movq 16(%rsp), %rbp
-	addq %rsi, %rbp
-	adcq $0, %r15
-	movq %rcx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r12
-	addq %rsi, %rbx
-	adcq $0, %r12
+	movq 16(%rsi), %rdx
 	movq %r14, 16(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r14
-	addq %r12, %rsi
-	adcq $0, %r14
-	addq %rsi, %r13
-	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %rsi
+	mulxq %rdx, %r13, %r14
+	movq %rbp, 24(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %r13, %rbp
+	adcq %r14, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %r13, %r14
+	adcq %r13, %rbx
+	adcq %r14, %r15
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %r14
+	movq %r12, 8(%rsp)
+	movq %rbp, 32(%rsp)
+	mulxq 48(%rsi), %r12, %rbp
 	addq %r14, %r12
-	adcq $0, %rsi
-	addq %r12, %rax
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %r12
-	addq %rsi, %r14
-	adcq $0, %r12
-	addq %r14, %rbp
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r14
-	addq %r12, %rsi
+	movq %r15, 40(%rsp)
+	mulxq 56(%rsi), %r14, %r15
+	adcq %rbp, %r14
+	adcq $0, %r15
+	movq 40(%rsi), %rdx
+	movq %r12, 48(%rsp)
+	mulxq 48(%rsi), %rbp, %r12
+	movq %r13, 56(%rsp)
+	movq %rbx, 64(%rsp)
+	mulxq 56(%rsi), %r13, %rbx
+	addq %r12, %r13
+	adcq $0, %rbx
+	addq %rbp, %r14
+	adcq %r13, %r15
+	adcq $0, %rbx
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %rbp, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	movq 56(%rsp), %rbp
+	addq %rbp, %rbp
+	movq %r15, 56(%rsp)
+	movq 48(%rsp), %r15
+	adcq %r15, %r15
+	adcq %r14, %r14
+	movq %r14, 48(%rsp)
+	movq 56(%rsp), %r14
+	adcq %r14, %r14
+	adcq %rbx, %rbx
+	adcq %r13, %r13
+	movq %r14, 56(%rsp)
+	movq $0, %r14
 	adcq $0, %r14
+	movq 32(%rsi), %rdx
+	movq %r14, 72(%rsp)
+	movq %r15, 80(%rsp)
+	mulxq %rdx, %r14, %r15
+	addq %r15, %rbp
+	movq 40(%rsi), %rdx
+	movq %rbp, 88(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 96(%rsp)
+	movq 80(%rsp), %r14
+	adcq %r15, %r14
+	movq 48(%rsp), %r15
+	adcq %rbp, %r15
+	movq 48(%rsi), %rdx
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 80(%rsp)
+	movq 56(%rsp), %r14
+	adcq %rbp, %r14
+	adcq %r15, %rbx
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	movq 72(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %rcx, %rdx
+	mulxq %r8, %r15, %rsi
+	movq %rbx, 72(%rsp)
+	movq %r14, 56(%rsp)
+	mulxq %r9, %rbx, %r14
+	addq %rsi, %rbx
+	movq %rbp, 104(%rsp)
+	mulxq %r10, %rsi, %rbp
+	adcq %r14, %rsi
+	adcq $0, %rbp
+	movq %r8, %rdx
+	movq %rbx, 112(%rsp)
+	mulxq %r9, %r14, %rbx
+	movq %r15, 120(%rsp)
+	movq %r13, 128(%rsp)
+	mulxq %r10, %r15, %r13
+	addq %rbx, %r15
+	adcq $0, %r13
+	addq %r14, %rsi
+	adcq %r15, %rbp
+	adcq $0, %r13
+	movq %r9, %rdx
+	mulxq %r10, %r14, %r15
+	addq %r14, %r13
+	adcq $0, %r15
+	movq 120(%rsp), %r14
+	addq %r14, %r14
+	movq %rbp, 120(%rsp)
+	movq 112(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %rsi, %rsi
+	movq %rsi, 112(%rsp)
+	movq 120(%rsp), %rsi
+	adcq %rsi, %rsi
+	adcq %r13, %r13
+	adcq %r15, %r15
+	movq %rsi, 120(%rsp)
+	movq $0, %rsi
+	adcq $0, %rsi
+	movq %rcx, %rdx
+	movq %rsi, 136(%rsp)
+	movq %rbp, 144(%rsp)
+	mulxq %rdx, %rsi, %rbp
+	addq %rbp, %r14
+	movq %r8, %rdx
+	movq %r14, 152(%rsp)
+	mulxq %rdx, %rbp, %r14
+	movq %rsi, 160(%rsp)
+	movq 144(%rsp), %rsi
+	adcq %rbp, %rsi
+	movq 112(%rsp), %rbp
+	adcq %r14, %rbp
+	movq %r9, %rdx
+	movq %rbp, 112(%rsp)
+	mulxq %rdx, %r14, %rbp
+	movq %rsi, 144(%rsp)
+	movq 120(%rsp), %rsi
+	adcq %r14, %rsi
+	adcq %rbp, %r13
+	movq %r10, %rdx
+	mulxq %rdx, %r14, %rbp
+	adcq %r14, %r15
+	movq 136(%rsp), %r14
+	adcq %rbp, %r14
+	movq $-1, %rbp
+	movq 160(%rsp), %rcx
+	xorq %rbp, %rcx
+	movq 152(%rsp), %r8
+	xorq %rbp, %r8
+	movq 144(%rsp), %r9
+	xorq %rbp, %r9
+	movq 112(%rsp), %r10
+	xorq %rbp, %r10
+	xorq %rbp, %rsi
+	xorq %rbp, %r13
+	xorq %rbp, %r15
+	xorq %rbp, %r14
+	movq %r13, 112(%rsp)
+	movq %rbp, %r13
+	addq %r13, %r13
+	adcq %rdi, %rcx
+	adcq %rax, %r8
+	adcq 24(%rsp), %r9
+	adcq 16(%rsp), %r10
+	adcq 32(%rsp), %rsi
+	movq 112(%rsp), %r13
+	adcq 8(%rsp), %r13
+	adcq 64(%rsp), %r15
+	adcq 40(%rsp), %r14
+	adcq $0, %rbp
+	addq 96(%rsp), %rcx
+	adcq 88(%rsp), %r8
+	adcq 80(%rsp), %r9
+	adcq 48(%rsp), %r10
+	adcq 56(%rsp), %rsi
+	adcq 72(%rsp), %r13
+	adcq 128(%rsp), %r15
+	adcq 104(%rsp), %r14
+	adcq $0, %rbp
+	movq %r13, 112(%rsp)
+	movq 32(%rsp), %r13
+	addq %rcx, %r13
+	movq 8(%rsp), %rcx
+	adcq %r8, %rcx
+	movq 64(%rsp), %r8
+	adcq %r9, %r8
+	movq 40(%rsp), %r9
+	adcq %r10, %r9
+	movq 96(%rsp), %r10
+	adcq %rsi, %r10
+	movq 88(%rsp), %rsi
+	adcq 112(%rsp), %rsi
+	movq %rcx, 112(%rsp)
+	movq 80(%rsp), %rcx
+	adcq %r15, %rcx
+	movq 48(%rsp), %r15
+	adcq %r14, %r15
+	movq 56(%rsp), %r14
+	adcq %rbp, %r14
+	movq 72(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rbp, 72(%rsp)
+	movq 128(%rsp), %rbp
+	adcq $0, %rbp
+	movq %r14, 128(%rsp)
+	movq 104(%rsp), %r14
+	adcq $0, %r14
+	movq %rdi, %rdx
+	movq %r15, 104(%rsp)
+	movq %r14, 56(%rsp)
+	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r14
+	movq %rbp, 48(%rsp)
+	movq 16(%rsp), %rbp
+	addq %r15, %rbp
+	adcq $0, %r14
+	movq %rcx, 16(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %rcx
+	addq %r14, %r15
+	adcq $0, %rcx
+	addq %r15, %r13
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r15
+	addq %rcx, %r14
+	adcq $0, %r15
+	movq 112(%rsp), %rcx
+	addq %r14, %rcx
+	adcq $0, %r15
+	movq %rsi, 112(%rsp)
+	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %rsi
+	addq %r15, %r14
+	adcq $0, %rsi
+	addq %r14, %r8
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r14
 	addq %rsi, %r15
 	adcq $0, %r14
-	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r12, %rsi
-	addq %r12, %r13
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rcx, %r12
-	addq %rsi, %rcx
-	adcq $0, %r12
-	addq %rcx, %rax
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rcx
-	addq %r12, %rsi
-	adcq $0, %rcx
-	addq %rsi, %rbp
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %rsi
-	addq %rcx, %r12
-	adcq $0, %rsi
-	addq %r12, %r15
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r12
-	addq %rsi, %rcx
-	adcq $0, %r12
-	addq %rcx, %r14
-	adcq $0, %r12
-	movq %r11, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rcx
-	addq %rsi, %rax
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r9, %rsi
-	addq %rcx, %r9
-	adcq $0, %rsi
-	addq %r9, %rbp
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r9
-	addq %rsi, %rcx
-	adcq $0, %r9
-	addq %rcx, %r15
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rcx
-	addq %r9, %rsi
-	adcq $0, %rcx
-	addq %rsi, %r14
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %rsi
-	addq %rcx, %r9
-	adcq $0, %rsi
-	addq %r9, %r12
-	adcq $0, %rsi
-	movq %rbx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rcx, %r9
-	addq %rcx, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rcx
-	addq %r9, %r11
-	adcq $0, %rcx
-	addq %r11, %r15
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %r11
-	addq %rcx, %r9
-	adcq $0, %r11
-	addq %r9, %r14
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %r9
-	addq %r11, %rcx
-	adcq $0, %r9
-	addq %rcx, %r12
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rcx
-	addq %r9, %r11
-	adcq $0, %rcx
-	addq %r11, %rsi
-	adcq $0, %rcx
-	movq %r13, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %r11
-	addq %r9, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %r12
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %rsi
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %rcx
-	adcq $0, %r9
+	addq %r15, %r9
+	adcq $0, %r14
 	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
-	addq %r11, %r14
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r11
-	addq %rbx, %r13
-	adcq $0, %r11
-	addq %r13, %r12
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %rbx, %rsi
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
-	addq %r13, %r11
-	adcq $0, %rbx
-	addq %r11, %rcx
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
-	addq %rbx, %r13
-	adcq $0, %r11
-	addq %r13, %r9
-	adcq $0, %r11
-	movq %rbp, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r13
-	addq %rbx, %r12
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rbx
-	addq %r13, %rax
-	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r15
+	addq %rsi, %r13
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rsi
+	addq %r15, %rdi
+	adcq $0, %rsi
+	addq %rdi, %rcx
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %rdi
+	addq %rsi, %r15
+	adcq $0, %rdi
+	addq %r15, %r8
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r15
+	addq %rdi, %rsi
+	adcq $0, %r15
+	addq %rsi, %r9
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rsi
+	addq %r15, %rdi
+	adcq $0, %rsi
+	addq %rdi, %r14
+	adcq $0, %rsi
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %rdi
+	addq %r15, %rcx
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r15
+	addq %rdi, %rax
+	adcq $0, %r15
+	addq %rax, %r8
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rax
+	addq %r15, %rdi
+	adcq $0, %rax
+	addq %rdi, %r9
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %rdi
+	addq %rax, %r15
+	adcq $0, %rdi
+	addq %r15, %r14
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r15
+	addq %rdi, %rax
+	adcq $0, %r15
 	addq %rax, %rsi
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rax
-	addq %rbx, %r13
+	adcq $0, %r15
+	movq %rbp, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rax
+	addq %rdi, %r8
 	adcq $0, %rax
-	addq %r13, %rcx
+	movq %r10, 24(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r10
+	addq %rax, %rdi
+	adcq $0, %r10
+	addq %rdi, %r9
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rdi
+	addq %r10, %rax
+	adcq $0, %rdi
+	addq %rax, %r14
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %rax
+	addq %rdi, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
-	addq %rax, %rbx
+	addq %r10, %rsi
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r10
+	addq %rax, %rdi
+	adcq $0, %r10
+	addq %rdi, %r15
+	adcq $0, %r10
+	movq %r13, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rdi
+	addq %rax, %r9
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rax
+	addq %rdi, %rbp
+	adcq $0, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbp
+	addq %rax, %rdi
+	adcq $0, %rbp
+	addq %rdi, %rsi
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rdi
+	addq %rbp, %rax
+	adcq $0, %rdi
+	addq %rax, %r15
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %rax
+	addq %rdi, %rbp
+	adcq $0, %rax
+	addq %rbp, %r10
+	adcq $0, %rax
+	movq %rcx, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rbp
+	addq %rdi, %r14
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	addq %r13, %rsi
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r13
+	addq %rdi, %rbp
 	adcq $0, %r13
-	addq %rbx, %r9
+	addq %rbp, %r15
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %rdi, %r10
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
 	addq %r13, %rax
-	adcq $0, %rbx
-	addq %rax, %r11
-	adcq $0, %rbx
-	addq 48(%rsp), %r15
-	adcq 8(%rsp), %r14
-	adcq 40(%rsp), %r12
-	adcq 24(%rsp), %rsi
-	adcq 64(%rsp), %rcx
-	adcq 72(%rsp), %r9
-	adcq 16(%rsp), %r11
-	adcq 56(%rsp), %rbx
-	movq %r15, %r13
-	subq $-1, %r13
-	movq %r14, %rax
-	sbbq $-1, %rax
-	movq %r12, %rbp
-	sbbq $-1, %rbp
-	movq %r11, 56(%rsp)
-	movq %rsi, %r11
-	sbbq .Lfg_p503_mont_p+24(%rip), %r11
-	movq %r9, 16(%rsp)
-	movq %rcx, %r9
-	sbbq .Lfg_p503_mont_p+32(%rip), %r9
-	movq %rcx, 72(%rsp)
-	movq 16(%rsp), %rcx
-	sbbq .Lfg_p503_mont_p+40(%rip), %rcx
-	movq %rsi, 64(%rsp)
-	movq 56(%rsp), %rsi
-	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
-	movq %r12, 24(%rsp)
-	movq %rbx, %r12
-	sbbq .Lfg_p503_mont_p+56(%rip), %r12
-	cmovc %r15, %r13
-	cmovc %r14, %rax
-	cmovc 24(%rsp), %rbp
-	cmovc 64(%rsp), %r11
-	cmovc 72(%rsp), %r9
-	cmovc 16(%rsp), %rcx
-	cmovc 56(%rsp), %rsi
-	cmovc %rbx, %r12
-	movq 0(%rsp), %r15
-	movq %r13, 0(%r15)
-	movq %rax, 8(%r15)
-	movq %rbp, 16(%r15)
-	movq %r11, 24(%r15)
-	movq %r9, 32(%r15)
-	movq %rcx, 40(%r15)
-	movq %rsi, 48(%r15)
-	movq %r12, 56(%r15)
-	addq $80, %rsp
+	adcq $0, %rdi
+	movq %r8, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %r13
+	addq %rbp, %rsi
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %rcx, %rbp
+	addq %r13, %rcx
+	adcq $0, %rbp
+	addq %rcx, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rcx
+	addq %rbp, %r13
+	adcq $0, %rcx
+	addq %r13, %r10
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %r13
+	addq %rcx, %rbp
+	adcq $0, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %rbp
+	addq %r13, %rcx
+	adcq $0, %rbp
+	addq %rcx, %rdi
+	adcq $0, %rbp
+	movq %r9, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rcx
+	addq %r13, %r15
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r13
+	addq %rcx, %r8
+	adcq $0, %r13
+	addq %r8, %r10
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r8
+	addq %r13, %rcx
+	adcq $0, %r8
+	addq %rcx, %rax
+	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rcx
+	addq %r8, %r13
+	adcq $0, %rcx
+	addq %r13, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r13
+	addq %rcx, %r8
+	adcq $0, %r13
+	addq %r8, %rbp
+	adcq $0, %r13
+	addq 24(%rsp), %r14
+	adcq 112(%rsp), %rsi
+	adcq 16(%rsp), %r15
+	adcq 104(%rsp), %r10
+	adcq 128(%rsp), %rax
+	adcq 72(%rsp), %rdi
+	adcq 48(%rsp), %rbp
+	adcq 56(%rsp), %r13
+	movq %r14, %rcx
+	subq $-1, %rcx
+	movq %rsi, %r8
+	sbbq $-1, %r8
+	movq %r15, %r9
+	sbbq $-1, %r9
+	movq %rbp, 56(%rsp)
+	movq %r10, %rbp
+	sbbq .Lfg_p503_mont_p+24(%rip), %rbp
+	movq %rdi, 48(%rsp)
+	movq %rax, %rdi
+	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
+	movq %rax, 72(%rsp)
+	movq 48(%rsp), %rax
+	sbbq .Lfg_p503_mont_p+40(%rip), %rax
+	movq %r10, 128(%rsp)
+	movq 56(%rsp), %r10
+	sbbq .Lfg_p503_mont_p+48(%rip), %r10
+	movq %r15, 104(%rsp)
+	movq %r13, %r15
+	sbbq .Lfg_p503_mont_p+56(%rip), %r15
+	cmovc %r14, %rcx
+	cmovc %rsi, %r8
+	cmovc 104(%rsp), %r9
+	cmovc 128(%rsp), %rbp
+	cmovc 72(%rsp), %rdi
+	cmovc 48(%rsp), %rax
+	cmovc 56(%rsp), %r10
+	cmovc %r13, %r15
+	movq 0(%rsp), %r14
+	movq %rcx, 0(%r14)
+	movq %r8, 8(%r14)
+	movq %r9, 16(%r14)
+	movq %rbp, 24(%r14)
+	movq %rdi, 32(%r14)
+	movq %rax, 40(%r14)
+	movq %r10, 48(%r14)
+	movq %r15, 56(%r14)
+	addq $168, %rsp
 popq %rbx
 popq %rbp
 popq %r12
