@@ -456,9 +456,11 @@ class Kernel:
         -3.5%), as do the mul_wide rows after the first (fieldgen-bench:
         p503 mul_wide -1.5%, fp2_mul -1.7%; p751 fp2_mul -1.1%; p256 mul
         neutral, so n <= 4 keeps the dual-chain rows); the first triangle row
-        (empty accumulator: p503 +12%), the reduction rows (p503 redc +14%,
-        p751 +24%) and the fused product rows (p751 mul +7%) lose, so only
-        _sqr_rows and _mul_rows ask for it.  (Dropping the XOR
+        (empty accumulator: p503 +12%) and the reduction rows (p503 redc +14%,
+        p751 +24%) lose, so only _sqr_rows, _mul_rows and, from n = 5, the
+        product rows of _mul_fused ask for it (re-measured there: p751 mul
+        -6%, spare-bit primes of 5..12 limbs -4..6%, p503 and z12 neutral;
+        it once measured +7% at p751, before the rows' bound tracking).  (Dropping the XOR
         of consecutive _row_adx rows whose flags are provably clear costs
         +30%: the XOR is what lets the next row's chains start early.)
         """
@@ -962,7 +964,7 @@ def _mul_fused(k, sh, ap, bp, rp):
         amax = min(p - 1, (1 << (64 * (i + 1))) - 1)
         h = hi_pos(amax * (p - 1) + red, i)
         k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j),
-              list(range(n)), i, None, max(h, i + n))
+              list(range(n)), i, None, max(h, i + n), split=i > 0 and n >= 5)
         red += MASK64 * qv << (64 * i)
         h = hi_pos(amax * (p - 1) + red, i + 1)
         _redc_row(k, sh, acc, i, max(h, i + n))

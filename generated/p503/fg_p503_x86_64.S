@@ -5428,327 +5428,320 @@ pushq %rbx
 	adoxq %r9, %r12
 	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %r9
-	adcxq %r11, %r10
-	adoxq %r9, %rax
 	mulxq 8(%r8), %r11, %r9
-	adcxq %r11, %rax
-	adoxq %r9, %rbp
-	mulxq 16(%r8), %r11, %r9
-	adcxq %r11, %rbp
-	adoxq %r9, %r13
+	addq %r11, %rax
+	adcq %r9, %rbp
 	mulxq 24(%r8), %r11, %r9
-	adcxq %r11, %r13
-	adoxq %r9, %r15
-	mulxq 32(%r8), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %rbx
+	adcq %r11, %r13
+	adcq %r9, %r15
 	mulxq 40(%r8), %r11, %r9
-	adcxq %r11, %rbx
-	adoxq %r9, %r14
-	mulxq 48(%r8), %r11, %r9
-	adcxq %r11, %r14
-	adoxq %r9, %r12
+	adcq %r11, %rbx
+	adcq %r9, %r14
 	mulxq 56(%r8), %r11, %r9
-	adcxq %r11, %r12
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
+	adcq %r11, %r12
+	adcq $0, %r9
+	movq %rdi, 0(%rsp)
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r10
+	adcq %rdi, %rax
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %rbp
+	adcq %rdi, %r13
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	adcq $0, %r9
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r10
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
 	adcxq %r11, %r13
-	adoxq %r10, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r10
-	adcxq %r11, %rbx
+	adoxq %rdi, %r15
+	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r11
+	adcxq %r10, %r15
+	adoxq %r11, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r10
+	adcxq %rdi, %rbx
 	adoxq %r10, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
 	adcxq %r11, %r14
-	adoxq %r10, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %r9
+	adoxq %rdi, %r12
+	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r11
+	adcxq %r10, %r12
+	adoxq %r11, %r9
 	adcxq %rcx, %r9
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %rbp
-	mulxq 8(%r8), %r11, %r10
-	adcxq %r11, %rbp
-	adoxq %r10, %r13
-	mulxq 16(%r8), %r11, %r10
-	adcxq %r11, %r13
-	adoxq %r10, %r15
-	mulxq 24(%r8), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rbx
-	mulxq 32(%r8), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %r14
-	mulxq 40(%r8), %r11, %r10
-	adcxq %r11, %r14
-	adoxq %r10, %r12
-	mulxq 48(%r8), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %r9
-	mulxq 56(%r8), %r11, %r10
-	adcxq %r11, %r9
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
+	mulxq 8(%r8), %rdi, %r10
+	addq %rdi, %rbp
+	adcq %r10, %r13
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 40(%r8), %r10, %r11
+	adcq %r10, %r14
+	adcq %r11, %r12
+	mulxq 56(%r8), %rdi, %r10
+	adcq %rdi, %r9
+	adcq $0, %r10
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %rax
+	adcq %rdi, %rbp
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r13
+	adcq %rdi, %r15
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	adcq $0, %r10
 	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rax
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
 	adcxq %r11, %r15
-	adoxq %rax, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rax
-	adcxq %r11, %rbx
-	adoxq %rax, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rax
-	adcxq %r11, %r14
+	adoxq %rdi, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r11
+	adcxq %rax, %rbx
+	adoxq %r11, %r14
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rax
+	adcxq %rdi, %r14
 	adoxq %rax, %r12
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rax
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
 	adcxq %r11, %r12
-	adoxq %rax, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rax
-	adcxq %r11, %r9
-	adoxq %rax, %r10
+	adoxq %rdi, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r11
+	adcxq %rax, %r9
+	adoxq %r11, %r10
 	adcxq %rcx, %r10
 	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %rax
-	adcxq %r11, %rbp
-	adoxq %rax, %r13
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r13
-	adoxq %rax, %r15
-	mulxq 16(%r8), %r11, %rax
-	adcxq %r11, %r15
-	adoxq %rax, %rbx
-	mulxq 24(%r8), %r11, %rax
-	adcxq %r11, %rbx
-	adoxq %rax, %r14
-	mulxq 32(%r8), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %r12
-	mulxq 40(%r8), %r11, %rax
-	adcxq %r11, %r12
-	adoxq %rax, %r9
-	mulxq 48(%r8), %r11, %rax
-	adcxq %r11, %r9
-	adoxq %rax, %r10
-	mulxq 56(%r8), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
+	mulxq 8(%r8), %rdi, %rax
+	addq %rdi, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 40(%r8), %rax, %r11
+	adcq %rax, %r12
+	adcq %r11, %r9
+	mulxq 56(%r8), %rdi, %rax
+	adcq %rdi, %r10
+	adcq $0, %rax
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %rbp
+	adcq %rdi, %r13
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	adcq $0, %rax
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbp
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
 	adcxq %r11, %rbx
-	adoxq %rbp, %r14
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rbp, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbp
-	adcxq %r11, %r12
+	adoxq %rdi, %r14
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %r11
+	adcxq %rbp, %r14
+	adoxq %r11, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbp
+	adcxq %rdi, %r12
 	adoxq %rbp, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
 	adcxq %r11, %r9
-	adoxq %rbp, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %rax
+	adoxq %rdi, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r11
+	adcxq %rbp, %r10
+	adoxq %r11, %rax
 	adcxq %rcx, %rax
 	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %rbp
-	adcxq %r11, %r13
-	adoxq %rbp, %r15
-	mulxq 8(%r8), %r11, %rbp
-	adcxq %r11, %r15
-	adoxq %rbp, %rbx
-	mulxq 16(%r8), %r11, %rbp
-	adcxq %r11, %rbx
-	adoxq %rbp, %r14
-	mulxq 24(%r8), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rbp, %r12
-	mulxq 32(%r8), %r11, %rbp
-	adcxq %r11, %r12
-	adoxq %rbp, %r9
-	mulxq 40(%r8), %r11, %rbp
-	adcxq %r11, %r9
-	adoxq %rbp, %r10
-	mulxq 48(%r8), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %rax
-	mulxq 56(%r8), %r11, %rbp
-	adcxq %r11, %rax
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	mulxq 8(%r8), %rdi, %rbp
+	addq %rdi, %r15
+	adcq %rbp, %rbx
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 40(%r8), %rbp, %r11
+	adcq %rbp, %r9
+	adcq %r11, %r10
+	mulxq 56(%r8), %rdi, %rbp
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r13
+	adcq %rdi, %r15
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %rax
+	adcq $0, %rbp
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
 	adcxq %r11, %r14
-	adoxq %r13, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r13
-	adcxq %r11, %r12
-	adoxq %r13, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r13
-	adcxq %r11, %r9
+	adoxq %rdi, %r12
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r11
+	adcxq %r13, %r12
+	adoxq %r11, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r13
+	adcxq %rdi, %r9
 	adoxq %r13, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
 	adcxq %r11, %r10
-	adoxq %r13, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r13
-	adcxq %r11, %rax
-	adoxq %r13, %rbp
+	adoxq %rdi, %rax
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %r11, %rbp
 	adcxq %rcx, %rbp
 	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %r13
-	adcxq %r11, %r15
-	adoxq %r13, %rbx
-	mulxq 8(%r8), %r11, %r13
-	adcxq %r11, %rbx
-	adoxq %r13, %r14
-	mulxq 16(%r8), %r11, %r13
-	adcxq %r11, %r14
-	adoxq %r13, %r12
-	mulxq 24(%r8), %r11, %r13
-	adcxq %r11, %r12
-	adoxq %r13, %r9
-	mulxq 32(%r8), %r11, %r13
-	adcxq %r11, %r9
-	adoxq %r13, %r10
-	mulxq 40(%r8), %r11, %r13
-	adcxq %r11, %r10
-	adoxq %r13, %rax
-	mulxq 48(%r8), %r11, %r13
-	adcxq %r11, %rax
-	adoxq %r13, %rbp
-	mulxq 56(%r8), %r11, %r13
-	adcxq %r11, %rbp
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
+	mulxq 8(%r8), %rdi, %r13
+	addq %rdi, %rbx
+	adcq %r13, %r14
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	mulxq 40(%r8), %r13, %r11
+	adcq %r13, %r10
+	adcq %r11, %rax
+	mulxq 56(%r8), %rdi, %r13
+	adcq %rdi, %rbp
+	adcq $0, %r13
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %rax
+	adcq %rdi, %rbp
+	adcq $0, %r13
 	movq %r15, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r15
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
 	adcxq %r11, %r12
-	adoxq %r15, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
-	adcxq %r11, %r9
-	adoxq %r15, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r15
-	adcxq %r11, %r10
+	adoxq %rdi, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r11
+	adcxq %r15, %r9
+	adoxq %r11, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r15
+	adcxq %rdi, %r10
 	adoxq %r15, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r15
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
 	adcxq %r11, %rax
-	adoxq %r15, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r15
-	adcxq %r11, %rbp
-	adoxq %r15, %r13
+	adoxq %rdi, %rbp
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r11
+	adcxq %r15, %rbp
+	adoxq %r11, %r13
 	adcxq %rcx, %r13
 	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %r15
-	adcxq %r11, %rbx
-	adoxq %r15, %r14
-	mulxq 8(%r8), %r11, %r15
-	adcxq %r11, %r14
-	adoxq %r15, %r12
-	mulxq 16(%r8), %r11, %r15
-	adcxq %r11, %r12
-	adoxq %r15, %r9
-	mulxq 24(%r8), %r11, %r15
-	adcxq %r11, %r9
-	adoxq %r15, %r10
-	mulxq 32(%r8), %r11, %r15
-	adcxq %r11, %r10
-	adoxq %r15, %rax
-	mulxq 40(%r8), %r11, %r15
-	adcxq %r11, %rax
-	adoxq %r15, %rbp
-	mulxq 48(%r8), %r11, %r15
-	adcxq %r11, %rbp
-	adoxq %r15, %r13
-	mulxq 56(%r8), %r11, %r15
-	adcxq %r11, %r13
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
+	mulxq 8(%r8), %rdi, %r15
+	addq %rdi, %r14
+	adcq %r15, %r12
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	mulxq 40(%r8), %r15, %r11
+	adcq %r15, %rax
+	adcq %r11, %rbp
+	mulxq 56(%r8), %rdi, %r15
+	adcq %rdi, %r13
+	adcq $0, %r15
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %rax
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %rbp
+	adcq %rdi, %r13
+	adcq $0, %r15
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
 	adcxq %r11, %r9
-	adoxq %rbx, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbx
-	adcxq %r11, %r10
-	adoxq %rbx, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
-	adcxq %r11, %rax
+	adoxq %rdi, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r11
+	adcxq %rbx, %r10
+	adoxq %r11, %rax
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbx
+	adcxq %rdi, %rax
 	adoxq %rbx, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
 	adcxq %r11, %rbp
-	adoxq %rbx, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rbx
-	adcxq %r11, %r13
-	adoxq %rbx, %r15
+	adoxq %rdi, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %r15
 	adcxq %rcx, %r15
 	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r11, %rbx
-	adcxq %r11, %r14
-	adoxq %rbx, %r12
-	mulxq 8(%r8), %r11, %rbx
-	adcxq %r11, %r12
-	adoxq %rbx, %r9
-	mulxq 16(%r8), %r11, %rbx
-	adcxq %r11, %r9
-	adoxq %rbx, %r10
-	mulxq 24(%r8), %r11, %rbx
-	adcxq %r11, %r10
-	adoxq %rbx, %rax
-	mulxq 32(%r8), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %rbp
-	mulxq 40(%r8), %r11, %rbx
-	adcxq %r11, %rbp
-	adoxq %rbx, %r13
-	mulxq 48(%r8), %r11, %rbx
-	adcxq %r11, %r13
-	adoxq %rbx, %r15
-	mulxq 56(%r8), %r11, %rbx
-	adcxq %r11, %r15
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
+	mulxq 8(%r8), %rdi, %rbx
+	addq %rdi, %r12
+	adcq %rbx, %r9
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %rax
+	mulxq 40(%r8), %rbx, %r11
+	adcq %rbx, %rbp
+	adcq %r11, %r13
+	mulxq 56(%r8), %rdi, %rbx
+	adcq %rdi, %r15
+	adcq $0, %rbx
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %rax
+	adcq %rdi, %rbp
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r13
+	adcq %rdi, %r15
+	adcq $0, %rbx
 	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r14
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
 	adcxq %r11, %r10
-	adoxq %r14, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r14
-	adcxq %r11, %rax
-	adoxq %r14, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r14
-	adcxq %r11, %rbp
+	adoxq %rdi, %rax
+	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r11
+	adcxq %r14, %rax
+	adoxq %r11, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r14
+	adcxq %rdi, %rbp
 	adoxq %r14, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
 	adcxq %r11, %r13
-	adoxq %r14, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r14
-	adcxq %r11, %r15
-	adoxq %r14, %rbx
+	adoxq %rdi, %r15
+	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %r11
+	adcxq %r14, %r15
+	adoxq %r11, %rbx
 	adcxq %rcx, %rbx
-	movq %r12, %r11
-	subq $-1, %r11
+	movq %r12, %rdi
+	subq $-1, %rdi
 	movq %r9, %r14
 	sbbq $-1, %r14
-	movq %rdi, 0(%rsp)
-	movq %r10, %rdi
-	sbbq $-1, %rdi
+	movq %r10, %r11
+	sbbq $-1, %r11
 	movq %r15, 8(%rsp)
 	movq %rax, %r15
 	sbbq .Lfg_p503_mont_p+24(%rip), %r15
@@ -5764,18 +5757,18 @@ pushq %rbx
 	movq %r10, 40(%rsp)
 	movq %rbx, %r10
 	sbbq .Lfg_p503_mont_p+56(%rip), %r10
-	cmovc %r12, %r11
+	cmovc %r12, %rdi
 	cmovc %r9, %r14
-	cmovc 40(%rsp), %rdi
+	cmovc 40(%rsp), %r11
 	cmovc 32(%rsp), %r15
 	cmovc 24(%rsp), %r13
 	cmovc 16(%rsp), %rbp
 	cmovc 8(%rsp), %rax
 	cmovc %rbx, %r10
 	movq 0(%rsp), %r12
-	movq %r11, 0(%r12)
+	movq %rdi, 0(%r12)
 	movq %r14, 8(%r12)
-	movq %rdi, 16(%r12)
+	movq %r11, 16(%r12)
 	movq %r15, 24(%r12)
 	movq %r13, 32(%r12)
 	movq %rbp, 40(%r12)

@@ -11215,862 +11215,1035 @@ pushq %rbx
 	adoxq %r9, %r12
 	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbp, %r9
-	adcxq %rbp, %r10
-	adoxq %r9, %rax
 	mulxq 8(%r8), %rbp, %r9
-	adcxq %rbp, %rax
+	addq %rbp, %rax
 	movq 16(%rsp), %rbp
-	adoxq %r9, %rbp
-	movq %rax, 16(%rsp)
-	mulxq 16(%r8), %r9, %rax
-	adcxq %r9, %rbp
-	movq 8(%rsp), %r9
-	adoxq %rax, %r9
-	movq %rbp, 8(%rsp)
-	mulxq 24(%r8), %rax, %rbp
-	adcxq %rax, %r9
-	adoxq %rbp, %r15
-	mulxq 32(%r8), %rax, %rbp
-	adcxq %rax, %r15
-	adoxq %rbp, %rbx
-	mulxq 40(%r8), %rax, %rbp
-	adcxq %rax, %rbx
-	adoxq %rbp, %r14
-	mulxq 48(%r8), %rax, %rbp
-	adcxq %rax, %r14
-	adoxq %rbp, %r11
-	mulxq 56(%r8), %rax, %rbp
-	adcxq %rax, %r11
-	movq 24(%rsp), %rax
-	adoxq %rbp, %rax
+	adcq %r9, %rbp
+	movq %rbp, 16(%rsp)
+	mulxq 24(%r8), %r9, %rbp
+	movq %rax, 32(%rsp)
+	movq 8(%rsp), %rax
+	adcq %r9, %rax
+	adcq %rbp, %r15
+	mulxq 40(%r8), %r9, %rbp
+	adcq %r9, %rbx
+	adcq %rbp, %r14
+	mulxq 56(%r8), %r9, %rbp
+	adcq %r9, %r11
+	movq 24(%rsp), %r9
+	adcq %rbp, %r9
+	movq %r9, 24(%rsp)
+	mulxq 72(%r8), %rbp, %r9
+	adcq %rbp, %r13
+	adcq %r9, %rdi
+	mulxq 88(%r8), %rbp, %r9
+	adcq %rbp, %r12
+	adcq $0, %r9
+	movq %r12, 8(%rsp)
+	mulxq 0(%r8), %rbp, %r12
+	addq %rbp, %r10
+	movq 32(%rsp), %rbp
+	adcq %r12, %rbp
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r12, %rdi
+	movq %r13, 40(%rsp)
+	movq 16(%rsp), %r13
+	adcq %r12, %r13
+	adcq %rdi, %rax
+	mulxq 32(%r8), %r12, %rdi
+	adcq %r12, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r12, %rdi
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	mulxq 64(%r8), %r12, %rdi
+	movq %r11, 16(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r12, %r11
+	movq 40(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r12
 	movq %r11, 24(%rsp)
-	mulxq 64(%r8), %rbp, %r11
-	adcxq %rbp, %rax
-	adoxq %r11, %r13
-	mulxq 72(%r8), %rbp, %r11
-	adcxq %rbp, %r13
-	adoxq %r11, %rdi
-	mulxq 80(%r8), %rbp, %r11
-	adcxq %rbp, %rdi
-	adoxq %r11, %r12
-	mulxq 88(%r8), %rbp, %r11
-	adcxq %rbp, %r12
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
+	movq 32(%rsp), %r11
+	adcq %rdi, %r11
+	movq 8(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %r9
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r10
-	adcxq %rbp, %rbx
-	adoxq %r10, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r10
-	adcxq %rbp, %r14
-	movq 24(%rsp), %rbp
-	adoxq %r10, %rbp
-	movq %r15, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r15
-	adcxq %r10, %rbp
-	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r15
-	adcxq %r10, %rax
-	adoxq %r15, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r15
-	adcxq %r10, %r13
-	adoxq %r15, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r15
-	adcxq %r10, %rdi
-	adoxq %r15, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r15
-	adcxq %r10, %r12
-	adoxq %r15, %r11
-	adcxq %rcx, %r11
-	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r10, %r15
-	movq %r11, 32(%rsp)
-	movq 16(%rsp), %r11
-	adcxq %r10, %r11
-	movq 8(%rsp), %r10
-	adoxq %r15, %r10
-	movq %r11, 8(%rsp)
-	mulxq 8(%r8), %r15, %r11
-	adcxq %r15, %r10
-	adoxq %r11, %r9
-	mulxq 16(%r8), %r15, %r11
-	adcxq %r15, %r9
-	movq 24(%rsp), %r15
-	adoxq %r11, %r15
-	movq %r9, 24(%rsp)
-	mulxq 24(%r8), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %rbx
-	mulxq 32(%r8), %r11, %r9
-	adcxq %r11, %rbx
-	adoxq %r9, %r14
-	mulxq 40(%r8), %r11, %r9
-	adcxq %r11, %r14
-	adoxq %r9, %rbp
-	mulxq 48(%r8), %r11, %r9
-	adcxq %r11, %rbp
-	adoxq %r9, %rax
-	mulxq 56(%r8), %r11, %r9
-	adcxq %r11, %rax
-	adoxq %r9, %r13
-	mulxq 64(%r8), %r11, %r9
-	adcxq %r11, %r13
-	adoxq %r9, %rdi
-	mulxq 72(%r8), %r11, %r9
-	adcxq %r11, %rdi
-	adoxq %r9, %r12
-	mulxq 80(%r8), %r11, %r9
-	adcxq %r11, %r12
-	movq 32(%rsp), %r11
-	adoxq %r9, %r11
-	movq %r12, 32(%rsp)
-	mulxq 88(%r8), %r9, %r12
-	adcxq %r9, %r11
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbx
-	adcxq %r9, %r14
-	adoxq %rbx, %rbp
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
-	adcxq %r9, %rbp
-	adoxq %rbx, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rbx
-	adcxq %r9, %rax
-	adoxq %rbx, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rbx
-	adcxq %r9, %r13
-	adoxq %rbx, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rbx
-	adcxq %r9, %rdi
-	movq 32(%rsp), %r9
-	adoxq %rbx, %r9
-	movq %rdi, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rdi
-	adcxq %rbx, %r9
-	adoxq %rdi, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rdi
-	adcxq %rbx, %r11
-	adoxq %rdi, %r12
-	adcxq %rcx, %r12
-	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %rdi
-	adcxq %rbx, %r10
-	movq 24(%rsp), %rbx
-	adoxq %rdi, %rbx
-	movq %r10, 24(%rsp)
-	mulxq 8(%r8), %rdi, %r10
-	adcxq %rdi, %rbx
-	adoxq %r10, %r15
-	mulxq 16(%r8), %rdi, %r10
-	adcxq %rdi, %r15
-	movq 8(%rsp), %rdi
-	adoxq %r10, %rdi
-	movq %r15, 8(%rsp)
-	mulxq 24(%r8), %r10, %r15
-	adcxq %r10, %rdi
-	adoxq %r15, %r14
-	mulxq 32(%r8), %r10, %r15
-	adcxq %r10, %r14
-	adoxq %r15, %rbp
-	mulxq 40(%r8), %r10, %r15
-	adcxq %r10, %rbp
-	adoxq %r15, %rax
-	mulxq 48(%r8), %r10, %r15
-	adcxq %r10, %rax
-	adoxq %r15, %r13
-	mulxq 56(%r8), %r10, %r15
-	adcxq %r10, %r13
-	movq 32(%rsp), %r10
-	adoxq %r15, %r10
-	movq %r13, 32(%rsp)
-	mulxq 64(%r8), %r15, %r13
-	adcxq %r15, %r10
-	adoxq %r13, %r9
-	mulxq 72(%r8), %r15, %r13
-	adcxq %r15, %r9
-	adoxq %r13, %r11
-	mulxq 80(%r8), %r15, %r13
-	adcxq %r15, %r11
-	adoxq %r13, %r12
-	mulxq 88(%r8), %r15, %r13
-	adcxq %r15, %r12
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r14
-	adcxq %r15, %rbp
-	adoxq %r14, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r14
-	adcxq %r15, %rax
-	movq 32(%rsp), %r15
-	adoxq %r14, %r15
-	movq %rdi, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rdi
-	adcxq %r14, %r15
-	adoxq %rdi, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rdi
-	adcxq %r14, %r10
-	adoxq %rdi, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rdi
-	adcxq %r14, %r9
-	adoxq %rdi, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rdi
-	adcxq %r14, %r11
-	adoxq %rdi, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rdi
-	adcxq %r14, %r12
-	adoxq %rdi, %r13
-	adcxq %rcx, %r13
-	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %rdi
-	adcxq %r14, %rbx
-	movq 8(%rsp), %r14
-	adoxq %rdi, %r14
-	movq %rbx, 8(%rsp)
-	mulxq 8(%r8), %rdi, %rbx
-	adcxq %rdi, %r14
-	movq 32(%rsp), %rdi
-	adoxq %rbx, %rdi
-	movq %r14, 32(%rsp)
-	mulxq 16(%r8), %rbx, %r14
-	adcxq %rbx, %rdi
-	movq 24(%rsp), %rbx
-	adoxq %r14, %rbx
-	movq %rdi, 24(%rsp)
-	mulxq 24(%r8), %r14, %rdi
-	adcxq %r14, %rbx
-	adoxq %rdi, %rbp
-	mulxq 32(%r8), %r14, %rdi
-	adcxq %r14, %rbp
-	adoxq %rdi, %rax
-	mulxq 40(%r8), %r14, %rdi
-	adcxq %r14, %rax
-	adoxq %rdi, %r15
-	mulxq 48(%r8), %r14, %rdi
-	adcxq %r14, %r15
-	adoxq %rdi, %r10
-	mulxq 56(%r8), %r14, %rdi
-	adcxq %r14, %r10
-	adoxq %rdi, %r9
-	mulxq 64(%r8), %r14, %rdi
-	adcxq %r14, %r9
-	adoxq %rdi, %r11
-	mulxq 72(%r8), %r14, %rdi
-	adcxq %r14, %r11
-	adoxq %rdi, %r12
-	mulxq 80(%r8), %r14, %rdi
-	adcxq %r14, %r12
-	adoxq %rdi, %r13
-	mulxq 88(%r8), %r14, %rdi
-	adcxq %r14, %r13
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rbp
-	adcxq %r14, %rax
-	adoxq %rbp, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rbp
-	adcxq %r14, %r15
-	adoxq %rbp, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rbp
-	adcxq %r14, %r10
-	adoxq %rbp, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rbp
-	adcxq %r14, %r9
-	adoxq %rbp, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rbp
-	adcxq %r14, %r11
-	adoxq %rbp, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbp
-	adcxq %r14, %r12
-	adoxq %rbp, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbp
-	adcxq %r14, %r13
-	adoxq %rbp, %rdi
-	adcxq %rcx, %rdi
-	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %rbp
-	movq %rdi, 16(%rsp)
-	movq 32(%rsp), %rdi
-	adcxq %r14, %rdi
-	movq 24(%rsp), %r14
-	adoxq %rbp, %r14
-	movq %rdi, 24(%rsp)
-	mulxq 8(%r8), %rbp, %rdi
-	adcxq %rbp, %r14
-	adoxq %rdi, %rbx
-	mulxq 16(%r8), %rbp, %rdi
-	adcxq %rbp, %rbx
-	movq 8(%rsp), %rbp
-	adoxq %rdi, %rbp
-	movq %rbx, 8(%rsp)
-	mulxq 24(%r8), %rdi, %rbx
-	adcxq %rdi, %rbp
-	adoxq %rbx, %rax
-	mulxq 32(%r8), %rdi, %rbx
-	adcxq %rdi, %rax
-	adoxq %rbx, %r15
-	mulxq 40(%r8), %rdi, %rbx
-	adcxq %rdi, %r15
-	adoxq %rbx, %r10
-	mulxq 48(%r8), %rdi, %rbx
-	adcxq %rdi, %r10
-	adoxq %rbx, %r9
-	mulxq 56(%r8), %rdi, %rbx
-	adcxq %rdi, %r9
-	adoxq %rbx, %r11
-	mulxq 64(%r8), %rdi, %rbx
-	adcxq %rdi, %r11
-	adoxq %rbx, %r12
-	mulxq 72(%r8), %rdi, %rbx
-	adcxq %rdi, %r12
-	adoxq %rbx, %r13
-	mulxq 80(%r8), %rdi, %rbx
-	adcxq %rdi, %r13
-	movq 16(%rsp), %rdi
-	adoxq %rbx, %rdi
-	movq %r13, 16(%rsp)
-	mulxq 88(%r8), %rbx, %r13
-	adcxq %rbx, %rdi
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
-	adcxq %rbx, %r15
-	adoxq %rax, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
-	adcxq %rbx, %r10
-	adoxq %rax, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
-	adcxq %rbx, %r9
-	adoxq %rax, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
-	adcxq %rbx, %r11
-	adoxq %rax, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
-	adcxq %rbx, %r12
-	movq 16(%rsp), %rbx
-	adoxq %rax, %rbx
-	movq %r12, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r12
-	adcxq %rax, %rbx
-	adoxq %r12, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r12
-	adcxq %rax, %rdi
-	adoxq %r12, %r13
-	adcxq %rcx, %r13
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rax, %r12
-	adcxq %rax, %r14
-	movq 8(%rsp), %rax
-	adoxq %r12, %rax
-	movq %r14, 8(%rsp)
-	mulxq 8(%r8), %r12, %r14
-	adcxq %r12, %rax
-	adoxq %r14, %rbp
-	mulxq 16(%r8), %r12, %r14
-	adcxq %r12, %rbp
-	movq 24(%rsp), %r12
-	adoxq %r14, %r12
-	movq %rbp, 24(%rsp)
-	mulxq 24(%r8), %r14, %rbp
-	adcxq %r14, %r12
-	adoxq %rbp, %r15
-	mulxq 32(%r8), %r14, %rbp
-	adcxq %r14, %r15
-	adoxq %rbp, %r10
-	mulxq 40(%r8), %r14, %rbp
-	adcxq %r14, %r10
-	adoxq %rbp, %r9
-	mulxq 48(%r8), %r14, %rbp
-	adcxq %r14, %r9
-	adoxq %rbp, %r11
-	mulxq 56(%r8), %r14, %rbp
-	adcxq %r14, %r11
-	movq 16(%rsp), %r14
-	adoxq %rbp, %r14
-	movq %r11, 16(%rsp)
-	mulxq 64(%r8), %rbp, %r11
-	adcxq %rbp, %r14
-	adoxq %r11, %rbx
-	mulxq 72(%r8), %rbp, %r11
-	adcxq %rbp, %rbx
-	adoxq %r11, %rdi
-	mulxq 80(%r8), %rbp, %r11
-	adcxq %rbp, %rdi
-	adoxq %r11, %r13
-	mulxq 88(%r8), %rbp, %r11
-	adcxq %rbp, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r15
-	adcxq %rbp, %r10
-	adoxq %r15, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r15
-	adcxq %rbp, %r9
-	movq 16(%rsp), %rbp
-	adoxq %r15, %rbp
-	movq %r12, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r12
-	adcxq %r15, %rbp
-	adoxq %r12, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
-	adcxq %r15, %r14
-	adoxq %r12, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r12
-	adcxq %r15, %rbx
-	adoxq %r12, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r12
-	adcxq %r15, %rdi
-	adoxq %r12, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r12
-	adcxq %r15, %r13
-	adoxq %r12, %r11
-	adcxq %rcx, %r11
-	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r15, %r12
-	adcxq %r15, %rax
-	movq 24(%rsp), %r15
-	adoxq %r12, %r15
-	movq %rax, 24(%rsp)
-	mulxq 8(%r8), %r12, %rax
-	adcxq %r12, %r15
-	movq 16(%rsp), %r12
-	adoxq %rax, %r12
-	movq %r15, 16(%rsp)
-	mulxq 16(%r8), %rax, %r15
-	adcxq %rax, %r12
-	movq 8(%rsp), %rax
-	adoxq %r15, %rax
-	movq %r12, 8(%rsp)
-	mulxq 24(%r8), %r15, %r12
-	adcxq %r15, %rax
-	adoxq %r12, %r10
-	mulxq 32(%r8), %r15, %r12
-	adcxq %r15, %r10
-	adoxq %r12, %r9
-	mulxq 40(%r8), %r15, %r12
-	adcxq %r15, %r9
-	adoxq %r12, %rbp
-	mulxq 48(%r8), %r15, %r12
-	adcxq %r15, %rbp
-	adoxq %r12, %r14
-	mulxq 56(%r8), %r15, %r12
-	adcxq %r15, %r14
-	adoxq %r12, %rbx
-	mulxq 64(%r8), %r15, %r12
-	adcxq %r15, %rbx
-	adoxq %r12, %rdi
-	mulxq 72(%r8), %r15, %r12
-	adcxq %r15, %rdi
-	adoxq %r12, %r13
-	mulxq 80(%r8), %r15, %r12
-	adcxq %r15, %r13
-	adoxq %r12, %r11
-	mulxq 88(%r8), %r15, %r12
-	adcxq %r15, %r11
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r10, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r10
-	adcxq %r15, %r9
-	adoxq %r10, %rbp
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r10
-	adcxq %r15, %rbp
-	adoxq %r10, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r10
-	adcxq %r15, %r14
-	adoxq %r10, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r10
-	adcxq %r15, %rbx
-	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r10
-	adcxq %r15, %rdi
-	adoxq %r10, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r10
-	adcxq %r15, %r13
-	adoxq %r10, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r10
-	adcxq %r15, %r11
-	adoxq %r10, %r12
-	adcxq %rcx, %r12
-	movq 64(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r15, %r10
-	movq %r12, 32(%rsp)
-	movq 16(%rsp), %r12
-	adcxq %r15, %r12
-	movq 8(%rsp), %r15
-	adoxq %r10, %r15
-	movq %r12, 8(%rsp)
-	mulxq 8(%r8), %r10, %r12
-	adcxq %r10, %r15
-	adoxq %r12, %rax
-	mulxq 16(%r8), %r10, %r12
-	adcxq %r10, %rax
-	movq 24(%rsp), %r10
-	adoxq %r12, %r10
-	movq %rax, 24(%rsp)
-	mulxq 24(%r8), %r12, %rax
-	adcxq %r12, %r10
-	adoxq %rax, %r9
-	mulxq 32(%r8), %r12, %rax
-	adcxq %r12, %r9
-	adoxq %rax, %rbp
-	mulxq 40(%r8), %r12, %rax
-	adcxq %r12, %rbp
-	adoxq %rax, %r14
-	mulxq 48(%r8), %r12, %rax
-	adcxq %r12, %r14
-	adoxq %rax, %rbx
-	mulxq 56(%r8), %r12, %rax
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
 	adcxq %r12, %rbx
-	adoxq %rax, %rdi
-	mulxq 64(%r8), %r12, %rax
-	adcxq %r12, %rdi
-	adoxq %rax, %r13
-	mulxq 72(%r8), %r12, %rax
-	adcxq %r12, %r13
-	adoxq %rax, %r11
-	mulxq 80(%r8), %r12, %rax
-	adcxq %r12, %r11
-	movq 32(%rsp), %r12
-	adoxq %rax, %r12
-	movq %r11, 32(%rsp)
-	mulxq 88(%r8), %rax, %r11
-	adcxq %rax, %r12
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r9, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
-	adcxq %rax, %r14
-	adoxq %r9, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r9
-	adcxq %rax, %rbx
-	adoxq %r9, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
-	adcxq %rax, %rdi
-	adoxq %r9, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r9
-	adcxq %rax, %r13
-	movq 32(%rsp), %rax
-	adoxq %r9, %rax
-	movq %r13, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
-	adcxq %r9, %rax
-	adoxq %r13, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r13
-	adcxq %r9, %r12
-	adoxq %r13, %r11
-	adcxq %rcx, %r11
-	movq 72(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r13
-	adcxq %r9, %r15
-	movq 24(%rsp), %r9
-	adoxq %r13, %r9
-	movq %r15, 24(%rsp)
-	mulxq 8(%r8), %r13, %r15
-	adcxq %r13, %r9
-	adoxq %r15, %r10
-	mulxq 16(%r8), %r13, %r15
-	adcxq %r13, %r10
-	movq 8(%rsp), %r13
-	adoxq %r15, %r13
-	movq %r10, 8(%rsp)
-	mulxq 24(%r8), %r15, %r10
-	adcxq %r15, %r13
-	adoxq %r10, %rbp
-	mulxq 32(%r8), %r15, %r10
-	adcxq %r15, %rbp
 	adoxq %r10, %r14
-	mulxq 40(%r8), %r15, %r10
-	adcxq %r15, %r14
-	adoxq %r10, %rbx
-	mulxq 48(%r8), %r15, %r10
-	adcxq %r15, %rbx
-	adoxq %r10, %rdi
-	mulxq 56(%r8), %r15, %r10
-	adcxq %r15, %rdi
-	movq 32(%rsp), %r15
-	adoxq %r10, %r15
-	movq %rdi, 32(%rsp)
-	mulxq 64(%r8), %r10, %rdi
-	adcxq %r10, %r15
-	adoxq %rdi, %rax
-	mulxq 72(%r8), %r10, %rdi
-	adcxq %r10, %rax
-	adoxq %rdi, %r12
-	mulxq 80(%r8), %r10, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r10
+	adcxq %r12, %r14
+	movq 16(%rsp), %r12
+	adoxq %r10, %r12
+	movq %r15, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r15
 	adcxq %r10, %r12
-	adoxq %rdi, %r11
-	mulxq 88(%r8), %r10, %rdi
-	adcxq %r10, %r11
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq 24(%rsp), %rdx
+	movq 24(%rsp), %r10
+	adoxq %r15, %r10
+	movq %rax, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rax
+	adcxq %r15, %r10
+	movq 40(%rsp), %r15
+	adoxq %rax, %r15
+	movq %r10, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r10
+	adcxq %rax, %r15
+	adoxq %r10, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
+	adcxq %rax, %r11
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
+	adcxq %rax, %rdi
+	adoxq %r10, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	mulxq 8(%r8), %rax, %r10
+	addq %rax, %r13
+	movq 24(%rsp), %rax
+	adcq %r10, %rax
+	movq %rax, 24(%rsp)
+	mulxq 24(%r8), %r10, %rax
+	movq %r13, 8(%rsp)
+	movq 16(%rsp), %r13
+	adcq %r10, %r13
+	adcq %rax, %rbx
+	mulxq 40(%r8), %r10, %rax
+	adcq %r10, %r14
+	adcq %rax, %r12
+	mulxq 56(%r8), %r10, %rax
+	movq %r12, 16(%rsp)
+	movq 40(%rsp), %r12
+	adcq %r10, %r12
+	adcq %rax, %r15
+	mulxq 72(%r8), %r10, %rax
+	adcq %r10, %r11
+	adcq %rax, %rdi
+	mulxq 88(%r8), %r10, %rax
+	adcq %r10, %r9
+	adcq $0, %rax
+	movq %r9, 40(%rsp)
+	mulxq 0(%r8), %r10, %r9
+	addq %r10, %rbp
+	movq 8(%rsp), %r10
+	adcq %r9, %r10
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %r9, %rdi
+	movq %r11, 32(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r9, %r11
+	adcq %rdi, %r13
+	mulxq 32(%r8), %r9, %rdi
+	adcq %r9, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r9, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %r9, %r15
+	adcq %rdi, %r12
+	mulxq 64(%r8), %r9, %rdi
+	movq %r12, 16(%rsp)
+	movq 24(%rsp), %r12
+	adcq %r9, %r12
+	movq 32(%rsp), %r9
+	adcq %rdi, %r9
+	movq %r9, 32(%rsp)
+	mulxq 80(%r8), %rdi, %r9
+	movq %r12, 24(%rsp)
+	movq 8(%rsp), %r12
+	adcq %rdi, %r12
+	movq 40(%rsp), %rdi
+	adcq %r9, %rdi
+	adcq $0, %rax
+	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	movq %rbp, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rbp
-	adcxq %r10, %r14
-	adoxq %rbp, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %rbp
-	adcxq %r10, %rbx
-	movq 32(%rsp), %r10
-	adoxq %rbp, %r10
-	movq %r13, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r13
-	adcxq %rbp, %r10
-	adoxq %r13, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r13
-	adcxq %rbp, %r15
-	adoxq %r13, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r13
-	adcxq %rbp, %rax
-	adoxq %r13, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r13
-	adcxq %rbp, %r11
-	adoxq %r13, %rdi
-	adcxq %rcx, %rdi
-	movq 80(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbp, %r13
-	adcxq %rbp, %r9
-	movq 8(%rsp), %rbp
-	adoxq %r13, %rbp
-	movq %r9, 8(%rsp)
-	mulxq 8(%r8), %r13, %r9
-	adcxq %r13, %rbp
-	movq 32(%rsp), %r13
-	adoxq %r9, %r13
-	movq %rbp, 32(%rsp)
-	mulxq 16(%r8), %r9, %rbp
-	adcxq %r9, %r13
-	movq 24(%rsp), %r9
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
+	adcxq %r9, %r14
+	adoxq %rbp, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbp
+	adcxq %r9, %r15
+	movq 16(%rsp), %r9
 	adoxq %rbp, %r9
+	movq %rbx, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rbx
+	adcxq %rbp, %r9
+	movq 24(%rsp), %rbp
+	adoxq %rbx, %rbp
+	movq %r13, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r13
+	adcxq %rbx, %rbp
+	movq 32(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %rbp, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbp
+	adcxq %r13, %rbx
+	adoxq %rbp, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
+	adcxq %r13, %r12
+	adoxq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbp
+	adcxq %r13, %rdi
+	adoxq %rbp, %rax
+	adcxq %rcx, %rax
+	movq 24(%rsi), %rdx
+	mulxq 8(%r8), %r13, %rbp
+	addq %r13, %r11
+	movq 24(%rsp), %r13
+	adcq %rbp, %r13
 	movq %r13, 24(%rsp)
 	mulxq 24(%r8), %rbp, %r13
-	adcxq %rbp, %r9
-	adoxq %r13, %r14
-	mulxq 32(%r8), %rbp, %r13
-	adcxq %rbp, %r14
-	adoxq %r13, %rbx
+	movq %r11, 40(%rsp)
+	movq 16(%rsp), %r11
+	adcq %rbp, %r11
+	adcq %r13, %r14
 	mulxq 40(%r8), %rbp, %r13
-	adcxq %rbp, %rbx
-	adoxq %r13, %r10
-	mulxq 48(%r8), %rbp, %r13
-	adcxq %rbp, %r10
-	adoxq %r13, %r15
+	adcq %rbp, %r15
+	adcq %r13, %r9
 	mulxq 56(%r8), %rbp, %r13
-	adcxq %rbp, %r15
-	adoxq %r13, %rax
-	mulxq 64(%r8), %rbp, %r13
-	adcxq %rbp, %rax
-	adoxq %r13, %r12
+	movq %r9, 16(%rsp)
+	movq 32(%rsp), %r9
+	adcq %rbp, %r9
+	adcq %r13, %rbx
 	mulxq 72(%r8), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %r11
-	mulxq 80(%r8), %rbp, %r13
-	adcxq %rbp, %r11
-	adoxq %r13, %rdi
+	adcq %rbp, %r12
+	adcq %r13, %rdi
 	mulxq 88(%r8), %rbp, %r13
-	adcxq %rbp, %rdi
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r14
-	adcxq %rbp, %rbx
-	adoxq %r14, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r14
-	adcxq %rbp, %r10
-	adoxq %r14, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r14
-	adcxq %rbp, %r15
-	adoxq %r14, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r14
-	adcxq %rbp, %rax
-	adoxq %r14, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r14
-	adcxq %rbp, %r12
-	adoxq %r14, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r14
-	adcxq %rbp, %r11
-	adoxq %r14, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r14
-	adcxq %rbp, %rdi
-	adoxq %r14, %r13
-	adcxq %rcx, %r13
-	movq 88(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbp, %r14
-	movq %r13, 16(%rsp)
-	movq 32(%rsp), %r13
-	adcxq %rbp, %r13
-	movq 24(%rsp), %rbp
-	adoxq %r14, %rbp
-	movq %r13, 24(%rsp)
-	mulxq 8(%r8), %r14, %r13
-	adcxq %r14, %rbp
-	adoxq %r13, %r9
-	mulxq 16(%r8), %r14, %r13
-	adcxq %r14, %r9
-	movq 8(%rsp), %r14
-	adoxq %r13, %r14
-	movq %r9, 8(%rsp)
-	mulxq 24(%r8), %r13, %r9
-	adcxq %r13, %r14
-	adoxq %r9, %rbx
-	mulxq 32(%r8), %r13, %r9
-	adcxq %r13, %rbx
-	adoxq %r9, %r10
-	mulxq 40(%r8), %r13, %r9
-	adcxq %r13, %r10
-	adoxq %r9, %r15
-	mulxq 48(%r8), %r13, %r9
-	adcxq %r13, %r15
-	adoxq %r9, %rax
-	mulxq 56(%r8), %r13, %r9
-	adcxq %r13, %rax
-	adoxq %r9, %r12
-	mulxq 64(%r8), %r13, %r9
-	adcxq %r13, %r12
-	adoxq %r9, %r11
-	mulxq 72(%r8), %r13, %r9
-	adcxq %r13, %r11
-	adoxq %r9, %rdi
-	mulxq 80(%r8), %r13, %r9
-	adcxq %r13, %rdi
-	movq 16(%rsp), %r13
-	adoxq %r9, %r13
-	movq %rdi, 16(%rsp)
-	mulxq 88(%r8), %r9, %rdi
-	adcxq %r9, %r13
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
+	adcq %rbp, %rax
+	adcq $0, %r13
+	movq %rax, 32(%rsp)
+	mulxq 0(%r8), %rbp, %rax
+	addq %rbp, %r10
+	movq 40(%rsp), %rbp
+	adcq %rax, %rbp
+	movq %rdi, 40(%rsp)
+	mulxq 16(%r8), %rax, %rdi
+	movq %r12, 8(%rsp)
+	movq 24(%rsp), %r12
+	adcq %rax, %r12
+	adcq %rdi, %r11
+	mulxq 32(%r8), %rax, %rdi
+	adcq %rax, %r14
+	adcq %rdi, %r15
+	mulxq 48(%r8), %rax, %rdi
 	movq %rbx, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbx
-	adcxq %r9, %r10
-	adoxq %rbx, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
-	adcxq %r9, %r15
-	adoxq %rbx, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rbx
-	adcxq %r9, %rax
-	adoxq %rbx, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rbx
-	adcxq %r9, %r12
-	adoxq %rbx, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rbx
-	adcxq %r9, %r11
-	movq 16(%rsp), %r9
-	adoxq %rbx, %r9
-	movq %r11, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r11
-	adcxq %rbx, %r9
-	adoxq %r11, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r11
-	adcxq %rbx, %r13
-	adoxq %r11, %rdi
-	adcxq %rcx, %rdi
-	movq %rbp, %rbx
-	subq $-1, %rbx
-	movq 8(%rsp), %r11
-	sbbq $-1, %r11
-	movq %r13, 32(%rsp)
-	movq %r14, %r13
-	sbbq $-1, %r13
+	movq 16(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq %rdi, %r9
+	mulxq 64(%r8), %rax, %rdi
+	movq %r9, 16(%rsp)
+	movq 24(%rsp), %r9
+	adcq %rax, %r9
+	movq 8(%rsp), %rax
+	adcq %rdi, %rax
+	movq %rax, 8(%rsp)
+	mulxq 80(%r8), %rdi, %rax
+	movq %r9, 24(%rsp)
+	movq 40(%rsp), %r9
+	adcq %rdi, %r9
+	movq 32(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq $0, %r13
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r10
+	adcxq %rax, %r15
+	adoxq %r10, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r10
+	adcxq %rax, %rbx
+	movq 16(%rsp), %rax
+	adoxq %r10, %rax
+	movq %r14, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r14
+	adcxq %r10, %rax
+	movq 24(%rsp), %r10
+	adoxq %r14, %r10
+	movq %r11, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r11
+	adcxq %r14, %r10
+	movq 8(%rsp), %r14
+	adoxq %r11, %r14
+	movq %r10, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r13
+	adcxq %rcx, %r13
+	movq 32(%rsi), %rdx
+	mulxq 8(%r8), %r11, %r10
+	addq %r11, %r12
+	movq 24(%rsp), %r11
+	adcq %r10, %r11
+	movq %r11, 24(%rsp)
+	mulxq 24(%r8), %r10, %r11
+	movq %r12, 32(%rsp)
+	movq 16(%rsp), %r12
+	adcq %r10, %r12
+	adcq %r11, %r15
+	mulxq 40(%r8), %r10, %r11
+	adcq %r10, %rbx
+	adcq %r11, %rax
+	mulxq 56(%r8), %r10, %r11
+	movq %rax, 16(%rsp)
+	movq 8(%rsp), %rax
+	adcq %r10, %rax
+	adcq %r11, %r14
+	mulxq 72(%r8), %r10, %r11
+	adcq %r10, %r9
+	adcq %r11, %rdi
+	mulxq 88(%r8), %r10, %r11
+	adcq %r10, %r13
+	adcq $0, %r11
+	movq %r13, 8(%rsp)
+	mulxq 0(%r8), %r10, %r13
+	addq %r10, %rbp
+	movq 32(%rsp), %r10
+	adcq %r13, %r10
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r13, %rdi
 	movq %r9, 40(%rsp)
 	movq 24(%rsp), %r9
-	sbbq $-1, %r9
-	movq %r14, 48(%rsp)
-	movq %r10, %r14
-	sbbq $-1, %r14
+	adcq %r13, %r9
+	adcq %rdi, %r12
+	mulxq 32(%r8), %r13, %rdi
+	adcq %r13, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r13, %rdi
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	adcq %r13, %r14
+	adcq %rdi, %rax
+	mulxq 64(%r8), %r13, %rdi
+	movq %rax, 16(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r13, %rax
+	movq 40(%rsp), %r13
+	adcq %rdi, %r13
+	movq %r13, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r13
+	movq %rax, 24(%rsp)
+	movq 32(%rsp), %rax
+	adcq %rdi, %rax
+	movq 8(%rsp), %rdi
+	adcq %r13, %rdi
+	adcq $0, %r11
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rbp
+	adcxq %r13, %rbx
+	adoxq %rbp, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rbp
+	adcxq %r13, %r14
+	movq 16(%rsp), %r13
+	adoxq %rbp, %r13
+	movq %r15, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r15
+	adcxq %rbp, %r13
+	movq 24(%rsp), %rbp
+	adoxq %r15, %rbp
+	movq %r12, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
+	adcxq %r15, %rbp
+	movq 40(%rsp), %r15
+	adoxq %r12, %r15
+	movq %rbp, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
+	adcxq %r12, %rax
+	adoxq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbp
+	adcxq %r12, %rdi
+	adoxq %rbp, %r11
+	adcxq %rcx, %r11
+	movq 40(%rsi), %rdx
+	mulxq 8(%r8), %r12, %rbp
+	addq %r12, %r9
+	movq 24(%rsp), %r12
+	adcq %rbp, %r12
+	movq %r12, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r12
+	movq %r9, 8(%rsp)
+	movq 16(%rsp), %r9
+	adcq %rbp, %r9
+	adcq %r12, %rbx
+	mulxq 40(%r8), %rbp, %r12
+	adcq %rbp, %r14
+	adcq %r12, %r13
+	mulxq 56(%r8), %rbp, %r12
+	movq %r13, 16(%rsp)
+	movq 40(%rsp), %r13
+	adcq %rbp, %r13
+	adcq %r12, %r15
+	mulxq 72(%r8), %rbp, %r12
+	adcq %rbp, %rax
+	adcq %r12, %rdi
+	mulxq 88(%r8), %rbp, %r12
+	adcq %rbp, %r11
+	adcq $0, %r12
+	movq %r11, 40(%rsp)
+	mulxq 0(%r8), %rbp, %r11
+	addq %rbp, %r10
+	movq 8(%rsp), %rbp
+	adcq %r11, %rbp
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %r11, %rdi
+	movq %rax, 32(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r11, %rax
+	adcq %rdi, %r9
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r11, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %r11, %r15
+	adcq %rdi, %r13
+	mulxq 64(%r8), %r11, %rdi
+	movq %r13, 16(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r11, %r13
+	movq 32(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r11, 32(%rsp)
+	mulxq 80(%r8), %rdi, %r11
+	movq %r13, 24(%rsp)
+	movq 8(%rsp), %r13
+	adcq %rdi, %r13
+	movq 40(%rsp), %rdi
+	adcq %r11, %rdi
+	adcq $0, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r10
+	adcxq %r11, %r15
+	movq 16(%rsp), %r11
+	adoxq %r10, %r11
+	movq %rbx, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %rbx
+	adcxq %r10, %r11
+	movq 24(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %r9, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	adcxq %rbx, %r10
+	movq 32(%rsp), %rbx
+	adoxq %r9, %rbx
+	movq %r10, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
+	adcxq %r9, %rbx
+	adoxq %r10, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r10
+	adcxq %r9, %r13
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
+	adcxq %r9, %rdi
+	adoxq %r10, %r12
+	adcxq %rcx, %r12
+	movq 48(%rsi), %rdx
+	mulxq 8(%r8), %r9, %r10
+	addq %r9, %rax
+	movq 24(%rsp), %r9
+	adcq %r10, %r9
+	movq %r9, 24(%rsp)
+	mulxq 24(%r8), %r10, %r9
+	movq %rax, 40(%rsp)
+	movq 16(%rsp), %rax
+	adcq %r10, %rax
+	adcq %r9, %r14
+	mulxq 40(%r8), %r10, %r9
+	adcq %r10, %r15
+	adcq %r9, %r11
+	mulxq 56(%r8), %r10, %r9
+	movq %r11, 16(%rsp)
+	movq 32(%rsp), %r11
+	adcq %r10, %r11
+	adcq %r9, %rbx
+	mulxq 72(%r8), %r10, %r9
+	adcq %r10, %r13
+	adcq %r9, %rdi
+	mulxq 88(%r8), %r10, %r9
+	adcq %r10, %r12
+	adcq $0, %r9
+	movq %r12, 32(%rsp)
+	mulxq 0(%r8), %r10, %r12
+	addq %r10, %rbp
+	movq 40(%rsp), %r10
+	adcq %r12, %r10
+	movq %rdi, 40(%rsp)
+	mulxq 16(%r8), %r12, %rdi
+	movq %r13, 8(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r12, %r13
+	adcq %rdi, %rax
+	mulxq 32(%r8), %r12, %rdi
+	adcq %r12, %r14
+	adcq %rdi, %r15
+	mulxq 48(%r8), %r12, %rdi
+	movq %rbx, 24(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %r12, %rbx
+	adcq %rdi, %r11
+	mulxq 64(%r8), %r12, %rdi
+	movq %r11, 16(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r12, %r11
+	movq 8(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 8(%rsp)
+	mulxq 80(%r8), %rdi, %r12
+	movq %r11, 24(%rsp)
+	movq 40(%rsp), %r11
+	adcq %rdi, %r11
+	movq 32(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %r9
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbp
+	adcxq %r12, %rbx
+	movq 16(%rsp), %r12
+	adoxq %rbp, %r12
+	movq %r14, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r14
+	adcxq %rbp, %r12
+	movq 24(%rsp), %rbp
+	adoxq %r14, %rbp
+	movq %rax, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rax
+	adcxq %r14, %rbp
+	movq 8(%rsp), %r14
+	adoxq %rax, %r14
+	movq %rbp, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rbp
+	adcxq %rax, %r11
+	adoxq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
+	adcxq %rax, %rdi
+	adoxq %rbp, %r9
+	adcxq %rcx, %r9
+	movq 56(%rsi), %rdx
+	mulxq 8(%r8), %rax, %rbp
+	addq %rax, %r13
+	movq 24(%rsp), %rax
+	adcq %rbp, %rax
+	movq %rax, 24(%rsp)
+	mulxq 24(%r8), %rbp, %rax
+	movq %r13, 32(%rsp)
+	movq 16(%rsp), %r13
+	adcq %rbp, %r13
+	adcq %rax, %r15
+	mulxq 40(%r8), %rbp, %rax
+	adcq %rbp, %rbx
+	adcq %rax, %r12
+	mulxq 56(%r8), %rbp, %rax
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	adcq %rbp, %r12
+	adcq %rax, %r14
+	mulxq 72(%r8), %rbp, %rax
+	adcq %rbp, %r11
+	adcq %rax, %rdi
+	mulxq 88(%r8), %rbp, %rax
+	adcq %rbp, %r9
+	adcq $0, %rax
+	movq %r9, 8(%rsp)
+	mulxq 0(%r8), %rbp, %r9
+	addq %rbp, %r10
+	movq 32(%rsp), %rbp
+	adcq %r9, %rbp
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r9, %rdi
+	movq %r11, 40(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r9, %r11
+	adcq %rdi, %r13
+	mulxq 32(%r8), %r9, %rdi
+	adcq %r9, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r9, %rdi
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	adcq %r9, %r14
+	adcq %rdi, %r12
+	mulxq 64(%r8), %r9, %rdi
+	movq %r12, 16(%rsp)
+	movq 24(%rsp), %r12
+	adcq %r9, %r12
+	movq 40(%rsp), %r9
+	adcq %rdi, %r9
+	movq %r9, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r9
+	movq %r12, 24(%rsp)
+	movq 32(%rsp), %r12
+	adcq %rdi, %r12
+	movq 8(%rsp), %rdi
+	adcq %r9, %rdi
+	adcq $0, %rax
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
+	adcxq %r9, %rbx
+	adoxq %r10, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
+	adcxq %r9, %r14
+	movq 16(%rsp), %r9
+	adoxq %r10, %r9
+	movq %r15, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r15
+	adcxq %r10, %r9
+	movq 24(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r13, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r13
+	adcxq %r15, %r10
+	movq 40(%rsp), %r15
+	adoxq %r13, %r15
+	movq %r10, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r10
+	adcxq %r13, %r15
+	adoxq %r10, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r10
+	adcxq %r13, %rdi
+	adoxq %r10, %rax
+	adcxq %rcx, %rax
+	movq 64(%rsi), %rdx
+	mulxq 8(%r8), %r13, %r10
+	addq %r13, %r11
+	movq 24(%rsp), %r13
+	adcq %r10, %r13
+	movq %r13, 24(%rsp)
+	mulxq 24(%r8), %r10, %r13
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	adcq %r10, %r11
+	adcq %r13, %rbx
+	mulxq 40(%r8), %r10, %r13
+	adcq %r10, %r14
+	adcq %r13, %r9
+	mulxq 56(%r8), %r10, %r13
+	movq %r9, 16(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r10, %r9
+	adcq %r13, %r15
+	mulxq 72(%r8), %r10, %r13
+	adcq %r10, %r12
+	adcq %r13, %rdi
+	mulxq 88(%r8), %r10, %r13
+	adcq %r10, %rax
+	adcq $0, %r13
+	movq %rax, 40(%rsp)
+	mulxq 0(%r8), %r10, %rax
+	addq %r10, %rbp
+	movq 8(%rsp), %r10
+	adcq %rax, %r10
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %rax, %rdi
+	movq %r12, 32(%rsp)
+	movq 24(%rsp), %r12
+	adcq %rax, %r12
+	adcq %rdi, %r11
+	mulxq 32(%r8), %rax, %rdi
+	adcq %rax, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %rax, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %rax, %r15
+	adcq %rdi, %r9
+	mulxq 64(%r8), %rax, %rdi
+	movq %r9, 16(%rsp)
+	movq 24(%rsp), %r9
+	adcq %rax, %r9
+	movq 32(%rsp), %rax
+	adcq %rdi, %rax
+	movq %rax, 32(%rsp)
+	mulxq 80(%r8), %rdi, %rax
+	movq %r9, 24(%rsp)
+	movq 8(%rsp), %r9
+	adcq %rdi, %r9
+	movq 40(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq $0, %r13
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbp
+	adcxq %rax, %r15
+	movq 16(%rsp), %rax
+	adoxq %rbp, %rax
+	movq %rbx, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rbx
+	adcxq %rbp, %rax
+	movq 24(%rsp), %rbp
+	adoxq %rbx, %rbp
+	movq %r11, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r11
+	adcxq %rbx, %rbp
+	movq 32(%rsp), %rbx
+	adoxq %r11, %rbx
+	movq %rbp, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r13
+	adcxq %rcx, %r13
+	movq 72(%rsi), %rdx
+	mulxq 8(%r8), %r11, %rbp
+	addq %r11, %r12
+	movq 24(%rsp), %r11
+	adcq %rbp, %r11
+	movq %r11, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r11
+	movq %r12, 40(%rsp)
+	movq 16(%rsp), %r12
+	adcq %rbp, %r12
+	adcq %r11, %r14
+	mulxq 40(%r8), %rbp, %r11
+	adcq %rbp, %r15
+	adcq %r11, %rax
+	mulxq 56(%r8), %rbp, %r11
+	movq %rax, 16(%rsp)
+	movq 32(%rsp), %rax
+	adcq %rbp, %rax
+	adcq %r11, %rbx
+	mulxq 72(%r8), %rbp, %r11
+	adcq %rbp, %r9
+	adcq %r11, %rdi
+	mulxq 88(%r8), %rbp, %r11
+	adcq %rbp, %r13
+	adcq $0, %r11
+	movq %r13, 32(%rsp)
+	mulxq 0(%r8), %rbp, %r13
+	addq %rbp, %r10
+	movq 40(%rsp), %rbp
+	adcq %r13, %rbp
+	movq %rdi, 40(%rsp)
+	mulxq 16(%r8), %r13, %rdi
+	movq %r9, 8(%rsp)
+	movq 24(%rsp), %r9
+	adcq %r13, %r9
+	adcq %rdi, %r12
+	mulxq 32(%r8), %r13, %rdi
+	adcq %r13, %r14
+	adcq %rdi, %r15
+	mulxq 48(%r8), %r13, %rdi
+	movq %rbx, 24(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %r13, %rbx
+	adcq %rdi, %rax
+	mulxq 64(%r8), %r13, %rdi
+	movq %rax, 16(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r13, %rax
+	movq 8(%rsp), %r13
+	adcq %rdi, %r13
+	movq %r13, 8(%rsp)
+	mulxq 80(%r8), %rdi, %r13
+	movq %rax, 24(%rsp)
+	movq 40(%rsp), %rax
+	adcq %rdi, %rax
+	movq 32(%rsp), %rdi
+	adcq %r13, %rdi
+	adcq $0, %r11
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r10
+	adcxq %r13, %r15
+	adoxq %r10, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r10
+	adcxq %r13, %rbx
+	movq 16(%rsp), %r13
+	adoxq %r10, %r13
+	movq %r14, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r14
+	adcxq %r10, %r13
+	movq 24(%rsp), %r10
+	adoxq %r14, %r10
+	movq %r12, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
+	adcxq %r14, %r10
+	movq 8(%rsp), %r14
+	adoxq %r12, %r14
+	movq %r10, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r10
+	adcxq %r12, %rdi
+	adoxq %r10, %r11
+	adcxq %rcx, %r11
+	movq 80(%rsi), %rdx
+	mulxq 8(%r8), %r12, %r10
+	addq %r12, %r9
+	movq 24(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 24(%rsp)
+	mulxq 24(%r8), %r10, %r12
+	movq %r9, 32(%rsp)
+	movq 16(%rsp), %r9
+	adcq %r10, %r9
+	adcq %r12, %r15
+	mulxq 40(%r8), %r10, %r12
+	adcq %r10, %rbx
+	adcq %r12, %r13
+	mulxq 56(%r8), %r10, %r12
+	movq %r13, 16(%rsp)
+	movq 8(%rsp), %r13
+	adcq %r10, %r13
+	adcq %r12, %r14
+	mulxq 72(%r8), %r10, %r12
+	adcq %r10, %rax
+	adcq %r12, %rdi
+	mulxq 88(%r8), %r10, %r12
+	adcq %r10, %r11
+	adcq $0, %r12
+	movq %r11, 8(%rsp)
+	mulxq 0(%r8), %r10, %r11
+	addq %r10, %rbp
+	movq 32(%rsp), %r10
+	adcq %r11, %r10
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r11, %rdi
+	movq %rax, 40(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r11, %rax
+	adcq %rdi, %r9
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r11, %rdi
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	adcq %r11, %r14
+	adcq %rdi, %r13
+	mulxq 64(%r8), %r11, %rdi
+	movq %r13, 16(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r11, %r13
+	movq 40(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r11, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r11
+	movq %r13, 24(%rsp)
+	movq 32(%rsp), %r13
+	adcq %rdi, %r13
+	movq 8(%rsp), %rdi
+	adcq %r11, %rdi
+	adcq $0, %r12
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	movq 16(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %r15, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r15
+	adcxq %rbp, %r11
+	movq 24(%rsp), %rbp
+	adoxq %r15, %rbp
+	movq %r9, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r9
+	adcxq %r15, %rbp
+	movq 40(%rsp), %r15
+	adoxq %r9, %r15
+	movq %rbp, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r12
+	adcxq %rcx, %r12
+	movq 88(%rsi), %rdx
+	mulxq 8(%r8), %r9, %rbp
+	addq %r9, %rax
+	movq 24(%rsp), %r9
+	adcq %rbp, %r9
+	movq %r9, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r9
+	movq %rax, 8(%rsp)
+	movq 16(%rsp), %rax
+	adcq %rbp, %rax
+	adcq %r9, %rbx
+	mulxq 40(%r8), %rbp, %r9
+	adcq %rbp, %r14
+	adcq %r9, %r11
+	mulxq 56(%r8), %rbp, %r9
+	movq %r11, 16(%rsp)
+	movq 40(%rsp), %r11
+	adcq %rbp, %r11
+	adcq %r9, %r15
+	mulxq 72(%r8), %rbp, %r9
+	adcq %rbp, %r13
+	adcq %r9, %rdi
+	mulxq 88(%r8), %rbp, %r9
+	adcq %rbp, %r12
+	adcq $0, %r9
+	movq %r12, 40(%rsp)
+	mulxq 0(%r8), %rbp, %r12
+	addq %rbp, %r10
+	movq 8(%rsp), %rbp
+	adcq %r12, %rbp
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %r12, %rdi
+	movq %r13, 32(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r12, %r13
+	adcq %rdi, %rax
+	mulxq 32(%r8), %r12, %rdi
+	adcq %r12, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r12, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %r12, %r15
+	adcq %rdi, %r11
+	mulxq 64(%r8), %r12, %rdi
+	movq %r11, 16(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r12, %r11
+	movq 32(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 32(%rsp)
+	mulxq 80(%r8), %rdi, %r12
+	movq %r11, 24(%rsp)
+	movq 8(%rsp), %r11
+	adcq %rdi, %r11
+	movq 40(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %r9
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %r15
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r10
+	adcxq %r12, %r15
+	movq 16(%rsp), %r12
+	adoxq %r10, %r12
+	movq %rbx, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %rbx
+	adcxq %r10, %r12
+	movq 24(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %rax, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	adcxq %rbx, %r10
+	movq 32(%rsp), %rbx
+	adoxq %rax, %rbx
+	movq %r10, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r10
+	adcxq %rax, %rbx
+	adoxq %r10, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
+	adcxq %rax, %r11
+	adoxq %r10, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
+	adcxq %rax, %rdi
+	adoxq %r10, %r9
+	adcxq %rcx, %r9
+	movq %rbp, %rax
+	subq $-1, %rax
+	movq %r13, %r10
+	sbbq $-1, %r10
+	movq %rdi, 40(%rsp)
+	movq 24(%rsp), %rdi
+	sbbq $-1, %rdi
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	sbbq $-1, %r11
+	movq %rbx, 48(%rsp)
+	movq %r14, %rbx
+	sbbq $-1, %rbx
 	movq %r12, 56(%rsp)
 	movq %r15, %r12
 	sbbq .Lfg_p751_mont_p+40(%rip), %r12
-	movq %rax, 64(%rsp)
-	movq 64(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+48(%rip), %rax
-	movq %r15, 72(%rsp)
+	movq %r15, 64(%rsp)
 	movq 56(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+56(%rip), %r15
-	movq %r10, 80(%rsp)
-	movq 16(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+64(%rip), %r10
-	movq %rdi, 88(%rsp)
-	movq 40(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
+	sbbq .Lfg_p751_mont_p+48(%rip), %r15
+	movq %r14, 72(%rsp)
+	movq 32(%rsp), %r14
+	sbbq .Lfg_p751_mont_p+56(%rip), %r14
+	movq %r13, 80(%rsp)
+	movq 48(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+64(%rip), %r13
+	movq %r9, 88(%rsp)
+	movq 8(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+72(%rip), %r9
 	movq %rbp, 96(%rsp)
-	movq 32(%rsp), %rbp
+	movq 40(%rsp), %rbp
 	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
 	movq %rbp, 104(%rsp)
 	movq 88(%rsp), %rbp
 	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
-	cmovc 96(%rsp), %rbx
-	cmovc 8(%rsp), %r11
-	cmovc 48(%rsp), %r13
-	cmovc 24(%rsp), %r9
-	cmovc 80(%rsp), %r14
-	cmovc 72(%rsp), %r12
-	cmovc 64(%rsp), %rax
+	cmovc 96(%rsp), %rax
+	cmovc 80(%rsp), %r10
+	cmovc 24(%rsp), %rdi
+	cmovc 16(%rsp), %r11
+	cmovc 72(%rsp), %rbx
+	cmovc 64(%rsp), %r12
 	cmovc 56(%rsp), %r15
-	cmovc 16(%rsp), %r10
-	cmovc 40(%rsp), %rdi
-	movq %rdi, 112(%rsp)
-	movq 104(%rsp), %rdi
-	cmovc 32(%rsp), %rdi
+	cmovc 32(%rsp), %r14
+	cmovc 48(%rsp), %r13
+	cmovc 8(%rsp), %r9
+	movq %r9, 112(%rsp)
+	movq 104(%rsp), %r9
+	cmovc 40(%rsp), %r9
 	cmovc 88(%rsp), %rbp
 	movq %rbp, 88(%rsp)
 	movq 0(%rsp), %rbp
-	movq %rbx, 0(%rbp)
-	movq %r11, 8(%rbp)
-	movq %r13, 16(%rbp)
-	movq %r9, 24(%rbp)
-	movq %r14, 32(%rbp)
+	movq %rax, 0(%rbp)
+	movq %r10, 8(%rbp)
+	movq %rdi, 16(%rbp)
+	movq %r11, 24(%rbp)
+	movq %rbx, 32(%rbp)
 	movq %r12, 40(%rbp)
-	movq %rax, 48(%rbp)
-	movq %r15, 56(%rbp)
-	movq %r10, 64(%rbp)
-	movq 112(%rsp), %rbx
-	movq %rbx, 72(%rbp)
-	movq %rdi, 80(%rbp)
-	movq 88(%rsp), %r11
-	movq %r11, 88(%rbp)
+	movq %r15, 48(%rbp)
+	movq %r14, 56(%rbp)
+	movq %r13, 64(%rbp)
+	movq 112(%rsp), %rax
+	movq %rax, 72(%rbp)
+	movq %r9, 80(%rbp)
+	movq 88(%rsp), %r10
+	movq %r10, 88(%rbp)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
