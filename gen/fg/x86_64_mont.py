@@ -460,7 +460,7 @@ class Kernel:
         p751 +24%) lose, so only _sqr_rows, _mul_rows and, from n = 5, the
         product rows of _mul_fused ask for it (re-measured there: p751 mul
         -6%, spare-bit primes of 5..12 limbs -4..6%, p503 and z12 neutral;
-        it once measured +7% at p751, before the rows' bound tracking).  (Dropping the XOR
+        an earlier measurement found +7% at p751).  (Dropping the XOR
         of consecutive _row_adx rows whose flags are provably clear costs
         +30%: the XOR is what lets the next row's chains start early.)
         """
