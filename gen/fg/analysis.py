@@ -117,11 +117,16 @@ def _pseudo_mersenne(p, n):
 @dataclass
 class Fp2Analysis:
     """Fp2 = Fp[u]/(u^2 - nr). Lazy reduction is chosen when the bounds below
-    hold (checked here, restated in the generated comments):
-      mul: operand sums a0+a1 < 2p fit n limbs (2p < R); the wide value
-           t0 + k*p^2 - k*t1 (nr = -k) or t0 + k*t1 (nr = k) is below
-           (k+1)p^2, and (k+1)p^2 is within redc's bound; the middle term
-           a0*b1 + a1*b0 = T2 - T0 - T1 < 2p^2 is within it too.
+    hold (checked here, restated in the generated comments; T0 = a0*b0,
+    T1 = a1*b1, each at most (p-1)^2):
+      mul: operand sums a0+a1 < 2p fit n limbs (2p < R); the middle term
+           a0*b1 + a1*b0 = T2 - (T0 + T1) < 2p^2 is within redc's bound;
+           c0's wide value, for nr = -k: T0 - k*T1 computed modulo R^2, plus
+           p*R when it borrowed (a masked add of p to the high half), which
+           lies in [p*R - k(p-1)^2, p*R) and so is non-negative when
+           k(p-1)^2 <= p*R, and below redc's bound (p*R, or R^2 for the
+           pseudo-Mersenne form) either way; for nr = k: T0 + k*T1 below
+           (k+1)(p-1)^2 + 1, within redc's bound.
       sqr (nr = -1 only): (a0+a1)(a0-a1+p) < 4p^2 and 2a0*a1 < 2p^2 within
            redc's bound, operands < 2p fit n limbs.
     """
@@ -130,7 +135,6 @@ class Fp2Analysis:
     nr_internal: int       # nr mod p, internal form
     nr_inv_internal: int   # nr^-1 mod p, internal form
     half_internal: int     # 1/2 mod p, internal form
-    kp2: int               # k * p^2 (wide constant)
     lazy_mul: bool
     lazy_sqr: bool
 
@@ -142,8 +146,9 @@ def _fp2(fa, nr):
     fits = 2 * p < R
     return Fp2Analysis(
         nr=nr, k=k, nr_internal=fa.to_internal(nr % p), nr_inv_internal=fa.to_internal(pow(nr, -1, p)),
-        half_internal=fa.to_internal(pow(2, -1, p)), kp2=k * p * p,
-        lazy_mul=fits and (k + 1) * p * p <= bound and 2 * p * p <= bound,
+        half_internal=fa.to_internal(pow(2, -1, p)),
+        lazy_mul=fits and 2 * p * p <= bound and (k * (p - 1) ** 2 <= p * R and p * R <= bound if nr < 0
+                                                  else (k + 1) * (p - 1) ** 2 < bound),
         lazy_sqr=fits and nr == -1 and 4 * p * p <= bound)
 
 
