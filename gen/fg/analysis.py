@@ -122,11 +122,12 @@ class Fp2Analysis:
       mul: operand sums a0+a1 < 2p fit n limbs (2p < R); the middle term
            a0*b1 + a1*b0 = T2 - (T0 + T1) < 2p^2 is within redc's bound;
            c0's wide value, for nr = -k: T0 - k*T1 computed modulo R^2, plus
-           p*R when it borrowed (a masked add of p to the high half), which
-           lies in [p*R - k(p-1)^2, p*R) and so is non-negative when
-           k(p-1)^2 <= p*R, and below redc's bound (p*R, or R^2 for the
-           pseudo-Mersenne form) either way; for nr = k: T0 + k*T1 below
-           (k+1)(p-1)^2 + 1, within redc's bound.
+           the constant X = p * 2^s (a multiple of p whose low s bits are 0,
+           so the addition starts at limb s // 64), with X >= k(p-1)^2 so the
+           exact sum is non-negative (when the subtraction borrowed, the
+           addition's carry out cancels it) and X + (p-1)^2 below redc's
+           bound; s is the largest such shift (the fewest limbs to add);
+           for nr = k: T0 + k*T1 below (k+1)(p-1)^2 + 1, within redc's bound.
       sqr (nr = -1 only): (a0+a1)(a0-a1+p) < 4p^2 and 2a0*a1 < 2p^2 within
            redc's bound, operands < 2p fit n limbs.
     """
@@ -137,6 +138,17 @@ class Fp2Analysis:
     half_internal: int     # 1/2 mod p, internal form
     lazy_mul: bool
     lazy_sqr: bool
+    corr_shift: int = 0    # nr < 0: s of X = p * 2^s
+    corr_limbs: list = field(default_factory=list)  # limbs s//64 .. 2n-1 of X (C literals)
+
+
+def _corr_shift(p, k, bound):
+    """The largest s with p*2^s + (p-1)^2 < bound, or -1 when p*2^s < k(p-1)^2 for it."""
+    q = (bound - 1 - (p - 1) ** 2) // p
+    if q < 1:
+        return -1
+    s = q.bit_length() - 1
+    return s if p << s >= k * (p - 1) ** 2 else -1
 
 
 def _fp2(fa, nr):
@@ -144,12 +156,18 @@ def _fp2(fa, nr):
     bound = p * R if fa.form == "montgomery" else R * R
     k = abs(nr)
     fits = 2 * p < R
-    return Fp2Analysis(
+    shift = _corr_shift(p, k, bound) if nr < 0 else -1
+    fp2 = Fp2Analysis(
         nr=nr, k=k, nr_internal=fa.to_internal(nr % p), nr_inv_internal=fa.to_internal(pow(nr, -1, p)),
         half_internal=fa.to_internal(pow(2, -1, p)),
-        lazy_mul=fits and 2 * p * p <= bound and (k * (p - 1) ** 2 <= p * R and p * R <= bound if nr < 0
-                                                  else (k + 1) * (p - 1) ** 2 < bound),
+        lazy_mul=fits and 2 * p * p <= bound and (shift >= 0 if nr < 0 else (k + 1) * (p - 1) ** 2 < bound),
         lazy_sqr=fits and nr == -1 and 4 * p * p <= bound)
+    if fp2.lazy_mul and nr < 0:
+        x = p << shift
+        assert x >= k * (p - 1) ** 2 and x + (p - 1) ** 2 < bound <= R * R
+        fp2.corr_shift = shift
+        fp2.corr_limbs = hex_limbs(x, 2 * fa.n)[shift // W:]
+    return fp2
 
 
 def plan_dispatch(fa, kernel_choice):
