@@ -129,7 +129,13 @@ class Fp2Analysis:
            bound; s is the largest such shift (the fewest limbs to add);
            for nr = k: T0 + k*T1 below (k+1)(p-1)^2 + 1, within redc's bound.
       sqr (nr = -1 only): (a0+a1)(a0-a1+p) < 4p^2 and 2a0*a1 < 2p^2 within
-           redc's bound, operands < 2p fit n limbs.
+           redc's bound, operands < 2p fit n limbs. They go to the field's
+           mul (fused product and reduction), which relies on mul(x, y) =
+           redc(x*y) for operands x, y < 2p with 4p^2 within redc's bound:
+           true of the C kernel (mul_wide then redc), of the pseudo-Mersenne
+           kernels (any product < R^2), and of the fused Montgomery assembly,
+           whose carry plan for operands < 2p equals the one for operands < p
+           when 4p < R (checked for every shipped and test prime).
     """
     nr: int
     k: int                 # |nr|
