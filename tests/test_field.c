@@ -716,14 +716,20 @@ static void fp2_random(E2 *a, unsigned long i)
 {
     random_element(a->c0.limb);
     random_element(a->c1.limb);
-    if (i % 16 == 0) { /* the largest operands: both halves p - 1 (lazy bounds at their extreme) */
+    if (i % 4 == 0) {
+        /* the lazy bounds at their extremes: halves whose internal limbs are p - 1
+         * (the largest canonical value) or 0, in all four combinations */
         mpz_t z;
         mpz_init(z);
         mpz_sub_ui(z, P, 1);
         from_mpz(a->c0.limb, N, z);
         from_mpz(a->c1.limb, N, z);
-        internal(a->c0.limb, z);
-        internal(a->c1.limb, z);
+        if (i % 16 == 4)
+            memset(a->c0.limb, 0, sizeof a->c0.limb);
+        else if (i % 16 == 8)
+            memset(a->c1.limb, 0, sizeof a->c1.limb);
+        else if (i % 16 == 12)
+            random_element(a->c0.limb);
         mpz_clear(z);
     }
 }
