@@ -38,7 +38,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, SHL, SHR, NEG)
+                            IMUL, CMOVC, CMOVS, SHL, SHR, NEG, PEXT)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -46,6 +46,7 @@ from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
+PEXT_HI = True
 
 # RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
 # so constant operands use a recognizable offset rewritten into a local label.
@@ -284,7 +285,10 @@ class Kernel:
         for j in J:
             self.steps += 1
             if j in pow2:
-                lo, hi, _ = self._shift_prod(xr, pow2[j])
+                if not mulq and PEXT_HI:
+                    lo, hi = self._shift_pext(j, pow2[j])
+                else:
+                    lo, hi, _ = self._shift_prod(xr, pow2[j])
                 words += [(base + j, lo, False), (base + j + 1, hi, False)]
                 continue
             if not mulq:
@@ -356,6 +360,16 @@ class Kernel:
         self.emit(SHR, hi.reg, 64 - k)
         self.unlock()
         return lo, hi, False
+
+    def _shift_pext(self, j, k):
+        """(lo, hi) = rdx * 2^k: lo = rdx << k (one flag-port op), hi = PEXT(rdx, mask)."""
+        lo = self.new()
+        hi = self.new()
+        self.emit(MOV, lo.reg, rdx)
+        self.emit(SHL, lo.reg, k)
+        self.emit(PEXT, hi.reg, rdx, self.const("s", j))
+        self.unlock()
+        return lo, hi
 
     def _plan(self, acc, base, top, J=None):
         """Next-use estimates for a row over positions base..top.
@@ -708,6 +722,9 @@ class _Shape:
         self.pow2 = {j: q.bit_length() - 1 for j, q in enumerate(self.q_limbs)
                      if q > 1 and q & (q - 1) == 0}
         assert self.J[-1] == n - 1
+        # PEXT masks of the pow2 limbs: bits 64-k..63 (x >> (64-k) = PEXT(x, mask))
+        self.s_limbs = [(((1 << k) - 1) << (64 - k)) if j in self.pow2 else 0
+                        for j, k in ((j, self.pow2.get(j, 0)) for j in range(n))]
 
 
 # ---------------------------------------------------------------------------
@@ -964,9 +981,62 @@ def _mul_fused(k, sh, ap, bp, rp):
     _final_sub(k, sh, R, acc.get(2 * n), rp)
 
 
+def _final_select(sh):
+    """Whether _final forms Uh + Th and Uh + (Th - p) side by side (see _final_pair)."""
+    return sh.n <= 4
+
+
+def _final_pair(k, sh, Uh, Th, rp):
+    """r = Uh + Th - p if that is >= 0, else Uh + Th, with a short tail after Uh.
+
+    Th (the high half of the product) is final long before Uh (the reduction's
+    last row), so V = Th - p (n words and a 0/-1 borrow word bv) is formed while
+    the reduction runs.  After Uh only two independent chains remain,
+    S = Uh + Th and D = Uh + V; the top word of D is bv + carry, 0 or -1
+    (D = S - p lies in [-p, p)), and its sign selects S (CMOVS).  The serial
+    add-then-subtract chain of _final (2n+2 flag operations after Uh) becomes
+    n+1.  When D < 0, S < p fits n words, so the carry out of S is not needed.
+    """
+    n = sh.n
+    # no multiplies follow: the multiplier's fixed registers join the pool
+    k.free += [r for r in ((rax, rdx) if k.level == "x86_64" else (rdx,)) if r not in k.free]
+    V = []
+    for j in range(n):
+        v = k.new(PRIO_ACC)
+        k.emit(MOV, v.reg, k.opnd(Th[j]))
+        k.emit(SUB if j == 0 else SBB, v.reg, _imm_or_const(k, sh.p, j))
+        k.unlock()
+        V.append(v)
+    bv = k.new(PRIO_ACC)
+    k.emit(SBB, bv.reg, bv.reg)                 # 0 or -1: borrow of Th - p
+    k.unlock()
+    for j in range(n):                          # S = Uh + Th, in Th
+        k.emit(ADD if j == 0 else ADC, k.r(Th[j]), k.opnd(Uh[j]))
+        k.unlock()
+    for j in range(n):                          # D = Uh + V, in V
+        k.emit(ADD if j == 0 else ADC, k.r(V[j]), k.opnd(Uh[j]))
+        k.unlock()
+    k.emit(ADC, k.r(bv), 0)                     # top word of D: SF = D < 0
+    k.unlock()
+    for u in Uh:
+        k.kill(u)
+    k.kill(bv)
+    for j in range(n):
+        k.emit(CMOVS, k.r(V[j]), k.opnd(Th[j]))
+        k.unlock()
+    for t in Th:
+        k.kill(t)
+    for j in range(n):
+        k.emit(MOV, k.mem(rp, 8 * j), k.r(V[j]))
+        k.unlock()
+        k.kill(V[j])
+
+
 def _final(k, sh, Uh, Th, rp):
     """r = Uh + Th - p if that does not borrow, else Uh + Th (both < 2p)."""
     n = sh.n
+    if _final_select(sh):
+        return _final_pair(k, sh, Uh, Th, rp)
     wide = sh.spare == 0
     cw = None
     if wide:
@@ -1082,7 +1152,7 @@ def _sqr_split(sh):
 
 def _build(sh, op, level):
     n = sh.n
-    k = Kernel(level, {"q": 0, "p": 1})
+    k = Kernel(level, {"q": 0, "p": 1, "s": 2})
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     acc = {}
@@ -1137,7 +1207,10 @@ def _build(sh, op, level):
 
 def _rodata(sh):
     lines = ["#ifndef __APPLE__", ".section .rodata", ".p2align 6"]
-    for tab, limbs in (("q", sh.q_limbs), ("p", sh.p_limbs)):
+    tabs = [("q", sh.q_limbs), ("p", sh.p_limbs)]
+    if sh.pow2:
+        tabs.append(("s", sh.s_limbs))
+    for tab, limbs in tabs:
         lines.append(".Lfg_%s_mont_%s:" % (sh.name, tab))
         lines += ["\t.quad 0x%016x" % x for x in limbs]
     lines.append("#endif")
@@ -1152,7 +1225,7 @@ def _fix_consts(text, sh):
         if v < _CONST_BASE:
             return mo.group(0)
         v -= _CONST_BASE
-        tab = ("q", "p")[v // 0x10000]
+        tab = ("q", "p", "s")[v // 0x10000]
         return ".Lfg_%s_mont_%s+%d(%%rip)" % (sh.name, tab, v % 0x10000)
     return re.sub(r"(\d+)\(%rip\)", sub, text)
 

@@ -27,6 +27,11 @@
 	.quad 0x00000000ffffffff
 	.quad 0x0000000000000000
 	.quad 0xffffffff00000001
+.Lfg_p256_mont_s:
+	.quad 0x0000000000000000
+	.quad 0xffffffff00000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
 #endif
 
 #ifdef __APPLE__
@@ -332,29 +337,36 @@ pushq %rbx
 	adcq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq $0, %r9
-	addq 32(%rsi), %rbx
-	adcq 40(%rsi), %r13
-	adcq 48(%rsi), %rcx
-	adcq 56(%rsi), %r12
-	adcq $0, %r9
-	movq %rbx, %r14
-	subq $-1, %r14
-	movq %r13, %r15
-	sbbq .Lfg_p256_mont_p+8(%rip), %r15
-	movq %rcx, %r10
-	sbbq $0, %r10
-	movq %r12, %r8
-	sbbq .Lfg_p256_mont_p+24(%rip), %r8
-	sbbq $0, %r9
-	cmovc %rbx, %r14
-	cmovc %r13, %r15
-	cmovc %rcx, %r10
-	cmovc %r12, %r8
-	movq %r14, 0(%rdi)
-	movq %r15, 8(%rdi)
-	movq %r10, 16(%rdi)
-	movq %r8, 24(%rdi)
+	movq 32(%rsi), %r9
+	subq $-1, %r9
+	movq 40(%rsi), %r14
+	sbbq .Lfg_p256_mont_p+8(%rip), %r14
+	movq 48(%rsi), %r15
+	sbbq $0, %r15
+	movq 56(%rsi), %r10
+	sbbq .Lfg_p256_mont_p+24(%rip), %r10
+	sbbq %r8, %r8
+	movq 32(%rsi), %rbp
+	addq %rbx, %rbp
+	movq 40(%rsi), %r11
+	adcq %r13, %r11
+	movq 48(%rsi), %rax
+	adcq %rcx, %rax
+	movq 56(%rsi), %rdx
+	adcq %r12, %rdx
+	addq %rbx, %r9
+	adcq %r13, %r14
+	adcq %rcx, %r15
+	adcq %r12, %r10
+	adcq $0, %r8
+	cmovs %rbp, %r9
+	cmovs %r11, %r14
+	cmovs %rax, %r15
+	cmovs %rdx, %r10
+	movq %r9, 0(%rdi)
+	movq %r14, 8(%rdi)
+	movq %r15, 16(%rdi)
+	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -686,29 +698,32 @@ pushq %rbx
 	adcq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq $0, %r9
-	addq %rbx, %r8
-	adcq %r12, %rbp
-	adcq %r13, %r10
-	adcq %r14, %rsi
-	adcq $0, %r9
-	movq %r8, %rcx
-	subq $-1, %rcx
-	movq %rbp, %r15
-	sbbq .Lfg_p256_mont_p+8(%rip), %r15
-	movq %r10, %r11
-	sbbq $0, %r11
-	movq %rsi, %rbx
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
-	sbbq $0, %r9
-	cmovc %r8, %rcx
-	cmovc %rbp, %r15
-	cmovc %r10, %r11
-	cmovc %rsi, %rbx
-	movq %rcx, 0(%rdi)
-	movq %r15, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %rbx, 24(%rdi)
+	movq %rbx, %r9
+	subq $-1, %r9
+	movq %r12, %rcx
+	sbbq .Lfg_p256_mont_p+8(%rip), %rcx
+	movq %r13, %r15
+	sbbq $0, %r15
+	movq %r14, %r11
+	sbbq .Lfg_p256_mont_p+24(%rip), %r11
+	sbbq %rax, %rax
+	addq %r8, %rbx
+	adcq %rbp, %r12
+	adcq %r10, %r13
+	adcq %rsi, %r14
+	addq %r8, %r9
+	adcq %rbp, %rcx
+	adcq %r10, %r15
+	adcq %rsi, %r11
+	adcq $0, %rax
+	cmovs %rbx, %r9
+	cmovs %r12, %rcx
+	cmovs %r13, %r15
+	cmovs %r14, %r11
+	movq %r9, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %r15, 16(%rdi)
+	movq %r11, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -923,9 +938,8 @@ pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rdx
 	movq %rdx, %rcx
-	movq %rdx, %r8
 	shlq $32, %rcx
-	shrq $32, %r8
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
 	movq 8(%rsi), %r11
 	addq %rcx, %r11
@@ -936,9 +950,8 @@ pushq %rbx
 	adcq $0, %r10
 	movq %r11, %rdx
 	movq %rdx, %rbp
-	movq %rdx, %r12
 	shlq $32, %rbp
-	shrq $32, %r12
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r14
 	addq %rbp, %rax
 	adcq %r12, %rbx
@@ -946,9 +959,8 @@ pushq %rbx
 	adcq $0, %r14
 	movq %rax, %rdx
 	movq %rdx, %r15
-	movq %rdx, %rcx
 	shlq $32, %r15
-	shrq $32, %rcx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rcx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
 	addq %r15, %rbx
 	adcq %rcx, %r10
@@ -956,37 +968,43 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rbx, %rdx
 	movq %rdx, %rbp
-	movq %rdx, %r12
 	shlq $32, %rbp
-	shrq $32, %r12
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r11
 	addq %rbp, %r10
 	adcq %r12, %r14
 	adcq %r13, %r9
 	adcq $0, %r11
-	movq $0, %r15
-	addq 32(%rsi), %r10
-	adcq 40(%rsi), %r14
-	adcq 48(%rsi), %r9
-	adcq 56(%rsi), %r11
-	adcq $0, %r15
-	movq %r10, %rcx
-	subq $-1, %rcx
-	movq %r14, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r9, %rax
-	sbbq $0, %rax
-	movq %r11, %rbp
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
-	sbbq $0, %r15
-	cmovc %r10, %rcx
-	cmovc %r14, %r8
-	cmovc %r9, %rax
-	cmovc %r11, %rbp
-	movq %rcx, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rax, 16(%rdi)
-	movq %rbp, 24(%rdi)
+	movq 32(%rsi), %r15
+	subq $-1, %r15
+	movq 40(%rsi), %rcx
+	sbbq .Lfg_p256_mont_p+8(%rip), %rcx
+	movq 48(%rsi), %r8
+	sbbq $0, %r8
+	movq 56(%rsi), %rax
+	sbbq .Lfg_p256_mont_p+24(%rip), %rax
+	sbbq %rbp, %rbp
+	movq 32(%rsi), %r12
+	addq %r10, %r12
+	movq 40(%rsi), %r13
+	adcq %r14, %r13
+	movq 48(%rsi), %rbx
+	adcq %r9, %rbx
+	movq 56(%rsi), %rdx
+	adcq %r11, %rdx
+	addq %r10, %r15
+	adcq %r14, %rcx
+	adcq %r9, %r8
+	adcq %r11, %rax
+	adcq $0, %rbp
+	cmovs %r12, %r15
+	cmovs %r13, %rcx
+	cmovs %rbx, %r8
+	cmovs %rdx, %rax
+	movq %r15, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %rax, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1085,9 +1103,8 @@ pushq %rbx
 	adcq $0, %r9
 	movq %r8, %rdx
 	movq %rdx, %rbx
-	movq %rdx, %r13
 	shlq $32, %rbx
-	shrq $32, %r13
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %rcx
 	addq %rbx, %r10
 	adcq %r13, %rax
@@ -1095,9 +1112,8 @@ pushq %rbx
 	adcq $0, %rcx
 	movq %r10, %rdx
 	movq %rdx, %rsi
-	movq %rdx, %rbx
 	shlq $32, %rsi
-	shrq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r15
 	addq %rsi, %rax
 	adcq %rbx, %rbp
@@ -1105,9 +1121,8 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rax, %rdx
 	movq %rdx, %r8
-	movq %rdx, %rsi
 	shlq $32, %r8
-	shrq $32, %rsi
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r13
 	addq %r8, %rbp
 	adcq %rsi, %rcx
@@ -1115,37 +1130,39 @@ pushq %rbx
 	adcq $0, %r13
 	movq %rbp, %rdx
 	movq %rdx, %r10
-	movq %rdx, %r8
 	shlq $32, %r10
-	shrq $32, %r8
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %rbx
 	addq %r10, %rcx
 	adcq %r8, %r15
 	adcq %rsi, %r13
 	adcq $0, %rbx
-	movq $0, %rax
-	addq %r12, %rcx
-	adcq %r14, %r15
-	adcq %r11, %r13
-	adcq %r9, %rbx
-	adcq $0, %rax
-	movq %rcx, %r10
-	subq $-1, %r10
-	movq %r15, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r13, %rsi
-	sbbq $0, %rsi
-	movq %rbx, %rbp
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
-	sbbq $0, %rax
-	cmovc %rcx, %r10
-	cmovc %r15, %r8
-	cmovc %r13, %rsi
-	cmovc %rbx, %rbp
-	movq %r10, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rsi, 16(%rdi)
-	movq %rbp, 24(%rdi)
+	movq %r12, %rax
+	subq $-1, %rax
+	movq %r14, %r10
+	sbbq .Lfg_p256_mont_p+8(%rip), %r10
+	movq %r11, %r8
+	sbbq $0, %r8
+	movq %r9, %rsi
+	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq %rbp, %rbp
+	addq %rcx, %r12
+	adcq %r15, %r14
+	adcq %r13, %r11
+	adcq %rbx, %r9
+	addq %rcx, %rax
+	adcq %r15, %r10
+	adcq %r13, %r8
+	adcq %rbx, %rsi
+	adcq $0, %rbp
+	cmovs %r12, %rax
+	cmovs %r14, %r10
+	cmovs %r11, %r8
+	cmovs %r9, %rsi
+	movq %rax, 0(%rdi)
+	movq %r10, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %rsi, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1219,9 +1236,8 @@ pushq %rbx
 	adcq %rbx, %r8
 	movq %r10, %rdx
 	movq %rdx, %r12
-	movq %rdx, %r14
 	shlq $32, %r12
-	shrq $32, %r14
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rsi
 	addq %r12, %rcx
 	adcq %r14, %r9
@@ -1229,9 +1245,8 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %rcx, %rdx
 	movq %rdx, %r12
-	movq %rdx, %r14
 	shlq $32, %r12
-	shrq $32, %r14
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r10
 	addq %r12, %r9
 	adcq %r14, %r11
@@ -1239,9 +1254,8 @@ pushq %rbx
 	adcq $0, %r10
 	movq %r9, %rdx
 	movq %rdx, %r12
-	movq %rdx, %r14
 	shlq $32, %r12
-	shrq $32, %r14
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rcx
 	addq %r12, %r11
 	adcq %r14, %rsi
@@ -1249,37 +1263,39 @@ pushq %rbx
 	adcq $0, %rcx
 	movq %r11, %rdx
 	movq %rdx, %r12
-	movq %rdx, %r14
 	shlq $32, %r12
-	shrq $32, %r14
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r9
 	addq %r12, %rsi
 	adcq %r14, %r10
 	adcq %rbx, %rcx
 	adcq $0, %r9
-	movq $0, %r12
-	addq %rax, %rsi
-	adcq %r13, %r10
-	adcq %r15, %rcx
-	adcq %r8, %r9
-	adcq $0, %r12
-	movq %rsi, %r14
-	subq $-1, %r14
-	movq %r10, %rbx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
-	movq %rcx, %r11
-	sbbq $0, %r11
-	movq %r9, %rax
-	sbbq .Lfg_p256_mont_p+24(%rip), %rax
-	sbbq $0, %r12
-	cmovc %rsi, %r14
-	cmovc %r10, %rbx
-	cmovc %rcx, %r11
-	cmovc %r9, %rax
-	movq %r14, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %rax, 24(%rdi)
+	movq %rax, %r12
+	subq $-1, %r12
+	movq %r13, %r14
+	sbbq .Lfg_p256_mont_p+8(%rip), %r14
+	movq %r15, %rbx
+	sbbq $0, %rbx
+	movq %r8, %r11
+	sbbq .Lfg_p256_mont_p+24(%rip), %r11
+	sbbq %rdx, %rdx
+	addq %rsi, %rax
+	adcq %r10, %r13
+	adcq %rcx, %r15
+	adcq %r9, %r8
+	addq %rsi, %r12
+	adcq %r10, %r14
+	adcq %rcx, %rbx
+	adcq %r9, %r11
+	adcq $0, %rdx
+	cmovs %rax, %r12
+	cmovs %r13, %r14
+	cmovs %r15, %rbx
+	cmovs %r8, %r11
+	movq %r12, 0(%rdi)
+	movq %r14, 8(%rdi)
+	movq %rbx, 16(%rdi)
+	movq %r11, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1482,11 +1498,11 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	subq $8, %rsp
 	movq 0(%rsi), %rdx
 	movq %rdx, %r8
-	movq %rdx, %r9
 	shlq $32, %r8
-	shrq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r9
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
 	movq 8(%rsi), %rax
 	addq %r8, %rax
@@ -1497,9 +1513,8 @@ pushq %rbx
 	adcq $0, %r11
 	movq %rax, %rdx
 	movq %rdx, %r12
-	movq %rdx, %r13
 	shlq $32, %r12
-	shrq $32, %r13
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %r15
 	addq %r12, %rbx
 	adcq %r13, %rbp
@@ -1507,9 +1522,8 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rbx, %rdx
 	movq %rdx, %r8
-	movq %rdx, %r9
 	shlq $32, %r8
-	shrq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r9
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r12
 	addq %r8, %rbp
 	adcq %r9, %r11
@@ -1517,37 +1531,46 @@ pushq %rbx
 	adcq $0, %r12
 	movq %rbp, %rdx
 	movq %rdx, %r13
-	movq %rdx, %r14
 	shlq $32, %r13
-	shrq $32, %r14
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r8
 	addq %r13, %r11
 	adcq %r14, %r15
 	adcq %rax, %r12
 	adcq $0, %r8
-	movq $0, %r9
-	addq 32(%rsi), %r11
-	adcq 40(%rsi), %r15
-	adcq 48(%rsi), %r12
-	adcq 56(%rsi), %r8
-	adcq $0, %r9
-	movq %r11, %r10
-	subq $-1, %r10
-	movq %r15, %rbx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
-	movq %r12, %r13
-	sbbq $0, %r13
-	movq %r8, %r14
-	sbbq .Lfg_p256_mont_p+24(%rip), %r14
-	sbbq $0, %r9
-	cmovc %r11, %r10
-	cmovc %r15, %rbx
-	cmovc %r12, %r13
-	cmovc %r8, %r14
-	movq %r10, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r13, 16(%rdi)
-	movq %r14, 24(%rdi)
+	movq 32(%rsi), %r9
+	subq $-1, %r9
+	movq 40(%rsi), %r10
+	sbbq .Lfg_p256_mont_p+8(%rip), %r10
+	movq 48(%rsi), %rbx
+	sbbq $0, %rbx
+	movq 56(%rsi), %r13
+	sbbq .Lfg_p256_mont_p+24(%rip), %r13
+	sbbq %r14, %r14
+	movq 32(%rsi), %rax
+	addq %r11, %rax
+	movq 40(%rsi), %rbp
+	adcq %r15, %rbp
+	movq 48(%rsi), %rdx
+	adcq %r12, %rdx
+	movq %rdi, 0(%rsp)
+	movq 56(%rsi), %rdi
+	adcq %r8, %rdi
+	addq %r11, %r9
+	adcq %r15, %r10
+	adcq %r12, %rbx
+	adcq %r8, %r13
+	adcq $0, %r14
+	cmovs %rax, %r9
+	cmovs %rbp, %r10
+	cmovs %rdx, %rbx
+	cmovs %rdi, %r13
+	movq 0(%rsp), %r11
+	movq %r9, 0(%r11)
+	movq %r10, 8(%r11)
+	movq %rbx, 16(%r11)
+	movq %r13, 24(%r11)
+	addq $8, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1635,9 +1658,8 @@ pushq %rbx
 	adcxq %rcx, %r12
 	movq %r9, %rdx
 	movq %rdx, %r14
-	movq %rdx, %rbx
 	shlq $32, %r14
-	shrq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
 	addq %r14, %r10
 	adcq %rbx, %rax
@@ -1645,9 +1667,8 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %r10, %rdx
 	movq %rdx, %r14
-	movq %rdx, %rbx
 	shlq $32, %r14
-	shrq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
 	addq %r14, %rax
 	adcq %rbx, %rbp
@@ -1655,9 +1676,8 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rax, %rdx
 	movq %rdx, %r14
-	movq %rdx, %rbx
 	shlq $32, %r14
-	shrq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
 	addq %r14, %rbp
 	adcq %rbx, %rsi
@@ -1665,37 +1685,39 @@ pushq %rbx
 	adcq $0, %r10
 	movq %rbp, %rdx
 	movq %rdx, %r14
-	movq %rdx, %rbx
 	shlq $32, %r14
-	shrq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rax
 	addq %r14, %rsi
 	adcq %rbx, %r9
 	adcq %r8, %r10
 	adcq $0, %rax
-	movq $0, %r14
-	addq %r13, %rsi
-	adcq %r11, %r9
-	adcq %r15, %r10
-	adcq %r12, %rax
-	adcq $0, %r14
-	movq %rsi, %rbx
-	subq $-1, %rbx
-	movq %r9, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r10, %rbp
-	sbbq $0, %rbp
-	movq %rax, %r13
-	sbbq .Lfg_p256_mont_p+24(%rip), %r13
-	sbbq $0, %r14
-	cmovc %rsi, %rbx
-	cmovc %r9, %r8
-	cmovc %r10, %rbp
-	cmovc %rax, %r13
-	movq %rbx, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rbp, 16(%rdi)
-	movq %r13, 24(%rdi)
+	movq %r13, %r14
+	subq $-1, %r14
+	movq %r11, %rbx
+	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
+	movq %r15, %r8
+	sbbq $0, %r8
+	movq %r12, %rbp
+	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
+	sbbq %rdx, %rdx
+	addq %rsi, %r13
+	adcq %r9, %r11
+	adcq %r10, %r15
+	adcq %rax, %r12
+	addq %rsi, %r14
+	adcq %r9, %rbx
+	adcq %r10, %r8
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	cmovs %r13, %r14
+	cmovs %r11, %rbx
+	cmovs %r15, %r8
+	cmovs %r12, %rbp
+	movq %r14, 0(%rdi)
+	movq %rbx, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %rbp, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1770,9 +1792,8 @@ pushq %rbx
 	adoxq %rcx, %r14
 	movq %rax, %rdx
 	movq %rdx, %r15
-	movq %rdx, %rbp
 	shlq $32, %r15
-	shrq $32, %rbp
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rsi
 	addq %r15, %r8
 	adcq %rbp, %r9
@@ -1780,9 +1801,8 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %r8, %rdx
 	movq %rdx, %r15
-	movq %rdx, %rbp
 	shlq $32, %r15
-	shrq $32, %rbp
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rax
 	addq %r15, %r9
 	adcq %rbp, %r11
@@ -1790,9 +1810,8 @@ pushq %rbx
 	adcq $0, %rax
 	movq %r9, %rdx
 	movq %rdx, %r15
-	movq %rdx, %rbp
 	shlq $32, %r15
-	shrq $32, %rbp
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r8
 	addq %r15, %r11
 	adcq %rbp, %rsi
@@ -1800,37 +1819,39 @@ pushq %rbx
 	adcq $0, %r8
 	movq %r11, %rdx
 	movq %rdx, %r15
-	movq %rdx, %rbp
 	shlq $32, %r15
-	shrq $32, %rbp
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r9
 	addq %r15, %rsi
 	adcq %rbp, %rax
 	adcq %r13, %r8
 	adcq $0, %r9
-	movq $0, %r15
-	addq %rbx, %rsi
-	adcq %r12, %rax
-	adcq %r10, %r8
-	adcq %r14, %r9
-	adcq $0, %r15
-	movq %rsi, %rbp
-	subq $-1, %rbp
-	movq %rax, %r13
-	sbbq .Lfg_p256_mont_p+8(%rip), %r13
-	movq %r8, %r11
-	sbbq $0, %r11
-	movq %r9, %rbx
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
-	sbbq $0, %r15
-	cmovc %rsi, %rbp
-	cmovc %rax, %r13
-	cmovc %r8, %r11
-	cmovc %r9, %rbx
-	movq %rbp, 0(%rdi)
-	movq %r13, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %rbx, 24(%rdi)
+	movq %rbx, %r15
+	subq $-1, %r15
+	movq %r12, %rbp
+	sbbq .Lfg_p256_mont_p+8(%rip), %rbp
+	movq %r10, %r13
+	sbbq $0, %r13
+	movq %r14, %r11
+	sbbq .Lfg_p256_mont_p+24(%rip), %r11
+	sbbq %rdx, %rdx
+	addq %rsi, %rbx
+	adcq %rax, %r12
+	adcq %r8, %r10
+	adcq %r9, %r14
+	addq %rsi, %r15
+	adcq %rax, %rbp
+	adcq %r8, %r13
+	adcq %r9, %r11
+	adcq $0, %rdx
+	cmovs %rbx, %r15
+	cmovs %r12, %rbp
+	cmovs %r10, %r13
+	cmovs %r14, %r11
+	movq %r15, 0(%rdi)
+	movq %rbp, 8(%rdi)
+	movq %r13, 16(%rdi)
+	movq %r11, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
