@@ -1239,6 +1239,11 @@ def emit_montgomery(fa):
     return _fix_consts("\n".join(out), sh)
 
 
+def _pext_rows(sh):
+    """Whether the reduction rows at bmi2/adx form a 2^k limb's high word by PEXT."""
+    return PEXT_HI and bool(sh.pow2)
+
+
 def kernel_choice(fa):
     """(op, level) -> level of the kernel the dispatcher should call.
 
@@ -1248,6 +1253,6 @@ def kernel_choice(fa):
     Everywhere else each level's own kernel was the fastest it may run.
     """
     choice = {(op, level): level for op in OPS for level in LEVELS}
-    if fa.n <= 4:
+    if fa.n <= 4 and not _pext_rows(_Shape(fa)):
         choice[("sqr", "adx")] = "bmi2"
     return choice
