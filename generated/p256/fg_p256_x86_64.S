@@ -419,6 +419,84 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r12
 	movq %rdx, %r13
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r15, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq %r8, %r14
 	movq %r8, %r15
 	shlq $32, %r14
@@ -428,140 +506,67 @@ pushq %rbx
 	addq %r14, %r10
 	adcq %r15, %rbx
 	adcq %rax, %r12
-	adcq %rdx, %r13
-	movq $0, %r9
-	adcq $0, %r9
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %rdx, %r9
-	movq %r10, %r15
-	movq %r10, %r8
-	shlq $32, %r15
-	shrq $32, %r8
+	movq %rdx, %rcx
+	movq %r10, %rsi
+	movq %r10, %r14
+	shlq $32, %rsi
+	shrq $32, %r14
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r10
-	addq %r15, %rbx
-	adcq %r8, %r12
-	adcq %rax, %r13
-	adcq %rdx, %r9
-	movq $0, %r11
-	adcq $0, %r11
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
+	addq %rsi, %rbx
+	adcq %r14, %r12
+	adcq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %rdx, %r11
 	movq %rbx, %r8
-	movq %rbx, %r10
+	movq %rbx, %rsi
 	shlq $32, %r8
-	shrq $32, %r10
+	shrq $32, %rsi
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %rbx
 	addq %r8, %r12
-	adcq %r10, %r13
-	adcq %rax, %r9
-	adcq %rdx, %r11
-	movq $0, %rbp
-	adcq $0, %rbp
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
+	adcq %rsi, %rcx
+	adcq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	addq %rdx, %rbp
 	movq %r12, %r10
-	movq %r12, %rbx
+	movq %r12, %r8
 	shlq $32, %r10
-	shrq $32, %rbx
+	shrq $32, %r8
 	movq .Lfg_p256_mont_q+24(%rip), %rax
 	mulq %r12
-	addq %r10, %r13
-	adcq %rbx, %r9
-	adcq %rax, %r11
-	adcq %rdx, %rbp
-	movq $0, %r14
-	adcq $0, %r14
-	movq %r13, %r15
-	subq $-1, %r15
-	movq %r9, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	addq %r10, %rcx
+	adcq %r8, %r15
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %r13, %rbx
+	subq $-1, %rbx
 	movq %r11, %r10
-	sbbq $0, %r10
-	movq %rbp, %rbx
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
-	sbbq $0, %r14
-	cmovc %r13, %r15
-	cmovc %r9, %r8
-	cmovc %r11, %r10
-	cmovc %rbp, %rbx
-	movq %r15, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %r10, 16(%rdi)
-	movq %rbx, 24(%rdi)
+	sbbq .Lfg_p256_mont_p+8(%rip), %r10
+	movq %r9, %r8
+	sbbq $0, %r8
+	movq %rbp, %r12
+	sbbq .Lfg_p256_mont_p+24(%rip), %r12
+	sbbq %rax, %rax
+	addq %rcx, %r13
+	adcq %r15, %r11
+	adcq %r14, %r9
+	adcq %rsi, %rbp
+	addq %rcx, %rbx
+	adcq %r15, %r10
+	adcq %r14, %r8
+	adcq %rsi, %r12
+	adcq $0, %rax
+	cmovs %r13, %rbx
+	cmovs %r11, %r10
+	cmovs %r9, %r8
+	cmovs %rbp, %r12
+	movq %rbx, 0(%rdi)
+	movq %r10, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %r12, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
