@@ -47,6 +47,7 @@ LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
 PEXT_HI = True
+NEGQ_KERNELS = (("x86_64", "mul"),)
 
 # RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
 # so constant operands use a recognizable offset rewritten into a local label.
@@ -129,6 +130,7 @@ class Kernel:
         self.slots_free = []
         self.nslots = 0
         self.zero = None
+        self.negq = {}
         if level == "adx":
             self.zero = self.take_reg()
 
@@ -282,6 +284,9 @@ class Kernel:
         t_next = self._plan(acc, base, top, J)
         words = []                               # (pos, operand value, fixed?)
         muls = [j for j in J if j not in pow2]
+        negq = self.negq if pow2 else {}
+        shifted = {}
+        muls = [j for j in muls if j not in negq]
         for j in J:
             self.steps += 1
             if j in pow2:
@@ -289,6 +294,18 @@ class Kernel:
                     lo, hi = self._shift_pext(j, pow2[j])
                 else:
                     lo, hi, _ = self._shift_prod(xr, pow2[j])
+                shifted[j] = (lo, hi)
+                words += [(base + j, lo, False), (base + j + 1, hi, False)]
+                continue
+            if j in negq:
+                sl, sh_ = shifted[negq[j]]
+                lo = self.new()
+                hi = self.new()
+                self.emit(MOV, lo.reg, xr())
+                self.emit(MOV, hi.reg, lo.reg)
+                self.emit(SUB, lo.reg, self.r(sl))
+                self.emit(SBB, hi.reg, self.r(sh_))
+                self.unlock()
                 words += [(base + j, lo, False), (base + j + 1, hi, False)]
                 continue
             if not mulq:
@@ -722,6 +739,13 @@ class _Shape:
         self.pow2 = {j: q.bit_length() - 1 for j, q in enumerate(self.q_limbs)
                      if q > 1 and q & (q - 1) == 0}
         assert self.J[-1] == n - 1
+        # limbs 2^64 - 2^k + 1 after a limb 2^k: m * limb = (m << 64) - (m << k) + m
+        # from the 2^k limb's two words (a SUB and an SBB instead of a multiply)
+        self.negq = {}
+        for j, q in enumerate(self.q_limbs):
+            for jp, k in self.pow2.items():
+                if jp < j and q == (1 << 64) - (1 << k) + 1:
+                    self.negq[j] = jp
         # PEXT masks of the pow2 limbs: bits 64-k..63 (x >> (64-k) = PEXT(x, mask))
         self.s_limbs = [(((1 << k) - 1) << (64 - k)) if j in self.pow2 else 0
                         for j, k in ((j, self.pow2.get(j, 0)) for j in range(n))]
@@ -844,9 +868,11 @@ def _sqr_rows(k, acc, ap, n, split=False):
                 acc[q].prio = PRIO_DONE
                 k.unlock()
         return
-    # x86_64: MUL clobbers flags, so the carry between squares is kept as a
-    # mask (SBB c,c) and put back into CF by NEG c before the next pair of ADCs
-    c = None
+    # x86_64: MUL clobbers flags, so the carry out of position 2i goes into the
+    # high word of a[i]^2 (at most 2^64 - 2, so it cannot overflow), which is
+    # added at 2i+1 by the next square's ADD: ADD, ADC, ADC per square (the
+    # former mask carry took NEG, ADC, ADC, SBB: one more op on the chain)
+    t = None
     for i in range(n):
         k.emit(MOV, rax, k.mem(ap, 8 * i))
         k.emit(MUL, rax)
@@ -856,26 +882,22 @@ def _sqr_rows(k, acc, ap, n, split=False):
             k.emit(MOV, v.reg, rax)
             acc[0] = v
             k.unlock()
-            if n == 1:
-                v = k.new(PRIO_DONE)
-                k.emit(MOV, v.reg, rdx)
-                acc[1] = v
-                k.unlock()
-                break
-            k.emit(ADD, k.r(acc[1]), rdx)
-            k.unlock()
         else:
-            k.emit(NEG, k.r(c))
+            k.emit(ADD, k.r(acc[2 * i - 1]), k.r(t))
             k.emit(ADC, k.r(acc[2 * i]), rax)
-            k.emit(ADC, k.r(acc[2 * i + 1]), rdx)
+            k.emit(ADC, rdx, 0)
             k.unlock()
-        if i < n - 1:
-            if c is None:
-                c = k.new(PRIO_ACC)
-            k.emit(SBB, c.reg if c.reg is not None else k.r(c), k.r(c))
-            k.unlock()
-    if c is not None:
-        k.kill(c)
+        if t is None:
+            t = k.new(PRIO_ACC)
+        k.emit(MOV, t.reg if t.reg is not None else k.r(t), rdx)
+        k.unlock()
+    if n == 1:
+        acc[1] = t
+        t.prio = PRIO_DONE
+    else:
+        k.emit(ADD, k.r(acc[2 * n - 1]), k.r(t))
+        k.unlock()
+        k.kill(t)
 
 
 class _RdxLoaded:
@@ -1155,6 +1177,8 @@ def _sqr_split(sh):
 def _build(sh, op, level):
     n = sh.n
     k = Kernel(level, {"q": 0, "p": 1, "s": 2})
+    if (level, op) in NEGQ_KERNELS:
+        k.negq = sh.negq
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     acc = {}

@@ -234,25 +234,26 @@ pushq %rbx
 	movq 0(%rsi), %rax
 	mulq %rax
 	movq %rax, %r15
-	addq %rdx, %rcx
-	sbbq %r8, %r8
+	movq %rdx, %r8
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r8
+	addq %r8, %rcx
 	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %r8, %r8
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r8
+	addq %r8, %r11
 	adcq %rax, %rbx
-	adcq %rdx, %r12
-	sbbq %r8, %r8
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r8
+	addq %r8, %r12
 	adcq %rax, %r13
-	adcq %rdx, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	addq %r8, %r14
 	movq %r15, 0(%rdi)
 	movq %rcx, 8(%rdi)
 	movq %r9, 16(%rdi)
@@ -501,71 +502,75 @@ pushq %rbx
 	movq %r8, %r15
 	shlq $32, %r14
 	shrq $32, %r15
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r8
+	movq %r8, %rcx
+	movq %rcx, %rsi
+	subq %r14, %rcx
+	sbbq %r15, %rsi
 	addq %r14, %r10
 	adcq %r15, %rbx
-	adcq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq %r10, %rsi
+	adcq %rcx, %r12
+	adcq $0, %rsi
 	movq %r10, %r14
-	shlq $32, %rsi
-	shrq $32, %r14
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r10
-	addq %rsi, %rbx
-	adcq %r14, %r12
-	adcq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq %rbx, %r8
-	movq %rbx, %rsi
-	shlq $32, %r8
-	shrq $32, %rsi
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %rbx
-	addq %r8, %r12
-	adcq %rsi, %rcx
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq %r12, %r10
-	movq %r12, %r8
-	shlq $32, %r10
-	shrq $32, %r8
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r12
-	addq %r10, %rcx
-	adcq %r8, %r15
-	adcq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq %r13, %rbx
-	subq $-1, %rbx
-	movq %r11, %r10
-	sbbq .Lfg_p256_mont_p+8(%rip), %r10
-	movq %r9, %r8
-	sbbq $0, %r8
+	movq %r10, %r15
+	shlq $32, %r14
+	shrq $32, %r15
+	movq %r10, %rcx
+	movq %rcx, %r8
+	subq %r14, %rcx
+	sbbq %r15, %r8
+	addq %r14, %rbx
+	adcq %r15, %r12
+	adcq %rcx, %rsi
+	adcq $0, %r8
+	movq %rbx, %r14
+	movq %rbx, %r15
+	shlq $32, %r14
+	shrq $32, %r15
+	movq %rbx, %rcx
+	movq %rcx, %r10
+	subq %r14, %rcx
+	sbbq %r15, %r10
+	addq %r14, %r12
+	adcq %r15, %rsi
+	adcq %rcx, %r8
+	adcq $0, %r10
+	movq %r12, %r14
+	movq %r12, %r15
+	shlq $32, %r14
+	shrq $32, %r15
+	movq %r12, %rcx
+	movq %rcx, %rbx
+	subq %r14, %rcx
+	sbbq %r15, %rbx
+	addq %r14, %rsi
+	adcq %r15, %r8
+	adcq %rcx, %r10
+	adcq $0, %rbx
+	movq %r13, %r14
+	subq $-1, %r14
+	movq %r11, %r15
+	sbbq .Lfg_p256_mont_p+8(%rip), %r15
+	movq %r9, %rcx
+	sbbq $0, %rcx
 	movq %rbp, %r12
 	sbbq .Lfg_p256_mont_p+24(%rip), %r12
 	sbbq %rax, %rax
-	addq %rcx, %r13
-	adcq %r15, %r11
-	adcq %r14, %r9
-	adcq %rsi, %rbp
-	addq %rcx, %rbx
-	adcq %r15, %r10
-	adcq %r14, %r8
-	adcq %rsi, %r12
+	addq %rsi, %r13
+	adcq %r8, %r11
+	adcq %r10, %r9
+	adcq %rbx, %rbp
+	addq %rsi, %r14
+	adcq %r8, %r15
+	adcq %r10, %rcx
+	adcq %rbx, %r12
 	adcq $0, %rax
-	cmovs %r13, %rbx
-	cmovs %r11, %r10
-	cmovs %r9, %r8
+	cmovs %r13, %r14
+	cmovs %r11, %r15
+	cmovs %r9, %rcx
 	cmovs %rbp, %r12
-	movq %rbx, 0(%rdi)
-	movq %r10, 8(%rdi)
-	movq %r8, 16(%rdi)
+	movq %r14, 0(%rdi)
+	movq %r15, 8(%rdi)
+	movq %rcx, 16(%rdi)
 	movq %r12, 24(%rdi)
 popq %rbx
 popq %rbp
@@ -640,25 +645,26 @@ pushq %rbx
 	movq 0(%rsi), %rax
 	mulq %rax
 	movq %rax, %r15
-	addq %rdx, %rcx
-	sbbq %r8, %r8
+	movq %rdx, %r8
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r8
+	addq %r8, %rcx
 	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %r8, %r8
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r8
+	addq %r8, %r11
 	adcq %rax, %rbx
-	adcq %rdx, %r12
-	sbbq %r8, %r8
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r8
+	addq %r8, %r12
 	adcq %rax, %r13
-	adcq %rdx, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	addq %r8, %r14
 	movq %r15, %r10
 	movq %r15, %rbp
 	shlq $32, %r10

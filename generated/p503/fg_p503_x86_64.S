@@ -745,60 +745,61 @@ pushq %rbx
 	mulq %rax
 	movq %r8, 32(%rsp)
 	movq %rax, %r8
-	addq %rdx, %rcx
 	movq %rbx, 40(%rsp)
-	sbbq %rbx, %rbx
+	movq %rdx, %rbx
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %rcx
 	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %rbx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %r11
 	adcq %rax, %rbp
-	adcq %rdx, %r13
-	sbbq %rbx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %r13
 	adcq %rax, %r15
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 48(%rsp)
-	movq 40(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 40(%rsp)
-	movq 32(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %rbx, %rbx
+	addq %rbx, %r10
+	movq %r15, 48(%rsp)
+	movq 40(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r15, 32(%rsp)
-	movq 8(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 8(%rsp)
-	movq 24(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	movq %r15, 40(%rsp)
+	movq 32(%rsp), %r15
+	addq %rbx, %r15
+	movq %r10, 32(%rsp)
+	movq 8(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 24(%rsp)
-	movq 16(%rsp), %r10
-	adcq %rax, %r10
-	adcq %rdx, %r12
-	sbbq %rbx, %rbx
+	movq %r10, 8(%rsp)
+	movq 24(%rsp), %r10
+	addq %rbx, %r10
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %r12
 	adcq %rax, %rdi
-	adcq %rdx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	addq %rbx, %r14
 	movq 0(%rsp), %rbx
 	movq %r8, 0(%rbx)
 	movq %rcx, 8(%rbx)
@@ -806,18 +807,18 @@ pushq %rbx
 	movq %r11, 24(%rbx)
 	movq %rbp, 32(%rbx)
 	movq %r13, 40(%rbx)
-	movq 40(%rsp), %rsi
+	movq 48(%rsp), %rsi
 	movq %rsi, 48(%rbx)
-	movq 48(%rsp), %r8
+	movq 32(%rsp), %r8
 	movq %r8, 56(%rbx)
-	movq 8(%rsp), %rcx
+	movq 40(%rsp), %rcx
 	movq %rcx, 64(%rbx)
-	movq 32(%rsp), %r9
+	movq 24(%rsp), %r9
 	movq %r9, 72(%rbx)
-	movq %r15, 80(%rbx)
-	movq 24(%rsp), %r11
-	movq %r11, 88(%rbx)
-	movq %r10, 96(%rbx)
+	movq 8(%rsp), %r11
+	movq %r11, 80(%rbx)
+	movq %r10, 88(%rbx)
+	movq %r15, 96(%rbx)
 	movq %r12, 104(%rbx)
 	movq %rdi, 112(%rbx)
 	movq %r14, 120(%rbx)
@@ -2162,60 +2163,61 @@ pushq %rbx
 	mulq %rax
 	movq %r8, 32(%rsp)
 	movq %rax, %r8
-	addq %rdx, %rcx
 	movq %rbx, 40(%rsp)
-	sbbq %rbx, %rbx
+	movq %rdx, %rbx
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %rcx
 	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %rbx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %r11
 	adcq %rax, %rbp
-	adcq %rdx, %r13
-	sbbq %rbx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %r13
 	adcq %rax, %r15
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 48(%rsp)
-	movq 40(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 40(%rsp)
-	movq 32(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %rbx, %rbx
+	addq %rbx, %r10
+	movq %r15, 48(%rsp)
+	movq 40(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r15, 32(%rsp)
-	movq 8(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 8(%rsp)
-	movq 24(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %rbx, %rbx
+	movq %r15, 40(%rsp)
+	movq 32(%rsp), %r15
+	addq %rbx, %r15
+	movq %r10, 32(%rsp)
+	movq 8(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %rbx
-	movq %r10, 24(%rsp)
-	movq 16(%rsp), %r10
-	adcq %rax, %r10
-	adcq %rdx, %r12
-	sbbq %rbx, %rbx
+	movq %r10, 8(%rsp)
+	movq 24(%rsp), %r10
+	addq %rbx, %r10
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %rbx
+	addq %rbx, %r12
 	adcq %rax, %rdi
-	adcq %rdx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	addq %rbx, %r14
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r8
 	addq %rax, %r11
@@ -2239,7 +2241,7 @@ pushq %rbx
 	mulq %r8
 	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 40(%rsp), %rsi
+	movq 48(%rsp), %rsi
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbx
@@ -2247,10 +2249,10 @@ pushq %rbx
 	mulq %r8
 	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 48(%rsp), %rbx
+	movq 32(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r12, 48(%rsp)
+	movq %r12, 32(%rsp)
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %rcx
@@ -2483,45 +2485,45 @@ pushq %rbx
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	addq 8(%rsp), %r12
-	adcq 32(%rsp), %r8
-	adcq %r15, %rcx
-	adcq 24(%rsp), %r9
-	adcq %r10, %r11
-	adcq 48(%rsp), %rbp
+	addq 40(%rsp), %r12
+	adcq 24(%rsp), %r8
+	adcq 8(%rsp), %rcx
+	adcq %r10, %r9
+	adcq %r15, %r11
+	adcq 32(%rsp), %rbp
 	adcq %rdi, %r13
 	adcq %r14, %rsi
 	movq %r12, %rbx
 	subq $-1, %rbx
-	movq %r8, %r15
-	sbbq $-1, %r15
-	movq %rcx, %r10
+	movq %r8, %r10
 	sbbq $-1, %r10
+	movq %rcx, %r15
+	sbbq $-1, %r15
 	movq %r9, %rdi
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
 	movq %r11, %r14
 	sbbq .Lfg_p503_mont_p+32(%rip), %r14
-	movq %r13, 48(%rsp)
+	movq %r13, 32(%rsp)
 	movq %rbp, %r13
 	sbbq .Lfg_p503_mont_p+40(%rip), %r13
-	movq %rbp, 24(%rsp)
-	movq 48(%rsp), %rbp
+	movq %rbp, 8(%rsp)
+	movq 32(%rsp), %rbp
 	sbbq .Lfg_p503_mont_p+48(%rip), %rbp
-	movq %r11, 32(%rsp)
+	movq %r11, 24(%rsp)
 	movq %rsi, %r11
 	sbbq .Lfg_p503_mont_p+56(%rip), %r11
 	cmovc %r12, %rbx
-	cmovc %r8, %r15
-	cmovc %rcx, %r10
+	cmovc %r8, %r10
+	cmovc %rcx, %r15
 	cmovc %r9, %rdi
-	cmovc 32(%rsp), %r14
-	cmovc 24(%rsp), %r13
-	cmovc 48(%rsp), %rbp
+	cmovc 24(%rsp), %r14
+	cmovc 8(%rsp), %r13
+	cmovc 32(%rsp), %rbp
 	cmovc %rsi, %r11
 	movq 0(%rsp), %r12
 	movq %rbx, 0(%r12)
-	movq %r15, 8(%r12)
-	movq %r10, 16(%r12)
+	movq %r10, 8(%r12)
+	movq %r15, 16(%r12)
 	movq %rdi, 24(%r12)
 	movq %r14, 32(%r12)
 	movq %r13, 40(%r12)

@@ -1663,100 +1663,101 @@ pushq %rbx
 	mulq %rax
 	movq %r8, 96(%rsp)
 	movq %rax, %r8
-	addq %rdx, %rcx
 	movq %r9, 104(%rsp)
-	sbbq %r9, %r9
+	movq %rdx, %r9
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %rcx
 	adcq %rax, %rbp
-	adcq %rdx, %r11
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %r11
 	adcq %rax, %r14
-	adcq %rdx, %r13
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %r13
 	adcq %rax, %r15
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 112(%rsp)
-	movq 104(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 104(%rsp)
-	movq 96(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	addq %r9, %r10
+	movq %r15, 112(%rsp)
+	movq 104(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 96(%rsp)
-	movq 40(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 40(%rsp)
-	movq 32(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 104(%rsp)
+	movq 96(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 96(%rsp)
+	movq 40(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 32(%rsp)
-	movq 48(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 48(%rsp)
-	movq 24(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	movq %r10, 40(%rsp)
+	movq 32(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 32(%rsp)
+	movq 48(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 24(%rsp)
-	movq 56(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 56(%rsp)
-	movq 16(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 48(%rsp)
+	movq 24(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 24(%rsp)
+	movq 56(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 64(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 16(%rsp)
-	movq 64(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 64(%rsp)
-	movq 8(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	movq %r10, 56(%rsp)
+	movq 16(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 16(%rsp)
+	movq 64(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 72(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 8(%rsp)
-	movq 72(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 72(%rsp)
-	movq 88(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 64(%rsp)
+	movq 8(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 8(%rsp)
+	movq 72(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 80(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 88(%rsp)
-	movq 80(%rsp), %r10
-	adcq %rax, %r10
-	adcq %rdx, %rdi
-	sbbq %r9, %r9
+	movq %r10, 72(%rsp)
+	movq 88(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 88(%rsp)
+	movq 80(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 88(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %rdi
 	adcq %rax, %r12
-	adcq %rdx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	addq %r9, %rbx
 	movq 0(%rsp), %r9
 	movq %r8, 0(%r9)
 	movq %rcx, 8(%r9)
@@ -1764,34 +1765,34 @@ pushq %rbx
 	movq %r11, 24(%r9)
 	movq %r14, 32(%r9)
 	movq %r13, 40(%r9)
-	movq 104(%rsp), %rsi
+	movq 112(%rsp), %rsi
 	movq %rsi, 48(%r9)
-	movq 112(%rsp), %r8
+	movq 96(%rsp), %r8
 	movq %r8, 56(%r9)
-	movq 40(%rsp), %rcx
+	movq 104(%rsp), %rcx
 	movq %rcx, 64(%r9)
-	movq 96(%rsp), %rbp
+	movq 32(%rsp), %rbp
 	movq %rbp, 72(%r9)
-	movq 48(%rsp), %r11
+	movq 40(%rsp), %r11
 	movq %r11, 80(%r9)
-	movq 32(%rsp), %r14
+	movq 24(%rsp), %r14
 	movq %r14, 88(%r9)
-	movq 56(%rsp), %r13
+	movq 48(%rsp), %r13
 	movq %r13, 96(%r9)
-	movq 24(%rsp), %rsi
+	movq 16(%rsp), %rsi
 	movq %rsi, 104(%r9)
-	movq 64(%rsp), %r8
+	movq 56(%rsp), %r8
 	movq %r8, 112(%r9)
-	movq 16(%rsp), %rcx
+	movq 8(%rsp), %rcx
 	movq %rcx, 120(%r9)
-	movq 72(%rsp), %rbp
+	movq 64(%rsp), %rbp
 	movq %rbp, 128(%r9)
-	movq 8(%rsp), %r11
+	movq 88(%rsp), %r11
 	movq %r11, 136(%r9)
-	movq %r15, 144(%r9)
-	movq 88(%rsp), %r14
-	movq %r14, 152(%r9)
-	movq %r10, 160(%r9)
+	movq 72(%rsp), %r14
+	movq %r14, 144(%r9)
+	movq %r10, 152(%r9)
+	movq %r15, 160(%r9)
 	movq %rdi, 168(%r9)
 	movq %r12, 176(%r9)
 	movq %rbx, 184(%r9)
@@ -4721,100 +4722,101 @@ pushq %rbx
 	mulq %rax
 	movq %r8, 96(%rsp)
 	movq %rax, %r8
-	addq %rdx, %rcx
 	movq %r9, 104(%rsp)
-	sbbq %r9, %r9
+	movq %rdx, %r9
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %rcx
 	adcq %rax, %rbp
-	adcq %rdx, %r11
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %r11
 	adcq %rax, %r14
-	adcq %rdx, %r13
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %r13
 	adcq %rax, %r15
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 112(%rsp)
-	movq 104(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 104(%rsp)
-	movq 96(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	addq %r9, %r10
+	movq %r15, 112(%rsp)
+	movq 104(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 96(%rsp)
-	movq 40(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 40(%rsp)
-	movq 32(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 104(%rsp)
+	movq 96(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 96(%rsp)
+	movq 40(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 32(%rsp)
-	movq 48(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 48(%rsp)
-	movq 24(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	movq %r10, 40(%rsp)
+	movq 32(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 32(%rsp)
+	movq 48(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 24(%rsp)
-	movq 56(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 56(%rsp)
-	movq 16(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 48(%rsp)
+	movq 24(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 24(%rsp)
+	movq 56(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 64(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 16(%rsp)
-	movq 64(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 64(%rsp)
-	movq 8(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	movq %r10, 56(%rsp)
+	movq 16(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 16(%rsp)
+	movq 64(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 72(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 8(%rsp)
-	movq 72(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 72(%rsp)
-	movq 88(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 64(%rsp)
+	movq 8(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 8(%rsp)
+	movq 72(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 80(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 88(%rsp)
-	movq 80(%rsp), %r10
-	adcq %rax, %r10
-	adcq %rdx, %rdi
-	sbbq %r9, %r9
+	movq %r10, 72(%rsp)
+	movq 88(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 88(%rsp)
+	movq 80(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 88(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %rdi
 	adcq %rax, %r12
-	adcq %rdx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	addq %r9, %rbx
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r8
 	addq %rax, %r13
@@ -4824,7 +4826,7 @@ pushq %rbx
 	mulq %r8
 	addq %r9, %rax
 	adcq $0, %rdx
-	movq 104(%rsp), %rsi
+	movq 112(%rsp), %rsi
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r9
@@ -4832,46 +4834,46 @@ pushq %rbx
 	mulq %r8
 	addq %r9, %rax
 	adcq $0, %rdx
-	movq 112(%rsp), %r9
+	movq 96(%rsp), %r9
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdi, 112(%rsp)
+	movq %rdi, 96(%rsp)
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r8
 	addq %rdi, %rax
 	adcq $0, %rdx
-	movq 40(%rsp), %rdi
+	movq 104(%rsp), %rdi
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %r10, 40(%rsp)
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r8
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 96(%rsp), %r10
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %r15, 96(%rsp)
+	movq %r15, 104(%rsp)
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r8
 	addq %r15, %rax
 	adcq $0, %rdx
-	movq 48(%rsp), %r15
+	movq 32(%rsp), %r15
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rbx, 48(%rsp)
+	movq %r10, 32(%rsp)
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r8
+	addq %r10, %rax
+	adcq $0, %rdx
+	movq 40(%rsp), %r10
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rbx, 40(%rsp)
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r8
 	addq %rbx, %rax
 	adcq $0, %rdx
-	movq 32(%rsp), %rbx
+	movq 24(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r12, 32(%rsp)
+	movq %r12, 24(%rsp)
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %rcx
@@ -4896,14 +4898,14 @@ pushq %rbx
 	mulq %rcx
 	addq %r8, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rcx
 	addq %r8, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+80(%rip), %rax
@@ -4936,14 +4938,14 @@ pushq %rbx
 	mulq %rbp
 	addq %rcx, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %rbp
 	addq %rcx, %rax
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+72(%rip), %rax
@@ -4976,16 +4978,16 @@ pushq %rbx
 	mulq %r11
 	addq %rbp, %rax
 	adcq $0, %rdx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %rbp, %rax
+	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r11
 	addq %rbp, %rax
@@ -5016,16 +5018,16 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r14
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %r11, %rax
+	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r14
 	addq %r11, %rax
@@ -5063,7 +5065,7 @@ pushq %rbx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r13
-	addq %rax, %r15
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
@@ -5250,218 +5252,218 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r10
+	mulq %r15
 	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r10
+	mulq %r15
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r10
+	mulq %r15
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r10
+	mulq %r15
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r10
+	mulq %r15
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r10
+	mulq %r15
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r10
+	mulq %r15
 	addq %rdi, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r15
+	mulq %r10
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r10, %rax
+	mulq %r10
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r10, %rax
+	mulq %r10
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r15
-	addq %r10, %rax
+	mulq %r10
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r15
-	addq %r10, %rax
+	mulq %r10
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r15
-	addq %r10, %rax
+	mulq %r10
+	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %r10
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r15
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbx
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbx
+	mulq %r10
 	addq %r15, %rax
 	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbx
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbx
+	addq %r10, %rax
+	adcq $0, %rdx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %rbx
-	addq %r15, %rax
+	addq %r10, %rax
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r15
-	addq 56(%rsp), %r12
-	adcq 24(%rsp), %r8
-	adcq 64(%rsp), %rcx
-	adcq 16(%rsp), %rbp
-	adcq 72(%rsp), %r11
-	adcq 8(%rsp), %r14
-	adcq 96(%rsp), %r13
-	adcq 88(%rsp), %rsi
-	adcq 40(%rsp), %r9
-	adcq 112(%rsp), %rdi
-	adcq 32(%rsp), %r10
-	adcq 48(%rsp), %r15
+	movq %rdx, %r10
+	addq 48(%rsp), %r12
+	adcq 16(%rsp), %r8
+	adcq 56(%rsp), %rcx
+	adcq 8(%rsp), %rbp
+	adcq 64(%rsp), %r11
+	adcq 88(%rsp), %r14
+	adcq 72(%rsp), %r13
+	adcq 32(%rsp), %rsi
+	adcq 104(%rsp), %r9
+	adcq 96(%rsp), %rdi
+	adcq 24(%rsp), %r15
+	adcq 40(%rsp), %r10
 	movq %r12, %rbx
 	subq $-1, %rbx
-	movq %rbp, 48(%rsp)
+	movq %rbp, 40(%rsp)
 	movq %r8, %rbp
 	sbbq $-1, %rbp
-	movq %r10, 32(%rsp)
-	movq %rcx, %r10
-	sbbq $-1, %r10
-	movq %rdi, 112(%rsp)
-	movq 48(%rsp), %rdi
+	movq %r15, 24(%rsp)
+	movq %rcx, %r15
+	sbbq $-1, %r15
+	movq %rdi, 96(%rsp)
+	movq 40(%rsp), %rdi
 	sbbq $-1, %rdi
-	movq %rcx, 40(%rsp)
+	movq %rcx, 104(%rsp)
 	movq %r11, %rcx
 	sbbq $-1, %rcx
-	movq %r9, 88(%rsp)
+	movq %r9, 32(%rsp)
 	movq %r14, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
-	movq %rsi, 96(%rsp)
+	movq %rsi, 72(%rsp)
 	movq %r13, %rsi
 	sbbq .Lfg_p751_mont_p+48(%rip), %rsi
-	movq %r13, 8(%rsp)
-	movq 96(%rsp), %r13
+	movq %r13, 88(%rsp)
+	movq 72(%rsp), %r13
 	sbbq .Lfg_p751_mont_p+56(%rip), %r13
-	movq %r14, 72(%rsp)
-	movq 88(%rsp), %r14
+	movq %r14, 64(%rsp)
+	movq 32(%rsp), %r14
 	sbbq .Lfg_p751_mont_p+64(%rip), %r14
-	movq %r11, 16(%rsp)
-	movq 112(%rsp), %r11
+	movq %r11, 8(%rsp)
+	movq 96(%rsp), %r11
 	sbbq .Lfg_p751_mont_p+72(%rip), %r11
-	movq %r8, 64(%rsp)
-	movq 32(%rsp), %r8
+	movq %r8, 56(%rsp)
+	movq 24(%rsp), %r8
 	sbbq .Lfg_p751_mont_p+80(%rip), %r8
-	movq %r12, 24(%rsp)
-	movq %r15, %r12
+	movq %r12, 16(%rsp)
+	movq %r10, %r12
 	sbbq .Lfg_p751_mont_p+88(%rip), %r12
-	cmovc 24(%rsp), %rbx
-	cmovc 64(%rsp), %rbp
-	cmovc 40(%rsp), %r10
-	cmovc 48(%rsp), %rdi
-	cmovc 16(%rsp), %rcx
-	cmovc 72(%rsp), %r9
-	cmovc 8(%rsp), %rsi
-	cmovc 96(%rsp), %r13
-	cmovc 88(%rsp), %r14
-	cmovc 112(%rsp), %r11
-	cmovc 32(%rsp), %r8
-	cmovc %r15, %r12
-	movq 0(%rsp), %r15
-	movq %rbx, 0(%r15)
-	movq %rbp, 8(%r15)
-	movq %r10, 16(%r15)
-	movq %rdi, 24(%r15)
-	movq %rcx, 32(%r15)
-	movq %r9, 40(%r15)
-	movq %rsi, 48(%r15)
-	movq %r13, 56(%r15)
-	movq %r14, 64(%r15)
-	movq %r11, 72(%r15)
-	movq %r8, 80(%r15)
-	movq %r12, 88(%r15)
+	cmovc 16(%rsp), %rbx
+	cmovc 56(%rsp), %rbp
+	cmovc 104(%rsp), %r15
+	cmovc 40(%rsp), %rdi
+	cmovc 8(%rsp), %rcx
+	cmovc 64(%rsp), %r9
+	cmovc 88(%rsp), %rsi
+	cmovc 72(%rsp), %r13
+	cmovc 32(%rsp), %r14
+	cmovc 96(%rsp), %r11
+	cmovc 24(%rsp), %r8
+	cmovc %r10, %r12
+	movq 0(%rsp), %r10
+	movq %rbx, 0(%r10)
+	movq %rbp, 8(%r10)
+	movq %r15, 16(%r10)
+	movq %rdi, 24(%r10)
+	movq %rcx, 32(%r10)
+	movq %r9, 40(%r10)
+	movq %rsi, 48(%r10)
+	movq %r13, 56(%r10)
+	movq %r14, 64(%r10)
+	movq %r11, 72(%r10)
+	movq %r8, 80(%r10)
+	movq %r12, 88(%r10)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
