@@ -779,66 +779,66 @@ pushq %rbx
 	addq %r13, %r10
 	adcq $0, %r14
 	mulxq 8(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
 	addq %r15, %rax
+	adcq $0, %r9
+	addq %r14, %rax
 	adcq $0, %r9
 	mulxq 16(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
 	addq %r11, %rbp
 	adcq $0, %rbx
-	mulxq 24(%rcx), %r13, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
+	addq %r9, %rbp
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r13, %r15
 	addq %r13, %r12
-	adcq $0, %r14
+	adcq $0, %r15
+	addq %rbx, %r12
+	adcq $0, %r15
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %r9
-	addq %r15, %rax
-	adcq $0, %r9
-	mulxq 8(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rbp
-	adcq $0, %rbx
-	mulxq 16(%rcx), %r13, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %r9, %r11
-	addq %r15, %r9
+	mulxq 0(%rcx), %r14, %r11
+	addq %r14, %rax
 	adcq $0, %r11
-	addq %r9, %r14
+	mulxq 8(%rcx), %r9, %r13
+	addq %r9, %rbp
+	adcq $0, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	mulxq 16(%rcx), %rbx, %r14
+	addq %rbx, %r12
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	mulxq 24(%rcx), %r9, %r11
+	addq %r9, %r15
+	adcq $0, %r11
+	addq %r14, %r15
 	adcq $0, %r11
 	movq 24(%rsi), %rdx
 	mulxq 0(%rcx), %rbx, %r13
 	addq %rbx, %rbp
 	adcq $0, %r13
-	mulxq 8(%rcx), %r15, %r9
-	addq %r13, %r15
+	mulxq 8(%rcx), %r9, %r14
+	addq %r9, %r12
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	mulxq 16(%rcx), %rbx, %r9
+	addq %rbx, %r15
 	adcq $0, %r9
-	addq %r15, %r12
+	addq %r14, %r15
 	adcq $0, %r9
-	mulxq 16(%rcx), %rbx, %r13
-	addq %r9, %rbx
-	adcq $0, %r13
-	addq %rbx, %r14
-	adcq $0, %r13
-	mulxq 24(%rcx), %r15, %r9
-	addq %r13, %r15
-	adcq $0, %r9
-	addq %r15, %r11
-	adcq $0, %r9
+	mulxq 24(%rcx), %r13, %rbx
+	addq %r13, %r11
+	adcq $0, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
 	movq %r8, 0(%rdi)
 	movq %r10, 8(%rdi)
 	movq %rax, 16(%rdi)
 	movq %rbp, 24(%rdi)
 	movq %r12, 32(%rdi)
-	movq %r14, 40(%rdi)
+	movq %r15, 40(%rdi)
 	movq %r11, 48(%rdi)
-	movq %r9, 56(%rdi)
+	movq %rbx, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1060,116 +1060,116 @@ pushq %rbx
 	addq %r13, %r10
 	adcq $0, %r14
 	mulxq 8(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
 	addq %r15, %rax
+	adcq $0, %r9
+	addq %r14, %rax
 	adcq $0, %r9
 	mulxq 16(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
 	addq %r11, %rbp
 	adcq $0, %rbx
-	mulxq 24(%rcx), %r13, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
+	addq %r9, %rbp
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r13, %r15
 	addq %r13, %r12
-	adcq $0, %r14
+	adcq $0, %r15
+	addq %rbx, %r12
+	adcq $0, %r15
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %r9
-	addq %r15, %rax
-	adcq $0, %r9
-	mulxq 8(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rbp
-	adcq $0, %rbx
-	mulxq 16(%rcx), %r13, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %r9, %r11
-	addq %r15, %r9
+	mulxq 0(%rcx), %r14, %r11
+	addq %r14, %rax
 	adcq $0, %r11
-	addq %r9, %r14
+	mulxq 8(%rcx), %r9, %r13
+	addq %r9, %rbp
+	adcq $0, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	mulxq 16(%rcx), %rbx, %r14
+	addq %rbx, %r12
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	mulxq 24(%rcx), %r9, %r11
+	addq %r9, %r15
+	adcq $0, %r11
+	addq %r14, %r15
 	adcq $0, %r11
 	movq 24(%rsi), %rdx
 	mulxq 0(%rcx), %rbx, %r13
 	addq %rbx, %rbp
 	adcq $0, %r13
-	mulxq 8(%rcx), %r15, %r9
-	addq %r13, %r15
+	mulxq 8(%rcx), %r9, %r14
+	addq %r9, %r12
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	mulxq 16(%rcx), %rbx, %r9
+	addq %rbx, %r15
 	adcq $0, %r9
-	addq %r15, %r12
+	addq %r14, %r15
 	adcq $0, %r9
-	mulxq 16(%rcx), %rbx, %r13
-	addq %r9, %rbx
-	adcq $0, %r13
-	addq %rbx, %r14
-	adcq $0, %r13
-	mulxq 24(%rcx), %r15, %r9
-	addq %r13, %r15
-	adcq $0, %r9
-	addq %r15, %r11
-	adcq $0, %r9
+	mulxq 24(%rcx), %r13, %rbx
+	addq %r13, %r11
+	adcq $0, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
 	movq %r8, %rdx
-	movq %rdx, %rbx
-	shlq $32, %rbx
+	movq %rdx, %r14
+	shlq $32, %r14
 	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r13
-	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %rcx
-	addq %rbx, %r10
+	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %rcx
+	addq %r14, %r10
 	adcq %r13, %rax
-	adcq %r15, %rbp
+	adcq %r9, %rbp
 	adcq $0, %rcx
 	movq %r10, %rdx
 	movq %rdx, %rsi
 	shlq $32, %rsi
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r15
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
+	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r9
 	addq %rsi, %rax
-	adcq %rbx, %rbp
+	adcq %r14, %rbp
 	adcq %r13, %rcx
-	adcq $0, %r15
+	adcq $0, %r9
 	movq %rax, %rdx
 	movq %rdx, %r8
 	shlq $32, %r8
 	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r13
+	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %r13
 	addq %r8, %rbp
 	adcq %rsi, %rcx
-	adcq %rbx, %r15
+	adcq %r14, %r9
 	adcq $0, %r13
 	movq %rbp, %rdx
 	movq %rdx, %r10
 	shlq $32, %r10
 	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
-	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %rbx
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r14
 	addq %r10, %rcx
-	adcq %r8, %r15
+	adcq %r8, %r9
 	adcq %rsi, %r13
-	adcq $0, %rbx
+	adcq $0, %r14
 	movq %r12, %rax
 	subq $-1, %rax
-	movq %r14, %r10
+	movq %r15, %r10
 	sbbq .Lfg_p256_mont_p+8(%rip), %r10
 	movq %r11, %r8
 	sbbq $0, %r8
-	movq %r9, %rsi
+	movq %rbx, %rsi
 	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
 	sbbq %rbp, %rbp
 	addq %rcx, %r12
-	adcq %r15, %r14
+	adcq %r9, %r15
 	adcq %r13, %r11
-	adcq %rbx, %r9
+	adcq %r14, %rbx
 	addq %rcx, %rax
-	adcq %r15, %r10
+	adcq %r9, %r10
 	adcq %r13, %r8
-	adcq %rbx, %rsi
+	adcq %r14, %rsi
 	adcq $0, %rbp
 	cmovs %r12, %rax
-	cmovs %r14, %r10
+	cmovs %r15, %r10
 	cmovs %r11, %r8
-	cmovs %r9, %rsi
+	cmovs %rbx, %rsi
 	movq %rax, 0(%rdi)
 	movq %r10, 8(%rdi)
 	movq %r8, 16(%rdi)

@@ -110,51 +110,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 32(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 48(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 0(%rcx), %rax
@@ -165,51 +165,51 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdi, %r9
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 32(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 40(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 48(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rdi, %r11
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 0(%rcx), %rax
@@ -220,51 +220,51 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq 8(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbx, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 24(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 32(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 40(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 48(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 56(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 0(%rcx), %rax
@@ -275,51 +275,51 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 8(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 16(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 24(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 32(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 40(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 56(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 0(%rcx), %rax
@@ -330,51 +330,51 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 8(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 24(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 32(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 40(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 48(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 0(%rcx), %rax
@@ -385,51 +385,51 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 16(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r9, %r11
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 24(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 32(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 40(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 48(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 0(%rcx), %rax
@@ -440,51 +440,51 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 8(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 16(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbp, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 24(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 32(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 40(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 48(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 56(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 0(%rsp), %rcx
@@ -587,37 +587,37 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 32(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 40(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 24(%rsi), %rax
@@ -627,30 +627,30 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 32(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 32(%rsi), %rax
@@ -660,23 +660,23 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 48(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 40(%rsi), %rax
@@ -687,16 +687,16 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 48(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 48(%rsi), %rax
@@ -707,9 +707,9 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
@@ -861,34 +861,34 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	movq 32(%rsi), %r9
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 0(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	movq 40(%rsi), %r11
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	movq 48(%rsi), %rbp
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 0(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	movq 56(%rsi), %r13
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -898,30 +898,30 @@ pushq %rbx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 8(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 8(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -931,30 +931,30 @@ pushq %rbx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 16(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -964,30 +964,30 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rcx
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rcx
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -997,31 +997,31 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r9
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rcx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r9
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r11
@@ -1030,31 +1030,31 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r11
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r11
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r11
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
+	addq %rcx, %r8
+	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %rbp
@@ -1063,31 +1063,31 @@ pushq %rbx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r13
@@ -1096,30 +1096,30 @@ pushq %rbx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r13
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r13
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r13
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r11, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	addq 64(%rsi), %r14
@@ -1253,30 +1253,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r8
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	addq %rdx, %r11
 	movq 0(%rcx), %rax
@@ -1286,51 +1286,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 32(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 48(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1340,30 +1340,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r10
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	addq %rdx, %r8
 	movq 0(%rcx), %rax
@@ -1373,51 +1373,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 32(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r10, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 48(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1427,30 +1427,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rbx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	addq %rdx, %r10
 	movq 0(%rcx), %rax
@@ -1460,51 +1460,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbx, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 32(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 48(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbx, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1514,30 +1514,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r12
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	addq %rdx, %rbx
 	movq 0(%rcx), %rax
@@ -1547,51 +1547,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 16(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 32(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1601,30 +1601,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r14
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	addq %rdx, %r12
 	movq 0(%rcx), %rax
@@ -1634,51 +1634,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 32(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 48(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1688,30 +1688,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	addq %rdx, %r14
 	movq 0(%rcx), %rax
@@ -1721,51 +1721,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 16(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r9, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 32(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 48(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1775,30 +1775,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rbp
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	addq %rdx, %r9
 	movq 0(%rcx), %rax
@@ -1808,51 +1808,51 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 16(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 32(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 48(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1862,30 +1862,30 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r15
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	addq %rdx, %rbp
 	movq %r11, %r13
@@ -2005,37 +2005,37 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 32(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 40(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 24(%rsi), %rax
@@ -2045,30 +2045,30 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 32(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 32(%rsi), %rax
@@ -2078,23 +2078,23 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 48(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 40(%rsi), %rax
@@ -2105,16 +2105,16 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 48(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 48(%rsi), %rax
@@ -2125,9 +2125,9 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
@@ -2225,35 +2225,35 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rsi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
 	movq 48(%rsp), %rsi
 	addq %rax, %rsi
 	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r8
-	addq %rbx, %rax
+	movq %r12, 48(%rsp)
+	movq 32(%rsp), %r12
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq 32(%rsp), %rbx
-	addq %rax, %rbx
+	addq %rbx, %r12
 	adcq $0, %rdx
-	movq %r12, 32(%rsp)
-	movq %rdx, %r12
+	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %rcx
 	addq %rax, %rbp
@@ -2261,30 +2261,30 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
+	addq %r8, %r13
+	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r8, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -2294,30 +2294,30 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
+	addq %rcx, %rsi
+	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %rax, %r12
+	addq %rcx, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rcx, %r8
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -2327,96 +2327,96 @@ pushq %rbx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r11
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r9, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbp
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rbp
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r11, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r11, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r13
-	addq %rax, %r12
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -2426,75 +2426,75 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r13, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbx
+	mulq %r12
 	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
+	mulq %r12
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rsi, %r9
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
+	mulq %r12
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rsi, %r11
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
+	mulq %r12
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rsi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %rsi, %rax
-	adcq $0, %rdx
+	mulq %r12
 	addq %rax, %r13
 	adcq $0, %rdx
+	addq %rsi, %r13
+	adcq $0, %rdx
 	movq %rdx, %rsi
-	addq 40(%rsp), %r12
+	addq 40(%rsp), %rbx
 	adcq 24(%rsp), %r8
 	adcq 8(%rsp), %rcx
 	adcq %r10, %r9
 	adcq %r15, %r11
-	adcq 32(%rsp), %rbp
+	adcq 48(%rsp), %rbp
 	adcq %rdi, %r13
 	adcq %r14, %rsi
-	movq %r12, %rbx
-	subq $-1, %rbx
+	movq %rbx, %r12
+	subq $-1, %r12
 	movq %r8, %r10
 	sbbq $-1, %r10
 	movq %rcx, %r15
@@ -2503,32 +2503,32 @@ pushq %rbx
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
 	movq %r11, %r14
 	sbbq .Lfg_p503_mont_p+32(%rip), %r14
-	movq %r13, 32(%rsp)
+	movq %r13, 48(%rsp)
 	movq %rbp, %r13
 	sbbq .Lfg_p503_mont_p+40(%rip), %r13
 	movq %rbp, 8(%rsp)
-	movq 32(%rsp), %rbp
+	movq 48(%rsp), %rbp
 	sbbq .Lfg_p503_mont_p+48(%rip), %rbp
 	movq %r11, 24(%rsp)
 	movq %rsi, %r11
 	sbbq .Lfg_p503_mont_p+56(%rip), %r11
-	cmovc %r12, %rbx
+	cmovc %rbx, %r12
 	cmovc %r8, %r10
 	cmovc %rcx, %r15
 	cmovc %r9, %rdi
 	cmovc 24(%rsp), %r14
 	cmovc 8(%rsp), %r13
-	cmovc 32(%rsp), %rbp
+	cmovc 48(%rsp), %rbp
 	cmovc %rsi, %r11
-	movq 0(%rsp), %r12
-	movq %rbx, 0(%r12)
-	movq %r10, 8(%r12)
-	movq %r15, 16(%r12)
-	movq %rdi, 24(%r12)
-	movq %r14, 32(%r12)
-	movq %r13, 40(%r12)
-	movq %rbp, 48(%r12)
-	movq %r11, 56(%r12)
+	movq 0(%rsp), %rbx
+	movq %r12, 0(%rbx)
+	movq %r10, 8(%rbx)
+	movq %r15, 16(%rbx)
+	movq %rdi, 24(%rbx)
+	movq %r14, 32(%rbx)
+	movq %r13, 40(%rbx)
+	movq %rbp, 48(%rbx)
+	movq %r11, 56(%rbx)
 	addq $56, %rsp
 popq %rbx
 popq %rbp
@@ -2584,77 +2584,77 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %rdi, 0(%rsp)
 	mulxq 8(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
 	addq %r9, %rax
 	adcq $0, %rdi
-	mulxq 16(%rcx), %rbx, %r9
-	addq %rdi, %rbx
-	adcq $0, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	mulxq 24(%rcx), %rdi, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r13
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %rdi
-	addq %rbx, %r9
+	addq %rbx, %rax
 	adcq $0, %rdi
+	mulxq 16(%rcx), %r9, %rbx
+	addq %r9, %rbp
+	adcq $0, %rbx
+	addq %rdi, %rbp
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %rdi
+	addq %r9, %r13
+	adcq $0, %rdi
+	addq %rbx, %r13
+	adcq $0, %rdi
+	mulxq 32(%rcx), %r9, %rbx
 	addq %r9, %r15
+	adcq $0, %rbx
+	addq %rdi, %r15
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %rdi
+	addq %r9, %r11
 	adcq $0, %rdi
-	mulxq 40(%rcx), %rbx, %r9
-	addq %rdi, %rbx
-	adcq $0, %r9
 	addq %rbx, %r11
-	adcq $0, %r9
-	mulxq 48(%rcx), %rdi, %rbx
-	addq %r9, %rdi
+	adcq $0, %rdi
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %r12
 	adcq $0, %rbx
 	addq %rdi, %r12
 	adcq $0, %rbx
 	mulxq 56(%rcx), %r9, %rdi
-	addq %rbx, %r9
-	adcq $0, %rdi
 	addq %r9, %r14
 	adcq $0, %rdi
+	addq %rbx, %r14
+	adcq $0, %rdi
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %rax
-	adcq $0, %r9
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
 	movq %r10, 8(%rsp)
-	mulxq 8(%rcx), %rbx, %r10
-	addq %r9, %rbx
+	mulxq 8(%rcx), %r9, %r10
+	addq %r9, %rbp
 	adcq $0, %r10
 	addq %rbx, %rbp
 	adcq $0, %r10
 	mulxq 16(%rcx), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
 	addq %r9, %r13
 	adcq $0, %rbx
-	mulxq 24(%rcx), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r10, %r15
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %r11
-	adcq $0, %r10
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r10, %r9
+	addq %r10, %r13
 	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %r10
+	addq %r9, %r15
+	adcq $0, %r10
+	addq %rbx, %r15
+	adcq $0, %r10
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %r10, %r11
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %r10
 	addq %r9, %r12
+	adcq $0, %r10
+	addq %rbx, %r12
+	adcq $0, %r10
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %r14
 	adcq $0, %rbx
-	mulxq 48(%rcx), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
 	addq %r10, %r14
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r10
-	addq %r9, %rbx
+	adcq $0, %rbx
+	mulxq 56(%rcx), %r9, %r10
+	addq %r9, %rdi
 	adcq $0, %r10
 	addq %rbx, %rdi
 	adcq $0, %r10
@@ -2664,77 +2664,77 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %rax, 16(%rsp)
 	mulxq 8(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
 	addq %r9, %r13
 	adcq $0, %rax
-	mulxq 16(%rcx), %rbx, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	mulxq 24(%rcx), %rax, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	addq %rax, %r11
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %rax
-	addq %rbx, %r9
+	addq %rbx, %r13
 	adcq $0, %rax
+	mulxq 16(%rcx), %r9, %rbx
+	addq %r9, %r15
+	adcq $0, %rbx
+	addq %rax, %r15
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %rax
+	addq %r9, %r11
+	adcq $0, %rax
+	addq %rbx, %r11
+	adcq $0, %rax
+	mulxq 32(%rcx), %r9, %rbx
 	addq %r9, %r12
+	adcq $0, %rbx
+	addq %rax, %r12
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %rax
+	addq %r9, %r14
 	adcq $0, %rax
-	mulxq 40(%rcx), %rbx, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
 	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq 48(%rcx), %rax, %rbx
-	addq %r9, %rax
+	adcq $0, %rax
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %rdi
 	adcq $0, %rbx
 	addq %rax, %rdi
 	adcq $0, %rbx
 	mulxq 56(%rcx), %r9, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
+	addq %rbx, %r10
+	adcq $0, %rax
 	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r13
+	adcq $0, %rbx
 	movq %rbp, 24(%rsp)
-	mulxq 8(%rcx), %rbx, %rbp
-	addq %r9, %rbx
+	mulxq 8(%rcx), %r9, %rbp
+	addq %r9, %r15
 	adcq $0, %rbp
 	addq %rbx, %r15
 	adcq $0, %rbp
 	mulxq 16(%rcx), %r9, %rbx
-	addq %rbp, %r9
-	adcq $0, %rbx
 	addq %r9, %r11
 	adcq $0, %rbx
-	mulxq 24(%rcx), %rbp, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	addq %rbp, %r12
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r14
-	adcq $0, %rbp
-	mulxq 40(%rcx), %r9, %rbx
-	addq %rbp, %r9
+	addq %rbp, %r11
 	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %rbp
+	addq %r9, %r12
+	adcq $0, %rbp
+	addq %rbx, %r12
+	adcq $0, %rbp
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r9, %r14
+	adcq $0, %rbx
+	addq %rbp, %r14
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %rbp
 	addq %r9, %rdi
+	adcq $0, %rbp
+	addq %rbx, %rdi
+	adcq $0, %rbp
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %r10
 	adcq $0, %rbx
-	mulxq 48(%rcx), %rbp, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
 	addq %rbp, %r10
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %rbp
-	addq %r9, %rbx
+	adcq $0, %rbx
+	mulxq 56(%rcx), %r9, %rbp
+	addq %r9, %rax
 	adcq $0, %rbp
 	addq %rbx, %rax
 	adcq $0, %rbp
@@ -2744,77 +2744,77 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %r13, 32(%rsp)
 	mulxq 8(%rcx), %r9, %r13
-	addq %rbx, %r9
-	adcq $0, %r13
 	addq %r9, %r11
 	adcq $0, %r13
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r13, %rbx
-	adcq $0, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	mulxq 24(%rcx), %r13, %rbx
-	addq %r9, %r13
-	adcq $0, %rbx
-	addq %r13, %r14
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r13
-	addq %rbx, %r9
+	addq %rbx, %r11
 	adcq $0, %r13
+	mulxq 16(%rcx), %r9, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	addq %r13, %r12
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %r13
+	addq %r9, %r14
+	adcq $0, %r13
+	addq %rbx, %r14
+	adcq $0, %r13
+	mulxq 32(%rcx), %r9, %rbx
 	addq %r9, %rdi
+	adcq $0, %rbx
+	addq %r13, %rdi
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %r13
+	addq %r9, %r10
 	adcq $0, %r13
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r13, %rbx
-	adcq $0, %r9
 	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq 48(%rcx), %r13, %rbx
-	addq %r9, %r13
+	adcq $0, %r13
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %rax
 	adcq $0, %rbx
 	addq %r13, %rax
 	adcq $0, %rbx
 	mulxq 56(%rcx), %r9, %r13
-	addq %rbx, %r9
-	adcq $0, %r13
 	addq %r9, %rbp
 	adcq $0, %r13
+	addq %rbx, %rbp
+	adcq $0, %r13
 	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
 	movq %r15, 40(%rsp)
-	mulxq 8(%rcx), %rbx, %r15
-	addq %r9, %rbx
+	mulxq 8(%rcx), %r9, %r15
+	addq %r9, %r12
 	adcq $0, %r15
 	addq %rbx, %r12
 	adcq $0, %r15
 	mulxq 16(%rcx), %r9, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
 	addq %r9, %r14
 	adcq $0, %rbx
-	mulxq 24(%rcx), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	addq %r15, %rdi
-	adcq $0, %r9
-	mulxq 32(%rcx), %rbx, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
-	addq %rbx, %r10
-	adcq $0, %r15
-	mulxq 40(%rcx), %r9, %rbx
-	addq %r15, %r9
+	addq %r15, %r14
 	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %r15
+	addq %r9, %rdi
+	adcq $0, %r15
+	addq %rbx, %rdi
+	adcq $0, %r15
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r9, %r10
+	adcq $0, %rbx
+	addq %r15, %r10
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %r15
 	addq %r9, %rax
+	adcq $0, %r15
+	addq %rbx, %rax
+	adcq $0, %r15
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %rbp
 	adcq $0, %rbx
-	mulxq 48(%rcx), %r15, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
 	addq %r15, %rbp
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbx, %r15
-	addq %r9, %rbx
+	adcq $0, %rbx
+	mulxq 56(%rcx), %r9, %r15
+	addq %r9, %r13
 	adcq $0, %r15
 	addq %rbx, %r13
 	adcq $0, %r15
@@ -2824,63 +2824,63 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %r11, 48(%rsp)
 	mulxq 8(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
 	addq %r9, %r14
 	adcq $0, %r11
-	mulxq 16(%rcx), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %rdi
-	adcq $0, %r9
-	mulxq 24(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq 32(%rcx), %r9, %r11
-	addq %rbx, %r9
+	addq %rbx, %r14
 	adcq $0, %r11
+	mulxq 16(%rcx), %r9, %rbx
+	addq %r9, %rdi
+	adcq $0, %rbx
+	addq %r11, %rdi
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %r11
+	addq %r9, %r10
+	adcq $0, %r11
+	addq %rbx, %r10
+	adcq $0, %r11
+	mulxq 32(%rcx), %r9, %rbx
 	addq %r9, %rax
+	adcq $0, %rbx
+	addq %r11, %rax
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %r11
+	addq %r9, %rbp
 	adcq $0, %r11
-	mulxq 40(%rcx), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
 	addq %rbx, %rbp
-	adcq $0, %r9
-	mulxq 48(%rcx), %r11, %rbx
-	addq %r9, %r11
+	adcq $0, %r11
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %r13
 	adcq $0, %rbx
 	addq %r11, %r13
 	adcq $0, %rbx
 	mulxq 56(%rcx), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
 	addq %r9, %r15
 	adcq $0, %r11
-	movq 0(%rsp), %rbx
-	movq %r8, 0(%rbx)
-	movq 8(%rsp), %r9
-	movq %r9, 8(%rbx)
+	addq %rbx, %r15
+	adcq $0, %r11
+	movq 0(%rsp), %r9
+	movq %r8, 0(%r9)
+	movq 8(%rsp), %rbx
+	movq %rbx, 8(%r9)
 	movq 16(%rsp), %rcx
-	movq %rcx, 16(%rbx)
+	movq %rcx, 16(%r9)
 	movq 24(%rsp), %rsi
-	movq %rsi, 24(%rbx)
+	movq %rsi, 24(%r9)
 	movq 32(%rsp), %r8
-	movq %r8, 32(%rbx)
-	movq 40(%rsp), %r9
-	movq %r9, 40(%rbx)
+	movq %r8, 32(%r9)
+	movq 40(%rsp), %rbx
+	movq %rbx, 40(%r9)
 	movq 48(%rsp), %rcx
-	movq %rcx, 48(%rbx)
-	movq %r12, 56(%rbx)
-	movq %r14, 64(%rbx)
-	movq %rdi, 72(%rbx)
-	movq %r10, 80(%rbx)
-	movq %rax, 88(%rbx)
-	movq %rbp, 96(%rbx)
-	movq %r13, 104(%rbx)
-	movq %r15, 112(%rbx)
-	movq %r11, 120(%rbx)
+	movq %rcx, 48(%r9)
+	movq %r12, 56(%r9)
+	movq %r14, 64(%r9)
+	movq %rdi, 72(%r9)
+	movq %r10, 80(%r9)
+	movq %rax, 88(%r9)
+	movq %rbp, 96(%r9)
+	movq %r13, 104(%r9)
+	movq %r15, 112(%r9)
+	movq %r11, 120(%r9)
 	addq $56, %rsp
 popq %rbx
 popq %rbp
@@ -2932,101 +2932,101 @@ pushq %rbx
 	addq %rax, %r11
 	adcq $0, %rbp
 	mulxq 24(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
 	addq %r13, %rbx
 	adcq $0, %r15
-	mulxq 32(%rsi), %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
+	addq %rbp, %rbx
+	adcq $0, %r15
+	mulxq 32(%rsi), %rax, %r13
 	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 40(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
+	adcq $0, %r13
+	addq %r15, %r12
+	adcq $0, %r13
+	mulxq 40(%rsi), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
 	addq %r13, %r14
-	adcq $0, %r15
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r15, %rax
+	adcq $0, %rax
+	mulxq 48(%rsi), %r15, %rbp
+	addq %r15, %r8
 	adcq $0, %rbp
 	addq %rax, %r8
 	adcq $0, %rbp
 	mulxq 56(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
 	addq %r13, %r10
 	adcq $0, %r15
+	addq %rbp, %r10
+	adcq $0, %r15
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %rax, %rbp
+	mulxq 24(%rsi), %rax, %r13
 	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 32(%rsi), %r13, %rax
-	addq %rbp, %r13
+	adcq $0, %r13
+	mulxq 32(%rsi), %rbp, %rax
+	addq %rbp, %r14
 	adcq $0, %rax
 	addq %r13, %r14
 	adcq $0, %rax
 	mulxq 40(%rsi), %rbp, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
 	addq %rbp, %r8
 	adcq $0, %r13
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	mulxq 56(%rsi), %r13, %rax
-	addq %rbp, %r13
+	addq %rax, %r8
+	adcq $0, %r13
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r10
 	adcq $0, %rax
-	addq %r13, %r15
+	addq %r13, %r10
 	adcq $0, %rax
+	mulxq 56(%rsi), %rbp, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	addq %rax, %r15
+	adcq $0, %r13
 	movq 24(%rsi), %rdx
-	mulxq 32(%rsi), %rbp, %r13
+	mulxq 32(%rsi), %rbp, %rax
 	addq %rbp, %r8
-	adcq $0, %r13
+	adcq $0, %rax
 	movq %rdi, 0(%rsp)
 	mulxq 40(%rsi), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
 	addq %rbp, %r10
 	adcq $0, %rdi
-	mulxq 48(%rsi), %r13, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %r13, %r15
-	adcq $0, %rbp
-	mulxq 56(%rsi), %rdi, %r13
-	addq %rbp, %rdi
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
+	addq %rax, %r10
+	adcq $0, %rdi
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r15
+	adcq $0, %rax
+	addq %rdi, %r15
+	adcq $0, %rax
+	mulxq 56(%rsi), %rbp, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	addq %rax, %r13
+	adcq $0, %rdi
 	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %rbp, %rdi
+	mulxq 40(%rsi), %rbp, %rax
 	movq %r10, 8(%rsp)
 	movq %r8, 16(%rsp)
 	mulxq 48(%rsi), %r10, %r8
-	addq %rdi, %r10
+	addq %rax, %r10
 	movq %r14, 24(%rsp)
 	movq %r12, 32(%rsp)
 	mulxq 56(%rsi), %r14, %r12
 	adcq %r8, %r14
 	adcq $0, %r12
 	addq %rbp, %r15
-	adcq %r10, %rax
-	adcq %r14, %r13
+	adcq %r10, %r13
+	adcq %r14, %rdi
 	adcq $0, %r12
 	movq 40(%rsi), %rdx
 	mulxq 48(%rsi), %rbp, %r10
-	movq %rax, 40(%rsp)
-	mulxq 56(%rsi), %r14, %rax
+	movq %r13, 40(%rsp)
+	mulxq 56(%rsi), %r14, %r13
 	addq %r10, %r14
-	adcq $0, %rax
-	addq %rbp, %r13
+	adcq $0, %r13
+	addq %rbp, %rdi
 	adcq %r14, %r12
-	adcq $0, %rax
+	adcq $0, %r13
 	movq 48(%rsi), %rdx
 	mulxq 56(%rsi), %rbp, %r14
-	addq %rbp, %rax
+	addq %rbp, %r13
 	adcq $0, %r14
 	addq %rcx, %rcx
 	adcq %r9, %r9
@@ -3037,9 +3037,9 @@ pushq %rbx
 	movq %r12, 32(%rsp)
 	movq 24(%rsp), %r12
 	adcq %r12, %r12
-	movq %r13, 24(%rsp)
-	movq 16(%rsp), %r13
-	adcq %r13, %r13
+	movq %rdi, 24(%rsp)
+	movq 16(%rsp), %rdi
+	adcq %rdi, %rdi
 	movq %r12, 16(%rsp)
 	movq 8(%rsp), %r12
 	adcq %r12, %r12
@@ -3053,86 +3053,86 @@ pushq %rbx
 	movq %r15, 24(%rsp)
 	movq 32(%rsp), %r15
 	adcq %r15, %r15
-	adcq %rax, %rax
+	adcq %r13, %r13
 	adcq %r14, %r14
 	movq %r15, 32(%rsp)
 	movq $0, %r15
 	adcq $0, %r15
 	movq 0(%rsi), %rdx
 	movq %r12, 48(%rsp)
-	movq %r13, 56(%rsp)
-	mulxq %rdx, %r12, %r13
-	addq %r13, %rcx
+	movq %rdi, 56(%rsp)
+	mulxq %rdx, %r12, %rdi
+	addq %rdi, %rcx
 	movq 8(%rsi), %rdx
 	movq %rbp, 64(%rsp)
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %r9
+	mulxq %rdx, %rdi, %rbp
+	adcq %rdi, %r9
 	adcq %rbp, %r11
 	movq 16(%rsi), %rdx
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %rbx
-	movq 64(%rsp), %r13
-	adcq %rbp, %r13
+	mulxq %rdx, %rdi, %rbp
+	adcq %rdi, %rbx
+	movq 64(%rsp), %rdi
+	adcq %rbp, %rdi
 	movq 24(%rsi), %rdx
-	movq %r13, 64(%rsp)
-	mulxq %rdx, %rbp, %r13
+	movq %rdi, 64(%rsp)
+	mulxq %rdx, %rbp, %rdi
 	movq %rbx, 72(%rsp)
 	movq 16(%rsp), %rbx
 	adcq %rbp, %rbx
 	movq 56(%rsp), %rbp
-	adcq %r13, %rbp
+	adcq %rdi, %rbp
 	movq 32(%rsi), %rdx
 	movq %rbx, 56(%rsp)
-	mulxq %rdx, %r13, %rbx
+	mulxq %rdx, %rdi, %rbx
 	movq %rbp, 16(%rsp)
 	movq 48(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 8(%rsp), %r13
-	adcq %rbx, %r13
+	adcq %rdi, %rbp
+	movq 8(%rsp), %rdi
+	adcq %rbx, %rdi
 	movq 40(%rsi), %rdx
-	movq %r13, 8(%rsp)
-	mulxq %rdx, %rbx, %r13
+	movq %rdi, 8(%rsp)
+	mulxq %rdx, %rbx, %rdi
 	movq %rbp, 48(%rsp)
 	movq 40(%rsp), %rbp
 	adcq %rbx, %rbp
 	movq 24(%rsp), %rbx
-	adcq %r13, %rbx
+	adcq %rdi, %rbx
 	movq 48(%rsi), %rdx
 	movq %rbx, 24(%rsp)
-	mulxq %rdx, %r13, %rbx
+	mulxq %rdx, %rdi, %rbx
 	movq %rbp, 40(%rsp)
 	movq 32(%rsp), %rbp
-	adcq %r13, %rbp
-	adcq %rbx, %rax
+	adcq %rdi, %rbp
+	adcq %rbx, %r13
 	movq 56(%rsi), %rdx
-	mulxq %rdx, %r13, %rbx
-	adcq %r13, %r14
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r14
 	adcq %rbx, %r15
-	movq 0(%rsp), %r13
-	movq %r12, 0(%r13)
-	movq %rcx, 8(%r13)
-	movq %r9, 16(%r13)
-	movq %r11, 24(%r13)
+	movq 0(%rsp), %rdi
+	movq %r12, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r11, 24(%rdi)
 	movq 72(%rsp), %rbx
-	movq %rbx, 32(%r13)
+	movq %rbx, 32(%rdi)
 	movq 64(%rsp), %rsi
-	movq %rsi, 40(%r13)
+	movq %rsi, 40(%rdi)
 	movq 56(%rsp), %r12
-	movq %r12, 48(%r13)
+	movq %r12, 48(%rdi)
 	movq 16(%rsp), %rcx
-	movq %rcx, 56(%r13)
+	movq %rcx, 56(%rdi)
 	movq 48(%rsp), %r9
-	movq %r9, 64(%r13)
+	movq %r9, 64(%rdi)
 	movq 8(%rsp), %r11
-	movq %r11, 72(%r13)
+	movq %r11, 72(%rdi)
 	movq 40(%rsp), %rbx
-	movq %rbx, 80(%r13)
+	movq %rbx, 80(%rdi)
 	movq 24(%rsp), %rsi
-	movq %rsi, 88(%r13)
-	movq %rbp, 96(%r13)
-	movq %rax, 104(%r13)
-	movq %r14, 112(%r13)
-	movq %r15, 120(%r13)
+	movq %rsi, 88(%rdi)
+	movq %rbp, 96(%rdi)
+	movq %r13, 104(%rdi)
+	movq %r14, 112(%rdi)
+	movq %r15, 120(%rdi)
 	addq $80, %rsp
 popq %rbx
 popq %rbp
@@ -3170,213 +3170,213 @@ pushq %rbx
 	addq %rcx, %r9
 	adcq $0, %r8
 	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r11
-	addq %r8, %r10
-	adcq $0, %r11
 	movq 32(%rsi), %rax
 	addq %r10, %rax
 	adcq $0, %r11
+	addq %r8, %rax
+	adcq $0, %r11
 	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %rbp
-	addq %r11, %rbx
-	adcq $0, %rbp
 	movq 40(%rsi), %r12
 	addq %rbx, %r12
 	adcq $0, %rbp
+	addq %r11, %r12
+	adcq $0, %rbp
 	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
 	movq 48(%rsi), %r15
 	addq %r13, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r8
-	addq %r14, %rcx
-	adcq $0, %r8
-	movq 56(%rsi), %r10
-	addq %rcx, %r10
-	adcq $0, %r8
-	movq 8(%rsi), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %rcx
-	addq %r13, %r14
-	adcq $0, %rcx
-	addq %r14, %r15
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	movq 16(%rsi), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %rcx
-	addq %r14, %r12
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r15
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r14
-	addq %rbx, %rbp
+	addq %rbp, %r15
 	adcq $0, %r14
-	addq %rbp, %r10
-	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %r11
-	addq %r14, %rcx
-	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r10
+	movq 56(%rsi), %r8
 	addq %rcx, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %rbp
-	addq %r11, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r13
-	adcq $0, %rbp
-	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %rcx
-	addq %r14, %r15
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
+	adcq $0, %r10
 	addq %r14, %r8
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
-	addq %r14, %rbp
-	adcq $0, %rcx
-	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
+	adcq $0, %r10
+	movq 8(%rsi), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r11
+	addq %rbx, %rax
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	addq %r11, %r12
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r14
+	addq %rcx, %r15
+	adcq $0, %r14
+	addq %rbp, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
+	addq %rbx, %r8
+	adcq $0, %r13
+	addq %r14, %r8
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rcx
 	addq %r11, %r10
+	adcq $0, %rcx
+	addq %r13, %r10
+	adcq $0, %rcx
+	movq 16(%rsi), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rbx
+	addq %rbp, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r11
+	addq %r14, %r15
+	adcq $0, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	addq %r11, %r8
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %rbx
+	addq %r14, %r10
+	adcq $0, %rbx
+	addq %rbp, %r10
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
+	addq %r13, %rcx
+	adcq $0, %r11
+	addq %rbx, %rcx
+	adcq $0, %r11
+	movq %r9, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %rbp
+	addq %r14, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbx
+	addq %r13, %r8
+	adcq $0, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
+	addq %r14, %r10
+	adcq $0, %r13
+	addq %rbx, %r10
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %r14
+	addq %rbp, %rcx
+	adcq $0, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %rbp
+	addq %rbx, %r11
+	adcq $0, %rbp
+	addq %r14, %r11
+	adcq $0, %rbp
+	movq %rax, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbx
+	addq %r13, %r8
 	adcq $0, %rbx
 	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r9
-	addq %rbx, %r14
+	addq %r14, %r10
 	adcq $0, %r9
-	addq %r14, %r8
+	addq %rbx, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
-	addq %r9, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	addq %r9, %rcx
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
+	addq %rbx, %r11
+	adcq $0, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %rbx
+	addq %r9, %rbp
 	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %r14, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rcx
+	addq %r13, %rbp
 	adcq $0, %rbx
 	movq %r12, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %r9
-	addq %r14, %r8
+	addq %r14, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rax
-	addq %r9, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rax
+	addq %r13, %rcx
 	adcq $0, %rax
-	addq %r11, %r13
+	addq %r9, %rcx
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	addq %r14, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rax
-	addq %r9, %r11
-	adcq $0, %rax
-	addq %r11, %rcx
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %r9
-	addq %rax, %r14
+	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	addq %rax, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %r14
+	addq %r9, %rbp
+	adcq $0, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r9
+	addq %rax, %rbx
 	adcq $0, %r9
 	addq %r14, %rbx
 	adcq $0, %r9
 	movq %r15, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rax
-	addq %r11, %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rax
+	addq %r13, %rcx
 	adcq $0, %rax
 	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r12
-	addq %rax, %r14
+	addq %r14, %r11
 	adcq $0, %r12
-	addq %r14, %rbp
+	addq %rax, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rax
-	addq %r12, %r11
-	adcq $0, %rax
-	addq %r11, %rcx
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %r12
-	addq %rax, %r14
-	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	addq %r12, %rbp
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
 	addq %r14, %rbx
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rax
-	addq %r12, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %rax
+	addq %r12, %r9
 	adcq $0, %rax
-	addq %r11, %r9
+	addq %r13, %r9
 	adcq $0, %rax
-	movq %r10, %rdx
+	movq %r8, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %r12
-	addq %r14, %rbp
+	addq %r14, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
-	addq %r12, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r15
+	addq %r13, %rbp
 	adcq $0, %r15
-	addq %r11, %rcx
+	addq %r12, %rbp
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r12
-	addq %r15, %r14
-	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
 	addq %r14, %rbx
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r15
-	addq %r12, %r11
-	adcq $0, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %r12
-	addq %r15, %r14
+	adcq $0, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %r14
+	addq %r12, %r9
+	adcq $0, %r14
+	addq %r13, %r9
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r12
+	addq %r15, %rax
 	adcq $0, %r12
 	addq %r14, %rax
 	adcq $0, %r12
-	addq 64(%rsi), %r8
-	adcq 72(%rsi), %r13
-	adcq 80(%rsi), %rbp
-	adcq 88(%rsi), %rcx
+	addq 64(%rsi), %r10
+	adcq 72(%rsi), %rcx
+	adcq 80(%rsi), %r11
+	adcq 88(%rsi), %rbp
 	adcq 96(%rsi), %rbx
 	adcq 104(%rsi), %r9
 	adcq 112(%rsi), %rax
 	adcq 120(%rsi), %r12
-	movq %r8, %r11
-	subq $-1, %r11
-	movq %r13, %r15
+	movq %r10, %r13
+	subq $-1, %r13
+	movq %rcx, %r15
 	sbbq $-1, %r15
-	movq %rbp, %r14
+	movq %r11, %r14
 	sbbq $-1, %r14
-	movq %rcx, %r10
-	sbbq .Lfg_p503_mont_p+24(%rip), %r10
+	movq %rbp, %r8
+	sbbq .Lfg_p503_mont_p+24(%rip), %r8
 	movq %rdi, 0(%rsp)
 	movq %rbx, %rdi
 	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
@@ -3389,23 +3389,23 @@ pushq %rbx
 	movq %rbx, 24(%rsp)
 	movq %r12, %rbx
 	sbbq .Lfg_p503_mont_p+56(%rip), %rbx
-	cmovc %r8, %r11
-	cmovc %r13, %r15
-	cmovc %rbp, %r14
-	cmovc %rcx, %r10
+	cmovc %r10, %r13
+	cmovc %rcx, %r15
+	cmovc %r11, %r14
+	cmovc %rbp, %r8
 	cmovc 24(%rsp), %rdi
 	cmovc 16(%rsp), %rax
 	cmovc 8(%rsp), %r9
 	cmovc %r12, %rbx
-	movq 0(%rsp), %r8
-	movq %r11, 0(%r8)
-	movq %r15, 8(%r8)
-	movq %r14, 16(%r8)
-	movq %r10, 24(%r8)
-	movq %rdi, 32(%r8)
-	movq %rax, 40(%r8)
-	movq %r9, 48(%r8)
-	movq %rbx, 56(%r8)
+	movq 0(%rsp), %r10
+	movq %r13, 0(%r10)
+	movq %r15, 8(%r10)
+	movq %r14, 16(%r10)
+	movq %r8, 24(%r10)
+	movq %rdi, 32(%r10)
+	movq %rax, 40(%r10)
+	movq %r9, 48(%r10)
+	movq %rbx, 56(%r10)
 	addq $32, %rsp
 popq %rbx
 popq %rbp
@@ -3460,512 +3460,512 @@ pushq %rbx
 	addq %r9, %rbp
 	adcq $0, %rbx
 	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r9
-	addq %rbx, %r8
-	adcq $0, %r9
 	addq %r8, %r13
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	addq %rbx, %r15
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %rbx
-	addq %r8, %r9
-	adcq $0, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r9
-	addq %rbx, %r8
+	addq %rbx, %r13
 	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %rbx
+	addq %r8, %r15
+	adcq $0, %rbx
+	addq %r9, %r15
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %r9
+	addq %r8, %r11
+	adcq $0, %r9
+	addq %rbx, %r11
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %rbx
 	addq %r8, %r12
-	adcq $0, %r9
-	addq %r9, %r14
+	adcq $0, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	addq %rbx, %r14
 	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r8
-	addq %rbx, %r10
+	mulxq 0(%rcx), %r8, %r9
+	addq %r8, %r10
+	adcq $0, %r9
+	mulxq 8(%rcx), %rbx, %r8
+	addq %rbx, %rax
 	adcq $0, %r8
-	mulxq 8(%rcx), %r9, %rbx
-	addq %r8, %r9
-	adcq $0, %rbx
 	addq %r9, %rax
-	adcq $0, %rbx
-	mulxq 16(%rcx), %r8, %r9
-	addq %rbx, %r8
+	adcq $0, %r8
+	mulxq 16(%rcx), %rbx, %r9
+	addq %rbx, %rbp
 	adcq $0, %r9
 	addq %r8, %rbp
 	adcq $0, %r9
 	mulxq 24(%rcx), %rbx, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
 	addq %rbx, %r13
 	adcq $0, %r8
-	mulxq 32(%rcx), %r9, %rbx
-	addq %r8, %r9
+	addq %r9, %r13
+	adcq $0, %r8
+	mulxq 32(%rcx), %rbx, %r9
+	addq %rbx, %r15
+	adcq $0, %r9
+	addq %r8, %r15
+	adcq $0, %r9
+	mulxq 40(%rcx), %rbx, %r8
+	addq %rbx, %r11
+	adcq $0, %r8
+	addq %r9, %r11
+	adcq $0, %r8
+	mulxq 48(%rcx), %rbx, %r9
+	addq %rbx, %r12
+	adcq $0, %r9
+	addq %r8, %r12
+	adcq $0, %r9
+	mulxq 56(%rcx), %rbx, %r8
+	addq %rbx, %r14
+	adcq $0, %r8
+	addq %r9, %r14
+	adcq $0, %r8
+	movq %r10, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r9
+	addq %rbx, %r13
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %rbx
+	addq %r10, %r15
 	adcq $0, %rbx
 	addq %r9, %r15
 	adcq $0, %rbx
-	mulxq 40(%rcx), %r8, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %r9
+	addq %r10, %r11
+	adcq $0, %r9
+	addq %rbx, %r11
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %rbx
+	addq %r10, %r12
+	adcq $0, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r9
+	addq %r10, %r14
+	adcq $0, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %r9, %r8
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r10, %rbx
+	addq %r10, %rax
+	adcq $0, %rbx
+	mulxq 8(%rcx), %r9, %r10
+	addq %r9, %rbp
+	adcq $0, %r10
+	addq %rbx, %rbp
+	adcq $0, %r10
+	mulxq 16(%rcx), %r9, %rbx
+	addq %r9, %r13
+	adcq $0, %rbx
+	addq %r10, %r13
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %r10
+	addq %r9, %r15
+	adcq $0, %r10
+	addq %rbx, %r15
+	adcq $0, %r10
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %r10, %r11
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %r10
+	addq %r9, %r12
+	adcq $0, %r10
+	addq %rbx, %r12
+	adcq $0, %r10
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %r14
+	adcq $0, %rbx
+	addq %r10, %r14
+	adcq $0, %rbx
+	mulxq 56(%rcx), %r9, %r10
+	addq %r9, %r8
+	adcq $0, %r10
+	addq %rbx, %r8
+	adcq $0, %r10
+	movq %rax, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rbx
+	addq %r9, %r15
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r9
+	addq %rax, %r11
+	adcq $0, %r9
+	addq %rbx, %r11
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rbx
+	addq %rax, %r12
+	adcq $0, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rbx
+	addq %rax, %r8
+	adcq $0, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	addq %rbx, %r10
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %rax, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	mulxq 8(%rcx), %rbx, %rax
+	addq %rbx, %r13
+	adcq $0, %rax
+	addq %r9, %r13
+	adcq $0, %rax
+	mulxq 16(%rcx), %rbx, %r9
+	addq %rbx, %r15
+	adcq $0, %r9
+	addq %rax, %r15
+	adcq $0, %r9
+	mulxq 24(%rcx), %rbx, %rax
+	addq %rbx, %r11
+	adcq $0, %rax
+	addq %r9, %r11
+	adcq $0, %rax
+	mulxq 32(%rcx), %rbx, %r9
+	addq %rbx, %r12
+	adcq $0, %r9
+	addq %rax, %r12
+	adcq $0, %r9
+	mulxq 40(%rcx), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq 48(%rcx), %rbx, %r9
 	addq %rbx, %r8
 	adcq $0, %r9
-	addq %r8, %r11
+	addq %rax, %r8
 	adcq $0, %r9
-	mulxq 48(%rcx), %rbx, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	addq %rbx, %r12
-	adcq $0, %r8
-	mulxq 56(%rcx), %r9, %rbx
-	addq %r8, %r9
-	adcq $0, %rbx
-	addq %r9, %r14
-	adcq $0, %rbx
-	movq %r10, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r8, %r9
-	addq %r8, %r13
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r8
+	mulxq 56(%rcx), %rbx, %rax
+	addq %rbx, %r10
+	adcq $0, %rax
 	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r15
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r9, %r11
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %r12
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	addq %r8, %rbx
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %r10
-	addq %r9, %rax
-	adcq $0, %r10
-	mulxq 8(%rcx), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %rbp
-	adcq $0, %r9
-	mulxq 16(%rcx), %r10, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r13
-	adcq $0, %r8
-	mulxq 24(%rcx), %r9, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r9, %r15
-	adcq $0, %r10
-	mulxq 32(%rcx), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %r11
-	adcq $0, %r9
-	mulxq 40(%rcx), %r10, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r10, %r12
-	adcq $0, %r8
-	mulxq 48(%rcx), %r9, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r9, %r14
-	adcq $0, %r10
-	mulxq 56(%rcx), %r8, %r9
-	addq %r10, %r8
-	adcq $0, %r9
-	addq %r8, %rbx
-	adcq $0, %r9
-	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %r8
-	addq %r10, %r15
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %r11
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %rax
-	addq %r10, %r8
 	adcq $0, %rax
-	addq %r8, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %rbx
-	adcq $0, %r10
-	addq %r10, %r9
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %rax
-	addq %r8, %rbp
-	adcq $0, %rax
-	mulxq 8(%rcx), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r13
-	adcq $0, %r8
-	mulxq 16(%rcx), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %r15
-	adcq $0, %r10
-	mulxq 24(%rcx), %r8, %rax
-	addq %r10, %r8
-	adcq $0, %rax
-	addq %r8, %r11
-	adcq $0, %rax
-	mulxq 32(%rcx), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r12
-	adcq $0, %r8
-	mulxq 40(%rcx), %rax, %r10
-	addq %r8, %rax
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	mulxq 48(%rcx), %r8, %rax
-	addq %r10, %r8
-	adcq $0, %rax
-	addq %r8, %rbx
-	adcq $0, %rax
-	mulxq 56(%rcx), %r10, %r8
-	addq %rax, %r10
-	adcq $0, %r8
-	addq %r10, %r9
-	adcq $0, %r8
 	movq %rbp, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r10
-	addq %rax, %r11
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r9
+	addq %rbx, %r11
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rbx
 	addq %rbp, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	addq %r10, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %rbx
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	addq %rax, %r8
+	adcq $0, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r9
+	addq %rbp, %r14
+	adcq $0, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r9
+	addq %rbp, %r10
+	adcq $0, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %r9, %rax
 	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %r10, %rbp
-	addq %r10, %r13
+	mulxq 0(%rcx), %rbp, %rbx
+	addq %rbp, %r13
+	adcq $0, %rbx
+	mulxq 8(%rcx), %r9, %rbp
+	addq %r9, %r15
 	adcq $0, %rbp
-	mulxq 8(%rcx), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %r15
-	adcq $0, %r10
-	mulxq 16(%rcx), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
+	addq %rbx, %r15
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r9, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
 	addq %rbp, %r11
-	adcq $0, %rax
-	mulxq 24(%rcx), %r10, %rbp
-	addq %rax, %r10
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %rbp
+	addq %r9, %r12
 	adcq $0, %rbp
-	addq %r10, %r12
+	addq %rbx, %r12
 	adcq $0, %rbp
-	mulxq 32(%rcx), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	mulxq 40(%rcx), %rbp, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq 48(%rcx), %r10, %rbp
-	addq %rax, %r10
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r9, %r14
+	adcq $0, %rbx
+	addq %rbp, %r14
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %rbp
+	addq %r9, %r8
 	adcq $0, %rbp
-	addq %r10, %r9
+	addq %rbx, %r8
 	adcq $0, %rbp
-	mulxq 56(%rcx), %rax, %r10
-	addq %rbp, %rax
-	adcq $0, %r10
-	addq %rax, %r8
-	adcq $0, %r10
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %r10
+	adcq $0, %rbx
+	addq %rbp, %r10
+	adcq $0, %rbx
+	mulxq 56(%rcx), %r9, %rbp
+	addq %r9, %rax
+	adcq $0, %rbp
+	addq %rbx, %rax
+	adcq $0, %rbp
 	movq %r13, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rax
-	addq %rbp, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r9
 	addq %r13, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	addq %rax, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
+	adcq $0, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rbx
 	addq %r13, %r8
-	adcq $0, %rbp
-	addq %rbp, %r10
+	adcq $0, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r9
+	addq %r13, %r10
+	adcq $0, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rbx
+	addq %r13, %rax
+	adcq $0, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	addq %rbx, %rbp
 	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %rax, %r13
-	addq %rax, %r15
+	mulxq 0(%rcx), %r13, %r9
+	addq %r13, %r15
+	adcq $0, %r9
+	mulxq 8(%rcx), %rbx, %r13
+	addq %rbx, %r11
 	adcq $0, %r13
-	mulxq 8(%rcx), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	mulxq 16(%rcx), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
+	addq %r9, %r11
+	adcq $0, %r13
+	mulxq 16(%rcx), %rbx, %r9
+	addq %rbx, %r12
+	adcq $0, %r9
 	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 24(%rcx), %rax, %r13
-	addq %rbp, %rax
+	adcq $0, %r9
+	mulxq 24(%rcx), %rbx, %r13
+	addq %rbx, %r14
 	adcq $0, %r13
-	addq %rax, %r14
+	addq %r9, %r14
 	adcq $0, %r13
-	mulxq 32(%rcx), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq 40(%rcx), %r13, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	mulxq 48(%rcx), %rax, %r13
-	addq %rbp, %rax
+	mulxq 32(%rcx), %rbx, %r9
+	addq %rbx, %r8
+	adcq $0, %r9
+	addq %r13, %r8
+	adcq $0, %r9
+	mulxq 40(%rcx), %rbx, %r13
+	addq %rbx, %r10
 	adcq $0, %r13
-	addq %rax, %r8
+	addq %r9, %r10
 	adcq $0, %r13
-	mulxq 56(%rcx), %rbp, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
+	mulxq 48(%rcx), %rbx, %r9
+	addq %rbx, %rax
+	adcq $0, %r9
+	addq %r13, %rax
+	adcq $0, %r9
+	mulxq 56(%rcx), %rbx, %r13
+	addq %rbx, %rbp
+	adcq $0, %r13
+	addq %r9, %rbp
+	adcq $0, %r13
 	movq %r15, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	addq %rbp, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %rbx
+	addq %r15, %r8
+	adcq $0, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r9
 	addq %r15, %r10
-	adcq $0, %r13
-	addq %r13, %rax
+	adcq $0, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %rbx
+	addq %r15, %rax
+	adcq $0, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r9
+	addq %r15, %rbp
+	adcq $0, %r9
+	addq %rbx, %rbp
+	adcq $0, %r9
+	addq %r9, %r13
 	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %rbp, %r15
-	addq %rbp, %r11
+	mulxq 0(%rcx), %r15, %rbx
+	addq %r15, %r11
+	adcq $0, %rbx
+	mulxq 8(%rcx), %r9, %r15
+	addq %r9, %r12
 	adcq $0, %r15
-	mulxq 8(%rcx), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
+	addq %rbx, %r12
+	adcq $0, %r15
+	mulxq 16(%rcx), %r9, %rbx
+	addq %r9, %r14
+	adcq $0, %rbx
 	addq %r15, %r14
-	adcq $0, %r13
-	mulxq 24(%rcx), %rbp, %r15
-	addq %r13, %rbp
+	adcq $0, %rbx
+	mulxq 24(%rcx), %r9, %r15
+	addq %r9, %r8
 	adcq $0, %r15
-	addq %rbp, %rbx
+	addq %rbx, %r8
 	adcq $0, %r15
-	mulxq 32(%rcx), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	mulxq 40(%rcx), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	mulxq 48(%rcx), %rbp, %r15
-	addq %r13, %rbp
+	mulxq 32(%rcx), %r9, %rbx
+	addq %r9, %r10
+	adcq $0, %rbx
+	addq %r15, %r10
+	adcq $0, %rbx
+	mulxq 40(%rcx), %r9, %r15
+	addq %r9, %rax
 	adcq $0, %r15
-	addq %rbp, %r10
+	addq %rbx, %rax
 	adcq $0, %r15
-	mulxq 56(%rcx), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
+	mulxq 48(%rcx), %r9, %rbx
+	addq %r9, %rbp
+	adcq $0, %rbx
+	addq %r15, %rbp
+	adcq $0, %rbx
+	mulxq 56(%rcx), %r9, %r15
+	addq %r9, %r13
+	adcq $0, %r15
+	addq %rbx, %r13
+	adcq $0, %r15
 	movq %r11, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r11
-	addq %r15, %r13
-	adcq $0, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r15, %r10
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	addq %r15, %rbp
-	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r11
-	addq %r13, %r12
-	adcq $0, %r11
-	mulxq 8(%rcx), %r15, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	mulxq 16(%rcx), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
-	addq %r11, %rbx
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %r11
-	addq %r15, %r13
-	adcq $0, %r11
-	addq %r13, %r9
-	adcq $0, %r11
-	mulxq 32(%rcx), %r15, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	mulxq 40(%rcx), %r11, %r15
-	addq %r13, %r11
-	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r9
 	addq %r11, %r10
-	adcq $0, %r15
-	mulxq 48(%rcx), %r13, %r11
-	addq %r15, %r13
-	adcq $0, %r11
-	addq %r13, %rax
-	adcq $0, %r11
-	mulxq 56(%rcx), %r15, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r15, %rbp
-	adcq $0, %r13
-	movq %r12, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %r12, %r11
-	addq %r15, %r12
-	adcq $0, %r11
-	addq %r12, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r12
-	addq %r11, %r15
-	adcq $0, %r12
-	addq %r15, %r10
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r15
-	addq %r12, %r11
-	adcq $0, %r15
+	adcq $0, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
 	addq %r11, %rax
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %r11
-	addq %r15, %r12
-	adcq $0, %r11
-	addq %r12, %rbp
-	adcq $0, %r11
+	adcq $0, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r9
+	addq %r11, %rbp
+	adcq $0, %r9
+	addq %rbx, %rbp
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rbx
 	addq %r11, %r13
-	movq %r14, %r15
-	subq $-1, %r15
-	movq %rbx, %r12
-	sbbq $-1, %r12
-	movq %r9, %r11
-	sbbq $-1, %r11
+	adcq $0, %rbx
+	addq %r9, %r13
+	adcq $0, %rbx
+	addq %rbx, %r15
+	movq 56(%rsi), %rdx
+	mulxq 0(%rcx), %r11, %r9
+	addq %r11, %r12
+	adcq $0, %r9
+	mulxq 8(%rcx), %rbx, %r11
+	addq %rbx, %r14
+	adcq $0, %r11
+	addq %r9, %r14
+	adcq $0, %r11
+	mulxq 16(%rcx), %rbx, %r9
+	addq %rbx, %r8
+	adcq $0, %r9
+	addq %r11, %r8
+	adcq $0, %r9
+	mulxq 24(%rcx), %rbx, %r11
+	addq %rbx, %r10
+	adcq $0, %r11
+	addq %r9, %r10
+	adcq $0, %r11
+	mulxq 32(%rcx), %rbx, %r9
+	addq %rbx, %rax
+	adcq $0, %r9
+	addq %r11, %rax
+	adcq $0, %r9
+	mulxq 40(%rcx), %rbx, %r11
+	addq %rbx, %rbp
+	adcq $0, %r11
+	addq %r9, %rbp
+	adcq $0, %r11
+	mulxq 48(%rcx), %rbx, %r9
+	addq %rbx, %r13
+	adcq $0, %r9
+	addq %r11, %r13
+	adcq $0, %r9
+	mulxq 56(%rcx), %rbx, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	addq %r9, %r15
+	adcq $0, %r11
+	movq %r12, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+32(%rip), %r12, %rbx
+	addq %r12, %rax
+	adcq $0, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %r9
+	addq %r12, %rbp
+	adcq $0, %r9
+	addq %rbx, %rbp
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %rbx
+	addq %r12, %r13
+	adcq $0, %rbx
+	addq %r9, %r13
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %r9
+	addq %r12, %r15
+	adcq $0, %r9
+	addq %rbx, %r15
+	adcq $0, %r9
+	addq %r9, %r11
+	movq %r14, %r12
+	subq $-1, %r12
+	movq %r8, %rbx
+	sbbq $-1, %rbx
+	movq %r10, %r9
+	sbbq $-1, %r9
 	movq %rdi, 0(%rsp)
-	movq %r8, %rdi
+	movq %rax, %rdi
 	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
-	movq %rbp, 8(%rsp)
-	movq %r10, %rbp
-	sbbq .Lfg_p503_mont_p+32(%rip), %rbp
-	movq %rax, 16(%rsp)
-	movq 16(%rsp), %rax
-	sbbq .Lfg_p503_mont_p+40(%rip), %rax
-	movq %r10, 24(%rsp)
-	movq 8(%rsp), %r10
-	sbbq .Lfg_p503_mont_p+48(%rip), %r10
-	movq %r8, 32(%rsp)
-	movq %r13, %r8
-	sbbq .Lfg_p503_mont_p+56(%rip), %r8
-	cmovc %r14, %r15
-	cmovc %rbx, %r12
-	cmovc %r9, %r11
+	movq %r15, 8(%rsp)
+	movq %rbp, %r15
+	sbbq .Lfg_p503_mont_p+32(%rip), %r15
+	movq %r13, 16(%rsp)
+	movq 16(%rsp), %r13
+	sbbq .Lfg_p503_mont_p+40(%rip), %r13
+	movq %rbp, 24(%rsp)
+	movq 8(%rsp), %rbp
+	sbbq .Lfg_p503_mont_p+48(%rip), %rbp
+	movq %rax, 32(%rsp)
+	movq %r11, %rax
+	sbbq .Lfg_p503_mont_p+56(%rip), %rax
+	cmovc %r14, %r12
+	cmovc %r8, %rbx
+	cmovc %r10, %r9
 	cmovc 32(%rsp), %rdi
-	cmovc 24(%rsp), %rbp
-	cmovc 16(%rsp), %rax
-	cmovc 8(%rsp), %r10
-	cmovc %r13, %r8
+	cmovc 24(%rsp), %r15
+	cmovc 16(%rsp), %r13
+	cmovc 8(%rsp), %rbp
+	cmovc %r11, %rax
 	movq 0(%rsp), %r14
-	movq %r15, 0(%r14)
-	movq %r12, 8(%r14)
-	movq %r11, 16(%r14)
+	movq %r12, 0(%r14)
+	movq %rbx, 8(%r14)
+	movq %r9, 16(%r14)
 	movq %rdi, 24(%r14)
-	movq %rbp, 32(%r14)
-	movq %rax, 40(%r14)
-	movq %r10, 48(%r14)
-	movq %r8, 56(%r14)
+	movq %r15, 32(%r14)
+	movq %r13, 40(%r14)
+	movq %rbp, 48(%r14)
+	movq %rax, 56(%r14)
 	addq $40, %rsp
 popq %rbx
 popq %rbp
@@ -4017,101 +4017,101 @@ pushq %rbx
 	addq %rax, %r11
 	adcq $0, %rbp
 	mulxq 24(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
 	addq %r13, %rbx
 	adcq $0, %r15
-	mulxq 32(%rsi), %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
+	addq %rbp, %rbx
+	adcq $0, %r15
+	mulxq 32(%rsi), %rax, %r13
 	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 40(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
+	adcq $0, %r13
+	addq %r15, %r12
+	adcq $0, %r13
+	mulxq 40(%rsi), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
 	addq %r13, %r14
-	adcq $0, %r15
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r15, %rax
+	adcq $0, %rax
+	mulxq 48(%rsi), %r15, %rbp
+	addq %r15, %r8
 	adcq $0, %rbp
 	addq %rax, %r8
 	adcq $0, %rbp
 	mulxq 56(%rsi), %r13, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
 	addq %r13, %r10
 	adcq $0, %r15
+	addq %rbp, %r10
+	adcq $0, %r15
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %rax, %rbp
+	mulxq 24(%rsi), %rax, %r13
 	addq %rax, %r12
-	adcq $0, %rbp
-	mulxq 32(%rsi), %r13, %rax
-	addq %rbp, %r13
+	adcq $0, %r13
+	mulxq 32(%rsi), %rbp, %rax
+	addq %rbp, %r14
 	adcq $0, %rax
 	addq %r13, %r14
 	adcq $0, %rax
 	mulxq 40(%rsi), %rbp, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
 	addq %rbp, %r8
 	adcq $0, %r13
-	mulxq 48(%rsi), %rax, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	mulxq 56(%rsi), %r13, %rax
-	addq %rbp, %r13
+	addq %rax, %r8
+	adcq $0, %r13
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r10
 	adcq $0, %rax
-	addq %r13, %r15
+	addq %r13, %r10
 	adcq $0, %rax
+	mulxq 56(%rsi), %rbp, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	addq %rax, %r15
+	adcq $0, %r13
 	movq 24(%rsi), %rdx
-	mulxq 32(%rsi), %rbp, %r13
+	mulxq 32(%rsi), %rbp, %rax
 	addq %rbp, %r8
-	adcq $0, %r13
+	adcq $0, %rax
 	movq %rdi, 0(%rsp)
 	mulxq 40(%rsi), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
 	addq %rbp, %r10
 	adcq $0, %rdi
-	mulxq 48(%rsi), %r13, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %r13, %r15
-	adcq $0, %rbp
-	mulxq 56(%rsi), %rdi, %r13
-	addq %rbp, %rdi
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
+	addq %rax, %r10
+	adcq $0, %rdi
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r15
+	adcq $0, %rax
+	addq %rdi, %r15
+	adcq $0, %rax
+	mulxq 56(%rsi), %rbp, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	addq %rax, %r13
+	adcq $0, %rdi
 	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %rbp, %rdi
+	mulxq 40(%rsi), %rbp, %rax
 	movq %r10, 8(%rsp)
 	movq %r8, 16(%rsp)
 	mulxq 48(%rsi), %r10, %r8
-	addq %rdi, %r10
+	addq %rax, %r10
 	movq %r14, 24(%rsp)
 	movq %r12, 32(%rsp)
 	mulxq 56(%rsi), %r14, %r12
 	adcq %r8, %r14
 	adcq $0, %r12
 	addq %rbp, %r15
-	adcq %r10, %rax
-	adcq %r14, %r13
+	adcq %r10, %r13
+	adcq %r14, %rdi
 	adcq $0, %r12
 	movq 40(%rsi), %rdx
 	mulxq 48(%rsi), %rbp, %r10
-	movq %rax, 40(%rsp)
-	mulxq 56(%rsi), %r14, %rax
+	movq %r13, 40(%rsp)
+	mulxq 56(%rsi), %r14, %r13
 	addq %r10, %r14
-	adcq $0, %rax
-	addq %rbp, %r13
+	adcq $0, %r13
+	addq %rbp, %rdi
 	adcq %r14, %r12
-	adcq $0, %rax
+	adcq $0, %r13
 	movq 48(%rsi), %rdx
 	mulxq 56(%rsi), %rbp, %r14
-	addq %rbp, %rax
+	addq %rbp, %r13
 	adcq $0, %r14
 	addq %rcx, %rcx
 	adcq %r9, %r9
@@ -4122,9 +4122,9 @@ pushq %rbx
 	movq %r12, 32(%rsp)
 	movq 24(%rsp), %r12
 	adcq %r12, %r12
-	movq %r13, 24(%rsp)
-	movq 16(%rsp), %r13
-	adcq %r13, %r13
+	movq %rdi, 24(%rsp)
+	movq 16(%rsp), %rdi
+	adcq %rdi, %rdi
 	movq %r12, 16(%rsp)
 	movq 8(%rsp), %r12
 	adcq %r12, %r12
@@ -4138,307 +4138,307 @@ pushq %rbx
 	movq %r15, 24(%rsp)
 	movq 32(%rsp), %r15
 	adcq %r15, %r15
-	adcq %rax, %rax
+	adcq %r13, %r13
 	adcq %r14, %r14
 	movq %r15, 32(%rsp)
 	movq $0, %r15
 	adcq $0, %r15
 	movq 0(%rsi), %rdx
 	movq %r12, 48(%rsp)
-	movq %r13, 56(%rsp)
-	mulxq %rdx, %r12, %r13
-	addq %r13, %rcx
+	movq %rdi, 56(%rsp)
+	mulxq %rdx, %r12, %rdi
+	addq %rdi, %rcx
 	movq 8(%rsi), %rdx
 	movq %rbp, 64(%rsp)
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %r9
+	mulxq %rdx, %rdi, %rbp
+	adcq %rdi, %r9
 	adcq %rbp, %r11
 	movq 16(%rsi), %rdx
-	mulxq %rdx, %r13, %rbp
-	adcq %r13, %rbx
-	movq 64(%rsp), %r13
-	adcq %rbp, %r13
+	mulxq %rdx, %rdi, %rbp
+	adcq %rdi, %rbx
+	movq 64(%rsp), %rdi
+	adcq %rbp, %rdi
 	movq 24(%rsi), %rdx
-	movq %r13, 64(%rsp)
-	mulxq %rdx, %rbp, %r13
+	movq %rdi, 64(%rsp)
+	mulxq %rdx, %rbp, %rdi
 	movq %rbx, 72(%rsp)
 	movq 16(%rsp), %rbx
 	adcq %rbp, %rbx
 	movq 56(%rsp), %rbp
-	adcq %r13, %rbp
+	adcq %rdi, %rbp
 	movq 32(%rsi), %rdx
 	movq %rbx, 56(%rsp)
-	mulxq %rdx, %r13, %rbx
+	mulxq %rdx, %rdi, %rbx
 	movq %rbp, 16(%rsp)
 	movq 48(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 8(%rsp), %r13
-	adcq %rbx, %r13
+	adcq %rdi, %rbp
+	movq 8(%rsp), %rdi
+	adcq %rbx, %rdi
 	movq 40(%rsi), %rdx
-	movq %r13, 8(%rsp)
-	mulxq %rdx, %rbx, %r13
+	movq %rdi, 8(%rsp)
+	mulxq %rdx, %rbx, %rdi
 	movq %rbp, 48(%rsp)
 	movq 40(%rsp), %rbp
 	adcq %rbx, %rbp
 	movq 24(%rsp), %rbx
-	adcq %r13, %rbx
+	adcq %rdi, %rbx
 	movq 48(%rsi), %rdx
 	movq %rbx, 24(%rsp)
-	mulxq %rdx, %r13, %rbx
+	mulxq %rdx, %rdi, %rbx
 	movq %rbp, 40(%rsp)
 	movq 32(%rsp), %rbp
-	adcq %r13, %rbp
-	adcq %rbx, %rax
+	adcq %rdi, %rbp
+	adcq %rbx, %r13
 	movq 56(%rsi), %rdx
-	mulxq %rdx, %r13, %rbx
-	adcq %r13, %r14
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r14
 	adcq %rbx, %r15
 	movq %r12, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbx
-	addq %r13, %r11
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rbx
+	addq %rdi, %r11
 	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
-	addq %rbx, %rsi
-	adcq $0, %r13
-	movq 72(%rsp), %rbx
-	addq %rsi, %rbx
-	adcq $0, %r13
-	movq %rax, 72(%rsp)
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rax
-	addq %r13, %rsi
-	adcq $0, %rax
-	movq 64(%rsp), %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rdi
+	movq %r13, 32(%rsp)
+	movq 72(%rsp), %r13
 	addq %rsi, %r13
-	adcq $0, %rax
-	movq %rbp, 64(%rsp)
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rbp
-	addq %rax, %rsi
-	adcq $0, %rbp
-	movq 56(%rsp), %rax
-	addq %rsi, %rax
-	adcq $0, %rbp
-	movq %r15, 56(%rsp)
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r15
-	addq %rbp, %rsi
-	adcq $0, %r15
-	movq 16(%rsp), %rbp
+	adcq $0, %rdi
+	addq %rbx, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rbx
+	movq %rbp, 72(%rsp)
+	movq 64(%rsp), %rbp
 	addq %rsi, %rbp
-	adcq $0, %r15
-	movq %rcx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r12
-	addq %rsi, %rbx
-	adcq $0, %r12
-	movq %r14, 16(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r14
-	addq %r12, %rsi
-	adcq $0, %r14
-	addq %rsi, %r13
-	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %rsi
-	addq %r14, %r12
-	adcq $0, %rsi
-	addq %r12, %rax
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %r12
-	addq %rsi, %r14
-	adcq $0, %r12
-	addq %r14, %rbp
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r14
-	addq %r12, %rsi
-	adcq $0, %r14
+	adcq $0, %rbx
+	addq %rdi, %rbp
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rdi
+	movq %r15, 64(%rsp)
+	movq 56(%rsp), %r15
 	addq %rsi, %r15
-	adcq $0, %r14
+	adcq $0, %rdi
+	addq %rbx, %r15
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rbx
+	movq %r14, 56(%rsp)
+	movq 16(%rsp), %r14
+	addq %rsi, %r14
+	adcq $0, %rbx
+	addq %rdi, %r14
+	adcq $0, %rbx
+	movq %rcx, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rdi
+	addq %rsi, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+32(%rip), %r12, %rsi
+	addq %r12, %rbp
+	adcq $0, %rsi
+	addq %rdi, %rbp
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %rdi
+	addq %r12, %r15
+	adcq $0, %rdi
+	addq %rsi, %r15
+	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %rsi
+	addq %r12, %r14
+	adcq $0, %rsi
+	addq %rdi, %r14
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %rdi
+	addq %r12, %rbx
+	adcq $0, %rdi
+	addq %rsi, %rbx
+	adcq $0, %rdi
 	movq %r9, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r12, %rsi
-	addq %r12, %r13
+	addq %r12, %rbp
 	adcq $0, %rsi
 	mulxq .Lfg_p503_mont_q+32(%rip), %rcx, %r12
-	addq %rsi, %rcx
-	adcq $0, %r12
-	addq %rcx, %rax
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rcx
-	addq %r12, %rsi
-	adcq $0, %rcx
-	addq %rsi, %rbp
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %rsi
-	addq %rcx, %r12
-	adcq $0, %rsi
-	addq %r12, %r15
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r12
-	addq %rsi, %rcx
-	adcq $0, %r12
-	addq %rcx, %r14
-	adcq $0, %r12
-	movq %r11, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rcx
-	addq %rsi, %rax
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r9, %rsi
-	addq %rcx, %r9
-	adcq $0, %rsi
-	addq %r9, %rbp
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r9
-	addq %rsi, %rcx
-	adcq $0, %r9
 	addq %rcx, %r15
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rcx
-	addq %r9, %rsi
-	adcq $0, %rcx
-	addq %rsi, %r14
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %rsi
-	addq %rcx, %r9
+	adcq $0, %r12
+	addq %rsi, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %rsi
+	addq %rcx, %r14
 	adcq $0, %rsi
-	addq %r9, %r12
+	addq %r12, %r14
 	adcq $0, %rsi
-	movq %rbx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rcx, %r9
-	addq %rcx, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rcx
-	addq %r9, %r11
-	adcq $0, %rcx
-	addq %r11, %r15
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %r11
-	addq %rcx, %r9
-	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %r12
+	addq %rcx, %rbx
+	adcq $0, %r12
+	addq %rsi, %rbx
+	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %rsi
+	addq %rcx, %rdi
+	adcq $0, %rsi
+	addq %r12, %rdi
+	adcq $0, %rsi
+	movq %r11, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rcx, %r12
+	addq %rcx, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+32(%rip), %r9, %rcx
 	addq %r9, %r14
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %r9
-	addq %r11, %rcx
+	adcq $0, %rcx
+	addq %r12, %r14
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r9, %r12
+	addq %r9, %rbx
+	adcq $0, %r12
+	addq %rcx, %rbx
+	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %rcx
+	addq %r9, %rdi
+	adcq $0, %rcx
+	addq %r12, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %r12
+	addq %r9, %rsi
+	adcq $0, %r12
+	addq %rcx, %rsi
+	adcq $0, %r12
+	movq %r13, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %rcx
+	addq %r9, %r14
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r9
+	addq %r11, %rbx
 	adcq $0, %r9
-	addq %rcx, %r12
+	addq %rcx, %rbx
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rcx
+	addq %r11, %rdi
+	adcq $0, %rcx
+	addq %r9, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r9
+	addq %r11, %rsi
+	adcq $0, %r9
+	addq %rcx, %rsi
 	adcq $0, %r9
 	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rcx
-	addq %r9, %r11
-	adcq $0, %rcx
-	addq %r11, %rsi
-	adcq $0, %rcx
-	movq %r13, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r9, %r11
-	addq %r9, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r9
-	addq %r11, %rbx
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
 	addq %r11, %r12
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %r11
-	addq %rbx, %r9
-	adcq $0, %r11
-	addq %r9, %rsi
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %r9
+	adcq $0, %rcx
+	addq %r9, %r12
+	adcq $0, %rcx
+	movq %rbp, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r9
 	addq %r11, %rbx
 	adcq $0, %r9
-	addq %rbx, %rcx
-	adcq $0, %r9
-	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
-	addq %r11, %r14
-	adcq $0, %rbx
 	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r11
-	addq %rbx, %r13
+	addq %r13, %rdi
+	adcq $0, %r11
+	addq %r9, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r9
+	addq %r13, %rsi
+	adcq $0, %r9
+	addq %r11, %rsi
+	adcq $0, %r9
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r11
+	addq %r13, %r12
+	adcq $0, %r11
+	addq %r9, %r12
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r9
+	addq %r13, %rcx
+	adcq $0, %r9
+	addq %r11, %rcx
+	adcq $0, %r9
+	movq %r15, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r11
+	addq %r13, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %r13
+	addq %rbp, %rsi
+	adcq $0, %r13
+	addq %r11, %rsi
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r11
+	addq %rbp, %r12
 	adcq $0, %r11
 	addq %r13, %r12
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r13
-	addq %r11, %rbx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %r13
+	addq %rbp, %rcx
 	adcq $0, %r13
-	addq %rbx, %rsi
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
-	addq %r13, %r11
-	adcq $0, %rbx
 	addq %r11, %rcx
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
-	addq %rbx, %r13
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r11
+	addq %rbp, %r9
 	adcq $0, %r11
 	addq %r13, %r9
 	adcq $0, %r11
-	movq %rbp, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r13
-	addq %rbx, %r12
+	movq %r14, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %r13
+	addq %rbp, %rsi
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rbx
-	addq %r13, %rax
-	adcq $0, %rbx
-	addq %rax, %rsi
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rax
-	addq %rbx, %r13
-	adcq $0, %rax
-	addq %r13, %rcx
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
-	addq %rax, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %rbp
+	addq %r15, %r12
+	adcq $0, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r13
+	addq %r15, %rcx
 	adcq $0, %r13
-	addq %rbx, %r9
+	addq %rbp, %rcx
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rbx
-	addq %r13, %rax
-	adcq $0, %rbx
-	addq %rax, %r11
-	adcq $0, %rbx
-	addq 48(%rsp), %r15
-	adcq 8(%rsp), %r14
-	adcq 40(%rsp), %r12
-	adcq 24(%rsp), %rsi
-	adcq 64(%rsp), %rcx
-	adcq 72(%rsp), %r9
-	adcq 16(%rsp), %r11
-	adcq 56(%rsp), %rbx
-	movq %r15, %r13
-	subq $-1, %r13
-	movq %r14, %rax
-	sbbq $-1, %rax
-	movq %r12, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %rbp
+	addq %r15, %r9
+	adcq $0, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r13
+	addq %r15, %r11
+	adcq $0, %r13
+	addq %rbp, %r11
+	adcq $0, %r13
+	addq 48(%rsp), %rbx
+	adcq 8(%rsp), %rdi
+	adcq 40(%rsp), %rsi
+	adcq 24(%rsp), %r12
+	adcq 72(%rsp), %rcx
+	adcq 32(%rsp), %r9
+	adcq 56(%rsp), %r11
+	adcq 64(%rsp), %r13
+	movq %rbx, %r15
+	subq $-1, %r15
+	movq %rdi, %rbp
 	sbbq $-1, %rbp
-	movq %r11, 56(%rsp)
-	movq %rsi, %r11
+	movq %rsi, %r14
+	sbbq $-1, %r14
+	movq %r11, 64(%rsp)
+	movq %r12, %r11
 	sbbq .Lfg_p503_mont_p+24(%rip), %r11
-	movq %r9, 16(%rsp)
+	movq %r9, 56(%rsp)
 	movq %rcx, %r9
 	sbbq .Lfg_p503_mont_p+32(%rip), %r9
-	movq %rcx, 72(%rsp)
-	movq 16(%rsp), %rcx
+	movq %rcx, 32(%rsp)
+	movq 56(%rsp), %rcx
 	sbbq .Lfg_p503_mont_p+40(%rip), %rcx
-	movq %rsi, 64(%rsp)
-	movq 56(%rsp), %rsi
-	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
-	movq %r12, 24(%rsp)
-	movq %rbx, %r12
-	sbbq .Lfg_p503_mont_p+56(%rip), %r12
-	cmovc %r15, %r13
-	cmovc %r14, %rax
-	cmovc 24(%rsp), %rbp
-	cmovc 64(%rsp), %r11
-	cmovc 72(%rsp), %r9
-	cmovc 16(%rsp), %rcx
-	cmovc 56(%rsp), %rsi
-	cmovc %rbx, %r12
-	movq 0(%rsp), %r15
-	movq %r13, 0(%r15)
-	movq %rax, 8(%r15)
-	movq %rbp, 16(%r15)
-	movq %r11, 24(%r15)
-	movq %r9, 32(%r15)
-	movq %rcx, 40(%r15)
-	movq %rsi, 48(%r15)
-	movq %r12, 56(%r15)
+	movq %r12, 72(%rsp)
+	movq 64(%rsp), %r12
+	sbbq .Lfg_p503_mont_p+48(%rip), %r12
+	movq %rsi, 24(%rsp)
+	movq %r13, %rsi
+	sbbq .Lfg_p503_mont_p+56(%rip), %rsi
+	cmovc %rbx, %r15
+	cmovc %rdi, %rbp
+	cmovc 24(%rsp), %r14
+	cmovc 72(%rsp), %r11
+	cmovc 32(%rsp), %r9
+	cmovc 56(%rsp), %rcx
+	cmovc 64(%rsp), %r12
+	cmovc %r13, %rsi
+	movq 0(%rsp), %rbx
+	movq %r15, 0(%rbx)
+	movq %rbp, 8(%rbx)
+	movq %r14, 16(%rbx)
+	movq %r11, 24(%rbx)
+	movq %r9, 32(%rbx)
+	movq %rcx, 40(%rbx)
+	movq %r12, 48(%rbx)
+	movq %rsi, 56(%rbx)
 	addq $80, %rsp
 popq %rbx
 popq %rbp

@@ -63,7 +63,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $112, %rsp
+	subq $120, %rsp
 	movq %rdx, %rcx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
@@ -146,994 +146,986 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 32(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 48(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 56(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 64(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 72(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
+	movq %r11, 32(%rsp)
+	movq 8(%rsp), %r11
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 8(%rsp), %r8
-	addq %rax, %r8
+	addq %r8, %r11
 	adcq $0, %rdx
-	movq %r8, 8(%rsp)
 	movq %rdx, %r8
 	movq 80(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 16(%rsp), %r8
-	addq %rax, %r8
+	addq %r8, %r11
 	adcq $0, %rdx
-	movq %r8, 16(%rsp)
 	movq %rdx, %r8
 	movq 88(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r8, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %r10, 32(%rsp)
-	movq %rdx, %r10
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 32(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 48(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 56(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 64(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r10
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %r10, 8(%rsp)
-	movq %rdx, %r10
-	movq 72(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r10
-	addq %rax, %r10
 	adcq $0, %rdx
 	movq %r10, 16(%rsp)
 	movq %rdx, %r10
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r10, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r10, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 32(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r10, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 40(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r10, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 48(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 56(%rcx), %rax
+	mulq 16(%rsi)
+	movq %r13, 40(%rsp)
+	movq 32(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 64(%rcx), %rax
+	mulq 16(%rsi)
+	movq %r13, 32(%rsp)
+	movq 8(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 72(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq 80(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r10, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 88(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r10, %r8
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
 	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rbx, 40(%rsp)
-	movq %rdx, %rbx
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 32(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %rbx
-	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rbx, 8(%rsp)
 	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbx, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 40(%rcx), %rax
+	mulq 24(%rsi)
+	movq %r15, 48(%rsp)
+	movq 40(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 24(%rsi)
+	movq %r15, 40(%rsp)
+	movq 32(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 64(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 16(%rsp), %rbx
-	addq %rax, %rbx
+	addq %rbx, %r11
 	adcq $0, %rdx
-	movq %rbx, 16(%rsp)
 	movq %rdx, %rbx
 	movq 72(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 80(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbx, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 88(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbx, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 0(%rcx), %rax
 	mulq 32(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r12, 48(%rsp)
+	movq %r12, 32(%rsp)
 	movq %rdx, %r12
 	movq 8(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 16(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 24(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	movq %rbp, 56(%rsp)
+	movq 48(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 32(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	movq %rbp, 48(%rsp)
+	movq 40(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 40(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq 8(%rsp), %r12
-	addq %rax, %r12
+	addq %r12, %r13
 	adcq $0, %rdx
-	movq %r12, 8(%rsp)
 	movq %rdx, %r12
 	movq 56(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 16(%rsp), %r12
-	addq %rax, %r12
+	addq %r12, %r11
 	adcq $0, %rdx
-	movq %r12, 16(%rsp)
 	movq %rdx, %r12
 	movq 64(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 72(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r12, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 0(%rcx), %rax
 	mulq 40(%rsi)
 	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 40(%rsi)
+	movq %r9, 64(%rsp)
+	movq 56(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 40(%rsi)
+	movq %r9, 56(%rsp)
+	movq 48(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 64(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 72(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 80(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 88(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 0(%rcx), %rax
+	mulq 48(%rsi)
+	movq %r14, 48(%rsp)
+	movq 56(%rsp), %r14
+	addq %rax, %r14
 	adcq $0, %rdx
 	movq %r14, 56(%rsp)
 	movq %rdx, %r14
 	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
+	mulq 48(%rsi)
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 16(%rsp)
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 64(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 80(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 0(%rcx), %rax
 	mulq 48(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r9, 64(%rsp)
-	movq %rdx, %r9
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %r14, %rbp
 	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 24(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r14, %r15
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 32(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq 8(%rsp), %r9
-	addq %rax, %r9
+	addq %r14, %r13
 	adcq $0, %rdx
-	movq %r9, 8(%rsp)
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 40(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 16(%rsp), %r9
-	addq %rax, %r9
+	addq %r14, %r11
 	adcq $0, %rdx
-	movq %r9, 16(%rsp)
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 48(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r9
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r9
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 64(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r9
+	addq %r14, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 72(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r9
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 80(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r9
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 88(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	movq %r12, 72(%rsp)
+	movq 48(%rsp), %r12
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r14, %r12
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 56(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 48(%rsp)
+	movq %rdx, %r9
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r9, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r9, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 72(%rcx), %rax
+	mulq 56(%rsi)
+	movq %rbx, 80(%rsp)
+	movq 72(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 88(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rbp, 72(%rsp)
 	movq %rdx, %rbp
 	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	mulq 64(%rsi)
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %rbp, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	mulq 64(%rsi)
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %rbp, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	mulq 64(%rsi)
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 8(%rsp), %rbp
-	addq %rax, %rbp
+	addq %rbp, %r11
 	adcq $0, %rdx
-	movq %rbp, 8(%rsp)
 	movq %rdx, %rbp
 	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	mulq 64(%rsi)
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq 16(%rsp), %rbp
-	addq %rax, %rbp
+	addq %rbp, %rdi
 	adcq $0, %rdx
-	movq %rbp, 16(%rsp)
 	movq %rdx, %rbp
 	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	mulq 64(%rsi)
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %rdi
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
+	mulq 64(%rsi)
+	addq %rax, %r10
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	mulq 64(%rsi)
+	movq %r10, 88(%rsp)
+	movq 80(%rsp), %r10
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	mulq 64(%rsi)
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 72(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	mulq 64(%rsi)
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	mulq 64(%rsi)
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 88(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	mulq 64(%rsi)
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 0(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rax, %r13
+	mulq 72(%rsi)
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %r15, 80(%rsp)
 	movq %rdx, %r15
 	movq 8(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
+	mulq 72(%rsi)
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 16(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
+	mulq 72(%rsi)
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 8(%rsp), %r15
-	addq %rax, %r15
+	addq %r15, %r11
 	adcq $0, %rdx
-	movq %r15, 8(%rsp)
 	movq %rdx, %r15
 	movq 24(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
+	mulq 72(%rsi)
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq 16(%rsp), %r15
-	addq %rax, %r15
+	addq %r15, %rdi
 	adcq $0, %rdx
-	movq %r15, 16(%rsp)
 	movq %rdx, %r15
 	movq 32(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
+	mulq 72(%rsi)
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %rdi
+	addq %r15, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 40(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	mulq 72(%rsi)
+	movq %r8, 96(%rsp)
+	movq 88(%rsp), %r8
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 48(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	mulq 72(%rsi)
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r15, %r10
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	mulq 72(%rsi)
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 64(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	mulq 72(%rsi)
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 72(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	mulq 72(%rsi)
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 80(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	mulq 72(%rsi)
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 88(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	mulq 72(%rsi)
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 0(%rcx), %rax
-	mulq 72(%rsi)
-	addq %rax, %r11
+	mulq 80(%rsi)
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %r13, 88(%rsp)
 	movq %rdx, %r13
 	movq 8(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
+	mulq 80(%rsi)
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 8(%rsp), %r13
-	addq %rax, %r13
+	addq %r13, %r11
 	adcq $0, %rdx
-	movq %r13, 8(%rsp)
 	movq %rdx, %r13
 	movq 16(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
+	mulq 80(%rsi)
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq 16(%rsp), %r13
-	addq %rax, %r13
+	addq %r13, %rdi
 	adcq $0, %rdx
-	movq %r13, 16(%rsp)
 	movq %rdx, %r13
 	movq 24(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
+	movq %rdi, 104(%rsp)
+	movq 96(%rsp), %rdi
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 32(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 0(%rcx), %rax
-	mulq 80(%rsi)
+	mulq 88(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
 	movq %r11, 96(%rsp)
-	movq 8(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 8(%rsp)
 	movq %rdx, %r11
 	movq 8(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 16(%rsp)
-	movq %rdx, %r11
-	movq 16(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 24(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 32(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 72(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 80(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 88(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
+	mulq 88(%rsi)
+	movq %r13, 112(%rsp)
+	movq 104(%rsp), %r13
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 88(%rsi)
-	movq %r11, 104(%rsp)
-	movq 16(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 16(%rsp)
-	movq %rdx, %r11
-	movq 8(%rcx), %rax
-	mulq 88(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
+	addq %r11, %r13
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 16(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %r11, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 32(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r11, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 40(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r11, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 48(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r11, %r12
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %r11, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 64(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %r11, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %r11, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 80(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %r11, %r15
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r11, %rax
+	movq %r15, 104(%rsp)
+	movq 112(%rsp), %r15
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq 104(%rsp), %r11
-	addq %rax, %r11
+	addq %r11, %r15
 	adcq $0, %rdx
-	movq %r11, 104(%rsp)
 	movq %rdx, %r11
 	movq 0(%rsp), %rcx
 	movq 24(%rsp), %rsi
 	movq %rsi, 0(%rcx)
-	movq 32(%rsp), %rsi
+	movq 16(%rsp), %rsi
 	movq %rsi, 8(%rcx)
-	movq 40(%rsp), %rsi
+	movq 8(%rsp), %rsi
 	movq %rsi, 16(%rcx)
-	movq 48(%rsp), %rsi
+	movq 32(%rsp), %rsi
 	movq %rsi, 24(%rcx)
-	movq 56(%rsp), %rsi
+	movq 40(%rsp), %rsi
 	movq %rsi, 32(%rcx)
 	movq 64(%rsp), %rsi
 	movq %rsi, 40(%rcx)
-	movq 72(%rsp), %rsi
+	movq 56(%rsp), %rsi
 	movq %rsi, 48(%rcx)
-	movq 80(%rsp), %rsi
+	movq 48(%rsp), %rsi
 	movq %rsi, 56(%rcx)
-	movq 88(%rsp), %rsi
+	movq 72(%rsp), %rsi
 	movq %rsi, 64(%rcx)
-	movq 96(%rsp), %rsi
+	movq 80(%rsp), %rsi
 	movq %rsi, 72(%rcx)
-	movq 8(%rsp), %rsi
+	movq 88(%rsp), %rsi
 	movq %rsi, 80(%rcx)
-	movq 16(%rsp), %rsi
+	movq 96(%rsp), %rsi
 	movq %rsi, 88(%rcx)
-	movq %rdi, 96(%rcx)
-	movq %r8, 104(%rcx)
-	movq %r10, 112(%rcx)
-	movq %rbx, 120(%rcx)
-	movq %r12, 128(%rcx)
-	movq %r14, 136(%rcx)
-	movq %r9, 144(%rcx)
-	movq %rbp, 152(%rcx)
-	movq %r15, 160(%rcx)
-	movq %r13, 168(%rcx)
+	movq %r13, 96(%rcx)
+	movq %rdi, 104(%rcx)
+	movq %r8, 112(%rcx)
+	movq %r10, 120(%rcx)
+	movq %rbx, 128(%rcx)
+	movq %r12, 136(%rcx)
+	movq %r14, 144(%rcx)
+	movq %r9, 152(%rcx)
+	movq %rbp, 160(%rcx)
 	movq 104(%rsp), %rsi
-	movq %rsi, 176(%rcx)
+	movq %rsi, 168(%rcx)
+	movq %r15, 176(%rcx)
 	movq %r11, 184(%rcx)
-	addq $112, %rsp
+	addq $120, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1237,65 +1229,65 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r9, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 32(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 40(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 48(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 56(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 64(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 72(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 80(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 88(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 24(%rsi), %rax
@@ -1306,58 +1298,58 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 32(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbp, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 40(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 48(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 56(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 64(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 88(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 32(%rsi), %rax
@@ -1368,51 +1360,51 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 48(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 56(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 64(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 72(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 80(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 88(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
@@ -1423,44 +1415,44 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r12, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 64(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
@@ -1471,37 +1463,37 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 64(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 72(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 80(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 88(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
@@ -1512,30 +1504,30 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 72(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 80(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
@@ -1546,23 +1538,23 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 88(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
@@ -1573,16 +1565,16 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
@@ -1593,9 +1585,9 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
 	mulq 72(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
@@ -1835,50 +1827,50 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	movq 48(%rsi), %r9
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 0(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	movq 56(%rsi), %r11
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	movq 64(%rsi), %rbp
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 0(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	movq 72(%rsi), %r13
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 0(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	movq 80(%rsi), %r15
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	movq 88(%rsi), %r10
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1888,44 +1880,44 @@ pushq %rbx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1935,44 +1927,44 @@ pushq %rbx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1982,44 +1974,44 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2030,44 +2022,44 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rdi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2078,44 +2070,44 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
+	addq %r13, %r10
+	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2125,44 +2117,44 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
+	addq %rcx, %rbx
+	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rcx, %r8
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rcx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rcx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2172,44 +2164,44 @@ pushq %rbx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r9, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2219,44 +2211,44 @@ pushq %rbx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r11, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r11, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r11, %r13
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r11, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2266,44 +2258,44 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbp, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2314,44 +2306,44 @@ pushq %rbx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2361,44 +2353,44 @@ pushq %rbx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r15, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	addq 96(%rsi), %rbx
@@ -2591,185 +2583,189 @@ pushq %rbx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r8
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r8
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r8
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r8
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r8
-	addq %r14, %rax
+	movq %r11, 32(%rsp)
+	movq 8(%rsp), %r11
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 8(%rsp), %r14
-	addq %rax, %r14
+	addq %r14, %r11
 	adcq $0, %rdx
-	movq %r14, 8(%rsp)
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r8
-	addq %r14, %rax
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq 16(%rsp), %r14
-	addq %rax, %r14
+	addq %r14, %r11
 	adcq $0, %rdx
 	addq %rdx, %rdi
 	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %rdx, %r14
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r8
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	movq 24(%rsp), %r8
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %r8, 24(%rsp)
-	movq %rdx, %r8
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 32(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %r8
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r8
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 48(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r8
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 56(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r8
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 64(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
+	movq %r13, 24(%rsp)
+	movq 32(%rsp), %r13
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r14, %r13
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %rdx, %r14
 	movq 72(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
+	movq %r13, 32(%rsp)
+	movq 8(%rsp), %r13
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq 8(%rsp), %r8
-	addq %rax, %r8
+	addq %r14, %r13
 	adcq $0, %rdx
-	movq %r8, 8(%rsp)
-	movq %rdx, %r8
+	movq %rdx, %r14
 	movq 80(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r14, %r11
 	adcq $0, %rdx
-	movq %rdx, %r8
+	movq %rdx, %r14
 	movq 88(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r8
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %r10
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r9, 16(%rsp)
+	movq %r9, 8(%rsp)
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r10
-	addq %r9, %rax
+	movq %r8, 16(%rsp)
+	movq 24(%rsp), %r8
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r10
-	addq %r9, %rax
+	movq %r8, 24(%rsp)
+	movq 32(%rsp), %r8
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r10
-	addq %r9, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq 8(%rsp), %r9
-	addq %rax, %r9
+	addq %r9, %r13
 	adcq $0, %rdx
-	movq %r9, 8(%rsp)
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r10
-	addq %r9, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r9, %r11
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rdx, %r8
+	addq %r9, %rdi
+	adcq $0, %rdx
+	addq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbx
@@ -2777,1421 +2773,1409 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r9
+	movq 16(%rsp), %r9
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r10, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	movq %r9, 16(%rsp)
+	movq 8(%rsp), %r9
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq 16(%rsp), %r10
-	addq %rax, %r10
+	addq %r10, %r9
 	adcq $0, %rdx
-	movq %r10, 16(%rsp)
 	movq %rdx, %r10
 	movq 32(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r10, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 40(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r10, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 48(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	movq %r15, 8(%rsp)
+	movq 24(%rsp), %r15
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %r10, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 56(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r10, %r8
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 64(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq 8(%rsp), %r10
-	addq %rax, %r10
+	addq %r10, %r13
 	adcq $0, %rdx
-	movq %r10, 8(%rsp)
 	movq %rdx, %r10
 	movq 72(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 80(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r10, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 88(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+40(%rip), %rax
 	mulq %rbx
-	addq %rax, %r15
-	adcq $0, %rdx
 	movq %rbp, 24(%rsp)
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbx
-	addq %rbp, %rax
-	adcq $0, %rdx
 	movq 8(%rsp), %rbp
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rbp, 8(%rsp)
-	movq %rdx, %rbp
+	movq %r9, 8(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rbx
-	addq %rbp, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r9, %r11
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %rbx
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %rbx
-	addq %rbp, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %r9, %r14
 	adcq $0, %rdx
 	addq %rdx, %r10
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %rbx
+	movq 16(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rbx, 24(%rsp)
-	movq %rdx, %rbx
-	movq 32(%rcx), %rax
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
+	movq %rbx, 16(%rsp)
 	movq 8(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
 	movq %rbx, 8(%rsp)
-	movq %rdx, %rbx
-	movq 64(%rcx), %rax
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 32(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r9, %rbp
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 72(%rcx), %rax
+	movq %rdx, %r9
+	movq 40(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %rdi
+	addq %r9, %r15
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
+	movq %rdx, %r9
+	movq 48(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 56(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 64(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r9, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 72(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 88(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	addq %r9, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r12
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rbp, 24(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r12
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r12
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %r15, 16(%rsp)
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r12
-	addq %r15, %rax
+	addq %rbp, %r13
 	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r12
-	addq %r15, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r15
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
+	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r12
-	addq %r15, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %rbp, %r11
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r12
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r15
+	addq %rbp, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r12
-	addq %r15, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %rbp, %r14
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r12
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
-	addq %rdx, %rbx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	addq %rdx, %r9
 	movq 0(%rcx), %rax
 	mulq 32(%rsi)
-	addq %rax, %r9
+	movq 16(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r12
 	movq 8(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 16(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq 24(%rsp), %r15
-	addq %rax, %r15
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 24(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq 16(%rsp), %r12
-	addq %rax, %r12
+	addq %r12, %rbx
 	adcq $0, %rdx
-	movq %r12, 16(%rsp)
 	movq %rdx, %r12
 	movq 32(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 40(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r12, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq 8(%rsp), %r12
-	addq %rax, %r12
+	addq %r12, %r13
 	adcq $0, %rdx
-	movq %r12, 8(%rsp)
 	movq %rdx, %r12
 	movq 56(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 64(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 72(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %r12, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r12, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r13, 24(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 8(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
-	adcq $0, %rdx
+	mulq 16(%rsp)
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
+	movq %r15, 24(%rsp)
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r13
 	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %r13, %rax
+	addq %r15, %r10
 	adcq $0, %rdx
-	addq %rax, %rbx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
 	adcq $0, %rdx
 	addq %rdx, %r12
 	movq 0(%rcx), %rax
 	mulq 40(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 8(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 24(%rsp)
-	movq %rdx, %r9
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r9, 8(%rsp)
-	movq %rdx, %r9
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 64(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 72(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 80(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 88(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbp
-	movq %r11, 16(%rsp)
-	movq 8(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 8(%rsp)
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %rbp
-	addq %rax, %rbp
-	adcq $0, %rdx
 	movq %rbp, 16(%rsp)
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	movq 8(%rsp), %rbp
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rbp, 8(%rsp)
-	movq %rdx, %rbp
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
+	addq %r15, %rbp
 	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 64(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 72(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 40(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 64(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 72(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r15, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq 80(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	mulq 40(%rsi)
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r15, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 88(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r15
+	mulq 16(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r8, 24(%rsp)
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r8, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 16(%rsp)
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	addq %rdx, %r15
+	movq 0(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 8(%rcx), %rax
+	mulq 48(%rsi)
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 16(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 24(%rcx), %rax
+	mulq 48(%rsi)
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r8, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 64(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 72(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 80(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 88(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	addq %rdx, %r8
+	movq 0(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 72(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 88(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r11, 24(%rsp)
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r11, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r11, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	addq %rdx, %r13
+	movq 0(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 8(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r11, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 16(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r11, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 24(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r11, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 32(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r11, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 40(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r11, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 48(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 64(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r11, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r11, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdi, 24(%rsp)
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rdi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdi, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	addq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 24(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 32(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 40(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rdi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdi, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rdi, %r11
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %r14, 24(%rsp)
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
+	mulq 16(%rsp)
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %rdi
+	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
+	mulq 16(%rsp)
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
+	mulq 16(%rsp)
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
+	mulq 16(%rsp)
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
+	mulq 16(%rsp)
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %r14, %r11
 	adcq $0, %rdx
-	addq %rdx, %rbp
+	addq %rdx, %rdi
 	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %r13
+	mulq 80(%rsi)
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r14, %rax
+	mulq 80(%rsi)
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r14, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r14
 	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
+	mulq 80(%rsi)
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq 16(%rsp), %r14
-	addq %rax, %r14
+	addq %r14, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r14
 	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
+	mulq 80(%rsi)
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq 8(%rsp), %r15
-	addq %rax, %r15
+	addq %r14, %rbx
 	adcq $0, %rdx
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
+	movq %rdx, %r14
 	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
+	mulq 80(%rsi)
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq 24(%rsp), %r15
+	addq %r14, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %r15, 24(%rsp)
-	movq %rdx, %r15
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
+	addq %r14, %r15
 	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r14
 	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 72(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 88(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdi, 16(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %rdi, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %rdi, %rax
+	addq %r14, %r8
 	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r13
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r13
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r13
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r13
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	addq %rdx, %r15
-	movq 0(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 8(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 16(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %rdi
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r13
+	movq %rdx, %r14
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %r13, 24(%rsp)
-	movq %rdx, %r13
-	movq 32(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
+	addq %r14, %r13
 	adcq $0, %rdx
-	movq 16(%rsp), %r13
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r13, 16(%rsp)
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 48(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 64(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 72(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r14
 	movq 80(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
+	mulq 80(%rsi)
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %r14, %r11
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r14
 	movq 88(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %r8, 8(%rsp)
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r11
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r11
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r11
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r11
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 72(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 8(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
+	mulq 80(%rsi)
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 16(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
+	addq %r14, %rdi
 	adcq $0, %rdx
-	movq 24(%rsp), %r8
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 24(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 16(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 16(%rsp)
-	movq %rdx, %r11
-	movq 32(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r11
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 8(%rsp)
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r11
+	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %r10
+	mulq 16(%rsp)
+	addq %rax, %r9
 	adcq $0, %rdx
 	movq %r10, 24(%rsp)
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r10, %rax
+	mulq 16(%rsp)
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r10, %r12
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r10, %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r10, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 80(%rsi)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq 8(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
+	mulq 16(%rsp)
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
+	addq %r10, %r8
 	adcq $0, %rdx
-	movq 16(%rsp), %r10
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %r14
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
-	movq 40(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 80(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rdi
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rbx, 16(%rsp)
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rdi
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rdi
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rdi
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rdi
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rdi
-	addq %rbx, %rax
-	adcq $0, %rdx
+	mulq 16(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rdi
-	addq %rbx, %rax
+	addq %r10, %r13
 	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r10, %rdi
 	adcq $0, %rdx
 	addq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rax, %r8
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r10
 	movq 8(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %rax
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %r10, %rbp
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 16(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	movq 8(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	addq %r10, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq 24(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq 24(%rsp), %rdi
-	addq %rax, %rdi
+	addq %r10, %rbx
 	adcq $0, %rdx
-	movq %rdi, 24(%rsp)
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 32(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq 16(%rsp), %rdi
-	addq %rax, %rdi
+	addq %r10, %r9
 	adcq $0, %rdx
-	movq %rdi, 16(%rsp)
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 40(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	addq %r10, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq 48(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %r10, %r15
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %r10, %r8
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 64(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %r10, %r13
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r13
+	addq %r10, %r11
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 80(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rax, %r11
+	addq %r10, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r10
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %rdi
+	addq %r10, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r8
+	mulq 16(%rsp)
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %r12, 8(%rsp)
-	movq %rdx, %r12
+	movq %r9, 24(%rsp)
+	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r8
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r8
-	addq %r12, %rax
-	adcq $0, %rdx
+	mulq 16(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r8
-	addq %r12, %rax
+	addq %r9, %r15
 	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 16(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r8
-	addq %r12, %rax
+	addq %r9, %r13
 	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 16(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r8
-	addq %r12, %rax
+	addq %r9, %r11
 	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
 	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rdx, %rdi
-	movq %r10, %r12
-	subq $-1, %r12
-	movq %rbx, %r8
-	sbbq $-1, %r8
-	movq %r14, 32(%rsp)
-	movq 24(%rsp), %r14
+	addq %r9, %r14
+	adcq $0, %rdx
+	addq %rdx, %r10
+	movq %rbp, %r9
+	subq $-1, %r9
+	movq %r14, 16(%rsp)
+	movq 8(%rsp), %r14
 	sbbq $-1, %r14
-	movq %r11, 40(%rsp)
-	movq 16(%rsp), %r11
+	movq %rdi, 32(%rsp)
+	movq %rbx, %rdi
+	sbbq $-1, %rdi
+	movq %rbx, 40(%rsp)
+	movq 24(%rsp), %rbx
+	sbbq $-1, %rbx
+	movq %r11, 48(%rsp)
+	movq %r12, %r11
 	sbbq $-1, %r11
-	movq %r13, 48(%rsp)
-	movq 8(%rsp), %r13
-	sbbq $-1, %r13
-	movq %r15, 56(%rsp)
-	movq %r9, %r15
-	sbbq .Lfg_p751_mont_p+40(%rip), %r15
-	movq %rbp, 64(%rsp)
-	movq 64(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+48(%rip), %rbp
-	movq %r9, 72(%rsp)
-	movq 56(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+56(%rip), %r9
-	movq %rbx, 80(%rsp)
-	movq 48(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+64(%rip), %rbx
-	movq %rdi, 88(%rsp)
-	movq 40(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
-	movq %r10, 96(%rsp)
-	movq 32(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+80(%rip), %r10
-	movq %r10, 104(%rsp)
-	movq 88(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+88(%rip), %r10
-	cmovc 96(%rsp), %r12
-	cmovc 80(%rsp), %r8
-	cmovc 24(%rsp), %r14
-	cmovc 16(%rsp), %r11
-	cmovc 8(%rsp), %r13
-	cmovc 72(%rsp), %r15
-	cmovc 64(%rsp), %rbp
-	cmovc 56(%rsp), %r9
-	cmovc 48(%rsp), %rbx
-	cmovc 40(%rsp), %rdi
-	movq %rdi, 112(%rsp)
-	movq 104(%rsp), %rdi
-	cmovc 32(%rsp), %rdi
-	cmovc 88(%rsp), %r10
+	movq %r13, 56(%rsp)
+	movq %r15, %r13
+	sbbq .Lfg_p751_mont_p+40(%rip), %r13
+	movq %r8, 64(%rsp)
+	movq 64(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+48(%rip), %r8
+	movq %r15, 72(%rsp)
+	movq 56(%rsp), %r15
+	sbbq .Lfg_p751_mont_p+56(%rip), %r15
+	movq %r12, 80(%rsp)
+	movq 48(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+64(%rip), %r12
 	movq %r10, 88(%rsp)
-	movq 0(%rsp), %r10
-	movq %r12, 0(%r10)
-	movq %r8, 8(%r10)
-	movq %r14, 16(%r10)
-	movq %r11, 24(%r10)
-	movq %r13, 32(%r10)
-	movq %r15, 40(%r10)
-	movq %rbp, 48(%r10)
-	movq %r9, 56(%r10)
-	movq %rbx, 64(%r10)
-	movq 112(%rsp), %r12
-	movq %r12, 72(%r10)
-	movq %rdi, 80(%r10)
-	movq 88(%rsp), %r8
-	movq %r8, 88(%r10)
+	movq 32(%rsp), %r10
+	sbbq .Lfg_p751_mont_p+72(%rip), %r10
+	movq %rbp, 96(%rsp)
+	movq 16(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
+	movq %rbp, 104(%rsp)
+	movq 88(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	cmovc 96(%rsp), %r9
+	cmovc 8(%rsp), %r14
+	cmovc 40(%rsp), %rdi
+	cmovc 24(%rsp), %rbx
+	cmovc 80(%rsp), %r11
+	cmovc 72(%rsp), %r13
+	cmovc 64(%rsp), %r8
+	cmovc 56(%rsp), %r15
+	cmovc 48(%rsp), %r12
+	cmovc 32(%rsp), %r10
+	movq %r10, 112(%rsp)
+	movq 104(%rsp), %r10
+	cmovc 16(%rsp), %r10
+	cmovc 88(%rsp), %rbp
+	movq %rbp, 88(%rsp)
+	movq 0(%rsp), %rbp
+	movq %r9, 0(%rbp)
+	movq %r14, 8(%rbp)
+	movq %rdi, 16(%rbp)
+	movq %rbx, 24(%rbp)
+	movq %r11, 32(%rbp)
+	movq %r13, 40(%rbp)
+	movq %r8, 48(%rbp)
+	movq %r15, 56(%rbp)
+	movq %r12, 64(%rbp)
+	movq 112(%rsp), %r9
+	movq %r9, 72(%rbp)
+	movq %r10, 80(%rbp)
+	movq 88(%rsp), %r14
+	movq %r14, 88(%rbp)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -4296,65 +4280,65 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r9, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 32(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 40(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 48(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 56(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 64(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 72(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 80(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 88(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 24(%rsi), %rax
@@ -4365,58 +4349,58 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 32(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbp, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 40(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 48(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 56(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 64(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 88(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 32(%rsi), %rax
@@ -4427,51 +4411,51 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 48(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 56(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 64(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 72(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 80(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 88(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
@@ -4482,44 +4466,44 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r12, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 64(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
@@ -4530,37 +4514,37 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 64(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 72(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 80(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 88(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
@@ -4571,30 +4555,30 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 72(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 80(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
@@ -4605,23 +4589,23 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 88(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
@@ -4632,16 +4616,16 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
@@ -4652,9 +4636,9 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
 	mulq 72(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
@@ -4824,603 +4808,603 @@ pushq %rbx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
-	adcq $0, %rdx
 	movq 112(%rsp), %rsi
 	addq %rax, %rsi
 	adcq $0, %rdx
+	addq %r9, %rsi
+	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r8
-	addq %r9, %rax
-	adcq $0, %rdx
-	movq 96(%rsp), %r9
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdi, 96(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r8
-	addq %rdi, %rax
-	adcq $0, %rdx
-	movq 104(%rsp), %rdi
+	movq %rdi, 112(%rsp)
+	movq 96(%rsp), %rdi
 	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %r15, 104(%rsp)
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r8
-	addq %r15, %rax
+	addq %r9, %rdi
 	adcq $0, %rdx
-	movq 32(%rsp), %r15
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r8
+	movq %r15, 96(%rsp)
+	movq 104(%rsp), %r15
 	addq %rax, %r15
 	adcq $0, %rdx
-	movq %r10, 32(%rsp)
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r8
-	addq %r10, %rax
+	addq %r9, %r15
 	adcq $0, %rdx
-	movq 40(%rsp), %r10
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r8
+	movq %r10, 104(%rsp)
+	movq 32(%rsp), %r10
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rbx, 40(%rsp)
+	addq %r9, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r8
+	movq %rbx, 32(%rsp)
+	movq 40(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r8
+	movq %r12, 40(%rsp)
+	movq 24(%rsp), %r12
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rcx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rcx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r8, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rcx
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rcx
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rcx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rcx
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rcx
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbp
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rcx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbp
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rcx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbp
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbp
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rcx, %r9
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbp
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rcx, %r8
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r11
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r11
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r11
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r11
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r11, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r11, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r11, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r11, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r13
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r13
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r13
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r13
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r13
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rsi
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rsi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rsi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r13, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rsi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rsi
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rsi
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rdi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rsi, %r8
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rdi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rsi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rsi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rdi
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rsi, %r11
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rdi
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rsi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rdi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rsi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rdi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r15
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rdi, %r11
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r15
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r15
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r15
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rdi, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r10
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r10
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r10
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r10
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r10
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r10
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r15, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r10
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r10, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r10, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbx
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r10, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r12
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r12
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r12
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r12
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r12
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r12
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq 24(%rsp), %rbx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %r12, 24(%rsp)
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rcx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
+	mulq %r12
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
+	addq %rbx, %r10
 	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r11
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r13
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rsi
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rsi
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rdi
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rdi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rdi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rdi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rdi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rdi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rdi
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r15
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r10
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbx
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	addq 48(%rsp), %r12
+	movq %rdx, %rbx
+	addq 48(%rsp), %r9
 	adcq 16(%rsp), %r8
 	adcq 56(%rsp), %rcx
 	adcq 8(%rsp), %rbp
 	adcq 64(%rsp), %r11
 	adcq 88(%rsp), %r14
 	adcq 72(%rsp), %r13
-	adcq 32(%rsp), %rsi
-	adcq 104(%rsp), %r9
+	adcq 104(%rsp), %rsi
 	adcq 96(%rsp), %rdi
-	adcq 24(%rsp), %r15
+	adcq 112(%rsp), %r15
 	adcq 40(%rsp), %r10
-	movq %r12, %rbx
-	subq $-1, %rbx
-	movq %rbp, 40(%rsp)
+	adcq 32(%rsp), %rbx
+	movq %r9, %r12
+	subq $-1, %r12
+	movq %rbp, 32(%rsp)
 	movq %r8, %rbp
 	sbbq $-1, %rbp
-	movq %r15, 24(%rsp)
-	movq %rcx, %r15
+	movq %r10, 40(%rsp)
+	movq %rcx, %r10
+	sbbq $-1, %r10
+	movq %r15, 112(%rsp)
+	movq 32(%rsp), %r15
 	sbbq $-1, %r15
-	movq %rdi, 96(%rsp)
-	movq 40(%rsp), %rdi
-	sbbq $-1, %rdi
-	movq %rcx, 104(%rsp)
+	movq %rcx, 96(%rsp)
 	movq %r11, %rcx
 	sbbq $-1, %rcx
-	movq %r9, 32(%rsp)
-	movq %r14, %r9
-	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	movq %rdi, 104(%rsp)
+	movq %r14, %rdi
+	sbbq .Lfg_p751_mont_p+40(%rip), %rdi
 	movq %rsi, 72(%rsp)
 	movq %r13, %rsi
 	sbbq .Lfg_p751_mont_p+48(%rip), %rsi
@@ -5428,42 +5412,42 @@ pushq %rbx
 	movq 72(%rsp), %r13
 	sbbq .Lfg_p751_mont_p+56(%rip), %r13
 	movq %r14, 64(%rsp)
-	movq 32(%rsp), %r14
+	movq 104(%rsp), %r14
 	sbbq .Lfg_p751_mont_p+64(%rip), %r14
 	movq %r11, 8(%rsp)
-	movq 96(%rsp), %r11
+	movq 112(%rsp), %r11
 	sbbq .Lfg_p751_mont_p+72(%rip), %r11
 	movq %r8, 56(%rsp)
-	movq 24(%rsp), %r8
+	movq 40(%rsp), %r8
 	sbbq .Lfg_p751_mont_p+80(%rip), %r8
-	movq %r12, 16(%rsp)
-	movq %r10, %r12
-	sbbq .Lfg_p751_mont_p+88(%rip), %r12
-	cmovc 16(%rsp), %rbx
+	movq %r9, 16(%rsp)
+	movq %rbx, %r9
+	sbbq .Lfg_p751_mont_p+88(%rip), %r9
+	cmovc 16(%rsp), %r12
 	cmovc 56(%rsp), %rbp
-	cmovc 104(%rsp), %r15
-	cmovc 40(%rsp), %rdi
+	cmovc 96(%rsp), %r10
+	cmovc 32(%rsp), %r15
 	cmovc 8(%rsp), %rcx
-	cmovc 64(%rsp), %r9
+	cmovc 64(%rsp), %rdi
 	cmovc 88(%rsp), %rsi
 	cmovc 72(%rsp), %r13
-	cmovc 32(%rsp), %r14
-	cmovc 96(%rsp), %r11
-	cmovc 24(%rsp), %r8
-	cmovc %r10, %r12
-	movq 0(%rsp), %r10
-	movq %rbx, 0(%r10)
-	movq %rbp, 8(%r10)
-	movq %r15, 16(%r10)
-	movq %rdi, 24(%r10)
-	movq %rcx, 32(%r10)
-	movq %r9, 40(%r10)
-	movq %rsi, 48(%r10)
-	movq %r13, 56(%r10)
-	movq %r14, 64(%r10)
-	movq %r11, 72(%r10)
-	movq %r8, 80(%r10)
-	movq %r12, 88(%r10)
+	cmovc 104(%rsp), %r14
+	cmovc 112(%rsp), %r11
+	cmovc 40(%rsp), %r8
+	cmovc %rbx, %r9
+	movq 0(%rsp), %rbx
+	movq %r12, 0(%rbx)
+	movq %rbp, 8(%rbx)
+	movq %r10, 16(%rbx)
+	movq %r15, 24(%rbx)
+	movq %rcx, 32(%rbx)
+	movq %rdi, 40(%rbx)
+	movq %rsi, 48(%rbx)
+	movq %r13, 56(%rbx)
+	movq %r14, 64(%rbx)
+	movq %r11, 72(%rbx)
+	movq %r8, 80(%rbx)
+	movq %r9, 88(%rbx)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -5494,7 +5478,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $120, %rsp
+	subq $128, %rsp
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -5531,746 +5515,752 @@ pushq %rbx
 	adcq $0, %r8
 	movq %r10, 32(%rsp)
 	mulxq 8(%rcx), %r14, %r10
-	addq %r8, %r14
-	adcq $0, %r10
 	addq %r14, %rax
 	adcq $0, %r10
-	mulxq 16(%rcx), %r8, %r14
-	addq %r10, %r8
-	adcq $0, %r14
-	addq %r8, %rbp
-	adcq $0, %r14
-	mulxq 24(%rcx), %r10, %r8
-	addq %r14, %r10
-	adcq $0, %r8
-	addq %r10, %r13
-	adcq $0, %r8
-	mulxq 32(%rcx), %r14, %r10
-	addq %r8, %r14
+	addq %r8, %rax
 	adcq $0, %r10
+	mulxq 16(%rcx), %r14, %r8
+	addq %r14, %rbp
+	adcq $0, %r8
+	addq %r10, %rbp
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r10
+	addq %r14, %r13
+	adcq $0, %r10
+	addq %r8, %r13
+	adcq $0, %r10
+	mulxq 32(%rcx), %r14, %r8
 	addq %r14, %r15
+	adcq $0, %r8
+	addq %r10, %r15
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r10
+	addq %r14, %r11
 	adcq $0, %r10
-	mulxq 40(%rcx), %r8, %r14
-	addq %r10, %r8
-	adcq $0, %r14
 	addq %r8, %r11
-	adcq $0, %r14
-	mulxq 48(%rcx), %r10, %r8
-	addq %r14, %r10
+	adcq $0, %r10
+	mulxq 48(%rcx), %r14, %r8
+	addq %r14, %r12
 	adcq $0, %r8
 	addq %r10, %r12
 	adcq $0, %r8
 	mulxq 56(%rcx), %r14, %r10
-	addq %r8, %r14
-	adcq $0, %r10
 	addq %r14, %r9
 	adcq $0, %r10
-	mulxq 64(%rcx), %r8, %r14
-	addq %r10, %r8
-	adcq $0, %r14
-	movq 8(%rsp), %r10
-	addq %r8, %r10
-	adcq $0, %r14
-	movq %r10, 8(%rsp)
-	mulxq 72(%rcx), %r8, %r10
-	addq %r14, %r8
+	addq %r8, %r9
 	adcq $0, %r10
-	movq 16(%rsp), %r14
-	addq %r8, %r14
+	mulxq 64(%rcx), %r14, %r8
+	movq %r9, 40(%rsp)
+	movq 8(%rsp), %r9
+	addq %r14, %r9
+	adcq $0, %r8
+	addq %r10, %r9
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %r10
+	movq %r9, 8(%rsp)
+	movq 16(%rsp), %r9
+	addq %r14, %r9
 	adcq $0, %r10
-	movq %r14, 16(%rsp)
-	mulxq 80(%rcx), %r8, %r14
-	addq %r10, %r8
-	adcq $0, %r14
-	addq %r8, %rdi
-	adcq $0, %r14
-	mulxq 88(%rcx), %r10, %r8
-	addq %r14, %r10
+	addq %r8, %r9
+	adcq $0, %r10
+	mulxq 80(%rcx), %r14, %r8
+	addq %r14, %rdi
 	adcq $0, %r8
-	addq %r10, %rbx
+	addq %r10, %rdi
 	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r10
+	addq %r14, %rbx
+	adcq $0, %r10
+	addq %r8, %rbx
+	adcq $0, %r10
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %r10
+	mulxq 0(%rcx), %r14, %r8
 	addq %r14, %rax
-	adcq $0, %r10
-	movq %rax, 40(%rsp)
+	adcq $0, %r8
+	movq %rax, 16(%rsp)
 	mulxq 8(%rcx), %r14, %rax
-	addq %r10, %r14
-	adcq $0, %rax
 	addq %r14, %rbp
 	adcq $0, %rax
-	mulxq 16(%rcx), %r10, %r14
-	addq %rax, %r10
-	adcq $0, %r14
-	addq %r10, %r13
-	adcq $0, %r14
-	mulxq 24(%rcx), %rax, %r10
-	addq %r14, %rax
-	adcq $0, %r10
-	addq %rax, %r15
-	adcq $0, %r10
-	mulxq 32(%rcx), %r14, %rax
-	addq %r10, %r14
+	addq %r8, %rbp
 	adcq $0, %rax
+	mulxq 16(%rcx), %r14, %r8
+	addq %r14, %r13
+	adcq $0, %r8
+	addq %rax, %r13
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %rax
+	addq %r14, %r15
+	adcq $0, %rax
+	addq %r8, %r15
+	adcq $0, %rax
+	mulxq 32(%rcx), %r14, %r8
 	addq %r14, %r11
+	adcq $0, %r8
+	addq %rax, %r11
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %rax
+	addq %r14, %r12
 	adcq $0, %rax
-	mulxq 40(%rcx), %r10, %r14
-	addq %rax, %r10
-	adcq $0, %r14
-	addq %r10, %r12
-	adcq $0, %r14
-	mulxq 48(%rcx), %rax, %r10
-	addq %r14, %rax
-	adcq $0, %r10
-	addq %rax, %r9
-	adcq $0, %r10
+	addq %r8, %r12
+	adcq $0, %rax
+	mulxq 48(%rcx), %r14, %r8
+	movq %r12, 48(%rsp)
+	movq 40(%rsp), %r12
+	addq %r14, %r12
+	adcq $0, %r8
+	addq %rax, %r12
+	adcq $0, %r8
 	mulxq 56(%rcx), %r14, %rax
-	addq %r10, %r14
+	movq %r12, 40(%rsp)
+	movq 8(%rsp), %r12
+	addq %r14, %r12
 	adcq $0, %rax
-	movq 8(%rsp), %r10
-	addq %r14, %r10
+	addq %r8, %r12
 	adcq $0, %rax
-	movq %r10, 8(%rsp)
-	mulxq 64(%rcx), %r14, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	movq 16(%rsp), %rax
-	addq %r14, %rax
-	adcq $0, %r10
-	movq %rax, 16(%rsp)
+	mulxq 64(%rcx), %r14, %r8
+	addq %r14, %r9
+	adcq $0, %r8
+	addq %rax, %r9
+	adcq $0, %r8
 	mulxq 72(%rcx), %r14, %rax
-	addq %r10, %r14
-	adcq $0, %rax
 	addq %r14, %rdi
 	adcq $0, %rax
-	mulxq 80(%rcx), %r10, %r14
-	addq %rax, %r10
-	adcq $0, %r14
-	addq %r10, %rbx
-	adcq $0, %r14
-	mulxq 88(%rcx), %rax, %r10
-	addq %r14, %rax
-	adcq $0, %r10
-	addq %rax, %r8
-	adcq $0, %r10
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %rax
-	addq %r14, %rbp
+	addq %r8, %rdi
 	adcq $0, %rax
-	movq %rbp, 48(%rsp)
+	mulxq 80(%rcx), %r14, %r8
+	addq %r14, %rbx
+	adcq $0, %r8
+	addq %rax, %rbx
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %rax
+	addq %r14, %r10
+	adcq $0, %rax
+	addq %r8, %r10
+	adcq $0, %rax
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %rbp
+	adcq $0, %r8
+	movq %rbp, 8(%rsp)
 	mulxq 8(%rcx), %r14, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
 	addq %r14, %r13
 	adcq $0, %rbp
-	mulxq 16(%rcx), %rax, %r14
-	addq %rbp, %rax
-	adcq $0, %r14
-	addq %rax, %r15
-	adcq $0, %r14
-	mulxq 24(%rcx), %rbp, %rax
-	addq %r14, %rbp
-	adcq $0, %rax
+	addq %r8, %r13
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r14, %r8
+	addq %r14, %r15
+	adcq $0, %r8
+	addq %rbp, %r15
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %rbp
+	addq %r14, %r11
+	adcq $0, %rbp
+	addq %r8, %r11
+	adcq $0, %rbp
+	mulxq 32(%rcx), %r14, %r8
+	movq %r11, 56(%rsp)
+	movq 48(%rsp), %r11
+	addq %r14, %r11
+	adcq $0, %r8
 	addq %rbp, %r11
-	adcq $0, %rax
-	mulxq 32(%rcx), %r14, %rbp
-	addq %rax, %r14
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %rbp
+	movq %r11, 48(%rsp)
+	movq 40(%rsp), %r11
+	addq %r14, %r11
 	adcq $0, %rbp
+	addq %r8, %r11
+	adcq $0, %rbp
+	mulxq 48(%rcx), %r14, %r8
 	addq %r14, %r12
+	adcq $0, %r8
+	addq %rbp, %r12
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %rbp
+	addq %r14, %r9
 	adcq $0, %rbp
-	mulxq 40(%rcx), %rax, %r14
-	addq %rbp, %rax
-	adcq $0, %r14
-	addq %rax, %r9
-	adcq $0, %r14
-	mulxq 48(%rcx), %rbp, %rax
-	addq %r14, %rbp
-	adcq $0, %rax
-	movq 8(%rsp), %r14
-	addq %rbp, %r14
-	adcq $0, %rax
-	movq %r14, 8(%rsp)
-	mulxq 56(%rcx), %rbp, %r14
-	addq %rax, %rbp
-	adcq $0, %r14
-	movq 16(%rsp), %rax
-	addq %rbp, %rax
-	adcq $0, %r14
-	movq %rax, 16(%rsp)
-	mulxq 64(%rcx), %rbp, %rax
-	addq %r14, %rbp
-	adcq $0, %rax
+	addq %r8, %r9
+	adcq $0, %rbp
+	mulxq 64(%rcx), %r14, %r8
+	addq %r14, %rdi
+	adcq $0, %r8
 	addq %rbp, %rdi
-	adcq $0, %rax
+	adcq $0, %r8
 	mulxq 72(%rcx), %r14, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
 	addq %r14, %rbx
 	adcq $0, %rbp
-	mulxq 80(%rcx), %rax, %r14
-	addq %rbp, %rax
-	adcq $0, %r14
-	addq %rax, %r8
-	adcq $0, %r14
-	mulxq 88(%rcx), %rbp, %rax
-	addq %r14, %rbp
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
-	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %rbp
-	addq %r14, %r13
+	addq %r8, %rbx
 	adcq $0, %rbp
-	movq %r13, 56(%rsp)
+	mulxq 80(%rcx), %r14, %r8
+	addq %r14, %r10
+	adcq $0, %r8
+	addq %rbp, %r10
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %rbp
+	addq %r14, %rax
+	adcq $0, %rbp
+	addq %r8, %rax
+	adcq $0, %rbp
+	movq 32(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %r13
+	adcq $0, %r8
+	movq %r13, 40(%rsp)
 	mulxq 8(%rcx), %r14, %r13
-	addq %rbp, %r14
-	adcq $0, %r13
 	addq %r14, %r15
 	adcq $0, %r13
-	mulxq 16(%rcx), %rbp, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	addq %rbp, %r11
-	adcq $0, %r14
-	mulxq 24(%rcx), %r13, %rbp
-	addq %r14, %r13
-	adcq $0, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 32(%rcx), %r14, %r13
-	addq %rbp, %r14
+	addq %r8, %r15
 	adcq $0, %r13
+	mulxq 16(%rcx), %r14, %r8
+	movq %r15, 64(%rsp)
+	movq 56(%rsp), %r15
+	addq %r14, %r15
+	adcq $0, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r13
+	movq %r15, 56(%rsp)
+	movq 48(%rsp), %r15
+	addq %r14, %r15
+	adcq $0, %r13
+	addq %r8, %r15
+	adcq $0, %r13
+	mulxq 32(%rcx), %r14, %r8
+	addq %r14, %r11
+	adcq $0, %r8
+	addq %r13, %r11
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r13
+	addq %r14, %r12
+	adcq $0, %r13
+	addq %r8, %r12
+	adcq $0, %r13
+	mulxq 48(%rcx), %r14, %r8
+	addq %r14, %r9
+	adcq $0, %r8
+	addq %r13, %r9
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %r13
+	addq %r14, %rdi
+	adcq $0, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	mulxq 64(%rcx), %r14, %r8
+	addq %r14, %rbx
+	adcq $0, %r8
+	addq %r13, %rbx
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %r13
+	addq %r14, %r10
+	adcq $0, %r13
+	addq %r8, %r10
+	adcq $0, %r13
+	mulxq 80(%rcx), %r14, %r8
+	addq %r14, %rax
+	adcq $0, %r8
+	addq %r13, %rax
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r13
+	addq %r14, %rbp
+	adcq $0, %r13
+	addq %r8, %rbp
+	adcq $0, %r13
+	movq 40(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	movq %r13, 48(%rsp)
+	movq 64(%rsp), %r13
+	addq %r14, %r13
+	adcq $0, %r8
+	movq %r13, 64(%rsp)
+	mulxq 8(%rcx), %r14, %r13
+	movq %rbp, 72(%rsp)
+	movq 56(%rsp), %rbp
+	addq %r14, %rbp
+	adcq $0, %r13
+	addq %r8, %rbp
+	adcq $0, %r13
+	mulxq 16(%rcx), %r14, %r8
+	addq %r14, %r15
+	adcq $0, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	addq %r8, %r11
+	adcq $0, %r13
+	mulxq 32(%rcx), %r14, %r8
+	addq %r14, %r12
+	adcq $0, %r8
+	addq %r13, %r12
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r13
 	addq %r14, %r9
 	adcq $0, %r13
-	mulxq 40(%rcx), %rbp, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	movq 8(%rsp), %r13
-	addq %rbp, %r13
-	adcq $0, %r14
-	movq %r13, 8(%rsp)
-	mulxq 48(%rcx), %rbp, %r13
-	addq %r14, %rbp
+	addq %r8, %r9
 	adcq $0, %r13
-	movq 16(%rsp), %r14
-	addq %rbp, %r14
-	adcq $0, %r13
-	movq %r14, 16(%rsp)
-	mulxq 56(%rcx), %rbp, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	addq %rbp, %rdi
-	adcq $0, %r14
-	mulxq 64(%rcx), %r13, %rbp
-	addq %r14, %r13
-	adcq $0, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	mulxq 72(%rcx), %r14, %r13
-	addq %rbp, %r14
-	adcq $0, %r13
-	addq %r14, %r8
-	adcq $0, %r13
-	mulxq 80(%rcx), %rbp, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	addq %rbp, %r10
-	adcq $0, %r14
-	mulxq 88(%rcx), %r13, %rbp
-	addq %r14, %r13
-	adcq $0, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %r13
-	addq %r14, %r15
-	adcq $0, %r13
-	movq %r15, 64(%rsp)
-	mulxq 8(%rcx), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
-	addq %r14, %r11
-	adcq $0, %r15
-	mulxq 16(%rcx), %r13, %r14
-	addq %r15, %r13
-	adcq $0, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	mulxq 24(%rcx), %r15, %r13
-	addq %r14, %r15
-	adcq $0, %r13
-	addq %r15, %r9
-	adcq $0, %r13
-	mulxq 32(%rcx), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
-	movq 8(%rsp), %r13
-	addq %r14, %r13
-	adcq $0, %r15
-	movq %r13, 8(%rsp)
-	mulxq 40(%rcx), %r14, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	movq 16(%rsp), %r15
-	addq %r14, %r15
-	adcq $0, %r13
-	movq %r15, 16(%rsp)
-	mulxq 48(%rcx), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
+	mulxq 48(%rcx), %r14, %r8
 	addq %r14, %rdi
-	adcq $0, %r15
-	mulxq 56(%rcx), %r13, %r14
-	addq %r15, %r13
-	adcq $0, %r14
-	addq %r13, %rbx
-	adcq $0, %r14
-	mulxq 64(%rcx), %r15, %r13
-	addq %r14, %r15
+	adcq $0, %r8
+	addq %r13, %rdi
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %r13
+	addq %r14, %rbx
 	adcq $0, %r13
-	addq %r15, %r8
+	addq %r8, %rbx
 	adcq $0, %r13
-	mulxq 72(%rcx), %r14, %r15
-	addq %r13, %r14
-	adcq $0, %r15
+	mulxq 64(%rcx), %r14, %r8
 	addq %r14, %r10
-	adcq $0, %r15
-	mulxq 80(%rcx), %r13, %r14
-	addq %r15, %r13
-	adcq $0, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	mulxq 88(%rcx), %r15, %r13
-	addq %r14, %r15
+	adcq $0, %r8
+	addq %r13, %r10
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %r13
+	addq %r14, %rax
 	adcq $0, %r13
-	addq %r15, %rbp
+	addq %r8, %rax
+	adcq $0, %r13
+	mulxq 80(%rcx), %r14, %r8
+	movq %rax, 56(%rsp)
+	movq 72(%rsp), %rax
+	addq %r14, %rax
+	adcq $0, %r8
+	addq %r13, %rax
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r13
+	movq %rax, 72(%rsp)
+	movq 48(%rsp), %rax
+	addq %r14, %rax
+	adcq $0, %r13
+	addq %r8, %rax
 	adcq $0, %r13
 	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %r15
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %rbp
+	adcq $0, %r8
+	movq %rbp, 48(%rsp)
+	mulxq 8(%rcx), %r14, %rbp
+	addq %r14, %r15
+	adcq $0, %rbp
+	addq %r8, %r15
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r14, %r8
 	addq %r14, %r11
-	adcq $0, %r15
-	movq %r11, 72(%rsp)
-	mulxq 8(%rcx), %r14, %r11
-	addq %r15, %r14
-	adcq $0, %r11
+	adcq $0, %r8
+	addq %rbp, %r11
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %rbp
 	addq %r14, %r12
-	adcq $0, %r11
-	mulxq 16(%rcx), %r15, %r14
-	addq %r11, %r15
-	adcq $0, %r14
-	addq %r15, %r9
-	adcq $0, %r14
-	mulxq 24(%rcx), %r11, %r15
-	addq %r14, %r11
-	adcq $0, %r15
-	movq 8(%rsp), %r14
-	addq %r11, %r14
-	adcq $0, %r15
-	movq %r14, 8(%rsp)
-	mulxq 32(%rcx), %r11, %r14
-	addq %r15, %r11
-	adcq $0, %r14
-	movq 16(%rsp), %r15
-	addq %r11, %r15
-	adcq $0, %r14
-	movq %r15, 16(%rsp)
-	mulxq 40(%rcx), %r11, %r15
-	addq %r14, %r11
-	adcq $0, %r15
-	addq %r11, %rdi
-	adcq $0, %r15
-	mulxq 48(%rcx), %r14, %r11
-	addq %r15, %r14
-	adcq $0, %r11
+	adcq $0, %rbp
+	addq %r8, %r12
+	adcq $0, %rbp
+	mulxq 32(%rcx), %r14, %r8
+	addq %r14, %r9
+	adcq $0, %r8
+	addq %rbp, %r9
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %rbp
+	addq %r14, %rdi
+	adcq $0, %rbp
+	addq %r8, %rdi
+	adcq $0, %rbp
+	mulxq 48(%rcx), %r14, %r8
 	addq %r14, %rbx
-	adcq $0, %r11
-	mulxq 56(%rcx), %r15, %r14
-	addq %r11, %r15
-	adcq $0, %r14
-	addq %r15, %r8
-	adcq $0, %r14
-	mulxq 64(%rcx), %r11, %r15
-	addq %r14, %r11
-	adcq $0, %r15
-	addq %r11, %r10
-	adcq $0, %r15
-	mulxq 72(%rcx), %r14, %r11
-	addq %r15, %r14
-	adcq $0, %r11
+	adcq $0, %r8
+	addq %rbp, %rbx
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %rbp
+	addq %r14, %r10
+	adcq $0, %rbp
+	addq %r8, %r10
+	adcq $0, %rbp
+	mulxq 64(%rcx), %r14, %r8
+	movq %r10, 80(%rsp)
+	movq 56(%rsp), %r10
+	addq %r14, %r10
+	adcq $0, %r8
+	addq %rbp, %r10
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %rbp
+	movq %r10, 56(%rsp)
+	movq 72(%rsp), %r10
+	addq %r14, %r10
+	adcq $0, %rbp
+	addq %r8, %r10
+	adcq $0, %rbp
+	mulxq 80(%rcx), %r14, %r8
 	addq %r14, %rax
-	adcq $0, %r11
-	mulxq 80(%rcx), %r15, %r14
-	addq %r11, %r15
-	adcq $0, %r14
-	addq %r15, %rbp
-	adcq $0, %r14
-	mulxq 88(%rcx), %r11, %r15
+	adcq $0, %r8
+	addq %rbp, %rax
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %rbp
+	addq %r14, %r13
+	adcq $0, %rbp
+	addq %r8, %r13
+	adcq $0, %rbp
+	movq 56(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %r15
+	adcq $0, %r8
+	movq %r15, 72(%rsp)
+	mulxq 8(%rcx), %r14, %r15
 	addq %r14, %r11
 	adcq $0, %r15
-	addq %r11, %r13
+	addq %r8, %r11
 	adcq $0, %r15
-	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %r11
+	mulxq 16(%rcx), %r14, %r8
+	addq %r14, %r12
+	adcq $0, %r8
+	addq %r15, %r12
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r15
+	addq %r14, %r9
+	adcq $0, %r15
+	addq %r8, %r9
+	adcq $0, %r15
+	mulxq 32(%rcx), %r14, %r8
+	addq %r14, %rdi
+	adcq $0, %r8
+	addq %r15, %rdi
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r15
+	addq %r14, %rbx
+	adcq $0, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	mulxq 48(%rcx), %r14, %r8
+	movq %rbx, 88(%rsp)
+	movq 80(%rsp), %rbx
+	addq %r14, %rbx
+	adcq $0, %r8
+	addq %r15, %rbx
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %r15
+	movq %rbx, 80(%rsp)
+	movq 56(%rsp), %rbx
+	addq %r14, %rbx
+	adcq $0, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	mulxq 64(%rcx), %r14, %r8
+	addq %r14, %r10
+	adcq $0, %r8
+	addq %r15, %r10
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %r15
+	addq %r14, %rax
+	adcq $0, %r15
+	addq %r8, %rax
+	adcq $0, %r15
+	mulxq 80(%rcx), %r14, %r8
+	addq %r14, %r13
+	adcq $0, %r8
+	addq %r15, %r13
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r15
+	addq %r14, %rbp
+	adcq $0, %r15
+	addq %r8, %rbp
+	adcq $0, %r15
+	movq 64(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %r11
+	adcq $0, %r8
+	movq %r11, 56(%rsp)
+	mulxq 8(%rcx), %r14, %r11
 	addq %r14, %r12
 	adcq $0, %r11
+	addq %r8, %r12
+	adcq $0, %r11
+	mulxq 16(%rcx), %r14, %r8
+	addq %r14, %r9
+	adcq $0, %r8
+	addq %r11, %r9
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r11
+	addq %r14, %rdi
+	adcq $0, %r11
+	addq %r8, %rdi
+	adcq $0, %r11
+	mulxq 32(%rcx), %r14, %r8
+	movq %rdi, 96(%rsp)
+	movq 88(%rsp), %rdi
+	addq %r14, %rdi
+	adcq $0, %r8
+	addq %r11, %rdi
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r11
+	movq %rdi, 88(%rsp)
+	movq 80(%rsp), %rdi
+	addq %r14, %rdi
+	adcq $0, %r11
+	addq %r8, %rdi
+	adcq $0, %r11
+	mulxq 48(%rcx), %r14, %r8
+	addq %r14, %rbx
+	adcq $0, %r8
+	addq %r11, %rbx
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %r11
+	addq %r14, %r10
+	adcq $0, %r11
+	addq %r8, %r10
+	adcq $0, %r11
+	mulxq 64(%rcx), %r14, %r8
+	addq %r14, %rax
+	adcq $0, %r8
+	addq %r11, %rax
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %r11
+	addq %r14, %r13
+	adcq $0, %r11
+	addq %r8, %r13
+	adcq $0, %r11
+	mulxq 80(%rcx), %r14, %r8
+	addq %r14, %rbp
+	adcq $0, %r8
+	addq %r11, %rbp
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r11
+	addq %r14, %r15
+	adcq $0, %r11
+	addq %r8, %r15
+	adcq $0, %r11
+	movq 72(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %r12
+	adcq $0, %r8
 	movq %r12, 80(%rsp)
 	mulxq 8(%rcx), %r14, %r12
-	addq %r11, %r14
-	adcq $0, %r12
 	addq %r14, %r9
 	adcq $0, %r12
-	mulxq 16(%rcx), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
-	movq 8(%rsp), %r12
-	addq %r11, %r12
-	adcq $0, %r14
-	movq %r12, 8(%rsp)
-	mulxq 24(%rcx), %r11, %r12
-	addq %r14, %r11
+	addq %r8, %r9
 	adcq $0, %r12
-	movq 16(%rsp), %r14
-	addq %r11, %r14
+	mulxq 16(%rcx), %r14, %r8
+	movq %r9, 104(%rsp)
+	movq 96(%rsp), %r9
+	addq %r14, %r9
+	adcq $0, %r8
+	addq %r12, %r9
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r12
+	movq %r9, 96(%rsp)
+	movq 88(%rsp), %r9
+	addq %r14, %r9
 	adcq $0, %r12
-	movq %r14, 16(%rsp)
-	mulxq 32(%rcx), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
-	addq %r11, %rdi
-	adcq $0, %r14
-	mulxq 40(%rcx), %r12, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r12, %rbx
-	adcq $0, %r11
-	mulxq 48(%rcx), %r14, %r12
-	addq %r11, %r14
+	addq %r8, %r9
 	adcq $0, %r12
-	addq %r14, %r8
+	mulxq 32(%rcx), %r14, %r8
+	addq %r14, %rdi
+	adcq $0, %r8
+	addq %r12, %rdi
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r12
+	addq %r14, %rbx
 	adcq $0, %r12
-	mulxq 56(%rcx), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
-	addq %r11, %r10
-	adcq $0, %r14
-	mulxq 64(%rcx), %r12, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r12, %rax
-	adcq $0, %r11
+	addq %r8, %rbx
+	adcq $0, %r12
+	mulxq 48(%rcx), %r14, %r8
+	addq %r14, %r10
+	adcq $0, %r8
+	addq %r12, %r10
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %r12
+	addq %r14, %rax
+	adcq $0, %r12
+	addq %r8, %rax
+	adcq $0, %r12
+	mulxq 64(%rcx), %r14, %r8
+	addq %r14, %r13
+	adcq $0, %r8
+	addq %r12, %r13
+	adcq $0, %r8
 	mulxq 72(%rcx), %r14, %r12
-	addq %r11, %r14
-	adcq $0, %r12
 	addq %r14, %rbp
 	adcq $0, %r12
-	mulxq 80(%rcx), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
-	addq %r11, %r13
-	adcq $0, %r14
-	mulxq 88(%rcx), %r12, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r12, %r15
-	adcq $0, %r11
-	movq 64(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %r12
-	addq %r14, %r9
+	addq %r8, %rbp
 	adcq $0, %r12
-	movq %r9, 88(%rsp)
-	mulxq 8(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	movq 8(%rsp), %r12
-	addq %r14, %r12
-	adcq $0, %r9
-	movq %r12, 8(%rsp)
-	mulxq 16(%rcx), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	movq 16(%rsp), %r9
-	addq %r14, %r9
-	adcq $0, %r12
-	movq %r9, 16(%rsp)
-	mulxq 24(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	mulxq 32(%rcx), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	addq %r12, %rbx
-	adcq $0, %r14
-	mulxq 40(%rcx), %r9, %r12
-	addq %r14, %r9
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq 48(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %r10
-	adcq $0, %r9
-	mulxq 56(%rcx), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	addq %r12, %rax
-	adcq $0, %r14
-	mulxq 64(%rcx), %r9, %r12
-	addq %r14, %r9
-	adcq $0, %r12
-	addq %r9, %rbp
-	adcq $0, %r12
-	mulxq 72(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %r13
-	adcq $0, %r9
-	mulxq 80(%rcx), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	mulxq 88(%rcx), %r9, %r12
-	addq %r14, %r9
-	adcq $0, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	movq 72(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %r9
-	movq %r12, 96(%rsp)
-	movq 8(%rsp), %r12
-	addq %r14, %r12
-	adcq $0, %r9
-	movq %r12, 8(%rsp)
-	mulxq 8(%rcx), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	movq 16(%rsp), %r9
-	addq %r14, %r9
-	adcq $0, %r12
-	movq %r9, 16(%rsp)
-	mulxq 16(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	mulxq 24(%rcx), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	addq %r12, %rbx
-	adcq $0, %r14
-	mulxq 32(%rcx), %r9, %r12
-	addq %r14, %r9
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq 40(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %r10
-	adcq $0, %r9
-	mulxq 48(%rcx), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	addq %r12, %rax
-	adcq $0, %r14
-	mulxq 56(%rcx), %r9, %r12
-	addq %r14, %r9
-	adcq $0, %r12
-	addq %r9, %rbp
-	adcq $0, %r12
-	mulxq 64(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %r13
-	adcq $0, %r9
-	mulxq 72(%rcx), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	mulxq 80(%rcx), %r9, %r12
-	addq %r14, %r9
-	adcq $0, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	mulxq 88(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	movq 96(%rsp), %r12
-	addq %r14, %r12
-	adcq $0, %r9
-	movq 80(%rsi), %rdx
-	movq %r9, 96(%rsp)
-	mulxq 0(%rcx), %r14, %r9
-	movq %r12, 104(%rsp)
-	movq 16(%rsp), %r12
-	addq %r14, %r12
-	adcq $0, %r9
-	movq %r12, 16(%rsp)
-	mulxq 8(%rcx), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	addq %r14, %rdi
-	adcq $0, %r12
-	mulxq 16(%rcx), %r9, %r14
-	addq %r12, %r9
-	adcq $0, %r14
-	addq %r9, %rbx
-	adcq $0, %r14
-	mulxq 24(%rcx), %r12, %r9
-	addq %r14, %r12
-	adcq $0, %r9
-	addq %r12, %r8
-	adcq $0, %r9
-	mulxq 32(%rcx), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	addq %r14, %r10
-	adcq $0, %r12
-	mulxq 40(%rcx), %r9, %r14
-	addq %r12, %r9
-	adcq $0, %r14
-	addq %r9, %rax
-	adcq $0, %r14
-	mulxq 48(%rcx), %r12, %r9
-	addq %r14, %r12
-	adcq $0, %r9
-	addq %r12, %rbp
-	adcq $0, %r9
-	mulxq 56(%rcx), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	addq %r14, %r13
-	adcq $0, %r12
-	mulxq 64(%rcx), %r9, %r14
-	addq %r12, %r9
-	adcq $0, %r14
-	addq %r9, %r15
-	adcq $0, %r14
-	mulxq 72(%rcx), %r12, %r9
-	addq %r14, %r12
-	adcq $0, %r9
-	addq %r12, %r11
-	adcq $0, %r9
-	mulxq 80(%rcx), %r14, %r12
-	addq %r9, %r14
-	adcq $0, %r12
-	movq 104(%rsp), %r9
-	addq %r14, %r9
-	adcq $0, %r12
-	movq %r9, 104(%rsp)
-	mulxq 88(%rcx), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	movq 96(%rsp), %r12
-	addq %r14, %r12
-	adcq $0, %r9
-	movq 88(%rsi), %rdx
-	movq %r9, 96(%rsp)
-	mulxq 0(%rcx), %r14, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	movq %rdi, 112(%rsp)
-	mulxq 8(%rcx), %r14, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	addq %r14, %rbx
-	adcq $0, %rdi
-	mulxq 16(%rcx), %r9, %r14
-	addq %rdi, %r9
-	adcq $0, %r14
-	addq %r9, %r8
-	adcq $0, %r14
-	mulxq 24(%rcx), %rdi, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	addq %rdi, %r10
-	adcq $0, %r9
-	mulxq 32(%rcx), %r14, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	addq %r14, %rax
-	adcq $0, %rdi
-	mulxq 40(%rcx), %r9, %r14
-	addq %rdi, %r9
-	adcq $0, %r14
-	addq %r9, %rbp
-	adcq $0, %r14
-	mulxq 48(%rcx), %rdi, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	addq %rdi, %r13
-	adcq $0, %r9
-	mulxq 56(%rcx), %r14, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
+	mulxq 80(%rcx), %r14, %r8
 	addq %r14, %r15
-	adcq $0, %rdi
-	mulxq 64(%rcx), %r9, %r14
-	addq %rdi, %r9
-	adcq $0, %r14
-	addq %r9, %r11
-	adcq $0, %r14
-	mulxq 72(%rcx), %rdi, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	movq 104(%rsp), %r14
-	addq %rdi, %r14
-	adcq $0, %r9
-	movq %r14, 104(%rsp)
-	mulxq 80(%rcx), %rdi, %r14
-	addq %r9, %rdi
-	adcq $0, %r14
-	addq %rdi, %r12
-	adcq $0, %r14
-	mulxq 88(%rcx), %r9, %rdi
+	adcq $0, %r8
+	addq %r12, %r15
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r12
+	addq %r14, %r11
+	adcq $0, %r12
+	addq %r8, %r11
+	adcq $0, %r12
+	movq 80(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	movq %r12, 88(%rsp)
+	movq 104(%rsp), %r12
+	addq %r14, %r12
+	adcq $0, %r8
+	movq %r12, 104(%rsp)
+	mulxq 8(%rcx), %r14, %r12
+	movq %r11, 112(%rsp)
+	movq 96(%rsp), %r11
+	addq %r14, %r11
+	adcq $0, %r12
+	addq %r8, %r11
+	adcq $0, %r12
+	mulxq 16(%rcx), %r14, %r8
 	addq %r14, %r9
-	adcq $0, %rdi
-	movq 96(%rsp), %r14
-	addq %r9, %r14
-	adcq $0, %rdi
-	movq 0(%rsp), %r9
-	movq 24(%rsp), %rcx
-	movq %rcx, 0(%r9)
-	movq 32(%rsp), %rsi
-	movq %rsi, 8(%r9)
+	adcq $0, %r8
+	addq %r12, %r9
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r12
+	addq %r14, %rdi
+	adcq $0, %r12
+	addq %r8, %rdi
+	adcq $0, %r12
+	mulxq 32(%rcx), %r14, %r8
+	addq %r14, %rbx
+	adcq $0, %r8
+	addq %r12, %rbx
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r12
+	addq %r14, %r10
+	adcq $0, %r12
+	addq %r8, %r10
+	adcq $0, %r12
+	mulxq 48(%rcx), %r14, %r8
+	addq %r14, %rax
+	adcq $0, %r8
+	addq %r12, %rax
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %r12
+	addq %r14, %r13
+	adcq $0, %r12
+	addq %r8, %r13
+	adcq $0, %r12
+	mulxq 64(%rcx), %r14, %r8
+	addq %r14, %rbp
+	adcq $0, %r8
+	addq %r12, %rbp
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %r12
+	addq %r14, %r15
+	adcq $0, %r12
+	addq %r8, %r15
+	adcq $0, %r12
+	mulxq 80(%rcx), %r14, %r8
+	movq %r15, 96(%rsp)
+	movq 112(%rsp), %r15
+	addq %r14, %r15
+	adcq $0, %r8
+	addq %r12, %r15
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r12
+	movq %r15, 112(%rsp)
+	movq 88(%rsp), %r15
+	addq %r14, %r15
+	adcq $0, %r12
+	addq %r8, %r15
+	adcq $0, %r12
+	movq 88(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r8
+	addq %r14, %r11
+	adcq $0, %r8
+	movq %r11, 88(%rsp)
+	mulxq 8(%rcx), %r14, %r11
+	addq %r14, %r9
+	adcq $0, %r11
+	addq %r8, %r9
+	adcq $0, %r11
+	mulxq 16(%rcx), %r14, %r8
+	addq %r14, %rdi
+	adcq $0, %r8
+	addq %r11, %rdi
+	adcq $0, %r8
+	mulxq 24(%rcx), %r14, %r11
+	addq %r14, %rbx
+	adcq $0, %r11
+	addq %r8, %rbx
+	adcq $0, %r11
+	mulxq 32(%rcx), %r14, %r8
+	addq %r14, %r10
+	adcq $0, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	mulxq 40(%rcx), %r14, %r11
+	addq %r14, %rax
+	adcq $0, %r11
+	addq %r8, %rax
+	adcq $0, %r11
+	mulxq 48(%rcx), %r14, %r8
+	addq %r14, %r13
+	adcq $0, %r8
+	addq %r11, %r13
+	adcq $0, %r8
+	mulxq 56(%rcx), %r14, %r11
+	addq %r14, %rbp
+	adcq $0, %r11
+	addq %r8, %rbp
+	adcq $0, %r11
+	mulxq 64(%rcx), %r14, %r8
+	movq %rbp, 120(%rsp)
+	movq 96(%rsp), %rbp
+	addq %r14, %rbp
+	adcq $0, %r8
+	addq %r11, %rbp
+	adcq $0, %r8
+	mulxq 72(%rcx), %r14, %r11
+	movq %rbp, 96(%rsp)
+	movq 112(%rsp), %rbp
+	addq %r14, %rbp
+	adcq $0, %r11
+	addq %r8, %rbp
+	adcq $0, %r11
+	mulxq 80(%rcx), %r14, %r8
+	addq %r14, %r15
+	adcq $0, %r8
+	addq %r11, %r15
+	adcq $0, %r8
+	mulxq 88(%rcx), %r14, %r11
+	addq %r14, %r12
+	adcq $0, %r11
+	addq %r8, %r12
+	adcq $0, %r11
+	movq 0(%rsp), %r14
+	movq 24(%rsp), %r8
+	movq %r8, 0(%r14)
+	movq 32(%rsp), %rcx
+	movq %rcx, 8(%r14)
+	movq 16(%rsp), %rsi
+	movq %rsi, 16(%r14)
+	movq 8(%rsp), %r8
+	movq %r8, 24(%r14)
 	movq 40(%rsp), %rcx
-	movq %rcx, 16(%r9)
-	movq 48(%rsp), %rsi
-	movq %rsi, 24(%r9)
-	movq 56(%rsp), %rcx
-	movq %rcx, 32(%r9)
+	movq %rcx, 32(%r14)
 	movq 64(%rsp), %rsi
-	movq %rsi, 40(%r9)
+	movq %rsi, 40(%r14)
+	movq 48(%rsp), %r8
+	movq %r8, 48(%r14)
 	movq 72(%rsp), %rcx
-	movq %rcx, 48(%r9)
-	movq 80(%rsp), %rsi
-	movq %rsi, 56(%r9)
-	movq 88(%rsp), %rcx
-	movq %rcx, 64(%r9)
-	movq 8(%rsp), %rsi
-	movq %rsi, 72(%r9)
-	movq 16(%rsp), %rcx
-	movq %rcx, 80(%r9)
-	movq 112(%rsp), %rsi
-	movq %rsi, 88(%r9)
-	movq %rbx, 96(%r9)
-	movq %r8, 104(%r9)
-	movq %r10, 112(%r9)
-	movq %rax, 120(%r9)
-	movq %rbp, 128(%r9)
-	movq %r13, 136(%r9)
-	movq %r15, 144(%r9)
-	movq %r11, 152(%r9)
+	movq %rcx, 56(%r14)
+	movq 56(%rsp), %rsi
+	movq %rsi, 64(%r14)
+	movq 80(%rsp), %r8
+	movq %r8, 72(%r14)
 	movq 104(%rsp), %rcx
-	movq %rcx, 160(%r9)
-	movq %r12, 168(%r9)
-	movq %r14, 176(%r9)
-	movq %rdi, 184(%r9)
-	addq $120, %rsp
+	movq %rcx, 80(%r14)
+	movq 88(%rsp), %rsi
+	movq %rsi, 88(%r14)
+	movq %r9, 96(%r14)
+	movq %rdi, 104(%r14)
+	movq %rbx, 112(%r14)
+	movq %r10, 120(%r14)
+	movq %rax, 128(%r14)
+	movq %r13, 136(%r14)
+	movq 120(%rsp), %r8
+	movq %r8, 144(%r14)
+	movq 96(%rsp), %rcx
+	movq %rcx, 152(%r14)
+	movq %rbp, 160(%r14)
+	movq %r15, 168(%r14)
+	movq %r12, 176(%r14)
+	movq %r11, 184(%r14)
+	addq $128, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -6332,286 +6322,286 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rcx, 16(%rsp)
 	mulxq 24(%rsi), %rbp, %rcx
-	addq %r9, %rbp
-	adcq $0, %rcx
 	addq %rbp, %rbx
 	adcq $0, %rcx
-	mulxq 32(%rsi), %r9, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
-	addq %r9, %r12
-	adcq $0, %rbp
-	mulxq 40(%rsi), %rcx, %r9
-	addq %rbp, %rcx
-	adcq $0, %r9
-	addq %rcx, %r14
-	adcq $0, %r9
-	mulxq 48(%rsi), %rbp, %rcx
-	addq %r9, %rbp
+	addq %r9, %rbx
 	adcq $0, %rcx
+	mulxq 32(%rsi), %rbp, %r9
+	addq %rbp, %r12
+	adcq $0, %r9
+	addq %rcx, %r12
+	adcq $0, %r9
+	mulxq 40(%rsi), %rbp, %rcx
+	addq %rbp, %r14
+	adcq $0, %rcx
+	addq %r9, %r14
+	adcq $0, %rcx
+	mulxq 48(%rsi), %rbp, %r9
 	addq %rbp, %r8
+	adcq $0, %r9
+	addq %rcx, %r8
+	adcq $0, %r9
+	mulxq 56(%rsi), %rbp, %rcx
+	addq %rbp, %rax
 	adcq $0, %rcx
-	mulxq 56(%rsi), %r9, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
 	addq %r9, %rax
-	adcq $0, %rbp
-	mulxq 64(%rsi), %rcx, %r9
-	addq %rbp, %rcx
+	adcq $0, %rcx
+	mulxq 64(%rsi), %rbp, %r9
+	addq %rbp, %r13
 	adcq $0, %r9
 	addq %rcx, %r13
 	adcq $0, %r9
 	mulxq 72(%rsi), %rbp, %rcx
-	addq %r9, %rbp
-	adcq $0, %rcx
 	addq %rbp, %r10
 	adcq $0, %rcx
-	mulxq 80(%rsi), %r9, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
-	addq %r9, %r15
-	adcq $0, %rbp
-	mulxq 88(%rsi), %rcx, %r9
-	addq %rbp, %rcx
-	adcq $0, %r9
-	addq %rcx, %rdi
-	adcq $0, %r9
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %rbp, %rcx
-	addq %rbp, %r12
+	addq %r9, %r10
 	adcq $0, %rcx
+	mulxq 80(%rsi), %rbp, %r9
+	addq %rbp, %r15
+	adcq $0, %r9
+	addq %rcx, %r15
+	adcq $0, %r9
+	mulxq 88(%rsi), %rbp, %rcx
+	addq %rbp, %rdi
+	adcq $0, %rcx
+	addq %r9, %rdi
+	adcq $0, %rcx
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %rbp, %r9
+	addq %rbp, %r12
+	adcq $0, %r9
 	movq %rbx, 24(%rsp)
 	mulxq 32(%rsi), %rbp, %rbx
-	addq %rcx, %rbp
-	adcq $0, %rbx
 	addq %rbp, %r14
 	adcq $0, %rbx
-	mulxq 40(%rsi), %rcx, %rbp
-	addq %rbx, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r8
-	adcq $0, %rbp
-	mulxq 48(%rsi), %rbx, %rcx
-	addq %rbp, %rbx
-	adcq $0, %rcx
-	addq %rbx, %rax
-	adcq $0, %rcx
-	mulxq 56(%rsi), %rbp, %rbx
-	addq %rcx, %rbp
+	addq %r9, %r14
 	adcq $0, %rbx
+	mulxq 40(%rsi), %rbp, %r9
+	addq %rbp, %r8
+	adcq $0, %r9
+	addq %rbx, %r8
+	adcq $0, %r9
+	mulxq 48(%rsi), %rbp, %rbx
+	addq %rbp, %rax
+	adcq $0, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	mulxq 56(%rsi), %rbp, %r9
 	addq %rbp, %r13
+	adcq $0, %r9
+	addq %rbx, %r13
+	adcq $0, %r9
+	mulxq 64(%rsi), %rbp, %rbx
+	addq %rbp, %r10
 	adcq $0, %rbx
-	mulxq 64(%rsi), %rcx, %rbp
-	addq %rbx, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r10
-	adcq $0, %rbp
-	mulxq 72(%rsi), %rbx, %rcx
-	addq %rbp, %rbx
-	adcq $0, %rcx
+	addq %r9, %r10
+	adcq $0, %rbx
+	mulxq 72(%rsi), %rbp, %r9
+	addq %rbp, %r15
+	adcq $0, %r9
 	addq %rbx, %r15
-	adcq $0, %rcx
+	adcq $0, %r9
 	mulxq 80(%rsi), %rbp, %rbx
-	addq %rcx, %rbp
-	adcq $0, %rbx
 	addq %rbp, %rdi
 	adcq $0, %rbx
-	mulxq 88(%rsi), %rcx, %rbp
+	addq %r9, %rdi
+	adcq $0, %rbx
+	mulxq 88(%rsi), %rbp, %r9
+	addq %rbp, %rcx
+	adcq $0, %r9
 	addq %rbx, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
+	adcq $0, %r9
 	movq 24(%rsi), %rdx
-	mulxq 32(%rsi), %rbx, %rcx
-	addq %rbx, %r8
-	adcq $0, %rcx
+	mulxq 32(%rsi), %rbp, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
 	movq %r14, 32(%rsp)
-	mulxq 40(%rsi), %rbx, %r14
-	addq %rcx, %rbx
+	mulxq 40(%rsi), %rbp, %r14
+	addq %rbp, %rax
 	adcq $0, %r14
 	addq %rbx, %rax
 	adcq $0, %r14
-	mulxq 48(%rsi), %rcx, %rbx
+	mulxq 48(%rsi), %rbp, %rbx
+	addq %rbp, %r13
+	adcq $0, %rbx
+	addq %r14, %r13
+	adcq $0, %rbx
+	mulxq 56(%rsi), %rbp, %r14
+	addq %rbp, %r10
+	adcq $0, %r14
+	addq %rbx, %r10
+	adcq $0, %r14
+	mulxq 64(%rsi), %rbp, %rbx
+	addq %rbp, %r15
+	adcq $0, %rbx
+	addq %r14, %r15
+	adcq $0, %rbx
+	mulxq 72(%rsi), %rbp, %r14
+	addq %rbp, %rdi
+	adcq $0, %r14
+	addq %rbx, %rdi
+	adcq $0, %r14
+	mulxq 80(%rsi), %rbp, %rbx
+	addq %rbp, %rcx
+	adcq $0, %rbx
 	addq %r14, %rcx
 	adcq $0, %rbx
-	addq %rcx, %r13
-	adcq $0, %rbx
-	mulxq 56(%rsi), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
-	addq %r14, %r10
-	adcq $0, %rcx
-	mulxq 64(%rsi), %rbx, %r14
-	addq %rcx, %rbx
+	mulxq 88(%rsi), %rbp, %r14
+	addq %rbp, %r9
 	adcq $0, %r14
-	addq %rbx, %r15
-	adcq $0, %r14
-	mulxq 72(%rsi), %rcx, %rbx
-	addq %r14, %rcx
-	adcq $0, %rbx
-	addq %rcx, %rdi
-	adcq $0, %rbx
-	mulxq 80(%rsi), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
-	addq %r14, %r9
-	adcq $0, %rcx
-	mulxq 88(%rsi), %rbx, %r14
-	addq %rcx, %rbx
-	adcq $0, %r14
-	addq %rbx, %rbp
+	addq %rbx, %r9
 	adcq $0, %r14
 	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %rcx, %rbx
-	addq %rcx, %r13
+	mulxq 40(%rsi), %rbp, %rbx
+	addq %rbp, %r13
 	adcq $0, %rbx
 	movq %rax, 40(%rsp)
-	mulxq 48(%rsi), %rcx, %rax
-	addq %rbx, %rcx
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r10
 	adcq $0, %rax
-	addq %rcx, %r10
+	addq %rbx, %r10
 	adcq $0, %rax
-	mulxq 56(%rsi), %rbx, %rcx
-	addq %rax, %rbx
-	adcq $0, %rcx
-	addq %rbx, %r15
-	adcq $0, %rcx
-	mulxq 64(%rsi), %rax, %rbx
-	addq %rcx, %rax
+	mulxq 56(%rsi), %rbp, %rbx
+	addq %rbp, %r15
 	adcq $0, %rbx
-	addq %rax, %rdi
+	addq %rax, %r15
 	adcq $0, %rbx
-	mulxq 72(%rsi), %rcx, %rax
-	addq %rbx, %rcx
+	mulxq 64(%rsi), %rbp, %rax
+	addq %rbp, %rdi
 	adcq $0, %rax
-	addq %rcx, %r9
+	addq %rbx, %rdi
 	adcq $0, %rax
-	mulxq 80(%rsi), %rbx, %rcx
-	addq %rax, %rbx
-	adcq $0, %rcx
-	addq %rbx, %rbp
-	adcq $0, %rcx
-	mulxq 88(%rsi), %rax, %rbx
-	addq %rcx, %rax
+	mulxq 72(%rsi), %rbp, %rbx
+	addq %rbp, %rcx
+	adcq $0, %rbx
+	addq %rax, %rcx
+	adcq $0, %rbx
+	mulxq 80(%rsi), %rbp, %rax
+	addq %rbp, %r9
+	adcq $0, %rax
+	addq %rbx, %r9
+	adcq $0, %rax
+	mulxq 88(%rsi), %rbp, %rbx
+	addq %rbp, %r14
 	adcq $0, %rbx
 	addq %rax, %r14
 	adcq $0, %rbx
 	movq 40(%rsi), %rdx
-	mulxq 48(%rsi), %rcx, %rax
-	addq %rcx, %r15
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r15
 	adcq $0, %rax
 	movq %r10, 48(%rsp)
-	mulxq 56(%rsi), %rcx, %r10
-	addq %rax, %rcx
-	adcq $0, %r10
-	addq %rcx, %rdi
-	adcq $0, %r10
-	mulxq 64(%rsi), %rax, %rcx
-	addq %r10, %rax
-	adcq $0, %rcx
-	addq %rax, %r9
-	adcq $0, %rcx
-	mulxq 72(%rsi), %r10, %rax
-	addq %rcx, %r10
-	adcq $0, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	mulxq 80(%rsi), %rcx, %r10
-	addq %rax, %rcx
-	adcq $0, %r10
-	addq %rcx, %r14
-	adcq $0, %r10
-	mulxq 88(%rsi), %rax, %rcx
-	addq %r10, %rax
-	adcq $0, %rcx
-	addq %rax, %rbx
-	adcq $0, %rcx
-	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %r10, %rax
-	addq %r10, %r9
-	adcq $0, %rax
-	movq %rdi, 56(%rsp)
-	mulxq 64(%rsi), %r10, %rdi
-	addq %rax, %r10
-	adcq $0, %rdi
-	addq %r10, %rbp
-	adcq $0, %rdi
-	mulxq 72(%rsi), %rax, %r10
-	addq %rdi, %rax
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	mulxq 80(%rsi), %rdi, %rax
-	addq %r10, %rdi
-	adcq $0, %rax
-	addq %rdi, %rbx
-	adcq $0, %rax
-	mulxq 88(%rsi), %r10, %rdi
-	addq %rax, %r10
-	adcq $0, %rdi
-	addq %r10, %rcx
-	adcq $0, %rdi
-	movq 56(%rsi), %rdx
-	mulxq 64(%rsi), %rax, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	movq %rbp, 64(%rsp)
-	mulxq 72(%rsi), %rax, %rbp
-	addq %r10, %rax
-	adcq $0, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	mulxq 80(%rsi), %r10, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
-	addq %r10, %rcx
-	adcq $0, %rax
-	mulxq 88(%rsi), %rbp, %r10
-	addq %rax, %rbp
-	adcq $0, %r10
+	mulxq 56(%rsi), %rbp, %r10
 	addq %rbp, %rdi
 	adcq $0, %r10
-	movq 64(%rsi), %rdx
-	mulxq 72(%rsi), %rax, %rbp
-	movq %r9, 72(%rsp)
-	movq %rbx, 80(%rsp)
-	mulxq 80(%rsi), %r9, %rbx
+	addq %rax, %rdi
+	adcq $0, %r10
+	mulxq 64(%rsi), %rbp, %rax
+	addq %rbp, %rcx
+	adcq $0, %rax
+	addq %r10, %rcx
+	adcq $0, %rax
+	mulxq 72(%rsi), %rbp, %r10
 	addq %rbp, %r9
+	adcq $0, %r10
+	addq %rax, %r9
+	adcq $0, %r10
+	mulxq 80(%rsi), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	addq %r10, %r14
+	adcq $0, %rax
+	mulxq 88(%rsi), %rbp, %r10
+	addq %rbp, %rbx
+	adcq $0, %r10
+	addq %rax, %rbx
+	adcq $0, %r10
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %rbp, %rax
+	addq %rbp, %rcx
+	adcq $0, %rax
+	movq %rdi, 56(%rsp)
+	mulxq 64(%rsi), %rbp, %rdi
+	addq %rbp, %r9
+	adcq $0, %rdi
+	addq %rax, %r9
+	adcq $0, %rdi
+	mulxq 72(%rsi), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	addq %rdi, %r14
+	adcq $0, %rax
+	mulxq 80(%rsi), %rbp, %rdi
+	addq %rbp, %rbx
+	adcq $0, %rdi
+	addq %rax, %rbx
+	adcq $0, %rdi
+	mulxq 88(%rsi), %rbp, %rax
+	addq %rbp, %r10
+	adcq $0, %rax
+	addq %rdi, %r10
+	adcq $0, %rax
+	movq 56(%rsi), %rdx
+	mulxq 64(%rsi), %rbp, %rdi
+	addq %rbp, %r14
+	adcq $0, %rdi
+	movq %r9, 64(%rsp)
+	mulxq 72(%rsi), %rbp, %r9
+	addq %rbp, %rbx
+	adcq $0, %r9
+	addq %rdi, %rbx
+	adcq $0, %r9
+	mulxq 80(%rsi), %rbp, %rdi
+	addq %rbp, %r10
+	adcq $0, %rdi
+	addq %r9, %r10
+	adcq $0, %rdi
+	mulxq 88(%rsi), %rbp, %r9
+	addq %rbp, %rax
+	adcq $0, %r9
+	addq %rdi, %rax
+	adcq $0, %r9
+	movq 64(%rsi), %rdx
+	mulxq 72(%rsi), %rbp, %rdi
+	movq %rcx, 72(%rsp)
+	movq %rbx, 80(%rsp)
+	mulxq 80(%rsi), %rcx, %rbx
+	addq %rdi, %rcx
 	movq %r14, 88(%rsp)
 	movq %r15, 96(%rsp)
 	mulxq 88(%rsi), %r14, %r15
 	adcq %rbx, %r14
 	adcq $0, %r15
-	addq %rax, %rcx
-	adcq %r9, %rdi
-	adcq %r14, %r10
+	addq %rbp, %r10
+	adcq %rcx, %rax
+	adcq %r14, %r9
 	adcq $0, %r15
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rax, %r9
-	movq %rdi, 104(%rsp)
-	mulxq 88(%rsi), %r14, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	addq %rax, %r10
+	mulxq 80(%rsi), %rbp, %rcx
+	movq %rax, 104(%rsp)
+	mulxq 88(%rsi), %r14, %rax
+	addq %rcx, %r14
+	adcq $0, %rax
+	addq %rbp, %r9
 	adcq %r14, %r15
-	adcq $0, %rdi
+	adcq $0, %rax
 	movq 80(%rsi), %rdx
-	mulxq 88(%rsi), %rax, %r14
-	addq %rax, %rdi
+	mulxq 88(%rsi), %rbp, %r14
+	addq %rbp, %rax
 	adcq $0, %r14
-	movq 16(%rsp), %rax
-	addq %rax, %rax
+	movq 16(%rsp), %rbp
+	addq %rbp, %rbp
 	movq %r15, 16(%rsp)
 	movq 8(%rsp), %r15
 	adcq %r15, %r15
 	adcq %r11, %r11
-	movq %r10, 8(%rsp)
-	movq 24(%rsp), %r10
-	adcq %r10, %r10
+	movq %r9, 8(%rsp)
+	movq 24(%rsp), %r9
+	adcq %r9, %r9
 	adcq %r12, %r12
-	movq %rcx, 24(%rsp)
-	movq 32(%rsp), %rcx
-	adcq %rcx, %rcx
+	movq %r10, 24(%rsp)
+	movq 32(%rsp), %r10
+	adcq %r10, %r10
 	adcq %r8, %r8
 	movq %r13, 32(%rsp)
 	movq 40(%rsp), %r13
@@ -6652,134 +6642,134 @@ pushq %rbx
 	movq %r13, 8(%rsp)
 	movq 16(%rsp), %r13
 	adcq %r13, %r13
-	adcq %rdi, %rdi
+	adcq %rax, %rax
 	adcq %r14, %r14
 	movq %r13, 16(%rsp)
 	movq $0, %r13
 	adcq $0, %r13
 	movq 0(%rsi), %rdx
 	movq %r8, 112(%rsp)
-	movq %rcx, 120(%rsp)
-	mulxq %rdx, %r8, %rcx
-	addq %rcx, %rax
+	movq %r10, 120(%rsp)
+	mulxq %rdx, %r8, %r10
+	addq %r10, %rbp
 	movq 8(%rsi), %rdx
 	movq %r12, 128(%rsp)
-	mulxq %rdx, %rcx, %r12
-	adcq %rcx, %r15
+	mulxq %rdx, %r10, %r12
+	adcq %r10, %r15
 	adcq %r12, %r11
 	movq 16(%rsi), %rdx
-	mulxq %rdx, %rcx, %r12
-	adcq %rcx, %r10
-	movq 128(%rsp), %rcx
-	adcq %r12, %rcx
-	movq 24(%rsi), %rdx
-	movq %rcx, 128(%rsp)
-	mulxq %rdx, %r12, %rcx
-	movq %r10, 136(%rsp)
-	movq 120(%rsp), %r10
+	mulxq %rdx, %r10, %r12
+	adcq %r10, %r9
+	movq 128(%rsp), %r10
 	adcq %r12, %r10
+	movq 24(%rsi), %rdx
+	movq %r10, 128(%rsp)
+	mulxq %rdx, %r12, %r10
+	movq %r9, 136(%rsp)
+	movq 120(%rsp), %r9
+	adcq %r12, %r9
 	movq 112(%rsp), %r12
-	adcq %rcx, %r12
+	adcq %r10, %r12
 	movq 32(%rsi), %rdx
 	movq %r12, 112(%rsp)
-	mulxq %rdx, %rcx, %r12
-	movq %r10, 120(%rsp)
-	movq 40(%rsp), %r10
-	adcq %rcx, %r10
-	movq 32(%rsp), %rcx
-	adcq %r12, %rcx
-	movq 40(%rsi), %rdx
-	movq %rcx, 32(%rsp)
-	mulxq %rdx, %r12, %rcx
-	movq %r10, 40(%rsp)
-	movq 48(%rsp), %r10
+	mulxq %rdx, %r10, %r12
+	movq %r9, 120(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r10, %r9
+	movq 32(%rsp), %r10
 	adcq %r12, %r10
+	movq 40(%rsi), %rdx
+	movq %r10, 32(%rsp)
+	mulxq %rdx, %r12, %r10
+	movq %r9, 40(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r12, %r9
 	movq 96(%rsp), %r12
-	adcq %rcx, %r12
+	adcq %r10, %r12
 	movq 48(%rsi), %rdx
-	movq %r10, 96(%rsp)
-	mulxq %rdx, %rcx, %r10
+	movq %r9, 96(%rsp)
+	mulxq %rdx, %r10, %r9
 	movq %r12, 48(%rsp)
 	movq 56(%rsp), %r12
-	adcq %rcx, %r12
-	movq 72(%rsp), %rcx
-	adcq %r10, %rcx
+	adcq %r10, %r12
+	movq 72(%rsp), %r10
+	adcq %r9, %r10
 	movq 56(%rsi), %rdx
-	movq %rcx, 72(%rsp)
-	mulxq %rdx, %r10, %rcx
+	movq %r10, 72(%rsp)
+	mulxq %rdx, %r9, %r10
 	movq %r12, 56(%rsp)
 	movq 64(%rsp), %r12
-	adcq %r10, %r12
-	movq 88(%rsp), %r10
-	adcq %rcx, %r10
+	adcq %r9, %r12
+	movq 88(%rsp), %r9
+	adcq %r10, %r9
 	movq 64(%rsi), %rdx
-	movq %r10, 88(%rsp)
-	mulxq %rdx, %rcx, %r10
+	movq %r9, 88(%rsp)
+	mulxq %rdx, %r10, %r9
 	movq %r12, 64(%rsp)
 	movq 80(%rsp), %r12
-	adcq %rcx, %r12
-	movq 24(%rsp), %rcx
-	adcq %r10, %rcx
+	adcq %r10, %r12
+	movq 24(%rsp), %r10
+	adcq %r9, %r10
 	movq 72(%rsi), %rdx
-	movq %rcx, 24(%rsp)
-	mulxq %rdx, %r10, %rcx
+	movq %r10, 24(%rsp)
+	mulxq %rdx, %r9, %r10
 	movq %r12, 80(%rsp)
 	movq 104(%rsp), %r12
-	adcq %r10, %r12
-	movq 8(%rsp), %r10
-	adcq %rcx, %r10
+	adcq %r9, %r12
+	movq 8(%rsp), %r9
+	adcq %r10, %r9
 	movq 80(%rsi), %rdx
-	movq %r10, 8(%rsp)
-	mulxq %rdx, %rcx, %r10
+	movq %r9, 8(%rsp)
+	mulxq %rdx, %r10, %r9
 	movq %r12, 104(%rsp)
 	movq 16(%rsp), %r12
-	adcq %rcx, %r12
-	adcq %r10, %rdi
+	adcq %r10, %r12
+	adcq %r9, %rax
 	movq 88(%rsi), %rdx
-	mulxq %rdx, %rcx, %r10
-	adcq %rcx, %r14
-	adcq %r10, %r13
-	movq 0(%rsp), %rcx
-	movq %r8, 0(%rcx)
-	movq %rax, 8(%rcx)
-	movq %r15, 16(%rcx)
-	movq %r11, 24(%rcx)
-	movq 136(%rsp), %r10
-	movq %r10, 32(%rcx)
+	mulxq %rdx, %r10, %r9
+	adcq %r10, %r14
+	adcq %r9, %r13
+	movq 0(%rsp), %r10
+	movq %r8, 0(%r10)
+	movq %rbp, 8(%r10)
+	movq %r15, 16(%r10)
+	movq %r11, 24(%r10)
+	movq 136(%rsp), %r9
+	movq %r9, 32(%r10)
 	movq 128(%rsp), %rsi
-	movq %rsi, 40(%rcx)
+	movq %rsi, 40(%r10)
 	movq 120(%rsp), %r8
-	movq %r8, 48(%rcx)
-	movq 112(%rsp), %rax
-	movq %rax, 56(%rcx)
+	movq %r8, 48(%r10)
+	movq 112(%rsp), %rbp
+	movq %rbp, 56(%r10)
 	movq 40(%rsp), %r15
-	movq %r15, 64(%rcx)
+	movq %r15, 64(%r10)
 	movq 32(%rsp), %r11
-	movq %r11, 72(%rcx)
-	movq 96(%rsp), %r10
-	movq %r10, 80(%rcx)
+	movq %r11, 72(%r10)
+	movq 96(%rsp), %r9
+	movq %r9, 80(%r10)
 	movq 48(%rsp), %rsi
-	movq %rsi, 88(%rcx)
+	movq %rsi, 88(%r10)
 	movq 56(%rsp), %r8
-	movq %r8, 96(%rcx)
-	movq 72(%rsp), %rax
-	movq %rax, 104(%rcx)
+	movq %r8, 96(%r10)
+	movq 72(%rsp), %rbp
+	movq %rbp, 104(%r10)
 	movq 64(%rsp), %r15
-	movq %r15, 112(%rcx)
+	movq %r15, 112(%r10)
 	movq 88(%rsp), %r11
-	movq %r11, 120(%rcx)
-	movq 80(%rsp), %r10
-	movq %r10, 128(%rcx)
+	movq %r11, 120(%r10)
+	movq 80(%rsp), %r9
+	movq %r9, 128(%r10)
 	movq 24(%rsp), %rsi
-	movq %rsi, 136(%rcx)
+	movq %rsi, 136(%r10)
 	movq 104(%rsp), %r8
-	movq %r8, 144(%rcx)
-	movq 8(%rsp), %rax
-	movq %rax, 152(%rcx)
-	movq %r12, 160(%rcx)
-	movq %rdi, 168(%rcx)
-	movq %r14, 176(%rcx)
-	movq %r13, 184(%rcx)
+	movq %r8, 144(%r10)
+	movq 8(%rsp), %rbp
+	movq %rbp, 152(%r10)
+	movq %r12, 160(%r10)
+	movq %rax, 168(%r10)
+	movq %r14, 176(%r10)
+	movq %r13, 184(%r10)
 	addq $144, %rsp
 popq %rbx
 popq %rbp
@@ -6817,442 +6807,442 @@ pushq %rbx
 	addq %rcx, %r9
 	adcq $0, %r8
 	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r11
-	addq %r8, %r10
-	adcq $0, %r11
 	movq 48(%rsi), %rax
 	addq %r10, %rax
 	adcq $0, %r11
+	addq %r8, %rax
+	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rbp
-	addq %r11, %rbx
-	adcq $0, %rbp
 	movq 56(%rsi), %r12
 	addq %rbx, %r12
 	adcq $0, %rbp
+	addq %r11, %r12
+	adcq $0, %rbp
 	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
 	movq 64(%rsi), %r15
 	addq %r13, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r8
-	addq %r14, %rcx
-	adcq $0, %r8
-	movq 72(%rsi), %r10
-	addq %rcx, %r10
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rbx
-	addq %r8, %r11
+	addq %rbp, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r10
+	movq 72(%rsi), %r8
+	addq %rcx, %r8
+	adcq $0, %r10
+	addq %r14, %r8
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r11
+	movq 80(%rsi), %r13
+	addq %rbx, %r13
+	adcq $0, %r11
+	addq %r10, %r13
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rcx
+	movq 88(%rsi), %r14
+	addq %rbp, %r14
+	adcq $0, %rcx
+	addq %r11, %r14
+	adcq $0, %rcx
+	movq 8(%rsi), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r10
+	addq %rbx, %rax
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r11
+	addq %rbp, %r12
+	adcq $0, %r11
+	addq %r10, %r12
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rbp
+	addq %rbx, %r15
+	adcq $0, %rbp
+	addq %r11, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbx
+	addq %r10, %r8
 	adcq $0, %rbx
-	movq 80(%rsi), %rbp
+	addq %rbp, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
+	addq %rbx, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r11
+	addq %rbp, %r14
+	adcq $0, %r11
+	addq %r10, %r14
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rbp
+	addq %rbx, %rcx
+	adcq $0, %rbp
+	addq %r11, %rcx
+	adcq $0, %rbp
+	movq 16(%rsi), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rbx
+	addq %r10, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r10
+	addq %r11, %r15
+	adcq $0, %r10
+	addq %rbx, %r15
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rbx
+	addq %r11, %r8
+	adcq $0, %rbx
+	addq %r10, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
+	addq %rbx, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rbx
+	addq %r11, %r14
+	adcq $0, %rbx
+	addq %r10, %r14
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
+	addq %r11, %rcx
+	adcq $0, %r10
+	addq %rbx, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rbx
 	addq %r11, %rbp
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
-	movq 88(%rsi), %rcx
-	addq %r13, %rcx
-	adcq $0, %r14
-	movq 8(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r11
-	addq %r8, %rax
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %rbx, %r12
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %r8, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %rbx, %r10
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %r8, %rbp
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %rbx, %rcx
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %r8, %r14
-	adcq $0, %r11
-	movq 16(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r13
-	addq %rbx, %r12
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %rbx
-	addq %r13, %r8
+	addq %r10, %rbp
 	adcq $0, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	addq %r13, %r10
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %rbx
-	addq %r13, %r8
-	adcq $0, %rbx
-	addq %r8, %rcx
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	addq %r13, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	addq %rbx, %r11
-	adcq $0, %r13
 	movq 24(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r10
+	addq %r11, %r15
+	adcq $0, %r10
 	movq %rdi, 0(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %rdi
-	addq %rbx, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rdi
+	addq %r11, %r8
 	adcq $0, %rdi
-	addq %r8, %r10
+	addq %r10, %r8
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r8
-	addq %rdi, %rbx
-	adcq $0, %r8
-	addq %rbx, %rbp
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %rbx
-	addq %r8, %rdi
-	adcq $0, %rbx
-	addq %rdi, %rcx
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %rdi
-	addq %rbx, %r8
-	adcq $0, %rdi
-	addq %r8, %r14
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
-	addq %rdi, %rbx
-	adcq $0, %r8
-	addq %rbx, %r11
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %rbx
-	addq %r8, %rdi
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
 	addq %rdi, %r13
-	adcq $0, %rbx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rdi
+	addq %r11, %r14
+	adcq $0, %rdi
+	addq %r10, %r14
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	addq %r11, %rcx
+	adcq $0, %r10
+	addq %rdi, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rdi
+	addq %r11, %rbp
+	adcq $0, %rdi
+	addq %r10, %rbp
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r10
+	addq %r11, %rbx
+	adcq $0, %r10
+	addq %rdi, %rbx
+	adcq $0, %r10
 	movq 32(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rdi
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rdi
+	addq %r11, %r8
 	adcq $0, %rdi
 	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r15
-	addq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r15
+	addq %r11, %r13
 	adcq $0, %r15
-	addq %r8, %rbp
+	addq %rdi, %r13
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r8
-	addq %r15, %rdi
-	adcq $0, %r8
-	addq %rdi, %rcx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rdi
-	addq %r8, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rdi
+	addq %r11, %r14
 	adcq $0, %rdi
 	addq %r15, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r15
-	addq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r15
+	addq %r11, %rcx
 	adcq $0, %r15
-	addq %r8, %r11
+	addq %rdi, %rcx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r8
-	addq %r15, %rdi
-	adcq $0, %r8
-	addq %rdi, %r13
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rdi
-	addq %r8, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rdi
+	addq %r11, %rbp
 	adcq $0, %rdi
-	addq %r15, %rbx
+	addq %r15, %rbp
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r15
+	addq %r11, %rbx
+	adcq $0, %r15
+	addq %rdi, %rbx
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rdi
+	addq %r11, %r10
+	adcq $0, %rdi
+	addq %r15, %r10
 	adcq $0, %rdi
 	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r15
-	addq %r8, %rbp
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r15
+	addq %r11, %r13
 	adcq $0, %r15
-	movq %r10, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r10
-	addq %r15, %r8
-	adcq $0, %r10
-	addq %r8, %rcx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r8
-	addq %r10, %r15
+	movq %r8, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r8
+	addq %r11, %r14
 	adcq $0, %r8
 	addq %r15, %r14
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r15
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r15
+	addq %r11, %rcx
 	adcq $0, %r15
-	addq %r10, %r11
+	addq %r8, %rcx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r10
-	addq %r15, %r8
-	adcq $0, %r10
-	addq %r8, %r13
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r8
-	addq %r10, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r8
+	addq %r11, %rbp
 	adcq $0, %r8
-	addq %r15, %rbx
+	addq %r15, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r15
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r15
+	addq %r11, %rbx
 	adcq $0, %r15
-	addq %r10, %rdi
+	addq %r8, %rbx
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	addq %r15, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r15
+	addq %r11, %rdi
+	adcq $0, %r15
+	addq %r8, %rdi
 	adcq $0, %r15
 	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r10
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r8
+	addq %r11, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r11
+	addq %r9, %rcx
+	adcq $0, %r11
 	addq %r8, %rcx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
-	addq %r10, %r9
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r8
+	addq %r9, %rbp
 	adcq $0, %r8
-	addq %r9, %r14
+	addq %r11, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r9
-	addq %r8, %r10
-	adcq $0, %r9
-	addq %r10, %r11
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	addq %r8, %r13
-	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
+	addq %r9, %rbx
+	adcq $0, %r11
+	addq %r8, %rbx
+	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
-	addq %r10, %r9
-	adcq $0, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r9
-	addq %r8, %r10
-	adcq $0, %r9
-	addq %r10, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	addq %r8, %r15
-	adcq $0, %r10
-	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
-	addq %r9, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
-	addq %r8, %rax
-	adcq $0, %r9
-	addq %rax, %r11
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rax
-	addq %r9, %r8
-	adcq $0, %rax
-	addq %r8, %r13
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r8
-	addq %rax, %r9
-	adcq $0, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r9
-	addq %r8, %rax
-	adcq $0, %r9
-	addq %rax, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rax
-	addq %r9, %r8
-	adcq $0, %rax
-	addq %r8, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
-	addq %rax, %r9
-	adcq $0, %r8
 	addq %r9, %r10
 	adcq $0, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r11
+	addq %r9, %rdi
+	adcq $0, %r11
+	addq %r8, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
+	addq %r9, %r15
+	adcq $0, %r8
+	addq %r11, %r15
+	adcq $0, %r8
+	movq %r12, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r11
+	addq %r9, %rcx
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	addq %r11, %rbp
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r11
+	addq %rax, %rbx
+	adcq $0, %r11
+	addq %r9, %rbx
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	addq %r11, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r11
+	addq %rax, %rdi
+	adcq $0, %r11
+	addq %r9, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r9
+	addq %rax, %r15
+	adcq $0, %r9
+	addq %r11, %r15
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r11
+	addq %rax, %r8
+	adcq $0, %r11
+	addq %r9, %r8
+	adcq $0, %r11
 	movq 8(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
-	addq %rax, %r11
+	addq %rax, %rbp
 	adcq $0, %r9
 	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rax
-	addq %r9, %r12
+	addq %r12, %rbx
 	adcq $0, %rax
-	addq %r12, %r13
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	addq %rax, %r9
-	adcq $0, %r12
 	addq %r9, %rbx
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
-	addq %r12, %rax
-	adcq $0, %r9
-	addq %rax, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
-	addq %r9, %r12
 	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r9
+	addq %r12, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rax
+	addq %r12, %rdi
+	adcq $0, %rax
+	addq %r9, %rdi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r9
 	addq %r12, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	addq %rax, %r9
-	adcq $0, %r12
-	addq %r9, %r10
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r9
-	addq %r12, %rax
 	adcq $0, %r9
-	addq %rax, %r8
+	addq %rax, %r15
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rax
+	addq %r12, %r8
+	adcq $0, %rax
+	addq %r9, %r8
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r9
+	addq %r12, %r11
+	adcq $0, %r9
+	addq %rax, %r11
 	adcq $0, %r9
 	movq 16(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rax
-	addq %r12, %r13
-	adcq $0, %rax
-	movq %r11, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
-	addq %rax, %r12
-	adcq $0, %r11
 	addq %r12, %rbx
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r12
-	addq %r11, %rax
-	adcq $0, %r12
-	addq %rax, %rdi
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
-	addq %r12, %r11
 	adcq $0, %rax
-	addq %r11, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
-	addq %rax, %r12
-	adcq $0, %r11
+	movq %rbp, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbp
 	addq %r12, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r12
-	addq %r11, %rax
-	adcq $0, %r12
-	addq %rax, %r8
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rax
+	adcq $0, %rbp
+	addq %rax, %r10
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rax
+	addq %r12, %rdi
+	adcq $0, %rax
+	addq %rbp, %rdi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbp
+	addq %r12, %r15
+	adcq $0, %rbp
+	addq %rax, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
+	addq %r12, %r8
+	adcq $0, %rax
+	addq %rbp, %r8
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
 	addq %r12, %r11
-	adcq $0, %rax
-	addq %r11, %r9
-	adcq $0, %rax
-	movq %rbp, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r11
-	addq %r12, %rbx
-	adcq $0, %r11
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r13
-	addq %r11, %r12
-	adcq $0, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
-	addq %r13, %r11
-	adcq $0, %r12
-	addq %r11, %r15
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r11
-	addq %r12, %r13
-	adcq $0, %r11
-	addq %r13, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r13
-	addq %r11, %r12
-	adcq $0, %r13
-	addq %r12, %r8
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
-	addq %r13, %r11
-	adcq $0, %r12
-	addq %r11, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
-	addq %r12, %r13
-	adcq $0, %r11
-	addq %r13, %rax
-	adcq $0, %r11
-	movq %rcx, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	addq %rbp, %r15
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
-	addq %r12, %r13
 	adcq $0, %rbp
-	addq %r13, %r10
+	addq %rax, %r11
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	addq %r12, %r8
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rax
+	addq %r12, %r9
+	adcq $0, %rax
 	addq %rbp, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
-	addq %r12, %r13
+	adcq $0, %rax
+	movq %r13, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbp
+	addq %r12, %r10
 	adcq $0, %rbp
-	addq %r13, %rax
+	movq %rbx, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	addq %rbp, %rdi
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbp
+	addq %r12, %r15
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
+	addq %rbx, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbx
+	addq %r12, %r8
+	adcq $0, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbp
 	addq %r12, %r11
-	adcq $0, %r13
-	addq 96(%rsi), %r14
-	movq 8(%rsp), %rbp
-	adcq 104(%rsi), %rbp
+	adcq $0, %rbp
+	addq %rbx, %r11
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
+	addq %rbp, %r9
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbp
+	addq %r12, %rax
+	adcq $0, %rbp
+	addq %rbx, %rax
+	adcq $0, %rbp
+	movq %r14, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
+	addq %r13, %r15
+	adcq $0, %r12
+	addq %rbx, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbx
+	addq %r13, %r8
+	adcq $0, %rbx
+	addq %r12, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	addq %r13, %r11
+	adcq $0, %r12
+	addq %rbx, %r11
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbx
+	addq %r13, %r9
+	adcq $0, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	addq %r13, %rax
+	adcq $0, %r12
+	addq %rbx, %rax
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbx
+	addq %r13, %rbp
+	adcq $0, %rbx
+	addq %r12, %rbp
+	adcq $0, %rbx
+	addq 96(%rsi), %rcx
+	movq 8(%rsp), %r13
+	adcq 104(%rsi), %r13
 	movq 16(%rsp), %r12
 	adcq 112(%rsi), %r12
-	adcq 120(%rsi), %rbx
+	adcq 120(%rsi), %r10
 	adcq 128(%rsi), %rdi
 	adcq 136(%rsi), %r15
-	adcq 144(%rsi), %r10
-	adcq 152(%rsi), %r8
+	adcq 144(%rsi), %r8
+	adcq 152(%rsi), %r11
 	adcq 160(%rsi), %r9
 	adcq 168(%rsi), %rax
-	adcq 176(%rsi), %r11
-	adcq 184(%rsi), %r13
-	movq %r14, %rcx
-	subq $-1, %rcx
-	movq %rbx, 16(%rsp)
-	movq %rbp, %rbx
-	sbbq $-1, %rbx
-	movq %r11, 8(%rsp)
-	movq %r12, %r11
-	sbbq $-1, %r11
+	adcq 176(%rsi), %rbp
+	adcq 184(%rsi), %rbx
+	movq %rcx, %r14
+	subq $-1, %r14
+	movq %r10, 16(%rsp)
+	movq %r13, %r10
+	sbbq $-1, %r10
+	movq %rbp, 8(%rsp)
+	movq %r12, %rbp
+	sbbq $-1, %rbp
 	movq %rax, 24(%rsp)
 	movq 16(%rsp), %rax
 	sbbq $-1, %rax
@@ -7262,49 +7252,49 @@ pushq %rbx
 	movq %r9, 40(%rsp)
 	movq %r15, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
-	movq %r8, 48(%rsp)
-	movq %r10, %r8
-	sbbq .Lfg_p751_mont_p+48(%rip), %r8
-	movq %r10, 56(%rsp)
-	movq 48(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+56(%rip), %r10
+	movq %r11, 48(%rsp)
+	movq %r8, %r11
+	sbbq .Lfg_p751_mont_p+48(%rip), %r11
+	movq %r8, 56(%rsp)
+	movq 48(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+56(%rip), %r8
 	movq %r15, 64(%rsp)
 	movq 40(%rsp), %r15
 	sbbq .Lfg_p751_mont_p+64(%rip), %r15
 	movq %rdi, 72(%rsp)
 	movq 24(%rsp), %rdi
 	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
-	movq %rbp, 80(%rsp)
-	movq 8(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
-	movq %r14, 88(%rsp)
-	movq %r13, %r14
-	sbbq .Lfg_p751_mont_p+88(%rip), %r14
-	cmovc 88(%rsp), %rcx
-	cmovc 80(%rsp), %rbx
-	cmovc 32(%rsp), %r11
+	movq %r13, 80(%rsp)
+	movq 8(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+80(%rip), %r13
+	movq %rcx, 88(%rsp)
+	movq %rbx, %rcx
+	sbbq .Lfg_p751_mont_p+88(%rip), %rcx
+	cmovc 88(%rsp), %r14
+	cmovc 80(%rsp), %r10
+	cmovc 32(%rsp), %rbp
 	cmovc 16(%rsp), %rax
 	cmovc 72(%rsp), %r12
 	cmovc 64(%rsp), %r9
-	cmovc 56(%rsp), %r8
-	cmovc 48(%rsp), %r10
+	cmovc 56(%rsp), %r11
+	cmovc 48(%rsp), %r8
 	cmovc 40(%rsp), %r15
 	cmovc 24(%rsp), %rdi
-	cmovc 8(%rsp), %rbp
-	cmovc %r13, %r14
-	movq 0(%rsp), %r13
-	movq %rcx, 0(%r13)
-	movq %rbx, 8(%r13)
-	movq %r11, 16(%r13)
-	movq %rax, 24(%r13)
-	movq %r12, 32(%r13)
-	movq %r9, 40(%r13)
-	movq %r8, 48(%r13)
-	movq %r10, 56(%r13)
-	movq %r15, 64(%r13)
-	movq %rdi, 72(%r13)
-	movq %rbp, 80(%r13)
-	movq %r14, 88(%r13)
+	cmovc 8(%rsp), %r13
+	cmovc %rbx, %rcx
+	movq 0(%rsp), %rbx
+	movq %r14, 0(%rbx)
+	movq %r10, 8(%rbx)
+	movq %rbp, 16(%rbx)
+	movq %rax, 24(%rbx)
+	movq %r12, 32(%rbx)
+	movq %r9, 40(%rbx)
+	movq %r11, 48(%rbx)
+	movq %r8, 56(%rbx)
+	movq %r15, 64(%rbx)
+	movq %rdi, 72(%rbx)
+	movq %r13, 80(%rbx)
+	movq %rcx, 88(%rbx)
 	addq $96, %rsp
 popq %rbx
 popq %rbp
@@ -7371,102 +7361,102 @@ pushq %rbx
 	adcq $0, %r8
 	movq %r13, 24(%rsp)
 	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r13
-	addq %r8, %r14
-	adcq $0, %r13
 	addq %r14, %r11
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r14
-	addq %r13, %r8
-	adcq $0, %r14
-	addq %r8, %r12
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r8
-	addq %r14, %r13
-	adcq $0, %r8
-	addq %r13, %r9
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r13
-	addq %r8, %r14
+	addq %r8, %r11
 	adcq $0, %r13
-	movq 8(%rsp), %r8
-	addq %r14, %r8
-	adcq $0, %r13
-	movq %r8, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r8
-	addq %r13, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r8
+	addq %r14, %r12
 	adcq $0, %r8
-	movq 16(%rsp), %r13
-	addq %r14, %r13
-	adcq $0, %r8
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r13
-	addq %r8, %r14
-	adcq $0, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
-	addq %r13, %rbx
-	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %r8, %r14
-	addq %r8, %r10
-	adcq $0, %r14
-	mulxq 8(%rcx), %r13, %r8
-	addq %r14, %r13
-	adcq $0, %r8
-	addq %r13, %rax
-	adcq $0, %r8
-	mulxq 16(%rcx), %r14, %r13
-	addq %r8, %r14
-	adcq $0, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
-	mulxq 24(%rcx), %r8, %r14
-	addq %r13, %r8
-	adcq $0, %r14
-	movq 24(%rsp), %r13
-	addq %r8, %r13
-	adcq $0, %r14
-	movq %r13, 24(%rsp)
-	mulxq 32(%rcx), %r8, %r13
-	addq %r14, %r8
-	adcq $0, %r13
-	addq %r8, %r15
-	adcq $0, %r13
-	mulxq 40(%rcx), %r14, %r8
-	addq %r13, %r14
-	adcq $0, %r8
-	addq %r14, %r11
-	adcq $0, %r8
-	mulxq 48(%rcx), %r13, %r14
-	addq %r8, %r13
-	adcq $0, %r14
 	addq %r13, %r12
-	adcq $0, %r14
-	mulxq 56(%rcx), %r8, %r13
-	addq %r14, %r8
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r13
+	addq %r14, %r9
 	adcq $0, %r13
 	addq %r8, %r9
 	adcq $0, %r13
-	mulxq 64(%rcx), %r14, %r8
-	addq %r13, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r8
+	movq %rbp, 32(%rsp)
+	movq 8(%rsp), %rbp
+	addq %r14, %rbp
 	adcq $0, %r8
-	movq 8(%rsp), %r13
-	addq %r14, %r13
+	addq %r13, %rbp
 	adcq $0, %r8
-	movq %r13, 8(%rsp)
-	mulxq 72(%rcx), %r14, %r13
-	addq %r8, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r13
+	movq %rbp, 8(%rsp)
+	movq 16(%rsp), %rbp
+	addq %r14, %rbp
 	adcq $0, %r13
-	movq 16(%rsp), %r8
-	addq %r14, %r8
+	addq %r8, %rbp
 	adcq $0, %r13
-	movq %r8, 16(%rsp)
-	mulxq 80(%rcx), %r14, %r8
-	addq %r13, %r14
-	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r8
 	addq %r14, %rdi
 	adcq $0, %r8
-	mulxq 88(%rcx), %r13, %r14
-	addq %r8, %r13
+	addq %r13, %rdi
+	adcq $0, %r8
+	addq %r8, %rbx
+	movq 8(%rsi), %rdx
+	mulxq 0(%rcx), %r14, %r13
+	addq %r14, %r10
+	adcq $0, %r13
+	mulxq 8(%rcx), %r8, %r14
+	addq %r8, %rax
+	adcq $0, %r14
+	addq %r13, %rax
+	adcq $0, %r14
+	mulxq 16(%rcx), %r8, %r13
+	movq %rax, 16(%rsp)
+	movq 32(%rsp), %rax
+	addq %r8, %rax
+	adcq $0, %r13
+	addq %r14, %rax
+	adcq $0, %r13
+	mulxq 24(%rcx), %r8, %r14
+	movq %rax, 32(%rsp)
+	movq 24(%rsp), %rax
+	addq %r8, %rax
+	adcq $0, %r14
+	addq %r13, %rax
+	adcq $0, %r14
+	mulxq 32(%rcx), %r8, %r13
+	addq %r8, %r15
+	adcq $0, %r13
+	addq %r14, %r15
+	adcq $0, %r13
+	mulxq 40(%rcx), %r8, %r14
+	addq %r8, %r11
+	adcq $0, %r14
+	addq %r13, %r11
+	adcq $0, %r14
+	mulxq 48(%rcx), %r8, %r13
+	addq %r8, %r12
+	adcq $0, %r13
+	addq %r14, %r12
+	adcq $0, %r13
+	mulxq 56(%rcx), %r8, %r14
+	addq %r8, %r9
+	adcq $0, %r14
+	addq %r13, %r9
+	adcq $0, %r14
+	mulxq 64(%rcx), %r8, %r13
+	movq %r9, 24(%rsp)
+	movq 8(%rsp), %r9
+	addq %r8, %r9
+	adcq $0, %r13
+	addq %r14, %r9
+	adcq $0, %r13
+	mulxq 72(%rcx), %r8, %r14
+	addq %r8, %rbp
+	adcq $0, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	mulxq 80(%rcx), %r8, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	addq %r14, %rdi
+	adcq $0, %r13
+	mulxq 88(%rcx), %r8, %r14
+	addq %r8, %rbx
 	adcq $0, %r14
 	addq %r13, %rbx
 	adcq $0, %r14
@@ -7475,1108 +7465,1130 @@ pushq %rbx
 	addq %r8, %r11
 	adcq $0, %r13
 	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r8
-	addq %r13, %r10
-	adcq $0, %r8
 	addq %r10, %r12
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r10
-	addq %r8, %r13
-	adcq $0, %r10
-	addq %r13, %r9
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r13
-	addq %r10, %r8
-	adcq $0, %r13
-	movq 8(%rsp), %r10
-	addq %r8, %r10
-	adcq $0, %r13
+	addq %r13, %r12
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r13
 	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r15
-	addq %r13, %r8
-	adcq $0, %r15
-	movq 16(%rsp), %r13
-	addq %r8, %r13
-	adcq $0, %r15
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r13
-	addq %r15, %r8
+	movq 24(%rsp), %r15
+	addq %r10, %r15
 	adcq $0, %r13
-	addq %r8, %rdi
+	addq %r8, %r15
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r8
-	addq %r13, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r8
+	addq %r10, %r9
 	adcq $0, %r8
-	addq %r15, %rbx
+	addq %r13, %r9
 	adcq $0, %r8
-	addq %r8, %r14
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	mulxq 8(%rcx), %r8, %r13
-	addq %r15, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r13
+	addq %r10, %rbp
 	adcq $0, %r13
 	addq %r8, %rbp
 	adcq $0, %r13
-	mulxq 16(%rcx), %r15, %r8
-	addq %r13, %r15
-	adcq $0, %r8
-	movq 24(%rsp), %r13
-	addq %r15, %r13
-	adcq $0, %r8
-	movq %r13, 24(%rsp)
-	mulxq 24(%rcx), %r15, %r13
-	addq %r8, %r15
-	adcq $0, %r13
-	movq 8(%rsp), %r8
-	addq %r15, %r8
-	adcq $0, %r13
-	movq %r8, 8(%rsp)
-	mulxq 32(%rcx), %r15, %r8
-	addq %r13, %r15
-	adcq $0, %r8
-	addq %r15, %r11
-	adcq $0, %r8
-	mulxq 40(%rcx), %r13, %r15
-	addq %r8, %r13
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	mulxq 48(%rcx), %r8, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	addq %r8, %r9
-	adcq $0, %r13
-	mulxq 56(%rcx), %r15, %r8
-	addq %r13, %r15
-	adcq $0, %r8
-	addq %r15, %r10
-	adcq $0, %r8
-	mulxq 64(%rcx), %r13, %r15
-	addq %r8, %r13
-	adcq $0, %r15
-	movq 16(%rsp), %r8
-	addq %r13, %r8
-	adcq $0, %r15
-	movq %r8, 16(%rsp)
-	mulxq 72(%rcx), %r13, %r8
-	addq %r15, %r13
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r8
+	addq %r10, %rdi
 	adcq $0, %r8
 	addq %r13, %rdi
 	adcq $0, %r8
-	mulxq 80(%rcx), %r15, %r13
-	addq %r8, %r15
-	adcq $0, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq 88(%rcx), %r8, %r15
-	addq %r13, %r8
-	adcq $0, %r15
-	addq %r8, %r14
-	adcq $0, %r15
-	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r8
-	addq %r13, %r12
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
-	addq %r8, %rax
-	adcq $0, %r13
-	addq %rax, %r9
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rax
-	addq %r13, %r8
-	adcq $0, %rax
-	addq %r8, %r10
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r8
-	addq %rax, %r13
-	adcq $0, %r8
-	movq 16(%rsp), %rax
-	addq %r13, %rax
-	adcq $0, %r8
-	movq %r11, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
-	addq %r8, %r13
-	adcq $0, %r11
-	addq %r13, %rdi
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r13
-	addq %r11, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r13
+	addq %r10, %rbx
 	adcq $0, %r13
 	addq %r8, %rbx
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r8
+	addq %r13, %r14
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r10, %r8
+	movq 16(%rsp), %r13
+	addq %r10, %r13
+	adcq $0, %r8
+	movq %r13, 16(%rsp)
+	mulxq 8(%rcx), %r10, %r13
+	movq %r14, 24(%rsp)
+	movq 32(%rsp), %r14
+	addq %r10, %r14
+	adcq $0, %r13
+	addq %r8, %r14
+	adcq $0, %r13
+	mulxq 16(%rcx), %r10, %r8
+	addq %r10, %rax
+	adcq $0, %r8
+	addq %r13, %rax
+	adcq $0, %r8
+	mulxq 24(%rcx), %r10, %r13
+	movq %rax, 32(%rsp)
+	movq 8(%rsp), %rax
+	addq %r10, %rax
+	adcq $0, %r13
+	addq %r8, %rax
+	adcq $0, %r13
+	mulxq 32(%rcx), %r10, %r8
+	addq %r10, %r11
+	adcq $0, %r8
 	addq %r13, %r11
 	adcq $0, %r8
-	addq %r11, %r14
-	adcq $0, %r8
-	addq %r8, %r15
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r11
-	addq %r13, %rbp
-	adcq $0, %r11
-	mulxq 8(%rcx), %r8, %r13
-	addq %r11, %r8
+	mulxq 40(%rcx), %r10, %r13
+	addq %r10, %r12
 	adcq $0, %r13
-	movq 24(%rsp), %r11
-	addq %r8, %r11
-	adcq $0, %r13
-	movq %r11, 24(%rsp)
-	mulxq 16(%rcx), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	movq 8(%rsp), %r13
-	addq %r8, %r13
-	adcq $0, %r11
-	movq %r13, 8(%rsp)
-	mulxq 24(%rcx), %r8, %r13
-	addq %r11, %r8
-	adcq $0, %r13
-	movq 16(%rsp), %r11
-	addq %r8, %r11
-	adcq $0, %r13
-	movq %r11, 16(%rsp)
-	mulxq 32(%rcx), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
 	addq %r8, %r12
-	adcq $0, %r11
-	mulxq 40(%rcx), %r13, %r8
-	addq %r11, %r13
-	adcq $0, %r8
-	addq %r13, %r9
-	adcq $0, %r8
-	mulxq 48(%rcx), %r11, %r13
-	addq %r8, %r11
 	adcq $0, %r13
-	addq %r11, %r10
+	mulxq 48(%rcx), %r10, %r8
+	addq %r10, %r15
+	adcq $0, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	mulxq 56(%rcx), %r10, %r13
+	addq %r10, %r9
 	adcq $0, %r13
-	mulxq 56(%rcx), %r8, %r11
-	addq %r13, %r8
+	addq %r8, %r9
+	adcq $0, %r13
+	mulxq 64(%rcx), %r10, %r8
+	addq %r10, %rbp
+	adcq $0, %r8
+	addq %r13, %rbp
+	adcq $0, %r8
+	mulxq 72(%rcx), %r10, %r13
+	addq %r10, %rdi
+	adcq $0, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	mulxq 80(%rcx), %r10, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	addq %r13, %rbx
+	adcq $0, %r8
+	mulxq 88(%rcx), %r10, %r13
+	movq %rbx, 8(%rsp)
+	movq 24(%rsp), %rbx
+	addq %r10, %rbx
+	adcq $0, %r13
+	addq %r8, %rbx
+	adcq $0, %r13
+	movq 16(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r8
+	addq %r10, %r12
+	adcq $0, %r8
+	movq %r11, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r11
+	addq %r10, %r15
 	adcq $0, %r11
+	addq %r8, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r8
+	addq %r10, %r9
+	adcq $0, %r8
+	addq %r11, %r9
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r11
+	addq %r10, %rbp
+	adcq $0, %r11
+	addq %r8, %rbp
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r8
+	addq %r10, %rdi
+	adcq $0, %r8
+	addq %r11, %rdi
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r11
+	movq %rdi, 24(%rsp)
+	movq 8(%rsp), %rdi
+	addq %r10, %rdi
+	adcq $0, %r11
+	addq %r8, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	addq %r11, %rbx
+	adcq $0, %r8
+	addq %r8, %r13
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r10, %r11
+	addq %r10, %r14
+	adcq $0, %r11
+	mulxq 8(%rcx), %r8, %r10
+	movq %r14, 8(%rsp)
+	movq 32(%rsp), %r14
+	addq %r8, %r14
+	adcq $0, %r10
+	addq %r11, %r14
+	adcq $0, %r10
+	mulxq 16(%rcx), %r8, %r11
 	addq %r8, %rax
 	adcq $0, %r11
-	mulxq 64(%rcx), %r13, %r8
-	addq %r11, %r13
-	adcq $0, %r8
-	addq %r13, %rdi
-	adcq $0, %r8
-	mulxq 72(%rcx), %r11, %r13
-	addq %r8, %r11
-	adcq $0, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	mulxq 80(%rcx), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %r8, %r14
-	adcq $0, %r11
-	mulxq 88(%rcx), %r13, %r8
-	addq %r11, %r13
-	adcq $0, %r8
-	addq %r13, %r15
-	adcq $0, %r8
-	movq %rbp, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r13
-	addq %r11, %r9
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r11
-	addq %r13, %rbp
-	adcq $0, %r11
-	addq %rbp, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
-	addq %r11, %r13
-	adcq $0, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r13
-	addq %rbp, %r11
-	adcq $0, %r13
-	addq %r11, %rdi
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r11
-	addq %r13, %rbp
-	adcq $0, %r11
-	addq %rbp, %rbx
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
-	addq %r11, %r13
-	adcq $0, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r13
-	addq %rbp, %r11
-	adcq $0, %r13
-	addq %r11, %r15
-	adcq $0, %r13
-	addq %r13, %r8
-	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbp, %r11
-	movq 24(%rsp), %r13
-	addq %rbp, %r13
-	adcq $0, %r11
-	movq %r13, 24(%rsp)
-	mulxq 8(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	movq 8(%rsp), %r11
-	addq %rbp, %r11
-	adcq $0, %r13
-	movq %r11, 8(%rsp)
-	mulxq 16(%rcx), %rbp, %r11
-	addq %r13, %rbp
-	adcq $0, %r11
-	movq 16(%rsp), %r13
-	addq %rbp, %r13
-	adcq $0, %r11
-	movq %r13, 16(%rsp)
-	mulxq 24(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	mulxq 32(%rcx), %r11, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	addq %r11, %r9
-	adcq $0, %rbp
-	mulxq 40(%rcx), %r13, %r11
-	addq %rbp, %r13
-	adcq $0, %r11
-	addq %r13, %r10
-	adcq $0, %r11
-	mulxq 48(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	mulxq 56(%rcx), %r11, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	addq %r11, %rdi
-	adcq $0, %rbp
-	mulxq 64(%rcx), %r13, %r11
-	addq %rbp, %r13
-	adcq $0, %r11
-	addq %r13, %rbx
-	adcq $0, %r11
-	mulxq 72(%rcx), %rbp, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	addq %rbp, %r14
-	adcq $0, %r13
-	mulxq 80(%rcx), %r11, %rbp
-	addq %r13, %r11
-	adcq $0, %rbp
-	addq %r11, %r15
-	adcq $0, %rbp
-	mulxq 88(%rcx), %r13, %r11
-	addq %rbp, %r13
-	adcq $0, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	movq 24(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r13
-	addq %rbp, %r10
-	adcq $0, %r13
-	movq %r9, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r9
-	addq %r13, %rbp
-	adcq $0, %r9
-	addq %rbp, %rax
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
-	addq %r9, %r13
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
-	addq %rbp, %r9
-	adcq $0, %r13
-	addq %r9, %rbx
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r9
-	addq %r13, %rbp
-	adcq $0, %r9
-	addq %rbp, %r14
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
-	addq %r9, %r13
-	adcq $0, %rbp
-	addq %r13, %r15
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r13
-	addq %rbp, %r9
-	adcq $0, %r13
-	addq %r9, %r8
-	adcq $0, %r13
-	addq %r13, %r11
-	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %rbp, %r9
-	movq 8(%rsp), %r13
-	addq %rbp, %r13
-	adcq $0, %r9
-	movq %r13, 8(%rsp)
-	mulxq 8(%rcx), %rbp, %r13
-	addq %r9, %rbp
-	adcq $0, %r13
-	movq 16(%rsp), %r9
-	addq %rbp, %r9
-	adcq $0, %r13
-	movq %r9, 16(%rsp)
-	mulxq 16(%rcx), %rbp, %r9
-	addq %r13, %rbp
-	adcq $0, %r9
-	addq %rbp, %r12
-	adcq $0, %r9
-	mulxq 24(%rcx), %r13, %rbp
-	addq %r9, %r13
-	adcq $0, %rbp
-	movq 24(%rsp), %r9
-	addq %r13, %r9
-	adcq $0, %rbp
-	movq %r9, 24(%rsp)
-	mulxq 32(%rcx), %r13, %r9
-	addq %rbp, %r13
-	adcq $0, %r9
-	addq %r13, %r10
-	adcq $0, %r9
-	mulxq 40(%rcx), %rbp, %r13
-	addq %r9, %rbp
-	adcq $0, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	mulxq 48(%rcx), %r9, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	addq %r9, %rdi
-	adcq $0, %rbp
-	mulxq 56(%rcx), %r13, %r9
-	addq %rbp, %r13
-	adcq $0, %r9
-	addq %r13, %rbx
-	adcq $0, %r9
-	mulxq 64(%rcx), %rbp, %r13
-	addq %r9, %rbp
-	adcq $0, %r13
-	addq %rbp, %r14
-	adcq $0, %r13
-	mulxq 72(%rcx), %r9, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	addq %r9, %r15
-	adcq $0, %rbp
-	mulxq 80(%rcx), %r13, %r9
-	addq %rbp, %r13
-	adcq $0, %r9
-	addq %r13, %r8
-	adcq $0, %r9
-	mulxq 88(%rcx), %rbp, %r13
-	addq %r9, %rbp
-	adcq $0, %r13
-	addq %rbp, %r11
-	adcq $0, %r13
-	movq 8(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
-	addq %r9, %rax
-	adcq $0, %rbp
-	movq %r10, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
-	addq %rbp, %r9
-	adcq $0, %r10
-	addq %r9, %rdi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
-	addq %r10, %rbp
-	adcq $0, %r9
-	addq %rbp, %rbx
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbp
-	addq %r9, %r10
-	adcq $0, %rbp
-	addq %r10, %r14
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %rbp, %r9
-	adcq $0, %r10
-	addq %r9, %r15
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r9
-	addq %r10, %rbp
-	adcq $0, %r9
-	addq %rbp, %r8
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rbp
-	addq %r9, %r10
-	adcq $0, %rbp
-	addq %r10, %r11
-	adcq $0, %rbp
-	addq %rbp, %r13
-	movq 48(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %r10
-	movq 16(%rsp), %rbp
-	addq %r9, %rbp
-	adcq $0, %r10
-	movq %rbp, 16(%rsp)
-	mulxq 8(%rcx), %r9, %rbp
-	addq %r10, %r9
-	adcq $0, %rbp
-	addq %r9, %r12
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r10, %r9
-	addq %rbp, %r10
-	adcq $0, %r9
-	movq 24(%rsp), %rbp
-	addq %r10, %rbp
-	adcq $0, %r9
-	movq %rbp, 24(%rsp)
-	mulxq 24(%rcx), %r10, %rbp
-	addq %r9, %r10
-	adcq $0, %rbp
-	movq 8(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbp
-	movq %r9, 8(%rsp)
-	mulxq 32(%rcx), %r10, %r9
-	addq %rbp, %r10
-	adcq $0, %r9
 	addq %r10, %rax
-	adcq $0, %r9
-	mulxq 40(%rcx), %rbp, %r10
-	addq %r9, %rbp
-	adcq $0, %r10
-	addq %rbp, %rdi
-	adcq $0, %r10
-	mulxq 48(%rcx), %r9, %rbp
-	addq %r10, %r9
-	adcq $0, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	mulxq 56(%rcx), %r10, %r9
-	addq %rbp, %r10
-	adcq $0, %r9
-	addq %r10, %r14
-	adcq $0, %r9
-	mulxq 64(%rcx), %rbp, %r10
-	addq %r9, %rbp
-	adcq $0, %r10
-	addq %rbp, %r15
-	adcq $0, %r10
-	mulxq 72(%rcx), %r9, %rbp
-	addq %r10, %r9
-	adcq $0, %rbp
-	addq %r9, %r8
-	adcq $0, %rbp
-	mulxq 80(%rcx), %r10, %r9
-	addq %rbp, %r10
-	adcq $0, %r9
-	addq %r10, %r11
-	adcq $0, %r9
-	mulxq 88(%rcx), %rbp, %r10
-	addq %r9, %rbp
-	adcq $0, %r10
-	addq %rbp, %r13
-	adcq $0, %r10
-	movq 16(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
-	addq %r9, %rdi
-	adcq $0, %rbp
-	movq %rax, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	addq %r9, %rbx
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r9
-	addq %rax, %rbp
-	adcq $0, %r9
-	addq %rbp, %r14
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rbp
-	addq %r9, %rax
-	adcq $0, %rbp
-	addq %rax, %r15
-	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	addq %r9, %r8
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r9
-	addq %rax, %rbp
-	adcq $0, %r9
-	addq %rbp, %r11
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
-	addq %r9, %rax
-	adcq $0, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	addq %rbp, %r10
-	movq 56(%rsi), %rdx
-	mulxq 0(%rcx), %r9, %rax
-	addq %r9, %r12
-	adcq $0, %rax
-	mulxq 8(%rcx), %rbp, %r9
-	addq %rax, %rbp
-	adcq $0, %r9
-	movq 24(%rsp), %rax
-	addq %rbp, %rax
-	adcq $0, %r9
-	movq %rax, 24(%rsp)
-	mulxq 16(%rcx), %rbp, %rax
-	addq %r9, %rbp
-	adcq $0, %rax
-	movq 8(%rsp), %r9
-	addq %rbp, %r9
-	adcq $0, %rax
-	movq %r9, 8(%rsp)
-	mulxq 24(%rcx), %rbp, %r9
-	addq %rax, %rbp
-	adcq $0, %r9
+	adcq $0, %r11
+	mulxq 24(%rcx), %r8, %r10
+	movq %rax, 32(%rsp)
 	movq 16(%rsp), %rax
-	addq %rbp, %rax
-	adcq $0, %r9
-	movq %rax, 16(%rsp)
-	mulxq 32(%rcx), %rbp, %rax
-	addq %r9, %rbp
-	adcq $0, %rax
-	addq %rbp, %rdi
-	adcq $0, %rax
-	mulxq 40(%rcx), %r9, %rbp
-	addq %rax, %r9
-	adcq $0, %rbp
-	addq %r9, %rbx
-	adcq $0, %rbp
-	mulxq 48(%rcx), %rax, %r9
-	addq %rbp, %rax
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq 56(%rcx), %rbp, %rax
-	addq %r9, %rbp
-	adcq $0, %rax
-	addq %rbp, %r15
-	adcq $0, %rax
-	mulxq 64(%rcx), %r9, %rbp
-	addq %rax, %r9
-	adcq $0, %rbp
-	addq %r9, %r8
-	adcq $0, %rbp
-	mulxq 72(%rcx), %rax, %r9
-	addq %rbp, %rax
-	adcq $0, %r9
-	addq %rax, %r11
-	adcq $0, %r9
-	mulxq 80(%rcx), %rbp, %rax
-	addq %r9, %rbp
-	adcq $0, %rax
-	addq %rbp, %r13
-	adcq $0, %rax
-	mulxq 88(%rcx), %r9, %rbp
-	addq %rax, %r9
-	adcq $0, %rbp
-	addq %r9, %r10
-	adcq $0, %rbp
-	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rax
-	addq %r9, %r12
-	adcq $0, %rax
-	addq %r12, %r14
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	addq %rax, %r9
-	adcq $0, %r12
-	addq %r9, %r15
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
-	addq %r12, %rax
-	adcq $0, %r9
-	addq %rax, %r8
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
-	addq %r9, %r12
-	adcq $0, %rax
-	addq %r12, %r11
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	addq %rax, %r9
-	adcq $0, %r12
-	addq %r9, %r13
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r9
-	addq %r12, %rax
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	addq %r9, %rbp
-	movq 64(%rsi), %rdx
-	mulxq 0(%rcx), %r12, %rax
-	movq 24(%rsp), %r9
-	addq %r12, %r9
-	adcq $0, %rax
-	movq %r9, 24(%rsp)
-	mulxq 8(%rcx), %r12, %r9
-	addq %rax, %r12
-	adcq $0, %r9
-	movq 8(%rsp), %rax
-	addq %r12, %rax
-	adcq $0, %r9
-	movq %rax, 8(%rsp)
-	mulxq 16(%rcx), %r12, %rax
-	addq %r9, %r12
-	adcq $0, %rax
-	movq 16(%rsp), %r9
-	addq %r12, %r9
-	adcq $0, %rax
-	movq %r9, 16(%rsp)
-	mulxq 24(%rcx), %r12, %r9
-	addq %rax, %r12
-	adcq $0, %r9
-	addq %r12, %rdi
-	adcq $0, %r9
-	mulxq 32(%rcx), %rax, %r12
-	addq %r9, %rax
-	adcq $0, %r12
-	addq %rax, %rbx
-	adcq $0, %r12
-	mulxq 40(%rcx), %r9, %rax
-	addq %r12, %r9
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq 48(%rcx), %r12, %r9
-	addq %rax, %r12
-	adcq $0, %r9
-	addq %r12, %r15
-	adcq $0, %r9
-	mulxq 56(%rcx), %rax, %r12
-	addq %r9, %rax
-	adcq $0, %r12
-	addq %rax, %r8
-	adcq $0, %r12
-	mulxq 64(%rcx), %r9, %rax
-	addq %r12, %r9
-	adcq $0, %rax
-	addq %r9, %r11
-	adcq $0, %rax
-	mulxq 72(%rcx), %r12, %r9
-	addq %rax, %r12
-	adcq $0, %r9
-	addq %r12, %r13
-	adcq $0, %r9
-	mulxq 80(%rcx), %rax, %r12
-	addq %r9, %rax
-	adcq $0, %r12
-	addq %rax, %r10
-	adcq $0, %r12
-	mulxq 88(%rcx), %r9, %rax
-	addq %r12, %r9
-	adcq $0, %rax
-	addq %r9, %rbp
-	adcq $0, %rax
-	movq 24(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	movq %rbx, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	addq %r9, %r10
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
-	addq %r12, %rbx
-	adcq $0, %r9
-	addq %rbx, %rbp
-	adcq $0, %r9
-	addq %r9, %rax
-	movq 72(%rsi), %rdx
-	mulxq 0(%rcx), %r12, %rbx
-	movq 8(%rsp), %r9
-	addq %r12, %r9
-	adcq $0, %rbx
-	movq %r9, 8(%rsp)
-	mulxq 8(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	movq 16(%rsp), %rbx
-	addq %r12, %rbx
-	adcq $0, %r9
-	movq %rbx, 16(%rsp)
-	mulxq 16(%rcx), %r12, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r9, %r12
-	addq %rbx, %r9
-	adcq $0, %r12
-	movq 24(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r12
-	movq %rbx, 24(%rsp)
-	mulxq 32(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %r14
-	adcq $0, %rbx
-	mulxq 40(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r12, %r15
-	adcq $0, %r9
-	mulxq 48(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %rbx, %r8
-	adcq $0, %r12
-	mulxq 56(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r12, %r13
-	adcq $0, %r9
-	mulxq 72(%rcx), %rbx, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %rbx, %r10
-	adcq $0, %r12
-	mulxq 80(%rcx), %r9, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %r9, %rbp
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r12, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r12, %rax
-	adcq $0, %r9
+	addq %r8, %rax
+	adcq $0, %r10
+	addq %r11, %rax
+	adcq $0, %r10
+	mulxq 32(%rcx), %r8, %r11
+	addq %r8, %r12
+	adcq $0, %r11
+	addq %r10, %r12
+	adcq $0, %r11
+	mulxq 40(%rcx), %r8, %r10
+	addq %r8, %r15
+	adcq $0, %r10
+	addq %r11, %r15
+	adcq $0, %r10
+	mulxq 48(%rcx), %r8, %r11
+	addq %r8, %r9
+	adcq $0, %r11
+	addq %r10, %r9
+	adcq $0, %r11
+	mulxq 56(%rcx), %r8, %r10
+	addq %r8, %rbp
+	adcq $0, %r10
+	addq %r11, %rbp
+	adcq $0, %r10
+	mulxq 64(%rcx), %r8, %r11
+	movq %rbp, 16(%rsp)
+	movq 24(%rsp), %rbp
+	addq %r8, %rbp
+	adcq $0, %r11
+	addq %r10, %rbp
+	adcq $0, %r11
+	mulxq 72(%rcx), %r8, %r10
+	addq %r8, %rdi
+	adcq $0, %r10
+	addq %r11, %rdi
+	adcq $0, %r10
+	mulxq 80(%rcx), %r8, %r11
+	addq %r8, %rbx
+	adcq $0, %r11
+	addq %r10, %rbx
+	adcq $0, %r11
+	mulxq 88(%rcx), %r8, %r10
+	addq %r8, %r13
+	adcq $0, %r10
+	addq %r11, %r13
+	adcq $0, %r10
 	movq 8(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r12
-	addq %rbx, %r15
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r11
+	addq %r8, %r15
+	adcq $0, %r11
+	movq %r12, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r12
+	addq %r8, %r9
 	adcq $0, %r12
-	movq %r14, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r14
-	addq %r12, %rbx
-	adcq $0, %r14
-	addq %rbx, %r8
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbx
-	addq %r14, %r12
-	adcq $0, %rbx
-	addq %r12, %r11
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
-	addq %rbx, %r14
+	addq %r11, %r9
 	adcq $0, %r12
-	addq %r14, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r11
+	movq %rax, 24(%rsp)
+	movq 16(%rsp), %rax
+	addq %r8, %rax
+	adcq $0, %r11
+	addq %r12, %rax
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r12
+	addq %r8, %rbp
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r14
-	addq %r12, %rbx
-	adcq $0, %r14
-	addq %rbx, %r10
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
-	addq %r14, %r12
-	adcq $0, %rbx
+	addq %r11, %rbp
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r11
+	addq %r8, %rdi
+	adcq $0, %r11
+	addq %r12, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r12
+	addq %r8, %rbx
+	adcq $0, %r12
+	addq %r11, %rbx
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r11
+	addq %r8, %r13
+	adcq $0, %r11
+	addq %r12, %r13
+	adcq $0, %r11
+	addq %r11, %r10
+	movq 32(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r12
+	addq %r8, %r14
+	adcq $0, %r12
+	mulxq 8(%rcx), %r11, %r8
+	movq %r14, 16(%rsp)
+	movq 32(%rsp), %r14
+	addq %r11, %r14
+	adcq $0, %r8
+	addq %r12, %r14
+	adcq $0, %r8
+	mulxq 16(%rcx), %r11, %r12
+	movq %r14, 32(%rsp)
+	movq 24(%rsp), %r14
+	addq %r11, %r14
+	adcq $0, %r12
+	addq %r8, %r14
+	adcq $0, %r12
+	mulxq 24(%rcx), %r11, %r8
+	movq %r14, 24(%rsp)
+	movq 8(%rsp), %r14
+	addq %r11, %r14
+	adcq $0, %r8
+	addq %r12, %r14
+	adcq $0, %r8
+	mulxq 32(%rcx), %r11, %r12
+	addq %r11, %r15
+	adcq $0, %r12
+	addq %r8, %r15
+	adcq $0, %r12
+	mulxq 40(%rcx), %r11, %r8
+	addq %r11, %r9
+	adcq $0, %r8
+	addq %r12, %r9
+	adcq $0, %r8
+	mulxq 48(%rcx), %r11, %r12
+	addq %r11, %rax
+	adcq $0, %r12
+	addq %r8, %rax
+	adcq $0, %r12
+	mulxq 56(%rcx), %r11, %r8
+	addq %r11, %rbp
+	adcq $0, %r8
 	addq %r12, %rbp
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r12
-	addq %rbx, %r14
+	adcq $0, %r8
+	mulxq 64(%rcx), %r11, %r12
+	addq %r11, %rdi
 	adcq $0, %r12
-	addq %r14, %rax
+	addq %r8, %rdi
 	adcq $0, %r12
-	addq %r12, %r9
-	movq 80(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r14
-	movq 16(%rsp), %r12
-	addq %rbx, %r12
-	adcq $0, %r14
-	movq %r12, 16(%rsp)
-	mulxq 8(%rcx), %rbx, %r12
-	addq %r14, %rbx
+	mulxq 72(%rcx), %r11, %r8
+	addq %r11, %rbx
+	adcq $0, %r8
+	addq %r12, %rbx
+	adcq $0, %r8
+	mulxq 80(%rcx), %r11, %r12
+	addq %r11, %r13
 	adcq $0, %r12
-	addq %rbx, %rdi
+	addq %r8, %r13
 	adcq $0, %r12
-	mulxq 16(%rcx), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	movq 24(%rsp), %r12
-	addq %r14, %r12
-	adcq $0, %rbx
-	movq %r12, 24(%rsp)
-	mulxq 24(%rcx), %r14, %r12
-	addq %rbx, %r14
-	adcq $0, %r12
-	movq 8(%rsp), %rbx
-	addq %r14, %rbx
-	adcq $0, %r12
-	movq %rbx, 8(%rsp)
-	mulxq 32(%rcx), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %r15
-	adcq $0, %rbx
-	mulxq 40(%rcx), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
-	addq %r12, %r8
-	adcq $0, %r14
-	mulxq 48(%rcx), %rbx, %r12
-	addq %r14, %rbx
-	adcq $0, %r12
-	addq %rbx, %r11
-	adcq $0, %r12
-	mulxq 56(%rcx), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %r13
-	adcq $0, %rbx
-	mulxq 64(%rcx), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
+	mulxq 88(%rcx), %r11, %r8
+	addq %r11, %r10
+	adcq $0, %r8
 	addq %r12, %r10
-	adcq $0, %r14
-	mulxq 72(%rcx), %rbx, %r12
-	addq %r14, %rbx
-	adcq $0, %r12
-	addq %rbx, %rbp
-	adcq $0, %r12
-	mulxq 80(%rcx), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %rax
-	adcq $0, %rbx
-	mulxq 88(%rcx), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
-	addq %r12, %r9
-	adcq $0, %r14
+	adcq $0, %r8
 	movq 16(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r12
-	addq %rbx, %r8
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r12
+	addq %r11, %r9
 	adcq $0, %r12
 	movq %r15, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r15
-	addq %r12, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r15
+	addq %r11, %rax
 	adcq $0, %r15
-	addq %rbx, %r11
+	addq %r12, %rax
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbx
-	addq %r15, %r12
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
+	addq %r11, %rbp
+	adcq $0, %r12
+	addq %r15, %rbp
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r15
+	addq %r11, %rdi
+	adcq $0, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r12
+	addq %r11, %rbx
+	adcq $0, %r12
+	addq %r15, %rbx
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r15
+	addq %r11, %r13
+	adcq $0, %r15
 	addq %r12, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
-	addq %rbx, %r15
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r12
+	addq %r11, %r10
 	adcq $0, %r12
 	addq %r15, %r10
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r15
-	addq %r12, %rbx
-	adcq $0, %r15
-	addq %rbx, %rbp
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
-	addq %r15, %r12
-	adcq $0, %rbx
-	addq %r12, %rax
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r12
-	addq %rbx, %r15
-	adcq $0, %r12
-	addq %r15, %r9
-	adcq $0, %r12
-	addq %r12, %r14
-	movq 88(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r15
-	addq %rbx, %rdi
-	adcq $0, %r15
-	mulxq 8(%rcx), %r12, %rbx
-	addq %r15, %r12
-	adcq $0, %rbx
-	movq 24(%rsp), %r15
-	addq %r12, %r15
-	adcq $0, %rbx
-	movq %r15, 24(%rsp)
-	mulxq 16(%rcx), %r12, %r15
-	addq %rbx, %r12
-	adcq $0, %r15
-	movq 8(%rsp), %rbx
-	addq %r12, %rbx
-	adcq $0, %r15
-	movq %rbx, 8(%rsp)
-	mulxq 24(%rcx), %r12, %rbx
-	addq %r15, %r12
-	adcq $0, %rbx
-	movq 16(%rsp), %r15
-	addq %r12, %r15
-	adcq $0, %rbx
-	movq %r15, 16(%rsp)
-	mulxq 32(%rcx), %r12, %r15
-	addq %rbx, %r12
-	adcq $0, %r15
 	addq %r12, %r8
+	movq 40(%rsi), %rdx
+	mulxq 0(%rcx), %r11, %r15
+	movq 32(%rsp), %r12
+	addq %r11, %r12
 	adcq $0, %r15
-	mulxq 40(%rcx), %rbx, %r12
-	addq %r15, %rbx
+	movq %r12, 32(%rsp)
+	mulxq 8(%rcx), %r11, %r12
+	movq %r8, 8(%rsp)
+	movq 24(%rsp), %r8
+	addq %r11, %r8
 	adcq $0, %r12
-	addq %rbx, %r11
+	addq %r15, %r8
 	adcq $0, %r12
-	mulxq 48(%rcx), %r15, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	addq %r15, %r13
-	adcq $0, %rbx
-	mulxq 56(%rcx), %r12, %r15
-	addq %rbx, %r12
+	mulxq 16(%rcx), %r11, %r15
+	addq %r11, %r14
 	adcq $0, %r15
-	addq %r12, %r10
+	addq %r12, %r14
 	adcq $0, %r15
-	mulxq 64(%rcx), %rbx, %r12
-	addq %r15, %rbx
+	mulxq 24(%rcx), %r11, %r12
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	addq %r11, %r14
 	adcq $0, %r12
-	addq %rbx, %rbp
+	addq %r15, %r14
 	adcq $0, %r12
-	mulxq 72(%rcx), %r15, %rbx
-	addq %r12, %r15
-	adcq $0, %rbx
-	addq %r15, %rax
-	adcq $0, %rbx
-	mulxq 80(%rcx), %r12, %r15
-	addq %rbx, %r12
+	mulxq 32(%rcx), %r11, %r15
+	addq %r11, %r9
 	adcq $0, %r15
 	addq %r12, %r9
 	adcq $0, %r15
-	mulxq 88(%rcx), %rbx, %r12
-	addq %r15, %rbx
+	mulxq 40(%rcx), %r11, %r12
+	addq %r11, %rax
 	adcq $0, %r12
-	addq %rbx, %r14
+	addq %r15, %rax
 	adcq $0, %r12
-	movq %rdi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rbx
-	addq %r15, %r11
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r15
-	addq %rbx, %rdi
+	mulxq 48(%rcx), %r11, %r15
+	addq %r11, %rbp
 	adcq $0, %r15
-	addq %rdi, %r13
+	addq %r12, %rbp
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rdi
-	addq %r15, %rbx
-	adcq $0, %rdi
-	addq %rbx, %r10
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rbx
-	addq %rdi, %r15
-	adcq $0, %rbx
+	mulxq 56(%rcx), %r11, %r12
+	addq %r11, %rdi
+	adcq $0, %r12
+	addq %r15, %rdi
+	adcq $0, %r12
+	mulxq 64(%rcx), %r11, %r15
+	addq %r11, %rbx
+	adcq $0, %r15
+	addq %r12, %rbx
+	adcq $0, %r15
+	mulxq 72(%rcx), %r11, %r12
+	addq %r11, %r13
+	adcq $0, %r12
+	addq %r15, %r13
+	adcq $0, %r12
+	mulxq 80(%rcx), %r11, %r15
+	addq %r11, %r10
+	adcq $0, %r15
+	addq %r12, %r10
+	adcq $0, %r15
+	mulxq 88(%rcx), %r11, %r12
+	movq %r10, 16(%rsp)
+	movq 8(%rsp), %r10
+	addq %r11, %r10
+	adcq $0, %r12
+	addq %r15, %r10
+	adcq $0, %r12
+	movq 32(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r15
+	addq %r11, %rax
+	adcq $0, %r15
+	movq %r9, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r9
+	addq %r11, %rbp
+	adcq $0, %r9
 	addq %r15, %rbp
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r15
-	addq %rbx, %rdi
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r15
+	addq %r11, %rdi
 	adcq $0, %r15
-	addq %rdi, %rax
+	addq %r9, %rdi
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r9
+	addq %r11, %rbx
+	adcq $0, %r9
 	addq %r15, %rbx
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r15
+	addq %r11, %r13
+	adcq $0, %r15
+	addq %r9, %r13
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r9
+	movq %r13, 8(%rsp)
+	movq 16(%rsp), %r13
+	addq %r11, %r13
+	adcq $0, %r9
+	addq %r15, %r13
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r15
+	addq %r11, %r10
+	adcq $0, %r15
+	addq %r9, %r10
+	adcq $0, %r15
+	addq %r15, %r12
+	movq 48(%rsi), %rdx
+	mulxq 0(%rcx), %r11, %r9
+	addq %r11, %r8
+	adcq $0, %r9
+	mulxq 8(%rcx), %r15, %r11
+	movq %r8, 16(%rsp)
+	movq 24(%rsp), %r8
+	addq %r15, %r8
+	adcq $0, %r11
+	addq %r9, %r8
+	adcq $0, %r11
+	mulxq 16(%rcx), %r15, %r9
+	addq %r15, %r14
+	adcq $0, %r9
+	addq %r11, %r14
+	adcq $0, %r9
+	mulxq 24(%rcx), %r15, %r11
+	movq %r14, 24(%rsp)
+	movq 32(%rsp), %r14
+	addq %r15, %r14
+	adcq $0, %r11
+	addq %r9, %r14
+	adcq $0, %r11
+	mulxq 32(%rcx), %r15, %r9
+	addq %r15, %rax
+	adcq $0, %r9
+	addq %r11, %rax
+	adcq $0, %r9
+	mulxq 40(%rcx), %r15, %r11
+	addq %r15, %rbp
+	adcq $0, %r11
+	addq %r9, %rbp
+	adcq $0, %r11
+	mulxq 48(%rcx), %r15, %r9
+	addq %r15, %rdi
+	adcq $0, %r9
+	addq %r11, %rdi
+	adcq $0, %r9
+	mulxq 56(%rcx), %r15, %r11
+	addq %r15, %rbx
+	adcq $0, %r11
+	addq %r9, %rbx
+	adcq $0, %r11
+	mulxq 64(%rcx), %r15, %r9
+	movq %rbx, 32(%rsp)
+	movq 8(%rsp), %rbx
+	addq %r15, %rbx
+	adcq $0, %r9
+	addq %r11, %rbx
+	adcq $0, %r9
+	mulxq 72(%rcx), %r15, %r11
+	addq %r15, %r13
+	adcq $0, %r11
+	addq %r9, %r13
+	adcq $0, %r11
+	mulxq 80(%rcx), %r15, %r9
+	addq %r15, %r10
+	adcq $0, %r9
+	addq %r11, %r10
+	adcq $0, %r9
+	mulxq 88(%rcx), %r15, %r11
+	addq %r15, %r12
+	adcq $0, %r11
+	addq %r9, %r12
+	adcq $0, %r11
+	movq 16(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r9
+	addq %r15, %rbp
+	adcq $0, %r9
+	movq %rax, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rax
+	addq %r15, %rdi
+	adcq $0, %rax
+	addq %r9, %rdi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r9
+	movq %r14, 8(%rsp)
+	movq 32(%rsp), %r14
+	addq %r15, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rax
+	addq %r15, %rbx
+	adcq $0, %rax
+	addq %r9, %rbx
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r9
+	addq %r15, %r13
+	adcq $0, %r9
+	addq %rax, %r13
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rax
+	addq %r15, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r9
+	addq %r15, %r12
+	adcq $0, %r9
+	addq %rax, %r12
+	adcq $0, %r9
+	addq %r9, %r11
+	movq 56(%rsi), %rdx
+	mulxq 0(%rcx), %r15, %rax
+	addq %r15, %r8
+	adcq $0, %rax
+	mulxq 8(%rcx), %r9, %r15
+	movq %r8, 32(%rsp)
+	movq 24(%rsp), %r8
+	addq %r9, %r8
+	adcq $0, %r15
+	addq %rax, %r8
+	adcq $0, %r15
+	mulxq 16(%rcx), %r9, %rax
+	movq %r8, 24(%rsp)
+	movq 8(%rsp), %r8
+	addq %r9, %r8
+	adcq $0, %rax
+	addq %r15, %r8
+	adcq $0, %rax
+	mulxq 24(%rcx), %r9, %r15
+	movq %r8, 8(%rsp)
+	movq 16(%rsp), %r8
+	addq %r9, %r8
+	adcq $0, %r15
+	addq %rax, %r8
+	adcq $0, %r15
+	mulxq 32(%rcx), %r9, %rax
+	addq %r9, %rbp
+	adcq $0, %rax
+	addq %r15, %rbp
+	adcq $0, %rax
+	mulxq 40(%rcx), %r9, %r15
+	addq %r9, %rdi
+	adcq $0, %r15
+	addq %rax, %rdi
+	adcq $0, %r15
+	mulxq 48(%rcx), %r9, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	addq %r15, %r14
+	adcq $0, %rax
+	mulxq 56(%rcx), %r9, %r15
+	addq %r9, %rbx
+	adcq $0, %r15
+	addq %rax, %rbx
+	adcq $0, %r15
+	mulxq 64(%rcx), %r9, %rax
+	addq %r9, %r13
+	adcq $0, %rax
+	addq %r15, %r13
+	adcq $0, %rax
+	mulxq 72(%rcx), %r9, %r15
+	addq %r9, %r10
+	adcq $0, %r15
+	addq %rax, %r10
+	adcq $0, %r15
+	mulxq 80(%rcx), %r9, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	addq %r15, %r12
+	adcq $0, %rax
+	mulxq 88(%rcx), %r9, %r15
+	addq %r9, %r11
+	adcq $0, %r15
+	addq %rax, %r11
+	adcq $0, %r15
+	movq 32(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rax
+	addq %r9, %rdi
+	adcq $0, %rax
+	movq %rbp, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbp
+	addq %r9, %r14
+	adcq $0, %rbp
+	addq %rax, %r14
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rax
+	addq %r9, %rbx
+	adcq $0, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	addq %rbp, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rbp
+	addq %r9, %r12
+	adcq $0, %rbp
+	addq %rax, %r12
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rax
+	addq %r9, %r11
+	adcq $0, %rax
+	addq %rbp, %r11
+	adcq $0, %rax
+	addq %rax, %r15
+	movq 64(%rsi), %rdx
+	mulxq 0(%rcx), %r9, %rbp
+	movq 24(%rsp), %rax
+	addq %r9, %rax
+	adcq $0, %rbp
+	movq %rax, 24(%rsp)
+	mulxq 8(%rcx), %r9, %rax
+	movq %r15, 16(%rsp)
+	movq 8(%rsp), %r15
+	addq %r9, %r15
+	adcq $0, %rax
+	addq %rbp, %r15
+	adcq $0, %rax
+	mulxq 16(%rcx), %r9, %rbp
+	addq %r9, %r8
+	adcq $0, %rbp
+	addq %rax, %r8
+	adcq $0, %rbp
+	mulxq 24(%rcx), %r9, %rax
+	movq %r8, 8(%rsp)
+	movq 32(%rsp), %r8
+	addq %r9, %r8
+	adcq $0, %rax
+	addq %rbp, %r8
+	adcq $0, %rax
+	mulxq 32(%rcx), %r9, %rbp
+	addq %r9, %rdi
+	adcq $0, %rbp
+	addq %rax, %rdi
+	adcq $0, %rbp
+	mulxq 40(%rcx), %r9, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	mulxq 48(%rcx), %r9, %rbp
+	addq %r9, %rbx
+	adcq $0, %rbp
+	addq %rax, %rbx
+	adcq $0, %rbp
+	mulxq 56(%rcx), %r9, %rax
+	addq %r9, %r13
+	adcq $0, %rax
+	addq %rbp, %r13
+	adcq $0, %rax
+	mulxq 64(%rcx), %r9, %rbp
+	addq %r9, %r10
+	adcq $0, %rbp
+	addq %rax, %r10
+	adcq $0, %rbp
+	mulxq 72(%rcx), %r9, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	addq %rbp, %r12
+	adcq $0, %rax
+	mulxq 80(%rcx), %r9, %rbp
+	addq %r9, %r11
+	adcq $0, %rbp
+	addq %rax, %r11
+	adcq $0, %rbp
+	mulxq 88(%rcx), %r9, %rax
+	movq %r11, 32(%rsp)
+	movq 16(%rsp), %r11
+	addq %r9, %r11
+	adcq $0, %rax
+	addq %rbp, %r11
+	adcq $0, %rax
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
+	addq %r9, %r14
+	adcq $0, %rbp
+	movq %rdi, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rdi
+	addq %r9, %rbx
 	adcq $0, %rdi
+	addq %rbp, %rbx
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	addq %rdi, %r13
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rdi
+	addq %r9, %r10
+	adcq $0, %rdi
+	addq %rbp, %r10
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rbp
+	addq %r9, %r12
+	adcq $0, %rbp
+	addq %rdi, %r12
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rdi
+	movq %r12, 16(%rsp)
+	movq 32(%rsp), %r12
+	addq %r9, %r12
+	adcq $0, %rdi
+	addq %rbp, %r12
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rbp
+	addq %r9, %r11
+	adcq $0, %rbp
+	addq %rdi, %r11
+	adcq $0, %rbp
+	addq %rbp, %rax
+	movq 72(%rsi), %rdx
+	mulxq 0(%rcx), %r9, %rdi
+	addq %r9, %r15
+	adcq $0, %rdi
+	mulxq 8(%rcx), %rbp, %r9
+	movq %r15, 32(%rsp)
+	movq 8(%rsp), %r15
+	addq %rbp, %r15
+	adcq $0, %r9
+	addq %rdi, %r15
+	adcq $0, %r9
+	mulxq 16(%rcx), %rbp, %rdi
+	addq %rbp, %r8
+	adcq $0, %rdi
+	addq %r9, %r8
+	adcq $0, %rdi
+	mulxq 24(%rcx), %rbp, %r9
+	movq %r8, 8(%rsp)
+	movq 24(%rsp), %r8
+	addq %rbp, %r8
+	adcq $0, %r9
+	addq %rdi, %r8
+	adcq $0, %r9
+	mulxq 32(%rcx), %rbp, %rdi
+	addq %rbp, %r14
+	adcq $0, %rdi
+	addq %r9, %r14
+	adcq $0, %rdi
+	mulxq 40(%rcx), %rbp, %r9
+	addq %rbp, %rbx
+	adcq $0, %r9
+	addq %rdi, %rbx
+	adcq $0, %r9
+	mulxq 48(%rcx), %rbp, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	addq %r9, %r13
+	adcq $0, %rdi
+	mulxq 56(%rcx), %rbp, %r9
+	addq %rbp, %r10
+	adcq $0, %r9
+	addq %rdi, %r10
+	adcq $0, %r9
+	mulxq 64(%rcx), %rbp, %rdi
+	movq %r10, 24(%rsp)
+	movq 16(%rsp), %r10
+	addq %rbp, %r10
+	adcq $0, %rdi
+	addq %r9, %r10
+	adcq $0, %rdi
+	mulxq 72(%rcx), %rbp, %r9
+	addq %rbp, %r12
+	adcq $0, %r9
+	addq %rdi, %r12
+	adcq $0, %r9
+	mulxq 80(%rcx), %rbp, %rdi
+	addq %rbp, %r11
+	adcq $0, %rdi
+	addq %r9, %r11
+	adcq $0, %rdi
+	mulxq 88(%rcx), %rbp, %r9
+	addq %rbp, %rax
+	adcq $0, %r9
+	addq %rdi, %rax
+	adcq $0, %r9
+	movq 32(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %rdi
+	addq %rbp, %rbx
+	adcq $0, %rdi
+	movq %r14, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r14
+	addq %rbp, %r13
+	adcq $0, %r14
+	addq %rdi, %r13
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rdi
+	movq %r8, 16(%rsp)
+	movq 24(%rsp), %r8
+	addq %rbp, %r8
+	adcq $0, %rdi
+	addq %r14, %r8
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r14
+	addq %rbp, %r10
+	adcq $0, %r14
+	addq %rdi, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %rdi
+	addq %rbp, %r12
+	adcq $0, %rdi
+	addq %r14, %r12
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r14
+	addq %rbp, %r11
+	adcq $0, %r14
+	addq %rdi, %r11
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rdi
+	addq %rbp, %rax
+	adcq $0, %rdi
+	addq %r14, %rax
+	adcq $0, %rdi
+	addq %rdi, %r9
+	movq 80(%rsi), %rdx
+	mulxq 0(%rcx), %rbp, %r14
+	addq %rbp, %r15
+	adcq $0, %r14
+	mulxq 8(%rcx), %rdi, %rbp
+	movq %r15, 24(%rsp)
+	movq 8(%rsp), %r15
+	addq %rdi, %r15
+	adcq $0, %rbp
+	addq %r14, %r15
+	adcq $0, %rbp
+	mulxq 16(%rcx), %rdi, %r14
+	movq %r15, 8(%rsp)
+	movq 16(%rsp), %r15
+	addq %rdi, %r15
+	adcq $0, %r14
+	addq %rbp, %r15
+	adcq $0, %r14
+	mulxq 24(%rcx), %rdi, %rbp
+	movq %r15, 16(%rsp)
+	movq 32(%rsp), %r15
+	addq %rdi, %r15
+	adcq $0, %rbp
+	addq %r14, %r15
+	adcq $0, %rbp
+	mulxq 32(%rcx), %rdi, %r14
+	addq %rdi, %rbx
+	adcq $0, %r14
+	addq %rbp, %rbx
+	adcq $0, %r14
+	mulxq 40(%rcx), %rdi, %rbp
+	addq %rdi, %r13
+	adcq $0, %rbp
+	addq %r14, %r13
+	adcq $0, %rbp
+	mulxq 48(%rcx), %rdi, %r14
+	addq %rdi, %r8
+	adcq $0, %r14
+	addq %rbp, %r8
+	adcq $0, %r14
+	mulxq 56(%rcx), %rdi, %rbp
+	addq %rdi, %r10
+	adcq $0, %rbp
+	addq %r14, %r10
+	adcq $0, %rbp
+	mulxq 64(%rcx), %rdi, %r14
+	addq %rdi, %r12
+	adcq $0, %r14
+	addq %rbp, %r12
+	adcq $0, %r14
+	mulxq 72(%rcx), %rdi, %rbp
+	addq %rdi, %r11
+	adcq $0, %rbp
+	addq %r14, %r11
+	adcq $0, %rbp
+	mulxq 80(%rcx), %rdi, %r14
+	addq %rdi, %rax
+	adcq $0, %r14
+	addq %rbp, %rax
+	adcq $0, %r14
+	mulxq 88(%rcx), %rdi, %rbp
+	addq %rdi, %r9
+	adcq $0, %rbp
+	addq %r14, %r9
+	adcq $0, %rbp
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r14
+	addq %rdi, %r13
+	adcq $0, %r14
+	movq %rbx, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %rbx
+	addq %rdi, %r8
+	adcq $0, %rbx
+	addq %r14, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r14
+	addq %rdi, %r10
+	adcq $0, %r14
+	addq %rbx, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %rbx
+	addq %rdi, %r12
+	adcq $0, %rbx
+	addq %r14, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r14
+	addq %rdi, %r11
+	adcq $0, %r14
+	addq %rbx, %r11
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %rbx
+	addq %rdi, %rax
+	adcq $0, %rbx
+	addq %r14, %rax
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r14
+	addq %rdi, %r9
+	adcq $0, %r14
 	addq %rbx, %r9
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rbx
+	adcq $0, %r14
+	addq %r14, %rbp
+	movq 88(%rsi), %rdx
+	mulxq 0(%rcx), %rdi, %rbx
+	movq 8(%rsp), %r14
+	addq %rdi, %r14
+	adcq $0, %rbx
+	movq %r14, 8(%rsp)
+	mulxq 8(%rcx), %rdi, %r14
+	movq %rbp, 32(%rsp)
+	movq 16(%rsp), %rbp
+	addq %rdi, %rbp
+	adcq $0, %r14
+	addq %rbx, %rbp
+	adcq $0, %r14
+	mulxq 16(%rcx), %rdi, %rbx
 	addq %rdi, %r15
 	adcq $0, %rbx
-	addq %r15, %r14
+	addq %r14, %r15
 	adcq $0, %rbx
+	mulxq 24(%rcx), %rdi, %r14
+	movq %r15, 16(%rsp)
+	movq 24(%rsp), %r15
+	addq %rdi, %r15
+	adcq $0, %r14
+	addq %rbx, %r15
+	adcq $0, %r14
+	mulxq 32(%rcx), %rdi, %rbx
+	addq %rdi, %r13
+	adcq $0, %rbx
+	addq %r14, %r13
+	adcq $0, %rbx
+	mulxq 40(%rcx), %rdi, %r14
+	addq %rdi, %r8
+	adcq $0, %r14
+	addq %rbx, %r8
+	adcq $0, %r14
+	mulxq 48(%rcx), %rdi, %rbx
+	addq %rdi, %r10
+	adcq $0, %rbx
+	addq %r14, %r10
+	adcq $0, %rbx
+	mulxq 56(%rcx), %rdi, %r14
+	addq %rdi, %r12
+	adcq $0, %r14
 	addq %rbx, %r12
-	movq 24(%rsp), %rdi
+	adcq $0, %r14
+	mulxq 64(%rcx), %rdi, %rbx
+	addq %rdi, %r11
+	adcq $0, %rbx
+	addq %r14, %r11
+	adcq $0, %rbx
+	mulxq 72(%rcx), %rdi, %r14
+	addq %rdi, %rax
+	adcq $0, %r14
+	addq %rbx, %rax
+	adcq $0, %r14
+	mulxq 80(%rcx), %rdi, %rbx
+	addq %rdi, %r9
+	adcq $0, %rbx
+	addq %r14, %r9
+	adcq $0, %rbx
+	mulxq 88(%rcx), %rdi, %r14
+	movq %r9, 24(%rsp)
+	movq 32(%rsp), %r9
+	addq %rdi, %r9
+	adcq $0, %r14
+	addq %rbx, %r9
+	adcq $0, %r14
+	movq 8(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %rbx
+	addq %rdi, %r8
+	adcq $0, %rbx
+	movq %r13, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r13
+	addq %rdi, %r10
+	adcq $0, %r13
+	addq %rbx, %r10
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %rbx
+	addq %rdi, %r12
+	adcq $0, %rbx
+	addq %r13, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r13
+	addq %rdi, %r11
+	adcq $0, %r13
+	addq %rbx, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rbx
+	addq %rdi, %rax
+	adcq $0, %rbx
+	addq %r13, %rax
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r13
+	movq %rax, 32(%rsp)
+	movq 24(%rsp), %rax
+	addq %rdi, %rax
+	adcq $0, %r13
+	addq %rbx, %rax
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %rbx
+	addq %rdi, %r9
+	adcq $0, %rbx
+	addq %r13, %r9
+	adcq $0, %rbx
+	addq %rbx, %r14
+	movq %rbp, %rdi
 	subq $-1, %rdi
-	movq 8(%rsp), %r15
-	sbbq $-1, %r15
-	movq 16(%rsp), %rbx
+	movq 16(%rsp), %r13
+	sbbq $-1, %r13
+	movq %r15, %rbx
 	sbbq $-1, %rbx
-	movq %r8, 32(%rsp)
-	movq 32(%rsp), %r8
-	sbbq $-1, %r8
-	movq %r14, 40(%rsp)
-	movq %r11, %r14
-	sbbq $-1, %r14
-	movq %r9, 48(%rsp)
-	movq %r13, %r9
-	sbbq .Lfg_p751_mont_p+40(%rip), %r9
-	movq %rax, 56(%rsp)
-	movq %r10, %rax
-	sbbq .Lfg_p751_mont_p+48(%rip), %rax
-	movq %rbp, 64(%rsp)
-	movq 64(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+56(%rip), %rbp
+	movq %r9, 24(%rsp)
+	movq 8(%rsp), %r9
+	sbbq $-1, %r9
+	movq %rax, 40(%rsp)
+	movq %r8, %rax
+	sbbq $-1, %rax
+	movq %r15, 48(%rsp)
+	movq %r10, %r15
+	sbbq .Lfg_p751_mont_p+40(%rip), %r15
+	movq %r11, 56(%rsp)
+	movq %r12, %r11
+	sbbq .Lfg_p751_mont_p+48(%rip), %r11
+	movq %r12, 64(%rsp)
+	movq 56(%rsp), %r12
+	sbbq .Lfg_p751_mont_p+56(%rip), %r12
 	movq %r10, 72(%rsp)
-	movq 56(%rsp), %r10
+	movq 32(%rsp), %r10
 	sbbq .Lfg_p751_mont_p+64(%rip), %r10
-	movq %r13, 80(%rsp)
-	movq 48(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+72(%rip), %r13
-	movq %r11, 88(%rsp)
-	movq 40(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+80(%rip), %r11
-	movq %r12, 96(%rsp)
-	movq 96(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+88(%rip), %r12
-	cmovc 24(%rsp), %rdi
-	cmovc 8(%rsp), %r15
-	cmovc 16(%rsp), %rbx
-	cmovc 32(%rsp), %r8
-	cmovc 88(%rsp), %r14
-	cmovc 80(%rsp), %r9
-	cmovc 72(%rsp), %rax
-	cmovc 64(%rsp), %rbp
-	cmovc 56(%rsp), %r10
-	cmovc 48(%rsp), %r13
-	cmovc 40(%rsp), %r11
-	cmovc 96(%rsp), %r12
-	movq %r12, 96(%rsp)
-	movq 0(%rsp), %r12
-	movq %rdi, 0(%r12)
-	movq %r15, 8(%r12)
-	movq %rbx, 16(%r12)
-	movq %r8, 24(%r12)
-	movq %r14, 32(%r12)
-	movq %r9, 40(%r12)
-	movq %rax, 48(%r12)
-	movq %rbp, 56(%r12)
-	movq %r10, 64(%r12)
-	movq %r13, 72(%r12)
-	movq %r11, 80(%r12)
-	movq 96(%rsp), %rdi
-	movq %rdi, 88(%r12)
+	movq %r8, 80(%rsp)
+	movq 40(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+72(%rip), %r8
+	movq %r14, 88(%rsp)
+	movq 24(%rsp), %r14
+	sbbq .Lfg_p751_mont_p+80(%rip), %r14
+	movq %rbp, 96(%rsp)
+	movq 88(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	cmovc 96(%rsp), %rdi
+	cmovc 16(%rsp), %r13
+	cmovc 48(%rsp), %rbx
+	cmovc 8(%rsp), %r9
+	cmovc 80(%rsp), %rax
+	cmovc 72(%rsp), %r15
+	cmovc 64(%rsp), %r11
+	cmovc 56(%rsp), %r12
+	cmovc 32(%rsp), %r10
+	cmovc 40(%rsp), %r8
+	cmovc 24(%rsp), %r14
+	cmovc 88(%rsp), %rbp
+	movq %rbp, 88(%rsp)
+	movq 0(%rsp), %rbp
+	movq %rdi, 0(%rbp)
+	movq %r13, 8(%rbp)
+	movq %rbx, 16(%rbp)
+	movq %r9, 24(%rbp)
+	movq %rax, 32(%rbp)
+	movq %r15, 40(%rbp)
+	movq %r11, 48(%rbp)
+	movq %r12, 56(%rbp)
+	movq %r10, 64(%rbp)
+	movq %r8, 72(%rbp)
+	movq %r14, 80(%rbp)
+	movq 88(%rsp), %rdi
+	movq %rdi, 88(%rbp)
 	addq $104, %rsp
 popq %rbx
 popq %rbp
@@ -8639,286 +8651,286 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rcx, 16(%rsp)
 	mulxq 24(%rsi), %rbp, %rcx
-	addq %r9, %rbp
-	adcq $0, %rcx
 	addq %rbp, %rbx
 	adcq $0, %rcx
-	mulxq 32(%rsi), %r9, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
-	addq %r9, %r12
-	adcq $0, %rbp
-	mulxq 40(%rsi), %rcx, %r9
-	addq %rbp, %rcx
-	adcq $0, %r9
-	addq %rcx, %r14
-	adcq $0, %r9
-	mulxq 48(%rsi), %rbp, %rcx
-	addq %r9, %rbp
+	addq %r9, %rbx
 	adcq $0, %rcx
+	mulxq 32(%rsi), %rbp, %r9
+	addq %rbp, %r12
+	adcq $0, %r9
+	addq %rcx, %r12
+	adcq $0, %r9
+	mulxq 40(%rsi), %rbp, %rcx
+	addq %rbp, %r14
+	adcq $0, %rcx
+	addq %r9, %r14
+	adcq $0, %rcx
+	mulxq 48(%rsi), %rbp, %r9
 	addq %rbp, %r8
+	adcq $0, %r9
+	addq %rcx, %r8
+	adcq $0, %r9
+	mulxq 56(%rsi), %rbp, %rcx
+	addq %rbp, %rax
 	adcq $0, %rcx
-	mulxq 56(%rsi), %r9, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
 	addq %r9, %rax
-	adcq $0, %rbp
-	mulxq 64(%rsi), %rcx, %r9
-	addq %rbp, %rcx
+	adcq $0, %rcx
+	mulxq 64(%rsi), %rbp, %r9
+	addq %rbp, %r13
 	adcq $0, %r9
 	addq %rcx, %r13
 	adcq $0, %r9
 	mulxq 72(%rsi), %rbp, %rcx
-	addq %r9, %rbp
-	adcq $0, %rcx
 	addq %rbp, %r10
 	adcq $0, %rcx
-	mulxq 80(%rsi), %r9, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
-	addq %r9, %r15
-	adcq $0, %rbp
-	mulxq 88(%rsi), %rcx, %r9
-	addq %rbp, %rcx
-	adcq $0, %r9
-	addq %rcx, %rdi
-	adcq $0, %r9
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %rbp, %rcx
-	addq %rbp, %r12
+	addq %r9, %r10
 	adcq $0, %rcx
+	mulxq 80(%rsi), %rbp, %r9
+	addq %rbp, %r15
+	adcq $0, %r9
+	addq %rcx, %r15
+	adcq $0, %r9
+	mulxq 88(%rsi), %rbp, %rcx
+	addq %rbp, %rdi
+	adcq $0, %rcx
+	addq %r9, %rdi
+	adcq $0, %rcx
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %rbp, %r9
+	addq %rbp, %r12
+	adcq $0, %r9
 	movq %rbx, 24(%rsp)
 	mulxq 32(%rsi), %rbp, %rbx
-	addq %rcx, %rbp
-	adcq $0, %rbx
 	addq %rbp, %r14
 	adcq $0, %rbx
-	mulxq 40(%rsi), %rcx, %rbp
-	addq %rbx, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r8
-	adcq $0, %rbp
-	mulxq 48(%rsi), %rbx, %rcx
-	addq %rbp, %rbx
-	adcq $0, %rcx
-	addq %rbx, %rax
-	adcq $0, %rcx
-	mulxq 56(%rsi), %rbp, %rbx
-	addq %rcx, %rbp
+	addq %r9, %r14
 	adcq $0, %rbx
+	mulxq 40(%rsi), %rbp, %r9
+	addq %rbp, %r8
+	adcq $0, %r9
+	addq %rbx, %r8
+	adcq $0, %r9
+	mulxq 48(%rsi), %rbp, %rbx
+	addq %rbp, %rax
+	adcq $0, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	mulxq 56(%rsi), %rbp, %r9
 	addq %rbp, %r13
+	adcq $0, %r9
+	addq %rbx, %r13
+	adcq $0, %r9
+	mulxq 64(%rsi), %rbp, %rbx
+	addq %rbp, %r10
 	adcq $0, %rbx
-	mulxq 64(%rsi), %rcx, %rbp
-	addq %rbx, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r10
-	adcq $0, %rbp
-	mulxq 72(%rsi), %rbx, %rcx
-	addq %rbp, %rbx
-	adcq $0, %rcx
+	addq %r9, %r10
+	adcq $0, %rbx
+	mulxq 72(%rsi), %rbp, %r9
+	addq %rbp, %r15
+	adcq $0, %r9
 	addq %rbx, %r15
-	adcq $0, %rcx
+	adcq $0, %r9
 	mulxq 80(%rsi), %rbp, %rbx
-	addq %rcx, %rbp
-	adcq $0, %rbx
 	addq %rbp, %rdi
 	adcq $0, %rbx
-	mulxq 88(%rsi), %rcx, %rbp
+	addq %r9, %rdi
+	adcq $0, %rbx
+	mulxq 88(%rsi), %rbp, %r9
+	addq %rbp, %rcx
+	adcq $0, %r9
 	addq %rbx, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
+	adcq $0, %r9
 	movq 24(%rsi), %rdx
-	mulxq 32(%rsi), %rbx, %rcx
-	addq %rbx, %r8
-	adcq $0, %rcx
+	mulxq 32(%rsi), %rbp, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
 	movq %r14, 32(%rsp)
-	mulxq 40(%rsi), %rbx, %r14
-	addq %rcx, %rbx
+	mulxq 40(%rsi), %rbp, %r14
+	addq %rbp, %rax
 	adcq $0, %r14
 	addq %rbx, %rax
 	adcq $0, %r14
-	mulxq 48(%rsi), %rcx, %rbx
+	mulxq 48(%rsi), %rbp, %rbx
+	addq %rbp, %r13
+	adcq $0, %rbx
+	addq %r14, %r13
+	adcq $0, %rbx
+	mulxq 56(%rsi), %rbp, %r14
+	addq %rbp, %r10
+	adcq $0, %r14
+	addq %rbx, %r10
+	adcq $0, %r14
+	mulxq 64(%rsi), %rbp, %rbx
+	addq %rbp, %r15
+	adcq $0, %rbx
+	addq %r14, %r15
+	adcq $0, %rbx
+	mulxq 72(%rsi), %rbp, %r14
+	addq %rbp, %rdi
+	adcq $0, %r14
+	addq %rbx, %rdi
+	adcq $0, %r14
+	mulxq 80(%rsi), %rbp, %rbx
+	addq %rbp, %rcx
+	adcq $0, %rbx
 	addq %r14, %rcx
 	adcq $0, %rbx
-	addq %rcx, %r13
-	adcq $0, %rbx
-	mulxq 56(%rsi), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
-	addq %r14, %r10
-	adcq $0, %rcx
-	mulxq 64(%rsi), %rbx, %r14
-	addq %rcx, %rbx
+	mulxq 88(%rsi), %rbp, %r14
+	addq %rbp, %r9
 	adcq $0, %r14
-	addq %rbx, %r15
-	adcq $0, %r14
-	mulxq 72(%rsi), %rcx, %rbx
-	addq %r14, %rcx
-	adcq $0, %rbx
-	addq %rcx, %rdi
-	adcq $0, %rbx
-	mulxq 80(%rsi), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
-	addq %r14, %r9
-	adcq $0, %rcx
-	mulxq 88(%rsi), %rbx, %r14
-	addq %rcx, %rbx
-	adcq $0, %r14
-	addq %rbx, %rbp
+	addq %rbx, %r9
 	adcq $0, %r14
 	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %rcx, %rbx
-	addq %rcx, %r13
+	mulxq 40(%rsi), %rbp, %rbx
+	addq %rbp, %r13
 	adcq $0, %rbx
 	movq %rax, 40(%rsp)
-	mulxq 48(%rsi), %rcx, %rax
-	addq %rbx, %rcx
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r10
 	adcq $0, %rax
-	addq %rcx, %r10
+	addq %rbx, %r10
 	adcq $0, %rax
-	mulxq 56(%rsi), %rbx, %rcx
-	addq %rax, %rbx
-	adcq $0, %rcx
-	addq %rbx, %r15
-	adcq $0, %rcx
-	mulxq 64(%rsi), %rax, %rbx
-	addq %rcx, %rax
+	mulxq 56(%rsi), %rbp, %rbx
+	addq %rbp, %r15
 	adcq $0, %rbx
-	addq %rax, %rdi
+	addq %rax, %r15
 	adcq $0, %rbx
-	mulxq 72(%rsi), %rcx, %rax
-	addq %rbx, %rcx
+	mulxq 64(%rsi), %rbp, %rax
+	addq %rbp, %rdi
 	adcq $0, %rax
-	addq %rcx, %r9
+	addq %rbx, %rdi
 	adcq $0, %rax
-	mulxq 80(%rsi), %rbx, %rcx
-	addq %rax, %rbx
-	adcq $0, %rcx
-	addq %rbx, %rbp
-	adcq $0, %rcx
-	mulxq 88(%rsi), %rax, %rbx
-	addq %rcx, %rax
+	mulxq 72(%rsi), %rbp, %rbx
+	addq %rbp, %rcx
+	adcq $0, %rbx
+	addq %rax, %rcx
+	adcq $0, %rbx
+	mulxq 80(%rsi), %rbp, %rax
+	addq %rbp, %r9
+	adcq $0, %rax
+	addq %rbx, %r9
+	adcq $0, %rax
+	mulxq 88(%rsi), %rbp, %rbx
+	addq %rbp, %r14
 	adcq $0, %rbx
 	addq %rax, %r14
 	adcq $0, %rbx
 	movq 40(%rsi), %rdx
-	mulxq 48(%rsi), %rcx, %rax
-	addq %rcx, %r15
+	mulxq 48(%rsi), %rbp, %rax
+	addq %rbp, %r15
 	adcq $0, %rax
 	movq %r10, 48(%rsp)
-	mulxq 56(%rsi), %rcx, %r10
-	addq %rax, %rcx
-	adcq $0, %r10
-	addq %rcx, %rdi
-	adcq $0, %r10
-	mulxq 64(%rsi), %rax, %rcx
-	addq %r10, %rax
-	adcq $0, %rcx
-	addq %rax, %r9
-	adcq $0, %rcx
-	mulxq 72(%rsi), %r10, %rax
-	addq %rcx, %r10
-	adcq $0, %rax
-	addq %r10, %rbp
-	adcq $0, %rax
-	mulxq 80(%rsi), %rcx, %r10
-	addq %rax, %rcx
-	adcq $0, %r10
-	addq %rcx, %r14
-	adcq $0, %r10
-	mulxq 88(%rsi), %rax, %rcx
-	addq %r10, %rax
-	adcq $0, %rcx
-	addq %rax, %rbx
-	adcq $0, %rcx
-	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %r10, %rax
-	addq %r10, %r9
-	adcq $0, %rax
-	movq %rdi, 56(%rsp)
-	mulxq 64(%rsi), %r10, %rdi
-	addq %rax, %r10
-	adcq $0, %rdi
-	addq %r10, %rbp
-	adcq $0, %rdi
-	mulxq 72(%rsi), %rax, %r10
-	addq %rdi, %rax
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	mulxq 80(%rsi), %rdi, %rax
-	addq %r10, %rdi
-	adcq $0, %rax
-	addq %rdi, %rbx
-	adcq $0, %rax
-	mulxq 88(%rsi), %r10, %rdi
-	addq %rax, %r10
-	adcq $0, %rdi
-	addq %r10, %rcx
-	adcq $0, %rdi
-	movq 56(%rsi), %rdx
-	mulxq 64(%rsi), %rax, %r10
-	addq %rax, %r14
-	adcq $0, %r10
-	movq %rbp, 64(%rsp)
-	mulxq 72(%rsi), %rax, %rbp
-	addq %r10, %rax
-	adcq $0, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	mulxq 80(%rsi), %r10, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
-	addq %r10, %rcx
-	adcq $0, %rax
-	mulxq 88(%rsi), %rbp, %r10
-	addq %rax, %rbp
-	adcq $0, %r10
+	mulxq 56(%rsi), %rbp, %r10
 	addq %rbp, %rdi
 	adcq $0, %r10
-	movq 64(%rsi), %rdx
-	mulxq 72(%rsi), %rax, %rbp
-	movq %r9, 72(%rsp)
-	movq %rbx, 80(%rsp)
-	mulxq 80(%rsi), %r9, %rbx
+	addq %rax, %rdi
+	adcq $0, %r10
+	mulxq 64(%rsi), %rbp, %rax
+	addq %rbp, %rcx
+	adcq $0, %rax
+	addq %r10, %rcx
+	adcq $0, %rax
+	mulxq 72(%rsi), %rbp, %r10
 	addq %rbp, %r9
+	adcq $0, %r10
+	addq %rax, %r9
+	adcq $0, %r10
+	mulxq 80(%rsi), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	addq %r10, %r14
+	adcq $0, %rax
+	mulxq 88(%rsi), %rbp, %r10
+	addq %rbp, %rbx
+	adcq $0, %r10
+	addq %rax, %rbx
+	adcq $0, %r10
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %rbp, %rax
+	addq %rbp, %rcx
+	adcq $0, %rax
+	movq %rdi, 56(%rsp)
+	mulxq 64(%rsi), %rbp, %rdi
+	addq %rbp, %r9
+	adcq $0, %rdi
+	addq %rax, %r9
+	adcq $0, %rdi
+	mulxq 72(%rsi), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	addq %rdi, %r14
+	adcq $0, %rax
+	mulxq 80(%rsi), %rbp, %rdi
+	addq %rbp, %rbx
+	adcq $0, %rdi
+	addq %rax, %rbx
+	adcq $0, %rdi
+	mulxq 88(%rsi), %rbp, %rax
+	addq %rbp, %r10
+	adcq $0, %rax
+	addq %rdi, %r10
+	adcq $0, %rax
+	movq 56(%rsi), %rdx
+	mulxq 64(%rsi), %rbp, %rdi
+	addq %rbp, %r14
+	adcq $0, %rdi
+	movq %r9, 64(%rsp)
+	mulxq 72(%rsi), %rbp, %r9
+	addq %rbp, %rbx
+	adcq $0, %r9
+	addq %rdi, %rbx
+	adcq $0, %r9
+	mulxq 80(%rsi), %rbp, %rdi
+	addq %rbp, %r10
+	adcq $0, %rdi
+	addq %r9, %r10
+	adcq $0, %rdi
+	mulxq 88(%rsi), %rbp, %r9
+	addq %rbp, %rax
+	adcq $0, %r9
+	addq %rdi, %rax
+	adcq $0, %r9
+	movq 64(%rsi), %rdx
+	mulxq 72(%rsi), %rbp, %rdi
+	movq %rcx, 72(%rsp)
+	movq %rbx, 80(%rsp)
+	mulxq 80(%rsi), %rcx, %rbx
+	addq %rdi, %rcx
 	movq %r14, 88(%rsp)
 	movq %r15, 96(%rsp)
 	mulxq 88(%rsi), %r14, %r15
 	adcq %rbx, %r14
 	adcq $0, %r15
-	addq %rax, %rcx
-	adcq %r9, %rdi
-	adcq %r14, %r10
+	addq %rbp, %r10
+	adcq %rcx, %rax
+	adcq %r14, %r9
 	adcq $0, %r15
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rax, %r9
-	movq %rdi, 104(%rsp)
-	mulxq 88(%rsi), %r14, %rdi
-	addq %r9, %r14
-	adcq $0, %rdi
-	addq %rax, %r10
+	mulxq 80(%rsi), %rbp, %rcx
+	movq %rax, 104(%rsp)
+	mulxq 88(%rsi), %r14, %rax
+	addq %rcx, %r14
+	adcq $0, %rax
+	addq %rbp, %r9
 	adcq %r14, %r15
-	adcq $0, %rdi
+	adcq $0, %rax
 	movq 80(%rsi), %rdx
-	mulxq 88(%rsi), %rax, %r14
-	addq %rax, %rdi
+	mulxq 88(%rsi), %rbp, %r14
+	addq %rbp, %rax
 	adcq $0, %r14
-	movq 16(%rsp), %rax
-	addq %rax, %rax
+	movq 16(%rsp), %rbp
+	addq %rbp, %rbp
 	movq %r15, 16(%rsp)
 	movq 8(%rsp), %r15
 	adcq %r15, %r15
 	adcq %r11, %r11
-	movq %r10, 8(%rsp)
-	movq 24(%rsp), %r10
-	adcq %r10, %r10
+	movq %r9, 8(%rsp)
+	movq 24(%rsp), %r9
+	adcq %r9, %r9
 	adcq %r12, %r12
-	movq %rcx, 24(%rsp)
-	movq 32(%rsp), %rcx
-	adcq %rcx, %rcx
+	movq %r10, 24(%rsp)
+	movq 32(%rsp), %r10
+	adcq %r10, %r10
 	adcq %r8, %r8
 	movq %r13, 32(%rsp)
 	movq 40(%rsp), %r13
@@ -8959,616 +8971,613 @@ pushq %rbx
 	movq %r13, 8(%rsp)
 	movq 16(%rsp), %r13
 	adcq %r13, %r13
-	adcq %rdi, %rdi
+	adcq %rax, %rax
 	adcq %r14, %r14
 	movq %r13, 16(%rsp)
 	movq $0, %r13
 	adcq $0, %r13
 	movq 0(%rsi), %rdx
 	movq %r8, 112(%rsp)
-	movq %rcx, 120(%rsp)
-	mulxq %rdx, %r8, %rcx
-	addq %rcx, %rax
+	movq %r10, 120(%rsp)
+	mulxq %rdx, %r8, %r10
+	addq %r10, %rbp
 	movq 8(%rsi), %rdx
 	movq %r12, 128(%rsp)
-	mulxq %rdx, %rcx, %r12
-	adcq %rcx, %r15
+	mulxq %rdx, %r10, %r12
+	adcq %r10, %r15
 	adcq %r12, %r11
 	movq 16(%rsi), %rdx
-	mulxq %rdx, %rcx, %r12
-	adcq %rcx, %r10
-	movq 128(%rsp), %rcx
-	adcq %r12, %rcx
-	movq 24(%rsi), %rdx
-	movq %rcx, 128(%rsp)
-	mulxq %rdx, %r12, %rcx
-	movq %r10, 136(%rsp)
-	movq 120(%rsp), %r10
+	mulxq %rdx, %r10, %r12
+	adcq %r10, %r9
+	movq 128(%rsp), %r10
 	adcq %r12, %r10
+	movq 24(%rsi), %rdx
+	movq %r10, 128(%rsp)
+	mulxq %rdx, %r12, %r10
+	movq %r9, 136(%rsp)
+	movq 120(%rsp), %r9
+	adcq %r12, %r9
 	movq 112(%rsp), %r12
-	adcq %rcx, %r12
+	adcq %r10, %r12
 	movq 32(%rsi), %rdx
 	movq %r12, 112(%rsp)
-	mulxq %rdx, %rcx, %r12
-	movq %r10, 120(%rsp)
-	movq 40(%rsp), %r10
-	adcq %rcx, %r10
-	movq 32(%rsp), %rcx
-	adcq %r12, %rcx
-	movq 40(%rsi), %rdx
-	movq %rcx, 32(%rsp)
-	mulxq %rdx, %r12, %rcx
-	movq %r10, 40(%rsp)
-	movq 48(%rsp), %r10
+	mulxq %rdx, %r10, %r12
+	movq %r9, 120(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r10, %r9
+	movq 32(%rsp), %r10
 	adcq %r12, %r10
+	movq 40(%rsi), %rdx
+	movq %r10, 32(%rsp)
+	mulxq %rdx, %r12, %r10
+	movq %r9, 40(%rsp)
+	movq 48(%rsp), %r9
+	adcq %r12, %r9
 	movq 96(%rsp), %r12
-	adcq %rcx, %r12
+	adcq %r10, %r12
 	movq 48(%rsi), %rdx
-	movq %r10, 96(%rsp)
-	mulxq %rdx, %rcx, %r10
+	movq %r9, 96(%rsp)
+	mulxq %rdx, %r10, %r9
 	movq %r12, 48(%rsp)
 	movq 56(%rsp), %r12
-	adcq %rcx, %r12
-	movq 72(%rsp), %rcx
-	adcq %r10, %rcx
+	adcq %r10, %r12
+	movq 72(%rsp), %r10
+	adcq %r9, %r10
 	movq 56(%rsi), %rdx
-	movq %rcx, 72(%rsp)
-	mulxq %rdx, %r10, %rcx
+	movq %r10, 72(%rsp)
+	mulxq %rdx, %r9, %r10
 	movq %r12, 56(%rsp)
 	movq 64(%rsp), %r12
-	adcq %r10, %r12
-	movq 88(%rsp), %r10
-	adcq %rcx, %r10
+	adcq %r9, %r12
+	movq 88(%rsp), %r9
+	adcq %r10, %r9
 	movq 64(%rsi), %rdx
-	movq %r10, 88(%rsp)
-	mulxq %rdx, %rcx, %r10
+	movq %r9, 88(%rsp)
+	mulxq %rdx, %r10, %r9
 	movq %r12, 64(%rsp)
 	movq 80(%rsp), %r12
-	adcq %rcx, %r12
-	movq 24(%rsp), %rcx
-	adcq %r10, %rcx
+	adcq %r10, %r12
+	movq 24(%rsp), %r10
+	adcq %r9, %r10
 	movq 72(%rsi), %rdx
-	movq %rcx, 24(%rsp)
-	mulxq %rdx, %r10, %rcx
+	movq %r10, 24(%rsp)
+	mulxq %rdx, %r9, %r10
 	movq %r12, 80(%rsp)
 	movq 104(%rsp), %r12
-	adcq %r10, %r12
-	movq 8(%rsp), %r10
-	adcq %rcx, %r10
+	adcq %r9, %r12
+	movq 8(%rsp), %r9
+	adcq %r10, %r9
 	movq 80(%rsi), %rdx
-	movq %r10, 8(%rsp)
-	mulxq %rdx, %rcx, %r10
+	movq %r9, 8(%rsp)
+	mulxq %rdx, %r10, %r9
 	movq %r12, 104(%rsp)
 	movq 16(%rsp), %r12
-	adcq %rcx, %r12
-	adcq %r10, %rdi
+	adcq %r10, %r12
+	adcq %r9, %rax
 	movq 88(%rsi), %rdx
-	mulxq %rdx, %rcx, %r10
-	adcq %rcx, %r14
-	adcq %r10, %r13
+	mulxq %rdx, %r10, %r9
+	adcq %r10, %r14
+	adcq %r9, %r13
 	movq %r8, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %r10
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %r9
 	movq 128(%rsp), %rsi
-	addq %rcx, %rsi
-	adcq $0, %r10
-	movq %rdi, 128(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rcx, %rdi
-	addq %r10, %rcx
-	adcq $0, %rdi
-	movq 120(%rsp), %r10
-	addq %rcx, %r10
-	adcq $0, %rdi
-	movq %r12, 120(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %r12
-	addq %rdi, %rcx
-	adcq $0, %r12
-	movq 112(%rsp), %rdi
-	addq %rcx, %rdi
-	adcq $0, %r12
-	movq %r13, 112(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r13
-	addq %r12, %rcx
-	adcq $0, %r13
-	movq 40(%rsp), %r12
-	addq %rcx, %r12
-	adcq $0, %r13
-	movq %r14, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r14
-	addq %r13, %rcx
-	adcq $0, %r14
-	movq 32(%rsp), %r13
-	addq %rcx, %r13
-	adcq $0, %r14
-	movq %r13, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %r13
-	addq %r14, %rcx
-	adcq $0, %r13
-	movq 96(%rsp), %r14
-	addq %rcx, %r14
-	adcq $0, %r13
-	movq %r14, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %r14
-	addq %r13, %rcx
-	adcq $0, %r14
-	movq 48(%rsp), %r13
-	addq %rcx, %r13
-	adcq $0, %r14
-	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %r8
-	addq %rcx, %r10
-	adcq $0, %r8
-	movq %rsi, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rcx, %rsi
-	addq %r8, %rcx
-	adcq $0, %rsi
-	addq %rcx, %rdi
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rcx
-	addq %rsi, %r8
-	adcq $0, %rcx
-	addq %r8, %r12
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r8
-	addq %rcx, %rsi
-	adcq $0, %r8
-	movq 32(%rsp), %rcx
-	addq %rsi, %rcx
-	adcq $0, %r8
-	movq %rcx, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %rcx
-	addq %r8, %rsi
-	adcq $0, %rcx
-	movq 96(%rsp), %r8
-	addq %rsi, %r8
-	adcq $0, %rcx
-	movq %r8, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %r8
-	addq %rcx, %rsi
-	adcq $0, %r8
-	addq %rsi, %r13
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %rsi
-	addq %r8, %rcx
-	adcq $0, %rsi
-	addq %rcx, %r14
-	adcq $0, %rsi
-	movq %r15, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rcx
-	addq %r8, %rdi
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r8
-	addq %rcx, %rax
-	adcq $0, %r8
-	addq %rax, %r12
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %rax
-	addq %r8, %rcx
+	addq %r10, %rsi
+	adcq $0, %r9
+	movq %rax, 128(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %rax
+	movq %r12, 16(%rsp)
+	movq 120(%rsp), %r12
+	addq %r10, %r12
 	adcq $0, %rax
-	movq 32(%rsp), %r8
-	addq %rcx, %r8
+	addq %r9, %r12
 	adcq $0, %rax
-	movq %r10, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r10
-	addq %rax, %rcx
-	adcq $0, %r10
-	movq 96(%rsp), %rax
-	addq %rcx, %rax
-	adcq $0, %r10
-	movq %rax, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %rax
-	addq %r10, %rcx
-	adcq $0, %rax
-	addq %rcx, %r13
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %rcx
-	addq %rax, %r10
-	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r9
+	movq %r13, 120(%rsp)
+	movq 112(%rsp), %r13
+	addq %r10, %r13
+	adcq $0, %r9
+	addq %rax, %r13
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rax
+	movq %r14, 112(%rsp)
+	movq 40(%rsp), %r14
 	addq %r10, %r14
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
-	addq %rcx, %rax
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r9
+	movq %r11, 40(%rsp)
+	movq 32(%rsp), %r11
+	addq %r10, %r11
+	adcq $0, %r9
+	addq %rax, %r11
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %rax
+	movq %r11, 32(%rsp)
+	movq 96(%rsp), %r11
+	addq %r10, %r11
+	adcq $0, %rax
+	addq %r9, %r11
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r9
+	movq %r11, 96(%rsp)
+	movq 48(%rsp), %r11
+	addq %r10, %r11
+	adcq $0, %r9
+	addq %rax, %r11
+	adcq $0, %r9
+	movq %rbp, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rax
+	addq %r10, %r12
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r10
+	addq %r8, %r13
+	adcq $0, %r10
+	addq %rax, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rax
+	addq %r8, %r14
+	adcq $0, %rax
+	addq %r10, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
+	movq %rsi, 48(%rsp)
+	movq 32(%rsp), %rsi
+	addq %r8, %rsi
 	adcq $0, %r10
 	addq %rax, %rsi
 	adcq $0, %r10
-	movq %r11, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %rax
-	addq %rcx, %r12
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rcx
-	addq %rax, %r15
-	adcq $0, %rcx
-	addq %r15, %r8
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r15
-	addq %rcx, %rax
-	adcq $0, %r15
-	movq 96(%rsp), %rcx
-	addq %rax, %rcx
-	adcq $0, %r15
-	movq %rdi, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %rax, %r13
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %rax
-	addq %rdi, %r15
-	adcq $0, %rax
-	addq %r15, %r14
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r15
-	addq %rax, %rdi
-	adcq $0, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %rax, %r10
-	adcq $0, %rdi
-	movq 136(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rax
-	addq %r15, %r8
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r15
-	addq %rax, %r11
-	adcq $0, %r15
-	addq %r11, %rcx
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r11
-	addq %r15, %rax
-	adcq $0, %r11
-	addq %rax, %r13
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rax
-	addq %r11, %r15
-	adcq $0, %rax
-	addq %r15, %r14
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r15
-	addq %rax, %r11
-	adcq $0, %r15
-	addq %r11, %rsi
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r11
-	addq %r15, %rax
-	adcq $0, %r11
-	addq %rax, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rax
-	addq %r11, %r15
-	adcq $0, %rax
-	addq %r15, %rdi
-	adcq $0, %rax
-	movq 48(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r15
-	addq %r11, %rcx
-	adcq $0, %r15
-	movq %r8, 136(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r8
-	addq %r15, %r11
-	adcq $0, %r8
-	addq %r11, %r13
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r11
-	addq %r8, %r15
-	adcq $0, %r11
-	addq %r15, %r14
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r15
-	addq %r11, %r8
-	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %rax
+	movq %rsi, 32(%rsp)
+	movq 96(%rsp), %rsi
 	addq %r8, %rsi
-	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r8
+	adcq $0, %rax
+	addq %r10, %rsi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r10
+	addq %r8, %r11
+	adcq $0, %r10
+	addq %rax, %r11
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %rax
+	addq %r8, %r9
+	adcq $0, %rax
+	addq %r10, %r9
+	adcq $0, %rax
+	movq %r15, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r10
+	addq %r8, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r8
+	addq %rbp, %r14
+	adcq $0, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r10
+	movq %r12, 96(%rsp)
+	movq 32(%rsp), %r12
+	addq %rbp, %r12
+	adcq $0, %r10
+	addq %r8, %r12
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r8
+	addq %rbp, %rsi
+	adcq $0, %r8
+	addq %r10, %rsi
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r10
+	addq %rbp, %r11
+	adcq $0, %r10
+	addq %r8, %r11
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r8
+	addq %rbp, %r9
+	adcq $0, %r8
+	addq %r10, %r9
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r10
+	addq %rbp, %rax
+	adcq $0, %r10
+	addq %r8, %rax
+	adcq $0, %r10
+	movq 40(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbp, %r8
+	addq %rbp, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rbp
+	addq %r15, %r12
+	adcq $0, %rbp
+	addq %r8, %r12
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r8
+	addq %r15, %rsi
+	adcq $0, %r8
+	addq %rbp, %rsi
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rbp
 	addq %r15, %r11
-	adcq $0, %r8
-	addq %r11, %r10
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r11
-	addq %r8, %r15
-	adcq $0, %r11
-	addq %r15, %rdi
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r15
-	addq %r11, %r8
-	adcq $0, %r15
-	addq %r8, %rax
-	adcq $0, %r15
-	movq 32(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r8
-	addq %r11, %r13
-	adcq $0, %r8
-	movq %rcx, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rcx
+	adcq $0, %rbp
 	addq %r8, %r11
-	adcq $0, %rcx
-	addq %r11, %r14
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r11
-	addq %rcx, %r8
-	adcq $0, %r11
-	addq %r8, %rsi
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rcx, %r8
-	addq %r11, %rcx
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r8
+	addq %r15, %r9
 	adcq $0, %r8
-	addq %rcx, %r10
+	addq %rbp, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rcx
-	addq %r8, %r11
-	adcq $0, %rcx
-	addq %r11, %rdi
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %r11
-	addq %rcx, %r8
-	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rbp
+	addq %r15, %rax
+	adcq $0, %rbp
 	addq %r8, %rax
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rcx, %r8
-	addq %r11, %rcx
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r8
+	addq %r15, %r10
 	adcq $0, %r8
-	addq %rcx, %r15
+	addq %rbp, %r10
 	adcq $0, %r8
-	movq 96(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rcx
-	addq %r11, %r14
-	adcq $0, %rcx
-	movq %r13, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r13
-	addq %rcx, %r11
-	adcq $0, %r13
-	addq %r11, %rsi
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %r11
-	addq %r13, %rcx
-	adcq $0, %r11
-	addq %rcx, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rcx
-	addq %r11, %r13
-	adcq $0, %rcx
-	addq %r13, %rdi
-	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r13
-	addq %rcx, %r11
-	adcq $0, %r13
-	addq %r11, %rax
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %r11
-	addq %r13, %rcx
-	adcq $0, %r11
-	addq %rcx, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rcx
-	addq %r11, %r13
-	adcq $0, %rcx
-	addq %r13, %r8
-	adcq $0, %rcx
-	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r13
-	addq %r11, %rsi
-	adcq $0, %r13
-	movq %r14, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r14
-	addq %r13, %r11
-	adcq $0, %r14
-	addq %r11, %r10
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
-	addq %r14, %r13
-	adcq $0, %r11
-	addq %r13, %rdi
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	addq %r14, %rax
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r14
-	addq %r13, %r11
-	adcq $0, %r14
-	addq %r11, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r11
-	addq %r14, %r13
-	adcq $0, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	addq %r14, %rcx
-	adcq $0, %r13
 	movq 136(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r14
-	addq %r11, %r10
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r12, %rdi
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r12
-	addq %r11, %r14
-	adcq $0, %r12
-	addq %r14, %rax
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
-	addq %r11, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r12, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r12
-	addq %r11, %r14
-	adcq $0, %r12
-	addq %r14, %rcx
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r14
-	addq %r12, %r11
-	adcq $0, %r14
-	addq %r11, %r13
-	adcq $0, %r14
-	movq 48(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r11
-	addq %r12, %rdi
-	adcq $0, %r11
-	movq %r10, 136(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r10
-	addq %r11, %r12
-	adcq $0, %r10
-	addq %r12, %rax
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
-	addq %r10, %r11
-	adcq $0, %r12
-	addq %r11, %r15
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r11
-	addq %r12, %r10
-	adcq $0, %r11
-	addq %r10, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r10
-	addq %r11, %r12
-	adcq $0, %r10
-	addq %r12, %rcx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
-	addq %r10, %r11
-	adcq $0, %r12
-	addq %r11, %r13
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r11
-	addq %r12, %r10
-	adcq $0, %r11
-	addq %r10, %r14
-	adcq $0, %r11
-	movq 32(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
-	addq %r12, %rax
-	adcq $0, %r10
-	movq %rdi, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rdi
-	addq %r10, %r12
-	adcq $0, %rdi
-	addq %r12, %r15
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r12
-	addq %rdi, %r10
-	adcq $0, %r12
-	addq %r10, %r8
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r10
-	addq %r12, %rdi
-	adcq $0, %r10
-	addq %rdi, %rcx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rdi
-	addq %r10, %r12
-	adcq $0, %rdi
-	addq %r12, %r13
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r12
-	addq %rdi, %r10
-	adcq $0, %r12
-	addq %r10, %r14
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r10
-	addq %r12, %rdi
-	adcq $0, %r10
-	addq %rdi, %r11
-	adcq $0, %r10
-	movq 96(%rsp), %r12
-	addq 56(%rsp), %r12
-	adcq 72(%rsp), %rsi
-	movq 136(%rsp), %rdi
-	adcq 64(%rsp), %rdi
-	movq %r11, 136(%rsp)
-	movq 48(%rsp), %r11
-	adcq 88(%rsp), %r11
-	adcq 80(%rsp), %rax
-	adcq 24(%rsp), %r15
-	adcq 104(%rsp), %r8
-	adcq 8(%rsp), %rcx
-	adcq 120(%rsp), %r13
-	adcq 128(%rsp), %r14
-	movq %r11, 48(%rsp)
-	movq 136(%rsp), %r11
-	adcq 40(%rsp), %r11
-	adcq 112(%rsp), %r10
-	movq %r11, 112(%rsp)
-	movq %r12, %r11
-	subq $-1, %r11
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rbp
+	addq %r15, %r12
+	adcq $0, %rbp
 	movq %r14, 40(%rsp)
-	movq %rsi, %r14
-	sbbq $-1, %r14
-	movq %r13, 128(%rsp)
-	movq %rdi, %r13
-	sbbq $-1, %r13
-	movq %rdi, 120(%rsp)
-	movq 48(%rsp), %rdi
-	sbbq $-1, %rdi
-	movq %rcx, 8(%rsp)
-	movq %rax, %rcx
-	sbbq $-1, %rcx
-	movq %r8, 104(%rsp)
-	movq %r15, %r8
-	sbbq .Lfg_p751_mont_p+40(%rip), %r8
-	movq %r15, 24(%rsp)
-	movq 104(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+48(%rip), %r15
-	movq %rax, 80(%rsp)
-	movq 8(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+56(%rip), %rax
-	movq %rsi, 88(%rsp)
-	movq 128(%rsp), %rsi
-	sbbq .Lfg_p751_mont_p+64(%rip), %rsi
-	movq %r12, 64(%rsp)
-	movq 40(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+72(%rip), %r12
-	movq %r12, 72(%rsp)
-	movq 112(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+80(%rip), %r12
-	movq %r12, 56(%rsp)
-	movq %r10, %r12
-	sbbq .Lfg_p751_mont_p+88(%rip), %r12
-	cmovc 64(%rsp), %r11
-	cmovc 88(%rsp), %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r14
+	addq %r15, %rsi
+	adcq $0, %r14
+	addq %rbp, %rsi
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %rbp
+	addq %r15, %r11
+	adcq $0, %rbp
+	addq %r14, %r11
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r14
+	addq %r15, %r9
+	adcq $0, %r14
+	addq %rbp, %r9
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %rbp
+	addq %r15, %rax
+	adcq $0, %rbp
+	addq %r14, %rax
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r14
+	addq %r15, %r10
+	adcq $0, %r14
+	addq %rbp, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rbp
+	addq %r15, %r8
+	adcq $0, %rbp
+	addq %r14, %r8
+	adcq $0, %rbp
+	movq 48(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r14
+	addq %r15, %rsi
+	adcq $0, %r14
+	movq %r12, 136(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r12
+	addq %r15, %r11
+	adcq $0, %r12
+	addq %r14, %r11
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r14
+	addq %r15, %r9
+	adcq $0, %r14
+	addq %r12, %r9
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
+	addq %r15, %rax
+	adcq $0, %r12
+	addq %r14, %rax
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r14
+	addq %r15, %r10
+	adcq $0, %r14
+	addq %r12, %r10
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r12
+	addq %r15, %r8
+	adcq $0, %r12
+	addq %r14, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r14
+	addq %r15, %rbp
+	adcq $0, %r14
+	addq %r12, %rbp
+	adcq $0, %r14
+	movq 96(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r12
+	addq %r15, %r11
+	adcq $0, %r12
+	movq %rsi, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %rsi
+	addq %r15, %r9
+	adcq $0, %rsi
+	addq %r12, %r9
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r12
+	addq %r15, %rax
+	adcq $0, %r12
+	addq %rsi, %rax
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rsi
+	addq %r15, %r10
+	adcq $0, %rsi
+	addq %r12, %r10
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %r12
+	addq %r15, %r8
+	adcq $0, %r12
+	addq %rsi, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rsi
+	addq %r15, %rbp
+	adcq $0, %rsi
+	addq %r12, %rbp
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %r12
+	addq %r15, %r14
+	adcq $0, %r12
+	addq %rsi, %r14
+	adcq $0, %r12
+	movq %r13, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %rsi
+	addq %r15, %r9
+	adcq $0, %rsi
+	movq %r11, 96(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r15, %r11
+	addq %r15, %rax
+	adcq $0, %r11
+	addq %rsi, %rax
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %rsi
+	addq %r15, %r10
+	adcq $0, %rsi
+	addq %r11, %r10
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r11
+	addq %r15, %r8
+	adcq $0, %r11
+	addq %rsi, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %r15, %rsi
+	addq %r15, %rbp
+	adcq $0, %rsi
+	addq %r11, %rbp
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r11
+	addq %r15, %r14
+	adcq $0, %r11
+	addq %rsi, %r14
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rsi
+	addq %r15, %r12
+	adcq $0, %rsi
+	addq %r11, %r12
+	adcq $0, %rsi
+	movq 40(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r15, %r11
+	addq %r15, %rax
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r15
+	addq %r13, %r10
+	adcq $0, %r15
+	addq %r11, %r10
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	addq %r15, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	addq %r11, %rbp
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	addq %r15, %r14
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	addq %r11, %r12
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	addq %r13, %rsi
+	adcq $0, %r11
+	addq %r15, %rsi
+	adcq $0, %r11
+	movq 136(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r15
+	addq %r13, %r10
+	adcq $0, %r15
+	movq %rax, 40(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rax
+	addq %r13, %r8
+	adcq $0, %rax
+	addq %r15, %r8
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	addq %rax, %rbp
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rax
+	addq %r13, %r14
+	adcq $0, %rax
+	addq %r15, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	addq %rax, %r12
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rax
+	addq %r13, %rsi
+	adcq $0, %rax
+	addq %r15, %rsi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r15
+	addq %r13, %r11
+	adcq $0, %r15
+	addq %rax, %r11
+	adcq $0, %r15
+	movq 48(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rax
+	addq %r13, %r8
+	adcq $0, %rax
+	movq %r10, 136(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r10
+	addq %r13, %rbp
+	adcq $0, %r10
+	addq %rax, %rbp
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rax
+	addq %r13, %r14
+	adcq $0, %rax
+	addq %r10, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r10
+	addq %r13, %r12
+	adcq $0, %r10
+	addq %rax, %r12
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rax
+	addq %r13, %rsi
+	adcq $0, %rax
+	addq %r10, %rsi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r10
+	addq %r13, %r11
+	adcq $0, %r10
+	addq %rax, %r11
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rax
+	addq %r13, %r15
+	adcq $0, %rax
+	addq %r10, %r15
+	adcq $0, %rax
+	movq 96(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r10
+	addq %r13, %rbp
+	adcq $0, %r10
+	movq %r8, 48(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r8
+	addq %r13, %r14
+	adcq $0, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r10
+	addq %r13, %r12
+	adcq $0, %r10
+	addq %r8, %r12
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r8
+	addq %r13, %rsi
+	adcq $0, %r8
+	addq %r10, %rsi
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r10
+	addq %r13, %r11
+	adcq $0, %r10
+	addq %r8, %r11
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	addq %r10, %r15
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r10
+	addq %r13, %rax
+	adcq $0, %r10
+	addq %r8, %rax
+	adcq $0, %r10
+	addq 56(%rsp), %r9
+	movq 40(%rsp), %r13
+	adcq 72(%rsp), %r13
+	movq 136(%rsp), %r8
+	adcq 64(%rsp), %r8
+	movq %rax, 136(%rsp)
+	movq 48(%rsp), %rax
+	adcq 88(%rsp), %rax
+	adcq 80(%rsp), %rbp
+	adcq 24(%rsp), %r14
+	adcq 104(%rsp), %r12
+	adcq 8(%rsp), %rsi
+	adcq 16(%rsp), %r11
+	adcq 128(%rsp), %r15
+	movq %rax, 48(%rsp)
+	movq 136(%rsp), %rax
+	adcq 112(%rsp), %rax
+	adcq 120(%rsp), %r10
+	movq %rax, 120(%rsp)
+	movq %r9, %rax
+	subq $-1, %rax
+	movq %r15, 112(%rsp)
+	movq %r13, %r15
+	sbbq $-1, %r15
+	movq %r11, 128(%rsp)
+	movq %r8, %r11
+	sbbq $-1, %r11
+	movq %r8, 16(%rsp)
+	movq 48(%rsp), %r8
+	sbbq $-1, %r8
+	movq %rsi, 8(%rsp)
+	movq %rbp, %rsi
+	sbbq $-1, %rsi
+	movq %r12, 104(%rsp)
+	movq %r14, %r12
+	sbbq .Lfg_p751_mont_p+40(%rip), %r12
+	movq %r14, 24(%rsp)
+	movq 104(%rsp), %r14
+	sbbq .Lfg_p751_mont_p+48(%rip), %r14
+	movq %rbp, 80(%rsp)
+	movq 8(%rsp), %rbp
+	sbbq .Lfg_p751_mont_p+56(%rip), %rbp
+	movq %r13, 88(%rsp)
+	movq 128(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+64(%rip), %r13
+	movq %r9, 64(%rsp)
+	movq 112(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+72(%rip), %r9
+	movq %r9, 72(%rsp)
+	movq 120(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+80(%rip), %r9
+	movq %r9, 56(%rsp)
+	movq %r10, %r9
+	sbbq .Lfg_p751_mont_p+88(%rip), %r9
+	cmovc 64(%rsp), %rax
+	cmovc 88(%rsp), %r15
+	cmovc 16(%rsp), %r11
+	cmovc 48(%rsp), %r8
+	cmovc 80(%rsp), %rsi
+	cmovc 24(%rsp), %r12
+	cmovc 104(%rsp), %r14
+	cmovc 8(%rsp), %rbp
+	cmovc 128(%rsp), %r13
+	movq %r13, 136(%rsp)
+	movq 72(%rsp), %r13
+	cmovc 112(%rsp), %r13
+	movq %r13, 72(%rsp)
+	movq 56(%rsp), %r13
 	cmovc 120(%rsp), %r13
-	cmovc 48(%rsp), %rdi
-	cmovc 80(%rsp), %rcx
-	cmovc 24(%rsp), %r8
-	cmovc 104(%rsp), %r15
-	cmovc 8(%rsp), %rax
-	cmovc 128(%rsp), %rsi
-	movq %rsi, 136(%rsp)
-	movq 72(%rsp), %rsi
-	cmovc 40(%rsp), %rsi
-	movq %rsi, 72(%rsp)
-	movq 56(%rsp), %rsi
-	cmovc 112(%rsp), %rsi
-	cmovc %r10, %r12
+	cmovc %r10, %r9
 	movq 0(%rsp), %r10
-	movq %r11, 0(%r10)
-	movq %r14, 8(%r10)
-	movq %r13, 16(%r10)
-	movq %rdi, 24(%r10)
-	movq %rcx, 32(%r10)
-	movq %r8, 40(%r10)
-	movq %r15, 48(%r10)
-	movq %rax, 56(%r10)
-	movq 136(%rsp), %r11
-	movq %r11, 64(%r10)
-	movq 72(%rsp), %r14
-	movq %r14, 72(%r10)
-	movq %rsi, 80(%r10)
-	movq %r12, 88(%r10)
+	movq %rax, 0(%r10)
+	movq %r15, 8(%r10)
+	movq %r11, 16(%r10)
+	movq %r8, 24(%r10)
+	movq %rsi, 32(%r10)
+	movq %r12, 40(%r10)
+	movq %r14, 48(%r10)
+	movq %rbp, 56(%r10)
+	movq 136(%rsp), %rax
+	movq %rax, 64(%r10)
+	movq 72(%rsp), %r15
+	movq %r15, 72(%r10)
+	movq %r13, 80(%r10)
+	movq %r9, 88(%r10)
 	addq $144, %rsp
 popq %rbx
 popq %rbp
