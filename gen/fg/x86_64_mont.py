@@ -259,6 +259,13 @@ class Kernel:
             self._row_disjoint(acc, x, Y, J, base, pow2 or {}, hi_pos)
         elif self.level == "adx" and split:
             self._row_split(acc, x, Y, J, base, hi_pos)
+        elif self.level == "x86_64" and split:
+            # two disjoint passes (j of J[-1]'s parity, then the others), each
+            # its products first (MUL clobbers the flags), then one ADD/ADC chain
+            for par in (0, 1):
+                P = [j for j in J if (J[-1] - j) % 2 == par]
+                if P:
+                    self._row_disjoint(acc, x, Y, P, base, {}, max(hi_pos, top))
         elif self.level == "adx":
             self._row_adx(acc, x, Y, J, base, hi_pos)
         elif self.level == "bmi2":
@@ -805,10 +812,17 @@ def _b_pointer(k):
 
 
 def _mul_rows(k, acc, ap, bp, n):
-    """acc[0..2n-1] = a*b (row i: a[i]*b at position i)."""
+    """acc[0..2n-1] = a*b (row i: a[i]*b at position i).
+
+    Rows after the first as two disjoint passes (split): adx n = 4 measured
+    neutral, so it keeps the dual-chain rows there; MULQ p256 mul 61.3 -> 59.2
+    (fieldgen-bench).  The MULQ squaring triangle keeps its single-chain rows:
+    splitting its row 1 measured 40.9 -> 43.2 through the public entry (and
+    42.7 -> 40.4 called directly: this core has two timing modes there).
+    """
     for i in range(n):
         k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), list(range(n)), i,
-              split=i > 0 and n > 4)      # n = 4 (p256 mul): measured neutral
+              split=i > 0 and (n > 4 or k.level == "x86_64"))
         acc[i].prio = PRIO_DONE
     for q in range(n, 2 * n):
         acc[q].prio = PRIO_DONE
@@ -824,7 +838,7 @@ def _sqr_rows(k, acc, ap, n, split=False):
     for i in range(n - 1):
         # adx: rows after the first as two ADD/ADC passes (Kernel._row_split)
         k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(ap, 8 * j), list(range(i + 1, n)), i,
-              split=i > 0)
+              split=i > 0 and k.level != "x86_64")
         for q in (2 * i + 1, 2 * i + 2):
             if q in acc and i < n - 2:
                 acc[q].prio = PRIO_DONE

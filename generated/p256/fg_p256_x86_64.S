@@ -75,92 +75,80 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r12
 	movq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	movq %rax, %r14
 	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
+	addq %r14, %rbx
+	adcq %r15, %r12
+	adcq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r13
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %r11
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r11, %r10
+	adcq %rbp, %rbx
+	adcq %rax, %r12
+	adcq %rdx, %r13
+	adcq $0, %r9
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r14
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %r12
+	adcq %r15, %r13
+	adcq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %rax, %rbp
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
+	addq %rbp, %rbx
+	adcq %r14, %r12
+	adcq %rax, %r13
+	adcq %rdx, %r9
+	adcq $0, %r11
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rbp
 	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
+	mulq 24(%rsi)
+	addq %r15, %r13
+	adcq %rbp, %r9
+	adcq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %rax, %r15
 	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r15, %r12
+	adcq %rbp, %r13
+	adcq %rax, %r9
+	adcq %rdx, %r11
+	adcq $0, %r14
 	movq %r8, 0(%rdi)
 	movq %r10, 8(%rdi)
 	movq %rbx, 16(%rdi)
 	movq %r12, 24(%rdi)
 	movq %r13, 32(%rdi)
-	movq %r11, 40(%rdi)
-	movq %r9, 48(%rdi)
-	movq %rbp, 56(%rdi)
+	movq %r9, 40(%rdi)
+	movq %r11, 48(%rdi)
+	movq %r14, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -420,156 +408,144 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r12
 	movq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	movq %rax, %r14
 	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
+	addq %r14, %rbx
+	adcq %r15, %r12
+	adcq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r13
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %r11
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r11, %r10
+	adcq %rbp, %rbx
+	adcq %rax, %r12
+	adcq %rdx, %r13
+	adcq $0, %r9
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r14
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %r12
+	adcq %r15, %r13
+	adcq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %rax, %rbp
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
+	addq %rbp, %rbx
+	adcq %r14, %r12
+	adcq %rax, %r13
+	adcq %rdx, %r9
+	adcq $0, %r11
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rbp
 	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
+	mulq 24(%rsi)
+	addq %r15, %r13
+	adcq %rbp, %r9
+	adcq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %rax, %r15
 	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq %r8, %r14
+	addq %r15, %r12
+	adcq %rbp, %r13
+	adcq %rax, %r9
+	adcq %rdx, %r11
+	adcq $0, %r14
 	movq %r8, %r15
-	shlq $32, %r14
-	shrq $32, %r15
+	movq %r8, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	movq %r8, %rcx
 	movq %rcx, %rsi
-	subq %r14, %rcx
-	sbbq %r15, %rsi
-	addq %r14, %r10
-	adcq %r15, %rbx
+	subq %r15, %rcx
+	sbbq %rbp, %rsi
+	addq %r15, %r10
+	adcq %rbp, %rbx
 	adcq %rcx, %r12
 	adcq $0, %rsi
-	movq %r10, %r14
 	movq %r10, %r15
-	shlq $32, %r14
-	shrq $32, %r15
+	movq %r10, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	movq %r10, %rcx
 	movq %rcx, %r8
-	subq %r14, %rcx
-	sbbq %r15, %r8
-	addq %r14, %rbx
-	adcq %r15, %r12
+	subq %r15, %rcx
+	sbbq %rbp, %r8
+	addq %r15, %rbx
+	adcq %rbp, %r12
 	adcq %rcx, %rsi
 	adcq $0, %r8
-	movq %rbx, %r14
 	movq %rbx, %r15
-	shlq $32, %r14
-	shrq $32, %r15
+	movq %rbx, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	movq %rbx, %rcx
 	movq %rcx, %r10
-	subq %r14, %rcx
-	sbbq %r15, %r10
-	addq %r14, %r12
-	adcq %r15, %rsi
+	subq %r15, %rcx
+	sbbq %rbp, %r10
+	addq %r15, %r12
+	adcq %rbp, %rsi
 	adcq %rcx, %r8
 	adcq $0, %r10
-	movq %r12, %r14
 	movq %r12, %r15
-	shlq $32, %r14
-	shrq $32, %r15
+	movq %r12, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
 	movq %r12, %rcx
 	movq %rcx, %rbx
-	subq %r14, %rcx
-	sbbq %r15, %rbx
-	addq %r14, %rsi
-	adcq %r15, %r8
+	subq %r15, %rcx
+	sbbq %rbp, %rbx
+	addq %r15, %rsi
+	adcq %rbp, %r8
 	adcq %rcx, %r10
 	adcq $0, %rbx
-	movq %r13, %r14
-	subq $-1, %r14
-	movq %r11, %r15
-	sbbq .Lfg_p256_mont_p+8(%rip), %r15
-	movq %r9, %rcx
+	movq %r13, %r15
+	subq $-1, %r15
+	movq %r9, %rbp
+	sbbq .Lfg_p256_mont_p+8(%rip), %rbp
+	movq %r11, %rcx
 	sbbq $0, %rcx
-	movq %rbp, %r12
+	movq %r14, %r12
 	sbbq .Lfg_p256_mont_p+24(%rip), %r12
 	sbbq %rax, %rax
 	addq %rsi, %r13
-	adcq %r8, %r11
-	adcq %r10, %r9
-	adcq %rbx, %rbp
-	addq %rsi, %r14
-	adcq %r8, %r15
+	adcq %r8, %r9
+	adcq %r10, %r11
+	adcq %rbx, %r14
+	addq %rsi, %r15
+	adcq %r8, %rbp
 	adcq %r10, %rcx
 	adcq %rbx, %r12
 	adcq $0, %rax
-	cmovs %r13, %r14
-	cmovs %r11, %r15
-	cmovs %r9, %rcx
-	cmovs %rbp, %r12
-	movq %r14, 0(%rdi)
-	movq %r15, 8(%rdi)
+	cmovs %r13, %r15
+	cmovs %r9, %rbp
+	cmovs %r11, %rcx
+	cmovs %r14, %r12
+	movq %r15, 0(%rdi)
+	movq %rbp, 8(%rdi)
 	movq %rcx, 16(%rdi)
 	movq %r12, 24(%rdi)
 popq %rbx
