@@ -925,8 +925,9 @@ pushq %rbp
 pushq %rbx
 	movq 0(%rsi), %rdx
 	movq %rdx, %rcx
+	movq %rdx, %r8
 	shlq $32, %rcx
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
+	shrq $32, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
 	movq 8(%rsi), %r11
 	addq %rcx, %r11
@@ -1090,8 +1091,9 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %r8, %rdx
 	movq %rdx, %r14
+	movq %rdx, %r13
 	shlq $32, %r14
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r13
+	shrq $32, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %rcx
 	addq %r14, %r10
 	adcq %r13, %rax
@@ -1223,8 +1225,9 @@ pushq %rbx
 	adcq %rbx, %r8
 	movq %r10, %rdx
 	movq %rdx, %r12
+	movq %rdx, %r14
 	shlq $32, %r12
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
+	shrq $32, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rsi
 	addq %r12, %rcx
 	adcq %r14, %r9
@@ -1488,8 +1491,9 @@ pushq %rbx
 	subq $8, %rsp
 	movq 0(%rsi), %rdx
 	movq %rdx, %r8
+	movq %rdx, %r9
 	shlq $32, %r8
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r9
+	shrq $32, %r9
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
 	movq 8(%rsi), %rax
 	addq %r8, %rax
@@ -1645,8 +1649,9 @@ pushq %rbx
 	adcxq %rcx, %r12
 	movq %r9, %rdx
 	movq %rdx, %r14
+	movq %rdx, %rbx
 	shlq $32, %r14
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
+	shrq $32, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
 	addq %r14, %r10
 	adcq %rbx, %rax
@@ -1779,8 +1784,9 @@ pushq %rbx
 	adoxq %rcx, %r14
 	movq %rax, %rdx
 	movq %rdx, %r15
+	movq %rdx, %rbp
 	shlq $32, %r15
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
+	shrq $32, %rbp
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rsi
 	addq %r15, %r8
 	adcq %rbp, %r9
