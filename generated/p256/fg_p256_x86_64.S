@@ -178,78 +178,81 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	movq 0(%rsi), %rcx
 	movq 8(%rsi), %rax
-	mulq 0(%rsi)
-	movq %rax, %rcx
-	movq %rdx, %r8
+	mulq %rcx
+	movq %rax, %r8
+	movq %rdx, %r9
 	movq 16(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r8, %rax
+	mulq %rcx
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r10
+	movq %rax, %r10
+	movq %rdx, %r11
 	movq 24(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r10, %rax
+	mulq %rcx
+	addq %r11, %rax
 	adcq $0, %rdx
-	movq %rax, %r11
-	movq %rdx, %rbx
-	movq 16(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r11
-	adcq $0, %rdx
+	movq %rax, %rbx
 	movq %rdx, %rbp
-	movq 24(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq 8(%rsi), %r12
+	movq 16(%rsi), %rax
+	mulq %r12
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
 	movq %rdx, %r13
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
+	movq 24(%rsi), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rsi), %r15
+	movq 24(%rsi), %rax
+	mulq %r15
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	addq %r8, %r8
+	adcq %r10, %r10
 	adcq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r13, %r13
-	movq $0, %r14
-	adcq $0, %r14
-	movq 0(%rsi), %rax
+	adcq %rbp, %rbp
+	adcq %r14, %r14
+	adcq %r9, %r9
+	movq $0, %r11
+	adcq $0, %r11
+	movq %rcx, %rax
 	mulq %rax
-	movq %rax, %r15
-	movq %rdx, %r8
-	movq 8(%rsi), %rax
+	movq %rax, %r13
+	movq %rdx, %rcx
+	movq %r12, %rax
 	mulq %rax
-	addq %r8, %rcx
+	addq %rcx, %r8
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %r15, %rax
+	mulq %rax
+	addq %rcx, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %rcx, %r14
 	adcq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 16(%rsi), %rax
-	mulq %rax
-	addq %r8, %r11
-	adcq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 24(%rsi), %rax
-	mulq %rax
-	addq %r8, %r12
-	adcq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r8
-	addq %r8, %r14
-	movq %r15, 0(%rdi)
-	movq %rcx, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r11, 24(%rdi)
-	movq %rbx, 32(%rdi)
-	movq %r12, 40(%rdi)
-	movq %r13, 48(%rdi)
-	movq %r14, 56(%rdi)
+	movq %rdx, %rcx
+	addq %rcx, %r11
+	movq %r13, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %rbx, 24(%rdi)
+	movq %rbp, 32(%rdi)
+	movq %r14, 40(%rdi)
+	movq %r9, 48(%rdi)
+	movq %r11, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -577,140 +580,143 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	movq 0(%rsi), %rcx
 	movq 8(%rsi), %rax
-	mulq 0(%rsi)
-	movq %rax, %rcx
-	movq %rdx, %r8
+	mulq %rcx
+	movq %rax, %r8
+	movq %rdx, %r9
 	movq 16(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r8, %rax
+	mulq %rcx
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r10
+	movq %rax, %r10
+	movq %rdx, %r11
 	movq 24(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r10, %rax
+	mulq %rcx
+	addq %r11, %rax
 	adcq $0, %rdx
-	movq %rax, %r11
-	movq %rdx, %rbx
-	movq 16(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r11
-	adcq $0, %rdx
+	movq %rax, %rbx
 	movq %rdx, %rbp
-	movq 24(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq 8(%rsi), %r12
+	movq 16(%rsi), %rax
+	mulq %r12
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
 	movq %rdx, %r13
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r13, %r13
-	movq $0, %r14
-	adcq $0, %r14
-	movq 0(%rsi), %rax
-	mulq %rax
-	movq %rax, %r15
-	movq %rdx, %r8
-	movq 8(%rsi), %rax
-	mulq %rax
-	addq %r8, %rcx
-	adcq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 16(%rsi), %rax
-	mulq %rax
-	addq %r8, %r11
-	adcq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
 	movq 24(%rsi), %rax
-	mulq %rax
-	addq %r8, %r12
-	adcq %rax, %r13
+	mulq %r12
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq %rdx, %r8
-	addq %r8, %r14
-	movq %r15, %r10
-	movq %r15, %rbp
-	shlq $32, %r10
-	shrq $32, %rbp
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rsi), %r15
+	movq 24(%rsi), %rax
 	mulq %r15
-	addq %r10, %rcx
-	adcq %rbp, %r9
-	adcq %rax, %r11
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq %rcx, %rsi
-	movq %rcx, %r10
-	shlq $32, %rsi
-	shrq $32, %r10
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %rcx
-	addq %rsi, %r9
-	adcq %r10, %r11
-	adcq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq %r9, %r15
-	movq %r9, %rsi
-	shlq $32, %r15
-	shrq $32, %rsi
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r9
-	addq %r15, %r11
-	adcq %rsi, %r8
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq %r11, %rcx
-	movq %r11, %r15
-	shlq $32, %rcx
-	shrq $32, %r15
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r11
+	movq %rdx, %r9
+	addq %r8, %r8
+	adcq %r10, %r10
+	adcq %rbx, %rbx
+	adcq %rbp, %rbp
+	adcq %r14, %r14
+	adcq %r9, %r9
+	movq $0, %r11
+	adcq $0, %r11
+	movq %rcx, %rax
+	mulq %rax
+	movq %rax, %r13
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %rax
 	addq %rcx, %r8
-	adcq %r15, %rbp
 	adcq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq %rbx, %r9
-	subq $-1, %r9
-	movq %r12, %rcx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rcx
+	movq %rdx, %rcx
+	movq %r15, %rax
+	mulq %rax
+	addq %rcx, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %rcx, %r14
+	adcq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	addq %rcx, %r11
+	movq %r13, %r12
 	movq %r13, %r15
-	sbbq $0, %r15
-	movq %r14, %r11
-	sbbq .Lfg_p256_mont_p+24(%rip), %r11
+	shlq $32, %r12
+	shrq $32, %r15
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r13
+	addq %r12, %r8
+	adcq %r15, %r10
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %r8, %rsi
+	movq %r8, %r12
+	shlq $32, %rsi
+	shrq $32, %r12
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r8
+	addq %rsi, %r10
+	adcq %r12, %rbx
+	adcq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq %r10, %r13
+	movq %r10, %rsi
+	shlq $32, %r13
+	shrq $32, %rsi
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r10
+	addq %r13, %rbx
+	adcq %rsi, %rcx
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq %rbx, %r8
+	movq %rbx, %r13
+	shlq $32, %r8
+	shrq $32, %r13
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %rbx
+	addq %r8, %rcx
+	adcq %r13, %r15
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %rbp, %r10
+	subq $-1, %r10
+	movq %r14, %r8
+	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	movq %r9, %r13
+	sbbq $0, %r13
+	movq %r11, %rbx
+	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
 	sbbq %rax, %rax
-	addq %r8, %rbx
-	adcq %rbp, %r12
-	adcq %r10, %r13
-	adcq %rsi, %r14
-	addq %r8, %r9
-	adcq %rbp, %rcx
-	adcq %r10, %r15
+	addq %rcx, %rbp
+	adcq %r15, %r14
+	adcq %r12, %r9
 	adcq %rsi, %r11
+	addq %rcx, %r10
+	adcq %r15, %r8
+	adcq %r12, %r13
+	adcq %rsi, %rbx
 	adcq $0, %rax
-	cmovs %rbx, %r9
-	cmovs %r12, %rcx
-	cmovs %r13, %r15
-	cmovs %r14, %r11
-	movq %r9, 0(%rdi)
-	movq %rcx, 8(%rdi)
-	movq %r15, 16(%rdi)
-	movq %r11, 24(%rdi)
+	cmovs %rbp, %r10
+	cmovs %r14, %r8
+	cmovs %r9, %r13
+	cmovs %r11, %rbx
+	movq %r10, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r13, 16(%rdi)
+	movq %rbx, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
