@@ -850,56 +850,64 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
-	mulxq 8(%rsi), %rcx, %r8
-	mulxq 16(%rsi), %r9, %r10
-	addq %r8, %r9
-	mulxq 24(%rsi), %r11, %rax
-	adcq %r10, %r11
+	subq $8, %rsp
+	movq 0(%rsi), %rcx
+	movq 8(%rsi), %r8
+	movq 16(%rsi), %r9
+	movq 24(%rsi), %r10
+	movq %rcx, %rdx
+	mulxq %r8, %r11, %rax
+	mulxq %r9, %rbx, %rbp
+	addq %rax, %rbx
+	mulxq %r10, %r12, %r13
+	adcq %rbp, %r12
+	adcq $0, %r13
+	movq %r8, %rdx
+	mulxq %r9, %r14, %r15
+	mulxq %r10, %rax, %rbp
+	addq %r15, %rax
+	adcq $0, %rbp
+	addq %r14, %r12
+	adcq %rax, %r13
+	adcq $0, %rbp
+	movq %r9, %rdx
+	mulxq %r10, %r14, %rax
+	addq %r14, %rbp
 	adcq $0, %rax
-	movq 8(%rsi), %rdx
-	mulxq 16(%rsi), %rbx, %rbp
-	mulxq 24(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	addq %rbx, %r11
-	adcq %r12, %rax
-	adcq $0, %r13
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %r15
-	addq %r14, %r13
-	adcq $0, %r15
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rax, %rax
+	addq %r11, %r11
+	adcq %rbx, %rbx
+	adcq %r12, %r12
 	adcq %r13, %r13
-	adcq %r15, %r15
-	movq $0, %r8
-	adcq $0, %r8
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %r10, %rbx
-	addq %rbx, %rcx
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r12, %r14
-	adcq %r12, %r9
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %rbx, %r12
-	adcq %rbx, %rax
-	adcq %r12, %r13
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r14, %rbx
-	adcq %r14, %r15
-	adcq %rbx, %r8
-	movq %r10, 0(%rdi)
-	movq %rcx, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r11, 24(%rdi)
-	movq %rax, 32(%rdi)
-	movq %r13, 40(%rdi)
-	movq %r15, 48(%rdi)
-	movq %r8, 56(%rdi)
+	adcq %rbp, %rbp
+	adcq %rax, %rax
+	movq $0, %r14
+	adcq $0, %r14
+	movq %rcx, %rdx
+	movq %rdi, 0(%rsp)
+	mulxq %rdx, %rcx, %rdi
+	addq %rdi, %r11
+	movq %r8, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %rbx
+	adcq %r8, %r12
+	movq %r9, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %r13
+	adcq %r8, %rbp
+	movq %r10, %rdx
+	mulxq %rdx, %r9, %rdi
+	adcq %r9, %rax
+	adcq %rdi, %r14
+	movq 0(%rsp), %r8
+	movq %rcx, 0(%r8)
+	movq %r11, 8(%r8)
+	movq %rbx, 16(%r8)
+	movq %r12, 24(%r8)
+	movq %r13, 32(%r8)
+	movq %rbp, 40(%r8)
+	movq %rax, 48(%r8)
+	movq %r14, 56(%r8)
+	addq $8, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1187,111 +1195,119 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
-	mulxq 8(%rsi), %rcx, %r8
-	mulxq 16(%rsi), %r9, %r10
-	addq %r8, %r9
-	mulxq 24(%rsi), %r11, %rax
-	adcq %r10, %r11
-	adcq $0, %rax
-	movq 8(%rsi), %rdx
-	mulxq 16(%rsi), %rbx, %rbp
-	mulxq 24(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	addq %rbx, %r11
-	adcq %r12, %rax
-	adcq $0, %r13
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %r15
-	addq %r14, %r13
-	adcq $0, %r15
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rax, %rax
-	adcq %r13, %r13
-	adcq %r15, %r15
-	movq $0, %r8
-	adcq $0, %r8
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %r10, %rbx
-	addq %rbx, %rcx
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r12, %r14
-	adcq %r12, %r9
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %rbx, %r12
-	adcq %rbx, %rax
-	adcq %r12, %r13
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r14, %rbx
-	adcq %r14, %r15
-	adcq %rbx, %r8
-	movq %r10, %rdx
-	movq %rdx, %r12
-	movq %rdx, %r14
-	shlq $32, %r12
-	shrq $32, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rsi
-	addq %r12, %rcx
-	adcq %r14, %r9
-	adcq %rbx, %r11
-	adcq $0, %rsi
+	subq $8, %rsp
+	movq 0(%rsi), %rcx
+	movq 8(%rsi), %r8
+	movq 16(%rsi), %r9
+	movq 24(%rsi), %r10
 	movq %rcx, %rdx
-	movq %rdx, %r12
-	shlq $32, %r12
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r10
-	addq %r12, %r9
-	adcq %r14, %r11
-	adcq %rbx, %rsi
-	adcq $0, %r10
+	mulxq %r8, %r11, %rax
+	mulxq %r9, %rbx, %rbp
+	addq %rax, %rbx
+	mulxq %r10, %r12, %r13
+	adcq %rbp, %r12
+	adcq $0, %r13
+	movq %r8, %rdx
+	mulxq %r9, %r14, %r15
+	mulxq %r10, %rax, %rbp
+	addq %r15, %rax
+	adcq $0, %rbp
+	addq %r14, %r12
+	adcq %rax, %r13
+	adcq $0, %rbp
 	movq %r9, %rdx
-	movq %rdx, %r12
-	shlq $32, %r12
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rcx
-	addq %r12, %r11
-	adcq %r14, %rsi
-	adcq %rbx, %r10
-	adcq $0, %rcx
+	mulxq %r10, %r14, %rax
+	addq %r14, %rbp
+	adcq $0, %rax
+	addq %r11, %r11
+	adcq %rbx, %rbx
+	adcq %r12, %r12
+	adcq %r13, %r13
+	adcq %rbp, %rbp
+	adcq %rax, %rax
+	movq $0, %r14
+	adcq $0, %r14
+	movq %rcx, %rdx
+	movq %rdi, 0(%rsp)
+	mulxq %rdx, %rcx, %rdi
+	addq %rdi, %r11
+	movq %r8, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %rbx
+	adcq %r8, %r12
+	movq %r9, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %r13
+	adcq %r8, %rbp
+	movq %r10, %rdx
+	mulxq %rdx, %r9, %rdi
+	adcq %r9, %rax
+	adcq %rdi, %r14
+	movq %rcx, %rdx
+	movq %rdx, %r8
+	movq %rdx, %r10
+	shlq $32, %r8
+	shrq $32, %r10
+	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %rdi
+	addq %r8, %r11
+	adcq %r10, %rbx
+	adcq %r9, %r12
+	adcq $0, %rdi
 	movq %r11, %rdx
-	movq %rdx, %r12
-	shlq $32, %r12
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r9
-	addq %r12, %rsi
-	adcq %r14, %r10
-	adcq %rbx, %rcx
+	movq %rdx, %rsi
+	shlq $32, %rsi
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r9
+	addq %rsi, %rbx
+	adcq %r8, %r12
+	adcq %r10, %rdi
 	adcq $0, %r9
-	movq %rax, %r12
-	subq $-1, %r12
-	movq %r13, %r14
-	sbbq .Lfg_p256_mont_p+8(%rip), %r14
-	movq %r15, %rbx
-	sbbq $0, %rbx
-	movq %r8, %r11
-	sbbq .Lfg_p256_mont_p+24(%rip), %r11
-	sbbq %rdx, %rdx
-	addq %rsi, %rax
-	adcq %r10, %r13
-	adcq %rcx, %r15
-	adcq %r9, %r8
-	addq %rsi, %r12
-	adcq %r10, %r14
-	adcq %rcx, %rbx
+	movq %rbx, %rdx
+	movq %rdx, %rcx
+	shlq $32, %rcx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
+	addq %rcx, %r12
+	adcq %rsi, %rdi
+	adcq %r8, %r9
+	adcq $0, %r10
+	movq %r12, %rdx
+	movq %rdx, %r11
+	shlq $32, %r11
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rcx
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r8
+	addq %r11, %rdi
+	adcq %rcx, %r9
+	adcq %rsi, %r10
+	adcq $0, %r8
+	movq %r13, %rbx
+	subq $-1, %rbx
+	movq %rbp, %r11
+	sbbq .Lfg_p256_mont_p+8(%rip), %r11
+	movq %rax, %rcx
+	sbbq $0, %rcx
+	movq %r14, %rsi
+	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq %r12, %r12
+	addq %rdi, %r13
+	adcq %r9, %rbp
+	adcq %r10, %rax
+	adcq %r8, %r14
+	addq %rdi, %rbx
 	adcq %r9, %r11
-	adcq $0, %rdx
-	cmovs %rax, %r12
-	cmovs %r13, %r14
-	cmovs %r15, %rbx
-	cmovs %r8, %r11
-	movq %r12, 0(%rdi)
-	movq %r14, 8(%rdi)
-	movq %rbx, 16(%rdi)
-	movq %r11, 24(%rdi)
+	adcq %r10, %rcx
+	adcq %r8, %rsi
+	adcq $0, %r12
+	cmovs %r13, %rbx
+	cmovs %rbp, %r11
+	cmovs %rax, %rcx
+	cmovs %r14, %rsi
+	movq 0(%rsp), %rdx
+	movq %rbx, 0(%rdx)
+	movq %r11, 8(%rdx)
+	movq %rcx, 16(%rdx)
+	movq %rsi, 24(%rdx)
+	addq $8, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1414,57 +1430,61 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
+	movq 0(%rsi), %r8
+	movq 8(%rsi), %r9
+	movq 16(%rsi), %r10
+	movq 24(%rsi), %r11
+	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq 8(%rsi), %r8, %r9
-	mulxq 16(%rsi), %r10, %r11
-	adcxq %r10, %r9
-	mulxq 24(%rsi), %rax, %rbx
-	adcxq %rax, %r11
-	adcxq %rcx, %rbx
-	movq 8(%rsi), %rdx
-	mulxq 24(%rsi), %rbp, %r12
-	addq %rbp, %rbx
-	adcq $0, %r12
-	mulxq 16(%rsi), %r13, %r14
-	addq %r13, %r11
-	adcq %r14, %rbx
-	adcq $0, %r12
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r15, %r10
-	addq %r15, %r12
-	adcq $0, %r10
-	xorq %rcx, %rcx
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %rax, %rbp
-	adcxq %r8, %r8
-	adoxq %rbp, %r8
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r9, %r9
-	adoxq %r13, %r9
-	adcxq %r11, %r11
-	adoxq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r15, %rbp
-	adcxq %rbx, %rbx
-	adoxq %r15, %rbx
-	adcxq %r12, %r12
-	adoxq %rbp, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r10, %r10
-	adoxq %r13, %r10
+	mulxq %r9, %rax, %rbx
+	mulxq %r10, %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq %r11, %r13, %r14
+	adcxq %r13, %r12
 	adcxq %rcx, %r14
-	adoxq %rcx, %r14
-	movq %rax, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r11, 24(%rdi)
-	movq %rbx, 32(%rdi)
-	movq %r12, 40(%rdi)
-	movq %r10, 48(%rdi)
-	movq %r14, 56(%rdi)
+	movq %r9, %rdx
+	mulxq %r11, %r15, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	mulxq %r10, %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq %r11, %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	xorq %rcx, %rcx
+	movq %r8, %rdx
+	mulxq %rdx, %r13, %r8
+	adcxq %rax, %rax
+	adoxq %r8, %rax
+	movq %r9, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %rbx, %rbx
+	adoxq %r8, %rbx
+	adcxq %r12, %r12
+	adoxq %r9, %r12
+	movq %r10, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %r14, %r14
+	adoxq %r8, %r14
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq %r11, %rdx
+	mulxq %rdx, %r10, %r8
+	adcxq %r15, %r15
+	adoxq %r10, %r15
+	adcxq %rcx, %r8
+	adoxq %rcx, %r8
+	movq %r13, 0(%rdi)
+	movq %rax, 8(%rdi)
+	movq %rbx, 16(%rdi)
+	movq %r12, 24(%rdi)
+	movq %r14, 32(%rdi)
+	movq %rbp, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %r8, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1745,112 +1765,116 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 8(%rsi), %r8, %r9
-	mulxq 16(%rsi), %r10, %r11
-	adcxq %r10, %r9
-	mulxq 24(%rsi), %rax, %rbx
-	adcxq %rax, %r11
-	adcxq %rcx, %rbx
-	movq 8(%rsi), %rdx
-	mulxq 24(%rsi), %rbp, %r12
-	addq %rbp, %rbx
-	adcq $0, %r12
-	mulxq 16(%rsi), %r13, %r14
-	addq %r13, %r11
-	adcq %r14, %rbx
-	adcq $0, %r12
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r15, %r10
-	addq %r15, %r12
-	adcq $0, %r10
-	xorq %rcx, %rcx
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %rax, %rbp
-	adcxq %r8, %r8
-	adoxq %rbp, %r8
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r9, %r9
-	adoxq %r13, %r9
-	adcxq %r11, %r11
-	adoxq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r15, %rbp
-	adcxq %rbx, %rbx
-	adoxq %r15, %rbx
-	adcxq %r12, %r12
-	adoxq %rbp, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r10, %r10
-	adoxq %r13, %r10
-	adcxq %rcx, %r14
-	adoxq %rcx, %r14
-	movq %rax, %rdx
-	movq %rdx, %r15
-	movq %rdx, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rsi
-	addq %r15, %r8
-	adcq %rbp, %r9
-	adcq %r13, %r11
-	adcq $0, %rsi
+	movq 0(%rsi), %r8
+	movq 8(%rsi), %r9
+	movq 16(%rsi), %r10
+	movq 24(%rsi), %r11
 	movq %r8, %rdx
-	movq %rdx, %r15
-	shlq $32, %r15
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rax
-	addq %r15, %r9
-	adcq %rbp, %r11
-	adcq %r13, %rsi
-	adcq $0, %rax
+	xorq %rcx, %rcx
+	mulxq %r9, %rax, %rbx
+	mulxq %r10, %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq %r11, %r13, %r14
+	adcxq %r13, %r12
+	adcxq %rcx, %r14
 	movq %r9, %rdx
-	movq %rdx, %r15
-	shlq $32, %r15
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r8
-	addq %r15, %r11
-	adcq %rbp, %rsi
-	adcq %r13, %rax
-	adcq $0, %r8
+	mulxq %r11, %r15, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	mulxq %r10, %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq %r11, %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	xorq %rcx, %rcx
+	movq %r8, %rdx
+	mulxq %rdx, %r13, %r8
+	adcxq %rax, %rax
+	adoxq %r8, %rax
+	movq %r9, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %rbx, %rbx
+	adoxq %r8, %rbx
+	adcxq %r12, %r12
+	adoxq %r9, %r12
+	movq %r10, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %r14, %r14
+	adoxq %r8, %r14
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
 	movq %r11, %rdx
-	movq %rdx, %r15
-	shlq $32, %r15
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r9
-	addq %r15, %rsi
-	adcq %rbp, %rax
-	adcq %r13, %r8
-	adcq $0, %r9
-	movq %rbx, %r15
-	subq $-1, %r15
-	movq %r12, %rbp
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbp
-	movq %r10, %r13
-	sbbq $0, %r13
-	movq %r14, %r11
-	sbbq .Lfg_p256_mont_p+24(%rip), %r11
+	mulxq %rdx, %r10, %r8
+	adcxq %r15, %r15
+	adoxq %r10, %r15
+	adcxq %rcx, %r8
+	adoxq %rcx, %r8
+	movq %r13, %rdx
+	movq %rdx, %r9
+	movq %rdx, %r11
+	shlq $32, %r9
+	shrq $32, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rsi
+	addq %r9, %rax
+	adcq %r11, %rbx
+	adcq %r10, %r12
+	adcq $0, %rsi
+	movq %rax, %rdx
+	movq %rdx, %r9
+	shlq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r13
+	addq %r9, %rbx
+	adcq %r11, %r12
+	adcq %r10, %rsi
+	adcq $0, %r13
+	movq %rbx, %rdx
+	movq %rdx, %r9
+	shlq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rax
+	addq %r9, %r12
+	adcq %r11, %rsi
+	adcq %r10, %r13
+	adcq $0, %rax
+	movq %r12, %rdx
+	movq %rdx, %r9
+	shlq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rbx
+	addq %r9, %rsi
+	adcq %r11, %r13
+	adcq %r10, %rax
+	adcq $0, %rbx
+	movq %r14, %r9
+	subq $-1, %r9
+	movq %rbp, %r11
+	sbbq .Lfg_p256_mont_p+8(%rip), %r11
+	movq %r15, %r10
+	sbbq $0, %r10
+	movq %r8, %r12
+	sbbq .Lfg_p256_mont_p+24(%rip), %r12
 	sbbq %rdx, %rdx
-	addq %rsi, %rbx
-	adcq %rax, %r12
-	adcq %r8, %r10
-	adcq %r9, %r14
-	addq %rsi, %r15
-	adcq %rax, %rbp
-	adcq %r8, %r13
-	adcq %r9, %r11
+	addq %rsi, %r14
+	adcq %r13, %rbp
+	adcq %rax, %r15
+	adcq %rbx, %r8
+	addq %rsi, %r9
+	adcq %r13, %r11
+	adcq %rax, %r10
+	adcq %rbx, %r12
 	adcq $0, %rdx
-	cmovs %rbx, %r15
-	cmovs %r12, %rbp
-	cmovs %r10, %r13
-	cmovs %r14, %r11
-	movq %r15, 0(%rdi)
-	movq %rbp, 8(%rdi)
-	movq %r13, 16(%rdi)
-	movq %r11, 24(%rdi)
+	cmovs %r14, %r9
+	cmovs %rbp, %r11
+	cmovs %r15, %r10
+	cmovs %r8, %r12
+	movq %r9, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %r12, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
