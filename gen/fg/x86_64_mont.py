@@ -47,6 +47,8 @@ LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
 PEXT_HI = True
+BREG = ("adx",)
+BSET = (0, 1)
 NEGQ_KERNELS = (("x86_64", "mul"),)
 
 # RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
@@ -824,10 +826,23 @@ def _mul_rows(k, acc, ap, bp, n):
     splitting its row 1 measured 40.9 -> 43.2 through the public entry (and
     42.7 -> 40.4 called directly: this core has two timing modes there).
     """
+    Y = lambda j: k.mem(bp, 8 * j)
+    B = None
+    if n <= 4 and k.level == "adx":
+        # b loaded once into registers (some accumulator words spill instead):
+        # p256 adx mul 43.7 -> 42.8 (fieldgen-bench), ab 44.6 -> 44.1; bmi2
+        # (55.2 -> 55.9) and MULQ (59.2 -> 61.4) lose, as do subsets of b at adx
+        B = {j: k.input_word(bp, 8 * j, PRIO_PTR) for j in range(n)}
+        for b in B.values():
+            k.r(b)
+            k.unlock()
+        Y = lambda j: k.opnd(B[j])
     for i in range(n):
-        k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), list(range(n)), i,
+        k.row(acc, lambda i=i: k.mem(ap, 8 * i), Y, list(range(n)), i,
               split=i > 0 and (n > 4 or k.level == "x86_64"))
         acc[i].prio = PRIO_DONE
+    for b in (B or {}).values():
+        k.kill(b)
     for q in range(n, 2 * n):
         acc[q].prio = PRIO_DONE
 

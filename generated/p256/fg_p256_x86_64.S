@@ -1337,70 +1337,82 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	subq $24, %rsp
 	movq %rdx, %r8
+	movq 0(%r8), %r9
+	movq 8(%r8), %r10
+	movq 16(%r8), %r11
+	movq 24(%r8), %rax
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r10
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r10
-	mulxq 16(%r8), %rbx, %rbp
-	adcxq %rbx, %rax
-	mulxq 24(%r8), %r12, %r13
+	mulxq %r9, %rbx, %rbp
+	mulxq %r10, %r12, %r13
 	adcxq %r12, %rbp
-	adcxq %rcx, %r13
+	mulxq %r11, %r14, %r15
+	adcxq %r14, %r13
+	mulxq %rax, %r12, %r14
+	adcxq %r12, %r15
+	adcxq %rcx, %r14
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %r15
-	adcxq %r14, %r10
-	adoxq %r15, %rax
-	mulxq 8(%r8), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %rbp
-	mulxq 16(%r8), %r12, %r14
+	movq %rdi, 0(%rsp)
+	mulxq %r9, %r12, %rdi
 	adcxq %r12, %rbp
-	adoxq %r14, %r13
-	mulxq 24(%r8), %r15, %r11
-	adcxq %r15, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
+	adoxq %rdi, %r13
+	mulxq %r10, %r12, %rdi
+	adcxq %r12, %r13
+	adoxq %rdi, %r15
+	mulxq %r11, %r12, %rdi
+	adcxq %r12, %r15
+	adoxq %rdi, %r14
+	mulxq %rax, %r12, %rdi
+	adcxq %r12, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rax
-	adoxq %r12, %rbp
-	mulxq 8(%r8), %r14, %r15
-	adcxq %r14, %rbp
-	adoxq %r15, %r13
-	mulxq 16(%r8), %rbx, %r12
-	adcxq %rbx, %r13
-	adoxq %r12, %r11
-	mulxq 24(%r8), %r14, %r15
-	adcxq %r14, %r11
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
+	movq %rbp, 8(%rsp)
+	mulxq %r9, %r12, %rbp
+	adcxq %r12, %r13
+	adoxq %rbp, %r15
+	mulxq %r10, %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %r14
+	mulxq %r11, %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %rdi
+	mulxq %rax, %r12, %rbp
+	adcxq %r12, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rbp
-	adoxq %r12, %r13
-	mulxq 8(%r8), %r14, %rbx
-	adcxq %r14, %r13
-	adoxq %rbx, %r11
-	mulxq 16(%r8), %r12, %r14
-	adcxq %r12, %r11
-	adoxq %r14, %r15
-	mulxq 24(%r8), %rbx, %r12
-	adcxq %rbx, %r15
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r9, 0(%rdi)
-	movq %r10, 8(%rdi)
-	movq %rax, 16(%rdi)
-	movq %rbp, 24(%rdi)
-	movq %r13, 32(%rdi)
-	movq %r11, 40(%rdi)
-	movq %r15, 48(%rdi)
-	movq %r12, 56(%rdi)
+	movq %r13, 16(%rsp)
+	mulxq %r9, %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r14
+	mulxq %r10, %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rdi
+	mulxq %r11, %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %r13, %rbp
+	mulxq %rax, %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 0(%rsp), %r12
+	movq %rbx, 0(%r12)
+	movq 8(%rsp), %r9
+	movq %r9, 8(%r12)
+	movq 16(%rsp), %r10
+	movq %r10, 16(%r12)
+	movq %r15, 24(%r12)
+	movq %r14, 32(%r12)
+	movq %rdi, 40(%r12)
+	movq %rbp, 48(%r12)
+	movq %r13, 56(%r12)
+	addq $24, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1617,125 +1629,137 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	subq $24, %rsp
 	movq %rdx, %r8
+	movq 0(%r8), %r9
+	movq 8(%r8), %r10
+	movq 16(%r8), %r11
+	movq 24(%r8), %rax
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r10
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r10
-	mulxq 16(%r8), %rbx, %rbp
-	adcxq %rbx, %rax
-	mulxq 24(%r8), %r12, %r13
+	mulxq %r9, %rbx, %rbp
+	mulxq %r10, %r12, %r13
 	adcxq %r12, %rbp
-	adcxq %rcx, %r13
+	mulxq %r11, %r14, %r15
+	adcxq %r14, %r13
+	mulxq %rax, %r12, %r14
+	adcxq %r12, %r15
+	adcxq %rcx, %r14
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %r15
-	adcxq %r14, %r10
-	adoxq %r15, %rax
-	mulxq 8(%r8), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %rbp
-	mulxq 16(%r8), %r12, %r14
+	movq %rdi, 0(%rsp)
+	mulxq %r9, %r12, %rdi
 	adcxq %r12, %rbp
-	adoxq %r14, %r13
-	mulxq 24(%r8), %r15, %r11
-	adcxq %r15, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
+	adoxq %rdi, %r13
+	mulxq %r10, %r12, %rdi
+	adcxq %r12, %r13
+	adoxq %rdi, %r15
+	mulxq %r11, %r12, %rdi
+	adcxq %r12, %r15
+	adoxq %rdi, %r14
+	mulxq %rax, %r12, %rdi
+	adcxq %r12, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rax
-	adoxq %r12, %rbp
-	mulxq 8(%r8), %r14, %r15
-	adcxq %r14, %rbp
-	adoxq %r15, %r13
-	mulxq 16(%r8), %rbx, %r12
-	adcxq %rbx, %r13
-	adoxq %r12, %r11
-	mulxq 24(%r8), %r14, %r15
-	adcxq %r14, %r11
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
+	movq %rbp, 8(%rsp)
+	mulxq %r9, %r12, %rbp
+	adcxq %r12, %r13
+	adoxq %rbp, %r15
+	mulxq %r10, %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %r14
+	mulxq %r11, %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %rdi
+	mulxq %rax, %r12, %rbp
+	adcxq %r12, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rbp
-	adoxq %r12, %r13
-	mulxq 8(%r8), %r14, %rbx
-	adcxq %r14, %r13
-	adoxq %rbx, %r11
-	mulxq 16(%r8), %r12, %r14
-	adcxq %r12, %r11
-	adoxq %r14, %r15
-	mulxq 24(%r8), %rbx, %r12
-	adcxq %rbx, %r15
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r9, %rdx
-	movq %rdx, %r14
-	movq %rdx, %rbx
-	shlq $32, %r14
-	shrq $32, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
-	addq %r14, %r10
-	adcq %rbx, %rax
-	adcq %r8, %rbp
-	adcq $0, %rsi
-	movq %r10, %rdx
-	movq %rdx, %r14
-	shlq $32, %r14
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
-	addq %r14, %rax
-	adcq %rbx, %rbp
-	adcq %r8, %rsi
-	adcq $0, %r9
-	movq %rax, %rdx
-	movq %rdx, %r14
-	shlq $32, %r14
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
-	addq %r14, %rbp
-	adcq %rbx, %rsi
-	adcq %r8, %r9
-	adcq $0, %r10
-	movq %rbp, %rdx
-	movq %rdx, %r14
-	shlq $32, %r14
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rax
-	addq %r14, %rsi
-	adcq %rbx, %r9
-	adcq %r8, %r10
-	adcq $0, %rax
-	movq %r13, %r14
-	subq $-1, %r14
-	movq %r11, %rbx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
-	movq %r15, %r8
-	sbbq $0, %r8
-	movq %r12, %rbp
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
-	sbbq %rdx, %rdx
-	addq %rsi, %r13
-	adcq %r9, %r11
+	movq %r13, 16(%rsp)
+	mulxq %r9, %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r14
+	mulxq %r10, %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rdi
+	mulxq %r11, %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %r13, %rbp
+	mulxq %rax, %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %rbx, %rdx
+	movq %rdx, %r12
+	movq %rdx, %r9
+	shlq $32, %r12
+	shrq $32, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
+	movq 8(%rsp), %rax
+	addq %r12, %rax
+	movq 16(%rsp), %r8
+	adcq %r9, %r8
 	adcq %r10, %r15
-	adcq %rax, %r12
-	addq %rsi, %r14
+	adcq $0, %r11
+	movq %rax, %rdx
+	movq %rdx, %rsi
+	shlq $32, %rsi
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
+	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
+	addq %rsi, %r8
+	adcq %r12, %r15
+	adcq %r9, %r11
+	adcq $0, %r10
+	movq %r8, %rdx
+	movq %rdx, %rbx
+	shlq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r9
+	addq %rbx, %r15
+	adcq %rsi, %r11
+	adcq %r12, %r10
+	adcq $0, %r9
+	movq %r15, %rdx
+	movq %rdx, %rax
+	shlq $32, %rax
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r12
+	addq %rax, %r11
+	adcq %rbx, %r10
+	adcq %rsi, %r9
+	adcq $0, %r12
+	movq %r14, %r8
+	subq $-1, %r8
+	movq %rdi, %rax
+	sbbq .Lfg_p256_mont_p+8(%rip), %rax
+	movq %rbp, %rbx
+	sbbq $0, %rbx
+	movq %r13, %rsi
+	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq %r15, %r15
+	addq %r11, %r14
+	adcq %r10, %rdi
+	adcq %r9, %rbp
+	adcq %r12, %r13
+	addq %r11, %r8
+	adcq %r10, %rax
 	adcq %r9, %rbx
-	adcq %r10, %r8
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	cmovs %r13, %r14
-	cmovs %r11, %rbx
-	cmovs %r15, %r8
-	cmovs %r12, %rbp
-	movq %r14, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r8, 16(%rdi)
-	movq %rbp, 24(%rdi)
+	adcq %r12, %rsi
+	adcq $0, %r15
+	cmovs %r14, %r8
+	cmovs %rdi, %rax
+	cmovs %rbp, %rbx
+	cmovs %r13, %rsi
+	movq 0(%rsp), %rdx
+	movq %r8, 0(%rdx)
+	movq %rax, 8(%rdx)
+	movq %rbx, 16(%rdx)
+	movq %rsi, 24(%rdx)
+	addq $24, %rsp
 popq %rbx
 popq %rbp
 popq %r12
