@@ -47,8 +47,6 @@ LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
 PEXT_HI = True
-BREG = ("adx",)
-BSET = (0, 1)
 NEGQ_KERNELS = (("x86_64", "mul"),)
 
 # RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
