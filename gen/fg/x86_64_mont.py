@@ -820,7 +820,8 @@ def _mul_rows(k, acc, ap, bp, n):
 
     Rows after the first as two disjoint passes (split): adx n = 4 measured
     neutral, so it keeps the dual-chain rows there; MULQ p256 mul 61.3 -> 59.2
-    (fieldgen-bench).  The MULQ squaring triangle keeps its single-chain rows:
+    (fieldgen-bench), but MULQ at n > 4 keeps single-chain rows (p751 fp2_mul
+    1210 -> 1630 split, p503 530 -> 515).  The MULQ squaring triangle keeps its single-chain rows:
     splitting its row 1 measured 40.9 -> 43.2 through the public entry (and
     42.7 -> 40.4 called directly: this core has two timing modes there).
     """
@@ -837,7 +838,7 @@ def _mul_rows(k, acc, ap, bp, n):
         Y = lambda j: k.opnd(B[j])
     for i in range(n):
         k.row(acc, lambda i=i: k.mem(ap, 8 * i), Y, list(range(n)), i,
-              split=i > 0 and (n > 4 or k.level == "x86_64"))
+              split=i > 0 and (n <= 4 if k.level == "x86_64" else n > 4))
         acc[i].prio = PRIO_DONE
     for b in (B or {}).values():
         k.kill(b)

@@ -55,7 +55,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $96, %rsp
+	subq $48, %rsp
 	movq %rdx, %rcx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
@@ -103,459 +103,413 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r15
 	movq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	movq %rdi, 0(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rdi
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	movq %r8, 8(%rsp)
-	movq %r11, 16(%rsp)
-	movq %rax, %r8
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 8(%rsi)
-	movq %r15, 24(%rsp)
-	movq %rbp, 32(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rbp
-	movq 56(%rcx), %rax
-	mulq 8(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
 	addq %r13, %rbx
-	adcq %rdi, %r12
-	adcq %r8, %r14
-	adcq %r11, %r9
-	movq 32(%rsp), %r13
-	adcq %r15, %r13
-	movq 24(%rsp), %rdi
-	adcq %rbp, %rdi
-	movq 16(%rsp), %r8
-	adcq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	movq %rax, %r15
-	movq %rdx, %rbp
+	movq %rdx, %r13
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	movq %r8, 16(%rsp)
-	movq %rdi, 24(%rsp)
-	movq %rax, %r8
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 32(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdi, 0(%rsp)
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdi, %r9
+	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 32(%rcx), %rax
-	mulq 8(%rsi)
-	movq %r13, 32(%rsp)
-	movq %r9, 40(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r9
-	movq 48(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r15, %r10
-	adcq %rbp, %rbx
-	adcq %r8, %r12
-	adcq %rdi, %r14
-	movq 40(%rsp), %r15
-	adcq %r13, %r15
-	movq 32(%rsp), %rbp
-	adcq %r9, %rbp
-	movq 24(%rsp), %r8
-	adcq %rax, %r8
-	movq 16(%rsp), %rdi
-	adcq %rdx, %rdi
-	adcq $0, %r11
-	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	movq %rax, %r13
-	movq %rdx, %r9
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r10, 16(%rsp)
-	movq %r11, 24(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r11
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
 	movq 40(%rcx), %rax
 	mulq 16(%rsi)
-	movq %rdi, 32(%rsp)
-	movq %r8, 40(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r8
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 48(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rdi, %r11
+	adcq $0, %rdx
+	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r13, %r12
-	adcq %r9, %r14
-	adcq %r10, %r15
-	adcq %r11, %rbp
-	movq 40(%rsp), %r13
-	adcq %rdi, %r13
-	movq 32(%rsp), %r9
-	adcq %r8, %r9
-	movq 24(%rsp), %r10
-	adcq %rax, %r10
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rax, %rdi
-	movq %rdx, %r8
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r10, 24(%rsp)
-	movq %r9, 32(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r9
-	movq 32(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r13, 40(%rsp)
-	movq %rbp, 48(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rdi, %rbx
-	adcq %r8, %r12
-	adcq %r10, %r14
-	adcq %r9, %r15
-	movq 48(%rsp), %rdi
-	adcq %r13, %rdi
-	movq 40(%rsp), %r8
-	adcq %rbp, %r8
-	movq 32(%rsp), %r10
-	adcq %rax, %r10
-	movq 24(%rsp), %r9
-	adcq %rdx, %r9
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	movq %rax, %r13
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	movq %rbx, 24(%rsp)
-	movq %r11, 32(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r9, 40(%rsp)
-	movq %r10, 48(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r10
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r13, %r14
-	adcq %rbp, %r15
-	adcq %rbx, %rdi
-	adcq %r11, %r8
-	movq 48(%rsp), %r13
-	adcq %r9, %r13
-	movq 40(%rsp), %rbp
-	adcq %r10, %rbp
-	movq 32(%rsp), %rbx
-	adcq %rax, %rbx
+	addq %rdi, %r13
 	adcq $0, %rdx
-	movq %rdx, %r11
+	movq %rdx, %rdi
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
-	movq %rax, %r9
-	movq %rdx, %r10
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	movq %rbx, 32(%rsp)
-	movq %rbp, 40(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %rbp
-	movq 32(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r13, 48(%rsp)
-	movq %r8, 56(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r8
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r9, %r12
-	adcq %r10, %r14
-	adcq %rbx, %r15
-	adcq %rbp, %rdi
-	movq 56(%rsp), %r9
-	adcq %r13, %r9
-	movq 48(%rsp), %r10
-	adcq %r8, %r10
-	movq 40(%rsp), %rbx
-	adcq %rax, %rbx
-	movq 32(%rsp), %rbp
-	adcq %rdx, %rbp
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	movq %rax, %r13
-	movq %rdx, %r8
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r12, 32(%rsp)
-	movq %r11, 40(%rsp)
-	movq %rax, %r12
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	movq %rbp, 48(%rsp)
-	movq %rbx, 56(%rsp)
-	movq %rax, %rbp
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rbx, 8(%rsp)
 	movq %rdx, %rbx
-	movq 56(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %r15
-	adcq %r8, %rdi
-	adcq %r12, %r9
-	adcq %r11, %r10
-	movq 56(%rsp), %r13
-	adcq %rbp, %r13
-	movq 48(%rsp), %r8
-	adcq %rbx, %r8
-	movq 40(%rsp), %r12
-	adcq %rax, %r12
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 32(%rsi)
-	movq %rax, %rbp
+	addq %rbx, %r14
+	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 16(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r12, 40(%rsp)
-	movq %r8, 48(%rsp)
-	movq %rax, %r12
-	movq %rdx, %r8
-	movq 32(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r13, 56(%rsp)
-	movq %r10, 64(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r10
-	movq 48(%rcx), %rax
-	mulq 32(%rsi)
-	addq %rbp, %r14
-	adcq %rbx, %r15
-	adcq %r12, %rdi
-	adcq %r8, %r9
-	movq 64(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 56(%rsp), %rbx
-	adcq %r10, %rbx
-	movq 48(%rsp), %r12
-	adcq %rax, %r12
-	movq 40(%rsp), %r8
-	adcq %rdx, %r8
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	movq %rax, %r13
-	movq %rdx, %r10
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r14, 40(%rsp)
-	movq %r11, 48(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r8, 56(%rsp)
-	movq %r12, 64(%rsp)
-	movq %rax, %r8
-	movq %rdx, %r12
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rdi
-	adcq %r10, %r9
-	adcq %r14, %rbp
-	adcq %r11, %rbx
-	movq 64(%rsp), %r13
-	adcq %r8, %r13
-	movq 56(%rsp), %r10
-	adcq %r12, %r10
-	movq 48(%rsp), %r14
-	adcq %rax, %r14
+	mulq 24(%rsi)
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 40(%rsi)
-	movq %rax, %r8
-	movq %rdx, %r12
-	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r14, 48(%rsp)
-	movq %r10, 56(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r10
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r13, 64(%rsp)
-	movq %rbx, 72(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rbx
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r8, %r15
-	adcq %r12, %rdi
-	adcq %r14, %r9
-	adcq %r10, %rbp
-	movq 72(%rsp), %r8
-	adcq %r13, %r8
-	movq 64(%rsp), %r12
-	adcq %rbx, %r12
-	movq 56(%rsp), %r14
-	adcq %rax, %r14
-	movq 48(%rsp), %r10
-	adcq %rdx, %r10
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	movq %rax, %r13
-	movq %rdx, %rbx
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r15, 48(%rsp)
-	movq %r11, 56(%rsp)
-	movq %rax, %r15
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r10, 64(%rsp)
-	movq %r14, 72(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r13, %r9
-	adcq %rbx, %rbp
-	adcq %r15, %r8
-	adcq %r11, %r12
-	movq 72(%rsp), %r13
-	adcq %r10, %r13
-	movq 64(%rsp), %rbx
-	adcq %r14, %rbx
-	movq 56(%rsp), %r15
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	movq %rax, %r10
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r15, 56(%rsp)
-	movq %rbx, 64(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rbx
-	movq 32(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r13, 72(%rsp)
-	movq %r12, 80(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r10, %rdi
-	adcq %r14, %r9
-	adcq %r15, %rbp
-	adcq %rbx, %r8
-	movq 80(%rsp), %r10
-	adcq %r13, %r10
-	movq 72(%rsp), %r14
-	adcq %r12, %r14
-	movq 64(%rsp), %r15
-	adcq %rax, %r15
-	movq 56(%rsp), %rbx
-	adcq %rdx, %rbx
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rax, %r13
-	movq %rdx, %r12
-	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rdi, 56(%rsp)
-	movq %r11, 64(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rbx, 72(%rsp)
-	movq %r15, 80(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r13, %rbp
-	adcq %r12, %r8
-	adcq %rdi, %r10
-	adcq %r11, %r14
-	movq 80(%rsp), %r13
-	adcq %rbx, %r13
-	movq 72(%rsp), %r12
-	adcq %r15, %r12
-	movq 64(%rsp), %rdi
-	adcq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rax, %rbx
-	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rdi, 64(%rsp)
-	movq %r12, 72(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r12
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r13, 80(%rsp)
-	movq %r14, 88(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r14
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
 	addq %rbx, %r9
-	adcq %r15, %rbp
-	adcq %rdi, %r8
-	adcq %r12, %r10
-	movq 88(%rsp), %rbx
-	adcq %r13, %rbx
-	movq 80(%rsp), %r15
-	adcq %r14, %r15
-	movq 72(%rsp), %rdi
-	adcq %rax, %rdi
-	movq 64(%rsp), %r12
-	adcq %rdx, %r12
-	adcq $0, %r11
-	movq 0(%rsp), %r13
-	movq 8(%rsp), %r14
-	movq %r14, 0(%r13)
-	movq 16(%rsp), %rcx
-	movq %rcx, 8(%r13)
-	movq 24(%rsp), %rsi
-	movq %rsi, 16(%r13)
-	movq 32(%rsp), %r14
-	movq %r14, 24(%r13)
-	movq 40(%rsp), %rcx
-	movq %rcx, 32(%r13)
-	movq 48(%rsp), %rsi
-	movq %rsi, 40(%r13)
-	movq 56(%rsp), %r14
-	movq %r14, 48(%r13)
-	movq %r9, 56(%r13)
-	movq %rbp, 64(%r13)
-	movq %r8, 72(%r13)
-	movq %r10, 80(%r13)
-	movq %rbx, 88(%r13)
-	movq %r15, 96(%r13)
-	movq %rdi, 104(%r13)
-	movq %r12, 112(%r13)
-	movq %r11, 120(%r13)
-	addq $96, %rsp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 40(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 0(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r12, 16(%rsp)
+	movq %rdx, %r12
+	movq 8(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 16(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 24(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 32(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 56(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 0(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 0(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %r9, 32(%rsp)
+	movq %rdx, %r9
+	movq 8(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r9, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rbp, 40(%rsp)
+	movq %rdx, %rbp
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbp, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 0(%rsp), %rcx
+	movq %r8, 0(%rcx)
+	movq %r10, 8(%rcx)
+	movq 8(%rsp), %rsi
+	movq %rsi, 16(%rcx)
+	movq 16(%rsp), %r8
+	movq %r8, 24(%rcx)
+	movq 24(%rsp), %r10
+	movq %r10, 32(%rcx)
+	movq 32(%rsp), %rsi
+	movq %rsi, 40(%rcx)
+	movq 40(%rsp), %r8
+	movq %r8, 48(%rcx)
+	movq %r15, 56(%rcx)
+	movq %r11, 64(%rcx)
+	movq %r13, 72(%rcx)
+	movq %rdi, 80(%rcx)
+	movq %rbx, 88(%rcx)
+	movq %r12, 96(%rcx)
+	movq %r14, 104(%rcx)
+	movq %r9, 112(%rcx)
+	movq %rbp, 120(%rcx)
+	addq $48, %rsp
 popq %rbx
 popq %rbp
 popq %r12

@@ -63,7 +63,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $200, %rsp
+	subq $120, %rsp
 	movq %rdx, %rcx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
@@ -138,1336 +138,994 @@ pushq %rbx
 	movq %rax, %rdi
 	movq %rdi, 16(%rsp)
 	movq %rdx, %rdi
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %r8, 24(%rsp)
+	movq %rdx, %r8
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	movq %r8, 24(%rsp)
-	movq %rdi, 32(%rsp)
-	movq %rax, %r8
-	movq %rdx, %rdi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	movq %r11, 40(%rsp)
-	movq %r13, 48(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r13
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 32(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
-	movq %r15, 56(%rsp)
-	movq %rbp, 64(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 48(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 56(%rcx), %rax
 	mulq 8(%rsi)
-	movq %r9, 72(%rsp)
-	movq %r14, 80(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r14
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 64(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 72(%rcx), %rax
 	mulq 8(%rsi)
-	movq %r12, 88(%rsp)
-	movq %rbx, 96(%rsp)
-	movq %rax, %r12
-	movq %rdx, %rbx
+	movq %r11, 32(%rsp)
+	movq 8(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 80(%rcx), %rax
+	mulq 8(%rsi)
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 88(%rcx), %rax
 	mulq 8(%rsi)
-	movq %rbx, 104(%rsp)
-	movq 96(%rsp), %rbx
-	addq %r8, %rbx
-	movq 88(%rsp), %r8
-	adcq %rdi, %r8
-	movq 80(%rsp), %rdi
-	adcq %r11, %rdi
-	movq 72(%rsp), %r11
-	adcq %r13, %r11
-	movq 64(%rsp), %r13
-	adcq %r15, %r13
-	movq 56(%rsp), %r15
-	adcq %rbp, %r15
-	movq 48(%rsp), %rbp
-	adcq %r9, %rbp
-	movq 40(%rsp), %r9
-	adcq %r14, %r9
-	movq 8(%rsp), %r14
-	adcq %r12, %r14
-	movq 104(%rsp), %r12
-	movq %r14, 104(%rsp)
-	movq 16(%rsp), %r14
-	adcq %r12, %r14
-	movq 32(%rsp), %r12
-	adcq %rax, %r12
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r8, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r10, 16(%rsp)
+	movq %rdx, %r10
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r10, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r10, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 32(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r10, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 40(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r10, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 48(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 56(%rcx), %rax
+	mulq 16(%rsi)
+	movq %r13, 40(%rsp)
+	movq 32(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 64(%rcx), %rax
+	mulq 16(%rsi)
+	movq %r13, 32(%rsp)
+	movq 8(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 72(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 80(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r10, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 88(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r10, %r8
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rbx, 8(%rsp)
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbx, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 40(%rcx), %rax
+	mulq 24(%rsi)
+	movq %r15, 48(%rsp)
+	movq 40(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 24(%rsi)
+	movq %r15, 40(%rsp)
+	movq 32(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 64(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 72(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 80(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbx, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 88(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 0(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r14
 	adcq $0, %rdx
 	movq %r12, 32(%rsp)
 	movq %rdx, %r12
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	movq %r14, 16(%rsp)
-	movq %r9, 8(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	movq %rbp, 40(%rsp)
-	movq %r15, 48(%rsp)
-	movq %rax, %rbp
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 8(%rsi)
-	movq %r13, 56(%rsp)
-	movq %r11, 64(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 8(%rsi)
-	movq %rdi, 72(%rsp)
-	movq %r8, 80(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r8
-	movq 64(%rcx), %rax
-	mulq 8(%rsi)
-	movq %rbx, 88(%rsp)
-	movq %r10, 96(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r10
-	movq 80(%rcx), %rax
-	mulq 8(%rsi)
-	movq %r10, 112(%rsp)
-	movq 96(%rsp), %r10
-	addq %r14, %r10
-	movq 88(%rsp), %r14
-	adcq %r9, %r14
-	movq 80(%rsp), %r9
-	adcq %rbp, %r9
-	movq 72(%rsp), %rbp
-	adcq %r15, %rbp
-	movq 64(%rsp), %r15
-	adcq %r13, %r15
-	movq 56(%rsp), %r13
-	adcq %r11, %r13
-	movq 48(%rsp), %r11
-	adcq %rdi, %r11
-	movq 40(%rsp), %rdi
-	adcq %r8, %rdi
-	movq 8(%rsp), %r8
-	adcq %rbx, %r8
-	movq 112(%rsp), %rbx
-	movq %r8, 112(%rsp)
-	movq 104(%rsp), %r8
-	adcq %rbx, %r8
-	movq 16(%rsp), %rbx
-	adcq %rax, %rbx
-	movq %rbx, 16(%rsp)
-	movq 32(%rsp), %rbx
-	adcq %rdx, %rbx
-	adcq $0, %r12
 	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r10, 32(%rsp)
-	movq %r12, 104(%rsp)
-	movq %rax, %r10
+	mulq 32(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 16(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rbx, 8(%rsp)
-	movq %r8, 40(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r8
-	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rdi, 48(%rsp)
-	movq %r14, 56(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r11, 64(%rsp)
-	movq %r13, 72(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r13
-	movq 72(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r15, 80(%rsp)
-	movq %rbp, 88(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r10, %r9
-	movq 88(%rsp), %r10
-	adcq %r12, %r10
-	movq 80(%rsp), %r12
-	adcq %rbx, %r12
-	movq 72(%rsp), %rbx
-	adcq %r8, %rbx
-	movq 64(%rsp), %r8
-	adcq %rdi, %r8
-	movq 48(%rsp), %rdi
-	adcq %r14, %rdi
-	movq 112(%rsp), %r14
-	adcq %r11, %r14
-	movq 40(%rsp), %r11
-	adcq %r13, %r11
-	movq 16(%rsp), %r13
-	adcq %r15, %r13
-	movq 8(%rsp), %r15
-	adcq %rbp, %r15
-	movq 104(%rsp), %rbp
-	adcq %rax, %rbp
+	mulq 32(%rsi)
+	movq %rbp, 56(%rsp)
+	movq 48(%rsp), %rbp
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rbp, 104(%rsp)
-	movq %rdx, %rbp
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r15, 8(%rsp)
-	movq %r13, 16(%rsp)
-	movq %rax, %r15
-	movq %rdx, %r13
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r11, 40(%rsp)
-	movq %r14, 112(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r14
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 32(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rdi, 48(%rsp)
-	movq %r8, 64(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r8
+	mulq 32(%rsi)
+	movq %rbp, 48(%rsp)
+	movq 40(%rsp), %rbp
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 48(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rbx, 72(%rsp)
-	movq %r12, 80(%rsp)
-	movq %rax, %rbx
+	mulq 32(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 56(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
+	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 64(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r10, 88(%rsp)
-	movq %r9, 96(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r9
-	movq 80(%rcx), %rax
-	mulq 16(%rsi)
-	movq %r9, 120(%rsp)
-	movq 56(%rsp), %r9
-	addq %r15, %r9
-	movq 96(%rsp), %r15
-	adcq %r13, %r15
-	movq 88(%rsp), %r13
-	adcq %r11, %r13
-	movq 80(%rsp), %r11
-	adcq %r14, %r11
-	movq 72(%rsp), %r14
-	adcq %rdi, %r14
-	movq 64(%rsp), %rdi
-	adcq %r8, %rdi
-	movq 48(%rsp), %r8
-	adcq %rbx, %r8
-	movq 112(%rsp), %rbx
-	adcq %r12, %rbx
-	movq 40(%rsp), %r12
-	adcq %r10, %r12
-	movq 120(%rsp), %r10
-	movq %r12, 120(%rsp)
-	movq 16(%rsp), %r12
-	adcq %r10, %r12
-	movq 8(%rsp), %r10
-	adcq %rax, %r10
-	movq %r10, 8(%rsp)
-	movq 104(%rsp), %r10
-	adcq %rdx, %r10
-	adcq $0, %rbp
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r9, 104(%rsp)
-	movq %rbp, 16(%rsp)
-	movq %rax, %r9
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r10, 40(%rsp)
-	movq %r12, 112(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r12
-	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	movq %rbx, 48(%rsp)
-	movq %r15, 64(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r8, 72(%rsp)
-	movq %rdi, 80(%rsp)
-	movq %rax, %r8
-	movq %rdx, %rdi
-	movq 72(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r14, 88(%rsp)
-	movq %r11, 96(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r11
-	movq 88(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r9, %r13
-	movq 96(%rsp), %r9
-	adcq %rbp, %r9
-	movq 88(%rsp), %rbp
-	adcq %r10, %rbp
-	movq 80(%rsp), %r10
-	adcq %r12, %r10
-	movq 72(%rsp), %r12
-	adcq %rbx, %r12
-	movq 48(%rsp), %rbx
-	adcq %r15, %rbx
-	movq 120(%rsp), %r15
-	adcq %r8, %r15
-	movq 112(%rsp), %r8
-	adcq %rdi, %r8
-	movq 8(%rsp), %rdi
-	adcq %r14, %rdi
-	movq 40(%rsp), %r14
-	adcq %r11, %r14
-	movq 16(%rsp), %r11
-	adcq %rax, %r11
+	mulq 32(%rsi)
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %r11, 16(%rsp)
-	movq %rdx, %r11
+	addq %r12, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 72(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r12, %r8
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 80(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 88(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 0(%rcx), %rax
-	mulq 24(%rsi)
+	mulq 40(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
 	movq %r14, 40(%rsp)
-	movq %rdi, 8(%rsp)
-	movq %rax, %r14
-	movq %rdx, %rdi
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r8, 112(%rsp)
-	movq %r15, 120(%rsp)
-	movq %rax, %r8
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 24(%rsi)
-	movq %rbx, 48(%rsp)
-	movq %r12, 72(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r10, 80(%rsp)
-	movq %rbp, 88(%rsp)
-	movq %rax, %r10
-	movq %rdx, %rbp
-	movq 64(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r9, 96(%rsp)
-	movq %r13, 56(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r13
-	movq 80(%rcx), %rax
-	mulq 24(%rsi)
-	movq %r13, 128(%rsp)
-	movq 64(%rsp), %r13
-	addq %r14, %r13
-	movq 56(%rsp), %r14
-	adcq %rdi, %r14
-	movq 96(%rsp), %rdi
-	adcq %r8, %rdi
-	movq 88(%rsp), %r8
-	adcq %r15, %r8
-	movq 80(%rsp), %r15
-	adcq %rbx, %r15
-	movq 72(%rsp), %rbx
-	adcq %r12, %rbx
-	movq 48(%rsp), %r12
-	adcq %r10, %r12
-	movq 120(%rsp), %r10
-	adcq %rbp, %r10
-	movq 112(%rsp), %rbp
-	adcq %r9, %rbp
-	movq 128(%rsp), %r9
-	movq %rbp, 128(%rsp)
-	movq 8(%rsp), %rbp
-	adcq %r9, %rbp
-	movq 40(%rsp), %r9
-	adcq %rax, %r9
-	movq %r9, 40(%rsp)
-	movq 16(%rsp), %r9
-	adcq %rdx, %r9
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r13, 16(%rsp)
-	movq %r11, 8(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r11
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r9, 112(%rsp)
-	movq %rbp, 120(%rsp)
-	movq %rax, %r9
-	movq %rdx, %rbp
-	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r10, 48(%rsp)
-	movq %r14, 72(%rsp)
-	movq %rax, %r10
 	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r12, 80(%rsp)
-	movq %rbx, 88(%rsp)
-	movq %rax, %r12
-	movq %rdx, %rbx
-	movq 72(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r15, 96(%rsp)
-	movq %r8, 56(%rsp)
-	movq %rax, %r15
-	movq %rdx, %r8
-	movq 88(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r13, %rdi
-	movq 56(%rsp), %r13
-	adcq %r11, %r13
-	movq 96(%rsp), %r11
-	adcq %r9, %r11
-	movq 88(%rsp), %r9
-	adcq %rbp, %r9
-	movq 80(%rsp), %rbp
-	adcq %r10, %rbp
-	movq 48(%rsp), %r10
-	adcq %r14, %r10
-	movq 128(%rsp), %r14
-	adcq %r12, %r14
-	movq 120(%rsp), %r12
-	adcq %rbx, %r12
-	movq 40(%rsp), %rbx
-	adcq %r15, %rbx
-	movq 112(%rsp), %r15
-	adcq %r8, %r15
-	movq 8(%rsp), %r8
-	adcq %rax, %r8
-	adcq $0, %rdx
-	movq %r8, 8(%rsp)
-	movq %rdx, %r8
-	movq 0(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r15, 112(%rsp)
-	movq %rbx, 40(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r12, 120(%rsp)
-	movq %r14, 128(%rsp)
-	movq %rax, %r12
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r10, 48(%rsp)
-	movq %rbp, 80(%rsp)
-	movq %rax, %r10
-	movq %rdx, %rbp
-	movq 48(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r9, 88(%rsp)
-	movq %r11, 96(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r11
-	movq 64(%rcx), %rax
-	mulq 32(%rsi)
-	movq %r13, 56(%rsp)
-	movq %rdi, 64(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rdi
-	movq 80(%rcx), %rax
-	mulq 32(%rsi)
-	movq %rdi, 136(%rsp)
-	movq 72(%rsp), %rdi
-	addq %r15, %rdi
-	movq 64(%rsp), %r15
-	adcq %rbx, %r15
-	movq 56(%rsp), %rbx
-	adcq %r12, %rbx
-	movq 96(%rsp), %r12
-	adcq %r14, %r12
-	movq 88(%rsp), %r14
-	adcq %r10, %r14
-	movq 80(%rsp), %r10
-	adcq %rbp, %r10
-	movq 48(%rsp), %rbp
-	adcq %r9, %rbp
-	movq 128(%rsp), %r9
-	adcq %r11, %r9
-	movq 120(%rsp), %r11
-	adcq %r13, %r11
-	movq 136(%rsp), %r13
-	movq %r11, 136(%rsp)
-	movq 40(%rsp), %r11
-	adcq %r13, %r11
-	movq 112(%rsp), %r13
-	adcq %rax, %r13
-	movq %r13, 112(%rsp)
-	movq 8(%rsp), %r13
-	adcq %rdx, %r13
-	adcq $0, %r8
 	movq 8(%rcx), %rax
 	mulq 40(%rsi)
-	movq %rdi, 8(%rsp)
-	movq %r8, 40(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r8
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r13, 120(%rsp)
-	movq %r11, 128(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r9, 48(%rsp)
-	movq %r15, 80(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 40(%rsi)
-	movq %rbp, 88(%rsp)
-	movq %r10, 96(%rsp)
-	movq %rax, %rbp
-	movq %rdx, %r10
-	movq 72(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r14, 56(%rsp)
-	movq %r12, 64(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r12
-	movq 88(%rcx), %rax
-	mulq 40(%rsi)
-	addq %rdi, %rbx
-	movq 64(%rsp), %rdi
-	adcq %r8, %rdi
-	movq 56(%rsp), %r8
-	adcq %r13, %r8
-	movq 96(%rsp), %r13
-	adcq %r11, %r13
-	movq 88(%rsp), %r11
-	adcq %r9, %r11
-	movq 48(%rsp), %r9
-	adcq %r15, %r9
-	movq 136(%rsp), %r15
-	adcq %rbp, %r15
-	movq 128(%rsp), %rbp
-	adcq %r10, %rbp
-	movq 112(%rsp), %r10
-	adcq %r14, %r10
-	movq 120(%rsp), %r14
-	adcq %r12, %r14
-	movq 40(%rsp), %r12
-	adcq %rax, %r12
+	movq %r9, 64(%rsp)
+	movq 56(%rsp), %r9
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r12, 40(%rsp)
-	movq %rdx, %r12
-	movq 0(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r14, 120(%rsp)
-	movq %r10, 112(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r10
-	movq 16(%rcx), %rax
-	mulq 40(%rsi)
-	movq %rbp, 128(%rsp)
-	movq %r15, 136(%rsp)
-	movq %rax, %rbp
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r9, 48(%rsp)
-	movq %r11, 88(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 40(%rsi)
-	movq %r13, 96(%rsp)
-	movq %r8, 56(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r8
-	movq 64(%rcx), %rax
-	mulq 40(%rsi)
-	movq %rdi, 64(%rsp)
-	movq %rbx, 72(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
-	mulq 40(%rsi)
-	movq %rbx, 144(%rsp)
-	movq 80(%rsp), %rbx
-	addq %r14, %rbx
-	movq 72(%rsp), %r14
-	adcq %r10, %r14
-	movq 64(%rsp), %r10
-	adcq %rbp, %r10
-	movq 56(%rsp), %rbp
-	adcq %r15, %rbp
-	movq 96(%rsp), %r15
-	adcq %r9, %r15
-	movq 88(%rsp), %r9
-	adcq %r11, %r9
-	movq 48(%rsp), %r11
-	adcq %r13, %r11
-	movq 136(%rsp), %r13
-	adcq %r8, %r13
-	movq 128(%rsp), %r8
-	adcq %rdi, %r8
-	movq 144(%rsp), %rdi
-	movq %r8, 144(%rsp)
-	movq 112(%rsp), %r8
-	adcq %rdi, %r8
-	movq 120(%rsp), %rdi
-	adcq %rax, %rdi
-	movq %rdi, 120(%rsp)
-	movq 40(%rsp), %rdi
-	adcq %rdx, %rdi
-	adcq $0, %r12
-	movq 8(%rcx), %rax
-	mulq 48(%rsi)
-	movq %rbx, 40(%rsp)
-	movq %r12, 112(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r12
-	movq 24(%rcx), %rax
-	mulq 48(%rsi)
-	movq %rdi, 128(%rsp)
-	movq %r8, 136(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r8
-	movq 40(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r13, 48(%rsp)
-	movq %r14, 88(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r11, 96(%rsp)
-	movq %r9, 56(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r9
-	movq 72(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r15, 64(%rsp)
-	movq %rbp, 72(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbx, %r10
-	movq 72(%rsp), %rbx
-	adcq %r12, %rbx
-	movq 64(%rsp), %r12
-	adcq %rdi, %r12
-	movq 56(%rsp), %rdi
-	adcq %r8, %rdi
-	movq 96(%rsp), %r8
-	adcq %r13, %r8
-	movq 48(%rsp), %r13
-	adcq %r14, %r13
-	movq 144(%rsp), %r14
-	adcq %r11, %r14
-	movq 136(%rsp), %r11
-	adcq %r9, %r11
-	movq 120(%rsp), %r9
-	adcq %r15, %r9
-	movq 128(%rsp), %r15
-	adcq %rbp, %r15
-	movq 112(%rsp), %rbp
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rbp, 112(%rsp)
-	movq %rdx, %rbp
-	movq 0(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r15, 128(%rsp)
-	movq %r9, 120(%rsp)
-	movq %rax, %r15
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r11, 136(%rsp)
-	movq %r14, 144(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r13, 48(%rsp)
-	movq %r8, 96(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r8
-	movq 48(%rcx), %rax
-	mulq 48(%rsi)
-	movq %rdi, 56(%rsp)
-	movq %r12, 64(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r12
-	movq 64(%rcx), %rax
-	mulq 48(%rsi)
-	movq %rbx, 72(%rsp)
-	movq %r10, 80(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r10
-	movq 80(%rcx), %rax
-	mulq 48(%rsi)
-	movq %r10, 152(%rsp)
-	movq 88(%rsp), %r10
-	addq %r15, %r10
-	movq 80(%rsp), %r15
-	adcq %r9, %r15
-	movq 72(%rsp), %r9
-	adcq %r11, %r9
-	movq 64(%rsp), %r11
-	adcq %r14, %r11
-	movq 56(%rsp), %r14
-	adcq %r13, %r14
-	movq 96(%rsp), %r13
-	adcq %r8, %r13
-	movq 48(%rsp), %r8
-	adcq %rdi, %r8
-	movq 144(%rsp), %rdi
-	adcq %r12, %rdi
-	movq 136(%rsp), %r12
-	adcq %rbx, %r12
-	movq 152(%rsp), %rbx
-	movq %r12, 152(%rsp)
-	movq 120(%rsp), %r12
-	adcq %rbx, %r12
-	movq 128(%rsp), %rbx
-	adcq %rax, %rbx
-	movq %rbx, 128(%rsp)
-	movq 112(%rsp), %rbx
-	adcq %rdx, %rbx
-	adcq $0, %rbp
-	movq 8(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r10, 112(%rsp)
-	movq %rbp, 120(%rsp)
-	movq %rax, %r10
-	movq %rdx, %rbp
-	movq 24(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rbx, 136(%rsp)
-	movq %r12, 144(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r12
-	movq 40(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rdi, 48(%rsp)
-	movq %r15, 96(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r8, 56(%rsp)
-	movq %r13, 64(%rsp)
-	movq %rax, %r8
-	movq %rdx, %r13
-	movq 72(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r14, 72(%rsp)
-	movq %r11, 80(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r11
-	movq 88(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r10, %r9
-	movq 80(%rsp), %r10
-	adcq %rbp, %r10
-	movq 72(%rsp), %rbp
-	adcq %rbx, %rbp
-	movq 64(%rsp), %rbx
-	adcq %r12, %rbx
-	movq 56(%rsp), %r12
-	adcq %rdi, %r12
-	movq 48(%rsp), %rdi
-	adcq %r15, %rdi
-	movq 152(%rsp), %r15
-	adcq %r8, %r15
-	movq 144(%rsp), %r8
-	adcq %r13, %r8
-	movq 128(%rsp), %r13
-	adcq %r14, %r13
-	movq 136(%rsp), %r14
-	adcq %r11, %r14
-	movq 120(%rsp), %r11
-	adcq %rax, %r11
-	adcq $0, %rdx
-	movq %r11, 120(%rsp)
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r14, 136(%rsp)
-	movq %r13, 128(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r13
-	movq 16(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r8, 144(%rsp)
-	movq %r15, 152(%rsp)
-	movq %rax, %r8
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rdi, 48(%rsp)
-	movq %r12, 56(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	movq %rbx, 64(%rsp)
-	movq %rbp, 72(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %rbp
-	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r10, 80(%rsp)
-	movq %r9, 88(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r9
-	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	movq %r9, 160(%rsp)
-	movq 96(%rsp), %r9
 	addq %r14, %r9
-	movq 88(%rsp), %r14
-	adcq %r13, %r14
-	movq 80(%rsp), %r13
-	adcq %r8, %r13
-	movq 72(%rsp), %r8
-	adcq %r15, %r8
-	movq 64(%rsp), %r15
-	adcq %rdi, %r15
-	movq 56(%rsp), %rdi
-	adcq %r12, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 40(%rsi)
+	movq %r9, 56(%rsp)
+	movq 48(%rsp), %r9
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 64(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 72(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 80(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 88(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 0(%rcx), %rax
+	mulq 48(%rsi)
+	movq %r14, 48(%rsp)
+	movq 56(%rsp), %r14
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r14, 56(%rsp)
+	movq %rdx, %r14
+	movq 8(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 64(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 72(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 80(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 88(%rcx), %rax
+	mulq 48(%rsi)
+	movq %r12, 72(%rsp)
 	movq 48(%rsp), %r12
-	adcq %rbx, %r12
-	movq 152(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq 144(%rsp), %rbp
-	adcq %r10, %rbp
-	movq 160(%rsp), %r10
-	movq %rbp, 160(%rsp)
-	movq 128(%rsp), %rbp
-	adcq %r10, %rbp
-	movq 136(%rsp), %r10
-	adcq %rax, %r10
-	movq %r10, 136(%rsp)
-	movq 120(%rsp), %r10
-	adcq %rdx, %r10
-	adcq $0, %r11
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 0(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r9, 48(%rsp)
+	movq %rdx, %r9
+	movq 8(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r9, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r9, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 72(%rcx), %rax
+	mulq 56(%rsi)
+	movq %rbx, 80(%rsp)
+	movq 72(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 88(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbp, 72(%rsp)
+	movq %rdx, %rbp
 	movq 8(%rcx), %rax
 	mulq 64(%rsi)
-	movq %r9, 120(%rsp)
-	movq %r11, 128(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r11
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbp, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbp, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq 24(%rcx), %rax
 	mulq 64(%rsi)
-	movq %r10, 144(%rsp)
-	movq %rbp, 152(%rsp)
-	movq %rax, %r10
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 32(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
+	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 40(%rcx), %rax
 	mulq 64(%rsi)
-	movq %rbx, 48(%rsp)
-	movq %r14, 56(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	movq %r12, 64(%rsp)
-	movq %rdi, 72(%rsp)
-	movq %rax, %r12
-	movq %rdx, %rdi
-	movq 72(%rcx), %rax
-	mulq 64(%rsi)
-	movq %r15, 80(%rsp)
-	movq %r8, 88(%rsp)
-	movq %rax, %r15
-	movq %rdx, %r8
-	movq 88(%rcx), %rax
-	mulq 64(%rsi)
-	addq %r9, %r13
-	movq 88(%rsp), %r9
-	adcq %r11, %r9
-	movq 80(%rsp), %r11
-	adcq %r10, %r11
-	movq 72(%rsp), %r10
-	adcq %rbp, %r10
-	movq 64(%rsp), %rbp
-	adcq %rbx, %rbp
-	movq 48(%rsp), %rbx
-	adcq %r14, %rbx
-	movq 160(%rsp), %r14
-	adcq %r12, %r14
-	movq 152(%rsp), %r12
-	adcq %rdi, %r12
-	movq 136(%rsp), %rdi
-	adcq %r15, %rdi
-	movq 144(%rsp), %r15
-	adcq %r8, %r15
-	movq 128(%rsp), %r8
-	adcq %rax, %r8
+	addq %rax, %r8
 	adcq $0, %rdx
-	movq %r8, 128(%rsp)
-	movq %rdx, %r8
-	movq 0(%rcx), %rax
-	mulq 64(%rsi)
-	movq %r15, 144(%rsp)
-	movq %rdi, 136(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rdi
-	movq 16(%rcx), %rax
-	mulq 64(%rsi)
-	movq %r12, 152(%rsp)
-	movq %r14, 160(%rsp)
-	movq %rax, %r12
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 64(%rsi)
-	movq %rbx, 48(%rsp)
-	movq %rbp, 64(%rsp)
-	movq %rax, %rbx
+	addq %rbp, %r8
+	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 48(%rcx), %rax
 	mulq 64(%rsi)
-	movq %r10, 72(%rsp)
-	movq %r11, 80(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r11
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	movq %r10, 88(%rsp)
+	movq 80(%rsp), %r10
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq 64(%rcx), %rax
 	mulq 64(%rsi)
-	movq %r9, 88(%rsp)
-	movq %r13, 96(%rsp)
-	movq %rax, %r9
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 0(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r15, 80(%rsp)
+	movq %rdx, %r15
+	movq 8(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 72(%rsi)
+	movq %r8, 96(%rsp)
+	movq 88(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r15, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 0(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r13, 88(%rsp)
+	movq %rdx, %r13
+	movq 8(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 16(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rdi, 104(%rsp)
+	movq 96(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 32(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 64(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
+	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 80(%rcx), %rax
-	mulq 64(%rsi)
-	movq %r13, 168(%rsp)
-	movq 56(%rsp), %r13
-	addq %r15, %r13
-	movq 96(%rsp), %r15
-	adcq %rdi, %r15
-	movq 88(%rsp), %rdi
-	adcq %r12, %rdi
-	movq 80(%rsp), %r12
-	adcq %r14, %r12
-	movq 72(%rsp), %r14
-	adcq %rbx, %r14
-	movq 64(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq 48(%rsp), %rbp
-	adcq %r10, %rbp
-	movq 160(%rsp), %r10
-	adcq %r11, %r10
-	movq 152(%rsp), %r11
-	adcq %r9, %r11
-	movq 168(%rsp), %r9
-	movq %r11, 168(%rsp)
-	movq 136(%rsp), %r11
-	adcq %r9, %r11
-	movq 144(%rsp), %r9
-	adcq %rax, %r9
-	movq %r9, 144(%rsp)
-	movq 128(%rsp), %r9
-	adcq %rdx, %r9
-	adcq $0, %r8
-	movq 8(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r13, 128(%rsp)
-	movq %r8, 136(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r8
-	movq 24(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r9, 152(%rsp)
-	movq %r11, 160(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r11
-	movq 40(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r10, 48(%rsp)
-	movq %r15, 64(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r15
-	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	movq %rbp, 72(%rsp)
-	movq %rbx, 80(%rsp)
-	movq %rax, %rbp
-	movq %rdx, %rbx
-	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r14, 88(%rsp)
-	movq %r12, 96(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r12
-	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r13, %rdi
-	movq 96(%rsp), %r13
-	adcq %r8, %r13
-	movq 88(%rsp), %r8
-	adcq %r9, %r8
-	movq 80(%rsp), %r9
-	adcq %r11, %r9
-	movq 72(%rsp), %r11
-	adcq %r10, %r11
-	movq 48(%rsp), %r10
-	adcq %r15, %r10
-	movq 168(%rsp), %r15
-	adcq %rbp, %r15
-	movq 160(%rsp), %rbp
-	adcq %rbx, %rbp
-	movq 144(%rsp), %rbx
-	adcq %r14, %rbx
-	movq 152(%rsp), %r14
-	adcq %r12, %r14
-	movq 136(%rsp), %r12
-	adcq %rax, %r12
+	mulq 80(%rsi)
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r12, 136(%rsp)
-	movq %rdx, %r12
-	movq 0(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r14, 152(%rsp)
-	movq %rbx, 144(%rsp)
-	movq %rax, %r14
-	movq %rdx, %rbx
-	movq 16(%rcx), %rax
-	mulq 72(%rsi)
-	movq %rbp, 160(%rsp)
-	movq %r15, 168(%rsp)
-	movq %rax, %rbp
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r10, 48(%rsp)
-	movq %r11, 72(%rsp)
-	movq %rax, %r10
-	movq %rdx, %r11
-	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r9, 80(%rsp)
-	movq %r8, 88(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r8
-	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	movq %r13, 96(%rsp)
-	movq %rdi, 56(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rdi
-	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	movq %rdi, 176(%rsp)
-	movq 64(%rsp), %rdi
-	addq %r14, %rdi
-	movq 56(%rsp), %r14
-	adcq %rbx, %r14
-	movq 96(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq 88(%rsp), %rbp
-	adcq %r15, %rbp
-	movq 80(%rsp), %r15
-	adcq %r10, %r15
-	movq 72(%rsp), %r10
-	adcq %r11, %r10
-	movq 48(%rsp), %r11
-	adcq %r9, %r11
-	movq 168(%rsp), %r9
-	adcq %r8, %r9
-	movq 160(%rsp), %r8
-	adcq %r13, %r8
-	movq 176(%rsp), %r13
-	movq %r8, 176(%rsp)
-	movq 144(%rsp), %r8
-	adcq %r13, %r8
-	movq 152(%rsp), %r13
-	adcq %rax, %r13
-	movq %r13, 152(%rsp)
-	movq 136(%rsp), %r13
-	adcq %rdx, %r13
-	adcq $0, %r12
-	movq 8(%rcx), %rax
-	mulq 80(%rsi)
-	movq %rdi, 136(%rsp)
-	movq %r12, 144(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r12
-	movq 24(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r13, 160(%rsp)
-	movq %r8, 168(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r8
-	movq 40(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r9, 48(%rsp)
-	movq %r14, 72(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r11, 80(%rsp)
-	movq %r10, 88(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r10
-	movq 72(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r15, 96(%rsp)
-	movq %rbp, 56(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rbp
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
 	movq 88(%rcx), %rax
 	mulq 80(%rsi)
-	addq %rdi, %rbx
-	movq 56(%rsp), %rdi
-	adcq %r12, %rdi
-	movq 96(%rsp), %r12
-	adcq %r13, %r12
-	movq 88(%rsp), %r13
-	adcq %r8, %r13
-	movq 80(%rsp), %r8
-	adcq %r9, %r8
-	movq 48(%rsp), %r9
-	adcq %r14, %r9
-	movq 176(%rsp), %r14
-	adcq %r11, %r14
-	movq 168(%rsp), %r11
-	adcq %r10, %r11
-	movq 152(%rsp), %r10
-	adcq %r15, %r10
-	movq 160(%rsp), %r15
-	adcq %rbp, %r15
-	movq 144(%rsp), %rbp
-	adcq %rax, %rbp
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rbp, 144(%rsp)
-	movq %rdx, %rbp
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
 	movq 0(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r15, 160(%rsp)
-	movq %r10, 152(%rsp)
-	movq %rax, %r15
-	movq %rdx, %r10
-	movq 16(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r11, 168(%rsp)
-	movq %r14, 176(%rsp)
-	movq %rax, %r11
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r9, 48(%rsp)
-	movq %r8, 80(%rsp)
-	movq %rax, %r9
-	movq %rdx, %r8
-	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	movq %r13, 88(%rsp)
-	movq %r12, 96(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r12
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
-	movq %rdi, 56(%rsp)
-	movq %rbx, 64(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
-	mulq 80(%rsi)
-	movq %rbx, 184(%rsp)
-	movq 72(%rsp), %rbx
-	addq %r15, %rbx
-	movq 64(%rsp), %r15
-	adcq %r10, %r15
-	movq 56(%rsp), %r10
-	adcq %r11, %r10
-	movq 96(%rsp), %r11
-	adcq %r14, %r11
-	movq 88(%rsp), %r14
-	adcq %r9, %r14
-	movq 80(%rsp), %r9
-	adcq %r8, %r9
-	movq 48(%rsp), %r8
-	adcq %r13, %r8
-	movq 176(%rsp), %r13
-	adcq %r12, %r13
-	movq 168(%rsp), %r12
-	adcq %rdi, %r12
-	movq 184(%rsp), %rdi
-	movq %r12, 184(%rsp)
-	movq 152(%rsp), %r12
-	adcq %rdi, %r12
-	movq 160(%rsp), %rdi
-	adcq %rax, %rdi
-	movq %rdi, 160(%rsp)
-	movq 144(%rsp), %rdi
-	adcq %rdx, %rdi
-	adcq $0, %rbp
+	mulq 88(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r11, 96(%rsp)
+	movq %rdx, %r11
 	movq 8(%rcx), %rax
 	mulq 88(%rsi)
-	movq %rbx, 144(%rsp)
-	movq %rbp, 152(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %rbp
+	movq %r13, 112(%rsp)
+	movq 104(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r11, %r13
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 16(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r11, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 88(%rsi)
-	movq %rdi, 168(%rsp)
-	movq %r12, 176(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %r12
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 32(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
 	movq 40(%rcx), %rax
 	mulq 88(%rsi)
-	movq %r13, 48(%rsp)
-	movq %r15, 80(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r15
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r11, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 48(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r11, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
-	movq %r8, 88(%rsp)
-	movq %r9, 96(%rsp)
-	movq %rax, %r8
-	movq %rdx, %r9
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r11, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 64(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
-	movq %r14, 56(%rsp)
-	movq %r11, 64(%rsp)
-	movq %rax, %r14
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r11, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 80(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
+	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %r10
-	movq 64(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq 56(%rsp), %rbp
-	adcq %rdi, %rbp
-	movq 96(%rsp), %rdi
-	adcq %r12, %rdi
-	movq 88(%rsp), %r12
-	adcq %r13, %r12
-	movq 48(%rsp), %r13
-	adcq %r15, %r13
-	movq 184(%rsp), %r15
-	adcq %r8, %r15
-	movq 176(%rsp), %r8
-	adcq %r9, %r8
-	movq 160(%rsp), %r9
-	adcq %r14, %r9
-	movq 168(%rsp), %r14
-	adcq %r11, %r14
-	movq 152(%rsp), %r11
-	adcq %rax, %r11
+	movq %r15, 104(%rsp)
+	movq 112(%rsp), %r15
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %r11, 152(%rsp)
+	addq %r11, %r15
+	adcq $0, %rdx
 	movq %rdx, %r11
-	movq 0(%rcx), %rax
-	mulq 88(%rsi)
-	movq %r14, 168(%rsp)
-	movq %r9, 160(%rsp)
-	movq %rax, %r14
-	movq %rdx, %r9
-	movq 16(%rcx), %rax
-	mulq 88(%rsi)
-	movq %r8, 176(%rsp)
-	movq %r15, 184(%rsp)
-	movq %rax, %r8
-	movq %rdx, %r15
-	movq 32(%rcx), %rax
-	mulq 88(%rsi)
-	movq %r13, 48(%rsp)
-	movq %r12, 88(%rsp)
-	movq %rax, %r13
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 88(%rsi)
-	movq %rdi, 96(%rsp)
-	movq %rbp, 56(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %rbp
-	movq 64(%rcx), %rax
-	mulq 88(%rsi)
-	movq %rbx, 64(%rsp)
-	movq %r10, 72(%rsp)
-	movq %rax, %rbx
-	movq %rdx, %r10
-	movq 80(%rcx), %rax
-	mulq 88(%rsi)
-	movq %r10, 192(%rsp)
-	movq 80(%rsp), %r10
-	addq %r14, %r10
-	movq 72(%rsp), %r14
-	adcq %r9, %r14
-	movq 64(%rsp), %r9
-	adcq %r8, %r9
-	movq 56(%rsp), %r8
-	adcq %r15, %r8
-	movq 96(%rsp), %r15
-	adcq %r13, %r15
-	movq 88(%rsp), %r13
-	adcq %r12, %r13
-	movq 48(%rsp), %r12
-	adcq %rdi, %r12
-	movq 184(%rsp), %rdi
-	adcq %rbp, %rdi
-	movq 176(%rsp), %rbp
-	adcq %rbx, %rbp
-	movq 192(%rsp), %rbx
-	movq %rbp, 192(%rsp)
-	movq 160(%rsp), %rbp
-	adcq %rbx, %rbp
-	movq 168(%rsp), %rbx
-	adcq %rax, %rbx
-	movq %rbx, 168(%rsp)
-	movq 152(%rsp), %rbx
-	adcq %rdx, %rbx
-	adcq $0, %r11
 	movq 0(%rsp), %rcx
 	movq 24(%rsp), %rsi
 	movq %rsi, 0(%rcx)
-	movq 32(%rsp), %rsi
-	movq %rsi, 8(%rcx)
-	movq 104(%rsp), %rsi
-	movq %rsi, 16(%rcx)
 	movq 16(%rsp), %rsi
-	movq %rsi, 24(%rcx)
+	movq %rsi, 8(%rcx)
 	movq 8(%rsp), %rsi
-	movq %rsi, 32(%rcx)
+	movq %rsi, 16(%rcx)
+	movq 32(%rsp), %rsi
+	movq %rsi, 24(%rcx)
 	movq 40(%rsp), %rsi
+	movq %rsi, 32(%rcx)
+	movq 64(%rsp), %rsi
 	movq %rsi, 40(%rcx)
-	movq 112(%rsp), %rsi
+	movq 56(%rsp), %rsi
 	movq %rsi, 48(%rcx)
-	movq 120(%rsp), %rsi
+	movq 48(%rsp), %rsi
 	movq %rsi, 56(%rcx)
-	movq 128(%rsp), %rsi
+	movq 72(%rsp), %rsi
 	movq %rsi, 64(%rcx)
-	movq 136(%rsp), %rsi
+	movq 80(%rsp), %rsi
 	movq %rsi, 72(%rcx)
-	movq 144(%rsp), %rsi
+	movq 88(%rsp), %rsi
 	movq %rsi, 80(%rcx)
-	movq %r10, 88(%rcx)
-	movq %r14, 96(%rcx)
-	movq %r9, 104(%rcx)
+	movq 96(%rsp), %rsi
+	movq %rsi, 88(%rcx)
+	movq %r13, 96(%rcx)
+	movq %rdi, 104(%rcx)
 	movq %r8, 112(%rcx)
-	movq %r15, 120(%rcx)
-	movq %r13, 128(%rcx)
+	movq %r10, 120(%rcx)
+	movq %rbx, 128(%rcx)
 	movq %r12, 136(%rcx)
-	movq %rdi, 144(%rcx)
-	movq 192(%rsp), %rsi
-	movq %rsi, 152(%rcx)
+	movq %r14, 144(%rcx)
+	movq %r9, 152(%rcx)
 	movq %rbp, 160(%rcx)
-	movq 168(%rsp), %r10
-	movq %r10, 168(%rcx)
-	movq %rbx, 176(%rcx)
+	movq 104(%rsp), %rsi
+	movq %rsi, 168(%rcx)
+	movq %r15, 176(%rcx)
 	movq %r11, 184(%rcx)
-	addq $200, %rsp
+	addq $120, %rsp
 popq %rbx
 popq %rbp
 popq %r12
