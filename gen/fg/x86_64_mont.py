@@ -257,7 +257,7 @@ class Kernel:
             hi_pos = top
         if all(b - a >= 2 for a, b in zip(J, J[1:])):
             self._row_disjoint(acc, x, Y, J, base, pow2 or {}, hi_pos)
-        elif self.level == "adx" and split:
+        elif self.level in ("adx", "bmi2") and split:   # _row_split: MULX + ADD/ADC only
             self._row_split(acc, x, Y, J, base, hi_pos)
         elif self.level == "x86_64" and split:
             # two disjoint passes (j of J[-1]'s parity, then the others), each
@@ -818,12 +818,14 @@ def _b_pointer(k):
 def _mul_rows(k, acc, ap, bp, n):
     """acc[0..2n-1] = a*b (row i: a[i]*b at position i).
 
-    Rows after the first as two disjoint passes (split): adx n = 4 measured
-    neutral, so it keeps the dual-chain rows there; MULQ p256 mul 61.3 -> 59.2
-    (fieldgen-bench), but MULQ at n > 4 keeps single-chain rows (p751 fp2_mul
-    1210 -> 1630 split, p503 530 -> 515).  The MULQ squaring triangle keeps its single-chain rows:
-    splitting its row 1 measured 40.9 -> 43.2 through the public entry (and
-    42.7 -> 40.4 called directly: this core has two timing modes there).
+    Rows after the first as two disjoint passes (split).  p256 (fieldgen-bench,
+    public entry; ab = old/new alternating in one process): bmi2 mul 55.5 ->
+    44.1 (ab 55.0 -> 48.4), adx 42.8 -> 41.4 (ab 44.0 -> 42.8; called directly
+    42.2 -> 43.8), MULQ 61.3 -> 59.2.  At n > 4 MULQ and bmi2 keep the
+    single-chain rows (p751 fp2_mul x86_64 1210 -> 1630 split, p503 530 -> 515).
+    The squaring triangle splits at adx only: MULQ row 1 split measured 40.9 ->
+    43.2 through the public entry (42.7 -> 40.4 called directly: this core
+    has two timing modes there); bmi2 p256 sqr neutral, p503 +1.7%.
     """
     Y = lambda j: k.mem(bp, 8 * j)
     B = None
@@ -838,7 +840,7 @@ def _mul_rows(k, acc, ap, bp, n):
         Y = lambda j: k.opnd(B[j])
     for i in range(n):
         k.row(acc, lambda i=i: k.mem(ap, 8 * i), Y, list(range(n)), i,
-              split=i > 0 and (n <= 4 if k.level == "x86_64" else n > 4))
+              split=i > 0 and (k.level == "adx" or n <= 4))
         acc[i].prio = PRIO_DONE
     for b in (B or {}).values():
         k.kill(b)
@@ -878,7 +880,7 @@ def _sqr_rows(k, acc, ap, n, split=False):
             k.r(x)
             k.unlock()
         k.row(acc, x, Y, list(range(i + 1, n)), i,
-              split=i > 0 and k.level != "x86_64")
+              split=i > 0 and k.level == "adx")
         for q in (2 * i + 1, 2 * i + 2):
             if q in acc and i < n - 2:
                 acc[q].prio = PRIO_DONE
