@@ -1307,7 +1307,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $32, %rsp
+	subq $24, %rsp
 	movq %rdx, %r8
 	movq 0(%r8), %r9
 	movq 8(%r8), %r10
@@ -1324,64 +1324,65 @@ pushq %rbx
 	adcxq %r12, %r15
 	adcxq %rcx, %r14
 	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
 	movq %rdi, 0(%rsp)
+	mulxq %r9, %r12, %rdi
+	adcxq %r12, %rbp
+	adoxq %rdi, %r13
 	mulxq %r10, %r12, %rdi
-	addq %r12, %r13
-	adcq %rdi, %r15
+	adcxq %r12, %r13
+	adoxq %rdi, %r15
+	mulxq %r11, %r12, %rdi
+	adcxq %r12, %r15
+	adoxq %rdi, %r14
 	mulxq %rax, %r12, %rdi
-	adcq %r12, %r14
-	adcq $0, %rdi
-	movq %rbx, 8(%rsp)
-	mulxq %r9, %r12, %rbx
-	addq %r12, %rbp
-	adcq %rbx, %r13
-	mulxq %r11, %r12, %rbx
-	adcq %r12, %r15
-	adcq %rbx, %r14
-	adcq $0, %rdi
+	adcxq %r12, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq 16(%rsi), %rdx
-	mulxq %r10, %r12, %rbx
-	addq %r12, %r15
-	adcq %rbx, %r14
-	mulxq %rax, %r12, %rbx
-	adcq %r12, %rdi
-	adcq $0, %rbx
-	movq %rbp, 16(%rsp)
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
 	mulxq %r9, %r12, %rbp
-	addq %r12, %r13
-	adcq %rbp, %r15
-	mulxq %r11, %r12, %rbp
-	adcq %r12, %r14
-	adcq %rbp, %rdi
-	adcq $0, %rbx
-	movq 24(%rsi), %rdx
+	adcxq %r12, %r13
+	adoxq %rbp, %r15
 	mulxq %r10, %r12, %rbp
-	addq %r12, %r14
-	adcq %rbp, %rdi
+	adcxq %r12, %r15
+	adoxq %rbp, %r14
+	mulxq %r11, %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %rdi
 	mulxq %rax, %r12, %rbp
-	adcq %r12, %rbx
-	adcq $0, %rbp
-	movq %r13, 24(%rsp)
+	adcxq %r12, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 16(%rsp)
 	mulxq %r9, %r12, %r13
-	addq %r12, %r15
-	adcq %r13, %r14
+	adcxq %r12, %r15
+	adoxq %r13, %r14
+	mulxq %r10, %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rdi
 	mulxq %r11, %r12, %r13
-	adcq %r12, %rdi
-	adcq %r13, %rbx
-	adcq $0, %rbp
+	adcxq %r12, %rdi
+	adoxq %r13, %rbp
+	mulxq %rax, %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
 	movq 0(%rsp), %r12
-	movq 8(%rsp), %r13
-	movq %r13, 0(%r12)
-	movq 16(%rsp), %r9
+	movq %rbx, 0(%r12)
+	movq 8(%rsp), %r9
 	movq %r9, 8(%r12)
-	movq 24(%rsp), %r10
+	movq 16(%rsp), %r10
 	movq %r10, 16(%r12)
 	movq %r15, 24(%r12)
 	movq %r14, 32(%r12)
 	movq %rdi, 40(%r12)
-	movq %rbx, 48(%r12)
-	movq %rbp, 56(%r12)
-	addq $32, %rsp
+	movq %rbp, 48(%r12)
+	movq %r13, 56(%r12)
+	addq $24, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1598,7 +1599,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $32, %rsp
+	subq $24, %rsp
 	movq %rdx, %r8
 	movq 0(%r8), %r9
 	movq 8(%r8), %r10
@@ -1615,118 +1616,120 @@ pushq %rbx
 	adcxq %r12, %r15
 	adcxq %rcx, %r14
 	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
 	movq %rdi, 0(%rsp)
+	mulxq %r9, %r12, %rdi
+	adcxq %r12, %rbp
+	adoxq %rdi, %r13
 	mulxq %r10, %r12, %rdi
-	addq %r12, %r13
-	adcq %rdi, %r15
+	adcxq %r12, %r13
+	adoxq %rdi, %r15
+	mulxq %r11, %r12, %rdi
+	adcxq %r12, %r15
+	adoxq %rdi, %r14
 	mulxq %rax, %r12, %rdi
-	adcq %r12, %r14
-	adcq $0, %rdi
-	movq %rbx, 8(%rsp)
-	mulxq %r9, %r12, %rbx
-	addq %r12, %rbp
-	adcq %rbx, %r13
-	mulxq %r11, %r12, %rbx
-	adcq %r12, %r15
-	adcq %rbx, %r14
-	adcq $0, %rdi
+	adcxq %r12, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq 16(%rsi), %rdx
-	mulxq %r10, %r12, %rbx
-	addq %r12, %r15
-	adcq %rbx, %r14
-	mulxq %rax, %r12, %rbx
-	adcq %r12, %rdi
-	adcq $0, %rbx
-	movq %rbp, 16(%rsp)
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
 	mulxq %r9, %r12, %rbp
-	addq %r12, %r13
-	adcq %rbp, %r15
-	mulxq %r11, %r12, %rbp
-	adcq %r12, %r14
-	adcq %rbp, %rdi
-	adcq $0, %rbx
-	movq 24(%rsi), %rdx
+	adcxq %r12, %r13
+	adoxq %rbp, %r15
 	mulxq %r10, %r12, %rbp
-	addq %r12, %r14
-	adcq %rbp, %rdi
+	adcxq %r12, %r15
+	adoxq %rbp, %r14
+	mulxq %r11, %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %rdi
 	mulxq %rax, %r12, %rbp
-	adcq %r12, %rbx
-	adcq $0, %rbp
-	movq %r13, 24(%rsp)
+	adcxq %r12, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 16(%rsp)
 	mulxq %r9, %r12, %r13
-	addq %r12, %r15
-	adcq %r13, %r14
+	adcxq %r12, %r15
+	adoxq %r13, %r14
+	mulxq %r10, %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rdi
 	mulxq %r11, %r12, %r13
-	adcq %r12, %rdi
-	adcq %r13, %rbx
-	adcq $0, %rbp
-	movq 8(%rsp), %rdx
+	adcxq %r12, %rdi
+	adoxq %r13, %rbp
+	mulxq %rax, %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %rbx, %rdx
 	movq %rdx, %r12
-	movq %rdx, %r13
-	shlq $32, %r12
-	shrq $32, %r13
-	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
-	movq 16(%rsp), %r11
-	addq %r12, %r11
-	movq 24(%rsp), %rax
-	adcq %r13, %rax
-	adcq %r9, %r15
-	adcq $0, %r10
-	movq %r11, %rdx
-	movq %rdx, %r8
-	shlq $32, %r8
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
-	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r13
-	addq %r8, %rax
-	adcq %rsi, %r15
-	adcq %r12, %r10
-	adcq $0, %r13
-	movq %rax, %rdx
 	movq %rdx, %r9
-	shlq $32, %r9
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
-	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r12
-	addq %r9, %r15
-	adcq %r8, %r10
-	adcq %rsi, %r13
-	adcq $0, %r12
+	shlq $32, %r12
+	shrq $32, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
+	movq 8(%rsp), %rax
+	addq %r12, %rax
+	movq 16(%rsp), %r8
+	adcq %r9, %r8
+	adcq %r10, %r15
+	adcq $0, %r11
+	movq %rax, %rdx
+	movq %rdx, %rsi
+	shlq $32, %rsi
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
+	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
+	addq %rsi, %r8
+	adcq %r12, %r15
+	adcq %r9, %r11
+	adcq $0, %r10
+	movq %r8, %rdx
+	movq %rdx, %rbx
+	shlq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r9
+	addq %rbx, %r15
+	adcq %rsi, %r11
+	adcq %r12, %r10
+	adcq $0, %r9
 	movq %r15, %rdx
-	movq %rdx, %r11
-	shlq $32, %r11
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r9
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
-	addq %r11, %r10
-	adcq %r9, %r13
-	adcq %r8, %r12
-	adcq $0, %rsi
-	movq %r14, %rax
-	subq $-1, %rax
-	movq %rdi, %r11
-	sbbq .Lfg_p256_mont_p+8(%rip), %r11
-	movq %rbx, %r9
-	sbbq $0, %r9
-	movq %rbp, %r8
-	sbbq .Lfg_p256_mont_p+24(%rip), %r8
+	movq %rdx, %rax
+	shlq $32, %rax
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r12
+	addq %rax, %r11
+	adcq %rbx, %r10
+	adcq %rsi, %r9
+	adcq $0, %r12
+	movq %r14, %r8
+	subq $-1, %r8
+	movq %rdi, %rax
+	sbbq .Lfg_p256_mont_p+8(%rip), %rax
+	movq %rbp, %rbx
+	sbbq $0, %rbx
+	movq %r13, %rsi
+	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
 	sbbq %r15, %r15
-	addq %r10, %r14
-	adcq %r13, %rdi
-	adcq %r12, %rbx
-	adcq %rsi, %rbp
-	addq %r10, %rax
-	adcq %r13, %r11
-	adcq %r12, %r9
-	adcq %rsi, %r8
+	addq %r11, %r14
+	adcq %r10, %rdi
+	adcq %r9, %rbp
+	adcq %r12, %r13
+	addq %r11, %r8
+	adcq %r10, %rax
+	adcq %r9, %rbx
+	adcq %r12, %rsi
 	adcq $0, %r15
-	cmovs %r14, %rax
-	cmovs %rdi, %r11
-	cmovs %rbx, %r9
-	cmovs %rbp, %r8
+	cmovs %r14, %r8
+	cmovs %rdi, %rax
+	cmovs %rbp, %rbx
+	cmovs %r13, %rsi
 	movq 0(%rsp), %rdx
-	movq %rax, 0(%rdx)
-	movq %r11, 8(%rdx)
-	movq %r9, 16(%rdx)
-	movq %r8, 24(%rdx)
-	addq $32, %rsp
+	movq %r8, 0(%rdx)
+	movq %rax, 8(%rdx)
+	movq %rbx, 16(%rdx)
+	movq %rsi, 24(%rdx)
+	addq $24, %rsp
 popq %rbx
 popq %rbp
 popq %r12
