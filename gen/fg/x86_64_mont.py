@@ -23,6 +23,11 @@ Design (one algorithm, rendered per ISA level):
       - p = -1 mod 2^64 (m0inv == 1): m = U[i] (no multiply) and Q = p + 1,
         since t + m*p = t + m*(p+1) - m and U[i] - m = 0 exactly: the low
         zero limbs of p+1 are skipped (p256: 2 products/row, p503: 5, p751: 7).
+      - A limb 2^k of Q is two shifts; at bmi2/adx the high word is PEXT
+        after the first row (ADC, SBB, CMOV and shifts share two ports on
+        the Golden Cove class cores measured here; PEXT uses the multiplier's).
+      - n <= 4: the tail forms Uh + t_high and Uh + (t_high - p) side by side
+        and selects by the sign of the latter (_final_pair).
   * mul/sqr = the wide product kept in registers (spilled to the stack only
     when 15 registers do not suffice) followed by the redc rows.
   * Every value ("position") lives in a register or a stack slot; a small
@@ -1362,7 +1367,9 @@ def kernel_choice(fa):
 
     Measured here (RDTSC, chained calls): at n <= 4 the dual-chain squaring
     gains nothing over the single-chain one (its doubling pass is short and the
-    ADCX/ADOX chains serialize on the accumulator), so adx uses the bmi2 sqr.
+    ADCX/ADOX chains serialize on the accumulator), so adx uses the bmi2 sqr;
+    except with PEXT reduction rows (p256), where the adx sqr measured faster
+    (dispatched 41.1 -> 39.0 at the time of the change).
     Everywhere else each level's own kernel was the fastest it may run.
     """
     choice = {(op, level): level for op in OPS for level in LEVELS}
