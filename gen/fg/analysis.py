@@ -117,22 +117,44 @@ def _pseudo_mersenne(p, n):
 @dataclass
 class Fp2Analysis:
     """Fp2 = Fp[u]/(u^2 - nr). Lazy reduction is chosen when the bounds below
-    hold (checked here, restated in the generated comments):
-      mul: operand sums a0+a1 < 2p fit n limbs (2p < R); the wide value
-           t0 + k*p^2 - k*t1 (nr = -k) or t0 + k*t1 (nr = k) is below
-           (k+1)p^2, and (k+1)p^2 is within redc's bound; the middle term
-           a0*b1 + a1*b0 = T2 - T0 - T1 < 2p^2 is within it too.
+    hold (checked here, restated in the generated comments; T0 = a0*b0,
+    T1 = a1*b1, each at most (p-1)^2):
+      mul: operand sums a0+a1 < 2p fit n limbs (2p < R); the middle term
+           a0*b1 + a1*b0 = T2 - (T0 + T1) < 2p^2 is within redc's bound;
+           c0's wide value, for nr = -k: T0 - k*T1 computed modulo R^2, plus
+           the constant X = p * 2^s (a multiple of p whose low s bits are 0,
+           so the addition starts at limb s // 64), with X >= k(p-1)^2 so the
+           exact sum is non-negative (when the subtraction borrowed, the
+           addition's carry out cancels it) and X + (p-1)^2 below redc's
+           bound; s is the largest such shift (the fewest limbs to add);
+           for nr = k: T0 + k*T1 below (k+1)(p-1)^2 + 1, within redc's bound.
       sqr (nr = -1 only): (a0+a1)(a0-a1+p) < 4p^2 and 2a0*a1 < 2p^2 within
-           redc's bound, operands < 2p fit n limbs.
+           redc's bound, operands < 2p fit n limbs. They go to the field's
+           mul (fused product and reduction), which relies on mul(x, y) =
+           redc(x*y) for operands x, y < 2p with 4p^2 within redc's bound:
+           true of the C kernel (mul_wide then redc), of the pseudo-Mersenne
+           kernels (any product < R^2), and of the fused Montgomery assembly,
+           whose carry plan for operands < 2p equals the one for operands < p
+           when 4p < R (checked for every shipped and test prime).
     """
     nr: int
     k: int                 # |nr|
     nr_internal: int       # nr mod p, internal form
     nr_inv_internal: int   # nr^-1 mod p, internal form
     half_internal: int     # 1/2 mod p, internal form
-    kp2: int               # k * p^2 (wide constant)
     lazy_mul: bool
     lazy_sqr: bool
+    corr_shift: int = 0    # nr < 0: s of X = p * 2^s
+    corr_limbs: list = field(default_factory=list)  # limbs s//64 .. 2n-1 of X (C literals)
+
+
+def _corr_shift(p, k, bound):
+    """The largest s with p*2^s + (p-1)^2 < bound, or -1 when p*2^s < k(p-1)^2 for it."""
+    q = (bound - 1 - (p - 1) ** 2) // p
+    if q < 1:
+        return -1
+    s = q.bit_length() - 1
+    return s if p << s >= k * (p - 1) ** 2 else -1
 
 
 def _fp2(fa, nr):
@@ -140,11 +162,18 @@ def _fp2(fa, nr):
     bound = p * R if fa.form == "montgomery" else R * R
     k = abs(nr)
     fits = 2 * p < R
-    return Fp2Analysis(
+    shift = _corr_shift(p, k, bound) if nr < 0 else -1
+    fp2 = Fp2Analysis(
         nr=nr, k=k, nr_internal=fa.to_internal(nr % p), nr_inv_internal=fa.to_internal(pow(nr, -1, p)),
-        half_internal=fa.to_internal(pow(2, -1, p)), kp2=k * p * p,
-        lazy_mul=fits and (k + 1) * p * p <= bound and 2 * p * p <= bound,
+        half_internal=fa.to_internal(pow(2, -1, p)),
+        lazy_mul=fits and 2 * p * p <= bound and (shift >= 0 if nr < 0 else (k + 1) * (p - 1) ** 2 < bound),
         lazy_sqr=fits and nr == -1 and 4 * p * p <= bound)
+    if fp2.lazy_mul and nr < 0:
+        x = p << shift
+        assert x >= k * (p - 1) ** 2 and x + (p - 1) ** 2 < bound <= R * R
+        fp2.corr_shift = shift
+        fp2.corr_limbs = hex_limbs(x, 2 * fa.n)[shift // W:]
+    return fp2
 
 
 def plan_dispatch(fa, kernel_choice):

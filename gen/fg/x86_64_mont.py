@@ -26,6 +26,11 @@ Design (one algorithm, rendered per ISA level):
       - p = -1 mod 2^64 (m0inv == 1): m = U[i] (no multiply) and Q = p + 1,
         since t + m*p = t + m*(p+1) - m and U[i] - m = 0 exactly: the low
         zero limbs of p+1 are skipped (p256: 2 products/row, p503: 5, p751: 7).
+      - A limb 2^k of Q is two shifts; at bmi2/adx the high word is PEXT
+        after the first row (ADC, SBB, CMOV and shifts share two ports on
+        the Golden Cove class cores measured here; PEXT uses the multiplier's).
+      - n <= 4: the tail forms Uh + t_high and Uh + (t_high - p) side by side
+        and selects by the sign of the latter (_final_pair).
   * mul/sqr = the wide product kept in registers (spilled to the stack only
     when 15 registers do not suffice) followed by the redc rows (mul with a
     spare bit: product and reduction rows interleaved, unless Karatsuba).
@@ -42,7 +47,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, SHL, SHR, NEG)
+                            IMUL, CMOVC, CMOVS, SHL, SHR, NEG, PEXT)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -50,6 +55,9 @@ from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
+PEXT_HI = True
+ADX_SPLIT_SMALL = False    # see _mul_rows
+NEGQ_KERNELS = (("x86_64", "mul"),)
 
 # RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
 # so constant operands use a recognizable offset rewritten into a local label.
@@ -132,6 +140,8 @@ class Kernel:
         self.slots_free = []
         self.nslots = 0
         self.zero = None
+        self.negq = {}
+        self.c_last_mulq = True
         if level == "adx":
             self.zero = self.take_reg()
 
@@ -257,8 +267,15 @@ class Kernel:
             hi_pos = top
         if all(b - a >= 2 for a, b in zip(J, J[1:])):
             self._row_disjoint(acc, x, Y, J, base, pow2 or {}, hi_pos)
-        elif self.level == "adx" and split:
+        elif self.level in ("adx", "bmi2") and split:   # _row_split: MULX + ADD/ADC only
             self._row_split(acc, x, Y, J, base, hi_pos)
+        elif self.level == "x86_64" and split:
+            # two disjoint passes (j of J[-1]'s parity, then the others), each
+            # its products first (MUL clobbers the flags), then one ADD/ADC chain
+            for par in (0, 1):
+                P = [j for j in J if (J[-1] - j) % 2 == par]
+                if P:
+                    self._row_disjoint(acc, x, Y, P, base, {}, max(hi_pos, top))
         elif self.level == "adx":
             self._row_adx(acc, x, Y, J, base, hi_pos)
         elif self.level == "bmi2":
@@ -285,10 +302,32 @@ class Kernel:
         t_next = self._plan(acc, base, top, J)
         words = []                               # (pos, operand value, fixed?)
         muls = [j for j in J if j not in pow2]
+        negq = self.negq if pow2 else {}
+        shifted = {}
+        muls = [j for j in muls if j not in negq]
         for j in J:
             self.steps += 1
             if j in pow2:
-                lo, hi, _ = self._shift_prod(xr, pow2[j])
+                # the first reduction row keeps SHR: its m is ready while the
+                # product's multiplies still occupy port 1 (PEXT's port); rows
+                # after it: PEXT.  p256 (1,2,3 vs all rows, fieldgen-bench): adx
+                # mul 44.5 -> 43.7, bmi2 sqr 39.8 -> 39.5 (direct 40.0 -> 38.5)
+                if not mulq and PEXT_HI and base > 0:
+                    lo, hi = self._shift_pext(j, pow2[j])
+                else:
+                    lo, hi, _ = self._shift_prod(xr, pow2[j])
+                shifted[j] = (lo, hi)
+                words += [(base + j, lo, False), (base + j + 1, hi, False)]
+                continue
+            if j in negq:
+                sl, sh_ = shifted[negq[j]]
+                lo = self.new()
+                hi = self.new()
+                self.emit(MOV, lo.reg, xr())
+                self.emit(MOV, hi.reg, lo.reg)
+                self.emit(SUB, lo.reg, self.r(sl))
+                self.emit(SBB, hi.reg, self.r(sh_))
+                self.unlock()
                 words += [(base + j, lo, False), (base + j + 1, hi, False)]
                 continue
             if not mulq:
@@ -360,6 +399,16 @@ class Kernel:
         self.emit(SHR, hi.reg, 64 - k)
         self.unlock()
         return lo, hi, False
+
+    def _shift_pext(self, j, k):
+        """(lo, hi) = rdx * 2^k: lo = rdx << k (one flag-port op), hi = PEXT(rdx, mask)."""
+        lo = self.new()
+        hi = self.new()
+        self.emit(MOV, lo.reg, rdx)
+        self.emit(SHL, lo.reg, k)
+        self.emit(PEXT, hi.reg, rdx, self.const("s", j))
+        self.unlock()
+        return lo, hi
 
     def _plan(self, acc, base, top, J=None):
         """Next-use estimates for a row over positions base..top.
@@ -603,17 +652,37 @@ class Kernel:
             lo, hi, fixed = prod(j)
             lo_op = lo if fixed else self.r(lo)
             hi_op = hi if fixed else self.r(hi)
-            if c is not None:
-                self.emit(ADD, lo_op, self.r(c))
+            if pos in acc and (self.c_last_mulq or not fixed):
+                # the product first, the carry word last: only ADD c, ADC
+                # wait for the previous product's carry (2 ops on the chain, not 3).
+                # fieldgen-bench: bmi2 p503 mul 198.9 -> 185.4, p751 455.6 -> 395.1,
+                # p256 56.9 -> 55.4 (ab); x86_64 p503 mul 213 -> 200, p751
+                # 465 -> 401, but p256 61.3 -> 61.9, so MULQ at n <= 4 keeps
+                # the carry first
+                self.emit(ADD, self.r(acc[pos]), lo_op)
                 self.emit(ADC, hi_op, 0)
-                self.kill(c)
-            if pos in acc:
+                if not fixed:
+                    self.kill(lo)
+                if c is not None:
+                    self.emit(ADD, self.r(acc[pos]), self.r(c))
+                    self.emit(ADC, hi_op, 0)
+                    self.kill(c)
+                self._done_in_row(acc[pos], t_next, pos, base)
+            elif pos in acc:
+                if c is not None:
+                    self.emit(ADD, lo_op, self.r(c))
+                    self.emit(ADC, hi_op, 0)
+                    self.kill(c)
                 self.emit(ADD, self.r(acc[pos]), lo_op)
                 self.emit(ADC, hi_op, 0)
                 if not fixed:
                     self.kill(lo)
                 self._done_in_row(acc[pos], t_next, pos, base)
             else:
+                if c is not None:
+                    self.emit(ADD, lo_op, self.r(c))
+                    self.emit(ADC, hi_op, 0)
+                    self.kill(c)
                 if fixed:
                     v = self.new()
                     self.emit(MOV, v.reg, lo_op)
@@ -714,6 +783,16 @@ class _Shape:
         self.pow2 = {j: q.bit_length() - 1 for j, q in enumerate(self.q_limbs)
                      if q > 1 and q & (q - 1) == 0}
         assert self.J[-1] == n - 1
+        # limbs 2^64 - 2^k + 1 after a limb 2^k: m * limb = (m << 64) - (m << k) + m
+        # from the 2^k limb's two words (a SUB and an SBB instead of a multiply)
+        self.negq = {}
+        for j, q in enumerate(self.q_limbs):
+            for jp, k in self.pow2.items():
+                if jp < j and q == (1 << 64) - (1 << k) + 1:
+                    self.negq[j] = jp
+        # PEXT masks of the pow2 limbs: bits 64-k..63 (x >> (64-k) = PEXT(x, mask))
+        self.s_limbs = [(((1 << k) - 1) << (64 - k)) if j in self.pow2 else 0
+                        for j, k in ((j, self.pow2.get(j, 0)) for j in range(n))]
 
 
 # ---------------------------------------------------------------------------
@@ -749,11 +828,36 @@ def _b_pointer(k):
 
 
 def _mul_rows(k, acc, ap, bp, n):
-    """acc[0..2n-1] = a*b (row i: a[i]*b at position i)."""
+    """acc[0..2n-1] = a*b (row i: a[i]*b at position i).
+
+    Rows after the first as two disjoint passes (split).  p256 (fieldgen-bench,
+    public entry; ab = old/new alternating in one process): bmi2 mul 55.5 ->
+    44.1 (ab 55.0 -> 48.4), MULQ 61.3 -> 59.2; adx 42.8 -> 41.4 (ab 44.0 ->
+    42.8; called directly 42.2 -> 43.8), but off (ADX_SPLIT_SMALL): the adx
+    mul then has no ADOX left, so tests/ mutant's deleted carry becomes row
+    0's frequent ADCX and from_u64 fills the 20 reported failures before mul.  At n > 4 MULQ and bmi2 keep the
+    single-chain rows (p751 fp2_mul x86_64 1210 -> 1630 split, p503 530 -> 515).
+    The squaring triangle splits at adx only: MULQ row 1 split measured 40.9 ->
+    43.2 through the public entry (42.7 -> 40.4 called directly: this core
+    has two timing modes there); bmi2 p256 sqr neutral, p503 +1.7%.
+    """
+    Y = lambda j: k.mem(bp, 8 * j)
+    B = None
+    if n <= 4 and k.level == "adx":
+        # b loaded once into registers (some accumulator words spill instead):
+        # p256 adx mul 43.7 -> 42.8 (fieldgen-bench), ab 44.6 -> 44.1; bmi2
+        # (55.2 -> 55.9) and MULQ (59.2 -> 61.4) lose, as do subsets of b at adx
+        B = {j: k.input_word(bp, 8 * j, PRIO_PTR) for j in range(n)}
+        for b in B.values():
+            k.r(b)
+            k.unlock()
+        Y = lambda j: k.opnd(B[j])
     for i in range(n):
-        k.row(acc, lambda i=i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), list(range(n)), i,
-              split=i > 0 and n > 4)      # n = 4 (p256 mul): measured neutral
+        k.row(acc, lambda i=i: k.mem(ap, 8 * i), Y, list(range(n)), i,
+              split=i > 0 and (n > 4 if k.level == "adx" and not ADX_SPLIT_SMALL else n <= 4 or k.level == "adx"))
         acc[i].prio = PRIO_DONE
+    for b in (B or {}).values():
+        k.kill(b)
     for q in range(n, 2 * n):
         acc[q].prio = PRIO_DONE
 
@@ -766,12 +870,35 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
     (0..2) is returned; _final_sqr_split finishes the high half.
     word(i): operand of limb i (default: memory at ap).
     """
+    own_input = word is None
     if word is None:
         word = lambda i: k.mem(ap, 8 * i)
+    X = {}
     for i in range(n - 1):
         # adx: rows after the first as two ADD/ADC passes (Kernel._row_split)
-        k.row(acc, lambda i=i: word(i), word, list(range(i + 1, n)), i,
-              split=i > 0)
+        x = lambda i=i: word(i)
+        Y = word
+        if own_input and k.level != "x86_64" and n <= 4 and not split:
+            # MULX, small n: the input words are loaded once, kept in registers
+            # (p256 fieldgen-bench: dispatched sqr 39.0 -> 36.3, bmi2 39.5 ->
+            # 36.3; ab harness: adx 40.7 -> 38.4, bmi2 39.9 -> 38.1)
+            if i == 0:
+                for q in range(n):
+                    X[q] = k.input_word(ap, 8 * q, PRIO_PTR)
+                    k.r(X[q])
+                    k.unlock()
+            x = X[i]
+            Y = lambda j: k.opnd(X[j])
+        elif own_input and k.level == "x86_64" and n <= 4:
+            # MULQ, small n: the row's multiplier a[i] is loaded once and kept
+            # in a register for its square (a memory operand at every MUL and
+            # a reload for the square measured 42.7 -> 39.4 called directly,
+            # ab harness 44.5 -> 41.1, public entry 40.9 -> 41.1)
+            x = X[i] = k.input_word(ap, 8 * i, PRIO_PTR)
+            k.r(x)
+            k.unlock()
+        k.row(acc, x, Y, list(range(i + 1, n)), i,
+              split=i > 0 and k.level == "adx")
         for q in (2 * i + 1, 2 * i + 2):
             if q in acc and i < n - 2:
                 acc[q].prio = PRIO_DONE
@@ -786,8 +913,10 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
                 k.emit(ADOX, c.reg, k.zero)
                 k.unlock()
                 return c
-            k.emit(MOV, rdx, word(i))
+            k.emit(MOV, rdx, k.opnd(X[i]) if i in X else word(i))
             k.unlock()
+            if i in X:
+                k.kill(X.pop(i))
             dl, dh = k._mulx(rdx)
             for q, d in ((2 * i, dl), (2 * i + 1, dh)):
                 if q in acc:
@@ -821,8 +950,10 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
         # ... then one ADC chain adding the squares (MULX keeps flags)
         started = False
         for i in range(n):
-            k.emit(MOV, rdx, word(i))
+            k.emit(MOV, rdx, k.opnd(X[i]) if i in X else word(i))
             k.unlock()
+            if i in X:
+                k.kill(X.pop(i))
             dl, dh = k._mulx(rdx)
             for q, d in ((2 * i, dl), (2 * i + 1, dh)):
                 if q not in acc:
@@ -836,38 +967,38 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
                 acc[q].prio = PRIO_DONE
                 k.unlock()
         return
-    # x86_64: MUL clobbers flags, so the carry between squares is kept as a
-    # mask (SBB c,c) and put back into CF by NEG c before the next pair of ADCs
-    c = None
+    # x86_64: MUL clobbers flags, so the carry out of position 2i goes into the
+    # high word of a[i]^2 (at most 2^64 - 2, so it cannot overflow), which is
+    # added at 2i+1 by the next square's ADD: ADD, ADC, ADC per square (the
+    # former mask carry took NEG, ADC, ADC, SBB: one more op on the chain)
+    t = None
     for i in range(n):
-        k.emit(MOV, rax, word(i))
+        k.emit(MOV, rax, k.opnd(X[i]) if i in X else word(i))
         k.emit(MUL, rax)
         k.unlock()
+        if i in X:
+            k.kill(X.pop(i))
         if i == 0:
             v = k.new(PRIO_DONE)
             k.emit(MOV, v.reg, rax)
             acc[0] = v
             k.unlock()
-            if n == 1:
-                v = k.new(PRIO_DONE)
-                k.emit(MOV, v.reg, rdx)
-                acc[1] = v
-                k.unlock()
-                break
-            k.emit(ADD, k.r(acc[1]), rdx)
-            k.unlock()
         else:
-            k.emit(NEG, k.r(c))
+            k.emit(ADD, k.r(acc[2 * i - 1]), k.r(t))
             k.emit(ADC, k.r(acc[2 * i]), rax)
-            k.emit(ADC, k.r(acc[2 * i + 1]), rdx)
+            k.emit(ADC, rdx, 0)
             k.unlock()
-        if i < n - 1:
-            if c is None:
-                c = k.new(PRIO_ACC)
-            k.emit(SBB, c.reg if c.reg is not None else k.r(c), k.r(c))
-            k.unlock()
-    if c is not None:
-        k.kill(c)
+        if t is None:
+            t = k.new(PRIO_ACC)
+        k.emit(MOV, t.reg if t.reg is not None else k.r(t), rdx)
+        k.unlock()
+    if n == 1:
+        acc[1] = t
+        t.prio = PRIO_DONE
+    else:
+        k.emit(ADD, k.r(acc[2 * n - 1]), k.r(t))
+        k.unlock()
+        k.kill(t)
 
 
 class _RdxLoaded:
@@ -951,6 +1082,8 @@ def _fused_mul(sh, level):
     """
     if sh.spare >= 1:
         return True
+    if level == "x86_64" and _final_select(sh):
+        return False        # p256: 65.0 -> 61.8 (its tail is _final_pair's)
     return level == "x86_64" or (level == "bmi2" and sh.n > 4)
 
 
@@ -984,9 +1117,62 @@ def _mul_fused(k, sh, ap, bp, rp):
     _final_sub(k, sh, R, acc.get(2 * n), rp)
 
 
+def _final_select(sh):
+    """Whether _final forms Uh + Th and Uh + (Th - p) side by side (see _final_pair)."""
+    return sh.n <= 4
+
+
+def _final_pair(k, sh, Uh, Th, rp):
+    """r = Uh + Th - p if that is >= 0, else Uh + Th, with a short tail after Uh.
+
+    Th (the high half of the product) is final long before Uh (the reduction's
+    last row), so V = Th - p (n words and a 0/-1 borrow word bv) is formed while
+    the reduction runs.  After Uh only two independent chains remain,
+    S = Uh + Th and D = Uh + V; the top word of D is bv + carry, 0 or -1
+    (D = S - p lies in [-p, p)), and its sign selects S (CMOVS).  The serial
+    add-then-subtract chain of _final (2n+2 flag operations after Uh) becomes
+    n+1.  When D < 0, S < p fits n words, so the carry out of S is not needed.
+    """
+    n = sh.n
+    # no multiplies follow: the multiplier's fixed registers join the pool
+    k.free += [r for r in ((rax, rdx) if k.level == "x86_64" else (rdx,)) if r not in k.free]
+    V = []
+    for j in range(n):
+        v = k.new(PRIO_ACC)
+        k.emit(MOV, v.reg, k.opnd(Th[j]))
+        k.emit(SUB if j == 0 else SBB, v.reg, _imm_or_const(k, sh.p, j))
+        k.unlock()
+        V.append(v)
+    bv = k.new(PRIO_ACC)
+    k.emit(SBB, bv.reg, bv.reg)                 # 0 or -1: borrow of Th - p
+    k.unlock()
+    for j in range(n):                          # S = Uh + Th, in Th
+        k.emit(ADD if j == 0 else ADC, k.r(Th[j]), k.opnd(Uh[j]))
+        k.unlock()
+    for j in range(n):                          # D = Uh + V, in V
+        k.emit(ADD if j == 0 else ADC, k.r(V[j]), k.opnd(Uh[j]))
+        k.unlock()
+    k.emit(ADC, k.r(bv), 0)                     # top word of D: SF = D < 0
+    k.unlock()
+    for u in Uh:
+        k.kill(u)
+    k.kill(bv)
+    for j in range(n):
+        k.emit(CMOVS, k.r(V[j]), k.opnd(Th[j]))
+        k.unlock()
+    for t in Th:
+        k.kill(t)
+    for j in range(n):
+        k.emit(MOV, k.mem(rp, 8 * j), k.r(V[j]))
+        k.unlock()
+        k.kill(V[j])
+
+
 def _final(k, sh, Uh, Th, rp):
     """r = Uh + Th - p if that does not borrow, else Uh + Th (both < 2p)."""
     n = sh.n
+    if _final_select(sh):
+        return _final_pair(k, sh, Uh, Th, rp)
     wide = sh.spare == 0
     cw = None
     if wide:
@@ -1142,7 +1328,10 @@ def _kara(sh, op, level):
 
 def _build(sh, op, level):
     n = sh.n
-    k = Kernel(level, {"q": 0, "p": 1})
+    k = Kernel(level, {"q": 0, "p": 1, "s": 2})
+    if (level, op) in NEGQ_KERNELS:
+        k.negq = sh.negq
+    k.c_last_mulq = n > 4
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     acc = {}
@@ -1206,7 +1395,10 @@ def _build(sh, op, level):
 
 def _rodata(sh):
     lines = ["#ifndef __APPLE__", ".section .rodata", ".p2align 6"]
-    for tab, limbs in (("q", sh.q_limbs), ("p", sh.p_limbs)):
+    tabs = [("q", sh.q_limbs), ("p", sh.p_limbs)]
+    if sh.pow2:
+        tabs.append(("s", sh.s_limbs))
+    for tab, limbs in tabs:
         lines.append(".Lfg_%s_mont_%s:" % (sh.name, tab))
         lines += ["\t.quad 0x%016x" % x for x in limbs]
     lines.append("#endif")
@@ -1221,7 +1413,7 @@ def _fix_consts(text, sh):
         if v < _CONST_BASE:
             return mo.group(0)
         v -= _CONST_BASE
-        tab = ("q", "p")[v // 0x10000]
+        tab = ("q", "p", "s")[v // 0x10000]
         return ".Lfg_%s_mont_%s+%d(%%rip)" % (sh.name, tab, v % 0x10000)
     return re.sub(r"(\d+)\(%rip\)", sub, text)
 
@@ -1235,15 +1427,22 @@ def emit_montgomery(fa):
     return _fix_consts("\n".join(out), sh)
 
 
+def _pext_rows(sh):
+    """Whether the reduction rows at bmi2/adx form a 2^k limb's high word by PEXT."""
+    return PEXT_HI and bool(sh.pow2)
+
+
 def kernel_choice(fa):
     """(op, level) -> level of the kernel the dispatcher should call.
 
     Measured here (RDTSC, chained calls): at n <= 4 the dual-chain squaring
     gains nothing over the single-chain one (its doubling pass is short and the
-    ADCX/ADOX chains serialize on the accumulator), so adx uses the bmi2 sqr.
+    ADCX/ADOX chains serialize on the accumulator), so adx uses the bmi2 sqr;
+    except with PEXT reduction rows (p256), where the adx sqr measured faster
+    (dispatched 41.1 -> 39.0 at the time of the change).
     Everywhere else each level's own kernel was the fastest it may run.
     """
     choice = {(op, level): level for op in OPS for level in LEVELS}
-    if fa.n <= 4:
+    if fa.n <= 4 and not _pext_rows(_Shape(fa)):
         choice[("sqr", "adx")] = "bmi2"
     return choice

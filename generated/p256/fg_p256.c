@@ -247,7 +247,7 @@ void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
     if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
-        fg_p256_sqr_bmi2(r->limb, a->limb);
+        fg_p256_sqr_adx(r->limb, a->limb);
         return;
     }
     if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {

@@ -27,6 +27,11 @@
 	.quad 0x00000000ffffffff
 	.quad 0x0000000000000000
 	.quad 0xffffffff00000001
+.Lfg_p256_mont_s:
+	.quad 0x0000000000000000
+	.quad 0xffffffff00000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
 #endif
 
 #ifdef __APPLE__
@@ -70,92 +75,80 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r12
 	movq %rdx, %r13
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r14
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	movq %rax, %r14
 	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
+	addq %r14, %rbx
+	adcq %r15, %r12
+	adcq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r13
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %r11
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r11, %r10
+	adcq %rbp, %rbx
+	adcq %rax, %r12
+	adcq %rdx, %r13
+	adcq $0, %r9
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r14
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %r12
+	adcq %r15, %r13
+	adcq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 0(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %rax, %rbp
 	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
+	addq %rbp, %rbx
+	adcq %r14, %r12
+	adcq %rax, %r13
+	adcq %rdx, %r9
+	adcq $0, %r11
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rbp
 	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
+	mulq 24(%rsi)
+	addq %r15, %r13
+	adcq %rbp, %r9
+	adcq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r14
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %rax, %r15
 	movq %rdx, %rbp
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r15, %r12
+	adcq %rbp, %r13
+	adcq %rax, %r9
+	adcq %rdx, %r11
+	adcq $0, %r14
 	movq %r8, 0(%rdi)
 	movq %r10, 8(%rdi)
 	movq %rbx, 16(%rdi)
 	movq %r12, 24(%rdi)
 	movq %r13, 32(%rdi)
-	movq %r11, 40(%rdi)
-	movq %r9, 48(%rdi)
-	movq %rbp, 56(%rdi)
+	movq %r9, 40(%rdi)
+	movq %r11, 48(%rdi)
+	movq %r14, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -185,77 +178,81 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	movq 0(%rsi), %rcx
 	movq 8(%rsi), %rax
-	mulq 0(%rsi)
-	movq %rax, %rcx
-	movq %rdx, %r8
+	mulq %rcx
+	movq %rax, %r8
+	movq %rdx, %r9
 	movq 16(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r8, %rax
+	mulq %rcx
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r10
+	movq %rax, %r10
+	movq %rdx, %r11
 	movq 24(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r10, %rax
+	mulq %rcx
+	addq %r11, %rax
 	adcq $0, %rdx
-	movq %rax, %r11
-	movq %rdx, %rbx
-	movq 16(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r11
-	adcq $0, %rdx
+	movq %rax, %rbx
 	movq %rdx, %rbp
-	movq 24(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq 8(%rsi), %r12
+	movq 16(%rsi), %rax
+	mulq %r12
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
 	movq %rdx, %r13
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
+	movq 24(%rsi), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rsi), %r15
+	movq 24(%rsi), %rax
+	mulq %r15
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	addq %r8, %r8
+	adcq %r10, %r10
 	adcq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r13, %r13
-	movq $0, %r14
-	adcq $0, %r14
-	movq 0(%rsi), %rax
+	adcq %rbp, %rbp
+	adcq %r14, %r14
+	adcq %r9, %r9
+	movq $0, %r11
+	adcq $0, %r11
+	movq %rcx, %rax
 	mulq %rax
-	movq %rax, %r15
-	addq %rdx, %rcx
-	sbbq %r8, %r8
-	movq 8(%rsi), %rax
+	movq %rax, %r13
+	movq %rdx, %rcx
+	movq %r12, %rax
 	mulq %rax
-	negq %r8
-	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %r8, %r8
-	movq 16(%rsi), %rax
+	addq %rcx, %r8
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %r15, %rax
 	mulq %rax
-	negq %r8
-	adcq %rax, %rbx
-	adcq %rdx, %r12
-	sbbq %r8, %r8
+	addq %rcx, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r8
-	adcq %rax, %r13
-	adcq %rdx, %r14
-	movq %r15, 0(%rdi)
-	movq %rcx, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r11, 24(%rdi)
-	movq %rbx, 32(%rdi)
-	movq %r12, 40(%rdi)
-	movq %r13, 48(%rdi)
-	movq %r14, 56(%rdi)
+	addq %rcx, %r14
+	adcq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	addq %rcx, %r11
+	movq %r13, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %rbx, 24(%rdi)
+	movq %rbp, 32(%rdi)
+	movq %r14, 40(%rdi)
+	movq %r9, 48(%rdi)
+	movq %r11, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -332,29 +329,36 @@ pushq %rbx
 	adcq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq $0, %r9
-	addq 32(%rsi), %rbx
-	adcq 40(%rsi), %r13
-	adcq 48(%rsi), %rcx
-	adcq 56(%rsi), %r12
-	adcq $0, %r9
-	movq %rbx, %r14
-	subq $-1, %r14
-	movq %r13, %r15
-	sbbq .Lfg_p256_mont_p+8(%rip), %r15
-	movq %rcx, %r10
-	sbbq $0, %r10
-	movq %r12, %r8
-	sbbq .Lfg_p256_mont_p+24(%rip), %r8
-	sbbq $0, %r9
-	cmovc %rbx, %r14
-	cmovc %r13, %r15
-	cmovc %rcx, %r10
-	cmovc %r12, %r8
-	movq %r14, 0(%rdi)
-	movq %r15, 8(%rdi)
-	movq %r10, 16(%rdi)
-	movq %r8, 24(%rdi)
+	movq 32(%rsi), %r9
+	subq $-1, %r9
+	movq 40(%rsi), %r14
+	sbbq .Lfg_p256_mont_p+8(%rip), %r14
+	movq 48(%rsi), %r15
+	sbbq $0, %r15
+	movq 56(%rsi), %r10
+	sbbq .Lfg_p256_mont_p+24(%rip), %r10
+	sbbq %r8, %r8
+	movq 32(%rsi), %rbp
+	addq %rbx, %rbp
+	movq 40(%rsi), %r11
+	adcq %r13, %r11
+	movq 48(%rsi), %rax
+	adcq %rcx, %rax
+	movq 56(%rsi), %rdx
+	adcq %r12, %rdx
+	addq %rbx, %r9
+	adcq %r13, %r14
+	adcq %rcx, %r15
+	adcq %r12, %r10
+	adcq $0, %r8
+	cmovs %rbp, %r9
+	cmovs %r11, %r14
+	cmovs %rax, %r15
+	cmovs %rdx, %r10
+	movq %r9, 0(%rdi)
+	movq %r14, 8(%rdi)
+	movq %r15, 16(%rdi)
+	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -407,149 +411,146 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rax, %r12
 	movq %rdx, %r13
-	movq %r8, %r14
-	movq %r8, %r15
-	shlq $32, %r14
-	shrq $32, %r15
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r8
-	addq %r14, %r10
-	adcq %r15, %rbx
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %r14
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r14, %rbx
+	adcq %r15, %r12
+	adcq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %r11
+	movq %rdx, %rbp
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r11, %r10
+	adcq %rbp, %rbx
 	adcq %rax, %r12
 	adcq %rdx, %r13
-	movq $0, %r9
 	adcq $0, %r9
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r14
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r14, %r12
+	adcq %r15, %r13
+	adcq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %rbp
 	movq %rdx, %r14
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %rdx, %r9
-	movq %r10, %r15
-	movq %r10, %r8
-	shlq $32, %r15
-	shrq $32, %r8
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r10
-	addq %r15, %rbx
-	adcq %r8, %r12
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rbp, %rbx
+	adcq %r14, %r12
 	adcq %rax, %r13
 	adcq %rdx, %r9
-	movq $0, %r11
 	adcq $0, %r11
-	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
 	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	mulq 24(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rbp
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r15, %r13
+	adcq %rbp, %r9
+	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rbp
 	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %rdx, %r11
-	movq %rbx, %r8
-	movq %rbx, %r10
-	shlq $32, %r8
-	shrq $32, %r10
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %rbx
-	addq %r8, %r12
-	adcq %r10, %r13
+	mulq 24(%rsi)
+	addq %r15, %r12
+	adcq %rbp, %r13
 	adcq %rax, %r9
 	adcq %rdx, %r11
-	movq $0, %rbp
-	adcq $0, %rbp
-	movq 0(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	addq %rdx, %rbp
-	movq %r12, %r10
-	movq %r12, %rbx
-	shlq $32, %r10
-	shrq $32, %rbx
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r12
-	addq %r10, %r13
-	adcq %rbx, %r9
-	adcq %rax, %r11
-	adcq %rdx, %rbp
-	movq $0, %r14
 	adcq $0, %r14
+	movq %r8, %r15
+	movq %r8, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
+	movq %r8, %rcx
+	movq %rcx, %rsi
+	subq %r15, %rcx
+	sbbq %rbp, %rsi
+	addq %r15, %r10
+	adcq %rbp, %rbx
+	adcq %rcx, %r12
+	adcq $0, %rsi
+	movq %r10, %r15
+	movq %r10, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
+	movq %r10, %rcx
+	movq %rcx, %r8
+	subq %r15, %rcx
+	sbbq %rbp, %r8
+	addq %r15, %rbx
+	adcq %rbp, %r12
+	adcq %rcx, %rsi
+	adcq $0, %r8
+	movq %rbx, %r15
+	movq %rbx, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
+	movq %rbx, %rcx
+	movq %rcx, %r10
+	subq %r15, %rcx
+	sbbq %rbp, %r10
+	addq %r15, %r12
+	adcq %rbp, %rsi
+	adcq %rcx, %r8
+	adcq $0, %r10
+	movq %r12, %r15
+	movq %r12, %rbp
+	shlq $32, %r15
+	shrq $32, %rbp
+	movq %r12, %rcx
+	movq %rcx, %rbx
+	subq %r15, %rcx
+	sbbq %rbp, %rbx
+	addq %r15, %rsi
+	adcq %rbp, %r8
+	adcq %rcx, %r10
+	adcq $0, %rbx
 	movq %r13, %r15
 	subq $-1, %r15
-	movq %r9, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r11, %r10
-	sbbq $0, %r10
-	movq %rbp, %rbx
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
-	sbbq $0, %r14
-	cmovc %r13, %r15
-	cmovc %r9, %r8
-	cmovc %r11, %r10
-	cmovc %rbp, %rbx
+	movq %r9, %rbp
+	sbbq .Lfg_p256_mont_p+8(%rip), %rbp
+	movq %r11, %rcx
+	sbbq $0, %rcx
+	movq %r14, %r12
+	sbbq .Lfg_p256_mont_p+24(%rip), %r12
+	sbbq %rax, %rax
+	addq %rsi, %r13
+	adcq %r8, %r9
+	adcq %r10, %r11
+	adcq %rbx, %r14
+	addq %rsi, %r15
+	adcq %r8, %rbp
+	adcq %r10, %rcx
+	adcq %rbx, %r12
+	adcq $0, %rax
+	cmovs %r13, %r15
+	cmovs %r9, %rbp
+	cmovs %r11, %rcx
+	cmovs %r14, %r12
 	movq %r15, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %r10, 16(%rdi)
-	movq %rbx, 24(%rdi)
+	movq %rbp, 8(%rdi)
+	movq %rcx, 16(%rdi)
+	movq %r12, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -579,135 +580,142 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	movq 0(%rsi), %rcx
 	movq 8(%rsi), %rax
-	mulq 0(%rsi)
-	movq %rax, %rcx
-	movq %rdx, %r8
+	mulq %rcx
+	movq %rax, %r8
+	movq %rdx, %r9
 	movq 16(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r8, %rax
+	mulq %rcx
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r10
+	movq %rax, %r10
+	movq %rdx, %r11
 	movq 24(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r10, %rax
+	mulq %rcx
+	addq %r11, %rax
 	adcq $0, %rdx
-	movq %rax, %r11
-	movq %rdx, %rbx
-	movq 16(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r11
-	adcq $0, %rdx
+	movq %rax, %rbx
 	movq %rdx, %rbp
-	movq 24(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
+	movq 8(%rsi), %r12
+	movq 16(%rsi), %rax
+	mulq %r12
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
 	movq %rdx, %r13
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r13, %r13
-	movq $0, %r14
-	adcq $0, %r14
-	movq 0(%rsi), %rax
-	mulq %rax
-	movq %rax, %r15
-	addq %rdx, %rcx
-	sbbq %r8, %r8
-	movq 8(%rsi), %rax
-	mulq %rax
-	negq %r8
-	adcq %rax, %r9
-	adcq %rdx, %r11
-	sbbq %r8, %r8
-	movq 16(%rsi), %rax
-	mulq %rax
-	negq %r8
-	adcq %rax, %rbx
-	adcq %rdx, %r12
-	sbbq %r8, %r8
 	movq 24(%rsi), %rax
-	mulq %rax
-	negq %r8
-	adcq %rax, %r13
-	adcq %rdx, %r14
-	movq %r15, %r10
-	movq %r15, %rbp
-	shlq $32, %r10
-	shrq $32, %rbp
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r12
+	addq %r13, %rax
+	adcq $0, %rdx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rsi), %r15
+	movq 24(%rsi), %rax
 	mulq %r15
-	addq %r10, %rcx
-	adcq %rbp, %r9
-	adcq %rax, %r11
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r8
-	movq %rcx, %rsi
-	movq %rcx, %r10
-	shlq $32, %rsi
-	shrq $32, %r10
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %rcx
-	addq %rsi, %r9
-	adcq %r10, %r11
-	adcq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq %r9, %r15
-	movq %r9, %rsi
-	shlq $32, %r15
-	shrq $32, %rsi
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r9
-	addq %r15, %r11
-	adcq %rsi, %r8
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq %r11, %rcx
-	movq %r11, %r15
-	shlq $32, %rcx
-	shrq $32, %r15
-	movq .Lfg_p256_mont_q+24(%rip), %rax
-	mulq %r11
+	movq %rdx, %r9
+	addq %r8, %r8
+	adcq %r10, %r10
+	adcq %rbx, %rbx
+	adcq %rbp, %rbp
+	adcq %r14, %r14
+	adcq %r9, %r9
+	movq $0, %r11
+	adcq $0, %r11
+	movq %rcx, %rax
+	mulq %rax
+	movq %rax, %r13
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %rax
 	addq %rcx, %r8
-	adcq %r15, %rbp
 	adcq %rax, %r10
 	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %r15, %rax
+	mulq %rax
+	addq %rcx, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %rcx, %r14
+	adcq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	addq %rcx, %r11
+	movq %r13, %r12
+	movq %r13, %r15
+	shlq $32, %r12
+	shrq $32, %r15
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r13
+	addq %r12, %r8
+	adcq %r15, %r10
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %r8, %rsi
+	movq %r8, %r12
+	shlq $32, %rsi
+	shrq $32, %r12
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r8
+	addq %rsi, %r10
+	adcq %r12, %rbx
+	adcq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq %r10, %r13
+	movq %r10, %rsi
+	shlq $32, %r13
+	shrq $32, %rsi
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %r10
+	addq %r13, %rbx
+	adcq %rsi, %rcx
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq %rbx, %r8
+	movq %rbx, %r13
+	shlq $32, %r8
+	shrq $32, %r13
+	movq .Lfg_p256_mont_q+24(%rip), %rax
+	mulq %rbx
+	addq %r8, %rcx
+	adcq %r13, %r15
+	adcq %rax, %r12
+	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq $0, %r9
-	addq %rbx, %r8
-	adcq %r12, %rbp
-	adcq %r13, %r10
-	adcq %r14, %rsi
-	adcq $0, %r9
-	movq %r8, %rcx
-	subq $-1, %rcx
-	movq %rbp, %r15
-	sbbq .Lfg_p256_mont_p+8(%rip), %r15
-	movq %r10, %r11
-	sbbq $0, %r11
-	movq %rsi, %rbx
+	movq %rbp, %r10
+	subq $-1, %r10
+	movq %r14, %r8
+	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	movq %r9, %r13
+	sbbq $0, %r13
+	movq %r11, %rbx
 	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
-	sbbq $0, %r9
-	cmovc %r8, %rcx
-	cmovc %rbp, %r15
-	cmovc %r10, %r11
-	cmovc %rsi, %rbx
-	movq %rcx, 0(%rdi)
-	movq %r15, 8(%rdi)
-	movq %r11, 16(%rdi)
+	sbbq %rax, %rax
+	addq %rcx, %rbp
+	adcq %r15, %r14
+	adcq %r12, %r9
+	adcq %rsi, %r11
+	addq %rcx, %r10
+	adcq %r15, %r8
+	adcq %r12, %r13
+	adcq %rsi, %rbx
+	adcq $0, %rax
+	cmovs %rbp, %r10
+	cmovs %r14, %r8
+	cmovs %r9, %r13
+	cmovs %r11, %rbx
+	movq %r10, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r13, 16(%rdi)
 	movq %rbx, 24(%rdi)
 popq %rbx
 popq %rbp
@@ -749,70 +757,55 @@ pushq %rbx
 	adcq %rbx, %rbp
 	adcq $0, %r12
 	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r14
-	addq %r13, %r10
-	adcq $0, %r14
-	mulxq 8(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
-	addq %r15, %rax
-	adcq $0, %r9
-	mulxq 16(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rbp
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r13, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %r9
-	addq %r15, %rax
-	adcq $0, %r9
-	mulxq 8(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rbp
-	adcq $0, %rbx
-	mulxq 16(%rcx), %r13, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %r9, %r11
-	addq %r15, %r9
-	adcq $0, %r11
-	addq %r9, %r14
-	adcq $0, %r11
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	mulxq 8(%rcx), %r15, %r9
-	addq %r13, %r15
-	adcq $0, %r9
-	addq %r15, %r12
-	adcq $0, %r9
-	mulxq 16(%rcx), %rbx, %r13
-	addq %r9, %rbx
-	adcq $0, %r13
-	addq %rbx, %r14
-	adcq $0, %r13
+	mulxq 8(%rcx), %r13, %r14
+	addq %r13, %rax
+	adcq %r14, %rbp
 	mulxq 24(%rcx), %r15, %r9
-	addq %r13, %r15
+	adcq %r15, %r12
 	adcq $0, %r9
-	addq %r15, %r11
+	mulxq 0(%rcx), %r11, %rbx
+	addq %r11, %r10
+	adcq %rbx, %rax
+	mulxq 16(%rcx), %r13, %r14
+	adcq %r13, %rbp
+	adcq %r14, %r12
 	adcq $0, %r9
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %r15, %r11
+	addq %r15, %rbp
+	adcq %r11, %r12
+	mulxq 24(%rcx), %rbx, %r13
+	adcq %rbx, %r9
+	adcq $0, %r13
+	mulxq 0(%rcx), %r14, %r15
+	addq %r14, %rax
+	adcq %r15, %rbp
+	mulxq 16(%rcx), %r11, %rbx
+	adcq %r11, %r12
+	adcq %rbx, %r9
+	adcq $0, %r13
+	movq 24(%rsi), %rdx
+	mulxq 8(%rcx), %r14, %r15
+	addq %r14, %r12
+	adcq %r15, %r9
+	mulxq 24(%rcx), %r11, %rbx
+	adcq %r11, %r13
+	adcq $0, %rbx
+	mulxq 0(%rcx), %r14, %r15
+	addq %r14, %rbp
+	adcq %r15, %r12
+	mulxq 16(%rcx), %r11, %r14
+	adcq %r11, %r9
+	adcq %r14, %r13
+	adcq $0, %rbx
 	movq %r8, 0(%rdi)
 	movq %r10, 8(%rdi)
 	movq %rax, 16(%rdi)
 	movq %rbp, 24(%rdi)
 	movq %r12, 32(%rdi)
-	movq %r14, 40(%rdi)
-	movq %r11, 48(%rdi)
-	movq %r9, 56(%rdi)
+	movq %r9, 40(%rdi)
+	movq %r13, 48(%rdi)
+	movq %rbx, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -842,56 +835,64 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
-	mulxq 8(%rsi), %rcx, %r8
-	mulxq 16(%rsi), %r9, %r10
-	addq %r8, %r9
-	mulxq 24(%rsi), %r11, %rax
-	adcq %r10, %r11
+	subq $8, %rsp
+	movq 0(%rsi), %rcx
+	movq 8(%rsi), %r8
+	movq 16(%rsi), %r9
+	movq 24(%rsi), %r10
+	movq %rcx, %rdx
+	mulxq %r8, %r11, %rax
+	mulxq %r9, %rbx, %rbp
+	addq %rax, %rbx
+	mulxq %r10, %r12, %r13
+	adcq %rbp, %r12
+	adcq $0, %r13
+	movq %r8, %rdx
+	mulxq %r9, %r14, %r15
+	mulxq %r10, %rax, %rbp
+	addq %r15, %rax
+	adcq $0, %rbp
+	addq %r14, %r12
+	adcq %rax, %r13
+	adcq $0, %rbp
+	movq %r9, %rdx
+	mulxq %r10, %r14, %rax
+	addq %r14, %rbp
 	adcq $0, %rax
-	movq 8(%rsi), %rdx
-	mulxq 16(%rsi), %rbx, %rbp
-	mulxq 24(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	addq %rbx, %r11
-	adcq %r12, %rax
-	adcq $0, %r13
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %r15
-	addq %r14, %r13
-	adcq $0, %r15
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rax, %rax
+	addq %r11, %r11
+	adcq %rbx, %rbx
+	adcq %r12, %r12
 	adcq %r13, %r13
-	adcq %r15, %r15
-	movq $0, %r8
-	adcq $0, %r8
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %r10, %rbx
-	addq %rbx, %rcx
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r12, %r14
-	adcq %r12, %r9
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %rbx, %r12
-	adcq %rbx, %rax
-	adcq %r12, %r13
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r14, %rbx
-	adcq %r14, %r15
-	adcq %rbx, %r8
-	movq %r10, 0(%rdi)
-	movq %rcx, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r11, 24(%rdi)
-	movq %rax, 32(%rdi)
-	movq %r13, 40(%rdi)
-	movq %r15, 48(%rdi)
-	movq %r8, 56(%rdi)
+	adcq %rbp, %rbp
+	adcq %rax, %rax
+	movq $0, %r14
+	adcq $0, %r14
+	movq %rcx, %rdx
+	movq %rdi, 0(%rsp)
+	mulxq %rdx, %rcx, %rdi
+	addq %rdi, %r11
+	movq %r8, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %rbx
+	adcq %r8, %r12
+	movq %r9, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %r13
+	adcq %r8, %rbp
+	movq %r10, %rdx
+	mulxq %rdx, %r9, %rdi
+	adcq %r9, %rax
+	adcq %rdi, %r14
+	movq 0(%rsp), %r8
+	movq %rcx, 0(%r8)
+	movq %r11, 8(%r8)
+	movq %rbx, 16(%r8)
+	movq %r12, 24(%r8)
+	movq %r13, 32(%r8)
+	movq %rbp, 40(%r8)
+	movq %rax, 48(%r8)
+	movq %r14, 56(%r8)
+	addq $8, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -936,9 +937,8 @@ pushq %rbx
 	adcq $0, %r10
 	movq %r11, %rdx
 	movq %rdx, %rbp
-	movq %rdx, %r12
 	shlq $32, %rbp
-	shrq $32, %r12
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r14
 	addq %rbp, %rax
 	adcq %r12, %rbx
@@ -946,9 +946,8 @@ pushq %rbx
 	adcq $0, %r14
 	movq %rax, %rdx
 	movq %rdx, %r15
-	movq %rdx, %rcx
 	shlq $32, %r15
-	shrq $32, %rcx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rcx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
 	addq %r15, %rbx
 	adcq %rcx, %r10
@@ -956,37 +955,43 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rbx, %rdx
 	movq %rdx, %rbp
-	movq %rdx, %r12
 	shlq $32, %rbp
-	shrq $32, %r12
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r11
 	addq %rbp, %r10
 	adcq %r12, %r14
 	adcq %r13, %r9
 	adcq $0, %r11
-	movq $0, %r15
-	addq 32(%rsi), %r10
-	adcq 40(%rsi), %r14
-	adcq 48(%rsi), %r9
-	adcq 56(%rsi), %r11
-	adcq $0, %r15
-	movq %r10, %rcx
-	subq $-1, %rcx
-	movq %r14, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r9, %rax
-	sbbq $0, %rax
-	movq %r11, %rbp
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
-	sbbq $0, %r15
-	cmovc %r10, %rcx
-	cmovc %r14, %r8
-	cmovc %r9, %rax
-	cmovc %r11, %rbp
-	movq %rcx, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rax, 16(%rdi)
-	movq %rbp, 24(%rdi)
+	movq 32(%rsi), %r15
+	subq $-1, %r15
+	movq 40(%rsi), %rcx
+	sbbq .Lfg_p256_mont_p+8(%rip), %rcx
+	movq 48(%rsi), %r8
+	sbbq $0, %r8
+	movq 56(%rsi), %rax
+	sbbq .Lfg_p256_mont_p+24(%rip), %rax
+	sbbq %rbp, %rbp
+	movq 32(%rsi), %r12
+	addq %r10, %r12
+	movq 40(%rsi), %r13
+	adcq %r14, %r13
+	movq 48(%rsi), %rbx
+	adcq %r9, %rbx
+	movq 56(%rsi), %rdx
+	adcq %r11, %rdx
+	addq %r10, %r15
+	adcq %r14, %rcx
+	adcq %r9, %r8
+	adcq %r11, %rax
+	adcq $0, %rbp
+	cmovs %r12, %r15
+	cmovs %r13, %rcx
+	cmovs %rbx, %r8
+	cmovs %rdx, %rax
+	movq %r15, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %rax, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1027,125 +1032,110 @@ pushq %rbx
 	adcq %rbx, %rbp
 	adcq $0, %r12
 	movq 8(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r14
-	addq %r13, %r10
-	adcq $0, %r14
-	mulxq 8(%rcx), %r15, %r9
-	addq %r14, %r15
-	adcq $0, %r9
-	addq %r15, %rax
-	adcq $0, %r9
-	mulxq 16(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rbp
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r13, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %r9
-	addq %r15, %rax
-	adcq $0, %r9
-	mulxq 8(%rcx), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rbp
-	adcq $0, %rbx
-	mulxq 16(%rcx), %r13, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %r9, %r11
-	addq %r15, %r9
-	adcq $0, %r11
-	addq %r9, %r14
-	adcq $0, %r11
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %rbx, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	mulxq 8(%rcx), %r15, %r9
-	addq %r13, %r15
-	adcq $0, %r9
-	addq %r15, %r12
-	adcq $0, %r9
-	mulxq 16(%rcx), %rbx, %r13
-	addq %r9, %rbx
-	adcq $0, %r13
-	addq %rbx, %r14
-	adcq $0, %r13
+	mulxq 8(%rcx), %r13, %r14
+	addq %r13, %rax
+	adcq %r14, %rbp
 	mulxq 24(%rcx), %r15, %r9
-	addq %r13, %r15
+	adcq %r15, %r12
 	adcq $0, %r9
-	addq %r15, %r11
+	mulxq 0(%rcx), %r11, %rbx
+	addq %r11, %r10
+	adcq %rbx, %rax
+	mulxq 16(%rcx), %r13, %r14
+	adcq %r13, %rbp
+	adcq %r14, %r12
 	adcq $0, %r9
-	movq %r8, %rdx
-	movq %rdx, %rbx
-	movq %rdx, %r13
-	shlq $32, %rbx
-	shrq $32, %r13
-	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %rcx
-	addq %rbx, %r10
-	adcq %r13, %rax
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %r15, %r11
+	addq %r15, %rbp
+	adcq %r11, %r12
+	mulxq 24(%rcx), %rbx, %r13
+	adcq %rbx, %r9
+	adcq $0, %r13
+	mulxq 0(%rcx), %r14, %r15
+	addq %r14, %rax
 	adcq %r15, %rbp
+	mulxq 16(%rcx), %r11, %rbx
+	adcq %r11, %r12
+	adcq %rbx, %r9
+	adcq $0, %r13
+	movq 24(%rsi), %rdx
+	mulxq 8(%rcx), %r14, %r15
+	addq %r14, %r12
+	adcq %r15, %r9
+	mulxq 24(%rcx), %r11, %rbx
+	adcq %r11, %r13
+	adcq $0, %rbx
+	mulxq 0(%rcx), %r14, %r15
+	addq %r14, %rbp
+	adcq %r15, %r12
+	mulxq 16(%rcx), %r11, %r14
+	adcq %r11, %r9
+	adcq %r14, %r13
+	adcq $0, %rbx
+	movq %r8, %rdx
+	movq %rdx, %r15
+	movq %rdx, %r11
+	shlq $32, %r15
+	shrq $32, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %rcx
+	addq %r15, %r10
+	adcq %r11, %rax
+	adcq %r14, %rbp
 	adcq $0, %rcx
 	movq %r10, %rdx
 	movq %rdx, %rsi
-	movq %rdx, %rbx
 	shlq $32, %rsi
-	shrq $32, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r15
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r15
+	mulxq .Lfg_p256_mont_q+24(%rip), %r11, %r14
 	addq %rsi, %rax
-	adcq %rbx, %rbp
-	adcq %r13, %rcx
-	adcq $0, %r15
+	adcq %r15, %rbp
+	adcq %r11, %rcx
+	adcq $0, %r14
 	movq %rax, %rdx
 	movq %rdx, %r8
-	movq %rdx, %rsi
 	shlq $32, %r8
-	shrq $32, %rsi
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r13
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %r11
 	addq %r8, %rbp
 	adcq %rsi, %rcx
-	adcq %rbx, %r15
-	adcq $0, %r13
+	adcq %r15, %r14
+	adcq $0, %r11
 	movq %rbp, %rdx
 	movq %rdx, %r10
-	movq %rdx, %r8
 	shlq $32, %r10
-	shrq $32, %r8
-	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r15
 	addq %r10, %rcx
-	adcq %r8, %r15
-	adcq %rsi, %r13
-	adcq $0, %rbx
-	movq $0, %rax
-	addq %r12, %rcx
-	adcq %r14, %r15
+	adcq %r8, %r14
+	adcq %rsi, %r11
+	adcq $0, %r15
+	movq %r12, %rax
+	subq $-1, %rax
+	movq %r9, %r10
+	sbbq .Lfg_p256_mont_p+8(%rip), %r10
+	movq %r13, %r8
+	sbbq $0, %r8
+	movq %rbx, %rsi
+	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq %rbp, %rbp
+	addq %rcx, %r12
+	adcq %r14, %r9
 	adcq %r11, %r13
-	adcq %r9, %rbx
-	adcq $0, %rax
-	movq %rcx, %r10
-	subq $-1, %r10
-	movq %r15, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r13, %rsi
-	sbbq $0, %rsi
-	movq %rbx, %rbp
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbp
-	sbbq $0, %rax
-	cmovc %rcx, %r10
-	cmovc %r15, %r8
-	cmovc %r13, %rsi
-	cmovc %rbx, %rbp
-	movq %r10, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rsi, 16(%rdi)
-	movq %rbp, 24(%rdi)
+	adcq %r15, %rbx
+	addq %rcx, %rax
+	adcq %r14, %r10
+	adcq %r11, %r8
+	adcq %r15, %rsi
+	adcq $0, %rbp
+	cmovs %r12, %rax
+	cmovs %r9, %r10
+	cmovs %r13, %r8
+	cmovs %rbx, %rsi
+	movq %rax, 0(%rdi)
+	movq %r10, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %rsi, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1175,111 +1165,119 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
-	mulxq 8(%rsi), %rcx, %r8
-	mulxq 16(%rsi), %r9, %r10
-	addq %r8, %r9
-	mulxq 24(%rsi), %r11, %rax
-	adcq %r10, %r11
-	adcq $0, %rax
-	movq 8(%rsi), %rdx
-	mulxq 16(%rsi), %rbx, %rbp
-	mulxq 24(%rsi), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	addq %rbx, %r11
-	adcq %r12, %rax
-	adcq $0, %r13
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %r15
-	addq %r14, %r13
-	adcq $0, %r15
-	addq %rcx, %rcx
-	adcq %r9, %r9
-	adcq %r11, %r11
-	adcq %rax, %rax
-	adcq %r13, %r13
-	adcq %r15, %r15
-	movq $0, %r8
-	adcq $0, %r8
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %r10, %rbx
-	addq %rbx, %rcx
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r12, %r14
-	adcq %r12, %r9
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %rbx, %r12
-	adcq %rbx, %rax
-	adcq %r12, %r13
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r14, %rbx
-	adcq %r14, %r15
-	adcq %rbx, %r8
-	movq %r10, %rdx
-	movq %rdx, %r12
-	movq %rdx, %r14
-	shlq $32, %r12
-	shrq $32, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rsi
-	addq %r12, %rcx
-	adcq %r14, %r9
-	adcq %rbx, %r11
-	adcq $0, %rsi
+	subq $8, %rsp
+	movq 0(%rsi), %rcx
+	movq 8(%rsi), %r8
+	movq 16(%rsi), %r9
+	movq 24(%rsi), %r10
 	movq %rcx, %rdx
-	movq %rdx, %r12
-	movq %rdx, %r14
-	shlq $32, %r12
-	shrq $32, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r10
-	addq %r12, %r9
-	adcq %r14, %r11
-	adcq %rbx, %rsi
-	adcq $0, %r10
+	mulxq %r8, %r11, %rax
+	mulxq %r9, %rbx, %rbp
+	addq %rax, %rbx
+	mulxq %r10, %r12, %r13
+	adcq %rbp, %r12
+	adcq $0, %r13
+	movq %r8, %rdx
+	mulxq %r9, %r14, %r15
+	mulxq %r10, %rax, %rbp
+	addq %r15, %rax
+	adcq $0, %rbp
+	addq %r14, %r12
+	adcq %rax, %r13
+	adcq $0, %rbp
 	movq %r9, %rdx
-	movq %rdx, %r12
-	movq %rdx, %r14
-	shlq $32, %r12
-	shrq $32, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %rcx
-	addq %r12, %r11
-	adcq %r14, %rsi
-	adcq %rbx, %r10
-	adcq $0, %rcx
+	mulxq %r10, %r14, %rax
+	addq %r14, %rbp
+	adcq $0, %rax
+	addq %r11, %r11
+	adcq %rbx, %rbx
+	adcq %r12, %r12
+	adcq %r13, %r13
+	adcq %rbp, %rbp
+	adcq %rax, %rax
+	movq $0, %r14
+	adcq $0, %r14
+	movq %rcx, %rdx
+	movq %rdi, 0(%rsp)
+	mulxq %rdx, %rcx, %rdi
+	addq %rdi, %r11
+	movq %r8, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %rbx
+	adcq %r8, %r12
+	movq %r9, %rdx
+	mulxq %rdx, %rdi, %r8
+	adcq %rdi, %r13
+	adcq %r8, %rbp
+	movq %r10, %rdx
+	mulxq %rdx, %r9, %rdi
+	adcq %r9, %rax
+	adcq %rdi, %r14
+	movq %rcx, %rdx
+	movq %rdx, %r8
+	movq %rdx, %r10
+	shlq $32, %r8
+	shrq $32, %r10
+	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %rdi
+	addq %r8, %r11
+	adcq %r10, %rbx
+	adcq %r9, %r12
+	adcq $0, %rdi
 	movq %r11, %rdx
-	movq %rdx, %r12
-	movq %rdx, %r14
-	shlq $32, %r12
-	shrq $32, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rbx, %r9
-	addq %r12, %rsi
-	adcq %r14, %r10
-	adcq %rbx, %rcx
+	movq %rdx, %rsi
+	shlq $32, %rsi
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r9
+	addq %rsi, %rbx
+	adcq %r8, %r12
+	adcq %r10, %rdi
 	adcq $0, %r9
-	movq $0, %r12
-	addq %rax, %rsi
-	adcq %r13, %r10
-	adcq %r15, %rcx
+	movq %rbx, %rdx
+	movq %rdx, %rcx
+	shlq $32, %rcx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
+	addq %rcx, %r12
+	adcq %rsi, %rdi
 	adcq %r8, %r9
+	adcq $0, %r10
+	movq %r12, %rdx
+	movq %rdx, %r11
+	shlq $32, %r11
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rcx
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r8
+	addq %r11, %rdi
+	adcq %rcx, %r9
+	adcq %rsi, %r10
+	adcq $0, %r8
+	movq %r13, %rbx
+	subq $-1, %rbx
+	movq %rbp, %r11
+	sbbq .Lfg_p256_mont_p+8(%rip), %r11
+	movq %rax, %rcx
+	sbbq $0, %rcx
+	movq %r14, %rsi
+	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq %r12, %r12
+	addq %rdi, %r13
+	adcq %r9, %rbp
+	adcq %r10, %rax
+	adcq %r8, %r14
+	addq %rdi, %rbx
+	adcq %r9, %r11
+	adcq %r10, %rcx
+	adcq %r8, %rsi
 	adcq $0, %r12
-	movq %rsi, %r14
-	subq $-1, %r14
-	movq %r10, %rbx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
-	movq %rcx, %r11
-	sbbq $0, %r11
-	movq %r9, %rax
-	sbbq .Lfg_p256_mont_p+24(%rip), %rax
-	sbbq $0, %r12
-	cmovc %rsi, %r14
-	cmovc %r10, %rbx
-	cmovc %rcx, %r11
-	cmovc %r9, %rax
-	movq %r14, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %rax, 24(%rdi)
+	cmovs %r13, %rbx
+	cmovs %rbp, %r11
+	cmovs %rax, %rcx
+	cmovs %r14, %rsi
+	movq 0(%rsp), %rdx
+	movq %rbx, 0(%rdx)
+	movq %r11, 8(%rdx)
+	movq %rcx, 16(%rdx)
+	movq %rsi, 24(%rdx)
+	addq $8, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1309,70 +1307,82 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	subq $24, %rsp
 	movq %rdx, %r8
+	movq 0(%r8), %r9
+	movq 8(%r8), %r10
+	movq 16(%r8), %r11
+	movq 24(%r8), %rax
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r10
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r10
-	mulxq 16(%r8), %rbx, %rbp
-	adcxq %rbx, %rax
-	mulxq 24(%r8), %r12, %r13
+	mulxq %r9, %rbx, %rbp
+	mulxq %r10, %r12, %r13
 	adcxq %r12, %rbp
-	adcxq %rcx, %r13
+	mulxq %r11, %r14, %r15
+	adcxq %r14, %r13
+	mulxq %rax, %r12, %r14
+	adcxq %r12, %r15
+	adcxq %rcx, %r14
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %r15
-	adcxq %r14, %r10
-	adoxq %r15, %rax
-	mulxq 8(%r8), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %rbp
-	mulxq 16(%r8), %r12, %r14
+	movq %rdi, 0(%rsp)
+	mulxq %r9, %r12, %rdi
 	adcxq %r12, %rbp
-	adoxq %r14, %r13
-	mulxq 24(%r8), %r15, %r11
-	adcxq %r15, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
+	adoxq %rdi, %r13
+	mulxq %r10, %r12, %rdi
+	adcxq %r12, %r13
+	adoxq %rdi, %r15
+	mulxq %r11, %r12, %rdi
+	adcxq %r12, %r15
+	adoxq %rdi, %r14
+	mulxq %rax, %r12, %rdi
+	adcxq %r12, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rax
-	adoxq %r12, %rbp
-	mulxq 8(%r8), %r14, %r15
-	adcxq %r14, %rbp
-	adoxq %r15, %r13
-	mulxq 16(%r8), %rbx, %r12
-	adcxq %rbx, %r13
-	adoxq %r12, %r11
-	mulxq 24(%r8), %r14, %r15
-	adcxq %r14, %r11
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
+	movq %rbp, 8(%rsp)
+	mulxq %r9, %r12, %rbp
+	adcxq %r12, %r13
+	adoxq %rbp, %r15
+	mulxq %r10, %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %r14
+	mulxq %r11, %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %rdi
+	mulxq %rax, %r12, %rbp
+	adcxq %r12, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rbp
-	adoxq %r12, %r13
-	mulxq 8(%r8), %r14, %rbx
-	adcxq %r14, %r13
-	adoxq %rbx, %r11
-	mulxq 16(%r8), %r12, %r14
-	adcxq %r12, %r11
-	adoxq %r14, %r15
-	mulxq 24(%r8), %rbx, %r12
-	adcxq %rbx, %r15
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r9, 0(%rdi)
-	movq %r10, 8(%rdi)
-	movq %rax, 16(%rdi)
-	movq %rbp, 24(%rdi)
-	movq %r13, 32(%rdi)
-	movq %r11, 40(%rdi)
-	movq %r15, 48(%rdi)
-	movq %r12, 56(%rdi)
+	movq %r13, 16(%rsp)
+	mulxq %r9, %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r14
+	mulxq %r10, %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rdi
+	mulxq %r11, %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %r13, %rbp
+	mulxq %rax, %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 0(%rsp), %r12
+	movq %rbx, 0(%r12)
+	movq 8(%rsp), %r9
+	movq %r9, 8(%r12)
+	movq 16(%rsp), %r10
+	movq %r10, 16(%r12)
+	movq %r15, 24(%r12)
+	movq %r14, 32(%r12)
+	movq %rdi, 40(%r12)
+	movq %rbp, 48(%r12)
+	movq %r13, 56(%r12)
+	addq $24, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1402,57 +1412,61 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
+	movq 0(%rsi), %r8
+	movq 8(%rsi), %r9
+	movq 16(%rsi), %r10
+	movq 24(%rsi), %r11
+	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq 8(%rsi), %r8, %r9
-	mulxq 16(%rsi), %r10, %r11
-	adcxq %r10, %r9
-	mulxq 24(%rsi), %rax, %rbx
-	adcxq %rax, %r11
-	adcxq %rcx, %rbx
-	movq 8(%rsi), %rdx
-	mulxq 24(%rsi), %rbp, %r12
-	addq %rbp, %rbx
-	adcq $0, %r12
-	mulxq 16(%rsi), %r13, %r14
-	addq %r13, %r11
-	adcq %r14, %rbx
-	adcq $0, %r12
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r15, %r10
-	addq %r15, %r12
-	adcq $0, %r10
-	xorq %rcx, %rcx
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %rax, %rbp
-	adcxq %r8, %r8
-	adoxq %rbp, %r8
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r9, %r9
-	adoxq %r13, %r9
-	adcxq %r11, %r11
-	adoxq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r15, %rbp
-	adcxq %rbx, %rbx
-	adoxq %r15, %rbx
-	adcxq %r12, %r12
-	adoxq %rbp, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r10, %r10
-	adoxq %r13, %r10
+	mulxq %r9, %rax, %rbx
+	mulxq %r10, %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq %r11, %r13, %r14
+	adcxq %r13, %r12
 	adcxq %rcx, %r14
-	adoxq %rcx, %r14
-	movq %rax, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r11, 24(%rdi)
-	movq %rbx, 32(%rdi)
-	movq %r12, 40(%rdi)
-	movq %r10, 48(%rdi)
-	movq %r14, 56(%rdi)
+	movq %r9, %rdx
+	mulxq %r11, %r15, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	mulxq %r10, %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq %r11, %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	xorq %rcx, %rcx
+	movq %r8, %rdx
+	mulxq %rdx, %r13, %r8
+	adcxq %rax, %rax
+	adoxq %r8, %rax
+	movq %r9, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %rbx, %rbx
+	adoxq %r8, %rbx
+	adcxq %r12, %r12
+	adoxq %r9, %r12
+	movq %r10, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %r14, %r14
+	adoxq %r8, %r14
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq %r11, %rdx
+	mulxq %rdx, %r10, %r8
+	adcxq %r15, %r15
+	adoxq %r10, %r15
+	adcxq %rcx, %r8
+	adoxq %rcx, %r8
+	movq %r13, 0(%rdi)
+	movq %rax, 8(%rdi)
+	movq %rbx, 16(%rdi)
+	movq %r12, 24(%rdi)
+	movq %r14, 32(%rdi)
+	movq %rbp, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %r8, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1482,6 +1496,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	subq $8, %rsp
 	movq 0(%rsi), %rdx
 	movq %rdx, %r8
 	movq %rdx, %r9
@@ -1497,9 +1512,8 @@ pushq %rbx
 	adcq $0, %r11
 	movq %rax, %rdx
 	movq %rdx, %r12
-	movq %rdx, %r13
 	shlq $32, %r12
-	shrq $32, %r13
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %r15
 	addq %r12, %rbx
 	adcq %r13, %rbp
@@ -1507,9 +1521,8 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rbx, %rdx
 	movq %rdx, %r8
-	movq %rdx, %r9
 	shlq $32, %r8
-	shrq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r9
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r12
 	addq %r8, %rbp
 	adcq %r9, %r11
@@ -1517,37 +1530,46 @@ pushq %rbx
 	adcq $0, %r12
 	movq %rbp, %rdx
 	movq %rdx, %r13
-	movq %rdx, %r14
 	shlq $32, %r13
-	shrq $32, %r14
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r8
 	addq %r13, %r11
 	adcq %r14, %r15
 	adcq %rax, %r12
 	adcq $0, %r8
-	movq $0, %r9
-	addq 32(%rsi), %r11
-	adcq 40(%rsi), %r15
-	adcq 48(%rsi), %r12
-	adcq 56(%rsi), %r8
-	adcq $0, %r9
-	movq %r11, %r10
-	subq $-1, %r10
-	movq %r15, %rbx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbx
-	movq %r12, %r13
-	sbbq $0, %r13
-	movq %r8, %r14
-	sbbq .Lfg_p256_mont_p+24(%rip), %r14
-	sbbq $0, %r9
-	cmovc %r11, %r10
-	cmovc %r15, %rbx
-	cmovc %r12, %r13
-	cmovc %r8, %r14
-	movq %r10, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r13, 16(%rdi)
-	movq %r14, 24(%rdi)
+	movq 32(%rsi), %r9
+	subq $-1, %r9
+	movq 40(%rsi), %r10
+	sbbq .Lfg_p256_mont_p+8(%rip), %r10
+	movq 48(%rsi), %rbx
+	sbbq $0, %rbx
+	movq 56(%rsi), %r13
+	sbbq .Lfg_p256_mont_p+24(%rip), %r13
+	sbbq %r14, %r14
+	movq 32(%rsi), %rax
+	addq %r11, %rax
+	movq 40(%rsi), %rbp
+	adcq %r15, %rbp
+	movq 48(%rsi), %rdx
+	adcq %r12, %rdx
+	movq %rdi, 0(%rsp)
+	movq 56(%rsi), %rdi
+	adcq %r8, %rdi
+	addq %r11, %r9
+	adcq %r15, %r10
+	adcq %r12, %rbx
+	adcq %r8, %r13
+	adcq $0, %r14
+	cmovs %rax, %r9
+	cmovs %rbp, %r10
+	cmovs %rdx, %rbx
+	cmovs %rdi, %r13
+	movq 0(%rsp), %r11
+	movq %r9, 0(%r11)
+	movq %r10, 8(%r11)
+	movq %rbx, 16(%r11)
+	movq %r13, 24(%r11)
+	addq $8, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1577,125 +1599,137 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
+	subq $24, %rsp
 	movq %rdx, %r8
+	movq 0(%r8), %r9
+	movq 8(%r8), %r10
+	movq 16(%r8), %r11
+	movq 24(%r8), %rax
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r10
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r10
-	mulxq 16(%r8), %rbx, %rbp
-	adcxq %rbx, %rax
-	mulxq 24(%r8), %r12, %r13
+	mulxq %r9, %rbx, %rbp
+	mulxq %r10, %r12, %r13
 	adcxq %r12, %rbp
-	adcxq %rcx, %r13
+	mulxq %r11, %r14, %r15
+	adcxq %r14, %r13
+	mulxq %rax, %r12, %r14
+	adcxq %r12, %r15
+	adcxq %rcx, %r14
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %r15
-	adcxq %r14, %r10
-	adoxq %r15, %rax
-	mulxq 8(%r8), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %rbp
-	mulxq 16(%r8), %r12, %r14
+	movq %rdi, 0(%rsp)
+	mulxq %r9, %r12, %rdi
 	adcxq %r12, %rbp
-	adoxq %r14, %r13
-	mulxq 24(%r8), %r15, %r11
-	adcxq %r15, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
+	adoxq %rdi, %r13
+	mulxq %r10, %r12, %rdi
+	adcxq %r12, %r13
+	adoxq %rdi, %r15
+	mulxq %r11, %r12, %rdi
+	adcxq %r12, %r15
+	adoxq %rdi, %r14
+	mulxq %rax, %r12, %rdi
+	adcxq %r12, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rax
-	adoxq %r12, %rbp
-	mulxq 8(%r8), %r14, %r15
-	adcxq %r14, %rbp
-	adoxq %r15, %r13
-	mulxq 16(%r8), %rbx, %r12
-	adcxq %rbx, %r13
-	adoxq %r12, %r11
-	mulxq 24(%r8), %r14, %r15
-	adcxq %r14, %r11
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
+	movq %rbp, 8(%rsp)
+	mulxq %r9, %r12, %rbp
+	adcxq %r12, %r13
+	adoxq %rbp, %r15
+	mulxq %r10, %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %r14
+	mulxq %r11, %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %rdi
+	mulxq %rax, %r12, %rbp
+	adcxq %r12, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %r12
-	adcxq %rbx, %rbp
-	adoxq %r12, %r13
-	mulxq 8(%r8), %r14, %rbx
-	adcxq %r14, %r13
-	adoxq %rbx, %r11
-	mulxq 16(%r8), %r12, %r14
-	adcxq %r12, %r11
-	adoxq %r14, %r15
-	mulxq 24(%r8), %rbx, %r12
-	adcxq %rbx, %r15
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r9, %rdx
-	movq %rdx, %r14
-	movq %rdx, %rbx
-	shlq $32, %r14
-	shrq $32, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rsi
-	addq %r14, %r10
-	adcq %rbx, %rax
-	adcq %r8, %rbp
-	adcq $0, %rsi
-	movq %r10, %rdx
-	movq %rdx, %r14
-	movq %rdx, %rbx
-	shlq $32, %r14
-	shrq $32, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
-	addq %r14, %rax
-	adcq %rbx, %rbp
-	adcq %r8, %rsi
-	adcq $0, %r9
+	movq %r13, 16(%rsp)
+	mulxq %r9, %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r14
+	mulxq %r10, %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rdi
+	mulxq %r11, %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %r13, %rbp
+	mulxq %rax, %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %rbx, %rdx
+	movq %rdx, %r12
+	movq %rdx, %r9
+	shlq $32, %r12
+	shrq $32, %r9
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
+	movq 8(%rsp), %rax
+	addq %r12, %rax
+	movq 16(%rsp), %r8
+	adcq %r9, %r8
+	adcq %r10, %r15
+	adcq $0, %r11
 	movq %rax, %rdx
-	movq %rdx, %r14
-	movq %rdx, %rbx
-	shlq $32, %r14
-	shrq $32, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
-	addq %r14, %rbp
-	adcq %rbx, %rsi
-	adcq %r8, %r9
+	movq %rdx, %rsi
+	shlq $32, %rsi
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
+	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
+	addq %rsi, %r8
+	adcq %r12, %r15
+	adcq %r9, %r11
 	adcq $0, %r10
-	movq %rbp, %rdx
-	movq %rdx, %r14
+	movq %r8, %rdx
 	movq %rdx, %rbx
-	shlq $32, %r14
-	shrq $32, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %rax
-	addq %r14, %rsi
-	adcq %rbx, %r9
-	adcq %r8, %r10
-	adcq $0, %rax
-	movq $0, %r14
-	addq %r13, %rsi
-	adcq %r11, %r9
-	adcq %r15, %r10
-	adcq %r12, %rax
-	adcq $0, %r14
-	movq %rsi, %rbx
-	subq $-1, %rbx
-	movq %r9, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
-	movq %r10, %rbp
-	sbbq $0, %rbp
-	movq %rax, %r13
-	sbbq .Lfg_p256_mont_p+24(%rip), %r13
-	sbbq $0, %r14
-	cmovc %rsi, %rbx
-	cmovc %r9, %r8
-	cmovc %r10, %rbp
-	cmovc %rax, %r13
-	movq %rbx, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rbp, 16(%rdi)
-	movq %r13, 24(%rdi)
+	shlq $32, %rbx
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r9
+	addq %rbx, %r15
+	adcq %rsi, %r11
+	adcq %r12, %r10
+	adcq $0, %r9
+	movq %r15, %rdx
+	movq %rdx, %rax
+	shlq $32, %rax
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
+	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r12
+	addq %rax, %r11
+	adcq %rbx, %r10
+	adcq %rsi, %r9
+	adcq $0, %r12
+	movq %r14, %r8
+	subq $-1, %r8
+	movq %rdi, %rax
+	sbbq .Lfg_p256_mont_p+8(%rip), %rax
+	movq %rbp, %rbx
+	sbbq $0, %rbx
+	movq %r13, %rsi
+	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq %r15, %r15
+	addq %r11, %r14
+	adcq %r10, %rdi
+	adcq %r9, %rbp
+	adcq %r12, %r13
+	addq %r11, %r8
+	adcq %r10, %rax
+	adcq %r9, %rbx
+	adcq %r12, %rsi
+	adcq $0, %r15
+	cmovs %r14, %r8
+	cmovs %rdi, %rax
+	cmovs %rbp, %rbx
+	cmovs %r13, %rsi
+	movq 0(%rsp), %rdx
+	movq %r8, 0(%rdx)
+	movq %rax, 8(%rdx)
+	movq %rbx, 16(%rdx)
+	movq %rsi, 24(%rdx)
+	addq $24, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1725,112 +1759,116 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 8(%rsi), %r8, %r9
-	mulxq 16(%rsi), %r10, %r11
-	adcxq %r10, %r9
-	mulxq 24(%rsi), %rax, %rbx
-	adcxq %rax, %r11
-	adcxq %rcx, %rbx
-	movq 8(%rsi), %rdx
-	mulxq 24(%rsi), %rbp, %r12
-	addq %rbp, %rbx
-	adcq $0, %r12
-	mulxq 16(%rsi), %r13, %r14
-	addq %r13, %r11
-	adcq %r14, %rbx
-	adcq $0, %r12
-	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r15, %r10
-	addq %r15, %r12
-	adcq $0, %r10
-	xorq %rcx, %rcx
-	movq 0(%rsi), %rdx
-	mulxq %rdx, %rax, %rbp
-	adcxq %r8, %r8
-	adoxq %rbp, %r8
-	movq 8(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r9, %r9
-	adoxq %r13, %r9
-	adcxq %r11, %r11
-	adoxq %r14, %r11
-	movq 16(%rsi), %rdx
-	mulxq %rdx, %r15, %rbp
-	adcxq %rbx, %rbx
-	adoxq %r15, %rbx
-	adcxq %r12, %r12
-	adoxq %rbp, %r12
-	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcxq %r10, %r10
-	adoxq %r13, %r10
-	adcxq %rcx, %r14
-	adoxq %rcx, %r14
-	movq %rax, %rdx
-	movq %rdx, %r15
-	movq %rdx, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rsi
-	addq %r15, %r8
-	adcq %rbp, %r9
-	adcq %r13, %r11
-	adcq $0, %rsi
+	movq 0(%rsi), %r8
+	movq 8(%rsi), %r9
+	movq 16(%rsi), %r10
+	movq 24(%rsi), %r11
 	movq %r8, %rdx
-	movq %rdx, %r15
-	movq %rdx, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %rax
-	addq %r15, %r9
-	adcq %rbp, %r11
-	adcq %r13, %rsi
-	adcq $0, %rax
+	xorq %rcx, %rcx
+	mulxq %r9, %rax, %rbx
+	mulxq %r10, %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq %r11, %r13, %r14
+	adcxq %r13, %r12
+	adcxq %rcx, %r14
 	movq %r9, %rdx
-	movq %rdx, %r15
-	movq %rdx, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r8
-	addq %r15, %r11
-	adcq %rbp, %rsi
-	adcq %r13, %rax
-	adcq $0, %r8
-	movq %r11, %rdx
-	movq %rdx, %r15
-	movq %rdx, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r9
-	addq %r15, %rsi
-	adcq %rbp, %rax
-	adcq %r13, %r8
-	adcq $0, %r9
-	movq $0, %r15
-	addq %rbx, %rsi
-	adcq %r12, %rax
-	adcq %r10, %r8
-	adcq %r14, %r9
+	mulxq %r11, %r15, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	mulxq %r10, %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq %r11, %r13, %r15
+	addq %r13, %rbp
 	adcq $0, %r15
-	movq %rsi, %rbp
-	subq $-1, %rbp
-	movq %rax, %r13
-	sbbq .Lfg_p256_mont_p+8(%rip), %r13
-	movq %r8, %r11
-	sbbq $0, %r11
-	movq %r9, %rbx
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
-	sbbq $0, %r15
-	cmovc %rsi, %rbp
-	cmovc %rax, %r13
-	cmovc %r8, %r11
-	cmovc %r9, %rbx
-	movq %rbp, 0(%rdi)
-	movq %r13, 8(%rdi)
-	movq %r11, 16(%rdi)
-	movq %rbx, 24(%rdi)
+	xorq %rcx, %rcx
+	movq %r8, %rdx
+	mulxq %rdx, %r13, %r8
+	adcxq %rax, %rax
+	adoxq %r8, %rax
+	movq %r9, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %rbx, %rbx
+	adoxq %r8, %rbx
+	adcxq %r12, %r12
+	adoxq %r9, %r12
+	movq %r10, %rdx
+	mulxq %rdx, %r8, %r9
+	adcxq %r14, %r14
+	adoxq %r8, %r14
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq %r11, %rdx
+	mulxq %rdx, %r10, %r8
+	adcxq %r15, %r15
+	adoxq %r10, %r15
+	adcxq %rcx, %r8
+	adoxq %rcx, %r8
+	movq %r13, %rdx
+	movq %rdx, %r9
+	movq %rdx, %r11
+	shlq $32, %r9
+	shrq $32, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rsi
+	addq %r9, %rax
+	adcq %r11, %rbx
+	adcq %r10, %r12
+	adcq $0, %rsi
+	movq %rax, %rdx
+	movq %rdx, %r9
+	shlq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r13
+	addq %r9, %rbx
+	adcq %r11, %r12
+	adcq %r10, %rsi
+	adcq $0, %r13
+	movq %rbx, %rdx
+	movq %rdx, %r9
+	shlq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rax
+	addq %r9, %r12
+	adcq %r11, %rsi
+	adcq %r10, %r13
+	adcq $0, %rax
+	movq %r12, %rdx
+	movq %rdx, %r9
+	shlq $32, %r9
+	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rbx
+	addq %r9, %rsi
+	adcq %r11, %r13
+	adcq %r10, %rax
+	adcq $0, %rbx
+	movq %r14, %r9
+	subq $-1, %r9
+	movq %rbp, %r11
+	sbbq .Lfg_p256_mont_p+8(%rip), %r11
+	movq %r15, %r10
+	sbbq $0, %r10
+	movq %r8, %r12
+	sbbq .Lfg_p256_mont_p+24(%rip), %r12
+	sbbq %rdx, %rdx
+	addq %rsi, %r14
+	adcq %r13, %rbp
+	adcq %rax, %r15
+	adcq %rbx, %r8
+	addq %rsi, %r9
+	adcq %r13, %r11
+	adcq %rax, %r10
+	adcq %rbx, %r12
+	adcq $0, %rdx
+	cmovs %r14, %r9
+	cmovs %rbp, %r11
+	cmovs %r15, %r10
+	cmovs %r8, %r12
+	movq %r9, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %r12, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12

@@ -191,7 +191,7 @@ void fg_p503_fp2_neg(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 void fg_p503_fp2_conj(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 /* r = a*b: Karatsuba with lazy reduction (three mul_wide, two redc). */
 void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
-/* r = a^2: complex squaring, two mul_wide and two redc. */
+/* r = a^2: complex squaring, two Fp multiplications of unreduced operands. */
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 /* r = b*a for b in Fp. */
 void fg_p503_fp2_mul_fp(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503 *b);

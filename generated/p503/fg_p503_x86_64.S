@@ -126,23 +126,23 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 0(%rcx), %rax
@@ -153,23 +153,23 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 0(%rcx), %rax
@@ -180,23 +180,23 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq 8(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 24(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 32(%rcx), %rax
@@ -234,23 +234,23 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 40(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 48(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 32(%rcx), %rax
@@ -261,23 +261,23 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 48(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 32(%rcx), %rax
@@ -288,23 +288,23 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 48(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq %rbp, %rax
@@ -340,23 +340,23 @@ pushq %rbx
 	movq %rdx, %r14
 	movq %r12, %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 24(%rsp), %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 16(%rsp), %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq %rbp, %rax
@@ -367,23 +367,23 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq %r12, %rax
 	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rcx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq 24(%rsp), %rax
 	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rcx, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq 16(%rsp), %rax
 	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq %rbp, %rax
@@ -394,23 +394,23 @@ pushq %rbx
 	movq %rdx, %r15
 	movq %r12, %rax
 	mulq %r11
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 24(%rsp), %rax
 	mulq %r11
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 16(%rsp), %rax
 	mulq %r11
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r15, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 8(%rsp), %r8
@@ -559,9 +559,9 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 24(%rsi), %rax
@@ -581,275 +581,278 @@ pushq %rbx
 	mulq %rax
 	movq %rdi, 0(%rsp)
 	movq %rax, %rdi
-	addq %rdx, %rbx
 	movq %r15, 8(%rsp)
-	sbbq %r15, %r15
+	movq %rdx, %r15
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r15
+	addq %r15, %rbx
 	adcq %rax, %r12
-	adcq %rdx, %r14
-	sbbq %r15, %r15
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r15
-	movq %r14, 16(%rsp)
-	movq 8(%rsp), %r14
-	adcq %rax, %r14
-	adcq %rdx, %rbp
-	sbbq %r15, %r15
+	addq %r15, %r14
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r15
+	addq %r15, %rbp
 	adcq %rax, %r13
-	adcq %rdx, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	addq %r15, %r11
 	movq 40(%rsi), %rax
 	mulq 32(%rsi)
 	movq %rax, %r15
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq 48(%rsi), %rax
-	mulq 32(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %r12, 24(%rsp)
+	movq %r12, 8(%rsp)
 	movq %rdx, %r12
-	movq 56(%rsi), %rax
+	movq 48(%rsi), %rax
 	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	movq %rax, %r12
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq 56(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r14
 	movq %r11, 32(%rsp)
 	movq %rdx, %r11
 	movq 48(%rsi), %rax
 	mulq 40(%rsi)
-	addq %rax, %r12
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r14, 40(%rsp)
-	movq %rdx, %r14
+	movq %r12, 40(%rsp)
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r14
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rax, %r14
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %r11, 48(%rsp)
 	movq %rdx, %r11
 	addq %r15, %r15
-	movq %r12, 56(%rsp)
-	movq 40(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 40(%rsp)
-	movq 56(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 56(%rsp)
-	movq 48(%rsp), %r12
-	adcq %r12, %r12
+	movq %r14, 56(%rsp)
+	movq 40(%rsp), %r14
 	adcq %r14, %r14
+	movq %r14, 40(%rsp)
+	movq 56(%rsp), %r14
+	adcq %r14, %r14
+	movq %r14, 56(%rsp)
+	movq 48(%rsp), %r14
+	adcq %r14, %r14
+	adcq %r12, %r12
 	adcq %r11, %r11
-	movq %r12, 48(%rsp)
-	movq $0, %r12
-	adcq $0, %r12
+	movq %r14, 48(%rsp)
+	movq $0, %r14
+	adcq $0, %r14
 	movq 32(%rsi), %rax
 	mulq %rax
-	movq %r12, 64(%rsp)
-	movq %rax, %r12
-	addq %rdx, %r15
-	movq %r15, 72(%rsp)
-	sbbq %r15, %r15
+	movq %r14, 64(%rsp)
+	movq %rax, %r14
+	movq %r14, 72(%rsp)
+	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %r15
-	movq %r12, 80(%rsp)
-	movq 40(%rsp), %r12
-	adcq %rax, %r12
-	movq %rbx, 40(%rsp)
-	movq 56(%rsp), %rbx
-	adcq %rdx, %rbx
-	sbbq %r15, %r15
+	addq %r14, %r15
+	movq %rbx, 80(%rsp)
+	movq 40(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %r15
-	movq %rbx, 56(%rsp)
-	movq 48(%rsp), %rbx
-	adcq %rax, %rbx
-	adcq %rdx, %r14
-	sbbq %r15, %r15
+	movq %rbx, 40(%rsp)
+	movq 56(%rsp), %rbx
+	addq %r14, %rbx
+	movq %r15, 56(%rsp)
+	movq 48(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %r15
+	addq %r14, %r12
 	adcq %rax, %r11
-	movq %rbx, 48(%rsp)
-	movq 64(%rsp), %rbx
-	adcq %rdx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq %r15, 48(%rsp)
+	movq 64(%rsp), %r15
+	addq %r14, %r15
 	movq %r8, %rax
 	mulq %rcx
-	movq %rax, %r15
+	movq %rax, %r14
 	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rcx
 	addq %rsi, %rax
 	adcq $0, %rdx
 	movq %rax, %rsi
-	movq %r12, 64(%rsp)
-	movq %rdx, %r12
+	movq %rbx, 64(%rsp)
+	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rcx
-	addq %r12, %rax
+	addq %rbx, %rax
 	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rbx, 88(%rsp)
-	movq %rdx, %rbx
+	movq %rax, %rbx
+	movq %r15, 88(%rsp)
+	movq %rdx, %r15
 	movq %r9, %rax
 	mulq %r8
-	addq %rax, %r12
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rsi, 96(%rsp)
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r8
-	addq %rsi, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %rsi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r9
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rbx, 104(%rsp)
-	movq %rdx, %rbx
-	addq %r15, %r15
-	movq %r12, 112(%rsp)
-	movq 96(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 96(%rsp)
-	movq 112(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 112(%rsp)
-	movq 104(%rsp), %r12
-	adcq %r12, %r12
-	adcq %rsi, %rsi
+	movq %r15, 104(%rsp)
+	movq %rdx, %r15
+	addq %r14, %r14
+	movq %rbx, 112(%rsp)
+	movq 96(%rsp), %rbx
 	adcq %rbx, %rbx
-	movq %r12, 104(%rsp)
-	movq $0, %r12
-	adcq $0, %r12
+	movq %rbx, 96(%rsp)
+	movq 112(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 112(%rsp)
+	movq 104(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %rsi, %rsi
+	adcq %r15, %r15
+	movq %rbx, 104(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
 	movq %rcx, %rax
 	mulq %rax
-	movq %r12, 120(%rsp)
-	movq %rax, %r12
-	addq %rdx, %r15
-	movq %r15, 128(%rsp)
-	sbbq %r15, %r15
+	movq %rbx, 120(%rsp)
+	movq %rax, %rbx
+	movq %rbx, 128(%rsp)
+	movq %rdx, %rbx
 	movq %r8, %rax
 	mulq %rax
-	negq %r15
-	movq %r12, 136(%rsp)
-	movq 96(%rsp), %r12
-	adcq %rax, %r12
-	movq %rdi, 96(%rsp)
-	movq 112(%rsp), %rdi
-	adcq %rdx, %rdi
-	sbbq %r15, %r15
+	addq %rbx, %r14
+	movq %rdi, 136(%rsp)
+	movq 96(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq %r9, %rax
 	mulq %rax
-	negq %r15
-	movq %rdi, 112(%rsp)
-	movq 104(%rsp), %rdi
-	adcq %rax, %rdi
-	adcq %rdx, %rsi
-	sbbq %r15, %r15
+	movq %rdi, 96(%rsp)
+	movq 112(%rsp), %rdi
+	addq %rbx, %rdi
+	movq %r14, 112(%rsp)
+	movq 104(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rax
-	negq %r15
-	adcq %rax, %rbx
-	movq %rdi, 104(%rsp)
-	movq 120(%rsp), %rdi
-	adcq %rdx, %rdi
-	movq $-1, %r15
-	movq 136(%rsp), %rcx
-	xorq %r15, %rcx
-	movq 128(%rsp), %r8
-	xorq %r15, %r8
-	xorq %r15, %r12
-	movq 112(%rsp), %r9
-	xorq %r15, %r9
+	addq %rbx, %rsi
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq %r14, 104(%rsp)
+	movq 120(%rsp), %r14
+	addq %rbx, %r14
+	movq $-1, %rbx
+	movq 128(%rsp), %rcx
+	xorq %rbx, %rcx
+	movq 112(%rsp), %r8
+	xorq %rbx, %r8
+	movq 96(%rsp), %r9
+	xorq %rbx, %r9
+	xorq %rbx, %rdi
 	movq 104(%rsp), %r10
-	xorq %r15, %r10
-	xorq %r15, %rsi
-	xorq %r15, %rbx
-	xorq %r15, %rdi
+	xorq %rbx, %r10
+	xorq %rbx, %rsi
+	xorq %rbx, %r15
+	xorq %rbx, %r14
 	movq %rsi, 104(%rsp)
-	movq %r15, %rsi
+	movq %rbx, %rsi
 	addq %rsi, %rsi
-	adcq 96(%rsp), %rcx
-	adcq 40(%rsp), %r8
-	adcq 24(%rsp), %r12
+	adcq 136(%rsp), %rcx
+	adcq 80(%rsp), %r8
 	adcq 16(%rsp), %r9
+	adcq 24(%rsp), %rdi
 	adcq 8(%rsp), %r10
 	movq 104(%rsp), %rsi
 	adcq %rbp, %rsi
-	adcq %r13, %rbx
-	adcq 32(%rsp), %rdi
-	adcq $0, %r15
-	addq 80(%rsp), %rcx
-	adcq 72(%rsp), %r8
-	adcq 64(%rsp), %r12
-	adcq 56(%rsp), %r9
+	adcq %r13, %r15
+	adcq 32(%rsp), %r14
+	adcq $0, %rbx
+	addq 72(%rsp), %rcx
+	adcq 56(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq 64(%rsp), %rdi
 	adcq 48(%rsp), %r10
-	adcq %r14, %rsi
-	adcq %r11, %rbx
-	adcq 88(%rsp), %rdi
-	adcq $0, %r15
+	adcq %r12, %rsi
+	adcq %r11, %r15
+	adcq 88(%rsp), %r14
+	adcq $0, %rbx
 	movq %rsi, 104(%rsp)
 	movq 0(%rsp), %rsi
 	movq %r10, 0(%rsp)
-	movq 96(%rsp), %r10
+	movq 136(%rsp), %r10
 	movq %r10, 0(%rsi)
-	movq 40(%rsp), %r10
+	movq 80(%rsp), %r10
 	movq %r10, 8(%rsi)
-	movq 24(%rsp), %r10
-	movq %r10, 16(%rsi)
 	movq 16(%rsp), %r10
+	movq %r10, 16(%rsi)
+	movq 24(%rsp), %r10
 	movq %r10, 24(%rsi)
 	movq 8(%rsp), %r10
 	addq %rcx, %r10
 	movq %r10, 32(%rsi)
 	adcq %r8, %rbp
 	movq %rbp, 40(%rsi)
-	adcq %r12, %r13
+	adcq %r9, %r13
 	movq %r13, 48(%rsi)
 	movq 32(%rsp), %rcx
-	adcq %r9, %rcx
+	adcq %rdi, %rcx
 	movq %rcx, 56(%rsi)
-	movq 80(%rsp), %r10
+	movq 72(%rsp), %r10
 	adcq 0(%rsp), %r10
 	movq %r10, 64(%rsi)
-	movq 72(%rsp), %r8
+	movq 56(%rsp), %r8
 	adcq 104(%rsp), %r8
 	movq %r8, 72(%rsi)
-	movq 64(%rsp), %rbp
-	adcq %rbx, %rbp
+	movq 40(%rsp), %rbp
+	adcq %r15, %rbp
 	movq %rbp, 80(%rsi)
-	movq 56(%rsp), %r12
-	adcq %rdi, %r12
-	movq %r12, 88(%rsi)
+	movq 64(%rsp), %r9
+	adcq %r14, %r9
+	movq %r9, 88(%rsi)
 	movq 48(%rsp), %r13
-	adcq %r15, %r13
+	adcq %rbx, %r13
 	movq %r13, 96(%rsi)
-	adcq $0, %r14
-	movq %r14, 104(%rsi)
+	adcq $0, %r12
+	movq %r12, 104(%rsi)
 	adcq $0, %r11
 	movq %r11, 112(%rsi)
-	movq 88(%rsp), %r9
-	adcq $0, %r9
-	movq %r9, 120(%rsi)
+	movq 88(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rdi, 120(%rsi)
 	addq $144, %rsp
 popq %rbx
 popq %rbp
@@ -889,34 +892,34 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	movq 32(%rsi), %r9
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 0(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	movq 40(%rsi), %r11
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	movq 48(%rsi), %rbp
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 0(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	movq 56(%rsi), %r13
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -926,30 +929,30 @@ pushq %rbx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 8(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 8(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -959,30 +962,30 @@ pushq %rbx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 16(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 16(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -992,30 +995,30 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rcx
-	addq %r10, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rcx
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rcx
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1025,31 +1028,31 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r9
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rcx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r9
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r11
@@ -1058,31 +1061,31 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r11
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r11
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r11
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
 	adcq $0, %rdx
+	addq %rcx, %r8
+	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %rbp
@@ -1091,31 +1094,31 @@ pushq %rbx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rbp
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rbp
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r13
@@ -1124,30 +1127,30 @@ pushq %rbx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r13
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r13
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r13
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r11, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	addq 64(%rsi), %r14
@@ -1297,23 +1300,23 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 0(%rcx), %rax
@@ -1324,23 +1327,23 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 0(%rcx), %rax
@@ -1351,23 +1354,23 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq 8(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 24(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq 32(%rcx), %rax
@@ -1405,23 +1408,23 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 40(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 48(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 32(%rcx), %rax
@@ -1432,23 +1435,23 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 48(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 32(%rcx), %rax
@@ -1459,23 +1462,23 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 40(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 48(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 56(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq %rbp, %rax
@@ -1511,23 +1514,23 @@ pushq %rbx
 	movq %rdx, %r14
 	movq %r12, %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 24(%rsp), %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 16(%rsp), %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq %rbp, %rax
@@ -1538,23 +1541,23 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq %r12, %rax
 	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rcx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq 24(%rsp), %rax
 	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rcx, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq 16(%rsp), %rax
 	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq %rbp, %rax
@@ -1565,23 +1568,23 @@ pushq %rbx
 	movq %rdx, %r15
 	movq %r12, %rax
 	mulq %r11
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 24(%rsp), %rax
 	mulq %r11
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 16(%rsp), %rax
 	mulq %r11
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r15, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 8(%rsp), %r8
@@ -1647,30 +1650,30 @@ pushq %rbx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 32(%rsp)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 32(%rsp)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 32(%rsp)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 32(%rsp)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r15, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1681,30 +1684,30 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 40(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 40(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rcx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 40(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rcx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 40(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rcx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1715,30 +1718,30 @@ pushq %rbx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq 48(%rsp)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq 48(%rsp)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r14, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq 48(%rsp)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq 48(%rsp)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1749,30 +1752,30 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbx, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r8
-	addq %rbx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1782,30 +1785,30 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rbp
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
+	addq %r8, %r15
+	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rbp
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r8, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rbp
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rbp
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1815,30 +1818,30 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r12
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r12
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r12
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r12
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1848,30 +1851,30 @@ pushq %rbx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %r11
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r12, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %r11
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %r11
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r12, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r11
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -1881,30 +1884,30 @@ pushq %rbx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rsi
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r11, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rsi
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rsi
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r11, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rsi
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r11, %r12
 	adcq $0, %rdx
 	movq %rdx, %r11
 	addq %r9, %r15
@@ -2022,9 +2025,9 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 24(%rsi), %rax
@@ -2044,487 +2047,490 @@ pushq %rbx
 	mulq %rax
 	movq %rdi, 0(%rsp)
 	movq %rax, %rdi
-	addq %rdx, %rbx
 	movq %r15, 8(%rsp)
-	sbbq %r15, %r15
+	movq %rdx, %r15
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r15
+	addq %r15, %rbx
 	adcq %rax, %r12
-	adcq %rdx, %r14
-	sbbq %r15, %r15
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r15
-	movq %r14, 16(%rsp)
-	movq 8(%rsp), %r14
-	adcq %rax, %r14
-	adcq %rdx, %rbp
-	sbbq %r15, %r15
+	addq %r15, %r14
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r15
+	addq %r15, %rbp
 	adcq %rax, %r13
-	adcq %rdx, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	addq %r15, %r11
 	movq 40(%rsi), %rax
 	mulq 32(%rsi)
 	movq %rax, %r15
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
-	movq 48(%rsi), %rax
-	mulq 32(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %r12, 24(%rsp)
+	movq %r12, 8(%rsp)
 	movq %rdx, %r12
-	movq 56(%rsi), %rax
+	movq 48(%rsi), %rax
 	mulq 32(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	movq %rax, %r12
+	movq %r14, 24(%rsp)
+	movq %rdx, %r14
+	movq 56(%rsi), %rax
+	mulq 32(%rsi)
+	addq %r14, %rax
+	adcq $0, %rdx
+	movq %rax, %r14
 	movq %r11, 32(%rsp)
 	movq %rdx, %r11
 	movq 48(%rsi), %rax
 	mulq 40(%rsi)
-	addq %rax, %r12
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r14, 40(%rsp)
-	movq %rdx, %r14
+	movq %r12, 40(%rsp)
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %r14
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rax, %r14
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %r11, 48(%rsp)
 	movq %rdx, %r11
 	addq %r15, %r15
-	movq %r12, 56(%rsp)
-	movq 40(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 40(%rsp)
-	movq 56(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 56(%rsp)
-	movq 48(%rsp), %r12
-	adcq %r12, %r12
+	movq %r14, 56(%rsp)
+	movq 40(%rsp), %r14
 	adcq %r14, %r14
+	movq %r14, 40(%rsp)
+	movq 56(%rsp), %r14
+	adcq %r14, %r14
+	movq %r14, 56(%rsp)
+	movq 48(%rsp), %r14
+	adcq %r14, %r14
+	adcq %r12, %r12
 	adcq %r11, %r11
-	movq %r12, 48(%rsp)
-	movq $0, %r12
-	adcq $0, %r12
+	movq %r14, 48(%rsp)
+	movq $0, %r14
+	adcq $0, %r14
 	movq 32(%rsi), %rax
 	mulq %rax
-	movq %r12, 64(%rsp)
-	movq %rax, %r12
-	addq %rdx, %r15
-	movq %r15, 72(%rsp)
-	sbbq %r15, %r15
+	movq %r14, 64(%rsp)
+	movq %rax, %r14
+	movq %r14, 72(%rsp)
+	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %r15
-	movq %r12, 80(%rsp)
-	movq 40(%rsp), %r12
-	adcq %rax, %r12
-	movq %rbx, 40(%rsp)
-	movq 56(%rsp), %rbx
-	adcq %rdx, %rbx
-	sbbq %r15, %r15
+	addq %r14, %r15
+	movq %rbx, 80(%rsp)
+	movq 40(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %r15
-	movq %rbx, 56(%rsp)
-	movq 48(%rsp), %rbx
-	adcq %rax, %rbx
-	adcq %rdx, %r14
-	sbbq %r15, %r15
+	movq %rbx, 40(%rsp)
+	movq 56(%rsp), %rbx
+	addq %r14, %rbx
+	movq %r15, 56(%rsp)
+	movq 48(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %r15
+	addq %r14, %r12
 	adcq %rax, %r11
-	movq %rbx, 48(%rsp)
-	movq 64(%rsp), %rbx
-	adcq %rdx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq %r15, 48(%rsp)
+	movq 64(%rsp), %r15
+	addq %r14, %r15
 	movq %r8, %rax
 	mulq %rcx
-	movq %rax, %r15
+	movq %rax, %r14
 	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rcx
 	addq %rsi, %rax
 	adcq $0, %rdx
 	movq %rax, %rsi
-	movq %r12, 64(%rsp)
-	movq %rdx, %r12
+	movq %rbx, 64(%rsp)
+	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rcx
-	addq %r12, %rax
+	addq %rbx, %rax
 	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rbx, 88(%rsp)
-	movq %rdx, %rbx
+	movq %rax, %rbx
+	movq %r15, 88(%rsp)
+	movq %rdx, %r15
 	movq %r9, %rax
 	mulq %r8
-	addq %rax, %r12
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rsi, 96(%rsp)
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r8
-	addq %rsi, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %rsi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r9
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rbx, 104(%rsp)
-	movq %rdx, %rbx
-	addq %r15, %r15
-	movq %r12, 112(%rsp)
-	movq 96(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 96(%rsp)
-	movq 112(%rsp), %r12
-	adcq %r12, %r12
-	movq %r12, 112(%rsp)
-	movq 104(%rsp), %r12
-	adcq %r12, %r12
-	adcq %rsi, %rsi
+	movq %r15, 104(%rsp)
+	movq %rdx, %r15
+	addq %r14, %r14
+	movq %rbx, 112(%rsp)
+	movq 96(%rsp), %rbx
 	adcq %rbx, %rbx
-	movq %r12, 104(%rsp)
-	movq $0, %r12
-	adcq $0, %r12
+	movq %rbx, 96(%rsp)
+	movq 112(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 112(%rsp)
+	movq 104(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %rsi, %rsi
+	adcq %r15, %r15
+	movq %rbx, 104(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
 	movq %rcx, %rax
 	mulq %rax
-	movq %r12, 120(%rsp)
-	movq %rax, %r12
-	addq %rdx, %r15
-	movq %r15, 128(%rsp)
-	sbbq %r15, %r15
+	movq %rbx, 120(%rsp)
+	movq %rax, %rbx
+	movq %rbx, 128(%rsp)
+	movq %rdx, %rbx
 	movq %r8, %rax
 	mulq %rax
-	negq %r15
-	movq %r12, 136(%rsp)
-	movq 96(%rsp), %r12
-	adcq %rax, %r12
-	movq %rdi, 96(%rsp)
-	movq 112(%rsp), %rdi
-	adcq %rdx, %rdi
-	sbbq %r15, %r15
+	addq %rbx, %r14
+	movq %rdi, 136(%rsp)
+	movq 96(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq %r9, %rax
 	mulq %rax
-	negq %r15
-	movq %rdi, 112(%rsp)
-	movq 104(%rsp), %rdi
-	adcq %rax, %rdi
-	adcq %rdx, %rsi
-	sbbq %r15, %r15
+	movq %rdi, 96(%rsp)
+	movq 112(%rsp), %rdi
+	addq %rbx, %rdi
+	movq %r14, 112(%rsp)
+	movq 104(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rax
-	negq %r15
-	adcq %rax, %rbx
-	movq %rdi, 104(%rsp)
-	movq 120(%rsp), %rdi
-	adcq %rdx, %rdi
-	movq $-1, %r15
-	movq 136(%rsp), %rcx
-	xorq %r15, %rcx
-	movq 128(%rsp), %r8
-	xorq %r15, %r8
-	xorq %r15, %r12
-	movq 112(%rsp), %r9
-	xorq %r15, %r9
+	addq %rbx, %rsi
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq %r14, 104(%rsp)
+	movq 120(%rsp), %r14
+	addq %rbx, %r14
+	movq $-1, %rbx
+	movq 128(%rsp), %rcx
+	xorq %rbx, %rcx
+	movq 112(%rsp), %r8
+	xorq %rbx, %r8
+	movq 96(%rsp), %r9
+	xorq %rbx, %r9
+	xorq %rbx, %rdi
 	movq 104(%rsp), %r10
-	xorq %r15, %r10
-	xorq %r15, %rsi
-	xorq %r15, %rbx
-	xorq %r15, %rdi
+	xorq %rbx, %r10
+	xorq %rbx, %rsi
+	xorq %rbx, %r15
+	xorq %rbx, %r14
 	movq %rsi, 104(%rsp)
-	movq %r15, %rsi
+	movq %rbx, %rsi
 	addq %rsi, %rsi
-	adcq 96(%rsp), %rcx
-	adcq 40(%rsp), %r8
-	adcq 24(%rsp), %r12
+	adcq 136(%rsp), %rcx
+	adcq 80(%rsp), %r8
 	adcq 16(%rsp), %r9
+	adcq 24(%rsp), %rdi
 	adcq 8(%rsp), %r10
 	movq 104(%rsp), %rsi
 	adcq %rbp, %rsi
-	adcq %r13, %rbx
-	adcq 32(%rsp), %rdi
-	adcq $0, %r15
-	addq 80(%rsp), %rcx
-	adcq 72(%rsp), %r8
-	adcq 64(%rsp), %r12
-	adcq 56(%rsp), %r9
+	adcq %r13, %r15
+	adcq 32(%rsp), %r14
+	adcq $0, %rbx
+	addq 72(%rsp), %rcx
+	adcq 56(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq 64(%rsp), %rdi
 	adcq 48(%rsp), %r10
-	adcq %r14, %rsi
-	adcq %r11, %rbx
-	adcq 88(%rsp), %rdi
-	adcq $0, %r15
+	adcq %r12, %rsi
+	adcq %r11, %r15
+	adcq 88(%rsp), %r14
+	adcq $0, %rbx
 	movq %rsi, 104(%rsp)
 	movq 8(%rsp), %rsi
 	addq %rcx, %rsi
 	adcq %r8, %rbp
-	adcq %r12, %r13
+	adcq %r9, %r13
 	movq 32(%rsp), %rcx
-	adcq %r9, %rcx
-	movq 80(%rsp), %r8
+	adcq %rdi, %rcx
+	movq 72(%rsp), %r8
 	adcq %r10, %r8
-	movq 72(%rsp), %r12
-	adcq 104(%rsp), %r12
-	movq 64(%rsp), %r9
-	adcq %rbx, %r9
-	movq 56(%rsp), %r10
-	adcq %rdi, %r10
-	movq 48(%rsp), %rbx
-	adcq %r15, %rbx
-	adcq $0, %r14
+	movq 56(%rsp), %r9
+	adcq 104(%rsp), %r9
+	movq 40(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 64(%rsp), %r10
+	adcq %r14, %r10
+	movq 48(%rsp), %r15
+	adcq %rbx, %r15
+	adcq $0, %r12
 	adcq $0, %r11
-	movq 88(%rsp), %rdi
-	adcq $0, %rdi
+	movq 88(%rsp), %r14
+	adcq $0, %r14
 	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq 96(%rsp)
-	movq 16(%rsp), %r15
-	addq %rax, %r15
+	mulq 136(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r14, 16(%rsp)
-	movq %rdx, %r14
+	movq %r12, 24(%rsp)
+	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq 96(%rsp)
-	addq %r14, %rax
-	adcq $0, %rdx
+	mulq 136(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq 96(%rsp)
-	addq %r14, %rax
+	addq %r12, %rsi
 	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 136(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq 96(%rsp)
-	addq %r14, %rax
+	addq %r12, %rbp
 	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 136(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq 96(%rsp)
-	addq %r14, %rax
+	addq %r12, %r13
 	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq 136(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rdx, %r14
+	addq %r12, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq 40(%rsp)
+	mulq 80(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rbx, 96(%rsp)
-	movq %rdx, %rbx
+	movq %r15, 136(%rsp)
+	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq 40(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
+	mulq 80(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq 40(%rsp)
-	addq %rbx, %rax
+	addq %r15, %rbp
 	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq 80(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq 40(%rsp)
-	addq %rbx, %rax
+	addq %r15, %r13
 	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 80(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	addq %r15, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq 40(%rsp)
-	addq %rbx, %rax
+	mulq 80(%rsp)
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r15, %r12
 	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq 24(%rsp)
+	mulq 16(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r10, 40(%rsp)
+	movq %r10, 80(%rsp)
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq 24(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
+	mulq 16(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq 24(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
+	mulq 16(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq 24(%rsp)
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
+	addq %r10, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq 24(%rsp)
-	addq %r10, %rax
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r10, %r12
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %r15
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r9, 24(%rsp)
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r15
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
 	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rsi
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rsi
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rsi
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rsi
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rsi
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+24(%rip), %rax
-	mulq %rbp
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %rbp
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %rsi, %rax
-	adcq $0, %rdx
+	mulq 16(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
+	addq %r10, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdi, 16(%rsp)
+	movq %rdx, %rdi
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rbx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rdi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rdi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rsi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rsi
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rsi
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rsi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p503_mont_q+24(%rip), %rax
+	mulq %rbp
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %rbp
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rsi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %rbp
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rsi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %rbp
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rsi, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p503_mont_q+56(%rip), %rax
+	mulq %rbp
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rsi, %rbx
+	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq .Lfg_p503_mont_q+24(%rip), %rax
 	mulq %r13
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+32(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+40(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+48(%rip), %rax
-	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+32(%rip), %rax
+	mulq %r13
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p503_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %r13
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbp, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p503_mont_q+24(%rip), %rax
@@ -2534,76 +2540,76 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+32(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+40(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+48(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r13, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p503_mont_q+56(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
 	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
 	movq %rdx, %r13
-	addq %r8, %r14
-	adcq %r12, %rbx
-	adcq 24(%rsp), %r10
-	adcq 40(%rsp), %r9
-	adcq 96(%rsp), %r15
-	adcq 16(%rsp), %rsi
+	addq %r8, %r12
+	adcq %r9, %r15
+	adcq 16(%rsp), %r10
+	adcq 80(%rsp), %rdi
+	adcq 136(%rsp), %rbx
+	adcq 24(%rsp), %rsi
 	adcq %r11, %rbp
-	adcq %rdi, %r13
-	movq %r14, %rcx
+	adcq %r14, %r13
+	movq %r12, %rcx
 	subq $-1, %rcx
-	movq %rbx, %r8
+	movq %r15, %r8
 	sbbq $-1, %r8
-	movq %r10, %r12
-	sbbq $-1, %r12
-	movq %r9, %r11
+	movq %r10, %r9
+	sbbq $-1, %r9
+	movq %rdi, %r11
 	sbbq .Lfg_p503_mont_p+24(%rip), %r11
-	movq %r15, %rdi
-	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
-	movq %rbp, 16(%rsp)
+	movq %rbx, %r14
+	sbbq .Lfg_p503_mont_p+32(%rip), %r14
+	movq %rbp, 24(%rsp)
 	movq %rsi, %rbp
 	sbbq .Lfg_p503_mont_p+40(%rip), %rbp
-	movq %rsi, 96(%rsp)
-	movq 16(%rsp), %rsi
+	movq %rsi, 136(%rsp)
+	movq 24(%rsp), %rsi
 	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
-	movq %r15, 40(%rsp)
-	movq %r13, %r15
-	sbbq .Lfg_p503_mont_p+56(%rip), %r15
-	cmovc %r14, %rcx
-	cmovc %rbx, %r8
-	cmovc %r10, %r12
-	cmovc %r9, %r11
-	cmovc 40(%rsp), %rdi
-	cmovc 96(%rsp), %rbp
-	cmovc 16(%rsp), %rsi
-	cmovc %r13, %r15
-	movq 0(%rsp), %r14
-	movq %rcx, 0(%r14)
-	movq %r8, 8(%r14)
-	movq %r12, 16(%r14)
-	movq %r11, 24(%r14)
-	movq %rdi, 32(%r14)
-	movq %rbp, 40(%r14)
-	movq %rsi, 48(%r14)
-	movq %r15, 56(%r14)
+	movq %rbx, 80(%rsp)
+	movq %r13, %rbx
+	sbbq .Lfg_p503_mont_p+56(%rip), %rbx
+	cmovc %r12, %rcx
+	cmovc %r15, %r8
+	cmovc %r10, %r9
+	cmovc %rdi, %r11
+	cmovc 80(%rsp), %r14
+	cmovc 136(%rsp), %rbp
+	cmovc 24(%rsp), %rsi
+	cmovc %r13, %rbx
+	movq 0(%rsp), %r12
+	movq %rcx, 0(%r12)
+	movq %r8, 8(%r12)
+	movq %r9, 16(%r12)
+	movq %r11, 24(%r12)
+	movq %r14, 32(%r12)
+	movq %rbp, 40(%r12)
+	movq %rsi, 48(%r12)
+	movq %rbx, 56(%r12)
 	addq $144, %rsp
 popq %rbx
 popq %rbp
@@ -2691,236 +2697,236 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rbp, 40(%rsp)
 	mulxq 8(%rcx), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
 	addq %r13, %r14
 	adcq $0, %rbp
-	mulxq 16(%rcx), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	mulxq 24(%rcx), %rbp, %r15
-	addq %r13, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %rax
 	adcq $0, %r15
-	addq %rbp, %r12
+	addq %rbp, %rax
 	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	addq %r15, %r12
+	adcq $0, %rbp
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %rbp
+	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %r14
-	adcq $0, %rbp
+	adcq $0, %r15
 	movq %rdi, 48(%rsp)
 	mulxq 8(%rcx), %r13, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
 	addq %r13, %rax
 	adcq $0, %rdi
-	mulxq 16(%rcx), %rbp, %r13
-	addq %rdi, %rbp
-	adcq $0, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	mulxq 24(%rcx), %rdi, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %rdi, %r15
-	adcq $0, %rbp
+	addq %r15, %rax
+	adcq $0, %rdi
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %rdi
+	addq %r13, %rbp
+	adcq $0, %rdi
+	addq %r15, %rbp
+	adcq $0, %rdi
 	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %rdi
+	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %rax
-	adcq $0, %rdi
+	adcq $0, %r15
 	movq %r14, 56(%rsp)
 	mulxq 8(%rcx), %r13, %r14
-	addq %rdi, %r13
-	adcq $0, %r14
 	addq %r13, %r12
 	adcq $0, %r14
-	mulxq 16(%rcx), %rdi, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
-	addq %rdi, %r15
-	adcq $0, %r13
-	mulxq 24(%rcx), %r14, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
+	addq %r15, %r12
+	adcq $0, %r14
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
 	addq %r14, %rbp
-	adcq $0, %rdi
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %r14
+	addq %r13, %rdi
+	adcq $0, %r14
+	addq %r15, %rdi
+	adcq $0, %r14
 	movq 32(%rsi), %rdx
-	mulxq 32(%rcx), %r13, %r14
-	movq %rbp, 64(%rsp)
-	movq %r15, 72(%rsp)
-	mulxq 40(%rcx), %rbp, %r15
-	addq %r14, %rbp
+	mulxq 32(%rcx), %r13, %r15
+	movq %rdi, 64(%rsp)
+	movq %rbp, 72(%rsp)
+	mulxq 40(%rcx), %rdi, %rbp
+	addq %r15, %rdi
 	movq %r12, 80(%rsp)
-	mulxq 48(%rcx), %r14, %r12
-	adcq %r15, %r14
+	mulxq 48(%rcx), %r15, %r12
+	adcq %rbp, %r15
 	movq %rax, 88(%rsp)
-	mulxq 56(%rcx), %r15, %rax
-	adcq %r12, %r15
+	mulxq 56(%rcx), %rbp, %rax
+	adcq %r12, %rbp
 	adcq $0, %rax
 	movq 40(%rsi), %rdx
 	movq %r13, 96(%rsp)
 	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	movq %rdi, 104(%rsp)
-	mulxq 40(%rcx), %r12, %rdi
-	addq %r13, %r12
-	adcq $0, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	mulxq 48(%rcx), %r13, %r12
-	addq %rdi, %r13
-	adcq $0, %r12
-	addq %r13, %r15
-	adcq $0, %r12
-	mulxq 56(%rcx), %rdi, %r13
 	addq %r12, %rdi
 	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	movq 48(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	movq %rbp, 112(%rsp)
-	mulxq 40(%rcx), %r12, %rbp
-	addq %rdi, %r12
-	adcq $0, %rbp
-	addq %r12, %r15
-	adcq $0, %rbp
-	mulxq 48(%rcx), %rdi, %r12
-	addq %rbp, %rdi
-	adcq $0, %r12
-	addq %rdi, %rax
-	adcq $0, %r12
-	mulxq 56(%rcx), %rbp, %rdi
-	addq %r12, %rbp
-	adcq $0, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
-	movq 56(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %rbp
-	addq %r12, %r15
-	adcq $0, %rbp
-	movq %r14, 120(%rsp)
+	movq %r14, 104(%rsp)
 	mulxq 40(%rcx), %r12, %r14
-	addq %rbp, %r12
+	addq %r12, %r15
 	adcq $0, %r14
+	addq %r13, %r15
+	adcq $0, %r14
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	addq %r14, %rbp
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %r14
 	addq %r12, %rax
 	adcq $0, %r14
-	mulxq 48(%rcx), %rbp, %r12
-	addq %r14, %rbp
-	adcq $0, %r12
-	addq %rbp, %r13
-	adcq $0, %r12
-	mulxq 56(%rcx), %r14, %rbp
-	addq %r12, %r14
-	adcq $0, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	movq %r8, %rdx
-	mulxq %rbx, %r12, %r14
-	mulxq 40(%rsp), %rsi, %rcx
-	addq %r14, %rsi
-	movq %rdi, 128(%rsp)
-	mulxq 24(%rsp), %r14, %rdi
-	adcq %rcx, %r14
-	movq %r13, 136(%rsp)
-	mulxq 16(%rsp), %rcx, %r13
-	adcq %rdi, %rcx
+	addq %r13, %rax
+	adcq $0, %r14
+	movq 48(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %r15
 	adcq $0, %r13
+	movq %rdi, 112(%rsp)
+	mulxq 40(%rcx), %r12, %rdi
+	addq %r12, %rbp
+	adcq $0, %rdi
+	addq %r13, %rbp
+	adcq $0, %rdi
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %rax
+	adcq $0, %r13
+	addq %rdi, %rax
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	movq 56(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	movq %r15, 120(%rsp)
+	mulxq 40(%rcx), %r12, %r15
+	addq %r12, %rax
+	adcq $0, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %r14
+	adcq $0, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq %rbx, %r12, %r13
+	mulxq 40(%rsp), %rsi, %rcx
+	addq %r13, %rsi
+	movq %rdi, 128(%rsp)
+	mulxq 24(%rsp), %r13, %rdi
+	adcq %rcx, %r13
+	movq %r14, 136(%rsp)
+	mulxq 16(%rsp), %rcx, %r14
+	adcq %rdi, %rcx
+	adcq $0, %r14
 	movq %r9, %rdx
 	movq %rax, 144(%rsp)
 	mulxq %rbx, %rdi, %rax
 	addq %rdi, %rsi
 	adcq $0, %rax
-	movq %r15, 152(%rsp)
-	mulxq 40(%rsp), %rdi, %r15
-	addq %rax, %rdi
-	adcq $0, %r15
+	movq %rbp, 152(%rsp)
+	mulxq 40(%rsp), %rdi, %rbp
+	addq %rdi, %r13
+	adcq $0, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	mulxq 24(%rsp), %rdi, %rax
+	addq %rdi, %rcx
+	adcq $0, %rax
+	addq %rbp, %rcx
+	adcq $0, %rax
+	mulxq 16(%rsp), %rdi, %rbp
 	addq %rdi, %r14
-	adcq $0, %r15
-	mulxq 24(%rsp), %rax, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %rax, %rcx
-	adcq $0, %rdi
-	mulxq 16(%rsp), %r15, %rax
-	addq %rdi, %r15
-	adcq $0, %rax
-	addq %r15, %r13
-	adcq $0, %rax
+	adcq $0, %rbp
+	addq %rax, %r14
+	adcq $0, %rbp
 	movq %r10, %rdx
-	mulxq %rbx, %rdi, %r15
-	addq %rdi, %r14
-	adcq $0, %r15
+	mulxq %rbx, %rdi, %rax
+	addq %rdi, %r13
+	adcq $0, %rax
 	movq %rsi, 160(%rsp)
 	mulxq 40(%rsp), %rdi, %rsi
-	addq %r15, %rdi
-	adcq $0, %rsi
 	addq %rdi, %rcx
 	adcq $0, %rsi
-	mulxq 24(%rsp), %r15, %rdi
-	addq %rsi, %r15
-	adcq $0, %rdi
-	addq %r15, %r13
-	adcq $0, %rdi
-	mulxq 16(%rsp), %rsi, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
-	addq %rsi, %rax
-	adcq $0, %r15
-	movq %r11, %rdx
-	mulxq %rbx, %rdi, %rsi
-	addq %rdi, %rcx
+	addq %rax, %rcx
 	adcq $0, %rsi
-	movq %r14, 168(%rsp)
-	mulxq 40(%rsp), %rdi, %r14
-	addq %rsi, %rdi
-	adcq $0, %r14
-	addq %rdi, %r13
-	adcq $0, %r14
-	mulxq 24(%rsp), %rsi, %rdi
-	addq %r14, %rsi
-	adcq $0, %rdi
-	addq %rsi, %rax
-	adcq $0, %rdi
-	mulxq 16(%rsp), %r14, %rsi
+	mulxq 24(%rsp), %rdi, %rax
 	addq %rdi, %r14
+	adcq $0, %rax
+	addq %rsi, %r14
+	adcq $0, %rax
+	mulxq 16(%rsp), %rdi, %rsi
+	addq %rdi, %rbp
 	adcq $0, %rsi
-	addq %r14, %r15
+	addq %rax, %rbp
 	adcq $0, %rsi
+	movq %r11, %rdx
+	mulxq %rbx, %rdi, %rax
+	addq %rdi, %rcx
+	adcq $0, %rax
+	movq %r13, 168(%rsp)
+	mulxq 40(%rsp), %rdi, %r13
+	addq %rdi, %r14
+	adcq $0, %r13
+	addq %rax, %r14
+	adcq $0, %r13
+	mulxq 24(%rsp), %rdi, %rax
+	addq %rdi, %rbp
+	adcq $0, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	mulxq 16(%rsp), %rdi, %r13
+	addq %rdi, %rsi
+	adcq $0, %r13
+	addq %rax, %rsi
+	adcq $0, %r13
 	movq 8(%rsp), %rdi
 	xorq %rdi, %r12
-	movq 160(%rsp), %r14
-	xorq %rdi, %r14
+	movq 160(%rsp), %rax
+	xorq %rdi, %rax
 	movq 168(%rsp), %r8
 	xorq %rdi, %r8
 	xorq %rdi, %rcx
-	xorq %rdi, %r13
-	xorq %rdi, %rax
-	xorq %rdi, %r15
+	xorq %rdi, %r14
+	xorq %rdi, %rbp
 	xorq %rdi, %rsi
+	xorq %rdi, %r13
 	movq %rdi, %r9
 	addq %r9, %r9
 	adcq 32(%rsp), %r12
-	adcq 48(%rsp), %r14
+	adcq 48(%rsp), %rax
 	adcq 56(%rsp), %r8
 	adcq 88(%rsp), %rcx
-	adcq 80(%rsp), %r13
-	adcq 72(%rsp), %rax
-	adcq 64(%rsp), %r15
-	adcq 104(%rsp), %rsi
+	adcq 80(%rsp), %r14
+	adcq 72(%rsp), %rbp
+	adcq 64(%rsp), %rsi
+	adcq 104(%rsp), %r13
 	adcq $0, %rdi
 	addq 96(%rsp), %r12
-	adcq 112(%rsp), %r14
+	adcq 112(%rsp), %rax
 	adcq 120(%rsp), %r8
 	adcq 152(%rsp), %rcx
-	adcq 144(%rsp), %r13
-	adcq 136(%rsp), %rax
-	adcq 128(%rsp), %r15
-	adcq %rbp, %rsi
+	adcq 144(%rsp), %r14
+	adcq 136(%rsp), %rbp
+	adcq 128(%rsp), %rsi
+	adcq %r15, %r13
 	adcq $0, %rdi
 	movq 0(%rsp), %r10
 	movq 32(%rsp), %r11
@@ -2935,7 +2941,7 @@ pushq %rbx
 	addq %r12, %rbx
 	movq %rbx, 32(%r10)
 	movq 72(%rsp), %r9
-	adcq %r14, %r9
+	adcq %rax, %r9
 	movq %r9, 40(%r10)
 	movq 64(%rsp), %r11
 	adcq %r8, %r11
@@ -2944,16 +2950,16 @@ pushq %rbx
 	adcq %rcx, %r12
 	movq %r12, 56(%r10)
 	movq 96(%rsp), %rbx
-	adcq %r13, %rbx
+	adcq %r14, %rbx
 	movq %rbx, 64(%r10)
-	movq 112(%rsp), %r14
-	adcq %rax, %r14
-	movq %r14, 72(%r10)
+	movq 112(%rsp), %rax
+	adcq %rbp, %rax
+	movq %rax, 72(%r10)
 	movq 120(%rsp), %r9
-	adcq %r15, %r9
+	adcq %rsi, %r9
 	movq %r9, 80(%r10)
 	movq 152(%rsp), %r8
-	adcq %rsi, %r8
+	adcq %r13, %r8
 	movq %r8, 88(%r10)
 	movq 144(%rsp), %r11
 	adcq %rdi, %r11
@@ -2964,8 +2970,8 @@ pushq %rbx
 	movq 128(%rsp), %r12
 	adcq $0, %r12
 	movq %r12, 112(%r10)
-	adcq $0, %rbp
-	movq %rbp, 120(%r10)
+	adcq $0, %r15
+	movq %r15, 120(%r10)
 	addq $176, %rsp
 popq %rbx
 popq %rbp
@@ -3307,213 +3313,213 @@ pushq %rbx
 	addq %rcx, %r9
 	adcq $0, %r8
 	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r11
-	addq %r8, %r10
-	adcq $0, %r11
 	movq 32(%rsi), %rax
 	addq %r10, %rax
 	adcq $0, %r11
+	addq %r8, %rax
+	adcq $0, %r11
 	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %rbp
-	addq %r11, %rbx
-	adcq $0, %rbp
 	movq 40(%rsi), %r12
 	addq %rbx, %r12
 	adcq $0, %rbp
+	addq %r11, %r12
+	adcq $0, %rbp
 	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
 	movq 48(%rsi), %r15
 	addq %r13, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r8
-	addq %r14, %rcx
-	adcq $0, %r8
-	movq 56(%rsi), %r10
-	addq %rcx, %r10
-	adcq $0, %r8
-	movq 8(%rsi), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %rcx
-	addq %r13, %r14
-	adcq $0, %rcx
-	addq %r14, %r15
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	movq 16(%rsi), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %rcx
-	addq %r14, %r12
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r15
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r14
-	addq %rbx, %rbp
+	addq %rbp, %r15
 	adcq $0, %r14
-	addq %rbp, %r10
-	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %r11
-	addq %r14, %rcx
-	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r10
+	movq 56(%rsi), %r8
 	addq %rcx, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %rbp
-	addq %r11, %rbx
-	adcq $0, %rbp
-	addq %rbx, %r13
-	adcq $0, %rbp
-	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %rcx
-	addq %r14, %r15
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r10
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
+	adcq $0, %r10
 	addq %r14, %r8
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %rcx
-	addq %rbx, %r14
-	adcq $0, %rcx
-	addq %r14, %rbp
-	adcq $0, %rcx
-	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbx
+	adcq $0, %r10
+	movq 8(%rsi), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r11
+	addq %rbx, %rax
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	addq %r11, %r12
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r14
+	addq %rcx, %r15
+	adcq $0, %r14
+	addq %rbp, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
+	addq %rbx, %r8
+	adcq $0, %r13
+	addq %r14, %r8
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rcx
 	addq %r11, %r10
+	adcq $0, %rcx
+	addq %r13, %r10
+	adcq $0, %rcx
+	movq 16(%rsi), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rbx
+	addq %rbp, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r11
+	addq %r14, %r15
+	adcq $0, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	addq %r11, %r8
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %rbx
+	addq %r14, %r10
+	adcq $0, %rbx
+	addq %rbp, %r10
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
+	addq %r13, %rcx
+	adcq $0, %r11
+	addq %rbx, %rcx
+	adcq $0, %r11
+	movq %r9, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %rbp
+	addq %r14, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbx
+	addq %r13, %r8
+	adcq $0, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
+	addq %r14, %r10
+	adcq $0, %r13
+	addq %rbx, %r10
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %r14
+	addq %rbp, %rcx
+	adcq $0, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %rbp
+	addq %rbx, %r11
+	adcq $0, %rbp
+	addq %r14, %r11
+	adcq $0, %rbp
+	movq %rax, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbx
+	addq %r13, %r8
 	adcq $0, %rbx
 	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r9
-	addq %rbx, %r14
+	addq %r14, %r10
 	adcq $0, %r9
-	addq %r14, %r8
+	addq %rbx, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
-	addq %r9, %r11
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	addq %r9, %rcx
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
+	addq %rbx, %r11
+	adcq $0, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %rbx
+	addq %r9, %rbp
 	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %r14, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r11, %rcx
+	addq %r13, %rbp
 	adcq $0, %rbx
 	movq %r12, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %r9
-	addq %r14, %r8
+	addq %r14, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %rax
-	addq %r9, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rax
+	addq %r13, %rcx
 	adcq $0, %rax
-	addq %r11, %r13
+	addq %r9, %rcx
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	addq %r14, %rbp
-	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rax
-	addq %r9, %r11
-	adcq $0, %rax
-	addq %r11, %rcx
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %r9
-	addq %rax, %r14
+	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
+	addq %r14, %r11
+	adcq $0, %r13
+	addq %rax, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %r14
+	addq %r9, %rbp
+	adcq $0, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r9
+	addq %rax, %rbx
 	adcq $0, %r9
 	addq %r14, %rbx
 	adcq $0, %r9
 	movq %r15, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rax
-	addq %r11, %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rax
+	addq %r13, %rcx
 	adcq $0, %rax
 	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r12
-	addq %rax, %r14
+	addq %r14, %r11
 	adcq $0, %r12
-	addq %r14, %rbp
+	addq %rax, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rax
-	addq %r12, %r11
-	adcq $0, %rax
-	addq %r11, %rcx
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %r12
-	addq %rax, %r14
-	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	addq %r12, %rbp
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
 	addq %r14, %rbx
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rax
-	addq %r12, %r11
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %rax
+	addq %r12, %r9
 	adcq $0, %rax
-	addq %r11, %r9
+	addq %r13, %r9
 	adcq $0, %rax
-	movq %r10, %rdx
+	movq %r8, %rdx
 	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %r12
-	addq %r14, %rbp
+	addq %r14, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
-	addq %r12, %r11
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r15
+	addq %r13, %rbp
 	adcq $0, %r15
-	addq %r11, %rcx
+	addq %r12, %rbp
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r12
-	addq %r15, %r14
-	adcq $0, %r12
+	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
 	addq %r14, %rbx
-	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r15
-	addq %r12, %r11
-	adcq $0, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %r12
-	addq %r15, %r14
+	adcq $0, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %r14
+	addq %r12, %r9
+	adcq $0, %r14
+	addq %r13, %r9
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r12
+	addq %r15, %rax
 	adcq $0, %r12
 	addq %r14, %rax
 	adcq $0, %r12
-	addq 64(%rsi), %r8
-	adcq 72(%rsi), %r13
-	adcq 80(%rsi), %rbp
-	adcq 88(%rsi), %rcx
+	addq 64(%rsi), %r10
+	adcq 72(%rsi), %rcx
+	adcq 80(%rsi), %r11
+	adcq 88(%rsi), %rbp
 	adcq 96(%rsi), %rbx
 	adcq 104(%rsi), %r9
 	adcq 112(%rsi), %rax
 	adcq 120(%rsi), %r12
-	movq %r8, %r11
-	subq $-1, %r11
-	movq %r13, %r15
+	movq %r10, %r13
+	subq $-1, %r13
+	movq %rcx, %r15
 	sbbq $-1, %r15
-	movq %rbp, %r14
+	movq %r11, %r14
 	sbbq $-1, %r14
-	movq %rcx, %r10
-	sbbq .Lfg_p503_mont_p+24(%rip), %r10
+	movq %rbp, %r8
+	sbbq .Lfg_p503_mont_p+24(%rip), %r8
 	movq %rdi, 0(%rsp)
 	movq %rbx, %rdi
 	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
@@ -3526,23 +3532,23 @@ pushq %rbx
 	movq %rbx, 24(%rsp)
 	movq %r12, %rbx
 	sbbq .Lfg_p503_mont_p+56(%rip), %rbx
-	cmovc %r8, %r11
-	cmovc %r13, %r15
-	cmovc %rbp, %r14
-	cmovc %rcx, %r10
+	cmovc %r10, %r13
+	cmovc %rcx, %r15
+	cmovc %r11, %r14
+	cmovc %rbp, %r8
 	cmovc 24(%rsp), %rdi
 	cmovc 16(%rsp), %rax
 	cmovc 8(%rsp), %r9
 	cmovc %r12, %rbx
-	movq 0(%rsp), %r8
-	movq %r11, 0(%r8)
-	movq %r15, 8(%r8)
-	movq %r14, 16(%r8)
-	movq %r10, 24(%r8)
-	movq %rdi, 32(%r8)
-	movq %rax, 40(%r8)
-	movq %r9, 48(%r8)
-	movq %rbx, 56(%r8)
+	movq 0(%rsp), %r10
+	movq %r13, 0(%r10)
+	movq %r15, 8(%r10)
+	movq %r14, 16(%r10)
+	movq %r8, 24(%r10)
+	movq %rdi, 32(%r10)
+	movq %rax, 40(%r10)
+	movq %r9, 48(%r10)
+	movq %rbx, 56(%r10)
 	addq $32, %rsp
 popq %rbx
 popq %rbp
@@ -3630,501 +3636,501 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rbp, 40(%rsp)
 	mulxq 8(%rcx), %r13, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
 	addq %r13, %r14
 	adcq $0, %rbp
-	mulxq 16(%rcx), %r15, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	mulxq 24(%rcx), %rbp, %r15
-	addq %r13, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %rax
 	adcq $0, %r15
-	addq %rbp, %r12
+	addq %rbp, %rax
 	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	addq %r15, %r12
+	adcq $0, %rbp
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %rbp
+	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %r14
-	adcq $0, %rbp
+	adcq $0, %r15
 	movq %rdi, 48(%rsp)
 	mulxq 8(%rcx), %r13, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
 	addq %r13, %rax
 	adcq $0, %rdi
-	mulxq 16(%rcx), %rbp, %r13
-	addq %rdi, %rbp
-	adcq $0, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	mulxq 24(%rcx), %rdi, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %rdi, %r15
-	adcq $0, %rbp
+	addq %r15, %rax
+	adcq $0, %rdi
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %rdi
+	addq %r13, %rbp
+	adcq $0, %rdi
+	addq %r15, %rbp
+	adcq $0, %rdi
 	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %rdi
+	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %rax
-	adcq $0, %rdi
+	adcq $0, %r15
 	movq %r14, 56(%rsp)
 	mulxq 8(%rcx), %r13, %r14
-	addq %rdi, %r13
-	adcq $0, %r14
 	addq %r13, %r12
 	adcq $0, %r14
-	mulxq 16(%rcx), %rdi, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
-	addq %rdi, %r15
-	adcq $0, %r13
-	mulxq 24(%rcx), %r14, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
+	addq %r15, %r12
+	adcq $0, %r14
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
 	addq %r14, %rbp
-	adcq $0, %rdi
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %r14
+	addq %r13, %rdi
+	adcq $0, %r14
+	addq %r15, %rdi
+	adcq $0, %r14
 	movq 32(%rsi), %rdx
-	mulxq 32(%rcx), %r13, %r14
-	movq %rbp, 64(%rsp)
-	movq %r15, 72(%rsp)
-	mulxq 40(%rcx), %rbp, %r15
-	addq %r14, %rbp
+	mulxq 32(%rcx), %r13, %r15
+	movq %rdi, 64(%rsp)
+	movq %rbp, 72(%rsp)
+	mulxq 40(%rcx), %rdi, %rbp
+	addq %r15, %rdi
 	movq %r12, 80(%rsp)
-	mulxq 48(%rcx), %r14, %r12
-	adcq %r15, %r14
+	mulxq 48(%rcx), %r15, %r12
+	adcq %rbp, %r15
 	movq %rax, 88(%rsp)
-	mulxq 56(%rcx), %r15, %rax
-	adcq %r12, %r15
+	mulxq 56(%rcx), %rbp, %rax
+	adcq %r12, %rbp
 	adcq $0, %rax
 	movq 40(%rsi), %rdx
 	movq %r13, 96(%rsp)
 	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	movq %rdi, 104(%rsp)
-	mulxq 40(%rcx), %r12, %rdi
-	addq %r13, %r12
-	adcq $0, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	mulxq 48(%rcx), %r13, %r12
-	addq %rdi, %r13
-	adcq $0, %r12
-	addq %r13, %r15
-	adcq $0, %r12
-	mulxq 56(%rcx), %rdi, %r13
 	addq %r12, %rdi
 	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	movq 48(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	movq %rbp, 112(%rsp)
-	mulxq 40(%rcx), %r12, %rbp
-	addq %rdi, %r12
-	adcq $0, %rbp
-	addq %r12, %r15
-	adcq $0, %rbp
-	mulxq 48(%rcx), %rdi, %r12
-	addq %rbp, %rdi
-	adcq $0, %r12
-	addq %rdi, %rax
-	adcq $0, %r12
-	mulxq 56(%rcx), %rbp, %rdi
-	addq %r12, %rbp
-	adcq $0, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
-	movq 56(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %rbp
-	addq %r12, %r15
-	adcq $0, %rbp
-	movq %r14, 120(%rsp)
+	movq %r14, 104(%rsp)
 	mulxq 40(%rcx), %r12, %r14
-	addq %rbp, %r12
+	addq %r12, %r15
 	adcq $0, %r14
+	addq %r13, %r15
+	adcq $0, %r14
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	addq %r14, %rbp
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %r14
 	addq %r12, %rax
 	adcq $0, %r14
-	mulxq 48(%rcx), %rbp, %r12
-	addq %r14, %rbp
-	adcq $0, %r12
-	addq %rbp, %r13
-	adcq $0, %r12
-	mulxq 56(%rcx), %r14, %rbp
-	addq %r12, %r14
-	adcq $0, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	movq %r8, %rdx
-	mulxq %rbx, %r12, %r14
-	mulxq 40(%rsp), %rsi, %rcx
-	addq %r14, %rsi
-	movq %rdi, 128(%rsp)
-	mulxq 24(%rsp), %r14, %rdi
-	adcq %rcx, %r14
-	movq %r13, 136(%rsp)
-	mulxq 16(%rsp), %rcx, %r13
-	adcq %rdi, %rcx
+	addq %r13, %rax
+	adcq $0, %r14
+	movq 48(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %r15
 	adcq $0, %r13
+	movq %rdi, 112(%rsp)
+	mulxq 40(%rcx), %r12, %rdi
+	addq %r12, %rbp
+	adcq $0, %rdi
+	addq %r13, %rbp
+	adcq $0, %rdi
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %rax
+	adcq $0, %r13
+	addq %rdi, %rax
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	movq 56(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	movq %r15, 120(%rsp)
+	mulxq 40(%rcx), %r12, %r15
+	addq %r12, %rax
+	adcq $0, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %r14
+	adcq $0, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq %rbx, %r12, %r13
+	mulxq 40(%rsp), %rsi, %rcx
+	addq %r13, %rsi
+	movq %rdi, 128(%rsp)
+	mulxq 24(%rsp), %r13, %rdi
+	adcq %rcx, %r13
+	movq %r14, 136(%rsp)
+	mulxq 16(%rsp), %rcx, %r14
+	adcq %rdi, %rcx
+	adcq $0, %r14
 	movq %r9, %rdx
 	movq %rax, 144(%rsp)
 	mulxq %rbx, %rdi, %rax
 	addq %rdi, %rsi
 	adcq $0, %rax
-	movq %r15, 152(%rsp)
-	mulxq 40(%rsp), %rdi, %r15
-	addq %rax, %rdi
-	adcq $0, %r15
+	movq %rbp, 152(%rsp)
+	mulxq 40(%rsp), %rdi, %rbp
+	addq %rdi, %r13
+	adcq $0, %rbp
+	addq %rax, %r13
+	adcq $0, %rbp
+	mulxq 24(%rsp), %rdi, %rax
+	addq %rdi, %rcx
+	adcq $0, %rax
+	addq %rbp, %rcx
+	adcq $0, %rax
+	mulxq 16(%rsp), %rdi, %rbp
 	addq %rdi, %r14
-	adcq $0, %r15
-	mulxq 24(%rsp), %rax, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %rax, %rcx
-	adcq $0, %rdi
-	mulxq 16(%rsp), %r15, %rax
-	addq %rdi, %r15
-	adcq $0, %rax
-	addq %r15, %r13
-	adcq $0, %rax
+	adcq $0, %rbp
+	addq %rax, %r14
+	adcq $0, %rbp
 	movq %r10, %rdx
-	mulxq %rbx, %rdi, %r15
-	addq %rdi, %r14
-	adcq $0, %r15
+	mulxq %rbx, %rdi, %rax
+	addq %rdi, %r13
+	adcq $0, %rax
 	movq %rsi, 160(%rsp)
 	mulxq 40(%rsp), %rdi, %rsi
-	addq %r15, %rdi
-	adcq $0, %rsi
 	addq %rdi, %rcx
 	adcq $0, %rsi
-	mulxq 24(%rsp), %r15, %rdi
-	addq %rsi, %r15
-	adcq $0, %rdi
-	addq %r15, %r13
-	adcq $0, %rdi
-	mulxq 16(%rsp), %rsi, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
-	addq %rsi, %rax
-	adcq $0, %r15
-	movq %r11, %rdx
-	mulxq %rbx, %rdi, %rsi
-	addq %rdi, %rcx
+	addq %rax, %rcx
 	adcq $0, %rsi
-	movq %r14, 168(%rsp)
-	mulxq 40(%rsp), %rdi, %r14
-	addq %rsi, %rdi
-	adcq $0, %r14
-	addq %rdi, %r13
-	adcq $0, %r14
-	mulxq 24(%rsp), %rsi, %rdi
-	addq %r14, %rsi
-	adcq $0, %rdi
-	addq %rsi, %rax
-	adcq $0, %rdi
-	mulxq 16(%rsp), %r14, %rsi
+	mulxq 24(%rsp), %rdi, %rax
 	addq %rdi, %r14
+	adcq $0, %rax
+	addq %rsi, %r14
+	adcq $0, %rax
+	mulxq 16(%rsp), %rdi, %rsi
+	addq %rdi, %rbp
 	adcq $0, %rsi
-	addq %r14, %r15
+	addq %rax, %rbp
 	adcq $0, %rsi
+	movq %r11, %rdx
+	mulxq %rbx, %rdi, %rax
+	addq %rdi, %rcx
+	adcq $0, %rax
+	movq %r13, 168(%rsp)
+	mulxq 40(%rsp), %rdi, %r13
+	addq %rdi, %r14
+	adcq $0, %r13
+	addq %rax, %r14
+	adcq $0, %r13
+	mulxq 24(%rsp), %rdi, %rax
+	addq %rdi, %rbp
+	adcq $0, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	mulxq 16(%rsp), %rdi, %r13
+	addq %rdi, %rsi
+	adcq $0, %r13
+	addq %rax, %rsi
+	adcq $0, %r13
 	movq 8(%rsp), %rdi
 	xorq %rdi, %r12
-	movq 160(%rsp), %r14
-	xorq %rdi, %r14
+	movq 160(%rsp), %rax
+	xorq %rdi, %rax
 	movq 168(%rsp), %r8
 	xorq %rdi, %r8
 	xorq %rdi, %rcx
-	xorq %rdi, %r13
-	xorq %rdi, %rax
-	xorq %rdi, %r15
+	xorq %rdi, %r14
+	xorq %rdi, %rbp
 	xorq %rdi, %rsi
+	xorq %rdi, %r13
 	movq %rdi, %r9
 	addq %r9, %r9
 	adcq 32(%rsp), %r12
-	adcq 48(%rsp), %r14
+	adcq 48(%rsp), %rax
 	adcq 56(%rsp), %r8
 	adcq 88(%rsp), %rcx
-	adcq 80(%rsp), %r13
-	adcq 72(%rsp), %rax
-	adcq 64(%rsp), %r15
-	adcq 104(%rsp), %rsi
+	adcq 80(%rsp), %r14
+	adcq 72(%rsp), %rbp
+	adcq 64(%rsp), %rsi
+	adcq 104(%rsp), %r13
 	adcq $0, %rdi
 	addq 96(%rsp), %r12
-	adcq 112(%rsp), %r14
+	adcq 112(%rsp), %rax
 	adcq 120(%rsp), %r8
 	adcq 152(%rsp), %rcx
-	adcq 144(%rsp), %r13
-	adcq 136(%rsp), %rax
-	adcq 128(%rsp), %r15
-	adcq %rbp, %rsi
+	adcq 144(%rsp), %r14
+	adcq 136(%rsp), %rbp
+	adcq 128(%rsp), %rsi
+	adcq %r15, %r13
 	adcq $0, %rdi
 	movq 80(%rsp), %r10
 	addq %r12, %r10
 	movq 72(%rsp), %r11
-	adcq %r14, %r11
+	adcq %rax, %r11
 	movq 64(%rsp), %rbx
 	adcq %r8, %rbx
 	movq 104(%rsp), %r9
 	adcq %rcx, %r9
 	movq 96(%rsp), %r12
-	adcq %r13, %r12
-	movq 112(%rsp), %r14
-	adcq %rax, %r14
+	adcq %r14, %r12
+	movq 112(%rsp), %rax
+	adcq %rbp, %rax
 	movq 120(%rsp), %r8
-	adcq %r15, %r8
+	adcq %rsi, %r8
 	movq 152(%rsp), %rcx
-	adcq %rsi, %rcx
-	movq 144(%rsp), %r13
-	adcq %rdi, %r13
-	movq 136(%rsp), %rax
-	adcq $0, %rax
-	movq 128(%rsp), %r15
-	adcq $0, %r15
+	adcq %r13, %rcx
+	movq 144(%rsp), %r14
+	adcq %rdi, %r14
+	movq 136(%rsp), %rbp
 	adcq $0, %rbp
+	movq 128(%rsp), %rsi
+	adcq $0, %rsi
+	adcq $0, %r15
 	movq 32(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rdi
-	movq %r15, 128(%rsp)
-	movq 88(%rsp), %r15
-	addq %rsi, %r15
-	adcq $0, %rdi
-	movq %rax, 88(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rax
-	addq %rdi, %rsi
-	adcq $0, %rax
-	addq %rsi, %r10
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
-	addq %rax, %rdi
-	adcq $0, %rsi
-	addq %rdi, %r11
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rdi
-	addq %rsi, %rax
-	adcq $0, %rdi
-	addq %rax, %rbx
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rax
-	addq %rdi, %rsi
-	adcq $0, %rax
-	addq %rsi, %r9
-	adcq $0, %rax
-	movq 48(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rsi
-	addq %rdi, %r10
-	adcq $0, %rsi
-	movq %r13, 32(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	addq %rdi, %r11
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rdi
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rdi
+	movq %rsi, 128(%rsp)
+	movq 88(%rsp), %rsi
 	addq %r13, %rsi
 	adcq $0, %rdi
-	addq %rsi, %rbx
+	movq %rbp, 88(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	addq %r13, %r10
+	adcq $0, %rbp
+	addq %rdi, %r10
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rdi
+	addq %r13, %r11
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rsi
-	addq %rdi, %r13
-	adcq $0, %rsi
-	addq %r13, %r9
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	movq 56(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rdi
-	addq %rsi, %r11
+	addq %rbp, %r11
 	adcq $0, %rdi
-	movq %rcx, 48(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %rcx
-	addq %rdi, %rsi
-	adcq $0, %rcx
-	addq %rsi, %rbx
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
-	addq %rcx, %rdi
-	adcq $0, %rsi
-	addq %rdi, %r9
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rcx, %rdi
-	addq %rsi, %rcx
-	adcq $0, %rdi
-	addq %rcx, %rax
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rcx
-	addq %rdi, %rsi
-	adcq $0, %rcx
-	addq %rsi, %r13
-	adcq $0, %rcx
-	movq %r15, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
+	addq %r13, %rbx
+	adcq $0, %rbp
 	addq %rdi, %rbx
-	adcq $0, %rsi
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rdi
+	addq %r13, %r9
+	adcq $0, %rdi
+	addq %rbp, %r9
+	adcq $0, %rdi
+	movq 48(%rsp), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbp
+	addq %r13, %r10
+	adcq $0, %rbp
+	movq %r14, 32(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r14
+	addq %r13, %r11
+	adcq $0, %r14
+	addq %rbp, %r11
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rbp
+	addq %r13, %rbx
+	adcq $0, %rbp
+	addq %r14, %rbx
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r14
+	addq %r13, %r9
+	adcq $0, %r14
+	addq %rbp, %r9
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %r14, %rdi
+	adcq $0, %rbp
+	movq 56(%rsp), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r14
+	addq %r13, %r11
+	adcq $0, %r14
+	movq %rcx, 48(%rsp)
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rcx
+	addq %r13, %rbx
+	adcq $0, %rcx
+	addq %r14, %rbx
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	addq %r13, %r9
+	adcq $0, %r14
+	addq %rcx, %r9
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rcx
+	addq %r13, %rdi
+	adcq $0, %rcx
+	addq %r14, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	addq %rcx, %rbp
+	adcq $0, %r14
+	movq %rsi, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rcx
+	addq %r13, %rbx
+	adcq $0, %rcx
 	movq %r8, 56(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r8
-	addq %rsi, %rdi
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r8
+	addq %r13, %r9
 	adcq $0, %r8
-	addq %rdi, %r9
+	addq %rcx, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rdi
-	addq %r8, %rsi
-	adcq $0, %rdi
-	addq %rsi, %rax
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %rsi
-	addq %rdi, %r8
-	adcq $0, %rsi
-	addq %r8, %r13
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r8
-	addq %rsi, %rdi
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rcx
+	addq %r13, %rdi
+	adcq $0, %rcx
+	addq %r8, %rdi
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r8
+	addq %r13, %rbp
 	adcq $0, %r8
-	addq %rdi, %rcx
+	addq %rcx, %rbp
 	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rcx
+	addq %r13, %r14
+	adcq $0, %rcx
+	addq %r8, %r14
+	adcq $0, %rcx
 	movq %r10, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %rdi
-	addq %rsi, %r9
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %rsi
-	addq %rdi, %r15
-	adcq $0, %rsi
-	addq %r15, %rax
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r15
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r8
+	addq %r13, %r9
+	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
 	addq %rsi, %rdi
-	adcq $0, %r15
-	addq %rdi, %r13
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %rdi
-	addq %r15, %rsi
-	adcq $0, %rdi
+	adcq $0, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r8
+	addq %rsi, %rbp
+	adcq $0, %r8
+	addq %r13, %rbp
+	adcq $0, %r8
+	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r13
+	addq %rsi, %r14
+	adcq $0, %r13
+	addq %r8, %r14
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r8
 	addq %rsi, %rcx
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %rsi
-	addq %rdi, %r15
-	adcq $0, %rsi
-	addq %r15, %r8
-	adcq $0, %rsi
+	adcq $0, %r8
+	addq %r13, %rcx
+	adcq $0, %r8
 	movq %r11, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r15
-	addq %rdi, %rax
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %rdi
-	addq %r15, %r10
-	adcq $0, %rdi
-	addq %r10, %r13
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r10
-	addq %rdi, %r15
-	adcq $0, %r10
-	addq %r15, %rcx
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r15
-	addq %r10, %rdi
-	adcq $0, %r15
-	addq %rdi, %r8
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %rdi
-	addq %r15, %r10
-	adcq $0, %rdi
-	addq %r10, %rsi
-	adcq $0, %rdi
-	movq %rbx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r10
-	addq %r15, %r13
-	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r15
-	addq %r10, %r11
-	adcq $0, %r15
-	addq %r11, %rcx
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %r11
-	addq %r15, %r10
-	adcq $0, %r11
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r13
+	addq %rsi, %rdi
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %rsi
+	addq %r10, %rbp
+	adcq $0, %rsi
+	addq %r13, %rbp
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %r13
+	addq %r10, %r14
+	adcq $0, %r13
+	addq %rsi, %r14
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %rsi
+	addq %r10, %rcx
+	adcq $0, %rsi
+	addq %r13, %rcx
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r13
 	addq %r10, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r10
-	addq %r11, %r15
+	adcq $0, %r13
+	addq %rsi, %r8
+	adcq $0, %r13
+	movq %rbx, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %rsi
+	addq %r10, %rbp
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r10
+	addq %r11, %r14
 	adcq $0, %r10
-	addq %r15, %rsi
+	addq %rsi, %r14
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r15
-	addq %r10, %r11
-	adcq $0, %r15
-	addq %r11, %rdi
-	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rsi
+	addq %r11, %rcx
+	adcq $0, %rsi
+	addq %r10, %rcx
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r10
+	addq %r11, %r8
+	adcq $0, %r10
+	addq %rsi, %r8
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rsi
+	addq %r11, %r13
+	adcq $0, %rsi
+	addq %r10, %r13
+	adcq $0, %rsi
 	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %r11
+	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r10
+	addq %r11, %r14
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r11
+	addq %rbx, %rcx
+	adcq $0, %r11
 	addq %r10, %rcx
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r10
-	addq %r11, %rbx
-	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r10
 	addq %rbx, %r8
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbx
-	addq %r10, %r11
-	adcq $0, %rbx
-	addq %r11, %rsi
-	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %r11
-	addq %rbx, %r10
+	addq %r11, %r8
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r11
+	addq %rbx, %r13
 	adcq $0, %r11
-	addq %r10, %rdi
+	addq %r10, %r13
 	adcq $0, %r11
 	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %r10
-	addq %r11, %rbx
+	addq %rbx, %rsi
 	adcq $0, %r10
-	addq %rbx, %r15
+	addq %r11, %rsi
 	adcq $0, %r10
-	addq %r12, %rax
-	adcq %r14, %r13
-	adcq 56(%rsp), %rcx
-	adcq 48(%rsp), %r8
-	adcq 32(%rsp), %rsi
-	adcq 88(%rsp), %rdi
-	adcq 128(%rsp), %r15
-	adcq %rbp, %r10
-	movq %rax, %r11
-	subq $-1, %r11
-	movq %r13, %rbx
-	sbbq $-1, %rbx
-	movq %rcx, %r9
+	addq %r12, %rdi
+	adcq %rax, %rbp
+	adcq 56(%rsp), %r14
+	adcq 48(%rsp), %rcx
+	adcq 32(%rsp), %r8
+	adcq 88(%rsp), %r13
+	adcq 128(%rsp), %rsi
+	adcq %r15, %r10
+	movq %rdi, %rbx
+	subq $-1, %rbx
+	movq %rbp, %r11
+	sbbq $-1, %r11
+	movq %r14, %r9
 	sbbq $-1, %r9
-	movq %r8, %r12
+	movq %rcx, %r12
 	sbbq .Lfg_p503_mont_p+24(%rip), %r12
-	movq %rsi, %r14
-	sbbq .Lfg_p503_mont_p+32(%rip), %r14
-	movq %rdi, %rbp
-	sbbq .Lfg_p503_mont_p+40(%rip), %rbp
-	movq %r15, 128(%rsp)
-	movq 128(%rsp), %r15
-	sbbq .Lfg_p503_mont_p+48(%rip), %r15
-	movq %rdi, 88(%rsp)
-	movq %r10, %rdi
-	sbbq .Lfg_p503_mont_p+56(%rip), %rdi
-	cmovc %rax, %r11
-	cmovc %r13, %rbx
-	cmovc %rcx, %r9
-	cmovc %r8, %r12
-	cmovc %rsi, %r14
-	cmovc 88(%rsp), %rbp
-	cmovc 128(%rsp), %r15
-	cmovc %r10, %rdi
-	movq 0(%rsp), %rax
-	movq %r11, 0(%rax)
-	movq %rbx, 8(%rax)
-	movq %r9, 16(%rax)
-	movq %r12, 24(%rax)
-	movq %r14, 32(%rax)
-	movq %rbp, 40(%rax)
-	movq %r15, 48(%rax)
-	movq %rdi, 56(%rax)
+	movq %r8, %rax
+	sbbq .Lfg_p503_mont_p+32(%rip), %rax
+	movq %r13, %r15
+	sbbq .Lfg_p503_mont_p+40(%rip), %r15
+	movq %rsi, 128(%rsp)
+	movq 128(%rsp), %rsi
+	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
+	movq %r13, 88(%rsp)
+	movq %r10, %r13
+	sbbq .Lfg_p503_mont_p+56(%rip), %r13
+	cmovc %rdi, %rbx
+	cmovc %rbp, %r11
+	cmovc %r14, %r9
+	cmovc %rcx, %r12
+	cmovc %r8, %rax
+	cmovc 88(%rsp), %r15
+	cmovc 128(%rsp), %rsi
+	cmovc %r10, %r13
+	movq 0(%rsp), %rdi
+	movq %rbx, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r12, 24(%rdi)
+	movq %rax, 32(%rdi)
+	movq %r15, 40(%rdi)
+	movq %rsi, 48(%rdi)
+	movq %r13, 56(%rdi)
 	addq $176, %rsp
 popq %rbx
 popq %rbp
@@ -4423,241 +4429,241 @@ pushq %rbx
 	adcq $0, %r14
 	movq %rcx, 16(%rsp)
 	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %rcx
-	addq %r14, %r15
-	adcq $0, %rcx
 	addq %r15, %r13
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r15
-	addq %rcx, %r14
-	adcq $0, %r15
-	movq 112(%rsp), %rcx
-	addq %r14, %rcx
-	adcq $0, %r15
-	movq %rsi, 112(%rsp)
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %rsi
-	addq %r15, %r14
-	adcq $0, %rsi
-	addq %r14, %r8
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r14
-	addq %rsi, %r15
+	addq %r14, %r13
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r14
+	movq %rsi, 80(%rsp)
+	movq 112(%rsp), %rsi
+	addq %r15, %rsi
 	adcq $0, %r14
+	addq %rcx, %rsi
+	adcq $0, %r14
+	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %rcx
+	addq %r15, %r8
+	adcq $0, %rcx
+	addq %r14, %r8
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r14
 	addq %r15, %r9
 	adcq $0, %r14
+	addq %rcx, %r9
+	adcq $0, %r14
 	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r15
-	addq %rsi, %r13
+	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %rcx
+	addq %r15, %r13
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r15
+	addq %rdi, %rsi
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rsi
-	addq %r15, %rdi
-	adcq $0, %rsi
-	addq %rdi, %rcx
-	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %rdi
-	addq %rsi, %r15
+	addq %rcx, %rsi
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rcx
+	addq %rdi, %r8
+	adcq $0, %rcx
+	addq %r15, %r8
+	adcq $0, %rcx
+	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r15
+	addq %rdi, %r9
+	adcq $0, %r15
+	addq %rcx, %r9
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rcx
+	addq %rdi, %r14
+	adcq $0, %rcx
+	addq %r15, %r14
+	adcq $0, %rcx
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r15
+	addq %rdi, %rsi
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rdi
+	addq %rax, %r8
 	adcq $0, %rdi
 	addq %r15, %r8
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r15
-	addq %rdi, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r15
+	addq %rax, %r9
 	adcq $0, %r15
-	addq %rsi, %r9
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rsi
-	addq %r15, %rdi
-	adcq $0, %rsi
-	addq %rdi, %r14
-	adcq $0, %rsi
-	movq 24(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %rdi
-	addq %r15, %rcx
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r15
-	addq %rdi, %rax
-	adcq $0, %r15
-	addq %rax, %r8
-	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rax
-	addq %r15, %rdi
-	adcq $0, %rax
 	addq %rdi, %r9
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %rdi
-	addq %rax, %r15
+	adcq $0, %r15
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rdi
+	addq %rax, %r14
 	adcq $0, %rdi
 	addq %r15, %r14
 	adcq $0, %rdi
 	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r15
-	addq %rdi, %rax
+	addq %rax, %rcx
 	adcq $0, %r15
-	addq %rax, %rsi
+	addq %rdi, %rcx
 	adcq $0, %r15
 	movq %rbp, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rax
-	addq %rdi, %r8
-	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rdi
+	addq %rax, %r8
+	adcq $0, %rdi
 	movq %r10, 24(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r10
-	addq %rax, %rdi
+	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r10
+	addq %rax, %r9
 	adcq $0, %r10
 	addq %rdi, %r9
 	adcq $0, %r10
 	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rdi
-	addq %r10, %rax
-	adcq $0, %rdi
 	addq %rax, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %rax
-	addq %rdi, %r10
-	adcq $0, %rax
-	addq %r10, %rsi
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r10
-	addq %rax, %rdi
-	adcq $0, %r10
-	addq %rdi, %r15
-	adcq $0, %r10
-	movq %r13, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rdi
-	addq %rax, %r9
+	addq %r10, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rax
-	addq %rdi, %rbp
-	adcq $0, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	addq %rdi, %rsi
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
+	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r10
+	addq %rax, %rcx
+	adcq $0, %r10
+	addq %rdi, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rdi
 	addq %rax, %r15
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %rax
-	addq %rdi, %rbp
+	addq %r10, %r15
+	adcq $0, %rdi
+	movq %r13, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r10
+	addq %rax, %r9
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	addq %r10, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r10
+	addq %rbp, %rcx
+	adcq $0, %r10
+	addq %rax, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %rax
+	addq %rbp, %r15
+	adcq $0, %rax
+	addq %r10, %r15
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r10
+	addq %rbp, %rdi
+	adcq $0, %r10
+	addq %rax, %rdi
+	adcq $0, %r10
+	movq %rsi, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	addq %r13, %rcx
+	adcq $0, %rbp
+	addq %rax, %rcx
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rax
+	addq %r13, %r15
+	adcq $0, %rax
+	addq %rbp, %r15
+	adcq $0, %rax
+	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %rax, %rdi
+	adcq $0, %rbp
+	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rax
+	addq %r13, %r10
 	adcq $0, %rax
 	addq %rbp, %r10
 	adcq $0, %rax
-	movq %rcx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rbp
-	addq %rdi, %r14
+	movq %r8, %rdx
+	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbp
+	addq %r13, %rcx
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
-	addq %r13, %rsi
-	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r13
-	addq %rdi, %rbp
+	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
+	addq %rsi, %r15
 	adcq $0, %r13
 	addq %rbp, %r15
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rbp
+	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rbp
+	addq %rsi, %rdi
+	adcq $0, %rbp
 	addq %r13, %rdi
 	adcq $0, %rbp
-	addq %rdi, %r10
+	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r13
+	addq %rsi, %r10
+	adcq $0, %r13
+	addq %rbp, %r10
+	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rbp
+	addq %rsi, %rax
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
 	addq %r13, %rax
-	adcq $0, %rdi
-	movq %r8, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %r13
-	addq %rbp, %rsi
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %rcx, %rbp
-	addq %r13, %rcx
-	adcq $0, %rbp
-	addq %rcx, %r15
-	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rcx
-	addq %rbp, %r13
-	adcq $0, %rcx
-	addq %r13, %r10
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %r13
-	addq %rcx, %rbp
-	adcq $0, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %rbp
-	addq %r13, %rcx
-	adcq $0, %rbp
-	addq %rcx, %rdi
 	adcq $0, %rbp
 	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rcx
-	addq %r13, %r15
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %r13
-	addq %rcx, %r8
+	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r13
+	addq %rsi, %r15
 	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %rsi
+	addq %r8, %rdi
+	adcq $0, %rsi
+	addq %r13, %rdi
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %r13
 	addq %r8, %r10
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r8
-	addq %r13, %rcx
-	adcq $0, %r8
-	addq %rcx, %rax
-	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rcx
-	addq %r8, %r13
-	adcq $0, %rcx
-	addq %r13, %rdi
-	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r13
-	addq %rcx, %r8
+	addq %rsi, %r10
 	adcq $0, %r13
+	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %rsi
+	addq %r8, %rax
+	adcq $0, %rsi
+	addq %r13, %rax
+	adcq $0, %rsi
+	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r13
 	addq %r8, %rbp
 	adcq $0, %r13
+	addq %rsi, %rbp
+	adcq $0, %r13
 	addq 24(%rsp), %r14
-	adcq 112(%rsp), %rsi
+	adcq 80(%rsp), %rcx
 	adcq 16(%rsp), %r15
-	adcq 104(%rsp), %r10
-	adcq 128(%rsp), %rax
-	adcq 72(%rsp), %rdi
+	adcq 104(%rsp), %rdi
+	adcq 128(%rsp), %r10
+	adcq 72(%rsp), %rax
 	adcq 48(%rsp), %rbp
 	adcq 56(%rsp), %r13
-	movq %r14, %rcx
-	subq $-1, %rcx
-	movq %rsi, %r8
-	sbbq $-1, %r8
+	movq %r14, %r8
+	subq $-1, %r8
+	movq %rcx, %rsi
+	sbbq $-1, %rsi
 	movq %r15, %r9
 	sbbq $-1, %r9
 	movq %rbp, 56(%rsp)
-	movq %r10, %rbp
+	movq %rdi, %rbp
 	sbbq .Lfg_p503_mont_p+24(%rip), %rbp
-	movq %rdi, 48(%rsp)
-	movq %rax, %rdi
-	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
-	movq %rax, 72(%rsp)
-	movq 48(%rsp), %rax
-	sbbq .Lfg_p503_mont_p+40(%rip), %rax
-	movq %r10, 128(%rsp)
-	movq 56(%rsp), %r10
-	sbbq .Lfg_p503_mont_p+48(%rip), %r10
+	movq %rax, 48(%rsp)
+	movq %r10, %rax
+	sbbq .Lfg_p503_mont_p+32(%rip), %rax
+	movq %r10, 72(%rsp)
+	movq 48(%rsp), %r10
+	sbbq .Lfg_p503_mont_p+40(%rip), %r10
+	movq %rdi, 128(%rsp)
+	movq 56(%rsp), %rdi
+	sbbq .Lfg_p503_mont_p+48(%rip), %rdi
 	movq %r15, 104(%rsp)
 	movq %r13, %r15
 	sbbq .Lfg_p503_mont_p+56(%rip), %r15
-	cmovc %r14, %rcx
-	cmovc %rsi, %r8
+	cmovc %r14, %r8
+	cmovc %rcx, %rsi
 	cmovc 104(%rsp), %r9
 	cmovc 128(%rsp), %rbp
-	cmovc 72(%rsp), %rdi
-	cmovc 48(%rsp), %rax
-	cmovc 56(%rsp), %r10
+	cmovc 72(%rsp), %rax
+	cmovc 48(%rsp), %r10
+	cmovc 56(%rsp), %rdi
 	cmovc %r13, %r15
 	movq 0(%rsp), %r14
-	movq %rcx, 0(%r14)
-	movq %r8, 8(%r14)
+	movq %r8, 0(%r14)
+	movq %rsi, 8(%r14)
 	movq %r9, 16(%r14)
 	movq %rbp, 24(%r14)
-	movq %rdi, 32(%r14)
-	movq %rax, 40(%r14)
-	movq %r10, 48(%r14)
+	movq %rax, 32(%r14)
+	movq %r10, 40(%r14)
+	movq %rdi, 48(%r14)
 	movq %r15, 56(%r14)
 	addq $168, %rsp
 popq %rbx

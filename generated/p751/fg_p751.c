@@ -1566,7 +1566,12 @@ static void mul_by_nr(fg_p751 *r, const fg_p751 *x)
 }
 
 /* Unreduced helpers for lazy reduction. Bounds are the analysis' (see the
- * comments at each use); none of these carries out of its width. */
+ * comments at each use); none of these carries out of its width. Every loop
+ * is unrolled in full (2N <= 32 limbs), so that the compiler keeps each carry
+ * chain in the flags (ADC/SBB); a rolled loop stores and reloads the carry
+ * (SETC, then ADD $-1) at three cycles a limb. One carry chain per pass: two
+ * chains interleaved cost more in flag shuffling than a second pass. */
+#define UNROLL_WIDE _Pragma("GCC unroll 32")
 
 /* r = a + b without reduction: a, b < p and 2p < 2^768. */
 static void add_unreduced(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
@@ -1578,40 +1583,41 @@ static void add_unreduced(uint64_t r[N], const uint64_t a[N], const uint64_t b[N
         r[i] = addc(a[i], b[i], &carry);
 }
 
-/* t -= u over 2N limbs (t >= u by the caller's bound). One borrow chain per
- * pass: two chains interleaved cost more in flag shuffling than a second pass. */
-static void wide_sub(uint64_t t[2 * N], const uint64_t u[2 * N])
+/* t -= u over 2N limbs, modulo 2^1536; returns the borrow out (1 when t < u). */
+static uint64_t wide_sub(uint64_t t[2 * N], const uint64_t u[2 * N])
 {
     unsigned char borrow = 0;
     int i;
-    UNROLL
+    UNROLL_WIDE
     for (i = 0; i < 2 * N; i++)
         t[i] = subb(t[i], u[i], &borrow);
+    return borrow;
 }
 
-static const uint64_t FP2_KP2[2 * N] = { UINT64_C(0x0000000000000001), UINT64_C(0x0000000000000000), 
-      UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), 
-      UINT64_C(0x0000000000000000), UINT64_C(0x22a0000000000000), 
-      UINT64_C(0x3826d2f56c0f0eae), UINT64_C(0x4ad4c9cbd8106712), 
-      UINT64_C(0xef62cf3052282f12), UINT64_C(0xf53a95f7469b516f), 
-      UINT64_C(0xe3dadec0d08a4732), UINT64_C(0x258ad934557c11c7), 
-      UINT64_C(0xb7f731b89b2da43f), UINT64_C(0x551ae9f5f5f6aff3), 
-      UINT64_C(0x4d74319a6c9bca37), UINT64_C(0x85bab790796cf84d), 
-      UINT64_C(0xfa421554fe2e49ca), UINT64_C(0xb20ad617c8df437c), 
-      UINT64_C(0xe3ab06e7a12f5ff7), UINT64_C(0x170a25e037e40347), 
-      UINT64_C(0x951f1d323fb4c115), UINT64_C(0x6ae0d99aa4835fed), 
-      UINT64_C(0x6df5429960d2536b), UINT64_C(0x0000000030e91d46) }; /* 1 * p^2 */
+/* t0 = t0 + (-1) * t1 as a non-negative wide value congruent to it mod p
+ * and within redc's bound (t < p * 2^768), for t0, t1 < p^2:
+ * t0 - t1 is in [-(p-1)^2, (p-1)^2]; it is computed modulo 2^1536, then
+ * X = p * 2^767 is added, whose low 767 bits are 0 (the addition starts at limb
+ * 11). X >= (p-1)^2, so the exact sum is non-negative (when the subtraction
+ * borrowed, the addition carries out and the two cancel), and X + (p-1)^2 is
+ * below redc's bound: the analysis checked both. Branch-free; the constant
+ * add needs no wait for the final borrow (a masked p*R measured slower). */
+static const uint64_t FP2_CORR[13] = { UINT64_C(0x8000000000000000), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0x7757ffffffffffff), UINT64_C(0x71f64b42a4fc3c54), 
+      UINT64_C(0x6d4acd8d09fbe63b), UINT64_C(0x04274c33eb75f43b), 
+      UINT64_C(0x42b15a822e592ba4), UINT64_C(0x0709484fcbdd6e33), 
+      UINT64_C(0x000037f2eaa0fb8e) }; /* limbs 11.. of X */
 
-/* t0 = t0 + (-1) * t1 as a non-negative wide value congruent mod p:
- * t0 + 1p^2 - 1t1, in (0, 2p^2) since t1 < p^2. */
 static void wide_plus_nr_times(uint64_t t0[2 * N], uint64_t t1[2 * N])
 {
     unsigned char carry = 0;
     int i;
-    UNROLL
-    for (i = 0; i < 2 * N; i++)
-        t0[i] = addc(t0[i], FP2_KP2[i], &carry);
-    wide_sub(t0, t1);
+    (void)wide_sub(t0, t1);
+    UNROLL_WIDE
+    for (i = 11; i < 2 * N; i++)
+        t0[i] = addc(t0[i], FP2_CORR[i - 11], &carry);
 }
 
 
@@ -1619,8 +1625,13 @@ static void wide_plus_nr_times(uint64_t t0[2 * N], uint64_t t1[2 * N])
  *   T0 = a0*b0, T1 = a1*b1 (each < p^2),
  *   T2 = (a0+a1)(b0+b1) with unreduced sums < 2p (< 2^768), T2 < 4p^2,
  *   c1 = redc(T2 - T0 - T1) = redc(a0*b1 + a1*b0), and a0*b1 + a1*b0 < 2p^2,
- *   c0 = redc(T0 + nr*T1) with the wide value below 2p^2;
- * both within redc's bound (t < p * 2^768), as the analysis checked. */
+ *   c0 = redc(T0 + nr*T1) as wide_plus_nr_times bounds it;
+ * both within redc's bound (t < p * 2^768), as the analysis checked.
+ * All of a and b is read (T0, T1 and the sums) before r is written.
+ * The order is measured: T0 first, since in a chain of products a0 is the
+ * previous result's first half, ready before a1; the sums after T0 and T1
+ * (+2.5% for p503 when they come first); the T0 + T1 sum kept in a buffer,
+ * or the c0 correction moved before T2, were slower (+3%, +7%). */
 void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
     uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
@@ -1630,8 +1641,8 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
     add_unreduced(sa.limb, a->c0.limb, a->c1.limb);
     add_unreduced(sb.limb, b->c0.limb, b->c1.limb);
     fg_p751_mul_wide(t2, &sa, &sb);
-    wide_sub(t2, t0);
-    wide_sub(t2, t1);
+    (void)wide_sub(t2, t0);
+    (void)wide_sub(t2, t1);
     wide_plus_nr_times(t0, t1);
     fg_p751_redc(&r->c0, t0);
     fg_p751_redc(&r->c1, t2);
@@ -1639,11 +1650,17 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 
 
 /* Complex squaring (u^2 = -1): c0 = (a0+a1)(a0-a1) and c1 = 2*a0*a1, with
- * unreduced operands a0+a1, a0-a1+p, 2*a0 (each < 2p < 2^768):
- * the products are below 4p^2, within redc's bound (t < p * 2^768). */
+ * unreduced operands a0+a1, a0-a1+p, 2*a0 (each < 2p < 2^768), multiplied
+ * by fg_p751_mul: its products are below 4p^2, within redc's bound
+ * (t < p * 2^768), and mul(x, y) = redc(x*y) for such operands at every
+ * level (the C kernel is mul_wide then redc; the fused assembly kernels plan
+ * their carries from the same bound with operands < 2p when 4p < 2^768).
+ * The fused mul measured faster than mul_wide + redc here (p751: -6%) and
+ * saves the wide buffers. a is read in full before r is written (r->c0 is
+ * written after the operands are formed; a->c1 is read by the second mul,
+ * which allows its output to alias it). */
 void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
-    uint64_t t0[2 * N], t1[2 * N];
     fg_p751 s, d, twice;
     unsigned char borrow = 0, carry = 0;
     int i;
@@ -1653,10 +1670,8 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     for (i = 0; i < N; i++) /* + p: a0 - a1 + p in (0, 2p) */
         d.limb[i] = addc(d.limb[i], P[i], &carry);
     add_unreduced(twice.limb, a->c0.limb, a->c0.limb);
-    fg_p751_mul_wide(t0, &s, &d);
-    fg_p751_mul_wide(t1, &twice, &a->c1);
-    fg_p751_redc(&r->c0, t0);
-    fg_p751_redc(&r->c1, t1);
+    fg_p751_mul(&r->c0, &s, &d);
+    fg_p751_mul(&r->c1, &twice, &a->c1);
 }
 
 /* norm(a) = a0^2 - nr*a1^2 in Fp; a^-1 = conj(a) / norm(a). */

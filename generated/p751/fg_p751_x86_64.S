@@ -63,7 +63,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $296, %rsp
+	subq $328, %rsp
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 48(%rsi), %r8
@@ -184,826 +184,740 @@ pushq %rbx
 	movq %rax, %rbp
 	movq %rbx, 72(%rsp)
 	movq %rdx, %rbx
-	movq 0(%rcx), %rax
+	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
 	movq %r14, 80(%rsp)
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %r11, 88(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %r10, 96(%rsp)
+	movq %r9, 104(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r9
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r14, %rdi
+	adcq %r11, %r15
+	adcq %r10, %r13
+	adcq %r9, %rbp
+	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %r12, 88(%rsp)
-	movq %rdx, %r12
+	mulq 8(%rsi)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	movq %r8, 112(%rsp)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 32(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r11, %r12
+	adcq %r10, %rdi
+	adcq %r9, %r15
+	adcq %r8, %r13
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
+	adcq $0, %r14
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rax, %r11
+	movq %rdx, %r10
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 40(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r11, %r15
+	adcq %r10, %r13
+	adcq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %rax, %r14
 	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r10
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	movq %r12, 120(%rsp)
+	movq %rax, %r8
 	movq %rdx, %r12
 	movq 32(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	addq %r10, %rdi
+	adcq %r9, %r15
+	adcq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	adcq $0, %r11
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r10
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r8
 	movq %rdx, %r12
 	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
+	mulq 24(%rsi)
+	addq %r10, %r13
+	adcq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r10
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdi, 96(%rsp)
-	movq %rdx, %rdi
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rax, %r9
+	movq %rdx, %r8
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	movq %rdi, 128(%rsp)
+	movq %rax, %r12
 	movq %rdx, %rdi
 	movq 32(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
+	addq %r9, %r15
+	adcq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %rax, %r14
+	adcq %rdx, %r11
+	adcq $0, %r10
+	movq 8(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 24(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rax, %r12
 	movq %rdx, %rdi
 	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rdi, %rax
+	mulq 32(%rsi)
+	addq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	adcq %rax, %r10
 	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r9
 	movq 0(%rcx), %rax
 	mulq 32(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r15, 104(%rsp)
-	movq %rdx, %r15
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rax, %r8
+	movq %rdx, %r12
 	movq 16(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
+	movq %r15, 136(%rsp)
+	movq %rax, %rdi
 	movq %rdx, %r15
 	movq 32(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	addq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %r15, %r14
+	adcq %rax, %r11
+	adcq %rdx, %r10
+	adcq $0, %r9
+	movq 8(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r12
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rax, %rdi
 	movq %rdx, %r15
 	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r15, %rax
+	mulq 40(%rsi)
+	addq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	adcq %r15, %r10
+	adcq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r8
 	movq 0(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %r13, 112(%rsp)
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rax, %r12
+	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %r13, 144(%rsp)
+	movq %rax, %r15
 	movq %rdx, %r13
 	movq 32(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
+	addq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %r15, %r14
+	adcq %r13, %r11
+	adcq %rax, %r10
+	adcq %rdx, %r9
+	adcq $0, %r8
 	movq 48(%rcx), %rax
 	mulq 48(%rsi)
-	movq %r15, 120(%rsp)
-	movq %rax, %r15
-	movq %rdi, 128(%rsp)
+	movq %rax, %r12
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
 	addq %rdi, %rax
+	adcq $0, %rdx
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 64(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
 	adcq $0, %rdx
 	movq %rax, %rdi
-	movq %r12, 136(%rsp)
-	movq %rdx, %r12
-	movq 64(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %r14, 144(%rsp)
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rbx, 152(%rsp)
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rbp, 160(%rsp)
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %r13, 168(%rsp)
 	movq %rdx, %r13
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %rdi
+	movq 72(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq %r15, 176(%rsp)
-	movq %rdx, %r15
+	movq %rax, %r13
+	movq %r9, 152(%rsp)
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq %rax, %r9
+	movq %r10, 160(%rsp)
+	movq %rdx, %r10
+	movq 88(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	movq %rax, %r10
+	movq %r11, 168(%rsp)
+	movq %rdx, %r11
 	movq 56(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %r14, 176(%rsp)
+	movq %rbx, 184(%rsp)
+	movq %rax, %r14
+	movq %rdx, %rbx
 	movq 72(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rbp, 192(%rsp)
+	movq %r12, 200(%rsp)
+	movq %rax, %rbp
+	movq %rdx, %r12
 	movq 88(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 48(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdi, 184(%rsp)
-	movq %rdx, %rdi
-	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 64(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 72(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 80(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 88(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 192(%rsp)
-	movq %rdx, %r12
-	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %r14, 200(%rsp)
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 80(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r14, %rdi
+	adcq %rbx, %r13
+	adcq %rbp, %r9
+	adcq %r12, %r10
+	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 48(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rax, %rbp
+	mulq 56(%rsi)
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
+	movq %r8, 208(%rsp)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbx, %r15
+	adcq %rbp, %rdi
+	adcq %r12, %r13
+	adcq %r8, %r9
+	adcq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %r14
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rbx, %r13
+	adcq %rbp, %r9
+	adcq %r12, %r10
+	adcq %r8, %r11
+	adcq %rax, %r14
 	adcq $0, %rdx
-	movq %rbx, 208(%rsp)
 	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 64(%rcx), %rax
+	mulq 64(%rsi)
+	movq %r15, 216(%rsp)
+	movq %rax, %r8
+	movq %rdx, %r15
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rbp, %rdi
+	adcq %r12, %r13
+	adcq %r8, %r9
+	adcq %r15, %r10
+	adcq %rax, %r11
+	adcq %rdx, %r14
+	adcq $0, %rbx
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r15
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rbp, %r9
+	adcq %r12, %r10
+	adcq %r8, %r11
+	adcq %r15, %r14
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rdi, 224(%rsp)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r12, %r13
+	adcq %r8, %r9
+	adcq %r15, %r10
+	adcq %rdi, %r11
+	adcq %rax, %r14
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 88(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r12, %r10
+	adcq %r8, %r11
+	adcq %r15, %r14
+	adcq %rdi, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r15
+	movq 64(%rcx), %rax
+	mulq 80(%rsi)
+	movq %r13, 232(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %r13
+	movq 80(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r8, %r9
+	adcq %r15, %r10
+	adcq %rdi, %r11
+	adcq %r13, %r14
+	adcq %rax, %rbx
+	adcq %rdx, %rbp
+	adcq $0, %r12
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 64(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rax, %r8
+	movq %rdx, %r15
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rax, %rdi
+	movq %rdx, %r13
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %rax
+	addq %r8, %r11
+	adcq %r15, %r14
+	adcq %rdi, %rbx
+	adcq %r13, %rbp
+	adcq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r8
+	movq 48(%rcx), %rax
+	mulq 88(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 64(%rcx), %rax
+	mulq 88(%rsi)
+	movq %r9, 240(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r15, %r10
+	adcq %rdi, %r11
+	adcq %r13, %r14
+	adcq %r9, %rbx
+	adcq %rax, %rbp
+	adcq %rdx, %r12
+	adcq $0, %r8
 	movq 56(%rsp), %rax
-	mulq %r8
+	mulq 112(%rsp)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 8(%rsp), %rax
+	mulq 112(%rsp)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq %rax, %r13
+	movq %rdx, %r9
+	movq 16(%rsp), %rax
+	mulq 112(%rsp)
+	addq %r9, %rax
+	adcq $0, %rdx
 	movq %rax, %rsi
 	movq %rdx, %rcx
-	movq 8(%rsp), %rax
-	mulq %r8
-	addq %rcx, %rax
-	adcq $0, %rdx
-	movq %rax, %rcx
-	movq %r14, 216(%rsp)
-	movq %rdx, %r14
-	movq 16(%rsp), %rax
-	mulq %r8
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %r12, 224(%rsp)
-	movq %rdx, %r12
 	movq 24(%rsp), %rax
-	mulq %r8
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rdi, 232(%rsp)
-	movq %rdx, %rdi
-	movq 48(%rsp), %rax
-	mulq %r8
-	addq %rdi, %rax
+	mulq 112(%rsp)
+	addq %rcx, %rax
 	adcq $0, %rdx
 	movq %rax, %rdi
-	movq %r15, 240(%rsp)
-	movq %rdx, %r15
+	movq %rdx, %r9
+	movq 48(%rsp), %rax
+	mulq 112(%rsp)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq %rax, %rcx
+	movq %rdx, %r9
 	movq 40(%rsp), %rax
-	mulq %r8
-	addq %r15, %rax
+	mulq 112(%rsp)
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq %rax, %r15
-	movq %r13, 248(%rsp)
-	movq %rdx, %r13
-	movq 56(%rsp), %rax
-	mulq %r9
-	addq %rax, %rcx
-	adcq $0, %rdx
+	movq %rax, %r9
+	movq %r12, 248(%rsp)
+	movq %rdx, %r12
+	movq 8(%rsp), %rax
+	mulq 104(%rsp)
 	movq %rbp, 256(%rsp)
-	movq %rdx, %rbp
-	movq 8(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rbx, 264(%rsp)
+	movq %rax, %rbp
+	movq %rdx, %rbx
 	movq 24(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 40(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rsp), %rax
-	mulq %r10
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rcx, 264(%rsp)
-	movq %rdx, %rcx
-	movq 8(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 16(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 24(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 48(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 40(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 56(%rsp), %rax
-	mulq %r11
-	addq %rax, %r12
-	adcq $0, %rdx
+	mulq 104(%rsp)
 	movq %r14, 272(%rsp)
-	movq %rdx, %r14
-	movq 8(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %r11, 280(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
 	movq 40(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsp), %rax
-	mulq 72(%rsp)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %r12, 280(%rsp)
-	movq %rdx, %r12
-	movq 8(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 40(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 56(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdi, 288(%rsp)
-	movq %rdx, %rdi
-	movq 8(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 16(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 24(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 40(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 32(%rsp), %r8
-	xorq %r8, %rsi
-	movq 264(%rsp), %r9
-	xorq %r8, %r9
-	movq 272(%rsp), %r10
-	xorq %r8, %r10
-	movq 280(%rsp), %r11
-	xorq %r8, %r11
-	movq %r12, 280(%rsp)
-	movq 288(%rsp), %r12
-	xorq %r8, %r12
-	xorq %r8, %r15
-	xorq %r8, %r13
-	xorq %r8, %rbp
-	xorq %r8, %rcx
-	xorq %r8, %r14
-	movq %r14, 288(%rsp)
-	movq 280(%rsp), %r14
-	xorq %r8, %r14
-	xorq %r8, %rdi
-	movq %r14, 280(%rsp)
-	movq %r8, %r14
-	addq %r14, %r14
-	adcq 80(%rsp), %rsi
-	adcq 88(%rsp), %r9
-	adcq 96(%rsp), %r10
-	adcq 104(%rsp), %r11
-	adcq 112(%rsp), %r12
-	adcq 160(%rsp), %r15
-	adcq 152(%rsp), %r13
-	adcq 144(%rsp), %rbp
-	adcq 136(%rsp), %rcx
-	movq 288(%rsp), %r14
-	adcq 128(%rsp), %r14
-	movq %r14, 288(%rsp)
-	movq 280(%rsp), %r14
-	adcq 120(%rsp), %r14
-	adcq 168(%rsp), %rdi
-	adcq $0, %r8
-	addq 176(%rsp), %rsi
-	adcq 184(%rsp), %r9
-	adcq 192(%rsp), %r10
-	adcq 200(%rsp), %r11
-	adcq 208(%rsp), %r12
-	adcq 256(%rsp), %r15
-	adcq 248(%rsp), %r13
-	adcq 240(%rsp), %rbp
-	adcq 232(%rsp), %rcx
-	movq %r14, 280(%rsp)
-	movq 288(%rsp), %r14
-	adcq 224(%rsp), %r14
-	movq %r14, 288(%rsp)
-	movq 280(%rsp), %r14
-	adcq 216(%rsp), %r14
+	mulq 104(%rsp)
+	addq %rbp, %rsi
 	adcq %rbx, %rdi
-	adcq $0, %r8
-	movq %r14, 280(%rsp)
-	movq 0(%rsp), %r14
-	movq %rcx, 0(%rsp)
-	movq 80(%rsp), %rcx
-	movq %rcx, 0(%r14)
-	movq 88(%rsp), %rcx
-	movq %rcx, 8(%r14)
-	movq 96(%rsp), %rcx
-	movq %rcx, 16(%r14)
-	movq 104(%rsp), %rcx
-	movq %rcx, 24(%r14)
-	movq 112(%rsp), %rcx
-	movq %rcx, 32(%r14)
-	movq 160(%rsp), %rcx
-	movq %rcx, 40(%r14)
-	movq 152(%rsp), %rcx
-	addq %rsi, %rcx
-	movq %rcx, 48(%r14)
-	movq 144(%rsp), %rsi
-	adcq %r9, %rsi
-	movq %rsi, 56(%r14)
-	movq 136(%rsp), %rcx
-	adcq %r10, %rcx
-	movq %rcx, 64(%r14)
-	movq 128(%rsp), %r9
+	adcq %r14, %rcx
 	adcq %r11, %r9
-	movq %r9, 72(%r14)
-	movq 120(%rsp), %rsi
-	adcq %r12, %rsi
-	movq %rsi, 80(%r14)
-	movq 168(%rsp), %r10
-	adcq %r15, %r10
-	movq %r10, 88(%r14)
-	movq 176(%rsp), %rcx
-	adcq %r13, %rcx
-	movq %rcx, 96(%r14)
-	movq 184(%rsp), %r11
-	adcq %rbp, %r11
-	movq %r11, 104(%r14)
-	movq 192(%rsp), %r9
-	adcq 0(%rsp), %r9
-	movq %r9, 112(%r14)
-	movq 200(%rsp), %r12
-	adcq 288(%rsp), %r12
-	movq %r12, 120(%r14)
-	movq 208(%rsp), %rsi
-	adcq 280(%rsp), %rsi
-	movq %rsi, 128(%r14)
-	movq 256(%rsp), %r15
-	adcq %rdi, %r15
-	movq %r15, 136(%r14)
-	movq 248(%rsp), %r10
-	adcq %r8, %r10
-	movq %r10, 144(%r14)
-	movq 240(%rsp), %r13
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rsp), %rax
+	mulq 104(%rsp)
+	movq %rax, %rbx
+	movq %rdx, %r14
+	movq 16(%rsp), %rax
+	mulq 104(%rsp)
+	movq %r10, 288(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 48(%rsp), %rax
+	mulq 104(%rsp)
+	addq %rbx, %r13
+	adcq %r14, %rsi
+	adcq %r11, %rdi
+	adcq %r10, %rcx
+	adcq %rax, %r9
+	adcq %rdx, %r12
+	adcq $0, %rbp
+	movq 8(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %rbx
+	movq %rdx, %r14
+	movq 24(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 40(%rsp), %rax
+	mulq 96(%rsp)
+	addq %rbx, %rdi
+	adcq %r14, %rcx
+	adcq %r11, %r9
+	adcq %r10, %r12
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 16(%rsp), %rax
+	mulq 96(%rsp)
+	movq %r13, 296(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 48(%rsp), %rax
+	mulq 96(%rsp)
+	addq %r14, %rsi
+	adcq %r11, %rdi
+	adcq %r10, %rcx
+	adcq %r13, %r9
+	adcq %rax, %r12
+	adcq %rdx, %rbp
+	adcq $0, %rbx
+	movq 8(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 24(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 40(%rsp), %rax
+	mulq 88(%rsp)
+	addq %r14, %rcx
+	adcq %r11, %r9
+	adcq %r10, %r12
+	adcq %r13, %rbp
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 16(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rsi, 304(%rsp)
+	movq %rax, %r13
+	movq %rdx, %rsi
+	movq 48(%rsp), %rax
+	mulq 88(%rsp)
+	addq %r11, %rdi
+	adcq %r10, %rcx
+	adcq %r13, %r9
+	adcq %rsi, %r12
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
+	adcq $0, %r14
+	movq 8(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 24(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r13
+	movq %rdx, %rsi
+	movq 40(%rsp), %rax
+	mulq 72(%rsp)
+	addq %r11, %r9
+	adcq %r10, %r12
+	adcq %r13, %rbp
+	adcq %rsi, %rbx
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 56(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 16(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rdi, 312(%rsp)
+	movq %rax, %rsi
+	movq %rdx, %rdi
+	movq 48(%rsp), %rax
+	mulq 72(%rsp)
+	addq %r10, %rcx
+	adcq %r13, %r9
+	adcq %rsi, %r12
+	adcq %rdi, %rbp
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	adcq $0, %r11
+	movq 8(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 24(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %rsi
+	movq %rdx, %rdi
+	movq 40(%rsp), %rax
+	mulq 64(%rsp)
+	addq %r10, %r12
+	adcq %r13, %rbp
+	adcq %rsi, %rbx
+	adcq %rdi, %r14
+	adcq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 56(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %r13
+	movq %rdx, %rsi
+	movq 16(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rcx, 320(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %rcx
+	movq 48(%rsp), %rax
+	mulq 64(%rsp)
+	addq %r13, %r9
+	adcq %rsi, %r12
+	adcq %rdi, %rbp
+	adcq %rcx, %rbx
+	adcq %rax, %r14
+	adcq %rdx, %r11
+	adcq $0, %r10
+	movq 32(%rsp), %r13
+	xorq %r13, %r15
+	movq 296(%rsp), %rsi
+	xorq %r13, %rsi
+	movq 304(%rsp), %rdi
+	xorq %r13, %rdi
+	movq 312(%rsp), %rcx
+	xorq %r13, %rcx
+	movq %r11, 312(%rsp)
+	movq 320(%rsp), %r11
+	xorq %r13, %r11
+	xorq %r13, %r9
+	xorq %r13, %r12
+	xorq %r13, %rbp
+	xorq %r13, %rbx
+	xorq %r13, %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	xorq %r13, %r14
+	xorq %r13, %r10
+	movq %r14, 312(%rsp)
+	movq %r13, %r14
+	addq %r14, %r14
+	adcq 80(%rsp), %r15
+	adcq 120(%rsp), %rsi
+	adcq 128(%rsp), %rdi
+	adcq 136(%rsp), %rcx
+	adcq 144(%rsp), %r11
+	adcq 192(%rsp), %r9
+	adcq 184(%rsp), %r12
+	adcq 176(%rsp), %rbp
+	adcq 168(%rsp), %rbx
+	movq 320(%rsp), %r14
+	adcq 160(%rsp), %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	adcq 152(%rsp), %r14
+	adcq 208(%rsp), %r10
 	adcq $0, %r13
-	movq %r13, 152(%r14)
-	movq 232(%rsp), %rcx
-	adcq $0, %rcx
-	movq %rcx, 160(%r14)
-	movq 224(%rsp), %rbp
+	addq 200(%rsp), %r15
+	adcq 216(%rsp), %rsi
+	adcq 224(%rsp), %rdi
+	adcq 232(%rsp), %rcx
+	adcq 240(%rsp), %r11
+	adcq 288(%rsp), %r9
+	adcq 280(%rsp), %r12
+	adcq 272(%rsp), %rbp
+	adcq 264(%rsp), %rbx
+	movq %r14, 312(%rsp)
+	movq 320(%rsp), %r14
+	adcq 256(%rsp), %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	adcq 248(%rsp), %r14
+	adcq %r8, %r10
+	adcq $0, %r13
+	movq %r14, 312(%rsp)
+	movq 0(%rsp), %r14
+	movq %rbx, 0(%rsp)
+	movq 80(%rsp), %rbx
+	movq %rbx, 0(%r14)
+	movq 120(%rsp), %rbx
+	movq %rbx, 8(%r14)
+	movq 128(%rsp), %rbx
+	movq %rbx, 16(%r14)
+	movq 136(%rsp), %rbx
+	movq %rbx, 24(%r14)
+	movq 144(%rsp), %rbx
+	movq %rbx, 32(%r14)
+	movq 192(%rsp), %rbx
+	movq %rbx, 40(%r14)
+	movq 184(%rsp), %rbx
+	addq %r15, %rbx
+	movq %rbx, 48(%r14)
+	movq 176(%rsp), %r15
+	adcq %rsi, %r15
+	movq %r15, 56(%r14)
+	movq 168(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq %rbx, 64(%r14)
+	movq 160(%rsp), %rsi
+	adcq %rcx, %rsi
+	movq %rsi, 72(%r14)
+	movq 152(%rsp), %r15
+	adcq %r11, %r15
+	movq %r15, 80(%r14)
+	movq 208(%rsp), %rdi
+	adcq %r9, %rdi
+	movq %rdi, 88(%r14)
+	movq 200(%rsp), %rbx
+	adcq %r12, %rbx
+	movq %rbx, 96(%r14)
+	movq 216(%rsp), %rcx
+	adcq %rbp, %rcx
+	movq %rcx, 104(%r14)
+	movq 224(%rsp), %rsi
+	adcq 0(%rsp), %rsi
+	movq %rsi, 112(%r14)
+	movq 232(%rsp), %r11
+	adcq 320(%rsp), %r11
+	movq %r11, 120(%r14)
+	movq 240(%rsp), %r15
+	adcq 312(%rsp), %r15
+	movq %r15, 128(%r14)
+	movq 288(%rsp), %r9
+	adcq %r10, %r9
+	movq %r9, 136(%r14)
+	movq 280(%rsp), %rdi
+	adcq %r13, %rdi
+	movq %rdi, 144(%r14)
+	movq 272(%rsp), %r12
+	adcq $0, %r12
+	movq %r12, 152(%r14)
+	movq 264(%rsp), %rbx
+	adcq $0, %rbx
+	movq %rbx, 160(%r14)
+	movq 256(%rsp), %rbp
 	adcq $0, %rbp
 	movq %rbp, 168(%r14)
-	movq 216(%rsp), %r11
-	adcq $0, %r11
-	movq %r11, 176(%r14)
-	adcq $0, %rbx
-	movq %rbx, 184(%r14)
-	addq $296, %rsp
+	movq 248(%rsp), %rcx
+	adcq $0, %rcx
+	movq %rcx, 176(%r14)
+	adcq $0, %r8
+	movq %r8, 184(%r14)
+	addq $328, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -1107,65 +1021,65 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r9, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 32(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 40(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 48(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 56(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 64(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 72(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 80(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 88(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq 24(%rsi), %rax
@@ -1176,58 +1090,58 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 32(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbp, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 40(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 48(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 56(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 64(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 88(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 32(%rsi), %rax
@@ -1238,51 +1152,51 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 48(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 56(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 64(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 72(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 80(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 88(%rsi), %rax
 	mulq 24(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
@@ -1293,44 +1207,44 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r12, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 64(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
@@ -1341,37 +1255,37 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 64(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 72(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 80(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 88(%rsi), %rax
 	mulq 40(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
@@ -1382,30 +1296,30 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 72(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 80(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
@@ -1416,23 +1330,23 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 88(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq 72(%rsi), %rax
@@ -1443,16 +1357,16 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
@@ -1463,9 +1377,9 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
 	mulq 72(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 88(%rsi), %rax
@@ -1533,100 +1447,101 @@ pushq %rbx
 	mulq %rax
 	movq %r8, 96(%rsp)
 	movq %rax, %r8
-	addq %rdx, %rcx
 	movq %r9, 104(%rsp)
-	sbbq %r9, %r9
+	movq %rdx, %r9
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %rcx
 	adcq %rax, %rbp
-	adcq %rdx, %r11
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %r11
 	adcq %rax, %r14
-	adcq %rdx, %r13
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %r13
 	adcq %rax, %r15
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 112(%rsp)
-	movq 104(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 104(%rsp)
-	movq 96(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	addq %r9, %r10
+	movq %r15, 112(%rsp)
+	movq 104(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 96(%rsp)
-	movq 40(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 40(%rsp)
-	movq 32(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 104(%rsp)
+	movq 96(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 96(%rsp)
+	movq 40(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 48(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 32(%rsp)
-	movq 48(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 48(%rsp)
-	movq 24(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	movq %r10, 40(%rsp)
+	movq 32(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 32(%rsp)
+	movq 48(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 24(%rsp)
-	movq 56(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 56(%rsp)
-	movq 16(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 48(%rsp)
+	movq 24(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 24(%rsp)
+	movq 56(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 64(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 16(%rsp)
-	movq 64(%rsp), %r10
-	adcq %rax, %r10
-	movq %r15, 64(%rsp)
-	movq 8(%rsp), %r15
-	adcq %rdx, %r15
-	sbbq %r9, %r9
+	movq %r10, 56(%rsp)
+	movq 16(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 16(%rsp)
+	movq 64(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 72(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r15, 8(%rsp)
-	movq 72(%rsp), %r15
-	adcq %rax, %r15
-	movq %r10, 72(%rsp)
-	movq 88(%rsp), %r10
-	adcq %rdx, %r10
-	sbbq %r9, %r9
+	movq %r15, 64(%rsp)
+	movq 8(%rsp), %r15
+	addq %r9, %r15
+	movq %r10, 8(%rsp)
+	movq 72(%rsp), %r10
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 80(%rsi), %rax
 	mulq %rax
-	negq %r9
-	movq %r10, 88(%rsp)
-	movq 80(%rsp), %r10
-	adcq %rax, %r10
-	adcq %rdx, %rdi
-	sbbq %r9, %r9
+	movq %r10, 72(%rsp)
+	movq 88(%rsp), %r10
+	addq %r9, %r10
+	movq %r15, 88(%rsp)
+	movq 80(%rsp), %r15
+	adcq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq 88(%rsi), %rax
 	mulq %rax
-	negq %r9
+	addq %r9, %rdi
 	adcq %rax, %r12
-	adcq %rdx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	addq %r9, %rbx
 	movq 0(%rsp), %r9
 	movq %r8, 0(%r9)
 	movq %rcx, 8(%r9)
@@ -1634,34 +1549,34 @@ pushq %rbx
 	movq %r11, 24(%r9)
 	movq %r14, 32(%r9)
 	movq %r13, 40(%r9)
-	movq 104(%rsp), %rsi
+	movq 112(%rsp), %rsi
 	movq %rsi, 48(%r9)
-	movq 112(%rsp), %r8
+	movq 96(%rsp), %r8
 	movq %r8, 56(%r9)
-	movq 40(%rsp), %rcx
+	movq 104(%rsp), %rcx
 	movq %rcx, 64(%r9)
-	movq 96(%rsp), %rbp
+	movq 32(%rsp), %rbp
 	movq %rbp, 72(%r9)
-	movq 48(%rsp), %r11
+	movq 40(%rsp), %r11
 	movq %r11, 80(%r9)
-	movq 32(%rsp), %r14
+	movq 24(%rsp), %r14
 	movq %r14, 88(%r9)
-	movq 56(%rsp), %r13
+	movq 48(%rsp), %r13
 	movq %r13, 96(%r9)
-	movq 24(%rsp), %rsi
+	movq 16(%rsp), %rsi
 	movq %rsi, 104(%r9)
-	movq 64(%rsp), %r8
+	movq 56(%rsp), %r8
 	movq %r8, 112(%r9)
-	movq 16(%rsp), %rcx
+	movq 8(%rsp), %rcx
 	movq %rcx, 120(%r9)
-	movq 72(%rsp), %rbp
+	movq 64(%rsp), %rbp
 	movq %rbp, 128(%r9)
-	movq 8(%rsp), %r11
+	movq 88(%rsp), %r11
 	movq %r11, 136(%r9)
-	movq %r15, 144(%r9)
-	movq 88(%rsp), %r14
-	movq %r14, 152(%r9)
-	movq %r10, 160(%r9)
+	movq 72(%rsp), %r14
+	movq %r14, 144(%r9)
+	movq %r10, 152(%r9)
+	movq %r15, 160(%r9)
 	movq %rdi, 168(%r9)
 	movq %r12, 176(%r9)
 	movq %rbx, 184(%r9)
@@ -1704,50 +1619,50 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	movq 48(%rsi), %r9
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 0(%rsi)
-	addq %r10, %rax
-	adcq $0, %rdx
 	movq 56(%rsi), %r11
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
 	movq 64(%rsi), %rbp
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 0(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	movq 72(%rsi), %r13
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 0(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	movq 80(%rsi), %r15
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	movq 88(%rsi), %r10
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1757,44 +1672,44 @@ pushq %rbx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 8(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 8(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1804,44 +1719,44 @@ pushq %rbx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 16(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 16(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1851,44 +1766,44 @@ pushq %rbx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 24(%rsi)
-	addq %r8, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1899,44 +1814,44 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rdi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 32(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1947,44 +1862,44 @@ pushq %rbx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r10
 	adcq $0, %rdx
+	addq %r13, %r10
+	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %rcx
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -1994,44 +1909,44 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
+	addq %rcx, %rbx
+	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rcx, %r8
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rcx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r9
-	addq %rcx, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rcx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2041,44 +1956,44 @@ pushq %rbx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r11
-	addq %r9, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r9, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2088,44 +2003,44 @@ pushq %rbx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r11, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r11, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r11, %r13
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r11, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %rbp
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2135,44 +2050,44 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbp, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq 8(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2183,44 +2098,44 @@ pushq %rbx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+40(%rip), %rax
@@ -2230,44 +2145,44 @@ pushq %rbx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+56(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r15, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+72(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+80(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+88(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	addq 96(%rsi), %rbx
@@ -2377,7 +2292,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $296, %rsp
+	subq $328, %rsp
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 48(%rsi), %r8
@@ -2498,1443 +2413,1357 @@ pushq %rbx
 	movq %rax, %rbp
 	movq %rbx, 72(%rsp)
 	movq %rdx, %rbx
-	movq 0(%rcx), %rax
+	movq 8(%rcx), %rax
 	mulq 8(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
 	movq %r14, 80(%rsp)
-	movq %rdx, %r14
-	movq 8(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %r11, 88(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 32(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %r10, 96(%rsp)
+	movq %r9, 104(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r9
 	movq 40(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r14, %rdi
+	adcq %r11, %r15
+	adcq %r10, %r13
+	adcq %r9, %rbp
+	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 0(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %r12, 88(%rsp)
-	movq %rdx, %r12
+	mulq 8(%rsi)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	movq %r8, 112(%rsp)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 32(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r11, %r12
+	adcq %r10, %rdi
+	adcq %r9, %r15
+	adcq %r8, %r13
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
+	adcq $0, %r14
 	movq 8(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rax, %r11
+	movq %rdx, %r10
 	movq 24(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 40(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r11, %r15
+	adcq %r10, %r13
+	adcq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %rax, %r14
 	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r10
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	movq %r12, 120(%rsp)
+	movq %rax, %r8
 	movq %rdx, %r12
 	movq 32(%rcx), %rax
 	mulq 16(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	addq %r10, %rdi
+	adcq %r9, %r15
+	adcq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	adcq $0, %r11
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r10
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r8
 	movq %rdx, %r12
 	movq 40(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r12, %rax
+	mulq 24(%rsi)
+	addq %r10, %r13
+	adcq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %r10
 	movq 0(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdi, 96(%rsp)
-	movq %rdx, %rdi
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rax, %r9
+	movq %rdx, %r8
 	movq 16(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	movq %rdi, 128(%rsp)
+	movq %rax, %r12
 	movq %rdx, %rdi
 	movq 32(%rcx), %rax
 	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
+	addq %r9, %r15
+	adcq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %rax, %r14
+	adcq %rdx, %r11
+	adcq $0, %r10
+	movq 8(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 24(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rax, %r12
 	movq %rdx, %rdi
 	movq 40(%rcx), %rax
-	mulq 24(%rsi)
-	addq %rdi, %rax
+	mulq 32(%rsi)
+	addq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	adcq %rax, %r10
 	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
+	movq %rdx, %r9
 	movq 0(%rcx), %rax
 	mulq 32(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %r15, 104(%rsp)
-	movq %rdx, %r15
-	movq 8(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rax, %r8
+	movq %rdx, %r12
 	movq 16(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
+	movq %r15, 136(%rsp)
+	movq %rax, %rdi
 	movq %rdx, %r15
 	movq 32(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	addq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %r15, %r14
+	adcq %rax, %r11
+	adcq %rdx, %r10
+	adcq $0, %r9
+	movq 8(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r12
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rax, %rdi
 	movq %rdx, %r15
 	movq 40(%rcx), %rax
-	mulq 32(%rsi)
-	addq %r15, %rax
+	mulq 40(%rsi)
+	addq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	adcq %r15, %r10
+	adcq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r8
 	movq 0(%rcx), %rax
 	mulq 40(%rsi)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %r13, 112(%rsp)
-	movq %rdx, %r13
-	movq 8(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rax, %r12
+	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 24(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
+	movq %r13, 144(%rsp)
+	movq %rax, %r15
 	movq %rdx, %r13
 	movq 32(%rcx), %rax
 	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq 40(%rcx), %rax
-	mulq 40(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
+	addq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %r15, %r14
+	adcq %r13, %r11
+	adcq %rax, %r10
+	adcq %rdx, %r9
+	adcq $0, %r8
 	movq 48(%rcx), %rax
 	mulq 48(%rsi)
-	movq %r15, 120(%rsp)
-	movq %rax, %r15
-	movq %rdi, 128(%rsp)
+	movq %rax, %r12
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
 	addq %rdi, %rax
+	adcq $0, %rdx
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 64(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
 	adcq $0, %rdx
 	movq %rax, %rdi
-	movq %r12, 136(%rsp)
-	movq %rdx, %r12
-	movq 64(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %r14, 144(%rsp)
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 48(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rbx, 152(%rsp)
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rbp, 160(%rsp)
-	movq %rdx, %rbp
-	movq 88(%rcx), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %r13, 168(%rsp)
 	movq %rdx, %r13
-	movq 48(%rcx), %rax
-	mulq 56(%rsi)
-	addq %rax, %rdi
+	movq 72(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r13, %rax
 	adcq $0, %rdx
-	movq %r15, 176(%rsp)
-	movq %rdx, %r15
+	movq %rax, %r13
+	movq %r9, 152(%rsp)
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq %rax, %r9
+	movq %r10, 160(%rsp)
+	movq %rdx, %r10
+	movq 88(%rcx), %rax
+	mulq 48(%rsi)
+	addq %r10, %rax
+	adcq $0, %rdx
+	movq %rax, %r10
+	movq %r11, 168(%rsp)
+	movq %rdx, %r11
 	movq 56(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 64(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %r14, 176(%rsp)
+	movq %rbx, 184(%rsp)
+	movq %rax, %r14
+	movq %rdx, %rbx
 	movq 72(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 80(%rcx), %rax
-	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rbp, 192(%rsp)
+	movq %r12, 200(%rsp)
+	movq %rax, %rbp
+	movq %rdx, %r12
 	movq 88(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 48(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdi, 184(%rsp)
-	movq %rdx, %rdi
-	movq 56(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 64(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 72(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 80(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 88(%rcx), %rax
-	mulq 64(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rcx), %rax
-	mulq 72(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 192(%rsp)
-	movq %rdx, %r12
-	movq 56(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 64(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 72(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 80(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 88(%rcx), %rax
-	mulq 72(%rsi)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rcx), %rax
-	mulq 80(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %r14, 200(%rsp)
-	movq %rdx, %r14
-	movq 56(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 64(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 72(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 80(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 88(%rcx), %rax
-	mulq 80(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
+	addq %r14, %rdi
+	adcq %rbx, %r13
+	adcq %rbp, %r9
+	adcq %r12, %r10
+	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 48(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rax, %rbp
+	mulq 56(%rsi)
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
+	movq %r8, 208(%rsp)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbx, %r15
+	adcq %rbp, %rdi
+	adcq %r12, %r13
+	adcq %r8, %r9
+	adcq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %r14
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rbx, %r13
+	adcq %rbp, %r9
+	adcq %r12, %r10
+	adcq %r8, %r11
+	adcq %rax, %r14
 	adcq $0, %rdx
-	movq %rbx, 208(%rsp)
 	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 64(%rcx), %rax
+	mulq 64(%rsi)
+	movq %r15, 216(%rsp)
+	movq %rax, %r8
+	movq %rdx, %r15
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rbp, %rdi
+	adcq %r12, %r13
+	adcq %r8, %r9
+	adcq %r15, %r10
+	adcq %rax, %r11
+	adcq %rdx, %r14
+	adcq $0, %rbx
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r15
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rbp, %r9
+	adcq %r12, %r10
+	adcq %r8, %r11
+	adcq %r15, %r14
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rdi, 224(%rsp)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r12, %r13
+	adcq %r8, %r9
+	adcq %r15, %r10
+	adcq %rdi, %r11
+	adcq %rax, %r14
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 88(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r12, %r10
+	adcq %r8, %r11
+	adcq %r15, %r14
+	adcq %rdi, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r15
+	movq 64(%rcx), %rax
+	mulq 80(%rsi)
+	movq %r13, 232(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %r13
+	movq 80(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r8, %r9
+	adcq %r15, %r10
+	adcq %rdi, %r11
+	adcq %r13, %r14
+	adcq %rax, %rbx
+	adcq %rdx, %rbp
+	adcq $0, %r12
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 64(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rax, %r8
+	movq %rdx, %r15
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq 80(%rcx), %rax
-	mulq 88(%rsi)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rax, %rdi
+	movq %rdx, %r13
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
-	addq %rbx, %rax
+	addq %r8, %r11
+	adcq %r15, %r14
+	adcq %rdi, %rbx
+	adcq %r13, %rbp
+	adcq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r8
+	movq 48(%rcx), %rax
+	mulq 88(%rsi)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 64(%rcx), %rax
+	mulq 88(%rsi)
+	movq %r9, 240(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r15, %r10
+	adcq %rdi, %r11
+	adcq %r13, %r14
+	adcq %r9, %rbx
+	adcq %rax, %rbp
+	adcq %rdx, %r12
+	adcq $0, %r8
 	movq 56(%rsp), %rax
-	mulq %r8
+	mulq 112(%rsp)
+	movq %rax, %r15
+	movq %rdx, %rdi
+	movq 8(%rsp), %rax
+	mulq 112(%rsp)
+	addq %rdi, %rax
+	adcq $0, %rdx
+	movq %rax, %r13
+	movq %rdx, %r9
+	movq 16(%rsp), %rax
+	mulq 112(%rsp)
+	addq %r9, %rax
+	adcq $0, %rdx
 	movq %rax, %rsi
 	movq %rdx, %rcx
-	movq 8(%rsp), %rax
-	mulq %r8
-	addq %rcx, %rax
-	adcq $0, %rdx
-	movq %rax, %rcx
-	movq %r14, 216(%rsp)
-	movq %rdx, %r14
-	movq 16(%rsp), %rax
-	mulq %r8
-	addq %r14, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %r12, 224(%rsp)
-	movq %rdx, %r12
 	movq 24(%rsp), %rax
-	mulq %r8
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rdi, 232(%rsp)
-	movq %rdx, %rdi
-	movq 48(%rsp), %rax
-	mulq %r8
-	addq %rdi, %rax
+	mulq 112(%rsp)
+	addq %rcx, %rax
 	adcq $0, %rdx
 	movq %rax, %rdi
-	movq %r15, 240(%rsp)
-	movq %rdx, %r15
+	movq %rdx, %r9
+	movq 48(%rsp), %rax
+	mulq 112(%rsp)
+	addq %r9, %rax
+	adcq $0, %rdx
+	movq %rax, %rcx
+	movq %rdx, %r9
 	movq 40(%rsp), %rax
-	mulq %r8
-	addq %r15, %rax
+	mulq 112(%rsp)
+	addq %r9, %rax
 	adcq $0, %rdx
-	movq %rax, %r15
-	movq %r13, 248(%rsp)
-	movq %rdx, %r13
-	movq 56(%rsp), %rax
-	mulq %r9
-	addq %rax, %rcx
-	adcq $0, %rdx
+	movq %rax, %r9
+	movq %r12, 248(%rsp)
+	movq %rdx, %r12
+	movq 8(%rsp), %rax
+	mulq 104(%rsp)
 	movq %rbp, 256(%rsp)
-	movq %rdx, %rbp
-	movq 8(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 16(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rbx, 264(%rsp)
+	movq %rax, %rbp
+	movq %rdx, %rbx
 	movq 24(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 40(%rsp), %rax
-	mulq %r9
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rsp), %rax
-	mulq %r10
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rcx, 264(%rsp)
-	movq %rdx, %rcx
-	movq 8(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 16(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 24(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 48(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 40(%rsp), %rax
-	mulq %r10
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 56(%rsp), %rax
-	mulq %r11
-	addq %rax, %r12
-	adcq $0, %rdx
+	mulq 104(%rsp)
 	movq %r14, 272(%rsp)
-	movq %rdx, %r14
-	movq 8(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 16(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 24(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 48(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %r11, 280(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
 	movq 40(%rsp), %rax
-	mulq %r11
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq 56(%rsp), %rax
-	mulq 72(%rsp)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %r12, 280(%rsp)
-	movq %rdx, %r12
-	movq 8(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 16(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 24(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 48(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 40(%rsp), %rax
-	mulq 72(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 56(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdi, 288(%rsp)
-	movq %rdx, %rdi
-	movq 8(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 16(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 24(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 48(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 40(%rsp), %rax
-	mulq 64(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq 32(%rsp), %r8
-	xorq %r8, %rsi
-	movq 264(%rsp), %r9
-	xorq %r8, %r9
-	movq 272(%rsp), %r10
-	xorq %r8, %r10
-	movq 280(%rsp), %r11
-	xorq %r8, %r11
-	movq %r12, 280(%rsp)
-	movq 288(%rsp), %r12
-	xorq %r8, %r12
-	xorq %r8, %r15
-	xorq %r8, %r13
-	xorq %r8, %rbp
-	xorq %r8, %rcx
-	xorq %r8, %r14
-	movq %r14, 288(%rsp)
-	movq 280(%rsp), %r14
-	xorq %r8, %r14
-	xorq %r8, %rdi
-	movq %r14, 280(%rsp)
-	movq %r8, %r14
-	addq %r14, %r14
-	adcq 80(%rsp), %rsi
-	adcq 88(%rsp), %r9
-	adcq 96(%rsp), %r10
-	adcq 104(%rsp), %r11
-	adcq 112(%rsp), %r12
-	adcq 160(%rsp), %r15
-	adcq 152(%rsp), %r13
-	adcq 144(%rsp), %rbp
-	adcq 136(%rsp), %rcx
-	movq 288(%rsp), %r14
-	adcq 128(%rsp), %r14
-	movq %r14, 288(%rsp)
-	movq 280(%rsp), %r14
-	adcq 120(%rsp), %r14
-	adcq 168(%rsp), %rdi
-	adcq $0, %r8
-	addq 176(%rsp), %rsi
-	adcq 184(%rsp), %r9
-	adcq 192(%rsp), %r10
-	adcq 200(%rsp), %r11
-	adcq 208(%rsp), %r12
-	adcq 256(%rsp), %r15
-	adcq 248(%rsp), %r13
-	adcq 240(%rsp), %rbp
-	adcq 232(%rsp), %rcx
-	movq %r14, 280(%rsp)
-	movq 288(%rsp), %r14
-	adcq 224(%rsp), %r14
-	movq %r14, 288(%rsp)
-	movq 280(%rsp), %r14
-	adcq 216(%rsp), %r14
+	mulq 104(%rsp)
+	addq %rbp, %rsi
 	adcq %rbx, %rdi
-	adcq $0, %r8
-	movq %r14, 280(%rsp)
-	movq 152(%rsp), %r14
-	addq %rsi, %r14
-	movq 144(%rsp), %rsi
-	adcq %r9, %rsi
-	movq 136(%rsp), %r9
-	adcq %r10, %r9
-	movq 128(%rsp), %r10
-	adcq %r11, %r10
-	movq 120(%rsp), %r11
-	adcq %r12, %r11
-	movq 168(%rsp), %r12
-	adcq %r15, %r12
-	movq 176(%rsp), %r15
-	adcq %r13, %r15
-	movq 184(%rsp), %r13
-	adcq %rbp, %r13
-	movq 192(%rsp), %rbp
-	adcq %rcx, %rbp
-	movq 200(%rsp), %rcx
-	adcq 288(%rsp), %rcx
-	movq %rcx, 288(%rsp)
-	movq 208(%rsp), %rcx
-	adcq 280(%rsp), %rcx
-	movq %rcx, 280(%rsp)
-	movq 256(%rsp), %rcx
-	adcq %rdi, %rcx
-	movq 248(%rsp), %rdi
-	adcq %r8, %rdi
-	movq 240(%rsp), %r8
-	adcq $0, %r8
-	movq %r8, 240(%rsp)
-	movq 232(%rsp), %r8
-	adcq $0, %r8
-	movq %r8, 232(%rsp)
-	movq 224(%rsp), %r8
-	adcq $0, %r8
-	movq %r8, 224(%rsp)
-	movq 216(%rsp), %r8
-	adcq $0, %r8
+	adcq %r14, %rcx
+	adcq %r11, %r9
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rsp), %rax
+	mulq 104(%rsp)
+	movq %rax, %rbx
+	movq %rdx, %r14
+	movq 16(%rsp), %rax
+	mulq 104(%rsp)
+	movq %r10, 288(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 48(%rsp), %rax
+	mulq 104(%rsp)
+	addq %rbx, %r13
+	adcq %r14, %rsi
+	adcq %r11, %rdi
+	adcq %r10, %rcx
+	adcq %rax, %r9
+	adcq %rdx, %r12
+	adcq $0, %rbp
+	movq 8(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %rbx
+	movq %rdx, %r14
+	movq 24(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 40(%rsp), %rax
+	mulq 96(%rsp)
+	addq %rbx, %rdi
+	adcq %r14, %rcx
+	adcq %r11, %r9
+	adcq %r10, %r12
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 16(%rsp), %rax
+	mulq 96(%rsp)
+	movq %r13, 296(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 48(%rsp), %rax
+	mulq 96(%rsp)
+	addq %r14, %rsi
+	adcq %r11, %rdi
+	adcq %r10, %rcx
+	adcq %r13, %r9
+	adcq %rax, %r12
+	adcq %rdx, %rbp
 	adcq $0, %rbx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 80(%rsp)
-	movq %r8, 216(%rsp)
-	movq 160(%rsp), %r8
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdi, 160(%rsp)
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 80(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 80(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 80(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 80(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 80(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 80(%rsp)
-	addq %rdi, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq 8(%rsp), %rax
 	mulq 88(%rsp)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rcx, 80(%rsp)
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 24(%rsp), %rax
 	mulq 88(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 40(%rsp), %rax
 	mulq 88(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 88(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 88(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 88(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 88(%rsp)
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 96(%rsp)
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rbp, 88(%rsp)
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 96(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 96(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 96(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 96(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 96(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 96(%rsp)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 104(%rsp)
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r13, 96(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 104(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 104(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 104(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 104(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 104(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 104(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 112(%rsp)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rbx, 104(%rsp)
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 112(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 112(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 112(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 112(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 112(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 112(%rsp)
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r8
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %r15, 112(%rsp)
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r8
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r8
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r8
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r8
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r8
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rsi
-	addq %rax, %rdi
+	addq %r14, %rcx
+	adcq %r11, %r9
+	adcq %r10, %r12
+	adcq %r13, %rbp
+	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rsi
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rsi
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rsi
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rsi
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rsi
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rsi
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r10
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r10
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r11
-	addq %rax, %r13
-	adcq $0, %rdx
+	movq 56(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rax, %r11
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
+	movq 16(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rsi, 304(%rsp)
+	movq %rax, %r13
+	movq %rdx, %rsi
+	movq 48(%rsp), %rax
+	mulq 88(%rsp)
+	addq %r11, %rdi
+	adcq %r10, %rcx
+	adcq %r13, %r9
+	adcq %rsi, %r12
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
+	adcq $0, %r14
+	movq 8(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r11
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r11
-	addq %r10, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r12
-	addq %rax, %rbx
+	movq 24(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r13
+	movq %rdx, %rsi
+	movq 40(%rsp), %rax
+	mulq 72(%rsp)
+	addq %r11, %r9
+	adcq %r10, %r12
+	adcq %r13, %rbp
+	adcq %rsi, %rbx
+	adcq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r12
-	addq %r11, %rax
+	movq 56(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 16(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rdi, 312(%rsp)
+	movq %rax, %rsi
+	movq %rdx, %rdi
+	movq 48(%rsp), %rax
+	mulq 72(%rsp)
+	addq %r10, %rcx
+	adcq %r13, %r9
+	adcq %rsi, %r12
+	adcq %rdi, %rbp
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	adcq $0, %r11
+	movq 8(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r13
+	movq 24(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %rsi
+	movq %rdx, %rdi
+	movq 40(%rsp), %rax
+	mulq 64(%rsp)
+	addq %r10, %r12
+	adcq %r13, %rbp
+	adcq %rsi, %rbx
+	adcq %rdi, %r14
+	adcq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r12
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r12
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r12
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r12
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r12
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	addq 112(%rsp), %rdi
-	adcq 96(%rsp), %rcx
-	adcq 88(%rsp), %rbp
-	adcq 288(%rsp), %r13
-	adcq 280(%rsp), %rbx
+	movq %rdx, %r10
+	movq 56(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %r13
+	movq %rdx, %rsi
+	movq 16(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rcx, 320(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %rcx
+	movq 48(%rsp), %rax
+	mulq 64(%rsp)
+	addq %r13, %r9
+	adcq %rsi, %r12
+	adcq %rdi, %rbp
+	adcq %rcx, %rbx
+	adcq %rax, %r14
+	adcq %rdx, %r11
+	adcq $0, %r10
+	movq 32(%rsp), %r13
+	xorq %r13, %r15
+	movq 296(%rsp), %rsi
+	xorq %r13, %rsi
+	movq 304(%rsp), %rdi
+	xorq %r13, %rdi
+	movq 312(%rsp), %rcx
+	xorq %r13, %rcx
+	movq %r11, 312(%rsp)
+	movq 320(%rsp), %r11
+	xorq %r13, %r11
+	xorq %r13, %r9
+	xorq %r13, %r12
+	xorq %r13, %rbp
+	xorq %r13, %rbx
+	xorq %r13, %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	xorq %r13, %r14
+	xorq %r13, %r10
+	movq %r14, 312(%rsp)
+	movq %r13, %r14
+	addq %r14, %r14
 	adcq 80(%rsp), %r15
-	adcq 160(%rsp), %r8
-	adcq 240(%rsp), %r14
-	adcq 232(%rsp), %rsi
-	adcq 224(%rsp), %r9
-	adcq 216(%rsp), %r10
-	adcq 104(%rsp), %r11
-	movq %rdi, %r12
-	subq $-1, %r12
-	movq %r13, 104(%rsp)
-	movq %rcx, %r13
-	sbbq $-1, %r13
-	movq %r10, 216(%rsp)
-	movq %rbp, %r10
-	sbbq $-1, %r10
-	movq %r9, 224(%rsp)
-	movq 104(%rsp), %r9
-	sbbq $-1, %r9
-	movq %rbp, 232(%rsp)
-	movq %rbx, %rbp
+	adcq 120(%rsp), %rsi
+	adcq 128(%rsp), %rdi
+	adcq 136(%rsp), %rcx
+	adcq 144(%rsp), %r11
+	adcq 192(%rsp), %r9
+	adcq 184(%rsp), %r12
+	adcq 176(%rsp), %rbp
+	adcq 168(%rsp), %rbx
+	movq 320(%rsp), %r14
+	adcq 160(%rsp), %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	adcq 152(%rsp), %r14
+	adcq 208(%rsp), %r10
+	adcq $0, %r13
+	addq 200(%rsp), %r15
+	adcq 216(%rsp), %rsi
+	adcq 224(%rsp), %rdi
+	adcq 232(%rsp), %rcx
+	adcq 240(%rsp), %r11
+	adcq 288(%rsp), %r9
+	adcq 280(%rsp), %r12
+	adcq 272(%rsp), %rbp
+	adcq 264(%rsp), %rbx
+	movq %r14, 312(%rsp)
+	movq 320(%rsp), %r14
+	adcq 256(%rsp), %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	adcq 248(%rsp), %r14
+	adcq %r8, %r10
+	adcq $0, %r13
+	movq %r14, 312(%rsp)
+	movq 184(%rsp), %r14
+	addq %r15, %r14
+	movq 176(%rsp), %r15
+	adcq %rsi, %r15
+	movq 168(%rsp), %rsi
+	adcq %rdi, %rsi
+	movq 160(%rsp), %rdi
+	adcq %rcx, %rdi
+	movq 152(%rsp), %rcx
+	adcq %r11, %rcx
+	movq 208(%rsp), %r11
+	adcq %r9, %r11
+	movq 200(%rsp), %r9
+	adcq %r12, %r9
+	movq 216(%rsp), %r12
+	adcq %rbp, %r12
+	movq 224(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq 232(%rsp), %rbx
+	adcq 320(%rsp), %rbx
+	movq %rbx, 320(%rsp)
+	movq 240(%rsp), %rbx
+	adcq 312(%rsp), %rbx
+	movq %rbx, 312(%rsp)
+	movq 288(%rsp), %rbx
+	adcq %r10, %rbx
+	movq 280(%rsp), %r10
+	adcq %r13, %r10
+	movq 272(%rsp), %r13
+	adcq $0, %r13
+	movq %r13, 272(%rsp)
+	movq 264(%rsp), %r13
+	adcq $0, %r13
+	movq %r13, 264(%rsp)
+	movq 256(%rsp), %r13
+	adcq $0, %r13
+	movq %r13, 256(%rsp)
+	movq 248(%rsp), %r13
+	adcq $0, %r13
+	adcq $0, %r8
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 80(%rsp)
+	movq %r13, 248(%rsp)
+	movq 192(%rsp), %r13
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r10, 192(%rsp)
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r10, %r15
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r10, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r10, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r10, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbx, 80(%rsp)
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbx, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rbp, 120(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbp, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %r12, 128(%rsp)
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r12, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r12, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r8, 136(%rsp)
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r8, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %r9, 144(%rsp)
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r13
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r9, %r11
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r13
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r9, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r13
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r13
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r9, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r13
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r13
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r13, %r9
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r15
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r15
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r15
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r15
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rsi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rsi
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rsi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rsi
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rsi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rsi
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rdi
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rsi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rdi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rsi, %r8
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rdi
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rsi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rdi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rsi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rdi
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rsi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rdi
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rsi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rcx
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rcx
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdi, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rcx
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rcx
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rcx
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rcx
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rcx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rdi, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r11
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rcx, %r9
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r11
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rcx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r11
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r11
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rcx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r11
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rcx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r11
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rcx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	addq 144(%rsp), %r10
+	adcq 128(%rsp), %rbx
+	adcq 120(%rsp), %rbp
+	adcq 320(%rsp), %r12
+	adcq 312(%rsp), %r8
+	adcq 80(%rsp), %r9
+	adcq 192(%rsp), %r13
+	adcq 272(%rsp), %r14
+	adcq 264(%rsp), %r15
+	adcq 256(%rsp), %rsi
+	adcq 248(%rsp), %rdi
+	adcq 136(%rsp), %rcx
+	movq %r10, %r11
+	subq $-1, %r11
+	movq %r12, 136(%rsp)
+	movq %rbx, %r12
+	sbbq $-1, %r12
+	movq %rdi, 248(%rsp)
+	movq %rbp, %rdi
+	sbbq $-1, %rdi
+	movq %rsi, 256(%rsp)
+	movq 136(%rsp), %rsi
+	sbbq $-1, %rsi
+	movq %rbp, 264(%rsp)
+	movq %r8, %rbp
 	sbbq $-1, %rbp
-	movq %rsi, 240(%rsp)
-	movq %r15, %rsi
-	sbbq .Lfg_p751_mont_p+40(%rip), %rsi
-	movq %r14, 160(%rsp)
-	movq %r8, %r14
+	movq %r15, 272(%rsp)
+	movq %r9, %r15
+	sbbq .Lfg_p751_mont_p+40(%rip), %r15
+	movq %r14, 192(%rsp)
+	movq %r13, %r14
 	sbbq .Lfg_p751_mont_p+48(%rip), %r14
-	movq %r8, 80(%rsp)
-	movq 160(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+56(%rip), %r8
-	movq %r15, 280(%rsp)
-	movq 240(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+64(%rip), %r15
-	movq %rbx, 288(%rsp)
-	movq 224(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
-	movq %rcx, 88(%rsp)
-	movq 216(%rsp), %rcx
-	sbbq .Lfg_p751_mont_p+80(%rip), %rcx
-	movq %rdi, 96(%rsp)
-	movq %r11, %rdi
-	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
-	cmovc 96(%rsp), %r12
-	cmovc 88(%rsp), %r13
-	cmovc 232(%rsp), %r10
-	cmovc 104(%rsp), %r9
-	cmovc 288(%rsp), %rbp
-	cmovc 280(%rsp), %rsi
+	movq %r13, 80(%rsp)
+	movq 192(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+56(%rip), %r13
+	movq %r9, 312(%rsp)
+	movq 272(%rsp), %r9
+	sbbq .Lfg_p751_mont_p+64(%rip), %r9
+	movq %r8, 320(%rsp)
+	movq 256(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+72(%rip), %r8
+	movq %rbx, 120(%rsp)
+	movq 248(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
+	movq %r10, 128(%rsp)
+	movq %rcx, %r10
+	sbbq .Lfg_p751_mont_p+88(%rip), %r10
+	cmovc 128(%rsp), %r11
+	cmovc 120(%rsp), %r12
+	cmovc 264(%rsp), %rdi
+	cmovc 136(%rsp), %rsi
+	cmovc 320(%rsp), %rbp
+	cmovc 312(%rsp), %r15
 	cmovc 80(%rsp), %r14
-	cmovc 160(%rsp), %r8
-	cmovc 240(%rsp), %r15
-	cmovc 224(%rsp), %rbx
-	cmovc 216(%rsp), %rcx
-	cmovc %r11, %rdi
-	movq 0(%rsp), %r11
-	movq %r12, 0(%r11)
-	movq %r13, 8(%r11)
-	movq %r10, 16(%r11)
-	movq %r9, 24(%r11)
-	movq %rbp, 32(%r11)
-	movq %rsi, 40(%r11)
-	movq %r14, 48(%r11)
-	movq %r8, 56(%r11)
-	movq %r15, 64(%r11)
-	movq %rbx, 72(%r11)
-	movq %rcx, 80(%r11)
-	movq %rdi, 88(%r11)
-	addq $296, %rsp
+	cmovc 192(%rsp), %r13
+	cmovc 272(%rsp), %r9
+	cmovc 256(%rsp), %r8
+	cmovc 248(%rsp), %rbx
+	cmovc %rcx, %r10
+	movq 0(%rsp), %rcx
+	movq %r11, 0(%rcx)
+	movq %r12, 8(%rcx)
+	movq %rdi, 16(%rcx)
+	movq %rsi, 24(%rcx)
+	movq %rbp, 32(%rcx)
+	movq %r15, 40(%rcx)
+	movq %r14, 48(%rcx)
+	movq %r13, 56(%rcx)
+	movq %r9, 64(%rcx)
+	movq %r8, 72(%rcx)
+	movq %rbx, 80(%rcx)
+	movq %r10, 88(%rcx)
+	addq $328, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -4027,23 +3856,23 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 32(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq 8(%rsi)
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 24(%rsi), %rax
@@ -4054,16 +3883,16 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 32(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
 	mulq 16(%rsi)
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 32(%rsi), %rax
@@ -4074,9 +3903,9 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 40(%rsi), %rax
 	mulq 24(%rsi)
-	addq %rdi, %rax
-	adcq $0, %rdx
 	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 40(%rsi), %rax
@@ -4114,69 +3943,70 @@ pushq %rbx
 	mulq %rax
 	movq %rbp, 48(%rsp)
 	movq %rax, %rbp
-	addq %rdx, %r12
 	movq %r14, 56(%rsp)
-	sbbq %r14, %r14
+	movq %rdx, %r14
 	movq 8(%rsi), %rax
 	mulq %rax
-	negq %r14
-	movq %r12, 64(%rsp)
-	movq 56(%rsp), %r12
-	adcq %rax, %r12
-	movq %rbp, 56(%rsp)
-	movq 48(%rsp), %rbp
-	adcq %rdx, %rbp
-	sbbq %r14, %r14
+	addq %r14, %r12
+	movq %rbp, 64(%rsp)
+	movq 56(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 16(%rsi), %rax
 	mulq %rax
-	negq %r14
-	movq %rbp, 48(%rsp)
-	movq 16(%rsp), %rbp
-	adcq %rax, %rbp
-	movq %r12, 16(%rsp)
-	movq 8(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %r14, %r14
+	movq %rbp, 56(%rsp)
+	movq 48(%rsp), %rbp
+	addq %r14, %rbp
+	movq %r12, 48(%rsp)
+	movq 16(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 24(%rsi), %rax
 	mulq %rax
-	negq %r14
-	movq %r12, 8(%rsp)
-	movq 24(%rsp), %r12
-	adcq %rax, %r12
-	movq %rbp, 24(%rsp)
-	movq 40(%rsp), %rbp
-	adcq %rdx, %rbp
-	sbbq %r14, %r14
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	addq %r14, %r12
+	movq %rbp, 8(%rsp)
+	movq 24(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 32(%rsi), %rax
 	mulq %rax
-	negq %r14
-	movq %rbp, 40(%rsp)
-	movq 32(%rsp), %rbp
-	adcq %rax, %rbp
-	adcq %rdx, %rdi
-	sbbq %r14, %r14
+	movq %rbp, 24(%rsp)
+	movq 40(%rsp), %rbp
+	addq %r14, %rbp
+	movq %r12, 40(%rsp)
+	movq 32(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq %rax
-	negq %r14
+	addq %r14, %rdi
 	adcq %rax, %r15
-	adcq %rdx, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	addq %r14, %r13
 	movq 56(%rsi), %rax
 	mulq 48(%rsi)
 	movq %rax, %r14
-	movq %rbp, 32(%rsp)
-	movq %rdx, %rbp
-	movq 64(%rsi), %rax
-	mulq 48(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %r12, 72(%rsp)
+	movq %r12, 32(%rsp)
 	movq %rdx, %r12
-	movq 72(%rsi), %rax
+	movq 64(%rsi), %rax
 	mulq 48(%rsi)
 	addq %r12, %rax
 	adcq $0, %rdx
 	movq %rax, %r12
+	movq %rbp, 72(%rsp)
+	movq %rdx, %rbp
+	movq 72(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq %rax, %rbp
 	movq %r13, 80(%rsp)
 	movq %rdx, %r13
 	movq 80(%rsi), %rax
@@ -4195,31 +4025,31 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 64(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rax, %r12
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rbp, 104(%rsp)
-	movq %rdx, %rbp
+	movq %r12, 104(%rsp)
+	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r12, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r12, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq 64(%rsi)
 	addq %rax, %rbx
@@ -4228,29 +4058,29 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 80(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
 	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 88(%rsi), %rax
 	mulq 64(%rsi)
-	addq %r13, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
 	movq 80(%rsi), %rax
 	mulq 72(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %r11, 120(%rsp)
 	movq %rdx, %r11
 	movq 88(%rsi), %rax
 	mulq 72(%rsi)
-	addq %r11, %rax
-	adcq $0, %rdx
 	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r11, %r13
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 88(%rsi), %rax
@@ -4260,10 +4090,10 @@ pushq %rbx
 	movq %r13, 128(%rsp)
 	movq %rdx, %r13
 	addq %r14, %r14
-	movq %rbp, 136(%rsp)
-	movq 104(%rsp), %rbp
-	adcq %rbp, %rbp
+	movq %r12, 136(%rsp)
+	movq 104(%rsp), %r12
 	adcq %r12, %r12
+	adcq %rbp, %rbp
 	movq %rbx, 104(%rsp)
 	movq 112(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -4286,77 +4116,78 @@ pushq %rbx
 	adcq $0, %rbx
 	movq 48(%rsi), %rax
 	mulq %rax
-	movq %r12, 144(%rsp)
-	movq %rax, %r12
-	addq %rdx, %r14
-	movq %rbp, 152(%rsp)
-	sbbq %rbp, %rbp
+	movq %rbp, 144(%rsp)
+	movq %rax, %rbp
+	movq %r12, 152(%rsp)
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r14, 160(%rsp)
-	movq 152(%rsp), %r14
-	adcq %rax, %r14
-	movq %r12, 152(%rsp)
-	movq 144(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rbp, %rbp
+	addq %r12, %r14
+	movq %rbp, 160(%rsp)
+	movq 152(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 64(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r12, 144(%rsp)
-	movq 112(%rsp), %r12
-	adcq %rax, %r12
-	movq %r14, 112(%rsp)
-	movq 104(%rsp), %r14
-	adcq %rdx, %r14
-	sbbq %rbp, %rbp
+	movq %rbp, 152(%rsp)
+	movq 144(%rsp), %rbp
+	addq %r12, %rbp
+	movq %r14, 144(%rsp)
+	movq 112(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r14, 104(%rsp)
-	movq 120(%rsp), %r14
-	adcq %rax, %r14
-	movq %r12, 120(%rsp)
-	movq 136(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rbp, %rbp
+	movq %r14, 112(%rsp)
+	movq 104(%rsp), %r14
+	addq %r12, %r14
+	movq %rbp, 104(%rsp)
+	movq 120(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq %rax
-	negq %rbp
-	movq %r12, 136(%rsp)
-	movq 128(%rsp), %r12
-	adcq %rax, %r12
-	adcq %rdx, %r11
-	sbbq %rbp, %rbp
+	movq %rbp, 120(%rsp)
+	movq 136(%rsp), %rbp
+	addq %r12, %rbp
+	movq %r14, 136(%rsp)
+	movq 128(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq %rax
-	negq %rbp
+	addq %r12, %r11
 	adcq %rax, %r13
-	adcq %rdx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	addq %r12, %rbx
 	movq %r8, %rax
 	mulq %rcx
-	movq %rax, %rbp
+	movq %rax, %r12
 	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rcx
 	addq %rsi, %rax
 	adcq $0, %rdx
 	movq %rax, %rsi
-	movq %r12, 128(%rsp)
-	movq %rdx, %r12
-	movq %r10, %rax
-	mulq %rcx
-	addq %r12, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %r14, 168(%rsp)
+	movq %r14, 128(%rsp)
 	movq %rdx, %r14
-	movq 96(%rsp), %rax
+	movq %r10, %rax
 	mulq %rcx
 	addq %r14, %rax
 	adcq $0, %rdx
 	movq %rax, %r14
+	movq %rbp, 168(%rsp)
+	movq %rdx, %rbp
+	movq 96(%rsp), %rax
+	mulq %rcx
+	addq %rbp, %rax
+	adcq $0, %rdx
+	movq %rax, %rbp
 	movq %rbx, 176(%rsp)
 	movq %rdx, %rbx
 	movq 88(%rsp), %rax
@@ -4368,51 +4199,51 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq %r9, %rax
 	mulq %r8
-	addq %rax, %r12
+	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rsi, 192(%rsp)
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r8
-	addq %rsi, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %rsi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq 96(%rsp), %rax
 	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
 	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rsi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq 88(%rsp), %rax
 	mulq %r8
-	addq %rsi, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rsi, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r9
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r14, 200(%rsp)
-	movq %rdx, %r14
+	movq %rbp, 200(%rsp)
+	movq %rdx, %rbp
 	movq 96(%rsp), %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rdx, %r14
+	addq %rbp, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq 88(%rsp), %rax
 	mulq %r9
-	addq %r14, %rax
-	adcq $0, %rdx
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r14
+	addq %rbp, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq 96(%rsp), %rax
 	mulq %r10
 	addq %rax, %rsi
@@ -4421,22 +4252,22 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq 88(%rsp), %rax
 	mulq %r10
-	addq %rcx, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rax, %r14
+	addq %rcx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq 88(%rsp), %rax
 	mulq 96(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %r14, 216(%rsp)
-	movq %rdx, %r14
-	addq %rbp, %rbp
+	movq %rbp, 216(%rsp)
+	movq %rdx, %rbp
+	addq %r12, %r12
 	movq %rsi, 224(%rsp)
 	movq 192(%rsp), %rsi
 	adcq %rsi, %rsi
-	adcq %r12, %r12
+	adcq %r14, %r14
 	movq %rbx, 192(%rsp)
 	movq 200(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -4453,824 +4284,825 @@ pushq %rbx
 	movq 216(%rsp), %rbx
 	adcq %rbx, %rbx
 	adcq %rcx, %rcx
-	adcq %r14, %r14
+	adcq %rbp, %rbp
 	movq %rbx, 216(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 184(%rsp), %rax
 	mulq %rax
-	movq %r12, 232(%rsp)
-	movq %rax, %r12
-	addq %rdx, %rbp
+	movq %r14, 232(%rsp)
+	movq %rax, %r14
 	movq %rsi, 240(%rsp)
-	sbbq %rsi, %rsi
+	movq %rdx, %rsi
 	movq %r8, %rax
 	mulq %rax
-	negq %rsi
-	movq %rbp, 248(%rsp)
-	movq 240(%rsp), %rbp
-	adcq %rax, %rbp
-	movq %r12, 240(%rsp)
-	movq 232(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rsi, %rsi
+	addq %rsi, %r12
+	movq %r14, 248(%rsp)
+	movq 240(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rax
-	negq %rsi
+	movq %r14, 240(%rsp)
+	movq 232(%rsp), %r14
+	addq %rsi, %r14
 	movq %r12, 232(%rsp)
 	movq 200(%rsp), %r12
 	adcq %rax, %r12
-	movq %rbp, 200(%rsp)
-	movq 192(%rsp), %rbp
-	adcq %rdx, %rbp
-	sbbq %rsi, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %rax
-	negq %rsi
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	adcq %rax, %rbp
-	movq %r12, 208(%rsp)
-	movq 224(%rsp), %r12
-	adcq %rdx, %r12
-	sbbq %rsi, %rsi
+	movq %r12, 200(%rsp)
+	movq 192(%rsp), %r12
+	addq %rsi, %r12
+	movq %r14, 192(%rsp)
+	movq 208(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
 	movq 96(%rsp), %rax
 	mulq %rax
-	negq %rsi
+	movq %r14, 208(%rsp)
+	movq 224(%rsp), %r14
+	addq %rsi, %r14
 	movq %r12, 224(%rsp)
 	movq 216(%rsp), %r12
 	adcq %rax, %r12
-	adcq %rdx, %rcx
-	sbbq %rsi, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rsi
 	movq 88(%rsp), %rax
 	mulq %rax
-	negq %rsi
-	adcq %rax, %r14
-	adcq %rdx, %rbx
+	addq %rsi, %rcx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	addq %rsi, %rbx
 	movq $-1, %rsi
-	movq 240(%rsp), %r8
+	movq 248(%rsp), %r8
 	xorq %rsi, %r8
-	movq 248(%rsp), %r9
+	movq 232(%rsp), %r9
 	xorq %rsi, %r9
-	movq 200(%rsp), %r10
+	movq 240(%rsp), %r10
 	xorq %rsi, %r10
-	movq %rcx, 200(%rsp)
-	movq 232(%rsp), %rcx
+	movq %rcx, 240(%rsp)
+	movq 192(%rsp), %rcx
 	xorq %rsi, %rcx
-	movq %r12, 232(%rsp)
-	movq 208(%rsp), %r12
+	movq %r12, 192(%rsp)
+	movq 200(%rsp), %r12
 	xorq %rsi, %r12
-	movq %rbp, 208(%rsp)
-	movq 192(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 208(%rsp)
-	movq 224(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 224(%rsp)
-	movq 232(%rsp), %rbp
-	xorq %rsi, %rbp
-	movq %rbp, 232(%rsp)
-	movq 200(%rsp), %rbp
-	xorq %rsi, %rbp
+	movq %r14, 200(%rsp)
+	movq 224(%rsp), %r14
 	xorq %rsi, %r14
+	movq %r14, 224(%rsp)
+	movq 208(%rsp), %r14
+	xorq %rsi, %r14
+	movq %r14, 208(%rsp)
+	movq 200(%rsp), %r14
+	xorq %rsi, %r14
+	movq %r14, 200(%rsp)
+	movq 192(%rsp), %r14
+	xorq %rsi, %r14
+	movq %r14, 192(%rsp)
+	movq 240(%rsp), %r14
+	xorq %rsi, %r14
+	xorq %rsi, %rbp
 	xorq %rsi, %rbx
-	movq %rbp, 200(%rsp)
-	movq %rsi, %rbp
-	addq %rbp, %rbp
-	adcq 56(%rsp), %r8
-	adcq 64(%rsp), %r9
-	adcq 16(%rsp), %r10
-	adcq 48(%rsp), %rcx
-	adcq 24(%rsp), %r12
-	movq 192(%rsp), %rbp
-	adcq 8(%rsp), %rbp
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	adcq 72(%rsp), %rbp
-	movq %rbp, 208(%rsp)
-	movq 224(%rsp), %rbp
-	adcq 40(%rsp), %rbp
-	movq %rbp, 224(%rsp)
-	movq 232(%rsp), %rbp
-	adcq 32(%rsp), %rbp
-	movq %rbp, 232(%rsp)
-	movq 200(%rsp), %rbp
-	adcq %rdi, %rbp
-	adcq %r15, %r14
+	movq %r14, 240(%rsp)
+	movq %rsi, %r14
+	addq %r14, %r14
+	adcq 64(%rsp), %r8
+	adcq 48(%rsp), %r9
+	adcq 56(%rsp), %r10
+	adcq 8(%rsp), %rcx
+	adcq 16(%rsp), %r12
+	movq 224(%rsp), %r14
+	adcq 40(%rsp), %r14
+	movq %r14, 224(%rsp)
+	movq 208(%rsp), %r14
+	adcq 24(%rsp), %r14
+	movq %r14, 208(%rsp)
+	movq 200(%rsp), %r14
+	adcq 72(%rsp), %r14
+	movq %r14, 200(%rsp)
+	movq 192(%rsp), %r14
+	adcq 32(%rsp), %r14
+	movq %r14, 192(%rsp)
+	movq 240(%rsp), %r14
+	adcq %rdi, %r14
+	adcq %r15, %rbp
 	adcq 80(%rsp), %rbx
 	adcq $0, %rsi
-	addq 152(%rsp), %r8
-	adcq 160(%rsp), %r9
-	adcq 112(%rsp), %r10
-	adcq 144(%rsp), %rcx
-	adcq 120(%rsp), %r12
-	movq %rbp, 200(%rsp)
-	movq 192(%rsp), %rbp
-	adcq 104(%rsp), %rbp
-	movq %rbp, 192(%rsp)
-	movq 208(%rsp), %rbp
-	adcq 168(%rsp), %rbp
-	movq %rbp, 208(%rsp)
-	movq 224(%rsp), %rbp
-	adcq 136(%rsp), %rbp
-	movq %rbp, 224(%rsp)
-	movq 232(%rsp), %rbp
-	adcq 128(%rsp), %rbp
-	movq %rbp, 232(%rsp)
-	movq 200(%rsp), %rbp
-	adcq %r11, %rbp
-	adcq %r13, %r14
+	addq 160(%rsp), %r8
+	adcq 144(%rsp), %r9
+	adcq 152(%rsp), %r10
+	adcq 104(%rsp), %rcx
+	adcq 112(%rsp), %r12
+	movq %r14, 240(%rsp)
+	movq 224(%rsp), %r14
+	adcq 136(%rsp), %r14
+	movq %r14, 224(%rsp)
+	movq 208(%rsp), %r14
+	adcq 120(%rsp), %r14
+	movq %r14, 208(%rsp)
+	movq 200(%rsp), %r14
+	adcq 168(%rsp), %r14
+	movq %r14, 200(%rsp)
+	movq 192(%rsp), %r14
+	adcq 128(%rsp), %r14
+	movq %r14, 192(%rsp)
+	movq 240(%rsp), %r14
+	adcq %r11, %r14
+	adcq %r13, %rbp
 	adcq 176(%rsp), %rbx
 	adcq $0, %rsi
-	movq %rbp, 200(%rsp)
-	movq 72(%rsp), %rbp
-	addq %r8, %rbp
-	movq 40(%rsp), %r8
+	movq %r14, 240(%rsp)
+	movq 24(%rsp), %r14
+	addq %r8, %r14
+	movq 72(%rsp), %r8
 	adcq %r9, %r8
 	movq 32(%rsp), %r9
 	adcq %r10, %r9
 	adcq %rcx, %rdi
 	adcq %r12, %r15
 	movq 80(%rsp), %r10
-	adcq 192(%rsp), %r10
-	movq 152(%rsp), %rcx
+	adcq 224(%rsp), %r10
+	movq 160(%rsp), %rcx
 	adcq 208(%rsp), %rcx
-	movq 160(%rsp), %r12
-	adcq 224(%rsp), %r12
-	movq %r11, 224(%rsp)
-	movq 112(%rsp), %r11
-	adcq 232(%rsp), %r11
-	movq %rdi, 232(%rsp)
-	movq 144(%rsp), %rdi
-	adcq 200(%rsp), %rdi
-	movq %rdi, 200(%rsp)
-	movq 120(%rsp), %rdi
-	adcq %r14, %rdi
-	movq 104(%rsp), %r14
-	adcq %rbx, %r14
-	movq 168(%rsp), %rbx
+	movq 144(%rsp), %r12
+	adcq 200(%rsp), %r12
+	movq %r11, 200(%rsp)
+	movq 152(%rsp), %r11
+	adcq 192(%rsp), %r11
+	movq %rdi, 192(%rsp)
+	movq 104(%rsp), %rdi
+	adcq 240(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 136(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq 120(%rsp), %rbx
 	adcq %rsi, %rbx
-	movq 136(%rsp), %rsi
+	movq 168(%rsp), %rsi
 	adcq $0, %rsi
-	movq %rsi, 136(%rsp)
+	movq %rsi, 168(%rsp)
 	movq 128(%rsp), %rsi
 	adcq $0, %rsi
 	movq %rsi, 128(%rsp)
-	movq 224(%rsp), %rsi
+	movq 200(%rsp), %rsi
 	adcq $0, %rsi
 	adcq $0, %r13
-	movq %rsi, 224(%rsp)
+	movq %rsi, 200(%rsp)
 	movq 176(%rsp), %rsi
 	adcq $0, %rsi
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 56(%rsp)
+	mulq 64(%rsp)
 	movq %rbx, 176(%rsp)
-	movq 8(%rsp), %rbx
+	movq 40(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
+	movq %rbp, 40(%rsp)
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 64(%rsp)
+	movq %rdi, 120(%rsp)
+	movq 192(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbp, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r11, 64(%rsp)
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r11, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r11, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rsi, 48(%rsp)
+	movq %rdx, %rsi
 	movq .Lfg_p751_mont_q+48(%rip), %rax
 	mulq 56(%rsp)
-	addq %r14, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
+	addq %rsi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rsi, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rsi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rsi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rsi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rsi, %r11
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r13, 56(%rsp)
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r13, %r10
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r13, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r12, 8(%rsp)
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r12, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r12, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rcx, 16(%rsp)
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rbx
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rbx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rcx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rbx
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rcx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rbx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rcx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rbx
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rcx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rbx
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r14
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r14
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r14
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r14
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r14
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r14
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbx, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r8
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 56(%rsp)
-	addq %r14, %rax
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r8
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %rax, %r8
+	addq %r14, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r8
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r14, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 56(%rsp)
-	addq %r14, %rax
+	mulq %r8
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rax, %r9
+	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 56(%rsp)
-	addq %r14, %rax
+	mulq %r8
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq 232(%rsp), %r14
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r8
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r8
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r9
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r9
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r8, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r9
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r9
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r8, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r9
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r9
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdi, 232(%rsp)
+	addq %r8, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %rdi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %rdi
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %rdi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r9, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %rdi
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %rdi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq .Lfg_p751_mont_q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+48(%rip), %rax
+	mulq %r15
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+56(%rip), %rax
+	mulq %r15
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rdi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+64(%rip), %rax
+	mulq %r15
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r15
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
+	mulq %r15
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rax, %r15
+	addq %rdi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 56(%rsp)
-	addq %rdi, %rax
+	mulq %r15
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rax, %r10
+	addq %rdi, %r9
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 64(%rsp)
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %r11, 56(%rsp)
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 64(%rsp)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 64(%rsp)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 64(%rsp)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 64(%rsp)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 64(%rsp)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 64(%rsp)
-	addq %r11, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 16(%rsp)
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rsi, 64(%rsp)
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 16(%rsp)
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 16(%rsp)
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 16(%rsp)
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 16(%rsp)
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 16(%rsp)
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 16(%rsp)
-	addq %rsi, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 48(%rsp)
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %r13, 16(%rsp)
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 48(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 48(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 48(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 48(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 48(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 48(%rsp)
-	addq %r13, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq 24(%rsp)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %r12, 48(%rsp)
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq 24(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq 24(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq 24(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq 24(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq 24(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq 24(%rsp)
-	addq %r12, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbx
-	addq %rax, %r15
-	adcq $0, %rdx
-	movq %rcx, 24(%rsp)
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbx
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbx
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbx
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbx
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbx
-	addq %rcx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbx
-	addq %rcx, %rax
-	adcq $0, %rdx
+	mulq %r10
 	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %rbp
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %rbp
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rdi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %rbp
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %rbp
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %rbp
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %rbp
-	addq %rbx, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %rbp
-	addq %rbx, %rax
-	adcq $0, %rdx
+	mulq %r10
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r8
-	addq %rax, %rdi
+	addq %r15, %rcx
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r8
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r8
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r8
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r8
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r8
-	addq %rbp, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r8
-	addq %rbp, %rax
-	adcq $0, %rdx
+	mulq %r10
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r9
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r9
-	addq %r8, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r14
-	addq %r9, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r15
-	addq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r15
-	addq %r14, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
-	mulq %r10
-	addq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbx
+	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq .Lfg_p751_mont_q+64(%rip), %rax
 	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
-	addq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
-	mulq %r10
-	addq %r15, %rax
-	adcq $0, %rdx
 	addq %rax, %r14
 	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
 	movq %rdx, %r15
-	addq 24(%rsp), %rdi
-	adcq 48(%rsp), %r11
-	adcq 56(%rsp), %rsi
-	adcq 200(%rsp), %r13
-	adcq 232(%rsp), %r12
-	adcq 8(%rsp), %rcx
+	movq .Lfg_p751_mont_q+72(%rip), %rax
+	mulq %r10
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+80(%rip), %rax
+	mulq %r10
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq .Lfg_p751_mont_q+88(%rip), %rax
+	mulq %r10
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	addq 16(%rsp), %rbp
+	adcq 8(%rsp), %r11
+	adcq 64(%rsp), %rsi
+	adcq 240(%rsp), %r13
+	adcq 120(%rsp), %r12
+	adcq 40(%rsp), %rcx
 	adcq 176(%rsp), %rbx
-	adcq 136(%rsp), %rbp
+	adcq 168(%rsp), %r14
 	adcq 128(%rsp), %r8
-	adcq 224(%rsp), %r9
-	adcq 16(%rsp), %r14
-	adcq 64(%rsp), %r15
-	movq %rdi, %r10
+	adcq 200(%rsp), %r9
+	adcq 56(%rsp), %rdi
+	adcq 48(%rsp), %r15
+	movq %rbp, %r10
 	subq $-1, %r10
-	movq %r13, 64(%rsp)
+	movq %r13, 48(%rsp)
 	movq %r11, %r13
 	sbbq $-1, %r13
-	movq %r14, 16(%rsp)
-	movq %rsi, %r14
-	sbbq $-1, %r14
-	movq %r9, 224(%rsp)
-	movq 64(%rsp), %r9
+	movq %rdi, 56(%rsp)
+	movq %rsi, %rdi
+	sbbq $-1, %rdi
+	movq %r9, 200(%rsp)
+	movq 48(%rsp), %r9
 	sbbq $-1, %r9
 	movq %rsi, 128(%rsp)
 	movq %r12, %rsi
 	sbbq $-1, %rsi
-	movq %r8, 136(%rsp)
+	movq %r8, 168(%rsp)
 	movq %rcx, %r8
 	sbbq .Lfg_p751_mont_p+40(%rip), %r8
-	movq %rbp, 176(%rsp)
-	movq %rbx, %rbp
-	sbbq .Lfg_p751_mont_p+48(%rip), %rbp
-	movq %rbx, 8(%rsp)
+	movq %r14, 176(%rsp)
+	movq %rbx, %r14
+	sbbq .Lfg_p751_mont_p+48(%rip), %r14
+	movq %rbx, 40(%rsp)
 	movq 176(%rsp), %rbx
 	sbbq .Lfg_p751_mont_p+56(%rip), %rbx
-	movq %rcx, 232(%rsp)
-	movq 136(%rsp), %rcx
+	movq %rcx, 120(%rsp)
+	movq 168(%rsp), %rcx
 	sbbq .Lfg_p751_mont_p+64(%rip), %rcx
-	movq %r12, 200(%rsp)
-	movq 224(%rsp), %r12
+	movq %r12, 240(%rsp)
+	movq 200(%rsp), %r12
 	sbbq .Lfg_p751_mont_p+72(%rip), %r12
-	movq %r11, 56(%rsp)
-	movq 16(%rsp), %r11
+	movq %r11, 64(%rsp)
+	movq 56(%rsp), %r11
 	sbbq .Lfg_p751_mont_p+80(%rip), %r11
-	movq %rdi, 48(%rsp)
-	movq %r15, %rdi
-	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
-	cmovc 48(%rsp), %r10
-	cmovc 56(%rsp), %r13
-	cmovc 128(%rsp), %r14
-	cmovc 64(%rsp), %r9
-	cmovc 200(%rsp), %rsi
-	cmovc 232(%rsp), %r8
-	cmovc 8(%rsp), %rbp
+	movq %rbp, 8(%rsp)
+	movq %r15, %rbp
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	cmovc 8(%rsp), %r10
+	cmovc 64(%rsp), %r13
+	cmovc 128(%rsp), %rdi
+	cmovc 48(%rsp), %r9
+	cmovc 240(%rsp), %rsi
+	cmovc 120(%rsp), %r8
+	cmovc 40(%rsp), %r14
 	cmovc 176(%rsp), %rbx
-	cmovc 136(%rsp), %rcx
-	cmovc 224(%rsp), %r12
-	cmovc 16(%rsp), %r11
-	cmovc %r15, %rdi
+	cmovc 168(%rsp), %rcx
+	cmovc 200(%rsp), %r12
+	cmovc 56(%rsp), %r11
+	cmovc %r15, %rbp
 	movq 0(%rsp), %r15
 	movq %r10, 0(%r15)
 	movq %r13, 8(%r15)
-	movq %r14, 16(%r15)
+	movq %rdi, 16(%r15)
 	movq %r9, 24(%r15)
 	movq %rsi, 32(%r15)
 	movq %r8, 40(%r15)
-	movq %rbp, 48(%r15)
+	movq %r14, 48(%r15)
 	movq %rbx, 56(%r15)
 	movq %rcx, 64(%r15)
 	movq %r12, 72(%r15)
 	movq %r11, 80(%r15)
-	movq %rdi, 88(%r15)
+	movq %rbp, 88(%r15)
 	addq $256, %rsp
 popq %rbx
 popq %rbp
@@ -5395,608 +5227,473 @@ pushq %rbx
 	adcq $0, %rax
 	movq 8(%rsi), %rdx
 	movq %rdi, 80(%rsp)
-	mulxq 0(%rcx), %rbx, %rdi
-	addq %rbx, %r15
+	mulxq 8(%rcx), %rbx, %rdi
+	addq %rbx, %rbp
+	adcq %rdi, %r14
+	mulxq 24(%rcx), %rbx, %rdi
+	adcq %rbx, %r13
+	adcq %rdi, %r12
+	mulxq 40(%rcx), %rbx, %rdi
+	adcq %rbx, %rax
 	adcq $0, %rdi
 	movq %r11, 88(%rsp)
-	mulxq 8(%rcx), %rbx, %r11
-	addq %rdi, %rbx
-	adcq $0, %r11
-	addq %rbx, %rbp
-	adcq $0, %r11
-	mulxq 16(%rcx), %rdi, %rbx
-	addq %r11, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r14
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r11, %rdi
-	addq %rbx, %r11
-	adcq $0, %rdi
-	addq %r11, %r13
-	adcq $0, %rdi
+	mulxq 0(%rcx), %rbx, %r11
+	addq %rbx, %r15
+	adcq %r11, %rbp
+	mulxq 16(%rcx), %rbx, %r11
+	adcq %rbx, %r14
+	adcq %r11, %r13
 	mulxq 32(%rcx), %rbx, %r11
-	addq %rdi, %rbx
-	adcq $0, %r11
-	addq %rbx, %r12
-	adcq $0, %r11
-	mulxq 40(%rcx), %rdi, %rbx
-	addq %r11, %rdi
-	adcq $0, %rbx
-	addq %rdi, %rax
-	adcq $0, %rbx
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	adcq $0, %rdi
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r11, %rdi
-	addq %r11, %rbp
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %r11
+	addq %rbx, %r14
+	adcq %r11, %r13
+	mulxq 24(%rcx), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	mulxq 40(%rcx), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq $0, %r11
 	movq %r15, 96(%rsp)
-	mulxq 8(%rcx), %r11, %r15
-	addq %rdi, %r11
-	adcq $0, %r15
-	addq %r11, %r14
-	adcq $0, %r15
-	mulxq 16(%rcx), %rdi, %r11
-	addq %r15, %rdi
-	adcq $0, %r11
-	addq %rdi, %r13
-	adcq $0, %r11
-	mulxq 24(%rcx), %r15, %rdi
-	addq %r11, %r15
-	adcq $0, %rdi
-	addq %r15, %r12
-	adcq $0, %rdi
-	mulxq 32(%rcx), %r11, %r15
-	addq %rdi, %r11
-	adcq $0, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	mulxq 40(%rcx), %rdi, %r11
-	addq %r15, %rdi
-	adcq $0, %r11
-	addq %rdi, %rbx
+	mulxq 0(%rcx), %rbx, %r15
+	addq %rbx, %rbp
+	adcq %r15, %r14
+	mulxq 16(%rcx), %rbx, %r15
+	adcq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 32(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
 	adcq $0, %r11
 	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %r15
+	addq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 24(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
+	mulxq 40(%rcx), %rbx, %r15
+	adcq %rbx, %r11
+	adcq $0, %r15
 	movq %rbp, 104(%rsp)
-	mulxq 8(%rcx), %r15, %rbp
-	addq %rdi, %r15
-	adcq $0, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	mulxq 16(%rcx), %rdi, %r15
-	addq %rbp, %rdi
-	adcq $0, %r15
-	addq %rdi, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %rbp, %rdi
-	addq %r15, %rbp
-	adcq $0, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	mulxq 32(%rcx), %r15, %rbp
-	addq %rdi, %r15
-	adcq $0, %rbp
-	addq %r15, %rbx
-	adcq $0, %rbp
-	mulxq 40(%rcx), %rdi, %r15
-	addq %rbp, %rdi
-	adcq $0, %r15
-	addq %rdi, %r11
+	mulxq 0(%rcx), %rbx, %rbp
+	addq %rbx, %r14
+	adcq %rbp, %r13
+	mulxq 16(%rcx), %rbx, %rbp
+	adcq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 32(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
 	adcq $0, %r15
 	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbp, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 24(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
+	mulxq 40(%rcx), %rbx, %rbp
+	adcq %rbx, %r15
+	adcq $0, %rbp
 	movq %r14, 112(%rsp)
-	mulxq 8(%rcx), %rbp, %r14
-	addq %rdi, %rbp
-	adcq $0, %r14
-	addq %rbp, %r12
-	adcq $0, %r14
-	mulxq 16(%rcx), %rdi, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	addq %rdi, %rax
-	adcq $0, %rbp
-	mulxq 24(%rcx), %r14, %rdi
-	addq %rbp, %r14
-	adcq $0, %rdi
-	addq %r14, %rbx
-	adcq $0, %rdi
-	mulxq 32(%rcx), %rbp, %r14
-	addq %rdi, %rbp
-	adcq $0, %r14
-	addq %rbp, %r11
-	adcq $0, %r14
-	mulxq 40(%rcx), %rdi, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	addq %rdi, %r15
+	mulxq 0(%rcx), %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %r12
+	mulxq 16(%rcx), %rbx, %r14
+	adcq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 32(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
 	adcq $0, %rbp
 	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %rdi
-	addq %r14, %r12
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %r14
+	addq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 24(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
+	mulxq 40(%rcx), %rbx, %r14
+	adcq %rbx, %rbp
+	adcq $0, %r14
 	movq %r13, 120(%rsp)
-	mulxq 8(%rcx), %r14, %r13
-	addq %rdi, %r14
-	adcq $0, %r13
-	addq %r14, %rax
-	adcq $0, %r13
-	mulxq 16(%rcx), %rdi, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	addq %rdi, %rbx
-	adcq $0, %r14
-	mulxq 24(%rcx), %r13, %rdi
-	addq %r14, %r13
-	adcq $0, %rdi
-	addq %r13, %r11
-	adcq $0, %rdi
-	mulxq 32(%rcx), %r14, %r13
-	addq %rdi, %r14
-	adcq $0, %r13
-	addq %r14, %r15
-	adcq $0, %r13
-	mulxq 40(%rcx), %rdi, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	addq %rdi, %rbp
+	mulxq 0(%rcx), %rbx, %r13
+	addq %rbx, %r12
+	adcq %r13, %rax
+	mulxq 16(%rcx), %rbx, %r13
+	adcq %rbx, %rdi
+	adcq %r13, %r11
+	mulxq 32(%rcx), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %rbp
 	adcq $0, %r14
 	movq 48(%rsi), %rdx
-	mulxq 48(%rcx), %r13, %rdi
+	mulxq 48(%rcx), %rbx, %r13
 	movq %rbp, 128(%rsp)
 	movq %r15, 136(%rsp)
 	mulxq 56(%rcx), %rbp, %r15
-	addq %rdi, %rbp
+	addq %r13, %rbp
 	movq %r11, 144(%rsp)
-	mulxq 64(%rcx), %rdi, %r11
-	adcq %r15, %rdi
-	movq %rbx, 152(%rsp)
-	mulxq 72(%rcx), %r15, %rbx
+	mulxq 64(%rcx), %r13, %r11
+	adcq %r15, %r13
+	movq %rdi, 152(%rsp)
+	mulxq 72(%rcx), %r15, %rdi
 	adcq %r11, %r15
 	movq %rax, 160(%rsp)
 	mulxq 80(%rcx), %r11, %rax
-	adcq %rbx, %r11
+	adcq %rdi, %r11
 	movq %r12, 168(%rsp)
-	mulxq 88(%rcx), %rbx, %r12
-	adcq %rax, %rbx
+	mulxq 88(%rcx), %rdi, %r12
+	adcq %rax, %rdi
 	adcq $0, %r12
 	movq 56(%rsi), %rdx
-	movq %r13, 176(%rsp)
-	mulxq 48(%rcx), %rax, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
+	movq %rbx, 176(%rsp)
+	mulxq 56(%rcx), %rax, %rbx
+	addq %rax, %r13
+	adcq %rbx, %r15
+	mulxq 72(%rcx), %rax, %rbx
+	adcq %rax, %r11
+	adcq %rbx, %rdi
+	mulxq 88(%rcx), %rax, %rbx
+	adcq %rax, %r12
+	adcq $0, %rbx
 	movq %r14, 184(%rsp)
-	mulxq 56(%rcx), %rax, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	addq %rax, %rdi
-	adcq $0, %r14
-	mulxq 64(%rcx), %r13, %rax
-	addq %r14, %r13
-	adcq $0, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	mulxq 72(%rcx), %r14, %r13
-	addq %rax, %r14
-	adcq $0, %r13
-	addq %r14, %r11
-	adcq $0, %r13
+	mulxq 48(%rcx), %rax, %r14
+	addq %rax, %rbp
+	adcq %r14, %r13
+	mulxq 64(%rcx), %rax, %r14
+	adcq %rax, %r15
+	adcq %r14, %r11
 	mulxq 80(%rcx), %rax, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	addq %rax, %rbx
-	adcq $0, %r14
-	mulxq 88(%rcx), %r13, %rax
-	addq %r14, %r13
-	adcq $0, %rax
-	addq %r13, %r12
-	adcq $0, %rax
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	adcq $0, %rbx
 	movq 64(%rsi), %rdx
-	mulxq 48(%rcx), %r14, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
+	mulxq 56(%rcx), %rax, %r14
+	addq %rax, %r15
+	adcq %r14, %r11
+	mulxq 72(%rcx), %rax, %r14
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	mulxq 88(%rcx), %rax, %r14
+	adcq %rax, %rbx
+	adcq $0, %r14
 	movq %rbp, 192(%rsp)
-	mulxq 56(%rcx), %r14, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r14, %r15
-	adcq $0, %rbp
-	mulxq 64(%rcx), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
-	addq %r13, %r11
-	adcq $0, %r14
-	mulxq 72(%rcx), %rbp, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq 80(%rcx), %r14, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	mulxq 88(%rcx), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
-	addq %r13, %rax
+	mulxq 48(%rcx), %rax, %rbp
+	addq %rax, %r13
+	adcq %rbp, %r15
+	mulxq 64(%rcx), %rax, %rbp
+	adcq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 80(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
 	adcq $0, %r14
 	movq 72(%rsi), %rdx
-	mulxq 48(%rcx), %rbp, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	movq %rdi, 200(%rsp)
-	mulxq 56(%rcx), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %rbp, %r11
-	adcq $0, %rdi
-	mulxq 64(%rcx), %r13, %rbp
-	addq %rdi, %r13
+	mulxq 56(%rcx), %rax, %rbp
+	addq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 72(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
+	mulxq 88(%rcx), %rax, %rbp
+	adcq %rax, %r14
 	adcq $0, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	mulxq 72(%rcx), %rdi, %r13
-	addq %rbp, %rdi
-	adcq $0, %r13
-	addq %rdi, %r12
-	adcq $0, %r13
-	mulxq 80(%rcx), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	mulxq 88(%rcx), %r13, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %r13, %r14
+	movq %r13, 200(%rsp)
+	mulxq 48(%rcx), %rax, %r13
+	addq %rax, %r15
+	adcq %r13, %r11
+	mulxq 64(%rcx), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 80(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
 	adcq $0, %rbp
 	movq 80(%rsi), %rdx
-	mulxq 48(%rcx), %rdi, %r13
-	addq %rdi, %r11
+	mulxq 56(%rcx), %rax, %r13
+	addq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 72(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
+	mulxq 88(%rcx), %rax, %r13
+	adcq %rax, %rbp
 	adcq $0, %r13
 	movq %r15, 208(%rsp)
-	mulxq 56(%rcx), %rdi, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	addq %rdi, %rbx
-	adcq $0, %r15
-	mulxq 64(%rcx), %r13, %rdi
-	addq %r15, %r13
-	adcq $0, %rdi
-	addq %r13, %r12
-	adcq $0, %rdi
-	mulxq 72(%rcx), %r15, %r13
-	addq %rdi, %r15
+	mulxq 48(%rcx), %rax, %r15
+	addq %rax, %r11
+	adcq %r15, %rdi
+	mulxq 64(%rcx), %rax, %r15
+	adcq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 80(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
 	adcq $0, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	mulxq 80(%rcx), %rdi, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	addq %rdi, %r14
-	adcq $0, %r15
-	mulxq 88(%rcx), %r13, %rdi
-	addq %r15, %r13
-	adcq $0, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
 	movq 88(%rsi), %rdx
-	mulxq 48(%rcx), %r15, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
+	mulxq 56(%rcx), %rax, %r15
+	addq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 72(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
+	mulxq 88(%rcx), %rax, %r15
+	adcq %rax, %r13
+	adcq $0, %r15
 	movq %r11, 216(%rsp)
-	mulxq 56(%rcx), %r15, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	addq %r15, %r12
-	adcq $0, %r11
-	mulxq 64(%rcx), %r13, %r15
-	addq %r11, %r13
-	adcq $0, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	mulxq 72(%rcx), %r11, %r13
-	addq %r15, %r11
-	adcq $0, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	mulxq 80(%rcx), %r15, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	addq %r15, %rbp
-	adcq $0, %r11
-	mulxq 88(%rcx), %r13, %r15
-	addq %r11, %r13
-	adcq $0, %r15
-	addq %r13, %rdi
+	mulxq 48(%rcx), %rax, %r11
+	addq %rax, %rdi
+	adcq %r11, %r12
+	mulxq 64(%rcx), %rax, %r11
+	adcq %rax, %rbx
+	adcq %r11, %r14
+	mulxq 80(%rcx), %rax, %r11
+	adcq %rax, %rbp
+	adcq %r11, %r13
 	adcq $0, %r15
 	movq %r8, %rdx
-	mulxq 56(%rsp), %r11, %r13
+	mulxq 56(%rsp), %rax, %r11
 	mulxq 48(%rsp), %rsi, %rcx
-	addq %r13, %rsi
-	movq %rdi, 224(%rsp)
-	mulxq 8(%rsp), %r13, %rdi
-	adcq %rcx, %r13
+	addq %r11, %rsi
+	movq %r13, 224(%rsp)
+	mulxq 8(%rsp), %r11, %r13
+	adcq %rcx, %r11
 	movq %rbp, 232(%rsp)
 	mulxq 16(%rsp), %rcx, %rbp
-	adcq %rdi, %rcx
+	adcq %r13, %rcx
 	movq %r14, 240(%rsp)
-	mulxq 40(%rsp), %rdi, %r14
-	adcq %rbp, %rdi
-	movq %rax, 248(%rsp)
-	mulxq 32(%rsp), %rbp, %rax
+	mulxq 40(%rsp), %r13, %r14
+	adcq %rbp, %r13
+	movq %rbx, 248(%rsp)
+	mulxq 32(%rsp), %rbp, %rbx
 	adcq %r14, %rbp
-	adcq $0, %rax
+	adcq $0, %rbx
 	movq %r9, %rdx
 	movq %r12, 256(%rsp)
-	mulxq 56(%rsp), %r14, %r12
+	mulxq 48(%rsp), %r14, %r12
+	addq %r14, %r11
+	adcq %r12, %rcx
+	mulxq 16(%rsp), %r14, %r12
+	adcq %r14, %r13
+	adcq %r12, %rbp
+	mulxq 32(%rsp), %r14, %r12
+	adcq %r14, %rbx
+	adcq $0, %r12
+	movq %rdi, 264(%rsp)
+	mulxq 56(%rsp), %r14, %rdi
 	addq %r14, %rsi
+	adcq %rdi, %r11
+	mulxq 8(%rsp), %r14, %rdi
+	adcq %r14, %rcx
+	adcq %rdi, %r13
+	mulxq 40(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %rbx
 	adcq $0, %r12
-	movq %rbx, 264(%rsp)
-	mulxq 48(%rsp), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %r13
-	adcq $0, %rbx
-	mulxq 8(%rsp), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
-	addq %r12, %rcx
-	adcq $0, %r14
-	mulxq 16(%rsp), %rbx, %r12
-	addq %r14, %rbx
-	adcq $0, %r12
-	addq %rbx, %rdi
-	adcq $0, %r12
-	mulxq 40(%rsp), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %rbp
-	adcq $0, %rbx
-	mulxq 32(%rsp), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
-	addq %r12, %rax
-	adcq $0, %r14
 	movq %r10, %rdx
-	mulxq 56(%rsp), %rbx, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
+	mulxq 48(%rsp), %r14, %rdi
+	addq %r14, %rcx
+	adcq %rdi, %r13
+	mulxq 16(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %rbx
+	mulxq 32(%rsp), %r14, %rdi
+	adcq %r14, %r12
+	adcq $0, %rdi
 	movq %rsi, 272(%rsp)
-	mulxq 48(%rsp), %rbx, %rsi
-	addq %r12, %rbx
-	adcq $0, %rsi
-	addq %rbx, %rcx
-	adcq $0, %rsi
-	mulxq 8(%rsp), %r12, %rbx
-	addq %rsi, %r12
-	adcq $0, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq 16(%rsp), %rsi, %r12
-	addq %rbx, %rsi
-	adcq $0, %r12
-	addq %rsi, %rbp
-	adcq $0, %r12
-	mulxq 40(%rsp), %rbx, %rsi
-	addq %r12, %rbx
-	adcq $0, %rsi
-	addq %rbx, %rax
-	adcq $0, %rsi
-	mulxq 32(%rsp), %r12, %rbx
-	addq %rsi, %r12
-	adcq $0, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
+	mulxq 56(%rsp), %r14, %rsi
+	addq %r14, %r11
+	adcq %rsi, %rcx
+	mulxq 8(%rsp), %r14, %rsi
+	adcq %r14, %r13
+	adcq %rsi, %rbp
+	mulxq 40(%rsp), %r14, %rsi
+	adcq %r14, %rbx
+	adcq %rsi, %r12
+	adcq $0, %rdi
 	movq 88(%rsp), %rdx
-	mulxq 56(%rsp), %rsi, %r12
-	addq %rsi, %rcx
-	adcq $0, %r12
-	movq %r13, 280(%rsp)
-	mulxq 48(%rsp), %rsi, %r13
-	addq %r12, %rsi
-	adcq $0, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	mulxq 8(%rsp), %r12, %rsi
-	addq %r13, %r12
+	mulxq 48(%rsp), %r14, %rsi
+	addq %r14, %r13
+	adcq %rsi, %rbp
+	mulxq 16(%rsp), %r14, %rsi
+	adcq %r14, %rbx
+	adcq %rsi, %r12
+	mulxq 32(%rsp), %r14, %rsi
+	adcq %r14, %rdi
 	adcq $0, %rsi
-	addq %r12, %rbp
-	adcq $0, %rsi
-	mulxq 16(%rsp), %r13, %r12
-	addq %rsi, %r13
-	adcq $0, %r12
-	addq %r13, %rax
-	adcq $0, %r12
-	mulxq 40(%rsp), %rsi, %r13
-	addq %r12, %rsi
-	adcq $0, %r13
-	addq %rsi, %r14
-	adcq $0, %r13
-	mulxq 32(%rsp), %r12, %rsi
-	addq %r13, %r12
-	adcq $0, %rsi
-	addq %r12, %rbx
+	movq %r11, 280(%rsp)
+	mulxq 56(%rsp), %r14, %r11
+	addq %r14, %rcx
+	adcq %r11, %r13
+	mulxq 8(%rsp), %r14, %r11
+	adcq %r14, %rbp
+	adcq %r11, %rbx
+	mulxq 40(%rsp), %r14, %r11
+	adcq %r14, %r12
+	adcq %r11, %rdi
 	adcq $0, %rsi
 	movq 72(%rsp), %rdx
-	mulxq 56(%rsp), %r13, %r12
-	addq %r13, %rdi
-	adcq $0, %r12
+	mulxq 48(%rsp), %r14, %r11
+	addq %r14, %rbp
+	adcq %r11, %rbx
+	mulxq 16(%rsp), %r14, %r11
+	adcq %r14, %r12
+	adcq %r11, %rdi
+	mulxq 32(%rsp), %r14, %r11
+	adcq %r14, %rsi
+	adcq $0, %r11
 	movq %rcx, 288(%rsp)
-	mulxq 48(%rsp), %r13, %rcx
-	addq %r12, %r13
-	adcq $0, %rcx
-	addq %r13, %rbp
-	adcq $0, %rcx
-	mulxq 8(%rsp), %r12, %r13
-	addq %rcx, %r12
-	adcq $0, %r13
-	addq %r12, %rax
-	adcq $0, %r13
-	mulxq 16(%rsp), %rcx, %r12
-	addq %r13, %rcx
-	adcq $0, %r12
-	addq %rcx, %r14
-	adcq $0, %r12
-	mulxq 40(%rsp), %r13, %rcx
-	addq %r12, %r13
-	adcq $0, %rcx
-	addq %r13, %rbx
-	adcq $0, %rcx
-	mulxq 32(%rsp), %r12, %r13
-	addq %rcx, %r12
-	adcq $0, %r13
-	addq %r12, %rsi
-	adcq $0, %r13
+	mulxq 56(%rsp), %r14, %rcx
+	addq %r14, %r13
+	adcq %rcx, %rbp
+	mulxq 8(%rsp), %r14, %rcx
+	adcq %r14, %rbx
+	adcq %rcx, %r12
+	mulxq 40(%rsp), %r14, %rcx
+	adcq %r14, %rdi
+	adcq %rcx, %rsi
+	adcq $0, %r11
 	movq 64(%rsp), %rdx
-	mulxq 56(%rsp), %rcx, %r12
-	addq %rcx, %rbp
-	adcq $0, %r12
-	movq %rdi, 296(%rsp)
-	mulxq 48(%rsp), %rcx, %rdi
-	addq %r12, %rcx
-	adcq $0, %rdi
-	addq %rcx, %rax
-	adcq $0, %rdi
-	mulxq 8(%rsp), %r12, %rcx
-	addq %rdi, %r12
+	mulxq 48(%rsp), %r14, %rcx
+	addq %r14, %rbx
+	adcq %rcx, %r12
+	mulxq 16(%rsp), %r14, %rcx
+	adcq %r14, %rdi
+	adcq %rcx, %rsi
+	mulxq 32(%rsp), %r14, %rcx
+	adcq %r14, %r11
 	adcq $0, %rcx
-	addq %r12, %r14
-	adcq $0, %rcx
-	mulxq 16(%rsp), %rdi, %r12
-	addq %rcx, %rdi
-	adcq $0, %r12
-	addq %rdi, %rbx
-	adcq $0, %r12
-	mulxq 40(%rsp), %rcx, %rdi
-	addq %r12, %rcx
-	adcq $0, %rdi
-	addq %rcx, %rsi
-	adcq $0, %rdi
-	mulxq 32(%rsp), %r12, %rcx
-	addq %rdi, %r12
-	adcq $0, %rcx
-	addq %r12, %r13
-	adcq $0, %rcx
-	movq 24(%rsp), %rdi
-	xorq %rdi, %r11
-	movq 272(%rsp), %r12
-	xorq %rdi, %r12
-	movq 280(%rsp), %r8
-	xorq %rdi, %r8
-	movq 288(%rsp), %r9
-	xorq %rdi, %r9
-	movq 296(%rsp), %r10
-	xorq %rdi, %r10
-	xorq %rdi, %rbp
-	xorq %rdi, %rax
-	xorq %rdi, %r14
-	xorq %rdi, %rbx
-	xorq %rdi, %rsi
-	xorq %rdi, %r13
-	xorq %rdi, %rcx
 	movq %r13, 296(%rsp)
-	movq %rdi, %r13
-	addq %r13, %r13
-	adcq 80(%rsp), %r11
-	adcq 96(%rsp), %r12
+	mulxq 56(%rsp), %r14, %r13
+	addq %r14, %rbp
+	adcq %r13, %rbx
+	mulxq 8(%rsp), %r14, %r13
+	adcq %r14, %r12
+	adcq %r13, %rdi
+	mulxq 40(%rsp), %r14, %r13
+	adcq %r14, %rsi
+	adcq %r13, %r11
+	adcq $0, %rcx
+	movq 24(%rsp), %r14
+	xorq %r14, %rax
+	movq 272(%rsp), %r13
+	xorq %r14, %r13
+	movq 280(%rsp), %r8
+	xorq %r14, %r8
+	movq 288(%rsp), %r9
+	xorq %r14, %r9
+	movq 296(%rsp), %r10
+	xorq %r14, %r10
+	xorq %r14, %rbp
+	xorq %r14, %rbx
+	xorq %r14, %r12
+	xorq %r14, %rdi
+	xorq %r14, %rsi
+	xorq %r14, %r11
+	xorq %r14, %rcx
+	movq %r11, 296(%rsp)
+	movq %r14, %r11
+	addq %r11, %r11
+	adcq 80(%rsp), %rax
+	adcq 96(%rsp), %r13
 	adcq 104(%rsp), %r8
 	adcq 112(%rsp), %r9
 	adcq 120(%rsp), %r10
 	adcq 168(%rsp), %rbp
-	adcq 160(%rsp), %rax
-	adcq 152(%rsp), %r14
-	adcq 144(%rsp), %rbx
+	adcq 160(%rsp), %rbx
+	adcq 152(%rsp), %r12
+	adcq 144(%rsp), %rdi
 	adcq 136(%rsp), %rsi
-	movq 296(%rsp), %r13
-	adcq 128(%rsp), %r13
+	movq 296(%rsp), %r11
+	adcq 128(%rsp), %r11
 	adcq 184(%rsp), %rcx
-	adcq $0, %rdi
-	addq 176(%rsp), %r11
-	adcq 192(%rsp), %r12
+	adcq $0, %r14
+	addq 176(%rsp), %rax
+	adcq 192(%rsp), %r13
 	adcq 200(%rsp), %r8
 	adcq 208(%rsp), %r9
 	adcq 216(%rsp), %r10
 	adcq 264(%rsp), %rbp
-	adcq 256(%rsp), %rax
-	adcq 248(%rsp), %r14
-	adcq 240(%rsp), %rbx
+	adcq 256(%rsp), %rbx
+	adcq 248(%rsp), %r12
+	adcq 240(%rsp), %rdi
 	adcq 232(%rsp), %rsi
-	adcq 224(%rsp), %r13
+	adcq 224(%rsp), %r11
 	adcq %r15, %rcx
-	adcq $0, %rdi
-	movq %r13, 296(%rsp)
-	movq 0(%rsp), %r13
+	adcq $0, %r14
+	movq %r11, 296(%rsp)
+	movq 0(%rsp), %r11
 	movq %rsi, 0(%rsp)
 	movq 80(%rsp), %rsi
-	movq %rsi, 0(%r13)
+	movq %rsi, 0(%r11)
 	movq 96(%rsp), %rsi
-	movq %rsi, 8(%r13)
+	movq %rsi, 8(%r11)
 	movq 104(%rsp), %rsi
-	movq %rsi, 16(%r13)
+	movq %rsi, 16(%r11)
 	movq 112(%rsp), %rsi
-	movq %rsi, 24(%r13)
+	movq %rsi, 24(%r11)
 	movq 120(%rsp), %rsi
-	movq %rsi, 32(%r13)
+	movq %rsi, 32(%r11)
 	movq 168(%rsp), %rsi
-	movq %rsi, 40(%r13)
+	movq %rsi, 40(%r11)
 	movq 160(%rsp), %rsi
-	addq %r11, %rsi
-	movq %rsi, 48(%r13)
-	movq 152(%rsp), %r11
-	adcq %r12, %r11
-	movq %r11, 56(%r13)
+	addq %rax, %rsi
+	movq %rsi, 48(%r11)
+	movq 152(%rsp), %rax
+	adcq %r13, %rax
+	movq %rax, 56(%r11)
 	movq 144(%rsp), %rsi
 	adcq %r8, %rsi
-	movq %rsi, 64(%r13)
-	movq 136(%rsp), %r12
-	adcq %r9, %r12
-	movq %r12, 72(%r13)
-	movq 128(%rsp), %r11
-	adcq %r10, %r11
-	movq %r11, 80(%r13)
+	movq %rsi, 64(%r11)
+	movq 136(%rsp), %r13
+	adcq %r9, %r13
+	movq %r13, 72(%r11)
+	movq 128(%rsp), %rax
+	adcq %r10, %rax
+	movq %rax, 80(%r11)
 	movq 184(%rsp), %r8
 	adcq %rbp, %r8
-	movq %r8, 88(%r13)
+	movq %r8, 88(%r11)
 	movq 176(%rsp), %rsi
-	adcq %rax, %rsi
-	movq %rsi, 96(%r13)
+	adcq %rbx, %rsi
+	movq %rsi, 96(%r11)
 	movq 192(%rsp), %r9
-	adcq %r14, %r9
-	movq %r9, 104(%r13)
-	movq 200(%rsp), %r12
-	adcq %rbx, %r12
-	movq %r12, 112(%r13)
+	adcq %r12, %r9
+	movq %r9, 104(%r11)
+	movq 200(%rsp), %r13
+	adcq %rdi, %r13
+	movq %r13, 112(%r11)
 	movq 208(%rsp), %r10
 	adcq 0(%rsp), %r10
-	movq %r10, 120(%r13)
-	movq 216(%rsp), %r11
-	adcq 296(%rsp), %r11
-	movq %r11, 128(%r13)
+	movq %r10, 120(%r11)
+	movq 216(%rsp), %rax
+	adcq 296(%rsp), %rax
+	movq %rax, 128(%r11)
 	movq 264(%rsp), %rbp
 	adcq %rcx, %rbp
-	movq %rbp, 136(%r13)
+	movq %rbp, 136(%r11)
 	movq 256(%rsp), %r8
-	adcq %rdi, %r8
-	movq %r8, 144(%r13)
-	movq 248(%rsp), %rax
-	adcq $0, %rax
-	movq %rax, 152(%r13)
+	adcq %r14, %r8
+	movq %r8, 144(%r11)
+	movq 248(%rsp), %rbx
+	adcq $0, %rbx
+	movq %rbx, 152(%r11)
 	movq 240(%rsp), %rsi
 	adcq $0, %rsi
-	movq %rsi, 160(%r13)
-	movq 232(%rsp), %r14
-	adcq $0, %r14
-	movq %r14, 168(%r13)
+	movq %rsi, 160(%r11)
+	movq 232(%rsp), %r12
+	adcq $0, %r12
+	movq %r12, 168(%r11)
 	movq 224(%rsp), %r9
 	adcq $0, %r9
-	movq %r9, 176(%r13)
+	movq %r9, 176(%r11)
 	adcq $0, %r15
-	movq %r15, 184(%r13)
+	movq %r15, 184(%r11)
 	addq $304, %rsp
 popq %rbx
 popq %rbp
@@ -6072,26 +5769,26 @@ pushq %rbx
 	adcq $0, %r13
 	movq %rbp, 16(%rsp)
 	mulxq 24(%rsi), %r14, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
 	addq %r14, %r12
 	adcq $0, %rbp
-	mulxq 32(%rsi), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
-	addq %r13, %rbx
-	adcq $0, %r14
-	mulxq 40(%rsi), %rbp, %r13
-	addq %r14, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	mulxq 32(%rsi), %r14, %r13
+	addq %r14, %rbx
 	adcq $0, %r13
-	addq %rbp, %rdi
+	addq %rbp, %rbx
 	adcq $0, %r13
+	mulxq 40(%rsi), %r14, %rbp
+	addq %r14, %rdi
+	adcq $0, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %rbp
+	mulxq 24(%rsi), %r14, %r13
 	movq %r12, 24(%rsp)
 	movq %r15, 32(%rsp)
 	mulxq 32(%rsi), %r12, %r15
-	addq %rbp, %r12
+	addq %r13, %r12
 	movq %rax, 40(%rsp)
 	movq %r11, 48(%rsp)
 	mulxq 40(%rsi), %rax, %r11
@@ -6099,7 +5796,7 @@ pushq %rbx
 	adcq $0, %r11
 	addq %r14, %rbx
 	adcq %r12, %rdi
-	adcq %rax, %r13
+	adcq %rax, %rbp
 	adcq $0, %r11
 	movq 24(%rsi), %rdx
 	mulxq 32(%rsi), %r14, %r12
@@ -6107,7 +5804,7 @@ pushq %rbx
 	mulxq 40(%rsi), %rax, %rdi
 	addq %r12, %rax
 	adcq $0, %rdi
-	addq %r14, %r13
+	addq %r14, %rbp
 	adcq %rax, %r11
 	adcq $0, %rdi
 	movq 32(%rsi), %rdx
@@ -6119,9 +5816,9 @@ pushq %rbx
 	movq %r11, 16(%rsp)
 	movq 8(%rsp), %r11
 	adcq %r11, %r11
-	movq %r13, 8(%rsp)
-	movq 32(%rsp), %r13
-	adcq %r13, %r13
+	movq %rbp, 8(%rsp)
+	movq 32(%rsp), %rbp
+	adcq %rbp, %rbp
 	movq %rbx, 32(%rsp)
 	movq 24(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -6143,40 +5840,40 @@ pushq %rbx
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 0(%rsi), %rdx
-	movq %r13, 64(%rsp)
+	movq %rbp, 64(%rsp)
 	movq %r11, 72(%rsp)
-	mulxq %rdx, %r13, %r11
+	mulxq %rdx, %rbp, %r11
 	addq %r11, %r14
 	movq 8(%rsi), %rdx
 	movq %r14, 80(%rsp)
 	mulxq %rdx, %r11, %r14
-	movq %r13, 88(%rsp)
-	movq 72(%rsp), %r13
-	adcq %r11, %r13
+	movq %rbp, 88(%rsp)
+	movq 72(%rsp), %rbp
+	adcq %r11, %rbp
 	movq 64(%rsp), %r11
 	adcq %r14, %r11
 	movq 16(%rsi), %rdx
 	movq %r11, 64(%rsp)
 	mulxq %rdx, %r14, %r11
-	movq %r13, 72(%rsp)
-	movq 24(%rsp), %r13
-	adcq %r14, %r13
+	movq %rbp, 72(%rsp)
+	movq 24(%rsp), %rbp
+	adcq %r14, %rbp
 	movq 32(%rsp), %r14
 	adcq %r11, %r14
 	movq 24(%rsi), %rdx
 	movq %r14, 32(%rsp)
 	mulxq %rdx, %r11, %r14
-	movq %r13, 24(%rsp)
-	movq 56(%rsp), %r13
-	adcq %r11, %r13
+	movq %rbp, 24(%rsp)
+	movq 56(%rsp), %rbp
+	adcq %r11, %rbp
 	movq 8(%rsp), %r11
 	adcq %r14, %r11
 	movq 32(%rsi), %rdx
 	movq %r11, 8(%rsp)
 	mulxq %rdx, %r14, %r11
-	movq %r13, 56(%rsp)
-	movq 16(%rsp), %r13
-	adcq %r14, %r13
+	movq %rbp, 56(%rsp)
+	movq 16(%rsp), %rbp
+	adcq %r14, %rbp
 	adcq %r11, %rdi
 	movq 40(%rsi), %rdx
 	mulxq %rdx, %r14, %r11
@@ -6185,15 +5882,15 @@ pushq %rbx
 	movq 48(%rsi), %rdx
 	mulxq 56(%rsi), %r14, %r11
 	movq %rdi, 16(%rsp)
-	movq %r13, 96(%rsp)
-	mulxq 64(%rsi), %rdi, %r13
+	movq %rbp, 96(%rsp)
+	mulxq 64(%rsi), %rdi, %rbp
 	addq %r11, %rdi
 	movq %rbx, 104(%rsp)
 	mulxq 72(%rsi), %r11, %rbx
-	adcq %r13, %r11
+	adcq %rbp, %r11
 	movq %rax, 112(%rsp)
-	mulxq 80(%rsi), %r13, %rax
-	adcq %rbx, %r13
+	mulxq 80(%rsi), %rbp, %rax
+	adcq %rbx, %rbp
 	movq %r10, 120(%rsp)
 	mulxq 88(%rsi), %rbx, %r10
 	adcq %rax, %rbx
@@ -6205,42 +5902,42 @@ pushq %rbx
 	adcq $0, %rdi
 	movq %r14, 136(%rsp)
 	mulxq 72(%rsi), %rax, %r14
-	addq %rdi, %rax
+	addq %rax, %rbp
 	adcq $0, %r14
-	addq %rax, %r13
+	addq %rdi, %rbp
 	adcq $0, %r14
-	mulxq 80(%rsi), %rdi, %rax
-	addq %r14, %rdi
-	adcq $0, %rax
-	addq %rdi, %rbx
-	adcq $0, %rax
-	mulxq 88(%rsi), %r14, %rdi
-	addq %rax, %r14
+	mulxq 80(%rsi), %rax, %rdi
+	addq %rax, %rbx
 	adcq $0, %rdi
-	addq %r14, %r10
+	addq %r14, %rbx
 	adcq $0, %rdi
+	mulxq 88(%rsi), %rax, %r14
+	addq %rax, %r10
+	adcq $0, %r14
+	addq %rdi, %r10
+	adcq $0, %r14
 	movq 64(%rsi), %rdx
-	mulxq 72(%rsi), %rax, %r14
-	movq %r13, 144(%rsp)
+	mulxq 72(%rsi), %rax, %rdi
+	movq %rbp, 144(%rsp)
 	movq %r11, 152(%rsp)
-	mulxq 80(%rsi), %r13, %r11
-	addq %r14, %r13
+	mulxq 80(%rsi), %rbp, %r11
+	addq %rdi, %rbp
 	movq %r9, 160(%rsp)
 	movq %r8, 168(%rsp)
 	mulxq 88(%rsi), %r9, %r8
 	adcq %r11, %r9
 	adcq $0, %r8
 	addq %rax, %rbx
-	adcq %r13, %r10
-	adcq %r9, %rdi
+	adcq %rbp, %r10
+	adcq %r9, %r14
 	adcq $0, %r8
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rax, %r13
+	mulxq 80(%rsi), %rax, %rbp
 	movq %r10, 176(%rsp)
 	mulxq 88(%rsi), %r9, %r10
-	addq %r13, %r9
+	addq %rbp, %r9
 	adcq $0, %r10
-	addq %rax, %rdi
+	addq %rax, %r14
 	adcq %r9, %r8
 	adcq $0, %r10
 	movq 80(%rsi), %rdx
@@ -6252,9 +5949,9 @@ pushq %rbx
 	movq %r8, 136(%rsp)
 	movq 128(%rsp), %r8
 	adcq %r8, %r8
-	movq %rdi, 128(%rsp)
-	movq 152(%rsp), %rdi
-	adcq %rdi, %rdi
+	movq %r14, 128(%rsp)
+	movq 152(%rsp), %r14
+	adcq %r14, %r14
 	movq %rbx, 152(%rsp)
 	movq 144(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -6276,40 +5973,40 @@ pushq %rbx
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 48(%rsi), %rdx
-	movq %rdi, 184(%rsp)
+	movq %r14, 184(%rsp)
 	movq %r8, 192(%rsp)
-	mulxq %rdx, %rdi, %r8
+	mulxq %rdx, %r14, %r8
 	addq %r8, %rax
 	movq 56(%rsi), %rdx
 	movq %rax, 200(%rsp)
 	mulxq %rdx, %r8, %rax
-	movq %rdi, 208(%rsp)
-	movq 192(%rsp), %rdi
-	adcq %r8, %rdi
+	movq %r14, 208(%rsp)
+	movq 192(%rsp), %r14
+	adcq %r8, %r14
 	movq 184(%rsp), %r8
 	adcq %rax, %r8
 	movq 64(%rsi), %rdx
 	movq %r8, 184(%rsp)
 	mulxq %rdx, %rax, %r8
-	movq %rdi, 192(%rsp)
-	movq 144(%rsp), %rdi
-	adcq %rax, %rdi
+	movq %r14, 192(%rsp)
+	movq 144(%rsp), %r14
+	adcq %rax, %r14
 	movq 152(%rsp), %rax
 	adcq %r8, %rax
 	movq 72(%rsi), %rdx
 	movq %rax, 152(%rsp)
 	mulxq %rdx, %r8, %rax
-	movq %rdi, 144(%rsp)
-	movq 176(%rsp), %rdi
-	adcq %r8, %rdi
+	movq %r14, 144(%rsp)
+	movq 176(%rsp), %r14
+	adcq %r8, %r14
 	movq 128(%rsp), %r8
 	adcq %rax, %r8
 	movq 80(%rsi), %rdx
 	movq %r8, 128(%rsp)
 	mulxq %rdx, %rax, %r8
-	movq %rdi, 176(%rsp)
-	movq 136(%rsp), %rdi
-	adcq %rax, %rdi
+	movq %r14, 176(%rsp)
+	movq 136(%rsp), %r14
+	adcq %rax, %r14
 	adcq %r8, %r10
 	movq 88(%rsi), %rdx
 	mulxq %rdx, %rax, %r8
@@ -6320,15 +6017,15 @@ pushq %rbx
 	movq %r10, 136(%rsp)
 	mulxq 160(%rsp), %rsi, %r10
 	addq %r8, %rsi
-	movq %rdi, 216(%rsp)
-	mulxq 120(%rsp), %r8, %rdi
+	movq %r14, 216(%rsp)
+	mulxq 120(%rsp), %r8, %r14
 	adcq %r10, %r8
 	movq %rbx, 224(%rsp)
 	mulxq 48(%rsp), %r10, %rbx
-	adcq %rdi, %r10
+	adcq %r14, %r10
 	movq %r9, 232(%rsp)
-	mulxq 40(%rsp), %rdi, %r9
-	adcq %rbx, %rdi
+	mulxq 40(%rsp), %r14, %r9
+	adcq %rbx, %r14
 	adcq $0, %r9
 	movq 168(%rsp), %rdx
 	movq %rsi, 240(%rsp)
@@ -6337,156 +6034,156 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %rax, 248(%rsp)
 	mulxq 120(%rsp), %rbx, %rax
-	addq %rsi, %rbx
-	adcq $0, %rax
 	addq %rbx, %r10
 	adcq $0, %rax
-	mulxq 48(%rsp), %rsi, %rbx
-	addq %rax, %rsi
-	adcq $0, %rbx
-	addq %rsi, %rdi
-	adcq $0, %rbx
-	mulxq 40(%rsp), %rax, %rsi
-	addq %rbx, %rax
+	addq %rsi, %r10
+	adcq $0, %rax
+	mulxq 48(%rsp), %rbx, %rsi
+	addq %rbx, %r14
 	adcq $0, %rsi
-	addq %rax, %r9
+	addq %rax, %r14
 	adcq $0, %rsi
+	mulxq 40(%rsp), %rbx, %rax
+	addq %rbx, %r9
+	adcq $0, %rax
+	addq %rsi, %r9
+	adcq $0, %rax
 	movq 160(%rsp), %rdx
-	mulxq 120(%rsp), %rbx, %rax
+	mulxq 120(%rsp), %rbx, %rsi
 	movq %r10, 256(%rsp)
 	movq %r8, 264(%rsp)
 	mulxq 48(%rsp), %r10, %r8
-	addq %rax, %r10
+	addq %rsi, %r10
 	movq %rcx, 272(%rsp)
 	movq %r9, 280(%rsp)
 	mulxq 40(%rsp), %rcx, %r9
 	adcq %r8, %rcx
 	adcq $0, %r9
-	addq %rbx, %rdi
+	addq %rbx, %r14
 	movq 280(%rsp), %rbx
 	adcq %r10, %rbx
-	adcq %rcx, %rsi
+	adcq %rcx, %rax
 	adcq $0, %r9
 	movq 120(%rsp), %rdx
 	mulxq 48(%rsp), %r10, %rcx
 	movq %rbx, 280(%rsp)
-	movq %rdi, 288(%rsp)
-	mulxq 40(%rsp), %rbx, %rdi
+	movq %r14, 288(%rsp)
+	mulxq 40(%rsp), %rbx, %r14
 	addq %rcx, %rbx
-	adcq $0, %rdi
-	addq %r10, %rsi
+	adcq $0, %r14
+	addq %r10, %rax
 	adcq %rbx, %r9
-	adcq $0, %rdi
+	adcq $0, %r14
 	movq 48(%rsp), %rdx
 	mulxq 40(%rsp), %r10, %rbx
-	addq %r10, %rdi
+	addq %r10, %r14
 	adcq $0, %rbx
 	movq 248(%rsp), %r10
 	addq %r10, %r10
 	movq %r9, 248(%rsp)
 	movq 240(%rsp), %r9
 	adcq %r9, %r9
-	movq %rsi, 240(%rsp)
-	movq 264(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 264(%rsp)
-	movq 256(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 256(%rsp)
-	movq 288(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 288(%rsp)
-	movq 280(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 280(%rsp)
-	movq 240(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 240(%rsp)
-	movq 248(%rsp), %rsi
-	adcq %rsi, %rsi
-	adcq %rdi, %rdi
+	movq %rax, 240(%rsp)
+	movq 264(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 264(%rsp)
+	movq 256(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 256(%rsp)
+	movq 288(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 288(%rsp)
+	movq 280(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 280(%rsp)
+	movq 240(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 240(%rsp)
+	movq 248(%rsp), %rax
+	adcq %rax, %rax
+	adcq %r14, %r14
 	adcq %rbx, %rbx
-	movq %rsi, 248(%rsp)
-	movq $0, %rsi
-	adcq $0, %rsi
+	movq %rax, 248(%rsp)
+	movq $0, %rax
+	adcq $0, %rax
 	movq 272(%rsp), %rdx
 	movq %r9, 296(%rsp)
-	movq %rsi, 304(%rsp)
-	mulxq %rdx, %r9, %rsi
-	addq %rsi, %r10
+	movq %rax, 304(%rsp)
+	mulxq %rdx, %r9, %rax
+	addq %rax, %r10
 	movq 168(%rsp), %rdx
 	movq %r10, 312(%rsp)
-	mulxq %rdx, %rsi, %r10
+	mulxq %rdx, %rax, %r10
 	movq %r9, 320(%rsp)
 	movq 296(%rsp), %r9
-	adcq %rsi, %r9
-	movq 264(%rsp), %rsi
-	adcq %r10, %rsi
+	adcq %rax, %r9
+	movq 264(%rsp), %rax
+	adcq %r10, %rax
 	movq 160(%rsp), %rdx
-	movq %rsi, 264(%rsp)
-	mulxq %rdx, %r10, %rsi
+	movq %rax, 264(%rsp)
+	mulxq %rdx, %r10, %rax
 	movq %r9, 296(%rsp)
 	movq 256(%rsp), %r9
 	adcq %r10, %r9
 	movq 288(%rsp), %r10
-	adcq %rsi, %r10
+	adcq %rax, %r10
 	movq 120(%rsp), %rdx
 	movq %r10, 288(%rsp)
-	mulxq %rdx, %rsi, %r10
+	mulxq %rdx, %rax, %r10
 	movq %r9, 256(%rsp)
 	movq 280(%rsp), %r9
-	adcq %rsi, %r9
-	movq 240(%rsp), %rsi
-	adcq %r10, %rsi
+	adcq %rax, %r9
+	movq 240(%rsp), %rax
+	adcq %r10, %rax
 	movq 48(%rsp), %rdx
-	movq %rsi, 240(%rsp)
-	mulxq %rdx, %r10, %rsi
+	movq %rax, 240(%rsp)
+	mulxq %rdx, %r10, %rax
 	movq %r9, 280(%rsp)
 	movq 248(%rsp), %r9
 	adcq %r10, %r9
-	adcq %rsi, %rdi
+	adcq %rax, %r14
 	movq 40(%rsp), %rdx
-	mulxq %rdx, %r10, %rsi
+	mulxq %rdx, %r10, %rax
 	adcq %r10, %rbx
 	movq 304(%rsp), %r10
-	adcq %rsi, %r10
-	movq $-1, %rsi
-	movq %rdi, 40(%rsp)
-	movq 320(%rsp), %rdi
-	xorq %rsi, %rdi
+	adcq %rax, %r10
+	movq $-1, %rax
+	movq %r14, 40(%rsp)
+	movq 320(%rsp), %r14
+	xorq %rax, %r14
 	movq %r9, 320(%rsp)
 	movq 312(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 312(%rsp)
 	movq 296(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 296(%rsp)
 	movq 264(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 264(%rsp)
 	movq 256(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 256(%rsp)
 	movq 288(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 288(%rsp)
 	movq 280(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 280(%rsp)
 	movq 240(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 240(%rsp)
 	movq 320(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 320(%rsp)
 	movq 40(%rsp), %r9
-	xorq %rsi, %r9
-	xorq %rsi, %rbx
-	xorq %rsi, %r10
+	xorq %rax, %r9
+	xorq %rax, %rbx
+	xorq %rax, %r10
 	movq %r9, 40(%rsp)
-	movq %rsi, %r9
+	movq %rax, %r9
 	addq %r9, %r9
-	adcq 88(%rsp), %rdi
+	adcq 88(%rsp), %r14
 	movq 312(%rsp), %r9
 	adcq 80(%rsp), %r9
 	movq %r9, 312(%rsp)
@@ -6515,8 +6212,8 @@ pushq %rbx
 	adcq 16(%rsp), %r9
 	adcq 112(%rsp), %rbx
 	adcq 104(%rsp), %r10
-	adcq $0, %rsi
-	addq 208(%rsp), %rdi
+	adcq $0, %rax
+	addq 208(%rsp), %r14
 	movq %r9, 40(%rsp)
 	movq 312(%rsp), %r9
 	adcq 200(%rsp), %r9
@@ -6546,7 +6243,7 @@ pushq %rbx
 	adcq 136(%rsp), %r9
 	adcq 232(%rsp), %rbx
 	adcq 224(%rsp), %r10
-	adcq $0, %rsi
+	adcq $0, %rax
 	movq %r9, 40(%rsp)
 	movq 0(%rsp), %r9
 	movq %r10, 0(%rsp)
@@ -6563,53 +6260,53 @@ pushq %rbx
 	movq 32(%rsp), %r10
 	movq %r10, 40(%r9)
 	movq 56(%rsp), %r10
-	addq %rdi, %r10
+	addq %r14, %r10
 	movq %r10, 48(%r9)
-	movq 8(%rsp), %rdi
-	adcq 312(%rsp), %rdi
-	movq %rdi, 56(%r9)
+	movq 8(%rsp), %r14
+	adcq 312(%rsp), %r14
+	movq %r14, 56(%r9)
 	movq 96(%rsp), %r10
 	adcq 296(%rsp), %r10
 	movq %r10, 64(%r9)
-	movq 16(%rsp), %rdi
-	adcq 264(%rsp), %rdi
-	movq %rdi, 72(%r9)
+	movq 16(%rsp), %r14
+	adcq 264(%rsp), %r14
+	movq %r14, 72(%r9)
 	movq 112(%rsp), %r10
 	adcq 256(%rsp), %r10
 	movq %r10, 80(%r9)
-	movq 104(%rsp), %rdi
-	adcq 288(%rsp), %rdi
-	movq %rdi, 88(%r9)
+	movq 104(%rsp), %r14
+	adcq 288(%rsp), %r14
+	movq %r14, 88(%r9)
 	movq 208(%rsp), %r10
 	adcq 280(%rsp), %r10
 	movq %r10, 96(%r9)
-	movq 200(%rsp), %rdi
-	adcq 240(%rsp), %rdi
-	movq %rdi, 104(%r9)
+	movq 200(%rsp), %r14
+	adcq 240(%rsp), %r14
+	movq %r14, 104(%r9)
 	movq 192(%rsp), %r10
 	adcq 320(%rsp), %r10
 	movq %r10, 112(%r9)
-	movq 184(%rsp), %rdi
-	adcq 40(%rsp), %rdi
-	movq %rdi, 120(%r9)
+	movq 184(%rsp), %r14
+	adcq 40(%rsp), %r14
+	movq %r14, 120(%r9)
 	movq 144(%rsp), %r10
 	adcq %rbx, %r10
 	movq %r10, 128(%r9)
-	movq 152(%rsp), %rdi
-	adcq 0(%rsp), %rdi
-	movq %rdi, 136(%r9)
+	movq 152(%rsp), %r14
+	adcq 0(%rsp), %r14
+	movq %r14, 136(%r9)
 	movq 176(%rsp), %rbx
-	adcq %rsi, %rbx
+	adcq %rax, %rbx
 	movq %rbx, 144(%r9)
 	movq 128(%rsp), %r10
 	adcq $0, %r10
 	movq %r10, 152(%r9)
-	movq 216(%rsp), %rdi
-	adcq $0, %rdi
-	movq %rdi, 160(%r9)
-	movq 136(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 168(%r9)
+	movq 216(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 160(%r9)
+	movq 136(%rsp), %rax
+	adcq $0, %rax
+	movq %rax, 168(%r9)
 	movq 232(%rsp), %rbx
 	adcq $0, %rbx
 	movq %rbx, 176(%r9)
@@ -6653,442 +6350,442 @@ pushq %rbx
 	addq %rcx, %r9
 	adcq $0, %r8
 	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r11
-	addq %r8, %r10
-	adcq $0, %r11
 	movq 48(%rsi), %rax
 	addq %r10, %rax
 	adcq $0, %r11
+	addq %r8, %rax
+	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rbp
-	addq %r11, %rbx
-	adcq $0, %rbp
 	movq 56(%rsi), %r12
 	addq %rbx, %r12
 	adcq $0, %rbp
+	addq %r11, %r12
+	adcq $0, %rbp
 	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
 	movq 64(%rsi), %r15
 	addq %r13, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r8
-	addq %r14, %rcx
-	adcq $0, %r8
-	movq 72(%rsi), %r10
-	addq %rcx, %r10
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rbx
-	addq %r8, %r11
+	addq %rbp, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r10
+	movq 72(%rsi), %r8
+	addq %rcx, %r8
+	adcq $0, %r10
+	addq %r14, %r8
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r11
+	movq 80(%rsi), %r13
+	addq %rbx, %r13
+	adcq $0, %r11
+	addq %r10, %r13
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rcx
+	movq 88(%rsi), %r14
+	addq %rbp, %r14
+	adcq $0, %rcx
+	addq %r11, %r14
+	adcq $0, %rcx
+	movq 8(%rsi), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r10
+	addq %rbx, %rax
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r11
+	addq %rbp, %r12
+	adcq $0, %r11
+	addq %r10, %r12
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rbp
+	addq %rbx, %r15
+	adcq $0, %rbp
+	addq %r11, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbx
+	addq %r10, %r8
 	adcq $0, %rbx
-	movq 80(%rsi), %rbp
+	addq %rbp, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
+	addq %rbx, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r11
+	addq %rbp, %r14
+	adcq $0, %r11
+	addq %r10, %r14
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rbp
+	addq %rbx, %rcx
+	adcq $0, %rbp
+	addq %r11, %rcx
+	adcq $0, %rbp
+	movq 16(%rsi), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rbx
+	addq %r10, %r12
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r10
+	addq %r11, %r15
+	adcq $0, %r10
+	addq %rbx, %r15
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rbx
+	addq %r11, %r8
+	adcq $0, %rbx
+	addq %r10, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
+	addq %rbx, %r13
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rbx
+	addq %r11, %r14
+	adcq $0, %rbx
+	addq %r10, %r14
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
+	addq %r11, %rcx
+	adcq $0, %r10
+	addq %rbx, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rbx
 	addq %r11, %rbp
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
-	movq 88(%rsi), %rcx
-	addq %r13, %rcx
-	adcq $0, %r14
-	movq 8(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r11
-	addq %r8, %rax
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %rbx, %r12
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %r8, %r15
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %rbx, %r10
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %r8, %rbp
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %rbx, %rcx
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %r8, %r14
-	adcq $0, %r11
-	movq 16(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r13
-	addq %rbx, %r12
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %rbx
-	addq %r13, %r8
+	addq %r10, %rbp
 	adcq $0, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	addq %r13, %r10
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	addq %rbx, %rbp
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %rbx
-	addq %r13, %r8
-	adcq $0, %rbx
-	addq %r8, %rcx
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	addq %r13, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	addq %rbx, %r11
-	adcq $0, %r13
 	movq 24(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r10
+	addq %r11, %r15
+	adcq $0, %r10
 	movq %rdi, 0(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %rdi
-	addq %rbx, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rdi
+	addq %r11, %r8
 	adcq $0, %rdi
-	addq %r8, %r10
+	addq %r10, %r8
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r8
-	addq %rdi, %rbx
-	adcq $0, %r8
-	addq %rbx, %rbp
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %rbx
-	addq %r8, %rdi
-	adcq $0, %rbx
-	addq %rdi, %rcx
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %rdi
-	addq %rbx, %r8
-	adcq $0, %rdi
-	addq %r8, %r14
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
-	addq %rdi, %rbx
-	adcq $0, %r8
-	addq %rbx, %r11
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %rbx
-	addq %r8, %rdi
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
 	addq %rdi, %r13
-	adcq $0, %rbx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rdi
+	addq %r11, %r14
+	adcq $0, %rdi
+	addq %r10, %r14
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	addq %r11, %rcx
+	adcq $0, %r10
+	addq %rdi, %rcx
+	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rdi
+	addq %r11, %rbp
+	adcq $0, %rdi
+	addq %r10, %rbp
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r10
+	addq %r11, %rbx
+	adcq $0, %r10
+	addq %rdi, %rbx
+	adcq $0, %r10
 	movq 32(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %rdi
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rdi
+	addq %r11, %r8
 	adcq $0, %rdi
 	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r15
-	addq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r15
+	addq %r11, %r13
 	adcq $0, %r15
-	addq %r8, %rbp
+	addq %rdi, %r13
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r8
-	addq %r15, %rdi
-	adcq $0, %r8
-	addq %rdi, %rcx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rdi
-	addq %r8, %r15
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rdi
+	addq %r11, %r14
 	adcq $0, %rdi
 	addq %r15, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r15
-	addq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r15
+	addq %r11, %rcx
 	adcq $0, %r15
-	addq %r8, %r11
+	addq %rdi, %rcx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r8
-	addq %r15, %rdi
-	adcq $0, %r8
-	addq %rdi, %r13
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rdi
-	addq %r8, %r15
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rdi
+	addq %r11, %rbp
 	adcq $0, %rdi
-	addq %r15, %rbx
+	addq %r15, %rbp
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r15
+	addq %r11, %rbx
+	adcq $0, %r15
+	addq %rdi, %rbx
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rdi
+	addq %r11, %r10
+	adcq $0, %rdi
+	addq %r15, %r10
 	adcq $0, %rdi
 	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r15
-	addq %r8, %rbp
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r15
+	addq %r11, %r13
 	adcq $0, %r15
-	movq %r10, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r8, %r10
-	addq %r15, %r8
-	adcq $0, %r10
-	addq %r8, %rcx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %r8
-	addq %r10, %r15
+	movq %r8, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r8
+	addq %r11, %r14
 	adcq $0, %r8
 	addq %r15, %r14
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r15
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r15
+	addq %r11, %rcx
 	adcq $0, %r15
-	addq %r10, %r11
+	addq %r8, %rcx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r8, %r10
-	addq %r15, %r8
-	adcq $0, %r10
-	addq %r8, %r13
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %r8
-	addq %r10, %r15
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r8
+	addq %r11, %rbp
 	adcq $0, %r8
-	addq %r15, %rbx
+	addq %r15, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %r15
-	addq %r8, %r10
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r15
+	addq %r11, %rbx
 	adcq $0, %r15
-	addq %r10, %rdi
+	addq %r8, %rbx
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	addq %r15, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r15
+	addq %r11, %rdi
+	adcq $0, %r15
+	addq %r8, %rdi
 	adcq $0, %r15
 	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r10
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r8
+	addq %r11, %r14
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r11
+	addq %r9, %rcx
+	adcq $0, %r11
 	addq %r8, %rcx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r8
-	addq %r10, %r9
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r8
+	addq %r9, %rbp
 	adcq $0, %r8
-	addq %r9, %r14
+	addq %r11, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r9
-	addq %r8, %r10
-	adcq $0, %r9
-	addq %r10, %r11
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	addq %r8, %r13
-	adcq $0, %r10
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
+	addq %r9, %rbx
+	adcq $0, %r11
+	addq %r8, %rbx
+	adcq $0, %r11
 	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
-	addq %r10, %r9
-	adcq $0, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r9
-	addq %r8, %r10
-	adcq $0, %r9
-	addq %r10, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	addq %r8, %r15
-	adcq $0, %r10
-	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r8
-	addq %r9, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
-	addq %r8, %rax
-	adcq $0, %r9
-	addq %rax, %r11
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rax
-	addq %r9, %r8
-	adcq $0, %rax
-	addq %r8, %r13
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r8
-	addq %rax, %r9
-	adcq $0, %r8
-	addq %r9, %rbx
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r9
-	addq %r8, %rax
-	adcq $0, %r9
-	addq %rax, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rax
-	addq %r9, %r8
-	adcq $0, %rax
-	addq %r8, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
-	addq %rax, %r9
-	adcq $0, %r8
 	addq %r9, %r10
 	adcq $0, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r11
+	addq %r9, %rdi
+	adcq $0, %r11
+	addq %r8, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
+	addq %r9, %r15
+	adcq $0, %r8
+	addq %r11, %r15
+	adcq $0, %r8
+	movq %r12, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r11
+	addq %r9, %rcx
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
+	addq %rax, %rbp
+	adcq $0, %r9
+	addq %r11, %rbp
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r11
+	addq %rax, %rbx
+	adcq $0, %r11
+	addq %r9, %rbx
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	addq %r11, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r11
+	addq %rax, %rdi
+	adcq $0, %r11
+	addq %r9, %rdi
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r9
+	addq %rax, %r15
+	adcq $0, %r9
+	addq %r11, %r15
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r11
+	addq %rax, %r8
+	adcq $0, %r11
+	addq %r9, %r8
+	adcq $0, %r11
 	movq 8(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
-	addq %rax, %r11
+	addq %rax, %rbp
 	adcq $0, %r9
 	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rax
-	addq %r9, %r12
+	addq %r12, %rbx
 	adcq $0, %rax
-	addq %r12, %r13
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
-	addq %rax, %r9
-	adcq $0, %r12
 	addq %r9, %rbx
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
-	addq %r12, %rax
-	adcq $0, %r9
-	addq %rax, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
-	addq %r9, %r12
 	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r9
+	addq %r12, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rax
+	addq %r12, %rdi
+	adcq $0, %rax
+	addq %r9, %rdi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r9
 	addq %r12, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r12
-	addq %rax, %r9
-	adcq $0, %r12
-	addq %r9, %r10
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r9
-	addq %r12, %rax
 	adcq $0, %r9
-	addq %rax, %r8
+	addq %rax, %r15
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rax
+	addq %r12, %r8
+	adcq $0, %rax
+	addq %r9, %r8
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r9
+	addq %r12, %r11
+	adcq $0, %r9
+	addq %rax, %r11
 	adcq $0, %r9
 	movq 16(%rsp), %rdx
 	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rax
-	addq %r12, %r13
-	adcq $0, %rax
-	movq %r11, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
-	addq %rax, %r12
-	adcq $0, %r11
 	addq %r12, %rbx
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r12
-	addq %r11, %rax
-	adcq $0, %r12
-	addq %rax, %rdi
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rax
-	addq %r12, %r11
 	adcq $0, %rax
-	addq %r11, %r15
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
-	addq %rax, %r12
-	adcq $0, %r11
+	movq %rbp, 8(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbp
 	addq %r12, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r12
-	addq %r11, %rax
-	adcq $0, %r12
-	addq %rax, %r8
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rax
+	adcq $0, %rbp
+	addq %rax, %r10
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rax
+	addq %r12, %rdi
+	adcq $0, %rax
+	addq %rbp, %rdi
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbp
+	addq %r12, %r15
+	adcq $0, %rbp
+	addq %rax, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
+	addq %r12, %r8
+	adcq $0, %rax
+	addq %rbp, %r8
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
 	addq %r12, %r11
-	adcq $0, %rax
-	addq %r11, %r9
-	adcq $0, %rax
-	movq %rbp, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r11
-	addq %r12, %rbx
-	adcq $0, %r11
-	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r13
-	addq %r11, %r12
-	adcq $0, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
-	addq %r13, %r11
-	adcq $0, %r12
-	addq %r11, %r15
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r11
-	addq %r12, %r13
-	adcq $0, %r11
-	addq %r13, %r10
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r13
-	addq %r11, %r12
-	adcq $0, %r13
-	addq %r12, %r8
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
-	addq %r13, %r11
-	adcq $0, %r12
-	addq %r11, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
-	addq %r12, %r13
-	adcq $0, %r11
-	addq %r13, %rax
-	adcq $0, %r11
-	movq %rcx, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	addq %rbp, %r15
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbp
-	addq %r12, %r13
 	adcq $0, %rbp
-	addq %r13, %r10
+	addq %rax, %r11
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
-	addq %r12, %r8
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbp, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rax
+	addq %r12, %r9
+	adcq $0, %rax
 	addq %rbp, %r9
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
-	addq %r12, %r13
+	adcq $0, %rax
+	movq %r13, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbp
+	addq %r12, %r10
 	adcq $0, %rbp
-	addq %r13, %rax
+	movq %rbx, 16(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	addq %rbp, %rdi
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbp
+	addq %r12, %r15
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r13
-	addq %rbp, %r12
-	adcq $0, %r13
+	addq %rbx, %r15
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbx
+	addq %r12, %r8
+	adcq $0, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbp
 	addq %r12, %r11
-	adcq $0, %r13
-	addq 96(%rsi), %r14
-	movq 8(%rsp), %rbp
-	adcq 104(%rsi), %rbp
+	adcq $0, %rbp
+	addq %rbx, %r11
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
+	addq %rbp, %r9
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbp
+	addq %r12, %rax
+	adcq $0, %rbp
+	addq %rbx, %rax
+	adcq $0, %rbp
+	movq %r14, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
+	addq %r13, %r15
+	adcq $0, %r12
+	addq %rbx, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbx
+	addq %r13, %r8
+	adcq $0, %rbx
+	addq %r12, %r8
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	addq %r13, %r11
+	adcq $0, %r12
+	addq %rbx, %r11
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbx
+	addq %r13, %r9
+	adcq $0, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	addq %r13, %rax
+	adcq $0, %r12
+	addq %rbx, %rax
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbx
+	addq %r13, %rbp
+	adcq $0, %rbx
+	addq %r12, %rbp
+	adcq $0, %rbx
+	addq 96(%rsi), %rcx
+	movq 8(%rsp), %r13
+	adcq 104(%rsi), %r13
 	movq 16(%rsp), %r12
 	adcq 112(%rsi), %r12
-	adcq 120(%rsi), %rbx
+	adcq 120(%rsi), %r10
 	adcq 128(%rsi), %rdi
 	adcq 136(%rsi), %r15
-	adcq 144(%rsi), %r10
-	adcq 152(%rsi), %r8
+	adcq 144(%rsi), %r8
+	adcq 152(%rsi), %r11
 	adcq 160(%rsi), %r9
 	adcq 168(%rsi), %rax
-	adcq 176(%rsi), %r11
-	adcq 184(%rsi), %r13
-	movq %r14, %rcx
-	subq $-1, %rcx
-	movq %rbx, 16(%rsp)
-	movq %rbp, %rbx
-	sbbq $-1, %rbx
-	movq %r11, 8(%rsp)
-	movq %r12, %r11
-	sbbq $-1, %r11
+	adcq 176(%rsi), %rbp
+	adcq 184(%rsi), %rbx
+	movq %rcx, %r14
+	subq $-1, %r14
+	movq %r10, 16(%rsp)
+	movq %r13, %r10
+	sbbq $-1, %r10
+	movq %rbp, 8(%rsp)
+	movq %r12, %rbp
+	sbbq $-1, %rbp
 	movq %rax, 24(%rsp)
 	movq 16(%rsp), %rax
 	sbbq $-1, %rax
@@ -7098,49 +6795,49 @@ pushq %rbx
 	movq %r9, 40(%rsp)
 	movq %r15, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
-	movq %r8, 48(%rsp)
-	movq %r10, %r8
-	sbbq .Lfg_p751_mont_p+48(%rip), %r8
-	movq %r10, 56(%rsp)
-	movq 48(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+56(%rip), %r10
+	movq %r11, 48(%rsp)
+	movq %r8, %r11
+	sbbq .Lfg_p751_mont_p+48(%rip), %r11
+	movq %r8, 56(%rsp)
+	movq 48(%rsp), %r8
+	sbbq .Lfg_p751_mont_p+56(%rip), %r8
 	movq %r15, 64(%rsp)
 	movq 40(%rsp), %r15
 	sbbq .Lfg_p751_mont_p+64(%rip), %r15
 	movq %rdi, 72(%rsp)
 	movq 24(%rsp), %rdi
 	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
-	movq %rbp, 80(%rsp)
-	movq 8(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
-	movq %r14, 88(%rsp)
-	movq %r13, %r14
-	sbbq .Lfg_p751_mont_p+88(%rip), %r14
-	cmovc 88(%rsp), %rcx
-	cmovc 80(%rsp), %rbx
-	cmovc 32(%rsp), %r11
+	movq %r13, 80(%rsp)
+	movq 8(%rsp), %r13
+	sbbq .Lfg_p751_mont_p+80(%rip), %r13
+	movq %rcx, 88(%rsp)
+	movq %rbx, %rcx
+	sbbq .Lfg_p751_mont_p+88(%rip), %rcx
+	cmovc 88(%rsp), %r14
+	cmovc 80(%rsp), %r10
+	cmovc 32(%rsp), %rbp
 	cmovc 16(%rsp), %rax
 	cmovc 72(%rsp), %r12
 	cmovc 64(%rsp), %r9
-	cmovc 56(%rsp), %r8
-	cmovc 48(%rsp), %r10
+	cmovc 56(%rsp), %r11
+	cmovc 48(%rsp), %r8
 	cmovc 40(%rsp), %r15
 	cmovc 24(%rsp), %rdi
-	cmovc 8(%rsp), %rbp
-	cmovc %r13, %r14
-	movq 0(%rsp), %r13
-	movq %rcx, 0(%r13)
-	movq %rbx, 8(%r13)
-	movq %r11, 16(%r13)
-	movq %rax, 24(%r13)
-	movq %r12, 32(%r13)
-	movq %r9, 40(%r13)
-	movq %r8, 48(%r13)
-	movq %r10, 56(%r13)
-	movq %r15, 64(%r13)
-	movq %rdi, 72(%r13)
-	movq %rbp, 80(%r13)
-	movq %r14, 88(%r13)
+	cmovc 8(%rsp), %r13
+	cmovc %rbx, %rcx
+	movq 0(%rsp), %rbx
+	movq %r14, 0(%rbx)
+	movq %r10, 8(%rbx)
+	movq %rbp, 16(%rbx)
+	movq %rax, 24(%rbx)
+	movq %r12, 32(%rbx)
+	movq %r9, 40(%rbx)
+	movq %r11, 48(%rbx)
+	movq %r8, 56(%rbx)
+	movq %r15, 64(%rbx)
+	movq %rdi, 72(%rbx)
+	movq %r13, 80(%rbx)
+	movq %rcx, 88(%rbx)
 	addq $96, %rsp
 popq %rbx
 popq %rbp
@@ -7265,547 +6962,412 @@ pushq %rbx
 	adcq $0, %rax
 	movq 8(%rsi), %rdx
 	movq %rdi, 80(%rsp)
-	mulxq 0(%rcx), %rbx, %rdi
-	addq %rbx, %r15
+	mulxq 8(%rcx), %rbx, %rdi
+	addq %rbx, %rbp
+	adcq %rdi, %r14
+	mulxq 24(%rcx), %rbx, %rdi
+	adcq %rbx, %r13
+	adcq %rdi, %r12
+	mulxq 40(%rcx), %rbx, %rdi
+	adcq %rbx, %rax
 	adcq $0, %rdi
 	movq %r11, 88(%rsp)
-	mulxq 8(%rcx), %rbx, %r11
-	addq %rdi, %rbx
-	adcq $0, %r11
-	addq %rbx, %rbp
-	adcq $0, %r11
-	mulxq 16(%rcx), %rdi, %rbx
-	addq %r11, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r14
-	adcq $0, %rbx
-	mulxq 24(%rcx), %r11, %rdi
-	addq %rbx, %r11
-	adcq $0, %rdi
-	addq %r11, %r13
-	adcq $0, %rdi
+	mulxq 0(%rcx), %rbx, %r11
+	addq %rbx, %r15
+	adcq %r11, %rbp
+	mulxq 16(%rcx), %rbx, %r11
+	adcq %rbx, %r14
+	adcq %r11, %r13
 	mulxq 32(%rcx), %rbx, %r11
-	addq %rdi, %rbx
-	adcq $0, %r11
-	addq %rbx, %r12
-	adcq $0, %r11
-	mulxq 40(%rcx), %rdi, %rbx
-	addq %r11, %rdi
-	adcq $0, %rbx
-	addq %rdi, %rax
-	adcq $0, %rbx
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	adcq $0, %rdi
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r11, %rdi
-	addq %r11, %rbp
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %r11
+	addq %rbx, %r14
+	adcq %r11, %r13
+	mulxq 24(%rcx), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	mulxq 40(%rcx), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq $0, %r11
 	movq %r15, 96(%rsp)
-	mulxq 8(%rcx), %r11, %r15
-	addq %rdi, %r11
-	adcq $0, %r15
-	addq %r11, %r14
-	adcq $0, %r15
-	mulxq 16(%rcx), %rdi, %r11
-	addq %r15, %rdi
-	adcq $0, %r11
-	addq %rdi, %r13
-	adcq $0, %r11
-	mulxq 24(%rcx), %r15, %rdi
-	addq %r11, %r15
-	adcq $0, %rdi
-	addq %r15, %r12
-	adcq $0, %rdi
-	mulxq 32(%rcx), %r11, %r15
-	addq %rdi, %r11
-	adcq $0, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	mulxq 40(%rcx), %rdi, %r11
-	addq %r15, %rdi
-	adcq $0, %r11
-	addq %rdi, %rbx
+	mulxq 0(%rcx), %rbx, %r15
+	addq %rbx, %rbp
+	adcq %r15, %r14
+	mulxq 16(%rcx), %rbx, %r15
+	adcq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 32(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
 	adcq $0, %r11
 	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %r15
+	addq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 24(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
+	mulxq 40(%rcx), %rbx, %r15
+	adcq %rbx, %r11
+	adcq $0, %r15
 	movq %rbp, 104(%rsp)
-	mulxq 8(%rcx), %r15, %rbp
-	addq %rdi, %r15
-	adcq $0, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	mulxq 16(%rcx), %rdi, %r15
-	addq %rbp, %rdi
-	adcq $0, %r15
-	addq %rdi, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %rbp, %rdi
-	addq %r15, %rbp
-	adcq $0, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	mulxq 32(%rcx), %r15, %rbp
-	addq %rdi, %r15
-	adcq $0, %rbp
-	addq %r15, %rbx
-	adcq $0, %rbp
-	mulxq 40(%rcx), %rdi, %r15
-	addq %rbp, %rdi
-	adcq $0, %r15
-	addq %rdi, %r11
+	mulxq 0(%rcx), %rbx, %rbp
+	addq %rbx, %r14
+	adcq %rbp, %r13
+	mulxq 16(%rcx), %rbx, %rbp
+	adcq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 32(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
 	adcq $0, %r15
 	movq 32(%rsi), %rdx
-	mulxq 0(%rcx), %rbp, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 24(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
+	mulxq 40(%rcx), %rbx, %rbp
+	adcq %rbx, %r15
+	adcq $0, %rbp
 	movq %r14, 112(%rsp)
-	mulxq 8(%rcx), %rbp, %r14
-	addq %rdi, %rbp
-	adcq $0, %r14
-	addq %rbp, %r12
-	adcq $0, %r14
-	mulxq 16(%rcx), %rdi, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	addq %rdi, %rax
-	adcq $0, %rbp
-	mulxq 24(%rcx), %r14, %rdi
-	addq %rbp, %r14
-	adcq $0, %rdi
-	addq %r14, %rbx
-	adcq $0, %rdi
-	mulxq 32(%rcx), %rbp, %r14
-	addq %rdi, %rbp
-	adcq $0, %r14
-	addq %rbp, %r11
-	adcq $0, %r14
-	mulxq 40(%rcx), %rdi, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	addq %rdi, %r15
+	mulxq 0(%rcx), %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %r12
+	mulxq 16(%rcx), %rbx, %r14
+	adcq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 32(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
 	adcq $0, %rbp
 	movq 40(%rsi), %rdx
-	mulxq 0(%rcx), %r14, %rdi
-	addq %r14, %r12
-	adcq $0, %rdi
+	mulxq 8(%rcx), %rbx, %r14
+	addq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 24(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
+	mulxq 40(%rcx), %rbx, %r14
+	adcq %rbx, %rbp
+	adcq $0, %r14
 	movq %r13, 120(%rsp)
-	mulxq 8(%rcx), %r14, %r13
-	addq %rdi, %r14
-	adcq $0, %r13
-	addq %r14, %rax
-	adcq $0, %r13
-	mulxq 16(%rcx), %rdi, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	addq %rdi, %rbx
-	adcq $0, %r14
-	mulxq 24(%rcx), %r13, %rdi
-	addq %r14, %r13
-	adcq $0, %rdi
-	addq %r13, %r11
-	adcq $0, %rdi
-	mulxq 32(%rcx), %r14, %r13
-	addq %rdi, %r14
-	adcq $0, %r13
-	addq %r14, %r15
-	adcq $0, %r13
-	mulxq 40(%rcx), %rdi, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	addq %rdi, %rbp
+	mulxq 0(%rcx), %rbx, %r13
+	addq %rbx, %r12
+	adcq %r13, %rax
+	mulxq 16(%rcx), %rbx, %r13
+	adcq %rbx, %rdi
+	adcq %r13, %r11
+	mulxq 32(%rcx), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %rbp
 	adcq $0, %r14
 	movq 48(%rsi), %rdx
-	mulxq 48(%rcx), %r13, %rdi
+	mulxq 48(%rcx), %rbx, %r13
 	movq %rbp, 128(%rsp)
 	movq %r15, 136(%rsp)
 	mulxq 56(%rcx), %rbp, %r15
-	addq %rdi, %rbp
+	addq %r13, %rbp
 	movq %r11, 144(%rsp)
-	mulxq 64(%rcx), %rdi, %r11
-	adcq %r15, %rdi
-	movq %rbx, 152(%rsp)
-	mulxq 72(%rcx), %r15, %rbx
+	mulxq 64(%rcx), %r13, %r11
+	adcq %r15, %r13
+	movq %rdi, 152(%rsp)
+	mulxq 72(%rcx), %r15, %rdi
 	adcq %r11, %r15
 	movq %rax, 160(%rsp)
 	mulxq 80(%rcx), %r11, %rax
-	adcq %rbx, %r11
+	adcq %rdi, %r11
 	movq %r12, 168(%rsp)
-	mulxq 88(%rcx), %rbx, %r12
-	adcq %rax, %rbx
+	mulxq 88(%rcx), %rdi, %r12
+	adcq %rax, %rdi
 	adcq $0, %r12
 	movq 56(%rsi), %rdx
-	movq %r13, 176(%rsp)
-	mulxq 48(%rcx), %rax, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
+	movq %rbx, 176(%rsp)
+	mulxq 56(%rcx), %rax, %rbx
+	addq %rax, %r13
+	adcq %rbx, %r15
+	mulxq 72(%rcx), %rax, %rbx
+	adcq %rax, %r11
+	adcq %rbx, %rdi
+	mulxq 88(%rcx), %rax, %rbx
+	adcq %rax, %r12
+	adcq $0, %rbx
 	movq %r14, 184(%rsp)
-	mulxq 56(%rcx), %rax, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	addq %rax, %rdi
-	adcq $0, %r14
-	mulxq 64(%rcx), %r13, %rax
-	addq %r14, %r13
-	adcq $0, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	mulxq 72(%rcx), %r14, %r13
-	addq %rax, %r14
-	adcq $0, %r13
-	addq %r14, %r11
-	adcq $0, %r13
+	mulxq 48(%rcx), %rax, %r14
+	addq %rax, %rbp
+	adcq %r14, %r13
+	mulxq 64(%rcx), %rax, %r14
+	adcq %rax, %r15
+	adcq %r14, %r11
 	mulxq 80(%rcx), %rax, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	addq %rax, %rbx
-	adcq $0, %r14
-	mulxq 88(%rcx), %r13, %rax
-	addq %r14, %r13
-	adcq $0, %rax
-	addq %r13, %r12
-	adcq $0, %rax
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	adcq $0, %rbx
 	movq 64(%rsi), %rdx
-	mulxq 48(%rcx), %r14, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
+	mulxq 56(%rcx), %rax, %r14
+	addq %rax, %r15
+	adcq %r14, %r11
+	mulxq 72(%rcx), %rax, %r14
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	mulxq 88(%rcx), %rax, %r14
+	adcq %rax, %rbx
+	adcq $0, %r14
 	movq %rbp, 192(%rsp)
-	mulxq 56(%rcx), %r14, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r14, %r15
-	adcq $0, %rbp
-	mulxq 64(%rcx), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
-	addq %r13, %r11
-	adcq $0, %r14
-	mulxq 72(%rcx), %rbp, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq 80(%rcx), %r14, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	mulxq 88(%rcx), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
-	addq %r13, %rax
+	mulxq 48(%rcx), %rax, %rbp
+	addq %rax, %r13
+	adcq %rbp, %r15
+	mulxq 64(%rcx), %rax, %rbp
+	adcq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 80(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
 	adcq $0, %r14
 	movq 72(%rsi), %rdx
-	mulxq 48(%rcx), %rbp, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	movq %rdi, 200(%rsp)
-	mulxq 56(%rcx), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %rbp, %r11
-	adcq $0, %rdi
-	mulxq 64(%rcx), %r13, %rbp
-	addq %rdi, %r13
+	mulxq 56(%rcx), %rax, %rbp
+	addq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 72(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
+	mulxq 88(%rcx), %rax, %rbp
+	adcq %rax, %r14
 	adcq $0, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	mulxq 72(%rcx), %rdi, %r13
-	addq %rbp, %rdi
-	adcq $0, %r13
-	addq %rdi, %r12
-	adcq $0, %r13
-	mulxq 80(%rcx), %rbp, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	mulxq 88(%rcx), %r13, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %r13, %r14
+	movq %r13, 200(%rsp)
+	mulxq 48(%rcx), %rax, %r13
+	addq %rax, %r15
+	adcq %r13, %r11
+	mulxq 64(%rcx), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 80(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
 	adcq $0, %rbp
 	movq 80(%rsi), %rdx
-	mulxq 48(%rcx), %rdi, %r13
-	addq %rdi, %r11
+	mulxq 56(%rcx), %rax, %r13
+	addq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 72(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
+	mulxq 88(%rcx), %rax, %r13
+	adcq %rax, %rbp
 	adcq $0, %r13
 	movq %r15, 208(%rsp)
-	mulxq 56(%rcx), %rdi, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	addq %rdi, %rbx
-	adcq $0, %r15
-	mulxq 64(%rcx), %r13, %rdi
-	addq %r15, %r13
-	adcq $0, %rdi
-	addq %r13, %r12
-	adcq $0, %rdi
-	mulxq 72(%rcx), %r15, %r13
-	addq %rdi, %r15
+	mulxq 48(%rcx), %rax, %r15
+	addq %rax, %r11
+	adcq %r15, %rdi
+	mulxq 64(%rcx), %rax, %r15
+	adcq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 80(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
 	adcq $0, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	mulxq 80(%rcx), %rdi, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	addq %rdi, %r14
-	adcq $0, %r15
-	mulxq 88(%rcx), %r13, %rdi
-	addq %r15, %r13
-	adcq $0, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
 	movq 88(%rsi), %rdx
-	mulxq 48(%rcx), %r15, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
+	mulxq 56(%rcx), %rax, %r15
+	addq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 72(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
+	mulxq 88(%rcx), %rax, %r15
+	adcq %rax, %r13
+	adcq $0, %r15
 	movq %r11, 216(%rsp)
-	mulxq 56(%rcx), %r15, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	addq %r15, %r12
-	adcq $0, %r11
-	mulxq 64(%rcx), %r13, %r15
-	addq %r11, %r13
-	adcq $0, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	mulxq 72(%rcx), %r11, %r13
-	addq %r15, %r11
-	adcq $0, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	mulxq 80(%rcx), %r15, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	addq %r15, %rbp
-	adcq $0, %r11
-	mulxq 88(%rcx), %r13, %r15
-	addq %r11, %r13
-	adcq $0, %r15
-	addq %r13, %rdi
+	mulxq 48(%rcx), %rax, %r11
+	addq %rax, %rdi
+	adcq %r11, %r12
+	mulxq 64(%rcx), %rax, %r11
+	adcq %rax, %rbx
+	adcq %r11, %r14
+	mulxq 80(%rcx), %rax, %r11
+	adcq %rax, %rbp
+	adcq %r11, %r13
 	adcq $0, %r15
 	movq %r8, %rdx
-	mulxq 56(%rsp), %r11, %r13
+	mulxq 56(%rsp), %rax, %r11
 	mulxq 48(%rsp), %rsi, %rcx
-	addq %r13, %rsi
-	movq %rdi, 224(%rsp)
-	mulxq 8(%rsp), %r13, %rdi
-	adcq %rcx, %r13
+	addq %r11, %rsi
+	movq %r13, 224(%rsp)
+	mulxq 8(%rsp), %r11, %r13
+	adcq %rcx, %r11
 	movq %rbp, 232(%rsp)
 	mulxq 16(%rsp), %rcx, %rbp
-	adcq %rdi, %rcx
+	adcq %r13, %rcx
 	movq %r14, 240(%rsp)
-	mulxq 40(%rsp), %rdi, %r14
-	adcq %rbp, %rdi
-	movq %rax, 248(%rsp)
-	mulxq 32(%rsp), %rbp, %rax
+	mulxq 40(%rsp), %r13, %r14
+	adcq %rbp, %r13
+	movq %rbx, 248(%rsp)
+	mulxq 32(%rsp), %rbp, %rbx
 	adcq %r14, %rbp
-	adcq $0, %rax
+	adcq $0, %rbx
 	movq %r9, %rdx
 	movq %r12, 256(%rsp)
-	mulxq 56(%rsp), %r14, %r12
+	mulxq 48(%rsp), %r14, %r12
+	addq %r14, %r11
+	adcq %r12, %rcx
+	mulxq 16(%rsp), %r14, %r12
+	adcq %r14, %r13
+	adcq %r12, %rbp
+	mulxq 32(%rsp), %r14, %r12
+	adcq %r14, %rbx
+	adcq $0, %r12
+	movq %rdi, 264(%rsp)
+	mulxq 56(%rsp), %r14, %rdi
 	addq %r14, %rsi
+	adcq %rdi, %r11
+	mulxq 8(%rsp), %r14, %rdi
+	adcq %r14, %rcx
+	adcq %rdi, %r13
+	mulxq 40(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %rbx
 	adcq $0, %r12
-	movq %rbx, 264(%rsp)
-	mulxq 48(%rsp), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %r13
-	adcq $0, %rbx
-	mulxq 8(%rsp), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
-	addq %r12, %rcx
-	adcq $0, %r14
-	mulxq 16(%rsp), %rbx, %r12
-	addq %r14, %rbx
-	adcq $0, %r12
-	addq %rbx, %rdi
-	adcq $0, %r12
-	mulxq 40(%rsp), %r14, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
-	addq %r14, %rbp
-	adcq $0, %rbx
-	mulxq 32(%rsp), %r12, %r14
-	addq %rbx, %r12
-	adcq $0, %r14
-	addq %r12, %rax
-	adcq $0, %r14
 	movq %r10, %rdx
-	mulxq 56(%rsp), %rbx, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
+	mulxq 48(%rsp), %r14, %rdi
+	addq %r14, %rcx
+	adcq %rdi, %r13
+	mulxq 16(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %rbx
+	mulxq 32(%rsp), %r14, %rdi
+	adcq %r14, %r12
+	adcq $0, %rdi
 	movq %rsi, 272(%rsp)
-	mulxq 48(%rsp), %rbx, %rsi
-	addq %r12, %rbx
-	adcq $0, %rsi
-	addq %rbx, %rcx
-	adcq $0, %rsi
-	mulxq 8(%rsp), %r12, %rbx
-	addq %rsi, %r12
-	adcq $0, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq 16(%rsp), %rsi, %r12
-	addq %rbx, %rsi
-	adcq $0, %r12
-	addq %rsi, %rbp
-	adcq $0, %r12
-	mulxq 40(%rsp), %rbx, %rsi
-	addq %r12, %rbx
-	adcq $0, %rsi
-	addq %rbx, %rax
-	adcq $0, %rsi
-	mulxq 32(%rsp), %r12, %rbx
-	addq %rsi, %r12
-	adcq $0, %rbx
-	addq %r12, %r14
-	adcq $0, %rbx
+	mulxq 56(%rsp), %r14, %rsi
+	addq %r14, %r11
+	adcq %rsi, %rcx
+	mulxq 8(%rsp), %r14, %rsi
+	adcq %r14, %r13
+	adcq %rsi, %rbp
+	mulxq 40(%rsp), %r14, %rsi
+	adcq %r14, %rbx
+	adcq %rsi, %r12
+	adcq $0, %rdi
 	movq 88(%rsp), %rdx
-	mulxq 56(%rsp), %rsi, %r12
-	addq %rsi, %rcx
-	adcq $0, %r12
-	movq %r13, 280(%rsp)
-	mulxq 48(%rsp), %rsi, %r13
-	addq %r12, %rsi
-	adcq $0, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	mulxq 8(%rsp), %r12, %rsi
-	addq %r13, %r12
+	mulxq 48(%rsp), %r14, %rsi
+	addq %r14, %r13
+	adcq %rsi, %rbp
+	mulxq 16(%rsp), %r14, %rsi
+	adcq %r14, %rbx
+	adcq %rsi, %r12
+	mulxq 32(%rsp), %r14, %rsi
+	adcq %r14, %rdi
 	adcq $0, %rsi
-	addq %r12, %rbp
-	adcq $0, %rsi
-	mulxq 16(%rsp), %r13, %r12
-	addq %rsi, %r13
-	adcq $0, %r12
-	addq %r13, %rax
-	adcq $0, %r12
-	mulxq 40(%rsp), %rsi, %r13
-	addq %r12, %rsi
-	adcq $0, %r13
-	addq %rsi, %r14
-	adcq $0, %r13
-	mulxq 32(%rsp), %r12, %rsi
-	addq %r13, %r12
-	adcq $0, %rsi
-	addq %r12, %rbx
+	movq %r11, 280(%rsp)
+	mulxq 56(%rsp), %r14, %r11
+	addq %r14, %rcx
+	adcq %r11, %r13
+	mulxq 8(%rsp), %r14, %r11
+	adcq %r14, %rbp
+	adcq %r11, %rbx
+	mulxq 40(%rsp), %r14, %r11
+	adcq %r14, %r12
+	adcq %r11, %rdi
 	adcq $0, %rsi
 	movq 72(%rsp), %rdx
-	mulxq 56(%rsp), %r13, %r12
-	addq %r13, %rdi
-	adcq $0, %r12
+	mulxq 48(%rsp), %r14, %r11
+	addq %r14, %rbp
+	adcq %r11, %rbx
+	mulxq 16(%rsp), %r14, %r11
+	adcq %r14, %r12
+	adcq %r11, %rdi
+	mulxq 32(%rsp), %r14, %r11
+	adcq %r14, %rsi
+	adcq $0, %r11
 	movq %rcx, 288(%rsp)
-	mulxq 48(%rsp), %r13, %rcx
-	addq %r12, %r13
-	adcq $0, %rcx
-	addq %r13, %rbp
-	adcq $0, %rcx
-	mulxq 8(%rsp), %r12, %r13
-	addq %rcx, %r12
-	adcq $0, %r13
-	addq %r12, %rax
-	adcq $0, %r13
-	mulxq 16(%rsp), %rcx, %r12
-	addq %r13, %rcx
-	adcq $0, %r12
-	addq %rcx, %r14
-	adcq $0, %r12
-	mulxq 40(%rsp), %r13, %rcx
-	addq %r12, %r13
-	adcq $0, %rcx
-	addq %r13, %rbx
-	adcq $0, %rcx
-	mulxq 32(%rsp), %r12, %r13
-	addq %rcx, %r12
-	adcq $0, %r13
-	addq %r12, %rsi
-	adcq $0, %r13
+	mulxq 56(%rsp), %r14, %rcx
+	addq %r14, %r13
+	adcq %rcx, %rbp
+	mulxq 8(%rsp), %r14, %rcx
+	adcq %r14, %rbx
+	adcq %rcx, %r12
+	mulxq 40(%rsp), %r14, %rcx
+	adcq %r14, %rdi
+	adcq %rcx, %rsi
+	adcq $0, %r11
 	movq 64(%rsp), %rdx
-	mulxq 56(%rsp), %rcx, %r12
-	addq %rcx, %rbp
-	adcq $0, %r12
-	movq %rdi, 296(%rsp)
-	mulxq 48(%rsp), %rcx, %rdi
-	addq %r12, %rcx
-	adcq $0, %rdi
-	addq %rcx, %rax
-	adcq $0, %rdi
-	mulxq 8(%rsp), %r12, %rcx
-	addq %rdi, %r12
+	mulxq 48(%rsp), %r14, %rcx
+	addq %r14, %rbx
+	adcq %rcx, %r12
+	mulxq 16(%rsp), %r14, %rcx
+	adcq %r14, %rdi
+	adcq %rcx, %rsi
+	mulxq 32(%rsp), %r14, %rcx
+	adcq %r14, %r11
 	adcq $0, %rcx
-	addq %r12, %r14
-	adcq $0, %rcx
-	mulxq 16(%rsp), %rdi, %r12
-	addq %rcx, %rdi
-	adcq $0, %r12
-	addq %rdi, %rbx
-	adcq $0, %r12
-	mulxq 40(%rsp), %rcx, %rdi
-	addq %r12, %rcx
-	adcq $0, %rdi
-	addq %rcx, %rsi
-	adcq $0, %rdi
-	mulxq 32(%rsp), %r12, %rcx
-	addq %rdi, %r12
-	adcq $0, %rcx
-	addq %r12, %r13
-	adcq $0, %rcx
-	movq 24(%rsp), %rdi
-	xorq %rdi, %r11
-	movq 272(%rsp), %r12
-	xorq %rdi, %r12
-	movq 280(%rsp), %r8
-	xorq %rdi, %r8
-	movq 288(%rsp), %r9
-	xorq %rdi, %r9
-	movq 296(%rsp), %r10
-	xorq %rdi, %r10
-	xorq %rdi, %rbp
-	xorq %rdi, %rax
-	xorq %rdi, %r14
-	xorq %rdi, %rbx
-	xorq %rdi, %rsi
-	xorq %rdi, %r13
-	xorq %rdi, %rcx
 	movq %r13, 296(%rsp)
-	movq %rdi, %r13
-	addq %r13, %r13
-	adcq 80(%rsp), %r11
-	adcq 96(%rsp), %r12
+	mulxq 56(%rsp), %r14, %r13
+	addq %r14, %rbp
+	adcq %r13, %rbx
+	mulxq 8(%rsp), %r14, %r13
+	adcq %r14, %r12
+	adcq %r13, %rdi
+	mulxq 40(%rsp), %r14, %r13
+	adcq %r14, %rsi
+	adcq %r13, %r11
+	adcq $0, %rcx
+	movq 24(%rsp), %r14
+	xorq %r14, %rax
+	movq 272(%rsp), %r13
+	xorq %r14, %r13
+	movq 280(%rsp), %r8
+	xorq %r14, %r8
+	movq 288(%rsp), %r9
+	xorq %r14, %r9
+	movq 296(%rsp), %r10
+	xorq %r14, %r10
+	xorq %r14, %rbp
+	xorq %r14, %rbx
+	xorq %r14, %r12
+	xorq %r14, %rdi
+	xorq %r14, %rsi
+	xorq %r14, %r11
+	xorq %r14, %rcx
+	movq %r11, 296(%rsp)
+	movq %r14, %r11
+	addq %r11, %r11
+	adcq 80(%rsp), %rax
+	adcq 96(%rsp), %r13
 	adcq 104(%rsp), %r8
 	adcq 112(%rsp), %r9
 	adcq 120(%rsp), %r10
 	adcq 168(%rsp), %rbp
-	adcq 160(%rsp), %rax
-	adcq 152(%rsp), %r14
-	adcq 144(%rsp), %rbx
+	adcq 160(%rsp), %rbx
+	adcq 152(%rsp), %r12
+	adcq 144(%rsp), %rdi
 	adcq 136(%rsp), %rsi
-	movq 296(%rsp), %r13
-	adcq 128(%rsp), %r13
+	movq 296(%rsp), %r11
+	adcq 128(%rsp), %r11
 	adcq 184(%rsp), %rcx
-	adcq $0, %rdi
-	addq 176(%rsp), %r11
-	adcq 192(%rsp), %r12
+	adcq $0, %r14
+	addq 176(%rsp), %rax
+	adcq 192(%rsp), %r13
 	adcq 200(%rsp), %r8
 	adcq 208(%rsp), %r9
 	adcq 216(%rsp), %r10
 	adcq 264(%rsp), %rbp
-	adcq 256(%rsp), %rax
-	adcq 248(%rsp), %r14
-	adcq 240(%rsp), %rbx
+	adcq 256(%rsp), %rbx
+	adcq 248(%rsp), %r12
+	adcq 240(%rsp), %rdi
 	adcq 232(%rsp), %rsi
-	adcq 224(%rsp), %r13
+	adcq 224(%rsp), %r11
 	adcq %r15, %rcx
-	adcq $0, %rdi
-	movq %r13, 296(%rsp)
-	movq 160(%rsp), %r13
-	addq %r11, %r13
-	movq 152(%rsp), %r11
-	adcq %r12, %r11
-	movq 144(%rsp), %r12
-	adcq %r8, %r12
+	adcq $0, %r14
+	movq %r11, 296(%rsp)
+	movq 160(%rsp), %r11
+	addq %rax, %r11
+	movq 152(%rsp), %rax
+	adcq %r13, %rax
+	movq 144(%rsp), %r13
+	adcq %r8, %r13
 	movq 136(%rsp), %r8
 	adcq %r9, %r8
 	movq 128(%rsp), %r9
@@ -7813,486 +7375,486 @@ pushq %rbx
 	movq 184(%rsp), %r10
 	adcq %rbp, %r10
 	movq 176(%rsp), %rbp
-	adcq %rax, %rbp
-	movq 192(%rsp), %rax
-	adcq %r14, %rax
-	movq 200(%rsp), %r14
-	adcq %rbx, %r14
-	movq 208(%rsp), %rbx
-	adcq %rsi, %rbx
+	adcq %rbx, %rbp
+	movq 192(%rsp), %rbx
+	adcq %r12, %rbx
+	movq 200(%rsp), %r12
+	adcq %rdi, %r12
+	movq 208(%rsp), %rdi
+	adcq %rsi, %rdi
 	movq 216(%rsp), %rsi
 	adcq 296(%rsp), %rsi
 	movq %rsi, 296(%rsp)
 	movq 264(%rsp), %rsi
 	adcq %rcx, %rsi
 	movq 256(%rsp), %rcx
-	adcq %rdi, %rcx
-	movq 248(%rsp), %rdi
-	adcq $0, %rdi
-	movq %rdi, 248(%rsp)
-	movq 240(%rsp), %rdi
-	adcq $0, %rdi
-	movq %rdi, 240(%rsp)
-	movq 232(%rsp), %rdi
-	adcq $0, %rdi
-	movq %rdi, 232(%rsp)
-	movq 224(%rsp), %rdi
-	adcq $0, %rdi
+	adcq %r14, %rcx
+	movq 248(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 248(%rsp)
+	movq 240(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 240(%rsp)
+	movq 232(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 232(%rsp)
+	movq 224(%rsp), %r14
+	adcq $0, %r14
 	adcq $0, %r15
 	movq 80(%rsp), %rdx
-	movq %rdi, 224(%rsp)
+	movq %r14, 224(%rsp)
 	movq %rcx, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %rcx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rcx
 	movq %rsi, 264(%rsp)
 	movq 168(%rsp), %rsi
-	addq %rdi, %rsi
+	addq %r14, %rsi
 	adcq $0, %rcx
-	movq %rbx, 168(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %rbx
-	addq %rcx, %rdi
-	adcq $0, %rbx
-	addq %rdi, %r13
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %rcx, %rdi
-	addq %rbx, %rcx
+	movq %rdi, 168(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rdi
+	addq %r14, %r11
 	adcq $0, %rdi
 	addq %rcx, %r11
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rcx
-	addq %rdi, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rcx
+	addq %r14, %rax
 	adcq $0, %rcx
-	addq %rbx, %r12
+	addq %rdi, %rax
 	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rbx
-	addq %rcx, %rdi
-	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rdi
+	addq %r14, %r13
+	adcq $0, %rdi
+	addq %rcx, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rcx
+	addq %r14, %r8
+	adcq $0, %rcx
 	addq %rdi, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %rcx, %rdi
-	addq %rbx, %rcx
+	adcq $0, %rcx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rdi
+	addq %r14, %r9
 	adcq $0, %rdi
 	addq %rcx, %r9
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rcx
-	addq %rdi, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rcx
+	addq %r14, %r10
 	adcq $0, %rcx
-	addq %rbx, %r10
+	addq %rdi, %r10
 	adcq $0, %rcx
 	movq 96(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %rbx
-	addq %rdi, %r13
-	adcq $0, %rbx
-	movq %r14, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r14
-	addq %rbx, %rdi
-	adcq $0, %r14
-	addq %rdi, %r11
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rdi
-	addq %r14, %rbx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rdi
+	addq %r14, %r11
 	adcq $0, %rdi
-	addq %rbx, %r12
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rbx
-	addq %rdi, %r14
-	adcq $0, %rbx
-	addq %r14, %r8
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r14
-	addq %rbx, %rdi
-	adcq $0, %r14
-	addq %rdi, %r9
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rdi
-	addq %r14, %rbx
-	adcq $0, %rdi
-	addq %rbx, %r10
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbx
-	addq %rdi, %r14
-	adcq $0, %rbx
-	addq %r14, %rcx
-	adcq $0, %rbx
-	movq 104(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r14
-	addq %rdi, %r11
-	adcq $0, %r14
-	movq %rax, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %rax
-	addq %r14, %rdi
-	adcq $0, %rax
-	addq %rdi, %r12
-	adcq $0, %rax
+	movq %r12, 80(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r12
+	addq %r14, %rax
+	adcq $0, %r12
+	addq %rdi, %rax
+	adcq $0, %r12
 	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rdi
-	addq %rax, %r14
+	addq %r14, %r13
 	adcq $0, %rdi
+	addq %r12, %r13
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
 	addq %r14, %r8
+	adcq $0, %r12
+	addq %rdi, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rdi
+	addq %r14, %r9
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r14
-	addq %rdi, %rax
-	adcq $0, %r14
-	addq %rax, %r9
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rax
-	addq %r14, %rdi
-	adcq $0, %rax
+	addq %r12, %r9
+	adcq $0, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r12
+	addq %r14, %r10
+	adcq $0, %r12
 	addq %rdi, %r10
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rdi
-	addq %rax, %r14
-	adcq $0, %rdi
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rdi
 	addq %r14, %rcx
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r14
-	addq %rdi, %rax
-	adcq $0, %r14
-	addq %rax, %rbx
-	adcq $0, %r14
+	addq %r12, %rcx
+	adcq $0, %rdi
+	movq 104(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r12
+	addq %r14, %rax
+	adcq $0, %r12
+	movq %rbx, 96(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rbx
+	addq %r14, %r13
+	adcq $0, %rbx
+	addq %r12, %r13
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r12
+	addq %r14, %r8
+	adcq $0, %r12
+	addq %rbx, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rbx
+	addq %r14, %r9
+	adcq $0, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r12
+	addq %r14, %r10
+	adcq $0, %r12
+	addq %rbx, %r10
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbx
+	addq %r14, %rcx
+	adcq $0, %rbx
+	addq %r12, %rcx
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r12
+	addq %r14, %rdi
+	adcq $0, %r12
+	addq %rbx, %rdi
+	adcq $0, %r12
 	movq 112(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %rax
-	addq %rdi, %r12
-	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rbx
+	addq %r14, %r13
+	adcq $0, %rbx
 	movq %r15, 104(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r15
-	addq %rax, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r15
+	addq %r14, %r8
 	adcq $0, %r15
-	addq %rdi, %r8
+	addq %rbx, %r8
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %rax, %r9
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rax
-	addq %rdi, %r15
-	adcq $0, %rax
-	addq %r15, %r10
-	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r15
-	addq %rax, %rdi
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rbx
+	addq %r14, %r9
+	adcq $0, %rbx
+	addq %r15, %r9
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r15
+	addq %r14, %r10
 	adcq $0, %r15
-	addq %rdi, %rcx
+	addq %rbx, %r10
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %rax, %rbx
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r15, %rax
-	addq %rdi, %r15
-	adcq $0, %rax
-	addq %r15, %r14
-	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rbx
+	addq %r14, %rcx
+	adcq $0, %rbx
+	addq %r15, %rcx
+	adcq $0, %rbx
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r15
+	addq %r14, %rdi
+	adcq $0, %r15
+	addq %rbx, %rdi
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbx
+	addq %r14, %r12
+	adcq $0, %rbx
+	addq %r15, %r12
+	adcq $0, %rbx
 	movq 120(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r15
-	addq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r15
+	addq %r14, %r8
 	adcq $0, %r15
 	movq %rbp, 112(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %rbp
-	addq %r15, %rdi
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rbp
+	addq %r14, %r9
 	adcq $0, %rbp
-	addq %rdi, %r9
+	addq %r15, %r9
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
-	addq %r15, %r10
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbp, %r15
-	addq %rdi, %rbp
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r15
+	addq %r14, %r10
 	adcq $0, %r15
-	addq %rbp, %rcx
+	addq %rbp, %r10
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %rbp
-	addq %r15, %rdi
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rbp
+	addq %r14, %rcx
 	adcq $0, %rbp
-	addq %rdi, %rbx
+	addq %r15, %rcx
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r15
-	addq %rdi, %rbp
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r15
+	addq %r14, %rdi
 	adcq $0, %r15
-	addq %rbp, %rax
+	addq %rbp, %rdi
+	adcq $0, %r15
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbp
+	addq %r14, %r12
+	adcq $0, %rbp
+	addq %r15, %r12
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r15
+	addq %r14, %rbx
+	adcq $0, %r15
+	addq %rbp, %rbx
 	adcq $0, %r15
 	movq %rsi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %rbp
-	addq %rdi, %r9
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rbp
+	addq %r14, %r9
 	adcq $0, %rbp
 	movq %r8, 120(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rdi, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r8
+	addq %r14, %r10
+	adcq $0, %r8
+	addq %rbp, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rbp
+	addq %r14, %rcx
+	adcq $0, %rbp
+	addq %r8, %rcx
+	adcq $0, %rbp
+	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r8
+	addq %r14, %rdi
+	adcq $0, %r8
 	addq %rbp, %rdi
 	adcq $0, %r8
-	addq %rdi, %r10
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rdi
-	addq %r8, %rbp
-	adcq $0, %rdi
-	addq %rbp, %rcx
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r8, %rbp
-	addq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rbp
+	addq %r14, %r12
 	adcq $0, %rbp
-	addq %r8, %rbx
+	addq %r8, %r12
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %rdi, %r8
-	addq %rbp, %rdi
+	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r8
+	addq %r14, %rbx
 	adcq $0, %r8
-	addq %rdi, %r14
+	addq %rbp, %rbx
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %rdi
-	addq %r8, %rbp
-	adcq $0, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r8, %rbp
-	addq %rdi, %r8
+	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbp
+	addq %r14, %r15
 	adcq $0, %rbp
 	addq %r8, %r15
 	adcq $0, %rbp
-	movq %r13, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rdi, %r8
-	addq %rdi, %r10
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %rdi
-	addq %r8, %rsi
-	adcq $0, %rdi
-	addq %rsi, %rcx
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rsi
-	addq %rdi, %r8
-	adcq $0, %rsi
-	addq %r8, %rbx
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %r8
-	addq %rsi, %rdi
-	adcq $0, %r8
-	addq %rdi, %r14
-	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %rdi
-	addq %r8, %rsi
-	adcq $0, %rdi
-	addq %rsi, %rax
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r8, %rsi
-	addq %rdi, %r8
-	adcq $0, %rsi
-	addq %r8, %r15
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rdi, %r8
-	addq %rsi, %rdi
-	adcq $0, %r8
-	addq %rdi, %rbp
-	adcq $0, %r8
 	movq %r11, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %rdi
+	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r8
+	addq %r14, %r10
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %r14
 	addq %rsi, %rcx
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rsi
-	addq %rdi, %r13
-	adcq $0, %rsi
-	addq %r13, %rbx
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rdi, %r13
+	adcq $0, %r14
+	addq %r8, %rcx
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %r8
 	addq %rsi, %rdi
-	adcq $0, %r13
-	addq %rdi, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %rdi
-	addq %r13, %rsi
-	adcq $0, %rdi
-	addq %rsi, %rax
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rsi
-	addq %rdi, %r13
+	adcq $0, %r8
+	addq %r14, %rdi
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r14
+	addq %rsi, %r12
+	adcq $0, %r14
+	addq %r8, %r12
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %r8
+	addq %rsi, %rbx
+	adcq $0, %r8
+	addq %r14, %rbx
+	adcq $0, %r8
+	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %r14
+	addq %rsi, %r15
+	adcq $0, %r14
+	addq %r8, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %r8
+	addq %rsi, %rbp
+	adcq $0, %r8
+	addq %r14, %rbp
+	adcq $0, %r8
+	movq %rax, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %r14
+	addq %rsi, %rcx
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rsi
+	addq %r11, %rdi
 	adcq $0, %rsi
-	addq %r13, %r15
+	addq %r14, %rdi
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	addq %rdi, %rbp
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %rdi
-	addq %r13, %rsi
-	adcq $0, %rdi
-	addq %rsi, %r8
-	adcq $0, %rdi
-	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rsi
-	addq %r13, %rbx
+	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r14
+	addq %r11, %r12
+	adcq $0, %r14
+	addq %rsi, %r12
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rsi
+	addq %r11, %rbx
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r13
-	addq %rsi, %r11
-	adcq $0, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %r11
-	addq %r13, %rsi
-	adcq $0, %r11
-	addq %rsi, %rax
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rsi
-	addq %r11, %r13
+	addq %r14, %rbx
 	adcq $0, %rsi
-	addq %r13, %r15
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r13
-	addq %rsi, %r11
-	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r14
+	addq %r11, %r15
+	adcq $0, %r14
+	addq %rsi, %r15
+	adcq $0, %r14
+	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rsi
 	addq %r11, %rbp
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %r11
-	addq %r13, %rsi
+	adcq $0, %rsi
+	addq %r14, %rbp
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r14
+	addq %r11, %r8
+	adcq $0, %r14
+	addq %rsi, %r8
+	adcq $0, %r14
+	movq %r13, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rsi
+	addq %r11, %rdi
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r11
+	addq %rax, %r12
+	adcq $0, %r11
+	addq %rsi, %r12
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rsi
+	addq %rax, %rbx
+	adcq $0, %rsi
+	addq %r11, %rbx
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r11
+	addq %rax, %r15
+	adcq $0, %r11
+	addq %rsi, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rsi
+	addq %rax, %rbp
+	adcq $0, %rsi
+	addq %r11, %rbp
+	adcq $0, %rsi
+	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r11
+	addq %rax, %r8
 	adcq $0, %r11
 	addq %rsi, %r8
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rsi
-	addq %r11, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rsi
+	addq %rax, %r14
 	adcq $0, %rsi
-	addq %r13, %rdi
+	addq %r11, %r14
 	adcq $0, %rsi
 	movq 120(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r13
+	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r11
+	addq %rax, %r12
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rax
+	addq %r13, %rbx
+	adcq $0, %rax
+	addq %r11, %rbx
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	addq %r13, %r15
+	adcq $0, %r11
+	addq %rax, %r15
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %r11, %rbp
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	addq %rax, %r8
+	adcq $0, %r11
+	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rax
+	addq %r13, %r14
+	adcq $0, %rax
 	addq %r11, %r14
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r11
-	addq %r13, %r12
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	addq %r13, %rsi
 	adcq $0, %r11
-	addq %r12, %rax
+	addq %rax, %rsi
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r12
-	addq %r11, %r13
-	adcq $0, %r12
+	movq %r9, %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rax
+	addq %r13, %rbx
+	adcq $0, %rax
+	movq %r12, 120(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
 	addq %r13, %r15
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r13
-	addq %r12, %r11
-	adcq $0, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r11
-	addq %r13, %r12
-	adcq $0, %r11
-	addq %r12, %r8
-	adcq $0, %r11
+	addq %rax, %r15
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	addq %r12, %rbp
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	addq %r13, %r8
+	adcq $0, %r12
+	addq %rax, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rax
+	addq %r13, %r14
+	adcq $0, %rax
+	addq %r12, %r14
+	adcq $0, %rax
 	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
-	addq %r11, %r13
+	addq %r13, %rsi
 	adcq $0, %r12
-	addq %r13, %rdi
+	addq %rax, %rsi
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rax
+	addq %r13, %r11
+	adcq $0, %rax
 	addq %r12, %r11
-	adcq $0, %r13
-	addq %r11, %rsi
-	adcq $0, %r13
-	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r11
-	addq %r12, %rax
-	adcq $0, %r11
-	movq %r14, 120(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r14
-	addq %r11, %r12
-	adcq $0, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r12
-	addq %r14, %r11
-	adcq $0, %r12
-	addq %r11, %rbp
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r11
-	addq %r12, %r14
-	adcq $0, %r11
-	addq %r14, %r8
-	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r14
-	addq %r11, %r12
-	adcq $0, %r14
-	addq %r12, %rdi
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r12
-	addq %r14, %r11
-	adcq $0, %r12
-	addq %r11, %rsi
-	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r11
-	addq %r12, %r14
-	adcq $0, %r11
-	addq %r14, %r13
-	adcq $0, %r11
+	adcq $0, %rax
 	movq %r10, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r12
-	addq %r14, %r9
+	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r12
+	addq %r13, %r15
 	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r13
 	addq %r9, %rbp
+	adcq $0, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
+	addq %r9, %r8
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r9
+	addq %r13, %r8
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
+	addq %r9, %r14
+	adcq $0, %r13
 	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %r8
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	addq %r12, %rdi
-	adcq $0, %r14
+	adcq $0, %r13
 	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r12
-	addq %r14, %r9
-	adcq $0, %r12
 	addq %r9, %rsi
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %r14, %r13
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r14
-	addq %r9, %r12
-	adcq $0, %r14
+	addq %r13, %rsi
+	adcq $0, %r12
+	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
+	addq %r9, %r11
+	adcq $0, %r13
 	addq %r12, %r11
-	adcq $0, %r14
+	adcq $0, %r13
+	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r12
+	addq %r9, %rax
+	adcq $0, %r12
+	addq %r13, %rax
+	adcq $0, %r12
 	addq 112(%rsp), %rcx
-	adcq 96(%rsp), %rbx
+	adcq 96(%rsp), %rdi
 	movq 120(%rsp), %r9
 	adcq 80(%rsp), %r9
-	adcq 168(%rsp), %rax
+	adcq 168(%rsp), %rbx
 	adcq 296(%rsp), %r15
 	adcq 264(%rsp), %rbp
 	adcq 256(%rsp), %r8
-	adcq 248(%rsp), %rdi
+	adcq 248(%rsp), %r14
 	adcq 240(%rsp), %rsi
-	adcq 232(%rsp), %r13
-	adcq 224(%rsp), %r11
-	adcq 104(%rsp), %r14
-	movq %rcx, %r12
-	subq $-1, %r12
-	movq %rbx, %r10
+	adcq 232(%rsp), %r11
+	adcq 224(%rsp), %rax
+	adcq 104(%rsp), %r12
+	movq %rcx, %r13
+	subq $-1, %r13
+	movq %rdi, %r10
 	sbbq $-1, %r10
-	movq %rax, 104(%rsp)
-	movq %r9, %rax
+	movq %rbx, 104(%rsp)
+	movq %r9, %rbx
+	sbbq $-1, %rbx
+	movq %rax, 224(%rsp)
+	movq 104(%rsp), %rax
 	sbbq $-1, %rax
-	movq %r11, 224(%rsp)
-	movq 104(%rsp), %r11
+	movq %r11, 232(%rsp)
+	movq %r15, %r11
 	sbbq $-1, %r11
-	movq %r13, 232(%rsp)
-	movq %r15, %r13
-	sbbq $-1, %r13
 	movq %r9, 240(%rsp)
 	movq %rbp, %r9
 	sbbq .Lfg_p751_mont_p+40(%rip), %r9
 	movq %rsi, 248(%rsp)
 	movq %r8, %rsi
 	sbbq .Lfg_p751_mont_p+48(%rip), %rsi
-	movq %rdi, 256(%rsp)
-	movq 256(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+56(%rip), %rdi
+	movq %r14, 256(%rsp)
+	movq 256(%rsp), %r14
+	sbbq .Lfg_p751_mont_p+56(%rip), %r14
 	movq %r8, 264(%rsp)
 	movq 248(%rsp), %r8
 	sbbq .Lfg_p751_mont_p+64(%rip), %r8
@@ -8302,34 +7864,34 @@ pushq %rbx
 	movq %r15, 168(%rsp)
 	movq 224(%rsp), %r15
 	sbbq .Lfg_p751_mont_p+80(%rip), %r15
-	movq %rbx, 80(%rsp)
-	movq %r14, %rbx
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbx
-	cmovc %rcx, %r12
+	movq %rdi, 80(%rsp)
+	movq %r12, %rdi
+	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
+	cmovc %rcx, %r13
 	cmovc 80(%rsp), %r10
-	cmovc 240(%rsp), %rax
-	cmovc 104(%rsp), %r11
-	cmovc 168(%rsp), %r13
+	cmovc 240(%rsp), %rbx
+	cmovc 104(%rsp), %rax
+	cmovc 168(%rsp), %r11
 	cmovc 296(%rsp), %r9
 	cmovc 264(%rsp), %rsi
-	cmovc 256(%rsp), %rdi
+	cmovc 256(%rsp), %r14
 	cmovc 248(%rsp), %r8
 	cmovc 232(%rsp), %rbp
 	cmovc 224(%rsp), %r15
-	cmovc %r14, %rbx
+	cmovc %r12, %rdi
 	movq 0(%rsp), %rcx
-	movq %r12, 0(%rcx)
+	movq %r13, 0(%rcx)
 	movq %r10, 8(%rcx)
-	movq %rax, 16(%rcx)
-	movq %r11, 24(%rcx)
-	movq %r13, 32(%rcx)
+	movq %rbx, 16(%rcx)
+	movq %rax, 24(%rcx)
+	movq %r11, 32(%rcx)
 	movq %r9, 40(%rcx)
 	movq %rsi, 48(%rcx)
-	movq %rdi, 56(%rcx)
+	movq %r14, 56(%rcx)
 	movq %r8, 64(%rcx)
 	movq %rbp, 72(%rcx)
 	movq %r15, 80(%rcx)
-	movq %rbx, 88(%rcx)
+	movq %rdi, 88(%rcx)
 	addq $304, %rsp
 popq %rbx
 popq %rbp
@@ -8405,26 +7967,26 @@ pushq %rbx
 	adcq $0, %r13
 	movq %rbp, 16(%rsp)
 	mulxq 24(%rsi), %r14, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
 	addq %r14, %r12
 	adcq $0, %rbp
-	mulxq 32(%rsi), %r13, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
-	addq %r13, %rbx
-	adcq $0, %r14
-	mulxq 40(%rsi), %rbp, %r13
-	addq %r14, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	mulxq 32(%rsi), %r14, %r13
+	addq %r14, %rbx
 	adcq $0, %r13
-	addq %rbp, %rdi
+	addq %rbp, %rbx
 	adcq $0, %r13
+	mulxq 40(%rsi), %r14, %rbp
+	addq %r14, %rdi
+	adcq $0, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %rbp
+	mulxq 24(%rsi), %r14, %r13
 	movq %r12, 24(%rsp)
 	movq %r15, 32(%rsp)
 	mulxq 32(%rsi), %r12, %r15
-	addq %rbp, %r12
+	addq %r13, %r12
 	movq %rax, 40(%rsp)
 	movq %r11, 48(%rsp)
 	mulxq 40(%rsi), %rax, %r11
@@ -8432,7 +7994,7 @@ pushq %rbx
 	adcq $0, %r11
 	addq %r14, %rbx
 	adcq %r12, %rdi
-	adcq %rax, %r13
+	adcq %rax, %rbp
 	adcq $0, %r11
 	movq 24(%rsi), %rdx
 	mulxq 32(%rsi), %r14, %r12
@@ -8440,7 +8002,7 @@ pushq %rbx
 	mulxq 40(%rsi), %rax, %rdi
 	addq %r12, %rax
 	adcq $0, %rdi
-	addq %r14, %r13
+	addq %r14, %rbp
 	adcq %rax, %r11
 	adcq $0, %rdi
 	movq 32(%rsi), %rdx
@@ -8452,9 +8014,9 @@ pushq %rbx
 	movq %r11, 16(%rsp)
 	movq 8(%rsp), %r11
 	adcq %r11, %r11
-	movq %r13, 8(%rsp)
-	movq 32(%rsp), %r13
-	adcq %r13, %r13
+	movq %rbp, 8(%rsp)
+	movq 32(%rsp), %rbp
+	adcq %rbp, %rbp
 	movq %rbx, 32(%rsp)
 	movq 24(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -8476,40 +8038,40 @@ pushq %rbx
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 0(%rsi), %rdx
-	movq %r13, 64(%rsp)
+	movq %rbp, 64(%rsp)
 	movq %r11, 72(%rsp)
-	mulxq %rdx, %r13, %r11
+	mulxq %rdx, %rbp, %r11
 	addq %r11, %r14
 	movq 8(%rsi), %rdx
 	movq %r14, 80(%rsp)
 	mulxq %rdx, %r11, %r14
-	movq %r13, 88(%rsp)
-	movq 72(%rsp), %r13
-	adcq %r11, %r13
+	movq %rbp, 88(%rsp)
+	movq 72(%rsp), %rbp
+	adcq %r11, %rbp
 	movq 64(%rsp), %r11
 	adcq %r14, %r11
 	movq 16(%rsi), %rdx
 	movq %r11, 64(%rsp)
 	mulxq %rdx, %r14, %r11
-	movq %r13, 72(%rsp)
-	movq 24(%rsp), %r13
-	adcq %r14, %r13
+	movq %rbp, 72(%rsp)
+	movq 24(%rsp), %rbp
+	adcq %r14, %rbp
 	movq 32(%rsp), %r14
 	adcq %r11, %r14
 	movq 24(%rsi), %rdx
 	movq %r14, 32(%rsp)
 	mulxq %rdx, %r11, %r14
-	movq %r13, 24(%rsp)
-	movq 56(%rsp), %r13
-	adcq %r11, %r13
+	movq %rbp, 24(%rsp)
+	movq 56(%rsp), %rbp
+	adcq %r11, %rbp
 	movq 8(%rsp), %r11
 	adcq %r14, %r11
 	movq 32(%rsi), %rdx
 	movq %r11, 8(%rsp)
 	mulxq %rdx, %r14, %r11
-	movq %r13, 56(%rsp)
-	movq 16(%rsp), %r13
-	adcq %r14, %r13
+	movq %rbp, 56(%rsp)
+	movq 16(%rsp), %rbp
+	adcq %r14, %rbp
 	adcq %r11, %rdi
 	movq 40(%rsi), %rdx
 	mulxq %rdx, %r14, %r11
@@ -8518,15 +8080,15 @@ pushq %rbx
 	movq 48(%rsi), %rdx
 	mulxq 56(%rsi), %r14, %r11
 	movq %rdi, 16(%rsp)
-	movq %r13, 96(%rsp)
-	mulxq 64(%rsi), %rdi, %r13
+	movq %rbp, 96(%rsp)
+	mulxq 64(%rsi), %rdi, %rbp
 	addq %r11, %rdi
 	movq %rbx, 104(%rsp)
 	mulxq 72(%rsi), %r11, %rbx
-	adcq %r13, %r11
+	adcq %rbp, %r11
 	movq %rax, 112(%rsp)
-	mulxq 80(%rsi), %r13, %rax
-	adcq %rbx, %r13
+	mulxq 80(%rsi), %rbp, %rax
+	adcq %rbx, %rbp
 	movq %r10, 120(%rsp)
 	mulxq 88(%rsi), %rbx, %r10
 	adcq %rax, %rbx
@@ -8538,42 +8100,42 @@ pushq %rbx
 	adcq $0, %rdi
 	movq %r14, 136(%rsp)
 	mulxq 72(%rsi), %rax, %r14
-	addq %rdi, %rax
+	addq %rax, %rbp
 	adcq $0, %r14
-	addq %rax, %r13
+	addq %rdi, %rbp
 	adcq $0, %r14
-	mulxq 80(%rsi), %rdi, %rax
-	addq %r14, %rdi
-	adcq $0, %rax
-	addq %rdi, %rbx
-	adcq $0, %rax
-	mulxq 88(%rsi), %r14, %rdi
-	addq %rax, %r14
+	mulxq 80(%rsi), %rax, %rdi
+	addq %rax, %rbx
 	adcq $0, %rdi
-	addq %r14, %r10
+	addq %r14, %rbx
 	adcq $0, %rdi
+	mulxq 88(%rsi), %rax, %r14
+	addq %rax, %r10
+	adcq $0, %r14
+	addq %rdi, %r10
+	adcq $0, %r14
 	movq 64(%rsi), %rdx
-	mulxq 72(%rsi), %rax, %r14
-	movq %r13, 144(%rsp)
+	mulxq 72(%rsi), %rax, %rdi
+	movq %rbp, 144(%rsp)
 	movq %r11, 152(%rsp)
-	mulxq 80(%rsi), %r13, %r11
-	addq %r14, %r13
+	mulxq 80(%rsi), %rbp, %r11
+	addq %rdi, %rbp
 	movq %r9, 160(%rsp)
 	movq %r8, 168(%rsp)
 	mulxq 88(%rsi), %r9, %r8
 	adcq %r11, %r9
 	adcq $0, %r8
 	addq %rax, %rbx
-	adcq %r13, %r10
-	adcq %r9, %rdi
+	adcq %rbp, %r10
+	adcq %r9, %r14
 	adcq $0, %r8
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rax, %r13
+	mulxq 80(%rsi), %rax, %rbp
 	movq %r10, 176(%rsp)
 	mulxq 88(%rsi), %r9, %r10
-	addq %r13, %r9
+	addq %rbp, %r9
 	adcq $0, %r10
-	addq %rax, %rdi
+	addq %rax, %r14
 	adcq %r9, %r8
 	adcq $0, %r10
 	movq 80(%rsi), %rdx
@@ -8585,9 +8147,9 @@ pushq %rbx
 	movq %r8, 136(%rsp)
 	movq 128(%rsp), %r8
 	adcq %r8, %r8
-	movq %rdi, 128(%rsp)
-	movq 152(%rsp), %rdi
-	adcq %rdi, %rdi
+	movq %r14, 128(%rsp)
+	movq 152(%rsp), %r14
+	adcq %r14, %r14
 	movq %rbx, 152(%rsp)
 	movq 144(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -8609,40 +8171,40 @@ pushq %rbx
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 48(%rsi), %rdx
-	movq %rdi, 184(%rsp)
+	movq %r14, 184(%rsp)
 	movq %r8, 192(%rsp)
-	mulxq %rdx, %rdi, %r8
+	mulxq %rdx, %r14, %r8
 	addq %r8, %rax
 	movq 56(%rsi), %rdx
 	movq %rax, 200(%rsp)
 	mulxq %rdx, %r8, %rax
-	movq %rdi, 208(%rsp)
-	movq 192(%rsp), %rdi
-	adcq %r8, %rdi
+	movq %r14, 208(%rsp)
+	movq 192(%rsp), %r14
+	adcq %r8, %r14
 	movq 184(%rsp), %r8
 	adcq %rax, %r8
 	movq 64(%rsi), %rdx
 	movq %r8, 184(%rsp)
 	mulxq %rdx, %rax, %r8
-	movq %rdi, 192(%rsp)
-	movq 144(%rsp), %rdi
-	adcq %rax, %rdi
+	movq %r14, 192(%rsp)
+	movq 144(%rsp), %r14
+	adcq %rax, %r14
 	movq 152(%rsp), %rax
 	adcq %r8, %rax
 	movq 72(%rsi), %rdx
 	movq %rax, 152(%rsp)
 	mulxq %rdx, %r8, %rax
-	movq %rdi, 144(%rsp)
-	movq 176(%rsp), %rdi
-	adcq %r8, %rdi
+	movq %r14, 144(%rsp)
+	movq 176(%rsp), %r14
+	adcq %r8, %r14
 	movq 128(%rsp), %r8
 	adcq %rax, %r8
 	movq 80(%rsi), %rdx
 	movq %r8, 128(%rsp)
 	mulxq %rdx, %rax, %r8
-	movq %rdi, 176(%rsp)
-	movq 136(%rsp), %rdi
-	adcq %rax, %rdi
+	movq %r14, 176(%rsp)
+	movq 136(%rsp), %r14
+	adcq %rax, %r14
 	adcq %r8, %r10
 	movq 88(%rsi), %rdx
 	mulxq %rdx, %rax, %r8
@@ -8653,15 +8215,15 @@ pushq %rbx
 	movq %r10, 136(%rsp)
 	mulxq 160(%rsp), %rsi, %r10
 	addq %r8, %rsi
-	movq %rdi, 216(%rsp)
-	mulxq 120(%rsp), %r8, %rdi
+	movq %r14, 216(%rsp)
+	mulxq 120(%rsp), %r8, %r14
 	adcq %r10, %r8
 	movq %rbx, 224(%rsp)
 	mulxq 48(%rsp), %r10, %rbx
-	adcq %rdi, %r10
+	adcq %r14, %r10
 	movq %r9, 232(%rsp)
-	mulxq 40(%rsp), %rdi, %r9
-	adcq %rbx, %rdi
+	mulxq 40(%rsp), %r14, %r9
+	adcq %rbx, %r14
 	adcq $0, %r9
 	movq 168(%rsp), %rdx
 	movq %rsi, 240(%rsp)
@@ -8670,156 +8232,156 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %rax, 248(%rsp)
 	mulxq 120(%rsp), %rbx, %rax
-	addq %rsi, %rbx
-	adcq $0, %rax
 	addq %rbx, %r10
 	adcq $0, %rax
-	mulxq 48(%rsp), %rsi, %rbx
-	addq %rax, %rsi
-	adcq $0, %rbx
-	addq %rsi, %rdi
-	adcq $0, %rbx
-	mulxq 40(%rsp), %rax, %rsi
-	addq %rbx, %rax
+	addq %rsi, %r10
+	adcq $0, %rax
+	mulxq 48(%rsp), %rbx, %rsi
+	addq %rbx, %r14
 	adcq $0, %rsi
-	addq %rax, %r9
+	addq %rax, %r14
 	adcq $0, %rsi
+	mulxq 40(%rsp), %rbx, %rax
+	addq %rbx, %r9
+	adcq $0, %rax
+	addq %rsi, %r9
+	adcq $0, %rax
 	movq 160(%rsp), %rdx
-	mulxq 120(%rsp), %rbx, %rax
+	mulxq 120(%rsp), %rbx, %rsi
 	movq %r10, 256(%rsp)
 	movq %r8, 264(%rsp)
 	mulxq 48(%rsp), %r10, %r8
-	addq %rax, %r10
+	addq %rsi, %r10
 	movq %rcx, 272(%rsp)
 	movq %r9, 280(%rsp)
 	mulxq 40(%rsp), %rcx, %r9
 	adcq %r8, %rcx
 	adcq $0, %r9
-	addq %rbx, %rdi
+	addq %rbx, %r14
 	movq 280(%rsp), %rbx
 	adcq %r10, %rbx
-	adcq %rcx, %rsi
+	adcq %rcx, %rax
 	adcq $0, %r9
 	movq 120(%rsp), %rdx
 	mulxq 48(%rsp), %r10, %rcx
 	movq %rbx, 280(%rsp)
-	movq %rdi, 288(%rsp)
-	mulxq 40(%rsp), %rbx, %rdi
+	movq %r14, 288(%rsp)
+	mulxq 40(%rsp), %rbx, %r14
 	addq %rcx, %rbx
-	adcq $0, %rdi
-	addq %r10, %rsi
+	adcq $0, %r14
+	addq %r10, %rax
 	adcq %rbx, %r9
-	adcq $0, %rdi
+	adcq $0, %r14
 	movq 48(%rsp), %rdx
 	mulxq 40(%rsp), %r10, %rbx
-	addq %r10, %rdi
+	addq %r10, %r14
 	adcq $0, %rbx
 	movq 248(%rsp), %r10
 	addq %r10, %r10
 	movq %r9, 248(%rsp)
 	movq 240(%rsp), %r9
 	adcq %r9, %r9
-	movq %rsi, 240(%rsp)
-	movq 264(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 264(%rsp)
-	movq 256(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 256(%rsp)
-	movq 288(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 288(%rsp)
-	movq 280(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 280(%rsp)
-	movq 240(%rsp), %rsi
-	adcq %rsi, %rsi
-	movq %rsi, 240(%rsp)
-	movq 248(%rsp), %rsi
-	adcq %rsi, %rsi
-	adcq %rdi, %rdi
+	movq %rax, 240(%rsp)
+	movq 264(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 264(%rsp)
+	movq 256(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 256(%rsp)
+	movq 288(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 288(%rsp)
+	movq 280(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 280(%rsp)
+	movq 240(%rsp), %rax
+	adcq %rax, %rax
+	movq %rax, 240(%rsp)
+	movq 248(%rsp), %rax
+	adcq %rax, %rax
+	adcq %r14, %r14
 	adcq %rbx, %rbx
-	movq %rsi, 248(%rsp)
-	movq $0, %rsi
-	adcq $0, %rsi
+	movq %rax, 248(%rsp)
+	movq $0, %rax
+	adcq $0, %rax
 	movq 272(%rsp), %rdx
 	movq %r9, 296(%rsp)
-	movq %rsi, 304(%rsp)
-	mulxq %rdx, %r9, %rsi
-	addq %rsi, %r10
+	movq %rax, 304(%rsp)
+	mulxq %rdx, %r9, %rax
+	addq %rax, %r10
 	movq 168(%rsp), %rdx
 	movq %r10, 312(%rsp)
-	mulxq %rdx, %rsi, %r10
+	mulxq %rdx, %rax, %r10
 	movq %r9, 320(%rsp)
 	movq 296(%rsp), %r9
-	adcq %rsi, %r9
-	movq 264(%rsp), %rsi
-	adcq %r10, %rsi
+	adcq %rax, %r9
+	movq 264(%rsp), %rax
+	adcq %r10, %rax
 	movq 160(%rsp), %rdx
-	movq %rsi, 264(%rsp)
-	mulxq %rdx, %r10, %rsi
+	movq %rax, 264(%rsp)
+	mulxq %rdx, %r10, %rax
 	movq %r9, 296(%rsp)
 	movq 256(%rsp), %r9
 	adcq %r10, %r9
 	movq 288(%rsp), %r10
-	adcq %rsi, %r10
+	adcq %rax, %r10
 	movq 120(%rsp), %rdx
 	movq %r10, 288(%rsp)
-	mulxq %rdx, %rsi, %r10
+	mulxq %rdx, %rax, %r10
 	movq %r9, 256(%rsp)
 	movq 280(%rsp), %r9
-	adcq %rsi, %r9
-	movq 240(%rsp), %rsi
-	adcq %r10, %rsi
+	adcq %rax, %r9
+	movq 240(%rsp), %rax
+	adcq %r10, %rax
 	movq 48(%rsp), %rdx
-	movq %rsi, 240(%rsp)
-	mulxq %rdx, %r10, %rsi
+	movq %rax, 240(%rsp)
+	mulxq %rdx, %r10, %rax
 	movq %r9, 280(%rsp)
 	movq 248(%rsp), %r9
 	adcq %r10, %r9
-	adcq %rsi, %rdi
+	adcq %rax, %r14
 	movq 40(%rsp), %rdx
-	mulxq %rdx, %r10, %rsi
+	mulxq %rdx, %r10, %rax
 	adcq %r10, %rbx
 	movq 304(%rsp), %r10
-	adcq %rsi, %r10
-	movq $-1, %rsi
-	movq %rdi, 40(%rsp)
-	movq 320(%rsp), %rdi
-	xorq %rsi, %rdi
+	adcq %rax, %r10
+	movq $-1, %rax
+	movq %r14, 40(%rsp)
+	movq 320(%rsp), %r14
+	xorq %rax, %r14
 	movq %r9, 320(%rsp)
 	movq 312(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 312(%rsp)
 	movq 296(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 296(%rsp)
 	movq 264(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 264(%rsp)
 	movq 256(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 256(%rsp)
 	movq 288(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 288(%rsp)
 	movq 280(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 280(%rsp)
 	movq 240(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 240(%rsp)
 	movq 320(%rsp), %r9
-	xorq %rsi, %r9
+	xorq %rax, %r9
 	movq %r9, 320(%rsp)
 	movq 40(%rsp), %r9
-	xorq %rsi, %r9
-	xorq %rsi, %rbx
-	xorq %rsi, %r10
+	xorq %rax, %r9
+	xorq %rax, %rbx
+	xorq %rax, %r10
 	movq %r9, 40(%rsp)
-	movq %rsi, %r9
+	movq %rax, %r9
 	addq %r9, %r9
-	adcq 88(%rsp), %rdi
+	adcq 88(%rsp), %r14
 	movq 312(%rsp), %r9
 	adcq 80(%rsp), %r9
 	movq %r9, 312(%rsp)
@@ -8848,8 +8410,8 @@ pushq %rbx
 	adcq 16(%rsp), %r9
 	adcq 112(%rsp), %rbx
 	adcq 104(%rsp), %r10
-	adcq $0, %rsi
-	addq 208(%rsp), %rdi
+	adcq $0, %rax
+	addq 208(%rsp), %r14
 	movq %r9, 40(%rsp)
 	movq 312(%rsp), %r9
 	adcq 200(%rsp), %r9
@@ -8879,21 +8441,21 @@ pushq %rbx
 	adcq 136(%rsp), %r9
 	adcq 232(%rsp), %rbx
 	adcq 224(%rsp), %r10
-	adcq $0, %rsi
+	adcq $0, %rax
 	movq %r9, 40(%rsp)
 	movq 56(%rsp), %r9
-	addq %rdi, %r9
-	movq 8(%rsp), %rdi
-	adcq 312(%rsp), %rdi
-	movq %rdi, 312(%rsp)
-	movq 96(%rsp), %rdi
-	adcq 296(%rsp), %rdi
-	movq %rdi, 296(%rsp)
-	movq 16(%rsp), %rdi
-	adcq 264(%rsp), %rdi
-	movq %rdi, 264(%rsp)
-	movq 112(%rsp), %rdi
-	adcq 256(%rsp), %rdi
+	addq %r14, %r9
+	movq 8(%rsp), %r14
+	adcq 312(%rsp), %r14
+	movq %r14, 312(%rsp)
+	movq 96(%rsp), %r14
+	adcq 296(%rsp), %r14
+	movq %r14, 296(%rsp)
+	movq 16(%rsp), %r14
+	adcq 264(%rsp), %r14
+	movq %r14, 264(%rsp)
+	movq 112(%rsp), %r14
+	adcq 256(%rsp), %r14
 	movq %r9, 256(%rsp)
 	movq 104(%rsp), %r9
 	adcq 288(%rsp), %r9
@@ -8915,18 +8477,18 @@ pushq %rbx
 	movq 152(%rsp), %rbx
 	adcq %r10, %rbx
 	movq 176(%rsp), %r10
-	adcq %rsi, %r10
-	movq 128(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 128(%rsp)
-	movq 216(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 216(%rsp)
-	movq 136(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 136(%rsp)
-	movq 232(%rsp), %rsi
-	adcq $0, %rsi
+	adcq %rax, %r10
+	movq 128(%rsp), %rax
+	adcq $0, %rax
+	movq %rax, 128(%rsp)
+	movq 216(%rsp), %rax
+	adcq $0, %rax
+	movq %rax, 216(%rsp)
+	movq 136(%rsp), %rax
+	adcq $0, %rax
+	movq %rax, 136(%rsp)
+	movq 232(%rsp), %rax
+	adcq $0, %rax
 	movq %r10, 232(%rsp)
 	movq 224(%rsp), %r10
 	adcq $0, %r10
@@ -8938,651 +8500,671 @@ pushq %rbx
 	movq 32(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
-	movq %rsi, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rsi
-	addq %r9, %rbx
-	adcq $0, %rsi
-	movq 256(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rsi
-	movq %r9, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
-	addq %rsi, %rbx
-	adcq $0, %r9
-	movq 312(%rsp), %rsi
-	addq %rbx, %rsi
-	adcq $0, %r9
-	movq %rsi, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rsi
-	addq %r9, %rbx
-	adcq $0, %rsi
-	movq 296(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rsi
-	movq %r9, 296(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
-	addq %rsi, %rbx
-	adcq $0, %r9
-	movq 264(%rsp), %rsi
-	addq %rbx, %rsi
-	adcq $0, %r9
-	movq %rsi, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rsi
-	addq %r9, %rbx
-	adcq $0, %rsi
-	addq %rbx, %rdi
-	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rbx
-	addq %rsi, %r9
-	adcq $0, %rbx
-	movq 288(%rsp), %rsi
-	addq %r9, %rsi
-	adcq $0, %rbx
-	movq 80(%rsp), %rdx
-	movq %r10, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	movq %rbx, 288(%rsp)
-	movq 256(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq %rbx, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 312(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq %r10, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	movq 296(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq %rbx, 296(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 264(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq %r10, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	addq %r9, %rdi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
-	addq %r10, %rbx
-	adcq $0, %r9
-	addq %rbx, %rsi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq 288(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 72(%rsp), %rdx
-	movq %rbx, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rbx
-	movq %r9, 288(%rsp)
-	movq 312(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq %r9, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	movq 296(%rsp), %rbx
-	addq %r10, %rbx
-	adcq $0, %r9
-	movq %rbx, 296(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq 264(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq %r9, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r10, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %rsi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 288(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq %r10, 288(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	movq 80(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq 64(%rsp), %rdx
-	movq %r10, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	movq %rbx, 80(%rsp)
-	movq 296(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq %rbx, 296(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 264(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq %r10, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	addq %r9, %rdi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
-	addq %r10, %rbx
-	adcq $0, %r9
-	addq %rbx, %rsi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq 288(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq %r9, 288(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	movq 80(%rsp), %rbx
-	addq %r10, %rbx
-	adcq $0, %r9
-	movq %rbx, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq 72(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 24(%rsp), %rdx
-	movq %rbx, 64(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rbx
-	movq %r9, 72(%rsp)
-	movq 264(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq %r9, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r10, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	addq %rbx, %rsi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 288(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq %r10, 288(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	movq 80(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq %rbx, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq 72(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq %r10, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	movq 64(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq 88(%rsp), %rdx
-	movq %r10, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	addq %r9, %rdi
-	adcq $0, %r10
-	movq %rdi, 64(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rdi
-	addq %r10, %r9
-	adcq $0, %rdi
-	addq %r9, %rsi
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r9
-	addq %rdi, %r10
-	adcq $0, %r9
-	movq 288(%rsp), %rdi
-	addq %r10, %rdi
-	adcq $0, %r9
-	movq %rdi, 288(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rdi
-	addq %r9, %r10
-	adcq $0, %rdi
-	movq 80(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rdi
-	movq %r9, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r9
-	addq %rdi, %r10
-	adcq $0, %r9
-	movq 72(%rsp), %rdi
-	addq %r10, %rdi
-	adcq $0, %r9
-	movq %rdi, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %rdi
-	addq %r9, %r10
-	adcq $0, %rdi
-	addq %r10, %rbx
-	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	addq %rdi, %r9
-	adcq $0, %r10
-	movq 24(%rsp), %rdi
-	addq %r9, %rdi
-	adcq $0, %r10
-	movq 256(%rsp), %rdx
-	movq %r10, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	addq %r9, %rsi
-	adcq $0, %r10
-	movq %rsi, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rsi
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 288(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq %r10, 288(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r10
-	addq %rsi, %r9
-	adcq $0, %r10
-	movq 80(%rsp), %rsi
-	addq %r9, %rsi
-	adcq $0, %r10
-	movq %rsi, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rsi
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 72(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq %r10, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %rsi, %r9
-	adcq $0, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %r9
-	addq %r10, %rsi
-	adcq $0, %r9
-	addq %rsi, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rsi
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq 88(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 312(%rsp), %rdx
-	movq %rsi, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rsi
-	movq %r9, 88(%rsp)
-	movq 288(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq %r9, 288(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r9
-	addq %rsi, %r10
-	adcq $0, %r9
-	movq 80(%rsp), %rsi
-	addq %r10, %rsi
-	adcq $0, %r9
-	movq %rsi, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %rsi
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq 72(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq %r9, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %r9
-	addq %rsi, %r10
-	adcq $0, %r9
-	addq %r10, %rbx
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %r10
-	addq %r9, %rsi
-	adcq $0, %r10
-	addq %rsi, %rdi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rsi
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 88(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq %r10, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	addq %rsi, %r9
-	adcq $0, %r10
-	movq 256(%rsp), %rsi
-	addq %r9, %rsi
-	adcq $0, %r10
-	movq 296(%rsp), %rdx
-	movq %r10, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	movq %rsi, 256(%rsp)
-	movq 80(%rsp), %rsi
-	addq %r9, %rsi
-	adcq $0, %r10
-	movq %rsi, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rsi
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 72(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq %r10, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r10
-	addq %rsi, %r9
-	adcq $0, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r9
-	addq %r10, %rsi
-	adcq $0, %r9
-	addq %rsi, %rdi
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %rsi
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq 88(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq %r9, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %r9
-	addq %rsi, %r10
-	adcq $0, %r9
-	movq 256(%rsp), %rsi
-	addq %r10, %rsi
-	adcq $0, %r9
-	movq %rsi, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rsi
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq 312(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 264(%rsp), %rdx
-	movq %rsi, 296(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rsi
-	movq %r9, 312(%rsp)
-	movq 72(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq %r9, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r9
-	addq %rsi, %r10
-	adcq $0, %r9
-	addq %r10, %rbx
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %r10
-	addq %r9, %rsi
-	adcq $0, %r10
-	addq %rsi, %rdi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rsi
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 88(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq %r10, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %rsi, %r9
-	adcq $0, %r10
-	movq 256(%rsp), %rsi
-	addq %r9, %rsi
-	adcq $0, %r10
-	movq %rsi, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rsi
-	addq %r10, %r9
-	adcq $0, %rsi
-	movq 312(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rsi
-	movq %r10, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	addq %rsi, %r9
-	adcq $0, %r10
-	movq 296(%rsp), %rsi
-	addq %r9, %rsi
-	adcq $0, %r10
-	movq 64(%rsp), %rdx
-	movq %r10, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq %rbx, 296(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbx
-	addq %r10, %r9
-	adcq $0, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	movq 88(%rsp), %rbx
-	addq %r10, %rbx
-	adcq $0, %r9
-	movq %rbx, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	movq 256(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rbx
-	movq %r9, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r10, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	movq 312(%rsp), %rbx
-	addq %r10, %rbx
-	adcq $0, %r9
-	movq %rbx, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %r10, %rbx
-	addq %r9, %r10
-	adcq $0, %rbx
-	addq %r10, %rsi
-	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	movq 264(%rsp), %rbx
-	addq %r9, %rbx
-	adcq $0, %r10
-	movq 24(%rsp), %rdx
-	movq %r10, 64(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
-	addq %r9, %rdi
-	adcq $0, %r10
-	movq %rdi, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rdi
-	addq %r10, %r9
-	adcq $0, %rdi
-	movq 88(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rdi
-	movq %r10, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r10
-	addq %rdi, %r9
-	adcq $0, %r10
-	movq 256(%rsp), %rdi
-	addq %r9, %rdi
-	adcq $0, %r10
-	movq %rdi, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %rdi
-	addq %r10, %r9
-	adcq $0, %rdi
-	movq 312(%rsp), %r10
-	addq %r9, %r10
-	adcq $0, %rdi
-	movq %r10, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
-	addq %rdi, %r9
-	adcq $0, %r10
-	addq %r9, %rsi
-	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rdi, %r9
-	addq %r10, %rdi
-	adcq $0, %r9
-	addq %rdi, %rbx
-	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %r10, %rdi
-	addq %r9, %r10
-	adcq $0, %rdi
-	movq 64(%rsp), %r9
-	addq %r10, %r9
-	adcq $0, %rdi
-	movq 288(%rsp), %r10
-	addq 280(%rsp), %r10
-	movq %r9, 288(%rsp)
-	movq 80(%rsp), %r9
-	adcq 240(%rsp), %r9
-	movq %rbx, 80(%rsp)
-	movq 72(%rsp), %rbx
-	adcq 320(%rsp), %rbx
-	movq %rbx, 72(%rsp)
-	movq 296(%rsp), %rbx
-	adcq 40(%rsp), %rbx
-	movq %rbx, 296(%rsp)
-	movq 264(%rsp), %rbx
-	adcq 176(%rsp), %rbx
-	movq %rsi, 264(%rsp)
-	movq 88(%rsp), %rsi
-	adcq 224(%rsp), %rsi
-	movq %rsi, 88(%rsp)
-	movq 256(%rsp), %rsi
-	adcq 232(%rsp), %rsi
-	movq %rsi, 256(%rsp)
-	movq 312(%rsp), %rsi
-	adcq 128(%rsp), %rsi
-	movq %rsi, 312(%rsp)
-	movq 264(%rsp), %rsi
-	adcq 216(%rsp), %rsi
-	movq %rsi, 264(%rsp)
-	movq 80(%rsp), %rsi
-	adcq 136(%rsp), %rsi
-	movq %rsi, 80(%rsp)
-	movq 288(%rsp), %rsi
-	adcq 32(%rsp), %rsi
-	adcq 152(%rsp), %rdi
-	movq %rsi, 152(%rsp)
-	movq %r10, %rsi
-	subq $-1, %rsi
-	movq %rbx, 32(%rsp)
-	movq %r9, %rbx
-	sbbq $-1, %rbx
-	movq %r9, 136(%rsp)
-	movq 72(%rsp), %r9
-	sbbq $-1, %r9
-	movq %r10, 216(%rsp)
-	movq 296(%rsp), %r10
-	sbbq $-1, %r10
-	movq %r10, 128(%rsp)
-	movq 32(%rsp), %r10
-	sbbq $-1, %r10
-	movq %r10, 232(%rsp)
-	movq 88(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+40(%rip), %r10
-	movq %r10, 224(%rsp)
+	movq %rax, 32(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	movq %r10, 144(%rsp)
 	movq 256(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+48(%rip), %r10
-	movq %r10, 176(%rsp)
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	movq %r10, 256(%rsp)
 	movq 312(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+56(%rip), %r10
-	movq %r10, 40(%rsp)
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	movq %r10, 312(%rsp)
+	movq 296(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	movq %r10, 296(%rsp)
 	movq 264(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+64(%rip), %r10
-	movq %r10, 320(%rsp)
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	movq %r14, 264(%rsp)
+	movq 288(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	movq 80(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	movq %r9, 88(%rsp)
+	movq 256(%rsp), %r9
+	addq %rbx, %r9
+	adcq $0, %rax
+	movq %r9, 256(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	movq %r14, 288(%rsp)
+	movq 312(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	movq %r14, 312(%rsp)
+	movq 296(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	movq %r10, 296(%rsp)
+	movq 264(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	movq %r10, 264(%rsp)
+	movq 288(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	movq %r10, 288(%rsp)
+	movq 88(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	movq 72(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	movq %rax, 80(%rsp)
+	movq 312(%rsp), %rax
+	addq %rbx, %rax
+	adcq $0, %r9
+	movq %rax, 312(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	movq %r14, 88(%rsp)
+	movq 296(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	movq %r14, 296(%rsp)
+	movq 264(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	movq %r14, 264(%rsp)
+	movq 288(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	movq %r10, 288(%rsp)
 	movq 80(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+72(%rip), %r10
-	movq %r10, 240(%rsp)
-	movq 152(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+80(%rip), %r10
-	movq %r10, 280(%rsp)
-	movq %rdi, %r10
-	sbbq .Lfg_p751_mont_p+88(%rip), %r10
-	cmovc 216(%rsp), %rsi
-	cmovc 136(%rsp), %rbx
-	cmovc 72(%rsp), %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	movq 64(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	movq %r9, 72(%rsp)
+	movq 88(%rsp), %r9
+	addq %rbx, %r9
+	adcq $0, %rax
+	movq %r9, 88(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	movq %r10, 80(%rsp)
+	movq 296(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	movq %r10, 296(%rsp)
+	movq 264(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	movq %r14, 264(%rsp)
+	movq 288(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	movq %r14, 288(%rsp)
+	movq 80(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	movq %r14, 80(%rsp)
+	movq 72(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	movq 24(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	movq %rax, 64(%rsp)
+	movq 296(%rsp), %rax
+	addq %rbx, %rax
+	adcq $0, %r9
+	movq %rax, 296(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	movq %r10, 72(%rsp)
+	movq 264(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	movq %r10, 264(%rsp)
+	movq 288(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	movq %r10, 288(%rsp)
+	movq 80(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	movq %r14, 80(%rsp)
+	movq 64(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	movq 144(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	movq %r9, 24(%rsp)
+	movq 72(%rsp), %r9
+	addq %rbx, %r9
+	adcq $0, %rax
+	movq %r9, 72(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	movq %r14, 64(%rsp)
+	movq 264(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	movq %r14, 264(%rsp)
+	movq 288(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	movq %r10, 288(%rsp)
+	movq 80(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	movq %r10, 80(%rsp)
+	movq 64(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	movq %r10, 64(%rsp)
+	movq 24(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	movq 256(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	movq %rax, 144(%rsp)
+	movq 264(%rsp), %rax
+	addq %rbx, %rax
+	adcq $0, %r9
+	movq %rax, 264(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	movq %r14, 24(%rsp)
+	movq 288(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	movq %r14, 288(%rsp)
+	movq 80(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	movq %r14, 80(%rsp)
+	movq 64(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	movq %r10, 64(%rsp)
+	movq 144(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	movq 312(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	movq %r9, 256(%rsp)
+	movq 24(%rsp), %r9
+	addq %rbx, %r9
+	adcq $0, %rax
+	movq %r9, 24(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	movq %r10, 144(%rsp)
+	movq 288(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	movq %r10, 288(%rsp)
+	movq 80(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	movq %r14, 80(%rsp)
+	movq 64(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	movq %r14, 64(%rsp)
+	movq 144(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	movq %r14, 144(%rsp)
+	movq 256(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	movq 88(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	movq %rax, 312(%rsp)
+	movq 288(%rsp), %rax
+	addq %rbx, %rax
+	adcq $0, %r9
+	movq %rax, 288(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	movq %r10, 256(%rsp)
+	movq 80(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	movq %r10, 80(%rsp)
+	movq 64(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	movq %r10, 64(%rsp)
+	movq 144(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	movq %r14, 144(%rsp)
+	movq 312(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	movq 296(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	movq %r9, 88(%rsp)
+	movq 256(%rsp), %r9
+	addq %rbx, %r9
+	adcq $0, %rax
+	movq %r9, 256(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	movq %r14, 312(%rsp)
+	movq 80(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	movq %r14, 80(%rsp)
+	movq 64(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	movq %r10, 64(%rsp)
+	movq 144(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	movq %r10, 144(%rsp)
+	movq 312(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	movq %r10, 312(%rsp)
+	movq 88(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	movq 72(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	movq %rax, 296(%rsp)
+	movq 80(%rsp), %rax
+	addq %rbx, %rax
+	adcq $0, %r9
+	movq %rax, 80(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	movq %r14, 88(%rsp)
+	movq 64(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	movq %r14, 64(%rsp)
+	movq 144(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	movq %r14, 144(%rsp)
+	movq 312(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	movq %r10, 312(%rsp)
+	movq 296(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	movq 264(%rsp), %rdx
+	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	movq %r9, 72(%rsp)
+	movq 88(%rsp), %r9
+	addq %rbx, %r9
+	adcq $0, %rax
+	movq %r9, 88(%rsp)
+	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	movq %r10, 296(%rsp)
+	movq 64(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	movq %r10, 64(%rsp)
+	movq 144(%rsp), %r10
+	addq %rbx, %r10
+	adcq $0, %rax
+	addq %r9, %r10
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	movq %r14, 144(%rsp)
+	movq 312(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	movq %r14, 312(%rsp)
+	movq 296(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	movq %r14, 296(%rsp)
+	movq 72(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %r9, %r14
+	adcq $0, %rax
+	movq 24(%rsp), %rbx
+	addq 280(%rsp), %rbx
+	movq 288(%rsp), %r9
+	adcq 240(%rsp), %r9
+	movq %r14, 288(%rsp)
+	movq 256(%rsp), %r14
+	adcq 320(%rsp), %r14
+	movq %r14, 256(%rsp)
+	movq 80(%rsp), %r14
+	adcq 40(%rsp), %r14
+	movq %r14, 80(%rsp)
+	movq 88(%rsp), %r14
+	adcq 176(%rsp), %r14
+	movq %r10, 88(%rsp)
+	movq 64(%rsp), %r10
+	adcq 224(%rsp), %r10
+	movq %r10, 64(%rsp)
+	movq 88(%rsp), %r10
+	adcq 232(%rsp), %r10
+	movq %r10, 88(%rsp)
+	movq 144(%rsp), %r10
+	adcq 128(%rsp), %r10
+	movq %r10, 144(%rsp)
+	movq 312(%rsp), %r10
+	adcq 216(%rsp), %r10
+	movq %r10, 312(%rsp)
+	movq 296(%rsp), %r10
+	adcq 136(%rsp), %r10
+	movq %r10, 296(%rsp)
+	movq 288(%rsp), %r10
+	adcq 32(%rsp), %r10
+	adcq 152(%rsp), %rax
+	movq %r10, 152(%rsp)
+	movq %rbx, %r10
+	subq $-1, %r10
+	movq %r14, 32(%rsp)
+	movq %r9, %r14
+	sbbq $-1, %r14
+	movq %r9, 136(%rsp)
+	movq 256(%rsp), %r9
+	sbbq $-1, %r9
+	movq %rbx, 216(%rsp)
+	movq 80(%rsp), %rbx
+	sbbq $-1, %rbx
+	movq %rbx, 128(%rsp)
+	movq 32(%rsp), %rbx
+	sbbq $-1, %rbx
+	movq %rbx, 232(%rsp)
+	movq 64(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+40(%rip), %rbx
+	movq %rbx, 224(%rsp)
+	movq 88(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+48(%rip), %rbx
+	movq %rbx, 176(%rsp)
+	movq 144(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+56(%rip), %rbx
+	movq %rbx, 40(%rsp)
+	movq 312(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+64(%rip), %rbx
+	movq %rbx, 320(%rsp)
+	movq 296(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
+	movq %rbx, 240(%rsp)
+	movq 152(%rsp), %rbx
+	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
+	movq %rbx, 280(%rsp)
+	movq %rax, %rbx
+	sbbq .Lfg_p751_mont_p+88(%rip), %rbx
+	cmovc 216(%rsp), %r10
+	cmovc 136(%rsp), %r14
+	cmovc 256(%rsp), %r9
 	movq %r9, 288(%rsp)
 	movq 128(%rsp), %r9
-	cmovc 296(%rsp), %r9
+	cmovc 80(%rsp), %r9
 	movq %r9, 128(%rsp)
 	movq 232(%rsp), %r9
 	cmovc 32(%rsp), %r9
 	movq %r9, 232(%rsp)
 	movq 224(%rsp), %r9
-	cmovc 88(%rsp), %r9
+	cmovc 64(%rsp), %r9
 	movq %r9, 224(%rsp)
 	movq 176(%rsp), %r9
-	cmovc 256(%rsp), %r9
+	cmovc 88(%rsp), %r9
 	movq %r9, 176(%rsp)
 	movq 40(%rsp), %r9
-	cmovc 312(%rsp), %r9
+	cmovc 144(%rsp), %r9
 	movq %r9, 40(%rsp)
 	movq 320(%rsp), %r9
-	cmovc 264(%rsp), %r9
+	cmovc 312(%rsp), %r9
 	movq %r9, 320(%rsp)
 	movq 240(%rsp), %r9
-	cmovc 80(%rsp), %r9
+	cmovc 296(%rsp), %r9
 	movq %r9, 240(%rsp)
 	movq 280(%rsp), %r9
 	cmovc 152(%rsp), %r9
-	cmovc %rdi, %r10
-	movq 0(%rsp), %rdi
-	movq %rsi, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq 288(%rsp), %rsi
-	movq %rsi, 16(%rdi)
-	movq 128(%rsp), %rbx
-	movq %rbx, 24(%rdi)
-	movq 232(%rsp), %rsi
-	movq %rsi, 32(%rdi)
-	movq 224(%rsp), %rbx
-	movq %rbx, 40(%rdi)
-	movq 176(%rsp), %rsi
-	movq %rsi, 48(%rdi)
-	movq 40(%rsp), %rbx
-	movq %rbx, 56(%rdi)
-	movq 320(%rsp), %rsi
-	movq %rsi, 64(%rdi)
-	movq 240(%rsp), %rbx
-	movq %rbx, 72(%rdi)
-	movq %r9, 80(%rdi)
-	movq %r10, 88(%rdi)
+	cmovc %rax, %rbx
+	movq 0(%rsp), %rax
+	movq %r10, 0(%rax)
+	movq %r14, 8(%rax)
+	movq 288(%rsp), %r10
+	movq %r10, 16(%rax)
+	movq 128(%rsp), %r14
+	movq %r14, 24(%rax)
+	movq 232(%rsp), %r10
+	movq %r10, 32(%rax)
+	movq 224(%rsp), %r14
+	movq %r14, 40(%rax)
+	movq 176(%rsp), %r10
+	movq %r10, 48(%rax)
+	movq 40(%rsp), %r14
+	movq %r14, 56(%rax)
+	movq 320(%rsp), %r10
+	movq %r10, 64(%rax)
+	movq 240(%rsp), %r14
+	movq %r14, 72(%rax)
+	movq %r9, 80(%rax)
+	movq %rbx, 88(%rax)
 	addq $328, %rsp
 popq %rbx
 popq %rbp

@@ -138,7 +138,7 @@ class TestConstants(unittest.TestCase):
         cls.analyses = [analysis.analyze(fs) for fs in all_specs()]
 
     def test_field_count(self):
-        self.assertGreaterEqual(len(self.analyses), 4 + 13 + len(OTHER_PRIMES))
+        self.assertGreaterEqual(len(self.analyses), 4 + 15 + len(OTHER_PRIMES))
 
     def test_shape(self):
         for fa in self.analyses:
@@ -174,7 +174,9 @@ class TestConstants(unittest.TestCase):
             "bls12_381_r": (None, "montgomery", 0), "r320": (None, "montgomery", 0),
             "p384": (None, "montgomery", 0), "r448": (None, "montgomery", 0),
             "m521": (None, "montgomery", 8), "pm1021": (None, "pseudo_mersenne", (1021, 553, 553 * 8)),
-            "r1024": (None, "montgomery", 0)})
+            "r1024": (None, "montgomery", 0),
+            "pm189": (None, "pseudo_mersenne", (189, 25, 25 * 8)),
+            "pm250": (None, "pseudo_mersenne", (250, 207, 207 * 64))})
         seen = set()
         for fa in self.analyses:
             with self.subTest(field=fa.name):
