@@ -26,9 +26,12 @@ Design (one algorithm, rendered per ISA level):
       - p = -1 mod 2^64 (m0inv == 1): m = U[i] (no multiply) and Q = p + 1,
         since t + m*p = t + m*(p+1) - m and U[i] - m = 0 exactly: the low
         zero limbs of p+1 are skipped (p256: 2 products/row, p503: 5, p751: 7).
-      - A limb 2^k of Q is two shifts; at bmi2/adx the high word is PEXT
-        after the first row (ADC, SBB, CMOV and shifts share two ports on
-        the Golden Cove class cores measured here; PEXT uses the multiplier's).
+      - A limb 2^k of Q is two shifts; at bmi2/adx, after the first row, one
+        MULX by the constant 2^k instead (ADC, SBB, CMOV and shifts share two
+        ports on the Golden Cove class cores measured here; MULX uses the
+        multiplier's). PEXT on port 1 measured 0.6 cycles faster in p256
+        latency but is microcoded, and very slow, on AMD Zen 1/2, which
+        report BMI2 and ADX too.
       - n <= 4: the tail forms Uh + t_high and Uh + (t_high - p) side by side
         and selects by the sign of the latter (_final_pair).
   * mul/sqr = the wide product kept in registers (spilled to the stack only
@@ -47,7 +50,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, CMOVS, SHL, SHR, NEG, PEXT)
+                            IMUL, CMOVC, CMOVS, SHL, SHR, NEG)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -55,7 +58,7 @@ from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
-PEXT_HI = True
+POW2_MULX = True           # see _row_disjoint
 ADX_SPLIT_SMALL = False    # see _mul_rows
 NEGQ_KERNELS = (("x86_64", "mul"),)
 
@@ -308,12 +311,15 @@ class Kernel:
         for j in J:
             self.steps += 1
             if j in pow2:
-                # the first reduction row keeps SHR: its m is ready while the
-                # product's multiplies still occupy port 1 (PEXT's port); rows
-                # after it: PEXT.  p256 (1,2,3 vs all rows, fieldgen-bench): adx
-                # mul 44.5 -> 43.7, bmi2 sqr 39.8 -> 39.5 (direct 40.0 -> 38.5)
-                if not mulq and PEXT_HI and base > 0:
-                    lo, hi = self._shift_pext(j, pow2[j])
+                # the first reduction row keeps the shifts: its m is ready while
+                # the product's multiplies still occupy ports 1 and 5; rows
+                # after it: one MULX by 2^k (the flag ports are the limit there).
+                # p256 fieldgen-bench, MULX vs PEXT for the high word (PEXT:
+                # p1 only, but microcoded on AMD Zen 1/2): adx mul 43.4 vs
+                # 42.8, bmi2 mul 39.4 vs 44.4, sqr 37.0 vs 36.4; vs shifts in
+                # every row (PEXT at the time): adx mul 44.5 -> 43.7
+                if not mulq and POW2_MULX and base > 0:
+                    lo, hi = self._mulx(self.const("s", j))
                 else:
                     lo, hi, _ = self._shift_prod(xr, pow2[j])
                 shifted[j] = (lo, hi)
@@ -399,16 +405,6 @@ class Kernel:
         self.emit(SHR, hi.reg, 64 - k)
         self.unlock()
         return lo, hi, False
-
-    def _shift_pext(self, j, k):
-        """(lo, hi) = rdx * 2^k: lo = rdx << k (one flag-port op), hi = PEXT(rdx, mask)."""
-        lo = self.new()
-        hi = self.new()
-        self.emit(MOV, lo.reg, rdx)
-        self.emit(SHL, lo.reg, k)
-        self.emit(PEXT, hi.reg, rdx, self.const("s", j))
-        self.unlock()
-        return lo, hi
 
     def _plan(self, acc, base, top, J=None):
         """Next-use estimates for a row over positions base..top.
@@ -790,8 +786,8 @@ class _Shape:
             for jp, k in self.pow2.items():
                 if jp < j and q == (1 << 64) - (1 << k) + 1:
                     self.negq[j] = jp
-        # PEXT masks of the pow2 limbs: bits 64-k..63 (x >> (64-k) = PEXT(x, mask))
-        self.s_limbs = [(((1 << k) - 1) << (64 - k)) if j in self.pow2 else 0
+        # the pow2 limbs themselves, as MULX memory operands
+        self.s_limbs = [(1 << k) if j in self.pow2 else 0
                         for j, k in ((j, self.pow2.get(j, 0)) for j in range(n))]
 
 
@@ -1427,9 +1423,9 @@ def emit_montgomery(fa):
     return _fix_consts("\n".join(out), sh)
 
 
-def _pext_rows(sh):
-    """Whether the reduction rows at bmi2/adx form a 2^k limb's high word by PEXT."""
-    return PEXT_HI and bool(sh.pow2)
+def _pow2_mulx_rows(sh):
+    """Whether the reduction rows at bmi2/adx multiply by a 2^k limb with MULX."""
+    return POW2_MULX and bool(sh.pow2)
 
 
 def kernel_choice(fa):
@@ -1438,11 +1434,12 @@ def kernel_choice(fa):
     Measured here (RDTSC, chained calls): at n <= 4 the dual-chain squaring
     gains nothing over the single-chain one (its doubling pass is short and the
     ADCX/ADOX chains serialize on the accumulator), so adx uses the bmi2 sqr;
-    except with PEXT reduction rows (p256), where the adx sqr measured faster
-    (dispatched 41.1 -> 39.0 at the time of the change).
+    except with MULX-by-2^k reduction rows (p256), where the adx sqr measured
+    faster (dispatched 41.1 -> 39.0 with PEXT rows; with MULX rows adx 37.1
+    and bmi2 36.8 direct, dispatched 37.0: equal within noise).
     Everywhere else each level's own kernel was the fastest it may run.
     """
     choice = {(op, level): level for op in OPS for level in LEVELS}
-    if fa.n <= 4 and not _pext_rows(_Shape(fa)):
+    if fa.n <= 4 and not _pow2_mulx_rows(_Shape(fa)):
         choice[("sqr", "adx")] = "bmi2"
     return choice

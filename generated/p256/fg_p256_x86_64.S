@@ -29,7 +29,7 @@
 	.quad 0xffffffff00000001
 .Lfg_p256_mont_s:
 	.quad 0x0000000000000000
-	.quad 0xffffffff00000000
+	.quad 0x0000000100000000
 	.quad 0x0000000000000000
 	.quad 0x0000000000000000
 #endif
@@ -936,27 +936,21 @@ pushq %rbx
 	adcq %r9, %rbx
 	adcq $0, %r10
 	movq %r11, %rdx
-	movq %rdx, %rbp
-	shlq $32, %rbp
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
+	mulxq .Lfg_p256_mont_s+8(%rip), %rbp, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r14
 	addq %rbp, %rax
 	adcq %r12, %rbx
 	adcq %r13, %r10
 	adcq $0, %r14
 	movq %rax, %rdx
-	movq %rdx, %r15
-	shlq $32, %r15
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rcx
+	mulxq .Lfg_p256_mont_s+8(%rip), %r15, %rcx
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
 	addq %r15, %rbx
 	adcq %rcx, %r10
 	adcq %r8, %r14
 	adcq $0, %r9
 	movq %rbx, %rdx
-	movq %rdx, %rbp
-	shlq $32, %rbp
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
+	mulxq .Lfg_p256_mont_s+8(%rip), %rbp, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r11
 	addq %rbp, %r10
 	adcq %r12, %r14
@@ -1084,27 +1078,21 @@ pushq %rbx
 	adcq %r14, %rbp
 	adcq $0, %rcx
 	movq %r10, %rdx
-	movq %rdx, %rsi
-	shlq $32, %rsi
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r15
+	mulxq .Lfg_p256_mont_s+8(%rip), %rsi, %r15
 	mulxq .Lfg_p256_mont_q+24(%rip), %r11, %r14
 	addq %rsi, %rax
 	adcq %r15, %rbp
 	adcq %r11, %rcx
 	adcq $0, %r14
 	movq %rax, %rdx
-	movq %rdx, %r8
-	shlq $32, %r8
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_s+8(%rip), %r8, %rsi
 	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %r11
 	addq %r8, %rbp
 	adcq %rsi, %rcx
 	adcq %r15, %r14
 	adcq $0, %r11
 	movq %rbp, %rdx
-	movq %rdx, %r10
-	shlq $32, %r10
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
+	mulxq .Lfg_p256_mont_s+8(%rip), %r10, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r15
 	addq %r10, %rcx
 	adcq %r8, %r14
@@ -1224,27 +1212,21 @@ pushq %rbx
 	adcq %r9, %r12
 	adcq $0, %rdi
 	movq %r11, %rdx
-	movq %rdx, %rsi
-	shlq $32, %rsi
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r8
+	mulxq .Lfg_p256_mont_s+8(%rip), %rsi, %r8
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r9
 	addq %rsi, %rbx
 	adcq %r8, %r12
 	adcq %r10, %rdi
 	adcq $0, %r9
 	movq %rbx, %rdx
-	movq %rdx, %rcx
-	shlq $32, %rcx
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_s+8(%rip), %rcx, %rsi
 	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
 	addq %rcx, %r12
 	adcq %rsi, %rdi
 	adcq %r8, %r9
 	adcq $0, %r10
 	movq %r12, %rdx
-	movq %rdx, %r11
-	shlq $32, %r11
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rcx
+	mulxq .Lfg_p256_mont_s+8(%rip), %r11, %rcx
 	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r8
 	addq %r11, %rdi
 	adcq %rcx, %r9
@@ -1511,27 +1493,21 @@ pushq %rbx
 	adcq %r10, %rbp
 	adcq $0, %r11
 	movq %rax, %rdx
-	movq %rdx, %r12
-	shlq $32, %r12
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r13
+	mulxq .Lfg_p256_mont_s+8(%rip), %r12, %r13
 	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %r15
 	addq %r12, %rbx
 	adcq %r13, %rbp
 	adcq %r14, %r11
 	adcq $0, %r15
 	movq %rbx, %rdx
-	movq %rdx, %r8
-	shlq $32, %r8
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r9
+	mulxq .Lfg_p256_mont_s+8(%rip), %r8, %r9
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r12
 	addq %r8, %rbp
 	adcq %r9, %r11
 	adcq %r10, %r15
 	adcq $0, %r12
 	movq %rbp, %rdx
-	movq %rdx, %r13
-	shlq $32, %r13
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r14
+	mulxq .Lfg_p256_mont_s+8(%rip), %r13, %r14
 	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r8
 	addq %r13, %r11
 	adcq %r14, %r15
@@ -1676,27 +1652,21 @@ pushq %rbx
 	adcq %r10, %r15
 	adcq $0, %r11
 	movq %rax, %rdx
-	movq %rdx, %rsi
-	shlq $32, %rsi
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r12
+	mulxq .Lfg_p256_mont_s+8(%rip), %rsi, %r12
 	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
 	addq %rsi, %r8
 	adcq %r12, %r15
 	adcq %r9, %r11
 	adcq $0, %r10
 	movq %r8, %rdx
-	movq %rdx, %rbx
-	shlq $32, %rbx
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rsi
+	mulxq .Lfg_p256_mont_s+8(%rip), %rbx, %rsi
 	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r9
 	addq %rbx, %r15
 	adcq %rsi, %r11
 	adcq %r12, %r10
 	adcq $0, %r9
 	movq %r15, %rdx
-	movq %rdx, %rax
-	shlq $32, %rax
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %rbx
+	mulxq .Lfg_p256_mont_s+8(%rip), %rax, %rbx
 	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r12
 	addq %rax, %r11
 	adcq %rbx, %r10
@@ -1817,27 +1787,21 @@ pushq %rbx
 	adcq %r10, %r12
 	adcq $0, %rsi
 	movq %rax, %rdx
-	movq %rdx, %r9
-	shlq $32, %r9
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_s+8(%rip), %r9, %r11
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r13
 	addq %r9, %rbx
 	adcq %r11, %r12
 	adcq %r10, %rsi
 	adcq $0, %r13
 	movq %rbx, %rdx
-	movq %rdx, %r9
-	shlq $32, %r9
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_s+8(%rip), %r9, %r11
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rax
 	addq %r9, %r12
 	adcq %r11, %rsi
 	adcq %r10, %r13
 	adcq $0, %rax
 	movq %r12, %rdx
-	movq %rdx, %r9
-	shlq $32, %r9
-	pext .Lfg_p256_mont_s+8(%rip), %rdx, %r11
+	mulxq .Lfg_p256_mont_s+8(%rip), %r9, %r11
 	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rbx
 	addq %r9, %rsi
 	adcq %r11, %r13
