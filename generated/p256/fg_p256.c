@@ -228,7 +228,7 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
     if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
-        fg_p256_mul_adx(r->limb, a->limb, b->limb);
+        fg_p256_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
     if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
