@@ -2,17 +2,37 @@
 kernel deleted, so the suites can show they catch a dropped carry (the shape
 of OpenSSL's CVE-2016-7055 in a MULX/ADX Montgomery path).
 
-usage: mutate_kernel.py IN.S OUT.S SYMBOL MNEMONIC[,MNEMONIC...]
+usage: mutate_kernel.py IN.S OUT.S SYMBOL MNEMONIC[,MNEMONIC...] [HEADER]
 Deletes the last instruction of the first listed mnemonic that SYMBOL's body
 contains (e.g. adoxq,adcxq,adcq: an OF-chain carry if there is one, else a
 CF-chain one) and says which line it was; fails if there is none, so a kernel
 rewrite cannot silently turn the test into one that mutates nothing.
+With HEADER (the field's fg_NAME.h), SYMBOL fg_NAME_OP_LEVEL names the kernel
+the dispatcher runs for OP at LEVEL (FG_NAME_OP_AT_LEVEL_USES), which may be
+another level's: the mutant must be the code the suite reaches.
 """
 
+import re
 import sys
 
 
-def main(src, dst, symbol, mnemonics):
+def dispatched(symbol, header):
+    """fg_NAME_OP_LEVEL -> the kernel the header says OP at LEVEL runs."""
+    text = open(header, encoding="utf-8").read()
+    for level in ("x86_64", "bmi2", "adx"):
+        if symbol.endswith("_" + level):
+            stem = symbol[:-len(level) - 1]
+            macro = (stem[3:] + "_AT_" + level).upper()
+            mo = re.search(r"#define FG_%s_USES FG_ISA_(\w+)" % macro, text)
+            if not mo:
+                sys.exit(f"mutate_kernel: no FG_{macro}_USES in {header}")
+            return stem + "_" + mo.group(1).lower()
+    sys.exit(f"mutate_kernel: {symbol} does not end in a level")
+
+
+def main(src, dst, symbol, mnemonics, header=None):
+    if header:
+        symbol = dispatched(symbol, header)
     lines = open(src, encoding="utf-8").read().split("\n")
     start = lines.index(f"{symbol}:")
     end = next(i for i in range(start, len(lines)) if lines[i].startswith(f".size {symbol},"))
