@@ -1153,15 +1153,7 @@ def _final_pair(k, sh, Uh, Th, rp):
     for u in Uh:
         k.kill(u)
     k.kill(bv)
-    for j in range(n):
-        k.emit(CMOVS, k.r(V[j]), k.opnd(Th[j]))
-        k.unlock()
-    for t in Th:
-        k.kill(t)
-    for j in range(n):
-        k.emit(MOV, k.mem(rp, 8 * j), k.r(V[j]))
-        k.unlock()
-        k.kill(V[j])
+    _select_store(k, rp, V, Th, CMOVS)
 
 
 def _final(k, sh, Uh, Th, rp):
@@ -1259,15 +1251,21 @@ def _final_sub(k, sh, Uh, cw, rp):
         k.emit(SBB, k.r(cw), 0)
         k.unlock()
         k.kill(cw)
-    for j in range(n):
-        k.emit(CMOVC, k.r(D[j]), k.opnd(Uh[j]))
+    _select_store(k, rp, D, Uh, CMOVC)
+
+
+def _select_store(k, rp, V, alt, cmov):
+    """r[j] = alt[j] where cmov's condition holds, else V[j]; stores r at rp
+    (every input was read before: the outputs may alias them)."""
+    for v, a in zip(V, alt):
+        k.emit(cmov, k.r(v), k.opnd(a))
         k.unlock()
-    for u in Uh:
-        k.kill(u)
-    for j in range(n):
-        k.emit(MOV, k.mem(rp, 8 * j), k.r(D[j]))
+    for a in alt:
+        k.kill(a)
+    for j, v in enumerate(V):
+        k.emit(MOV, k.mem(rp, 8 * j), k.r(v))
         k.unlock()
-        k.kill(D[j])
+        k.kill(v)
 
 
 def _store_wide(k, acc, tp, n):
