@@ -1007,21 +1007,26 @@ def _redc_rows(k, sh, U):
     Q = lambda j: k.const("q", j)
     for i in range(n):
         u = U[i]
-        x = u                                        # m0inv == 1: m = U[i]
-        if not sh.m1:                                # m = U[i] * m0inv mod 2^64
-            if k.level == "x86_64":
-                x = k.new(PRIO_ACC)
-                k.emit(MOV, x.reg, sh.m0inv)
-                k.emit(IMUL, x.reg, k.opnd(u))
-            else:
-                k.emit(MOV, rdx, sh.m0inv)
-                k.emit(IMUL, rdx, k.opnd(u))
-                x = _RdxLoaded
-            k.unlock()
+        x = u if sh.m1 else _row_m(k, sh, u)         # m0inv == 1: m = U[i]
         k.row(U, x, Q, sh.J, i, sh.pow2)
         if isinstance(x, Val) and x is not u:
             k.kill(x)
         k.kill(U.pop(i))                             # position i is 0 now
+
+
+def _row_m(k, sh, u):
+    """A reduction row's multiplier m = u * m0inv mod 2^64: a fresh register at
+    x86_64 (MUL's operand), rdx at bmi2/adx (MULX's implicit source)."""
+    if k.level == "x86_64":
+        x = k.new(PRIO_ACC)
+        k.emit(MOV, x.reg, sh.m0inv)
+        k.emit(IMUL, x.reg, k.opnd(u))
+    else:
+        k.emit(MOV, rdx, sh.m0inv)
+        k.emit(IMUL, rdx, k.opnd(u))
+        x = _RdxLoaded
+    k.unlock()
+    return x
 
 
 def _redc_row(k, sh, acc, i, hi_pos):
@@ -1037,15 +1042,7 @@ def _redc_row(k, sh, acc, i, hi_pos):
             k.kill(acc.pop(i))
             x = _RdxLoaded
     else:
-        if k.level == "x86_64":
-            x = k.new(PRIO_ACC)
-            k.emit(MOV, x.reg, sh.m0inv)
-            k.emit(IMUL, x.reg, k.opnd(u))
-        else:
-            k.emit(MOV, rdx, sh.m0inv)
-            k.emit(IMUL, rdx, k.opnd(u))
-            x = _RdxLoaded
-        k.unlock()
+        x = _row_m(k, sh, u)
     k.row(acc, x, Q, sh.J, i, sh.pow2, hi_pos, split=_split_redc_rows(k, sh))
     if isinstance(x, Val) and x is not u:
         k.kill(x)
