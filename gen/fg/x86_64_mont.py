@@ -59,7 +59,6 @@ LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
 POW2_MULX = True           # see _row_disjoint
-ADX_SPLIT_SMALL = False    # see _mul_rows
 NEGQ_KERNELS = (("x86_64", "mul"),)
 
 # RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
@@ -829,10 +828,10 @@ def _mul_rows(k, acc, ap, bp, n):
     Rows after the first as two disjoint passes (split).  p256 (fieldgen-bench,
     public entry; ab = old/new alternating in one process): bmi2 mul 55.5 ->
     44.1 (ab 55.0 -> 48.4), MULQ 61.3 -> 59.2; adx 42.8 -> 41.4 (ab 44.0 ->
-    42.8; called directly 42.2 -> 43.8), but off (ADX_SPLIT_SMALL): the adx
-    mul then has no ADOX left, so tests/ mutant's deleted carry becomes row
-    0's frequent ADCX and from_u64 fills the 20 reported failures before mul.  At n > 4 MULQ and bmi2 keep the
-    single-chain rows (p751 fp2_mul x86_64 1210 -> 1630 split, p503 530 -> 515).
+    42.8; called directly 42.2 -> 43.8) with PEXT reduction rows, but with
+    the MULX-by-2^k rows that replaced them 43.3 -> 45.5..48.6, so adx keeps
+    its dual chains at n <= 4 and splits from n = 5.  At n > 4 MULQ and bmi2 keep the single-chain rows (p751 fp2_mul
+    x86_64 1210 -> 1630 split, p503 530 -> 515).
     The squaring triangle splits at adx only: MULQ row 1 split measured 40.9 ->
     43.2 through the public entry (42.7 -> 40.4 called directly: this core
     has two timing modes there); bmi2 p256 sqr neutral, p503 +1.7%.
@@ -850,7 +849,7 @@ def _mul_rows(k, acc, ap, bp, n):
         Y = lambda j: k.opnd(B[j])
     for i in range(n):
         k.row(acc, lambda i=i: k.mem(ap, 8 * i), Y, list(range(n)), i,
-              split=i > 0 and (n > 4 if k.level == "adx" and not ADX_SPLIT_SMALL else n <= 4 or k.level == "adx"))
+              split=i > 0 and (n > 4 if k.level == "adx" else n <= 4))
         acc[i].prio = PRIO_DONE
     for b in (B or {}).values():
         k.kill(b)
