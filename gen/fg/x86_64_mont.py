@@ -50,7 +50,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, CMOVS, SHL, SHR, NEG)
+                            IMUL, CMOVC, CMOVS, SHL, SHR)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -1128,13 +1128,7 @@ def _final_pair(k, sh, Uh, Th, rp):
     n = sh.n
     # no multiplies follow: the multiplier's fixed registers join the pool
     k.free += [r for r in ((rax, rdx) if k.level == "x86_64" else (rdx,)) if r not in k.free]
-    V = []
-    for j in range(n):
-        v = k.new(PRIO_ACC)
-        k.emit(MOV, v.reg, k.opnd(Th[j]))
-        k.emit(SUB if j == 0 else SBB, v.reg, _imm_or_const(k, sh.p, j))
-        k.unlock()
-        V.append(v)
+    V = _minus_p(k, sh, Th)
     bv = k.new(PRIO_ACC)
     k.emit(SBB, bv.reg, bv.reg)                 # 0 or -1: borrow of Th - p
     k.unlock()
@@ -1232,17 +1226,22 @@ def _imm_or_const(k, p, j):
     return k.const("p", j)
 
 
-def _final_sub(k, sh, Uh, cw, rp):
-    """r = (cw:Uh) - p if that does not borrow, else Uh (value < 2p; cw: carry word or None)."""
-    n = sh.n
-    wide = cw is not None
+def _minus_p(k, sh, X):
+    """Fresh words X - p (n limbs, SUB then SBB; CF = the borrow), X kept."""
     D = []
-    for j in range(n):
+    for j, x in enumerate(X):
         d = k.new(PRIO_ACC)
-        k.emit(MOV, d.reg, k.opnd(Uh[j]))
+        k.emit(MOV, d.reg, k.opnd(x))
         k.emit(SUB if j == 0 else SBB, d.reg, _imm_or_const(k, sh.p, j))
         k.unlock()
         D.append(d)
+    return D
+
+
+def _final_sub(k, sh, Uh, cw, rp):
+    """r = (cw:Uh) - p if that does not borrow, else Uh (value < 2p; cw: carry word or None)."""
+    wide = cw is not None
+    D = _minus_p(k, sh, Uh)
     if wide:
         k.emit(SBB, k.r(cw), 0)
         k.unlock()
