@@ -26,8 +26,9 @@ typedef enum {
     FG_ISA_ADX = 3     /* MULX with ADCX/ADOX, two carry chains */
 } fg_isa;
 
-/* Whether the x86-64 assembly kernels are built into this library. */
-#if !defined(FG_NO_ASM) && defined(__x86_64__) && defined(__ELF__) && \
+/* Whether the x86-64 assembly kernels are built into this library: SysV
+ * x86-64 objects, ELF (Linux, BSDs) or Mach-O (macOS). */
+#if !defined(FG_NO_ASM) && defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && \
     (defined(__GNUC__) || defined(__clang__))
 #define FG_HAVE_X86_64_ASM 1
 #else
@@ -62,7 +63,7 @@ int fg_isa_parse(const char *name);
  * probe (from another constructor) is still correct, just portable. Hidden
  * on ELF: only the generated dispatchers of the same library read it, with
  * one direct RIP-relative load (no GOT indirection under -fPIC). */
-#if defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#if (defined(__ELF__) || defined(__APPLE__)) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((visibility("hidden")))
 #endif
 extern int fg_cpu_isa;

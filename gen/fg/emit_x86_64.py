@@ -28,8 +28,10 @@ def backend(fa):
 def emit(fa, emit_fn, header):
     body = emit_fn(fa)
     text = (header +
-            "\n#if defined(__x86_64__) && defined(__ELF__) && !defined(FG_NO_ASM)\n\n" +
+            "\n#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)\n\n" +
             body.rstrip("\n") + "\n\n" +
+            "#ifdef __ELF__\n"
             ".section .note.GNU-stack,\"\",%progbits\n"
+            "#endif\n"
             "#endif\n")
     return {f"{fa.name}/fg_{fa.name}_x86_64.S": text}

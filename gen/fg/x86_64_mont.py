@@ -1382,15 +1382,24 @@ def _build(sh, op, level):
     return k.finish(fname, _args(kind), _target(level))
 
 
+def _const_label(sh, tab):
+    """Name of a constant table: a cpp macro, defined by _rodata as an
+    assembler-local label of the object format (.L on ELF, L on Mach-O)."""
+    return "FG_%s_MONT_%s" % (sh.name.upper(), tab.upper())
+
+
 def _rodata(sh):
-    lines = ["#ifndef __APPLE__", ".section .rodata", ".p2align 6"]
     tabs = [("q", sh.q_limbs), ("p", sh.p_limbs)]
     if sh.pow2:
         tabs.append(("s", sh.s_limbs))
+    lines = ["#ifdef __APPLE__"]
+    lines += ["#define %s Lfg_%s_mont_%s" % (_const_label(sh, t), sh.name, t) for t, _ in tabs]
+    lines += [".section __TEXT,__const", "#else"]
+    lines += ["#define %s .Lfg_%s_mont_%s" % (_const_label(sh, t), sh.name, t) for t, _ in tabs]
+    lines += [".section .rodata", "#endif", ".p2align 6"]
     for tab, limbs in tabs:
-        lines.append(".Lfg_%s_mont_%s:" % (sh.name, tab))
+        lines.append("%s:" % _const_label(sh, tab))
         lines += ["\t.quad 0x%016x" % x for x in limbs]
-    lines.append("#endif")
     return "\n".join(lines) + "\n"
 
 
@@ -1403,7 +1412,7 @@ def _fix_consts(text, sh):
             return mo.group(0)
         v -= _CONST_BASE
         tab = ("q", "p", "s")[v // 0x10000]
-        return ".Lfg_%s_mont_%s+%d(%%rip)" % (sh.name, tab, v % 0x10000)
+        return "%s+%d(%%rip)" % (_const_label(sh, tab), v % 0x10000)
     return re.sub(r"(\d+)\(%rip\)", sub, text)
 
 

@@ -12,7 +12,7 @@
  * Reduction: fold the high half times 38 (2^256 mod p), then the bits above 2^255 times 19
  */
 
-#if defined(__x86_64__) && defined(__ELF__) && !defined(FG_NO_ASM)
+#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
@@ -1802,5 +1802,7 @@ popq %r15
 .size fg_p25519_sqr_adx, .-fg_p25519_sqr_adx
 #endif /* !__APPLE__ */
 
+#ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
+#endif
 #endif

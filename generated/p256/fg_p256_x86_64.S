@@ -12,27 +12,35 @@
  * Reduction: word-by-word Montgomery, R = 2^256
  */
 
-#if defined(__x86_64__) && defined(__ELF__) && !defined(FG_NO_ASM)
+#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)
 
-#ifndef __APPLE__
+#ifdef __APPLE__
+#define FG_P256_MONT_Q Lfg_p256_mont_q
+#define FG_P256_MONT_P Lfg_p256_mont_p
+#define FG_P256_MONT_S Lfg_p256_mont_s
+.section __TEXT,__const
+#else
+#define FG_P256_MONT_Q .Lfg_p256_mont_q
+#define FG_P256_MONT_P .Lfg_p256_mont_p
+#define FG_P256_MONT_S .Lfg_p256_mont_s
 .section .rodata
+#endif
 .p2align 6
-.Lfg_p256_mont_q:
+FG_P256_MONT_Q:
 	.quad 0x0000000000000000
 	.quad 0x0000000100000000
 	.quad 0x0000000000000000
 	.quad 0xffffffff00000001
-.Lfg_p256_mont_p:
+FG_P256_MONT_P:
 	.quad 0xffffffffffffffff
 	.quad 0x00000000ffffffff
 	.quad 0x0000000000000000
 	.quad 0xffffffff00000001
-.Lfg_p256_mont_s:
+FG_P256_MONT_S:
 	.quad 0x0000000000000000
 	.quad 0x0000000100000000
 	.quad 0x0000000000000000
 	.quad 0x0000000000000000
-#endif
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
@@ -286,7 +294,7 @@ pushq %rbx
 	movq %rcx, %r8
 	shlq $32, %rcx
 	shrq $32, %r8
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq 0(%rsi)
 	movq 8(%rsi), %r9
 	addq %rcx, %r9
@@ -300,7 +308,7 @@ pushq %rbx
 	movq %r9, %r12
 	shlq $32, %rbp
 	shrq $32, %r12
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r9
 	addq %rbp, %r10
 	adcq %r12, %r11
@@ -311,7 +319,7 @@ pushq %rbx
 	movq %r10, %r15
 	shlq $32, %r14
 	shrq $32, %r15
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r10
 	addq %r14, %r11
 	adcq %r15, %rbx
@@ -322,7 +330,7 @@ pushq %rbx
 	movq %r11, %rbp
 	shlq $32, %r8
 	shrq $32, %rbp
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r11
 	addq %r8, %rbx
 	adcq %rbp, %r13
@@ -332,11 +340,11 @@ pushq %rbx
 	movq 32(%rsi), %r9
 	subq $-1, %r9
 	movq 40(%rsi), %r14
-	sbbq .Lfg_p256_mont_p+8(%rip), %r14
+	sbbq FG_P256_MONT_P+8(%rip), %r14
 	movq 48(%rsi), %r15
 	sbbq $0, %r15
 	movq 56(%rsi), %r10
-	sbbq .Lfg_p256_mont_p+24(%rip), %r10
+	sbbq FG_P256_MONT_P+24(%rip), %r10
 	sbbq %r8, %r8
 	movq 32(%rsi), %rbp
 	addq %rbx, %rbp
@@ -528,11 +536,11 @@ pushq %rbx
 	movq %r13, %r15
 	subq $-1, %r15
 	movq %r9, %rbp
-	sbbq .Lfg_p256_mont_p+8(%rip), %rbp
+	sbbq FG_P256_MONT_P+8(%rip), %rbp
 	movq %r11, %rcx
 	sbbq $0, %rcx
 	movq %r14, %r12
-	sbbq .Lfg_p256_mont_p+24(%rip), %r12
+	sbbq FG_P256_MONT_P+24(%rip), %r12
 	sbbq %rax, %rax
 	addq %rsi, %r13
 	adcq %r8, %r9
@@ -651,7 +659,7 @@ pushq %rbx
 	movq %r13, %r15
 	shlq $32, %r12
 	shrq $32, %r15
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r13
 	addq %r12, %r8
 	adcq %r15, %r10
@@ -662,7 +670,7 @@ pushq %rbx
 	movq %r8, %r12
 	shlq $32, %rsi
 	shrq $32, %r12
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r8
 	addq %rsi, %r10
 	adcq %r12, %rbx
@@ -673,7 +681,7 @@ pushq %rbx
 	movq %r10, %rsi
 	shlq $32, %r13
 	shrq $32, %rsi
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r10
 	addq %r13, %rbx
 	adcq %rsi, %rcx
@@ -684,7 +692,7 @@ pushq %rbx
 	movq %rbx, %r13
 	shlq $32, %r8
 	shrq $32, %r13
-	movq .Lfg_p256_mont_q+24(%rip), %rax
+	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %rbx
 	addq %r8, %rcx
 	adcq %r13, %r15
@@ -694,11 +702,11 @@ pushq %rbx
 	movq %rbp, %r10
 	subq $-1, %r10
 	movq %r14, %r8
-	sbbq .Lfg_p256_mont_p+8(%rip), %r8
+	sbbq FG_P256_MONT_P+8(%rip), %r8
 	movq %r9, %r13
 	sbbq $0, %r13
 	movq %r11, %rbx
-	sbbq .Lfg_p256_mont_p+24(%rip), %rbx
+	sbbq FG_P256_MONT_P+24(%rip), %rbx
 	sbbq %rax, %rax
 	addq %rcx, %rbp
 	adcq %r15, %r14
@@ -927,7 +935,7 @@ pushq %rbx
 	movq %rdx, %r8
 	shlq $32, %rcx
 	shrq $32, %r8
-	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
+	mulxq FG_P256_MONT_Q+24(%rip), %r9, %r10
 	movq 8(%rsi), %r11
 	addq %rcx, %r11
 	movq 16(%rsi), %rax
@@ -936,22 +944,22 @@ pushq %rbx
 	adcq %r9, %rbx
 	adcq $0, %r10
 	movq %r11, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rbp, %r12
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r14
+	mulxq FG_P256_MONT_S+8(%rip), %rbp, %r12
+	mulxq FG_P256_MONT_Q+24(%rip), %r13, %r14
 	addq %rbp, %rax
 	adcq %r12, %rbx
 	adcq %r13, %r10
 	adcq $0, %r14
 	movq %rax, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r15, %rcx
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r9
+	mulxq FG_P256_MONT_S+8(%rip), %r15, %rcx
+	mulxq FG_P256_MONT_Q+24(%rip), %r8, %r9
 	addq %r15, %rbx
 	adcq %rcx, %r10
 	adcq %r8, %r14
 	adcq $0, %r9
 	movq %rbx, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rbp, %r12
-	mulxq .Lfg_p256_mont_q+24(%rip), %r13, %r11
+	mulxq FG_P256_MONT_S+8(%rip), %rbp, %r12
+	mulxq FG_P256_MONT_Q+24(%rip), %r13, %r11
 	addq %rbp, %r10
 	adcq %r12, %r14
 	adcq %r13, %r9
@@ -959,11 +967,11 @@ pushq %rbx
 	movq 32(%rsi), %r15
 	subq $-1, %r15
 	movq 40(%rsi), %rcx
-	sbbq .Lfg_p256_mont_p+8(%rip), %rcx
+	sbbq FG_P256_MONT_P+8(%rip), %rcx
 	movq 48(%rsi), %r8
 	sbbq $0, %r8
 	movq 56(%rsi), %rax
-	sbbq .Lfg_p256_mont_p+24(%rip), %rax
+	sbbq FG_P256_MONT_P+24(%rip), %rax
 	sbbq %rbp, %rbp
 	movq 32(%rsi), %r12
 	addq %r10, %r12
@@ -1072,28 +1080,28 @@ pushq %rbx
 	movq %rdx, %r11
 	shlq $32, %r15
 	shrq $32, %r11
-	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %rcx
+	mulxq FG_P256_MONT_Q+24(%rip), %r14, %rcx
 	addq %r15, %r10
 	adcq %r11, %rax
 	adcq %r14, %rbp
 	adcq $0, %rcx
 	movq %r10, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rsi, %r15
-	mulxq .Lfg_p256_mont_q+24(%rip), %r11, %r14
+	mulxq FG_P256_MONT_S+8(%rip), %rsi, %r15
+	mulxq FG_P256_MONT_Q+24(%rip), %r11, %r14
 	addq %rsi, %rax
 	adcq %r15, %rbp
 	adcq %r11, %rcx
 	adcq $0, %r14
 	movq %rax, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r8, %rsi
-	mulxq .Lfg_p256_mont_q+24(%rip), %r15, %r11
+	mulxq FG_P256_MONT_S+8(%rip), %r8, %rsi
+	mulxq FG_P256_MONT_Q+24(%rip), %r15, %r11
 	addq %r8, %rbp
 	adcq %rsi, %rcx
 	adcq %r15, %r14
 	adcq $0, %r11
 	movq %rbp, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r10, %r8
-	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r15
+	mulxq FG_P256_MONT_S+8(%rip), %r10, %r8
+	mulxq FG_P256_MONT_Q+24(%rip), %rsi, %r15
 	addq %r10, %rcx
 	adcq %r8, %r14
 	adcq %rsi, %r11
@@ -1101,11 +1109,11 @@ pushq %rbx
 	movq %r12, %rax
 	subq $-1, %rax
 	movq %r9, %r10
-	sbbq .Lfg_p256_mont_p+8(%rip), %r10
+	sbbq FG_P256_MONT_P+8(%rip), %r10
 	movq %r13, %r8
 	sbbq $0, %r8
 	movq %rbx, %rsi
-	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq FG_P256_MONT_P+24(%rip), %rsi
 	sbbq %rbp, %rbp
 	addq %rcx, %r12
 	adcq %r14, %r9
@@ -1206,28 +1214,28 @@ pushq %rbx
 	movq %rdx, %r10
 	shlq $32, %r8
 	shrq $32, %r10
-	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %rdi
+	mulxq FG_P256_MONT_Q+24(%rip), %r9, %rdi
 	addq %r8, %r11
 	adcq %r10, %rbx
 	adcq %r9, %r12
 	adcq $0, %rdi
 	movq %r11, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rsi, %r8
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r9
+	mulxq FG_P256_MONT_S+8(%rip), %rsi, %r8
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r9
 	addq %rsi, %rbx
 	adcq %r8, %r12
 	adcq %r10, %rdi
 	adcq $0, %r9
 	movq %rbx, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rcx, %rsi
-	mulxq .Lfg_p256_mont_q+24(%rip), %r8, %r10
+	mulxq FG_P256_MONT_S+8(%rip), %rcx, %rsi
+	mulxq FG_P256_MONT_Q+24(%rip), %r8, %r10
 	addq %rcx, %r12
 	adcq %rsi, %rdi
 	adcq %r8, %r9
 	adcq $0, %r10
 	movq %r12, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r11, %rcx
-	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r8
+	mulxq FG_P256_MONT_S+8(%rip), %r11, %rcx
+	mulxq FG_P256_MONT_Q+24(%rip), %rsi, %r8
 	addq %r11, %rdi
 	adcq %rcx, %r9
 	adcq %rsi, %r10
@@ -1235,11 +1243,11 @@ pushq %rbx
 	movq %r13, %rbx
 	subq $-1, %rbx
 	movq %rbp, %r11
-	sbbq .Lfg_p256_mont_p+8(%rip), %r11
+	sbbq FG_P256_MONT_P+8(%rip), %r11
 	movq %rax, %rcx
 	sbbq $0, %rcx
 	movq %r14, %rsi
-	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq FG_P256_MONT_P+24(%rip), %rsi
 	sbbq %r12, %r12
 	addq %rdi, %r13
 	adcq %r9, %rbp
@@ -1484,7 +1492,7 @@ pushq %rbx
 	movq %rdx, %r9
 	shlq $32, %r8
 	shrq $32, %r9
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r11
 	movq 8(%rsi), %rax
 	addq %r8, %rax
 	movq 16(%rsi), %rbx
@@ -1493,22 +1501,22 @@ pushq %rbx
 	adcq %r10, %rbp
 	adcq $0, %r11
 	movq %rax, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r12, %r13
-	mulxq .Lfg_p256_mont_q+24(%rip), %r14, %r15
+	mulxq FG_P256_MONT_S+8(%rip), %r12, %r13
+	mulxq FG_P256_MONT_Q+24(%rip), %r14, %r15
 	addq %r12, %rbx
 	adcq %r13, %rbp
 	adcq %r14, %r11
 	adcq $0, %r15
 	movq %rbx, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r8, %r9
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r12
+	mulxq FG_P256_MONT_S+8(%rip), %r8, %r9
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r12
 	addq %r8, %rbp
 	adcq %r9, %r11
 	adcq %r10, %r15
 	adcq $0, %r12
 	movq %rbp, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r13, %r14
-	mulxq .Lfg_p256_mont_q+24(%rip), %rax, %r8
+	mulxq FG_P256_MONT_S+8(%rip), %r13, %r14
+	mulxq FG_P256_MONT_Q+24(%rip), %rax, %r8
 	addq %r13, %r11
 	adcq %r14, %r15
 	adcq %rax, %r12
@@ -1516,11 +1524,11 @@ pushq %rbx
 	movq 32(%rsi), %r9
 	subq $-1, %r9
 	movq 40(%rsi), %r10
-	sbbq .Lfg_p256_mont_p+8(%rip), %r10
+	sbbq FG_P256_MONT_P+8(%rip), %r10
 	movq 48(%rsi), %rbx
 	sbbq $0, %rbx
 	movq 56(%rsi), %r13
-	sbbq .Lfg_p256_mont_p+24(%rip), %r13
+	sbbq FG_P256_MONT_P+24(%rip), %r13
 	sbbq %r14, %r14
 	movq 32(%rsi), %rax
 	addq %r11, %rax
@@ -1644,7 +1652,7 @@ pushq %rbx
 	movq %rdx, %r9
 	shlq $32, %r12
 	shrq $32, %r9
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r11
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r11
 	movq 8(%rsp), %rax
 	addq %r12, %rax
 	movq 16(%rsp), %r8
@@ -1652,22 +1660,22 @@ pushq %rbx
 	adcq %r10, %r15
 	adcq $0, %r11
 	movq %rax, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rsi, %r12
-	mulxq .Lfg_p256_mont_q+24(%rip), %r9, %r10
+	mulxq FG_P256_MONT_S+8(%rip), %rsi, %r12
+	mulxq FG_P256_MONT_Q+24(%rip), %r9, %r10
 	addq %rsi, %r8
 	adcq %r12, %r15
 	adcq %r9, %r11
 	adcq $0, %r10
 	movq %r8, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rbx, %rsi
-	mulxq .Lfg_p256_mont_q+24(%rip), %r12, %r9
+	mulxq FG_P256_MONT_S+8(%rip), %rbx, %rsi
+	mulxq FG_P256_MONT_Q+24(%rip), %r12, %r9
 	addq %rbx, %r15
 	adcq %rsi, %r11
 	adcq %r12, %r10
 	adcq $0, %r9
 	movq %r15, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %rax, %rbx
-	mulxq .Lfg_p256_mont_q+24(%rip), %rsi, %r12
+	mulxq FG_P256_MONT_S+8(%rip), %rax, %rbx
+	mulxq FG_P256_MONT_Q+24(%rip), %rsi, %r12
 	addq %rax, %r11
 	adcq %rbx, %r10
 	adcq %rsi, %r9
@@ -1675,11 +1683,11 @@ pushq %rbx
 	movq %r14, %r8
 	subq $-1, %r8
 	movq %rdi, %rax
-	sbbq .Lfg_p256_mont_p+8(%rip), %rax
+	sbbq FG_P256_MONT_P+8(%rip), %rax
 	movq %rbp, %rbx
 	sbbq $0, %rbx
 	movq %r13, %rsi
-	sbbq .Lfg_p256_mont_p+24(%rip), %rsi
+	sbbq FG_P256_MONT_P+24(%rip), %rsi
 	sbbq %r15, %r15
 	addq %r11, %r14
 	adcq %r10, %rdi
@@ -1781,28 +1789,28 @@ pushq %rbx
 	movq %rdx, %r11
 	shlq $32, %r9
 	shrq $32, %r11
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rsi
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %rsi
 	addq %r9, %rax
 	adcq %r11, %rbx
 	adcq %r10, %r12
 	adcq $0, %rsi
 	movq %rax, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r9, %r11
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %r13
+	mulxq FG_P256_MONT_S+8(%rip), %r9, %r11
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r13
 	addq %r9, %rbx
 	adcq %r11, %r12
 	adcq %r10, %rsi
 	adcq $0, %r13
 	movq %rbx, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r9, %r11
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rax
+	mulxq FG_P256_MONT_S+8(%rip), %r9, %r11
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %rax
 	addq %r9, %r12
 	adcq %r11, %rsi
 	adcq %r10, %r13
 	adcq $0, %rax
 	movq %r12, %rdx
-	mulxq .Lfg_p256_mont_s+8(%rip), %r9, %r11
-	mulxq .Lfg_p256_mont_q+24(%rip), %r10, %rbx
+	mulxq FG_P256_MONT_S+8(%rip), %r9, %r11
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %rbx
 	addq %r9, %rsi
 	adcq %r11, %r13
 	adcq %r10, %rax
@@ -1810,11 +1818,11 @@ pushq %rbx
 	movq %r14, %r9
 	subq $-1, %r9
 	movq %rbp, %r11
-	sbbq .Lfg_p256_mont_p+8(%rip), %r11
+	sbbq FG_P256_MONT_P+8(%rip), %r11
 	movq %r15, %r10
 	sbbq $0, %r10
 	movq %r8, %r12
-	sbbq .Lfg_p256_mont_p+24(%rip), %r12
+	sbbq FG_P256_MONT_P+24(%rip), %r12
 	sbbq %rdx, %rdx
 	addq %rsi, %r14
 	adcq %r13, %rbp
@@ -1844,5 +1852,7 @@ popq %r15
 .size fg_p256_sqr_adx, .-fg_p256_sqr_adx
 #endif /* !__APPLE__ */
 
+#ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
+#endif
 #endif

@@ -12,12 +12,19 @@
  * Reduction: word-by-word Montgomery, R = 2^512
  */
 
-#if defined(__x86_64__) && defined(__ELF__) && !defined(FG_NO_ASM)
+#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)
 
-#ifndef __APPLE__
+#ifdef __APPLE__
+#define FG_P503_MONT_Q Lfg_p503_mont_q
+#define FG_P503_MONT_P Lfg_p503_mont_p
+.section __TEXT,__const
+#else
+#define FG_P503_MONT_Q .Lfg_p503_mont_q
+#define FG_P503_MONT_P .Lfg_p503_mont_p
 .section .rodata
+#endif
 .p2align 6
-.Lfg_p503_mont_q:
+FG_P503_MONT_Q:
 	.quad 0x0000000000000000
 	.quad 0x0000000000000000
 	.quad 0x0000000000000000
@@ -26,7 +33,7 @@
 	.quad 0x1b9bf6c87b7e7daf
 	.quad 0x6045c6bdda77a4d0
 	.quad 0x004066f541811e1e
-.Lfg_p503_mont_p:
+FG_P503_MONT_P:
 	.quad 0xffffffffffffffff
 	.quad 0xffffffffffffffff
 	.quad 0xffffffffffffffff
@@ -35,7 +42,6 @@
 	.quad 0x1b9bf6c87b7e7daf
 	.quad 0x6045c6bdda77a4d0
 	.quad 0x004066f541811e1e
-#endif
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
@@ -884,13 +890,13 @@ pushq %r12
 pushq %rbp
 pushq %rbx
 	subq $40, %rsp
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 0(%rsi)
 	movq 24(%rsi), %rcx
 	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 0(%rsi)
 	movq 32(%rsi), %r9
 	addq %rax, %r9
@@ -898,7 +904,7 @@ pushq %rbx
 	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 0(%rsi)
 	movq 40(%rsi), %r11
 	addq %rax, %r11
@@ -906,7 +912,7 @@ pushq %rbx
 	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 0(%rsi)
 	movq 48(%rsi), %rbp
 	addq %rax, %rbp
@@ -914,7 +920,7 @@ pushq %rbx
 	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 0(%rsi)
 	movq 56(%rsi), %r13
 	addq %rax, %r13
@@ -922,231 +928,231 @@ pushq %rbx
 	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r8, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r10, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rcx
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rcx
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rcx
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rcx
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rcx
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %r9
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %r9
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %r9
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %r9
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rcx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %r9
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rbx, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %r11
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %r11
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %r11
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %r11
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %r11
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rcx, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rbp
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rbp
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r9, %r15
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rbp
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rcx, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rbp
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rbp
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %r13
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %r13
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r11, %r10
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %r13
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %r13
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %r13
 	addq %rax, %rcx
 	adcq $0, %rdx
@@ -1169,19 +1175,19 @@ pushq %rbx
 	sbbq $-1, %r13
 	movq %rdi, 0(%rsp)
 	movq %r10, %rdi
-	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
+	sbbq FG_P503_MONT_P+24(%rip), %rdi
 	movq %rcx, 8(%rsp)
 	movq %r8, %rcx
-	sbbq .Lfg_p503_mont_p+32(%rip), %rcx
+	sbbq FG_P503_MONT_P+32(%rip), %rcx
 	movq %rbx, 16(%rsp)
 	movq 16(%rsp), %rbx
-	sbbq .Lfg_p503_mont_p+40(%rip), %rbx
+	sbbq FG_P503_MONT_P+40(%rip), %rbx
 	movq %r8, 24(%rsp)
 	movq 8(%rsp), %r8
-	sbbq .Lfg_p503_mont_p+48(%rip), %r8
+	sbbq FG_P503_MONT_P+48(%rip), %r8
 	movq %r10, 32(%rsp)
 	movq %r9, %r10
-	sbbq .Lfg_p503_mont_p+56(%rip), %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
 	cmovc %r14, %rbp
 	cmovc %r12, %r11
 	cmovc %r15, %r13
@@ -1641,269 +1647,269 @@ pushq %rbx
 	movq 120(%rsp), %r15
 	adcq $0, %r15
 	adcq $0, %r13
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 32(%rsp)
 	movq 80(%rsp), %r8
 	addq %rax, %r8
 	adcq $0, %rdx
 	movq %r15, 80(%rsp)
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 32(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 32(%rsp)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 32(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 32(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r15, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 40(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rcx, 32(%rsp)
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 40(%rsp)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 40(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rcx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 40(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rcx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 40(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rcx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %r14, 40(%rsp)
 	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r14, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r14, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %r8
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rbx, 48(%rsp)
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %r8
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rbx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %r8
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %r8
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rbx, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %r8
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rbp
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rbp
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rbp
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r8, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rbp
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r8, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rbp
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %r12
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %r12
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rbp, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %r12
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %r12
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %r12
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %r11
 	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %r11
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r12, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %r11
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %r11
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r12, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %r11
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rsi
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rsi
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r11, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rsi
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rsi
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r11, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rsi
 	addq %rax, %r12
 	adcq $0, %rdx
@@ -1925,18 +1931,18 @@ pushq %rbx
 	movq %r14, %r10
 	sbbq $-1, %r10
 	movq %rbx, %rdi
-	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
+	sbbq FG_P503_MONT_P+24(%rip), %rdi
 	movq %r8, %r13
-	sbbq .Lfg_p503_mont_p+32(%rip), %r13
+	sbbq FG_P503_MONT_P+32(%rip), %r13
 	movq %r12, 80(%rsp)
 	movq %rbp, %r12
-	sbbq .Lfg_p503_mont_p+40(%rip), %r12
+	sbbq FG_P503_MONT_P+40(%rip), %r12
 	movq %rbp, 32(%rsp)
 	movq 80(%rsp), %rbp
-	sbbq .Lfg_p503_mont_p+48(%rip), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
 	movq %r8, 40(%rsp)
 	movq %r11, %r8
-	sbbq .Lfg_p503_mont_p+56(%rip), %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
 	cmovc %r15, %rsi
 	cmovc %rcx, %r9
 	cmovc %r14, %r10
@@ -2297,269 +2303,269 @@ pushq %rbx
 	adcq $0, %r11
 	movq 88(%rsp), %r14
 	adcq $0, %r14
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 136(%rsp)
 	movq 24(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %r12, 24(%rsp)
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r12, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r12, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %r15, 136(%rsp)
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r15, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %r10, 80(%rsp)
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r10, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r10, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r10, %r12
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r10, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rbx
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdi, 16(%rsp)
 	movq %rdx, %rdi
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rbx
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rdi, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rbx
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rbx
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rbx
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rdi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rsi
 	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rsi
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rsi
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rsi
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rbx, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rsi
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rbx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rbp
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rbp
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rsi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rbp
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rsi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rbp
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rsi, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rbp
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rsi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %r13
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %r13
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %r13
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %r13
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %r13
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rbp, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p503_mont_q+24(%rip), %rax
+	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rcx
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+32(%rip), %rax
+	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rcx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+40(%rip), %rax
+	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rcx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+48(%rip), %rax
+	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rcx
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r13, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p503_mont_q+56(%rip), %rax
+	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rcx
 	addq %rax, %rbp
 	adcq $0, %rdx
@@ -2581,18 +2587,18 @@ pushq %rbx
 	movq %r10, %r9
 	sbbq $-1, %r9
 	movq %rdi, %r11
-	sbbq .Lfg_p503_mont_p+24(%rip), %r11
+	sbbq FG_P503_MONT_P+24(%rip), %r11
 	movq %rbx, %r14
-	sbbq .Lfg_p503_mont_p+32(%rip), %r14
+	sbbq FG_P503_MONT_P+32(%rip), %r14
 	movq %rbp, 24(%rsp)
 	movq %rsi, %rbp
-	sbbq .Lfg_p503_mont_p+40(%rip), %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
 	movq %rsi, 136(%rsp)
 	movq 24(%rsp), %rsi
-	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
+	sbbq FG_P503_MONT_P+48(%rip), %rsi
 	movq %rbx, 80(%rsp)
 	movq %r13, %rbx
-	sbbq .Lfg_p503_mont_p+56(%rip), %rbx
+	sbbq FG_P503_MONT_P+56(%rip), %rbx
 	cmovc %r12, %rcx
 	cmovc %r15, %r8
 	cmovc %r10, %r9
@@ -3308,198 +3314,198 @@ pushq %rbp
 pushq %rbx
 	subq $32, %rsp
 	movq 0(%rsi), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rcx, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r8
 	movq 24(%rsi), %r9
 	addq %rcx, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r11
 	movq 32(%rsi), %rax
 	addq %r10, %rax
 	adcq $0, %r11
 	addq %r8, %rax
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rbp
 	movq 40(%rsi), %r12
 	addq %rbx, %r12
 	adcq $0, %rbp
 	addq %r11, %r12
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
 	movq 48(%rsi), %r15
 	addq %r13, %r15
 	adcq $0, %r14
 	addq %rbp, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %rcx, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r10
 	movq 56(%rsi), %r8
 	addq %rcx, %r8
 	adcq $0, %r10
 	addq %r14, %r8
 	adcq $0, %r10
 	movq 8(%rsi), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbx, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
 	addq %rbx, %rax
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
 	addq %r13, %r12
 	adcq $0, %rbp
 	addq %r11, %r12
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %rcx, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r14
 	addq %rcx, %r15
 	adcq $0, %r14
 	addq %rbp, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r13
 	addq %rbx, %r8
 	adcq $0, %r13
 	addq %r14, %r8
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rcx
 	addq %r11, %r10
 	adcq $0, %rcx
 	addq %r13, %r10
 	adcq $0, %rcx
 	movq 16(%rsi), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rbx
 	addq %rbp, %r12
 	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r11
 	addq %r14, %r15
 	adcq $0, %r11
 	addq %rbx, %r15
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
 	addq %r13, %r8
 	adcq $0, %rbp
 	addq %r11, %r8
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %r14, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rbx
 	addq %r14, %r10
 	adcq $0, %rbx
 	addq %rbp, %r10
 	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
 	addq %r13, %rcx
 	adcq $0, %r11
 	addq %rbx, %rcx
 	adcq $0, %r11
 	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rbp
 	addq %r14, %r15
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
 	addq %r13, %r8
 	adcq $0, %rbx
 	addq %rbp, %r8
 	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
 	addq %r14, %r10
 	adcq $0, %r13
 	addq %rbx, %r10
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r14
 	addq %rbp, %rcx
 	adcq $0, %r14
 	addq %r13, %rcx
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
 	addq %rbx, %r11
 	adcq $0, %rbp
 	addq %r14, %r11
 	adcq $0, %rbp
 	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbx
 	addq %r13, %r8
 	adcq $0, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r9
 	addq %r14, %r10
 	adcq $0, %r9
 	addq %rbx, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
 	addq %r13, %rcx
 	adcq $0, %r14
 	addq %r9, %rcx
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r13
 	addq %rbx, %r11
 	adcq $0, %r13
 	addq %r14, %r11
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %r9, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rbx
 	addq %r9, %rbp
 	adcq $0, %rbx
 	addq %r13, %rbp
 	adcq $0, %rbx
 	movq %r12, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r9
 	addq %r14, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
 	addq %r13, %rcx
 	adcq $0, %rax
 	addq %r9, %rcx
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
 	addq %r14, %r11
 	adcq $0, %r13
 	addq %rax, %r11
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r9, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r14
 	addq %r9, %rbp
 	adcq $0, %r14
 	addq %r13, %rbp
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
 	addq %rax, %rbx
 	adcq $0, %r9
 	addq %r14, %rbx
 	adcq $0, %r9
 	movq %r15, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rax
 	addq %r13, %rcx
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
 	addq %r14, %r11
 	adcq $0, %r12
 	addq %rax, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
 	addq %r13, %rbp
 	adcq $0, %r14
 	addq %r12, %rbp
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
 	addq %rax, %rbx
 	adcq $0, %r13
 	addq %r14, %rbx
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rax
 	addq %r12, %r9
 	adcq $0, %rax
 	addq %r13, %r9
 	adcq $0, %rax
 	movq %r8, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r14, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r12
 	addq %r14, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r15
 	addq %r13, %rbp
 	adcq $0, %r15
 	addq %r12, %rbp
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r14, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
 	addq %r14, %rbx
 	adcq $0, %r13
 	addq %r15, %rbx
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r14
 	addq %r12, %r9
 	adcq $0, %r14
 	addq %r13, %r9
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r12
 	addq %r15, %rax
 	adcq $0, %r12
 	addq %r14, %rax
@@ -3519,19 +3525,19 @@ pushq %rbx
 	movq %r11, %r14
 	sbbq $-1, %r14
 	movq %rbp, %r8
-	sbbq .Lfg_p503_mont_p+24(%rip), %r8
+	sbbq FG_P503_MONT_P+24(%rip), %r8
 	movq %rdi, 0(%rsp)
 	movq %rbx, %rdi
-	sbbq .Lfg_p503_mont_p+32(%rip), %rdi
+	sbbq FG_P503_MONT_P+32(%rip), %rdi
 	movq %rax, 8(%rsp)
 	movq %r9, %rax
-	sbbq .Lfg_p503_mont_p+40(%rip), %rax
+	sbbq FG_P503_MONT_P+40(%rip), %rax
 	movq %r9, 16(%rsp)
 	movq 8(%rsp), %r9
-	sbbq .Lfg_p503_mont_p+48(%rip), %r9
+	sbbq FG_P503_MONT_P+48(%rip), %r9
 	movq %rbx, 24(%rsp)
 	movq %r12, %rbx
-	sbbq .Lfg_p503_mont_p+56(%rip), %rbx
+	sbbq FG_P503_MONT_P+56(%rip), %rbx
 	cmovc %r10, %r13
 	cmovc %rcx, %r15
 	cmovc %r11, %r14
@@ -3891,199 +3897,199 @@ pushq %rbx
 	adcq $0, %rsi
 	adcq $0, %r15
 	movq 32(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
 	movq %rsi, 128(%rsp)
 	movq 88(%rsp), %rsi
 	addq %r13, %rsi
 	adcq $0, %rdi
 	movq %rbp, 88(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
 	addq %r13, %r10
 	adcq $0, %rbp
 	addq %rdi, %r10
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
 	addq %r13, %r11
 	adcq $0, %rdi
 	addq %rbp, %r11
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
 	addq %r13, %rbx
 	adcq $0, %rbp
 	addq %rdi, %rbx
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
 	addq %r13, %r9
 	adcq $0, %rdi
 	addq %rbp, %r9
 	adcq $0, %rdi
 	movq 48(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
 	addq %r13, %r10
 	adcq $0, %rbp
 	movq %r14, 32(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
 	addq %r13, %r11
 	adcq $0, %r14
 	addq %rbp, %r11
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
 	addq %r13, %rbx
 	adcq $0, %rbp
 	addq %r14, %rbx
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
 	addq %r13, %r9
 	adcq $0, %r14
 	addq %rbp, %r9
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
 	addq %r13, %rdi
 	adcq $0, %rbp
 	addq %r14, %rdi
 	adcq $0, %rbp
 	movq 56(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
 	addq %r13, %r11
 	adcq $0, %r14
 	movq %rcx, 48(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rcx
 	addq %r13, %rbx
 	adcq $0, %rcx
 	addq %r14, %rbx
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
 	addq %r13, %r9
 	adcq $0, %r14
 	addq %rcx, %r9
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rcx
 	addq %r13, %rdi
 	adcq $0, %rcx
 	addq %r14, %rdi
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
 	addq %r13, %rbp
 	adcq $0, %r14
 	addq %rcx, %rbp
 	adcq $0, %r14
 	movq %rsi, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rcx
 	addq %r13, %rbx
 	adcq $0, %rcx
 	movq %r8, 56(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
 	addq %r13, %r9
 	adcq $0, %r8
 	addq %rcx, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rcx
 	addq %r13, %rdi
 	adcq $0, %rcx
 	addq %r8, %rdi
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
 	addq %r13, %rbp
 	adcq $0, %r8
 	addq %rcx, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rcx
 	addq %r13, %r14
 	adcq $0, %rcx
 	addq %r8, %r14
 	adcq $0, %rcx
 	movq %r10, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
 	addq %r13, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r13
 	addq %rsi, %rdi
 	adcq $0, %r13
 	addq %r8, %rdi
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r8
 	addq %rsi, %rbp
 	adcq $0, %r8
 	addq %r13, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r13
 	addq %rsi, %r14
 	adcq $0, %r13
 	addq %r8, %r14
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
 	addq %rsi, %rcx
 	adcq $0, %r8
 	addq %r13, %rcx
 	adcq $0, %r8
 	movq %r11, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r13
 	addq %rsi, %rdi
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rsi
 	addq %r10, %rbp
 	adcq $0, %rsi
 	addq %r13, %rbp
 	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r13
 	addq %r10, %r14
 	adcq $0, %r13
 	addq %rsi, %r14
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rsi
 	addq %r10, %rcx
 	adcq $0, %rsi
 	addq %r13, %rcx
 	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
 	addq %r10, %r8
 	adcq $0, %r13
 	addq %rsi, %r8
 	adcq $0, %r13
 	movq %rbx, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rsi
 	addq %r10, %rbp
 	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
 	addq %r11, %r14
 	adcq $0, %r10
 	addq %rsi, %r14
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rsi
 	addq %r11, %rcx
 	adcq $0, %rsi
 	addq %r10, %rcx
 	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r10
 	addq %r11, %r8
 	adcq $0, %r10
 	addq %rsi, %r8
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rsi
 	addq %r11, %r13
 	adcq $0, %rsi
 	addq %r10, %r13
 	adcq $0, %rsi
 	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r10
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r10
 	addq %r11, %r14
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
 	addq %rbx, %rcx
 	adcq $0, %r11
 	addq %r10, %rcx
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbx, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r10
 	addq %rbx, %r8
 	adcq $0, %r10
 	addq %r11, %r8
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbx, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
 	addq %rbx, %r13
 	adcq $0, %r11
 	addq %r10, %r13
 	adcq $0, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r10
 	addq %rbx, %rsi
 	adcq $0, %r10
 	addq %r11, %rsi
@@ -4103,17 +4109,17 @@ pushq %rbx
 	movq %r14, %r9
 	sbbq $-1, %r9
 	movq %rcx, %r12
-	sbbq .Lfg_p503_mont_p+24(%rip), %r12
+	sbbq FG_P503_MONT_P+24(%rip), %r12
 	movq %r8, %rax
-	sbbq .Lfg_p503_mont_p+32(%rip), %rax
+	sbbq FG_P503_MONT_P+32(%rip), %rax
 	movq %r13, %r15
-	sbbq .Lfg_p503_mont_p+40(%rip), %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r15
 	movq %rsi, 128(%rsp)
 	movq 128(%rsp), %rsi
-	sbbq .Lfg_p503_mont_p+48(%rip), %rsi
+	sbbq FG_P503_MONT_P+48(%rip), %rsi
 	movq %r13, 88(%rsp)
 	movq %r10, %r13
-	sbbq .Lfg_p503_mont_p+56(%rip), %r13
+	sbbq FG_P503_MONT_P+56(%rip), %r13
 	cmovc %rdi, %rbx
 	cmovc %rbp, %r11
 	cmovc %r14, %r9
@@ -4422,199 +4428,199 @@ pushq %rbx
 	movq %rdi, %rdx
 	movq %r15, 104(%rsp)
 	movq %r14, 56(%rsp)
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r14
 	movq %rbp, 48(%rsp)
 	movq 16(%rsp), %rbp
 	addq %r15, %rbp
 	adcq $0, %r14
 	movq %rcx, 16(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rcx
 	addq %r15, %r13
 	adcq $0, %rcx
 	addq %r14, %r13
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r15, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r14
 	movq %rsi, 80(%rsp)
 	movq 112(%rsp), %rsi
 	addq %r15, %rsi
 	adcq $0, %r14
 	addq %rcx, %rsi
 	adcq $0, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rcx
 	addq %r15, %r8
 	adcq $0, %rcx
 	addq %r14, %r8
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r14
 	addq %r15, %r9
 	adcq $0, %r14
 	addq %rcx, %r9
 	adcq $0, %r14
 	movq %rax, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rcx
 	addq %r15, %r13
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r15
 	addq %rdi, %rsi
 	adcq $0, %r15
 	addq %rcx, %rsi
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rcx
 	addq %rdi, %r8
 	adcq $0, %rcx
 	addq %r15, %r8
 	adcq $0, %rcx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r15
 	addq %rdi, %r9
 	adcq $0, %r15
 	addq %rcx, %r9
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
 	addq %rdi, %r14
 	adcq $0, %rcx
 	addq %r15, %r14
 	adcq $0, %rcx
 	movq 24(%rsp), %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r15
 	addq %rdi, %rsi
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rdi
 	addq %rax, %r8
 	adcq $0, %rdi
 	addq %r15, %r8
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r15
 	addq %rax, %r9
 	adcq $0, %r15
 	addq %rdi, %r9
 	adcq $0, %r15
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rdi
 	addq %rax, %r14
 	adcq $0, %rdi
 	addq %r15, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r15
 	addq %rax, %rcx
 	adcq $0, %r15
 	addq %rdi, %rcx
 	adcq $0, %r15
 	movq %rbp, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
 	addq %rax, %r8
 	adcq $0, %rdi
 	movq %r10, 24(%rsp)
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r10
 	addq %rax, %r9
 	adcq $0, %r10
 	addq %rdi, %r9
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
 	addq %rax, %r14
 	adcq $0, %rdi
 	addq %r10, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rax, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r10
 	addq %rax, %rcx
 	adcq $0, %r10
 	addq %rdi, %rcx
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rdi
 	addq %rax, %r15
 	adcq $0, %rdi
 	addq %r10, %r15
 	adcq $0, %rdi
 	movq %r13, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rax, %r10
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r10
 	addq %rax, %r9
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rax
 	addq %rbp, %r14
 	adcq $0, %rax
 	addq %r10, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r10
 	addq %rbp, %rcx
 	adcq $0, %r10
 	addq %rax, %rcx
 	adcq $0, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %rbp, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rax
 	addq %rbp, %r15
 	adcq $0, %rax
 	addq %r10, %r15
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r10
 	addq %rbp, %rdi
 	adcq $0, %r10
 	addq %rax, %rdi
 	adcq $0, %r10
 	movq %rsi, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rbp, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rax
 	addq %rbp, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
 	addq %r13, %rcx
 	adcq $0, %rbp
 	addq %rax, %rcx
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %r13, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
 	addq %r13, %r15
 	adcq $0, %rax
 	addq %rbp, %r15
 	adcq $0, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
 	addq %r13, %rdi
 	adcq $0, %rbp
 	addq %rax, %rdi
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
 	addq %r13, %r10
 	adcq $0, %rax
 	addq %rbp, %r10
 	adcq $0, %rax
 	movq %r8, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r13, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
 	addq %r13, %rcx
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+32(%rip), %rsi, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r13
 	addq %rsi, %r15
 	adcq $0, %r13
 	addq %rbp, %r15
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rsi, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rbp
 	addq %rsi, %rdi
 	adcq $0, %rbp
 	addq %r13, %rdi
 	adcq $0, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %rsi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r13
 	addq %rsi, %r10
 	adcq $0, %r13
 	addq %rbp, %r10
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rsi, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rbp
 	addq %rsi, %rax
 	adcq $0, %rbp
 	addq %r13, %rax
 	adcq $0, %rbp
 	movq %r9, %rdx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rsi, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r13
 	addq %rsi, %r15
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %r8, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rsi
 	addq %r8, %rdi
 	adcq $0, %rsi
 	addq %r13, %rdi
 	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r13
 	addq %r8, %r10
 	adcq $0, %r13
 	addq %rsi, %r10
 	adcq $0, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rsi
 	addq %r8, %rax
 	adcq $0, %rsi
 	addq %r13, %rax
 	adcq $0, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r13
 	addq %r8, %rbp
 	adcq $0, %r13
 	addq %rsi, %rbp
@@ -4635,19 +4641,19 @@ pushq %rbx
 	sbbq $-1, %r9
 	movq %rbp, 56(%rsp)
 	movq %rdi, %rbp
-	sbbq .Lfg_p503_mont_p+24(%rip), %rbp
+	sbbq FG_P503_MONT_P+24(%rip), %rbp
 	movq %rax, 48(%rsp)
 	movq %r10, %rax
-	sbbq .Lfg_p503_mont_p+32(%rip), %rax
+	sbbq FG_P503_MONT_P+32(%rip), %rax
 	movq %r10, 72(%rsp)
 	movq 48(%rsp), %r10
-	sbbq .Lfg_p503_mont_p+40(%rip), %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r10
 	movq %rdi, 128(%rsp)
 	movq 56(%rsp), %rdi
-	sbbq .Lfg_p503_mont_p+48(%rip), %rdi
+	sbbq FG_P503_MONT_P+48(%rip), %rdi
 	movq %r15, 104(%rsp)
 	movq %r13, %r15
-	sbbq .Lfg_p503_mont_p+56(%rip), %r15
+	sbbq FG_P503_MONT_P+56(%rip), %r15
 	cmovc %r14, %r8
 	cmovc %rcx, %rsi
 	cmovc 104(%rsp), %r9
@@ -5172,150 +5178,150 @@ pushq %rbx
 	subq $40, %rsp
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r8, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r9
 	movq 24(%rsi), %r10
 	adcxq %r8, %r10
 	movq 32(%rsi), %r11
 	adoxq %r9, %r11
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
 	adcxq %rax, %r11
 	movq 40(%rsi), %rbp
 	adoxq %rbx, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
 	adcxq %r12, %rbp
 	movq 48(%rsi), %r14
 	adoxq %r13, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r8
 	adcxq %r15, %r14
 	movq 56(%rsi), %r9
 	adoxq %r8, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
 	adcxq %rax, %r9
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r12, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r13
 	adcxq %r12, %r11
 	adoxq %r13, %rbp
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r8
 	adcxq %r15, %rbp
 	adoxq %r8, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %rax, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
 	adcxq %rax, %r14
 	adoxq %r12, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %r13, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r15
 	adcxq %r13, %r9
 	adoxq %r15, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %r8, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rax
 	adcxq %r8, %rbx
 	adoxq %rcx, %rax
 	adcxq %rcx, %rax
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r12, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r13
 	adcxq %r12, %rbp
 	adoxq %r13, %r14
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r8
 	adcxq %r15, %r14
 	adoxq %r8, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
 	adcxq %r12, %r9
 	adoxq %r13, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r8
 	adcxq %r15, %rbx
 	adoxq %r8, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
 	adcxq %r12, %rax
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r15, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r8
 	adcxq %r15, %r14
 	adoxq %r8, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r12, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r15
 	adcxq %r12, %r9
 	adoxq %r15, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %r8, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r12
 	adcxq %r8, %rbx
 	adoxq %r12, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r15, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r8
 	adcxq %r15, %rax
 	adoxq %r8, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %r12, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r15
 	adcxq %r12, %r13
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r8, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r12
 	adcxq %r8, %r9
 	adoxq %r12, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r8
 	adcxq %r10, %rbx
 	adoxq %r8, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %r12, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r10
 	adcxq %r12, %rax
 	adoxq %r10, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r8, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r12
 	adcxq %r8, %r13
 	adoxq %r12, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
 	adcxq %r10, %r15
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r12, %r10
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r10
 	adcxq %r12, %rbx
 	adoxq %r10, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r12
 	adcxq %r11, %rax
 	adoxq %r12, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %r10, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r11
 	adcxq %r10, %r13
 	adoxq %r11, %r15
-	mulxq .Lfg_p503_mont_q+48(%rip), %r12, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r10
 	adcxq %r12, %r15
 	adoxq %r10, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r12
 	adcxq %r11, %r8
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
 	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r10, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r11
 	adcxq %r10, %rax
 	adoxq %r11, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r10
 	adcxq %rbp, %r13
 	adoxq %r10, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbp
 	adcxq %r11, %r15
 	adoxq %rbp, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %r10, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r11
 	adcxq %r10, %r8
 	adoxq %r11, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r10
 	adcxq %rbp, %r12
 	adoxq %rcx, %r10
 	adcxq %rcx, %r10
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rbp
 	adcxq %r11, %r13
 	adoxq %rbp, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r11
 	adcxq %r14, %r15
 	adoxq %r11, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %rbp, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r14
 	adcxq %rbp, %r8
 	adoxq %r14, %r12
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbp
 	adcxq %r11, %r12
 	adoxq %rbp, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r11
 	adcxq %r14, %r10
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
@@ -5335,19 +5341,19 @@ pushq %rbx
 	sbbq $-1, %r9
 	movq %rdi, 0(%rsp)
 	movq %r15, %rdi
-	sbbq .Lfg_p503_mont_p+24(%rip), %rdi
+	sbbq FG_P503_MONT_P+24(%rip), %rdi
 	movq %r10, 8(%rsp)
 	movq %r8, %r10
-	sbbq .Lfg_p503_mont_p+32(%rip), %r10
+	sbbq FG_P503_MONT_P+32(%rip), %r10
 	movq %r12, 16(%rsp)
 	movq 16(%rsp), %r12
-	sbbq .Lfg_p503_mont_p+40(%rip), %r12
+	sbbq FG_P503_MONT_P+40(%rip), %r12
 	movq %r8, 24(%rsp)
 	movq 8(%rsp), %r8
-	sbbq .Lfg_p503_mont_p+48(%rip), %r8
+	sbbq FG_P503_MONT_P+48(%rip), %r8
 	movq %r15, 32(%rsp)
 	movq %r11, %r15
-	sbbq .Lfg_p503_mont_p+56(%rip), %r15
+	sbbq FG_P503_MONT_P+56(%rip), %r15
 	cmovc %rbx, %rbp
 	cmovc %rax, %r14
 	cmovc %r13, %r9
@@ -5417,19 +5423,19 @@ pushq %rbx
 	adcxq %rcx, %r12
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r9
 	adcxq %r11, %rbp
 	adoxq %r9, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %r11, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r9
 	adcxq %r11, %r13
 	adoxq %r9, %r15
-	mulxq .Lfg_p503_mont_q+40(%rip), %r11, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
 	adcxq %r11, %r15
 	adoxq %r9, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
 	adcxq %r11, %rbx
 	adoxq %r9, %r14
-	mulxq .Lfg_p503_mont_q+56(%rip), %r11, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r9
 	adcxq %r11, %r14
 	adoxq %r9, %r12
 	adcxq %rcx, %r12
@@ -5462,19 +5468,19 @@ pushq %rbx
 	adcq $0, %r9
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
 	adcxq %r11, %r13
 	adoxq %rdi, %r15
-	mulxq .Lfg_p503_mont_q+32(%rip), %r10, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r11
 	adcxq %r10, %r15
 	adoxq %r11, %rbx
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r10
 	adcxq %rdi, %rbx
 	adoxq %r10, %r14
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
 	adcxq %r11, %r14
 	adoxq %rdi, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %r10, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
 	adcxq %r10, %r12
 	adoxq %r11, %r9
 	adcxq %rcx, %r9
@@ -5506,19 +5512,19 @@ pushq %rbx
 	adcq $0, %r10
 	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
 	adcxq %r11, %r15
 	adoxq %rdi, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rax, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
 	adcxq %rax, %rbx
 	adoxq %r11, %r14
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rax
 	adcxq %rdi, %r14
 	adoxq %rax, %r12
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
 	adcxq %r11, %r12
 	adoxq %rdi, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %rax, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
 	adcxq %rax, %r9
 	adoxq %r11, %r10
 	adcxq %rcx, %r10
@@ -5550,19 +5556,19 @@ pushq %rbx
 	adcq $0, %rax
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
 	adcxq %r11, %rbx
 	adoxq %rdi, %r14
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbp, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r11
 	adcxq %rbp, %r14
 	adoxq %r11, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbp
 	adcxq %rdi, %r12
 	adoxq %rbp, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
 	adcxq %r11, %r9
 	adoxq %rdi, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbp, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
 	adcxq %rbp, %r10
 	adoxq %r11, %rax
 	adcxq %rcx, %rax
@@ -5594,19 +5600,19 @@ pushq %rbx
 	adcq $0, %rbp
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
 	adcxq %r11, %r14
 	adoxq %rdi, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %r13, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r11
 	adcxq %r13, %r12
 	adoxq %r11, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
 	adcxq %rdi, %r9
 	adoxq %r13, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
 	adcxq %r11, %r10
 	adoxq %rdi, %rax
-	mulxq .Lfg_p503_mont_q+56(%rip), %r13, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
 	adcxq %r13, %rax
 	adoxq %r11, %rbp
 	adcxq %rcx, %rbp
@@ -5638,19 +5644,19 @@ pushq %rbx
 	adcq $0, %r13
 	movq %r15, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
 	adcxq %r11, %r12
 	adoxq %rdi, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %r15, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r11
 	adcxq %r15, %r9
 	adoxq %r11, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
 	adcxq %rdi, %r10
 	adoxq %r15, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
 	adcxq %r11, %rax
 	adoxq %rdi, %rbp
-	mulxq .Lfg_p503_mont_q+56(%rip), %r15, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r11
 	adcxq %r15, %rbp
 	adoxq %r11, %r13
 	adcxq %rcx, %r13
@@ -5682,19 +5688,19 @@ pushq %rbx
 	adcq $0, %r15
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
 	adcxq %r11, %r9
 	adoxq %rdi, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %rbx, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
 	adcxq %rbx, %r10
 	adoxq %r11, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbx
 	adcxq %rdi, %rax
 	adoxq %rbx, %rbp
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
 	adcxq %r11, %rbp
 	adoxq %rdi, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rbx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
 	adcxq %rbx, %r13
 	adoxq %r11, %r15
 	adcxq %rcx, %r15
@@ -5726,19 +5732,19 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
 	adcxq %r11, %r10
 	adoxq %rdi, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %r14, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r11
 	adcxq %r14, %rax
 	adoxq %r11, %rbp
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r14
 	adcxq %rdi, %rbp
 	adoxq %r14, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
 	adcxq %r11, %r13
 	adoxq %rdi, %r15
-	mulxq .Lfg_p503_mont_q+56(%rip), %r14, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r11
 	adcxq %r14, %r15
 	adoxq %r11, %rbx
 	adcxq %rcx, %rbx
@@ -5750,19 +5756,19 @@ pushq %rbx
 	sbbq $-1, %r11
 	movq %r15, 8(%rsp)
 	movq %rax, %r15
-	sbbq .Lfg_p503_mont_p+24(%rip), %r15
+	sbbq FG_P503_MONT_P+24(%rip), %r15
 	movq %r13, 16(%rsp)
 	movq %rbp, %r13
-	sbbq .Lfg_p503_mont_p+32(%rip), %r13
+	sbbq FG_P503_MONT_P+32(%rip), %r13
 	movq %rbp, 24(%rsp)
 	movq 16(%rsp), %rbp
-	sbbq .Lfg_p503_mont_p+40(%rip), %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
 	movq %rax, 32(%rsp)
 	movq 8(%rsp), %rax
-	sbbq .Lfg_p503_mont_p+48(%rip), %rax
+	sbbq FG_P503_MONT_P+48(%rip), %rax
 	movq %r10, 40(%rsp)
 	movq %rbx, %r10
-	sbbq .Lfg_p503_mont_p+56(%rip), %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
 	cmovc %r12, %rdi
 	cmovc %r9, %r14
 	cmovc 40(%rsp), %r11
@@ -5970,145 +5976,145 @@ pushq %rbx
 	adoxq %rcx, %r14
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rsi
 	adcxq %rdi, %r11
 	adoxq %rsi, %rbx
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rsi
 	adcxq %rdi, %rbx
 	adoxq %rsi, %r12
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rsi
 	adcxq %rdi, %r12
 	adoxq %rsi, %rax
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rsi
 	adcxq %rdi, %rax
 	adoxq %rsi, %r10
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
 	adcxq %rdi, %r10
 	adoxq %rcx, %rsi
 	adcxq %rcx, %rsi
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r13
 	adcxq %rdi, %rbx
 	adoxq %r13, %r12
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r13
 	adcxq %rdi, %r12
 	adoxq %r13, %rax
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
 	adcxq %rdi, %rax
 	adoxq %r13, %r10
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r13
 	adcxq %rdi, %r10
 	adoxq %r13, %rsi
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r13
 	adcxq %rdi, %rsi
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
 	adcxq %rdi, %r12
 	adoxq %r8, %rax
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
 	adcxq %rdi, %rax
 	adoxq %r8, %r10
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r8
 	adcxq %rdi, %r10
 	adoxq %r8, %rsi
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
 	adcxq %rdi, %rsi
 	adoxq %r8, %r13
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r8
 	adcxq %rdi, %r13
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
 	adcxq %rdi, %rax
 	adoxq %r9, %r10
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
 	adcxq %rdi, %r10
 	adoxq %r9, %rsi
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r9
 	adcxq %rdi, %rsi
 	adoxq %r9, %r13
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r9
 	adcxq %rdi, %r13
 	adoxq %r9, %r8
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
 	adcxq %rdi, %r8
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r11
 	adcxq %rdi, %r10
 	adoxq %r11, %rsi
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r11
 	adcxq %rdi, %rsi
 	adoxq %r11, %r13
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r11
 	adcxq %rdi, %r13
 	adoxq %r11, %r8
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r11
 	adcxq %rdi, %r8
 	adoxq %r11, %r9
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r11
 	adcxq %rdi, %r9
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
 	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rbx
 	adcxq %rdi, %rsi
 	adoxq %rbx, %r13
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbx
 	adcxq %rdi, %r13
 	adoxq %rbx, %r8
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbx
 	adcxq %rdi, %r8
 	adoxq %rbx, %r9
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbx
 	adcxq %rdi, %r9
 	adoxq %rbx, %r11
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbx
 	adcxq %rdi, %r11
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
 	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r12
 	adcxq %rdi, %r13
 	adoxq %r12, %r8
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r12
 	adcxq %rdi, %r8
 	adoxq %r12, %r9
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r12
 	adcxq %rdi, %r9
 	adoxq %r12, %r11
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r12
 	adcxq %rdi, %r11
 	adoxq %r12, %rbx
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r12
 	adcxq %rdi, %rbx
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p503_mont_q+24(%rip), %rdi, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rax
 	adcxq %rdi, %r8
 	adoxq %rax, %r9
-	mulxq .Lfg_p503_mont_q+32(%rip), %rdi, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rax
 	adcxq %rdi, %r9
 	adoxq %rax, %r11
-	mulxq .Lfg_p503_mont_q+40(%rip), %rdi, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rax
 	adcxq %rdi, %r11
 	adoxq %rax, %rbx
-	mulxq .Lfg_p503_mont_q+48(%rip), %rdi, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rax
 	adcxq %rdi, %rbx
 	adoxq %rax, %r12
-	mulxq .Lfg_p503_mont_q+56(%rip), %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rax
 	adcxq %rdi, %r12
 	adoxq %rcx, %rax
 	adcxq %rcx, %rax
@@ -6127,18 +6133,18 @@ pushq %rbx
 	movq %r8, %rbp
 	sbbq $-1, %rbp
 	movq %r9, %r15
-	sbbq .Lfg_p503_mont_p+24(%rip), %r15
+	sbbq FG_P503_MONT_P+24(%rip), %r15
 	movq %r11, %r14
-	sbbq .Lfg_p503_mont_p+32(%rip), %r14
+	sbbq FG_P503_MONT_P+32(%rip), %r14
 	movq %r12, 8(%rsp)
 	movq %rbx, %r12
-	sbbq .Lfg_p503_mont_p+40(%rip), %r12
+	sbbq FG_P503_MONT_P+40(%rip), %r12
 	movq %rbx, 40(%rsp)
 	movq 8(%rsp), %rbx
-	sbbq .Lfg_p503_mont_p+48(%rip), %rbx
+	sbbq FG_P503_MONT_P+48(%rip), %rbx
 	movq %r11, 24(%rsp)
 	movq %rax, %r11
-	sbbq .Lfg_p503_mont_p+56(%rip), %r11
+	sbbq FG_P503_MONT_P+56(%rip), %r11
 	cmovc %rsi, %rdi
 	cmovc %r13, %r10
 	cmovc %r8, %rbp
@@ -6168,5 +6174,7 @@ popq %r15
 .size fg_p503_sqr_adx, .-fg_p503_sqr_adx
 #endif /* !__APPLE__ */
 
+#ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
+#endif
 #endif

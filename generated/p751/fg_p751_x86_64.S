@@ -12,12 +12,19 @@
  * Reduction: word-by-word Montgomery, R = 2^768
  */
 
-#if defined(__x86_64__) && defined(__ELF__) && !defined(FG_NO_ASM)
+#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)
 
-#ifndef __APPLE__
+#ifdef __APPLE__
+#define FG_P751_MONT_Q Lfg_p751_mont_q
+#define FG_P751_MONT_P Lfg_p751_mont_p
+.section __TEXT,__const
+#else
+#define FG_P751_MONT_Q .Lfg_p751_mont_q
+#define FG_P751_MONT_P .Lfg_p751_mont_p
 .section .rodata
+#endif
 .p2align 6
-.Lfg_p751_mont_q:
+FG_P751_MONT_Q:
 	.quad 0x0000000000000000
 	.quad 0x0000000000000000
 	.quad 0x0000000000000000
@@ -30,7 +37,7 @@
 	.quad 0x8562b5045cb25748
 	.quad 0x0e12909f97badc66
 	.quad 0x00006fe5d541f71c
-.Lfg_p751_mont_p:
+FG_P751_MONT_P:
 	.quad 0xffffffffffffffff
 	.quad 0xffffffffffffffff
 	.quad 0xffffffffffffffff
@@ -43,7 +50,6 @@
 	.quad 0x8562b5045cb25748
 	.quad 0x0e12909f97badc66
 	.quad 0x00006fe5d541f71c
-#endif
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
@@ -1611,13 +1617,13 @@ pushq %r12
 pushq %rbp
 pushq %rbx
 	subq $112, %rsp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 0(%rsi)
 	movq 40(%rsi), %rcx
 	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 0(%rsi)
 	movq 48(%rsi), %r9
 	addq %rax, %r9
@@ -1625,7 +1631,7 @@ pushq %rbx
 	addq %r8, %r9
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 0(%rsi)
 	movq 56(%rsi), %r11
 	addq %rax, %r11
@@ -1633,7 +1639,7 @@ pushq %rbx
 	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 0(%rsi)
 	movq 64(%rsi), %rbp
 	addq %rax, %rbp
@@ -1641,7 +1647,7 @@ pushq %rbx
 	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 0(%rsi)
 	movq 72(%rsi), %r13
 	addq %rax, %r13
@@ -1649,7 +1655,7 @@ pushq %rbx
 	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 0(%rsi)
 	movq 80(%rsi), %r15
 	addq %rax, %r15
@@ -1657,7 +1663,7 @@ pushq %rbx
 	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 0(%rsi)
 	movq 88(%rsi), %r10
 	addq %rax, %r10
@@ -1665,520 +1671,520 @@ pushq %rbx
 	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r14, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 8(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r14, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 16(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 24(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 24(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 24(%rsi)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r8, %r15
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 24(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 24(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 24(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 24(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r8, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 32(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdi, 0(%rsp)
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 32(%rsi)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 32(%rsi)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rdi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 32(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rdi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 32(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 32(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 32(%rsi)
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rdi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %rcx
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %r13, 8(%rsp)
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rcx
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rcx
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %rcx
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %rcx
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r13, %r14
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rcx
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rcx
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r9
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r9
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rcx, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r9
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r9
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r9
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rcx, %r8
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r9
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rcx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r9
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %rcx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r11
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r11
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r11
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r11
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r11
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r9, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r11
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r11
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r9, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %rbp
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rbp
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r11, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rbp
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %rbp
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r11, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %rbp
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r11, %r13
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rbp
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r11, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rbp
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r11, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %rbp, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rbp, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rbp, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r15
 	addq %rax, %r8
 	adcq $0, %rdx
 	movq %r14, 8(%rsp)
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r15
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r14, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r15
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r15
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r14, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r15
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r15
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r15
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r10
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r10
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r10
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r15, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r10
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r10
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r15, %r11
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r10
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r10
 	addq %rax, %r14
 	adcq $0, %rdx
@@ -2215,25 +2221,25 @@ pushq %rbx
 	sbbq $-1, %r11
 	movq %r9, 48(%rsp)
 	movq %r13, %r9
-	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	sbbq FG_P751_MONT_P+40(%rip), %r9
 	movq %rcx, 56(%rsp)
 	movq 56(%rsp), %rcx
-	sbbq .Lfg_p751_mont_p+48(%rip), %rcx
+	sbbq FG_P751_MONT_P+48(%rip), %rcx
 	movq %r13, 64(%rsp)
 	movq 48(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+56(%rip), %r13
+	sbbq FG_P751_MONT_P+56(%rip), %r13
 	movq %rdi, 72(%rsp)
 	movq 40(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+64(%rip), %rdi
+	sbbq FG_P751_MONT_P+64(%rip), %rdi
 	movq %r12, 80(%rsp)
 	movq 24(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+72(%rip), %r12
+	sbbq FG_P751_MONT_P+72(%rip), %r12
 	movq %rbx, 88(%rsp)
 	movq 16(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
+	sbbq FG_P751_MONT_P+80(%rip), %rbx
 	movq %rbx, 96(%rsp)
 	movq %r15, %rbx
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbx
+	sbbq FG_P751_MONT_P+88(%rip), %rbx
 	cmovc 88(%rsp), %r8
 	cmovc 80(%rsp), %r14
 	cmovc 32(%rsp), %rbp
@@ -3119,7 +3125,7 @@ pushq %rbx
 	movq 248(%rsp), %r13
 	adcq $0, %r13
 	adcq $0, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 80(%rsp)
 	movq %r13, 248(%rsp)
 	movq 192(%rsp), %r13
@@ -3127,564 +3133,564 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %r10, 192(%rsp)
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r10, %r14
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r10, %r15
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r10, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r10, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r10, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %r10
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 120(%rsp)
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %rbx, 80(%rsp)
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 120(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rbx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 120(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rbx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 120(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rbx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 120(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rbx, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 120(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rbx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 120(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rbx, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 128(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rbp, 120(%rsp)
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 128(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rbp, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 128(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 128(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rbp, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 128(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rbp, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 128(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 128(%rsp)
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rbp, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %r12, 128(%rsp)
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r12, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r12, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 144(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %r8, 136(%rsp)
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 144(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r8, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 144(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r8, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 144(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r8, %r10
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 144(%rsp)
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 144(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r8, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 144(%rsp)
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r13
 	addq %rax, %rcx
 	adcq $0, %rdx
 	movq %r9, 144(%rsp)
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r13
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r9, %r11
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r13
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r9, %r10
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r13
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r13
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r9, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r13
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r13
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r14
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r14
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r14
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r13, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r14
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r14
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r13, %r12
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r14
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r13, %r8
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r14
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r13, %r9
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r15
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r15
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r15
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r15
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r15
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r15
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r14, %r9
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r15
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %rsi
 	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rsi
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r15, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rsi
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r15, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %rsi
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r15, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %rsi
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rsi
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rsi
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %rdi
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rdi
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rsi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rdi
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rsi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %rdi
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rsi, %r9
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %rdi
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %rsi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rdi
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rsi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rdi
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rsi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %rcx
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rcx
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rdi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rcx
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rdi, %r9
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %rcx
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %rcx
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rcx
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rcx
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rdi, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r11
 	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r11
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rcx, %r9
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r11
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %rcx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r11
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r11
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rcx, %r15
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r11
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rcx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r11
 	addq %rax, %rdi
 	adcq $0, %rdx
@@ -3719,25 +3725,25 @@ pushq %rbx
 	sbbq $-1, %rbp
 	movq %r15, 272(%rsp)
 	movq %r9, %r15
-	sbbq .Lfg_p751_mont_p+40(%rip), %r15
+	sbbq FG_P751_MONT_P+40(%rip), %r15
 	movq %r14, 192(%rsp)
 	movq %r13, %r14
-	sbbq .Lfg_p751_mont_p+48(%rip), %r14
+	sbbq FG_P751_MONT_P+48(%rip), %r14
 	movq %r13, 80(%rsp)
 	movq 192(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+56(%rip), %r13
+	sbbq FG_P751_MONT_P+56(%rip), %r13
 	movq %r9, 312(%rsp)
 	movq 272(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+64(%rip), %r9
+	sbbq FG_P751_MONT_P+64(%rip), %r9
 	movq %r8, 320(%rsp)
 	movq 256(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+72(%rip), %r8
+	sbbq FG_P751_MONT_P+72(%rip), %r8
 	movq %rbx, 120(%rsp)
 	movq 248(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
+	sbbq FG_P751_MONT_P+80(%rip), %rbx
 	movq %r10, 128(%rsp)
 	movq %rcx, %r10
-	sbbq .Lfg_p751_mont_p+88(%rip), %r10
+	sbbq FG_P751_MONT_P+88(%rip), %r10
 	cmovc 128(%rsp), %r11
 	cmovc 120(%rsp), %r12
 	cmovc 264(%rsp), %rdi
@@ -4457,7 +4463,7 @@ pushq %rbx
 	movq %rsi, 200(%rsp)
 	movq 176(%rsp), %rsi
 	adcq $0, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 64(%rsp)
 	movq %rbx, 176(%rsp)
 	movq 40(%rsp), %rbx
@@ -4465,28 +4471,28 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rbp, 40(%rsp)
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rbp, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rbp, %r8
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 64(%rsp)
 	movq %rdi, 120(%rsp)
 	movq 192(%rsp), %rdi
@@ -4495,536 +4501,536 @@ pushq %rbx
 	addq %rbp, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rbp, %r15
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rbp, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbp
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r14
 	adcq $0, %rdx
 	movq %r11, 64(%rsp)
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r11, %r8
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r11, %r9
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r11, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r11, %r15
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r11, %r10
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 48(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r11, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r11
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 56(%rsp)
 	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rsi, 48(%rsp)
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 56(%rsp)
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rsi, %r9
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 56(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rsi, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 56(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rsi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 56(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rsi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 56(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %rsi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 56(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rsi, %r11
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r9
 	adcq $0, %rdx
 	movq %r13, 56(%rsp)
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r13, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r13, %r15
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r13, %r10
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r13, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r13, %r11
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r13, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r13
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %r12, 8(%rsp)
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r12, %r11
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r12, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r12, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %rbx
 	addq %rax, %r15
 	adcq $0, %rdx
 	movq %rcx, 16(%rsp)
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rbx
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rcx, %r10
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rbx
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %rcx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %rbx
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rcx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %rbx
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rcx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rbx
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %rcx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rbx
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rcx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r14
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r14
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r14
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rbx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r14
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rbx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r14
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %rbx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r14
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r14
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rbx, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r8
 	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r8
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %r14, %r11
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r8
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r14, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r8
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r14, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r8
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r8
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r14, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r8
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r9
 	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r9
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %r8, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r9
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r9
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r8, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r9
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r8, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r9
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r8, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r9
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r8, %r14
 	adcq $0, %rdx
 	movq %rdx, %r8
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %rdi
 	addq %rax, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rdi
 	addq %rax, %r13
 	adcq $0, %rdx
 	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rdi
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r9, %r12
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %rdi
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r9, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %rdi
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r9, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rdi
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r9, %r14
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rdi
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r9, %r8
 	adcq $0, %rdx
 	movq %rdx, %r9
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r15
 	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r15
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rdi, %r12
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r15
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rdi, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r15
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rdi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r15
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r15
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rdi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r15
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %rdi, %r9
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq .Lfg_p751_mont_q+40(%rip), %rax
+	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r10
 	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+48(%rip), %rax
+	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r10
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %r15, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+56(%rip), %rax
+	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r10
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r15, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+64(%rip), %rax
+	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r10
 	addq %rax, %r14
 	adcq $0, %rdx
 	addq %r15, %r14
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+72(%rip), %rax
+	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r10
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r15, %r8
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+80(%rip), %rax
+	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r10
 	addq %rax, %r9
 	adcq $0, %rdx
 	addq %r15, %r9
 	adcq $0, %rdx
 	movq %rdx, %r15
-	movq .Lfg_p751_mont_q+88(%rip), %rax
+	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r10
 	addq %rax, %rdi
 	adcq $0, %rdx
@@ -5059,25 +5065,25 @@ pushq %rbx
 	sbbq $-1, %rsi
 	movq %r8, 168(%rsp)
 	movq %rcx, %r8
-	sbbq .Lfg_p751_mont_p+40(%rip), %r8
+	sbbq FG_P751_MONT_P+40(%rip), %r8
 	movq %r14, 176(%rsp)
 	movq %rbx, %r14
-	sbbq .Lfg_p751_mont_p+48(%rip), %r14
+	sbbq FG_P751_MONT_P+48(%rip), %r14
 	movq %rbx, 40(%rsp)
 	movq 176(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+56(%rip), %rbx
+	sbbq FG_P751_MONT_P+56(%rip), %rbx
 	movq %rcx, 120(%rsp)
 	movq 168(%rsp), %rcx
-	sbbq .Lfg_p751_mont_p+64(%rip), %rcx
+	sbbq FG_P751_MONT_P+64(%rip), %rcx
 	movq %r12, 240(%rsp)
 	movq 200(%rsp), %r12
-	sbbq .Lfg_p751_mont_p+72(%rip), %r12
+	sbbq FG_P751_MONT_P+72(%rip), %r12
 	movq %r11, 64(%rsp)
 	movq 56(%rsp), %r11
-	sbbq .Lfg_p751_mont_p+80(%rip), %r11
+	sbbq FG_P751_MONT_P+80(%rip), %r11
 	movq %rbp, 8(%rsp)
 	movq %r15, %rbp
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
 	cmovc 8(%rsp), %r10
 	cmovc 64(%rsp), %r13
 	cmovc 128(%rsp), %rdi
@@ -6345,421 +6351,421 @@ pushq %rbp
 pushq %rbx
 	subq $96, %rsp
 	movq 0(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rcx, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %r8
 	movq 40(%rsi), %r9
 	addq %rcx, %r9
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %r10, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r11
 	movq 48(%rsi), %rax
 	addq %r10, %rax
 	adcq $0, %r11
 	addq %r8, %rax
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
 	movq 56(%rsi), %r12
 	addq %rbx, %r12
 	adcq $0, %rbp
 	addq %r11, %r12
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r14
 	movq 64(%rsi), %r15
 	addq %r13, %r15
 	adcq $0, %r14
 	addq %rbp, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rcx, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r10
 	movq 72(%rsi), %r8
 	addq %rcx, %r8
 	adcq $0, %r10
 	addq %r14, %r8
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
 	movq 80(%rsi), %r13
 	addq %rbx, %r13
 	adcq $0, %r11
 	addq %r10, %r13
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
 	movq 88(%rsi), %r14
 	addq %rbp, %r14
 	adcq $0, %rcx
 	addq %r11, %r14
 	adcq $0, %rcx
 	movq 8(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r10
 	addq %rbx, %rax
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbp, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r11
 	addq %rbp, %r12
 	adcq $0, %r11
 	addq %r10, %r12
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
 	addq %rbx, %r15
 	adcq $0, %rbp
 	addq %r11, %r15
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r10, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbx
 	addq %r10, %r8
 	adcq $0, %rbx
 	addq %rbp, %r8
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
 	addq %r11, %r13
 	adcq $0, %r10
 	addq %rbx, %r13
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r11
 	addq %rbp, %r14
 	adcq $0, %r11
 	addq %r10, %r14
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
 	addq %rbx, %rcx
 	adcq $0, %rbp
 	addq %r11, %rcx
 	adcq $0, %rbp
 	movq 16(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r10, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbx
 	addq %r10, %r12
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
 	addq %r11, %r15
 	adcq $0, %r10
 	addq %rbx, %r15
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbx
 	addq %r11, %r8
 	adcq $0, %rbx
 	addq %r10, %r8
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r10
 	addq %r11, %r13
 	adcq $0, %r10
 	addq %rbx, %r13
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbx
 	addq %r11, %r14
 	adcq $0, %rbx
 	addq %r10, %r14
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
 	addq %r11, %rcx
 	adcq $0, %r10
 	addq %rbx, %rcx
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbx
 	addq %r11, %rbp
 	adcq $0, %rbx
 	addq %r10, %rbp
 	adcq $0, %rbx
 	movq 24(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
 	addq %r11, %r15
 	adcq $0, %r10
 	movq %rdi, 0(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
 	addq %r11, %r8
 	adcq $0, %rdi
 	addq %r10, %r8
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r10
 	addq %r11, %r13
 	adcq $0, %r10
 	addq %rdi, %r13
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
 	addq %r11, %r14
 	adcq $0, %rdi
 	addq %r10, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
 	addq %r11, %rcx
 	adcq $0, %r10
 	addq %rdi, %rcx
 	adcq $0, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
 	addq %r11, %rbp
 	adcq $0, %rdi
 	addq %r10, %rbp
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r10
 	addq %r11, %rbx
 	adcq $0, %r10
 	addq %rdi, %rbx
 	adcq $0, %r10
 	movq 32(%rsi), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rdi
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
 	addq %r11, %r8
 	adcq $0, %rdi
 	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r15
 	addq %r11, %r13
 	adcq $0, %r15
 	addq %rdi, %r13
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
 	addq %r11, %r14
 	adcq $0, %rdi
 	addq %r15, %r14
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r15
 	addq %r11, %rcx
 	adcq $0, %r15
 	addq %rdi, %rcx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
 	addq %r11, %rbp
 	adcq $0, %rdi
 	addq %r15, %rbp
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r15
 	addq %r11, %rbx
 	adcq $0, %r15
 	addq %rdi, %rbx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
 	addq %r11, %r10
 	adcq $0, %rdi
 	addq %r15, %r10
 	adcq $0, %rdi
 	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r15
 	addq %r11, %r13
 	adcq $0, %r15
 	movq %r8, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
 	addq %r11, %r14
 	adcq $0, %r8
 	addq %r15, %r14
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r15
 	addq %r11, %rcx
 	adcq $0, %r15
 	addq %r8, %rcx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
 	addq %r11, %rbp
 	adcq $0, %r8
 	addq %r15, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r15
 	addq %r11, %rbx
 	adcq $0, %r15
 	addq %r8, %rbx
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
 	addq %r11, %r10
 	adcq $0, %r8
 	addq %r15, %r10
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r15
 	addq %r11, %rdi
 	adcq $0, %r15
 	addq %r8, %rdi
 	adcq $0, %r15
 	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
 	addq %r11, %r14
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r11
 	addq %r9, %rcx
 	adcq $0, %r11
 	addq %r8, %rcx
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r8
 	addq %r9, %rbp
 	adcq $0, %r8
 	addq %r11, %rbp
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r11
 	addq %r9, %rbx
 	adcq $0, %r11
 	addq %r8, %rbx
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r8
 	addq %r9, %r10
 	adcq $0, %r8
 	addq %r11, %r10
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r11
 	addq %r9, %rdi
 	adcq $0, %r11
 	addq %r8, %rdi
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r8
 	addq %r9, %r15
 	adcq $0, %r8
 	addq %r11, %r15
 	adcq $0, %r8
 	movq %r12, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r11
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r11
 	addq %r9, %rcx
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
 	addq %rax, %rbp
 	adcq $0, %r9
 	addq %r11, %rbp
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
 	addq %rax, %rbx
 	adcq $0, %r11
 	addq %r9, %rbx
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
 	addq %rax, %r10
 	adcq $0, %r9
 	addq %r11, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
 	addq %rax, %rdi
 	adcq $0, %r11
 	addq %r9, %rdi
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r9
 	addq %rax, %r15
 	adcq $0, %r9
 	addq %r11, %r15
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
 	addq %rax, %r8
 	adcq $0, %r11
 	addq %r9, %r8
 	adcq $0, %r11
 	movq 8(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
 	addq %rax, %rbp
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rax
 	addq %r12, %rbx
 	adcq $0, %rax
 	addq %r9, %rbx
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r9
 	addq %r12, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rax
 	addq %r12, %rdi
 	adcq $0, %rax
 	addq %r9, %rdi
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r9
 	addq %r12, %r15
 	adcq $0, %r9
 	addq %rax, %r15
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rax
 	addq %r12, %r8
 	adcq $0, %rax
 	addq %r9, %r8
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r9
 	addq %r12, %r11
 	adcq $0, %r9
 	addq %rax, %r11
 	adcq $0, %r9
 	movq 16(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rax
 	addq %r12, %rbx
 	adcq $0, %rax
 	movq %rbp, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbp
 	addq %r12, %r10
 	adcq $0, %rbp
 	addq %rax, %r10
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rax
 	addq %r12, %rdi
 	adcq $0, %rax
 	addq %rbp, %rdi
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbp
 	addq %r12, %r15
 	adcq $0, %rbp
 	addq %rax, %r15
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rax
 	addq %r12, %r8
 	adcq $0, %rax
 	addq %rbp, %r8
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbp
 	addq %r12, %r11
 	adcq $0, %rbp
 	addq %rax, %r11
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rax
 	addq %r12, %r9
 	adcq $0, %rax
 	addq %rbp, %r9
 	adcq $0, %rax
 	movq %r13, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbp
 	addq %r12, %r10
 	adcq $0, %rbp
 	movq %rbx, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbx
 	addq %r12, %rdi
 	adcq $0, %rbx
 	addq %rbp, %rdi
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbp
 	addq %r12, %r15
 	adcq $0, %rbp
 	addq %rbx, %r15
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r12, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbx
 	addq %r12, %r8
 	adcq $0, %rbx
 	addq %rbp, %r8
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbp
 	addq %r12, %r11
 	adcq $0, %rbp
 	addq %rbx, %r11
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbx
 	addq %r12, %r9
 	adcq $0, %rbx
 	addq %rbp, %r9
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbp
 	addq %r12, %rax
 	adcq $0, %rbp
 	addq %rbx, %rax
 	adcq $0, %rbp
 	movq %r14, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbx
 	addq %r12, %rdi
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
 	addq %r13, %r15
 	adcq $0, %r12
 	addq %rbx, %r15
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
 	addq %r13, %r8
 	adcq $0, %rbx
 	addq %r12, %r8
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
 	addq %r13, %r11
 	adcq $0, %r12
 	addq %rbx, %r11
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
 	addq %r13, %r9
 	adcq $0, %rbx
 	addq %r12, %r9
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
 	addq %r13, %rax
 	adcq $0, %r12
 	addq %rbx, %rax
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
 	addq %r13, %rbp
 	adcq $0, %rbx
 	addq %r12, %rbp
@@ -6794,25 +6800,25 @@ pushq %rbx
 	sbbq $-1, %r12
 	movq %r9, 40(%rsp)
 	movq %r15, %r9
-	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	sbbq FG_P751_MONT_P+40(%rip), %r9
 	movq %r11, 48(%rsp)
 	movq %r8, %r11
-	sbbq .Lfg_p751_mont_p+48(%rip), %r11
+	sbbq FG_P751_MONT_P+48(%rip), %r11
 	movq %r8, 56(%rsp)
 	movq 48(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+56(%rip), %r8
+	sbbq FG_P751_MONT_P+56(%rip), %r8
 	movq %r15, 64(%rsp)
 	movq 40(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+64(%rip), %r15
+	sbbq FG_P751_MONT_P+64(%rip), %r15
 	movq %rdi, 72(%rsp)
 	movq 24(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+72(%rip), %rdi
+	sbbq FG_P751_MONT_P+72(%rip), %rdi
 	movq %r13, 80(%rsp)
 	movq 8(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+80(%rip), %r13
+	sbbq FG_P751_MONT_P+80(%rip), %r13
 	movq %rcx, 88(%rsp)
 	movq %rbx, %rcx
-	sbbq .Lfg_p751_mont_p+88(%rip), %rcx
+	sbbq FG_P751_MONT_P+88(%rip), %rcx
 	cmovc 88(%rsp), %r14
 	cmovc 80(%rsp), %r10
 	cmovc 32(%rsp), %rbp
@@ -7404,418 +7410,418 @@ pushq %rbx
 	movq 80(%rsp), %rdx
 	movq %r14, 224(%rsp)
 	movq %rcx, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rcx
 	movq %rsi, 264(%rsp)
 	movq 168(%rsp), %rsi
 	addq %r14, %rsi
 	adcq $0, %rcx
 	movq %rdi, 168(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rdi
 	addq %r14, %r11
 	adcq $0, %rdi
 	addq %rcx, %r11
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rcx
 	addq %r14, %rax
 	adcq $0, %rcx
 	addq %rdi, %rax
 	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rdi
 	addq %r14, %r13
 	adcq $0, %rdi
 	addq %rcx, %r13
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rcx
 	addq %r14, %r8
 	adcq $0, %rcx
 	addq %rdi, %r8
 	adcq $0, %rcx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rdi
 	addq %r14, %r9
 	adcq $0, %rdi
 	addq %rcx, %r9
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rcx
 	addq %r14, %r10
 	adcq $0, %rcx
 	addq %rdi, %r10
 	adcq $0, %rcx
 	movq 96(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rdi
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rdi
 	addq %r14, %r11
 	adcq $0, %rdi
 	movq %r12, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r12
 	addq %r14, %rax
 	adcq $0, %r12
 	addq %rdi, %rax
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
 	addq %r14, %r13
 	adcq $0, %rdi
 	addq %r12, %r13
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r12
 	addq %r14, %r8
 	adcq $0, %r12
 	addq %rdi, %r8
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
 	addq %r14, %r9
 	adcq $0, %rdi
 	addq %r12, %r9
 	adcq $0, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r12
 	addq %r14, %r10
 	adcq $0, %r12
 	addq %rdi, %r10
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
 	addq %r14, %rcx
 	adcq $0, %rdi
 	addq %r12, %rcx
 	adcq $0, %rdi
 	movq 104(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r12
 	addq %r14, %rax
 	adcq $0, %r12
 	movq %rbx, 96(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbx
 	addq %r14, %r13
 	adcq $0, %rbx
 	addq %r12, %r13
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r12
 	addq %r14, %r8
 	adcq $0, %r12
 	addq %rbx, %r8
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbx
 	addq %r14, %r9
 	adcq $0, %rbx
 	addq %r12, %r9
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r12
 	addq %r14, %r10
 	adcq $0, %r12
 	addq %rbx, %r10
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbx
 	addq %r14, %rcx
 	adcq $0, %rbx
 	addq %r12, %rcx
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r12
 	addq %r14, %rdi
 	adcq $0, %r12
 	addq %rbx, %rdi
 	adcq $0, %r12
 	movq 112(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbx
 	addq %r14, %r13
 	adcq $0, %rbx
 	movq %r15, 104(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r15
 	addq %r14, %r8
 	adcq $0, %r15
 	addq %rbx, %r8
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
 	addq %r14, %r9
 	adcq $0, %rbx
 	addq %r15, %r9
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r15
 	addq %r14, %r10
 	adcq $0, %r15
 	addq %rbx, %r10
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbx
 	addq %r14, %rcx
 	adcq $0, %rbx
 	addq %r15, %rcx
 	adcq $0, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r15
 	addq %r14, %rdi
 	adcq $0, %r15
 	addq %rbx, %rdi
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbx
 	addq %r14, %r12
 	adcq $0, %rbx
 	addq %r15, %r12
 	adcq $0, %rbx
 	movq 120(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r15
 	addq %r14, %r8
 	adcq $0, %r15
 	movq %rbp, 112(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbp
 	addq %r14, %r9
 	adcq $0, %rbp
 	addq %r15, %r9
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r15
 	addq %r14, %r10
 	adcq $0, %r15
 	addq %rbp, %r10
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbp
 	addq %r14, %rcx
 	adcq $0, %rbp
 	addq %r15, %rcx
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r15
 	addq %r14, %rdi
 	adcq $0, %r15
 	addq %rbp, %rdi
 	adcq $0, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
 	addq %r14, %r12
 	adcq $0, %rbp
 	addq %r15, %r12
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r15
 	addq %r14, %rbx
 	adcq $0, %r15
 	addq %rbp, %rbx
 	adcq $0, %r15
 	movq %rsi, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbp
 	addq %r14, %r9
 	adcq $0, %rbp
 	movq %r8, 120(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r8
 	addq %r14, %r10
 	adcq $0, %r8
 	addq %rbp, %r10
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r14, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbp
 	addq %r14, %rcx
 	adcq $0, %rbp
 	addq %r8, %rcx
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r8
 	addq %r14, %rdi
 	adcq $0, %r8
 	addq %rbp, %rdi
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %r14, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbp
 	addq %r14, %r12
 	adcq $0, %rbp
 	addq %r8, %r12
 	adcq $0, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %r14, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r8
 	addq %r14, %rbx
 	adcq $0, %r8
 	addq %rbp, %rbx
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r14, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
 	addq %r14, %r15
 	adcq $0, %rbp
 	addq %r8, %r15
 	adcq $0, %rbp
 	movq %r11, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r8
 	addq %r14, %r10
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rsi, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r14
 	addq %rsi, %rcx
 	adcq $0, %r14
 	addq %r8, %rcx
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %rsi, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r8
 	addq %rsi, %rdi
 	adcq $0, %r8
 	addq %r14, %rdi
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rsi, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r14
 	addq %rsi, %r12
 	adcq $0, %r14
 	addq %r8, %r12
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rsi, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r8
 	addq %rsi, %rbx
 	adcq $0, %r8
 	addq %r14, %rbx
 	adcq $0, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %rsi, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r14
 	addq %rsi, %r15
 	adcq $0, %r14
 	addq %r8, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %rsi, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r8
 	addq %rsi, %rbp
 	adcq $0, %r8
 	addq %r14, %rbp
 	adcq $0, %r8
 	movq %rax, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rsi, %r14
+	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r14
 	addq %rsi, %rcx
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rsi
 	addq %r11, %rdi
 	adcq $0, %rsi
 	addq %r14, %rdi
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r14
 	addq %r11, %r12
 	adcq $0, %r14
 	addq %rsi, %r12
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r11, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rsi
 	addq %r11, %rbx
 	adcq $0, %rsi
 	addq %r14, %rbx
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r14
 	addq %r11, %r15
 	adcq $0, %r14
 	addq %rsi, %r15
 	adcq $0, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rsi
 	addq %r11, %rbp
 	adcq $0, %rsi
 	addq %r14, %rbp
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r14
 	addq %r11, %r8
 	adcq $0, %r14
 	addq %rsi, %r8
 	adcq $0, %r14
 	movq %r13, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rsi
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rsi
 	addq %r11, %rdi
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r11
 	addq %rax, %r12
 	adcq $0, %r11
 	addq %rsi, %r12
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rsi
 	addq %rax, %rbx
 	adcq $0, %rsi
 	addq %r11, %rbx
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r11
 	addq %rax, %r15
 	adcq $0, %r11
 	addq %rsi, %r15
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
 	addq %rax, %rbp
 	adcq $0, %rsi
 	addq %r11, %rbp
 	adcq $0, %rsi
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r11
 	addq %rax, %r8
 	adcq $0, %r11
 	addq %rsi, %r8
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rsi
 	addq %rax, %r14
 	adcq $0, %rsi
 	addq %r11, %r14
 	adcq $0, %rsi
 	movq 120(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r11
 	addq %rax, %r12
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
 	addq %r13, %rbx
 	adcq $0, %rax
 	addq %r11, %rbx
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
 	addq %r13, %r15
 	adcq $0, %r11
 	addq %rax, %r15
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
 	addq %r13, %rbp
 	adcq $0, %rax
 	addq %r11, %rbp
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
 	addq %r13, %r8
 	adcq $0, %r11
 	addq %rax, %r8
 	adcq $0, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
 	addq %r13, %r14
 	adcq $0, %rax
 	addq %r11, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
 	addq %r13, %rsi
 	adcq $0, %r11
 	addq %rax, %rsi
 	adcq $0, %r11
 	movq %r9, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
 	addq %r13, %rbx
 	adcq $0, %rax
 	movq %r12, 120(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
 	addq %r13, %r15
 	adcq $0, %r12
 	addq %rax, %r15
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
 	addq %r13, %rbp
 	adcq $0, %rax
 	addq %r12, %rbp
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
 	addq %r13, %r8
 	adcq $0, %r12
 	addq %rax, %r8
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
 	addq %r13, %r14
 	adcq $0, %rax
 	addq %r12, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
 	addq %r13, %rsi
 	adcq $0, %r12
 	addq %rax, %rsi
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
 	addq %r13, %r11
 	adcq $0, %rax
 	addq %r12, %r11
 	adcq $0, %rax
 	movq %r10, %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
 	addq %r13, %r15
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r13
 	addq %r9, %rbp
 	adcq $0, %r13
 	addq %r12, %rbp
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %r9, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r12
 	addq %r9, %r8
 	adcq $0, %r12
 	addq %r13, %r8
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
 	addq %r9, %r14
 	adcq $0, %r13
 	addq %r12, %r14
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r12
 	addq %r9, %rsi
 	adcq $0, %r12
 	addq %r13, %rsi
 	adcq $0, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
 	addq %r9, %r11
 	adcq $0, %r13
 	addq %r12, %r11
 	adcq $0, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r12
 	addq %r9, %rax
 	adcq $0, %r12
 	addq %r13, %rax
@@ -7848,25 +7854,25 @@ pushq %rbx
 	sbbq $-1, %r11
 	movq %r9, 240(%rsp)
 	movq %rbp, %r9
-	sbbq .Lfg_p751_mont_p+40(%rip), %r9
+	sbbq FG_P751_MONT_P+40(%rip), %r9
 	movq %rsi, 248(%rsp)
 	movq %r8, %rsi
-	sbbq .Lfg_p751_mont_p+48(%rip), %rsi
+	sbbq FG_P751_MONT_P+48(%rip), %rsi
 	movq %r14, 256(%rsp)
 	movq 256(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+56(%rip), %r14
+	sbbq FG_P751_MONT_P+56(%rip), %r14
 	movq %r8, 264(%rsp)
 	movq 248(%rsp), %r8
-	sbbq .Lfg_p751_mont_p+64(%rip), %r8
+	sbbq FG_P751_MONT_P+64(%rip), %r8
 	movq %rbp, 296(%rsp)
 	movq 232(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+72(%rip), %rbp
+	sbbq FG_P751_MONT_P+72(%rip), %rbp
 	movq %r15, 168(%rsp)
 	movq 224(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+80(%rip), %r15
+	sbbq FG_P751_MONT_P+80(%rip), %r15
 	movq %rdi, 80(%rsp)
 	movq %r12, %rdi
-	sbbq .Lfg_p751_mont_p+88(%rip), %rdi
+	sbbq FG_P751_MONT_P+88(%rip), %rdi
 	cmovc %rcx, %r13
 	cmovc 80(%rsp), %r10
 	cmovc 240(%rsp), %rbx
@@ -8495,46 +8501,46 @@ pushq %rbx
 	movq 88(%rsp), %rdx
 	movq %rbx, 224(%rsp)
 	movq %r9, 176(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
 	movq %r10, 152(%rsp)
 	movq 32(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	movq %rax, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
 	movq %r10, 144(%rsp)
 	movq 256(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
 	movq %r10, 256(%rsp)
 	movq 312(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
 	movq %r10, 312(%rsp)
 	movq 296(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
 	movq %r10, 296(%rsp)
 	movq 264(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
 	movq %r14, 264(%rsp)
 	movq 288(%rsp), %r14
 	addq %rbx, %r14
@@ -8542,46 +8548,46 @@ pushq %rbx
 	addq %rax, %r14
 	adcq $0, %r9
 	movq 80(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
 	movq %r9, 88(%rsp)
 	movq 256(%rsp), %r9
 	addq %rbx, %r9
 	adcq $0, %rax
 	movq %r9, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
 	movq %r14, 288(%rsp)
 	movq 312(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
 	movq %r14, 312(%rsp)
 	movq 296(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
 	movq %r10, 296(%rsp)
 	movq 264(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
 	movq %r10, 264(%rsp)
 	movq 288(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
 	movq %r10, 288(%rsp)
 	movq 88(%rsp), %r10
 	addq %rbx, %r10
@@ -8589,44 +8595,44 @@ pushq %rbx
 	addq %r9, %r10
 	adcq $0, %rax
 	movq 72(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
 	movq %rax, 80(%rsp)
 	movq 312(%rsp), %rax
 	addq %rbx, %rax
 	adcq $0, %r9
 	movq %rax, 312(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
 	movq %r14, 88(%rsp)
 	movq 296(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
 	movq %r14, 296(%rsp)
 	movq 264(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
 	movq %r14, 264(%rsp)
 	movq 288(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
 	movq %r10, 288(%rsp)
 	movq 80(%rsp), %r10
 	addq %rbx, %r10
@@ -8634,46 +8640,46 @@ pushq %rbx
 	addq %rax, %r10
 	adcq $0, %r9
 	movq 64(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
 	movq %r9, 72(%rsp)
 	movq 88(%rsp), %r9
 	addq %rbx, %r9
 	adcq $0, %rax
 	movq %r9, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
 	movq %r10, 80(%rsp)
 	movq 296(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
 	movq %r10, 296(%rsp)
 	movq 264(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
 	movq %r14, 264(%rsp)
 	movq 288(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
 	movq %r14, 288(%rsp)
 	movq 80(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
 	movq %r14, 80(%rsp)
 	movq 72(%rsp), %r14
 	addq %rbx, %r14
@@ -8681,44 +8687,44 @@ pushq %rbx
 	addq %r9, %r14
 	adcq $0, %rax
 	movq 24(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
 	movq %rax, 64(%rsp)
 	movq 296(%rsp), %rax
 	addq %rbx, %rax
 	adcq $0, %r9
 	movq %rax, 296(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
 	movq %r10, 72(%rsp)
 	movq 264(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
 	movq %r10, 264(%rsp)
 	movq 288(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
 	movq %r10, 288(%rsp)
 	movq 80(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
 	movq %r14, 80(%rsp)
 	movq 64(%rsp), %r14
 	addq %rbx, %r14
@@ -8726,46 +8732,46 @@ pushq %rbx
 	addq %rax, %r14
 	adcq $0, %r9
 	movq 144(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
 	movq %r9, 24(%rsp)
 	movq 72(%rsp), %r9
 	addq %rbx, %r9
 	adcq $0, %rax
 	movq %r9, 72(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
 	movq %r14, 64(%rsp)
 	movq 264(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
 	movq %r14, 264(%rsp)
 	movq 288(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
 	movq %r10, 288(%rsp)
 	movq 80(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
 	movq %r10, 80(%rsp)
 	movq 64(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
 	movq %r10, 64(%rsp)
 	movq 24(%rsp), %r10
 	addq %rbx, %r10
@@ -8773,44 +8779,44 @@ pushq %rbx
 	addq %r9, %r10
 	adcq $0, %rax
 	movq 256(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
 	movq %rax, 144(%rsp)
 	movq 264(%rsp), %rax
 	addq %rbx, %rax
 	adcq $0, %r9
 	movq %rax, 264(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
 	movq %r14, 24(%rsp)
 	movq 288(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
 	movq %r14, 288(%rsp)
 	movq 80(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
 	movq %r14, 80(%rsp)
 	movq 64(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
 	movq %r10, 64(%rsp)
 	movq 144(%rsp), %r10
 	addq %rbx, %r10
@@ -8818,46 +8824,46 @@ pushq %rbx
 	addq %rax, %r10
 	adcq $0, %r9
 	movq 312(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
 	movq %r9, 256(%rsp)
 	movq 24(%rsp), %r9
 	addq %rbx, %r9
 	adcq $0, %rax
 	movq %r9, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
 	movq %r10, 144(%rsp)
 	movq 288(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
 	movq %r10, 288(%rsp)
 	movq 80(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
 	movq %r14, 80(%rsp)
 	movq 64(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
 	movq %r14, 64(%rsp)
 	movq 144(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
 	movq %r14, 144(%rsp)
 	movq 256(%rsp), %r14
 	addq %rbx, %r14
@@ -8865,44 +8871,44 @@ pushq %rbx
 	addq %r9, %r14
 	adcq $0, %rax
 	movq 88(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
 	movq %rax, 312(%rsp)
 	movq 288(%rsp), %rax
 	addq %rbx, %rax
 	adcq $0, %r9
 	movq %rax, 288(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
 	movq %r10, 256(%rsp)
 	movq 80(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
 	movq %r10, 80(%rsp)
 	movq 64(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
 	movq %r10, 64(%rsp)
 	movq 144(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
 	movq %r14, 144(%rsp)
 	movq 312(%rsp), %r14
 	addq %rbx, %r14
@@ -8910,46 +8916,46 @@ pushq %rbx
 	addq %rax, %r14
 	adcq $0, %r9
 	movq 296(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
 	movq %r9, 88(%rsp)
 	movq 256(%rsp), %r9
 	addq %rbx, %r9
 	adcq $0, %rax
 	movq %r9, 256(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
 	movq %r14, 312(%rsp)
 	movq 80(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
 	movq %r14, 80(%rsp)
 	movq 64(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
 	movq %r10, 64(%rsp)
 	movq 144(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
 	movq %r10, 144(%rsp)
 	movq 312(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
 	movq %r10, 312(%rsp)
 	movq 88(%rsp), %r10
 	addq %rbx, %r10
@@ -8957,44 +8963,44 @@ pushq %rbx
 	addq %r9, %r10
 	adcq $0, %rax
 	movq 72(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
 	movq %rax, 296(%rsp)
 	movq 80(%rsp), %rax
 	addq %rbx, %rax
 	adcq $0, %r9
 	movq %rax, 80(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
 	movq %r14, 88(%rsp)
 	movq 64(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
 	movq %r14, 64(%rsp)
 	movq 144(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
 	movq %r14, 144(%rsp)
 	movq 312(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
 	movq %r10, 312(%rsp)
 	movq 296(%rsp), %r10
 	addq %rbx, %r10
@@ -9002,46 +9008,46 @@ pushq %rbx
 	addq %rax, %r10
 	adcq $0, %r9
 	movq 264(%rsp), %rdx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
 	movq %r9, 72(%rsp)
 	movq 88(%rsp), %r9
 	addq %rbx, %r9
 	adcq $0, %rax
 	movq %r9, 88(%rsp)
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
 	movq %r10, 296(%rsp)
 	movq 64(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %r9
 	addq %rax, %r10
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
 	movq %r10, 64(%rsp)
 	movq 144(%rsp), %r10
 	addq %rbx, %r10
 	adcq $0, %rax
 	addq %r9, %r10
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
 	movq %r14, 144(%rsp)
 	movq 312(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %rax
 	addq %r9, %r14
 	adcq $0, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
 	movq %r14, 312(%rsp)
 	movq 296(%rsp), %r14
 	addq %rbx, %r14
 	adcq $0, %r9
 	addq %rax, %r14
 	adcq $0, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
 	movq %r14, 296(%rsp)
 	movq 72(%rsp), %r14
 	addq %rbx, %r14
@@ -9097,25 +9103,25 @@ pushq %rbx
 	sbbq $-1, %rbx
 	movq %rbx, 232(%rsp)
 	movq 64(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+40(%rip), %rbx
+	sbbq FG_P751_MONT_P+40(%rip), %rbx
 	movq %rbx, 224(%rsp)
 	movq 88(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+48(%rip), %rbx
+	sbbq FG_P751_MONT_P+48(%rip), %rbx
 	movq %rbx, 176(%rsp)
 	movq 144(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+56(%rip), %rbx
+	sbbq FG_P751_MONT_P+56(%rip), %rbx
 	movq %rbx, 40(%rsp)
 	movq 312(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+64(%rip), %rbx
+	sbbq FG_P751_MONT_P+64(%rip), %rbx
 	movq %rbx, 320(%rsp)
 	movq 296(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
+	sbbq FG_P751_MONT_P+72(%rip), %rbx
 	movq %rbx, 240(%rsp)
 	movq 152(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
+	sbbq FG_P751_MONT_P+80(%rip), %rbx
 	movq %rbx, 280(%rsp)
 	movq %rax, %rbx
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbx
+	sbbq FG_P751_MONT_P+88(%rip), %rbx
 	cmovc 216(%rsp), %r10
 	cmovc 136(%rsp), %r14
 	cmovc 256(%rsp), %r9
@@ -10328,301 +10334,301 @@ pushq %rbx
 	subq $112, %rsp
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r8, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
 	movq 40(%rsi), %r10
 	adcxq %r8, %r10
 	movq 48(%rsi), %r11
 	adoxq %r9, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rbx
 	adcxq %rax, %r11
 	movq 56(%rsi), %rbp
 	adoxq %rbx, %rbp
-	mulxq .Lfg_p751_mont_q+56(%rip), %r12, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
 	adcxq %r12, %rbp
 	movq 64(%rsi), %r14
 	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r8
 	adcxq %r15, %r14
 	movq 72(%rsi), %r9
 	adoxq %r8, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbx
 	adcxq %rax, %r9
 	movq 80(%rsi), %r12
 	adoxq %rbx, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r15
 	adcxq %r13, %r12
 	movq 88(%rsi), %r8
 	adoxq %r15, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbx
 	adcxq %rax, %r8
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
 	movq 8(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
 	adcxq %r13, %r11
 	adoxq %r15, %rbp
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
 	adcxq %rax, %rbp
 	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r15, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rax
 	adcxq %r15, %r14
 	adoxq %rax, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r15
 	adcxq %r13, %r9
 	adoxq %r15, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r13
 	adcxq %rax, %r12
 	adoxq %r13, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r15, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rax
 	adcxq %r15, %r8
 	adoxq %rax, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r15
 	adcxq %r13, %rbx
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
 	movq 16(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
 	adcxq %rax, %rbp
 	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
 	adcxq %rax, %r14
 	adoxq %r13, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
 	adcxq %rax, %r9
 	adoxq %r13, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
 	adcxq %rax, %r12
 	adoxq %r13, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r13
 	adcxq %rax, %r8
 	adoxq %r13, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
 	adcxq %rax, %rbx
 	adoxq %r13, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
 	adcxq %rax, %r15
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq 24(%rsi), %rdx
 	xorq %rcx, %rcx
 	movq %rdi, 0(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rdi
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rdi
 	adcxq %rax, %r14
 	adoxq %rdi, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rdi
 	adcxq %rax, %r9
 	adoxq %rdi, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rdi
 	adcxq %rax, %r12
 	adoxq %rdi, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rdi
 	adcxq %rax, %r8
 	adoxq %rdi, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rdi
 	adcxq %rax, %rbx
 	adoxq %rdi, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rdi
 	adcxq %rax, %r15
 	adoxq %rdi, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rdi
 	adcxq %rax, %r13
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
 	movq 32(%rsi), %rdx
 	xorq %rcx, %rcx
 	movq %r14, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r14
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r14
 	adcxq %rax, %r9
 	adoxq %r14, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r14
 	adcxq %rax, %r12
 	adoxq %r14, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r14
 	adcxq %rax, %r8
 	adoxq %r14, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r14
 	adcxq %rax, %rbx
 	adoxq %r14, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r14
 	adcxq %rax, %r15
 	adoxq %r14, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r14
 	adcxq %rax, %r13
 	adoxq %r14, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r14
 	adcxq %rax, %rdi
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
 	movq %r10, %rdx
 	xorq %rcx, %rcx
 	movq %r9, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
 	adcxq %rax, %r12
 	adoxq %r9, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
 	adcxq %rax, %r8
 	adoxq %r9, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r9
 	adcxq %rax, %rbx
 	adoxq %r9, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
 	adcxq %rax, %r15
 	adoxq %r9, %r13
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r9
 	adcxq %rax, %r13
 	adoxq %r9, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r9
 	adcxq %rax, %rdi
 	adoxq %r9, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r9
 	adcxq %rax, %r14
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r10
 	adcxq %rax, %r8
 	adoxq %r10, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r10
 	adcxq %rax, %rbx
 	adoxq %r10, %r15
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r10
 	adcxq %rax, %r15
 	adoxq %r10, %r13
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r10
 	adcxq %rax, %r13
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r10
 	adcxq %rax, %rdi
 	adoxq %r10, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r10
 	adcxq %rax, %r14
 	adoxq %r10, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r10
 	adcxq %rax, %r9
 	adoxq %rcx, %r10
 	adcxq %rcx, %r10
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r11
 	adcxq %rax, %rbx
 	adoxq %r11, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r11
 	adcxq %rax, %r15
 	adoxq %r11, %r13
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
 	adcxq %rax, %r13
 	adoxq %r11, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r11
 	adcxq %rax, %rdi
 	adoxq %r11, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
 	adcxq %rax, %r14
 	adoxq %r11, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r11
 	adcxq %rax, %r9
 	adoxq %r11, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
 	adcxq %rax, %r10
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
 	movq 8(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rbp
 	adcxq %rax, %r15
 	adoxq %rbp, %r13
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rbp
 	adcxq %rax, %r13
 	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbp
 	adcxq %rax, %rdi
 	adoxq %rbp, %r14
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rbp
 	adcxq %rax, %r14
 	adoxq %rbp, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbp
 	adcxq %rax, %r9
 	adoxq %rbp, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rbp
 	adcxq %rax, %r10
 	adoxq %rbp, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbp
 	adcxq %rax, %r11
 	adoxq %rcx, %rbp
 	adcxq %rcx, %rbp
 	movq 16(%rsp), %rdx
 	xorq %rcx, %rcx
 	movq %r15, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r15
 	adcxq %rax, %r13
 	adoxq %r15, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r15
 	adcxq %rax, %rdi
 	adoxq %r15, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r15
 	adcxq %rax, %r14
 	adoxq %r15, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r15
 	adcxq %rax, %r9
 	adoxq %r15, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r15
 	adcxq %rax, %r10
 	adoxq %r15, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r15
 	adcxq %rax, %r11
 	adoxq %r15, %rbp
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r15
 	adcxq %rax, %rbp
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
 	movq %r12, %rdx
 	xorq %rcx, %rcx
 	movq %r13, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
 	adcxq %rax, %rdi
 	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
 	adcxq %rax, %r14
 	adoxq %r13, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
 	adcxq %rax, %r9
 	adoxq %r13, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
 	adcxq %rax, %r10
 	adoxq %r13, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r13
 	adcxq %rax, %r11
 	adoxq %r13, %rbp
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
 	adcxq %rax, %rbp
 	adoxq %r13, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
 	adcxq %rax, %r15
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r12
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r12
 	adcxq %rax, %r14
 	adoxq %r12, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r12
 	adcxq %rax, %r9
 	adoxq %r12, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %rax, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r12
 	adcxq %rax, %r10
 	adoxq %r12, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %rax, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r12
 	adcxq %rax, %r11
 	adoxq %r12, %rbp
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r12
 	adcxq %rax, %rbp
 	adoxq %r12, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r12
 	adcxq %rax, %r15
 	adoxq %r12, %r13
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r12
 	adcxq %rax, %r13
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
@@ -10657,25 +10663,25 @@ pushq %rbx
 	sbbq $-1, %rbp
 	movq %r11, 48(%rsp)
 	movq %r9, %r11
-	sbbq .Lfg_p751_mont_p+40(%rip), %r11
+	sbbq FG_P751_MONT_P+40(%rip), %r11
 	movq %r10, 56(%rsp)
 	movq 56(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+48(%rip), %r10
+	sbbq FG_P751_MONT_P+48(%rip), %r10
 	movq %r9, 64(%rsp)
 	movq 48(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+56(%rip), %r9
+	sbbq FG_P751_MONT_P+56(%rip), %r9
 	movq %r14, 72(%rsp)
 	movq 40(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+64(%rip), %r14
+	sbbq FG_P751_MONT_P+64(%rip), %r14
 	movq %rax, 80(%rsp)
 	movq 24(%rsp), %rax
-	sbbq .Lfg_p751_mont_p+72(%rip), %rax
+	sbbq FG_P751_MONT_P+72(%rip), %rax
 	movq %rbx, 88(%rsp)
 	movq 8(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbx
+	sbbq FG_P751_MONT_P+80(%rip), %rbx
 	movq %rbx, 96(%rsp)
 	movq %r12, %rbx
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbx
+	sbbq FG_P751_MONT_P+88(%rip), %rbx
 	cmovc 88(%rsp), %rdi
 	cmovc 80(%rsp), %r13
 	cmovc 32(%rsp), %r15
@@ -10768,31 +10774,31 @@ pushq %rbx
 	adcxq %rcx, %r12
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
 	adcxq %r11, %r15
 	adoxq %r9, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
 	adcxq %r11, %rbx
 	adoxq %r9, %r14
-	mulxq .Lfg_p751_mont_q+56(%rip), %r11, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
 	adcxq %r11, %r14
 	movq 8(%rsp), %r11
 	adoxq %r9, %r11
 	movq %r13, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r9, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
 	adcxq %r9, %r11
 	movq 16(%rsp), %r9
 	adoxq %r13, %r9
 	movq %rbp, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
 	adcxq %r13, %r9
 	movq 24(%rsp), %r13
 	adoxq %rbp, %r13
 	movq %r9, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbp, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
 	adcxq %rbp, %r13
 	adoxq %r9, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbp, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
 	adcxq %rbp, %rdi
 	adoxq %r9, %r12
 	adcxq %rcx, %r12
@@ -10854,31 +10860,31 @@ pushq %rbx
 	adcq $0, %r9
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
 	adcxq %r12, %rbx
 	adoxq %r10, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
 	adcxq %r12, %r14
 	movq 16(%rsp), %r12
 	adoxq %r10, %r12
 	movq %r15, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
 	adcxq %r10, %r12
 	movq 24(%rsp), %r10
 	adoxq %r15, %r10
 	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rax
 	adcxq %r15, %r10
 	movq 40(%rsp), %r15
 	adoxq %rax, %r15
 	movq %r10, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r10
 	adcxq %rax, %r15
 	adoxq %r10, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r10
 	adcxq %rax, %r11
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r10
 	adcxq %rax, %rdi
 	adoxq %r10, %r9
 	adcxq %rcx, %r9
@@ -10942,31 +10948,31 @@ pushq %rbx
 	adcq $0, %rax
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbp
 	adcxq %r9, %r14
 	adoxq %rbp, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbp
 	adcxq %r9, %r15
 	movq 16(%rsp), %r9
 	adoxq %rbp, %r9
 	movq %rbx, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
 	adcxq %rbp, %r9
 	movq 24(%rsp), %rbp
 	adoxq %rbx, %rbp
 	movq %r13, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r13
 	adcxq %rbx, %rbp
 	movq 32(%rsp), %rbx
 	adoxq %r13, %rbx
 	movq %rbp, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
 	adcxq %r13, %rbx
 	adoxq %rbp, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbp
 	adcxq %r13, %r12
 	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
 	adcxq %r13, %rdi
 	adoxq %rbp, %rax
 	adcxq %rcx, %rax
@@ -11030,31 +11036,31 @@ pushq %rbx
 	adcq $0, %r13
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r10
 	adcxq %rax, %r15
 	adoxq %r10, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r10
 	adcxq %rax, %rbx
 	movq 16(%rsp), %rax
 	adoxq %r10, %rax
 	movq %r14, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r14
 	adcxq %r10, %rax
 	movq 24(%rsp), %r10
 	adoxq %r14, %r10
 	movq %r11, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r11
 	adcxq %r14, %r10
 	movq 8(%rsp), %r14
 	adoxq %r11, %r14
 	movq %r10, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
 	adcxq %r11, %r14
 	adoxq %r10, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
 	adcxq %r11, %r9
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r10
 	adcxq %r11, %rdi
 	adoxq %r10, %r13
 	adcxq %rcx, %r13
@@ -11118,31 +11124,31 @@ pushq %rbx
 	adcq $0, %r11
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbp
 	adcxq %r13, %rbx
 	adoxq %rbp, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbp
 	adcxq %r13, %r14
 	movq 16(%rsp), %r13
 	adoxq %rbp, %r13
 	movq %r15, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
 	adcxq %rbp, %r13
 	movq 24(%rsp), %rbp
 	adoxq %r15, %rbp
 	movq %r12, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r12
 	adcxq %r15, %rbp
 	movq 40(%rsp), %r15
 	adoxq %r12, %r15
 	movq %rbp, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbp
 	adcxq %r12, %r15
 	adoxq %rbp, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbp
 	adcxq %r12, %rax
 	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbp
 	adcxq %r12, %rdi
 	adoxq %rbp, %r11
 	adcxq %rcx, %r11
@@ -11206,31 +11212,31 @@ pushq %rbx
 	adcq $0, %r12
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
 	adcxq %r11, %r14
 	adoxq %r10, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
 	adcxq %r11, %r15
 	movq 16(%rsp), %r11
 	adoxq %r10, %r11
 	movq %rbx, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbx
 	adcxq %r10, %r11
 	movq 24(%rsp), %r10
 	adoxq %rbx, %r10
 	movq %r9, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
 	adcxq %rbx, %r10
 	movq 32(%rsp), %rbx
 	adoxq %r9, %rbx
 	movq %r10, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r10
 	adcxq %r9, %rbx
 	adoxq %r10, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
 	adcxq %r9, %r13
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r10
 	adcxq %r9, %rdi
 	adoxq %r10, %r12
 	adcxq %rcx, %r12
@@ -11294,31 +11300,31 @@ pushq %rbx
 	adcq $0, %r9
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbp
 	adcxq %r12, %r15
 	adoxq %rbp, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbp
 	adcxq %r12, %rbx
 	movq 16(%rsp), %r12
 	adoxq %rbp, %r12
 	movq %r14, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
 	adcxq %rbp, %r12
 	movq 24(%rsp), %rbp
 	adoxq %r14, %rbp
 	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rax
 	adcxq %r14, %rbp
 	movq 8(%rsp), %r14
 	adoxq %rax, %r14
 	movq %rbp, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbp
 	adcxq %rax, %r14
 	adoxq %rbp, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rbp
 	adcxq %rax, %r11
 	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbp
 	adcxq %rax, %rdi
 	adoxq %rbp, %r9
 	adcxq %rcx, %r9
@@ -11382,31 +11388,31 @@ pushq %rbx
 	adcq $0, %rax
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r9, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
 	adcxq %r9, %rbx
 	adoxq %r10, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r9, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
 	adcxq %r9, %r14
 	movq 16(%rsp), %r9
 	adoxq %r10, %r9
 	movq %r15, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
 	adcxq %r10, %r9
 	movq 24(%rsp), %r10
 	adoxq %r15, %r10
 	movq %r13, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r13
 	adcxq %r15, %r10
 	movq 40(%rsp), %r15
 	adoxq %r13, %r15
 	movq %r10, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
 	adcxq %r13, %r15
 	adoxq %r10, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
 	adcxq %r13, %r12
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
 	adcxq %r13, %rdi
 	adoxq %r10, %rax
 	adcxq %rcx, %rax
@@ -11470,31 +11476,31 @@ pushq %rbx
 	adcq $0, %r13
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rbp
 	adcxq %rax, %r14
 	adoxq %rbp, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %rax, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rbp
 	adcxq %rax, %r15
 	movq 16(%rsp), %rax
 	adoxq %rbp, %rax
 	movq %rbx, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
 	adcxq %rbp, %rax
 	movq 24(%rsp), %rbp
 	adoxq %rbx, %rbp
 	movq %r11, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
 	adcxq %rbx, %rbp
 	movq 32(%rsp), %rbx
 	adoxq %r11, %rbx
 	movq %rbp, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r11, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
 	adcxq %r11, %rbx
 	adoxq %rbp, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r11, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
 	adcxq %r11, %r9
 	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r11, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
 	adcxq %r11, %rdi
 	adoxq %rbp, %r13
 	adcxq %rcx, %r13
@@ -11558,31 +11564,31 @@ pushq %rbx
 	adcq $0, %r11
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
 	adcxq %r13, %r15
 	adoxq %r10, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
 	adcxq %r13, %rbx
 	movq 16(%rsp), %r13
 	adoxq %r10, %r13
 	movq %r14, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r14
 	adcxq %r10, %r13
 	movq 24(%rsp), %r10
 	adoxq %r14, %r10
 	movq %r12, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r14, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r12
 	adcxq %r14, %r10
 	movq 8(%rsp), %r14
 	adoxq %r12, %r14
 	movq %r10, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
 	adcxq %r12, %r14
 	adoxq %r10, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r12, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r10
 	adcxq %r12, %rax
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r12, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
 	adcxq %r12, %rdi
 	adoxq %r10, %r11
 	adcxq %rcx, %r11
@@ -11646,31 +11652,31 @@ pushq %rbx
 	adcq $0, %r12
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r11, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbp
 	adcxq %r11, %rbx
 	adoxq %rbp, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %r11, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbp
 	adcxq %r11, %r14
 	movq 16(%rsp), %r11
 	adoxq %rbp, %r11
 	movq %r15, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %rbp, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
 	adcxq %rbp, %r11
 	movq 24(%rsp), %rbp
 	adoxq %r15, %rbp
 	movq %r9, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %r15, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r9
 	adcxq %r15, %rbp
 	movq 40(%rsp), %r15
 	adoxq %r9, %r15
 	movq %rbp, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %r9, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbp
 	adcxq %r9, %r15
 	adoxq %rbp, %r13
-	mulxq .Lfg_p751_mont_q+80(%rip), %r9, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbp
 	adcxq %r9, %r13
 	adoxq %rbp, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r9, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rbp
 	adcxq %r9, %rdi
 	adoxq %rbp, %r12
 	adcxq %rcx, %r12
@@ -11734,31 +11740,31 @@ pushq %rbx
 	adcq $0, %r9
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r12, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
 	adcxq %r12, %r14
 	adoxq %r10, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r12, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
 	adcxq %r12, %r15
 	movq 16(%rsp), %r12
 	adoxq %r10, %r12
 	movq %rbx, 16(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r10, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbx
 	adcxq %r10, %r12
 	movq 24(%rsp), %r10
 	adoxq %rbx, %r10
 	movq %rax, 24(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
 	adcxq %rbx, %r10
 	movq 32(%rsp), %rbx
 	adoxq %rax, %rbx
 	movq %r10, 32(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r10
 	adcxq %rax, %rbx
 	adoxq %r10, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r10
 	adcxq %rax, %r11
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %rax, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r10
 	adcxq %rax, %rdi
 	adoxq %r10, %r9
 	adcxq %rcx, %r9
@@ -11777,25 +11783,25 @@ pushq %rbx
 	sbbq $-1, %rbx
 	movq %r12, 56(%rsp)
 	movq %r15, %r12
-	sbbq .Lfg_p751_mont_p+40(%rip), %r12
+	sbbq FG_P751_MONT_P+40(%rip), %r12
 	movq %r15, 64(%rsp)
 	movq 56(%rsp), %r15
-	sbbq .Lfg_p751_mont_p+48(%rip), %r15
+	sbbq FG_P751_MONT_P+48(%rip), %r15
 	movq %r14, 72(%rsp)
 	movq 32(%rsp), %r14
-	sbbq .Lfg_p751_mont_p+56(%rip), %r14
+	sbbq FG_P751_MONT_P+56(%rip), %r14
 	movq %r13, 80(%rsp)
 	movq 48(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+64(%rip), %r13
+	sbbq FG_P751_MONT_P+64(%rip), %r13
 	movq %r9, 88(%rsp)
 	movq 8(%rsp), %r9
-	sbbq .Lfg_p751_mont_p+72(%rip), %r9
+	sbbq FG_P751_MONT_P+72(%rip), %r9
 	movq %rbp, 96(%rsp)
 	movq 40(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+80(%rip), %rbp
+	sbbq FG_P751_MONT_P+80(%rip), %rbp
 	movq %rbp, 104(%rsp)
 	movq 88(%rsp), %rbp
-	sbbq .Lfg_p751_mont_p+88(%rip), %rbp
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
 	cmovc 96(%rsp), %rax
 	cmovc 80(%rsp), %r10
 	cmovc 24(%rsp), %rdi
@@ -12142,303 +12148,303 @@ pushq %rbx
 	xorq %rcx, %rcx
 	movq %r14, 16(%rsp)
 	movq %r8, 56(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r14, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r8
 	adcxq %r14, %r12
 	adoxq %r8, %r15
-	mulxq .Lfg_p751_mont_q+48(%rip), %r14, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r8
 	adcxq %r14, %r15
 	movq 40(%rsp), %r14
 	adoxq %r8, %r14
 	movq %rdi, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r8, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rdi
 	adcxq %r8, %r14
 	movq 48(%rsp), %r8
 	adoxq %rdi, %r8
 	movq %rbx, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+64(%rip), %rdi, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rbx
 	adcxq %rdi, %r8
 	movq 8(%rsp), %rdi
 	adoxq %rbx, %rdi
 	movq %r8, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+72(%rip), %rbx, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r8
 	adcxq %rbx, %rdi
 	adoxq %r8, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %rbx, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r8
 	adcxq %rbx, %r10
 	adoxq %r8, %r9
-	mulxq .Lfg_p751_mont_q+88(%rip), %rbx, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r8
 	adcxq %rbx, %r9
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %rbx, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r13
 	adcxq %rbx, %r15
 	adoxq %r13, %r14
-	mulxq .Lfg_p751_mont_q+48(%rip), %rbx, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r13
 	adcxq %rbx, %r14
 	movq 8(%rsp), %rbx
 	adoxq %r13, %rbx
 	movq %r12, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
 	adcxq %r13, %rbx
 	adoxq %r12, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
 	adcxq %r13, %rdi
 	adoxq %r12, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
 	adcxq %r13, %r10
 	adoxq %r12, %r9
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
 	adcxq %r13, %r9
 	adoxq %r12, %r8
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
 	adcxq %r13, %r8
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
 	adcxq %r13, %r14
 	adoxq %rax, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
 	adcxq %r13, %rbx
 	adoxq %rax, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
 	adcxq %r13, %rdi
 	adoxq %rax, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
 	adcxq %r13, %r10
 	adoxq %rax, %r9
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
 	adcxq %r13, %r9
 	adoxq %rax, %r8
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
 	adcxq %r13, %r8
 	adoxq %rax, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
 	adcxq %r13, %r12
 	adoxq %rcx, %rax
 	adcxq %rcx, %rax
 	movq 48(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
 	adcxq %r13, %rbx
 	adoxq %r11, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
 	adcxq %r13, %rdi
 	adoxq %r11, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
 	adcxq %r13, %r10
 	adoxq %r11, %r9
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
 	adcxq %r13, %r9
 	adoxq %r11, %r8
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
 	adcxq %r13, %r8
 	adoxq %r11, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
 	adcxq %r13, %r12
 	adoxq %r11, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
 	adcxq %r13, %rax
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
 	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
 	movq %rbx, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbx
 	adcxq %r13, %rdi
 	adoxq %rbx, %r10
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbx
 	adcxq %r13, %r10
 	adoxq %rbx, %r9
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
 	adcxq %r13, %r9
 	adoxq %rbx, %r8
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rbx
 	adcxq %r13, %r8
 	adoxq %rbx, %r12
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
 	adcxq %r13, %r12
 	adoxq %rbx, %rax
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbx
 	adcxq %r13, %rax
 	adoxq %rbx, %r11
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
 	adcxq %r13, %r11
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
 	movq 8(%rsp), %rdx
 	xorq %rcx, %rcx
 	movq %rdi, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rdi
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rdi
 	adcxq %r13, %r10
 	adoxq %rdi, %r9
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rdi
 	adcxq %r13, %r9
 	adoxq %rdi, %r8
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rdi
 	adcxq %r13, %r8
 	adoxq %rdi, %r12
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rdi
 	adcxq %r13, %r12
 	adoxq %rdi, %rax
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
 	adcxq %r13, %rax
 	adoxq %rdi, %r11
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rdi
 	adcxq %r13, %r11
 	adoxq %rdi, %rbx
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rdi
 	adcxq %r13, %rbx
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
 	movq %r15, %rdx
 	xorq %rcx, %rcx
 	movq %r10, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
 	adcxq %r13, %r9
 	adoxq %r10, %r8
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
 	adcxq %r13, %r8
 	adoxq %r10, %r12
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r10
 	adcxq %r13, %r12
 	adoxq %r10, %rax
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r10
 	adcxq %r13, %rax
 	adoxq %r10, %r11
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
 	adcxq %r13, %r11
 	adoxq %r10, %rbx
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
 	adcxq %r13, %rbx
 	adoxq %r10, %rdi
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
 	adcxq %r13, %rdi
 	adoxq %rcx, %r10
 	adcxq %rcx, %r10
 	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
 	adcxq %r13, %r8
 	adoxq %r15, %r12
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r15
 	adcxq %r13, %r12
 	adoxq %r15, %rax
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r15
 	adcxq %r13, %rax
 	adoxq %r15, %r11
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r15
 	adcxq %r13, %r11
 	adoxq %r15, %rbx
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r15
 	adcxq %r13, %rbx
 	adoxq %r15, %rdi
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r15
 	adcxq %r13, %rdi
 	adoxq %r15, %r10
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r15
 	adcxq %r13, %r10
 	adoxq %rcx, %r15
 	adcxq %rcx, %r15
 	movq 48(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r14
 	adcxq %r13, %r12
 	adoxq %r14, %rax
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r14
 	adcxq %r13, %rax
 	adoxq %r14, %r11
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r14
 	adcxq %r13, %r11
 	adoxq %r14, %rbx
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r14
 	adcxq %r13, %rbx
 	adoxq %r14, %rdi
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r14
 	adcxq %r13, %rdi
 	adoxq %r14, %r10
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r14
 	adcxq %r13, %r10
 	adoxq %r14, %r15
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r14
 	adcxq %r13, %r15
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
 	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
 	movq %r12, 48(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
 	adcxq %r13, %rax
 	adoxq %r12, %r11
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
 	adcxq %r13, %r11
 	adoxq %r12, %rbx
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
 	adcxq %r13, %rbx
 	adoxq %r12, %rdi
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
 	adcxq %r13, %rdi
 	adoxq %r12, %r10
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
 	adcxq %r13, %r10
 	adoxq %r12, %r15
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
 	adcxq %r13, %r15
 	adoxq %r12, %r14
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
 	adcxq %r13, %r14
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
 	movq 8(%rsp), %rdx
 	xorq %rcx, %rcx
 	movq %rax, 40(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
 	adcxq %r13, %r11
 	adoxq %rax, %rbx
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
 	adcxq %r13, %rbx
 	adoxq %rax, %rdi
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
 	adcxq %r13, %rdi
 	adoxq %rax, %r10
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
 	adcxq %r13, %r10
 	adoxq %rax, %r15
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
 	adcxq %r13, %r15
 	adoxq %rax, %r14
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
 	adcxq %r13, %r14
 	adoxq %rax, %r12
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
 	adcxq %r13, %r12
 	adoxq %rcx, %rax
 	adcxq %rcx, %rax
 	movq %r9, %rdx
 	xorq %rcx, %rcx
 	movq %r11, 8(%rsp)
-	mulxq .Lfg_p751_mont_q+40(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
 	adcxq %r13, %rbx
 	adoxq %r11, %rdi
-	mulxq .Lfg_p751_mont_q+48(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
 	adcxq %r13, %rdi
 	adoxq %r11, %r10
-	mulxq .Lfg_p751_mont_q+56(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
 	adcxq %r13, %r10
 	adoxq %r11, %r15
-	mulxq .Lfg_p751_mont_q+64(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
 	adcxq %r13, %r15
 	adoxq %r11, %r14
-	mulxq .Lfg_p751_mont_q+72(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
 	adcxq %r13, %r14
 	adoxq %r11, %r12
-	mulxq .Lfg_p751_mont_q+80(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
 	adcxq %r13, %r12
 	adoxq %r11, %rax
-	mulxq .Lfg_p751_mont_q+88(%rip), %r13, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
 	adcxq %r13, %rax
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
@@ -12520,25 +12526,25 @@ pushq %rbx
 	sbbq $-1, %r9
 	movq %r14, 104(%rsp)
 	movq %rdi, %r14
-	sbbq .Lfg_p751_mont_p+40(%rip), %r14
+	sbbq FG_P751_MONT_P+40(%rip), %r14
 	movq %r15, 88(%rsp)
 	movq %r10, %r15
-	sbbq .Lfg_p751_mont_p+48(%rip), %r15
+	sbbq FG_P751_MONT_P+48(%rip), %r15
 	movq %r10, 24(%rsp)
 	movq 88(%rsp), %r10
-	sbbq .Lfg_p751_mont_p+56(%rip), %r10
+	sbbq FG_P751_MONT_P+56(%rip), %r10
 	movq %rdi, 80(%rsp)
 	movq 104(%rsp), %rdi
-	sbbq .Lfg_p751_mont_p+64(%rip), %rdi
+	sbbq FG_P751_MONT_P+64(%rip), %rdi
 	movq %rbx, 112(%rsp)
 	movq 16(%rsp), %rbx
-	sbbq .Lfg_p751_mont_p+72(%rip), %rbx
+	sbbq FG_P751_MONT_P+72(%rip), %rbx
 	movq %r13, 8(%rsp)
 	movq 56(%rsp), %r13
-	sbbq .Lfg_p751_mont_p+80(%rip), %r13
+	sbbq FG_P751_MONT_P+80(%rip), %r13
 	movq %r8, 40(%rsp)
 	movq %r11, %r8
-	sbbq .Lfg_p751_mont_p+88(%rip), %r8
+	sbbq FG_P751_MONT_P+88(%rip), %r8
 	cmovc 40(%rsp), %rax
 	cmovc 8(%rsp), %r12
 	cmovc 96(%rsp), %rsi
@@ -12576,5 +12582,7 @@ popq %r15
 .size fg_p751_sqr_adx, .-fg_p751_sqr_adx
 #endif /* !__APPLE__ */
 
+#ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
+#endif
 #endif

@@ -10,12 +10,19 @@
  * callee that unbalances the stack is reported rather than crashing the test.
  * Not reentrant: one fg_abi_call at a time per process (tests are single-threaded).
  */
-#if defined(__x86_64__) && defined(__ELF__)
+#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__))
+#ifdef __APPLE__
+#define SYM(name) _##name               /* Mach-O: C names carry a leading underscore */
+#else
+#define SYM(name) name
+#endif
         .text
-        .globl  fg_abi_call
+        .globl  SYM(fg_abi_call)
+#ifdef __ELF__
         .type   fg_abi_call, @function
+#endif
         .p2align 4
-fg_abi_call:
+SYM(fg_abi_call):
         .cfi_startproc
         /* entry: rsp = 8 mod 16 (return address pushed) */
         pushq   %rbx
@@ -33,7 +40,7 @@ fg_abi_call:
         /* 7 words pushed so far (ret + 6): rsp = 0 mod 16 + 8; sub 56 -> aligned */
         subq    $56, %rsp
         .cfi_adjust_cfa_offset 56
-        movq    %rsp, fg_abi_saved_rsp(%rip)   /* rsp the callee must give back */
+        movq    %rsp, SYM(fg_abi_saved_rsp)(%rip)   /* rsp the callee must give back */
 
         movq    %rdi, %rax              /* fn */
         movq    %rsi, %rdi              /* a0 */
@@ -84,10 +91,10 @@ fg_abi_call:
         shll    $5, %edx
         orl     %edx, %eax
         /* rsp: compare with the saved value and restore it when it differs */
-        cmpq    fg_abi_saved_rsp(%rip), %rsp
+        cmpq    SYM(fg_abi_saved_rsp)(%rip), %rsp
         je      2f
         orl     $0x40, %eax
-        movq    fg_abi_saved_rsp(%rip), %rsp
+        movq    SYM(fg_abi_saved_rsp)(%rip), %rsp
 2:
         /* direction flag: bit 10 of RFLAGS */
         pushfq
@@ -113,13 +120,17 @@ fg_abi_call:
         .cfi_adjust_cfa_offset -8
         ret
         .cfi_endproc
+#ifdef __ELF__
         .size   fg_abi_call, .-fg_abi_call
+#endif
 
         .bss
         .p2align 3
+#ifdef __ELF__
         .type   fg_abi_saved_rsp, @object
         .size   fg_abi_saved_rsp, 8
-fg_abi_saved_rsp:
+#endif
+SYM(fg_abi_saved_rsp):
         .zero   8
 #endif
 
