@@ -129,10 +129,20 @@ struct fgb_case {
     void *state;
     int force_isa;     /* >= 0: fg_isa_force(force_isa) before each batch set; -1: dispatch default */
     struct fgb_stats st;
+    /* optional: when non-NULL, fgb_measure_group also stores the per-call samples
+     * here in the order they were taken (at most max_ordered; n_ordered = count),
+     * so that two cases of one group can be compared batch by batch */
+    double *ordered;
+    int max_ordered, n_ordered;
     /* internal */
     double *samples;
     int nsamples, want;
 };
+/* Paired difference of two cases measured in one group with ordered samples:
+ * the median of a[i] - b[i] over the batches both have, with a distribution-free
+ * 95% confidence interval for that median (order statistics of the sorted
+ * differences, normal approximation to the binomial). Returns the pair count. */
+int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double out[3]);
 void fgb_set_default_isa(int isa); /* the level "dispatch" rows run at (start-up choice) */
 void fgb_measure_group(struct fgb_case *cases, int n, const struct fgb_timer_cfg *cfg);
 

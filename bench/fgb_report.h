@@ -12,6 +12,10 @@ struct fgb_row {
     int check_ok;                   /* peers: checked against ours; ours: kernel self-test */
     char check[200], note[96];
     char label[32];                 /* the SIDH libraries' name of this benchmark, or "" */
+    /* rows fieldgen/via at level dispatch: entry point minus kernel, batch by batch
+     * (median, 95% CI low, high; TSC ticks per call), latency and throughput */
+    int has_pair;
+    double pair_lat[3], pair_thr[3];
 };
 
 struct fgb_thread_row {

@@ -229,6 +229,31 @@ static uint64_t batch(const struct fgb_case *c, size_t iters)
     return b - a;
 }
 
+int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double out[3])
+{
+    int m = a->n_ordered < b->n_ordered ? a->n_ordered : b->n_ordered;
+    if (!a->ordered || !b->ordered || m < 8)
+        return 0;
+    double *d = malloc((size_t)m * sizeof *d);
+    if (!d)
+        return 0;
+    for (int i = 0; i < m; i++)
+        d[i] = a->ordered[i] - b->ordered[i];
+    qsort(d, (size_t)m, sizeof d[0], cmp);
+    out[0] = m % 2 ? d[m / 2] : 0.5 * (d[m / 2 - 1] + d[m / 2]);
+    /* ranks m/2 -+ 1.96 sqrt(m)/2 (1-based), clamped */
+    double h = 0.98 * sqrt((double)m);
+    int lo = (int)floor(0.5 * m - h), hi = (int)ceil(0.5 * m + h);
+    if (lo < 1)
+        lo = 1;
+    if (hi > m)
+        hi = m;
+    out[1] = d[lo - 1];
+    out[2] = d[hi - 1];
+    free(d);
+    return m;
+}
+
 void fgb_measure_group(struct fgb_case *cs, int n, const struct fgb_timer_cfg *cfg)
 {
     if (n <= 0)
@@ -290,6 +315,10 @@ void fgb_measure_group(struct fgb_case *cs, int n, const struct fgb_timer_cfg *c
     for (int i = 0; i < n; i++) {
         struct fgb_case *c = &cs[i];
         int m = c->nsamples;
+        if (c->ordered) {
+            c->n_ordered = m < c->max_ordered ? m : c->max_ordered;
+            memcpy(c->ordered, c->samples, (size_t)c->n_ordered * sizeof(double));
+        }
         qsort(c->samples, (size_t)m, sizeof(double), cmp);
         c->st.batches = m;
         c->st.min = c->samples[0];
