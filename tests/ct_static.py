@@ -11,8 +11,12 @@ or section change) for properties that hold for every input:
 
 1. Straight line: no jump, call, loop, jrcxz, trap or system instruction, no
    label inside the body (a branch target), no data directive inside it
-   (hidden bytes), and exactly one `ret`, the last instruction. No
-   instruction of the variable-time denylist (TIMING below, with reasons).
+   (hidden bytes), no instruction outside a function, no assembler macro,
+   conditional, include or symbol assignment anywhere (they would change
+   the code checked), and exactly one `ret`, the last instruction. No
+   instruction of the variable-time denylist (TIMING below, with reasons),
+   and no instruction the checker does not model (the tables below say
+   which registers each writes).
 2. Addresses: every memory operand (LEA and NOP compute no access) is a
    base register plus a constant displacement, with no index register and no
    segment override, and the base is
@@ -105,17 +109,18 @@ CONTROL = re.compile(r"^(j[a-z]*|call[a-z]*|lcall[a-z]*|ljmp[a-z]*|loop[a-z]*|lr
 TIMING = [
     (re.compile(r"^i?div[bwlq]?$"), "integer division: latency depends on the operands"),
     (re.compile(r"^(bsf|bsr)[wlq]?$"),
-     "bit scan: operand-dependent latency on some cores (the i486 scans bit by bit), "
-     "destination undefined for a zero input"),
+     "bit scan: fixed latency on current cores but operand-dependent on older ones (the "
+     "i486's time followed the bit position), destination undefined for a zero input"),
     (re.compile(r"^(tzcnt|lzcnt)[wlq]?$"),
      "executes as BSF/BSR on CPUs without BMI1/ABM (the x86_64 level assumes neither)"),
     (re.compile(r"^(pdep|pext)[lq]?$"),
      "microcoded on AMD Zen 1/2 with latency growing with the mask's set bits"),
     (re.compile(r"^f[a-z0-9]*$"), "x87 floating point: operand-dependent latency and assists"),
-    (re.compile(r"^v?(add|sub|mul|div|sqrt|min|max|rcp|rsqrt|rcp14|rsqrt14|rcp28|rsqrt28|round|dp|"
+    (re.compile(r"^v?(div|sqrt)(ps|pd|ss|sd|ph|sh)$"),
+     "floating-point division or square root: latency depends on the operands"),
+    (re.compile(r"^v?(add|sub|mul|min|max|rcp|rsqrt|rcp14|rsqrt14|rcp28|rsqrt28|round|dp|"
                 r"hadd|hsub|addsub|getexp|getmant|scalef|rndscale|range|reduce|fixupimm)(ps|pd|ss|sd|ph|sh)$"),
-     "floating point: division and square root have operand-dependent latency, and subnormal "
-     "operands or results take microcode assists"),
+     "floating point: subnormal operands or results take microcode assists"),
     (re.compile(r"^vf(n?m(add|sub)|maddsub|msubadd)(132|213|231)(ps|pd|ss|sd|ph|sh)$"),
      "floating point: subnormal operands or results take microcode assists"),
     (re.compile(r"^v?cvt[a-z0-9]*$"), "floating-point conversion: subnormal and rounding assists"),
@@ -537,6 +542,9 @@ DATA_SIZE = {".byte": 1, ".word": 2, ".short": 2, ".value": 2, ".hword": 2, ".lo
 NEUTRAL_IN_FUNCTION = re.compile(r"^\.(p2align|balign|align|cfi_\w+|loc|file|size|type|globl|global|"
                                  r"hidden|private_extern|weak_definition)\b")
 
+GAS_UNMODELLED = re.compile(r"^\.(include|incbin|macro|endm|purgem|exitm|rept|irpc?|endr|if\w*|else|elseif|"
+                            r"endif|set|equ|equiv|eqv)$")
+
 
 class Function:
     def __init__(self, name, line):
@@ -579,6 +587,10 @@ def read_file(path, target):
         if kind == "directive":
             mo = re.match(r"^(\.[\w.]+)\s*(.*)$", text)
             name, args = (mo.group(1), mo.group(2)) if mo else (text, "")
+            if GAS_UNMODELLED.match(name):
+                problems.append((number, "assembler directive not modelled (could change the code "
+                                 "the checker sees)", text))
+                continue
             if name in (".globl", ".global"):
                 symbols.update(a.strip() for a in args.split(","))
             elif name == ".type" and "function" in args:

@@ -178,6 +178,42 @@ class Accepts(Checker):
         self.assertEqual(self.run_checker(source(body))[1], [])
 
 
+# AVX-512 in the AT&T syntax GAS accepts (PeachPy 0.2.0 cannot print zmm
+# operands in GAS format yet): what a future IFMA kernel would contain.
+AVX512 = """\
+\tvmovdqu64 0(%rsi), %zmm0
+\tvpaddq 8(%rsi){1to8}, %zmm0, %zmm1
+\tvpmadd52luq %zmm1, %zmm0, %zmm2
+\tvpmadd52huq %zmm1, %zmm0, %zmm3{%k2}{z}
+\tvpcmpuq $1, %zmm1, %zmm0, %k3{%k1}
+\tkmovq %k3, %rax
+\tvpbroadcastq %rax, %zmm4
+\tvpandq FG_T_MONT_P(%rip){1to8}, %zmm4, %zmm4
+\tvpandq FG_T_MONT_P(%rip), %xmm4, %xmm5
+\tvpternlogq $0x96, %zmm1, %zmm2, %zmm3
+\tvpextrq $1, %xmm3, %rcx
+\tvmovdqu64 %zmm3, 0(%rdi)
+\tvzeroupper
+\tret"""
+
+
+class Avx512(Checker):
+    def test_straight_kernel_passes(self):
+        self.assertEqual(self.run_checker(source(AVX512, name="fg_t_sqr_avx512"))[1], [])
+
+    def test_violations(self):
+        name = "fg_t_sqr_avx512"
+        self.assert_reports(AVX512.replace("%zmm3, 0(%rdi)", "%zmm3, 0(%rdi){%k1}"),
+                            "masked memory access", "0(%rdi){%k1}", name=name)
+        self.assert_reports(AVX512.replace("vmovdqu64 0(%rsi), %zmm0", "vpgatherqq 0(%rsi,%zmm2,8), %zmm0"),
+                            "indexed address", "vpgatherqq", name=name)
+        self.assert_reports(AVX512.replace("\tvzeroupper", "\tvmovdqu64 0(%rax), %zmm0"),
+                            "address base %rax is not derived", "0(%rax), %zmm0", name=name)
+        self.assert_reports(AVX512.replace("FG_T_MONT_P(%rip), %xmm4", "FG_T_MONT_P(%rip), %ymm4")
+                            .replace("%xmm5", "%ymm5"), "outside the 16 bytes", "%ymm4, %ymm5", name=name)
+        self.assert_reports(AVX512.replace("vpternlogq $0x96,", "vdivpd"), "division", "vdivpd", name=name)
+
+
 class Reports(Checker):
     # 1. straight line and the timing denylist
     def test_conditional_branch(self):
@@ -303,6 +339,12 @@ class Reports(Checker):
         text = source(GOOD).replace(".p2align 4,,15\n", ".p2align 4,,15\n\tnop\n", 1)
         found = self.run_checker(text)[1]
         self.assertTrue(any("outside any function" in f[2] for f in found), found)
+
+    def test_assembler_macros_and_conditionals_refused(self):
+        for directive in (".include \"other.s\"", ".macro hidden", ".if 0", ".rept 2", ".set X, 8"):
+            text = source(GOOD).replace(".section .rodata\n", ".section .rodata\n%s\n" % directive, 1)
+            found = self.run_checker(text)[1]
+            self.assertTrue(any("directive not modelled" in f[2] for f in found), (directive, found))
 
     def test_function_like_macro_refused(self):
         text = "#define F(x) x\n" + source(GOOD)
