@@ -3,14 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <x86intrin.h>
-void ifma_setup(void);
-void p503_fp2_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void p751_fp2_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void fg_p503_fp2_mul(void *r, const void *a, const void *b);
-void fg_p751_fp2_mul(void *r, const void *a, const void *b);
-void fg_p503_mul(void *r, const void *a, const void *b);
-void fg_p751_mul(void *r, const void *a, const void *b);
-extern const uint64_t fg_p503_P[8], fg_p751_P[12];
+#include "study.h"
 static inline uint64_t tsc(void){ _mm_lfence(); uint64_t t=__rdtsc(); _mm_lfence(); return t; }
 static int cmpd(const void*a,const void*b){double x=*(double*)a,y=*(double*)b;return x<y?-1:x>y;}
 static uint64_t rs=88172645463325252ull; static uint64_t rnd(void){ rs^=rs<<13; rs^=rs>>7; rs^=rs<<17; return rs; }

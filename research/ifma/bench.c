@@ -3,12 +3,7 @@
 #include <string.h>
 #include <stdint.h>
 #include <x86intrin.h>
-void ifma_setup(void);
-void p503_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void p503_sqr_ifma(uint64_t *r, const uint64_t *a);
-void p751_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void p751_sqr_ifma(uint64_t *r, const uint64_t *a);
-void p751_fp2_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
+#include "study.h"
 void p751_fp2_mul_ifma3(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void p503_mul_ifma_ca(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void p503_mul_ifma_k5(uint64_t *r, const uint64_t *a, const uint64_t *b);
@@ -36,8 +31,6 @@ void fg_p503_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void fg_p503_sqr_adx(uint64_t *r, const uint64_t *a);
 void fg_p751_mul_adx(uint64_t *r, const uint64_t *a, const uint64_t *b);
 void fg_p751_sqr_adx(uint64_t *r, const uint64_t *a);
-void fg_p751_fp2_mul(void *r, const void *a, const void *b);
-extern const uint64_t fg_p503_P[8], fg_p751_P[12];
 
 #define CH 64
 typedef struct { const char *name; int kind; void *f; double *t; } K;

@@ -3,14 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-void ifma_setup(void);
-void p503_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void p503_sqr_ifma(uint64_t *r, const uint64_t *a);
-void p751_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
-void p751_sqr_ifma(uint64_t *r, const uint64_t *a);
-void p751_fp2_mul_ifma(uint64_t *r, const uint64_t *a, const uint64_t *b);
-extern const uint64_t fg_p503_P[8], fg_p751_P[12];
-void fg_p751_fp2_mul(void *r, const void *a, const void *b);
+#include "study.h"
 
 static void to_mpz(mpz_t z, const uint64_t *x, int n) { mpz_import(z, n, -1, 8, 0, 0, x); }
 static void from_mpz(uint64_t *x, const mpz_t z, int n) { memset(x, 0, 8 * n); mpz_export(x, NULL, -1, 8, 0, 0, z); }
