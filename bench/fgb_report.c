@@ -363,6 +363,12 @@ void fgb_print_fp2(const struct fgb_results *r)
     }
 }
 
+/* "+median [+low, +high]" of a paired overhead, in the report's unit */
+static void fmt_pair(char *buf, size_t len, const struct fgb_results *r, const double p[3])
+{
+    snprintf(buf, len, "%+.2f [%+.2f, %+.2f]", fgb_cycles(r, p[0]), fgb_cycles(r, p[1]), fgb_cycles(r, p[2]));
+}
+
 void fgb_print_dispatch(const struct fgb_results *r)
 {
     int printed = 0;
@@ -402,10 +408,8 @@ void fgb_print_dispatch(const struct fgb_results *r)
                  100.0 * (d->thr.median / k->thr.median - 1));
         char pl[64] = "-", pt[64] = "-";
         if (vd && vd->has_pair) {
-            snprintf(pl, sizeof pl, "%+.2f [%+.2f, %+.2f]", fgb_cycles(r, vd->pair_lat[0]),
-                     fgb_cycles(r, vd->pair_lat[1]), fgb_cycles(r, vd->pair_lat[2]));
-            snprintf(pt, sizeof pt, "%+.2f [%+.2f, %+.2f]", fgb_cycles(r, vd->pair_thr[0]),
-                     fgb_cycles(r, vd->pair_thr[1]), fgb_cycles(r, vd->pair_thr[2]));
+            fmt_pair(pl, sizeof pl, r, vd->pair_lat);
+            fmt_pair(pt, sizeof pt, r, vd->pair_thr);
         }
         printf("%-8s %-10s %-7s %-5s %-26s %-26s %-24s %-24s\n", d->field, d->op, k->level, vd ? "same" : "own",
                l, t, pl, pt);

@@ -239,8 +239,7 @@ int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double 
         return 0;
     for (int i = 0; i < m; i++)
         d[i] = a->ordered[i] - b->ordered[i];
-    qsort(d, (size_t)m, sizeof d[0], cmp);
-    out[0] = m % 2 ? d[m / 2] : 0.5 * (d[m / 2 - 1] + d[m / 2]);
+    out[0] = median_of(d, m); /* sorts d */
     /* ranks m/2 -+ 1.96 sqrt(m)/2 (1-based), clamped */
     double h = 0.98 * sqrt((double)m);
     int lo = (int)floor(0.5 * m - h), hi = (int)ceil(0.5 * m + h);
