@@ -30,7 +30,7 @@ enum fgb_op {
     FGB_NOPS
 };
 #define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */
-#define FGB_NLEVELS 4     /* fg_isa: c, x86_64, bmi2, adx */
+#define FGB_NLEVELS 5     /* fg_isa: c, x86_64, bmi2, adx, ifma */
 #define FGB_MAXLIMBS 16
 #define FGB_WAYS 8        /* independent calls per iteration of a throughput loop */
 #define FGB_BATCH 64      /* elements per fg_NAME_inv_batch call */

@@ -781,7 +781,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .via_state = via_state,
     .uses = {
 #define USES(OP, U) [OP] = {FG_ISA_C, UC(FGB_CAT(U, _AT_X86_64_USES)), UC(FGB_CAT(U, _AT_BMI2_USES)), \
-                            UC(FGB_CAT(U, _AT_ADX_USES))}
+                            UC(FGB_CAT(U, _AT_ADX_USES)), UC(FGB_CAT(U, _AT_ADX_USES))} /* ifma: adx's */
         USES(FGB_MUL, MUL), USES(FGB_SQR, SQR), USES(FGB_MUL_WIDE, MUL_WIDE),
         USES(FGB_SQR_WIDE, SQR_WIDE), USES(FGB_REDC, REDC),
 #undef USES

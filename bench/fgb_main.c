@@ -57,7 +57,7 @@ static void usage(FILE *f)
         "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,inv,inv_fermat,\n"
         "                     inv_batch,is_square,sqrt,from_bytes,to_bytes, and for fields with\n"
         "                     Fp2: fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt (default: all)\n"
-        "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx (applies to peers' ISA path too)\n"
+        "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx,ifma (applies to peers' ISA path too)\n"
         "  --no-peers         skip OpenSSL and GMP\n"
         "  --threads N        multi-core throughput with 1..N threads (default: all cores, 0: skip)\n"
         "  --seed N           seed of the random inputs (default 1)\n"
@@ -623,10 +623,10 @@ int main(int argc, char **argv)
     const char *field_names[64];
     for (int i = 0; i < NFIELDS && i < 64; i++)
         field_names[i] = all_fields[i]->name;
-    static const char *const level_names[] = {"dispatch", "c", "x86_64", "bmi2", "adx"};
+    static const char *const level_names[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma"};
     if (!check_list(o.fields, "field", field_names, NFIELDS) ||
         !check_list(o.ops, "op", fgb_op_names, FGB_NOPS) ||
-        !check_list(o.levels, "level", level_names, 5))
+        !check_list(o.levels, "level", level_names, 6))
         return 2;
     if (o.masked_child)
         return masked_child(&o);

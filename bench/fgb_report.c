@@ -239,7 +239,8 @@ static int row_fields(const struct fgb_results *r, char fields[][32], int max)
     return nf;
 }
 
-static const char *const summary_levels[] = {"dispatch", "c", "x86_64", "bmi2", "adx"};
+static const char *const summary_levels[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma"};
+#define NSUMMARY_LEVELS 6
 
 /* our (impl fieldgen) row at a level with both figures, or NULL */
 static const struct fgb_row *ours(const struct fgb_results *r, const char *field, const char *op,
@@ -269,7 +270,7 @@ void fgb_print_inversion(const struct fgb_results *r)
     char fields[64][32];
     int nf = row_fields(r, fields, 64), printed = 0;
     for (int i = 0; i < nf; i++)
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < NSUMMARY_LEVELS; k++) {
             const char *lv = summary_levels[k];
             const struct fgb_row *inv = ours(r, fields[i], "inv", lv),
                                  *fer = ours(r, fields[i], "inv_fermat", lv),
@@ -321,7 +322,7 @@ void fgb_print_fp2(const struct fgb_results *r)
     for (int i = 0; i < nf; i++) {
         const char *lm = group_label(r, fields[i], "fp2_mul"), *ls = group_label(r, fields[i], "fp2_sqr"),
                    *li = group_label(r, fields[i], "fp2_inv"), *lf = group_label(r, fields[i], "mul");
-        for (int k = 0; k < 5; k++) {
+        for (int k = 0; k < NSUMMARY_LEVELS; k++) {
             const char *lv = summary_levels[k];
             const struct fgb_row *mul = ours(r, fields[i], "mul", lv), *m2 = ours(r, fields[i], "fp2_mul", lv),
                                  *s2 = ours(r, fields[i], "fp2_sqr", lv), *i2 = ours(r, fields[i], "fp2_inv", lv),
@@ -773,8 +774,8 @@ static int have_gnuplot(void)
 static int plot_series(const struct fgb_results *r, const char *field, char series[][48], int max)
 {
     int n = 0;
-    static const char *lv[] = {"dispatch", "c", "x86_64", "bmi2", "adx"};
-    for (int k = 0; k < 5; k++)
+    static const char *lv[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma"};
+    for (int k = 0; k < 6; k++)
         if (find_row(r, field, "mul", "fieldgen", lv[k]) || find_row(r, field, "add", "fieldgen", lv[k]) ||
             find_row(r, field, "sqr", "fieldgen", lv[k]) || find_row(r, field, "inv", "fieldgen", lv[k])) {
             snprintf(series[n++], 48, "fieldgen %s", lv[k]);

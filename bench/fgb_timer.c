@@ -29,7 +29,7 @@ const char *const fgb_op_names[FGB_NOPS] = {
     "inv", "inv_fermat", "inv_batch", "is_square", "sqrt", "from_bytes", "to_bytes",
     "fp2_add", "fp2_mul", "fp2_sqr", "fp2_inv", "fp2_sqrt",
 };
-const char *const fgb_level_names[FGB_NLEVELS] = {"c", "x86_64", "bmi2", "adx"};
+const char *const fgb_level_names[FGB_NLEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
 
 uint64_t fgb_rng_next(uint64_t *s)
 {

@@ -11,11 +11,11 @@
 
 int fg_cpu_isa = FG_ISA_C;
 
-static const char *const isa_names[] = {"c", "x86_64", "bmi2", "adx"};
+static const char *const isa_names[FG_ISA_LEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
 
 const char *fg_isa_name(fg_isa isa)
 {
-    return (unsigned)isa < 4 ? isa_names[isa] : "?";
+    return (unsigned)isa < FG_ISA_LEVELS ? isa_names[isa] : "?";
 }
 
 int fg_isa_parse(const char *name)
@@ -23,22 +23,41 @@ int fg_isa_parse(const char *name)
     int i;
     if (name == NULL)
         return -1;
-    for (i = 0; i < 4; i++)
+    for (i = 0; i < FG_ISA_LEVELS; i++)
         if (strcmp(name, isa_names[i]) == 0)
             return i;
     return -1;
 }
 
+#if FG_HAVE_X86_64_ASM
+/* Whether the OS saves and restores the AVX-512 state (XCR0: SSE, AVX, opmask,
+ * ZMM0-15 upper halves, ZMM16-31), which CPUID's feature bits do not say. */
+static int os_saves_zmm(void)
+{
+    unsigned eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
+    __cpuid(1, eax, ebx, ecx, edx);
+    if (!((ecx >> 27) & 1)) /* OSXSAVE: XGETBV is usable */
+        return 0;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
+    (void)xcr0_hi;
+    return (xcr0_lo & 0xe6) == 0xe6;
+}
+#endif
+
 static fg_isa probe_cpu(void)
 {
 #if FG_HAVE_X86_64_ASM
     unsigned eax, ebx, ecx, edx;
-    int bmi2, adx;
+    int bmi2, adx, avx512;
     if (__get_cpuid_max(0, NULL) < 7)
         return FG_ISA_X86_64;
     __cpuid_count(7, 0, eax, ebx, ecx, edx);
     bmi2 = (ebx >> 8) & 1;
     adx = (ebx >> 19) & 1;
+    /* EBX: F (16), DQ (17), IFMA (21), BW (30), VL (31); ECX: VBMI (1) */
+    avx512 = (ebx & 0xc0230000u) == 0xc0230000u && (ecx >> 1) & 1;
+    if (bmi2 && adx && avx512 && os_saves_zmm())
+        return FG_ISA_IFMA;
     if (bmi2 && adx)
         return FG_ISA_ADX;
     return bmi2 ? FG_ISA_BMI2 : FG_ISA_X86_64;
@@ -57,7 +76,7 @@ fg_isa fg_isa_best(void)
         if (env != NULL && *env != '\0') {
             int forced = fg_isa_parse(env);
             if (forced < 0)
-                fprintf(stderr, "fieldgen: ignoring FIELDGEN_ISA=%s (expected c, x86_64, bmi2 or adx)\n", env);
+                fprintf(stderr, "fieldgen: ignoring FIELDGEN_ISA=%s (expected c, x86_64, bmi2, adx or ifma)\n", env);
             else if (forced > FG_ISA_C && !FG_HAVE_X86_64_ASM)
                 fprintf(stderr, "fieldgen: FIELDGEN_ISA=%s ignored: built without assembly\n", env);
             else

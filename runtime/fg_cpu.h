@@ -2,14 +2,16 @@
  * field dispatches on. Hand-written; part of every vendored field.
  *
  * The CPU is probed once, at start-up (a constructor), with CPUID. The
- * environment variable FIELDGEN_ISA=c|x86_64|bmi2|adx, read at that moment,
- * overrides the probe (to cap the level, or to run a level under an emulator
- * whose CPUID hides it). Each generated operation then reaches its kernel
- * through one well-predicted branch on fg_cpu_isa: never a function pointer.
+ * environment variable FIELDGEN_ISA=c|x86_64|bmi2|adx|ifma, read at that
+ * moment, overrides the probe (to cap the level, or to run a level under an
+ * emulator whose CPUID hides it). Each generated operation then reaches its
+ * kernel through one well-predicted branch on fg_cpu_isa: never a function
+ * pointer.
  *
- * Compile-time dispatch: when the compiler already targets BMI2 and ADX
- * (-march=native on such a CPU) or FG_STATIC_ISA is defined (0..3, the CMake
- * option FIELDGEN_ISA_LEVEL), the level is a constant and the branch folds
+ * Compile-time dispatch: when the compiler already targets BMI2 and ADX (and,
+ * for the ifma level, AVX-512 F/VL/BW/DQ/IFMA/VBMI: -march=native on such a
+ * CPU) or FG_STATIC_ISA is defined (0..4, the CMake option
+ * FIELDGEN_ISA_LEVEL), the level is a constant and the branch folds
  * to a direct call. Define FG_NO_ASM to build the portable C level alone.
  */
 #ifndef FG_CPU_H
@@ -23,8 +25,12 @@ typedef enum {
     FG_ISA_C = 0,      /* portable C, unsigned __int128; any 64-bit target */
     FG_ISA_X86_64 = 1, /* MUL/ADC/ADD: every x86-64 CPU */
     FG_ISA_BMI2 = 2,   /* MULX with ordinary ADC chains */
-    FG_ISA_ADX = 3     /* MULX with ADCX/ADOX, two carry chains */
+    FG_ISA_ADX = 3,    /* MULX with ADCX/ADOX, two carry chains */
+    FG_ISA_IFMA = 4    /* adx plus AVX-512 F/VL/BW/DQ/IFMA/VBMI with the OS saving
+                        * zmm state: the radix-2^52 Fp2 mul kernels where generated
+                        * (every other op runs its adx kernel) */
 } fg_isa;
+#define FG_ISA_LEVELS 5 /* number of fg_isa values */
 
 /* Whether the x86-64 assembly kernels are built into this library: SysV
  * x86-64 objects, ELF (Linux, BSDs) or Mach-O (macOS). */
@@ -38,6 +44,9 @@ typedef enum {
 #if !defined(FG_STATIC_ISA)
 #if !FG_HAVE_X86_64_ASM
 #define FG_STATIC_ISA 0
+#elif defined(__BMI2__) && defined(__ADX__) && defined(__AVX512F__) && defined(__AVX512VL__) && \
+    defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512IFMA__) && defined(__AVX512VBMI__)
+#define FG_STATIC_ISA 4
 #elif defined(__BMI2__) && defined(__ADX__)
 #define FG_STATIC_ISA 3
 #endif
@@ -55,7 +64,7 @@ fg_isa fg_isa_active(void);
  * with compile-time dispatch, is not the compiled level. Not thread-safe
  * with respect to concurrent field operations. */
 int fg_isa_force(fg_isa isa);
-/* "c", "x86_64", "bmi2", "adx" (or "?"), and back; -1 for an unknown name. */
+/* "c", "x86_64", "bmi2", "adx", "ifma" (or "?"), and back; -1 for an unknown name. */
 const char *fg_isa_name(fg_isa isa);
 int fg_isa_parse(const char *name);
 

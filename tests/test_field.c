@@ -885,7 +885,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--count") && i + 1 < (unsigned long)argc) count = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < (unsigned long)argc) rng_state = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx [--suite diff|kat|sweep|sweep-full|fp2] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
+            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx|ifma [--suite diff|kat|sweep|sweep-full|fp2] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
             return 2;
         }
     }
@@ -919,7 +919,7 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    K = level_kernels[level];
+    K = level_kernels[level > FG_ISA_ADX ? FG_ISA_ADX : level]; /* ifma: the adx kernels, plus its Fp2 mul */
     mpz_inits(P, RINV, RMOD, WIDE_MAX, NULL);
     fgt_model(P, RINV, RMOD, WIDE_MAX);
 

@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 #if !defined(FG_STATIC_ISA)
     CHECK(fg_isa_active() == fg_isa_best()); /* the constructor applied the probe */
 #endif
-    for (level = 0; level < 4; level++) {
+    for (level = 0; level < FG_ISA_LEVELS; level++) {
         CHECK(fg_isa_parse(fg_isa_name((fg_isa)level)) == level);
         if (level > best) {
             CHECK(fg_isa_force((fg_isa)level) == 0);

@@ -43,7 +43,7 @@ static uint8_t take(cursor *c)
 /* ------------------------------------------------------------------ */
 static mpz_t P, RINV, RMOD, WIDE_MAX, BYTES_LIM; /* BYTES_LIM = 2^(8*NBYTES) */
 static mpz_t z0, z1, z2, z3;                      /* scratch */
-static int levels[4], nlevels;
+static int levels[FG_ISA_LEVELS], nlevels;
 static uint64_t prev[N]; /* last element result: operand kind 6 */
 
 /* 0 <= z < 2^(64n) */
@@ -313,12 +313,13 @@ typedef struct {
     void (*redc)(uint64_t *, const uint64_t *);
 } kernels;
 
-static const kernels kernel_table[4] = {
+static const kernels kernel_table[FG_ISA_LEVELS] = {
     { K(mul, c), K(sqr, c), K(mul_wide, c), K(sqr_wide, c), K(redc, c) },
 #if C(HAVE_ASM) && FG_HAVE_X86_64_ASM
     { K(mul, x86_64), K(sqr, x86_64), K(mul_wide, x86_64), K(sqr_wide, x86_64), K(redc, x86_64) },
     { K(mul, bmi2), K(sqr, bmi2), K(mul_wide, bmi2), K(sqr_wide, bmi2), K(redc, bmi2) },
     { K(mul, adx), K(sqr, adx), K(mul_wide, adx), K(sqr_wide, adx), K(redc, adx) },
+    { K(mul, adx), K(sqr, adx), K(mul_wide, adx), K(sqr_wide, adx), K(redc, adx) }, /* ifma */
 #endif
 };
 
@@ -550,7 +551,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     mpz_mul_2exp(BYTES_LIM, BYTES_LIM, 8 * NBYTES);
     /* levels this CPU and build can run for this field */
     nlevels = 0;
-    for (l = FG_ISA_C; l <= FG_ISA_ADX; l++) {
+    for (l = FG_ISA_C; l < FG_ISA_LEVELS; l++) {
         if (l > FG_ISA_C && !(C(HAVE_ASM) && FG_HAVE_X86_64_ASM))
             break;
         if (fg_isa_force((fg_isa)l))
@@ -576,7 +577,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (c.left > 0 && records++ < MAX_RECORDS) {
         uint8_t ob = take(&c);
         record rc;
-        result want, got[4];
+        result want, got[FG_ISA_LEVELS];
         int exact, l;
         memset(&rc, 0, sizeof rc);
         rc.op = ob % NOPS;
