@@ -109,9 +109,11 @@ W = 52
 M52 = (1 << W) - 1
 MASK64 = (1 << 64) - 1
 NA_PROD = 3         # accumulator chains per (output, block) in the product (fewer if
-                    # the registers do not suffice); 3 vs 2: p503 -5%, p751 -2..3%
-NCRIT = 8           # reduction chains for a block the next group reads
+                    # the registers do not suffice); 3 vs 2 measured within +-2%
+NCRIT = 4           # reduction chains for a block the next group reads (8: p503 +2.6%)
 NCOLD = 2           # ... for the other blocks
+INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
+                    # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
 _CONST_BASE = 0x7D000000
 _TABS = ("ia", "sa", "ib", "sb", "p", "c", "pc", "oi", "os", "k")
 ZMM = [ZMMRegister(i) for i in range(32)]
@@ -503,7 +505,8 @@ def _build(sh, na):
     store_digits(convert(b1raw, "b"), "b1")
     A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
 
-    # --- product: acc[x][q] chains
+    # --- product and reduction. acc[x][q]: the values that sum to block q of
+    # output x (entries < na: the product chains; more: pending addends).
     Z = tr.zero()
     acc = [[[None] * na for _ in range(NB)] for _ in range(2)]
     cnt = [[0] * NB for _ in range(2)]
@@ -512,39 +515,28 @@ def _build(sh, na):
     def Av(h, i):
         return A[h][i] if 0 <= i < NAV else Z
 
-    for t in range(-7, ND):
-        for h in range(2):
-            q0, r = t // 8, t % 8
-            if r == 0:
-                S = Av(h, q0)
-            else:
-                S = tr.vop(VALIGNQ, Av(h, q0 + 1), Av(h, q0), r)
-            for q in range(NB):
-                for hi in (0, 1):
-                    j = 8 * q - t - hi
-                    if not (0 <= j < ND and _ovl(8 * q, 8 * q + 7, j + hi, j + hi + ND - 1)):
-                        continue
-                    for x in range(2):
-                        k = cnt[x][q] % na
-                        cnt[x][q] += 1
-                        a0 = acc[x][q][k]
-                        if a0 is None:
-                            a0 = tr.zero()
-                        m = _smem(slots[mult[(h, x)]] + 8 * j, 8, 8)
-                        acc[x][q][k] = tr.ifma(hi, a0, S, m)
-    tot = [[None] * NB for _ in range(2)]
-    for x in range(2):
-        for q in range(NB):
-            ch = [a for a in acc[x][q] if a is not None]
-            tot[x][q] = _tsum(tr, ch) if ch else tr.zero()
+    def block(x, q):
+        """Block q of output x as one value (its chains collapsed into chain 0)."""
+        ch = [a for a in acc[x][q] if a is not None]
+        v = _tsum(tr, ch) if ch else tr.zero()
+        acc[x][q] = [v] + [None] * (na - 1)
+        return v
 
-    # --- reduction, groups of K columns, both outputs interleaved
-    for g, c0, end in sh.groups():
+    def add_to(x, q, hi, y, m):
+        """acc[x][q] += IFMA(y, m) into the next product chain."""
+        k = cnt[x][q] % na
+        cnt[x][q] += 1
+        a0 = acc[x][q][k]
+        if a0 is None:
+            a0 = tr.zero()
+        acc[x][q][k] = tr.ifma(hi, a0, y, m)
+
+    def reduce_group(g, c0, end):
         qa, qz = c0 // 8, (end - 1) // 8
         for x in range(2):
             lo, hi_ = {}, {}
             for q in range(qa, qz + 1):
-                v = tot[x][q]
+                v = block(x, q)
                 lo[q] = tr.vop(VPANDQ, v, MB)
                 hi_[q] = tr.vop(VPSRLQ, v, 52)
             for q in range(qa, qz + 1):
@@ -572,7 +564,7 @@ def _build(sh, na):
                 tsh = tr.vop(VALIGNQ, Z, tv, 7, mask=k2, zero=True)
             else:
                 tsh = tr.vop(VALIGNQ, tv, Z, 7, mask=k2, zero=True)
-            tot[x][qe] = tr.vop(VPADDQ, tot[x][qe], tsh)
+            acc[x][qe].append(tsh)
         # IFMA terms per target block
         terms = {q: [] for q in range(NB)}
         for c in range(c0, end):
@@ -594,18 +586,45 @@ def _build(sh, na):
             if not tl:
                 continue
             crit = _ovl(8 * q, 8 * q + 7, n0, n1)
-            nch = min(len(tl), NCRIT if crit else NCOLD)
-            chains = [[tot[0][q]] + [None] * (nch - 1), [tot[1][q]] + [None] * (nch - 1)]
+            if crit or not INTERLEAVE:
+                nch = min(len(tl), NCRIT if crit else NCOLD)
+                chains = [[block(x, q)] + [None] * (nch - 1) for x in range(2)]
             for i, (hi, kind, c, s) in enumerate(tl):
                 cs = tr.vop(VMOVDQU64, _cmem("c", s + sh.cpad))
                 for x in range(2):
-                    a0 = chains[x][i % nch]
-                    if a0 is None:
-                        a0 = tr.zero()
                     m = _smem(slots[(kind, g, x, c // 8)] + 8 * (c % 8), 8, 8)
-                    chains[x][i % nch] = tr.ifma(hi, a0, cs, m)
-            for x in range(2):
-                tot[x][q] = _tsum(tr, [v for v in chains[x] if v is not None])
+                    if crit or not INTERLEAVE:
+                        a0 = chains[x][i % nch]
+                        if a0 is None:
+                            a0 = tr.zero()
+                        chains[x][i % nch] = tr.ifma(hi, a0, cs, m)
+                    else:
+                        add_to(x, q, hi, cs, m)
+            if crit or not INTERLEAVE:
+                for x in range(2):
+                    acc[x][q] = [_tsum(tr, [v for v in chains[x] if v is not None])] + [None] * (na - 1)
+
+    groups = list(sh.groups())
+    for t in range(-7, ND):
+        for h in range(2):
+            q0, r = t // 8, t % 8
+            if r == 0:
+                S = Av(h, q0)
+            else:
+                S = tr.vop(VALIGNQ, Av(h, q0 + 1), Av(h, q0), r)
+            for q in range(NB):
+                for hi in (0, 1):
+                    j = 8 * q - t - hi
+                    if not (0 <= j < ND and _ovl(8 * q, 8 * q + 7, j + hi, j + hi + ND - 1)):
+                        continue
+                    for x in range(2):
+                        add_to(x, q, hi, S, _smem(slots[mult[(h, x)]] + 8 * j, 8, 8))
+        # a group whose blocks are complete (no product row adds to them after t)
+        while INTERLEAVE and groups and 8 * ((groups[0][2] - 1) // 8) <= t:
+            reduce_group(*groups.pop(0))
+    for grp in groups:
+        reduce_group(*grp)
+    tot = [[block(x, q) for q in range(NB)] for x in range(2)]
 
     # --- final step per output
     res = []
