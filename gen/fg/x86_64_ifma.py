@@ -46,7 +46,7 @@ import re
 import peachpy
 import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
-from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, SUB, AND, OR, XOR, LEA, SHR, NEG,
+from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, NEG,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
                             VPSRLVQ, VPSLLVQ, VPSRLQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
                             VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
@@ -112,6 +112,9 @@ NA_PROD = 3         # accumulator chains per (output, block) in the product (few
                     # the registers do not suffice); 3 vs 2 measured within +-2%
 NCRIT = 4           # reduction chains for a block the next group reads (8: p503 +2.6%)
 NCOLD = 2           # ... for the other blocks
+ALIGN_STACK = False  # True: 64-byte aligned frame (AND of rsp, saved in r11), vmovdqa64 stores;
+                     # measured p503 -1.0%, p751 -0.2% (abm, 6 processes): not worth
+                     # a non-immediate change of rsp (the static checker models only those)
 INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
                     # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
 _CONST_BASE = 0x7D000000
@@ -371,7 +374,7 @@ def _tables(sh):
                 os_.append(s)
                 assert 0 <= jj - 8 * v < 16
     t["oi"], t["os"] = oi, os_
-    t["k"] = [M52, 1]
+    t["k"] = [M52]
     return t
 
 
@@ -418,7 +421,6 @@ def _build(sh, na):
     tr = Trace()
     NL, ND, NB, NAV, NZ, NW, K = sh.NL, sh.ND, sh.NB, sh.NAV, sh.NZ, sh.NW, sh.K
     MB = _cmem("k", 0, 8, 8)          # 2^52 - 1, {1to8}
-    ONE = _cmem("k", 1, 8, 8)         # 1, {1to8}
 
     # stack layout (64-byte aligned slots)
     slots = {}
@@ -468,10 +470,14 @@ def _build(sh, na):
     tr.raw(KSHIFTLW, k3, k1, 1)
     tr.raw(KADDW, k3, k3, k2)
     tr.raw(KXORW, k3, k3, k2)                         # borrow into each limb
-    d[0] = tr.vop(VPSUBQ, d[0], ONE, mask=k3, tied=d[0])
+    # masked ops take register operands only (a masked memory access would
+    # depend on the mask, which is data here): all-ones = -1 in every lane
+    ones = tr.new()
+    tr.ops.append(_Op(VPTERNLOGQ, (ones, ones, ones, 0xFF), ones, None, []))
+    d[0] = tr.vop(VPADDQ, d[0], ones, mask=k3, tied=d[0])
     if NW == 2:
         tr.raw(KSHIFTRW, k4, k3, 8)
-        d[1] = tr.vop(VPSUBQ, d[1], ONE, mask=k4, tied=d[1])
+        d[1] = tr.vop(VPADDQ, d[1], ones, mask=k4, tied=d[1])
 
     # --- conversion masks: k1..k3 (shifted, lane operands), k4..k6 (unshifted)
     kA, kB = [k1, k2, k3], [k4, k5, k6]
@@ -498,7 +504,7 @@ def _build(sh, na):
 
     def store_digits(vecs, name):
         for v, x in enumerate(vecs):
-            tr.xop(VMOVDQA64, _smem(slots[name] + 64 * v), x)
+            tr.xop(_STST(), _smem(slots[name] + 64 * v), x)
 
     store_digits(convert(d, "b"), "n")
     store_digits(convert(load_limbs(rdx, 0), "b"), "b0")
@@ -552,8 +558,8 @@ def _build(sh, na):
                     s = tr.vop(VPADDQ, s, shv, mask=k1, tied=s)
                 mv = tr.vop(VPANDQ, s, MB)
                 ev = tr.vop(VPSRLQ, s, 52)
-                tr.xop(VMOVDQA64, _smem(slots[("m", g, x, q)]), mv)
-                tr.xop(VMOVDQA64, _smem(slots[("e", g, x, q)]), ev)
+                tr.xop(_STST(), _smem(slots[("m", g, x, q)]), mv)
+                tr.xop(_STST(), _smem(slots[("e", g, x, q)]), ev)
                 if q == qz:
                     tv = tr.vop(VPADDQ, ev, hi_[q])
             # carry of column end-1 into column end (lane shift by one)
@@ -687,7 +693,10 @@ def _build(sh, na):
         xs = []
         for i in range(NZ):
             xv = tr.vop(VPBLENDMQ, s[i], u[i], mask=k6)
-            xv = tr.vop(VPADDQ, xv, ONE, mask=[k1, k2, k3][i], tied=xv)
+            if i == 0:
+                ones = tr.new()
+                tr.ops.append(_Op(VPTERNLOGQ, (ones, ones, ones, 0xFF), ones, None, []))
+            xv = tr.vop(VPSUBQ, xv, ones, mask=[k1, k2, k3][i], tied=xv)
             xs.append(tr.vop(VPANDQ, xv, MB))
         outs = []
         for v in range(NW):
@@ -712,6 +721,10 @@ def _build(sh, na):
 def _movi(tr, reg, imm):
     imm &= MASK64
     tr.raw(MOV, reg, imm - (1 << 64) if imm >> 63 else imm)
+
+
+def _STST():
+    return VMOVDQA64 if ALIGN_STACK else VMOVDQU64
 
 
 def _tsum(tr, vs):
@@ -767,12 +780,18 @@ def emit_fp2_mul(fa):
             Argument(ptr(const_uint64_t), name="b"))
     fn = _Function("fg_%s_fp2_mul_ifma" % sh.name, args, target=TARGET)
     with fn:
-        MOV(r11, rsp)
-        SUB(rsp, frame + 64)
-        AND(rsp, -64)
+        if ALIGN_STACK:
+            MOV(r11, rsp)
+            SUB(rsp, frame + 64)
+            AND(rsp, -64)
+        else:
+            SUB(rsp, frame + 8)
         for ins, ops in code:
             ins(*ops)
-        MOV(rsp, r11)
+        if ALIGN_STACK:
+            MOV(rsp, r11)
+        else:
+            ADD(rsp, frame + 8)
         VZEROUPPER()
         RETURN()
     text = _finalize(fn).format(assembly_format="gas")
