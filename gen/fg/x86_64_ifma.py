@@ -46,11 +46,11 @@ import re
 import peachpy
 import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
-from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, NEG,
+from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
                             VPSRLVQ, VPSLLVQ, VPSRLQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
                             VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
-                            KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW, KSHIFTRD,
+                            KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW,
                             KADDW, KXORW, KORB)
 from peachpy.x86_64.registers import (rax, rcx, rdx, rsi, rdi, rsp, r8, r9, r10, r11,
                                       k1, k2, k3, k4, k5, k6, k7, ZMMRegister)
@@ -112,9 +112,11 @@ NA_PROD = 3         # accumulator chains per (output, block) in the product (few
                     # the registers do not suffice); 3 vs 2 measured within +-2%
 NCRIT = 4           # reduction chains for a block the next group reads (8: p503 +2.6%)
 NCOLD = 2           # ... for the other blocks
-ALIGN_STACK = False  # True: 64-byte aligned frame (AND of rsp, saved in r11), vmovdqa64 stores;
-                     # measured p503 -1.0%, p751 -0.2% (abm, 6 processes): not worth
-                     # a non-immediate change of rsp (the static checker models only those)
+ALIGN_STACK = True   # 64-byte aligned frame (rsp saved in r11, AND of rsp), vmovdqa64 stores;
+                     # False: SUB/ADD of an immediate, unaligned stores (the form
+                     # tests/ct_static.py models today). Aligned measured faster:
+                     # p503 -3.3%, p751 -1..2% (abm, 10 processes; an earlier 6-process
+                     # run: -1.0%, -0.2%).
 INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
                     # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
 _CONST_BASE = 0x7D000000
@@ -655,7 +657,6 @@ def _build(sh, na):
             u.append(tr.vop(VPANDQ, lp, MB))
         for i in range(NZ):
             u[i] = tr.vop(VPADDQ, u[i], tr.vop(VALIGNQ, wh[i], wh[i - 1] if i else Z, 7))
-        gprs = []
         for vec, pred, reg in ((s, 6, rax), (s, 0, rcx), (u, 6, r8), (u, 0, r9)):
             ks = [k1, k2, k3]
             for i in range(NZ):
@@ -671,25 +672,22 @@ def _build(sh, na):
             if NZ >= 3:
                 tr.raw(KUNPCKWD, k1, k3, k1)
             tr.raw(KMOVD, reg.as_dword, k1)
-        # cy = ((gy<<1)+py)^py ; cw likewise ; sel = -(((cw|gw)>>ND)&1)
+        # cy = ((gy<<1)+py)^py ; cw likewise ; sel = bit ND of (cw|gw): carry out of W
         tr.raw(LEA, rax, [rcx + rax * 2])
         tr.raw(XOR, rax, rcx)
         tr.raw(MOV, r10, r8)
         tr.raw(LEA, r8, [r9 + r8 * 2])
         tr.raw(XOR, r8, r9)
         tr.raw(OR, r10, r8)
-        tr.raw(SHR, r10, ND)
-        tr.raw(AND, r10, 1)
-        tr.raw(NEG, r10)
-        tr.raw(XOR, r8, rax)
-        tr.raw(AND, r8, r10)
-        tr.raw(XOR, rax, r8)                         # carries of the selected value
-        tr.raw(KMOVD, k6, r10.as_dword)              # select W
+        tr.raw(BT, r10, ND)
+        tr.raw(CMOVC, rax, r8)                       # carries of the selected value
+        tr.raw(SBB, r10, r10)                        # all-ones: select W
+        tr.raw(KMOVD, k6, r10.as_dword)
         tr.raw(KMOVD, k1, rax.as_dword)
-        if NZ >= 2:
-            tr.raw(KSHIFTRD, k2, k1, 8)
-        if NZ >= 3:
-            tr.raw(KSHIFTRD, k3, k1, 16)
+        for i, (kr, gr) in enumerate(((k2, rcx), (k3, r9))[:NZ - 1]):
+            tr.raw(MOV, gr, rax)
+            tr.raw(SHR, gr, 8 * (i + 1))
+            tr.raw(KMOVD, kr, gr.as_dword)
         xs = []
         for i in range(NZ):
             xv = tr.vop(VPBLENDMQ, s[i], u[i], mask=k6)
@@ -775,7 +773,8 @@ def emit_fp2_mul(fa):
         except _OutOfRegisters:
             if na == 1:
                 raise
-    _last_stats.update(name=sh.name, na=na, maxlive=tr.maxlive, frame=frame + 64, K=sh.K, ND=sh.ND)
+    _last_stats.update(name=sh.name, na=na, maxlive=tr.maxlive, frame=frame + (64 if ALIGN_STACK else 8),
+                       K=sh.K, ND=sh.ND)
     args = (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"),
             Argument(ptr(const_uint64_t), name="b"))
     fn = _Function("fg_%s_fp2_mul_ifma" % sh.name, args, target=TARGET)
