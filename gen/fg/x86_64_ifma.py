@@ -1,0 +1,807 @@
+"""AVX-512 IFMA (radix 2^52) Fp2 multiplication for Montgomery fields (PeachPy emitter).
+
+Entry points:
+  supported(fa)      -> bool  whether fg_<name>_fp2_mul_ifma can be generated
+  emit_fp2_mul(fa)   -> str   GAS text (tables + one function), run through cpp
+
+The function: void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a,
+const fg_NAME_fp2 *b), with fg_NAME_fp2 = { uint64_t c0[n], c1[n] } in
+Montgomery form (R = 2^(64n)), canonical inputs and outputs, u^2 = -1:
+  c0 = (a0 b0 - a1 b1)/R,  c1 = (a0 b1 + a1 b0)/R  (mod p).
+Design (from research/ifma, measured there; rendered here as literal code):
+  * Radix conversion inside the call: a0, a1 become ND = ceil(64n/52) digits of
+    52 bits, pre-shifted by SH = 52 ND - 64 n bits (so dividing by 2^(52 ND)
+    divides by R), with one VPERMB/VPERMI2B byte gather (zero bytes by k-mask)
+    and one VPSRLVQ per 8 digits: the "lane" operands. b0, b1 and p - b1 (64-bit
+    limbs, borrow lookahead in k-registers) are converted the same way without
+    pre-shift and stored to an aligned stack buffer: every product IFMA takes its
+    multiplier digit as a {1to8} memory broadcast (load ports, no p5 uop).
+  * c0 = a0 b0 + a1 (p - b1) and c1 = a0 b1 + a1 b0, accumulated column-wise
+    (column c = lane c%8 of block c/8) without carries: row j adds
+    lo(m_j * S(8q - j)) and hi(m_j * S(8q - j - 1)) to block q, where S(t) is the
+    lane operand shifted by t lanes (one VALIGNQ). The rows are scanned by shift
+    t, so each S(t) is formed once and feeds all its IFMAs (both lane operands'
+    shifts are shared by both outputs).
+  * Reduction in groups of K = floor(v2(p+1)/52) columns: p + 1 = C 2^(52K), so a
+    quotient digit q at column c adds q*C at column c+K (and cancels column c
+    exactly). One carry-save step per group, s_c = lo52(v_c) + hi(v_(c-1)):
+    m_c = lo52(s_c) and e_c = s_c >> 52 (0 or 1, at column c+1, no high half)
+    are the quotient digits; the last column's carry moves to column end by one
+    masked VALIGNQ. Quotient digits go through the stack as {1to8} broadcasts;
+    C shifted by any number of lanes is an unaligned load of one zero-padded
+    table. The two outputs' reductions are interleaved group by group.
+  * Final step: normalise Z (ND digits) once for Y = Z and once for
+    W = Z + 2^(52 ND) - p, generate/propagate k-masks resolved in GPRs by
+    ((g << 1) + p) ^ p, select W when it carries out (Z >= p), masked +1,
+    then 52 -> 64 bits by three VPERMI2Q + variable shifts + VPTERNLOGQ.
+  * Constant time: straight-line code, addresses depend only on rsp/rip and the
+    argument pointers. All inputs are read before the first store (any
+    aliasing); partial vectors use masked loads and stores.
+  * Registers: the code is traced over virtual zmm values and allocated here
+    (linear scan over zmm0..zmm31, no spills): when 32 do not suffice, the
+    product is regenerated with fewer accumulator chains (3 -> 2 -> 1; 2 at
+    14..16 limbs). GPRs: rax, rcx, r8-r11 only (no callee-saved register);
+    k1..k7. Stack: a 64-byte aligned frame (rsp saved in r11) of digit and
+    quotient buffers, 0.7..5.8 KB (more groups when K is small).
+  * Needs AVX512F, BW (32-bit k-ops), DQ (KADDW, KORB), IFMA and VBMI (VPERMB,
+    VPERMI2B); the Function's target also lists VL.
+Measured (one process, ABBA-interleaved latency of chained calls, median of 6
+processes, taskset -c 1): p503 347 vs 438 core cycles for the dispatched scalar
+fg_p503_fp2_mul (0.79x), p751 564 vs 922 (0.61x); 2.14x and 1.87x the scalar
+Fp mul. The study's C kernel in the same runs: 0.86x and 0.68x.
+"""
+
+import re
+
+import peachpy
+import peachpy.x86_64.abi
+from peachpy import Argument, ptr, uint64_t, const_uint64_t
+from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
+                            VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
+                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
+                            VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
+                            KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW,
+                            KADDW, KXORW, KORB)
+from peachpy.x86_64.registers import (rax, rcx, rdx, rsi, rdi, rsp, r8, r9, r10, r11,
+                                      k1, k2, k3, k4, k5, k6, k7, ZMMRegister)
+from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
+
+# ---------------------------------------------------------------------------
+# PeachPy 0.2.0 AVX-512 GAS-output fixes (research/ifma/ppy_patch.py):
+#  1. physical k registers made Function.finalize's liveness analysis assert;
+#  2./3. ZMMRegister, KRegister and MaskedRegister had no .format();
+#  4. a {1to8} memory broadcast was printed without "{1to8}" (a SILENT
+#     miscompile into a 64-byte load; the binary encoder was right);
+#  5. (found here) a masked memory destination, vmovdqu64 %zmm, m{k}, was
+#     printed without its "{%k}": another silent miscompile (a full store).
+import peachpy.x86_64.registers as _R
+import peachpy.x86_64.operand as _O
+
+if not getattr(_R.Register, "_fg_ifma_patched", False):
+    _orig_reconstruct = _R.Register._reconstruct
+
+    def _reconstruct(internal_id, mask):
+        extra = set()
+        if internal_id >= 0 and mask & 0x40:
+            mask &= ~0x40
+            extra.add(_R.KRegister(physical_id=internal_id))
+        s = _orig_reconstruct(internal_id, mask) if mask else set()
+        return s | extra
+    _R.Register._reconstruct = staticmethod(_reconstruct)
+
+    def _fmt(self, assembly_format):
+        return "%" + str(self) if assembly_format == "gas" else str(self)
+    _R.ZMMRegister.format = _fmt
+    _R.KRegister.format = _fmt
+
+    def _mfmt(self, assembly_format):
+        s = self.register.format(assembly_format)
+        if assembly_format == "gas":
+            s += "{%" + str(self.mask.mask_register) + "}" + ("{z}" if self.mask.is_zeroing else "")
+        return s
+    _R.MaskedRegister.format = _mfmt
+
+    _orig_memfmt = _O.MemoryOperand.format
+
+    def _memfmt(self, assembly_format):
+        s = _orig_memfmt(self, assembly_format)
+        if assembly_format == "gas" and self.broadcast is not None:
+            s += "{1to%d}" % self.broadcast
+        if assembly_format == "gas" and self.mask is not None:
+            s += "{%" + str(getattr(self.mask, "mask_register", self.mask)) + "}"
+        return s
+    _O.MemoryOperand.format = _memfmt
+    _R.Register._fg_ifma_patched = True
+
+# ---------------------------------------------------------------------------
+
+W = 52
+M52 = (1 << W) - 1
+MASK64 = (1 << 64) - 1
+NA_PROD = 3         # accumulator chains per (output, block) in the product (fewer if
+                    # the registers do not suffice); 3 vs 2 measured within +-2%
+NCRIT = 4           # reduction chains for a block the next group reads (8: p503 +2.6%)
+NCOLD = 2           # ... for the other blocks
+ALIGN_STACK = True   # 64-byte aligned frame (rsp saved in r11, AND of rsp), vmovdqa64 stores;
+                     # False: SUB/ADD of an immediate, unaligned stores (the form
+                     # tests/ct_static.py models today). Aligned measured faster:
+                     # p503 -3.3%, p751 -1..2% (abm, 10 processes; an earlier 6-process
+                     # run: -1.0%, -0.2%).
+INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
+                    # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
+_CONST_BASE = 0x7D000000
+_TABS = ("ia", "sa", "ib", "sb", "p", "c", "pc", "oi", "os", "k")
+ZMM = [ZMMRegister(i) for i in range(32)]
+TARGET = (uarch.default + isa.avx512f + isa.avx512vl + isa.avx512bw + isa.avx512dq
+          + isa.avx512ifma + isa.avx512vbmi)
+
+
+def _v2(x):
+    return (x & -x).bit_length() - 1
+
+
+def _ovl(a0, a1, b0, b1):
+    return a0 <= b1 and b0 <= a1
+
+
+class _Shape:
+    """Everything the kernel depends on, derived from p (and n) only."""
+
+    def __init__(self, fa):
+        p, n = fa.p, fa.n
+        self.name = fa.name
+        self.p = p
+        self.NL = n
+        self.ND = -(-64 * n // W)
+        self.SH = W * self.ND - 64 * n
+        e = _v2(p + 1)
+        self.K = e // W
+        self.NG = -(-self.ND // self.K) if self.K else 0
+        C = (p + 1) >> (W * self.K) if self.K else 0
+        self.Cd = []
+        while C:
+            self.Cd.append(C & M52)
+            C >>= W
+        self.NC = len(self.Cd)
+        self.NB = -(-2 * self.ND // 8)          # column blocks
+        self.NAV = -(-self.ND // 8)             # digit vectors
+        self.NZ = self.ND // 8 + 1              # final digit vectors (lane ND included)
+        self.NW = -(-n // 8)                    # 64-bit limb vectors
+
+    def groups(self):
+        for g in range(self.NG):
+            c0 = g * self.K
+            yield g, c0, min(c0 + self.K, self.ND)
+
+    def z_bound_ok(self):
+        """Z = (T + Q p) / 2^(52 ND) < 2p, so one conditional subtraction suffices."""
+        p, ND = self.p, self.ND
+        tmax = ((p - 1) * (p - 1) + (p - 1) * p) << self.SH
+        qmax = 0
+        for g, c0, end in self.groups():
+            qg = sum(M52 << (W * (c - c0)) for c in range(c0, end))
+            qg += sum(1 << (W * (c + 1 - c0)) for c in range(c0, end - 1))
+            qmax += qg << (W * c0)
+        return tmax + qmax * p < 2 * p << (W * ND)
+
+
+def supported(fa):
+    """IFMA Fp2 mul applies: Montgomery form, Fp2 with u^2 = -1, 2^52 | p + 1,
+    1..16 limbs, and a result bound that allows one final subtraction."""
+    try:
+        if fa.form != "montgomery" or fa.fp2 is None or fa.fp2.nr != -1:
+            return False
+        if not 1 <= fa.n <= 16 or fa.p % 2 == 0 or fa.p.bit_length() > 64 * fa.n:
+            return False
+        sh = _Shape(fa)
+        if sh.K < 1 or sh.K >= sh.ND or sh.NC > sh.ND - sh.K or sh.NC == 0:
+            return False
+        return sh.z_bound_ok()
+    except AttributeError:
+        return False
+
+
+# ---------------------------------------------------------------------------
+# trace over virtual zmm values, then linear-scan allocation
+
+class _OutOfRegisters(RuntimeError):
+    """More than 32 zmm values live at once (the product is retried with fewer chains)."""
+
+
+class V:
+    __slots__ = ("id", "reg", "last")
+
+    def __init__(self, i):
+        self.id = i
+        self.reg = None
+        self.last = -1
+
+
+class Mk:
+    """A destination (or merge source) with a k-mask: reg{k} or reg{k}{z}."""
+    __slots__ = ("v", "k", "z")
+
+    def __init__(self, v, k, z=False):
+        self.v, self.k, self.z = v, k, z
+
+
+class _Op:
+    __slots__ = ("ins", "ops", "dst", "tied", "srcs")
+
+    def __init__(self, ins, ops, dst, tied, srcs):
+        self.ins, self.ops, self.dst, self.tied, self.srcs = ins, ops, dst, tied, srcs
+
+
+class Trace:
+    def __init__(self):
+        self.ops = []
+        self.nv = 0
+        self._zero = None
+
+    def new(self):
+        self.nv += 1
+        return V(self.nv)
+
+    def raw(self, ins, *ops):
+        """An instruction without zmm values (GPR, k, memory)."""
+        self.ops.append(_Op(ins, ops, None, None, []))
+
+    def vop(self, ins, *ops, mask=None, zero=False, tied=None):
+        """dst = ins(ops...): returns the new value. tied: a value whose register
+        the destination must reuse (IFMA accumulator, merge-mask source, index)."""
+        d = self.new()
+        srcs = [o for o in ops if isinstance(o, V)]
+        if tied is not None:
+            srcs = [s for s in srcs if s is not tied]
+        dop = Mk(d, mask, zero) if mask is not None else d
+        self.ops.append(_Op(ins, (dop,) + ops, d, tied, srcs))
+        return d
+
+    def xop(self, ins, *ops):
+        """An instruction that only reads zmm values (stores, compares)."""
+        srcs = [o for o in ops if isinstance(o, V)]
+        self.ops.append(_Op(ins, ops, None, None, srcs))
+
+    def zero(self):
+        d = self.new()
+        self.ops.append(_Op(VPXORD, (d, d, d), d, None, []))
+        return d
+
+    def ifma(self, hi, acc, x, y):
+        ins = VPMADD52HUQ if hi else VPMADD52LUQ
+        return self.vop(ins, x, y, tied=acc)
+
+    def allocate(self):
+        for i, op in enumerate(self.ops):
+            for s in op.srcs:
+                s.last = i
+            if op.tied is not None:
+                op.tied.last = i
+        free = list(range(31, -1, -1))
+        out = []
+        maxlive = 0
+        for i, op in enumerate(self.ops):
+            if op.tied is not None:
+                t = op.tied
+                if t.last == i:
+                    op.dst.reg = t.reg
+                else:
+                    if not free:
+                        raise _OutOfRegisters("tied copy")
+                    r = free.pop()
+                    out.append((VMOVDQA64, (ZMM[r], ZMM[t.reg])))
+                    op.dst.reg = r
+            for s in op.srcs:
+                if s.last == i and s.reg is not None and s is not op.tied:
+                    free.append(s.reg)
+                    s.reg, s.last = s.reg, -2
+            if op.dst is not None and op.tied is None:
+                if not free:
+                    raise _OutOfRegisters("new value")
+                op.dst.reg = free.pop()
+            maxlive = max(maxlive, 32 - len(free))
+            out.append((op.ins, tuple(_phys(o) for o in op.ops)))
+            if op.dst is not None and op.dst.last < i and op.dst.last != -2:
+                free.append(op.dst.reg)     # never read
+            free.sort(reverse=True)         # deterministic: lowest register first
+        self.maxlive = maxlive
+        return out
+
+
+def _phys(o):
+    if isinstance(o, V):
+        return ZMM[o.reg]
+    if isinstance(o, Mk):
+        r = ZMM[o.v.reg]
+        return r(o.k.z) if o.z else r(o.k)
+    return o
+
+
+# ---------------------------------------------------------------------------
+# tables
+
+def _const_label(sh, tab):
+    return "FG_%s_IFMA_%s" % (sh.name.upper(), tab.upper())
+
+
+def _qwords_of_bytes(bs):
+    return [int.from_bytes(bytes(bs[8 * i:8 * i + 8]), "little") for i in range(len(bs) // 8)]
+
+
+def _conv_tables(sh, shift):
+    """VPERMB/VPERMI2B byte index, k-mask and VPSRLVQ shifts for the digit
+    vectors of x << shift (x: NL 64-bit limbs, read as 8*NL bytes)."""
+    idx, shv, masks = [], [], []
+    for v in range(sh.NAV):
+        bs, km = [0] * 64, 0
+        for l in range(8):
+            j = 8 * v + l
+            if j >= sh.ND:
+                shv.append(0)
+                continue
+            pos = W * j - shift
+            start = pos // 8
+            shv.append(pos - 8 * start)
+            for k in range(8):
+                src = start + k
+                if 0 <= src < 8 * sh.NL:
+                    bs[8 * l + k] = src
+                    km |= 1 << (8 * l + k)
+        idx += _qwords_of_bytes(bs)
+        masks.append(km)
+    return idx, shv, masks
+
+
+def _tables(sh):
+    t = {}
+    t["ia"], t["sa"], sh.mask_a = _conv_tables(sh, sh.SH)
+    t["ib"], t["sb"], sh.mask_b = _conv_tables(sh, 0)
+    t["p"] = [(sh.p >> (64 * i)) & MASK64 for i in range(8 * sh.NW)]
+    # C, zero-padded: CS(s) (lane l = C[s + l]) is the 8 qwords at index s + cpad
+    smin, smax = 0, 0
+    for g, c0, end in sh.groups():
+        for c in range(c0, end):
+            for q in range(sh.NB):
+                for s in (8 * q - c - sh.K, 8 * q - c - sh.K - 1):
+                    smin, smax = min(smin, s), max(smax, s)
+    sh.cpad = max(0, -smin)
+    t["c"] = [0] * sh.cpad + sh.Cd + [0] * max(0, smax + 8 + sh.cpad - sh.cpad - sh.NC)
+    # 2^(52 ND) - p, digit-wise: (2^52 - 1 - p_c) + [c == 0]
+    pc = []
+    for c in range(8 * sh.NZ):
+        pc.append(M52 - ((sh.p >> (W * c)) & M52) + (c == 0) if c < sh.ND else 0)
+    t["pc"] = pc
+    oi, os_ = [], []
+    for tt in range(3):
+        for v in range(sh.NW):
+            for l in range(8):
+                k = 8 * v + l
+                j = 64 * k // W
+                o = 64 * k - W * j
+                jj = j + tt
+                s = o if tt == 0 else W * tt - o
+                if k >= sh.NL or jj >= sh.ND or s >= 64:
+                    jj, s = 8 * v, 64
+                oi.append(jj - 8 * v)
+                os_.append(s)
+                assert 0 <= jj - 8 * v < 16
+    t["oi"], t["os"] = oi, os_
+    t["k"] = [M52]
+    return t
+
+
+def _rodata(sh, tabs):
+    lines = ["#ifdef __APPLE__"]
+    lines += ["#define %s Lfg_%s_ifma_%s" % (_const_label(sh, t), sh.name, t) for t in _TABS]
+    lines += [".section __TEXT,__const", "#else"]
+    lines += ["#define %s .Lfg_%s_ifma_%s" % (_const_label(sh, t), sh.name, t) for t in _TABS]
+    lines += [".section .rodata", "#endif"]
+    for tab in _TABS:
+        lines.append(".p2align 6")
+        lines.append("%s:" % _const_label(sh, tab))
+        lines += ["\t.quad 0x%016x" % x for x in tabs[tab]]
+    return "\n".join(lines) + "\n"
+
+
+def _cmem(tab, qword_index, size=64, bcast=None):
+    off = _CONST_BASE + 0x100000 * _TABS.index(tab) + 8 * qword_index
+    return MemoryOperand(RIPRelativeOffset(off), size, broadcast=bcast)
+
+
+def _fix_consts(text, sh):
+    def sub(mo):
+        v = int(mo.group(1))
+        if v < _CONST_BASE:
+            return mo.group(0)
+        v -= _CONST_BASE
+        return "%s+%d(%%rip)" % (_const_label(sh, _TABS[v // 0x100000]), v % 0x100000)
+    return re.sub(r"(\d+)\(%rip\)", sub, text)
+
+
+def _smem(off, size=64, bcast=None):
+    return MemoryOperand(rsp + off, size, broadcast=bcast)
+
+
+def _mem(base, off, size=64):
+    return MemoryOperand(base + off if off else base, size)
+
+
+# ---------------------------------------------------------------------------
+# the kernel
+
+def _build(sh, na):
+    tr = Trace()
+    NL, ND, NB, NAV, NZ, NW, K = sh.NL, sh.ND, sh.NB, sh.NAV, sh.NZ, sh.NW, sh.K
+    MB = _cmem("k", 0, 8, 8)          # 2^52 - 1, {1to8}
+
+    # stack layout (64-byte aligned slots)
+    slots = {}
+    top = [0]
+
+    def slot(key, nvec=1):
+        slots[key] = top[0]
+        top[0] += 64 * nvec
+        return slots[key]
+
+    for nm in ("b0", "b1", "n"):
+        slot(nm, NAV)
+    for g, c0, end in sh.groups():
+        for x in range(2):
+            for q in range(c0 // 8, (end - 1) // 8 + 1):
+                slot(("m", g, x, q))
+                slot(("e", g, x, q))
+    frame = top[0]
+
+    tail = NL % 8
+    if tail:
+        _movi(tr, rax, (1 << tail) - 1)
+        tr.raw(KMOVQ, k7, rax)
+
+    def load_limbs(base, off):
+        """The NL limbs at base+off as NW vectors (lanes past NL zero)."""
+        out = []
+        for w in range(NW):
+            m = _mem(base, off + 64 * w)
+            if 8 * w + 8 <= NL:
+                out.append(tr.vop(VMOVDQU64, m))
+            else:
+                out.append(tr.vop(VMOVDQU64, m, mask=k7, zero=True))
+        return out
+
+    # --- n = p - b1 (64-bit limbs), borrow lookahead in k-registers
+    b1raw = load_limbs(rdx, 8 * NL)
+    d, kg, ke = [], [k1, k3], [k2, k4]
+    for w in range(NW):
+        pw = tr.vop(VMOVDQA64, _cmem("p", 8 * w))
+        d.append(tr.vop(VPSUBQ, pw, b1raw[w]))
+        tr.xop(VPCMPUQ, kg[w], pw, b1raw[w], 1)       # p < b (LT)
+        tr.xop(VPCMPUQ, ke[w], pw, b1raw[w], 0)       # p == b
+    if NW == 2:
+        tr.raw(KUNPCKBW, k1, k3, k1)
+        tr.raw(KUNPCKBW, k2, k4, k2)
+    tr.raw(KSHIFTLW, k3, k1, 1)
+    tr.raw(KADDW, k3, k3, k2)
+    tr.raw(KXORW, k3, k3, k2)                         # borrow into each limb
+    # masked ops take register operands only (a masked memory access would
+    # depend on the mask, which is data here): all-ones = -1 in every lane
+    ones = tr.new()
+    tr.ops.append(_Op(VPTERNLOGQ, (ones, ones, ones, 0xFF), ones, None, []))
+    d[0] = tr.vop(VPADDQ, d[0], ones, mask=k3, tied=d[0])
+    if NW == 2:
+        tr.raw(KSHIFTRW, k4, k3, 8)
+        d[1] = tr.vop(VPADDQ, d[1], ones, mask=k4, tied=d[1])
+
+    # --- conversion masks: k1..k3 (shifted, lane operands), k4..k6 (unshifted)
+    kA, kB = [k1, k2, k3], [k4, k5, k6]
+    for v in range(NAV):
+        for ks, km in ((kA, sh.mask_a[v]), (kB, sh.mask_b[v])):
+            _movi(tr, rax, km)
+            tr.raw(KMOVQ, ks[v], rax)
+
+    def convert(raw, which):
+        kk = kA if which == "a" else kB
+        itab, stab = ("ia", "sa") if which == "a" else ("ib", "sb")
+        shifts = _tabs_cache[stab]
+        out = []
+        for v in range(NAV):
+            idx = tr.vop(VMOVDQA64, _cmem(itab, 8 * v))
+            if NW == 1:
+                x = tr.vop(VPERMB, idx, raw[0], mask=kk[v], zero=True)
+            else:
+                x = tr.vop(VPERMI2B, raw[0], raw[1], mask=kk[v], zero=True, tied=idx)
+            if any(shifts[8 * v:8 * v + 8]):
+                x = tr.vop(VPSRLVQ, x, _cmem(stab, 8 * v))
+            out.append(x)
+        return out
+
+    def store_digits(vecs, name):
+        for v, x in enumerate(vecs):
+            tr.xop(_STST(), _smem(slots[name] + 64 * v), x)
+
+    store_digits(convert(d, "b"), "n")
+    store_digits(convert(load_limbs(rdx, 0), "b"), "b0")
+    store_digits(convert(b1raw, "b"), "b1")
+    A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
+
+    # --- product and reduction. acc[x][q]: the values that sum to block q of
+    # output x (entries < na: the product chains; more: pending addends).
+    Z = tr.zero()
+    acc = [[[None] * na for _ in range(NB)] for _ in range(2)]
+    cnt = [[0] * NB for _ in range(2)]
+    mult = {(0, 0): "b0", (1, 0): "n", (0, 1): "b1", (1, 1): "b0"}    # (h, x) -> digits
+
+    def Av(h, i):
+        return A[h][i] if 0 <= i < NAV else Z
+
+    def block(x, q):
+        """Block q of output x as one value (its chains collapsed into chain 0)."""
+        ch = [a for a in acc[x][q] if a is not None]
+        v = _tsum(tr, ch) if ch else tr.zero()
+        acc[x][q] = [v] + [None] * (na - 1)
+        return v
+
+    def add_to(x, q, hi, y, m):
+        """acc[x][q] += IFMA(y, m) into the next product chain."""
+        k = cnt[x][q] % na
+        cnt[x][q] += 1
+        a0 = acc[x][q][k]
+        if a0 is None:
+            a0 = tr.zero()
+        acc[x][q][k] = tr.ifma(hi, a0, y, m)
+
+    def reduce_group(g, c0, end):
+        qa, qz = c0 // 8, (end - 1) // 8
+        for x in range(2):
+            lo, hi_ = {}, {}
+            for q in range(qa, qz + 1):
+                v = block(x, q)
+                lo[q] = tr.vop(VPANDQ, v, MB)
+                hi_[q] = tr.vop(VPSRLQ, v, 52)
+            for q in range(qa, qz + 1):
+                km = 0
+                for l in range(8):
+                    if c0 < 8 * q + l < end:
+                        km |= 1 << l
+                s = lo[q]
+                if km:
+                    shv = tr.vop(VALIGNQ, hi_[q], hi_[q - 1] if q > qa else Z, 7)
+                    _movi(tr, rax, km)
+                    tr.raw(KMOVQ, k1, rax)
+                    s = tr.vop(VPADDQ, s, shv, mask=k1, tied=s)
+                mv = tr.vop(VPANDQ, s, MB)
+                ev = tr.vop(VPSRLQ, s, 52)
+                tr.xop(_STST(), _smem(slots[("m", g, x, q)]), mv)
+                tr.xop(_STST(), _smem(slots[("e", g, x, q)]), ev)
+                if q == qz:
+                    tv = tr.vop(VPADDQ, ev, hi_[q])
+            # carry of column end-1 into column end (lane shift by one)
+            qe = end // 8
+            _movi(tr, rax, 1 << (end % 8))
+            tr.raw(KMOVQ, k2, rax)
+            if end % 8 == 0:
+                tsh = tr.vop(VALIGNQ, Z, tv, 7, mask=k2, zero=True)
+            else:
+                tsh = tr.vop(VALIGNQ, tv, Z, 7, mask=k2, zero=True)
+            acc[x][qe].append(tsh)
+        # IFMA terms per target block
+        terms = {q: [] for q in range(NB)}
+        for c in range(c0, end):
+            for q in range(NB):
+                if _ovl(8 * q, 8 * q + 7, c + K, c + K + sh.NC - 1):
+                    terms[q].append((0, "m", c, 8 * q - c - K))
+                if _ovl(8 * q, 8 * q + 7, c + K + 1, c + K + sh.NC):
+                    terms[q].append((1, "m", c, 8 * q - c - K - 1))
+                if c + 1 < end and _ovl(8 * q, 8 * q + 7, c + 1 + K, c + K + sh.NC):
+                    terms[q].append((0, "e", c, 8 * q - c - 1 - K))
+        if g + 1 < sh.NG:
+            n0, n1 = end, min(end + K, ND) - 1
+        else:
+            n0, n1 = ND, 2 * ND - 1
+        order = [q for q in range(NB) if _ovl(8 * q, 8 * q + 7, n0, n1)]
+        order += [q for q in range(NB) if q not in order]
+        for q in order:
+            tl = terms[q]
+            if not tl:
+                continue
+            crit = _ovl(8 * q, 8 * q + 7, n0, n1)
+            if crit or not INTERLEAVE:
+                nch = min(len(tl), NCRIT if crit else NCOLD)
+                chains = [[block(x, q)] + [None] * (nch - 1) for x in range(2)]
+            for i, (hi, kind, c, s) in enumerate(tl):
+                cs = tr.vop(VMOVDQU64, _cmem("c", s + sh.cpad))
+                for x in range(2):
+                    m = _smem(slots[(kind, g, x, c // 8)] + 8 * (c % 8), 8, 8)
+                    if crit or not INTERLEAVE:
+                        a0 = chains[x][i % nch]
+                        if a0 is None:
+                            a0 = tr.zero()
+                        chains[x][i % nch] = tr.ifma(hi, a0, cs, m)
+                    else:
+                        add_to(x, q, hi, cs, m)
+            if crit or not INTERLEAVE:
+                for x in range(2):
+                    acc[x][q] = [_tsum(tr, [v for v in chains[x] if v is not None])] + [None] * (na - 1)
+
+    groups = list(sh.groups())
+    for t in range(-7, ND):
+        for h in range(2):
+            q0, r = t // 8, t % 8
+            if r == 0:
+                S = Av(h, q0)
+            else:
+                S = tr.vop(VALIGNQ, Av(h, q0 + 1), Av(h, q0), r)
+            for q in range(NB):
+                for hi in (0, 1):
+                    j = 8 * q - t - hi
+                    if not (0 <= j < ND and _ovl(8 * q, 8 * q + 7, j + hi, j + hi + ND - 1)):
+                        continue
+                    for x in range(2):
+                        add_to(x, q, hi, S, _smem(slots[mult[(h, x)]] + 8 * j, 8, 8))
+        # a group whose blocks are complete (no product row adds to them after t)
+        while INTERLEAVE and groups and 8 * ((groups[0][2] - 1) // 8) <= t:
+            reduce_group(*groups.pop(0))
+    for grp in groups:
+        reduce_group(*grp)
+    tot = [[block(x, q) for q in range(NB)] for x in range(2)]
+
+    # --- final step per output
+    res = []
+    for x in range(2):
+        Zv = []
+        qb, off = ND // 8, ND % 8
+
+        def blk(i):
+            return tot[x][i] if i < NB else Z
+        for i in range(NZ):
+            if off == 0:
+                Zv.append(blk(qb + i))
+            else:
+                Zv.append(tr.vop(VALIGNQ, blk(qb + i + 1), blk(qb + i), off))
+        lo = [tr.vop(VPANDQ, z, MB) for z in Zv]
+        hi = [tr.vop(VPSRLQ, z, 52) for z in Zv]
+        s, u, wh = [], [], []
+        for i in range(NZ):
+            s.append(tr.vop(VPADDQ, lo[i], tr.vop(VALIGNQ, hi[i], hi[i - 1] if i else Z, 7)))
+            lp = tr.vop(VPADDQ, lo[i], _cmem("pc", 8 * i))
+            wh.append(tr.vop(VPADDQ, tr.vop(VPSRLQ, lp, 52), hi[i]))
+            u.append(tr.vop(VPANDQ, lp, MB))
+        for i in range(NZ):
+            u[i] = tr.vop(VPADDQ, u[i], tr.vop(VALIGNQ, wh[i], wh[i - 1] if i else Z, 7))
+        for vec, pred, reg in ((s, 6, rax), (s, 0, rcx), (u, 6, r8), (u, 0, r9)):
+            ks = [k1, k2, k3]
+            for i in range(NZ):
+                tr.xop(VPCMPUQ, ks[i], vec[i], MB, pred)
+            if vec is u and pred == 6:
+                # lane ND: the explicit carry out of W's top digit
+                _movi(tr, r10, 1 << (ND % 8))
+                tr.raw(KMOVQ, k4, r10)
+                tr.xop(VPCMPUQ, k5(k4), u[ND // 8], Z, 4)
+                tr.raw(KORB, ks[ND // 8], ks[ND // 8], k5)
+            if NZ >= 2:
+                tr.raw(KUNPCKBW, k1, k2, k1)
+            if NZ >= 3:
+                tr.raw(KUNPCKWD, k1, k3, k1)
+            tr.raw(KMOVD, reg.as_dword, k1)
+        # cy = ((gy<<1)+py)^py ; cw likewise ; sel = bit ND of (cw|gw): carry out of W
+        tr.raw(LEA, rax, [rcx + rax * 2])
+        tr.raw(XOR, rax, rcx)
+        tr.raw(MOV, r10, r8)
+        tr.raw(LEA, r8, [r9 + r8 * 2])
+        tr.raw(XOR, r8, r9)
+        tr.raw(OR, r10, r8)
+        tr.raw(BT, r10, ND)
+        tr.raw(CMOVC, rax, r8)                       # carries of the selected value
+        tr.raw(SBB, r10, r10)                        # all-ones: select W
+        tr.raw(KMOVD, k6, r10.as_dword)
+        tr.raw(KMOVD, k1, rax.as_dword)
+        for i, (kr, gr) in enumerate(((k2, rcx), (k3, r9))[:NZ - 1]):
+            tr.raw(MOV, gr, rax)
+            tr.raw(SHR, gr, 8 * (i + 1))
+            tr.raw(KMOVD, kr, gr.as_dword)
+        xs = []
+        for i in range(NZ):
+            xv = tr.vop(VPBLENDMQ, s[i], u[i], mask=k6)
+            if i == 0:
+                ones = tr.new()
+                tr.ops.append(_Op(VPTERNLOGQ, (ones, ones, ones, 0xFF), ones, None, []))
+            xv = tr.vop(VPSUBQ, xv, ones, mask=[k1, k2, k3][i], tied=xv)
+            xs.append(tr.vop(VPANDQ, xv, MB))
+        outs = []
+        for v in range(NW):
+            parts = []
+            for tt in range(3):
+                idx = tr.vop(VMOVDQA64, _cmem("oi", 8 * (NW * tt + v)))
+                pv = tr.vop(VPERMI2Q, xs[v], xs[v + 1] if v + 1 < NZ else Z, tied=idx)
+                sins = VPSRLVQ if tt == 0 else VPSLLVQ
+                parts.append(tr.vop(sins, pv, _cmem("os", 8 * (NW * tt + v))))
+            outs.append(tr.vop(VPTERNLOGQ, parts[1], parts[2], 0xFE, tied=parts[0]))
+        res.append(outs)
+    for x in range(2):
+        for v in range(NW):
+            m = _mem(rdi, 8 * NL * x + 64 * v)
+            if 8 * v + 8 <= NL:
+                tr.xop(VMOVDQU64, m, res[x][v])
+            else:
+                tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
+    return tr, frame
+
+
+def _movi(tr, reg, imm):
+    imm &= MASK64
+    tr.raw(MOV, reg, imm - (1 << 64) if imm >> 63 else imm)
+
+
+def _STST():
+    return VMOVDQA64 if ALIGN_STACK else VMOVDQU64
+
+
+def _tsum(tr, vs):
+    vs = list(vs)
+    while len(vs) > 1:
+        nxt = []
+        for i in range(0, len(vs) - 1, 2):
+            nxt.append(tr.vop(VPADDQ, vs[i], vs[i + 1]))
+        if len(vs) % 2:
+            nxt.append(vs[-1])
+        vs = nxt
+    return vs[0]
+
+
+class _Function(Function):
+    def _check_live_registers(self):
+        pass
+
+    def _analize(self):
+        pass
+
+
+def _finalize(fn):
+    import copy
+    deep = copy.deepcopy
+    copy.deepcopy = lambda x, memo=None: list(x) if isinstance(x, list) else x
+    try:
+        return fn.finalize(peachpy.x86_64.abi.system_v_x86_64_abi)
+    finally:
+        copy.deepcopy = deep
+
+
+_tabs_cache = {}
+_last_stats = {}
+
+
+def emit_fp2_mul(fa):
+    assert supported(fa)
+    sh = _Shape(fa)
+    tabs = _tables(sh)
+    _tabs_cache.clear()
+    _tabs_cache.update(tabs)
+    for na in range(NA_PROD, 0, -1):
+        tr, frame = _build(sh, na)
+        try:
+            code = tr.allocate()
+            break
+        except _OutOfRegisters:
+            if na == 1:
+                raise
+    _last_stats.update(name=sh.name, na=na, maxlive=tr.maxlive, frame=frame + (64 if ALIGN_STACK else 8),
+                       K=sh.K, ND=sh.ND)
+    args = (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"),
+            Argument(ptr(const_uint64_t), name="b"))
+    fn = _Function("fg_%s_fp2_mul_ifma" % sh.name, args, target=TARGET)
+    with fn:
+        if ALIGN_STACK:
+            MOV(r11, rsp)
+            SUB(rsp, frame + 64)
+            AND(rsp, -64)
+        else:
+            SUB(rsp, frame + 8)
+        for ins, ops in code:
+            ins(*ops)
+        if ALIGN_STACK:
+            MOV(rsp, r11)
+        else:
+            ADD(rsp, frame + 8)
+        VZEROUPPER()
+        RETURN()
+    text = _finalize(fn).format(assembly_format="gas")
+    return _rodata(sh, tabs) + "\n" + _fix_consts(text, sh)

@@ -1,0 +1,131 @@
+"""The AVX-512 IFMA Fp2 mul emitter (gen/fg/x86_64_ifma.py): which fields it
+accepts, deterministic self-contained text, straight-line shape, and (when the
+CPU has AVX512-IFMA/VBMI and a C compiler is found) the generated function run
+through ctypes against Python integers, for fields of 1, 7, 8, 12 and 16 limbs.
+
+Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x86_64_ifma
+"""
+
+import ctypes
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(TESTS)
+sys.path.insert(0, os.path.join(REPO, "gen"))
+from fg import analysis, spec  # noqa: E402
+from fg import x86_64_ifma  # noqa: E402
+
+FIELDS = {
+    "p503": "2^250 * 3^159 - 1",        # 8 limbs, 10 digits, K = 4
+    "p751": "2^372 * 3^239 - 1",        # 12 limbs, 15 digits, K = 7
+    "p434": "2^216 * 3^137 - 1",        # 7 limbs
+    "t57": "2^55 * 3 - 1",              # 1 limb, K = 1
+    "t996": "2^522 * 3^299 - 1",        # 16 limbs, 20 digits, K = 10
+}
+
+
+def _fa(name, modulus, nr=-1):
+    ext = "" if nr is None else "extension = { degree = 2, non_residue = %d }\n" % nr
+    text = '[%s]\nmodulus = "%s"\nbyte_order = "little"\n%s' % (name, modulus, ext)
+    return analysis.analyze(spec.loads(text)[0])
+
+
+def _cpu_has_ifma():
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = set(re.search(r"^flags\s*:(.*)$", f.read(), re.M).group(1).split())
+    except (OSError, AttributeError):
+        return False
+    return {"avx512f", "avx512vl", "avx512bw", "avx512dq", "avx512ifma", "avx512vbmi"} <= flags
+
+
+class Supported(unittest.TestCase):
+    def test_accepts(self):
+        for name, mod in FIELDS.items():
+            self.assertTrue(x86_64_ifma.supported(_fa(name, mod)), name)
+        self.assertTrue(x86_64_ifma.supported(_fa("m521", "2^521 - 1")))
+
+    def test_rejects(self):
+        self.assertFalse(x86_64_ifma.supported(_fa("p503", FIELDS["p503"], nr=None)))   # no Fp2
+        self.assertFalse(x86_64_ifma.supported(_fa("q", "2^250 * 3^159 - 1", nr=-3)))   # u^2 != -1
+        self.assertFalse(x86_64_ifma.supported(_fa("p384", "2^384 - 2^128 - 2^96 + 2^32 - 1")))
+        self.assertFalse(x86_64_ifma.supported(_fa("m61", "2^61 - 1")))                 # pseudo-Mersenne
+        self.assertFalse(x86_64_ifma.supported(_fa("b1024", "2^399 * 3^394 - 1")))     # Z < 2p fails
+
+
+class Text(unittest.TestCase):
+    def test_deterministic_and_shape(self):
+        fa = _fa("p751", FIELDS["p751"])
+        a, b = x86_64_ifma.emit_fp2_mul(fa), x86_64_ifma.emit_fp2_mul(fa)
+        self.assertEqual(a, b)
+        self.assertIn("#define FG_P751_IFMA_C .Lfg_p751_ifma_c", a)
+        self.assertIn("#define FG_P751_IFMA_C Lfg_p751_ifma_c", a)
+        body = a[a.index("\nfg_p751_fp2_mul_ifma:"):]
+        self.assertLess(a.index(".section .rodata"), a.index("\n.text\n"))
+        self.assertLess(a.index("\n.text\n"), a.index("\nfg_p751_fp2_mul_ifma:"))
+        instrs = [ln.split()[0] for ln in body.splitlines()[1:]
+                  if ln.startswith("\t") and not ln.startswith("\t.")]
+        self.assertEqual(instrs[-2:], ["vzeroupper", "ret"])
+        self.assertFalse([i for i in instrs if i.startswith("j") or i.startswith("call")])
+        # every {1to8} broadcast is printed as such (PeachPy 0.2.0 dropped it)
+        self.assertIn("(%rsp){1to8}", a)
+
+
+@unittest.skipUnless(_cpu_has_ifma() and shutil.which(os.environ.get("CC", "cc")),
+                     "needs an AVX512-IFMA/VBMI CPU and a C compiler")
+class Run(unittest.TestCase):
+    def _check(self, name, mod, count):
+        fa = _fa(name, mod)
+        p, n = fa.p, fa.n
+        R = 1 << (64 * n)
+        rinv = pow(R, -1, p)
+        with tempfile.TemporaryDirectory() as d:
+            src = os.path.join(d, "k.S")
+            so = os.path.join(d, "k.so")
+            with open(src, "w") as f:
+                f.write(x86_64_ifma.emit_fp2_mul(fa))
+                f.write('\n.section .note.GNU-stack,"",%progbits\n')
+            subprocess.run([os.environ.get("CC", "cc"), "-shared", "-o", so, src], check=True)
+            fn = getattr(ctypes.CDLL(so), "fg_%s_fp2_mul_ifma" % name)
+            T = ctypes.c_uint64 * (2 * n)
+            rng = random.Random(n)
+            edge = [0, 1, 2, p - 1, p - 2] + [(1 << k) % p for k in range(0, p.bit_length(), 37)]
+            edge += [p - (1 << k) for k in range(0, p.bit_length() - 1, 41)]
+            vals = [(rng.choice(edge), rng.choice(edge), rng.choice(edge), rng.choice(edge))
+                    for _ in range(count)]
+            vals += [tuple(rng.randrange(p) for _ in range(4)) for _ in range(count)]
+
+            def limbs(x0, x1):
+                return T(*[(x >> (64 * i)) & (2 ** 64 - 1) for x in (x0, x1) for i in range(n)])
+
+            def value(t, h):
+                return sum(t[h * n + i] << (64 * i) for i in range(n))
+            for k, (a0, a1, b0, b1) in enumerate(vals):
+                A, B = limbs(a0, a1), limbs(b0, b1)
+                if k % 3 == 0:
+                    r = A
+                    fn(A, A, B)                 # r == a
+                elif k % 3 == 1:
+                    r = B
+                    fn(B, A, B)                 # r == b
+                else:
+                    r = T()
+                    fn(r, A, B)
+                want0 = (a0 * b0 - a1 * b1) * rinv % p
+                want1 = (a0 * b1 + a1 * b0) * rinv % p
+                self.assertEqual((value(r, 0), value(r, 1)), (want0, want1), (name, k))
+
+    def test_fields(self):
+        for name, mod in FIELDS.items():
+            self._check(name, mod, 150)
+
+
+if __name__ == "__main__":
+    unittest.main()
