@@ -33,8 +33,12 @@ or section change) for properties that hold for every input:
      a memory operand whose base is data is reported: that address could
      depend on a secret. The analysis is a forward pass over the straight
      line code, so it is exact, not an approximation over paths.
-3. Stack and ABI: rsp changes only by PUSH, POP and ADD/SUB of an
-   immediate, never rises above its entry value and is back at it at `ret`;
+3. Stack and ABI: rsp changes only by PUSH, POP, ADD/SUB of an immediate,
+   AND of -2^k (k <= 12: aligning the frame down by an unknown 0..2^k-1
+   bytes, which every later rsp-relative access is checked under) and a MOV
+   back from a register holding an earlier copy of rsp (the frame released
+   down to that copy); it never rises above its entry value and is back at
+   it at `ret`;
    every rsp-relative access lies in bytes the function allocated with SUB
    (not in the pushed register save area, not at or above the return
    address, and not below rsp: the red zone is not used); the values of
@@ -48,9 +52,11 @@ or section change) for properties that hold for every input:
 Not proven: that an instruction's latency is independent of its operands
 beyond the instruction classes allowed here (MUL, MULX, ADC, CMOV, shifts by
 %cl, vector integer operations are taken to be constant time); anything
-about the values computed; masked (AVX-512 opmask) memory accesses are
-refused rather than analysed, since the checker does not track whether a
-mask register is secret.
+about the values computed. An AVX-512 opmask on a memory access (which
+bytes it touches) must be a constant: the mask register written by KMOV from
+a constant table of the file or from a general register that holds an
+immediate (MOV $imm, copies of it, KMOV between such registers); any other
+mask on a memory operand is reported, since it could be secret.
 
 Exit status 0 when every function of every file passes; 1 when anything is
 reported (each violation on one line: file:line: function: problem:
@@ -638,6 +644,8 @@ def read_file(path, target):
 # --- the analysis of one function --------------------------------------------
 
 DATA = ("data",)
+CONST = ("const",)     # a value fixed by the code (an immediate), not by the inputs
+KMOV = re.compile(r"^kmov[bwdq]$")
 
 
 def arity(name):
@@ -664,6 +672,7 @@ def check_function(func, labels, nargs, stats=None):
     stats = {} if stats is None else stats
     out = list(func.problems)
     regs = {r: DATA for r in GPR64}
+    regs.update({"k%d" % i: DATA for i in range(8)})
     for r in ARG_REGS[:nargs]:
         regs[r] = ("ptr", r)
     for r in CALLEE_SAVED:
@@ -672,7 +681,9 @@ def check_function(func, labels, nargs, stats=None):
     written = {}                       # register -> line of its last write
     slots = {}                         # entry-relative offset -> value of the 8 bytes there
     regions = []                       # (lo, hi, "push" | "sub"), lowest last
-    cur = 0                            # rsp - entry rsp
+    cur = 0                            # rsp - entry rsp (the lowest it can be after an AND)
+    slack = 0                          # rsp may lie up to this many bytes above cur (AND alignment)
+    unaligned_slots = []               # slots before each AND: their offsets do not compare with later ones
     lost = set()                       # callee-saved registers already reported
     rets = [i for i, insn in enumerate(func.body) if insn.mnemonic in ("ret", "retq")]
     if not func.body:
@@ -686,17 +697,22 @@ def check_function(func, labels, nargs, stats=None):
         out.append((insn.line, msg, insn.text))
 
     def holds_elsewhere(token, skip_reg):
-        return any(v == token for r, v in regs.items() if r != skip_reg) or token in slots.values()
+        return any(v == token for r, v in regs.items() if r != skip_reg) or token in slots.values() \
+            or any(token in d.values() for d in unaligned_slots)
 
     def write_reg(insn, name, value):
         parent, size, rclass = REGS.get(name, (None, 0, None))
+        if rclass == "mask":
+            regs[parent] = value
+            written[parent] = insn.line
+            return
         if rclass != "gpr":
             return
         if parent == "rsp":
             report(insn, "rsp changed other than by push, pop or add/sub of an immediate")
             return
-        if size != 8:
-            value = DATA        # a partial write leaves no pointer
+        if size != 8 and not (size == 4 and value == CONST):
+            value = DATA        # a partial write leaves no pointer (a 32-bit one zero-extends)
         if parent in CALLEE_SAVED and regs[parent] == ("entry", parent) and value != regs[parent] \
                 and parent not in lost and not holds_elsewhere(("entry", parent), parent):
             report(insn, "callee-saved %%%s written before it is saved" % parent)
@@ -717,7 +733,7 @@ def check_function(func, labels, nargs, stats=None):
 
     def stack_access(insn, op, width, is_write):
         lo = cur + op.disp
-        hi = lo + width
+        hi = lo + width + slack         # any of the alignments AND may have made
         if lo < cur:
             report(insn, "access below rsp (%d(%%rsp), the red zone is not used)" % op.disp)
         elif hi > 0:
@@ -815,8 +831,10 @@ def check_function(func, labels, nargs, stats=None):
                 continue
             if op.seg:
                 report(insn, "segment override %%%s" % op.seg)
-            if any(re.match(r"^%k[1-7]$", d) for o in insn.ops for d in o.decos):
-                report(insn, "masked memory access (the mask could be secret)")
+            for d in (d for o in insn.ops for d in o.decos if re.match(r"^%k[1-7]$", d)):
+                if regs[d[1:]] != CONST:
+                    where = ("last written at line %d" % written[d[1:]]) if d[1:] in written else "at entry"
+                    report(insn, "masked memory access whose mask %s is not proven constant (%s)" % (d, where))
             if op.index is not None:
                 report(insn, "indexed address (%s): the index could be secret" % op.text)
             if not op.disp_ok:
@@ -872,13 +890,42 @@ def check_function(func, labels, nargs, stats=None):
             cur += 8
             if ops[0].kind == "reg":
                 write_reg(insn, ops[0].reg, value)
+        elif kind == "mov" and len(ops) == 2 and ops[1].kind == "reg" and ops[1].reg == "rsp":
+            src = ops[0]     # rsp back from a copy: the frame below that copy is released
+            saved = regs[src.parent] if src.kind == "reg" and src.rclass == "gpr" and src.size == 8 else DATA
+            if saved[0] != "rspcopy":
+                report(insn, "rsp changed other than by push, pop, add/sub of an immediate, AND "
+                       "alignment or a move back from a copy of rsp")
+                continue
+            if saved[2] < slack:            # back above an AND: the slots before it apply again
+                slots.clear()
+                slots.update(unaligned_slots[0] if saved[2] == 0 else {})
+                del unaligned_slots[:]
+            release(saved[1])
+            cur, slack = saved[1], saved[2]
+        elif kind == "alu" and mn.rstrip("q") == "and" and len(ops) == 2 and ops[1].kind == "reg" \
+                and ops[1].reg == "rsp":
+            align = -ops[0].disp if ops[0].kind == "imm" and ops[0].disp_ok and ops[0].sym is None else 0
+            if not (2 <= align <= 4096 and align & (align - 1) == 0):
+                report(insn, "rsp changed by AND other than with -2^k (k = 1..12)")
+                continue
+            regions.append((cur - (align - 1), cur, "sub"))   # the bytes the alignment skips: the frame's
+            unaligned_slots.append(dict(slots))
+            slots.clear()
+            cur -= align - 1
+            slack += align - 1
         elif kind == "mov" and len(ops) == 2:
             src, dst = ops
             value = DATA
-            if src.kind == "reg" and src.rclass == "gpr" and src.size == 8:
+            if src.kind == "imm" and src.disp_ok and src.sym is None:
+                value = CONST
+            elif src.kind == "reg" and src.rclass == "gpr" and regs[src.parent] == CONST \
+                    and src.size in (4, 8):
+                value = CONST
+            elif src.kind == "reg" and src.rclass == "gpr" and src.size == 8:
                 value = regs[src.parent]
                 if src.parent == "rsp":
-                    value = DATA      # a copy of rsp is not an allowed base
+                    value = ("rspcopy", cur, slack)   # not an allowed base; rsp may move back to it
             elif src.kind == "mem" and src.base == "rsp" and src.index is None and src.disp_ok \
                     and src.sym is None and width == 8:
                 value = slots.get(cur + src.disp, DATA)
@@ -915,6 +962,15 @@ def check_function(func, labels, nargs, stats=None):
                 and ops[0].disp_ok and ops[0].sym is None and ops[1].kind == "reg" \
                 and ops[1].rclass == "gpr" and ops[1].size == 8 and regs[ops[1].parent][0] == "ptr":
             written[ops[1].parent] = insn.line     # pointer plus a constant stays a pointer
+        elif KMOV.match(mn) and len(ops) == 2 and ops[1].kind == "reg":
+            src, dst = ops
+            value = DATA
+            if src.kind == "reg" and REGS.get(src.reg, (None, 0, None))[2] in ("gpr", "mask") \
+                    and regs[REGS[src.reg][0]] == CONST:
+                value = CONST
+            elif src.kind == "mem" and src.base == "rip" and src.sym in labels:
+                value = CONST       # a constant table of this file
+            write_reg(insn, dst.reg, value)
         elif kind == "xchg" and mems:
             report(insn, "xchg with memory: implicitly locked read-modify-write")
             for o in ops:

@@ -8,7 +8,10 @@
  *     (r == a, r == b, r == a == b, t overlapping a or b, r inside t);
  * each result compared with the portable C kernel on aligned copies.
  *
- *   test_abi_NAME --level x86_64|bmi2|adx [--count N]   (77: level unavailable) */
+ * At the ifma level: the adx kernels and the AVX-512 IFMA Fp2 mul (where the
+ * field has one), compared with an Fp2 product built from the C kernels.
+ *
+ *   test_abi_NAME --level x86_64|bmi2|adx|ifma [--count N]   (77: level unavailable) */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +40,28 @@ struct kernel {
     const char *name;
     const void *fn;      /* level kernel */
     int in_words, out_words, nin;
+    int b_words;         /* words of the second input (0: N) */
 };
+#define B_WORDS(k) ((k)->b_words ? (k)->b_words : N)
+
+#if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
+#if C(FP2_NON_RESIDUE) != -1
+#error "the IFMA Fp2 reference below assumes u^2 = -1"
+#endif
+/* (a0 + a1 u)(b0 + b1 u) with u^2 = -1, from the C kernel and add/sub */
+static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *b)
+{
+    FE x, y, z;
+    F(mul_c)(x.limb, a, b);
+    F(mul_c)(y.limb, a + N, b + N);
+    F(sub)(&z, &x, &y);
+    memcpy(out, z.limb, W);
+    F(mul_c)(x.limb, a, b + N);
+    F(mul_c)(y.limb, a + N, b);
+    F(add)(&z, &x, &y);
+    memcpy(out + N, z.limb, W);
+}
+#endif
 
 static void reference(const char *name, uint64_t *out, const uint64_t *a, const uint64_t *b)
 {
@@ -45,6 +69,9 @@ static void reference(const char *name, uint64_t *out, const uint64_t *a, const 
     else if (!strcmp(name, "sqr")) F(sqr_c)(out, a);
     else if (!strcmp(name, "mul_wide")) F(mul_wide_c)(out, a, b);
     else if (!strcmp(name, "sqr_wide")) F(sqr_wide_c)(out, a);
+#if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
+    else if (!strcmp(name, "fp2_mul")) fp2_mul_reference(out, a, b);
+#endif
     else F(redc_c)(out, a);
 }
 
@@ -65,8 +92,13 @@ static void check(const char *what, const char *kname, uint64_t mask, const void
 /* inputs: a (or t for redc), b */
 static void make_inputs(const struct kernel *k, uint64_t *a, uint64_t *b)
 {
-    element(b);
-    if (k->in_words == 2 * N) { /* redc: a wide product, t < p*R (or any) */
+    int i;
+    for (i = 0; i < B_WORDS(k); i += N)
+        element(b + i);
+    if (!strcmp(k->name, "fp2_mul")) {
+        element(a);
+        element(a + N);
+    } else if (k->in_words == 2 * N) { /* redc: a wide product, t < p*R (or any) */
         FE x, y;
         element(x.limb);
         element(y.limb);
@@ -79,7 +111,8 @@ static void make_inputs(const struct kernel *k, uint64_t *a, uint64_t *b)
 static void run_kernel(const struct kernel *k, unsigned long count)
 {
     unsigned long i;
-    uint64_t a[2 * N], b[N], want[2 * N];
+    uint64_t a[2 * N], b[2 * N], want[2 * N];
+    const size_t bw = 8 * (size_t)B_WORDS(k); /* bytes of b */
     for (i = 0; i < count; i++) {
         fg_guard ga, gb, go;
         uint8_t *pa, *pb, *po;
@@ -91,14 +124,14 @@ static void run_kernel(const struct kernel *k, unsigned long count)
 
         /* 1. guard pages: objects flush against PROT_NONE (end, then start) */
         pa = front ? fg_guard_alloc_front(&ga, 8 * (size_t)k->in_words) : fg_guard_alloc(&ga, 8 * (size_t)k->in_words);
-        pb = front ? fg_guard_alloc_front(&gb, W) : fg_guard_alloc(&gb, W);
+        pb = front ? fg_guard_alloc_front(&gb, bw) : fg_guard_alloc(&gb, bw);
         po = front ? fg_guard_alloc_front(&go, 8 * (size_t)k->out_words) : fg_guard_alloc(&go, 8 * (size_t)k->out_words);
         if (!pa || !pb || !po) {
             fprintf(stderr, "guard allocation failed\n");
             exit(2);
         }
         memcpy(pa, a, 8 * (size_t)k->in_words);
-        memcpy(pb, b, W);
+        memcpy(pb, b, bw);
         mask = fg_abi_call(k->fn, (uint64_t)(uintptr_t)po, (uint64_t)(uintptr_t)pa, (uint64_t)(uintptr_t)pb);
         check(front ? "guard page before the objects" : "guard page after the objects", k->name, mask, po, want,
               k->out_words);
@@ -109,7 +142,7 @@ static void run_kernel(const struct kernel *k, unsigned long count)
         /* 2. misaligned by 1..7 bytes (and 0) */
         pa = raw[0] + mis, pb = raw[1] + (mis + 3) % 8, po = raw[2] + (mis + 5) % 8;
         memcpy(pa, a, 8 * (size_t)k->in_words);
-        memcpy(pb, b, W);
+        memcpy(pb, b, bw);
         mask = fg_abi_call(k->fn, (uint64_t)(uintptr_t)po, (uint64_t)(uintptr_t)pa, (uint64_t)(uintptr_t)pb);
         check("misaligned", k->name, mask, po, want, k->out_words);
 
@@ -117,19 +150,19 @@ static void run_kernel(const struct kernel *k, unsigned long count)
          *    (one-input kernels) in place; with a misaligned buffer */
         po = raw[0] + mis;
         memcpy(po, a, 8 * (size_t)k->in_words);
-        memcpy(raw[1] + mis, b, W);
+        memcpy(raw[1] + mis, b, bw);
         mask = fg_abi_call(k->fn, (uint64_t)(uintptr_t)po, (uint64_t)(uintptr_t)po, (uint64_t)(uintptr_t)(raw[1] + mis));
         check("output aliasing input a", k->name, mask, po, want, k->out_words);
         if (k->nin == 2) {
             memcpy(raw[0] + mis, a, 8 * (size_t)k->in_words);
-            memcpy(raw[1] + mis, b, W);
+            memcpy(raw[1] + mis, b, bw);
             po = raw[1] + mis;
             mask = fg_abi_call(k->fn, (uint64_t)(uintptr_t)po, (uint64_t)(uintptr_t)(raw[0] + mis), (uint64_t)(uintptr_t)po);
             check("output aliasing input b", k->name, mask, po, want, k->out_words);
             /* a == b == r */
             reference(k->name, want, a, a);
             po = raw[2] + mis;
-            memcpy(po, a, W);
+            memcpy(po, a, 8 * (size_t)k->in_words);
             mask = fg_abi_call(k->fn, (uint64_t)(uintptr_t)po, (uint64_t)(uintptr_t)po, (uint64_t)(uintptr_t)po);
             check("r == a == b", k->name, mask, po, want, k->out_words);
         }
@@ -142,7 +175,7 @@ int main(int argc, char **argv)
     int level;
     rng_state = 0xab1;
     if (argc < 3 || strcmp(argv[1], "--level")) {
-        fprintf(stderr, "usage: %s --level x86_64|bmi2|adx [--count N]\n", argv[0]);
+        fprintf(stderr, "usage: %s --level x86_64|bmi2|adx|ifma [--count N]\n", argv[0]);
         return 2;
     }
     if (argc == 5 && !strcmp(argv[3], "--count"))
@@ -165,11 +198,18 @@ int main(int argc, char **argv)
         {"redc", (const void *)F(CAT(redc_, L)), 2 * N, N, 1}
         static const struct kernel x86_64[] = {KERNELS(x86_64)}, bmi2[] = {KERNELS(bmi2)}, adx[] = {KERNELS(adx)};
         const struct kernel *ks = level == FG_ISA_X86_64 ? x86_64 : level == FG_ISA_BMI2 ? bmi2 : adx;
-        int i;
+        int i, nk = 5;
         for (i = 0; i < 5; i++)
             run_kernel(&ks[i], count);
+#if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
+        if (level >= FG_ISA_IFMA) {
+            static const struct kernel fp2 = {"fp2_mul", (const void *)CAT(FE, _fp2_mul_ifma), 2 * N, 2 * N, 2, 2 * N};
+            run_kernel(&fp2, count);
+            nk++;
+        }
+#endif
+        printf("%s %s abi: %d kernels, %lu checks, %lu failures\n", STR(FG_FIELD), argv[2], nk, checks, failures);
     }
-    printf("%s %s abi: 5 kernels, %lu checks, %lu failures\n", STR(FG_FIELD), argv[2], checks, failures);
     return failures ? 1 : 0;
 #else
     printf("%s: level %s skipped: no assembly for this field in this build\n", STR(FG_FIELD), argv[2]);

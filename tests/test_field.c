@@ -760,6 +760,23 @@ static void fp2_random(E2 *a, unsigned long i)
         else if (i % 16 == 12)
             random_element(a->c0.limb);
         mpz_clear(z);
+    } else if (i % 4 == 1) {
+        /* radix-2^52 digit patterns (the digits of the IFMA kernels): each 52-bit
+         * digit all ones, zero, one or random, the value then reduced mod p */
+        mpz_t z;
+        int half, d;
+        mpz_init(z);
+        for (half = 0; half < 2; half++) {
+            mpz_set_ui(z, 0);
+            for (d = (64 * N + 51) / 52 - 1; d >= 0; d--) {
+                uint64_t r = rnd(), v = r & 3 ? (r & 3) == 1 ? (UINT64_C(1) << 52) - 1 : (r & 3) - 2 : (r >> 12);
+                mpz_mul_2exp(z, z, 52);
+                mpz_add_ui(z, z, (unsigned long)v);
+            }
+            mpz_mod(z, z, P);
+            from_mpz(half ? a->c1.limb : a->c0.limb, N, z);
+        }
+        mpz_clear(z);
     }
 }
 

@@ -77,6 +77,9 @@ class FieldAnalysis:
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first
     dispatch: dict = field(default_factory=dict)
     have_asm: bool = False
+    # Fp2 mul has an AVX-512 IFMA kernel (ifma level): set by the emitter's
+    # x86_64_ifma.supported, which decides from the shape of p and the extension
+    fp2_ifma: bool = False
 
     # ---- conversions used by the reference and the vectors ----
     def to_internal(self, x):

@@ -25,8 +25,18 @@ def backend(fa):
     return getattr(module, entry[1]), getattr(module, "kernel_choice")
 
 
+def fp2_ifma_supported(fa):
+    """Whether the field gets the AVX-512 IFMA Fp2 mul (x86_64_ifma decides
+    from the analysis: the extension, the shape of p + 1, the limb count)."""
+    if fa.fp2 is None:
+        return False
+    return importlib.import_module(".x86_64_ifma", __package__).supported(fa)
+
+
 def emit(fa, emit_fn, header):
     body = emit_fn(fa)
+    if fa.fp2_ifma:
+        body = body.rstrip("\n") + "\n\n" + importlib.import_module(".x86_64_ifma", __package__).emit_fp2_mul(fa)
     text = (header +
             "\n#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)\n\n" +
             body.rstrip("\n") + "\n\n" +

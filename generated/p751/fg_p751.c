@@ -1636,6 +1636,12 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
     uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
     fg_p751 sa, sb;
+#if FG_P751_HAVE_FP2_IFMA
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_IFMA))) {
+        fg_p751_fp2_mul_ifma(r, a, b);
+        return;
+    }
+#endif
     fg_p751_mul_wide(t0, &a->c0, &b->c0);
     fg_p751_mul_wide(t1, &a->c1, &b->c1);
     add_unreduced(sa.limb, a->c0.limb, a->c1.limb);

@@ -213,6 +213,47 @@ class Avx512(Checker):
                             .replace("%xmm5", "%ymm5"), "outside the 16 bytes", "%ymm4, %ymm5", name=name)
         self.assert_reports(AVX512.replace("vpternlogq $0x96,", "vdivpd"), "division", "vdivpd", name=name)
 
+    def test_aligned_frame(self):
+        """A frame aligned by AND of -2^k: accesses are checked for every
+        alignment the AND may make, and rsp must come back from its copy."""
+        name = "fg_t_sqr_avx512"
+        frame = AVX512.replace("\tvmovdqu64 0(%rsi), %zmm0\n",
+                               "\tmovq %rsp, %r11\n\tsubq $128, %rsp\n\tandq $-64, %rsp\n"
+                               "\tvmovdqu64 0(%rsi), %zmm0\n\tvmovdqa64 %zmm0, 64(%rsp)\n"
+                               "\tvmovdqa64 0(%rsp), %zmm6\n") \
+            .replace("\tvzeroupper\n", "\tmovq %r11, %rsp\n\tvzeroupper\n")
+        self.assertEqual(self.run_checker(source(frame, name=name))[1], [])
+        self.assert_reports(frame.replace("andq $-64", "andq $-48"), "AND other than with -2^k",
+                            "andq $-48", name=name)
+        self.assert_reports(frame.replace("%zmm0, 64(%rsp)", "%zmm0, 72(%rsp)"),
+                            "at or above the return address", "72(%rsp)", name=name)
+        self.assert_reports(frame.replace("\tmovq %r11, %rsp\n", ""), "stack unbalanced", "ret", name=name)
+        self.assert_reports(frame.replace("\tmovq %r11, %rsp\n", "\tmovq %r10, %rsp\n"),
+                            "move back from a copy of rsp", "movq %r10, %rsp", name=name)
+        self.assert_reports(frame.replace("\tmovq %r11, %rsp\n", "\taddq $128, %rsp\n"),
+                            "stack unbalanced", "ret", name=name)
+        self.assert_reports(frame.replace("vmovdqu64 0(%rsi), %zmm0", "vmovdqu64 0(%r11), %zmm0"),
+                            "address base %r11 is not derived", "0(%r11)", name=name)
+
+    def test_constant_masks(self):
+        """A mask fixed by the code (an immediate or a constant table, through
+        KMOV) may select the bytes of a memory access; one derived from data,
+        or one the function did not set, may not."""
+        name = "fg_t_sqr_avx512"
+        masked = "%zmm3, 0(%rdi){%k1}"
+        for setup in ("\tmovl $0x0f, %eax\n\tkmovb %eax, %k1\n",
+                      "\tmovq $0x0f, %rax\n\tmovq %rax, %rcx\n\tkmovw %ecx, %k2\n\tkmovw %k2, %k1\n",
+                      "\tkmovb FG_T_MONT_P(%rip), %k1\n"):
+            text = AVX512.replace("\tvmovdqu64 %zmm3", setup + "\tvmovdqu64 %zmm3").replace("%zmm3, 0(%rdi)", masked)
+            self.assertEqual(self.run_checker(source(text, name=name))[1], [], setup)
+        self.assert_reports(AVX512.replace("\tvmovdqu64 %zmm3", "\tmovq 0(%rsi), %rax\n\tkmovb %eax, %k1\n"
+                                           "\tvmovdqu64 %zmm3").replace("%zmm3, 0(%rdi)", masked),
+                            "mask %k1 is not proven constant", masked, name=name)
+        self.assert_reports(AVX512.replace("\tvmovdqu64 %zmm3", "\tmovl $0x0f, %eax\n\tkmovb %eax, %k1\n"
+                                           "\tvpcmpuq $1, %zmm3, %zmm0, %k1\n\tvmovdqu64 %zmm3")
+                            .replace("%zmm3, 0(%rdi)", masked),
+                            "mask %k1 is not proven constant", masked, name=name)
+
 
 class Reports(Checker):
     # 1. straight line and the timing denylist
@@ -323,8 +364,13 @@ class Reports(Checker):
                             "return address", "32(%rsp), %r11")
 
     def test_rsp_changed_otherwise(self):
+        self.assert_reports(self.edit("\tsubq $16, %rsp", "\tsubq $16, %rsp\n\tandq %rax, %rsp"),
+                            "rsp changed by AND", "andq %rax, %rsp")
+        self.assert_reports(self.edit("\tsubq $16, %rsp", "\tsubq $16, %rsp\n\torq $15, %rsp"),
+                            "rsp changed", "orq $15, %rsp")
+        # an alignment with no way back leaves the stack unbalanced
         self.assert_reports(self.edit("\tsubq $16, %rsp", "\tsubq $16, %rsp\n\tandq $-16, %rsp"),
-                            "rsp changed", "andq $-16, %rsp")
+                            "stack unbalanced", "ret")
 
     def test_direction_flag(self):
         self.assert_reports(self.edit("\tmulq 0(%rcx)", "\tstd\n\tmulq 0(%rcx)"), "DF", "\tstd")
