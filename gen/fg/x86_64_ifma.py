@@ -69,6 +69,16 @@ Y = a0 + (p - a1); c1 = a0 (2 a1) with lane operand a0 and digits of 2 a1.
     shared between them (the mul shares each S(t) between c0 and c1); the
     three-product form a0 a0 + a1 (p - a1), a0 (2 a1) would share a0's
     shifts but costs 50% more IFMAs.
+  * Measured (ABBA in one process, 6 processes, taskset -c 1, latency):
+    p503 317 core cycles vs 331 for the scalar complex squaring (0.96x),
+    0.92x the IFMA mul, 1.97x the Fp mul; p751 475 vs 629 (0.76x), 0.88x the
+    IFMA mul, 1.57x the Fp mul. It is bound by p0/p5 vector uops (throughput
+    of independent calls 300 vs latency 317 at p503; IFMA zmm issues on p0
+    and p5 here): the two reductions (92 IFMAs at p503, as many as the two
+    products' 84), the final steps (~110 uops) and the conversions (~45)
+    do not halve with the product. Tried, no gain: NA_PROD 2, 1 (+0, +5%),
+    NCRIT 3, 6 (+2%, +1.4% p503), NCOLD 1, 3 (+4..7%, +0.6%), INTERLEAVE
+    (+7.5% p503), a group's k-masks loaded once for both outputs (-0.3%).
 Measured (one process, ABBA-interleaved latency of chained calls, median of 6
 processes, taskset -c 1): p503 347 vs 438 core cycles for the dispatched scalar
 fg_p503_fp2_mul (0.79x), p751 564 vs 922 (0.61x); 2.14x and 1.87x the scalar
