@@ -7,6 +7,9 @@ Entry points:
   supported_sqr(fa)  -> bool  whether fg_<name>_fp2_sqr_ifma can be (implies supported)
   emit_fp2_sqr(fa)   -> str   likewise; own table labels (FG_NAME_IFMAS_*), so
                               both texts go into one .S
+  supported_mul(fa), emit_mul(fa): an Fp mul fg_<name>_mul_ifma(r, a, b) on raw
+                              limbs (one product, one reduction; labels FG_NAME_IFMAF_*),
+                              an experiment: not emitted by fieldgen, not dispatched
 
 The function: void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a,
 const fg_NAME_fp2 *b), with fg_NAME_fp2 = { uint64_t c0[n], c1[n] } in
@@ -79,6 +82,14 @@ Y = a0 + (p - a1); c1 = a0 (2 a1) with lane operand a0 and digits of 2 a1.
     do not halve with the product. Tried, no gain: NA_PROD 2, 1 (+0, +5%),
     NCRIT 3, 6 (+2%, +1.4% p503), NCOLD 1, 3 (+4..7%, +0.6%), INTERLEAVE
     (+7.5% p503), a group's k-masks loaded once for both outputs (-0.3%).
+The Fp mul (emit_mul): the same code with one lane operand (a), one digit
+buffer (b) and one output; T <= (p-1)^2 2^SH. Unlike the Fp2 kernels it is
+latency-bound (p751: 514 instructions, ~160 cycles of p0/p5 uops, 300
+measured), so its quotient digits are broadcast from registers by VPERMQ
+(REGQ_FMUL: -1.7..2.2%, 2 x 3..4 processes). Measured at p751 (rotated order
+in one process, 3 processes): 303 vs 300 core cycles for the adx kernel
+(1.01x; the study's C kernel 271 = 0.90x in the same runs); p503 1.41x.
+Tried, no gain: INTERLEAVE (+1..3%), NCRIT 8 (+0.4%), NA_PROD 4 (+1%).
 Measured (one process, ABBA-interleaved latency of chained calls, median of 6
 processes, taskset -c 1): p503 347 vs 438 core cycles for the dispatched scalar
 fg_p503_fp2_mul (0.79x), p751 564 vs 922 (0.61x); 2.14x and 1.87x the scalar
@@ -92,7 +103,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
-                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
+                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
                             VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
                             KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW,
                             KADDW, KXORW, KORB)
@@ -161,10 +172,11 @@ ALIGN_STACK = True   # 64-byte aligned frame (rsp saved in r11, AND of rsp), vmo
                      # tests/ct_static.py models today). Aligned measured faster:
                      # p503 -3.3%, p751 -1..2% (abm, 10 processes; an earlier 6-process
                      # run: -1.0%, -0.2%).
-INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
+INTERLEAVE = False
+REGQ_FMUL = True   # the Fp mul takes its quotient digits by VPERMQ from registers  # True: reduce group g as soon as the product completed its blocks
                     # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
 _CONST_BASE = 0x7D000000
-_TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k")
+_TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li")
 ZMM = [ZMMRegister(i) for i in range(32)]
 TARGET = (uarch.default + isa.avx512f + isa.avx512vl + isa.avx512bw + isa.avx512dq
           + isa.avx512ifma + isa.avx512vbmi)
@@ -184,7 +196,7 @@ class _Shape:
     def __init__(self, fa, op="mul"):
         p, n = fa.p, fa.n
         self.op = op                            # "mul" or "sqr"
-        self.tag = "ifma" if op == "mul" else "ifmas"     # table labels
+        self.tag = {"mul": "ifma", "sqr": "ifmas", "fmul": "ifmaf"}[op]     # table labels
         self.name = fa.name
         self.p = p
         self.NL = n
@@ -217,6 +229,8 @@ class _Shape:
         p = self.p
         if self.op == "mul":
             t = (p - 1) * (p - 1) + (p - 1) * p
+        elif self.op == "fmul":
+            t = (p - 1) * (p - 1)
         else:
             t = (2 * p - 2) * (2 * p - 1)
         return t << self.SH
@@ -237,7 +251,9 @@ def supported(fa, op="mul"):
     """IFMA Fp2 mul applies: Montgomery form, Fp2 with u^2 = -1, 2^52 | p + 1,
     1..16 limbs, and a result bound that allows one final subtraction."""
     try:
-        if fa.form != "montgomery" or fa.fp2 is None or fa.fp2.nr != -1:
+        if fa.form != "montgomery":
+            return False
+        if op != "fmul" and (fa.fp2 is None or fa.fp2.nr != -1):
             return False
         if not 1 <= fa.n <= 16 or fa.p % 2 == 0 or fa.p.bit_length() > 64 * fa.n:
             return False
@@ -447,6 +463,8 @@ def _tables(sh):
                 assert 0 <= jj - 8 * v < 16
     t["oi"], t["os"] = oi, os_
     t["k"] = [M52]
+    if _regq(sh):
+        t["li"] = [l for l in range(8) for _ in range(8)]     # VPERMQ index: lane l
     return t
 
 
@@ -493,6 +511,7 @@ def _mem(base, off, size=64):
 def _build(sh, na, op):
     tr = Trace()
     NL, ND, NB, NAV, NZ, NW, K = sh.NL, sh.ND, sh.NB, sh.NAV, sh.NZ, sh.NW, sh.K
+    NX = 1 if op == "fmul" else 2       # outputs (Fp2: c0, c1; Fp mul: one)
     MB = _cmem("k", 0, 8, 8)          # 2^52 - 1, {1to8}
 
     # stack layout (64-byte aligned slots)
@@ -504,14 +523,11 @@ def _build(sh, na, op):
         top[0] += 64 * nvec
         return slots[key]
 
-    if op == "mul":
-        names = ("b0", "b1", "n")
-    else:
-        names = ("y", "d")
+    names = {"mul": ("b0", "b1", "n"), "sqr": ("y", "d"), "fmul": ("b",)}[op]
     for nm in names:
         slot(nm, NAV)
     for g, c0, end in sh.groups():
-        for x in range(2):
+        for x in range(NX):
             for q in range(c0 // 8, (end - 1) // 8 + 1):
                 slot(("m", g, x, q))
                 slot(("e", g, x, q))
@@ -613,6 +629,13 @@ def _build(sh, na, op):
         store_digits(convert(b1raw, "b"), "b1")
         A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
         mult = {(0, 0): "b0", (1, 0): "n", (0, 1): "b1", (1, 1): "b0"}    # (h, x) -> digits
+    elif op == "fmul":
+        # one product a b, one output
+        load_masks(kB, sh.mask_b)
+        store_digits(convert(load_limbs(rdx, 0), "b"), "b")
+        load_masks(kA, sh.mask_a)
+        A = [convert(load_limbs(rsi, 0), "a")]
+        mult = {(0, 0): "b"}
     else:
         # c0 = (a0 + a1)(a0 + (p - a1)), c1 = a0 (2 a1): X = a0 + a1 <= 2p - 2 and
         # Y = a0 + p - a1 <= 2p - 1 are below 2^(64 NL) (supported_sqr), so the
@@ -635,8 +658,8 @@ def _build(sh, na, op):
     # --- product and reduction. acc[x][q]: the values that sum to block q of
     # output x (entries < na: the product chains; more: pending addends).
     Z = tr.zero()
-    acc = [[[None] * na for _ in range(NB)] for _ in range(2)]
-    cnt = [[0] * NB for _ in range(2)]
+    acc = [[[None] * na for _ in range(NB)] for _ in range(NX)]
+    cnt = [[0] * NB for _ in range(NX)]
 
     def Av(h, i):
         return A[h][i] if 0 <= i < NAV else Z
@@ -659,7 +682,8 @@ def _build(sh, na, op):
 
     def reduce_group(g, c0, end):
         qa, qz = c0 // 8, (end - 1) // 8
-        for x in range(2):
+        qreg = {}
+        for x in range(NX):
             lo, hi_ = {}, {}
             for q in range(qa, qz + 1):
                 v = block(x, q)
@@ -678,8 +702,16 @@ def _build(sh, na, op):
                     s = tr.vop(VPADDQ, s, shv, mask=k1, tied=s)
                 mv = tr.vop(VPANDQ, s, MB)
                 ev = tr.vop(VPSRLQ, s, 52)
-                tr.xop(_STST(), _smem(slots[("m", g, x, q)]), mv)
-                tr.xop(_STST(), _smem(slots[("e", g, x, q)]), ev)
+                if _regq(sh):
+                    for c in range(max(c0, 8 * q), min(end, 8 * q + 8)):
+                        li = tr.vop(VMOVDQA64, _cmem("li", 8 * (c % 8)))
+                        qreg[("m", x, c)] = tr.vop(VPERMQ, li, mv)
+                        if c + 1 < end:
+                            li = tr.vop(VMOVDQA64, _cmem("li", 8 * (c % 8)))
+                            qreg[("e", x, c)] = tr.vop(VPERMQ, li, ev)
+                else:
+                    tr.xop(_STST(), _smem(slots[("m", g, x, q)]), mv)
+                    tr.xop(_STST(), _smem(slots[("e", g, x, q)]), ev)
                 if q == qz:
                     tv = tr.vop(VPADDQ, ev, hi_[q])
             # carry of column end-1 into column end (lane shift by one)
@@ -714,11 +746,14 @@ def _build(sh, na, op):
             crit = _ovl(8 * q, 8 * q + 7, n0, n1)
             if crit or not INTERLEAVE:
                 nch = min(len(tl), NCRIT if crit else NCOLD)
-                chains = [[block(x, q)] + [None] * (nch - 1) for x in range(2)]
+                chains = [[block(x, q)] + [None] * (nch - 1) for x in range(NX)]
             for i, (hi, kind, c, s) in enumerate(tl):
                 cs = tr.vop(VMOVDQU64, _cmem("c", s + sh.cpad))
-                for x in range(2):
-                    m = _smem(slots[(kind, g, x, c // 8)] + 8 * (c % 8), 8, 8)
+                for x in range(NX):
+                    if _regq(sh):
+                        m = qreg[(kind, x, c)]
+                    else:
+                        m = _smem(slots[(kind, g, x, c // 8)] + 8 * (c % 8), 8, 8)
                     if crit or not INTERLEAVE:
                         a0 = chains[x][i % nch]
                         if a0 is None:
@@ -727,12 +762,12 @@ def _build(sh, na, op):
                     else:
                         add_to(x, q, hi, cs, m)
             if crit or not INTERLEAVE:
-                for x in range(2):
+                for x in range(NX):
                     acc[x][q] = [_tsum(tr, [v for v in chains[x] if v is not None])] + [None] * (na - 1)
 
     groups = list(sh.groups())
     for t in range(-7, ND):
-        for h in range(2):
+        for h in range(len(A)):
             q0, r = t // 8, t % 8
             if r == 0:
                 S = Av(h, q0)
@@ -743,7 +778,7 @@ def _build(sh, na, op):
                     j = 8 * q - t - hi
                     if not (0 <= j < ND and _ovl(8 * q, 8 * q + 7, j + hi, j + hi + ND - 1)):
                         continue
-                    for x in range(2):
+                    for x in range(NX):
                         if (h, x) in mult:
                             add_to(x, q, hi, S, _smem(slots[mult[(h, x)]] + 8 * j, 8, 8))
         # a group whose blocks are complete (no product row adds to them after t)
@@ -751,11 +786,11 @@ def _build(sh, na, op):
             reduce_group(*groups.pop(0))
     for grp in groups:
         reduce_group(*grp)
-    tot = [[block(x, q) for q in range(NB)] for x in range(2)]
+    tot = [[block(x, q) for q in range(NB)] for x in range(NX)]
 
     # --- final step per output
     res = []
-    for x in range(2):
+    for x in range(NX):
         Zv = []
         qb, off = ND // 8, ND % 8
 
@@ -825,7 +860,7 @@ def _build(sh, na, op):
                 parts.append(tr.vop(sins, pv, _cmem("os", 8 * (NW * tt + v))))
             outs.append(tr.vop(VPTERNLOGQ, parts[1], parts[2], 0xFE, tied=parts[0]))
         res.append(outs)
-    for x in range(2):
+    for x in range(NX):
         for v in range(NW):
             m = _mem(rdi, 8 * NL * x + 64 * v)
             if 8 * v + 8 <= NL:
@@ -833,6 +868,12 @@ def _build(sh, na, op):
             else:
                 tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
     return tr, frame
+
+
+def _regq(sh):
+    """Quotient digits broadcast from registers (VPERMQ) instead of through the
+    stack ({1to8} loads): the single-output Fp mul, latency-bound."""
+    return sh.op == "fmul" and REGQ_FMUL
 
 
 def _movi(tr, reg, imm):
@@ -894,9 +935,10 @@ def _emit(fa, op):
     _last_stats.update(name=sh.name, op=op, na=na, maxlive=tr.maxlive,
                        frame=frame + (64 if ALIGN_STACK else 8), K=sh.K, ND=sh.ND)
     args = [Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a")]
-    if op == "mul":
+    if op != "sqr":
         args.append(Argument(ptr(const_uint64_t), name="b"))
-    fn = _Function("fg_%s_fp2_%s_ifma" % (sh.name, op), tuple(args), target=TARGET)
+    fname = "fg_%s_mul_ifma" % sh.name if op == "fmul" else "fg_%s_fp2_%s_ifma" % (sh.name, op)
+    fn = _Function(fname, tuple(args), target=TARGET)
     with fn:
         if ALIGN_STACK:
             MOV(r11, rsp)
@@ -920,6 +962,20 @@ def emit_fp2_mul(fa):
     """void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a, const fg_NAME_fp2 *b)"""
     assert supported(fa)
     return _emit(fa, "mul")
+
+
+def supported_mul(fa):
+    """IFMA Fp mul (one product, one reduction) applies: Montgomery form,
+    2^52 | p + 1, 1..16 limbs, Z < 2p for T <= (p-1)^2 2^SH. Not wired into the
+    dispatcher (an experiment: emit_mul)."""
+    return supported(fa, "fmul")
+
+
+def emit_mul(fa):
+    """void fg_NAME_mul_ifma(uint64_t r[n], const uint64_t a[n], const uint64_t b[n]):
+    r = a b / R mod p, canonical inputs and output (the Fp kernels' contract)."""
+    assert supported_mul(fa)
+    return _emit(fa, "fmul")
 
 
 def emit_fp2_sqr(fa):

@@ -63,6 +63,9 @@ class Supported(unittest.TestCase):
         self.assertFalse(x86_64_ifma.supported_sqr(_fa("b1024", "2^399 * 3^394 - 1")))
         self.assertFalse(x86_64_ifma.supported_sqr(_fa("q", "2^250 * 3^159 - 1", nr=-3)))
         # 1023 bits in 16 limbs: the mul's bound holds, the sqr's (T < 4p^2) does not
+        # the Fp mul needs no extension, but the shape of p + 1
+        self.assertTrue(x86_64_ifma.supported_mul(_fa("p503", FIELDS["p503"], nr=None)))
+        self.assertFalse(x86_64_ifma.supported_mul(_fa("p384", "2^384 - 2^128 - 2^96 + 2^32 - 1", nr=None)))
         b1023 = _fa("b1023", "2^76 * 3^597 - 1")
         self.assertTrue(x86_64_ifma.supported(b1023))
         self.assertFalse(x86_64_ifma.supported_sqr(b1023))
@@ -115,10 +118,11 @@ class Run(unittest.TestCase):
             src = os.path.join(d, "k.S")
             so = os.path.join(d, "k.so")
             with open(src, "w") as f:
-                f.write(x86_64_ifma.emit_fp2_mul(fa) if op == "mul" else x86_64_ifma.emit_fp2_sqr(fa))
+                f.write({"mul": x86_64_ifma.emit_fp2_mul, "sqr": x86_64_ifma.emit_fp2_sqr,
+                         "fmul": x86_64_ifma.emit_mul}[op](fa))
                 f.write('\n.section .note.GNU-stack,"",%progbits\n')
             subprocess.run([os.environ.get("CC", "cc"), "-shared", "-o", so, src], check=True)
-            fn = getattr(ctypes.CDLL(so), "fg_%s_fp2_%s_ifma" % (name, op))
+            fn = getattr(ctypes.CDLL(so), "fg_%s_mul_ifma" % name if op == "fmul" else "fg_%s_fp2_%s_ifma" % (name, op))
             T = ctypes.c_uint64 * (2 * n)
             rng = random.Random(n)
             edge = [0, 1, 2, p - 1, p - 2] + [(1 << k) % p for k in range(0, p.bit_length(), 37)]
@@ -134,6 +138,12 @@ class Run(unittest.TestCase):
                 return sum(t[h * n + i] << (64 * i) for i in range(n))
             for k, (a0, a1, b0, b1) in enumerate(vals):
                 A, B = limbs(a0, a1), limbs(b0, b1)
+                if op == "fmul":                # Fp: r = a0 b0 / R, r == a, r == b, separate
+                    X, Y = T(*A[:n]), T(*B[:n])
+                    r = [X, Y, T()][k % 3]
+                    fn(r, X, Y)
+                    self.assertEqual(value(r, 0), a0 * b0 * rinv % p, (name, op, k))
+                    continue
                 if op == "sqr":
                     r = A if k % 2 else T()
                     fn(r, A)                    # r == a, or separate
@@ -161,6 +171,11 @@ class Run(unittest.TestCase):
     def test_fields_sqr(self):
         for name, mod in FIELDS.items():
             self._check(name, mod, 150, "sqr")
+
+    def test_fields_fp_mul(self):
+        # the Fp mul (emit_mul, not wired into the dispatcher), no Fp2 needed
+        for name, mod in list(FIELDS.items()) + [("b1023", "2^76 * 3^597 - 1")]:
+            self._check(name, mod, 100, "fmul")
 
 
 if __name__ == "__main__":
