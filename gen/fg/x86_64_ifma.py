@@ -86,9 +86,16 @@ The Fp mul (emit_mul): the same code with one lane operand (a), one digit
 buffer (b) and one output; T <= (p-1)^2 2^SH. Unlike the Fp2 kernels it is
 latency-bound (p751: 514 instructions, ~160 cycles of p0/p5 uops, 300
 measured), so its quotient digits are broadcast from registers by VPERMQ
-(REGQ_FMUL: -1.7..2.2%, 2 x 3..4 processes). Measured at p751 (rotated order
-in one process, 3 processes): 303 vs 300 core cycles for the adx kernel
-(1.01x; the study's C kernel 271 = 0.90x in the same runs); p503 1.41x.
+(REGQ_FMUL: -1.7..2.2%, 2 x 3..4 processes), and its multiplier digits are
+read straight from b (DIRECT_B, as the study's C kernel does): digit j is the
+qword at the byte holding bit 52j (moved back to end at byte 8n, never past
+the object), shifted right by 0..7 bits (IFMA reads bits 0..51): an {1to8}
+memory operand when the shift is 0, else VPBROADCASTQ + VPSRLQ; no
+conversion and no store-to-load trip (-3..4%, 2 x 3 processes, both orders).
+Measured at p751 (rotated order in one process): about 0.96..0.99x the adx
+kernel (without DIRECT_B 0.99..1.04x; the study's C kernel 0.90..0.93x in
+the same runs); p503 1.4x. In the Fp2 kernels (throughput-bound) the odd
+digits' shifts would cost more p0/p5 uops than the conversion saves.
 Tried, no gain: INTERLEAVE (+1..3%), NCRIT 8 (+0.4%), NA_PROD 4 (+1%).
 Measured (one process, ABBA-interleaved latency of chained calls, median of 6
 processes, taskset -c 1): p503 347 vs 438 core cycles for the dispatched scalar
@@ -103,7 +110,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
-                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
+                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPBROADCASTQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
                             VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
                             KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW,
                             KADDW, KXORW, KORB)
@@ -172,9 +179,11 @@ ALIGN_STACK = True   # 64-byte aligned frame (rsp saved in r11, AND of rsp), vmo
                      # tests/ct_static.py models today). Aligned measured faster:
                      # p503 -3.3%, p751 -1..2% (abm, 10 processes; an earlier 6-process
                      # run: -1.0%, -0.2%).
-INTERLEAVE = False
-REGQ_FMUL = True   # the Fp mul takes its quotient digits by VPERMQ from registers  # True: reduce group g as soon as the product completed its blocks
+INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
                     # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
+DIRECT_B = True     # the Fp mul reads b's digits straight from memory (-3..4% at p751)
+REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
+                    # (both need registers: dropped, in this order, when 32 do not suffice)
 _CONST_BASE = 0x7D000000
 _TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li")
 ZMM = [ZMMRegister(i) for i in range(32)]
@@ -197,6 +206,7 @@ class _Shape:
         p, n = fa.p, fa.n
         self.op = op                            # "mul" or "sqr"
         self.tag = {"mul": "ifma", "sqr": "ifmas", "fmul": "ifmaf"}[op]     # table labels
+        self.direct = self.regq = False         # Fp mul options (set by _emit)
         self.name = fa.name
         self.p = p
         self.NL = n
@@ -463,7 +473,7 @@ def _tables(sh):
                 assert 0 <= jj - 8 * v < 16
     t["oi"], t["os"] = oi, os_
     t["k"] = [M52]
-    if _regq(sh):
+    if sh.op == "fmul" and REGQ_FMUL:
         t["li"] = [l for l in range(8) for _ in range(8)]     # VPERMQ index: lane l
     return t
 
@@ -631,11 +641,16 @@ def _build(sh, na, op):
         mult = {(0, 0): "b0", (1, 0): "n", (0, 1): "b1", (1, 1): "b0"}    # (h, x) -> digits
     elif op == "fmul":
         # one product a b, one output
-        load_masks(kB, sh.mask_b)
-        store_digits(convert(load_limbs(rdx, 0), "b"), "b")
-        load_masks(kA, sh.mask_a)
-        A = [convert(load_limbs(rsi, 0), "a")]
-        mult = {(0, 0): "b"}
+        if sh.direct:
+            load_masks(kA, sh.mask_a)
+            A = [convert(load_limbs(rsi, 0), "a")]
+            mult = {(0, 0): "direct"}
+        else:
+            load_masks(kB, sh.mask_b)
+            store_digits(convert(load_limbs(rdx, 0), "b"), "b")
+            load_masks(kA, sh.mask_a)
+            A = [convert(load_limbs(rsi, 0), "a")]
+            mult = {(0, 0): "b"}
     else:
         # c0 = (a0 + a1)(a0 + (p - a1)), c1 = a0 (2 a1): X = a0 + a1 <= 2p - 2 and
         # Y = a0 + p - a1 <= 2p - 1 are below 2^(64 NL) (supported_sqr), so the
@@ -660,6 +675,23 @@ def _build(sh, na, op):
     Z = tr.zero()
     acc = [[[None] * na for _ in range(NB)] for _ in range(NX)]
     cnt = [[0] * NB for _ in range(NX)]
+
+    dreg = {}
+
+    def digit(j):
+        """digit j of b straight from memory: 8 bytes at the byte holding bit
+        52 j (moved back to end at byte 8 NL), shifted; IFMA reads bits 0..51"""
+        pos = W * j
+        off, shf = pos // 8, pos % 8
+        if off + 8 > 8 * NL:
+            off = 8 * NL - 8
+            shf = pos - 8 * off
+        if shf == 0:
+            return MemoryOperand(rdx + off if off else rdx, 8, broadcast=8)
+        if j not in dreg:
+            v = tr.vop(VPBROADCASTQ, MemoryOperand(rdx + off if off else rdx, 8))
+            dreg[j] = tr.vop(VPSRLQ, v, shf)
+        return dreg[j]
 
     def Av(h, i):
         return A[h][i] if 0 <= i < NAV else Z
@@ -780,7 +812,10 @@ def _build(sh, na, op):
                         continue
                     for x in range(NX):
                         if (h, x) in mult:
-                            add_to(x, q, hi, S, _smem(slots[mult[(h, x)]] + 8 * j, 8, 8))
+                            if mult[(h, x)] == "direct":
+                                add_to(x, q, hi, S, digit(j))
+                            else:
+                                add_to(x, q, hi, S, _smem(slots[mult[(h, x)]] + 8 * j, 8, 8))
         # a group whose blocks are complete (no product row adds to them after t)
         while INTERLEAVE and groups and 8 * ((groups[0][2] - 1) // 8) <= t:
             reduce_group(*groups.pop(0))
@@ -873,7 +908,7 @@ def _build(sh, na, op):
 def _regq(sh):
     """Quotient digits broadcast from registers (VPERMQ) instead of through the
     stack ({1to8} loads): the single-output Fp mul, latency-bound."""
-    return sh.op == "fmul" and REGQ_FMUL
+    return sh.op == "fmul" and sh.regq
 
 
 def _movi(tr, reg, imm):
@@ -924,15 +959,19 @@ def _emit(fa, op):
     tabs = _tables(sh)
     _tabs_cache.clear()
     _tabs_cache.update(tabs)
-    for na in range(NA_PROD, 0, -1):
+    # register-hungry options of the Fp mul first, with 3..1 product chains
+    opts = [(True, True), (False, True), (False, False)] if op == "fmul" else [(False, False)]
+    opts = [(d and DIRECT_B, r and REGQ_FMUL) for d, r in opts]
+    tries = [(o, na) for o in dict.fromkeys(opts) for na in range(NA_PROD, 0, -1)]
+    for i, ((sh.direct, sh.regq), na) in enumerate(tries):
         tr, frame = _build(sh, na, op)
         try:
             code = tr.allocate()
             break
         except _OutOfRegisters:
-            if na == 1:
+            if i == len(tries) - 1:
                 raise
-    _last_stats.update(name=sh.name, op=op, na=na, maxlive=tr.maxlive,
+    _last_stats.update(name=sh.name, op=op, na=na, maxlive=tr.maxlive, direct=sh.direct, regq=sh.regq,
                        frame=frame + (64 if ALIGN_STACK else 8), K=sh.K, ND=sh.ND)
     args = [Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a")]
     if op != "sqr":
