@@ -89,11 +89,11 @@ measured), so its quotient digits are broadcast from registers by VPERMQ
 (REGQ_FMUL: -1.7..2.2%, 2 x 3..4 processes), and its multiplier digits are
 read straight from b (DIRECT_B, as the study's C kernel does): digit j is the
 qword at the byte holding bit 52j (moved back to end at byte 8n, never past
-the object), shifted right by 0..7 bits (IFMA reads bits 0..51): an {1to8}
+the object), shifted right (0..7 bits; more when moved back; IFMA reads bits 0..51): an {1to8}
 memory operand when the shift is 0, else VPBROADCASTQ + VPSRLQ; no
 conversion and no store-to-load trip (-3..4%, 2 x 3 processes, both orders).
-Measured at p751 (rotated order in one process): about 0.96..0.99x the adx
-kernel (without DIRECT_B 0.99..1.04x; the study's C kernel 0.90..0.93x in
+Measured at p751 (rotated order in one process): 0.96..1.00x the adx
+kernel (without DIRECT_B 0.99..1.04x; the study's C kernel 0.90..0.96x in
 the same runs); p503 1.4x. In the Fp2 kernels (throughput-bound) the odd
 digits' shifts would cost more p0/p5 uops than the conversion saves.
 Tried, no gain: INTERLEAVE (+1..3%), NCRIT 8 (+0.4%), NA_PROD 4 (+1%).
