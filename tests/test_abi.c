@@ -8,8 +8,8 @@
  *     (r == a, r == b, r == a == b, t overlapping a or b, r inside t);
  * each result compared with the portable C kernel on aligned copies.
  *
- * At the ifma level: the adx kernels and the AVX-512 IFMA Fp2 mul (where the
- * field has one), compared with an Fp2 product built from the C kernels.
+ * At the ifma level: the adx kernels and the AVX-512 IFMA Fp2 mul and sqr (where
+ * the field has them), compared with an Fp2 product built from the C kernels.
  *
  *   test_abi_NAME --level x86_64|bmi2|adx|ifma [--count N]   (77: level unavailable) */
 #include <stdint.h>
@@ -71,6 +71,7 @@ static void reference(const char *name, uint64_t *out, const uint64_t *a, const 
     else if (!strcmp(name, "sqr_wide")) F(sqr_wide_c)(out, a);
 #if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
     else if (!strcmp(name, "fp2_mul")) fp2_mul_reference(out, a, b);
+    else if (!strcmp(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
 #endif
     else F(redc_c)(out, a);
 }
@@ -95,7 +96,7 @@ static void make_inputs(const struct kernel *k, uint64_t *a, uint64_t *b)
     int i;
     for (i = 0; i < B_WORDS(k); i += N)
         element(b + i);
-    if (!strcmp(k->name, "fp2_mul")) {
+    if (!strcmp(k->name, "fp2_mul") || !strcmp(k->name, "fp2_sqr")) {
         element(a);
         element(a + N);
     } else if (k->in_words == 2 * N) { /* redc: a wide product, t < p*R (or any) */
@@ -205,6 +206,13 @@ int main(int argc, char **argv)
         if (level >= FG_ISA_IFMA) {
             static const struct kernel fp2 = {"fp2_mul", (const void *)CAT(FE, _fp2_mul_ifma), 2 * N, 2 * N, 2, 2 * N};
             run_kernel(&fp2, count);
+            nk++;
+        }
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_SQR_IFMA)
+        if (level >= FG_ISA_IFMA) {
+            static const struct kernel fp2s = {"fp2_sqr", (const void *)CAT(FE, _fp2_sqr_ifma), 2 * N, 2 * N, 1, 0};
+            run_kernel(&fp2s, count);
             nk++;
         }
 #endif

@@ -80,6 +80,9 @@ class FieldAnalysis:
     # Fp2 mul has an AVX-512 IFMA kernel (ifma level): set by the emitter's
     # x86_64_ifma.supported, which decides from the shape of p and the extension
     fp2_ifma: bool = False
+    # Fp2 sqr has one too (x86_64_ifma.supported_sqr: stricter, 2p <= 2^(64n)
+    # and the larger product bound; implies fp2_ifma)
+    fp2_ifma_sqr: bool = False
 
     # ---- conversions used by the reference and the vectors ----
     def to_internal(self, x):

@@ -23,11 +23,13 @@ def build_outputs(fields, command, config):
         if asm is not None:
             analysis.plan_dispatch(fa, asm[1](fa))
             fa.fp2_ifma = emit_x86_64.fp2_ifma_supported(fa)
+            fa.fp2_ifma_sqr = fa.fp2_ifma and emit_x86_64.fp2_ifma_sqr_supported(fa)
         out.update(emit_c.emit(fa, command, config))
         if asm is not None:
             hdr = "/*\n" + emit_c.header_comment(
                 fa, "x86-64 kernels (x86_64, bmi2, adx levels%s), PeachPy" % (
-                    "; ifma Fp2 mul" if fa.fp2_ifma else ""), command, config, " * ") + " */\n"
+                    "; ifma Fp2 mul" + (", sqr" if fa.fp2_ifma_sqr else "") if fa.fp2_ifma else ""),
+                command, config, " * ") + " */\n"
             out.update(emit_x86_64.emit(fa, asm[0], hdr))
             asm_names.append(fs.name)
         hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")

@@ -33,10 +33,20 @@ def fp2_ifma_supported(fa):
     return importlib.import_module(".x86_64_ifma", __package__).supported(fa)
 
 
+def fp2_ifma_sqr_supported(fa):
+    """Whether the field gets the AVX-512 IFMA Fp2 sqr (x86_64_ifma.supported_sqr)."""
+    if fa.fp2 is None:
+        return False
+    return importlib.import_module(".x86_64_ifma", __package__).supported_sqr(fa)
+
+
 def emit(fa, emit_fn, header):
     body = emit_fn(fa)
     if fa.fp2_ifma:
-        body = body.rstrip("\n") + "\n\n" + importlib.import_module(".x86_64_ifma", __package__).emit_fp2_mul(fa)
+        ifma = importlib.import_module(".x86_64_ifma", __package__)
+        body = body.rstrip("\n") + "\n\n" + ifma.emit_fp2_mul(fa)
+        if fa.fp2_ifma_sqr:
+            body = body.rstrip("\n") + "\n\n" + ifma.emit_fp2_sqr(fa)
     text = (header +
             "\n#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)\n\n" +
             body.rstrip("\n") + "\n\n" +

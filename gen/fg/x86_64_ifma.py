@@ -1,8 +1,15 @@
-"""AVX-512 IFMA (radix 2^52) Fp2 multiplication for Montgomery fields (PeachPy emitter).
+"""AVX-512 IFMA (radix 2^52) Fp2 multiplication and squaring for Montgomery
+fields (PeachPy emitter).
 
 Entry points:
   supported(fa)      -> bool  whether fg_<name>_fp2_mul_ifma can be generated
   emit_fp2_mul(fa)   -> str   GAS text (tables + one function), run through cpp
+  supported_sqr(fa)  -> bool  whether fg_<name>_fp2_sqr_ifma can be (implies supported)
+  emit_fp2_sqr(fa)   -> str   likewise; own table labels (FG_NAME_IFMAS_*), so
+                              both texts go into one .S
+  supported_mul(fa), emit_mul(fa): an Fp mul fg_<name>_mul_ifma(r, a, b) on raw
+                              limbs (one product, one reduction; labels FG_NAME_IFMAF_*),
+                              an experiment: not emitted by fieldgen, not dispatched
 
 The function: void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a,
 const fg_NAME_fp2 *b), with fg_NAME_fp2 = { uint64_t c0[n], c1[n] } in
@@ -45,6 +52,51 @@ Design (from research/ifma, measured there; rendered here as literal code):
     quotient buffers, 0.7..5.8 KB (more groups when K is small).
   * Needs AVX512F, BW (32-bit k-ops), DQ (KADDW, KORB), IFMA and VBMI (VPERMB,
     VPERMI2B); the Function's target also lists VL.
+The squaring, void fg_NAME_fp2_sqr_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a):
+r = a^2 = (a0 + a1)(a0 - a1) + 2 a0 a1 u, the same machinery with two products
+instead of four: c0 = X Y with lane operand X = a0 + a1 and digits of
+Y = a0 + (p - a1); c1 = a0 (2 a1) with lane operand a0 and digits of 2 a1.
+  * X, Y: 64-bit limb additions (and p - a1 a subtraction) with carry/borrow
+    lookahead in k-registers, as p - b1 in the mul. X <= 2p - 2 and
+    Y <= 2p - 1 fit NL limbs when 2p <= 2^(64 NL) (supported_sqr), so the
+    carry out of the top limb is zero and X << SH fits the ND digits.
+  * 2 a1 < 2p <= 2^(64 NL) <= 2^(52 ND): its digits come from the same byte
+    gather with a table for x << 1 (i2/s2; k-masks reloaded after the lanes).
+  * Bound: T0 = X Y <= (2p-2)(2p-1), T1 = 2 a0 a1 <= 2(p-1)^2, both < 4p^2;
+    z_bound_ok checks (T + Q p) / 2^(52 ND) < 2p with T = (2p-2)(2p-1) 2^SH
+    and the largest quotient Q of the grouped reduction, exactly as for the
+    mul (whose T bound is (p-1)^2 + (p-1)p): one final subtraction suffices.
+    All IFMA operands are digits below 2^52 (normalised by the conversion;
+    IFMA reads bits 0..51 only), column sums stay far below 2^64.
+  * The two products have different lane operands (X and a0), so no S(t) is
+    shared between them (the mul shares each S(t) between c0 and c1); the
+    three-product form a0 a0 + a1 (p - a1), a0 (2 a1) would share a0's
+    shifts but costs 50% more IFMAs.
+  * Measured (ABBA in one process, 6 processes, taskset -c 1, latency):
+    p503 317 core cycles vs 331 for the scalar complex squaring (0.96x),
+    0.92x the IFMA mul, 1.97x the Fp mul; p751 475 vs 629 (0.76x), 0.88x the
+    IFMA mul, 1.57x the Fp mul. It is bound by p0/p5 vector uops (throughput
+    of independent calls 300 vs latency 317 at p503; IFMA zmm issues on p0
+    and p5 here): the two reductions (92 IFMAs at p503, as many as the two
+    products' 84), the final steps (~110 uops) and the conversions (~45)
+    do not halve with the product. Tried, no gain: NA_PROD 2, 1 (+0, +5%),
+    NCRIT 3, 6 (+2%, +1.4% p503), NCOLD 1, 3 (+4..7%, +0.6%), INTERLEAVE
+    (+7.5% p503), a group's k-masks loaded once for both outputs (-0.3%).
+The Fp mul (emit_mul): the same code with one lane operand (a), one digit
+buffer (b) and one output; T <= (p-1)^2 2^SH. Unlike the Fp2 kernels it is
+latency-bound (p751: 514 instructions, ~160 cycles of p0/p5 uops, 300
+measured), so its quotient digits are broadcast from registers by VPERMQ
+(REGQ_FMUL: -1.7..2.2%, 2 x 3..4 processes), and its multiplier digits are
+read straight from b (DIRECT_B, as the study's C kernel does): digit j is the
+qword at the byte holding bit 52j (moved back to end at byte 8n, never past
+the object), shifted right (0..7 bits; more when moved back; IFMA reads bits 0..51): an {1to8}
+memory operand when the shift is 0, else VPBROADCASTQ + VPSRLQ; no
+conversion and no store-to-load trip (-3..4%, 2 x 3 processes, both orders).
+Measured at p751 (rotated order in one process): 0.96..1.00x the adx
+kernel (without DIRECT_B 0.99..1.04x; the study's C kernel 0.90..0.96x in
+the same runs); p503 1.4x. In the Fp2 kernels (throughput-bound) the odd
+digits' shifts would cost more p0/p5 uops than the conversion saves.
+Tried, no gain: INTERLEAVE (+1..3%), NCRIT 8 (+0.4%), NA_PROD 4 (+1%).
 Measured (one process, ABBA-interleaved latency of chained calls, median of 6
 processes, taskset -c 1): p503 347 vs 438 core cycles for the dispatched scalar
 fg_p503_fp2_mul (0.79x), p751 564 vs 922 (0.61x); 2.14x and 1.87x the scalar
@@ -58,7 +110,7 @@ import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
-                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
+                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPBROADCASTQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
                             VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
                             KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW,
                             KADDW, KXORW, KORB)
@@ -129,8 +181,11 @@ ALIGN_STACK = True   # 64-byte aligned frame (rsp saved in r11, AND of rsp), vmo
                      # run: -1.0%, -0.2%).
 INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
                     # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
+DIRECT_B = True     # the Fp mul reads b's digits straight from memory (-3..4% at p751)
+REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
+                    # (both need registers: dropped, in this order, when 32 do not suffice)
 _CONST_BASE = 0x7D000000
-_TABS = ("ia", "sa", "ib", "sb", "p", "c", "pc", "oi", "os", "k")
+_TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li")
 ZMM = [ZMMRegister(i) for i in range(32)]
 TARGET = (uarch.default + isa.avx512f + isa.avx512vl + isa.avx512bw + isa.avx512dq
           + isa.avx512ifma + isa.avx512vbmi)
@@ -147,8 +202,11 @@ def _ovl(a0, a1, b0, b1):
 class _Shape:
     """Everything the kernel depends on, derived from p (and n) only."""
 
-    def __init__(self, fa):
+    def __init__(self, fa, op="mul"):
         p, n = fa.p, fa.n
+        self.op = op                            # "mul" or "sqr"
+        self.tag = {"mul": "ifma", "sqr": "ifmas", "fmul": "ifmaf"}[op]     # table labels
+        self.direct = self.regq = False         # Fp mul options (set by _emit)
         self.name = fa.name
         self.p = p
         self.NL = n
@@ -173,10 +231,24 @@ class _Shape:
             c0 = g * self.K
             yield g, c0, min(c0 + self.K, self.ND)
 
+    def t_max(self):
+        """A bound on the product T of either output (pre-shifted by SH).
+        mul: c0 = a0 b0 + a1 (p - b1) <= (p-1)^2 + (p-1)p, and c1 = a0 b1 + a1 b0
+        is smaller. sqr: c0 = (a0 + a1)(a0 + p - a1) <= (2p-2)(2p-1), and
+        c1 = a0 (2 a1) <= 2(p-1)^2 is smaller."""
+        p = self.p
+        if self.op == "mul":
+            t = (p - 1) * (p - 1) + (p - 1) * p
+        elif self.op == "fmul":
+            t = (p - 1) * (p - 1)
+        else:
+            t = (2 * p - 2) * (2 * p - 1)
+        return t << self.SH
+
     def z_bound_ok(self):
         """Z = (T + Q p) / 2^(52 ND) < 2p, so one conditional subtraction suffices."""
         p, ND = self.p, self.ND
-        tmax = ((p - 1) * (p - 1) + (p - 1) * p) << self.SH
+        tmax = self.t_max()
         qmax = 0
         for g, c0, end in self.groups():
             qg = sum(M52 << (W * (c - c0)) for c in range(c0, end))
@@ -185,20 +257,32 @@ class _Shape:
         return tmax + qmax * p < 2 * p << (W * ND)
 
 
-def supported(fa):
+def supported(fa, op="mul"):
     """IFMA Fp2 mul applies: Montgomery form, Fp2 with u^2 = -1, 2^52 | p + 1,
     1..16 limbs, and a result bound that allows one final subtraction."""
     try:
-        if fa.form != "montgomery" or fa.fp2 is None or fa.fp2.nr != -1:
+        if fa.form != "montgomery":
+            return False
+        if op != "fmul" and (fa.fp2 is None or fa.fp2.nr != -1):
             return False
         if not 1 <= fa.n <= 16 or fa.p % 2 == 0 or fa.p.bit_length() > 64 * fa.n:
             return False
-        sh = _Shape(fa)
+        if op == "sqr" and 2 * fa.p > 1 << (64 * fa.n):
+            return False                        # a0 + a1, a0 + p - a1 need 64 NL bits
+        sh = _Shape(fa, op)
         if sh.K < 1 or sh.K >= sh.ND or sh.NC > sh.ND - sh.K or sh.NC == 0:
             return False
         return sh.z_bound_ok()
     except AttributeError:
         return False
+
+
+def supported_sqr(fa):
+    """IFMA Fp2 sqr applies: as supported(), and 2p <= 2^(64 NL) (the sums
+    a0 + a1 <= 2p - 2 and a0 + p - a1 <= 2p - 1 fit the limbs, and 2 a1 the
+    digits), and the larger product bound T <= (2p-2)(2p-1) 2^SH still gives
+    Z < 2p (z_bound_ok). Implies supported(fa) (its T bound is smaller)."""
+    return supported(fa, "sqr")
 
 
 # ---------------------------------------------------------------------------
@@ -321,7 +405,7 @@ def _phys(o):
 # tables
 
 def _const_label(sh, tab):
-    return "FG_%s_IFMA_%s" % (sh.name.upper(), tab.upper())
+    return "FG_%s_%s_%s" % (sh.name.upper(), sh.tag.upper(), tab.upper())
 
 
 def _qwords_of_bytes(bs):
@@ -356,6 +440,8 @@ def _tables(sh):
     t = {}
     t["ia"], t["sa"], sh.mask_a = _conv_tables(sh, sh.SH)
     t["ib"], t["sb"], sh.mask_b = _conv_tables(sh, 0)
+    if sh.op == "sqr":
+        t["i2"], t["s2"], sh.mask_2 = _conv_tables(sh, 1)      # digits of 2x
     t["p"] = [(sh.p >> (64 * i)) & MASK64 for i in range(8 * sh.NW)]
     # C, zero-padded: CS(s) (lane l = C[s + l]) is the 8 qwords at index s + cpad
     smin, smax = 0, 0
@@ -387,16 +473,19 @@ def _tables(sh):
                 assert 0 <= jj - 8 * v < 16
     t["oi"], t["os"] = oi, os_
     t["k"] = [M52]
+    if sh.op == "fmul" and REGQ_FMUL:
+        t["li"] = [l for l in range(8) for _ in range(8)]     # VPERMQ index: lane l
     return t
 
 
 def _rodata(sh, tabs):
     lines = ["#ifdef __APPLE__"]
-    lines += ["#define %s Lfg_%s_ifma_%s" % (_const_label(sh, t), sh.name, t) for t in _TABS]
+    tl = [t for t in _TABS if t in tabs]
+    lines += ["#define %s Lfg_%s_%s_%s" % (_const_label(sh, t), sh.name, sh.tag, t) for t in tl]
     lines += [".section __TEXT,__const", "#else"]
-    lines += ["#define %s .Lfg_%s_ifma_%s" % (_const_label(sh, t), sh.name, t) for t in _TABS]
+    lines += ["#define %s .Lfg_%s_%s_%s" % (_const_label(sh, t), sh.name, sh.tag, t) for t in tl]
     lines += [".section .rodata", "#endif"]
-    for tab in _TABS:
+    for tab in tl:
         lines.append(".p2align 6")
         lines.append("%s:" % _const_label(sh, tab))
         lines += ["\t.quad 0x%016x" % x for x in tabs[tab]]
@@ -429,9 +518,10 @@ def _mem(base, off, size=64):
 # ---------------------------------------------------------------------------
 # the kernel
 
-def _build(sh, na):
+def _build(sh, na, op):
     tr = Trace()
     NL, ND, NB, NAV, NZ, NW, K = sh.NL, sh.ND, sh.NB, sh.NAV, sh.NZ, sh.NW, sh.K
+    NX = 1 if op == "fmul" else 2       # outputs (Fp2: c0, c1; Fp mul: one)
     MB = _cmem("k", 0, 8, 8)          # 2^52 - 1, {1to8}
 
     # stack layout (64-byte aligned slots)
@@ -443,10 +533,11 @@ def _build(sh, na):
         top[0] += 64 * nvec
         return slots[key]
 
-    for nm in ("b0", "b1", "n"):
+    names = {"mul": ("b0", "b1", "n"), "sqr": ("y", "d"), "fmul": ("b",)}[op]
+    for nm in names:
         slot(nm, NAV)
     for g, c0, end in sh.groups():
-        for x in range(2):
+        for x in range(NX):
             for q in range(c0 // 8, (end - 1) // 8 + 1):
                 slot(("m", g, x, q))
                 slot(("e", g, x, q))
@@ -468,39 +559,56 @@ def _build(sh, na):
                 out.append(tr.vop(VMOVDQU64, m, mask=k7, zero=True))
         return out
 
-    # --- n = p - b1 (64-bit limbs), borrow lookahead in k-registers
-    b1raw = load_limbs(rdx, 8 * NL)
-    d, kg, ke = [], [k1, k3], [k2, k4]
-    for w in range(NW):
-        pw = tr.vop(VMOVDQA64, _cmem("p", 8 * w))
-        d.append(tr.vop(VPSUBQ, pw, b1raw[w]))
-        tr.xop(VPCMPUQ, kg[w], pw, b1raw[w], 1)       # p < b (LT)
-        tr.xop(VPCMPUQ, ke[w], pw, b1raw[w], 0)       # p == b
-    if NW == 2:
-        tr.raw(KUNPCKBW, k1, k3, k1)
-        tr.raw(KUNPCKBW, k2, k4, k2)
-    tr.raw(KSHIFTLW, k3, k1, 1)
-    tr.raw(KADDW, k3, k3, k2)
-    tr.raw(KXORW, k3, k3, k2)                         # borrow into each limb
-    # masked ops take register operands only (a masked memory access would
-    # depend on the mask, which is data here): all-ones = -1 in every lane
-    ones = tr.new()
-    tr.ops.append(_Op(VPTERNLOGQ, (ones, ones, ones, 0xFF), ones, None, []))
-    d[0] = tr.vop(VPADDQ, d[0], ones, mask=k3, tied=d[0])
-    if NW == 2:
-        tr.raw(KSHIFTRW, k4, k3, 8)
-        d[1] = tr.vop(VPADDQ, d[1], ones, mask=k4, tied=d[1])
+    def all_ones():
+        # masked ops take register operands only (a masked memory access would
+        # depend on the mask, which is data here): all-ones = -1 in every lane
+        ones = tr.new()
+        tr.ops.append(_Op(VPTERNLOGQ, (ones, ones, ones, 0xFF), ones, None, []))
+        return ones
+
+    def limb_op(xs, ys, sub, ones=None):
+        """xs - ys (xs None: p) or xs + ys (NW vectors of 64-bit limbs), the borrows or carries
+        between limbs by lookahead in k-registers (k1..k4): generate g (x < y;
+        x + y < x), propagate e (x == y; x + y == 2^64 - 1), into each limb
+        ((g << 1) + e) ^ e. The borrow or carry out of limb NL - 1 is dropped
+        (lane NL of a partial vector may change: never read)."""
+        d, kg, ke = [], [k1, k3], [k2, k4]
+        for w in range(NW):
+            if sub:
+                xw = xs[w] if xs is not None else tr.vop(VMOVDQA64, _cmem("p", 8 * w))
+                d.append(tr.vop(VPSUBQ, xw, ys[w]))
+                tr.xop(VPCMPUQ, kg[w], xw, ys[w], 1)          # x < y (LT)
+                tr.xop(VPCMPUQ, ke[w], xw, ys[w], 0)          # x == y
+            else:
+                d.append(tr.vop(VPADDQ, xs[w], ys[w]))
+                tr.xop(VPCMPUQ, kg[w], d[w], xs[w], 1)        # wrapped (LT)
+                tr.xop(VPCMPUQ, ke[w], d[w], ones, 0)         # all-ones
+        if NW == 2:
+            tr.raw(KUNPCKBW, k1, k3, k1)
+            tr.raw(KUNPCKBW, k2, k4, k2)
+        tr.raw(KSHIFTLW, k3, k1, 1)
+        tr.raw(KADDW, k3, k3, k2)
+        tr.raw(KXORW, k3, k3, k2)                         # borrow/carry into each limb
+        if ones is None:
+            ones = all_ones()
+        fix = VPADDQ if sub else VPSUBQ                   # -1 or +1
+        d[0] = tr.vop(fix, d[0], ones, mask=k3, tied=d[0])
+        if NW == 2:
+            tr.raw(KSHIFTRW, k4, k3, 8)
+            d[1] = tr.vop(fix, d[1], ones, mask=k4, tied=d[1])
+        return d
 
     # --- conversion masks: k1..k3 (shifted, lane operands), k4..k6 (unshifted)
     kA, kB = [k1, k2, k3], [k4, k5, k6]
-    for v in range(NAV):
-        for ks, km in ((kA, sh.mask_a[v]), (kB, sh.mask_b[v])):
-            _movi(tr, rax, km)
+
+    def load_masks(ks, masks):
+        for v in range(NAV):
+            _movi(tr, rax, masks[v])
             tr.raw(KMOVQ, ks[v], rax)
 
     def convert(raw, which):
-        kk = kA if which == "a" else kB
-        itab, stab = ("ia", "sa") if which == "a" else ("ib", "sb")
+        kk = kA if which in ("a", "2") else kB
+        itab, stab = {"a": ("ia", "sa"), "b": ("ib", "sb"), "2": ("i2", "s2")}[which]
         shifts = _tabs_cache[stab]
         out = []
         for v in range(NAV):
@@ -518,17 +626,72 @@ def _build(sh, na):
         for v, x in enumerate(vecs):
             tr.xop(_STST(), _smem(slots[name] + 64 * v), x)
 
-    store_digits(convert(d, "b"), "n")
-    store_digits(convert(load_limbs(rdx, 0), "b"), "b0")
-    store_digits(convert(b1raw, "b"), "b1")
-    A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
+    if op == "mul":
+        # n = p - b1; c0 = a0 b0 + a1 n, c1 = a0 b1 + a1 b0
+        b1raw = load_limbs(rdx, 8 * NL)
+        d = limb_op(None, b1raw, True)              # xs None: p
+        for v in range(NAV):
+            for ks, km in ((kA, sh.mask_a[v]), (kB, sh.mask_b[v])):
+                _movi(tr, rax, km)
+                tr.raw(KMOVQ, ks[v], rax)
+        store_digits(convert(d, "b"), "n")
+        store_digits(convert(load_limbs(rdx, 0), "b"), "b0")
+        store_digits(convert(b1raw, "b"), "b1")
+        A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
+        mult = {(0, 0): "b0", (1, 0): "n", (0, 1): "b1", (1, 1): "b0"}    # (h, x) -> digits
+    elif op == "fmul":
+        # one product a b, one output
+        if sh.direct:
+            load_masks(kA, sh.mask_a)
+            A = [convert(load_limbs(rsi, 0), "a")]
+            mult = {(0, 0): "direct"}
+        else:
+            load_masks(kB, sh.mask_b)
+            store_digits(convert(load_limbs(rdx, 0), "b"), "b")
+            load_masks(kA, sh.mask_a)
+            A = [convert(load_limbs(rsi, 0), "a")]
+            mult = {(0, 0): "b"}
+    else:
+        # c0 = (a0 + a1)(a0 + (p - a1)), c1 = a0 (2 a1): X = a0 + a1 <= 2p - 2 and
+        # Y = a0 + p - a1 <= 2p - 1 are below 2^(64 NL) (supported_sqr), so the
+        # dropped carry out of limb NL - 1 is zero; 2 a1 < 2^(64 NL) <= 2^(52 ND)
+        # is converted by a table that shifts by one bit.
+        a0raw = load_limbs(rsi, 0)
+        a1raw = load_limbs(rsi, 8 * NL)
+        ones = all_ones()
+        n = limb_op(None, a1raw, True, ones)
+        X = limb_op(a0raw, a1raw, False, ones)
+        Y = limb_op(a0raw, n, False, ones)
+        load_masks(kA, sh.mask_a)
+        load_masks(kB, sh.mask_b)
+        store_digits(convert(Y, "b"), "y")
+        A = [convert(X, "a"), convert(a0raw, "a")]
+        load_masks(kA, sh.mask_2)
+        store_digits(convert(a1raw, "2"), "d")
+        mult = {(0, 0): "y", (1, 1): "d"}
 
     # --- product and reduction. acc[x][q]: the values that sum to block q of
     # output x (entries < na: the product chains; more: pending addends).
     Z = tr.zero()
-    acc = [[[None] * na for _ in range(NB)] for _ in range(2)]
-    cnt = [[0] * NB for _ in range(2)]
-    mult = {(0, 0): "b0", (1, 0): "n", (0, 1): "b1", (1, 1): "b0"}    # (h, x) -> digits
+    acc = [[[None] * na for _ in range(NB)] for _ in range(NX)]
+    cnt = [[0] * NB for _ in range(NX)]
+
+    dreg = {}
+
+    def digit(j):
+        """digit j of b straight from memory: 8 bytes at the byte holding bit
+        52 j (moved back to end at byte 8 NL), shifted; IFMA reads bits 0..51"""
+        pos = W * j
+        off, shf = pos // 8, pos % 8
+        if off + 8 > 8 * NL:
+            off = 8 * NL - 8
+            shf = pos - 8 * off
+        if shf == 0:
+            return MemoryOperand(rdx + off if off else rdx, 8, broadcast=8)
+        if j not in dreg:
+            v = tr.vop(VPBROADCASTQ, MemoryOperand(rdx + off if off else rdx, 8))
+            dreg[j] = tr.vop(VPSRLQ, v, shf)
+        return dreg[j]
 
     def Av(h, i):
         return A[h][i] if 0 <= i < NAV else Z
@@ -551,7 +714,8 @@ def _build(sh, na):
 
     def reduce_group(g, c0, end):
         qa, qz = c0 // 8, (end - 1) // 8
-        for x in range(2):
+        qreg = {}
+        for x in range(NX):
             lo, hi_ = {}, {}
             for q in range(qa, qz + 1):
                 v = block(x, q)
@@ -570,8 +734,16 @@ def _build(sh, na):
                     s = tr.vop(VPADDQ, s, shv, mask=k1, tied=s)
                 mv = tr.vop(VPANDQ, s, MB)
                 ev = tr.vop(VPSRLQ, s, 52)
-                tr.xop(_STST(), _smem(slots[("m", g, x, q)]), mv)
-                tr.xop(_STST(), _smem(slots[("e", g, x, q)]), ev)
+                if _regq(sh):
+                    for c in range(max(c0, 8 * q), min(end, 8 * q + 8)):
+                        li = tr.vop(VMOVDQA64, _cmem("li", 8 * (c % 8)))
+                        qreg[("m", x, c)] = tr.vop(VPERMQ, li, mv)
+                        if c + 1 < end:
+                            li = tr.vop(VMOVDQA64, _cmem("li", 8 * (c % 8)))
+                            qreg[("e", x, c)] = tr.vop(VPERMQ, li, ev)
+                else:
+                    tr.xop(_STST(), _smem(slots[("m", g, x, q)]), mv)
+                    tr.xop(_STST(), _smem(slots[("e", g, x, q)]), ev)
                 if q == qz:
                     tv = tr.vop(VPADDQ, ev, hi_[q])
             # carry of column end-1 into column end (lane shift by one)
@@ -606,11 +778,14 @@ def _build(sh, na):
             crit = _ovl(8 * q, 8 * q + 7, n0, n1)
             if crit or not INTERLEAVE:
                 nch = min(len(tl), NCRIT if crit else NCOLD)
-                chains = [[block(x, q)] + [None] * (nch - 1) for x in range(2)]
+                chains = [[block(x, q)] + [None] * (nch - 1) for x in range(NX)]
             for i, (hi, kind, c, s) in enumerate(tl):
                 cs = tr.vop(VMOVDQU64, _cmem("c", s + sh.cpad))
-                for x in range(2):
-                    m = _smem(slots[(kind, g, x, c // 8)] + 8 * (c % 8), 8, 8)
+                for x in range(NX):
+                    if _regq(sh):
+                        m = qreg[(kind, x, c)]
+                    else:
+                        m = _smem(slots[(kind, g, x, c // 8)] + 8 * (c % 8), 8, 8)
                     if crit or not INTERLEAVE:
                         a0 = chains[x][i % nch]
                         if a0 is None:
@@ -619,12 +794,12 @@ def _build(sh, na):
                     else:
                         add_to(x, q, hi, cs, m)
             if crit or not INTERLEAVE:
-                for x in range(2):
+                for x in range(NX):
                     acc[x][q] = [_tsum(tr, [v for v in chains[x] if v is not None])] + [None] * (na - 1)
 
     groups = list(sh.groups())
     for t in range(-7, ND):
-        for h in range(2):
+        for h in range(len(A)):
             q0, r = t // 8, t % 8
             if r == 0:
                 S = Av(h, q0)
@@ -635,18 +810,22 @@ def _build(sh, na):
                     j = 8 * q - t - hi
                     if not (0 <= j < ND and _ovl(8 * q, 8 * q + 7, j + hi, j + hi + ND - 1)):
                         continue
-                    for x in range(2):
-                        add_to(x, q, hi, S, _smem(slots[mult[(h, x)]] + 8 * j, 8, 8))
+                    for x in range(NX):
+                        if (h, x) in mult:
+                            if mult[(h, x)] == "direct":
+                                add_to(x, q, hi, S, digit(j))
+                            else:
+                                add_to(x, q, hi, S, _smem(slots[mult[(h, x)]] + 8 * j, 8, 8))
         # a group whose blocks are complete (no product row adds to them after t)
         while INTERLEAVE and groups and 8 * ((groups[0][2] - 1) // 8) <= t:
             reduce_group(*groups.pop(0))
     for grp in groups:
         reduce_group(*grp)
-    tot = [[block(x, q) for q in range(NB)] for x in range(2)]
+    tot = [[block(x, q) for q in range(NB)] for x in range(NX)]
 
     # --- final step per output
     res = []
-    for x in range(2):
+    for x in range(NX):
         Zv = []
         qb, off = ND // 8, ND % 8
 
@@ -716,7 +895,7 @@ def _build(sh, na):
                 parts.append(tr.vop(sins, pv, _cmem("os", 8 * (NW * tt + v))))
             outs.append(tr.vop(VPTERNLOGQ, parts[1], parts[2], 0xFE, tied=parts[0]))
         res.append(outs)
-    for x in range(2):
+    for x in range(NX):
         for v in range(NW):
             m = _mem(rdi, 8 * NL * x + 64 * v)
             if 8 * v + 8 <= NL:
@@ -724,6 +903,12 @@ def _build(sh, na):
             else:
                 tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
     return tr, frame
+
+
+def _regq(sh):
+    """Quotient digits broadcast from registers (VPERMQ) instead of through the
+    stack ({1to8} loads): the single-output Fp mul, latency-bound."""
+    return sh.op == "fmul" and sh.regq
 
 
 def _movi(tr, reg, imm):
@@ -769,25 +954,30 @@ _tabs_cache = {}
 _last_stats = {}
 
 
-def emit_fp2_mul(fa):
-    assert supported(fa)
-    sh = _Shape(fa)
+def _emit(fa, op):
+    sh = _Shape(fa, op)
     tabs = _tables(sh)
     _tabs_cache.clear()
     _tabs_cache.update(tabs)
-    for na in range(NA_PROD, 0, -1):
-        tr, frame = _build(sh, na)
+    # register-hungry options of the Fp mul first, with 3..1 product chains
+    opts = [(True, True), (False, True), (False, False)] if op == "fmul" else [(False, False)]
+    opts = [(d and DIRECT_B, r and REGQ_FMUL) for d, r in opts]
+    tries = [(o, na) for o in dict.fromkeys(opts) for na in range(NA_PROD, 0, -1)]
+    for i, ((sh.direct, sh.regq), na) in enumerate(tries):
+        tr, frame = _build(sh, na, op)
         try:
             code = tr.allocate()
             break
         except _OutOfRegisters:
-            if na == 1:
+            if i == len(tries) - 1:
                 raise
-    _last_stats.update(name=sh.name, na=na, maxlive=tr.maxlive, frame=frame + (64 if ALIGN_STACK else 8),
-                       K=sh.K, ND=sh.ND)
-    args = (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"),
-            Argument(ptr(const_uint64_t), name="b"))
-    fn = _Function("fg_%s_fp2_mul_ifma" % sh.name, args, target=TARGET)
+    _last_stats.update(name=sh.name, op=op, na=na, maxlive=tr.maxlive, direct=sh.direct, regq=sh.regq,
+                       frame=frame + (64 if ALIGN_STACK else 8), K=sh.K, ND=sh.ND)
+    args = [Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a")]
+    if op != "sqr":
+        args.append(Argument(ptr(const_uint64_t), name="b"))
+    fname = "fg_%s_mul_ifma" % sh.name if op == "fmul" else "fg_%s_fp2_%s_ifma" % (sh.name, op)
+    fn = _Function(fname, tuple(args), target=TARGET)
     with fn:
         if ALIGN_STACK:
             MOV(r11, rsp)
@@ -805,3 +995,29 @@ def emit_fp2_mul(fa):
         RETURN()
     text = _finalize(fn).format(assembly_format="gas")
     return _rodata(sh, tabs) + "\n" + _fix_consts(text, sh)
+
+
+def emit_fp2_mul(fa):
+    """void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a, const fg_NAME_fp2 *b)"""
+    assert supported(fa)
+    return _emit(fa, "mul")
+
+
+def supported_mul(fa):
+    """IFMA Fp mul (one product, one reduction) applies: Montgomery form,
+    2^52 | p + 1, 1..16 limbs, Z < 2p for T <= (p-1)^2 2^SH. Not wired into the
+    dispatcher (an experiment: emit_mul)."""
+    return supported(fa, "fmul")
+
+
+def emit_mul(fa):
+    """void fg_NAME_mul_ifma(uint64_t r[n], const uint64_t a[n], const uint64_t b[n]):
+    r = a b / R mod p, canonical inputs and output (the Fp kernels' contract)."""
+    assert supported_mul(fa)
+    return _emit(fa, "fmul")
+
+
+def emit_fp2_sqr(fa):
+    """void fg_NAME_fp2_sqr_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a): r = a^2"""
+    assert supported_sqr(fa)
+    return _emit(fa, "sqr")

@@ -197,6 +197,12 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 #if FG_P751_HAVE_FP2_IFMA
 void fg_p751_fp2_mul_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
 #endif
+/* The kernel fg_p751_fp2_sqr runs at the ifma level, likewise (two products in
+ * radix 2^52: (a0 + a1)(a0 + p - a1) and a0 (2 a1)). */
+#define FG_P751_HAVE_FP2_SQR_IFMA FG_P751_HAVE_ASM
+#if FG_P751_HAVE_FP2_SQR_IFMA
+void fg_p751_fp2_sqr_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a);
+#endif
 /* r = a^2: complex squaring, two Fp multiplications of unreduced operands. */
 void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 /* r = b*a for b in Fp. */

@@ -1,6 +1,6 @@
-"""The AVX-512 IFMA Fp2 mul emitter (gen/fg/x86_64_ifma.py): which fields it
-accepts, deterministic self-contained text, straight-line shape, and (when the
-CPU has AVX512-IFMA/VBMI and a C compiler is found) the generated function run
+"""The AVX-512 IFMA Fp2 mul and sqr emitter (gen/fg/x86_64_ifma.py): which fields
+it accepts, deterministic self-contained text, straight-line shape, and (when the
+CPU has AVX512-IFMA/VBMI and a C compiler is found) the generated functions run
 through ctypes against Python integers, for fields of 1, 7, 8, 12 and 16 limbs.
 
 Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x86_64_ifma
@@ -50,7 +50,9 @@ class Supported(unittest.TestCase):
     def test_accepts(self):
         for name, mod in FIELDS.items():
             self.assertTrue(x86_64_ifma.supported(_fa(name, mod)), name)
+            self.assertTrue(x86_64_ifma.supported_sqr(_fa(name, mod)), name)
         self.assertTrue(x86_64_ifma.supported(_fa("m521", "2^521 - 1")))
+        self.assertTrue(x86_64_ifma.supported_sqr(_fa("m521", "2^521 - 1")))
 
     def test_rejects(self):
         self.assertFalse(x86_64_ifma.supported(_fa("p503", FIELDS["p503"], nr=None)))   # no Fp2
@@ -58,6 +60,15 @@ class Supported(unittest.TestCase):
         self.assertFalse(x86_64_ifma.supported(_fa("p384", "2^384 - 2^128 - 2^96 + 2^32 - 1")))
         self.assertFalse(x86_64_ifma.supported(_fa("m61", "2^61 - 1")))                 # pseudo-Mersenne
         self.assertFalse(x86_64_ifma.supported(_fa("b1024", "2^399 * 3^394 - 1")))     # Z < 2p fails
+        self.assertFalse(x86_64_ifma.supported_sqr(_fa("b1024", "2^399 * 3^394 - 1")))
+        self.assertFalse(x86_64_ifma.supported_sqr(_fa("q", "2^250 * 3^159 - 1", nr=-3)))
+        # 1023 bits in 16 limbs: the mul's bound holds, the sqr's (T < 4p^2) does not
+        # the Fp mul needs no extension, but the shape of p + 1
+        self.assertTrue(x86_64_ifma.supported_mul(_fa("p503", FIELDS["p503"], nr=None)))
+        self.assertFalse(x86_64_ifma.supported_mul(_fa("p384", "2^384 - 2^128 - 2^96 + 2^32 - 1", nr=None)))
+        b1023 = _fa("b1023", "2^76 * 3^597 - 1")
+        self.assertTrue(x86_64_ifma.supported(b1023))
+        self.assertFalse(x86_64_ifma.supported_sqr(b1023))
 
 
 class Text(unittest.TestCase):
@@ -77,11 +88,28 @@ class Text(unittest.TestCase):
         # every {1to8} broadcast is printed as such (PeachPy 0.2.0 dropped it)
         self.assertIn("(%rsp){1to8}", a)
 
+    def test_sqr_text(self):
+        fa = _fa("p751", FIELDS["p751"])
+        a, b = x86_64_ifma.emit_fp2_sqr(fa), x86_64_ifma.emit_fp2_sqr(fa)
+        self.assertEqual(a, b)
+        # own table labels: the mul's and the sqr's text go into one .S
+        self.assertIn("#define FG_P751_IFMAS_C .Lfg_p751_ifmas_c", a)
+        self.assertNotIn("FG_P751_IFMA_C", a)
+        body = a[a.index("\nfg_p751_fp2_sqr_ifma:"):]
+        instrs = [ln.split()[0] for ln in body.splitlines()[1:]
+                  if ln.startswith("\t") and not ln.startswith("\t.")]
+        self.assertEqual(instrs[-2:], ["vzeroupper", "ret"])
+        self.assertFalse([i for i in instrs if i.startswith("j") or i.startswith("call")])
+        self.assertNotIn("%rdx", body)          # two arguments
+        mul = x86_64_ifma.emit_fp2_mul(fa)
+        nmul = lambda t: len(re.findall(r"\tvpmadd52[lh]uq ", t))
+        self.assertLess(nmul(a), nmul(mul))     # two products instead of four
+
 
 @unittest.skipUnless(_cpu_has_ifma() and shutil.which(os.environ.get("CC", "cc")),
                      "needs an AVX512-IFMA/VBMI CPU and a C compiler")
 class Run(unittest.TestCase):
-    def _check(self, name, mod, count):
+    def _check(self, name, mod, count, op="mul"):
         fa = _fa(name, mod)
         p, n = fa.p, fa.n
         R = 1 << (64 * n)
@@ -90,10 +118,11 @@ class Run(unittest.TestCase):
             src = os.path.join(d, "k.S")
             so = os.path.join(d, "k.so")
             with open(src, "w") as f:
-                f.write(x86_64_ifma.emit_fp2_mul(fa))
+                f.write({"mul": x86_64_ifma.emit_fp2_mul, "sqr": x86_64_ifma.emit_fp2_sqr,
+                         "fmul": x86_64_ifma.emit_mul}[op](fa))
                 f.write('\n.section .note.GNU-stack,"",%progbits\n')
             subprocess.run([os.environ.get("CC", "cc"), "-shared", "-o", so, src], check=True)
-            fn = getattr(ctypes.CDLL(so), "fg_%s_fp2_mul_ifma" % name)
+            fn = getattr(ctypes.CDLL(so), "fg_%s_mul_ifma" % name if op == "fmul" else "fg_%s_fp2_%s_ifma" % (name, op))
             T = ctypes.c_uint64 * (2 * n)
             rng = random.Random(n)
             edge = [0, 1, 2, p - 1, p - 2] + [(1 << k) % p for k in range(0, p.bit_length(), 37)]
@@ -109,6 +138,19 @@ class Run(unittest.TestCase):
                 return sum(t[h * n + i] << (64 * i) for i in range(n))
             for k, (a0, a1, b0, b1) in enumerate(vals):
                 A, B = limbs(a0, a1), limbs(b0, b1)
+                if op == "fmul":                # Fp: r = a0 b0 / R, r == a, r == b, separate
+                    X, Y = T(*A[:n]), T(*B[:n])
+                    r = [X, Y, T()][k % 3]
+                    fn(r, X, Y)
+                    self.assertEqual(value(r, 0), a0 * b0 * rinv % p, (name, op, k))
+                    continue
+                if op == "sqr":
+                    r = A if k % 2 else T()
+                    fn(r, A)                    # r == a, or separate
+                    want0 = (a0 * a0 - a1 * a1) * rinv % p
+                    want1 = 2 * a0 * a1 * rinv % p
+                    self.assertEqual((value(r, 0), value(r, 1)), (want0, want1), (name, op, k))
+                    continue
                 if k % 3 == 0:
                     r = A
                     fn(A, A, B)                 # r == a
@@ -125,6 +167,15 @@ class Run(unittest.TestCase):
     def test_fields(self):
         for name, mod in FIELDS.items():
             self._check(name, mod, 150)
+
+    def test_fields_sqr(self):
+        for name, mod in FIELDS.items():
+            self._check(name, mod, 150, "sqr")
+
+    def test_fields_fp_mul(self):
+        # the Fp mul (emit_mul, not wired into the dispatcher), no Fp2 needed
+        for name, mod in list(FIELDS.items()) + [("b1023", "2^76 * 3^597 - 1")]:
+            self._check(name, mod, 100, "fmul")
 
 
 if __name__ == "__main__":
