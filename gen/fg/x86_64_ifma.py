@@ -118,6 +118,8 @@ from peachpy.x86_64.registers import (rax, rcx, rdx, rsi, rdi, rsp, r8, r9, r10,
                                       k1, k2, k3, k4, k5, k6, k7, ZMMRegister)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
+from .x86_64_tables import Tables
+
 # ---------------------------------------------------------------------------
 # PeachPy 0.2.0 AVX-512 GAS-output fixes (research/ifma/ppy_patch.py):
 #  1. physical k registers made Function.finalize's liveness analysis assert;
@@ -184,8 +186,8 @@ INTERLEAVE = False  # True: reduce group g as soon as the product completed its 
 DIRECT_B = True     # the Fp mul reads b's digits straight from memory (-3..4% at p751)
 REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
                     # (both need registers: dropped, in this order, when 32 do not suffice)
-_CONST_BASE = 0x7D000000
 _TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li")
+_TABLE_BASE, _TABLE_STRIDE = 0x7D000000, 0x100000   # RIP placeholders (x86_64_tables)
 ZMM = [ZMMRegister(i) for i in range(32)]
 TARGET = (uarch.default + isa.avx512f + isa.avx512vl + isa.avx512bw + isa.avx512dq
           + isa.avx512ifma + isa.avx512vbmi)
@@ -404,8 +406,8 @@ def _phys(o):
 # ---------------------------------------------------------------------------
 # tables
 
-def _const_label(sh, tab):
-    return "FG_%s_%s_%s" % (sh.name.upper(), sh.tag.upper(), tab.upper())
+def _labels(sh):
+    return Tables(sh.name, sh.tag, _TABS, _TABLE_BASE, _TABLE_STRIDE)
 
 
 def _qwords_of_bytes(bs):
@@ -478,33 +480,9 @@ def _tables(sh):
     return t
 
 
-def _rodata(sh, tabs):
-    lines = ["#ifdef __APPLE__"]
-    tl = [t for t in _TABS if t in tabs]
-    lines += ["#define %s Lfg_%s_%s_%s" % (_const_label(sh, t), sh.name, sh.tag, t) for t in tl]
-    lines += [".section __TEXT,__const", "#else"]
-    lines += ["#define %s .Lfg_%s_%s_%s" % (_const_label(sh, t), sh.name, sh.tag, t) for t in tl]
-    lines += [".section .rodata", "#endif"]
-    for tab in tl:
-        lines.append(".p2align 6")
-        lines.append("%s:" % _const_label(sh, tab))
-        lines += ["\t.quad 0x%016x" % x for x in tabs[tab]]
-    return "\n".join(lines) + "\n"
-
-
 def _cmem(tab, qword_index, size=64, bcast=None):
-    off = _CONST_BASE + 0x100000 * _TABS.index(tab) + 8 * qword_index
+    off = _TABLE_BASE + _TABLE_STRIDE * _TABS.index(tab) + 8 * qword_index
     return MemoryOperand(RIPRelativeOffset(off), size, broadcast=bcast)
-
-
-def _fix_consts(text, sh):
-    def sub(mo):
-        v = int(mo.group(1))
-        if v < _CONST_BASE:
-            return mo.group(0)
-        v -= _CONST_BASE
-        return "%s+%d(%%rip)" % (_const_label(sh, _TABS[v // 0x100000]), v % 0x100000)
-    return re.sub(r"(\d+)\(%rip\)", sub, text)
 
 
 def _smem(off, size=64, bcast=None):
@@ -994,7 +972,8 @@ def _emit(fa, op):
         VZEROUPPER()
         RETURN()
     text = _finalize(fn).format(assembly_format="gas")
-    return _rodata(sh, tabs) + "\n" + _fix_consts(text, sh)
+    labels = _labels(sh)
+    return labels.rodata(tabs, align_each=True) + "\n" + labels.resolve(text)
 
 
 def emit_fp2_mul(fa):

@@ -55,15 +55,20 @@ from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, r
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
+from .x86_64_tables import Tables
+
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
 POW2_MULX = True           # see _row_disjoint
 NEGQ_KERNELS = (("x86_64", "mul"),)
 
-# RIP-relative placeholders: PeachPy 0.2.0 cannot print constants in GAS syntax,
-# so constant operands use a recognizable offset rewritten into a local label.
-_CONST_BASE = 0x7E000000
+# the constant tables (x86_64_tables: RIP placeholders rewritten into labels)
+_TABLE_NAMES = ("q", "p", "s")
+
+
+def _tables(name):
+    return Tables(name, "mont", _TABLE_NAMES, 0x7E000000, 0x10000)
 
 # allocation order (deterministic); rsp never, rdx/rax reserved per level
 _POOL = (rcx, r8, r9, r10, r11, rsi, rdi, rax, rbx, rbp, r12, r13, r14, r15, rdx)
@@ -124,9 +129,9 @@ def _finalize(fn):
 class Kernel:
     """Records instructions for one PeachPy function and manages registers."""
 
-    def __init__(self, level, consts):
+    def __init__(self, level, tables):
         self.level = level
-        self.consts = consts            # name -> index base of constant table
+        self.tables = tables            # x86_64_tables.Tables of the field
         self.code = []
         self.free = []
         reserved = {rsp}
@@ -251,7 +256,7 @@ class Kernel:
         self.locked.discard(v)
 
     def const(self, table, j):
-        return MemoryOperand(RIPRelativeOffset(_CONST_BASE + 0x10000 * self.consts[table] + 8 * j), 8)
+        return MemoryOperand(RIPRelativeOffset(self.tables.offset(table, 8 * j)), 8)
 
     # -- accumulator rows ------------------------------------------------
     def row(self, acc, x, Y, J, base, pow2=None, hi_pos=None, split=False):
@@ -1317,7 +1322,7 @@ def _kara(sh, op, level):
 
 def _build(sh, op, level):
     n = sh.n
-    k = Kernel(level, {"q": 0, "p": 1, "s": 2})
+    k = Kernel(level, _tables(sh.name))
     if (level, op) in NEGQ_KERNELS:
         k.negq = sh.negq
     k.c_last_mulq = n > 4
@@ -1382,47 +1387,17 @@ def _build(sh, op, level):
     return k.finish(fname, _args(kind), _target(level))
 
 
-def _const_label(sh, tab):
-    """Name of a constant table: a cpp macro, defined by _rodata as an
-    assembler-local label of the object format (.L on ELF, L on Mach-O)."""
-    return "FG_%s_MONT_%s" % (sh.name.upper(), tab.upper())
-
-
-def _rodata(sh):
-    tabs = [("q", sh.q_limbs), ("p", sh.p_limbs)]
-    if sh.pow2:
-        tabs.append(("s", sh.s_limbs))
-    lines = ["#ifdef __APPLE__"]
-    lines += ["#define %s Lfg_%s_mont_%s" % (_const_label(sh, t), sh.name, t) for t, _ in tabs]
-    lines += [".section __TEXT,__const", "#else"]
-    lines += ["#define %s .Lfg_%s_mont_%s" % (_const_label(sh, t), sh.name, t) for t, _ in tabs]
-    lines += [".section .rodata", "#endif", ".p2align 6"]
-    for tab, limbs in tabs:
-        lines.append("%s:" % _const_label(sh, tab))
-        lines += ["\t.quad 0x%016x" % x for x in limbs]
-    return "\n".join(lines) + "\n"
-
-
-def _fix_consts(text, sh):
-    import re
-
-    def sub(mo):
-        v = int(mo.group(1))
-        if v < _CONST_BASE:
-            return mo.group(0)
-        v -= _CONST_BASE
-        tab = ("q", "p", "s")[v // 0x10000]
-        return "%s+%d(%%rip)" % (_const_label(sh, tab), v % 0x10000)
-    return re.sub(r"(\d+)\(%rip\)", sub, text)
-
-
 def emit_montgomery(fa):
     sh = _Shape(fa)
-    out = [_rodata(sh)]
+    tables = _tables(sh.name)
+    contents = {"q": sh.q_limbs, "p": sh.p_limbs}
+    if sh.pow2:
+        contents["s"] = sh.s_limbs
+    out = [tables.rodata(contents)]
     for level in LEVELS:
         for op in OPS:
             out.append(_build(sh, op, level))
-    return _fix_consts("\n".join(out), sh)
+    return tables.resolve("\n".join(out))
 
 
 def _pow2_mulx_rows(sh):

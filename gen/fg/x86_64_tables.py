@@ -1,0 +1,63 @@
+"""Constant tables of the PeachPy emitters, addressed RIP-relative.
+
+PeachPy 0.2.0 cannot print a label in a RIP-relative operand in GAS syntax.
+The emitters therefore address byte `off` of table `name` as the plain RIP
+offset `base + stride * index(name) + off` (a placeholder no real kernel
+offset reaches), and `resolve` rewrites every placeholder in the printed text
+into `MACRO+off(%rip)`. `rodata` defines one cpp macro per table, naming an
+assembler-local label of the object format (`.L...` in .rodata on ELF,
+`L...` in __TEXT,__const on Mach-O), and emits the tables; the .S file is run
+through cpp, so one text serves both formats.
+"""
+
+from __future__ import annotations
+
+import re
+
+
+class Tables:
+    def __init__(self, field, family, names, base, stride):
+        """field: the field's name; family: the kernels' label tag ("mont",
+        "ifma", ...); names: every table the family may use, in a fixed order."""
+        self.field, self.family, self.names = field, family, tuple(names)
+        self.base, self.stride = base, stride
+
+    def macro(self, name):
+        return "FG_%s_%s_%s" % (self.field.upper(), self.family.upper(), name.upper())
+
+    def offset(self, name, byte=0):
+        """The RIP placeholder of byte `byte` of table `name`."""
+        assert 0 <= byte < self.stride
+        return self.base + self.stride * self.names.index(name) + byte
+
+    def rodata(self, contents, align_each=False):
+        """The macros and the tables: contents maps a table name to its qwords
+        (emitted in `names` order); 64-byte aligned as a whole, or each table
+        on its own when align_each (tables read as whole zmm vectors)."""
+        used = [t for t in self.names if t in contents]
+        label = "fg_%s_%s_%%s" % (self.field, self.family)
+        lines = ["#ifdef __APPLE__"]
+        lines += ["#define %s L%s" % (self.macro(t), label % t) for t in used]
+        lines += [".section __TEXT,__const", "#else"]
+        lines += ["#define %s .L%s" % (self.macro(t), label % t) for t in used]
+        lines += [".section .rodata", "#endif"]
+        if not align_each:
+            lines.append(".p2align 6")
+        for t in used:
+            if align_each:
+                lines.append(".p2align 6")
+            lines.append("%s:" % self.macro(t))
+            lines += ["\t.quad 0x%016x" % x for x in contents[t]]
+        return "\n".join(lines) + "\n"
+
+    def resolve(self, text):
+        """Every placeholder `N(%rip)` of these tables in text, as `MACRO+off(%rip)`."""
+        end = self.base + self.stride * len(self.names)
+
+        def sub(mo):
+            v = int(mo.group(1))
+            if not self.base <= v < end:
+                return mo.group(0)
+            v -= self.base
+            return "%s+%d(%%rip)" % (self.macro(self.names[v // self.stride]), v % self.stride)
+        return re.sub(r"(\d+)\(%rip\)", sub, text)
