@@ -121,7 +121,7 @@ from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 from .x86_64_tables import Tables
 
 # ---------------------------------------------------------------------------
-# PeachPy 0.2.0 AVX-512 GAS-output fixes (research/ifma/ppy_patch.py):
+# PeachPy 0.2.0 AVX-512 GAS-output fixes (found by the study in research/ifma/):
 #  1. physical k registers made Function.finalize's liveness analysis assert;
 #  2./3. ZMMRegister, KRegister and MaskedRegister had no .format();
 #  4. a {1to8} memory broadcast was printed without "{1to8}" (a SILENT
@@ -262,21 +262,18 @@ class _Shape:
 def supported(fa, op="mul"):
     """IFMA Fp2 mul applies: Montgomery form, Fp2 with u^2 = -1, 2^52 | p + 1,
     1..16 limbs, and a result bound that allows one final subtraction."""
-    try:
-        if fa.form != "montgomery":
-            return False
-        if op != "fmul" and (fa.fp2 is None or fa.fp2.nr != -1):
-            return False
-        if not 1 <= fa.n <= 16 or fa.p % 2 == 0 or fa.p.bit_length() > 64 * fa.n:
-            return False
-        if op == "sqr" and 2 * fa.p > 1 << (64 * fa.n):
-            return False                        # a0 + a1, a0 + p - a1 need 64 NL bits
-        sh = _Shape(fa, op)
-        if sh.K < 1 or sh.K >= sh.ND or sh.NC > sh.ND - sh.K or sh.NC == 0:
-            return False
-        return sh.z_bound_ok()
-    except AttributeError:
+    if fa.form != "montgomery":
         return False
+    if op != "fmul" and (fa.fp2 is None or fa.fp2.nr != -1):
+        return False
+    if not 1 <= fa.n <= 16 or fa.p % 2 == 0 or fa.p.bit_length() > 64 * fa.n:
+        return False
+    if op == "sqr" and 2 * fa.p > 1 << (64 * fa.n):
+        return False                            # a0 + a1, a0 + p - a1 need 64 NL bits
+    sh = _Shape(fa, op)
+    if sh.K < 1 or sh.K >= sh.ND or sh.NC > sh.ND - sh.K or sh.NC == 0:
+        return False
+    return sh.z_bound_ok()
 
 
 def supported_sqr(fa):
