@@ -77,11 +77,11 @@ class FieldAnalysis:
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first
     dispatch: dict = field(default_factory=dict)
     have_asm: bool = False
-    # Fp2 mul has an AVX-512 IFMA kernel (ifma level): set by the emitter's
-    # x86_64_ifma.supported, which decides from the shape of p and the extension
+    # the ifma level runs an AVX-512 IFMA kernel for the Fp2 mul (and sqr): set
+    # by x86_64_ifma.choose, from the shape of p and the extension (whether one
+    # can be generated) and the generated code (whether it beats the scalar
+    # path); fp2_ifma_sqr implies fp2_ifma
     fp2_ifma: bool = False
-    # Fp2 sqr has one too (x86_64_ifma.supported_sqr: stricter, 2p <= 2^(64n)
-    # and the larger product bound; implies fp2_ifma)
     fp2_ifma_sqr: bool = False
 
     # ---- conversions used by the reference and the vectors ----

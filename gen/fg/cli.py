@@ -22,15 +22,14 @@ def build_outputs(fields, command, config):
         asm = emit_x86_64.backend(fa)
         if asm is not None:
             analysis.plan_dispatch(fa, asm[1](fa))
-            fa.fp2_ifma = emit_x86_64.fp2_ifma_supported(fa)
-            fa.fp2_ifma_sqr = fa.fp2_ifma and emit_x86_64.fp2_ifma_sqr_supported(fa)
+            body = emit_x86_64.kernels(fa, asm[0])   # sets fa.fp2_ifma, fa.fp2_ifma_sqr
         out.update(emit_c.emit(fa, command, config))
         if asm is not None:
             hdr = "/*\n" + emit_c.header_comment(
                 fa, "x86-64 kernels (x86_64, bmi2, adx levels%s), PeachPy" % (
                     "; ifma Fp2 mul" + (", sqr" if fa.fp2_ifma_sqr else "") if fa.fp2_ifma else ""),
                 command, config, " * ") + " */\n"
-            out.update(emit_x86_64.emit(fa, asm[0], hdr))
+            out.update(emit_x86_64.emit(fa, body, hdr))
             asm_names.append(fs.name)
         hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")
         out.update(vectors.emit(fa, hdr))

@@ -25,28 +25,23 @@ def backend(fa):
     return getattr(module, entry[1]), getattr(module, "kernel_choice")
 
 
-def fp2_ifma_supported(fa):
-    """Whether the field gets the AVX-512 IFMA Fp2 mul (x86_64_ifma decides
-    from the analysis: the extension, the shape of p + 1, the limb count)."""
-    if fa.fp2 is None:
-        return False
-    return importlib.import_module(".x86_64_ifma", __package__).supported(fa)
-
-
-def fp2_ifma_sqr_supported(fa):
-    """Whether the field gets the AVX-512 IFMA Fp2 sqr (x86_64_ifma.supported_sqr)."""
-    if fa.fp2 is None:
-        return False
-    return importlib.import_module(".x86_64_ifma", __package__).supported_sqr(fa)
-
-
-def emit(fa, emit_fn, header):
+def kernels(fa, emit_fn):
+    """The GAS text of the field's kernels: the backend's (emit_fn), then the
+    AVX-512 IFMA Fp2 kernels the ifma level runs. x86_64_ifma decides which,
+    from the shape of p and the extension (whether one can be generated) and
+    from the generated code (whether it beats the scalar path); the choice is
+    recorded in fa.fp2_ifma and fa.fp2_ifma_sqr for the C templates."""
     body = emit_fn(fa)
-    if fa.fp2_ifma:
+    fa.fp2_ifma = fa.fp2_ifma_sqr = False
+    if fa.fp2 is not None:
         ifma = importlib.import_module(".x86_64_ifma", __package__)
-        body = body.rstrip("\n") + "\n\n" + ifma.emit_fp2_mul(fa)
-        if fa.fp2_ifma_sqr:
-            body = body.rstrip("\n") + "\n\n" + ifma.emit_fp2_sqr(fa)
+        fa.fp2_ifma, fa.fp2_ifma_sqr, text = ifma.choose(fa, body)
+        if text:
+            body = body.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
+    return body
+
+
+def emit(fa, body, header):
     text = (header +
             "\n#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)\n\n" +
             body.rstrip("\n") + "\n\n" +

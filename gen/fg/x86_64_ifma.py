@@ -997,3 +997,64 @@ def emit_fp2_sqr(fa):
     """void fg_NAME_fp2_sqr_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a): r = a^2"""
     assert supported_sqr(fa)
     return _emit(fa, "sqr")
+
+
+# ---------------------------------------------------------------------------
+# which Fp2 op runs the IFMA kernel: a cost model over the generated code
+
+# Instructions that bind the scalar kernels on the cores measured (ADC, SBB,
+# ADCX, ADOX, CMOVcc, SETcc, shifts and rotates issue on ports 0 and 6 only).
+_P06 = re.compile(r"^\s+(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|rcl|rcr)[bwlq]?\s")
+# Vector and opmask instructions of an IFMA kernel (ports 0 and 5 for zmm).
+_VEC = re.compile(r"^\s+[vk][a-z0-9]+\s")
+# IFMA is chosen when (vector instructions of the IFMA kernel) < RATIO x
+# (port-0/6 instructions of the scalar kernels the same op runs at adx). Calibrated
+# on the machine of the README (fieldgen-bench, latency, quiet runs): the scalar
+# Fp2 ops take 1.4..1.7 cycles per pair of port-0/6 instructions, the IFMA kernels
+# 1.0..1.3 per pair of vector instructions. Measured, as (vec/p06, IFMA/scalar):
+#   mul: 2^53 3^139-1 (5 limbs) 1.95, 1.49; p434 1.43, 1.14; m521 1.37, 1.06;
+#        p503 1.21, 0.85..0.90; p610 1.01, 0.74; p751 0.81, 0.61..0.66;
+#        2^522 3^299-1 (16 limbs) 0.73, 0.58
+#   sqr: 5 limbs 2.45, 2.06; m521 1.75, 1.41; p434 1.66, 1.39; p503 1.39,
+#        0.96..1.0 (a tie); p610 1.15, 0.97; p751 0.90, 0.76; 16 limbs 0.78, 0.63
+# Every choice the ratio makes agrees with the measurement.
+RATIO = 1.30
+
+
+def _count(text, symbol, rx):
+    """Instructions matching rx in the function `symbol` of a PeachPy GAS text
+    (its ELF copy: from its label to its ret)."""
+    count, inside = 0, False
+    for line in text.splitlines():
+        if line == symbol + ":":
+            inside = True
+        elif inside:
+            if line.strip() == "ret":
+                return count
+            count += bool(rx.match(line + " "))
+    raise ValueError("function %s not found" % symbol)
+
+
+def choose(fa, scalar_text):
+    """(IFMA Fp2 mul, IFMA Fp2 sqr, their GAS texts): whether the ifma level
+    runs each IFMA kernel, by the cost model above. scalar_text: the field's
+    Montgomery kernels; the scalar Fp2 mul is three mul_wide and two redc,
+    the scalar sqr two mul (the kernels the adx level dispatches to)."""
+    if fa.fp2 is None or not supported(fa):
+        return False, False, ""
+
+    def kernel(op):
+        return "fg_%s_%s_%s" % (fa.name, op, dict(fa.dispatch[op])["adx"])
+
+    def p06(op):
+        return _count(scalar_text, kernel(op), _P06)
+
+    mul_text = emit_fp2_mul(fa)
+    vec = _count(mul_text, "fg_%s_fp2_mul_ifma" % fa.name, _VEC)
+    use_mul = vec < RATIO * (3 * p06("mul_wide") + 2 * p06("redc"))
+    use_sqr, sqr_text = False, ""
+    if use_mul and supported_sqr(fa):       # the sqr gains less than the mul everywhere measured
+        sqr_text = emit_fp2_sqr(fa)
+        vec = _count(sqr_text, "fg_%s_fp2_sqr_ifma" % fa.name, _VEC)
+        use_sqr = vec < RATIO * 2 * p06("mul")
+    return use_mul, use_sqr, (mul_text if use_mul else "") + ("\n" + sqr_text if use_sqr else "")

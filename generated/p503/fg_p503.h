@@ -197,12 +197,7 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 #if FG_P503_HAVE_FP2_IFMA
 void fg_p503_fp2_mul_ifma(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 #endif
-/* The kernel fg_p503_fp2_sqr runs at the ifma level, likewise (two products in
- * radix 2^52: (a0 + a1)(a0 + p - a1) and a0 (2 a1)). */
-#define FG_P503_HAVE_FP2_SQR_IFMA FG_P503_HAVE_ASM
-#if FG_P503_HAVE_FP2_SQR_IFMA
-void fg_p503_fp2_sqr_ifma(fg_p503_fp2 *r, const fg_p503_fp2 *a);
-#endif
+#define FG_P503_HAVE_FP2_SQR_IFMA 0  /* no AVX-512 IFMA kernel for this field's Fp2 sqr */
 /* r = a^2: complex squaring, two Fp multiplications of unreduced operands. */
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 /* r = b*a for b in Fp. */

@@ -176,7 +176,8 @@ class TestConstants(unittest.TestCase):
             "m521": (None, "montgomery", 8), "pm1021": (None, "pseudo_mersenne", (1021, 553, 553 * 8)),
             "r1024": (None, "montgomery", 0),
             "pm189": (None, "pseudo_mersenne", (189, 25, 25 * 8)),
-            "pm250": (None, "pseudo_mersenne", (250, 207, 207 * 64))})
+            "pm250": (None, "pseudo_mersenne", (250, 207, 207 * 64)),
+            "p610": (None, "montgomery", 305 // 64), "sidh996": (None, "montgomery", 522 // 64)})
         seen = set()
         for fa in self.analyses:
             with self.subTest(field=fa.name):

@@ -71,6 +71,33 @@ class Supported(unittest.TestCase):
         self.assertFalse(x86_64_ifma.supported_sqr(b1023))
 
 
+class Choose(unittest.TestCase):
+    """The cost model picks the IFMA kernels where they measured faster (the
+    table in x86_64_ifma, above RATIO) and the scalar path elsewhere."""
+
+    def choice(self, name, modulus):
+        from fg import x86_64_mont
+        fa = _fa(name, modulus)
+        analysis.plan_dispatch(fa, x86_64_mont.kernel_choice(fa))
+        use_mul, use_sqr, text = x86_64_ifma.choose(fa, x86_64_mont.emit_montgomery(fa))
+        self.assertEqual("fg_%s_fp2_mul_ifma:" % name in text, use_mul)
+        self.assertEqual("fg_%s_fp2_sqr_ifma:" % name in text, use_sqr)
+        return use_mul, use_sqr
+
+    def test_measured_choices(self):
+        self.assertEqual(self.choice("p751", FIELDS["p751"]), (True, True))      # 0.61x, 0.76x
+        self.assertEqual(self.choice("p503", FIELDS["p503"]), (True, False))     # 0.85x, a tie
+        self.assertEqual(self.choice("p434", FIELDS["p434"]), (False, False))    # 1.14x, 1.39x
+        self.assertEqual(self.choice("m521", "2^521 - 1"), (False, False))       # 1.06x, 1.41x
+        self.assertEqual(self.choice("t996", FIELDS["t996"]), (True, True))      # 0.58x, 0.63x
+
+    def test_no_extension_no_kernel(self):
+        from fg import x86_64_mont
+        fa = _fa("p503", FIELDS["p503"], nr=None)
+        analysis.plan_dispatch(fa, x86_64_mont.kernel_choice(fa))
+        self.assertEqual(x86_64_ifma.choose(fa, x86_64_mont.emit_montgomery(fa)), (False, False, ""))
+
+
 class Text(unittest.TestCase):
     def test_deterministic_and_shape(self):
         fa = _fa("p751", FIELDS["p751"])
