@@ -105,10 +105,8 @@ Fp mul. The study's C kernel in the same runs: 0.86x and 0.68x.
 
 import re
 
-import peachpy
-import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
-from peachpy.x86_64 import (Function, uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
+from peachpy.x86_64 import (uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
                             VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPBROADCASTQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
                             VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
@@ -118,7 +116,7 @@ from peachpy.x86_64.registers import (rax, rcx, rdx, rsi, rdi, rsp, r8, r9, r10,
                                       k1, k2, k3, k4, k5, k6, k7, ZMMRegister)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
-from .x86_64_tables import Tables
+from .x86_64_peachpy import PhysicalFunction, Tables, gas_text
 
 # ---------------------------------------------------------------------------
 # PeachPy 0.2.0 AVX-512 GAS-output fixes (found by the study in research/ifma/):
@@ -187,7 +185,7 @@ DIRECT_B = True     # the Fp mul reads b's digits straight from memory (-3..4% a
 REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
                     # (both need registers: dropped, in this order, when 32 do not suffice)
 _TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li")
-_TABLE_BASE, _TABLE_STRIDE = 0x7D000000, 0x100000   # RIP placeholders (x86_64_tables)
+_TABLE_BASE, _TABLE_STRIDE = 0x7D000000, 0x100000   # RIP placeholders (x86_64_peachpy.Tables)
 ZMM = [ZMMRegister(i) for i in range(32)]
 TARGET = (uarch.default + isa.avx512f + isa.avx512vl + isa.avx512bw + isa.avx512dq
           + isa.avx512ifma + isa.avx512vbmi)
@@ -907,24 +905,6 @@ def _tsum(tr, vs):
     return vs[0]
 
 
-class _Function(Function):
-    def _check_live_registers(self):
-        pass
-
-    def _analize(self):
-        pass
-
-
-def _finalize(fn):
-    import copy
-    deep = copy.deepcopy
-    copy.deepcopy = lambda x, memo=None: list(x) if isinstance(x, list) else x
-    try:
-        return fn.finalize(peachpy.x86_64.abi.system_v_x86_64_abi)
-    finally:
-        copy.deepcopy = deep
-
-
 _tabs_cache = {}
 _last_stats = {}
 
@@ -952,7 +932,7 @@ def _emit(fa, op):
     if op != "sqr":
         args.append(Argument(ptr(const_uint64_t), name="b"))
     fname = "fg_%s_mul_ifma" % sh.name if op == "fmul" else "fg_%s_fp2_%s_ifma" % (sh.name, op)
-    fn = _Function(fname, tuple(args), target=TARGET)
+    fn = PhysicalFunction(fname, tuple(args), target=TARGET)
     with fn:
         if ALIGN_STACK:
             MOV(r11, rsp)
@@ -968,7 +948,7 @@ def _emit(fa, op):
             ADD(rsp, frame + 8)
         VZEROUPPER()
         RETURN()
-    text = _finalize(fn).format(assembly_format="gas")
+    text = gas_text(fn)
     labels = _labels(sh)
     return labels.rodata(tabs, align_each=True) + "\n" + labels.resolve(text)
 

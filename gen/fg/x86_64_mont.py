@@ -45,17 +45,15 @@ Design (one algorithm, rendered per ISA level):
     (any aliasing).  Callee-saved registers are pushed/popped by PeachPy.
 """
 
-import peachpy
-import peachpy.x86_64.abi
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
-from peachpy.x86_64 import (Function, uarch, isa, qword, RETURN,
+from peachpy.x86_64 import (uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
                             IMUL, CMOVC, CMOVS, SHL, SHR)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
-from .x86_64_tables import Tables
+from .x86_64_peachpy import PhysicalFunction, Tables, gas_text
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
@@ -63,7 +61,7 @@ MASK64 = (1 << 64) - 1
 POW2_MULX = True           # see _row_disjoint
 NEGQ_KERNELS = (("x86_64", "mul"),)
 
-# the constant tables (x86_64_tables: RIP placeholders rewritten into labels)
+# the constant tables (x86_64_peachpy.Tables: RIP placeholders rewritten into labels)
 _TABLE_NAMES = ("q", "p", "s")
 
 
@@ -98,40 +96,12 @@ class Val:
         self.nextuse = 0     # estimated time of next use (row steps); spill the latest
 
 
-class _Function(Function):
-    """Function whose registers are all physical (allocated here, not by PeachPy).
-
-    PeachPy's live-register check counts rsp among the 15 allocatable registers,
-    which rejects valid code that uses all 15 with rsp-relative stack slots.
-    """
-
-    def _check_live_registers(self):
-        pass
-
-    def _analize(self):
-        pass        # liveness only feeds the (unused) allocator and the check above
-
-
-def _finalize(fn):
-    """fn.finalize() without its deep copy of every instruction (generation speed).
-
-    The Function is discarded afterwards, so sharing its instruction objects is safe.
-    """
-    import copy
-    deep = copy.deepcopy
-    copy.deepcopy = lambda x, memo=None: list(x) if isinstance(x, list) else x
-    try:
-        return fn.finalize(peachpy.x86_64.abi.system_v_x86_64_abi)
-    finally:
-        copy.deepcopy = deep
-
-
 class Kernel:
     """Records instructions for one PeachPy function and manages registers."""
 
     def __init__(self, level, tables):
         self.level = level
-        self.tables = tables            # x86_64_tables.Tables of the field
+        self.tables = tables            # x86_64_peachpy.Tables of the field
         self.code = []
         self.free = []
         reserved = {rsp}
@@ -744,7 +714,7 @@ class Kernel:
 
     # -- epilogue helpers -------------------------------------------------
     def finish(self, fname, args, target):
-        fn = _Function(fname, args, target=target)
+        fn = PhysicalFunction(fname, args, target=target)
         frame = 8 * self.nslots
         with fn:
             if frame:
@@ -754,7 +724,7 @@ class Kernel:
             if frame:
                 ADD(rsp, frame)
             RETURN()
-        return _finalize(fn).format(assembly_format="gas")
+        return gas_text(fn)
 
 
 # ---------------------------------------------------------------------------

@@ -1,4 +1,7 @@
-"""Constant tables of the PeachPy emitters, addressed RIP-relative.
+"""What the PeachPy (0.2.0) emitters share: functions of physical registers,
+their GAS text, and constant tables addressed RIP-relative.
+
+Constant tables.
 
 PeachPy 0.2.0 cannot print a label in a RIP-relative operand in GAS syntax.
 The emitters therefore address byte `off` of table `name` as the plain RIP
@@ -12,7 +15,39 @@ through cpp, so one text serves both formats.
 
 from __future__ import annotations
 
+import copy
 import re
+
+import peachpy.x86_64.abi
+from peachpy.x86_64 import Function
+
+
+class PhysicalFunction(Function):
+    """A Function whose registers are all physical (the emitters allocate them).
+
+    PeachPy's live-register check counts rsp among the 15 allocatable registers,
+    which rejects valid code that uses all 15 with rsp-relative stack slots; its
+    liveness analysis only feeds that check and the (unused) allocator.
+    """
+
+    def _check_live_registers(self):
+        pass
+
+    def _analize(self):
+        pass
+
+
+def gas_text(fn):
+    """The GAS text of fn, finalized without PeachPy's deep copy of every
+    instruction (generation speed; fn is discarded afterwards, so sharing its
+    instruction objects is safe)."""
+    deep = copy.deepcopy
+    copy.deepcopy = lambda x, memo=None: list(x) if isinstance(x, list) else x
+    try:
+        final = fn.finalize(peachpy.x86_64.abi.system_v_x86_64_abi)
+    finally:
+        copy.deepcopy = deep
+    return final.format(assembly_format="gas")
 
 
 class Tables:
