@@ -906,7 +906,6 @@ def _tsum(tr, vs):
 
 
 _tabs_cache = {}
-_last_stats = {}
 
 
 def _emit(fa, op):
@@ -926,8 +925,6 @@ def _emit(fa, op):
         except _OutOfRegisters:
             if i == len(tries) - 1:
                 raise
-    _last_stats.update(name=sh.name, op=op, na=na, maxlive=tr.maxlive, direct=sh.direct, regq=sh.regq,
-                       frame=frame + (64 if ALIGN_STACK else 8), K=sh.K, ND=sh.ND)
     args = [Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a")]
     if op != "sqr":
         args.append(Argument(ptr(const_uint64_t), name="b"))

@@ -99,19 +99,25 @@ class Choose(unittest.TestCase):
 
 
 class Text(unittest.TestCase):
+    def assert_straight_line(self, text, symbol):
+        """The function's body (from its ELF label on): it ends in vzeroupper,
+        ret and has no jump or call."""
+        body = text[text.index("\n%s:" % symbol):]
+        instrs = [ln.split()[0] for ln in body.splitlines()[1:]
+                  if ln.startswith("\t") and not ln.startswith("\t.")]
+        self.assertEqual(instrs[-2:], ["vzeroupper", "ret"])
+        self.assertFalse([i for i in instrs if i.startswith("j") or i.startswith("call")])
+        return body
+
     def test_deterministic_and_shape(self):
         fa = _fa("p751", FIELDS["p751"])
         a, b = x86_64_ifma.emit_fp2_mul(fa), x86_64_ifma.emit_fp2_mul(fa)
         self.assertEqual(a, b)
         self.assertIn("#define FG_P751_IFMA_C .Lfg_p751_ifma_c", a)
         self.assertIn("#define FG_P751_IFMA_C Lfg_p751_ifma_c", a)
-        body = a[a.index("\nfg_p751_fp2_mul_ifma:"):]
         self.assertLess(a.index(".section .rodata"), a.index("\n.text\n"))
         self.assertLess(a.index("\n.text\n"), a.index("\nfg_p751_fp2_mul_ifma:"))
-        instrs = [ln.split()[0] for ln in body.splitlines()[1:]
-                  if ln.startswith("\t") and not ln.startswith("\t.")]
-        self.assertEqual(instrs[-2:], ["vzeroupper", "ret"])
-        self.assertFalse([i for i in instrs if i.startswith("j") or i.startswith("call")])
+        self.assert_straight_line(a, "fg_p751_fp2_mul_ifma")
         # every {1to8} broadcast is printed as such (PeachPy 0.2.0 dropped it)
         self.assertIn("(%rsp){1to8}", a)
 
@@ -122,11 +128,7 @@ class Text(unittest.TestCase):
         # own table labels: the mul's and the sqr's text go into one .S
         self.assertIn("#define FG_P751_IFMAS_C .Lfg_p751_ifmas_c", a)
         self.assertNotIn("FG_P751_IFMA_C", a)
-        body = a[a.index("\nfg_p751_fp2_sqr_ifma:"):]
-        instrs = [ln.split()[0] for ln in body.splitlines()[1:]
-                  if ln.startswith("\t") and not ln.startswith("\t.")]
-        self.assertEqual(instrs[-2:], ["vzeroupper", "ret"])
-        self.assertFalse([i for i in instrs if i.startswith("j") or i.startswith("call")])
+        body = self.assert_straight_line(a, "fg_p751_fp2_sqr_ifma")
         self.assertNotIn("%rdx", body)          # two arguments
         mul = x86_64_ifma.emit_fp2_mul(fa)
         nmul = lambda t: len(re.findall(r"\tvpmadd52[lh]uq ", t))
