@@ -582,7 +582,7 @@ def _build(sh, na, op):
     def convert(raw, which):
         kk = kA if which in ("a", "2") else kB
         itab, stab = {"a": ("ia", "sa"), "b": ("ib", "sb"), "2": ("i2", "s2")}[which]
-        shifts = _tabs_cache[stab]
+        shifts = sh.tabs[stab]
         out = []
         for v in range(NAV):
             idx = tr.vop(VMOVDQA64, _cmem(itab, 8 * v))
@@ -905,14 +905,10 @@ def _tsum(tr, vs):
     return vs[0]
 
 
-_tabs_cache = {}
-
-
 def _emit(fa, op):
     sh = _Shape(fa, op)
     tabs = _tables(sh)
-    _tabs_cache.clear()
-    _tabs_cache.update(tabs)
+    sh.tabs = tabs                  # the conversion reads its shift counts from them
     # register-hungry options of the Fp mul first, with 3..1 product chains
     opts = [(True, True), (False, True), (False, False)] if op == "fmul" else [(False, False)]
     opts = [(d and DIRECT_B, r and REGQ_FMUL) for d, r in opts]
