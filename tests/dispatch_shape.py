@@ -1,0 +1,106 @@
+"""The dispatcher rule, checked on the built library's machine code.
+
+    dispatch_shape.py [--objdump PATH] LIBRARY FIELD...
+
+1. No indirect call or jump anywhere in LIBRARY (never a function pointer).
+2. For each FIELD, the dispatchers of the kernel ops (mul, sqr, mul_wide,
+   sqr_wide, redc) make no call, only tail jumps to kernels of that op, and:
+   - with runtime dispatch (the body reads fg_cpu_isa): one load of the word,
+     then the first branch is a conditional jump straight to a kernel (the
+     assembly dispatcher: one branch per call on the hot path);
+   - with compile-time dispatch: the body is a single jump to one kernel.
+Exits 1 with one line per violation.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+INDIRECT = re.compile(r"\b(?:notrack\s+)?(?:call|jmp)[a-z]*\s+\*")
+FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+INSN = re.compile(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$")
+RELOC = re.compile(r"^\s+[0-9a-f]+: (R_X86_64_\w+)\s+(\S+?)(?:[-+]0x[0-9a-f]+)?$")
+FILLER = ("nop", "nopl", "nopw", "xchg", "ud2", "int3", "endbr64", "data16", "cs")
+
+
+def functions(text):
+    """{name: [(mnemonic, operands, relocation symbol or None)]} from objdump -dr."""
+    out, cur = {}, None
+    for line in text.splitlines():
+        m = FUNC.match(line)
+        if m:
+            cur = out.setdefault(m.group(1), [])
+            continue
+        if cur is None:
+            continue
+        r = RELOC.match(line)
+        if r and cur:
+            mn, ops, _ = cur[-1]
+            cur[-1] = (mn, ops, r.group(2))
+            continue
+        m = INSN.match(line)
+        if m:
+            cur.append((m.group(1), m.group(2), None))
+    return out
+
+
+def check_dispatcher(name, body, kernel_prefix):
+    """Violations of one kernel op's dispatcher (list of strings)."""
+    bad = []
+    insns = [i for i in body if i[0] not in FILLER]
+    if not insns:
+        return ["%s: empty" % name]
+    for mn, ops, sym in insns:
+        if mn.startswith("call"):
+            bad.append("%s: makes a call (%s %s)" % (name, mn, ops))
+        if mn.startswith("j") and sym is not None and not sym.startswith(kernel_prefix):
+            bad.append("%s: jumps to %s, not a kernel of this op" % (name, sym))
+    loads = [i for i in insns if i[2] == "fg_cpu_isa"]
+    branches = [i for i in insns if i[0].startswith("j")]
+    if loads:
+        if len(loads) != 1:
+            bad.append("%s: reads fg_cpu_isa %d times" % (name, len(loads)))
+        first = branches[0] if branches else None
+        if first is None or first[0] == "jmp" or first[2] is None or not first[2].startswith(kernel_prefix):
+            bad.append("%s: the first branch (%s) is not a conditional jump to a kernel" %
+                       (name, " ".join(x for x in first[:2] if x) if first else "none"))
+    else:
+        if len(insns) != 1 or insns[0][0] != "jmp" or insns[0][2] is None:
+            bad.append("%s: compile-time dispatch should be one jump to a kernel, found %d instructions" %
+                       (name, len(insns)))
+    return bad
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--objdump", default="objdump")
+    ap.add_argument("library")
+    ap.add_argument("fields", nargs="*")
+    args = ap.parse_args(argv)
+    text = subprocess.run([args.objdump, "-dr", "--no-show-raw-insn", args.library],
+                          check=True, capture_output=True, text=True).stdout
+    funcs = functions(text)
+    bad = []
+    for fname, body in funcs.items():
+        for mn, ops, _ in body:
+            if INDIRECT.search(mn + " " + ops):
+                bad.append("%s: indirect branch: %s %s" % (fname, mn, ops))
+    checked = 0
+    for field in args.fields:
+        for op in OPS:
+            name = "fg_%s_%s" % (field, op)
+            if name not in funcs:
+                bad.append("%s: not in %s" % (name, args.library))
+                continue
+            bad += check_dispatcher(name, funcs[name], name + "_")
+            checked += 1
+    for line in bad:
+        print("dispatch_shape: " + line)
+    print("dispatch_shape: %d functions scanned, %d dispatchers checked, %d violation(s)" %
+          (len(funcs), checked, len(bad)))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
