@@ -94,42 +94,6 @@ extern int fg_cpu_isa;
 #define FG_ISA_LIKELY(cond) (cond)
 #endif
 
-/* With runtime dispatch and the assembly kernels, the generated dispatchers of
- * the kernel ops (mul, sqr, mul_wide, sqr_wide, redc) are written in assembly:
- * a naked function that loads fg_cpu_isa and jumps to the kernel with a
- * conditional branch (jge kernel), one branch per call where C compiles to two
- * (a not-taken test and the tail jump; no compiler emits a conditional tail
- * call here). Branches run on the same two ports as the kernels' carry chains:
- * research/dispatch/dispatch_cost.c measured the C form at +0.5 (redc) and
- * +1.0 (sqr) TSC ticks per p503 call over the kernel called directly, this one
- * at +0.2 and +0.2. FG_NO_ASM_DISPATCH keeps the C dispatchers. */
-#if FG_HAVE_X86_64_ASM && !defined(FG_STATIC_ISA) && !defined(FG_NO_ASM_DISPATCH) && \
-    defined(__has_attribute)
-#if __has_attribute(naked)
-#define FG_ASM_DISPATCH 1
-#endif
-#endif
-#if !defined(FG_ASM_DISPATCH)
-#define FG_ASM_DISPATCH 0
-#endif
-#if FG_ASM_DISPATCH
-#define FG_ASM_STR_(x) #x
-#define FG_ASM_STR(x) FG_ASM_STR_(x)
-#if defined(__APPLE__)
-#define FG_ASM_FN(s) "_" #s                 /* Mach-O: underscore, direct */
-#define FG_ASM_ISA_WORD "_fg_cpu_isa(%rip)"
-#else
-#define FG_ASM_FN(s) #s "@PLT"              /* ELF: direct in executables, PLT if interposable */
-#define FG_ASM_ISA_WORD "fg_cpu_isa(%rip)"  /* hidden: RIP-relative under -fPIC too */
-#endif
-/* eax = the level; then FG_ASM_AT_LEAST(level, kernel) per level, highest first.
- * (Under -fcf-protection GCC and Clang put ENDBR64 before a naked body themselves.) */
-#define FG_ASM_LOAD_ISA "movl " FG_ASM_ISA_WORD ", %eax\n\t"
-#define FG_ASM_AT_LEAST(level, kernel) \
-    "cmpl $" FG_ASM_STR(level) ", %eax\n\tjge " FG_ASM_FN(kernel) "\n\t"
-#define FG_ASM_TAIL(kernel) "jmp " FG_ASM_FN(kernel) "\n\t"
-#endif
-
 #ifdef __cplusplus
 }
 #endif

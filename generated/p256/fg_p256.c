@@ -224,22 +224,6 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
  * to a direct call under compile-time dispatch); never a function pointer. ---- */
 
 
-#if FG_P256_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p256_mul_bmi2) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p256_mul_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p256_mul_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p256_mul_c));
-}
-#pragma GCC diagnostic pop
-#else
-
 void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
@@ -258,23 +242,6 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 #endif
     fg_p256_mul_c(r->limb, a->limb, b->limb);
 }
-#endif
-
-#if FG_P256_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p256_sqr_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p256_sqr_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p256_sqr_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p256_sqr_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 {
@@ -294,23 +261,6 @@ void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 #endif
     fg_p256_sqr_c(r->limb, a->limb);
 }
-#endif
-
-#if FG_P256_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p256_mul_wide_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p256_mul_wide_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p256_mul_wide_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p256_mul_wide_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 {
@@ -330,23 +280,6 @@ void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 #endif
     fg_p256_mul_wide_c(t, a->limb, b->limb);
 }
-#endif
-
-#if FG_P256_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p256_sqr_wide_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p256_sqr_wide_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p256_sqr_wide_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p256_sqr_wide_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 {
@@ -366,23 +299,6 @@ void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 #endif
     fg_p256_sqr_wide_c(t, a->limb);
 }
-#endif
-
-#if FG_P256_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * N])
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p256_redc_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p256_redc_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p256_redc_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p256_redc_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * N])
 {
@@ -402,7 +318,6 @@ void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * N])
 #endif
     fg_p256_redc_c(r->limb, t);
 }
-#endif
 
 
 

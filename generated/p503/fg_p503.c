@@ -230,22 +230,6 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
  * to a direct call under compile-time dispatch); never a function pointer. ---- */
 
 
-#if FG_P503_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p503_mul_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p503_mul_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p503_mul_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p503_mul_c));
-}
-#pragma GCC diagnostic pop
-#else
-
 void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 {
 #if FG_P503_HAVE_ASM
@@ -264,23 +248,6 @@ void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 #endif
     fg_p503_mul_c(r->limb, a->limb, b->limb);
 }
-#endif
-
-#if FG_P503_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p503_sqr_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p503_sqr_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p503_sqr_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p503_sqr_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
 {
@@ -300,23 +267,6 @@ void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
 #endif
     fg_p503_sqr_c(r->limb, a->limb);
 }
-#endif
-
-#if FG_P503_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p503_mul_wide_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p503_mul_wide_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p503_mul_wide_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p503_mul_wide_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
 {
@@ -336,23 +286,6 @@ void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
 #endif
     fg_p503_mul_wide_c(t, a->limb, b->limb);
 }
-#endif
-
-#if FG_P503_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p503_sqr_wide_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p503_sqr_wide_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p503_sqr_wide_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p503_sqr_wide_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
 {
@@ -372,23 +305,6 @@ void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
 #endif
     fg_p503_sqr_wide_c(t, a->limb);
 }
-#endif
-
-#if FG_P503_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p503_redc_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p503_redc_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p503_redc_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p503_redc_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
 {
@@ -408,7 +324,6 @@ void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
 #endif
     fg_p503_redc_c(r->limb, t);
 }
-#endif
 
 
 

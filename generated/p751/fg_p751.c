@@ -236,22 +236,6 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
  * to a direct call under compile-time dispatch); never a function pointer. ---- */
 
 
-#if FG_P751_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p751_mul_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p751_mul_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p751_mul_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p751_mul_c));
-}
-#pragma GCC diagnostic pop
-#else
-
 void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
@@ -270,23 +254,6 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 #endif
     fg_p751_mul_c(r->limb, a->limb, b->limb);
 }
-#endif
-
-#if FG_P751_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p751_sqr_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p751_sqr_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p751_sqr_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p751_sqr_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 {
@@ -306,23 +273,6 @@ void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 #endif
     fg_p751_sqr_c(r->limb, a->limb);
 }
-#endif
-
-#if FG_P751_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p751_mul_wide_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p751_mul_wide_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p751_mul_wide_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p751_mul_wide_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 {
@@ -342,23 +292,6 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 #endif
     fg_p751_mul_wide_c(t, a->limb, b->limb);
 }
-#endif
-
-#if FG_P751_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p751_sqr_wide_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p751_sqr_wide_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p751_sqr_wide_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p751_sqr_wide_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 {
@@ -378,23 +311,6 @@ void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 #endif
     fg_p751_sqr_wide_c(t, a->limb);
 }
-#endif
-
-#if FG_P751_HAVE_ASM && FG_ASM_DISPATCH
-/* jge to the first level at or below fg_cpu_isa that has a kernel, else C (see
- * fg_cpu.h); the arguments stay in their registers for the kernel */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-__attribute__((naked)) void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
-{
-    __asm__(FG_ASM_LOAD_ISA
-            FG_ASM_AT_LEAST(3, fg_p751_redc_adx) /* adx */
-            FG_ASM_AT_LEAST(2, fg_p751_redc_bmi2) /* bmi2 */
-            FG_ASM_AT_LEAST(1, fg_p751_redc_x86_64) /* x86_64 */
-            FG_ASM_TAIL(fg_p751_redc_c));
-}
-#pragma GCC diagnostic pop
-#else
 
 void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
 {
@@ -414,7 +330,6 @@ void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
 #endif
     fg_p751_redc_c(r->limb, t);
 }
-#endif
 
 
 

@@ -16,7 +16,7 @@
 #include "fg_cpu.h"
 
 void thunk_jmp_sqr(uint64_t *r, const uint64_t *a);
-void thunk_cdispatch_sqr(uint64_t *r, const uint64_t *a);
+void thunk_dispatch_sqr(uint64_t *r, const uint64_t *a);
 
 enum { CALLS = 8, ITERS = 250, ROUNDS = 401, NV = 7 };
 static fg_p503 x[CALLS];
@@ -39,14 +39,14 @@ LOOP(redc_inline, inline_redc(&x[j], w[j]))
 LOOP(sqr_dispatched, fg_p503_sqr(&x[j], &x[j]))
 LOOP(sqr_direct, fg_p503_sqr_adx(x[j].limb, x[j].limb))
 LOOP(sqr_jmp_thunk, thunk_jmp_sqr(x[j].limb, x[j].limb))
-LOOP(sqr_cdispatch_thunk, thunk_cdispatch_sqr(x[j].limb, x[j].limb))
+LOOP(sqr_dispatch_thunk, thunk_dispatch_sqr(x[j].limb, x[j].limb))
 
 int main(void)
 {
     void (*const fn[NV])(int) = {redc_dispatched, redc_direct, redc_inline, sqr_dispatched, sqr_direct,
-                                 sqr_jmp_thunk, sqr_cdispatch_thunk};
+                                 sqr_jmp_thunk, sqr_dispatch_thunk};
     static const char *const name[NV] = {"redc dispatched", "redc direct", "redc inline branch", "sqr dispatched",
-                                         "sqr direct", "sqr jmp thunk", "sqr C-dispatcher thunk"};
+                                         "sqr direct", "sqr jmp thunk", "sqr dispatcher thunk"};
     static const int base[NV] = {1, 1, 1, 4, 4, 4, 4};
     static double s[NV][ROUNDS];
     if (fg_isa_active() < FG_ISA_ADX) {
