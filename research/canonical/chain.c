@@ -1,12 +1,13 @@
-/* What canonical output costs p503's adx mul: cost_canonical (the generated
- * kernel) against cost_lazy (the same kernel storing its [0, 2p) result, see
- * strip_tail.py), RDTSC, the two alternating batch by batch in one process.
+/* What canonical output costs p503's adx mul (or sqr): cost_canonical (the
+ * generated kernel) against cost_lazy (the same kernel storing its [0, 2p)
+ * result, see strip_tail.py), RDTSC, alternating batch by batch in one process.
  * Latency: x = mul(x, b) chained, as fieldgen-bench times it; throughput: 8
  * independent calls. Prints medians and the median paired difference in TSC
  * ticks. Checks first that the lazy result is the canonical one or it plus p.
  *
- *   python3 strip_tail.py ../../generated/p503/fg_p503_x86_64.S canonical_cost.S
+ *   python3 strip_tail.py ../../generated/p503/fg_p503_x86_64.S canonical_cost.S [--op sqr]
  *   cc -O2 chain.c canonical_cost.S -o chain && taskset -c 1 ./chain
+ * (a squaring kernel ignores b).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -64,7 +65,7 @@ int main(void)
     }
     for (int v = 0; v < 4; v++) qsort(m[v], ROUNDS, sizeof(double), cmp);
     for (int v = 0; v < 2; v++) qsort(d[v], ROUNDS, sizeof(double), cmp);
-    printf("p503 mul adx, TSC ticks  canonical  lazy [0,2p)  lazy - canonical (paired)\n");
+    printf("p503 adx kernel, ticks   canonical  lazy [0,2p)  lazy - canonical (paired)\n");
     printf("latency (chained)        %9.1f  %11.1f  %+.1f\n", m[0][ROUNDS / 2], m[1][ROUNDS / 2], d[0][ROUNDS / 2]);
     printf("throughput (8 calls)     %9.1f  %11.1f  %+.1f\n", m[2][ROUNDS / 2], m[3][ROUNDS / 2], d[1][ROUNDS / 2]);
     return 0;

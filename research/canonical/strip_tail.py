@@ -1,8 +1,9 @@
-"""Write an assembly file with p503's adx mul kernel twice: as generated
-(cost_canonical) and with its final conditional subtraction replaced by plain
-stores (cost_lazy: output in [0, 2p), the contract PQCrypto-SIDH's rdc503 has).
+"""Write an assembly file with one of p503's adx kernels (mul, or sqr with
+`--op sqr`) twice: as generated (cost_canonical) and with its final
+conditional subtraction replaced by plain stores (cost_lazy: output in
+[0, 2p), the contract PQCrypto-SIDH's rdc503 has).
 
-    python3 strip_tail.py ../../generated/p503/fg_p503_x86_64.S canonical_cost.S
+    python3 strip_tail.py ../../generated/p503/fg_p503_x86_64.S canonical_cost.S [--op sqr]
 
 The generated tail starts with the copy of the lowest word and `subq $-1`;
 the eight words entering the subtraction are found by following the tail's
@@ -12,6 +13,8 @@ import re
 import sys
 
 src = open(sys.argv[1]).read()
+op = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--op" else "mul"
+kname = "fg_p503_%s_adx" % op
 
 
 def kernel(name):
@@ -20,7 +23,7 @@ def kernel(name):
     return src[i + 1:j + 4].replace("#endif /* !__APPLE */\n", "")
 
 
-lines = kernel("fg_p503_mul_adx").split("\n")
+lines = kernel(kname).split("\n")
 sub = next(i for i, l in enumerate(lines) if l.strip().startswith("subq $-1"))
 cut = sub - 1
 assert re.match(r"\s*movq %\w+, %\w+$", lines[cut]), "tail layout changed: " + lines[cut]
@@ -46,15 +49,17 @@ for l in lines[cut:]:
         loc[b] = "changed"
 assert len(words) == 8 and all(re.match(r"%\w+$", w) for w in words), words
 frame = next(i for i in range(cut, len(lines)) if re.match(r"\s*addq \$\d+, %rsp$", lines[i]))
-lazy = lines[:cut] + ["\tmovq 0(%rsp), %rcx"]            # the output pointer, saved at entry
-assert "%rcx" not in words
-lazy += ["\tmovq %s, %d(%%rcx)" % (w, 8 * k) for k, w in enumerate(words)]
+ptr = [l for l in lines[cut:] if re.match(r"\s*movq 0\(%rsp\), %\w+$", l)]
+assert len(ptr) == 1, "the output pointer is reloaded once from 0(%rsp)"
+scratch = next(r for r in ("%rcx", "%rdx", "%rax") if r not in words)
+lazy = lines[:cut] + ["\tmovq 0(%%rsp), %s" % scratch]     # the output pointer, saved at entry
+lazy += ["\tmovq %s, %d(%s)" % (w, 8 * k, scratch) for k, w in enumerate(words)]
 lazy += lines[frame:]
 i = src.index("#ifdef __APPLE__")
 j = src.index("#ifdef __APPLE__", i + 10)
 with open(sys.argv[2], "w") as f:
     f.write(src[i:j] + ".text\n")
     for name, text in (("cost_canonical", "\n".join(lines)), ("cost_lazy", "\n".join(lazy))):
-        f.write(".p2align 6\n.globl %s\n%s\n" % (name, text.replace("fg_p503_mul_adx", name)))
+        f.write(".p2align 6\n.globl %s\n%s\n" % (name, text.replace(kname, name)))
     f.write('.section .note.GNU-stack,"",@progbits\n')
 print("limbs entering the subtraction:", " ".join(words))
