@@ -12,7 +12,8 @@
 Check 2 needs an optimized build without sanitizers (at -O0, or with ASan
 and UBSan, the C dispatchers call their kernels and run checks first):
 --indirect-only keeps check 1 alone, and CMake passes it for such builds.
-Exits 1 with one line per violation.
+Exits 1 with one line per violation, 77 (skipped) when LIBRARY holds LTO
+bytecode instead of the final machine code.
 """
 import argparse
 import re
@@ -85,9 +86,16 @@ def main(argv=None):
     ap.add_argument("library")
     ap.add_argument("fields", nargs="*")
     args = ap.parse_args(argv)
-    text = subprocess.run([args.objdump, "-dr", "--no-show-raw-insn", args.library],
-                          check=True, capture_output=True, text=True).stdout
-    funcs = functions(text)
+    dis = subprocess.run([args.objdump, "-dr", "--no-show-raw-insn", args.library],
+                         capture_output=True, text=True)
+    heads = subprocess.run([args.objdump, "-h", args.library], capture_output=True, text=True)
+    if ".gnu.lto_" in heads.stdout or "file format not recognized" in dis.stderr + heads.stderr:
+        print("dispatch_shape: %s holds LTO bytecode, not the final machine code: skipped" % args.library)
+        return 77
+    if dis.returncode != 0:
+        print("dispatch_shape: %s failed: %s" % (args.objdump, dis.stderr.strip()))
+        return 1
+    funcs = functions(dis.stdout)
     bad = []
     for fname, body in funcs.items():
         for mn, ops, _ in body:
