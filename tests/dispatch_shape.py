@@ -49,8 +49,12 @@ def functions(text):
     return out
 
 
-def check_dispatcher(name, body, kernel_prefix):
-    """Violations of one kernel op's dispatcher (list of strings)."""
+LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
+
+
+def check_dispatcher(name, body):
+    """Violations of one kernel op's dispatcher fg_FIELD_OP (list of strings)."""
+    kernels = {"%s_%s" % (name, level) for level in LEVELS}
     bad = []
     insns = [i for i in body if i[0] not in FILLER]
     if not insns:
@@ -58,7 +62,7 @@ def check_dispatcher(name, body, kernel_prefix):
     for mn, ops, sym in insns:
         if mn.startswith("call"):
             bad.append("%s: makes a call (%s %s)" % (name, mn, ops))
-        if mn.startswith("j") and sym is not None and not sym.startswith(kernel_prefix):
+        if mn.startswith("j") and sym is not None and sym not in kernels:
             bad.append("%s: jumps to %s, not a kernel of this op" % (name, sym))
     loads = [i for i in insns if i[2] == "fg_cpu_isa"]
     branches = [i for i in insns if i[0].startswith("j")]
@@ -108,7 +112,7 @@ def main(argv=None):
             if name not in funcs:
                 bad.append("%s: not in %s" % (name, args.library))
                 continue
-            bad += check_dispatcher(name, funcs[name], name + "_")
+            bad += check_dispatcher(name, funcs[name])
             checked += 1
     for line in bad:
         print("dispatch_shape: " + line)
