@@ -76,6 +76,10 @@ struct fgb_field {
     /* uses[op][level]: the level whose kernel fg_NAME_OP runs at `level` (the header's
      * FG_NAME_OP_AT_LEVEL_USES: the backend may route an op to another level's kernel) */
     int uses[FGB_NKERNEL_OPS][FGB_NLEVELS];
+    /* What the kernel fg_NAME_OP_LEVEL executes, from the header's FG_NAME_OP_LEVEL_MULTS
+     * and _P06 (gen/fg/kernel_cost.py): 64x64 multiplications, and carry/select/shift
+     * instructions (ports 0 and 6); indexed by the kernel's level, 0 where there is none */
+    int mults[FGB_NKERNEL_OPS][FGB_NLEVELS], p06[FGB_NKERNEL_OPS][FGB_NLEVELS];
     /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*sqr)(uint64_t *r, const uint64_t *a);

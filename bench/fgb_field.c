@@ -786,6 +786,14 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
         USES(FGB_SQR_WIDE, SQR_WIDE), USES(FGB_REDC, REDC),
 #undef USES
     },
+#if HAVE_ASM
+#define COST(OP, U, K) [OP] = {0, UC(FGB_CAT(U, _X86_64_##K)), UC(FGB_CAT(U, _BMI2_##K)), UC(FGB_CAT(U, _ADX_##K)), 0}
+    .mults = {COST(FGB_MUL, MUL, MULTS), COST(FGB_SQR, SQR, MULTS), COST(FGB_MUL_WIDE, MUL_WIDE, MULTS),
+              COST(FGB_SQR_WIDE, SQR_WIDE, MULTS), COST(FGB_REDC, REDC, MULTS)},
+    .p06 = {COST(FGB_MUL, MUL, P06), COST(FGB_SQR, SQR, P06), COST(FGB_MUL_WIDE, MUL_WIDE, P06),
+            COST(FGB_SQR_WIDE, SQR_WIDE, P06), COST(FGB_REDC, REDC, P06)},
+#undef COST
+#endif
     .mul = h_mul,
     .sqr = h_sqr,
     .mul_wide = h_mul_wide,

@@ -223,6 +223,11 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                     snprintf(r->label, sizeof r->label, "%s", f->label[op]);
                 if (L < 0)
                     snprintf(r->note, sizeof r->note, "start-up level %s", fg_isa_name(default_isa));
+                if (op < FGB_NKERNEL_OPS) { /* the kernel the entry point runs at this level */
+                    int K = f->uses[op][L < 0 ? default_isa : L];
+                    r->mults = f->mults[op][K];
+                    r->p06 = f->p06[op][K];
+                }
                 ADD_CASES(res->nrows - 1, f->api[op], L, state);
             }
             /* fieldgen/direct: per-level kernels */
@@ -237,6 +242,8 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 snprintf(r->note, sizeof r->note, "fg_%s_%s_%s", f->name, fgb_op_names[op], fgb_level_names[L]);
                 r->field_rank = fi;
                 r->check_ok = 1;
+                r->mults = f->mults[op][L];
+                r->p06 = f->p06[op][L];
                 if (f->label[op])
                     snprintf(r->label, sizeof r->label, "%s", f->label[op]);
                 ADD_CASES(res->nrows - 1, f->direct[L][op], -1, state);
@@ -751,6 +758,7 @@ int main(int argc, char **argv)
     fgb_print_table(&res);
     fgb_print_inversion(&res);
     fgb_print_fp2(&res);
+    fgb_print_floors(&res);
     fgb_print_dispatch(&res);
     fgb_print_threads(&res);
     int rc = res.errors ? 1 : 0;

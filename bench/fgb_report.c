@@ -364,6 +364,50 @@ void fgb_print_fp2(const struct fgb_results *r)
     }
 }
 
+/* Each kernel against its port floor: max(64x64 multiplications, port-0/6
+ * instructions / 2) cycles (gen/fg/kernel_cost.py, research/ports/). Only when
+ * the unit is core cycles (the floor is in cycles). 'floor/peer' is the ratio
+ * to the best peer that a kernel at its floor would reach: a target below it
+ * cannot be met by a kernel with these instruction counts. */
+void fgb_print_floors(const struct fgb_results *r)
+{
+    if (r->meta.core_per_tick <= 0)
+        return;
+    static const char *const kops[] = {"mul", "sqr", "mul_wide", "sqr_wide", "redc"};
+    static const char *const levels[] = {"dispatch", "x86_64", "bmi2", "adx"};
+    char fields[64][32];
+    int nf = row_fields(r, fields, 64), printed = 0;
+    for (int i = 0; i < nf; i++)
+        for (int o = 0; o < 5; o++)
+            for (int k = 0; k < 4; k++) {
+                const struct fgb_row *x = ours(r, fields[i], kops[o], levels[k]);
+                if (!x || !x->mults)
+                    continue;
+                if (!printed++)
+                    printf("\nport floor of each kernel: max(64x64 multiplications, port-0/6 instructions / 2) "
+                           "cycles, the\n  counts of the kernel the row runs (straight-line code, counted on "
+                           "the generated assembly:\n  MULX/MUL one per cycle; ADC/SBB/ADCX/ADOX/CMOVcc/SETcc/"
+                           "shifts two per cycle, ports 0 and 6,\n  as measured by research/ports/ports.c on "
+                           "Intel cores); 'floor/peer' = floor / the best peer's median,\n  the lowest ratio to "
+                           "that peer a kernel with these counts can reach\n"
+                           "%-8s %-9s %-8s %6s %5s %7s %9s %8s %9s %8s %10s %10s %8s\n",
+                           "field", "op", "level", "mults", "p06", "floor", "latency", "lat/fl", "thr", "thr/fl",
+                           "peer lat", "floor/peer", "lat/peer");
+                double fl = x->mults > x->p06 / 2.0 ? x->mults : x->p06 / 2.0;
+                double lat = fgb_cycles(r, x->lat.median), thr = fgb_cycles(r, x->thr.median);
+                const struct fgb_row *p = best_peer(r, fields[i], kops[o], 0);
+                char pl[32] = "-", fp[32] = "-", lp[32] = "-";
+                if (p) {
+                    double pc = fgb_cycles(r, p->lat.median);
+                    fmt_num(pl, sizeof pl, pc);
+                    snprintf(fp, sizeof fp, "%.2f", fl / pc);
+                    snprintf(lp, sizeof lp, "%.2f", lat / pc);
+                }
+                printf("%-8s %-9s %-8s %6d %5d %7.1f %9.1f %8.2f %9.1f %8.2f %10s %10s %8s\n", fields[i], kops[o],
+                       levels[k], x->mults, x->p06, fl, lat, lat / fl, thr, thr / fl, pl, fp, lp);
+            }
+}
+
 /* "+median [+low, +high]" of a paired overhead, in the report's unit */
 static void fmt_pair(char *buf, size_t len, const struct fgb_results *r, const double p[3])
 {
@@ -506,6 +550,8 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
             jkv(f, "label", x->label, 1);
         if (!strcmp(x->op, "inv_batch"))
             fprintf(f, "\"per_element_of_batch\": %d, ", FGB_BATCH);
+        if (x->mults || x->p06)
+            fprintf(f, "\"kernel_mults\": %d, \"kernel_p06\": %d, ", x->mults, x->p06);
         fprintf(f, "\n     ");
         if (x->has_lat)
             jstats(f, r, "latency", &x->lat);
@@ -617,6 +663,8 @@ int fgb_read_json(struct fgb_results *r, const char *path)
         row->check_ok = (int)fgb_json_num(x, "check_ok", 1);
         row->has_lat = read_stats(fgb_json_get(x, "latency"), &row->lat);
         row->has_thr = read_stats(fgb_json_get(x, "throughput"), &row->thr);
+        row->mults = (int)fgb_json_num(x, "kernel_mults", 0);
+        row->p06 = (int)fgb_json_num(x, "kernel_p06", 0);
     }
     const struct fgb_json *th = fgb_json_get(j, "threads");
     for (const struct fgb_json *x = th ? th->child : NULL; x; x = x->next) {

@@ -12,6 +12,9 @@ struct fgb_row {
     int check_ok;                   /* peers: checked against ours; ours: kernel self-test */
     char check[200], note[96];
     char label[32];                 /* the SIDH libraries' name of this benchmark, or "" */
+    /* ours, kernel ops: the 64x64 multiplications and port-0/6 instructions of the
+     * kernel the row runs (fgb_field mults/p06), 0 when unknown (C, peers) */
+    int mults, p06;
     /* rows fieldgen/via at level dispatch: entry point minus kernel, batch by batch
      * (median, 95% CI low, high; TSC ticks per call), latency and throughput */
     int has_pair;
@@ -51,6 +54,7 @@ const char *fgb_unit(const struct fgb_results *r);
 void fgb_print_table(const struct fgb_results *r);
 void fgb_print_inversion(const struct fgb_results *r); /* inv vs inv_fermat, inv_batch */
 void fgb_print_fp2(const struct fgb_results *r);       /* Fp2 cost relative to Fp mul */
+void fgb_print_floors(const struct fgb_results *r);    /* kernels against their port floor */
 void fgb_print_dispatch(const struct fgb_results *r);
 void fgb_print_threads(const struct fgb_results *r);
 int fgb_write_json(const struct fgb_results *r, const char *path);

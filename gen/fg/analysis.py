@@ -83,6 +83,9 @@ class FieldAnalysis:
     # path); fp2_ifma_sqr implies fp2_ifma
     fp2_ifma: bool = False
     fp2_ifma_sqr: bool = False
+    # (op, level) -> (64x64 multiplications, port-0/6 instructions) of each
+    # scalar kernel, counted on the generated text by kernel_cost.costs
+    kernel_cost: dict = field(default_factory=dict)
 
     # ---- conversions used by the reference and the vectors ----
     def to_internal(self, x):

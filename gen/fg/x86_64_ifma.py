@@ -117,6 +117,7 @@ from peachpy.x86_64.registers import (rax, rcx, rdx, rsi, rdi, rsp, r8, r9, r10,
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
 from .x86_64_peachpy import PhysicalFunction, Tables, gas_text
+from . import kernel_cost
 
 # ---------------------------------------------------------------------------
 # PeachPy 0.2.0 AVX-512 GAS-output fixes (found by the study in research/ifma/):
@@ -975,9 +976,9 @@ def emit_fp2_sqr(fa):
 # ---------------------------------------------------------------------------
 # which Fp2 op runs the IFMA kernel: a cost model over the generated code
 
-# Instructions that bind the scalar kernels on the cores measured (ADC, SBB,
-# ADCX, ADOX, CMOVcc, SETcc, shifts and rotates issue on ports 0 and 6 only).
-_P06 = re.compile(r"^\s+(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|rcl|rcr)[bwlq]?\s")
+# Instructions that bind the scalar kernels on the cores measured: the
+# port-0/6 class of kernel_cost (ADC, SBB, ADCX, ADOX, CMOVcc, SETcc, shifts,
+# rotates, bit tests).
 # Vector and opmask instructions of an IFMA kernel (ports 0 and 5 for zmm).
 _VEC = re.compile(r"^\s+[vk][a-z0-9]+\s")
 # IFMA is chosen when (vector instructions of the IFMA kernel) < RATIO x
@@ -994,20 +995,6 @@ _VEC = re.compile(r"^\s+[vk][a-z0-9]+\s")
 RATIO = 1.30
 
 
-def _count(text, symbol, rx):
-    """Instructions matching rx in the function `symbol` of a PeachPy GAS text
-    (its ELF copy: from its label to its ret)."""
-    count, inside = 0, False
-    for line in text.splitlines():
-        if line == symbol + ":":
-            inside = True
-        elif inside:
-            if line.strip() == "ret":
-                return count
-            count += bool(rx.match(line + " "))
-    raise ValueError("function %s not found" % symbol)
-
-
 def choose(fa, scalar_text):
     """(IFMA Fp2 mul, IFMA Fp2 sqr, their GAS texts): whether the ifma level
     runs each IFMA kernel, by the cost model above. scalar_text: the field's
@@ -1020,14 +1007,14 @@ def choose(fa, scalar_text):
         return "fg_%s_%s_%s" % (fa.name, op, dict(fa.dispatch[op])["adx"])
 
     def p06(op):
-        return _count(scalar_text, kernel(op), _P06)
+        return kernel_cost.count(scalar_text, kernel(op), kernel_cost.P06)
 
     mul_text = emit_fp2_mul(fa)
-    vec = _count(mul_text, "fg_%s_fp2_mul_ifma" % fa.name, _VEC)
+    vec = kernel_cost.count(mul_text, "fg_%s_fp2_mul_ifma" % fa.name, _VEC)
     use_mul = vec < RATIO * (3 * p06("mul_wide") + 2 * p06("redc"))
     use_sqr, sqr_text = False, ""
     if use_mul and supported_sqr(fa):       # the sqr gains less than the mul everywhere measured
         sqr_text = emit_fp2_sqr(fa)
-        vec = _count(sqr_text, "fg_%s_fp2_sqr_ifma" % fa.name, _VEC)
+        vec = kernel_cost.count(sqr_text, "fg_%s_fp2_sqr_ifma" % fa.name, _VEC)
         use_sqr = vec < RATIO * 2 * p06("mul")
     return use_mul, use_sqr, (mul_text if use_mul else "") + ("\n" + sqr_text if use_sqr else "")

@@ -151,6 +151,42 @@ void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25
 #define FG_P25519_REDC_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P25519_REDC_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P25519_REDC_AT_ADX_USES FG_ISA_ADX
+/* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
+ * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
+ * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
+ * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
+ * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
+ * port floor, which fieldgen-bench reports beside each kernel's figures. */
+#define FG_P25519_MUL_X86_64_MULTS 21
+#define FG_P25519_MUL_X86_64_P06 48
+#define FG_P25519_MUL_BMI2_MULTS 21
+#define FG_P25519_MUL_BMI2_P06 48
+#define FG_P25519_MUL_ADX_MULTS 21
+#define FG_P25519_MUL_ADX_P06 51
+#define FG_P25519_SQR_X86_64_MULTS 15
+#define FG_P25519_SQR_X86_64_P06 48
+#define FG_P25519_SQR_BMI2_MULTS 15
+#define FG_P25519_SQR_BMI2_P06 48
+#define FG_P25519_SQR_ADX_MULTS 15
+#define FG_P25519_SQR_ADX_P06 42
+#define FG_P25519_MUL_WIDE_X86_64_MULTS 16
+#define FG_P25519_MUL_WIDE_X86_64_P06 29
+#define FG_P25519_MUL_WIDE_BMI2_MULTS 16
+#define FG_P25519_MUL_WIDE_BMI2_P06 29
+#define FG_P25519_MUL_WIDE_ADX_MULTS 16
+#define FG_P25519_MUL_WIDE_ADX_P06 30
+#define FG_P25519_SQR_WIDE_X86_64_MULTS 10
+#define FG_P25519_SQR_WIDE_X86_64_P06 29
+#define FG_P25519_SQR_WIDE_BMI2_MULTS 10
+#define FG_P25519_SQR_WIDE_BMI2_P06 29
+#define FG_P25519_SQR_WIDE_ADX_MULTS 10
+#define FG_P25519_SQR_WIDE_ADX_P06 21
+#define FG_P25519_REDC_X86_64_MULTS 5
+#define FG_P25519_REDC_X86_64_P06 19
+#define FG_P25519_REDC_BMI2_MULTS 5
+#define FG_P25519_REDC_BMI2_P06 19
+#define FG_P25519_REDC_ADX_MULTS 5
+#define FG_P25519_REDC_ADX_P06 21
 #else
 #define FG_P25519_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P25519_MUL_AT_BMI2_USES FG_ISA_C

@@ -151,6 +151,42 @@ void fg_p256_redc_adx(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P256_LI
 #define FG_P256_REDC_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P256_REDC_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P256_REDC_AT_ADX_USES FG_ISA_ADX
+/* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
+ * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
+ * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
+ * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
+ * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
+ * port floor, which fieldgen-bench reports beside each kernel's figures. */
+#define FG_P256_MUL_X86_64_MULTS 16
+#define FG_P256_MUL_X86_64_P06 63
+#define FG_P256_MUL_BMI2_MULTS 23
+#define FG_P256_MUL_BMI2_P06 53
+#define FG_P256_MUL_ADX_MULTS 23
+#define FG_P256_MUL_ADX_P06 60
+#define FG_P256_SQR_X86_64_MULTS 14
+#define FG_P256_SQR_X86_64_P06 53
+#define FG_P256_SQR_BMI2_MULTS 17
+#define FG_P256_SQR_BMI2_P06 47
+#define FG_P256_SQR_ADX_MULTS 17
+#define FG_P256_SQR_ADX_P06 50
+#define FG_P256_MUL_WIDE_X86_64_MULTS 16
+#define FG_P256_MUL_WIDE_X86_64_P06 24
+#define FG_P256_MUL_WIDE_BMI2_MULTS 16
+#define FG_P256_MUL_WIDE_BMI2_P06 24
+#define FG_P256_MUL_WIDE_ADX_MULTS 16
+#define FG_P256_MUL_WIDE_ADX_P06 31
+#define FG_P256_SQR_WIDE_X86_64_MULTS 10
+#define FG_P256_SQR_WIDE_X86_64_P06 18
+#define FG_P256_SQR_WIDE_BMI2_MULTS 10
+#define FG_P256_SQR_WIDE_BMI2_P06 18
+#define FG_P256_SQR_WIDE_ADX_MULTS 10
+#define FG_P256_SQR_WIDE_ADX_P06 21
+#define FG_P256_REDC_X86_64_MULTS 4
+#define FG_P256_REDC_X86_64_P06 35
+#define FG_P256_REDC_BMI2_MULTS 7
+#define FG_P256_REDC_BMI2_P06 29
+#define FG_P256_REDC_ADX_MULTS 7
+#define FG_P256_REDC_ADX_P06 29
 #else
 #define FG_P256_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P256_MUL_AT_BMI2_USES FG_ISA_C

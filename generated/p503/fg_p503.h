@@ -151,6 +151,42 @@ void fg_p503_redc_adx(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LI
 #define FG_P503_REDC_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_REDC_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_REDC_AT_ADX_USES FG_ISA_ADX
+/* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
+ * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
+ * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
+ * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
+ * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
+ * port floor, which fieldgen-bench reports beside each kernel's figures. */
+#define FG_P503_MUL_X86_64_MULTS 88
+#define FG_P503_MUL_X86_64_P06 208
+#define FG_P503_MUL_BMI2_MULTS 88
+#define FG_P503_MUL_BMI2_P06 208
+#define FG_P503_MUL_ADX_MULTS 104
+#define FG_P503_MUL_ADX_P06 216
+#define FG_P503_SQR_X86_64_MULTS 70
+#define FG_P503_SQR_X86_64_P06 183
+#define FG_P503_SQR_BMI2_MULTS 70
+#define FG_P503_SQR_BMI2_P06 183
+#define FG_P503_SQR_ADX_MULTS 76
+#define FG_P503_SQR_ADX_P06 183
+#define FG_P503_MUL_WIDE_X86_64_MULTS 48
+#define FG_P503_MUL_WIDE_X86_64_P06 114
+#define FG_P503_MUL_WIDE_BMI2_MULTS 48
+#define FG_P503_MUL_WIDE_BMI2_P06 114
+#define FG_P503_MUL_WIDE_ADX_MULTS 64
+#define FG_P503_MUL_WIDE_ADX_P06 113
+#define FG_P503_SQR_WIDE_X86_64_MULTS 30
+#define FG_P503_SQR_WIDE_X86_64_P06 89
+#define FG_P503_SQR_WIDE_BMI2_MULTS 30
+#define FG_P503_SQR_WIDE_BMI2_P06 89
+#define FG_P503_SQR_WIDE_ADX_MULTS 36
+#define FG_P503_SQR_WIDE_ADX_P06 73
+#define FG_P503_REDC_X86_64_MULTS 40
+#define FG_P503_REDC_X86_64_P06 94
+#define FG_P503_REDC_BMI2_MULTS 40
+#define FG_P503_REDC_BMI2_P06 94
+#define FG_P503_REDC_ADX_MULTS 40
+#define FG_P503_REDC_ADX_P06 110
 #else
 #define FG_P503_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P503_MUL_AT_BMI2_USES FG_ISA_C

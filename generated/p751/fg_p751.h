@@ -151,6 +151,42 @@ void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LI
 #define FG_P751_REDC_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P751_REDC_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P751_REDC_AT_ADX_USES FG_ISA_ADX
+/* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
+ * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
+ * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
+ * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
+ * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
+ * port floor, which fieldgen-bench reports beside each kernel's figures. */
+#define FG_P751_MUL_X86_64_MULTS 192
+#define FG_P751_MUL_X86_64_P06 434
+#define FG_P751_MUL_BMI2_MULTS 192
+#define FG_P751_MUL_BMI2_P06 434
+#define FG_P751_MUL_ADX_MULTS 228
+#define FG_P751_MUL_ADX_P06 468
+#define FG_P751_SQR_X86_64_MULTS 147
+#define FG_P751_SQR_X86_64_P06 363
+#define FG_P751_SQR_BMI2_MULTS 147
+#define FG_P751_SQR_BMI2_P06 363
+#define FG_P751_SQR_ADX_MULTS 162
+#define FG_P751_SQR_ADX_P06 374
+#define FG_P751_MUL_WIDE_X86_64_MULTS 108
+#define FG_P751_MUL_WIDE_X86_64_P06 244
+#define FG_P751_MUL_WIDE_BMI2_MULTS 108
+#define FG_P751_MUL_WIDE_BMI2_P06 244
+#define FG_P751_MUL_WIDE_ADX_MULTS 144
+#define FG_P751_MUL_WIDE_ADX_P06 265
+#define FG_P751_SQR_WIDE_X86_64_MULTS 78
+#define FG_P751_SQR_WIDE_X86_64_P06 154
+#define FG_P751_SQR_WIDE_BMI2_MULTS 63
+#define FG_P751_SQR_WIDE_BMI2_P06 173
+#define FG_P751_SQR_WIDE_ADX_MULTS 78
+#define FG_P751_SQR_WIDE_ADX_P06 157
+#define FG_P751_REDC_X86_64_MULTS 84
+#define FG_P751_REDC_X86_64_P06 190
+#define FG_P751_REDC_BMI2_MULTS 84
+#define FG_P751_REDC_BMI2_P06 190
+#define FG_P751_REDC_ADX_MULTS 84
+#define FG_P751_REDC_ADX_P06 214
 #else
 #define FG_P751_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P751_MUL_AT_BMI2_USES FG_ISA_C

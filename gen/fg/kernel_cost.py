@@ -1,0 +1,67 @@
+"""What each generated scalar kernel costs, counted on its GAS text.
+
+The kernels are straight-line code (no jump between label and ret: a kernel
+runs every instruction once), so counting instructions in the text counts
+what one call executes. Two classes bound the kernels on the Intel cores
+measured (research/ports/ports.c on the README's machine):
+
+  MULTS  64x64 multiplications (MULX, one-operand MUL, IMUL): one per cycle
+         (ports 1 and 5; IMUL port 1);
+  P06    carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
+         CMOVcc, SETcc, shifts, rotates, bit tests): ports 0 and 6 only, two
+         per cycle, while ADD/SUB/AND/XOR/MOV/LEA go to any of five ports.
+
+MULX does not occupy ports 0 and 6, so a kernel needs at least
+max(MULTS, P06 / 2) cycles: its port floor. The header carries both counts per
+kernel (FG_NAME_OP_LEVEL_MULTS, _P06) and fieldgen-bench sets every kernel's
+median against its floor. x86_64_ifma uses the same P06 count for its cost
+model.
+"""
+
+from __future__ import annotations
+
+import re
+
+OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+LEVELS = ("x86_64", "bmi2", "adx")
+
+MULTS = re.compile(r"^\s+(mulx|mul|imul)[bwlq]?\s")
+P06 = re.compile(r"^\s+(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|shlx|shrx|sarx|"
+                 r"rcl|rcr|rol|ror|rorx|bt|btr|bts|btc)[bwlq]?\s")
+_JUMP = re.compile(r"^\s+(j[a-z]+|call[a-z]*|loop[a-z]*)\s")
+
+
+def body(text, symbol):
+    """The instruction lines of function `symbol` in a PeachPy GAS text (the
+    lines from its ELF label to its ret). Raises ValueError if the function is
+    absent or not straight-line (a jump, call or loop inside it)."""
+    lines, inside = [], False
+    for line in text.splitlines():
+        if line == symbol + ":":
+            inside = True
+        elif inside:
+            if line.strip() == "ret":
+                return lines
+            if _JUMP.match(line + " "):
+                raise ValueError("%s is not straight-line code: %r" % (symbol, line.strip()))
+            if line.startswith(("\t", " ")) and not line.strip().startswith(("#", ".")):
+                lines.append(line)
+            elif line and not line.startswith(("#", ".")) and not line.endswith(":"):
+                lines.append(line)   # PeachPy writes push/pop flush left
+    raise ValueError("function %s not found" % symbol)
+
+
+def count(text, symbol, rx):
+    """Instructions of `symbol` that match rx."""
+    return sum(bool(rx.match(line if line[:1].isspace() else "\t" + line)) for line in body(text, symbol))
+
+
+def costs(fa, text):
+    """{(op, level): (mults, p06)} for every scalar kernel fg_NAME_OP_LEVEL in text."""
+    out = {}
+    for op in OPS:
+        for level in LEVELS:
+            symbol = "fg_%s_%s_%s" % (fa.name, op, level)
+            if symbol + ":" in text.splitlines():
+                out[(op, level)] = (count(text, symbol, MULTS), count(text, symbol, P06))
+    return out

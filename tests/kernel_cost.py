@@ -1,0 +1,94 @@
+"""The kernel counts in the headers, checked on the built machine code.
+
+    kernel_cost.py [--objdump PATH] LIBRARY DIR FIELD...
+
+For each FIELD (header DIR/FIELD/fg_FIELD.h) and each scalar kernel
+fg_FIELD_OP_LEVEL the header describes, the generator's counts
+FG_FIELD_OP_LEVEL_MULTS and _P06 (gen/fg/kernel_cost.py, read off the GAS
+text) must equal the counts in LIBRARY's disassembly (objdump -d, a second
+reader of the same code), and the kernel must be straight-line: no jump or
+call between its entry and its single ret, so that the counts are what every
+call executes (and no branch can depend on data). fieldgen-bench's port
+floors rest on these counts. Exits 1 with a line per mismatch, 77 (skipped)
+when LIBRARY holds LTO bytecode.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dispatch_shape import functions  # noqa: E402  (the objdump -d parser)
+
+OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+LEVELS = ("x86_64", "bmi2", "adx")
+# objdump's AT&T mnemonics (it prints CMOVC as cmovb, adds size suffixes only
+# where operands leave the size open)
+MULTS = re.compile(r"^(mulx|mul|imul)[bwlq]?$")
+P06 = re.compile(r"^(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|shlx|shrx|sarx|"
+                 r"rcl|rcr|rol|ror|rorx|bt|btr|bts|btc)[bwlq]?$")
+MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC)_(X86_64|BMI2|ADX)_(MULTS|P06) (\d+)$")
+
+
+def header_counts(path):
+    """{(op, level): {"MULTS": n, "P06": n}} from a generated header."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            m = MACRO.match(line.rstrip("\n"))
+            if m:
+                out.setdefault((m.group(2).lower(), m.group(3).lower()), {})[m.group(4)] = int(m.group(5))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--objdump", default="objdump")
+    ap.add_argument("library")
+    ap.add_argument("dir")
+    ap.add_argument("fields", nargs="+")
+    a = ap.parse_args()
+    dis = subprocess.run([a.objdump, "-dr", "--no-show-raw-insn", a.library], capture_output=True, text=True)
+    if dis.returncode != 0:
+        print("kernel_cost: %s failed: %s" % (a.objdump, dis.stderr.strip()))
+        return 1
+    funcs = functions(dis.stdout)
+    bad, checked = [], 0
+    for field in a.fields:
+        counts = header_counts(os.path.join(a.dir, field, "fg_%s.h" % field))
+        if not counts:
+            bad.append("%s: the header carries no kernel counts" % field)
+        for op in OPS:
+            for level in LEVELS:
+                name = "fg_%s_%s_%s" % (field, op, level)
+                want = counts.get((op, level))
+                body = funcs.get(name)
+                if want is None or body is None:
+                    if (want is None) != (body is None):
+                        bad.append("%s: %s" % (name, "no counts in the header" if want is None
+                                                else "counted in the header but not in the library"))
+                    continue
+                insns = [mn for mn, _, _ in body]
+                rets = [k for k, mn in enumerate(insns) if mn.startswith("ret")]
+                if not rets:
+                    bad.append("%s: no ret" % name)
+                    continue
+                code = insns[:rets[0]]
+                flow = [mn for mn in code if mn.startswith(("j", "call", "loop"))]
+                if flow:
+                    bad.append("%s: not straight-line (%s)" % (name, ", ".join(sorted(set(flow)))))
+                got = {"MULTS": sum(bool(MULTS.match(mn)) for mn in code),
+                       "P06": sum(bool(P06.match(mn)) for mn in code)}
+                for k in ("MULTS", "P06"):
+                    if want.get(k) != got[k]:
+                        bad.append("%s: header %s %s, machine code %d" % (name, k, want.get(k), got[k]))
+                checked += 1
+    for line in bad:
+        print("kernel_cost: " + line)
+    print("kernel_cost: %d kernels of %d fields checked, %d mismatches" % (checked, len(a.fields), len(bad)))
+    return 1 if bad or not checked else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
