@@ -906,7 +906,10 @@ def _tsum(tr, vs):
     return vs[0]
 
 
-def _emit(fa, op):
+def _emit(fa, op, reuse=None):
+    """(GAS text, tables) of one kernel; reuse: (label tag, tables) of a
+    kernel of the same file whose equal tables this one reads instead of
+    its own copies (Tables.rodata)."""
     sh = _Shape(fa, op)
     tabs = _tables(sh)
     sh.tabs = tabs                  # the conversion reads its shift counts from them
@@ -944,13 +947,13 @@ def _emit(fa, op):
         RETURN()
     text = gas_text(fn)
     labels = _labels(sh)
-    return labels.rodata(tabs, align_each=True) + "\n" + labels.resolve(text)
+    return labels.rodata(tabs, align_each=True, reuse=reuse) + "\n" + labels.resolve(text), tabs
 
 
 def emit_fp2_mul(fa):
     """void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a, const fg_NAME_fp2 *b)"""
     assert supported(fa)
-    return _emit(fa, "mul")
+    return _emit(fa, "mul")[0]
 
 
 def supported_mul(fa):
@@ -964,13 +967,13 @@ def emit_mul(fa):
     """void fg_NAME_mul_ifma(uint64_t r[n], const uint64_t a[n], const uint64_t b[n]):
     r = a b / R mod p, canonical inputs and output (the Fp kernels' contract)."""
     assert supported_mul(fa)
-    return _emit(fa, "fmul")
+    return _emit(fa, "fmul")[0]
 
 
 def emit_fp2_sqr(fa):
     """void fg_NAME_fp2_sqr_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a): r = a^2"""
     assert supported_sqr(fa)
-    return _emit(fa, "sqr")
+    return _emit(fa, "sqr")[0]
 
 
 # ---------------------------------------------------------------------------
@@ -1009,12 +1012,14 @@ def choose(fa, scalar_text):
     def p06(op):
         return kernel_cost.count(scalar_text, kernel(op), kernel_cost.P06)
 
-    mul_text = emit_fp2_mul(fa)
+    assert supported(fa)
+    mul_text, mul_tabs = _emit(fa, "mul")
     vec = kernel_cost.count(mul_text, "fg_%s_fp2_mul_ifma" % fa.name, _VEC)
     use_mul = vec < RATIO * (3 * p06("mul_wide") + 2 * p06("redc"))
     use_sqr, sqr_text = False, ""
     if use_mul and supported_sqr(fa):       # the sqr gains less than the mul everywhere measured
-        sqr_text = emit_fp2_sqr(fa)
+        # in the same file as the mul's: its tables equal to the mul's are not emitted twice
+        sqr_text = _emit(fa, "sqr", reuse=("ifma", mul_tabs))[0]
         vec = kernel_cost.count(sqr_text, "fg_%s_fp2_sqr_ifma" % fa.name, _VEC)
         use_sqr = vec < RATIO * 2 * p06("mul")
     return use_mul, use_sqr, (mul_text if use_mul else "") + ("\n" + sqr_text if use_sqr else "")

@@ -65,20 +65,30 @@ class Tables:
         assert 0 <= byte < self.stride
         return self.base + self.stride * self.names.index(name) + byte
 
-    def rodata(self, contents, align_each=False):
+    def rodata(self, contents, align_each=False, reuse=None):
         """The macros and the tables: contents maps a table name to its qwords
         (emitted in `names` order); 64-byte aligned as a whole, or each table
-        on its own when align_each (tables read as whole zmm vectors)."""
+        on its own when align_each (tables read as whole zmm vectors).
+        reuse: (family, contents) of tables emitted in the same file by
+        another family (same field, same alignment); a table with equal
+        qwords there is not emitted again, its macro names that copy."""
         used = [t for t in self.names if t in contents]
         label = "fg_%s_%s_%%s" % (self.field, self.family)
+        own = {t: label % t for t in used}
+        if reuse is not None:
+            for t in used:
+                if reuse[1].get(t) == contents[t]:
+                    own[t] = "fg_%s_%s_%s" % (self.field, reuse[0], t)
         lines = ["#ifdef __APPLE__"]
-        lines += ["#define %s L%s" % (self.macro(t), label % t) for t in used]
+        lines += ["#define %s L%s" % (self.macro(t), own[t]) for t in used]
         lines += [".section __TEXT,__const", "#else"]
-        lines += ["#define %s .L%s" % (self.macro(t), label % t) for t in used]
+        lines += ["#define %s .L%s" % (self.macro(t), own[t]) for t in used]
         lines += [".section .rodata", "#endif"]
         if not align_each:
             lines.append(".p2align 6")
         for t in used:
+            if own[t] != label % t:
+                continue
             if align_each:
                 lines.append(".p2align 6")
             lines.append("%s:" % self.macro(t))
