@@ -1,4 +1,4 @@
-"""Command line: gen/fieldgen [--config FILE] [--out DIR] [--check | --list]."""
+"""Command line: gen/fieldgen [--config FILE] [--out DIR] [--check | --list | --costs]."""
 
 from __future__ import annotations
 
@@ -134,6 +134,28 @@ def describe(fa):
     return "\n".join(lines)
 
 
+def costs_report(fa):
+    """What each x86-64 kernel of a field executes and its port floor
+    (gen/fg/kernel_cost.py), and which kernel the dispatcher runs per level:
+    generated in memory, nothing written."""
+    asm = emit_x86_64.backend(fa)
+    if asm is None:
+        return f"{fa.name}: no x86-64 backend for the form {fa.form} (the C kernels only)"
+    analysis.plan_dispatch(fa, asm[1](fa))
+    costs = kernel_cost.costs(fa, emit_x86_64.kernels(fa, asm[0]))
+    lines = [f"{fa.name}: p = {fa.modulus_text}, {fa.n} limbs",
+             f"  {'op':<9} {'level':<7} {'mults':>5} {'p06':>4} {'floor':>6}  dispatched at"]
+    for op in kernel_cost.OPS:
+        for level in kernel_cost.LEVELS:
+            if (op, level) not in costs:
+                continue
+            mults, p06 = costs[(op, level)]
+            users = [lv for lv, k in fa.dispatch.get(op) or [] if k == level]
+            lines.append(f"  {op:<9} {level:<7} {mults:>5} {p06:>4} {max(mults, p06 / 2):>6.1f}  "
+                         f"{', '.join(users) if users else '-'}")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="gen/fieldgen", description=(
         "Generate specialized C and x86-64 assembly for the prime fields in a fields.toml."))
@@ -143,6 +165,9 @@ def main(argv=None):
     mode.add_argument("--check", action="store_true",
                       help="write nothing; exit 1 and name the stale files if the output differs")
     mode.add_argument("--list", action="store_true", help="print each field's analysis and exit")
+    mode.add_argument("--costs", action="store_true",
+                      help="print what each x86-64 kernel executes (64x64 multiplications, port-0/6 "
+                           "instructions), its port floor in cycles and the levels that run it; write nothing")
     args = ap.parse_args(argv)
 
     config = args.config or os.path.join(REPO, "fields.toml")
@@ -161,6 +186,11 @@ def main(argv=None):
         return 2
     if args.list:
         print("\n".join(describe(analysis.analyze(fs)) for fs in fields))
+        return 0
+    if args.costs:
+        print("floor = max(mults, p06 / 2) cycles: MULX/MUL one per cycle, ADC/SBB/ADCX/ADOX/CMOVcc/SETcc/"
+              "shifts two per cycle (ports 0 and 6; research/ports/)")
+        print("\n".join(costs_report(analysis.analyze(fs)) for fs in fields))
         return 0
     wanted = build_outputs(fields, command, shown_config)
     if args.check:

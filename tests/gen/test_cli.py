@@ -426,6 +426,30 @@ class TestList(CliCase):
             self.assertIn("p = -1 mod 2^64", got[name]["special form"])
 
 
+class TestCosts(CliCase):
+    def test_shipped(self):
+        """--costs: every kernel of every shipped field with its counts and port
+        floor, the levels that run it; nothing written. p503's adx mul: 64
+        products plus 8 reduction rows over the 5 nonzero limbs of p+1."""
+        d = self.workdir("costs")
+        proc = run(["--costs"], cwd=d)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(os.listdir(d), [], "--costs writes nothing")
+        rows, field = {}, None
+        for line in proc.stdout.splitlines():
+            if not line.startswith(" "):
+                field = line.split(":")[0]
+            elif not line.split()[0] == "op":
+                op, level, mults, p06, floor, users = line.split(None, 5)
+                rows[(field, op, level)] = (int(mults), int(p06), float(floor), users)
+        self.assertEqual(len(rows), 4 * 5 * 3)
+        self.assertEqual(rows[("p503", "mul", "adx")][:3], (104, 216, 108.0))
+        self.assertIn("adx", rows[("p503", "mul", "adx")][3].split(", "))
+        for (f, op, level), (mults, p06, floor, users) in rows.items():
+            self.assertEqual(floor, max(mults, p06 / 2), (f, op, level))
+            self.assertGreater(mults, 0)
+
+
 class TestLauncher(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="fieldgen-test-launcher-")
