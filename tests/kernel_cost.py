@@ -5,12 +5,13 @@
 For each FIELD (header DIR/FIELD/fg_FIELD.h) and each scalar kernel
 fg_FIELD_OP_LEVEL the header describes, the generator's counts
 FG_FIELD_OP_LEVEL_MULTS and _P06 (gen/fg/kernel_cost.py, read off the GAS
-text) must equal the counts in LIBRARY's disassembly (objdump -d, a second
-reader of the same code), and the kernel must be straight-line: no jump or
-call between its entry and its single ret, so that the counts are what every
-call executes (and no branch can depend on data). fieldgen-bench's port
-floors rest on these counts. Exits 1 with a line per mismatch, 77 (skipped)
-when LIBRARY holds LTO bytecode.
+text) must equal the counts in LIBRARY's disassembly (objdump -d: a second
+reader of the assembled code, with the generator's instruction classes), and
+the kernel must be straight-line: no jump or call between its entry and its
+single ret, so that the counts are what every call executes (and no branch
+can depend on data). fieldgen-bench's port floors rest on these counts. The
+kernels are assembled from .S files, so they are machine code in every
+build, LTO included. Exits 1 with a line per mismatch.
 """
 import argparse
 import os
@@ -21,13 +22,10 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dispatch_shape import functions  # noqa: E402  (the objdump -d parser)
 
-OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
-LEVELS = ("x86_64", "bmi2", "adx")
-# objdump's AT&T mnemonics (it prints CMOVC as cmovb, adds size suffixes only
-# where operands leave the size open)
-MULTS = re.compile(r"^(mulx|mul|imul)[bwlq]?$")
-P06 = re.compile(r"^(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|shlx|shrx|sarx|"
-                 r"rcl|rcr|rol|ror|rorx|bt|btr|bts|btc)[bwlq]?$")
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "gen"))
+from fg.kernel_cost import LEVELS, MULTS, OPS, P06  # noqa: E402  (one definition of the classes)
+
 MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC)_(X86_64|BMI2|ADX)_(MULTS|P06) (\d+)$")
 
 
@@ -78,8 +76,10 @@ def main():
                 flow = [mn for mn in code if mn.startswith(("j", "call", "loop"))]
                 if flow:
                     bad.append("%s: not straight-line (%s)" % (name, ", ".join(sorted(set(flow)))))
-                got = {"MULTS": sum(bool(MULTS.match(mn)) for mn in code),
-                       "P06": sum(bool(P06.match(mn)) for mn in code)}
+                # objdump's mnemonics, matched as a GAS line (it prints CMOVC as cmovb:
+                # the class is cmov*, as every SETcc is set*)
+                got = {"MULTS": sum(bool(MULTS.match("\t%s " % mn)) for mn in code),
+                       "P06": sum(bool(P06.match("\t%s " % mn)) for mn in code)}
                 for k in ("MULTS", "P06"):
                     if want.get(k) != got[k]:
                         bad.append("%s: header %s %s, machine code %d" % (name, k, want.get(k), got[k]))
