@@ -389,8 +389,11 @@ void fgb_print_floors(const struct fgb_results *r)
                            "the generated assembly:\n  MULX/MUL one per cycle; ADC/SBB/ADCX/ADOX/CMOVcc/SETcc/"
                            "shifts two per cycle, ports 0 and 6,\n  as measured by research/ports/ports.c on "
                            "Intel cores); 'floor/peer' = floor / the best peer's median,\n  the lowest ratio to "
-                           "that peer a kernel with these counts can reach\n"
+                           "that peer a kernel with these counts can reach%s\n"
                            "%-8s %-9s %-8s %6s %5s %7s %9s %8s %9s %8s %10s %10s %8s\n",
+                           strstr(r->meta.cpu_model, "Intel") ? ""
+                               : "\n  (the CPU model does not name Intel: on cores that run ADC and shifts on more ports, "
+                                 "the carry part of the floor is too high)",
                            "field", "op", "level", "mults", "p06", "floor", "latency", "lat/fl", "thr", "thr/fl",
                            "peer lat", "floor/peer", "lat/peer");
                 double fl = x->mults > x->p06 / 2.0 ? x->mults : x->p06 / 2.0;
