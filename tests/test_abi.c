@@ -8,8 +8,9 @@
  *     (r == a, r == b, r == a == b, t overlapping a or b, r inside t);
  * each result compared with the portable C kernel on aligned copies.
  *
- * At the ifma level: the adx kernels and the AVX-512 IFMA Fp2 mul and sqr (where
- * the field has them), compared with an Fp2 product built from the C kernels.
+ * At the adx level also the assembly Fp2 sqr, and at ifma the AVX-512 IFMA Fp2
+ * mul and sqr (where the field has them), compared with an Fp2 product built
+ * from the C kernels.
  *
  *   test_abi_NAME --level x86_64|bmi2|adx|ifma [--count N]   (77: level unavailable) */
 #include <stdint.h>
@@ -44,7 +45,7 @@ struct kernel {
 };
 #define B_WORDS(k) ((k)->b_words ? (k)->b_words : N)
 
-#if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX))
 #if C(FP2_NON_RESIDUE) != -1
 #error "the IFMA Fp2 reference below assumes u^2 = -1"
 #endif
@@ -69,7 +70,7 @@ static void reference(const char *name, uint64_t *out, const uint64_t *a, const 
     else if (!strcmp(name, "sqr")) F(sqr_c)(out, a);
     else if (!strcmp(name, "mul_wide")) F(mul_wide_c)(out, a, b);
     else if (!strcmp(name, "sqr_wide")) F(sqr_wide_c)(out, a);
-#if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX))
     else if (!strcmp(name, "fp2_mul")) fp2_mul_reference(out, a, b);
     else if (!strcmp(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
 #endif
@@ -206,6 +207,13 @@ int main(int argc, char **argv)
         if (level >= FG_ISA_IFMA) {
             static const struct kernel fp2 = {"fp2_mul", (const void *)CAT(FE, _fp2_mul_ifma), 2 * N, 2 * N, 2, 2 * N};
             run_kernel(&fp2, count);
+            nk++;
+        }
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_SQR_ADX)
+        if (level >= FG_ISA_ADX) {
+            static const struct kernel fp2a = {"fp2_sqr", (const void *)CAT(FE, _fp2_sqr_adx), 2 * N, 2 * N, 1, 0};
+            run_kernel(&fp2a, count);
             nk++;
         }
 #endif

@@ -1482,6 +1482,12 @@ void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     fg_p503 s, d, twice;
     unsigned char borrow = 0, carry = 0;
     int i;
+#if FG_P503_HAVE_FP2_SQR_ADX
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) { /* the same, in one assembly function */
+        fg_p503_fp2_sqr_adx(r, a);
+        return;
+    }
+#endif
     add_unreduced(s.limb, a->c0.limb, a->c1.limb);
     for (i = 0; i < N; i++)
         d.limb[i] = subb(a->c0.limb[i], a->c1.limb[i], &borrow);

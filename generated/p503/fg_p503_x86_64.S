@@ -6175,6 +6175,881 @@ popq %r15
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_fp2_sqr_adx
+.p2align 4, 0x90
+_fg_p503_fp2_sqr_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_fp2_sqr_adx
+.type fg_p503_fp2_sqr_adx, @function
+fg_p503_fp2_sqr_adx:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $240, %rsp
+	movq 0(%rsi), %r8
+	addq %r8, %r8
+	movq %r8, 128(%rsp)
+	movq 8(%rsi), %r9
+	adcq %r9, %r9
+	movq %r9, 136(%rsp)
+	movq 16(%rsi), %r10
+	adcq %r10, %r10
+	movq %r10, 144(%rsp)
+	movq 24(%rsi), %r11
+	adcq %r11, %r11
+	movq %r11, 152(%rsp)
+	movq 32(%rsi), %rax
+	adcq %rax, %rax
+	movq %rax, 160(%rsp)
+	movq 40(%rsi), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 168(%rsp)
+	movq 48(%rsi), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 176(%rsp)
+	movq 56(%rsi), %r12
+	adcq %r12, %r12
+	movq %r12, 184(%rsp)
+	movq 0(%rsi), %r13
+	addq 64(%rsi), %r13
+	movq %r13, 0(%rsp)
+	movq 8(%rsi), %r14
+	adcq 72(%rsi), %r14
+	movq %r14, 8(%rsp)
+	movq 16(%rsi), %r15
+	adcq 80(%rsi), %r15
+	movq %r15, 16(%rsp)
+	movq 24(%rsi), %r8
+	adcq 88(%rsi), %r8
+	movq %r8, 24(%rsp)
+	movq 32(%rsi), %r9
+	adcq 96(%rsi), %r9
+	movq %r9, 32(%rsp)
+	movq 40(%rsi), %r10
+	adcq 104(%rsi), %r10
+	movq %r10, 40(%rsp)
+	movq 48(%rsi), %r11
+	adcq 112(%rsi), %r11
+	movq %r11, 48(%rsp)
+	movq 56(%rsi), %rax
+	adcq 120(%rsi), %rax
+	movq %rax, 56(%rsp)
+	movq 0(%rsi), %rbx
+	subq 64(%rsi), %rbx
+	movq 8(%rsi), %rbp
+	sbbq 72(%rsi), %rbp
+	movq 16(%rsi), %r12
+	sbbq 80(%rsi), %r12
+	movq 24(%rsi), %r13
+	sbbq 88(%rsi), %r13
+	movq 32(%rsi), %r14
+	sbbq 96(%rsi), %r14
+	movq 40(%rsi), %r15
+	sbbq 104(%rsi), %r15
+	movq 48(%rsi), %r8
+	sbbq 112(%rsi), %r8
+	movq 56(%rsi), %r9
+	sbbq 120(%rsi), %r9
+	addq $-1, %rbx
+	movq %rbx, 64(%rsp)
+	adcq $-1, %rbp
+	movq %rbp, 72(%rsp)
+	adcq $-1, %r12
+	movq %r12, 80(%rsp)
+	adcq FG_P503_MONT_P+24(%rip), %r13
+	movq %r13, 88(%rsp)
+	adcq FG_P503_MONT_P+32(%rip), %r14
+	movq %r14, 96(%rsp)
+	adcq FG_P503_MONT_P+40(%rip), %r15
+	movq %r15, 104(%rsp)
+	adcq FG_P503_MONT_P+48(%rip), %r8
+	movq %r8, 112(%rsp)
+	adcq FG_P503_MONT_P+56(%rip), %r9
+	movq %r9, 120(%rsp)
+	leaq 64(%rdi), %r10
+	movq 128(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r11, %rax
+	mulxq 72(%rsi), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 80(%rsi), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 88(%rsi), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 96(%rsi), %r8, %r9
+	adcxq %r8, %r15
+	mulxq 104(%rsi), %rbx, %r12
+	adcxq %rbx, %r9
+	mulxq 112(%rsi), %r14, %r8
+	adcxq %r14, %r12
+	mulxq 120(%rsi), %rbx, %r14
+	adcxq %rbx, %r8
+	adcxq %rcx, %r14
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
+	adcxq %rbx, %r15
+	adoxq %r11, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
+	adcxq %rbx, %r12
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
+	adcxq %rbx, %r8
+	adoxq %r11, %r14
+	adcxq %rcx, %r14
+	movq 136(%rsp), %rdx
+	mulxq 72(%rsi), %rbx, %r11
+	addq %rbx, %rbp
+	adcq %r11, %r13
+	mulxq 88(%rsi), %rbx, %r11
+	adcq %rbx, %r15
+	adcq %r11, %r9
+	mulxq 104(%rsi), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %r8
+	mulxq 120(%rsi), %rbx, %r11
+	adcq %rbx, %r14
+	adcq $0, %r11
+	movq %rdi, 192(%rsp)
+	mulxq 64(%rsi), %rbx, %rdi
+	addq %rbx, %rax
+	adcq %rdi, %rbp
+	mulxq 80(%rsi), %rbx, %rdi
+	adcq %rbx, %r13
+	adcq %rdi, %r15
+	mulxq 96(%rsi), %rbx, %rdi
+	adcq %rbx, %r9
+	adcq %rdi, %r12
+	mulxq 112(%rsi), %rbx, %rdi
+	adcq %rbx, %r8
+	adcq %rdi, %r14
+	adcq $0, %r11
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %r15
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %r9
+	adoxq %rbx, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rax
+	adcxq %rdi, %r12
+	adoxq %rax, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %r8
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r14
+	adoxq %rbx, %r11
+	adcxq %rcx, %r11
+	movq 144(%rsp), %rdx
+	mulxq 72(%rsi), %rdi, %rax
+	addq %rdi, %r13
+	adcq %rax, %r15
+	mulxq 88(%rsi), %rbx, %rdi
+	adcq %rbx, %r9
+	adcq %rdi, %r12
+	mulxq 104(%rsi), %rax, %rbx
+	adcq %rax, %r8
+	adcq %rbx, %r14
+	mulxq 120(%rsi), %rdi, %rax
+	adcq %rdi, %r11
+	adcq $0, %rax
+	mulxq 64(%rsi), %rbx, %rdi
+	addq %rbx, %rbp
+	adcq %rdi, %r13
+	mulxq 80(%rsi), %rbx, %rdi
+	adcq %rbx, %r15
+	adcq %rdi, %r9
+	mulxq 96(%rsi), %rbx, %rdi
+	adcq %rbx, %r12
+	adcq %rdi, %r8
+	mulxq 112(%rsi), %rbx, %rdi
+	adcq %rbx, %r14
+	adcq %rdi, %r11
+	adcq $0, %rax
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %r9
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rbx
+	adcxq %rbp, %r12
+	adoxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbp
+	adcxq %rdi, %r8
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %r14
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rbx
+	adcxq %rbp, %r11
+	adoxq %rbx, %rax
+	adcxq %rcx, %rax
+	movq 152(%rsp), %rdx
+	mulxq 72(%rsi), %rdi, %rbp
+	addq %rdi, %r15
+	adcq %rbp, %r9
+	mulxq 88(%rsi), %rbx, %rdi
+	adcq %rbx, %r12
+	adcq %rdi, %r8
+	mulxq 104(%rsi), %rbp, %rbx
+	adcq %rbp, %r14
+	adcq %rbx, %r11
+	mulxq 120(%rsi), %rdi, %rbp
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	mulxq 64(%rsi), %rbx, %rdi
+	addq %rbx, %r13
+	adcq %rdi, %r15
+	mulxq 80(%rsi), %rbx, %rdi
+	adcq %rbx, %r9
+	adcq %rdi, %r12
+	mulxq 96(%rsi), %rbx, %rdi
+	adcq %rbx, %r8
+	adcq %rdi, %r14
+	mulxq 112(%rsi), %rbx, %rdi
+	adcq %rbx, %r11
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %r12
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
+	adcxq %r13, %r8
+	adoxq %rbx, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
+	adcxq %rdi, %r14
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %r11
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
+	adcxq %r13, %rax
+	adoxq %rbx, %rbp
+	adcxq %rcx, %rbp
+	movq 160(%rsp), %rdx
+	mulxq 72(%rsi), %rdi, %r13
+	addq %rdi, %r9
+	adcq %r13, %r12
+	mulxq 88(%rsi), %rbx, %rdi
+	adcq %rbx, %r8
+	adcq %rdi, %r14
+	mulxq 104(%rsi), %r13, %rbx
+	adcq %r13, %r11
+	adcq %rbx, %rax
+	mulxq 120(%rsi), %rdi, %r13
+	adcq %rdi, %rbp
+	adcq $0, %r13
+	mulxq 64(%rsi), %rbx, %rdi
+	addq %rbx, %r15
+	adcq %rdi, %r9
+	mulxq 80(%rsi), %rbx, %rdi
+	adcq %rbx, %r12
+	adcq %rdi, %r8
+	mulxq 96(%rsi), %rbx, %rdi
+	adcq %rbx, %r14
+	adcq %rdi, %r11
+	mulxq 112(%rsi), %rbx, %rdi
+	adcq %rbx, %rax
+	adcq %rdi, %rbp
+	adcq $0, %r13
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %r8
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbx
+	adcxq %r15, %r14
+	adoxq %rbx, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
+	adcxq %rdi, %r11
+	adoxq %r15, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %rax
+	adoxq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %rbx
+	adcxq %r15, %rbp
+	adoxq %rbx, %r13
+	adcxq %rcx, %r13
+	movq 168(%rsp), %rdx
+	mulxq 72(%rsi), %rdi, %r15
+	addq %rdi, %r12
+	adcq %r15, %r8
+	mulxq 88(%rsi), %rbx, %rdi
+	adcq %rbx, %r14
+	adcq %rdi, %r11
+	mulxq 104(%rsi), %r15, %rbx
+	adcq %r15, %rax
+	adcq %rbx, %rbp
+	mulxq 120(%rsi), %rdi, %r15
+	adcq %rdi, %r13
+	adcq $0, %r15
+	mulxq 64(%rsi), %rbx, %rdi
+	addq %rbx, %r9
+	adcq %rdi, %r12
+	mulxq 80(%rsi), %rbx, %rdi
+	adcq %rbx, %r8
+	adcq %rdi, %r14
+	mulxq 96(%rsi), %rbx, %rdi
+	adcq %rbx, %r11
+	adcq %rdi, %rax
+	mulxq 112(%rsi), %rbx, %rdi
+	adcq %rbx, %rbp
+	adcq %rdi, %r13
+	adcq $0, %r15
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %r14
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	adcxq %r9, %r11
+	adoxq %rbx, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r9
+	adcxq %rdi, %rax
+	adoxq %r9, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %rbp
+	adoxq %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rbx, %r15
+	adcxq %rcx, %r15
+	movq 176(%rsp), %rdx
+	mulxq 72(%rsi), %rdi, %r9
+	addq %rdi, %r8
+	adcq %r9, %r14
+	mulxq 88(%rsi), %rbx, %rdi
+	adcq %rbx, %r11
+	adcq %rdi, %rax
+	mulxq 104(%rsi), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq 120(%rsi), %rdi, %r9
+	adcq %rdi, %r15
+	adcq $0, %r9
+	mulxq 64(%rsi), %rbx, %rdi
+	addq %rbx, %r12
+	adcq %rdi, %r8
+	mulxq 80(%rsi), %rbx, %rdi
+	adcq %rbx, %r14
+	adcq %rdi, %r11
+	mulxq 96(%rsi), %rbx, %rdi
+	adcq %rbx, %rax
+	adcq %rdi, %rbp
+	mulxq 112(%rsi), %rbx, %rdi
+	adcq %rbx, %r13
+	adcq %rdi, %r15
+	adcq $0, %r9
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %r11
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rbx
+	adcxq %r12, %rax
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r12
+	adcxq %rdi, %rbp
+	adoxq %r12, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %r13
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rbx
+	adcxq %r12, %r15
+	adoxq %rbx, %r9
+	adcxq %rcx, %r9
+	movq 184(%rsp), %rdx
+	mulxq 72(%rsi), %rdi, %r12
+	addq %rdi, %r14
+	adcq %r12, %r11
+	mulxq 88(%rsi), %rbx, %rdi
+	adcq %rbx, %rax
+	adcq %rdi, %rbp
+	mulxq 104(%rsi), %r12, %rbx
+	adcq %r12, %r13
+	adcq %rbx, %r15
+	mulxq 120(%rsi), %rdi, %r12
+	adcq %rdi, %r9
+	adcq $0, %r12
+	mulxq 64(%rsi), %rbx, %rdi
+	addq %rbx, %r8
+	adcq %rdi, %r14
+	mulxq 80(%rsi), %rbx, %rdi
+	adcq %rbx, %r11
+	adcq %rdi, %rax
+	mulxq 96(%rsi), %rbx, %rdi
+	adcq %rbx, %rbp
+	adcq %rdi, %r13
+	mulxq 112(%rsi), %rbx, %rdi
+	adcq %rbx, %r15
+	adcq %rdi, %r9
+	adcq $0, %r12
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %rax
+	adoxq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rbx
+	adcxq %r8, %rbp
+	adoxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r8
+	adcxq %rdi, %r13
+	adoxq %r8, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %r15
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbx
+	adcxq %r8, %r9
+	adoxq %rbx, %r12
+	adcxq %rcx, %r12
+	movq %r14, %rdi
+	subq $-1, %rdi
+	movq %r11, %r8
+	sbbq $-1, %r8
+	movq %rax, %rbx
+	sbbq $-1, %rbx
+	movq %r10, 200(%rsp)
+	movq %rbp, %r10
+	sbbq FG_P503_MONT_P+24(%rip), %r10
+	movq %r9, 208(%rsp)
+	movq %r13, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %r15, 216(%rsp)
+	movq 216(%rsp), %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r15
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %rbp, 232(%rsp)
+	movq %r12, %rbp
+	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	cmovc %r14, %rdi
+	cmovc %r11, %r8
+	cmovc %rax, %rbx
+	cmovc 232(%rsp), %r10
+	cmovc 224(%rsp), %r9
+	cmovc 216(%rsp), %r15
+	cmovc 208(%rsp), %r13
+	cmovc %r12, %rbp
+	movq 200(%rsp), %r14
+	movq %rdi, 0(%r14)
+	movq %r8, 8(%r14)
+	movq %rbx, 16(%r14)
+	movq %r10, 24(%r14)
+	movq %r9, 32(%r14)
+	movq %r15, 40(%r14)
+	movq %r13, 48(%r14)
+	movq %rbp, 56(%r14)
+	movq 0(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r11, %rax
+	mulxq 72(%rsp), %r12, %rdi
+	adcxq %r12, %rax
+	mulxq 80(%rsp), %r8, %rbx
+	adcxq %r8, %rdi
+	mulxq 88(%rsp), %r10, %r9
+	adcxq %r10, %rbx
+	mulxq 96(%rsp), %r15, %r13
+	adcxq %r15, %r9
+	mulxq 104(%rsp), %rbp, %r14
+	adcxq %rbp, %r13
+	mulxq 112(%rsp), %rsi, %r12
+	adcxq %rsi, %r14
+	mulxq 120(%rsp), %r8, %r10
+	adcxq %r8, %r12
+	adcxq %rcx, %r10
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rbp
+	adcxq %r15, %rbx
+	adoxq %rbp, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r8
+	adcxq %rsi, %r9
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
+	adcxq %r11, %r13
+	adoxq %r15, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rsi
+	adcxq %rbp, %r14
+	adoxq %rsi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r11
+	adcxq %r8, %r12
+	adoxq %r11, %r10
+	adcxq %rcx, %r10
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %rbp
+	addq %r15, %rdi
+	adcq %rbp, %rbx
+	mulxq 88(%rsp), %rsi, %r8
+	adcq %rsi, %r9
+	adcq %r8, %r13
+	mulxq 104(%rsp), %r11, %r15
+	adcq %r11, %r14
+	adcq %r15, %r12
+	mulxq 120(%rsp), %rbp, %rsi
+	adcq %rbp, %r10
+	adcq $0, %rsi
+	mulxq 64(%rsp), %r8, %r11
+	addq %r8, %rax
+	adcq %r11, %rdi
+	mulxq 80(%rsp), %r15, %rbp
+	adcq %r15, %rbx
+	adcq %rbp, %r9
+	mulxq 96(%rsp), %r8, %r11
+	adcq %r8, %r13
+	adcq %r11, %r14
+	mulxq 112(%rsp), %r15, %rbp
+	adcq %r15, %r12
+	adcq %rbp, %r10
+	adcq $0, %rsi
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r11
+	adcxq %r8, %r9
+	adoxq %r11, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbp
+	adcxq %r15, %r13
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rax
+	adcxq %rbp, %r10
+	adoxq %rax, %rsi
+	adcxq %rcx, %rsi
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %r8, %r11
+	addq %r8, %rbx
+	adcq %r11, %r9
+	mulxq 88(%rsp), %r15, %rbp
+	adcq %r15, %r13
+	adcq %rbp, %r14
+	mulxq 104(%rsp), %rax, %r8
+	adcq %rax, %r12
+	adcq %r8, %r10
+	mulxq 120(%rsp), %r11, %r15
+	adcq %r11, %rsi
+	adcq $0, %r15
+	mulxq 64(%rsp), %rbp, %rax
+	addq %rbp, %rdi
+	adcq %rax, %rbx
+	mulxq 80(%rsp), %r8, %r11
+	adcq %r8, %r9
+	adcq %r11, %r13
+	mulxq 96(%rsp), %rbp, %rax
+	adcq %rbp, %r14
+	adcq %rax, %r12
+	mulxq 112(%rsp), %r8, %r11
+	adcq %r8, %r10
+	adcq %r11, %rsi
+	adcq $0, %r15
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rax
+	adcxq %rbp, %r13
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbp
+	adcxq %rdi, %r12
+	adoxq %rbp, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rdi
+	adcxq %r11, %rsi
+	adoxq %rdi, %r15
+	adcxq %rcx, %r15
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %rbp, %rax
+	addq %rbp, %r9
+	adcq %rax, %r13
+	mulxq 88(%rsp), %r8, %r11
+	adcq %r8, %r14
+	adcq %r11, %r12
+	mulxq 104(%rsp), %rdi, %rbp
+	adcq %rdi, %r10
+	adcq %rbp, %rsi
+	mulxq 120(%rsp), %rax, %r8
+	adcq %rax, %r15
+	adcq $0, %r8
+	mulxq 64(%rsp), %r11, %rdi
+	addq %r11, %rbx
+	adcq %rdi, %r9
+	mulxq 80(%rsp), %rbp, %rax
+	adcq %rbp, %r13
+	adcq %rax, %r14
+	mulxq 96(%rsp), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r10
+	mulxq 112(%rsp), %rbp, %rax
+	adcq %rbp, %rsi
+	adcq %rax, %r15
+	adcq $0, %r8
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rax
+	adcxq %rbp, %r12
+	adoxq %rax, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
+	adcxq %rbx, %r10
+	adoxq %r11, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbp
+	adcxq %rdi, %rsi
+	adoxq %rbp, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r15
+	adoxq %rbx, %r8
+	adcxq %rcx, %r8
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %rdi
+	addq %r11, %r13
+	adcq %rdi, %r14
+	mulxq 88(%rsp), %rbp, %rax
+	adcq %rbp, %r12
+	adcq %rax, %r10
+	mulxq 104(%rsp), %rbx, %r11
+	adcq %rbx, %rsi
+	adcq %r11, %r15
+	mulxq 120(%rsp), %rdi, %rbp
+	adcq %rdi, %r8
+	adcq $0, %rbp
+	mulxq 64(%rsp), %rax, %rbx
+	addq %rax, %r9
+	adcq %rbx, %r13
+	mulxq 80(%rsp), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 96(%rsp), %rax, %rbx
+	adcq %rax, %r10
+	adcq %rbx, %rsi
+	mulxq 112(%rsp), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %r8
+	adcq $0, %rbp
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
+	adcxq %rax, %r12
+	adoxq %rbx, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %rax
+	adcxq %r9, %rsi
+	adoxq %rax, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
+	adcxq %rbx, %r15
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
+	adcxq %rdi, %r8
+	adoxq %r9, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %rax, %rbx
+	addq %rax, %r14
+	adcq %rbx, %r12
+	mulxq 88(%rsp), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %rsi
+	mulxq 104(%rsp), %r9, %rax
+	adcq %r9, %r15
+	adcq %rax, %r8
+	mulxq 120(%rsp), %rbx, %r11
+	adcq %rbx, %rbp
+	adcq $0, %r11
+	mulxq 64(%rsp), %rdi, %r9
+	addq %rdi, %r13
+	adcq %r9, %r14
+	mulxq 80(%rsp), %rax, %rbx
+	adcq %rax, %r12
+	adcq %rbx, %r10
+	mulxq 96(%rsp), %rdi, %r9
+	adcq %rdi, %rsi
+	adcq %r9, %r15
+	mulxq 112(%rsp), %rax, %rbx
+	adcq %rax, %r8
+	adcq %rbx, %rbp
+	adcq $0, %r11
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
+	adcxq %rdi, %r10
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %rsi
+	adoxq %rbx, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r15
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	adcxq %rbx, %rbp
+	adoxq %r13, %r11
+	adcxq %rcx, %r11
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %r9
+	addq %rdi, %r12
+	adcq %r9, %r10
+	mulxq 88(%rsp), %rax, %rbx
+	adcq %rax, %rsi
+	adcq %rbx, %r15
+	mulxq 104(%rsp), %r13, %rdi
+	adcq %r13, %r8
+	adcq %rdi, %rbp
+	mulxq 120(%rsp), %r9, %rax
+	adcq %r9, %r11
+	adcq $0, %rax
+	mulxq 64(%rsp), %rbx, %r13
+	addq %rbx, %r14
+	adcq %r13, %r12
+	mulxq 80(%rsp), %rdi, %r9
+	adcq %rdi, %r10
+	adcq %r9, %rsi
+	mulxq 96(%rsp), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %r8
+	mulxq 112(%rsp), %rdi, %r9
+	adcq %rdi, %rbp
+	adcq %r9, %r11
+	adcq $0, %rax
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r13
+	adcxq %rbx, %rsi
+	adoxq %r13, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
+	adcxq %rdi, %r15
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
+	adcxq %r14, %r8
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %rbp
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r14
+	adcxq %r9, %r11
+	adoxq %r14, %rax
+	adcxq %rcx, %rax
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %rbx, %r13
+	addq %rbx, %r10
+	adcq %r13, %rsi
+	mulxq 88(%rsp), %rdi, %r9
+	adcq %rdi, %r15
+	adcq %r9, %r8
+	mulxq 104(%rsp), %r14, %rbx
+	adcq %r14, %rbp
+	adcq %rbx, %r11
+	mulxq 120(%rsp), %r13, %rdi
+	adcq %r13, %rax
+	adcq $0, %rdi
+	mulxq 64(%rsp), %r9, %r14
+	addq %r9, %r12
+	adcq %r14, %r10
+	mulxq 80(%rsp), %rbx, %r13
+	adcq %rbx, %rsi
+	adcq %r13, %r15
+	mulxq 96(%rsp), %r9, %r14
+	adcq %r9, %r8
+	adcq %r14, %rbp
+	mulxq 112(%rsp), %rbx, %r13
+	adcq %rbx, %r11
+	adcq %r13, %rax
+	adcq $0, %rdi
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r14
+	adcxq %r9, %r15
+	adoxq %r14, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r13
+	adcxq %rbx, %r8
+	adoxq %r13, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
+	adcxq %r12, %rbp
+	adoxq %r9, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rbx
+	adcxq %r14, %r11
+	adoxq %rbx, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
+	adcxq %r13, %rax
+	adoxq %r12, %rdi
+	adcxq %rcx, %rdi
+	movq %r10, %r9
+	subq $-1, %r9
+	movq %rsi, %r14
+	sbbq $-1, %r14
+	movq %r15, %rbx
+	sbbq $-1, %rbx
+	movq %r8, %r13
+	sbbq FG_P503_MONT_P+24(%rip), %r13
+	movq %rbp, %r12
+	sbbq FG_P503_MONT_P+32(%rip), %r12
+	movq %rax, 200(%rsp)
+	movq %r11, %rax
+	sbbq FG_P503_MONT_P+40(%rip), %rax
+	movq %r11, 208(%rsp)
+	movq 200(%rsp), %r11
+	sbbq FG_P503_MONT_P+48(%rip), %r11
+	movq %rbp, 216(%rsp)
+	movq %rdi, %rbp
+	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	cmovc %r10, %r9
+	cmovc %rsi, %r14
+	cmovc %r15, %rbx
+	cmovc %r8, %r13
+	cmovc 216(%rsp), %r12
+	cmovc 208(%rsp), %rax
+	cmovc 200(%rsp), %r11
+	cmovc %rdi, %rbp
+	movq 192(%rsp), %r10
+	movq %r9, 0(%r10)
+	movq %r14, 8(%r10)
+	movq %rbx, 16(%r10)
+	movq %r13, 24(%r10)
+	movq %r12, 32(%r10)
+	movq %rax, 40(%r10)
+	movq %r11, 48(%r10)
+	movq %rbp, 56(%r10)
+	addq $240, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_fp2_sqr_adx, .-fg_p503_fp2_sqr_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
 #define FG_P503_IFMA_IA Lfg_p503_ifma_ia
 #define FG_P503_IFMA_SA Lfg_p503_ifma_sa
 #define FG_P503_IFMA_IB Lfg_p503_ifma_ib
