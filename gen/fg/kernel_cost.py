@@ -51,17 +51,23 @@ def body(text, symbol):
     raise ValueError("function %s not found" % symbol)
 
 
+def _matching(lines, rx):
+    return sum(bool(rx.match(line if line[:1].isspace() else "\t" + line)) for line in lines)
+
+
 def count(text, symbol, rx):
     """Instructions of `symbol` that match rx."""
-    return sum(bool(rx.match(line if line[:1].isspace() else "\t" + line)) for line in body(text, symbol))
+    return _matching(body(text, symbol), rx)
 
 
 def costs(fa, text):
     """{(op, level): (mults, p06)} for every scalar kernel fg_NAME_OP_LEVEL in text."""
+    labels = set(text.splitlines())
     out = {}
     for op in OPS:
         for level in LEVELS:
             symbol = "fg_%s_%s_%s" % (fa.name, op, level)
-            if symbol + ":" in text.splitlines():
-                out[(op, level)] = (count(text, symbol, MULTS), count(text, symbol, P06))
+            if symbol + ":" in labels:
+                lines = body(text, symbol)
+                out[(op, level)] = (_matching(lines, MULTS), _matching(lines, P06))
     return out
