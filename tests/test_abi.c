@@ -45,9 +45,9 @@ struct kernel {
 };
 #define B_WORDS(k) ((k)->b_words ? (k)->b_words : N)
 
-#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX))
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX))
 #if C(FP2_NON_RESIDUE) != -1
-#error "the IFMA Fp2 reference below assumes u^2 = -1"
+#error "the Fp2 reference below assumes u^2 = -1"
 #endif
 /* (a0 + a1 u)(b0 + b1 u) with u^2 = -1, from the C kernel and add/sub */
 static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *b)
@@ -70,7 +70,7 @@ static void reference(const char *name, uint64_t *out, const uint64_t *a, const 
     else if (!strcmp(name, "sqr")) F(sqr_c)(out, a);
     else if (!strcmp(name, "mul_wide")) F(mul_wide_c)(out, a, b);
     else if (!strcmp(name, "sqr_wide")) F(sqr_wide_c)(out, a);
-#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX))
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX))
     else if (!strcmp(name, "fp2_mul")) fp2_mul_reference(out, a, b);
     else if (!strcmp(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
 #endif
@@ -207,6 +207,13 @@ int main(int argc, char **argv)
         if (level >= FG_ISA_IFMA) {
             static const struct kernel fp2 = {"fp2_mul", (const void *)CAT(FE, _fp2_mul_ifma), 2 * N, 2 * N, 2, 2 * N};
             run_kernel(&fp2, count);
+            nk++;
+        }
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_MUL_ADX)
+        if (level >= FG_ISA_ADX) {
+            static const struct kernel fp2m = {"fp2_mul", (const void *)CAT(FE, _fp2_mul_adx), 2 * N, 2 * N, 2, 2 * N};
+            run_kernel(&fp2m, count);
             nk++;
         }
 #endif

@@ -1,7 +1,8 @@
 """Montgomery-form x86-64 kernels for any prime of 1..16 limbs (PeachPy emitter).
 
 Entry points:
-  emit_montgomery(fa) -> str   GAS text of the 15 kernels (5 ops x 3 ISA levels)
+  emit_montgomery(fa) -> str   GAS text of the 15 kernels (5 ops x 3 ISA levels),
+                               and of the adx Fp2 sqr and mul for fields with them
   kernel_choice(fa)   -> dict  (op, level) -> level whose kernel the dispatcher uses
 
 Design (one algorithm, rendered per ISA level):
@@ -62,7 +63,7 @@ POW2_MULX = True           # see _row_disjoint
 NEGQ_KERNELS = (("x86_64", "mul"),)
 
 # the constant tables (x86_64_peachpy.Tables: RIP placeholders rewritten into labels)
-_TABLE_NAMES = ("q", "p", "s")
+_TABLE_NAMES = ("q", "p", "s", "x")
 
 
 def _tables(name):
@@ -822,12 +823,18 @@ def _mul_rows(k, acc, ap, bp, n):
             k.r(b)
             k.unlock()
         Y = lambda j: k.opnd(B[j])
-    for i in range(n):
-        k.row(acc, lambda i=i: k.mem(ap, 8 * i), Y, list(range(n)), i,
-              split=i > 0 and (n > 4 if k.level == "adx" else n <= 4))
-        acc[i].prio = PRIO_DONE
+    _rows(k, acc, lambda i: k.mem(ap, 8 * i), Y, n)
     for b in (B or {}).values():
         k.kill(b)
+
+
+def _rows(k, acc, X, Y, n):
+    """acc[0..2n-1] = X*Y over operand thunks (X(i): row i's multiplier, Y(j):
+    MULX's memory operand), the rows of _mul_rows; every word done at the end."""
+    for i in range(n):
+        k.row(acc, lambda i=i: X(i), Y, list(range(n)), i,
+              split=i > 0 and (n > 4 if k.level == "adx" else n <= 4))
+        acc[i].prio = PRIO_DONE
     for q in range(n, 2 * n):
         acc[q].prio = PRIO_DONE
 
@@ -1438,21 +1445,137 @@ def _build_fp2_sqr(sh, level):
     return k.finish("fg_%s_fp2_sqr_%s" % (sh.name, level), _args("sqr"), _target(level))
 
 
+def fp2_mul_kernel(fa, level="adx"):
+    """Whether fg_NAME_fp2_mul_LEVEL is generated: the C template's lazy
+    Karatsuba Fp2 mul (u^2 = -1) in one function, at a level whose mul_wide
+    is the schoolbook rows (adx below 13 limbs; see _build_fp2_mul)."""
+    if fa.fp2 is None or not fa.fp2.lazy_mul or fa.form != "montgomery" or fa.fp2.nr != -1:
+        return False
+    sh = _Shape(fa)
+    return level == "adx" and not _kara(sh, "mul_wide", level)
+
+
+def _redc_acc(k, sh, acc, rp):
+    """r = redc(acc) (acc: 2n Vals), the redc kernel's rows and tail."""
+    n = sh.n
+    U = {q: acc[q] for q in range(n)}
+    Th = [acc[q] for q in range(n, 2 * n)]
+    for v in U.values():
+        v.prio = PRIO_ACC
+    for v in Th:
+        v.prio = PRIO_DONE
+    _redc_rows(k, sh, U)
+    _final(k, sh, [U[q] for q in range(n, 2 * n)], Th, rp)
+
+
+def _build_fp2_mul(sh, fp2, level):
+    """void fg_NAME_fp2_mul_LEVEL(uint64_t r[2n], const uint64_t a[2n], const uint64_t b[2n]),
+    u^2 = -1: the C template's lazy Karatsuba (the same products, sums and
+    bounds; analysis.Fp2Analysis) in one function:
+      T0 = a0*b0, its 2n words to the stack;
+      T1 = a1*b1, kept in the accumulator; the sums a0+a1, b0+b1 (< 2p) to
+        the stack (every read of a and b is above this line);
+      D = T0 - T1 (one chain) and E = T0 + T1 (a second chain, into T0's
+        slots); D += X = p*2^s from limb s/64 (non-negative, below redc's
+        bound); c0 = redc(D), stored;
+      T2 = (a0+a1)(b0+b1) in the accumulator, c1 = redc(T2 - E).
+    The products are the adx mul_wide's rows and the reductions the redc
+    kernel's rows and tail, emitted inline: no calls, no wide buffers passed
+    through memory between kernels, and c0's reduction overlaps T2's rows.
+    fieldgen-bench, latency at adx: p503 409-412 -> 391.5-394 cycles (2.75x
+    -> 2.63-2.64x of its Fp mul), p751 843 -> 820-823 (3.01x -> 2.92x).
+    Orders measured (p503): c1's product and reduction before c0, with T0
+    and T1 both stored, 425.8; c0 first 399.7; D from T1's accumulator and E
+    in place (this one) 391.5-394; D and E in one pass on two chains
+    (NOT + ADCX, ADOX) 394.6-395.6; the sums first 398-403 (throughput 388);
+    the sums between T0 and T1 396.  The kernel is throughput-bound (latency
+    = throughput): its 626 port-0/6 instructions (p503) set a floor of 313.
+    r may alias a or b: c0 is the first store."""
+    n = sh.n
+    k = Kernel(level, _tables(sh.name))
+    k.c_last_mulq = n > 4
+    rp = k.bind(rdi, PRIO_OUTPTR, "out")
+    ap = k.bind(rsi, PRIO_PTR, "a")
+    bp = _b_pointer(k)
+    slots = {name: [k.new_slot() for _ in range(w)] for name, w in
+             (("t0", 2 * n), ("sa", n), ("sb", n))}
+    S = lambda name: (lambda j: k.slot_op(slots[name][j]))
+    half = lambda pv, h: (lambda j: k.mem(pv, 8 * (h * n + j)))
+    acc = {}
+    _rows(k, acc, half(ap, 0), half(bp, 0), n)
+    for q in range(2 * n):
+        k.emit(MOV, S("t0")(q), k.r(acc[q]))
+        k.unlock()
+        k.kill(acc[q])
+    acc1 = {}
+    _rows(k, acc1, half(ap, 1), half(bp, 1), n)
+    for name, pv in (("sa", ap), ("sb", bp)):
+        for j in range(n):
+            v = k.new(PRIO_ACC)
+            k.emit(MOV, v.reg, half(pv, 0)(j))
+            k.emit(ADD if j == 0 else ADC, v.reg, half(pv, 1)(j))
+            k.emit(MOV, S(name)(j), v.reg)
+            k.unlock()
+            k.kill(v)
+    k.kill(ap)
+    k.kill(bp)
+    # D = T0 - T1 (c0's), then E = T0 + T1 (c1's) in T0's slots
+    D = {}
+    for q in range(2 * n):
+        v = k.new(PRIO_DONE if q >= n else PRIO_ACC)
+        k.emit(MOV, v.reg, S("t0")(q))
+        k.emit(SUB if q == 0 else SBB, v.reg, k.opnd(acc1[q]))
+        k.unlock()
+        D[q] = v
+    for q in range(2 * n):
+        k.emit(ADD if q == 0 else ADC, k.r(acc1[q]), S("t0")(q))
+        k.emit(MOV, S("t0")(q), k.r(acc1[q]))
+        k.unlock()
+        k.kill(acc1[q])
+    s0 = fp2.corr_shift // 64
+    X = _limbs(sh.p << fp2.corr_shift, 2 * n)[s0:]
+    for q in range(s0, 2 * n):
+        w = X[q - s0]
+        s = w - (1 << 64) if w >> 63 else w
+        op = s if -(1 << 31) <= s < (1 << 31) else k.const("x", q - s0)
+        k.emit(ADD if q == s0 else ADC, k.r(D[q]), op)
+        k.unlock()
+    _redc_acc(k, sh, D, rp)
+    acc = {}
+    _rows(k, acc, S("sa"), S("sb"), n)
+    for q in range(2 * n):
+        k.emit(SUB if q == 0 else SBB, k.r(acc[q]), S("t0")(q))
+        k.unlock()
+    r1 = k.new(PRIO_OUTPTR, "out1")
+    k.emit(LEA, r1.reg, k.mem(rp, 8 * n))
+    k.unlock()
+    _redc_acc(k, sh, acc, r1)
+    k.kill(r1)
+    return k.finish("fg_%s_fp2_mul_%s" % (sh.name, level), _args("mul"), _target(level))
+
+
 def emit_montgomery(fa):
-    """The field's kernels (GAS text); records in fa.fp2_sqr_adx whether the
-    adx Fp2 sqr kernel is among them, for the C templates."""
+    """The field's kernels (GAS text); records in fa.fp2_sqr_adx and
+    fa.fp2_mul_adx whether the adx Fp2 sqr and mul kernels are among them,
+    for the C templates."""
     sh = _Shape(fa)
     fa.fp2_sqr_adx = fp2_sqr_kernel(fa, "adx")
+    fa.fp2_mul_adx = fp2_mul_kernel(fa, "adx")
     tables = _tables(sh.name)
     contents = {"q": sh.q_limbs, "p": sh.p_limbs}
     if sh.pow2:
         contents["s"] = sh.s_limbs
+    if fa.fp2_mul_adx:
+        s0 = fa.fp2.corr_shift // 64
+        contents["x"] = _limbs(fa.p << fa.fp2.corr_shift, 2 * sh.n)[s0:]
     out = [tables.rodata(contents)]
     for level in LEVELS:
         for op in OPS:
             out.append(_build(sh, op, level))
         if fp2_sqr_kernel(fa, level):
             out.append(_build_fp2_sqr(sh, level))
+        if fp2_mul_kernel(fa, level):
+            out.append(_build_fp2_mul(sh, fa.fp2, level))
     return tables.resolve("\n".join(out))
 
 

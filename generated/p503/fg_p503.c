@@ -1454,6 +1454,12 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
         return;
     }
 #endif
+#if FG_P503_HAVE_FP2_MUL_ADX
+    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) { /* the same, in one assembly function (p503: -4.5%) */
+        fg_p503_fp2_mul_adx(r, a, b);
+        return;
+    }
+#endif
     fg_p503_mul_wide(t0, &a->c0, &b->c0);
     fg_p503_mul_wide(t1, &a->c1, &b->c1);
     add_unreduced(sa.limb, a->c0.limb, a->c1.limb);

@@ -233,6 +233,14 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 #if FG_P503_HAVE_FP2_IFMA
 void fg_p503_fp2_mul_ifma(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 #endif
+/* The kernel fg_p503_fp2_mul runs at the adx level (and at ifma where that level has
+ * no IFMA mul): the same three wide products, sums and two reductions in one
+ * function, the wide values on the stack (gen/fg/x86_64_mont.py); any
+ * aliasing of r, a and b; for tests and benchmarks. */
+#define FG_P503_HAVE_FP2_MUL_ADX FG_P503_HAVE_ASM
+#if FG_P503_HAVE_FP2_MUL_ADX
+void fg_p503_fp2_mul_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+#endif
 #define FG_P503_HAVE_FP2_SQR_IFMA 0  /* no AVX-512 IFMA kernel for this field's Fp2 sqr */
 /* The kernel fg_p503_fp2_sqr runs at the adx level (and at ifma where that level has
  * no IFMA sqr): the complex squaring's two fused Montgomery products in one

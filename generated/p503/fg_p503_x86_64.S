@@ -17,10 +17,12 @@
 #ifdef __APPLE__
 #define FG_P503_MONT_Q Lfg_p503_mont_q
 #define FG_P503_MONT_P Lfg_p503_mont_p
+#define FG_P503_MONT_X Lfg_p503_mont_x
 .section __TEXT,__const
 #else
 #define FG_P503_MONT_Q .Lfg_p503_mont_q
 #define FG_P503_MONT_P .Lfg_p503_mont_p
+#define FG_P503_MONT_X .Lfg_p503_mont_x
 .section .rodata
 #endif
 .p2align 6
@@ -42,6 +44,16 @@ FG_P503_MONT_P:
 	.quad 0x1b9bf6c87b7e7daf
 	.quad 0x6045c6bdda77a4d0
 	.quad 0x004066f541811e1e
+FG_P503_MONT_X:
+	.quad 0x8000000000000000
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0x55ffffffffffffff
+	.quad 0x89842ded1108f3d0
+	.quad 0x0dcdfb643dbf3ed7
+	.quad 0x3022e35eed3bd268
+	.quad 0x0020337aa0c08f0f
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
@@ -7047,6 +7059,1253 @@ popq %r15
 	ret
 #ifndef __APPLE__
 .size fg_p503_fp2_sqr_adx, .-fg_p503_fp2_sqr_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_fp2_mul_adx
+.p2align 4, 0x90
+_fg_p503_fp2_mul_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_fp2_mul_adx
+.type fg_p503_fp2_mul_adx, @function
+fg_p503_fp2_mul_adx:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $424, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	movq %rdi, 256(%rsp)
+	mulxq 8(%r8), %r11, %rdi
+	addq %r11, %rax
+	adcq %rdi, %rbp
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r13
+	adcq %rdi, %r15
+	mulxq 40(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 56(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq $0, %rdi
+	movq %r9, 264(%rsp)
+	mulxq 0(%r8), %r11, %r9
+	addq %r11, %r10
+	adcq %r9, %rax
+	mulxq 16(%r8), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %r13
+	mulxq 32(%r8), %r11, %r9
+	adcq %r11, %r15
+	adcq %r9, %rbx
+	mulxq 48(%r8), %r11, %r9
+	adcq %r11, %r14
+	adcq %r9, %r12
+	adcq $0, %rdi
+	movq 16(%rsi), %rdx
+	mulxq 8(%r8), %r11, %r9
+	addq %r11, %rbp
+	adcq %r9, %r13
+	mulxq 24(%r8), %r11, %r9
+	adcq %r11, %r15
+	adcq %r9, %rbx
+	mulxq 40(%r8), %r11, %r9
+	adcq %r11, %r14
+	adcq %r9, %r12
+	mulxq 56(%r8), %r11, %r9
+	adcq %r11, %rdi
+	adcq $0, %r9
+	movq %r10, 272(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	addq %r11, %rax
+	adcq %r10, %rbp
+	mulxq 16(%r8), %r11, %r10
+	adcq %r11, %r13
+	adcq %r10, %r15
+	mulxq 32(%r8), %r11, %r10
+	adcq %r11, %rbx
+	adcq %r10, %r14
+	mulxq 48(%r8), %r11, %r10
+	adcq %r11, %r12
+	adcq %r10, %rdi
+	adcq $0, %r9
+	movq 24(%rsi), %rdx
+	mulxq 8(%r8), %r11, %r10
+	addq %r11, %r13
+	adcq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcq %r11, %rbx
+	adcq %r10, %r14
+	mulxq 40(%r8), %r11, %r10
+	adcq %r11, %r12
+	adcq %r10, %rdi
+	mulxq 56(%r8), %r11, %r10
+	adcq %r11, %r9
+	adcq $0, %r10
+	movq %rax, 280(%rsp)
+	mulxq 0(%r8), %r11, %rax
+	addq %r11, %rbp
+	adcq %rax, %r13
+	mulxq 16(%r8), %r11, %rax
+	adcq %r11, %r15
+	adcq %rax, %rbx
+	mulxq 32(%r8), %r11, %rax
+	adcq %r11, %r14
+	adcq %rax, %r12
+	mulxq 48(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r9
+	adcq $0, %r10
+	movq 32(%rsi), %rdx
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r15
+	adcq %rax, %rbx
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %r14
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r9
+	mulxq 56(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %rbp, 288(%rsp)
+	mulxq 0(%r8), %r11, %rbp
+	addq %r11, %r13
+	adcq %rbp, %r15
+	mulxq 16(%r8), %r11, %rbp
+	adcq %r11, %rbx
+	adcq %rbp, %r14
+	mulxq 32(%r8), %r11, %rbp
+	adcq %r11, %r12
+	adcq %rbp, %rdi
+	mulxq 48(%r8), %r11, %rbp
+	adcq %r11, %r9
+	adcq %rbp, %r10
+	adcq $0, %rax
+	movq 40(%rsi), %rdx
+	mulxq 8(%r8), %r11, %rbp
+	addq %r11, %rbx
+	adcq %rbp, %r14
+	mulxq 24(%r8), %r11, %rbp
+	adcq %r11, %r12
+	adcq %rbp, %rdi
+	mulxq 40(%r8), %r11, %rbp
+	adcq %r11, %r9
+	adcq %rbp, %r10
+	mulxq 56(%r8), %r11, %rbp
+	adcq %r11, %rax
+	adcq $0, %rbp
+	movq %r13, 296(%rsp)
+	mulxq 0(%r8), %r11, %r13
+	addq %r11, %r15
+	adcq %r13, %rbx
+	mulxq 16(%r8), %r11, %r13
+	adcq %r11, %r14
+	adcq %r13, %r12
+	mulxq 32(%r8), %r11, %r13
+	adcq %r11, %rdi
+	adcq %r13, %r9
+	mulxq 48(%r8), %r11, %r13
+	adcq %r11, %r10
+	adcq %r13, %rax
+	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 8(%r8), %r11, %r13
+	addq %r11, %r14
+	adcq %r13, %r12
+	mulxq 24(%r8), %r11, %r13
+	adcq %r11, %rdi
+	adcq %r13, %r9
+	mulxq 40(%r8), %r11, %r13
+	adcq %r11, %r10
+	adcq %r13, %rax
+	mulxq 56(%r8), %r11, %r13
+	adcq %r11, %rbp
+	adcq $0, %r13
+	movq %r15, 304(%rsp)
+	mulxq 0(%r8), %r11, %r15
+	addq %r11, %rbx
+	adcq %r15, %r14
+	mulxq 16(%r8), %r11, %r15
+	adcq %r11, %r12
+	adcq %r15, %rdi
+	mulxq 32(%r8), %r11, %r15
+	adcq %r11, %r9
+	adcq %r15, %r10
+	mulxq 48(%r8), %r11, %r15
+	adcq %r11, %rax
+	adcq %r15, %rbp
+	adcq $0, %r13
+	movq 56(%rsi), %rdx
+	mulxq 8(%r8), %r11, %r15
+	addq %r11, %r12
+	adcq %r15, %rdi
+	mulxq 24(%r8), %r11, %r15
+	adcq %r11, %r9
+	adcq %r15, %r10
+	mulxq 40(%r8), %r11, %r15
+	adcq %r11, %rax
+	adcq %r15, %rbp
+	mulxq 56(%r8), %r11, %r15
+	adcq %r11, %r13
+	adcq $0, %r15
+	movq %rbx, 312(%rsp)
+	mulxq 0(%r8), %r11, %rbx
+	addq %r11, %r14
+	adcq %rbx, %r12
+	mulxq 16(%r8), %r11, %rbx
+	adcq %r11, %rdi
+	adcq %rbx, %r9
+	mulxq 32(%r8), %r11, %rbx
+	adcq %r11, %r10
+	adcq %rbx, %rax
+	mulxq 48(%r8), %r11, %rbx
+	adcq %r11, %rbp
+	adcq %rbx, %r13
+	adcq $0, %r15
+	movq 264(%rsp), %r11
+	movq %r11, 0(%rsp)
+	movq 272(%rsp), %rbx
+	movq %rbx, 8(%rsp)
+	movq 280(%rsp), %r11
+	movq %r11, 16(%rsp)
+	movq 288(%rsp), %rbx
+	movq %rbx, 24(%rsp)
+	movq 296(%rsp), %r11
+	movq %r11, 32(%rsp)
+	movq 304(%rsp), %rbx
+	movq %rbx, 40(%rsp)
+	movq 312(%rsp), %r11
+	movq %r11, 48(%rsp)
+	movq %r14, 56(%rsp)
+	movq %r12, 64(%rsp)
+	movq %rdi, 72(%rsp)
+	movq %r9, 80(%rsp)
+	movq %r10, 88(%rsp)
+	movq %rax, 96(%rsp)
+	movq %rbp, 104(%rsp)
+	movq %r13, 112(%rsp)
+	movq %r15, 120(%rsp)
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%r8), %rbx, %r11
+	mulxq 72(%r8), %r14, %r12
+	adcxq %r14, %r11
+	mulxq 80(%r8), %rdi, %r9
+	adcxq %rdi, %r12
+	mulxq 88(%r8), %r10, %rax
+	adcxq %r10, %r9
+	mulxq 96(%r8), %rbp, %r13
+	adcxq %rbp, %rax
+	mulxq 104(%r8), %r15, %r14
+	adcxq %r15, %r13
+	mulxq 112(%r8), %rdi, %r10
+	adcxq %rdi, %r14
+	mulxq 120(%r8), %rbp, %r15
+	adcxq %rbp, %r10
+	adcxq %rcx, %r15
+	movq 72(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %rbp
+	addq %rdi, %r12
+	adcq %rbp, %r9
+	mulxq 88(%r8), %rdi, %rbp
+	adcq %rdi, %rax
+	adcq %rbp, %r13
+	mulxq 104(%r8), %rdi, %rbp
+	adcq %rdi, %r14
+	adcq %rbp, %r10
+	mulxq 120(%r8), %rdi, %rbp
+	adcq %rdi, %r15
+	adcq $0, %rbp
+	movq %rbx, 312(%rsp)
+	mulxq 64(%r8), %rdi, %rbx
+	addq %rdi, %r11
+	adcq %rbx, %r12
+	mulxq 80(%r8), %rdi, %rbx
+	adcq %rdi, %r9
+	adcq %rbx, %rax
+	mulxq 96(%r8), %rdi, %rbx
+	adcq %rdi, %r13
+	adcq %rbx, %r14
+	mulxq 112(%r8), %rdi, %rbx
+	adcq %rdi, %r10
+	adcq %rbx, %r15
+	adcq $0, %rbp
+	movq 80(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %rbx
+	addq %rdi, %r9
+	adcq %rbx, %rax
+	mulxq 88(%r8), %rdi, %rbx
+	adcq %rdi, %r13
+	adcq %rbx, %r14
+	mulxq 104(%r8), %rdi, %rbx
+	adcq %rdi, %r10
+	adcq %rbx, %r15
+	mulxq 120(%r8), %rdi, %rbx
+	adcq %rdi, %rbp
+	adcq $0, %rbx
+	movq %r11, 304(%rsp)
+	mulxq 64(%r8), %rdi, %r11
+	addq %rdi, %r12
+	adcq %r11, %r9
+	mulxq 80(%r8), %rdi, %r11
+	adcq %rdi, %rax
+	adcq %r11, %r13
+	mulxq 96(%r8), %rdi, %r11
+	adcq %rdi, %r14
+	adcq %r11, %r10
+	mulxq 112(%r8), %rdi, %r11
+	adcq %rdi, %r15
+	adcq %r11, %rbp
+	adcq $0, %rbx
+	movq 88(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %r11
+	addq %rdi, %rax
+	adcq %r11, %r13
+	mulxq 88(%r8), %rdi, %r11
+	adcq %rdi, %r14
+	adcq %r11, %r10
+	mulxq 104(%r8), %rdi, %r11
+	adcq %rdi, %r15
+	adcq %r11, %rbp
+	mulxq 120(%r8), %rdi, %r11
+	adcq %rdi, %rbx
+	adcq $0, %r11
+	movq %r12, 296(%rsp)
+	mulxq 64(%r8), %rdi, %r12
+	addq %rdi, %r9
+	adcq %r12, %rax
+	mulxq 80(%r8), %rdi, %r12
+	adcq %rdi, %r13
+	adcq %r12, %r14
+	mulxq 96(%r8), %rdi, %r12
+	adcq %rdi, %r10
+	adcq %r12, %r15
+	mulxq 112(%r8), %rdi, %r12
+	adcq %rdi, %rbp
+	adcq %r12, %rbx
+	adcq $0, %r11
+	movq 96(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %r12
+	addq %rdi, %r13
+	adcq %r12, %r14
+	mulxq 88(%r8), %rdi, %r12
+	adcq %rdi, %r10
+	adcq %r12, %r15
+	mulxq 104(%r8), %rdi, %r12
+	adcq %rdi, %rbp
+	adcq %r12, %rbx
+	mulxq 120(%r8), %rdi, %r12
+	adcq %rdi, %r11
+	adcq $0, %r12
+	movq %r9, 288(%rsp)
+	mulxq 64(%r8), %rdi, %r9
+	addq %rdi, %rax
+	adcq %r9, %r13
+	mulxq 80(%r8), %rdi, %r9
+	adcq %rdi, %r14
+	adcq %r9, %r10
+	mulxq 96(%r8), %rdi, %r9
+	adcq %rdi, %r15
+	adcq %r9, %rbp
+	mulxq 112(%r8), %rdi, %r9
+	adcq %rdi, %rbx
+	adcq %r9, %r11
+	adcq $0, %r12
+	movq 104(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %r9
+	addq %rdi, %r14
+	adcq %r9, %r10
+	mulxq 88(%r8), %rdi, %r9
+	adcq %rdi, %r15
+	adcq %r9, %rbp
+	mulxq 104(%r8), %rdi, %r9
+	adcq %rdi, %rbx
+	adcq %r9, %r11
+	mulxq 120(%r8), %rdi, %r9
+	adcq %rdi, %r12
+	adcq $0, %r9
+	movq %rax, 280(%rsp)
+	mulxq 64(%r8), %rdi, %rax
+	addq %rdi, %r13
+	adcq %rax, %r14
+	mulxq 80(%r8), %rdi, %rax
+	adcq %rdi, %r10
+	adcq %rax, %r15
+	mulxq 96(%r8), %rdi, %rax
+	adcq %rdi, %rbp
+	adcq %rax, %rbx
+	mulxq 112(%r8), %rdi, %rax
+	adcq %rdi, %r11
+	adcq %rax, %r12
+	adcq $0, %r9
+	movq 112(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %rax
+	addq %rdi, %r10
+	adcq %rax, %r15
+	mulxq 88(%r8), %rdi, %rax
+	adcq %rdi, %rbp
+	adcq %rax, %rbx
+	mulxq 104(%r8), %rdi, %rax
+	adcq %rdi, %r11
+	adcq %rax, %r12
+	mulxq 120(%r8), %rdi, %rax
+	adcq %rdi, %r9
+	adcq $0, %rax
+	movq %r13, 272(%rsp)
+	mulxq 64(%r8), %rdi, %r13
+	addq %rdi, %r14
+	adcq %r13, %r10
+	mulxq 80(%r8), %rdi, %r13
+	adcq %rdi, %r15
+	adcq %r13, %rbp
+	mulxq 96(%r8), %rdi, %r13
+	adcq %rdi, %rbx
+	adcq %r13, %r11
+	mulxq 112(%r8), %rdi, %r13
+	adcq %rdi, %r12
+	adcq %r13, %r9
+	adcq $0, %rax
+	movq 120(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %r13
+	addq %rdi, %r15
+	adcq %r13, %rbp
+	mulxq 88(%r8), %rdi, %r13
+	adcq %rdi, %rbx
+	adcq %r13, %r11
+	mulxq 104(%r8), %rdi, %r13
+	adcq %rdi, %r12
+	adcq %r13, %r9
+	mulxq 120(%r8), %rdi, %r13
+	adcq %rdi, %rax
+	adcq $0, %r13
+	movq %r14, 264(%rsp)
+	mulxq 64(%r8), %rdi, %r14
+	addq %rdi, %r10
+	adcq %r14, %r15
+	mulxq 80(%r8), %rdi, %r14
+	adcq %rdi, %rbp
+	adcq %r14, %rbx
+	mulxq 96(%r8), %rdi, %r14
+	adcq %rdi, %r11
+	adcq %r14, %r12
+	mulxq 112(%r8), %rdi, %r14
+	adcq %rdi, %r9
+	adcq %r14, %rax
+	adcq $0, %r13
+	movq 0(%rsi), %rdi
+	addq 64(%rsi), %rdi
+	movq %rdi, 128(%rsp)
+	movq 8(%rsi), %r14
+	adcq 72(%rsi), %r14
+	movq %r14, 136(%rsp)
+	movq 16(%rsi), %rdi
+	adcq 80(%rsi), %rdi
+	movq %rdi, 144(%rsp)
+	movq 24(%rsi), %r14
+	adcq 88(%rsi), %r14
+	movq %r14, 152(%rsp)
+	movq 32(%rsi), %rdi
+	adcq 96(%rsi), %rdi
+	movq %rdi, 160(%rsp)
+	movq 40(%rsi), %r14
+	adcq 104(%rsi), %r14
+	movq %r14, 168(%rsp)
+	movq 48(%rsi), %rdi
+	adcq 112(%rsi), %rdi
+	movq %rdi, 176(%rsp)
+	movq 56(%rsi), %r14
+	adcq 120(%rsi), %r14
+	movq %r14, 184(%rsp)
+	movq 0(%r8), %rdi
+	addq 64(%r8), %rdi
+	movq %rdi, 192(%rsp)
+	movq 8(%r8), %r14
+	adcq 72(%r8), %r14
+	movq %r14, 200(%rsp)
+	movq 16(%r8), %rdi
+	adcq 80(%r8), %rdi
+	movq %rdi, 208(%rsp)
+	movq 24(%r8), %r14
+	adcq 88(%r8), %r14
+	movq %r14, 216(%rsp)
+	movq 32(%r8), %rdi
+	adcq 96(%r8), %rdi
+	movq %rdi, 224(%rsp)
+	movq 40(%r8), %r14
+	adcq 104(%r8), %r14
+	movq %r14, 232(%rsp)
+	movq 48(%r8), %rdi
+	adcq 112(%r8), %rdi
+	movq %rdi, 240(%rsp)
+	movq 56(%r8), %r14
+	adcq 120(%r8), %r14
+	movq %r14, 248(%rsp)
+	movq 0(%rsp), %rdi
+	subq 312(%rsp), %rdi
+	movq 8(%rsp), %r14
+	sbbq 304(%rsp), %r14
+	movq 16(%rsp), %rsi
+	sbbq 296(%rsp), %rsi
+	movq 24(%rsp), %r8
+	sbbq 288(%rsp), %r8
+	movq %rax, 320(%rsp)
+	movq 32(%rsp), %rax
+	sbbq 280(%rsp), %rax
+	movq %r9, 328(%rsp)
+	movq 40(%rsp), %r9
+	sbbq 272(%rsp), %r9
+	movq %r12, 336(%rsp)
+	movq 48(%rsp), %r12
+	sbbq 264(%rsp), %r12
+	movq %r11, 344(%rsp)
+	movq 56(%rsp), %r11
+	sbbq %r10, %r11
+	movq %rbx, 352(%rsp)
+	movq 64(%rsp), %rbx
+	sbbq %r15, %rbx
+	movq %rbp, 360(%rsp)
+	movq 72(%rsp), %rbp
+	sbbq 360(%rsp), %rbp
+	movq %r15, 368(%rsp)
+	movq 80(%rsp), %r15
+	sbbq 352(%rsp), %r15
+	movq %r10, 376(%rsp)
+	movq 88(%rsp), %r10
+	sbbq 344(%rsp), %r10
+	movq %r10, 384(%rsp)
+	movq 96(%rsp), %r10
+	sbbq 336(%rsp), %r10
+	movq %r10, 392(%rsp)
+	movq 104(%rsp), %r10
+	sbbq 328(%rsp), %r10
+	movq %r10, 400(%rsp)
+	movq 112(%rsp), %r10
+	sbbq 320(%rsp), %r10
+	movq %r10, 408(%rsp)
+	movq 120(%rsp), %r10
+	sbbq %r13, %r10
+	movq %r13, 416(%rsp)
+	movq 312(%rsp), %r13
+	addq 0(%rsp), %r13
+	movq %r13, 0(%rsp)
+	movq 304(%rsp), %r13
+	adcq 8(%rsp), %r13
+	movq %r13, 8(%rsp)
+	movq 296(%rsp), %r13
+	adcq 16(%rsp), %r13
+	movq %r13, 16(%rsp)
+	movq 288(%rsp), %r13
+	adcq 24(%rsp), %r13
+	movq %r13, 24(%rsp)
+	movq 280(%rsp), %r13
+	adcq 32(%rsp), %r13
+	movq %r13, 32(%rsp)
+	movq 272(%rsp), %r13
+	adcq 40(%rsp), %r13
+	movq %r13, 40(%rsp)
+	movq 264(%rsp), %r13
+	adcq 48(%rsp), %r13
+	movq %r13, 48(%rsp)
+	movq 376(%rsp), %r13
+	adcq 56(%rsp), %r13
+	movq %r13, 56(%rsp)
+	movq 368(%rsp), %r13
+	adcq 64(%rsp), %r13
+	movq %r13, 64(%rsp)
+	movq 360(%rsp), %r13
+	adcq 72(%rsp), %r13
+	movq %r13, 72(%rsp)
+	movq 352(%rsp), %r13
+	adcq 80(%rsp), %r13
+	movq %r13, 80(%rsp)
+	movq 344(%rsp), %r13
+	adcq 88(%rsp), %r13
+	movq %r13, 88(%rsp)
+	movq 336(%rsp), %r13
+	adcq 96(%rsp), %r13
+	movq %r13, 96(%rsp)
+	movq 328(%rsp), %r13
+	adcq 104(%rsp), %r13
+	movq %r13, 104(%rsp)
+	movq 320(%rsp), %r13
+	adcq 112(%rsp), %r13
+	movq %r13, 112(%rsp)
+	movq 416(%rsp), %r13
+	adcq 120(%rsp), %r13
+	movq %r13, 120(%rsp)
+	addq FG_P503_MONT_X+0(%rip), %r11
+	adcq $-1, %rbx
+	adcq $-1, %rbp
+	adcq $-1, %r15
+	movq 384(%rsp), %r13
+	adcq FG_P503_MONT_X+32(%rip), %r13
+	movq %r13, 384(%rsp)
+	movq 392(%rsp), %r13
+	adcq FG_P503_MONT_X+40(%rip), %r13
+	movq %r13, 392(%rsp)
+	movq 400(%rsp), %r13
+	adcq FG_P503_MONT_X+48(%rip), %r13
+	movq %r13, 400(%rsp)
+	movq 408(%rsp), %r13
+	adcq FG_P503_MONT_X+56(%rip), %r13
+	adcq FG_P503_MONT_X+64(%rip), %r10
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	movq %r10, 408(%rsp)
+	movq %r13, 416(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r13
+	adcxq %r10, %r8
+	adoxq %r13, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r13
+	adcxq %r10, %rax
+	adoxq %r13, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r13
+	adcxq %r10, %r9
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r13
+	adcxq %r10, %r12
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
+	adcxq %r10, %r11
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rdi
+	adcxq %r10, %rax
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rdi
+	adcxq %r10, %r9
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rdi
+	adcxq %r10, %r12
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rdi
+	adcxq %r10, %r11
+	adoxq %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rdi
+	adcxq %r10, %r13
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r14
+	adcxq %r10, %r9
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r14
+	adcxq %r10, %r12
+	adoxq %r14, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r14
+	adcxq %r10, %r11
+	adoxq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r14
+	adcxq %r10, %r13
+	adoxq %r14, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r14
+	adcxq %r10, %rdi
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rsi
+	adcxq %r10, %r12
+	adoxq %rsi, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rsi
+	adcxq %r10, %r11
+	adoxq %rsi, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rsi
+	adcxq %r10, %r13
+	adoxq %rsi, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rsi
+	adcxq %r10, %rdi
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rsi
+	adcxq %r10, %r14
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r8
+	adcxq %r10, %r11
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r8
+	adcxq %r10, %r13
+	adoxq %r8, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r8
+	adcxq %r10, %rdi
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r8
+	adcxq %r10, %r14
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
+	adcxq %r10, %rsi
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rax
+	adcxq %r10, %r13
+	adoxq %rax, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rax
+	adcxq %r10, %rdi
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rax
+	adcxq %r10, %r14
+	adoxq %rax, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rax
+	adcxq %r10, %rsi
+	adoxq %rax, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rax
+	adcxq %r10, %r8
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r9
+	adcxq %r10, %rdi
+	adoxq %r9, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r9
+	adcxq %r10, %r14
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r9
+	adcxq %r10, %rsi
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r9
+	adcxq %r10, %r8
+	adoxq %r9, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r9
+	adcxq %r10, %rax
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r12
+	adcxq %r10, %r14
+	adoxq %r12, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r12
+	adcxq %r10, %rsi
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r12
+	adcxq %r10, %r8
+	adoxq %r12, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r12
+	adcxq %r10, %rax
+	adoxq %r12, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r12
+	adcxq %r10, %r9
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	addq %rbx, %r13
+	adcq %rbp, %rdi
+	adcq %r15, %r14
+	adcq 384(%rsp), %rsi
+	adcq 392(%rsp), %r8
+	adcq 400(%rsp), %rax
+	adcq 416(%rsp), %r9
+	adcq 408(%rsp), %r12
+	movq %r13, %r10
+	subq $-1, %r10
+	movq %rdi, %r11
+	sbbq $-1, %r11
+	movq %r14, %rbx
+	sbbq $-1, %rbx
+	movq %rsi, %rbp
+	sbbq FG_P503_MONT_P+24(%rip), %rbp
+	movq %r8, %r15
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	movq %r9, 408(%rsp)
+	movq %rax, %r9
+	sbbq FG_P503_MONT_P+40(%rip), %r9
+	movq %rax, 416(%rsp)
+	movq 408(%rsp), %rax
+	sbbq FG_P503_MONT_P+48(%rip), %rax
+	movq %r8, 400(%rsp)
+	movq %r12, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r13, %r10
+	cmovc %rdi, %r11
+	cmovc %r14, %rbx
+	cmovc %rsi, %rbp
+	cmovc 400(%rsp), %r15
+	cmovc 416(%rsp), %r9
+	cmovc 408(%rsp), %rax
+	cmovc %r12, %r8
+	movq 256(%rsp), %r13
+	movq %r10, 0(%r13)
+	movq %r11, 8(%r13)
+	movq %rbx, 16(%r13)
+	movq %rbp, 24(%r13)
+	movq %r15, 32(%r13)
+	movq %r9, 40(%r13)
+	movq %rax, 48(%r13)
+	movq %r8, 56(%r13)
+	movq 128(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 192(%rsp), %rdi, %r14
+	mulxq 200(%rsp), %rsi, %r12
+	adcxq %rsi, %r14
+	mulxq 208(%rsp), %r10, %r11
+	adcxq %r10, %r12
+	mulxq 216(%rsp), %rbx, %rbp
+	adcxq %rbx, %r11
+	mulxq 224(%rsp), %r15, %r9
+	adcxq %r15, %rbp
+	mulxq 232(%rsp), %rax, %r8
+	adcxq %rax, %r9
+	mulxq 240(%rsp), %rsi, %r10
+	adcxq %rsi, %r8
+	mulxq 248(%rsp), %rbx, %r15
+	adcxq %rbx, %r10
+	adcxq %rcx, %r15
+	movq 136(%rsp), %rdx
+	mulxq 200(%rsp), %rax, %rsi
+	addq %rax, %r12
+	adcq %rsi, %r11
+	mulxq 216(%rsp), %rbx, %rax
+	adcq %rbx, %rbp
+	adcq %rax, %r9
+	mulxq 232(%rsp), %rsi, %rbx
+	adcq %rsi, %r8
+	adcq %rbx, %r10
+	mulxq 248(%rsp), %rax, %rsi
+	adcq %rax, %r15
+	adcq $0, %rsi
+	mulxq 192(%rsp), %rbx, %rax
+	addq %rbx, %r14
+	adcq %rax, %r12
+	mulxq 208(%rsp), %rbx, %rax
+	adcq %rbx, %r11
+	adcq %rax, %rbp
+	mulxq 224(%rsp), %rbx, %rax
+	adcq %rbx, %r9
+	adcq %rax, %r8
+	mulxq 240(%rsp), %rbx, %rax
+	adcq %rbx, %r10
+	adcq %rax, %r15
+	adcq $0, %rsi
+	movq 144(%rsp), %rdx
+	mulxq 200(%rsp), %rbx, %rax
+	addq %rbx, %r11
+	adcq %rax, %rbp
+	mulxq 216(%rsp), %rbx, %rax
+	adcq %rbx, %r9
+	adcq %rax, %r8
+	mulxq 232(%rsp), %rbx, %rax
+	adcq %rbx, %r10
+	adcq %rax, %r15
+	mulxq 248(%rsp), %rbx, %rax
+	adcq %rbx, %rsi
+	adcq $0, %rax
+	movq %r13, 256(%rsp)
+	mulxq 192(%rsp), %rbx, %r13
+	addq %rbx, %r12
+	adcq %r13, %r11
+	mulxq 208(%rsp), %rbx, %r13
+	adcq %rbx, %rbp
+	adcq %r13, %r9
+	mulxq 224(%rsp), %rbx, %r13
+	adcq %rbx, %r8
+	adcq %r13, %r10
+	mulxq 240(%rsp), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %rsi
+	adcq $0, %rax
+	movq 152(%rsp), %rdx
+	mulxq 200(%rsp), %rbx, %r13
+	addq %rbx, %rbp
+	adcq %r13, %r9
+	mulxq 216(%rsp), %rbx, %r13
+	adcq %rbx, %r8
+	adcq %r13, %r10
+	mulxq 232(%rsp), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %rsi
+	mulxq 248(%rsp), %rbx, %r13
+	adcq %rbx, %rax
+	adcq $0, %r13
+	movq %r12, 408(%rsp)
+	mulxq 192(%rsp), %rbx, %r12
+	addq %rbx, %r11
+	adcq %r12, %rbp
+	mulxq 208(%rsp), %rbx, %r12
+	adcq %rbx, %r9
+	adcq %r12, %r8
+	mulxq 224(%rsp), %rbx, %r12
+	adcq %rbx, %r10
+	adcq %r12, %r15
+	mulxq 240(%rsp), %rbx, %r12
+	adcq %rbx, %rsi
+	adcq %r12, %rax
+	adcq $0, %r13
+	movq 160(%rsp), %rdx
+	mulxq 200(%rsp), %rbx, %r12
+	addq %rbx, %r9
+	adcq %r12, %r8
+	mulxq 216(%rsp), %rbx, %r12
+	adcq %rbx, %r10
+	adcq %r12, %r15
+	mulxq 232(%rsp), %rbx, %r12
+	adcq %rbx, %rsi
+	adcq %r12, %rax
+	mulxq 248(%rsp), %rbx, %r12
+	adcq %rbx, %r13
+	adcq $0, %r12
+	movq %r11, 416(%rsp)
+	mulxq 192(%rsp), %rbx, %r11
+	addq %rbx, %rbp
+	adcq %r11, %r9
+	mulxq 208(%rsp), %rbx, %r11
+	adcq %rbx, %r8
+	adcq %r11, %r10
+	mulxq 224(%rsp), %rbx, %r11
+	adcq %rbx, %r15
+	adcq %r11, %rsi
+	mulxq 240(%rsp), %rbx, %r11
+	adcq %rbx, %rax
+	adcq %r11, %r13
+	adcq $0, %r12
+	movq 168(%rsp), %rdx
+	mulxq 200(%rsp), %rbx, %r11
+	addq %rbx, %r8
+	adcq %r11, %r10
+	mulxq 216(%rsp), %rbx, %r11
+	adcq %rbx, %r15
+	adcq %r11, %rsi
+	mulxq 232(%rsp), %rbx, %r11
+	adcq %rbx, %rax
+	adcq %r11, %r13
+	mulxq 248(%rsp), %rbx, %r11
+	adcq %rbx, %r12
+	adcq $0, %r11
+	movq %rbp, 400(%rsp)
+	mulxq 192(%rsp), %rbx, %rbp
+	addq %rbx, %r9
+	adcq %rbp, %r8
+	mulxq 208(%rsp), %rbx, %rbp
+	adcq %rbx, %r10
+	adcq %rbp, %r15
+	mulxq 224(%rsp), %rbx, %rbp
+	adcq %rbx, %rsi
+	adcq %rbp, %rax
+	mulxq 240(%rsp), %rbx, %rbp
+	adcq %rbx, %r13
+	adcq %rbp, %r12
+	adcq $0, %r11
+	movq 176(%rsp), %rdx
+	mulxq 200(%rsp), %rbx, %rbp
+	addq %rbx, %r10
+	adcq %rbp, %r15
+	mulxq 216(%rsp), %rbx, %rbp
+	adcq %rbx, %rsi
+	adcq %rbp, %rax
+	mulxq 232(%rsp), %rbx, %rbp
+	adcq %rbx, %r13
+	adcq %rbp, %r12
+	mulxq 248(%rsp), %rbx, %rbp
+	adcq %rbx, %r11
+	adcq $0, %rbp
+	movq %r9, 392(%rsp)
+	mulxq 192(%rsp), %rbx, %r9
+	addq %rbx, %r8
+	adcq %r9, %r10
+	mulxq 208(%rsp), %rbx, %r9
+	adcq %rbx, %r15
+	adcq %r9, %rsi
+	mulxq 224(%rsp), %rbx, %r9
+	adcq %rbx, %rax
+	adcq %r9, %r13
+	mulxq 240(%rsp), %rbx, %r9
+	adcq %rbx, %r12
+	adcq %r9, %r11
+	adcq $0, %rbp
+	movq 184(%rsp), %rdx
+	mulxq 200(%rsp), %rbx, %r9
+	addq %rbx, %r15
+	adcq %r9, %rsi
+	mulxq 216(%rsp), %rbx, %r9
+	adcq %rbx, %rax
+	adcq %r9, %r13
+	mulxq 232(%rsp), %rbx, %r9
+	adcq %rbx, %r12
+	adcq %r9, %r11
+	mulxq 248(%rsp), %rbx, %r9
+	adcq %rbx, %rbp
+	adcq $0, %r9
+	movq %r8, 384(%rsp)
+	mulxq 192(%rsp), %rbx, %r8
+	addq %rbx, %r10
+	adcq %r8, %r15
+	mulxq 208(%rsp), %rbx, %r8
+	adcq %rbx, %rsi
+	adcq %r8, %rax
+	mulxq 224(%rsp), %rbx, %r8
+	adcq %rbx, %r13
+	adcq %r8, %r12
+	mulxq 240(%rsp), %rbx, %r8
+	adcq %rbx, %r11
+	adcq %r8, %rbp
+	adcq $0, %r9
+	subq 0(%rsp), %rdi
+	sbbq 8(%rsp), %r14
+	movq 408(%rsp), %rbx
+	sbbq 16(%rsp), %rbx
+	movq 416(%rsp), %r8
+	sbbq 24(%rsp), %r8
+	movq %rbp, 416(%rsp)
+	movq 400(%rsp), %rbp
+	sbbq 32(%rsp), %rbp
+	movq %r11, 400(%rsp)
+	movq 392(%rsp), %r11
+	sbbq 40(%rsp), %r11
+	movq %r12, 392(%rsp)
+	movq 384(%rsp), %r12
+	sbbq 48(%rsp), %r12
+	sbbq 56(%rsp), %r10
+	sbbq 64(%rsp), %r15
+	sbbq 72(%rsp), %rsi
+	sbbq 80(%rsp), %rax
+	sbbq 88(%rsp), %r13
+	movq %r13, 384(%rsp)
+	movq 392(%rsp), %r13
+	sbbq 96(%rsp), %r13
+	movq %r13, 392(%rsp)
+	movq 400(%rsp), %r13
+	sbbq 104(%rsp), %r13
+	movq %r13, 400(%rsp)
+	movq 416(%rsp), %r13
+	sbbq 112(%rsp), %r13
+	sbbq 120(%rsp), %r9
+	movq %r13, 416(%rsp)
+	movq %rax, 408(%rsp)
+	movq 256(%rsp), %rax
+	leaq 64(%rax), %r13
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	movq %rax, 256(%rsp)
+	movq %r13, 320(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r13
+	adcxq %rax, %r8
+	adoxq %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r13
+	adcxq %rax, %rbp
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
+	adcxq %rax, %r11
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
+	adcxq %rax, %r12
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
+	adcxq %rax, %rbp
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rdi
+	adcxq %rax, %r11
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
+	adcxq %rax, %r12
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rdi
+	adcxq %rax, %r10
+	adoxq %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rdi
+	adcxq %rax, %r13
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r14
+	adcxq %rax, %r11
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r14
+	adcxq %rax, %r12
+	adoxq %r14, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r14
+	adcxq %rax, %r10
+	adoxq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r14
+	adcxq %rax, %r13
+	adoxq %r14, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r14
+	adcxq %rax, %rdi
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
+	adcxq %rax, %r12
+	adoxq %rbx, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %r10
+	adoxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	adcxq %rax, %r13
+	adoxq %rbx, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
+	adcxq %rax, %rdi
+	adoxq %rbx, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r14
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
+	adcxq %rax, %r13
+	adoxq %r8, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %rdi
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %rbx
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
+	adcxq %rax, %r13
+	adoxq %rbp, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbp
+	adcxq %rax, %rdi
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbp
+	adcxq %rax, %rbx
+	adoxq %rbp, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbp
+	adcxq %rax, %r8
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
+	adcxq %rax, %rdi
+	adoxq %r11, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	adcxq %rax, %r14
+	adoxq %r11, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r11
+	adcxq %rax, %rbx
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
+	adcxq %rax, %r8
+	adoxq %r11, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %rbp
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
+	adcxq %rax, %r14
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
+	adcxq %rax, %rbx
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
+	adcxq %rax, %r8
+	adoxq %r12, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
+	adcxq %rax, %rbp
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r12
+	adcxq %rax, %r11
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	addq %r15, %r13
+	adcq %rsi, %rdi
+	adcq 408(%rsp), %r14
+	adcq 384(%rsp), %rbx
+	adcq 392(%rsp), %r8
+	adcq 400(%rsp), %rbp
+	adcq 416(%rsp), %r11
+	adcq %r9, %r12
+	movq %r13, %rax
+	subq $-1, %rax
+	movq %rdi, %r10
+	sbbq $-1, %r10
+	movq %r14, %r15
+	sbbq $-1, %r15
+	movq %rbx, %rsi
+	sbbq FG_P503_MONT_P+24(%rip), %rsi
+	movq %r8, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %r11, 416(%rsp)
+	movq %rbp, %r11
+	sbbq FG_P503_MONT_P+40(%rip), %r11
+	movq %rbp, 400(%rsp)
+	movq 416(%rsp), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %r8, 392(%rsp)
+	movq %r12, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r13, %rax
+	cmovc %rdi, %r10
+	cmovc %r14, %r15
+	cmovc %rbx, %rsi
+	cmovc 392(%rsp), %r9
+	cmovc 400(%rsp), %r11
+	cmovc 416(%rsp), %rbp
+	cmovc %r12, %r8
+	movq 320(%rsp), %r13
+	movq %rax, 0(%r13)
+	movq %r10, 8(%r13)
+	movq %r15, 16(%r13)
+	movq %rsi, 24(%r13)
+	movq %r9, 32(%r13)
+	movq %r11, 40(%r13)
+	movq %rbp, 48(%r13)
+	movq %r8, 56(%r13)
+	addq $424, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_fp2_mul_adx, .-fg_p503_fp2_mul_adx
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__

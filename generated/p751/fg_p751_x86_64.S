@@ -17,10 +17,12 @@
 #ifdef __APPLE__
 #define FG_P751_MONT_Q Lfg_p751_mont_q
 #define FG_P751_MONT_P Lfg_p751_mont_p
+#define FG_P751_MONT_X Lfg_p751_mont_x
 .section __TEXT,__const
 #else
 #define FG_P751_MONT_Q .Lfg_p751_mont_q
 #define FG_P751_MONT_P .Lfg_p751_mont_p
+#define FG_P751_MONT_X .Lfg_p751_mont_x
 .section .rodata
 #endif
 .p2align 6
@@ -50,6 +52,20 @@ FG_P751_MONT_P:
 	.quad 0x8562b5045cb25748
 	.quad 0x0e12909f97badc66
 	.quad 0x00006fe5d541f71c
+FG_P751_MONT_X:
+	.quad 0x8000000000000000
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0x7757ffffffffffff
+	.quad 0x71f64b42a4fc3c54
+	.quad 0x6d4acd8d09fbe63b
+	.quad 0x04274c33eb75f43b
+	.quad 0x42b15a822e592ba4
+	.quad 0x0709484fcbdd6e33
+	.quad 0x000037f2eaa0fb8e
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
@@ -14637,6 +14653,2989 @@ popq %r15
 	ret
 #ifndef __APPLE__
 .size fg_p751_fp2_sqr_adx, .-fg_p751_fp2_sqr_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_fp2_mul_adx
+.p2align 4, 0x90
+_fg_p751_fp2_mul_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_fp2_mul_adx
+.type fg_p751_fp2_mul_adx, @function
+fg_p751_fp2_mul_adx:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $680, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	movq %rdi, 384(%rsp)
+	mulxq 64(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 392(%rsp)
+	mulxq 72(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	movq %rdi, 400(%rsp)
+	mulxq 80(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 408(%rsp)
+	mulxq 88(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	movq %r9, 416(%rsp)
+	mulxq 8(%r8), %r11, %r9
+	addq %r11, %rax
+	adcq %r9, %rbp
+	mulxq 24(%r8), %r11, %r9
+	adcq %r11, %r13
+	adcq %r9, %r15
+	mulxq 40(%r8), %r11, %r9
+	adcq %r11, %rbx
+	adcq %r9, %r14
+	mulxq 56(%r8), %r11, %r9
+	movq %r14, 424(%rsp)
+	movq 392(%rsp), %r14
+	adcq %r11, %r14
+	movq 400(%rsp), %r11
+	adcq %r9, %r11
+	movq %r11, 400(%rsp)
+	mulxq 72(%r8), %r9, %r11
+	movq %r14, 392(%rsp)
+	movq 408(%rsp), %r14
+	adcq %r9, %r14
+	adcq %r11, %rdi
+	mulxq 88(%r8), %r9, %r11
+	adcq %r9, %r12
+	adcq $0, %r11
+	movq %r12, 408(%rsp)
+	mulxq 0(%r8), %r9, %r12
+	addq %r9, %r10
+	adcq %r12, %rax
+	mulxq 16(%r8), %r9, %r12
+	adcq %r9, %rbp
+	adcq %r12, %r13
+	mulxq 32(%r8), %r9, %r12
+	adcq %r9, %r15
+	adcq %r12, %rbx
+	mulxq 48(%r8), %r9, %r12
+	movq %rdi, 432(%rsp)
+	movq 424(%rsp), %rdi
+	adcq %r9, %rdi
+	movq 392(%rsp), %r9
+	adcq %r12, %r9
+	movq %r14, 392(%rsp)
+	mulxq 64(%r8), %r12, %r14
+	movq %r9, 424(%rsp)
+	movq 400(%rsp), %r9
+	adcq %r12, %r9
+	movq 392(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 392(%rsp)
+	mulxq 80(%r8), %r14, %r12
+	movq %r9, 400(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r14, %r9
+	movq 408(%rsp), %r14
+	adcq %r12, %r14
+	adcq $0, %r11
+	movq 16(%rsi), %rdx
+	movq %r10, 408(%rsp)
+	mulxq 8(%r8), %r12, %r10
+	addq %r12, %rbp
+	adcq %r10, %r13
+	mulxq 24(%r8), %r12, %r10
+	adcq %r12, %r15
+	adcq %r10, %rbx
+	mulxq 40(%r8), %r12, %r10
+	adcq %r12, %rdi
+	movq 424(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 424(%rsp)
+	mulxq 56(%r8), %r10, %r12
+	movq %rdi, 432(%rsp)
+	movq 400(%rsp), %rdi
+	adcq %r10, %rdi
+	movq 392(%rsp), %r10
+	adcq %r12, %r10
+	movq %r10, 392(%rsp)
+	mulxq 72(%r8), %r12, %r10
+	adcq %r12, %r9
+	adcq %r10, %r14
+	mulxq 88(%r8), %r12, %r10
+	adcq %r12, %r11
+	adcq $0, %r10
+	movq %r11, 400(%rsp)
+	mulxq 0(%r8), %r12, %r11
+	addq %r12, %rax
+	adcq %r11, %rbp
+	mulxq 16(%r8), %r12, %r11
+	adcq %r12, %r13
+	adcq %r11, %r15
+	mulxq 32(%r8), %r12, %r11
+	adcq %r12, %rbx
+	movq 432(%rsp), %r12
+	adcq %r11, %r12
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %r11, %r14
+	movq %r9, 440(%rsp)
+	movq 424(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r11, %r14
+	movq %rdi, 424(%rsp)
+	movq 392(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 440(%rsp), %r11
+	adcq %r14, %r11
+	movq %r11, 440(%rsp)
+	mulxq 80(%r8), %r14, %r11
+	movq %rdi, 392(%rsp)
+	movq 432(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 400(%rsp), %r14
+	adcq %r11, %r14
+	adcq $0, %r10
+	movq 24(%rsi), %rdx
+	movq %rax, 400(%rsp)
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %rbx
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %r9
+	movq 424(%rsp), %r11
+	adcq %rax, %r11
+	movq %r11, 424(%rsp)
+	mulxq 56(%r8), %rax, %r11
+	movq %r9, 432(%rsp)
+	movq 392(%rsp), %r9
+	adcq %rax, %r9
+	movq 440(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 440(%rsp)
+	mulxq 72(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r14
+	mulxq 88(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %r10, 392(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	addq %r11, %rbp
+	adcq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcq %r11, %r15
+	adcq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcq %r11, %r12
+	movq 432(%rsp), %r11
+	adcq %r10, %r11
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %r10, %r14
+	movq %rdi, 448(%rsp)
+	movq 424(%rsp), %rdi
+	adcq %r10, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r10, %r14
+	movq %r9, 424(%rsp)
+	movq 440(%rsp), %r9
+	adcq %r10, %r9
+	movq 448(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 448(%rsp)
+	mulxq 80(%r8), %r14, %r10
+	movq %r9, 440(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r14, %r9
+	movq 392(%rsp), %r14
+	adcq %r10, %r14
+	adcq $0, %rax
+	movq 32(%rsi), %rdx
+	movq %rbp, 392(%rsp)
+	mulxq 8(%r8), %r10, %rbp
+	addq %r10, %r15
+	adcq %rbp, %rbx
+	mulxq 24(%r8), %r10, %rbp
+	adcq %r10, %r12
+	adcq %rbp, %r11
+	mulxq 40(%r8), %r10, %rbp
+	adcq %r10, %rdi
+	movq 424(%rsp), %r10
+	adcq %rbp, %r10
+	movq %r10, 424(%rsp)
+	mulxq 56(%r8), %rbp, %r10
+	movq %rdi, 432(%rsp)
+	movq 440(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 448(%rsp), %rbp
+	adcq %r10, %rbp
+	movq %rbp, 448(%rsp)
+	mulxq 72(%r8), %r10, %rbp
+	adcq %r10, %r9
+	adcq %rbp, %r14
+	mulxq 88(%r8), %r10, %rbp
+	adcq %r10, %rax
+	adcq $0, %rbp
+	movq %rax, 440(%rsp)
+	mulxq 0(%r8), %r10, %rax
+	addq %r10, %r13
+	adcq %rax, %r15
+	mulxq 16(%r8), %r10, %rax
+	adcq %r10, %rbx
+	adcq %rax, %r12
+	mulxq 32(%r8), %r10, %rax
+	adcq %r10, %r11
+	movq 432(%rsp), %r10
+	adcq %rax, %r10
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %rax, %r14
+	movq %r9, 456(%rsp)
+	movq 424(%rsp), %r9
+	adcq %rax, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %rax, %r14
+	movq %rdi, 424(%rsp)
+	movq 448(%rsp), %rdi
+	adcq %rax, %rdi
+	movq 456(%rsp), %rax
+	adcq %r14, %rax
+	movq %rax, 456(%rsp)
+	mulxq 80(%r8), %r14, %rax
+	movq %rdi, 448(%rsp)
+	movq 432(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 440(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rbp
+	movq 40(%rsi), %rdx
+	movq %r13, 440(%rsp)
+	mulxq 8(%r8), %rax, %r13
+	addq %rax, %rbx
+	adcq %r13, %r12
+	mulxq 24(%r8), %rax, %r13
+	adcq %rax, %r11
+	adcq %r13, %r10
+	mulxq 40(%r8), %rax, %r13
+	adcq %rax, %r9
+	movq 424(%rsp), %rax
+	adcq %r13, %rax
+	movq %rax, 424(%rsp)
+	mulxq 56(%r8), %r13, %rax
+	movq %r9, 432(%rsp)
+	movq 448(%rsp), %r9
+	adcq %r13, %r9
+	movq 456(%rsp), %r13
+	adcq %rax, %r13
+	movq %r13, 456(%rsp)
+	mulxq 72(%r8), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %r14
+	mulxq 88(%r8), %rax, %r13
+	adcq %rax, %rbp
+	adcq $0, %r13
+	movq %rbp, 448(%rsp)
+	mulxq 0(%r8), %rax, %rbp
+	addq %rax, %r15
+	adcq %rbp, %rbx
+	mulxq 16(%r8), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %r11
+	mulxq 32(%r8), %rax, %rbp
+	adcq %rax, %r10
+	movq 432(%rsp), %rax
+	adcq %rbp, %rax
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %rbp, %r14
+	movq %rdi, 464(%rsp)
+	movq 424(%rsp), %rdi
+	adcq %rbp, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %rbp, %r14
+	movq %r9, 424(%rsp)
+	movq 456(%rsp), %r9
+	adcq %rbp, %r9
+	movq 464(%rsp), %rbp
+	adcq %r14, %rbp
+	movq %rbp, 464(%rsp)
+	mulxq 80(%r8), %r14, %rbp
+	movq %r9, 456(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r14, %r9
+	movq 448(%rsp), %r14
+	adcq %rbp, %r14
+	adcq $0, %r13
+	movq 48(%rsi), %rdx
+	movq %r15, 448(%rsp)
+	mulxq 8(%r8), %rbp, %r15
+	addq %rbp, %r12
+	adcq %r15, %r11
+	mulxq 24(%r8), %rbp, %r15
+	adcq %rbp, %r10
+	adcq %r15, %rax
+	mulxq 40(%r8), %rbp, %r15
+	adcq %rbp, %rdi
+	movq 424(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %rbp, 424(%rsp)
+	mulxq 56(%r8), %r15, %rbp
+	movq %rdi, 432(%rsp)
+	movq 456(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 464(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r15, 464(%rsp)
+	mulxq 72(%r8), %rbp, %r15
+	adcq %rbp, %r9
+	adcq %r15, %r14
+	mulxq 88(%r8), %rbp, %r15
+	adcq %rbp, %r13
+	adcq $0, %r15
+	movq %r13, 456(%rsp)
+	mulxq 0(%r8), %rbp, %r13
+	addq %rbp, %rbx
+	adcq %r13, %r12
+	mulxq 16(%r8), %rbp, %r13
+	adcq %rbp, %r11
+	adcq %r13, %r10
+	mulxq 32(%r8), %rbp, %r13
+	adcq %rbp, %rax
+	movq 432(%rsp), %rbp
+	adcq %r13, %rbp
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %r13, %r14
+	movq %r9, 472(%rsp)
+	movq 424(%rsp), %r9
+	adcq %r13, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r13, %r14
+	movq %rdi, 424(%rsp)
+	movq 464(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 472(%rsp), %r13
+	adcq %r14, %r13
+	movq %r13, 472(%rsp)
+	mulxq 80(%r8), %r14, %r13
+	movq %rdi, 464(%rsp)
+	movq 432(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 456(%rsp), %r14
+	adcq %r13, %r14
+	adcq $0, %r15
+	movq 56(%rsi), %rdx
+	movq %rbx, 456(%rsp)
+	mulxq 8(%r8), %r13, %rbx
+	addq %r13, %r11
+	adcq %rbx, %r10
+	mulxq 24(%r8), %r13, %rbx
+	adcq %r13, %rax
+	adcq %rbx, %rbp
+	mulxq 40(%r8), %r13, %rbx
+	adcq %r13, %r9
+	movq 424(%rsp), %r13
+	adcq %rbx, %r13
+	movq %r13, 424(%rsp)
+	mulxq 56(%r8), %rbx, %r13
+	movq %r9, 432(%rsp)
+	movq 464(%rsp), %r9
+	adcq %rbx, %r9
+	movq 472(%rsp), %rbx
+	adcq %r13, %rbx
+	movq %rbx, 472(%rsp)
+	mulxq 72(%r8), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %r14
+	mulxq 88(%r8), %r13, %rbx
+	adcq %r13, %r15
+	adcq $0, %rbx
+	movq %r15, 464(%rsp)
+	mulxq 0(%r8), %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r11
+	mulxq 16(%r8), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rax
+	mulxq 32(%r8), %r13, %r15
+	adcq %r13, %rbp
+	movq 432(%rsp), %r13
+	adcq %r15, %r13
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %r15, %r14
+	movq %rdi, 480(%rsp)
+	movq 424(%rsp), %rdi
+	adcq %r15, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r15, %r14
+	movq %r9, 424(%rsp)
+	movq 472(%rsp), %r9
+	adcq %r15, %r9
+	movq 480(%rsp), %r15
+	adcq %r14, %r15
+	movq %r15, 480(%rsp)
+	mulxq 80(%r8), %r14, %r15
+	movq %r9, 472(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r14, %r9
+	movq 464(%rsp), %r14
+	adcq %r15, %r14
+	adcq $0, %rbx
+	movq 64(%rsi), %rdx
+	movq %r12, 464(%rsp)
+	mulxq 8(%r8), %r15, %r12
+	addq %r15, %r10
+	adcq %r12, %rax
+	mulxq 24(%r8), %r15, %r12
+	adcq %r15, %rbp
+	adcq %r12, %r13
+	mulxq 40(%r8), %r15, %r12
+	adcq %r15, %rdi
+	movq 424(%rsp), %r15
+	adcq %r12, %r15
+	movq %r15, 424(%rsp)
+	mulxq 56(%r8), %r12, %r15
+	movq %rdi, 432(%rsp)
+	movq 472(%rsp), %rdi
+	adcq %r12, %rdi
+	movq 480(%rsp), %r12
+	adcq %r15, %r12
+	movq %r12, 480(%rsp)
+	mulxq 72(%r8), %r15, %r12
+	adcq %r15, %r9
+	adcq %r12, %r14
+	mulxq 88(%r8), %r15, %r12
+	adcq %r15, %rbx
+	adcq $0, %r12
+	movq %rbx, 472(%rsp)
+	mulxq 0(%r8), %r15, %rbx
+	addq %r15, %r11
+	adcq %rbx, %r10
+	mulxq 16(%r8), %r15, %rbx
+	adcq %r15, %rax
+	adcq %rbx, %rbp
+	mulxq 32(%r8), %r15, %rbx
+	adcq %r15, %r13
+	movq 432(%rsp), %r15
+	adcq %rbx, %r15
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %rbx, %r14
+	movq %r9, 488(%rsp)
+	movq 424(%rsp), %r9
+	adcq %rbx, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %rbx, %r14
+	movq %rdi, 424(%rsp)
+	movq 480(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq 488(%rsp), %rbx
+	adcq %r14, %rbx
+	movq %rbx, 488(%rsp)
+	mulxq 80(%r8), %r14, %rbx
+	movq %rdi, 480(%rsp)
+	movq 432(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 472(%rsp), %r14
+	adcq %rbx, %r14
+	adcq $0, %r12
+	movq 72(%rsi), %rdx
+	movq %r11, 472(%rsp)
+	mulxq 8(%r8), %rbx, %r11
+	addq %rbx, %rax
+	adcq %r11, %rbp
+	mulxq 24(%r8), %rbx, %r11
+	adcq %rbx, %r13
+	adcq %r11, %r15
+	mulxq 40(%r8), %rbx, %r11
+	adcq %rbx, %r9
+	movq 424(%rsp), %rbx
+	adcq %r11, %rbx
+	movq %rbx, 424(%rsp)
+	mulxq 56(%r8), %r11, %rbx
+	movq %r9, 432(%rsp)
+	movq 480(%rsp), %r9
+	adcq %r11, %r9
+	movq 488(%rsp), %r11
+	adcq %rbx, %r11
+	movq %r11, 488(%rsp)
+	mulxq 72(%r8), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq %r11, %r14
+	mulxq 88(%r8), %rbx, %r11
+	adcq %rbx, %r12
+	adcq $0, %r11
+	movq %r12, 480(%rsp)
+	mulxq 0(%r8), %rbx, %r12
+	addq %rbx, %r10
+	adcq %r12, %rax
+	mulxq 16(%r8), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq %r12, %r13
+	mulxq 32(%r8), %rbx, %r12
+	adcq %rbx, %r15
+	movq 432(%rsp), %rbx
+	adcq %r12, %rbx
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %r12, %r14
+	movq %rdi, 496(%rsp)
+	movq 424(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r12, %r14
+	movq %r9, 424(%rsp)
+	movq 488(%rsp), %r9
+	adcq %r12, %r9
+	movq 496(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 496(%rsp)
+	mulxq 80(%r8), %r14, %r12
+	movq %r9, 488(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r14, %r9
+	movq 480(%rsp), %r14
+	adcq %r12, %r14
+	adcq $0, %r11
+	movq 80(%rsi), %rdx
+	movq %r10, 480(%rsp)
+	mulxq 8(%r8), %r12, %r10
+	addq %r12, %rbp
+	adcq %r10, %r13
+	mulxq 24(%r8), %r12, %r10
+	adcq %r12, %r15
+	adcq %r10, %rbx
+	mulxq 40(%r8), %r12, %r10
+	adcq %r12, %rdi
+	movq 424(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 424(%rsp)
+	mulxq 56(%r8), %r10, %r12
+	movq %rdi, 432(%rsp)
+	movq 488(%rsp), %rdi
+	adcq %r10, %rdi
+	movq 496(%rsp), %r10
+	adcq %r12, %r10
+	movq %r10, 496(%rsp)
+	mulxq 72(%r8), %r12, %r10
+	adcq %r12, %r9
+	adcq %r10, %r14
+	mulxq 88(%r8), %r12, %r10
+	adcq %r12, %r11
+	adcq $0, %r10
+	movq %r11, 488(%rsp)
+	mulxq 0(%r8), %r12, %r11
+	addq %r12, %rax
+	adcq %r11, %rbp
+	mulxq 16(%r8), %r12, %r11
+	adcq %r12, %r13
+	adcq %r11, %r15
+	mulxq 32(%r8), %r12, %r11
+	adcq %r12, %rbx
+	movq 432(%rsp), %r12
+	adcq %r11, %r12
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %r11, %r14
+	movq %r9, 504(%rsp)
+	movq 424(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r14, %rdi
+	mulxq 64(%r8), %r11, %r14
+	movq %rdi, 424(%rsp)
+	movq 496(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 504(%rsp), %r11
+	adcq %r14, %r11
+	movq %r11, 504(%rsp)
+	mulxq 80(%r8), %r14, %r11
+	movq %rdi, 496(%rsp)
+	movq 432(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 488(%rsp), %r14
+	adcq %r11, %r14
+	adcq $0, %r10
+	movq 88(%rsi), %rdx
+	movq %rax, 488(%rsp)
+	mulxq 8(%r8), %r11, %rax
+	addq %r11, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rax
+	adcq %r11, %rbx
+	adcq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcq %r11, %r9
+	movq 424(%rsp), %r11
+	adcq %rax, %r11
+	movq %r11, 424(%rsp)
+	mulxq 56(%r8), %rax, %r11
+	movq %r9, 432(%rsp)
+	movq 496(%rsp), %r9
+	adcq %rax, %r9
+	movq 504(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 504(%rsp)
+	mulxq 72(%r8), %r11, %rax
+	adcq %r11, %rdi
+	adcq %rax, %r14
+	mulxq 88(%r8), %r11, %rax
+	adcq %r11, %r10
+	adcq $0, %rax
+	movq %r10, 496(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	addq %r11, %rbp
+	adcq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcq %r11, %r15
+	adcq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcq %r11, %r12
+	movq 432(%rsp), %r11
+	adcq %r10, %r11
+	movq %r14, 432(%rsp)
+	mulxq 48(%r8), %r10, %r14
+	movq %rdi, 512(%rsp)
+	movq 424(%rsp), %rdi
+	adcq %r10, %rdi
+	adcq %r14, %r9
+	mulxq 64(%r8), %r10, %r14
+	movq %r9, 424(%rsp)
+	movq 504(%rsp), %r9
+	adcq %r10, %r9
+	movq 512(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 512(%rsp)
+	mulxq 80(%r8), %r14, %r10
+	movq %r9, 504(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r14, %r9
+	movq 496(%rsp), %r14
+	adcq %r10, %r14
+	adcq $0, %rax
+	movq 416(%rsp), %r10
+	movq %r10, 0(%rsp)
+	movq 408(%rsp), %r10
+	movq %r10, 8(%rsp)
+	movq 400(%rsp), %r10
+	movq %r10, 16(%rsp)
+	movq 392(%rsp), %r10
+	movq %r10, 24(%rsp)
+	movq 440(%rsp), %r10
+	movq %r10, 32(%rsp)
+	movq 448(%rsp), %r10
+	movq %r10, 40(%rsp)
+	movq 456(%rsp), %r10
+	movq %r10, 48(%rsp)
+	movq 464(%rsp), %r10
+	movq %r10, 56(%rsp)
+	movq 472(%rsp), %r10
+	movq %r10, 64(%rsp)
+	movq 480(%rsp), %r10
+	movq %r10, 72(%rsp)
+	movq 488(%rsp), %r10
+	movq %r10, 80(%rsp)
+	movq %rbp, 88(%rsp)
+	movq %r13, 96(%rsp)
+	movq %r15, 104(%rsp)
+	movq %rbx, 112(%rsp)
+	movq %r12, 120(%rsp)
+	movq %r11, 128(%rsp)
+	movq %rdi, 136(%rsp)
+	movq 424(%rsp), %r10
+	movq %r10, 144(%rsp)
+	movq 504(%rsp), %rbp
+	movq %rbp, 152(%rsp)
+	movq 512(%rsp), %r13
+	movq %r13, 160(%rsp)
+	movq %r9, 168(%rsp)
+	movq %r14, 176(%rsp)
+	movq %rax, 184(%rsp)
+	movq 96(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%r8), %r15, %rbx
+	mulxq 104(%r8), %r12, %r11
+	adcxq %r12, %rbx
+	mulxq 112(%r8), %rdi, %r10
+	adcxq %rdi, %r11
+	mulxq 120(%r8), %rbp, %r13
+	adcxq %rbp, %r10
+	mulxq 128(%r8), %r9, %r14
+	adcxq %r9, %r13
+	mulxq 136(%r8), %rax, %r12
+	adcxq %rax, %r14
+	mulxq 144(%r8), %rdi, %rbp
+	adcxq %rdi, %r12
+	mulxq 152(%r8), %r9, %rax
+	adcxq %r9, %rbp
+	mulxq 160(%r8), %rdi, %r9
+	adcxq %rdi, %rax
+	movq %rax, 512(%rsp)
+	mulxq 168(%r8), %rdi, %rax
+	adcxq %rdi, %r9
+	movq %r9, 504(%rsp)
+	mulxq 176(%r8), %rdi, %r9
+	adcxq %rdi, %rax
+	movq %rax, 424(%rsp)
+	mulxq 184(%r8), %rdi, %rax
+	adcxq %rdi, %r9
+	adcxq %rcx, %rax
+	movq 104(%rsi), %rdx
+	movq %r15, 488(%rsp)
+	mulxq 104(%r8), %rdi, %r15
+	addq %rdi, %r11
+	adcq %r15, %r10
+	mulxq 120(%r8), %rdi, %r15
+	adcq %rdi, %r13
+	adcq %r15, %r14
+	mulxq 136(%r8), %rdi, %r15
+	adcq %rdi, %r12
+	adcq %r15, %rbp
+	mulxq 152(%r8), %rdi, %r15
+	movq %rbp, 480(%rsp)
+	movq 512(%rsp), %rbp
+	adcq %rdi, %rbp
+	movq 504(%rsp), %rdi
+	adcq %r15, %rdi
+	movq %rdi, 504(%rsp)
+	mulxq 168(%r8), %r15, %rdi
+	movq %rbp, 512(%rsp)
+	movq 424(%rsp), %rbp
+	adcq %r15, %rbp
+	adcq %rdi, %r9
+	mulxq 184(%r8), %r15, %rdi
+	adcq %r15, %rax
+	adcq $0, %rdi
+	movq %rax, 424(%rsp)
+	mulxq 96(%r8), %r15, %rax
+	addq %r15, %rbx
+	adcq %rax, %r11
+	mulxq 112(%r8), %r15, %rax
+	adcq %r15, %r10
+	adcq %rax, %r13
+	mulxq 128(%r8), %r15, %rax
+	adcq %r15, %r14
+	adcq %rax, %r12
+	mulxq 144(%r8), %r15, %rax
+	movq %r9, 472(%rsp)
+	movq 480(%rsp), %r9
+	adcq %r15, %r9
+	movq 512(%rsp), %r15
+	adcq %rax, %r15
+	movq %rbp, 512(%rsp)
+	mulxq 160(%r8), %rax, %rbp
+	movq %r15, 480(%rsp)
+	movq 504(%rsp), %r15
+	adcq %rax, %r15
+	movq 512(%rsp), %rax
+	adcq %rbp, %rax
+	movq %rax, 512(%rsp)
+	mulxq 176(%r8), %rbp, %rax
+	movq %r15, 504(%rsp)
+	movq 472(%rsp), %r15
+	adcq %rbp, %r15
+	movq 424(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdi
+	movq 112(%rsi), %rdx
+	movq %rbx, 424(%rsp)
+	mulxq 104(%r8), %rax, %rbx
+	addq %rax, %r10
+	adcq %rbx, %r13
+	mulxq 120(%r8), %rax, %rbx
+	adcq %rax, %r14
+	adcq %rbx, %r12
+	mulxq 136(%r8), %rax, %rbx
+	adcq %rax, %r9
+	movq 480(%rsp), %rax
+	adcq %rbx, %rax
+	movq %rax, 480(%rsp)
+	mulxq 152(%r8), %rbx, %rax
+	movq %r9, 472(%rsp)
+	movq 504(%rsp), %r9
+	adcq %rbx, %r9
+	movq 512(%rsp), %rbx
+	adcq %rax, %rbx
+	movq %rbx, 512(%rsp)
+	mulxq 168(%r8), %rax, %rbx
+	adcq %rax, %r15
+	adcq %rbx, %rbp
+	mulxq 184(%r8), %rax, %rbx
+	adcq %rax, %rdi
+	adcq $0, %rbx
+	movq %rdi, 504(%rsp)
+	mulxq 96(%r8), %rax, %rdi
+	addq %rax, %r11
+	adcq %rdi, %r10
+	mulxq 112(%r8), %rax, %rdi
+	adcq %rax, %r13
+	adcq %rdi, %r14
+	mulxq 128(%r8), %rax, %rdi
+	adcq %rax, %r12
+	movq 472(%rsp), %rax
+	adcq %rdi, %rax
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %rdi, %rbp
+	movq %r15, 464(%rsp)
+	movq 480(%rsp), %r15
+	adcq %rdi, %r15
+	adcq %rbp, %r9
+	mulxq 160(%r8), %rdi, %rbp
+	movq %r9, 480(%rsp)
+	movq 512(%rsp), %r9
+	adcq %rdi, %r9
+	movq 464(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq %rdi, 464(%rsp)
+	mulxq 176(%r8), %rbp, %rdi
+	movq %r9, 512(%rsp)
+	movq 472(%rsp), %r9
+	adcq %rbp, %r9
+	movq 504(%rsp), %rbp
+	adcq %rdi, %rbp
+	adcq $0, %rbx
+	movq 120(%rsi), %rdx
+	movq %r11, 504(%rsp)
+	mulxq 104(%r8), %rdi, %r11
+	addq %rdi, %r13
+	adcq %r11, %r14
+	mulxq 120(%r8), %rdi, %r11
+	adcq %rdi, %r12
+	adcq %r11, %rax
+	mulxq 136(%r8), %rdi, %r11
+	adcq %rdi, %r15
+	movq 480(%rsp), %rdi
+	adcq %r11, %rdi
+	movq %rdi, 480(%rsp)
+	mulxq 152(%r8), %r11, %rdi
+	movq %r15, 472(%rsp)
+	movq 512(%rsp), %r15
+	adcq %r11, %r15
+	movq 464(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r11, 464(%rsp)
+	mulxq 168(%r8), %rdi, %r11
+	adcq %rdi, %r9
+	adcq %r11, %rbp
+	mulxq 184(%r8), %rdi, %r11
+	adcq %rdi, %rbx
+	adcq $0, %r11
+	movq %rbx, 512(%rsp)
+	mulxq 96(%r8), %rdi, %rbx
+	addq %rdi, %r10
+	adcq %rbx, %r13
+	mulxq 112(%r8), %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %rbx, %r12
+	mulxq 128(%r8), %rdi, %rbx
+	adcq %rdi, %rax
+	movq 472(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %rbx, %rbp
+	movq %r9, 456(%rsp)
+	movq 480(%rsp), %r9
+	adcq %rbx, %r9
+	adcq %rbp, %r15
+	mulxq 160(%r8), %rbx, %rbp
+	movq %r15, 480(%rsp)
+	movq 464(%rsp), %r15
+	adcq %rbx, %r15
+	movq 456(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq %rbx, 456(%rsp)
+	mulxq 176(%r8), %rbp, %rbx
+	movq %r15, 464(%rsp)
+	movq 472(%rsp), %r15
+	adcq %rbp, %r15
+	movq 512(%rsp), %rbp
+	adcq %rbx, %rbp
+	adcq $0, %r11
+	movq 128(%rsi), %rdx
+	movq %r10, 512(%rsp)
+	mulxq 104(%r8), %rbx, %r10
+	addq %rbx, %r14
+	adcq %r10, %r12
+	mulxq 120(%r8), %rbx, %r10
+	adcq %rbx, %rax
+	adcq %r10, %rdi
+	mulxq 136(%r8), %rbx, %r10
+	adcq %rbx, %r9
+	movq 480(%rsp), %rbx
+	adcq %r10, %rbx
+	movq %rbx, 480(%rsp)
+	mulxq 152(%r8), %r10, %rbx
+	movq %r9, 472(%rsp)
+	movq 464(%rsp), %r9
+	adcq %r10, %r9
+	movq 456(%rsp), %r10
+	adcq %rbx, %r10
+	movq %r10, 456(%rsp)
+	mulxq 168(%r8), %rbx, %r10
+	adcq %rbx, %r15
+	adcq %r10, %rbp
+	mulxq 184(%r8), %rbx, %r10
+	adcq %rbx, %r11
+	adcq $0, %r10
+	movq %r11, 464(%rsp)
+	mulxq 96(%r8), %rbx, %r11
+	addq %rbx, %r13
+	adcq %r11, %r14
+	mulxq 112(%r8), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	mulxq 128(%r8), %rbx, %r11
+	adcq %rbx, %rdi
+	movq 472(%rsp), %rbx
+	adcq %r11, %rbx
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %r11, %rbp
+	movq %r15, 448(%rsp)
+	movq 480(%rsp), %r15
+	adcq %r11, %r15
+	adcq %rbp, %r9
+	mulxq 160(%r8), %r11, %rbp
+	movq %r9, 480(%rsp)
+	movq 456(%rsp), %r9
+	adcq %r11, %r9
+	movq 448(%rsp), %r11
+	adcq %rbp, %r11
+	movq %r11, 448(%rsp)
+	mulxq 176(%r8), %rbp, %r11
+	movq %r9, 456(%rsp)
+	movq 472(%rsp), %r9
+	adcq %rbp, %r9
+	movq 464(%rsp), %rbp
+	adcq %r11, %rbp
+	adcq $0, %r10
+	movq 136(%rsi), %rdx
+	movq %r13, 464(%rsp)
+	mulxq 104(%r8), %r11, %r13
+	addq %r11, %r12
+	adcq %r13, %rax
+	mulxq 120(%r8), %r11, %r13
+	adcq %r11, %rdi
+	adcq %r13, %rbx
+	mulxq 136(%r8), %r11, %r13
+	adcq %r11, %r15
+	movq 480(%rsp), %r11
+	adcq %r13, %r11
+	movq %r11, 480(%rsp)
+	mulxq 152(%r8), %r13, %r11
+	movq %r15, 472(%rsp)
+	movq 456(%rsp), %r15
+	adcq %r13, %r15
+	movq 448(%rsp), %r13
+	adcq %r11, %r13
+	movq %r13, 448(%rsp)
+	mulxq 168(%r8), %r11, %r13
+	adcq %r11, %r9
+	adcq %r13, %rbp
+	mulxq 184(%r8), %r11, %r13
+	adcq %r11, %r10
+	adcq $0, %r13
+	movq %r10, 456(%rsp)
+	mulxq 96(%r8), %r11, %r10
+	addq %r11, %r14
+	adcq %r10, %r12
+	mulxq 112(%r8), %r11, %r10
+	adcq %r11, %rax
+	adcq %r10, %rdi
+	mulxq 128(%r8), %r11, %r10
+	adcq %r11, %rbx
+	movq 472(%rsp), %r11
+	adcq %r10, %r11
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %r10, %rbp
+	movq %r9, 440(%rsp)
+	movq 480(%rsp), %r9
+	adcq %r10, %r9
+	adcq %rbp, %r15
+	mulxq 160(%r8), %r10, %rbp
+	movq %r15, 480(%rsp)
+	movq 448(%rsp), %r15
+	adcq %r10, %r15
+	movq 440(%rsp), %r10
+	adcq %rbp, %r10
+	movq %r10, 440(%rsp)
+	mulxq 176(%r8), %rbp, %r10
+	movq %r15, 448(%rsp)
+	movq 472(%rsp), %r15
+	adcq %rbp, %r15
+	movq 456(%rsp), %rbp
+	adcq %r10, %rbp
+	adcq $0, %r13
+	movq 144(%rsi), %rdx
+	movq %r14, 456(%rsp)
+	mulxq 104(%r8), %r10, %r14
+	addq %r10, %rax
+	adcq %r14, %rdi
+	mulxq 120(%r8), %r10, %r14
+	adcq %r10, %rbx
+	adcq %r14, %r11
+	mulxq 136(%r8), %r10, %r14
+	adcq %r10, %r9
+	movq 480(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 480(%rsp)
+	mulxq 152(%r8), %r14, %r10
+	movq %r9, 472(%rsp)
+	movq 448(%rsp), %r9
+	adcq %r14, %r9
+	movq 440(%rsp), %r14
+	adcq %r10, %r14
+	movq %r14, 440(%rsp)
+	mulxq 168(%r8), %r10, %r14
+	adcq %r10, %r15
+	adcq %r14, %rbp
+	mulxq 184(%r8), %r10, %r14
+	adcq %r10, %r13
+	adcq $0, %r14
+	movq %r13, 448(%rsp)
+	mulxq 96(%r8), %r10, %r13
+	addq %r10, %r12
+	adcq %r13, %rax
+	mulxq 112(%r8), %r10, %r13
+	adcq %r10, %rdi
+	adcq %r13, %rbx
+	mulxq 128(%r8), %r10, %r13
+	adcq %r10, %r11
+	movq 472(%rsp), %r10
+	adcq %r13, %r10
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %r13, %rbp
+	movq %r15, 392(%rsp)
+	movq 480(%rsp), %r15
+	adcq %r13, %r15
+	adcq %rbp, %r9
+	mulxq 160(%r8), %r13, %rbp
+	movq %r9, 480(%rsp)
+	movq 440(%rsp), %r9
+	adcq %r13, %r9
+	movq 392(%rsp), %r13
+	adcq %rbp, %r13
+	movq %r13, 392(%rsp)
+	mulxq 176(%r8), %rbp, %r13
+	movq %r9, 440(%rsp)
+	movq 472(%rsp), %r9
+	adcq %rbp, %r9
+	movq 448(%rsp), %rbp
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq 152(%rsi), %rdx
+	movq %r12, 448(%rsp)
+	mulxq 104(%r8), %r13, %r12
+	addq %r13, %rdi
+	adcq %r12, %rbx
+	mulxq 120(%r8), %r13, %r12
+	adcq %r13, %r11
+	adcq %r12, %r10
+	mulxq 136(%r8), %r13, %r12
+	adcq %r13, %r15
+	movq 480(%rsp), %r13
+	adcq %r12, %r13
+	movq %r13, 480(%rsp)
+	mulxq 152(%r8), %r12, %r13
+	movq %r15, 472(%rsp)
+	movq 440(%rsp), %r15
+	adcq %r12, %r15
+	movq 392(%rsp), %r12
+	adcq %r13, %r12
+	movq %r12, 392(%rsp)
+	mulxq 168(%r8), %r13, %r12
+	adcq %r13, %r9
+	adcq %r12, %rbp
+	mulxq 184(%r8), %r13, %r12
+	adcq %r13, %r14
+	adcq $0, %r12
+	movq %r14, 440(%rsp)
+	mulxq 96(%r8), %r13, %r14
+	addq %r13, %rax
+	adcq %r14, %rdi
+	mulxq 112(%r8), %r13, %r14
+	adcq %r13, %rbx
+	adcq %r14, %r11
+	mulxq 128(%r8), %r13, %r14
+	adcq %r13, %r10
+	movq 472(%rsp), %r13
+	adcq %r14, %r13
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %r14, %rbp
+	movq %r9, 400(%rsp)
+	movq 480(%rsp), %r9
+	adcq %r14, %r9
+	adcq %rbp, %r15
+	mulxq 160(%r8), %r14, %rbp
+	movq %r15, 480(%rsp)
+	movq 392(%rsp), %r15
+	adcq %r14, %r15
+	movq 400(%rsp), %r14
+	adcq %rbp, %r14
+	movq %r14, 400(%rsp)
+	mulxq 176(%r8), %rbp, %r14
+	movq %r15, 392(%rsp)
+	movq 472(%rsp), %r15
+	adcq %rbp, %r15
+	movq 440(%rsp), %rbp
+	adcq %r14, %rbp
+	adcq $0, %r12
+	movq 160(%rsi), %rdx
+	movq %rax, 440(%rsp)
+	mulxq 104(%r8), %r14, %rax
+	addq %r14, %rbx
+	adcq %rax, %r11
+	mulxq 120(%r8), %r14, %rax
+	adcq %r14, %r10
+	adcq %rax, %r13
+	mulxq 136(%r8), %r14, %rax
+	adcq %r14, %r9
+	movq 480(%rsp), %r14
+	adcq %rax, %r14
+	movq %r14, 480(%rsp)
+	mulxq 152(%r8), %rax, %r14
+	movq %r9, 472(%rsp)
+	movq 392(%rsp), %r9
+	adcq %rax, %r9
+	movq 400(%rsp), %rax
+	adcq %r14, %rax
+	movq %rax, 400(%rsp)
+	mulxq 168(%r8), %r14, %rax
+	adcq %r14, %r15
+	adcq %rax, %rbp
+	mulxq 184(%r8), %r14, %rax
+	adcq %r14, %r12
+	adcq $0, %rax
+	movq %r12, 392(%rsp)
+	mulxq 96(%r8), %r14, %r12
+	addq %r14, %rdi
+	adcq %r12, %rbx
+	mulxq 112(%r8), %r14, %r12
+	adcq %r14, %r11
+	adcq %r12, %r10
+	mulxq 128(%r8), %r14, %r12
+	adcq %r14, %r13
+	movq 472(%rsp), %r14
+	adcq %r12, %r14
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %r12, %rbp
+	movq %r15, 408(%rsp)
+	movq 480(%rsp), %r15
+	adcq %r12, %r15
+	adcq %rbp, %r9
+	mulxq 160(%r8), %r12, %rbp
+	movq %r9, 480(%rsp)
+	movq 400(%rsp), %r9
+	adcq %r12, %r9
+	movq 408(%rsp), %r12
+	adcq %rbp, %r12
+	movq %r12, 408(%rsp)
+	mulxq 176(%r8), %rbp, %r12
+	movq %r9, 400(%rsp)
+	movq 472(%rsp), %r9
+	adcq %rbp, %r9
+	movq 392(%rsp), %rbp
+	adcq %r12, %rbp
+	adcq $0, %rax
+	movq 168(%rsi), %rdx
+	movq %rdi, 392(%rsp)
+	mulxq 104(%r8), %r12, %rdi
+	addq %r12, %r11
+	adcq %rdi, %r10
+	mulxq 120(%r8), %r12, %rdi
+	adcq %r12, %r13
+	adcq %rdi, %r14
+	mulxq 136(%r8), %r12, %rdi
+	adcq %r12, %r15
+	movq 480(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 480(%rsp)
+	mulxq 152(%r8), %rdi, %r12
+	movq %r15, 472(%rsp)
+	movq 400(%rsp), %r15
+	adcq %rdi, %r15
+	movq 408(%rsp), %rdi
+	adcq %r12, %rdi
+	movq %rdi, 408(%rsp)
+	mulxq 168(%r8), %r12, %rdi
+	adcq %r12, %r9
+	adcq %rdi, %rbp
+	mulxq 184(%r8), %r12, %rdi
+	adcq %r12, %rax
+	adcq $0, %rdi
+	movq %rax, 400(%rsp)
+	mulxq 96(%r8), %r12, %rax
+	addq %r12, %rbx
+	adcq %rax, %r11
+	mulxq 112(%r8), %r12, %rax
+	adcq %r12, %r10
+	adcq %rax, %r13
+	mulxq 128(%r8), %r12, %rax
+	adcq %r12, %r14
+	movq 472(%rsp), %r12
+	adcq %rax, %r12
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %rax, %rbp
+	movq %r9, 416(%rsp)
+	movq 480(%rsp), %r9
+	adcq %rax, %r9
+	adcq %rbp, %r15
+	mulxq 160(%r8), %rax, %rbp
+	movq %r15, 480(%rsp)
+	movq 408(%rsp), %r15
+	adcq %rax, %r15
+	movq 416(%rsp), %rax
+	adcq %rbp, %rax
+	movq %rax, 416(%rsp)
+	mulxq 176(%r8), %rbp, %rax
+	movq %r15, 408(%rsp)
+	movq 472(%rsp), %r15
+	adcq %rbp, %r15
+	movq 400(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdi
+	movq 176(%rsi), %rdx
+	movq %rbx, 400(%rsp)
+	mulxq 104(%r8), %rax, %rbx
+	addq %rax, %r10
+	adcq %rbx, %r13
+	mulxq 120(%r8), %rax, %rbx
+	adcq %rax, %r14
+	adcq %rbx, %r12
+	mulxq 136(%r8), %rax, %rbx
+	adcq %rax, %r9
+	movq 480(%rsp), %rax
+	adcq %rbx, %rax
+	movq %rax, 480(%rsp)
+	mulxq 152(%r8), %rbx, %rax
+	movq %r9, 472(%rsp)
+	movq 408(%rsp), %r9
+	adcq %rbx, %r9
+	movq 416(%rsp), %rbx
+	adcq %rax, %rbx
+	movq %rbx, 416(%rsp)
+	mulxq 168(%r8), %rax, %rbx
+	adcq %rax, %r15
+	adcq %rbx, %rbp
+	mulxq 184(%r8), %rax, %rbx
+	adcq %rax, %rdi
+	adcq $0, %rbx
+	movq %rdi, 408(%rsp)
+	mulxq 96(%r8), %rax, %rdi
+	addq %rax, %r11
+	adcq %rdi, %r10
+	mulxq 112(%r8), %rax, %rdi
+	adcq %rax, %r13
+	adcq %rdi, %r14
+	mulxq 128(%r8), %rax, %rdi
+	adcq %rax, %r12
+	movq 472(%rsp), %rax
+	adcq %rdi, %rax
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %rdi, %rbp
+	movq %r15, 496(%rsp)
+	movq 480(%rsp), %r15
+	adcq %rdi, %r15
+	adcq %rbp, %r9
+	mulxq 160(%r8), %rdi, %rbp
+	movq %r9, 480(%rsp)
+	movq 416(%rsp), %r9
+	adcq %rdi, %r9
+	movq 496(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq %rdi, 496(%rsp)
+	mulxq 176(%r8), %rbp, %rdi
+	movq %r9, 416(%rsp)
+	movq 472(%rsp), %r9
+	adcq %rbp, %r9
+	movq 408(%rsp), %rbp
+	adcq %rdi, %rbp
+	adcq $0, %rbx
+	movq 184(%rsi), %rdx
+	movq %r11, 408(%rsp)
+	mulxq 104(%r8), %rdi, %r11
+	addq %rdi, %r13
+	adcq %r11, %r14
+	mulxq 120(%r8), %rdi, %r11
+	adcq %rdi, %r12
+	adcq %r11, %rax
+	mulxq 136(%r8), %rdi, %r11
+	adcq %rdi, %r15
+	movq 480(%rsp), %rdi
+	adcq %r11, %rdi
+	movq %rdi, 480(%rsp)
+	mulxq 152(%r8), %r11, %rdi
+	movq %r15, 472(%rsp)
+	movq 416(%rsp), %r15
+	adcq %r11, %r15
+	movq 496(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r11, 496(%rsp)
+	mulxq 168(%r8), %rdi, %r11
+	adcq %rdi, %r9
+	adcq %r11, %rbp
+	mulxq 184(%r8), %rdi, %r11
+	adcq %rdi, %rbx
+	adcq $0, %r11
+	movq %rbx, 416(%rsp)
+	mulxq 96(%r8), %rdi, %rbx
+	addq %rdi, %r10
+	adcq %rbx, %r13
+	mulxq 112(%r8), %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %rbx, %r12
+	mulxq 128(%r8), %rdi, %rbx
+	adcq %rdi, %rax
+	movq 472(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq %rbp, 472(%rsp)
+	mulxq 144(%r8), %rbx, %rbp
+	movq %r9, 432(%rsp)
+	movq 480(%rsp), %r9
+	adcq %rbx, %r9
+	adcq %rbp, %r15
+	mulxq 160(%r8), %rbx, %rbp
+	movq %r15, 480(%rsp)
+	movq 496(%rsp), %r15
+	adcq %rbx, %r15
+	movq 432(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq %rbx, 432(%rsp)
+	mulxq 176(%r8), %rbp, %rbx
+	movq %r15, 496(%rsp)
+	movq 472(%rsp), %r15
+	adcq %rbp, %r15
+	movq 416(%rsp), %rbp
+	adcq %rbx, %rbp
+	adcq $0, %r11
+	movq 0(%rsi), %rbx
+	addq 96(%rsi), %rbx
+	movq %rbx, 192(%rsp)
+	movq 8(%rsi), %rbx
+	adcq 104(%rsi), %rbx
+	movq %rbx, 200(%rsp)
+	movq 16(%rsi), %rbx
+	adcq 112(%rsi), %rbx
+	movq %rbx, 208(%rsp)
+	movq 24(%rsi), %rbx
+	adcq 120(%rsi), %rbx
+	movq %rbx, 216(%rsp)
+	movq 32(%rsi), %rbx
+	adcq 128(%rsi), %rbx
+	movq %rbx, 224(%rsp)
+	movq 40(%rsi), %rbx
+	adcq 136(%rsi), %rbx
+	movq %rbx, 232(%rsp)
+	movq 48(%rsi), %rbx
+	adcq 144(%rsi), %rbx
+	movq %rbx, 240(%rsp)
+	movq 56(%rsi), %rbx
+	adcq 152(%rsi), %rbx
+	movq %rbx, 248(%rsp)
+	movq 64(%rsi), %rbx
+	adcq 160(%rsi), %rbx
+	movq %rbx, 256(%rsp)
+	movq 72(%rsi), %rbx
+	adcq 168(%rsi), %rbx
+	movq %rbx, 264(%rsp)
+	movq 80(%rsi), %rbx
+	adcq 176(%rsi), %rbx
+	movq %rbx, 272(%rsp)
+	movq 88(%rsi), %rbx
+	adcq 184(%rsi), %rbx
+	movq %rbx, 280(%rsp)
+	movq 0(%r8), %rbx
+	addq 96(%r8), %rbx
+	movq %rbx, 288(%rsp)
+	movq 8(%r8), %rbx
+	adcq 104(%r8), %rbx
+	movq %rbx, 296(%rsp)
+	movq 16(%r8), %rbx
+	adcq 112(%r8), %rbx
+	movq %rbx, 304(%rsp)
+	movq 24(%r8), %rbx
+	adcq 120(%r8), %rbx
+	movq %rbx, 312(%rsp)
+	movq 32(%r8), %rbx
+	adcq 128(%r8), %rbx
+	movq %rbx, 320(%rsp)
+	movq 40(%r8), %rbx
+	adcq 136(%r8), %rbx
+	movq %rbx, 328(%rsp)
+	movq 48(%r8), %rbx
+	adcq 144(%r8), %rbx
+	movq %rbx, 336(%rsp)
+	movq 56(%r8), %rbx
+	adcq 152(%r8), %rbx
+	movq %rbx, 344(%rsp)
+	movq 64(%r8), %rbx
+	adcq 160(%r8), %rbx
+	movq %rbx, 352(%rsp)
+	movq 72(%r8), %rbx
+	adcq 168(%r8), %rbx
+	movq %rbx, 360(%rsp)
+	movq 80(%r8), %rbx
+	adcq 176(%r8), %rbx
+	movq %rbx, 368(%rsp)
+	movq 88(%r8), %rbx
+	adcq 184(%r8), %rbx
+	movq %rbx, 376(%rsp)
+	movq 0(%rsp), %rbx
+	subq 488(%rsp), %rbx
+	movq 8(%rsp), %rsi
+	sbbq 424(%rsp), %rsi
+	movq 16(%rsp), %r8
+	sbbq 504(%rsp), %r8
+	movq %rbp, 416(%rsp)
+	movq 24(%rsp), %rbp
+	sbbq 512(%rsp), %rbp
+	movq %r15, 472(%rsp)
+	movq 32(%rsp), %r15
+	sbbq 464(%rsp), %r15
+	movq %r9, 520(%rsp)
+	movq 40(%rsp), %r9
+	sbbq 456(%rsp), %r9
+	movq %rdi, 528(%rsp)
+	movq 48(%rsp), %rdi
+	sbbq 448(%rsp), %rdi
+	movq %rax, 536(%rsp)
+	movq 56(%rsp), %rax
+	sbbq 440(%rsp), %rax
+	movq %r12, 544(%rsp)
+	movq 64(%rsp), %r12
+	sbbq 392(%rsp), %r12
+	movq %r14, 552(%rsp)
+	movq 72(%rsp), %r14
+	sbbq 400(%rsp), %r14
+	movq %r13, 560(%rsp)
+	movq 80(%rsp), %r13
+	sbbq 408(%rsp), %r13
+	movq %r10, 568(%rsp)
+	movq 88(%rsp), %r10
+	sbbq 568(%rsp), %r10
+	movq %r11, 576(%rsp)
+	movq 96(%rsp), %r11
+	sbbq 560(%rsp), %r11
+	movq %r11, 584(%rsp)
+	movq 104(%rsp), %r11
+	sbbq 552(%rsp), %r11
+	movq %r11, 592(%rsp)
+	movq 112(%rsp), %r11
+	sbbq 544(%rsp), %r11
+	movq %r11, 600(%rsp)
+	movq 120(%rsp), %r11
+	sbbq 536(%rsp), %r11
+	movq %r11, 608(%rsp)
+	movq 128(%rsp), %r11
+	sbbq 528(%rsp), %r11
+	movq %r11, 616(%rsp)
+	movq 136(%rsp), %r11
+	sbbq 520(%rsp), %r11
+	movq %r11, 624(%rsp)
+	movq 144(%rsp), %r11
+	sbbq 480(%rsp), %r11
+	movq %r11, 632(%rsp)
+	movq 152(%rsp), %r11
+	sbbq 496(%rsp), %r11
+	movq %r11, 640(%rsp)
+	movq 160(%rsp), %r11
+	sbbq 432(%rsp), %r11
+	movq %r11, 648(%rsp)
+	movq 168(%rsp), %r11
+	sbbq 472(%rsp), %r11
+	movq %r11, 656(%rsp)
+	movq 176(%rsp), %r11
+	sbbq 416(%rsp), %r11
+	movq %r11, 664(%rsp)
+	movq 184(%rsp), %r11
+	sbbq 576(%rsp), %r11
+	movq %r11, 672(%rsp)
+	movq 488(%rsp), %r11
+	addq 0(%rsp), %r11
+	movq %r11, 0(%rsp)
+	movq 424(%rsp), %r11
+	adcq 8(%rsp), %r11
+	movq %r11, 8(%rsp)
+	movq 504(%rsp), %r11
+	adcq 16(%rsp), %r11
+	movq %r11, 16(%rsp)
+	movq 512(%rsp), %r11
+	adcq 24(%rsp), %r11
+	movq %r11, 24(%rsp)
+	movq 464(%rsp), %r11
+	adcq 32(%rsp), %r11
+	movq %r11, 32(%rsp)
+	movq 456(%rsp), %r11
+	adcq 40(%rsp), %r11
+	movq %r11, 40(%rsp)
+	movq 448(%rsp), %r11
+	adcq 48(%rsp), %r11
+	movq %r11, 48(%rsp)
+	movq 440(%rsp), %r11
+	adcq 56(%rsp), %r11
+	movq %r11, 56(%rsp)
+	movq 392(%rsp), %r11
+	adcq 64(%rsp), %r11
+	movq %r11, 64(%rsp)
+	movq 400(%rsp), %r11
+	adcq 72(%rsp), %r11
+	movq %r11, 72(%rsp)
+	movq 408(%rsp), %r11
+	adcq 80(%rsp), %r11
+	movq %r11, 80(%rsp)
+	movq 568(%rsp), %r11
+	adcq 88(%rsp), %r11
+	movq %r11, 88(%rsp)
+	movq 560(%rsp), %r11
+	adcq 96(%rsp), %r11
+	movq %r11, 96(%rsp)
+	movq 552(%rsp), %r11
+	adcq 104(%rsp), %r11
+	movq %r11, 104(%rsp)
+	movq 544(%rsp), %r11
+	adcq 112(%rsp), %r11
+	movq %r11, 112(%rsp)
+	movq 536(%rsp), %r11
+	adcq 120(%rsp), %r11
+	movq %r11, 120(%rsp)
+	movq 528(%rsp), %r11
+	adcq 128(%rsp), %r11
+	movq %r11, 128(%rsp)
+	movq 520(%rsp), %r11
+	adcq 136(%rsp), %r11
+	movq %r11, 136(%rsp)
+	movq 480(%rsp), %r11
+	adcq 144(%rsp), %r11
+	movq %r11, 144(%rsp)
+	movq 496(%rsp), %r11
+	adcq 152(%rsp), %r11
+	movq %r11, 152(%rsp)
+	movq 432(%rsp), %r11
+	adcq 160(%rsp), %r11
+	movq %r11, 160(%rsp)
+	movq 472(%rsp), %r11
+	adcq 168(%rsp), %r11
+	movq %r11, 168(%rsp)
+	movq 416(%rsp), %r11
+	adcq 176(%rsp), %r11
+	movq %r11, 176(%rsp)
+	movq 576(%rsp), %r11
+	adcq 184(%rsp), %r11
+	movq %r11, 184(%rsp)
+	addq FG_P751_MONT_X+0(%rip), %r10
+	movq 584(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 584(%rsp)
+	movq 592(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 592(%rsp)
+	movq 600(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 600(%rsp)
+	movq 608(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 608(%rsp)
+	movq 616(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 616(%rsp)
+	movq 624(%rsp), %r11
+	adcq FG_P751_MONT_X+48(%rip), %r11
+	movq %r11, 624(%rsp)
+	movq 632(%rsp), %r11
+	adcq FG_P751_MONT_X+56(%rip), %r11
+	movq %r11, 632(%rsp)
+	movq 640(%rsp), %r11
+	adcq FG_P751_MONT_X+64(%rip), %r11
+	movq %r11, 640(%rsp)
+	movq 648(%rsp), %r11
+	adcq FG_P751_MONT_X+72(%rip), %r11
+	movq %r11, 648(%rsp)
+	movq 656(%rsp), %r11
+	adcq FG_P751_MONT_X+80(%rip), %r11
+	movq %r11, 656(%rsp)
+	movq 664(%rsp), %r11
+	adcq FG_P751_MONT_X+88(%rip), %r11
+	movq %r11, 664(%rsp)
+	movq 672(%rsp), %r11
+	adcq FG_P751_MONT_X+96(%rip), %r11
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	movq %r11, 672(%rsp)
+	movq %r15, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r15
+	adcxq %r11, %r9
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r15
+	adcxq %r11, %rdi
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r15
+	adcxq %r11, %r14
+	adoxq %r15, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r15
+	adcxq %r11, %r13
+	adoxq %r15, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbx
+	adcxq %r11, %rdi
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbx
+	adcxq %r11, %r12
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbx
+	adcxq %r11, %r14
+	adoxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbx
+	adcxq %r11, %r15
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rsi
+	adcxq %r11, %rax
+	adoxq %rsi, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rsi
+	adcxq %r11, %r12
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
+	adcxq %r11, %r14
+	adoxq %rsi, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rsi
+	adcxq %r11, %r13
+	adoxq %rsi, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rsi
+	adcxq %r11, %r10
+	adoxq %rsi, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rsi
+	adcxq %r11, %r15
+	adoxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
+	adcxq %r11, %rbx
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
+	adcxq %r11, %r12
+	adoxq %r8, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
+	adcxq %r11, %r14
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r8
+	adcxq %r11, %r13
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
+	adcxq %r11, %r10
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r8
+	adcxq %r11, %r15
+	adoxq %r8, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
+	adcxq %r11, %rbx
+	adoxq %r8, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r8
+	adcxq %r11, %rsi
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 576(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbp
+	adcxq %r11, %r13
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
+	adcxq %r11, %rsi
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
+	adcxq %r11, %r8
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	movq %r14, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r14
+	adcxq %r11, %r13
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r14
+	adcxq %r11, %r10
+	adoxq %r14, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r14
+	adcxq %r11, %r15
+	adoxq %r14, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r14
+	adcxq %r11, %rbx
+	adoxq %r14, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r14
+	adcxq %r11, %rsi
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r14
+	adcxq %r11, %r8
+	adoxq %r14, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r14
+	adcxq %r11, %rbp
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r10
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r9
+	adcxq %r11, %rsi
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r9
+	adcxq %r11, %r8
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
+	adcxq %r11, %r15
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
+	adcxq %r11, %rsi
+	adoxq %rdi, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
+	adcxq %r11, %r8
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
+	adcxq %r11, %rbp
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
+	adcxq %r11, %r9
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rax
+	adcxq %r11, %rsi
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rax
+	adcxq %r11, %r8
+	adoxq %rax, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rax
+	adcxq %r11, %rdi
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 576(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r12
+	adcxq %r11, %rsi
+	adoxq %r12, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r12
+	adcxq %r11, %r8
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
+	adcxq %r11, %rbp
+	adoxq %r12, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r12
+	adcxq %r11, %r14
+	adoxq %r12, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
+	adcxq %r11, %r9
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r12
+	adcxq %r11, %rdi
+	adoxq %r12, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
+	adcxq %r11, %rax
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	movq %rsi, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rsi
+	adcxq %r11, %r8
+	adoxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rsi
+	adcxq %r11, %rbp
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
+	adcxq %r11, %r14
+	adoxq %rsi, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rsi
+	adcxq %r11, %r9
+	adoxq %rsi, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rsi
+	adcxq %r11, %rdi
+	adoxq %rsi, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rsi
+	adcxq %r11, %rax
+	adoxq %rsi, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
+	adcxq %r11, %r12
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r13
+	adcxq %r11, %rbp
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r13
+	adcxq %r11, %r9
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r13
+	adcxq %r11, %rdi
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r13
+	adcxq %r11, %rsi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	addq 584(%rsp), %r15
+	adcq 592(%rsp), %rbx
+	movq 576(%rsp), %r11
+	adcq 600(%rsp), %r11
+	adcq 608(%rsp), %r8
+	adcq 616(%rsp), %rbp
+	adcq 624(%rsp), %r14
+	adcq 632(%rsp), %r9
+	adcq 640(%rsp), %rdi
+	adcq 648(%rsp), %rax
+	adcq 656(%rsp), %r12
+	adcq 664(%rsp), %rsi
+	adcq 672(%rsp), %r13
+	movq %r15, %r10
+	subq $-1, %r10
+	movq %r8, 672(%rsp)
+	movq %rbx, %r8
+	sbbq $-1, %r8
+	movq %rsi, 664(%rsp)
+	movq %r11, %rsi
+	sbbq $-1, %rsi
+	movq %r12, 656(%rsp)
+	movq 672(%rsp), %r12
+	sbbq $-1, %r12
+	movq %r11, 648(%rsp)
+	movq %rbp, %r11
+	sbbq $-1, %r11
+	movq %rax, 640(%rsp)
+	movq %r14, %rax
+	sbbq FG_P751_MONT_P+40(%rip), %rax
+	movq %rdi, 632(%rsp)
+	movq %r9, %rdi
+	sbbq FG_P751_MONT_P+48(%rip), %rdi
+	movq %r9, 624(%rsp)
+	movq 632(%rsp), %r9
+	sbbq FG_P751_MONT_P+56(%rip), %r9
+	movq %r14, 616(%rsp)
+	movq 640(%rsp), %r14
+	sbbq FG_P751_MONT_P+64(%rip), %r14
+	movq %rbp, 608(%rsp)
+	movq 656(%rsp), %rbp
+	sbbq FG_P751_MONT_P+72(%rip), %rbp
+	movq %rbx, 600(%rsp)
+	movq 664(%rsp), %rbx
+	sbbq FG_P751_MONT_P+80(%rip), %rbx
+	movq %r15, 592(%rsp)
+	movq %r13, %r15
+	sbbq FG_P751_MONT_P+88(%rip), %r15
+	cmovc 592(%rsp), %r10
+	cmovc 600(%rsp), %r8
+	cmovc 648(%rsp), %rsi
+	cmovc 672(%rsp), %r12
+	cmovc 608(%rsp), %r11
+	cmovc 616(%rsp), %rax
+	cmovc 624(%rsp), %rdi
+	cmovc 632(%rsp), %r9
+	cmovc 640(%rsp), %r14
+	cmovc 656(%rsp), %rbp
+	cmovc 664(%rsp), %rbx
+	cmovc %r13, %r15
+	movq 384(%rsp), %r13
+	movq %r10, 0(%r13)
+	movq %r8, 8(%r13)
+	movq %rsi, 16(%r13)
+	movq %r12, 24(%r13)
+	movq %r11, 32(%r13)
+	movq %rax, 40(%r13)
+	movq %rdi, 48(%r13)
+	movq %r9, 56(%r13)
+	movq %r14, 64(%r13)
+	movq %rbp, 72(%r13)
+	movq %rbx, 80(%r13)
+	movq %r15, 88(%r13)
+	movq 192(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 288(%rsp), %r10, %r8
+	mulxq 296(%rsp), %rsi, %r12
+	adcxq %rsi, %r8
+	mulxq 304(%rsp), %r11, %rax
+	adcxq %r11, %r12
+	mulxq 312(%rsp), %rdi, %r9
+	adcxq %rdi, %rax
+	mulxq 320(%rsp), %r14, %rbp
+	adcxq %r14, %r9
+	mulxq 328(%rsp), %rbx, %r15
+	adcxq %rbx, %rbp
+	mulxq 336(%rsp), %rsi, %r11
+	adcxq %rsi, %r15
+	mulxq 344(%rsp), %rdi, %r14
+	adcxq %rdi, %r11
+	mulxq 352(%rsp), %rbx, %rsi
+	adcxq %rbx, %r14
+	mulxq 360(%rsp), %rdi, %rbx
+	adcxq %rdi, %rsi
+	movq %r13, 384(%rsp)
+	mulxq 368(%rsp), %rdi, %r13
+	adcxq %rdi, %rbx
+	movq %rbx, 664(%rsp)
+	mulxq 376(%rsp), %rdi, %rbx
+	adcxq %rdi, %r13
+	adcxq %rcx, %rbx
+	movq 200(%rsp), %rdx
+	movq %r10, 656(%rsp)
+	mulxq 296(%rsp), %rdi, %r10
+	addq %rdi, %r12
+	adcq %r10, %rax
+	mulxq 312(%rsp), %rdi, %r10
+	adcq %rdi, %r9
+	adcq %r10, %rbp
+	mulxq 328(%rsp), %rdi, %r10
+	adcq %rdi, %r15
+	adcq %r10, %r11
+	mulxq 344(%rsp), %rdi, %r10
+	adcq %rdi, %r14
+	adcq %r10, %rsi
+	mulxq 360(%rsp), %rdi, %r10
+	movq %rsi, 640(%rsp)
+	movq 664(%rsp), %rsi
+	adcq %rdi, %rsi
+	adcq %r10, %r13
+	mulxq 376(%rsp), %rdi, %r10
+	adcq %rdi, %rbx
+	adcq $0, %r10
+	movq %rbx, 664(%rsp)
+	mulxq 288(%rsp), %rdi, %rbx
+	addq %rdi, %r8
+	adcq %rbx, %r12
+	mulxq 304(%rsp), %rdi, %rbx
+	adcq %rdi, %rax
+	adcq %rbx, %r9
+	mulxq 320(%rsp), %rdi, %rbx
+	adcq %rdi, %rbp
+	adcq %rbx, %r15
+	mulxq 336(%rsp), %rdi, %rbx
+	adcq %rdi, %r11
+	adcq %rbx, %r14
+	mulxq 352(%rsp), %rdi, %rbx
+	movq %r13, 632(%rsp)
+	movq 640(%rsp), %r13
+	adcq %rdi, %r13
+	adcq %rbx, %rsi
+	mulxq 368(%rsp), %rdi, %rbx
+	movq %rsi, 640(%rsp)
+	movq 632(%rsp), %rsi
+	adcq %rdi, %rsi
+	movq 664(%rsp), %rdi
+	adcq %rbx, %rdi
+	adcq $0, %r10
+	movq 208(%rsp), %rdx
+	movq %r8, 664(%rsp)
+	mulxq 296(%rsp), %rbx, %r8
+	addq %rbx, %rax
+	adcq %r8, %r9
+	mulxq 312(%rsp), %rbx, %r8
+	adcq %rbx, %rbp
+	adcq %r8, %r15
+	mulxq 328(%rsp), %rbx, %r8
+	adcq %rbx, %r11
+	adcq %r8, %r14
+	mulxq 344(%rsp), %rbx, %r8
+	adcq %rbx, %r13
+	movq 640(%rsp), %rbx
+	adcq %r8, %rbx
+	movq %rbx, 640(%rsp)
+	mulxq 360(%rsp), %r8, %rbx
+	adcq %r8, %rsi
+	adcq %rbx, %rdi
+	mulxq 376(%rsp), %r8, %rbx
+	adcq %r8, %r10
+	adcq $0, %rbx
+	movq %r10, 632(%rsp)
+	mulxq 288(%rsp), %r8, %r10
+	addq %r8, %r12
+	adcq %r10, %rax
+	mulxq 304(%rsp), %r8, %r10
+	adcq %r8, %r9
+	adcq %r10, %rbp
+	mulxq 320(%rsp), %r8, %r10
+	adcq %r8, %r15
+	adcq %r10, %r11
+	mulxq 336(%rsp), %r8, %r10
+	adcq %r8, %r14
+	adcq %r10, %r13
+	mulxq 352(%rsp), %r8, %r10
+	movq %rdi, 624(%rsp)
+	movq 640(%rsp), %rdi
+	adcq %r8, %rdi
+	adcq %r10, %rsi
+	mulxq 368(%rsp), %r8, %r10
+	movq %rsi, 640(%rsp)
+	movq 624(%rsp), %rsi
+	adcq %r8, %rsi
+	movq 632(%rsp), %r8
+	adcq %r10, %r8
+	adcq $0, %rbx
+	movq 216(%rsp), %rdx
+	movq %r12, 632(%rsp)
+	mulxq 296(%rsp), %r10, %r12
+	addq %r10, %r9
+	adcq %r12, %rbp
+	mulxq 312(%rsp), %r10, %r12
+	adcq %r10, %r15
+	adcq %r12, %r11
+	mulxq 328(%rsp), %r10, %r12
+	adcq %r10, %r14
+	adcq %r12, %r13
+	mulxq 344(%rsp), %r10, %r12
+	adcq %r10, %rdi
+	movq 640(%rsp), %r10
+	adcq %r12, %r10
+	movq %r10, 640(%rsp)
+	mulxq 360(%rsp), %r12, %r10
+	adcq %r12, %rsi
+	adcq %r10, %r8
+	mulxq 376(%rsp), %r12, %r10
+	adcq %r12, %rbx
+	adcq $0, %r10
+	movq %rbx, 624(%rsp)
+	mulxq 288(%rsp), %r12, %rbx
+	addq %r12, %rax
+	adcq %rbx, %r9
+	mulxq 304(%rsp), %r12, %rbx
+	adcq %r12, %rbp
+	adcq %rbx, %r15
+	mulxq 320(%rsp), %r12, %rbx
+	adcq %r12, %r11
+	adcq %rbx, %r14
+	mulxq 336(%rsp), %r12, %rbx
+	adcq %r12, %r13
+	adcq %rbx, %rdi
+	mulxq 352(%rsp), %r12, %rbx
+	movq %r8, 616(%rsp)
+	movq 640(%rsp), %r8
+	adcq %r12, %r8
+	adcq %rbx, %rsi
+	mulxq 368(%rsp), %r12, %rbx
+	movq %rsi, 640(%rsp)
+	movq 616(%rsp), %rsi
+	adcq %r12, %rsi
+	movq 624(%rsp), %r12
+	adcq %rbx, %r12
+	adcq $0, %r10
+	movq 224(%rsp), %rdx
+	movq %rax, 624(%rsp)
+	mulxq 296(%rsp), %rbx, %rax
+	addq %rbx, %rbp
+	adcq %rax, %r15
+	mulxq 312(%rsp), %rbx, %rax
+	adcq %rbx, %r11
+	adcq %rax, %r14
+	mulxq 328(%rsp), %rbx, %rax
+	adcq %rbx, %r13
+	adcq %rax, %rdi
+	mulxq 344(%rsp), %rbx, %rax
+	adcq %rbx, %r8
+	movq 640(%rsp), %rbx
+	adcq %rax, %rbx
+	movq %rbx, 640(%rsp)
+	mulxq 360(%rsp), %rax, %rbx
+	adcq %rax, %rsi
+	adcq %rbx, %r12
+	mulxq 376(%rsp), %rax, %rbx
+	adcq %rax, %r10
+	adcq $0, %rbx
+	movq %r10, 616(%rsp)
+	mulxq 288(%rsp), %rax, %r10
+	addq %rax, %r9
+	adcq %r10, %rbp
+	mulxq 304(%rsp), %rax, %r10
+	adcq %rax, %r15
+	adcq %r10, %r11
+	mulxq 320(%rsp), %rax, %r10
+	adcq %rax, %r14
+	adcq %r10, %r13
+	mulxq 336(%rsp), %rax, %r10
+	adcq %rax, %rdi
+	adcq %r10, %r8
+	mulxq 352(%rsp), %rax, %r10
+	movq %r12, 608(%rsp)
+	movq 640(%rsp), %r12
+	adcq %rax, %r12
+	adcq %r10, %rsi
+	mulxq 368(%rsp), %rax, %r10
+	movq %rsi, 640(%rsp)
+	movq 608(%rsp), %rsi
+	adcq %rax, %rsi
+	movq 616(%rsp), %rax
+	adcq %r10, %rax
+	adcq $0, %rbx
+	movq 232(%rsp), %rdx
+	movq %r9, 616(%rsp)
+	mulxq 296(%rsp), %r10, %r9
+	addq %r10, %r15
+	adcq %r9, %r11
+	mulxq 312(%rsp), %r10, %r9
+	adcq %r10, %r14
+	adcq %r9, %r13
+	mulxq 328(%rsp), %r10, %r9
+	adcq %r10, %rdi
+	adcq %r9, %r8
+	mulxq 344(%rsp), %r10, %r9
+	adcq %r10, %r12
+	movq 640(%rsp), %r10
+	adcq %r9, %r10
+	movq %r10, 640(%rsp)
+	mulxq 360(%rsp), %r9, %r10
+	adcq %r9, %rsi
+	adcq %r10, %rax
+	mulxq 376(%rsp), %r9, %r10
+	adcq %r9, %rbx
+	adcq $0, %r10
+	movq %rbx, 608(%rsp)
+	mulxq 288(%rsp), %r9, %rbx
+	addq %r9, %rbp
+	adcq %rbx, %r15
+	mulxq 304(%rsp), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r14
+	mulxq 320(%rsp), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %rdi
+	mulxq 336(%rsp), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r12
+	mulxq 352(%rsp), %r9, %rbx
+	movq %rax, 672(%rsp)
+	movq 640(%rsp), %rax
+	adcq %r9, %rax
+	adcq %rbx, %rsi
+	mulxq 368(%rsp), %r9, %rbx
+	movq %rsi, 640(%rsp)
+	movq 672(%rsp), %rsi
+	adcq %r9, %rsi
+	movq 608(%rsp), %r9
+	adcq %rbx, %r9
+	adcq $0, %r10
+	movq 240(%rsp), %rdx
+	movq %rbp, 608(%rsp)
+	mulxq 296(%rsp), %rbx, %rbp
+	addq %rbx, %r11
+	adcq %rbp, %r14
+	mulxq 312(%rsp), %rbx, %rbp
+	adcq %rbx, %r13
+	adcq %rbp, %rdi
+	mulxq 328(%rsp), %rbx, %rbp
+	adcq %rbx, %r8
+	adcq %rbp, %r12
+	mulxq 344(%rsp), %rbx, %rbp
+	adcq %rbx, %rax
+	movq 640(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq %rbx, 640(%rsp)
+	mulxq 360(%rsp), %rbp, %rbx
+	adcq %rbp, %rsi
+	adcq %rbx, %r9
+	mulxq 376(%rsp), %rbp, %rbx
+	adcq %rbp, %r10
+	adcq $0, %rbx
+	movq %r10, 672(%rsp)
+	mulxq 288(%rsp), %rbp, %r10
+	addq %rbp, %r15
+	adcq %r10, %r11
+	mulxq 304(%rsp), %rbp, %r10
+	adcq %rbp, %r14
+	adcq %r10, %r13
+	mulxq 320(%rsp), %rbp, %r10
+	adcq %rbp, %rdi
+	adcq %r10, %r8
+	mulxq 336(%rsp), %rbp, %r10
+	adcq %rbp, %r12
+	adcq %r10, %rax
+	mulxq 352(%rsp), %rbp, %r10
+	movq %r9, 648(%rsp)
+	movq 640(%rsp), %r9
+	adcq %rbp, %r9
+	adcq %r10, %rsi
+	mulxq 368(%rsp), %rbp, %r10
+	movq %rsi, 640(%rsp)
+	movq 648(%rsp), %rsi
+	adcq %rbp, %rsi
+	movq 672(%rsp), %rbp
+	adcq %r10, %rbp
+	adcq $0, %rbx
+	movq 248(%rsp), %rdx
+	movq %r15, 672(%rsp)
+	mulxq 296(%rsp), %r10, %r15
+	addq %r10, %r14
+	adcq %r15, %r13
+	mulxq 312(%rsp), %r10, %r15
+	adcq %r10, %rdi
+	adcq %r15, %r8
+	mulxq 328(%rsp), %r10, %r15
+	adcq %r10, %r12
+	adcq %r15, %rax
+	mulxq 344(%rsp), %r10, %r15
+	adcq %r10, %r9
+	movq 640(%rsp), %r10
+	adcq %r15, %r10
+	movq %r10, 640(%rsp)
+	mulxq 360(%rsp), %r15, %r10
+	adcq %r15, %rsi
+	adcq %r10, %rbp
+	mulxq 376(%rsp), %r15, %r10
+	adcq %r15, %rbx
+	adcq $0, %r10
+	movq %rbx, 648(%rsp)
+	mulxq 288(%rsp), %r15, %rbx
+	addq %r15, %r11
+	adcq %rbx, %r14
+	mulxq 304(%rsp), %r15, %rbx
+	adcq %r15, %r13
+	adcq %rbx, %rdi
+	mulxq 320(%rsp), %r15, %rbx
+	adcq %r15, %r8
+	adcq %rbx, %r12
+	mulxq 336(%rsp), %r15, %rbx
+	adcq %r15, %rax
+	adcq %rbx, %r9
+	mulxq 352(%rsp), %r15, %rbx
+	movq %rbp, 600(%rsp)
+	movq 640(%rsp), %rbp
+	adcq %r15, %rbp
+	adcq %rbx, %rsi
+	mulxq 368(%rsp), %r15, %rbx
+	movq %rsi, 640(%rsp)
+	movq 600(%rsp), %rsi
+	adcq %r15, %rsi
+	movq 648(%rsp), %r15
+	adcq %rbx, %r15
+	adcq $0, %r10
+	movq 256(%rsp), %rdx
+	movq %r11, 648(%rsp)
+	mulxq 296(%rsp), %rbx, %r11
+	addq %rbx, %r13
+	adcq %r11, %rdi
+	mulxq 312(%rsp), %rbx, %r11
+	adcq %rbx, %r8
+	adcq %r11, %r12
+	mulxq 328(%rsp), %rbx, %r11
+	adcq %rbx, %rax
+	adcq %r11, %r9
+	mulxq 344(%rsp), %rbx, %r11
+	adcq %rbx, %rbp
+	movq 640(%rsp), %rbx
+	adcq %r11, %rbx
+	movq %rbx, 640(%rsp)
+	mulxq 360(%rsp), %r11, %rbx
+	adcq %r11, %rsi
+	adcq %rbx, %r15
+	mulxq 376(%rsp), %r11, %rbx
+	adcq %r11, %r10
+	adcq $0, %rbx
+	movq %r10, 600(%rsp)
+	mulxq 288(%rsp), %r11, %r10
+	addq %r11, %r14
+	adcq %r10, %r13
+	mulxq 304(%rsp), %r11, %r10
+	adcq %r11, %rdi
+	adcq %r10, %r8
+	mulxq 320(%rsp), %r11, %r10
+	adcq %r11, %r12
+	adcq %r10, %rax
+	mulxq 336(%rsp), %r11, %r10
+	adcq %r11, %r9
+	adcq %r10, %rbp
+	mulxq 352(%rsp), %r11, %r10
+	movq %r15, 592(%rsp)
+	movq 640(%rsp), %r15
+	adcq %r11, %r15
+	adcq %r10, %rsi
+	mulxq 368(%rsp), %r11, %r10
+	movq %rsi, 640(%rsp)
+	movq 592(%rsp), %rsi
+	adcq %r11, %rsi
+	movq 600(%rsp), %r11
+	adcq %r10, %r11
+	adcq $0, %rbx
+	movq 264(%rsp), %rdx
+	movq %r14, 600(%rsp)
+	mulxq 296(%rsp), %r10, %r14
+	addq %r10, %rdi
+	adcq %r14, %r8
+	mulxq 312(%rsp), %r10, %r14
+	adcq %r10, %r12
+	adcq %r14, %rax
+	mulxq 328(%rsp), %r10, %r14
+	adcq %r10, %r9
+	adcq %r14, %rbp
+	mulxq 344(%rsp), %r10, %r14
+	adcq %r10, %r15
+	movq 640(%rsp), %r10
+	adcq %r14, %r10
+	movq %r10, 640(%rsp)
+	mulxq 360(%rsp), %r14, %r10
+	adcq %r14, %rsi
+	adcq %r10, %r11
+	mulxq 376(%rsp), %r14, %r10
+	adcq %r14, %rbx
+	adcq $0, %r10
+	movq %rbx, 592(%rsp)
+	mulxq 288(%rsp), %r14, %rbx
+	addq %r14, %r13
+	adcq %rbx, %rdi
+	mulxq 304(%rsp), %r14, %rbx
+	adcq %r14, %r8
+	adcq %rbx, %r12
+	mulxq 320(%rsp), %r14, %rbx
+	adcq %r14, %rax
+	adcq %rbx, %r9
+	mulxq 336(%rsp), %r14, %rbx
+	adcq %r14, %rbp
+	adcq %rbx, %r15
+	mulxq 352(%rsp), %r14, %rbx
+	movq %r11, 584(%rsp)
+	movq 640(%rsp), %r11
+	adcq %r14, %r11
+	adcq %rbx, %rsi
+	mulxq 368(%rsp), %r14, %rbx
+	movq %rsi, 640(%rsp)
+	movq 584(%rsp), %rsi
+	adcq %r14, %rsi
+	movq 592(%rsp), %r14
+	adcq %rbx, %r14
+	adcq $0, %r10
+	movq 272(%rsp), %rdx
+	movq %r13, 592(%rsp)
+	mulxq 296(%rsp), %rbx, %r13
+	addq %rbx, %r8
+	adcq %r13, %r12
+	mulxq 312(%rsp), %rbx, %r13
+	adcq %rbx, %rax
+	adcq %r13, %r9
+	mulxq 328(%rsp), %rbx, %r13
+	adcq %rbx, %rbp
+	adcq %r13, %r15
+	mulxq 344(%rsp), %rbx, %r13
+	adcq %rbx, %r11
+	movq 640(%rsp), %rbx
+	adcq %r13, %rbx
+	movq %rbx, 640(%rsp)
+	mulxq 360(%rsp), %r13, %rbx
+	adcq %r13, %rsi
+	adcq %rbx, %r14
+	mulxq 376(%rsp), %r13, %rbx
+	adcq %r13, %r10
+	adcq $0, %rbx
+	movq %r10, 584(%rsp)
+	mulxq 288(%rsp), %r13, %r10
+	addq %r13, %rdi
+	adcq %r10, %r8
+	mulxq 304(%rsp), %r13, %r10
+	adcq %r13, %r12
+	adcq %r10, %rax
+	mulxq 320(%rsp), %r13, %r10
+	adcq %r13, %r9
+	adcq %r10, %rbp
+	mulxq 336(%rsp), %r13, %r10
+	adcq %r13, %r15
+	adcq %r10, %r11
+	mulxq 352(%rsp), %r13, %r10
+	movq %r14, 576(%rsp)
+	movq 640(%rsp), %r14
+	adcq %r13, %r14
+	adcq %r10, %rsi
+	mulxq 368(%rsp), %r13, %r10
+	movq %rsi, 640(%rsp)
+	movq 576(%rsp), %rsi
+	adcq %r13, %rsi
+	movq 584(%rsp), %r13
+	adcq %r10, %r13
+	adcq $0, %rbx
+	movq 280(%rsp), %rdx
+	movq %rdi, 584(%rsp)
+	mulxq 296(%rsp), %r10, %rdi
+	addq %r10, %r12
+	adcq %rdi, %rax
+	mulxq 312(%rsp), %r10, %rdi
+	adcq %r10, %r9
+	adcq %rdi, %rbp
+	mulxq 328(%rsp), %r10, %rdi
+	adcq %r10, %r15
+	adcq %rdi, %r11
+	mulxq 344(%rsp), %r10, %rdi
+	adcq %r10, %r14
+	movq 640(%rsp), %r10
+	adcq %rdi, %r10
+	movq %r10, 640(%rsp)
+	mulxq 360(%rsp), %rdi, %r10
+	adcq %rdi, %rsi
+	adcq %r10, %r13
+	mulxq 376(%rsp), %rdi, %r10
+	adcq %rdi, %rbx
+	adcq $0, %r10
+	movq %rbx, 576(%rsp)
+	mulxq 288(%rsp), %rdi, %rbx
+	addq %rdi, %r8
+	adcq %rbx, %r12
+	mulxq 304(%rsp), %rdi, %rbx
+	adcq %rdi, %rax
+	adcq %rbx, %r9
+	mulxq 320(%rsp), %rdi, %rbx
+	adcq %rdi, %rbp
+	adcq %rbx, %r15
+	mulxq 336(%rsp), %rdi, %rbx
+	adcq %rdi, %r11
+	adcq %rbx, %r14
+	mulxq 352(%rsp), %rdi, %rbx
+	movq %r13, 416(%rsp)
+	movq 640(%rsp), %r13
+	adcq %rdi, %r13
+	adcq %rbx, %rsi
+	mulxq 368(%rsp), %rdi, %rbx
+	movq %rsi, 640(%rsp)
+	movq 416(%rsp), %rsi
+	adcq %rdi, %rsi
+	movq 576(%rsp), %rdi
+	adcq %rbx, %rdi
+	adcq $0, %r10
+	movq 656(%rsp), %rbx
+	subq 0(%rsp), %rbx
+	movq %rdi, 656(%rsp)
+	movq 664(%rsp), %rdi
+	sbbq 8(%rsp), %rdi
+	movq %rsi, 664(%rsp)
+	movq 632(%rsp), %rsi
+	sbbq 16(%rsp), %rsi
+	movq %r13, 632(%rsp)
+	movq 624(%rsp), %r13
+	sbbq 24(%rsp), %r13
+	movq %r14, 624(%rsp)
+	movq 616(%rsp), %r14
+	sbbq 32(%rsp), %r14
+	movq %r11, 616(%rsp)
+	movq 608(%rsp), %r11
+	sbbq 40(%rsp), %r11
+	movq %r15, 608(%rsp)
+	movq 672(%rsp), %r15
+	sbbq 48(%rsp), %r15
+	movq %rbp, 672(%rsp)
+	movq 648(%rsp), %rbp
+	sbbq 56(%rsp), %rbp
+	movq %r9, 648(%rsp)
+	movq 600(%rsp), %r9
+	sbbq 64(%rsp), %r9
+	movq %rax, 600(%rsp)
+	movq 592(%rsp), %rax
+	sbbq 72(%rsp), %rax
+	movq %r12, 592(%rsp)
+	movq 584(%rsp), %r12
+	sbbq 80(%rsp), %r12
+	sbbq 88(%rsp), %r8
+	movq %r8, 584(%rsp)
+	movq 592(%rsp), %r8
+	sbbq 96(%rsp), %r8
+	movq %r8, 592(%rsp)
+	movq 600(%rsp), %r8
+	sbbq 104(%rsp), %r8
+	movq %r8, 600(%rsp)
+	movq 648(%rsp), %r8
+	sbbq 112(%rsp), %r8
+	movq %r8, 648(%rsp)
+	movq 672(%rsp), %r8
+	sbbq 120(%rsp), %r8
+	movq %r8, 672(%rsp)
+	movq 608(%rsp), %r8
+	sbbq 128(%rsp), %r8
+	movq %r8, 608(%rsp)
+	movq 616(%rsp), %r8
+	sbbq 136(%rsp), %r8
+	movq %r8, 616(%rsp)
+	movq 624(%rsp), %r8
+	sbbq 144(%rsp), %r8
+	movq %r8, 624(%rsp)
+	movq 632(%rsp), %r8
+	sbbq 152(%rsp), %r8
+	movq %r8, 632(%rsp)
+	movq 640(%rsp), %r8
+	sbbq 160(%rsp), %r8
+	movq %r8, 640(%rsp)
+	movq 664(%rsp), %r8
+	sbbq 168(%rsp), %r8
+	movq %r8, 664(%rsp)
+	movq 656(%rsp), %r8
+	sbbq 176(%rsp), %r8
+	sbbq 184(%rsp), %r10
+	movq %r8, 656(%rsp)
+	movq %r12, 576(%rsp)
+	movq 384(%rsp), %r12
+	leaq 96(%r12), %r8
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	movq %r12, 384(%rsp)
+	movq %r8, 416(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r8
+	adcxq %r12, %r11
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r8
+	adcxq %r12, %r15
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r8
+	adcxq %r12, %rbp
+	adoxq %r8, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r8
+	adcxq %r12, %r9
+	adoxq %r8, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r8
+	adcxq %r12, %rax
+	movq 576(%rsp), %r12
+	adoxq %r8, %r12
+	movq %r10, 576(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r10
+	adcxq %r8, %r12
+	movq 584(%rsp), %r8
+	adoxq %r10, %r8
+	movq %r14, 584(%rsp)
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r14
+	adcxq %r10, %r8
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbx
+	adcxq %r10, %r15
+	adoxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbx
+	adcxq %r10, %rbp
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbx
+	adcxq %r10, %r9
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbx
+	adcxq %r10, %rax
+	adoxq %rbx, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rbx
+	adcxq %r10, %r12
+	adoxq %rbx, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbx
+	adcxq %r10, %r8
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rbx
+	adcxq %r10, %r14
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rdi
+	adcxq %r10, %rbp
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rdi
+	adcxq %r10, %r9
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rdi
+	adcxq %r10, %rax
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rdi
+	adcxq %r10, %r12
+	adoxq %rdi, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rdi
+	adcxq %r10, %r8
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rdi
+	adcxq %r10, %r14
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rdi
+	adcxq %r10, %rbx
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rsi
+	adcxq %r10, %r9
+	adoxq %rsi, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rsi
+	adcxq %r10, %rax
+	adoxq %rsi, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rsi
+	adcxq %r10, %r12
+	adoxq %rsi, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rsi
+	adcxq %r10, %r8
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rsi
+	adcxq %r10, %r14
+	adoxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rsi
+	adcxq %r10, %rbx
+	adoxq %rsi, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rsi
+	adcxq %r10, %rdi
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq 584(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r13
+	adcxq %r10, %rax
+	adoxq %r13, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r13
+	adcxq %r10, %r12
+	adoxq %r13, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r13
+	adcxq %r10, %r8
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r13
+	adcxq %r10, %r14
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r13
+	adcxq %r10, %rbx
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r13
+	adcxq %r10, %rdi
+	adoxq %r13, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r13
+	adcxq %r10, %rsi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	movq %rax, 584(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rax
+	adcxq %r10, %r12
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rax
+	adcxq %r10, %r8
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rax
+	adcxq %r10, %r14
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rax
+	adcxq %r10, %rbx
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rax
+	adcxq %r10, %rdi
+	adoxq %rax, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rax
+	adcxq %r10, %rsi
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rax
+	adcxq %r10, %r13
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r11
+	adcxq %r10, %r8
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r11
+	adcxq %r10, %r14
+	adoxq %r11, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r11
+	adcxq %r10, %rbx
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r11
+	adcxq %r10, %rdi
+	adoxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r11
+	adcxq %r10, %rsi
+	adoxq %r11, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r11
+	adcxq %r10, %r13
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r11
+	adcxq %r10, %rax
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r15
+	adcxq %r10, %r14
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r15
+	adcxq %r10, %rbx
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
+	adcxq %r10, %rdi
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r15
+	adcxq %r10, %rsi
+	adoxq %r15, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r15
+	adcxq %r10, %r13
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r15
+	adcxq %r10, %rax
+	adoxq %r15, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r15
+	adcxq %r10, %r11
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
+	adcxq %r10, %rbx
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
+	adcxq %r10, %rdi
+	adoxq %rbp, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbp
+	adcxq %r10, %rsi
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbp
+	adcxq %r10, %r13
+	adoxq %rbp, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rbp
+	adcxq %r10, %rax
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbp
+	adcxq %r10, %r11
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rbp
+	adcxq %r10, %r15
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 584(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r9
+	adcxq %r10, %rdi
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r9
+	adcxq %r10, %rsi
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r9
+	adcxq %r10, %r13
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r9
+	adcxq %r10, %rax
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r9
+	adcxq %r10, %r11
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r9
+	adcxq %r10, %r15
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r9
+	adcxq %r10, %rbp
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 584(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rdi
+	adcxq %r10, %rsi
+	adoxq %rdi, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rdi
+	adcxq %r10, %r13
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rdi
+	adcxq %r10, %rax
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rdi
+	adcxq %r10, %r11
+	adoxq %rdi, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rdi
+	adcxq %r10, %r15
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rdi
+	adcxq %r10, %rbp
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rdi
+	adcxq %r10, %r9
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r12
+	adcxq %r10, %r13
+	adoxq %r12, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r12
+	adcxq %r10, %rax
+	adoxq %r12, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r12
+	adcxq %r10, %r11
+	adoxq %r12, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r12
+	adcxq %r10, %r15
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r12
+	adcxq %r10, %rbp
+	adoxq %r12, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r12
+	adcxq %r10, %r9
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r12
+	adcxq %r10, %rdi
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	addq 592(%rsp), %r14
+	adcq 600(%rsp), %rbx
+	movq 584(%rsp), %r10
+	adcq 648(%rsp), %r10
+	adcq 672(%rsp), %rsi
+	adcq 608(%rsp), %r13
+	adcq 616(%rsp), %rax
+	adcq 624(%rsp), %r11
+	adcq 632(%rsp), %r15
+	adcq 640(%rsp), %rbp
+	adcq 664(%rsp), %r9
+	adcq 656(%rsp), %rdi
+	adcq 576(%rsp), %r12
+	movq %r14, %r8
+	subq $-1, %r8
+	movq %rsi, 576(%rsp)
+	movq %rbx, %rsi
+	sbbq $-1, %rsi
+	movq %rdi, 656(%rsp)
+	movq %r10, %rdi
+	sbbq $-1, %rdi
+	movq %r9, 664(%rsp)
+	movq 576(%rsp), %r9
+	sbbq $-1, %r9
+	movq %r10, 640(%rsp)
+	movq %r13, %r10
+	sbbq $-1, %r10
+	movq %rbp, 632(%rsp)
+	movq %rax, %rbp
+	sbbq FG_P751_MONT_P+40(%rip), %rbp
+	movq %r15, 624(%rsp)
+	movq %r11, %r15
+	sbbq FG_P751_MONT_P+48(%rip), %r15
+	movq %r11, 616(%rsp)
+	movq 624(%rsp), %r11
+	sbbq FG_P751_MONT_P+56(%rip), %r11
+	movq %rax, 608(%rsp)
+	movq 632(%rsp), %rax
+	sbbq FG_P751_MONT_P+64(%rip), %rax
+	movq %r13, 672(%rsp)
+	movq 664(%rsp), %r13
+	sbbq FG_P751_MONT_P+72(%rip), %r13
+	movq %rbx, 648(%rsp)
+	movq 656(%rsp), %rbx
+	sbbq FG_P751_MONT_P+80(%rip), %rbx
+	movq %r14, 600(%rsp)
+	movq %r12, %r14
+	sbbq FG_P751_MONT_P+88(%rip), %r14
+	cmovc 600(%rsp), %r8
+	cmovc 648(%rsp), %rsi
+	cmovc 640(%rsp), %rdi
+	cmovc 576(%rsp), %r9
+	cmovc 672(%rsp), %r10
+	cmovc 608(%rsp), %rbp
+	cmovc 616(%rsp), %r15
+	cmovc 624(%rsp), %r11
+	cmovc 632(%rsp), %rax
+	cmovc 664(%rsp), %r13
+	cmovc 656(%rsp), %rbx
+	cmovc %r12, %r14
+	movq 416(%rsp), %r12
+	movq %r8, 0(%r12)
+	movq %rsi, 8(%r12)
+	movq %rdi, 16(%r12)
+	movq %r9, 24(%r12)
+	movq %r10, 32(%r12)
+	movq %rbp, 40(%r12)
+	movq %r15, 48(%r12)
+	movq %r11, 56(%r12)
+	movq %rax, 64(%r12)
+	movq %r13, 72(%r12)
+	movq %rbx, 80(%r12)
+	movq %r14, 88(%r12)
+	addq $680, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_fp2_mul_adx, .-fg_p751_fp2_mul_adx
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__

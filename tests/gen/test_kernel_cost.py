@@ -80,6 +80,11 @@ class KernelCost(unittest.TestCase):
             self.assertEqual(got[("sqr", "adx")][0], n * (n + 1) // 2 + red, name)
             self.assertEqual(got[("redc", "adx")][0], red, name)
             self.assertEqual(got[("mul_wide", "adx")][0], n * n, name)
+            # the adx Fp2 kernels: three wide products and two reductions
+            # (mul), two fused products (sqr)
+            count = lambda op: kernel_cost.count(text, "fg_%s_fp2_%s_adx" % (name, op), kernel_cost.MULTS)
+            self.assertEqual(count("mul"), 3 * n * n + 2 * red, name)
+            self.assertEqual(count("sqr"), 2 * (n * n + red), name)
 
 if __name__ == "__main__":
     unittest.main()
