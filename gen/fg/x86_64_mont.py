@@ -831,9 +831,9 @@ def _mul_rows(k, acc, ap, bp, n):
 def _rows(k, acc, X, Y, n):
     """acc[0..2n-1] = X*Y over operand thunks (X(i): row i's multiplier, Y(j):
     MULX's memory operand), the rows of _mul_rows; every word done at the end."""
+    split = n > 4 if k.level == "adx" else n <= 4
     for i in range(n):
-        k.row(acc, lambda i=i: X(i), Y, list(range(n)), i,
-              split=i > 0 and (n > 4 if k.level == "adx" else n <= 4))
+        k.row(acc, lambda i=i: X(i), Y, list(range(n)), i, split=i > 0 and split)
         acc[i].prio = PRIO_DONE
     for q in range(n, 2 * n):
         acc[q].prio = PRIO_DONE
@@ -1304,6 +1304,19 @@ def _kara(sh, op, level):
     return n >= (6 if level == "x86_64" else 8)
 
 
+def _redc_acc(k, sh, acc, rp):
+    """r = redc(acc) (acc: 2n Vals), the redc kernel's rows and tail."""
+    n = sh.n
+    U = {q: acc[q] for q in range(n)}
+    Th = [acc[q] for q in range(n, 2 * n)]
+    for v in U.values():
+        v.prio = PRIO_ACC
+    for v in Th:
+        v.prio = PRIO_DONE
+    _redc_rows(k, sh, U)
+    _final(k, sh, [U[q] for q in range(n, 2 * n)], Th, rp)
+
+
 def _build(sh, op, level):
     n = sh.n
     k = Kernel(level, _tables(sh.name))
@@ -1357,15 +1370,7 @@ def _build(sh, op, level):
                 acc[q] = k.input_word(ap, 8 * q, PRIO_ACC if q < n else PRIO_DONE)
         else:
             k.kill(ap)
-        U = {q: acc[q] for q in range(n)}
-        Th = [acc[q] for q in range(n, 2 * n)]
-        for v in U.values():
-            v.prio = PRIO_ACC
-        for v in Th:
-            v.prio = PRIO_DONE
-        _redc_rows(k, sh, U)
-        Uh = [U[q] for q in range(n, 2 * n)]
-        _final(k, sh, Uh, Th, rp)
+        _redc_acc(k, sh, acc, rp)
         kind = {"redc": "redc", "mul": "mul", "sqr": "sqr"}[op]
     fname = "fg_%s_%s_%s" % (sh.name, op, level)
     return k.finish(fname, _args(kind), _target(level))
@@ -1453,19 +1458,6 @@ def fp2_mul_kernel(fa, level="adx"):
         return False
     sh = _Shape(fa)
     return level == "adx" and not _kara(sh, "mul_wide", level)
-
-
-def _redc_acc(k, sh, acc, rp):
-    """r = redc(acc) (acc: 2n Vals), the redc kernel's rows and tail."""
-    n = sh.n
-    U = {q: acc[q] for q in range(n)}
-    Th = [acc[q] for q in range(n, 2 * n)]
-    for v in U.values():
-        v.prio = PRIO_ACC
-    for v in Th:
-        v.prio = PRIO_DONE
-    _redc_rows(k, sh, U)
-    _final(k, sh, [U[q] for q in range(n, 2 * n)], Th, rp)
 
 
 def _build_fp2_mul(sh, fp2, level):
