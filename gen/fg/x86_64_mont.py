@@ -1206,13 +1206,14 @@ def _final_sqr_split(k, sh, Uh, tri, c, ap, rp):
     _final_sub(k, sh, Uh, cw, rp)
 
 
-def _imm_or_const(k, p, j):
-    """Limb j of p as a sign-extended imm32 when it is one (0, 2^64-1, ...), else the table word."""
-    w = (p >> (64 * j)) & MASK64
+def _imm_or_const(k, x, j, table="p"):
+    """Limb j of x as a sign-extended imm32 when it is one (0, 2^64-1, ...),
+    else word j of the table holding x's limbs."""
+    w = (x >> (64 * j)) & MASK64
     s = w - (1 << 64) if w >> 63 else w
     if -(1 << 31) <= s < (1 << 31):
         return s
-    return k.const("p", j)
+    return k.const(table, j)
 
 
 def _minus_p(k, sh, X):
@@ -1386,6 +1387,24 @@ def fp2_sqr_kernel(fa, level="adx"):
     return level == "adx" and _fused_mul(sh, level) and not _kara(sh, "mul", level)
 
 
+def _chain(k, dst, first, second, n):
+    """dst(j) = first(j) + second(j) (first(j) doubled when second is None)
+    for j < n over one carry chain, through a register; operand thunks."""
+    for j in range(n):
+        v = k.new(PRIO_ACC)
+        k.emit(MOV, v.reg, first(j))
+        k.emit(ADD if j == 0 else ADC, v.reg, second(j) if second is not None else v.reg)
+        k.emit(MOV, dst(j), v.reg)
+        k.unlock()
+        k.kill(v)
+
+
+def _corr(p, fp2):
+    """(s // 64, X >> 64(s // 64)): the limbs of c0's offset X = p * 2^s from limb s // 64 on."""
+    s0 = fp2.corr_shift // 64
+    return s0, (p << fp2.corr_shift) >> (64 * s0)
+
+
 def _build_fp2_sqr(sh, level):
     """void fg_NAME_fp2_sqr_LEVEL(uint64_t r[2n], const uint64_t a[2n]), u^2 = -1:
     r1 = mul(2 a0, a1), then r0 = mul(a0 + a1, a0 - a1 + p), the two fused
@@ -1409,20 +1428,10 @@ def _build_fp2_sqr(sh, level):
     base = {name: [k.new_slot() for _ in range(n)] for name in ("s", "d", "t")}
     S = lambda name: (lambda j: k.slot_op(base[name][j]))
 
-    def chain(dst, first, second, ops):
-        """dst[j] = first(j) op second(j) over one carry chain (ops: first op, carry op)."""
-        for j in range(n):
-            v = k.new(PRIO_ACC)
-            k.emit(MOV, v.reg, first(j))
-            k.emit(ops[j > 0], v.reg, second(j) if second is not None else v.reg)
-            k.emit(MOV, S(dst)(j), v.reg)
-            k.unlock()
-            k.kill(v)
-
     a0 = lambda j: k.mem(ap, 8 * j)
     a1 = lambda j: k.mem(ap, 8 * (n + j))
-    chain("t", a0, None, (ADD, ADC))
-    chain("s", a0, a1, (ADD, ADC))
+    _chain(k, S("t"), a0, None, n)
+    _chain(k, S("s"), a0, a1, n)
     # d = a0 - a1 + p: both passes in registers, then stored
     D = []
     for j in range(n):
@@ -1502,13 +1511,7 @@ def _build_fp2_mul(sh, fp2, level):
     acc1 = {}
     _rows(k, acc1, half(ap, 1), half(bp, 1), n)
     for name, pv in (("sa", ap), ("sb", bp)):
-        for j in range(n):
-            v = k.new(PRIO_ACC)
-            k.emit(MOV, v.reg, half(pv, 0)(j))
-            k.emit(ADD if j == 0 else ADC, v.reg, half(pv, 1)(j))
-            k.emit(MOV, S(name)(j), v.reg)
-            k.unlock()
-            k.kill(v)
+        _chain(k, S(name), half(pv, 0), half(pv, 1), n)
     k.kill(ap)
     k.kill(bp)
     # D = T0 - T1 (c0's), then E = T0 + T1 (c1's) in T0's slots
@@ -1524,13 +1527,9 @@ def _build_fp2_mul(sh, fp2, level):
         k.emit(MOV, S("t0")(q), k.r(acc1[q]))
         k.unlock()
         k.kill(acc1[q])
-    s0 = fp2.corr_shift // 64
-    X = _limbs(sh.p << fp2.corr_shift, 2 * n)[s0:]
+    s0, x = _corr(sh.p, fp2)
     for q in range(s0, 2 * n):
-        w = X[q - s0]
-        s = w - (1 << 64) if w >> 63 else w
-        op = s if -(1 << 31) <= s < (1 << 31) else k.const("x", q - s0)
-        k.emit(ADD if q == s0 else ADC, k.r(D[q]), op)
+        k.emit(ADD if q == s0 else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0, "x"))
         k.unlock()
     _redc_acc(k, sh, D, rp)
     acc = {}
@@ -1558,8 +1557,8 @@ def emit_montgomery(fa):
     if sh.pow2:
         contents["s"] = sh.s_limbs
     if fa.fp2_mul_adx:
-        s0 = fa.fp2.corr_shift // 64
-        contents["x"] = _limbs(fa.p << fa.fp2.corr_shift, 2 * sh.n)[s0:]
+        s0, x = _corr(fa.p, fa.fp2)
+        contents["x"] = _limbs(x, 2 * sh.n - s0)
     out = [tables.rodata(contents)]
     for level in LEVELS:
         for op in OPS:
