@@ -373,13 +373,15 @@ void fgb_print_floors(const struct fgb_results *r)
 {
     if (r->meta.core_per_tick <= 0)
         return;
-    static const char *const kops[] = {"mul", "sqr", "mul_wide", "sqr_wide", "redc"};
-    static const char *const levels[] = {"dispatch", "x86_64", "bmi2", "adx"};
+    static const char *const kops[] = {"mul", "sqr", "mul_wide", "sqr_wide", "redc", "fp2_mul", "fp2_sqr"};
+    static const char *const levels[] = {"dispatch", "x86_64", "bmi2", "adx", "ifma"};
     char fields[64][32];
     int nf = row_fields(r, fields, 64), printed = 0;
     for (int i = 0; i < nf; i++)
-        for (int o = 0; o < 5; o++)
-            for (int k = 0; k < 4; k++) {
+        for (int o = 0; o < 7; o++)
+            for (int k = 0; k < 5; k++) {
+                if (k == 4 && o < 5) /* the ifma level runs adx's Fp kernels: shown at adx */
+                    continue;
                 const struct fgb_row *x = ours(r, fields[i], kops[o], levels[k]);
                 if (!x || !x->mults)
                     continue;

@@ -24,9 +24,9 @@ from dispatch_shape import functions  # noqa: E402  (the objdump -d parser)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg.kernel_cost import LEVELS, MULTS, OPS, P06  # noqa: E402  (one definition of the classes)
+from fg.kernel_cost import KERNELS, MULTS, P06  # noqa: E402  (one definition of the classes)
 
-MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC)_(X86_64|BMI2|ADX)_(MULTS|P06) (\d+)$")
+MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC|FP2_MUL|FP2_SQR)_(X86_64|BMI2|ADX)_(MULTS|P06) (\d+)$")
 
 
 def header_counts(path):
@@ -57,33 +57,32 @@ def main():
         counts = header_counts(os.path.join(a.dir, field, "fg_%s.h" % field))
         if not counts:
             bad.append("%s: the header carries no kernel counts" % field)
-        for op in OPS:
-            for level in LEVELS:
-                name = "fg_%s_%s_%s" % (field, op, level)
-                want = counts.get((op, level))
-                body = funcs.get(name)
-                if want is None or body is None:
-                    if (want is None) != (body is None):
-                        bad.append("%s: %s" % (name, "no counts in the header" if want is None
-                                                else "counted in the header but not in the library"))
-                    continue
-                insns = [mn for mn, _, _ in body]
-                rets = [k for k, mn in enumerate(insns) if mn.startswith("ret")]
-                if not rets:
-                    bad.append("%s: no ret" % name)
-                    continue
-                code = insns[:rets[0]]
-                flow = [mn for mn in code if mn.startswith(("j", "call", "loop"))]
-                if flow:
-                    bad.append("%s: not straight-line (%s)" % (name, ", ".join(sorted(set(flow)))))
-                # objdump's mnemonics, matched as a GAS line (it prints CMOVC as cmovb:
-                # the class is cmov*, as every SETcc is set*)
-                got = {"MULTS": sum(bool(MULTS.match("\t%s " % mn)) for mn in code),
-                       "P06": sum(bool(P06.match("\t%s " % mn)) for mn in code)}
-                for k in ("MULTS", "P06"):
-                    if want.get(k) != got[k]:
-                        bad.append("%s: header %s %s, machine code %d" % (name, k, want.get(k), got[k]))
-                checked += 1
+        for op, level in KERNELS:
+            name = "fg_%s_%s_%s" % (field, op, level)
+            want = counts.get((op, level))
+            body = funcs.get(name)
+            if want is None or body is None:
+                if (want is None) != (body is None):
+                    bad.append("%s: %s" % (name, "no counts in the header" if want is None
+                                            else "counted in the header but not in the library"))
+                continue
+            insns = [mn for mn, _, _ in body]
+            rets = [k for k, mn in enumerate(insns) if mn.startswith("ret")]
+            if not rets:
+                bad.append("%s: no ret" % name)
+                continue
+            code = insns[:rets[0]]
+            flow = [mn for mn in code if mn.startswith(("j", "call", "loop"))]
+            if flow:
+                bad.append("%s: not straight-line (%s)" % (name, ", ".join(sorted(set(flow)))))
+            # objdump's mnemonics, matched as a GAS line (it prints CMOVC as cmovb:
+            # the class is cmov*, as every SETcc is set*)
+            got = {"MULTS": sum(bool(MULTS.match("\t%s " % mn)) for mn in code),
+                   "P06": sum(bool(P06.match("\t%s " % mn)) for mn in code)}
+            for k in ("MULTS", "P06"):
+                if want.get(k) != got[k]:
+                    bad.append("%s: header %s %s, machine code %d" % (name, k, want.get(k), got[k]))
+            checked += 1
     for line in bad:
         print("kernel_cost: " + line)
     print("kernel_cost: %d kernels of %d fields checked, %d mismatches" % (checked, len(a.fields), len(bad)))

@@ -152,14 +152,17 @@ def costs_report(fa):
     costs = fa.kernel_cost
     lines = [f"{fa.name}: p = {fa.modulus_text}, {fa.n} limbs",
              f"  {'op':<9} {'level':<7} {'mults':>5} {'p06':>4} {'floor':>6}  dispatched at"]
-    for op in kernel_cost.OPS:
-        for level in kernel_cost.LEVELS:
-            if (op, level) not in costs:
-                continue
-            mults, p06 = costs[(op, level)]
+    for op, level in kernel_cost.KERNELS:
+        if (op, level) not in costs:
+            continue
+        mults, p06 = costs[(op, level)]
+        if op in kernel_cost.FP2_OPS:   # the C Fp2 op branches to it at adx, and at ifma without an IFMA kernel
+            users = ["adx"] + ([] if (fa.fp2_ifma if op == "fp2_mul" else fa.fp2_ifma_sqr) else ["ifma"])
+        else:                           # the ifma level runs adx's scalar kernels
             users = [lv for lv, k in fa.dispatch.get(op) or [] if k == level]
-            lines.append(f"  {op:<9} {level:<7} {mults:>5} {p06:>4} {max(mults, p06 / 2):>6.1f}  "
-                         f"{', '.join(users) if users else '-'}")
+            users += ["ifma"] if "adx" in users else []
+        lines.append(f"  {op:<9} {level:<7} {mults:>5} {p06:>4} {max(mults, p06 / 2):>6.1f}  "
+                     f"{', '.join(users) if users else '-'}")
     return "\n".join(lines)
 
 

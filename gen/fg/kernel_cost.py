@@ -1,4 +1,5 @@
-"""What each generated scalar kernel costs, counted on its GAS text.
+"""What each generated scalar kernel costs (Fp and the scalar Fp2 kernels),
+counted on its GAS text.
 
 The kernels are straight-line code (no jump between label and ret: a kernel
 runs every instruction once), so counting instructions in the text counts
@@ -13,7 +14,7 @@ measured (research/ports/ports.c on the README's machine):
 
 MULX does not occupy ports 0 and 6, so a kernel needs at least
 max(MULTS, P06 / 2) cycles: its port floor. The header carries both counts per
-kernel (FG_NAME_OP_LEVEL_MULTS, _P06) and fieldgen-bench sets every kernel's
+kernel (FG_NAME_OP_LEVEL_MULTS, _P06; FG_NAME_FP2_MUL_ADX_MULTS, ...) and fieldgen-bench sets every kernel's
 median against its floor. x86_64_ifma uses the same P06 count for its cost
 model.
 """
@@ -24,6 +25,9 @@ import re
 
 OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 LEVELS = ("x86_64", "bmi2", "adx")
+# the scalar Fp2 kernels (x86_64_mont: fg_NAME_fp2_OP_adx, where generated)
+FP2_OPS = ("fp2_mul", "fp2_sqr")
+KERNELS = tuple((op, level) for op in OPS for level in LEVELS) + tuple((op, "adx") for op in FP2_OPS)
 
 MULTS = re.compile(r"^\s+(mulx|mul|imul)[bwlq]?\s")
 P06 = re.compile(r"^\s+(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|shlx|shrx|sarx|"
@@ -61,13 +65,13 @@ def count(text, symbol, rx):
 
 
 def costs(fa, text):
-    """{(op, level): (mults, p06)} for every scalar kernel fg_NAME_OP_LEVEL in text."""
+    """{(op, level): (mults, p06)} for every scalar kernel fg_NAME_OP_LEVEL in
+    text (KERNELS: the Fp kernels and the Fp2 ones)."""
     labels = set(text.splitlines())
     out = {}
-    for op in OPS:
-        for level in LEVELS:
-            symbol = "fg_%s_%s_%s" % (fa.name, op, level)
-            if symbol + ":" in labels:
-                lines = body(text, symbol)
-                out[(op, level)] = (_matching(lines, MULTS), _matching(lines, P06))
+    for op, level in KERNELS:
+        symbol = "fg_%s_%s_%s" % (fa.name, op, level)
+        if symbol + ":" in labels:
+            lines = body(text, symbol)
+            out[(op, level)] = (_matching(lines, MULTS), _matching(lines, P06))
     return out

@@ -442,9 +442,15 @@ class TestCosts(CliCase):
             elif not line.split()[0] == "op":
                 op, level, mults, p06, floor, users = line.split(None, 5)
                 rows[(field, op, level)] = (int(mults), int(p06), float(floor), users)
-        self.assertEqual(len(rows), 4 * 5 * 3)
+        # 5 Fp kernels at 3 levels per field, and the adx Fp2 mul and sqr of p503 and p751
+        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 2)
         self.assertEqual(rows[("p503", "mul", "adx")][:3], (104, 216, 108.0))
-        self.assertIn("adx", rows[("p503", "mul", "adx")][3].split(", "))
+        self.assertEqual(rows[("p503", "mul", "adx")][3].split(", "), ["adx", "ifma"])
+        # three wide products and two reductions; the ifma level has its own Fp2
+        # mul for both fields, and its own Fp2 sqr for p751 only
+        self.assertEqual(rows[("p503", "fp2_mul", "adx")], (3 * 64 + 2 * 40, 626, 313.0, "adx"))
+        self.assertEqual(rows[("p503", "fp2_sqr", "adx")][3], "adx, ifma")
+        self.assertEqual(rows[("p751", "fp2_sqr", "adx")][3], "adx")
         for (f, op, level), (mults, p06, floor, users) in rows.items():
             self.assertEqual(floor, max(mults, p06 / 2), (f, op, level))
             self.assertGreater(mults, 0)
