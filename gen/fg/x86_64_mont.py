@@ -1103,7 +1103,7 @@ def _final_select(sh):
     return sh.n <= 4
 
 
-def _final_pair(k, sh, Uh, Th, rp):
+def _final_pair(k, sh, Uh, Th, rp, last=True):
     """r = Uh + Th - p if that is >= 0, else Uh + Th, with a short tail after Uh.
 
     Th (the high half of the product) is final long before Uh (the reduction's
@@ -1115,8 +1115,9 @@ def _final_pair(k, sh, Uh, Th, rp):
     n+1.  When D < 0, S < p fits n words, so the carry out of S is not needed.
     """
     n = sh.n
-    # no multiplies follow: the multiplier's fixed registers join the pool
-    k.free += [r for r in ((rax, rdx) if k.level == "x86_64" else (rdx,)) if r not in k.free]
+    if last:
+        # no multiplies follow: the multiplier's fixed registers join the pool
+        k.free += [r for r in ((rax, rdx) if k.level == "x86_64" else (rdx,)) if r not in k.free]
     V = _minus_p(k, sh, Th)
     bv = k.new(PRIO_ACC)
     k.emit(SBB, bv.reg, bv.reg)                 # 0 or -1: borrow of Th - p
@@ -1135,11 +1136,13 @@ def _final_pair(k, sh, Uh, Th, rp):
     _select_store(k, rp, V, Th, CMOVS)
 
 
-def _final(k, sh, Uh, Th, rp):
-    """r = Uh + Th - p if that does not borrow, else Uh + Th (both < 2p)."""
+def _final(k, sh, Uh, Th, rp, last=True):
+    """r = Uh + Th - p if that does not borrow, else Uh + Th (both < 2p).
+    last: no multiplication follows in the kernel (_final_pair may then take
+    the multiplier's registers)."""
     n = sh.n
     if _final_select(sh):
-        return _final_pair(k, sh, Uh, Th, rp)
+        return _final_pair(k, sh, Uh, Th, rp, last)
     wide = sh.spare == 0
     cw = None
     if wide:
@@ -1305,8 +1308,9 @@ def _kara(sh, op, level):
     return n >= (6 if level == "x86_64" else 8)
 
 
-def _redc_acc(k, sh, acc, rp):
-    """r = redc(acc) (acc: 2n Vals), the redc kernel's rows and tail."""
+def _redc_acc(k, sh, acc, rp, last=True):
+    """r = redc(acc) (acc: 2n Vals), the redc kernel's rows and tail; last:
+    as for _final."""
     n = sh.n
     U = {q: acc[q] for q in range(n)}
     Th = [acc[q] for q in range(n, 2 * n)]
@@ -1315,7 +1319,7 @@ def _redc_acc(k, sh, acc, rp):
     for v in Th:
         v.prio = PRIO_DONE
     _redc_rows(k, sh, U)
-    _final(k, sh, [U[q] for q in range(n, 2 * n)], Th, rp)
+    _final(k, sh, [U[q] for q in range(n, 2 * n)], Th, rp, last)
 
 
 def _build(sh, op, level):
@@ -1531,7 +1535,7 @@ def _build_fp2_mul(sh, fp2, level):
     for q in range(s0, 2 * n):
         k.emit(ADD if q == s0 else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0, "x"))
         k.unlock()
-    _redc_acc(k, sh, D, rp)
+    _redc_acc(k, sh, D, rp, last=False)      # T2's rows follow
     acc = {}
     _rows(k, acc, S("sa"), S("sb"), n)
     for q in range(2 * n):
