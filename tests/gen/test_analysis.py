@@ -138,7 +138,7 @@ class TestConstants(unittest.TestCase):
         cls.analyses = [analysis.analyze(fs) for fs in all_specs()]
 
     def test_field_count(self):
-        self.assertGreaterEqual(len(self.analyses), 4 + 18 + len(OTHER_PRIMES))
+        self.assertGreaterEqual(len(self.analyses), 4 + 19 + len(OTHER_PRIMES))
 
     def test_shape(self):
         for fa in self.analyses:
@@ -178,7 +178,7 @@ class TestConstants(unittest.TestCase):
             "pm189": (None, "pseudo_mersenne", (189, 25, 25 * 8)),
             "pm250": (None, "pseudo_mersenne", (250, 207, 207 * 64)),
             "p610": (None, "montgomery", 305 // 64), "sidh996": (None, "montgomery", 522 // 64),
-            "r254": (None, "montgomery", 0)})
+            "r254": (None, "montgomery", 0), "p434": (None, "montgomery", 216 // 64)})
         seen = set()
         for fa in self.analyses:
             with self.subTest(field=fa.name):
