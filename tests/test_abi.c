@@ -203,33 +203,24 @@ int main(int argc, char **argv)
         int i, nk = 5;
         for (i = 0; i < 5; i++)
             run_kernel(&ks[i], count);
+/* an Fp2 kernel (2N-word operands and output) from level `min` up, with nin inputs */
+#define FP2_KERNEL(min, op, fn, nin)                                                                   \
+    if (level >= (min)) {                                                                               \
+        static const struct kernel k2 = {op, (const void *)(fn), 2 * N, 2 * N, nin, (nin) == 2 ? 2 * N : 0}; \
+        run_kernel(&k2, count);                                                                         \
+        nk++;                                                                                           \
+    }
 #if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
-        if (level >= FG_ISA_IFMA) {
-            static const struct kernel fp2 = {"fp2_mul", (const void *)CAT(FE, _fp2_mul_ifma), 2 * N, 2 * N, 2, 2 * N};
-            run_kernel(&fp2, count);
-            nk++;
-        }
+        FP2_KERNEL(FG_ISA_IFMA, "fp2_mul", CAT(FE, _fp2_mul_ifma), 2)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_MUL_ADX)
-        if (level >= FG_ISA_ADX) {
-            static const struct kernel fp2m = {"fp2_mul", (const void *)CAT(FE, _fp2_mul_adx), 2 * N, 2 * N, 2, 2 * N};
-            run_kernel(&fp2m, count);
-            nk++;
-        }
+        FP2_KERNEL(FG_ISA_ADX, "fp2_mul", CAT(FE, _fp2_mul_adx), 2)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_SQR_ADX)
-        if (level >= FG_ISA_ADX) {
-            static const struct kernel fp2a = {"fp2_sqr", (const void *)CAT(FE, _fp2_sqr_adx), 2 * N, 2 * N, 1, 0};
-            run_kernel(&fp2a, count);
-            nk++;
-        }
+        FP2_KERNEL(FG_ISA_ADX, "fp2_sqr", CAT(FE, _fp2_sqr_adx), 1)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_SQR_IFMA)
-        if (level >= FG_ISA_IFMA) {
-            static const struct kernel fp2s = {"fp2_sqr", (const void *)CAT(FE, _fp2_sqr_ifma), 2 * N, 2 * N, 1, 0};
-            run_kernel(&fp2s, count);
-            nk++;
-        }
+        FP2_KERNEL(FG_ISA_IFMA, "fp2_sqr", CAT(FE, _fp2_sqr_ifma), 1)
 #endif
         printf("%s %s abi: %d kernels, %lu checks, %lu failures\n", STR(FG_FIELD), argv[2], nk, checks, failures);
     }
