@@ -1493,8 +1493,11 @@ def _build_fp2_mul(sh, fp2, level):
     and T1 both stored, 425.8; c0 first 399.7; D from T1's accumulator and E
     in place (this one) 391.5-394; D and E in one pass on two chains
     (NOT + ADCX, ADOX) 394.6-395.6; the sums first 398-403 (throughput 388);
-    the sums between T0 and T1 396.  The kernel is throughput-bound (latency
-    = throughput): its 626 port-0/6 instructions (p503) set a floor of 313.
+    the sums between T0 and T1 396; in an alternating A/B harness (TSC, 10th
+    percentile), c0's reduction after T2's rows 301 -> 331, T1 before T0
+    worse, the products' rows dual-chain instead of split 347 -> 352-359.
+    The kernel is throughput-bound (latency = throughput): its 626 port-0/6
+    instructions (p503) set a floor of 313.
     r may alias a or b: c0 is the first store."""
     n = sh.n
     k = Kernel(level, _tables(sh.name))
