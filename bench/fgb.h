@@ -80,10 +80,10 @@ struct fgb_field {
      * and _P06 (gen/fg/kernel_cost.py): 64x64 multiplications, and carry/select/shift
      * instructions (ports 0 and 6); indexed by the kernel's level, 0 where there is none */
     int mults[FGB_NKERNEL_OPS][FGB_NLEVELS], p06[FGB_NKERNEL_OPS][FGB_NLEVELS];
-    /* The same for the scalar Fp2 kernels fg_NAME_fp2_mul_adx and fg_NAME_fp2_sqr_adx
-     * ([0] mul, [1] sqr; 0 where the field has none): fg_NAME_fp2_OP runs them at adx,
-     * and at ifma unless fp2_ifma[k] (that level has an IFMA kernel for the op). */
-    int fp2_mults[2], fp2_p06[2], fp2_ifma[2];
+    /* The same for the scalar Fp2 kernels fg_NAME_fp2_OP_LEVEL ([0] mul, [1] sqr; by
+     * level, 0 where the field has none): fg_NAME_fp2_OP runs them at their level, and
+     * adx's at ifma unless fp2_ifma[k] (that level has an IFMA kernel for the op). */
+    int fp2_mults[2][FGB_NLEVELS], fp2_p06[2][FGB_NLEVELS], fp2_ifma[2];
     /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*sqr)(uint64_t *r, const uint64_t *a);

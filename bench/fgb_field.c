@@ -793,11 +793,17 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .p06 = {COST(FGB_MUL, MUL, P06), COST(FGB_SQR, SQR, P06), COST(FGB_MUL_WIDE, MUL_WIDE, P06),
             COST(FGB_SQR_WIDE, SQR_WIDE, P06), COST(FGB_REDC, REDC, P06)},
 #undef COST
+#if FP2 && UC(HAVE_FP2_MUL_BMI2)
+    .fp2_mults[0][FG_ISA_BMI2] = UC(FP2_MUL_BMI2_MULTS), .fp2_p06[0][FG_ISA_BMI2] = UC(FP2_MUL_BMI2_P06),
+#endif
 #if FP2 && UC(HAVE_FP2_MUL_ADX)
-    .fp2_mults[0] = UC(FP2_MUL_ADX_MULTS), .fp2_p06[0] = UC(FP2_MUL_ADX_P06),
+    .fp2_mults[0][FG_ISA_ADX] = UC(FP2_MUL_ADX_MULTS), .fp2_p06[0][FG_ISA_ADX] = UC(FP2_MUL_ADX_P06),
+#endif
+#if FP2 && UC(HAVE_FP2_SQR_BMI2)
+    .fp2_mults[1][FG_ISA_BMI2] = UC(FP2_SQR_BMI2_MULTS), .fp2_p06[1][FG_ISA_BMI2] = UC(FP2_SQR_BMI2_P06),
 #endif
 #if FP2 && UC(HAVE_FP2_SQR_ADX)
-    .fp2_mults[1] = UC(FP2_SQR_ADX_MULTS), .fp2_p06[1] = UC(FP2_SQR_ADX_P06),
+    .fp2_mults[1][FG_ISA_ADX] = UC(FP2_SQR_ADX_MULTS), .fp2_p06[1][FG_ISA_ADX] = UC(FP2_SQR_ADX_P06),
 #endif
 #if FP2
     .fp2_ifma = {UC(HAVE_FP2_IFMA) + 0, UC(HAVE_FP2_SQR_IFMA) + 0},

@@ -229,10 +229,10 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                     r->p06 = f->p06[op][K];
                 } else if (op == FGB_FP2_MUL || op == FGB_FP2_SQR) { /* the scalar Fp2 kernel, if it runs */
                     int k = op == FGB_FP2_SQR, E = L < 0 ? default_isa : L;
-                    if (E == FG_ISA_ADX || (E == FG_ISA_IFMA && !f->fp2_ifma[k])) {
-                        r->mults = f->fp2_mults[k];
-                        r->p06 = f->fp2_p06[k];
-                    }
+                    if (E == FG_ISA_IFMA && !f->fp2_ifma[k])
+                        E = FG_ISA_ADX;             /* adx's kernel, where it has one */
+                    r->mults = f->fp2_mults[k][E];  /* 0: the C path */
+                    r->p06 = f->fp2_p06[k][E];
                 }
                 ADD_CASES(res->nrows - 1, f->api[op], L, state);
             }

@@ -45,7 +45,7 @@ struct kernel {
 };
 #define B_WORDS(k) ((k)->b_words ? (k)->b_words : N)
 
-#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX))
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || C(HAVE_FP2_MUL_BMI2) || C(HAVE_FP2_SQR_BMI2))
 #if C(FP2_NON_RESIDUE) != -1
 #error "the Fp2 reference below assumes u^2 = -1"
 #endif
@@ -70,7 +70,7 @@ static void reference(const char *name, uint64_t *out, const uint64_t *a, const 
     else if (!strcmp(name, "sqr")) F(sqr_c)(out, a);
     else if (!strcmp(name, "mul_wide")) F(mul_wide_c)(out, a, b);
     else if (!strcmp(name, "sqr_wide")) F(sqr_wide_c)(out, a);
-#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX))
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || C(HAVE_FP2_MUL_BMI2) || C(HAVE_FP2_SQR_BMI2))
     else if (!strcmp(name, "fp2_mul")) fp2_mul_reference(out, a, b);
     else if (!strcmp(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
 #endif
@@ -213,8 +213,14 @@ int main(int argc, char **argv)
 #if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
         FP2_KERNEL(FG_ISA_IFMA, "fp2_mul", CAT(FE, _fp2_mul_ifma), 2)
 #endif
+#if C(HAVE_FP2) && C(HAVE_FP2_MUL_BMI2)
+        FP2_KERNEL(FG_ISA_BMI2, "fp2_mul", CAT(FE, _fp2_mul_bmi2), 2)
+#endif
 #if C(HAVE_FP2) && C(HAVE_FP2_MUL_ADX)
         FP2_KERNEL(FG_ISA_ADX, "fp2_mul", CAT(FE, _fp2_mul_adx), 2)
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_SQR_BMI2)
+        FP2_KERNEL(FG_ISA_BMI2, "fp2_sqr", CAT(FE, _fp2_sqr_bmi2), 1)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_SQR_ADX)
         FP2_KERNEL(FG_ISA_ADX, "fp2_sqr", CAT(FE, _fp2_sqr_adx), 1)

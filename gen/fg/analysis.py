@@ -83,11 +83,13 @@ class FieldAnalysis:
     # path); fp2_ifma_sqr implies fp2_ifma
     fp2_ifma: bool = False
     fp2_ifma_sqr: bool = False
-    # the adx level runs an assembly Fp2 sqr (the two fused products in one
+    # the adx and bmi2 levels run an assembly Fp2 sqr (the two products in one
     # function) and mul (the lazy Karatsuba in one function): set by the
     # Montgomery backend (x86_64_mont.fp2_sqr_kernel, fp2_mul_kernel)
     fp2_sqr_adx: bool = False
     fp2_mul_adx: bool = False
+    fp2_sqr_bmi2: bool = False
+    fp2_mul_bmi2: bool = False
     # (op, level) -> (64x64 multiplications, port-0/6 instructions) of each
     # scalar kernel, counted on the generated text by kernel_cost.costs
     kernel_cost: dict = field(default_factory=dict)

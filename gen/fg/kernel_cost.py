@@ -25,9 +25,10 @@ import re
 
 OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 LEVELS = ("x86_64", "bmi2", "adx")
-# the scalar Fp2 kernels (x86_64_mont: fg_NAME_fp2_OP_adx, where generated)
+# the scalar Fp2 kernels (x86_64_mont: fg_NAME_fp2_OP_LEVEL, where generated)
 FP2_OPS = ("fp2_mul", "fp2_sqr")
-KERNELS = tuple((op, level) for op in OPS for level in LEVELS) + tuple((op, "adx") for op in FP2_OPS)
+FP2_KERNELS = tuple((op, level) for op in FP2_OPS for level in ("bmi2", "adx"))
+KERNELS = tuple((op, level) for op in OPS for level in LEVELS) + FP2_KERNELS
 
 MULTS = re.compile(r"^\s+(mulx|mul|imul)[bwlq]?\s")
 P06 = re.compile(r"^\s+(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|shlx|shrx|sarx|"

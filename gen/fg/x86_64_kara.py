@@ -89,10 +89,19 @@ def kara_mul_rows(k, acc, ap, bp, n, rp=None):
     """acc[0..2n-1] = a*b by one Karatsuba level; ap and bp are killed.
 
     rp: store the words at rp instead (acc left empty)."""
+    def inputs_read():
+        k.kill(ap)
+        k.kill(bp)
+    kara_mul_ops(k, acc, lambda j: k.mem(ap, 8 * j), lambda j: k.mem(bp, 8 * j), n,
+                 rp, inputs_read)
+
+
+def kara_mul_ops(k, acc, A, B, n, rp=None, inputs_read=None):
+    """acc[0..2n-1] = A*B by one Karatsuba level over operand thunks (A(j),
+    B(j): limb j, memory or register operands); inputs_read() is called once
+    the last read of A and B is emitted.  rp: as kara_mul_rows."""
     l, h = halves(n)
     assert h >= 1
-    A = lambda j: k.mem(ap, 8 * j)
-    B = lambda j: k.mem(bp, 8 * j)
     da, ma = _absdiff(k, A, lambda j: A(l + j) if j < h else None, l)
     db, mb = _absdiff(k, lambda j: B(l + j) if j < h else None, B, l)
     k.emit(XOR, k.r(ma), k.r(mb))           # s = -1 iff (a0-a1)(b1-b0) < 0
@@ -111,8 +120,8 @@ def kara_mul_rows(k, acc, ap, bp, n, rp=None):
         dprod()
     _product(k, z0, lambda i: (lambda: A(i)), B, l, l, l > 4)
     _product(k, z2, lambda i: (lambda: A(l + i)), lambda j: B(l + j), h, h, h > 4)
-    k.kill(ap)
-    k.kill(bp)
+    if inputs_read is not None:
+        inputs_read()
     if not dfirst:
         dprod()
     for v in da + db:

@@ -61,6 +61,13 @@ OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
 POW2_MULX = True           # see _row_disjoint
 NEGQ_KERNELS = (("x86_64", "mul"),)
+# levels with the one-function Fp2 mul and sqr (fp2_mul_kernel, fp2_sqr_kernel).
+# Not x86_64: there they measured slower than the C path's calls (TSC, kernel
+# and C path alternating in one process at a forced level, medians of 300
+# rounds of 200 chained calls): mul p503 +5..13%, p751 +6%; sqr p503 +4%
+# (p751 -5%); at bmi2 they gain (mul p503 -2..7%, p751 -3..4%; sqr p503 -7%,
+# p751 -7%).
+FP2_LEVELS = ("bmi2", "adx")
 
 # the constant tables (x86_64_peachpy.Tables: RIP placeholders rewritten into labels)
 _TABLE_NAMES = ("q", "p", "s", "x")
@@ -1381,14 +1388,39 @@ def _build(sh, op, level):
     return k.finish(fname, _args(kind), _target(level))
 
 
+def _wide_ops(k, sh, acc, X, Y):
+    """acc[0..2n-1] = X*Y over operand thunks, as the level's mul_wide forms
+    it (one Karatsuba level where _kara picks it, else schoolbook rows)."""
+    if _kara(sh, "mul_wide", k.level):
+        from . import x86_64_kara
+        x86_64_kara.kara_mul_ops(k, acc, X, Y, sh.n)
+    else:
+        _rows(k, acc, X, Y, sh.n)
+
+
+def _mul_ops(k, sh, X, Y, rp, bound, last=True):
+    """r = redc(X*Y) for operands below bound (< 2p: the product within redc's
+    bound), as the level's mul forms it: the fused rows, or one Karatsuba
+    level and the reduction (_kara); last: as for _final."""
+    if _fused_mul(sh, k.level) and not _kara(sh, "mul", k.level):
+        _mul_fused_ops(k, sh, X, Y, rp, amax_all=bound)
+        return
+    acc = {}
+    if _kara(sh, "mul", k.level):
+        from . import x86_64_kara
+        x86_64_kara.kara_mul_ops(k, acc, X, Y, sh.n)
+    else:
+        _rows(k, acc, X, Y, sh.n)
+    _redc_acc(k, sh, acc, rp, last)
+
+
 def fp2_sqr_kernel(fa, level="adx"):
     """Whether fg_NAME_fp2_sqr_LEVEL is generated: the complex squaring of a
-    field with Fp2 whose lazy squaring runs two fused Montgomery muls (the C
-    template's lazy_sqr path), at a level whose mul is the fused kernel."""
+    field with Fp2 whose lazy squaring runs two Montgomery muls of unreduced
+    operands (the C template's lazy_sqr path), at the levels of FP2_LEVELS."""
     if fa.fp2 is None or not fa.fp2.lazy_sqr or fa.form != "montgomery":
         return False
-    sh = _Shape(fa)
-    return level == "adx" and _fused_mul(sh, level) and not _kara(sh, "mul", level)
+    return level in FP2_LEVELS
 
 
 def _chain(k, dst, first, second, n):
@@ -1411,9 +1443,9 @@ def _corr(p, fp2):
 
 def _build_fp2_sqr(sh, level):
     """void fg_NAME_fp2_sqr_LEVEL(uint64_t r[2n], const uint64_t a[2n]), u^2 = -1:
-    r1 = mul(2 a0, a1), then r0 = mul(a0 + a1, a0 - a1 + p), the two fused
-    muls of this level one after the other in one function, the operands
-    formed on the stack first.  Versus the C path (the same sums, two calls of
+    r1 = mul(2 a0, a1), then r0 = mul(a0 + a1, a0 - a1 + p), the two muls of
+    this level (fused rows, or Karatsuba and redc: _mul_ops) one after the
+    other in one function, the operands formed on the stack first.  Versus the C path (the same sums, two calls of
     the dispatched mul) it saves a call, a prologue and an epilogue, and the
     product whose operands are ready first (2 a0 is one carry chain, a1 an
     input) starts while the two chains of a0 - a1 + p still run.  fieldgen-bench,
@@ -1456,21 +1488,20 @@ def _build_fp2_sqr(sh, level):
     r1 = k.new(PRIO_OUTPTR, "out1")
     k.emit(LEA, r1.reg, k.mem(rp, 8 * n))
     k.unlock()
-    _mul_fused_ops(k, sh, S("t"), a1, r1, amax_all=bound)
+    _mul_ops(k, sh, S("t"), a1, r1, bound, last=False)
     k.kill(r1)
     k.kill(ap)
-    _mul_fused_ops(k, sh, S("s"), S("d"), rp, amax_all=bound)
+    _mul_ops(k, sh, S("s"), S("d"), rp, bound)
     return k.finish("fg_%s_fp2_sqr_%s" % (sh.name, level), _args("sqr"), _target(level))
 
 
 def fp2_mul_kernel(fa, level="adx"):
     """Whether fg_NAME_fp2_mul_LEVEL is generated: the C template's lazy
-    Karatsuba Fp2 mul (u^2 = -1) in one function, at a level whose mul_wide
-    is the schoolbook rows (adx below 13 limbs; see _build_fp2_mul)."""
+    Karatsuba Fp2 mul (u^2 = -1) in one function, at the levels of
+    FP2_MUL_LEVELS (see _build_fp2_mul)."""
     if fa.fp2 is None or not fa.fp2.lazy_mul or fa.form != "montgomery" or fa.fp2.nr != -1:
         return False
-    sh = _Shape(fa)
-    return level == "adx" and not _kara(sh, "mul_wide", level)
+    return level in FP2_LEVELS
 
 
 def _build_fp2_mul(sh, fp2, level):
@@ -1484,11 +1515,15 @@ def _build_fp2_mul(sh, fp2, level):
         slots); D += X = p*2^s from limb s/64 (non-negative, below redc's
         bound); c0 = redc(D), stored;
       T2 = (a0+a1)(b0+b1) in the accumulator, c1 = redc(T2 - E).
-    The products are the adx mul_wide's rows and the reductions the redc
-    kernel's rows and tail, emitted inline: no calls, no wide buffers passed
-    through memory between kernels, and c0's reduction overlaps T2's rows.
+    The products are the level's mul_wide (schoolbook rows, or one Karatsuba
+    level where _kara picks it for mul_wide: bmi2 from 6 limbs, adx from 13)
+    and the reductions the level's redc rows and tail, emitted inline: no
+    calls, no wide buffers passed through memory between kernels, and c0's
+    reduction overlaps T2's products.
     fieldgen-bench, latency at adx: p503 409-412 -> 391.5-394 cycles (2.75x
     -> 2.63-2.64x of its Fp mul), p751 843 -> 820-823 (3.01x -> 2.92x).
+    bmi2 (the Karatsuba products, TSC, alternating with the C path in one
+    process, medians of 300 rounds): p503 414-421 -> 386-400, p751 798 -> 775.
     Orders measured (p503): c1's product and reduction before c0, with T0
     and T1 both stored, 425.8; c0 first 399.7; D from T1's accumulator and E
     in place (this one) 391.5-394; D and E in one pass on two chains
@@ -1509,14 +1544,15 @@ def _build_fp2_mul(sh, fp2, level):
              (("t0", 2 * n), ("sa", n), ("sb", n))}
     S = lambda name: (lambda j: k.slot_op(slots[name][j]))
     half = lambda pv, h: (lambda j: k.mem(pv, 8 * (h * n + j)))
+    product = lambda acc, X, Y: _wide_ops(k, sh, acc, X, Y)
     acc = {}
-    _rows(k, acc, half(ap, 0), half(bp, 0), n)
+    product(acc, half(ap, 0), half(bp, 0))
     for q in range(2 * n):
         k.emit(MOV, S("t0")(q), k.r(acc[q]))
         k.unlock()
         k.kill(acc[q])
     acc1 = {}
-    _rows(k, acc1, half(ap, 1), half(bp, 1), n)
+    product(acc1, half(ap, 1), half(bp, 1))
     for name, pv in (("sa", ap), ("sb", bp)):
         _chain(k, S(name), half(pv, 0), half(pv, 1), n)
     k.kill(ap)
@@ -1540,7 +1576,7 @@ def _build_fp2_mul(sh, fp2, level):
         k.unlock()
     _redc_acc(k, sh, D, rp, last=False)      # T2's rows follow
     acc = {}
-    _rows(k, acc, S("sa"), S("sb"), n)
+    product(acc, S("sa"), S("sb"))
     for q in range(2 * n):
         k.emit(SUB if q == 0 else SBB, k.r(acc[q]), S("t0")(q))
         k.unlock()
@@ -1553,17 +1589,18 @@ def _build_fp2_mul(sh, fp2, level):
 
 
 def emit_montgomery(fa):
-    """The field's kernels (GAS text); records in fa.fp2_sqr_adx and
-    fa.fp2_mul_adx whether the adx Fp2 sqr and mul kernels are among them,
-    for the C templates."""
+    """The field's kernels (GAS text); records in fa.fp2_{mul,sqr}_{adx,bmi2}
+    whether those Fp2 kernels are among them, for the C templates."""
     sh = _Shape(fa)
     fa.fp2_sqr_adx = fp2_sqr_kernel(fa, "adx")
     fa.fp2_mul_adx = fp2_mul_kernel(fa, "adx")
+    fa.fp2_mul_bmi2 = fp2_mul_kernel(fa, "bmi2")
+    fa.fp2_sqr_bmi2 = fp2_sqr_kernel(fa, "bmi2")
     tables = _tables(sh.name)
     contents = {"q": sh.q_limbs, "p": sh.p_limbs}
     if sh.pow2:
         contents["s"] = sh.s_limbs
-    if fa.fp2_mul_adx:
+    if fa.fp2_mul_adx or fa.fp2_mul_bmi2:
         s0, x = _corr(fa.p, fa.fp2)
         contents["x"] = _limbs(x, 2 * sh.n - s0)
     out = [tables.rodata(contents)]

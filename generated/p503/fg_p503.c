@@ -1460,6 +1460,12 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
         return;
     }
 #endif
+#if FG_P503_HAVE_FP2_MUL_BMI2
+    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) { /* likewise (p503: -2..7%) */
+        fg_p503_fp2_mul_bmi2(r, a, b);
+        return;
+    }
+#endif
     fg_p503_mul_wide(t0, &a->c0, &b->c0);
     fg_p503_mul_wide(t1, &a->c1, &b->c1);
     add_unreduced(sa.limb, a->c0.limb, a->c1.limb);
@@ -1491,6 +1497,12 @@ void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
 #if FG_P503_HAVE_FP2_SQR_ADX
     if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) { /* the same, in one assembly function */
         fg_p503_fp2_sqr_adx(r, a);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_FP2_SQR_BMI2
+    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) { /* likewise (p503, p751: -7%) */
+        fg_p503_fp2_sqr_bmi2(r, a);
         return;
     }
 #endif

@@ -187,8 +187,12 @@ void fg_p503_redc_adx(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LI
 #define FG_P503_REDC_BMI2_P06 94
 #define FG_P503_REDC_ADX_MULTS 40
 #define FG_P503_REDC_ADX_P06 110
+#define FG_P503_FP2_MUL_BMI2_MULTS 224
+#define FG_P503_FP2_MUL_BMI2_P06 597
 #define FG_P503_FP2_MUL_ADX_MULTS 272
 #define FG_P503_FP2_MUL_ADX_P06 626
+#define FG_P503_FP2_SQR_BMI2_MULTS 176
+#define FG_P503_FP2_SQR_BMI2_P06 444
 #define FG_P503_FP2_SQR_ADX_MULTS 208
 #define FG_P503_FP2_SQR_ADX_P06 460
 #else
@@ -245,14 +249,24 @@ void fg_p503_fp2_mul_ifma(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp
 #if FG_P503_HAVE_FP2_MUL_ADX
 void fg_p503_fp2_mul_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 #endif
+/* Likewise at the bmi2 level, from that level's products and reductions. */
+#define FG_P503_HAVE_FP2_MUL_BMI2 FG_P503_HAVE_ASM
+#if FG_P503_HAVE_FP2_MUL_BMI2
+void fg_p503_fp2_mul_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+#endif
 #define FG_P503_HAVE_FP2_SQR_IFMA 0  /* no AVX-512 IFMA kernel for this field's Fp2 sqr */
 /* The kernel fg_p503_fp2_sqr runs at the adx level (and at ifma where that level has
- * no IFMA sqr): the complex squaring's two fused Montgomery products in one
+ * no IFMA sqr): the complex squaring's two Montgomery products in one
  * function, its operands formed on the stack (gen/fg/x86_64_mont.py); any
  * aliasing of r and a; for tests and benchmarks. */
 #define FG_P503_HAVE_FP2_SQR_ADX FG_P503_HAVE_ASM
 #if FG_P503_HAVE_FP2_SQR_ADX
 void fg_p503_fp2_sqr_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+#endif
+/* Likewise at the bmi2 level, from that level's products and reductions. */
+#define FG_P503_HAVE_FP2_SQR_BMI2 FG_P503_HAVE_ASM
+#if FG_P503_HAVE_FP2_SQR_BMI2
+void fg_p503_fp2_sqr_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 #endif
 /* r = a^2: complex squaring, two Fp multiplications of unreduced operands. */
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a);

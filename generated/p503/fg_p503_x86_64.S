@@ -4697,6 +4697,2878 @@ popq %r15
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_fp2_sqr_bmi2
+.p2align 4, 0x90
+_fg_p503_fp2_sqr_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_fp2_sqr_bmi2
+.type fg_p503_fp2_sqr_bmi2, @function
+fg_p503_fp2_sqr_bmi2:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $384, %rsp
+	movq 0(%rsi), %rcx
+	addq %rcx, %rcx
+	movq %rcx, 128(%rsp)
+	movq 8(%rsi), %r8
+	adcq %r8, %r8
+	movq %r8, 136(%rsp)
+	movq 16(%rsi), %r9
+	adcq %r9, %r9
+	movq %r9, 144(%rsp)
+	movq 24(%rsi), %r10
+	adcq %r10, %r10
+	movq %r10, 152(%rsp)
+	movq 32(%rsi), %r11
+	adcq %r11, %r11
+	movq %r11, 160(%rsp)
+	movq 40(%rsi), %rax
+	adcq %rax, %rax
+	movq %rax, 168(%rsp)
+	movq 48(%rsi), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 176(%rsp)
+	movq 56(%rsi), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 184(%rsp)
+	movq 0(%rsi), %r12
+	addq 64(%rsi), %r12
+	movq %r12, 0(%rsp)
+	movq 8(%rsi), %r13
+	adcq 72(%rsi), %r13
+	movq %r13, 8(%rsp)
+	movq 16(%rsi), %r14
+	adcq 80(%rsi), %r14
+	movq %r14, 16(%rsp)
+	movq 24(%rsi), %r15
+	adcq 88(%rsi), %r15
+	movq %r15, 24(%rsp)
+	movq 32(%rsi), %rcx
+	adcq 96(%rsi), %rcx
+	movq %rcx, 32(%rsp)
+	movq 40(%rsi), %r8
+	adcq 104(%rsi), %r8
+	movq %r8, 40(%rsp)
+	movq 48(%rsi), %r9
+	adcq 112(%rsi), %r9
+	movq %r9, 48(%rsp)
+	movq 56(%rsi), %r10
+	adcq 120(%rsi), %r10
+	movq %r10, 56(%rsp)
+	movq 0(%rsi), %r11
+	subq 64(%rsi), %r11
+	movq 8(%rsi), %rax
+	sbbq 72(%rsi), %rax
+	movq 16(%rsi), %rbx
+	sbbq 80(%rsi), %rbx
+	movq 24(%rsi), %rbp
+	sbbq 88(%rsi), %rbp
+	movq 32(%rsi), %r12
+	sbbq 96(%rsi), %r12
+	movq 40(%rsi), %r13
+	sbbq 104(%rsi), %r13
+	movq 48(%rsi), %r14
+	sbbq 112(%rsi), %r14
+	movq 56(%rsi), %r15
+	sbbq 120(%rsi), %r15
+	addq $-1, %r11
+	movq %r11, 64(%rsp)
+	adcq $-1, %rax
+	movq %rax, 72(%rsp)
+	adcq $-1, %rbx
+	movq %rbx, 80(%rsp)
+	adcq FG_P503_MONT_P+24(%rip), %rbp
+	movq %rbp, 88(%rsp)
+	adcq FG_P503_MONT_P+32(%rip), %r12
+	movq %r12, 96(%rsp)
+	adcq FG_P503_MONT_P+40(%rip), %r13
+	movq %r13, 104(%rsp)
+	adcq FG_P503_MONT_P+48(%rip), %r14
+	movq %r14, 112(%rsp)
+	adcq FG_P503_MONT_P+56(%rip), %r15
+	movq %r15, 120(%rsp)
+	leaq 64(%rdi), %rcx
+	movq 128(%rsp), %r8
+	subq 160(%rsp), %r8
+	movq 136(%rsp), %r9
+	sbbq 168(%rsp), %r9
+	movq 144(%rsp), %r10
+	sbbq 176(%rsp), %r10
+	movq 152(%rsp), %r11
+	sbbq 184(%rsp), %r11
+	sbbq %rax, %rax
+	xorq %rax, %r8
+	xorq %rax, %r9
+	xorq %rax, %r10
+	xorq %rax, %r11
+	subq %rax, %r8
+	sbbq %rax, %r9
+	sbbq %rax, %r10
+	sbbq %rax, %r11
+	movq 96(%rsi), %rbx
+	subq 64(%rsi), %rbx
+	movq 104(%rsi), %rbp
+	sbbq 72(%rsi), %rbp
+	movq 112(%rsi), %r12
+	sbbq 80(%rsi), %r12
+	movq 120(%rsi), %r13
+	sbbq 88(%rsi), %r13
+	sbbq %r14, %r14
+	xorq %r14, %rbx
+	xorq %r14, %rbp
+	xorq %r14, %r12
+	xorq %r14, %r13
+	subq %r14, %rbx
+	sbbq %r14, %rbp
+	sbbq %r14, %r12
+	sbbq %r14, %r13
+	xorq %r14, %rax
+	movq 128(%rsp), %rdx
+	mulxq 64(%rsi), %r15, %r14
+	movq %rdi, 192(%rsp)
+	movq %rcx, 200(%rsp)
+	mulxq 72(%rsi), %rdi, %rcx
+	addq %r14, %rdi
+	movq %rax, 208(%rsp)
+	mulxq 80(%rsi), %r14, %rax
+	adcq %rcx, %r14
+	movq %r13, 216(%rsp)
+	mulxq 88(%rsi), %rcx, %r13
+	adcq %rax, %rcx
+	adcq $0, %r13
+	movq 136(%rsp), %rdx
+	movq %r15, 224(%rsp)
+	mulxq 64(%rsi), %rax, %r15
+	addq %rax, %rdi
+	adcq $0, %r15
+	movq %r12, 232(%rsp)
+	mulxq 72(%rsi), %rax, %r12
+	addq %rax, %r14
+	adcq $0, %r12
+	addq %r15, %r14
+	adcq $0, %r12
+	mulxq 80(%rsi), %rax, %r15
+	addq %rax, %rcx
+	adcq $0, %r15
+	addq %r12, %rcx
+	adcq $0, %r15
+	mulxq 88(%rsi), %rax, %r12
+	addq %rax, %r13
+	adcq $0, %r12
+	addq %r15, %r13
+	adcq $0, %r12
+	movq 144(%rsp), %rdx
+	mulxq 64(%rsi), %rax, %r15
+	addq %rax, %r14
+	adcq $0, %r15
+	movq %rdi, 240(%rsp)
+	mulxq 72(%rsi), %rax, %rdi
+	addq %rax, %rcx
+	adcq $0, %rdi
+	addq %r15, %rcx
+	adcq $0, %rdi
+	mulxq 80(%rsi), %rax, %r15
+	addq %rax, %r13
+	adcq $0, %r15
+	addq %rdi, %r13
+	adcq $0, %r15
+	mulxq 88(%rsi), %rax, %rdi
+	addq %rax, %r12
+	adcq $0, %rdi
+	addq %r15, %r12
+	adcq $0, %rdi
+	movq 152(%rsp), %rdx
+	mulxq 64(%rsi), %rax, %r15
+	addq %rax, %rcx
+	adcq $0, %r15
+	movq %r14, 248(%rsp)
+	mulxq 72(%rsi), %rax, %r14
+	addq %rax, %r13
+	adcq $0, %r14
+	addq %r15, %r13
+	adcq $0, %r14
+	mulxq 80(%rsi), %rax, %r15
+	addq %rax, %r12
+	adcq $0, %r15
+	addq %r14, %r12
+	adcq $0, %r15
+	mulxq 88(%rsi), %rax, %r14
+	addq %rax, %rdi
+	adcq $0, %r14
+	addq %r15, %rdi
+	adcq $0, %r14
+	movq 160(%rsp), %rdx
+	mulxq 96(%rsi), %rax, %r15
+	movq %rdi, 256(%rsp)
+	movq %r12, 264(%rsp)
+	mulxq 104(%rsi), %rdi, %r12
+	addq %r15, %rdi
+	movq %r13, 272(%rsp)
+	mulxq 112(%rsi), %r15, %r13
+	adcq %r12, %r15
+	movq %rcx, 280(%rsp)
+	mulxq 120(%rsi), %r12, %rcx
+	adcq %r13, %r12
+	adcq $0, %rcx
+	movq 168(%rsp), %rdx
+	movq %rax, 288(%rsp)
+	mulxq 96(%rsi), %r13, %rax
+	addq %r13, %rdi
+	adcq $0, %rax
+	movq %r14, 296(%rsp)
+	mulxq 104(%rsi), %r13, %r14
+	addq %r13, %r15
+	adcq $0, %r14
+	addq %rax, %r15
+	adcq $0, %r14
+	mulxq 112(%rsi), %r13, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	addq %r14, %r12
+	adcq $0, %rax
+	mulxq 120(%rsi), %r13, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	addq %rax, %rcx
+	adcq $0, %r14
+	movq 176(%rsp), %rdx
+	mulxq 96(%rsi), %r13, %rax
+	addq %r13, %r15
+	adcq $0, %rax
+	movq %rdi, 304(%rsp)
+	mulxq 104(%rsi), %r13, %rdi
+	addq %r13, %r12
+	adcq $0, %rdi
+	addq %rax, %r12
+	adcq $0, %rdi
+	mulxq 112(%rsi), %r13, %rax
+	addq %r13, %rcx
+	adcq $0, %rax
+	addq %rdi, %rcx
+	adcq $0, %rax
+	mulxq 120(%rsi), %r13, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	addq %rax, %r14
+	adcq $0, %rdi
+	movq 184(%rsp), %rdx
+	mulxq 96(%rsi), %r13, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	movq %r15, 312(%rsp)
+	mulxq 104(%rsi), %r13, %r15
+	addq %r13, %rcx
+	adcq $0, %r15
+	addq %rax, %rcx
+	adcq $0, %r15
+	mulxq 112(%rsi), %r13, %rax
+	addq %r13, %r14
+	adcq $0, %rax
+	addq %r15, %r14
+	adcq $0, %rax
+	mulxq 120(%rsi), %r13, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	addq %rax, %rdi
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq %rbx, %r13, %rax
+	movq %rdi, 320(%rsp)
+	movq %r14, 328(%rsp)
+	mulxq %rbp, %rdi, %r14
+	addq %rax, %rdi
+	movq %rcx, 336(%rsp)
+	mulxq 232(%rsp), %rax, %rcx
+	adcq %r14, %rax
+	movq %r12, 344(%rsp)
+	mulxq 216(%rsp), %r14, %r12
+	adcq %rcx, %r14
+	adcq $0, %r12
+	movq %r9, %rdx
+	movq %r13, 352(%rsp)
+	mulxq %rbx, %rcx, %r13
+	addq %rcx, %rdi
+	adcq $0, %r13
+	movq %r15, 360(%rsp)
+	mulxq %rbp, %rcx, %r15
+	addq %rcx, %rax
+	adcq $0, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	mulxq 232(%rsp), %rcx, %r13
+	addq %rcx, %r14
+	adcq $0, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	mulxq 216(%rsp), %rcx, %r15
+	addq %rcx, %r12
+	adcq $0, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	movq %r10, %rdx
+	mulxq %rbx, %rcx, %r13
+	addq %rcx, %rax
+	adcq $0, %r13
+	movq %rdi, 368(%rsp)
+	mulxq %rbp, %rcx, %rdi
+	addq %rcx, %r14
+	adcq $0, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	mulxq 232(%rsp), %rcx, %r13
+	addq %rcx, %r12
+	adcq $0, %r13
+	addq %rdi, %r12
+	adcq $0, %r13
+	mulxq 216(%rsp), %rcx, %rdi
+	addq %rcx, %r15
+	adcq $0, %rdi
+	addq %r13, %r15
+	adcq $0, %rdi
+	movq %r11, %rdx
+	mulxq %rbx, %rcx, %r13
+	addq %rcx, %r14
+	adcq $0, %r13
+	movq %rax, 376(%rsp)
+	mulxq %rbp, %rcx, %rax
+	addq %rcx, %r12
+	adcq $0, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	mulxq 232(%rsp), %rcx, %r13
+	addq %rcx, %r15
+	adcq $0, %r13
+	addq %rax, %r15
+	adcq $0, %r13
+	mulxq 216(%rsp), %rcx, %rax
+	addq %rcx, %rdi
+	adcq $0, %rax
+	addq %r13, %rdi
+	adcq $0, %rax
+	movq 352(%rsp), %rcx
+	movq 208(%rsp), %r13
+	xorq %r13, %rcx
+	movq 368(%rsp), %r8
+	xorq %r13, %r8
+	movq 376(%rsp), %r9
+	xorq %r13, %r9
+	xorq %r13, %r14
+	xorq %r13, %r12
+	xorq %r13, %r15
+	xorq %r13, %rdi
+	xorq %r13, %rax
+	movq %r13, %r10
+	addq %r10, %r10
+	adcq 224(%rsp), %rcx
+	adcq 240(%rsp), %r8
+	adcq 248(%rsp), %r9
+	adcq 280(%rsp), %r14
+	adcq 272(%rsp), %r12
+	adcq 264(%rsp), %r15
+	adcq 256(%rsp), %rdi
+	adcq 296(%rsp), %rax
+	adcq $0, %r13
+	addq 288(%rsp), %rcx
+	adcq 304(%rsp), %r8
+	adcq 312(%rsp), %r9
+	adcq 344(%rsp), %r14
+	adcq 336(%rsp), %r12
+	adcq 328(%rsp), %r15
+	adcq 320(%rsp), %rdi
+	adcq 360(%rsp), %rax
+	adcq $0, %r13
+	movq 272(%rsp), %r11
+	addq %rcx, %r11
+	movq 264(%rsp), %rbx
+	adcq %r8, %rbx
+	movq 256(%rsp), %rbp
+	adcq %r9, %rbp
+	movq 296(%rsp), %r10
+	adcq %r14, %r10
+	movq 288(%rsp), %rcx
+	adcq %r12, %rcx
+	movq 304(%rsp), %r8
+	adcq %r15, %r8
+	movq 312(%rsp), %r9
+	adcq %rdi, %r9
+	movq 344(%rsp), %r14
+	adcq %rax, %r14
+	movq 336(%rsp), %r12
+	adcq %r13, %r12
+	movq 328(%rsp), %r15
+	adcq $0, %r15
+	movq 320(%rsp), %rdi
+	adcq $0, %rdi
+	movq 360(%rsp), %rax
+	adcq $0, %rax
+	movq 224(%rsp), %rdx
+	movq %rdi, 360(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	movq %r15, 320(%rsp)
+	movq 280(%rsp), %r15
+	addq %r13, %r15
+	adcq $0, %rdi
+	movq %r12, 280(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
+	addq %r13, %r11
+	adcq $0, %r12
+	addq %rdi, %r11
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
+	addq %r13, %rbx
+	adcq $0, %rdi
+	addq %r12, %rbx
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	addq %rdi, %rbp
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	addq %r13, %r10
+	adcq $0, %rdi
+	addq %r12, %r10
+	adcq $0, %rdi
+	movq 240(%rsp), %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
+	addq %r13, %r11
+	adcq $0, %r12
+	movq %r14, 224(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
+	addq %r12, %rbx
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
+	addq %r13, %r10
+	adcq $0, %r14
+	addq %r12, %r10
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
+	addq %r13, %rdi
+	adcq $0, %r12
+	addq %r14, %rdi
+	adcq $0, %r12
+	movq 248(%rsp), %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
+	movq %r9, 240(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r9
+	addq %r13, %rbp
+	adcq $0, %r9
+	addq %r14, %rbp
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
+	addq %r13, %r10
+	adcq $0, %r14
+	addq %r9, %r10
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
+	addq %r13, %rdi
+	adcq $0, %r9
+	addq %r14, %rdi
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	addq %r9, %r12
+	adcq $0, %r14
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r9
+	addq %r13, %rbp
+	adcq $0, %r9
+	movq %r8, 248(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %r10
+	adcq $0, %r8
+	addq %r9, %r10
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
+	addq %r13, %rdi
+	adcq $0, %r9
+	addq %r8, %rdi
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	addq %r13, %r12
+	adcq $0, %r8
+	addq %r9, %r12
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
+	addq %r13, %r14
+	adcq $0, %r9
+	addq %r8, %r14
+	adcq $0, %r9
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %r10
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r13
+	addq %r15, %rdi
+	adcq $0, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r8
+	addq %r15, %r12
+	adcq $0, %r8
+	addq %r13, %r12
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	addq %r8, %r14
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r8
+	addq %r15, %r9
+	adcq $0, %r8
+	addq %r13, %r9
+	adcq $0, %r8
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r13
+	addq %r15, %rdi
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r15
+	addq %r11, %r12
+	adcq $0, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r15
+	addq %r11, %r9
+	adcq $0, %r15
+	addq %r13, %r9
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r13
+	addq %r11, %r8
+	adcq $0, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r15
+	addq %r11, %r12
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
+	addq %rbx, %r14
+	adcq $0, %r11
+	addq %r15, %r14
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r15
+	addq %rbx, %r9
+	adcq $0, %r15
+	addq %r11, %r9
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
+	addq %rbx, %r8
+	adcq $0, %r11
+	addq %r15, %r8
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
+	addq %rbx, %r13
+	adcq $0, %r15
+	addq %r11, %r13
+	adcq $0, %r15
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
+	addq %rbx, %r14
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rbx
+	addq %rbp, %r9
+	adcq $0, %rbx
+	addq %r11, %r9
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r11
+	addq %rbp, %r8
+	adcq $0, %r11
+	addq %rbx, %r8
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rbx
+	addq %rbp, %r13
+	adcq $0, %rbx
+	addq %r11, %r13
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
+	addq %rbp, %r15
+	adcq $0, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	addq %rcx, %rdi
+	adcq 248(%rsp), %r12
+	adcq 240(%rsp), %r14
+	adcq 224(%rsp), %r9
+	adcq 280(%rsp), %r8
+	adcq 320(%rsp), %r13
+	adcq 360(%rsp), %r15
+	adcq %rax, %r11
+	movq %rdi, %rbp
+	subq $-1, %rbp
+	movq %r12, %rbx
+	sbbq $-1, %rbx
+	movq %r14, %r10
+	sbbq $-1, %r10
+	movq %r9, %rcx
+	sbbq FG_P503_MONT_P+24(%rip), %rcx
+	movq %r8, %rax
+	sbbq FG_P503_MONT_P+32(%rip), %rax
+	movq %r15, 360(%rsp)
+	movq %r13, %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r15
+	movq %r13, 320(%rsp)
+	movq 360(%rsp), %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %r8, 280(%rsp)
+	movq %r11, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %rdi, %rbp
+	cmovc %r12, %rbx
+	cmovc %r14, %r10
+	cmovc %r9, %rcx
+	cmovc 280(%rsp), %rax
+	cmovc 320(%rsp), %r15
+	cmovc 360(%rsp), %r13
+	cmovc %r11, %r8
+	movq 200(%rsp), %rdi
+	movq %rbp, 0(%rdi)
+	movq %rbx, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %rcx, 24(%rdi)
+	movq %rax, 32(%rdi)
+	movq %r15, 40(%rdi)
+	movq %r13, 48(%rdi)
+	movq %r8, 56(%rdi)
+	movq 0(%rsp), %r12
+	subq 32(%rsp), %r12
+	movq 8(%rsp), %r14
+	sbbq 40(%rsp), %r14
+	movq 16(%rsp), %r9
+	sbbq 48(%rsp), %r9
+	movq 24(%rsp), %r11
+	sbbq 56(%rsp), %r11
+	sbbq %rbp, %rbp
+	xorq %rbp, %r12
+	xorq %rbp, %r14
+	xorq %rbp, %r9
+	xorq %rbp, %r11
+	subq %rbp, %r12
+	sbbq %rbp, %r14
+	sbbq %rbp, %r9
+	sbbq %rbp, %r11
+	movq 96(%rsp), %rbx
+	subq 64(%rsp), %rbx
+	movq 104(%rsp), %r10
+	sbbq 72(%rsp), %r10
+	movq 112(%rsp), %rcx
+	sbbq 80(%rsp), %rcx
+	movq 120(%rsp), %rax
+	sbbq 88(%rsp), %rax
+	sbbq %r15, %r15
+	xorq %r15, %rbx
+	xorq %r15, %r10
+	xorq %r15, %rcx
+	xorq %r15, %rax
+	subq %r15, %rbx
+	sbbq %r15, %r10
+	sbbq %r15, %rcx
+	sbbq %r15, %rax
+	xorq %r15, %rbp
+	movq 0(%rsp), %rdx
+	mulxq 64(%rsp), %r13, %r8
+	mulxq 72(%rsp), %rdi, %rsi
+	addq %r8, %rdi
+	mulxq 80(%rsp), %r15, %r8
+	adcq %rsi, %r15
+	movq %rbp, 200(%rsp)
+	mulxq 88(%rsp), %rsi, %rbp
+	adcq %r8, %rsi
+	adcq $0, %rbp
+	movq 8(%rsp), %rdx
+	movq %r13, 360(%rsp)
+	mulxq 64(%rsp), %r8, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	movq %rax, 320(%rsp)
+	mulxq 72(%rsp), %r8, %rax
+	addq %r8, %r15
+	adcq $0, %rax
+	addq %r13, %r15
+	adcq $0, %rax
+	mulxq 80(%rsp), %r8, %r13
+	addq %r8, %rsi
+	adcq $0, %r13
+	addq %rax, %rsi
+	adcq $0, %r13
+	mulxq 88(%rsp), %r8, %rax
+	addq %r8, %rbp
+	adcq $0, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	movq 16(%rsp), %rdx
+	mulxq 64(%rsp), %r8, %r13
+	addq %r8, %r15
+	adcq $0, %r13
+	movq %rdi, 280(%rsp)
+	mulxq 72(%rsp), %r8, %rdi
+	addq %r8, %rsi
+	adcq $0, %rdi
+	addq %r13, %rsi
+	adcq $0, %rdi
+	mulxq 80(%rsp), %r8, %r13
+	addq %r8, %rbp
+	adcq $0, %r13
+	addq %rdi, %rbp
+	adcq $0, %r13
+	mulxq 88(%rsp), %r8, %rdi
+	addq %r8, %rax
+	adcq $0, %rdi
+	addq %r13, %rax
+	adcq $0, %rdi
+	movq 24(%rsp), %rdx
+	mulxq 64(%rsp), %r8, %r13
+	addq %r8, %rsi
+	adcq $0, %r13
+	movq %r15, 224(%rsp)
+	mulxq 72(%rsp), %r8, %r15
+	addq %r8, %rbp
+	adcq $0, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	mulxq 80(%rsp), %r8, %r13
+	addq %r8, %rax
+	adcq $0, %r13
+	addq %r15, %rax
+	adcq $0, %r13
+	mulxq 88(%rsp), %r8, %r15
+	addq %r8, %rdi
+	adcq $0, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	movq 32(%rsp), %rdx
+	mulxq 96(%rsp), %r8, %r13
+	movq %rdi, 240(%rsp)
+	movq %rax, 248(%rsp)
+	mulxq 104(%rsp), %rdi, %rax
+	addq %r13, %rdi
+	movq %rbp, 328(%rsp)
+	mulxq 112(%rsp), %r13, %rbp
+	adcq %rax, %r13
+	movq %rsi, 336(%rsp)
+	mulxq 120(%rsp), %rax, %rsi
+	adcq %rbp, %rax
+	adcq $0, %rsi
+	movq 40(%rsp), %rdx
+	movq %r8, 344(%rsp)
+	mulxq 96(%rsp), %rbp, %r8
+	addq %rbp, %rdi
+	adcq $0, %r8
+	movq %r15, 312(%rsp)
+	mulxq 104(%rsp), %rbp, %r15
+	addq %rbp, %r13
+	adcq $0, %r15
+	addq %r8, %r13
+	adcq $0, %r15
+	mulxq 112(%rsp), %rbp, %r8
+	addq %rbp, %rax
+	adcq $0, %r8
+	addq %r15, %rax
+	adcq $0, %r8
+	mulxq 120(%rsp), %rbp, %r15
+	addq %rbp, %rsi
+	adcq $0, %r15
+	addq %r8, %rsi
+	adcq $0, %r15
+	movq 48(%rsp), %rdx
+	mulxq 96(%rsp), %rbp, %r8
+	addq %rbp, %r13
+	adcq $0, %r8
+	movq %rdi, 304(%rsp)
+	mulxq 104(%rsp), %rbp, %rdi
+	addq %rbp, %rax
+	adcq $0, %rdi
+	addq %r8, %rax
+	adcq $0, %rdi
+	mulxq 112(%rsp), %rbp, %r8
+	addq %rbp, %rsi
+	adcq $0, %r8
+	addq %rdi, %rsi
+	adcq $0, %r8
+	mulxq 120(%rsp), %rbp, %rdi
+	addq %rbp, %r15
+	adcq $0, %rdi
+	addq %r8, %r15
+	adcq $0, %rdi
+	movq 56(%rsp), %rdx
+	mulxq 96(%rsp), %rbp, %r8
+	addq %rbp, %rax
+	adcq $0, %r8
+	movq %r13, 288(%rsp)
+	mulxq 104(%rsp), %rbp, %r13
+	addq %rbp, %rsi
+	adcq $0, %r13
+	addq %r8, %rsi
+	adcq $0, %r13
+	mulxq 112(%rsp), %rbp, %r8
+	addq %rbp, %r15
+	adcq $0, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	mulxq 120(%rsp), %rbp, %r13
+	addq %rbp, %rdi
+	adcq $0, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	movq %r12, %rdx
+	mulxq %rbx, %rbp, %r8
+	movq %rdi, 296(%rsp)
+	movq %r15, 256(%rsp)
+	mulxq %r10, %rdi, %r15
+	addq %r8, %rdi
+	movq %rsi, 264(%rsp)
+	mulxq %rcx, %r8, %rsi
+	adcq %r15, %r8
+	movq %rax, 272(%rsp)
+	mulxq 320(%rsp), %r15, %rax
+	adcq %rsi, %r15
+	adcq $0, %rax
+	movq %r14, %rdx
+	movq %rbp, 376(%rsp)
+	mulxq %rbx, %rsi, %rbp
+	addq %rsi, %rdi
+	adcq $0, %rbp
+	movq %r13, 368(%rsp)
+	mulxq %r10, %rsi, %r13
+	addq %rsi, %r8
+	adcq $0, %r13
+	addq %rbp, %r8
+	adcq $0, %r13
+	mulxq %rcx, %rsi, %rbp
+	addq %rsi, %r15
+	adcq $0, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	mulxq 320(%rsp), %rsi, %r13
+	addq %rsi, %rax
+	adcq $0, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	movq %r9, %rdx
+	mulxq %rbx, %rsi, %rbp
+	addq %rsi, %r8
+	adcq $0, %rbp
+	movq %rdi, 208(%rsp)
+	mulxq %r10, %rsi, %rdi
+	addq %rsi, %r15
+	adcq $0, %rdi
+	addq %rbp, %r15
+	adcq $0, %rdi
+	mulxq %rcx, %rsi, %rbp
+	addq %rsi, %rax
+	adcq $0, %rbp
+	addq %rdi, %rax
+	adcq $0, %rbp
+	mulxq 320(%rsp), %rsi, %rdi
+	addq %rsi, %r13
+	adcq $0, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	movq %r11, %rdx
+	mulxq %rbx, %rsi, %rbp
+	addq %rsi, %r15
+	adcq $0, %rbp
+	movq %r8, 352(%rsp)
+	mulxq %r10, %rsi, %r8
+	addq %rsi, %rax
+	adcq $0, %r8
+	addq %rbp, %rax
+	adcq $0, %r8
+	mulxq %rcx, %rsi, %rbp
+	addq %rsi, %r13
+	adcq $0, %rbp
+	addq %r8, %r13
+	adcq $0, %rbp
+	mulxq 320(%rsp), %rsi, %r8
+	addq %rsi, %rdi
+	adcq $0, %r8
+	addq %rbp, %rdi
+	adcq $0, %r8
+	movq 376(%rsp), %rsi
+	movq 200(%rsp), %rbp
+	xorq %rbp, %rsi
+	movq 208(%rsp), %r12
+	xorq %rbp, %r12
+	movq 352(%rsp), %r14
+	xorq %rbp, %r14
+	xorq %rbp, %r15
+	xorq %rbp, %rax
+	xorq %rbp, %r13
+	xorq %rbp, %rdi
+	xorq %rbp, %r8
+	movq %rbp, %r9
+	addq %r9, %r9
+	adcq 360(%rsp), %rsi
+	adcq 280(%rsp), %r12
+	adcq 224(%rsp), %r14
+	adcq 336(%rsp), %r15
+	adcq 328(%rsp), %rax
+	adcq 248(%rsp), %r13
+	adcq 240(%rsp), %rdi
+	adcq 312(%rsp), %r8
+	adcq $0, %rbp
+	addq 344(%rsp), %rsi
+	adcq 304(%rsp), %r12
+	adcq 288(%rsp), %r14
+	adcq 272(%rsp), %r15
+	adcq 264(%rsp), %rax
+	adcq 256(%rsp), %r13
+	adcq 296(%rsp), %rdi
+	adcq 368(%rsp), %r8
+	adcq $0, %rbp
+	movq 328(%rsp), %r11
+	addq %rsi, %r11
+	movq 248(%rsp), %rbx
+	adcq %r12, %rbx
+	movq 240(%rsp), %r10
+	adcq %r14, %r10
+	movq 312(%rsp), %rcx
+	adcq %r15, %rcx
+	movq 344(%rsp), %r9
+	adcq %rax, %r9
+	movq 304(%rsp), %rsi
+	adcq %r13, %rsi
+	movq 288(%rsp), %r12
+	adcq %rdi, %r12
+	movq 272(%rsp), %r14
+	adcq %r8, %r14
+	movq 264(%rsp), %r15
+	adcq %rbp, %r15
+	movq 256(%rsp), %rax
+	adcq $0, %rax
+	movq 296(%rsp), %r13
+	adcq $0, %r13
+	movq 368(%rsp), %rdi
+	adcq $0, %rdi
+	movq 360(%rsp), %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rbp
+	movq %r13, 368(%rsp)
+	movq 336(%rsp), %r13
+	addq %r8, %r13
+	adcq $0, %rbp
+	movq %rax, 336(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rax
+	addq %r8, %r11
+	adcq $0, %rax
+	addq %rbp, %r11
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbp
+	addq %r8, %rbx
+	adcq $0, %rbp
+	addq %rax, %rbx
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rax
+	addq %r8, %r10
+	adcq $0, %rax
+	addq %rbp, %r10
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbp
+	addq %r8, %rcx
+	adcq $0, %rbp
+	addq %rax, %rcx
+	adcq $0, %rbp
+	movq 280(%rsp), %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rax
+	addq %r8, %r11
+	adcq $0, %rax
+	movq %r15, 360(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	addq %rax, %rbx
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rax
+	addq %r8, %r10
+	adcq $0, %rax
+	addq %r15, %r10
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r15
+	addq %r8, %rcx
+	adcq $0, %r15
+	addq %rax, %rcx
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rax
+	addq %r8, %rbp
+	adcq $0, %rax
+	addq %r15, %rbp
+	adcq $0, %rax
+	movq 224(%rsp), %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r15
+	addq %r8, %rbx
+	adcq $0, %r15
+	movq %r14, 280(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r14
+	addq %r8, %r10
+	adcq $0, %r14
+	addq %r15, %r10
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r15
+	addq %r8, %rcx
+	adcq $0, %r15
+	addq %r14, %rcx
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r14
+	addq %r8, %rbp
+	adcq $0, %r14
+	addq %r15, %rbp
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r15
+	addq %r8, %rax
+	adcq $0, %r15
+	addq %r14, %rax
+	adcq $0, %r15
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r14
+	addq %r8, %r10
+	adcq $0, %r14
+	movq %r12, 224(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r12
+	addq %r8, %rcx
+	adcq $0, %r12
+	addq %r14, %rcx
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r14
+	addq %r8, %rbp
+	adcq $0, %r14
+	addq %r12, %rbp
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r12
+	addq %r8, %rax
+	adcq $0, %r12
+	addq %r14, %rax
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r14
+	addq %r8, %r15
+	adcq $0, %r14
+	addq %r12, %r15
+	adcq $0, %r14
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r12
+	addq %r8, %rcx
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %rbp
+	adcq $0, %r8
+	addq %r12, %rbp
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
+	addq %r13, %rax
+	adcq $0, %r12
+	addq %r8, %rax
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	addq %r12, %r15
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
+	addq %r13, %r14
+	adcq $0, %r12
+	addq %r8, %r14
+	adcq $0, %r12
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %rbp
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
+	addq %r11, %rax
+	adcq $0, %r13
+	addq %r8, %rax
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r8
+	addq %r11, %r15
+	adcq $0, %r8
+	addq %r13, %r15
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r8, %r14
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r8
+	addq %r11, %r12
+	adcq $0, %r8
+	addq %r13, %r12
+	adcq $0, %r8
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r13
+	addq %r11, %rax
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	addq %r13, %r15
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
+	addq %rbx, %r14
+	adcq $0, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
+	addq %rbx, %r12
+	adcq $0, %r11
+	addq %r13, %r12
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	addq %rbx, %r8
+	adcq $0, %r13
+	addq %r11, %r8
+	adcq $0, %r13
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rbx
+	addq %r10, %r14
+	adcq $0, %rbx
+	addq %r11, %r14
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r11
+	addq %r10, %r12
+	adcq $0, %r11
+	addq %rbx, %r12
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbx
+	addq %r10, %r8
+	adcq $0, %rbx
+	addq %r11, %r8
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
+	addq %r10, %r13
+	adcq $0, %r11
+	addq %rbx, %r13
+	adcq $0, %r11
+	addq %r9, %rbp
+	adcq %rsi, %rax
+	adcq 224(%rsp), %r15
+	adcq 280(%rsp), %r14
+	adcq 360(%rsp), %r12
+	adcq 336(%rsp), %r8
+	adcq 368(%rsp), %r13
+	adcq %rdi, %r11
+	movq %rbp, %r10
+	subq $-1, %r10
+	movq %rax, %rbx
+	sbbq $-1, %rbx
+	movq %r15, %rcx
+	sbbq $-1, %rcx
+	movq %r14, %r9
+	sbbq FG_P503_MONT_P+24(%rip), %r9
+	movq %r12, %rsi
+	sbbq FG_P503_MONT_P+32(%rip), %rsi
+	movq %r8, %rdi
+	sbbq FG_P503_MONT_P+40(%rip), %rdi
+	movq %r13, 368(%rsp)
+	movq 368(%rsp), %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %r8, 336(%rsp)
+	movq %r11, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %rbp, %r10
+	cmovc %rax, %rbx
+	cmovc %r15, %rcx
+	cmovc %r14, %r9
+	cmovc %r12, %rsi
+	cmovc 336(%rsp), %rdi
+	cmovc 368(%rsp), %r13
+	cmovc %r11, %r8
+	movq 192(%rsp), %rbp
+	movq %r10, 0(%rbp)
+	movq %rbx, 8(%rbp)
+	movq %rcx, 16(%rbp)
+	movq %r9, 24(%rbp)
+	movq %rsi, 32(%rbp)
+	movq %rdi, 40(%rbp)
+	movq %r13, 48(%rbp)
+	movq %r8, 56(%rbp)
+	addq $384, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_fp2_sqr_bmi2, .-fg_p503_fp2_sqr_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_fp2_mul_bmi2
+.p2align 4, 0x90
+_fg_p503_fp2_mul_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_fp2_mul_bmi2
+.type fg_p503_fp2_mul_bmi2, @function
+fg_p503_fp2_mul_bmi2:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $448, %rsp
+	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 32(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 40(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 48(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 56(%rsi), %r11
+	sbbq %rax, %rax
+	xorq %rax, %r8
+	xorq %rax, %r9
+	xorq %rax, %r10
+	xorq %rax, %r11
+	subq %rax, %r8
+	sbbq %rax, %r9
+	sbbq %rax, %r10
+	sbbq %rax, %r11
+	movq 32(%rcx), %rbx
+	subq 0(%rcx), %rbx
+	movq 40(%rcx), %rbp
+	sbbq 8(%rcx), %rbp
+	movq 48(%rcx), %r12
+	sbbq 16(%rcx), %r12
+	movq 56(%rcx), %r13
+	sbbq 24(%rcx), %r13
+	sbbq %r14, %r14
+	xorq %r14, %rbx
+	xorq %r14, %rbp
+	xorq %r14, %r12
+	xorq %r14, %r13
+	subq %r14, %rbx
+	sbbq %r14, %rbp
+	sbbq %r14, %r12
+	sbbq %r14, %r13
+	xorq %r14, %rax
+	movq 0(%rsi), %rdx
+	mulxq 0(%rcx), %r15, %r14
+	movq %rdi, 256(%rsp)
+	movq %rax, 264(%rsp)
+	mulxq 8(%rcx), %rdi, %rax
+	addq %r14, %rdi
+	movq %r13, 272(%rsp)
+	mulxq 16(%rcx), %r14, %r13
+	adcq %rax, %r14
+	movq %r12, 280(%rsp)
+	mulxq 24(%rcx), %rax, %r12
+	adcq %r13, %rax
+	adcq $0, %r12
+	movq 8(%rsi), %rdx
+	movq %r15, 288(%rsp)
+	mulxq 0(%rcx), %r13, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	movq %rbp, 296(%rsp)
+	mulxq 8(%rcx), %r13, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	addq %rbp, %rax
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	addq %r15, %r12
+	adcq $0, %rbp
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %r15
+	addq %r13, %r14
+	adcq $0, %r15
+	movq %rdi, 304(%rsp)
+	mulxq 8(%rcx), %r13, %rdi
+	addq %r13, %rax
+	adcq $0, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %rdi
+	addq %r13, %rbp
+	adcq $0, %rdi
+	addq %r15, %rbp
+	adcq $0, %rdi
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r13, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	movq %r14, 312(%rsp)
+	mulxq 8(%rcx), %r13, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	addq %r15, %r12
+	adcq $0, %r14
+	mulxq 16(%rcx), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	addq %r14, %rbp
+	adcq $0, %r15
+	mulxq 24(%rcx), %r13, %r14
+	addq %r13, %rdi
+	adcq $0, %r14
+	addq %r15, %rdi
+	adcq $0, %r14
+	movq 32(%rsi), %rdx
+	mulxq 32(%rcx), %r13, %r15
+	movq %rdi, 320(%rsp)
+	movq %rbp, 328(%rsp)
+	mulxq 40(%rcx), %rdi, %rbp
+	addq %r15, %rdi
+	movq %r12, 336(%rsp)
+	mulxq 48(%rcx), %r15, %r12
+	adcq %rbp, %r15
+	movq %rax, 344(%rsp)
+	mulxq 56(%rcx), %rbp, %rax
+	adcq %r12, %rbp
+	adcq $0, %rax
+	movq 40(%rsi), %rdx
+	movq %r13, 352(%rsp)
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	movq %r14, 360(%rsp)
+	mulxq 40(%rcx), %r12, %r14
+	addq %r12, %r15
+	adcq $0, %r14
+	addq %r13, %r15
+	adcq $0, %r14
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	addq %r14, %rbp
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %r14
+	addq %r12, %rax
+	adcq $0, %r14
+	addq %r13, %rax
+	adcq $0, %r14
+	movq 48(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %r15
+	adcq $0, %r13
+	movq %rdi, 368(%rsp)
+	mulxq 40(%rcx), %r12, %rdi
+	addq %r12, %rbp
+	adcq $0, %rdi
+	addq %r13, %rbp
+	adcq $0, %rdi
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %rax
+	adcq $0, %r13
+	addq %rdi, %rax
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	movq 56(%rsi), %rdx
+	mulxq 32(%rcx), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	movq %r15, 376(%rsp)
+	mulxq 40(%rcx), %r12, %r15
+	addq %r12, %rax
+	adcq $0, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	mulxq 48(%rcx), %r12, %r13
+	addq %r12, %r14
+	adcq $0, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	mulxq 56(%rcx), %r12, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq %rbx, %r12, %r13
+	movq %rdi, 384(%rsp)
+	movq %r14, 392(%rsp)
+	mulxq 296(%rsp), %rdi, %r14
+	addq %r13, %rdi
+	movq %rax, 400(%rsp)
+	mulxq 280(%rsp), %r13, %rax
+	adcq %r14, %r13
+	movq %rbp, 408(%rsp)
+	mulxq 272(%rsp), %r14, %rbp
+	adcq %rax, %r14
+	adcq $0, %rbp
+	movq %r9, %rdx
+	movq %r12, 416(%rsp)
+	mulxq %rbx, %rax, %r12
+	addq %rax, %rdi
+	adcq $0, %r12
+	movq %r15, 424(%rsp)
+	mulxq 296(%rsp), %rax, %r15
+	addq %rax, %r13
+	adcq $0, %r15
+	addq %r12, %r13
+	adcq $0, %r15
+	mulxq 280(%rsp), %rax, %r12
+	addq %rax, %r14
+	adcq $0, %r12
+	addq %r15, %r14
+	adcq $0, %r12
+	mulxq 272(%rsp), %rax, %r15
+	addq %rax, %rbp
+	adcq $0, %r15
+	addq %r12, %rbp
+	adcq $0, %r15
+	movq %r10, %rdx
+	mulxq %rbx, %rax, %r12
+	addq %rax, %r13
+	adcq $0, %r12
+	movq %rdi, 432(%rsp)
+	mulxq 296(%rsp), %rax, %rdi
+	addq %rax, %r14
+	adcq $0, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	mulxq 280(%rsp), %rax, %r12
+	addq %rax, %rbp
+	adcq $0, %r12
+	addq %rdi, %rbp
+	adcq $0, %r12
+	mulxq 272(%rsp), %rax, %rdi
+	addq %rax, %r15
+	adcq $0, %rdi
+	addq %r12, %r15
+	adcq $0, %rdi
+	movq %r11, %rdx
+	mulxq %rbx, %rax, %r12
+	addq %rax, %r14
+	adcq $0, %r12
+	movq %r13, 440(%rsp)
+	mulxq 296(%rsp), %rax, %r13
+	addq %rax, %rbp
+	adcq $0, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	mulxq 280(%rsp), %rax, %r12
+	addq %rax, %r15
+	adcq $0, %r12
+	addq %r13, %r15
+	adcq $0, %r12
+	mulxq 272(%rsp), %rax, %r13
+	addq %rax, %rdi
+	adcq $0, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	movq 416(%rsp), %rax
+	movq 264(%rsp), %r12
+	xorq %r12, %rax
+	movq 432(%rsp), %r8
+	xorq %r12, %r8
+	movq 440(%rsp), %r9
+	xorq %r12, %r9
+	xorq %r12, %r14
+	xorq %r12, %rbp
+	xorq %r12, %r15
+	xorq %r12, %rdi
+	xorq %r12, %r13
+	movq %r12, %r10
+	addq %r10, %r10
+	adcq 288(%rsp), %rax
+	adcq 304(%rsp), %r8
+	adcq 312(%rsp), %r9
+	adcq 344(%rsp), %r14
+	adcq 336(%rsp), %rbp
+	adcq 328(%rsp), %r15
+	adcq 320(%rsp), %rdi
+	adcq 360(%rsp), %r13
+	adcq $0, %r12
+	addq 352(%rsp), %rax
+	adcq 368(%rsp), %r8
+	adcq 376(%rsp), %r9
+	adcq 408(%rsp), %r14
+	adcq 400(%rsp), %rbp
+	adcq 392(%rsp), %r15
+	adcq 384(%rsp), %rdi
+	adcq 424(%rsp), %r13
+	adcq $0, %r12
+	movq 336(%rsp), %r11
+	addq %rax, %r11
+	movq 328(%rsp), %rbx
+	adcq %r8, %rbx
+	movq 320(%rsp), %r10
+	adcq %r9, %r10
+	movq 360(%rsp), %rax
+	adcq %r14, %rax
+	movq 352(%rsp), %r8
+	adcq %rbp, %r8
+	movq 368(%rsp), %r9
+	adcq %r15, %r9
+	movq 376(%rsp), %r14
+	adcq %rdi, %r14
+	movq 408(%rsp), %rbp
+	adcq %r13, %rbp
+	movq 400(%rsp), %r15
+	adcq %r12, %r15
+	movq 392(%rsp), %rdi
+	adcq $0, %rdi
+	movq 384(%rsp), %r13
+	adcq $0, %r13
+	movq 424(%rsp), %r12
+	adcq $0, %r12
+	movq %r13, 424(%rsp)
+	movq 288(%rsp), %r13
+	movq %r13, 0(%rsp)
+	movq 304(%rsp), %r13
+	movq %r13, 8(%rsp)
+	movq 312(%rsp), %r13
+	movq %r13, 16(%rsp)
+	movq 344(%rsp), %r13
+	movq %r13, 24(%rsp)
+	movq %r11, 32(%rsp)
+	movq %rbx, 40(%rsp)
+	movq %r10, 48(%rsp)
+	movq %rax, 56(%rsp)
+	movq %r8, 64(%rsp)
+	movq %r9, 72(%rsp)
+	movq %r14, 80(%rsp)
+	movq %rbp, 88(%rsp)
+	movq %r15, 96(%rsp)
+	movq %rdi, 104(%rsp)
+	movq 424(%rsp), %r13
+	movq %r13, 112(%rsp)
+	movq %r12, 120(%rsp)
+	movq 64(%rsi), %r11
+	subq 96(%rsi), %r11
+	movq 72(%rsi), %rbx
+	sbbq 104(%rsi), %rbx
+	movq 80(%rsi), %r10
+	sbbq 112(%rsi), %r10
+	movq 88(%rsi), %rax
+	sbbq 120(%rsi), %rax
+	sbbq %r8, %r8
+	xorq %r8, %r11
+	xorq %r8, %rbx
+	xorq %r8, %r10
+	xorq %r8, %rax
+	subq %r8, %r11
+	sbbq %r8, %rbx
+	sbbq %r8, %r10
+	sbbq %r8, %rax
+	movq 96(%rcx), %r9
+	subq 64(%rcx), %r9
+	movq 104(%rcx), %r14
+	sbbq 72(%rcx), %r14
+	movq 112(%rcx), %rbp
+	sbbq 80(%rcx), %rbp
+	movq 120(%rcx), %r15
+	sbbq 88(%rcx), %r15
+	sbbq %rdi, %rdi
+	xorq %rdi, %r9
+	xorq %rdi, %r14
+	xorq %rdi, %rbp
+	xorq %rdi, %r15
+	subq %rdi, %r9
+	sbbq %rdi, %r14
+	sbbq %rdi, %rbp
+	sbbq %rdi, %r15
+	xorq %rdi, %r8
+	movq 64(%rsi), %rdx
+	mulxq 64(%rcx), %r13, %r12
+	movq %r8, 424(%rsp)
+	mulxq 72(%rcx), %rdi, %r8
+	addq %r12, %rdi
+	movq %r15, 344(%rsp)
+	mulxq 80(%rcx), %r12, %r15
+	adcq %r8, %r12
+	movq %rbp, 312(%rsp)
+	mulxq 88(%rcx), %r8, %rbp
+	adcq %r15, %r8
+	adcq $0, %rbp
+	movq 72(%rsi), %rdx
+	movq %r13, 304(%rsp)
+	mulxq 64(%rcx), %r15, %r13
+	addq %r15, %rdi
+	adcq $0, %r13
+	movq %r14, 288(%rsp)
+	mulxq 72(%rcx), %r15, %r14
+	addq %r15, %r12
+	adcq $0, %r14
+	addq %r13, %r12
+	adcq $0, %r14
+	mulxq 80(%rcx), %r15, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	addq %r14, %r8
+	adcq $0, %r13
+	mulxq 88(%rcx), %r15, %r14
+	addq %r15, %rbp
+	adcq $0, %r14
+	addq %r13, %rbp
+	adcq $0, %r14
+	movq 80(%rsi), %rdx
+	mulxq 64(%rcx), %r15, %r13
+	addq %r15, %r12
+	adcq $0, %r13
+	movq %rdi, 384(%rsp)
+	mulxq 72(%rcx), %r15, %rdi
+	addq %r15, %r8
+	adcq $0, %rdi
+	addq %r13, %r8
+	adcq $0, %rdi
+	mulxq 80(%rcx), %r15, %r13
+	addq %r15, %rbp
+	adcq $0, %r13
+	addq %rdi, %rbp
+	adcq $0, %r13
+	mulxq 88(%rcx), %r15, %rdi
+	addq %r15, %r14
+	adcq $0, %rdi
+	addq %r13, %r14
+	adcq $0, %rdi
+	movq 88(%rsi), %rdx
+	mulxq 64(%rcx), %r15, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	movq %r12, 392(%rsp)
+	mulxq 72(%rcx), %r15, %r12
+	addq %r15, %rbp
+	adcq $0, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	mulxq 80(%rcx), %r15, %r13
+	addq %r15, %r14
+	adcq $0, %r13
+	addq %r12, %r14
+	adcq $0, %r13
+	mulxq 88(%rcx), %r15, %r12
+	addq %r15, %rdi
+	adcq $0, %r12
+	addq %r13, %rdi
+	adcq $0, %r12
+	movq 96(%rsi), %rdx
+	mulxq 96(%rcx), %r15, %r13
+	movq %rdi, 400(%rsp)
+	movq %r14, 408(%rsp)
+	mulxq 104(%rcx), %rdi, %r14
+	addq %r13, %rdi
+	movq %rbp, 376(%rsp)
+	mulxq 112(%rcx), %r13, %rbp
+	adcq %r14, %r13
+	movq %r8, 368(%rsp)
+	mulxq 120(%rcx), %r14, %r8
+	adcq %rbp, %r14
+	adcq $0, %r8
+	movq 104(%rsi), %rdx
+	movq %r15, 352(%rsp)
+	mulxq 96(%rcx), %rbp, %r15
+	addq %rbp, %rdi
+	adcq $0, %r15
+	movq %r12, 360(%rsp)
+	mulxq 104(%rcx), %rbp, %r12
+	addq %rbp, %r13
+	adcq $0, %r12
+	addq %r15, %r13
+	adcq $0, %r12
+	mulxq 112(%rcx), %rbp, %r15
+	addq %rbp, %r14
+	adcq $0, %r15
+	addq %r12, %r14
+	adcq $0, %r15
+	mulxq 120(%rcx), %rbp, %r12
+	addq %rbp, %r8
+	adcq $0, %r12
+	addq %r15, %r8
+	adcq $0, %r12
+	movq 112(%rsi), %rdx
+	mulxq 96(%rcx), %rbp, %r15
+	addq %rbp, %r13
+	adcq $0, %r15
+	movq %rdi, 320(%rsp)
+	mulxq 104(%rcx), %rbp, %rdi
+	addq %rbp, %r14
+	adcq $0, %rdi
+	addq %r15, %r14
+	adcq $0, %rdi
+	mulxq 112(%rcx), %rbp, %r15
+	addq %rbp, %r8
+	adcq $0, %r15
+	addq %rdi, %r8
+	adcq $0, %r15
+	mulxq 120(%rcx), %rbp, %rdi
+	addq %rbp, %r12
+	adcq $0, %rdi
+	addq %r15, %r12
+	adcq $0, %rdi
+	movq 120(%rsi), %rdx
+	mulxq 96(%rcx), %rbp, %r15
+	addq %rbp, %r14
+	adcq $0, %r15
+	movq %r13, 328(%rsp)
+	mulxq 104(%rcx), %rbp, %r13
+	addq %rbp, %r8
+	adcq $0, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	mulxq 112(%rcx), %rbp, %r15
+	addq %rbp, %r12
+	adcq $0, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	mulxq 120(%rcx), %rbp, %r13
+	addq %rbp, %rdi
+	adcq $0, %r13
+	addq %r15, %rdi
+	adcq $0, %r13
+	movq %r11, %rdx
+	mulxq %r9, %rbp, %r15
+	movq %rdi, 336(%rsp)
+	movq %r12, 440(%rsp)
+	mulxq 288(%rsp), %rdi, %r12
+	addq %r15, %rdi
+	movq %r8, 432(%rsp)
+	mulxq 312(%rsp), %r15, %r8
+	adcq %r12, %r15
+	movq %r14, 264(%rsp)
+	mulxq 344(%rsp), %r12, %r14
+	adcq %r8, %r12
+	adcq $0, %r14
+	movq %rbx, %rdx
+	movq %rbp, 416(%rsp)
+	mulxq %r9, %r8, %rbp
+	addq %r8, %rdi
+	adcq $0, %rbp
+	movq %r13, 272(%rsp)
+	mulxq 288(%rsp), %r8, %r13
+	addq %r8, %r15
+	adcq $0, %r13
+	addq %rbp, %r15
+	adcq $0, %r13
+	mulxq 312(%rsp), %r8, %rbp
+	addq %r8, %r12
+	adcq $0, %rbp
+	addq %r13, %r12
+	adcq $0, %rbp
+	mulxq 344(%rsp), %r8, %r13
+	addq %r8, %r14
+	adcq $0, %r13
+	addq %rbp, %r14
+	adcq $0, %r13
+	movq %r10, %rdx
+	mulxq %r9, %r8, %rbp
+	addq %r8, %r15
+	adcq $0, %rbp
+	movq %rdi, 280(%rsp)
+	mulxq 288(%rsp), %r8, %rdi
+	addq %r8, %r12
+	adcq $0, %rdi
+	addq %rbp, %r12
+	adcq $0, %rdi
+	mulxq 312(%rsp), %r8, %rbp
+	addq %r8, %r14
+	adcq $0, %rbp
+	addq %rdi, %r14
+	adcq $0, %rbp
+	mulxq 344(%rsp), %r8, %rdi
+	addq %r8, %r13
+	adcq $0, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	movq %rax, %rdx
+	mulxq %r9, %r8, %rbp
+	addq %r8, %r12
+	adcq $0, %rbp
+	movq %r15, 296(%rsp)
+	mulxq 288(%rsp), %r8, %r15
+	addq %r8, %r14
+	adcq $0, %r15
+	addq %rbp, %r14
+	adcq $0, %r15
+	mulxq 312(%rsp), %r8, %rbp
+	addq %r8, %r13
+	adcq $0, %rbp
+	addq %r15, %r13
+	adcq $0, %rbp
+	mulxq 344(%rsp), %r8, %r15
+	addq %r8, %rdi
+	adcq $0, %r15
+	addq %rbp, %rdi
+	adcq $0, %r15
+	movq 416(%rsp), %r8
+	movq 424(%rsp), %rbp
+	xorq %rbp, %r8
+	movq 280(%rsp), %r11
+	xorq %rbp, %r11
+	movq 296(%rsp), %rbx
+	xorq %rbp, %rbx
+	xorq %rbp, %r12
+	xorq %rbp, %r14
+	xorq %rbp, %r13
+	xorq %rbp, %rdi
+	xorq %rbp, %r15
+	movq %rbp, %r10
+	addq %r10, %r10
+	adcq 304(%rsp), %r8
+	adcq 384(%rsp), %r11
+	adcq 392(%rsp), %rbx
+	adcq 368(%rsp), %r12
+	adcq 376(%rsp), %r14
+	adcq 408(%rsp), %r13
+	adcq 400(%rsp), %rdi
+	adcq 360(%rsp), %r15
+	adcq $0, %rbp
+	addq 352(%rsp), %r8
+	adcq 320(%rsp), %r11
+	adcq 328(%rsp), %rbx
+	adcq 264(%rsp), %r12
+	adcq 432(%rsp), %r14
+	adcq 440(%rsp), %r13
+	adcq 336(%rsp), %rdi
+	adcq 272(%rsp), %r15
+	adcq $0, %rbp
+	movq 376(%rsp), %rax
+	addq %r8, %rax
+	movq 408(%rsp), %r9
+	adcq %r11, %r9
+	movq 400(%rsp), %r10
+	adcq %rbx, %r10
+	movq 360(%rsp), %r8
+	adcq %r12, %r8
+	movq 352(%rsp), %r11
+	adcq %r14, %r11
+	movq 320(%rsp), %rbx
+	adcq %r13, %rbx
+	movq 328(%rsp), %r12
+	adcq %rdi, %r12
+	movq 264(%rsp), %r14
+	adcq %r15, %r14
+	movq 432(%rsp), %r13
+	adcq %rbp, %r13
+	movq 440(%rsp), %rdi
+	adcq $0, %rdi
+	movq 336(%rsp), %r15
+	adcq $0, %r15
+	movq 272(%rsp), %rbp
+	adcq $0, %rbp
+	movq %r15, 272(%rsp)
+	movq 0(%rsi), %r15
+	addq 64(%rsi), %r15
+	movq %r15, 128(%rsp)
+	movq 8(%rsi), %r15
+	adcq 72(%rsi), %r15
+	movq %r15, 136(%rsp)
+	movq 16(%rsi), %r15
+	adcq 80(%rsi), %r15
+	movq %r15, 144(%rsp)
+	movq 24(%rsi), %r15
+	adcq 88(%rsi), %r15
+	movq %r15, 152(%rsp)
+	movq 32(%rsi), %r15
+	adcq 96(%rsi), %r15
+	movq %r15, 160(%rsp)
+	movq 40(%rsi), %r15
+	adcq 104(%rsi), %r15
+	movq %r15, 168(%rsp)
+	movq 48(%rsi), %r15
+	adcq 112(%rsi), %r15
+	movq %r15, 176(%rsp)
+	movq 56(%rsi), %r15
+	adcq 120(%rsi), %r15
+	movq %r15, 184(%rsp)
+	movq 0(%rcx), %r15
+	addq 64(%rcx), %r15
+	movq %r15, 192(%rsp)
+	movq 8(%rcx), %r15
+	adcq 72(%rcx), %r15
+	movq %r15, 200(%rsp)
+	movq 16(%rcx), %r15
+	adcq 80(%rcx), %r15
+	movq %r15, 208(%rsp)
+	movq 24(%rcx), %r15
+	adcq 88(%rcx), %r15
+	movq %r15, 216(%rsp)
+	movq 32(%rcx), %r15
+	adcq 96(%rcx), %r15
+	movq %r15, 224(%rsp)
+	movq 40(%rcx), %r15
+	adcq 104(%rcx), %r15
+	movq %r15, 232(%rsp)
+	movq 48(%rcx), %r15
+	adcq 112(%rcx), %r15
+	movq %r15, 240(%rsp)
+	movq 56(%rcx), %r15
+	adcq 120(%rcx), %r15
+	movq %r15, 248(%rsp)
+	movq 0(%rsp), %r15
+	subq 304(%rsp), %r15
+	movq 8(%rsp), %rsi
+	sbbq 384(%rsp), %rsi
+	movq 16(%rsp), %rcx
+	sbbq 392(%rsp), %rcx
+	movq %rdi, 336(%rsp)
+	movq 24(%rsp), %rdi
+	sbbq 368(%rsp), %rdi
+	movq %r13, 440(%rsp)
+	movq 32(%rsp), %r13
+	sbbq %rax, %r13
+	movq %r14, 432(%rsp)
+	movq 40(%rsp), %r14
+	sbbq %r9, %r14
+	movq %r12, 264(%rsp)
+	movq 48(%rsp), %r12
+	sbbq %r10, %r12
+	movq %rbx, 328(%rsp)
+	movq 56(%rsp), %rbx
+	sbbq %r8, %rbx
+	movq %r10, 320(%rsp)
+	movq 64(%rsp), %r10
+	sbbq %r11, %r10
+	movq %r9, 352(%rsp)
+	movq 72(%rsp), %r9
+	sbbq 328(%rsp), %r9
+	movq %rax, 360(%rsp)
+	movq 80(%rsp), %rax
+	sbbq 264(%rsp), %rax
+	movq %rax, 400(%rsp)
+	movq 88(%rsp), %rax
+	sbbq 432(%rsp), %rax
+	movq %rax, 408(%rsp)
+	movq 96(%rsp), %rax
+	sbbq 440(%rsp), %rax
+	movq %rax, 376(%rsp)
+	movq 104(%rsp), %rax
+	sbbq 336(%rsp), %rax
+	movq %rax, 296(%rsp)
+	movq 112(%rsp), %rax
+	sbbq 272(%rsp), %rax
+	movq %rax, 280(%rsp)
+	movq 120(%rsp), %rax
+	sbbq %rbp, %rax
+	movq %rbp, 424(%rsp)
+	movq 304(%rsp), %rbp
+	addq 0(%rsp), %rbp
+	movq %rbp, 0(%rsp)
+	movq 384(%rsp), %rbp
+	adcq 8(%rsp), %rbp
+	movq %rbp, 8(%rsp)
+	movq 392(%rsp), %rbp
+	adcq 16(%rsp), %rbp
+	movq %rbp, 16(%rsp)
+	movq 368(%rsp), %rbp
+	adcq 24(%rsp), %rbp
+	movq %rbp, 24(%rsp)
+	movq 360(%rsp), %rbp
+	adcq 32(%rsp), %rbp
+	movq %rbp, 32(%rsp)
+	movq 352(%rsp), %rbp
+	adcq 40(%rsp), %rbp
+	movq %rbp, 40(%rsp)
+	movq 320(%rsp), %rbp
+	adcq 48(%rsp), %rbp
+	movq %rbp, 48(%rsp)
+	adcq 56(%rsp), %r8
+	movq %r8, 56(%rsp)
+	adcq 64(%rsp), %r11
+	movq %r11, 64(%rsp)
+	movq 328(%rsp), %rbp
+	adcq 72(%rsp), %rbp
+	movq %rbp, 72(%rsp)
+	movq 264(%rsp), %r8
+	adcq 80(%rsp), %r8
+	movq %r8, 80(%rsp)
+	movq 432(%rsp), %r11
+	adcq 88(%rsp), %r11
+	movq %r11, 88(%rsp)
+	movq 440(%rsp), %rbp
+	adcq 96(%rsp), %rbp
+	movq %rbp, 96(%rsp)
+	movq 336(%rsp), %r8
+	adcq 104(%rsp), %r8
+	movq %r8, 104(%rsp)
+	movq 272(%rsp), %r11
+	adcq 112(%rsp), %r11
+	movq %r11, 112(%rsp)
+	movq 424(%rsp), %rbp
+	adcq 120(%rsp), %rbp
+	movq %rbp, 120(%rsp)
+	addq FG_P503_MONT_X+0(%rip), %rbx
+	adcq $-1, %r10
+	adcq $-1, %r9
+	movq 400(%rsp), %r8
+	adcq $-1, %r8
+	movq 408(%rsp), %r11
+	adcq FG_P503_MONT_X+32(%rip), %r11
+	movq 376(%rsp), %rbp
+	adcq FG_P503_MONT_X+40(%rip), %rbp
+	movq %rbp, 376(%rsp)
+	movq 296(%rsp), %rbp
+	adcq FG_P503_MONT_X+48(%rip), %rbp
+	movq %rbp, 296(%rsp)
+	movq 280(%rsp), %rbp
+	adcq FG_P503_MONT_X+56(%rip), %rbp
+	adcq FG_P503_MONT_X+64(%rip), %rax
+	movq %r15, %rdx
+	movq %rax, 280(%rsp)
+	movq %rbp, 408(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
+	addq %rax, %rdi
+	adcq $0, %rbp
+	movq %r11, 400(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	addq %rax, %r13
+	adcq $0, %r11
+	addq %rbp, %r13
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
+	addq %rax, %r14
+	adcq $0, %rbp
+	addq %r11, %r14
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
+	addq %rax, %r12
+	adcq $0, %r11
+	addq %rbp, %r12
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbp
+	addq %rax, %rbx
+	adcq $0, %rbp
+	addq %r11, %rbx
+	adcq $0, %rbp
+	movq %rsi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
+	addq %rax, %r13
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rax
+	addq %r15, %r14
+	adcq $0, %rax
+	addq %r11, %r14
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r11
+	addq %r15, %r12
+	adcq $0, %r11
+	addq %rax, %r12
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rax
+	addq %r15, %rbx
+	adcq $0, %rax
+	addq %r11, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r11
+	addq %r15, %rbp
+	adcq $0, %r11
+	addq %rax, %rbp
+	adcq $0, %r11
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rax
+	addq %r15, %r14
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r15
+	addq %rsi, %r12
+	adcq $0, %r15
+	addq %rax, %r12
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rax
+	addq %rsi, %rbx
+	adcq $0, %rax
+	addq %r15, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r15
+	addq %rsi, %rbp
+	adcq $0, %r15
+	addq %rax, %rbp
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
+	addq %rsi, %r11
+	adcq $0, %rax
+	addq %r15, %r11
+	adcq $0, %rax
+	movq %rdi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r15
+	addq %rsi, %r12
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %rsi
+	addq %rcx, %rbx
+	adcq $0, %rsi
+	addq %r15, %rbx
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r15
+	addq %rcx, %rbp
+	adcq $0, %r15
+	addq %rsi, %rbp
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %rsi
+	addq %rcx, %r11
+	adcq $0, %rsi
+	addq %r15, %r11
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r15
+	addq %rcx, %rax
+	adcq $0, %r15
+	addq %rsi, %rax
+	adcq $0, %r15
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %rsi
+	addq %rcx, %rbx
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rcx
+	addq %rdi, %rbp
+	adcq $0, %rcx
+	addq %rsi, %rbp
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rsi
+	addq %rdi, %r11
+	adcq $0, %rsi
+	addq %rcx, %r11
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rcx
+	addq %rdi, %rax
+	adcq $0, %rcx
+	addq %rsi, %rax
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
+	addq %rdi, %r15
+	adcq $0, %rsi
+	addq %rcx, %r15
+	adcq $0, %rsi
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rcx
+	addq %rdi, %rbp
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
+	addq %r13, %r11
+	adcq $0, %rdi
+	addq %rcx, %r11
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rcx
+	addq %r13, %rax
+	adcq $0, %rcx
+	addq %rdi, %rax
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	addq %r13, %r15
+	adcq $0, %rdi
+	addq %rcx, %r15
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rcx
+	addq %r13, %rsi
+	adcq $0, %rcx
+	addq %rdi, %rsi
+	adcq $0, %rcx
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	addq %r13, %r11
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r13
+	addq %r14, %rax
+	adcq $0, %r13
+	addq %rdi, %rax
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
+	addq %r14, %r15
+	adcq $0, %rdi
+	addq %r13, %r15
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r13
+	addq %r14, %rsi
+	adcq $0, %r13
+	addq %rdi, %rsi
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rdi
+	addq %r14, %rcx
+	adcq $0, %rdi
+	addq %r13, %rcx
+	adcq $0, %rdi
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r13
+	addq %r14, %rax
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r14
+	addq %r12, %r15
+	adcq $0, %r14
+	addq %r13, %r15
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
+	addq %r12, %rsi
+	adcq $0, %r13
+	addq %r14, %rsi
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r14
+	addq %r12, %rcx
+	adcq $0, %r14
+	addq %r13, %rcx
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	addq %r14, %rdi
+	adcq $0, %r13
+	addq %r10, %rbp
+	adcq %r9, %r11
+	adcq %r8, %rax
+	adcq 400(%rsp), %r15
+	adcq 376(%rsp), %rsi
+	adcq 296(%rsp), %rcx
+	adcq 408(%rsp), %rdi
+	adcq 280(%rsp), %r13
+	movq %rbp, %r12
+	subq $-1, %r12
+	movq %r11, %r14
+	sbbq $-1, %r14
+	movq %rax, %rbx
+	sbbq $-1, %rbx
+	movq %r15, %r10
+	sbbq FG_P503_MONT_P+24(%rip), %r10
+	movq %rsi, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %rcx, %r8
+	sbbq FG_P503_MONT_P+40(%rip), %r8
+	movq %rdi, 280(%rsp)
+	movq 280(%rsp), %rdi
+	sbbq FG_P503_MONT_P+48(%rip), %rdi
+	movq %rcx, 408(%rsp)
+	movq %r13, %rcx
+	sbbq FG_P503_MONT_P+56(%rip), %rcx
+	cmovc %rbp, %r12
+	cmovc %r11, %r14
+	cmovc %rax, %rbx
+	cmovc %r15, %r10
+	cmovc %rsi, %r9
+	cmovc 408(%rsp), %r8
+	cmovc 280(%rsp), %rdi
+	cmovc %r13, %rcx
+	movq 256(%rsp), %rbp
+	movq %r12, 0(%rbp)
+	movq %r14, 8(%rbp)
+	movq %rbx, 16(%rbp)
+	movq %r10, 24(%rbp)
+	movq %r9, 32(%rbp)
+	movq %r8, 40(%rbp)
+	movq %rdi, 48(%rbp)
+	movq %rcx, 56(%rbp)
+	movq 128(%rsp), %r11
+	subq 160(%rsp), %r11
+	movq 136(%rsp), %rax
+	sbbq 168(%rsp), %rax
+	movq 144(%rsp), %r15
+	sbbq 176(%rsp), %r15
+	movq 152(%rsp), %rsi
+	sbbq 184(%rsp), %rsi
+	sbbq %r13, %r13
+	xorq %r13, %r11
+	xorq %r13, %rax
+	xorq %r13, %r15
+	xorq %r13, %rsi
+	subq %r13, %r11
+	sbbq %r13, %rax
+	sbbq %r13, %r15
+	sbbq %r13, %rsi
+	movq 224(%rsp), %r12
+	subq 192(%rsp), %r12
+	movq 232(%rsp), %r14
+	sbbq 200(%rsp), %r14
+	movq 240(%rsp), %rbx
+	sbbq 208(%rsp), %rbx
+	movq 248(%rsp), %r10
+	sbbq 216(%rsp), %r10
+	sbbq %r9, %r9
+	xorq %r9, %r12
+	xorq %r9, %r14
+	xorq %r9, %rbx
+	xorq %r9, %r10
+	subq %r9, %r12
+	sbbq %r9, %r14
+	sbbq %r9, %rbx
+	sbbq %r9, %r10
+	xorq %r9, %r13
+	movq 128(%rsp), %rdx
+	mulxq 192(%rsp), %r8, %rdi
+	mulxq 200(%rsp), %rcx, %r9
+	addq %rdi, %rcx
+	movq %rbp, 256(%rsp)
+	mulxq 208(%rsp), %rdi, %rbp
+	adcq %r9, %rdi
+	movq %r13, 280(%rsp)
+	mulxq 216(%rsp), %r9, %r13
+	adcq %rbp, %r9
+	adcq $0, %r13
+	movq 136(%rsp), %rdx
+	movq %r8, 408(%rsp)
+	mulxq 192(%rsp), %rbp, %r8
+	addq %rbp, %rcx
+	adcq $0, %r8
+	movq %r10, 296(%rsp)
+	mulxq 200(%rsp), %rbp, %r10
+	addq %rbp, %rdi
+	adcq $0, %r10
+	addq %r8, %rdi
+	adcq $0, %r10
+	mulxq 208(%rsp), %rbp, %r8
+	addq %rbp, %r9
+	adcq $0, %r8
+	addq %r10, %r9
+	adcq $0, %r8
+	mulxq 216(%rsp), %rbp, %r10
+	addq %rbp, %r13
+	adcq $0, %r10
+	addq %r8, %r13
+	adcq $0, %r10
+	movq 144(%rsp), %rdx
+	mulxq 192(%rsp), %rbp, %r8
+	addq %rbp, %rdi
+	adcq $0, %r8
+	movq %rcx, 376(%rsp)
+	mulxq 200(%rsp), %rbp, %rcx
+	addq %rbp, %r9
+	adcq $0, %rcx
+	addq %r8, %r9
+	adcq $0, %rcx
+	mulxq 208(%rsp), %rbp, %r8
+	addq %rbp, %r13
+	adcq $0, %r8
+	addq %rcx, %r13
+	adcq $0, %r8
+	mulxq 216(%rsp), %rbp, %rcx
+	addq %rbp, %r10
+	adcq $0, %rcx
+	addq %r8, %r10
+	adcq $0, %rcx
+	movq 152(%rsp), %rdx
+	mulxq 192(%rsp), %rbp, %r8
+	addq %rbp, %r9
+	adcq $0, %r8
+	movq %rdi, 400(%rsp)
+	mulxq 200(%rsp), %rbp, %rdi
+	addq %rbp, %r13
+	adcq $0, %rdi
+	addq %r8, %r13
+	adcq $0, %rdi
+	mulxq 208(%rsp), %rbp, %r8
+	addq %rbp, %r10
+	adcq $0, %r8
+	addq %rdi, %r10
+	adcq $0, %r8
+	mulxq 216(%rsp), %rbp, %rdi
+	addq %rbp, %rcx
+	adcq $0, %rdi
+	addq %r8, %rcx
+	adcq $0, %rdi
+	movq 160(%rsp), %rdx
+	mulxq 224(%rsp), %rbp, %r8
+	movq %rcx, 424(%rsp)
+	movq %r10, 272(%rsp)
+	mulxq 232(%rsp), %rcx, %r10
+	addq %r8, %rcx
+	movq %r13, 336(%rsp)
+	mulxq 240(%rsp), %r8, %r13
+	adcq %r10, %r8
+	movq %r9, 440(%rsp)
+	mulxq 248(%rsp), %r10, %r9
+	adcq %r13, %r10
+	adcq $0, %r9
+	movq 168(%rsp), %rdx
+	movq %rbp, 432(%rsp)
+	mulxq 224(%rsp), %r13, %rbp
+	addq %r13, %rcx
+	adcq $0, %rbp
+	movq %rdi, 264(%rsp)
+	mulxq 232(%rsp), %r13, %rdi
+	addq %r13, %r8
+	adcq $0, %rdi
+	addq %rbp, %r8
+	adcq $0, %rdi
+	mulxq 240(%rsp), %r13, %rbp
+	addq %r13, %r10
+	adcq $0, %rbp
+	addq %rdi, %r10
+	adcq $0, %rbp
+	mulxq 248(%rsp), %r13, %rdi
+	addq %r13, %r9
+	adcq $0, %rdi
+	addq %rbp, %r9
+	adcq $0, %rdi
+	movq 176(%rsp), %rdx
+	mulxq 224(%rsp), %r13, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	movq %rcx, 328(%rsp)
+	mulxq 232(%rsp), %r13, %rcx
+	addq %r13, %r10
+	adcq $0, %rcx
+	addq %rbp, %r10
+	adcq $0, %rcx
+	mulxq 240(%rsp), %r13, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	addq %rcx, %r9
+	adcq $0, %rbp
+	mulxq 248(%rsp), %r13, %rcx
+	addq %r13, %rdi
+	adcq $0, %rcx
+	addq %rbp, %rdi
+	adcq $0, %rcx
+	movq 184(%rsp), %rdx
+	mulxq 224(%rsp), %r13, %rbp
+	addq %r13, %r10
+	adcq $0, %rbp
+	movq %r8, 320(%rsp)
+	mulxq 232(%rsp), %r13, %r8
+	addq %r13, %r9
+	adcq $0, %r8
+	addq %rbp, %r9
+	adcq $0, %r8
+	mulxq 240(%rsp), %r13, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %r8, %rdi
+	adcq $0, %rbp
+	mulxq 248(%rsp), %r13, %r8
+	addq %r13, %rcx
+	adcq $0, %r8
+	addq %rbp, %rcx
+	adcq $0, %r8
+	movq %r11, %rdx
+	mulxq %r12, %r13, %rbp
+	movq %rcx, 352(%rsp)
+	movq %rdi, 360(%rsp)
+	mulxq %r14, %rcx, %rdi
+	addq %rbp, %rcx
+	movq %r9, 368(%rsp)
+	mulxq %rbx, %rbp, %r9
+	adcq %rdi, %rbp
+	movq %r10, 392(%rsp)
+	mulxq 296(%rsp), %rdi, %r10
+	adcq %r9, %rdi
+	adcq $0, %r10
+	movq %rax, %rdx
+	movq %r13, 384(%rsp)
+	mulxq %r12, %r9, %r13
+	addq %r9, %rcx
+	adcq $0, %r13
+	movq %r8, 304(%rsp)
+	mulxq %r14, %r9, %r8
+	addq %r9, %rbp
+	adcq $0, %r8
+	addq %r13, %rbp
+	adcq $0, %r8
+	mulxq %rbx, %r9, %r13
+	addq %r9, %rdi
+	adcq $0, %r13
+	addq %r8, %rdi
+	adcq $0, %r13
+	mulxq 296(%rsp), %r9, %r8
+	addq %r9, %r10
+	adcq $0, %r8
+	addq %r13, %r10
+	adcq $0, %r8
+	movq %r15, %rdx
+	mulxq %r12, %r9, %r13
+	addq %r9, %rbp
+	adcq $0, %r13
+	movq %rcx, 416(%rsp)
+	mulxq %r14, %r9, %rcx
+	addq %r9, %rdi
+	adcq $0, %rcx
+	addq %r13, %rdi
+	adcq $0, %rcx
+	mulxq %rbx, %r9, %r13
+	addq %r9, %r10
+	adcq $0, %r13
+	addq %rcx, %r10
+	adcq $0, %r13
+	mulxq 296(%rsp), %r9, %rcx
+	addq %r9, %r8
+	adcq $0, %rcx
+	addq %r13, %r8
+	adcq $0, %rcx
+	movq %rsi, %rdx
+	mulxq %r12, %r9, %r13
+	addq %r9, %rdi
+	adcq $0, %r13
+	movq %rbp, 344(%rsp)
+	mulxq %r14, %r9, %rbp
+	addq %r9, %r10
+	adcq $0, %rbp
+	addq %r13, %r10
+	adcq $0, %rbp
+	mulxq %rbx, %r9, %r13
+	addq %r9, %r8
+	adcq $0, %r13
+	addq %rbp, %r8
+	adcq $0, %r13
+	mulxq 296(%rsp), %r9, %rbp
+	addq %r9, %rcx
+	adcq $0, %rbp
+	addq %r13, %rcx
+	adcq $0, %rbp
+	movq 384(%rsp), %r9
+	movq 280(%rsp), %r13
+	xorq %r13, %r9
+	movq 416(%rsp), %r11
+	xorq %r13, %r11
+	movq 344(%rsp), %rax
+	xorq %r13, %rax
+	xorq %r13, %rdi
+	xorq %r13, %r10
+	xorq %r13, %r8
+	xorq %r13, %rcx
+	xorq %r13, %rbp
+	movq %r13, %r15
+	addq %r15, %r15
+	adcq 408(%rsp), %r9
+	adcq 376(%rsp), %r11
+	adcq 400(%rsp), %rax
+	adcq 440(%rsp), %rdi
+	adcq 336(%rsp), %r10
+	adcq 272(%rsp), %r8
+	adcq 424(%rsp), %rcx
+	adcq 264(%rsp), %rbp
+	adcq $0, %r13
+	addq 432(%rsp), %r9
+	adcq 328(%rsp), %r11
+	adcq 320(%rsp), %rax
+	adcq 392(%rsp), %rdi
+	adcq 368(%rsp), %r10
+	adcq 360(%rsp), %r8
+	adcq 352(%rsp), %rcx
+	adcq 304(%rsp), %rbp
+	adcq $0, %r13
+	movq 336(%rsp), %rsi
+	addq %r9, %rsi
+	movq 272(%rsp), %r12
+	adcq %r11, %r12
+	movq 424(%rsp), %r14
+	adcq %rax, %r14
+	movq 264(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq 432(%rsp), %r15
+	adcq %r10, %r15
+	movq 328(%rsp), %r9
+	adcq %r8, %r9
+	movq 320(%rsp), %r11
+	adcq %rcx, %r11
+	movq 392(%rsp), %rax
+	adcq %rbp, %rax
+	movq 368(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 360(%rsp), %r10
+	adcq $0, %r10
+	movq 352(%rsp), %r8
+	adcq $0, %r8
+	movq 304(%rsp), %rcx
+	adcq $0, %rcx
+	movq 408(%rsp), %rbp
+	subq 0(%rsp), %rbp
+	movq 376(%rsp), %r13
+	sbbq 8(%rsp), %r13
+	movq %r8, 376(%rsp)
+	movq 400(%rsp), %r8
+	sbbq 16(%rsp), %r8
+	movq %r10, 400(%rsp)
+	movq 440(%rsp), %r10
+	sbbq 24(%rsp), %r10
+	sbbq 32(%rsp), %rsi
+	sbbq 40(%rsp), %r12
+	sbbq 48(%rsp), %r14
+	sbbq 56(%rsp), %rbx
+	sbbq 64(%rsp), %r15
+	sbbq 72(%rsp), %r9
+	sbbq 80(%rsp), %r11
+	sbbq 88(%rsp), %rax
+	sbbq 96(%rsp), %rdi
+	movq %rdi, 440(%rsp)
+	movq 400(%rsp), %rdi
+	sbbq 104(%rsp), %rdi
+	movq %rdi, 400(%rsp)
+	movq 376(%rsp), %rdi
+	sbbq 112(%rsp), %rdi
+	sbbq 120(%rsp), %rcx
+	movq %rdi, 376(%rsp)
+	movq %rax, 408(%rsp)
+	movq 256(%rsp), %rax
+	leaq 64(%rax), %rdi
+	movq %rbp, %rdx
+	movq %rax, 256(%rsp)
+	movq %rdi, 304(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
+	addq %rax, %r10
+	adcq $0, %rdi
+	movq %r11, 352(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	addq %rax, %rsi
+	adcq $0, %r11
+	addq %rdi, %rsi
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
+	addq %rax, %r12
+	adcq $0, %rdi
+	addq %r11, %r12
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
+	addq %rax, %r14
+	adcq $0, %r11
+	addq %rdi, %r14
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rdi
+	addq %rax, %rbx
+	adcq $0, %rdi
+	addq %r11, %rbx
+	adcq $0, %rdi
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
+	addq %rax, %rsi
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rax
+	addq %rbp, %r12
+	adcq $0, %rax
+	addq %r11, %r12
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r11
+	addq %rbp, %r14
+	adcq $0, %r11
+	addq %rax, %r14
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	addq %r11, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
+	addq %rbp, %rdi
+	adcq $0, %r11
+	addq %rax, %rdi
+	adcq $0, %r11
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rax
+	addq %rbp, %r12
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	addq %rax, %r14
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
+	addq %r13, %rbx
+	adcq $0, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %rax, %rdi
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
+	addq %r13, %r11
+	adcq $0, %rax
+	addq %rbp, %r11
+	adcq $0, %rax
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r13
+	addq %r8, %rbx
+	adcq $0, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbp
+	addq %r8, %rdi
+	adcq $0, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r13
+	addq %r8, %r11
+	adcq $0, %r13
+	addq %rbp, %r11
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbp
+	addq %r8, %rax
+	adcq $0, %rbp
+	addq %r13, %rax
+	adcq $0, %rbp
+	movq %rsi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r13
+	addq %r8, %rbx
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r8
+	addq %r10, %rdi
+	adcq $0, %r8
+	addq %r13, %rdi
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r13
+	addq %r10, %r11
+	adcq $0, %r13
+	addq %r8, %r11
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r8
+	addq %r10, %rax
+	adcq $0, %r8
+	addq %r13, %rax
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
+	addq %r10, %rbp
+	adcq $0, %r13
+	addq %r8, %rbp
+	adcq $0, %r13
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r8
+	addq %r10, %rdi
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r10
+	addq %rsi, %r11
+	adcq $0, %r10
+	addq %r8, %r11
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r8
+	addq %rsi, %rax
+	adcq $0, %r8
+	addq %r10, %rax
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r10
+	addq %rsi, %rbp
+	adcq $0, %r10
+	addq %r8, %rbp
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
+	addq %rsi, %r13
+	adcq $0, %r8
+	addq %r10, %r13
+	adcq $0, %r8
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r10
+	addq %rsi, %r11
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rsi
+	addq %r12, %rax
+	adcq $0, %rsi
+	addq %r10, %rax
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r10
+	addq %r12, %rbp
+	adcq $0, %r10
+	addq %rsi, %rbp
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rsi
+	addq %r12, %r13
+	adcq $0, %rsi
+	addq %r10, %r13
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r10
+	addq %r12, %r8
+	adcq $0, %r10
+	addq %rsi, %r8
+	adcq $0, %r10
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rsi
+	addq %r12, %rax
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	addq %rsi, %rbp
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rsi
+	addq %r14, %r13
+	adcq $0, %rsi
+	addq %r12, %r13
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r12
+	addq %r14, %r8
+	adcq $0, %r12
+	addq %rsi, %r8
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rsi
+	addq %r14, %r10
+	adcq $0, %rsi
+	addq %r12, %r10
+	adcq $0, %rsi
+	addq %r15, %rdi
+	adcq %r9, %r11
+	adcq 352(%rsp), %rax
+	adcq 408(%rsp), %rbp
+	adcq 440(%rsp), %r13
+	adcq 400(%rsp), %r8
+	adcq 376(%rsp), %r10
+	adcq %rcx, %rsi
+	movq %rdi, %r14
+	subq $-1, %r14
+	movq %r11, %r12
+	sbbq $-1, %r12
+	movq %rax, %rbx
+	sbbq $-1, %rbx
+	movq %rbp, %r15
+	sbbq FG_P503_MONT_P+24(%rip), %r15
+	movq %r13, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %r8, %rcx
+	sbbq FG_P503_MONT_P+40(%rip), %rcx
+	movq %r10, 376(%rsp)
+	movq 376(%rsp), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	movq %r8, 400(%rsp)
+	movq %rsi, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %rdi, %r14
+	cmovc %r11, %r12
+	cmovc %rax, %rbx
+	cmovc %rbp, %r15
+	cmovc %r13, %r9
+	cmovc 400(%rsp), %rcx
+	cmovc 376(%rsp), %r10
+	cmovc %rsi, %r8
+	movq 304(%rsp), %rdi
+	movq %r14, 0(%rdi)
+	movq %r12, 8(%rdi)
+	movq %rbx, 16(%rdi)
+	movq %r15, 24(%rdi)
+	movq %r9, 32(%rdi)
+	movq %rcx, 40(%rdi)
+	movq %r10, 48(%rdi)
+	movq %r8, 56(%rdi)
+	addq $448, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_fp2_mul_bmi2, .-fg_p503_fp2_mul_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
 .globl _fg_p503_mul_wide_adx
 .p2align 4, 0x90
 _fg_p503_mul_wide_adx:

@@ -187,8 +187,12 @@ void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LI
 #define FG_P751_REDC_BMI2_P06 190
 #define FG_P751_REDC_ADX_MULTS 84
 #define FG_P751_REDC_ADX_P06 214
+#define FG_P751_FP2_MUL_BMI2_MULTS 492
+#define FG_P751_FP2_MUL_BMI2_P06 1215
 #define FG_P751_FP2_MUL_ADX_MULTS 600
 #define FG_P751_FP2_MUL_ADX_P06 1326
+#define FG_P751_FP2_SQR_BMI2_MULTS 384
+#define FG_P751_FP2_SQR_BMI2_P06 912
 #define FG_P751_FP2_SQR_ADX_MULTS 456
 #define FG_P751_FP2_SQR_ADX_P06 980
 #else
@@ -245,6 +249,11 @@ void fg_p751_fp2_mul_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp
 #if FG_P751_HAVE_FP2_MUL_ADX
 void fg_p751_fp2_mul_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
 #endif
+/* Likewise at the bmi2 level, from that level's products and reductions. */
+#define FG_P751_HAVE_FP2_MUL_BMI2 FG_P751_HAVE_ASM
+#if FG_P751_HAVE_FP2_MUL_BMI2
+void fg_p751_fp2_mul_bmi2(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
+#endif
 /* The kernel fg_p751_fp2_sqr runs at the ifma level, likewise (two products in
  * radix 2^52: (a0 + a1)(a0 + p - a1) and a0 (2 a1)). */
 #define FG_P751_HAVE_FP2_SQR_IFMA FG_P751_HAVE_ASM
@@ -252,12 +261,17 @@ void fg_p751_fp2_mul_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2
 void fg_p751_fp2_sqr_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #endif
 /* The kernel fg_p751_fp2_sqr runs at the adx level (and at ifma where that level has
- * no IFMA sqr): the complex squaring's two fused Montgomery products in one
+ * no IFMA sqr): the complex squaring's two Montgomery products in one
  * function, its operands formed on the stack (gen/fg/x86_64_mont.py); any
  * aliasing of r and a; for tests and benchmarks. */
 #define FG_P751_HAVE_FP2_SQR_ADX FG_P751_HAVE_ASM
 #if FG_P751_HAVE_FP2_SQR_ADX
 void fg_p751_fp2_sqr_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a);
+#endif
+/* Likewise at the bmi2 level, from that level's products and reductions. */
+#define FG_P751_HAVE_FP2_SQR_BMI2 FG_P751_HAVE_ASM
+#if FG_P751_HAVE_FP2_SQR_BMI2
+void fg_p751_fp2_sqr_bmi2(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #endif
 /* r = a^2: complex squaring, two Fp multiplications of unreduced operands. */
 void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a);

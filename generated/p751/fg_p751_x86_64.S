@@ -9201,6 +9201,5142 @@ popq %r15
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_fp2_sqr_bmi2
+.p2align 4, 0x90
+_fg_p751_fp2_sqr_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_fp2_sqr_bmi2
+.type fg_p751_fp2_sqr_bmi2, @function
+fg_p751_fp2_sqr_bmi2:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $608, %rsp
+	movq 0(%rsi), %rcx
+	addq %rcx, %rcx
+	movq %rcx, 192(%rsp)
+	movq 8(%rsi), %r8
+	adcq %r8, %r8
+	movq %r8, 200(%rsp)
+	movq 16(%rsi), %r9
+	adcq %r9, %r9
+	movq %r9, 208(%rsp)
+	movq 24(%rsi), %r10
+	adcq %r10, %r10
+	movq %r10, 216(%rsp)
+	movq 32(%rsi), %r11
+	adcq %r11, %r11
+	movq %r11, 224(%rsp)
+	movq 40(%rsi), %rax
+	adcq %rax, %rax
+	movq %rax, 232(%rsp)
+	movq 48(%rsi), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 240(%rsp)
+	movq 56(%rsi), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 248(%rsp)
+	movq 64(%rsi), %r12
+	adcq %r12, %r12
+	movq %r12, 256(%rsp)
+	movq 72(%rsi), %r13
+	adcq %r13, %r13
+	movq %r13, 264(%rsp)
+	movq 80(%rsi), %r14
+	adcq %r14, %r14
+	movq %r14, 272(%rsp)
+	movq 88(%rsi), %r15
+	adcq %r15, %r15
+	movq %r15, 280(%rsp)
+	movq 0(%rsi), %rcx
+	addq 96(%rsi), %rcx
+	movq %rcx, 0(%rsp)
+	movq 8(%rsi), %r8
+	adcq 104(%rsi), %r8
+	movq %r8, 8(%rsp)
+	movq 16(%rsi), %r9
+	adcq 112(%rsi), %r9
+	movq %r9, 16(%rsp)
+	movq 24(%rsi), %r10
+	adcq 120(%rsi), %r10
+	movq %r10, 24(%rsp)
+	movq 32(%rsi), %r11
+	adcq 128(%rsi), %r11
+	movq %r11, 32(%rsp)
+	movq 40(%rsi), %rax
+	adcq 136(%rsi), %rax
+	movq %rax, 40(%rsp)
+	movq 48(%rsi), %rbx
+	adcq 144(%rsi), %rbx
+	movq %rbx, 48(%rsp)
+	movq 56(%rsi), %rbp
+	adcq 152(%rsi), %rbp
+	movq %rbp, 56(%rsp)
+	movq 64(%rsi), %r12
+	adcq 160(%rsi), %r12
+	movq %r12, 64(%rsp)
+	movq 72(%rsi), %r13
+	adcq 168(%rsi), %r13
+	movq %r13, 72(%rsp)
+	movq 80(%rsi), %r14
+	adcq 176(%rsi), %r14
+	movq %r14, 80(%rsp)
+	movq 88(%rsi), %r15
+	adcq 184(%rsi), %r15
+	movq %r15, 88(%rsp)
+	movq 0(%rsi), %rcx
+	subq 96(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 104(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 112(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 120(%rsi), %r10
+	movq 32(%rsi), %r11
+	sbbq 128(%rsi), %r11
+	movq 40(%rsi), %rax
+	sbbq 136(%rsi), %rax
+	movq 48(%rsi), %rbx
+	sbbq 144(%rsi), %rbx
+	movq 56(%rsi), %rbp
+	sbbq 152(%rsi), %rbp
+	movq 64(%rsi), %r12
+	sbbq 160(%rsi), %r12
+	movq 72(%rsi), %r13
+	sbbq 168(%rsi), %r13
+	movq 80(%rsi), %r14
+	sbbq 176(%rsi), %r14
+	movq 88(%rsi), %r15
+	sbbq 184(%rsi), %r15
+	addq $-1, %rcx
+	movq %rcx, 96(%rsp)
+	adcq $-1, %r8
+	movq %r8, 104(%rsp)
+	adcq $-1, %r9
+	movq %r9, 112(%rsp)
+	adcq $-1, %r10
+	movq %r10, 120(%rsp)
+	adcq $-1, %r11
+	movq %r11, 128(%rsp)
+	adcq FG_P751_MONT_P+40(%rip), %rax
+	movq %rax, 136(%rsp)
+	adcq FG_P751_MONT_P+48(%rip), %rbx
+	movq %rbx, 144(%rsp)
+	adcq FG_P751_MONT_P+56(%rip), %rbp
+	movq %rbp, 152(%rsp)
+	adcq FG_P751_MONT_P+64(%rip), %r12
+	movq %r12, 160(%rsp)
+	adcq FG_P751_MONT_P+72(%rip), %r13
+	movq %r13, 168(%rsp)
+	adcq FG_P751_MONT_P+80(%rip), %r14
+	movq %r14, 176(%rsp)
+	adcq FG_P751_MONT_P+88(%rip), %r15
+	movq %r15, 184(%rsp)
+	leaq 96(%rdi), %rcx
+	movq 192(%rsp), %r8
+	subq 240(%rsp), %r8
+	movq 200(%rsp), %r9
+	sbbq 248(%rsp), %r9
+	movq 208(%rsp), %r10
+	sbbq 256(%rsp), %r10
+	movq 216(%rsp), %r11
+	sbbq 264(%rsp), %r11
+	movq 224(%rsp), %rax
+	sbbq 272(%rsp), %rax
+	movq 232(%rsp), %rbx
+	sbbq 280(%rsp), %rbx
+	sbbq %rbp, %rbp
+	xorq %rbp, %r8
+	xorq %rbp, %r9
+	xorq %rbp, %r10
+	xorq %rbp, %r11
+	xorq %rbp, %rax
+	xorq %rbp, %rbx
+	subq %rbp, %r8
+	sbbq %rbp, %r9
+	sbbq %rbp, %r10
+	sbbq %rbp, %r11
+	sbbq %rbp, %rax
+	sbbq %rbp, %rbx
+	movq 144(%rsi), %r12
+	subq 96(%rsi), %r12
+	movq 152(%rsi), %r13
+	sbbq 104(%rsi), %r13
+	movq 160(%rsi), %r14
+	sbbq 112(%rsi), %r14
+	movq 168(%rsi), %r15
+	sbbq 120(%rsi), %r15
+	movq %rdi, 288(%rsp)
+	movq 176(%rsi), %rdi
+	sbbq 128(%rsi), %rdi
+	movq %rcx, 296(%rsp)
+	movq 184(%rsi), %rcx
+	sbbq 136(%rsi), %rcx
+	movq %rcx, 304(%rsp)
+	sbbq %rcx, %rcx
+	xorq %rcx, %r12
+	xorq %rcx, %r13
+	xorq %rcx, %r14
+	xorq %rcx, %r15
+	xorq %rcx, %rdi
+	movq %rcx, 312(%rsp)
+	movq 304(%rsp), %rcx
+	movq %rdi, 304(%rsp)
+	movq 312(%rsp), %rdi
+	xorq %rdi, %rcx
+	subq %rdi, %r12
+	sbbq %rdi, %r13
+	sbbq %rdi, %r14
+	sbbq %rdi, %r15
+	movq %rdi, 312(%rsp)
+	movq 304(%rsp), %rdi
+	movq %r15, 304(%rsp)
+	movq 312(%rsp), %r15
+	sbbq %r15, %rdi
+	sbbq %r15, %rcx
+	xorq %r15, %rbp
+	movq 192(%rsp), %rdx
+	movq %rbp, 312(%rsp)
+	mulxq 96(%rsi), %r15, %rbp
+	movq %rcx, 320(%rsp)
+	movq %rdi, 328(%rsp)
+	mulxq 104(%rsi), %rcx, %rdi
+	addq %rbp, %rcx
+	movq %r14, 336(%rsp)
+	mulxq 112(%rsi), %rbp, %r14
+	adcq %rdi, %rbp
+	movq %r13, 344(%rsp)
+	mulxq 120(%rsi), %rdi, %r13
+	adcq %r14, %rdi
+	movq %r12, 352(%rsp)
+	mulxq 128(%rsi), %r14, %r12
+	adcq %r13, %r14
+	movq %rbx, 360(%rsp)
+	mulxq 136(%rsi), %r13, %rbx
+	adcq %r12, %r13
+	adcq $0, %rbx
+	movq 200(%rsp), %rdx
+	movq %r15, 368(%rsp)
+	mulxq 104(%rsi), %r12, %r15
+	addq %r12, %rbp
+	adcq %r15, %rdi
+	mulxq 120(%rsi), %r12, %r15
+	adcq %r12, %r14
+	adcq %r15, %r13
+	mulxq 136(%rsi), %r12, %r15
+	adcq %r12, %rbx
+	adcq $0, %r15
+	movq %rax, 376(%rsp)
+	mulxq 96(%rsi), %r12, %rax
+	addq %r12, %rcx
+	adcq %rax, %rbp
+	mulxq 112(%rsi), %r12, %rax
+	adcq %r12, %rdi
+	adcq %rax, %r14
+	mulxq 128(%rsi), %r12, %rax
+	adcq %r12, %r13
+	adcq %rax, %rbx
+	adcq $0, %r15
+	movq 208(%rsp), %rdx
+	mulxq 104(%rsi), %r12, %rax
+	addq %r12, %rdi
+	adcq %rax, %r14
+	mulxq 120(%rsi), %r12, %rax
+	adcq %r12, %r13
+	adcq %rax, %rbx
+	mulxq 136(%rsi), %r12, %rax
+	adcq %r12, %r15
+	adcq $0, %rax
+	movq %rcx, 384(%rsp)
+	mulxq 96(%rsi), %r12, %rcx
+	addq %r12, %rbp
+	adcq %rcx, %rdi
+	mulxq 112(%rsi), %r12, %rcx
+	adcq %r12, %r14
+	adcq %rcx, %r13
+	mulxq 128(%rsi), %r12, %rcx
+	adcq %r12, %rbx
+	adcq %rcx, %r15
+	adcq $0, %rax
+	movq 216(%rsp), %rdx
+	mulxq 104(%rsi), %r12, %rcx
+	addq %r12, %r14
+	adcq %rcx, %r13
+	mulxq 120(%rsi), %r12, %rcx
+	adcq %r12, %rbx
+	adcq %rcx, %r15
+	mulxq 136(%rsi), %r12, %rcx
+	adcq %r12, %rax
+	adcq $0, %rcx
+	movq %rbp, 392(%rsp)
+	mulxq 96(%rsi), %r12, %rbp
+	addq %r12, %rdi
+	adcq %rbp, %r14
+	mulxq 112(%rsi), %r12, %rbp
+	adcq %r12, %r13
+	adcq %rbp, %rbx
+	mulxq 128(%rsi), %r12, %rbp
+	adcq %r12, %r15
+	adcq %rbp, %rax
+	adcq $0, %rcx
+	movq 224(%rsp), %rdx
+	mulxq 104(%rsi), %r12, %rbp
+	addq %r12, %r13
+	adcq %rbp, %rbx
+	mulxq 120(%rsi), %r12, %rbp
+	adcq %r12, %r15
+	adcq %rbp, %rax
+	mulxq 136(%rsi), %r12, %rbp
+	adcq %r12, %rcx
+	adcq $0, %rbp
+	movq %rdi, 400(%rsp)
+	mulxq 96(%rsi), %r12, %rdi
+	addq %r12, %r14
+	adcq %rdi, %r13
+	mulxq 112(%rsi), %r12, %rdi
+	adcq %r12, %rbx
+	adcq %rdi, %r15
+	mulxq 128(%rsi), %r12, %rdi
+	adcq %r12, %rax
+	adcq %rdi, %rcx
+	adcq $0, %rbp
+	movq 232(%rsp), %rdx
+	mulxq 104(%rsi), %r12, %rdi
+	addq %r12, %rbx
+	adcq %rdi, %r15
+	mulxq 120(%rsi), %r12, %rdi
+	adcq %r12, %rax
+	adcq %rdi, %rcx
+	mulxq 136(%rsi), %r12, %rdi
+	adcq %r12, %rbp
+	adcq $0, %rdi
+	movq %r14, 408(%rsp)
+	mulxq 96(%rsi), %r12, %r14
+	addq %r12, %r13
+	adcq %r14, %rbx
+	mulxq 112(%rsi), %r12, %r14
+	adcq %r12, %r15
+	adcq %r14, %rax
+	mulxq 128(%rsi), %r12, %r14
+	adcq %r12, %rcx
+	adcq %r14, %rbp
+	adcq $0, %rdi
+	movq 240(%rsp), %rdx
+	mulxq 144(%rsi), %r12, %r14
+	movq %rbp, 416(%rsp)
+	movq %rcx, 424(%rsp)
+	mulxq 152(%rsi), %rbp, %rcx
+	addq %r14, %rbp
+	movq %rax, 432(%rsp)
+	mulxq 160(%rsi), %r14, %rax
+	adcq %rcx, %r14
+	movq %r15, 440(%rsp)
+	mulxq 168(%rsi), %rcx, %r15
+	adcq %rax, %rcx
+	movq %rbx, 448(%rsp)
+	mulxq 176(%rsi), %rax, %rbx
+	adcq %r15, %rax
+	movq %r13, 456(%rsp)
+	mulxq 184(%rsi), %r15, %r13
+	adcq %rbx, %r15
+	adcq $0, %r13
+	movq 248(%rsp), %rdx
+	movq %r12, 464(%rsp)
+	mulxq 152(%rsi), %rbx, %r12
+	addq %rbx, %r14
+	adcq %r12, %rcx
+	mulxq 168(%rsi), %rbx, %r12
+	adcq %rbx, %rax
+	adcq %r12, %r15
+	mulxq 184(%rsi), %rbx, %r12
+	adcq %rbx, %r13
+	adcq $0, %r12
+	movq %rdi, 472(%rsp)
+	mulxq 144(%rsi), %rbx, %rdi
+	addq %rbx, %rbp
+	adcq %rdi, %r14
+	mulxq 160(%rsi), %rbx, %rdi
+	adcq %rbx, %rcx
+	adcq %rdi, %rax
+	mulxq 176(%rsi), %rbx, %rdi
+	adcq %rbx, %r15
+	adcq %rdi, %r13
+	adcq $0, %r12
+	movq 256(%rsp), %rdx
+	mulxq 152(%rsi), %rbx, %rdi
+	addq %rbx, %rcx
+	adcq %rdi, %rax
+	mulxq 168(%rsi), %rbx, %rdi
+	adcq %rbx, %r15
+	adcq %rdi, %r13
+	mulxq 184(%rsi), %rbx, %rdi
+	adcq %rbx, %r12
+	adcq $0, %rdi
+	movq %rbp, 480(%rsp)
+	mulxq 144(%rsi), %rbx, %rbp
+	addq %rbx, %r14
+	adcq %rbp, %rcx
+	mulxq 160(%rsi), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq %rbp, %r15
+	mulxq 176(%rsi), %rbx, %rbp
+	adcq %rbx, %r13
+	adcq %rbp, %r12
+	adcq $0, %rdi
+	movq 264(%rsp), %rdx
+	mulxq 152(%rsi), %rbx, %rbp
+	addq %rbx, %rax
+	adcq %rbp, %r15
+	mulxq 168(%rsi), %rbx, %rbp
+	adcq %rbx, %r13
+	adcq %rbp, %r12
+	mulxq 184(%rsi), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq $0, %rbp
+	movq %r14, 488(%rsp)
+	mulxq 144(%rsi), %rbx, %r14
+	addq %rbx, %rcx
+	adcq %r14, %rax
+	mulxq 160(%rsi), %rbx, %r14
+	adcq %rbx, %r15
+	adcq %r14, %r13
+	mulxq 176(%rsi), %rbx, %r14
+	adcq %rbx, %r12
+	adcq %r14, %rdi
+	adcq $0, %rbp
+	movq 272(%rsp), %rdx
+	mulxq 152(%rsi), %rbx, %r14
+	addq %rbx, %r15
+	adcq %r14, %r13
+	mulxq 168(%rsi), %rbx, %r14
+	adcq %rbx, %r12
+	adcq %r14, %rdi
+	mulxq 184(%rsi), %rbx, %r14
+	adcq %rbx, %rbp
+	adcq $0, %r14
+	movq %rcx, 496(%rsp)
+	mulxq 144(%rsi), %rbx, %rcx
+	addq %rbx, %rax
+	adcq %rcx, %r15
+	mulxq 160(%rsi), %rbx, %rcx
+	adcq %rbx, %r13
+	adcq %rcx, %r12
+	mulxq 176(%rsi), %rbx, %rcx
+	adcq %rbx, %rdi
+	adcq %rcx, %rbp
+	adcq $0, %r14
+	movq 280(%rsp), %rdx
+	mulxq 152(%rsi), %rbx, %rcx
+	addq %rbx, %r13
+	adcq %rcx, %r12
+	mulxq 168(%rsi), %rbx, %rcx
+	adcq %rbx, %rdi
+	adcq %rcx, %rbp
+	mulxq 184(%rsi), %rbx, %rcx
+	adcq %rbx, %r14
+	adcq $0, %rcx
+	movq %rax, 504(%rsp)
+	mulxq 144(%rsi), %rbx, %rax
+	addq %rbx, %r15
+	adcq %rax, %r13
+	mulxq 160(%rsi), %rbx, %rax
+	adcq %rbx, %r12
+	adcq %rax, %rdi
+	mulxq 176(%rsi), %rbx, %rax
+	adcq %rbx, %rbp
+	adcq %rax, %r14
+	adcq $0, %rcx
+	movq %r8, %rdx
+	mulxq 352(%rsp), %rbx, %rax
+	movq %r14, 512(%rsp)
+	movq %rbp, 520(%rsp)
+	mulxq 344(%rsp), %r14, %rbp
+	addq %rax, %r14
+	movq %rdi, 528(%rsp)
+	mulxq 336(%rsp), %rax, %rdi
+	adcq %rbp, %rax
+	movq %r12, 536(%rsp)
+	mulxq 304(%rsp), %rbp, %r12
+	adcq %rdi, %rbp
+	movq %r13, 544(%rsp)
+	mulxq 328(%rsp), %rdi, %r13
+	adcq %r12, %rdi
+	movq %r15, 552(%rsp)
+	mulxq 320(%rsp), %r12, %r15
+	adcq %r13, %r12
+	adcq $0, %r15
+	movq %r9, %rdx
+	movq %rbx, 560(%rsp)
+	mulxq 344(%rsp), %r13, %rbx
+	addq %r13, %rax
+	adcq %rbx, %rbp
+	mulxq 304(%rsp), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %r12
+	mulxq 320(%rsp), %r13, %rbx
+	adcq %r13, %r15
+	adcq $0, %rbx
+	movq %rcx, 568(%rsp)
+	mulxq 352(%rsp), %r13, %rcx
+	addq %r13, %r14
+	adcq %rcx, %rax
+	mulxq 336(%rsp), %r13, %rcx
+	adcq %r13, %rbp
+	adcq %rcx, %rdi
+	mulxq 328(%rsp), %r13, %rcx
+	adcq %r13, %r12
+	adcq %rcx, %r15
+	adcq $0, %rbx
+	movq %r10, %rdx
+	mulxq 344(%rsp), %r13, %rcx
+	addq %r13, %rbp
+	adcq %rcx, %rdi
+	mulxq 304(%rsp), %r13, %rcx
+	adcq %r13, %r12
+	adcq %rcx, %r15
+	mulxq 320(%rsp), %r13, %rcx
+	adcq %r13, %rbx
+	adcq $0, %rcx
+	movq %r14, 576(%rsp)
+	mulxq 352(%rsp), %r13, %r14
+	addq %r13, %rax
+	adcq %r14, %rbp
+	mulxq 336(%rsp), %r13, %r14
+	adcq %r13, %rdi
+	adcq %r14, %r12
+	mulxq 328(%rsp), %r13, %r14
+	adcq %r13, %r15
+	adcq %r14, %rbx
+	adcq $0, %rcx
+	movq %r11, %rdx
+	mulxq 344(%rsp), %r13, %r14
+	addq %r13, %rdi
+	adcq %r14, %r12
+	mulxq 304(%rsp), %r13, %r14
+	adcq %r13, %r15
+	adcq %r14, %rbx
+	mulxq 320(%rsp), %r13, %r14
+	adcq %r13, %rcx
+	adcq $0, %r14
+	movq %rax, 584(%rsp)
+	mulxq 352(%rsp), %r13, %rax
+	addq %r13, %rbp
+	adcq %rax, %rdi
+	mulxq 336(%rsp), %r13, %rax
+	adcq %r13, %r12
+	adcq %rax, %r15
+	mulxq 328(%rsp), %r13, %rax
+	adcq %r13, %rbx
+	adcq %rax, %rcx
+	adcq $0, %r14
+	movq 376(%rsp), %rdx
+	mulxq 344(%rsp), %r13, %rax
+	addq %r13, %r12
+	adcq %rax, %r15
+	mulxq 304(%rsp), %r13, %rax
+	adcq %r13, %rbx
+	adcq %rax, %rcx
+	mulxq 320(%rsp), %r13, %rax
+	adcq %r13, %r14
+	adcq $0, %rax
+	movq %rbp, 592(%rsp)
+	mulxq 352(%rsp), %r13, %rbp
+	addq %r13, %rdi
+	adcq %rbp, %r12
+	mulxq 336(%rsp), %r13, %rbp
+	adcq %r13, %r15
+	adcq %rbp, %rbx
+	mulxq 328(%rsp), %r13, %rbp
+	adcq %r13, %rcx
+	adcq %rbp, %r14
+	adcq $0, %rax
+	movq 360(%rsp), %rdx
+	mulxq 344(%rsp), %r13, %rbp
+	addq %r13, %r15
+	adcq %rbp, %rbx
+	mulxq 304(%rsp), %r13, %rbp
+	adcq %r13, %rcx
+	adcq %rbp, %r14
+	mulxq 320(%rsp), %r13, %rbp
+	adcq %r13, %rax
+	adcq $0, %rbp
+	movq %rdi, 600(%rsp)
+	mulxq 352(%rsp), %r13, %rdi
+	addq %r13, %r12
+	adcq %rdi, %r15
+	mulxq 336(%rsp), %r13, %rdi
+	adcq %r13, %rbx
+	adcq %rdi, %rcx
+	mulxq 328(%rsp), %r13, %rdi
+	adcq %r13, %r14
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	movq 560(%rsp), %r13
+	movq 312(%rsp), %rdi
+	xorq %rdi, %r13
+	movq 576(%rsp), %r8
+	xorq %rdi, %r8
+	movq 584(%rsp), %r9
+	xorq %rdi, %r9
+	movq 592(%rsp), %r10
+	xorq %rdi, %r10
+	movq 600(%rsp), %r11
+	xorq %rdi, %r11
+	xorq %rdi, %r12
+	xorq %rdi, %r15
+	xorq %rdi, %rbx
+	xorq %rdi, %rcx
+	xorq %rdi, %r14
+	xorq %rdi, %rax
+	xorq %rdi, %rbp
+	movq %rax, 600(%rsp)
+	movq %rdi, %rax
+	addq %rax, %rax
+	adcq 368(%rsp), %r13
+	adcq 384(%rsp), %r8
+	adcq 392(%rsp), %r9
+	adcq 400(%rsp), %r10
+	adcq 408(%rsp), %r11
+	adcq 456(%rsp), %r12
+	adcq 448(%rsp), %r15
+	adcq 440(%rsp), %rbx
+	adcq 432(%rsp), %rcx
+	adcq 424(%rsp), %r14
+	movq 600(%rsp), %rax
+	adcq 416(%rsp), %rax
+	adcq 472(%rsp), %rbp
+	adcq $0, %rdi
+	addq 464(%rsp), %r13
+	adcq 480(%rsp), %r8
+	adcq 488(%rsp), %r9
+	adcq 496(%rsp), %r10
+	adcq 504(%rsp), %r11
+	adcq 552(%rsp), %r12
+	adcq 544(%rsp), %r15
+	adcq 536(%rsp), %rbx
+	adcq 528(%rsp), %rcx
+	adcq 520(%rsp), %r14
+	adcq 512(%rsp), %rax
+	adcq 568(%rsp), %rbp
+	adcq $0, %rdi
+	movq %rax, 600(%rsp)
+	movq 448(%rsp), %rax
+	addq %r13, %rax
+	movq 440(%rsp), %r13
+	adcq %r8, %r13
+	movq 432(%rsp), %r8
+	adcq %r9, %r8
+	movq 424(%rsp), %r9
+	adcq %r10, %r9
+	movq 416(%rsp), %r10
+	adcq %r11, %r10
+	movq 472(%rsp), %r11
+	adcq %r12, %r11
+	movq 464(%rsp), %r12
+	adcq %r15, %r12
+	movq 480(%rsp), %r15
+	adcq %rbx, %r15
+	movq 488(%rsp), %rbx
+	adcq %rcx, %rbx
+	movq 496(%rsp), %rcx
+	adcq %r14, %rcx
+	movq 504(%rsp), %r14
+	adcq 600(%rsp), %r14
+	movq %r14, 600(%rsp)
+	movq 552(%rsp), %r14
+	adcq %rbp, %r14
+	movq 544(%rsp), %rbp
+	adcq %rdi, %rbp
+	movq 536(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rdi, 536(%rsp)
+	movq 528(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rdi, 528(%rsp)
+	movq 520(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rdi, 520(%rsp)
+	movq 512(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rdi, 512(%rsp)
+	movq 568(%rsp), %rdi
+	adcq $0, %rdi
+	movq 368(%rsp), %rdx
+	movq %rbp, 568(%rsp)
+	movq %r14, 544(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r14
+	movq %rcx, 552(%rsp)
+	movq 456(%rsp), %rcx
+	addq %rbp, %rcx
+	adcq $0, %r14
+	movq %rbx, 456(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rbx
+	addq %rbp, %rax
+	adcq $0, %rbx
+	addq %r14, %rax
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
+	addq %rbp, %r13
+	adcq $0, %r14
+	addq %rbx, %r13
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
+	addq %r14, %r8
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
+	addq %rbp, %r9
+	adcq $0, %r14
+	addq %rbx, %r9
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rbx
+	addq %rbp, %r10
+	adcq $0, %rbx
+	addq %r14, %r10
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
+	addq %rbp, %r11
+	adcq $0, %r14
+	addq %rbx, %r11
+	adcq $0, %r14
+	movq 384(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rbx
+	addq %rbp, %rax
+	adcq $0, %rbx
+	movq %r15, 368(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r15
+	addq %rbp, %r13
+	adcq $0, %r15
+	addq %rbx, %r13
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
+	addq %rbp, %r8
+	adcq $0, %rbx
+	addq %r15, %r8
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r15
+	addq %rbp, %r9
+	adcq $0, %r15
+	addq %rbx, %r9
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rbx
+	addq %rbp, %r10
+	adcq $0, %rbx
+	addq %r15, %r10
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r15
+	addq %rbp, %r11
+	adcq $0, %r15
+	addq %rbx, %r11
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rbx
+	addq %rbp, %r14
+	adcq $0, %rbx
+	addq %r15, %r14
+	adcq $0, %rbx
+	movq 392(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r15
+	addq %rbp, %r13
+	adcq $0, %r15
+	movq %rdi, 384(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rdi
+	addq %rbp, %r8
+	adcq $0, %rdi
+	addq %r15, %r8
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
+	addq %rbp, %r9
+	adcq $0, %r15
+	addq %rdi, %r9
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rdi
+	addq %rbp, %r10
+	adcq $0, %rdi
+	addq %r15, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r15
+	addq %rbp, %r11
+	adcq $0, %r15
+	addq %rdi, %r11
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rdi
+	addq %rbp, %r14
+	adcq $0, %rdi
+	addq %r15, %r14
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r15
+	addq %rbp, %rbx
+	adcq $0, %r15
+	addq %rdi, %rbx
+	adcq $0, %r15
+	movq 400(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rdi
+	addq %rbp, %r8
+	adcq $0, %rdi
+	movq %r12, 392(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r12
+	addq %rbp, %r9
+	adcq $0, %r12
+	addq %rdi, %r9
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rdi
+	addq %rbp, %r10
+	adcq $0, %rdi
+	addq %r12, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r12
+	addq %rbp, %r11
+	adcq $0, %r12
+	addq %rdi, %r11
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rdi
+	addq %rbp, %r14
+	adcq $0, %rdi
+	addq %r12, %r14
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r12
+	addq %rbp, %rbx
+	adcq $0, %r12
+	addq %rdi, %rbx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rdi
+	addq %rbp, %r15
+	adcq $0, %rdi
+	addq %r12, %r15
+	adcq $0, %rdi
+	movq 408(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r12
+	addq %rbp, %r9
+	adcq $0, %r12
+	movq %r8, 400(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r8
+	addq %rbp, %r10
+	adcq $0, %r8
+	addq %r12, %r10
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r12
+	addq %rbp, %r11
+	adcq $0, %r12
+	addq %r8, %r11
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r8
+	addq %rbp, %r14
+	adcq $0, %r8
+	addq %r12, %r14
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r12
+	addq %rbp, %rbx
+	adcq $0, %r12
+	addq %r8, %rbx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r8
+	addq %rbp, %r15
+	adcq $0, %r8
+	addq %r12, %r15
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r12
+	addq %rbp, %rdi
+	adcq $0, %r12
+	addq %r8, %rdi
+	adcq $0, %r12
+	movq %rcx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r8
+	addq %rbp, %r10
+	adcq $0, %r8
+	movq %r9, 408(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r9
+	addq %rbp, %r11
+	adcq $0, %r9
+	addq %r8, %r11
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r8
+	addq %rbp, %r14
+	adcq $0, %r8
+	addq %r9, %r14
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r9
+	addq %rbp, %rbx
+	adcq $0, %r9
+	addq %r8, %rbx
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r8
+	addq %rbp, %r15
+	adcq $0, %r8
+	addq %r9, %r15
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
+	addq %rbp, %rdi
+	adcq $0, %r9
+	addq %r8, %rdi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r8
+	addq %rbp, %r12
+	adcq $0, %r8
+	addq %r9, %r12
+	adcq $0, %r8
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r9
+	addq %rbp, %r11
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rbp
+	addq %rcx, %r14
+	adcq $0, %rbp
+	addq %r9, %r14
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r9
+	addq %rcx, %rbx
+	adcq $0, %r9
+	addq %rbp, %rbx
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rbp
+	addq %rcx, %r15
+	adcq $0, %rbp
+	addq %r9, %r15
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r9
+	addq %rcx, %rdi
+	adcq $0, %r9
+	addq %rbp, %rdi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rbp
+	addq %rcx, %r12
+	adcq $0, %rbp
+	addq %r9, %r12
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r9
+	addq %rcx, %r8
+	adcq $0, %r9
+	addq %rbp, %r8
+	adcq $0, %r9
+	movq %r13, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rbp
+	addq %rcx, %r14
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rcx
+	addq %rax, %rbx
+	adcq $0, %rcx
+	addq %rbp, %rbx
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbp
+	addq %rax, %r15
+	adcq $0, %rbp
+	addq %rcx, %r15
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rcx
+	addq %rax, %rdi
+	adcq $0, %rcx
+	addq %rbp, %rdi
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbp
+	addq %rax, %r12
+	adcq $0, %rbp
+	addq %rcx, %r12
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rcx
+	addq %rax, %r8
+	adcq $0, %rcx
+	addq %rbp, %r8
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbp
+	addq %rax, %r9
+	adcq $0, %rbp
+	addq %rcx, %r9
+	adcq $0, %rbp
+	movq 400(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rcx
+	addq %rax, %rbx
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
+	addq %r13, %r15
+	adcq $0, %rax
+	addq %rcx, %r15
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rcx
+	addq %r13, %rdi
+	adcq $0, %rcx
+	addq %rax, %rdi
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	addq %rcx, %r12
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rcx
+	addq %r13, %r8
+	adcq $0, %rcx
+	addq %rax, %r8
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
+	addq %r13, %r9
+	adcq $0, %rax
+	addq %rcx, %r9
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
+	addq %r13, %rbp
+	adcq $0, %rcx
+	addq %rax, %rbp
+	adcq $0, %rcx
+	movq 408(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
+	addq %r13, %r15
+	adcq $0, %rax
+	movq %rbx, 400(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbx
+	addq %r13, %rdi
+	adcq $0, %rbx
+	addq %rax, %rdi
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	addq %rbx, %r12
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rbx
+	addq %r13, %r8
+	adcq $0, %rbx
+	addq %rax, %r8
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
+	addq %r13, %r9
+	adcq $0, %rax
+	addq %rbx, %r9
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbx
+	addq %r13, %rbp
+	adcq $0, %rbx
+	addq %rax, %rbp
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
+	addq %r13, %rcx
+	adcq $0, %rax
+	addq %rbx, %rcx
+	adcq $0, %rax
+	movq %r10, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbx
+	addq %r13, %rdi
+	adcq $0, %rbx
+	movq %r15, 408(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	addq %rbx, %r12
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
+	addq %r13, %r8
+	adcq $0, %rbx
+	addq %r15, %r8
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r15
+	addq %r13, %r9
+	adcq $0, %r15
+	addq %rbx, %r9
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
+	addq %r13, %rbp
+	adcq $0, %rbx
+	addq %r15, %rbp
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r15
+	addq %r13, %rcx
+	adcq $0, %r15
+	addq %rbx, %rcx
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
+	addq %r13, %rax
+	adcq $0, %rbx
+	addq %r15, %rax
+	adcq $0, %rbx
+	movq %r11, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
+	addq %r13, %r12
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r13
+	addq %r10, %r8
+	adcq $0, %r13
+	addq %r15, %r8
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
+	addq %r10, %r9
+	adcq $0, %r15
+	addq %r13, %r9
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r13
+	addq %r10, %rbp
+	adcq $0, %r13
+	addq %r15, %rbp
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r15
+	addq %r10, %rcx
+	adcq $0, %r15
+	addq %r13, %rcx
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r13
+	addq %r10, %rax
+	adcq $0, %r13
+	addq %r15, %rax
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r15
+	addq %r10, %rbx
+	adcq $0, %r15
+	addq %r13, %rbx
+	adcq $0, %r15
+	addq 392(%rsp), %r14
+	movq 400(%rsp), %r10
+	adcq 368(%rsp), %r10
+	movq 408(%rsp), %r13
+	adcq 456(%rsp), %r13
+	adcq 552(%rsp), %rdi
+	adcq 600(%rsp), %r12
+	adcq 544(%rsp), %r8
+	adcq 568(%rsp), %r9
+	adcq 536(%rsp), %rbp
+	adcq 528(%rsp), %rcx
+	adcq 520(%rsp), %rax
+	adcq 512(%rsp), %rbx
+	adcq 384(%rsp), %r15
+	movq %r14, %r11
+	subq $-1, %r11
+	movq %rdi, 384(%rsp)
+	movq %r10, %rdi
+	sbbq $-1, %rdi
+	movq %rbx, 512(%rsp)
+	movq %r13, %rbx
+	sbbq $-1, %rbx
+	movq %rax, 520(%rsp)
+	movq 384(%rsp), %rax
+	sbbq $-1, %rax
+	movq %r13, 528(%rsp)
+	movq %r12, %r13
+	sbbq $-1, %r13
+	movq %rcx, 536(%rsp)
+	movq %r8, %rcx
+	sbbq FG_P751_MONT_P+40(%rip), %rcx
+	movq %rbp, 568(%rsp)
+	movq %r9, %rbp
+	sbbq FG_P751_MONT_P+48(%rip), %rbp
+	movq %r9, 544(%rsp)
+	movq 568(%rsp), %r9
+	sbbq FG_P751_MONT_P+56(%rip), %r9
+	movq %r8, 600(%rsp)
+	movq 536(%rsp), %r8
+	sbbq FG_P751_MONT_P+64(%rip), %r8
+	movq %r12, 552(%rsp)
+	movq 520(%rsp), %r12
+	sbbq FG_P751_MONT_P+72(%rip), %r12
+	movq %r10, 456(%rsp)
+	movq 512(%rsp), %r10
+	sbbq FG_P751_MONT_P+80(%rip), %r10
+	movq %r14, 368(%rsp)
+	movq %r15, %r14
+	sbbq FG_P751_MONT_P+88(%rip), %r14
+	cmovc 368(%rsp), %r11
+	cmovc 456(%rsp), %rdi
+	cmovc 528(%rsp), %rbx
+	cmovc 384(%rsp), %rax
+	cmovc 552(%rsp), %r13
+	cmovc 600(%rsp), %rcx
+	cmovc 544(%rsp), %rbp
+	cmovc 568(%rsp), %r9
+	cmovc 536(%rsp), %r8
+	cmovc 520(%rsp), %r12
+	cmovc 512(%rsp), %r10
+	cmovc %r15, %r14
+	movq 296(%rsp), %r15
+	movq %r11, 0(%r15)
+	movq %rdi, 8(%r15)
+	movq %rbx, 16(%r15)
+	movq %rax, 24(%r15)
+	movq %r13, 32(%r15)
+	movq %rcx, 40(%r15)
+	movq %rbp, 48(%r15)
+	movq %r9, 56(%r15)
+	movq %r8, 64(%r15)
+	movq %r12, 72(%r15)
+	movq %r10, 80(%r15)
+	movq %r14, 88(%r15)
+	movq 0(%rsp), %r11
+	subq 48(%rsp), %r11
+	movq 8(%rsp), %rdi
+	sbbq 56(%rsp), %rdi
+	movq 16(%rsp), %rbx
+	sbbq 64(%rsp), %rbx
+	movq 24(%rsp), %rax
+	sbbq 72(%rsp), %rax
+	movq 32(%rsp), %r13
+	sbbq 80(%rsp), %r13
+	movq 40(%rsp), %rcx
+	sbbq 88(%rsp), %rcx
+	sbbq %rbp, %rbp
+	xorq %rbp, %r11
+	xorq %rbp, %rdi
+	xorq %rbp, %rbx
+	xorq %rbp, %rax
+	xorq %rbp, %r13
+	xorq %rbp, %rcx
+	subq %rbp, %r11
+	sbbq %rbp, %rdi
+	sbbq %rbp, %rbx
+	sbbq %rbp, %rax
+	sbbq %rbp, %r13
+	sbbq %rbp, %rcx
+	movq 144(%rsp), %r9
+	subq 96(%rsp), %r9
+	movq 152(%rsp), %r8
+	sbbq 104(%rsp), %r8
+	movq 160(%rsp), %r12
+	sbbq 112(%rsp), %r12
+	movq 168(%rsp), %r10
+	sbbq 120(%rsp), %r10
+	movq 176(%rsp), %r14
+	sbbq 128(%rsp), %r14
+	movq 184(%rsp), %r15
+	sbbq 136(%rsp), %r15
+	sbbq %rsi, %rsi
+	xorq %rsi, %r9
+	xorq %rsi, %r8
+	xorq %rsi, %r12
+	xorq %rsi, %r10
+	xorq %rsi, %r14
+	xorq %rsi, %r15
+	subq %rsi, %r9
+	sbbq %rsi, %r8
+	sbbq %rsi, %r12
+	sbbq %rsi, %r10
+	sbbq %rsi, %r14
+	sbbq %rsi, %r15
+	xorq %rsi, %rbp
+	movq 0(%rsp), %rdx
+	movq %rbp, 296(%rsp)
+	mulxq 96(%rsp), %rsi, %rbp
+	movq %r15, 512(%rsp)
+	movq %r14, 520(%rsp)
+	mulxq 104(%rsp), %r15, %r14
+	addq %rbp, %r15
+	movq %r10, 536(%rsp)
+	mulxq 112(%rsp), %rbp, %r10
+	adcq %r14, %rbp
+	movq %r12, 568(%rsp)
+	mulxq 120(%rsp), %r14, %r12
+	adcq %r10, %r14
+	movq %r8, 544(%rsp)
+	mulxq 128(%rsp), %r10, %r8
+	adcq %r12, %r10
+	movq %r9, 600(%rsp)
+	mulxq 136(%rsp), %r12, %r9
+	adcq %r8, %r12
+	adcq $0, %r9
+	movq 8(%rsp), %rdx
+	movq %rsi, 552(%rsp)
+	mulxq 104(%rsp), %r8, %rsi
+	addq %r8, %rbp
+	adcq %rsi, %r14
+	mulxq 120(%rsp), %r8, %rsi
+	adcq %r8, %r10
+	adcq %rsi, %r12
+	mulxq 136(%rsp), %r8, %rsi
+	adcq %r8, %r9
+	adcq $0, %rsi
+	movq %rcx, 384(%rsp)
+	mulxq 96(%rsp), %r8, %rcx
+	addq %r8, %r15
+	adcq %rcx, %rbp
+	mulxq 112(%rsp), %r8, %rcx
+	adcq %r8, %r14
+	adcq %rcx, %r10
+	mulxq 128(%rsp), %r8, %rcx
+	adcq %r8, %r12
+	adcq %rcx, %r9
+	adcq $0, %rsi
+	movq 16(%rsp), %rdx
+	mulxq 104(%rsp), %r8, %rcx
+	addq %r8, %r14
+	adcq %rcx, %r10
+	mulxq 120(%rsp), %r8, %rcx
+	adcq %r8, %r12
+	adcq %rcx, %r9
+	mulxq 136(%rsp), %r8, %rcx
+	adcq %r8, %rsi
+	adcq $0, %rcx
+	movq %r15, 528(%rsp)
+	mulxq 96(%rsp), %r8, %r15
+	addq %r8, %rbp
+	adcq %r15, %r14
+	mulxq 112(%rsp), %r8, %r15
+	adcq %r8, %r10
+	adcq %r15, %r12
+	mulxq 128(%rsp), %r8, %r15
+	adcq %r8, %r9
+	adcq %r15, %rsi
+	adcq $0, %rcx
+	movq 24(%rsp), %rdx
+	mulxq 104(%rsp), %r8, %r15
+	addq %r8, %r10
+	adcq %r15, %r12
+	mulxq 120(%rsp), %r8, %r15
+	adcq %r8, %r9
+	adcq %r15, %rsi
+	mulxq 136(%rsp), %r8, %r15
+	adcq %r8, %rcx
+	adcq $0, %r15
+	movq %rbp, 456(%rsp)
+	mulxq 96(%rsp), %r8, %rbp
+	addq %r8, %r14
+	adcq %rbp, %r10
+	mulxq 112(%rsp), %r8, %rbp
+	adcq %r8, %r12
+	adcq %rbp, %r9
+	mulxq 128(%rsp), %r8, %rbp
+	adcq %r8, %rsi
+	adcq %rbp, %rcx
+	adcq $0, %r15
+	movq 32(%rsp), %rdx
+	mulxq 104(%rsp), %r8, %rbp
+	addq %r8, %r12
+	adcq %rbp, %r9
+	mulxq 120(%rsp), %r8, %rbp
+	adcq %r8, %rsi
+	adcq %rbp, %rcx
+	mulxq 136(%rsp), %r8, %rbp
+	adcq %r8, %r15
+	adcq $0, %rbp
+	movq %r14, 368(%rsp)
+	mulxq 96(%rsp), %r8, %r14
+	addq %r8, %r10
+	adcq %r14, %r12
+	mulxq 112(%rsp), %r8, %r14
+	adcq %r8, %r9
+	adcq %r14, %rsi
+	mulxq 128(%rsp), %r8, %r14
+	adcq %r8, %rcx
+	adcq %r14, %r15
+	adcq $0, %rbp
+	movq 40(%rsp), %rdx
+	mulxq 104(%rsp), %r8, %r14
+	addq %r8, %r9
+	adcq %r14, %rsi
+	mulxq 120(%rsp), %r8, %r14
+	adcq %r8, %rcx
+	adcq %r14, %r15
+	mulxq 136(%rsp), %r8, %r14
+	adcq %r8, %rbp
+	adcq $0, %r14
+	movq %r10, 392(%rsp)
+	mulxq 96(%rsp), %r8, %r10
+	addq %r8, %r12
+	adcq %r10, %r9
+	mulxq 112(%rsp), %r8, %r10
+	adcq %r8, %rsi
+	adcq %r10, %rcx
+	mulxq 128(%rsp), %r8, %r10
+	adcq %r8, %r15
+	adcq %r10, %rbp
+	adcq $0, %r14
+	movq 48(%rsp), %rdx
+	mulxq 144(%rsp), %r8, %r10
+	movq %rbp, 408(%rsp)
+	movq %r15, 400(%rsp)
+	mulxq 152(%rsp), %rbp, %r15
+	addq %r10, %rbp
+	movq %rcx, 504(%rsp)
+	mulxq 160(%rsp), %r10, %rcx
+	adcq %r15, %r10
+	movq %rsi, 496(%rsp)
+	mulxq 168(%rsp), %r15, %rsi
+	adcq %rcx, %r15
+	movq %r9, 488(%rsp)
+	mulxq 176(%rsp), %rcx, %r9
+	adcq %rsi, %rcx
+	movq %r12, 480(%rsp)
+	mulxq 184(%rsp), %rsi, %r12
+	adcq %r9, %rsi
+	adcq $0, %r12
+	movq 56(%rsp), %rdx
+	movq %r8, 464(%rsp)
+	mulxq 152(%rsp), %r9, %r8
+	addq %r9, %r10
+	adcq %r8, %r15
+	mulxq 168(%rsp), %r9, %r8
+	adcq %r9, %rcx
+	adcq %r8, %rsi
+	mulxq 184(%rsp), %r9, %r8
+	adcq %r9, %r12
+	adcq $0, %r8
+	movq %r14, 472(%rsp)
+	mulxq 144(%rsp), %r9, %r14
+	addq %r9, %rbp
+	adcq %r14, %r10
+	mulxq 160(%rsp), %r9, %r14
+	adcq %r9, %r15
+	adcq %r14, %rcx
+	mulxq 176(%rsp), %r9, %r14
+	adcq %r9, %rsi
+	adcq %r14, %r12
+	adcq $0, %r8
+	movq 64(%rsp), %rdx
+	mulxq 152(%rsp), %r9, %r14
+	addq %r9, %r15
+	adcq %r14, %rcx
+	mulxq 168(%rsp), %r9, %r14
+	adcq %r9, %rsi
+	adcq %r14, %r12
+	mulxq 184(%rsp), %r9, %r14
+	adcq %r9, %r8
+	adcq $0, %r14
+	movq %rbp, 416(%rsp)
+	mulxq 144(%rsp), %r9, %rbp
+	addq %r9, %r10
+	adcq %rbp, %r15
+	mulxq 160(%rsp), %r9, %rbp
+	adcq %r9, %rcx
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r9, %rbp
+	adcq %r9, %r12
+	adcq %rbp, %r8
+	adcq $0, %r14
+	movq 72(%rsp), %rdx
+	mulxq 152(%rsp), %r9, %rbp
+	addq %r9, %rcx
+	adcq %rbp, %rsi
+	mulxq 168(%rsp), %r9, %rbp
+	adcq %r9, %r12
+	adcq %rbp, %r8
+	mulxq 184(%rsp), %r9, %rbp
+	adcq %r9, %r14
+	adcq $0, %rbp
+	movq %r10, 424(%rsp)
+	mulxq 144(%rsp), %r9, %r10
+	addq %r9, %r15
+	adcq %r10, %rcx
+	mulxq 160(%rsp), %r9, %r10
+	adcq %r9, %rsi
+	adcq %r10, %r12
+	mulxq 176(%rsp), %r9, %r10
+	adcq %r9, %r8
+	adcq %r10, %r14
+	adcq $0, %rbp
+	movq 80(%rsp), %rdx
+	mulxq 152(%rsp), %r9, %r10
+	addq %r9, %rsi
+	adcq %r10, %r12
+	mulxq 168(%rsp), %r9, %r10
+	adcq %r9, %r8
+	adcq %r10, %r14
+	mulxq 184(%rsp), %r9, %r10
+	adcq %r9, %rbp
+	adcq $0, %r10
+	movq %r15, 432(%rsp)
+	mulxq 144(%rsp), %r9, %r15
+	addq %r9, %rcx
+	adcq %r15, %rsi
+	mulxq 160(%rsp), %r9, %r15
+	adcq %r9, %r12
+	adcq %r15, %r8
+	mulxq 176(%rsp), %r9, %r15
+	adcq %r9, %r14
+	adcq %r15, %rbp
+	adcq $0, %r10
+	movq 88(%rsp), %rdx
+	mulxq 152(%rsp), %r9, %r15
+	addq %r9, %r12
+	adcq %r15, %r8
+	mulxq 168(%rsp), %r9, %r15
+	adcq %r9, %r14
+	adcq %r15, %rbp
+	mulxq 184(%rsp), %r9, %r15
+	adcq %r9, %r10
+	adcq $0, %r15
+	movq %rcx, 440(%rsp)
+	mulxq 144(%rsp), %r9, %rcx
+	addq %r9, %rsi
+	adcq %rcx, %r12
+	mulxq 160(%rsp), %r9, %rcx
+	adcq %r9, %r8
+	adcq %rcx, %r14
+	mulxq 176(%rsp), %r9, %rcx
+	adcq %r9, %rbp
+	adcq %rcx, %r10
+	adcq $0, %r15
+	movq %r11, %rdx
+	mulxq 600(%rsp), %r9, %rcx
+	movq %r10, 448(%rsp)
+	movq %rbp, 592(%rsp)
+	mulxq 544(%rsp), %r10, %rbp
+	addq %rcx, %r10
+	movq %r14, 584(%rsp)
+	mulxq 568(%rsp), %rcx, %r14
+	adcq %rbp, %rcx
+	movq %r8, 576(%rsp)
+	mulxq 536(%rsp), %rbp, %r8
+	adcq %r14, %rbp
+	movq %r12, 312(%rsp)
+	mulxq 520(%rsp), %r14, %r12
+	adcq %r8, %r14
+	movq %rsi, 560(%rsp)
+	mulxq 512(%rsp), %r8, %rsi
+	adcq %r12, %r8
+	adcq $0, %rsi
+	movq %rdi, %rdx
+	movq %r9, 320(%rsp)
+	mulxq 544(%rsp), %r12, %r9
+	addq %r12, %rcx
+	adcq %r9, %rbp
+	mulxq 536(%rsp), %r12, %r9
+	adcq %r12, %r14
+	adcq %r9, %r8
+	mulxq 512(%rsp), %r12, %r9
+	adcq %r12, %rsi
+	adcq $0, %r9
+	movq %r15, 328(%rsp)
+	mulxq 600(%rsp), %r12, %r15
+	addq %r12, %r10
+	adcq %r15, %rcx
+	mulxq 568(%rsp), %r12, %r15
+	adcq %r12, %rbp
+	adcq %r15, %r14
+	mulxq 520(%rsp), %r12, %r15
+	adcq %r12, %r8
+	adcq %r15, %rsi
+	adcq $0, %r9
+	movq %rbx, %rdx
+	mulxq 544(%rsp), %r12, %r15
+	addq %r12, %rbp
+	adcq %r15, %r14
+	mulxq 536(%rsp), %r12, %r15
+	adcq %r12, %r8
+	adcq %r15, %rsi
+	mulxq 512(%rsp), %r12, %r15
+	adcq %r12, %r9
+	adcq $0, %r15
+	movq %r10, 304(%rsp)
+	mulxq 600(%rsp), %r12, %r10
+	addq %r12, %rcx
+	adcq %r10, %rbp
+	mulxq 568(%rsp), %r12, %r10
+	adcq %r12, %r14
+	adcq %r10, %r8
+	mulxq 520(%rsp), %r12, %r10
+	adcq %r12, %rsi
+	adcq %r10, %r9
+	adcq $0, %r15
+	movq %rax, %rdx
+	mulxq 544(%rsp), %r12, %r10
+	addq %r12, %r14
+	adcq %r10, %r8
+	mulxq 536(%rsp), %r12, %r10
+	adcq %r12, %rsi
+	adcq %r10, %r9
+	mulxq 512(%rsp), %r12, %r10
+	adcq %r12, %r15
+	adcq $0, %r10
+	movq %rcx, 336(%rsp)
+	mulxq 600(%rsp), %r12, %rcx
+	addq %r12, %rbp
+	adcq %rcx, %r14
+	mulxq 568(%rsp), %r12, %rcx
+	adcq %r12, %r8
+	adcq %rcx, %rsi
+	mulxq 520(%rsp), %r12, %rcx
+	adcq %r12, %r9
+	adcq %rcx, %r15
+	adcq $0, %r10
+	movq %r13, %rdx
+	mulxq 544(%rsp), %r12, %rcx
+	addq %r12, %r8
+	adcq %rcx, %rsi
+	mulxq 536(%rsp), %r12, %rcx
+	adcq %r12, %r9
+	adcq %rcx, %r15
+	mulxq 512(%rsp), %r12, %rcx
+	adcq %r12, %r10
+	adcq $0, %rcx
+	movq %rbp, 344(%rsp)
+	mulxq 600(%rsp), %r12, %rbp
+	addq %r12, %r14
+	adcq %rbp, %r8
+	mulxq 568(%rsp), %r12, %rbp
+	adcq %r12, %rsi
+	adcq %rbp, %r9
+	mulxq 520(%rsp), %r12, %rbp
+	adcq %r12, %r15
+	adcq %rbp, %r10
+	adcq $0, %rcx
+	movq 384(%rsp), %rdx
+	mulxq 544(%rsp), %r12, %rbp
+	addq %r12, %rsi
+	adcq %rbp, %r9
+	mulxq 536(%rsp), %r12, %rbp
+	adcq %r12, %r15
+	adcq %rbp, %r10
+	mulxq 512(%rsp), %r12, %rbp
+	adcq %r12, %rcx
+	adcq $0, %rbp
+	movq %r14, 352(%rsp)
+	mulxq 600(%rsp), %r12, %r14
+	addq %r12, %r8
+	adcq %r14, %rsi
+	mulxq 568(%rsp), %r12, %r14
+	adcq %r12, %r9
+	adcq %r14, %r15
+	mulxq 520(%rsp), %r12, %r14
+	adcq %r12, %r10
+	adcq %r14, %rcx
+	adcq $0, %rbp
+	movq 320(%rsp), %r12
+	movq 296(%rsp), %r14
+	xorq %r14, %r12
+	movq 304(%rsp), %r11
+	xorq %r14, %r11
+	movq 336(%rsp), %rdi
+	xorq %r14, %rdi
+	movq 344(%rsp), %rbx
+	xorq %r14, %rbx
+	movq 352(%rsp), %rax
+	xorq %r14, %rax
+	xorq %r14, %r8
+	xorq %r14, %rsi
+	xorq %r14, %r9
+	xorq %r14, %r15
+	xorq %r14, %r10
+	xorq %r14, %rcx
+	xorq %r14, %rbp
+	movq %r14, %r13
+	addq %r13, %r13
+	adcq 552(%rsp), %r12
+	adcq 528(%rsp), %r11
+	adcq 456(%rsp), %rdi
+	adcq 368(%rsp), %rbx
+	adcq 392(%rsp), %rax
+	adcq 480(%rsp), %r8
+	adcq 488(%rsp), %rsi
+	adcq 496(%rsp), %r9
+	adcq 504(%rsp), %r15
+	adcq 400(%rsp), %r10
+	adcq 408(%rsp), %rcx
+	adcq 472(%rsp), %rbp
+	adcq $0, %r14
+	addq 464(%rsp), %r12
+	adcq 416(%rsp), %r11
+	adcq 424(%rsp), %rdi
+	adcq 432(%rsp), %rbx
+	adcq 440(%rsp), %rax
+	adcq 560(%rsp), %r8
+	adcq 312(%rsp), %rsi
+	adcq 576(%rsp), %r9
+	adcq 584(%rsp), %r15
+	adcq 592(%rsp), %r10
+	adcq 448(%rsp), %rcx
+	adcq 328(%rsp), %rbp
+	adcq $0, %r14
+	movq 488(%rsp), %r13
+	addq %r12, %r13
+	movq 496(%rsp), %r12
+	adcq %r11, %r12
+	movq 504(%rsp), %r11
+	adcq %rdi, %r11
+	movq 400(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq 408(%rsp), %rbx
+	adcq %rax, %rbx
+	movq 472(%rsp), %rax
+	adcq %r8, %rax
+	movq 464(%rsp), %r8
+	adcq %rsi, %r8
+	movq 416(%rsp), %rsi
+	adcq %r9, %rsi
+	movq 424(%rsp), %r9
+	adcq %r15, %r9
+	movq 432(%rsp), %r15
+	adcq %r10, %r15
+	movq 440(%rsp), %r10
+	adcq %rcx, %r10
+	movq 560(%rsp), %rcx
+	adcq %rbp, %rcx
+	movq 312(%rsp), %rbp
+	adcq %r14, %rbp
+	movq 576(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 576(%rsp)
+	movq 584(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 584(%rsp)
+	movq 592(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 592(%rsp)
+	movq 448(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 448(%rsp)
+	movq 328(%rsp), %r14
+	adcq $0, %r14
+	movq 552(%rsp), %rdx
+	movq %rbp, 328(%rsp)
+	movq %rcx, 312(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rcx
+	movq %r10, 560(%rsp)
+	movq 480(%rsp), %r10
+	addq %rbp, %r10
+	adcq $0, %rcx
+	movq %r15, 480(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r15
+	addq %rbp, %r13
+	adcq $0, %r15
+	addq %rcx, %r13
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rcx
+	addq %rbp, %r12
+	adcq $0, %rcx
+	addq %r15, %r12
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r15
+	addq %rbp, %r11
+	adcq $0, %r15
+	addq %rcx, %r11
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rcx
+	addq %rbp, %rdi
+	adcq $0, %rcx
+	addq %r15, %rdi
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r15
+	addq %rbp, %rbx
+	adcq $0, %r15
+	addq %rcx, %rbx
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
+	addq %rbp, %rax
+	adcq $0, %rcx
+	addq %r15, %rax
+	adcq $0, %rcx
+	movq 528(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r15
+	addq %rbp, %r13
+	adcq $0, %r15
+	movq %r9, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r9
+	addq %rbp, %r12
+	adcq $0, %r9
+	addq %r15, %r12
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
+	addq %rbp, %r11
+	adcq $0, %r15
+	addq %r9, %r11
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r9
+	addq %rbp, %rdi
+	adcq $0, %r9
+	addq %r15, %rdi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r15
+	addq %rbp, %rbx
+	adcq $0, %r15
+	addq %r9, %rbx
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
+	addq %rbp, %rax
+	adcq $0, %r9
+	addq %r15, %rax
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r15
+	addq %rbp, %rcx
+	adcq $0, %r15
+	addq %r9, %rcx
+	adcq $0, %r15
+	movq 456(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r9
+	addq %rbp, %r12
+	adcq $0, %r9
+	movq %rsi, 528(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rsi
+	addq %rbp, %r11
+	adcq $0, %rsi
+	addq %r9, %r11
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r9
+	addq %rbp, %rdi
+	adcq $0, %r9
+	addq %rsi, %rdi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rsi
+	addq %rbp, %rbx
+	adcq $0, %rsi
+	addq %r9, %rbx
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r9
+	addq %rbp, %rax
+	adcq $0, %r9
+	addq %rsi, %rax
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rsi
+	addq %rbp, %rcx
+	adcq $0, %rsi
+	addq %r9, %rcx
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
+	addq %rbp, %r15
+	adcq $0, %r9
+	addq %rsi, %r15
+	adcq $0, %r9
+	movq 368(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rsi
+	addq %rbp, %r11
+	adcq $0, %rsi
+	movq %r14, 456(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r14
+	addq %rbp, %rdi
+	adcq $0, %r14
+	addq %rsi, %rdi
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
+	addq %rbp, %rbx
+	adcq $0, %rsi
+	addq %r14, %rbx
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r14
+	addq %rbp, %rax
+	adcq $0, %r14
+	addq %rsi, %rax
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rsi
+	addq %rbp, %rcx
+	adcq $0, %rsi
+	addq %r14, %rcx
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r14
+	addq %rbp, %r15
+	adcq $0, %r14
+	addq %rsi, %r15
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rsi
+	addq %rbp, %r9
+	adcq $0, %rsi
+	addq %r14, %r9
+	adcq $0, %rsi
+	movq 392(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r14
+	addq %rbp, %rdi
+	adcq $0, %r14
+	movq %r8, 368(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r8
+	addq %rbp, %rbx
+	adcq $0, %r8
+	addq %r14, %rbx
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
+	addq %rbp, %rax
+	adcq $0, %r14
+	addq %r8, %rax
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r8
+	addq %rbp, %rcx
+	adcq $0, %r8
+	addq %r14, %rcx
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
+	addq %rbp, %r15
+	adcq $0, %r14
+	addq %r8, %r15
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r8
+	addq %rbp, %r9
+	adcq $0, %r8
+	addq %r14, %r9
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
+	addq %rbp, %rsi
+	adcq $0, %r14
+	addq %r8, %rsi
+	adcq $0, %r14
+	movq %r10, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r8
+	addq %rbp, %rbx
+	adcq $0, %r8
+	movq %rdi, 392(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rdi
+	addq %rbp, %rax
+	adcq $0, %rdi
+	addq %r8, %rax
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r8
+	addq %rbp, %rcx
+	adcq $0, %r8
+	addq %rdi, %rcx
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rdi
+	addq %rbp, %r15
+	adcq $0, %rdi
+	addq %r8, %r15
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r8
+	addq %rbp, %r9
+	adcq $0, %r8
+	addq %rdi, %r9
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rdi
+	addq %rbp, %rsi
+	adcq $0, %rdi
+	addq %r8, %rsi
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r8
+	addq %rbp, %r14
+	adcq $0, %r8
+	addq %rdi, %r14
+	adcq $0, %r8
+	movq %r13, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rdi
+	addq %rbp, %rax
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
+	addq %r10, %rcx
+	adcq $0, %rbp
+	addq %rdi, %rcx
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rdi
+	addq %r10, %r15
+	adcq $0, %rdi
+	addq %rbp, %r15
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbp
+	addq %r10, %r9
+	adcq $0, %rbp
+	addq %rdi, %r9
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rdi
+	addq %r10, %rsi
+	adcq $0, %rdi
+	addq %rbp, %rsi
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbp
+	addq %r10, %r14
+	adcq $0, %rbp
+	addq %rdi, %r14
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rdi
+	addq %r10, %r8
+	adcq $0, %rdi
+	addq %rbp, %r8
+	adcq $0, %rdi
+	movq %r12, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
+	addq %r10, %rcx
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
+	addq %r13, %r15
+	adcq $0, %r10
+	addq %rbp, %r15
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	addq %r10, %r9
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r10
+	addq %r13, %rsi
+	adcq $0, %r10
+	addq %rbp, %rsi
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	addq %r10, %r14
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
+	addq %r13, %r8
+	adcq $0, %r10
+	addq %rbp, %r8
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %r10, %rdi
+	adcq $0, %rbp
+	movq %r11, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
+	addq %r13, %r15
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r13
+	addq %r12, %r9
+	adcq $0, %r13
+	addq %r10, %r9
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
+	addq %r12, %rsi
+	adcq $0, %r10
+	addq %r13, %rsi
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r13
+	addq %r12, %r14
+	adcq $0, %r13
+	addq %r10, %r14
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
+	addq %r12, %r8
+	adcq $0, %r10
+	addq %r13, %r8
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	addq %r10, %rdi
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
+	addq %r12, %rbp
+	adcq $0, %r10
+	addq %r13, %rbp
+	adcq $0, %r10
+	movq 392(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r13
+	addq %r12, %r9
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r12
+	addq %r11, %rsi
+	adcq $0, %r12
+	addq %r13, %rsi
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r13
+	addq %r11, %r14
+	adcq $0, %r13
+	addq %r12, %r14
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r12
+	addq %r11, %r8
+	adcq $0, %r12
+	addq %r13, %r8
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r13
+	addq %r11, %rdi
+	adcq $0, %r13
+	addq %r12, %rdi
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r12
+	addq %r11, %rbp
+	adcq $0, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r13
+	addq %r11, %r10
+	adcq $0, %r13
+	addq %r12, %r10
+	adcq $0, %r13
+	movq %rbx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r12
+	addq %r11, %rsi
+	adcq $0, %r12
+	movq %r9, 392(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
+	addq %r11, %r14
+	adcq $0, %r9
+	addq %r12, %r14
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
+	addq %r11, %r8
+	adcq $0, %r12
+	addq %r9, %r8
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r9
+	addq %r11, %rdi
+	adcq $0, %r9
+	addq %r12, %rdi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
+	addq %r11, %rbp
+	adcq $0, %r12
+	addq %r9, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r9
+	addq %r11, %r10
+	adcq $0, %r9
+	addq %r12, %r10
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
+	addq %r11, %r13
+	adcq $0, %r12
+	addq %r9, %r13
+	adcq $0, %r12
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
+	addq %r11, %r14
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
+	addq %rbx, %r8
+	adcq $0, %r11
+	addq %r9, %r8
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
+	addq %rbx, %rdi
+	adcq $0, %r9
+	addq %r11, %rdi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
+	addq %rbx, %rbp
+	adcq $0, %r11
+	addq %r9, %rbp
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	addq %r11, %r10
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
+	addq %rbx, %r13
+	adcq $0, %r11
+	addq %r9, %r13
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
+	addq %rbx, %r12
+	adcq $0, %r9
+	addq %r11, %r12
+	adcq $0, %r9
+	addq 368(%rsp), %rcx
+	adcq 528(%rsp), %r15
+	movq 392(%rsp), %rbx
+	adcq 552(%rsp), %rbx
+	adcq 480(%rsp), %rsi
+	adcq 560(%rsp), %r14
+	adcq 312(%rsp), %r8
+	adcq 328(%rsp), %rdi
+	adcq 576(%rsp), %rbp
+	adcq 584(%rsp), %r10
+	adcq 592(%rsp), %r13
+	adcq 448(%rsp), %r12
+	adcq 456(%rsp), %r9
+	movq %rcx, %r11
+	subq $-1, %r11
+	movq %r15, %rax
+	sbbq $-1, %rax
+	movq %rsi, 456(%rsp)
+	movq %rbx, %rsi
+	sbbq $-1, %rsi
+	movq %r12, 448(%rsp)
+	movq 456(%rsp), %r12
+	sbbq $-1, %r12
+	movq %r13, 592(%rsp)
+	movq %r14, %r13
+	sbbq $-1, %r13
+	movq %rbx, 584(%rsp)
+	movq %r8, %rbx
+	sbbq FG_P751_MONT_P+40(%rip), %rbx
+	movq %r10, 576(%rsp)
+	movq %rdi, %r10
+	sbbq FG_P751_MONT_P+48(%rip), %r10
+	movq %rbp, 328(%rsp)
+	movq 328(%rsp), %rbp
+	sbbq FG_P751_MONT_P+56(%rip), %rbp
+	movq %rdi, 312(%rsp)
+	movq 576(%rsp), %rdi
+	sbbq FG_P751_MONT_P+64(%rip), %rdi
+	movq %r8, 560(%rsp)
+	movq 592(%rsp), %r8
+	sbbq FG_P751_MONT_P+72(%rip), %r8
+	movq %r14, 480(%rsp)
+	movq 448(%rsp), %r14
+	sbbq FG_P751_MONT_P+80(%rip), %r14
+	movq %r15, 552(%rsp)
+	movq %r9, %r15
+	sbbq FG_P751_MONT_P+88(%rip), %r15
+	cmovc %rcx, %r11
+	cmovc 552(%rsp), %rax
+	cmovc 584(%rsp), %rsi
+	cmovc 456(%rsp), %r12
+	cmovc 480(%rsp), %r13
+	cmovc 560(%rsp), %rbx
+	cmovc 312(%rsp), %r10
+	cmovc 328(%rsp), %rbp
+	cmovc 576(%rsp), %rdi
+	cmovc 592(%rsp), %r8
+	cmovc 448(%rsp), %r14
+	cmovc %r9, %r15
+	movq 288(%rsp), %rcx
+	movq %r11, 0(%rcx)
+	movq %rax, 8(%rcx)
+	movq %rsi, 16(%rcx)
+	movq %r12, 24(%rcx)
+	movq %r13, 32(%rcx)
+	movq %rbx, 40(%rcx)
+	movq %r10, 48(%rcx)
+	movq %rbp, 56(%rcx)
+	movq %rdi, 64(%rcx)
+	movq %r8, 72(%rcx)
+	movq %r14, 80(%rcx)
+	movq %r15, 88(%rcx)
+	addq $608, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_fp2_sqr_bmi2, .-fg_p751_fp2_sqr_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_fp2_mul_bmi2
+.p2align 4, 0x90
+_fg_p751_fp2_mul_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_fp2_mul_bmi2
+.type fg_p751_fp2_mul_bmi2, @function
+fg_p751_fp2_mul_bmi2:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $704, %rsp
+	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 48(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 56(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 64(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 72(%rsi), %r11
+	movq 32(%rsi), %rax
+	sbbq 80(%rsi), %rax
+	movq 40(%rsi), %rbx
+	sbbq 88(%rsi), %rbx
+	sbbq %rbp, %rbp
+	xorq %rbp, %r8
+	xorq %rbp, %r9
+	xorq %rbp, %r10
+	xorq %rbp, %r11
+	xorq %rbp, %rax
+	xorq %rbp, %rbx
+	subq %rbp, %r8
+	sbbq %rbp, %r9
+	sbbq %rbp, %r10
+	sbbq %rbp, %r11
+	sbbq %rbp, %rax
+	sbbq %rbp, %rbx
+	movq 48(%rcx), %r12
+	subq 0(%rcx), %r12
+	movq 56(%rcx), %r13
+	sbbq 8(%rcx), %r13
+	movq 64(%rcx), %r14
+	sbbq 16(%rcx), %r14
+	movq 72(%rcx), %r15
+	sbbq 24(%rcx), %r15
+	movq %rdi, 384(%rsp)
+	movq 80(%rcx), %rdi
+	sbbq 32(%rcx), %rdi
+	movq %rdi, 392(%rsp)
+	movq 88(%rcx), %rdi
+	sbbq 40(%rcx), %rdi
+	movq %rdi, 400(%rsp)
+	sbbq %rdi, %rdi
+	xorq %rdi, %r12
+	xorq %rdi, %r13
+	xorq %rdi, %r14
+	xorq %rdi, %r15
+	movq %rdi, 408(%rsp)
+	movq 392(%rsp), %rdi
+	movq %r15, 392(%rsp)
+	movq 408(%rsp), %r15
+	xorq %r15, %rdi
+	movq %r15, 408(%rsp)
+	movq 400(%rsp), %r15
+	movq %rdi, 400(%rsp)
+	movq 408(%rsp), %rdi
+	xorq %rdi, %r15
+	subq %rdi, %r12
+	sbbq %rdi, %r13
+	sbbq %rdi, %r14
+	movq %rdi, 408(%rsp)
+	movq 392(%rsp), %rdi
+	movq %r14, 392(%rsp)
+	movq 408(%rsp), %r14
+	sbbq %r14, %rdi
+	movq %r14, 408(%rsp)
+	movq 400(%rsp), %r14
+	movq %rdi, 400(%rsp)
+	movq 408(%rsp), %rdi
+	sbbq %rdi, %r14
+	sbbq %rdi, %r15
+	xorq %rdi, %rbp
+	movq 0(%rsi), %rdx
+	movq %rbp, 408(%rsp)
+	mulxq 0(%rcx), %rdi, %rbp
+	movq %r15, 416(%rsp)
+	movq %r14, 424(%rsp)
+	mulxq 8(%rcx), %r15, %r14
+	addq %rbp, %r15
+	movq %r13, 432(%rsp)
+	mulxq 16(%rcx), %rbp, %r13
+	adcq %r14, %rbp
+	movq %r12, 440(%rsp)
+	mulxq 24(%rcx), %r14, %r12
+	adcq %r13, %r14
+	movq %rbx, 448(%rsp)
+	mulxq 32(%rcx), %r13, %rbx
+	adcq %r12, %r13
+	movq %rax, 456(%rsp)
+	mulxq 40(%rcx), %r12, %rax
+	adcq %rbx, %r12
+	adcq $0, %rax
+	movq 8(%rsi), %rdx
+	movq %rdi, 464(%rsp)
+	mulxq 8(%rcx), %rbx, %rdi
+	addq %rbx, %rbp
+	adcq %rdi, %r14
+	mulxq 24(%rcx), %rbx, %rdi
+	adcq %rbx, %r13
+	adcq %rdi, %r12
+	mulxq 40(%rcx), %rbx, %rdi
+	adcq %rbx, %rax
+	adcq $0, %rdi
+	movq %r11, 472(%rsp)
+	mulxq 0(%rcx), %rbx, %r11
+	addq %rbx, %r15
+	adcq %r11, %rbp
+	mulxq 16(%rcx), %rbx, %r11
+	adcq %rbx, %r14
+	adcq %r11, %r13
+	mulxq 32(%rcx), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	adcq $0, %rdi
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r11
+	addq %rbx, %r14
+	adcq %r11, %r13
+	mulxq 24(%rcx), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	mulxq 40(%rcx), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq $0, %r11
+	movq %r15, 480(%rsp)
+	mulxq 0(%rcx), %rbx, %r15
+	addq %rbx, %rbp
+	adcq %r15, %r14
+	mulxq 16(%rcx), %rbx, %r15
+	adcq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 32(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
+	adcq $0, %r11
+	movq 24(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r15
+	addq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 24(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
+	mulxq 40(%rcx), %rbx, %r15
+	adcq %rbx, %r11
+	adcq $0, %r15
+	movq %rbp, 488(%rsp)
+	mulxq 0(%rcx), %rbx, %rbp
+	addq %rbx, %r14
+	adcq %rbp, %r13
+	mulxq 16(%rcx), %rbx, %rbp
+	adcq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 32(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
+	adcq $0, %r15
+	movq 32(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 24(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
+	mulxq 40(%rcx), %rbx, %rbp
+	adcq %rbx, %r15
+	adcq $0, %rbp
+	movq %r14, 496(%rsp)
+	mulxq 0(%rcx), %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %r12
+	mulxq 16(%rcx), %rbx, %r14
+	adcq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 32(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
+	adcq $0, %rbp
+	movq 40(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r14
+	addq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 24(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
+	mulxq 40(%rcx), %rbx, %r14
+	adcq %rbx, %rbp
+	adcq $0, %r14
+	movq %r13, 504(%rsp)
+	mulxq 0(%rcx), %rbx, %r13
+	addq %rbx, %r12
+	adcq %r13, %rax
+	mulxq 16(%rcx), %rbx, %r13
+	adcq %rbx, %rdi
+	adcq %r13, %r11
+	mulxq 32(%rcx), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq 48(%rsi), %rdx
+	mulxq 48(%rcx), %rbx, %r13
+	movq %rbp, 512(%rsp)
+	movq %r15, 520(%rsp)
+	mulxq 56(%rcx), %rbp, %r15
+	addq %r13, %rbp
+	movq %r11, 528(%rsp)
+	mulxq 64(%rcx), %r13, %r11
+	adcq %r15, %r13
+	movq %rdi, 536(%rsp)
+	mulxq 72(%rcx), %r15, %rdi
+	adcq %r11, %r15
+	movq %rax, 544(%rsp)
+	mulxq 80(%rcx), %r11, %rax
+	adcq %rdi, %r11
+	movq %r12, 552(%rsp)
+	mulxq 88(%rcx), %rdi, %r12
+	adcq %rax, %rdi
+	adcq $0, %r12
+	movq 56(%rsi), %rdx
+	movq %rbx, 560(%rsp)
+	mulxq 56(%rcx), %rax, %rbx
+	addq %rax, %r13
+	adcq %rbx, %r15
+	mulxq 72(%rcx), %rax, %rbx
+	adcq %rax, %r11
+	adcq %rbx, %rdi
+	mulxq 88(%rcx), %rax, %rbx
+	adcq %rax, %r12
+	adcq $0, %rbx
+	movq %r14, 568(%rsp)
+	mulxq 48(%rcx), %rax, %r14
+	addq %rax, %rbp
+	adcq %r14, %r13
+	mulxq 64(%rcx), %rax, %r14
+	adcq %rax, %r15
+	adcq %r14, %r11
+	mulxq 80(%rcx), %rax, %r14
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	adcq $0, %rbx
+	movq 64(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %r14
+	addq %rax, %r15
+	adcq %r14, %r11
+	mulxq 72(%rcx), %rax, %r14
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	mulxq 88(%rcx), %rax, %r14
+	adcq %rax, %rbx
+	adcq $0, %r14
+	movq %rbp, 576(%rsp)
+	mulxq 48(%rcx), %rax, %rbp
+	addq %rax, %r13
+	adcq %rbp, %r15
+	mulxq 64(%rcx), %rax, %rbp
+	adcq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 80(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
+	adcq $0, %r14
+	movq 72(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %rbp
+	addq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 72(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
+	mulxq 88(%rcx), %rax, %rbp
+	adcq %rax, %r14
+	adcq $0, %rbp
+	movq %r13, 584(%rsp)
+	mulxq 48(%rcx), %rax, %r13
+	addq %rax, %r15
+	adcq %r13, %r11
+	mulxq 64(%rcx), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 80(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
+	adcq $0, %rbp
+	movq 80(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %r13
+	addq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 72(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
+	mulxq 88(%rcx), %rax, %r13
+	adcq %rax, %rbp
+	adcq $0, %r13
+	movq %r15, 592(%rsp)
+	mulxq 48(%rcx), %rax, %r15
+	addq %rax, %r11
+	adcq %r15, %rdi
+	mulxq 64(%rcx), %rax, %r15
+	adcq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 80(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
+	adcq $0, %r13
+	movq 88(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %r15
+	addq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 72(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
+	mulxq 88(%rcx), %rax, %r15
+	adcq %rax, %r13
+	adcq $0, %r15
+	movq %r11, 600(%rsp)
+	mulxq 48(%rcx), %rax, %r11
+	addq %rax, %rdi
+	adcq %r11, %r12
+	mulxq 64(%rcx), %rax, %r11
+	adcq %rax, %rbx
+	adcq %r11, %r14
+	mulxq 80(%rcx), %rax, %r11
+	adcq %rax, %rbp
+	adcq %r11, %r13
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq 440(%rsp), %rax, %r11
+	movq %r13, 608(%rsp)
+	movq %rbp, 616(%rsp)
+	mulxq 432(%rsp), %r13, %rbp
+	addq %r11, %r13
+	movq %r14, 624(%rsp)
+	mulxq 392(%rsp), %r11, %r14
+	adcq %rbp, %r11
+	movq %rbx, 632(%rsp)
+	mulxq 400(%rsp), %rbp, %rbx
+	adcq %r14, %rbp
+	movq %r12, 640(%rsp)
+	mulxq 424(%rsp), %r14, %r12
+	adcq %rbx, %r14
+	movq %rdi, 648(%rsp)
+	mulxq 416(%rsp), %rbx, %rdi
+	adcq %r12, %rbx
+	adcq $0, %rdi
+	movq %r9, %rdx
+	movq %rax, 656(%rsp)
+	mulxq 432(%rsp), %r12, %rax
+	addq %r12, %r11
+	adcq %rax, %rbp
+	mulxq 400(%rsp), %r12, %rax
+	adcq %r12, %r14
+	adcq %rax, %rbx
+	mulxq 416(%rsp), %r12, %rax
+	adcq %r12, %rdi
+	adcq $0, %rax
+	movq %r15, 664(%rsp)
+	mulxq 440(%rsp), %r12, %r15
+	addq %r12, %r13
+	adcq %r15, %r11
+	mulxq 392(%rsp), %r12, %r15
+	adcq %r12, %rbp
+	adcq %r15, %r14
+	mulxq 424(%rsp), %r12, %r15
+	adcq %r12, %rbx
+	adcq %r15, %rdi
+	adcq $0, %rax
+	movq %r10, %rdx
+	mulxq 432(%rsp), %r12, %r15
+	addq %r12, %rbp
+	adcq %r15, %r14
+	mulxq 400(%rsp), %r12, %r15
+	adcq %r12, %rbx
+	adcq %r15, %rdi
+	mulxq 416(%rsp), %r12, %r15
+	adcq %r12, %rax
+	adcq $0, %r15
+	movq %r13, 672(%rsp)
+	mulxq 440(%rsp), %r12, %r13
+	addq %r12, %r11
+	adcq %r13, %rbp
+	mulxq 392(%rsp), %r12, %r13
+	adcq %r12, %r14
+	adcq %r13, %rbx
+	mulxq 424(%rsp), %r12, %r13
+	adcq %r12, %rdi
+	adcq %r13, %rax
+	adcq $0, %r15
+	movq 472(%rsp), %rdx
+	mulxq 432(%rsp), %r12, %r13
+	addq %r12, %r14
+	adcq %r13, %rbx
+	mulxq 400(%rsp), %r12, %r13
+	adcq %r12, %rdi
+	adcq %r13, %rax
+	mulxq 416(%rsp), %r12, %r13
+	adcq %r12, %r15
+	adcq $0, %r13
+	movq %r11, 680(%rsp)
+	mulxq 440(%rsp), %r12, %r11
+	addq %r12, %rbp
+	adcq %r11, %r14
+	mulxq 392(%rsp), %r12, %r11
+	adcq %r12, %rbx
+	adcq %r11, %rdi
+	mulxq 424(%rsp), %r12, %r11
+	adcq %r12, %rax
+	adcq %r11, %r15
+	adcq $0, %r13
+	movq 456(%rsp), %rdx
+	mulxq 432(%rsp), %r12, %r11
+	addq %r12, %rbx
+	adcq %r11, %rdi
+	mulxq 400(%rsp), %r12, %r11
+	adcq %r12, %rax
+	adcq %r11, %r15
+	mulxq 416(%rsp), %r12, %r11
+	adcq %r12, %r13
+	adcq $0, %r11
+	movq %rbp, 688(%rsp)
+	mulxq 440(%rsp), %r12, %rbp
+	addq %r12, %r14
+	adcq %rbp, %rbx
+	mulxq 392(%rsp), %r12, %rbp
+	adcq %r12, %rdi
+	adcq %rbp, %rax
+	mulxq 424(%rsp), %r12, %rbp
+	adcq %r12, %r15
+	adcq %rbp, %r13
+	adcq $0, %r11
+	movq 448(%rsp), %rdx
+	mulxq 432(%rsp), %r12, %rbp
+	addq %r12, %rdi
+	adcq %rbp, %rax
+	mulxq 400(%rsp), %r12, %rbp
+	adcq %r12, %r15
+	adcq %rbp, %r13
+	mulxq 416(%rsp), %r12, %rbp
+	adcq %r12, %r11
+	adcq $0, %rbp
+	movq %r14, 696(%rsp)
+	mulxq 440(%rsp), %r12, %r14
+	addq %r12, %rbx
+	adcq %r14, %rdi
+	mulxq 392(%rsp), %r12, %r14
+	adcq %r12, %rax
+	adcq %r14, %r15
+	mulxq 424(%rsp), %r12, %r14
+	adcq %r12, %r13
+	adcq %r14, %r11
+	adcq $0, %rbp
+	movq 656(%rsp), %r12
+	movq 408(%rsp), %r14
+	xorq %r14, %r12
+	movq 672(%rsp), %r8
+	xorq %r14, %r8
+	movq 680(%rsp), %r9
+	xorq %r14, %r9
+	movq 688(%rsp), %r10
+	xorq %r14, %r10
+	movq %r11, 688(%rsp)
+	movq 696(%rsp), %r11
+	xorq %r14, %r11
+	xorq %r14, %rbx
+	xorq %r14, %rdi
+	xorq %r14, %rax
+	xorq %r14, %r15
+	xorq %r14, %r13
+	movq %r13, 696(%rsp)
+	movq 688(%rsp), %r13
+	xorq %r14, %r13
+	xorq %r14, %rbp
+	movq %r13, 688(%rsp)
+	movq %r14, %r13
+	addq %r13, %r13
+	adcq 464(%rsp), %r12
+	adcq 480(%rsp), %r8
+	adcq 488(%rsp), %r9
+	adcq 496(%rsp), %r10
+	adcq 504(%rsp), %r11
+	adcq 552(%rsp), %rbx
+	adcq 544(%rsp), %rdi
+	adcq 536(%rsp), %rax
+	adcq 528(%rsp), %r15
+	movq 696(%rsp), %r13
+	adcq 520(%rsp), %r13
+	movq %r13, 696(%rsp)
+	movq 688(%rsp), %r13
+	adcq 512(%rsp), %r13
+	adcq 568(%rsp), %rbp
+	adcq $0, %r14
+	addq 560(%rsp), %r12
+	adcq 576(%rsp), %r8
+	adcq 584(%rsp), %r9
+	adcq 592(%rsp), %r10
+	adcq 600(%rsp), %r11
+	adcq 648(%rsp), %rbx
+	adcq 640(%rsp), %rdi
+	adcq 632(%rsp), %rax
+	adcq 624(%rsp), %r15
+	movq %r13, 688(%rsp)
+	movq 696(%rsp), %r13
+	adcq 616(%rsp), %r13
+	movq %r13, 696(%rsp)
+	movq 688(%rsp), %r13
+	adcq 608(%rsp), %r13
+	adcq 664(%rsp), %rbp
+	adcq $0, %r14
+	movq %r13, 688(%rsp)
+	movq 544(%rsp), %r13
+	addq %r12, %r13
+	movq 536(%rsp), %r12
+	adcq %r8, %r12
+	movq 528(%rsp), %r8
+	adcq %r9, %r8
+	movq 520(%rsp), %r9
+	adcq %r10, %r9
+	movq 512(%rsp), %r10
+	adcq %r11, %r10
+	movq 568(%rsp), %r11
+	adcq %rbx, %r11
+	movq 560(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq 576(%rsp), %rdi
+	adcq %rax, %rdi
+	movq 584(%rsp), %rax
+	adcq %r15, %rax
+	movq 592(%rsp), %r15
+	adcq 696(%rsp), %r15
+	movq %r15, 696(%rsp)
+	movq 600(%rsp), %r15
+	adcq 688(%rsp), %r15
+	movq %r15, 688(%rsp)
+	movq 648(%rsp), %r15
+	adcq %rbp, %r15
+	movq 640(%rsp), %rbp
+	adcq %r14, %rbp
+	movq 632(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 632(%rsp)
+	movq 624(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 624(%rsp)
+	movq 616(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 616(%rsp)
+	movq 608(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 608(%rsp)
+	movq 664(%rsp), %r14
+	adcq $0, %r14
+	movq %rbp, 664(%rsp)
+	movq 464(%rsp), %rbp
+	movq %rbp, 0(%rsp)
+	movq 480(%rsp), %rbp
+	movq %rbp, 8(%rsp)
+	movq 488(%rsp), %rbp
+	movq %rbp, 16(%rsp)
+	movq 496(%rsp), %rbp
+	movq %rbp, 24(%rsp)
+	movq 504(%rsp), %rbp
+	movq %rbp, 32(%rsp)
+	movq 552(%rsp), %rbp
+	movq %rbp, 40(%rsp)
+	movq %r13, 48(%rsp)
+	movq %r12, 56(%rsp)
+	movq %r8, 64(%rsp)
+	movq %r9, 72(%rsp)
+	movq %r10, 80(%rsp)
+	movq %r11, 88(%rsp)
+	movq %rbx, 96(%rsp)
+	movq %rdi, 104(%rsp)
+	movq %rax, 112(%rsp)
+	movq 696(%rsp), %rbp
+	movq %rbp, 120(%rsp)
+	movq 688(%rsp), %r13
+	movq %r13, 128(%rsp)
+	movq %r15, 136(%rsp)
+	movq 664(%rsp), %r12
+	movq %r12, 144(%rsp)
+	movq 632(%rsp), %r8
+	movq %r8, 152(%rsp)
+	movq 624(%rsp), %r9
+	movq %r9, 160(%rsp)
+	movq 616(%rsp), %r10
+	movq %r10, 168(%rsp)
+	movq 608(%rsp), %r11
+	movq %r11, 176(%rsp)
+	movq %r14, 184(%rsp)
+	movq 96(%rsi), %rbx
+	subq 144(%rsi), %rbx
+	movq 104(%rsi), %rdi
+	sbbq 152(%rsi), %rdi
+	movq 112(%rsi), %rax
+	sbbq 160(%rsi), %rax
+	movq 120(%rsi), %rbp
+	sbbq 168(%rsi), %rbp
+	movq 128(%rsi), %r13
+	sbbq 176(%rsi), %r13
+	movq 136(%rsi), %r15
+	sbbq 184(%rsi), %r15
+	sbbq %r12, %r12
+	xorq %r12, %rbx
+	xorq %r12, %rdi
+	xorq %r12, %rax
+	xorq %r12, %rbp
+	xorq %r12, %r13
+	xorq %r12, %r15
+	subq %r12, %rbx
+	sbbq %r12, %rdi
+	sbbq %r12, %rax
+	sbbq %r12, %rbp
+	sbbq %r12, %r13
+	sbbq %r12, %r15
+	movq 144(%rcx), %r8
+	subq 96(%rcx), %r8
+	movq 152(%rcx), %r9
+	sbbq 104(%rcx), %r9
+	movq 160(%rcx), %r10
+	sbbq 112(%rcx), %r10
+	movq 168(%rcx), %r11
+	sbbq 120(%rcx), %r11
+	movq 176(%rcx), %r14
+	sbbq 128(%rcx), %r14
+	movq %r14, 608(%rsp)
+	movq 184(%rcx), %r14
+	sbbq 136(%rcx), %r14
+	movq %r14, 616(%rsp)
+	sbbq %r14, %r14
+	xorq %r14, %r8
+	xorq %r14, %r9
+	xorq %r14, %r10
+	xorq %r14, %r11
+	movq %r14, 624(%rsp)
+	movq 608(%rsp), %r14
+	movq %r11, 608(%rsp)
+	movq 624(%rsp), %r11
+	xorq %r11, %r14
+	movq %r11, 624(%rsp)
+	movq 616(%rsp), %r11
+	movq %r14, 616(%rsp)
+	movq 624(%rsp), %r14
+	xorq %r14, %r11
+	subq %r14, %r8
+	sbbq %r14, %r9
+	sbbq %r14, %r10
+	movq %r14, 624(%rsp)
+	movq 608(%rsp), %r14
+	movq %r10, 608(%rsp)
+	movq 624(%rsp), %r10
+	sbbq %r10, %r14
+	movq %r10, 624(%rsp)
+	movq 616(%rsp), %r10
+	movq %r14, 616(%rsp)
+	movq 624(%rsp), %r14
+	sbbq %r14, %r10
+	sbbq %r14, %r11
+	xorq %r14, %r12
+	movq 96(%rsi), %rdx
+	movq %r12, 624(%rsp)
+	mulxq 96(%rcx), %r14, %r12
+	movq %r11, 632(%rsp)
+	movq %r10, 664(%rsp)
+	mulxq 104(%rcx), %r11, %r10
+	addq %r12, %r11
+	movq %r9, 688(%rsp)
+	mulxq 112(%rcx), %r12, %r9
+	adcq %r10, %r12
+	movq %r8, 696(%rsp)
+	mulxq 120(%rcx), %r10, %r8
+	adcq %r9, %r10
+	movq %r15, 552(%rsp)
+	mulxq 128(%rcx), %r9, %r15
+	adcq %r8, %r9
+	movq %r13, 504(%rsp)
+	mulxq 136(%rcx), %r8, %r13
+	adcq %r15, %r8
+	adcq $0, %r13
+	movq 104(%rsi), %rdx
+	movq %r14, 496(%rsp)
+	mulxq 104(%rcx), %r15, %r14
+	addq %r15, %r12
+	adcq %r14, %r10
+	mulxq 120(%rcx), %r15, %r14
+	adcq %r15, %r9
+	adcq %r14, %r8
+	mulxq 136(%rcx), %r15, %r14
+	adcq %r15, %r13
+	adcq $0, %r14
+	movq %rbp, 488(%rsp)
+	mulxq 96(%rcx), %r15, %rbp
+	addq %r15, %r11
+	adcq %rbp, %r12
+	mulxq 112(%rcx), %r15, %rbp
+	adcq %r15, %r10
+	adcq %rbp, %r9
+	mulxq 128(%rcx), %r15, %rbp
+	adcq %r15, %r8
+	adcq %rbp, %r13
+	adcq $0, %r14
+	movq 112(%rsi), %rdx
+	mulxq 104(%rcx), %r15, %rbp
+	addq %r15, %r10
+	adcq %rbp, %r9
+	mulxq 120(%rcx), %r15, %rbp
+	adcq %r15, %r8
+	adcq %rbp, %r13
+	mulxq 136(%rcx), %r15, %rbp
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq %r11, 480(%rsp)
+	mulxq 96(%rcx), %r15, %r11
+	addq %r15, %r12
+	adcq %r11, %r10
+	mulxq 112(%rcx), %r15, %r11
+	adcq %r15, %r9
+	adcq %r11, %r8
+	mulxq 128(%rcx), %r15, %r11
+	adcq %r15, %r13
+	adcq %r11, %r14
+	adcq $0, %rbp
+	movq 120(%rsi), %rdx
+	mulxq 104(%rcx), %r15, %r11
+	addq %r15, %r9
+	adcq %r11, %r8
+	mulxq 120(%rcx), %r15, %r11
+	adcq %r15, %r13
+	adcq %r11, %r14
+	mulxq 136(%rcx), %r15, %r11
+	adcq %r15, %rbp
+	adcq $0, %r11
+	movq %r12, 464(%rsp)
+	mulxq 96(%rcx), %r15, %r12
+	addq %r15, %r10
+	adcq %r12, %r9
+	mulxq 112(%rcx), %r15, %r12
+	adcq %r15, %r8
+	adcq %r12, %r13
+	mulxq 128(%rcx), %r15, %r12
+	adcq %r15, %r14
+	adcq %r12, %rbp
+	adcq $0, %r11
+	movq 128(%rsi), %rdx
+	mulxq 104(%rcx), %r15, %r12
+	addq %r15, %r8
+	adcq %r12, %r13
+	mulxq 120(%rcx), %r15, %r12
+	adcq %r15, %r14
+	adcq %r12, %rbp
+	mulxq 136(%rcx), %r15, %r12
+	adcq %r15, %r11
+	adcq $0, %r12
+	movq %r10, 640(%rsp)
+	mulxq 96(%rcx), %r15, %r10
+	addq %r15, %r9
+	adcq %r10, %r8
+	mulxq 112(%rcx), %r15, %r10
+	adcq %r15, %r13
+	adcq %r10, %r14
+	mulxq 128(%rcx), %r15, %r10
+	adcq %r15, %rbp
+	adcq %r10, %r11
+	adcq $0, %r12
+	movq 136(%rsi), %rdx
+	mulxq 104(%rcx), %r15, %r10
+	addq %r15, %r13
+	adcq %r10, %r14
+	mulxq 120(%rcx), %r15, %r10
+	adcq %r15, %rbp
+	adcq %r10, %r11
+	mulxq 136(%rcx), %r15, %r10
+	adcq %r15, %r12
+	adcq $0, %r10
+	movq %r9, 648(%rsp)
+	mulxq 96(%rcx), %r15, %r9
+	addq %r15, %r8
+	adcq %r9, %r13
+	mulxq 112(%rcx), %r15, %r9
+	adcq %r15, %r14
+	adcq %r9, %rbp
+	mulxq 128(%rcx), %r15, %r9
+	adcq %r15, %r11
+	adcq %r9, %r12
+	adcq $0, %r10
+	movq 144(%rsi), %rdx
+	mulxq 144(%rcx), %r15, %r9
+	movq %r12, 600(%rsp)
+	movq %r11, 592(%rsp)
+	mulxq 152(%rcx), %r12, %r11
+	addq %r9, %r12
+	movq %rbp, 584(%rsp)
+	mulxq 160(%rcx), %r9, %rbp
+	adcq %r11, %r9
+	movq %r14, 576(%rsp)
+	mulxq 168(%rcx), %r11, %r14
+	adcq %rbp, %r11
+	movq %r13, 560(%rsp)
+	mulxq 176(%rcx), %rbp, %r13
+	adcq %r14, %rbp
+	movq %r8, 568(%rsp)
+	mulxq 184(%rcx), %r14, %r8
+	adcq %r13, %r14
+	adcq $0, %r8
+	movq 152(%rsi), %rdx
+	movq %r15, 512(%rsp)
+	mulxq 152(%rcx), %r13, %r15
+	addq %r13, %r9
+	adcq %r15, %r11
+	mulxq 168(%rcx), %r13, %r15
+	adcq %r13, %rbp
+	adcq %r15, %r14
+	mulxq 184(%rcx), %r13, %r15
+	adcq %r13, %r8
+	adcq $0, %r15
+	movq %r10, 520(%rsp)
+	mulxq 144(%rcx), %r13, %r10
+	addq %r13, %r12
+	adcq %r10, %r9
+	mulxq 160(%rcx), %r13, %r10
+	adcq %r13, %r11
+	adcq %r10, %rbp
+	mulxq 176(%rcx), %r13, %r10
+	adcq %r13, %r14
+	adcq %r10, %r8
+	adcq $0, %r15
+	movq 160(%rsi), %rdx
+	mulxq 152(%rcx), %r13, %r10
+	addq %r13, %r11
+	adcq %r10, %rbp
+	mulxq 168(%rcx), %r13, %r10
+	adcq %r13, %r14
+	adcq %r10, %r8
+	mulxq 184(%rcx), %r13, %r10
+	adcq %r13, %r15
+	adcq $0, %r10
+	movq %r12, 528(%rsp)
+	mulxq 144(%rcx), %r13, %r12
+	addq %r13, %r9
+	adcq %r12, %r11
+	mulxq 160(%rcx), %r13, %r12
+	adcq %r13, %rbp
+	adcq %r12, %r14
+	mulxq 176(%rcx), %r13, %r12
+	adcq %r13, %r8
+	adcq %r12, %r15
+	adcq $0, %r10
+	movq 168(%rsi), %rdx
+	mulxq 152(%rcx), %r13, %r12
+	addq %r13, %rbp
+	adcq %r12, %r14
+	mulxq 168(%rcx), %r13, %r12
+	adcq %r13, %r8
+	adcq %r12, %r15
+	mulxq 184(%rcx), %r13, %r12
+	adcq %r13, %r10
+	adcq $0, %r12
+	movq %r9, 536(%rsp)
+	mulxq 144(%rcx), %r13, %r9
+	addq %r13, %r11
+	adcq %r9, %rbp
+	mulxq 160(%rcx), %r13, %r9
+	adcq %r13, %r14
+	adcq %r9, %r8
+	mulxq 176(%rcx), %r13, %r9
+	adcq %r13, %r15
+	adcq %r9, %r10
+	adcq $0, %r12
+	movq 176(%rsi), %rdx
+	mulxq 152(%rcx), %r13, %r9
+	addq %r13, %r14
+	adcq %r9, %r8
+	mulxq 168(%rcx), %r13, %r9
+	adcq %r13, %r15
+	adcq %r9, %r10
+	mulxq 184(%rcx), %r13, %r9
+	adcq %r13, %r12
+	adcq $0, %r9
+	movq %r11, 544(%rsp)
+	mulxq 144(%rcx), %r13, %r11
+	addq %r13, %rbp
+	adcq %r11, %r14
+	mulxq 160(%rcx), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %r15
+	mulxq 176(%rcx), %r13, %r11
+	adcq %r13, %r10
+	adcq %r11, %r12
+	adcq $0, %r9
+	movq 184(%rsi), %rdx
+	mulxq 152(%rcx), %r13, %r11
+	addq %r13, %r8
+	adcq %r11, %r15
+	mulxq 168(%rcx), %r13, %r11
+	adcq %r13, %r10
+	adcq %r11, %r12
+	mulxq 184(%rcx), %r13, %r11
+	adcq %r13, %r9
+	adcq $0, %r11
+	movq %rbp, 680(%rsp)
+	mulxq 144(%rcx), %r13, %rbp
+	addq %r13, %r14
+	adcq %rbp, %r8
+	mulxq 160(%rcx), %r13, %rbp
+	adcq %r13, %r15
+	adcq %rbp, %r10
+	mulxq 176(%rcx), %r13, %rbp
+	adcq %r13, %r12
+	adcq %rbp, %r9
+	adcq $0, %r11
+	movq %rbx, %rdx
+	mulxq 696(%rsp), %r13, %rbp
+	movq %r9, 672(%rsp)
+	movq %r12, 408(%rsp)
+	mulxq 688(%rsp), %r9, %r12
+	addq %rbp, %r9
+	movq %r10, 656(%rsp)
+	mulxq 608(%rsp), %rbp, %r10
+	adcq %r12, %rbp
+	movq %r15, 416(%rsp)
+	mulxq 616(%rsp), %r12, %r15
+	adcq %r10, %r12
+	movq %r8, 424(%rsp)
+	mulxq 664(%rsp), %r10, %r8
+	adcq %r15, %r10
+	movq %r14, 400(%rsp)
+	mulxq 632(%rsp), %r15, %r14
+	adcq %r8, %r15
+	adcq $0, %r14
+	movq %rdi, %rdx
+	movq %r13, 392(%rsp)
+	mulxq 688(%rsp), %r8, %r13
+	addq %r8, %rbp
+	adcq %r13, %r12
+	mulxq 616(%rsp), %r8, %r13
+	adcq %r8, %r10
+	adcq %r13, %r15
+	mulxq 632(%rsp), %r8, %r13
+	adcq %r8, %r14
+	adcq $0, %r13
+	movq %r11, 432(%rsp)
+	mulxq 696(%rsp), %r8, %r11
+	addq %r8, %r9
+	adcq %r11, %rbp
+	mulxq 608(%rsp), %r8, %r11
+	adcq %r8, %r12
+	adcq %r11, %r10
+	mulxq 664(%rsp), %r8, %r11
+	adcq %r8, %r15
+	adcq %r11, %r14
+	adcq $0, %r13
+	movq %rax, %rdx
+	mulxq 688(%rsp), %r8, %r11
+	addq %r8, %r12
+	adcq %r11, %r10
+	mulxq 616(%rsp), %r8, %r11
+	adcq %r8, %r15
+	adcq %r11, %r14
+	mulxq 632(%rsp), %r8, %r11
+	adcq %r8, %r13
+	adcq $0, %r11
+	movq %r9, 440(%rsp)
+	mulxq 696(%rsp), %r8, %r9
+	addq %r8, %rbp
+	adcq %r9, %r12
+	mulxq 608(%rsp), %r8, %r9
+	adcq %r8, %r10
+	adcq %r9, %r15
+	mulxq 664(%rsp), %r8, %r9
+	adcq %r8, %r14
+	adcq %r9, %r13
+	adcq $0, %r11
+	movq 488(%rsp), %rdx
+	mulxq 688(%rsp), %r8, %r9
+	addq %r8, %r10
+	adcq %r9, %r15
+	mulxq 616(%rsp), %r8, %r9
+	adcq %r8, %r14
+	adcq %r9, %r13
+	mulxq 632(%rsp), %r8, %r9
+	adcq %r8, %r11
+	adcq $0, %r9
+	movq %rbp, 448(%rsp)
+	mulxq 696(%rsp), %r8, %rbp
+	addq %r8, %r12
+	adcq %rbp, %r10
+	mulxq 608(%rsp), %r8, %rbp
+	adcq %r8, %r15
+	adcq %rbp, %r14
+	mulxq 664(%rsp), %r8, %rbp
+	adcq %r8, %r13
+	adcq %rbp, %r11
+	adcq $0, %r9
+	movq 504(%rsp), %rdx
+	mulxq 688(%rsp), %r8, %rbp
+	addq %r8, %r15
+	adcq %rbp, %r14
+	mulxq 616(%rsp), %r8, %rbp
+	adcq %r8, %r13
+	adcq %rbp, %r11
+	mulxq 632(%rsp), %r8, %rbp
+	adcq %r8, %r9
+	adcq $0, %rbp
+	movq %r12, 456(%rsp)
+	mulxq 696(%rsp), %r8, %r12
+	addq %r8, %r10
+	adcq %r12, %r15
+	mulxq 608(%rsp), %r8, %r12
+	adcq %r8, %r14
+	adcq %r12, %r13
+	mulxq 664(%rsp), %r8, %r12
+	adcq %r8, %r11
+	adcq %r12, %r9
+	adcq $0, %rbp
+	movq 552(%rsp), %rdx
+	mulxq 688(%rsp), %r8, %r12
+	addq %r8, %r14
+	adcq %r12, %r13
+	mulxq 616(%rsp), %r8, %r12
+	adcq %r8, %r11
+	adcq %r12, %r9
+	mulxq 632(%rsp), %r8, %r12
+	adcq %r8, %rbp
+	adcq $0, %r12
+	movq %r10, 472(%rsp)
+	mulxq 696(%rsp), %r8, %r10
+	addq %r8, %r15
+	adcq %r10, %r14
+	mulxq 608(%rsp), %r8, %r10
+	adcq %r8, %r13
+	adcq %r10, %r11
+	mulxq 664(%rsp), %r8, %r10
+	adcq %r8, %r9
+	adcq %r10, %rbp
+	adcq $0, %r12
+	movq 392(%rsp), %r8
+	movq 624(%rsp), %r10
+	xorq %r10, %r8
+	movq 440(%rsp), %rbx
+	xorq %r10, %rbx
+	movq 448(%rsp), %rdi
+	xorq %r10, %rdi
+	movq 456(%rsp), %rax
+	xorq %r10, %rax
+	movq %rbp, 456(%rsp)
+	movq 472(%rsp), %rbp
+	xorq %r10, %rbp
+	xorq %r10, %r15
+	xorq %r10, %r14
+	xorq %r10, %r13
+	xorq %r10, %r11
+	xorq %r10, %r9
+	movq %r9, 472(%rsp)
+	movq 456(%rsp), %r9
+	xorq %r10, %r9
+	xorq %r10, %r12
+	movq %r9, 456(%rsp)
+	movq %r10, %r9
+	addq %r9, %r9
+	adcq 496(%rsp), %r8
+	adcq 480(%rsp), %rbx
+	adcq 464(%rsp), %rdi
+	adcq 640(%rsp), %rax
+	adcq 648(%rsp), %rbp
+	adcq 568(%rsp), %r15
+	adcq 560(%rsp), %r14
+	adcq 576(%rsp), %r13
+	adcq 584(%rsp), %r11
+	movq 472(%rsp), %r9
+	adcq 592(%rsp), %r9
+	movq %r9, 472(%rsp)
+	movq 456(%rsp), %r9
+	adcq 600(%rsp), %r9
+	adcq 520(%rsp), %r12
+	adcq $0, %r10
+	addq 512(%rsp), %r8
+	adcq 528(%rsp), %rbx
+	adcq 536(%rsp), %rdi
+	adcq 544(%rsp), %rax
+	adcq 680(%rsp), %rbp
+	adcq 400(%rsp), %r15
+	adcq 424(%rsp), %r14
+	adcq 416(%rsp), %r13
+	adcq 656(%rsp), %r11
+	movq %r9, 456(%rsp)
+	movq 472(%rsp), %r9
+	adcq 408(%rsp), %r9
+	movq %r9, 472(%rsp)
+	movq 456(%rsp), %r9
+	adcq 672(%rsp), %r9
+	adcq 432(%rsp), %r12
+	adcq $0, %r10
+	movq %r9, 456(%rsp)
+	movq 560(%rsp), %r9
+	addq %r8, %r9
+	movq 576(%rsp), %r8
+	adcq %rbx, %r8
+	movq 584(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq 592(%rsp), %rdi
+	adcq %rax, %rdi
+	movq 600(%rsp), %rax
+	adcq %rbp, %rax
+	movq 520(%rsp), %rbp
+	adcq %r15, %rbp
+	movq 512(%rsp), %r15
+	adcq %r14, %r15
+	movq 528(%rsp), %r14
+	adcq %r13, %r14
+	movq 536(%rsp), %r13
+	adcq %r11, %r13
+	movq 544(%rsp), %r11
+	adcq 472(%rsp), %r11
+	movq %r11, 472(%rsp)
+	movq 680(%rsp), %r11
+	adcq 456(%rsp), %r11
+	movq %r11, 456(%rsp)
+	movq 400(%rsp), %r11
+	adcq %r12, %r11
+	movq 424(%rsp), %r12
+	adcq %r10, %r12
+	movq 416(%rsp), %r10
+	adcq $0, %r10
+	movq %r10, 416(%rsp)
+	movq 656(%rsp), %r10
+	adcq $0, %r10
+	movq %r10, 656(%rsp)
+	movq 408(%rsp), %r10
+	adcq $0, %r10
+	movq %r10, 408(%rsp)
+	movq 672(%rsp), %r10
+	adcq $0, %r10
+	movq %r10, 672(%rsp)
+	movq 432(%rsp), %r10
+	adcq $0, %r10
+	movq %r12, 432(%rsp)
+	movq 0(%rsi), %r12
+	addq 96(%rsi), %r12
+	movq %r12, 192(%rsp)
+	movq 8(%rsi), %r12
+	adcq 104(%rsi), %r12
+	movq %r12, 200(%rsp)
+	movq 16(%rsi), %r12
+	adcq 112(%rsi), %r12
+	movq %r12, 208(%rsp)
+	movq 24(%rsi), %r12
+	adcq 120(%rsi), %r12
+	movq %r12, 216(%rsp)
+	movq 32(%rsi), %r12
+	adcq 128(%rsi), %r12
+	movq %r12, 224(%rsp)
+	movq 40(%rsi), %r12
+	adcq 136(%rsi), %r12
+	movq %r12, 232(%rsp)
+	movq 48(%rsi), %r12
+	adcq 144(%rsi), %r12
+	movq %r12, 240(%rsp)
+	movq 56(%rsi), %r12
+	adcq 152(%rsi), %r12
+	movq %r12, 248(%rsp)
+	movq 64(%rsi), %r12
+	adcq 160(%rsi), %r12
+	movq %r12, 256(%rsp)
+	movq 72(%rsi), %r12
+	adcq 168(%rsi), %r12
+	movq %r12, 264(%rsp)
+	movq 80(%rsi), %r12
+	adcq 176(%rsi), %r12
+	movq %r12, 272(%rsp)
+	movq 88(%rsi), %r12
+	adcq 184(%rsi), %r12
+	movq %r12, 280(%rsp)
+	movq 0(%rcx), %r12
+	addq 96(%rcx), %r12
+	movq %r12, 288(%rsp)
+	movq 8(%rcx), %r12
+	adcq 104(%rcx), %r12
+	movq %r12, 296(%rsp)
+	movq 16(%rcx), %r12
+	adcq 112(%rcx), %r12
+	movq %r12, 304(%rsp)
+	movq 24(%rcx), %r12
+	adcq 120(%rcx), %r12
+	movq %r12, 312(%rsp)
+	movq 32(%rcx), %r12
+	adcq 128(%rcx), %r12
+	movq %r12, 320(%rsp)
+	movq 40(%rcx), %r12
+	adcq 136(%rcx), %r12
+	movq %r12, 328(%rsp)
+	movq 48(%rcx), %r12
+	adcq 144(%rcx), %r12
+	movq %r12, 336(%rsp)
+	movq 56(%rcx), %r12
+	adcq 152(%rcx), %r12
+	movq %r12, 344(%rsp)
+	movq 64(%rcx), %r12
+	adcq 160(%rcx), %r12
+	movq %r12, 352(%rsp)
+	movq 72(%rcx), %r12
+	adcq 168(%rcx), %r12
+	movq %r12, 360(%rsp)
+	movq 80(%rcx), %r12
+	adcq 176(%rcx), %r12
+	movq %r12, 368(%rsp)
+	movq 88(%rcx), %r12
+	adcq 184(%rcx), %r12
+	movq %r12, 376(%rsp)
+	movq 0(%rsp), %r12
+	subq 496(%rsp), %r12
+	movq 8(%rsp), %rsi
+	sbbq 480(%rsp), %rsi
+	movq 16(%rsp), %rcx
+	sbbq 464(%rsp), %rcx
+	movq %r11, 424(%rsp)
+	movq 24(%rsp), %r11
+	sbbq 640(%rsp), %r11
+	movq %r13, 400(%rsp)
+	movq 32(%rsp), %r13
+	sbbq 648(%rsp), %r13
+	movq %r14, 680(%rsp)
+	movq 40(%rsp), %r14
+	sbbq 568(%rsp), %r14
+	movq %rax, 544(%rsp)
+	movq 48(%rsp), %rax
+	sbbq %r9, %rax
+	movq %rdi, 536(%rsp)
+	movq 56(%rsp), %rdi
+	sbbq %r8, %rdi
+	movq %rbx, 528(%rsp)
+	movq 64(%rsp), %rbx
+	sbbq 528(%rsp), %rbx
+	movq %r8, 512(%rsp)
+	movq 72(%rsp), %r8
+	sbbq 536(%rsp), %r8
+	movq %r9, 520(%rsp)
+	movq 80(%rsp), %r9
+	sbbq 544(%rsp), %r9
+	movq %r10, 600(%rsp)
+	movq 88(%rsp), %r10
+	sbbq %rbp, %r10
+	movq %rbp, 592(%rsp)
+	movq 96(%rsp), %rbp
+	sbbq %r15, %rbp
+	movq %r15, 584(%rsp)
+	movq 104(%rsp), %r15
+	sbbq 680(%rsp), %r15
+	movq %r15, 576(%rsp)
+	movq 112(%rsp), %r15
+	sbbq 400(%rsp), %r15
+	movq %r15, 560(%rsp)
+	movq 120(%rsp), %r15
+	sbbq 472(%rsp), %r15
+	movq %r15, 448(%rsp)
+	movq 128(%rsp), %r15
+	sbbq 456(%rsp), %r15
+	movq %r15, 440(%rsp)
+	movq 136(%rsp), %r15
+	sbbq 424(%rsp), %r15
+	movq %r15, 624(%rsp)
+	movq 144(%rsp), %r15
+	sbbq 432(%rsp), %r15
+	movq %r15, 392(%rsp)
+	movq 152(%rsp), %r15
+	sbbq 416(%rsp), %r15
+	movq %r15, 632(%rsp)
+	movq 160(%rsp), %r15
+	sbbq 656(%rsp), %r15
+	movq %r15, 664(%rsp)
+	movq 168(%rsp), %r15
+	sbbq 408(%rsp), %r15
+	movq %r15, 616(%rsp)
+	movq 176(%rsp), %r15
+	sbbq 672(%rsp), %r15
+	movq %r15, 608(%rsp)
+	movq 184(%rsp), %r15
+	sbbq 600(%rsp), %r15
+	movq %r15, 688(%rsp)
+	movq 496(%rsp), %r15
+	addq 0(%rsp), %r15
+	movq %r15, 0(%rsp)
+	movq 480(%rsp), %r15
+	adcq 8(%rsp), %r15
+	movq %r15, 8(%rsp)
+	movq 464(%rsp), %r15
+	adcq 16(%rsp), %r15
+	movq %r15, 16(%rsp)
+	movq 640(%rsp), %r15
+	adcq 24(%rsp), %r15
+	movq %r15, 24(%rsp)
+	movq 648(%rsp), %r15
+	adcq 32(%rsp), %r15
+	movq %r15, 32(%rsp)
+	movq 568(%rsp), %r15
+	adcq 40(%rsp), %r15
+	movq %r15, 40(%rsp)
+	movq 520(%rsp), %r15
+	adcq 48(%rsp), %r15
+	movq %r15, 48(%rsp)
+	movq 512(%rsp), %r15
+	adcq 56(%rsp), %r15
+	movq %r15, 56(%rsp)
+	movq 528(%rsp), %r15
+	adcq 64(%rsp), %r15
+	movq %r15, 64(%rsp)
+	movq 536(%rsp), %r15
+	adcq 72(%rsp), %r15
+	movq %r15, 72(%rsp)
+	movq 544(%rsp), %r15
+	adcq 80(%rsp), %r15
+	movq %r15, 80(%rsp)
+	movq 592(%rsp), %r15
+	adcq 88(%rsp), %r15
+	movq %r15, 88(%rsp)
+	movq 584(%rsp), %r15
+	adcq 96(%rsp), %r15
+	movq %r15, 96(%rsp)
+	movq 680(%rsp), %r15
+	adcq 104(%rsp), %r15
+	movq %r15, 104(%rsp)
+	movq 400(%rsp), %r15
+	adcq 112(%rsp), %r15
+	movq %r15, 112(%rsp)
+	movq 472(%rsp), %r15
+	adcq 120(%rsp), %r15
+	movq %r15, 120(%rsp)
+	movq 456(%rsp), %r15
+	adcq 128(%rsp), %r15
+	movq %r15, 128(%rsp)
+	movq 424(%rsp), %r15
+	adcq 136(%rsp), %r15
+	movq %r15, 136(%rsp)
+	movq 432(%rsp), %r15
+	adcq 144(%rsp), %r15
+	movq %r15, 144(%rsp)
+	movq 416(%rsp), %r15
+	adcq 152(%rsp), %r15
+	movq %r15, 152(%rsp)
+	movq 656(%rsp), %r15
+	adcq 160(%rsp), %r15
+	movq %r15, 160(%rsp)
+	movq 408(%rsp), %r15
+	adcq 168(%rsp), %r15
+	movq %r15, 168(%rsp)
+	movq 672(%rsp), %r15
+	adcq 176(%rsp), %r15
+	movq %r15, 176(%rsp)
+	movq 600(%rsp), %r15
+	adcq 184(%rsp), %r15
+	movq %r15, 184(%rsp)
+	addq FG_P751_MONT_X+0(%rip), %r10
+	adcq $-1, %rbp
+	movq 576(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 576(%rsp)
+	movq 560(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 560(%rsp)
+	movq 448(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 448(%rsp)
+	movq 440(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 440(%rsp)
+	movq 624(%rsp), %r15
+	adcq FG_P751_MONT_X+48(%rip), %r15
+	movq %r15, 624(%rsp)
+	movq 392(%rsp), %r15
+	adcq FG_P751_MONT_X+56(%rip), %r15
+	movq %r15, 392(%rsp)
+	movq 632(%rsp), %r15
+	adcq FG_P751_MONT_X+64(%rip), %r15
+	movq %r15, 632(%rsp)
+	movq 664(%rsp), %r15
+	adcq FG_P751_MONT_X+72(%rip), %r15
+	movq %r15, 664(%rsp)
+	movq 616(%rsp), %r15
+	adcq FG_P751_MONT_X+80(%rip), %r15
+	movq %r15, 616(%rsp)
+	movq 608(%rsp), %r15
+	adcq FG_P751_MONT_X+88(%rip), %r15
+	movq %r15, 608(%rsp)
+	movq 688(%rsp), %r15
+	adcq FG_P751_MONT_X+96(%rip), %r15
+	movq %r12, %rdx
+	movq %r15, 688(%rsp)
+	movq %rbp, 600(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbp
+	addq %r15, %r14
+	adcq $0, %rbp
+	movq %r13, 672(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r13
+	addq %r15, %rax
+	adcq $0, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbp
+	addq %r15, %rdi
+	adcq $0, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rbp
+	addq %r15, %r8
+	adcq $0, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r13
+	addq %r15, %r9
+	adcq $0, %r13
+	addq %rbp, %r9
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbp
+	addq %r15, %r10
+	adcq $0, %rbp
+	addq %r13, %r10
+	adcq $0, %rbp
+	movq %rsi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r13
+	addq %r15, %rax
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
+	addq %r12, %rbx
+	adcq $0, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r15
+	addq %r12, %r8
+	adcq $0, %r15
+	addq %r13, %r8
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r13
+	addq %r12, %r9
+	adcq $0, %r13
+	addq %r15, %r9
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r15
+	addq %r12, %r10
+	adcq $0, %r15
+	addq %r13, %r10
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r13
+	addq %r12, %rbp
+	adcq $0, %r13
+	addq %r15, %rbp
+	adcq $0, %r13
+	movq %rcx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r12
+	addq %rsi, %rbx
+	adcq $0, %r12
+	addq %r15, %rbx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r15
+	addq %rsi, %r8
+	adcq $0, %r15
+	addq %r12, %r8
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r12
+	addq %rsi, %r9
+	adcq $0, %r12
+	addq %r15, %r9
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r15
+	addq %rsi, %r10
+	adcq $0, %r15
+	addq %r12, %r10
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r12
+	addq %rsi, %rbp
+	adcq $0, %r12
+	addq %r15, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r15
+	addq %rsi, %r13
+	adcq $0, %r15
+	addq %r12, %r13
+	adcq $0, %r15
+	movq %r11, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r12
+	addq %rsi, %rbx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rsi
+	addq %rcx, %r8
+	adcq $0, %rsi
+	addq %r12, %r8
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r12
+	addq %rcx, %r9
+	adcq $0, %r12
+	addq %rsi, %r9
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rsi
+	addq %rcx, %r10
+	adcq $0, %rsi
+	addq %r12, %r10
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r12
+	addq %rcx, %rbp
+	adcq $0, %r12
+	addq %rsi, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rsi
+	addq %rcx, %r13
+	adcq $0, %rsi
+	addq %r12, %r13
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r12
+	addq %rcx, %r15
+	adcq $0, %r12
+	addq %rsi, %r15
+	adcq $0, %r12
+	movq 672(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rsi
+	addq %rcx, %r8
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rcx
+	addq %r11, %r9
+	adcq $0, %rcx
+	addq %rsi, %r9
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
+	addq %r11, %r10
+	adcq $0, %rsi
+	addq %rcx, %r10
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rcx
+	addq %r11, %rbp
+	adcq $0, %rcx
+	addq %rsi, %rbp
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rsi
+	addq %r11, %r13
+	adcq $0, %rsi
+	addq %rcx, %r13
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rcx
+	addq %r11, %r15
+	adcq $0, %rcx
+	addq %rsi, %r15
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
+	addq %r11, %r12
+	adcq $0, %rsi
+	addq %rcx, %r12
+	adcq $0, %rsi
+	movq %r14, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rcx
+	addq %r11, %r9
+	adcq $0, %rcx
+	movq %r8, 672(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	addq %rcx, %r10
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rcx
+	addq %r11, %rbp
+	adcq $0, %rcx
+	addq %r8, %rbp
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
+	addq %r11, %r13
+	adcq $0, %r8
+	addq %rcx, %r13
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rcx
+	addq %r11, %r15
+	adcq $0, %rcx
+	addq %r8, %r15
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
+	addq %r11, %r12
+	adcq $0, %r8
+	addq %rcx, %r12
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rcx
+	addq %r11, %rsi
+	adcq $0, %rcx
+	addq %r8, %rsi
+	adcq $0, %rcx
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
+	addq %r11, %r10
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r11
+	addq %r14, %rbp
+	adcq $0, %r11
+	addq %r8, %rbp
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r8
+	addq %r14, %r13
+	adcq $0, %r8
+	addq %r11, %r13
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r11
+	addq %r14, %r15
+	adcq $0, %r11
+	addq %r8, %r15
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r8
+	addq %r14, %r12
+	adcq $0, %r8
+	addq %r11, %r12
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r11
+	addq %r14, %rsi
+	adcq $0, %r11
+	addq %r8, %rsi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r8
+	addq %r14, %rcx
+	adcq $0, %r8
+	addq %r11, %rcx
+	adcq $0, %r8
+	movq %rdi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r11
+	addq %r14, %rbp
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r14
+	addq %rax, %r13
+	adcq $0, %r14
+	addq %r11, %r13
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
+	addq %rax, %r15
+	adcq $0, %r11
+	addq %r14, %r15
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r14
+	addq %rax, %r12
+	adcq $0, %r14
+	addq %r11, %r12
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
+	addq %rax, %rsi
+	adcq $0, %r11
+	addq %r14, %rsi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r14
+	addq %rax, %rcx
+	adcq $0, %r14
+	addq %r11, %rcx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
+	addq %rax, %r8
+	adcq $0, %r11
+	addq %r14, %r8
+	adcq $0, %r11
+	movq %rbx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r14
+	addq %rax, %r13
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rax
+	addq %rdi, %r15
+	adcq $0, %rax
+	addq %r14, %r15
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r14
+	addq %rdi, %r12
+	adcq $0, %r14
+	addq %rax, %r12
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rax
+	addq %rdi, %rsi
+	adcq $0, %rax
+	addq %r14, %rsi
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r14
+	addq %rdi, %rcx
+	adcq $0, %r14
+	addq %rax, %rcx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %rax
+	addq %rdi, %r8
+	adcq $0, %rax
+	addq %r14, %r8
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r14
+	addq %rdi, %r11
+	adcq $0, %r14
+	addq %rax, %r11
+	adcq $0, %r14
+	movq 672(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rax
+	addq %rdi, %r15
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rdi
+	addq %rbx, %r12
+	adcq $0, %rdi
+	addq %rax, %r12
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
+	addq %rbx, %rsi
+	adcq $0, %rax
+	addq %rdi, %rsi
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rdi
+	addq %rbx, %rcx
+	adcq $0, %rdi
+	addq %rax, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
+	addq %rbx, %r8
+	adcq $0, %rax
+	addq %rdi, %r8
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
+	addq %rbx, %r11
+	adcq $0, %rdi
+	addq %rax, %r11
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
+	addq %rbx, %r14
+	adcq $0, %rax
+	addq %rdi, %r14
+	adcq $0, %rax
+	movq %r9, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rdi
+	addq %rbx, %r12
+	adcq $0, %rdi
+	movq %r15, 672(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r15
+	addq %rbx, %rsi
+	adcq $0, %r15
+	addq %rdi, %rsi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rdi
+	addq %rbx, %rcx
+	adcq $0, %rdi
+	addq %r15, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r15
+	addq %rbx, %r8
+	adcq $0, %r15
+	addq %rdi, %r8
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rdi
+	addq %rbx, %r11
+	adcq $0, %rdi
+	addq %r15, %r11
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r15
+	addq %rbx, %r14
+	adcq $0, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
+	addq %rbx, %rax
+	adcq $0, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	movq %r10, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r15
+	addq %rbx, %rsi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
+	addq %r9, %rcx
+	adcq $0, %rbx
+	addq %r15, %rcx
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r15
+	addq %r9, %r8
+	adcq $0, %r15
+	addq %rbx, %r8
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %r15, %r11
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r15
+	addq %r9, %r14
+	adcq $0, %r15
+	addq %rbx, %r14
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbx
+	addq %r9, %rax
+	adcq $0, %rbx
+	addq %r15, %rax
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
+	addq %r9, %rdi
+	adcq $0, %r15
+	addq %rbx, %rdi
+	adcq $0, %r15
+	addq 600(%rsp), %rbp
+	adcq 576(%rsp), %r13
+	movq 672(%rsp), %r9
+	adcq 560(%rsp), %r9
+	adcq 448(%rsp), %r12
+	adcq 440(%rsp), %rsi
+	adcq 624(%rsp), %rcx
+	adcq 392(%rsp), %r8
+	adcq 632(%rsp), %r11
+	adcq 664(%rsp), %r14
+	adcq 616(%rsp), %rax
+	adcq 608(%rsp), %rdi
+	adcq 688(%rsp), %r15
+	movq %rbp, %rbx
+	subq $-1, %rbx
+	movq %r13, %r10
+	sbbq $-1, %r10
+	movq %r12, 688(%rsp)
+	movq %r9, %r12
+	sbbq $-1, %r12
+	movq %rdi, 608(%rsp)
+	movq 688(%rsp), %rdi
+	sbbq $-1, %rdi
+	movq %rax, 616(%rsp)
+	movq %rsi, %rax
+	sbbq $-1, %rax
+	movq %r9, 664(%rsp)
+	movq %rcx, %r9
+	sbbq FG_P751_MONT_P+40(%rip), %r9
+	movq %r14, 632(%rsp)
+	movq %r8, %r14
+	sbbq FG_P751_MONT_P+48(%rip), %r14
+	movq %r11, 392(%rsp)
+	movq 392(%rsp), %r11
+	sbbq FG_P751_MONT_P+56(%rip), %r11
+	movq %r8, 624(%rsp)
+	movq 632(%rsp), %r8
+	sbbq FG_P751_MONT_P+64(%rip), %r8
+	movq %rcx, 440(%rsp)
+	movq 616(%rsp), %rcx
+	sbbq FG_P751_MONT_P+72(%rip), %rcx
+	movq %rsi, 448(%rsp)
+	movq 608(%rsp), %rsi
+	sbbq FG_P751_MONT_P+80(%rip), %rsi
+	movq %r13, 560(%rsp)
+	movq %r15, %r13
+	sbbq FG_P751_MONT_P+88(%rip), %r13
+	cmovc %rbp, %rbx
+	cmovc 560(%rsp), %r10
+	cmovc 664(%rsp), %r12
+	cmovc 688(%rsp), %rdi
+	cmovc 448(%rsp), %rax
+	cmovc 440(%rsp), %r9
+	cmovc 624(%rsp), %r14
+	cmovc 392(%rsp), %r11
+	cmovc 632(%rsp), %r8
+	cmovc 616(%rsp), %rcx
+	cmovc 608(%rsp), %rsi
+	cmovc %r15, %r13
+	movq 384(%rsp), %rbp
+	movq %rbx, 0(%rbp)
+	movq %r10, 8(%rbp)
+	movq %r12, 16(%rbp)
+	movq %rdi, 24(%rbp)
+	movq %rax, 32(%rbp)
+	movq %r9, 40(%rbp)
+	movq %r14, 48(%rbp)
+	movq %r11, 56(%rbp)
+	movq %r8, 64(%rbp)
+	movq %rcx, 72(%rbp)
+	movq %rsi, 80(%rbp)
+	movq %r13, 88(%rbp)
+	movq 192(%rsp), %r15
+	subq 240(%rsp), %r15
+	movq 200(%rsp), %rbx
+	sbbq 248(%rsp), %rbx
+	movq 208(%rsp), %r10
+	sbbq 256(%rsp), %r10
+	movq 216(%rsp), %r12
+	sbbq 264(%rsp), %r12
+	movq 224(%rsp), %rdi
+	sbbq 272(%rsp), %rdi
+	movq 232(%rsp), %rax
+	sbbq 280(%rsp), %rax
+	sbbq %r9, %r9
+	xorq %r9, %r15
+	xorq %r9, %rbx
+	xorq %r9, %r10
+	xorq %r9, %r12
+	xorq %r9, %rdi
+	xorq %r9, %rax
+	subq %r9, %r15
+	sbbq %r9, %rbx
+	sbbq %r9, %r10
+	sbbq %r9, %r12
+	sbbq %r9, %rdi
+	sbbq %r9, %rax
+	movq 336(%rsp), %r14
+	subq 288(%rsp), %r14
+	movq 344(%rsp), %r11
+	sbbq 296(%rsp), %r11
+	movq 352(%rsp), %r8
+	sbbq 304(%rsp), %r8
+	movq 360(%rsp), %rcx
+	sbbq 312(%rsp), %rcx
+	movq 368(%rsp), %rsi
+	sbbq 320(%rsp), %rsi
+	movq 376(%rsp), %r13
+	sbbq 328(%rsp), %r13
+	movq %rbp, 384(%rsp)
+	sbbq %rbp, %rbp
+	xorq %rbp, %r14
+	xorq %rbp, %r11
+	xorq %rbp, %r8
+	xorq %rbp, %rcx
+	xorq %rbp, %rsi
+	xorq %rbp, %r13
+	subq %rbp, %r14
+	sbbq %rbp, %r11
+	sbbq %rbp, %r8
+	sbbq %rbp, %rcx
+	sbbq %rbp, %rsi
+	sbbq %rbp, %r13
+	xorq %rbp, %r9
+	movq 192(%rsp), %rdx
+	movq %r9, 608(%rsp)
+	mulxq 288(%rsp), %rbp, %r9
+	movq %r13, 616(%rsp)
+	movq %rsi, 632(%rsp)
+	mulxq 296(%rsp), %r13, %rsi
+	addq %r9, %r13
+	movq %rcx, 392(%rsp)
+	mulxq 304(%rsp), %r9, %rcx
+	adcq %rsi, %r9
+	movq %r8, 624(%rsp)
+	mulxq 312(%rsp), %rsi, %r8
+	adcq %rcx, %rsi
+	movq %r11, 440(%rsp)
+	mulxq 320(%rsp), %rcx, %r11
+	adcq %r8, %rcx
+	movq %r14, 448(%rsp)
+	mulxq 328(%rsp), %r8, %r14
+	adcq %r11, %r8
+	adcq $0, %r14
+	movq 200(%rsp), %rdx
+	movq %rbp, 688(%rsp)
+	mulxq 296(%rsp), %r11, %rbp
+	addq %r11, %r9
+	adcq %rbp, %rsi
+	mulxq 312(%rsp), %r11, %rbp
+	adcq %r11, %rcx
+	adcq %rbp, %r8
+	mulxq 328(%rsp), %r11, %rbp
+	adcq %r11, %r14
+	adcq $0, %rbp
+	movq %rax, 664(%rsp)
+	mulxq 288(%rsp), %r11, %rax
+	addq %r11, %r13
+	adcq %rax, %r9
+	mulxq 304(%rsp), %r11, %rax
+	adcq %r11, %rsi
+	adcq %rax, %rcx
+	mulxq 320(%rsp), %r11, %rax
+	adcq %r11, %r8
+	adcq %rax, %r14
+	adcq $0, %rbp
+	movq 208(%rsp), %rdx
+	mulxq 296(%rsp), %r11, %rax
+	addq %r11, %rsi
+	adcq %rax, %rcx
+	mulxq 312(%rsp), %r11, %rax
+	adcq %r11, %r8
+	adcq %rax, %r14
+	mulxq 328(%rsp), %r11, %rax
+	adcq %r11, %rbp
+	adcq $0, %rax
+	movq %r13, 560(%rsp)
+	mulxq 288(%rsp), %r11, %r13
+	addq %r11, %r9
+	adcq %r13, %rsi
+	mulxq 304(%rsp), %r11, %r13
+	adcq %r11, %rcx
+	adcq %r13, %r8
+	mulxq 320(%rsp), %r11, %r13
+	adcq %r11, %r14
+	adcq %r13, %rbp
+	adcq $0, %rax
+	movq 216(%rsp), %rdx
+	mulxq 296(%rsp), %r11, %r13
+	addq %r11, %rcx
+	adcq %r13, %r8
+	mulxq 312(%rsp), %r11, %r13
+	adcq %r11, %r14
+	adcq %r13, %rbp
+	mulxq 328(%rsp), %r11, %r13
+	adcq %r11, %rax
+	adcq $0, %r13
+	movq %r9, 576(%rsp)
+	mulxq 288(%rsp), %r11, %r9
+	addq %r11, %rsi
+	adcq %r9, %rcx
+	mulxq 304(%rsp), %r11, %r9
+	adcq %r11, %r8
+	adcq %r9, %r14
+	mulxq 320(%rsp), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %rax
+	adcq $0, %r13
+	movq 224(%rsp), %rdx
+	mulxq 296(%rsp), %r11, %r9
+	addq %r11, %r8
+	adcq %r9, %r14
+	mulxq 312(%rsp), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %rax
+	mulxq 328(%rsp), %r11, %r9
+	adcq %r11, %r13
+	adcq $0, %r9
+	movq %rsi, 600(%rsp)
+	mulxq 288(%rsp), %r11, %rsi
+	addq %r11, %rcx
+	adcq %rsi, %r8
+	mulxq 304(%rsp), %r11, %rsi
+	adcq %r11, %r14
+	adcq %rsi, %rbp
+	mulxq 320(%rsp), %r11, %rsi
+	adcq %r11, %rax
+	adcq %rsi, %r13
+	adcq $0, %r9
+	movq 232(%rsp), %rdx
+	mulxq 296(%rsp), %r11, %rsi
+	addq %r11, %r14
+	adcq %rsi, %rbp
+	mulxq 312(%rsp), %r11, %rsi
+	adcq %r11, %rax
+	adcq %rsi, %r13
+	mulxq 328(%rsp), %r11, %rsi
+	adcq %r11, %r9
+	adcq $0, %rsi
+	movq %rcx, 672(%rsp)
+	mulxq 288(%rsp), %r11, %rcx
+	addq %r11, %r8
+	adcq %rcx, %r14
+	mulxq 304(%rsp), %r11, %rcx
+	adcq %r11, %rbp
+	adcq %rcx, %rax
+	mulxq 320(%rsp), %r11, %rcx
+	adcq %r11, %r13
+	adcq %rcx, %r9
+	adcq $0, %rsi
+	movq 240(%rsp), %rdx
+	mulxq 336(%rsp), %r11, %rcx
+	movq %r9, 408(%rsp)
+	movq %r13, 656(%rsp)
+	mulxq 344(%rsp), %r9, %r13
+	addq %rcx, %r9
+	movq %rax, 416(%rsp)
+	mulxq 352(%rsp), %rcx, %rax
+	adcq %r13, %rcx
+	movq %rbp, 432(%rsp)
+	mulxq 360(%rsp), %r13, %rbp
+	adcq %rax, %r13
+	movq %r14, 424(%rsp)
+	mulxq 368(%rsp), %rax, %r14
+	adcq %rbp, %rax
+	movq %r8, 456(%rsp)
+	mulxq 376(%rsp), %rbp, %r8
+	adcq %r14, %rbp
+	adcq $0, %r8
+	movq 248(%rsp), %rdx
+	movq %r11, 472(%rsp)
+	mulxq 344(%rsp), %r14, %r11
+	addq %r14, %rcx
+	adcq %r11, %r13
+	mulxq 360(%rsp), %r14, %r11
+	adcq %r14, %rax
+	adcq %r11, %rbp
+	mulxq 376(%rsp), %r14, %r11
+	adcq %r14, %r8
+	adcq $0, %r11
+	movq %rsi, 400(%rsp)
+	mulxq 336(%rsp), %r14, %rsi
+	addq %r14, %r9
+	adcq %rsi, %rcx
+	mulxq 352(%rsp), %r14, %rsi
+	adcq %r14, %r13
+	adcq %rsi, %rax
+	mulxq 368(%rsp), %r14, %rsi
+	adcq %r14, %rbp
+	adcq %rsi, %r8
+	adcq $0, %r11
+	movq 256(%rsp), %rdx
+	mulxq 344(%rsp), %r14, %rsi
+	addq %r14, %r13
+	adcq %rsi, %rax
+	mulxq 360(%rsp), %r14, %rsi
+	adcq %r14, %rbp
+	adcq %rsi, %r8
+	mulxq 376(%rsp), %r14, %rsi
+	adcq %r14, %r11
+	adcq $0, %rsi
+	movq %r9, 680(%rsp)
+	mulxq 336(%rsp), %r14, %r9
+	addq %r14, %rcx
+	adcq %r9, %r13
+	mulxq 352(%rsp), %r14, %r9
+	adcq %r14, %rax
+	adcq %r9, %rbp
+	mulxq 368(%rsp), %r14, %r9
+	adcq %r14, %r8
+	adcq %r9, %r11
+	adcq $0, %rsi
+	movq 264(%rsp), %rdx
+	mulxq 344(%rsp), %r14, %r9
+	addq %r14, %rax
+	adcq %r9, %rbp
+	mulxq 360(%rsp), %r14, %r9
+	adcq %r14, %r8
+	adcq %r9, %r11
+	mulxq 376(%rsp), %r14, %r9
+	adcq %r14, %rsi
+	adcq $0, %r9
+	movq %rcx, 584(%rsp)
+	mulxq 336(%rsp), %r14, %rcx
+	addq %r14, %r13
+	adcq %rcx, %rax
+	mulxq 352(%rsp), %r14, %rcx
+	adcq %r14, %rbp
+	adcq %rcx, %r8
+	mulxq 368(%rsp), %r14, %rcx
+	adcq %r14, %r11
+	adcq %rcx, %rsi
+	adcq $0, %r9
+	movq 272(%rsp), %rdx
+	mulxq 344(%rsp), %r14, %rcx
+	addq %r14, %rbp
+	adcq %rcx, %r8
+	mulxq 360(%rsp), %r14, %rcx
+	adcq %r14, %r11
+	adcq %rcx, %rsi
+	mulxq 376(%rsp), %r14, %rcx
+	adcq %r14, %r9
+	adcq $0, %rcx
+	movq %r13, 592(%rsp)
+	mulxq 336(%rsp), %r14, %r13
+	addq %r14, %rax
+	adcq %r13, %rbp
+	mulxq 352(%rsp), %r14, %r13
+	adcq %r14, %r8
+	adcq %r13, %r11
+	mulxq 368(%rsp), %r14, %r13
+	adcq %r14, %rsi
+	adcq %r13, %r9
+	adcq $0, %rcx
+	movq 280(%rsp), %rdx
+	mulxq 344(%rsp), %r14, %r13
+	addq %r14, %r8
+	adcq %r13, %r11
+	mulxq 360(%rsp), %r14, %r13
+	adcq %r14, %rsi
+	adcq %r13, %r9
+	mulxq 376(%rsp), %r14, %r13
+	adcq %r14, %rcx
+	adcq $0, %r13
+	movq %rax, 544(%rsp)
+	mulxq 336(%rsp), %r14, %rax
+	addq %r14, %rbp
+	adcq %rax, %r8
+	mulxq 352(%rsp), %r14, %rax
+	adcq %r14, %r11
+	adcq %rax, %rsi
+	mulxq 368(%rsp), %r14, %rax
+	adcq %r14, %r9
+	adcq %rax, %rcx
+	adcq $0, %r13
+	movq %r15, %rdx
+	mulxq 448(%rsp), %r14, %rax
+	movq %rcx, 536(%rsp)
+	movq %r9, 528(%rsp)
+	mulxq 440(%rsp), %rcx, %r9
+	addq %rax, %rcx
+	movq %rsi, 512(%rsp)
+	mulxq 624(%rsp), %rax, %rsi
+	adcq %r9, %rax
+	movq %r11, 520(%rsp)
+	mulxq 392(%rsp), %r9, %r11
+	adcq %rsi, %r9
+	movq %r8, 568(%rsp)
+	mulxq 632(%rsp), %rsi, %r8
+	adcq %r11, %rsi
+	movq %rbp, 648(%rsp)
+	mulxq 616(%rsp), %r11, %rbp
+	adcq %r8, %r11
+	adcq $0, %rbp
+	movq %rbx, %rdx
+	movq %r14, 640(%rsp)
+	mulxq 440(%rsp), %r8, %r14
+	addq %r8, %rax
+	adcq %r14, %r9
+	mulxq 392(%rsp), %r8, %r14
+	adcq %r8, %rsi
+	adcq %r14, %r11
+	mulxq 616(%rsp), %r8, %r14
+	adcq %r8, %rbp
+	adcq $0, %r14
+	movq %r13, 464(%rsp)
+	mulxq 448(%rsp), %r8, %r13
+	addq %r8, %rcx
+	adcq %r13, %rax
+	mulxq 624(%rsp), %r8, %r13
+	adcq %r8, %r9
+	adcq %r13, %rsi
+	mulxq 632(%rsp), %r8, %r13
+	adcq %r8, %r11
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq %r10, %rdx
+	mulxq 440(%rsp), %r8, %r13
+	addq %r8, %r9
+	adcq %r13, %rsi
+	mulxq 392(%rsp), %r8, %r13
+	adcq %r8, %r11
+	adcq %r13, %rbp
+	mulxq 616(%rsp), %r8, %r13
+	adcq %r8, %r14
+	adcq $0, %r13
+	movq %rcx, 480(%rsp)
+	mulxq 448(%rsp), %r8, %rcx
+	addq %r8, %rax
+	adcq %rcx, %r9
+	mulxq 624(%rsp), %r8, %rcx
+	adcq %r8, %rsi
+	adcq %rcx, %r11
+	mulxq 632(%rsp), %r8, %rcx
+	adcq %r8, %rbp
+	adcq %rcx, %r14
+	adcq $0, %r13
+	movq %r12, %rdx
+	mulxq 440(%rsp), %r8, %rcx
+	addq %r8, %rsi
+	adcq %rcx, %r11
+	mulxq 392(%rsp), %r8, %rcx
+	adcq %r8, %rbp
+	adcq %rcx, %r14
+	mulxq 616(%rsp), %r8, %rcx
+	adcq %r8, %r13
+	adcq $0, %rcx
+	movq %rax, 496(%rsp)
+	mulxq 448(%rsp), %r8, %rax
+	addq %r8, %r9
+	adcq %rax, %rsi
+	mulxq 624(%rsp), %r8, %rax
+	adcq %r8, %r11
+	adcq %rax, %rbp
+	mulxq 632(%rsp), %r8, %rax
+	adcq %r8, %r14
+	adcq %rax, %r13
+	adcq $0, %rcx
+	movq %rdi, %rdx
+	mulxq 440(%rsp), %r8, %rax
+	addq %r8, %r11
+	adcq %rax, %rbp
+	mulxq 392(%rsp), %r8, %rax
+	adcq %r8, %r14
+	adcq %rax, %r13
+	mulxq 616(%rsp), %r8, %rax
+	adcq %r8, %rcx
+	adcq $0, %rax
+	movq %r9, 696(%rsp)
+	mulxq 448(%rsp), %r8, %r9
+	addq %r8, %rsi
+	adcq %r9, %r11
+	mulxq 624(%rsp), %r8, %r9
+	adcq %r8, %rbp
+	adcq %r9, %r14
+	mulxq 632(%rsp), %r8, %r9
+	adcq %r8, %r13
+	adcq %r9, %rcx
+	adcq $0, %rax
+	movq 664(%rsp), %rdx
+	mulxq 440(%rsp), %r8, %r9
+	addq %r8, %rbp
+	adcq %r9, %r14
+	mulxq 392(%rsp), %r8, %r9
+	adcq %r8, %r13
+	adcq %r9, %rcx
+	mulxq 616(%rsp), %r8, %r9
+	adcq %r8, %rax
+	adcq $0, %r9
+	movq %rsi, 552(%rsp)
+	mulxq 448(%rsp), %r8, %rsi
+	addq %r8, %r11
+	adcq %rsi, %rbp
+	mulxq 624(%rsp), %r8, %rsi
+	adcq %r8, %r14
+	adcq %rsi, %r13
+	mulxq 632(%rsp), %r8, %rsi
+	adcq %r8, %rcx
+	adcq %rsi, %rax
+	adcq $0, %r9
+	movq 640(%rsp), %r8
+	movq 608(%rsp), %rsi
+	xorq %rsi, %r8
+	movq 480(%rsp), %r15
+	xorq %rsi, %r15
+	movq 496(%rsp), %rbx
+	xorq %rsi, %rbx
+	movq 696(%rsp), %r10
+	xorq %rsi, %r10
+	movq 552(%rsp), %r12
+	xorq %rsi, %r12
+	xorq %rsi, %r11
+	xorq %rsi, %rbp
+	xorq %rsi, %r14
+	xorq %rsi, %r13
+	xorq %rsi, %rcx
+	xorq %rsi, %rax
+	xorq %rsi, %r9
+	movq %rsi, %rdi
+	addq %rdi, %rdi
+	adcq 688(%rsp), %r8
+	adcq 560(%rsp), %r15
+	adcq 576(%rsp), %rbx
+	adcq 600(%rsp), %r10
+	adcq 672(%rsp), %r12
+	adcq 456(%rsp), %r11
+	adcq 424(%rsp), %rbp
+	adcq 432(%rsp), %r14
+	adcq 416(%rsp), %r13
+	adcq 656(%rsp), %rcx
+	adcq 408(%rsp), %rax
+	adcq 400(%rsp), %r9
+	adcq $0, %rsi
+	addq 472(%rsp), %r8
+	adcq 680(%rsp), %r15
+	adcq 584(%rsp), %rbx
+	adcq 592(%rsp), %r10
+	adcq 544(%rsp), %r12
+	adcq 648(%rsp), %r11
+	adcq 568(%rsp), %rbp
+	adcq 520(%rsp), %r14
+	adcq 512(%rsp), %r13
+	adcq 528(%rsp), %rcx
+	adcq 536(%rsp), %rax
+	adcq 464(%rsp), %r9
+	adcq $0, %rsi
+	movq 424(%rsp), %rdi
+	addq %r8, %rdi
+	movq 432(%rsp), %r8
+	adcq %r15, %r8
+	movq 416(%rsp), %r15
+	adcq %rbx, %r15
+	movq 656(%rsp), %rbx
+	adcq %r10, %rbx
+	movq 408(%rsp), %r10
+	adcq %r12, %r10
+	movq 400(%rsp), %r12
+	adcq %r11, %r12
+	movq 472(%rsp), %r11
+	adcq %rbp, %r11
+	movq 680(%rsp), %rbp
+	adcq %r14, %rbp
+	movq 584(%rsp), %r14
+	adcq %r13, %r14
+	movq 592(%rsp), %r13
+	adcq %rcx, %r13
+	movq 544(%rsp), %rcx
+	adcq %rax, %rcx
+	movq 648(%rsp), %rax
+	adcq %r9, %rax
+	movq 568(%rsp), %r9
+	adcq %rsi, %r9
+	movq 520(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 520(%rsp)
+	movq 512(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 512(%rsp)
+	movq 528(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 528(%rsp)
+	movq 536(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 536(%rsp)
+	movq 464(%rsp), %rsi
+	adcq $0, %rsi
+	movq %r9, 464(%rsp)
+	movq 688(%rsp), %r9
+	subq 0(%rsp), %r9
+	movq %rax, 688(%rsp)
+	movq 560(%rsp), %rax
+	sbbq 8(%rsp), %rax
+	movq %rcx, 560(%rsp)
+	movq 576(%rsp), %rcx
+	sbbq 16(%rsp), %rcx
+	movq %r13, 576(%rsp)
+	movq 600(%rsp), %r13
+	sbbq 24(%rsp), %r13
+	movq %r14, 600(%rsp)
+	movq 672(%rsp), %r14
+	sbbq 32(%rsp), %r14
+	movq %rbp, 672(%rsp)
+	movq 456(%rsp), %rbp
+	sbbq 40(%rsp), %rbp
+	sbbq 48(%rsp), %rdi
+	sbbq 56(%rsp), %r8
+	sbbq 64(%rsp), %r15
+	sbbq 72(%rsp), %rbx
+	sbbq 80(%rsp), %r10
+	sbbq 88(%rsp), %r12
+	sbbq 96(%rsp), %r11
+	movq %r10, 456(%rsp)
+	movq 672(%rsp), %r10
+	sbbq 104(%rsp), %r10
+	movq %r10, 672(%rsp)
+	movq 600(%rsp), %r10
+	sbbq 112(%rsp), %r10
+	movq %r10, 600(%rsp)
+	movq 576(%rsp), %r10
+	sbbq 120(%rsp), %r10
+	movq %r10, 576(%rsp)
+	movq 560(%rsp), %r10
+	sbbq 128(%rsp), %r10
+	movq %r10, 560(%rsp)
+	movq 688(%rsp), %r10
+	sbbq 136(%rsp), %r10
+	movq %r10, 688(%rsp)
+	movq 464(%rsp), %r10
+	sbbq 144(%rsp), %r10
+	movq %r10, 464(%rsp)
+	movq 520(%rsp), %r10
+	sbbq 152(%rsp), %r10
+	movq %r10, 520(%rsp)
+	movq 512(%rsp), %r10
+	sbbq 160(%rsp), %r10
+	movq %r10, 512(%rsp)
+	movq 528(%rsp), %r10
+	sbbq 168(%rsp), %r10
+	movq %r10, 528(%rsp)
+	movq 536(%rsp), %r10
+	sbbq 176(%rsp), %r10
+	sbbq 184(%rsp), %rsi
+	movq %r10, 536(%rsp)
+	movq %rbx, 568(%rsp)
+	movq 384(%rsp), %rbx
+	leaq 96(%rbx), %r10
+	movq %r9, %rdx
+	movq %rbx, 384(%rsp)
+	movq %r10, 648(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r10
+	addq %rbx, %rbp
+	adcq $0, %r10
+	movq %rsi, 544(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rsi
+	addq %rbx, %rdi
+	adcq $0, %rsi
+	addq %r10, %rdi
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r10
+	addq %rbx, %r8
+	adcq $0, %r10
+	addq %rsi, %r8
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rsi
+	addq %rbx, %r15
+	adcq $0, %rsi
+	addq %r10, %r15
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r10
+	movq %r11, 592(%rsp)
+	movq 568(%rsp), %r11
+	addq %rbx, %r11
+	adcq $0, %r10
+	addq %rsi, %r11
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rsi
+	movq %r14, 568(%rsp)
+	movq 456(%rsp), %r14
+	addq %rbx, %r14
+	adcq $0, %rsi
+	addq %r10, %r14
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r10
+	addq %rbx, %r12
+	adcq $0, %r10
+	addq %rsi, %r12
+	adcq $0, %r10
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rsi
+	addq %rbx, %rdi
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	addq %rsi, %r8
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rsi
+	addq %r9, %r15
+	adcq $0, %rsi
+	addq %rbx, %r15
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	addq %rsi, %r11
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rsi
+	addq %r9, %r14
+	adcq $0, %rsi
+	addq %rbx, %r14
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	addq %rsi, %r12
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rsi
+	addq %r9, %r10
+	adcq $0, %rsi
+	addq %rbx, %r10
+	adcq $0, %rsi
+	movq %rcx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
+	addq %rax, %r15
+	adcq $0, %r9
+	addq %rbx, %r15
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbx
+	addq %rax, %r11
+	adcq $0, %rbx
+	addq %r9, %r11
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbx
+	addq %rax, %r12
+	adcq $0, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	addq %rbx, %r10
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbx
+	addq %rax, %rsi
+	adcq $0, %rbx
+	addq %r9, %rsi
+	adcq $0, %rbx
+	movq %r13, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
+	addq %rax, %r15
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rax
+	addq %rcx, %r11
+	adcq $0, %rax
+	addq %r9, %r11
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r9
+	addq %rcx, %r14
+	adcq $0, %r9
+	addq %rax, %r14
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rax
+	addq %rcx, %r12
+	adcq $0, %rax
+	addq %r9, %r12
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r9
+	addq %rcx, %r10
+	adcq $0, %r9
+	addq %rax, %r10
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rax
+	addq %rcx, %rsi
+	adcq $0, %rax
+	addq %r9, %rsi
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r9
+	addq %rcx, %rbx
+	adcq $0, %r9
+	addq %rax, %rbx
+	adcq $0, %r9
+	movq 568(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rax
+	addq %rcx, %r11
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rcx
+	addq %r13, %r14
+	adcq $0, %rcx
+	addq %rax, %r14
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	addq %rcx, %r12
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rcx
+	addq %r13, %r10
+	adcq $0, %rcx
+	addq %rax, %r10
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
+	addq %r13, %rsi
+	adcq $0, %rax
+	addq %rcx, %rsi
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rcx
+	addq %r13, %rbx
+	adcq $0, %rcx
+	addq %rax, %rbx
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
+	addq %r13, %r9
+	adcq $0, %rax
+	addq %rcx, %r9
+	adcq $0, %rax
+	movq %rbp, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
+	addq %r13, %r14
+	adcq $0, %rcx
+	movq %r11, 568(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	addq %r13, %r12
+	adcq $0, %r11
+	addq %rcx, %r12
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rcx
+	addq %r13, %r10
+	adcq $0, %rcx
+	addq %r11, %r10
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	addq %r13, %rsi
+	adcq $0, %r11
+	addq %rcx, %rsi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rcx
+	addq %r13, %rbx
+	adcq $0, %rcx
+	addq %r11, %rbx
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	addq %r13, %r9
+	adcq $0, %r11
+	addq %rcx, %r9
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
+	addq %r13, %rax
+	adcq $0, %rcx
+	addq %r11, %rax
+	adcq $0, %rcx
+	movq %rdi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
+	addq %r13, %r12
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r13
+	addq %rbp, %r10
+	adcq $0, %r13
+	addq %r11, %r10
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r11
+	addq %rbp, %rsi
+	adcq $0, %r11
+	addq %r13, %rsi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	addq %r11, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r11
+	addq %rbp, %r9
+	adcq $0, %r11
+	addq %r13, %r9
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	addq %r11, %rax
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r11
+	addq %rbp, %rcx
+	adcq $0, %r11
+	addq %r13, %rcx
+	adcq $0, %r11
+	movq %r8, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r13
+	addq %rbp, %r10
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rbp
+	addq %rdi, %rsi
+	adcq $0, %rbp
+	addq %r13, %rsi
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r13
+	addq %rdi, %rbx
+	adcq $0, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rbp
+	addq %rdi, %r9
+	adcq $0, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r13
+	addq %rdi, %rax
+	adcq $0, %r13
+	addq %rbp, %rax
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %rbp
+	addq %rdi, %rcx
+	adcq $0, %rbp
+	addq %r13, %rcx
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r13
+	addq %rdi, %r11
+	adcq $0, %r13
+	addq %rbp, %r11
+	adcq $0, %r13
+	movq %r15, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rbp
+	addq %rdi, %rsi
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rdi
+	addq %r8, %rbx
+	adcq $0, %rdi
+	addq %rbp, %rbx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rbp
+	addq %r8, %r9
+	adcq $0, %rbp
+	addq %rdi, %r9
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rdi
+	addq %r8, %rax
+	adcq $0, %rdi
+	addq %rbp, %rax
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rbp
+	addq %r8, %rcx
+	adcq $0, %rbp
+	addq %rdi, %rcx
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rdi
+	addq %r8, %r11
+	adcq $0, %rdi
+	addq %rbp, %r11
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rbp
+	addq %r8, %r13
+	adcq $0, %rbp
+	addq %rdi, %r13
+	adcq $0, %rbp
+	movq 568(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rdi
+	addq %r8, %rbx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r8
+	addq %r15, %r9
+	adcq $0, %r8
+	addq %rdi, %r9
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	addq %r8, %rax
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r8
+	addq %r15, %rcx
+	adcq $0, %r8
+	addq %rdi, %rcx
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rdi
+	addq %r15, %r11
+	adcq $0, %rdi
+	addq %r8, %r11
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r8
+	addq %r15, %r13
+	adcq $0, %r8
+	addq %rdi, %r13
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rdi
+	addq %r15, %rbp
+	adcq $0, %rdi
+	addq %r8, %rbp
+	adcq $0, %rdi
+	movq %r14, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r8
+	addq %r15, %r9
+	adcq $0, %r8
+	movq %rbx, 568(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbx
+	addq %r15, %rax
+	adcq $0, %rbx
+	addq %r8, %rax
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r8
+	addq %r15, %rcx
+	adcq $0, %r8
+	addq %rbx, %rcx
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbx
+	addq %r15, %r11
+	adcq $0, %rbx
+	addq %r8, %r11
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r8
+	addq %r15, %r13
+	adcq $0, %r8
+	addq %rbx, %r13
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rbx
+	addq %r15, %rbp
+	adcq $0, %rbx
+	addq %r8, %rbp
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r8
+	addq %r15, %rdi
+	adcq $0, %r8
+	addq %rbx, %rdi
+	adcq $0, %r8
+	movq %r12, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbx
+	addq %r15, %rax
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r15
+	addq %r14, %rcx
+	adcq $0, %r15
+	addq %rbx, %rcx
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
+	addq %r14, %r11
+	adcq $0, %rbx
+	addq %r15, %r11
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r15
+	addq %r14, %r13
+	adcq $0, %r15
+	addq %rbx, %r13
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbx
+	addq %r14, %rbp
+	adcq $0, %rbx
+	addq %r15, %rbp
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r15
+	addq %r14, %rdi
+	adcq $0, %r15
+	addq %rbx, %rdi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbx
+	addq %r14, %r8
+	adcq $0, %rbx
+	addq %r15, %r8
+	adcq $0, %rbx
+	addq 592(%rsp), %r10
+	adcq 672(%rsp), %rsi
+	movq 568(%rsp), %r14
+	adcq 600(%rsp), %r14
+	adcq 576(%rsp), %r9
+	adcq 560(%rsp), %rax
+	adcq 688(%rsp), %rcx
+	adcq 464(%rsp), %r11
+	adcq 520(%rsp), %r13
+	adcq 512(%rsp), %rbp
+	adcq 528(%rsp), %rdi
+	adcq 536(%rsp), %r8
+	adcq 544(%rsp), %rbx
+	movq %r10, %r15
+	subq $-1, %r15
+	movq %rsi, %r12
+	sbbq $-1, %r12
+	movq %r9, 544(%rsp)
+	movq %r14, %r9
+	sbbq $-1, %r9
+	movq %r8, 536(%rsp)
+	movq 544(%rsp), %r8
+	sbbq $-1, %r8
+	movq %rdi, 528(%rsp)
+	movq %rax, %rdi
+	sbbq $-1, %rdi
+	movq %r14, 512(%rsp)
+	movq %rcx, %r14
+	sbbq FG_P751_MONT_P+40(%rip), %r14
+	movq %rbp, 520(%rsp)
+	movq %r11, %rbp
+	sbbq FG_P751_MONT_P+48(%rip), %rbp
+	movq %r13, 464(%rsp)
+	movq 464(%rsp), %r13
+	sbbq FG_P751_MONT_P+56(%rip), %r13
+	movq %r11, 688(%rsp)
+	movq 520(%rsp), %r11
+	sbbq FG_P751_MONT_P+64(%rip), %r11
+	movq %rcx, 560(%rsp)
+	movq 528(%rsp), %rcx
+	sbbq FG_P751_MONT_P+72(%rip), %rcx
+	movq %rax, 576(%rsp)
+	movq 536(%rsp), %rax
+	sbbq FG_P751_MONT_P+80(%rip), %rax
+	movq %rsi, 600(%rsp)
+	movq %rbx, %rsi
+	sbbq FG_P751_MONT_P+88(%rip), %rsi
+	cmovc %r10, %r15
+	cmovc 600(%rsp), %r12
+	cmovc 512(%rsp), %r9
+	cmovc 544(%rsp), %r8
+	cmovc 576(%rsp), %rdi
+	cmovc 560(%rsp), %r14
+	cmovc 688(%rsp), %rbp
+	cmovc 464(%rsp), %r13
+	cmovc 520(%rsp), %r11
+	cmovc 528(%rsp), %rcx
+	cmovc 536(%rsp), %rax
+	cmovc %rbx, %rsi
+	movq 648(%rsp), %r10
+	movq %r15, 0(%r10)
+	movq %r12, 8(%r10)
+	movq %r9, 16(%r10)
+	movq %r8, 24(%r10)
+	movq %rdi, 32(%r10)
+	movq %r14, 40(%r10)
+	movq %rbp, 48(%r10)
+	movq %r13, 56(%r10)
+	movq %r11, 64(%r10)
+	movq %rcx, 72(%r10)
+	movq %rax, 80(%r10)
+	movq %rsi, 88(%r10)
+	addq $704, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_fp2_mul_bmi2, .-fg_p751_fp2_mul_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
 .globl _fg_p751_mul_wide_adx
 .p2align 4, 0x90
 _fg_p751_mul_wide_adx:

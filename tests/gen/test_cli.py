@@ -442,8 +442,9 @@ class TestCosts(CliCase):
             elif not line.split()[0] == "op":
                 op, level, mults, p06, floor, users = line.split(None, 5)
                 rows[(field, op, level)] = (int(mults), int(p06), float(floor), users)
-        # 5 Fp kernels at 3 levels per field, and the adx Fp2 mul and sqr of p503 and p751
-        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 2)
+        # 5 Fp kernels at 3 levels per field, and the Fp2 mul and sqr at bmi2 and
+        # adx of p503 and p751
+        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 4)
         self.assertEqual(rows[("p503", "mul", "adx")][:3], (104, 216, 108.0))
         self.assertEqual(rows[("p503", "mul", "adx")][3].split(", "), ["adx", "ifma"])
         # three wide products and two reductions; the ifma level has its own Fp2
@@ -451,6 +452,10 @@ class TestCosts(CliCase):
         self.assertEqual(rows[("p503", "fp2_mul", "adx")], (3 * 64 + 2 * 40, 626, 313.0, "adx"))
         self.assertEqual(rows[("p503", "fp2_sqr", "adx")][3], "adx, ifma")
         self.assertEqual(rows[("p751", "fp2_sqr", "adx")][3], "adx")
+        # bmi2: Karatsuba products (3 x 48) and the same two reductions
+        self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][0], 3 * 48 + 2 * 40)
+        self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][3], "bmi2")
+        self.assertEqual(rows[("p503", "fp2_sqr", "bmi2")][0], 2 * (48 + 40))
         for (f, op, level), (mults, p06, floor, users) in rows.items():
             self.assertEqual(floor, max(mults, p06 / 2), (f, op, level))
             self.assertGreater(mults, 0)
