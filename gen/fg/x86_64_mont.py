@@ -154,6 +154,17 @@ class Kernel:
         self.live.remove(v)
         v.reg = None
 
+    def park(self, v):
+        """A stack slot holding v's word, now the caller's (freed by nobody);
+        v is dead.  A spilled v hands over its slot: no copy."""
+        if v.slot is None:
+            v.slot = self.new_slot()
+            self.emit(MOV, self.slot_op(v.slot), self.r(v))
+            self.unlock()
+        off, v.slot = v.slot, None
+        self.kill(v)
+        return off
+
     def new_slot(self):
         if self.slots_free:
             return self.slots_free.pop()
@@ -1540,17 +1551,14 @@ def _build_fp2_mul(sh, fp2, level):
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     bp = _b_pointer(k)
-    slots = {name: [k.new_slot() for _ in range(w)] for name, w in
-             (("t0", 2 * n), ("sa", n), ("sb", n))}
+    slots = {name: [k.new_slot() for _ in range(w)] for name, w in (("sa", n), ("sb", n))}
     S = lambda name: (lambda j: k.slot_op(slots[name][j]))
     half = lambda pv, h: (lambda j: k.mem(pv, 8 * (h * n + j)))
     product = lambda acc, X, Y: _wide_ops(k, sh, acc, X, Y)
     acc = {}
     product(acc, half(ap, 0), half(bp, 0))
-    for q in range(2 * n):
-        k.emit(MOV, S("t0")(q), k.r(acc[q]))
-        k.unlock()
-        k.kill(acc[q])
+    # T0's words stay where they are: the spilled ones in their slots
+    slots["t0"] = [k.park(acc[q]) for q in range(2 * n)]
     acc1 = {}
     product(acc1, half(ap, 1), half(bp, 1))
     for name, pv in (("sa", ap), ("sb", bp)):

@@ -5971,23 +5971,23 @@ pushq %rbx
 	xorq %r14, %rax
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r15, %r14
-	movq %rdi, 256(%rsp)
-	movq %rax, 264(%rsp)
+	movq %rdi, 128(%rsp)
+	movq %rax, 136(%rsp)
 	mulxq 8(%rcx), %rdi, %rax
 	addq %r14, %rdi
-	movq %r13, 272(%rsp)
+	movq %r13, 144(%rsp)
 	mulxq 16(%rcx), %r14, %r13
 	adcq %rax, %r14
-	movq %r12, 280(%rsp)
+	movq %r12, 152(%rsp)
 	mulxq 24(%rcx), %rax, %r12
 	adcq %r13, %rax
 	adcq $0, %r12
 	movq 8(%rsi), %rdx
-	movq %r15, 288(%rsp)
+	movq %r15, 160(%rsp)
 	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %rdi
 	adcq $0, %r15
-	movq %rbp, 296(%rsp)
+	movq %rbp, 168(%rsp)
 	mulxq 8(%rcx), %r13, %rbp
 	addq %r13, %r14
 	adcq $0, %rbp
@@ -6007,7 +6007,7 @@ pushq %rbx
 	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %r14
 	adcq $0, %r15
-	movq %rdi, 304(%rsp)
+	movq %rdi, 176(%rsp)
 	mulxq 8(%rcx), %r13, %rdi
 	addq %r13, %rax
 	adcq $0, %rdi
@@ -6027,7 +6027,7 @@ pushq %rbx
 	mulxq 0(%rcx), %r13, %r15
 	addq %r13, %rax
 	adcq $0, %r15
-	movq %r14, 312(%rsp)
+	movq %r14, 184(%rsp)
 	mulxq 8(%rcx), %r13, %r14
 	addq %r13, %r12
 	adcq $0, %r14
@@ -6045,23 +6045,23 @@ pushq %rbx
 	adcq $0, %r14
 	movq 32(%rsi), %rdx
 	mulxq 32(%rcx), %r13, %r15
-	movq %rdi, 320(%rsp)
-	movq %rbp, 328(%rsp)
+	movq %rdi, 192(%rsp)
+	movq %rbp, 200(%rsp)
 	mulxq 40(%rcx), %rdi, %rbp
 	addq %r15, %rdi
-	movq %r12, 336(%rsp)
+	movq %r12, 208(%rsp)
 	mulxq 48(%rcx), %r15, %r12
 	adcq %rbp, %r15
-	movq %rax, 344(%rsp)
+	movq %rax, 216(%rsp)
 	mulxq 56(%rcx), %rbp, %rax
 	adcq %r12, %rbp
 	adcq $0, %rax
 	movq 40(%rsi), %rdx
-	movq %r13, 352(%rsp)
+	movq %r13, 224(%rsp)
 	mulxq 32(%rcx), %r12, %r13
 	addq %r12, %rdi
 	adcq $0, %r13
-	movq %r14, 360(%rsp)
+	movq %r14, 232(%rsp)
 	mulxq 40(%rcx), %r12, %r14
 	addq %r12, %r15
 	adcq $0, %r14
@@ -6081,7 +6081,7 @@ pushq %rbx
 	mulxq 32(%rcx), %r12, %r13
 	addq %r12, %r15
 	adcq $0, %r13
-	movq %rdi, 368(%rsp)
+	movq %rdi, 240(%rsp)
 	mulxq 40(%rcx), %r12, %rdi
 	addq %r12, %rbp
 	adcq $0, %rdi
@@ -6101,7 +6101,7 @@ pushq %rbx
 	mulxq 32(%rcx), %r12, %r13
 	addq %r12, %rbp
 	adcq $0, %r13
-	movq %r15, 376(%rsp)
+	movq %r15, 248(%rsp)
 	mulxq 40(%rcx), %r12, %r15
 	addq %r12, %rax
 	adcq $0, %r15
@@ -6119,34 +6119,34 @@ pushq %rbx
 	adcq $0, %r15
 	movq %r8, %rdx
 	mulxq %rbx, %r12, %r13
-	movq %rdi, 384(%rsp)
-	movq %r14, 392(%rsp)
-	mulxq 296(%rsp), %rdi, %r14
+	movq %rdi, 256(%rsp)
+	movq %r14, 264(%rsp)
+	mulxq 168(%rsp), %rdi, %r14
 	addq %r13, %rdi
-	movq %rax, 400(%rsp)
-	mulxq 280(%rsp), %r13, %rax
+	movq %rax, 272(%rsp)
+	mulxq 152(%rsp), %r13, %rax
 	adcq %r14, %r13
-	movq %rbp, 408(%rsp)
-	mulxq 272(%rsp), %r14, %rbp
+	movq %rbp, 280(%rsp)
+	mulxq 144(%rsp), %r14, %rbp
 	adcq %rax, %r14
 	adcq $0, %rbp
 	movq %r9, %rdx
-	movq %r12, 416(%rsp)
+	movq %r12, 288(%rsp)
 	mulxq %rbx, %rax, %r12
 	addq %rax, %rdi
 	adcq $0, %r12
-	movq %r15, 424(%rsp)
-	mulxq 296(%rsp), %rax, %r15
+	movq %r15, 296(%rsp)
+	mulxq 168(%rsp), %rax, %r15
 	addq %rax, %r13
 	adcq $0, %r15
 	addq %r12, %r13
 	adcq $0, %r15
-	mulxq 280(%rsp), %rax, %r12
+	mulxq 152(%rsp), %rax, %r12
 	addq %rax, %r14
 	adcq $0, %r12
 	addq %r15, %r14
 	adcq $0, %r12
-	mulxq 272(%rsp), %rax, %r15
+	mulxq 144(%rsp), %rax, %r15
 	addq %rax, %rbp
 	adcq $0, %r15
 	addq %r12, %rbp
@@ -6155,18 +6155,18 @@ pushq %rbx
 	mulxq %rbx, %rax, %r12
 	addq %rax, %r13
 	adcq $0, %r12
-	movq %rdi, 432(%rsp)
-	mulxq 296(%rsp), %rax, %rdi
+	movq %rdi, 304(%rsp)
+	mulxq 168(%rsp), %rax, %rdi
 	addq %rax, %r14
 	adcq $0, %rdi
 	addq %r12, %r14
 	adcq $0, %rdi
-	mulxq 280(%rsp), %rax, %r12
+	mulxq 152(%rsp), %rax, %r12
 	addq %rax, %rbp
 	adcq $0, %r12
 	addq %rdi, %rbp
 	adcq $0, %r12
-	mulxq 272(%rsp), %rax, %rdi
+	mulxq 144(%rsp), %rax, %rdi
 	addq %rax, %r15
 	adcq $0, %rdi
 	addq %r12, %r15
@@ -6175,28 +6175,28 @@ pushq %rbx
 	mulxq %rbx, %rax, %r12
 	addq %rax, %r14
 	adcq $0, %r12
-	movq %r13, 440(%rsp)
-	mulxq 296(%rsp), %rax, %r13
+	movq %r13, 312(%rsp)
+	mulxq 168(%rsp), %rax, %r13
 	addq %rax, %rbp
 	adcq $0, %r13
 	addq %r12, %rbp
 	adcq $0, %r13
-	mulxq 280(%rsp), %rax, %r12
+	mulxq 152(%rsp), %rax, %r12
 	addq %rax, %r15
 	adcq $0, %r12
 	addq %r13, %r15
 	adcq $0, %r12
-	mulxq 272(%rsp), %rax, %r13
+	mulxq 144(%rsp), %rax, %r13
 	addq %rax, %rdi
 	adcq $0, %r13
 	addq %r12, %rdi
 	adcq $0, %r13
-	movq 416(%rsp), %rax
-	movq 264(%rsp), %r12
+	movq 288(%rsp), %rax
+	movq 136(%rsp), %r12
 	xorq %r12, %rax
-	movq 432(%rsp), %r8
+	movq 304(%rsp), %r8
 	xorq %r12, %r8
-	movq 440(%rsp), %r9
+	movq 312(%rsp), %r9
 	xorq %r12, %r9
 	xorq %r12, %r14
 	xorq %r12, %rbp
@@ -6205,70 +6205,60 @@ pushq %rbx
 	xorq %r12, %r13
 	movq %r12, %r10
 	addq %r10, %r10
-	adcq 288(%rsp), %rax
-	adcq 304(%rsp), %r8
-	adcq 312(%rsp), %r9
-	adcq 344(%rsp), %r14
-	adcq 336(%rsp), %rbp
-	adcq 328(%rsp), %r15
-	adcq 320(%rsp), %rdi
-	adcq 360(%rsp), %r13
+	adcq 160(%rsp), %rax
+	adcq 176(%rsp), %r8
+	adcq 184(%rsp), %r9
+	adcq 216(%rsp), %r14
+	adcq 208(%rsp), %rbp
+	adcq 200(%rsp), %r15
+	adcq 192(%rsp), %rdi
+	adcq 232(%rsp), %r13
 	adcq $0, %r12
-	addq 352(%rsp), %rax
-	adcq 368(%rsp), %r8
-	adcq 376(%rsp), %r9
-	adcq 408(%rsp), %r14
-	adcq 400(%rsp), %rbp
-	adcq 392(%rsp), %r15
-	adcq 384(%rsp), %rdi
-	adcq 424(%rsp), %r13
+	addq 224(%rsp), %rax
+	adcq 240(%rsp), %r8
+	adcq 248(%rsp), %r9
+	adcq 280(%rsp), %r14
+	adcq 272(%rsp), %rbp
+	adcq 264(%rsp), %r15
+	adcq 256(%rsp), %rdi
+	adcq 296(%rsp), %r13
 	adcq $0, %r12
-	movq 336(%rsp), %r11
+	movq 208(%rsp), %r11
 	addq %rax, %r11
-	movq 328(%rsp), %rbx
+	movq 200(%rsp), %rbx
 	adcq %r8, %rbx
-	movq 320(%rsp), %r10
+	movq 192(%rsp), %r10
 	adcq %r9, %r10
-	movq 360(%rsp), %rax
+	movq 232(%rsp), %rax
 	adcq %r14, %rax
-	movq 352(%rsp), %r8
+	movq 224(%rsp), %r8
 	adcq %rbp, %r8
-	movq 368(%rsp), %r9
+	movq 240(%rsp), %r9
 	adcq %r15, %r9
-	movq 376(%rsp), %r14
+	movq 248(%rsp), %r14
 	adcq %rdi, %r14
-	movq 408(%rsp), %rbp
+	movq 280(%rsp), %rbp
 	adcq %r13, %rbp
-	movq 400(%rsp), %r15
+	movq 272(%rsp), %r15
 	adcq %r12, %r15
-	movq 392(%rsp), %rdi
+	movq 264(%rsp), %rdi
 	adcq $0, %rdi
-	movq 384(%rsp), %r13
+	movq 256(%rsp), %r13
 	adcq $0, %r13
-	movq 424(%rsp), %r12
+	movq 296(%rsp), %r12
 	adcq $0, %r12
-	movq %r13, 424(%rsp)
-	movq 288(%rsp), %r13
-	movq %r13, 0(%rsp)
-	movq 304(%rsp), %r13
-	movq %r13, 8(%rsp)
-	movq 312(%rsp), %r13
-	movq %r13, 16(%rsp)
-	movq 344(%rsp), %r13
-	movq %r13, 24(%rsp)
-	movq %r11, 32(%rsp)
-	movq %rbx, 40(%rsp)
-	movq %r10, 48(%rsp)
-	movq %rax, 56(%rsp)
-	movq %r8, 64(%rsp)
-	movq %r9, 72(%rsp)
-	movq %r14, 80(%rsp)
-	movq %rbp, 88(%rsp)
-	movq %r15, 96(%rsp)
-	movq %rdi, 104(%rsp)
-	movq 424(%rsp), %r13
-	movq %r13, 112(%rsp)
-	movq %r12, 120(%rsp)
+	movq %r11, 296(%rsp)
+	movq %rbx, 256(%rsp)
+	movq %r10, 264(%rsp)
+	movq %rax, 272(%rsp)
+	movq %r8, 280(%rsp)
+	movq %r9, 248(%rsp)
+	movq %r14, 240(%rsp)
+	movq %rbp, 224(%rsp)
+	movq %r15, 232(%rsp)
+	movq %rdi, 192(%rsp)
+	movq %r13, 200(%rsp)
+	movq %r12, 208(%rsp)
 	movq 64(%rsi), %r11
 	subq 96(%rsi), %r11
 	movq 72(%rsi), %rbx
@@ -6306,22 +6296,22 @@ pushq %rbx
 	xorq %rdi, %r8
 	movq 64(%rsi), %rdx
 	mulxq 64(%rcx), %r13, %r12
-	movq %r8, 424(%rsp)
+	movq %r8, 312(%rsp)
 	mulxq 72(%rcx), %rdi, %r8
 	addq %r12, %rdi
-	movq %r15, 344(%rsp)
+	movq %r15, 304(%rsp)
 	mulxq 80(%rcx), %r12, %r15
 	adcq %r8, %r12
-	movq %rbp, 312(%rsp)
+	movq %rbp, 136(%rsp)
 	mulxq 88(%rcx), %r8, %rbp
 	adcq %r15, %r8
 	adcq $0, %rbp
 	movq 72(%rsi), %rdx
-	movq %r13, 304(%rsp)
+	movq %r13, 288(%rsp)
 	mulxq 64(%rcx), %r15, %r13
 	addq %r15, %rdi
 	adcq $0, %r13
-	movq %r14, 288(%rsp)
+	movq %r14, 144(%rsp)
 	mulxq 72(%rcx), %r15, %r14
 	addq %r15, %r12
 	adcq $0, %r14
@@ -6341,7 +6331,7 @@ pushq %rbx
 	mulxq 64(%rcx), %r15, %r13
 	addq %r15, %r12
 	adcq $0, %r13
-	movq %rdi, 384(%rsp)
+	movq %rdi, 152(%rsp)
 	mulxq 72(%rcx), %r15, %rdi
 	addq %r15, %r8
 	adcq $0, %rdi
@@ -6361,7 +6351,7 @@ pushq %rbx
 	mulxq 64(%rcx), %r15, %r13
 	addq %r15, %r8
 	adcq $0, %r13
-	movq %r12, 392(%rsp)
+	movq %r12, 168(%rsp)
 	mulxq 72(%rcx), %r15, %r12
 	addq %r15, %rbp
 	adcq $0, %r12
@@ -6379,14 +6369,14 @@ pushq %rbx
 	adcq $0, %r12
 	movq 96(%rsi), %rdx
 	mulxq 96(%rcx), %r15, %r13
-	movq %rdi, 400(%rsp)
-	movq %r14, 408(%rsp)
+	movq %rdi, 320(%rsp)
+	movq %r14, 328(%rsp)
 	mulxq 104(%rcx), %rdi, %r14
 	addq %r13, %rdi
-	movq %rbp, 376(%rsp)
+	movq %rbp, 336(%rsp)
 	mulxq 112(%rcx), %r13, %rbp
 	adcq %r14, %r13
-	movq %r8, 368(%rsp)
+	movq %r8, 344(%rsp)
 	mulxq 120(%rcx), %r14, %r8
 	adcq %rbp, %r14
 	adcq $0, %r8
@@ -6415,7 +6405,7 @@ pushq %rbx
 	mulxq 96(%rcx), %rbp, %r15
 	addq %rbp, %r13
 	adcq $0, %r15
-	movq %rdi, 320(%rsp)
+	movq %rdi, 368(%rsp)
 	mulxq 104(%rcx), %rbp, %rdi
 	addq %rbp, %r14
 	adcq $0, %rdi
@@ -6435,7 +6425,7 @@ pushq %rbx
 	mulxq 96(%rcx), %rbp, %r15
 	addq %rbp, %r14
 	adcq $0, %r15
-	movq %r13, 328(%rsp)
+	movq %r13, 376(%rsp)
 	mulxq 104(%rcx), %rbp, %r13
 	addq %rbp, %r8
 	adcq $0, %r13
@@ -6453,15 +6443,15 @@ pushq %rbx
 	adcq $0, %r13
 	movq %r11, %rdx
 	mulxq %r9, %rbp, %r15
-	movq %rdi, 336(%rsp)
-	movq %r12, 440(%rsp)
-	mulxq 288(%rsp), %rdi, %r12
+	movq %rdi, 384(%rsp)
+	movq %r12, 392(%rsp)
+	mulxq 144(%rsp), %rdi, %r12
 	addq %r15, %rdi
-	movq %r8, 432(%rsp)
-	mulxq 312(%rsp), %r15, %r8
+	movq %r8, 400(%rsp)
+	mulxq 136(%rsp), %r15, %r8
 	adcq %r12, %r15
-	movq %r14, 264(%rsp)
-	mulxq 344(%rsp), %r12, %r14
+	movq %r14, 408(%rsp)
+	mulxq 304(%rsp), %r12, %r14
 	adcq %r8, %r12
 	adcq $0, %r14
 	movq %rbx, %rdx
@@ -6469,18 +6459,18 @@ pushq %rbx
 	mulxq %r9, %r8, %rbp
 	addq %r8, %rdi
 	adcq $0, %rbp
-	movq %r13, 272(%rsp)
-	mulxq 288(%rsp), %r8, %r13
+	movq %r13, 424(%rsp)
+	mulxq 144(%rsp), %r8, %r13
 	addq %r8, %r15
 	adcq $0, %r13
 	addq %rbp, %r15
 	adcq $0, %r13
-	mulxq 312(%rsp), %r8, %rbp
+	mulxq 136(%rsp), %r8, %rbp
 	addq %r8, %r12
 	adcq $0, %rbp
 	addq %r13, %r12
 	adcq $0, %rbp
-	mulxq 344(%rsp), %r8, %r13
+	mulxq 304(%rsp), %r8, %r13
 	addq %r8, %r14
 	adcq $0, %r13
 	addq %rbp, %r14
@@ -6489,18 +6479,18 @@ pushq %rbx
 	mulxq %r9, %r8, %rbp
 	addq %r8, %r15
 	adcq $0, %rbp
-	movq %rdi, 280(%rsp)
-	mulxq 288(%rsp), %r8, %rdi
+	movq %rdi, 432(%rsp)
+	mulxq 144(%rsp), %r8, %rdi
 	addq %r8, %r12
 	adcq $0, %rdi
 	addq %rbp, %r12
 	adcq $0, %rdi
-	mulxq 312(%rsp), %r8, %rbp
+	mulxq 136(%rsp), %r8, %rbp
 	addq %r8, %r14
 	adcq $0, %rbp
 	addq %rdi, %r14
 	adcq $0, %rbp
-	mulxq 344(%rsp), %r8, %rdi
+	mulxq 304(%rsp), %r8, %rdi
 	addq %r8, %r13
 	adcq $0, %rdi
 	addq %rbp, %r13
@@ -6509,28 +6499,28 @@ pushq %rbx
 	mulxq %r9, %r8, %rbp
 	addq %r8, %r12
 	adcq $0, %rbp
-	movq %r15, 296(%rsp)
-	mulxq 288(%rsp), %r8, %r15
+	movq %r15, 440(%rsp)
+	mulxq 144(%rsp), %r8, %r15
 	addq %r8, %r14
 	adcq $0, %r15
 	addq %rbp, %r14
 	adcq $0, %r15
-	mulxq 312(%rsp), %r8, %rbp
+	mulxq 136(%rsp), %r8, %rbp
 	addq %r8, %r13
 	adcq $0, %rbp
 	addq %r15, %r13
 	adcq $0, %rbp
-	mulxq 344(%rsp), %r8, %r15
+	mulxq 304(%rsp), %r8, %r15
 	addq %r8, %rdi
 	adcq $0, %r15
 	addq %rbp, %rdi
 	adcq $0, %r15
 	movq 416(%rsp), %r8
-	movq 424(%rsp), %rbp
+	movq 312(%rsp), %rbp
 	xorq %rbp, %r8
-	movq 280(%rsp), %r11
+	movq 432(%rsp), %r11
 	xorq %rbp, %r11
-	movq 296(%rsp), %rbx
+	movq 440(%rsp), %rbx
 	xorq %rbp, %rbx
 	xorq %rbp, %r12
 	xorq %rbp, %r14
@@ -6539,212 +6529,212 @@ pushq %rbx
 	xorq %rbp, %r15
 	movq %rbp, %r10
 	addq %r10, %r10
-	adcq 304(%rsp), %r8
-	adcq 384(%rsp), %r11
-	adcq 392(%rsp), %rbx
-	adcq 368(%rsp), %r12
-	adcq 376(%rsp), %r14
-	adcq 408(%rsp), %r13
-	adcq 400(%rsp), %rdi
+	adcq 288(%rsp), %r8
+	adcq 152(%rsp), %r11
+	adcq 168(%rsp), %rbx
+	adcq 344(%rsp), %r12
+	adcq 336(%rsp), %r14
+	adcq 328(%rsp), %r13
+	adcq 320(%rsp), %rdi
 	adcq 360(%rsp), %r15
 	adcq $0, %rbp
 	addq 352(%rsp), %r8
-	adcq 320(%rsp), %r11
-	adcq 328(%rsp), %rbx
-	adcq 264(%rsp), %r12
-	adcq 432(%rsp), %r14
-	adcq 440(%rsp), %r13
-	adcq 336(%rsp), %rdi
-	adcq 272(%rsp), %r15
+	adcq 368(%rsp), %r11
+	adcq 376(%rsp), %rbx
+	adcq 408(%rsp), %r12
+	adcq 400(%rsp), %r14
+	adcq 392(%rsp), %r13
+	adcq 384(%rsp), %rdi
+	adcq 424(%rsp), %r15
 	adcq $0, %rbp
-	movq 376(%rsp), %rax
+	movq 336(%rsp), %rax
 	addq %r8, %rax
-	movq 408(%rsp), %r9
+	movq 328(%rsp), %r9
 	adcq %r11, %r9
-	movq 400(%rsp), %r10
+	movq 320(%rsp), %r10
 	adcq %rbx, %r10
 	movq 360(%rsp), %r8
 	adcq %r12, %r8
 	movq 352(%rsp), %r11
 	adcq %r14, %r11
-	movq 320(%rsp), %rbx
+	movq 368(%rsp), %rbx
 	adcq %r13, %rbx
-	movq 328(%rsp), %r12
+	movq 376(%rsp), %r12
 	adcq %rdi, %r12
-	movq 264(%rsp), %r14
+	movq 408(%rsp), %r14
 	adcq %r15, %r14
-	movq 432(%rsp), %r13
+	movq 400(%rsp), %r13
 	adcq %rbp, %r13
-	movq 440(%rsp), %rdi
+	movq 392(%rsp), %rdi
 	adcq $0, %rdi
-	movq 336(%rsp), %r15
+	movq 384(%rsp), %r15
 	adcq $0, %r15
-	movq 272(%rsp), %rbp
+	movq 424(%rsp), %rbp
 	adcq $0, %rbp
-	movq %r15, 272(%rsp)
+	movq %r15, 424(%rsp)
 	movq 0(%rsi), %r15
 	addq 64(%rsi), %r15
-	movq %r15, 128(%rsp)
+	movq %r15, 0(%rsp)
 	movq 8(%rsi), %r15
 	adcq 72(%rsi), %r15
-	movq %r15, 136(%rsp)
+	movq %r15, 8(%rsp)
 	movq 16(%rsi), %r15
 	adcq 80(%rsi), %r15
-	movq %r15, 144(%rsp)
+	movq %r15, 16(%rsp)
 	movq 24(%rsi), %r15
 	adcq 88(%rsi), %r15
-	movq %r15, 152(%rsp)
+	movq %r15, 24(%rsp)
 	movq 32(%rsi), %r15
 	adcq 96(%rsi), %r15
-	movq %r15, 160(%rsp)
+	movq %r15, 32(%rsp)
 	movq 40(%rsi), %r15
 	adcq 104(%rsi), %r15
-	movq %r15, 168(%rsp)
+	movq %r15, 40(%rsp)
 	movq 48(%rsi), %r15
 	adcq 112(%rsi), %r15
-	movq %r15, 176(%rsp)
+	movq %r15, 48(%rsp)
 	movq 56(%rsi), %r15
 	adcq 120(%rsi), %r15
-	movq %r15, 184(%rsp)
+	movq %r15, 56(%rsp)
 	movq 0(%rcx), %r15
 	addq 64(%rcx), %r15
-	movq %r15, 192(%rsp)
+	movq %r15, 64(%rsp)
 	movq 8(%rcx), %r15
 	adcq 72(%rcx), %r15
-	movq %r15, 200(%rsp)
+	movq %r15, 72(%rsp)
 	movq 16(%rcx), %r15
 	adcq 80(%rcx), %r15
-	movq %r15, 208(%rsp)
+	movq %r15, 80(%rsp)
 	movq 24(%rcx), %r15
 	adcq 88(%rcx), %r15
-	movq %r15, 216(%rsp)
+	movq %r15, 88(%rsp)
 	movq 32(%rcx), %r15
 	adcq 96(%rcx), %r15
-	movq %r15, 224(%rsp)
+	movq %r15, 96(%rsp)
 	movq 40(%rcx), %r15
 	adcq 104(%rcx), %r15
-	movq %r15, 232(%rsp)
+	movq %r15, 104(%rsp)
 	movq 48(%rcx), %r15
 	adcq 112(%rcx), %r15
-	movq %r15, 240(%rsp)
+	movq %r15, 112(%rsp)
 	movq 56(%rcx), %r15
 	adcq 120(%rcx), %r15
-	movq %r15, 248(%rsp)
-	movq 0(%rsp), %r15
-	subq 304(%rsp), %r15
-	movq 8(%rsp), %rsi
-	sbbq 384(%rsp), %rsi
-	movq 16(%rsp), %rcx
-	sbbq 392(%rsp), %rcx
-	movq %rdi, 336(%rsp)
-	movq 24(%rsp), %rdi
-	sbbq 368(%rsp), %rdi
-	movq %r13, 440(%rsp)
-	movq 32(%rsp), %r13
+	movq %r15, 120(%rsp)
+	movq 160(%rsp), %r15
+	subq 288(%rsp), %r15
+	movq 176(%rsp), %rsi
+	sbbq 152(%rsp), %rsi
+	movq 184(%rsp), %rcx
+	sbbq 168(%rsp), %rcx
+	movq %rdi, 384(%rsp)
+	movq 216(%rsp), %rdi
+	sbbq 344(%rsp), %rdi
+	movq %r13, 392(%rsp)
+	movq 296(%rsp), %r13
 	sbbq %rax, %r13
-	movq %r14, 432(%rsp)
-	movq 40(%rsp), %r14
+	movq %r14, 400(%rsp)
+	movq 256(%rsp), %r14
 	sbbq %r9, %r14
-	movq %r12, 264(%rsp)
-	movq 48(%rsp), %r12
+	movq %r12, 408(%rsp)
+	movq 264(%rsp), %r12
 	sbbq %r10, %r12
-	movq %rbx, 328(%rsp)
-	movq 56(%rsp), %rbx
+	movq %rbx, 376(%rsp)
+	movq 272(%rsp), %rbx
 	sbbq %r8, %rbx
-	movq %r10, 320(%rsp)
-	movq 64(%rsp), %r10
+	movq %r10, 368(%rsp)
+	movq 280(%rsp), %r10
 	sbbq %r11, %r10
 	movq %r9, 352(%rsp)
-	movq 72(%rsp), %r9
-	sbbq 328(%rsp), %r9
+	movq 248(%rsp), %r9
+	sbbq 376(%rsp), %r9
 	movq %rax, 360(%rsp)
-	movq 80(%rsp), %rax
-	sbbq 264(%rsp), %rax
-	movq %rax, 400(%rsp)
-	movq 88(%rsp), %rax
-	sbbq 432(%rsp), %rax
-	movq %rax, 408(%rsp)
-	movq 96(%rsp), %rax
-	sbbq 440(%rsp), %rax
-	movq %rax, 376(%rsp)
-	movq 104(%rsp), %rax
-	sbbq 336(%rsp), %rax
-	movq %rax, 296(%rsp)
-	movq 112(%rsp), %rax
-	sbbq 272(%rsp), %rax
-	movq %rax, 280(%rsp)
-	movq 120(%rsp), %rax
+	movq 240(%rsp), %rax
+	sbbq 408(%rsp), %rax
+	movq %rax, 320(%rsp)
+	movq 224(%rsp), %rax
+	sbbq 400(%rsp), %rax
+	movq %rax, 328(%rsp)
+	movq 232(%rsp), %rax
+	sbbq 392(%rsp), %rax
+	movq %rax, 336(%rsp)
+	movq 192(%rsp), %rax
+	sbbq 384(%rsp), %rax
+	movq %rax, 440(%rsp)
+	movq 200(%rsp), %rax
+	sbbq 424(%rsp), %rax
+	movq %rax, 432(%rsp)
+	movq 208(%rsp), %rax
 	sbbq %rbp, %rax
-	movq %rbp, 424(%rsp)
-	movq 304(%rsp), %rbp
-	addq 0(%rsp), %rbp
-	movq %rbp, 0(%rsp)
-	movq 384(%rsp), %rbp
-	adcq 8(%rsp), %rbp
-	movq %rbp, 8(%rsp)
-	movq 392(%rsp), %rbp
-	adcq 16(%rsp), %rbp
-	movq %rbp, 16(%rsp)
-	movq 368(%rsp), %rbp
-	adcq 24(%rsp), %rbp
-	movq %rbp, 24(%rsp)
+	movq %rbp, 312(%rsp)
+	movq 288(%rsp), %rbp
+	addq 160(%rsp), %rbp
+	movq %rbp, 160(%rsp)
+	movq 152(%rsp), %rbp
+	adcq 176(%rsp), %rbp
+	movq %rbp, 176(%rsp)
+	movq 168(%rsp), %rbp
+	adcq 184(%rsp), %rbp
+	movq %rbp, 184(%rsp)
+	movq 344(%rsp), %rbp
+	adcq 216(%rsp), %rbp
+	movq %rbp, 216(%rsp)
 	movq 360(%rsp), %rbp
-	adcq 32(%rsp), %rbp
-	movq %rbp, 32(%rsp)
+	adcq 296(%rsp), %rbp
+	movq %rbp, 296(%rsp)
 	movq 352(%rsp), %rbp
-	adcq 40(%rsp), %rbp
-	movq %rbp, 40(%rsp)
-	movq 320(%rsp), %rbp
-	adcq 48(%rsp), %rbp
-	movq %rbp, 48(%rsp)
-	adcq 56(%rsp), %r8
-	movq %r8, 56(%rsp)
-	adcq 64(%rsp), %r11
-	movq %r11, 64(%rsp)
-	movq 328(%rsp), %rbp
-	adcq 72(%rsp), %rbp
-	movq %rbp, 72(%rsp)
-	movq 264(%rsp), %r8
-	adcq 80(%rsp), %r8
-	movq %r8, 80(%rsp)
-	movq 432(%rsp), %r11
-	adcq 88(%rsp), %r11
-	movq %r11, 88(%rsp)
-	movq 440(%rsp), %rbp
-	adcq 96(%rsp), %rbp
-	movq %rbp, 96(%rsp)
-	movq 336(%rsp), %r8
-	adcq 104(%rsp), %r8
-	movq %r8, 104(%rsp)
-	movq 272(%rsp), %r11
-	adcq 112(%rsp), %r11
-	movq %r11, 112(%rsp)
-	movq 424(%rsp), %rbp
-	adcq 120(%rsp), %rbp
-	movq %rbp, 120(%rsp)
+	adcq 256(%rsp), %rbp
+	movq %rbp, 256(%rsp)
+	movq 368(%rsp), %rbp
+	adcq 264(%rsp), %rbp
+	movq %rbp, 264(%rsp)
+	adcq 272(%rsp), %r8
+	movq %r8, 272(%rsp)
+	adcq 280(%rsp), %r11
+	movq %r11, 280(%rsp)
+	movq 376(%rsp), %rbp
+	adcq 248(%rsp), %rbp
+	movq %rbp, 248(%rsp)
+	movq 408(%rsp), %r8
+	adcq 240(%rsp), %r8
+	movq %r8, 240(%rsp)
+	movq 400(%rsp), %r11
+	adcq 224(%rsp), %r11
+	movq %r11, 224(%rsp)
+	movq 392(%rsp), %rbp
+	adcq 232(%rsp), %rbp
+	movq %rbp, 232(%rsp)
+	movq 384(%rsp), %r8
+	adcq 192(%rsp), %r8
+	movq %r8, 192(%rsp)
+	movq 424(%rsp), %r11
+	adcq 200(%rsp), %r11
+	movq %r11, 200(%rsp)
+	movq 312(%rsp), %rbp
+	adcq 208(%rsp), %rbp
+	movq %rbp, 208(%rsp)
 	addq FG_P503_MONT_X+0(%rip), %rbx
 	adcq $-1, %r10
 	adcq $-1, %r9
-	movq 400(%rsp), %r8
+	movq 320(%rsp), %r8
 	adcq $-1, %r8
-	movq 408(%rsp), %r11
+	movq 328(%rsp), %r11
 	adcq FG_P503_MONT_X+32(%rip), %r11
-	movq 376(%rsp), %rbp
+	movq 336(%rsp), %rbp
 	adcq FG_P503_MONT_X+40(%rip), %rbp
-	movq %rbp, 376(%rsp)
-	movq 296(%rsp), %rbp
+	movq %rbp, 336(%rsp)
+	movq 440(%rsp), %rbp
 	adcq FG_P503_MONT_X+48(%rip), %rbp
-	movq %rbp, 296(%rsp)
-	movq 280(%rsp), %rbp
+	movq %rbp, 440(%rsp)
+	movq 432(%rsp), %rbp
 	adcq FG_P503_MONT_X+56(%rip), %rbp
 	adcq FG_P503_MONT_X+64(%rip), %rax
 	movq %r15, %rdx
-	movq %rax, 280(%rsp)
-	movq %rbp, 408(%rsp)
+	movq %rax, 432(%rsp)
+	movq %rbp, 328(%rsp)
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
 	addq %rax, %rdi
 	adcq $0, %rbp
-	movq %r11, 400(%rsp)
+	movq %r11, 320(%rsp)
 	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
 	addq %rax, %r13
 	adcq $0, %r11
@@ -6936,11 +6926,11 @@ pushq %rbx
 	addq %r10, %rbp
 	adcq %r9, %r11
 	adcq %r8, %rax
-	adcq 400(%rsp), %r15
-	adcq 376(%rsp), %rsi
-	adcq 296(%rsp), %rcx
-	adcq 408(%rsp), %rdi
-	adcq 280(%rsp), %r13
+	adcq 320(%rsp), %r15
+	adcq 336(%rsp), %rsi
+	adcq 440(%rsp), %rcx
+	adcq 328(%rsp), %rdi
+	adcq 432(%rsp), %r13
 	movq %rbp, %r12
 	subq $-1, %r12
 	movq %r11, %r14
@@ -6953,10 +6943,10 @@ pushq %rbx
 	sbbq FG_P503_MONT_P+32(%rip), %r9
 	movq %rcx, %r8
 	sbbq FG_P503_MONT_P+40(%rip), %r8
-	movq %rdi, 280(%rsp)
-	movq 280(%rsp), %rdi
+	movq %rdi, 432(%rsp)
+	movq 432(%rsp), %rdi
 	sbbq FG_P503_MONT_P+48(%rip), %rdi
-	movq %rcx, 408(%rsp)
+	movq %rcx, 328(%rsp)
 	movq %r13, %rcx
 	sbbq FG_P503_MONT_P+56(%rip), %rcx
 	cmovc %rbp, %r12
@@ -6964,10 +6954,10 @@ pushq %rbx
 	cmovc %rax, %rbx
 	cmovc %r15, %r10
 	cmovc %rsi, %r9
-	cmovc 408(%rsp), %r8
-	cmovc 280(%rsp), %rdi
+	cmovc 328(%rsp), %r8
+	cmovc 432(%rsp), %rdi
 	cmovc %r13, %rcx
-	movq 256(%rsp), %rbp
+	movq 128(%rsp), %rbp
 	movq %r12, 0(%rbp)
 	movq %r14, 8(%rbp)
 	movq %rbx, 16(%rbp)
@@ -6976,14 +6966,14 @@ pushq %rbx
 	movq %r8, 40(%rbp)
 	movq %rdi, 48(%rbp)
 	movq %rcx, 56(%rbp)
-	movq 128(%rsp), %r11
-	subq 160(%rsp), %r11
-	movq 136(%rsp), %rax
-	sbbq 168(%rsp), %rax
-	movq 144(%rsp), %r15
-	sbbq 176(%rsp), %r15
-	movq 152(%rsp), %rsi
-	sbbq 184(%rsp), %rsi
+	movq 0(%rsp), %r11
+	subq 32(%rsp), %r11
+	movq 8(%rsp), %rax
+	sbbq 40(%rsp), %rax
+	movq 16(%rsp), %r15
+	sbbq 48(%rsp), %r15
+	movq 24(%rsp), %rsi
+	sbbq 56(%rsp), %rsi
 	sbbq %r13, %r13
 	xorq %r13, %r11
 	xorq %r13, %rax
@@ -6993,14 +6983,14 @@ pushq %rbx
 	sbbq %r13, %rax
 	sbbq %r13, %r15
 	sbbq %r13, %rsi
-	movq 224(%rsp), %r12
-	subq 192(%rsp), %r12
-	movq 232(%rsp), %r14
-	sbbq 200(%rsp), %r14
-	movq 240(%rsp), %rbx
-	sbbq 208(%rsp), %rbx
-	movq 248(%rsp), %r10
-	sbbq 216(%rsp), %r10
+	movq 96(%rsp), %r12
+	subq 64(%rsp), %r12
+	movq 104(%rsp), %r14
+	sbbq 72(%rsp), %r14
+	movq 112(%rsp), %rbx
+	sbbq 80(%rsp), %rbx
+	movq 120(%rsp), %r10
+	sbbq 88(%rsp), %r10
 	sbbq %r9, %r9
 	xorq %r9, %r12
 	xorq %r9, %r14
@@ -7011,148 +7001,148 @@ pushq %rbx
 	sbbq %r9, %rbx
 	sbbq %r9, %r10
 	xorq %r9, %r13
-	movq 128(%rsp), %rdx
-	mulxq 192(%rsp), %r8, %rdi
-	mulxq 200(%rsp), %rcx, %r9
+	movq 0(%rsp), %rdx
+	mulxq 64(%rsp), %r8, %rdi
+	mulxq 72(%rsp), %rcx, %r9
 	addq %rdi, %rcx
-	movq %rbp, 256(%rsp)
-	mulxq 208(%rsp), %rdi, %rbp
+	movq %rbp, 128(%rsp)
+	mulxq 80(%rsp), %rdi, %rbp
 	adcq %r9, %rdi
-	movq %r13, 280(%rsp)
-	mulxq 216(%rsp), %r9, %r13
+	movq %r13, 432(%rsp)
+	mulxq 88(%rsp), %r9, %r13
 	adcq %rbp, %r9
 	adcq $0, %r13
-	movq 136(%rsp), %rdx
-	movq %r8, 408(%rsp)
-	mulxq 192(%rsp), %rbp, %r8
+	movq 8(%rsp), %rdx
+	movq %r8, 328(%rsp)
+	mulxq 64(%rsp), %rbp, %r8
 	addq %rbp, %rcx
 	adcq $0, %r8
-	movq %r10, 296(%rsp)
-	mulxq 200(%rsp), %rbp, %r10
+	movq %r10, 440(%rsp)
+	mulxq 72(%rsp), %rbp, %r10
 	addq %rbp, %rdi
 	adcq $0, %r10
 	addq %r8, %rdi
 	adcq $0, %r10
-	mulxq 208(%rsp), %rbp, %r8
+	mulxq 80(%rsp), %rbp, %r8
 	addq %rbp, %r9
 	adcq $0, %r8
 	addq %r10, %r9
 	adcq $0, %r8
-	mulxq 216(%rsp), %rbp, %r10
+	mulxq 88(%rsp), %rbp, %r10
 	addq %rbp, %r13
 	adcq $0, %r10
 	addq %r8, %r13
 	adcq $0, %r10
-	movq 144(%rsp), %rdx
-	mulxq 192(%rsp), %rbp, %r8
+	movq 16(%rsp), %rdx
+	mulxq 64(%rsp), %rbp, %r8
 	addq %rbp, %rdi
 	adcq $0, %r8
-	movq %rcx, 376(%rsp)
-	mulxq 200(%rsp), %rbp, %rcx
+	movq %rcx, 336(%rsp)
+	mulxq 72(%rsp), %rbp, %rcx
 	addq %rbp, %r9
 	adcq $0, %rcx
 	addq %r8, %r9
 	adcq $0, %rcx
-	mulxq 208(%rsp), %rbp, %r8
+	mulxq 80(%rsp), %rbp, %r8
 	addq %rbp, %r13
 	adcq $0, %r8
 	addq %rcx, %r13
 	adcq $0, %r8
-	mulxq 216(%rsp), %rbp, %rcx
+	mulxq 88(%rsp), %rbp, %rcx
 	addq %rbp, %r10
 	adcq $0, %rcx
 	addq %r8, %r10
 	adcq $0, %rcx
-	movq 152(%rsp), %rdx
-	mulxq 192(%rsp), %rbp, %r8
+	movq 24(%rsp), %rdx
+	mulxq 64(%rsp), %rbp, %r8
 	addq %rbp, %r9
 	adcq $0, %r8
-	movq %rdi, 400(%rsp)
-	mulxq 200(%rsp), %rbp, %rdi
+	movq %rdi, 320(%rsp)
+	mulxq 72(%rsp), %rbp, %rdi
 	addq %rbp, %r13
 	adcq $0, %rdi
 	addq %r8, %r13
 	adcq $0, %rdi
-	mulxq 208(%rsp), %rbp, %r8
+	mulxq 80(%rsp), %rbp, %r8
 	addq %rbp, %r10
 	adcq $0, %r8
 	addq %rdi, %r10
 	adcq $0, %r8
-	mulxq 216(%rsp), %rbp, %rdi
+	mulxq 88(%rsp), %rbp, %rdi
 	addq %rbp, %rcx
 	adcq $0, %rdi
 	addq %r8, %rcx
 	adcq $0, %rdi
-	movq 160(%rsp), %rdx
-	mulxq 224(%rsp), %rbp, %r8
-	movq %rcx, 424(%rsp)
-	movq %r10, 272(%rsp)
-	mulxq 232(%rsp), %rcx, %r10
+	movq 32(%rsp), %rdx
+	mulxq 96(%rsp), %rbp, %r8
+	movq %rcx, 312(%rsp)
+	movq %r10, 424(%rsp)
+	mulxq 104(%rsp), %rcx, %r10
 	addq %r8, %rcx
-	movq %r13, 336(%rsp)
-	mulxq 240(%rsp), %r8, %r13
+	movq %r13, 384(%rsp)
+	mulxq 112(%rsp), %r8, %r13
 	adcq %r10, %r8
-	movq %r9, 440(%rsp)
-	mulxq 248(%rsp), %r10, %r9
+	movq %r9, 392(%rsp)
+	mulxq 120(%rsp), %r10, %r9
 	adcq %r13, %r10
 	adcq $0, %r9
-	movq 168(%rsp), %rdx
-	movq %rbp, 432(%rsp)
-	mulxq 224(%rsp), %r13, %rbp
+	movq 40(%rsp), %rdx
+	movq %rbp, 400(%rsp)
+	mulxq 96(%rsp), %r13, %rbp
 	addq %r13, %rcx
 	adcq $0, %rbp
-	movq %rdi, 264(%rsp)
-	mulxq 232(%rsp), %r13, %rdi
+	movq %rdi, 408(%rsp)
+	mulxq 104(%rsp), %r13, %rdi
 	addq %r13, %r8
 	adcq $0, %rdi
 	addq %rbp, %r8
 	adcq $0, %rdi
-	mulxq 240(%rsp), %r13, %rbp
+	mulxq 112(%rsp), %r13, %rbp
 	addq %r13, %r10
 	adcq $0, %rbp
 	addq %rdi, %r10
 	adcq $0, %rbp
-	mulxq 248(%rsp), %r13, %rdi
+	mulxq 120(%rsp), %r13, %rdi
 	addq %r13, %r9
 	adcq $0, %rdi
 	addq %rbp, %r9
 	adcq $0, %rdi
-	movq 176(%rsp), %rdx
-	mulxq 224(%rsp), %r13, %rbp
+	movq 48(%rsp), %rdx
+	mulxq 96(%rsp), %r13, %rbp
 	addq %r13, %r8
 	adcq $0, %rbp
-	movq %rcx, 328(%rsp)
-	mulxq 232(%rsp), %r13, %rcx
+	movq %rcx, 376(%rsp)
+	mulxq 104(%rsp), %r13, %rcx
 	addq %r13, %r10
 	adcq $0, %rcx
 	addq %rbp, %r10
 	adcq $0, %rcx
-	mulxq 240(%rsp), %r13, %rbp
+	mulxq 112(%rsp), %r13, %rbp
 	addq %r13, %r9
 	adcq $0, %rbp
 	addq %rcx, %r9
 	adcq $0, %rbp
-	mulxq 248(%rsp), %r13, %rcx
+	mulxq 120(%rsp), %r13, %rcx
 	addq %r13, %rdi
 	adcq $0, %rcx
 	addq %rbp, %rdi
 	adcq $0, %rcx
-	movq 184(%rsp), %rdx
-	mulxq 224(%rsp), %r13, %rbp
+	movq 56(%rsp), %rdx
+	mulxq 96(%rsp), %r13, %rbp
 	addq %r13, %r10
 	adcq $0, %rbp
-	movq %r8, 320(%rsp)
-	mulxq 232(%rsp), %r13, %r8
+	movq %r8, 368(%rsp)
+	mulxq 104(%rsp), %r13, %r8
 	addq %r13, %r9
 	adcq $0, %r8
 	addq %rbp, %r9
 	adcq $0, %r8
-	mulxq 240(%rsp), %r13, %rbp
+	mulxq 112(%rsp), %r13, %rbp
 	addq %r13, %rdi
 	adcq $0, %rbp
 	addq %r8, %rdi
 	adcq $0, %rbp
-	mulxq 248(%rsp), %r13, %r8
+	mulxq 120(%rsp), %r13, %r8
 	addq %r13, %rcx
 	adcq $0, %r8
 	addq %rbp, %rcx
@@ -7163,19 +7153,19 @@ pushq %rbx
 	movq %rdi, 360(%rsp)
 	mulxq %r14, %rcx, %rdi
 	addq %rbp, %rcx
-	movq %r9, 368(%rsp)
+	movq %r9, 344(%rsp)
 	mulxq %rbx, %rbp, %r9
 	adcq %rdi, %rbp
-	movq %r10, 392(%rsp)
-	mulxq 296(%rsp), %rdi, %r10
+	movq %r10, 168(%rsp)
+	mulxq 440(%rsp), %rdi, %r10
 	adcq %r9, %rdi
 	adcq $0, %r10
 	movq %rax, %rdx
-	movq %r13, 384(%rsp)
+	movq %r13, 152(%rsp)
 	mulxq %r12, %r9, %r13
 	addq %r9, %rcx
 	adcq $0, %r13
-	movq %r8, 304(%rsp)
+	movq %r8, 288(%rsp)
 	mulxq %r14, %r9, %r8
 	addq %r9, %rbp
 	adcq $0, %r8
@@ -7186,7 +7176,7 @@ pushq %rbx
 	adcq $0, %r13
 	addq %r8, %rdi
 	adcq $0, %r13
-	mulxq 296(%rsp), %r9, %r8
+	mulxq 440(%rsp), %r9, %r8
 	addq %r9, %r10
 	adcq $0, %r8
 	addq %r13, %r10
@@ -7206,7 +7196,7 @@ pushq %rbx
 	adcq $0, %r13
 	addq %rcx, %r10
 	adcq $0, %r13
-	mulxq 296(%rsp), %r9, %rcx
+	mulxq 440(%rsp), %r9, %rcx
 	addq %r9, %r8
 	adcq $0, %rcx
 	addq %r13, %r8
@@ -7215,7 +7205,7 @@ pushq %rbx
 	mulxq %r12, %r9, %r13
 	addq %r9, %rdi
 	adcq $0, %r13
-	movq %rbp, 344(%rsp)
+	movq %rbp, 304(%rsp)
 	mulxq %r14, %r9, %rbp
 	addq %r9, %r10
 	adcq $0, %rbp
@@ -7226,17 +7216,17 @@ pushq %rbx
 	adcq $0, %r13
 	addq %rbp, %r8
 	adcq $0, %r13
-	mulxq 296(%rsp), %r9, %rbp
+	mulxq 440(%rsp), %r9, %rbp
 	addq %r9, %rcx
 	adcq $0, %rbp
 	addq %r13, %rcx
 	adcq $0, %rbp
-	movq 384(%rsp), %r9
-	movq 280(%rsp), %r13
+	movq 152(%rsp), %r9
+	movq 432(%rsp), %r13
 	xorq %r13, %r9
 	movq 416(%rsp), %r11
 	xorq %r13, %r11
-	movq 344(%rsp), %rax
+	movq 304(%rsp), %rax
 	xorq %r13, %rax
 	xorq %r13, %rdi
 	xorq %r13, %r10
@@ -7245,81 +7235,81 @@ pushq %rbx
 	xorq %r13, %rbp
 	movq %r13, %r15
 	addq %r15, %r15
-	adcq 408(%rsp), %r9
-	adcq 376(%rsp), %r11
-	adcq 400(%rsp), %rax
-	adcq 440(%rsp), %rdi
-	adcq 336(%rsp), %r10
-	adcq 272(%rsp), %r8
-	adcq 424(%rsp), %rcx
-	adcq 264(%rsp), %rbp
-	adcq $0, %r13
-	addq 432(%rsp), %r9
-	adcq 328(%rsp), %r11
+	adcq 328(%rsp), %r9
+	adcq 336(%rsp), %r11
 	adcq 320(%rsp), %rax
 	adcq 392(%rsp), %rdi
-	adcq 368(%rsp), %r10
+	adcq 384(%rsp), %r10
+	adcq 424(%rsp), %r8
+	adcq 312(%rsp), %rcx
+	adcq 408(%rsp), %rbp
+	adcq $0, %r13
+	addq 400(%rsp), %r9
+	adcq 376(%rsp), %r11
+	adcq 368(%rsp), %rax
+	adcq 168(%rsp), %rdi
+	adcq 344(%rsp), %r10
 	adcq 360(%rsp), %r8
 	adcq 352(%rsp), %rcx
-	adcq 304(%rsp), %rbp
+	adcq 288(%rsp), %rbp
 	adcq $0, %r13
-	movq 336(%rsp), %rsi
+	movq 384(%rsp), %rsi
 	addq %r9, %rsi
-	movq 272(%rsp), %r12
+	movq 424(%rsp), %r12
 	adcq %r11, %r12
-	movq 424(%rsp), %r14
+	movq 312(%rsp), %r14
 	adcq %rax, %r14
-	movq 264(%rsp), %rbx
+	movq 408(%rsp), %rbx
 	adcq %rdi, %rbx
-	movq 432(%rsp), %r15
+	movq 400(%rsp), %r15
 	adcq %r10, %r15
-	movq 328(%rsp), %r9
+	movq 376(%rsp), %r9
 	adcq %r8, %r9
-	movq 320(%rsp), %r11
+	movq 368(%rsp), %r11
 	adcq %rcx, %r11
-	movq 392(%rsp), %rax
+	movq 168(%rsp), %rax
 	adcq %rbp, %rax
-	movq 368(%rsp), %rdi
+	movq 344(%rsp), %rdi
 	adcq %r13, %rdi
 	movq 360(%rsp), %r10
 	adcq $0, %r10
 	movq 352(%rsp), %r8
 	adcq $0, %r8
-	movq 304(%rsp), %rcx
+	movq 288(%rsp), %rcx
 	adcq $0, %rcx
-	movq 408(%rsp), %rbp
-	subq 0(%rsp), %rbp
-	movq 376(%rsp), %r13
-	sbbq 8(%rsp), %r13
-	movq %r8, 376(%rsp)
-	movq 400(%rsp), %r8
-	sbbq 16(%rsp), %r8
-	movq %r10, 400(%rsp)
-	movq 440(%rsp), %r10
-	sbbq 24(%rsp), %r10
-	sbbq 32(%rsp), %rsi
-	sbbq 40(%rsp), %r12
-	sbbq 48(%rsp), %r14
-	sbbq 56(%rsp), %rbx
-	sbbq 64(%rsp), %r15
-	sbbq 72(%rsp), %r9
-	sbbq 80(%rsp), %r11
-	sbbq 88(%rsp), %rax
-	sbbq 96(%rsp), %rdi
-	movq %rdi, 440(%rsp)
-	movq 400(%rsp), %rdi
-	sbbq 104(%rsp), %rdi
-	movq %rdi, 400(%rsp)
-	movq 376(%rsp), %rdi
-	sbbq 112(%rsp), %rdi
-	sbbq 120(%rsp), %rcx
-	movq %rdi, 376(%rsp)
-	movq %rax, 408(%rsp)
-	movq 256(%rsp), %rax
+	movq 328(%rsp), %rbp
+	subq 160(%rsp), %rbp
+	movq 336(%rsp), %r13
+	sbbq 176(%rsp), %r13
+	movq %r8, 336(%rsp)
+	movq 320(%rsp), %r8
+	sbbq 184(%rsp), %r8
+	movq %r10, 320(%rsp)
+	movq 392(%rsp), %r10
+	sbbq 216(%rsp), %r10
+	sbbq 296(%rsp), %rsi
+	sbbq 256(%rsp), %r12
+	sbbq 264(%rsp), %r14
+	sbbq 272(%rsp), %rbx
+	sbbq 280(%rsp), %r15
+	sbbq 248(%rsp), %r9
+	sbbq 240(%rsp), %r11
+	sbbq 224(%rsp), %rax
+	sbbq 232(%rsp), %rdi
+	movq %rdi, 392(%rsp)
+	movq 320(%rsp), %rdi
+	sbbq 192(%rsp), %rdi
+	movq %rdi, 320(%rsp)
+	movq 336(%rsp), %rdi
+	sbbq 200(%rsp), %rdi
+	sbbq 208(%rsp), %rcx
+	movq %rdi, 336(%rsp)
+	movq %rax, 328(%rsp)
+	movq 128(%rsp), %rax
 	leaq 64(%rax), %rdi
 	movq %rbp, %rdx
-	movq %rax, 256(%rsp)
-	movq %rdi, 304(%rsp)
+	movq %rax, 128(%rsp)
+	movq %rdi, 288(%rsp)
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
 	addq %rax, %r10
 	adcq $0, %rdi
@@ -7515,10 +7505,10 @@ pushq %rbx
 	addq %r15, %rdi
 	adcq %r9, %r11
 	adcq 352(%rsp), %rax
-	adcq 408(%rsp), %rbp
-	adcq 440(%rsp), %r13
-	adcq 400(%rsp), %r8
-	adcq 376(%rsp), %r10
+	adcq 328(%rsp), %rbp
+	adcq 392(%rsp), %r13
+	adcq 320(%rsp), %r8
+	adcq 336(%rsp), %r10
 	adcq %rcx, %rsi
 	movq %rdi, %r14
 	subq $-1, %r14
@@ -7532,10 +7522,10 @@ pushq %rbx
 	sbbq FG_P503_MONT_P+32(%rip), %r9
 	movq %r8, %rcx
 	sbbq FG_P503_MONT_P+40(%rip), %rcx
-	movq %r10, 376(%rsp)
-	movq 376(%rsp), %r10
+	movq %r10, 336(%rsp)
+	movq 336(%rsp), %r10
 	sbbq FG_P503_MONT_P+48(%rip), %r10
-	movq %r8, 400(%rsp)
+	movq %r8, 320(%rsp)
 	movq %rsi, %r8
 	sbbq FG_P503_MONT_P+56(%rip), %r8
 	cmovc %rdi, %r14
@@ -7543,10 +7533,10 @@ pushq %rbx
 	cmovc %rax, %rbx
 	cmovc %rbp, %r15
 	cmovc %r13, %r9
-	cmovc 400(%rsp), %rcx
-	cmovc 376(%rsp), %r10
+	cmovc 320(%rsp), %rcx
+	cmovc 336(%rsp), %r10
 	cmovc %rsi, %r8
-	movq 304(%rsp), %rdi
+	movq 288(%rsp), %rdi
 	movq %r14, 0(%rdi)
 	movq %r12, 8(%rdi)
 	movq %rbx, 16(%rdi)
@@ -9972,7 +9962,7 @@ pushq %rbx
 	adcxq %r11, %r14
 	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
-	movq %rdi, 256(%rsp)
+	movq %rdi, 128(%rsp)
 	mulxq 8(%r8), %r11, %rdi
 	addq %r11, %rax
 	adcq %rdi, %rbp
@@ -9985,7 +9975,7 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %rdi
 	adcq %r11, %r12
 	adcq $0, %rdi
-	movq %r9, 264(%rsp)
+	movq %r9, 136(%rsp)
 	mulxq 0(%r8), %r11, %r9
 	addq %r11, %r10
 	adcq %r9, %rax
@@ -10012,7 +10002,7 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %r9
 	adcq %r11, %rdi
 	adcq $0, %r9
-	movq %r10, 272(%rsp)
+	movq %r10, 144(%rsp)
 	mulxq 0(%r8), %r11, %r10
 	addq %r11, %rax
 	adcq %r10, %rbp
@@ -10039,7 +10029,7 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %r10
 	adcq %r11, %r9
 	adcq $0, %r10
-	movq %rax, 280(%rsp)
+	movq %rax, 152(%rsp)
 	mulxq 0(%r8), %r11, %rax
 	addq %r11, %rbp
 	adcq %rax, %r13
@@ -10066,7 +10056,7 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %rax
 	adcq %r11, %r10
 	adcq $0, %rax
-	movq %rbp, 288(%rsp)
+	movq %rbp, 160(%rsp)
 	mulxq 0(%r8), %r11, %rbp
 	addq %r11, %r13
 	adcq %rbp, %r15
@@ -10093,7 +10083,7 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %rbp
 	adcq %r11, %rax
 	adcq $0, %rbp
-	movq %r13, 296(%rsp)
+	movq %r13, 168(%rsp)
 	mulxq 0(%r8), %r11, %r13
 	addq %r11, %r15
 	adcq %r13, %rbx
@@ -10120,7 +10110,7 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %r13
 	adcq %r11, %rbp
 	adcq $0, %r13
-	movq %r15, 304(%rsp)
+	movq %r15, 176(%rsp)
 	mulxq 0(%r8), %r11, %r15
 	addq %r11, %rbx
 	adcq %r15, %r14
@@ -10147,7 +10137,7 @@ pushq %rbx
 	mulxq 56(%r8), %r11, %r15
 	adcq %r11, %r13
 	adcq $0, %r15
-	movq %rbx, 312(%rsp)
+	movq %rbx, 184(%rsp)
 	mulxq 0(%r8), %r11, %rbx
 	addq %r11, %r14
 	adcq %rbx, %r12
@@ -10161,34 +10151,20 @@ pushq %rbx
 	adcq %r11, %rbp
 	adcq %rbx, %r13
 	adcq $0, %r15
-	movq 264(%rsp), %r11
-	movq %r11, 0(%rsp)
-	movq 272(%rsp), %rbx
-	movq %rbx, 8(%rsp)
-	movq 280(%rsp), %r11
-	movq %r11, 16(%rsp)
-	movq 288(%rsp), %rbx
-	movq %rbx, 24(%rsp)
-	movq 296(%rsp), %r11
-	movq %r11, 32(%rsp)
-	movq 304(%rsp), %rbx
-	movq %rbx, 40(%rsp)
-	movq 312(%rsp), %r11
-	movq %r11, 48(%rsp)
-	movq %r14, 56(%rsp)
-	movq %r12, 64(%rsp)
-	movq %rdi, 72(%rsp)
-	movq %r9, 80(%rsp)
-	movq %r10, 88(%rsp)
-	movq %rax, 96(%rsp)
-	movq %rbp, 104(%rsp)
-	movq %r13, 112(%rsp)
-	movq %r15, 120(%rsp)
+	movq %r14, 192(%rsp)
+	movq %r12, 200(%rsp)
+	movq %rdi, 208(%rsp)
+	movq %r9, 216(%rsp)
+	movq %r10, 224(%rsp)
+	movq %rax, 232(%rsp)
+	movq %rbp, 240(%rsp)
+	movq %r13, 248(%rsp)
+	movq %r15, 256(%rsp)
 	movq 64(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%r8), %rbx, %r11
+	mulxq 64(%r8), %r11, %rbx
 	mulxq 72(%r8), %r14, %r12
-	adcxq %r14, %r11
+	adcxq %r14, %rbx
 	mulxq 80(%r8), %rdi, %r9
 	adcxq %rdi, %r12
 	mulxq 88(%r8), %r10, %rax
@@ -10215,61 +10191,61 @@ pushq %rbx
 	mulxq 120(%r8), %rdi, %rbp
 	adcq %rdi, %r15
 	adcq $0, %rbp
-	movq %rbx, 312(%rsp)
-	mulxq 64(%r8), %rdi, %rbx
-	addq %rdi, %r11
-	adcq %rbx, %r12
-	mulxq 80(%r8), %rdi, %rbx
+	movq %r11, 264(%rsp)
+	mulxq 64(%r8), %rdi, %r11
+	addq %rdi, %rbx
+	adcq %r11, %r12
+	mulxq 80(%r8), %rdi, %r11
 	adcq %rdi, %r9
-	adcq %rbx, %rax
-	mulxq 96(%r8), %rdi, %rbx
+	adcq %r11, %rax
+	mulxq 96(%r8), %rdi, %r11
 	adcq %rdi, %r13
-	adcq %rbx, %r14
-	mulxq 112(%r8), %rdi, %rbx
+	adcq %r11, %r14
+	mulxq 112(%r8), %rdi, %r11
 	adcq %rdi, %r10
-	adcq %rbx, %r15
+	adcq %r11, %r15
 	adcq $0, %rbp
 	movq 80(%rsi), %rdx
-	mulxq 72(%r8), %rdi, %rbx
-	addq %rdi, %r9
-	adcq %rbx, %rax
-	mulxq 88(%r8), %rdi, %rbx
-	adcq %rdi, %r13
-	adcq %rbx, %r14
-	mulxq 104(%r8), %rdi, %rbx
-	adcq %rdi, %r10
-	adcq %rbx, %r15
-	mulxq 120(%r8), %rdi, %rbx
-	adcq %rdi, %rbp
-	adcq $0, %rbx
-	movq %r11, 304(%rsp)
-	mulxq 64(%r8), %rdi, %r11
-	addq %rdi, %r12
-	adcq %r11, %r9
-	mulxq 80(%r8), %rdi, %r11
-	adcq %rdi, %rax
-	adcq %r11, %r13
-	mulxq 96(%r8), %rdi, %r11
-	adcq %rdi, %r14
-	adcq %r11, %r10
-	mulxq 112(%r8), %rdi, %r11
-	adcq %rdi, %r15
-	adcq %r11, %rbp
-	adcq $0, %rbx
-	movq 88(%rsi), %rdx
 	mulxq 72(%r8), %rdi, %r11
-	addq %rdi, %rax
-	adcq %r11, %r13
+	addq %rdi, %r9
+	adcq %r11, %rax
 	mulxq 88(%r8), %rdi, %r11
-	adcq %rdi, %r14
-	adcq %r11, %r10
+	adcq %rdi, %r13
+	adcq %r11, %r14
 	mulxq 104(%r8), %rdi, %r11
-	adcq %rdi, %r15
-	adcq %r11, %rbp
+	adcq %rdi, %r10
+	adcq %r11, %r15
 	mulxq 120(%r8), %rdi, %r11
-	adcq %rdi, %rbx
+	adcq %rdi, %rbp
 	adcq $0, %r11
-	movq %r12, 296(%rsp)
+	movq %rbx, 272(%rsp)
+	mulxq 64(%r8), %rdi, %rbx
+	addq %rdi, %r12
+	adcq %rbx, %r9
+	mulxq 80(%r8), %rdi, %rbx
+	adcq %rdi, %rax
+	adcq %rbx, %r13
+	mulxq 96(%r8), %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %rbx, %r10
+	mulxq 112(%r8), %rdi, %rbx
+	adcq %rdi, %r15
+	adcq %rbx, %rbp
+	adcq $0, %r11
+	movq 88(%rsi), %rdx
+	mulxq 72(%r8), %rdi, %rbx
+	addq %rdi, %rax
+	adcq %rbx, %r13
+	mulxq 88(%r8), %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %rbx, %r10
+	mulxq 104(%r8), %rdi, %rbx
+	adcq %rdi, %r15
+	adcq %rbx, %rbp
+	mulxq 120(%r8), %rdi, %rbx
+	adcq %rdi, %r11
+	adcq $0, %rbx
+	movq %r12, 280(%rsp)
 	mulxq 64(%r8), %rdi, %r12
 	addq %rdi, %r9
 	adcq %r12, %rax
@@ -10281,8 +10257,8 @@ pushq %rbx
 	adcq %r12, %r15
 	mulxq 112(%r8), %rdi, %r12
 	adcq %rdi, %rbp
-	adcq %r12, %rbx
-	adcq $0, %r11
+	adcq %r12, %r11
+	adcq $0, %rbx
 	movq 96(%rsi), %rdx
 	mulxq 72(%r8), %rdi, %r12
 	addq %rdi, %r13
@@ -10292,9 +10268,9 @@ pushq %rbx
 	adcq %r12, %r15
 	mulxq 104(%r8), %rdi, %r12
 	adcq %rdi, %rbp
-	adcq %r12, %rbx
+	adcq %r12, %r11
 	mulxq 120(%r8), %rdi, %r12
-	adcq %rdi, %r11
+	adcq %rdi, %rbx
 	adcq $0, %r12
 	movq %r9, 288(%rsp)
 	mulxq 64(%r8), %rdi, %r9
@@ -10307,8 +10283,8 @@ pushq %rbx
 	adcq %rdi, %r15
 	adcq %r9, %rbp
 	mulxq 112(%r8), %rdi, %r9
-	adcq %rdi, %rbx
-	adcq %r9, %r11
+	adcq %rdi, %r11
+	adcq %r9, %rbx
 	adcq $0, %r12
 	movq 104(%rsi), %rdx
 	mulxq 72(%r8), %rdi, %r9
@@ -10318,12 +10294,12 @@ pushq %rbx
 	adcq %rdi, %r15
 	adcq %r9, %rbp
 	mulxq 104(%r8), %rdi, %r9
-	adcq %rdi, %rbx
-	adcq %r9, %r11
+	adcq %rdi, %r11
+	adcq %r9, %rbx
 	mulxq 120(%r8), %rdi, %r9
 	adcq %rdi, %r12
 	adcq $0, %r9
-	movq %rax, 280(%rsp)
+	movq %rax, 296(%rsp)
 	mulxq 64(%r8), %rdi, %rax
 	addq %rdi, %r13
 	adcq %rax, %r14
@@ -10332,9 +10308,9 @@ pushq %rbx
 	adcq %rax, %r15
 	mulxq 96(%r8), %rdi, %rax
 	adcq %rdi, %rbp
-	adcq %rax, %rbx
+	adcq %rax, %r11
 	mulxq 112(%r8), %rdi, %rax
-	adcq %rdi, %r11
+	adcq %rdi, %rbx
 	adcq %rax, %r12
 	adcq $0, %r9
 	movq 112(%rsi), %rdx
@@ -10343,14 +10319,14 @@ pushq %rbx
 	adcq %rax, %r15
 	mulxq 88(%r8), %rdi, %rax
 	adcq %rdi, %rbp
-	adcq %rax, %rbx
+	adcq %rax, %r11
 	mulxq 104(%r8), %rdi, %rax
-	adcq %rdi, %r11
+	adcq %rdi, %rbx
 	adcq %rax, %r12
 	mulxq 120(%r8), %rdi, %rax
 	adcq %rdi, %r9
 	adcq $0, %rax
-	movq %r13, 272(%rsp)
+	movq %r13, 304(%rsp)
 	mulxq 64(%r8), %rdi, %r13
 	addq %rdi, %r14
 	adcq %r13, %r10
@@ -10358,8 +10334,8 @@ pushq %rbx
 	adcq %rdi, %r15
 	adcq %r13, %rbp
 	mulxq 96(%r8), %rdi, %r13
-	adcq %rdi, %rbx
-	adcq %r13, %r11
+	adcq %rdi, %r11
+	adcq %r13, %rbx
 	mulxq 112(%r8), %rdi, %r13
 	adcq %rdi, %r12
 	adcq %r13, %r9
@@ -10369,23 +10345,23 @@ pushq %rbx
 	addq %rdi, %r15
 	adcq %r13, %rbp
 	mulxq 88(%r8), %rdi, %r13
-	adcq %rdi, %rbx
-	adcq %r13, %r11
+	adcq %rdi, %r11
+	adcq %r13, %rbx
 	mulxq 104(%r8), %rdi, %r13
 	adcq %rdi, %r12
 	adcq %r13, %r9
 	mulxq 120(%r8), %rdi, %r13
 	adcq %rdi, %rax
 	adcq $0, %r13
-	movq %r14, 264(%rsp)
+	movq %r14, 312(%rsp)
 	mulxq 64(%r8), %rdi, %r14
 	addq %rdi, %r10
 	adcq %r14, %r15
 	mulxq 80(%r8), %rdi, %r14
 	adcq %rdi, %rbp
-	adcq %r14, %rbx
+	adcq %r14, %r11
 	mulxq 96(%r8), %rdi, %r14
-	adcq %rdi, %r11
+	adcq %rdi, %rbx
 	adcq %r14, %r12
 	mulxq 112(%r8), %rdi, %r14
 	adcq %rdi, %r9
@@ -10393,147 +10369,147 @@ pushq %rbx
 	adcq $0, %r13
 	movq 0(%rsi), %rdi
 	addq 64(%rsi), %rdi
-	movq %rdi, 128(%rsp)
+	movq %rdi, 0(%rsp)
 	movq 8(%rsi), %r14
 	adcq 72(%rsi), %r14
-	movq %r14, 136(%rsp)
+	movq %r14, 8(%rsp)
 	movq 16(%rsi), %rdi
 	adcq 80(%rsi), %rdi
-	movq %rdi, 144(%rsp)
+	movq %rdi, 16(%rsp)
 	movq 24(%rsi), %r14
 	adcq 88(%rsi), %r14
-	movq %r14, 152(%rsp)
+	movq %r14, 24(%rsp)
 	movq 32(%rsi), %rdi
 	adcq 96(%rsi), %rdi
-	movq %rdi, 160(%rsp)
+	movq %rdi, 32(%rsp)
 	movq 40(%rsi), %r14
 	adcq 104(%rsi), %r14
-	movq %r14, 168(%rsp)
+	movq %r14, 40(%rsp)
 	movq 48(%rsi), %rdi
 	adcq 112(%rsi), %rdi
-	movq %rdi, 176(%rsp)
+	movq %rdi, 48(%rsp)
 	movq 56(%rsi), %r14
 	adcq 120(%rsi), %r14
-	movq %r14, 184(%rsp)
+	movq %r14, 56(%rsp)
 	movq 0(%r8), %rdi
 	addq 64(%r8), %rdi
-	movq %rdi, 192(%rsp)
+	movq %rdi, 64(%rsp)
 	movq 8(%r8), %r14
 	adcq 72(%r8), %r14
-	movq %r14, 200(%rsp)
+	movq %r14, 72(%rsp)
 	movq 16(%r8), %rdi
 	adcq 80(%r8), %rdi
-	movq %rdi, 208(%rsp)
+	movq %rdi, 80(%rsp)
 	movq 24(%r8), %r14
 	adcq 88(%r8), %r14
-	movq %r14, 216(%rsp)
+	movq %r14, 88(%rsp)
 	movq 32(%r8), %rdi
 	adcq 96(%r8), %rdi
-	movq %rdi, 224(%rsp)
+	movq %rdi, 96(%rsp)
 	movq 40(%r8), %r14
 	adcq 104(%r8), %r14
-	movq %r14, 232(%rsp)
+	movq %r14, 104(%rsp)
 	movq 48(%r8), %rdi
 	adcq 112(%r8), %rdi
-	movq %rdi, 240(%rsp)
+	movq %rdi, 112(%rsp)
 	movq 56(%r8), %r14
 	adcq 120(%r8), %r14
-	movq %r14, 248(%rsp)
-	movq 0(%rsp), %rdi
-	subq 312(%rsp), %rdi
-	movq 8(%rsp), %r14
-	sbbq 304(%rsp), %r14
-	movq 16(%rsp), %rsi
-	sbbq 296(%rsp), %rsi
-	movq 24(%rsp), %r8
+	movq %r14, 120(%rsp)
+	movq 136(%rsp), %rdi
+	subq 264(%rsp), %rdi
+	movq 144(%rsp), %r14
+	sbbq 272(%rsp), %r14
+	movq 152(%rsp), %rsi
+	sbbq 280(%rsp), %rsi
+	movq 160(%rsp), %r8
 	sbbq 288(%rsp), %r8
 	movq %rax, 320(%rsp)
-	movq 32(%rsp), %rax
-	sbbq 280(%rsp), %rax
+	movq 168(%rsp), %rax
+	sbbq 296(%rsp), %rax
 	movq %r9, 328(%rsp)
-	movq 40(%rsp), %r9
-	sbbq 272(%rsp), %r9
+	movq 176(%rsp), %r9
+	sbbq 304(%rsp), %r9
 	movq %r12, 336(%rsp)
-	movq 48(%rsp), %r12
-	sbbq 264(%rsp), %r12
-	movq %r11, 344(%rsp)
-	movq 56(%rsp), %r11
-	sbbq %r10, %r11
-	movq %rbx, 352(%rsp)
-	movq 64(%rsp), %rbx
-	sbbq %r15, %rbx
+	movq 184(%rsp), %r12
+	sbbq 312(%rsp), %r12
+	movq %rbx, 344(%rsp)
+	movq 192(%rsp), %rbx
+	sbbq %r10, %rbx
+	movq %r11, 352(%rsp)
+	movq 200(%rsp), %r11
+	sbbq %r15, %r11
 	movq %rbp, 360(%rsp)
-	movq 72(%rsp), %rbp
+	movq 208(%rsp), %rbp
 	sbbq 360(%rsp), %rbp
 	movq %r15, 368(%rsp)
-	movq 80(%rsp), %r15
+	movq 216(%rsp), %r15
 	sbbq 352(%rsp), %r15
 	movq %r10, 376(%rsp)
-	movq 88(%rsp), %r10
+	movq 224(%rsp), %r10
 	sbbq 344(%rsp), %r10
 	movq %r10, 384(%rsp)
-	movq 96(%rsp), %r10
+	movq 232(%rsp), %r10
 	sbbq 336(%rsp), %r10
 	movq %r10, 392(%rsp)
-	movq 104(%rsp), %r10
+	movq 240(%rsp), %r10
 	sbbq 328(%rsp), %r10
 	movq %r10, 400(%rsp)
-	movq 112(%rsp), %r10
+	movq 248(%rsp), %r10
 	sbbq 320(%rsp), %r10
 	movq %r10, 408(%rsp)
-	movq 120(%rsp), %r10
+	movq 256(%rsp), %r10
 	sbbq %r13, %r10
 	movq %r13, 416(%rsp)
-	movq 312(%rsp), %r13
-	addq 0(%rsp), %r13
-	movq %r13, 0(%rsp)
-	movq 304(%rsp), %r13
-	adcq 8(%rsp), %r13
-	movq %r13, 8(%rsp)
-	movq 296(%rsp), %r13
-	adcq 16(%rsp), %r13
-	movq %r13, 16(%rsp)
-	movq 288(%rsp), %r13
-	adcq 24(%rsp), %r13
-	movq %r13, 24(%rsp)
-	movq 280(%rsp), %r13
-	adcq 32(%rsp), %r13
-	movq %r13, 32(%rsp)
-	movq 272(%rsp), %r13
-	adcq 40(%rsp), %r13
-	movq %r13, 40(%rsp)
 	movq 264(%rsp), %r13
-	adcq 48(%rsp), %r13
-	movq %r13, 48(%rsp)
+	addq 136(%rsp), %r13
+	movq %r13, 136(%rsp)
+	movq 272(%rsp), %r13
+	adcq 144(%rsp), %r13
+	movq %r13, 144(%rsp)
+	movq 280(%rsp), %r13
+	adcq 152(%rsp), %r13
+	movq %r13, 152(%rsp)
+	movq 288(%rsp), %r13
+	adcq 160(%rsp), %r13
+	movq %r13, 160(%rsp)
+	movq 296(%rsp), %r13
+	adcq 168(%rsp), %r13
+	movq %r13, 168(%rsp)
+	movq 304(%rsp), %r13
+	adcq 176(%rsp), %r13
+	movq %r13, 176(%rsp)
+	movq 312(%rsp), %r13
+	adcq 184(%rsp), %r13
+	movq %r13, 184(%rsp)
 	movq 376(%rsp), %r13
-	adcq 56(%rsp), %r13
-	movq %r13, 56(%rsp)
+	adcq 192(%rsp), %r13
+	movq %r13, 192(%rsp)
 	movq 368(%rsp), %r13
-	adcq 64(%rsp), %r13
-	movq %r13, 64(%rsp)
+	adcq 200(%rsp), %r13
+	movq %r13, 200(%rsp)
 	movq 360(%rsp), %r13
-	adcq 72(%rsp), %r13
-	movq %r13, 72(%rsp)
+	adcq 208(%rsp), %r13
+	movq %r13, 208(%rsp)
 	movq 352(%rsp), %r13
-	adcq 80(%rsp), %r13
-	movq %r13, 80(%rsp)
+	adcq 216(%rsp), %r13
+	movq %r13, 216(%rsp)
 	movq 344(%rsp), %r13
-	adcq 88(%rsp), %r13
-	movq %r13, 88(%rsp)
+	adcq 224(%rsp), %r13
+	movq %r13, 224(%rsp)
 	movq 336(%rsp), %r13
-	adcq 96(%rsp), %r13
-	movq %r13, 96(%rsp)
+	adcq 232(%rsp), %r13
+	movq %r13, 232(%rsp)
 	movq 328(%rsp), %r13
-	adcq 104(%rsp), %r13
-	movq %r13, 104(%rsp)
+	adcq 240(%rsp), %r13
+	movq %r13, 240(%rsp)
 	movq 320(%rsp), %r13
-	adcq 112(%rsp), %r13
-	movq %r13, 112(%rsp)
+	adcq 248(%rsp), %r13
+	movq %r13, 248(%rsp)
 	movq 416(%rsp), %r13
-	adcq 120(%rsp), %r13
-	movq %r13, 120(%rsp)
-	addq FG_P503_MONT_X+0(%rip), %r11
-	adcq $-1, %rbx
+	adcq 256(%rsp), %r13
+	movq %r13, 256(%rsp)
+	addq FG_P503_MONT_X+0(%rip), %rbx
+	adcq $-1, %r11
 	adcq $-1, %rbp
 	adcq $-1, %r15
 	movq 384(%rsp), %r13
@@ -10563,9 +10539,9 @@ pushq %rbx
 	adoxq %r13, %r12
 	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r13
 	adcxq %r10, %r12
-	adoxq %r13, %r11
+	adoxq %r13, %rbx
 	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
-	adcxq %r10, %r11
+	adcxq %r10, %rbx
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r14, %rdx
@@ -10578,9 +10554,9 @@ pushq %rbx
 	adoxq %rdi, %r12
 	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rdi
 	adcxq %r10, %r12
-	adoxq %rdi, %r11
+	adoxq %rdi, %rbx
 	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rdi
-	adcxq %r10, %r11
+	adcxq %r10, %rbx
 	adoxq %rdi, %r13
 	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rdi
 	adcxq %r10, %r13
@@ -10593,9 +10569,9 @@ pushq %rbx
 	adoxq %r14, %r12
 	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r14
 	adcxq %r10, %r12
-	adoxq %r14, %r11
+	adoxq %r14, %rbx
 	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r14
-	adcxq %r10, %r11
+	adcxq %r10, %rbx
 	adoxq %r14, %r13
 	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r14
 	adcxq %r10, %r13
@@ -10608,9 +10584,9 @@ pushq %rbx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rsi
 	adcxq %r10, %r12
-	adoxq %rsi, %r11
+	adoxq %rsi, %rbx
 	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rsi
-	adcxq %r10, %r11
+	adcxq %r10, %rbx
 	adoxq %rsi, %r13
 	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rsi
 	adcxq %r10, %r13
@@ -10625,7 +10601,7 @@ pushq %rbx
 	movq %rax, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r8
-	adcxq %r10, %r11
+	adcxq %r10, %rbx
 	adoxq %r8, %r13
 	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r8
 	adcxq %r10, %r13
@@ -10676,7 +10652,7 @@ pushq %rbx
 	adcxq %r10, %rax
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
-	movq %r11, %rdx
+	movq %rbx, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r12
 	adcxq %r10, %r14
@@ -10694,7 +10670,7 @@ pushq %rbx
 	adcxq %r10, %r9
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
-	addq %rbx, %r13
+	addq %r11, %r13
 	adcq %rbp, %rdi
 	adcq %r15, %r14
 	adcq 384(%rsp), %rsi
@@ -10704,10 +10680,10 @@ pushq %rbx
 	adcq 408(%rsp), %r12
 	movq %r13, %r10
 	subq $-1, %r10
-	movq %rdi, %r11
-	sbbq $-1, %r11
-	movq %r14, %rbx
+	movq %rdi, %rbx
 	sbbq $-1, %rbx
+	movq %r14, %r11
+	sbbq $-1, %r11
 	movq %rsi, %rbp
 	sbbq FG_P503_MONT_P+24(%rip), %rbp
 	movq %r8, %r15
@@ -10722,274 +10698,274 @@ pushq %rbx
 	movq %r12, %r8
 	sbbq FG_P503_MONT_P+56(%rip), %r8
 	cmovc %r13, %r10
-	cmovc %rdi, %r11
-	cmovc %r14, %rbx
+	cmovc %rdi, %rbx
+	cmovc %r14, %r11
 	cmovc %rsi, %rbp
 	cmovc 400(%rsp), %r15
 	cmovc 416(%rsp), %r9
 	cmovc 408(%rsp), %rax
 	cmovc %r12, %r8
-	movq 256(%rsp), %r13
+	movq 128(%rsp), %r13
 	movq %r10, 0(%r13)
-	movq %r11, 8(%r13)
-	movq %rbx, 16(%r13)
+	movq %rbx, 8(%r13)
+	movq %r11, 16(%r13)
 	movq %rbp, 24(%r13)
 	movq %r15, 32(%r13)
 	movq %r9, 40(%r13)
 	movq %rax, 48(%r13)
 	movq %r8, 56(%r13)
-	movq 128(%rsp), %rdx
+	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 192(%rsp), %rdi, %r14
-	mulxq 200(%rsp), %rsi, %r12
+	mulxq 64(%rsp), %rdi, %r14
+	mulxq 72(%rsp), %rsi, %r12
 	adcxq %rsi, %r14
-	mulxq 208(%rsp), %r10, %r11
+	mulxq 80(%rsp), %r10, %rbx
 	adcxq %r10, %r12
-	mulxq 216(%rsp), %rbx, %rbp
-	adcxq %rbx, %r11
-	mulxq 224(%rsp), %r15, %r9
+	mulxq 88(%rsp), %r11, %rbp
+	adcxq %r11, %rbx
+	mulxq 96(%rsp), %r15, %r9
 	adcxq %r15, %rbp
-	mulxq 232(%rsp), %rax, %r8
+	mulxq 104(%rsp), %rax, %r8
 	adcxq %rax, %r9
-	mulxq 240(%rsp), %rsi, %r10
+	mulxq 112(%rsp), %rsi, %r10
 	adcxq %rsi, %r8
-	mulxq 248(%rsp), %rbx, %r15
-	adcxq %rbx, %r10
+	mulxq 120(%rsp), %r11, %r15
+	adcxq %r11, %r10
 	adcxq %rcx, %r15
-	movq 136(%rsp), %rdx
-	mulxq 200(%rsp), %rax, %rsi
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %rax, %rsi
 	addq %rax, %r12
-	adcq %rsi, %r11
-	mulxq 216(%rsp), %rbx, %rax
-	adcq %rbx, %rbp
+	adcq %rsi, %rbx
+	mulxq 88(%rsp), %r11, %rax
+	adcq %r11, %rbp
 	adcq %rax, %r9
-	mulxq 232(%rsp), %rsi, %rbx
+	mulxq 104(%rsp), %rsi, %r11
 	adcq %rsi, %r8
-	adcq %rbx, %r10
-	mulxq 248(%rsp), %rax, %rsi
+	adcq %r11, %r10
+	mulxq 120(%rsp), %rax, %rsi
 	adcq %rax, %r15
 	adcq $0, %rsi
-	mulxq 192(%rsp), %rbx, %rax
-	addq %rbx, %r14
+	mulxq 64(%rsp), %r11, %rax
+	addq %r11, %r14
 	adcq %rax, %r12
-	mulxq 208(%rsp), %rbx, %rax
-	adcq %rbx, %r11
+	mulxq 80(%rsp), %r11, %rax
+	adcq %r11, %rbx
 	adcq %rax, %rbp
-	mulxq 224(%rsp), %rbx, %rax
-	adcq %rbx, %r9
+	mulxq 96(%rsp), %r11, %rax
+	adcq %r11, %r9
 	adcq %rax, %r8
-	mulxq 240(%rsp), %rbx, %rax
-	adcq %rbx, %r10
+	mulxq 112(%rsp), %r11, %rax
+	adcq %r11, %r10
 	adcq %rax, %r15
 	adcq $0, %rsi
-	movq 144(%rsp), %rdx
-	mulxq 200(%rsp), %rbx, %rax
-	addq %rbx, %r11
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %rax
+	addq %r11, %rbx
 	adcq %rax, %rbp
-	mulxq 216(%rsp), %rbx, %rax
-	adcq %rbx, %r9
+	mulxq 88(%rsp), %r11, %rax
+	adcq %r11, %r9
 	adcq %rax, %r8
-	mulxq 232(%rsp), %rbx, %rax
-	adcq %rbx, %r10
+	mulxq 104(%rsp), %r11, %rax
+	adcq %r11, %r10
 	adcq %rax, %r15
-	mulxq 248(%rsp), %rbx, %rax
-	adcq %rbx, %rsi
+	mulxq 120(%rsp), %r11, %rax
+	adcq %r11, %rsi
 	adcq $0, %rax
-	movq %r13, 256(%rsp)
-	mulxq 192(%rsp), %rbx, %r13
-	addq %rbx, %r12
-	adcq %r13, %r11
-	mulxq 208(%rsp), %rbx, %r13
-	adcq %rbx, %rbp
+	movq %r13, 128(%rsp)
+	mulxq 64(%rsp), %r11, %r13
+	addq %r11, %r12
+	adcq %r13, %rbx
+	mulxq 80(%rsp), %r11, %r13
+	adcq %r11, %rbp
 	adcq %r13, %r9
-	mulxq 224(%rsp), %rbx, %r13
-	adcq %rbx, %r8
+	mulxq 96(%rsp), %r11, %r13
+	adcq %r11, %r8
 	adcq %r13, %r10
-	mulxq 240(%rsp), %rbx, %r13
-	adcq %rbx, %r15
+	mulxq 112(%rsp), %r11, %r13
+	adcq %r11, %r15
 	adcq %r13, %rsi
 	adcq $0, %rax
-	movq 152(%rsp), %rdx
-	mulxq 200(%rsp), %rbx, %r13
-	addq %rbx, %rbp
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %r13
+	addq %r11, %rbp
 	adcq %r13, %r9
-	mulxq 216(%rsp), %rbx, %r13
-	adcq %rbx, %r8
+	mulxq 88(%rsp), %r11, %r13
+	adcq %r11, %r8
 	adcq %r13, %r10
-	mulxq 232(%rsp), %rbx, %r13
-	adcq %rbx, %r15
+	mulxq 104(%rsp), %r11, %r13
+	adcq %r11, %r15
 	adcq %r13, %rsi
-	mulxq 248(%rsp), %rbx, %r13
-	adcq %rbx, %rax
+	mulxq 120(%rsp), %r11, %r13
+	adcq %r11, %rax
 	adcq $0, %r13
 	movq %r12, 408(%rsp)
-	mulxq 192(%rsp), %rbx, %r12
-	addq %rbx, %r11
+	mulxq 64(%rsp), %r11, %r12
+	addq %r11, %rbx
 	adcq %r12, %rbp
-	mulxq 208(%rsp), %rbx, %r12
-	adcq %rbx, %r9
+	mulxq 80(%rsp), %r11, %r12
+	adcq %r11, %r9
 	adcq %r12, %r8
-	mulxq 224(%rsp), %rbx, %r12
-	adcq %rbx, %r10
+	mulxq 96(%rsp), %r11, %r12
+	adcq %r11, %r10
 	adcq %r12, %r15
-	mulxq 240(%rsp), %rbx, %r12
-	adcq %rbx, %rsi
+	mulxq 112(%rsp), %r11, %r12
+	adcq %r11, %rsi
 	adcq %r12, %rax
 	adcq $0, %r13
-	movq 160(%rsp), %rdx
-	mulxq 200(%rsp), %rbx, %r12
-	addq %rbx, %r9
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %r12
+	addq %r11, %r9
 	adcq %r12, %r8
-	mulxq 216(%rsp), %rbx, %r12
-	adcq %rbx, %r10
+	mulxq 88(%rsp), %r11, %r12
+	adcq %r11, %r10
 	adcq %r12, %r15
-	mulxq 232(%rsp), %rbx, %r12
-	adcq %rbx, %rsi
+	mulxq 104(%rsp), %r11, %r12
+	adcq %r11, %rsi
 	adcq %r12, %rax
-	mulxq 248(%rsp), %rbx, %r12
-	adcq %rbx, %r13
-	adcq $0, %r12
-	movq %r11, 416(%rsp)
-	mulxq 192(%rsp), %rbx, %r11
-	addq %rbx, %rbp
-	adcq %r11, %r9
-	mulxq 208(%rsp), %rbx, %r11
-	adcq %rbx, %r8
-	adcq %r11, %r10
-	mulxq 224(%rsp), %rbx, %r11
-	adcq %rbx, %r15
-	adcq %r11, %rsi
-	mulxq 240(%rsp), %rbx, %r11
-	adcq %rbx, %rax
+	mulxq 120(%rsp), %r11, %r12
 	adcq %r11, %r13
 	adcq $0, %r12
-	movq 168(%rsp), %rdx
-	mulxq 200(%rsp), %rbx, %r11
-	addq %rbx, %r8
-	adcq %r11, %r10
-	mulxq 216(%rsp), %rbx, %r11
-	adcq %rbx, %r15
-	adcq %r11, %rsi
-	mulxq 232(%rsp), %rbx, %r11
-	adcq %rbx, %rax
-	adcq %r11, %r13
-	mulxq 248(%rsp), %rbx, %r11
-	adcq %rbx, %r12
-	adcq $0, %r11
-	movq %rbp, 400(%rsp)
-	mulxq 192(%rsp), %rbx, %rbp
-	addq %rbx, %r9
-	adcq %rbp, %r8
-	mulxq 208(%rsp), %rbx, %rbp
+	movq %rbx, 416(%rsp)
+	mulxq 64(%rsp), %r11, %rbx
+	addq %r11, %rbp
+	adcq %rbx, %r9
+	mulxq 80(%rsp), %r11, %rbx
+	adcq %r11, %r8
 	adcq %rbx, %r10
-	adcq %rbp, %r15
-	mulxq 224(%rsp), %rbx, %rbp
+	mulxq 96(%rsp), %r11, %rbx
+	adcq %r11, %r15
 	adcq %rbx, %rsi
-	adcq %rbp, %rax
-	mulxq 240(%rsp), %rbx, %rbp
+	mulxq 112(%rsp), %r11, %rbx
+	adcq %r11, %rax
 	adcq %rbx, %r13
-	adcq %rbp, %r12
-	adcq $0, %r11
-	movq 176(%rsp), %rdx
-	mulxq 200(%rsp), %rbx, %rbp
-	addq %rbx, %r10
-	adcq %rbp, %r15
-	mulxq 216(%rsp), %rbx, %rbp
+	adcq $0, %r12
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %rbx
+	addq %r11, %r8
+	adcq %rbx, %r10
+	mulxq 88(%rsp), %r11, %rbx
+	adcq %r11, %r15
 	adcq %rbx, %rsi
-	adcq %rbp, %rax
-	mulxq 232(%rsp), %rbx, %rbp
+	mulxq 104(%rsp), %r11, %rbx
+	adcq %r11, %rax
 	adcq %rbx, %r13
+	mulxq 120(%rsp), %r11, %rbx
+	adcq %r11, %r12
+	adcq $0, %rbx
+	movq %rbp, 400(%rsp)
+	mulxq 64(%rsp), %r11, %rbp
+	addq %r11, %r9
+	adcq %rbp, %r8
+	mulxq 80(%rsp), %r11, %rbp
+	adcq %r11, %r10
+	adcq %rbp, %r15
+	mulxq 96(%rsp), %r11, %rbp
+	adcq %r11, %rsi
+	adcq %rbp, %rax
+	mulxq 112(%rsp), %r11, %rbp
+	adcq %r11, %r13
 	adcq %rbp, %r12
-	mulxq 248(%rsp), %rbx, %rbp
-	adcq %rbx, %r11
+	adcq $0, %rbx
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %rbp
+	addq %r11, %r10
+	adcq %rbp, %r15
+	mulxq 88(%rsp), %r11, %rbp
+	adcq %r11, %rsi
+	adcq %rbp, %rax
+	mulxq 104(%rsp), %r11, %rbp
+	adcq %r11, %r13
+	adcq %rbp, %r12
+	mulxq 120(%rsp), %r11, %rbp
+	adcq %r11, %rbx
 	adcq $0, %rbp
 	movq %r9, 392(%rsp)
-	mulxq 192(%rsp), %rbx, %r9
-	addq %rbx, %r8
+	mulxq 64(%rsp), %r11, %r9
+	addq %r11, %r8
 	adcq %r9, %r10
-	mulxq 208(%rsp), %rbx, %r9
-	adcq %rbx, %r15
+	mulxq 80(%rsp), %r11, %r9
+	adcq %r11, %r15
 	adcq %r9, %rsi
-	mulxq 224(%rsp), %rbx, %r9
-	adcq %rbx, %rax
+	mulxq 96(%rsp), %r11, %r9
+	adcq %r11, %rax
 	adcq %r9, %r13
-	mulxq 240(%rsp), %rbx, %r9
-	adcq %rbx, %r12
-	adcq %r9, %r11
+	mulxq 112(%rsp), %r11, %r9
+	adcq %r11, %r12
+	adcq %r9, %rbx
 	adcq $0, %rbp
-	movq 184(%rsp), %rdx
-	mulxq 200(%rsp), %rbx, %r9
-	addq %rbx, %r15
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %r9
+	addq %r11, %r15
 	adcq %r9, %rsi
-	mulxq 216(%rsp), %rbx, %r9
-	adcq %rbx, %rax
+	mulxq 88(%rsp), %r11, %r9
+	adcq %r11, %rax
 	adcq %r9, %r13
-	mulxq 232(%rsp), %rbx, %r9
-	adcq %rbx, %r12
-	adcq %r9, %r11
-	mulxq 248(%rsp), %rbx, %r9
-	adcq %rbx, %rbp
+	mulxq 104(%rsp), %r11, %r9
+	adcq %r11, %r12
+	adcq %r9, %rbx
+	mulxq 120(%rsp), %r11, %r9
+	adcq %r11, %rbp
 	adcq $0, %r9
 	movq %r8, 384(%rsp)
-	mulxq 192(%rsp), %rbx, %r8
-	addq %rbx, %r10
+	mulxq 64(%rsp), %r11, %r8
+	addq %r11, %r10
 	adcq %r8, %r15
-	mulxq 208(%rsp), %rbx, %r8
-	adcq %rbx, %rsi
+	mulxq 80(%rsp), %r11, %r8
+	adcq %r11, %rsi
 	adcq %r8, %rax
-	mulxq 224(%rsp), %rbx, %r8
-	adcq %rbx, %r13
+	mulxq 96(%rsp), %r11, %r8
+	adcq %r11, %r13
 	adcq %r8, %r12
-	mulxq 240(%rsp), %rbx, %r8
-	adcq %rbx, %r11
+	mulxq 112(%rsp), %r11, %r8
+	adcq %r11, %rbx
 	adcq %r8, %rbp
 	adcq $0, %r9
-	subq 0(%rsp), %rdi
-	sbbq 8(%rsp), %r14
-	movq 408(%rsp), %rbx
-	sbbq 16(%rsp), %rbx
+	subq 136(%rsp), %rdi
+	sbbq 144(%rsp), %r14
+	movq 408(%rsp), %r11
+	sbbq 152(%rsp), %r11
 	movq 416(%rsp), %r8
-	sbbq 24(%rsp), %r8
+	sbbq 160(%rsp), %r8
 	movq %rbp, 416(%rsp)
 	movq 400(%rsp), %rbp
-	sbbq 32(%rsp), %rbp
-	movq %r11, 400(%rsp)
-	movq 392(%rsp), %r11
-	sbbq 40(%rsp), %r11
+	sbbq 168(%rsp), %rbp
+	movq %rbx, 400(%rsp)
+	movq 392(%rsp), %rbx
+	sbbq 176(%rsp), %rbx
 	movq %r12, 392(%rsp)
 	movq 384(%rsp), %r12
-	sbbq 48(%rsp), %r12
-	sbbq 56(%rsp), %r10
-	sbbq 64(%rsp), %r15
-	sbbq 72(%rsp), %rsi
-	sbbq 80(%rsp), %rax
-	sbbq 88(%rsp), %r13
+	sbbq 184(%rsp), %r12
+	sbbq 192(%rsp), %r10
+	sbbq 200(%rsp), %r15
+	sbbq 208(%rsp), %rsi
+	sbbq 216(%rsp), %rax
+	sbbq 224(%rsp), %r13
 	movq %r13, 384(%rsp)
 	movq 392(%rsp), %r13
-	sbbq 96(%rsp), %r13
+	sbbq 232(%rsp), %r13
 	movq %r13, 392(%rsp)
 	movq 400(%rsp), %r13
-	sbbq 104(%rsp), %r13
+	sbbq 240(%rsp), %r13
 	movq %r13, 400(%rsp)
 	movq 416(%rsp), %r13
-	sbbq 112(%rsp), %r13
-	sbbq 120(%rsp), %r9
+	sbbq 248(%rsp), %r13
+	sbbq 256(%rsp), %r9
 	movq %r13, 416(%rsp)
 	movq %rax, 408(%rsp)
-	movq 256(%rsp), %rax
+	movq 128(%rsp), %rax
 	leaq 64(%rax), %r13
 	movq %rdi, %rdx
 	xorq %rcx, %rcx
-	movq %rax, 256(%rsp)
+	movq %rax, 128(%rsp)
 	movq %r13, 320(%rsp)
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r13
 	adcxq %rax, %r8
 	adoxq %r13, %rbp
 	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r13
 	adcxq %rax, %rbp
-	adoxq %r13, %r11
+	adoxq %r13, %rbx
 	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
-	adcxq %rax, %r11
+	adcxq %rax, %rbx
 	adoxq %r13, %r12
 	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
 	adcxq %rax, %r12
@@ -11002,9 +10978,9 @@ pushq %rbx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
 	adcxq %rax, %rbp
-	adoxq %rdi, %r11
+	adoxq %rdi, %rbx
 	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rdi
-	adcxq %rax, %r11
+	adcxq %rax, %rbx
 	adoxq %rdi, %r12
 	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
 	adcxq %rax, %r12
@@ -11016,10 +10992,10 @@ pushq %rbx
 	adcxq %rax, %r13
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
-	movq %rbx, %rdx
+	movq %r11, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r14
-	adcxq %rax, %r11
+	adcxq %rax, %rbx
 	adoxq %r14, %r12
 	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r14
 	adcxq %rax, %r12
@@ -11036,22 +11012,22 @@ pushq %rbx
 	adcxq %rcx, %r14
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
 	adcxq %rax, %r12
-	adoxq %rbx, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adoxq %r11, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
 	adcxq %rax, %r10
-	adoxq %rbx, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	adoxq %r11, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r11
 	adcxq %rax, %r13
-	adoxq %rbx, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
+	adoxq %r11, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
 	adcxq %rax, %rdi
-	adoxq %rbx, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adoxq %r11, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
 	adcxq %rax, %r14
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r8
@@ -11065,12 +11041,12 @@ pushq %rbx
 	adoxq %r8, %r14
 	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
 	adcxq %rax, %r14
-	adoxq %r8, %rbx
+	adoxq %r8, %r11
 	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
-	adcxq %rax, %rbx
+	adcxq %rax, %r11
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
-	movq %r11, %rdx
+	movq %rbx, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
 	adcxq %rax, %r13
@@ -11080,9 +11056,9 @@ pushq %rbx
 	adoxq %rbp, %r14
 	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
 	adcxq %rax, %r14
-	adoxq %rbp, %rbx
+	adoxq %rbp, %r11
 	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbp
-	adcxq %rax, %rbx
+	adcxq %rax, %r11
 	adoxq %rbp, %r8
 	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbp
 	adcxq %rax, %r8
@@ -11090,47 +11066,47 @@ pushq %rbx
 	adcxq %rcx, %rbp
 	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
 	adcxq %rax, %rdi
-	adoxq %r11, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	adoxq %rbx, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
 	adcxq %rax, %r14
-	adoxq %r11, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r11
-	adcxq %rax, %rbx
-	adoxq %r11, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
+	adoxq %rbx, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	adcxq %rax, %r11
+	adoxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
 	adcxq %rax, %r8
-	adoxq %r11, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
 	adcxq %rax, %rbp
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
 	movq %r10, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
 	adcxq %rax, %r14
-	adoxq %r12, %rbx
+	adoxq %r12, %r11
 	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
-	adcxq %rax, %rbx
+	adcxq %rax, %r11
 	adoxq %r12, %r8
 	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
 	adcxq %rax, %r8
 	adoxq %r12, %rbp
 	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
 	adcxq %rax, %rbp
-	adoxq %r12, %r11
+	adoxq %r12, %rbx
 	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r12
-	adcxq %rax, %r11
+	adcxq %rax, %rbx
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
 	addq %r15, %r13
 	adcq %rsi, %rdi
 	adcq 408(%rsp), %r14
-	adcq 384(%rsp), %rbx
+	adcq 384(%rsp), %r11
 	adcq 392(%rsp), %r8
 	adcq 400(%rsp), %rbp
-	adcq 416(%rsp), %r11
+	adcq 416(%rsp), %rbx
 	adcq %r9, %r12
 	movq %r13, %rax
 	subq $-1, %rax
@@ -11138,13 +11114,13 @@ pushq %rbx
 	sbbq $-1, %r10
 	movq %r14, %r15
 	sbbq $-1, %r15
-	movq %rbx, %rsi
+	movq %r11, %rsi
 	sbbq FG_P503_MONT_P+24(%rip), %rsi
 	movq %r8, %r9
 	sbbq FG_P503_MONT_P+32(%rip), %r9
-	movq %r11, 416(%rsp)
-	movq %rbp, %r11
-	sbbq FG_P503_MONT_P+40(%rip), %r11
+	movq %rbx, 416(%rsp)
+	movq %rbp, %rbx
+	sbbq FG_P503_MONT_P+40(%rip), %rbx
 	movq %rbp, 400(%rsp)
 	movq 416(%rsp), %rbp
 	sbbq FG_P503_MONT_P+48(%rip), %rbp
@@ -11154,9 +11130,9 @@ pushq %rbx
 	cmovc %r13, %rax
 	cmovc %rdi, %r10
 	cmovc %r14, %r15
-	cmovc %rbx, %rsi
+	cmovc %r11, %rsi
 	cmovc 392(%rsp), %r9
-	cmovc 400(%rsp), %r11
+	cmovc 400(%rsp), %rbx
 	cmovc 416(%rsp), %rbp
 	cmovc %r12, %r8
 	movq 320(%rsp), %r13
@@ -11165,7 +11141,7 @@ pushq %rbx
 	movq %r15, 16(%r13)
 	movq %rsi, 24(%r13)
 	movq %r9, 32(%r13)
-	movq %r11, 40(%r13)
+	movq %rbx, 40(%r13)
 	movq %rbp, 48(%r13)
 	movq %r8, 56(%r13)
 	addq $424, %rsp

@@ -11430,65 +11430,65 @@ pushq %rbx
 	sbbq 16(%rcx), %r14
 	movq 72(%rcx), %r15
 	sbbq 24(%rcx), %r15
-	movq %rdi, 384(%rsp)
+	movq %rdi, 192(%rsp)
 	movq 80(%rcx), %rdi
 	sbbq 32(%rcx), %rdi
-	movq %rdi, 392(%rsp)
+	movq %rdi, 200(%rsp)
 	movq 88(%rcx), %rdi
 	sbbq 40(%rcx), %rdi
-	movq %rdi, 400(%rsp)
+	movq %rdi, 208(%rsp)
 	sbbq %rdi, %rdi
 	xorq %rdi, %r12
 	xorq %rdi, %r13
 	xorq %rdi, %r14
 	xorq %rdi, %r15
-	movq %rdi, 408(%rsp)
-	movq 392(%rsp), %rdi
-	movq %r15, 392(%rsp)
-	movq 408(%rsp), %r15
+	movq %rdi, 216(%rsp)
+	movq 200(%rsp), %rdi
+	movq %r15, 200(%rsp)
+	movq 216(%rsp), %r15
 	xorq %r15, %rdi
-	movq %r15, 408(%rsp)
-	movq 400(%rsp), %r15
-	movq %rdi, 400(%rsp)
-	movq 408(%rsp), %rdi
+	movq %r15, 216(%rsp)
+	movq 208(%rsp), %r15
+	movq %rdi, 208(%rsp)
+	movq 216(%rsp), %rdi
 	xorq %rdi, %r15
 	subq %rdi, %r12
 	sbbq %rdi, %r13
 	sbbq %rdi, %r14
-	movq %rdi, 408(%rsp)
-	movq 392(%rsp), %rdi
-	movq %r14, 392(%rsp)
-	movq 408(%rsp), %r14
+	movq %rdi, 216(%rsp)
+	movq 200(%rsp), %rdi
+	movq %r14, 200(%rsp)
+	movq 216(%rsp), %r14
 	sbbq %r14, %rdi
-	movq %r14, 408(%rsp)
-	movq 400(%rsp), %r14
-	movq %rdi, 400(%rsp)
-	movq 408(%rsp), %rdi
+	movq %r14, 216(%rsp)
+	movq 208(%rsp), %r14
+	movq %rdi, 208(%rsp)
+	movq 216(%rsp), %rdi
 	sbbq %rdi, %r14
 	sbbq %rdi, %r15
 	xorq %rdi, %rbp
 	movq 0(%rsi), %rdx
-	movq %rbp, 408(%rsp)
+	movq %rbp, 216(%rsp)
 	mulxq 0(%rcx), %rdi, %rbp
-	movq %r15, 416(%rsp)
-	movq %r14, 424(%rsp)
+	movq %r15, 224(%rsp)
+	movq %r14, 232(%rsp)
 	mulxq 8(%rcx), %r15, %r14
 	addq %rbp, %r15
-	movq %r13, 432(%rsp)
+	movq %r13, 240(%rsp)
 	mulxq 16(%rcx), %rbp, %r13
 	adcq %r14, %rbp
-	movq %r12, 440(%rsp)
+	movq %r12, 248(%rsp)
 	mulxq 24(%rcx), %r14, %r12
 	adcq %r13, %r14
-	movq %rbx, 448(%rsp)
+	movq %rbx, 256(%rsp)
 	mulxq 32(%rcx), %r13, %rbx
 	adcq %r12, %r13
-	movq %rax, 456(%rsp)
+	movq %rax, 264(%rsp)
 	mulxq 40(%rcx), %r12, %rax
 	adcq %rbx, %r12
 	adcq $0, %rax
 	movq 8(%rsi), %rdx
-	movq %rdi, 464(%rsp)
+	movq %rdi, 272(%rsp)
 	mulxq 8(%rcx), %rbx, %rdi
 	addq %rbx, %rbp
 	adcq %rdi, %r14
@@ -11498,7 +11498,7 @@ pushq %rbx
 	mulxq 40(%rcx), %rbx, %rdi
 	adcq %rbx, %rax
 	adcq $0, %rdi
-	movq %r11, 472(%rsp)
+	movq %r11, 280(%rsp)
 	mulxq 0(%rcx), %rbx, %r11
 	addq %rbx, %r15
 	adcq %r11, %rbp
@@ -11519,7 +11519,7 @@ pushq %rbx
 	mulxq 40(%rcx), %rbx, %r11
 	adcq %rbx, %rdi
 	adcq $0, %r11
-	movq %r15, 480(%rsp)
+	movq %r15, 288(%rsp)
 	mulxq 0(%rcx), %rbx, %r15
 	addq %rbx, %rbp
 	adcq %r15, %r14
@@ -11540,7 +11540,7 @@ pushq %rbx
 	mulxq 40(%rcx), %rbx, %r15
 	adcq %rbx, %r11
 	adcq $0, %r15
-	movq %rbp, 488(%rsp)
+	movq %rbp, 296(%rsp)
 	mulxq 0(%rcx), %rbx, %rbp
 	addq %rbx, %r14
 	adcq %rbp, %r13
@@ -11561,7 +11561,7 @@ pushq %rbx
 	mulxq 40(%rcx), %rbx, %rbp
 	adcq %rbx, %r15
 	adcq $0, %rbp
-	movq %r14, 496(%rsp)
+	movq %r14, 304(%rsp)
 	mulxq 0(%rcx), %rbx, %r14
 	addq %rbx, %r13
 	adcq %r14, %r12
@@ -11582,7 +11582,7 @@ pushq %rbx
 	mulxq 40(%rcx), %rbx, %r14
 	adcq %rbx, %rbp
 	adcq $0, %r14
-	movq %r13, 504(%rsp)
+	movq %r13, 312(%rsp)
 	mulxq 0(%rcx), %rbx, %r13
 	addq %rbx, %r12
 	adcq %r13, %rax
@@ -11595,25 +11595,25 @@ pushq %rbx
 	adcq $0, %r14
 	movq 48(%rsi), %rdx
 	mulxq 48(%rcx), %rbx, %r13
-	movq %rbp, 512(%rsp)
-	movq %r15, 520(%rsp)
+	movq %rbp, 320(%rsp)
+	movq %r15, 328(%rsp)
 	mulxq 56(%rcx), %rbp, %r15
 	addq %r13, %rbp
-	movq %r11, 528(%rsp)
+	movq %r11, 336(%rsp)
 	mulxq 64(%rcx), %r13, %r11
 	adcq %r15, %r13
-	movq %rdi, 536(%rsp)
+	movq %rdi, 344(%rsp)
 	mulxq 72(%rcx), %r15, %rdi
 	adcq %r11, %r15
-	movq %rax, 544(%rsp)
+	movq %rax, 352(%rsp)
 	mulxq 80(%rcx), %r11, %rax
 	adcq %rdi, %r11
-	movq %r12, 552(%rsp)
+	movq %r12, 360(%rsp)
 	mulxq 88(%rcx), %rdi, %r12
 	adcq %rax, %rdi
 	adcq $0, %r12
 	movq 56(%rsi), %rdx
-	movq %rbx, 560(%rsp)
+	movq %rbx, 368(%rsp)
 	mulxq 56(%rcx), %rax, %rbx
 	addq %rax, %r13
 	adcq %rbx, %r15
@@ -11623,7 +11623,7 @@ pushq %rbx
 	mulxq 88(%rcx), %rax, %rbx
 	adcq %rax, %r12
 	adcq $0, %rbx
-	movq %r14, 568(%rsp)
+	movq %r14, 376(%rsp)
 	mulxq 48(%rcx), %rax, %r14
 	addq %rax, %rbp
 	adcq %r14, %r13
@@ -11644,7 +11644,7 @@ pushq %rbx
 	mulxq 88(%rcx), %rax, %r14
 	adcq %rax, %rbx
 	adcq $0, %r14
-	movq %rbp, 576(%rsp)
+	movq %rbp, 384(%rsp)
 	mulxq 48(%rcx), %rax, %rbp
 	addq %rax, %r13
 	adcq %rbp, %r15
@@ -11665,7 +11665,7 @@ pushq %rbx
 	mulxq 88(%rcx), %rax, %rbp
 	adcq %rax, %r14
 	adcq $0, %rbp
-	movq %r13, 584(%rsp)
+	movq %r13, 392(%rsp)
 	mulxq 48(%rcx), %rax, %r13
 	addq %rax, %r15
 	adcq %r13, %r11
@@ -11686,7 +11686,7 @@ pushq %rbx
 	mulxq 88(%rcx), %rax, %r13
 	adcq %rax, %rbp
 	adcq $0, %r13
-	movq %r15, 592(%rsp)
+	movq %r15, 400(%rsp)
 	mulxq 48(%rcx), %rax, %r15
 	addq %rax, %r11
 	adcq %r15, %rdi
@@ -11707,7 +11707,7 @@ pushq %rbx
 	mulxq 88(%rcx), %rax, %r15
 	adcq %rax, %r13
 	adcq $0, %r15
-	movq %r11, 600(%rsp)
+	movq %r11, 408(%rsp)
 	mulxq 48(%rcx), %rax, %r11
 	addq %rax, %rdi
 	adcq %r11, %r12
@@ -11719,2610 +11719,2584 @@ pushq %rbx
 	adcq %r11, %r13
 	adcq $0, %r15
 	movq %r8, %rdx
-	mulxq 440(%rsp), %rax, %r11
-	movq %r13, 608(%rsp)
-	movq %rbp, 616(%rsp)
-	mulxq 432(%rsp), %r13, %rbp
+	mulxq 248(%rsp), %rax, %r11
+	movq %r13, 416(%rsp)
+	movq %rbp, 424(%rsp)
+	mulxq 240(%rsp), %r13, %rbp
 	addq %r11, %r13
-	movq %r14, 624(%rsp)
-	mulxq 392(%rsp), %r11, %r14
+	movq %r14, 432(%rsp)
+	mulxq 200(%rsp), %r11, %r14
 	adcq %rbp, %r11
-	movq %rbx, 632(%rsp)
-	mulxq 400(%rsp), %rbp, %rbx
+	movq %rbx, 440(%rsp)
+	mulxq 208(%rsp), %rbp, %rbx
 	adcq %r14, %rbp
-	movq %r12, 640(%rsp)
-	mulxq 424(%rsp), %r14, %r12
+	movq %r12, 448(%rsp)
+	mulxq 232(%rsp), %r14, %r12
 	adcq %rbx, %r14
-	movq %rdi, 648(%rsp)
-	mulxq 416(%rsp), %rbx, %rdi
+	movq %rdi, 456(%rsp)
+	mulxq 224(%rsp), %rbx, %rdi
 	adcq %r12, %rbx
 	adcq $0, %rdi
 	movq %r9, %rdx
-	movq %rax, 656(%rsp)
-	mulxq 432(%rsp), %r12, %rax
+	movq %rax, 464(%rsp)
+	mulxq 240(%rsp), %r12, %rax
 	addq %r12, %r11
 	adcq %rax, %rbp
-	mulxq 400(%rsp), %r12, %rax
+	mulxq 208(%rsp), %r12, %rax
 	adcq %r12, %r14
 	adcq %rax, %rbx
-	mulxq 416(%rsp), %r12, %rax
+	mulxq 224(%rsp), %r12, %rax
 	adcq %r12, %rdi
 	adcq $0, %rax
-	movq %r15, 664(%rsp)
-	mulxq 440(%rsp), %r12, %r15
+	movq %r15, 472(%rsp)
+	mulxq 248(%rsp), %r12, %r15
 	addq %r12, %r13
 	adcq %r15, %r11
-	mulxq 392(%rsp), %r12, %r15
+	mulxq 200(%rsp), %r12, %r15
 	adcq %r12, %rbp
 	adcq %r15, %r14
-	mulxq 424(%rsp), %r12, %r15
+	mulxq 232(%rsp), %r12, %r15
 	adcq %r12, %rbx
 	adcq %r15, %rdi
 	adcq $0, %rax
 	movq %r10, %rdx
-	mulxq 432(%rsp), %r12, %r15
+	mulxq 240(%rsp), %r12, %r15
 	addq %r12, %rbp
 	adcq %r15, %r14
-	mulxq 400(%rsp), %r12, %r15
+	mulxq 208(%rsp), %r12, %r15
 	adcq %r12, %rbx
 	adcq %r15, %rdi
-	mulxq 416(%rsp), %r12, %r15
+	mulxq 224(%rsp), %r12, %r15
 	adcq %r12, %rax
 	adcq $0, %r15
-	movq %r13, 672(%rsp)
-	mulxq 440(%rsp), %r12, %r13
+	movq %r13, 480(%rsp)
+	mulxq 248(%rsp), %r12, %r13
 	addq %r12, %r11
 	adcq %r13, %rbp
-	mulxq 392(%rsp), %r12, %r13
+	mulxq 200(%rsp), %r12, %r13
 	adcq %r12, %r14
 	adcq %r13, %rbx
-	mulxq 424(%rsp), %r12, %r13
+	mulxq 232(%rsp), %r12, %r13
 	adcq %r12, %rdi
 	adcq %r13, %rax
 	adcq $0, %r15
-	movq 472(%rsp), %rdx
-	mulxq 432(%rsp), %r12, %r13
+	movq 280(%rsp), %rdx
+	mulxq 240(%rsp), %r12, %r13
 	addq %r12, %r14
 	adcq %r13, %rbx
-	mulxq 400(%rsp), %r12, %r13
+	mulxq 208(%rsp), %r12, %r13
 	adcq %r12, %rdi
 	adcq %r13, %rax
-	mulxq 416(%rsp), %r12, %r13
+	mulxq 224(%rsp), %r12, %r13
 	adcq %r12, %r15
 	adcq $0, %r13
-	movq %r11, 680(%rsp)
-	mulxq 440(%rsp), %r12, %r11
+	movq %r11, 488(%rsp)
+	mulxq 248(%rsp), %r12, %r11
 	addq %r12, %rbp
 	adcq %r11, %r14
-	mulxq 392(%rsp), %r12, %r11
+	mulxq 200(%rsp), %r12, %r11
 	adcq %r12, %rbx
 	adcq %r11, %rdi
-	mulxq 424(%rsp), %r12, %r11
+	mulxq 232(%rsp), %r12, %r11
 	adcq %r12, %rax
 	adcq %r11, %r15
 	adcq $0, %r13
-	movq 456(%rsp), %rdx
-	mulxq 432(%rsp), %r12, %r11
+	movq 264(%rsp), %rdx
+	mulxq 240(%rsp), %r12, %r11
 	addq %r12, %rbx
 	adcq %r11, %rdi
-	mulxq 400(%rsp), %r12, %r11
+	mulxq 208(%rsp), %r12, %r11
 	adcq %r12, %rax
 	adcq %r11, %r15
-	mulxq 416(%rsp), %r12, %r11
+	mulxq 224(%rsp), %r12, %r11
 	adcq %r12, %r13
 	adcq $0, %r11
-	movq %rbp, 688(%rsp)
-	mulxq 440(%rsp), %r12, %rbp
+	movq %rbp, 496(%rsp)
+	mulxq 248(%rsp), %r12, %rbp
 	addq %r12, %r14
 	adcq %rbp, %rbx
-	mulxq 392(%rsp), %r12, %rbp
+	mulxq 200(%rsp), %r12, %rbp
 	adcq %r12, %rdi
 	adcq %rbp, %rax
-	mulxq 424(%rsp), %r12, %rbp
+	mulxq 232(%rsp), %r12, %rbp
 	adcq %r12, %r15
 	adcq %rbp, %r13
 	adcq $0, %r11
-	movq 448(%rsp), %rdx
-	mulxq 432(%rsp), %r12, %rbp
+	movq 256(%rsp), %rdx
+	mulxq 240(%rsp), %r12, %rbp
 	addq %r12, %rdi
 	adcq %rbp, %rax
-	mulxq 400(%rsp), %r12, %rbp
+	mulxq 208(%rsp), %r12, %rbp
 	adcq %r12, %r15
 	adcq %rbp, %r13
-	mulxq 416(%rsp), %r12, %rbp
+	mulxq 224(%rsp), %r12, %rbp
 	adcq %r12, %r11
 	adcq $0, %rbp
-	movq %r14, 696(%rsp)
-	mulxq 440(%rsp), %r12, %r14
+	movq %r14, 504(%rsp)
+	mulxq 248(%rsp), %r12, %r14
 	addq %r12, %rbx
 	adcq %r14, %rdi
-	mulxq 392(%rsp), %r12, %r14
+	mulxq 200(%rsp), %r12, %r14
 	adcq %r12, %rax
 	adcq %r14, %r15
-	mulxq 424(%rsp), %r12, %r14
+	mulxq 232(%rsp), %r12, %r14
 	adcq %r12, %r13
 	adcq %r14, %r11
 	adcq $0, %rbp
-	movq 656(%rsp), %r12
-	movq 408(%rsp), %r14
+	movq 464(%rsp), %r12
+	movq 216(%rsp), %r14
 	xorq %r14, %r12
-	movq 672(%rsp), %r8
+	movq 480(%rsp), %r8
 	xorq %r14, %r8
-	movq 680(%rsp), %r9
+	movq 488(%rsp), %r9
 	xorq %r14, %r9
-	movq 688(%rsp), %r10
+	movq 496(%rsp), %r10
 	xorq %r14, %r10
-	movq %r11, 688(%rsp)
-	movq 696(%rsp), %r11
+	movq %r11, 496(%rsp)
+	movq 504(%rsp), %r11
 	xorq %r14, %r11
 	xorq %r14, %rbx
 	xorq %r14, %rdi
 	xorq %r14, %rax
 	xorq %r14, %r15
 	xorq %r14, %r13
-	movq %r13, 696(%rsp)
-	movq 688(%rsp), %r13
+	movq %r13, 504(%rsp)
+	movq 496(%rsp), %r13
 	xorq %r14, %r13
 	xorq %r14, %rbp
-	movq %r13, 688(%rsp)
+	movq %r13, 496(%rsp)
 	movq %r14, %r13
 	addq %r13, %r13
-	adcq 464(%rsp), %r12
-	adcq 480(%rsp), %r8
-	adcq 488(%rsp), %r9
-	adcq 496(%rsp), %r10
-	adcq 504(%rsp), %r11
-	adcq 552(%rsp), %rbx
-	adcq 544(%rsp), %rdi
-	adcq 536(%rsp), %rax
-	adcq 528(%rsp), %r15
-	movq 696(%rsp), %r13
-	adcq 520(%rsp), %r13
-	movq %r13, 696(%rsp)
-	movq 688(%rsp), %r13
-	adcq 512(%rsp), %r13
-	adcq 568(%rsp), %rbp
+	adcq 272(%rsp), %r12
+	adcq 288(%rsp), %r8
+	adcq 296(%rsp), %r9
+	adcq 304(%rsp), %r10
+	adcq 312(%rsp), %r11
+	adcq 360(%rsp), %rbx
+	adcq 352(%rsp), %rdi
+	adcq 344(%rsp), %rax
+	adcq 336(%rsp), %r15
+	movq 504(%rsp), %r13
+	adcq 328(%rsp), %r13
+	movq %r13, 504(%rsp)
+	movq 496(%rsp), %r13
+	adcq 320(%rsp), %r13
+	adcq 376(%rsp), %rbp
 	adcq $0, %r14
-	addq 560(%rsp), %r12
-	adcq 576(%rsp), %r8
-	adcq 584(%rsp), %r9
-	adcq 592(%rsp), %r10
-	adcq 600(%rsp), %r11
-	adcq 648(%rsp), %rbx
-	adcq 640(%rsp), %rdi
-	adcq 632(%rsp), %rax
-	adcq 624(%rsp), %r15
-	movq %r13, 688(%rsp)
-	movq 696(%rsp), %r13
-	adcq 616(%rsp), %r13
-	movq %r13, 696(%rsp)
-	movq 688(%rsp), %r13
-	adcq 608(%rsp), %r13
-	adcq 664(%rsp), %rbp
+	addq 368(%rsp), %r12
+	adcq 384(%rsp), %r8
+	adcq 392(%rsp), %r9
+	adcq 400(%rsp), %r10
+	adcq 408(%rsp), %r11
+	adcq 456(%rsp), %rbx
+	adcq 448(%rsp), %rdi
+	adcq 440(%rsp), %rax
+	adcq 432(%rsp), %r15
+	movq %r13, 496(%rsp)
+	movq 504(%rsp), %r13
+	adcq 424(%rsp), %r13
+	movq %r13, 504(%rsp)
+	movq 496(%rsp), %r13
+	adcq 416(%rsp), %r13
+	adcq 472(%rsp), %rbp
 	adcq $0, %r14
-	movq %r13, 688(%rsp)
-	movq 544(%rsp), %r13
+	movq %r13, 496(%rsp)
+	movq 352(%rsp), %r13
 	addq %r12, %r13
-	movq 536(%rsp), %r12
+	movq 344(%rsp), %r12
 	adcq %r8, %r12
-	movq 528(%rsp), %r8
+	movq 336(%rsp), %r8
 	adcq %r9, %r8
-	movq 520(%rsp), %r9
+	movq 328(%rsp), %r9
 	adcq %r10, %r9
-	movq 512(%rsp), %r10
+	movq 320(%rsp), %r10
 	adcq %r11, %r10
-	movq 568(%rsp), %r11
+	movq 376(%rsp), %r11
 	adcq %rbx, %r11
-	movq 560(%rsp), %rbx
+	movq 368(%rsp), %rbx
 	adcq %rdi, %rbx
-	movq 576(%rsp), %rdi
+	movq 384(%rsp), %rdi
 	adcq %rax, %rdi
-	movq 584(%rsp), %rax
+	movq 392(%rsp), %rax
 	adcq %r15, %rax
-	movq 592(%rsp), %r15
-	adcq 696(%rsp), %r15
-	movq %r15, 696(%rsp)
-	movq 600(%rsp), %r15
-	adcq 688(%rsp), %r15
-	movq %r15, 688(%rsp)
-	movq 648(%rsp), %r15
+	movq 400(%rsp), %r15
+	adcq 504(%rsp), %r15
+	movq %r15, 504(%rsp)
+	movq 408(%rsp), %r15
+	adcq 496(%rsp), %r15
+	movq %r15, 496(%rsp)
+	movq 456(%rsp), %r15
 	adcq %rbp, %r15
-	movq 640(%rsp), %rbp
+	movq 448(%rsp), %rbp
 	adcq %r14, %rbp
-	movq 632(%rsp), %r14
+	movq 440(%rsp), %r14
 	adcq $0, %r14
-	movq %r14, 632(%rsp)
-	movq 624(%rsp), %r14
+	movq %r14, 440(%rsp)
+	movq 432(%rsp), %r14
 	adcq $0, %r14
-	movq %r14, 624(%rsp)
-	movq 616(%rsp), %r14
+	movq %r14, 432(%rsp)
+	movq 424(%rsp), %r14
 	adcq $0, %r14
-	movq %r14, 616(%rsp)
-	movq 608(%rsp), %r14
+	movq %r14, 424(%rsp)
+	movq 416(%rsp), %r14
 	adcq $0, %r14
-	movq %r14, 608(%rsp)
-	movq 664(%rsp), %r14
+	movq %r14, 416(%rsp)
+	movq 472(%rsp), %r14
 	adcq $0, %r14
-	movq %rbp, 664(%rsp)
-	movq 464(%rsp), %rbp
-	movq %rbp, 0(%rsp)
-	movq 480(%rsp), %rbp
-	movq %rbp, 8(%rsp)
-	movq 488(%rsp), %rbp
-	movq %rbp, 16(%rsp)
-	movq 496(%rsp), %rbp
-	movq %rbp, 24(%rsp)
-	movq 504(%rsp), %rbp
-	movq %rbp, 32(%rsp)
-	movq 552(%rsp), %rbp
-	movq %rbp, 40(%rsp)
-	movq %r13, 48(%rsp)
-	movq %r12, 56(%rsp)
-	movq %r8, 64(%rsp)
-	movq %r9, 72(%rsp)
-	movq %r10, 80(%rsp)
-	movq %r11, 88(%rsp)
-	movq %rbx, 96(%rsp)
-	movq %rdi, 104(%rsp)
-	movq %rax, 112(%rsp)
-	movq 696(%rsp), %rbp
-	movq %rbp, 120(%rsp)
-	movq 688(%rsp), %r13
-	movq %r13, 128(%rsp)
-	movq %r15, 136(%rsp)
-	movq 664(%rsp), %r12
-	movq %r12, 144(%rsp)
-	movq 632(%rsp), %r8
-	movq %r8, 152(%rsp)
-	movq 624(%rsp), %r9
-	movq %r9, 160(%rsp)
-	movq 616(%rsp), %r10
-	movq %r10, 168(%rsp)
-	movq 608(%rsp), %r11
-	movq %r11, 176(%rsp)
-	movq %r14, 184(%rsp)
-	movq 96(%rsi), %rbx
-	subq 144(%rsi), %rbx
-	movq 104(%rsi), %rdi
-	sbbq 152(%rsi), %rdi
-	movq 112(%rsi), %rax
-	sbbq 160(%rsi), %rax
-	movq 120(%rsi), %rbp
-	sbbq 168(%rsi), %rbp
-	movq 128(%rsi), %r13
-	sbbq 176(%rsi), %r13
-	movq 136(%rsi), %r15
-	sbbq 184(%rsi), %r15
-	sbbq %r12, %r12
-	xorq %r12, %rbx
-	xorq %r12, %rdi
-	xorq %r12, %rax
-	xorq %r12, %rbp
-	xorq %r12, %r13
-	xorq %r12, %r15
-	subq %r12, %rbx
-	sbbq %r12, %rdi
-	sbbq %r12, %rax
-	sbbq %r12, %rbp
-	sbbq %r12, %r13
-	sbbq %r12, %r15
-	movq 144(%rcx), %r8
-	subq 96(%rcx), %r8
-	movq 152(%rcx), %r9
-	sbbq 104(%rcx), %r9
-	movq 160(%rcx), %r10
-	sbbq 112(%rcx), %r10
-	movq 168(%rcx), %r11
-	sbbq 120(%rcx), %r11
+	movq %r13, 472(%rsp)
+	movq %r12, 448(%rsp)
+	movq %r8, 456(%rsp)
+	movq %r9, 408(%rsp)
+	movq %r10, 400(%rsp)
+	movq %r11, 392(%rsp)
+	movq %rbx, 384(%rsp)
+	movq %rdi, 368(%rsp)
+	movq %rax, 376(%rsp)
+	movq %r15, 320(%rsp)
+	movq %rbp, 328(%rsp)
+	movq %r14, 336(%rsp)
+	movq 96(%rsi), %r13
+	subq 144(%rsi), %r13
+	movq 104(%rsi), %r12
+	sbbq 152(%rsi), %r12
+	movq 112(%rsi), %r8
+	sbbq 160(%rsi), %r8
+	movq 120(%rsi), %r9
+	sbbq 168(%rsi), %r9
+	movq 128(%rsi), %r10
+	sbbq 176(%rsi), %r10
+	movq 136(%rsi), %r11
+	sbbq 184(%rsi), %r11
+	sbbq %rbx, %rbx
+	xorq %rbx, %r13
+	xorq %rbx, %r12
+	xorq %rbx, %r8
+	xorq %rbx, %r9
+	xorq %rbx, %r10
+	xorq %rbx, %r11
+	subq %rbx, %r13
+	sbbq %rbx, %r12
+	sbbq %rbx, %r8
+	sbbq %rbx, %r9
+	sbbq %rbx, %r10
+	sbbq %rbx, %r11
+	movq 144(%rcx), %rdi
+	subq 96(%rcx), %rdi
+	movq 152(%rcx), %rax
+	sbbq 104(%rcx), %rax
+	movq 160(%rcx), %r15
+	sbbq 112(%rcx), %r15
+	movq 168(%rcx), %rbp
+	sbbq 120(%rcx), %rbp
 	movq 176(%rcx), %r14
 	sbbq 128(%rcx), %r14
-	movq %r14, 608(%rsp)
+	movq %r14, 344(%rsp)
 	movq 184(%rcx), %r14
 	sbbq 136(%rcx), %r14
-	movq %r14, 616(%rsp)
+	movq %r14, 352(%rsp)
 	sbbq %r14, %r14
-	xorq %r14, %r8
-	xorq %r14, %r9
-	xorq %r14, %r10
-	xorq %r14, %r11
-	movq %r14, 624(%rsp)
-	movq 608(%rsp), %r14
-	movq %r11, 608(%rsp)
-	movq 624(%rsp), %r11
-	xorq %r11, %r14
-	movq %r11, 624(%rsp)
-	movq 616(%rsp), %r11
-	movq %r14, 616(%rsp)
-	movq 624(%rsp), %r14
-	xorq %r14, %r11
-	subq %r14, %r8
-	sbbq %r14, %r9
-	sbbq %r14, %r10
-	movq %r14, 624(%rsp)
-	movq 608(%rsp), %r14
-	movq %r10, 608(%rsp)
-	movq 624(%rsp), %r10
-	sbbq %r10, %r14
-	movq %r10, 624(%rsp)
-	movq 616(%rsp), %r10
-	movq %r14, 616(%rsp)
-	movq 624(%rsp), %r14
-	sbbq %r14, %r10
-	sbbq %r14, %r11
-	xorq %r14, %r12
-	movq 96(%rsi), %rdx
-	movq %r12, 624(%rsp)
-	mulxq 96(%rcx), %r14, %r12
-	movq %r11, 632(%rsp)
-	movq %r10, 664(%rsp)
-	mulxq 104(%rcx), %r11, %r10
-	addq %r12, %r11
-	movq %r9, 688(%rsp)
-	mulxq 112(%rcx), %r12, %r9
-	adcq %r10, %r12
-	movq %r8, 696(%rsp)
-	mulxq 120(%rcx), %r10, %r8
-	adcq %r9, %r10
-	movq %r15, 552(%rsp)
-	mulxq 128(%rcx), %r9, %r15
-	adcq %r8, %r9
-	movq %r13, 504(%rsp)
-	mulxq 136(%rcx), %r8, %r13
-	adcq %r15, %r8
-	adcq $0, %r13
-	movq 104(%rsi), %rdx
-	movq %r14, 496(%rsp)
-	mulxq 104(%rcx), %r15, %r14
-	addq %r15, %r12
-	adcq %r14, %r10
-	mulxq 120(%rcx), %r15, %r14
-	adcq %r15, %r9
-	adcq %r14, %r8
-	mulxq 136(%rcx), %r15, %r14
-	adcq %r15, %r13
-	adcq $0, %r14
+	xorq %r14, %rdi
+	xorq %r14, %rax
+	xorq %r14, %r15
+	xorq %r14, %rbp
+	movq %r14, 488(%rsp)
+	movq 344(%rsp), %r14
+	movq %rbp, 344(%rsp)
+	movq 488(%rsp), %rbp
+	xorq %rbp, %r14
 	movq %rbp, 488(%rsp)
-	mulxq 96(%rcx), %r15, %rbp
-	addq %r15, %r11
-	adcq %rbp, %r12
-	mulxq 112(%rcx), %r15, %rbp
-	adcq %r15, %r10
-	adcq %rbp, %r9
-	mulxq 128(%rcx), %r15, %rbp
-	adcq %r15, %r8
-	adcq %rbp, %r13
+	movq 352(%rsp), %rbp
+	movq %r14, 352(%rsp)
+	movq 488(%rsp), %r14
+	xorq %r14, %rbp
+	subq %r14, %rdi
+	sbbq %r14, %rax
+	sbbq %r14, %r15
+	movq %r14, 488(%rsp)
+	movq 344(%rsp), %r14
+	movq %r15, 344(%rsp)
+	movq 488(%rsp), %r15
+	sbbq %r15, %r14
+	movq %r15, 488(%rsp)
+	movq 352(%rsp), %r15
+	movq %r14, 352(%rsp)
+	movq 488(%rsp), %r14
+	sbbq %r14, %r15
+	sbbq %r14, %rbp
+	xorq %r14, %rbx
+	movq 96(%rsi), %rdx
+	movq %rbx, 488(%rsp)
+	mulxq 96(%rcx), %r14, %rbx
+	movq %rbp, 480(%rsp)
+	movq %r15, 216(%rsp)
+	mulxq 104(%rcx), %rbp, %r15
+	addq %rbx, %rbp
+	movq %rax, 464(%rsp)
+	mulxq 112(%rcx), %rbx, %rax
+	adcq %r15, %rbx
+	movq %rdi, 224(%rsp)
+	mulxq 120(%rcx), %r15, %rdi
+	adcq %rax, %r15
+	movq %r11, 232(%rsp)
+	mulxq 128(%rcx), %rax, %r11
+	adcq %rdi, %rax
+	movq %r10, 208(%rsp)
+	mulxq 136(%rcx), %rdi, %r10
+	adcq %r11, %rdi
+	adcq $0, %r10
+	movq 104(%rsi), %rdx
+	movq %r14, 200(%rsp)
+	mulxq 104(%rcx), %r11, %r14
+	addq %r11, %rbx
+	adcq %r14, %r15
+	mulxq 120(%rcx), %r11, %r14
+	adcq %r11, %rax
+	adcq %r14, %rdi
+	mulxq 136(%rcx), %r11, %r14
+	adcq %r11, %r10
+	adcq $0, %r14
+	movq %r9, 240(%rsp)
+	mulxq 96(%rcx), %r11, %r9
+	addq %r11, %rbp
+	adcq %r9, %rbx
+	mulxq 112(%rcx), %r11, %r9
+	adcq %r11, %r15
+	adcq %r9, %rax
+	mulxq 128(%rcx), %r11, %r9
+	adcq %r11, %rdi
+	adcq %r9, %r10
 	adcq $0, %r14
 	movq 112(%rsi), %rdx
-	mulxq 104(%rcx), %r15, %rbp
-	addq %r15, %r10
-	adcq %rbp, %r9
-	mulxq 120(%rcx), %r15, %rbp
-	adcq %r15, %r8
-	adcq %rbp, %r13
-	mulxq 136(%rcx), %r15, %rbp
-	adcq %r15, %r14
-	adcq $0, %rbp
-	movq %r11, 480(%rsp)
-	mulxq 96(%rcx), %r15, %r11
-	addq %r15, %r12
-	adcq %r11, %r10
-	mulxq 112(%rcx), %r15, %r11
-	adcq %r15, %r9
-	adcq %r11, %r8
-	mulxq 128(%rcx), %r15, %r11
-	adcq %r15, %r13
+	mulxq 104(%rcx), %r11, %r9
+	addq %r11, %r15
+	adcq %r9, %rax
+	mulxq 120(%rcx), %r11, %r9
+	adcq %r11, %rdi
+	adcq %r9, %r10
+	mulxq 136(%rcx), %r11, %r9
 	adcq %r11, %r14
-	adcq $0, %rbp
+	adcq $0, %r9
+	movq %rbp, 248(%rsp)
+	mulxq 96(%rcx), %r11, %rbp
+	addq %r11, %rbx
+	adcq %rbp, %r15
+	mulxq 112(%rcx), %r11, %rbp
+	adcq %r11, %rax
+	adcq %rbp, %rdi
+	mulxq 128(%rcx), %r11, %rbp
+	adcq %r11, %r10
+	adcq %rbp, %r14
+	adcq $0, %r9
 	movq 120(%rsi), %rdx
-	mulxq 104(%rcx), %r15, %r11
-	addq %r15, %r9
-	adcq %r11, %r8
-	mulxq 120(%rcx), %r15, %r11
-	adcq %r15, %r13
-	adcq %r11, %r14
-	mulxq 136(%rcx), %r15, %r11
-	adcq %r15, %rbp
-	adcq $0, %r11
-	movq %r12, 464(%rsp)
-	mulxq 96(%rcx), %r15, %r12
-	addq %r15, %r10
-	adcq %r12, %r9
-	mulxq 112(%rcx), %r15, %r12
-	adcq %r15, %r8
-	adcq %r12, %r13
-	mulxq 128(%rcx), %r15, %r12
-	adcq %r15, %r14
-	adcq %r12, %rbp
-	adcq $0, %r11
-	movq 128(%rsi), %rdx
-	mulxq 104(%rcx), %r15, %r12
-	addq %r15, %r8
-	adcq %r12, %r13
-	mulxq 120(%rcx), %r15, %r12
-	adcq %r15, %r14
-	adcq %r12, %rbp
-	mulxq 136(%rcx), %r15, %r12
-	adcq %r15, %r11
-	adcq $0, %r12
-	movq %r10, 640(%rsp)
-	mulxq 96(%rcx), %r15, %r10
-	addq %r15, %r9
-	adcq %r10, %r8
-	mulxq 112(%rcx), %r15, %r10
-	adcq %r15, %r13
-	adcq %r10, %r14
-	mulxq 128(%rcx), %r15, %r10
-	adcq %r15, %rbp
-	adcq %r10, %r11
-	adcq $0, %r12
-	movq 136(%rsi), %rdx
-	mulxq 104(%rcx), %r15, %r10
-	addq %r15, %r13
-	adcq %r10, %r14
-	mulxq 120(%rcx), %r15, %r10
-	adcq %r15, %rbp
-	adcq %r10, %r11
-	mulxq 136(%rcx), %r15, %r10
-	adcq %r15, %r12
-	adcq $0, %r10
-	movq %r9, 648(%rsp)
-	mulxq 96(%rcx), %r15, %r9
-	addq %r15, %r8
-	adcq %r9, %r13
-	mulxq 112(%rcx), %r15, %r9
-	adcq %r15, %r14
-	adcq %r9, %rbp
-	mulxq 128(%rcx), %r15, %r9
-	adcq %r15, %r11
-	adcq %r9, %r12
-	adcq $0, %r10
-	movq 144(%rsi), %rdx
-	mulxq 144(%rcx), %r15, %r9
-	movq %r12, 600(%rsp)
-	movq %r11, 592(%rsp)
-	mulxq 152(%rcx), %r12, %r11
-	addq %r9, %r12
-	movq %rbp, 584(%rsp)
-	mulxq 160(%rcx), %r9, %rbp
+	mulxq 104(%rcx), %r11, %rbp
+	addq %r11, %rax
+	adcq %rbp, %rdi
+	mulxq 120(%rcx), %r11, %rbp
+	adcq %r11, %r10
+	adcq %rbp, %r14
+	mulxq 136(%rcx), %r11, %rbp
 	adcq %r11, %r9
-	movq %r14, 576(%rsp)
-	mulxq 168(%rcx), %r11, %r14
-	adcq %rbp, %r11
-	movq %r13, 560(%rsp)
-	mulxq 176(%rcx), %rbp, %r13
-	adcq %r14, %rbp
-	movq %r8, 568(%rsp)
-	mulxq 184(%rcx), %r14, %r8
-	adcq %r13, %r14
-	adcq $0, %r8
-	movq 152(%rsi), %rdx
-	movq %r15, 512(%rsp)
-	mulxq 152(%rcx), %r13, %r15
-	addq %r13, %r9
-	adcq %r15, %r11
-	mulxq 168(%rcx), %r13, %r15
-	adcq %r13, %rbp
+	adcq $0, %rbp
+	movq %rbx, 256(%rsp)
+	mulxq 96(%rcx), %r11, %rbx
+	addq %r11, %r15
+	adcq %rbx, %rax
+	mulxq 112(%rcx), %r11, %rbx
+	adcq %r11, %rdi
+	adcq %rbx, %r10
+	mulxq 128(%rcx), %r11, %rbx
+	adcq %r11, %r14
+	adcq %rbx, %r9
+	adcq $0, %rbp
+	movq 128(%rsi), %rdx
+	mulxq 104(%rcx), %r11, %rbx
+	addq %r11, %rdi
+	adcq %rbx, %r10
+	mulxq 120(%rcx), %r11, %rbx
+	adcq %r11, %r14
+	adcq %rbx, %r9
+	mulxq 136(%rcx), %r11, %rbx
+	adcq %r11, %rbp
+	adcq $0, %rbx
+	movq %r15, 264(%rsp)
+	mulxq 96(%rcx), %r11, %r15
+	addq %r11, %rax
+	adcq %r15, %rdi
+	mulxq 112(%rcx), %r11, %r15
+	adcq %r11, %r10
 	adcq %r15, %r14
-	mulxq 184(%rcx), %r13, %r15
-	adcq %r13, %r8
-	adcq $0, %r15
-	movq %r10, 520(%rsp)
-	mulxq 144(%rcx), %r13, %r10
-	addq %r13, %r12
-	adcq %r10, %r9
-	mulxq 160(%rcx), %r13, %r10
-	adcq %r13, %r11
-	adcq %r10, %rbp
-	mulxq 176(%rcx), %r13, %r10
-	adcq %r13, %r14
-	adcq %r10, %r8
-	adcq $0, %r15
-	movq 160(%rsi), %rdx
-	mulxq 152(%rcx), %r13, %r10
-	addq %r13, %r11
-	adcq %r10, %rbp
-	mulxq 168(%rcx), %r13, %r10
-	adcq %r13, %r14
-	adcq %r10, %r8
-	mulxq 184(%rcx), %r13, %r10
-	adcq %r13, %r15
-	adcq $0, %r10
-	movq %r12, 528(%rsp)
-	mulxq 144(%rcx), %r13, %r12
-	addq %r13, %r9
-	adcq %r12, %r11
-	mulxq 160(%rcx), %r13, %r12
-	adcq %r13, %rbp
-	adcq %r12, %r14
-	mulxq 176(%rcx), %r13, %r12
-	adcq %r13, %r8
-	adcq %r12, %r15
-	adcq $0, %r10
-	movq 168(%rsi), %rdx
-	mulxq 152(%rcx), %r13, %r12
-	addq %r13, %rbp
-	adcq %r12, %r14
-	mulxq 168(%rcx), %r13, %r12
-	adcq %r13, %r8
-	adcq %r12, %r15
-	mulxq 184(%rcx), %r13, %r12
-	adcq %r13, %r10
-	adcq $0, %r12
-	movq %r9, 536(%rsp)
-	mulxq 144(%rcx), %r13, %r9
-	addq %r13, %r11
-	adcq %r9, %rbp
-	mulxq 160(%rcx), %r13, %r9
-	adcq %r13, %r14
-	adcq %r9, %r8
-	mulxq 176(%rcx), %r13, %r9
-	adcq %r13, %r15
-	adcq %r9, %r10
-	adcq $0, %r12
-	movq 176(%rsi), %rdx
-	mulxq 152(%rcx), %r13, %r9
-	addq %r13, %r14
-	adcq %r9, %r8
-	mulxq 168(%rcx), %r13, %r9
-	adcq %r13, %r15
-	adcq %r9, %r10
-	mulxq 184(%rcx), %r13, %r9
-	adcq %r13, %r12
-	adcq $0, %r9
-	movq %r11, 544(%rsp)
-	mulxq 144(%rcx), %r13, %r11
-	addq %r13, %rbp
-	adcq %r11, %r14
-	mulxq 160(%rcx), %r13, %r11
-	adcq %r13, %r8
-	adcq %r11, %r15
-	mulxq 176(%rcx), %r13, %r11
-	adcq %r13, %r10
-	adcq %r11, %r12
-	adcq $0, %r9
-	movq 184(%rsi), %rdx
-	mulxq 152(%rcx), %r13, %r11
-	addq %r13, %r8
-	adcq %r11, %r15
-	mulxq 168(%rcx), %r13, %r11
-	adcq %r13, %r10
-	adcq %r11, %r12
-	mulxq 184(%rcx), %r13, %r11
-	adcq %r13, %r9
-	adcq $0, %r11
-	movq %rbp, 680(%rsp)
-	mulxq 144(%rcx), %r13, %rbp
-	addq %r13, %r14
-	adcq %rbp, %r8
-	mulxq 160(%rcx), %r13, %rbp
-	adcq %r13, %r15
-	adcq %rbp, %r10
-	mulxq 176(%rcx), %r13, %rbp
-	adcq %r13, %r12
-	adcq %rbp, %r9
-	adcq $0, %r11
-	movq %rbx, %rdx
-	mulxq 696(%rsp), %r13, %rbp
-	movq %r9, 672(%rsp)
-	movq %r12, 408(%rsp)
-	mulxq 688(%rsp), %r9, %r12
-	addq %rbp, %r9
-	movq %r10, 656(%rsp)
-	mulxq 608(%rsp), %rbp, %r10
-	adcq %r12, %rbp
-	movq %r15, 416(%rsp)
-	mulxq 616(%rsp), %r12, %r15
-	adcq %r10, %r12
-	movq %r8, 424(%rsp)
-	mulxq 664(%rsp), %r10, %r8
-	adcq %r15, %r10
-	movq %r14, 400(%rsp)
-	mulxq 632(%rsp), %r15, %r14
-	adcq %r8, %r15
-	adcq $0, %r14
-	movq %rdi, %rdx
-	movq %r13, 392(%rsp)
-	mulxq 688(%rsp), %r8, %r13
-	addq %r8, %rbp
-	adcq %r13, %r12
-	mulxq 616(%rsp), %r8, %r13
-	adcq %r8, %r10
-	adcq %r13, %r15
-	mulxq 632(%rsp), %r8, %r13
-	adcq %r8, %r14
-	adcq $0, %r13
-	movq %r11, 432(%rsp)
-	mulxq 696(%rsp), %r8, %r11
-	addq %r8, %r9
-	adcq %r11, %rbp
-	mulxq 608(%rsp), %r8, %r11
-	adcq %r8, %r12
-	adcq %r11, %r10
-	mulxq 664(%rsp), %r8, %r11
-	adcq %r8, %r15
-	adcq %r11, %r14
-	adcq $0, %r13
-	movq %rax, %rdx
-	mulxq 688(%rsp), %r8, %r11
-	addq %r8, %r12
-	adcq %r11, %r10
-	mulxq 616(%rsp), %r8, %r11
-	adcq %r8, %r15
-	adcq %r11, %r14
-	mulxq 632(%rsp), %r8, %r11
-	adcq %r8, %r13
-	adcq $0, %r11
-	movq %r9, 440(%rsp)
-	mulxq 696(%rsp), %r8, %r9
-	addq %r8, %rbp
-	adcq %r9, %r12
-	mulxq 608(%rsp), %r8, %r9
-	adcq %r8, %r10
-	adcq %r9, %r15
-	mulxq 664(%rsp), %r8, %r9
-	adcq %r8, %r14
-	adcq %r9, %r13
-	adcq $0, %r11
-	movq 488(%rsp), %rdx
-	mulxq 688(%rsp), %r8, %r9
-	addq %r8, %r10
-	adcq %r9, %r15
-	mulxq 616(%rsp), %r8, %r9
-	adcq %r8, %r14
-	adcq %r9, %r13
-	mulxq 632(%rsp), %r8, %r9
-	adcq %r8, %r11
-	adcq $0, %r9
-	movq %rbp, 448(%rsp)
-	mulxq 696(%rsp), %r8, %rbp
-	addq %r8, %r12
-	adcq %rbp, %r10
-	mulxq 608(%rsp), %r8, %rbp
-	adcq %r8, %r15
-	adcq %rbp, %r14
-	mulxq 664(%rsp), %r8, %rbp
-	adcq %r8, %r13
-	adcq %rbp, %r11
-	adcq $0, %r9
-	movq 504(%rsp), %rdx
-	mulxq 688(%rsp), %r8, %rbp
-	addq %r8, %r15
-	adcq %rbp, %r14
-	mulxq 616(%rsp), %r8, %rbp
-	adcq %r8, %r13
-	adcq %rbp, %r11
-	mulxq 632(%rsp), %r8, %rbp
-	adcq %r8, %r9
-	adcq $0, %rbp
-	movq %r12, 456(%rsp)
-	mulxq 696(%rsp), %r8, %r12
-	addq %r8, %r10
-	adcq %r12, %r15
-	mulxq 608(%rsp), %r8, %r12
-	adcq %r8, %r14
-	adcq %r12, %r13
-	mulxq 664(%rsp), %r8, %r12
-	adcq %r8, %r11
-	adcq %r12, %r9
-	adcq $0, %rbp
-	movq 552(%rsp), %rdx
-	mulxq 688(%rsp), %r8, %r12
-	addq %r8, %r14
-	adcq %r12, %r13
-	mulxq 616(%rsp), %r8, %r12
-	adcq %r8, %r11
-	adcq %r12, %r9
-	mulxq 632(%rsp), %r8, %r12
-	adcq %r8, %rbp
-	adcq $0, %r12
-	movq %r10, 472(%rsp)
-	mulxq 696(%rsp), %r8, %r10
-	addq %r8, %r15
-	adcq %r10, %r14
-	mulxq 608(%rsp), %r8, %r10
-	adcq %r8, %r13
-	adcq %r10, %r11
-	mulxq 664(%rsp), %r8, %r10
-	adcq %r8, %r9
-	adcq %r10, %rbp
-	adcq $0, %r12
-	movq 392(%rsp), %r8
-	movq 624(%rsp), %r10
-	xorq %r10, %r8
-	movq 440(%rsp), %rbx
-	xorq %r10, %rbx
-	movq 448(%rsp), %rdi
-	xorq %r10, %rdi
-	movq 456(%rsp), %rax
-	xorq %r10, %rax
-	movq %rbp, 456(%rsp)
-	movq 472(%rsp), %rbp
-	xorq %r10, %rbp
-	xorq %r10, %r15
-	xorq %r10, %r14
-	xorq %r10, %r13
-	xorq %r10, %r11
-	xorq %r10, %r9
-	movq %r9, 472(%rsp)
-	movq 456(%rsp), %r9
-	xorq %r10, %r9
-	xorq %r10, %r12
-	movq %r9, 456(%rsp)
-	movq %r10, %r9
-	addq %r9, %r9
-	adcq 496(%rsp), %r8
-	adcq 480(%rsp), %rbx
-	adcq 464(%rsp), %rdi
-	adcq 640(%rsp), %rax
-	adcq 648(%rsp), %rbp
-	adcq 568(%rsp), %r15
-	adcq 560(%rsp), %r14
-	adcq 576(%rsp), %r13
-	adcq 584(%rsp), %r11
-	movq 472(%rsp), %r9
-	adcq 592(%rsp), %r9
-	movq %r9, 472(%rsp)
-	movq 456(%rsp), %r9
-	adcq 600(%rsp), %r9
-	adcq 520(%rsp), %r12
-	adcq $0, %r10
-	addq 512(%rsp), %r8
-	adcq 528(%rsp), %rbx
-	adcq 536(%rsp), %rdi
-	adcq 544(%rsp), %rax
-	adcq 680(%rsp), %rbp
-	adcq 400(%rsp), %r15
-	adcq 424(%rsp), %r14
-	adcq 416(%rsp), %r13
-	adcq 656(%rsp), %r11
-	movq %r9, 456(%rsp)
-	movq 472(%rsp), %r9
-	adcq 408(%rsp), %r9
-	movq %r9, 472(%rsp)
-	movq 456(%rsp), %r9
-	adcq 672(%rsp), %r9
-	adcq 432(%rsp), %r12
-	adcq $0, %r10
-	movq %r9, 456(%rsp)
-	movq 560(%rsp), %r9
-	addq %r8, %r9
-	movq 576(%rsp), %r8
-	adcq %rbx, %r8
-	movq 584(%rsp), %rbx
-	adcq %rdi, %rbx
-	movq 592(%rsp), %rdi
-	adcq %rax, %rdi
-	movq 600(%rsp), %rax
-	adcq %rbp, %rax
-	movq 520(%rsp), %rbp
+	mulxq 128(%rcx), %r11, %r15
+	adcq %r11, %r9
 	adcq %r15, %rbp
-	movq 512(%rsp), %r15
-	adcq %r14, %r15
-	movq 528(%rsp), %r14
-	adcq %r13, %r14
-	movq 536(%rsp), %r13
-	adcq %r11, %r13
-	movq 544(%rsp), %r11
-	adcq 472(%rsp), %r11
-	movq %r11, 472(%rsp)
-	movq 680(%rsp), %r11
-	adcq 456(%rsp), %r11
-	movq %r11, 456(%rsp)
-	movq 400(%rsp), %r11
-	adcq %r12, %r11
-	movq 424(%rsp), %r12
-	adcq %r10, %r12
-	movq 416(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 416(%rsp)
-	movq 656(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 656(%rsp)
-	movq 408(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 408(%rsp)
-	movq 672(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 672(%rsp)
-	movq 432(%rsp), %r10
-	adcq $0, %r10
-	movq %r12, 432(%rsp)
-	movq 0(%rsi), %r12
-	addq 96(%rsi), %r12
-	movq %r12, 192(%rsp)
-	movq 8(%rsi), %r12
-	adcq 104(%rsi), %r12
-	movq %r12, 200(%rsp)
-	movq 16(%rsi), %r12
-	adcq 112(%rsi), %r12
-	movq %r12, 208(%rsp)
-	movq 24(%rsi), %r12
-	adcq 120(%rsi), %r12
-	movq %r12, 216(%rsp)
-	movq 32(%rsi), %r12
-	adcq 128(%rsi), %r12
-	movq %r12, 224(%rsp)
-	movq 40(%rsi), %r12
-	adcq 136(%rsi), %r12
-	movq %r12, 232(%rsp)
-	movq 48(%rsi), %r12
-	adcq 144(%rsi), %r12
-	movq %r12, 240(%rsp)
-	movq 56(%rsi), %r12
-	adcq 152(%rsi), %r12
-	movq %r12, 248(%rsp)
-	movq 64(%rsi), %r12
-	adcq 160(%rsi), %r12
-	movq %r12, 256(%rsp)
-	movq 72(%rsi), %r12
-	adcq 168(%rsi), %r12
-	movq %r12, 264(%rsp)
-	movq 80(%rsi), %r12
-	adcq 176(%rsi), %r12
-	movq %r12, 272(%rsp)
-	movq 88(%rsi), %r12
-	adcq 184(%rsi), %r12
-	movq %r12, 280(%rsp)
-	movq 0(%rcx), %r12
-	addq 96(%rcx), %r12
-	movq %r12, 288(%rsp)
-	movq 8(%rcx), %r12
-	adcq 104(%rcx), %r12
-	movq %r12, 296(%rsp)
-	movq 16(%rcx), %r12
-	adcq 112(%rcx), %r12
-	movq %r12, 304(%rsp)
-	movq 24(%rcx), %r12
-	adcq 120(%rcx), %r12
-	movq %r12, 312(%rsp)
-	movq 32(%rcx), %r12
-	adcq 128(%rcx), %r12
-	movq %r12, 320(%rsp)
-	movq 40(%rcx), %r12
-	adcq 136(%rcx), %r12
-	movq %r12, 328(%rsp)
-	movq 48(%rcx), %r12
-	adcq 144(%rcx), %r12
-	movq %r12, 336(%rsp)
-	movq 56(%rcx), %r12
-	adcq 152(%rcx), %r12
-	movq %r12, 344(%rsp)
-	movq 64(%rcx), %r12
-	adcq 160(%rcx), %r12
-	movq %r12, 352(%rsp)
-	movq 72(%rcx), %r12
-	adcq 168(%rcx), %r12
-	movq %r12, 360(%rsp)
-	movq 80(%rcx), %r12
-	adcq 176(%rcx), %r12
-	movq %r12, 368(%rsp)
-	movq 88(%rcx), %r12
-	adcq 184(%rcx), %r12
-	movq %r12, 376(%rsp)
-	movq 0(%rsp), %r12
-	subq 496(%rsp), %r12
-	movq 8(%rsp), %rsi
-	sbbq 480(%rsp), %rsi
-	movq 16(%rsp), %rcx
-	sbbq 464(%rsp), %rcx
-	movq %r11, 424(%rsp)
-	movq 24(%rsp), %r11
-	sbbq 640(%rsp), %r11
-	movq %r13, 400(%rsp)
-	movq 32(%rsp), %r13
-	sbbq 648(%rsp), %r13
-	movq %r14, 680(%rsp)
-	movq 40(%rsp), %r14
-	sbbq 568(%rsp), %r14
-	movq %rax, 544(%rsp)
-	movq 48(%rsp), %rax
-	sbbq %r9, %rax
-	movq %rdi, 536(%rsp)
-	movq 56(%rsp), %rdi
-	sbbq %r8, %rdi
-	movq %rbx, 528(%rsp)
-	movq 64(%rsp), %rbx
-	sbbq 528(%rsp), %rbx
-	movq %r8, 512(%rsp)
-	movq 72(%rsp), %r8
-	sbbq 536(%rsp), %r8
-	movq %r9, 520(%rsp)
-	movq 80(%rsp), %r9
-	sbbq 544(%rsp), %r9
-	movq %r10, 600(%rsp)
-	movq 88(%rsp), %r10
-	sbbq %rbp, %r10
-	movq %rbp, 592(%rsp)
-	movq 96(%rsp), %rbp
-	sbbq %r15, %rbp
-	movq %r15, 584(%rsp)
-	movq 104(%rsp), %r15
-	sbbq 680(%rsp), %r15
-	movq %r15, 576(%rsp)
-	movq 112(%rsp), %r15
-	sbbq 400(%rsp), %r15
-	movq %r15, 560(%rsp)
-	movq 120(%rsp), %r15
-	sbbq 472(%rsp), %r15
-	movq %r15, 448(%rsp)
-	movq 128(%rsp), %r15
-	sbbq 456(%rsp), %r15
-	movq %r15, 440(%rsp)
-	movq 136(%rsp), %r15
-	sbbq 424(%rsp), %r15
-	movq %r15, 624(%rsp)
-	movq 144(%rsp), %r15
-	sbbq 432(%rsp), %r15
-	movq %r15, 392(%rsp)
-	movq 152(%rsp), %r15
-	sbbq 416(%rsp), %r15
-	movq %r15, 632(%rsp)
-	movq 160(%rsp), %r15
-	sbbq 656(%rsp), %r15
-	movq %r15, 664(%rsp)
-	movq 168(%rsp), %r15
-	sbbq 408(%rsp), %r15
-	movq %r15, 616(%rsp)
-	movq 176(%rsp), %r15
-	sbbq 672(%rsp), %r15
-	movq %r15, 608(%rsp)
-	movq 184(%rsp), %r15
-	sbbq 600(%rsp), %r15
-	movq %r15, 688(%rsp)
-	movq 496(%rsp), %r15
-	addq 0(%rsp), %r15
-	movq %r15, 0(%rsp)
-	movq 480(%rsp), %r15
-	adcq 8(%rsp), %r15
-	movq %r15, 8(%rsp)
-	movq 464(%rsp), %r15
-	adcq 16(%rsp), %r15
-	movq %r15, 16(%rsp)
-	movq 640(%rsp), %r15
-	adcq 24(%rsp), %r15
-	movq %r15, 24(%rsp)
-	movq 648(%rsp), %r15
-	adcq 32(%rsp), %r15
-	movq %r15, 32(%rsp)
-	movq 568(%rsp), %r15
-	adcq 40(%rsp), %r15
-	movq %r15, 40(%rsp)
-	movq 520(%rsp), %r15
-	adcq 48(%rsp), %r15
-	movq %r15, 48(%rsp)
-	movq 512(%rsp), %r15
-	adcq 56(%rsp), %r15
-	movq %r15, 56(%rsp)
-	movq 528(%rsp), %r15
-	adcq 64(%rsp), %r15
-	movq %r15, 64(%rsp)
-	movq 536(%rsp), %r15
-	adcq 72(%rsp), %r15
-	movq %r15, 72(%rsp)
-	movq 544(%rsp), %r15
-	adcq 80(%rsp), %r15
-	movq %r15, 80(%rsp)
-	movq 592(%rsp), %r15
-	adcq 88(%rsp), %r15
-	movq %r15, 88(%rsp)
-	movq 584(%rsp), %r15
-	adcq 96(%rsp), %r15
-	movq %r15, 96(%rsp)
-	movq 680(%rsp), %r15
-	adcq 104(%rsp), %r15
-	movq %r15, 104(%rsp)
-	movq 400(%rsp), %r15
-	adcq 112(%rsp), %r15
-	movq %r15, 112(%rsp)
-	movq 472(%rsp), %r15
-	adcq 120(%rsp), %r15
-	movq %r15, 120(%rsp)
-	movq 456(%rsp), %r15
-	adcq 128(%rsp), %r15
-	movq %r15, 128(%rsp)
-	movq 424(%rsp), %r15
-	adcq 136(%rsp), %r15
-	movq %r15, 136(%rsp)
-	movq 432(%rsp), %r15
-	adcq 144(%rsp), %r15
-	movq %r15, 144(%rsp)
-	movq 416(%rsp), %r15
-	adcq 152(%rsp), %r15
-	movq %r15, 152(%rsp)
-	movq 656(%rsp), %r15
-	adcq 160(%rsp), %r15
-	movq %r15, 160(%rsp)
-	movq 408(%rsp), %r15
-	adcq 168(%rsp), %r15
-	movq %r15, 168(%rsp)
-	movq 672(%rsp), %r15
-	adcq 176(%rsp), %r15
-	movq %r15, 176(%rsp)
-	movq 600(%rsp), %r15
-	adcq 184(%rsp), %r15
-	movq %r15, 184(%rsp)
-	addq FG_P751_MONT_X+0(%rip), %r10
-	adcq $-1, %rbp
-	movq 576(%rsp), %r15
-	adcq $-1, %r15
-	movq %r15, 576(%rsp)
-	movq 560(%rsp), %r15
-	adcq $-1, %r15
-	movq %r15, 560(%rsp)
-	movq 448(%rsp), %r15
-	adcq $-1, %r15
-	movq %r15, 448(%rsp)
-	movq 440(%rsp), %r15
-	adcq $-1, %r15
-	movq %r15, 440(%rsp)
-	movq 624(%rsp), %r15
-	adcq FG_P751_MONT_X+48(%rip), %r15
-	movq %r15, 624(%rsp)
-	movq 392(%rsp), %r15
-	adcq FG_P751_MONT_X+56(%rip), %r15
-	movq %r15, 392(%rsp)
-	movq 632(%rsp), %r15
-	adcq FG_P751_MONT_X+64(%rip), %r15
-	movq %r15, 632(%rsp)
-	movq 664(%rsp), %r15
-	adcq FG_P751_MONT_X+72(%rip), %r15
-	movq %r15, 664(%rsp)
-	movq 616(%rsp), %r15
-	adcq FG_P751_MONT_X+80(%rip), %r15
-	movq %r15, 616(%rsp)
-	movq 608(%rsp), %r15
-	adcq FG_P751_MONT_X+88(%rip), %r15
-	movq %r15, 608(%rsp)
-	movq 688(%rsp), %r15
-	adcq FG_P751_MONT_X+96(%rip), %r15
-	movq %r12, %rdx
-	movq %r15, 688(%rsp)
-	movq %rbp, 600(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbp
-	addq %r15, %r14
-	adcq $0, %rbp
-	movq %r13, 672(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbp
-	addq %r15, %rdi
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rbp
-	addq %r15, %r8
-	adcq $0, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r13
-	addq %r15, %r9
-	adcq $0, %r13
-	addq %rbp, %r9
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbp
-	addq %r15, %r10
-	adcq $0, %rbp
-	addq %r13, %r10
-	adcq $0, %rbp
-	movq %rsi, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r15
-	addq %r12, %rdi
-	adcq $0, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
-	addq %r12, %rbx
-	adcq $0, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r15
-	addq %r12, %r8
-	adcq $0, %r15
-	addq %r13, %r8
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r13
-	addq %r12, %r9
-	adcq $0, %r13
-	addq %r15, %r9
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r15
-	addq %r12, %r10
-	adcq $0, %r15
-	addq %r13, %r10
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	addq %r15, %rbp
-	adcq $0, %r13
-	movq %rcx, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r15
-	addq %r12, %rdi
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r12
-	addq %rsi, %rbx
-	adcq $0, %r12
-	addq %r15, %rbx
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r15
-	addq %rsi, %r8
-	adcq $0, %r15
-	addq %r12, %r8
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r12
-	addq %rsi, %r9
-	adcq $0, %r12
-	addq %r15, %r9
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r15
-	addq %rsi, %r10
-	adcq $0, %r15
-	addq %r12, %r10
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r12
-	addq %rsi, %rbp
-	adcq $0, %r12
-	addq %r15, %rbp
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r15
-	addq %rsi, %r13
-	adcq $0, %r15
-	addq %r12, %r13
-	adcq $0, %r15
-	movq %r11, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r12
-	addq %rsi, %rbx
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rsi
-	addq %rcx, %r8
-	adcq $0, %rsi
-	addq %r12, %r8
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r12
-	addq %rcx, %r9
-	adcq $0, %r12
-	addq %rsi, %r9
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rsi
-	addq %rcx, %r10
-	adcq $0, %rsi
-	addq %r12, %r10
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r12
-	addq %rcx, %rbp
-	adcq $0, %r12
-	addq %rsi, %rbp
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rsi
-	addq %rcx, %r13
-	adcq $0, %rsi
-	addq %r12, %r13
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r12
-	addq %rcx, %r15
-	adcq $0, %r12
-	addq %rsi, %r15
-	adcq $0, %r12
-	movq 672(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rsi
-	addq %rcx, %r8
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rcx
-	addq %r11, %r9
-	adcq $0, %rcx
-	addq %rsi, %r9
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
+	adcq $0, %rbx
+	movq 136(%rsi), %rdx
+	mulxq 104(%rcx), %r11, %r15
 	addq %r11, %r10
-	adcq $0, %rsi
-	addq %rcx, %r10
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rcx
-	addq %r11, %rbp
-	adcq $0, %rcx
-	addq %rsi, %rbp
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rsi
-	addq %r11, %r13
-	adcq $0, %rsi
-	addq %rcx, %r13
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rcx
-	addq %r11, %r15
-	adcq $0, %rcx
-	addq %rsi, %r15
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
-	addq %r11, %r12
-	adcq $0, %rsi
-	addq %rcx, %r12
-	adcq $0, %rsi
-	movq %r14, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rcx
-	addq %r11, %r9
-	adcq $0, %rcx
-	movq %r8, 672(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
-	addq %r11, %r10
-	adcq $0, %r8
-	addq %rcx, %r10
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rcx
-	addq %r11, %rbp
-	adcq $0, %rcx
-	addq %r8, %rbp
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
-	addq %r11, %r13
-	adcq $0, %r8
-	addq %rcx, %r13
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rcx
-	addq %r11, %r15
-	adcq $0, %rcx
-	addq %r8, %r15
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
-	addq %r11, %r12
-	adcq $0, %r8
-	addq %rcx, %r12
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rcx
-	addq %r11, %rsi
-	adcq $0, %rcx
-	addq %r8, %rsi
-	adcq $0, %rcx
-	movq %rax, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
-	addq %r11, %r10
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r11
-	addq %r14, %rbp
-	adcq $0, %r11
-	addq %r8, %rbp
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r8
-	addq %r14, %r13
-	adcq $0, %r8
-	addq %r11, %r13
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r11
-	addq %r14, %r15
-	adcq $0, %r11
-	addq %r8, %r15
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r8
-	addq %r14, %r12
-	adcq $0, %r8
-	addq %r11, %r12
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r11
-	addq %r14, %rsi
-	adcq $0, %r11
-	addq %r8, %rsi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r8
-	addq %r14, %rcx
-	adcq $0, %r8
-	addq %r11, %rcx
-	adcq $0, %r8
-	movq %rdi, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r11
-	addq %r14, %rbp
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r14
-	addq %rax, %r13
-	adcq $0, %r14
-	addq %r11, %r13
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
-	addq %rax, %r15
-	adcq $0, %r11
-	addq %r14, %r15
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r14
-	addq %rax, %r12
-	adcq $0, %r14
-	addq %r11, %r12
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
-	addq %rax, %rsi
-	adcq $0, %r11
-	addq %r14, %rsi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r14
-	addq %rax, %rcx
-	adcq $0, %r14
-	addq %r11, %rcx
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
-	addq %rax, %r8
-	adcq $0, %r11
-	addq %r14, %r8
-	adcq $0, %r11
-	movq %rbx, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r14
-	addq %rax, %r13
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rax
-	addq %rdi, %r15
-	adcq $0, %rax
-	addq %r14, %r15
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r14
-	addq %rdi, %r12
-	adcq $0, %r14
-	addq %rax, %r12
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rax
-	addq %rdi, %rsi
-	adcq $0, %rax
-	addq %r14, %rsi
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r14
-	addq %rdi, %rcx
-	adcq $0, %r14
-	addq %rax, %rcx
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %rax
-	addq %rdi, %r8
-	adcq $0, %rax
-	addq %r14, %r8
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r14
-	addq %rdi, %r11
-	adcq $0, %r14
-	addq %rax, %r11
-	adcq $0, %r14
-	movq 672(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rax
-	addq %rdi, %r15
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rdi
-	addq %rbx, %r12
-	adcq $0, %rdi
-	addq %rax, %r12
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	addq %rbx, %rsi
-	adcq $0, %rax
-	addq %rdi, %rsi
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rdi
-	addq %rbx, %rcx
-	adcq $0, %rdi
-	addq %rax, %rcx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	addq %rbx, %r8
-	adcq $0, %rax
-	addq %rdi, %r8
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
-	addq %rbx, %r11
-	adcq $0, %rdi
-	addq %rax, %r11
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %rdi, %r14
-	adcq $0, %rax
-	movq %r9, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rdi
-	addq %rbx, %r12
-	adcq $0, %rdi
-	movq %r15, 672(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r15
-	addq %rbx, %rsi
+	adcq %r15, %r14
+	mulxq 120(%rcx), %r11, %r15
+	adcq %r11, %r9
+	adcq %r15, %rbp
+	mulxq 136(%rcx), %r11, %r15
+	adcq %r11, %rbx
 	adcq $0, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rdi
-	addq %rbx, %rcx
-	adcq $0, %rdi
-	addq %r15, %rcx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r15
-	addq %rbx, %r8
-	adcq $0, %r15
-	addq %rdi, %r8
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rdi
-	addq %rbx, %r11
-	adcq $0, %rdi
-	addq %r15, %r11
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r15
-	addq %rbx, %r14
-	adcq $0, %r15
-	addq %rdi, %r14
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
-	addq %rbx, %rax
-	adcq $0, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	movq %r10, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r15
-	addq %rbx, %rsi
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
-	addq %r9, %rcx
-	adcq $0, %rbx
-	addq %r15, %rcx
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r15
-	addq %r9, %r8
-	adcq $0, %r15
-	addq %rbx, %r8
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	addq %r15, %r11
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r15
-	addq %r9, %r14
-	adcq $0, %r15
-	addq %rbx, %r14
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbx
-	addq %r9, %rax
-	adcq $0, %rbx
-	addq %r15, %rax
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
-	addq %r9, %rdi
-	adcq $0, %r15
-	addq %rbx, %rdi
-	adcq $0, %r15
-	addq 600(%rsp), %rbp
-	adcq 576(%rsp), %r13
-	movq 672(%rsp), %r9
-	adcq 560(%rsp), %r9
-	adcq 448(%rsp), %r12
-	adcq 440(%rsp), %rsi
-	adcq 624(%rsp), %rcx
-	adcq 392(%rsp), %r8
-	adcq 632(%rsp), %r11
-	adcq 664(%rsp), %r14
-	adcq 616(%rsp), %rax
-	adcq 608(%rsp), %rdi
-	adcq 688(%rsp), %r15
-	movq %rbp, %rbx
-	subq $-1, %rbx
-	movq %r13, %r10
-	sbbq $-1, %r10
-	movq %r12, 688(%rsp)
-	movq %r9, %r12
-	sbbq $-1, %r12
-	movq %rdi, 608(%rsp)
-	movq 688(%rsp), %rdi
-	sbbq $-1, %rdi
-	movq %rax, 616(%rsp)
-	movq %rsi, %rax
-	sbbq $-1, %rax
-	movq %r9, 664(%rsp)
-	movq %rcx, %r9
-	sbbq FG_P751_MONT_P+40(%rip), %r9
-	movq %r14, 632(%rsp)
-	movq %r8, %r14
-	sbbq FG_P751_MONT_P+48(%rip), %r14
-	movq %r11, 392(%rsp)
-	movq 392(%rsp), %r11
-	sbbq FG_P751_MONT_P+56(%rip), %r11
-	movq %r8, 624(%rsp)
-	movq 632(%rsp), %r8
-	sbbq FG_P751_MONT_P+64(%rip), %r8
-	movq %rcx, 440(%rsp)
-	movq 616(%rsp), %rcx
-	sbbq FG_P751_MONT_P+72(%rip), %rcx
-	movq %rsi, 448(%rsp)
-	movq 608(%rsp), %rsi
-	sbbq FG_P751_MONT_P+80(%rip), %rsi
-	movq %r13, 560(%rsp)
-	movq %r15, %r13
-	sbbq FG_P751_MONT_P+88(%rip), %r13
-	cmovc %rbp, %rbx
-	cmovc 560(%rsp), %r10
-	cmovc 664(%rsp), %r12
-	cmovc 688(%rsp), %rdi
-	cmovc 448(%rsp), %rax
-	cmovc 440(%rsp), %r9
-	cmovc 624(%rsp), %r14
-	cmovc 392(%rsp), %r11
-	cmovc 632(%rsp), %r8
-	cmovc 616(%rsp), %rcx
-	cmovc 608(%rsp), %rsi
-	cmovc %r15, %r13
-	movq 384(%rsp), %rbp
-	movq %rbx, 0(%rbp)
-	movq %r10, 8(%rbp)
-	movq %r12, 16(%rbp)
-	movq %rdi, 24(%rbp)
-	movq %rax, 32(%rbp)
-	movq %r9, 40(%rbp)
-	movq %r14, 48(%rbp)
-	movq %r11, 56(%rbp)
-	movq %r8, 64(%rbp)
-	movq %rcx, 72(%rbp)
-	movq %rsi, 80(%rbp)
-	movq %r13, 88(%rbp)
-	movq 192(%rsp), %r15
-	subq 240(%rsp), %r15
-	movq 200(%rsp), %rbx
-	sbbq 248(%rsp), %rbx
-	movq 208(%rsp), %r10
-	sbbq 256(%rsp), %r10
-	movq 216(%rsp), %r12
-	sbbq 264(%rsp), %r12
-	movq 224(%rsp), %rdi
-	sbbq 272(%rsp), %rdi
-	movq 232(%rsp), %rax
-	sbbq 280(%rsp), %rax
-	sbbq %r9, %r9
-	xorq %r9, %r15
-	xorq %r9, %rbx
-	xorq %r9, %r10
-	xorq %r9, %r12
-	xorq %r9, %rdi
-	xorq %r9, %rax
-	subq %r9, %r15
-	sbbq %r9, %rbx
-	sbbq %r9, %r10
-	sbbq %r9, %r12
-	sbbq %r9, %rdi
-	sbbq %r9, %rax
-	movq 336(%rsp), %r14
-	subq 288(%rsp), %r14
-	movq 344(%rsp), %r11
-	sbbq 296(%rsp), %r11
-	movq 352(%rsp), %r8
-	sbbq 304(%rsp), %r8
-	movq 360(%rsp), %rcx
-	sbbq 312(%rsp), %rcx
-	movq 368(%rsp), %rsi
-	sbbq 320(%rsp), %rsi
-	movq 376(%rsp), %r13
-	sbbq 328(%rsp), %r13
-	movq %rbp, 384(%rsp)
-	sbbq %rbp, %rbp
-	xorq %rbp, %r14
-	xorq %rbp, %r11
-	xorq %rbp, %r8
-	xorq %rbp, %rcx
-	xorq %rbp, %rsi
-	xorq %rbp, %r13
-	subq %rbp, %r14
-	sbbq %rbp, %r11
-	sbbq %rbp, %r8
-	sbbq %rbp, %rcx
-	sbbq %rbp, %rsi
-	sbbq %rbp, %r13
-	xorq %rbp, %r9
-	movq 192(%rsp), %rdx
-	movq %r9, 608(%rsp)
-	mulxq 288(%rsp), %rbp, %r9
-	movq %r13, 616(%rsp)
-	movq %rsi, 632(%rsp)
-	mulxq 296(%rsp), %r13, %rsi
-	addq %r9, %r13
-	movq %rcx, 392(%rsp)
-	mulxq 304(%rsp), %r9, %rcx
-	adcq %rsi, %r9
-	movq %r8, 624(%rsp)
-	mulxq 312(%rsp), %rsi, %r8
-	adcq %rcx, %rsi
-	movq %r11, 440(%rsp)
-	mulxq 320(%rsp), %rcx, %r11
-	adcq %r8, %rcx
-	movq %r14, 448(%rsp)
-	mulxq 328(%rsp), %r8, %r14
-	adcq %r11, %r8
-	adcq $0, %r14
-	movq 200(%rsp), %rdx
-	movq %rbp, 688(%rsp)
-	mulxq 296(%rsp), %r11, %rbp
-	addq %r11, %r9
-	adcq %rbp, %rsi
-	mulxq 312(%rsp), %r11, %rbp
-	adcq %r11, %rcx
-	adcq %rbp, %r8
-	mulxq 328(%rsp), %r11, %rbp
+	movq %rax, 280(%rsp)
+	mulxq 96(%rcx), %r11, %rax
+	addq %r11, %rdi
+	adcq %rax, %r10
+	mulxq 112(%rcx), %r11, %rax
 	adcq %r11, %r14
-	adcq $0, %rbp
-	movq %rax, 664(%rsp)
-	mulxq 288(%rsp), %r11, %rax
-	addq %r11, %r13
 	adcq %rax, %r9
-	mulxq 304(%rsp), %r11, %rax
-	adcq %r11, %rsi
-	adcq %rax, %rcx
-	mulxq 320(%rsp), %r11, %rax
-	adcq %r11, %r8
-	adcq %rax, %r14
+	mulxq 128(%rcx), %r11, %rax
+	adcq %r11, %rbp
+	adcq %rax, %rbx
+	adcq $0, %r15
+	movq 144(%rsi), %rdx
+	mulxq 144(%rcx), %r11, %rax
+	movq %rbx, 512(%rsp)
+	movq %rbp, 520(%rsp)
+	mulxq 152(%rcx), %rbx, %rbp
+	addq %rax, %rbx
+	movq %r9, 528(%rsp)
+	mulxq 160(%rcx), %rax, %r9
+	adcq %rbp, %rax
+	movq %r14, 536(%rsp)
+	mulxq 168(%rcx), %rbp, %r14
+	adcq %r9, %rbp
+	movq %r10, 544(%rsp)
+	mulxq 176(%rcx), %r9, %r10
+	adcq %r14, %r9
+	movq %rdi, 552(%rsp)
+	mulxq 184(%rcx), %r14, %rdi
+	adcq %r10, %r14
+	adcq $0, %rdi
+	movq 152(%rsi), %rdx
+	movq %r11, 560(%rsp)
+	mulxq 152(%rcx), %r10, %r11
+	addq %r10, %rax
+	adcq %r11, %rbp
+	mulxq 168(%rcx), %r10, %r11
+	adcq %r10, %r9
+	adcq %r11, %r14
+	mulxq 184(%rcx), %r10, %r11
+	adcq %r10, %rdi
+	adcq $0, %r11
+	movq %r15, 568(%rsp)
+	mulxq 144(%rcx), %r10, %r15
+	addq %r10, %rbx
+	adcq %r15, %rax
+	mulxq 160(%rcx), %r10, %r15
+	adcq %r10, %rbp
+	adcq %r15, %r9
+	mulxq 176(%rcx), %r10, %r15
+	adcq %r10, %r14
+	adcq %r15, %rdi
+	adcq $0, %r11
+	movq 160(%rsi), %rdx
+	mulxq 152(%rcx), %r10, %r15
+	addq %r10, %rbp
+	adcq %r15, %r9
+	mulxq 168(%rcx), %r10, %r15
+	adcq %r10, %r14
+	adcq %r15, %rdi
+	mulxq 184(%rcx), %r10, %r15
+	adcq %r10, %r11
+	adcq $0, %r15
+	movq %rbx, 576(%rsp)
+	mulxq 144(%rcx), %r10, %rbx
+	addq %r10, %rax
+	adcq %rbx, %rbp
+	mulxq 160(%rcx), %r10, %rbx
+	adcq %r10, %r9
+	adcq %rbx, %r14
+	mulxq 176(%rcx), %r10, %rbx
+	adcq %r10, %rdi
+	adcq %rbx, %r11
+	adcq $0, %r15
+	movq 168(%rsi), %rdx
+	mulxq 152(%rcx), %r10, %rbx
+	addq %r10, %r9
+	adcq %rbx, %r14
+	mulxq 168(%rcx), %r10, %rbx
+	adcq %r10, %rdi
+	adcq %rbx, %r11
+	mulxq 184(%rcx), %r10, %rbx
+	adcq %r10, %r15
+	adcq $0, %rbx
+	movq %rax, 584(%rsp)
+	mulxq 144(%rcx), %r10, %rax
+	addq %r10, %rbp
+	adcq %rax, %r9
+	mulxq 160(%rcx), %r10, %rax
+	adcq %r10, %r14
+	adcq %rax, %rdi
+	mulxq 176(%rcx), %r10, %rax
+	adcq %r10, %r11
+	adcq %rax, %r15
+	adcq $0, %rbx
+	movq 176(%rsi), %rdx
+	mulxq 152(%rcx), %r10, %rax
+	addq %r10, %r14
+	adcq %rax, %rdi
+	mulxq 168(%rcx), %r10, %rax
+	adcq %r10, %r11
+	adcq %rax, %r15
+	mulxq 184(%rcx), %r10, %rax
+	adcq %r10, %rbx
+	adcq $0, %rax
+	movq %rbp, 592(%rsp)
+	mulxq 144(%rcx), %r10, %rbp
+	addq %r10, %r9
+	adcq %rbp, %r14
+	mulxq 160(%rcx), %r10, %rbp
+	adcq %r10, %rdi
+	adcq %rbp, %r11
+	mulxq 176(%rcx), %r10, %rbp
+	adcq %r10, %r15
+	adcq %rbp, %rbx
+	adcq $0, %rax
+	movq 184(%rsi), %rdx
+	mulxq 152(%rcx), %r10, %rbp
+	addq %r10, %rdi
+	adcq %rbp, %r11
+	mulxq 168(%rcx), %r10, %rbp
+	adcq %r10, %r15
+	adcq %rbp, %rbx
+	mulxq 184(%rcx), %r10, %rbp
+	adcq %r10, %rax
 	adcq $0, %rbp
+	movq %r9, 600(%rsp)
+	mulxq 144(%rcx), %r10, %r9
+	addq %r10, %r14
+	adcq %r9, %rdi
+	mulxq 160(%rcx), %r10, %r9
+	adcq %r10, %r11
+	adcq %r9, %r15
+	mulxq 176(%rcx), %r10, %r9
+	adcq %r10, %rbx
+	adcq %r9, %rax
+	adcq $0, %rbp
+	movq %r13, %rdx
+	mulxq 224(%rsp), %r10, %r9
+	movq %rax, 608(%rsp)
+	movq %rbx, 616(%rsp)
+	mulxq 464(%rsp), %rax, %rbx
+	addq %r9, %rax
+	movq %r15, 624(%rsp)
+	mulxq 344(%rsp), %r9, %r15
+	adcq %rbx, %r9
+	movq %r11, 632(%rsp)
+	mulxq 352(%rsp), %rbx, %r11
+	adcq %r15, %rbx
+	movq %rdi, 640(%rsp)
+	mulxq 216(%rsp), %r15, %rdi
+	adcq %r11, %r15
+	movq %r14, 648(%rsp)
+	mulxq 480(%rsp), %r11, %r14
+	adcq %rdi, %r11
+	adcq $0, %r14
+	movq %r12, %rdx
+	movq %r10, 656(%rsp)
+	mulxq 464(%rsp), %rdi, %r10
+	addq %rdi, %r9
+	adcq %r10, %rbx
+	mulxq 352(%rsp), %rdi, %r10
+	adcq %rdi, %r15
+	adcq %r10, %r11
+	mulxq 480(%rsp), %rdi, %r10
+	adcq %rdi, %r14
+	adcq $0, %r10
+	movq %rbp, 664(%rsp)
+	mulxq 224(%rsp), %rdi, %rbp
+	addq %rdi, %rax
+	adcq %rbp, %r9
+	mulxq 344(%rsp), %rdi, %rbp
+	adcq %rdi, %rbx
+	adcq %rbp, %r15
+	mulxq 216(%rsp), %rdi, %rbp
+	adcq %rdi, %r11
+	adcq %rbp, %r14
+	adcq $0, %r10
+	movq %r8, %rdx
+	mulxq 464(%rsp), %rdi, %rbp
+	addq %rdi, %rbx
+	adcq %rbp, %r15
+	mulxq 352(%rsp), %rdi, %rbp
+	adcq %rdi, %r11
+	adcq %rbp, %r14
+	mulxq 480(%rsp), %rdi, %rbp
+	adcq %rdi, %r10
+	adcq $0, %rbp
+	movq %rax, 672(%rsp)
+	mulxq 224(%rsp), %rdi, %rax
+	addq %rdi, %r9
+	adcq %rax, %rbx
+	mulxq 344(%rsp), %rdi, %rax
+	adcq %rdi, %r15
+	adcq %rax, %r11
+	mulxq 216(%rsp), %rdi, %rax
+	adcq %rdi, %r14
+	adcq %rax, %r10
+	adcq $0, %rbp
+	movq 240(%rsp), %rdx
+	mulxq 464(%rsp), %rdi, %rax
+	addq %rdi, %r15
+	adcq %rax, %r11
+	mulxq 352(%rsp), %rdi, %rax
+	adcq %rdi, %r14
+	adcq %rax, %r10
+	mulxq 480(%rsp), %rdi, %rax
+	adcq %rdi, %rbp
+	adcq $0, %rax
+	movq %r9, 680(%rsp)
+	mulxq 224(%rsp), %rdi, %r9
+	addq %rdi, %rbx
+	adcq %r9, %r15
+	mulxq 344(%rsp), %rdi, %r9
+	adcq %rdi, %r11
+	adcq %r9, %r14
+	mulxq 216(%rsp), %rdi, %r9
+	adcq %rdi, %r10
+	adcq %r9, %rbp
+	adcq $0, %rax
 	movq 208(%rsp), %rdx
-	mulxq 296(%rsp), %r11, %rax
-	addq %r11, %rsi
-	adcq %rax, %rcx
-	mulxq 312(%rsp), %r11, %rax
-	adcq %r11, %r8
-	adcq %rax, %r14
-	mulxq 328(%rsp), %r11, %rax
-	adcq %r11, %rbp
-	adcq $0, %rax
-	movq %r13, 560(%rsp)
-	mulxq 288(%rsp), %r11, %r13
-	addq %r11, %r9
-	adcq %r13, %rsi
-	mulxq 304(%rsp), %r11, %r13
-	adcq %r11, %rcx
-	adcq %r13, %r8
-	mulxq 320(%rsp), %r11, %r13
-	adcq %r11, %r14
-	adcq %r13, %rbp
-	adcq $0, %rax
-	movq 216(%rsp), %rdx
-	mulxq 296(%rsp), %r11, %r13
-	addq %r11, %rcx
-	adcq %r13, %r8
-	mulxq 312(%rsp), %r11, %r13
-	adcq %r11, %r14
-	adcq %r13, %rbp
-	mulxq 328(%rsp), %r11, %r13
-	adcq %r11, %rax
-	adcq $0, %r13
-	movq %r9, 576(%rsp)
-	mulxq 288(%rsp), %r11, %r9
-	addq %r11, %rsi
-	adcq %r9, %rcx
-	mulxq 304(%rsp), %r11, %r9
-	adcq %r11, %r8
+	mulxq 464(%rsp), %rdi, %r9
+	addq %rdi, %r11
 	adcq %r9, %r14
-	mulxq 320(%rsp), %r11, %r9
-	adcq %r11, %rbp
-	adcq %r9, %rax
-	adcq $0, %r13
-	movq 224(%rsp), %rdx
-	mulxq 296(%rsp), %r11, %r9
-	addq %r11, %r8
-	adcq %r9, %r14
-	mulxq 312(%rsp), %r11, %r9
-	adcq %r11, %rbp
-	adcq %r9, %rax
-	mulxq 328(%rsp), %r11, %r9
-	adcq %r11, %r13
+	mulxq 352(%rsp), %rdi, %r9
+	adcq %rdi, %r10
+	adcq %r9, %rbp
+	mulxq 480(%rsp), %rdi, %r9
+	adcq %rdi, %rax
 	adcq $0, %r9
-	movq %rsi, 600(%rsp)
-	mulxq 288(%rsp), %r11, %rsi
-	addq %r11, %rcx
-	adcq %rsi, %r8
-	mulxq 304(%rsp), %r11, %rsi
-	adcq %r11, %r14
-	adcq %rsi, %rbp
-	mulxq 320(%rsp), %r11, %rsi
-	adcq %r11, %rax
-	adcq %rsi, %r13
+	movq %rbx, 688(%rsp)
+	mulxq 224(%rsp), %rdi, %rbx
+	addq %rdi, %r15
+	adcq %rbx, %r11
+	mulxq 344(%rsp), %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %rbx, %r10
+	mulxq 216(%rsp), %rdi, %rbx
+	adcq %rdi, %rbp
+	adcq %rbx, %rax
 	adcq $0, %r9
 	movq 232(%rsp), %rdx
-	mulxq 296(%rsp), %r11, %rsi
-	addq %r11, %r14
-	adcq %rsi, %rbp
-	mulxq 312(%rsp), %r11, %rsi
-	adcq %r11, %rax
-	adcq %rsi, %r13
-	mulxq 328(%rsp), %r11, %rsi
-	adcq %r11, %r9
-	adcq $0, %rsi
-	movq %rcx, 672(%rsp)
-	mulxq 288(%rsp), %r11, %rcx
-	addq %r11, %r8
-	adcq %rcx, %r14
-	mulxq 304(%rsp), %r11, %rcx
-	adcq %r11, %rbp
-	adcq %rcx, %rax
-	mulxq 320(%rsp), %r11, %rcx
-	adcq %r11, %r13
-	adcq %rcx, %r9
-	adcq $0, %rsi
-	movq 240(%rsp), %rdx
-	mulxq 336(%rsp), %r11, %rcx
-	movq %r9, 408(%rsp)
-	movq %r13, 656(%rsp)
-	mulxq 344(%rsp), %r9, %r13
-	addq %rcx, %r9
-	movq %rax, 416(%rsp)
-	mulxq 352(%rsp), %rcx, %rax
-	adcq %r13, %rcx
-	movq %rbp, 432(%rsp)
-	mulxq 360(%rsp), %r13, %rbp
-	adcq %rax, %r13
-	movq %r14, 424(%rsp)
-	mulxq 368(%rsp), %rax, %r14
-	adcq %rbp, %rax
-	movq %r8, 456(%rsp)
-	mulxq 376(%rsp), %rbp, %r8
-	adcq %r14, %rbp
-	adcq $0, %r8
-	movq 248(%rsp), %rdx
-	movq %r11, 472(%rsp)
-	mulxq 344(%rsp), %r14, %r11
-	addq %r14, %rcx
-	adcq %r11, %r13
-	mulxq 360(%rsp), %r14, %r11
-	adcq %r14, %rax
-	adcq %r11, %rbp
-	mulxq 376(%rsp), %r14, %r11
-	adcq %r14, %r8
-	adcq $0, %r11
-	movq %rsi, 400(%rsp)
-	mulxq 336(%rsp), %r14, %rsi
-	addq %r14, %r9
-	adcq %rsi, %rcx
-	mulxq 352(%rsp), %r14, %rsi
-	adcq %r14, %r13
-	adcq %rsi, %rax
-	mulxq 368(%rsp), %r14, %rsi
-	adcq %r14, %rbp
-	adcq %rsi, %r8
-	adcq $0, %r11
-	movq 256(%rsp), %rdx
-	mulxq 344(%rsp), %r14, %rsi
-	addq %r14, %r13
-	adcq %rsi, %rax
-	mulxq 360(%rsp), %r14, %rsi
-	adcq %r14, %rbp
-	adcq %rsi, %r8
-	mulxq 376(%rsp), %r14, %rsi
-	adcq %r14, %r11
-	adcq $0, %rsi
-	movq %r9, 680(%rsp)
-	mulxq 336(%rsp), %r14, %r9
-	addq %r14, %rcx
-	adcq %r9, %r13
-	mulxq 352(%rsp), %r14, %r9
-	adcq %r14, %rax
-	adcq %r9, %rbp
-	mulxq 368(%rsp), %r14, %r9
-	adcq %r14, %r8
-	adcq %r9, %r11
-	adcq $0, %rsi
-	movq 264(%rsp), %rdx
-	mulxq 344(%rsp), %r14, %r9
-	addq %r14, %rax
-	adcq %r9, %rbp
-	mulxq 360(%rsp), %r14, %r9
-	adcq %r14, %r8
-	adcq %r9, %r11
-	mulxq 376(%rsp), %r14, %r9
-	adcq %r14, %rsi
-	adcq $0, %r9
-	movq %rcx, 584(%rsp)
-	mulxq 336(%rsp), %r14, %rcx
-	addq %r14, %r13
-	adcq %rcx, %rax
-	mulxq 352(%rsp), %r14, %rcx
-	adcq %r14, %rbp
-	adcq %rcx, %r8
-	mulxq 368(%rsp), %r14, %rcx
-	adcq %r14, %r11
-	adcq %rcx, %rsi
-	adcq $0, %r9
-	movq 272(%rsp), %rdx
-	mulxq 344(%rsp), %r14, %rcx
-	addq %r14, %rbp
-	adcq %rcx, %r8
-	mulxq 360(%rsp), %r14, %rcx
-	adcq %r14, %r11
-	adcq %rcx, %rsi
-	mulxq 376(%rsp), %r14, %rcx
-	adcq %r14, %r9
-	adcq $0, %rcx
-	movq %r13, 592(%rsp)
-	mulxq 336(%rsp), %r14, %r13
-	addq %r14, %rax
-	adcq %r13, %rbp
-	mulxq 352(%rsp), %r14, %r13
-	adcq %r14, %r8
-	adcq %r13, %r11
-	mulxq 368(%rsp), %r14, %r13
-	adcq %r14, %rsi
-	adcq %r13, %r9
-	adcq $0, %rcx
-	movq 280(%rsp), %rdx
-	mulxq 344(%rsp), %r14, %r13
-	addq %r14, %r8
-	adcq %r13, %r11
-	mulxq 360(%rsp), %r14, %r13
-	adcq %r14, %rsi
-	adcq %r13, %r9
-	mulxq 376(%rsp), %r14, %r13
-	adcq %r14, %rcx
-	adcq $0, %r13
-	movq %rax, 544(%rsp)
-	mulxq 336(%rsp), %r14, %rax
-	addq %r14, %rbp
-	adcq %rax, %r8
-	mulxq 352(%rsp), %r14, %rax
-	adcq %r14, %r11
-	adcq %rax, %rsi
-	mulxq 368(%rsp), %r14, %rax
-	adcq %r14, %r9
-	adcq %rax, %rcx
-	adcq $0, %r13
-	movq %r15, %rdx
-	mulxq 448(%rsp), %r14, %rax
-	movq %rcx, 536(%rsp)
-	movq %r9, 528(%rsp)
-	mulxq 440(%rsp), %rcx, %r9
-	addq %rax, %rcx
-	movq %rsi, 512(%rsp)
-	mulxq 624(%rsp), %rax, %rsi
-	adcq %r9, %rax
-	movq %r11, 520(%rsp)
-	mulxq 392(%rsp), %r9, %r11
-	adcq %rsi, %r9
-	movq %r8, 568(%rsp)
-	mulxq 632(%rsp), %rsi, %r8
-	adcq %r11, %rsi
-	movq %rbp, 648(%rsp)
-	mulxq 616(%rsp), %r11, %rbp
-	adcq %r8, %r11
-	adcq $0, %rbp
-	movq %rbx, %rdx
-	movq %r14, 640(%rsp)
-	mulxq 440(%rsp), %r8, %r14
-	addq %r8, %rax
-	adcq %r14, %r9
-	mulxq 392(%rsp), %r8, %r14
-	adcq %r8, %rsi
-	adcq %r14, %r11
-	mulxq 616(%rsp), %r8, %r14
-	adcq %r8, %rbp
-	adcq $0, %r14
-	movq %r13, 464(%rsp)
-	mulxq 448(%rsp), %r8, %r13
-	addq %r8, %rcx
-	adcq %r13, %rax
-	mulxq 624(%rsp), %r8, %r13
-	adcq %r8, %r9
-	adcq %r13, %rsi
-	mulxq 632(%rsp), %r8, %r13
-	adcq %r8, %r11
-	adcq %r13, %rbp
-	adcq $0, %r14
-	movq %r10, %rdx
-	mulxq 440(%rsp), %r8, %r13
-	addq %r8, %r9
-	adcq %r13, %rsi
-	mulxq 392(%rsp), %r8, %r13
-	adcq %r8, %r11
-	adcq %r13, %rbp
-	mulxq 616(%rsp), %r8, %r13
-	adcq %r8, %r14
-	adcq $0, %r13
-	movq %rcx, 480(%rsp)
-	mulxq 448(%rsp), %r8, %rcx
-	addq %r8, %rax
-	adcq %rcx, %r9
-	mulxq 624(%rsp), %r8, %rcx
-	adcq %r8, %rsi
-	adcq %rcx, %r11
-	mulxq 632(%rsp), %r8, %rcx
-	adcq %r8, %rbp
-	adcq %rcx, %r14
-	adcq $0, %r13
-	movq %r12, %rdx
-	mulxq 440(%rsp), %r8, %rcx
-	addq %r8, %rsi
-	adcq %rcx, %r11
-	mulxq 392(%rsp), %r8, %rcx
-	adcq %r8, %rbp
-	adcq %rcx, %r14
-	mulxq 616(%rsp), %r8, %rcx
-	adcq %r8, %r13
-	adcq $0, %rcx
-	movq %rax, 496(%rsp)
-	mulxq 448(%rsp), %r8, %rax
-	addq %r8, %r9
-	adcq %rax, %rsi
-	mulxq 624(%rsp), %r8, %rax
-	adcq %r8, %r11
-	adcq %rax, %rbp
-	mulxq 632(%rsp), %r8, %rax
-	adcq %r8, %r14
-	adcq %rax, %r13
-	adcq $0, %rcx
-	movq %rdi, %rdx
-	mulxq 440(%rsp), %r8, %rax
-	addq %r8, %r11
-	adcq %rax, %rbp
-	mulxq 392(%rsp), %r8, %rax
-	adcq %r8, %r14
-	adcq %rax, %r13
-	mulxq 616(%rsp), %r8, %rax
-	adcq %r8, %rcx
-	adcq $0, %rax
-	movq %r9, 696(%rsp)
-	mulxq 448(%rsp), %r8, %r9
-	addq %r8, %rsi
-	adcq %r9, %r11
-	mulxq 624(%rsp), %r8, %r9
-	adcq %r8, %rbp
-	adcq %r9, %r14
-	mulxq 632(%rsp), %r8, %r9
-	adcq %r8, %r13
-	adcq %r9, %rcx
-	adcq $0, %rax
-	movq 664(%rsp), %rdx
-	mulxq 440(%rsp), %r8, %r9
-	addq %r8, %rbp
-	adcq %r9, %r14
-	mulxq 392(%rsp), %r8, %r9
-	adcq %r8, %r13
-	adcq %r9, %rcx
-	mulxq 616(%rsp), %r8, %r9
-	adcq %r8, %rax
-	adcq $0, %r9
-	movq %rsi, 552(%rsp)
-	mulxq 448(%rsp), %r8, %rsi
-	addq %r8, %r11
-	adcq %rsi, %rbp
-	mulxq 624(%rsp), %r8, %rsi
-	adcq %r8, %r14
-	adcq %rsi, %r13
-	mulxq 632(%rsp), %r8, %rsi
-	adcq %r8, %rcx
-	adcq %rsi, %rax
-	adcq $0, %r9
-	movq 640(%rsp), %r8
-	movq 608(%rsp), %rsi
-	xorq %rsi, %r8
-	movq 480(%rsp), %r15
-	xorq %rsi, %r15
-	movq 496(%rsp), %rbx
-	xorq %rsi, %rbx
-	movq 696(%rsp), %r10
-	xorq %rsi, %r10
-	movq 552(%rsp), %r12
-	xorq %rsi, %r12
-	xorq %rsi, %r11
-	xorq %rsi, %rbp
-	xorq %rsi, %r14
-	xorq %rsi, %r13
-	xorq %rsi, %rcx
-	xorq %rsi, %rax
-	xorq %rsi, %r9
-	movq %rsi, %rdi
-	addq %rdi, %rdi
-	adcq 688(%rsp), %r8
-	adcq 560(%rsp), %r15
-	adcq 576(%rsp), %rbx
-	adcq 600(%rsp), %r10
-	adcq 672(%rsp), %r12
-	adcq 456(%rsp), %r11
-	adcq 424(%rsp), %rbp
-	adcq 432(%rsp), %r14
-	adcq 416(%rsp), %r13
-	adcq 656(%rsp), %rcx
-	adcq 408(%rsp), %rax
-	adcq 400(%rsp), %r9
-	adcq $0, %rsi
-	addq 472(%rsp), %r8
-	adcq 680(%rsp), %r15
-	adcq 584(%rsp), %rbx
-	adcq 592(%rsp), %r10
-	adcq 544(%rsp), %r12
-	adcq 648(%rsp), %r11
-	adcq 568(%rsp), %rbp
-	adcq 520(%rsp), %r14
-	adcq 512(%rsp), %r13
-	adcq 528(%rsp), %rcx
-	adcq 536(%rsp), %rax
-	adcq 464(%rsp), %r9
-	adcq $0, %rsi
-	movq 424(%rsp), %rdi
-	addq %r8, %rdi
-	movq 432(%rsp), %r8
-	adcq %r15, %r8
-	movq 416(%rsp), %r15
-	adcq %rbx, %r15
-	movq 656(%rsp), %rbx
-	adcq %r10, %rbx
-	movq 408(%rsp), %r10
-	adcq %r12, %r10
-	movq 400(%rsp), %r12
-	adcq %r11, %r12
-	movq 472(%rsp), %r11
-	adcq %rbp, %r11
-	movq 680(%rsp), %rbp
-	adcq %r14, %rbp
-	movq 584(%rsp), %r14
-	adcq %r13, %r14
-	movq 592(%rsp), %r13
-	adcq %rcx, %r13
-	movq 544(%rsp), %rcx
-	adcq %rax, %rcx
-	movq 648(%rsp), %rax
-	adcq %r9, %rax
-	movq 568(%rsp), %r9
-	adcq %rsi, %r9
-	movq 520(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 520(%rsp)
-	movq 512(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 512(%rsp)
-	movq 528(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 528(%rsp)
-	movq 536(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 536(%rsp)
-	movq 464(%rsp), %rsi
-	adcq $0, %rsi
-	movq %r9, 464(%rsp)
-	movq 688(%rsp), %r9
-	subq 0(%rsp), %r9
+	mulxq 464(%rsp), %rdi, %rbx
+	addq %rdi, %r14
+	adcq %rbx, %r10
+	mulxq 352(%rsp), %rdi, %rbx
+	adcq %rdi, %rbp
+	adcq %rbx, %rax
+	mulxq 480(%rsp), %rdi, %rbx
+	adcq %rdi, %r9
+	adcq $0, %rbx
+	movq %r15, 696(%rsp)
+	mulxq 224(%rsp), %rdi, %r15
+	addq %rdi, %r11
+	adcq %r15, %r14
+	mulxq 344(%rsp), %rdi, %r15
+	adcq %rdi, %r10
+	adcq %r15, %rbp
+	mulxq 216(%rsp), %rdi, %r15
+	adcq %rdi, %rax
+	adcq %r15, %r9
+	adcq $0, %rbx
+	movq 656(%rsp), %rdi
+	movq 488(%rsp), %r15
+	xorq %r15, %rdi
+	movq 672(%rsp), %r13
+	xorq %r15, %r13
+	movq 680(%rsp), %r12
+	xorq %r15, %r12
+	movq 688(%rsp), %r8
+	xorq %r15, %r8
+	movq %r9, 688(%rsp)
+	movq 696(%rsp), %r9
+	xorq %r15, %r9
+	xorq %r15, %r11
+	xorq %r15, %r14
+	xorq %r15, %r10
+	xorq %r15, %rbp
+	xorq %r15, %rax
+	movq %rax, 696(%rsp)
+	movq 688(%rsp), %rax
+	xorq %r15, %rax
+	xorq %r15, %rbx
 	movq %rax, 688(%rsp)
-	movq 560(%rsp), %rax
-	sbbq 8(%rsp), %rax
-	movq %rcx, 560(%rsp)
-	movq 576(%rsp), %rcx
-	sbbq 16(%rsp), %rcx
-	movq %r13, 576(%rsp)
-	movq 600(%rsp), %r13
-	sbbq 24(%rsp), %r13
-	movq %r14, 600(%rsp)
-	movq 672(%rsp), %r14
-	sbbq 32(%rsp), %r14
-	movq %rbp, 672(%rsp)
-	movq 456(%rsp), %rbp
-	sbbq 40(%rsp), %rbp
-	sbbq 48(%rsp), %rdi
-	sbbq 56(%rsp), %r8
-	sbbq 64(%rsp), %r15
-	sbbq 72(%rsp), %rbx
-	sbbq 80(%rsp), %r10
-	sbbq 88(%rsp), %r12
-	sbbq 96(%rsp), %r11
-	movq %r10, 456(%rsp)
-	movq 672(%rsp), %r10
-	sbbq 104(%rsp), %r10
-	movq %r10, 672(%rsp)
-	movq 600(%rsp), %r10
-	sbbq 112(%rsp), %r10
-	movq %r10, 600(%rsp)
-	movq 576(%rsp), %r10
-	sbbq 120(%rsp), %r10
-	movq %r10, 576(%rsp)
-	movq 560(%rsp), %r10
-	sbbq 128(%rsp), %r10
-	movq %r10, 560(%rsp)
-	movq 688(%rsp), %r10
-	sbbq 136(%rsp), %r10
-	movq %r10, 688(%rsp)
-	movq 464(%rsp), %r10
-	sbbq 144(%rsp), %r10
-	movq %r10, 464(%rsp)
-	movq 520(%rsp), %r10
-	sbbq 152(%rsp), %r10
-	movq %r10, 520(%rsp)
-	movq 512(%rsp), %r10
-	sbbq 160(%rsp), %r10
-	movq %r10, 512(%rsp)
-	movq 528(%rsp), %r10
-	sbbq 168(%rsp), %r10
-	movq %r10, 528(%rsp)
-	movq 536(%rsp), %r10
-	sbbq 176(%rsp), %r10
-	sbbq 184(%rsp), %rsi
-	movq %r10, 536(%rsp)
-	movq %rbx, 568(%rsp)
-	movq 384(%rsp), %rbx
-	leaq 96(%rbx), %r10
-	movq %r9, %rdx
-	movq %rbx, 384(%rsp)
+	movq %r15, %rax
+	addq %rax, %rax
+	adcq 200(%rsp), %rdi
+	adcq 248(%rsp), %r13
+	adcq 256(%rsp), %r12
+	adcq 264(%rsp), %r8
+	adcq 280(%rsp), %r9
+	adcq 552(%rsp), %r11
+	adcq 544(%rsp), %r14
+	adcq 536(%rsp), %r10
+	adcq 528(%rsp), %rbp
+	movq 696(%rsp), %rax
+	adcq 520(%rsp), %rax
+	movq %rax, 696(%rsp)
+	movq 688(%rsp), %rax
+	adcq 512(%rsp), %rax
+	adcq 568(%rsp), %rbx
+	adcq $0, %r15
+	addq 560(%rsp), %rdi
+	adcq 576(%rsp), %r13
+	adcq 584(%rsp), %r12
+	adcq 592(%rsp), %r8
+	adcq 600(%rsp), %r9
+	adcq 648(%rsp), %r11
+	adcq 640(%rsp), %r14
+	adcq 632(%rsp), %r10
+	adcq 624(%rsp), %rbp
+	movq %rax, 688(%rsp)
+	movq 696(%rsp), %rax
+	adcq 616(%rsp), %rax
+	movq %rax, 696(%rsp)
+	movq 688(%rsp), %rax
+	adcq 608(%rsp), %rax
+	adcq 664(%rsp), %rbx
+	adcq $0, %r15
+	movq %rax, 688(%rsp)
+	movq 544(%rsp), %rax
+	addq %rdi, %rax
+	movq 536(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 528(%rsp), %r13
+	adcq %r12, %r13
+	movq 520(%rsp), %r12
+	adcq %r8, %r12
+	movq 512(%rsp), %r8
+	adcq %r9, %r8
+	movq 568(%rsp), %r9
+	adcq %r11, %r9
+	movq 560(%rsp), %r11
+	adcq %r14, %r11
+	movq 576(%rsp), %r14
+	adcq %r10, %r14
+	movq 584(%rsp), %r10
+	adcq %rbp, %r10
+	movq 592(%rsp), %rbp
+	adcq 696(%rsp), %rbp
+	movq %rbp, 696(%rsp)
+	movq 600(%rsp), %rbp
+	adcq 688(%rsp), %rbp
+	movq %rbp, 688(%rsp)
+	movq 648(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq 640(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 632(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 632(%rsp)
+	movq 624(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 624(%rsp)
+	movq 616(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 616(%rsp)
+	movq 608(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 608(%rsp)
+	movq 664(%rsp), %r15
+	adcq $0, %r15
+	movq %rbx, 664(%rsp)
+	movq 0(%rsi), %rbx
+	addq 96(%rsi), %rbx
+	movq %rbx, 0(%rsp)
+	movq 8(%rsi), %rbx
+	adcq 104(%rsi), %rbx
+	movq %rbx, 8(%rsp)
+	movq 16(%rsi), %rbx
+	adcq 112(%rsi), %rbx
+	movq %rbx, 16(%rsp)
+	movq 24(%rsi), %rbx
+	adcq 120(%rsi), %rbx
+	movq %rbx, 24(%rsp)
+	movq 32(%rsi), %rbx
+	adcq 128(%rsi), %rbx
+	movq %rbx, 32(%rsp)
+	movq 40(%rsi), %rbx
+	adcq 136(%rsi), %rbx
+	movq %rbx, 40(%rsp)
+	movq 48(%rsi), %rbx
+	adcq 144(%rsi), %rbx
+	movq %rbx, 48(%rsp)
+	movq 56(%rsi), %rbx
+	adcq 152(%rsi), %rbx
+	movq %rbx, 56(%rsp)
+	movq 64(%rsi), %rbx
+	adcq 160(%rsi), %rbx
+	movq %rbx, 64(%rsp)
+	movq 72(%rsi), %rbx
+	adcq 168(%rsi), %rbx
+	movq %rbx, 72(%rsp)
+	movq 80(%rsi), %rbx
+	adcq 176(%rsi), %rbx
+	movq %rbx, 80(%rsp)
+	movq 88(%rsi), %rbx
+	adcq 184(%rsi), %rbx
+	movq %rbx, 88(%rsp)
+	movq 0(%rcx), %rbx
+	addq 96(%rcx), %rbx
+	movq %rbx, 96(%rsp)
+	movq 8(%rcx), %rbx
+	adcq 104(%rcx), %rbx
+	movq %rbx, 104(%rsp)
+	movq 16(%rcx), %rbx
+	adcq 112(%rcx), %rbx
+	movq %rbx, 112(%rsp)
+	movq 24(%rcx), %rbx
+	adcq 120(%rcx), %rbx
+	movq %rbx, 120(%rsp)
+	movq 32(%rcx), %rbx
+	adcq 128(%rcx), %rbx
+	movq %rbx, 128(%rsp)
+	movq 40(%rcx), %rbx
+	adcq 136(%rcx), %rbx
+	movq %rbx, 136(%rsp)
+	movq 48(%rcx), %rbx
+	adcq 144(%rcx), %rbx
+	movq %rbx, 144(%rsp)
+	movq 56(%rcx), %rbx
+	adcq 152(%rcx), %rbx
+	movq %rbx, 152(%rsp)
+	movq 64(%rcx), %rbx
+	adcq 160(%rcx), %rbx
+	movq %rbx, 160(%rsp)
+	movq 72(%rcx), %rbx
+	adcq 168(%rcx), %rbx
+	movq %rbx, 168(%rsp)
+	movq 80(%rcx), %rbx
+	adcq 176(%rcx), %rbx
+	movq %rbx, 176(%rsp)
+	movq 88(%rcx), %rbx
+	adcq 184(%rcx), %rbx
+	movq %rbx, 184(%rsp)
+	movq 272(%rsp), %rbx
+	subq 200(%rsp), %rbx
+	movq 288(%rsp), %rsi
+	sbbq 248(%rsp), %rsi
+	movq 296(%rsp), %rcx
+	sbbq 256(%rsp), %rcx
+	movq %rbp, 640(%rsp)
+	movq 304(%rsp), %rbp
+	sbbq 264(%rsp), %rbp
 	movq %r10, 648(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r10
-	addq %rbx, %rbp
-	adcq $0, %r10
-	movq %rsi, 544(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rsi
-	addq %rbx, %rdi
-	adcq $0, %rsi
-	addq %r10, %rdi
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r10
-	addq %rbx, %r8
-	adcq $0, %r10
-	addq %rsi, %r8
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rsi
-	addq %rbx, %r15
-	adcq $0, %rsi
-	addq %r10, %r15
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r10
-	movq %r11, 592(%rsp)
+	movq 312(%rsp), %r10
+	sbbq 280(%rsp), %r10
+	movq %r14, 600(%rsp)
+	movq 360(%rsp), %r14
+	sbbq 552(%rsp), %r14
+	movq %r8, 592(%rsp)
+	movq 472(%rsp), %r8
+	sbbq %rax, %r8
+	movq %r12, 584(%rsp)
+	movq 448(%rsp), %r12
+	sbbq %rdi, %r12
+	movq %r13, 576(%rsp)
+	movq 456(%rsp), %r13
+	sbbq 576(%rsp), %r13
+	movq %rdi, 560(%rsp)
+	movq 408(%rsp), %rdi
+	sbbq 584(%rsp), %rdi
+	movq %rax, 568(%rsp)
+	movq 400(%rsp), %rax
+	sbbq 592(%rsp), %rax
+	movq %r15, 512(%rsp)
+	movq 392(%rsp), %r15
+	sbbq %r9, %r15
+	movq %r9, 520(%rsp)
+	movq 384(%rsp), %r9
+	sbbq %r11, %r9
+	movq %r11, 528(%rsp)
+	movq 368(%rsp), %r11
+	sbbq 600(%rsp), %r11
+	movq %r11, 536(%rsp)
+	movq 376(%rsp), %r11
+	sbbq 648(%rsp), %r11
+	movq %r11, 544(%rsp)
+	movq 504(%rsp), %r11
+	sbbq 696(%rsp), %r11
+	movq %r11, 680(%rsp)
+	movq 496(%rsp), %r11
+	sbbq 688(%rsp), %r11
+	movq %r11, 672(%rsp)
+	movq 320(%rsp), %r11
+	sbbq 640(%rsp), %r11
+	movq %r11, 488(%rsp)
+	movq 328(%rsp), %r11
+	sbbq 664(%rsp), %r11
+	movq %r11, 656(%rsp)
+	movq 440(%rsp), %r11
+	sbbq 632(%rsp), %r11
+	movq %r11, 480(%rsp)
+	movq 432(%rsp), %r11
+	sbbq 624(%rsp), %r11
+	movq %r11, 216(%rsp)
+	movq 424(%rsp), %r11
+	sbbq 616(%rsp), %r11
+	movq %r11, 352(%rsp)
+	movq 416(%rsp), %r11
+	sbbq 608(%rsp), %r11
+	movq %r11, 344(%rsp)
+	movq 336(%rsp), %r11
+	sbbq 512(%rsp), %r11
+	movq %r11, 464(%rsp)
+	movq 200(%rsp), %r11
+	addq 272(%rsp), %r11
+	movq %r11, 272(%rsp)
+	movq 248(%rsp), %r11
+	adcq 288(%rsp), %r11
+	movq %r11, 288(%rsp)
+	movq 256(%rsp), %r11
+	adcq 296(%rsp), %r11
+	movq %r11, 296(%rsp)
+	movq 264(%rsp), %r11
+	adcq 304(%rsp), %r11
+	movq %r11, 304(%rsp)
+	movq 280(%rsp), %r11
+	adcq 312(%rsp), %r11
+	movq %r11, 312(%rsp)
+	movq 552(%rsp), %r11
+	adcq 360(%rsp), %r11
+	movq %r11, 360(%rsp)
 	movq 568(%rsp), %r11
-	addq %rbx, %r11
+	adcq 472(%rsp), %r11
+	movq %r11, 472(%rsp)
+	movq 560(%rsp), %r11
+	adcq 448(%rsp), %r11
+	movq %r11, 448(%rsp)
+	movq 576(%rsp), %r11
+	adcq 456(%rsp), %r11
+	movq %r11, 456(%rsp)
+	movq 584(%rsp), %r11
+	adcq 408(%rsp), %r11
+	movq %r11, 408(%rsp)
+	movq 592(%rsp), %r11
+	adcq 400(%rsp), %r11
+	movq %r11, 400(%rsp)
+	movq 520(%rsp), %r11
+	adcq 392(%rsp), %r11
+	movq %r11, 392(%rsp)
+	movq 528(%rsp), %r11
+	adcq 384(%rsp), %r11
+	movq %r11, 384(%rsp)
+	movq 600(%rsp), %r11
+	adcq 368(%rsp), %r11
+	movq %r11, 368(%rsp)
+	movq 648(%rsp), %r11
+	adcq 376(%rsp), %r11
+	movq %r11, 376(%rsp)
+	movq 696(%rsp), %r11
+	adcq 504(%rsp), %r11
+	movq %r11, 504(%rsp)
+	movq 688(%rsp), %r11
+	adcq 496(%rsp), %r11
+	movq %r11, 496(%rsp)
+	movq 640(%rsp), %r11
+	adcq 320(%rsp), %r11
+	movq %r11, 320(%rsp)
+	movq 664(%rsp), %r11
+	adcq 328(%rsp), %r11
+	movq %r11, 328(%rsp)
+	movq 632(%rsp), %r11
+	adcq 440(%rsp), %r11
+	movq %r11, 440(%rsp)
+	movq 624(%rsp), %r11
+	adcq 432(%rsp), %r11
+	movq %r11, 432(%rsp)
+	movq 616(%rsp), %r11
+	adcq 424(%rsp), %r11
+	movq %r11, 424(%rsp)
+	movq 608(%rsp), %r11
+	adcq 416(%rsp), %r11
+	movq %r11, 416(%rsp)
+	movq 512(%rsp), %r11
+	adcq 336(%rsp), %r11
+	movq %r11, 336(%rsp)
+	addq FG_P751_MONT_X+0(%rip), %r15
+	adcq $-1, %r9
+	movq 536(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 536(%rsp)
+	movq 544(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 544(%rsp)
+	movq 680(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 680(%rsp)
+	movq 672(%rsp), %r11
+	adcq $-1, %r11
+	movq %r11, 672(%rsp)
+	movq 488(%rsp), %r11
+	adcq FG_P751_MONT_X+48(%rip), %r11
+	movq %r11, 488(%rsp)
+	movq 656(%rsp), %r11
+	adcq FG_P751_MONT_X+56(%rip), %r11
+	movq %r11, 656(%rsp)
+	movq 480(%rsp), %r11
+	adcq FG_P751_MONT_X+64(%rip), %r11
+	movq %r11, 480(%rsp)
+	movq 216(%rsp), %r11
+	adcq FG_P751_MONT_X+72(%rip), %r11
+	movq %r11, 216(%rsp)
+	movq 352(%rsp), %r11
+	adcq FG_P751_MONT_X+80(%rip), %r11
+	movq %r11, 352(%rsp)
+	movq 344(%rsp), %r11
+	adcq FG_P751_MONT_X+88(%rip), %r11
+	movq %r11, 344(%rsp)
+	movq 464(%rsp), %r11
+	adcq FG_P751_MONT_X+96(%rip), %r11
+	movq %rbx, %rdx
+	movq %r11, 464(%rsp)
+	movq %r9, 512(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
+	addq %r11, %r14
+	adcq $0, %r9
+	movq %r10, 608(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
+	addq %r11, %r8
 	adcq $0, %r10
-	addq %rsi, %r11
+	addq %r9, %r8
 	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rsi
-	movq %r14, 568(%rsp)
-	movq 456(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rsi
-	addq %r10, %r14
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
+	addq %r11, %r12
+	adcq $0, %r9
+	addq %r10, %r12
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
+	addq %r9, %r13
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r9
+	addq %r11, %rdi
+	adcq $0, %r9
+	addq %r10, %rdi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
+	addq %r11, %rax
+	adcq $0, %r10
+	addq %r9, %rax
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r9
+	addq %r11, %r15
+	adcq $0, %r9
+	addq %r10, %r15
+	adcq $0, %r9
+	movq %rsi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
+	addq %r11, %r8
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
 	addq %rbx, %r12
+	adcq $0, %r11
+	addq %r10, %r12
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r10
+	addq %rbx, %r13
 	adcq $0, %r10
-	addq %rsi, %r12
+	addq %r11, %r13
 	adcq $0, %r10
-	movq %rax, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
+	addq %rbx, %rdi
+	adcq $0, %r11
+	addq %r10, %rdi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r10
+	addq %rbx, %rax
+	adcq $0, %r10
+	addq %r11, %rax
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	addq %r10, %r15
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r10
+	addq %rbx, %r9
+	adcq $0, %r10
+	addq %r11, %r9
+	adcq $0, %r10
+	movq %rcx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r11
+	addq %rbx, %r12
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %rbx
+	addq %rsi, %r13
+	adcq $0, %rbx
+	addq %r11, %r13
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r11
+	addq %rsi, %rdi
+	adcq $0, %r11
+	addq %rbx, %rdi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %rbx
+	addq %rsi, %rax
+	adcq $0, %rbx
+	addq %r11, %rax
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r11
+	addq %rsi, %r15
+	adcq $0, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rbx
+	addq %rsi, %r9
+	adcq $0, %rbx
+	addq %r11, %r9
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r11
+	addq %rsi, %r10
+	adcq $0, %r11
+	addq %rbx, %r10
+	adcq $0, %r11
+	movq %rbp, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %rbx
+	addq %rsi, %r13
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rsi
+	addq %rcx, %rdi
+	adcq $0, %rsi
 	addq %rbx, %rdi
 	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
-	addq %r9, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %rbx
+	addq %rcx, %rax
 	adcq $0, %rbx
-	addq %rsi, %r8
+	addq %rsi, %rax
 	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rsi
-	addq %r9, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rsi
+	addq %rcx, %r15
 	adcq $0, %rsi
 	addq %rbx, %r15
 	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
-	addq %r9, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rbx
+	addq %rcx, %r9
 	adcq $0, %rbx
-	addq %rsi, %r11
+	addq %rsi, %r9
 	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rsi
-	addq %r9, %r14
-	adcq $0, %rsi
-	addq %rbx, %r14
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %rsi, %r12
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rsi
-	addq %r9, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rsi
+	addq %rcx, %r10
 	adcq $0, %rsi
 	addq %rbx, %r10
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %rbx
+	addq %rcx, %r11
+	adcq $0, %rbx
+	addq %rsi, %r11
+	adcq $0, %rbx
+	movq 608(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rsi
+	addq %rcx, %rdi
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rcx
+	addq %rbp, %rax
+	adcq $0, %rcx
+	addq %rsi, %rax
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
+	addq %rbp, %r15
+	adcq $0, %rsi
+	addq %rcx, %r15
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rcx
+	addq %rbp, %r9
+	adcq $0, %rcx
+	addq %rsi, %r9
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rsi
+	addq %rbp, %r10
+	adcq $0, %rsi
+	addq %rcx, %r10
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rcx
+	addq %rbp, %r11
+	adcq $0, %rcx
+	addq %rsi, %r11
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rsi
+	addq %rbp, %rbx
+	adcq $0, %rsi
+	addq %rcx, %rbx
+	adcq $0, %rsi
+	movq %r14, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rcx
+	addq %rbp, %rax
+	adcq $0, %rcx
+	movq %rdi, 608(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rdi
+	addq %rbp, %r15
+	adcq $0, %rdi
+	addq %rcx, %r15
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rcx
+	addq %rbp, %r9
+	adcq $0, %rcx
+	addq %rdi, %r9
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rdi
+	addq %rbp, %r10
+	adcq $0, %rdi
+	addq %rcx, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rcx
+	addq %rbp, %r11
+	adcq $0, %rcx
+	addq %rdi, %r11
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rdi
+	addq %rbp, %rbx
+	adcq $0, %rdi
+	addq %rcx, %rbx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
+	addq %rbp, %rsi
+	adcq $0, %rcx
+	addq %rdi, %rsi
+	adcq $0, %rcx
+	movq %r8, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rdi
+	addq %rbp, %r15
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbp
+	addq %r14, %r9
+	adcq $0, %rbp
+	addq %rdi, %r9
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
+	addq %r14, %r10
+	adcq $0, %rdi
+	addq %rbp, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbp
+	addq %r14, %r11
+	adcq $0, %rbp
+	addq %rdi, %r11
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
+	addq %r14, %rbx
+	adcq $0, %rdi
+	addq %rbp, %rbx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
+	addq %r14, %rsi
+	adcq $0, %rbp
+	addq %rdi, %rsi
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
+	addq %r14, %rcx
+	adcq $0, %rdi
+	addq %rbp, %rcx
+	adcq $0, %rdi
+	movq %r12, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbp
+	addq %r14, %r9
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r14
+	addq %r8, %r10
+	adcq $0, %r14
+	addq %rbp, %r10
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rbp
+	addq %r8, %r11
+	adcq $0, %rbp
+	addq %r14, %r11
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r14
+	addq %r8, %rbx
+	adcq $0, %r14
+	addq %rbp, %rbx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rbp
+	addq %r8, %rsi
+	adcq $0, %rbp
+	addq %r14, %rsi
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r14
+	addq %r8, %rcx
+	adcq $0, %r14
+	addq %rbp, %rcx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rbp
+	addq %r8, %rdi
+	adcq $0, %rbp
+	addq %r14, %rdi
+	adcq $0, %rbp
+	movq %r13, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r14
+	addq %r8, %r10
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r8
+	addq %r12, %r11
+	adcq $0, %r8
+	addq %r14, %r11
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r14
+	addq %r12, %rbx
+	adcq $0, %r14
+	addq %r8, %rbx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r8
+	addq %r12, %rsi
+	adcq $0, %r8
+	addq %r14, %rsi
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r14
+	addq %r12, %rcx
+	adcq $0, %r14
+	addq %r8, %rcx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r8
+	addq %r12, %rdi
+	adcq $0, %r8
+	addq %r14, %rdi
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r14
+	addq %r12, %rbp
+	adcq $0, %r14
+	addq %r8, %rbp
+	adcq $0, %r14
+	movq 608(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r8
+	addq %r12, %r11
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
+	addq %r13, %rbx
+	adcq $0, %r12
+	addq %r8, %rbx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r8
+	addq %r13, %rsi
+	adcq $0, %r8
+	addq %r12, %rsi
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
+	addq %r13, %rcx
+	adcq $0, %r12
+	addq %r8, %rcx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r8
+	addq %r13, %rdi
+	adcq $0, %r8
+	addq %r12, %rdi
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	addq %r8, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r8
+	addq %r13, %r14
+	adcq $0, %r8
+	addq %r12, %r14
+	adcq $0, %r8
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
+	addq %r13, %rbx
+	adcq $0, %r12
+	movq %r11, 608(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	addq %r13, %rsi
+	adcq $0, %r11
+	addq %r12, %rsi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	addq %r13, %rcx
+	adcq $0, %r12
+	addq %r11, %rcx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	addq %r13, %rdi
+	adcq $0, %r11
+	addq %r12, %rdi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
+	addq %r13, %rbp
+	adcq $0, %r12
+	addq %r11, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	addq %r12, %r14
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	addq %r13, %r8
+	adcq $0, %r12
+	addq %r11, %r8
+	adcq $0, %r12
+	movq %r15, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
+	addq %r13, %rsi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	addq %rax, %rcx
+	adcq $0, %r13
+	addq %r11, %rcx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
+	addq %rax, %rdi
+	adcq $0, %r11
+	addq %r13, %rdi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	addq %rax, %rbp
+	adcq $0, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
+	addq %rax, %r14
+	adcq $0, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
+	addq %rax, %r8
+	adcq $0, %r13
+	addq %r11, %r8
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
+	addq %rax, %r12
+	adcq $0, %r11
+	addq %r13, %r12
+	adcq $0, %r11
+	addq 512(%rsp), %r9
+	adcq 536(%rsp), %r10
+	movq 608(%rsp), %rax
+	adcq 544(%rsp), %rax
+	adcq 680(%rsp), %rbx
+	adcq 672(%rsp), %rsi
+	adcq 488(%rsp), %rcx
+	adcq 656(%rsp), %rdi
+	adcq 480(%rsp), %rbp
+	adcq 216(%rsp), %r14
+	adcq 352(%rsp), %r8
+	adcq 344(%rsp), %r12
+	adcq 464(%rsp), %r11
+	movq %r9, %r13
+	subq $-1, %r13
+	movq %r10, %r15
+	sbbq $-1, %r15
+	movq %rbx, 464(%rsp)
+	movq %rax, %rbx
+	sbbq $-1, %rbx
+	movq %r12, 344(%rsp)
+	movq 464(%rsp), %r12
+	sbbq $-1, %r12
+	movq %r8, 352(%rsp)
+	movq %rsi, %r8
+	sbbq $-1, %r8
+	movq %rax, 216(%rsp)
+	movq %rcx, %rax
+	sbbq FG_P751_MONT_P+40(%rip), %rax
+	movq %r14, 480(%rsp)
+	movq %rdi, %r14
+	sbbq FG_P751_MONT_P+48(%rip), %r14
+	movq %rbp, 656(%rsp)
+	movq 656(%rsp), %rbp
+	sbbq FG_P751_MONT_P+56(%rip), %rbp
+	movq %rdi, 488(%rsp)
+	movq 480(%rsp), %rdi
+	sbbq FG_P751_MONT_P+64(%rip), %rdi
+	movq %rcx, 672(%rsp)
+	movq 352(%rsp), %rcx
+	sbbq FG_P751_MONT_P+72(%rip), %rcx
+	movq %rsi, 680(%rsp)
+	movq 344(%rsp), %rsi
+	sbbq FG_P751_MONT_P+80(%rip), %rsi
+	movq %r10, 544(%rsp)
+	movq %r11, %r10
+	sbbq FG_P751_MONT_P+88(%rip), %r10
+	cmovc %r9, %r13
+	cmovc 544(%rsp), %r15
+	cmovc 216(%rsp), %rbx
+	cmovc 464(%rsp), %r12
+	cmovc 680(%rsp), %r8
+	cmovc 672(%rsp), %rax
+	cmovc 488(%rsp), %r14
+	cmovc 656(%rsp), %rbp
+	cmovc 480(%rsp), %rdi
+	cmovc 352(%rsp), %rcx
+	cmovc 344(%rsp), %rsi
+	cmovc %r11, %r10
+	movq 192(%rsp), %r9
+	movq %r13, 0(%r9)
+	movq %r15, 8(%r9)
+	movq %rbx, 16(%r9)
+	movq %r12, 24(%r9)
+	movq %r8, 32(%r9)
+	movq %rax, 40(%r9)
+	movq %r14, 48(%r9)
+	movq %rbp, 56(%r9)
+	movq %rdi, 64(%r9)
+	movq %rcx, 72(%r9)
+	movq %rsi, 80(%r9)
+	movq %r10, 88(%r9)
+	movq 0(%rsp), %r11
+	subq 48(%rsp), %r11
+	movq 8(%rsp), %r13
+	sbbq 56(%rsp), %r13
+	movq 16(%rsp), %r15
+	sbbq 64(%rsp), %r15
+	movq 24(%rsp), %rbx
+	sbbq 72(%rsp), %rbx
+	movq 32(%rsp), %r12
+	sbbq 80(%rsp), %r12
+	movq 40(%rsp), %r8
+	sbbq 88(%rsp), %r8
+	sbbq %rax, %rax
+	xorq %rax, %r11
+	xorq %rax, %r13
+	xorq %rax, %r15
+	xorq %rax, %rbx
+	xorq %rax, %r12
+	xorq %rax, %r8
+	subq %rax, %r11
+	sbbq %rax, %r13
+	sbbq %rax, %r15
+	sbbq %rax, %rbx
+	sbbq %rax, %r12
+	sbbq %rax, %r8
+	movq 144(%rsp), %r14
+	subq 96(%rsp), %r14
+	movq 152(%rsp), %rbp
+	sbbq 104(%rsp), %rbp
+	movq 160(%rsp), %rdi
+	sbbq 112(%rsp), %rdi
+	movq 168(%rsp), %rcx
+	sbbq 120(%rsp), %rcx
+	movq 176(%rsp), %rsi
+	sbbq 128(%rsp), %rsi
+	movq 184(%rsp), %r10
+	sbbq 136(%rsp), %r10
+	movq %r9, 192(%rsp)
+	sbbq %r9, %r9
+	xorq %r9, %r14
+	xorq %r9, %rbp
+	xorq %r9, %rdi
+	xorq %r9, %rcx
+	xorq %r9, %rsi
+	xorq %r9, %r10
+	subq %r9, %r14
+	sbbq %r9, %rbp
+	sbbq %r9, %rdi
+	sbbq %r9, %rcx
+	sbbq %r9, %rsi
+	sbbq %r9, %r10
+	xorq %r9, %rax
+	movq 0(%rsp), %rdx
+	movq %rax, 344(%rsp)
+	mulxq 96(%rsp), %r9, %rax
+	movq %r10, 352(%rsp)
+	movq %rsi, 480(%rsp)
+	mulxq 104(%rsp), %r10, %rsi
+	addq %rax, %r10
+	movq %rcx, 656(%rsp)
+	mulxq 112(%rsp), %rax, %rcx
+	adcq %rsi, %rax
+	movq %rdi, 488(%rsp)
+	mulxq 120(%rsp), %rsi, %rdi
+	adcq %rcx, %rsi
+	movq %rbp, 672(%rsp)
+	mulxq 128(%rsp), %rcx, %rbp
+	adcq %rdi, %rcx
+	movq %r14, 680(%rsp)
+	mulxq 136(%rsp), %rdi, %r14
+	adcq %rbp, %rdi
+	adcq $0, %r14
+	movq 8(%rsp), %rdx
+	movq %r9, 464(%rsp)
+	mulxq 104(%rsp), %rbp, %r9
+	addq %rbp, %rax
+	adcq %r9, %rsi
+	mulxq 120(%rsp), %rbp, %r9
+	adcq %rbp, %rcx
+	adcq %r9, %rdi
+	mulxq 136(%rsp), %rbp, %r9
+	adcq %rbp, %r14
+	adcq $0, %r9
+	movq %r8, 216(%rsp)
+	mulxq 96(%rsp), %rbp, %r8
+	addq %rbp, %r10
+	adcq %r8, %rax
+	mulxq 112(%rsp), %rbp, %r8
+	adcq %rbp, %rsi
+	adcq %r8, %rcx
+	mulxq 128(%rsp), %rbp, %r8
+	adcq %rbp, %rdi
+	adcq %r8, %r14
+	adcq $0, %r9
+	movq 16(%rsp), %rdx
+	mulxq 104(%rsp), %rbp, %r8
+	addq %rbp, %rsi
+	adcq %r8, %rcx
+	mulxq 120(%rsp), %rbp, %r8
+	adcq %rbp, %rdi
+	adcq %r8, %r14
+	mulxq 136(%rsp), %rbp, %r8
+	adcq %rbp, %r9
+	adcq $0, %r8
+	movq %r10, 544(%rsp)
+	mulxq 96(%rsp), %rbp, %r10
+	addq %rbp, %rax
+	adcq %r10, %rsi
+	mulxq 112(%rsp), %rbp, %r10
+	adcq %rbp, %rcx
+	adcq %r10, %rdi
+	mulxq 128(%rsp), %rbp, %r10
+	adcq %rbp, %r14
+	adcq %r10, %r9
+	adcq $0, %r8
+	movq 24(%rsp), %rdx
+	mulxq 104(%rsp), %rbp, %r10
+	addq %rbp, %rcx
+	adcq %r10, %rdi
+	mulxq 120(%rsp), %rbp, %r10
+	adcq %rbp, %r14
+	adcq %r10, %r9
+	mulxq 136(%rsp), %rbp, %r10
+	adcq %rbp, %r8
+	adcq $0, %r10
+	movq %rax, 536(%rsp)
+	mulxq 96(%rsp), %rbp, %rax
+	addq %rbp, %rsi
+	adcq %rax, %rcx
+	mulxq 112(%rsp), %rbp, %rax
+	adcq %rbp, %rdi
+	adcq %rax, %r14
+	mulxq 128(%rsp), %rbp, %rax
+	adcq %rbp, %r9
+	adcq %rax, %r8
+	adcq $0, %r10
+	movq 32(%rsp), %rdx
+	mulxq 104(%rsp), %rbp, %rax
+	addq %rbp, %rdi
+	adcq %rax, %r14
+	mulxq 120(%rsp), %rbp, %rax
+	adcq %rbp, %r9
+	adcq %rax, %r8
+	mulxq 136(%rsp), %rbp, %rax
+	adcq %rbp, %r10
+	adcq $0, %rax
+	movq %rsi, 512(%rsp)
+	mulxq 96(%rsp), %rbp, %rsi
+	addq %rbp, %rcx
+	adcq %rsi, %rdi
+	mulxq 112(%rsp), %rbp, %rsi
+	adcq %rbp, %r14
+	adcq %rsi, %r9
+	mulxq 128(%rsp), %rbp, %rsi
+	adcq %rbp, %r8
+	adcq %rsi, %r10
+	adcq $0, %rax
+	movq 40(%rsp), %rdx
+	mulxq 104(%rsp), %rbp, %rsi
+	addq %rbp, %r14
+	adcq %rsi, %r9
+	mulxq 120(%rsp), %rbp, %rsi
+	adcq %rbp, %r8
+	adcq %rsi, %r10
+	mulxq 136(%rsp), %rbp, %rsi
+	adcq %rbp, %rax
+	adcq $0, %rsi
+	movq %rcx, 608(%rsp)
+	mulxq 96(%rsp), %rbp, %rcx
+	addq %rbp, %rdi
+	adcq %rcx, %r14
+	mulxq 112(%rsp), %rbp, %rcx
+	adcq %rbp, %r9
+	adcq %rcx, %r8
+	mulxq 128(%rsp), %rbp, %rcx
+	adcq %rbp, %r10
+	adcq %rcx, %rax
+	adcq $0, %rsi
+	movq 48(%rsp), %rdx
+	mulxq 144(%rsp), %rbp, %rcx
+	movq %rax, 616(%rsp)
+	movq %r10, 624(%rsp)
+	mulxq 152(%rsp), %rax, %r10
+	addq %rcx, %rax
+	movq %r8, 632(%rsp)
+	mulxq 160(%rsp), %rcx, %r8
+	adcq %r10, %rcx
+	movq %r9, 664(%rsp)
+	mulxq 168(%rsp), %r10, %r9
+	adcq %r8, %r10
+	movq %r14, 640(%rsp)
+	mulxq 176(%rsp), %r8, %r14
+	adcq %r9, %r8
+	movq %rdi, 688(%rsp)
+	mulxq 184(%rsp), %r9, %rdi
+	adcq %r14, %r9
+	adcq $0, %rdi
+	movq 56(%rsp), %rdx
+	movq %rbp, 696(%rsp)
+	mulxq 152(%rsp), %r14, %rbp
+	addq %r14, %rcx
+	adcq %rbp, %r10
+	mulxq 168(%rsp), %r14, %rbp
+	adcq %r14, %r8
+	adcq %rbp, %r9
+	mulxq 184(%rsp), %r14, %rbp
+	adcq %r14, %rdi
+	adcq $0, %rbp
+	movq %rsi, 648(%rsp)
+	mulxq 144(%rsp), %r14, %rsi
+	addq %r14, %rax
+	adcq %rsi, %rcx
+	mulxq 160(%rsp), %r14, %rsi
+	adcq %r14, %r10
+	adcq %rsi, %r8
+	mulxq 176(%rsp), %r14, %rsi
+	adcq %r14, %r9
+	adcq %rsi, %rdi
+	adcq $0, %rbp
+	movq 64(%rsp), %rdx
+	mulxq 152(%rsp), %r14, %rsi
+	addq %r14, %r10
+	adcq %rsi, %r8
+	mulxq 168(%rsp), %r14, %rsi
+	adcq %r14, %r9
+	adcq %rsi, %rdi
+	mulxq 184(%rsp), %r14, %rsi
+	adcq %r14, %rbp
+	adcq $0, %rsi
+	movq %rax, 600(%rsp)
+	mulxq 144(%rsp), %r14, %rax
+	addq %r14, %rcx
+	adcq %rax, %r10
+	mulxq 160(%rsp), %r14, %rax
+	adcq %r14, %r8
+	adcq %rax, %r9
+	mulxq 176(%rsp), %r14, %rax
+	adcq %r14, %rdi
+	adcq %rax, %rbp
+	adcq $0, %rsi
+	movq 72(%rsp), %rdx
+	mulxq 152(%rsp), %r14, %rax
+	addq %r14, %r8
+	adcq %rax, %r9
+	mulxq 168(%rsp), %r14, %rax
+	adcq %r14, %rdi
+	adcq %rax, %rbp
+	mulxq 184(%rsp), %r14, %rax
+	adcq %r14, %rsi
+	adcq $0, %rax
+	movq %rcx, 528(%rsp)
+	mulxq 144(%rsp), %r14, %rcx
+	addq %r14, %r10
+	adcq %rcx, %r8
+	mulxq 160(%rsp), %r14, %rcx
+	adcq %r14, %r9
+	adcq %rcx, %rdi
+	mulxq 176(%rsp), %r14, %rcx
+	adcq %r14, %rbp
+	adcq %rcx, %rsi
+	adcq $0, %rax
+	movq 80(%rsp), %rdx
+	mulxq 152(%rsp), %r14, %rcx
+	addq %r14, %r9
+	adcq %rcx, %rdi
+	mulxq 168(%rsp), %r14, %rcx
+	adcq %r14, %rbp
+	adcq %rcx, %rsi
+	mulxq 184(%rsp), %r14, %rcx
+	adcq %r14, %rax
+	adcq $0, %rcx
+	movq %r10, 520(%rsp)
+	mulxq 144(%rsp), %r14, %r10
+	addq %r14, %r8
+	adcq %r10, %r9
+	mulxq 160(%rsp), %r14, %r10
+	adcq %r14, %rdi
+	adcq %r10, %rbp
+	mulxq 176(%rsp), %r14, %r10
+	adcq %r14, %rsi
+	adcq %r10, %rax
+	adcq $0, %rcx
+	movq 88(%rsp), %rdx
+	mulxq 152(%rsp), %r14, %r10
+	addq %r14, %rdi
+	adcq %r10, %rbp
+	mulxq 168(%rsp), %r14, %r10
+	adcq %r14, %rsi
+	adcq %r10, %rax
+	mulxq 184(%rsp), %r14, %r10
+	adcq %r14, %rcx
+	adcq $0, %r10
+	movq %r8, 592(%rsp)
+	mulxq 144(%rsp), %r14, %r8
+	addq %r14, %r9
+	adcq %r8, %rdi
+	mulxq 160(%rsp), %r14, %r8
+	adcq %r14, %rbp
+	adcq %r8, %rsi
+	mulxq 176(%rsp), %r14, %r8
+	adcq %r14, %rax
+	adcq %r8, %rcx
+	adcq $0, %r10
+	movq %r11, %rdx
+	mulxq 680(%rsp), %r14, %r8
+	movq %rcx, 584(%rsp)
+	movq %rax, 576(%rsp)
+	mulxq 672(%rsp), %rcx, %rax
+	addq %r8, %rcx
+	movq %rsi, 560(%rsp)
+	mulxq 488(%rsp), %r8, %rsi
+	adcq %rax, %r8
+	movq %rbp, 568(%rsp)
+	mulxq 656(%rsp), %rax, %rbp
+	adcq %rsi, %rax
+	movq %rdi, 552(%rsp)
+	mulxq 480(%rsp), %rsi, %rdi
+	adcq %rbp, %rsi
+	movq %r9, 280(%rsp)
+	mulxq 352(%rsp), %rbp, %r9
+	adcq %rdi, %rbp
+	adcq $0, %r9
+	movq %r13, %rdx
+	movq %r14, 264(%rsp)
+	mulxq 672(%rsp), %rdi, %r14
+	addq %rdi, %r8
+	adcq %r14, %rax
+	mulxq 656(%rsp), %rdi, %r14
+	adcq %rdi, %rsi
+	adcq %r14, %rbp
+	mulxq 352(%rsp), %rdi, %r14
+	adcq %rdi, %r9
+	adcq $0, %r14
+	movq %r10, 256(%rsp)
+	mulxq 680(%rsp), %rdi, %r10
+	addq %rdi, %rcx
+	adcq %r10, %r8
+	mulxq 488(%rsp), %rdi, %r10
+	adcq %rdi, %rax
+	adcq %r10, %rsi
+	mulxq 480(%rsp), %rdi, %r10
+	adcq %rdi, %rbp
+	adcq %r10, %r9
+	adcq $0, %r14
+	movq %r15, %rdx
+	mulxq 672(%rsp), %rdi, %r10
+	addq %rdi, %rax
+	adcq %r10, %rsi
+	mulxq 656(%rsp), %rdi, %r10
+	adcq %rdi, %rbp
+	adcq %r10, %r9
+	mulxq 352(%rsp), %rdi, %r10
+	adcq %rdi, %r14
+	adcq $0, %r10
+	movq %rcx, 248(%rsp)
+	mulxq 680(%rsp), %rdi, %rcx
+	addq %rdi, %r8
+	adcq %rcx, %rax
+	mulxq 488(%rsp), %rdi, %rcx
+	adcq %rdi, %rsi
+	adcq %rcx, %rbp
+	mulxq 480(%rsp), %rdi, %rcx
+	adcq %rdi, %r9
+	adcq %rcx, %r14
+	adcq $0, %r10
+	movq %rbx, %rdx
+	mulxq 672(%rsp), %rdi, %rcx
+	addq %rdi, %rsi
+	adcq %rcx, %rbp
+	mulxq 656(%rsp), %rdi, %rcx
+	adcq %rdi, %r9
+	adcq %rcx, %r14
+	mulxq 352(%rsp), %rdi, %rcx
+	adcq %rdi, %r10
+	adcq $0, %rcx
+	movq %r8, 200(%rsp)
+	mulxq 680(%rsp), %rdi, %r8
+	addq %rdi, %rax
+	adcq %r8, %rsi
+	mulxq 488(%rsp), %rdi, %r8
+	adcq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq 480(%rsp), %rdi, %r8
+	adcq %rdi, %r14
+	adcq %r8, %r10
+	adcq $0, %rcx
+	movq %r12, %rdx
+	mulxq 672(%rsp), %rdi, %r8
+	addq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq 656(%rsp), %rdi, %r8
+	adcq %rdi, %r14
+	adcq %r8, %r10
+	mulxq 352(%rsp), %rdi, %r8
+	adcq %rdi, %rcx
+	adcq $0, %r8
+	movq %rax, 224(%rsp)
+	mulxq 680(%rsp), %rdi, %rax
+	addq %rdi, %rsi
+	adcq %rax, %rbp
+	mulxq 488(%rsp), %rdi, %rax
+	adcq %rdi, %r9
+	adcq %rax, %r14
+	mulxq 480(%rsp), %rdi, %rax
+	adcq %rdi, %r10
+	adcq %rax, %rcx
+	adcq $0, %r8
+	movq 216(%rsp), %rdx
+	mulxq 672(%rsp), %rdi, %rax
+	addq %rdi, %r9
+	adcq %rax, %r14
+	mulxq 656(%rsp), %rdi, %rax
+	adcq %rdi, %r10
+	adcq %rax, %rcx
+	mulxq 352(%rsp), %rdi, %rax
+	adcq %rdi, %r8
+	adcq $0, %rax
+	movq %rsi, 232(%rsp)
+	mulxq 680(%rsp), %rdi, %rsi
+	addq %rdi, %rbp
+	adcq %rsi, %r9
+	mulxq 488(%rsp), %rdi, %rsi
+	adcq %rdi, %r14
+	adcq %rsi, %r10
+	mulxq 480(%rsp), %rdi, %rsi
+	adcq %rdi, %rcx
+	adcq %rsi, %r8
+	adcq $0, %rax
+	movq 264(%rsp), %rdi
+	movq 344(%rsp), %rsi
+	xorq %rsi, %rdi
+	movq 248(%rsp), %r11
+	xorq %rsi, %r11
+	movq 200(%rsp), %r13
+	xorq %rsi, %r13
+	movq 224(%rsp), %r15
+	xorq %rsi, %r15
+	movq 232(%rsp), %rbx
+	xorq %rsi, %rbx
+	xorq %rsi, %rbp
+	xorq %rsi, %r9
+	xorq %rsi, %r14
+	xorq %rsi, %r10
+	xorq %rsi, %rcx
+	xorq %rsi, %r8
+	xorq %rsi, %rax
+	movq %rsi, %r12
+	addq %r12, %r12
+	adcq 464(%rsp), %rdi
+	adcq 544(%rsp), %r11
+	adcq 536(%rsp), %r13
+	adcq 512(%rsp), %r15
+	adcq 608(%rsp), %rbx
+	adcq 688(%rsp), %rbp
+	adcq 640(%rsp), %r9
+	adcq 664(%rsp), %r14
+	adcq 632(%rsp), %r10
+	adcq 624(%rsp), %rcx
+	adcq 616(%rsp), %r8
+	adcq 648(%rsp), %rax
+	adcq $0, %rsi
+	addq 696(%rsp), %rdi
+	adcq 600(%rsp), %r11
+	adcq 528(%rsp), %r13
+	adcq 520(%rsp), %r15
+	adcq 592(%rsp), %rbx
+	adcq 280(%rsp), %rbp
+	adcq 552(%rsp), %r9
+	adcq 568(%rsp), %r14
+	adcq 560(%rsp), %r10
+	adcq 576(%rsp), %rcx
+	adcq 584(%rsp), %r8
+	adcq 256(%rsp), %rax
+	adcq $0, %rsi
+	movq 640(%rsp), %r12
+	addq %rdi, %r12
+	movq 664(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 632(%rsp), %r11
+	adcq %r13, %r11
+	movq 624(%rsp), %r13
+	adcq %r15, %r13
+	movq 616(%rsp), %r15
+	adcq %rbx, %r15
+	movq 648(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq 696(%rsp), %rbp
+	adcq %r9, %rbp
+	movq 600(%rsp), %r9
+	adcq %r14, %r9
+	movq 528(%rsp), %r14
+	adcq %r10, %r14
+	movq 520(%rsp), %r10
+	adcq %rcx, %r10
+	movq 592(%rsp), %rcx
+	adcq %r8, %rcx
+	movq 280(%rsp), %r8
+	adcq %rax, %r8
+	movq 552(%rsp), %rax
+	adcq %rsi, %rax
+	movq 568(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 568(%rsp)
+	movq 560(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 560(%rsp)
+	movq 576(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 576(%rsp)
+	movq 584(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 584(%rsp)
+	movq 256(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rax, 256(%rsp)
+	movq 464(%rsp), %rax
+	subq 272(%rsp), %rax
+	movq %r8, 464(%rsp)
+	movq 544(%rsp), %r8
+	sbbq 288(%rsp), %r8
+	movq %rcx, 544(%rsp)
+	movq 536(%rsp), %rcx
+	sbbq 296(%rsp), %rcx
+	movq %r10, 536(%rsp)
+	movq 512(%rsp), %r10
+	sbbq 304(%rsp), %r10
+	movq %r14, 512(%rsp)
+	movq 608(%rsp), %r14
+	sbbq 312(%rsp), %r14
+	movq %r9, 608(%rsp)
+	movq 688(%rsp), %r9
+	sbbq 360(%rsp), %r9
+	sbbq 472(%rsp), %r12
+	sbbq 448(%rsp), %rdi
+	sbbq 456(%rsp), %r11
+	sbbq 408(%rsp), %r13
+	sbbq 400(%rsp), %r15
+	sbbq 392(%rsp), %rbx
+	sbbq 384(%rsp), %rbp
+	movq %r15, 688(%rsp)
+	movq 608(%rsp), %r15
+	sbbq 368(%rsp), %r15
+	movq %r15, 608(%rsp)
+	movq 512(%rsp), %r15
+	sbbq 376(%rsp), %r15
+	movq %r15, 512(%rsp)
+	movq 536(%rsp), %r15
+	sbbq 504(%rsp), %r15
+	movq %r15, 536(%rsp)
+	movq 544(%rsp), %r15
+	sbbq 496(%rsp), %r15
+	movq %r15, 544(%rsp)
+	movq 464(%rsp), %r15
+	sbbq 320(%rsp), %r15
+	movq %r15, 464(%rsp)
+	movq 256(%rsp), %r15
+	sbbq 328(%rsp), %r15
+	movq %r15, 256(%rsp)
+	movq 568(%rsp), %r15
+	sbbq 440(%rsp), %r15
+	movq %r15, 568(%rsp)
+	movq 560(%rsp), %r15
+	sbbq 432(%rsp), %r15
+	movq %r15, 560(%rsp)
+	movq 576(%rsp), %r15
+	sbbq 424(%rsp), %r15
+	movq %r15, 576(%rsp)
+	movq 584(%rsp), %r15
+	sbbq 416(%rsp), %r15
+	sbbq 336(%rsp), %rsi
+	movq %r15, 584(%rsp)
+	movq %r13, 552(%rsp)
+	movq 192(%rsp), %r13
+	leaq 96(%r13), %r15
+	movq %rax, %rdx
+	movq %r13, 192(%rsp)
+	movq %r15, 280(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
+	addq %r13, %r9
+	adcq $0, %r15
+	movq %rsi, 592(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rsi
+	addq %r13, %r12
+	adcq $0, %rsi
+	addq %r15, %r12
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r15
+	addq %r13, %rdi
+	adcq $0, %r15
+	addq %rsi, %rdi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rsi
+	addq %r13, %r11
+	adcq $0, %rsi
+	addq %r15, %r11
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r15
+	movq %rbp, 520(%rsp)
+	movq 552(%rsp), %rbp
+	addq %r13, %rbp
+	adcq $0, %r15
+	addq %rsi, %rbp
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rsi
+	movq %r14, 552(%rsp)
+	movq 688(%rsp), %r14
+	addq %r13, %r14
+	adcq $0, %rsi
+	addq %r15, %r14
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r15
+	addq %r13, %rbx
+	adcq $0, %r15
+	addq %rsi, %rbx
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rsi
+	addq %r13, %r12
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	addq %rax, %rdi
+	adcq $0, %r13
+	addq %rsi, %rdi
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rsi
+	addq %rax, %r11
+	adcq $0, %rsi
+	addq %r13, %r11
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	addq %rax, %rbp
+	adcq $0, %r13
+	addq %rsi, %rbp
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
+	addq %rax, %r14
+	adcq $0, %rsi
+	addq %r13, %r14
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
+	addq %rsi, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rsi
+	addq %rax, %r15
+	adcq $0, %rsi
+	addq %r13, %r15
 	adcq $0, %rsi
 	movq %rcx, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbx
-	addq %r9, %r8
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
-	addq %rax, %r15
-	adcq $0, %r9
-	addq %rbx, %r15
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbx
-	addq %rax, %r11
-	adcq $0, %rbx
-	addq %r9, %r11
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbx
-	addq %rax, %r12
-	adcq $0, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
+	addq %rax, %rdi
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rax
+	addq %r8, %r11
+	adcq $0, %rax
+	addq %r13, %r11
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r13
+	addq %r8, %rbp
+	adcq $0, %r13
+	addq %rax, %rbp
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rax
+	addq %r8, %r14
+	adcq $0, %rax
+	addq %r13, %r14
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r13
+	addq %r8, %rbx
+	adcq $0, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rax
+	addq %r8, %r15
+	adcq $0, %rax
+	addq %r13, %r15
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r13
+	addq %r8, %rsi
+	adcq $0, %r13
 	addq %rax, %rsi
-	adcq $0, %rbx
-	addq %r9, %rsi
-	adcq $0, %rbx
-	movq %r13, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
-	addq %rax, %r15
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rax
-	addq %rcx, %r11
+	adcq $0, %r13
+	movq %r10, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rax
+	addq %r8, %r11
 	adcq $0, %rax
-	addq %r9, %r11
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %r8
+	addq %rcx, %rbp
+	adcq $0, %r8
+	addq %rax, %rbp
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %rax
 	addq %rcx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rax
-	addq %rcx, %r12
 	adcq $0, %rax
-	addq %r9, %r12
+	addq %r8, %r14
 	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r9
-	addq %rcx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rax
-	addq %rcx, %rsi
-	adcq $0, %rax
-	addq %r9, %rsi
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %r8
 	addq %rcx, %rbx
-	adcq $0, %r9
+	adcq $0, %r8
 	addq %rax, %rbx
-	adcq $0, %r9
-	movq 568(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rax
-	addq %rcx, %r11
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rax
+	addq %rcx, %r15
 	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rcx
-	addq %r13, %r14
-	adcq $0, %rcx
-	addq %rax, %r14
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
-	addq %r13, %r12
+	addq %r8, %r15
 	adcq $0, %rax
-	addq %rcx, %r12
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rcx
-	addq %r13, %r10
-	adcq $0, %rcx
-	addq %rax, %r10
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
-	addq %r13, %rsi
-	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %r8
 	addq %rcx, %rsi
+	adcq $0, %r8
+	addq %rax, %rsi
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %rax
+	addq %rcx, %r13
 	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rcx
-	addq %r13, %rbx
-	adcq $0, %rcx
-	addq %rax, %rbx
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
-	addq %r13, %r9
-	adcq $0, %rax
-	addq %rcx, %r9
-	adcq $0, %rax
-	movq %rbp, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
-	addq %r13, %r14
-	adcq $0, %rcx
-	movq %r11, 568(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
-	addq %r13, %r12
-	adcq $0, %r11
-	addq %rcx, %r12
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rcx
-	addq %r13, %r10
-	adcq $0, %rcx
-	addq %r11, %r10
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
-	addq %r13, %rsi
-	adcq $0, %r11
-	addq %rcx, %rsi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rcx
-	addq %r13, %rbx
-	adcq $0, %rcx
-	addq %r11, %rbx
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
-	addq %r13, %r9
-	adcq $0, %r11
-	addq %rcx, %r9
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
-	addq %r13, %rax
-	adcq $0, %rcx
-	addq %r11, %rax
-	adcq $0, %rcx
-	movq %rdi, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
-	addq %r13, %r12
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r13
-	addq %rbp, %r10
-	adcq $0, %r13
-	addq %r11, %r10
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r11
-	addq %rbp, %rsi
-	adcq $0, %r11
-	addq %r13, %rsi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r11
-	addq %rbp, %r9
-	adcq $0, %r11
-	addq %r13, %r9
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	addq %r11, %rax
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r11
-	addq %rbp, %rcx
-	adcq $0, %r11
-	addq %r13, %rcx
-	adcq $0, %r11
-	movq %r8, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r13
-	addq %rbp, %r10
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rbp
-	addq %rdi, %rsi
-	adcq $0, %rbp
-	addq %r13, %rsi
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r13
-	addq %rdi, %rbx
-	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rbp
-	addq %rdi, %r9
-	adcq $0, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	addq %rbp, %rax
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %rbp
-	addq %rdi, %rcx
-	adcq $0, %rbp
-	addq %r13, %rcx
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r13
-	addq %rdi, %r11
-	adcq $0, %r13
-	addq %rbp, %r11
-	adcq $0, %r13
-	movq %r15, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rbp
-	addq %rdi, %rsi
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rdi
-	addq %r8, %rbx
-	adcq $0, %rdi
-	addq %rbp, %rbx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rbp
-	addq %r8, %r9
-	adcq $0, %rbp
-	addq %rdi, %r9
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rdi
-	addq %r8, %rax
-	adcq $0, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rbp
-	addq %r8, %rcx
-	adcq $0, %rbp
-	addq %rdi, %rcx
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rdi
-	addq %r8, %r11
-	adcq $0, %rdi
-	addq %rbp, %r11
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rbp
 	addq %r8, %r13
+	adcq $0, %rax
+	movq 552(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %r8
+	addq %rcx, %rbp
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rcx
+	addq %r10, %r14
+	adcq $0, %rcx
+	addq %r8, %r14
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r8
+	addq %r10, %rbx
+	adcq $0, %r8
+	addq %rcx, %rbx
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rcx
+	addq %r10, %r15
+	adcq $0, %rcx
+	addq %r8, %r15
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r8
+	addq %r10, %rsi
+	adcq $0, %r8
+	addq %rcx, %rsi
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rcx
+	addq %r10, %r13
+	adcq $0, %rcx
+	addq %r8, %r13
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r8
+	addq %r10, %rax
+	adcq $0, %r8
+	addq %rcx, %rax
+	adcq $0, %r8
+	movq %r9, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rcx
+	addq %r10, %r14
+	adcq $0, %rcx
+	movq %rbp, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
+	addq %r10, %rbx
 	adcq $0, %rbp
-	addq %rdi, %r13
+	addq %rcx, %rbx
 	adcq $0, %rbp
-	movq 568(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rdi
-	addq %r8, %rbx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r8
-	addq %r15, %r9
-	adcq $0, %r8
-	addq %rdi, %r9
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %r8, %rax
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r8
-	addq %r15, %rcx
-	adcq $0, %r8
-	addq %rdi, %rcx
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rdi
-	addq %r15, %r11
-	adcq $0, %rdi
-	addq %r8, %r11
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r8
-	addq %r15, %r13
-	adcq $0, %r8
-	addq %rdi, %r13
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rdi
-	addq %r15, %rbp
-	adcq $0, %rdi
-	addq %r8, %rbp
-	adcq $0, %rdi
-	movq %r14, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r8
-	addq %r15, %r9
-	adcq $0, %r8
-	movq %rbx, 568(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbx
-	addq %r15, %rax
-	adcq $0, %rbx
-	addq %r8, %rax
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r8
-	addq %r15, %rcx
-	adcq $0, %r8
-	addq %rbx, %rcx
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbx
-	addq %r15, %r11
-	adcq $0, %rbx
-	addq %r8, %r11
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r8
-	addq %r15, %r13
-	adcq $0, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rbx
-	addq %r15, %rbp
-	adcq $0, %rbx
-	addq %r8, %rbp
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r8
-	addq %r15, %rdi
-	adcq $0, %r8
-	addq %rbx, %rdi
-	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rcx
+	addq %r10, %r15
+	adcq $0, %rcx
+	addq %rbp, %r15
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbp
+	addq %r10, %rsi
+	adcq $0, %rbp
+	addq %rcx, %rsi
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rcx
+	addq %r10, %r13
+	adcq $0, %rcx
+	addq %rbp, %r13
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbp
+	addq %r10, %rax
+	adcq $0, %rbp
+	addq %rcx, %rax
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rcx
+	addq %r10, %r8
+	adcq $0, %rcx
+	addq %rbp, %r8
+	adcq $0, %rcx
 	movq %r12, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbx
-	addq %r15, %rax
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
+	addq %r10, %rbx
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
+	addq %r9, %r15
+	adcq $0, %r10
+	addq %rbp, %r15
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbp
+	addq %r9, %rsi
+	adcq $0, %rbp
+	addq %r10, %rsi
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r10
+	addq %r9, %r13
+	adcq $0, %r10
+	addq %rbp, %r13
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbp
+	addq %r9, %rax
+	adcq $0, %rbp
+	addq %r10, %rax
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
+	addq %r9, %r8
+	adcq $0, %r10
+	addq %rbp, %r8
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rbp
+	addq %r9, %rcx
+	adcq $0, %rbp
+	addq %r10, %rcx
+	adcq $0, %rbp
+	movq %rdi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
+	addq %r9, %r15
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r9
+	addq %r12, %rsi
+	adcq $0, %r9
+	addq %r10, %rsi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
+	addq %r12, %r13
+	adcq $0, %r10
+	addq %r9, %r13
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r9
+	addq %r12, %rax
+	adcq $0, %r9
+	addq %r10, %rax
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
+	addq %r12, %r8
+	adcq $0, %r10
+	addq %r9, %r8
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r9
+	addq %r12, %rcx
+	adcq $0, %r9
+	addq %r10, %rcx
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
+	addq %r12, %rbp
+	adcq $0, %r10
+	addq %r9, %rbp
+	adcq $0, %r10
+	movq %r11, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r9
+	addq %r12, %rsi
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r12
+	addq %rdi, %r13
+	adcq $0, %r12
+	addq %r9, %r13
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r9
+	addq %rdi, %rax
+	adcq $0, %r9
+	addq %r12, %rax
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r12
+	addq %rdi, %r8
+	adcq $0, %r12
+	addq %r9, %r8
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r9
+	addq %rdi, %rcx
+	adcq $0, %r9
+	addq %r12, %rcx
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r12
+	addq %rdi, %rbp
+	adcq $0, %r12
+	addq %r9, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r9
+	addq %rdi, %r10
+	adcq $0, %r9
+	addq %r12, %r10
+	adcq $0, %r9
+	movq 552(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r12
+	addq %rdi, %r13
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
+	addq %r11, %rax
+	adcq $0, %rdi
+	addq %r12, %rax
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
+	addq %r11, %r8
+	adcq $0, %r12
+	addq %rdi, %r8
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
+	addq %r11, %rcx
+	adcq $0, %rdi
+	addq %r12, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
+	addq %r11, %rbp
+	adcq $0, %r12
+	addq %rdi, %rbp
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
+	addq %r11, %r10
+	adcq $0, %rdi
+	addq %r12, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
+	addq %r11, %r9
+	adcq $0, %r12
+	addq %rdi, %r9
+	adcq $0, %r12
+	movq %r14, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
+	addq %r11, %rax
+	adcq $0, %rdi
+	movq %r13, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r13
+	addq %r11, %r8
+	adcq $0, %r13
+	addq %rdi, %r8
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
+	addq %r11, %rcx
+	adcq $0, %rdi
+	addq %r13, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	addq %rdi, %rbp
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
+	addq %r11, %r10
+	adcq $0, %rdi
+	addq %r13, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r13
+	addq %r11, %r9
+	adcq $0, %r13
+	addq %rdi, %r9
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
+	addq %r11, %r12
+	adcq $0, %rdi
+	addq %r13, %r12
+	adcq $0, %rdi
+	movq %rbx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r13
+	addq %r11, %r8
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r11
 	addq %r14, %rcx
-	adcq $0, %r15
-	addq %rbx, %rcx
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
-	addq %r14, %r11
-	adcq $0, %rbx
-	addq %r15, %r11
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r15
-	addq %r14, %r13
-	adcq $0, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbx
+	adcq $0, %r11
+	addq %r13, %rcx
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r13
 	addq %r14, %rbp
-	adcq $0, %rbx
-	addq %r15, %rbp
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r15
+	adcq $0, %r13
+	addq %r11, %rbp
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r11
+	addq %r14, %r10
+	adcq $0, %r11
+	addq %r13, %r10
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r13
+	addq %r14, %r9
+	adcq $0, %r13
+	addq %r11, %r9
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r11
+	addq %r14, %r12
+	adcq $0, %r11
+	addq %r13, %r12
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r13
 	addq %r14, %rdi
-	adcq $0, %r15
-	addq %rbx, %rdi
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbx
-	addq %r14, %r8
-	adcq $0, %rbx
-	addq %r15, %r8
-	adcq $0, %rbx
-	addq 592(%rsp), %r10
-	adcq 672(%rsp), %rsi
-	movq 568(%rsp), %r14
-	adcq 600(%rsp), %r14
-	adcq 576(%rsp), %r9
-	adcq 560(%rsp), %rax
-	adcq 688(%rsp), %rcx
-	adcq 464(%rsp), %r11
-	adcq 520(%rsp), %r13
-	adcq 512(%rsp), %rbp
-	adcq 528(%rsp), %rdi
-	adcq 536(%rsp), %r8
-	adcq 544(%rsp), %rbx
-	movq %r10, %r15
-	subq $-1, %r15
-	movq %rsi, %r12
-	sbbq $-1, %r12
-	movq %r9, 544(%rsp)
-	movq %r14, %r9
-	sbbq $-1, %r9
-	movq %r8, 536(%rsp)
-	movq 544(%rsp), %r8
-	sbbq $-1, %r8
-	movq %rdi, 528(%rsp)
-	movq %rax, %rdi
+	adcq $0, %r13
+	addq %r11, %rdi
+	adcq $0, %r13
+	addq 520(%rsp), %r15
+	adcq 608(%rsp), %rsi
+	movq 552(%rsp), %r14
+	adcq 512(%rsp), %r14
+	adcq 536(%rsp), %rax
+	adcq 544(%rsp), %r8
+	adcq 464(%rsp), %rcx
+	adcq 256(%rsp), %rbp
+	adcq 568(%rsp), %r10
+	adcq 560(%rsp), %r9
+	adcq 576(%rsp), %r12
+	adcq 584(%rsp), %rdi
+	adcq 592(%rsp), %r13
+	movq %r15, %r11
+	subq $-1, %r11
+	movq %rsi, %rbx
+	sbbq $-1, %rbx
+	movq %rax, 592(%rsp)
+	movq %r14, %rax
+	sbbq $-1, %rax
+	movq %rdi, 584(%rsp)
+	movq 592(%rsp), %rdi
 	sbbq $-1, %rdi
-	movq %r14, 512(%rsp)
+	movq %r12, 576(%rsp)
+	movq %r8, %r12
+	sbbq $-1, %r12
+	movq %r14, 560(%rsp)
 	movq %rcx, %r14
 	sbbq FG_P751_MONT_P+40(%rip), %r14
-	movq %rbp, 520(%rsp)
-	movq %r11, %rbp
-	sbbq FG_P751_MONT_P+48(%rip), %rbp
-	movq %r13, 464(%rsp)
-	movq 464(%rsp), %r13
-	sbbq FG_P751_MONT_P+56(%rip), %r13
-	movq %r11, 688(%rsp)
-	movq 520(%rsp), %r11
-	sbbq FG_P751_MONT_P+64(%rip), %r11
-	movq %rcx, 560(%rsp)
-	movq 528(%rsp), %rcx
+	movq %r9, 568(%rsp)
+	movq %rbp, %r9
+	sbbq FG_P751_MONT_P+48(%rip), %r9
+	movq %r10, 256(%rsp)
+	movq 256(%rsp), %r10
+	sbbq FG_P751_MONT_P+56(%rip), %r10
+	movq %rbp, 464(%rsp)
+	movq 568(%rsp), %rbp
+	sbbq FG_P751_MONT_P+64(%rip), %rbp
+	movq %rcx, 544(%rsp)
+	movq 576(%rsp), %rcx
 	sbbq FG_P751_MONT_P+72(%rip), %rcx
-	movq %rax, 576(%rsp)
-	movq 536(%rsp), %rax
-	sbbq FG_P751_MONT_P+80(%rip), %rax
-	movq %rsi, 600(%rsp)
-	movq %rbx, %rsi
+	movq %r8, 536(%rsp)
+	movq 584(%rsp), %r8
+	sbbq FG_P751_MONT_P+80(%rip), %r8
+	movq %rsi, 512(%rsp)
+	movq %r13, %rsi
 	sbbq FG_P751_MONT_P+88(%rip), %rsi
-	cmovc %r10, %r15
-	cmovc 600(%rsp), %r12
-	cmovc 512(%rsp), %r9
-	cmovc 544(%rsp), %r8
-	cmovc 576(%rsp), %rdi
-	cmovc 560(%rsp), %r14
-	cmovc 688(%rsp), %rbp
-	cmovc 464(%rsp), %r13
-	cmovc 520(%rsp), %r11
-	cmovc 528(%rsp), %rcx
-	cmovc 536(%rsp), %rax
-	cmovc %rbx, %rsi
-	movq 648(%rsp), %r10
-	movq %r15, 0(%r10)
-	movq %r12, 8(%r10)
-	movq %r9, 16(%r10)
-	movq %r8, 24(%r10)
-	movq %rdi, 32(%r10)
-	movq %r14, 40(%r10)
-	movq %rbp, 48(%r10)
-	movq %r13, 56(%r10)
-	movq %r11, 64(%r10)
-	movq %rcx, 72(%r10)
-	movq %rax, 80(%r10)
-	movq %rsi, 88(%r10)
+	cmovc %r15, %r11
+	cmovc 512(%rsp), %rbx
+	cmovc 560(%rsp), %rax
+	cmovc 592(%rsp), %rdi
+	cmovc 536(%rsp), %r12
+	cmovc 544(%rsp), %r14
+	cmovc 464(%rsp), %r9
+	cmovc 256(%rsp), %r10
+	cmovc 568(%rsp), %rbp
+	cmovc 576(%rsp), %rcx
+	cmovc 584(%rsp), %r8
+	cmovc %r13, %rsi
+	movq 280(%rsp), %r15
+	movq %r11, 0(%r15)
+	movq %rbx, 8(%r15)
+	movq %rax, 16(%r15)
+	movq %rdi, 24(%r15)
+	movq %r12, 32(%r15)
+	movq %r14, 40(%r15)
+	movq %r9, 48(%r15)
+	movq %r10, 56(%r15)
+	movq %rbp, 64(%r15)
+	movq %rcx, 72(%r15)
+	movq %r8, 80(%r15)
+	movq %rsi, 88(%r15)
 	addq $704, %rsp
 popq %rbx
 popq %rbp
@@ -19828,21 +19802,21 @@ pushq %rbx
 	adcxq %r12, %rbx
 	mulxq 56(%r8), %r11, %r12
 	adcxq %r11, %r14
-	movq %rdi, 384(%rsp)
+	movq %rdi, 192(%rsp)
 	mulxq 64(%r8), %r11, %rdi
 	adcxq %r11, %r12
-	movq %r12, 392(%rsp)
+	movq %r12, 200(%rsp)
 	mulxq 72(%r8), %r11, %r12
 	adcxq %r11, %rdi
-	movq %rdi, 400(%rsp)
+	movq %rdi, 208(%rsp)
 	mulxq 80(%r8), %r11, %rdi
 	adcxq %r11, %r12
-	movq %r12, 408(%rsp)
+	movq %r12, 216(%rsp)
 	mulxq 88(%r8), %r11, %r12
 	adcxq %r11, %rdi
 	adcxq %rcx, %r12
 	movq 8(%rsi), %rdx
-	movq %r9, 416(%rsp)
+	movq %r9, 224(%rsp)
 	mulxq 8(%r8), %r11, %r9
 	addq %r11, %rax
 	adcq %r9, %rbp
@@ -19853,21 +19827,21 @@ pushq %rbx
 	adcq %r11, %rbx
 	adcq %r9, %r14
 	mulxq 56(%r8), %r11, %r9
-	movq %r14, 424(%rsp)
-	movq 392(%rsp), %r14
+	movq %r14, 232(%rsp)
+	movq 200(%rsp), %r14
 	adcq %r11, %r14
-	movq 400(%rsp), %r11
+	movq 208(%rsp), %r11
 	adcq %r9, %r11
-	movq %r11, 400(%rsp)
+	movq %r11, 208(%rsp)
 	mulxq 72(%r8), %r9, %r11
-	movq %r14, 392(%rsp)
-	movq 408(%rsp), %r14
+	movq %r14, 200(%rsp)
+	movq 216(%rsp), %r14
 	adcq %r9, %r14
 	adcq %r11, %rdi
 	mulxq 88(%r8), %r9, %r11
 	adcq %r9, %r12
 	adcq $0, %r11
-	movq %r12, 408(%rsp)
+	movq %r12, 216(%rsp)
 	mulxq 0(%r8), %r9, %r12
 	addq %r9, %r10
 	adcq %r12, %rax
@@ -19878,28 +19852,28 @@ pushq %rbx
 	adcq %r9, %r15
 	adcq %r12, %rbx
 	mulxq 48(%r8), %r9, %r12
-	movq %rdi, 432(%rsp)
-	movq 424(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 232(%rsp), %rdi
 	adcq %r9, %rdi
-	movq 392(%rsp), %r9
+	movq 200(%rsp), %r9
 	adcq %r12, %r9
-	movq %r14, 392(%rsp)
+	movq %r14, 200(%rsp)
 	mulxq 64(%r8), %r12, %r14
-	movq %r9, 424(%rsp)
-	movq 400(%rsp), %r9
+	movq %r9, 232(%rsp)
+	movq 208(%rsp), %r9
 	adcq %r12, %r9
-	movq 392(%rsp), %r12
+	movq 200(%rsp), %r12
 	adcq %r14, %r12
-	movq %r12, 392(%rsp)
+	movq %r12, 200(%rsp)
 	mulxq 80(%r8), %r14, %r12
-	movq %r9, 400(%rsp)
-	movq 432(%rsp), %r9
+	movq %r9, 208(%rsp)
+	movq 240(%rsp), %r9
 	adcq %r14, %r9
-	movq 408(%rsp), %r14
+	movq 216(%rsp), %r14
 	adcq %r12, %r14
 	adcq $0, %r11
 	movq 16(%rsi), %rdx
-	movq %r10, 408(%rsp)
+	movq %r10, 216(%rsp)
 	mulxq 8(%r8), %r12, %r10
 	addq %r12, %rbp
 	adcq %r10, %r13
@@ -19908,23 +19882,23 @@ pushq %rbx
 	adcq %r10, %rbx
 	mulxq 40(%r8), %r12, %r10
 	adcq %r12, %rdi
-	movq 424(%rsp), %r12
+	movq 232(%rsp), %r12
 	adcq %r10, %r12
-	movq %r12, 424(%rsp)
+	movq %r12, 232(%rsp)
 	mulxq 56(%r8), %r10, %r12
-	movq %rdi, 432(%rsp)
-	movq 400(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 208(%rsp), %rdi
 	adcq %r10, %rdi
-	movq 392(%rsp), %r10
+	movq 200(%rsp), %r10
 	adcq %r12, %r10
-	movq %r10, 392(%rsp)
+	movq %r10, 200(%rsp)
 	mulxq 72(%r8), %r12, %r10
 	adcq %r12, %r9
 	adcq %r10, %r14
 	mulxq 88(%r8), %r12, %r10
 	adcq %r12, %r11
 	adcq $0, %r10
-	movq %r11, 400(%rsp)
+	movq %r11, 208(%rsp)
 	mulxq 0(%r8), %r12, %r11
 	addq %r12, %rax
 	adcq %r11, %rbp
@@ -19933,30 +19907,30 @@ pushq %rbx
 	adcq %r11, %r15
 	mulxq 32(%r8), %r12, %r11
 	adcq %r12, %rbx
-	movq 432(%rsp), %r12
+	movq 240(%rsp), %r12
 	adcq %r11, %r12
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %r11, %r14
-	movq %r9, 440(%rsp)
-	movq 424(%rsp), %r9
+	movq %r9, 248(%rsp)
+	movq 232(%rsp), %r9
 	adcq %r11, %r9
 	adcq %r14, %rdi
 	mulxq 64(%r8), %r11, %r14
-	movq %rdi, 424(%rsp)
-	movq 392(%rsp), %rdi
+	movq %rdi, 232(%rsp)
+	movq 200(%rsp), %rdi
 	adcq %r11, %rdi
-	movq 440(%rsp), %r11
+	movq 248(%rsp), %r11
 	adcq %r14, %r11
-	movq %r11, 440(%rsp)
+	movq %r11, 248(%rsp)
 	mulxq 80(%r8), %r14, %r11
-	movq %rdi, 392(%rsp)
-	movq 432(%rsp), %rdi
+	movq %rdi, 200(%rsp)
+	movq 240(%rsp), %rdi
 	adcq %r14, %rdi
-	movq 400(%rsp), %r14
+	movq 208(%rsp), %r14
 	adcq %r11, %r14
 	adcq $0, %r10
 	movq 24(%rsi), %rdx
-	movq %rax, 400(%rsp)
+	movq %rax, 208(%rsp)
 	mulxq 8(%r8), %r11, %rax
 	addq %r11, %r13
 	adcq %rax, %r15
@@ -19965,23 +19939,23 @@ pushq %rbx
 	adcq %rax, %r12
 	mulxq 40(%r8), %r11, %rax
 	adcq %r11, %r9
-	movq 424(%rsp), %r11
+	movq 232(%rsp), %r11
 	adcq %rax, %r11
-	movq %r11, 424(%rsp)
+	movq %r11, 232(%rsp)
 	mulxq 56(%r8), %rax, %r11
-	movq %r9, 432(%rsp)
-	movq 392(%rsp), %r9
+	movq %r9, 240(%rsp)
+	movq 200(%rsp), %r9
 	adcq %rax, %r9
-	movq 440(%rsp), %rax
+	movq 248(%rsp), %rax
 	adcq %r11, %rax
-	movq %rax, 440(%rsp)
+	movq %rax, 248(%rsp)
 	mulxq 72(%r8), %r11, %rax
 	adcq %r11, %rdi
 	adcq %rax, %r14
 	mulxq 88(%r8), %r11, %rax
 	adcq %r11, %r10
 	adcq $0, %rax
-	movq %r10, 392(%rsp)
+	movq %r10, 200(%rsp)
 	mulxq 0(%r8), %r11, %r10
 	addq %r11, %rbp
 	adcq %r10, %r13
@@ -19990,30 +19964,30 @@ pushq %rbx
 	adcq %r10, %rbx
 	mulxq 32(%r8), %r11, %r10
 	adcq %r11, %r12
-	movq 432(%rsp), %r11
+	movq 240(%rsp), %r11
 	adcq %r10, %r11
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %r10, %r14
-	movq %rdi, 448(%rsp)
-	movq 424(%rsp), %rdi
+	movq %rdi, 256(%rsp)
+	movq 232(%rsp), %rdi
 	adcq %r10, %rdi
 	adcq %r14, %r9
 	mulxq 64(%r8), %r10, %r14
-	movq %r9, 424(%rsp)
-	movq 440(%rsp), %r9
+	movq %r9, 232(%rsp)
+	movq 248(%rsp), %r9
 	adcq %r10, %r9
-	movq 448(%rsp), %r10
+	movq 256(%rsp), %r10
 	adcq %r14, %r10
-	movq %r10, 448(%rsp)
+	movq %r10, 256(%rsp)
 	mulxq 80(%r8), %r14, %r10
-	movq %r9, 440(%rsp)
-	movq 432(%rsp), %r9
+	movq %r9, 248(%rsp)
+	movq 240(%rsp), %r9
 	adcq %r14, %r9
-	movq 392(%rsp), %r14
+	movq 200(%rsp), %r14
 	adcq %r10, %r14
 	adcq $0, %rax
 	movq 32(%rsi), %rdx
-	movq %rbp, 392(%rsp)
+	movq %rbp, 200(%rsp)
 	mulxq 8(%r8), %r10, %rbp
 	addq %r10, %r15
 	adcq %rbp, %rbx
@@ -20022,23 +19996,23 @@ pushq %rbx
 	adcq %rbp, %r11
 	mulxq 40(%r8), %r10, %rbp
 	adcq %r10, %rdi
-	movq 424(%rsp), %r10
+	movq 232(%rsp), %r10
 	adcq %rbp, %r10
-	movq %r10, 424(%rsp)
+	movq %r10, 232(%rsp)
 	mulxq 56(%r8), %rbp, %r10
-	movq %rdi, 432(%rsp)
-	movq 440(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 248(%rsp), %rdi
 	adcq %rbp, %rdi
-	movq 448(%rsp), %rbp
+	movq 256(%rsp), %rbp
 	adcq %r10, %rbp
-	movq %rbp, 448(%rsp)
+	movq %rbp, 256(%rsp)
 	mulxq 72(%r8), %r10, %rbp
 	adcq %r10, %r9
 	adcq %rbp, %r14
 	mulxq 88(%r8), %r10, %rbp
 	adcq %r10, %rax
 	adcq $0, %rbp
-	movq %rax, 440(%rsp)
+	movq %rax, 248(%rsp)
 	mulxq 0(%r8), %r10, %rax
 	addq %r10, %r13
 	adcq %rax, %r15
@@ -20047,30 +20021,30 @@ pushq %rbx
 	adcq %rax, %r12
 	mulxq 32(%r8), %r10, %rax
 	adcq %r10, %r11
-	movq 432(%rsp), %r10
+	movq 240(%rsp), %r10
 	adcq %rax, %r10
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %rax, %r14
-	movq %r9, 456(%rsp)
-	movq 424(%rsp), %r9
+	movq %r9, 264(%rsp)
+	movq 232(%rsp), %r9
 	adcq %rax, %r9
 	adcq %r14, %rdi
 	mulxq 64(%r8), %rax, %r14
-	movq %rdi, 424(%rsp)
-	movq 448(%rsp), %rdi
+	movq %rdi, 232(%rsp)
+	movq 256(%rsp), %rdi
 	adcq %rax, %rdi
-	movq 456(%rsp), %rax
+	movq 264(%rsp), %rax
 	adcq %r14, %rax
-	movq %rax, 456(%rsp)
+	movq %rax, 264(%rsp)
 	mulxq 80(%r8), %r14, %rax
-	movq %rdi, 448(%rsp)
-	movq 432(%rsp), %rdi
+	movq %rdi, 256(%rsp)
+	movq 240(%rsp), %rdi
 	adcq %r14, %rdi
-	movq 440(%rsp), %r14
+	movq 248(%rsp), %r14
 	adcq %rax, %r14
 	adcq $0, %rbp
 	movq 40(%rsi), %rdx
-	movq %r13, 440(%rsp)
+	movq %r13, 248(%rsp)
 	mulxq 8(%r8), %rax, %r13
 	addq %rax, %rbx
 	adcq %r13, %r12
@@ -20079,23 +20053,23 @@ pushq %rbx
 	adcq %r13, %r10
 	mulxq 40(%r8), %rax, %r13
 	adcq %rax, %r9
-	movq 424(%rsp), %rax
+	movq 232(%rsp), %rax
 	adcq %r13, %rax
-	movq %rax, 424(%rsp)
+	movq %rax, 232(%rsp)
 	mulxq 56(%r8), %r13, %rax
-	movq %r9, 432(%rsp)
-	movq 448(%rsp), %r9
+	movq %r9, 240(%rsp)
+	movq 256(%rsp), %r9
 	adcq %r13, %r9
-	movq 456(%rsp), %r13
+	movq 264(%rsp), %r13
 	adcq %rax, %r13
-	movq %r13, 456(%rsp)
+	movq %r13, 264(%rsp)
 	mulxq 72(%r8), %rax, %r13
 	adcq %rax, %rdi
 	adcq %r13, %r14
 	mulxq 88(%r8), %rax, %r13
 	adcq %rax, %rbp
 	adcq $0, %r13
-	movq %rbp, 448(%rsp)
+	movq %rbp, 256(%rsp)
 	mulxq 0(%r8), %rax, %rbp
 	addq %rax, %r15
 	adcq %rbp, %rbx
@@ -20104,30 +20078,30 @@ pushq %rbx
 	adcq %rbp, %r11
 	mulxq 32(%r8), %rax, %rbp
 	adcq %rax, %r10
-	movq 432(%rsp), %rax
+	movq 240(%rsp), %rax
 	adcq %rbp, %rax
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %rbp, %r14
-	movq %rdi, 464(%rsp)
-	movq 424(%rsp), %rdi
+	movq %rdi, 272(%rsp)
+	movq 232(%rsp), %rdi
 	adcq %rbp, %rdi
 	adcq %r14, %r9
 	mulxq 64(%r8), %rbp, %r14
-	movq %r9, 424(%rsp)
-	movq 456(%rsp), %r9
+	movq %r9, 232(%rsp)
+	movq 264(%rsp), %r9
 	adcq %rbp, %r9
-	movq 464(%rsp), %rbp
+	movq 272(%rsp), %rbp
 	adcq %r14, %rbp
-	movq %rbp, 464(%rsp)
+	movq %rbp, 272(%rsp)
 	mulxq 80(%r8), %r14, %rbp
-	movq %r9, 456(%rsp)
-	movq 432(%rsp), %r9
+	movq %r9, 264(%rsp)
+	movq 240(%rsp), %r9
 	adcq %r14, %r9
-	movq 448(%rsp), %r14
+	movq 256(%rsp), %r14
 	adcq %rbp, %r14
 	adcq $0, %r13
 	movq 48(%rsi), %rdx
-	movq %r15, 448(%rsp)
+	movq %r15, 256(%rsp)
 	mulxq 8(%r8), %rbp, %r15
 	addq %rbp, %r12
 	adcq %r15, %r11
@@ -20136,23 +20110,23 @@ pushq %rbx
 	adcq %r15, %rax
 	mulxq 40(%r8), %rbp, %r15
 	adcq %rbp, %rdi
-	movq 424(%rsp), %rbp
+	movq 232(%rsp), %rbp
 	adcq %r15, %rbp
-	movq %rbp, 424(%rsp)
+	movq %rbp, 232(%rsp)
 	mulxq 56(%r8), %r15, %rbp
-	movq %rdi, 432(%rsp)
-	movq 456(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 264(%rsp), %rdi
 	adcq %r15, %rdi
-	movq 464(%rsp), %r15
+	movq 272(%rsp), %r15
 	adcq %rbp, %r15
-	movq %r15, 464(%rsp)
+	movq %r15, 272(%rsp)
 	mulxq 72(%r8), %rbp, %r15
 	adcq %rbp, %r9
 	adcq %r15, %r14
 	mulxq 88(%r8), %rbp, %r15
 	adcq %rbp, %r13
 	adcq $0, %r15
-	movq %r13, 456(%rsp)
+	movq %r13, 264(%rsp)
 	mulxq 0(%r8), %rbp, %r13
 	addq %rbp, %rbx
 	adcq %r13, %r12
@@ -20161,30 +20135,30 @@ pushq %rbx
 	adcq %r13, %r10
 	mulxq 32(%r8), %rbp, %r13
 	adcq %rbp, %rax
-	movq 432(%rsp), %rbp
+	movq 240(%rsp), %rbp
 	adcq %r13, %rbp
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %r13, %r14
-	movq %r9, 472(%rsp)
-	movq 424(%rsp), %r9
+	movq %r9, 280(%rsp)
+	movq 232(%rsp), %r9
 	adcq %r13, %r9
 	adcq %r14, %rdi
 	mulxq 64(%r8), %r13, %r14
-	movq %rdi, 424(%rsp)
-	movq 464(%rsp), %rdi
+	movq %rdi, 232(%rsp)
+	movq 272(%rsp), %rdi
 	adcq %r13, %rdi
-	movq 472(%rsp), %r13
+	movq 280(%rsp), %r13
 	adcq %r14, %r13
-	movq %r13, 472(%rsp)
+	movq %r13, 280(%rsp)
 	mulxq 80(%r8), %r14, %r13
-	movq %rdi, 464(%rsp)
-	movq 432(%rsp), %rdi
+	movq %rdi, 272(%rsp)
+	movq 240(%rsp), %rdi
 	adcq %r14, %rdi
-	movq 456(%rsp), %r14
+	movq 264(%rsp), %r14
 	adcq %r13, %r14
 	adcq $0, %r15
 	movq 56(%rsi), %rdx
-	movq %rbx, 456(%rsp)
+	movq %rbx, 264(%rsp)
 	mulxq 8(%r8), %r13, %rbx
 	addq %r13, %r11
 	adcq %rbx, %r10
@@ -20193,23 +20167,23 @@ pushq %rbx
 	adcq %rbx, %rbp
 	mulxq 40(%r8), %r13, %rbx
 	adcq %r13, %r9
-	movq 424(%rsp), %r13
+	movq 232(%rsp), %r13
 	adcq %rbx, %r13
-	movq %r13, 424(%rsp)
+	movq %r13, 232(%rsp)
 	mulxq 56(%r8), %rbx, %r13
-	movq %r9, 432(%rsp)
-	movq 464(%rsp), %r9
+	movq %r9, 240(%rsp)
+	movq 272(%rsp), %r9
 	adcq %rbx, %r9
-	movq 472(%rsp), %rbx
+	movq 280(%rsp), %rbx
 	adcq %r13, %rbx
-	movq %rbx, 472(%rsp)
+	movq %rbx, 280(%rsp)
 	mulxq 72(%r8), %r13, %rbx
 	adcq %r13, %rdi
 	adcq %rbx, %r14
 	mulxq 88(%r8), %r13, %rbx
 	adcq %r13, %r15
 	adcq $0, %rbx
-	movq %r15, 464(%rsp)
+	movq %r15, 272(%rsp)
 	mulxq 0(%r8), %r13, %r15
 	addq %r13, %r12
 	adcq %r15, %r11
@@ -20218,30 +20192,30 @@ pushq %rbx
 	adcq %r15, %rax
 	mulxq 32(%r8), %r13, %r15
 	adcq %r13, %rbp
-	movq 432(%rsp), %r13
+	movq 240(%rsp), %r13
 	adcq %r15, %r13
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %r15, %r14
-	movq %rdi, 480(%rsp)
-	movq 424(%rsp), %rdi
+	movq %rdi, 288(%rsp)
+	movq 232(%rsp), %rdi
 	adcq %r15, %rdi
 	adcq %r14, %r9
 	mulxq 64(%r8), %r15, %r14
-	movq %r9, 424(%rsp)
-	movq 472(%rsp), %r9
+	movq %r9, 232(%rsp)
+	movq 280(%rsp), %r9
 	adcq %r15, %r9
-	movq 480(%rsp), %r15
+	movq 288(%rsp), %r15
 	adcq %r14, %r15
-	movq %r15, 480(%rsp)
+	movq %r15, 288(%rsp)
 	mulxq 80(%r8), %r14, %r15
-	movq %r9, 472(%rsp)
-	movq 432(%rsp), %r9
+	movq %r9, 280(%rsp)
+	movq 240(%rsp), %r9
 	adcq %r14, %r9
-	movq 464(%rsp), %r14
+	movq 272(%rsp), %r14
 	adcq %r15, %r14
 	adcq $0, %rbx
 	movq 64(%rsi), %rdx
-	movq %r12, 464(%rsp)
+	movq %r12, 272(%rsp)
 	mulxq 8(%r8), %r15, %r12
 	addq %r15, %r10
 	adcq %r12, %rax
@@ -20250,23 +20224,23 @@ pushq %rbx
 	adcq %r12, %r13
 	mulxq 40(%r8), %r15, %r12
 	adcq %r15, %rdi
-	movq 424(%rsp), %r15
+	movq 232(%rsp), %r15
 	adcq %r12, %r15
-	movq %r15, 424(%rsp)
+	movq %r15, 232(%rsp)
 	mulxq 56(%r8), %r12, %r15
-	movq %rdi, 432(%rsp)
-	movq 472(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 280(%rsp), %rdi
 	adcq %r12, %rdi
-	movq 480(%rsp), %r12
+	movq 288(%rsp), %r12
 	adcq %r15, %r12
-	movq %r12, 480(%rsp)
+	movq %r12, 288(%rsp)
 	mulxq 72(%r8), %r15, %r12
 	adcq %r15, %r9
 	adcq %r12, %r14
 	mulxq 88(%r8), %r15, %r12
 	adcq %r15, %rbx
 	adcq $0, %r12
-	movq %rbx, 472(%rsp)
+	movq %rbx, 280(%rsp)
 	mulxq 0(%r8), %r15, %rbx
 	addq %r15, %r11
 	adcq %rbx, %r10
@@ -20275,30 +20249,30 @@ pushq %rbx
 	adcq %rbx, %rbp
 	mulxq 32(%r8), %r15, %rbx
 	adcq %r15, %r13
-	movq 432(%rsp), %r15
+	movq 240(%rsp), %r15
 	adcq %rbx, %r15
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %rbx, %r14
-	movq %r9, 488(%rsp)
-	movq 424(%rsp), %r9
+	movq %r9, 296(%rsp)
+	movq 232(%rsp), %r9
 	adcq %rbx, %r9
 	adcq %r14, %rdi
 	mulxq 64(%r8), %rbx, %r14
-	movq %rdi, 424(%rsp)
-	movq 480(%rsp), %rdi
+	movq %rdi, 232(%rsp)
+	movq 288(%rsp), %rdi
 	adcq %rbx, %rdi
-	movq 488(%rsp), %rbx
+	movq 296(%rsp), %rbx
 	adcq %r14, %rbx
-	movq %rbx, 488(%rsp)
+	movq %rbx, 296(%rsp)
 	mulxq 80(%r8), %r14, %rbx
-	movq %rdi, 480(%rsp)
-	movq 432(%rsp), %rdi
+	movq %rdi, 288(%rsp)
+	movq 240(%rsp), %rdi
 	adcq %r14, %rdi
-	movq 472(%rsp), %r14
+	movq 280(%rsp), %r14
 	adcq %rbx, %r14
 	adcq $0, %r12
 	movq 72(%rsi), %rdx
-	movq %r11, 472(%rsp)
+	movq %r11, 280(%rsp)
 	mulxq 8(%r8), %rbx, %r11
 	addq %rbx, %rax
 	adcq %r11, %rbp
@@ -20307,23 +20281,23 @@ pushq %rbx
 	adcq %r11, %r15
 	mulxq 40(%r8), %rbx, %r11
 	adcq %rbx, %r9
-	movq 424(%rsp), %rbx
+	movq 232(%rsp), %rbx
 	adcq %r11, %rbx
-	movq %rbx, 424(%rsp)
+	movq %rbx, 232(%rsp)
 	mulxq 56(%r8), %r11, %rbx
-	movq %r9, 432(%rsp)
-	movq 480(%rsp), %r9
+	movq %r9, 240(%rsp)
+	movq 288(%rsp), %r9
 	adcq %r11, %r9
-	movq 488(%rsp), %r11
+	movq 296(%rsp), %r11
 	adcq %rbx, %r11
-	movq %r11, 488(%rsp)
+	movq %r11, 296(%rsp)
 	mulxq 72(%r8), %rbx, %r11
 	adcq %rbx, %rdi
 	adcq %r11, %r14
 	mulxq 88(%r8), %rbx, %r11
 	adcq %rbx, %r12
 	adcq $0, %r11
-	movq %r12, 480(%rsp)
+	movq %r12, 288(%rsp)
 	mulxq 0(%r8), %rbx, %r12
 	addq %rbx, %r10
 	adcq %r12, %rax
@@ -20332,30 +20306,30 @@ pushq %rbx
 	adcq %r12, %r13
 	mulxq 32(%r8), %rbx, %r12
 	adcq %rbx, %r15
-	movq 432(%rsp), %rbx
+	movq 240(%rsp), %rbx
 	adcq %r12, %rbx
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %r12, %r14
-	movq %rdi, 496(%rsp)
-	movq 424(%rsp), %rdi
+	movq %rdi, 304(%rsp)
+	movq 232(%rsp), %rdi
 	adcq %r12, %rdi
 	adcq %r14, %r9
 	mulxq 64(%r8), %r12, %r14
-	movq %r9, 424(%rsp)
-	movq 488(%rsp), %r9
+	movq %r9, 232(%rsp)
+	movq 296(%rsp), %r9
 	adcq %r12, %r9
-	movq 496(%rsp), %r12
+	movq 304(%rsp), %r12
 	adcq %r14, %r12
-	movq %r12, 496(%rsp)
+	movq %r12, 304(%rsp)
 	mulxq 80(%r8), %r14, %r12
-	movq %r9, 488(%rsp)
-	movq 432(%rsp), %r9
+	movq %r9, 296(%rsp)
+	movq 240(%rsp), %r9
 	adcq %r14, %r9
-	movq 480(%rsp), %r14
+	movq 288(%rsp), %r14
 	adcq %r12, %r14
 	adcq $0, %r11
 	movq 80(%rsi), %rdx
-	movq %r10, 480(%rsp)
+	movq %r10, 288(%rsp)
 	mulxq 8(%r8), %r12, %r10
 	addq %r12, %rbp
 	adcq %r10, %r13
@@ -20364,23 +20338,23 @@ pushq %rbx
 	adcq %r10, %rbx
 	mulxq 40(%r8), %r12, %r10
 	adcq %r12, %rdi
-	movq 424(%rsp), %r12
+	movq 232(%rsp), %r12
 	adcq %r10, %r12
-	movq %r12, 424(%rsp)
+	movq %r12, 232(%rsp)
 	mulxq 56(%r8), %r10, %r12
-	movq %rdi, 432(%rsp)
-	movq 488(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 296(%rsp), %rdi
 	adcq %r10, %rdi
-	movq 496(%rsp), %r10
+	movq 304(%rsp), %r10
 	adcq %r12, %r10
-	movq %r10, 496(%rsp)
+	movq %r10, 304(%rsp)
 	mulxq 72(%r8), %r12, %r10
 	adcq %r12, %r9
 	adcq %r10, %r14
 	mulxq 88(%r8), %r12, %r10
 	adcq %r12, %r11
 	adcq $0, %r10
-	movq %r11, 488(%rsp)
+	movq %r11, 296(%rsp)
 	mulxq 0(%r8), %r12, %r11
 	addq %r12, %rax
 	adcq %r11, %rbp
@@ -20389,30 +20363,30 @@ pushq %rbx
 	adcq %r11, %r15
 	mulxq 32(%r8), %r12, %r11
 	adcq %r12, %rbx
-	movq 432(%rsp), %r12
+	movq 240(%rsp), %r12
 	adcq %r11, %r12
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %r11, %r14
-	movq %r9, 504(%rsp)
-	movq 424(%rsp), %r9
+	movq %r9, 312(%rsp)
+	movq 232(%rsp), %r9
 	adcq %r11, %r9
 	adcq %r14, %rdi
 	mulxq 64(%r8), %r11, %r14
-	movq %rdi, 424(%rsp)
-	movq 496(%rsp), %rdi
+	movq %rdi, 232(%rsp)
+	movq 304(%rsp), %rdi
 	adcq %r11, %rdi
-	movq 504(%rsp), %r11
+	movq 312(%rsp), %r11
 	adcq %r14, %r11
-	movq %r11, 504(%rsp)
+	movq %r11, 312(%rsp)
 	mulxq 80(%r8), %r14, %r11
-	movq %rdi, 496(%rsp)
-	movq 432(%rsp), %rdi
+	movq %rdi, 304(%rsp)
+	movq 240(%rsp), %rdi
 	adcq %r14, %rdi
-	movq 488(%rsp), %r14
+	movq 296(%rsp), %r14
 	adcq %r11, %r14
 	adcq $0, %r10
 	movq 88(%rsi), %rdx
-	movq %rax, 488(%rsp)
+	movq %rax, 296(%rsp)
 	mulxq 8(%r8), %r11, %rax
 	addq %r11, %r13
 	adcq %rax, %r15
@@ -20421,23 +20395,23 @@ pushq %rbx
 	adcq %rax, %r12
 	mulxq 40(%r8), %r11, %rax
 	adcq %r11, %r9
-	movq 424(%rsp), %r11
+	movq 232(%rsp), %r11
 	adcq %rax, %r11
-	movq %r11, 424(%rsp)
+	movq %r11, 232(%rsp)
 	mulxq 56(%r8), %rax, %r11
-	movq %r9, 432(%rsp)
-	movq 496(%rsp), %r9
+	movq %r9, 240(%rsp)
+	movq 304(%rsp), %r9
 	adcq %rax, %r9
-	movq 504(%rsp), %rax
+	movq 312(%rsp), %rax
 	adcq %r11, %rax
-	movq %rax, 504(%rsp)
+	movq %rax, 312(%rsp)
 	mulxq 72(%r8), %r11, %rax
 	adcq %r11, %rdi
 	adcq %rax, %r14
 	mulxq 88(%r8), %r11, %rax
 	adcq %r11, %r10
 	adcq $0, %rax
-	movq %r10, 496(%rsp)
+	movq %r10, 304(%rsp)
 	mulxq 0(%r8), %r11, %r10
 	addq %r11, %rbp
 	adcq %r10, %r13
@@ -20446,2322 +20420,2294 @@ pushq %rbx
 	adcq %r10, %rbx
 	mulxq 32(%r8), %r11, %r10
 	adcq %r11, %r12
-	movq 432(%rsp), %r11
+	movq 240(%rsp), %r11
 	adcq %r10, %r11
-	movq %r14, 432(%rsp)
+	movq %r14, 240(%rsp)
 	mulxq 48(%r8), %r10, %r14
-	movq %rdi, 512(%rsp)
-	movq 424(%rsp), %rdi
+	movq %rdi, 320(%rsp)
+	movq 232(%rsp), %rdi
 	adcq %r10, %rdi
 	adcq %r14, %r9
 	mulxq 64(%r8), %r10, %r14
-	movq %r9, 424(%rsp)
-	movq 504(%rsp), %r9
+	movq %r9, 232(%rsp)
+	movq 312(%rsp), %r9
 	adcq %r10, %r9
-	movq 512(%rsp), %r10
+	movq 320(%rsp), %r10
 	adcq %r14, %r10
-	movq %r10, 512(%rsp)
+	movq %r10, 320(%rsp)
 	mulxq 80(%r8), %r14, %r10
-	movq %r9, 504(%rsp)
-	movq 432(%rsp), %r9
+	movq %r9, 312(%rsp)
+	movq 240(%rsp), %r9
 	adcq %r14, %r9
-	movq 496(%rsp), %r14
+	movq 304(%rsp), %r14
 	adcq %r10, %r14
 	adcq $0, %rax
-	movq 416(%rsp), %r10
-	movq %r10, 0(%rsp)
-	movq 408(%rsp), %r10
-	movq %r10, 8(%rsp)
-	movq 400(%rsp), %r10
-	movq %r10, 16(%rsp)
-	movq 392(%rsp), %r10
-	movq %r10, 24(%rsp)
-	movq 440(%rsp), %r10
-	movq %r10, 32(%rsp)
-	movq 448(%rsp), %r10
-	movq %r10, 40(%rsp)
-	movq 456(%rsp), %r10
-	movq %r10, 48(%rsp)
-	movq 464(%rsp), %r10
-	movq %r10, 56(%rsp)
-	movq 472(%rsp), %r10
-	movq %r10, 64(%rsp)
-	movq 480(%rsp), %r10
-	movq %r10, 72(%rsp)
-	movq 488(%rsp), %r10
-	movq %r10, 80(%rsp)
-	movq %rbp, 88(%rsp)
-	movq %r13, 96(%rsp)
-	movq %r15, 104(%rsp)
-	movq %rbx, 112(%rsp)
-	movq %r12, 120(%rsp)
-	movq %r11, 128(%rsp)
-	movq %rdi, 136(%rsp)
-	movq 424(%rsp), %r10
-	movq %r10, 144(%rsp)
-	movq 504(%rsp), %rbp
-	movq %rbp, 152(%rsp)
-	movq 512(%rsp), %r13
-	movq %r13, 160(%rsp)
-	movq %r9, 168(%rsp)
-	movq %r14, 176(%rsp)
-	movq %rax, 184(%rsp)
+	movq %rbp, 304(%rsp)
+	movq %r13, 240(%rsp)
+	movq %r15, 328(%rsp)
+	movq %rbx, 336(%rsp)
+	movq %r12, 344(%rsp)
+	movq %r11, 352(%rsp)
+	movq %rdi, 360(%rsp)
+	movq %r9, 368(%rsp)
+	movq %r14, 376(%rsp)
+	movq %rax, 384(%rsp)
 	movq 96(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 96(%r8), %r15, %rbx
-	mulxq 104(%r8), %r12, %r11
-	adcxq %r12, %rbx
-	mulxq 112(%r8), %rdi, %r10
-	adcxq %rdi, %r11
-	mulxq 120(%r8), %rbp, %r13
-	adcxq %rbp, %r10
+	mulxq 96(%r8), %r10, %rbp
+	mulxq 104(%r8), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 112(%r8), %rbx, %r12
+	adcxq %rbx, %r15
+	mulxq 120(%r8), %r11, %rdi
+	adcxq %r11, %r12
 	mulxq 128(%r8), %r9, %r14
-	adcxq %r9, %r13
-	mulxq 136(%r8), %rax, %r12
+	adcxq %r9, %rdi
+	mulxq 136(%r8), %rax, %r13
 	adcxq %rax, %r14
-	mulxq 144(%r8), %rdi, %rbp
-	adcxq %rdi, %r12
+	mulxq 144(%r8), %rbx, %r11
+	adcxq %rbx, %r13
 	mulxq 152(%r8), %r9, %rax
-	adcxq %r9, %rbp
-	mulxq 160(%r8), %rdi, %r9
-	adcxq %rdi, %rax
-	movq %rax, 512(%rsp)
-	mulxq 168(%r8), %rdi, %rax
-	adcxq %rdi, %r9
-	movq %r9, 504(%rsp)
-	mulxq 176(%r8), %rdi, %r9
-	adcxq %rdi, %rax
-	movq %rax, 424(%rsp)
-	mulxq 184(%r8), %rdi, %rax
-	adcxq %rdi, %r9
+	adcxq %r9, %r11
+	mulxq 160(%r8), %rbx, %r9
+	adcxq %rbx, %rax
+	movq %rax, 392(%rsp)
+	mulxq 168(%r8), %rbx, %rax
+	adcxq %rbx, %r9
+	movq %r9, 400(%rsp)
+	mulxq 176(%r8), %rbx, %r9
+	adcxq %rbx, %rax
+	movq %rax, 408(%rsp)
+	mulxq 184(%r8), %rbx, %rax
+	adcxq %rbx, %r9
 	adcxq %rcx, %rax
 	movq 104(%rsi), %rdx
-	movq %r15, 488(%rsp)
-	mulxq 104(%r8), %rdi, %r15
-	addq %rdi, %r11
-	adcq %r15, %r10
-	mulxq 120(%r8), %rdi, %r15
-	adcq %rdi, %r13
-	adcq %r15, %r14
-	mulxq 136(%r8), %rdi, %r15
-	adcq %rdi, %r12
-	adcq %r15, %rbp
-	mulxq 152(%r8), %rdi, %r15
-	movq %rbp, 480(%rsp)
-	movq 512(%rsp), %rbp
-	adcq %rdi, %rbp
-	movq 504(%rsp), %rdi
-	adcq %r15, %rdi
-	movq %rdi, 504(%rsp)
-	mulxq 168(%r8), %r15, %rdi
-	movq %rbp, 512(%rsp)
-	movq 424(%rsp), %rbp
-	adcq %r15, %rbp
-	adcq %rdi, %r9
-	mulxq 184(%r8), %r15, %rdi
-	adcq %r15, %rax
-	adcq $0, %rdi
-	movq %rax, 424(%rsp)
-	mulxq 96(%r8), %r15, %rax
-	addq %r15, %rbx
-	adcq %rax, %r11
-	mulxq 112(%r8), %r15, %rax
-	adcq %r15, %r10
-	adcq %rax, %r13
-	mulxq 128(%r8), %r15, %rax
-	adcq %r15, %r14
-	adcq %rax, %r12
-	mulxq 144(%r8), %r15, %rax
-	movq %r9, 472(%rsp)
-	movq 480(%rsp), %r9
-	adcq %r15, %r9
-	movq 512(%rsp), %r15
-	adcq %rax, %r15
-	movq %rbp, 512(%rsp)
-	mulxq 160(%r8), %rax, %rbp
-	movq %r15, 480(%rsp)
-	movq 504(%rsp), %r15
-	adcq %rax, %r15
-	movq 512(%rsp), %rax
-	adcq %rbp, %rax
-	movq %rax, 512(%rsp)
-	mulxq 176(%r8), %rbp, %rax
-	movq %r15, 504(%rsp)
-	movq 472(%rsp), %r15
-	adcq %rbp, %r15
-	movq 424(%rsp), %rbp
-	adcq %rax, %rbp
-	adcq $0, %rdi
-	movq 112(%rsi), %rdx
-	movq %rbx, 424(%rsp)
-	mulxq 104(%r8), %rax, %rbx
-	addq %rax, %r10
-	adcq %rbx, %r13
-	mulxq 120(%r8), %rax, %rbx
-	adcq %rax, %r14
-	adcq %rbx, %r12
-	mulxq 136(%r8), %rax, %rbx
-	adcq %rax, %r9
-	movq 480(%rsp), %rax
-	adcq %rbx, %rax
-	movq %rax, 480(%rsp)
-	mulxq 152(%r8), %rbx, %rax
-	movq %r9, 472(%rsp)
-	movq 504(%rsp), %r9
-	adcq %rbx, %r9
-	movq 512(%rsp), %rbx
-	adcq %rax, %rbx
-	movq %rbx, 512(%rsp)
-	mulxq 168(%r8), %rax, %rbx
-	adcq %rax, %r15
-	adcq %rbx, %rbp
-	mulxq 184(%r8), %rax, %rbx
-	adcq %rax, %rdi
-	adcq $0, %rbx
-	movq %rdi, 504(%rsp)
-	mulxq 96(%r8), %rax, %rdi
-	addq %rax, %r11
-	adcq %rdi, %r10
-	mulxq 112(%r8), %rax, %rdi
-	adcq %rax, %r13
-	adcq %rdi, %r14
-	mulxq 128(%r8), %rax, %rdi
-	adcq %rax, %r12
-	movq 472(%rsp), %rax
-	adcq %rdi, %rax
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %rdi, %rbp
-	movq %r15, 464(%rsp)
-	movq 480(%rsp), %r15
-	adcq %rdi, %r15
-	adcq %rbp, %r9
-	mulxq 160(%r8), %rdi, %rbp
-	movq %r9, 480(%rsp)
-	movq 512(%rsp), %r9
-	adcq %rdi, %r9
-	movq 464(%rsp), %rdi
-	adcq %rbp, %rdi
-	movq %rdi, 464(%rsp)
-	mulxq 176(%r8), %rbp, %rdi
-	movq %r9, 512(%rsp)
-	movq 472(%rsp), %r9
-	adcq %rbp, %r9
-	movq 504(%rsp), %rbp
-	adcq %rdi, %rbp
-	adcq $0, %rbx
-	movq 120(%rsi), %rdx
-	movq %r11, 504(%rsp)
-	mulxq 104(%r8), %rdi, %r11
-	addq %rdi, %r13
-	adcq %r11, %r14
-	mulxq 120(%r8), %rdi, %r11
-	adcq %rdi, %r12
-	adcq %r11, %rax
-	mulxq 136(%r8), %rdi, %r11
-	adcq %rdi, %r15
-	movq 480(%rsp), %rdi
-	adcq %r11, %rdi
-	movq %rdi, 480(%rsp)
-	mulxq 152(%r8), %r11, %rdi
-	movq %r15, 472(%rsp)
-	movq 512(%rsp), %r15
-	adcq %r11, %r15
-	movq 464(%rsp), %r11
-	adcq %rdi, %r11
-	movq %r11, 464(%rsp)
-	mulxq 168(%r8), %rdi, %r11
-	adcq %rdi, %r9
-	adcq %r11, %rbp
-	mulxq 184(%r8), %rdi, %r11
-	adcq %rdi, %rbx
-	adcq $0, %r11
-	movq %rbx, 512(%rsp)
-	mulxq 96(%r8), %rdi, %rbx
-	addq %rdi, %r10
-	adcq %rbx, %r13
-	mulxq 112(%r8), %rdi, %rbx
-	adcq %rdi, %r14
-	adcq %rbx, %r12
-	mulxq 128(%r8), %rdi, %rbx
-	adcq %rdi, %rax
-	movq 472(%rsp), %rdi
-	adcq %rbx, %rdi
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %rbx, %rbp
-	movq %r9, 456(%rsp)
-	movq 480(%rsp), %r9
-	adcq %rbx, %r9
-	adcq %rbp, %r15
-	mulxq 160(%r8), %rbx, %rbp
-	movq %r15, 480(%rsp)
-	movq 464(%rsp), %r15
-	adcq %rbx, %r15
-	movq 456(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq %rbx, 456(%rsp)
-	mulxq 176(%r8), %rbp, %rbx
-	movq %r15, 464(%rsp)
-	movq 472(%rsp), %r15
-	adcq %rbp, %r15
-	movq 512(%rsp), %rbp
-	adcq %rbx, %rbp
-	adcq $0, %r11
-	movq 128(%rsi), %rdx
-	movq %r10, 512(%rsp)
+	movq %r10, 416(%rsp)
 	mulxq 104(%r8), %rbx, %r10
-	addq %rbx, %r14
+	addq %rbx, %r15
 	adcq %r10, %r12
 	mulxq 120(%r8), %rbx, %r10
-	adcq %rbx, %rax
-	adcq %r10, %rdi
-	mulxq 136(%r8), %rbx, %r10
-	adcq %rbx, %r9
-	movq 480(%rsp), %rbx
-	adcq %r10, %rbx
-	movq %rbx, 480(%rsp)
-	mulxq 152(%r8), %r10, %rbx
-	movq %r9, 472(%rsp)
-	movq 464(%rsp), %r9
-	adcq %r10, %r9
-	movq 456(%rsp), %r10
-	adcq %rbx, %r10
-	movq %r10, 456(%rsp)
-	mulxq 168(%r8), %rbx, %r10
-	adcq %rbx, %r15
-	adcq %r10, %rbp
-	mulxq 184(%r8), %rbx, %r10
-	adcq %rbx, %r11
-	adcq $0, %r10
-	movq %r11, 464(%rsp)
-	mulxq 96(%r8), %rbx, %r11
-	addq %rbx, %r13
-	adcq %r11, %r14
-	mulxq 112(%r8), %rbx, %r11
-	adcq %rbx, %r12
-	adcq %r11, %rax
-	mulxq 128(%r8), %rbx, %r11
 	adcq %rbx, %rdi
-	movq 472(%rsp), %rbx
-	adcq %r11, %rbx
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %r11, %rbp
-	movq %r15, 448(%rsp)
-	movq 480(%rsp), %r15
-	adcq %r11, %r15
-	adcq %rbp, %r9
-	mulxq 160(%r8), %r11, %rbp
-	movq %r9, 480(%rsp)
-	movq 456(%rsp), %r9
-	adcq %r11, %r9
-	movq 448(%rsp), %r11
-	adcq %rbp, %r11
-	movq %r11, 448(%rsp)
-	mulxq 176(%r8), %rbp, %r11
-	movq %r9, 456(%rsp)
-	movq 472(%rsp), %r9
-	adcq %rbp, %r9
-	movq 464(%rsp), %rbp
-	adcq %r11, %rbp
-	adcq $0, %r10
-	movq 136(%rsi), %rdx
-	movq %r13, 464(%rsp)
-	mulxq 104(%r8), %r11, %r13
-	addq %r11, %r12
-	adcq %r13, %rax
-	mulxq 120(%r8), %r11, %r13
-	adcq %r11, %rdi
-	adcq %r13, %rbx
-	mulxq 136(%r8), %r11, %r13
-	adcq %r11, %r15
-	movq 480(%rsp), %r11
-	adcq %r13, %r11
-	movq %r11, 480(%rsp)
-	mulxq 152(%r8), %r13, %r11
-	movq %r15, 472(%rsp)
-	movq 456(%rsp), %r15
-	adcq %r13, %r15
-	movq 448(%rsp), %r13
-	adcq %r11, %r13
-	movq %r13, 448(%rsp)
-	mulxq 168(%r8), %r11, %r13
-	adcq %r11, %r9
-	adcq %r13, %rbp
-	mulxq 184(%r8), %r11, %r13
-	adcq %r11, %r10
-	adcq $0, %r13
-	movq %r10, 456(%rsp)
-	mulxq 96(%r8), %r11, %r10
-	addq %r11, %r14
-	adcq %r10, %r12
-	mulxq 112(%r8), %r11, %r10
-	adcq %r11, %rax
-	adcq %r10, %rdi
-	mulxq 128(%r8), %r11, %r10
-	adcq %r11, %rbx
-	movq 472(%rsp), %r11
-	adcq %r10, %r11
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %r10, %rbp
-	movq %r9, 440(%rsp)
-	movq 480(%rsp), %r9
-	adcq %r10, %r9
-	adcq %rbp, %r15
-	mulxq 160(%r8), %r10, %rbp
-	movq %r15, 480(%rsp)
-	movq 448(%rsp), %r15
-	adcq %r10, %r15
-	movq 440(%rsp), %r10
-	adcq %rbp, %r10
-	movq %r10, 440(%rsp)
-	mulxq 176(%r8), %rbp, %r10
-	movq %r15, 448(%rsp)
-	movq 472(%rsp), %r15
-	adcq %rbp, %r15
-	movq 456(%rsp), %rbp
-	adcq %r10, %rbp
-	adcq $0, %r13
-	movq 144(%rsi), %rdx
-	movq %r14, 456(%rsp)
-	mulxq 104(%r8), %r10, %r14
-	addq %r10, %rax
-	adcq %r14, %rdi
-	mulxq 120(%r8), %r10, %r14
-	adcq %r10, %rbx
-	adcq %r14, %r11
-	mulxq 136(%r8), %r10, %r14
-	adcq %r10, %r9
-	movq 480(%rsp), %r10
-	adcq %r14, %r10
-	movq %r10, 480(%rsp)
-	mulxq 152(%r8), %r14, %r10
-	movq %r9, 472(%rsp)
-	movq 448(%rsp), %r9
-	adcq %r14, %r9
-	movq 440(%rsp), %r14
 	adcq %r10, %r14
-	movq %r14, 440(%rsp)
-	mulxq 168(%r8), %r10, %r14
-	adcq %r10, %r15
-	adcq %r14, %rbp
-	mulxq 184(%r8), %r10, %r14
-	adcq %r10, %r13
-	adcq $0, %r14
-	movq %r13, 448(%rsp)
-	mulxq 96(%r8), %r10, %r13
-	addq %r10, %r12
-	adcq %r13, %rax
-	mulxq 112(%r8), %r10, %r13
-	adcq %r10, %rdi
-	adcq %r13, %rbx
-	mulxq 128(%r8), %r10, %r13
+	mulxq 136(%r8), %rbx, %r10
+	adcq %rbx, %r13
 	adcq %r10, %r11
-	movq 472(%rsp), %r10
-	adcq %r13, %r10
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %r13, %rbp
-	movq %r15, 392(%rsp)
-	movq 480(%rsp), %r15
-	adcq %r13, %r15
-	adcq %rbp, %r9
-	mulxq 160(%r8), %r13, %rbp
-	movq %r9, 480(%rsp)
-	movq 440(%rsp), %r9
-	adcq %r13, %r9
-	movq 392(%rsp), %r13
-	adcq %rbp, %r13
-	movq %r13, 392(%rsp)
-	mulxq 176(%r8), %rbp, %r13
-	movq %r9, 440(%rsp)
-	movq 472(%rsp), %r9
-	adcq %rbp, %r9
-	movq 448(%rsp), %rbp
-	adcq %r13, %rbp
-	adcq $0, %r14
-	movq 152(%rsi), %rdx
-	movq %r12, 448(%rsp)
-	mulxq 104(%r8), %r13, %r12
-	addq %r13, %rdi
-	adcq %r12, %rbx
-	mulxq 120(%r8), %r13, %r12
-	adcq %r13, %r11
-	adcq %r12, %r10
-	mulxq 136(%r8), %r13, %r12
-	adcq %r13, %r15
-	movq 480(%rsp), %r13
-	adcq %r12, %r13
-	movq %r13, 480(%rsp)
-	mulxq 152(%r8), %r12, %r13
-	movq %r15, 472(%rsp)
-	movq 440(%rsp), %r15
-	adcq %r12, %r15
-	movq 392(%rsp), %r12
-	adcq %r13, %r12
-	movq %r12, 392(%rsp)
-	mulxq 168(%r8), %r13, %r12
-	adcq %r13, %r9
-	adcq %r12, %rbp
-	mulxq 184(%r8), %r13, %r12
-	adcq %r13, %r14
-	adcq $0, %r12
-	movq %r14, 440(%rsp)
-	mulxq 96(%r8), %r13, %r14
-	addq %r13, %rax
-	adcq %r14, %rdi
-	mulxq 112(%r8), %r13, %r14
-	adcq %r13, %rbx
-	adcq %r14, %r11
-	mulxq 128(%r8), %r13, %r14
-	adcq %r13, %r10
-	movq 472(%rsp), %r13
-	adcq %r14, %r13
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %r14, %rbp
-	movq %r9, 400(%rsp)
-	movq 480(%rsp), %r9
-	adcq %r14, %r9
-	adcq %rbp, %r15
-	mulxq 160(%r8), %r14, %rbp
-	movq %r15, 480(%rsp)
-	movq 392(%rsp), %r15
-	adcq %r14, %r15
-	movq 400(%rsp), %r14
-	adcq %rbp, %r14
-	movq %r14, 400(%rsp)
-	mulxq 176(%r8), %rbp, %r14
-	movq %r15, 392(%rsp)
-	movq 472(%rsp), %r15
-	adcq %rbp, %r15
-	movq 440(%rsp), %rbp
-	adcq %r14, %rbp
-	adcq $0, %r12
-	movq 160(%rsi), %rdx
-	movq %rax, 440(%rsp)
-	mulxq 104(%r8), %r14, %rax
-	addq %r14, %rbx
-	adcq %rax, %r11
-	mulxq 120(%r8), %r14, %rax
-	adcq %r14, %r10
+	mulxq 152(%r8), %rbx, %r10
+	movq %r11, 424(%rsp)
+	movq 392(%rsp), %r11
+	adcq %rbx, %r11
+	movq 400(%rsp), %rbx
+	adcq %r10, %rbx
+	movq %rbx, 400(%rsp)
+	mulxq 168(%r8), %r10, %rbx
+	movq %r11, 392(%rsp)
+	movq 408(%rsp), %r11
+	adcq %r10, %r11
+	adcq %rbx, %r9
+	mulxq 184(%r8), %r10, %rbx
+	adcq %r10, %rax
+	adcq $0, %rbx
+	movq %rax, 408(%rsp)
+	mulxq 96(%r8), %r10, %rax
+	addq %r10, %rbp
+	adcq %rax, %r15
+	mulxq 112(%r8), %r10, %rax
+	adcq %r10, %r12
+	adcq %rax, %rdi
+	mulxq 128(%r8), %r10, %rax
+	adcq %r10, %r14
 	adcq %rax, %r13
-	mulxq 136(%r8), %r14, %rax
-	adcq %r14, %r9
-	movq 480(%rsp), %r14
+	mulxq 144(%r8), %r10, %rax
+	movq %r9, 432(%rsp)
+	movq 424(%rsp), %r9
+	adcq %r10, %r9
+	movq 392(%rsp), %r10
+	adcq %rax, %r10
+	movq %r11, 392(%rsp)
+	mulxq 160(%r8), %rax, %r11
+	movq %r10, 424(%rsp)
+	movq 400(%rsp), %r10
+	adcq %rax, %r10
+	movq 392(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 392(%rsp)
+	mulxq 176(%r8), %r11, %rax
+	movq %r10, 400(%rsp)
+	movq 432(%rsp), %r10
+	adcq %r11, %r10
+	movq 408(%rsp), %r11
+	adcq %rax, %r11
+	adcq $0, %rbx
+	movq 112(%rsi), %rdx
+	movq %rbp, 408(%rsp)
+	mulxq 104(%r8), %rax, %rbp
+	addq %rax, %r12
+	adcq %rbp, %rdi
+	mulxq 120(%r8), %rax, %rbp
 	adcq %rax, %r14
-	movq %r14, 480(%rsp)
-	mulxq 152(%r8), %rax, %r14
-	movq %r9, 472(%rsp)
-	movq 392(%rsp), %r9
+	adcq %rbp, %r13
+	mulxq 136(%r8), %rax, %rbp
 	adcq %rax, %r9
-	movq 400(%rsp), %rax
-	adcq %r14, %rax
-	movq %rax, 400(%rsp)
-	mulxq 168(%r8), %r14, %rax
-	adcq %r14, %r15
-	adcq %rax, %rbp
-	mulxq 184(%r8), %r14, %rax
-	adcq %r14, %r12
-	adcq $0, %rax
-	movq %r12, 392(%rsp)
-	mulxq 96(%r8), %r14, %r12
-	addq %r14, %rdi
-	adcq %r12, %rbx
-	mulxq 112(%r8), %r14, %r12
-	adcq %r14, %r11
-	adcq %r12, %r10
-	mulxq 128(%r8), %r14, %r12
-	adcq %r14, %r13
-	movq 472(%rsp), %r14
-	adcq %r12, %r14
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %r12, %rbp
-	movq %r15, 408(%rsp)
-	movq 480(%rsp), %r15
-	adcq %r12, %r15
-	adcq %rbp, %r9
-	mulxq 160(%r8), %r12, %rbp
-	movq %r9, 480(%rsp)
+	movq 424(%rsp), %rax
+	adcq %rbp, %rax
+	movq %rax, 424(%rsp)
+	mulxq 152(%r8), %rbp, %rax
+	movq %r9, 432(%rsp)
 	movq 400(%rsp), %r9
-	adcq %r12, %r9
-	movq 408(%rsp), %r12
-	adcq %rbp, %r12
-	movq %r12, 408(%rsp)
-	mulxq 176(%r8), %rbp, %r12
-	movq %r9, 400(%rsp)
-	movq 472(%rsp), %r9
 	adcq %rbp, %r9
 	movq 392(%rsp), %rbp
-	adcq %r12, %rbp
-	adcq $0, %rax
-	movq 168(%rsi), %rdx
-	movq %rdi, 392(%rsp)
-	mulxq 104(%r8), %r12, %rdi
-	addq %r12, %r11
-	adcq %rdi, %r10
-	mulxq 120(%r8), %r12, %rdi
-	adcq %r12, %r13
-	adcq %rdi, %r14
-	mulxq 136(%r8), %r12, %rdi
-	adcq %r12, %r15
-	movq 480(%rsp), %r12
-	adcq %rdi, %r12
-	movq %r12, 480(%rsp)
-	mulxq 152(%r8), %rdi, %r12
-	movq %r15, 472(%rsp)
-	movq 400(%rsp), %r15
-	adcq %rdi, %r15
-	movq 408(%rsp), %rdi
-	adcq %r12, %rdi
-	movq %rdi, 408(%rsp)
-	mulxq 168(%r8), %r12, %rdi
-	adcq %r12, %r9
-	adcq %rdi, %rbp
-	mulxq 184(%r8), %r12, %rdi
-	adcq %r12, %rax
-	adcq $0, %rdi
-	movq %rax, 400(%rsp)
-	mulxq 96(%r8), %r12, %rax
-	addq %r12, %rbx
-	adcq %rax, %r11
-	mulxq 112(%r8), %r12, %rax
-	adcq %r12, %r10
-	adcq %rax, %r13
-	mulxq 128(%r8), %r12, %rax
-	adcq %r12, %r14
-	movq 472(%rsp), %r12
-	adcq %rax, %r12
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %rax, %rbp
-	movq %r9, 416(%rsp)
-	movq 480(%rsp), %r9
-	adcq %rax, %r9
-	adcq %rbp, %r15
-	mulxq 160(%r8), %rax, %rbp
-	movq %r15, 480(%rsp)
-	movq 408(%rsp), %r15
-	adcq %rax, %r15
-	movq 416(%rsp), %rax
-	adcq %rbp, %rax
-	movq %rax, 416(%rsp)
-	mulxq 176(%r8), %rbp, %rax
-	movq %r15, 408(%rsp)
-	movq 472(%rsp), %r15
-	adcq %rbp, %r15
-	movq 400(%rsp), %rbp
 	adcq %rax, %rbp
-	adcq $0, %rdi
-	movq 176(%rsi), %rdx
-	movq %rbx, 400(%rsp)
-	mulxq 104(%r8), %rax, %rbx
-	addq %rax, %r10
-	adcq %rbx, %r13
-	mulxq 120(%r8), %rax, %rbx
-	adcq %rax, %r14
-	adcq %rbx, %r12
-	mulxq 136(%r8), %rax, %rbx
-	adcq %rax, %r9
-	movq 480(%rsp), %rax
-	adcq %rbx, %rax
-	movq %rax, 480(%rsp)
-	mulxq 152(%r8), %rbx, %rax
-	movq %r9, 472(%rsp)
-	movq 408(%rsp), %r9
-	adcq %rbx, %r9
-	movq 416(%rsp), %rbx
+	movq %rbp, 392(%rsp)
+	mulxq 168(%r8), %rax, %rbp
+	adcq %rax, %r10
+	adcq %rbp, %r11
+	mulxq 184(%r8), %rax, %rbp
 	adcq %rax, %rbx
-	movq %rbx, 416(%rsp)
-	mulxq 168(%r8), %rax, %rbx
-	adcq %rax, %r15
-	adcq %rbx, %rbp
-	mulxq 184(%r8), %rax, %rbx
-	adcq %rax, %rdi
-	adcq $0, %rbx
-	movq %rdi, 408(%rsp)
-	mulxq 96(%r8), %rax, %rdi
-	addq %rax, %r11
-	adcq %rdi, %r10
-	mulxq 112(%r8), %rax, %rdi
-	adcq %rax, %r13
-	adcq %rdi, %r14
-	mulxq 128(%r8), %rax, %rdi
-	adcq %rax, %r12
-	movq 472(%rsp), %rax
-	adcq %rdi, %rax
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %rdi, %rbp
-	movq %r15, 496(%rsp)
-	movq 480(%rsp), %r15
-	adcq %rdi, %r15
-	adcq %rbp, %r9
-	mulxq 160(%r8), %rdi, %rbp
-	movq %r9, 480(%rsp)
-	movq 416(%rsp), %r9
-	adcq %rdi, %r9
-	movq 496(%rsp), %rdi
-	adcq %rbp, %rdi
-	movq %rdi, 496(%rsp)
-	mulxq 176(%r8), %rbp, %rdi
-	movq %r9, 416(%rsp)
-	movq 472(%rsp), %r9
-	adcq %rbp, %r9
-	movq 408(%rsp), %rbp
-	adcq %rdi, %rbp
-	adcq $0, %rbx
-	movq 184(%rsi), %rdx
-	movq %r11, 408(%rsp)
-	mulxq 104(%r8), %rdi, %r11
-	addq %rdi, %r13
-	adcq %r11, %r14
-	mulxq 120(%r8), %rdi, %r11
-	adcq %rdi, %r12
-	adcq %r11, %rax
-	mulxq 136(%r8), %rdi, %r11
-	adcq %rdi, %r15
-	movq 480(%rsp), %rdi
-	adcq %r11, %rdi
-	movq %rdi, 480(%rsp)
-	mulxq 152(%r8), %r11, %rdi
-	movq %r15, 472(%rsp)
-	movq 416(%rsp), %r15
-	adcq %r11, %r15
-	movq 496(%rsp), %r11
-	adcq %rdi, %r11
-	movq %r11, 496(%rsp)
-	mulxq 168(%r8), %rdi, %r11
-	adcq %rdi, %r9
-	adcq %r11, %rbp
-	mulxq 184(%r8), %rdi, %r11
-	adcq %rdi, %rbx
-	adcq $0, %r11
-	movq %rbx, 416(%rsp)
-	mulxq 96(%r8), %rdi, %rbx
-	addq %rdi, %r10
-	adcq %rbx, %r13
-	mulxq 112(%r8), %rdi, %rbx
-	adcq %rdi, %r14
+	adcq $0, %rbp
+	movq %rbx, 400(%rsp)
+	mulxq 96(%r8), %rax, %rbx
+	addq %rax, %r15
 	adcq %rbx, %r12
-	mulxq 128(%r8), %rdi, %rbx
-	adcq %rdi, %rax
-	movq 472(%rsp), %rdi
-	adcq %rbx, %rdi
-	movq %rbp, 472(%rsp)
-	mulxq 144(%r8), %rbx, %rbp
-	movq %r9, 432(%rsp)
-	movq 480(%rsp), %r9
+	mulxq 112(%r8), %rax, %rbx
+	adcq %rax, %rdi
+	adcq %rbx, %r14
+	mulxq 128(%r8), %rax, %rbx
+	adcq %rax, %r13
+	movq 432(%rsp), %rax
+	adcq %rbx, %rax
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %rbx, %r11
+	movq %r10, 440(%rsp)
+	movq 424(%rsp), %r10
+	adcq %rbx, %r10
+	adcq %r11, %r9
+	mulxq 160(%r8), %rbx, %r11
+	movq %r9, 424(%rsp)
+	movq 392(%rsp), %r9
 	adcq %rbx, %r9
-	adcq %rbp, %r15
-	mulxq 160(%r8), %rbx, %rbp
-	movq %r15, 480(%rsp)
-	movq 496(%rsp), %r15
+	movq 440(%rsp), %rbx
+	adcq %r11, %rbx
+	movq %rbx, 440(%rsp)
+	mulxq 176(%r8), %r11, %rbx
+	movq %r9, 392(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r11, %r9
+	movq 400(%rsp), %r11
+	adcq %rbx, %r11
+	adcq $0, %rbp
+	movq 120(%rsi), %rdx
+	movq %r15, 400(%rsp)
+	mulxq 104(%r8), %rbx, %r15
+	addq %rbx, %rdi
+	adcq %r15, %r14
+	mulxq 120(%r8), %rbx, %r15
+	adcq %rbx, %r13
+	adcq %r15, %rax
+	mulxq 136(%r8), %rbx, %r15
+	adcq %rbx, %r10
+	movq 424(%rsp), %rbx
+	adcq %r15, %rbx
+	movq %rbx, 424(%rsp)
+	mulxq 152(%r8), %r15, %rbx
+	movq %r10, 432(%rsp)
+	movq 392(%rsp), %r10
+	adcq %r15, %r10
+	movq 440(%rsp), %r15
 	adcq %rbx, %r15
+	movq %r15, 440(%rsp)
+	mulxq 168(%r8), %rbx, %r15
+	adcq %rbx, %r9
+	adcq %r15, %r11
+	mulxq 184(%r8), %rbx, %r15
+	adcq %rbx, %rbp
+	adcq $0, %r15
+	movq %rbp, 392(%rsp)
+	mulxq 96(%r8), %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %rdi
+	mulxq 112(%r8), %rbx, %rbp
+	adcq %rbx, %r14
+	adcq %rbp, %r13
+	mulxq 128(%r8), %rbx, %rbp
+	adcq %rbx, %rax
 	movq 432(%rsp), %rbx
 	adcq %rbp, %rbx
-	movq %rbx, 432(%rsp)
-	mulxq 176(%r8), %rbp, %rbx
-	movq %r15, 496(%rsp)
-	movq 472(%rsp), %r15
-	adcq %rbp, %r15
-	movq 416(%rsp), %rbp
-	adcq %rbx, %rbp
-	adcq $0, %r11
-	movq 0(%rsi), %rbx
-	addq 96(%rsi), %rbx
-	movq %rbx, 192(%rsp)
-	movq 8(%rsi), %rbx
-	adcq 104(%rsi), %rbx
-	movq %rbx, 200(%rsp)
-	movq 16(%rsi), %rbx
-	adcq 112(%rsi), %rbx
-	movq %rbx, 208(%rsp)
-	movq 24(%rsi), %rbx
-	adcq 120(%rsi), %rbx
-	movq %rbx, 216(%rsp)
-	movq 32(%rsi), %rbx
-	adcq 128(%rsi), %rbx
-	movq %rbx, 224(%rsp)
-	movq 40(%rsi), %rbx
-	adcq 136(%rsi), %rbx
-	movq %rbx, 232(%rsp)
-	movq 48(%rsi), %rbx
-	adcq 144(%rsi), %rbx
-	movq %rbx, 240(%rsp)
-	movq 56(%rsi), %rbx
-	adcq 152(%rsi), %rbx
-	movq %rbx, 248(%rsp)
-	movq 64(%rsi), %rbx
-	adcq 160(%rsi), %rbx
-	movq %rbx, 256(%rsp)
-	movq 72(%rsi), %rbx
-	adcq 168(%rsi), %rbx
-	movq %rbx, 264(%rsp)
-	movq 80(%rsi), %rbx
-	adcq 176(%rsi), %rbx
-	movq %rbx, 272(%rsp)
-	movq 88(%rsi), %rbx
-	adcq 184(%rsi), %rbx
-	movq %rbx, 280(%rsp)
-	movq 0(%r8), %rbx
-	addq 96(%r8), %rbx
-	movq %rbx, 288(%rsp)
-	movq 8(%r8), %rbx
-	adcq 104(%r8), %rbx
-	movq %rbx, 296(%rsp)
-	movq 16(%r8), %rbx
-	adcq 112(%r8), %rbx
-	movq %rbx, 304(%rsp)
-	movq 24(%r8), %rbx
-	adcq 120(%r8), %rbx
-	movq %rbx, 312(%rsp)
-	movq 32(%r8), %rbx
-	adcq 128(%r8), %rbx
-	movq %rbx, 320(%rsp)
-	movq 40(%r8), %rbx
-	adcq 136(%r8), %rbx
-	movq %rbx, 328(%rsp)
-	movq 48(%r8), %rbx
-	adcq 144(%r8), %rbx
-	movq %rbx, 336(%rsp)
-	movq 56(%r8), %rbx
-	adcq 152(%r8), %rbx
-	movq %rbx, 344(%rsp)
-	movq 64(%r8), %rbx
-	adcq 160(%r8), %rbx
-	movq %rbx, 352(%rsp)
-	movq 72(%r8), %rbx
-	adcq 168(%r8), %rbx
-	movq %rbx, 360(%rsp)
-	movq 80(%r8), %rbx
-	adcq 176(%r8), %rbx
-	movq %rbx, 368(%rsp)
-	movq 88(%r8), %rbx
-	adcq 184(%r8), %rbx
-	movq %rbx, 376(%rsp)
-	movq 0(%rsp), %rbx
-	subq 488(%rsp), %rbx
-	movq 8(%rsp), %rsi
-	sbbq 424(%rsp), %rsi
-	movq 16(%rsp), %r8
-	sbbq 504(%rsp), %r8
-	movq %rbp, 416(%rsp)
-	movq 24(%rsp), %rbp
-	sbbq 512(%rsp), %rbp
-	movq %r15, 472(%rsp)
-	movq 32(%rsp), %r15
-	sbbq 464(%rsp), %r15
-	movq %r9, 520(%rsp)
-	movq 40(%rsp), %r9
-	sbbq 456(%rsp), %r9
-	movq %rdi, 528(%rsp)
-	movq 48(%rsp), %rdi
-	sbbq 448(%rsp), %rdi
-	movq %rax, 536(%rsp)
-	movq 56(%rsp), %rax
-	sbbq 440(%rsp), %rax
-	movq %r12, 544(%rsp)
-	movq 64(%rsp), %r12
-	sbbq 392(%rsp), %r12
-	movq %r14, 552(%rsp)
-	movq 72(%rsp), %r14
-	sbbq 400(%rsp), %r14
-	movq %r13, 560(%rsp)
-	movq 80(%rsp), %r13
-	sbbq 408(%rsp), %r13
-	movq %r10, 568(%rsp)
-	movq 88(%rsp), %r10
-	sbbq 568(%rsp), %r10
-	movq %r11, 576(%rsp)
-	movq 96(%rsp), %r11
-	sbbq 560(%rsp), %r11
-	movq %r11, 584(%rsp)
-	movq 104(%rsp), %r11
-	sbbq 552(%rsp), %r11
-	movq %r11, 592(%rsp)
-	movq 112(%rsp), %r11
-	sbbq 544(%rsp), %r11
-	movq %r11, 600(%rsp)
-	movq 120(%rsp), %r11
-	sbbq 536(%rsp), %r11
-	movq %r11, 608(%rsp)
-	movq 128(%rsp), %r11
-	sbbq 528(%rsp), %r11
-	movq %r11, 616(%rsp)
-	movq 136(%rsp), %r11
-	sbbq 520(%rsp), %r11
-	movq %r11, 624(%rsp)
-	movq 144(%rsp), %r11
-	sbbq 480(%rsp), %r11
-	movq %r11, 632(%rsp)
-	movq 152(%rsp), %r11
-	sbbq 496(%rsp), %r11
-	movq %r11, 640(%rsp)
-	movq 160(%rsp), %r11
-	sbbq 432(%rsp), %r11
-	movq %r11, 648(%rsp)
-	movq 168(%rsp), %r11
-	sbbq 472(%rsp), %r11
-	movq %r11, 656(%rsp)
-	movq 176(%rsp), %r11
-	sbbq 416(%rsp), %r11
-	movq %r11, 664(%rsp)
-	movq 184(%rsp), %r11
-	sbbq 576(%rsp), %r11
-	movq %r11, 672(%rsp)
-	movq 488(%rsp), %r11
-	addq 0(%rsp), %r11
-	movq %r11, 0(%rsp)
-	movq 424(%rsp), %r11
-	adcq 8(%rsp), %r11
-	movq %r11, 8(%rsp)
-	movq 504(%rsp), %r11
-	adcq 16(%rsp), %r11
-	movq %r11, 16(%rsp)
-	movq 512(%rsp), %r11
-	adcq 24(%rsp), %r11
-	movq %r11, 24(%rsp)
-	movq 464(%rsp), %r11
-	adcq 32(%rsp), %r11
-	movq %r11, 32(%rsp)
-	movq 456(%rsp), %r11
-	adcq 40(%rsp), %r11
-	movq %r11, 40(%rsp)
-	movq 448(%rsp), %r11
-	adcq 48(%rsp), %r11
-	movq %r11, 48(%rsp)
-	movq 440(%rsp), %r11
-	adcq 56(%rsp), %r11
-	movq %r11, 56(%rsp)
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %rbp, %r11
+	movq %r9, 448(%rsp)
+	movq 424(%rsp), %r9
+	adcq %rbp, %r9
+	adcq %r11, %r10
+	mulxq 160(%r8), %rbp, %r11
+	movq %r10, 424(%rsp)
+	movq 440(%rsp), %r10
+	adcq %rbp, %r10
+	movq 448(%rsp), %rbp
+	adcq %r11, %rbp
+	movq %rbp, 448(%rsp)
+	mulxq 176(%r8), %r11, %rbp
+	movq %r10, 440(%rsp)
+	movq 432(%rsp), %r10
+	adcq %r11, %r10
 	movq 392(%rsp), %r11
-	adcq 64(%rsp), %r11
-	movq %r11, 64(%rsp)
-	movq 400(%rsp), %r11
-	adcq 72(%rsp), %r11
-	movq %r11, 72(%rsp)
-	movq 408(%rsp), %r11
-	adcq 80(%rsp), %r11
-	movq %r11, 80(%rsp)
-	movq 568(%rsp), %r11
-	adcq 88(%rsp), %r11
-	movq %r11, 88(%rsp)
-	movq 560(%rsp), %r11
-	adcq 96(%rsp), %r11
-	movq %r11, 96(%rsp)
-	movq 552(%rsp), %r11
-	adcq 104(%rsp), %r11
-	movq %r11, 104(%rsp)
-	movq 544(%rsp), %r11
-	adcq 112(%rsp), %r11
-	movq %r11, 112(%rsp)
-	movq 536(%rsp), %r11
-	adcq 120(%rsp), %r11
-	movq %r11, 120(%rsp)
-	movq 528(%rsp), %r11
-	adcq 128(%rsp), %r11
-	movq %r11, 128(%rsp)
-	movq 520(%rsp), %r11
-	adcq 136(%rsp), %r11
-	movq %r11, 136(%rsp)
-	movq 480(%rsp), %r11
-	adcq 144(%rsp), %r11
-	movq %r11, 144(%rsp)
-	movq 496(%rsp), %r11
-	adcq 152(%rsp), %r11
-	movq %r11, 152(%rsp)
-	movq 432(%rsp), %r11
-	adcq 160(%rsp), %r11
-	movq %r11, 160(%rsp)
+	adcq %rbp, %r11
+	adcq $0, %r15
+	movq 128(%rsi), %rdx
+	movq %r12, 392(%rsp)
+	mulxq 104(%r8), %rbp, %r12
+	addq %rbp, %r14
+	adcq %r12, %r13
+	mulxq 120(%r8), %rbp, %r12
+	adcq %rbp, %rax
+	adcq %r12, %rbx
+	mulxq 136(%r8), %rbp, %r12
+	adcq %rbp, %r9
+	movq 424(%rsp), %rbp
+	adcq %r12, %rbp
+	movq %rbp, 424(%rsp)
+	mulxq 152(%r8), %r12, %rbp
+	movq %r9, 432(%rsp)
+	movq 440(%rsp), %r9
+	adcq %r12, %r9
+	movq 448(%rsp), %r12
+	adcq %rbp, %r12
+	movq %r12, 448(%rsp)
+	mulxq 168(%r8), %rbp, %r12
+	adcq %rbp, %r10
+	adcq %r12, %r11
+	mulxq 184(%r8), %rbp, %r12
+	adcq %rbp, %r15
+	adcq $0, %r12
+	movq %r15, 440(%rsp)
+	mulxq 96(%r8), %rbp, %r15
+	addq %rbp, %rdi
+	adcq %r15, %r14
+	mulxq 112(%r8), %rbp, %r15
+	adcq %rbp, %r13
+	adcq %r15, %rax
+	mulxq 128(%r8), %rbp, %r15
+	adcq %rbp, %rbx
+	movq 432(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %r15, %r11
+	movq %r10, 456(%rsp)
+	movq 424(%rsp), %r10
+	adcq %r15, %r10
+	adcq %r11, %r9
+	mulxq 160(%r8), %r15, %r11
+	movq %r9, 424(%rsp)
+	movq 448(%rsp), %r9
+	adcq %r15, %r9
+	movq 456(%rsp), %r15
+	adcq %r11, %r15
+	movq %r15, 456(%rsp)
+	mulxq 176(%r8), %r11, %r15
+	movq %r9, 448(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r11, %r9
+	movq 440(%rsp), %r11
+	adcq %r15, %r11
+	adcq $0, %r12
+	movq 136(%rsi), %rdx
+	movq %rdi, 440(%rsp)
+	mulxq 104(%r8), %r15, %rdi
+	addq %r15, %r13
+	adcq %rdi, %rax
+	mulxq 120(%r8), %r15, %rdi
+	adcq %r15, %rbx
+	adcq %rdi, %rbp
+	mulxq 136(%r8), %r15, %rdi
+	adcq %r15, %r10
+	movq 424(%rsp), %r15
+	adcq %rdi, %r15
+	movq %r15, 424(%rsp)
+	mulxq 152(%r8), %rdi, %r15
+	movq %r10, 432(%rsp)
+	movq 448(%rsp), %r10
+	adcq %rdi, %r10
+	movq 456(%rsp), %rdi
+	adcq %r15, %rdi
+	movq %rdi, 456(%rsp)
+	mulxq 168(%r8), %r15, %rdi
+	adcq %r15, %r9
+	adcq %rdi, %r11
+	mulxq 184(%r8), %r15, %rdi
+	adcq %r15, %r12
+	adcq $0, %rdi
+	movq %r12, 448(%rsp)
+	mulxq 96(%r8), %r15, %r12
+	addq %r15, %r14
+	adcq %r12, %r13
+	mulxq 112(%r8), %r15, %r12
+	adcq %r15, %rax
+	adcq %r12, %rbx
+	mulxq 128(%r8), %r15, %r12
+	adcq %r15, %rbp
+	movq 432(%rsp), %r15
+	adcq %r12, %r15
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %r12, %r11
+	movq %r9, 464(%rsp)
+	movq 424(%rsp), %r9
+	adcq %r12, %r9
+	adcq %r11, %r10
+	mulxq 160(%r8), %r12, %r11
+	movq %r10, 424(%rsp)
+	movq 456(%rsp), %r10
+	adcq %r12, %r10
+	movq 464(%rsp), %r12
+	adcq %r11, %r12
+	movq %r12, 464(%rsp)
+	mulxq 176(%r8), %r11, %r12
+	movq %r10, 456(%rsp)
+	movq 432(%rsp), %r10
+	adcq %r11, %r10
+	movq 448(%rsp), %r11
+	adcq %r12, %r11
+	adcq $0, %rdi
+	movq 144(%rsi), %rdx
+	movq %r14, 448(%rsp)
+	mulxq 104(%r8), %r12, %r14
+	addq %r12, %rax
+	adcq %r14, %rbx
+	mulxq 120(%r8), %r12, %r14
+	adcq %r12, %rbp
+	adcq %r14, %r15
+	mulxq 136(%r8), %r12, %r14
+	adcq %r12, %r9
+	movq 424(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 424(%rsp)
+	mulxq 152(%r8), %r14, %r12
+	movq %r9, 432(%rsp)
+	movq 456(%rsp), %r9
+	adcq %r14, %r9
+	movq 464(%rsp), %r14
+	adcq %r12, %r14
+	movq %r14, 464(%rsp)
+	mulxq 168(%r8), %r12, %r14
+	adcq %r12, %r10
+	adcq %r14, %r11
+	mulxq 184(%r8), %r12, %r14
+	adcq %r12, %rdi
+	adcq $0, %r14
+	movq %rdi, 456(%rsp)
+	mulxq 96(%r8), %r12, %rdi
+	addq %r12, %r13
+	adcq %rdi, %rax
+	mulxq 112(%r8), %r12, %rdi
+	adcq %r12, %rbx
+	adcq %rdi, %rbp
+	mulxq 128(%r8), %r12, %rdi
+	adcq %r12, %r15
+	movq 432(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %rdi, %r11
+	movq %r10, 472(%rsp)
+	movq 424(%rsp), %r10
+	adcq %rdi, %r10
+	adcq %r11, %r9
+	mulxq 160(%r8), %rdi, %r11
+	movq %r9, 424(%rsp)
+	movq 464(%rsp), %r9
+	adcq %rdi, %r9
+	movq 472(%rsp), %rdi
+	adcq %r11, %rdi
+	movq %rdi, 472(%rsp)
+	mulxq 176(%r8), %r11, %rdi
+	movq %r9, 464(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r11, %r9
+	movq 456(%rsp), %r11
+	adcq %rdi, %r11
+	adcq $0, %r14
+	movq 152(%rsi), %rdx
+	movq %r13, 456(%rsp)
+	mulxq 104(%r8), %rdi, %r13
+	addq %rdi, %rbx
+	adcq %r13, %rbp
+	mulxq 120(%r8), %rdi, %r13
+	adcq %rdi, %r15
+	adcq %r13, %r12
+	mulxq 136(%r8), %rdi, %r13
+	adcq %rdi, %r10
+	movq 424(%rsp), %rdi
+	adcq %r13, %rdi
+	movq %rdi, 424(%rsp)
+	mulxq 152(%r8), %r13, %rdi
+	movq %r10, 432(%rsp)
+	movq 464(%rsp), %r10
+	adcq %r13, %r10
+	movq 472(%rsp), %r13
+	adcq %rdi, %r13
+	movq %r13, 472(%rsp)
+	mulxq 168(%r8), %rdi, %r13
+	adcq %rdi, %r9
+	adcq %r13, %r11
+	mulxq 184(%r8), %rdi, %r13
+	adcq %rdi, %r14
+	adcq $0, %r13
+	movq %r14, 464(%rsp)
+	mulxq 96(%r8), %rdi, %r14
+	addq %rdi, %rax
+	adcq %r14, %rbx
+	mulxq 112(%r8), %rdi, %r14
+	adcq %rdi, %rbp
+	adcq %r14, %r15
+	mulxq 128(%r8), %rdi, %r14
+	adcq %rdi, %r12
+	movq 432(%rsp), %rdi
+	adcq %r14, %rdi
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %r14, %r11
+	movq %r9, 480(%rsp)
+	movq 424(%rsp), %r9
+	adcq %r14, %r9
+	adcq %r11, %r10
+	mulxq 160(%r8), %r14, %r11
+	movq %r10, 424(%rsp)
+	movq 472(%rsp), %r10
+	adcq %r14, %r10
+	movq 480(%rsp), %r14
+	adcq %r11, %r14
+	movq %r14, 480(%rsp)
+	mulxq 176(%r8), %r11, %r14
+	movq %r10, 472(%rsp)
+	movq 432(%rsp), %r10
+	adcq %r11, %r10
+	movq 464(%rsp), %r11
+	adcq %r14, %r11
+	adcq $0, %r13
+	movq 160(%rsi), %rdx
+	movq %rax, 464(%rsp)
+	mulxq 104(%r8), %r14, %rax
+	addq %r14, %rbp
+	adcq %rax, %r15
+	mulxq 120(%r8), %r14, %rax
+	adcq %r14, %r12
+	adcq %rax, %rdi
+	mulxq 136(%r8), %r14, %rax
+	adcq %r14, %r9
+	movq 424(%rsp), %r14
+	adcq %rax, %r14
+	movq %r14, 424(%rsp)
+	mulxq 152(%r8), %rax, %r14
+	movq %r9, 432(%rsp)
+	movq 472(%rsp), %r9
+	adcq %rax, %r9
+	movq 480(%rsp), %rax
+	adcq %r14, %rax
+	movq %rax, 480(%rsp)
+	mulxq 168(%r8), %r14, %rax
+	adcq %r14, %r10
+	adcq %rax, %r11
+	mulxq 184(%r8), %r14, %rax
+	adcq %r14, %r13
+	adcq $0, %rax
+	movq %r13, 472(%rsp)
+	mulxq 96(%r8), %r14, %r13
+	addq %r14, %rbx
+	adcq %r13, %rbp
+	mulxq 112(%r8), %r14, %r13
+	adcq %r14, %r15
+	adcq %r13, %r12
+	mulxq 128(%r8), %r14, %r13
+	adcq %r14, %rdi
+	movq 432(%rsp), %r14
+	adcq %r13, %r14
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %r13, %r11
+	movq %r10, 488(%rsp)
+	movq 424(%rsp), %r10
+	adcq %r13, %r10
+	adcq %r11, %r9
+	mulxq 160(%r8), %r13, %r11
+	movq %r9, 424(%rsp)
+	movq 480(%rsp), %r9
+	adcq %r13, %r9
+	movq 488(%rsp), %r13
+	adcq %r11, %r13
+	movq %r13, 488(%rsp)
+	mulxq 176(%r8), %r11, %r13
+	movq %r9, 480(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r11, %r9
 	movq 472(%rsp), %r11
-	adcq 168(%rsp), %r11
-	movq %r11, 168(%rsp)
-	movq 416(%rsp), %r11
-	adcq 176(%rsp), %r11
-	movq %r11, 176(%rsp)
-	movq 576(%rsp), %r11
-	adcq 184(%rsp), %r11
-	movq %r11, 184(%rsp)
-	addq FG_P751_MONT_X+0(%rip), %r10
-	movq 584(%rsp), %r11
-	adcq $-1, %r11
-	movq %r11, 584(%rsp)
-	movq 592(%rsp), %r11
-	adcq $-1, %r11
-	movq %r11, 592(%rsp)
-	movq 600(%rsp), %r11
-	adcq $-1, %r11
-	movq %r11, 600(%rsp)
-	movq 608(%rsp), %r11
-	adcq $-1, %r11
-	movq %r11, 608(%rsp)
-	movq 616(%rsp), %r11
-	adcq $-1, %r11
-	movq %r11, 616(%rsp)
-	movq 624(%rsp), %r11
-	adcq FG_P751_MONT_X+48(%rip), %r11
-	movq %r11, 624(%rsp)
-	movq 632(%rsp), %r11
-	adcq FG_P751_MONT_X+56(%rip), %r11
-	movq %r11, 632(%rsp)
-	movq 640(%rsp), %r11
-	adcq FG_P751_MONT_X+64(%rip), %r11
-	movq %r11, 640(%rsp)
-	movq 648(%rsp), %r11
-	adcq FG_P751_MONT_X+72(%rip), %r11
-	movq %r11, 648(%rsp)
-	movq 656(%rsp), %r11
-	adcq FG_P751_MONT_X+80(%rip), %r11
-	movq %r11, 656(%rsp)
-	movq 664(%rsp), %r11
-	adcq FG_P751_MONT_X+88(%rip), %r11
-	movq %r11, 664(%rsp)
-	movq 672(%rsp), %r11
-	adcq FG_P751_MONT_X+96(%rip), %r11
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	movq %r11, 672(%rsp)
+	adcq %r13, %r11
+	adcq $0, %rax
+	movq 168(%rsi), %rdx
+	movq %rbx, 472(%rsp)
+	mulxq 104(%r8), %r13, %rbx
+	addq %r13, %r15
+	adcq %rbx, %r12
+	mulxq 120(%r8), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %r14
+	mulxq 136(%r8), %r13, %rbx
+	adcq %r13, %r10
+	movq 424(%rsp), %r13
+	adcq %rbx, %r13
+	movq %r13, 424(%rsp)
+	mulxq 152(%r8), %rbx, %r13
+	movq %r10, 432(%rsp)
+	movq 480(%rsp), %r10
+	adcq %rbx, %r10
+	movq 488(%rsp), %rbx
+	adcq %r13, %rbx
+	movq %rbx, 488(%rsp)
+	mulxq 168(%r8), %r13, %rbx
+	adcq %r13, %r9
+	adcq %rbx, %r11
+	mulxq 184(%r8), %r13, %rbx
+	adcq %r13, %rax
+	adcq $0, %rbx
+	movq %rax, 480(%rsp)
+	mulxq 96(%r8), %r13, %rax
+	addq %r13, %rbp
+	adcq %rax, %r15
+	mulxq 112(%r8), %r13, %rax
+	adcq %r13, %r12
+	adcq %rax, %rdi
+	mulxq 128(%r8), %r13, %rax
+	adcq %r13, %r14
+	movq 432(%rsp), %r13
+	adcq %rax, %r13
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %rax, %r11
+	movq %r9, 496(%rsp)
+	movq 424(%rsp), %r9
+	adcq %rax, %r9
+	adcq %r11, %r10
+	mulxq 160(%r8), %rax, %r11
+	movq %r10, 424(%rsp)
+	movq 488(%rsp), %r10
+	adcq %rax, %r10
+	movq 496(%rsp), %rax
+	adcq %r11, %rax
+	movq %rax, 496(%rsp)
+	mulxq 176(%r8), %r11, %rax
+	movq %r10, 488(%rsp)
+	movq 432(%rsp), %r10
+	adcq %r11, %r10
+	movq 480(%rsp), %r11
+	adcq %rax, %r11
+	adcq $0, %rbx
+	movq 176(%rsi), %rdx
+	movq %rbp, 480(%rsp)
+	mulxq 104(%r8), %rax, %rbp
+	addq %rax, %r12
+	adcq %rbp, %rdi
+	mulxq 120(%r8), %rax, %rbp
+	adcq %rax, %r14
+	adcq %rbp, %r13
+	mulxq 136(%r8), %rax, %rbp
+	adcq %rax, %r9
+	movq 424(%rsp), %rax
+	adcq %rbp, %rax
+	movq %rax, 424(%rsp)
+	mulxq 152(%r8), %rbp, %rax
+	movq %r9, 432(%rsp)
+	movq 488(%rsp), %r9
+	adcq %rbp, %r9
+	movq 496(%rsp), %rbp
+	adcq %rax, %rbp
+	movq %rbp, 496(%rsp)
+	mulxq 168(%r8), %rax, %rbp
+	adcq %rax, %r10
+	adcq %rbp, %r11
+	mulxq 184(%r8), %rax, %rbp
+	adcq %rax, %rbx
+	adcq $0, %rbp
+	movq %rbx, 488(%rsp)
+	mulxq 96(%r8), %rax, %rbx
+	addq %rax, %r15
+	adcq %rbx, %r12
+	mulxq 112(%r8), %rax, %rbx
+	adcq %rax, %rdi
+	adcq %rbx, %r14
+	mulxq 128(%r8), %rax, %rbx
+	adcq %rax, %r13
+	movq 432(%rsp), %rax
+	adcq %rbx, %rax
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %rbx, %r11
+	movq %r10, 504(%rsp)
+	movq 424(%rsp), %r10
+	adcq %rbx, %r10
+	adcq %r11, %r9
+	mulxq 160(%r8), %rbx, %r11
+	movq %r9, 424(%rsp)
+	movq 496(%rsp), %r9
+	adcq %rbx, %r9
+	movq 504(%rsp), %rbx
+	adcq %r11, %rbx
+	movq %rbx, 504(%rsp)
+	mulxq 176(%r8), %r11, %rbx
+	movq %r9, 496(%rsp)
+	movq 432(%rsp), %r9
+	adcq %r11, %r9
+	movq 488(%rsp), %r11
+	adcq %rbx, %r11
+	adcq $0, %rbp
+	movq 184(%rsi), %rdx
+	movq %r15, 488(%rsp)
+	mulxq 104(%r8), %rbx, %r15
+	addq %rbx, %rdi
+	adcq %r15, %r14
+	mulxq 120(%r8), %rbx, %r15
+	adcq %rbx, %r13
+	adcq %r15, %rax
+	mulxq 136(%r8), %rbx, %r15
+	adcq %rbx, %r10
+	movq 424(%rsp), %rbx
+	adcq %r15, %rbx
+	movq %rbx, 424(%rsp)
+	mulxq 152(%r8), %r15, %rbx
+	movq %r10, 432(%rsp)
+	movq 496(%rsp), %r10
+	adcq %r15, %r10
+	movq 504(%rsp), %r15
+	adcq %rbx, %r15
+	movq %r15, 504(%rsp)
+	mulxq 168(%r8), %rbx, %r15
+	adcq %rbx, %r9
+	adcq %r15, %r11
+	mulxq 184(%r8), %rbx, %r15
+	adcq %rbx, %rbp
+	adcq $0, %r15
+	movq %rbp, 496(%rsp)
+	mulxq 96(%r8), %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %rdi
+	mulxq 112(%r8), %rbx, %rbp
+	adcq %rbx, %r14
+	adcq %rbp, %r13
+	mulxq 128(%r8), %rbx, %rbp
+	adcq %rbx, %rax
+	movq 432(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq %r11, 432(%rsp)
+	mulxq 144(%r8), %rbp, %r11
+	movq %r9, 512(%rsp)
+	movq 424(%rsp), %r9
+	adcq %rbp, %r9
+	adcq %r11, %r10
+	mulxq 160(%r8), %rbp, %r11
+	movq %r10, 424(%rsp)
+	movq 504(%rsp), %r10
+	adcq %rbp, %r10
+	movq 512(%rsp), %rbp
+	adcq %r11, %rbp
+	movq %rbp, 512(%rsp)
+	mulxq 176(%r8), %r11, %rbp
+	movq %r10, 504(%rsp)
+	movq 432(%rsp), %r10
+	adcq %r11, %r10
+	movq 496(%rsp), %r11
+	adcq %rbp, %r11
+	adcq $0, %r15
+	movq 0(%rsi), %rbp
+	addq 96(%rsi), %rbp
+	movq %rbp, 0(%rsp)
+	movq 8(%rsi), %rbp
+	adcq 104(%rsi), %rbp
+	movq %rbp, 8(%rsp)
+	movq 16(%rsi), %rbp
+	adcq 112(%rsi), %rbp
+	movq %rbp, 16(%rsp)
+	movq 24(%rsi), %rbp
+	adcq 120(%rsi), %rbp
+	movq %rbp, 24(%rsp)
+	movq 32(%rsi), %rbp
+	adcq 128(%rsi), %rbp
+	movq %rbp, 32(%rsp)
+	movq 40(%rsi), %rbp
+	adcq 136(%rsi), %rbp
+	movq %rbp, 40(%rsp)
+	movq 48(%rsi), %rbp
+	adcq 144(%rsi), %rbp
+	movq %rbp, 48(%rsp)
+	movq 56(%rsi), %rbp
+	adcq 152(%rsi), %rbp
+	movq %rbp, 56(%rsp)
+	movq 64(%rsi), %rbp
+	adcq 160(%rsi), %rbp
+	movq %rbp, 64(%rsp)
+	movq 72(%rsi), %rbp
+	adcq 168(%rsi), %rbp
+	movq %rbp, 72(%rsp)
+	movq 80(%rsi), %rbp
+	adcq 176(%rsi), %rbp
+	movq %rbp, 80(%rsp)
+	movq 88(%rsi), %rbp
+	adcq 184(%rsi), %rbp
+	movq %rbp, 88(%rsp)
+	movq 0(%r8), %rbp
+	addq 96(%r8), %rbp
+	movq %rbp, 96(%rsp)
+	movq 8(%r8), %rbp
+	adcq 104(%r8), %rbp
+	movq %rbp, 104(%rsp)
+	movq 16(%r8), %rbp
+	adcq 112(%r8), %rbp
+	movq %rbp, 112(%rsp)
+	movq 24(%r8), %rbp
+	adcq 120(%r8), %rbp
+	movq %rbp, 120(%rsp)
+	movq 32(%r8), %rbp
+	adcq 128(%r8), %rbp
+	movq %rbp, 128(%rsp)
+	movq 40(%r8), %rbp
+	adcq 136(%r8), %rbp
+	movq %rbp, 136(%rsp)
+	movq 48(%r8), %rbp
+	adcq 144(%r8), %rbp
+	movq %rbp, 144(%rsp)
+	movq 56(%r8), %rbp
+	adcq 152(%r8), %rbp
+	movq %rbp, 152(%rsp)
+	movq 64(%r8), %rbp
+	adcq 160(%r8), %rbp
+	movq %rbp, 160(%rsp)
+	movq 72(%r8), %rbp
+	adcq 168(%r8), %rbp
+	movq %rbp, 168(%rsp)
+	movq 80(%r8), %rbp
+	adcq 176(%r8), %rbp
+	movq %rbp, 176(%rsp)
+	movq 88(%r8), %rbp
+	adcq 184(%r8), %rbp
+	movq %rbp, 184(%rsp)
+	movq 224(%rsp), %rbp
+	subq 416(%rsp), %rbp
+	movq 216(%rsp), %rsi
+	sbbq 408(%rsp), %rsi
+	movq 208(%rsp), %r8
+	sbbq 400(%rsp), %r8
+	movq %r11, 496(%rsp)
+	movq 200(%rsp), %r11
+	sbbq 392(%rsp), %r11
+	movq %r10, 432(%rsp)
+	movq 248(%rsp), %r10
+	sbbq 440(%rsp), %r10
+	movq %r9, 520(%rsp)
+	movq 256(%rsp), %r9
+	sbbq 448(%rsp), %r9
+	movq %rbx, 528(%rsp)
+	movq 264(%rsp), %rbx
+	sbbq 456(%rsp), %rbx
+	movq %rax, 536(%rsp)
+	movq 272(%rsp), %rax
+	sbbq 464(%rsp), %rax
+	movq %r13, 544(%rsp)
+	movq 280(%rsp), %r13
+	sbbq 472(%rsp), %r13
+	movq %r14, 552(%rsp)
+	movq 288(%rsp), %r14
+	sbbq 480(%rsp), %r14
+	movq %rdi, 560(%rsp)
+	movq 296(%rsp), %rdi
+	sbbq 488(%rsp), %rdi
+	movq %r12, 568(%rsp)
+	movq 304(%rsp), %r12
+	sbbq 568(%rsp), %r12
 	movq %r15, 576(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r15
-	adcxq %r11, %r9
-	adoxq %r15, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r15
-	adcxq %r11, %rdi
-	adoxq %r15, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r15
-	adcxq %r11, %rax
-	adoxq %r15, %r12
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r15
-	adcxq %r11, %r12
-	adoxq %r15, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r15
-	adcxq %r11, %r14
-	adoxq %r15, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r15
-	adcxq %r11, %r13
-	adoxq %r15, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r15
-	adcxq %r11, %r10
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbx
-	adcxq %r11, %rdi
-	adoxq %rbx, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbx
-	adcxq %r11, %r12
-	adoxq %rbx, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbx
-	adcxq %r11, %r14
-	adoxq %rbx, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbx
-	adcxq %r11, %r13
-	adoxq %rbx, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbx
-	adcxq %r11, %r10
-	adoxq %rbx, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbx
-	adcxq %r11, %r15
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rsi
-	adcxq %r11, %rax
-	adoxq %rsi, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rsi
-	adcxq %r11, %r12
-	adoxq %rsi, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
-	adcxq %r11, %r14
-	adoxq %rsi, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rsi
-	adcxq %r11, %r13
-	adoxq %rsi, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rsi
-	adcxq %r11, %r10
-	adoxq %rsi, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rsi
-	adcxq %r11, %r15
-	adoxq %rsi, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
-	adcxq %r11, %rbx
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
+	movq 240(%rsp), %r15
+	sbbq 560(%rsp), %r15
+	movq %r15, 584(%rsp)
+	movq 328(%rsp), %r15
+	sbbq 552(%rsp), %r15
+	movq %r15, 592(%rsp)
+	movq 336(%rsp), %r15
+	sbbq 544(%rsp), %r15
+	movq %r15, 600(%rsp)
+	movq 344(%rsp), %r15
+	sbbq 536(%rsp), %r15
+	movq %r15, 608(%rsp)
+	movq 352(%rsp), %r15
+	sbbq 528(%rsp), %r15
+	movq %r15, 616(%rsp)
+	movq 360(%rsp), %r15
+	sbbq 520(%rsp), %r15
+	movq %r15, 624(%rsp)
+	movq 232(%rsp), %r15
+	sbbq 424(%rsp), %r15
+	movq %r15, 632(%rsp)
+	movq 312(%rsp), %r15
+	sbbq 504(%rsp), %r15
+	movq %r15, 640(%rsp)
+	movq 320(%rsp), %r15
+	sbbq 512(%rsp), %r15
+	movq %r15, 648(%rsp)
+	movq 368(%rsp), %r15
+	sbbq 432(%rsp), %r15
+	movq %r15, 656(%rsp)
+	movq 376(%rsp), %r15
+	sbbq 496(%rsp), %r15
+	movq %r15, 664(%rsp)
+	movq 384(%rsp), %r15
+	sbbq 576(%rsp), %r15
+	movq %r15, 672(%rsp)
+	movq 416(%rsp), %r15
+	addq 224(%rsp), %r15
+	movq %r15, 224(%rsp)
+	movq 408(%rsp), %r15
+	adcq 216(%rsp), %r15
+	movq %r15, 216(%rsp)
+	movq 400(%rsp), %r15
+	adcq 208(%rsp), %r15
+	movq %r15, 208(%rsp)
+	movq 392(%rsp), %r15
+	adcq 200(%rsp), %r15
+	movq %r15, 200(%rsp)
+	movq 440(%rsp), %r15
+	adcq 248(%rsp), %r15
+	movq %r15, 248(%rsp)
+	movq 448(%rsp), %r15
+	adcq 256(%rsp), %r15
+	movq %r15, 256(%rsp)
+	movq 456(%rsp), %r15
+	adcq 264(%rsp), %r15
+	movq %r15, 264(%rsp)
+	movq 464(%rsp), %r15
+	adcq 272(%rsp), %r15
+	movq %r15, 272(%rsp)
+	movq 472(%rsp), %r15
+	adcq 280(%rsp), %r15
+	movq %r15, 280(%rsp)
+	movq 480(%rsp), %r15
+	adcq 288(%rsp), %r15
+	movq %r15, 288(%rsp)
+	movq 488(%rsp), %r15
+	adcq 296(%rsp), %r15
+	movq %r15, 296(%rsp)
+	movq 568(%rsp), %r15
+	adcq 304(%rsp), %r15
+	movq %r15, 304(%rsp)
+	movq 560(%rsp), %r15
+	adcq 240(%rsp), %r15
+	movq %r15, 240(%rsp)
+	movq 552(%rsp), %r15
+	adcq 328(%rsp), %r15
+	movq %r15, 328(%rsp)
+	movq 544(%rsp), %r15
+	adcq 336(%rsp), %r15
+	movq %r15, 336(%rsp)
+	movq 536(%rsp), %r15
+	adcq 344(%rsp), %r15
+	movq %r15, 344(%rsp)
+	movq 528(%rsp), %r15
+	adcq 352(%rsp), %r15
+	movq %r15, 352(%rsp)
+	movq 520(%rsp), %r15
+	adcq 360(%rsp), %r15
+	movq %r15, 360(%rsp)
+	movq 424(%rsp), %r15
+	adcq 232(%rsp), %r15
+	movq %r15, 232(%rsp)
+	movq 504(%rsp), %r15
+	adcq 312(%rsp), %r15
+	movq %r15, 312(%rsp)
+	movq 512(%rsp), %r15
+	adcq 320(%rsp), %r15
+	movq %r15, 320(%rsp)
+	movq 432(%rsp), %r15
+	adcq 368(%rsp), %r15
+	movq %r15, 368(%rsp)
+	movq 496(%rsp), %r15
+	adcq 376(%rsp), %r15
+	movq %r15, 376(%rsp)
+	movq 576(%rsp), %r15
+	adcq 384(%rsp), %r15
+	movq %r15, 384(%rsp)
+	addq FG_P751_MONT_X+0(%rip), %r12
+	movq 584(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 584(%rsp)
+	movq 592(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 592(%rsp)
+	movq 600(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 600(%rsp)
+	movq 608(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 608(%rsp)
+	movq 616(%rsp), %r15
+	adcq $-1, %r15
+	movq %r15, 616(%rsp)
+	movq 624(%rsp), %r15
+	adcq FG_P751_MONT_X+48(%rip), %r15
+	movq %r15, 624(%rsp)
+	movq 632(%rsp), %r15
+	adcq FG_P751_MONT_X+56(%rip), %r15
+	movq %r15, 632(%rsp)
+	movq 640(%rsp), %r15
+	adcq FG_P751_MONT_X+64(%rip), %r15
+	movq %r15, 640(%rsp)
+	movq 648(%rsp), %r15
+	adcq FG_P751_MONT_X+72(%rip), %r15
+	movq %r15, 648(%rsp)
+	movq 656(%rsp), %r15
+	adcq FG_P751_MONT_X+80(%rip), %r15
+	movq %r15, 656(%rsp)
+	movq 664(%rsp), %r15
+	adcq FG_P751_MONT_X+88(%rip), %r15
+	movq %r15, 664(%rsp)
+	movq 672(%rsp), %r15
+	adcq FG_P751_MONT_X+96(%rip), %r15
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
-	adcxq %r11, %r12
+	movq %r15, 672(%rsp)
+	movq %r10, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r10
+	adcxq %r15, %r9
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r10
+	adcxq %r15, %rbx
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r10
+	adcxq %r15, %rax
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r10
+	adcxq %r15, %r13
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r10
+	adcxq %r15, %r14
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r10
+	adcxq %r15, %rdi
+	adoxq %r10, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r10
+	adcxq %r15, %r12
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbp
+	adcxq %r15, %rbx
+	adoxq %rbp, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbp
+	adcxq %r15, %rax
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbp
+	adcxq %r15, %r13
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbp
+	adcxq %r15, %r14
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rbp
+	adcxq %r15, %rdi
+	adoxq %rbp, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rbp
+	adcxq %r15, %r12
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbp
+	adcxq %r15, %r10
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rsi
+	adcxq %r15, %rax
+	adoxq %rsi, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rsi
+	adcxq %r15, %r13
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
+	adcxq %r15, %r14
+	adoxq %rsi, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rsi
+	adcxq %r15, %rdi
+	adoxq %rsi, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rsi
+	adcxq %r15, %r12
+	adoxq %rsi, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rsi
+	adcxq %r15, %r10
+	adoxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rsi
+	adcxq %r15, %rbp
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r8
+	adcxq %r15, %r13
 	adoxq %r8, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
-	adcxq %r11, %r14
-	adoxq %r8, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r8
-	adcxq %r11, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r8
+	adcxq %r15, %r14
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r8
+	adcxq %r15, %rdi
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r8
+	adcxq %r15, %r12
 	adoxq %r8, %r10
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
-	adcxq %r11, %r10
-	adoxq %r8, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r8
-	adcxq %r11, %r15
-	adoxq %r8, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
-	adcxq %r11, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r8
+	adcxq %r15, %r10
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r8
+	adcxq %r15, %rbp
 	adoxq %r8, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r8
-	adcxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r8
+	adcxq %r15, %rsi
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq 576(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbp
-	adcxq %r11, %r14
-	adoxq %rbp, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbp
-	adcxq %r11, %r13
-	adoxq %rbp, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbp
-	adcxq %r11, %r15
-	adoxq %rbp, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
-	adcxq %r11, %rbx
-	adoxq %rbp, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
-	adcxq %r11, %rsi
-	adoxq %rbp, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
-	adcxq %r11, %r8
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r11
+	adcxq %r15, %r14
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r11
+	adcxq %r15, %rdi
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r11
+	adcxq %r15, %r12
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r11
+	adcxq %r15, %r10
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r11
+	adcxq %r15, %rbp
+	adoxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r11
+	adcxq %r15, %rsi
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r11
+	adcxq %r15, %r8
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
 	movq %r9, %rdx
 	xorq %rcx, %rcx
 	movq %r14, 576(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r14
-	adcxq %r11, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r14
+	adcxq %r15, %rdi
+	adoxq %r14, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r14
+	adcxq %r15, %r12
 	adoxq %r14, %r10
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r14
-	adcxq %r11, %r10
-	adoxq %r14, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r14
-	adcxq %r11, %r15
-	adoxq %r14, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r14
-	adcxq %r11, %rbx
-	adoxq %r14, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r14
-	adcxq %r11, %rsi
-	adoxq %r14, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r14
-	adcxq %r11, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r14
+	adcxq %r15, %r10
 	adoxq %r14, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r14
-	adcxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r14
+	adcxq %r15, %rbp
+	adoxq %r14, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r14
+	adcxq %r15, %rsi
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r14
+	adcxq %r15, %r8
+	adoxq %r14, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r14
+	adcxq %r15, %r11
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
-	movq %rdi, %rdx
+	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
-	adcxq %r11, %r10
-	adoxq %r9, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
-	adcxq %r11, %rbx
-	adoxq %r9, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r9
-	adcxq %r11, %rsi
-	adoxq %r9, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r9
-	adcxq %r11, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r9
+	adcxq %r15, %r12
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r9
+	adcxq %r15, %r10
 	adoxq %r9, %rbp
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r9
-	adcxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r9
+	adcxq %r15, %rbp
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r9
+	adcxq %r15, %rsi
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r9
+	adcxq %r15, %r8
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r9
+	adcxq %r15, %r11
 	adoxq %r9, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r9
-	adcxq %r11, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r9
+	adcxq %r15, %r14
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
 	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
-	adcxq %r11, %r15
-	adoxq %rdi, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
-	adcxq %r11, %rbx
-	adoxq %rdi, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
-	adcxq %r11, %rsi
-	adoxq %rdi, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
-	adcxq %r11, %r8
-	adoxq %rdi, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
-	adcxq %r11, %rbp
-	adoxq %rdi, %r14
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
-	adcxq %r11, %r14
-	adoxq %rdi, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
-	adcxq %r11, %r9
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq %r12, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbx
+	adcxq %r15, %r10
+	adoxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbx
+	adcxq %r15, %rbp
+	adoxq %rbx, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbx
+	adcxq %r15, %rsi
+	adoxq %rbx, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbx
+	adcxq %r15, %r8
+	adoxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rbx
+	adcxq %r15, %r11
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rbx
+	adcxq %r15, %r14
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbx
+	adcxq %r15, %r9
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rax
-	adcxq %r11, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rax
+	adcxq %r15, %rbp
 	adoxq %rax, %rsi
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rax
-	adcxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rax
+	adcxq %r15, %rsi
 	adoxq %rax, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rax
-	adcxq %r11, %r8
-	adoxq %rax, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rax
-	adcxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rax
+	adcxq %r15, %r8
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rax
+	adcxq %r15, %r11
 	adoxq %rax, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rax
-	adcxq %r11, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rax
+	adcxq %r15, %r14
 	adoxq %rax, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rax
-	adcxq %r11, %r9
-	adoxq %rax, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rax
-	adcxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rax
+	adcxq %r15, %r9
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rax
+	adcxq %r15, %rbx
 	adoxq %rcx, %rax
 	adcxq %rcx, %rax
 	movq 576(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r12
-	adcxq %r11, %rsi
-	adoxq %r12, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r12
-	adcxq %r11, %r8
-	adoxq %r12, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
-	adcxq %r11, %rbp
-	adoxq %r12, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r12
-	adcxq %r11, %r14
-	adoxq %r12, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
-	adcxq %r11, %r9
-	adoxq %r12, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r12
-	adcxq %r11, %rdi
-	adoxq %r12, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
-	adcxq %r11, %rax
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r13, %rdx
-	xorq %rcx, %rcx
-	movq %rsi, 576(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rsi
-	adcxq %r11, %r8
-	adoxq %rsi, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rsi
-	adcxq %r11, %rbp
-	adoxq %rsi, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
-	adcxq %r11, %r14
-	adoxq %rsi, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rsi
-	adcxq %r11, %r9
-	adoxq %rsi, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rsi
-	adcxq %r11, %rdi
-	adoxq %rsi, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rsi
-	adcxq %r11, %rax
-	adoxq %rsi, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
-	adcxq %r11, %r12
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
-	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r13
-	adcxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r13
+	adcxq %r15, %rsi
+	adoxq %r13, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r13
+	adcxq %r15, %r8
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r13
+	adcxq %r15, %r11
 	adoxq %r13, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r13
-	adcxq %r11, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r13
+	adcxq %r15, %r14
 	adoxq %r13, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r13
-	adcxq %r11, %r9
-	adoxq %r13, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r13
-	adcxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r13
+	adcxq %r15, %r9
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r13
+	adcxq %r15, %rbx
 	adoxq %r13, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r13
-	adcxq %r11, %rax
-	adoxq %r13, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r13
-	adcxq %r11, %r12
-	adoxq %r13, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r13
-	adcxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r13
+	adcxq %r15, %rax
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
-	addq 584(%rsp), %r15
-	adcq 592(%rsp), %rbx
-	movq 576(%rsp), %r11
-	adcq 600(%rsp), %r11
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	movq %rsi, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rsi
+	adcxq %r15, %r8
+	adoxq %rsi, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rsi
+	adcxq %r15, %r11
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
+	adcxq %r15, %r14
+	adoxq %rsi, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rsi
+	adcxq %r15, %r9
+	adoxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rsi
+	adcxq %r15, %rbx
+	adoxq %rsi, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rsi
+	adcxq %r15, %rax
+	adoxq %rsi, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rsi
+	adcxq %r15, %r13
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rdi
+	adcxq %r15, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rdi
+	adcxq %r15, %r14
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rdi
+	adcxq %r15, %r9
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rdi
+	adcxq %r15, %rbx
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rdi
+	adcxq %r15, %rax
+	adoxq %rdi, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rdi
+	adcxq %r15, %r13
+	adoxq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rdi
+	adcxq %r15, %rsi
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	addq 584(%rsp), %r10
+	adcq 592(%rsp), %rbp
+	movq 576(%rsp), %r15
+	adcq 600(%rsp), %r15
 	adcq 608(%rsp), %r8
-	adcq 616(%rsp), %rbp
+	adcq 616(%rsp), %r11
 	adcq 624(%rsp), %r14
 	adcq 632(%rsp), %r9
-	adcq 640(%rsp), %rdi
+	adcq 640(%rsp), %rbx
 	adcq 648(%rsp), %rax
-	adcq 656(%rsp), %r12
+	adcq 656(%rsp), %r13
 	adcq 664(%rsp), %rsi
-	adcq 672(%rsp), %r13
-	movq %r15, %r10
-	subq $-1, %r10
+	adcq 672(%rsp), %rdi
+	movq %r10, %r12
+	subq $-1, %r12
 	movq %r8, 672(%rsp)
-	movq %rbx, %r8
+	movq %rbp, %r8
 	sbbq $-1, %r8
 	movq %rsi, 664(%rsp)
-	movq %r11, %rsi
+	movq %r15, %rsi
 	sbbq $-1, %rsi
-	movq %r12, 656(%rsp)
-	movq 672(%rsp), %r12
-	sbbq $-1, %r12
-	movq %r11, 648(%rsp)
-	movq %rbp, %r11
-	sbbq $-1, %r11
+	movq %r13, 656(%rsp)
+	movq 672(%rsp), %r13
+	sbbq $-1, %r13
+	movq %r15, 648(%rsp)
+	movq %r11, %r15
+	sbbq $-1, %r15
 	movq %rax, 640(%rsp)
 	movq %r14, %rax
 	sbbq FG_P751_MONT_P+40(%rip), %rax
-	movq %rdi, 632(%rsp)
-	movq %r9, %rdi
-	sbbq FG_P751_MONT_P+48(%rip), %rdi
+	movq %rbx, 632(%rsp)
+	movq %r9, %rbx
+	sbbq FG_P751_MONT_P+48(%rip), %rbx
 	movq %r9, 624(%rsp)
 	movq 632(%rsp), %r9
 	sbbq FG_P751_MONT_P+56(%rip), %r9
 	movq %r14, 616(%rsp)
 	movq 640(%rsp), %r14
 	sbbq FG_P751_MONT_P+64(%rip), %r14
-	movq %rbp, 608(%rsp)
-	movq 656(%rsp), %rbp
-	sbbq FG_P751_MONT_P+72(%rip), %rbp
-	movq %rbx, 600(%rsp)
-	movq 664(%rsp), %rbx
-	sbbq FG_P751_MONT_P+80(%rip), %rbx
-	movq %r15, 592(%rsp)
-	movq %r13, %r15
-	sbbq FG_P751_MONT_P+88(%rip), %r15
-	cmovc 592(%rsp), %r10
+	movq %r11, 608(%rsp)
+	movq 656(%rsp), %r11
+	sbbq FG_P751_MONT_P+72(%rip), %r11
+	movq %rbp, 600(%rsp)
+	movq 664(%rsp), %rbp
+	sbbq FG_P751_MONT_P+80(%rip), %rbp
+	movq %r10, 592(%rsp)
+	movq %rdi, %r10
+	sbbq FG_P751_MONT_P+88(%rip), %r10
+	cmovc 592(%rsp), %r12
 	cmovc 600(%rsp), %r8
 	cmovc 648(%rsp), %rsi
-	cmovc 672(%rsp), %r12
-	cmovc 608(%rsp), %r11
+	cmovc 672(%rsp), %r13
+	cmovc 608(%rsp), %r15
 	cmovc 616(%rsp), %rax
-	cmovc 624(%rsp), %rdi
+	cmovc 624(%rsp), %rbx
 	cmovc 632(%rsp), %r9
 	cmovc 640(%rsp), %r14
-	cmovc 656(%rsp), %rbp
-	cmovc 664(%rsp), %rbx
-	cmovc %r13, %r15
-	movq 384(%rsp), %r13
-	movq %r10, 0(%r13)
-	movq %r8, 8(%r13)
-	movq %rsi, 16(%r13)
-	movq %r12, 24(%r13)
-	movq %r11, 32(%r13)
-	movq %rax, 40(%r13)
-	movq %rdi, 48(%r13)
-	movq %r9, 56(%r13)
-	movq %r14, 64(%r13)
-	movq %rbp, 72(%r13)
-	movq %rbx, 80(%r13)
-	movq %r15, 88(%r13)
-	movq 192(%rsp), %rdx
+	cmovc 656(%rsp), %r11
+	cmovc 664(%rsp), %rbp
+	cmovc %rdi, %r10
+	movq 192(%rsp), %rdi
+	movq %r12, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %r13, 24(%rdi)
+	movq %r15, 32(%rdi)
+	movq %rax, 40(%rdi)
+	movq %rbx, 48(%rdi)
+	movq %r9, 56(%rdi)
+	movq %r14, 64(%rdi)
+	movq %r11, 72(%rdi)
+	movq %rbp, 80(%rdi)
+	movq %r10, 88(%rdi)
+	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 288(%rsp), %r10, %r8
-	mulxq 296(%rsp), %rsi, %r12
+	mulxq 96(%rsp), %r12, %r8
+	mulxq 104(%rsp), %rsi, %r13
 	adcxq %rsi, %r8
-	mulxq 304(%rsp), %r11, %rax
-	adcxq %r11, %r12
-	mulxq 312(%rsp), %rdi, %r9
-	adcxq %rdi, %rax
-	mulxq 320(%rsp), %r14, %rbp
+	mulxq 112(%rsp), %r15, %rax
+	adcxq %r15, %r13
+	mulxq 120(%rsp), %rbx, %r9
+	adcxq %rbx, %rax
+	mulxq 128(%rsp), %r14, %r11
 	adcxq %r14, %r9
-	mulxq 328(%rsp), %rbx, %r15
+	mulxq 136(%rsp), %rbp, %r10
+	adcxq %rbp, %r11
+	mulxq 144(%rsp), %rsi, %r15
+	adcxq %rsi, %r10
+	mulxq 152(%rsp), %rbx, %r14
+	adcxq %rbx, %r15
+	mulxq 160(%rsp), %rbp, %rsi
+	adcxq %rbp, %r14
+	mulxq 168(%rsp), %rbx, %rbp
+	adcxq %rbx, %rsi
+	movq %rdi, 192(%rsp)
+	mulxq 176(%rsp), %rbx, %rdi
 	adcxq %rbx, %rbp
-	mulxq 336(%rsp), %rsi, %r11
-	adcxq %rsi, %r15
-	mulxq 344(%rsp), %rdi, %r14
-	adcxq %rdi, %r11
-	mulxq 352(%rsp), %rbx, %rsi
-	adcxq %rbx, %r14
-	mulxq 360(%rsp), %rdi, %rbx
-	adcxq %rdi, %rsi
-	movq %r13, 384(%rsp)
-	mulxq 368(%rsp), %rdi, %r13
-	adcxq %rdi, %rbx
-	movq %rbx, 664(%rsp)
-	mulxq 376(%rsp), %rdi, %rbx
-	adcxq %rdi, %r13
-	adcxq %rcx, %rbx
-	movq 200(%rsp), %rdx
-	movq %r10, 656(%rsp)
-	mulxq 296(%rsp), %rdi, %r10
-	addq %rdi, %r12
-	adcq %r10, %rax
-	mulxq 312(%rsp), %rdi, %r10
-	adcq %rdi, %r9
-	adcq %r10, %rbp
-	mulxq 328(%rsp), %rdi, %r10
-	adcq %rdi, %r15
-	adcq %r10, %r11
-	mulxq 344(%rsp), %rdi, %r10
-	adcq %rdi, %r14
-	adcq %r10, %rsi
-	mulxq 360(%rsp), %rdi, %r10
+	movq %rbp, 664(%rsp)
+	mulxq 184(%rsp), %rbx, %rbp
+	adcxq %rbx, %rdi
+	adcxq %rcx, %rbp
+	movq 8(%rsp), %rdx
+	movq %r12, 656(%rsp)
+	mulxq 104(%rsp), %rbx, %r12
+	addq %rbx, %r13
+	adcq %r12, %rax
+	mulxq 120(%rsp), %rbx, %r12
+	adcq %rbx, %r9
+	adcq %r12, %r11
+	mulxq 136(%rsp), %rbx, %r12
+	adcq %rbx, %r10
+	adcq %r12, %r15
+	mulxq 152(%rsp), %rbx, %r12
+	adcq %rbx, %r14
+	adcq %r12, %rsi
+	mulxq 168(%rsp), %rbx, %r12
 	movq %rsi, 640(%rsp)
 	movq 664(%rsp), %rsi
-	adcq %rdi, %rsi
-	adcq %r10, %r13
-	mulxq 376(%rsp), %rdi, %r10
-	adcq %rdi, %rbx
-	adcq $0, %r10
-	movq %rbx, 664(%rsp)
-	mulxq 288(%rsp), %rdi, %rbx
-	addq %rdi, %r8
-	adcq %rbx, %r12
-	mulxq 304(%rsp), %rdi, %rbx
-	adcq %rdi, %rax
-	adcq %rbx, %r9
-	mulxq 320(%rsp), %rdi, %rbx
-	adcq %rdi, %rbp
-	adcq %rbx, %r15
-	mulxq 336(%rsp), %rdi, %rbx
-	adcq %rdi, %r11
-	adcq %rbx, %r14
-	mulxq 352(%rsp), %rdi, %rbx
-	movq %r13, 632(%rsp)
-	movq 640(%rsp), %r13
-	adcq %rdi, %r13
 	adcq %rbx, %rsi
-	mulxq 368(%rsp), %rdi, %rbx
+	adcq %r12, %rdi
+	mulxq 184(%rsp), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq $0, %r12
+	movq %rbp, 664(%rsp)
+	mulxq 96(%rsp), %rbx, %rbp
+	addq %rbx, %r8
+	adcq %rbp, %r13
+	mulxq 112(%rsp), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq %rbp, %r9
+	mulxq 128(%rsp), %rbx, %rbp
+	adcq %rbx, %r11
+	adcq %rbp, %r10
+	mulxq 144(%rsp), %rbx, %rbp
+	adcq %rbx, %r15
+	adcq %rbp, %r14
+	mulxq 160(%rsp), %rbx, %rbp
+	movq %rdi, 632(%rsp)
+	movq 640(%rsp), %rdi
+	adcq %rbx, %rdi
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %rbx, %rbp
 	movq %rsi, 640(%rsp)
 	movq 632(%rsp), %rsi
-	adcq %rdi, %rsi
-	movq 664(%rsp), %rdi
-	adcq %rbx, %rdi
-	adcq $0, %r10
-	movq 208(%rsp), %rdx
+	adcq %rbx, %rsi
+	movq 664(%rsp), %rbx
+	adcq %rbp, %rbx
+	adcq $0, %r12
+	movq 16(%rsp), %rdx
 	movq %r8, 664(%rsp)
-	mulxq 296(%rsp), %rbx, %r8
-	addq %rbx, %rax
+	mulxq 104(%rsp), %rbp, %r8
+	addq %rbp, %rax
 	adcq %r8, %r9
-	mulxq 312(%rsp), %rbx, %r8
-	adcq %rbx, %rbp
-	adcq %r8, %r15
-	mulxq 328(%rsp), %rbx, %r8
-	adcq %rbx, %r11
+	mulxq 120(%rsp), %rbp, %r8
+	adcq %rbp, %r11
+	adcq %r8, %r10
+	mulxq 136(%rsp), %rbp, %r8
+	adcq %rbp, %r15
 	adcq %r8, %r14
-	mulxq 344(%rsp), %rbx, %r8
-	adcq %rbx, %r13
+	mulxq 152(%rsp), %rbp, %r8
+	adcq %rbp, %rdi
+	movq 640(%rsp), %rbp
+	adcq %r8, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %r8, %rbp
+	adcq %r8, %rsi
+	adcq %rbp, %rbx
+	mulxq 184(%rsp), %r8, %rbp
+	adcq %r8, %r12
+	adcq $0, %rbp
+	movq %r12, 632(%rsp)
+	mulxq 96(%rsp), %r8, %r12
+	addq %r8, %r13
+	adcq %r12, %rax
+	mulxq 112(%rsp), %r8, %r12
+	adcq %r8, %r9
+	adcq %r12, %r11
+	mulxq 128(%rsp), %r8, %r12
+	adcq %r8, %r10
+	adcq %r12, %r15
+	mulxq 144(%rsp), %r8, %r12
+	adcq %r8, %r14
+	adcq %r12, %rdi
+	mulxq 160(%rsp), %r8, %r12
+	movq %rbx, 624(%rsp)
 	movq 640(%rsp), %rbx
 	adcq %r8, %rbx
-	movq %rbx, 640(%rsp)
-	mulxq 360(%rsp), %r8, %rbx
-	adcq %r8, %rsi
-	adcq %rbx, %rdi
-	mulxq 376(%rsp), %r8, %rbx
-	adcq %r8, %r10
-	adcq $0, %rbx
-	movq %r10, 632(%rsp)
-	mulxq 288(%rsp), %r8, %r10
-	addq %r8, %r12
-	adcq %r10, %rax
-	mulxq 304(%rsp), %r8, %r10
-	adcq %r8, %r9
-	adcq %r10, %rbp
-	mulxq 320(%rsp), %r8, %r10
-	adcq %r8, %r15
-	adcq %r10, %r11
-	mulxq 336(%rsp), %r8, %r10
-	adcq %r8, %r14
-	adcq %r10, %r13
-	mulxq 352(%rsp), %r8, %r10
-	movq %rdi, 624(%rsp)
-	movq 640(%rsp), %rdi
-	adcq %r8, %rdi
-	adcq %r10, %rsi
-	mulxq 368(%rsp), %r8, %r10
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %r8, %r12
 	movq %rsi, 640(%rsp)
 	movq 624(%rsp), %rsi
 	adcq %r8, %rsi
 	movq 632(%rsp), %r8
-	adcq %r10, %r8
-	adcq $0, %rbx
-	movq 216(%rsp), %rdx
-	movq %r12, 632(%rsp)
-	mulxq 296(%rsp), %r10, %r12
-	addq %r10, %r9
-	adcq %r12, %rbp
-	mulxq 312(%rsp), %r10, %r12
-	adcq %r10, %r15
-	adcq %r12, %r11
-	mulxq 328(%rsp), %r10, %r12
-	adcq %r10, %r14
-	adcq %r12, %r13
-	mulxq 344(%rsp), %r10, %r12
-	adcq %r10, %rdi
-	movq 640(%rsp), %r10
+	adcq %r12, %r8
+	adcq $0, %rbp
+	movq 24(%rsp), %rdx
+	movq %r13, 632(%rsp)
+	mulxq 104(%rsp), %r12, %r13
+	addq %r12, %r9
+	adcq %r13, %r11
+	mulxq 120(%rsp), %r12, %r13
 	adcq %r12, %r10
-	movq %r10, 640(%rsp)
-	mulxq 360(%rsp), %r12, %r10
-	adcq %r12, %rsi
-	adcq %r10, %r8
-	mulxq 376(%rsp), %r12, %r10
+	adcq %r13, %r15
+	mulxq 136(%rsp), %r12, %r13
+	adcq %r12, %r14
+	adcq %r13, %rdi
+	mulxq 152(%rsp), %r12, %r13
 	adcq %r12, %rbx
-	adcq $0, %r10
-	movq %rbx, 624(%rsp)
-	mulxq 288(%rsp), %r12, %rbx
-	addq %r12, %rax
-	adcq %rbx, %r9
-	mulxq 304(%rsp), %r12, %rbx
-	adcq %r12, %rbp
-	adcq %rbx, %r15
-	mulxq 320(%rsp), %r12, %rbx
-	adcq %r12, %r11
-	adcq %rbx, %r14
-	mulxq 336(%rsp), %r12, %rbx
-	adcq %r12, %r13
-	adcq %rbx, %rdi
-	mulxq 352(%rsp), %r12, %rbx
+	movq 640(%rsp), %r12
+	adcq %r13, %r12
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r13, %r12
+	adcq %r13, %rsi
+	adcq %r12, %r8
+	mulxq 184(%rsp), %r13, %r12
+	adcq %r13, %rbp
+	adcq $0, %r12
+	movq %rbp, 624(%rsp)
+	mulxq 96(%rsp), %r13, %rbp
+	addq %r13, %rax
+	adcq %rbp, %r9
+	mulxq 112(%rsp), %r13, %rbp
+	adcq %r13, %r11
+	adcq %rbp, %r10
+	mulxq 128(%rsp), %r13, %rbp
+	adcq %r13, %r15
+	adcq %rbp, %r14
+	mulxq 144(%rsp), %r13, %rbp
+	adcq %r13, %rdi
+	adcq %rbp, %rbx
+	mulxq 160(%rsp), %r13, %rbp
 	movq %r8, 616(%rsp)
 	movq 640(%rsp), %r8
-	adcq %r12, %r8
-	adcq %rbx, %rsi
-	mulxq 368(%rsp), %r12, %rbx
+	adcq %r13, %r8
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r13, %rbp
 	movq %rsi, 640(%rsp)
 	movq 616(%rsp), %rsi
-	adcq %r12, %rsi
-	movq 624(%rsp), %r12
-	adcq %rbx, %r12
-	adcq $0, %r10
-	movq 224(%rsp), %rdx
+	adcq %r13, %rsi
+	movq 624(%rsp), %r13
+	adcq %rbp, %r13
+	adcq $0, %r12
+	movq 32(%rsp), %rdx
 	movq %rax, 624(%rsp)
-	mulxq 296(%rsp), %rbx, %rax
-	addq %rbx, %rbp
-	adcq %rax, %r15
-	mulxq 312(%rsp), %rbx, %rax
-	adcq %rbx, %r11
-	adcq %rax, %r14
-	mulxq 328(%rsp), %rbx, %rax
-	adcq %rbx, %r13
-	adcq %rax, %rdi
-	mulxq 344(%rsp), %rbx, %rax
-	adcq %rbx, %r8
-	movq 640(%rsp), %rbx
-	adcq %rax, %rbx
-	movq %rbx, 640(%rsp)
-	mulxq 360(%rsp), %rax, %rbx
-	adcq %rax, %rsi
-	adcq %rbx, %r12
-	mulxq 376(%rsp), %rax, %rbx
+	mulxq 104(%rsp), %rbp, %rax
+	addq %rbp, %r11
 	adcq %rax, %r10
-	adcq $0, %rbx
-	movq %r10, 616(%rsp)
-	mulxq 288(%rsp), %rax, %r10
-	addq %rax, %r9
-	adcq %r10, %rbp
-	mulxq 304(%rsp), %rax, %r10
-	adcq %rax, %r15
-	adcq %r10, %r11
-	mulxq 320(%rsp), %rax, %r10
+	mulxq 120(%rsp), %rbp, %rax
+	adcq %rbp, %r15
 	adcq %rax, %r14
-	adcq %r10, %r13
-	mulxq 336(%rsp), %rax, %r10
-	adcq %rax, %rdi
-	adcq %r10, %r8
-	mulxq 352(%rsp), %rax, %r10
-	movq %r12, 608(%rsp)
-	movq 640(%rsp), %r12
+	mulxq 136(%rsp), %rbp, %rax
+	adcq %rbp, %rdi
+	adcq %rax, %rbx
+	mulxq 152(%rsp), %rbp, %rax
+	adcq %rbp, %r8
+	movq 640(%rsp), %rbp
+	adcq %rax, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %rax, %rbp
+	adcq %rax, %rsi
+	adcq %rbp, %r13
+	mulxq 184(%rsp), %rax, %rbp
 	adcq %rax, %r12
-	adcq %r10, %rsi
-	mulxq 368(%rsp), %rax, %r10
+	adcq $0, %rbp
+	movq %r12, 616(%rsp)
+	mulxq 96(%rsp), %rax, %r12
+	addq %rax, %r9
+	adcq %r12, %r11
+	mulxq 112(%rsp), %rax, %r12
+	adcq %rax, %r10
+	adcq %r12, %r15
+	mulxq 128(%rsp), %rax, %r12
+	adcq %rax, %r14
+	adcq %r12, %rdi
+	mulxq 144(%rsp), %rax, %r12
+	adcq %rax, %rbx
+	adcq %r12, %r8
+	mulxq 160(%rsp), %rax, %r12
+	movq %r13, 608(%rsp)
+	movq 640(%rsp), %r13
+	adcq %rax, %r13
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %rax, %r12
 	movq %rsi, 640(%rsp)
 	movq 608(%rsp), %rsi
 	adcq %rax, %rsi
 	movq 616(%rsp), %rax
-	adcq %r10, %rax
-	adcq $0, %rbx
-	movq 232(%rsp), %rdx
+	adcq %r12, %rax
+	adcq $0, %rbp
+	movq 40(%rsp), %rdx
 	movq %r9, 616(%rsp)
-	mulxq 296(%rsp), %r10, %r9
-	addq %r10, %r15
-	adcq %r9, %r11
-	mulxq 312(%rsp), %r10, %r9
-	adcq %r10, %r14
-	adcq %r9, %r13
-	mulxq 328(%rsp), %r10, %r9
-	adcq %r10, %rdi
+	mulxq 104(%rsp), %r12, %r9
+	addq %r12, %r10
+	adcq %r9, %r15
+	mulxq 120(%rsp), %r12, %r9
+	adcq %r12, %r14
+	adcq %r9, %rdi
+	mulxq 136(%rsp), %r12, %r9
+	adcq %r12, %rbx
 	adcq %r9, %r8
-	mulxq 344(%rsp), %r10, %r9
-	adcq %r10, %r12
-	movq 640(%rsp), %r10
-	adcq %r9, %r10
-	movq %r10, 640(%rsp)
-	mulxq 360(%rsp), %r9, %r10
+	mulxq 152(%rsp), %r12, %r9
+	adcq %r12, %r13
+	movq 640(%rsp), %r12
+	adcq %r9, %r12
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r9, %r12
 	adcq %r9, %rsi
-	adcq %r10, %rax
-	mulxq 376(%rsp), %r9, %r10
-	adcq %r9, %rbx
-	adcq $0, %r10
-	movq %rbx, 608(%rsp)
-	mulxq 288(%rsp), %r9, %rbx
-	addq %r9, %rbp
-	adcq %rbx, %r15
-	mulxq 304(%rsp), %r9, %rbx
-	adcq %r9, %r11
-	adcq %rbx, %r14
-	mulxq 320(%rsp), %r9, %rbx
-	adcq %r9, %r13
-	adcq %rbx, %rdi
-	mulxq 336(%rsp), %r9, %rbx
+	adcq %r12, %rax
+	mulxq 184(%rsp), %r9, %r12
+	adcq %r9, %rbp
+	adcq $0, %r12
+	movq %rbp, 608(%rsp)
+	mulxq 96(%rsp), %r9, %rbp
+	addq %r9, %r11
+	adcq %rbp, %r10
+	mulxq 112(%rsp), %r9, %rbp
+	adcq %r9, %r15
+	adcq %rbp, %r14
+	mulxq 128(%rsp), %r9, %rbp
+	adcq %r9, %rdi
+	adcq %rbp, %rbx
+	mulxq 144(%rsp), %r9, %rbp
 	adcq %r9, %r8
-	adcq %rbx, %r12
-	mulxq 352(%rsp), %r9, %rbx
+	adcq %rbp, %r13
+	mulxq 160(%rsp), %r9, %rbp
 	movq %rax, 672(%rsp)
 	movq 640(%rsp), %rax
 	adcq %r9, %rax
-	adcq %rbx, %rsi
-	mulxq 368(%rsp), %r9, %rbx
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r9, %rbp
 	movq %rsi, 640(%rsp)
 	movq 672(%rsp), %rsi
 	adcq %r9, %rsi
 	movq 608(%rsp), %r9
-	adcq %rbx, %r9
-	adcq $0, %r10
-	movq 240(%rsp), %rdx
-	movq %rbp, 608(%rsp)
-	mulxq 296(%rsp), %rbx, %rbp
-	addq %rbx, %r11
-	adcq %rbp, %r14
-	mulxq 312(%rsp), %rbx, %rbp
-	adcq %rbx, %r13
-	adcq %rbp, %rdi
-	mulxq 328(%rsp), %rbx, %rbp
-	adcq %rbx, %r8
-	adcq %rbp, %r12
-	mulxq 344(%rsp), %rbx, %rbp
-	adcq %rbx, %rax
-	movq 640(%rsp), %rbx
-	adcq %rbp, %rbx
-	movq %rbx, 640(%rsp)
-	mulxq 360(%rsp), %rbp, %rbx
-	adcq %rbp, %rsi
-	adcq %rbx, %r9
-	mulxq 376(%rsp), %rbp, %rbx
-	adcq %rbp, %r10
-	adcq $0, %rbx
-	movq %r10, 672(%rsp)
-	mulxq 288(%rsp), %rbp, %r10
+	adcq %rbp, %r9
+	adcq $0, %r12
+	movq 48(%rsp), %rdx
+	movq %r11, 608(%rsp)
+	mulxq 104(%rsp), %rbp, %r11
 	addq %rbp, %r15
-	adcq %r10, %r11
-	mulxq 304(%rsp), %rbp, %r10
-	adcq %rbp, %r14
-	adcq %r10, %r13
-	mulxq 320(%rsp), %rbp, %r10
+	adcq %r11, %r14
+	mulxq 120(%rsp), %rbp, %r11
 	adcq %rbp, %rdi
-	adcq %r10, %r8
-	mulxq 336(%rsp), %rbp, %r10
-	adcq %rbp, %r12
-	adcq %r10, %rax
-	mulxq 352(%rsp), %rbp, %r10
+	adcq %r11, %rbx
+	mulxq 136(%rsp), %rbp, %r11
+	adcq %rbp, %r8
+	adcq %r11, %r13
+	mulxq 152(%rsp), %rbp, %r11
+	adcq %rbp, %rax
+	movq 640(%rsp), %rbp
+	adcq %r11, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %r11, %rbp
+	adcq %r11, %rsi
+	adcq %rbp, %r9
+	mulxq 184(%rsp), %r11, %rbp
+	adcq %r11, %r12
+	adcq $0, %rbp
+	movq %r12, 672(%rsp)
+	mulxq 96(%rsp), %r11, %r12
+	addq %r11, %r10
+	adcq %r12, %r15
+	mulxq 112(%rsp), %r11, %r12
+	adcq %r11, %r14
+	adcq %r12, %rdi
+	mulxq 128(%rsp), %r11, %r12
+	adcq %r11, %rbx
+	adcq %r12, %r8
+	mulxq 144(%rsp), %r11, %r12
+	adcq %r11, %r13
+	adcq %r12, %rax
+	mulxq 160(%rsp), %r11, %r12
 	movq %r9, 648(%rsp)
 	movq 640(%rsp), %r9
-	adcq %rbp, %r9
-	adcq %r10, %rsi
-	mulxq 368(%rsp), %rbp, %r10
+	adcq %r11, %r9
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %r11, %r12
 	movq %rsi, 640(%rsp)
 	movq 648(%rsp), %rsi
-	adcq %rbp, %rsi
-	movq 672(%rsp), %rbp
-	adcq %r10, %rbp
-	adcq $0, %rbx
-	movq 248(%rsp), %rdx
-	movq %r15, 672(%rsp)
-	mulxq 296(%rsp), %r10, %r15
-	addq %r10, %r14
-	adcq %r15, %r13
-	mulxq 312(%rsp), %r10, %r15
+	adcq %r11, %rsi
+	movq 672(%rsp), %r11
+	adcq %r12, %r11
+	adcq $0, %rbp
+	movq 56(%rsp), %rdx
+	movq %r10, 672(%rsp)
+	mulxq 104(%rsp), %r12, %r10
+	addq %r12, %r14
 	adcq %r10, %rdi
-	adcq %r15, %r8
-	mulxq 328(%rsp), %r10, %r15
+	mulxq 120(%rsp), %r12, %r10
+	adcq %r12, %rbx
+	adcq %r10, %r8
+	mulxq 136(%rsp), %r12, %r10
+	adcq %r12, %r13
+	adcq %r10, %rax
+	mulxq 152(%rsp), %r12, %r10
+	adcq %r12, %r9
+	movq 640(%rsp), %r12
 	adcq %r10, %r12
-	adcq %r15, %rax
-	mulxq 344(%rsp), %r10, %r15
-	adcq %r10, %r9
-	movq 640(%rsp), %r10
-	adcq %r15, %r10
-	movq %r10, 640(%rsp)
-	mulxq 360(%rsp), %r15, %r10
-	adcq %r15, %rsi
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r10, %r12
+	adcq %r10, %rsi
+	adcq %r12, %r11
+	mulxq 184(%rsp), %r10, %r12
 	adcq %r10, %rbp
-	mulxq 376(%rsp), %r15, %r10
-	adcq %r15, %rbx
-	adcq $0, %r10
-	movq %rbx, 648(%rsp)
-	mulxq 288(%rsp), %r15, %rbx
-	addq %r15, %r11
-	adcq %rbx, %r14
-	mulxq 304(%rsp), %r15, %rbx
-	adcq %r15, %r13
-	adcq %rbx, %rdi
-	mulxq 320(%rsp), %r15, %rbx
-	adcq %r15, %r8
-	adcq %rbx, %r12
-	mulxq 336(%rsp), %r15, %rbx
-	adcq %r15, %rax
-	adcq %rbx, %r9
-	mulxq 352(%rsp), %r15, %rbx
-	movq %rbp, 600(%rsp)
-	movq 640(%rsp), %rbp
-	adcq %r15, %rbp
-	adcq %rbx, %rsi
-	mulxq 368(%rsp), %r15, %rbx
+	adcq $0, %r12
+	movq %rbp, 648(%rsp)
+	mulxq 96(%rsp), %r10, %rbp
+	addq %r10, %r15
+	adcq %rbp, %r14
+	mulxq 112(%rsp), %r10, %rbp
+	adcq %r10, %rdi
+	adcq %rbp, %rbx
+	mulxq 128(%rsp), %r10, %rbp
+	adcq %r10, %r8
+	adcq %rbp, %r13
+	mulxq 144(%rsp), %r10, %rbp
+	adcq %r10, %rax
+	adcq %rbp, %r9
+	mulxq 160(%rsp), %r10, %rbp
+	movq %r11, 600(%rsp)
+	movq 640(%rsp), %r11
+	adcq %r10, %r11
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r10, %rbp
 	movq %rsi, 640(%rsp)
 	movq 600(%rsp), %rsi
-	adcq %r15, %rsi
-	movq 648(%rsp), %r15
-	adcq %rbx, %r15
-	adcq $0, %r10
-	movq 256(%rsp), %rdx
-	movq %r11, 648(%rsp)
-	mulxq 296(%rsp), %rbx, %r11
-	addq %rbx, %r13
-	adcq %r11, %rdi
-	mulxq 312(%rsp), %rbx, %r11
-	adcq %rbx, %r8
-	adcq %r11, %r12
-	mulxq 328(%rsp), %rbx, %r11
-	adcq %rbx, %rax
-	adcq %r11, %r9
-	mulxq 344(%rsp), %rbx, %r11
-	adcq %rbx, %rbp
-	movq 640(%rsp), %rbx
-	adcq %r11, %rbx
-	movq %rbx, 640(%rsp)
-	mulxq 360(%rsp), %r11, %rbx
-	adcq %r11, %rsi
-	adcq %rbx, %r15
-	mulxq 376(%rsp), %r11, %rbx
-	adcq %r11, %r10
-	adcq $0, %rbx
-	movq %r10, 600(%rsp)
-	mulxq 288(%rsp), %r11, %r10
-	addq %r11, %r14
-	adcq %r10, %r13
-	mulxq 304(%rsp), %r11, %r10
-	adcq %r11, %rdi
-	adcq %r10, %r8
-	mulxq 320(%rsp), %r11, %r10
-	adcq %r11, %r12
-	adcq %r10, %rax
-	mulxq 336(%rsp), %r11, %r10
-	adcq %r11, %r9
-	adcq %r10, %rbp
-	mulxq 352(%rsp), %r11, %r10
-	movq %r15, 592(%rsp)
-	movq 640(%rsp), %r15
-	adcq %r11, %r15
 	adcq %r10, %rsi
-	mulxq 368(%rsp), %r11, %r10
+	movq 648(%rsp), %r10
+	adcq %rbp, %r10
+	adcq $0, %r12
+	movq 64(%rsp), %rdx
+	movq %r15, 648(%rsp)
+	mulxq 104(%rsp), %rbp, %r15
+	addq %rbp, %rdi
+	adcq %r15, %rbx
+	mulxq 120(%rsp), %rbp, %r15
+	adcq %rbp, %r8
+	adcq %r15, %r13
+	mulxq 136(%rsp), %rbp, %r15
+	adcq %rbp, %rax
+	adcq %r15, %r9
+	mulxq 152(%rsp), %rbp, %r15
+	adcq %rbp, %r11
+	movq 640(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %r15, %rbp
+	adcq %r15, %rsi
+	adcq %rbp, %r10
+	mulxq 184(%rsp), %r15, %rbp
+	adcq %r15, %r12
+	adcq $0, %rbp
+	movq %r12, 600(%rsp)
+	mulxq 96(%rsp), %r15, %r12
+	addq %r15, %r14
+	adcq %r12, %rdi
+	mulxq 112(%rsp), %r15, %r12
+	adcq %r15, %rbx
+	adcq %r12, %r8
+	mulxq 128(%rsp), %r15, %r12
+	adcq %r15, %r13
+	adcq %r12, %rax
+	mulxq 144(%rsp), %r15, %r12
+	adcq %r15, %r9
+	adcq %r12, %r11
+	mulxq 160(%rsp), %r15, %r12
+	movq %r10, 592(%rsp)
+	movq 640(%rsp), %r10
+	adcq %r15, %r10
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %r15, %r12
 	movq %rsi, 640(%rsp)
 	movq 592(%rsp), %rsi
-	adcq %r11, %rsi
-	movq 600(%rsp), %r11
-	adcq %r10, %r11
-	adcq $0, %rbx
-	movq 264(%rsp), %rdx
+	adcq %r15, %rsi
+	movq 600(%rsp), %r15
+	adcq %r12, %r15
+	adcq $0, %rbp
+	movq 72(%rsp), %rdx
 	movq %r14, 600(%rsp)
-	mulxq 296(%rsp), %r10, %r14
-	addq %r10, %rdi
+	mulxq 104(%rsp), %r12, %r14
+	addq %r12, %rbx
 	adcq %r14, %r8
-	mulxq 312(%rsp), %r10, %r14
-	adcq %r10, %r12
+	mulxq 120(%rsp), %r12, %r14
+	adcq %r12, %r13
 	adcq %r14, %rax
-	mulxq 328(%rsp), %r10, %r14
-	adcq %r10, %r9
-	adcq %r14, %rbp
-	mulxq 344(%rsp), %r10, %r14
-	adcq %r10, %r15
-	movq 640(%rsp), %r10
-	adcq %r14, %r10
-	movq %r10, 640(%rsp)
-	mulxq 360(%rsp), %r14, %r10
-	adcq %r14, %rsi
-	adcq %r10, %r11
-	mulxq 376(%rsp), %r14, %r10
-	adcq %r14, %rbx
-	adcq $0, %r10
-	movq %rbx, 592(%rsp)
-	mulxq 288(%rsp), %r14, %rbx
-	addq %r14, %r13
-	adcq %rbx, %rdi
-	mulxq 304(%rsp), %r14, %rbx
-	adcq %r14, %r8
-	adcq %rbx, %r12
-	mulxq 320(%rsp), %r14, %rbx
-	adcq %r14, %rax
-	adcq %rbx, %r9
-	mulxq 336(%rsp), %r14, %rbx
-	adcq %r14, %rbp
-	adcq %rbx, %r15
-	mulxq 352(%rsp), %r14, %rbx
-	movq %r11, 584(%rsp)
-	movq 640(%rsp), %r11
+	mulxq 136(%rsp), %r12, %r14
+	adcq %r12, %r9
 	adcq %r14, %r11
-	adcq %rbx, %rsi
-	mulxq 368(%rsp), %r14, %rbx
+	mulxq 152(%rsp), %r12, %r14
+	adcq %r12, %r10
+	movq 640(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r14, %r12
+	adcq %r14, %rsi
+	adcq %r12, %r15
+	mulxq 184(%rsp), %r14, %r12
+	adcq %r14, %rbp
+	adcq $0, %r12
+	movq %rbp, 592(%rsp)
+	mulxq 96(%rsp), %r14, %rbp
+	addq %r14, %rdi
+	adcq %rbp, %rbx
+	mulxq 112(%rsp), %r14, %rbp
+	adcq %r14, %r8
+	adcq %rbp, %r13
+	mulxq 128(%rsp), %r14, %rbp
+	adcq %r14, %rax
+	adcq %rbp, %r9
+	mulxq 144(%rsp), %r14, %rbp
+	adcq %r14, %r11
+	adcq %rbp, %r10
+	mulxq 160(%rsp), %r14, %rbp
+	movq %r15, 584(%rsp)
+	movq 640(%rsp), %r15
+	adcq %r14, %r15
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r14, %rbp
 	movq %rsi, 640(%rsp)
 	movq 584(%rsp), %rsi
 	adcq %r14, %rsi
 	movq 592(%rsp), %r14
-	adcq %rbx, %r14
-	adcq $0, %r10
-	movq 272(%rsp), %rdx
-	movq %r13, 592(%rsp)
-	mulxq 296(%rsp), %rbx, %r13
-	addq %rbx, %r8
-	adcq %r13, %r12
-	mulxq 312(%rsp), %rbx, %r13
-	adcq %rbx, %rax
-	adcq %r13, %r9
-	mulxq 328(%rsp), %rbx, %r13
-	adcq %rbx, %rbp
-	adcq %r13, %r15
-	mulxq 344(%rsp), %rbx, %r13
-	adcq %rbx, %r11
-	movq 640(%rsp), %rbx
-	adcq %r13, %rbx
-	movq %rbx, 640(%rsp)
-	mulxq 360(%rsp), %r13, %rbx
-	adcq %r13, %rsi
-	adcq %rbx, %r14
-	mulxq 376(%rsp), %r13, %rbx
-	adcq %r13, %r10
-	adcq $0, %rbx
-	movq %r10, 584(%rsp)
-	mulxq 288(%rsp), %r13, %r10
-	addq %r13, %rdi
-	adcq %r10, %r8
-	mulxq 304(%rsp), %r13, %r10
-	adcq %r13, %r12
-	adcq %r10, %rax
-	mulxq 320(%rsp), %r13, %r10
-	adcq %r13, %r9
-	adcq %r10, %rbp
-	mulxq 336(%rsp), %r13, %r10
-	adcq %r13, %r15
-	adcq %r10, %r11
-	mulxq 352(%rsp), %r13, %r10
+	adcq %rbp, %r14
+	adcq $0, %r12
+	movq 80(%rsp), %rdx
+	movq %rdi, 592(%rsp)
+	mulxq 104(%rsp), %rbp, %rdi
+	addq %rbp, %r8
+	adcq %rdi, %r13
+	mulxq 120(%rsp), %rbp, %rdi
+	adcq %rbp, %rax
+	adcq %rdi, %r9
+	mulxq 136(%rsp), %rbp, %rdi
+	adcq %rbp, %r11
+	adcq %rdi, %r10
+	mulxq 152(%rsp), %rbp, %rdi
+	adcq %rbp, %r15
+	movq 640(%rsp), %rbp
+	adcq %rdi, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %rdi, %rbp
+	adcq %rdi, %rsi
+	adcq %rbp, %r14
+	mulxq 184(%rsp), %rdi, %rbp
+	adcq %rdi, %r12
+	adcq $0, %rbp
+	movq %r12, 584(%rsp)
+	mulxq 96(%rsp), %rdi, %r12
+	addq %rdi, %rbx
+	adcq %r12, %r8
+	mulxq 112(%rsp), %rdi, %r12
+	adcq %rdi, %r13
+	adcq %r12, %rax
+	mulxq 128(%rsp), %rdi, %r12
+	adcq %rdi, %r9
+	adcq %r12, %r11
+	mulxq 144(%rsp), %rdi, %r12
+	adcq %rdi, %r10
+	adcq %r12, %r15
+	mulxq 160(%rsp), %rdi, %r12
 	movq %r14, 576(%rsp)
 	movq 640(%rsp), %r14
-	adcq %r13, %r14
-	adcq %r10, %rsi
-	mulxq 368(%rsp), %r13, %r10
+	adcq %rdi, %r14
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %rdi, %r12
 	movq %rsi, 640(%rsp)
 	movq 576(%rsp), %rsi
-	adcq %r13, %rsi
-	movq 584(%rsp), %r13
-	adcq %r10, %r13
-	adcq $0, %rbx
-	movq 280(%rsp), %rdx
-	movq %rdi, 584(%rsp)
-	mulxq 296(%rsp), %r10, %rdi
-	addq %r10, %r12
-	adcq %rdi, %rax
-	mulxq 312(%rsp), %r10, %rdi
-	adcq %r10, %r9
-	adcq %rdi, %rbp
-	mulxq 328(%rsp), %r10, %rdi
-	adcq %r10, %r15
-	adcq %rdi, %r11
-	mulxq 344(%rsp), %r10, %rdi
-	adcq %r10, %r14
-	movq 640(%rsp), %r10
-	adcq %rdi, %r10
-	movq %r10, 640(%rsp)
-	mulxq 360(%rsp), %rdi, %r10
 	adcq %rdi, %rsi
-	adcq %r10, %r13
-	mulxq 376(%rsp), %rdi, %r10
-	adcq %rdi, %rbx
-	adcq $0, %r10
-	movq %rbx, 576(%rsp)
-	mulxq 288(%rsp), %rdi, %rbx
-	addq %rdi, %r8
-	adcq %rbx, %r12
-	mulxq 304(%rsp), %rdi, %rbx
-	adcq %rdi, %rax
-	adcq %rbx, %r9
-	mulxq 320(%rsp), %rdi, %rbx
-	adcq %rdi, %rbp
+	movq 584(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %rbp
+	movq 88(%rsp), %rdx
+	movq %rbx, 584(%rsp)
+	mulxq 104(%rsp), %r12, %rbx
+	addq %r12, %r13
+	adcq %rbx, %rax
+	mulxq 120(%rsp), %r12, %rbx
+	adcq %r12, %r9
+	adcq %rbx, %r11
+	mulxq 136(%rsp), %r12, %rbx
+	adcq %r12, %r10
 	adcq %rbx, %r15
-	mulxq 336(%rsp), %rdi, %rbx
-	adcq %rdi, %r11
-	adcq %rbx, %r14
-	mulxq 352(%rsp), %rdi, %rbx
-	movq %r13, 416(%rsp)
-	movq 640(%rsp), %r13
-	adcq %rdi, %r13
+	mulxq 152(%rsp), %r12, %rbx
+	adcq %r12, %r14
+	movq 640(%rsp), %r12
+	adcq %rbx, %r12
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %rbx, %r12
 	adcq %rbx, %rsi
-	mulxq 368(%rsp), %rdi, %rbx
-	movq %rsi, 640(%rsp)
-	movq 416(%rsp), %rsi
-	adcq %rdi, %rsi
-	movq 576(%rsp), %rdi
+	adcq %r12, %rdi
+	mulxq 184(%rsp), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq $0, %r12
+	movq %rbp, 576(%rsp)
+	mulxq 96(%rsp), %rbx, %rbp
+	addq %rbx, %r8
+	adcq %rbp, %r13
+	mulxq 112(%rsp), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq %rbp, %r9
+	mulxq 128(%rsp), %rbx, %rbp
+	adcq %rbx, %r11
+	adcq %rbp, %r10
+	mulxq 144(%rsp), %rbx, %rbp
+	adcq %rbx, %r15
+	adcq %rbp, %r14
+	mulxq 160(%rsp), %rbx, %rbp
+	movq %rdi, 496(%rsp)
+	movq 640(%rsp), %rdi
 	adcq %rbx, %rdi
-	adcq $0, %r10
-	movq 656(%rsp), %rbx
-	subq 0(%rsp), %rbx
-	movq %rdi, 656(%rsp)
-	movq 664(%rsp), %rdi
-	sbbq 8(%rsp), %rdi
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %rbx, %rbp
+	movq %rsi, 640(%rsp)
+	movq 496(%rsp), %rsi
+	adcq %rbx, %rsi
+	movq 576(%rsp), %rbx
+	adcq %rbp, %rbx
+	adcq $0, %r12
+	movq 656(%rsp), %rbp
+	subq 224(%rsp), %rbp
+	movq %rbx, 656(%rsp)
+	movq 664(%rsp), %rbx
+	sbbq 216(%rsp), %rbx
 	movq %rsi, 664(%rsp)
 	movq 632(%rsp), %rsi
-	sbbq 16(%rsp), %rsi
-	movq %r13, 632(%rsp)
-	movq 624(%rsp), %r13
-	sbbq 24(%rsp), %r13
+	sbbq 208(%rsp), %rsi
+	movq %rdi, 632(%rsp)
+	movq 624(%rsp), %rdi
+	sbbq 200(%rsp), %rdi
 	movq %r14, 624(%rsp)
 	movq 616(%rsp), %r14
-	sbbq 32(%rsp), %r14
-	movq %r11, 616(%rsp)
-	movq 608(%rsp), %r11
-	sbbq 40(%rsp), %r11
-	movq %r15, 608(%rsp)
-	movq 672(%rsp), %r15
-	sbbq 48(%rsp), %r15
-	movq %rbp, 672(%rsp)
-	movq 648(%rsp), %rbp
-	sbbq 56(%rsp), %rbp
+	sbbq 248(%rsp), %r14
+	movq %r15, 616(%rsp)
+	movq 608(%rsp), %r15
+	sbbq 256(%rsp), %r15
+	movq %r10, 608(%rsp)
+	movq 672(%rsp), %r10
+	sbbq 264(%rsp), %r10
+	movq %r11, 672(%rsp)
+	movq 648(%rsp), %r11
+	sbbq 272(%rsp), %r11
 	movq %r9, 648(%rsp)
 	movq 600(%rsp), %r9
-	sbbq 64(%rsp), %r9
+	sbbq 280(%rsp), %r9
 	movq %rax, 600(%rsp)
 	movq 592(%rsp), %rax
-	sbbq 72(%rsp), %rax
-	movq %r12, 592(%rsp)
-	movq 584(%rsp), %r12
-	sbbq 80(%rsp), %r12
-	sbbq 88(%rsp), %r8
+	sbbq 288(%rsp), %rax
+	movq %r13, 592(%rsp)
+	movq 584(%rsp), %r13
+	sbbq 296(%rsp), %r13
+	sbbq 304(%rsp), %r8
 	movq %r8, 584(%rsp)
 	movq 592(%rsp), %r8
-	sbbq 96(%rsp), %r8
+	sbbq 240(%rsp), %r8
 	movq %r8, 592(%rsp)
 	movq 600(%rsp), %r8
-	sbbq 104(%rsp), %r8
+	sbbq 328(%rsp), %r8
 	movq %r8, 600(%rsp)
 	movq 648(%rsp), %r8
-	sbbq 112(%rsp), %r8
+	sbbq 336(%rsp), %r8
 	movq %r8, 648(%rsp)
 	movq 672(%rsp), %r8
-	sbbq 120(%rsp), %r8
+	sbbq 344(%rsp), %r8
 	movq %r8, 672(%rsp)
 	movq 608(%rsp), %r8
-	sbbq 128(%rsp), %r8
+	sbbq 352(%rsp), %r8
 	movq %r8, 608(%rsp)
 	movq 616(%rsp), %r8
-	sbbq 136(%rsp), %r8
+	sbbq 360(%rsp), %r8
 	movq %r8, 616(%rsp)
 	movq 624(%rsp), %r8
-	sbbq 144(%rsp), %r8
+	sbbq 232(%rsp), %r8
 	movq %r8, 624(%rsp)
 	movq 632(%rsp), %r8
-	sbbq 152(%rsp), %r8
+	sbbq 312(%rsp), %r8
 	movq %r8, 632(%rsp)
 	movq 640(%rsp), %r8
-	sbbq 160(%rsp), %r8
+	sbbq 320(%rsp), %r8
 	movq %r8, 640(%rsp)
 	movq 664(%rsp), %r8
-	sbbq 168(%rsp), %r8
+	sbbq 368(%rsp), %r8
 	movq %r8, 664(%rsp)
 	movq 656(%rsp), %r8
-	sbbq 176(%rsp), %r8
-	sbbq 184(%rsp), %r10
+	sbbq 376(%rsp), %r8
+	sbbq 384(%rsp), %r12
 	movq %r8, 656(%rsp)
-	movq %r12, 576(%rsp)
-	movq 384(%rsp), %r12
-	leaq 96(%r12), %r8
-	movq %rbx, %rdx
+	movq %r13, 576(%rsp)
+	movq 192(%rsp), %r13
+	leaq 96(%r13), %r8
+	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	movq %r12, 384(%rsp)
-	movq %r8, 416(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r8
-	adcxq %r12, %r11
-	adoxq %r8, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r8
-	adcxq %r12, %r15
-	adoxq %r8, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r8
-	adcxq %r12, %rbp
+	movq %r13, 192(%rsp)
+	movq %r8, 496(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r8
+	adcxq %r13, %r15
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r8
+	adcxq %r13, %r10
+	adoxq %r8, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r8
+	adcxq %r13, %r11
 	adoxq %r8, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r8
-	adcxq %r12, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r8
+	adcxq %r13, %r9
 	adoxq %r8, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r8
-	adcxq %r12, %rax
-	movq 576(%rsp), %r12
-	adoxq %r8, %r12
-	movq %r10, 576(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r10
-	adcxq %r8, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r8
+	adcxq %r13, %rax
+	movq 576(%rsp), %r13
+	adoxq %r8, %r13
+	movq %r12, 576(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r12
+	adcxq %r8, %r13
 	movq 584(%rsp), %r8
-	adoxq %r10, %r8
+	adoxq %r12, %r8
 	movq %r14, 584(%rsp)
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r14
-	adcxq %r10, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r14
+	adcxq %r12, %r8
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
-	movq %rdi, %rdx
+	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbx
-	adcxq %r10, %r15
-	adoxq %rbx, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbx
-	adcxq %r10, %rbp
-	adoxq %rbx, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbx
-	adcxq %r10, %r9
-	adoxq %rbx, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbx
-	adcxq %r10, %rax
-	adoxq %rbx, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rbx
-	adcxq %r10, %r12
-	adoxq %rbx, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbx
-	adcxq %r10, %r8
-	adoxq %rbx, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rbx
-	adcxq %r10, %r14
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbp
+	adcxq %r12, %r10
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbp
+	adcxq %r12, %r11
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbp
+	adcxq %r12, %r9
+	adoxq %rbp, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbp
+	adcxq %r12, %rax
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbp
+	adcxq %r12, %r13
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbp
+	adcxq %r12, %r8
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
 	movq %rsi, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rdi
-	adcxq %r10, %rbp
-	adoxq %rdi, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rdi
-	adcxq %r10, %r9
-	adoxq %rdi, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rdi
-	adcxq %r10, %rax
-	adoxq %rdi, %r12
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rdi
-	adcxq %r10, %r12
-	adoxq %rdi, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rdi
-	adcxq %r10, %r8
-	adoxq %rdi, %r14
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rdi
-	adcxq %r10, %r14
-	adoxq %rdi, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rdi
-	adcxq %r10, %rbx
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq %r13, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbx
+	adcxq %r12, %r11
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbx
+	adcxq %r12, %r9
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbx
+	adcxq %r12, %rax
+	adoxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbx
+	adcxq %r12, %r13
+	adoxq %rbx, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbx
+	adcxq %r12, %r8
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbx
+	adcxq %r12, %r14
+	adoxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbx
+	adcxq %r12, %rbp
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %rdi, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rsi
-	adcxq %r10, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rsi
+	adcxq %r12, %r9
 	adoxq %rsi, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rsi
-	adcxq %r10, %rax
-	adoxq %rsi, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rsi
-	adcxq %r10, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rsi
+	adcxq %r12, %rax
+	adoxq %rsi, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rsi
+	adcxq %r12, %r13
 	adoxq %rsi, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rsi
-	adcxq %r10, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rsi
+	adcxq %r12, %r8
 	adoxq %rsi, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rsi
-	adcxq %r10, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rsi
+	adcxq %r12, %r14
+	adoxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rsi
+	adcxq %r12, %rbp
 	adoxq %rsi, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rsi
-	adcxq %r10, %rbx
-	adoxq %rsi, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rsi
-	adcxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rsi
+	adcxq %r12, %rbx
 	adoxq %rcx, %rsi
 	adcxq %rcx, %rsi
 	movq 584(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r13
-	adcxq %r10, %rax
-	adoxq %r13, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r13
-	adcxq %r10, %r12
-	adoxq %r13, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r13
-	adcxq %r10, %r8
-	adoxq %r13, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r13
-	adcxq %r10, %r14
-	adoxq %r13, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r13
-	adcxq %r10, %rbx
-	adoxq %r13, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r13
-	adcxq %r10, %rdi
-	adoxq %r13, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r13
-	adcxq %r10, %rsi
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	movq %rax, 584(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rax
-	adcxq %r10, %r12
-	adoxq %rax, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rax
-	adcxq %r10, %r8
-	adoxq %rax, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rax
-	adcxq %r10, %r14
-	adoxq %rax, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rax
-	adcxq %r10, %rbx
-	adoxq %rax, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rax
-	adcxq %r10, %rdi
-	adoxq %rax, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rax
-	adcxq %r10, %rsi
-	adoxq %rax, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rax
-	adcxq %r10, %r13
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq %r15, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r11
-	adcxq %r10, %r8
-	adoxq %r11, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r11
-	adcxq %r10, %r14
-	adoxq %r11, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r11
-	adcxq %r10, %rbx
-	adoxq %r11, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r11
-	adcxq %r10, %rdi
-	adoxq %r11, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r11
-	adcxq %r10, %rsi
-	adoxq %r11, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r11
-	adcxq %r10, %r13
-	adoxq %r11, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r11
-	adcxq %r10, %rax
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r15
-	adcxq %r10, %r14
-	adoxq %r15, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r15
-	adcxq %r10, %rbx
-	adoxq %r15, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
-	adcxq %r10, %rdi
-	adoxq %r15, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r15
-	adcxq %r10, %rsi
-	adoxq %r15, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r15
-	adcxq %r10, %r13
-	adoxq %r15, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r15
-	adcxq %r10, %rax
-	adoxq %r15, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r15
-	adcxq %r10, %r11
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
-	adcxq %r10, %rbx
-	adoxq %rbp, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
-	adcxq %r10, %rdi
-	adoxq %rbp, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbp
-	adcxq %r10, %rsi
-	adoxq %rbp, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbp
-	adcxq %r10, %r13
-	adoxq %rbp, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rbp
-	adcxq %r10, %rax
-	adoxq %rbp, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbp
-	adcxq %r10, %r11
-	adoxq %rbp, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rbp
-	adcxq %r10, %r15
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq 584(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r9
-	adcxq %r10, %rdi
-	adoxq %r9, %rsi
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r9
-	adcxq %r10, %rsi
-	adoxq %r9, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r9
-	adcxq %r10, %r13
-	adoxq %r9, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r9
-	adcxq %r10, %rax
-	adoxq %r9, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r9
-	adcxq %r10, %r11
-	adoxq %r9, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r9
-	adcxq %r10, %r15
-	adoxq %r9, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r9
-	adcxq %r10, %rbp
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	movq %rdi, 584(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rdi
-	adcxq %r10, %rsi
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rdi
+	adcxq %r12, %rax
 	adoxq %rdi, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rdi
-	adcxq %r10, %r13
-	adoxq %rdi, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rdi
-	adcxq %r10, %rax
-	adoxq %rdi, %r11
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rdi
-	adcxq %r10, %r11
-	adoxq %rdi, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rdi
-	adcxq %r10, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rdi
+	adcxq %r12, %r13
+	adoxq %rdi, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rdi
+	adcxq %r12, %r8
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rdi
+	adcxq %r12, %r14
 	adoxq %rdi, %rbp
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rdi
-	adcxq %r10, %rbp
-	adoxq %rdi, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rdi
-	adcxq %r10, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rdi
+	adcxq %r12, %rbp
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rdi
+	adcxq %r12, %rbx
+	adoxq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rdi
+	adcxq %r12, %rsi
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	movq %rax, 584(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rax
+	adcxq %r12, %r13
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rax
+	adcxq %r12, %r8
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rax
+	adcxq %r12, %r14
+	adoxq %rax, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rax
+	adcxq %r12, %rbp
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rax
+	adcxq %r12, %rbx
+	adoxq %rax, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rax
+	adcxq %r12, %rsi
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rax
+	adcxq %r12, %rdi
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r15
+	adcxq %r12, %r8
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r15
+	adcxq %r12, %r14
+	adoxq %r15, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r15
+	adcxq %r12, %rbp
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r15
+	adcxq %r12, %rbx
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r15
+	adcxq %r12, %rsi
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r15
+	adcxq %r12, %rdi
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r15
+	adcxq %r12, %rax
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
+	adcxq %r12, %rbp
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
+	adcxq %r12, %rbx
+	adoxq %r10, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r10
+	adcxq %r12, %rsi
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
+	adcxq %r12, %rdi
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
+	adcxq %r12, %r15
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r11
+	adcxq %r12, %rbp
+	adoxq %r11, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r11
+	adcxq %r12, %rbx
+	adoxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r11
+	adcxq %r12, %rsi
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r11
+	adcxq %r12, %rdi
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r11
+	adcxq %r12, %rax
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r11
+	adcxq %r12, %r15
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r11
+	adcxq %r12, %r10
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 584(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r9
+	adcxq %r12, %rbx
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r9
+	adcxq %r12, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r9
+	adcxq %r12, %rdi
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r9
+	adcxq %r12, %rax
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r9
+	adcxq %r12, %r15
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r9
+	adcxq %r12, %r10
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r9
+	adcxq %r12, %r11
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 584(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbx
+	adcxq %r12, %rsi
+	adoxq %rbx, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbx
+	adcxq %r12, %rdi
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbx
+	adcxq %r12, %rax
+	adoxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbx
+	adcxq %r12, %r15
+	adoxq %rbx, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbx
+	adcxq %r12, %r10
+	adoxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbx
+	adcxq %r12, %r11
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbx
+	adcxq %r12, %r9
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r12
-	adcxq %r10, %r13
-	adoxq %r12, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r12
-	adcxq %r10, %rax
-	adoxq %r12, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r12
-	adcxq %r10, %r11
-	adoxq %r12, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r12
-	adcxq %r10, %r15
-	adoxq %r12, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r12
-	adcxq %r10, %rbp
-	adoxq %r12, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r12
-	adcxq %r10, %r9
-	adoxq %r12, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r12
-	adcxq %r10, %rdi
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r13
+	adcxq %r12, %rax
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r13
+	adcxq %r12, %r10
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r13
+	adcxq %r12, %r11
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r13
+	adcxq %r12, %r9
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r13
+	adcxq %r12, %rbx
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
 	addq 592(%rsp), %r14
-	adcq 600(%rsp), %rbx
-	movq 584(%rsp), %r10
-	adcq 648(%rsp), %r10
+	adcq 600(%rsp), %rbp
+	movq 584(%rsp), %r12
+	adcq 648(%rsp), %r12
 	adcq 672(%rsp), %rsi
-	adcq 608(%rsp), %r13
+	adcq 608(%rsp), %rdi
 	adcq 616(%rsp), %rax
-	adcq 624(%rsp), %r11
-	adcq 632(%rsp), %r15
-	adcq 640(%rsp), %rbp
+	adcq 624(%rsp), %r15
+	adcq 632(%rsp), %r10
+	adcq 640(%rsp), %r11
 	adcq 664(%rsp), %r9
-	adcq 656(%rsp), %rdi
-	adcq 576(%rsp), %r12
+	adcq 656(%rsp), %rbx
+	adcq 576(%rsp), %r13
 	movq %r14, %r8
 	subq $-1, %r8
 	movq %rsi, 576(%rsp)
-	movq %rbx, %rsi
+	movq %rbp, %rsi
 	sbbq $-1, %rsi
-	movq %rdi, 656(%rsp)
-	movq %r10, %rdi
-	sbbq $-1, %rdi
+	movq %rbx, 656(%rsp)
+	movq %r12, %rbx
+	sbbq $-1, %rbx
 	movq %r9, 664(%rsp)
 	movq 576(%rsp), %r9
 	sbbq $-1, %r9
-	movq %r10, 640(%rsp)
-	movq %r13, %r10
-	sbbq $-1, %r10
-	movq %rbp, 632(%rsp)
-	movq %rax, %rbp
-	sbbq FG_P751_MONT_P+40(%rip), %rbp
-	movq %r15, 624(%rsp)
-	movq %r11, %r15
-	sbbq FG_P751_MONT_P+48(%rip), %r15
-	movq %r11, 616(%rsp)
-	movq 624(%rsp), %r11
-	sbbq FG_P751_MONT_P+56(%rip), %r11
+	movq %r12, 640(%rsp)
+	movq %rdi, %r12
+	sbbq $-1, %r12
+	movq %r11, 632(%rsp)
+	movq %rax, %r11
+	sbbq FG_P751_MONT_P+40(%rip), %r11
+	movq %r10, 624(%rsp)
+	movq %r15, %r10
+	sbbq FG_P751_MONT_P+48(%rip), %r10
+	movq %r15, 616(%rsp)
+	movq 624(%rsp), %r15
+	sbbq FG_P751_MONT_P+56(%rip), %r15
 	movq %rax, 608(%rsp)
 	movq 632(%rsp), %rax
 	sbbq FG_P751_MONT_P+64(%rip), %rax
-	movq %r13, 672(%rsp)
-	movq 664(%rsp), %r13
-	sbbq FG_P751_MONT_P+72(%rip), %r13
-	movq %rbx, 648(%rsp)
-	movq 656(%rsp), %rbx
-	sbbq FG_P751_MONT_P+80(%rip), %rbx
+	movq %rdi, 672(%rsp)
+	movq 664(%rsp), %rdi
+	sbbq FG_P751_MONT_P+72(%rip), %rdi
+	movq %rbp, 648(%rsp)
+	movq 656(%rsp), %rbp
+	sbbq FG_P751_MONT_P+80(%rip), %rbp
 	movq %r14, 600(%rsp)
-	movq %r12, %r14
+	movq %r13, %r14
 	sbbq FG_P751_MONT_P+88(%rip), %r14
 	cmovc 600(%rsp), %r8
 	cmovc 648(%rsp), %rsi
-	cmovc 640(%rsp), %rdi
+	cmovc 640(%rsp), %rbx
 	cmovc 576(%rsp), %r9
-	cmovc 672(%rsp), %r10
-	cmovc 608(%rsp), %rbp
-	cmovc 616(%rsp), %r15
-	cmovc 624(%rsp), %r11
+	cmovc 672(%rsp), %r12
+	cmovc 608(%rsp), %r11
+	cmovc 616(%rsp), %r10
+	cmovc 624(%rsp), %r15
 	cmovc 632(%rsp), %rax
-	cmovc 664(%rsp), %r13
-	cmovc 656(%rsp), %rbx
-	cmovc %r12, %r14
-	movq 416(%rsp), %r12
-	movq %r8, 0(%r12)
-	movq %rsi, 8(%r12)
-	movq %rdi, 16(%r12)
-	movq %r9, 24(%r12)
-	movq %r10, 32(%r12)
-	movq %rbp, 40(%r12)
-	movq %r15, 48(%r12)
-	movq %r11, 56(%r12)
-	movq %rax, 64(%r12)
-	movq %r13, 72(%r12)
-	movq %rbx, 80(%r12)
-	movq %r14, 88(%r12)
+	cmovc 664(%rsp), %rdi
+	cmovc 656(%rsp), %rbp
+	cmovc %r13, %r14
+	movq 496(%rsp), %r13
+	movq %r8, 0(%r13)
+	movq %rsi, 8(%r13)
+	movq %rbx, 16(%r13)
+	movq %r9, 24(%r13)
+	movq %r12, 32(%r13)
+	movq %r11, 40(%r13)
+	movq %r10, 48(%r13)
+	movq %r15, 56(%r13)
+	movq %rax, 64(%r13)
+	movq %rdi, 72(%r13)
+	movq %rbp, 80(%r13)
+	movq %r14, 88(%r13)
 	addq $680, %rsp
 popq %rbx
 popq %rbp
