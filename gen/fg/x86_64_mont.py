@@ -824,8 +824,11 @@ def _mul_rows(k, acc, ap, bp, n):
     44.1 (ab 55.0 -> 48.4), MULQ 61.3 -> 59.2; adx 42.8 -> 41.4 (ab 44.0 ->
     42.8; called directly 42.2 -> 43.8) with PEXT reduction rows, but with
     the MULX-by-2^k rows that replaced them 43.3 -> 45.5..48.6, so adx keeps
-    its dual chains at n <= 4 and splits from n = 5.  At n > 4 MULQ and bmi2 keep the single-chain rows (p751 fp2_mul
-    x86_64 1210 -> 1630 split, p503 530 -> 515).
+    its dual chains at n <= 4 and splits from n = 5.  At n > 4 MULQ keeps
+    the single-chain rows (p751 fp2_mul x86_64 1210 -> 1630 split); bmi2
+    splits at every n (mul_wide, TSC, old and new alternating: n=5 -17%,
+    n=7 -28%, n=8 -20%, n=9 -16%, against single-chain rows or Karatsuba;
+    see _kara).
     The squaring triangle splits at adx only: MULQ row 1 split measured 40.9 ->
     43.2 through the public entry (42.7 -> 40.4 called directly: this core
     has two timing modes there); bmi2 p256 sqr neutral, p503 +1.7%.
@@ -849,7 +852,7 @@ def _mul_rows(k, acc, ap, bp, n):
 def _rows(k, acc, X, Y, n):
     """acc[0..2n-1] = X*Y over operand thunks (X(i): row i's multiplier, Y(j):
     MULX's memory operand), the rows of _mul_rows; every word done at the end."""
-    split = n > 4 if k.level == "adx" else n <= 4
+    split = {"adx": n > 4, "bmi2": True, "x86_64": n <= 4}[k.level]
     for i in range(n):
         k.row(acc, lambda i=i: X(i), Y, list(range(n)), i, split=i > 0 and split)
         acc[i].prio = PRIO_DONE
@@ -1293,15 +1296,20 @@ def _kara(sh, op, level):
     kernels alternating in one process, primes of 3..16 limbs, latency chained
     as fieldgen-bench does (mul, sqr: the result feeds the next call;
     mul_wide, sqr_wide: the low half does), and fieldgen-bench for p503/p751.
-      - mul_wide: x86_64 from n = 5, bmi2 from n = 6 (n=4: +2%/+1%, n=5:
-        -4%/+15%, n=6: -18%/-14%, n=8: -15%/-19%, n=12: -22%/-20%).  adx:
+      - mul_wide: x86_64 from n = 5 (n=4: +2%, n=5: -4%, n=6: -18%, n=8:
+        -15%, n=12: -22%); bmi2 from n = 11: against single-chain rows it won
+        from n = 6 (-14% at 6, -19% at 8, -20% at 12), but against the split
+        rows (_rows) it loses up to n = 9 (n=6 +27%, n=7 +36..39%, n=8 +25%,
+        n=9 +19%; TSC medians, alternating), ties at n = 10 and wins at
+        n = 12 (-16%).  adx:
         the dual-chain schoolbook rows are cheap enough that it wins only from
         n = 13 (n=8 +1%, n=10 +0%, n=12 +2% here and +8% in fieldgen-bench,
         n=13 -7%, n=14 -14%, n=16 -20%): the combination's carry chain
         delays the low half.
       - mul (Karatsuba product + redc instead of the fused multiply-reduce):
-        x86_64 and bmi2 from n = 6 for even n (n=6: -2%/-9%, n=8: -10%/-8%,
-        n=12: -5%/-16%) and n = 9 for odd n (n=5: +7%/-2%, n=7: -0%/+2%);
+        x86_64 from n = 6 for even n (n=6: -2%, n=8: -10%, n=12: -5%) and
+        n = 9 for odd n (n=5: +7%, n=7: -0%); bmi2 from n = 11 (against the
+        fused split rows: n=5..8 within 1%, n=9 +20%, n=10 +4%, n=12 -9%);
         adx from n = 13 (n=12 +4%, n=13 -3%, n=16 -7%).
       - sqr_wide (squares of a0, a1 and a0 - a1): bmi2 from n = 8, odd n
         from 13 (n=8 -12..15%, n=9 -3%, n=11 +7%, n=12 -4..13%, n=13 -6%);
@@ -1312,10 +1320,10 @@ def _kara(sh, op, level):
     """
     n = sh.n
     if op == "mul_wide":
-        return n >= {"x86_64": 5, "bmi2": 6, "adx": 13}[level]
+        return n >= {"x86_64": 5, "bmi2": 11, "adx": 13}[level]
     if op == "mul":
-        if level == "adx":
-            return n >= 13
+        if level != "x86_64":
+            return n >= {"bmi2": 11, "adx": 13}[level]
         return n >= (6 if n % 2 == 0 else 9)
     if level == "adx":
         return False

@@ -2658,339 +2658,238 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $176, %rsp
+	subq $56, %rsp
 	movq %rdx, %rcx
-	movq 0(%rsi), %r8
-	subq 32(%rsi), %r8
-	movq 8(%rsi), %r9
-	sbbq 40(%rsi), %r9
-	movq 16(%rsi), %r10
-	sbbq 48(%rsi), %r10
-	movq 24(%rsi), %r11
-	sbbq 56(%rsi), %r11
-	sbbq %rax, %rax
-	xorq %rax, %r8
-	xorq %rax, %r9
-	xorq %rax, %r10
-	xorq %rax, %r11
-	subq %rax, %r8
-	sbbq %rax, %r9
-	sbbq %rax, %r10
-	sbbq %rax, %r11
-	movq 32(%rcx), %rbx
-	subq 0(%rcx), %rbx
-	movq 40(%rcx), %rbp
-	sbbq 8(%rcx), %rbp
-	movq 48(%rcx), %r12
-	sbbq 16(%rcx), %r12
-	movq 56(%rcx), %r13
-	sbbq 24(%rcx), %r13
-	sbbq %r14, %r14
-	xorq %r14, %rbx
-	xorq %r14, %rbp
-	xorq %r14, %r12
-	xorq %r14, %r13
-	subq %r14, %rbx
-	sbbq %r14, %rbp
-	sbbq %r14, %r12
-	sbbq %r14, %r13
-	xorq %r14, %rax
 	movq 0(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %r14
-	movq %rdi, 0(%rsp)
-	movq %rax, 8(%rsp)
-	mulxq 8(%rcx), %rdi, %rax
-	addq %r14, %rdi
-	movq %r13, 16(%rsp)
-	mulxq 16(%rcx), %r14, %r13
-	adcq %rax, %r14
-	movq %r12, 24(%rsp)
-	mulxq 24(%rcx), %rax, %r12
-	adcq %r13, %rax
-	adcq $0, %r12
+	mulxq 0(%rcx), %r8, %r9
+	mulxq 8(%rcx), %r10, %r11
+	addq %r9, %r10
+	mulxq 16(%rcx), %rax, %rbx
+	adcq %r11, %rax
+	mulxq 24(%rcx), %rbp, %r12
+	adcq %rbx, %rbp
+	mulxq 32(%rcx), %r13, %r14
+	adcq %r12, %r13
+	mulxq 40(%rcx), %r15, %r9
+	adcq %r14, %r15
+	mulxq 48(%rcx), %r11, %rbx
+	adcq %r9, %r11
+	mulxq 56(%rcx), %r12, %r14
+	adcq %rbx, %r12
+	adcq $0, %r14
 	movq 8(%rsi), %rdx
-	movq %r15, 32(%rsp)
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	movq %rbp, 40(%rsp)
-	mulxq 8(%rcx), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r15, %r14
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	addq %rbp, %rax
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	addq %r15, %r12
-	adcq $0, %rbp
+	mulxq 8(%rcx), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 40(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 56(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq $0, %rbx
+	movq %rdi, 0(%rsp)
+	mulxq 0(%rcx), %r9, %rdi
+	addq %r9, %r10
+	adcq %rdi, %rax
+	mulxq 16(%rcx), %r9, %rdi
+	adcq %r9, %rbp
+	adcq %rdi, %r13
+	mulxq 32(%rcx), %r9, %rdi
+	adcq %r9, %r15
+	adcq %rdi, %r11
+	mulxq 48(%rcx), %r9, %rdi
+	adcq %r9, %r12
+	adcq %rdi, %r14
+	adcq $0, %rbx
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %r14
-	adcq $0, %r15
-	movq %rdi, 48(%rsp)
-	mulxq 8(%rcx), %r13, %rdi
-	addq %r13, %rax
+	mulxq 8(%rcx), %r9, %rdi
+	addq %r9, %rbp
+	adcq %rdi, %r13
+	mulxq 24(%rcx), %r9, %rdi
+	adcq %r9, %r15
+	adcq %rdi, %r11
+	mulxq 40(%rcx), %r9, %rdi
+	adcq %r9, %r12
+	adcq %rdi, %r14
+	mulxq 56(%rcx), %r9, %rdi
+	adcq %r9, %rbx
 	adcq $0, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	addq %rdi, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %r15, %rbp
+	movq %r10, 8(%rsp)
+	mulxq 0(%rcx), %r9, %r10
+	addq %r9, %rax
+	adcq %r10, %rbp
+	mulxq 16(%rcx), %r9, %r10
+	adcq %r9, %r13
+	adcq %r10, %r15
+	mulxq 32(%rcx), %r9, %r10
+	adcq %r9, %r11
+	adcq %r10, %r12
+	mulxq 48(%rcx), %r9, %r10
+	adcq %r9, %r14
+	adcq %r10, %rbx
 	adcq $0, %rdi
 	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	movq %r14, 56(%rsp)
-	mulxq 8(%rcx), %r13, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	addq %r15, %r12
-	adcq $0, %r14
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	addq %r14, %rbp
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	addq %r15, %rdi
-	adcq $0, %r14
+	mulxq 8(%rcx), %r9, %r10
+	addq %r9, %r13
+	adcq %r10, %r15
+	mulxq 24(%rcx), %r9, %r10
+	adcq %r9, %r11
+	adcq %r10, %r12
+	mulxq 40(%rcx), %r9, %r10
+	adcq %r9, %r14
+	adcq %r10, %rbx
+	mulxq 56(%rcx), %r9, %r10
+	adcq %r9, %rdi
+	adcq $0, %r10
+	movq %rax, 16(%rsp)
+	mulxq 0(%rcx), %r9, %rax
+	addq %r9, %rbp
+	adcq %rax, %r13
+	mulxq 16(%rcx), %r9, %rax
+	adcq %r9, %r15
+	adcq %rax, %r11
+	mulxq 32(%rcx), %r9, %rax
+	adcq %r9, %r12
+	adcq %rax, %r14
+	mulxq 48(%rcx), %r9, %rax
+	adcq %r9, %rbx
+	adcq %rax, %rdi
+	adcq $0, %r10
 	movq 32(%rsi), %rdx
-	mulxq 32(%rcx), %r13, %r15
-	movq %rdi, 64(%rsp)
-	movq %rbp, 72(%rsp)
-	mulxq 40(%rcx), %rdi, %rbp
-	addq %r15, %rdi
-	movq %r12, 80(%rsp)
-	mulxq 48(%rcx), %r15, %r12
+	mulxq 8(%rcx), %r9, %rax
+	addq %r9, %r15
+	adcq %rax, %r11
+	mulxq 24(%rcx), %r9, %rax
+	adcq %r9, %r12
+	adcq %rax, %r14
+	mulxq 40(%rcx), %r9, %rax
+	adcq %r9, %rbx
+	adcq %rax, %rdi
+	mulxq 56(%rcx), %r9, %rax
+	adcq %r9, %r10
+	adcq $0, %rax
+	movq %rbp, 24(%rsp)
+	mulxq 0(%rcx), %r9, %rbp
+	addq %r9, %r13
 	adcq %rbp, %r15
-	movq %rax, 88(%rsp)
-	mulxq 56(%rcx), %rbp, %rax
-	adcq %r12, %rbp
+	mulxq 16(%rcx), %r9, %rbp
+	adcq %r9, %r11
+	adcq %rbp, %r12
+	mulxq 32(%rcx), %r9, %rbp
+	adcq %r9, %r14
+	adcq %rbp, %rbx
+	mulxq 48(%rcx), %r9, %rbp
+	adcq %r9, %rdi
+	adcq %rbp, %r10
 	adcq $0, %rax
 	movq 40(%rsi), %rdx
-	movq %r13, 96(%rsp)
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	movq %r14, 104(%rsp)
-	mulxq 40(%rcx), %r12, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	addq %r13, %r15
-	adcq $0, %r14
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %r14
-	addq %r12, %rax
-	adcq $0, %r14
-	addq %r13, %rax
-	adcq $0, %r14
+	mulxq 8(%rcx), %r9, %rbp
+	addq %r9, %r11
+	adcq %rbp, %r12
+	mulxq 24(%rcx), %r9, %rbp
+	adcq %r9, %r14
+	adcq %rbp, %rbx
+	mulxq 40(%rcx), %r9, %rbp
+	adcq %r9, %rdi
+	adcq %rbp, %r10
+	mulxq 56(%rcx), %r9, %rbp
+	adcq %r9, %rax
+	adcq $0, %rbp
+	movq %r13, 32(%rsp)
+	mulxq 0(%rcx), %r9, %r13
+	addq %r9, %r15
+	adcq %r13, %r11
+	mulxq 16(%rcx), %r9, %r13
+	adcq %r9, %r12
+	adcq %r13, %r14
+	mulxq 32(%rcx), %r9, %r13
+	adcq %r9, %rbx
+	adcq %r13, %rdi
+	mulxq 48(%rcx), %r9, %r13
+	adcq %r9, %r10
+	adcq %r13, %rax
+	adcq $0, %rbp
 	movq 48(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %r15
+	mulxq 8(%rcx), %r9, %r13
+	addq %r9, %r12
+	adcq %r13, %r14
+	mulxq 24(%rcx), %r9, %r13
+	adcq %r9, %rbx
+	adcq %r13, %rdi
+	mulxq 40(%rcx), %r9, %r13
+	adcq %r9, %r10
+	adcq %r13, %rax
+	mulxq 56(%rcx), %r9, %r13
+	adcq %r9, %rbp
 	adcq $0, %r13
-	movq %rdi, 112(%rsp)
-	mulxq 40(%rcx), %r12, %rdi
-	addq %r12, %rbp
-	adcq $0, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %rax
+	movq %r15, 40(%rsp)
+	mulxq 0(%rcx), %r9, %r15
+	addq %r9, %r11
+	adcq %r15, %r12
+	mulxq 16(%rcx), %r9, %r15
+	adcq %r9, %r14
+	adcq %r15, %rbx
+	mulxq 32(%rcx), %r9, %r15
+	adcq %r9, %rdi
+	adcq %r15, %r10
+	mulxq 48(%rcx), %r9, %r15
+	adcq %r9, %rax
+	adcq %r15, %rbp
 	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
 	movq 56(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	movq %r15, 120(%rsp)
-	mulxq 40(%rcx), %r12, %r15
-	addq %r12, %rax
+	mulxq 8(%rcx), %r9, %r15
+	addq %r9, %r14
+	adcq %r15, %rbx
+	mulxq 24(%rcx), %r9, %r15
+	adcq %r9, %rdi
+	adcq %r15, %r10
+	mulxq 40(%rcx), %r9, %r15
+	adcq %r9, %rax
+	adcq %r15, %rbp
+	mulxq 56(%rcx), %r9, %r15
+	adcq %r9, %r13
 	adcq $0, %r15
-	addq %r13, %rax
+	movq %r11, 48(%rsp)
+	mulxq 0(%rcx), %r9, %r11
+	addq %r9, %r12
+	adcq %r11, %r14
+	mulxq 16(%rcx), %r9, %r11
+	adcq %r9, %rbx
+	adcq %r11, %rdi
+	mulxq 32(%rcx), %r9, %r11
+	adcq %r9, %r10
+	adcq %r11, %rax
+	mulxq 48(%rcx), %r9, %r11
+	adcq %r9, %rbp
+	adcq %r11, %r13
 	adcq $0, %r15
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %r14
-	adcq $0, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %r15
-	addq %r12, %rdi
-	adcq $0, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	movq %r8, %rdx
-	mulxq %rbx, %r12, %r13
-	mulxq 40(%rsp), %rsi, %rcx
-	addq %r13, %rsi
-	movq %rdi, 128(%rsp)
-	mulxq 24(%rsp), %r13, %rdi
-	adcq %rcx, %r13
-	movq %r14, 136(%rsp)
-	mulxq 16(%rsp), %rcx, %r14
-	adcq %rdi, %rcx
-	adcq $0, %r14
-	movq %r9, %rdx
-	movq %rax, 144(%rsp)
-	mulxq %rbx, %rdi, %rax
-	addq %rdi, %rsi
-	adcq $0, %rax
-	movq %rbp, 152(%rsp)
-	mulxq 40(%rsp), %rdi, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	mulxq 24(%rsp), %rdi, %rax
-	addq %rdi, %rcx
-	adcq $0, %rax
-	addq %rbp, %rcx
-	adcq $0, %rax
-	mulxq 16(%rsp), %rdi, %rbp
-	addq %rdi, %r14
-	adcq $0, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
-	movq %r10, %rdx
-	mulxq %rbx, %rdi, %rax
-	addq %rdi, %r13
-	adcq $0, %rax
-	movq %rsi, 160(%rsp)
-	mulxq 40(%rsp), %rdi, %rsi
-	addq %rdi, %rcx
-	adcq $0, %rsi
-	addq %rax, %rcx
-	adcq $0, %rsi
-	mulxq 24(%rsp), %rdi, %rax
-	addq %rdi, %r14
-	adcq $0, %rax
-	addq %rsi, %r14
-	adcq $0, %rax
-	mulxq 16(%rsp), %rdi, %rsi
-	addq %rdi, %rbp
-	adcq $0, %rsi
-	addq %rax, %rbp
-	adcq $0, %rsi
-	movq %r11, %rdx
-	mulxq %rbx, %rdi, %rax
-	addq %rdi, %rcx
-	adcq $0, %rax
-	movq %r13, 168(%rsp)
-	mulxq 40(%rsp), %rdi, %r13
-	addq %rdi, %r14
-	adcq $0, %r13
-	addq %rax, %r14
-	adcq $0, %r13
-	mulxq 24(%rsp), %rdi, %rax
-	addq %rdi, %rbp
-	adcq $0, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	mulxq 16(%rsp), %rdi, %r13
-	addq %rdi, %rsi
-	adcq $0, %r13
-	addq %rax, %rsi
-	adcq $0, %r13
-	movq 8(%rsp), %rdi
-	xorq %rdi, %r12
-	movq 160(%rsp), %rax
-	xorq %rdi, %rax
-	movq 168(%rsp), %r8
-	xorq %rdi, %r8
-	xorq %rdi, %rcx
-	xorq %rdi, %r14
-	xorq %rdi, %rbp
-	xorq %rdi, %rsi
-	xorq %rdi, %r13
-	movq %rdi, %r9
-	addq %r9, %r9
-	adcq 32(%rsp), %r12
-	adcq 48(%rsp), %rax
-	adcq 56(%rsp), %r8
-	adcq 88(%rsp), %rcx
-	adcq 80(%rsp), %r14
-	adcq 72(%rsp), %rbp
-	adcq 64(%rsp), %rsi
-	adcq 104(%rsp), %r13
-	adcq $0, %rdi
-	addq 96(%rsp), %r12
-	adcq 112(%rsp), %rax
-	adcq 120(%rsp), %r8
-	adcq 152(%rsp), %rcx
-	adcq 144(%rsp), %r14
-	adcq 136(%rsp), %rbp
-	adcq 128(%rsp), %rsi
-	adcq %r15, %r13
-	adcq $0, %rdi
-	movq 0(%rsp), %r10
-	movq 32(%rsp), %r11
-	movq %r11, 0(%r10)
-	movq 48(%rsp), %rbx
-	movq %rbx, 8(%r10)
-	movq 56(%rsp), %r9
-	movq %r9, 16(%r10)
-	movq 88(%rsp), %r11
-	movq %r11, 24(%r10)
-	movq 80(%rsp), %rbx
-	addq %r12, %rbx
-	movq %rbx, 32(%r10)
-	movq 72(%rsp), %r9
-	adcq %rax, %r9
-	movq %r9, 40(%r10)
-	movq 64(%rsp), %r11
-	adcq %r8, %r11
-	movq %r11, 48(%r10)
-	movq 104(%rsp), %r12
-	adcq %rcx, %r12
-	movq %r12, 56(%r10)
-	movq 96(%rsp), %rbx
-	adcq %r14, %rbx
-	movq %rbx, 64(%r10)
-	movq 112(%rsp), %rax
-	adcq %rbp, %rax
-	movq %rax, 72(%r10)
-	movq 120(%rsp), %r9
-	adcq %rsi, %r9
-	movq %r9, 80(%r10)
-	movq 152(%rsp), %r8
-	adcq %r13, %r8
-	movq %r8, 88(%r10)
-	movq 144(%rsp), %r11
-	adcq %rdi, %r11
-	movq %r11, 96(%r10)
-	movq 136(%rsp), %rcx
-	adcq $0, %rcx
-	movq %rcx, 104(%r10)
-	movq 128(%rsp), %r12
-	adcq $0, %r12
-	movq %r12, 112(%r10)
-	adcq $0, %r15
-	movq %r15, 120(%r10)
-	addq $176, %rsp
+	movq 0(%rsp), %r9
+	movq %r8, 0(%r9)
+	movq 8(%rsp), %r11
+	movq %r11, 8(%r9)
+	movq 16(%rsp), %rcx
+	movq %rcx, 16(%r9)
+	movq 24(%rsp), %rsi
+	movq %rsi, 24(%r9)
+	movq 32(%rsp), %r8
+	movq %r8, 32(%r9)
+	movq 40(%rsp), %r11
+	movq %r11, 40(%r9)
+	movq 48(%rsp), %rcx
+	movq %rcx, 48(%r9)
+	movq %r12, 56(%r9)
+	movq %r14, 64(%r9)
+	movq %rbx, 72(%r9)
+	movq %rdi, 80(%r9)
+	movq %r10, 88(%r9)
+	movq %rax, 96(%r9)
+	movq %rbp, 104(%r9)
+	movq %r13, 112(%r9)
+	movq %r15, 120(%r9)
+	addq $56, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -3597,559 +3496,446 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $176, %rsp
+	subq $40, %rsp
 	movq %rdx, %rcx
-	movq 0(%rsi), %r8
-	subq 32(%rsi), %r8
-	movq 8(%rsi), %r9
-	sbbq 40(%rsi), %r9
-	movq 16(%rsi), %r10
-	sbbq 48(%rsi), %r10
-	movq 24(%rsi), %r11
-	sbbq 56(%rsi), %r11
-	sbbq %rax, %rax
-	xorq %rax, %r8
-	xorq %rax, %r9
-	xorq %rax, %r10
-	xorq %rax, %r11
-	subq %rax, %r8
-	sbbq %rax, %r9
-	sbbq %rax, %r10
-	sbbq %rax, %r11
-	movq 32(%rcx), %rbx
-	subq 0(%rcx), %rbx
-	movq 40(%rcx), %rbp
-	sbbq 8(%rcx), %rbp
-	movq 48(%rcx), %r12
-	sbbq 16(%rcx), %r12
-	movq 56(%rcx), %r13
-	sbbq 24(%rcx), %r13
-	sbbq %r14, %r14
-	xorq %r14, %rbx
-	xorq %r14, %rbp
-	xorq %r14, %r12
-	xorq %r14, %r13
-	subq %r14, %rbx
-	sbbq %r14, %rbp
-	sbbq %r14, %r12
-	sbbq %r14, %r13
-	xorq %r14, %rax
 	movq 0(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %r14
-	movq %rdi, 0(%rsp)
-	movq %rax, 8(%rsp)
-	mulxq 8(%rcx), %rdi, %rax
-	addq %r14, %rdi
-	movq %r13, 16(%rsp)
-	mulxq 16(%rcx), %r14, %r13
-	adcq %rax, %r14
-	movq %r12, 24(%rsp)
-	mulxq 24(%rcx), %rax, %r12
-	adcq %r13, %rax
-	adcq $0, %r12
-	movq 8(%rsi), %rdx
-	movq %r15, 32(%rsp)
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	movq %rbp, 40(%rsp)
-	mulxq 8(%rcx), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r15, %r14
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	addq %rbp, %rax
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	addq %r15, %r12
-	adcq $0, %rbp
-	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %r14
-	adcq $0, %r15
-	movq %rdi, 48(%rsp)
-	mulxq 8(%rcx), %r13, %rdi
-	addq %r13, %rax
-	adcq $0, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	addq %rdi, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %r15, %rbp
-	adcq $0, %rdi
-	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	movq %r14, 56(%rsp)
-	mulxq 8(%rcx), %r13, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	addq %r15, %r12
-	adcq $0, %r14
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	addq %r14, %rbp
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	addq %r15, %rdi
-	adcq $0, %r14
-	movq 32(%rsi), %rdx
-	mulxq 32(%rcx), %r13, %r15
-	movq %rdi, 64(%rsp)
-	movq %rbp, 72(%rsp)
-	mulxq 40(%rcx), %rdi, %rbp
-	addq %r15, %rdi
-	movq %r12, 80(%rsp)
-	mulxq 48(%rcx), %r15, %r12
-	adcq %rbp, %r15
-	movq %rax, 88(%rsp)
-	mulxq 56(%rcx), %rbp, %rax
-	adcq %r12, %rbp
-	adcq $0, %rax
-	movq 40(%rsi), %rdx
-	movq %r13, 96(%rsp)
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	movq %r14, 104(%rsp)
-	mulxq 40(%rcx), %r12, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	addq %r13, %r15
-	adcq $0, %r14
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
+	mulxq 0(%rcx), %r8, %r9
+	mulxq 8(%rcx), %r10, %r11
+	addq %r9, %r10
+	mulxq 16(%rcx), %rax, %rbx
+	adcq %r11, %rax
+	mulxq 24(%rcx), %rbp, %r12
+	adcq %rbx, %rbp
+	mulxq 32(%rcx), %r13, %r14
+	adcq %r12, %r13
+	mulxq 40(%rcx), %r15, %r9
+	adcq %r14, %r15
+	mulxq 48(%rcx), %r11, %rbx
+	adcq %r9, %r11
 	mulxq 56(%rcx), %r12, %r14
-	addq %r12, %rax
+	adcq %rbx, %r12
 	adcq $0, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	movq 48(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %r15
-	adcq $0, %r13
-	movq %rdi, 112(%rsp)
-	mulxq 40(%rcx), %r12, %rdi
-	addq %r12, %rbp
-	adcq $0, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %rax
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
-	movq 56(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	movq %r15, 120(%rsp)
-	mulxq 40(%rcx), %r12, %r15
-	addq %r12, %rax
-	adcq $0, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %r14
-	adcq $0, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %r15
-	addq %r12, %rdi
-	adcq $0, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
 	movq %r8, %rdx
-	mulxq %rbx, %r12, %r13
-	mulxq 40(%rsp), %rsi, %rcx
-	addq %r13, %rsi
-	movq %rdi, 128(%rsp)
-	mulxq 24(%rsp), %r13, %rdi
-	adcq %rcx, %r13
-	movq %r14, 136(%rsp)
-	mulxq 16(%rsp), %rcx, %r14
-	adcq %rdi, %rcx
-	adcq $0, %r14
-	movq %r9, %rdx
-	movq %rax, 144(%rsp)
-	mulxq %rbx, %rdi, %rax
-	addq %rdi, %rsi
-	adcq $0, %rax
-	movq %rbp, 152(%rsp)
-	mulxq 40(%rsp), %rdi, %rbp
-	addq %rdi, %r13
-	adcq $0, %rbp
-	addq %rax, %r13
-	adcq $0, %rbp
-	mulxq 24(%rsp), %rdi, %rax
-	addq %rdi, %rcx
-	adcq $0, %rax
-	addq %rbp, %rcx
-	adcq $0, %rax
-	mulxq 16(%rsp), %rdi, %rbp
-	addq %rdi, %r14
-	adcq $0, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
-	movq %r10, %rdx
-	mulxq %rbx, %rdi, %rax
-	addq %rdi, %r13
-	adcq $0, %rax
-	movq %rsi, 160(%rsp)
-	mulxq 40(%rsp), %rdi, %rsi
-	addq %rdi, %rcx
-	adcq $0, %rsi
-	addq %rax, %rcx
-	adcq $0, %rsi
-	mulxq 24(%rsp), %rdi, %rax
-	addq %rdi, %r14
-	adcq $0, %rax
-	addq %rsi, %r14
-	adcq $0, %rax
-	mulxq 16(%rsp), %rdi, %rsi
-	addq %rdi, %rbp
-	adcq $0, %rsi
-	addq %rax, %rbp
-	adcq $0, %rsi
-	movq %r11, %rdx
-	mulxq %rbx, %rdi, %rax
-	addq %rdi, %rcx
-	adcq $0, %rax
-	movq %r13, 168(%rsp)
-	mulxq 40(%rsp), %rdi, %r13
-	addq %rdi, %r14
-	adcq $0, %r13
-	addq %rax, %r14
-	adcq $0, %r13
-	mulxq 24(%rsp), %rdi, %rax
-	addq %rdi, %rbp
-	adcq $0, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	mulxq 16(%rsp), %rdi, %r13
-	addq %rdi, %rsi
-	adcq $0, %r13
-	addq %rax, %rsi
-	adcq $0, %r13
-	movq 8(%rsp), %rdi
-	xorq %rdi, %r12
-	movq 160(%rsp), %rax
-	xorq %rdi, %rax
-	movq 168(%rsp), %r8
-	xorq %rdi, %r8
-	xorq %rdi, %rcx
-	xorq %rdi, %r14
-	xorq %rdi, %rbp
-	xorq %rdi, %rsi
-	xorq %rdi, %r13
-	movq %rdi, %r9
-	addq %r9, %r9
-	adcq 32(%rsp), %r12
-	adcq 48(%rsp), %rax
-	adcq 56(%rsp), %r8
-	adcq 88(%rsp), %rcx
-	adcq 80(%rsp), %r14
-	adcq 72(%rsp), %rbp
-	adcq 64(%rsp), %rsi
-	adcq 104(%rsp), %r13
-	adcq $0, %rdi
-	addq 96(%rsp), %r12
-	adcq 112(%rsp), %rax
-	adcq 120(%rsp), %r8
-	adcq 152(%rsp), %rcx
-	adcq 144(%rsp), %r14
-	adcq 136(%rsp), %rbp
-	adcq 128(%rsp), %rsi
-	adcq %r15, %r13
-	adcq $0, %rdi
-	movq 80(%rsp), %r10
-	addq %r12, %r10
-	movq 72(%rsp), %r11
-	adcq %rax, %r11
-	movq 64(%rsp), %rbx
-	adcq %r8, %rbx
-	movq 104(%rsp), %r9
-	adcq %rcx, %r9
-	movq 96(%rsp), %r12
-	adcq %r14, %r12
-	movq 112(%rsp), %rax
-	adcq %rbp, %rax
-	movq 120(%rsp), %r8
-	adcq %rsi, %r8
-	movq 152(%rsp), %rcx
-	adcq %r13, %rcx
-	movq 144(%rsp), %r14
-	adcq %rdi, %r14
-	movq 136(%rsp), %rbp
-	adcq $0, %rbp
-	movq 128(%rsp), %rsi
-	adcq $0, %rsi
-	adcq $0, %r15
-	movq 32(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
-	movq %rsi, 128(%rsp)
-	movq 88(%rsp), %rsi
-	addq %r13, %rsi
-	adcq $0, %rdi
-	movq %rbp, 88(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
-	addq %r13, %r10
-	adcq $0, %rbp
-	addq %rdi, %r10
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
-	addq %r13, %r11
-	adcq $0, %rdi
-	addq %rbp, %r11
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	addq %rdi, %rbx
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
-	addq %r13, %r9
-	adcq $0, %rdi
-	addq %rbp, %r9
-	adcq $0, %rdi
-	movq 48(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
-	addq %r13, %r10
-	adcq $0, %rbp
-	movq %r14, 32(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
-	addq %r13, %r11
-	adcq $0, %r14
-	addq %rbp, %r11
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	addq %r14, %rbx
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
-	addq %r13, %r9
-	adcq $0, %r14
-	addq %rbp, %r9
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	movq 56(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
-	addq %r13, %r11
-	adcq $0, %r14
-	movq %rcx, 48(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rcx
-	addq %r13, %rbx
-	adcq $0, %rcx
-	addq %r14, %rbx
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
-	addq %r13, %r9
-	adcq $0, %r14
-	addq %rcx, %r9
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rcx
-	addq %r13, %rdi
-	adcq $0, %rcx
-	addq %r14, %rdi
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	addq %rcx, %rbp
-	adcq $0, %r14
-	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rcx
-	addq %r13, %rbx
-	adcq $0, %rcx
-	movq %r8, 56(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %r9
-	adcq $0, %r8
-	addq %rcx, %r9
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rcx
-	addq %r13, %rdi
-	adcq $0, %rcx
-	addq %r8, %rdi
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	addq %r13, %rbp
-	adcq $0, %r8
-	addq %rcx, %rbp
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rcx
-	addq %r13, %r14
-	adcq $0, %rcx
-	addq %r8, %r14
-	adcq $0, %rcx
-	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %r9
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	addq %r8, %rdi
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r8
-	addq %rsi, %rbp
-	adcq $0, %r8
-	addq %r13, %rbp
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r13
-	addq %rsi, %r14
-	adcq $0, %r13
-	addq %r8, %r14
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
-	addq %rsi, %rcx
-	adcq $0, %r8
-	addq %r13, %rcx
-	adcq $0, %r8
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rsi
-	addq %r10, %rbp
-	adcq $0, %rsi
-	addq %r13, %rbp
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r13
-	addq %r10, %r14
-	adcq $0, %r13
-	addq %rsi, %r14
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rsi
-	addq %r10, %rcx
-	adcq $0, %rsi
-	addq %r13, %rcx
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
-	addq %r10, %r8
-	adcq $0, %r13
-	addq %rsi, %r8
-	adcq $0, %r13
-	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rsi
-	addq %r10, %rbp
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
-	addq %r11, %r14
-	adcq $0, %r10
-	addq %rsi, %r14
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rsi
-	addq %r11, %rcx
-	adcq $0, %rsi
-	addq %r10, %rcx
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r10
-	addq %r11, %r8
-	adcq $0, %r10
-	addq %rsi, %r8
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rsi
-	addq %r11, %r13
-	adcq $0, %rsi
-	addq %r10, %r13
-	adcq $0, %rsi
-	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r10
-	addq %r11, %r14
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
-	addq %rbx, %rcx
-	adcq $0, %r11
-	addq %r10, %rcx
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r10
-	addq %rbx, %r8
-	adcq $0, %r10
-	addq %r11, %r8
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %rbp
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r9
+	addq %r8, %r13
+	adcq $0, %r9
 	addq %rbx, %r13
-	adcq $0, %r11
-	addq %r10, %r13
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r10
-	addq %rbx, %rsi
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbx
+	addq %r8, %r15
+	adcq $0, %rbx
+	addq %r9, %r15
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
+	addq %r8, %r11
+	adcq $0, %r9
+	addq %rbx, %r11
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbx
+	addq %r8, %r12
+	adcq $0, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	addq %rbx, %r14
+	movq 8(%rsi), %rdx
+	mulxq 8(%rcx), %r8, %r9
+	addq %r8, %rax
+	adcq %r9, %rbp
+	mulxq 24(%rcx), %rbx, %r8
+	adcq %rbx, %r13
+	adcq %r8, %r15
+	mulxq 40(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 56(%rcx), %r8, %r9
+	adcq %r8, %r14
+	adcq $0, %r9
+	mulxq 0(%rcx), %rbx, %r8
+	addq %rbx, %r10
+	adcq %r8, %rax
+	mulxq 16(%rcx), %rbx, %r8
+	adcq %rbx, %rbp
+	adcq %r8, %r13
+	mulxq 32(%rcx), %rbx, %r8
+	adcq %rbx, %r15
+	adcq %r8, %r11
+	mulxq 48(%rcx), %rbx, %r8
+	adcq %rbx, %r12
+	adcq %r8, %r14
+	adcq $0, %r9
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r8
+	addq %rbx, %r13
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rbx
+	addq %r10, %r15
+	adcq $0, %rbx
+	addq %r8, %r15
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r8
+	addq %r10, %r11
+	adcq $0, %r8
+	addq %rbx, %r11
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbx
+	addq %r10, %r12
+	adcq $0, %rbx
+	addq %r8, %r12
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	addq %rbx, %r14
+	adcq $0, %r8
+	addq %r8, %r9
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %r10, %rbx
+	addq %r10, %rbp
+	adcq %rbx, %r13
+	mulxq 24(%rcx), %r8, %r10
+	adcq %r8, %r15
+	adcq %r10, %r11
+	mulxq 40(%rcx), %rbx, %r8
+	adcq %rbx, %r12
+	adcq %r8, %r14
+	mulxq 56(%rcx), %r10, %rbx
+	adcq %r10, %r9
+	adcq $0, %rbx
+	mulxq 0(%rcx), %r8, %r10
+	addq %r8, %rax
+	adcq %r10, %rbp
+	mulxq 16(%rcx), %r8, %r10
+	adcq %r8, %r13
+	adcq %r10, %r15
+	mulxq 32(%rcx), %r8, %r10
+	adcq %r8, %r11
+	adcq %r10, %r12
+	mulxq 48(%rcx), %r8, %r10
+	adcq %r8, %r14
+	adcq %r10, %r9
+	adcq $0, %rbx
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r10
+	addq %r8, %r15
 	adcq $0, %r10
-	addq %r11, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
+	addq %rax, %r11
+	adcq $0, %r8
+	addq %r10, %r11
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r10
+	addq %rax, %r12
 	adcq $0, %r10
-	addq %r12, %rdi
-	adcq %rax, %rbp
-	adcq 56(%rsp), %r14
-	adcq 48(%rsp), %rcx
-	adcq 32(%rsp), %r8
-	adcq 88(%rsp), %r13
-	adcq 128(%rsp), %rsi
-	adcq %r15, %r10
-	movq %rdi, %rbx
-	subq $-1, %rbx
-	movq %rbp, %r11
+	addq %r8, %r12
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	addq %rax, %r14
+	adcq $0, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r10
+	addq %rax, %r9
+	adcq $0, %r10
+	addq %r8, %r9
+	adcq $0, %r10
+	addq %r10, %rbx
+	movq 24(%rsi), %rdx
+	mulxq 8(%rcx), %rax, %r8
+	addq %rax, %r13
+	adcq %r8, %r15
+	mulxq 24(%rcx), %r10, %rax
+	adcq %r10, %r11
+	adcq %rax, %r12
+	mulxq 40(%rcx), %r8, %r10
+	adcq %r8, %r14
+	adcq %r10, %r9
+	mulxq 56(%rcx), %rax, %r8
+	adcq %rax, %rbx
+	adcq $0, %r8
+	mulxq 0(%rcx), %r10, %rax
+	addq %r10, %rbp
+	adcq %rax, %r13
+	mulxq 16(%rcx), %r10, %rax
+	adcq %r10, %r15
+	adcq %rax, %r11
+	mulxq 32(%rcx), %r10, %rax
+	adcq %r10, %r12
+	adcq %rax, %r14
+	mulxq 48(%rcx), %r10, %rax
+	adcq %r10, %r9
+	adcq %rax, %rbx
+	adcq $0, %r8
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rax
+	addq %r10, %r11
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r10
+	addq %rbp, %r12
+	adcq $0, %r10
+	addq %rax, %r12
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	addq %r10, %r14
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r10
+	addq %rbp, %r9
+	adcq $0, %r10
+	addq %rax, %r9
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	addq %r10, %rbx
+	adcq $0, %rax
+	addq %rax, %r8
+	movq 32(%rsi), %rdx
+	mulxq 8(%rcx), %rbp, %r10
+	addq %rbp, %r15
+	adcq %r10, %r11
+	mulxq 24(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %r14
+	mulxq 40(%rcx), %r10, %rax
+	adcq %r10, %r9
+	adcq %rax, %rbx
+	mulxq 56(%rcx), %rbp, %r10
+	adcq %rbp, %r8
+	adcq $0, %r10
+	mulxq 0(%rcx), %rax, %rbp
+	addq %rax, %r13
+	adcq %rbp, %r15
+	mulxq 16(%rcx), %rax, %rbp
+	adcq %rax, %r11
+	adcq %rbp, %r12
+	mulxq 32(%rcx), %rax, %rbp
+	adcq %rax, %r14
+	adcq %rbp, %r9
+	mulxq 48(%rcx), %rax, %rbp
+	adcq %rax, %rbx
+	adcq %rbp, %r8
+	adcq $0, %r10
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
+	addq %rax, %r12
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
+	addq %r13, %r14
+	adcq $0, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	addq %rax, %r9
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rax
+	addq %r13, %rbx
+	adcq $0, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	addq %rax, %r8
+	adcq $0, %rbp
+	addq %rbp, %r10
+	movq 40(%rsi), %rdx
+	mulxq 8(%rcx), %r13, %rax
+	addq %r13, %r11
+	adcq %rax, %r12
+	mulxq 24(%rcx), %rbp, %r13
+	adcq %rbp, %r14
+	adcq %r13, %r9
+	mulxq 40(%rcx), %rax, %rbp
+	adcq %rax, %rbx
+	adcq %rbp, %r8
+	mulxq 56(%rcx), %r13, %rax
+	adcq %r13, %r10
+	adcq $0, %rax
+	mulxq 0(%rcx), %rbp, %r13
+	addq %rbp, %r15
+	adcq %r13, %r11
+	mulxq 16(%rcx), %rbp, %r13
+	adcq %rbp, %r12
+	adcq %r13, %r14
+	mulxq 32(%rcx), %rbp, %r13
+	adcq %rbp, %r9
+	adcq %r13, %rbx
+	mulxq 48(%rcx), %rbp, %r13
+	adcq %rbp, %r8
+	adcq %r13, %r10
+	adcq $0, %rax
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
+	addq %rbp, %r14
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbp
+	addq %r15, %r9
+	adcq $0, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rbp
+	addq %r15, %r8
+	adcq $0, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r13
+	addq %r15, %r10
+	adcq $0, %r13
+	addq %rbp, %r10
+	adcq $0, %r13
+	addq %r13, %rax
+	movq 48(%rsi), %rdx
+	mulxq 8(%rcx), %r15, %rbp
+	addq %r15, %r12
+	adcq %rbp, %r14
+	mulxq 24(%rcx), %r13, %r15
+	adcq %r13, %r9
+	adcq %r15, %rbx
+	mulxq 40(%rcx), %rbp, %r13
+	adcq %rbp, %r8
+	adcq %r13, %r10
+	mulxq 56(%rcx), %r15, %rbp
+	adcq %r15, %rax
+	adcq $0, %rbp
+	mulxq 0(%rcx), %r13, %r15
+	addq %r13, %r11
+	adcq %r15, %r12
+	mulxq 16(%rcx), %r13, %r15
+	adcq %r13, %r14
+	adcq %r15, %r9
+	mulxq 32(%rcx), %r13, %r15
+	adcq %r13, %rbx
+	adcq %r15, %r8
+	mulxq 48(%rcx), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rax
+	adcq $0, %rbp
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r15
+	addq %r13, %r9
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
+	addq %r11, %rbx
+	adcq $0, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
+	addq %r11, %r8
+	adcq $0, %r15
+	addq %r13, %r8
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
+	addq %r11, %r10
+	adcq $0, %r13
+	addq %r15, %r10
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r15
+	addq %r11, %rax
+	adcq $0, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	addq %r15, %rbp
+	movq 56(%rsi), %rdx
+	mulxq 8(%rcx), %r11, %r13
+	addq %r11, %r14
+	adcq %r13, %r9
+	mulxq 24(%rcx), %r15, %r11
+	adcq %r15, %rbx
+	adcq %r11, %r8
+	mulxq 40(%rcx), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rax
+	mulxq 56(%rcx), %r11, %r13
+	adcq %r11, %rbp
+	adcq $0, %r13
+	mulxq 0(%rcx), %r15, %r11
+	addq %r15, %r12
+	adcq %r11, %r14
+	mulxq 16(%rcx), %r15, %r11
+	adcq %r15, %r9
+	adcq %r11, %rbx
+	mulxq 32(%rcx), %r15, %r11
+	adcq %r15, %r8
+	adcq %r11, %r10
+	mulxq 48(%rcx), %r15, %r11
+	adcq %r15, %rax
+	adcq %r11, %rbp
+	adcq $0, %r13
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r11
+	addq %r15, %rbx
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r15
+	addq %r12, %r8
+	adcq $0, %r15
+	addq %r11, %r8
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r11
+	addq %r12, %r10
+	adcq $0, %r11
+	addq %r15, %r10
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r15
+	addq %r12, %rax
+	adcq $0, %r15
+	addq %r11, %rax
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r11
+	addq %r12, %rbp
+	adcq $0, %r11
+	addq %r15, %rbp
+	adcq $0, %r11
+	addq %r11, %r13
+	movq %r14, %r12
+	subq $-1, %r12
+	movq %r9, %r15
+	sbbq $-1, %r15
+	movq %rbx, %r11
 	sbbq $-1, %r11
-	movq %r14, %r9
-	sbbq $-1, %r9
-	movq %rcx, %r12
-	sbbq FG_P503_MONT_P+24(%rip), %r12
-	movq %r8, %rax
-	sbbq FG_P503_MONT_P+32(%rip), %rax
-	movq %r13, %r15
-	sbbq FG_P503_MONT_P+40(%rip), %r15
-	movq %rsi, 128(%rsp)
-	movq 128(%rsp), %rsi
-	sbbq FG_P503_MONT_P+48(%rip), %rsi
-	movq %r13, 88(%rsp)
-	movq %r10, %r13
-	sbbq FG_P503_MONT_P+56(%rip), %r13
-	cmovc %rdi, %rbx
-	cmovc %rbp, %r11
-	cmovc %r14, %r9
-	cmovc %rcx, %r12
-	cmovc %r8, %rax
-	cmovc 88(%rsp), %r15
-	cmovc 128(%rsp), %rsi
-	cmovc %r10, %r13
-	movq 0(%rsp), %rdi
-	movq %rbx, 0(%rdi)
-	movq %r11, 8(%rdi)
-	movq %r9, 16(%rdi)
-	movq %r12, 24(%rdi)
-	movq %rax, 32(%rdi)
-	movq %r15, 40(%rdi)
-	movq %rsi, 48(%rdi)
-	movq %r13, 56(%rdi)
-	addq $176, %rsp
+	movq %rdi, 0(%rsp)
+	movq %r8, %rdi
+	sbbq FG_P503_MONT_P+24(%rip), %rdi
+	movq %rbp, 8(%rsp)
+	movq %r10, %rbp
+	sbbq FG_P503_MONT_P+32(%rip), %rbp
+	movq %rax, 16(%rsp)
+	movq 16(%rsp), %rax
+	sbbq FG_P503_MONT_P+40(%rip), %rax
+	movq %r10, 24(%rsp)
+	movq 8(%rsp), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	movq %r8, 32(%rsp)
+	movq %r13, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r14, %r12
+	cmovc %r9, %r15
+	cmovc %rbx, %r11
+	cmovc 32(%rsp), %rdi
+	cmovc 24(%rsp), %rbp
+	cmovc 16(%rsp), %rax
+	cmovc 8(%rsp), %r10
+	cmovc %r13, %r8
+	movq 0(%rsp), %r14
+	movq %r12, 0(%r14)
+	movq %r15, 8(%r14)
+	movq %r11, 16(%r14)
+	movq %rdi, 24(%r14)
+	movq %rbp, 32(%r14)
+	movq %rax, 40(%r14)
+	movq %r10, 48(%r14)
+	movq %r8, 56(%r14)
+	addq $40, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -4713,7 +4499,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $384, %rsp
+	subq $232, %rsp
 	movq 0(%rsi), %rcx
 	addq %rcx, %rcx
 	movq %rcx, 128(%rsp)
@@ -4795,1114 +4581,878 @@ pushq %rbx
 	adcq FG_P503_MONT_P+56(%rip), %r15
 	movq %r15, 120(%rsp)
 	leaq 64(%rdi), %rcx
-	movq 128(%rsp), %r8
-	subq 160(%rsp), %r8
-	movq 136(%rsp), %r9
-	sbbq 168(%rsp), %r9
-	movq 144(%rsp), %r10
-	sbbq 176(%rsp), %r10
-	movq 152(%rsp), %r11
-	sbbq 184(%rsp), %r11
-	sbbq %rax, %rax
-	xorq %rax, %r8
-	xorq %rax, %r9
-	xorq %rax, %r10
-	xorq %rax, %r11
-	subq %rax, %r8
-	sbbq %rax, %r9
-	sbbq %rax, %r10
-	sbbq %rax, %r11
-	movq 96(%rsi), %rbx
-	subq 64(%rsi), %rbx
-	movq 104(%rsi), %rbp
-	sbbq 72(%rsi), %rbp
-	movq 112(%rsi), %r12
-	sbbq 80(%rsi), %r12
-	movq 120(%rsi), %r13
-	sbbq 88(%rsi), %r13
-	sbbq %r14, %r14
-	xorq %r14, %rbx
-	xorq %r14, %rbp
-	xorq %r14, %r12
-	xorq %r14, %r13
-	subq %r14, %rbx
-	sbbq %r14, %rbp
-	sbbq %r14, %r12
-	sbbq %r14, %r13
-	xorq %r14, %rax
 	movq 128(%rsp), %rdx
-	mulxq 64(%rsi), %r15, %r14
-	movq %rdi, 192(%rsp)
-	movq %rcx, 200(%rsp)
-	mulxq 72(%rsi), %rdi, %rcx
-	addq %r14, %rdi
-	movq %rax, 208(%rsp)
-	mulxq 80(%rsi), %r14, %rax
-	adcq %rcx, %r14
-	movq %r13, 216(%rsp)
-	mulxq 88(%rsi), %rcx, %r13
-	adcq %rax, %rcx
-	adcq $0, %r13
-	movq 136(%rsp), %rdx
-	movq %r15, 224(%rsp)
-	mulxq 64(%rsi), %rax, %r15
-	addq %rax, %rdi
-	adcq $0, %r15
-	movq %r12, 232(%rsp)
-	mulxq 72(%rsi), %rax, %r12
-	addq %rax, %r14
-	adcq $0, %r12
-	addq %r15, %r14
-	adcq $0, %r12
-	mulxq 80(%rsi), %rax, %r15
-	addq %rax, %rcx
-	adcq $0, %r15
-	addq %r12, %rcx
-	adcq $0, %r15
-	mulxq 88(%rsi), %rax, %r12
-	addq %rax, %r13
-	adcq $0, %r12
-	addq %r15, %r13
-	adcq $0, %r12
-	movq 144(%rsp), %rdx
-	mulxq 64(%rsi), %rax, %r15
-	addq %rax, %r14
-	adcq $0, %r15
-	movq %rdi, 240(%rsp)
-	mulxq 72(%rsi), %rax, %rdi
-	addq %rax, %rcx
-	adcq $0, %rdi
-	addq %r15, %rcx
-	adcq $0, %rdi
-	mulxq 80(%rsi), %rax, %r15
-	addq %rax, %r13
-	adcq $0, %r15
-	addq %rdi, %r13
-	adcq $0, %r15
-	mulxq 88(%rsi), %rax, %rdi
-	addq %rax, %r12
-	adcq $0, %rdi
-	addq %r15, %r12
-	adcq $0, %rdi
-	movq 152(%rsp), %rdx
-	mulxq 64(%rsi), %rax, %r15
-	addq %rax, %rcx
-	adcq $0, %r15
-	movq %r14, 248(%rsp)
-	mulxq 72(%rsi), %rax, %r14
-	addq %rax, %r13
+	mulxq 64(%rsi), %r8, %r9
+	mulxq 72(%rsi), %r10, %r11
+	addq %r9, %r10
+	mulxq 80(%rsi), %rax, %rbx
+	adcq %r11, %rax
+	mulxq 88(%rsi), %rbp, %r12
+	adcq %rbx, %rbp
+	mulxq 96(%rsi), %r13, %r14
+	adcq %r12, %r13
+	mulxq 104(%rsi), %r15, %r9
+	adcq %r14, %r15
+	mulxq 112(%rsi), %r11, %rbx
+	adcq %r9, %r11
+	mulxq 120(%rsi), %r12, %r14
+	adcq %rbx, %r12
 	adcq $0, %r14
-	addq %r15, %r13
-	adcq $0, %r14
-	mulxq 80(%rsi), %rax, %r15
-	addq %rax, %r12
-	adcq $0, %r15
-	addq %r14, %r12
-	adcq $0, %r15
-	mulxq 88(%rsi), %rax, %r14
-	addq %rax, %rdi
-	adcq $0, %r14
-	addq %r15, %rdi
-	adcq $0, %r14
-	movq 160(%rsp), %rdx
-	mulxq 96(%rsi), %rax, %r15
-	movq %rdi, 256(%rsp)
-	movq %r12, 264(%rsp)
-	mulxq 104(%rsi), %rdi, %r12
-	addq %r15, %rdi
-	movq %r13, 272(%rsp)
-	mulxq 112(%rsi), %r15, %r13
-	adcq %r12, %r15
-	movq %rcx, 280(%rsp)
-	mulxq 120(%rsi), %r12, %rcx
-	adcq %r13, %r12
-	adcq $0, %rcx
-	movq 168(%rsp), %rdx
-	movq %rax, 288(%rsp)
-	mulxq 96(%rsi), %r13, %rax
-	addq %r13, %rdi
-	adcq $0, %rax
-	movq %r14, 296(%rsp)
-	mulxq 104(%rsi), %r13, %r14
-	addq %r13, %r15
-	adcq $0, %r14
-	addq %rax, %r15
-	adcq $0, %r14
-	mulxq 112(%rsi), %r13, %rax
-	addq %r13, %r12
-	adcq $0, %rax
-	addq %r14, %r12
-	adcq $0, %rax
-	mulxq 120(%rsi), %r13, %r14
-	addq %r13, %rcx
-	adcq $0, %r14
-	addq %rax, %rcx
-	adcq $0, %r14
-	movq 176(%rsp), %rdx
-	mulxq 96(%rsi), %r13, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	movq %rdi, 304(%rsp)
-	mulxq 104(%rsi), %r13, %rdi
-	addq %r13, %r12
-	adcq $0, %rdi
-	addq %rax, %r12
-	adcq $0, %rdi
-	mulxq 112(%rsi), %r13, %rax
-	addq %r13, %rcx
-	adcq $0, %rax
-	addq %rdi, %rcx
-	adcq $0, %rax
-	mulxq 120(%rsi), %r13, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
-	addq %rax, %r14
-	adcq $0, %rdi
-	movq 184(%rsp), %rdx
-	mulxq 96(%rsi), %r13, %rax
-	addq %r13, %r12
-	adcq $0, %rax
-	movq %r15, 312(%rsp)
-	mulxq 104(%rsi), %r13, %r15
-	addq %r13, %rcx
-	adcq $0, %r15
-	addq %rax, %rcx
-	adcq $0, %r15
-	mulxq 112(%rsi), %r13, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	addq %r15, %r14
-	adcq $0, %rax
-	mulxq 120(%rsi), %r13, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	addq %rax, %rdi
-	adcq $0, %r15
 	movq %r8, %rdx
-	mulxq %rbx, %r13, %rax
-	movq %rdi, 320(%rsp)
-	movq %r14, 328(%rsp)
-	mulxq %rbp, %rdi, %r14
-	addq %rax, %rdi
-	movq %rcx, 336(%rsp)
-	mulxq 232(%rsp), %rax, %rcx
-	adcq %r14, %rax
-	movq %r12, 344(%rsp)
-	mulxq 216(%rsp), %r14, %r12
-	adcq %rcx, %r14
-	adcq $0, %r12
-	movq %r9, %rdx
-	movq %r13, 352(%rsp)
-	mulxq %rbx, %rcx, %r13
-	addq %rcx, %rdi
-	adcq $0, %r13
-	movq %r15, 360(%rsp)
-	mulxq %rbp, %rcx, %r15
-	addq %rcx, %rax
-	adcq $0, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	mulxq 232(%rsp), %rcx, %r13
-	addq %rcx, %r14
-	adcq $0, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	mulxq 216(%rsp), %rcx, %r15
-	addq %rcx, %r12
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	movq %r10, %rdx
-	mulxq %rbx, %rcx, %r13
-	addq %rcx, %rax
-	adcq $0, %r13
-	movq %rdi, 368(%rsp)
-	mulxq %rbp, %rcx, %rdi
-	addq %rcx, %r14
-	adcq $0, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
-	mulxq 232(%rsp), %rcx, %r13
-	addq %rcx, %r12
-	adcq $0, %r13
-	addq %rdi, %r12
-	adcq $0, %r13
-	mulxq 216(%rsp), %rcx, %rdi
-	addq %rcx, %r15
-	adcq $0, %rdi
-	addq %r13, %r15
-	adcq $0, %rdi
-	movq %r11, %rdx
-	mulxq %rbx, %rcx, %r13
-	addq %rcx, %r14
-	adcq $0, %r13
-	movq %rax, 376(%rsp)
-	mulxq %rbp, %rcx, %rax
-	addq %rcx, %r12
-	adcq $0, %rax
-	addq %r13, %r12
-	adcq $0, %rax
-	mulxq 232(%rsp), %rcx, %r13
-	addq %rcx, %r15
-	adcq $0, %r13
-	addq %rax, %r15
-	adcq $0, %r13
-	mulxq 216(%rsp), %rcx, %rax
-	addq %rcx, %rdi
-	adcq $0, %rax
-	addq %r13, %rdi
-	adcq $0, %rax
-	movq 352(%rsp), %rcx
-	movq 208(%rsp), %r13
-	xorq %r13, %rcx
-	movq 368(%rsp), %r8
-	xorq %r13, %r8
-	movq 376(%rsp), %r9
-	xorq %r13, %r9
-	xorq %r13, %r14
-	xorq %r13, %r12
-	xorq %r13, %r15
-	xorq %r13, %rdi
-	xorq %r13, %rax
-	movq %r13, %r10
-	addq %r10, %r10
-	adcq 224(%rsp), %rcx
-	adcq 240(%rsp), %r8
-	adcq 248(%rsp), %r9
-	adcq 280(%rsp), %r14
-	adcq 272(%rsp), %r12
-	adcq 264(%rsp), %r15
-	adcq 256(%rsp), %rdi
-	adcq 296(%rsp), %rax
-	adcq $0, %r13
-	addq 288(%rsp), %rcx
-	adcq 304(%rsp), %r8
-	adcq 312(%rsp), %r9
-	adcq 344(%rsp), %r14
-	adcq 336(%rsp), %r12
-	adcq 328(%rsp), %r15
-	adcq 320(%rsp), %rdi
-	adcq 360(%rsp), %rax
-	adcq $0, %r13
-	movq 272(%rsp), %r11
-	addq %rcx, %r11
-	movq 264(%rsp), %rbx
-	adcq %r8, %rbx
-	movq 256(%rsp), %rbp
-	adcq %r9, %rbp
-	movq 296(%rsp), %r10
-	adcq %r14, %r10
-	movq 288(%rsp), %rcx
-	adcq %r12, %rcx
-	movq 304(%rsp), %r8
-	adcq %r15, %r8
-	movq 312(%rsp), %r9
-	adcq %rdi, %r9
-	movq 344(%rsp), %r14
-	adcq %rax, %r14
-	movq 336(%rsp), %r12
-	adcq %r13, %r12
-	movq 328(%rsp), %r15
-	adcq $0, %r15
-	movq 320(%rsp), %rdi
-	adcq $0, %rdi
-	movq 360(%rsp), %rax
-	adcq $0, %rax
-	movq 224(%rsp), %rdx
-	movq %rdi, 360(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
-	movq %r15, 320(%rsp)
-	movq 280(%rsp), %r15
-	addq %r13, %r15
-	adcq $0, %rdi
-	movq %r12, 280(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
-	addq %r13, %r11
-	adcq $0, %r12
-	addq %rdi, %r11
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
-	addq %r13, %rbx
-	adcq $0, %rdi
-	addq %r12, %rbx
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	addq %rdi, %rbp
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
-	addq %r13, %r10
-	adcq $0, %rdi
-	addq %r12, %r10
-	adcq $0, %rdi
-	movq 240(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
-	addq %r13, %r11
-	adcq $0, %r12
-	movq %r14, 224(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
-	addq %r13, %rbx
-	adcq $0, %r14
-	addq %r12, %rbx
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	addq %r14, %rbp
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
-	addq %r13, %r10
-	adcq $0, %r14
-	addq %r12, %r10
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
-	addq %r13, %rdi
-	adcq $0, %r12
-	addq %r14, %rdi
-	adcq $0, %r12
-	movq 248(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
-	addq %r13, %rbx
-	adcq $0, %r14
-	movq %r9, 240(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r9
-	addq %r13, %rbp
-	adcq $0, %r9
-	addq %r14, %rbp
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
-	addq %r13, %r10
-	adcq $0, %r14
-	addq %r9, %r10
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
-	addq %r13, %rdi
-	adcq $0, %r9
-	addq %r14, %rdi
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	addq %r9, %r12
-	adcq $0, %r14
-	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r9
-	addq %r13, %rbp
-	adcq $0, %r9
-	movq %r8, 248(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %r10
-	adcq $0, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
-	addq %r13, %rdi
-	adcq $0, %r9
-	addq %r8, %rdi
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	addq %r13, %r12
-	adcq $0, %r8
-	addq %r9, %r12
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
-	addq %r13, %r14
-	adcq $0, %r9
-	addq %r8, %r14
-	adcq $0, %r9
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %r10
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r13
-	addq %r15, %rdi
-	adcq $0, %r13
-	addq %r8, %rdi
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r8
-	addq %r15, %r12
-	adcq $0, %r8
-	addq %r13, %r12
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	addq %r8, %r14
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r8
-	addq %r15, %r9
-	adcq $0, %r8
-	addq %r13, %r9
-	adcq $0, %r8
-	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r13
-	addq %r15, %rdi
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r15
-	addq %r11, %r12
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	addq %r13, %r9
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r13
-	addq %r11, %r8
-	adcq $0, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r15
-	addq %r11, %r12
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
-	addq %rbx, %r14
-	adcq $0, %r11
-	addq %r15, %r14
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r15
-	addq %rbx, %r9
-	adcq $0, %r15
-	addq %r11, %r9
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
-	addq %rbx, %r8
-	adcq $0, %r11
-	addq %r15, %r8
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	addq %r11, %r13
-	adcq $0, %r15
-	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
-	addq %rbx, %r14
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rbx
-	addq %rbp, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %rbp
 	adcq $0, %rbx
-	addq %r11, %r9
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r11
-	addq %rbp, %r8
-	adcq $0, %r11
-	addq %rbx, %r8
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rbx
-	addq %rbp, %r13
-	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
-	addq %rbp, %r15
-	adcq $0, %r11
-	addq %rbx, %r15
-	adcq $0, %r11
-	addq %rcx, %rdi
-	adcq 248(%rsp), %r12
-	adcq 240(%rsp), %r14
-	adcq 224(%rsp), %r9
-	adcq 280(%rsp), %r8
-	adcq 320(%rsp), %r13
-	adcq 360(%rsp), %r15
-	adcq %rax, %r11
-	movq %rdi, %rbp
-	subq $-1, %rbp
-	movq %r12, %rbx
-	sbbq $-1, %rbx
-	movq %r14, %r10
-	sbbq $-1, %r10
-	movq %r9, %rcx
-	sbbq FG_P503_MONT_P+24(%rip), %rcx
-	movq %r8, %rax
-	sbbq FG_P503_MONT_P+32(%rip), %rax
-	movq %r15, 360(%rsp)
-	movq %r13, %r15
-	sbbq FG_P503_MONT_P+40(%rip), %r15
-	movq %r13, 320(%rsp)
-	movq 360(%rsp), %r13
-	sbbq FG_P503_MONT_P+48(%rip), %r13
-	movq %r8, 280(%rsp)
-	movq %r11, %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %rdi, %rbp
-	cmovc %r12, %rbx
-	cmovc %r14, %r10
-	cmovc %r9, %rcx
-	cmovc 280(%rsp), %rax
-	cmovc 320(%rsp), %r15
-	cmovc 360(%rsp), %r13
-	cmovc %r11, %r8
-	movq 200(%rsp), %rdi
-	movq %rbp, 0(%rdi)
-	movq %rbx, 8(%rdi)
-	movq %r10, 16(%rdi)
-	movq %rcx, 24(%rdi)
-	movq %rax, 32(%rdi)
-	movq %r15, 40(%rdi)
-	movq %r13, 48(%rdi)
-	movq %r8, 56(%rdi)
-	movq 0(%rsp), %r12
-	subq 32(%rsp), %r12
-	movq 8(%rsp), %r14
-	sbbq 40(%rsp), %r14
-	movq 16(%rsp), %r9
-	sbbq 48(%rsp), %r9
-	movq 24(%rsp), %r11
-	sbbq 56(%rsp), %r11
-	sbbq %rbp, %rbp
-	xorq %rbp, %r12
-	xorq %rbp, %r14
-	xorq %rbp, %r9
-	xorq %rbp, %r11
-	subq %rbp, %r12
-	sbbq %rbp, %r14
-	sbbq %rbp, %r9
-	sbbq %rbp, %r11
-	movq 96(%rsp), %rbx
-	subq 64(%rsp), %rbx
-	movq 104(%rsp), %r10
-	sbbq 72(%rsp), %r10
-	movq 112(%rsp), %rcx
-	sbbq 80(%rsp), %rcx
-	movq 120(%rsp), %rax
-	sbbq 88(%rsp), %rax
-	sbbq %r15, %r15
-	xorq %r15, %rbx
-	xorq %r15, %r10
-	xorq %r15, %rcx
-	xorq %r15, %rax
-	subq %r15, %rbx
-	sbbq %r15, %r10
-	sbbq %r15, %rcx
-	sbbq %r15, %rax
-	xorq %r15, %rbp
-	movq 0(%rsp), %rdx
-	mulxq 64(%rsp), %r13, %r8
-	mulxq 72(%rsp), %rdi, %rsi
-	addq %r8, %rdi
-	mulxq 80(%rsp), %r15, %r8
-	adcq %rsi, %r15
-	movq %rbp, 200(%rsp)
-	mulxq 88(%rsp), %rsi, %rbp
-	adcq %r8, %rsi
-	adcq $0, %rbp
-	movq 8(%rsp), %rdx
-	movq %r13, 360(%rsp)
-	mulxq 64(%rsp), %r8, %r13
-	addq %r8, %rdi
-	adcq $0, %r13
-	movq %rax, 320(%rsp)
-	mulxq 72(%rsp), %r8, %rax
-	addq %r8, %r15
-	adcq $0, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	mulxq 80(%rsp), %r8, %r13
-	addq %r8, %rsi
-	adcq $0, %r13
-	addq %rax, %rsi
-	adcq $0, %r13
-	mulxq 88(%rsp), %r8, %rax
-	addq %r8, %rbp
-	adcq $0, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	movq 16(%rsp), %rdx
-	mulxq 64(%rsp), %r8, %r13
-	addq %r8, %r15
-	adcq $0, %r13
-	movq %rdi, 280(%rsp)
-	mulxq 72(%rsp), %r8, %rdi
-	addq %r8, %rsi
-	adcq $0, %rdi
-	addq %r13, %rsi
-	adcq $0, %rdi
-	mulxq 80(%rsp), %r8, %r13
-	addq %r8, %rbp
-	adcq $0, %r13
-	addq %rdi, %rbp
-	adcq $0, %r13
-	mulxq 88(%rsp), %r8, %rdi
-	addq %r8, %rax
-	adcq $0, %rdi
-	addq %r13, %rax
-	adcq $0, %rdi
-	movq 24(%rsp), %rdx
-	mulxq 64(%rsp), %r8, %r13
-	addq %r8, %rsi
-	adcq $0, %r13
-	movq %r15, 224(%rsp)
-	mulxq 72(%rsp), %r8, %r15
-	addq %r8, %rbp
-	adcq $0, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	mulxq 80(%rsp), %r8, %r13
-	addq %r8, %rax
-	adcq $0, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	mulxq 88(%rsp), %r8, %r15
-	addq %r8, %rdi
-	adcq $0, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	movq 32(%rsp), %rdx
-	mulxq 96(%rsp), %r8, %r13
-	movq %rdi, 240(%rsp)
-	movq %rax, 248(%rsp)
-	mulxq 104(%rsp), %rdi, %rax
-	addq %r13, %rdi
-	movq %rbp, 328(%rsp)
-	mulxq 112(%rsp), %r13, %rbp
-	adcq %rax, %r13
-	movq %rsi, 336(%rsp)
-	mulxq 120(%rsp), %rax, %rsi
-	adcq %rbp, %rax
-	adcq $0, %rsi
-	movq 40(%rsp), %rdx
-	movq %r8, 344(%rsp)
-	mulxq 96(%rsp), %rbp, %r8
-	addq %rbp, %rdi
-	adcq $0, %r8
-	movq %r15, 312(%rsp)
-	mulxq 104(%rsp), %rbp, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r9
 	addq %r8, %r13
-	adcq $0, %r15
-	mulxq 112(%rsp), %rbp, %r8
-	addq %rbp, %rax
-	adcq $0, %r8
-	addq %r15, %rax
-	adcq $0, %r8
-	mulxq 120(%rsp), %rbp, %r15
-	addq %rbp, %rsi
-	adcq $0, %r15
-	addq %r8, %rsi
-	adcq $0, %r15
-	movq 48(%rsp), %rdx
-	mulxq 96(%rsp), %rbp, %r8
-	addq %rbp, %r13
-	adcq $0, %r8
-	movq %rdi, 304(%rsp)
-	mulxq 104(%rsp), %rbp, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	addq %r8, %rax
-	adcq $0, %rdi
-	mulxq 112(%rsp), %rbp, %r8
-	addq %rbp, %rsi
-	adcq $0, %r8
-	addq %rdi, %rsi
-	adcq $0, %r8
-	mulxq 120(%rsp), %rbp, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
+	adcq $0, %r9
+	addq %rbx, %r13
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbx
 	addq %r8, %r15
-	adcq $0, %rdi
-	movq 56(%rsp), %rdx
-	mulxq 96(%rsp), %rbp, %r8
-	addq %rbp, %rax
+	adcq $0, %rbx
+	addq %r9, %r15
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
+	addq %r8, %r11
+	adcq $0, %r9
+	addq %rbx, %r11
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbx
+	addq %r8, %r12
+	adcq $0, %rbx
+	addq %r9, %r12
+	adcq $0, %rbx
+	addq %rbx, %r14
+	movq 136(%rsp), %rdx
+	mulxq 72(%rsi), %r8, %r9
+	addq %r8, %rax
+	adcq %r9, %rbp
+	mulxq 88(%rsi), %rbx, %r8
+	adcq %rbx, %r13
+	adcq %r8, %r15
+	mulxq 104(%rsi), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 120(%rsi), %r8, %r9
+	adcq %r8, %r14
+	adcq $0, %r9
+	mulxq 64(%rsi), %rbx, %r8
+	addq %rbx, %r10
+	adcq %r8, %rax
+	mulxq 80(%rsi), %rbx, %r8
+	adcq %rbx, %rbp
+	adcq %r8, %r13
+	mulxq 96(%rsi), %rbx, %r8
+	adcq %rbx, %r15
+	adcq %r8, %r11
+	mulxq 112(%rsi), %rbx, %r8
+	adcq %rbx, %r12
+	adcq %r8, %r14
+	adcq $0, %r9
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r8
+	addq %rbx, %r13
 	adcq $0, %r8
-	movq %r13, 288(%rsp)
-	mulxq 104(%rsp), %rbp, %r13
-	addq %rbp, %rsi
-	adcq $0, %r13
-	addq %r8, %rsi
-	adcq $0, %r13
-	mulxq 112(%rsp), %rbp, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rbx
+	addq %r10, %r15
+	adcq $0, %rbx
+	addq %r8, %r15
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r8
+	addq %r10, %r11
+	adcq $0, %r8
+	addq %rbx, %r11
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbx
+	addq %r10, %r12
+	adcq $0, %rbx
+	addq %r8, %r12
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	addq %rbx, %r14
+	adcq $0, %r8
+	addq %r8, %r9
+	movq 144(%rsp), %rdx
+	mulxq 72(%rsi), %r10, %rbx
+	addq %r10, %rbp
+	adcq %rbx, %r13
+	mulxq 88(%rsi), %r8, %r10
+	adcq %r8, %r15
+	adcq %r10, %r11
+	mulxq 104(%rsi), %rbx, %r8
+	adcq %rbx, %r12
+	adcq %r8, %r14
+	mulxq 120(%rsi), %r10, %rbx
+	adcq %r10, %r9
+	adcq $0, %rbx
+	mulxq 64(%rsi), %r8, %r10
+	addq %r8, %rax
+	adcq %r10, %rbp
+	mulxq 80(%rsi), %r8, %r10
+	adcq %r8, %r13
+	adcq %r10, %r15
+	mulxq 96(%rsi), %r8, %r10
+	adcq %r8, %r11
+	adcq %r10, %r12
+	mulxq 112(%rsi), %r8, %r10
+	adcq %r8, %r14
+	adcq %r10, %r9
+	adcq $0, %rbx
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r10
+	addq %r8, %r15
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
+	addq %rax, %r11
+	adcq $0, %r8
+	addq %r10, %r11
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r10
+	addq %rax, %r12
+	adcq $0, %r10
+	addq %r8, %r12
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	addq %rax, %r14
+	adcq $0, %r8
+	addq %r10, %r14
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r10
+	addq %rax, %r9
+	adcq $0, %r10
+	addq %r8, %r9
+	adcq $0, %r10
+	addq %r10, %rbx
+	movq 152(%rsp), %rdx
+	mulxq 72(%rsi), %rax, %r8
+	addq %rax, %r13
+	adcq %r8, %r15
+	mulxq 88(%rsi), %r10, %rax
+	adcq %r10, %r11
+	adcq %rax, %r12
+	mulxq 104(%rsi), %r8, %r10
+	adcq %r8, %r14
+	adcq %r10, %r9
+	mulxq 120(%rsi), %rax, %r8
+	adcq %rax, %rbx
+	adcq $0, %r8
+	mulxq 64(%rsi), %r10, %rax
+	addq %r10, %rbp
+	adcq %rax, %r13
+	mulxq 80(%rsi), %r10, %rax
+	adcq %r10, %r15
+	adcq %rax, %r11
+	mulxq 96(%rsi), %r10, %rax
+	adcq %r10, %r12
+	adcq %rax, %r14
+	mulxq 112(%rsi), %r10, %rax
+	adcq %r10, %r9
+	adcq %rax, %rbx
+	adcq $0, %r8
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rax
+	addq %r10, %r11
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r10
+	addq %rbp, %r12
+	adcq $0, %r10
+	addq %rax, %r12
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	addq %r10, %r14
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r10
+	addq %rbp, %r9
+	adcq $0, %r10
+	addq %rax, %r9
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	addq %r10, %rbx
+	adcq $0, %rax
+	addq %rax, %r8
+	movq 160(%rsp), %rdx
+	mulxq 72(%rsi), %rbp, %r10
 	addq %rbp, %r15
-	adcq $0, %r8
-	addq %r13, %r15
-	adcq $0, %r8
-	mulxq 120(%rsp), %rbp, %r13
-	addq %rbp, %rdi
+	adcq %r10, %r11
+	mulxq 88(%rsi), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %r14
+	mulxq 104(%rsi), %r10, %rax
+	adcq %r10, %r9
+	adcq %rax, %rbx
+	mulxq 120(%rsi), %rbp, %r10
+	adcq %rbp, %r8
+	adcq $0, %r10
+	mulxq 64(%rsi), %rax, %rbp
+	addq %rax, %r13
+	adcq %rbp, %r15
+	mulxq 80(%rsi), %rax, %rbp
+	adcq %rax, %r11
+	adcq %rbp, %r12
+	mulxq 96(%rsi), %rax, %rbp
+	adcq %rax, %r14
+	adcq %rbp, %r9
+	mulxq 112(%rsi), %rax, %rbp
+	adcq %rax, %rbx
+	adcq %rbp, %r8
+	adcq $0, %r10
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
+	addq %rax, %r12
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
+	addq %r13, %r14
+	adcq $0, %rax
+	addq %rbp, %r14
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	addq %rax, %r9
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rax
+	addq %r13, %rbx
+	adcq $0, %rax
+	addq %rbp, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	addq %rax, %r8
+	adcq $0, %rbp
+	addq %rbp, %r10
+	movq 168(%rsp), %rdx
+	mulxq 72(%rsi), %r13, %rax
+	addq %r13, %r11
+	adcq %rax, %r12
+	mulxq 88(%rsi), %rbp, %r13
+	adcq %rbp, %r14
+	adcq %r13, %r9
+	mulxq 104(%rsi), %rax, %rbp
+	adcq %rax, %rbx
+	adcq %rbp, %r8
+	mulxq 120(%rsi), %r13, %rax
+	adcq %r13, %r10
+	adcq $0, %rax
+	mulxq 64(%rsi), %rbp, %r13
+	addq %rbp, %r15
+	adcq %r13, %r11
+	mulxq 80(%rsi), %rbp, %r13
+	adcq %rbp, %r12
+	adcq %r13, %r14
+	mulxq 96(%rsi), %rbp, %r13
+	adcq %rbp, %r9
+	adcq %r13, %rbx
+	mulxq 112(%rsi), %rbp, %r13
+	adcq %rbp, %r8
+	adcq %r13, %r10
+	adcq $0, %rax
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
+	addq %rbp, %r14
 	adcq $0, %r13
-	addq %r8, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbp
+	addq %r15, %r9
+	adcq $0, %rbp
+	addq %r13, %r9
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	addq %rbp, %rbx
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rbp
+	addq %r15, %r8
+	adcq $0, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r13
+	addq %r15, %r10
+	adcq $0, %r13
+	addq %rbp, %r10
+	adcq $0, %r13
+	addq %r13, %rax
+	movq 176(%rsp), %rdx
+	mulxq 72(%rsi), %r15, %rbp
+	addq %r15, %r12
+	adcq %rbp, %r14
+	mulxq 88(%rsi), %r13, %r15
+	adcq %r13, %r9
+	adcq %r15, %rbx
+	mulxq 104(%rsi), %rbp, %r13
+	adcq %rbp, %r8
+	adcq %r13, %r10
+	mulxq 120(%rsi), %r15, %rbp
+	adcq %r15, %rax
+	adcq $0, %rbp
+	mulxq 64(%rsi), %r13, %r15
+	addq %r13, %r11
+	adcq %r15, %r12
+	mulxq 80(%rsi), %r13, %r15
+	adcq %r13, %r14
+	adcq %r15, %r9
+	mulxq 96(%rsi), %r13, %r15
+	adcq %r13, %rbx
+	adcq %r15, %r8
+	mulxq 112(%rsi), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rax
+	adcq $0, %rbp
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r15
+	addq %r13, %r9
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
+	addq %r11, %rbx
+	adcq $0, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
+	addq %r11, %r8
+	adcq $0, %r15
+	addq %r13, %r8
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
+	addq %r11, %r10
+	adcq $0, %r13
+	addq %r15, %r10
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r15
+	addq %r11, %rax
+	adcq $0, %r15
+	addq %r13, %rax
+	adcq $0, %r15
+	addq %r15, %rbp
+	movq 184(%rsp), %rdx
+	mulxq 72(%rsi), %r11, %r13
+	addq %r11, %r14
+	adcq %r13, %r9
+	mulxq 88(%rsi), %r15, %r11
+	adcq %r15, %rbx
+	adcq %r11, %r8
+	mulxq 104(%rsi), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rax
+	mulxq 120(%rsi), %r11, %r13
+	adcq %r11, %rbp
+	adcq $0, %r13
+	mulxq 64(%rsi), %r15, %r11
+	addq %r15, %r12
+	adcq %r11, %r14
+	mulxq 80(%rsi), %r15, %r11
+	adcq %r15, %r9
+	adcq %r11, %rbx
+	mulxq 96(%rsi), %r15, %r11
+	adcq %r15, %r8
+	adcq %r11, %r10
+	mulxq 112(%rsi), %r15, %r11
+	adcq %r15, %rax
+	adcq %r11, %rbp
 	adcq $0, %r13
 	movq %r12, %rdx
-	mulxq %rbx, %rbp, %r8
-	movq %rdi, 296(%rsp)
-	movq %r15, 256(%rsp)
-	mulxq %r10, %rdi, %r15
-	addq %r8, %rdi
-	movq %rsi, 264(%rsp)
-	mulxq %rcx, %r8, %rsi
-	adcq %r15, %r8
-	movq %rax, 272(%rsp)
-	mulxq 320(%rsp), %r15, %rax
-	adcq %rsi, %r15
-	adcq $0, %rax
-	movq %r14, %rdx
-	movq %rbp, 376(%rsp)
-	mulxq %rbx, %rsi, %rbp
-	addq %rsi, %rdi
-	adcq $0, %rbp
-	movq %r13, 368(%rsp)
-	mulxq %r10, %rsi, %r13
-	addq %rsi, %r8
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	mulxq %rcx, %rsi, %rbp
-	addq %rsi, %r15
-	adcq $0, %rbp
-	addq %r13, %r15
-	adcq $0, %rbp
-	mulxq 320(%rsp), %rsi, %r13
-	addq %rsi, %rax
-	adcq $0, %r13
-	addq %rbp, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r11
+	addq %r15, %rbx
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r15
+	addq %r12, %r8
+	adcq $0, %r15
+	addq %r11, %r8
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r11
+	addq %r12, %r10
+	adcq $0, %r11
+	addq %r15, %r10
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r15
+	addq %r12, %rax
+	adcq $0, %r15
+	addq %r11, %rax
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r11
+	addq %r12, %rbp
+	adcq $0, %r11
+	addq %r15, %rbp
+	adcq $0, %r11
+	addq %r11, %r13
+	movq %r14, %r12
+	subq $-1, %r12
+	movq %r9, %r15
+	sbbq $-1, %r15
+	movq %rbx, %r11
+	sbbq $-1, %r11
+	movq %rdi, 192(%rsp)
+	movq %r8, %rdi
+	sbbq FG_P503_MONT_P+24(%rip), %rdi
+	movq %rcx, 200(%rsp)
+	movq %r10, %rcx
+	sbbq FG_P503_MONT_P+32(%rip), %rcx
+	movq %rbp, 208(%rsp)
+	movq %rax, %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
+	movq %rax, 216(%rsp)
+	movq 208(%rsp), %rax
+	sbbq FG_P503_MONT_P+48(%rip), %rax
+	movq %r10, 224(%rsp)
+	movq %r13, %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
+	cmovc %r14, %r12
+	cmovc %r9, %r15
+	cmovc %rbx, %r11
+	cmovc %r8, %rdi
+	cmovc 224(%rsp), %rcx
+	cmovc 216(%rsp), %rbp
+	cmovc 208(%rsp), %rax
+	cmovc %r13, %r10
+	movq 200(%rsp), %r14
+	movq %r12, 0(%r14)
+	movq %r15, 8(%r14)
+	movq %r11, 16(%r14)
+	movq %rdi, 24(%r14)
+	movq %rcx, 32(%r14)
+	movq %rbp, 40(%r14)
+	movq %rax, 48(%r14)
+	movq %r10, 56(%r14)
+	movq 0(%rsp), %rdx
+	mulxq 64(%rsp), %r9, %rbx
+	mulxq 72(%rsp), %r8, %r13
+	addq %rbx, %r8
+	mulxq 80(%rsp), %r12, %r15
+	adcq %r13, %r12
+	mulxq 88(%rsp), %r11, %rdi
+	adcq %r15, %r11
+	mulxq 96(%rsp), %rcx, %rbp
+	adcq %rdi, %rcx
+	mulxq 104(%rsp), %rax, %r10
+	adcq %rbp, %rax
+	mulxq 112(%rsp), %r14, %rsi
+	adcq %r10, %r14
+	mulxq 120(%rsp), %rbx, %r13
+	adcq %rsi, %rbx
 	adcq $0, %r13
 	movq %r9, %rdx
-	mulxq %rbx, %rsi, %rbp
-	addq %rsi, %r8
-	adcq $0, %rbp
-	movq %rdi, 208(%rsp)
-	mulxq %r10, %rsi, %rdi
-	addq %rsi, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rdi
+	addq %r15, %r11
 	adcq $0, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
-	mulxq %rcx, %rsi, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r10
+	addq %rbp, %rcx
+	adcq $0, %r10
+	addq %rdi, %rcx
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r9
 	addq %rsi, %rax
+	adcq $0, %r9
+	addq %r10, %rax
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rbp
+	addq %r15, %r14
 	adcq $0, %rbp
-	addq %rdi, %rax
+	addq %r9, %r14
 	adcq $0, %rbp
-	mulxq 320(%rsp), %rsi, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
+	addq %rdi, %rbx
+	adcq $0, %rsi
+	addq %rbp, %rbx
+	adcq $0, %rsi
 	addq %rsi, %r13
-	adcq $0, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
-	movq %r11, %rdx
-	mulxq %rbx, %rsi, %rbp
-	addq %rsi, %r15
-	adcq $0, %rbp
-	movq %r8, 352(%rsp)
-	mulxq %r10, %rsi, %r8
-	addq %rsi, %rax
-	adcq $0, %r8
-	addq %rbp, %rax
-	adcq $0, %r8
-	mulxq %rcx, %rsi, %rbp
-	addq %rsi, %r13
-	adcq $0, %rbp
-	addq %r8, %r13
-	adcq $0, %rbp
-	mulxq 320(%rsp), %rsi, %r8
-	addq %rsi, %rdi
-	adcq $0, %r8
-	addq %rbp, %rdi
-	adcq $0, %r8
-	movq 376(%rsp), %rsi
-	movq 200(%rsp), %rbp
-	xorq %rbp, %rsi
-	movq 208(%rsp), %r12
-	xorq %rbp, %r12
-	movq 352(%rsp), %r14
-	xorq %rbp, %r14
-	xorq %rbp, %r15
-	xorq %rbp, %rax
-	xorq %rbp, %r13
-	xorq %rbp, %rdi
-	xorq %rbp, %r8
-	movq %rbp, %r9
-	addq %r9, %r9
-	adcq 360(%rsp), %rsi
-	adcq 280(%rsp), %r12
-	adcq 224(%rsp), %r14
-	adcq 336(%rsp), %r15
-	adcq 328(%rsp), %rax
-	adcq 248(%rsp), %r13
-	adcq 240(%rsp), %rdi
-	adcq 312(%rsp), %r8
-	adcq $0, %rbp
-	addq 344(%rsp), %rsi
-	adcq 304(%rsp), %r12
-	adcq 288(%rsp), %r14
-	adcq 272(%rsp), %r15
-	adcq 264(%rsp), %rax
-	adcq 256(%rsp), %r13
-	adcq 296(%rsp), %rdi
-	adcq 368(%rsp), %r8
-	adcq $0, %rbp
-	movq 328(%rsp), %r11
-	addq %rsi, %r11
-	movq 248(%rsp), %rbx
-	adcq %r12, %rbx
-	movq 240(%rsp), %r10
-	adcq %r14, %r10
-	movq 312(%rsp), %rcx
-	adcq %r15, %rcx
-	movq 344(%rsp), %r9
-	adcq %rax, %r9
-	movq 304(%rsp), %rsi
-	adcq %r13, %rsi
-	movq 288(%rsp), %r12
-	adcq %rdi, %r12
-	movq 272(%rsp), %r14
-	adcq %r8, %r14
-	movq 264(%rsp), %r15
-	adcq %rbp, %r15
-	movq 256(%rsp), %rax
-	adcq $0, %rax
-	movq 296(%rsp), %r13
-	adcq $0, %r13
-	movq 368(%rsp), %rdi
-	adcq $0, %rdi
-	movq 360(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rbp
-	movq %r13, 368(%rsp)
-	movq 336(%rsp), %r13
-	addq %r8, %r13
-	adcq $0, %rbp
-	movq %rax, 336(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rax
-	addq %r8, %r11
-	adcq $0, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbp
-	addq %r8, %rbx
-	adcq $0, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rax
-	addq %r8, %r10
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbp
-	addq %r8, %rcx
-	adcq $0, %rbp
-	addq %rax, %rcx
-	adcq $0, %rbp
-	movq 280(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rax
-	addq %r8, %r11
-	adcq $0, %rax
-	movq %r15, 360(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r15
-	addq %r8, %rbx
-	adcq $0, %r15
-	addq %rax, %rbx
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rax
-	addq %r8, %r10
-	adcq $0, %rax
-	addq %r15, %r10
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r15
-	addq %r8, %rcx
-	adcq $0, %r15
-	addq %rax, %rcx
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rax
-	addq %r8, %rbp
-	adcq $0, %rax
-	addq %r15, %rbp
-	adcq $0, %rax
-	movq 224(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r15
-	addq %r8, %rbx
-	adcq $0, %r15
-	movq %r14, 280(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r14
-	addq %r8, %r10
-	adcq $0, %r14
-	addq %r15, %r10
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r15
-	addq %r8, %rcx
-	adcq $0, %r15
-	addq %r14, %rcx
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r14
-	addq %r8, %rbp
-	adcq $0, %r14
-	addq %r15, %rbp
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r15
-	addq %r8, %rax
-	adcq $0, %r15
-	addq %r14, %rax
-	adcq $0, %r15
-	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r14
-	addq %r8, %r10
-	adcq $0, %r14
-	movq %r12, 224(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r12
-	addq %r8, %rcx
-	adcq $0, %r12
-	addq %r14, %rcx
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r14
-	addq %r8, %rbp
-	adcq $0, %r14
-	addq %r12, %rbp
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r12
-	addq %r8, %rax
-	adcq $0, %r12
-	addq %r14, %rax
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r14
-	addq %r8, %r15
-	adcq $0, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r12
-	addq %r8, %rcx
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %rbp
-	adcq $0, %r8
-	addq %r12, %rbp
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
-	addq %r13, %rax
-	adcq $0, %r12
-	addq %r8, %rax
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	addq %r13, %r15
-	adcq $0, %r8
-	addq %r12, %r15
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
-	addq %r13, %r14
-	adcq $0, %r12
-	addq %r8, %r14
-	adcq $0, %r12
-	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %rbp
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
-	addq %r11, %rax
-	adcq $0, %r13
-	addq %r8, %rax
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r8
-	addq %r11, %r15
-	adcq $0, %r8
-	addq %r13, %r15
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	addq %r8, %r14
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r8
-	addq %r11, %r12
-	adcq $0, %r8
-	addq %r13, %r12
-	adcq $0, %r8
-	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r13
-	addq %r11, %rax
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
-	addq %rbx, %r15
-	adcq $0, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
-	addq %rbx, %r14
-	adcq $0, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
-	addq %rbx, %r12
-	adcq $0, %r11
-	addq %r13, %r12
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
-	addq %rbx, %r8
-	adcq $0, %r13
-	addq %r11, %r8
-	adcq $0, %r13
-	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
-	addq %rbx, %r15
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rbx
-	addq %r10, %r14
-	adcq $0, %rbx
-	addq %r11, %r14
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r11
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %r15
 	addq %r10, %r12
-	adcq $0, %r11
-	addq %rbx, %r12
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	addq %r11, %r8
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
+	adcq %r15, %r11
+	mulxq 88(%rsp), %r9, %rdi
+	adcq %r9, %rcx
+	adcq %rdi, %rax
+	mulxq 104(%rsp), %rbp, %rsi
+	adcq %rbp, %r14
+	adcq %rsi, %rbx
+	mulxq 120(%rsp), %r10, %r15
+	adcq %r10, %r13
+	adcq $0, %r15
+	mulxq 64(%rsp), %r9, %rdi
+	addq %r9, %r8
+	adcq %rdi, %r12
+	mulxq 80(%rsp), %rbp, %rsi
+	adcq %rbp, %r11
+	adcq %rsi, %rcx
+	mulxq 96(%rsp), %r10, %r9
+	adcq %r10, %rax
+	adcq %r9, %r14
+	mulxq 112(%rsp), %rdi, %rbp
+	adcq %rdi, %rbx
+	adcq %rbp, %r13
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r10
+	addq %rsi, %rcx
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rdi
+	addq %r9, %rax
+	adcq $0, %rdi
+	addq %r10, %rax
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r8
+	addq %rbp, %r14
+	adcq $0, %r8
+	addq %rdi, %r14
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r9
+	addq %rsi, %rbx
+	adcq $0, %r9
+	addq %r8, %rbx
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbp
 	addq %r10, %r13
+	adcq $0, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	addq %rbp, %r15
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %rsi
+	addq %rdi, %r11
+	adcq %rsi, %rcx
+	mulxq 88(%rsp), %r8, %r10
+	adcq %r8, %rax
+	adcq %r10, %r14
+	mulxq 104(%rsp), %r9, %rbp
+	adcq %r9, %rbx
+	adcq %rbp, %r13
+	mulxq 120(%rsp), %rdi, %rsi
+	adcq %rdi, %r15
+	adcq $0, %rsi
+	mulxq 64(%rsp), %r8, %r10
+	addq %r8, %r12
+	adcq %r10, %r11
+	mulxq 80(%rsp), %r9, %rbp
+	adcq %r9, %rcx
+	adcq %rbp, %rax
+	mulxq 96(%rsp), %rdi, %r8
+	adcq %rdi, %r14
+	adcq %r8, %rbx
+	mulxq 112(%rsp), %r10, %r9
+	adcq %r10, %r13
+	adcq %r9, %r15
+	adcq $0, %rsi
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rdi
+	addq %rbp, %rax
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r10
+	addq %r8, %r14
+	adcq $0, %r10
+	addq %rdi, %r14
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r12
+	addq %r9, %rbx
+	adcq $0, %r12
+	addq %r10, %rbx
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r8
+	addq %rbp, %r13
+	adcq $0, %r8
+	addq %r12, %r13
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
+	addq %rdi, %r15
+	adcq $0, %r9
+	addq %r8, %r15
+	adcq $0, %r9
+	addq %r9, %rsi
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %rbp
+	addq %r10, %rcx
+	adcq %rbp, %rax
+	mulxq 88(%rsp), %r12, %rdi
+	adcq %r12, %r14
+	adcq %rdi, %rbx
+	mulxq 104(%rsp), %r8, %r9
+	adcq %r8, %r13
+	adcq %r9, %r15
+	mulxq 120(%rsp), %r10, %rbp
+	adcq %r10, %rsi
+	adcq $0, %rbp
+	mulxq 64(%rsp), %r12, %rdi
+	addq %r12, %r11
+	adcq %rdi, %rcx
+	mulxq 80(%rsp), %r8, %r9
+	adcq %r8, %rax
+	adcq %r9, %r14
+	mulxq 96(%rsp), %r10, %r12
+	adcq %r10, %rbx
+	adcq %r12, %r13
+	mulxq 112(%rsp), %rdi, %r8
+	adcq %rdi, %r15
+	adcq %r8, %rsi
+	adcq $0, %rbp
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r10
+	addq %r9, %r14
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rbx
+	adcq $0, %rdi
+	addq %r10, %rbx
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r11
+	addq %r8, %r13
 	adcq $0, %r11
-	addq %rbx, %r13
+	addq %rdi, %r13
 	adcq $0, %r11
-	addq %r9, %rbp
-	adcq %rsi, %rax
-	adcq 224(%rsp), %r15
-	adcq 280(%rsp), %r14
-	adcq 360(%rsp), %r12
-	adcq 336(%rsp), %r8
-	adcq 368(%rsp), %r13
-	adcq %rdi, %r11
-	movq %rbp, %r10
-	subq $-1, %r10
-	movq %rax, %rbx
-	sbbq $-1, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r12
+	addq %r9, %r15
+	adcq $0, %r12
+	addq %r11, %r15
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
+	addq %r10, %rsi
+	adcq $0, %r8
+	addq %r12, %rsi
+	adcq $0, %r8
+	addq %r8, %rbp
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %r9
+	addq %rdi, %rax
+	adcq %r9, %r14
+	mulxq 88(%rsp), %r11, %r10
+	adcq %r11, %rbx
+	adcq %r10, %r13
+	mulxq 104(%rsp), %r12, %r8
+	adcq %r12, %r15
+	adcq %r8, %rsi
+	mulxq 120(%rsp), %rdi, %r9
+	adcq %rdi, %rbp
+	adcq $0, %r9
+	mulxq 64(%rsp), %r11, %r10
+	addq %r11, %rcx
+	adcq %r10, %rax
+	mulxq 80(%rsp), %r12, %r8
+	adcq %r12, %r14
+	adcq %r8, %rbx
+	mulxq 96(%rsp), %rdi, %r11
+	adcq %rdi, %r13
+	adcq %r11, %r15
+	mulxq 112(%rsp), %r10, %r12
+	adcq %r10, %rsi
+	adcq %r12, %rbp
+	adcq $0, %r9
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rdi
+	addq %r8, %rbx
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
+	addq %r11, %r13
+	adcq $0, %r10
+	addq %rdi, %r13
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rcx
+	addq %r12, %r15
+	adcq $0, %rcx
+	addq %r10, %r15
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r11
+	addq %r8, %rsi
+	adcq $0, %r11
+	addq %rcx, %rsi
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r12
+	addq %rdi, %rbp
+	adcq $0, %r12
+	addq %r11, %rbp
+	adcq $0, %r12
+	addq %r12, %r9
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %r8
+	addq %r10, %r14
+	adcq %r8, %rbx
+	mulxq 88(%rsp), %rcx, %rdi
+	adcq %rcx, %r13
+	adcq %rdi, %r15
+	mulxq 104(%rsp), %r11, %r12
+	adcq %r11, %rsi
+	adcq %r12, %rbp
+	mulxq 120(%rsp), %r10, %r8
+	adcq %r10, %r9
+	adcq $0, %r8
+	mulxq 64(%rsp), %rcx, %rdi
+	addq %rcx, %rax
+	adcq %rdi, %r14
+	mulxq 80(%rsp), %r11, %r12
+	adcq %r11, %rbx
+	adcq %r12, %r13
+	mulxq 96(%rsp), %r10, %rcx
+	adcq %r10, %r15
+	adcq %rcx, %rsi
+	mulxq 112(%rsp), %rdi, %r11
+	adcq %rdi, %rbp
+	adcq %r11, %r9
+	adcq $0, %r8
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r10
+	addq %r12, %r13
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %rdi
+	addq %rcx, %r15
+	adcq $0, %rdi
+	addq %r10, %r15
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rax
+	addq %r11, %rsi
+	adcq $0, %rax
+	addq %rdi, %rsi
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rcx
+	addq %r12, %rbp
+	adcq $0, %rcx
+	addq %rax, %rbp
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
+	addq %r10, %r9
+	adcq $0, %r11
+	addq %rcx, %r9
+	adcq $0, %r11
+	addq %r11, %r8
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %r12
+	addq %rdi, %rbx
+	adcq %r12, %r13
+	mulxq 88(%rsp), %rax, %r10
+	adcq %rax, %r15
+	adcq %r10, %rsi
+	mulxq 104(%rsp), %rcx, %r11
+	adcq %rcx, %rbp
+	adcq %r11, %r9
+	mulxq 120(%rsp), %rdi, %r12
+	adcq %rdi, %r8
+	adcq $0, %r12
+	mulxq 64(%rsp), %rax, %r10
+	addq %rax, %r14
+	adcq %r10, %rbx
+	mulxq 80(%rsp), %rcx, %r11
+	adcq %rcx, %r13
+	adcq %r11, %r15
+	mulxq 96(%rsp), %rdi, %rax
+	adcq %rdi, %rsi
+	adcq %rax, %rbp
+	mulxq 112(%rsp), %r10, %rcx
+	adcq %r10, %r9
+	adcq %rcx, %r8
+	adcq $0, %r12
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	addq %r11, %r15
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r10
+	addq %rax, %rsi
+	adcq $0, %r10
+	addq %rdi, %rsi
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r14
+	addq %rcx, %rbp
+	adcq $0, %r14
+	addq %r10, %rbp
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
+	addq %r11, %r9
+	adcq $0, %rax
+	addq %r14, %r9
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
+	addq %rdi, %r8
+	adcq $0, %rcx
+	addq %rax, %r8
+	adcq $0, %rcx
+	addq %rcx, %r12
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %r11
+	addq %r10, %r13
+	adcq %r11, %r15
+	mulxq 88(%rsp), %r14, %rdi
+	adcq %r14, %rsi
+	adcq %rdi, %rbp
+	mulxq 104(%rsp), %rax, %rcx
+	adcq %rax, %r9
+	adcq %rcx, %r8
+	mulxq 120(%rsp), %r10, %r11
+	adcq %r10, %r12
+	adcq $0, %r11
+	mulxq 64(%rsp), %r14, %rdi
+	addq %r14, %rbx
+	adcq %rdi, %r13
+	mulxq 80(%rsp), %rax, %rcx
+	adcq %rax, %r15
+	adcq %rcx, %rsi
+	mulxq 96(%rsp), %r10, %r14
+	adcq %r10, %rbp
+	adcq %r14, %r9
+	mulxq 112(%rsp), %rdi, %rax
+	adcq %rdi, %r8
+	adcq %rax, %r12
+	adcq $0, %r11
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r10
+	addq %rcx, %rsi
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
+	addq %r14, %rbp
+	adcq $0, %rdi
+	addq %r10, %rbp
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	addq %rax, %r9
+	adcq $0, %rbx
+	addq %rdi, %r9
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %r14
+	addq %rcx, %r8
+	adcq $0, %r14
+	addq %rbx, %r8
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rax
+	addq %r10, %r12
+	adcq $0, %rax
+	addq %r14, %r12
+	adcq $0, %rax
+	addq %rax, %r11
+	movq %r13, %rdi
+	subq $-1, %rdi
 	movq %r15, %rcx
 	sbbq $-1, %rcx
-	movq %r14, %r9
-	sbbq FG_P503_MONT_P+24(%rip), %r9
-	movq %r12, %rsi
-	sbbq FG_P503_MONT_P+32(%rip), %rsi
-	movq %r8, %rdi
-	sbbq FG_P503_MONT_P+40(%rip), %rdi
-	movq %r13, 368(%rsp)
-	movq 368(%rsp), %r13
-	sbbq FG_P503_MONT_P+48(%rip), %r13
-	movq %r8, 336(%rsp)
+	movq %rsi, %rbx
+	sbbq $-1, %rbx
+	movq %rbp, %r10
+	sbbq FG_P503_MONT_P+24(%rip), %r10
+	movq %r9, %r14
+	sbbq FG_P503_MONT_P+32(%rip), %r14
+	movq %r8, %rax
+	sbbq FG_P503_MONT_P+40(%rip), %rax
+	movq %r12, 200(%rsp)
+	movq 200(%rsp), %r12
+	sbbq FG_P503_MONT_P+48(%rip), %r12
+	movq %r8, 208(%rsp)
 	movq %r11, %r8
 	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %rbp, %r10
-	cmovc %rax, %rbx
+	cmovc %r13, %rdi
 	cmovc %r15, %rcx
-	cmovc %r14, %r9
-	cmovc %r12, %rsi
-	cmovc 336(%rsp), %rdi
-	cmovc 368(%rsp), %r13
+	cmovc %rsi, %rbx
+	cmovc %rbp, %r10
+	cmovc %r9, %r14
+	cmovc 208(%rsp), %rax
+	cmovc 200(%rsp), %r12
 	cmovc %r11, %r8
-	movq 192(%rsp), %rbp
-	movq %r10, 0(%rbp)
-	movq %rbx, 8(%rbp)
-	movq %rcx, 16(%rbp)
-	movq %r9, 24(%rbp)
-	movq %rsi, 32(%rbp)
-	movq %rdi, 40(%rbp)
-	movq %r13, 48(%rbp)
-	movq %r8, 56(%rbp)
-	addq $384, %rsp
+	movq 192(%rsp), %r13
+	movq %rdi, 0(%r13)
+	movq %rcx, 8(%r13)
+	movq %rbx, 16(%r13)
+	movq %r10, 24(%r13)
+	movq %r14, 32(%r13)
+	movq %rax, 40(%r13)
+	movq %r12, 48(%r13)
+	movq %r8, 56(%r13)
+	addq $232, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -5932,1620 +5482,1293 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $448, %rsp
+	subq $408, %rsp
 	movq %rdx, %rcx
-	movq 0(%rsi), %r8
-	subq 32(%rsi), %r8
-	movq 8(%rsi), %r9
-	sbbq 40(%rsi), %r9
-	movq 16(%rsi), %r10
-	sbbq 48(%rsi), %r10
-	movq 24(%rsi), %r11
-	sbbq 56(%rsi), %r11
-	sbbq %rax, %rax
-	xorq %rax, %r8
-	xorq %rax, %r9
-	xorq %rax, %r10
-	xorq %rax, %r11
-	subq %rax, %r8
-	sbbq %rax, %r9
-	sbbq %rax, %r10
-	sbbq %rax, %r11
-	movq 32(%rcx), %rbx
-	subq 0(%rcx), %rbx
-	movq 40(%rcx), %rbp
-	sbbq 8(%rcx), %rbp
-	movq 48(%rcx), %r12
-	sbbq 16(%rcx), %r12
-	movq 56(%rcx), %r13
-	sbbq 24(%rcx), %r13
-	sbbq %r14, %r14
-	xorq %r14, %rbx
-	xorq %r14, %rbp
-	xorq %r14, %r12
-	xorq %r14, %r13
-	subq %r14, %rbx
-	sbbq %r14, %rbp
-	sbbq %r14, %r12
-	sbbq %r14, %r13
-	xorq %r14, %rax
 	movq 0(%rsi), %rdx
-	mulxq 0(%rcx), %r15, %r14
-	movq %rdi, 128(%rsp)
-	movq %rax, 136(%rsp)
-	mulxq 8(%rcx), %rdi, %rax
-	addq %r14, %rdi
-	movq %r13, 144(%rsp)
-	mulxq 16(%rcx), %r14, %r13
-	adcq %rax, %r14
-	movq %r12, 152(%rsp)
-	mulxq 24(%rcx), %rax, %r12
-	adcq %r13, %rax
-	adcq $0, %r12
+	mulxq 0(%rcx), %r8, %r9
+	mulxq 8(%rcx), %r10, %r11
+	addq %r9, %r10
+	mulxq 16(%rcx), %rax, %rbx
+	adcq %r11, %rax
+	mulxq 24(%rcx), %rbp, %r12
+	adcq %rbx, %rbp
+	mulxq 32(%rcx), %r13, %r14
+	adcq %r12, %r13
+	mulxq 40(%rcx), %r15, %r9
+	adcq %r14, %r15
+	mulxq 48(%rcx), %r11, %rbx
+	adcq %r9, %r11
+	mulxq 56(%rcx), %r12, %r14
+	adcq %rbx, %r12
+	adcq $0, %r14
 	movq 8(%rsi), %rdx
-	movq %r15, 160(%rsp)
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	movq %rbp, 168(%rsp)
-	mulxq 8(%rcx), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r15, %r14
-	adcq $0, %rbp
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	addq %rbp, %rax
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	addq %r15, %r12
-	adcq $0, %rbp
+	mulxq 8(%rcx), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 40(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 56(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq $0, %rbx
+	movq %rdi, 128(%rsp)
+	mulxq 0(%rcx), %r9, %rdi
+	addq %r9, %r10
+	adcq %rdi, %rax
+	mulxq 16(%rcx), %r9, %rdi
+	adcq %r9, %rbp
+	adcq %rdi, %r13
+	mulxq 32(%rcx), %r9, %rdi
+	adcq %r9, %r15
+	adcq %rdi, %r11
+	mulxq 48(%rcx), %r9, %rdi
+	adcq %r9, %r12
+	adcq %rdi, %r14
+	adcq $0, %rbx
 	movq 16(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %r14
-	adcq $0, %r15
-	movq %rdi, 176(%rsp)
-	mulxq 8(%rcx), %r13, %rdi
-	addq %r13, %rax
+	mulxq 8(%rcx), %r9, %rdi
+	addq %r9, %rbp
+	adcq %rdi, %r13
+	mulxq 24(%rcx), %r9, %rdi
+	adcq %r9, %r15
+	adcq %rdi, %r11
+	mulxq 40(%rcx), %r9, %rdi
+	adcq %r9, %r12
+	adcq %rdi, %r14
+	mulxq 56(%rcx), %r9, %rdi
+	adcq %r9, %rbx
 	adcq $0, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	addq %rdi, %r12
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	addq %r15, %rbp
+	movq %r10, 136(%rsp)
+	mulxq 0(%rcx), %r9, %r10
+	addq %r9, %rax
+	adcq %r10, %rbp
+	mulxq 16(%rcx), %r9, %r10
+	adcq %r9, %r13
+	adcq %r10, %r15
+	mulxq 32(%rcx), %r9, %r10
+	adcq %r9, %r11
+	adcq %r10, %r12
+	mulxq 48(%rcx), %r9, %r10
+	adcq %r9, %r14
+	adcq %r10, %rbx
 	adcq $0, %rdi
 	movq 24(%rsi), %rdx
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	movq %r14, 184(%rsp)
-	mulxq 8(%rcx), %r13, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	addq %r15, %r12
-	adcq $0, %r14
-	mulxq 16(%rcx), %r13, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	addq %r14, %rbp
-	adcq $0, %r15
-	mulxq 24(%rcx), %r13, %r14
-	addq %r13, %rdi
-	adcq $0, %r14
-	addq %r15, %rdi
-	adcq $0, %r14
+	mulxq 8(%rcx), %r9, %r10
+	addq %r9, %r13
+	adcq %r10, %r15
+	mulxq 24(%rcx), %r9, %r10
+	adcq %r9, %r11
+	adcq %r10, %r12
+	mulxq 40(%rcx), %r9, %r10
+	adcq %r9, %r14
+	adcq %r10, %rbx
+	mulxq 56(%rcx), %r9, %r10
+	adcq %r9, %rdi
+	adcq $0, %r10
+	movq %rax, 144(%rsp)
+	mulxq 0(%rcx), %r9, %rax
+	addq %r9, %rbp
+	adcq %rax, %r13
+	mulxq 16(%rcx), %r9, %rax
+	adcq %r9, %r15
+	adcq %rax, %r11
+	mulxq 32(%rcx), %r9, %rax
+	adcq %r9, %r12
+	adcq %rax, %r14
+	mulxq 48(%rcx), %r9, %rax
+	adcq %r9, %rbx
+	adcq %rax, %rdi
+	adcq $0, %r10
 	movq 32(%rsi), %rdx
-	mulxq 32(%rcx), %r13, %r15
-	movq %rdi, 192(%rsp)
-	movq %rbp, 200(%rsp)
-	mulxq 40(%rcx), %rdi, %rbp
-	addq %r15, %rdi
-	movq %r12, 208(%rsp)
-	mulxq 48(%rcx), %r15, %r12
+	mulxq 8(%rcx), %r9, %rax
+	addq %r9, %r15
+	adcq %rax, %r11
+	mulxq 24(%rcx), %r9, %rax
+	adcq %r9, %r12
+	adcq %rax, %r14
+	mulxq 40(%rcx), %r9, %rax
+	adcq %r9, %rbx
+	adcq %rax, %rdi
+	mulxq 56(%rcx), %r9, %rax
+	adcq %r9, %r10
+	adcq $0, %rax
+	movq %rbp, 152(%rsp)
+	mulxq 0(%rcx), %r9, %rbp
+	addq %r9, %r13
 	adcq %rbp, %r15
-	movq %rax, 216(%rsp)
-	mulxq 56(%rcx), %rbp, %rax
-	adcq %r12, %rbp
+	mulxq 16(%rcx), %r9, %rbp
+	adcq %r9, %r11
+	adcq %rbp, %r12
+	mulxq 32(%rcx), %r9, %rbp
+	adcq %r9, %r14
+	adcq %rbp, %rbx
+	mulxq 48(%rcx), %r9, %rbp
+	adcq %r9, %rdi
+	adcq %rbp, %r10
 	adcq $0, %rax
 	movq 40(%rsi), %rdx
-	movq %r13, 224(%rsp)
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	movq %r14, 232(%rsp)
-	mulxq 40(%rcx), %r12, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	addq %r13, %r15
-	adcq $0, %r14
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %r14
-	addq %r12, %rax
-	adcq $0, %r14
-	addq %r13, %rax
-	adcq $0, %r14
-	movq 48(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %r15
-	adcq $0, %r13
-	movq %rdi, 240(%rsp)
-	mulxq 40(%rcx), %r12, %rdi
-	addq %r12, %rbp
-	adcq $0, %rdi
-	addq %r13, %rbp
-	adcq $0, %rdi
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %rax
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
-	movq 56(%rsi), %rdx
-	mulxq 32(%rcx), %r12, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	movq %r15, 248(%rsp)
-	mulxq 40(%rcx), %r12, %r15
-	addq %r12, %rax
-	adcq $0, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	mulxq 48(%rcx), %r12, %r13
-	addq %r12, %r14
-	adcq $0, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	mulxq 56(%rcx), %r12, %r15
-	addq %r12, %rdi
-	adcq $0, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	movq %r8, %rdx
-	mulxq %rbx, %r12, %r13
-	movq %rdi, 256(%rsp)
-	movq %r14, 264(%rsp)
-	mulxq 168(%rsp), %rdi, %r14
-	addq %r13, %rdi
-	movq %rax, 272(%rsp)
-	mulxq 152(%rsp), %r13, %rax
-	adcq %r14, %r13
-	movq %rbp, 280(%rsp)
-	mulxq 144(%rsp), %r14, %rbp
-	adcq %rax, %r14
+	mulxq 8(%rcx), %r9, %rbp
+	addq %r9, %r11
+	adcq %rbp, %r12
+	mulxq 24(%rcx), %r9, %rbp
+	adcq %r9, %r14
+	adcq %rbp, %rbx
+	mulxq 40(%rcx), %r9, %rbp
+	adcq %r9, %rdi
+	adcq %rbp, %r10
+	mulxq 56(%rcx), %r9, %rbp
+	adcq %r9, %rax
 	adcq $0, %rbp
-	movq %r9, %rdx
-	movq %r12, 288(%rsp)
-	mulxq %rbx, %rax, %r12
-	addq %rax, %rdi
-	adcq $0, %r12
-	movq %r15, 296(%rsp)
-	mulxq 168(%rsp), %rax, %r15
-	addq %rax, %r13
-	adcq $0, %r15
-	addq %r12, %r13
-	adcq $0, %r15
-	mulxq 152(%rsp), %rax, %r12
-	addq %rax, %r14
-	adcq $0, %r12
-	addq %r15, %r14
-	adcq $0, %r12
-	mulxq 144(%rsp), %rax, %r15
-	addq %rax, %rbp
-	adcq $0, %r15
-	addq %r12, %rbp
-	adcq $0, %r15
-	movq %r10, %rdx
-	mulxq %rbx, %rax, %r12
-	addq %rax, %r13
-	adcq $0, %r12
-	movq %rdi, 304(%rsp)
-	mulxq 168(%rsp), %rax, %rdi
-	addq %rax, %r14
-	adcq $0, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
-	mulxq 152(%rsp), %rax, %r12
-	addq %rax, %rbp
-	adcq $0, %r12
-	addq %rdi, %rbp
-	adcq $0, %r12
-	mulxq 144(%rsp), %rax, %rdi
-	addq %rax, %r15
-	adcq $0, %rdi
-	addq %r12, %r15
-	adcq $0, %rdi
-	movq %r11, %rdx
-	mulxq %rbx, %rax, %r12
-	addq %rax, %r14
-	adcq $0, %r12
-	movq %r13, 312(%rsp)
-	mulxq 168(%rsp), %rax, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	mulxq 152(%rsp), %rax, %r12
-	addq %rax, %r15
-	adcq $0, %r12
-	addq %r13, %r15
-	adcq $0, %r12
-	mulxq 144(%rsp), %rax, %r13
-	addq %rax, %rdi
-	adcq $0, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	movq 288(%rsp), %rax
-	movq 136(%rsp), %r12
-	xorq %r12, %rax
-	movq 304(%rsp), %r8
-	xorq %r12, %r8
-	movq 312(%rsp), %r9
-	xorq %r12, %r9
-	xorq %r12, %r14
-	xorq %r12, %rbp
-	xorq %r12, %r15
-	xorq %r12, %rdi
-	xorq %r12, %r13
-	movq %r12, %r10
-	addq %r10, %r10
-	adcq 160(%rsp), %rax
-	adcq 176(%rsp), %r8
-	adcq 184(%rsp), %r9
-	adcq 216(%rsp), %r14
-	adcq 208(%rsp), %rbp
-	adcq 200(%rsp), %r15
-	adcq 192(%rsp), %rdi
-	adcq 232(%rsp), %r13
-	adcq $0, %r12
-	addq 224(%rsp), %rax
-	adcq 240(%rsp), %r8
-	adcq 248(%rsp), %r9
-	adcq 280(%rsp), %r14
-	adcq 272(%rsp), %rbp
-	adcq 264(%rsp), %r15
-	adcq 256(%rsp), %rdi
-	adcq 296(%rsp), %r13
-	adcq $0, %r12
-	movq 208(%rsp), %r11
-	addq %rax, %r11
-	movq 200(%rsp), %rbx
-	adcq %r8, %rbx
-	movq 192(%rsp), %r10
+	movq %r13, 160(%rsp)
+	mulxq 0(%rcx), %r9, %r13
+	addq %r9, %r15
+	adcq %r13, %r11
+	mulxq 16(%rcx), %r9, %r13
+	adcq %r9, %r12
+	adcq %r13, %r14
+	mulxq 32(%rcx), %r9, %r13
+	adcq %r9, %rbx
+	adcq %r13, %rdi
+	mulxq 48(%rcx), %r9, %r13
 	adcq %r9, %r10
-	movq 232(%rsp), %rax
-	adcq %r14, %rax
-	movq 224(%rsp), %r8
-	adcq %rbp, %r8
-	movq 240(%rsp), %r9
-	adcq %r15, %r9
-	movq 248(%rsp), %r14
-	adcq %rdi, %r14
-	movq 280(%rsp), %rbp
-	adcq %r13, %rbp
-	movq 272(%rsp), %r15
-	adcq %r12, %r15
-	movq 264(%rsp), %rdi
-	adcq $0, %rdi
-	movq 256(%rsp), %r13
-	adcq $0, %r13
-	movq 296(%rsp), %r12
-	adcq $0, %r12
-	movq %r11, 296(%rsp)
-	movq %rbx, 256(%rsp)
-	movq %r10, 264(%rsp)
-	movq %rax, 272(%rsp)
-	movq %r8, 280(%rsp)
-	movq %r9, 248(%rsp)
-	movq %r14, 240(%rsp)
-	movq %rbp, 224(%rsp)
-	movq %r15, 232(%rsp)
-	movq %rdi, 192(%rsp)
-	movq %r13, 200(%rsp)
-	movq %r12, 208(%rsp)
-	movq 64(%rsi), %r11
-	subq 96(%rsi), %r11
-	movq 72(%rsi), %rbx
-	sbbq 104(%rsi), %rbx
-	movq 80(%rsi), %r10
-	sbbq 112(%rsi), %r10
-	movq 88(%rsi), %rax
-	sbbq 120(%rsi), %rax
-	sbbq %r8, %r8
-	xorq %r8, %r11
-	xorq %r8, %rbx
-	xorq %r8, %r10
-	xorq %r8, %rax
-	subq %r8, %r11
-	sbbq %r8, %rbx
-	sbbq %r8, %r10
-	sbbq %r8, %rax
-	movq 96(%rcx), %r9
-	subq 64(%rcx), %r9
-	movq 104(%rcx), %r14
-	sbbq 72(%rcx), %r14
-	movq 112(%rcx), %rbp
-	sbbq 80(%rcx), %rbp
-	movq 120(%rcx), %r15
-	sbbq 88(%rcx), %r15
-	sbbq %rdi, %rdi
-	xorq %rdi, %r9
-	xorq %rdi, %r14
-	xorq %rdi, %rbp
-	xorq %rdi, %r15
-	subq %rdi, %r9
-	sbbq %rdi, %r14
-	sbbq %rdi, %rbp
-	sbbq %rdi, %r15
-	xorq %rdi, %r8
-	movq 64(%rsi), %rdx
-	mulxq 64(%rcx), %r13, %r12
-	movq %r8, 312(%rsp)
-	mulxq 72(%rcx), %rdi, %r8
-	addq %r12, %rdi
-	movq %r15, 304(%rsp)
-	mulxq 80(%rcx), %r12, %r15
-	adcq %r8, %r12
-	movq %rbp, 136(%rsp)
-	mulxq 88(%rcx), %r8, %rbp
-	adcq %r15, %r8
+	adcq %r13, %rax
 	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 8(%rcx), %r9, %r13
+	addq %r9, %r12
+	adcq %r13, %r14
+	mulxq 24(%rcx), %r9, %r13
+	adcq %r9, %rbx
+	adcq %r13, %rdi
+	mulxq 40(%rcx), %r9, %r13
+	adcq %r9, %r10
+	adcq %r13, %rax
+	mulxq 56(%rcx), %r9, %r13
+	adcq %r9, %rbp
+	adcq $0, %r13
+	movq %r15, 168(%rsp)
+	mulxq 0(%rcx), %r9, %r15
+	addq %r9, %r11
+	adcq %r15, %r12
+	mulxq 16(%rcx), %r9, %r15
+	adcq %r9, %r14
+	adcq %r15, %rbx
+	mulxq 32(%rcx), %r9, %r15
+	adcq %r9, %rdi
+	adcq %r15, %r10
+	mulxq 48(%rcx), %r9, %r15
+	adcq %r9, %rax
+	adcq %r15, %rbp
+	adcq $0, %r13
+	movq 56(%rsi), %rdx
+	mulxq 8(%rcx), %r9, %r15
+	addq %r9, %r14
+	adcq %r15, %rbx
+	mulxq 24(%rcx), %r9, %r15
+	adcq %r9, %rdi
+	adcq %r15, %r10
+	mulxq 40(%rcx), %r9, %r15
+	adcq %r9, %rax
+	adcq %r15, %rbp
+	mulxq 56(%rcx), %r9, %r15
+	adcq %r9, %r13
+	adcq $0, %r15
+	movq %r11, 176(%rsp)
+	mulxq 0(%rcx), %r9, %r11
+	addq %r9, %r12
+	adcq %r11, %r14
+	mulxq 16(%rcx), %r9, %r11
+	adcq %r9, %rbx
+	adcq %r11, %rdi
+	mulxq 32(%rcx), %r9, %r11
+	adcq %r9, %r10
+	adcq %r11, %rax
+	mulxq 48(%rcx), %r9, %r11
+	adcq %r9, %rbp
+	adcq %r11, %r13
+	adcq $0, %r15
+	movq %r8, 184(%rsp)
+	movq %r12, 192(%rsp)
+	movq %r14, 200(%rsp)
+	movq %rbx, 208(%rsp)
+	movq %rdi, 216(%rsp)
+	movq %r10, 224(%rsp)
+	movq %rax, 232(%rsp)
+	movq %rbp, 240(%rsp)
+	movq %r13, 248(%rsp)
+	movq %r15, 256(%rsp)
+	movq 64(%rsi), %rdx
+	mulxq 64(%rcx), %r9, %r11
+	mulxq 72(%rcx), %r8, %r12
+	addq %r11, %r8
+	mulxq 80(%rcx), %r14, %rbx
+	adcq %r12, %r14
+	mulxq 88(%rcx), %rdi, %r10
+	adcq %rbx, %rdi
+	mulxq 96(%rcx), %rax, %rbp
+	adcq %r10, %rax
+	mulxq 104(%rcx), %r13, %r15
+	adcq %rbp, %r13
+	mulxq 112(%rcx), %r11, %r12
+	adcq %r15, %r11
+	mulxq 120(%rcx), %rbx, %r10
+	adcq %r12, %rbx
+	adcq $0, %r10
 	movq 72(%rsi), %rdx
-	movq %r13, 288(%rsp)
-	mulxq 64(%rcx), %r15, %r13
-	addq %r15, %rdi
-	adcq $0, %r13
-	movq %r14, 144(%rsp)
-	mulxq 72(%rcx), %r15, %r14
-	addq %r15, %r12
-	adcq $0, %r14
-	addq %r13, %r12
-	adcq $0, %r14
-	mulxq 80(%rcx), %r15, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	addq %r14, %r8
-	adcq $0, %r13
-	mulxq 88(%rcx), %r15, %r14
-	addq %r15, %rbp
-	adcq $0, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	movq 80(%rsi), %rdx
-	mulxq 64(%rcx), %r15, %r13
-	addq %r15, %r12
-	adcq $0, %r13
-	movq %rdi, 152(%rsp)
-	mulxq 72(%rcx), %r15, %rdi
-	addq %r15, %r8
-	adcq $0, %rdi
-	addq %r13, %r8
-	adcq $0, %rdi
-	mulxq 80(%rcx), %r15, %r13
-	addq %r15, %rbp
-	adcq $0, %r13
-	addq %rdi, %rbp
-	adcq $0, %r13
-	mulxq 88(%rcx), %r15, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
-	addq %r13, %r14
-	adcq $0, %rdi
-	movq 88(%rsi), %rdx
-	mulxq 64(%rcx), %r15, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	movq %r12, 168(%rsp)
-	mulxq 72(%rcx), %r15, %r12
-	addq %r15, %rbp
-	adcq $0, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	mulxq 80(%rcx), %r15, %r13
-	addq %r15, %r14
-	adcq $0, %r13
-	addq %r12, %r14
-	adcq $0, %r13
-	mulxq 88(%rcx), %r15, %r12
-	addq %r15, %rdi
-	adcq $0, %r12
-	addq %r13, %rdi
-	adcq $0, %r12
-	movq 96(%rsi), %rdx
-	mulxq 96(%rcx), %r15, %r13
-	movq %rdi, 320(%rsp)
-	movq %r14, 328(%rsp)
-	mulxq 104(%rcx), %rdi, %r14
-	addq %r13, %rdi
-	movq %rbp, 336(%rsp)
-	mulxq 112(%rcx), %r13, %rbp
-	adcq %r14, %r13
-	movq %r8, 344(%rsp)
-	mulxq 120(%rcx), %r14, %r8
+	mulxq 72(%rcx), %rbp, %r15
+	addq %rbp, %r14
+	adcq %r15, %rdi
+	mulxq 88(%rcx), %r12, %rbp
+	adcq %r12, %rax
+	adcq %rbp, %r13
+	mulxq 104(%rcx), %r15, %r12
+	adcq %r15, %r11
+	adcq %r12, %rbx
+	mulxq 120(%rcx), %rbp, %r15
+	adcq %rbp, %r10
+	adcq $0, %r15
+	mulxq 64(%rcx), %r12, %rbp
+	addq %r12, %r8
 	adcq %rbp, %r14
-	adcq $0, %r8
-	movq 104(%rsi), %rdx
-	movq %r15, 352(%rsp)
-	mulxq 96(%rcx), %rbp, %r15
-	addq %rbp, %rdi
+	mulxq 80(%rcx), %r12, %rbp
+	adcq %r12, %rdi
+	adcq %rbp, %rax
+	mulxq 96(%rcx), %r12, %rbp
+	adcq %r12, %r13
+	adcq %rbp, %r11
+	mulxq 112(%rcx), %r12, %rbp
+	adcq %r12, %rbx
+	adcq %rbp, %r10
 	adcq $0, %r15
-	movq %r12, 360(%rsp)
-	mulxq 104(%rcx), %rbp, %r12
-	addq %rbp, %r13
-	adcq $0, %r12
-	addq %r15, %r13
-	adcq $0, %r12
-	mulxq 112(%rcx), %rbp, %r15
-	addq %rbp, %r14
-	adcq $0, %r15
+	movq 80(%rsi), %rdx
+	mulxq 72(%rcx), %r12, %rbp
+	addq %r12, %rdi
+	adcq %rbp, %rax
+	mulxq 88(%rcx), %r12, %rbp
+	adcq %r12, %r13
+	adcq %rbp, %r11
+	mulxq 104(%rcx), %r12, %rbp
+	adcq %r12, %rbx
+	adcq %rbp, %r10
+	mulxq 120(%rcx), %r12, %rbp
+	adcq %r12, %r15
+	adcq $0, %rbp
+	movq %r8, 264(%rsp)
+	mulxq 64(%rcx), %r12, %r8
 	addq %r12, %r14
-	adcq $0, %r15
-	mulxq 120(%rcx), %rbp, %r12
-	addq %rbp, %r8
-	adcq $0, %r12
-	addq %r15, %r8
-	adcq $0, %r12
+	adcq %r8, %rdi
+	mulxq 80(%rcx), %r12, %r8
+	adcq %r12, %rax
+	adcq %r8, %r13
+	mulxq 96(%rcx), %r12, %r8
+	adcq %r12, %r11
+	adcq %r8, %rbx
+	mulxq 112(%rcx), %r12, %r8
+	adcq %r12, %r10
+	adcq %r8, %r15
+	adcq $0, %rbp
+	movq 88(%rsi), %rdx
+	mulxq 72(%rcx), %r12, %r8
+	addq %r12, %rax
+	adcq %r8, %r13
+	mulxq 88(%rcx), %r12, %r8
+	adcq %r12, %r11
+	adcq %r8, %rbx
+	mulxq 104(%rcx), %r12, %r8
+	adcq %r12, %r10
+	adcq %r8, %r15
+	mulxq 120(%rcx), %r12, %r8
+	adcq %r12, %rbp
+	adcq $0, %r8
+	movq %r14, 272(%rsp)
+	mulxq 64(%rcx), %r12, %r14
+	addq %r12, %rdi
+	adcq %r14, %rax
+	mulxq 80(%rcx), %r12, %r14
+	adcq %r12, %r13
+	adcq %r14, %r11
+	mulxq 96(%rcx), %r12, %r14
+	adcq %r12, %rbx
+	adcq %r14, %r10
+	mulxq 112(%rcx), %r12, %r14
+	adcq %r12, %r15
+	adcq %r14, %rbp
+	adcq $0, %r8
+	movq 96(%rsi), %rdx
+	mulxq 72(%rcx), %r12, %r14
+	addq %r12, %r13
+	adcq %r14, %r11
+	mulxq 88(%rcx), %r12, %r14
+	adcq %r12, %rbx
+	adcq %r14, %r10
+	mulxq 104(%rcx), %r12, %r14
+	adcq %r12, %r15
+	adcq %r14, %rbp
+	mulxq 120(%rcx), %r12, %r14
+	adcq %r12, %r8
+	adcq $0, %r14
+	movq %rdi, 280(%rsp)
+	mulxq 64(%rcx), %r12, %rdi
+	addq %r12, %rax
+	adcq %rdi, %r13
+	mulxq 80(%rcx), %r12, %rdi
+	adcq %r12, %r11
+	adcq %rdi, %rbx
+	mulxq 96(%rcx), %r12, %rdi
+	adcq %r12, %r10
+	adcq %rdi, %r15
+	mulxq 112(%rcx), %r12, %rdi
+	adcq %r12, %rbp
+	adcq %rdi, %r8
+	adcq $0, %r14
+	movq 104(%rsi), %rdx
+	mulxq 72(%rcx), %r12, %rdi
+	addq %r12, %r11
+	adcq %rdi, %rbx
+	mulxq 88(%rcx), %r12, %rdi
+	adcq %r12, %r10
+	adcq %rdi, %r15
+	mulxq 104(%rcx), %r12, %rdi
+	adcq %r12, %rbp
+	adcq %rdi, %r8
+	mulxq 120(%rcx), %r12, %rdi
+	adcq %r12, %r14
+	adcq $0, %rdi
+	movq %rax, 288(%rsp)
+	mulxq 64(%rcx), %r12, %rax
+	addq %r12, %r13
+	adcq %rax, %r11
+	mulxq 80(%rcx), %r12, %rax
+	adcq %r12, %rbx
+	adcq %rax, %r10
+	mulxq 96(%rcx), %r12, %rax
+	adcq %r12, %r15
+	adcq %rax, %rbp
+	mulxq 112(%rcx), %r12, %rax
+	adcq %r12, %r8
+	adcq %rax, %r14
+	adcq $0, %rdi
 	movq 112(%rsi), %rdx
-	mulxq 96(%rcx), %rbp, %r15
-	addq %rbp, %r13
-	adcq $0, %r15
-	movq %rdi, 368(%rsp)
-	mulxq 104(%rcx), %rbp, %rdi
-	addq %rbp, %r14
-	adcq $0, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
-	mulxq 112(%rcx), %rbp, %r15
-	addq %rbp, %r8
-	adcq $0, %r15
-	addq %rdi, %r8
-	adcq $0, %r15
-	mulxq 120(%rcx), %rbp, %rdi
-	addq %rbp, %r12
-	adcq $0, %rdi
-	addq %r15, %r12
-	adcq $0, %rdi
+	mulxq 72(%rcx), %r12, %rax
+	addq %r12, %rbx
+	adcq %rax, %r10
+	mulxq 88(%rcx), %r12, %rax
+	adcq %r12, %r15
+	adcq %rax, %rbp
+	mulxq 104(%rcx), %r12, %rax
+	adcq %r12, %r8
+	adcq %rax, %r14
+	mulxq 120(%rcx), %r12, %rax
+	adcq %r12, %rdi
+	adcq $0, %rax
+	movq %r13, 296(%rsp)
+	mulxq 64(%rcx), %r12, %r13
+	addq %r12, %r11
+	adcq %r13, %rbx
+	mulxq 80(%rcx), %r12, %r13
+	adcq %r12, %r10
+	adcq %r13, %r15
+	mulxq 96(%rcx), %r12, %r13
+	adcq %r12, %rbp
+	adcq %r13, %r8
+	mulxq 112(%rcx), %r12, %r13
+	adcq %r12, %r14
+	adcq %r13, %rdi
+	adcq $0, %rax
 	movq 120(%rsi), %rdx
-	mulxq 96(%rcx), %rbp, %r15
-	addq %rbp, %r14
-	adcq $0, %r15
+	mulxq 72(%rcx), %r12, %r13
+	addq %r12, %r10
+	adcq %r13, %r15
+	mulxq 88(%rcx), %r12, %r13
+	adcq %r12, %rbp
+	adcq %r13, %r8
+	mulxq 104(%rcx), %r12, %r13
+	adcq %r12, %r14
+	adcq %r13, %rdi
+	mulxq 120(%rcx), %r12, %r13
+	adcq %r12, %rax
+	adcq $0, %r13
+	movq %r11, 304(%rsp)
+	mulxq 64(%rcx), %r12, %r11
+	addq %r12, %rbx
+	adcq %r11, %r10
+	mulxq 80(%rcx), %r12, %r11
+	adcq %r12, %r15
+	adcq %r11, %rbp
+	mulxq 96(%rcx), %r12, %r11
+	adcq %r12, %r8
+	adcq %r11, %r14
+	mulxq 112(%rcx), %r12, %r11
+	adcq %r12, %rdi
+	adcq %r11, %rax
+	adcq $0, %r13
+	movq 0(%rsi), %r12
+	addq 64(%rsi), %r12
+	movq %r12, 0(%rsp)
+	movq 8(%rsi), %r11
+	adcq 72(%rsi), %r11
+	movq %r11, 8(%rsp)
+	movq 16(%rsi), %r12
+	adcq 80(%rsi), %r12
+	movq %r12, 16(%rsp)
+	movq 24(%rsi), %r11
+	adcq 88(%rsi), %r11
+	movq %r11, 24(%rsp)
+	movq 32(%rsi), %r12
+	adcq 96(%rsi), %r12
+	movq %r12, 32(%rsp)
+	movq 40(%rsi), %r11
+	adcq 104(%rsi), %r11
+	movq %r11, 40(%rsp)
+	movq 48(%rsi), %r12
+	adcq 112(%rsi), %r12
+	movq %r12, 48(%rsp)
+	movq 56(%rsi), %r11
+	adcq 120(%rsi), %r11
+	movq %r11, 56(%rsp)
+	movq 0(%rcx), %r12
+	addq 64(%rcx), %r12
+	movq %r12, 64(%rsp)
+	movq 8(%rcx), %r11
+	adcq 72(%rcx), %r11
+	movq %r11, 72(%rsp)
+	movq 16(%rcx), %r12
+	adcq 80(%rcx), %r12
+	movq %r12, 80(%rsp)
+	movq 24(%rcx), %r11
+	adcq 88(%rcx), %r11
+	movq %r11, 88(%rsp)
+	movq 32(%rcx), %r12
+	adcq 96(%rcx), %r12
+	movq %r12, 96(%rsp)
+	movq 40(%rcx), %r11
+	adcq 104(%rcx), %r11
+	movq %r11, 104(%rsp)
+	movq 48(%rcx), %r12
+	adcq 112(%rcx), %r12
+	movq %r12, 112(%rsp)
+	movq 56(%rcx), %r11
+	adcq 120(%rcx), %r11
+	movq %r11, 120(%rsp)
+	movq 184(%rsp), %r12
+	subq %r9, %r12
+	movq 136(%rsp), %r11
+	sbbq 264(%rsp), %r11
+	movq 144(%rsp), %rsi
+	sbbq 272(%rsp), %rsi
+	movq 152(%rsp), %rcx
+	sbbq 280(%rsp), %rcx
+	movq %rax, 312(%rsp)
+	movq 160(%rsp), %rax
+	sbbq 288(%rsp), %rax
+	movq %rdi, 320(%rsp)
+	movq 168(%rsp), %rdi
+	sbbq 296(%rsp), %rdi
+	movq %r14, 328(%rsp)
+	movq 176(%rsp), %r14
+	sbbq 304(%rsp), %r14
+	movq %r8, 336(%rsp)
+	movq 192(%rsp), %r8
+	sbbq %rbx, %r8
+	movq %rbp, 344(%rsp)
+	movq 200(%rsp), %rbp
+	sbbq %r10, %rbp
+	movq %r15, 352(%rsp)
+	movq 208(%rsp), %r15
+	sbbq 352(%rsp), %r15
+	movq %r10, 360(%rsp)
+	movq 216(%rsp), %r10
+	sbbq 344(%rsp), %r10
+	movq %rbx, 368(%rsp)
+	movq 224(%rsp), %rbx
+	sbbq 336(%rsp), %rbx
+	movq %rbx, 376(%rsp)
+	movq 232(%rsp), %rbx
+	sbbq 328(%rsp), %rbx
+	movq %rbx, 384(%rsp)
+	movq 240(%rsp), %rbx
+	sbbq 320(%rsp), %rbx
+	movq %rbx, 392(%rsp)
+	movq 248(%rsp), %rbx
+	sbbq 312(%rsp), %rbx
+	movq %rbx, 400(%rsp)
+	movq 256(%rsp), %rbx
+	sbbq %r13, %rbx
+	addq 184(%rsp), %r9
+	movq %r9, 184(%rsp)
+	movq 264(%rsp), %r9
+	adcq 136(%rsp), %r9
+	movq %r9, 136(%rsp)
+	movq 272(%rsp), %r9
+	adcq 144(%rsp), %r9
+	movq %r9, 144(%rsp)
+	movq 280(%rsp), %r9
+	adcq 152(%rsp), %r9
+	movq %r9, 152(%rsp)
+	movq 288(%rsp), %r9
+	adcq 160(%rsp), %r9
+	movq %r9, 160(%rsp)
+	movq 296(%rsp), %r9
+	adcq 168(%rsp), %r9
+	movq %r9, 168(%rsp)
+	movq 304(%rsp), %r9
+	adcq 176(%rsp), %r9
+	movq %r9, 176(%rsp)
+	movq 368(%rsp), %r9
+	adcq 192(%rsp), %r9
+	movq %r9, 192(%rsp)
+	movq 360(%rsp), %r9
+	adcq 200(%rsp), %r9
+	movq %r9, 200(%rsp)
+	movq 352(%rsp), %r9
+	adcq 208(%rsp), %r9
+	movq %r9, 208(%rsp)
+	movq 344(%rsp), %r9
+	adcq 216(%rsp), %r9
+	movq %r9, 216(%rsp)
+	movq 336(%rsp), %r9
+	adcq 224(%rsp), %r9
+	movq %r9, 224(%rsp)
+	movq 328(%rsp), %r9
+	adcq 232(%rsp), %r9
+	movq %r9, 232(%rsp)
+	movq 320(%rsp), %r9
+	adcq 240(%rsp), %r9
+	movq %r9, 240(%rsp)
+	movq 312(%rsp), %r9
+	adcq 248(%rsp), %r9
+	movq %r9, 248(%rsp)
+	adcq 256(%rsp), %r13
+	movq %r13, 256(%rsp)
+	addq FG_P503_MONT_X+0(%rip), %r8
+	adcq $-1, %rbp
+	adcq $-1, %r15
+	adcq $-1, %r10
+	movq 376(%rsp), %r9
+	adcq FG_P503_MONT_X+32(%rip), %r9
+	movq 384(%rsp), %r13
+	adcq FG_P503_MONT_X+40(%rip), %r13
+	movq %r13, 384(%rsp)
+	movq 392(%rsp), %r13
+	adcq FG_P503_MONT_X+48(%rip), %r13
+	movq %r13, 392(%rsp)
+	movq 400(%rsp), %r13
+	adcq FG_P503_MONT_X+56(%rip), %r13
+	adcq FG_P503_MONT_X+64(%rip), %rbx
+	movq %r12, %rdx
+	movq %rbx, 400(%rsp)
 	movq %r13, 376(%rsp)
-	mulxq 104(%rcx), %rbp, %r13
-	addq %rbp, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r13
+	addq %rbx, %rcx
 	adcq $0, %r13
-	addq %r15, %r8
+	movq %r9, 312(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %rax
+	adcq $0, %r9
+	addq %r13, %rax
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
+	addq %rbx, %rdi
 	adcq $0, %r13
-	mulxq 112(%rcx), %rbp, %r15
-	addq %rbp, %r12
-	adcq $0, %r15
-	addq %r13, %r12
-	adcq $0, %r15
-	mulxq 120(%rcx), %rbp, %r13
-	addq %rbp, %rdi
+	addq %r9, %rdi
 	adcq $0, %r13
-	addq %r15, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	addq %r13, %r14
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	addq %rbx, %r8
+	adcq $0, %r13
+	addq %r9, %r8
 	adcq $0, %r13
 	movq %r11, %rdx
-	mulxq %r9, %rbp, %r15
-	movq %rdi, 384(%rsp)
-	movq %r12, 392(%rsp)
-	mulxq 144(%rsp), %rdi, %r12
-	addq %r15, %rdi
-	movq %r8, 400(%rsp)
-	mulxq 136(%rsp), %r15, %r8
-	adcq %r12, %r15
-	movq %r14, 408(%rsp)
-	mulxq 304(%rsp), %r12, %r14
-	adcq %r8, %r12
-	adcq $0, %r14
-	movq %rbx, %rdx
-	movq %rbp, 416(%rsp)
-	mulxq %r9, %r8, %rbp
-	addq %r8, %rdi
-	adcq $0, %rbp
-	movq %r13, 424(%rsp)
-	mulxq 144(%rsp), %r8, %r13
-	addq %r8, %r15
-	adcq $0, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	mulxq 136(%rsp), %r8, %rbp
-	addq %r8, %r12
-	adcq $0, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 304(%rsp), %r8, %r13
-	addq %r8, %r14
-	adcq $0, %r13
-	addq %rbp, %r14
-	adcq $0, %r13
-	movq %r10, %rdx
-	mulxq %r9, %r8, %rbp
-	addq %r8, %r15
-	adcq $0, %rbp
-	movq %rdi, 432(%rsp)
-	mulxq 144(%rsp), %r8, %rdi
-	addq %r8, %r12
-	adcq $0, %rdi
-	addq %rbp, %r12
-	adcq $0, %rdi
-	mulxq 136(%rsp), %r8, %rbp
-	addq %r8, %r14
-	adcq $0, %rbp
-	addq %rdi, %r14
-	adcq $0, %rbp
-	mulxq 304(%rsp), %r8, %rdi
-	addq %r8, %r13
-	adcq $0, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
-	movq %rax, %rdx
-	mulxq %r9, %r8, %rbp
-	addq %r8, %r12
-	adcq $0, %rbp
-	movq %r15, 440(%rsp)
-	mulxq 144(%rsp), %r8, %r15
-	addq %r8, %r14
-	adcq $0, %r15
-	addq %rbp, %r14
-	adcq $0, %r15
-	mulxq 136(%rsp), %r8, %rbp
-	addq %r8, %r13
-	adcq $0, %rbp
-	addq %r15, %r13
-	adcq $0, %rbp
-	mulxq 304(%rsp), %r8, %r15
-	addq %r8, %rdi
-	adcq $0, %r15
-	addq %rbp, %rdi
-	adcq $0, %r15
-	movq 416(%rsp), %r8
-	movq 312(%rsp), %rbp
-	xorq %rbp, %r8
-	movq 432(%rsp), %r11
-	xorq %rbp, %r11
-	movq 440(%rsp), %rbx
-	xorq %rbp, %rbx
-	xorq %rbp, %r12
-	xorq %rbp, %r14
-	xorq %rbp, %r13
-	xorq %rbp, %rdi
-	xorq %rbp, %r15
-	movq %rbp, %r10
-	addq %r10, %r10
-	adcq 288(%rsp), %r8
-	adcq 152(%rsp), %r11
-	adcq 168(%rsp), %rbx
-	adcq 344(%rsp), %r12
-	adcq 336(%rsp), %r14
-	adcq 328(%rsp), %r13
-	adcq 320(%rsp), %rdi
-	adcq 360(%rsp), %r15
-	adcq $0, %rbp
-	addq 352(%rsp), %r8
-	adcq 368(%rsp), %r11
-	adcq 376(%rsp), %rbx
-	adcq 408(%rsp), %r12
-	adcq 400(%rsp), %r14
-	adcq 392(%rsp), %r13
-	adcq 384(%rsp), %rdi
-	adcq 424(%rsp), %r15
-	adcq $0, %rbp
-	movq 336(%rsp), %rax
-	addq %r8, %rax
-	movq 328(%rsp), %r9
-	adcq %r11, %r9
-	movq 320(%rsp), %r10
-	adcq %rbx, %r10
-	movq 360(%rsp), %r8
-	adcq %r12, %r8
-	movq 352(%rsp), %r11
-	adcq %r14, %r11
-	movq 368(%rsp), %rbx
-	adcq %r13, %rbx
-	movq 376(%rsp), %r12
-	adcq %rdi, %r12
-	movq 408(%rsp), %r14
-	adcq %r15, %r14
-	movq 400(%rsp), %r13
-	adcq %rbp, %r13
-	movq 392(%rsp), %rdi
-	adcq $0, %rdi
-	movq 384(%rsp), %r15
-	adcq $0, %r15
-	movq 424(%rsp), %rbp
-	adcq $0, %rbp
-	movq %r15, 424(%rsp)
-	movq 0(%rsi), %r15
-	addq 64(%rsi), %r15
-	movq %r15, 0(%rsp)
-	movq 8(%rsi), %r15
-	adcq 72(%rsi), %r15
-	movq %r15, 8(%rsp)
-	movq 16(%rsi), %r15
-	adcq 80(%rsi), %r15
-	movq %r15, 16(%rsp)
-	movq 24(%rsi), %r15
-	adcq 88(%rsi), %r15
-	movq %r15, 24(%rsp)
-	movq 32(%rsi), %r15
-	adcq 96(%rsi), %r15
-	movq %r15, 32(%rsp)
-	movq 40(%rsi), %r15
-	adcq 104(%rsi), %r15
-	movq %r15, 40(%rsp)
-	movq 48(%rsi), %r15
-	adcq 112(%rsi), %r15
-	movq %r15, 48(%rsp)
-	movq 56(%rsi), %r15
-	adcq 120(%rsi), %r15
-	movq %r15, 56(%rsp)
-	movq 0(%rcx), %r15
-	addq 64(%rcx), %r15
-	movq %r15, 64(%rsp)
-	movq 8(%rcx), %r15
-	adcq 72(%rcx), %r15
-	movq %r15, 72(%rsp)
-	movq 16(%rcx), %r15
-	adcq 80(%rcx), %r15
-	movq %r15, 80(%rsp)
-	movq 24(%rcx), %r15
-	adcq 88(%rcx), %r15
-	movq %r15, 88(%rsp)
-	movq 32(%rcx), %r15
-	adcq 96(%rcx), %r15
-	movq %r15, 96(%rsp)
-	movq 40(%rcx), %r15
-	adcq 104(%rcx), %r15
-	movq %r15, 104(%rsp)
-	movq 48(%rcx), %r15
-	adcq 112(%rcx), %r15
-	movq %r15, 112(%rsp)
-	movq 56(%rcx), %r15
-	adcq 120(%rcx), %r15
-	movq %r15, 120(%rsp)
-	movq 160(%rsp), %r15
-	subq 288(%rsp), %r15
-	movq 176(%rsp), %rsi
-	sbbq 152(%rsp), %rsi
-	movq 184(%rsp), %rcx
-	sbbq 168(%rsp), %rcx
-	movq %rdi, 384(%rsp)
-	movq 216(%rsp), %rdi
-	sbbq 344(%rsp), %rdi
-	movq %r13, 392(%rsp)
-	movq 296(%rsp), %r13
-	sbbq %rax, %r13
-	movq %r14, 400(%rsp)
-	movq 256(%rsp), %r14
-	sbbq %r9, %r14
-	movq %r12, 408(%rsp)
-	movq 264(%rsp), %r12
-	sbbq %r10, %r12
-	movq %rbx, 376(%rsp)
-	movq 272(%rsp), %rbx
-	sbbq %r8, %rbx
-	movq %r10, 368(%rsp)
-	movq 280(%rsp), %r10
-	sbbq %r11, %r10
-	movq %r9, 352(%rsp)
-	movq 248(%rsp), %r9
-	sbbq 376(%rsp), %r9
-	movq %rax, 360(%rsp)
-	movq 240(%rsp), %rax
-	sbbq 408(%rsp), %rax
-	movq %rax, 320(%rsp)
-	movq 224(%rsp), %rax
-	sbbq 400(%rsp), %rax
-	movq %rax, 328(%rsp)
-	movq 232(%rsp), %rax
-	sbbq 392(%rsp), %rax
-	movq %rax, 336(%rsp)
-	movq 192(%rsp), %rax
-	sbbq 384(%rsp), %rax
-	movq %rax, 440(%rsp)
-	movq 200(%rsp), %rax
-	sbbq 424(%rsp), %rax
-	movq %rax, 432(%rsp)
-	movq 208(%rsp), %rax
-	sbbq %rbp, %rax
-	movq %rbp, 312(%rsp)
-	movq 288(%rsp), %rbp
-	addq 160(%rsp), %rbp
-	movq %rbp, 160(%rsp)
-	movq 152(%rsp), %rbp
-	adcq 176(%rsp), %rbp
-	movq %rbp, 176(%rsp)
-	movq 168(%rsp), %rbp
-	adcq 184(%rsp), %rbp
-	movq %rbp, 184(%rsp)
-	movq 344(%rsp), %rbp
-	adcq 216(%rsp), %rbp
-	movq %rbp, 216(%rsp)
-	movq 360(%rsp), %rbp
-	adcq 296(%rsp), %rbp
-	movq %rbp, 296(%rsp)
-	movq 352(%rsp), %rbp
-	adcq 256(%rsp), %rbp
-	movq %rbp, 256(%rsp)
-	movq 368(%rsp), %rbp
-	adcq 264(%rsp), %rbp
-	movq %rbp, 264(%rsp)
-	adcq 272(%rsp), %r8
-	movq %r8, 272(%rsp)
-	adcq 280(%rsp), %r11
-	movq %r11, 280(%rsp)
-	movq 376(%rsp), %rbp
-	adcq 248(%rsp), %rbp
-	movq %rbp, 248(%rsp)
-	movq 408(%rsp), %r8
-	adcq 240(%rsp), %r8
-	movq %r8, 240(%rsp)
-	movq 400(%rsp), %r11
-	adcq 224(%rsp), %r11
-	movq %r11, 224(%rsp)
-	movq 392(%rsp), %rbp
-	adcq 232(%rsp), %rbp
-	movq %rbp, 232(%rsp)
-	movq 384(%rsp), %r8
-	adcq 192(%rsp), %r8
-	movq %r8, 192(%rsp)
-	movq 424(%rsp), %r11
-	adcq 200(%rsp), %r11
-	movq %r11, 200(%rsp)
-	movq 312(%rsp), %rbp
-	adcq 208(%rsp), %rbp
-	movq %rbp, 208(%rsp)
-	addq FG_P503_MONT_X+0(%rip), %rbx
-	adcq $-1, %r10
-	adcq $-1, %r9
-	movq 320(%rsp), %r8
-	adcq $-1, %r8
-	movq 328(%rsp), %r11
-	adcq FG_P503_MONT_X+32(%rip), %r11
-	movq 336(%rsp), %rbp
-	adcq FG_P503_MONT_X+40(%rip), %rbp
-	movq %rbp, 336(%rsp)
-	movq 440(%rsp), %rbp
-	adcq FG_P503_MONT_X+48(%rip), %rbp
-	movq %rbp, 440(%rsp)
-	movq 432(%rsp), %rbp
-	adcq FG_P503_MONT_X+56(%rip), %rbp
-	adcq FG_P503_MONT_X+64(%rip), %rax
-	movq %r15, %rdx
-	movq %rax, 432(%rsp)
-	movq %rbp, 328(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	movq %r11, 320(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
-	addq %rax, %r13
-	adcq $0, %r11
-	addq %rbp, %r13
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
-	addq %r11, %r14
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
-	addq %rax, %r12
-	adcq $0, %r11
-	addq %rbp, %r12
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbp
-	addq %rax, %rbx
-	adcq $0, %rbp
-	addq %r11, %rbx
-	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	addq %rbx, %rax
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	addq %r9, %rdi
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
+	addq %r12, %r14
+	adcq $0, %r9
+	addq %rbx, %r14
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rbx
+	addq %r12, %r8
+	adcq $0, %rbx
+	addq %r9, %r8
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r9
+	addq %r12, %r13
+	adcq $0, %r9
+	addq %rbx, %r13
+	adcq $0, %r9
 	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
-	addq %rax, %r13
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rax
-	addq %r15, %r14
-	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rbx
+	addq %r12, %rdi
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r12
 	addq %r11, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r11
-	addq %r15, %r12
-	adcq $0, %r11
-	addq %rax, %r12
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rax
-	addq %r15, %rbx
-	adcq $0, %rax
-	addq %r11, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r11
-	addq %r15, %rbp
-	adcq $0, %r11
-	addq %rax, %rbp
-	adcq $0, %r11
+	adcq $0, %r12
+	addq %rbx, %r14
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbx
+	addq %r11, %r8
+	adcq $0, %rbx
+	addq %r12, %r8
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r12
+	addq %r11, %r13
+	adcq $0, %r12
+	addq %rbx, %r13
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rbx
+	addq %r11, %r9
+	adcq $0, %rbx
+	addq %r12, %r9
+	adcq $0, %rbx
 	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rax
-	addq %r15, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r15
-	addq %rsi, %r12
-	adcq $0, %r15
-	addq %rax, %r12
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r12
+	addq %r11, %r14
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r11
+	addq %rsi, %r8
+	adcq $0, %r11
+	addq %r12, %r8
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r12
+	addq %rsi, %r13
+	adcq $0, %r12
+	addq %r11, %r13
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r11
+	addq %rsi, %r9
+	adcq $0, %r11
+	addq %r12, %r9
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r12
 	addq %rsi, %rbx
-	adcq $0, %rax
-	addq %r15, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r15
-	addq %rsi, %rbp
-	adcq $0, %r15
-	addq %rax, %rbp
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
-	addq %rsi, %r11
-	adcq $0, %rax
-	addq %r15, %r11
-	adcq $0, %rax
-	movq %rdi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r15
-	addq %rsi, %r12
-	adcq $0, %r15
+	adcq $0, %r12
+	addq %r11, %rbx
+	adcq $0, %r12
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r11
+	addq %rsi, %r8
+	adcq $0, %r11
 	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %rsi
-	addq %rcx, %rbx
+	addq %rcx, %r13
 	adcq $0, %rsi
-	addq %r15, %rbx
+	addq %r11, %r13
 	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r15
-	addq %rcx, %rbp
-	adcq $0, %r15
-	addq %rsi, %rbp
-	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r11
+	addq %rcx, %r9
+	adcq $0, %r11
+	addq %rsi, %r9
+	adcq $0, %r11
 	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %rsi
-	addq %rcx, %r11
-	adcq $0, %rsi
-	addq %r15, %r11
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r15
-	addq %rcx, %rax
-	adcq $0, %r15
-	addq %rsi, %rax
-	adcq $0, %r15
-	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %rsi
 	addq %rcx, %rbx
 	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rcx
-	addq %rdi, %rbp
+	addq %r11, %rbx
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r11
+	addq %rcx, %r12
+	adcq $0, %r11
+	addq %rsi, %r12
+	adcq $0, %r11
+	movq %rdi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %rsi
+	addq %rcx, %r13
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rcx
+	addq %rax, %r9
 	adcq $0, %rcx
-	addq %rsi, %rbp
+	addq %rsi, %r9
 	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rsi
-	addq %rdi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rsi
+	addq %rax, %rbx
+	adcq $0, %rsi
+	addq %rcx, %rbx
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rcx
+	addq %rax, %r12
+	adcq $0, %rcx
+	addq %rsi, %r12
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rsi
+	addq %rax, %r11
 	adcq $0, %rsi
 	addq %rcx, %r11
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rcx
-	addq %rdi, %rax
-	adcq $0, %rcx
-	addq %rsi, %rax
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
-	addq %rdi, %r15
-	adcq $0, %rsi
-	addq %rcx, %r15
 	adcq $0, %rsi
 	movq %r14, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rcx
-	addq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rcx
+	addq %rax, %r9
 	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
-	addq %r13, %r11
-	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rax
+	addq %rdi, %rbx
+	adcq $0, %rax
+	addq %rcx, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rcx
+	addq %rdi, %r12
+	adcq $0, %rcx
+	addq %rax, %r12
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rax
+	addq %rdi, %r11
+	adcq $0, %rax
 	addq %rcx, %r11
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rcx
-	addq %r13, %rax
-	adcq $0, %rcx
-	addq %rdi, %rax
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
-	addq %r13, %r15
-	adcq $0, %rdi
-	addq %rcx, %r15
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rcx
-	addq %r13, %rsi
-	adcq $0, %rcx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
 	addq %rdi, %rsi
 	adcq $0, %rcx
-	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
-	addq %r13, %r11
+	addq %rax, %rsi
+	adcq $0, %rcx
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rax
+	addq %rdi, %rbx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
+	addq %r14, %r12
 	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r13
-	addq %r14, %rax
-	adcq $0, %r13
-	addq %rdi, %rax
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
-	addq %r14, %r15
+	addq %rax, %r12
 	adcq $0, %rdi
-	addq %r13, %r15
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rax
+	addq %r14, %r11
+	adcq $0, %rax
+	addq %rdi, %r11
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
 	addq %r14, %rsi
-	adcq $0, %r13
-	addq %rdi, %rsi
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rdi
+	adcq $0, %rdi
+	addq %rax, %rsi
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rax
 	addq %r14, %rcx
-	adcq $0, %rdi
-	addq %r13, %rcx
-	adcq $0, %rdi
-	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r13
-	addq %r14, %rax
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r14
-	addq %r12, %r15
-	adcq $0, %r14
-	addq %r13, %r15
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
-	addq %r12, %rsi
-	adcq $0, %r13
-	addq %r14, %rsi
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r14
-	addq %r12, %rcx
-	adcq $0, %r14
-	addq %r13, %rcx
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
-	addq %r10, %rbp
-	adcq %r9, %r11
-	adcq %r8, %rax
-	adcq 320(%rsp), %r15
-	adcq 336(%rsp), %rsi
-	adcq 440(%rsp), %rcx
-	adcq 328(%rsp), %rdi
-	adcq 432(%rsp), %r13
-	movq %rbp, %r12
-	subq $-1, %r12
-	movq %r11, %r14
-	sbbq $-1, %r14
-	movq %rax, %rbx
-	sbbq $-1, %rbx
-	movq %r15, %r10
-	sbbq FG_P503_MONT_P+24(%rip), %r10
-	movq %rsi, %r9
-	sbbq FG_P503_MONT_P+32(%rip), %r9
-	movq %rcx, %r8
-	sbbq FG_P503_MONT_P+40(%rip), %r8
-	movq %rdi, 432(%rsp)
-	movq 432(%rsp), %rdi
-	sbbq FG_P503_MONT_P+48(%rip), %rdi
-	movq %rcx, 328(%rsp)
-	movq %r13, %rcx
-	sbbq FG_P503_MONT_P+56(%rip), %rcx
-	cmovc %rbp, %r12
-	cmovc %r11, %r14
-	cmovc %rax, %rbx
-	cmovc %r15, %r10
-	cmovc %rsi, %r9
-	cmovc 328(%rsp), %r8
-	cmovc 432(%rsp), %rdi
-	cmovc %r13, %rcx
-	movq 128(%rsp), %rbp
-	movq %r12, 0(%rbp)
-	movq %r14, 8(%rbp)
-	movq %rbx, 16(%rbp)
-	movq %r10, 24(%rbp)
-	movq %r9, 32(%rbp)
-	movq %r8, 40(%rbp)
-	movq %rdi, 48(%rbp)
-	movq %rcx, 56(%rbp)
-	movq 0(%rsp), %r11
-	subq 32(%rsp), %r11
-	movq 8(%rsp), %rax
-	sbbq 40(%rsp), %rax
-	movq 16(%rsp), %r15
-	sbbq 48(%rsp), %r15
-	movq 24(%rsp), %rsi
-	sbbq 56(%rsp), %rsi
-	sbbq %r13, %r13
-	xorq %r13, %r11
-	xorq %r13, %rax
-	xorq %r13, %r15
-	xorq %r13, %rsi
-	subq %r13, %r11
-	sbbq %r13, %rax
-	sbbq %r13, %r15
-	sbbq %r13, %rsi
-	movq 96(%rsp), %r12
-	subq 64(%rsp), %r12
-	movq 104(%rsp), %r14
-	sbbq 72(%rsp), %r14
-	movq 112(%rsp), %rbx
-	sbbq 80(%rsp), %rbx
-	movq 120(%rsp), %r10
-	sbbq 88(%rsp), %r10
-	sbbq %r9, %r9
-	xorq %r9, %r12
-	xorq %r9, %r14
-	xorq %r9, %rbx
-	xorq %r9, %r10
-	subq %r9, %r12
-	sbbq %r9, %r14
-	sbbq %r9, %rbx
-	sbbq %r9, %r10
-	xorq %r9, %r13
-	movq 0(%rsp), %rdx
-	mulxq 64(%rsp), %r8, %rdi
-	mulxq 72(%rsp), %rcx, %r9
+	adcq $0, %rax
 	addq %rdi, %rcx
-	movq %rbp, 128(%rsp)
-	mulxq 80(%rsp), %rdi, %rbp
-	adcq %r9, %rdi
-	movq %r13, 432(%rsp)
-	mulxq 88(%rsp), %r9, %r13
-	adcq %rbp, %r9
-	adcq $0, %r13
+	adcq $0, %rax
+	addq %rbp, %r13
+	adcq %r15, %r9
+	adcq %r10, %rbx
+	adcq 312(%rsp), %r12
+	adcq 384(%rsp), %r11
+	adcq 392(%rsp), %rsi
+	adcq 376(%rsp), %rcx
+	adcq 400(%rsp), %rax
+	movq %r13, %r14
+	subq $-1, %r14
+	movq %r9, %rdi
+	sbbq $-1, %rdi
+	movq %rbx, %r8
+	sbbq $-1, %r8
+	movq %r12, %rbp
+	sbbq FG_P503_MONT_P+24(%rip), %rbp
+	movq %r11, %r15
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	movq %rsi, %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	movq %rcx, 400(%rsp)
+	movq 400(%rsp), %rcx
+	sbbq FG_P503_MONT_P+48(%rip), %rcx
+	movq %rsi, 376(%rsp)
+	movq %rax, %rsi
+	sbbq FG_P503_MONT_P+56(%rip), %rsi
+	cmovc %r13, %r14
+	cmovc %r9, %rdi
+	cmovc %rbx, %r8
+	cmovc %r12, %rbp
+	cmovc %r11, %r15
+	cmovc 376(%rsp), %r10
+	cmovc 400(%rsp), %rcx
+	cmovc %rax, %rsi
+	movq 128(%rsp), %r13
+	movq %r14, 0(%r13)
+	movq %rdi, 8(%r13)
+	movq %r8, 16(%r13)
+	movq %rbp, 24(%r13)
+	movq %r15, 32(%r13)
+	movq %r10, 40(%r13)
+	movq %rcx, 48(%r13)
+	movq %rsi, 56(%r13)
+	movq 0(%rsp), %rdx
+	mulxq 64(%rsp), %r9, %rbx
+	mulxq 72(%rsp), %r12, %r11
+	addq %rbx, %r12
+	mulxq 80(%rsp), %rax, %r14
+	adcq %r11, %rax
+	mulxq 88(%rsp), %rdi, %r8
+	adcq %r14, %rdi
+	mulxq 96(%rsp), %rbp, %r15
+	adcq %r8, %rbp
+	mulxq 104(%rsp), %r10, %rcx
+	adcq %r15, %r10
+	mulxq 112(%rsp), %rsi, %rbx
+	adcq %rcx, %rsi
+	mulxq 120(%rsp), %r11, %r14
+	adcq %rbx, %r11
+	adcq $0, %r14
 	movq 8(%rsp), %rdx
-	movq %r8, 328(%rsp)
-	mulxq 64(%rsp), %rbp, %r8
-	addq %rbp, %rcx
-	adcq $0, %r8
-	movq %r10, 440(%rsp)
-	mulxq 72(%rsp), %rbp, %r10
-	addq %rbp, %rdi
-	adcq $0, %r10
-	addq %r8, %rdi
-	adcq $0, %r10
-	mulxq 80(%rsp), %rbp, %r8
-	addq %rbp, %r9
-	adcq $0, %r8
-	addq %r10, %r9
-	adcq $0, %r8
-	mulxq 88(%rsp), %rbp, %r10
-	addq %rbp, %r13
-	adcq $0, %r10
-	addq %r8, %r13
-	adcq $0, %r10
+	mulxq 72(%rsp), %r8, %r15
+	addq %r8, %rax
+	adcq %r15, %rdi
+	mulxq 88(%rsp), %rcx, %rbx
+	adcq %rcx, %rbp
+	adcq %rbx, %r10
+	mulxq 104(%rsp), %r8, %r15
+	adcq %r8, %rsi
+	adcq %r15, %r11
+	mulxq 120(%rsp), %rcx, %rbx
+	adcq %rcx, %r14
+	adcq $0, %rbx
+	mulxq 64(%rsp), %r8, %r15
+	addq %r8, %r12
+	adcq %r15, %rax
+	mulxq 80(%rsp), %rcx, %r8
+	adcq %rcx, %rdi
+	adcq %r8, %rbp
+	mulxq 96(%rsp), %r15, %rcx
+	adcq %r15, %r10
+	adcq %rcx, %rsi
+	mulxq 112(%rsp), %r8, %r15
+	adcq %r8, %r11
+	adcq %r15, %r14
+	adcq $0, %rbx
 	movq 16(%rsp), %rdx
-	mulxq 64(%rsp), %rbp, %r8
-	addq %rbp, %rdi
+	mulxq 72(%rsp), %rcx, %r8
+	addq %rcx, %rdi
+	adcq %r8, %rbp
+	mulxq 88(%rsp), %r15, %rcx
+	adcq %r15, %r10
+	adcq %rcx, %rsi
+	mulxq 104(%rsp), %r8, %r15
+	adcq %r8, %r11
+	adcq %r15, %r14
+	mulxq 120(%rsp), %rcx, %r8
+	adcq %rcx, %rbx
 	adcq $0, %r8
-	movq %rcx, 336(%rsp)
-	mulxq 72(%rsp), %rbp, %rcx
-	addq %rbp, %r9
+	mulxq 64(%rsp), %r15, %rcx
+	addq %r15, %rax
+	adcq %rcx, %rdi
+	mulxq 80(%rsp), %r15, %rcx
+	adcq %r15, %rbp
+	adcq %rcx, %r10
+	mulxq 96(%rsp), %r15, %rcx
+	adcq %r15, %rsi
+	adcq %rcx, %r11
+	mulxq 112(%rsp), %r15, %rcx
+	adcq %r15, %r14
+	adcq %rcx, %rbx
+	adcq $0, %r8
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %rcx
+	addq %r15, %rbp
+	adcq %rcx, %r10
+	mulxq 88(%rsp), %r15, %rcx
+	adcq %r15, %rsi
+	adcq %rcx, %r11
+	mulxq 104(%rsp), %r15, %rcx
+	adcq %r15, %r14
+	adcq %rcx, %rbx
+	mulxq 120(%rsp), %r15, %rcx
+	adcq %r15, %r8
 	adcq $0, %rcx
-	addq %r8, %r9
+	movq %r13, 128(%rsp)
+	mulxq 64(%rsp), %r15, %r13
+	addq %r15, %rdi
+	adcq %r13, %rbp
+	mulxq 80(%rsp), %r15, %r13
+	adcq %r15, %r10
+	adcq %r13, %rsi
+	mulxq 96(%rsp), %r15, %r13
+	adcq %r15, %r11
+	adcq %r13, %r14
+	mulxq 112(%rsp), %r15, %r13
+	adcq %r15, %rbx
+	adcq %r13, %r8
 	adcq $0, %rcx
-	mulxq 80(%rsp), %rbp, %r8
-	addq %rbp, %r13
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %r13
+	addq %r15, %r10
+	adcq %r13, %rsi
+	mulxq 88(%rsp), %r15, %r13
+	adcq %r15, %r11
+	adcq %r13, %r14
+	mulxq 104(%rsp), %r15, %r13
+	adcq %r15, %rbx
+	adcq %r13, %r8
+	mulxq 120(%rsp), %r15, %r13
+	adcq %r15, %rcx
+	adcq $0, %r13
+	movq %rdi, 400(%rsp)
+	mulxq 64(%rsp), %r15, %rdi
+	addq %r15, %rbp
+	adcq %rdi, %r10
+	mulxq 80(%rsp), %r15, %rdi
+	adcq %r15, %rsi
+	adcq %rdi, %r11
+	mulxq 96(%rsp), %r15, %rdi
+	adcq %r15, %r14
+	adcq %rdi, %rbx
+	mulxq 112(%rsp), %r15, %rdi
+	adcq %r15, %r8
+	adcq %rdi, %rcx
+	adcq $0, %r13
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %rdi
+	addq %r15, %rsi
+	adcq %rdi, %r11
+	mulxq 88(%rsp), %r15, %rdi
+	adcq %r15, %r14
+	adcq %rdi, %rbx
+	mulxq 104(%rsp), %r15, %rdi
+	adcq %r15, %r8
+	adcq %rdi, %rcx
+	mulxq 120(%rsp), %r15, %rdi
+	adcq %r15, %r13
+	adcq $0, %rdi
+	movq %rbp, 376(%rsp)
+	mulxq 64(%rsp), %r15, %rbp
+	addq %r15, %r10
+	adcq %rbp, %rsi
+	mulxq 80(%rsp), %r15, %rbp
+	adcq %r15, %r11
+	adcq %rbp, %r14
+	mulxq 96(%rsp), %r15, %rbp
+	adcq %r15, %rbx
+	adcq %rbp, %r8
+	mulxq 112(%rsp), %r15, %rbp
+	adcq %r15, %rcx
+	adcq %rbp, %r13
+	adcq $0, %rdi
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %rbp
+	addq %r15, %r11
+	adcq %rbp, %r14
+	mulxq 88(%rsp), %r15, %rbp
+	adcq %r15, %rbx
+	adcq %rbp, %r8
+	mulxq 104(%rsp), %r15, %rbp
+	adcq %r15, %rcx
+	adcq %rbp, %r13
+	mulxq 120(%rsp), %r15, %rbp
+	adcq %r15, %rdi
+	adcq $0, %rbp
+	movq %r10, 392(%rsp)
+	mulxq 64(%rsp), %r15, %r10
+	addq %r15, %rsi
+	adcq %r10, %r11
+	mulxq 80(%rsp), %r15, %r10
+	adcq %r15, %r14
+	adcq %r10, %rbx
+	mulxq 96(%rsp), %r15, %r10
+	adcq %r15, %r8
+	adcq %r10, %rcx
+	mulxq 112(%rsp), %r15, %r10
+	adcq %r15, %r13
+	adcq %r10, %rdi
+	adcq $0, %rbp
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %r10
+	addq %r15, %r14
+	adcq %r10, %rbx
+	mulxq 88(%rsp), %r15, %r10
+	adcq %r15, %r8
+	adcq %r10, %rcx
+	mulxq 104(%rsp), %r15, %r10
+	adcq %r15, %r13
+	adcq %r10, %rdi
+	mulxq 120(%rsp), %r15, %r10
+	adcq %r15, %rbp
+	adcq $0, %r10
+	movq %rsi, 384(%rsp)
+	mulxq 64(%rsp), %r15, %rsi
+	addq %r15, %r11
+	adcq %rsi, %r14
+	mulxq 80(%rsp), %r15, %rsi
+	adcq %r15, %rbx
+	adcq %rsi, %r8
+	mulxq 96(%rsp), %r15, %rsi
+	adcq %r15, %rcx
+	adcq %rsi, %r13
+	mulxq 112(%rsp), %r15, %rsi
+	adcq %r15, %rdi
+	adcq %rsi, %rbp
+	adcq $0, %r10
+	subq 184(%rsp), %r9
+	sbbq 136(%rsp), %r12
+	sbbq 144(%rsp), %rax
+	movq 400(%rsp), %r15
+	sbbq 152(%rsp), %r15
+	movq 376(%rsp), %rsi
+	sbbq 160(%rsp), %rsi
+	movq %rbp, 376(%rsp)
+	movq 392(%rsp), %rbp
+	sbbq 168(%rsp), %rbp
+	movq %rdi, 392(%rsp)
+	movq 384(%rsp), %rdi
+	sbbq 176(%rsp), %rdi
+	sbbq 192(%rsp), %r11
+	sbbq 200(%rsp), %r14
+	sbbq 208(%rsp), %rbx
+	sbbq 216(%rsp), %r8
+	sbbq 224(%rsp), %rcx
+	sbbq 232(%rsp), %r13
+	movq %r13, 384(%rsp)
+	movq 392(%rsp), %r13
+	sbbq 240(%rsp), %r13
+	movq %r13, 392(%rsp)
+	movq 376(%rsp), %r13
+	sbbq 248(%rsp), %r13
+	sbbq 256(%rsp), %r10
+	movq %r13, 376(%rsp)
+	movq %rcx, 400(%rsp)
+	movq 128(%rsp), %rcx
+	leaq 64(%rcx), %r13
+	movq %r9, %rdx
+	movq %rcx, 128(%rsp)
+	movq %r13, 312(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r13
+	addq %rcx, %r15
+	adcq $0, %r13
+	movq %r8, 320(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %r8
+	addq %rcx, %rsi
+	adcq $0, %r8
+	addq %r13, %rsi
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r13
+	addq %rcx, %rbp
+	adcq $0, %r13
+	addq %r8, %rbp
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %r8
+	addq %rcx, %rdi
+	adcq $0, %r8
+	addq %r13, %rdi
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r13
+	addq %rcx, %r11
+	adcq $0, %r13
+	addq %r8, %r11
+	adcq $0, %r13
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r8
+	addq %rcx, %rsi
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rcx
+	addq %r9, %rbp
+	adcq $0, %rcx
+	addq %r8, %rbp
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r8
+	addq %r9, %rdi
+	adcq $0, %r8
+	addq %rcx, %rdi
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %rcx
+	addq %r9, %r11
+	adcq $0, %rcx
+	addq %r8, %r11
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r8
+	addq %r9, %r13
 	adcq $0, %r8
 	addq %rcx, %r13
 	adcq $0, %r8
-	mulxq 88(%rsp), %rbp, %rcx
-	addq %rbp, %r10
-	adcq $0, %rcx
-	addq %r8, %r10
-	adcq $0, %rcx
-	movq 24(%rsp), %rdx
-	mulxq 64(%rsp), %rbp, %r8
-	addq %rbp, %r9
-	adcq $0, %r8
-	movq %rdi, 320(%rsp)
-	mulxq 72(%rsp), %rbp, %rdi
-	addq %rbp, %r13
-	adcq $0, %rdi
-	addq %r8, %r13
-	adcq $0, %rdi
-	mulxq 80(%rsp), %rbp, %r8
-	addq %rbp, %r10
-	adcq $0, %r8
-	addq %rdi, %r10
-	adcq $0, %r8
-	mulxq 88(%rsp), %rbp, %rdi
-	addq %rbp, %rcx
-	adcq $0, %rdi
-	addq %r8, %rcx
-	adcq $0, %rdi
-	movq 32(%rsp), %rdx
-	mulxq 96(%rsp), %rbp, %r8
-	movq %rcx, 312(%rsp)
-	movq %r10, 424(%rsp)
-	mulxq 104(%rsp), %rcx, %r10
-	addq %r8, %rcx
-	movq %r13, 384(%rsp)
-	mulxq 112(%rsp), %r8, %r13
-	adcq %r10, %r8
-	movq %r9, 392(%rsp)
-	mulxq 120(%rsp), %r10, %r9
-	adcq %r13, %r10
-	adcq $0, %r9
-	movq 40(%rsp), %rdx
-	movq %rbp, 400(%rsp)
-	mulxq 96(%rsp), %r13, %rbp
-	addq %r13, %rcx
-	adcq $0, %rbp
-	movq %rdi, 408(%rsp)
-	mulxq 104(%rsp), %r13, %rdi
-	addq %r13, %r8
-	adcq $0, %rdi
-	addq %rbp, %r8
-	adcq $0, %rdi
-	mulxq 112(%rsp), %r13, %rbp
-	addq %r13, %r10
-	adcq $0, %rbp
-	addq %rdi, %r10
-	adcq $0, %rbp
-	mulxq 120(%rsp), %r13, %rdi
-	addq %r13, %r9
-	adcq $0, %rdi
-	addq %rbp, %r9
-	adcq $0, %rdi
-	movq 48(%rsp), %rdx
-	mulxq 96(%rsp), %r13, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	movq %rcx, 376(%rsp)
-	mulxq 104(%rsp), %r13, %rcx
-	addq %r13, %r10
-	adcq $0, %rcx
-	addq %rbp, %r10
-	adcq $0, %rcx
-	mulxq 112(%rsp), %r13, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	addq %rcx, %r9
-	adcq $0, %rbp
-	mulxq 120(%rsp), %r13, %rcx
-	addq %r13, %rdi
-	adcq $0, %rcx
-	addq %rbp, %rdi
-	adcq $0, %rcx
-	movq 56(%rsp), %rdx
-	mulxq 96(%rsp), %r13, %rbp
-	addq %r13, %r10
-	adcq $0, %rbp
-	movq %r8, 368(%rsp)
-	mulxq 104(%rsp), %r13, %r8
-	addq %r13, %r9
-	adcq $0, %r8
-	addq %rbp, %r9
-	adcq $0, %r8
-	mulxq 112(%rsp), %r13, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %r8, %rdi
-	adcq $0, %rbp
-	mulxq 120(%rsp), %r13, %r8
-	addq %r13, %rcx
-	adcq $0, %r8
-	addq %rbp, %rcx
-	adcq $0, %r8
-	movq %r11, %rdx
-	mulxq %r12, %r13, %rbp
-	movq %rcx, 352(%rsp)
-	movq %rdi, 360(%rsp)
-	mulxq %r14, %rcx, %rdi
-	addq %rbp, %rcx
-	movq %r9, 344(%rsp)
-	mulxq %rbx, %rbp, %r9
-	adcq %rdi, %rbp
-	movq %r10, 168(%rsp)
-	mulxq 440(%rsp), %rdi, %r10
-	adcq %r9, %rdi
-	adcq $0, %r10
 	movq %rax, %rdx
-	movq %r13, 152(%rsp)
-	mulxq %r12, %r9, %r13
-	addq %r9, %rcx
-	adcq $0, %r13
-	movq %r8, 288(%rsp)
-	mulxq %r14, %r9, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rcx
 	addq %r9, %rbp
-	adcq $0, %r8
-	addq %r13, %rbp
-	adcq $0, %r8
-	mulxq %rbx, %r9, %r13
-	addq %r9, %rdi
-	adcq $0, %r13
-	addq %r8, %rdi
-	adcq $0, %r13
-	mulxq 440(%rsp), %r9, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r13, %r10
-	adcq $0, %r8
-	movq %r15, %rdx
-	mulxq %r12, %r9, %r13
-	addq %r9, %rbp
-	adcq $0, %r13
-	movq %rcx, 416(%rsp)
-	mulxq %r14, %r9, %rcx
-	addq %r9, %rdi
 	adcq $0, %rcx
-	addq %r13, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r9
+	addq %r12, %rdi
+	adcq $0, %r9
+	addq %rcx, %rdi
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rcx
+	addq %r12, %r11
 	adcq $0, %rcx
-	mulxq %rbx, %r9, %r13
-	addq %r9, %r10
-	adcq $0, %r13
-	addq %rcx, %r10
-	adcq $0, %r13
-	mulxq 440(%rsp), %r9, %rcx
-	addq %r9, %r8
+	addq %r9, %r11
 	adcq $0, %rcx
-	addq %r13, %r8
-	adcq $0, %rcx
-	movq %rsi, %rdx
-	mulxq %r12, %r9, %r13
-	addq %r9, %rdi
-	adcq $0, %r13
-	movq %rbp, 304(%rsp)
-	mulxq %r14, %r9, %rbp
-	addq %r9, %r10
-	adcq $0, %rbp
-	addq %r13, %r10
-	adcq $0, %rbp
-	mulxq %rbx, %r9, %r13
-	addq %r9, %r8
-	adcq $0, %r13
-	addq %rbp, %r8
-	adcq $0, %r13
-	mulxq 440(%rsp), %r9, %rbp
-	addq %r9, %rcx
-	adcq $0, %rbp
-	addq %r13, %rcx
-	adcq $0, %rbp
-	movq 152(%rsp), %r9
-	movq 432(%rsp), %r13
-	xorq %r13, %r9
-	movq 416(%rsp), %r11
-	xorq %r13, %r11
-	movq 304(%rsp), %rax
-	xorq %r13, %rax
-	xorq %r13, %rdi
-	xorq %r13, %r10
-	xorq %r13, %r8
-	xorq %r13, %rcx
-	xorq %r13, %rbp
-	movq %r13, %r15
-	addq %r15, %r15
-	adcq 328(%rsp), %r9
-	adcq 336(%rsp), %r11
-	adcq 320(%rsp), %rax
-	adcq 392(%rsp), %rdi
-	adcq 384(%rsp), %r10
-	adcq 424(%rsp), %r8
-	adcq 312(%rsp), %rcx
-	adcq 408(%rsp), %rbp
-	adcq $0, %r13
-	addq 400(%rsp), %r9
-	adcq 376(%rsp), %r11
-	adcq 368(%rsp), %rax
-	adcq 168(%rsp), %rdi
-	adcq 344(%rsp), %r10
-	adcq 360(%rsp), %r8
-	adcq 352(%rsp), %rcx
-	adcq 288(%rsp), %rbp
-	adcq $0, %r13
-	movq 384(%rsp), %rsi
-	addq %r9, %rsi
-	movq 424(%rsp), %r12
-	adcq %r11, %r12
-	movq 312(%rsp), %r14
-	adcq %rax, %r14
-	movq 408(%rsp), %rbx
-	adcq %rdi, %rbx
-	movq 400(%rsp), %r15
-	adcq %r10, %r15
-	movq 376(%rsp), %r9
-	adcq %r8, %r9
-	movq 368(%rsp), %r11
-	adcq %rcx, %r11
-	movq 168(%rsp), %rax
-	adcq %rbp, %rax
-	movq 344(%rsp), %rdi
-	adcq %r13, %rdi
-	movq 360(%rsp), %r10
-	adcq $0, %r10
-	movq 352(%rsp), %r8
-	adcq $0, %r8
-	movq 288(%rsp), %rcx
-	adcq $0, %rcx
-	movq 328(%rsp), %rbp
-	subq 160(%rsp), %rbp
-	movq 336(%rsp), %r13
-	sbbq 176(%rsp), %r13
-	movq %r8, 336(%rsp)
-	movq 320(%rsp), %r8
-	sbbq 184(%rsp), %r8
-	movq %r10, 320(%rsp)
-	movq 392(%rsp), %r10
-	sbbq 216(%rsp), %r10
-	sbbq 296(%rsp), %rsi
-	sbbq 256(%rsp), %r12
-	sbbq 264(%rsp), %r14
-	sbbq 272(%rsp), %rbx
-	sbbq 280(%rsp), %r15
-	sbbq 248(%rsp), %r9
-	sbbq 240(%rsp), %r11
-	sbbq 224(%rsp), %rax
-	sbbq 232(%rsp), %rdi
-	movq %rdi, 392(%rsp)
-	movq 320(%rsp), %rdi
-	sbbq 192(%rsp), %rdi
-	movq %rdi, 320(%rsp)
-	movq 336(%rsp), %rdi
-	sbbq 200(%rsp), %rdi
-	sbbq 208(%rsp), %rcx
-	movq %rdi, 336(%rsp)
-	movq %rax, 328(%rsp)
-	movq 128(%rsp), %rax
-	leaq 64(%rax), %rdi
-	movq %rbp, %rdx
-	movq %rax, 128(%rsp)
-	movq %rdi, 288(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
-	addq %rax, %r10
-	adcq $0, %rdi
-	movq %r11, 352(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
-	addq %rax, %rsi
-	adcq $0, %r11
-	addq %rdi, %rsi
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
-	addq %rax, %r12
-	adcq $0, %rdi
-	addq %r11, %r12
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
-	addq %rax, %r14
-	adcq $0, %r11
-	addq %rdi, %r14
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rdi
-	addq %rax, %rbx
-	adcq $0, %rdi
-	addq %r11, %rbx
-	adcq $0, %rdi
-	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
-	addq %rax, %rsi
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rax
-	addq %rbp, %r12
-	adcq $0, %rax
-	addq %r11, %r12
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r11
-	addq %rbp, %r14
-	adcq $0, %r11
-	addq %rax, %r14
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	addq %r11, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
-	addq %rbp, %rdi
-	adcq $0, %r11
-	addq %rax, %rdi
-	adcq $0, %r11
-	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rax
-	addq %rbp, %r12
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %rax, %r14
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
-	addq %r13, %rbx
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
-	addq %r13, %r11
-	adcq $0, %rax
-	addq %rbp, %r11
-	adcq $0, %rax
-	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbp
-	addq %r8, %rdi
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r13
-	addq %r8, %r11
-	adcq $0, %r13
-	addq %rbp, %r11
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbp
-	addq %r8, %rax
-	adcq $0, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
-	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r8
-	addq %r10, %rdi
-	adcq $0, %r8
-	addq %r13, %rdi
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r13
-	addq %r10, %r11
-	adcq $0, %r13
-	addq %r8, %r11
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r8
-	addq %r10, %rax
-	adcq $0, %r8
-	addq %r13, %rax
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
-	addq %r10, %rbp
-	adcq $0, %r13
-	addq %r8, %rbp
-	adcq $0, %r13
-	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r8
-	addq %r10, %rdi
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r10
-	addq %rsi, %r11
-	adcq $0, %r10
-	addq %r8, %r11
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r8
-	addq %rsi, %rax
-	adcq $0, %r8
-	addq %r10, %rax
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r10
-	addq %rsi, %rbp
-	adcq $0, %r10
-	addq %r8, %rbp
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
-	addq %rsi, %r13
-	adcq $0, %r8
-	addq %r10, %r13
-	adcq $0, %r8
-	movq %r14, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r10
-	addq %rsi, %r11
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rsi
-	addq %r12, %rax
-	adcq $0, %rsi
-	addq %r10, %rax
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r10
-	addq %r12, %rbp
-	adcq $0, %r10
-	addq %rsi, %rbp
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r9
 	addq %r12, %r13
-	adcq $0, %rsi
-	addq %r10, %r13
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r10
+	adcq $0, %r9
+	addq %rcx, %r13
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rcx
 	addq %r12, %r8
-	adcq $0, %r10
-	addq %rsi, %r8
-	adcq $0, %r10
-	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rsi
-	addq %r12, %rax
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
-	addq %r14, %rbp
+	adcq $0, %rcx
+	addq %r9, %r8
+	adcq $0, %rcx
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r9
+	addq %r12, %rdi
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
+	addq %rax, %r11
 	adcq $0, %r12
-	addq %rsi, %rbp
+	addq %r9, %r11
 	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rsi
-	addq %r14, %r13
-	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
+	addq %rax, %r13
+	adcq $0, %r9
 	addq %r12, %r13
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r12
-	addq %r14, %r8
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
+	addq %rax, %r8
 	adcq $0, %r12
+	addq %r9, %r8
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
+	addq %rax, %rcx
+	adcq $0, %r9
+	addq %r12, %rcx
+	adcq $0, %r9
+	movq %rsi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
+	addq %rax, %r11
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rax
+	addq %r15, %r13
+	adcq $0, %rax
+	addq %r12, %r13
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r12
+	addq %r15, %r8
+	adcq $0, %r12
+	addq %rax, %r8
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rax
+	addq %r15, %rcx
+	adcq $0, %rax
+	addq %r12, %rcx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r12
+	addq %r15, %r9
+	adcq $0, %r12
+	addq %rax, %r9
+	adcq $0, %r12
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rax
+	addq %r15, %r13
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r15
 	addq %rsi, %r8
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rsi
-	addq %r14, %r10
+	adcq $0, %r15
+	addq %rax, %r8
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rax
+	addq %rsi, %rcx
+	adcq $0, %rax
+	addq %r15, %rcx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r15
+	addq %rsi, %r9
+	adcq $0, %r15
+	addq %rax, %r9
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
+	addq %rsi, %r12
+	adcq $0, %rax
+	addq %r15, %r12
+	adcq $0, %rax
+	movq %rdi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r15
+	addq %rsi, %r8
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rsi
+	addq %rbp, %rcx
 	adcq $0, %rsi
-	addq %r12, %r10
+	addq %r15, %rcx
 	adcq $0, %rsi
-	addq %r15, %rdi
-	adcq %r9, %r11
-	adcq 352(%rsp), %rax
-	adcq 328(%rsp), %rbp
-	adcq 392(%rsp), %r13
-	adcq 320(%rsp), %r8
-	adcq 336(%rsp), %r10
-	adcq %rcx, %rsi
-	movq %rdi, %r14
-	subq $-1, %r14
-	movq %r11, %r12
-	sbbq $-1, %r12
-	movq %rax, %rbx
-	sbbq $-1, %rbx
-	movq %rbp, %r15
-	sbbq FG_P503_MONT_P+24(%rip), %r15
-	movq %r13, %r9
-	sbbq FG_P503_MONT_P+32(%rip), %r9
-	movq %r8, %rcx
-	sbbq FG_P503_MONT_P+40(%rip), %rcx
-	movq %r10, 336(%rsp)
-	movq 336(%rsp), %r10
-	sbbq FG_P503_MONT_P+48(%rip), %r10
-	movq %r8, 320(%rsp)
-	movq %rsi, %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %rdi, %r14
-	cmovc %r11, %r12
-	cmovc %rax, %rbx
-	cmovc %rbp, %r15
-	cmovc %r13, %r9
-	cmovc 320(%rsp), %rcx
-	cmovc 336(%rsp), %r10
-	cmovc %rsi, %r8
-	movq 288(%rsp), %rdi
-	movq %r14, 0(%rdi)
-	movq %r12, 8(%rdi)
-	movq %rbx, 16(%rdi)
-	movq %r15, 24(%rdi)
-	movq %r9, 32(%rdi)
-	movq %rcx, 40(%rdi)
-	movq %r10, 48(%rdi)
-	movq %r8, 56(%rdi)
-	addq $448, %rsp
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r15
+	addq %rbp, %r9
+	adcq $0, %r15
+	addq %rsi, %r9
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rsi
+	addq %rbp, %r12
+	adcq $0, %rsi
+	addq %r15, %r12
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r15
+	addq %rbp, %rax
+	adcq $0, %r15
+	addq %rsi, %rax
+	adcq $0, %r15
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rsi
+	addq %rbp, %rcx
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbp
+	addq %rdi, %r9
+	adcq $0, %rbp
+	addq %rsi, %r9
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rsi
+	addq %rdi, %r12
+	adcq $0, %rsi
+	addq %rbp, %r12
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbp
+	addq %rdi, %rax
+	adcq $0, %rbp
+	addq %rsi, %rax
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
+	addq %rdi, %r15
+	adcq $0, %rsi
+	addq %rbp, %r15
+	adcq $0, %rsi
+	addq %r14, %r13
+	adcq %rbx, %r8
+	adcq 320(%rsp), %rcx
+	adcq 400(%rsp), %r9
+	adcq 384(%rsp), %r12
+	adcq 392(%rsp), %rax
+	adcq 376(%rsp), %r15
+	adcq %r10, %rsi
+	movq %r13, %rdi
+	subq $-1, %rdi
+	movq %r8, %rbp
+	sbbq $-1, %rbp
+	movq %rcx, %r11
+	sbbq $-1, %r11
+	movq %r9, %r14
+	sbbq FG_P503_MONT_P+24(%rip), %r14
+	movq %r12, %rbx
+	sbbq FG_P503_MONT_P+32(%rip), %rbx
+	movq %rax, %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	movq %r15, 376(%rsp)
+	movq 376(%rsp), %r15
+	sbbq FG_P503_MONT_P+48(%rip), %r15
+	movq %rax, 392(%rsp)
+	movq %rsi, %rax
+	sbbq FG_P503_MONT_P+56(%rip), %rax
+	cmovc %r13, %rdi
+	cmovc %r8, %rbp
+	cmovc %rcx, %r11
+	cmovc %r9, %r14
+	cmovc %r12, %rbx
+	cmovc 392(%rsp), %r10
+	cmovc 376(%rsp), %r15
+	cmovc %rsi, %rax
+	movq 312(%rsp), %r13
+	movq %rdi, 0(%r13)
+	movq %rbp, 8(%r13)
+	movq %r11, 16(%r13)
+	movq %r14, 24(%r13)
+	movq %rbx, 32(%r13)
+	movq %r10, 40(%r13)
+	movq %r15, 48(%r13)
+	movq %rax, 56(%r13)
+	addq $408, %rsp
 popq %rbx
 popq %rbp
 popq %r12

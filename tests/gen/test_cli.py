@@ -452,10 +452,11 @@ class TestCosts(CliCase):
         self.assertEqual(rows[("p503", "fp2_mul", "adx")], (3 * 64 + 2 * 40, 626, 313.0, "adx"))
         self.assertEqual(rows[("p503", "fp2_sqr", "adx")][3], "adx, ifma")
         self.assertEqual(rows[("p751", "fp2_sqr", "adx")][3], "adx")
-        # bmi2: Karatsuba products (3 x 48) and the same two reductions
-        self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][0], 3 * 48 + 2 * 40)
+        # bmi2: schoolbook products at 8 limbs, Karatsuba at 12 (3 x 108)
+        self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][0], 3 * 64 + 2 * 40)
         self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][3], "bmi2")
-        self.assertEqual(rows[("p503", "fp2_sqr", "bmi2")][0], 2 * (48 + 40))
+        self.assertEqual(rows[("p751", "fp2_mul", "bmi2")][0], 3 * 108 + 2 * 84)
+        self.assertEqual(rows[("p503", "fp2_sqr", "bmi2")][0], 2 * (64 + 40))
         for (f, op, level), (mults, p06, floor, users) in rows.items():
             self.assertEqual(floor, max(mults, p06 / 2), (f, op, level))
             self.assertGreater(mults, 0)
