@@ -824,11 +824,11 @@ def _mul_rows(k, acc, ap, bp, n):
     44.1 (ab 55.0 -> 48.4), MULQ 61.3 -> 59.2; adx 42.8 -> 41.4 (ab 44.0 ->
     42.8; called directly 42.2 -> 43.8) with PEXT reduction rows, but with
     the MULX-by-2^k rows that replaced them 43.3 -> 45.5..48.6, so adx keeps
-    its dual chains at n <= 4 and splits from n = 5.  At n > 4 MULQ keeps
-    the single-chain rows (p751 fp2_mul x86_64 1210 -> 1630 split); bmi2
-    splits at every n (mul_wide, TSC, old and new alternating: n=5 -17%,
-    n=7 -28%, n=8 -20%, n=9 -16%, against single-chain rows or Karatsuba;
-    see _kara).
+    its dual chains at n <= 4 and splits from n = 5.  MULQ splits up to
+    n = 7, where its rows are used (mul_wide against Karatsuba, TSC, old and
+    new alternating: n=5 -22%, n=6 -8%, n=7 -11%; at n=8 +12%, n=12 +48%:
+    see _kara); bmi2 splits at every n (mul_wide: n=5 -17%, n=7 -28%,
+    n=8 -20%, n=9 -16%, against single-chain rows or Karatsuba).
     The squaring triangle splits at adx only: MULQ row 1 split measured 40.9 ->
     43.2 through the public entry (42.7 -> 40.4 called directly: this core
     has two timing modes there); bmi2 p256 sqr neutral, p503 +1.7%.
@@ -852,7 +852,7 @@ def _mul_rows(k, acc, ap, bp, n):
 def _rows(k, acc, X, Y, n):
     """acc[0..2n-1] = X*Y over operand thunks (X(i): row i's multiplier, Y(j):
     MULX's memory operand), the rows of _mul_rows; every word done at the end."""
-    split = {"adx": n > 4, "bmi2": True, "x86_64": n <= 4}[k.level]
+    split = {"adx": n > 4, "bmi2": True, "x86_64": n <= 7}[k.level]
     for i in range(n):
         k.row(acc, lambda i=i: X(i), Y, list(range(n)), i, split=i > 0 and split)
         acc[i].prio = PRIO_DONE
@@ -1296,8 +1296,11 @@ def _kara(sh, op, level):
     kernels alternating in one process, primes of 3..16 limbs, latency chained
     as fieldgen-bench does (mul, sqr: the result feeds the next call;
     mul_wide, sqr_wide: the low half does), and fieldgen-bench for p503/p751.
-      - mul_wide: x86_64 from n = 5 (n=4: +2%, n=5: -4%, n=6: -18%, n=8:
-        -15%, n=12: -22%); bmi2 from n = 11: against single-chain rows it won
+      - mul_wide: x86_64 from n = 8: against single-chain rows it won from
+        n = 5 (n=4: +2%, n=5: -4%, n=6: -18%, n=8: -15%, n=12: -22%), but
+        against the split rows it loses up to n = 7 (n=5 +29%, n=6 +8%,
+        n=7 +13%) and wins from n = 8 (n=8 -11%, n=9 -14%, n=10 -19%,
+        n=12 -33%); bmi2 from n = 11: against single-chain rows it won
         from n = 6 (-14% at 6, -19% at 8, -20% at 12), but against the split
         rows (_rows) it loses up to n = 9 (n=6 +27%, n=7 +36..39%, n=8 +25%,
         n=9 +19%; TSC medians, alternating), ties at n = 10 and wins at
@@ -1307,8 +1310,11 @@ def _kara(sh, op, level):
         n=13 -7%, n=14 -14%, n=16 -20%): the combination's carry chain
         delays the low half.
       - mul (Karatsuba product + redc instead of the fused multiply-reduce):
-        x86_64 from n = 6 for even n (n=6: -2%, n=8: -10%, n=12: -5%) and
-        n = 9 for odd n (n=5: +7%, n=7: -0%); bmi2 from n = 11 (against the
+        x86_64 from n = 6 for even n (n=6: -2%, n=8: -10%, n=12: -5%;
+        again against the fused split rows: n=6 +0%, n=8 -2%, n=10 -24%,
+        n=12 -24%) and n = 11 for odd n (n=5: +7%, n=7: -0%, n=9: +8%; n=11
+        not measured, no prime of that size among the extras); bmi2 from
+        n = 11 (against the
         fused split rows: n=5..8 within 1%, n=9 +20%, n=10 +4%, n=12 -9%);
         adx from n = 13 (n=12 +4%, n=13 -3%, n=16 -7%).
       - sqr_wide (squares of a0, a1 and a0 - a1): bmi2 from n = 8, odd n
@@ -1320,11 +1326,11 @@ def _kara(sh, op, level):
     """
     n = sh.n
     if op == "mul_wide":
-        return n >= {"x86_64": 5, "bmi2": 11, "adx": 13}[level]
+        return n >= {"x86_64": 8, "bmi2": 11, "adx": 13}[level]
     if op == "mul":
         if level != "x86_64":
             return n >= {"bmi2": 11, "adx": 13}[level]
-        return n >= (6 if n % 2 == 0 else 9)
+        return n >= (6 if n % 2 == 0 else 11)
     if level == "adx":
         return False
     if op == "sqr_wide":
