@@ -829,9 +829,12 @@ def _mul_rows(k, acc, ap, bp, n):
     new alternating: n=5 -22%, n=6 -8%, n=7 -11%; at n=8 +12%, n=12 +48%:
     see _kara); bmi2 splits at every n (mul_wide: n=5 -17%, n=7 -28%,
     n=8 -20%, n=9 -16%, against single-chain rows or Karatsuba).
-    The squaring triangle splits at adx only: MULQ row 1 split measured 40.9 ->
-    43.2 through the public entry (42.7 -> 40.4 called directly: this core
-    has two timing modes there); bmi2 p256 sqr neutral, p503 +1.7%.
+    The squaring triangle splits at adx, and at bmi2 from 5 limbs (TSC, old
+    and new alternating, sqr_wide: n=5 -8..10%, n=6 -11%, n=7 -21%, n=9
+    -12%, n=10 -6%, p751's 6-limb Karatsuba halves -12..21%; sqr n=9 -9%,
+    n=10 -11%, n=12 -4..11%, n=5..8 within 1%); MULQ row 1 split measured
+    40.9 -> 43.2 through the public entry (42.7 -> 40.4 called directly:
+    this core has two timing modes there); bmi2 p256 sqr neutral.
     """
     Y = lambda j: k.mem(bp, 8 * j)
     B = None
@@ -873,7 +876,8 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
         word = lambda i: k.mem(ap, 8 * i)
     X = {}
     for i in range(n - 1):
-        # adx: rows after the first as two ADD/ADC passes (Kernel._row_split)
+        # adx, and bmi2 from 5 limbs: rows after the first as two ADD/ADC
+        # passes (Kernel._row_split)
         x = lambda i=i: word(i)
         Y = word
         if own_input and k.level != "x86_64" and n <= 4 and not split:
@@ -896,7 +900,7 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
             k.r(x)
             k.unlock()
         k.row(acc, x, Y, list(range(i + 1, n)), i,
-              split=i > 0 and k.level == "adx")
+              split=i > 0 and (k.level == "adx" or (k.level == "bmi2" and n >= 5)))
         for q in (2 * i + 1, 2 * i + 2):
             if q in acc and i < n - 2:
                 acc[q].prio = PRIO_DONE

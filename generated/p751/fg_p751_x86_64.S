@@ -5746,7 +5746,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $328, %rsp
+	subq $256, %rsp
 	movq 0(%rsi), %rcx
 	subq 48(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -5786,556 +5786,469 @@ pushq %rbx
 	adcq $0, %rdi
 	movq 8(%rsi), %rdx
 	movq %r13, 8(%rsp)
-	mulxq 16(%rsi), %r14, %r13
-	addq %r14, %r15
+	mulxq 24(%rsi), %r14, %r13
+	addq %r14, %r12
+	adcq %r13, %rbx
+	mulxq 40(%rsi), %r14, %r13
+	adcq %r14, %rdi
 	adcq $0, %r13
 	movq %rbp, 16(%rsp)
-	mulxq 24(%rsi), %r14, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 32(%rsi), %r14, %r13
-	addq %r14, %rbx
+	mulxq 16(%rsi), %r14, %rbp
+	addq %r14, %r15
+	adcq %rbp, %r12
+	mulxq 32(%rsi), %r14, %rbp
+	adcq %r14, %rbx
+	adcq %rbp, %rdi
 	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq 40(%rsi), %r14, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %r13
-	movq %r12, 24(%rsp)
-	movq %r15, 32(%rsp)
-	mulxq 32(%rsi), %r12, %r15
-	addq %r13, %r12
-	movq %rax, 40(%rsp)
-	movq %r11, 48(%rsp)
-	mulxq 40(%rsi), %rax, %r11
-	adcq %r15, %rax
-	adcq $0, %r11
+	mulxq 24(%rsi), %r14, %rbp
 	addq %r14, %rbx
-	adcq %r12, %rdi
-	adcq %rax, %rbp
-	adcq $0, %r11
-	movq 24(%rsi), %rdx
+	adcq %rbp, %rdi
+	mulxq 40(%rsi), %r14, %rbp
+	adcq %r14, %r13
+	adcq $0, %rbp
+	movq %r12, 24(%rsp)
 	mulxq 32(%rsi), %r14, %r12
-	movq %rdi, 56(%rsp)
-	mulxq 40(%rsi), %rax, %rdi
-	addq %r12, %rax
-	adcq $0, %rdi
-	addq %r14, %rbp
-	adcq %rax, %r11
-	adcq $0, %rdi
-	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %r14, %rax
 	addq %r14, %rdi
-	adcq $0, %rax
+	adcq %r12, %r13
+	adcq $0, %rbp
+	movq 24(%rsi), %rdx
+	mulxq 40(%rsi), %r14, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	movq %rdi, 32(%rsp)
+	mulxq 32(%rsi), %r14, %rdi
+	addq %r14, %r13
+	adcq %rdi, %rbp
+	adcq $0, %r12
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %r14, %rdi
+	addq %r14, %r12
+	adcq $0, %rdi
 	movq 16(%rsp), %r14
 	addq %r14, %r14
-	movq %r11, 16(%rsp)
-	movq 8(%rsp), %r11
-	adcq %r11, %r11
-	movq %rbp, 8(%rsp)
-	movq 32(%rsp), %rbp
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
 	adcq %rbp, %rbp
-	movq %rbx, 32(%rsp)
-	movq 24(%rsp), %rbx
+	adcq %r15, %r15
+	movq %r13, 8(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r13, %r13
 	adcq %rbx, %rbx
 	movq %rbx, 24(%rsp)
 	movq 32(%rsp), %rbx
 	adcq %rbx, %rbx
 	movq %rbx, 32(%rsp)
-	movq 56(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 56(%rsp)
 	movq 8(%rsp), %rbx
 	adcq %rbx, %rbx
 	movq %rbx, 8(%rsp)
 	movq 16(%rsp), %rbx
 	adcq %rbx, %rbx
+	adcq %r12, %r12
 	adcq %rdi, %rdi
-	adcq %rax, %rax
 	movq %rbx, 16(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 0(%rsi), %rdx
-	movq %rbp, 64(%rsp)
-	movq %r11, 72(%rsp)
-	mulxq %rdx, %rbp, %r11
-	addq %r11, %r14
+	movq %r13, 40(%rsp)
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %r13, %r15
+	addq %r15, %r14
 	movq 8(%rsi), %rdx
-	movq %r14, 80(%rsp)
-	mulxq %rdx, %r11, %r14
-	movq %rbp, 88(%rsp)
-	movq 72(%rsp), %rbp
-	adcq %r11, %rbp
-	movq 64(%rsp), %r11
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	movq %r11, 64(%rsp)
-	mulxq %rdx, %r14, %r11
-	movq %rbp, 72(%rsp)
-	movq 24(%rsp), %rbp
-	adcq %r14, %rbp
-	movq 32(%rsp), %r14
-	adcq %r11, %r14
-	movq 24(%rsi), %rdx
-	movq %r14, 32(%rsp)
-	mulxq %rdx, %r11, %r14
-	movq %rbp, 24(%rsp)
-	movq 56(%rsp), %rbp
-	adcq %r11, %rbp
-	movq 8(%rsp), %r11
-	adcq %r14, %r11
-	movq 32(%rsi), %rdx
-	movq %r11, 8(%rsp)
-	mulxq %rdx, %r14, %r11
 	movq %rbp, 56(%rsp)
-	movq 16(%rsp), %rbp
-	adcq %r14, %rbp
-	adcq %r11, %rdi
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 64(%rsp)
+	movq 56(%rsp), %r14
+	adcq %r15, %r14
+	movq 48(%rsp), %r15
+	adcq %rbp, %r15
+	movq 16(%rsi), %rdx
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 56(%rsp)
+	movq 40(%rsp), %r14
+	adcq %rbp, %r14
+	movq 24(%rsp), %rbp
+	adcq %r15, %rbp
+	movq 24(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 40(%rsp)
+	movq 32(%rsp), %r14
+	adcq %r15, %r14
+	movq 8(%rsp), %r15
+	adcq %rbp, %r15
+	movq 32(%rsi), %rdx
+	movq %r15, 8(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 32(%rsp)
+	movq 16(%rsp), %r14
+	adcq %rbp, %r14
+	adcq %r15, %r12
 	movq 40(%rsi), %rdx
-	mulxq %rdx, %r14, %r11
-	adcq %r14, %rax
-	adcq %r11, %rbx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %rdi
+	adcq %r15, %rbx
 	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %r14, %r11
-	movq %rdi, 16(%rsp)
-	movq %rbp, 96(%rsp)
-	mulxq 64(%rsi), %rdi, %rbp
-	addq %r11, %rdi
-	movq %rbx, 104(%rsp)
-	mulxq 72(%rsi), %r11, %rbx
-	adcq %rbp, %r11
-	movq %rax, 112(%rsp)
-	mulxq 80(%rsi), %rbp, %rax
-	adcq %rbx, %rbp
-	movq %r10, 120(%rsp)
-	mulxq 88(%rsi), %rbx, %r10
-	adcq %rax, %rbx
-	adcq $0, %r10
+	mulxq 56(%rsi), %rbp, %r15
+	movq %r12, 16(%rsp)
+	movq %r14, 72(%rsp)
+	mulxq 64(%rsi), %r12, %r14
+	addq %r15, %r12
+	movq %rbx, 80(%rsp)
+	mulxq 72(%rsi), %r15, %rbx
+	adcq %r14, %r15
+	movq %rdi, 88(%rsp)
+	mulxq 80(%rsi), %r14, %rdi
+	adcq %rbx, %r14
+	movq %r13, 96(%rsp)
+	mulxq 88(%rsi), %rbx, %r13
+	adcq %rdi, %rbx
+	adcq $0, %r13
 	movq 56(%rsi), %rdx
-	movq %rdi, 128(%rsp)
-	mulxq 64(%rsi), %rax, %rdi
-	addq %rax, %r11
-	adcq $0, %rdi
-	movq %r14, 136(%rsp)
-	mulxq 72(%rsi), %rax, %r14
-	addq %rax, %rbp
-	adcq $0, %r14
-	addq %rdi, %rbp
-	adcq $0, %r14
-	mulxq 80(%rsi), %rax, %rdi
-	addq %rax, %rbx
-	adcq $0, %rdi
-	addq %r14, %rbx
-	adcq $0, %rdi
-	mulxq 88(%rsi), %rax, %r14
-	addq %rax, %r10
-	adcq $0, %r14
-	addq %rdi, %r10
-	adcq $0, %r14
+	movq %r12, 104(%rsp)
+	mulxq 72(%rsi), %rdi, %r12
+	addq %rdi, %r14
+	adcq %r12, %rbx
+	mulxq 88(%rsi), %rdi, %r12
+	adcq %rdi, %r13
+	adcq $0, %r12
+	movq %rbp, 112(%rsp)
+	mulxq 64(%rsi), %rdi, %rbp
+	addq %rdi, %r15
+	adcq %rbp, %r14
+	mulxq 80(%rsi), %rdi, %rbp
+	adcq %rdi, %rbx
+	adcq %rbp, %r13
+	adcq $0, %r12
 	movq 64(%rsi), %rdx
-	mulxq 72(%rsi), %rax, %rdi
-	movq %rbp, 144(%rsp)
-	movq %r11, 152(%rsp)
-	mulxq 80(%rsi), %rbp, %r11
-	addq %rdi, %rbp
-	movq %r9, 160(%rsp)
-	movq %r8, 168(%rsp)
-	mulxq 88(%rsi), %r9, %r8
-	adcq %r11, %r9
-	adcq $0, %r8
-	addq %rax, %rbx
-	adcq %rbp, %r10
-	adcq %r9, %r14
-	adcq $0, %r8
+	mulxq 72(%rsi), %rdi, %rbp
+	addq %rdi, %rbx
+	adcq %rbp, %r13
+	mulxq 88(%rsi), %rdi, %rbp
+	adcq %rdi, %r12
+	adcq $0, %rbp
+	movq %r14, 120(%rsp)
+	mulxq 80(%rsi), %rdi, %r14
+	addq %rdi, %r13
+	adcq %r14, %r12
+	adcq $0, %rbp
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rax, %rbp
-	movq %r10, 176(%rsp)
-	mulxq 88(%rsi), %r9, %r10
-	addq %rbp, %r9
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq %r9, %r8
-	adcq $0, %r10
+	mulxq 88(%rsi), %rdi, %r14
+	addq %rdi, %rbp
+	adcq $0, %r14
+	movq %r13, 128(%rsp)
+	mulxq 80(%rsi), %rdi, %r13
+	addq %rdi, %r12
+	adcq %r13, %rbp
+	adcq $0, %r14
 	movq 80(%rsi), %rdx
-	mulxq 88(%rsi), %rax, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	movq 136(%rsp), %rax
-	addq %rax, %rax
-	movq %r8, 136(%rsp)
-	movq 128(%rsp), %r8
-	adcq %r8, %r8
-	movq %r14, 128(%rsp)
-	movq 152(%rsp), %r14
-	adcq %r14, %r14
-	movq %rbx, 152(%rsp)
-	movq 144(%rsp), %rbx
+	mulxq 88(%rsi), %rdi, %r13
+	addq %rdi, %r14
+	adcq $0, %r13
+	movq 112(%rsp), %rdi
+	addq %rdi, %rdi
+	movq %rbp, 112(%rsp)
+	movq 104(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %r15, %r15
+	movq %r12, 104(%rsp)
+	movq 120(%rsp), %r12
+	adcq %r12, %r12
 	adcq %rbx, %rbx
-	movq %rbx, 144(%rsp)
-	movq 152(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 152(%rsp)
-	movq 176(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 176(%rsp)
+	movq %rbx, 120(%rsp)
 	movq 128(%rsp), %rbx
 	adcq %rbx, %rbx
 	movq %rbx, 128(%rsp)
-	movq 136(%rsp), %rbx
+	movq 104(%rsp), %rbx
 	adcq %rbx, %rbx
-	adcq %r10, %r10
-	adcq %r9, %r9
-	movq %rbx, 136(%rsp)
+	movq %rbx, 104(%rsp)
+	movq 112(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %r14, %r14
+	adcq %r13, %r13
+	movq %rbx, 112(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 48(%rsi), %rdx
-	movq %r14, 184(%rsp)
-	movq %r8, 192(%rsp)
-	mulxq %rdx, %r14, %r8
-	addq %r8, %rax
+	movq %r12, 136(%rsp)
+	movq %r15, 144(%rsp)
+	mulxq %rdx, %r12, %r15
+	addq %r15, %rdi
 	movq 56(%rsi), %rdx
-	movq %rax, 200(%rsp)
-	mulxq %rdx, %r8, %rax
-	movq %r14, 208(%rsp)
-	movq 192(%rsp), %r14
-	adcq %r8, %r14
-	movq 184(%rsp), %r8
-	adcq %rax, %r8
+	movq %rbp, 152(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rdi, 160(%rsp)
+	movq 152(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 144(%rsp), %r15
+	adcq %rbp, %r15
 	movq 64(%rsi), %rdx
-	movq %r8, 184(%rsp)
-	mulxq %rdx, %rax, %r8
-	movq %r14, 192(%rsp)
-	movq 144(%rsp), %r14
-	adcq %rax, %r14
-	movq 152(%rsp), %rax
-	adcq %r8, %rax
+	movq %r15, 144(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rdi, 152(%rsp)
+	movq 136(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 120(%rsp), %rbp
+	adcq %r15, %rbp
 	movq 72(%rsi), %rdx
-	movq %rax, 152(%rsp)
-	mulxq %rdx, %r8, %rax
-	movq %r14, 144(%rsp)
-	movq 176(%rsp), %r14
-	adcq %r8, %r14
-	movq 128(%rsp), %r8
-	adcq %rax, %r8
+	movq %rbp, 120(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rdi, 136(%rsp)
+	movq 128(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 104(%rsp), %r15
+	adcq %rbp, %r15
 	movq 80(%rsi), %rdx
-	movq %r8, 128(%rsp)
-	mulxq %rdx, %rax, %r8
-	movq %r14, 176(%rsp)
-	movq 136(%rsp), %r14
-	adcq %rax, %r14
-	adcq %r8, %r10
+	movq %r15, 104(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rdi, 128(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %rbp, %rdi
+	adcq %r15, %r14
 	movq 88(%rsi), %rdx
-	mulxq %rdx, %rax, %r8
-	adcq %rax, %r9
-	adcq %r8, %rbx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	adcq %r15, %rbx
 	movq %rcx, %rdx
-	mulxq 168(%rsp), %rax, %r8
-	movq %r10, 136(%rsp)
-	mulxq 160(%rsp), %rsi, %r10
-	addq %r8, %rsi
-	movq %r14, 216(%rsp)
-	mulxq 120(%rsp), %r8, %r14
-	adcq %r10, %r8
-	movq %rbx, 224(%rsp)
-	mulxq 48(%rsp), %r10, %rbx
-	adcq %r14, %r10
-	movq %r9, 232(%rsp)
-	mulxq 40(%rsp), %r14, %r9
-	adcq %rbx, %r14
-	adcq $0, %r9
-	movq 168(%rsp), %rdx
-	movq %rsi, 240(%rsp)
-	mulxq 160(%rsp), %rbx, %rsi
-	addq %rbx, %r8
-	adcq $0, %rsi
-	movq %rax, 248(%rsp)
-	mulxq 120(%rsp), %rbx, %rax
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %rsi, %r10
-	adcq $0, %rax
-	mulxq 48(%rsp), %rbx, %rsi
+	mulxq %r8, %rbp, %r15
+	movq %r14, 112(%rsp)
+	mulxq %r9, %rsi, %r14
+	addq %r15, %rsi
+	movq %rdi, 168(%rsp)
+	mulxq %r10, %r15, %rdi
+	adcq %r14, %r15
+	movq %rbx, 176(%rsp)
+	mulxq %r11, %r14, %rbx
+	adcq %rdi, %r14
+	movq %r13, 184(%rsp)
+	mulxq %rax, %rdi, %r13
+	adcq %rbx, %rdi
+	adcq $0, %r13
+	movq %r8, %rdx
+	movq %rsi, 192(%rsp)
+	mulxq %r10, %rbx, %rsi
 	addq %rbx, %r14
+	adcq %rsi, %rdi
+	mulxq %rax, %rbx, %rsi
+	adcq %rbx, %r13
 	adcq $0, %rsi
-	addq %rax, %r14
+	movq %rbp, 200(%rsp)
+	mulxq %r9, %rbx, %rbp
+	addq %rbx, %r15
+	adcq %rbp, %r14
+	mulxq %r11, %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r13
 	adcq $0, %rsi
-	mulxq 40(%rsp), %rbx, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %rsi, %r9
-	adcq $0, %rax
-	movq 160(%rsp), %rdx
-	mulxq 120(%rsp), %rbx, %rsi
-	movq %r10, 256(%rsp)
-	movq %r8, 264(%rsp)
-	mulxq 48(%rsp), %r10, %r8
-	addq %rsi, %r10
-	movq %rcx, 272(%rsp)
-	movq %r9, 280(%rsp)
-	mulxq 40(%rsp), %rcx, %r9
-	adcq %r8, %rcx
-	adcq $0, %r9
+	movq %r9, %rdx
+	mulxq %r10, %rbx, %rbp
+	addq %rbx, %rdi
+	adcq %rbp, %r13
+	mulxq %rax, %rbx, %rbp
+	adcq %rbx, %rsi
+	adcq $0, %rbp
+	movq %r14, 208(%rsp)
+	mulxq %r11, %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %rsi
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq %rax, %rbx, %r14
+	addq %rbx, %rbp
+	adcq $0, %r14
+	movq %r13, 216(%rsp)
+	mulxq %r11, %rbx, %r13
+	addq %rbx, %rsi
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq %r11, %rdx
+	mulxq %rax, %rbx, %r13
 	addq %rbx, %r14
-	movq 280(%rsp), %rbx
-	adcq %r10, %rbx
-	adcq %rcx, %rax
-	adcq $0, %r9
-	movq 120(%rsp), %rdx
-	mulxq 48(%rsp), %r10, %rcx
-	movq %rbx, 280(%rsp)
-	movq %r14, 288(%rsp)
-	mulxq 40(%rsp), %rbx, %r14
-	addq %rcx, %rbx
-	adcq $0, %r14
-	addq %r10, %rax
-	adcq %rbx, %r9
-	adcq $0, %r14
-	movq 48(%rsp), %rdx
-	mulxq 40(%rsp), %r10, %rbx
-	addq %r10, %r14
-	adcq $0, %rbx
-	movq 248(%rsp), %r10
-	addq %r10, %r10
-	movq %r9, 248(%rsp)
-	movq 240(%rsp), %r9
-	adcq %r9, %r9
-	movq %rax, 240(%rsp)
-	movq 264(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 264(%rsp)
-	movq 256(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 256(%rsp)
-	movq 288(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 288(%rsp)
-	movq 280(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 280(%rsp)
-	movq 240(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 240(%rsp)
-	movq 248(%rsp), %rax
-	adcq %rax, %rax
+	adcq $0, %r13
+	movq 200(%rsp), %rbx
+	addq %rbx, %rbx
+	movq %rbp, 200(%rsp)
+	movq 192(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %r15, %r15
+	movq %rsi, 192(%rsp)
+	movq 208(%rsp), %rsi
+	adcq %rsi, %rsi
+	adcq %rdi, %rdi
+	movq %rdi, 208(%rsp)
+	movq 216(%rsp), %rdi
+	adcq %rdi, %rdi
+	movq %rdi, 216(%rsp)
+	movq 192(%rsp), %rdi
+	adcq %rdi, %rdi
+	movq %rdi, 192(%rsp)
+	movq 200(%rsp), %rdi
+	adcq %rdi, %rdi
 	adcq %r14, %r14
-	adcq %rbx, %rbx
-	movq %rax, 248(%rsp)
-	movq $0, %rax
-	adcq $0, %rax
-	movq 272(%rsp), %rdx
-	movq %r9, 296(%rsp)
-	movq %rax, 304(%rsp)
-	mulxq %rdx, %r9, %rax
-	addq %rax, %r10
-	movq 168(%rsp), %rdx
-	movq %r10, 312(%rsp)
-	mulxq %rdx, %rax, %r10
-	movq %r9, 320(%rsp)
-	movq 296(%rsp), %r9
-	adcq %rax, %r9
-	movq 264(%rsp), %rax
-	adcq %r10, %rax
-	movq 160(%rsp), %rdx
-	movq %rax, 264(%rsp)
-	mulxq %rdx, %r10, %rax
-	movq %r9, 296(%rsp)
-	movq 256(%rsp), %r9
-	adcq %r10, %r9
-	movq 288(%rsp), %r10
-	adcq %rax, %r10
-	movq 120(%rsp), %rdx
-	movq %r10, 288(%rsp)
-	mulxq %rdx, %rax, %r10
-	movq %r9, 256(%rsp)
-	movq 280(%rsp), %r9
-	adcq %rax, %r9
-	movq 240(%rsp), %rax
-	adcq %r10, %rax
-	movq 48(%rsp), %rdx
-	movq %rax, 240(%rsp)
-	mulxq %rdx, %r10, %rax
-	movq %r9, 280(%rsp)
-	movq 248(%rsp), %r9
-	adcq %r10, %r9
-	adcq %rax, %r14
-	movq 40(%rsp), %rdx
-	mulxq %rdx, %r10, %rax
-	adcq %r10, %rbx
-	movq 304(%rsp), %r10
-	adcq %rax, %r10
-	movq $-1, %rax
-	movq %r14, 40(%rsp)
-	movq 320(%rsp), %r14
-	xorq %rax, %r14
-	movq %r9, 320(%rsp)
-	movq 312(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 312(%rsp)
-	movq 296(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 296(%rsp)
-	movq 264(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 264(%rsp)
-	movq 256(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 256(%rsp)
-	movq 288(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 288(%rsp)
-	movq 280(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 280(%rsp)
-	movq 240(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 240(%rsp)
-	movq 320(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 320(%rsp)
-	movq 40(%rsp), %r9
-	xorq %rax, %r9
-	xorq %rax, %rbx
-	xorq %rax, %r10
-	movq %r9, 40(%rsp)
-	movq %rax, %r9
-	addq %r9, %r9
-	adcq 88(%rsp), %r14
-	movq 312(%rsp), %r9
-	adcq 80(%rsp), %r9
-	movq %r9, 312(%rsp)
-	movq 296(%rsp), %r9
-	adcq 72(%rsp), %r9
-	movq %r9, 296(%rsp)
-	movq 264(%rsp), %r9
-	adcq 64(%rsp), %r9
-	movq %r9, 264(%rsp)
-	movq 256(%rsp), %r9
-	adcq 24(%rsp), %r9
-	movq %r9, 256(%rsp)
-	movq 288(%rsp), %r9
-	adcq 32(%rsp), %r9
-	movq %r9, 288(%rsp)
-	movq 280(%rsp), %r9
-	adcq 56(%rsp), %r9
-	movq %r9, 280(%rsp)
-	movq 240(%rsp), %r9
-	adcq 8(%rsp), %r9
-	movq %r9, 240(%rsp)
-	movq 320(%rsp), %r9
-	adcq 96(%rsp), %r9
-	movq %r9, 320(%rsp)
-	movq 40(%rsp), %r9
-	adcq 16(%rsp), %r9
-	adcq 112(%rsp), %rbx
-	adcq 104(%rsp), %r10
-	adcq $0, %rax
-	addq 208(%rsp), %r14
-	movq %r9, 40(%rsp)
-	movq 312(%rsp), %r9
-	adcq 200(%rsp), %r9
-	movq %r9, 312(%rsp)
-	movq 296(%rsp), %r9
-	adcq 192(%rsp), %r9
-	movq %r9, 296(%rsp)
-	movq 264(%rsp), %r9
-	adcq 184(%rsp), %r9
-	movq %r9, 264(%rsp)
-	movq 256(%rsp), %r9
-	adcq 144(%rsp), %r9
-	movq %r9, 256(%rsp)
-	movq 288(%rsp), %r9
-	adcq 152(%rsp), %r9
-	movq %r9, 288(%rsp)
-	movq 280(%rsp), %r9
-	adcq 176(%rsp), %r9
-	movq %r9, 280(%rsp)
-	movq 240(%rsp), %r9
-	adcq 128(%rsp), %r9
-	movq %r9, 240(%rsp)
-	movq 320(%rsp), %r9
-	adcq 216(%rsp), %r9
-	movq %r9, 320(%rsp)
-	movq 40(%rsp), %r9
-	adcq 136(%rsp), %r9
-	adcq 232(%rsp), %rbx
-	adcq 224(%rsp), %r10
-	adcq $0, %rax
-	movq %r9, 40(%rsp)
-	movq 0(%rsp), %r9
-	movq %r10, 0(%rsp)
-	movq 88(%rsp), %r10
-	movq %r10, 0(%r9)
-	movq 80(%rsp), %r10
-	movq %r10, 8(%r9)
-	movq 72(%rsp), %r10
-	movq %r10, 16(%r9)
-	movq 64(%rsp), %r10
-	movq %r10, 24(%r9)
-	movq 24(%rsp), %r10
-	movq %r10, 32(%r9)
-	movq 32(%rsp), %r10
-	movq %r10, 40(%r9)
-	movq 56(%rsp), %r10
-	addq %r14, %r10
-	movq %r10, 48(%r9)
-	movq 8(%rsp), %r14
-	adcq 312(%rsp), %r14
-	movq %r14, 56(%r9)
-	movq 96(%rsp), %r10
-	adcq 296(%rsp), %r10
-	movq %r10, 64(%r9)
-	movq 16(%rsp), %r14
-	adcq 264(%rsp), %r14
-	movq %r14, 72(%r9)
-	movq 112(%rsp), %r10
-	adcq 256(%rsp), %r10
-	movq %r10, 80(%r9)
-	movq 104(%rsp), %r14
-	adcq 288(%rsp), %r14
-	movq %r14, 88(%r9)
+	adcq %r13, %r13
+	movq %rdi, 200(%rsp)
+	movq $0, %rdi
+	adcq $0, %rdi
+	movq %rcx, %rdx
+	movq %rsi, 224(%rsp)
+	movq %r15, 232(%rsp)
+	mulxq %rdx, %rsi, %r15
+	addq %r15, %rbx
+	movq %r8, %rdx
+	movq %rbp, 240(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rbx, 248(%rsp)
+	movq 240(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 232(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r9, %rdx
+	movq %r15, 232(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rbx, 240(%rsp)
+	movq 224(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq 208(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %r10, %rdx
+	movq %rbp, 208(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rbx, 224(%rsp)
+	movq 216(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 192(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r11, %rdx
+	movq %r15, 192(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rbx, 216(%rsp)
+	movq 200(%rsp), %rbx
+	adcq %rbp, %rbx
+	adcq %r15, %r14
+	movq %rax, %rdx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	adcq %r15, %rdi
+	movq $-1, %rbp
+	xorq %rbp, %rsi
+	movq 248(%rsp), %r15
+	xorq %rbp, %r15
+	movq 240(%rsp), %rcx
+	xorq %rbp, %rcx
+	movq 232(%rsp), %r8
+	xorq %rbp, %r8
+	movq 224(%rsp), %r9
+	xorq %rbp, %r9
 	movq 208(%rsp), %r10
-	adcq 280(%rsp), %r10
-	movq %r10, 96(%r9)
-	movq 200(%rsp), %r14
-	adcq 240(%rsp), %r14
-	movq %r14, 104(%r9)
-	movq 192(%rsp), %r10
-	adcq 320(%rsp), %r10
-	movq %r10, 112(%r9)
-	movq 184(%rsp), %r14
-	adcq 40(%rsp), %r14
-	movq %r14, 120(%r9)
-	movq 144(%rsp), %r10
-	adcq %rbx, %r10
-	movq %r10, 128(%r9)
-	movq 152(%rsp), %r14
-	adcq 0(%rsp), %r14
-	movq %r14, 136(%r9)
-	movq 176(%rsp), %rbx
+	xorq %rbp, %r10
+	movq 216(%rsp), %r11
+	xorq %rbp, %r11
+	movq 192(%rsp), %rax
+	xorq %rbp, %rax
+	xorq %rbp, %rbx
+	xorq %rbp, %r14
+	xorq %rbp, %r13
+	xorq %rbp, %rdi
+	movq %r14, 192(%rsp)
+	movq %rbp, %r14
+	addq %r14, %r14
+	adcq 96(%rsp), %rsi
+	adcq 64(%rsp), %r15
+	adcq 56(%rsp), %rcx
+	adcq 48(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq 24(%rsp), %r10
+	adcq 32(%rsp), %r11
+	adcq 8(%rsp), %rax
+	adcq 72(%rsp), %rbx
+	movq 192(%rsp), %r14
+	adcq 16(%rsp), %r14
+	adcq 88(%rsp), %r13
+	adcq 80(%rsp), %rdi
+	adcq $0, %rbp
+	addq %r12, %rsi
+	adcq 160(%rsp), %r15
+	adcq 152(%rsp), %rcx
+	adcq 144(%rsp), %r8
+	adcq 136(%rsp), %r9
+	adcq 120(%rsp), %r10
+	adcq 128(%rsp), %r11
+	adcq 104(%rsp), %rax
+	adcq 168(%rsp), %rbx
+	adcq 112(%rsp), %r14
+	adcq 184(%rsp), %r13
+	adcq 176(%rsp), %rdi
+	adcq $0, %rbp
+	movq %r14, 192(%rsp)
+	movq 0(%rsp), %r14
+	movq %rbx, 0(%rsp)
+	movq 96(%rsp), %rbx
+	movq %rbx, 0(%r14)
+	movq 64(%rsp), %rbx
+	movq %rbx, 8(%r14)
+	movq 56(%rsp), %rbx
+	movq %rbx, 16(%r14)
+	movq 48(%rsp), %rbx
+	movq %rbx, 24(%r14)
+	movq 40(%rsp), %rbx
+	movq %rbx, 32(%r14)
+	movq 24(%rsp), %rbx
+	movq %rbx, 40(%r14)
+	movq 32(%rsp), %rbx
+	addq %rsi, %rbx
+	movq %rbx, 48(%r14)
+	movq 8(%rsp), %rsi
+	adcq %r15, %rsi
+	movq %rsi, 56(%r14)
+	movq 72(%rsp), %rbx
+	adcq %rcx, %rbx
+	movq %rbx, 64(%r14)
+	movq 16(%rsp), %r15
+	adcq %r8, %r15
+	movq %r15, 72(%r14)
+	movq 88(%rsp), %rsi
+	adcq %r9, %rsi
+	movq %rsi, 80(%r14)
+	movq 80(%rsp), %rcx
+	adcq %r10, %rcx
+	movq %rcx, 88(%r14)
+	adcq %r11, %r12
+	movq %r12, 96(%r14)
+	movq 160(%rsp), %rbx
 	adcq %rax, %rbx
-	movq %rbx, 144(%r9)
+	movq %rbx, 104(%r14)
+	movq 152(%rsp), %r8
+	adcq 0(%rsp), %r8
+	movq %r8, 112(%r14)
+	movq 144(%rsp), %r15
+	adcq 192(%rsp), %r15
+	movq %r15, 120(%r14)
+	movq 136(%rsp), %r9
+	adcq %r13, %r9
+	movq %r9, 128(%r14)
+	movq 120(%rsp), %rsi
+	adcq %rdi, %rsi
+	movq %rsi, 136(%r14)
 	movq 128(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 152(%r9)
-	movq 216(%rsp), %r14
-	adcq $0, %r14
-	movq %r14, 160(%r9)
-	movq 136(%rsp), %rax
+	adcq %rbp, %r10
+	movq %r10, 144(%r14)
+	movq 104(%rsp), %rcx
+	adcq $0, %rcx
+	movq %rcx, 152(%r14)
+	movq 168(%rsp), %r11
+	adcq $0, %r11
+	movq %r11, 160(%r14)
+	movq 112(%rsp), %r12
+	adcq $0, %r12
+	movq %r12, 168(%r14)
+	movq 184(%rsp), %rax
 	adcq $0, %rax
-	movq %rax, 168(%r9)
-	movq 232(%rsp), %rbx
+	movq %rax, 176(%r14)
+	movq 176(%rsp), %rbx
 	adcq $0, %rbx
-	movq %rbx, 176(%r9)
-	movq 224(%rsp), %r10
-	adcq $0, %r10
-	movq %r10, 184(%r9)
-	addq $328, %rsp
+	movq %rbx, 184(%r14)
+	addq $256, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -7944,7 +7857,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $328, %rsp
+	subq $256, %rsp
 	movq 0(%rsi), %rcx
 	subq 48(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -7984,1210 +7897,932 @@ pushq %rbx
 	adcq $0, %rdi
 	movq 8(%rsi), %rdx
 	movq %r13, 8(%rsp)
-	mulxq 16(%rsi), %r14, %r13
-	addq %r14, %r15
+	mulxq 24(%rsi), %r14, %r13
+	addq %r14, %r12
+	adcq %r13, %rbx
+	mulxq 40(%rsi), %r14, %r13
+	adcq %r14, %rdi
 	adcq $0, %r13
 	movq %rbp, 16(%rsp)
-	mulxq 24(%rsi), %r14, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	mulxq 32(%rsi), %r14, %r13
-	addq %r14, %rbx
+	mulxq 16(%rsi), %r14, %rbp
+	addq %r14, %r15
+	adcq %rbp, %r12
+	mulxq 32(%rsi), %r14, %rbp
+	adcq %r14, %rbx
+	adcq %rbp, %rdi
 	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq 40(%rsi), %r14, %rbp
-	addq %r14, %rdi
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r14, %r13
-	movq %r12, 24(%rsp)
-	movq %r15, 32(%rsp)
-	mulxq 32(%rsi), %r12, %r15
-	addq %r13, %r12
-	movq %rax, 40(%rsp)
-	movq %r11, 48(%rsp)
-	mulxq 40(%rsi), %rax, %r11
-	adcq %r15, %rax
-	adcq $0, %r11
+	mulxq 24(%rsi), %r14, %rbp
 	addq %r14, %rbx
-	adcq %r12, %rdi
-	adcq %rax, %rbp
-	adcq $0, %r11
-	movq 24(%rsi), %rdx
+	adcq %rbp, %rdi
+	mulxq 40(%rsi), %r14, %rbp
+	adcq %r14, %r13
+	adcq $0, %rbp
+	movq %r12, 24(%rsp)
 	mulxq 32(%rsi), %r14, %r12
-	movq %rdi, 56(%rsp)
-	mulxq 40(%rsi), %rax, %rdi
-	addq %r12, %rax
-	adcq $0, %rdi
-	addq %r14, %rbp
-	adcq %rax, %r11
-	adcq $0, %rdi
-	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %r14, %rax
 	addq %r14, %rdi
-	adcq $0, %rax
+	adcq %r12, %r13
+	adcq $0, %rbp
+	movq 24(%rsi), %rdx
+	mulxq 40(%rsi), %r14, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	movq %rdi, 32(%rsp)
+	mulxq 32(%rsi), %r14, %rdi
+	addq %r14, %r13
+	adcq %rdi, %rbp
+	adcq $0, %r12
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %r14, %rdi
+	addq %r14, %r12
+	adcq $0, %rdi
 	movq 16(%rsp), %r14
 	addq %r14, %r14
-	movq %r11, 16(%rsp)
-	movq 8(%rsp), %r11
-	adcq %r11, %r11
-	movq %rbp, 8(%rsp)
-	movq 32(%rsp), %rbp
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
 	adcq %rbp, %rbp
-	movq %rbx, 32(%rsp)
-	movq 24(%rsp), %rbx
+	adcq %r15, %r15
+	movq %r13, 8(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r13, %r13
 	adcq %rbx, %rbx
 	movq %rbx, 24(%rsp)
 	movq 32(%rsp), %rbx
 	adcq %rbx, %rbx
 	movq %rbx, 32(%rsp)
-	movq 56(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 56(%rsp)
 	movq 8(%rsp), %rbx
 	adcq %rbx, %rbx
 	movq %rbx, 8(%rsp)
 	movq 16(%rsp), %rbx
 	adcq %rbx, %rbx
+	adcq %r12, %r12
 	adcq %rdi, %rdi
-	adcq %rax, %rax
 	movq %rbx, 16(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 0(%rsi), %rdx
-	movq %rbp, 64(%rsp)
-	movq %r11, 72(%rsp)
-	mulxq %rdx, %rbp, %r11
-	addq %r11, %r14
+	movq %r13, 40(%rsp)
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %r13, %r15
+	addq %r15, %r14
 	movq 8(%rsi), %rdx
-	movq %r14, 80(%rsp)
-	mulxq %rdx, %r11, %r14
-	movq %rbp, 88(%rsp)
-	movq 72(%rsp), %rbp
-	adcq %r11, %rbp
-	movq 64(%rsp), %r11
-	adcq %r14, %r11
-	movq 16(%rsi), %rdx
-	movq %r11, 64(%rsp)
-	mulxq %rdx, %r14, %r11
-	movq %rbp, 72(%rsp)
-	movq 24(%rsp), %rbp
-	adcq %r14, %rbp
-	movq 32(%rsp), %r14
-	adcq %r11, %r14
-	movq 24(%rsi), %rdx
-	movq %r14, 32(%rsp)
-	mulxq %rdx, %r11, %r14
-	movq %rbp, 24(%rsp)
-	movq 56(%rsp), %rbp
-	adcq %r11, %rbp
-	movq 8(%rsp), %r11
-	adcq %r14, %r11
-	movq 32(%rsi), %rdx
-	movq %r11, 8(%rsp)
-	mulxq %rdx, %r14, %r11
 	movq %rbp, 56(%rsp)
-	movq 16(%rsp), %rbp
-	adcq %r14, %rbp
-	adcq %r11, %rdi
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 64(%rsp)
+	movq 56(%rsp), %r14
+	adcq %r15, %r14
+	movq 48(%rsp), %r15
+	adcq %rbp, %r15
+	movq 16(%rsi), %rdx
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 56(%rsp)
+	movq 40(%rsp), %r14
+	adcq %rbp, %r14
+	movq 24(%rsp), %rbp
+	adcq %r15, %rbp
+	movq 24(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 40(%rsp)
+	movq 32(%rsp), %r14
+	adcq %r15, %r14
+	movq 8(%rsp), %r15
+	adcq %rbp, %r15
+	movq 32(%rsi), %rdx
+	movq %r15, 8(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 32(%rsp)
+	movq 16(%rsp), %r14
+	adcq %rbp, %r14
+	adcq %r15, %r12
 	movq 40(%rsi), %rdx
-	mulxq %rdx, %r14, %r11
-	adcq %r14, %rax
-	adcq %r11, %rbx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %rdi
+	adcq %r15, %rbx
 	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %r14, %r11
-	movq %rdi, 16(%rsp)
-	movq %rbp, 96(%rsp)
-	mulxq 64(%rsi), %rdi, %rbp
-	addq %r11, %rdi
-	movq %rbx, 104(%rsp)
-	mulxq 72(%rsi), %r11, %rbx
-	adcq %rbp, %r11
-	movq %rax, 112(%rsp)
-	mulxq 80(%rsi), %rbp, %rax
-	adcq %rbx, %rbp
-	movq %r10, 120(%rsp)
-	mulxq 88(%rsi), %rbx, %r10
-	adcq %rax, %rbx
-	adcq $0, %r10
+	mulxq 56(%rsi), %rbp, %r15
+	movq %r12, 16(%rsp)
+	movq %r14, 72(%rsp)
+	mulxq 64(%rsi), %r12, %r14
+	addq %r15, %r12
+	movq %rbx, 80(%rsp)
+	mulxq 72(%rsi), %r15, %rbx
+	adcq %r14, %r15
+	movq %rdi, 88(%rsp)
+	mulxq 80(%rsi), %r14, %rdi
+	adcq %rbx, %r14
+	movq %r13, 96(%rsp)
+	mulxq 88(%rsi), %rbx, %r13
+	adcq %rdi, %rbx
+	adcq $0, %r13
 	movq 56(%rsi), %rdx
-	movq %rdi, 128(%rsp)
-	mulxq 64(%rsi), %rax, %rdi
-	addq %rax, %r11
-	adcq $0, %rdi
-	movq %r14, 136(%rsp)
-	mulxq 72(%rsi), %rax, %r14
-	addq %rax, %rbp
-	adcq $0, %r14
-	addq %rdi, %rbp
-	adcq $0, %r14
-	mulxq 80(%rsi), %rax, %rdi
-	addq %rax, %rbx
-	adcq $0, %rdi
-	addq %r14, %rbx
-	adcq $0, %rdi
-	mulxq 88(%rsi), %rax, %r14
-	addq %rax, %r10
-	adcq $0, %r14
-	addq %rdi, %r10
-	adcq $0, %r14
+	movq %r12, 104(%rsp)
+	mulxq 72(%rsi), %rdi, %r12
+	addq %rdi, %r14
+	adcq %r12, %rbx
+	mulxq 88(%rsi), %rdi, %r12
+	adcq %rdi, %r13
+	adcq $0, %r12
+	movq %rbp, 112(%rsp)
+	mulxq 64(%rsi), %rdi, %rbp
+	addq %rdi, %r15
+	adcq %rbp, %r14
+	mulxq 80(%rsi), %rdi, %rbp
+	adcq %rdi, %rbx
+	adcq %rbp, %r13
+	adcq $0, %r12
 	movq 64(%rsi), %rdx
-	mulxq 72(%rsi), %rax, %rdi
-	movq %rbp, 144(%rsp)
-	movq %r11, 152(%rsp)
-	mulxq 80(%rsi), %rbp, %r11
-	addq %rdi, %rbp
-	movq %r9, 160(%rsp)
-	movq %r8, 168(%rsp)
-	mulxq 88(%rsi), %r9, %r8
-	adcq %r11, %r9
-	adcq $0, %r8
-	addq %rax, %rbx
-	adcq %rbp, %r10
-	adcq %r9, %r14
-	adcq $0, %r8
+	mulxq 72(%rsi), %rdi, %rbp
+	addq %rdi, %rbx
+	adcq %rbp, %r13
+	mulxq 88(%rsi), %rdi, %rbp
+	adcq %rdi, %r12
+	adcq $0, %rbp
+	movq %r14, 120(%rsp)
+	mulxq 80(%rsi), %rdi, %r14
+	addq %rdi, %r13
+	adcq %r14, %r12
+	adcq $0, %rbp
 	movq 72(%rsi), %rdx
-	mulxq 80(%rsi), %rax, %rbp
-	movq %r10, 176(%rsp)
-	mulxq 88(%rsi), %r9, %r10
-	addq %rbp, %r9
-	adcq $0, %r10
-	addq %rax, %r14
-	adcq %r9, %r8
-	adcq $0, %r10
+	mulxq 88(%rsi), %rdi, %r14
+	addq %rdi, %rbp
+	adcq $0, %r14
+	movq %r13, 128(%rsp)
+	mulxq 80(%rsi), %rdi, %r13
+	addq %rdi, %r12
+	adcq %r13, %rbp
+	adcq $0, %r14
 	movq 80(%rsi), %rdx
-	mulxq 88(%rsi), %rax, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	movq 136(%rsp), %rax
-	addq %rax, %rax
-	movq %r8, 136(%rsp)
-	movq 128(%rsp), %r8
-	adcq %r8, %r8
-	movq %r14, 128(%rsp)
-	movq 152(%rsp), %r14
-	adcq %r14, %r14
-	movq %rbx, 152(%rsp)
-	movq 144(%rsp), %rbx
+	mulxq 88(%rsi), %rdi, %r13
+	addq %rdi, %r14
+	adcq $0, %r13
+	movq 112(%rsp), %rdi
+	addq %rdi, %rdi
+	movq %rbp, 112(%rsp)
+	movq 104(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %r15, %r15
+	movq %r12, 104(%rsp)
+	movq 120(%rsp), %r12
+	adcq %r12, %r12
 	adcq %rbx, %rbx
-	movq %rbx, 144(%rsp)
-	movq 152(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 152(%rsp)
-	movq 176(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 176(%rsp)
+	movq %rbx, 120(%rsp)
 	movq 128(%rsp), %rbx
 	adcq %rbx, %rbx
 	movq %rbx, 128(%rsp)
-	movq 136(%rsp), %rbx
+	movq 104(%rsp), %rbx
 	adcq %rbx, %rbx
-	adcq %r10, %r10
-	adcq %r9, %r9
-	movq %rbx, 136(%rsp)
+	movq %rbx, 104(%rsp)
+	movq 112(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %r14, %r14
+	adcq %r13, %r13
+	movq %rbx, 112(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 48(%rsi), %rdx
-	movq %r14, 184(%rsp)
-	movq %r8, 192(%rsp)
-	mulxq %rdx, %r14, %r8
-	addq %r8, %rax
+	movq %r12, 136(%rsp)
+	movq %r15, 144(%rsp)
+	mulxq %rdx, %r12, %r15
+	addq %r15, %rdi
 	movq 56(%rsi), %rdx
-	movq %rax, 200(%rsp)
-	mulxq %rdx, %r8, %rax
-	movq %r14, 208(%rsp)
-	movq 192(%rsp), %r14
-	adcq %r8, %r14
-	movq 184(%rsp), %r8
-	adcq %rax, %r8
+	movq %rbp, 152(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rdi, 160(%rsp)
+	movq 152(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 144(%rsp), %r15
+	adcq %rbp, %r15
 	movq 64(%rsi), %rdx
-	movq %r8, 184(%rsp)
-	mulxq %rdx, %rax, %r8
-	movq %r14, 192(%rsp)
-	movq 144(%rsp), %r14
-	adcq %rax, %r14
-	movq 152(%rsp), %rax
-	adcq %r8, %rax
+	movq %r15, 144(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rdi, 152(%rsp)
+	movq 136(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 120(%rsp), %rbp
+	adcq %r15, %rbp
 	movq 72(%rsi), %rdx
-	movq %rax, 152(%rsp)
-	mulxq %rdx, %r8, %rax
-	movq %r14, 144(%rsp)
-	movq 176(%rsp), %r14
-	adcq %r8, %r14
-	movq 128(%rsp), %r8
-	adcq %rax, %r8
+	movq %rbp, 120(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rdi, 136(%rsp)
+	movq 128(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 104(%rsp), %r15
+	adcq %rbp, %r15
 	movq 80(%rsi), %rdx
-	movq %r8, 128(%rsp)
-	mulxq %rdx, %rax, %r8
-	movq %r14, 176(%rsp)
-	movq 136(%rsp), %r14
-	adcq %rax, %r14
-	adcq %r8, %r10
+	movq %r15, 104(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rdi, 128(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %rbp, %rdi
+	adcq %r15, %r14
 	movq 88(%rsi), %rdx
-	mulxq %rdx, %rax, %r8
-	adcq %rax, %r9
-	adcq %r8, %rbx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	adcq %r15, %rbx
 	movq %rcx, %rdx
-	mulxq 168(%rsp), %rax, %r8
-	movq %r10, 136(%rsp)
-	mulxq 160(%rsp), %rsi, %r10
-	addq %r8, %rsi
-	movq %r14, 216(%rsp)
-	mulxq 120(%rsp), %r8, %r14
-	adcq %r10, %r8
-	movq %rbx, 224(%rsp)
-	mulxq 48(%rsp), %r10, %rbx
-	adcq %r14, %r10
-	movq %r9, 232(%rsp)
-	mulxq 40(%rsp), %r14, %r9
-	adcq %rbx, %r14
-	adcq $0, %r9
-	movq 168(%rsp), %rdx
-	movq %rsi, 240(%rsp)
-	mulxq 160(%rsp), %rbx, %rsi
-	addq %rbx, %r8
-	adcq $0, %rsi
-	movq %rax, 248(%rsp)
-	mulxq 120(%rsp), %rbx, %rax
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %rsi, %r10
-	adcq $0, %rax
-	mulxq 48(%rsp), %rbx, %rsi
-	addq %rbx, %r14
-	adcq $0, %rsi
-	addq %rax, %r14
-	adcq $0, %rsi
-	mulxq 40(%rsp), %rbx, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
-	addq %rsi, %r9
-	adcq $0, %rax
-	movq 160(%rsp), %rdx
-	mulxq 120(%rsp), %rbx, %rsi
-	movq %r10, 256(%rsp)
-	movq %r8, 264(%rsp)
-	mulxq 48(%rsp), %r10, %r8
-	addq %rsi, %r10
-	movq %rcx, 272(%rsp)
-	movq %r9, 280(%rsp)
-	mulxq 40(%rsp), %rcx, %r9
-	adcq %r8, %rcx
-	adcq $0, %r9
-	addq %rbx, %r14
-	movq 280(%rsp), %rbx
-	adcq %r10, %rbx
-	adcq %rcx, %rax
-	adcq $0, %r9
-	movq 120(%rsp), %rdx
-	mulxq 48(%rsp), %r10, %rcx
-	movq %rbx, 280(%rsp)
-	movq %r14, 288(%rsp)
-	mulxq 40(%rsp), %rbx, %r14
-	addq %rcx, %rbx
-	adcq $0, %r14
-	addq %r10, %rax
-	adcq %rbx, %r9
-	adcq $0, %r14
-	movq 48(%rsp), %rdx
-	mulxq 40(%rsp), %r10, %rbx
-	addq %r10, %r14
-	adcq $0, %rbx
-	movq 248(%rsp), %r10
-	addq %r10, %r10
-	movq %r9, 248(%rsp)
-	movq 240(%rsp), %r9
-	adcq %r9, %r9
-	movq %rax, 240(%rsp)
-	movq 264(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 264(%rsp)
-	movq 256(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 256(%rsp)
-	movq 288(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 288(%rsp)
-	movq 280(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 280(%rsp)
-	movq 240(%rsp), %rax
-	adcq %rax, %rax
-	movq %rax, 240(%rsp)
-	movq 248(%rsp), %rax
-	adcq %rax, %rax
-	adcq %r14, %r14
-	adcq %rbx, %rbx
-	movq %rax, 248(%rsp)
-	movq $0, %rax
-	adcq $0, %rax
-	movq 272(%rsp), %rdx
-	movq %r9, 296(%rsp)
-	movq %rax, 304(%rsp)
-	mulxq %rdx, %r9, %rax
-	addq %rax, %r10
-	movq 168(%rsp), %rdx
-	movq %r10, 312(%rsp)
-	mulxq %rdx, %rax, %r10
-	movq %r9, 320(%rsp)
-	movq 296(%rsp), %r9
-	adcq %rax, %r9
-	movq 264(%rsp), %rax
-	adcq %r10, %rax
-	movq 160(%rsp), %rdx
-	movq %rax, 264(%rsp)
-	mulxq %rdx, %r10, %rax
-	movq %r9, 296(%rsp)
-	movq 256(%rsp), %r9
-	adcq %r10, %r9
-	movq 288(%rsp), %r10
-	adcq %rax, %r10
-	movq 120(%rsp), %rdx
-	movq %r10, 288(%rsp)
-	mulxq %rdx, %rax, %r10
-	movq %r9, 256(%rsp)
-	movq 280(%rsp), %r9
-	adcq %rax, %r9
-	movq 240(%rsp), %rax
-	adcq %r10, %rax
-	movq 48(%rsp), %rdx
-	movq %rax, 240(%rsp)
-	mulxq %rdx, %r10, %rax
-	movq %r9, 280(%rsp)
-	movq 248(%rsp), %r9
-	adcq %r10, %r9
-	adcq %rax, %r14
-	movq 40(%rsp), %rdx
-	mulxq %rdx, %r10, %rax
-	adcq %r10, %rbx
-	movq 304(%rsp), %r10
-	adcq %rax, %r10
-	movq $-1, %rax
-	movq %r14, 40(%rsp)
-	movq 320(%rsp), %r14
-	xorq %rax, %r14
-	movq %r9, 320(%rsp)
-	movq 312(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 312(%rsp)
-	movq 296(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 296(%rsp)
-	movq 264(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 264(%rsp)
-	movq 256(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 256(%rsp)
-	movq 288(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 288(%rsp)
-	movq 280(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 280(%rsp)
-	movq 240(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 240(%rsp)
-	movq 320(%rsp), %r9
-	xorq %rax, %r9
-	movq %r9, 320(%rsp)
-	movq 40(%rsp), %r9
-	xorq %rax, %r9
-	xorq %rax, %rbx
-	xorq %rax, %r10
-	movq %r9, 40(%rsp)
-	movq %rax, %r9
-	addq %r9, %r9
-	adcq 88(%rsp), %r14
-	movq 312(%rsp), %r9
-	adcq 80(%rsp), %r9
-	movq %r9, 312(%rsp)
-	movq 296(%rsp), %r9
-	adcq 72(%rsp), %r9
-	movq %r9, 296(%rsp)
-	movq 264(%rsp), %r9
-	adcq 64(%rsp), %r9
-	movq %r9, 264(%rsp)
-	movq 256(%rsp), %r9
-	adcq 24(%rsp), %r9
-	movq %r9, 256(%rsp)
-	movq 288(%rsp), %r9
-	adcq 32(%rsp), %r9
-	movq %r9, 288(%rsp)
-	movq 280(%rsp), %r9
-	adcq 56(%rsp), %r9
-	movq %r9, 280(%rsp)
-	movq 240(%rsp), %r9
-	adcq 8(%rsp), %r9
-	movq %r9, 240(%rsp)
-	movq 320(%rsp), %r9
-	adcq 96(%rsp), %r9
-	movq %r9, 320(%rsp)
-	movq 40(%rsp), %r9
-	adcq 16(%rsp), %r9
-	adcq 112(%rsp), %rbx
-	adcq 104(%rsp), %r10
-	adcq $0, %rax
-	addq 208(%rsp), %r14
-	movq %r9, 40(%rsp)
-	movq 312(%rsp), %r9
-	adcq 200(%rsp), %r9
-	movq %r9, 312(%rsp)
-	movq 296(%rsp), %r9
-	adcq 192(%rsp), %r9
-	movq %r9, 296(%rsp)
-	movq 264(%rsp), %r9
-	adcq 184(%rsp), %r9
-	movq %r9, 264(%rsp)
-	movq 256(%rsp), %r9
-	adcq 144(%rsp), %r9
-	movq %r9, 256(%rsp)
-	movq 288(%rsp), %r9
-	adcq 152(%rsp), %r9
-	movq %r9, 288(%rsp)
-	movq 280(%rsp), %r9
-	adcq 176(%rsp), %r9
-	movq %r9, 280(%rsp)
-	movq 240(%rsp), %r9
-	adcq 128(%rsp), %r9
-	movq %r9, 240(%rsp)
-	movq 320(%rsp), %r9
-	adcq 216(%rsp), %r9
-	movq %r9, 320(%rsp)
-	movq 40(%rsp), %r9
-	adcq 136(%rsp), %r9
-	adcq 232(%rsp), %rbx
-	adcq 224(%rsp), %r10
-	adcq $0, %rax
-	movq %r9, 40(%rsp)
-	movq 56(%rsp), %r9
-	addq %r14, %r9
-	movq 8(%rsp), %r14
-	adcq 312(%rsp), %r14
-	movq %r14, 312(%rsp)
-	movq 96(%rsp), %r14
-	adcq 296(%rsp), %r14
-	movq %r14, 296(%rsp)
-	movq 16(%rsp), %r14
-	adcq 264(%rsp), %r14
-	movq %r14, 264(%rsp)
-	movq 112(%rsp), %r14
-	adcq 256(%rsp), %r14
-	movq %r9, 256(%rsp)
-	movq 104(%rsp), %r9
-	adcq 288(%rsp), %r9
-	movq %r9, 288(%rsp)
-	movq 208(%rsp), %r9
-	adcq 280(%rsp), %r9
-	movq %r9, 280(%rsp)
-	movq 200(%rsp), %r9
-	adcq 240(%rsp), %r9
-	movq %r9, 240(%rsp)
-	movq 192(%rsp), %r9
-	adcq 320(%rsp), %r9
-	movq %r9, 320(%rsp)
-	movq 184(%rsp), %r9
-	adcq 40(%rsp), %r9
-	movq %r9, 40(%rsp)
-	movq 144(%rsp), %r9
-	adcq %rbx, %r9
-	movq 152(%rsp), %rbx
-	adcq %r10, %rbx
-	movq 176(%rsp), %r10
-	adcq %rax, %r10
-	movq 128(%rsp), %rax
-	adcq $0, %rax
-	movq %rax, 128(%rsp)
-	movq 216(%rsp), %rax
-	adcq $0, %rax
-	movq %rax, 216(%rsp)
-	movq 136(%rsp), %rax
-	adcq $0, %rax
-	movq %rax, 136(%rsp)
-	movq 232(%rsp), %rax
-	adcq $0, %rax
-	movq %r10, 232(%rsp)
-	movq 224(%rsp), %r10
-	adcq $0, %r10
-	movq 88(%rsp), %rdx
-	movq %rbx, 224(%rsp)
-	movq %r9, 176(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	movq %r10, 152(%rsp)
-	movq 32(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	movq %rax, 32(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	movq %r10, 144(%rsp)
-	movq 256(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	movq %r10, 256(%rsp)
-	movq 312(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	movq %r10, 312(%rsp)
-	movq 296(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	movq %r10, 296(%rsp)
-	movq 264(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	movq %r14, 264(%rsp)
-	movq 288(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	movq 80(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	movq %r9, 88(%rsp)
-	movq 256(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rax
-	movq %r9, 256(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	movq %r14, 288(%rsp)
-	movq 312(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	movq %r14, 312(%rsp)
-	movq 296(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	movq %r10, 296(%rsp)
-	movq 264(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	movq %r10, 264(%rsp)
-	movq 288(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	movq %r10, 288(%rsp)
-	movq 88(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	movq 72(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	movq %rax, 80(%rsp)
-	movq 312(%rsp), %rax
-	addq %rbx, %rax
-	adcq $0, %r9
-	movq %rax, 312(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	movq %r14, 88(%rsp)
-	movq 296(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	movq %r14, 296(%rsp)
-	movq 264(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	movq %r14, 264(%rsp)
-	movq 288(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	movq %r10, 288(%rsp)
-	movq 80(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	movq 64(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	movq %r9, 72(%rsp)
-	movq 88(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rax
-	movq %r9, 88(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	movq %r10, 80(%rsp)
-	movq 296(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	movq %r10, 296(%rsp)
-	movq 264(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	movq %r14, 264(%rsp)
-	movq 288(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	movq %r14, 288(%rsp)
-	movq 80(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	movq %r14, 80(%rsp)
-	movq 72(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	movq 24(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	movq %rax, 64(%rsp)
-	movq 296(%rsp), %rax
-	addq %rbx, %rax
-	adcq $0, %r9
-	movq %rax, 296(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	movq %r10, 72(%rsp)
-	movq 264(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	movq %r10, 264(%rsp)
-	movq 288(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	movq %r10, 288(%rsp)
-	movq 80(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	movq %r14, 80(%rsp)
-	movq 64(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	movq 144(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	movq %r9, 24(%rsp)
-	movq 72(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rax
-	movq %r9, 72(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	movq %r14, 64(%rsp)
-	movq 264(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	movq %r14, 264(%rsp)
-	movq 288(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	movq %r10, 288(%rsp)
-	movq 80(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	movq %r10, 80(%rsp)
-	movq 64(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	movq %r10, 64(%rsp)
-	movq 24(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	movq 256(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	movq %rax, 144(%rsp)
-	movq 264(%rsp), %rax
-	addq %rbx, %rax
-	adcq $0, %r9
-	movq %rax, 264(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	movq %r14, 24(%rsp)
-	movq 288(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	movq %r14, 288(%rsp)
-	movq 80(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	movq %r14, 80(%rsp)
-	movq 64(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	movq %r10, 64(%rsp)
-	movq 144(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	movq 312(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	movq %r9, 256(%rsp)
-	movq 24(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rax
-	movq %r9, 24(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	movq %r10, 144(%rsp)
-	movq 288(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	movq %r10, 288(%rsp)
-	movq 80(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	movq %r14, 80(%rsp)
-	movq 64(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	movq %r14, 64(%rsp)
-	movq 144(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	movq %r14, 144(%rsp)
-	movq 256(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	movq 88(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	movq %rax, 312(%rsp)
-	movq 288(%rsp), %rax
-	addq %rbx, %rax
-	adcq $0, %r9
-	movq %rax, 288(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	movq %r10, 256(%rsp)
-	movq 80(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	movq %r10, 80(%rsp)
-	movq 64(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	movq %r10, 64(%rsp)
-	movq 144(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	movq %r14, 144(%rsp)
-	movq 312(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	movq 296(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	movq %r9, 88(%rsp)
-	movq 256(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rax
-	movq %r9, 256(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	movq %r14, 312(%rsp)
-	movq 80(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	movq %r14, 80(%rsp)
-	movq 64(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	movq %r10, 64(%rsp)
-	movq 144(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	movq %r10, 144(%rsp)
-	movq 312(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	movq %r10, 312(%rsp)
-	movq 88(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	movq 72(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	movq %rax, 296(%rsp)
-	movq 80(%rsp), %rax
-	addq %rbx, %rax
-	adcq $0, %r9
-	movq %rax, 80(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	movq %r14, 88(%rsp)
-	movq 64(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	movq %r14, 64(%rsp)
-	movq 144(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	movq %r14, 144(%rsp)
-	movq 312(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	movq %r10, 312(%rsp)
-	movq 296(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	movq 264(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	movq %r9, 72(%rsp)
-	movq 88(%rsp), %r9
-	addq %rbx, %r9
-	adcq $0, %rax
-	movq %r9, 88(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	movq %r10, 296(%rsp)
-	movq 64(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	movq %r10, 64(%rsp)
-	movq 144(%rsp), %r10
-	addq %rbx, %r10
-	adcq $0, %rax
-	addq %r9, %r10
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	movq %r14, 144(%rsp)
-	movq 312(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	movq %r14, 312(%rsp)
-	movq 296(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %rax, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	movq %r14, 296(%rsp)
-	movq 72(%rsp), %r14
-	addq %rbx, %r14
-	adcq $0, %rax
-	addq %r9, %r14
-	adcq $0, %rax
-	movq 24(%rsp), %rbx
-	addq 280(%rsp), %rbx
-	movq 288(%rsp), %r9
-	adcq 240(%rsp), %r9
-	movq %r14, 288(%rsp)
-	movq 256(%rsp), %r14
-	adcq 320(%rsp), %r14
-	movq %r14, 256(%rsp)
-	movq 80(%rsp), %r14
-	adcq 40(%rsp), %r14
-	movq %r14, 80(%rsp)
-	movq 88(%rsp), %r14
-	adcq 176(%rsp), %r14
-	movq %r10, 88(%rsp)
-	movq 64(%rsp), %r10
-	adcq 224(%rsp), %r10
-	movq %r10, 64(%rsp)
-	movq 88(%rsp), %r10
-	adcq 232(%rsp), %r10
-	movq %r10, 88(%rsp)
-	movq 144(%rsp), %r10
-	adcq 128(%rsp), %r10
-	movq %r10, 144(%rsp)
-	movq 312(%rsp), %r10
-	adcq 216(%rsp), %r10
-	movq %r10, 312(%rsp)
-	movq 296(%rsp), %r10
-	adcq 136(%rsp), %r10
-	movq %r10, 296(%rsp)
-	movq 288(%rsp), %r10
-	adcq 32(%rsp), %r10
-	adcq 152(%rsp), %rax
-	movq %r10, 152(%rsp)
-	movq %rbx, %r10
-	subq $-1, %r10
-	movq %r14, 32(%rsp)
-	movq %r9, %r14
-	sbbq $-1, %r14
-	movq %r9, 136(%rsp)
-	movq 256(%rsp), %r9
-	sbbq $-1, %r9
-	movq %rbx, 216(%rsp)
-	movq 80(%rsp), %rbx
-	sbbq $-1, %rbx
-	movq %rbx, 128(%rsp)
-	movq 32(%rsp), %rbx
-	sbbq $-1, %rbx
-	movq %rbx, 232(%rsp)
-	movq 64(%rsp), %rbx
-	sbbq FG_P751_MONT_P+40(%rip), %rbx
-	movq %rbx, 224(%rsp)
-	movq 88(%rsp), %rbx
-	sbbq FG_P751_MONT_P+48(%rip), %rbx
+	mulxq %r8, %rbp, %r15
+	movq %r14, 112(%rsp)
+	mulxq %r9, %rsi, %r14
+	addq %r15, %rsi
+	movq %rdi, 168(%rsp)
+	mulxq %r10, %r15, %rdi
+	adcq %r14, %r15
 	movq %rbx, 176(%rsp)
-	movq 144(%rsp), %rbx
-	sbbq FG_P751_MONT_P+56(%rip), %rbx
-	movq %rbx, 40(%rsp)
-	movq 312(%rsp), %rbx
-	sbbq FG_P751_MONT_P+64(%rip), %rbx
-	movq %rbx, 320(%rsp)
-	movq 296(%rsp), %rbx
-	sbbq FG_P751_MONT_P+72(%rip), %rbx
+	mulxq %r11, %r14, %rbx
+	adcq %rdi, %r14
+	movq %r13, 184(%rsp)
+	mulxq %rax, %rdi, %r13
+	adcq %rbx, %rdi
+	adcq $0, %r13
+	movq %r8, %rdx
+	movq %rsi, 192(%rsp)
+	mulxq %r10, %rbx, %rsi
+	addq %rbx, %r14
+	adcq %rsi, %rdi
+	mulxq %rax, %rbx, %rsi
+	adcq %rbx, %r13
+	adcq $0, %rsi
+	movq %rbp, 200(%rsp)
+	mulxq %r9, %rbx, %rbp
+	addq %rbx, %r15
+	adcq %rbp, %r14
+	mulxq %r11, %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r13
+	adcq $0, %rsi
+	movq %r9, %rdx
+	mulxq %r10, %rbx, %rbp
+	addq %rbx, %rdi
+	adcq %rbp, %r13
+	mulxq %rax, %rbx, %rbp
+	adcq %rbx, %rsi
+	adcq $0, %rbp
+	movq %r14, 208(%rsp)
+	mulxq %r11, %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %rsi
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq %rax, %rbx, %r14
+	addq %rbx, %rbp
+	adcq $0, %r14
+	movq %r13, 216(%rsp)
+	mulxq %r11, %rbx, %r13
+	addq %rbx, %rsi
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq %r11, %rdx
+	mulxq %rax, %rbx, %r13
+	addq %rbx, %r14
+	adcq $0, %r13
+	movq 200(%rsp), %rbx
+	addq %rbx, %rbx
+	movq %rbp, 200(%rsp)
+	movq 192(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %r15, %r15
+	movq %rsi, 192(%rsp)
+	movq 208(%rsp), %rsi
+	adcq %rsi, %rsi
+	adcq %rdi, %rdi
+	movq %rdi, 208(%rsp)
+	movq 216(%rsp), %rdi
+	adcq %rdi, %rdi
+	movq %rdi, 216(%rsp)
+	movq 192(%rsp), %rdi
+	adcq %rdi, %rdi
+	movq %rdi, 192(%rsp)
+	movq 200(%rsp), %rdi
+	adcq %rdi, %rdi
+	adcq %r14, %r14
+	adcq %r13, %r13
+	movq %rdi, 200(%rsp)
+	movq $0, %rdi
+	adcq $0, %rdi
+	movq %rcx, %rdx
+	movq %rsi, 224(%rsp)
+	movq %r15, 232(%rsp)
+	mulxq %rdx, %rsi, %r15
+	addq %r15, %rbx
+	movq %r8, %rdx
+	movq %rbp, 240(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rbx, 248(%rsp)
+	movq 240(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 232(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r9, %rdx
+	movq %r15, 232(%rsp)
+	mulxq %rdx, %rbp, %r15
 	movq %rbx, 240(%rsp)
-	movq 152(%rsp), %rbx
-	sbbq FG_P751_MONT_P+80(%rip), %rbx
-	movq %rbx, 280(%rsp)
-	movq %rax, %rbx
-	sbbq FG_P751_MONT_P+88(%rip), %rbx
-	cmovc 216(%rsp), %r10
-	cmovc 136(%rsp), %r14
-	cmovc 256(%rsp), %r9
-	movq %r9, 288(%rsp)
-	movq 128(%rsp), %r9
-	cmovc 80(%rsp), %r9
-	movq %r9, 128(%rsp)
-	movq 232(%rsp), %r9
-	cmovc 32(%rsp), %r9
-	movq %r9, 232(%rsp)
+	movq 224(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq 208(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %r10, %rdx
+	movq %rbp, 208(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rbx, 224(%rsp)
+	movq 216(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 192(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r11, %rdx
+	movq %r15, 192(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rbx, 216(%rsp)
+	movq 200(%rsp), %rbx
+	adcq %rbp, %rbx
+	adcq %r15, %r14
+	movq %rax, %rdx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	adcq %r15, %rdi
+	movq $-1, %rbp
+	xorq %rbp, %rsi
+	movq 248(%rsp), %r15
+	xorq %rbp, %r15
+	movq 240(%rsp), %rcx
+	xorq %rbp, %rcx
+	movq 232(%rsp), %r8
+	xorq %rbp, %r8
 	movq 224(%rsp), %r9
-	cmovc 64(%rsp), %r9
-	movq %r9, 224(%rsp)
-	movq 176(%rsp), %r9
-	cmovc 88(%rsp), %r9
-	movq %r9, 176(%rsp)
-	movq 40(%rsp), %r9
-	cmovc 144(%rsp), %r9
-	movq %r9, 40(%rsp)
-	movq 320(%rsp), %r9
-	cmovc 312(%rsp), %r9
-	movq %r9, 320(%rsp)
-	movq 240(%rsp), %r9
-	cmovc 296(%rsp), %r9
-	movq %r9, 240(%rsp)
-	movq 280(%rsp), %r9
-	cmovc 152(%rsp), %r9
-	cmovc %rax, %rbx
-	movq 0(%rsp), %rax
-	movq %r10, 0(%rax)
-	movq %r14, 8(%rax)
-	movq 288(%rsp), %r10
-	movq %r10, 16(%rax)
-	movq 128(%rsp), %r14
-	movq %r14, 24(%rax)
-	movq 232(%rsp), %r10
-	movq %r10, 32(%rax)
-	movq 224(%rsp), %r14
-	movq %r14, 40(%rax)
-	movq 176(%rsp), %r10
-	movq %r10, 48(%rax)
-	movq 40(%rsp), %r14
-	movq %r14, 56(%rax)
-	movq 320(%rsp), %r10
-	movq %r10, 64(%rax)
-	movq 240(%rsp), %r14
-	movq %r14, 72(%rax)
-	movq %r9, 80(%rax)
-	movq %rbx, 88(%rax)
-	addq $328, %rsp
+	xorq %rbp, %r9
+	movq 208(%rsp), %r10
+	xorq %rbp, %r10
+	movq 216(%rsp), %r11
+	xorq %rbp, %r11
+	movq 192(%rsp), %rax
+	xorq %rbp, %rax
+	xorq %rbp, %rbx
+	xorq %rbp, %r14
+	xorq %rbp, %r13
+	xorq %rbp, %rdi
+	movq %r14, 192(%rsp)
+	movq %rbp, %r14
+	addq %r14, %r14
+	adcq 96(%rsp), %rsi
+	adcq 64(%rsp), %r15
+	adcq 56(%rsp), %rcx
+	adcq 48(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq 24(%rsp), %r10
+	adcq 32(%rsp), %r11
+	adcq 8(%rsp), %rax
+	adcq 72(%rsp), %rbx
+	movq 192(%rsp), %r14
+	adcq 16(%rsp), %r14
+	adcq 88(%rsp), %r13
+	adcq 80(%rsp), %rdi
+	adcq $0, %rbp
+	addq %r12, %rsi
+	adcq 160(%rsp), %r15
+	adcq 152(%rsp), %rcx
+	adcq 144(%rsp), %r8
+	adcq 136(%rsp), %r9
+	adcq 120(%rsp), %r10
+	adcq 128(%rsp), %r11
+	adcq 104(%rsp), %rax
+	adcq 168(%rsp), %rbx
+	adcq 112(%rsp), %r14
+	adcq 184(%rsp), %r13
+	adcq 176(%rsp), %rdi
+	adcq $0, %rbp
+	movq %r14, 192(%rsp)
+	movq 32(%rsp), %r14
+	addq %rsi, %r14
+	movq 8(%rsp), %rsi
+	adcq %r15, %rsi
+	movq 72(%rsp), %r15
+	adcq %rcx, %r15
+	movq 16(%rsp), %rcx
+	adcq %r8, %rcx
+	movq 88(%rsp), %r8
+	adcq %r9, %r8
+	movq 80(%rsp), %r9
+	adcq %r10, %r9
+	adcq %r11, %r12
+	movq 160(%rsp), %r10
+	adcq %rax, %r10
+	movq 152(%rsp), %r11
+	adcq %rbx, %r11
+	movq 144(%rsp), %rax
+	adcq 192(%rsp), %rax
+	movq 136(%rsp), %rbx
+	adcq %r13, %rbx
+	movq 120(%rsp), %r13
+	adcq %rdi, %r13
+	movq 128(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 104(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rbp, 104(%rsp)
+	movq 168(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rbp, 168(%rsp)
+	movq 112(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rbp, 112(%rsp)
+	movq 184(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rdi, 184(%rsp)
+	movq 176(%rsp), %rdi
+	adcq $0, %rdi
+	movq 96(%rsp), %rdx
+	movq %r13, 176(%rsp)
+	movq %rbx, 128(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbx
+	movq %rax, 120(%rsp)
+	movq 24(%rsp), %rax
+	addq %r13, %rax
+	adcq $0, %rbx
+	movq %r11, 24(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	addq %rbx, %r14
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
+	addq %r13, %rsi
+	adcq $0, %rbx
+	addq %r11, %rsi
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	addq %r13, %r15
+	adcq $0, %r11
+	addq %rbx, %r15
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
+	addq %r13, %rcx
+	adcq $0, %rbx
+	addq %r11, %rcx
+	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	addq %rbx, %r8
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
+	addq %r13, %r9
+	adcq $0, %rbx
+	addq %r11, %r9
+	adcq $0, %rbx
+	movq 64(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
+	addq %r13, %r14
+	adcq $0, %r11
+	movq %rdi, 96(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rdi
+	addq %r13, %rsi
+	adcq $0, %rdi
+	addq %r11, %rsi
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	addq %r13, %r15
+	adcq $0, %r11
+	addq %rdi, %r15
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rdi
+	addq %r13, %rcx
+	adcq $0, %rdi
+	addq %r11, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
+	addq %r13, %r8
+	adcq $0, %r11
+	addq %rdi, %r8
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rdi
+	addq %r13, %r9
+	adcq $0, %rdi
+	addq %r11, %r9
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
+	addq %r13, %rbx
+	adcq $0, %r11
+	addq %rdi, %rbx
+	adcq $0, %r11
+	movq 56(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rdi
+	addq %r13, %rsi
+	adcq $0, %rdi
+	movq %rbp, 64(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	addq %rdi, %r15
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rdi
+	addq %r13, %rcx
+	adcq $0, %rdi
+	addq %rbp, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	addq %rdi, %r8
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
+	addq %r13, %r9
+	adcq $0, %rdi
+	addq %rbp, %r9
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbp
+	addq %r13, %rbx
+	adcq $0, %rbp
+	addq %rdi, %rbx
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rdi
+	addq %r13, %r11
+	adcq $0, %rdi
+	addq %rbp, %r11
+	adcq $0, %rdi
+	movq 48(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	movq %r10, 56(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
+	addq %r13, %rcx
+	adcq $0, %r10
+	addq %rbp, %rcx
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbp
+	addq %r13, %r8
+	adcq $0, %rbp
+	addq %r10, %r8
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r10
+	addq %r13, %r9
+	adcq $0, %r10
+	addq %rbp, %r9
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
+	addq %r13, %rbx
+	adcq $0, %rbp
+	addq %r10, %rbx
+	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
+	addq %r13, %r11
+	adcq $0, %r10
+	addq %rbp, %r11
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
+	addq %r13, %rdi
+	adcq $0, %rbp
+	addq %r10, %rdi
+	adcq $0, %rbp
+	movq 40(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
+	addq %r13, %rcx
+	adcq $0, %r10
+	movq %r12, 48(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
+	addq %r13, %r8
+	adcq $0, %r12
+	addq %r10, %r8
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r10
+	addq %r13, %r9
+	adcq $0, %r10
+	addq %r12, %r9
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
+	addq %r13, %rbx
+	adcq $0, %r12
+	addq %r10, %rbx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
+	addq %r13, %r11
+	adcq $0, %r10
+	addq %r12, %r11
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
+	addq %r13, %rdi
+	adcq $0, %r12
+	addq %r10, %rdi
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
+	addq %r13, %rbp
+	adcq $0, %r10
+	addq %r12, %rbp
+	adcq $0, %r10
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
+	addq %r13, %r8
+	adcq $0, %r12
+	movq %rcx, 40(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rcx
+	addq %r13, %r9
+	adcq $0, %rcx
+	addq %r12, %r9
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	addq %r13, %rbx
+	adcq $0, %r12
+	addq %rcx, %rbx
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rcx
+	addq %r13, %r11
+	adcq $0, %rcx
+	addq %r12, %r11
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
+	addq %r13, %rdi
+	adcq $0, %r12
+	addq %rcx, %rdi
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rcx
+	addq %r13, %rbp
+	adcq $0, %rcx
+	addq %r12, %rbp
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	addq %r13, %r10
+	adcq $0, %r12
+	addq %rcx, %r10
+	adcq $0, %r12
+	movq %r14, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
+	addq %r13, %r9
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
+	addq %rcx, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rcx
+	addq %rax, %r11
+	adcq $0, %rcx
+	addq %r13, %r11
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	addq %rax, %rdi
+	adcq $0, %r13
+	addq %rcx, %rdi
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rcx
+	addq %rax, %rbp
+	adcq $0, %rcx
+	addq %r13, %rbp
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
+	addq %rax, %r10
+	adcq $0, %r13
+	addq %rcx, %r10
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rcx
+	addq %rax, %r12
+	adcq $0, %rcx
+	addq %r13, %r12
+	adcq $0, %rcx
+	movq %rsi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
+	addq %rax, %rbx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rax
+	addq %r14, %r11
+	adcq $0, %rax
+	addq %r13, %r11
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r13
+	addq %r14, %rdi
+	adcq $0, %r13
+	addq %rax, %rdi
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rax
+	addq %r14, %rbp
+	adcq $0, %rax
+	addq %r13, %rbp
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r13
+	addq %r14, %r10
+	adcq $0, %r13
+	addq %rax, %r10
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rax
+	addq %r14, %r12
+	adcq $0, %rax
+	addq %r13, %r12
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r13
+	addq %r14, %rcx
+	adcq $0, %r13
+	addq %rax, %rcx
+	adcq $0, %r13
+	movq %r15, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rax
+	addq %r14, %r11
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r14
+	addq %rsi, %rdi
+	adcq $0, %r14
+	addq %rax, %rdi
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %rax
+	addq %rsi, %rbp
+	adcq $0, %rax
+	addq %r14, %rbp
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r14
+	addq %rsi, %r10
+	adcq $0, %r14
+	addq %rax, %r10
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rax
+	addq %rsi, %r12
+	adcq $0, %rax
+	addq %r14, %r12
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r14
+	addq %rsi, %rcx
+	adcq $0, %r14
+	addq %rax, %rcx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rax
+	addq %rsi, %r13
+	adcq $0, %rax
+	addq %r14, %r13
+	adcq $0, %rax
+	movq 40(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r14
+	addq %rsi, %rdi
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rsi
+	addq %r15, %rbp
+	adcq $0, %rsi
+	addq %r14, %rbp
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r14
+	addq %r15, %r10
+	adcq $0, %r14
+	addq %rsi, %r10
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rsi
+	addq %r15, %r12
+	adcq $0, %rsi
+	addq %r14, %r12
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r14
+	addq %r15, %rcx
+	adcq $0, %r14
+	addq %rsi, %rcx
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rsi
+	addq %r15, %r13
+	adcq $0, %rsi
+	addq %r14, %r13
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r14
+	addq %r15, %rax
+	adcq $0, %r14
+	addq %rsi, %rax
+	adcq $0, %r14
+	movq %r8, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rsi
+	addq %r15, %rbp
+	adcq $0, %rsi
+	movq %rdi, 40(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rdi
+	addq %r15, %r10
+	adcq $0, %rdi
+	addq %rsi, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
+	addq %r15, %r12
+	adcq $0, %rsi
+	addq %rdi, %r12
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rdi
+	addq %r15, %rcx
+	adcq $0, %rdi
+	addq %rsi, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rsi
+	addq %r15, %r13
+	adcq $0, %rsi
+	addq %rdi, %r13
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	addq %rsi, %rax
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rsi
+	addq %r15, %r14
+	adcq $0, %rsi
+	addq %rdi, %r14
+	adcq $0, %rsi
+	movq %r9, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rdi
+	addq %r15, %r10
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r15
+	addq %r8, %r12
+	adcq $0, %r15
+	addq %rdi, %r12
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rdi
+	addq %r8, %rcx
+	adcq $0, %rdi
+	addq %r15, %rcx
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r15
+	addq %r8, %r13
+	adcq $0, %r15
+	addq %rdi, %r13
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rdi
+	addq %r8, %rax
+	adcq $0, %rdi
+	addq %r15, %rax
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r15
+	addq %r8, %r14
+	adcq $0, %r15
+	addq %rdi, %r14
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rdi
+	addq %r8, %rsi
+	adcq $0, %rdi
+	addq %r15, %rsi
+	adcq $0, %rdi
+	addq 48(%rsp), %rbx
+	adcq 56(%rsp), %r11
+	movq 40(%rsp), %r8
+	adcq 24(%rsp), %r8
+	adcq 120(%rsp), %rbp
+	adcq 128(%rsp), %r10
+	adcq 176(%rsp), %r12
+	adcq 184(%rsp), %rcx
+	adcq 104(%rsp), %r13
+	adcq 168(%rsp), %rax
+	adcq 112(%rsp), %r14
+	adcq 64(%rsp), %rsi
+	adcq 96(%rsp), %rdi
+	movq %rbx, %r15
+	subq $-1, %r15
+	movq %r11, %r9
+	sbbq $-1, %r9
+	movq %rbp, 96(%rsp)
+	movq %r8, %rbp
+	sbbq $-1, %rbp
+	movq %rsi, 64(%rsp)
+	movq 96(%rsp), %rsi
+	sbbq $-1, %rsi
+	movq %r14, 112(%rsp)
+	movq %r10, %r14
+	sbbq $-1, %r14
+	movq %r8, 168(%rsp)
+	movq %r12, %r8
+	sbbq FG_P751_MONT_P+40(%rip), %r8
+	movq %rax, 104(%rsp)
+	movq %rcx, %rax
+	sbbq FG_P751_MONT_P+48(%rip), %rax
+	movq %r13, 184(%rsp)
+	movq 184(%rsp), %r13
+	sbbq FG_P751_MONT_P+56(%rip), %r13
+	movq %rcx, 176(%rsp)
+	movq 104(%rsp), %rcx
+	sbbq FG_P751_MONT_P+64(%rip), %rcx
+	movq %r12, 128(%rsp)
+	movq 112(%rsp), %r12
+	sbbq FG_P751_MONT_P+72(%rip), %r12
+	movq %r10, 120(%rsp)
+	movq 64(%rsp), %r10
+	sbbq FG_P751_MONT_P+80(%rip), %r10
+	movq %r11, 24(%rsp)
+	movq %rdi, %r11
+	sbbq FG_P751_MONT_P+88(%rip), %r11
+	cmovc %rbx, %r15
+	cmovc 24(%rsp), %r9
+	cmovc 168(%rsp), %rbp
+	cmovc 96(%rsp), %rsi
+	cmovc 120(%rsp), %r14
+	cmovc 128(%rsp), %r8
+	cmovc 176(%rsp), %rax
+	cmovc 184(%rsp), %r13
+	cmovc 104(%rsp), %rcx
+	cmovc 112(%rsp), %r12
+	cmovc 64(%rsp), %r10
+	cmovc %rdi, %r11
+	movq 0(%rsp), %rbx
+	movq %r15, 0(%rbx)
+	movq %r9, 8(%rbx)
+	movq %rbp, 16(%rbx)
+	movq %rsi, 24(%rbx)
+	movq %r14, 32(%rbx)
+	movq %r8, 40(%rbx)
+	movq %rax, 48(%rbx)
+	movq %r13, 56(%rbx)
+	movq %rcx, 64(%rbx)
+	movq %r12, 72(%rbx)
+	movq %r10, 80(%rbx)
+	movq %r11, 88(%rbx)
+	addq $256, %rsp
 popq %rbx
 popq %rbp
 popq %r12
