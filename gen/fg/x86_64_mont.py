@@ -1306,9 +1306,11 @@ def _kara(sh, op, level):
         n=7 +13%) and wins from n = 8 (n=8 -11%, n=9 -14%, n=10 -19%,
         n=12 -33%); bmi2 from n = 11: against single-chain rows it won
         from n = 6 (-14% at 6, -19% at 8, -20% at 12), but against the split
-        rows (_rows) it loses up to n = 9 (n=6 +27%, n=7 +36..39%, n=8 +25%,
-        n=9 +19%; TSC medians, alternating), ties at n = 10 and wins at
-        n = 12 (-16%).  adx:
+        rows (_rows) it loses up to n = 9 (n=5..9: +19..60% over three runs,
+        TSC medians, alternating), ties at n = 10 (-3..+0%) and wins at
+        n = 12 (-16%).  (The host here has a slow state in which every
+        kernel runs 10-50% longer; it moves these ratios by up to 10
+        points, never across 1 for the choices made.)  adx:
         the dual-chain schoolbook rows are cheap enough that it wins only from
         n = 13 (n=8 +1%, n=10 +0%, n=12 +2% here and +8% in fieldgen-bench,
         n=13 -7%, n=14 -14%, n=16 -20%): the combination's carry chain
@@ -1318,8 +1320,8 @@ def _kara(sh, op, level):
         again against the fused split rows: n=6 +0%, n=8 -2%, n=10 -24%,
         n=12 -24%) and n = 11 for odd n (n=5: +7%, n=7: -0%, n=9: +8%; n=11
         not measured, no prime of that size among the extras); bmi2 from
-        n = 11 (against the
-        fused split rows: n=5..8 within 1%, n=9 +20%, n=10 +4%, n=12 -9%);
+        n = 11 (against the fused split rows: n=5..9 +0..33% over two runs,
+        n=10 -0..+4%, n=12 -9%);
         adx from n = 13 (n=12 +4%, n=13 -3%, n=16 -7%).
       - sqr_wide (squares of a0, a1 and a0 - a1): bmi2 from n = 8, odd n
         from 13 (n=8 -12..15%, n=9 -3%, n=11 +7%, n=12 -4..13%, n=13 -6%);
