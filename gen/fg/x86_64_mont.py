@@ -64,9 +64,11 @@ NEGQ_KERNELS = (("x86_64", "mul"),)
 # levels with the one-function Fp2 mul and sqr (fp2_mul_kernel, fp2_sqr_kernel).
 # Not x86_64: there they measured slower than the C path's calls (TSC, kernel
 # and C path alternating in one process at a forced level, medians of 300
-# rounds of 200 chained calls): mul p503 +5..13%, p751 +6%; sqr p503 +4%
-# (p751 -5%); at bmi2 they gain (mul p503 -2..7%, p751 -3..4%; sqr p503 -7%,
-# p751 -7%).
+# rounds of 200 chained calls): mul p503 +5..13%, p751 +1..6%; sqr p503
+# -8..+4%, p751 -5..+2%; at bmi2 they gain (with its Karatsuba products: mul
+# p503 -2..7%, p751 -0..4%, sqr p503 -7..8%, p751 -5..7%; since its rows
+# split and p503's products are schoolbook rows, against that C path: mul
+# p503 -5..7%, p751 -1..3%, sqr p503 -8..9%, p751 -2..6%).
 FP2_LEVELS = ("bmi2", "adx")
 
 # the constant tables (x86_64_peachpy.Tables: RIP placeholders rewritten into labels)
