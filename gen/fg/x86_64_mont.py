@@ -1421,10 +1421,11 @@ def _build(sh, op, level):
     return k.finish(fname, _args(kind), _target(level))
 
 
-def _wide_ops(k, sh, acc, X, Y):
-    """acc[0..2n-1] = X*Y over operand thunks, as the level's mul_wide forms
-    it (one Karatsuba level where _kara picks it, else schoolbook rows)."""
-    if _kara(sh, "mul_wide", k.level):
+def _wide_ops(k, sh, acc, X, Y, op="mul_wide"):
+    """acc[0..2n-1] = X*Y over operand thunks, as the level's op (mul_wide, or
+    mul's product) forms it: one Karatsuba level where _kara picks it, else
+    schoolbook rows."""
+    if _kara(sh, op, k.level):
         from . import x86_64_kara
         x86_64_kara.kara_mul_ops(k, acc, X, Y, sh.n)
     else:
@@ -1433,17 +1434,13 @@ def _wide_ops(k, sh, acc, X, Y):
 
 def _mul_ops(k, sh, X, Y, rp, bound, last=True):
     """r = redc(X*Y) for operands below bound (< 2p: the product within redc's
-    bound), as the level's mul forms it: the fused rows, or one Karatsuba
-    level and the reduction (_kara); last: as for _final."""
+    bound), as the level's mul forms it: the fused rows, or a wide product
+    and the reduction; last: as for _final."""
     if _fused_mul(sh, k.level) and not _kara(sh, "mul", k.level):
         _mul_fused_ops(k, sh, X, Y, rp, amax_all=bound)
         return
     acc = {}
-    if _kara(sh, "mul", k.level):
-        from . import x86_64_kara
-        x86_64_kara.kara_mul_ops(k, acc, X, Y, sh.n)
-    else:
-        _rows(k, acc, X, Y, sh.n)
+    _wide_ops(k, sh, acc, X, Y, "mul")
     _redc_acc(k, sh, acc, rp, last)
 
 
@@ -1477,8 +1474,9 @@ def _corr(p, fp2):
 def _build_fp2_sqr(sh, level):
     """void fg_NAME_fp2_sqr_LEVEL(uint64_t r[2n], const uint64_t a[2n]), u^2 = -1:
     r1 = mul(2 a0, a1), then r0 = mul(a0 + a1, a0 - a1 + p), the two muls of
-    this level (fused rows, or Karatsuba and redc: _mul_ops) one after the
-    other in one function, the operands formed on the stack first.  Versus the C path (the same sums, two calls of
+    this level (fused rows, or a wide product and redc: _mul_ops) one after
+    the other in one function, the operands formed on the stack first.
+    Versus the C path (the same sums, two calls of
     the dispatched mul) it saves a call, a prologue and an epilogue, and the
     product whose operands are ready first (2 a0 is one carry chain, a1 an
     input) starts while the two chains of a0 - a1 + p still run.  fieldgen-bench,
@@ -1531,7 +1529,7 @@ def _build_fp2_sqr(sh, level):
 def fp2_mul_kernel(fa, level="adx"):
     """Whether fg_NAME_fp2_mul_LEVEL is generated: the C template's lazy
     Karatsuba Fp2 mul (u^2 = -1) in one function, at the levels of
-    FP2_MUL_LEVELS (see _build_fp2_mul)."""
+    FP2_LEVELS (see _build_fp2_mul)."""
     if fa.fp2 is None or not fa.fp2.lazy_mul or fa.form != "montgomery" or fa.fp2.nr != -1:
         return False
     return level in FP2_LEVELS
