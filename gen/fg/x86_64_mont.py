@@ -1016,7 +1016,7 @@ def _redc_rows(k, sh, U):
     for i in range(n):
         u = U[i]
         x = u if sh.m1 else _row_m(k, sh, u)         # m0inv == 1: m = U[i]
-        k.row(U, x, Q, sh.J, i, sh.pow2)
+        k.row(U, x, Q, sh.J, i, sh.pow2, split=k.level == "bmi2" and _split_redc_rows(k, sh))
         if isinstance(x, Val) and x is not u:
             k.kill(x)
         k.kill(U.pop(i))                             # position i is 0 now
@@ -1059,13 +1059,18 @@ def _redc_row(k, sh, acc, i, hi_pos):
 
 
 def _split_redc_rows(k, sh):
-    """Whether the reduction rows of the fused adx mul use _row_split.
+    """Whether the reduction rows (of the fused mul and of redc) use _row_split.
 
     Measured (old and new kernels alternating in one process, chained):
-    generic m0inv (m = U[i]*m0inv, full rows) gains from 5 to 11 limbs
+    adx, generic m0inv (m = U[i]*m0inv, full rows) gains from 5 to 11 limbs
     (s5 -5%, s6 -13%, s7 -9%, s8 -3%, s9 -7%, s10 -6%, s11 -7%; s12 +1%);
     m0inv == 1 rows with zero low limbs of p+1 lose (p503 +1%, p751 +4%).
+    bmi2 (single-chain rows before) gains at every size from 5 limbs, both
+    kinds (two runs, TSC medians: mul -4..18%, redc -6..18%; n=5, 6, 7, 8,
+    10, 12 including p434, p503, p610, p751).  Not measured below 5 limbs.
     """
+    if k.level == "bmi2":
+        return sh.n >= 5
     return k.level == "adx" and 5 <= sh.n <= 11 and not sh.m1
 
 

@@ -3228,244 +3228,188 @@ pushq %rbx
 	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r8
 	movq 24(%rsi), %r9
 	addq %rcx, %r9
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r11
-	movq 32(%rsi), %rax
-	addq %r10, %rax
-	adcq $0, %r11
-	addq %r8, %rax
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rbp
-	movq 40(%rsi), %r12
-	addq %rbx, %r12
-	adcq $0, %rbp
-	addq %r11, %r12
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
-	movq 48(%rsi), %r15
-	addq %r13, %r15
-	adcq $0, %r14
-	addq %rbp, %r15
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r10
-	movq 56(%rsi), %r8
-	addq %rcx, %r8
-	adcq $0, %r10
-	addq %r14, %r8
-	adcq $0, %r10
+	movq 32(%rsi), %r10
+	adcq %r8, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rax
+	movq 40(%rsi), %rbx
+	adcq %r11, %rbx
+	movq 48(%rsi), %rbp
+	adcq %rax, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
+	movq 56(%rsi), %r14
+	adcq %r12, %r14
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rcx
+	addq %r15, %r10
+	adcq %rcx, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r11
+	adcq %r8, %rbp
+	adcq %r11, %r14
+	adcq $0, %r13
 	movq 8(%rsi), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
-	addq %rbx, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
+	addq %rax, %r10
+	adcq %r12, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rcx
+	adcq %r15, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r11
+	adcq %r8, %r13
 	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
-	addq %r13, %r12
-	adcq $0, %rbp
-	addq %r11, %r12
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r14
-	addq %rcx, %r15
-	adcq $0, %r14
-	addq %rbp, %r15
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r13
-	addq %rbx, %r8
-	adcq $0, %r13
-	addq %r14, %r8
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rcx
-	addq %r11, %r10
-	adcq $0, %rcx
-	addq %r13, %r10
-	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
+	addq %rax, %rbx
+	adcq %r12, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rcx
+	adcq %r15, %r14
+	adcq %rcx, %r13
+	adcq $0, %r11
 	movq 16(%rsi), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rbx
-	addq %rbp, %r12
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r11
-	addq %r14, %r15
-	adcq $0, %r11
-	addq %rbx, %r15
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	addq %r11, %r8
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rbx
-	addq %r14, %r10
-	adcq $0, %rbx
-	addq %rbp, %r10
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
-	addq %r13, %rcx
-	adcq $0, %r11
-	addq %rbx, %rcx
-	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rax
+	addq %r8, %rbx
+	adcq %rax, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r15
+	adcq %r12, %r14
+	adcq %r15, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r8
+	adcq %rcx, %r11
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
+	addq %rax, %rbp
+	adcq %r12, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rcx
+	adcq %r15, %r13
+	adcq %rcx, %r11
+	adcq $0, %r8
 	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rbp
-	addq %r14, %r15
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
-	addq %r13, %r8
-	adcq $0, %rbx
-	addq %rbp, %r8
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
-	addq %r14, %r10
-	adcq $0, %r13
-	addq %rbx, %r10
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r14
-	addq %rbp, %rcx
-	adcq $0, %r14
-	addq %r13, %rcx
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
-	addq %rbx, %r11
-	adcq $0, %rbp
-	addq %r14, %r11
-	adcq $0, %rbp
-	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbx
-	addq %r13, %r8
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r9
-	addq %r14, %r10
-	adcq $0, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
-	addq %r13, %rcx
-	adcq $0, %r14
-	addq %r9, %rcx
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r13
-	addq %rbx, %r11
-	adcq $0, %r13
-	addq %r14, %r11
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rbx
-	addq %r9, %rbp
-	adcq $0, %rbx
-	addq %r13, %rbp
-	adcq $0, %rbx
-	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r9
-	addq %r14, %r10
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
-	addq %r13, %rcx
-	adcq $0, %rax
-	addq %r9, %rcx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
-	addq %r14, %r11
-	adcq $0, %r13
-	addq %rax, %r11
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r14
-	addq %r9, %rbp
-	adcq $0, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
-	addq %rax, %rbx
-	adcq $0, %r9
-	addq %r14, %rbx
-	adcq $0, %r9
-	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rax
-	addq %r13, %rcx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
-	addq %r14, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
+	addq %rax, %rbp
+	adcq %r12, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rcx
+	adcq %r15, %r13
+	adcq %rcx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r12
+	adcq %rax, %r8
 	adcq $0, %r12
-	addq %rax, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rcx
+	addq %r15, %r14
+	adcq %rcx, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r15
+	adcq %rax, %r11
+	adcq %r15, %r8
 	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
-	addq %r13, %rbp
-	adcq $0, %r14
-	addq %r12, %rbp
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
-	addq %rax, %rbx
-	adcq $0, %r13
-	addq %r14, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rax
-	addq %r12, %r9
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %rax
+	addq %rcx, %r14
+	adcq %rax, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r9
+	adcq %r15, %r11
+	adcq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %rax
+	adcq %rcx, %r12
 	adcq $0, %rax
-	addq %r13, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r9
+	addq %r15, %r13
+	adcq %r9, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %r15
+	adcq %rcx, %r8
+	adcq %r15, %r12
 	adcq $0, %rax
-	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r12
-	addq %r14, %r11
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	addq %r12, %rbp
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
-	addq %r14, %rbx
-	adcq $0, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r14
-	addq %r12, %r9
-	adcq $0, %r14
-	addq %r13, %r9
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r12
-	addq %r15, %rax
-	adcq $0, %r12
-	addq %r14, %rax
-	adcq $0, %r12
-	addq 64(%rsi), %r10
-	adcq 72(%rsi), %rcx
-	adcq 80(%rsi), %r11
-	adcq 88(%rsi), %rbp
-	adcq 96(%rsi), %rbx
-	adcq 104(%rsi), %r9
-	adcq 112(%rsi), %rax
-	adcq 120(%rsi), %r12
-	movq %r10, %r13
-	subq $-1, %r13
-	movq %rcx, %r15
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rcx
+	addq %r9, %r13
+	adcq %rcx, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r10
+	adcq %r15, %r8
+	adcq %r10, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rcx
+	adcq %r9, %rax
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
+	addq %r15, %r11
+	adcq %r10, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r15
+	adcq %r9, %r12
+	adcq %r15, %rax
+	adcq $0, %rcx
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r9
+	addq %r10, %r11
+	adcq %r9, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rbx
+	adcq %r15, %r12
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r9
+	adcq %r10, %rcx
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbx
+	addq %r15, %r8
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r15
+	adcq %r10, %rax
+	adcq %r15, %rcx
+	adcq $0, %r9
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r10
+	addq %rbx, %r8
+	adcq %r10, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rbp
+	adcq %r15, %rax
+	adcq %rbp, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r10
+	adcq %rbx, %r9
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbp
+	addq %r15, %r12
+	adcq %rbp, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r15
+	adcq %rbx, %rcx
+	adcq %r15, %r9
+	adcq $0, %r10
+	addq 64(%rsi), %r13
+	adcq 72(%rsi), %r11
+	adcq 80(%rsi), %r8
+	adcq 88(%rsi), %r12
+	adcq 96(%rsi), %rax
+	adcq 104(%rsi), %rcx
+	adcq 112(%rsi), %r9
+	adcq 120(%rsi), %r10
+	movq %r13, %rbp
+	subq $-1, %rbp
+	movq %r11, %rbx
+	sbbq $-1, %rbx
+	movq %r8, %r15
 	sbbq $-1, %r15
-	movq %r11, %r14
-	sbbq $-1, %r14
-	movq %rbp, %r8
-	sbbq FG_P503_MONT_P+24(%rip), %r8
+	movq %r12, %r14
+	sbbq FG_P503_MONT_P+24(%rip), %r14
 	movq %rdi, 0(%rsp)
-	movq %rbx, %rdi
+	movq %rax, %rdi
 	sbbq FG_P503_MONT_P+32(%rip), %rdi
-	movq %rax, 8(%rsp)
-	movq %r9, %rax
-	sbbq FG_P503_MONT_P+40(%rip), %rax
-	movq %r9, 16(%rsp)
-	movq 8(%rsp), %r9
-	sbbq FG_P503_MONT_P+48(%rip), %r9
-	movq %rbx, 24(%rsp)
-	movq %r12, %rbx
-	sbbq FG_P503_MONT_P+56(%rip), %rbx
-	cmovc %r10, %r13
-	cmovc %rcx, %r15
-	cmovc %r11, %r14
-	cmovc %rbp, %r8
+	movq %r9, 8(%rsp)
+	movq %rcx, %r9
+	sbbq FG_P503_MONT_P+40(%rip), %r9
+	movq %rcx, 16(%rsp)
+	movq 8(%rsp), %rcx
+	sbbq FG_P503_MONT_P+48(%rip), %rcx
+	movq %rax, 24(%rsp)
+	movq %r10, %rax
+	sbbq FG_P503_MONT_P+56(%rip), %rax
+	cmovc %r13, %rbp
+	cmovc %r11, %rbx
+	cmovc %r8, %r15
+	cmovc %r12, %r14
 	cmovc 24(%rsp), %rdi
-	cmovc 16(%rsp), %rax
-	cmovc 8(%rsp), %r9
-	cmovc %r12, %rbx
-	movq 0(%rsp), %r10
-	movq %r13, 0(%r10)
-	movq %r15, 8(%r10)
-	movq %r14, 16(%r10)
-	movq %r8, 24(%r10)
-	movq %rdi, 32(%r10)
-	movq %rax, 40(%r10)
-	movq %r9, 48(%r10)
-	movq %rbx, 56(%r10)
+	cmovc 16(%rsp), %r9
+	cmovc 8(%rsp), %rcx
+	cmovc %r10, %rax
+	movq 0(%rsp), %r13
+	movq %rbp, 0(%r13)
+	movq %rbx, 8(%r13)
+	movq %r15, 16(%r13)
+	movq %r14, 24(%r13)
+	movq %rdi, 32(%r13)
+	movq %r9, 40(%r13)
+	movq %rcx, 48(%r13)
+	movq %rax, 56(%r13)
 	addq $32, %rsp
 popq %rbx
 popq %rbp
@@ -3518,423 +3462,359 @@ pushq %rbx
 	movq %r8, %rdx
 	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
 	addq %r9, %rbp
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r9
-	addq %r8, %r13
-	adcq $0, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	addq %r9, %r15
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
-	addq %r8, %r11
-	adcq $0, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbx
-	addq %r8, %r12
-	adcq $0, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %rbx, %r14
-	movq 8(%rsi), %rdx
-	mulxq 8(%rcx), %r8, %r9
-	addq %r8, %rax
-	adcq %r9, %rbp
-	mulxq 24(%rcx), %rbx, %r8
 	adcq %rbx, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r9
 	adcq %r8, %r15
-	mulxq 40(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r8
+	adcq %rbx, %r12
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
+	adcq %r8, %r11
+	adcq %r9, %r12
+	adcq $0, %r14
+	movq 8(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r8
+	addq %rbx, %rax
+	adcq %r8, %rbp
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 40(%rcx), %r8, %r9
+	adcq %r8, %r11
+	adcq %r9, %r12
+	mulxq 56(%rcx), %rbx, %r8
+	adcq %rbx, %r14
+	adcq $0, %r8
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	adcq $0, %r8
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r9
+	adcq %r10, %r11
+	adcq %r9, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r10
+	adcq %rbx, %r14
+	adcq %r10, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r9
+	adcq %r10, %r12
+	adcq %r9, %r14
+	adcq $0, %r8
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r10
+	addq %rbx, %rbp
+	adcq %r10, %r13
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 40(%rcx), %r10, %r9
+	adcq %r10, %r12
+	adcq %r9, %r14
+	mulxq 56(%rcx), %rbx, %r10
+	adcq %rbx, %r8
+	adcq $0, %r10
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 32(%rcx), %r9, %rbx
 	adcq %r9, %r11
 	adcq %rbx, %r12
-	mulxq 56(%rcx), %r8, %r9
-	adcq %r8, %r14
-	adcq $0, %r9
-	mulxq 0(%rcx), %rbx, %r8
-	addq %rbx, %r10
-	adcq %r8, %rax
-	mulxq 16(%rcx), %rbx, %r8
-	adcq %rbx, %rbp
-	adcq %r8, %r13
-	mulxq 32(%rcx), %rbx, %r8
-	adcq %rbx, %r15
-	adcq %r8, %r11
-	mulxq 48(%rcx), %rbx, %r8
-	adcq %rbx, %r12
-	adcq %r8, %r14
-	adcq $0, %r9
-	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rbx
-	addq %r10, %r15
-	adcq $0, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r8
-	addq %r10, %r11
-	adcq $0, %r8
-	addq %rbx, %r11
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	addq %r8, %r12
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	addq %rbx, %r14
-	adcq $0, %r8
-	addq %r8, %r9
-	movq 16(%rsi), %rdx
-	mulxq 8(%rcx), %r10, %rbx
-	addq %r10, %rbp
-	adcq %rbx, %r13
-	mulxq 24(%rcx), %r8, %r10
-	adcq %r8, %r15
-	adcq %r10, %r11
-	mulxq 40(%rcx), %rbx, %r8
-	adcq %rbx, %r12
-	adcq %r8, %r14
-	mulxq 56(%rcx), %r10, %rbx
-	adcq %r10, %r9
-	adcq $0, %rbx
-	mulxq 0(%rcx), %r8, %r10
-	addq %r8, %rax
-	adcq %r10, %rbp
-	mulxq 16(%rcx), %r8, %r10
-	adcq %r8, %r13
-	adcq %r10, %r15
-	mulxq 32(%rcx), %r8, %r10
-	adcq %r8, %r11
-	adcq %r10, %r12
-	mulxq 48(%rcx), %r8, %r10
-	adcq %r8, %r14
-	adcq %r10, %r9
-	adcq $0, %rbx
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	adcq $0, %r10
 	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r10
-	addq %r8, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
+	adcq %rax, %r12
+	adcq %r9, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rax
+	adcq %rbx, %r8
+	adcq %rax, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r9
+	adcq %rax, %r14
+	adcq %r9, %r8
 	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
-	addq %rax, %r11
-	adcq $0, %r8
-	addq %r10, %r11
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r10
-	addq %rax, %r12
-	adcq $0, %r10
-	addq %r8, %r12
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
-	addq %rax, %r14
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r10
-	addq %rax, %r9
-	adcq $0, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r10, %rbx
 	movq 24(%rsi), %rdx
-	mulxq 8(%rcx), %rax, %r8
-	addq %rax, %r13
-	adcq %r8, %r15
-	mulxq 24(%rcx), %r10, %rax
-	adcq %r10, %r11
-	adcq %rax, %r12
-	mulxq 40(%rcx), %r8, %r10
-	adcq %r8, %r14
-	adcq %r10, %r9
-	mulxq 56(%rcx), %rax, %r8
-	adcq %rax, %rbx
-	adcq $0, %r8
-	mulxq 0(%rcx), %r10, %rax
-	addq %r10, %rbp
-	adcq %rax, %r13
-	mulxq 16(%rcx), %r10, %rax
-	adcq %r10, %r15
-	adcq %rax, %r11
-	mulxq 32(%rcx), %r10, %rax
-	adcq %r10, %r12
+	mulxq 8(%rcx), %rbx, %rax
+	addq %rbx, %r13
+	adcq %rax, %r15
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 40(%rcx), %rax, %r9
 	adcq %rax, %r14
-	mulxq 48(%rcx), %r10, %rax
-	adcq %r10, %r9
-	adcq %rax, %rbx
-	adcq $0, %r8
+	adcq %r9, %r8
+	mulxq 56(%rcx), %rbx, %rax
+	adcq %rbx, %r10
+	adcq $0, %rax
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	adcq $0, %rax
 	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rax
-	addq %r10, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r9
+	adcq %rbp, %r14
+	adcq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
+	adcq %rbx, %r10
+	adcq %rbp, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r9
+	adcq %rbp, %r8
+	adcq %r9, %r10
 	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r10
-	addq %rbp, %r12
-	adcq $0, %r10
-	addq %rax, %r12
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	addq %r10, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r10
-	addq %rbp, %r9
-	adcq $0, %r10
-	addq %rax, %r9
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	addq %r10, %rbx
-	adcq $0, %rax
-	addq %rax, %r8
 	movq 32(%rsi), %rdx
-	mulxq 8(%rcx), %rbp, %r10
-	addq %rbp, %r15
-	adcq %r10, %r11
-	mulxq 24(%rcx), %rax, %rbp
-	adcq %rax, %r12
-	adcq %rbp, %r14
-	mulxq 40(%rcx), %r10, %rax
-	adcq %r10, %r9
-	adcq %rax, %rbx
-	mulxq 56(%rcx), %rbp, %r10
+	mulxq 8(%rcx), %rbx, %rbp
+	addq %rbx, %r15
+	adcq %rbp, %r11
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 40(%rcx), %rbp, %r9
 	adcq %rbp, %r8
-	adcq $0, %r10
-	mulxq 0(%rcx), %rax, %rbp
-	addq %rax, %r13
-	adcq %rbp, %r15
-	mulxq 16(%rcx), %rax, %rbp
-	adcq %rax, %r11
-	adcq %rbp, %r12
-	mulxq 32(%rcx), %rax, %rbp
-	adcq %rax, %r14
-	adcq %rbp, %r9
-	mulxq 48(%rcx), %rax, %rbp
-	adcq %rax, %rbx
-	adcq %rbp, %r8
-	adcq $0, %r10
+	adcq %r9, %r10
+	mulxq 56(%rcx), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq $0, %rbp
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	adcq $0, %rbp
 	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
-	addq %rax, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
+	adcq %r13, %r8
+	adcq %r9, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	adcq %rbx, %rax
+	adcq %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r14
+	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
+	adcq %r13, %r10
+	adcq %r9, %rax
 	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	addq %rax, %r9
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rax
-	addq %r13, %rbx
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	addq %rbp, %r10
 	movq 40(%rsi), %rdx
-	mulxq 8(%rcx), %r13, %rax
-	addq %r13, %r11
-	adcq %rax, %r12
-	mulxq 24(%rcx), %rbp, %r13
-	adcq %rbp, %r14
-	adcq %r13, %r9
-	mulxq 40(%rcx), %rax, %rbp
-	adcq %rax, %rbx
-	adcq %rbp, %r8
-	mulxq 56(%rcx), %r13, %rax
+	mulxq 8(%rcx), %rbx, %r13
+	addq %rbx, %r11
+	adcq %r13, %r12
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 40(%rcx), %r13, %r9
 	adcq %r13, %r10
-	adcq $0, %rax
-	mulxq 0(%rcx), %rbp, %r13
-	addq %rbp, %r15
-	adcq %r13, %r11
-	mulxq 16(%rcx), %rbp, %r13
-	adcq %rbp, %r12
-	adcq %r13, %r14
-	mulxq 32(%rcx), %rbp, %r13
-	adcq %rbp, %r9
-	adcq %r13, %rbx
-	mulxq 48(%rcx), %rbp, %r13
-	adcq %rbp, %r8
-	adcq %r13, %r10
-	adcq $0, %rax
+	adcq %r9, %rax
+	mulxq 56(%rcx), %rbx, %r13
+	adcq %rbx, %rbp
+	adcq $0, %r13
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %rax
+	adcq %rbx, %rbp
+	adcq $0, %r13
 	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
-	addq %rbp, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r14
+	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r9
+	adcq %r15, %r10
+	adcq %r9, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
+	adcq %rbx, %rbp
+	adcq %r15, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq %rbx, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r9
+	adcq %r15, %rax
+	adcq %r9, %rbp
 	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbp
-	addq %r15, %r9
-	adcq $0, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rbp
-	addq %r15, %r8
-	adcq $0, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r13
-	addq %r15, %r10
-	adcq $0, %r13
-	addq %rbp, %r10
-	adcq $0, %r13
-	addq %r13, %rax
 	movq 48(%rsi), %rdx
-	mulxq 8(%rcx), %r15, %rbp
-	addq %r15, %r12
-	adcq %rbp, %r14
-	mulxq 24(%rcx), %r13, %r15
-	adcq %r13, %r9
-	adcq %r15, %rbx
-	mulxq 40(%rcx), %rbp, %r13
-	adcq %rbp, %r8
-	adcq %r13, %r10
-	mulxq 56(%rcx), %r15, %rbp
+	mulxq 8(%rcx), %rbx, %r15
+	addq %rbx, %r12
+	adcq %r15, %r14
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 40(%rcx), %r15, %r9
 	adcq %r15, %rax
-	adcq $0, %rbp
-	mulxq 0(%rcx), %r13, %r15
-	addq %r13, %r11
-	adcq %r15, %r12
-	mulxq 16(%rcx), %r13, %r15
-	adcq %r13, %r14
-	adcq %r15, %r9
-	mulxq 32(%rcx), %r13, %r15
-	adcq %r13, %rbx
-	adcq %r15, %r8
-	mulxq 48(%rcx), %r13, %r15
-	adcq %r13, %r10
-	adcq %r15, %rax
-	adcq $0, %rbp
+	adcq %r9, %rbp
+	mulxq 56(%rcx), %rbx, %r15
+	adcq %rbx, %r13
+	adcq $0, %r15
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r13
+	adcq $0, %r15
 	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r15
-	addq %r13, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq %rbx, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
+	adcq %r11, %rax
+	adcq %r9, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
+	adcq %rbx, %r13
+	adcq %r11, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %r13
 	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
-	addq %r11, %r8
-	adcq $0, %r15
-	addq %r13, %r8
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
-	addq %r11, %r10
-	adcq $0, %r13
-	addq %r15, %r10
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	addq %r15, %rbp
 	movq 56(%rsi), %rdx
-	mulxq 8(%rcx), %r11, %r13
-	addq %r11, %r14
-	adcq %r13, %r9
-	mulxq 24(%rcx), %r15, %r11
-	adcq %r15, %rbx
+	mulxq 8(%rcx), %rbx, %r11
+	addq %rbx, %r14
 	adcq %r11, %r8
-	mulxq 40(%rcx), %r13, %r15
-	adcq %r13, %r10
-	adcq %r15, %rax
-	mulxq 56(%rcx), %r11, %r13
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 40(%rcx), %r11, %r9
 	adcq %r11, %rbp
-	adcq $0, %r13
-	mulxq 0(%rcx), %r15, %r11
-	addq %r15, %r12
-	adcq %r11, %r14
-	mulxq 16(%rcx), %r15, %r11
-	adcq %r15, %r9
-	adcq %r11, %rbx
-	mulxq 32(%rcx), %r15, %r11
-	adcq %r15, %r8
-	adcq %r11, %r10
-	mulxq 48(%rcx), %r15, %r11
-	adcq %r15, %rax
-	adcq %r11, %rbp
-	adcq $0, %r13
+	adcq %r9, %r13
+	mulxq 56(%rcx), %rbx, %r11
+	adcq %rbx, %r15
+	adcq $0, %r11
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	adcq $0, %r11
 	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r11
-	addq %r15, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
+	adcq %r12, %rbp
+	adcq %r9, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r12
+	adcq %rbx, %r15
+	adcq %r12, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r9
+	adcq %r12, %r13
+	adcq %r9, %r15
 	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r15
-	addq %r12, %r8
-	adcq $0, %r15
-	addq %r11, %r8
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r11
-	addq %r12, %r10
-	adcq $0, %r11
-	addq %r15, %r10
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r15
-	addq %r12, %rax
-	adcq $0, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r11
-	addq %r12, %rbp
-	adcq $0, %r11
-	addq %r15, %rbp
-	adcq $0, %r11
-	addq %r11, %r13
-	movq %r14, %r12
-	subq $-1, %r12
-	movq %r9, %r15
-	sbbq $-1, %r15
-	movq %rbx, %r11
-	sbbq $-1, %r11
+	movq %r14, %rbx
+	subq $-1, %rbx
+	movq %r8, %r12
+	sbbq $-1, %r12
+	movq %r10, %r9
+	sbbq $-1, %r9
 	movq %rdi, 0(%rsp)
-	movq %r8, %rdi
+	movq %rax, %rdi
 	sbbq FG_P503_MONT_P+24(%rip), %rdi
-	movq %rbp, 8(%rsp)
-	movq %r10, %rbp
-	sbbq FG_P503_MONT_P+32(%rip), %rbp
-	movq %rax, 16(%rsp)
-	movq 16(%rsp), %rax
-	sbbq FG_P503_MONT_P+40(%rip), %rax
-	movq %r10, 24(%rsp)
-	movq 8(%rsp), %r10
-	sbbq FG_P503_MONT_P+48(%rip), %r10
-	movq %r8, 32(%rsp)
-	movq %r13, %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %r14, %r12
-	cmovc %r9, %r15
-	cmovc %rbx, %r11
-	cmovc 32(%rsp), %rdi
-	cmovc 24(%rsp), %rbp
-	cmovc 16(%rsp), %rax
-	cmovc 8(%rsp), %r10
-	cmovc %r13, %r8
+	movq %r11, 8(%rsp)
+	movq %rbp, %r11
+	sbbq FG_P503_MONT_P+32(%rip), %r11
+	movq %r15, 16(%rsp)
+	movq %r13, %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r15
+	movq %r13, 24(%rsp)
+	movq 16(%rsp), %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %rbp, 32(%rsp)
+	movq 8(%rsp), %rbp
+	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	cmovc %r14, %rbx
+	cmovc %r8, %r12
+	cmovc %r10, %r9
+	cmovc %rax, %rdi
+	cmovc 32(%rsp), %r11
+	cmovc 24(%rsp), %r15
+	cmovc 16(%rsp), %r13
+	cmovc 8(%rsp), %rbp
 	movq 0(%rsp), %r14
-	movq %r12, 0(%r14)
-	movq %r15, 8(%r14)
-	movq %r11, 16(%r14)
+	movq %rbx, 0(%r14)
+	movq %r12, 8(%r14)
+	movq %r9, 16(%r14)
 	movq %rdi, 24(%r14)
-	movq %rbp, 32(%r14)
-	movq %rax, 40(%r14)
-	movq %r10, 48(%r14)
-	movq %r8, 56(%r14)
+	movq %r11, 32(%r14)
+	movq %r15, 40(%r14)
+	movq %r13, 48(%r14)
+	movq %rbp, 56(%r14)
 	addq $40, %rsp
 popq %rbx
 popq %rbp
@@ -4230,245 +4110,189 @@ pushq %rbx
 	movq %rbp, 48(%rsp)
 	movq 16(%rsp), %rbp
 	addq %r15, %rbp
-	adcq $0, %r14
-	movq %rcx, 16(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rcx
-	addq %r15, %r13
-	adcq $0, %rcx
-	addq %r14, %r13
-	adcq $0, %rcx
+	adcq %r14, %r13
 	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r14
-	movq %rsi, 80(%rsp)
-	movq 112(%rsp), %rsi
-	addq %r15, %rsi
-	adcq $0, %r14
-	addq %rcx, %rsi
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rcx
-	addq %r15, %r8
-	adcq $0, %rcx
-	addq %r14, %r8
-	adcq $0, %rcx
+	movq %rcx, 16(%rsp)
+	movq 112(%rsp), %rcx
+	adcq %r15, %rcx
+	adcq %r14, %r8
 	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r14
-	addq %r15, %r9
+	adcq %r15, %r9
 	adcq $0, %r14
-	addq %rcx, %r9
+	movq %rsi, 112(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
+	addq %r15, %r13
+	adcq %rsi, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
+	adcq %r15, %r8
+	adcq %rsi, %r9
 	adcq $0, %r14
 	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
 	addq %r15, %r13
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
-	addq %rcx, %rsi
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rcx
-	addq %rdi, %r8
-	adcq $0, %rcx
-	addq %r15, %r8
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r15
-	addq %rdi, %r9
-	adcq $0, %r15
-	addq %rcx, %r9
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
-	addq %rdi, %r14
-	adcq $0, %rcx
-	addq %r15, %r14
-	adcq $0, %rcx
+	adcq %rsi, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
+	adcq %rdi, %r8
+	adcq %r15, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rdi
+	adcq %rsi, %r14
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
+	addq %r15, %rcx
+	adcq %rsi, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
+	adcq %r15, %r9
+	adcq %rsi, %r14
+	adcq $0, %rdi
 	movq 24(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r15
-	addq %rdi, %rsi
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rdi
-	addq %rax, %r8
-	adcq $0, %rdi
-	addq %r15, %r8
-	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
+	addq %r15, %rcx
+	adcq %rsi, %r8
 	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r15
-	addq %rax, %r9
-	adcq $0, %r15
-	addq %rdi, %r9
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rdi
-	addq %rax, %r14
-	adcq $0, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r15
-	addq %rax, %rcx
-	adcq $0, %r15
-	addq %rdi, %rcx
-	adcq $0, %r15
+	adcq %rax, %r9
+	adcq %r15, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
+	adcq %rsi, %rdi
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
+	addq %r15, %r8
+	adcq %rsi, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
+	adcq %r15, %r14
+	adcq %rsi, %rdi
+	adcq $0, %rax
 	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
-	addq %rax, %r8
-	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
+	addq %r15, %r8
+	adcq %rsi, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rsi
+	adcq %r15, %r14
+	adcq %rsi, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %rsi
+	adcq %r15, %rax
+	adcq $0, %rsi
 	movq %r10, 24(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r10
-	addq %rax, %r9
-	adcq $0, %r10
-	addq %rdi, %r9
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
-	addq %rax, %r14
-	adcq $0, %rdi
-	addq %r10, %r14
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r10
-	addq %rax, %rcx
-	adcq $0, %r10
-	addq %rdi, %rcx
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rdi
-	addq %rax, %r15
-	adcq $0, %rdi
-	addq %r10, %r15
-	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
+	addq %r15, %r9
+	adcq %r10, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
+	adcq %r15, %rdi
+	adcq %r10, %rax
+	adcq $0, %rsi
 	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r10
-	addq %rax, %r9
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	addq %r10, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r10
-	addq %rbp, %rcx
-	adcq $0, %r10
-	addq %rax, %rcx
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rax
-	addq %rbp, %r15
-	adcq $0, %rax
-	addq %r10, %r15
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r10
-	addq %rbp, %rdi
-	adcq $0, %r10
-	addq %rax, %rdi
-	adcq $0, %r10
-	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
-	addq %r13, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
+	addq %r15, %r9
+	adcq %r10, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r15
+	adcq %rbp, %rdi
+	adcq %r15, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbp
+	adcq %r10, %rsi
 	adcq $0, %rbp
-	addq %rax, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
+	addq %r15, %r14
+	adcq %r10, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
+	adcq %r15, %rax
+	adcq %r10, %rsi
 	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	addq %rbp, %r15
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %rax, %rdi
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
-	addq %r13, %r10
-	adcq $0, %rax
-	addq %rbp, %r10
-	adcq $0, %rax
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
+	addq %r15, %r14
+	adcq %r10, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r15
+	adcq %r13, %rax
+	adcq %r15, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
+	adcq %r10, %rbp
+	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
+	addq %r15, %rdi
+	adcq %r10, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
+	adcq %r15, %rsi
+	adcq %r10, %rbp
+	adcq $0, %r13
 	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
-	addq %r13, %rcx
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r13
-	addq %rsi, %r15
-	adcq $0, %r13
-	addq %rbp, %r15
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rbp
-	addq %rsi, %rdi
-	adcq $0, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r13
-	addq %rsi, %r10
-	adcq $0, %r13
-	addq %rbp, %r10
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rbp
-	addq %rsi, %rax
-	adcq $0, %rbp
-	addq %r13, %rax
-	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
+	addq %r15, %rdi
+	adcq %r10, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r15
+	adcq %rcx, %rsi
+	adcq %r15, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rcx
+	adcq %r10, %r13
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
+	addq %r15, %rax
+	adcq %r10, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
+	adcq %r15, %rbp
+	adcq %r10, %r13
+	adcq $0, %rcx
 	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r13
-	addq %rsi, %r15
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rsi
-	addq %r8, %rdi
-	adcq $0, %rsi
-	addq %r13, %rdi
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r13
-	addq %r8, %r10
-	adcq $0, %r13
-	addq %rsi, %r10
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rsi
-	addq %r8, %rax
-	adcq $0, %rsi
-	addq %r13, %rax
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r13
-	addq %r8, %rbp
-	adcq $0, %r13
-	addq %rsi, %rbp
-	adcq $0, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
+	addq %r15, %rax
+	adcq %r10, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r15
+	adcq %r8, %rbp
+	adcq %r15, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
+	adcq %r10, %rcx
+	adcq $0, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
+	addq %r15, %rsi
+	adcq %r10, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
+	adcq %r15, %r13
+	adcq %r10, %rcx
+	adcq $0, %r8
 	addq 24(%rsp), %r14
-	adcq 80(%rsp), %rcx
-	adcq 16(%rsp), %r15
-	adcq 104(%rsp), %rdi
-	adcq 128(%rsp), %r10
-	adcq 72(%rsp), %rax
-	adcq 48(%rsp), %rbp
-	adcq 56(%rsp), %r13
-	movq %r14, %r8
-	subq $-1, %r8
-	movq %rcx, %rsi
-	sbbq $-1, %rsi
-	movq %r15, %r9
+	adcq 112(%rsp), %rdi
+	adcq 16(%rsp), %rax
+	adcq 104(%rsp), %rsi
+	adcq 128(%rsp), %rbp
+	adcq 72(%rsp), %r13
+	adcq 48(%rsp), %rcx
+	adcq 56(%rsp), %r8
+	movq %r14, %r15
+	subq $-1, %r15
+	movq %rdi, %r10
+	sbbq $-1, %r10
+	movq %rax, %r9
 	sbbq $-1, %r9
-	movq %rbp, 56(%rsp)
-	movq %rdi, %rbp
-	sbbq FG_P503_MONT_P+24(%rip), %rbp
-	movq %rax, 48(%rsp)
-	movq %r10, %rax
-	sbbq FG_P503_MONT_P+32(%rip), %rax
-	movq %r10, 72(%rsp)
-	movq 48(%rsp), %r10
-	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %rdi, 128(%rsp)
-	movq 56(%rsp), %rdi
-	sbbq FG_P503_MONT_P+48(%rip), %rdi
-	movq %r15, 104(%rsp)
-	movq %r13, %r15
-	sbbq FG_P503_MONT_P+56(%rip), %r15
-	cmovc %r14, %r8
-	cmovc %rcx, %rsi
+	movq %rcx, 56(%rsp)
+	movq %rsi, %rcx
+	sbbq FG_P503_MONT_P+24(%rip), %rcx
+	movq %r13, 48(%rsp)
+	movq %rbp, %r13
+	sbbq FG_P503_MONT_P+32(%rip), %r13
+	movq %rbp, 72(%rsp)
+	movq 48(%rsp), %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
+	movq %rsi, 128(%rsp)
+	movq 56(%rsp), %rsi
+	sbbq FG_P503_MONT_P+48(%rip), %rsi
+	movq %rax, 104(%rsp)
+	movq %r8, %rax
+	sbbq FG_P503_MONT_P+56(%rip), %rax
+	cmovc %r14, %r15
+	cmovc %rdi, %r10
 	cmovc 104(%rsp), %r9
-	cmovc 128(%rsp), %rbp
-	cmovc 72(%rsp), %rax
-	cmovc 48(%rsp), %r10
-	cmovc 56(%rsp), %rdi
-	cmovc %r13, %r15
+	cmovc 128(%rsp), %rcx
+	cmovc 72(%rsp), %r13
+	cmovc 48(%rsp), %rbp
+	cmovc 56(%rsp), %rsi
+	cmovc %r8, %rax
 	movq 0(%rsp), %r14
-	movq %r8, 0(%r14)
-	movq %rsi, 8(%r14)
+	movq %r15, 0(%r14)
+	movq %r10, 8(%r14)
 	movq %r9, 16(%r14)
-	movq %rbp, 24(%r14)
-	movq %rax, 32(%r14)
-	movq %r10, 40(%r14)
-	movq %rdi, 48(%r14)
-	movq %r15, 56(%r14)
+	movq %rcx, 24(%r14)
+	movq %r13, 32(%r14)
+	movq %rbp, 40(%r14)
+	movq %rsi, 48(%r14)
+	movq %rax, 56(%r14)
 	addq $168, %rsp
 popq %rbx
 popq %rbp
@@ -4601,857 +4425,729 @@ pushq %rbx
 	movq %r8, %rdx
 	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
 	addq %r9, %rbp
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r9
-	addq %r8, %r13
-	adcq $0, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	addq %r9, %r15
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
-	addq %r8, %r11
-	adcq $0, %r9
-	addq %rbx, %r11
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbx
-	addq %r8, %r12
-	adcq $0, %rbx
-	addq %r9, %r12
-	adcq $0, %rbx
-	addq %rbx, %r14
-	movq 136(%rsp), %rdx
-	mulxq 72(%rsi), %r8, %r9
-	addq %r8, %rax
-	adcq %r9, %rbp
-	mulxq 88(%rsi), %rbx, %r8
 	adcq %rbx, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r9
 	adcq %r8, %r15
-	mulxq 104(%rsi), %r9, %rbx
+	adcq %r9, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r8
+	adcq %rbx, %r12
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
+	adcq %r8, %r11
+	adcq %r9, %r12
+	adcq $0, %r14
+	movq 136(%rsp), %rdx
+	mulxq 72(%rsi), %rbx, %r8
+	addq %rbx, %rax
+	adcq %r8, %rbp
+	mulxq 88(%rsi), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 104(%rsi), %r8, %r9
+	adcq %r8, %r11
+	adcq %r9, %r12
+	mulxq 120(%rsi), %rbx, %r8
+	adcq %rbx, %r14
+	adcq $0, %r8
+	mulxq 64(%rsi), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 80(%rsi), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq 96(%rsi), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 112(%rsi), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	adcq $0, %r8
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r9
+	adcq %r10, %r11
+	adcq %r9, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r10
+	adcq %rbx, %r14
+	adcq %r10, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r9
+	adcq %r10, %r12
+	adcq %r9, %r14
+	adcq $0, %r8
+	movq 144(%rsp), %rdx
+	mulxq 72(%rsi), %rbx, %r10
+	addq %rbx, %rbp
+	adcq %r10, %r13
+	mulxq 88(%rsi), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 104(%rsi), %r10, %r9
+	adcq %r10, %r12
+	adcq %r9, %r14
+	mulxq 120(%rsi), %rbx, %r10
+	adcq %rbx, %r8
+	adcq $0, %r10
+	mulxq 64(%rsi), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 80(%rsi), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 96(%rsi), %r9, %rbx
 	adcq %r9, %r11
 	adcq %rbx, %r12
-	mulxq 120(%rsi), %r8, %r9
-	adcq %r8, %r14
-	adcq $0, %r9
-	mulxq 64(%rsi), %rbx, %r8
-	addq %rbx, %r10
-	adcq %r8, %rax
-	mulxq 80(%rsi), %rbx, %r8
-	adcq %rbx, %rbp
-	adcq %r8, %r13
-	mulxq 96(%rsi), %rbx, %r8
-	adcq %rbx, %r15
-	adcq %r8, %r11
-	mulxq 112(%rsi), %rbx, %r8
-	adcq %rbx, %r12
-	adcq %r8, %r14
-	adcq $0, %r9
-	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r8
-	addq %rbx, %r13
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %rbx
-	addq %r10, %r15
-	adcq $0, %rbx
-	addq %r8, %r15
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r8
-	addq %r10, %r11
-	adcq $0, %r8
-	addq %rbx, %r11
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	addq %r8, %r12
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	addq %rbx, %r14
-	adcq $0, %r8
-	addq %r8, %r9
-	movq 144(%rsp), %rdx
-	mulxq 72(%rsi), %r10, %rbx
-	addq %r10, %rbp
-	adcq %rbx, %r13
-	mulxq 88(%rsi), %r8, %r10
-	adcq %r8, %r15
-	adcq %r10, %r11
-	mulxq 104(%rsi), %rbx, %r8
-	adcq %rbx, %r12
-	adcq %r8, %r14
-	mulxq 120(%rsi), %r10, %rbx
-	adcq %r10, %r9
-	adcq $0, %rbx
-	mulxq 64(%rsi), %r8, %r10
-	addq %r8, %rax
-	adcq %r10, %rbp
-	mulxq 80(%rsi), %r8, %r10
-	adcq %r8, %r13
-	adcq %r10, %r15
-	mulxq 96(%rsi), %r8, %r10
-	adcq %r8, %r11
-	adcq %r10, %r12
-	mulxq 112(%rsi), %r8, %r10
-	adcq %r8, %r14
-	adcq %r10, %r9
-	adcq $0, %rbx
+	mulxq 112(%rsi), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	adcq $0, %r10
 	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r10
-	addq %r8, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
+	adcq %rax, %r12
+	adcq %r9, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rax
+	adcq %rbx, %r8
+	adcq %rax, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r9
+	adcq %rax, %r14
+	adcq %r9, %r8
 	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
-	addq %rax, %r11
-	adcq $0, %r8
-	addq %r10, %r11
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r10
-	addq %rax, %r12
-	adcq $0, %r10
-	addq %r8, %r12
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
-	addq %rax, %r14
-	adcq $0, %r8
-	addq %r10, %r14
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r10
-	addq %rax, %r9
-	adcq $0, %r10
-	addq %r8, %r9
-	adcq $0, %r10
-	addq %r10, %rbx
 	movq 152(%rsp), %rdx
-	mulxq 72(%rsi), %rax, %r8
-	addq %rax, %r13
-	adcq %r8, %r15
-	mulxq 88(%rsi), %r10, %rax
-	adcq %r10, %r11
-	adcq %rax, %r12
-	mulxq 104(%rsi), %r8, %r10
-	adcq %r8, %r14
-	adcq %r10, %r9
-	mulxq 120(%rsi), %rax, %r8
-	adcq %rax, %rbx
-	adcq $0, %r8
-	mulxq 64(%rsi), %r10, %rax
-	addq %r10, %rbp
-	adcq %rax, %r13
-	mulxq 80(%rsi), %r10, %rax
-	adcq %r10, %r15
-	adcq %rax, %r11
-	mulxq 96(%rsi), %r10, %rax
-	adcq %r10, %r12
+	mulxq 72(%rsi), %rbx, %rax
+	addq %rbx, %r13
+	adcq %rax, %r15
+	mulxq 88(%rsi), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 104(%rsi), %rax, %r9
 	adcq %rax, %r14
-	mulxq 112(%rsi), %r10, %rax
-	adcq %r10, %r9
-	adcq %rax, %rbx
-	adcq $0, %r8
+	adcq %r9, %r8
+	mulxq 120(%rsi), %rbx, %rax
+	adcq %rbx, %r10
+	adcq $0, %rax
+	mulxq 64(%rsi), %r9, %rbx
+	addq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq 80(%rsi), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 96(%rsi), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 112(%rsi), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	adcq $0, %rax
 	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rax
-	addq %r10, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r9
+	adcq %rbp, %r14
+	adcq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
+	adcq %rbx, %r10
+	adcq %rbp, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r9
+	adcq %rbp, %r8
+	adcq %r9, %r10
 	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r10
-	addq %rbp, %r12
-	adcq $0, %r10
-	addq %rax, %r12
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	addq %r10, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r10
-	addq %rbp, %r9
-	adcq $0, %r10
-	addq %rax, %r9
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	addq %r10, %rbx
-	adcq $0, %rax
-	addq %rax, %r8
 	movq 160(%rsp), %rdx
-	mulxq 72(%rsi), %rbp, %r10
-	addq %rbp, %r15
-	adcq %r10, %r11
-	mulxq 88(%rsi), %rax, %rbp
-	adcq %rax, %r12
-	adcq %rbp, %r14
-	mulxq 104(%rsi), %r10, %rax
-	adcq %r10, %r9
-	adcq %rax, %rbx
-	mulxq 120(%rsi), %rbp, %r10
+	mulxq 72(%rsi), %rbx, %rbp
+	addq %rbx, %r15
+	adcq %rbp, %r11
+	mulxq 88(%rsi), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 104(%rsi), %rbp, %r9
 	adcq %rbp, %r8
-	adcq $0, %r10
-	mulxq 64(%rsi), %rax, %rbp
-	addq %rax, %r13
-	adcq %rbp, %r15
-	mulxq 80(%rsi), %rax, %rbp
-	adcq %rax, %r11
-	adcq %rbp, %r12
-	mulxq 96(%rsi), %rax, %rbp
-	adcq %rax, %r14
-	adcq %rbp, %r9
-	mulxq 112(%rsi), %rax, %rbp
-	adcq %rax, %rbx
-	adcq %rbp, %r8
-	adcq $0, %r10
+	adcq %r9, %r10
+	mulxq 120(%rsi), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq $0, %rbp
+	mulxq 64(%rsi), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 80(%rsi), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 96(%rsi), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 112(%rsi), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	adcq $0, %rbp
 	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
-	addq %rax, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
+	adcq %r13, %r8
+	adcq %r9, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	adcq %rbx, %rax
+	adcq %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r14
+	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
+	adcq %r13, %r10
+	adcq %r9, %rax
 	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	addq %rbp, %r14
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	addq %rax, %r9
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rax
-	addq %r13, %rbx
-	adcq $0, %rax
-	addq %rbp, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	addq %rax, %r8
-	adcq $0, %rbp
-	addq %rbp, %r10
 	movq 168(%rsp), %rdx
-	mulxq 72(%rsi), %r13, %rax
-	addq %r13, %r11
-	adcq %rax, %r12
-	mulxq 88(%rsi), %rbp, %r13
-	adcq %rbp, %r14
-	adcq %r13, %r9
-	mulxq 104(%rsi), %rax, %rbp
-	adcq %rax, %rbx
-	adcq %rbp, %r8
-	mulxq 120(%rsi), %r13, %rax
+	mulxq 72(%rsi), %rbx, %r13
+	addq %rbx, %r11
+	adcq %r13, %r12
+	mulxq 88(%rsi), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 104(%rsi), %r13, %r9
 	adcq %r13, %r10
-	adcq $0, %rax
-	mulxq 64(%rsi), %rbp, %r13
-	addq %rbp, %r15
-	adcq %r13, %r11
-	mulxq 80(%rsi), %rbp, %r13
-	adcq %rbp, %r12
-	adcq %r13, %r14
-	mulxq 96(%rsi), %rbp, %r13
-	adcq %rbp, %r9
-	adcq %r13, %rbx
-	mulxq 112(%rsi), %rbp, %r13
-	adcq %rbp, %r8
-	adcq %r13, %r10
-	adcq $0, %rax
+	adcq %r9, %rax
+	mulxq 120(%rsi), %rbx, %r13
+	adcq %rbx, %rbp
+	adcq $0, %r13
+	mulxq 64(%rsi), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 80(%rsi), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 96(%rsi), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 112(%rsi), %r9, %rbx
+	adcq %r9, %rax
+	adcq %rbx, %rbp
+	adcq $0, %r13
 	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
-	addq %rbp, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r14
+	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r9
+	adcq %r15, %r10
+	adcq %r9, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
+	adcq %rbx, %rbp
+	adcq %r15, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq %rbx, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r9
+	adcq %r15, %rax
+	adcq %r9, %rbp
 	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbp
-	addq %r15, %r9
-	adcq $0, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rbp
-	addq %r15, %r8
-	adcq $0, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r13
-	addq %r15, %r10
-	adcq $0, %r13
-	addq %rbp, %r10
-	adcq $0, %r13
-	addq %r13, %rax
 	movq 176(%rsp), %rdx
-	mulxq 72(%rsi), %r15, %rbp
-	addq %r15, %r12
-	adcq %rbp, %r14
-	mulxq 88(%rsi), %r13, %r15
-	adcq %r13, %r9
-	adcq %r15, %rbx
-	mulxq 104(%rsi), %rbp, %r13
-	adcq %rbp, %r8
-	adcq %r13, %r10
-	mulxq 120(%rsi), %r15, %rbp
+	mulxq 72(%rsi), %rbx, %r15
+	addq %rbx, %r12
+	adcq %r15, %r14
+	mulxq 88(%rsi), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 104(%rsi), %r15, %r9
 	adcq %r15, %rax
-	adcq $0, %rbp
-	mulxq 64(%rsi), %r13, %r15
-	addq %r13, %r11
-	adcq %r15, %r12
-	mulxq 80(%rsi), %r13, %r15
-	adcq %r13, %r14
-	adcq %r15, %r9
-	mulxq 96(%rsi), %r13, %r15
-	adcq %r13, %rbx
-	adcq %r15, %r8
-	mulxq 112(%rsi), %r13, %r15
-	adcq %r13, %r10
-	adcq %r15, %rax
-	adcq $0, %rbp
+	adcq %r9, %rbp
+	mulxq 120(%rsi), %rbx, %r15
+	adcq %rbx, %r13
+	adcq $0, %r15
+	mulxq 64(%rsi), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 80(%rsi), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 96(%rsi), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 112(%rsi), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r13
+	adcq $0, %r15
 	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r15
-	addq %r13, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq %rbx, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
+	adcq %r11, %rax
+	adcq %r9, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
+	adcq %rbx, %r13
+	adcq %r11, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %r13
 	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
-	addq %r11, %rbx
-	adcq $0, %r13
-	addq %r15, %rbx
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
-	addq %r11, %r8
-	adcq $0, %r15
-	addq %r13, %r8
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
-	addq %r11, %r10
-	adcq $0, %r13
-	addq %r15, %r10
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	addq %r13, %rax
-	adcq $0, %r15
-	addq %r15, %rbp
 	movq 184(%rsp), %rdx
-	mulxq 72(%rsi), %r11, %r13
-	addq %r11, %r14
-	adcq %r13, %r9
-	mulxq 88(%rsi), %r15, %r11
-	adcq %r15, %rbx
+	mulxq 72(%rsi), %rbx, %r11
+	addq %rbx, %r14
 	adcq %r11, %r8
-	mulxq 104(%rsi), %r13, %r15
-	adcq %r13, %r10
-	adcq %r15, %rax
-	mulxq 120(%rsi), %r11, %r13
+	mulxq 88(%rsi), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 104(%rsi), %r11, %r9
 	adcq %r11, %rbp
-	adcq $0, %r13
-	mulxq 64(%rsi), %r15, %r11
-	addq %r15, %r12
-	adcq %r11, %r14
-	mulxq 80(%rsi), %r15, %r11
-	adcq %r15, %r9
-	adcq %r11, %rbx
-	mulxq 96(%rsi), %r15, %r11
-	adcq %r15, %r8
-	adcq %r11, %r10
-	mulxq 112(%rsi), %r15, %r11
-	adcq %r15, %rax
-	adcq %r11, %rbp
-	adcq $0, %r13
+	adcq %r9, %r13
+	mulxq 120(%rsi), %rbx, %r11
+	adcq %rbx, %r15
+	adcq $0, %r11
+	mulxq 64(%rsi), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 80(%rsi), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 96(%rsi), %r9, %rbx
+	adcq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 112(%rsi), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	adcq $0, %r11
 	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r11
-	addq %r15, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
+	adcq %r12, %rbp
+	adcq %r9, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r12
+	adcq %rbx, %r15
+	adcq %r12, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r9
+	adcq %r12, %r13
+	adcq %r9, %r15
 	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r15
-	addq %r12, %r8
-	adcq $0, %r15
-	addq %r11, %r8
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r11
-	addq %r12, %r10
-	adcq $0, %r11
-	addq %r15, %r10
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r15
-	addq %r12, %rax
-	adcq $0, %r15
-	addq %r11, %rax
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r11
-	addq %r12, %rbp
-	adcq $0, %r11
-	addq %r15, %rbp
-	adcq $0, %r11
-	addq %r11, %r13
-	movq %r14, %r12
-	subq $-1, %r12
-	movq %r9, %r15
-	sbbq $-1, %r15
-	movq %rbx, %r11
-	sbbq $-1, %r11
+	movq %r14, %rbx
+	subq $-1, %rbx
+	movq %r8, %r12
+	sbbq $-1, %r12
+	movq %r10, %r9
+	sbbq $-1, %r9
 	movq %rdi, 192(%rsp)
-	movq %r8, %rdi
+	movq %rax, %rdi
 	sbbq FG_P503_MONT_P+24(%rip), %rdi
 	movq %rcx, 200(%rsp)
-	movq %r10, %rcx
+	movq %rbp, %rcx
 	sbbq FG_P503_MONT_P+32(%rip), %rcx
-	movq %rbp, 208(%rsp)
-	movq %rax, %rbp
-	sbbq FG_P503_MONT_P+40(%rip), %rbp
-	movq %rax, 216(%rsp)
-	movq 208(%rsp), %rax
-	sbbq FG_P503_MONT_P+48(%rip), %rax
-	movq %r10, 224(%rsp)
-	movq %r13, %r10
-	sbbq FG_P503_MONT_P+56(%rip), %r10
-	cmovc %r14, %r12
-	cmovc %r9, %r15
-	cmovc %rbx, %r11
-	cmovc %r8, %rdi
-	cmovc 224(%rsp), %rcx
-	cmovc 216(%rsp), %rbp
-	cmovc 208(%rsp), %rax
-	cmovc %r13, %r10
+	movq %r11, 208(%rsp)
+	movq %r13, %r11
+	sbbq FG_P503_MONT_P+40(%rip), %r11
+	movq %r15, 216(%rsp)
+	movq 216(%rsp), %r15
+	sbbq FG_P503_MONT_P+48(%rip), %r15
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	sbbq FG_P503_MONT_P+56(%rip), %r13
+	cmovc %r14, %rbx
+	cmovc %r8, %r12
+	cmovc %r10, %r9
+	cmovc %rax, %rdi
+	cmovc %rbp, %rcx
+	cmovc 224(%rsp), %r11
+	cmovc 216(%rsp), %r15
+	cmovc 208(%rsp), %r13
 	movq 200(%rsp), %r14
-	movq %r12, 0(%r14)
-	movq %r15, 8(%r14)
-	movq %r11, 16(%r14)
+	movq %rbx, 0(%r14)
+	movq %r12, 8(%r14)
+	movq %r9, 16(%r14)
 	movq %rdi, 24(%r14)
 	movq %rcx, 32(%r14)
-	movq %rbp, 40(%r14)
-	movq %rax, 48(%r14)
-	movq %r10, 56(%r14)
+	movq %r11, 40(%r14)
+	movq %r15, 48(%r14)
+	movq %r13, 56(%r14)
 	movq 0(%rsp), %rdx
-	mulxq 64(%rsp), %r9, %rbx
-	mulxq 72(%rsp), %r8, %r13
-	addq %rbx, %r8
-	mulxq 80(%rsp), %r12, %r15
-	adcq %r13, %r12
-	mulxq 88(%rsp), %r11, %rdi
-	adcq %r15, %r11
-	mulxq 96(%rsp), %rcx, %rbp
-	adcq %rdi, %rcx
-	mulxq 104(%rsp), %rax, %r10
-	adcq %rbp, %rax
-	mulxq 112(%rsp), %r14, %rsi
-	adcq %r10, %r14
-	mulxq 120(%rsp), %rbx, %r13
-	adcq %rsi, %rbx
-	adcq $0, %r13
-	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rdi
-	addq %r15, %r11
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r10
-	addq %rbp, %rcx
-	adcq $0, %r10
-	addq %rdi, %rcx
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r9
-	addq %rsi, %rax
-	adcq $0, %r9
-	addq %r10, %rax
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rbp
-	addq %r15, %r14
-	adcq $0, %rbp
-	addq %r9, %r14
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
-	addq %rdi, %rbx
-	adcq $0, %rsi
-	addq %rbp, %rbx
-	adcq $0, %rsi
-	addq %rsi, %r13
-	movq 8(%rsp), %rdx
-	mulxq 72(%rsp), %r10, %r15
-	addq %r10, %r12
-	adcq %r15, %r11
-	mulxq 88(%rsp), %r9, %rdi
-	adcq %r9, %rcx
-	adcq %rdi, %rax
-	mulxq 104(%rsp), %rbp, %rsi
-	adcq %rbp, %r14
-	adcq %rsi, %rbx
-	mulxq 120(%rsp), %r10, %r15
-	adcq %r10, %r13
-	adcq $0, %r15
-	mulxq 64(%rsp), %r9, %rdi
-	addq %r9, %r8
-	adcq %rdi, %r12
-	mulxq 80(%rsp), %rbp, %rsi
-	adcq %rbp, %r11
-	adcq %rsi, %rcx
-	mulxq 96(%rsp), %r10, %r9
-	adcq %r10, %rax
-	adcq %r9, %r14
-	mulxq 112(%rsp), %rdi, %rbp
-	adcq %rdi, %rbx
-	adcq %rbp, %r13
-	adcq $0, %r15
-	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r10
-	addq %rsi, %rcx
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rdi
-	addq %r9, %rax
-	adcq $0, %rdi
-	addq %r10, %rax
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r8
-	addq %rbp, %r14
-	adcq $0, %r8
-	addq %rdi, %r14
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r9
-	addq %rsi, %rbx
-	adcq $0, %r9
-	addq %r8, %rbx
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbp
-	addq %r10, %r13
-	adcq $0, %rbp
-	addq %r9, %r13
-	adcq $0, %rbp
-	addq %rbp, %r15
-	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %rsi
-	addq %rdi, %r11
-	adcq %rsi, %rcx
-	mulxq 88(%rsp), %r8, %r10
-	adcq %r8, %rax
-	adcq %r10, %r14
-	mulxq 104(%rsp), %r9, %rbp
-	adcq %r9, %rbx
-	adcq %rbp, %r13
-	mulxq 120(%rsp), %rdi, %rsi
-	adcq %rdi, %r15
-	adcq $0, %rsi
 	mulxq 64(%rsp), %r8, %r10
-	addq %r8, %r12
-	adcq %r10, %r11
-	mulxq 80(%rsp), %r9, %rbp
-	adcq %r9, %rcx
-	adcq %rbp, %rax
-	mulxq 96(%rsp), %rdi, %r8
-	adcq %rdi, %r14
-	adcq %r8, %rbx
-	mulxq 112(%rsp), %r10, %r9
-	adcq %r10, %r13
-	adcq %r9, %r15
-	adcq $0, %rsi
-	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rdi
-	addq %rbp, %rax
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r10
-	addq %r8, %r14
-	adcq $0, %r10
-	addq %rdi, %r14
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r12
-	addq %r9, %rbx
-	adcq $0, %r12
-	addq %r10, %rbx
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r8
-	addq %rbp, %r13
-	adcq $0, %r8
-	addq %r12, %r13
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
-	addq %rdi, %r15
-	adcq $0, %r9
-	addq %r8, %r15
-	adcq $0, %r9
-	addq %r9, %rsi
-	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r10, %rbp
-	addq %r10, %rcx
-	adcq %rbp, %rax
-	mulxq 88(%rsp), %r12, %rdi
-	adcq %r12, %r14
-	adcq %rdi, %rbx
-	mulxq 104(%rsp), %r8, %r9
-	adcq %r8, %r13
-	adcq %r9, %r15
-	mulxq 120(%rsp), %r10, %rbp
-	adcq %r10, %rsi
-	adcq $0, %rbp
-	mulxq 64(%rsp), %r12, %rdi
-	addq %r12, %r11
+	mulxq 72(%rsp), %rax, %rbp
+	addq %r10, %rax
+	mulxq 80(%rsp), %rbx, %r12
+	adcq %rbp, %rbx
+	mulxq 88(%rsp), %r9, %rdi
+	adcq %r12, %r9
+	mulxq 96(%rsp), %rcx, %r11
 	adcq %rdi, %rcx
-	mulxq 80(%rsp), %r8, %r9
-	adcq %r8, %rax
-	adcq %r9, %r14
-	mulxq 96(%rsp), %r10, %r12
-	adcq %r10, %rbx
-	adcq %r12, %r13
-	mulxq 112(%rsp), %rdi, %r8
-	adcq %rdi, %r15
-	adcq %r8, %rsi
-	adcq $0, %rbp
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r10
-	addq %r9, %r14
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
-	addq %r12, %rbx
-	adcq $0, %rdi
-	addq %r10, %rbx
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r11
-	addq %r8, %r13
-	adcq $0, %r11
-	addq %rdi, %r13
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r12
-	addq %r9, %r15
-	adcq $0, %r12
-	addq %r11, %r15
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
-	addq %r10, %rsi
-	adcq $0, %r8
-	addq %r12, %rsi
-	adcq $0, %r8
-	addq %r8, %rbp
-	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %r9
-	addq %rdi, %rax
-	adcq %r9, %r14
-	mulxq 88(%rsp), %r11, %r10
-	adcq %r11, %rbx
-	adcq %r10, %r13
-	mulxq 104(%rsp), %r12, %r8
-	adcq %r12, %r15
-	adcq %r8, %rsi
-	mulxq 120(%rsp), %rdi, %r9
-	adcq %rdi, %rbp
-	adcq $0, %r9
-	mulxq 64(%rsp), %r11, %r10
-	addq %r11, %rcx
-	adcq %r10, %rax
-	mulxq 80(%rsp), %r12, %r8
-	adcq %r12, %r14
-	adcq %r8, %rbx
-	mulxq 96(%rsp), %rdi, %r11
-	adcq %rdi, %r13
+	mulxq 104(%rsp), %r15, %r13
 	adcq %r11, %r15
-	mulxq 112(%rsp), %r10, %r12
-	adcq %r10, %rsi
-	adcq %r12, %rbp
-	adcq $0, %r9
-	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rdi
-	addq %r8, %rbx
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
-	addq %r11, %r13
-	adcq $0, %r10
-	addq %rdi, %r13
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rcx
-	addq %r12, %r15
-	adcq $0, %rcx
-	addq %r10, %r15
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r11
-	addq %r8, %rsi
-	adcq $0, %r11
-	addq %rcx, %rsi
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r12
-	addq %rdi, %rbp
-	adcq $0, %r12
-	addq %r11, %rbp
-	adcq $0, %r12
+	mulxq 112(%rsp), %r14, %rsi
+	adcq %r13, %r14
+	mulxq 120(%rsp), %r10, %rbp
+	adcq %rsi, %r10
+	adcq $0, %rbp
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
 	addq %r12, %r9
-	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %r10, %r8
-	addq %r10, %r14
-	adcq %r8, %rbx
-	mulxq 88(%rsp), %rcx, %rdi
-	adcq %rcx, %r13
+	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
+	adcq %r11, %r15
+	adcq %r13, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
+	adcq %rsi, %r10
+	adcq %r8, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rcx
 	adcq %rdi, %r15
-	mulxq 104(%rsp), %r11, %r12
-	adcq %r11, %rsi
-	adcq %r12, %rbp
-	mulxq 120(%rsp), %r10, %r8
-	adcq %r10, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
+	adcq %r11, %r14
+	adcq %r13, %r10
+	adcq $0, %rbp
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %rsi, %r8
+	addq %rsi, %rbx
+	adcq %r8, %r9
+	mulxq 88(%rsp), %r12, %rdi
+	adcq %r12, %rcx
+	adcq %rdi, %r15
+	mulxq 104(%rsp), %r11, %r13
+	adcq %r11, %r14
+	adcq %r13, %r10
+	mulxq 120(%rsp), %rsi, %r8
+	adcq %rsi, %rbp
 	adcq $0, %r8
-	mulxq 64(%rsp), %rcx, %rdi
-	addq %rcx, %rax
-	adcq %rdi, %r14
-	mulxq 80(%rsp), %r11, %r12
-	adcq %r11, %rbx
-	adcq %r12, %r13
-	mulxq 96(%rsp), %r10, %rcx
-	adcq %r10, %r15
-	adcq %rcx, %rsi
-	mulxq 112(%rsp), %rdi, %r11
-	adcq %rdi, %rbp
+	mulxq 64(%rsp), %r12, %rdi
+	addq %r12, %rax
+	adcq %rdi, %rbx
+	mulxq 80(%rsp), %r11, %r13
 	adcq %r11, %r9
+	adcq %r13, %rcx
+	mulxq 96(%rsp), %rsi, %r12
+	adcq %rsi, %r15
+	adcq %r12, %r14
+	mulxq 112(%rsp), %rdi, %r11
+	adcq %rdi, %r10
+	adcq %r11, %rbp
 	adcq $0, %r8
 	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r10
-	addq %r12, %r13
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %rdi
-	addq %rcx, %r15
-	adcq $0, %rdi
-	addq %r10, %r15
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rax
-	addq %r11, %rsi
-	adcq $0, %rax
-	addq %rdi, %rsi
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rcx
-	addq %r12, %rbp
-	adcq $0, %rcx
-	addq %rax, %rbp
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
-	addq %r10, %r9
-	adcq $0, %r11
-	addq %rcx, %r9
-	adcq $0, %r11
-	addq %r11, %r8
-	movq 48(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %r12
-	addq %rdi, %rbx
-	adcq %r12, %r13
-	mulxq 88(%rsp), %rax, %r10
-	adcq %rax, %r15
-	adcq %r10, %rsi
-	mulxq 104(%rsp), %rcx, %r11
-	adcq %rcx, %rbp
-	adcq %r11, %r9
-	mulxq 120(%rsp), %rdi, %r12
-	adcq %rdi, %r8
-	adcq $0, %r12
-	mulxq 64(%rsp), %rax, %r10
-	addq %rax, %r14
-	adcq %r10, %rbx
-	mulxq 80(%rsp), %rcx, %r11
-	adcq %rcx, %r13
-	adcq %r11, %r15
-	mulxq 96(%rsp), %rdi, %rax
-	adcq %rdi, %rsi
-	adcq %rax, %rbp
-	mulxq 112(%rsp), %r10, %rcx
-	adcq %r10, %r9
-	adcq %rcx, %r8
-	adcq $0, %r12
-	movq %r14, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
-	addq %r11, %r15
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r10
-	addq %rax, %rsi
-	adcq $0, %r10
-	addq %rdi, %rsi
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r14
-	addq %rcx, %rbp
-	adcq $0, %r14
-	addq %r10, %rbp
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
-	addq %r11, %r9
-	adcq $0, %rax
-	addq %r14, %r9
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
-	addq %rdi, %r8
-	adcq $0, %rcx
-	addq %rax, %r8
-	adcq $0, %rcx
-	addq %rcx, %r12
-	movq 56(%rsp), %rdx
-	mulxq 72(%rsp), %r10, %r11
-	addq %r10, %r13
-	adcq %r11, %r15
-	mulxq 88(%rsp), %r14, %rdi
-	adcq %r14, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rsi
+	addq %r13, %rcx
+	adcq %rsi, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
+	adcq %r12, %r14
+	adcq %rdi, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
+	adcq %r11, %rbp
+	adcq %rax, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rsi
+	addq %r13, %r15
+	adcq %rsi, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r10
 	adcq %rdi, %rbp
-	mulxq 104(%rsp), %rax, %rcx
-	adcq %rax, %r9
-	adcq %rcx, %r8
-	mulxq 120(%rsp), %r10, %r11
-	adcq %r10, %r12
-	adcq $0, %r11
-	mulxq 64(%rsp), %r14, %rdi
-	addq %r14, %rbx
-	adcq %rdi, %r13
-	mulxq 80(%rsp), %rax, %rcx
-	adcq %rax, %r15
-	adcq %rcx, %rsi
-	mulxq 96(%rsp), %r10, %r14
-	adcq %r10, %rbp
-	adcq %r14, %r9
-	mulxq 112(%rsp), %rdi, %rax
-	adcq %rdi, %r8
-	adcq %rax, %r12
-	adcq $0, %r11
+	adcq $0, %r8
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %rax
+	addq %r11, %r9
+	adcq %rax, %rcx
+	mulxq 88(%rsp), %r13, %rsi
+	adcq %r13, %r15
+	adcq %rsi, %r14
+	mulxq 104(%rsp), %r12, %rdi
+	adcq %r12, %r10
+	adcq %rdi, %rbp
+	mulxq 120(%rsp), %r11, %rax
+	adcq %r11, %r8
+	adcq $0, %rax
+	mulxq 64(%rsp), %r13, %rsi
+	addq %r13, %rbx
+	adcq %rsi, %r9
+	mulxq 80(%rsp), %r12, %rdi
+	adcq %r12, %rcx
+	adcq %rdi, %r15
+	mulxq 96(%rsp), %r11, %r13
+	adcq %r11, %r14
+	adcq %r13, %r10
+	mulxq 112(%rsp), %rsi, %r12
+	adcq %rsi, %rbp
+	adcq %r12, %r8
+	adcq $0, %rax
 	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r10
-	addq %rcx, %rsi
-	adcq $0, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
-	addq %r14, %rbp
-	adcq $0, %rdi
-	addq %r10, %rbp
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
-	addq %rax, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r11
+	addq %rdi, %r15
+	adcq %r11, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
+	adcq %r13, %r10
+	adcq %rsi, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rbx
+	adcq %r12, %r8
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r11
+	addq %rdi, %r14
+	adcq %r11, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rsi
+	adcq %r13, %rbp
+	adcq %rsi, %r8
+	adcq $0, %rax
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r12, %rbx
+	addq %r12, %rcx
+	adcq %rbx, %r15
+	mulxq 88(%rsp), %rdi, %r11
+	adcq %rdi, %r14
+	adcq %r11, %r10
+	mulxq 104(%rsp), %r13, %rsi
+	adcq %r13, %rbp
+	adcq %rsi, %r8
+	mulxq 120(%rsp), %r12, %rbx
+	adcq %r12, %rax
 	adcq $0, %rbx
+	mulxq 64(%rsp), %rdi, %r11
 	addq %rdi, %r9
+	adcq %r11, %rcx
+	mulxq 80(%rsp), %r13, %rsi
+	adcq %r13, %r15
+	adcq %rsi, %r14
+	mulxq 96(%rsp), %r12, %rdi
+	adcq %r12, %r10
+	adcq %rdi, %rbp
+	mulxq 112(%rsp), %r11, %r13
+	adcq %r11, %r8
+	adcq %r13, %rax
 	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %r14
-	addq %rcx, %r8
+	movq %r9, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r12
+	addq %rsi, %r14
+	adcq %r12, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r11
+	adcq %rdi, %rbp
+	adcq %r11, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
+	adcq %r13, %rax
+	adcq %r9, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r12
+	addq %rsi, %r10
+	adcq %r12, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r11
+	adcq %rdi, %r8
+	adcq %r11, %rax
+	adcq $0, %rbx
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %r13, %r9
+	addq %r13, %r15
+	adcq %r9, %r14
+	mulxq 88(%rsp), %rsi, %r12
+	adcq %rsi, %r10
+	adcq %r12, %rbp
+	mulxq 104(%rsp), %rdi, %r11
+	adcq %rdi, %r8
+	adcq %r11, %rax
+	mulxq 120(%rsp), %r13, %r9
+	adcq %r13, %rbx
+	adcq $0, %r9
+	mulxq 64(%rsp), %rsi, %r12
+	addq %rsi, %rcx
+	adcq %r12, %r15
+	mulxq 80(%rsp), %rdi, %r11
+	adcq %rdi, %r14
+	adcq %r11, %r10
+	mulxq 96(%rsp), %r13, %rsi
+	adcq %r13, %rbp
+	adcq %rsi, %r8
+	mulxq 112(%rsp), %r12, %rdi
+	adcq %r12, %rax
+	adcq %rdi, %rbx
+	adcq $0, %r9
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r13
+	addq %r11, %r10
+	adcq %r13, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r12
+	adcq %rsi, %r8
+	adcq %r12, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
+	adcq %rdi, %rbx
+	adcq %rcx, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
+	addq %r11, %rbp
+	adcq %r13, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r12
+	adcq %rsi, %rax
+	adcq %r12, %rbx
+	adcq $0, %r9
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %rcx
+	addq %rdi, %r14
+	adcq %rcx, %r10
+	mulxq 88(%rsp), %r11, %r13
+	adcq %r11, %rbp
+	adcq %r13, %r8
+	mulxq 104(%rsp), %rsi, %r12
+	adcq %rsi, %rax
+	adcq %r12, %rbx
+	mulxq 120(%rsp), %rdi, %rcx
+	adcq %rdi, %r9
+	adcq $0, %rcx
+	mulxq 64(%rsp), %r11, %r13
+	addq %r11, %r15
+	adcq %r13, %r14
+	mulxq 80(%rsp), %rsi, %r12
+	adcq %rsi, %r10
+	adcq %r12, %rbp
+	mulxq 96(%rsp), %rdi, %r11
+	adcq %rdi, %r8
+	adcq %r11, %rax
+	mulxq 112(%rsp), %r13, %rsi
+	adcq %r13, %rbx
+	adcq %rsi, %r9
+	adcq $0, %rcx
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %rbp
+	adcq %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
+	adcq %r11, %rax
+	adcq %r13, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r15
+	adcq %rsi, %r9
+	adcq %r15, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r8
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
+	adcq %r11, %rbx
+	adcq %r13, %r9
+	adcq $0, %rcx
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %rsi, %r15
+	addq %rsi, %r10
+	adcq %r15, %rbp
+	mulxq 88(%rsp), %r12, %rdi
+	adcq %r12, %r8
+	adcq %rdi, %rax
+	mulxq 104(%rsp), %r11, %r13
+	adcq %r11, %rbx
+	adcq %r13, %r9
+	mulxq 120(%rsp), %rsi, %r15
+	adcq %rsi, %rcx
+	adcq $0, %r15
+	mulxq 64(%rsp), %r12, %rdi
+	addq %r12, %r14
+	adcq %rdi, %r10
+	mulxq 80(%rsp), %r11, %r13
+	adcq %r11, %rbp
+	adcq %r13, %r8
+	mulxq 96(%rsp), %rsi, %r12
+	adcq %rsi, %rax
+	adcq %r12, %rbx
+	mulxq 112(%rsp), %rdi, %r11
+	adcq %rdi, %r9
+	adcq %r11, %rcx
+	adcq $0, %r15
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rsi
+	addq %r13, %r8
+	adcq %rsi, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
+	adcq %r12, %rbx
+	adcq %rdi, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r14
+	adcq %r11, %rcx
+	adcq %r14, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rsi
+	addq %r13, %rax
+	adcq %rsi, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r9
+	adcq %rdi, %rcx
+	adcq $0, %r15
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %r14
+	addq %r11, %rbp
+	adcq %r14, %r8
+	mulxq 88(%rsp), %r13, %rsi
+	adcq %r13, %rax
+	adcq %rsi, %rbx
+	mulxq 104(%rsp), %r12, %rdi
+	adcq %r12, %r9
+	adcq %rdi, %rcx
+	mulxq 120(%rsp), %r11, %r14
+	adcq %r11, %r15
 	adcq $0, %r14
-	addq %rbx, %r8
+	mulxq 64(%rsp), %r13, %rsi
+	addq %r13, %r10
+	adcq %rsi, %rbp
+	mulxq 80(%rsp), %r12, %rdi
+	adcq %r12, %r8
+	adcq %rdi, %rax
+	mulxq 96(%rsp), %r11, %r13
+	adcq %r11, %rbx
+	adcq %r13, %r9
+	mulxq 112(%rsp), %rsi, %r12
+	adcq %rsi, %rcx
+	adcq %r12, %r15
 	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rax
-	addq %r10, %r12
-	adcq $0, %rax
-	addq %r14, %r12
-	adcq $0, %rax
-	addq %rax, %r11
-	movq %r13, %rdi
-	subq $-1, %rdi
-	movq %r15, %rcx
-	sbbq $-1, %rcx
-	movq %rsi, %rbx
-	sbbq $-1, %rbx
-	movq %rbp, %r10
-	sbbq FG_P503_MONT_P+24(%rip), %r10
-	movq %r9, %r14
-	sbbq FG_P503_MONT_P+32(%rip), %r14
-	movq %r8, %rax
-	sbbq FG_P503_MONT_P+40(%rip), %rax
-	movq %r12, 200(%rsp)
-	movq 200(%rsp), %r12
-	sbbq FG_P503_MONT_P+48(%rip), %r12
-	movq %r8, 208(%rsp)
-	movq %r11, %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %r13, %rdi
-	cmovc %r15, %rcx
-	cmovc %rsi, %rbx
-	cmovc %rbp, %r10
-	cmovc %r9, %r14
-	cmovc 208(%rsp), %rax
-	cmovc 200(%rsp), %r12
-	cmovc %r11, %r8
-	movq 192(%rsp), %r13
-	movq %rdi, 0(%r13)
-	movq %rcx, 8(%r13)
-	movq %rbx, 16(%r13)
-	movq %r10, 24(%r13)
-	movq %r14, 32(%r13)
-	movq %rax, 40(%r13)
-	movq %r12, 48(%r13)
-	movq %r8, 56(%r13)
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r11
+	addq %rdi, %rax
+	adcq %r11, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
+	adcq %r13, %r9
+	adcq %rsi, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r10
+	adcq %r12, %r15
+	adcq %r10, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r11
+	addq %rdi, %rbx
+	adcq %r11, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rsi
+	adcq %r13, %rcx
+	adcq %rsi, %r15
+	adcq $0, %r14
+	movq %rbp, %r12
+	subq $-1, %r12
+	movq %r8, %r10
+	sbbq $-1, %r10
+	movq %rax, %rdi
+	sbbq $-1, %rdi
+	movq %rbx, %r11
+	sbbq FG_P503_MONT_P+24(%rip), %r11
+	movq %r9, %r13
+	sbbq FG_P503_MONT_P+32(%rip), %r13
+	movq %rcx, %rsi
+	sbbq FG_P503_MONT_P+40(%rip), %rsi
+	movq %r14, 200(%rsp)
+	movq %r15, %r14
+	sbbq FG_P503_MONT_P+48(%rip), %r14
+	movq %r15, 208(%rsp)
+	movq 200(%rsp), %r15
+	sbbq FG_P503_MONT_P+56(%rip), %r15
+	cmovc %rbp, %r12
+	cmovc %r8, %r10
+	cmovc %rax, %rdi
+	cmovc %rbx, %r11
+	cmovc %r9, %r13
+	cmovc %rcx, %rsi
+	cmovc 208(%rsp), %r14
+	cmovc 200(%rsp), %r15
+	movq 192(%rsp), %rbp
+	movq %r12, 0(%rbp)
+	movq %r10, 8(%rbp)
+	movq %rdi, 16(%rbp)
+	movq %r11, 24(%rbp)
+	movq %r13, 32(%rbp)
+	movq %rsi, 40(%rbp)
+	movq %r14, 48(%rbp)
+	movq %r15, 56(%rbp)
 	addq $232, %rsp
 popq %rbx
 popq %rbp
@@ -6063,461 +5759,405 @@ pushq %rbx
 	movq %r13, 376(%rsp)
 	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r13
 	addq %rbx, %rcx
+	adcq %r13, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
+	adcq %rbx, %rdi
+	adcq %r13, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	adcq %rbx, %r8
 	adcq $0, %r13
 	movq %r9, 312(%rsp)
 	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
 	addq %rbx, %rax
-	adcq $0, %r9
-	addq %r13, %rax
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
-	addq %rbx, %rdi
-	adcq $0, %r13
-	addq %r9, %rdi
-	adcq $0, %r13
+	adcq %r9, %rdi
 	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	addq %r13, %r14
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
-	addq %rbx, %r8
-	adcq $0, %r13
-	addq %r9, %r8
+	adcq %rbx, %r14
+	adcq %r9, %r8
 	adcq $0, %r13
 	movq %r11, %rdx
 	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
 	addq %rbx, %rax
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	addq %r9, %rdi
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	addq %rbx, %r14
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rbx
-	addq %r12, %r8
-	adcq $0, %rbx
-	addq %r9, %r8
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r9
-	addq %r12, %r13
-	adcq $0, %r9
-	addq %rbx, %r13
-	adcq $0, %r9
+	adcq %r9, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rbx
+	adcq %r12, %r14
+	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r12
+	adcq %r9, %r13
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %rdi
+	adcq %r9, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcq %rbx, %r8
+	adcq %r9, %r13
+	adcq $0, %r12
 	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r12
-	addq %r11, %r14
-	adcq $0, %r12
-	addq %rbx, %r14
-	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	addq %rbx, %rdi
+	adcq %r9, %r14
 	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbx
-	addq %r11, %r8
-	adcq $0, %rbx
-	addq %r12, %r8
-	adcq $0, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r12
-	addq %r11, %r13
-	adcq $0, %r12
-	addq %rbx, %r13
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rbx
-	addq %r11, %r9
-	adcq $0, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
+	adcq %r11, %r8
+	adcq %rbx, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r11
+	adcq %r9, %r12
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %r14
+	adcq %r9, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcq %rbx, %r13
+	adcq %r9, %r12
+	adcq $0, %r11
 	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r12
-	addq %r11, %r14
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r11
-	addq %rsi, %r8
-	adcq $0, %r11
-	addq %r12, %r8
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r12
-	addq %rsi, %r13
-	adcq $0, %r12
-	addq %r11, %r13
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r11
-	addq %rsi, %r9
-	adcq $0, %r11
-	addq %r12, %r9
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r12
-	addq %rsi, %rbx
-	adcq $0, %r12
-	addq %r11, %rbx
-	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	addq %rbx, %r14
+	adcq %r9, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rbx
+	adcq %rsi, %r13
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rsi
+	adcq %r9, %r11
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %r8
+	adcq %r9, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcq %rbx, %r12
+	adcq %r9, %r11
+	adcq $0, %rsi
 	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r11
-	addq %rsi, %r8
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %rsi
-	addq %rcx, %r13
-	adcq $0, %rsi
-	addq %r11, %r13
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r11
-	addq %rcx, %r9
-	adcq $0, %r11
-	addq %rsi, %r9
-	adcq $0, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %rsi
-	addq %rcx, %rbx
-	adcq $0, %rsi
-	addq %r11, %rbx
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r11
-	addq %rcx, %r12
-	adcq $0, %r11
-	addq %rsi, %r12
-	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	addq %rbx, %r8
+	adcq %r9, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %rbx
+	adcq %rcx, %r12
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rcx
+	adcq %r9, %rsi
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %r13
+	adcq %r9, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcq %rbx, %r11
+	adcq %r9, %rsi
+	adcq $0, %rcx
 	movq %rdi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %rsi
-	addq %rcx, %r13
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rcx
-	addq %rax, %r9
-	adcq $0, %rcx
-	addq %rsi, %r9
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rsi
-	addq %rax, %rbx
-	adcq $0, %rsi
-	addq %rcx, %rbx
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rcx
-	addq %rax, %r12
-	adcq $0, %rcx
-	addq %rsi, %r12
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rsi
-	addq %rax, %r11
-	adcq $0, %rsi
-	addq %rcx, %r11
-	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	addq %rbx, %r13
+	adcq %r9, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	adcq %rax, %r11
+	adcq %rbx, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rax
+	adcq %r9, %rcx
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %r12
+	adcq %r9, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcq %rbx, %rsi
+	adcq %r9, %rcx
+	adcq $0, %rax
 	movq %r14, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rcx
-	addq %rax, %r9
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rax
-	addq %rdi, %rbx
-	adcq $0, %rax
-	addq %rcx, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rcx
-	addq %rdi, %r12
-	adcq $0, %rcx
-	addq %rax, %r12
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rax
-	addq %rdi, %r11
-	adcq $0, %rax
-	addq %rcx, %r11
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
-	addq %rdi, %rsi
-	adcq $0, %rcx
-	addq %rax, %rsi
-	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	addq %rbx, %r12
+	adcq %r9, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbx
+	adcq %rdi, %rsi
+	adcq %rbx, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rdi
+	adcq %r9, %rax
+	adcq $0, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %r11
+	adcq %r9, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcq %rbx, %rcx
+	adcq %r9, %rax
+	adcq $0, %rdi
 	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rax
-	addq %rdi, %rbx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
-	addq %r14, %r12
-	adcq $0, %rdi
-	addq %rax, %r12
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rax
-	addq %r14, %r11
-	adcq $0, %rax
-	addq %rdi, %r11
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
-	addq %r14, %rsi
-	adcq $0, %rdi
-	addq %rax, %rsi
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rax
-	addq %r14, %rcx
-	adcq $0, %rax
-	addq %rdi, %rcx
-	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	addq %rbx, %r11
+	adcq %r9, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
+	adcq %r14, %rcx
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r14
+	adcq %r9, %rdi
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	addq %rbx, %rsi
+	adcq %r9, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcq %rbx, %rax
+	adcq %r9, %rdi
+	adcq $0, %r14
 	addq %rbp, %r13
-	adcq %r15, %r9
-	adcq %r10, %rbx
-	adcq 312(%rsp), %r12
-	adcq 384(%rsp), %r11
-	adcq 392(%rsp), %rsi
-	adcq 376(%rsp), %rcx
-	adcq 400(%rsp), %rax
-	movq %r13, %r14
-	subq $-1, %r14
-	movq %r9, %rdi
-	sbbq $-1, %rdi
-	movq %rbx, %r8
+	adcq %r15, %r12
+	adcq %r10, %r11
+	adcq 312(%rsp), %rsi
+	adcq 384(%rsp), %rcx
+	adcq 392(%rsp), %rax
+	adcq 376(%rsp), %rdi
+	adcq 400(%rsp), %r14
+	movq %r13, %rbx
+	subq $-1, %rbx
+	movq %r12, %r9
+	sbbq $-1, %r9
+	movq %r11, %r8
 	sbbq $-1, %r8
-	movq %r12, %rbp
+	movq %rsi, %rbp
 	sbbq FG_P503_MONT_P+24(%rip), %rbp
-	movq %r11, %r15
+	movq %rcx, %r15
 	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %rsi, %r10
+	movq %rax, %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %rcx, 400(%rsp)
-	movq 400(%rsp), %rcx
-	sbbq FG_P503_MONT_P+48(%rip), %rcx
-	movq %rsi, 376(%rsp)
-	movq %rax, %rsi
-	sbbq FG_P503_MONT_P+56(%rip), %rsi
-	cmovc %r13, %r14
-	cmovc %r9, %rdi
-	cmovc %rbx, %r8
-	cmovc %r12, %rbp
-	cmovc %r11, %r15
+	movq %rdi, 400(%rsp)
+	movq 400(%rsp), %rdi
+	sbbq FG_P503_MONT_P+48(%rip), %rdi
+	movq %rax, 376(%rsp)
+	movq %r14, %rax
+	sbbq FG_P503_MONT_P+56(%rip), %rax
+	cmovc %r13, %rbx
+	cmovc %r12, %r9
+	cmovc %r11, %r8
+	cmovc %rsi, %rbp
+	cmovc %rcx, %r15
 	cmovc 376(%rsp), %r10
-	cmovc 400(%rsp), %rcx
-	cmovc %rax, %rsi
+	cmovc 400(%rsp), %rdi
+	cmovc %r14, %rax
 	movq 128(%rsp), %r13
-	movq %r14, 0(%r13)
-	movq %rdi, 8(%r13)
+	movq %rbx, 0(%r13)
+	movq %r9, 8(%r13)
 	movq %r8, 16(%r13)
 	movq %rbp, 24(%r13)
 	movq %r15, 32(%r13)
 	movq %r10, 40(%r13)
-	movq %rcx, 48(%r13)
-	movq %rsi, 56(%r13)
+	movq %rdi, 48(%r13)
+	movq %rax, 56(%r13)
 	movq 0(%rsp), %rdx
-	mulxq 64(%rsp), %r9, %rbx
-	mulxq 72(%rsp), %r12, %r11
-	addq %rbx, %r12
-	mulxq 80(%rsp), %rax, %r14
-	adcq %r11, %rax
-	mulxq 88(%rsp), %rdi, %r8
-	adcq %r14, %rdi
+	mulxq 64(%rsp), %r12, %r11
+	mulxq 72(%rsp), %rsi, %rcx
+	addq %r11, %rsi
+	mulxq 80(%rsp), %r14, %rbx
+	adcq %rcx, %r14
+	mulxq 88(%rsp), %r9, %r8
+	adcq %rbx, %r9
 	mulxq 96(%rsp), %rbp, %r15
 	adcq %r8, %rbp
-	mulxq 104(%rsp), %r10, %rcx
+	mulxq 104(%rsp), %r10, %rdi
 	adcq %r15, %r10
-	mulxq 112(%rsp), %rsi, %rbx
-	adcq %rcx, %rsi
-	mulxq 120(%rsp), %r11, %r14
-	adcq %rbx, %r11
-	adcq $0, %r14
+	mulxq 112(%rsp), %rax, %r11
+	adcq %rdi, %rax
+	mulxq 120(%rsp), %rcx, %rbx
+	adcq %r11, %rcx
+	adcq $0, %rbx
 	movq 8(%rsp), %rdx
 	mulxq 72(%rsp), %r8, %r15
-	addq %r8, %rax
-	adcq %r15, %rdi
-	mulxq 88(%rsp), %rcx, %rbx
-	adcq %rcx, %rbp
-	adcq %rbx, %r10
+	addq %r8, %r14
+	adcq %r15, %r9
+	mulxq 88(%rsp), %rdi, %r11
+	adcq %rdi, %rbp
+	adcq %r11, %r10
 	mulxq 104(%rsp), %r8, %r15
-	adcq %r8, %rsi
-	adcq %r15, %r11
-	mulxq 120(%rsp), %rcx, %rbx
-	adcq %rcx, %r14
-	adcq $0, %rbx
+	adcq %r8, %rax
+	adcq %r15, %rcx
+	mulxq 120(%rsp), %rdi, %r11
+	adcq %rdi, %rbx
+	adcq $0, %r11
 	mulxq 64(%rsp), %r8, %r15
-	addq %r8, %r12
-	adcq %r15, %rax
-	mulxq 80(%rsp), %rcx, %r8
-	adcq %rcx, %rdi
+	addq %r8, %rsi
+	adcq %r15, %r14
+	mulxq 80(%rsp), %rdi, %r8
+	adcq %rdi, %r9
 	adcq %r8, %rbp
-	mulxq 96(%rsp), %r15, %rcx
+	mulxq 96(%rsp), %r15, %rdi
 	adcq %r15, %r10
-	adcq %rcx, %rsi
+	adcq %rdi, %rax
 	mulxq 112(%rsp), %r8, %r15
-	adcq %r8, %r11
-	adcq %r15, %r14
-	adcq $0, %rbx
+	adcq %r8, %rcx
+	adcq %r15, %rbx
+	adcq $0, %r11
 	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %rcx, %r8
-	addq %rcx, %rdi
+	mulxq 72(%rsp), %rdi, %r8
+	addq %rdi, %r9
 	adcq %r8, %rbp
-	mulxq 88(%rsp), %r15, %rcx
+	mulxq 88(%rsp), %r15, %rdi
 	adcq %r15, %r10
-	adcq %rcx, %rsi
+	adcq %rdi, %rax
 	mulxq 104(%rsp), %r8, %r15
-	adcq %r8, %r11
-	adcq %r15, %r14
-	mulxq 120(%rsp), %rcx, %r8
-	adcq %rcx, %rbx
+	adcq %r8, %rcx
+	adcq %r15, %rbx
+	mulxq 120(%rsp), %rdi, %r8
+	adcq %rdi, %r11
 	adcq $0, %r8
-	mulxq 64(%rsp), %r15, %rcx
-	addq %r15, %rax
-	adcq %rcx, %rdi
-	mulxq 80(%rsp), %r15, %rcx
+	mulxq 64(%rsp), %r15, %rdi
+	addq %r15, %r14
+	adcq %rdi, %r9
+	mulxq 80(%rsp), %r15, %rdi
 	adcq %r15, %rbp
-	adcq %rcx, %r10
-	mulxq 96(%rsp), %r15, %rcx
-	adcq %r15, %rsi
-	adcq %rcx, %r11
-	mulxq 112(%rsp), %r15, %rcx
-	adcq %r15, %r14
-	adcq %rcx, %rbx
+	adcq %rdi, %r10
+	mulxq 96(%rsp), %r15, %rdi
+	adcq %r15, %rax
+	adcq %rdi, %rcx
+	mulxq 112(%rsp), %r15, %rdi
+	adcq %r15, %rbx
+	adcq %rdi, %r11
 	adcq $0, %r8
 	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r15, %rcx
+	mulxq 72(%rsp), %r15, %rdi
 	addq %r15, %rbp
-	adcq %rcx, %r10
-	mulxq 88(%rsp), %r15, %rcx
-	adcq %r15, %rsi
-	adcq %rcx, %r11
-	mulxq 104(%rsp), %r15, %rcx
-	adcq %r15, %r14
-	adcq %rcx, %rbx
-	mulxq 120(%rsp), %r15, %rcx
+	adcq %rdi, %r10
+	mulxq 88(%rsp), %r15, %rdi
+	adcq %r15, %rax
+	adcq %rdi, %rcx
+	mulxq 104(%rsp), %r15, %rdi
+	adcq %r15, %rbx
+	adcq %rdi, %r11
+	mulxq 120(%rsp), %r15, %rdi
 	adcq %r15, %r8
-	adcq $0, %rcx
+	adcq $0, %rdi
 	movq %r13, 128(%rsp)
 	mulxq 64(%rsp), %r15, %r13
-	addq %r15, %rdi
+	addq %r15, %r9
 	adcq %r13, %rbp
 	mulxq 80(%rsp), %r15, %r13
 	adcq %r15, %r10
-	adcq %r13, %rsi
+	adcq %r13, %rax
 	mulxq 96(%rsp), %r15, %r13
-	adcq %r15, %r11
-	adcq %r13, %r14
+	adcq %r15, %rcx
+	adcq %r13, %rbx
 	mulxq 112(%rsp), %r15, %r13
-	adcq %r15, %rbx
+	adcq %r15, %r11
 	adcq %r13, %r8
-	adcq $0, %rcx
+	adcq $0, %rdi
 	movq 32(%rsp), %rdx
 	mulxq 72(%rsp), %r15, %r13
 	addq %r15, %r10
-	adcq %r13, %rsi
+	adcq %r13, %rax
 	mulxq 88(%rsp), %r15, %r13
-	adcq %r15, %r11
-	adcq %r13, %r14
+	adcq %r15, %rcx
+	adcq %r13, %rbx
 	mulxq 104(%rsp), %r15, %r13
-	adcq %r15, %rbx
+	adcq %r15, %r11
 	adcq %r13, %r8
 	mulxq 120(%rsp), %r15, %r13
-	adcq %r15, %rcx
+	adcq %r15, %rdi
 	adcq $0, %r13
-	movq %rdi, 400(%rsp)
-	mulxq 64(%rsp), %r15, %rdi
+	movq %r9, 400(%rsp)
+	mulxq 64(%rsp), %r15, %r9
 	addq %r15, %rbp
-	adcq %rdi, %r10
-	mulxq 80(%rsp), %r15, %rdi
-	adcq %r15, %rsi
-	adcq %rdi, %r11
-	mulxq 96(%rsp), %r15, %rdi
-	adcq %r15, %r14
-	adcq %rdi, %rbx
-	mulxq 112(%rsp), %r15, %rdi
+	adcq %r9, %r10
+	mulxq 80(%rsp), %r15, %r9
+	adcq %r15, %rax
+	adcq %r9, %rcx
+	mulxq 96(%rsp), %r15, %r9
+	adcq %r15, %rbx
+	adcq %r9, %r11
+	mulxq 112(%rsp), %r15, %r9
 	adcq %r15, %r8
-	adcq %rdi, %rcx
+	adcq %r9, %rdi
 	adcq $0, %r13
 	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %r15, %rdi
-	addq %r15, %rsi
-	adcq %rdi, %r11
-	mulxq 88(%rsp), %r15, %rdi
-	adcq %r15, %r14
-	adcq %rdi, %rbx
-	mulxq 104(%rsp), %r15, %rdi
+	mulxq 72(%rsp), %r15, %r9
+	addq %r15, %rax
+	adcq %r9, %rcx
+	mulxq 88(%rsp), %r15, %r9
+	adcq %r15, %rbx
+	adcq %r9, %r11
+	mulxq 104(%rsp), %r15, %r9
 	adcq %r15, %r8
-	adcq %rdi, %rcx
-	mulxq 120(%rsp), %r15, %rdi
+	adcq %r9, %rdi
+	mulxq 120(%rsp), %r15, %r9
 	adcq %r15, %r13
-	adcq $0, %rdi
+	adcq $0, %r9
 	movq %rbp, 376(%rsp)
 	mulxq 64(%rsp), %r15, %rbp
 	addq %r15, %r10
-	adcq %rbp, %rsi
+	adcq %rbp, %rax
 	mulxq 80(%rsp), %r15, %rbp
-	adcq %r15, %r11
-	adcq %rbp, %r14
+	adcq %r15, %rcx
+	adcq %rbp, %rbx
 	mulxq 96(%rsp), %r15, %rbp
-	adcq %r15, %rbx
+	adcq %r15, %r11
 	adcq %rbp, %r8
 	mulxq 112(%rsp), %r15, %rbp
-	adcq %r15, %rcx
+	adcq %r15, %rdi
 	adcq %rbp, %r13
-	adcq $0, %rdi
+	adcq $0, %r9
 	movq 48(%rsp), %rdx
 	mulxq 72(%rsp), %r15, %rbp
-	addq %r15, %r11
-	adcq %rbp, %r14
+	addq %r15, %rcx
+	adcq %rbp, %rbx
 	mulxq 88(%rsp), %r15, %rbp
-	adcq %r15, %rbx
+	adcq %r15, %r11
 	adcq %rbp, %r8
 	mulxq 104(%rsp), %r15, %rbp
-	adcq %r15, %rcx
+	adcq %r15, %rdi
 	adcq %rbp, %r13
 	mulxq 120(%rsp), %r15, %rbp
-	adcq %r15, %rdi
+	adcq %r15, %r9
 	adcq $0, %rbp
 	movq %r10, 392(%rsp)
 	mulxq 64(%rsp), %r15, %r10
-	addq %r15, %rsi
-	adcq %r10, %r11
+	addq %r15, %rax
+	adcq %r10, %rcx
 	mulxq 80(%rsp), %r15, %r10
-	adcq %r15, %r14
-	adcq %r10, %rbx
+	adcq %r15, %rbx
+	adcq %r10, %r11
 	mulxq 96(%rsp), %r15, %r10
 	adcq %r15, %r8
-	adcq %r10, %rcx
+	adcq %r10, %rdi
 	mulxq 112(%rsp), %r15, %r10
 	adcq %r15, %r13
-	adcq %r10, %rdi
+	adcq %r10, %r9
 	adcq $0, %rbp
 	movq 56(%rsp), %rdx
 	mulxq 72(%rsp), %r15, %r10
-	addq %r15, %r14
-	adcq %r10, %rbx
+	addq %r15, %rbx
+	adcq %r10, %r11
 	mulxq 88(%rsp), %r15, %r10
 	adcq %r15, %r8
-	adcq %r10, %rcx
+	adcq %r10, %rdi
 	mulxq 104(%rsp), %r15, %r10
 	adcq %r15, %r13
-	adcq %r10, %rdi
+	adcq %r10, %r9
 	mulxq 120(%rsp), %r15, %r10
 	adcq %r15, %rbp
 	adcq $0, %r10
-	movq %rsi, 384(%rsp)
-	mulxq 64(%rsp), %r15, %rsi
-	addq %r15, %r11
-	adcq %rsi, %r14
-	mulxq 80(%rsp), %r15, %rsi
-	adcq %r15, %rbx
-	adcq %rsi, %r8
-	mulxq 96(%rsp), %r15, %rsi
-	adcq %r15, %rcx
-	adcq %rsi, %r13
-	mulxq 112(%rsp), %r15, %rsi
+	movq %rax, 384(%rsp)
+	mulxq 64(%rsp), %r15, %rax
+	addq %r15, %rcx
+	adcq %rax, %rbx
+	mulxq 80(%rsp), %r15, %rax
+	adcq %r15, %r11
+	adcq %rax, %r8
+	mulxq 96(%rsp), %r15, %rax
 	adcq %r15, %rdi
-	adcq %rsi, %rbp
+	adcq %rax, %r13
+	mulxq 112(%rsp), %r15, %rax
+	adcq %r15, %r9
+	adcq %rax, %rbp
 	adcq $0, %r10
-	subq 184(%rsp), %r9
-	sbbq 136(%rsp), %r12
-	sbbq 144(%rsp), %rax
+	subq 184(%rsp), %r12
+	sbbq 136(%rsp), %rsi
+	sbbq 144(%rsp), %r14
 	movq 400(%rsp), %r15
 	sbbq 152(%rsp), %r15
-	movq 376(%rsp), %rsi
-	sbbq 160(%rsp), %rsi
+	movq 376(%rsp), %rax
+	sbbq 160(%rsp), %rax
 	movq %rbp, 376(%rsp)
 	movq 392(%rsp), %rbp
 	sbbq 168(%rsp), %rbp
-	movq %rdi, 392(%rsp)
-	movq 384(%rsp), %rdi
-	sbbq 176(%rsp), %rdi
-	sbbq 192(%rsp), %r11
-	sbbq 200(%rsp), %r14
-	sbbq 208(%rsp), %rbx
+	movq %r9, 392(%rsp)
+	movq 384(%rsp), %r9
+	sbbq 176(%rsp), %r9
+	sbbq 192(%rsp), %rcx
+	sbbq 200(%rsp), %rbx
+	sbbq 208(%rsp), %r11
 	sbbq 216(%rsp), %r8
-	sbbq 224(%rsp), %rcx
+	sbbq 224(%rsp), %rdi
 	sbbq 232(%rsp), %r13
 	movq %r13, 384(%rsp)
 	movq 392(%rsp), %r13
@@ -6527,246 +6167,190 @@ pushq %rbx
 	sbbq 248(%rsp), %r13
 	sbbq 256(%rsp), %r10
 	movq %r13, 376(%rsp)
-	movq %rcx, 400(%rsp)
-	movq 128(%rsp), %rcx
-	leaq 64(%rcx), %r13
-	movq %r9, %rdx
-	movq %rcx, 128(%rsp)
+	movq %rdi, 400(%rsp)
+	movq 128(%rsp), %rdi
+	leaq 64(%rdi), %r13
+	movq %r12, %rdx
+	movq %rdi, 128(%rsp)
 	movq %r13, 312(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r13
-	addq %rcx, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r13
+	addq %rdi, %r15
+	adcq %r13, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
+	adcq %rdi, %rbp
+	adcq %r13, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r13
+	adcq %rdi, %rcx
 	adcq $0, %r13
 	movq %r8, 320(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %r8
-	addq %rcx, %rsi
-	adcq $0, %r8
-	addq %r13, %rsi
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r13
-	addq %rcx, %rbp
-	adcq $0, %r13
-	addq %r8, %rbp
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %r8
-	addq %rcx, %rdi
-	adcq $0, %r8
-	addq %r13, %rdi
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r13
-	addq %rcx, %r11
-	adcq $0, %r13
-	addq %r8, %r11
-	adcq $0, %r13
-	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r8
-	addq %rcx, %rsi
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rcx
-	addq %r9, %rbp
-	adcq $0, %rcx
-	addq %r8, %rbp
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r8
-	addq %r9, %rdi
-	adcq $0, %r8
-	addq %rcx, %rdi
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %rcx
-	addq %r9, %r11
-	adcq $0, %rcx
-	addq %r8, %r11
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r8
-	addq %r9, %r13
-	adcq $0, %r8
-	addq %rcx, %r13
-	adcq $0, %r8
-	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rcx
-	addq %r9, %rbp
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r9
-	addq %r12, %rdi
-	adcq $0, %r9
-	addq %rcx, %rdi
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rcx
-	addq %r12, %r11
-	adcq $0, %rcx
-	addq %r9, %r11
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r9
-	addq %r12, %r13
-	adcq $0, %r9
-	addq %rcx, %r13
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rcx
-	addq %r12, %r8
-	adcq $0, %rcx
-	addq %r9, %r8
-	adcq $0, %rcx
-	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r9
-	addq %r12, %rdi
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
-	addq %rax, %r11
-	adcq $0, %r12
-	addq %r9, %r11
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
-	addq %rax, %r13
-	adcq $0, %r9
-	addq %r12, %r13
-	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
-	addq %rax, %r8
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
-	addq %rax, %rcx
-	adcq $0, %r9
-	addq %r12, %rcx
-	adcq $0, %r9
-	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
-	addq %rax, %r11
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rax
-	addq %r15, %r13
-	adcq $0, %rax
-	addq %r12, %r13
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r12
-	addq %r15, %r8
-	adcq $0, %r12
-	addq %rax, %r8
-	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rax
-	addq %r15, %rcx
-	adcq $0, %rax
-	addq %r12, %rcx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r12
-	addq %r15, %r9
-	adcq $0, %r12
-	addq %rax, %r9
-	adcq $0, %r12
-	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rax
-	addq %r15, %r13
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r15
-	addq %rsi, %r8
-	adcq $0, %r15
-	addq %rax, %r8
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rax
-	addq %rsi, %rcx
-	adcq $0, %rax
-	addq %r15, %rcx
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r15
-	addq %rsi, %r9
-	adcq $0, %r15
-	addq %rax, %r9
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
-	addq %rsi, %r12
-	adcq $0, %rax
-	addq %r15, %r12
-	adcq $0, %rax
-	movq %rdi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r15
-	addq %rsi, %r8
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rsi
-	addq %rbp, %rcx
-	adcq $0, %rsi
-	addq %r15, %rcx
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r15
-	addq %rbp, %r9
-	adcq $0, %r15
-	addq %rsi, %r9
-	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rsi
-	addq %rbp, %r12
-	adcq $0, %rsi
-	addq %r15, %r12
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r15
-	addq %rbp, %rax
-	adcq $0, %r15
-	addq %rsi, %rax
-	adcq $0, %r15
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rsi
-	addq %rbp, %rcx
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbp
-	addq %rdi, %r9
-	adcq $0, %rbp
-	addq %rsi, %r9
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rsi
-	addq %rdi, %r12
-	adcq $0, %rsi
-	addq %rbp, %r12
-	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
 	addq %rdi, %rax
-	adcq $0, %rbp
-	addq %rsi, %rax
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
-	addq %rdi, %r15
+	adcq %r8, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r9
+	adcq %r8, %rcx
+	adcq $0, %r13
+	movq %rsi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rax
+	adcq %r8, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
+	adcq %r12, %r9
+	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r12
+	adcq %r8, %r13
+	adcq $0, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %rcx
+	adcq %r8, %r13
+	adcq $0, %r12
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rdi
+	adcq %rsi, %rcx
+	adcq %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rsi
+	adcq %r8, %r12
 	adcq $0, %rsi
-	addq %rbp, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r9
+	adcq %r8, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r13
+	adcq %r8, %r12
 	adcq $0, %rsi
-	addq %r14, %r13
-	adcq %rbx, %r8
-	adcq 320(%rsp), %rcx
-	adcq 400(%rsp), %r9
-	adcq 384(%rsp), %r12
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %r9
+	adcq %r8, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
+	adcq %r14, %r13
+	adcq %rdi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r14
+	adcq %r8, %rsi
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %rcx
+	adcq %r8, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r12
+	adcq %r8, %rsi
+	adcq $0, %r14
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rcx
+	adcq %r8, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rdi
+	adcq %r15, %r12
+	adcq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r15
+	adcq %r8, %r14
+	adcq $0, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r13
+	adcq %r8, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %rsi
+	adcq %r8, %r14
+	adcq $0, %r15
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %r13
+	adcq %r8, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
+	adcq %rax, %rsi
+	adcq %rdi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rax
+	adcq %r8, %r15
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r12
+	adcq %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r14
+	adcq %r8, %r15
+	adcq $0, %rax
+	movq %r9, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %r12
+	adcq %r8, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rdi
+	adcq %rbp, %r14
+	adcq %rdi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbp
+	adcq %r8, %rax
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %rsi
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r15
+	adcq %r8, %rax
+	adcq $0, %rbp
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rsi
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %rdi
+	adcq %r9, %r15
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r9
+	adcq %r8, %rbp
+	adcq $0, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r14
+	adcq %r8, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %rax
+	adcq %r8, %rbp
+	adcq $0, %r9
+	addq %rbx, %r13
+	adcq %r11, %r12
+	adcq 320(%rsp), %rsi
+	adcq 400(%rsp), %r14
+	adcq 384(%rsp), %r15
 	adcq 392(%rsp), %rax
-	adcq 376(%rsp), %r15
-	adcq %r10, %rsi
+	adcq 376(%rsp), %rbp
+	adcq %r10, %r9
 	movq %r13, %rdi
 	subq $-1, %rdi
-	movq %r8, %rbp
-	sbbq $-1, %rbp
-	movq %rcx, %r11
-	sbbq $-1, %r11
-	movq %r9, %r14
-	sbbq FG_P503_MONT_P+24(%rip), %r14
-	movq %r12, %rbx
-	sbbq FG_P503_MONT_P+32(%rip), %rbx
+	movq %r12, %r8
+	sbbq $-1, %r8
+	movq %rsi, %rcx
+	sbbq $-1, %rcx
+	movq %r14, %rbx
+	sbbq FG_P503_MONT_P+24(%rip), %rbx
+	movq %r15, %r11
+	sbbq FG_P503_MONT_P+32(%rip), %r11
 	movq %rax, %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %r15, 376(%rsp)
-	movq 376(%rsp), %r15
-	sbbq FG_P503_MONT_P+48(%rip), %r15
+	movq %rbp, 376(%rsp)
+	movq 376(%rsp), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
 	movq %rax, 392(%rsp)
-	movq %rsi, %rax
+	movq %r9, %rax
 	sbbq FG_P503_MONT_P+56(%rip), %rax
 	cmovc %r13, %rdi
-	cmovc %r8, %rbp
-	cmovc %rcx, %r11
-	cmovc %r9, %r14
-	cmovc %r12, %rbx
+	cmovc %r12, %r8
+	cmovc %rsi, %rcx
+	cmovc %r14, %rbx
+	cmovc %r15, %r11
 	cmovc 392(%rsp), %r10
-	cmovc 376(%rsp), %r15
-	cmovc %rsi, %rax
+	cmovc 376(%rsp), %rbp
+	cmovc %r9, %rax
 	movq 312(%rsp), %r13
 	movq %rdi, 0(%r13)
-	movq %rbp, 8(%r13)
-	movq %r11, 16(%r13)
-	movq %r14, 24(%r13)
-	movq %rbx, 32(%r13)
+	movq %r8, 8(%r13)
+	movq %rcx, 16(%r13)
+	movq %rbx, 24(%r13)
+	movq %r11, 32(%r13)
 	movq %r10, 40(%r13)
-	movq %r15, 48(%r13)
+	movq %rbp, 48(%r13)
 	movq %rax, 56(%r13)
 	addq $408, %rsp
 popq %rbx

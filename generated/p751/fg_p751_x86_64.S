@@ -6283,496 +6283,364 @@ pushq %rbx
 	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %r8
 	movq 40(%rsi), %r9
 	addq %rcx, %r9
+	movq 48(%rsi), %r10
+	adcq %r8, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rax
+	movq 56(%rsi), %rbx
+	adcq %r11, %rbx
+	movq 64(%rsi), %rbp
+	adcq %rax, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r13
+	movq 72(%rsi), %r14
+	adcq %r12, %r14
+	movq 80(%rsi), %r15
+	adcq %r13, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r8
+	movq 88(%rsi), %r11
+	adcq %rcx, %r11
 	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r11
-	movq 48(%rsi), %rax
-	addq %r10, %rax
-	adcq $0, %r11
-	addq %r8, %rax
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
-	movq 56(%rsi), %r12
-	addq %rbx, %r12
-	adcq $0, %rbp
-	addq %r11, %r12
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r14
-	movq 64(%rsi), %r15
-	addq %r13, %r15
-	adcq $0, %r14
-	addq %rbp, %r15
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r10
-	movq 72(%rsi), %r8
-	addq %rcx, %r8
-	adcq $0, %r10
-	addq %r14, %r8
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
-	movq 80(%rsi), %r13
-	addq %rbx, %r13
-	adcq $0, %r11
-	addq %r10, %r13
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
-	movq 88(%rsi), %r14
-	addq %rbp, %r14
-	adcq $0, %rcx
-	addq %r11, %r14
-	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r12
+	addq %rax, %r10
+	adcq %r12, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rcx
+	adcq %r13, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r12
+	adcq %rax, %r15
+	adcq %r12, %r11
+	adcq $0, %r8
 	movq 8(%rsi), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r10
-	addq %rbx, %rax
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r11
-	addq %rbp, %r12
-	adcq $0, %r11
-	addq %r10, %r12
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
-	addq %rbx, %r15
-	adcq $0, %rbp
-	addq %r11, %r15
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	addq %rbp, %r8
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
-	addq %r11, %r13
-	adcq $0, %r10
-	addq %rbx, %r13
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r11
-	addq %rbp, %r14
-	adcq $0, %r11
-	addq %r10, %r14
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
-	addq %rbx, %rcx
-	adcq $0, %rbp
-	addq %r11, %rcx
-	adcq $0, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
+	addq %r13, %r10
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r12
+	adcq %rax, %rbp
+	adcq %r12, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rcx
+	adcq %r13, %r15
+	adcq %rcx, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r12
+	adcq %rax, %r8
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rcx
+	addq %r13, %rbx
+	adcq %rcx, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	adcq %rax, %r14
+	adcq %r13, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rax
+	adcq %rcx, %r11
+	adcq %rax, %r8
+	adcq $0, %r12
 	movq 16(%rsi), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbx
-	addq %r10, %r12
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
-	addq %r11, %r15
-	adcq $0, %r10
-	addq %rbx, %r15
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbx
-	addq %r11, %r8
-	adcq $0, %rbx
-	addq %r10, %r8
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r10
-	addq %r11, %r13
-	adcq $0, %r10
-	addq %rbx, %r13
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbx
-	addq %r11, %r14
-	adcq $0, %rbx
-	addq %r10, %r14
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
-	addq %r11, %rcx
-	adcq $0, %r10
-	addq %rbx, %rcx
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbx
-	addq %r11, %rbp
-	adcq $0, %rbx
-	addq %r10, %rbp
-	adcq $0, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
+	addq %r13, %rbx
+	adcq %rcx, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
+	adcq %rax, %r14
+	adcq %r13, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rax
+	adcq %rcx, %r11
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
+	adcq %r13, %r12
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	addq %rax, %rbp
+	adcq %r13, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	adcq %rax, %r15
+	adcq %r13, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
+	adcq %rax, %r8
+	adcq %r13, %r12
+	adcq $0, %rcx
 	movq 24(%rsi), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
-	addq %r11, %r15
-	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
+	addq %rax, %rbp
+	adcq %r13, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
+	adcq %rax, %r15
+	adcq %r13, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r13
+	adcq %rax, %r8
+	adcq %r13, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
+	adcq %rax, %rcx
+	adcq $0, %r13
 	movq %rdi, 0(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
-	addq %r11, %r8
-	adcq $0, %rdi
-	addq %r10, %r8
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r10
-	addq %r11, %r13
-	adcq $0, %r10
-	addq %rdi, %r13
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
-	addq %r11, %r14
-	adcq $0, %rdi
-	addq %r10, %r14
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
-	addq %r11, %rcx
-	adcq $0, %r10
-	addq %rdi, %rcx
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
-	addq %r11, %rbp
-	adcq $0, %rdi
-	addq %r10, %rbp
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r10
-	addq %r11, %rbx
-	adcq $0, %r10
-	addq %rdi, %rbx
-	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rdi
+	addq %rax, %r14
+	adcq %rdi, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rdi
+	adcq %rax, %r11
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rdi
+	adcq %rax, %r12
+	adcq %rdi, %rcx
+	adcq $0, %r13
 	movq 32(%rsi), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
-	addq %r11, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rdi
+	addq %rax, %r14
+	adcq %rdi, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rdi
+	adcq %rax, %r11
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rdi
+	adcq %rax, %r12
+	adcq %rdi, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rdi
+	adcq %rax, %r13
 	adcq $0, %rdi
-	movq %r15, 8(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r15
-	addq %r11, %r13
-	adcq $0, %r15
-	addq %rdi, %r13
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
-	addq %r11, %r14
-	adcq $0, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r15
-	addq %r11, %rcx
-	adcq $0, %r15
-	addq %rdi, %rcx
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
-	addq %r11, %rbp
-	adcq $0, %rdi
-	addq %r15, %rbp
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r15
-	addq %r11, %rbx
-	adcq $0, %r15
-	addq %rdi, %rbx
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
-	addq %r11, %r10
-	adcq $0, %rdi
-	addq %r15, %r10
+	movq %rbp, 8(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rbp
+	addq %rax, %r15
+	adcq %rbp, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rbp
+	adcq %rax, %r8
+	adcq %rbp, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rbp
+	adcq %rax, %rcx
+	adcq %rbp, %r13
 	adcq $0, %rdi
 	movq %r9, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r15
-	addq %r11, %r13
-	adcq $0, %r15
-	movq %r8, 16(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
-	addq %r11, %r14
-	adcq $0, %r8
-	addq %r15, %r14
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r15
-	addq %r11, %rcx
-	adcq $0, %r15
-	addq %r8, %rcx
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
-	addq %r11, %rbp
-	adcq $0, %r8
-	addq %r15, %rbp
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r15
-	addq %r11, %rbx
-	adcq $0, %r15
-	addq %r8, %rbx
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
-	addq %r11, %r10
-	adcq $0, %r8
-	addq %r15, %r10
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r15
-	addq %r11, %rdi
-	adcq $0, %r15
-	addq %r8, %rdi
-	adcq $0, %r15
-	movq %rax, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
-	addq %r11, %r14
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r11
-	addq %r9, %rcx
-	adcq $0, %r11
-	addq %r8, %rcx
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r8
-	addq %r9, %rbp
-	adcq $0, %r8
-	addq %r11, %rbp
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r11
-	addq %r9, %rbx
-	adcq $0, %r11
-	addq %r8, %rbx
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r8
-	addq %r9, %r10
-	adcq $0, %r8
-	addq %r11, %r10
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r11
-	addq %r9, %rdi
-	adcq $0, %r11
-	addq %r8, %rdi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r8
-	addq %r9, %r15
-	adcq $0, %r8
-	addq %r11, %r15
-	adcq $0, %r8
-	movq %r12, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r11
-	addq %r9, %rcx
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
-	addq %rax, %rbp
-	adcq $0, %r9
-	addq %r11, %rbp
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
-	addq %rax, %rbx
-	adcq $0, %r11
-	addq %r9, %rbx
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	addq %r11, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
-	addq %rax, %rdi
-	adcq $0, %r11
-	addq %r9, %rdi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rbp
 	addq %rax, %r15
-	adcq $0, %r9
-	addq %r11, %r15
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
-	addq %rax, %r8
-	adcq $0, %r11
-	addq %r9, %r8
-	adcq $0, %r11
-	movq 8(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
-	addq %rax, %rbp
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rax
-	addq %r12, %rbx
-	adcq $0, %rax
-	addq %r9, %rbx
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r9
-	addq %r12, %r10
-	adcq $0, %r9
-	addq %rax, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rax
-	addq %r12, %rdi
-	adcq $0, %rax
-	addq %r9, %rdi
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r9
-	addq %r12, %r15
-	adcq $0, %r9
-	addq %rax, %r15
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rax
-	addq %r12, %r8
-	adcq $0, %rax
-	addq %r9, %r8
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r9
-	addq %r12, %r11
-	adcq $0, %r9
+	adcq %rbp, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbp
+	adcq %rax, %r8
+	adcq %rbp, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbp
+	adcq %rax, %rcx
+	adcq %rbp, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbp
+	adcq %rax, %rdi
+	adcq $0, %rbp
+	movq %r14, 16(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r14
 	addq %rax, %r11
+	adcq %r14, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r14
+	adcq %rax, %r12
+	adcq %r14, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r14
+	adcq %rax, %r13
+	adcq %r14, %rdi
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r14
+	addq %rax, %r11
+	adcq %r14, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
+	adcq %r9, %r12
+	adcq %rax, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r9
+	adcq %r14, %r13
+	adcq %r9, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r14
+	adcq %rax, %rbp
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
+	addq %r9, %r8
+	adcq %rax, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rax
+	adcq %r9, %rcx
+	adcq %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
+	adcq %r9, %rdi
+	adcq %rax, %rbp
+	adcq $0, %r14
+	movq %rbx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
+	addq %r9, %r8
+	adcq %rax, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r9
+	adcq %r10, %rcx
+	adcq %r9, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r10
+	adcq %rax, %rdi
+	adcq %r10, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
+	adcq %r9, %r14
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r9
+	addq %r10, %r12
+	adcq %r9, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r9
+	adcq %r10, %r13
+	adcq %r9, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r9
+	adcq %r10, %rbp
+	adcq %r9, %r14
+	adcq $0, %rax
+	movq 8(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r9
+	addq %r10, %r12
+	adcq %r9, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r10
+	adcq %rbx, %r13
+	adcq %r10, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r9
+	adcq %r10, %rax
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r10
+	addq %rbx, %rcx
+	adcq %r10, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r10
+	adcq %rbx, %rdi
+	adcq %r10, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r10
+	adcq %rbx, %r14
+	adcq %r10, %rax
 	adcq $0, %r9
 	movq 16(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rax
-	addq %r12, %rbx
-	adcq $0, %rax
-	movq %rbp, 8(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbp
-	addq %r12, %r10
-	adcq $0, %rbp
-	addq %rax, %r10
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rax
-	addq %r12, %rdi
-	adcq $0, %rax
-	addq %rbp, %rdi
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbp
-	addq %r12, %r15
-	adcq $0, %rbp
-	addq %rax, %r15
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rax
-	addq %r12, %r8
-	adcq $0, %rax
-	addq %rbp, %r8
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbp
-	addq %r12, %r11
-	adcq $0, %rbp
-	addq %rax, %r11
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rax
-	addq %r12, %r9
-	adcq $0, %rax
-	addq %rbp, %r9
-	adcq $0, %rax
-	movq %r13, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbp
-	addq %r12, %r10
-	adcq $0, %rbp
-	movq %rbx, 16(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	addq %rbp, %rdi
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbp
-	addq %r12, %r15
-	adcq $0, %rbp
-	addq %rbx, %r15
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbx
-	addq %r12, %r8
-	adcq $0, %rbx
-	addq %rbp, %r8
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbp
-	addq %r12, %r11
-	adcq $0, %rbp
-	addq %rbx, %r11
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	addq %rbp, %r9
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbp
-	addq %r12, %rax
-	adcq $0, %rbp
-	addq %rbx, %rax
-	adcq $0, %rbp
-	movq %r14, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbx
-	addq %r12, %rdi
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
-	addq %r13, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r10
+	addq %rbx, %rcx
+	adcq %r10, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r10
+	adcq %rbx, %rdi
+	adcq %r10, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r10
+	adcq %rbx, %r14
+	adcq %r10, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r10
+	adcq %rbx, %r9
+	adcq $0, %r10
+	movq %r12, 8(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r12
+	addq %rbx, %r13
+	adcq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq %r12, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r12
+	adcq %rbx, %rax
+	adcq %r12, %r9
+	adcq $0, %r10
+	movq %r15, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r12
+	addq %rbx, %r13
+	adcq %r12, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq %r12, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r12
+	adcq %rbx, %rax
+	adcq %r12, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r12
+	adcq %rbx, %r10
 	adcq $0, %r12
-	addq %rbx, %r15
+	movq %rcx, 16(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rcx
+	addq %rbx, %rdi
+	adcq %rcx, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rcx
+	adcq %rbx, %r14
+	adcq %rcx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rcx
+	adcq %rbx, %r9
+	adcq %rcx, %r10
 	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
-	addq %r13, %r8
-	adcq $0, %rbx
-	addq %r12, %r8
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
-	addq %r13, %r11
-	adcq $0, %r12
-	addq %rbx, %r11
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
-	addq %r13, %r9
-	adcq $0, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
-	addq %r13, %rax
-	adcq $0, %r12
-	addq %rbx, %rax
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
-	addq %r13, %rbp
-	adcq $0, %rbx
-	addq %r12, %rbp
-	adcq $0, %rbx
-	addq 96(%rsi), %rcx
-	movq 8(%rsp), %r13
-	adcq 104(%rsi), %r13
-	movq 16(%rsp), %r12
-	adcq 112(%rsi), %r12
-	adcq 120(%rsi), %r10
+	movq %r11, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rcx
+	addq %rbx, %rdi
+	adcq %rcx, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbx
+	adcq %r15, %r14
+	adcq %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r15
+	adcq %rcx, %r9
+	adcq %r15, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rcx
+	adcq %rbx, %r12
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbx
+	addq %r15, %rbp
+	adcq %rbx, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbx
+	adcq %r15, %rax
+	adcq %rbx, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rbx
+	adcq %r15, %r10
+	adcq %rbx, %r12
+	adcq $0, %rcx
+	addq 96(%rsi), %r8
+	movq 8(%rsp), %r15
+	adcq 104(%rsi), %r15
+	movq 16(%rsp), %rbx
+	adcq 112(%rsi), %rbx
+	adcq 120(%rsi), %r13
 	adcq 128(%rsi), %rdi
-	adcq 136(%rsi), %r15
-	adcq 144(%rsi), %r8
-	adcq 152(%rsi), %r11
+	adcq 136(%rsi), %rbp
+	adcq 144(%rsi), %r14
+	adcq 152(%rsi), %rax
 	adcq 160(%rsi), %r9
-	adcq 168(%rsi), %rax
-	adcq 176(%rsi), %rbp
-	adcq 184(%rsi), %rbx
-	movq %rcx, %r14
-	subq $-1, %r14
-	movq %r10, 16(%rsp)
-	movq %r13, %r10
-	sbbq $-1, %r10
-	movq %rbp, 8(%rsp)
-	movq %r12, %rbp
-	sbbq $-1, %rbp
-	movq %rax, 24(%rsp)
-	movq 16(%rsp), %rax
-	sbbq $-1, %rax
-	movq %r12, 32(%rsp)
-	movq %rdi, %r12
-	sbbq $-1, %r12
-	movq %r9, 40(%rsp)
-	movq %r15, %r9
-	sbbq FG_P751_MONT_P+40(%rip), %r9
-	movq %r11, 48(%rsp)
+	adcq 168(%rsi), %r10
+	adcq 176(%rsi), %r12
+	adcq 184(%rsi), %rcx
 	movq %r8, %r11
-	sbbq FG_P751_MONT_P+48(%rip), %r11
-	movq %r8, 56(%rsp)
-	movq 48(%rsp), %r8
-	sbbq FG_P751_MONT_P+56(%rip), %r8
-	movq %r15, 64(%rsp)
-	movq 40(%rsp), %r15
-	sbbq FG_P751_MONT_P+64(%rip), %r15
+	subq $-1, %r11
+	movq %r13, 16(%rsp)
+	movq %r15, %r13
+	sbbq $-1, %r13
+	movq %r12, 8(%rsp)
+	movq %rbx, %r12
+	sbbq $-1, %r12
+	movq %r10, 24(%rsp)
+	movq 16(%rsp), %r10
+	sbbq $-1, %r10
+	movq %rbx, 32(%rsp)
+	movq %rdi, %rbx
+	sbbq $-1, %rbx
+	movq %r9, 40(%rsp)
+	movq %rbp, %r9
+	sbbq FG_P751_MONT_P+40(%rip), %r9
+	movq %rax, 48(%rsp)
+	movq %r14, %rax
+	sbbq FG_P751_MONT_P+48(%rip), %rax
+	movq %r14, 56(%rsp)
+	movq 48(%rsp), %r14
+	sbbq FG_P751_MONT_P+56(%rip), %r14
+	movq %rbp, 64(%rsp)
+	movq 40(%rsp), %rbp
+	sbbq FG_P751_MONT_P+64(%rip), %rbp
 	movq %rdi, 72(%rsp)
 	movq 24(%rsp), %rdi
 	sbbq FG_P751_MONT_P+72(%rip), %rdi
-	movq %r13, 80(%rsp)
-	movq 8(%rsp), %r13
-	sbbq FG_P751_MONT_P+80(%rip), %r13
-	movq %rcx, 88(%rsp)
-	movq %rbx, %rcx
-	sbbq FG_P751_MONT_P+88(%rip), %rcx
-	cmovc 88(%rsp), %r14
-	cmovc 80(%rsp), %r10
-	cmovc 32(%rsp), %rbp
-	cmovc 16(%rsp), %rax
-	cmovc 72(%rsp), %r12
+	movq %r15, 80(%rsp)
+	movq 8(%rsp), %r15
+	sbbq FG_P751_MONT_P+80(%rip), %r15
+	movq %r8, 88(%rsp)
+	movq %rcx, %r8
+	sbbq FG_P751_MONT_P+88(%rip), %r8
+	cmovc 88(%rsp), %r11
+	cmovc 80(%rsp), %r13
+	cmovc 32(%rsp), %r12
+	cmovc 16(%rsp), %r10
+	cmovc 72(%rsp), %rbx
 	cmovc 64(%rsp), %r9
-	cmovc 56(%rsp), %r11
-	cmovc 48(%rsp), %r8
-	cmovc 40(%rsp), %r15
+	cmovc 56(%rsp), %rax
+	cmovc 48(%rsp), %r14
+	cmovc 40(%rsp), %rbp
 	cmovc 24(%rsp), %rdi
-	cmovc 8(%rsp), %r13
-	cmovc %rbx, %rcx
-	movq 0(%rsp), %rbx
-	movq %r14, 0(%rbx)
-	movq %r10, 8(%rbx)
-	movq %rbp, 16(%rbx)
-	movq %rax, 24(%rbx)
-	movq %r12, 32(%rbx)
-	movq %r9, 40(%rbx)
-	movq %r11, 48(%rbx)
-	movq %r8, 56(%rbx)
-	movq %r15, 64(%rbx)
-	movq %rdi, 72(%rbx)
-	movq %r13, 80(%rbx)
-	movq %rcx, 88(%rbx)
+	cmovc 8(%rsp), %r15
+	cmovc %rcx, %r8
+	movq 0(%rsp), %rcx
+	movq %r11, 0(%rcx)
+	movq %r13, 8(%rcx)
+	movq %r12, 16(%rcx)
+	movq %r10, 24(%rcx)
+	movq %rbx, 32(%rcx)
+	movq %r9, 40(%rcx)
+	movq %rax, 48(%rcx)
+	movq %r14, 56(%rcx)
+	movq %rbp, 64(%rcx)
+	movq %rdi, 72(%rcx)
+	movq %r15, 80(%rcx)
+	movq %r8, 88(%rcx)
 	addq $96, %rsp
 popq %rbx
 popq %rbp
@@ -7343,417 +7211,285 @@ pushq %rbx
 	movq %rsi, 264(%rsp)
 	movq 168(%rsp), %rsi
 	addq %r14, %rsi
+	adcq %rcx, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rcx
+	adcq %r14, %rax
+	adcq %rcx, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rcx
+	adcq %r14, %r8
+	adcq %rcx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rcx
+	adcq %r14, %r10
 	adcq $0, %rcx
 	movq %rdi, 168(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rdi
 	addq %r14, %r11
-	adcq $0, %rdi
-	addq %rcx, %r11
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rcx
-	addq %r14, %rax
-	adcq $0, %rcx
-	addq %rdi, %rax
-	adcq $0, %rcx
+	adcq %rdi, %rax
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rdi
-	addq %r14, %r13
-	adcq $0, %rdi
-	addq %rcx, %r13
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rcx
-	addq %r14, %r8
-	adcq $0, %rcx
-	addq %rdi, %r8
-	adcq $0, %rcx
+	adcq %r14, %r13
+	adcq %rdi, %r8
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rdi
-	addq %r14, %r9
-	adcq $0, %rdi
-	addq %rcx, %r9
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rcx
-	addq %r14, %r10
-	adcq $0, %rcx
-	addq %rdi, %r10
+	adcq %r14, %r9
+	adcq %rdi, %r10
 	adcq $0, %rcx
 	movq 96(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rdi
 	addq %r14, %r11
+	adcq %rdi, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
+	adcq %r14, %r13
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
+	adcq %r14, %r9
+	adcq %rdi, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
+	adcq %r14, %rcx
 	adcq $0, %rdi
 	movq %r12, 80(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r12
 	addq %r14, %rax
-	adcq $0, %r12
-	addq %rdi, %rax
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
-	addq %r14, %r13
-	adcq $0, %rdi
-	addq %r12, %r13
-	adcq $0, %rdi
+	adcq %r12, %r13
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r12
-	addq %r14, %r8
-	adcq $0, %r12
-	addq %rdi, %r8
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
-	addq %r14, %r9
-	adcq $0, %rdi
-	addq %r12, %r9
-	adcq $0, %rdi
+	adcq %r14, %r8
+	adcq %r12, %r9
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r12
-	addq %r14, %r10
-	adcq $0, %r12
-	addq %rdi, %r10
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
-	addq %r14, %rcx
-	adcq $0, %rdi
-	addq %r12, %rcx
+	adcq %r14, %r10
+	adcq %r12, %rcx
 	adcq $0, %rdi
 	movq 104(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r12
 	addq %r14, %rax
+	adcq %r12, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r12
+	adcq %r14, %r8
+	adcq %r12, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r12
+	adcq %r14, %r10
+	adcq %r12, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r12
+	adcq %r14, %rdi
 	adcq $0, %r12
 	movq %rbx, 96(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbx
 	addq %r14, %r13
-	adcq $0, %rbx
-	addq %r12, %r13
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r12
-	addq %r14, %r8
-	adcq $0, %r12
-	addq %rbx, %r8
-	adcq $0, %r12
+	adcq %rbx, %r8
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbx
-	addq %r14, %r9
-	adcq $0, %rbx
-	addq %r12, %r9
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r12
-	addq %r14, %r10
-	adcq $0, %r12
-	addq %rbx, %r10
-	adcq $0, %r12
+	adcq %r14, %r9
+	adcq %rbx, %r10
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbx
-	addq %r14, %rcx
-	adcq $0, %rbx
-	addq %r12, %rcx
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r12
-	addq %r14, %rdi
-	adcq $0, %r12
-	addq %rbx, %rdi
+	adcq %r14, %rcx
+	adcq %rbx, %rdi
 	adcq $0, %r12
 	movq 112(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbx
 	addq %r14, %r13
+	adcq %rbx, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
+	adcq %r14, %r9
+	adcq %rbx, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbx
+	adcq %r14, %rcx
+	adcq %rbx, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbx
+	adcq %r14, %r12
 	adcq $0, %rbx
 	movq %r15, 104(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r15
 	addq %r14, %r8
-	adcq $0, %r15
-	addq %rbx, %r8
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
-	addq %r14, %r9
-	adcq $0, %rbx
-	addq %r15, %r9
-	adcq $0, %rbx
+	adcq %r15, %r9
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r15
-	addq %r14, %r10
-	adcq $0, %r15
-	addq %rbx, %r10
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbx
-	addq %r14, %rcx
-	adcq $0, %rbx
-	addq %r15, %rcx
-	adcq $0, %rbx
+	adcq %r14, %r10
+	adcq %r15, %rcx
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r15
-	addq %r14, %rdi
-	adcq $0, %r15
-	addq %rbx, %rdi
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbx
-	addq %r14, %r12
-	adcq $0, %rbx
-	addq %r15, %r12
+	adcq %r14, %rdi
+	adcq %r15, %r12
 	adcq $0, %rbx
 	movq 120(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r15
 	addq %r14, %r8
+	adcq %r15, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r15
+	adcq %r14, %r10
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r15
+	adcq %r14, %rdi
+	adcq %r15, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r15
+	adcq %r14, %rbx
 	adcq $0, %r15
 	movq %rbp, 112(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbp
 	addq %r14, %r9
-	adcq $0, %rbp
-	addq %r15, %r9
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r15
-	addq %r14, %r10
-	adcq $0, %r15
-	addq %rbp, %r10
-	adcq $0, %r15
+	adcq %rbp, %r10
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbp
-	addq %r14, %rcx
-	adcq $0, %rbp
-	addq %r15, %rcx
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r15
-	addq %r14, %rdi
-	adcq $0, %r15
-	addq %rbp, %rdi
-	adcq $0, %r15
+	adcq %r14, %rcx
+	adcq %rbp, %rdi
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	addq %r15, %r12
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r15
-	addq %r14, %rbx
-	adcq $0, %r15
-	addq %rbp, %rbx
+	adcq %r14, %r12
+	adcq %rbp, %rbx
 	adcq $0, %r15
 	movq %rsi, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbp
 	addq %r14, %r9
+	adcq %rbp, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbp
+	adcq %r14, %rcx
+	adcq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbp
+	adcq %r14, %r12
+	adcq %rbp, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
+	adcq %r14, %r15
 	adcq $0, %rbp
 	movq %r8, 120(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r8
 	addq %r14, %r10
-	adcq $0, %r8
-	addq %rbp, %r10
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbp
-	addq %r14, %rcx
-	adcq $0, %rbp
-	addq %r8, %rcx
-	adcq $0, %rbp
+	adcq %r8, %rcx
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r8
-	addq %r14, %rdi
-	adcq $0, %r8
-	addq %rbp, %rdi
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbp
-	addq %r14, %r12
-	adcq $0, %rbp
-	addq %r8, %r12
-	adcq $0, %rbp
+	adcq %r14, %rdi
+	adcq %r8, %r12
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r8
-	addq %r14, %rbx
-	adcq $0, %r8
-	addq %rbp, %rbx
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
-	addq %r14, %r15
-	adcq $0, %rbp
-	addq %r8, %r15
+	adcq %r14, %rbx
+	adcq %r8, %r15
 	adcq $0, %rbp
 	movq %r11, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r8
 	addq %r14, %r10
+	adcq %r8, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r14
+	adcq %rsi, %rdi
+	adcq %r14, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rsi
+	adcq %r8, %rbx
+	adcq %rsi, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r8
+	adcq %r14, %rbp
 	adcq $0, %r8
 	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r14
 	addq %rsi, %rcx
-	adcq $0, %r14
-	addq %r8, %rcx
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r8
-	addq %rsi, %rdi
-	adcq $0, %r8
-	addq %r14, %rdi
-	adcq $0, %r8
+	adcq %r14, %rdi
 	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r14
-	addq %rsi, %r12
-	adcq $0, %r14
-	addq %r8, %r12
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r8
-	addq %rsi, %rbx
-	adcq $0, %r8
-	addq %r14, %rbx
-	adcq $0, %r8
+	adcq %rsi, %r12
+	adcq %r14, %rbx
 	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r14
-	addq %rsi, %r15
-	adcq $0, %r14
-	addq %r8, %r15
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r8
-	addq %rsi, %rbp
-	adcq $0, %r8
-	addq %r14, %rbp
+	adcq %rsi, %r15
+	adcq %r14, %rbp
 	adcq $0, %r8
 	movq %rax, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r14
 	addq %rsi, %rcx
+	adcq %r14, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
+	adcq %r11, %r12
+	adcq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r11
+	adcq %r14, %r15
+	adcq %r11, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r14
+	adcq %rsi, %r8
 	adcq $0, %r14
 	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rsi
 	addq %r11, %rdi
-	adcq $0, %rsi
-	addq %r14, %rdi
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r14
-	addq %r11, %r12
-	adcq $0, %r14
-	addq %rsi, %r12
-	adcq $0, %r14
+	adcq %rsi, %r12
 	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rsi
-	addq %r11, %rbx
-	adcq $0, %rsi
-	addq %r14, %rbx
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r14
-	addq %r11, %r15
-	adcq $0, %r14
-	addq %rsi, %r15
-	adcq $0, %r14
+	adcq %r11, %rbx
+	adcq %rsi, %r15
 	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rsi
-	addq %r11, %rbp
-	adcq $0, %rsi
-	addq %r14, %rbp
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r14
-	addq %r11, %r8
-	adcq $0, %r14
-	addq %rsi, %r8
+	adcq %r11, %rbp
+	adcq %rsi, %r8
 	adcq $0, %r14
 	movq %r13, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rsi
 	addq %r11, %rdi
+	adcq %rsi, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
+	adcq %rax, %rbx
+	adcq %r11, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rax
+	adcq %rsi, %rbp
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
+	adcq %r11, %r14
 	adcq $0, %rsi
 	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r11
 	addq %rax, %r12
-	adcq $0, %r11
-	addq %rsi, %r12
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rsi
-	addq %rax, %rbx
-	adcq $0, %rsi
-	addq %r11, %rbx
-	adcq $0, %rsi
+	adcq %r11, %rbx
 	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r11
-	addq %rax, %r15
-	adcq $0, %r11
-	addq %rsi, %r15
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
-	addq %rax, %rbp
-	adcq $0, %rsi
-	addq %r11, %rbp
-	adcq $0, %rsi
+	adcq %rax, %r15
+	adcq %r11, %rbp
 	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r11
-	addq %rax, %r8
-	adcq $0, %r11
-	addq %rsi, %r8
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rsi
-	addq %rax, %r14
-	adcq $0, %rsi
-	addq %r11, %r14
+	adcq %rax, %r8
+	adcq %r11, %r14
 	adcq $0, %rsi
 	movq 120(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r11
 	addq %rax, %r12
+	adcq %r11, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcq %r13, %r15
+	adcq %rax, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r13
+	adcq %r11, %r8
+	adcq %r13, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
+	adcq %rax, %rsi
 	adcq $0, %r11
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
 	addq %r13, %rbx
-	adcq $0, %rax
-	addq %r11, %rbx
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	addq %rax, %r15
-	adcq $0, %r11
+	adcq %rax, %r15
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %r11, %rbp
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %rax, %r8
-	adcq $0, %r11
+	adcq %r13, %rbp
+	adcq %rax, %r8
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	addq %r11, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
-	addq %r13, %rsi
-	adcq $0, %r11
-	addq %rax, %rsi
+	adcq %r13, %r14
+	adcq %rax, %rsi
 	adcq $0, %r11
 	movq %r9, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
 	addq %r13, %rbx
+	adcq %rax, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcq %r13, %rbp
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
+	adcq %r13, %r14
+	adcq %rax, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
+	adcq %r13, %r11
 	adcq $0, %rax
 	movq %r12, 120(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
 	addq %r13, %r15
-	adcq $0, %r12
-	addq %rax, %r15
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	addq %r12, %rbp
-	adcq $0, %rax
+	adcq %r12, %rbp
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
-	addq %r13, %r8
-	adcq $0, %r12
-	addq %rax, %r8
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	addq %r12, %r14
-	adcq $0, %rax
+	adcq %r13, %r8
+	adcq %r12, %r14
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
-	addq %r13, %rsi
-	adcq $0, %r12
-	addq %rax, %rsi
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
-	addq %r13, %r11
-	adcq $0, %rax
-	addq %r12, %r11
+	adcq %r13, %rsi
+	adcq %r12, %r11
 	adcq $0, %rax
 	movq %r10, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
 	addq %r13, %r15
+	adcq %r12, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r13
+	adcq %r9, %r8
+	adcq %r13, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r9
+	adcq %r12, %rsi
+	adcq %r9, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	adcq %r13, %rax
 	adcq $0, %r12
 	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r13
 	addq %r9, %rbp
-	adcq $0, %r13
-	addq %r12, %rbp
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	addq %r13, %r8
-	adcq $0, %r12
+	adcq %r13, %r8
 	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
-	addq %r9, %r14
-	adcq $0, %r13
-	addq %r12, %r14
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r12
-	addq %r9, %rsi
-	adcq $0, %r12
-	addq %r13, %rsi
-	adcq $0, %r12
+	adcq %r9, %r14
+	adcq %r13, %rsi
 	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
-	addq %r9, %r11
-	adcq $0, %r13
-	addq %r12, %r11
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r12
-	addq %r9, %rax
-	adcq $0, %r12
-	addq %r13, %rax
+	adcq %r9, %r11
+	adcq %r13, %rax
 	adcq $0, %r12
 	addq 112(%rsp), %rcx
 	adcq 96(%rsp), %rdi
@@ -8338,417 +8074,285 @@ pushq %rbx
 	movq %rax, 120(%rsp)
 	movq 24(%rsp), %rax
 	addq %r13, %rax
+	adcq %rbx, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
+	adcq %r13, %rsi
+	adcq %rbx, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
+	adcq %r13, %rcx
+	adcq %rbx, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
+	adcq %r13, %r9
 	adcq $0, %rbx
 	movq %r11, 24(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
 	addq %r13, %r14
-	adcq $0, %r11
-	addq %rbx, %r14
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
-	addq %r13, %rsi
-	adcq $0, %rbx
-	addq %r11, %rsi
-	adcq $0, %rbx
+	adcq %r11, %rsi
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	addq %rbx, %r15
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
-	addq %r13, %rcx
-	adcq $0, %rbx
-	addq %r11, %rcx
-	adcq $0, %rbx
+	adcq %r13, %r15
+	adcq %r11, %rcx
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %rbx, %r8
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
-	addq %r13, %r9
-	adcq $0, %rbx
-	addq %r11, %r9
+	adcq %r13, %r8
+	adcq %r11, %r9
 	adcq $0, %rbx
 	movq 64(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
 	addq %r13, %r14
+	adcq %r11, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	adcq %r13, %r15
+	adcq %r11, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
+	adcq %r13, %rbx
 	adcq $0, %r11
 	movq %rdi, 96(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rdi
 	addq %r13, %rsi
-	adcq $0, %rdi
-	addq %r11, %rsi
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
-	addq %r13, %r15
-	adcq $0, %r11
-	addq %rdi, %r15
-	adcq $0, %r11
+	adcq %rdi, %r15
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rdi
-	addq %r13, %rcx
-	adcq $0, %rdi
-	addq %r11, %rcx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
-	addq %r13, %r8
-	adcq $0, %r11
-	addq %rdi, %r8
-	adcq $0, %r11
+	adcq %r13, %rcx
+	adcq %rdi, %r8
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rdi
-	addq %r13, %r9
-	adcq $0, %rdi
-	addq %r11, %r9
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
-	addq %r13, %rbx
-	adcq $0, %r11
-	addq %rdi, %rbx
+	adcq %r13, %r9
+	adcq %rdi, %rbx
 	adcq $0, %r11
 	movq 56(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rdi
 	addq %r13, %rsi
+	adcq %rdi, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rdi
+	adcq %r13, %rcx
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
+	adcq %r13, %r9
+	adcq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rdi
+	adcq %r13, %r11
 	adcq $0, %rdi
 	movq %rbp, 64(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbp
 	addq %r13, %r15
-	adcq $0, %rbp
-	addq %rdi, %r15
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rdi
-	addq %r13, %rcx
-	adcq $0, %rdi
-	addq %rbp, %rcx
-	adcq $0, %rdi
+	adcq %rbp, %rcx
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	addq %rdi, %r8
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
-	addq %r13, %r9
-	adcq $0, %rdi
-	addq %rbp, %r9
-	adcq $0, %rdi
+	adcq %r13, %r8
+	adcq %rbp, %r9
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	addq %rdi, %rbx
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rdi
-	addq %r13, %r11
-	adcq $0, %rdi
-	addq %rbp, %r11
+	adcq %r13, %rbx
+	adcq %rbp, %r11
 	adcq $0, %rdi
 	movq 48(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbp
 	addq %r13, %r15
+	adcq %rbp, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbp
+	adcq %r13, %r8
+	adcq %rbp, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
+	adcq %r13, %rdi
 	adcq $0, %rbp
 	movq %r10, 56(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
 	addq %r13, %rcx
-	adcq $0, %r10
-	addq %rbp, %rcx
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbp
-	addq %r13, %r8
-	adcq $0, %rbp
-	addq %r10, %r8
-	adcq $0, %rbp
+	adcq %r10, %r8
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r10
-	addq %r13, %r9
-	adcq $0, %r10
-	addq %rbp, %r9
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
-	addq %r13, %rbx
-	adcq $0, %rbp
-	addq %r10, %rbx
-	adcq $0, %rbp
+	adcq %r13, %r9
+	adcq %r10, %rbx
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
-	addq %r13, %r11
-	adcq $0, %r10
-	addq %rbp, %r11
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %r10, %rdi
+	adcq %r13, %r11
+	adcq %r10, %rdi
 	adcq $0, %rbp
 	movq 40(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
 	addq %r13, %rcx
+	adcq %r10, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r10
+	adcq %r13, %r9
+	adcq %r10, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
+	adcq %r13, %r11
+	adcq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
+	adcq %r13, %rbp
 	adcq $0, %r10
 	movq %r12, 48(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
 	addq %r13, %r8
-	adcq $0, %r12
-	addq %r10, %r8
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r10
-	addq %r13, %r9
-	adcq $0, %r10
-	addq %r12, %r9
-	adcq $0, %r10
+	adcq %r12, %r9
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
-	addq %r13, %rbx
-	adcq $0, %r12
-	addq %r10, %rbx
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
-	addq %r13, %r11
-	adcq $0, %r10
-	addq %r12, %r11
-	adcq $0, %r10
+	adcq %r13, %rbx
+	adcq %r12, %r11
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
-	addq %r13, %rdi
-	adcq $0, %r12
-	addq %r10, %rdi
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
-	addq %r13, %rbp
-	adcq $0, %r10
-	addq %r12, %rbp
+	adcq %r13, %rdi
+	adcq %r12, %rbp
 	adcq $0, %r10
 	movq %rax, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
 	addq %r13, %r8
+	adcq %r12, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	adcq %r13, %rbx
+	adcq %r12, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
+	adcq %r13, %rdi
+	adcq %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	adcq %r13, %r10
 	adcq $0, %r12
 	movq %rcx, 40(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rcx
 	addq %r13, %r9
-	adcq $0, %rcx
-	addq %r12, %r9
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
-	addq %r13, %rbx
-	adcq $0, %r12
-	addq %rcx, %rbx
-	adcq $0, %r12
+	adcq %rcx, %rbx
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rcx
-	addq %r13, %r11
-	adcq $0, %rcx
-	addq %r12, %r11
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
-	addq %r13, %rdi
-	adcq $0, %r12
-	addq %rcx, %rdi
-	adcq $0, %r12
+	adcq %r13, %r11
+	adcq %rcx, %rdi
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rcx
-	addq %r13, %rbp
-	adcq $0, %rcx
-	addq %r12, %rbp
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
-	addq %r13, %r10
-	adcq $0, %r12
-	addq %rcx, %r10
+	adcq %r13, %rbp
+	adcq %rcx, %r10
 	adcq $0, %r12
 	movq %r14, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
 	addq %r13, %r9
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
+	adcq %rax, %r11
+	adcq %r13, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rax
+	adcq %rcx, %rbp
+	adcq %rax, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
+	adcq %r13, %r12
 	adcq $0, %rcx
 	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
 	addq %rax, %rbx
-	adcq $0, %r13
-	addq %rcx, %rbx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rcx
-	addq %rax, %r11
-	adcq $0, %rcx
-	addq %r13, %r11
-	adcq $0, %rcx
+	adcq %r13, %r11
 	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
-	addq %rax, %rdi
-	adcq $0, %r13
-	addq %rcx, %rdi
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rcx
-	addq %rax, %rbp
-	adcq $0, %rcx
-	addq %r13, %rbp
-	adcq $0, %rcx
+	adcq %rax, %rdi
+	adcq %r13, %rbp
 	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
-	addq %rax, %r10
-	adcq $0, %r13
-	addq %rcx, %r10
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rcx
-	addq %rax, %r12
-	adcq $0, %rcx
-	addq %r13, %r12
+	adcq %rax, %r10
+	adcq %r13, %r12
 	adcq $0, %rcx
 	movq %rsi, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
 	addq %rax, %rbx
+	adcq %r13, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rax
+	adcq %r14, %rdi
+	adcq %rax, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r14
+	adcq %r13, %r10
+	adcq %r14, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
+	adcq %rax, %rcx
 	adcq $0, %r13
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rax
 	addq %r14, %r11
-	adcq $0, %rax
-	addq %r13, %r11
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
-	addq %rax, %rdi
-	adcq $0, %r13
+	adcq %rax, %rdi
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rax
-	addq %r14, %rbp
-	adcq $0, %rax
-	addq %r13, %rbp
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r13
-	addq %r14, %r10
-	adcq $0, %r13
-	addq %rax, %r10
-	adcq $0, %r13
+	adcq %r14, %rbp
+	adcq %rax, %r10
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rax
-	addq %r14, %r12
-	adcq $0, %rax
-	addq %r13, %r12
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r13
-	addq %r14, %rcx
-	adcq $0, %r13
-	addq %rax, %rcx
+	adcq %r14, %r12
+	adcq %rax, %rcx
 	adcq $0, %r13
 	movq %r15, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rax
 	addq %r14, %r11
+	adcq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r14
+	adcq %rsi, %rbp
+	adcq %r14, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
+	adcq %rax, %r12
+	adcq %rsi, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rax
+	adcq %r14, %r13
 	adcq $0, %rax
 	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r14
 	addq %rsi, %rdi
-	adcq $0, %r14
-	addq %rax, %rdi
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %rax
-	addq %rsi, %rbp
-	adcq $0, %rax
-	addq %r14, %rbp
-	adcq $0, %rax
+	adcq %r14, %rbp
 	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r14
-	addq %rsi, %r10
-	adcq $0, %r14
-	addq %rax, %r10
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rax
-	addq %rsi, %r12
-	adcq $0, %rax
-	addq %r14, %r12
-	adcq $0, %rax
+	adcq %rsi, %r10
+	adcq %r14, %r12
 	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r14
-	addq %rsi, %rcx
-	adcq $0, %r14
-	addq %rax, %rcx
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rax
-	addq %rsi, %r13
-	adcq $0, %rax
-	addq %r14, %r13
+	adcq %rsi, %rcx
+	adcq %r14, %r13
 	adcq $0, %rax
 	movq 40(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r14
 	addq %rsi, %rdi
+	adcq %r14, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
+	adcq %r15, %r10
+	adcq %rsi, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r15
+	adcq %r14, %rcx
+	adcq %r15, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r14
+	adcq %rsi, %rax
 	adcq $0, %r14
 	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rsi
 	addq %r15, %rbp
-	adcq $0, %rsi
-	addq %r14, %rbp
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r14
-	addq %r15, %r10
-	adcq $0, %r14
-	addq %rsi, %r10
-	adcq $0, %r14
+	adcq %rsi, %r10
 	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rsi
-	addq %r15, %r12
-	adcq $0, %rsi
-	addq %r14, %r12
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r14
-	addq %r15, %rcx
-	adcq $0, %r14
-	addq %rsi, %rcx
-	adcq $0, %r14
+	adcq %r15, %r12
+	adcq %rsi, %rcx
 	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rsi
-	addq %r15, %r13
-	adcq $0, %rsi
-	addq %r14, %r13
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r14
-	addq %r15, %rax
-	adcq $0, %r14
-	addq %rsi, %rax
+	adcq %r15, %r13
+	adcq %rsi, %rax
 	adcq $0, %r14
 	movq %r8, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rsi
 	addq %r15, %rbp
+	adcq %rsi, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
+	adcq %r15, %r12
+	adcq %rsi, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rsi
+	adcq %r15, %r13
+	adcq %rsi, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rsi
+	adcq %r15, %r14
 	adcq $0, %rsi
 	movq %rdi, 40(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rdi
 	addq %r15, %r10
-	adcq $0, %rdi
-	addq %rsi, %r10
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
-	addq %r15, %r12
-	adcq $0, %rsi
-	addq %rdi, %r12
-	adcq $0, %rsi
+	adcq %rdi, %r12
 	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rdi
-	addq %r15, %rcx
-	adcq $0, %rdi
-	addq %rsi, %rcx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rsi
-	addq %r15, %r13
-	adcq $0, %rsi
-	addq %rdi, %r13
-	adcq $0, %rsi
+	adcq %r15, %rcx
+	adcq %rdi, %r13
 	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
-	addq %rsi, %rax
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rsi
-	addq %r15, %r14
-	adcq $0, %rsi
-	addq %rdi, %r14
+	adcq %r15, %rax
+	adcq %rdi, %r14
 	adcq $0, %rsi
 	movq %r9, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rdi
 	addq %r15, %r10
+	adcq %rdi, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r15
+	adcq %r8, %rcx
+	adcq %r15, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r8
+	adcq %rdi, %rax
+	adcq %r8, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rdi
+	adcq %r15, %rsi
 	adcq $0, %rdi
 	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r15
 	addq %r8, %r12
-	adcq $0, %r15
-	addq %rdi, %r12
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rdi
-	addq %r8, %rcx
-	adcq $0, %rdi
-	addq %r15, %rcx
-	adcq $0, %rdi
+	adcq %r15, %rcx
 	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r15
-	addq %r8, %r13
-	adcq $0, %r15
-	addq %rdi, %r13
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rdi
-	addq %r8, %rax
-	adcq $0, %rdi
-	addq %r15, %rax
-	adcq $0, %rdi
+	adcq %r8, %r13
+	adcq %r15, %rax
 	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r15
-	addq %r8, %r14
-	adcq $0, %r15
-	addq %rdi, %r14
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rdi
-	addq %r8, %rsi
-	adcq $0, %rdi
-	addq %r15, %rsi
+	adcq %r8, %r14
+	adcq %r15, %rsi
 	adcq $0, %rdi
 	addq 48(%rsp), %rbx
 	adcq 56(%rsp), %r11
@@ -9509,418 +9113,286 @@ pushq %rbx
 	movq %rcx, 552(%rsp)
 	movq 456(%rsp), %rcx
 	addq %rbp, %rcx
+	adcq %r14, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
+	adcq %rbp, %r13
+	adcq %r14, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
+	adcq %rbp, %r9
+	adcq %r14, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
+	adcq %rbp, %r11
 	adcq $0, %r14
 	movq %rbx, 456(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rbx
 	addq %rbp, %rax
-	adcq $0, %rbx
-	addq %r14, %rax
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
-	addq %rbp, %r13
-	adcq $0, %r14
-	addq %rbx, %r13
-	adcq $0, %r14
+	adcq %rbx, %r13
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rbx
-	addq %rbp, %r8
-	adcq $0, %rbx
-	addq %r14, %r8
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
-	addq %rbp, %r9
-	adcq $0, %r14
-	addq %rbx, %r9
-	adcq $0, %r14
+	adcq %rbp, %r8
+	adcq %rbx, %r9
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rbx
-	addq %rbp, %r10
-	adcq $0, %rbx
-	addq %r14, %r10
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
-	addq %rbp, %r11
-	adcq $0, %r14
-	addq %rbx, %r11
+	adcq %rbp, %r10
+	adcq %rbx, %r11
 	adcq $0, %r14
 	movq 384(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rbx
 	addq %rbp, %rax
+	adcq %rbx, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
+	adcq %rbp, %r8
+	adcq %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rbx
+	adcq %rbp, %r10
+	adcq %rbx, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rbx
+	adcq %rbp, %r14
 	adcq $0, %rbx
 	movq %r15, 368(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r15
 	addq %rbp, %r13
-	adcq $0, %r15
-	addq %rbx, %r13
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
-	addq %rbp, %r8
-	adcq $0, %rbx
-	addq %r15, %r8
-	adcq $0, %rbx
+	adcq %r15, %r8
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r15
-	addq %rbp, %r9
-	adcq $0, %r15
-	addq %rbx, %r9
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rbx
-	addq %rbp, %r10
-	adcq $0, %rbx
-	addq %r15, %r10
-	adcq $0, %rbx
+	adcq %rbp, %r9
+	adcq %r15, %r10
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r15
-	addq %rbp, %r11
-	adcq $0, %r15
-	addq %rbx, %r11
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rbx
-	addq %rbp, %r14
-	adcq $0, %rbx
-	addq %r15, %r14
+	adcq %rbp, %r11
+	adcq %r15, %r14
 	adcq $0, %rbx
 	movq 392(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r15
 	addq %rbp, %r13
+	adcq %r15, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
+	adcq %rbp, %r9
+	adcq %r15, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r15
+	adcq %rbp, %r11
+	adcq %r15, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r15
+	adcq %rbp, %rbx
 	adcq $0, %r15
 	movq %rdi, 384(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rdi
 	addq %rbp, %r8
-	adcq $0, %rdi
-	addq %r15, %r8
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
-	addq %rbp, %r9
-	adcq $0, %r15
-	addq %rdi, %r9
-	adcq $0, %r15
+	adcq %rdi, %r9
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rdi
-	addq %rbp, %r10
-	adcq $0, %rdi
-	addq %r15, %r10
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r15
-	addq %rbp, %r11
-	adcq $0, %r15
-	addq %rdi, %r11
-	adcq $0, %r15
+	adcq %rbp, %r10
+	adcq %rdi, %r11
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rdi
-	addq %rbp, %r14
-	adcq $0, %rdi
-	addq %r15, %r14
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r15
-	addq %rbp, %rbx
-	adcq $0, %r15
-	addq %rdi, %rbx
+	adcq %rbp, %r14
+	adcq %rdi, %rbx
 	adcq $0, %r15
 	movq 400(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rdi
 	addq %rbp, %r8
+	adcq %rdi, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rdi
+	adcq %rbp, %r10
+	adcq %rdi, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rdi
+	adcq %rbp, %r14
+	adcq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rdi
+	adcq %rbp, %r15
 	adcq $0, %rdi
 	movq %r12, 392(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r12
 	addq %rbp, %r9
-	adcq $0, %r12
-	addq %rdi, %r9
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rdi
-	addq %rbp, %r10
-	adcq $0, %rdi
-	addq %r12, %r10
-	adcq $0, %rdi
+	adcq %r12, %r10
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r12
-	addq %rbp, %r11
-	adcq $0, %r12
-	addq %rdi, %r11
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rdi
-	addq %rbp, %r14
-	adcq $0, %rdi
-	addq %r12, %r14
-	adcq $0, %rdi
+	adcq %rbp, %r11
+	adcq %r12, %r14
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r12
-	addq %rbp, %rbx
-	adcq $0, %r12
-	addq %rdi, %rbx
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
-	addq %r12, %r15
+	adcq %rbp, %rbx
+	adcq %r12, %r15
 	adcq $0, %rdi
 	movq 408(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r12
 	addq %rbp, %r9
+	adcq %r12, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r12
+	adcq %rbp, %r11
+	adcq %r12, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r12
+	adcq %rbp, %rbx
+	adcq %r12, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r12
+	adcq %rbp, %rdi
 	adcq $0, %r12
 	movq %r8, 400(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r8
 	addq %rbp, %r10
-	adcq $0, %r8
-	addq %r12, %r10
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r12
-	addq %rbp, %r11
-	adcq $0, %r12
-	addq %r8, %r11
-	adcq $0, %r12
+	adcq %r8, %r11
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r8
-	addq %rbp, %r14
-	adcq $0, %r8
-	addq %r12, %r14
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r12
-	addq %rbp, %rbx
-	adcq $0, %r12
-	addq %r8, %rbx
-	adcq $0, %r12
+	adcq %rbp, %r14
+	adcq %r8, %rbx
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r8
-	addq %rbp, %r15
-	adcq $0, %r8
-	addq %r12, %r15
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r12
-	addq %rbp, %rdi
-	adcq $0, %r12
-	addq %r8, %rdi
+	adcq %rbp, %r15
+	adcq %r8, %rdi
 	adcq $0, %r12
 	movq %rcx, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r8
 	addq %rbp, %r10
+	adcq %r8, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r8
+	adcq %rbp, %r14
+	adcq %r8, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r8
+	adcq %rbp, %r15
+	adcq %r8, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r8
+	adcq %rbp, %r12
 	adcq $0, %r8
 	movq %r9, 408(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r9
 	addq %rbp, %r11
-	adcq $0, %r9
-	addq %r8, %r11
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r8
-	addq %rbp, %r14
-	adcq $0, %r8
-	addq %r9, %r14
-	adcq $0, %r8
+	adcq %r9, %r14
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r9
-	addq %rbp, %rbx
-	adcq $0, %r9
-	addq %r8, %rbx
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r8
-	addq %rbp, %r15
-	adcq $0, %r8
-	addq %r9, %r15
-	adcq $0, %r8
+	adcq %rbp, %rbx
+	adcq %r9, %r15
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
-	addq %rbp, %rdi
-	adcq $0, %r9
-	addq %r8, %rdi
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r8
-	addq %rbp, %r12
-	adcq $0, %r8
-	addq %r9, %r12
+	adcq %rbp, %rdi
+	adcq %r9, %r12
 	adcq $0, %r8
 	movq %rax, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r9
 	addq %rbp, %r11
+	adcq %r9, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %rbp
+	adcq %rcx, %rbx
+	adcq %rbp, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rcx
+	adcq %r9, %rdi
+	adcq %rcx, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
+	adcq %rbp, %r8
 	adcq $0, %r9
 	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rbp
 	addq %rcx, %r14
-	adcq $0, %rbp
-	addq %r9, %r14
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r9
-	addq %rcx, %rbx
-	adcq $0, %r9
-	addq %rbp, %rbx
-	adcq $0, %r9
+	adcq %rbp, %rbx
 	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rbp
-	addq %rcx, %r15
-	adcq $0, %rbp
-	addq %r9, %r15
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r9
-	addq %rcx, %rdi
-	adcq $0, %r9
-	addq %rbp, %rdi
-	adcq $0, %r9
+	adcq %rcx, %r15
+	adcq %rbp, %rdi
 	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rbp
-	addq %rcx, %r12
-	adcq $0, %rbp
-	addq %r9, %r12
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r9
-	addq %rcx, %r8
-	adcq $0, %r9
-	addq %rbp, %r8
+	adcq %rcx, %r12
+	adcq %rbp, %r8
 	adcq $0, %r9
 	movq %r13, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rbp
 	addq %rcx, %r14
+	adcq %rbp, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rcx
+	adcq %rax, %r15
+	adcq %rcx, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rax
+	adcq %rbp, %r12
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %rbp
+	adcq %rcx, %r9
 	adcq $0, %rbp
 	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rcx
 	addq %rax, %rbx
-	adcq $0, %rcx
-	addq %rbp, %rbx
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbp
-	addq %rax, %r15
-	adcq $0, %rbp
-	addq %rcx, %r15
-	adcq $0, %rbp
+	adcq %rcx, %r15
 	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rcx
-	addq %rax, %rdi
-	adcq $0, %rcx
-	addq %rbp, %rdi
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbp
-	addq %rax, %r12
-	adcq $0, %rbp
-	addq %rcx, %r12
-	adcq $0, %rbp
+	adcq %rax, %rdi
+	adcq %rcx, %r12
 	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rcx
-	addq %rax, %r8
-	adcq $0, %rcx
-	addq %rbp, %r8
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbp
-	addq %rax, %r9
-	adcq $0, %rbp
-	addq %rcx, %r9
+	adcq %rax, %r8
+	adcq %rcx, %r9
 	adcq $0, %rbp
 	movq 400(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rcx
 	addq %rax, %rbx
+	adcq %rcx, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcq %r13, %rdi
+	adcq %rax, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %r13
+	adcq %rcx, %r8
+	adcq %r13, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rcx
+	adcq %rax, %rbp
 	adcq $0, %rcx
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
 	addq %r13, %r15
-	adcq $0, %rax
-	addq %rcx, %r15
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rcx
-	addq %r13, %rdi
-	adcq $0, %rcx
-	addq %rax, %rdi
-	adcq $0, %rcx
+	adcq %rax, %rdi
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
-	addq %r13, %r12
-	adcq $0, %rax
-	addq %rcx, %r12
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rcx
-	addq %r13, %r8
-	adcq $0, %rcx
-	addq %rax, %r8
-	adcq $0, %rcx
+	adcq %r13, %r12
+	adcq %rax, %r8
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
-	addq %r13, %r9
-	adcq $0, %rax
-	addq %rcx, %r9
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
-	addq %r13, %rbp
-	adcq $0, %rcx
-	addq %rax, %rbp
+	adcq %r13, %r9
+	adcq %rax, %rbp
 	adcq $0, %rcx
 	movq 408(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
 	addq %r13, %r15
+	adcq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcq %r13, %r12
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
+	adcq %r13, %r9
+	adcq %rax, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
+	adcq %r13, %rcx
 	adcq $0, %rax
 	movq %rbx, 400(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbx
 	addq %r13, %rdi
-	adcq $0, %rbx
-	addq %rax, %rdi
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
-	addq %r13, %r12
-	adcq $0, %rax
-	addq %rbx, %r12
-	adcq $0, %rax
+	adcq %rbx, %r12
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rbx
-	addq %r13, %r8
-	adcq $0, %rbx
-	addq %rax, %r8
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
-	addq %r13, %r9
-	adcq $0, %rax
-	addq %rbx, %r9
-	adcq $0, %rax
+	adcq %r13, %r8
+	adcq %rbx, %r9
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbx
-	addq %r13, %rbp
-	adcq $0, %rbx
-	addq %rax, %rbp
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
-	addq %r13, %rcx
-	adcq $0, %rax
-	addq %rbx, %rcx
+	adcq %r13, %rbp
+	adcq %rbx, %rcx
 	adcq $0, %rax
 	movq %r10, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbx
 	addq %r13, %rdi
+	adcq %rbx, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
+	adcq %r13, %r8
+	adcq %rbx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
+	adcq %r13, %rbp
+	adcq %rbx, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
+	adcq %r13, %rax
 	adcq $0, %rbx
 	movq %r15, 408(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r15
 	addq %r13, %r12
-	adcq $0, %r15
-	addq %rbx, %r12
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
-	addq %r13, %r8
-	adcq $0, %rbx
-	addq %r15, %r8
-	adcq $0, %rbx
+	adcq %r15, %r8
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r15
-	addq %r13, %r9
-	adcq $0, %r15
-	addq %rbx, %r9
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
-	addq %r13, %rbp
-	adcq $0, %rbx
-	addq %r15, %rbp
-	adcq $0, %rbx
+	adcq %r13, %r9
+	adcq %r15, %rbp
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r15
-	addq %r13, %rcx
-	adcq $0, %r15
-	addq %rbx, %rcx
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
-	addq %r13, %rax
-	adcq $0, %rbx
-	addq %r15, %rax
+	adcq %r13, %rcx
+	adcq %r15, %rax
 	adcq $0, %rbx
 	movq %r11, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
 	addq %r13, %r12
+	adcq %r15, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r13
+	adcq %r10, %r9
+	adcq %r13, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r10
+	adcq %r15, %rcx
+	adcq %r10, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r15
+	adcq %r13, %rbx
 	adcq $0, %r15
 	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r13
 	addq %r10, %r8
-	adcq $0, %r13
-	addq %r15, %r8
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
-	addq %r10, %r9
-	adcq $0, %r15
-	addq %r13, %r9
-	adcq $0, %r15
+	adcq %r13, %r9
 	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r13
-	addq %r10, %rbp
-	adcq $0, %r13
-	addq %r15, %rbp
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r15
-	addq %r10, %rcx
-	adcq $0, %r15
-	addq %r13, %rcx
-	adcq $0, %r15
+	adcq %r10, %rbp
+	adcq %r13, %rcx
 	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r13
-	addq %r10, %rax
-	adcq $0, %r13
-	addq %r15, %rax
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r15
-	addq %r10, %rbx
-	adcq $0, %r15
-	addq %r13, %rbx
+	adcq %r10, %rax
+	adcq %r13, %rbx
 	adcq $0, %r15
 	addq 392(%rsp), %r14
 	movq 400(%rsp), %r10
@@ -10516,417 +9988,285 @@ pushq %rbx
 	movq %r10, 560(%rsp)
 	movq 480(%rsp), %r10
 	addq %rbp, %r10
+	adcq %rcx, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rcx
+	adcq %rbp, %r12
+	adcq %rcx, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rcx
+	adcq %rbp, %rdi
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
+	adcq %rbp, %rax
 	adcq $0, %rcx
 	movq %r15, 480(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r15
 	addq %rbp, %r13
-	adcq $0, %r15
-	addq %rcx, %r13
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rcx
-	addq %rbp, %r12
-	adcq $0, %rcx
-	addq %r15, %r12
-	adcq $0, %rcx
+	adcq %r15, %r12
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r15
-	addq %rbp, %r11
-	adcq $0, %r15
-	addq %rcx, %r11
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rcx
-	addq %rbp, %rdi
-	adcq $0, %rcx
-	addq %r15, %rdi
-	adcq $0, %rcx
+	adcq %rbp, %r11
+	adcq %r15, %rdi
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r15
-	addq %rbp, %rbx
-	adcq $0, %r15
-	addq %rcx, %rbx
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
-	addq %rbp, %rax
-	adcq $0, %rcx
-	addq %r15, %rax
+	adcq %rbp, %rbx
+	adcq %r15, %rax
 	adcq $0, %rcx
 	movq 528(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r15
 	addq %rbp, %r13
+	adcq %r15, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
+	adcq %rbp, %r11
+	adcq %r15, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r15
+	adcq %rbp, %rbx
+	adcq %r15, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r15
+	adcq %rbp, %rcx
 	adcq $0, %r15
 	movq %r9, 552(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r9
 	addq %rbp, %r12
-	adcq $0, %r9
-	addq %r15, %r12
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
-	addq %rbp, %r11
-	adcq $0, %r15
-	addq %r9, %r11
-	adcq $0, %r15
+	adcq %r9, %r11
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r9
-	addq %rbp, %rdi
-	adcq $0, %r9
-	addq %r15, %rdi
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r15
-	addq %rbp, %rbx
-	adcq $0, %r15
-	addq %r9, %rbx
-	adcq $0, %r15
+	adcq %rbp, %rdi
+	adcq %r9, %rbx
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
-	addq %rbp, %rax
-	adcq $0, %r9
-	addq %r15, %rax
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r15
-	addq %rbp, %rcx
-	adcq $0, %r15
-	addq %r9, %rcx
+	adcq %rbp, %rax
+	adcq %r9, %rcx
 	adcq $0, %r15
 	movq 456(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r9
 	addq %rbp, %r12
+	adcq %r9, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r9
+	adcq %rbp, %rdi
+	adcq %r9, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r9
+	adcq %rbp, %rax
+	adcq %r9, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
+	adcq %rbp, %r15
 	adcq $0, %r9
 	movq %rsi, 528(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rsi
 	addq %rbp, %r11
-	adcq $0, %rsi
-	addq %r9, %r11
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r9
-	addq %rbp, %rdi
-	adcq $0, %r9
-	addq %rsi, %rdi
-	adcq $0, %r9
+	adcq %rsi, %rdi
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rsi
-	addq %rbp, %rbx
-	adcq $0, %rsi
-	addq %r9, %rbx
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r9
-	addq %rbp, %rax
-	adcq $0, %r9
-	addq %rsi, %rax
-	adcq $0, %r9
+	adcq %rbp, %rbx
+	adcq %rsi, %rax
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rsi
-	addq %rbp, %rcx
-	adcq $0, %rsi
-	addq %r9, %rcx
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
-	addq %rbp, %r15
-	adcq $0, %r9
-	addq %rsi, %r15
+	adcq %rbp, %rcx
+	adcq %rsi, %r15
 	adcq $0, %r9
 	movq 368(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rsi
 	addq %rbp, %r11
+	adcq %rsi, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
+	adcq %rbp, %rbx
+	adcq %rsi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rsi
+	adcq %rbp, %rcx
+	adcq %rsi, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rsi
+	adcq %rbp, %r9
 	adcq $0, %rsi
 	movq %r14, 456(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r14
 	addq %rbp, %rdi
-	adcq $0, %r14
-	addq %rsi, %rdi
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
-	addq %rbp, %rbx
-	adcq $0, %rsi
-	addq %r14, %rbx
-	adcq $0, %rsi
+	adcq %r14, %rbx
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r14
-	addq %rbp, %rax
-	adcq $0, %r14
-	addq %rsi, %rax
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rsi
-	addq %rbp, %rcx
-	adcq $0, %rsi
-	addq %r14, %rcx
-	adcq $0, %rsi
+	adcq %rbp, %rax
+	adcq %r14, %rcx
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r14
-	addq %rbp, %r15
-	adcq $0, %r14
-	addq %rsi, %r15
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rsi
-	addq %rbp, %r9
-	adcq $0, %rsi
-	addq %r14, %r9
+	adcq %rbp, %r15
+	adcq %r14, %r9
 	adcq $0, %rsi
 	movq 392(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r14
 	addq %rbp, %rdi
+	adcq %r14, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
+	adcq %rbp, %rax
+	adcq %r14, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
+	adcq %rbp, %r15
+	adcq %r14, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
+	adcq %rbp, %rsi
 	adcq $0, %r14
 	movq %r8, 368(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r8
 	addq %rbp, %rbx
-	adcq $0, %r8
-	addq %r14, %rbx
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
-	addq %rbp, %rax
-	adcq $0, %r14
-	addq %r8, %rax
-	adcq $0, %r14
+	adcq %r8, %rax
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r8
-	addq %rbp, %rcx
-	adcq $0, %r8
-	addq %r14, %rcx
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
-	addq %rbp, %r15
-	adcq $0, %r14
-	addq %r8, %r15
-	adcq $0, %r14
+	adcq %rbp, %rcx
+	adcq %r8, %r15
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r8
-	addq %rbp, %r9
-	adcq $0, %r8
-	addq %r14, %r9
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
-	addq %rbp, %rsi
-	adcq $0, %r14
-	addq %r8, %rsi
+	adcq %rbp, %r9
+	adcq %r8, %rsi
 	adcq $0, %r14
 	movq %r10, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r8
 	addq %rbp, %rbx
+	adcq %r8, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r8
+	adcq %rbp, %rcx
+	adcq %r8, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r8
+	adcq %rbp, %r9
+	adcq %r8, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r8
+	adcq %rbp, %r14
 	adcq $0, %r8
 	movq %rdi, 392(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rdi
 	addq %rbp, %rax
-	adcq $0, %rdi
-	addq %r8, %rax
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r8
-	addq %rbp, %rcx
-	adcq $0, %r8
-	addq %rdi, %rcx
-	adcq $0, %r8
+	adcq %rdi, %rcx
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
-	addq %r8, %r15
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r8
-	addq %rbp, %r9
-	adcq $0, %r8
-	addq %rdi, %r9
-	adcq $0, %r8
+	adcq %rbp, %r15
+	adcq %rdi, %r9
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rdi
-	addq %rbp, %rsi
-	adcq $0, %rdi
-	addq %r8, %rsi
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r8
-	addq %rbp, %r14
-	adcq $0, %r8
-	addq %rdi, %r14
+	adcq %rbp, %rsi
+	adcq %rdi, %r14
 	adcq $0, %r8
 	movq %r13, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rdi
 	addq %rbp, %rax
+	adcq %rdi, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbp
+	adcq %r10, %r15
+	adcq %rbp, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r10
+	adcq %rdi, %rsi
+	adcq %r10, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rdi
+	adcq %rbp, %r8
 	adcq $0, %rdi
 	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
 	addq %r10, %rcx
-	adcq $0, %rbp
-	addq %rdi, %rcx
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rdi
-	addq %r10, %r15
-	adcq $0, %rdi
-	addq %rbp, %r15
-	adcq $0, %rdi
+	adcq %rbp, %r15
 	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbp
-	addq %r10, %r9
-	adcq $0, %rbp
-	addq %rdi, %r9
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rdi
-	addq %r10, %rsi
-	adcq $0, %rdi
-	addq %rbp, %rsi
-	adcq $0, %rdi
+	adcq %r10, %r9
+	adcq %rbp, %rsi
 	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbp
-	addq %r10, %r14
-	adcq $0, %rbp
-	addq %rdi, %r14
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rdi
-	addq %r10, %r8
-	adcq $0, %rdi
-	addq %rbp, %r8
+	adcq %r10, %r14
+	adcq %rbp, %r8
 	adcq $0, %rdi
 	movq %r12, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
 	addq %r10, %rcx
+	adcq %rbp, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r10
+	adcq %r13, %r9
+	adcq %r10, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r13
+	adcq %rbp, %r14
+	adcq %r13, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rbp
+	adcq %r10, %rdi
 	adcq $0, %rbp
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
 	addq %r13, %r15
-	adcq $0, %r10
-	addq %rbp, %r15
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbp
-	addq %r13, %r9
-	adcq $0, %rbp
-	addq %r10, %r9
-	adcq $0, %rbp
+	adcq %r10, %r9
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r10
-	addq %r13, %rsi
-	adcq $0, %r10
-	addq %rbp, %rsi
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
-	addq %r13, %r14
-	adcq $0, %rbp
-	addq %r10, %r14
-	adcq $0, %rbp
+	adcq %r13, %rsi
+	adcq %r10, %r14
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
-	addq %r13, %r8
-	adcq $0, %r10
-	addq %rbp, %r8
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
-	addq %r13, %rdi
-	adcq $0, %rbp
-	addq %r10, %rdi
+	adcq %r13, %r8
+	adcq %r10, %rdi
 	adcq $0, %rbp
 	movq %r11, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
 	addq %r13, %r15
+	adcq %r10, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
+	adcq %r12, %rsi
+	adcq %r13, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r12
+	adcq %r10, %r8
+	adcq %r12, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
+	adcq %r13, %rbp
 	adcq $0, %r10
 	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r13
 	addq %r12, %r9
-	adcq $0, %r13
-	addq %r10, %r9
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
-	addq %r12, %rsi
-	adcq $0, %r10
-	addq %r13, %rsi
-	adcq $0, %r10
+	adcq %r13, %rsi
 	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r13
-	addq %r12, %r14
-	adcq $0, %r13
-	addq %r10, %r14
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
-	addq %r12, %r8
-	adcq $0, %r10
-	addq %r13, %r8
-	adcq $0, %r10
+	adcq %r12, %r14
+	adcq %r13, %r8
 	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
-	addq %r10, %rdi
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
-	addq %r12, %rbp
-	adcq $0, %r10
-	addq %r13, %rbp
+	adcq %r12, %rdi
+	adcq %r13, %rbp
 	adcq $0, %r10
 	movq 392(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r13
 	addq %r12, %r9
+	adcq %r13, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
+	adcq %r11, %r14
+	adcq %r12, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
+	adcq %r13, %rdi
+	adcq %r11, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r13
+	adcq %r12, %r10
 	adcq $0, %r13
 	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r12
 	addq %r11, %rsi
-	adcq $0, %r12
-	addq %r13, %rsi
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r13
-	addq %r11, %r14
-	adcq $0, %r13
-	addq %r12, %r14
-	adcq $0, %r13
+	adcq %r12, %r14
 	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r12
-	addq %r11, %r8
-	adcq $0, %r12
-	addq %r13, %r8
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r13
-	addq %r11, %rdi
-	adcq $0, %r13
-	addq %r12, %rdi
-	adcq $0, %r13
+	adcq %r11, %r8
+	adcq %r12, %rdi
 	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r12
-	addq %r11, %rbp
-	adcq $0, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r13
-	addq %r11, %r10
-	adcq $0, %r13
-	addq %r12, %r10
+	adcq %r11, %rbp
+	adcq %r12, %r10
 	adcq $0, %r13
 	movq %rbx, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r12
 	addq %r11, %rsi
+	adcq %r12, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
+	adcq %r11, %r8
+	adcq %r12, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
+	adcq %r11, %rbp
+	adcq %r12, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
+	adcq %r11, %r13
 	adcq $0, %r12
 	movq %r9, 392(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
 	addq %r11, %r14
-	adcq $0, %r9
-	addq %r12, %r14
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
-	addq %r11, %r8
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
+	adcq %r9, %r8
 	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r9
-	addq %r11, %rdi
-	adcq $0, %r9
-	addq %r12, %rdi
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
-	addq %r11, %rbp
-	adcq $0, %r12
-	addq %r9, %rbp
-	adcq $0, %r12
+	adcq %r11, %rdi
+	adcq %r9, %rbp
 	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r9
-	addq %r11, %r10
-	adcq $0, %r9
-	addq %r12, %r10
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
-	addq %r11, %r13
-	adcq $0, %r12
-	addq %r9, %r13
+	adcq %r11, %r10
+	adcq %r9, %r13
 	adcq $0, %r12
 	movq %rax, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
 	addq %r11, %r14
+	adcq %r9, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq %r11, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r9
+	adcq %r11, %r12
 	adcq $0, %r9
 	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
 	addq %rbx, %r8
-	adcq $0, %r11
-	addq %r9, %r8
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	addq %rbx, %rdi
-	adcq $0, %r9
-	addq %r11, %rdi
-	adcq $0, %r9
+	adcq %r11, %rdi
 	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
-	addq %rbx, %rbp
-	adcq $0, %r11
-	addq %r9, %rbp
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	addq %rbx, %r10
-	adcq $0, %r9
-	addq %r11, %r10
-	adcq $0, %r9
+	adcq %rbx, %rbp
+	adcq %r11, %r10
 	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
-	addq %rbx, %r13
-	adcq $0, %r11
-	addq %r9, %r13
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	addq %rbx, %r12
-	adcq $0, %r9
-	addq %r11, %r12
+	adcq %rbx, %r13
+	adcq %r11, %r12
 	adcq $0, %r9
 	addq 368(%rsp), %rcx
 	adcq 528(%rsp), %r15
@@ -12389,413 +11729,281 @@ pushq %rbx
 	movq %r9, 512(%rsp)
 	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
 	addq %r11, %r14
+	adcq %r9, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
+	adcq %r11, %r12
+	adcq %r9, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r9
+	adcq %r11, %rdi
+	adcq %r9, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r9
+	adcq %r11, %r15
 	adcq $0, %r9
 	movq %r10, 608(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
 	addq %r11, %r8
-	adcq $0, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
-	addq %r11, %r12
-	adcq $0, %r9
-	addq %r10, %r12
-	adcq $0, %r9
+	adcq %r10, %r12
 	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r10
-	addq %r11, %r13
-	adcq $0, %r10
-	addq %r9, %r13
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r9
-	addq %r11, %rdi
-	adcq $0, %r9
-	addq %r10, %rdi
-	adcq $0, %r9
+	adcq %r11, %r13
+	adcq %r10, %rdi
 	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
-	addq %r11, %rax
-	adcq $0, %r10
-	addq %r9, %rax
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r9
-	addq %r11, %r15
-	adcq $0, %r9
-	addq %r10, %r15
+	adcq %r11, %rax
+	adcq %r10, %r15
 	adcq $0, %r9
 	movq %rsi, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
 	addq %r11, %r8
+	adcq %r10, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r11
+	adcq %rbx, %r13
+	adcq %r11, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rbx
+	adcq %r10, %rax
+	adcq %rbx, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r10
+	adcq %r11, %r9
 	adcq $0, %r10
 	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
 	addq %rbx, %r12
-	adcq $0, %r11
-	addq %r10, %r12
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r10
-	addq %rbx, %r13
-	adcq $0, %r10
-	addq %r11, %r13
-	adcq $0, %r10
+	adcq %r11, %r13
 	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
-	addq %rbx, %rdi
-	adcq $0, %r11
-	addq %r10, %rdi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r10
-	addq %rbx, %rax
-	adcq $0, %r10
-	addq %r11, %rax
-	adcq $0, %r10
+	adcq %rbx, %rdi
+	adcq %r11, %rax
 	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
-	addq %rbx, %r15
-	adcq $0, %r11
-	addq %r10, %r15
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r10
-	addq %rbx, %r9
-	adcq $0, %r10
-	addq %r11, %r9
+	adcq %rbx, %r15
+	adcq %r11, %r9
 	adcq $0, %r10
 	movq %rcx, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r11
 	addq %rbx, %r12
+	adcq %r11, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %rbx
+	adcq %rsi, %rdi
+	adcq %rbx, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rsi
+	adcq %r11, %r15
+	adcq %rsi, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r11
+	adcq %rbx, %r10
 	adcq $0, %r11
 	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %rbx
 	addq %rsi, %r13
-	adcq $0, %rbx
-	addq %r11, %r13
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r11
-	addq %rsi, %rdi
-	adcq $0, %r11
-	addq %rbx, %rdi
-	adcq $0, %r11
+	adcq %rbx, %rdi
 	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %rbx
-	addq %rsi, %rax
-	adcq $0, %rbx
-	addq %r11, %rax
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r11
-	addq %rsi, %r15
-	adcq $0, %r11
-	addq %rbx, %r15
-	adcq $0, %r11
+	adcq %rsi, %rax
+	adcq %rbx, %r15
 	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rbx
-	addq %rsi, %r9
-	adcq $0, %rbx
-	addq %r11, %r9
-	adcq $0, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r11
-	addq %rsi, %r10
-	adcq $0, %r11
-	addq %rbx, %r10
+	adcq %rsi, %r9
+	adcq %rbx, %r10
 	adcq $0, %r11
 	movq %rbp, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %rbx
 	addq %rsi, %r13
+	adcq %rbx, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %rsi
+	adcq %rcx, %rax
+	adcq %rsi, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rcx
+	adcq %rbx, %r9
+	adcq %rcx, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rbx
+	adcq %rsi, %r11
 	adcq $0, %rbx
 	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %rsi
 	addq %rcx, %rdi
-	adcq $0, %rsi
-	addq %rbx, %rdi
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %rbx
-	addq %rcx, %rax
-	adcq $0, %rbx
-	addq %rsi, %rax
-	adcq $0, %rbx
+	adcq %rsi, %rax
 	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %rsi
-	addq %rcx, %r15
-	adcq $0, %rsi
-	addq %rbx, %r15
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rbx
-	addq %rcx, %r9
-	adcq $0, %rbx
-	addq %rsi, %r9
-	adcq $0, %rbx
+	adcq %rcx, %r15
+	adcq %rsi, %r9
 	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %rsi
-	addq %rcx, %r10
-	adcq $0, %rsi
-	addq %rbx, %r10
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %rbx
-	addq %rcx, %r11
-	adcq $0, %rbx
-	addq %rsi, %r11
+	adcq %rcx, %r10
+	adcq %rsi, %r11
 	adcq $0, %rbx
 	movq 608(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %rsi
 	addq %rcx, %rdi
+	adcq %rsi, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rcx
+	adcq %rbp, %r15
+	adcq %rcx, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rbp
+	adcq %rsi, %r10
+	adcq %rbp, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %rsi
+	adcq %rcx, %rbx
 	adcq $0, %rsi
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rcx
 	addq %rbp, %rax
-	adcq $0, %rcx
-	addq %rsi, %rax
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
-	addq %rbp, %r15
-	adcq $0, %rsi
-	addq %rcx, %r15
-	adcq $0, %rsi
+	adcq %rcx, %r15
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rcx
-	addq %rbp, %r9
-	adcq $0, %rcx
-	addq %rsi, %r9
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rsi
-	addq %rbp, %r10
-	adcq $0, %rsi
-	addq %rcx, %r10
-	adcq $0, %rsi
+	adcq %rbp, %r9
+	adcq %rcx, %r10
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rcx
-	addq %rbp, %r11
-	adcq $0, %rcx
-	addq %rsi, %r11
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rsi
-	addq %rbp, %rbx
-	adcq $0, %rsi
-	addq %rcx, %rbx
+	adcq %rbp, %r11
+	adcq %rcx, %rbx
 	adcq $0, %rsi
 	movq %r14, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rcx
 	addq %rbp, %rax
+	adcq %rcx, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rcx
+	adcq %rbp, %r9
+	adcq %rcx, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rcx
+	adcq %rbp, %r11
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
+	adcq %rbp, %rsi
 	adcq $0, %rcx
 	movq %rdi, 608(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rdi
 	addq %rbp, %r15
-	adcq $0, %rdi
-	addq %rcx, %r15
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rcx
-	addq %rbp, %r9
-	adcq $0, %rcx
-	addq %rdi, %r9
-	adcq $0, %rcx
+	adcq %rdi, %r9
 	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rdi
-	addq %rbp, %r10
-	adcq $0, %rdi
-	addq %rcx, %r10
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %rcx
-	addq %rbp, %r11
-	adcq $0, %rcx
-	addq %rdi, %r11
-	adcq $0, %rcx
+	adcq %rbp, %r10
+	adcq %rdi, %r11
 	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %rdi
-	addq %rbp, %rbx
-	adcq $0, %rdi
-	addq %rcx, %rbx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rcx
-	addq %rbp, %rsi
-	adcq $0, %rcx
-	addq %rdi, %rsi
+	adcq %rbp, %rbx
+	adcq %rdi, %rsi
 	adcq $0, %rcx
 	movq %r8, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rdi
 	addq %rbp, %r15
+	adcq %rdi, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbp
+	adcq %r14, %r10
+	adcq %rbp, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r14
+	adcq %rdi, %rbx
+	adcq %r14, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %rdi
+	adcq %rbp, %rcx
 	adcq $0, %rdi
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbp
 	addq %r14, %r9
-	adcq $0, %rbp
-	addq %rdi, %r9
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
-	addq %r14, %r10
-	adcq $0, %rdi
-	addq %rbp, %r10
-	adcq $0, %rdi
+	adcq %rbp, %r10
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbp
-	addq %r14, %r11
-	adcq $0, %rbp
-	addq %rdi, %r11
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
-	addq %r14, %rbx
-	adcq $0, %rdi
-	addq %rbp, %rbx
-	adcq $0, %rdi
+	adcq %r14, %r11
+	adcq %rbp, %rbx
 	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
-	addq %r14, %rsi
-	adcq $0, %rbp
-	addq %rdi, %rsi
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
-	addq %r14, %rcx
-	adcq $0, %rdi
-	addq %rbp, %rcx
+	adcq %r14, %rsi
+	adcq %rbp, %rcx
 	adcq $0, %rdi
 	movq %r12, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbp
 	addq %r14, %r9
+	adcq %rbp, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r14
+	adcq %r8, %r11
+	adcq %r14, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r8
+	adcq %rbp, %rsi
+	adcq %r8, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
+	adcq %r14, %rdi
 	adcq $0, %rbp
 	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r14
 	addq %r8, %r10
-	adcq $0, %r14
-	addq %rbp, %r10
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rbp
-	addq %r8, %r11
-	adcq $0, %rbp
-	addq %r14, %r11
-	adcq $0, %rbp
+	adcq %r14, %r11
 	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r14
-	addq %r8, %rbx
-	adcq $0, %r14
-	addq %rbp, %rbx
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rbp
-	addq %r8, %rsi
-	adcq $0, %rbp
-	addq %r14, %rsi
-	adcq $0, %rbp
+	adcq %r8, %rbx
+	adcq %r14, %rsi
 	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r14
-	addq %r8, %rcx
-	adcq $0, %r14
-	addq %rbp, %rcx
-	adcq $0, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rbp
-	addq %r8, %rdi
-	adcq $0, %rbp
-	addq %r14, %rdi
+	adcq %r8, %rcx
+	adcq %r14, %rdi
 	adcq $0, %rbp
 	movq %r13, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r14
 	addq %r8, %r10
+	adcq %r14, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r8
+	adcq %r12, %rbx
+	adcq %r8, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r12
+	adcq %r14, %rcx
+	adcq %r12, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r14
+	adcq %r8, %rbp
 	adcq $0, %r14
 	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r8
 	addq %r12, %r11
-	adcq $0, %r8
-	addq %r14, %r11
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r14
-	addq %r12, %rbx
-	adcq $0, %r14
-	addq %r8, %rbx
-	adcq $0, %r14
+	adcq %r8, %rbx
 	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r8
-	addq %r12, %rsi
-	adcq $0, %r8
-	addq %r14, %rsi
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r14
-	addq %r12, %rcx
-	adcq $0, %r14
-	addq %r8, %rcx
-	adcq $0, %r14
+	adcq %r12, %rsi
+	adcq %r8, %rcx
 	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r8
-	addq %r12, %rdi
-	adcq $0, %r8
-	addq %r14, %rdi
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r14
-	addq %r12, %rbp
-	adcq $0, %r14
-	addq %r8, %rbp
+	adcq %r12, %rdi
+	adcq %r8, %rbp
 	adcq $0, %r14
 	movq 608(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r8
 	addq %r12, %r11
+	adcq %r8, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	adcq %r13, %rsi
+	adcq %r12, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r13
+	adcq %r8, %rdi
+	adcq %r13, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r8
+	adcq %r12, %r14
 	adcq $0, %r8
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
 	addq %r13, %rbx
-	adcq $0, %r12
-	addq %r8, %rbx
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r8
-	addq %r13, %rsi
-	adcq $0, %r8
-	addq %r12, %rsi
-	adcq $0, %r8
+	adcq %r12, %rsi
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
-	addq %r13, %rcx
-	adcq $0, %r12
-	addq %r8, %rcx
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r8
-	addq %r13, %rdi
-	adcq $0, %r8
-	addq %r12, %rdi
-	adcq $0, %r8
+	adcq %r13, %rcx
+	adcq %r12, %rdi
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	addq %r8, %rbp
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r8
-	addq %r13, %r14
-	adcq $0, %r8
-	addq %r12, %r14
+	adcq %r13, %rbp
+	adcq %r12, %r14
 	adcq $0, %r8
 	movq %rax, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
 	addq %r13, %rbx
+	adcq %r12, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	adcq %r13, %rcx
+	adcq %r12, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
+	adcq %r13, %rbp
+	adcq %r12, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	adcq %r13, %r8
 	adcq $0, %r12
 	movq %r11, 608(%rsp)
 	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
 	addq %r13, %rsi
-	adcq $0, %r11
-	addq %r12, %rsi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
-	addq %r13, %rcx
-	adcq $0, %r12
-	addq %r11, %rcx
-	adcq $0, %r12
+	adcq %r11, %rcx
 	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
-	addq %r13, %rdi
-	adcq $0, %r11
-	addq %r12, %rdi
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
-	addq %r13, %rbp
-	adcq $0, %r12
-	addq %r11, %rbp
-	adcq $0, %r12
+	adcq %r13, %rdi
+	adcq %r11, %rbp
 	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
-	addq %r13, %r14
-	adcq $0, %r11
-	addq %r12, %r14
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
-	addq %r13, %r8
-	adcq $0, %r12
-	addq %r11, %r8
+	adcq %r13, %r14
+	adcq %r11, %r8
 	adcq $0, %r12
 	movq %r15, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
 	addq %r13, %rsi
+	adcq %r11, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rax
+	adcq %r11, %r14
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
+	adcq %r13, %r12
 	adcq $0, %r11
 	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
 	addq %rax, %rcx
-	adcq $0, %r13
-	addq %r11, %rcx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
-	addq %rax, %rdi
-	adcq $0, %r11
-	addq %r13, %rdi
-	adcq $0, %r11
+	adcq %r13, %rdi
 	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
-	addq %rax, %r14
-	adcq $0, %r11
-	addq %r13, %r14
-	adcq $0, %r11
+	adcq %rax, %rbp
+	adcq %r13, %r14
 	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
-	addq %rax, %r8
-	adcq $0, %r13
-	addq %r11, %r8
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
-	addq %rax, %r12
-	adcq $0, %r11
-	addq %r13, %r12
+	adcq %rax, %r8
+	adcq %r13, %r12
 	adcq $0, %r11
 	addq 512(%rsp), %r9
 	adcq 536(%rsp), %r10
@@ -13448,437 +12656,305 @@ pushq %rbx
 	movq %r15, 280(%rsp)
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
 	addq %r13, %r9
-	adcq $0, %r15
-	movq %rsi, 592(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rsi
-	addq %r13, %r12
-	adcq $0, %rsi
-	addq %r15, %r12
-	adcq $0, %rsi
+	adcq %r15, %r12
 	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r15
-	addq %r13, %rdi
-	adcq $0, %r15
-	addq %rsi, %rdi
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rsi
-	addq %r13, %r11
-	adcq $0, %rsi
-	addq %r15, %r11
-	adcq $0, %rsi
+	adcq %r13, %rdi
+	adcq %r15, %r11
 	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r15
-	movq %rbp, 520(%rsp)
-	movq 552(%rsp), %rbp
-	addq %r13, %rbp
-	adcq $0, %r15
-	addq %rsi, %rbp
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rsi
+	movq %rsi, 592(%rsp)
+	movq 552(%rsp), %rsi
+	adcq %r13, %rsi
+	movq 688(%rsp), %r13
+	adcq %r15, %r13
+	movq %rbp, 688(%rsp)
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbp
+	adcq %r15, %rbx
+	adcq $0, %rbp
 	movq %r14, 552(%rsp)
-	movq 688(%rsp), %r14
-	addq %r13, %r14
-	adcq $0, %rsi
-	addq %r15, %r14
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r15
-	addq %r13, %rbx
-	adcq $0, %r15
-	addq %rsi, %rbx
-	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r14
+	addq %r15, %r12
+	adcq %r14, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r14
+	adcq %r15, %r11
+	adcq %r14, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r14
+	adcq %r15, %r13
+	adcq %r14, %rbx
+	adcq $0, %rbp
 	movq %r8, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rsi
-	addq %r13, %r12
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r14
+	addq %r15, %r12
+	adcq %r14, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r15
+	adcq %rax, %r11
+	adcq %r15, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rax
+	adcq %r14, %r13
+	adcq %rax, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r14
+	adcq %r15, %rbp
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r15
 	addq %rax, %rdi
-	adcq $0, %r13
-	addq %rsi, %rdi
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rsi
-	addq %rax, %r11
-	adcq $0, %rsi
-	addq %r13, %r11
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
-	addq %rsi, %rbp
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
-	addq %rax, %r14
-	adcq $0, %rsi
-	addq %r13, %r14
-	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
-	addq %rax, %rbx
-	adcq $0, %r13
-	addq %rsi, %rbx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rsi
-	addq %rax, %r15
-	adcq $0, %rsi
-	addq %r13, %r15
-	adcq $0, %rsi
+	adcq %r15, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r15
+	adcq %rax, %rsi
+	adcq %r15, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r15
+	adcq %rax, %rbx
+	adcq %r15, %rbp
+	adcq $0, %r14
 	movq %rcx, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r15
 	addq %rax, %rdi
-	adcq $0, %r13
+	adcq %r15, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rax
+	adcq %r8, %rsi
+	adcq %rax, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r8
+	adcq %r15, %rbx
+	adcq %r8, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r15
+	adcq %rax, %r14
+	adcq $0, %r15
 	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rax
 	addq %r8, %r11
-	adcq $0, %rax
-	addq %r13, %r11
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r13
-	addq %r8, %rbp
-	adcq $0, %r13
-	addq %rax, %rbp
-	adcq $0, %r13
+	adcq %rax, %rsi
 	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rax
-	addq %r8, %r14
-	adcq $0, %rax
-	addq %r13, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r13
-	addq %r8, %rbx
-	adcq $0, %r13
-	addq %rax, %rbx
-	adcq $0, %r13
+	adcq %r8, %r13
+	adcq %rax, %rbx
 	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rax
-	addq %r8, %r15
-	adcq $0, %rax
-	addq %r13, %r15
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r13
-	addq %r8, %rsi
-	adcq $0, %r13
-	addq %rax, %rsi
-	adcq $0, %r13
+	adcq %r8, %rbp
+	adcq %rax, %r14
+	adcq $0, %r15
 	movq %r10, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rax
 	addq %r8, %r11
+	adcq %rax, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r8
+	adcq %rcx, %r13
+	adcq %r8, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rcx
+	adcq %rax, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rax
+	adcq %r8, %r15
 	adcq $0, %rax
 	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %r8
-	addq %rcx, %rbp
-	adcq $0, %r8
-	addq %rax, %rbp
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %rax
-	addq %rcx, %r14
-	adcq $0, %rax
-	addq %r8, %r14
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %r8
-	addq %rcx, %rbx
-	adcq $0, %r8
-	addq %rax, %rbx
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rax
-	addq %rcx, %r15
-	adcq $0, %rax
-	addq %r8, %r15
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %r8
 	addq %rcx, %rsi
-	adcq $0, %r8
-	addq %rax, %rsi
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %rax
-	addq %rcx, %r13
-	adcq $0, %rax
-	addq %r8, %r13
+	adcq %r8, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %r8
+	adcq %rcx, %rbx
+	adcq %r8, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %r8
+	adcq %rcx, %r14
+	adcq %r8, %r15
 	adcq $0, %rax
 	movq 552(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %r8
-	addq %rcx, %rbp
+	addq %rcx, %rsi
+	adcq %r8, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rcx
+	adcq %r10, %rbx
+	adcq %rcx, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r10
+	adcq %r8, %r14
+	adcq %r10, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r8
+	adcq %rcx, %rax
 	adcq $0, %r8
 	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rcx
-	addq %r10, %r14
-	adcq $0, %rcx
-	addq %r8, %r14
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r8
-	addq %r10, %rbx
-	adcq $0, %r8
-	addq %rcx, %rbx
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rcx
-	addq %r10, %r15
-	adcq $0, %rcx
-	addq %r8, %r15
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r8
-	addq %r10, %rsi
-	adcq $0, %r8
-	addq %rcx, %rsi
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rcx
 	addq %r10, %r13
-	adcq $0, %rcx
-	addq %r8, %r13
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r8
-	addq %r10, %rax
-	adcq $0, %r8
-	addq %rcx, %rax
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rcx
+	adcq %r10, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rcx
+	adcq %r10, %r15
+	adcq %rcx, %rax
 	adcq $0, %r8
 	movq %r9, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rcx
-	addq %r10, %r14
-	adcq $0, %rcx
-	movq %rbp, 552(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
-	addq %r10, %rbx
-	adcq $0, %rbp
-	addq %rcx, %rbx
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rcx
-	addq %r10, %r15
-	adcq $0, %rcx
-	addq %rbp, %r15
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rbp
-	addq %r10, %rsi
-	adcq $0, %rbp
-	addq %rcx, %rsi
-	adcq $0, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rcx
 	addq %r10, %r13
-	adcq $0, %rcx
-	addq %rbp, %r13
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbp
-	addq %r10, %rax
-	adcq $0, %rbp
-	addq %rcx, %rax
-	adcq $0, %rbp
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rcx
+	adcq %r10, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rcx
+	adcq %r10, %r15
+	adcq %rcx, %rax
 	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rcx
-	addq %r10, %r8
+	adcq %r10, %r8
 	adcq $0, %rcx
-	addq %rbp, %r8
+	movq %rsi, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rsi
+	addq %r10, %rbx
+	adcq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rsi
+	adcq %r10, %r14
+	adcq %rsi, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rsi
+	adcq %r10, %rax
+	adcq %rsi, %r8
 	adcq $0, %rcx
 	movq %r12, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rsi
 	addq %r10, %rbx
-	adcq $0, %rbp
+	adcq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r10
+	adcq %r9, %r14
+	adcq %r10, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r9
+	adcq %rsi, %rax
+	adcq %r9, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rsi
+	adcq %r10, %rcx
+	adcq $0, %rsi
 	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
-	addq %r9, %r15
-	adcq $0, %r10
-	addq %rbp, %r15
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbp
-	addq %r9, %rsi
-	adcq $0, %rbp
-	addq %r10, %rsi
-	adcq $0, %rbp
+	addq %r9, %rbp
+	adcq %r10, %r14
 	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r10
-	addq %r9, %r13
-	adcq $0, %r10
-	addq %rbp, %r13
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbp
-	addq %r9, %rax
-	adcq $0, %rbp
-	addq %r10, %rax
-	adcq $0, %rbp
+	adcq %r9, %r15
+	adcq %r10, %rax
 	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
-	addq %r9, %r8
-	adcq $0, %r10
-	addq %rbp, %r8
-	adcq $0, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rbp
-	addq %r9, %rcx
-	adcq $0, %rbp
-	addq %r10, %rcx
-	adcq $0, %rbp
+	adcq %r9, %r8
+	adcq %r10, %rcx
+	adcq $0, %rsi
 	movq %rdi, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
-	addq %r9, %r15
+	addq %r9, %rbp
+	adcq %r10, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r9
+	adcq %r12, %r15
+	adcq %r9, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r12
+	adcq %r10, %r8
+	adcq %r12, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r10
+	adcq %r9, %rsi
 	adcq $0, %r10
 	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r9
-	addq %r12, %rsi
-	adcq $0, %r9
-	addq %r10, %rsi
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
-	addq %r12, %r13
-	adcq $0, %r10
-	addq %r9, %r13
-	adcq $0, %r10
+	addq %r12, %r14
+	adcq %r9, %r15
 	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r9
-	addq %r12, %rax
-	adcq $0, %r9
-	addq %r10, %rax
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
-	addq %r12, %r8
-	adcq $0, %r10
-	addq %r9, %r8
-	adcq $0, %r10
+	adcq %r12, %rax
+	adcq %r9, %r8
 	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r9
-	addq %r12, %rcx
-	adcq $0, %r9
-	addq %r10, %rcx
-	adcq $0, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
-	addq %r12, %rbp
-	adcq $0, %r10
-	addq %r9, %rbp
+	adcq %r12, %rcx
+	adcq %r9, %rsi
 	adcq $0, %r10
 	movq %r11, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r9
-	addq %r12, %rsi
+	addq %r12, %r14
+	adcq %r9, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r12
+	adcq %rdi, %rax
+	adcq %r12, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rdi
+	adcq %r9, %rcx
+	adcq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r9
+	adcq %r12, %r10
 	adcq $0, %r9
 	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r12
-	addq %rdi, %r13
-	adcq $0, %r12
-	addq %r9, %r13
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r9
-	addq %rdi, %rax
-	adcq $0, %r9
-	addq %r12, %rax
-	adcq $0, %r9
+	addq %rdi, %r15
+	adcq %r12, %rax
 	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r12
-	addq %rdi, %r8
-	adcq $0, %r12
-	addq %r9, %r8
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r9
-	addq %rdi, %rcx
-	adcq $0, %r9
-	addq %r12, %rcx
-	adcq $0, %r9
+	adcq %rdi, %r8
+	adcq %r12, %rcx
 	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r12
-	addq %rdi, %rbp
-	adcq $0, %r12
-	addq %r9, %rbp
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r9
-	addq %rdi, %r10
-	adcq $0, %r9
-	addq %r12, %r10
+	adcq %rdi, %rsi
+	adcq %r12, %r10
 	adcq $0, %r9
 	movq 552(%rsp), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r12
-	addq %rdi, %r13
+	addq %rdi, %r15
+	adcq %r12, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
+	adcq %r11, %r8
+	adcq %rdi, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r11
+	adcq %r12, %rsi
+	adcq %r11, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r12
+	adcq %rdi, %r9
 	adcq $0, %r12
 	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
 	addq %r11, %rax
-	adcq $0, %rdi
-	addq %r12, %rax
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
-	addq %r11, %r8
-	adcq $0, %r12
-	addq %rdi, %r8
-	adcq $0, %r12
+	adcq %rdi, %r8
 	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
-	addq %r11, %rcx
-	adcq $0, %rdi
-	addq %r12, %rcx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
-	addq %r11, %rbp
-	adcq $0, %r12
-	addq %rdi, %rbp
-	adcq $0, %r12
+	adcq %r11, %rcx
+	adcq %rdi, %rsi
 	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
-	addq %r11, %r10
-	adcq $0, %rdi
-	addq %r12, %r10
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
-	addq %r11, %r9
+	adcq %r11, %r10
+	adcq %rdi, %r9
 	adcq $0, %r12
-	addq %rdi, %r9
-	adcq $0, %r12
-	movq %r14, %rdx
+	movq %r13, %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
 	addq %r11, %rax
-	adcq $0, %rdi
-	movq %r13, 552(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r13
-	addq %r11, %r8
-	adcq $0, %r13
-	addq %rdi, %r8
-	adcq $0, %r13
+	adcq %rdi, %r8
 	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
-	addq %r11, %rcx
-	adcq $0, %rdi
-	addq %r13, %rcx
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	addq %rdi, %rbp
-	adcq $0, %r13
+	adcq %r11, %rcx
+	adcq %rdi, %rsi
 	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
-	addq %r11, %r10
-	adcq $0, %rdi
-	addq %r13, %r10
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r13
-	addq %r11, %r9
-	adcq $0, %r13
-	addq %rdi, %r9
-	adcq $0, %r13
+	adcq %r11, %r10
+	adcq %rdi, %r9
 	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
-	addq %r11, %r12
+	adcq %r11, %r12
 	adcq $0, %rdi
-	addq %r13, %r12
+	movq %r15, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r15
+	addq %r11, %r8
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r15
+	adcq %r11, %rsi
+	adcq %r15, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r15
+	adcq %r11, %r9
+	adcq %r15, %r12
 	adcq $0, %rdi
 	movq %rbx, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r15
 	addq %r11, %r8
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r11
-	addq %r14, %rcx
-	adcq $0, %r11
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	adcq %r13, %rsi
+	adcq %r11, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r13
+	adcq %r15, %r9
+	adcq %r13, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r15
+	adcq %r11, %rdi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
 	addq %r13, %rcx
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r13
-	addq %r14, %rbp
-	adcq $0, %r13
-	addq %r11, %rbp
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r11
-	addq %r14, %r10
-	adcq $0, %r11
-	addq %r13, %r10
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r13
-	addq %r14, %r9
-	adcq $0, %r13
-	addq %r11, %r9
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r11
-	addq %r14, %r12
-	adcq $0, %r11
-	addq %r13, %r12
-	adcq $0, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r13
-	addq %r14, %rdi
-	adcq $0, %r13
-	addq %r11, %rdi
-	adcq $0, %r13
-	addq 520(%rsp), %r15
-	adcq 608(%rsp), %rsi
-	movq 552(%rsp), %r14
-	adcq 512(%rsp), %r14
+	adcq %r11, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	adcq %r13, %r10
+	adcq %r11, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	adcq %r13, %r12
+	adcq %r11, %rdi
+	adcq $0, %r15
+	addq 688(%rsp), %rbp
+	adcq 608(%rsp), %r14
+	movq 552(%rsp), %r13
+	adcq 512(%rsp), %r13
 	adcq 536(%rsp), %rax
 	adcq 544(%rsp), %r8
 	adcq 464(%rsp), %rcx
-	adcq 256(%rsp), %rbp
+	adcq 256(%rsp), %rsi
 	adcq 568(%rsp), %r10
 	adcq 560(%rsp), %r9
 	adcq 576(%rsp), %r12
 	adcq 584(%rsp), %rdi
-	adcq 592(%rsp), %r13
-	movq %r15, %r11
+	adcq 592(%rsp), %r15
+	movq %rbp, %r11
 	subq $-1, %r11
-	movq %rsi, %rbx
+	movq %r14, %rbx
 	sbbq $-1, %rbx
 	movq %rax, 592(%rsp)
-	movq %r14, %rax
+	movq %r13, %rax
 	sbbq $-1, %rax
 	movq %rdi, 584(%rsp)
 	movq 592(%rsp), %rdi
@@ -13886,52 +12962,52 @@ pushq %rbx
 	movq %r12, 576(%rsp)
 	movq %r8, %r12
 	sbbq $-1, %r12
-	movq %r14, 560(%rsp)
-	movq %rcx, %r14
-	sbbq FG_P751_MONT_P+40(%rip), %r14
+	movq %r13, 560(%rsp)
+	movq %rcx, %r13
+	sbbq FG_P751_MONT_P+40(%rip), %r13
 	movq %r9, 568(%rsp)
-	movq %rbp, %r9
+	movq %rsi, %r9
 	sbbq FG_P751_MONT_P+48(%rip), %r9
 	movq %r10, 256(%rsp)
 	movq 256(%rsp), %r10
 	sbbq FG_P751_MONT_P+56(%rip), %r10
-	movq %rbp, 464(%rsp)
-	movq 568(%rsp), %rbp
-	sbbq FG_P751_MONT_P+64(%rip), %rbp
+	movq %rsi, 464(%rsp)
+	movq 568(%rsp), %rsi
+	sbbq FG_P751_MONT_P+64(%rip), %rsi
 	movq %rcx, 544(%rsp)
 	movq 576(%rsp), %rcx
 	sbbq FG_P751_MONT_P+72(%rip), %rcx
 	movq %r8, 536(%rsp)
 	movq 584(%rsp), %r8
 	sbbq FG_P751_MONT_P+80(%rip), %r8
-	movq %rsi, 512(%rsp)
-	movq %r13, %rsi
-	sbbq FG_P751_MONT_P+88(%rip), %rsi
-	cmovc %r15, %r11
+	movq %r14, 512(%rsp)
+	movq %r15, %r14
+	sbbq FG_P751_MONT_P+88(%rip), %r14
+	cmovc %rbp, %r11
 	cmovc 512(%rsp), %rbx
 	cmovc 560(%rsp), %rax
 	cmovc 592(%rsp), %rdi
 	cmovc 536(%rsp), %r12
-	cmovc 544(%rsp), %r14
+	cmovc 544(%rsp), %r13
 	cmovc 464(%rsp), %r9
 	cmovc 256(%rsp), %r10
-	cmovc 568(%rsp), %rbp
+	cmovc 568(%rsp), %rsi
 	cmovc 576(%rsp), %rcx
 	cmovc 584(%rsp), %r8
-	cmovc %r13, %rsi
-	movq 280(%rsp), %r15
-	movq %r11, 0(%r15)
-	movq %rbx, 8(%r15)
-	movq %rax, 16(%r15)
-	movq %rdi, 24(%r15)
-	movq %r12, 32(%r15)
-	movq %r14, 40(%r15)
-	movq %r9, 48(%r15)
-	movq %r10, 56(%r15)
-	movq %rbp, 64(%r15)
-	movq %rcx, 72(%r15)
-	movq %r8, 80(%r15)
-	movq %rsi, 88(%r15)
+	cmovc %r15, %r14
+	movq 280(%rsp), %rbp
+	movq %r11, 0(%rbp)
+	movq %rbx, 8(%rbp)
+	movq %rax, 16(%rbp)
+	movq %rdi, 24(%rbp)
+	movq %r12, 32(%rbp)
+	movq %r13, 40(%rbp)
+	movq %r9, 48(%rbp)
+	movq %r10, 56(%rbp)
+	movq %rsi, 64(%rbp)
+	movq %rcx, 72(%rbp)
+	movq %r8, 80(%rbp)
+	movq %r14, 88(%rbp)
 	addq $704, %rsp
 popq %rbx
 popq %rbp
