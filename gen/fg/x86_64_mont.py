@@ -1059,7 +1059,9 @@ def _redc_row(k, sh, acc, i, hi_pos):
 
 
 def _split_redc_rows(k, sh):
-    """Whether the reduction rows (of the fused mul and of redc) use _row_split.
+    """Whether the reduction rows use _row_split: the fused mul's at adx, the
+    fused mul's and _redc_rows' (redc, and mul's reduction after a wide
+    product) at bmi2.
 
     Measured (old and new kernels alternating in one process, chained):
     adx, generic m0inv (m = U[i]*m0inv, full rows) gains from 5 to 11 limbs
