@@ -138,7 +138,7 @@ class TestConstants(unittest.TestCase):
         cls.analyses = [analysis.analyze(fs) for fs in all_specs()]
 
     def test_field_count(self):
-        self.assertGreaterEqual(len(self.analyses), 4 + 19 + len(OTHER_PRIMES))
+        self.assertGreaterEqual(len(self.analyses), 4 + 22 + len(OTHER_PRIMES))
 
     def test_shape(self):
         for fa in self.analyses:
@@ -162,7 +162,8 @@ class TestConstants(unittest.TestCase):
                 self.assertEqual(fa.limbs(1)[0], "UINT64_C(0x0000000000000001)")
 
     def test_limb_counts_cover_1_to_16(self):
-        self.assertTrue({1, 2, 3, 4, 8, 16} <= {fa.n for fa in self.analyses})
+        # every limb count but 14: each Karatsuba threshold (x86_64_mont._kara) crossed with odd and even n
+        self.assertTrue(set(range(1, 17)) - {14} <= {fa.n for fa in self.analyses})
         self.assertIn(0, {fa.spare_bits for fa in self.analyses})
 
     def test_form_by_hand(self):
@@ -178,7 +179,9 @@ class TestConstants(unittest.TestCase):
             "pm189": (None, "pseudo_mersenne", (189, 25, 25 * 8)),
             "pm250": (None, "pseudo_mersenne", (250, 207, 207 * 64)),
             "p610": (None, "montgomery", 305 // 64), "sidh996": (None, "montgomery", 522 // 64),
-            "r254": (None, "montgomery", 0), "p434": (None, "montgomery", 216 // 64)})
+            "r254": (None, "montgomery", 0), "p434": (None, "montgomery", 216 // 64),
+            "r702": (None, "montgomery", 0), "r832": (None, "montgomery", 0),
+            "sidh928": (None, "montgomery", 476 // 64)})
         seen = set()
         for fa in self.analyses:
             with self.subTest(field=fa.name):

@@ -129,6 +129,13 @@ class TestOutput(CliCase):
         self.assertEqual(self.generate(d).returncode, 0)
         self.assertEqual(contents(os.path.join(d, "out")), self.reference)
 
+    def test_one_process_same_as_workers(self):
+        # the reference run forks a worker per field (up to the CPUs there are)
+        d = self.workdir("serial")
+        proc = run(["--config", self.config, "--out", "out"], cwd=d, env=dict(os.environ, FIELDGEN_JOBS="1"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertEqual(contents(os.path.join(d, "out")), self.reference)
+
     def test_other_directory_differs_only_in_command(self):
         d = self.workdir("absolute")
         out = os.path.join(d, "elsewhere")
