@@ -1472,6 +1472,25 @@ def _chain(k, dst, first, second, n):
         k.kill(v)
 
 
+def _times_small(k, T, c, w, bound):
+    """Fresh words c*T over w words (T kept): MULX by c with rdx = c, the high
+    halves added one word up on one carry chain.  bound: an upper bound of
+    the value of T times c, below 2^64w, so nothing carries out of the top."""
+    assert bound < 1 << (64 * w) and 1 < c < 1 << 32
+    k.emit(MOV, rdx, c)
+    out, hi = [], None
+    for q in range(w):
+        lo, h = k._mulx(k.opnd(T[q]))
+        if hi is not None:
+            k.emit(ADD if q == 1 else ADC, k.r(lo), k.opnd(hi))
+            k.unlock()
+            k.kill(hi)
+        out.append(lo)
+        hi = h
+    k.kill(hi)                              # 0: the bound
+    return out
+
+
 def _corr(p, fp2):
     """(s // 64, X >> 64(s // 64)): the limbs of c0's offset X = p * 2^s from limb s // 64 on."""
     s0 = fp2.corr_shift // 64
@@ -1535,26 +1554,27 @@ def _build_fp2_sqr(sh, level):
 
 def fp2_mul_kernel(fa, level="adx"):
     """Whether fg_NAME_fp2_mul_LEVEL is generated: the C template's lazy
-    Karatsuba Fp2 mul (u^2 = -1) in one function, at the levels of
-    FP2_LEVELS (see _build_fp2_mul)."""
-    if fa.fp2 is None or not fa.fp2.lazy_mul or fa.form != "montgomery" or fa.fp2.nr != -1:
+    Karatsuba Fp2 mul (any non-residue it takes) in one function, at the
+    levels of FP2_LEVELS (see _build_fp2_mul)."""
+    if fa.fp2 is None or not fa.fp2.lazy_mul or fa.form != "montgomery":
         return False
     return level in FP2_LEVELS
 
 
 def _build_fp2_mul(sh, fp2, level):
     """void fg_NAME_fp2_mul_LEVEL(uint64_t r[2n], const uint64_t a[2n], const uint64_t b[2n]),
-    u^2 = -1: the C template's lazy Karatsuba (the same products, sums and
+    u^2 = nr: the C template's lazy Karatsuba (the same products, sums and
     bounds; analysis.Fp2Analysis) in one function:
       T0 = a0*b0, its 2n words to the stack;
       T1 = a1*b1, kept in the accumulator; the sums a0+a1, b0+b1 (< 2p) to
         the stack (every read of a and b is above this line);
-      D = T0 - T1 (one chain) and E = T0 + T1 (a second chain, into T0's
-        slots); D += X = p*2^s from limb s/64 (non-negative, below redc's
-        bound); c0 = redc(D), stored;
+      D = T0 + nr*T1 (one chain; for |nr| > 1 first |nr|*T1 into fresh
+        words, _times_small) and E = T0 + T1 (a second chain, into T0's
+        slots); for nr < 0, D += X = p*2^s from limb s/64 (non-negative,
+        below redc's bound); c0 = redc(D), stored;
       T2 = (a0+a1)(b0+b1) in the accumulator, c1 = redc(T2 - E).
     The products are the level's mul_wide (schoolbook rows, or one Karatsuba
-    level where _kara picks it for mul_wide: bmi2 from 6 limbs, adx from 13)
+    level where _kara picks it for mul_wide: bmi2 from 11 limbs, adx from 13)
     and the reductions the level's redc rows and tail, emitted inline: no
     calls, no wide buffers passed through memory between kernels, and c0's
     reduction overlaps T2's products.
@@ -1571,6 +1591,9 @@ def _build_fp2_mul(sh, fp2, level):
     worse, the products' rows dual-chain instead of split 347 -> 352-359.
     The kernel is throughput-bound (latency = throughput): its 626 port-0/6
     instructions (p503) set a floor of 313.
+    Other non-residues against the C path (TSC, alternating, two runs):
+    nr = -7 (r130) adx -12..14%, bmi2 -14..28%; nr = -11 (p224) -17..19%,
+    -13..17%; nr = 2 (r250) -11%, -12%.
     r may alias a or b: c0 is the first store."""
     n = sh.n
     k = Kernel(level, _tables(sh.name))
@@ -1592,23 +1615,30 @@ def _build_fp2_mul(sh, fp2, level):
         _chain(k, S(name), half(pv, 0), half(pv, 1), n)
     k.kill(ap)
     k.kill(bp)
-    # D = T0 - T1 (c0's), then E = T0 + T1 (c1's) in T0's slots
+    # D = T0 + nr*T1 (c0's), then E = T0 + T1 (c1's) in T0's slots
+    T1k = acc1 if fp2.k == 1 else _times_small(k, acc1, fp2.k, 2 * n, fp2.k * (sh.p - 1) ** 2)
     D = {}
     for q in range(2 * n):
         v = k.new(PRIO_DONE if q >= n else PRIO_ACC)
         k.emit(MOV, v.reg, S("t0")(q))
-        k.emit(SUB if q == 0 else SBB, v.reg, k.opnd(acc1[q]))
+        if fp2.nr < 0:
+            k.emit(SUB if q == 0 else SBB, v.reg, k.opnd(T1k[q]))
+        else:
+            k.emit(ADD if q == 0 else ADC, v.reg, k.opnd(T1k[q]))
         k.unlock()
         D[q] = v
+        if T1k is not acc1:
+            k.kill(T1k[q])
     for q in range(2 * n):
         k.emit(ADD if q == 0 else ADC, k.r(acc1[q]), S("t0")(q))
         k.emit(MOV, S("t0")(q), k.r(acc1[q]))
         k.unlock()
         k.kill(acc1[q])
-    s0, x = _corr(sh.p, fp2)
-    for q in range(s0, 2 * n):
-        k.emit(ADD if q == s0 else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0, "x"))
-        k.unlock()
+    if fp2.nr < 0:
+        s0, x = _corr(sh.p, fp2)
+        for q in range(s0, 2 * n):
+            k.emit(ADD if q == s0 else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0, "x"))
+            k.unlock()
     _redc_acc(k, sh, D, rp, last=False)      # T2's rows follow
     acc = {}
     product(acc, S("sa"), S("sb"))
@@ -1635,7 +1665,7 @@ def emit_montgomery(fa):
     contents = {"q": sh.q_limbs, "p": sh.p_limbs}
     if sh.pow2:
         contents["s"] = sh.s_limbs
-    if fa.fp2_mul_adx or fa.fp2_mul_bmi2:
+    if (fa.fp2_mul_adx or fa.fp2_mul_bmi2) and fa.fp2.nr < 0:
         s0, x = _corr(fa.p, fa.fp2)
         contents["x"] = _limbs(x, 2 * sh.n - s0)
     out = [tables.rodata(contents)]

@@ -138,7 +138,7 @@ class TestConstants(unittest.TestCase):
         cls.analyses = [analysis.analyze(fs) for fs in all_specs()]
 
     def test_field_count(self):
-        self.assertGreaterEqual(len(self.analyses), 4 + 23 + len(OTHER_PRIMES))
+        self.assertGreaterEqual(len(self.analyses), 4 + 24 + len(OTHER_PRIMES))
 
     def test_shape(self):
         for fa in self.analyses:
@@ -181,7 +181,8 @@ class TestConstants(unittest.TestCase):
             "p610": (None, "montgomery", 305 // 64), "sidh996": (None, "montgomery", 522 // 64),
             "r254": (None, "montgomery", 0), "p434": (None, "montgomery", 216 // 64),
             "r702": (None, "montgomery", 0), "r832": (None, "montgomery", 0),
-            "sidh928": (None, "montgomery", 476 // 64), "p33": (None, "montgomery", 0)})
+            "sidh928": (None, "montgomery", 476 // 64), "p33": (None, "montgomery", 0),
+            "r250": (None, "montgomery", 0)})
         seen = set()
         for fa in self.analyses:
             with self.subTest(field=fa.name):
