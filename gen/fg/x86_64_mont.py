@@ -1452,12 +1452,27 @@ def _mul_ops(k, sh, X, Y, rp, bound, last=True):
 
 
 def fp2_sqr_kernel(fa, level="adx"):
-    """Whether fg_NAME_fp2_sqr_LEVEL is generated: the complex squaring of a
-    field with Fp2 whose lazy squaring runs two Montgomery muls of unreduced
-    operands (the C template's lazy_sqr path), at the levels of FP2_LEVELS."""
-    if fa.fp2 is None or not fa.fp2.lazy_sqr or fa.form != "montgomery":
+    """Whether fg_NAME_fp2_sqr_LEVEL is generated, at the levels of
+    FP2_LEVELS: the complex squaring of a field whose lazy squaring runs two
+    Montgomery muls of unreduced operands (the C template's lazy_sqr path,
+    _build_fp2_sqr), or else, with the lazy Karatsuba mul, redc(a0^2 +
+    nr*a1^2) and 2*a0*a1 (the template's lazy_mul squaring, _build_fp2_sqr_nr)."""
+    if fa.fp2 is None or not (fa.fp2.lazy_sqr or fa.fp2.lazy_mul) or fa.form != "montgomery":
         return False
     return level in FP2_LEVELS
+
+
+def _sqr_wide_ptr(k, sh, acc, pv):
+    """acc[0..2n-1] = a^2 for the n words at pointer pv, as the level's
+    sqr_wide forms it (one Karatsuba level where _kara picks it, else the
+    squaring rows); pv is killed."""
+    if _kara(sh, "sqr_wide", k.level):
+        from . import x86_64_kara
+        x86_64_kara.kara_sqr_rows(k, acc, pv, sh.n,
+                                  lambda k, acc, word, m: _sqr_rows(k, acc, None, m, word=word))
+    else:
+        _sqr_rows(k, acc, pv, sh.n)
+        k.kill(pv)
 
 
 def _chain(k, dst, first, second, n):
@@ -1549,6 +1564,70 @@ def _build_fp2_sqr(sh, level):
     k.kill(r1)
     k.kill(ap)
     _mul_ops(k, sh, S("s"), S("d"), rp, bound)
+    return k.finish("fg_%s_fp2_sqr_%s" % (sh.name, level), _args("sqr"), _target(level))
+
+
+def _build_fp2_sqr_nr(sh, fp2, level):
+    """void fg_NAME_fp2_sqr_LEVEL(uint64_t r[2n], const uint64_t a[2n]) for
+    u^2 = nr without the complex squaring (nr != -1, or 4p^2 above redc's
+    bound): the C template's lazy_mul squaring in one function,
+      2a0 and a1 to the stack; S0 = a0^2 (the level's sqr_wide), its words
+      parked; S1 = a1^2 in the accumulator; D = S0 + nr*S1 (+ X for nr < 0)
+      exactly as _build_fp2_mul's D, with the same bounds (S0, S1 <= (p-1)^2
+      like T0, T1); c0 = redc(D), stored; c1 = mul(2a0, a1) (operands < 2p,
+      _mul_ops), stored.
+    Against the C path (two sqr_wide, a mul and a redc; TSC medians, public
+    fg_NAME_fp2_sqr of the old and new generated code alternating, two
+    runs): nr = -7 (r130) bmi2 -22..24%, adx -23%; nr = -11 (p224) -17..19%,
+    -18..19%; nr = 2 (r250) -19%, -16..19%.
+    r may alias a: every read of a comes before c0's store."""
+    n = sh.n
+    k = Kernel(level, _tables(sh.name))
+    k.c_last_mulq = n > 4
+    rp = k.bind(rdi, PRIO_OUTPTR, "out")
+    ap = k.bind(rsi, PRIO_PTR, "a")
+    base = {name: [k.new_slot() for _ in range(n)] for name in ("t", "c")}
+    S = lambda name: (lambda j: k.slot_op(base[name][j]))
+    a0 = lambda j: k.mem(ap, 8 * j)
+    a1 = lambda j: k.mem(ap, 8 * (n + j))
+    _chain(k, S("t"), a0, None, n)
+    for j in range(n):
+        v = k.new(PRIO_ACC)
+        k.emit(MOV, v.reg, a1(j))
+        k.emit(MOV, S("c")(j), v.reg)
+        k.unlock()
+        k.kill(v)
+    a1p = k.new(PRIO_PTR, "a1")
+    k.emit(LEA, a1p.reg, k.mem(ap, 8 * n))
+    k.unlock()
+    acc = {}
+    _sqr_wide_ptr(k, sh, acc, ap)
+    s0 = [k.park(acc[q]) for q in range(2 * n)]
+    acc1 = {}
+    _sqr_wide_ptr(k, sh, acc1, a1p)
+    S1k = acc1 if fp2.k == 1 else _times_small(k, acc1, fp2.k, 2 * n, fp2.k * (sh.p - 1) ** 2)
+    D = {}
+    for q in range(2 * n):
+        v = k.new(PRIO_DONE if q >= n else PRIO_ACC)
+        k.emit(MOV, v.reg, k.slot_op(s0[q]))
+        k.emit((SUB if q == 0 else SBB) if fp2.nr < 0 else (ADD if q == 0 else ADC), v.reg, k.opnd(S1k[q]))
+        k.unlock()
+        D[q] = v
+        k.kill(S1k[q])
+        if S1k is not acc1:
+            k.kill(acc1[q])
+    if fp2.nr < 0:
+        s0_, x = _corr(sh.p, fp2)
+        for q in range(s0_, 2 * n):
+            k.emit(ADD if q == s0_ else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0_, "x"))
+            k.unlock()
+    _redc_acc(k, sh, D, rp, last=False)
+    r1 = k.new(PRIO_OUTPTR, "out1")
+    k.emit(LEA, r1.reg, k.mem(rp, 8 * n))
+    k.unlock()
+    k.kill(rp)
+    _mul_ops(k, sh, S("t"), S("c"), r1, 2 * sh.p - 1)
+    k.kill(r1)
     return k.finish("fg_%s_fp2_sqr_%s" % (sh.name, level), _args("sqr"), _target(level))
 
 
@@ -1665,7 +1744,8 @@ def emit_montgomery(fa):
     contents = {"q": sh.q_limbs, "p": sh.p_limbs}
     if sh.pow2:
         contents["s"] = sh.s_limbs
-    if (fa.fp2_mul_adx or fa.fp2_mul_bmi2) and fa.fp2.nr < 0:
+    if (fa.fp2_mul_adx or fa.fp2_mul_bmi2 or fa.fp2_sqr_adx or fa.fp2_sqr_bmi2) and fa.fp2.nr < 0 \
+            and fa.fp2.lazy_mul:
         s0, x = _corr(fa.p, fa.fp2)
         contents["x"] = _limbs(x, 2 * sh.n - s0)
     out = [tables.rodata(contents)]
@@ -1673,7 +1753,7 @@ def emit_montgomery(fa):
         for op in OPS:
             out.append(_build(sh, op, level))
         if fp2_sqr_kernel(fa, level):
-            out.append(_build_fp2_sqr(sh, level))
+            out.append(_build_fp2_sqr(sh, level) if fa.fp2.lazy_sqr else _build_fp2_sqr_nr(sh, fa.fp2, level))
         if fp2_mul_kernel(fa, level):
             out.append(_build_fp2_mul(sh, fa.fp2, level))
     return tables.resolve("\n".join(out))
