@@ -1506,6 +1506,40 @@ def _times_small(k, T, c, w, bound):
     return out
 
 
+def _plus_nr_times(k, sh, fp2, T0, T1, keep):
+    """D = T0 + nr*T1 over 2n words modulo 2^128n, fresh Vals (the Fp2
+    kernels' c0 before the correction _add_corr): T0(q) an operand thunk, T1
+    the words of a product below p^2 (kept when keep, else killed); |nr| > 1
+    scales T1 first (_times_small)."""
+    n = sh.n
+    T1k = T1 if fp2.k == 1 else _times_small(k, T1, fp2.k, 2 * n, fp2.k * (sh.p - 1) ** 2)
+    D = {}
+    for q in range(2 * n):
+        v = k.new(PRIO_DONE if q >= n else PRIO_ACC)
+        k.emit(MOV, v.reg, T0(q))
+        if fp2.nr < 0:
+            k.emit(SUB if q == 0 else SBB, v.reg, k.opnd(T1k[q]))
+        else:
+            k.emit(ADD if q == 0 else ADC, v.reg, k.opnd(T1k[q]))
+        k.unlock()
+        D[q] = v
+        if T1k is not T1:
+            k.kill(T1k[q])
+        if not keep:
+            k.kill(T1[q])
+    return D
+
+
+def _add_corr(k, sh, fp2, D):
+    """D += X = p*2^s from limb s/64 when nr < 0 (analysis.Fp2Analysis: the
+    exact D is then non-negative and below redc's bound)."""
+    if fp2.nr < 0:
+        s0, x = _corr(sh.p, fp2)
+        for q in range(s0, 2 * sh.n):
+            k.emit(ADD if q == s0 else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0, "x"))
+            k.unlock()
+
+
 def _corr(p, fp2):
     """(s // 64, X >> 64(s // 64)): the limbs of c0's offset X = p * 2^s from limb s // 64 on."""
     s0 = fp2.corr_shift // 64
@@ -1605,22 +1639,8 @@ def _build_fp2_sqr_nr(sh, fp2, level):
     s0 = [k.park(acc[q]) for q in range(2 * n)]
     acc1 = {}
     _sqr_wide_ptr(k, sh, acc1, a1p)
-    S1k = acc1 if fp2.k == 1 else _times_small(k, acc1, fp2.k, 2 * n, fp2.k * (sh.p - 1) ** 2)
-    D = {}
-    for q in range(2 * n):
-        v = k.new(PRIO_DONE if q >= n else PRIO_ACC)
-        k.emit(MOV, v.reg, k.slot_op(s0[q]))
-        k.emit((SUB if q == 0 else SBB) if fp2.nr < 0 else (ADD if q == 0 else ADC), v.reg, k.opnd(S1k[q]))
-        k.unlock()
-        D[q] = v
-        k.kill(S1k[q])
-        if S1k is not acc1:
-            k.kill(acc1[q])
-    if fp2.nr < 0:
-        s0_, x = _corr(sh.p, fp2)
-        for q in range(s0_, 2 * n):
-            k.emit(ADD if q == s0_ else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0_, "x"))
-            k.unlock()
+    D = _plus_nr_times(k, sh, fp2, lambda q: k.slot_op(s0[q]), acc1, keep=False)
+    _add_corr(k, sh, fp2, D)
     _redc_acc(k, sh, D, rp, last=False)
     r1 = k.new(PRIO_OUTPTR, "out1")
     k.emit(LEA, r1.reg, k.mem(rp, 8 * n))
@@ -1695,29 +1715,13 @@ def _build_fp2_mul(sh, fp2, level):
     k.kill(ap)
     k.kill(bp)
     # D = T0 + nr*T1 (c0's), then E = T0 + T1 (c1's) in T0's slots
-    T1k = acc1 if fp2.k == 1 else _times_small(k, acc1, fp2.k, 2 * n, fp2.k * (sh.p - 1) ** 2)
-    D = {}
-    for q in range(2 * n):
-        v = k.new(PRIO_DONE if q >= n else PRIO_ACC)
-        k.emit(MOV, v.reg, S("t0")(q))
-        if fp2.nr < 0:
-            k.emit(SUB if q == 0 else SBB, v.reg, k.opnd(T1k[q]))
-        else:
-            k.emit(ADD if q == 0 else ADC, v.reg, k.opnd(T1k[q]))
-        k.unlock()
-        D[q] = v
-        if T1k is not acc1:
-            k.kill(T1k[q])
+    D = _plus_nr_times(k, sh, fp2, S("t0"), acc1, keep=True)
     for q in range(2 * n):
         k.emit(ADD if q == 0 else ADC, k.r(acc1[q]), S("t0")(q))
         k.emit(MOV, S("t0")(q), k.r(acc1[q]))
         k.unlock()
         k.kill(acc1[q])
-    if fp2.nr < 0:
-        s0, x = _corr(sh.p, fp2)
-        for q in range(s0, 2 * n):
-            k.emit(ADD if q == s0 else ADC, k.r(D[q]), _imm_or_const(k, x, q - s0, "x"))
-            k.unlock()
+    _add_corr(k, sh, fp2, D)
     _redc_acc(k, sh, D, rp, last=False)      # T2's rows follow
     acc = {}
     product(acc, S("sa"), S("sb"))
