@@ -45,9 +45,9 @@ def _field_outputs(fs, command, config):
 
 
 def _quiet_worker():
-    """Workers leave SIGINT and SIGTERM to the parent, which terminates them."""
+    """Workers ignore SIGINT (a Ctrl-C reaches the whole process group): the
+    parent takes it and terminates them."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _per_field(fields, command, config):
