@@ -11,7 +11,11 @@ the kernel must be straight-line: no jump or call between its entry and its
 single ret, so that the counts are what every call executes (and no branch
 can depend on data). fieldgen-bench's port floors rest on these counts. The
 kernels are assembled from .S files, so they are machine code in every
-build, LTO included. Exits 1 with a line per mismatch.
+build, LTO included. For fields of at most 4 limbs the Fp kernels (mul, sqr,
+mul_wide, sqr_wide, redc) must keep every value in registers: no operand
+addresses the stack (push and pop of callee-saved registers aside; the
+one-function Fp2 kernels keep their wide products on the stack by design).
+Exits 1 with a line per mismatch.
 """
 import argparse
 import os
@@ -24,20 +28,25 @@ from dispatch_shape import functions  # noqa: E402  (the objdump -d parser)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg.kernel_cost import KERNELS, MULTS, P06  # noqa: E402  (one definition of the classes)
+from fg.kernel_cost import KERNELS, MULTS, OPS, P06  # noqa: E402  (one definition of the classes)
 
+REGISTERS_ONLY = 4          # limbs up to which the Fp kernels use no stack slot
+LIMBS = re.compile(r"^#define FG_\w+?_LIMBS (\d+)\b")
 MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC|FP2_MUL|FP2_SQR)_(X86_64|BMI2|ADX)_(MULTS|P06) (\d+)$")
 
 
 def header_counts(path):
-    """{(op, level): {"MULTS": n, "P06": n}} from a generated header."""
-    out = {}
+    """({(op, level): {"MULTS": n, "P06": n}}, limbs) from a generated header."""
+    out, limbs = {}, None
     with open(path) as f:
         for line in f:
             m = MACRO.match(line.rstrip("\n"))
             if m:
                 out.setdefault((m.group(2).lower(), m.group(3).lower()), {})[m.group(4)] = int(m.group(5))
-    return out
+            m = LIMBS.match(line.rstrip("\n"))
+            if m and limbs is None:
+                limbs = int(m.group(1))
+    return out, limbs
 
 
 def main():
@@ -54,9 +63,9 @@ def main():
     funcs = functions(dis.stdout)
     bad, checked = [], 0
     for field in a.fields:
-        counts = header_counts(os.path.join(a.dir, field, "fg_%s.h" % field))
-        if not counts:
-            bad.append("%s: the header carries no kernel counts" % field)
+        counts, limbs = header_counts(os.path.join(a.dir, field, "fg_%s.h" % field))
+        if not counts or limbs is None:
+            bad.append("%s: the header carries no kernel counts or no limb count" % field)
         for op, level in KERNELS:
             name = "fg_%s_%s_%s" % (field, op, level)
             want = counts.get((op, level))
@@ -82,6 +91,10 @@ def main():
             for k in ("MULTS", "P06"):
                 if want.get(k) != got[k]:
                     bad.append("%s: header %s %s, machine code %d" % (name, k, want.get(k), got[k]))
+            if op in OPS and limbs is not None and limbs <= REGISTERS_ONLY:
+                stack = [mn + " " + ops for mn, ops, _ in body[:rets[0]] if "(%rsp" in ops]
+                if stack:
+                    bad.append("%s: %d stack operands at %d limbs (%s)" % (name, len(stack), limbs, stack[0]))
             checked += 1
     for line in bad:
         print("kernel_cost: " + line)

@@ -40,7 +40,10 @@ Design (one algorithm, rendered per ISA level):
     spare bit: product and reduction rows interleaved, unless Karatsuba).
   * Every value ("position") lives in a register or a stack slot; a small
     allocator spills the most recently used value of the lowest priority, so
-    any n works and n <= 8 stays (mostly) in registers.
+    any n works and n <= 8 stays (mostly) in registers.  Up to 4 limbs the
+    five Fp kernels use no stack slot at all (_build: without the register
+    preloads if those would spill; an error if it still spills); every value
+    but the pointers must be dead at the end (Kernel.finish).
   * Constant time: no branch, no data-dependent address; the final subtraction
     is a CMOV select.  Outputs are written only after every input was read
     (any aliasing).  Callee-saved registers are pushed/popped by PeachPy.
@@ -109,7 +112,7 @@ class Val:
 class Kernel:
     """Records instructions for one PeachPy function and manages registers."""
 
-    def __init__(self, level, tables):
+    def __init__(self, level, tables, lazy_zero=False, preload=True):
         self.level = level
         self.tables = tables            # x86_64_peachpy.Tables of the field
         self.code = []
@@ -126,11 +129,33 @@ class Kernel:
         self.steps = 0          # products emitted so far (time base for nextuse)
         self.slots_free = []
         self.nslots = 0
-        self.zero = None
+        self.vals = []                  # every Val made (finish: none may stay alive)
+        self._zero = None
         self.negq = {}
         self.c_last_mulq = True
-        if level == "adx":
-            self.zero = self.take_reg()
+        # small n (_build): keep input words in registers where measured
+        # faster (_mul_rows, _sqr_rows), unless that spills
+        self.preload = preload
+        if level == "adx" and not lazy_zero:
+            self._zero = self.take_reg()
+
+    def retire_zero(self):
+        """No ADCX/ADOX follows: the zero register joins the pool (a later
+        use of zero is an error)."""
+        if self._zero is not None:
+            self.free.append(self._zero)
+        self._zero = False
+
+    @property
+    def zero(self):
+        """adx: the register holding zero for ADCX/ADOX, taken at the first
+        use when the kernel was made with lazy_zero (a kernel that never adds
+        a zero word, p256's redc, keeps the register for its values)."""
+        assert self._zero is not False, "zero register used after retire_zero"
+        if self._zero is None:
+            assert self.level == "adx"
+            self._zero = self.take_reg()
+        return self._zero
 
     # -- instruction recording -------------------------------------------
     def emit(self, ins, *ops):
@@ -183,6 +208,7 @@ class Kernel:
     def new(self, prio=PRIO_ACC, name=""):
         """Fresh value in a register (contents to be written by the caller)."""
         v = Val(prio, name)
+        self.vals.append(v)
         v.reg = self.take_reg()
         self.live.append(v)
         self.locked.add(v)
@@ -192,6 +218,7 @@ class Kernel:
     def bind(self, reg, prio, name=""):
         """Value already held in a physical register (function arguments)."""
         v = Val(prio, name)
+        self.vals.append(v)
         self.free.remove(reg)
         v.reg = reg
         self.live.append(v)
@@ -199,6 +226,7 @@ class Kernel:
 
     def input_word(self, pv, off, prio=PRIO_ACC):
         v = Val(prio)
+        self.vals.append(v)
         v.src = (pv, off)
         return v
 
@@ -582,6 +610,7 @@ class Kernel:
                 if c is not None:
                     self.emit(ADD if j == J[1] else ADC, self.r(lo), self.r(c))
                     self.unlock()
+                    self.kill(c)
                 T[base + j] = lo
                 c = hi
             self.emit(ADC, self.r(c), 0)
@@ -735,6 +764,11 @@ class Kernel:
 
     # -- epilogue helpers -------------------------------------------------
     def finish(self, fname, args, target):
+        # every value but the pointers was killed after its last use: a value
+        # left alive held a register (or a spill slot) to the end for nothing
+        leaked = [v for v in self.vals if v.prio not in (PRIO_OUTPTR, PRIO_PTR)
+                  and (v.reg is not None or v.slot is not None)]
+        assert not leaked, "%s: %d values never killed" % (fname, len(leaked))
         fn = PhysicalFunction(fname, args, target=target)
         frame = 8 * self.nslots
         with fn:
@@ -840,14 +874,18 @@ def _mul_rows(k, acc, ap, bp, n):
     """
     Y = lambda j: k.mem(bp, 8 * j)
     B = None
-    if n <= 4 and k.level == "adx":
-        # b loaded once into registers (some accumulator words spill instead):
-        # p256 adx mul 43.7 -> 42.8 (fieldgen-bench), ab 44.6 -> 44.1; bmi2
-        # (55.2 -> 55.9) and MULQ (59.2 -> 61.4) lose, as do subsets of b at adx
+    if n <= 4 and k.level == "adx" and k.preload:
+        # b loaded once into registers: p256 adx mul 43.7 -> 42.8
+        # (fieldgen-bench), ab 44.6 -> 44.1, with accumulator words spilled
+        # instead; bmi2 (55.2 -> 55.9) and MULQ (59.2 -> 61.4) lose, as do
+        # subsets of b at adx.  Only where it costs no spill (_build): p256's
+        # mul_adx without it and without spills measured 44.8 -> 44.4 against
+        # that spilling form (TSC, alternating, start offsets 0 and 32)
         B = {j: k.input_word(bp, 8 * j, PRIO_PTR) for j in range(n)}
         for b in B.values():
             k.r(b)
             k.unlock()
+        k.kill(bp)                          # read through no more (callers kill it after)
         Y = lambda j: k.opnd(B[j])
     _rows(k, acc, lambda i: k.mem(ap, 8 * i), Y, n)
     for b in (B or {}).values():
@@ -882,7 +920,7 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
         # passes (Kernel._row_split)
         x = lambda i=i: word(i)
         Y = word
-        if own_input and k.level != "x86_64" and n <= 4 and not split:
+        if own_input and k.level != "x86_64" and n <= 4 and not split and k.preload:
             # MULX, small n: the input words are loaded once, kept in registers
             # (p256 fieldgen-bench: dispatched sqr 39.0 -> 36.3, bmi2 39.5 ->
             # 36.3; ab harness: adx 40.7 -> 38.4, bmi2 39.9 -> 38.1)
@@ -891,6 +929,7 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
                     X[q] = k.input_word(ap, 8 * q, PRIO_PTR)
                     k.r(X[q])
                     k.unlock()
+                k.kill(ap)                  # read through no more (callers kill it after)
             x = X[i]
             Y = lambda j: k.opnd(X[j])
         elif own_input and k.level == "x86_64" and n <= 4:
@@ -1152,6 +1191,7 @@ def _final_pair(k, sh, Uh, Th, rp, last=True):
     if last:
         # no multiplies follow: the multiplier's fixed registers join the pool
         k.free += [r for r in ((rax, rdx) if k.level == "x86_64" else (rdx,)) if r not in k.free]
+        k.retire_zero()                         # and ADCX/ADOX's zero
     V = _minus_p(k, sh, Th)
     bv = k.new(PRIO_ACC)
     k.emit(SBB, bv.reg, bv.reg)                 # 0 or -1: borrow of Th - p
@@ -1370,8 +1410,23 @@ def _redc_acc(k, sh, acc, rp, last=True):
 
 
 def _build(sh, op, level):
+    """The GAS text of fg_NAME_OP_LEVEL.  Up to 4 limbs the kernel uses no
+    stack slot (every value in a register): if the preferred form spills
+    (input words preloaded into registers, measured faster where they fit),
+    it is built again without the preloads, and a spill then is an error."""
+    if sh.n > 4:
+        return _build_kernel(sh, op, level)[1]
+    for preload in (True, False):
+        k, text = _build_kernel(sh, op, level, lazy_zero=True, preload=preload)
+        if not k.nslots:
+            return text
+    raise AssertionError("fg_%s_%s_%s: %d stack slots at %d limbs" % (sh.name, op, level, k.nslots, sh.n))
+
+
+def _build_kernel(sh, op, level, lazy_zero=False, preload=True):
+    """(the Kernel, its GAS text): _build's kernel in one form."""
     n = sh.n
-    k = Kernel(level, _tables(sh.name))
+    k = Kernel(level, _tables(sh.name), lazy_zero, preload)
     if (level, op) in NEGQ_KERNELS:
         k.negq = sh.negq
     k.c_last_mulq = n > 4
@@ -1384,7 +1439,7 @@ def _build(sh, op, level):
         k.kill(bp)
         k.kill(ap)
         fname = "fg_%s_%s_%s" % (sh.name, op, level)
-        return k.finish(fname, _args("mul"), _target(level))
+        return k, k.finish(fname, _args("mul"), _target(level))
     if op == "sqr" and level == "adx" and n % 2 == 0 and _sqr_split(sh) and not _kara(sh, op, level):
         c = _sqr_rows(k, acc, ap, n, split=True)
         assert sorted(acc) == list(range(2 * n - 1))
@@ -1396,7 +1451,7 @@ def _build(sh, op, level):
         _redc_rows(k, sh, U)
         _final_sqr_split(k, sh, [U[q] for q in range(n, 2 * n)], acc, c, ap, rp)
         fname = "fg_%s_%s_%s" % (sh.name, op, level)
-        return k.finish(fname, _args("sqr"), _target(level))
+        return k, k.finish(fname, _args("sqr"), _target(level))
     if op in ("mul_wide", "mul"):
         bp = _b_pointer(k)
         if _kara(sh, op, level):
@@ -1425,7 +1480,7 @@ def _build(sh, op, level):
         _redc_acc(k, sh, acc, rp)
         kind = {"redc": "redc", "mul": "mul", "sqr": "sqr"}[op]
     fname = "fg_%s_%s_%s" % (sh.name, op, level)
-    return k.finish(fname, _args(kind), _target(level))
+    return k, k.finish(fname, _args(kind), _target(level))
 
 
 def _wide_ops(k, sh, acc, X, Y, op="mul_wide"):

@@ -843,7 +843,6 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $8, %rsp
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -857,50 +856,47 @@ pushq %rbx
 	adcq $0, %r13
 	movq %r8, %rdx
 	mulxq %r9, %r14, %r15
-	mulxq %r10, %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
-	addq %r14, %r12
-	adcq %rax, %r13
-	adcq $0, %rbp
-	movq %r9, %rdx
-	mulxq %r10, %r14, %rax
-	addq %r14, %rbp
+	mulxq %r10, %rsi, %rax
+	addq %r15, %rsi
 	adcq $0, %rax
+	addq %r14, %r12
+	adcq %rsi, %r13
+	adcq $0, %rax
+	movq %r9, %rdx
+	mulxq %r10, %rbp, %r15
+	addq %rbp, %rax
+	adcq $0, %r15
 	addq %r11, %r11
 	adcq %rbx, %rbx
 	adcq %r12, %r12
 	adcq %r13, %r13
-	adcq %rbp, %rbp
 	adcq %rax, %rax
+	adcq %r15, %r15
 	movq $0, %r14
 	adcq $0, %r14
 	movq %rcx, %rdx
-	movq %rdi, 0(%rsp)
-	mulxq %rdx, %rcx, %rdi
-	addq %rdi, %r11
+	mulxq %rdx, %rsi, %rbp
+	addq %rbp, %r11
 	movq %r8, %rdx
-	mulxq %rdx, %rdi, %r8
-	adcq %rdi, %rbx
-	adcq %r8, %r12
+	mulxq %rdx, %rcx, %rbp
+	adcq %rcx, %rbx
+	adcq %rbp, %r12
 	movq %r9, %rdx
-	mulxq %rdx, %rdi, %r8
-	adcq %rdi, %r13
-	adcq %r8, %rbp
+	mulxq %rdx, %r8, %rcx
+	adcq %r8, %r13
+	adcq %rcx, %rax
 	movq %r10, %rdx
-	mulxq %rdx, %r9, %rdi
-	adcq %r9, %rax
-	adcq %rdi, %r14
-	movq 0(%rsp), %r8
-	movq %rcx, 0(%r8)
-	movq %r11, 8(%r8)
-	movq %rbx, 16(%r8)
-	movq %r12, 24(%r8)
-	movq %r13, 32(%r8)
-	movq %rbp, 40(%r8)
-	movq %rax, 48(%r8)
-	movq %r14, 56(%r8)
-	addq $8, %rsp
+	mulxq %rdx, %rbp, %r9
+	adcq %rbp, %r15
+	adcq %r9, %r14
+	movq %rsi, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %rbx, 16(%rdi)
+	movq %r12, 24(%rdi)
+	movq %r13, 32(%rdi)
+	movq %rax, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %r14, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1161,7 +1157,6 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $8, %rsp
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -1175,99 +1170,96 @@ pushq %rbx
 	adcq $0, %r13
 	movq %r8, %rdx
 	mulxq %r9, %r14, %r15
-	mulxq %r10, %rax, %rbp
-	addq %r15, %rax
-	adcq $0, %rbp
-	addq %r14, %r12
-	adcq %rax, %r13
-	adcq $0, %rbp
-	movq %r9, %rdx
-	mulxq %r10, %r14, %rax
-	addq %r14, %rbp
+	mulxq %r10, %rsi, %rax
+	addq %r15, %rsi
 	adcq $0, %rax
+	addq %r14, %r12
+	adcq %rsi, %r13
+	adcq $0, %rax
+	movq %r9, %rdx
+	mulxq %r10, %rbp, %r15
+	addq %rbp, %rax
+	adcq $0, %r15
 	addq %r11, %r11
 	adcq %rbx, %rbx
 	adcq %r12, %r12
 	adcq %r13, %r13
-	adcq %rbp, %rbp
 	adcq %rax, %rax
+	adcq %r15, %r15
 	movq $0, %r14
 	adcq $0, %r14
 	movq %rcx, %rdx
-	movq %rdi, 0(%rsp)
-	mulxq %rdx, %rcx, %rdi
-	addq %rdi, %r11
+	mulxq %rdx, %rsi, %rbp
+	addq %rbp, %r11
 	movq %r8, %rdx
-	mulxq %rdx, %rdi, %r8
-	adcq %rdi, %rbx
-	adcq %r8, %r12
+	mulxq %rdx, %rcx, %rbp
+	adcq %rcx, %rbx
+	adcq %rbp, %r12
 	movq %r9, %rdx
-	mulxq %rdx, %rdi, %r8
-	adcq %rdi, %r13
-	adcq %r8, %rbp
+	mulxq %rdx, %r8, %rcx
+	adcq %r8, %r13
+	adcq %rcx, %rax
 	movq %r10, %rdx
-	mulxq %rdx, %r9, %rdi
-	adcq %r9, %rax
-	adcq %rdi, %r14
-	movq %rcx, %rdx
+	mulxq %rdx, %rbp, %r9
+	adcq %rbp, %r15
+	adcq %r9, %r14
+	movq %rsi, %rdx
 	movq %rdx, %r8
-	movq %rdx, %r10
+	movq %rdx, %rcx
 	shlq $32, %r8
-	shrq $32, %r10
-	mulxq FG_P256_MONT_Q+24(%rip), %r9, %rdi
+	shrq $32, %rcx
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %rbp
 	addq %r8, %r11
-	adcq %r10, %rbx
-	adcq %r9, %r12
-	adcq $0, %rdi
+	adcq %rcx, %rbx
+	adcq %r10, %r12
+	adcq $0, %rbp
 	movq %r11, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %rsi, %r8
-	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r9
-	addq %rsi, %rbx
+	mulxq FG_P256_MONT_S+8(%rip), %r9, %r8
+	mulxq FG_P256_MONT_Q+24(%rip), %rcx, %r10
+	addq %r9, %rbx
 	adcq %r8, %r12
-	adcq %r10, %rdi
-	adcq $0, %r9
-	movq %rbx, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %rcx, %rsi
-	mulxq FG_P256_MONT_Q+24(%rip), %r8, %r10
-	addq %rcx, %r12
-	adcq %rsi, %rdi
-	adcq %r8, %r9
+	adcq %rcx, %rbp
 	adcq $0, %r10
+	movq %rbx, %rdx
+	mulxq FG_P256_MONT_S+8(%rip), %rsi, %r9
+	mulxq FG_P256_MONT_Q+24(%rip), %r8, %rcx
+	addq %rsi, %r12
+	adcq %r9, %rbp
+	adcq %r8, %r10
+	adcq $0, %rcx
 	movq %r12, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %r11, %rcx
-	mulxq FG_P256_MONT_Q+24(%rip), %rsi, %r8
-	addq %r11, %rdi
-	adcq %rcx, %r9
+	mulxq FG_P256_MONT_S+8(%rip), %r11, %rsi
+	mulxq FG_P256_MONT_Q+24(%rip), %r9, %r8
+	addq %r11, %rbp
 	adcq %rsi, %r10
+	adcq %r9, %rcx
 	adcq $0, %r8
 	movq %r13, %rbx
 	subq $-1, %rbx
-	movq %rbp, %r11
+	movq %rax, %r11
 	sbbq FG_P256_MONT_P+8(%rip), %r11
-	movq %rax, %rcx
-	sbbq $0, %rcx
-	movq %r14, %rsi
-	sbbq FG_P256_MONT_P+24(%rip), %rsi
+	movq %r15, %rsi
+	sbbq $0, %rsi
+	movq %r14, %r9
+	sbbq FG_P256_MONT_P+24(%rip), %r9
 	sbbq %r12, %r12
-	addq %rdi, %r13
-	adcq %r9, %rbp
+	addq %rbp, %r13
 	adcq %r10, %rax
+	adcq %rcx, %r15
 	adcq %r8, %r14
-	addq %rdi, %rbx
-	adcq %r9, %r11
-	adcq %r10, %rcx
-	adcq %r8, %rsi
+	addq %rbp, %rbx
+	adcq %r10, %r11
+	adcq %rcx, %rsi
+	adcq %r8, %r9
 	adcq $0, %r12
 	cmovs %r13, %rbx
-	cmovs %rbp, %r11
-	cmovs %rax, %rcx
-	cmovs %r14, %rsi
-	movq 0(%rsp), %rdx
-	movq %rbx, 0(%rdx)
-	movq %r11, 8(%rdx)
-	movq %rcx, 16(%rdx)
-	movq %rsi, 24(%rdx)
-	addq $8, %rsp
+	cmovs %rax, %r11
+	cmovs %r15, %rsi
+	cmovs %r14, %r9
+	movq %rbx, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %r9, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1297,82 +1289,70 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $24, %rsp
-	movq %rdx, %r8
-	movq 0(%r8), %r9
-	movq 8(%r8), %r10
-	movq 16(%r8), %r11
-	movq 24(%r8), %rax
+	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq %r9, %rbx, %rbp
-	mulxq %r10, %r12, %r13
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r9, %r10
+	mulxq 8(%rcx), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%rcx), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%rcx), %r12, %r13
 	adcxq %r12, %rbp
-	mulxq %r11, %r14, %r15
-	adcxq %r14, %r13
-	mulxq %rax, %r12, %r14
-	adcxq %r12, %r15
-	adcxq %rcx, %r14
+	adcxq %r8, %r13
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rdi, 0(%rsp)
-	mulxq %r9, %r12, %rdi
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r14, %r15
+	adcxq %r14, %r10
+	adoxq %r15, %rax
+	mulxq 8(%rcx), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq 16(%rcx), %r12, %r14
 	adcxq %r12, %rbp
-	adoxq %rdi, %r13
-	mulxq %r10, %r12, %rdi
-	adcxq %r12, %r13
-	adoxq %rdi, %r15
-	mulxq %r11, %r12, %rdi
-	adcxq %r12, %r15
-	adoxq %rdi, %r14
-	mulxq %rax, %r12, %rdi
-	adcxq %r12, %r14
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	adoxq %r14, %r13
+	mulxq 24(%rcx), %r15, %r11
+	adcxq %r15, %r13
+	adoxq %r8, %r11
+	adcxq %r8, %r11
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 8(%rsp)
-	mulxq %r9, %r12, %rbp
-	adcxq %r12, %r13
-	adoxq %rbp, %r15
-	mulxq %r10, %r12, %rbp
-	adcxq %r12, %r15
-	adoxq %rbp, %r14
-	mulxq %r11, %r12, %rbp
-	adcxq %r12, %r14
-	adoxq %rbp, %rdi
-	mulxq %rax, %r12, %rbp
-	adcxq %r12, %rdi
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	xorq %r8, %r8
+	mulxq 0(%rcx), %rbx, %r12
+	adcxq %rbx, %rax
+	adoxq %r12, %rbp
+	mulxq 8(%rcx), %r14, %r15
+	adcxq %r14, %rbp
+	adoxq %r15, %r13
+	mulxq 16(%rcx), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %r11
+	mulxq 24(%rcx), %r14, %r15
+	adcxq %r14, %r11
+	adoxq %r8, %r15
+	adcxq %r8, %r15
 	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 16(%rsp)
-	mulxq %r9, %r12, %r13
-	adcxq %r12, %r15
-	adoxq %r13, %r14
-	mulxq %r10, %r12, %r13
-	adcxq %r12, %r14
-	adoxq %r13, %rdi
-	mulxq %r11, %r12, %r13
-	adcxq %r12, %rdi
-	adoxq %r13, %rbp
-	mulxq %rax, %r12, %r13
-	adcxq %r12, %rbp
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 0(%rsp), %r12
-	movq %rbx, 0(%r12)
-	movq 8(%rsp), %r9
-	movq %r9, 8(%r12)
-	movq 16(%rsp), %r10
-	movq %r10, 16(%r12)
-	movq %r15, 24(%r12)
-	movq %r14, 32(%r12)
-	movq %rdi, 40(%r12)
-	movq %rbp, 48(%r12)
-	movq %r13, 56(%r12)
-	addq $24, %rsp
+	xorq %r8, %r8
+	mulxq 0(%rcx), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %r12, %r13
+	mulxq 8(%rcx), %r14, %rbx
+	adcxq %r14, %r13
+	adoxq %rbx, %r11
+	mulxq 16(%rcx), %r12, %r14
+	adcxq %r12, %r11
+	adoxq %r14, %r15
+	mulxq 24(%rcx), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %r8, %r12
+	adcxq %r8, %r12
+	movq %r9, 0(%rdi)
+	movq %r10, 8(%rdi)
+	movq %rax, 16(%rdi)
+	movq %rbp, 24(%rdi)
+	movq %r13, 32(%rdi)
+	movq %r11, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %r12, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1402,61 +1382,61 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %r8
-	movq 8(%rsi), %r9
-	movq 16(%rsi), %r10
-	movq 24(%rsi), %r11
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq %r9, %rax, %rbx
-	mulxq %r10, %rbp, %r12
+	movq 0(%rsi), %rcx
+	movq 8(%rsi), %r8
+	movq 16(%rsi), %r9
+	movq 24(%rsi), %r10
+	movq %rcx, %rdx
+	xorq %r11, %r11
+	mulxq %r8, %rax, %rbx
+	mulxq %r9, %rbp, %r12
 	adcxq %rbp, %rbx
-	mulxq %r11, %r13, %r14
+	mulxq %r10, %r13, %r14
 	adcxq %r13, %r12
-	adcxq %rcx, %r14
-	movq %r9, %rdx
-	mulxq %r11, %r15, %rbp
-	addq %r15, %r14
-	adcq $0, %rbp
-	mulxq %r10, %r13, %r15
-	addq %r13, %r12
-	adcq %r15, %r14
-	adcq $0, %rbp
-	movq %r10, %rdx
-	mulxq %r11, %r13, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	xorq %rcx, %rcx
+	adcxq %r11, %r14
 	movq %r8, %rdx
-	mulxq %rdx, %r13, %r8
-	adcxq %rax, %rax
-	adoxq %r8, %rax
+	mulxq %r10, %r15, %rsi
+	addq %r15, %r14
+	adcq $0, %rsi
+	mulxq %r9, %rbp, %r13
+	addq %rbp, %r12
+	adcq %r13, %r14
+	adcq $0, %rsi
 	movq %r9, %rdx
-	mulxq %rdx, %r8, %r9
+	mulxq %r10, %r15, %rbp
+	addq %r15, %rsi
+	adcq $0, %rbp
+	xorq %r11, %r11
+	movq %rcx, %rdx
+	mulxq %rdx, %r13, %r15
+	adcxq %rax, %rax
+	adoxq %r15, %rax
+	movq %r8, %rdx
+	mulxq %rdx, %rcx, %r15
 	adcxq %rbx, %rbx
-	adoxq %r8, %rbx
+	adoxq %rcx, %rbx
 	adcxq %r12, %r12
-	adoxq %r9, %r12
-	movq %r10, %rdx
-	mulxq %rdx, %r8, %r9
+	adoxq %r15, %r12
+	movq %r9, %rdx
+	mulxq %rdx, %r8, %rcx
 	adcxq %r14, %r14
 	adoxq %r8, %r14
+	adcxq %rsi, %rsi
+	adoxq %rcx, %rsi
+	movq %r10, %rdx
+	mulxq %rdx, %r15, %r9
 	adcxq %rbp, %rbp
-	adoxq %r9, %rbp
-	movq %r11, %rdx
-	mulxq %rdx, %r10, %r8
-	adcxq %r15, %r15
-	adoxq %r10, %r15
-	adcxq %rcx, %r8
-	adoxq %rcx, %r8
+	adoxq %r15, %rbp
+	adcxq %r11, %r9
+	adoxq %r11, %r9
 	movq %r13, 0(%rdi)
 	movq %rax, 8(%rdi)
 	movq %rbx, 16(%rdi)
 	movq %r12, 24(%rdi)
 	movq %r14, 32(%rdi)
-	movq %rbp, 40(%rdi)
-	movq %r15, 48(%rdi)
-	movq %r8, 56(%rdi)
+	movq %rsi, 40(%rdi)
+	movq %rbp, 48(%rdi)
+	movq %r9, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1486,74 +1466,70 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $8, %rsp
 	movq 0(%rsi), %rdx
+	movq %rdx, %rcx
 	movq %rdx, %r8
-	movq %rdx, %r9
-	shlq $32, %r8
-	shrq $32, %r9
-	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r11
-	movq 8(%rsi), %rax
-	addq %r8, %rax
-	movq 16(%rsi), %rbx
+	shlq $32, %rcx
+	shrq $32, %r8
+	mulxq FG_P256_MONT_Q+24(%rip), %r9, %r10
+	movq 8(%rsi), %r11
+	addq %rcx, %r11
+	movq 16(%rsi), %rax
+	adcq %r8, %rax
+	movq 24(%rsi), %rbx
 	adcq %r9, %rbx
-	movq 24(%rsi), %rbp
-	adcq %r10, %rbp
-	adcq $0, %r11
-	movq %rax, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %r12, %r13
-	mulxq FG_P256_MONT_Q+24(%rip), %r14, %r15
-	addq %r12, %rbx
-	adcq %r13, %rbp
-	adcq %r14, %r11
-	adcq $0, %r15
-	movq %rbx, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %r8, %r9
-	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r12
-	addq %r8, %rbp
-	adcq %r9, %r11
-	adcq %r10, %r15
-	adcq $0, %r12
-	movq %rbp, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %r13, %r14
-	mulxq FG_P256_MONT_Q+24(%rip), %rax, %r8
-	addq %r13, %r11
-	adcq %r14, %r15
-	adcq %rax, %r12
-	adcq $0, %r8
-	movq 32(%rsi), %r9
-	subq $-1, %r9
-	movq 40(%rsi), %r10
-	sbbq FG_P256_MONT_P+8(%rip), %r10
-	movq 48(%rsi), %rbx
-	sbbq $0, %rbx
-	movq 56(%rsi), %r13
-	sbbq FG_P256_MONT_P+24(%rip), %r13
-	sbbq %r14, %r14
-	movq 32(%rsi), %rax
-	addq %r11, %rax
-	movq 40(%rsi), %rbp
-	adcq %r15, %rbp
-	movq 48(%rsi), %rdx
-	adcq %r12, %rdx
-	movq %rdi, 0(%rsp)
-	movq 56(%rsi), %rdi
-	adcq %r8, %rdi
-	addq %r11, %r9
-	adcq %r15, %r10
+	adcq $0, %r10
+	movq %r11, %rdx
+	mulxq FG_P256_MONT_S+8(%rip), %rbp, %r12
+	mulxq FG_P256_MONT_Q+24(%rip), %r13, %r14
+	addq %rbp, %rax
 	adcq %r12, %rbx
-	adcq %r8, %r13
+	adcq %r13, %r10
 	adcq $0, %r14
-	cmovs %rax, %r9
-	cmovs %rbp, %r10
-	cmovs %rdx, %rbx
-	cmovs %rdi, %r13
-	movq 0(%rsp), %r11
-	movq %r9, 0(%r11)
-	movq %r10, 8(%r11)
-	movq %rbx, 16(%r11)
-	movq %r13, 24(%r11)
-	addq $8, %rsp
+	movq %rax, %rdx
+	mulxq FG_P256_MONT_S+8(%rip), %r15, %rcx
+	mulxq FG_P256_MONT_Q+24(%rip), %r8, %r9
+	addq %r15, %rbx
+	adcq %rcx, %r10
+	adcq %r8, %r14
+	adcq $0, %r9
+	movq %rbx, %rdx
+	mulxq FG_P256_MONT_S+8(%rip), %rbp, %r12
+	mulxq FG_P256_MONT_Q+24(%rip), %r13, %r11
+	addq %rbp, %r10
+	adcq %r12, %r14
+	adcq %r13, %r9
+	adcq $0, %r11
+	movq 32(%rsi), %r15
+	subq $-1, %r15
+	movq 40(%rsi), %rcx
+	sbbq FG_P256_MONT_P+8(%rip), %rcx
+	movq 48(%rsi), %r8
+	sbbq $0, %r8
+	movq 56(%rsi), %rax
+	sbbq FG_P256_MONT_P+24(%rip), %rax
+	sbbq %rbp, %rbp
+	movq 32(%rsi), %r12
+	addq %r10, %r12
+	movq 40(%rsi), %r13
+	adcq %r14, %r13
+	movq 48(%rsi), %rbx
+	adcq %r9, %rbx
+	movq 56(%rsi), %rdx
+	adcq %r11, %rdx
+	addq %r10, %r15
+	adcq %r14, %rcx
+	adcq %r9, %r8
+	adcq %r11, %rax
+	adcq $0, %rbp
+	cmovs %r12, %r15
+	cmovs %r13, %rcx
+	cmovs %rbx, %r8
+	cmovs %rdx, %rax
+	movq %r15, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %rax, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1583,131 +1559,119 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $24, %rsp
-	movq %rdx, %r8
-	movq 0(%r8), %r9
-	movq 8(%r8), %r10
-	movq 16(%r8), %r11
-	movq 24(%r8), %rax
+	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq %r9, %rbx, %rbp
-	mulxq %r10, %r12, %r13
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r9, %r10
+	mulxq 8(%rcx), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%rcx), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%rcx), %r12, %r13
 	adcxq %r12, %rbp
-	mulxq %r11, %r14, %r15
-	adcxq %r14, %r13
-	mulxq %rax, %r12, %r14
-	adcxq %r12, %r15
-	adcxq %rcx, %r14
+	adcxq %r8, %r13
 	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rdi, 0(%rsp)
-	mulxq %r9, %r12, %rdi
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r14, %r15
+	adcxq %r14, %r10
+	adoxq %r15, %rax
+	mulxq 8(%rcx), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq 16(%rcx), %r12, %r14
 	adcxq %r12, %rbp
-	adoxq %rdi, %r13
-	mulxq %r10, %r12, %rdi
-	adcxq %r12, %r13
-	adoxq %rdi, %r15
-	mulxq %r11, %r12, %rdi
-	adcxq %r12, %r15
-	adoxq %rdi, %r14
-	mulxq %rax, %r12, %rdi
-	adcxq %r12, %r14
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	adoxq %r14, %r13
+	mulxq 24(%rcx), %r15, %r11
+	adcxq %r15, %r13
+	adoxq %r8, %r11
+	adcxq %r8, %r11
 	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 8(%rsp)
-	mulxq %r9, %r12, %rbp
-	adcxq %r12, %r13
-	adoxq %rbp, %r15
-	mulxq %r10, %r12, %rbp
-	adcxq %r12, %r15
-	adoxq %rbp, %r14
-	mulxq %r11, %r12, %rbp
-	adcxq %r12, %r14
-	adoxq %rbp, %rdi
-	mulxq %rax, %r12, %rbp
-	adcxq %r12, %rdi
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
+	xorq %r8, %r8
+	mulxq 0(%rcx), %rbx, %r12
+	adcxq %rbx, %rax
+	adoxq %r12, %rbp
+	mulxq 8(%rcx), %r14, %r15
+	adcxq %r14, %rbp
+	adoxq %r15, %r13
+	mulxq 16(%rcx), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %r11
+	mulxq 24(%rcx), %r14, %r15
+	adcxq %r14, %r11
+	adoxq %r8, %r15
+	adcxq %r8, %r15
 	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	movq %r13, 16(%rsp)
-	mulxq %r9, %r12, %r13
-	adcxq %r12, %r15
-	adoxq %r13, %r14
-	mulxq %r10, %r12, %r13
-	adcxq %r12, %r14
-	adoxq %r13, %rdi
-	mulxq %r11, %r12, %r13
-	adcxq %r12, %rdi
-	adoxq %r13, %rbp
-	mulxq %rax, %r12, %r13
-	adcxq %r12, %rbp
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq %rbx, %rdx
-	movq %rdx, %r12
-	movq %rdx, %r9
-	shlq $32, %r12
-	shrq $32, %r9
-	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r11
-	movq 8(%rsp), %rax
-	addq %r12, %rax
-	movq 16(%rsp), %r8
-	adcq %r9, %r8
-	adcq %r10, %r15
-	adcq $0, %r11
-	movq %rax, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %rsi, %r12
-	mulxq FG_P256_MONT_Q+24(%rip), %r9, %r10
-	addq %rsi, %r8
-	adcq %r12, %r15
-	adcq %r9, %r11
-	adcq $0, %r10
-	movq %r8, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %rbx, %rsi
-	mulxq FG_P256_MONT_Q+24(%rip), %r12, %r9
-	addq %rbx, %r15
-	adcq %rsi, %r11
-	adcq %r12, %r10
+	xorq %r8, %r8
+	mulxq 0(%rcx), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %r12, %r13
+	mulxq 8(%rcx), %r14, %rbx
+	adcxq %r14, %r13
+	adoxq %rbx, %r11
+	mulxq 16(%rcx), %r12, %r14
+	adcxq %r12, %r11
+	adoxq %r14, %r15
+	mulxq 24(%rcx), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %r8, %r12
+	adcxq %r8, %r12
+	movq %r9, %rdx
+	movq %rdx, %r14
+	movq %rdx, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
+	mulxq FG_P256_MONT_Q+24(%rip), %rcx, %rsi
+	addq %r14, %r10
+	adcq %rbx, %rax
+	adcq %rcx, %rbp
+	adcq $0, %rsi
+	movq %r10, %rdx
+	mulxq FG_P256_MONT_S+8(%rip), %r14, %rbx
+	mulxq FG_P256_MONT_Q+24(%rip), %rcx, %r9
+	addq %r14, %rax
+	adcq %rbx, %rbp
+	adcq %rcx, %rsi
 	adcq $0, %r9
-	movq %r15, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %rax, %rbx
-	mulxq FG_P256_MONT_Q+24(%rip), %rsi, %r12
-	addq %rax, %r11
-	adcq %rbx, %r10
-	adcq %rsi, %r9
-	adcq $0, %r12
-	movq %r14, %r8
-	subq $-1, %r8
-	movq %rdi, %rax
-	sbbq FG_P256_MONT_P+8(%rip), %rax
-	movq %rbp, %rbx
-	sbbq $0, %rbx
-	movq %r13, %rsi
-	sbbq FG_P256_MONT_P+24(%rip), %rsi
-	sbbq %r15, %r15
-	addq %r11, %r14
-	adcq %r10, %rdi
-	adcq %r9, %rbp
-	adcq %r12, %r13
-	addq %r11, %r8
-	adcq %r10, %rax
+	movq %rax, %rdx
+	mulxq FG_P256_MONT_S+8(%rip), %r14, %rbx
+	mulxq FG_P256_MONT_Q+24(%rip), %rcx, %r10
+	addq %r14, %rbp
+	adcq %rbx, %rsi
+	adcq %rcx, %r9
+	adcq $0, %r10
+	movq %rbp, %rdx
+	mulxq FG_P256_MONT_S+8(%rip), %r14, %rbx
+	mulxq FG_P256_MONT_Q+24(%rip), %rcx, %rax
+	addq %r14, %rsi
+	adcq %rbx, %r9
+	adcq %rcx, %r10
+	adcq $0, %rax
+	movq %r13, %r14
+	subq $-1, %r14
+	movq %r11, %rbx
+	sbbq FG_P256_MONT_P+8(%rip), %rbx
+	movq %r15, %rcx
+	sbbq $0, %rcx
+	movq %r12, %rbp
+	sbbq FG_P256_MONT_P+24(%rip), %rbp
+	sbbq %rdx, %rdx
+	addq %rsi, %r13
+	adcq %r9, %r11
+	adcq %r10, %r15
+	adcq %rax, %r12
+	addq %rsi, %r14
 	adcq %r9, %rbx
-	adcq %r12, %rsi
-	adcq $0, %r15
-	cmovs %r14, %r8
-	cmovs %rdi, %rax
-	cmovs %rbp, %rbx
-	cmovs %r13, %rsi
-	movq 0(%rsp), %rdx
-	movq %r8, 0(%rdx)
-	movq %rax, 8(%rdx)
-	movq %rbx, 16(%rdx)
-	movq %rsi, 24(%rdx)
-	addq $24, %rsp
+	adcq %r10, %rcx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	cmovs %r13, %r14
+	cmovs %r11, %rbx
+	cmovs %r15, %rcx
+	cmovs %r12, %rbp
+	movq %r14, 0(%rdi)
+	movq %rbx, 8(%rdi)
+	movq %rcx, 16(%rdi)
+	movq %rbp, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -1737,108 +1701,108 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	movq 0(%rsi), %r8
-	movq 8(%rsi), %r9
-	movq 16(%rsi), %r10
-	movq 24(%rsi), %r11
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq %r9, %rax, %rbx
-	mulxq %r10, %rbp, %r12
+	movq 0(%rsi), %rcx
+	movq 8(%rsi), %r8
+	movq 16(%rsi), %r9
+	movq 24(%rsi), %r10
+	movq %rcx, %rdx
+	xorq %r11, %r11
+	mulxq %r8, %rax, %rbx
+	mulxq %r9, %rbp, %r12
 	adcxq %rbp, %rbx
-	mulxq %r11, %r13, %r14
+	mulxq %r10, %r13, %r14
 	adcxq %r13, %r12
-	adcxq %rcx, %r14
-	movq %r9, %rdx
-	mulxq %r11, %r15, %rbp
-	addq %r15, %r14
-	adcq $0, %rbp
-	mulxq %r10, %r13, %r15
-	addq %r13, %r12
-	adcq %r15, %r14
-	adcq $0, %rbp
-	movq %r10, %rdx
-	mulxq %r11, %r13, %r15
-	addq %r13, %rbp
-	adcq $0, %r15
-	xorq %rcx, %rcx
+	adcxq %r11, %r14
 	movq %r8, %rdx
-	mulxq %rdx, %r13, %r8
-	adcxq %rax, %rax
-	adoxq %r8, %rax
+	mulxq %r10, %r15, %rsi
+	addq %r15, %r14
+	adcq $0, %rsi
+	mulxq %r9, %rbp, %r13
+	addq %rbp, %r12
+	adcq %r13, %r14
+	adcq $0, %rsi
 	movq %r9, %rdx
-	mulxq %rdx, %r8, %r9
+	mulxq %r10, %r15, %rbp
+	addq %r15, %rsi
+	adcq $0, %rbp
+	xorq %r11, %r11
+	movq %rcx, %rdx
+	mulxq %rdx, %r13, %r15
+	adcxq %rax, %rax
+	adoxq %r15, %rax
+	movq %r8, %rdx
+	mulxq %rdx, %rcx, %r15
 	adcxq %rbx, %rbx
-	adoxq %r8, %rbx
+	adoxq %rcx, %rbx
 	adcxq %r12, %r12
-	adoxq %r9, %r12
-	movq %r10, %rdx
-	mulxq %rdx, %r8, %r9
+	adoxq %r15, %r12
+	movq %r9, %rdx
+	mulxq %rdx, %r8, %rcx
 	adcxq %r14, %r14
 	adoxq %r8, %r14
+	adcxq %rsi, %rsi
+	adoxq %rcx, %rsi
+	movq %r10, %rdx
+	mulxq %rdx, %r15, %r9
 	adcxq %rbp, %rbp
-	adoxq %r9, %rbp
-	movq %r11, %rdx
-	mulxq %rdx, %r10, %r8
-	adcxq %r15, %r15
-	adoxq %r10, %r15
-	adcxq %rcx, %r8
-	adoxq %rcx, %r8
+	adoxq %r15, %rbp
+	adcxq %r11, %r9
+	adoxq %r11, %r9
 	movq %r13, %rdx
-	movq %rdx, %r9
-	movq %rdx, %r11
-	shlq $32, %r9
-	shrq $32, %r11
-	mulxq FG_P256_MONT_Q+24(%rip), %r10, %rsi
-	addq %r9, %rax
-	adcq %r11, %rbx
+	movq %rdx, %r8
+	movq %rdx, %rcx
+	shlq $32, %r8
+	shrq $32, %rcx
+	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r15
+	addq %r8, %rax
+	adcq %rcx, %rbx
 	adcq %r10, %r12
-	adcq $0, %rsi
+	adcq $0, %r15
 	movq %rax, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %r9, %r11
+	mulxq FG_P256_MONT_S+8(%rip), %r8, %rcx
 	mulxq FG_P256_MONT_Q+24(%rip), %r10, %r13
-	addq %r9, %rbx
-	adcq %r11, %r12
-	adcq %r10, %rsi
+	addq %r8, %rbx
+	adcq %rcx, %r12
+	adcq %r10, %r15
 	adcq $0, %r13
 	movq %rbx, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %r9, %r11
+	mulxq FG_P256_MONT_S+8(%rip), %r8, %rcx
 	mulxq FG_P256_MONT_Q+24(%rip), %r10, %rax
-	addq %r9, %r12
-	adcq %r11, %rsi
+	addq %r8, %r12
+	adcq %rcx, %r15
 	adcq %r10, %r13
 	adcq $0, %rax
 	movq %r12, %rdx
-	mulxq FG_P256_MONT_S+8(%rip), %r9, %r11
+	mulxq FG_P256_MONT_S+8(%rip), %r8, %rcx
 	mulxq FG_P256_MONT_Q+24(%rip), %r10, %rbx
-	addq %r9, %rsi
-	adcq %r11, %r13
+	addq %r8, %r15
+	adcq %rcx, %r13
 	adcq %r10, %rax
 	adcq $0, %rbx
-	movq %r14, %r9
-	subq $-1, %r9
-	movq %rbp, %r11
-	sbbq FG_P256_MONT_P+8(%rip), %r11
-	movq %r15, %r10
+	movq %r14, %r8
+	subq $-1, %r8
+	movq %rsi, %rcx
+	sbbq FG_P256_MONT_P+8(%rip), %rcx
+	movq %rbp, %r10
 	sbbq $0, %r10
-	movq %r8, %r12
+	movq %r9, %r12
 	sbbq FG_P256_MONT_P+24(%rip), %r12
 	sbbq %rdx, %rdx
-	addq %rsi, %r14
-	adcq %r13, %rbp
-	adcq %rax, %r15
-	adcq %rbx, %r8
-	addq %rsi, %r9
-	adcq %r13, %r11
+	addq %r15, %r14
+	adcq %r13, %rsi
+	adcq %rax, %rbp
+	adcq %rbx, %r9
+	addq %r15, %r8
+	adcq %r13, %rcx
 	adcq %rax, %r10
 	adcq %rbx, %r12
 	adcq $0, %rdx
-	cmovs %r14, %r9
-	cmovs %rbp, %r11
-	cmovs %r15, %r10
-	cmovs %r8, %r12
-	movq %r9, 0(%rdi)
-	movq %r11, 8(%rdi)
+	cmovs %r14, %r8
+	cmovs %rsi, %rcx
+	cmovs %rbp, %r10
+	cmovs %r9, %r12
+	movq %r8, 0(%rdi)
+	movq %rcx, 8(%rdi)
 	movq %r10, 16(%rdi)
 	movq %r12, 24(%rdi)
 popq %rbx

@@ -2919,7 +2919,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $168, %rsp
+	subq $144, %rsp
 	movq 0(%rsi), %rcx
 	subq 32(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -2953,247 +2953,228 @@ pushq %rbx
 	adcq %rbx, %r14
 	adcq $0, %r12
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r15, %rbx
-	addq %r15, %r12
-	adcq $0, %rbx
+	mulxq 24(%rsi), %r11, %r15
+	addq %r11, %r12
+	adcq $0, %r15
 	addq %rax, %rax
 	adcq %rbp, %rbp
 	adcq %r13, %r13
 	adcq %r14, %r14
 	adcq %r12, %r12
-	adcq %rbx, %rbx
-	movq $0, %r15
-	adcq $0, %r15
+	adcq %r15, %r15
+	movq $0, %rbx
+	adcq $0, %rbx
 	movq 0(%rsi), %rdx
 	movq %rdi, 0(%rsp)
+	mulxq %rdx, %r11, %rdi
+	addq %rdi, %rax
+	movq 8(%rsi), %rdx
 	movq %r14, 8(%rsp)
 	mulxq %rdx, %rdi, %r14
-	addq %r14, %rax
-	movq 8(%rsi), %rdx
-	movq %r13, 16(%rsp)
-	mulxq %rdx, %r14, %r13
-	adcq %r14, %rbp
-	movq 16(%rsp), %r14
-	adcq %r13, %r14
+	adcq %rdi, %rbp
+	adcq %r14, %r13
 	movq 16(%rsi), %rdx
-	movq %r14, 16(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %rbp, 24(%rsp)
-	movq 8(%rsp), %rbp
-	adcq %r13, %rbp
+	mulxq %rdx, %rdi, %r14
+	movq %r13, 16(%rsp)
+	movq 8(%rsp), %r13
+	adcq %rdi, %r13
 	adcq %r14, %r12
 	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rbx
-	adcq %r14, %r15
+	mulxq %rdx, %rdi, %r14
+	adcq %rdi, %r15
+	adcq %r14, %rbx
 	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %r13, %r14
+	mulxq 40(%rsi), %rdi, %r14
 	movq %r12, 8(%rsp)
-	movq %rbp, 32(%rsp)
-	mulxq 48(%rsi), %r12, %rbp
+	movq %r13, 24(%rsp)
+	mulxq 48(%rsi), %r12, %r13
 	addq %r14, %r12
-	movq %r15, 40(%rsp)
-	mulxq 56(%rsi), %r14, %r15
-	adcq %rbp, %r14
-	adcq $0, %r15
+	movq %rbx, 32(%rsp)
+	mulxq 56(%rsi), %r14, %rbx
+	adcq %r13, %r14
+	adcq $0, %rbx
 	movq 40(%rsi), %rdx
-	movq %r12, 48(%rsp)
-	mulxq 48(%rsi), %rbp, %r12
-	movq %r13, 56(%rsp)
-	movq %rbx, 64(%rsp)
-	mulxq 56(%rsi), %r13, %rbx
-	addq %r12, %r13
-	adcq $0, %rbx
-	addq %rbp, %r14
-	adcq %r13, %r15
-	adcq $0, %rbx
-	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %rbp, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	movq 56(%rsp), %rbp
-	addq %rbp, %rbp
+	movq %r12, 40(%rsp)
+	mulxq 48(%rsi), %r13, %r12
+	movq %rdi, 48(%rsp)
 	movq %r15, 56(%rsp)
-	movq 48(%rsp), %r15
-	adcq %r15, %r15
-	adcq %r14, %r14
-	movq %r14, 48(%rsp)
-	movq 56(%rsp), %r14
+	mulxq 56(%rsi), %rdi, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %r13, %r14
+	adcq %rdi, %rbx
+	adcq $0, %r15
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r12, %r13
+	addq %r12, %r15
+	adcq $0, %r13
+	movq 48(%rsp), %rdi
+	addq %rdi, %rdi
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
 	adcq %r14, %r14
 	adcq %rbx, %rbx
-	adcq %r13, %r13
-	movq %r14, 56(%rsp)
-	movq $0, %r14
-	adcq $0, %r14
-	movq 32(%rsi), %rdx
-	movq %r14, 72(%rsp)
-	movq %r15, 80(%rsp)
-	mulxq %rdx, %r14, %r15
-	addq %r15, %rbp
-	movq 40(%rsi), %rdx
-	movq %rbp, 88(%rsp)
-	mulxq %rdx, %r15, %rbp
-	movq %r14, 96(%rsp)
-	movq 80(%rsp), %r14
-	adcq %r15, %r14
-	movq 48(%rsp), %r15
-	adcq %rbp, %r15
-	movq 48(%rsi), %rdx
-	movq %r15, 48(%rsp)
-	mulxq %rdx, %rbp, %r15
-	movq %r14, 80(%rsp)
-	movq 56(%rsp), %r14
-	adcq %rbp, %r14
-	adcq %r15, %rbx
-	movq 56(%rsi), %rdx
-	mulxq %rdx, %rbp, %r15
-	adcq %rbp, %r13
-	movq 72(%rsp), %rbp
-	adcq %r15, %rbp
-	movq %rcx, %rdx
-	mulxq %r8, %r15, %rsi
-	movq %rbx, 72(%rsp)
-	movq %r14, 56(%rsp)
-	mulxq %r9, %rbx, %r14
-	addq %rsi, %rbx
-	movq %rbp, 104(%rsp)
-	mulxq %r10, %rsi, %rbp
-	adcq %r14, %rsi
-	adcq $0, %rbp
-	movq %r8, %rdx
-	movq %rbx, 112(%rsp)
-	mulxq %r9, %r14, %rbx
-	movq %r15, 120(%rsp)
-	movq %r13, 128(%rsp)
-	mulxq %r10, %r15, %r13
-	addq %rbx, %r15
-	adcq $0, %r13
-	addq %r14, %rsi
-	adcq %r15, %rbp
-	adcq $0, %r13
-	movq %r9, %rdx
-	mulxq %r10, %r14, %r15
-	addq %r14, %r13
-	adcq $0, %r15
-	movq 120(%rsp), %r14
-	addq %r14, %r14
-	movq %rbp, 120(%rsp)
-	movq 112(%rsp), %rbp
-	adcq %rbp, %rbp
-	adcq %rsi, %rsi
-	movq %rsi, 112(%rsp)
-	movq 120(%rsp), %rsi
-	adcq %rsi, %rsi
-	adcq %r13, %r13
 	adcq %r15, %r15
-	movq %rsi, 120(%rsp)
-	movq $0, %rsi
-	adcq $0, %rsi
+	adcq %r13, %r13
+	movq %rbx, 40(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 32(%rsi), %rdx
+	movq %r14, 48(%rsp)
+	movq %rbx, 64(%rsp)
+	mulxq %rdx, %r14, %rbx
+	addq %rbx, %rdi
+	movq 40(%rsi), %rdx
+	movq %rdi, 72(%rsp)
+	mulxq %rdx, %rbx, %rdi
+	adcq %rbx, %r12
+	movq 48(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq 48(%rsi), %rdx
+	movq %rbx, 48(%rsp)
+	mulxq %rdx, %rdi, %rbx
+	movq %r12, 80(%rsp)
+	movq 40(%rsp), %r12
+	adcq %rdi, %r12
+	adcq %rbx, %r15
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r13
+	movq 64(%rsp), %rdi
+	adcq %rbx, %rdi
 	movq %rcx, %rdx
-	movq %rsi, 136(%rsp)
-	movq %rbp, 144(%rsp)
-	mulxq %rdx, %rsi, %rbp
-	addq %rbp, %r14
-	movq %r8, %rdx
-	movq %r14, 152(%rsp)
-	mulxq %rdx, %rbp, %r14
-	movq %rsi, 160(%rsp)
-	movq 144(%rsp), %rsi
-	adcq %rbp, %rsi
-	movq 112(%rsp), %rbp
-	adcq %r14, %rbp
-	movq %r9, %rdx
-	movq %rbp, 112(%rsp)
-	mulxq %rdx, %r14, %rbp
-	movq %rsi, 144(%rsp)
-	movq 120(%rsp), %rsi
-	adcq %r14, %rsi
-	adcq %rbp, %r13
-	movq %r10, %rdx
-	mulxq %rdx, %r14, %rbp
-	adcq %r14, %r15
-	movq 136(%rsp), %r14
-	adcq %rbp, %r14
-	movq $-1, %rbp
-	movq 160(%rsp), %rcx
-	xorq %rbp, %rcx
-	movq 152(%rsp), %r8
-	xorq %rbp, %r8
-	movq 144(%rsp), %r9
-	xorq %rbp, %r9
-	movq 112(%rsp), %r10
-	xorq %rbp, %r10
-	xorq %rbp, %rsi
-	xorq %rbp, %r13
-	xorq %rbp, %r15
-	xorq %rbp, %r14
-	movq %r13, 112(%rsp)
-	movq %rbp, %r13
-	addq %r13, %r13
-	adcq %rdi, %rcx
-	adcq %rax, %r8
-	adcq 24(%rsp), %r9
-	adcq 16(%rsp), %r10
-	adcq 32(%rsp), %rsi
-	movq 112(%rsp), %r13
-	adcq 8(%rsp), %r13
-	adcq 64(%rsp), %r15
-	adcq 40(%rsp), %r14
-	adcq $0, %rbp
-	addq 96(%rsp), %rcx
-	adcq 88(%rsp), %r8
-	adcq 80(%rsp), %r9
-	adcq 48(%rsp), %r10
-	adcq 56(%rsp), %rsi
-	adcq 72(%rsp), %r13
-	adcq 128(%rsp), %r15
-	adcq 104(%rsp), %r14
-	adcq $0, %rbp
-	movq %r13, 112(%rsp)
-	movq 0(%rsp), %r13
-	movq %rdi, 0(%r13)
-	movq %rax, 8(%r13)
-	movq 24(%rsp), %rdi
-	movq %rdi, 16(%r13)
-	movq 16(%rsp), %rax
-	movq %rax, 24(%r13)
-	movq 32(%rsp), %rdi
-	addq %rcx, %rdi
-	movq %rdi, 32(%r13)
-	movq 8(%rsp), %rax
-	adcq %r8, %rax
-	movq %rax, 40(%r13)
-	movq 64(%rsp), %rcx
-	adcq %r9, %rcx
-	movq %rcx, 48(%r13)
-	movq 40(%rsp), %rdi
-	adcq %r10, %rdi
-	movq %rdi, 56(%r13)
-	movq 96(%rsp), %r8
-	adcq %rsi, %r8
-	movq %r8, 64(%r13)
-	movq 88(%rsp), %rax
-	adcq 112(%rsp), %rax
-	movq %rax, 72(%r13)
-	movq 80(%rsp), %r9
-	adcq %r15, %r9
-	movq %r9, 80(%r13)
-	movq 48(%rsp), %rcx
-	adcq %r14, %rcx
-	movq %rcx, 88(%r13)
-	movq 56(%rsp), %r10
-	adcq %rbp, %r10
-	movq %r10, 96(%r13)
-	movq 72(%rsp), %rdi
+	mulxq %r8, %rbx, %rsi
+	movq %r15, 64(%rsp)
+	movq %r12, 40(%rsp)
+	mulxq %r9, %r15, %r12
+	addq %rsi, %r15
+	movq %rdi, 88(%rsp)
+	mulxq %r10, %rsi, %rdi
+	adcq %r12, %rsi
 	adcq $0, %rdi
-	movq %rdi, 104(%r13)
-	movq 128(%rsp), %rsi
+	movq %r8, %rdx
+	movq %r15, 96(%rsp)
+	mulxq %r9, %r12, %r15
+	movq %rbx, 104(%rsp)
+	movq %r13, 112(%rsp)
+	mulxq %r10, %rbx, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	addq %r12, %rsi
+	adcq %rbx, %rdi
+	adcq $0, %r13
+	movq %r9, %rdx
+	mulxq %r10, %r15, %r12
+	addq %r15, %r13
+	adcq $0, %r12
+	movq 104(%rsp), %rbx
+	addq %rbx, %rbx
+	movq 96(%rsp), %r15
+	adcq %r15, %r15
+	adcq %rsi, %rsi
+	adcq %rdi, %rdi
+	adcq %r13, %r13
+	adcq %r12, %r12
+	movq %rdi, 96(%rsp)
+	movq $0, %rdi
+	adcq $0, %rdi
+	movq %rcx, %rdx
+	movq %rsi, 104(%rsp)
+	movq %rdi, 120(%rsp)
+	mulxq %rdx, %rsi, %rdi
+	addq %rdi, %rbx
+	movq %r8, %rdx
+	movq %rbx, 128(%rsp)
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r15
+	movq 104(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq %r9, %rdx
+	movq %rdi, 104(%rsp)
+	mulxq %rdx, %rbx, %rdi
+	movq %r15, 136(%rsp)
+	movq 96(%rsp), %r15
+	adcq %rbx, %r15
+	adcq %rdi, %r13
+	movq %r10, %rdx
+	mulxq %rdx, %rbx, %rdi
+	adcq %rbx, %r12
+	movq 120(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq $-1, %rdi
+	xorq %rdi, %rsi
+	movq 128(%rsp), %rcx
+	xorq %rdi, %rcx
+	movq 136(%rsp), %r8
+	xorq %rdi, %r8
+	movq 104(%rsp), %r9
+	xorq %rdi, %r9
+	xorq %rdi, %r15
+	xorq %rdi, %r13
+	xorq %rdi, %r12
+	xorq %rdi, %rbx
+	movq %rdi, %r10
+	addq %r10, %r10
+	adcq %r11, %rsi
+	adcq %rax, %rcx
+	adcq %rbp, %r8
+	adcq 16(%rsp), %r9
+	adcq 24(%rsp), %r15
+	adcq 8(%rsp), %r13
+	adcq 56(%rsp), %r12
+	adcq 32(%rsp), %rbx
+	adcq $0, %rdi
+	addq %r14, %rsi
+	adcq 72(%rsp), %rcx
+	adcq 80(%rsp), %r8
+	adcq 48(%rsp), %r9
+	adcq 40(%rsp), %r15
+	adcq 64(%rsp), %r13
+	adcq 112(%rsp), %r12
+	adcq 88(%rsp), %rbx
+	adcq $0, %rdi
+	movq 0(%rsp), %r10
+	movq %r11, 0(%r10)
+	movq %rax, 8(%r10)
+	movq %rbp, 16(%r10)
+	movq 16(%rsp), %r11
+	movq %r11, 24(%r10)
+	movq 24(%rsp), %rax
+	addq %rsi, %rax
+	movq %rax, 32(%r10)
+	movq 8(%rsp), %rbp
+	adcq %rcx, %rbp
+	movq %rbp, 40(%r10)
+	movq 56(%rsp), %r11
+	adcq %r8, %r11
+	movq %r11, 48(%r10)
+	movq 32(%rsp), %rsi
+	adcq %r9, %rsi
+	movq %rsi, 56(%r10)
+	adcq %r15, %r14
+	movq %r14, 64(%r10)
+	movq 72(%rsp), %rax
+	adcq %r13, %rax
+	movq %rax, 72(%r10)
+	movq 80(%rsp), %rcx
+	adcq %r12, %rcx
+	movq %rcx, 80(%r10)
+	movq 48(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq %rbp, 88(%r10)
+	movq 40(%rsp), %r8
+	adcq %rdi, %r8
+	movq %r8, 96(%r10)
+	movq 64(%rsp), %r11
+	adcq $0, %r11
+	movq %r11, 104(%r10)
+	movq 112(%rsp), %r9
+	adcq $0, %r9
+	movq %r9, 112(%r10)
+	movq 88(%rsp), %rsi
 	adcq $0, %rsi
-	movq %rsi, 112(%r13)
-	movq 104(%rsp), %r8
-	adcq $0, %r8
-	movq %r8, 120(%r13)
-	addq $168, %rsp
+	movq %rsi, 120(%r10)
+	addq $144, %rsp
 popq %rbx
 popq %rbp
 popq %r12
@@ -3845,7 +3826,7 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $168, %rsp
+	subq $144, %rsp
 	movq 0(%rsi), %rcx
 	subq 32(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -3879,421 +3860,395 @@ pushq %rbx
 	adcq %rbx, %r14
 	adcq $0, %r12
 	movq 16(%rsi), %rdx
-	mulxq 24(%rsi), %r15, %rbx
-	addq %r15, %r12
-	adcq $0, %rbx
+	mulxq 24(%rsi), %r11, %r15
+	addq %r11, %r12
+	adcq $0, %r15
 	addq %rax, %rax
 	adcq %rbp, %rbp
 	adcq %r13, %r13
 	adcq %r14, %r14
 	adcq %r12, %r12
-	adcq %rbx, %rbx
-	movq $0, %r15
-	adcq $0, %r15
+	adcq %r15, %r15
+	movq $0, %rbx
+	adcq $0, %rbx
 	movq 0(%rsi), %rdx
 	movq %rdi, 0(%rsp)
+	mulxq %rdx, %r11, %rdi
+	addq %rdi, %rax
+	movq 8(%rsi), %rdx
 	movq %r14, 8(%rsp)
 	mulxq %rdx, %rdi, %r14
-	addq %r14, %rax
-	movq 8(%rsi), %rdx
-	movq %r13, 16(%rsp)
-	mulxq %rdx, %r14, %r13
-	adcq %r14, %rbp
-	movq 16(%rsp), %r14
-	adcq %r13, %r14
+	adcq %rdi, %rbp
+	adcq %r14, %r13
 	movq 16(%rsi), %rdx
-	movq %r14, 16(%rsp)
-	mulxq %rdx, %r13, %r14
-	movq %rbp, 24(%rsp)
-	movq 8(%rsp), %rbp
-	adcq %r13, %rbp
+	mulxq %rdx, %rdi, %r14
+	movq %r13, 16(%rsp)
+	movq 8(%rsp), %r13
+	adcq %rdi, %r13
 	adcq %r14, %r12
 	movq 24(%rsi), %rdx
-	mulxq %rdx, %r13, %r14
-	adcq %r13, %rbx
-	adcq %r14, %r15
+	mulxq %rdx, %rdi, %r14
+	adcq %rdi, %r15
+	adcq %r14, %rbx
 	movq 32(%rsi), %rdx
-	mulxq 40(%rsi), %r13, %r14
+	mulxq 40(%rsi), %rdi, %r14
 	movq %r12, 8(%rsp)
-	movq %rbp, 32(%rsp)
-	mulxq 48(%rsi), %r12, %rbp
+	movq %r13, 24(%rsp)
+	mulxq 48(%rsi), %r12, %r13
 	addq %r14, %r12
-	movq %r15, 40(%rsp)
-	mulxq 56(%rsi), %r14, %r15
-	adcq %rbp, %r14
-	adcq $0, %r15
+	movq %rbx, 32(%rsp)
+	mulxq 56(%rsi), %r14, %rbx
+	adcq %r13, %r14
+	adcq $0, %rbx
 	movq 40(%rsi), %rdx
-	movq %r12, 48(%rsp)
-	mulxq 48(%rsi), %rbp, %r12
-	movq %r13, 56(%rsp)
-	movq %rbx, 64(%rsp)
-	mulxq 56(%rsi), %r13, %rbx
-	addq %r12, %r13
-	adcq $0, %rbx
-	addq %rbp, %r14
-	adcq %r13, %r15
-	adcq $0, %rbx
-	movq 48(%rsi), %rdx
-	mulxq 56(%rsi), %rbp, %r13
-	addq %rbp, %rbx
-	adcq $0, %r13
-	movq 56(%rsp), %rbp
-	addq %rbp, %rbp
+	movq %r12, 40(%rsp)
+	mulxq 48(%rsi), %r13, %r12
+	movq %rdi, 48(%rsp)
 	movq %r15, 56(%rsp)
-	movq 48(%rsp), %r15
-	adcq %r15, %r15
-	adcq %r14, %r14
-	movq %r14, 48(%rsp)
-	movq 56(%rsp), %r14
+	mulxq 56(%rsi), %rdi, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %r13, %r14
+	adcq %rdi, %rbx
+	adcq $0, %r15
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r12, %r13
+	addq %r12, %r15
+	adcq $0, %r13
+	movq 48(%rsp), %rdi
+	addq %rdi, %rdi
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
 	adcq %r14, %r14
 	adcq %rbx, %rbx
-	adcq %r13, %r13
-	movq %r14, 56(%rsp)
-	movq $0, %r14
-	adcq $0, %r14
-	movq 32(%rsi), %rdx
-	movq %r14, 72(%rsp)
-	movq %r15, 80(%rsp)
-	mulxq %rdx, %r14, %r15
-	addq %r15, %rbp
-	movq 40(%rsi), %rdx
-	movq %rbp, 88(%rsp)
-	mulxq %rdx, %r15, %rbp
-	movq %r14, 96(%rsp)
-	movq 80(%rsp), %r14
-	adcq %r15, %r14
-	movq 48(%rsp), %r15
-	adcq %rbp, %r15
-	movq 48(%rsi), %rdx
-	movq %r15, 48(%rsp)
-	mulxq %rdx, %rbp, %r15
-	movq %r14, 80(%rsp)
-	movq 56(%rsp), %r14
-	adcq %rbp, %r14
-	adcq %r15, %rbx
-	movq 56(%rsi), %rdx
-	mulxq %rdx, %rbp, %r15
-	adcq %rbp, %r13
-	movq 72(%rsp), %rbp
-	adcq %r15, %rbp
-	movq %rcx, %rdx
-	mulxq %r8, %r15, %rsi
-	movq %rbx, 72(%rsp)
-	movq %r14, 56(%rsp)
-	mulxq %r9, %rbx, %r14
-	addq %rsi, %rbx
-	movq %rbp, 104(%rsp)
-	mulxq %r10, %rsi, %rbp
-	adcq %r14, %rsi
-	adcq $0, %rbp
-	movq %r8, %rdx
-	movq %rbx, 112(%rsp)
-	mulxq %r9, %r14, %rbx
-	movq %r15, 120(%rsp)
-	movq %r13, 128(%rsp)
-	mulxq %r10, %r15, %r13
-	addq %rbx, %r15
-	adcq $0, %r13
-	addq %r14, %rsi
-	adcq %r15, %rbp
-	adcq $0, %r13
-	movq %r9, %rdx
-	mulxq %r10, %r14, %r15
-	addq %r14, %r13
-	adcq $0, %r15
-	movq 120(%rsp), %r14
-	addq %r14, %r14
-	movq %rbp, 120(%rsp)
-	movq 112(%rsp), %rbp
-	adcq %rbp, %rbp
-	adcq %rsi, %rsi
-	movq %rsi, 112(%rsp)
-	movq 120(%rsp), %rsi
-	adcq %rsi, %rsi
-	adcq %r13, %r13
 	adcq %r15, %r15
-	movq %rsi, 120(%rsp)
-	movq $0, %rsi
-	adcq $0, %rsi
+	adcq %r13, %r13
+	movq %rbx, 40(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 32(%rsi), %rdx
+	movq %r14, 48(%rsp)
+	movq %rbx, 64(%rsp)
+	mulxq %rdx, %r14, %rbx
+	addq %rbx, %rdi
+	movq 40(%rsi), %rdx
+	movq %rdi, 72(%rsp)
+	mulxq %rdx, %rbx, %rdi
+	adcq %rbx, %r12
+	movq 48(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq 48(%rsi), %rdx
+	movq %rbx, 48(%rsp)
+	mulxq %rdx, %rdi, %rbx
+	movq %r12, 80(%rsp)
+	movq 40(%rsp), %r12
+	adcq %rdi, %r12
+	adcq %rbx, %r15
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r13
+	movq 64(%rsp), %rdi
+	adcq %rbx, %rdi
 	movq %rcx, %rdx
-	movq %rsi, 136(%rsp)
-	movq %rbp, 144(%rsp)
-	mulxq %rdx, %rsi, %rbp
-	addq %rbp, %r14
+	mulxq %r8, %rbx, %rsi
+	movq %r15, 64(%rsp)
+	movq %r12, 40(%rsp)
+	mulxq %r9, %r15, %r12
+	addq %rsi, %r15
+	movq %rdi, 88(%rsp)
+	mulxq %r10, %rsi, %rdi
+	adcq %r12, %rsi
+	adcq $0, %rdi
 	movq %r8, %rdx
-	movq %r14, 152(%rsp)
-	mulxq %rdx, %rbp, %r14
-	movq %rsi, 160(%rsp)
-	movq 144(%rsp), %rsi
-	adcq %rbp, %rsi
-	movq 112(%rsp), %rbp
-	adcq %r14, %rbp
+	movq %r15, 96(%rsp)
+	mulxq %r9, %r12, %r15
+	movq %rbx, 104(%rsp)
+	movq %r13, 112(%rsp)
+	mulxq %r10, %rbx, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	addq %r12, %rsi
+	adcq %rbx, %rdi
+	adcq $0, %r13
 	movq %r9, %rdx
-	movq %rbp, 112(%rsp)
-	mulxq %rdx, %r14, %rbp
-	movq %rsi, 144(%rsp)
-	movq 120(%rsp), %rsi
-	adcq %r14, %rsi
-	adcq %rbp, %r13
+	mulxq %r10, %r15, %r12
+	addq %r15, %r13
+	adcq $0, %r12
+	movq 104(%rsp), %rbx
+	addq %rbx, %rbx
+	movq 96(%rsp), %r15
+	adcq %r15, %r15
+	adcq %rsi, %rsi
+	adcq %rdi, %rdi
+	adcq %r13, %r13
+	adcq %r12, %r12
+	movq %rdi, 96(%rsp)
+	movq $0, %rdi
+	adcq $0, %rdi
+	movq %rcx, %rdx
+	movq %rsi, 104(%rsp)
+	movq %rdi, 120(%rsp)
+	mulxq %rdx, %rsi, %rdi
+	addq %rdi, %rbx
+	movq %r8, %rdx
+	movq %rbx, 128(%rsp)
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r15
+	movq 104(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq %r9, %rdx
+	movq %rdi, 104(%rsp)
+	mulxq %rdx, %rbx, %rdi
+	movq %r15, 136(%rsp)
+	movq 96(%rsp), %r15
+	adcq %rbx, %r15
+	adcq %rdi, %r13
 	movq %r10, %rdx
-	mulxq %rdx, %r14, %rbp
-	adcq %r14, %r15
-	movq 136(%rsp), %r14
-	adcq %rbp, %r14
-	movq $-1, %rbp
-	movq 160(%rsp), %rcx
-	xorq %rbp, %rcx
-	movq 152(%rsp), %r8
-	xorq %rbp, %r8
-	movq 144(%rsp), %r9
-	xorq %rbp, %r9
-	movq 112(%rsp), %r10
-	xorq %rbp, %r10
-	xorq %rbp, %rsi
-	xorq %rbp, %r13
-	xorq %rbp, %r15
-	xorq %rbp, %r14
-	movq %r13, 112(%rsp)
-	movq %rbp, %r13
-	addq %r13, %r13
-	adcq %rdi, %rcx
-	adcq %rax, %r8
-	adcq 24(%rsp), %r9
-	adcq 16(%rsp), %r10
-	adcq 32(%rsp), %rsi
-	movq 112(%rsp), %r13
-	adcq 8(%rsp), %r13
-	adcq 64(%rsp), %r15
-	adcq 40(%rsp), %r14
-	adcq $0, %rbp
-	addq 96(%rsp), %rcx
-	adcq 88(%rsp), %r8
-	adcq 80(%rsp), %r9
-	adcq 48(%rsp), %r10
-	adcq 56(%rsp), %rsi
-	adcq 72(%rsp), %r13
-	adcq 128(%rsp), %r15
-	adcq 104(%rsp), %r14
-	adcq $0, %rbp
-	movq %r13, 112(%rsp)
-	movq 32(%rsp), %r13
-	addq %rcx, %r13
-	movq 8(%rsp), %rcx
-	adcq %r8, %rcx
-	movq 64(%rsp), %r8
-	adcq %r9, %r8
-	movq 40(%rsp), %r9
-	adcq %r10, %r9
-	movq 96(%rsp), %r10
-	adcq %rsi, %r10
-	movq 88(%rsp), %rsi
-	adcq 112(%rsp), %rsi
-	movq %rcx, 112(%rsp)
-	movq 80(%rsp), %rcx
-	adcq %r15, %rcx
-	movq 48(%rsp), %r15
-	adcq %r14, %r15
-	movq 56(%rsp), %r14
-	adcq %rbp, %r14
-	movq 72(%rsp), %rbp
-	adcq $0, %rbp
-	movq %rbp, 72(%rsp)
-	movq 128(%rsp), %rbp
-	adcq $0, %rbp
-	movq %r14, 128(%rsp)
-	movq 104(%rsp), %r14
-	adcq $0, %r14
-	movq %rdi, %rdx
-	movq %r15, 104(%rsp)
-	movq %r14, 56(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r14
-	movq %rbp, 48(%rsp)
-	movq 16(%rsp), %rbp
-	addq %r15, %rbp
-	adcq %r14, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r14
-	movq %rcx, 16(%rsp)
-	movq 112(%rsp), %rcx
-	adcq %r15, %rcx
-	adcq %r14, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r14
-	adcq %r15, %r9
-	adcq $0, %r14
-	movq %rsi, 112(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
-	addq %r15, %r13
-	adcq %rsi, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
-	adcq %r15, %r8
-	adcq %rsi, %r9
-	adcq $0, %r14
-	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
-	addq %r15, %r13
-	adcq %rsi, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
-	adcq %rdi, %r8
-	adcq %r15, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rdi
-	adcq %rsi, %r14
-	adcq $0, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
-	addq %r15, %rcx
-	adcq %rsi, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
-	adcq %r15, %r9
-	adcq %rsi, %r14
-	adcq $0, %rdi
-	movq 24(%rsp), %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
-	addq %r15, %rcx
-	adcq %rsi, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r15
-	adcq %rax, %r9
-	adcq %r15, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
-	adcq %rsi, %rdi
-	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
-	addq %r15, %r8
-	adcq %rsi, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
-	adcq %r15, %r14
-	adcq %rsi, %rdi
-	adcq $0, %rax
-	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
-	addq %r15, %r8
-	adcq %rsi, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rsi
-	adcq %r15, %r14
-	adcq %rsi, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %rsi
-	adcq %r15, %rax
-	adcq $0, %rsi
-	movq %r10, 24(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
-	addq %r15, %r9
-	adcq %r10, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
-	adcq %r15, %rdi
-	adcq %r10, %rax
-	adcq $0, %rsi
-	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
-	addq %r15, %r9
-	adcq %r10, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r15
-	adcq %rbp, %rdi
-	adcq %r15, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbp
-	adcq %r10, %rsi
-	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
-	addq %r15, %r14
-	adcq %r10, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
-	adcq %r15, %rax
-	adcq %r10, %rsi
-	adcq $0, %rbp
-	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
-	addq %r15, %r14
-	adcq %r10, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r15
-	adcq %r13, %rax
-	adcq %r15, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
-	adcq %r10, %rbp
-	adcq $0, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
-	addq %r15, %rdi
-	adcq %r10, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
-	adcq %r15, %rsi
-	adcq %r10, %rbp
-	adcq $0, %r13
-	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
-	addq %r15, %rdi
-	adcq %r10, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r15
-	adcq %rcx, %rsi
-	adcq %r15, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rcx
-	adcq %r10, %r13
-	adcq $0, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
-	addq %r15, %rax
-	adcq %r10, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
-	adcq %r15, %rbp
-	adcq %r10, %r13
-	adcq $0, %rcx
-	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
-	addq %r15, %rax
-	adcq %r10, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r15
-	adcq %r8, %rbp
-	adcq %r15, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r8
-	adcq %r10, %rcx
-	adcq $0, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r10
-	addq %r15, %rsi
-	adcq %r10, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r10
-	adcq %r15, %r13
-	adcq %r10, %rcx
-	adcq $0, %r8
-	addq 24(%rsp), %r14
-	adcq 112(%rsp), %rdi
-	adcq 16(%rsp), %rax
-	adcq 104(%rsp), %rsi
-	adcq 128(%rsp), %rbp
-	adcq 72(%rsp), %r13
-	adcq 48(%rsp), %rcx
-	adcq 56(%rsp), %r8
-	movq %r14, %r15
-	subq $-1, %r15
+	mulxq %rdx, %rbx, %rdi
+	adcq %rbx, %r12
+	movq 120(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq $-1, %rdi
+	xorq %rdi, %rsi
+	movq 128(%rsp), %rcx
+	xorq %rdi, %rcx
+	movq 136(%rsp), %r8
+	xorq %rdi, %r8
+	movq 104(%rsp), %r9
+	xorq %rdi, %r9
+	xorq %rdi, %r15
+	xorq %rdi, %r13
+	xorq %rdi, %r12
+	xorq %rdi, %rbx
 	movq %rdi, %r10
-	sbbq $-1, %r10
-	movq %rax, %r9
-	sbbq $-1, %r9
-	movq %rcx, 56(%rsp)
-	movq %rsi, %rcx
-	sbbq FG_P503_MONT_P+24(%rip), %rcx
-	movq %r13, 48(%rsp)
-	movq %rbp, %r13
-	sbbq FG_P503_MONT_P+32(%rip), %r13
-	movq %rbp, 72(%rsp)
-	movq 48(%rsp), %rbp
-	sbbq FG_P503_MONT_P+40(%rip), %rbp
-	movq %rsi, 128(%rsp)
-	movq 56(%rsp), %rsi
+	addq %r10, %r10
+	adcq %r11, %rsi
+	adcq %rax, %rcx
+	adcq %rbp, %r8
+	adcq 16(%rsp), %r9
+	adcq 24(%rsp), %r15
+	adcq 8(%rsp), %r13
+	adcq 56(%rsp), %r12
+	adcq 32(%rsp), %rbx
+	adcq $0, %rdi
+	addq %r14, %rsi
+	adcq 72(%rsp), %rcx
+	adcq 80(%rsp), %r8
+	adcq 48(%rsp), %r9
+	adcq 40(%rsp), %r15
+	adcq 64(%rsp), %r13
+	adcq 112(%rsp), %r12
+	adcq 88(%rsp), %rbx
+	adcq $0, %rdi
+	movq 24(%rsp), %r10
+	addq %rsi, %r10
+	movq 8(%rsp), %rsi
+	adcq %rcx, %rsi
+	movq 56(%rsp), %rcx
+	adcq %r8, %rcx
+	movq 32(%rsp), %r8
+	adcq %r9, %r8
+	adcq %r15, %r14
+	movq 72(%rsp), %r9
+	adcq %r13, %r9
+	movq 80(%rsp), %r15
+	adcq %r12, %r15
+	movq 48(%rsp), %r13
+	adcq %rbx, %r13
+	movq 40(%rsp), %r12
+	adcq %rdi, %r12
+	movq 64(%rsp), %rbx
+	adcq $0, %rbx
+	movq 112(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rbx, 112(%rsp)
+	movq 88(%rsp), %rbx
+	adcq $0, %rbx
+	movq %r11, %rdx
+	movq %r12, 88(%rsp)
+	movq %r13, 64(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r13
+	movq %rbx, 40(%rsp)
+	movq 16(%rsp), %rbx
+	addq %r12, %rbx
+	adcq %r13, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
+	adcq %r12, %rsi
+	adcq %r13, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
+	adcq %r12, %r8
+	adcq $0, %r13
+	movq %rdi, 16(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r10
+	adcq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rcx
+	adcq %rdi, %r8
+	adcq $0, %r13
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r10
+	adcq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r12
+	adcq %r11, %rcx
+	adcq %r12, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r11
+	adcq %rdi, %r13
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rsi
+	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r8
+	adcq %rdi, %r13
+	adcq $0, %r11
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %rsi
+	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
+	adcq %rax, %r8
+	adcq %r12, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rax
+	adcq %rdi, %r11
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rcx
+	adcq %rdi, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r13
+	adcq %rdi, %r11
+	adcq $0, %rax
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %rcx
+	adcq %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r12
+	adcq %rbp, %r13
+	adcq %r12, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbp
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r8
+	adcq %rdi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r11
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r8
+	adcq %rdi, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r12
+	adcq %rbx, %r11
+	adcq %r12, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbx
+	adcq %rdi, %rbp
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r13
+	adcq %rdi, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rax
+	adcq %rdi, %rbp
+	adcq $0, %rbx
+	movq %rsi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r13
+	adcq %rdi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r12
+	adcq %r10, %rax
+	adcq %r12, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r10
+	adcq %rdi, %rbx
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r11
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq $0, %r10
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r11
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r12
+	adcq %rsi, %rbp
+	adcq %r12, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
+	adcq %rdi, %r10
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rax
+	adcq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rbx
+	adcq %rdi, %r10
+	adcq $0, %rsi
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %rax
+	adcq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r12
+	adcq %rcx, %rbx
+	adcq %r12, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
+	adcq %rdi, %rsi
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rbp
+	adcq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r10
+	adcq %rdi, %rsi
+	adcq $0, %rcx
+	addq %r14, %r13
+	adcq %r9, %r11
+	adcq %r15, %rax
+	adcq 64(%rsp), %rbp
+	adcq 88(%rsp), %rbx
+	adcq 112(%rsp), %r10
+	adcq 16(%rsp), %rsi
+	adcq 40(%rsp), %rcx
+	movq %r13, %r12
+	subq $-1, %r12
+	movq %r11, %rdi
+	sbbq $-1, %rdi
+	movq %rax, %r8
+	sbbq $-1, %r8
+	movq %rbp, %r14
+	sbbq FG_P503_MONT_P+24(%rip), %r14
+	movq %rbx, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %r10, %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r15
+	movq %rsi, 40(%rsp)
+	movq 40(%rsp), %rsi
 	sbbq FG_P503_MONT_P+48(%rip), %rsi
-	movq %rax, 104(%rsp)
-	movq %r8, %rax
-	sbbq FG_P503_MONT_P+56(%rip), %rax
-	cmovc %r14, %r15
-	cmovc %rdi, %r10
-	cmovc 104(%rsp), %r9
-	cmovc 128(%rsp), %rcx
-	cmovc 72(%rsp), %r13
-	cmovc 48(%rsp), %rbp
-	cmovc 56(%rsp), %rsi
-	cmovc %r8, %rax
-	movq 0(%rsp), %r14
-	movq %r15, 0(%r14)
-	movq %r10, 8(%r14)
-	movq %r9, 16(%r14)
-	movq %rcx, 24(%r14)
-	movq %r13, 32(%r14)
-	movq %rbp, 40(%r14)
-	movq %rsi, 48(%r14)
-	movq %rax, 56(%r14)
-	addq $168, %rsp
+	movq %r10, 16(%rsp)
+	movq %rcx, %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
+	cmovc %r13, %r12
+	cmovc %r11, %rdi
+	cmovc %rax, %r8
+	cmovc %rbp, %r14
+	cmovc %rbx, %r9
+	cmovc 16(%rsp), %r15
+	cmovc 40(%rsp), %rsi
+	cmovc %rcx, %r10
+	movq 0(%rsp), %r13
+	movq %r12, 0(%r13)
+	movq %rdi, 8(%r13)
+	movq %r8, 16(%r13)
+	movq %r14, 24(%r13)
+	movq %r9, 32(%r13)
+	movq %r15, 40(%r13)
+	movq %rsi, 48(%r13)
+	movq %r10, 56(%r13)
+	addq $144, %rsp
 popq %rbx
 popq %rbp
 popq %r12
