@@ -11,6 +11,9 @@ measured (research/ports/ports.c on the README's machine):
   P06    carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
          CMOVcc, SETcc, shifts, rotates, bit tests): ports 0 and 6 only, two
          per cycle, while ADD/SUB/AND/XOR/MOV/LEA go to any of five ports.
+         Not the double shifts SHLD/SHRD: one per cycle on port 1, MULX's
+         (research/ports); no shipped kernel has one, the pseudo-Mersenne
+         kernels of 1 and of more than 4 limbs one per call.
 
 MULX does not occupy ports 0 and 6, so a kernel needs at least
 max(MULTS, P06 / 2) cycles: its port floor. The header carries both counts per
@@ -31,7 +34,7 @@ FP2_KERNELS = tuple((op, level) for op in FP2_OPS for level in ("bmi2", "adx"))
 KERNELS = tuple((op, level) for op in OPS for level in LEVELS) + FP2_KERNELS
 
 MULTS = re.compile(r"^\s+(mulx|mul|imul)[bwlq]?\s")
-P06 = re.compile(r"^\s+(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shld|shrd|shlx|shrx|sarx|"
+P06 = re.compile(r"^\s+(adc|adcx|adox|sbb|cmov[a-z]+|set[a-z]+|shl|shr|sar|shlx|shrx|sarx|"
                  r"rcl|rcr|rol|ror|rorx|bt|btr|bts|btc)[bwlq]?\s")
 _JUMP = re.compile(r"^\s+(j[a-z]+|call[a-z]*|loop[a-z]*)\s")
 

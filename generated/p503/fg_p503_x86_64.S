@@ -6126,8 +6126,7 @@ pushq %rbx
 	movq 128(%rsp), %rdi
 	leaq 64(%rdi), %r13
 	movq %r12, %rdx
-	movq %rdi, 128(%rsp)
-	movq %r13, 312(%rsp)
+	movq %r13, 128(%rsp)
 	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r13
 	addq %rdi, %r15
 	adcq %r13, %rax
@@ -6137,7 +6136,7 @@ pushq %rbx
 	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r13
 	adcq %rdi, %rcx
 	adcq $0, %r13
-	movq %r8, 320(%rsp)
+	movq %r8, 312(%rsp)
 	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
 	addq %rdi, %rax
 	adcq %r8, %rbp
@@ -6266,7 +6265,7 @@ pushq %rbx
 	adcq $0, %r9
 	addq %rbx, %r13
 	adcq %r11, %r12
-	adcq 320(%rsp), %rsi
+	adcq 312(%rsp), %rsi
 	adcq 400(%rsp), %r14
 	adcq 384(%rsp), %r15
 	adcq 392(%rsp), %rax
@@ -6298,7 +6297,7 @@ pushq %rbx
 	cmovc 392(%rsp), %r10
 	cmovc 376(%rsp), %rbp
 	cmovc %r9, %rax
-	movq 312(%rsp), %r13
+	movq 128(%rsp), %r13
 	movq %rdi, 0(%r13)
 	movq %r8, 8(%r13)
 	movq %rcx, 16(%r13)
@@ -9718,8 +9717,7 @@ pushq %rbx
 	leaq 64(%rax), %r13
 	movq %rdi, %rdx
 	xorq %rcx, %rcx
-	movq %rax, 128(%rsp)
-	movq %r13, 320(%rsp)
+	movq %r13, 128(%rsp)
 	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r13
 	adcxq %rax, %r8
 	adoxq %r13, %rbp
@@ -9897,7 +9895,7 @@ pushq %rbx
 	cmovc 400(%rsp), %rbx
 	cmovc 416(%rsp), %rbp
 	cmovc %r12, %r8
-	movq 320(%rsp), %r13
+	movq 128(%rsp), %r13
 	movq %rax, 0(%r13)
 	movq %r10, 8(%r13)
 	movq %r15, 16(%r13)

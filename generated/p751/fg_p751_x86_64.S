@@ -12652,8 +12652,7 @@ pushq %rbx
 	movq 192(%rsp), %r13
 	leaq 96(%r13), %r15
 	movq %rax, %rdx
-	movq %r13, 192(%rsp)
-	movq %r15, 280(%rsp)
+	movq %r15, 192(%rsp)
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
 	addq %r13, %r9
 	adcq %r15, %r12
@@ -12661,7 +12660,7 @@ pushq %rbx
 	adcq %r13, %rdi
 	adcq %r15, %r11
 	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r15
-	movq %rsi, 592(%rsp)
+	movq %rsi, 280(%rsp)
 	movq 552(%rsp), %rsi
 	adcq %r13, %rsi
 	movq 688(%rsp), %r13
@@ -12948,16 +12947,16 @@ pushq %rbx
 	adcq 560(%rsp), %r9
 	adcq 576(%rsp), %r12
 	adcq 584(%rsp), %rdi
-	adcq 592(%rsp), %r15
+	adcq 280(%rsp), %r15
 	movq %rbp, %r11
 	subq $-1, %r11
 	movq %r14, %rbx
 	sbbq $-1, %rbx
-	movq %rax, 592(%rsp)
+	movq %rax, 280(%rsp)
 	movq %r13, %rax
 	sbbq $-1, %rax
 	movq %rdi, 584(%rsp)
-	movq 592(%rsp), %rdi
+	movq 280(%rsp), %rdi
 	sbbq $-1, %rdi
 	movq %r12, 576(%rsp)
 	movq %r8, %r12
@@ -12986,7 +12985,7 @@ pushq %rbx
 	cmovc %rbp, %r11
 	cmovc 512(%rsp), %rbx
 	cmovc 560(%rsp), %rax
-	cmovc 592(%rsp), %rdi
+	cmovc 280(%rsp), %rdi
 	cmovc 536(%rsp), %r12
 	cmovc 544(%rsp), %r13
 	cmovc 464(%rsp), %r9
@@ -12995,7 +12994,7 @@ pushq %rbx
 	cmovc 576(%rsp), %rcx
 	cmovc 584(%rsp), %r8
 	cmovc %r15, %r14
-	movq 280(%rsp), %rbp
+	movq 192(%rsp), %rbp
 	movq %r11, 0(%rbp)
 	movq %rbx, 8(%rbp)
 	movq %rax, 16(%rbp)
@@ -21052,8 +21051,7 @@ pushq %rbx
 	leaq 96(%r13), %r8
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	movq %r13, 192(%rsp)
-	movq %r8, 496(%rsp)
+	movq %r8, 192(%rsp)
 	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r8
 	adcxq %r13, %r15
 	adoxq %r8, %r10
@@ -21406,7 +21404,7 @@ pushq %rbx
 	cmovc 664(%rsp), %rdi
 	cmovc 656(%rsp), %rbp
 	cmovc %r13, %r14
-	movq 496(%rsp), %r13
+	movq 192(%rsp), %r13
 	movq %r8, 0(%r13)
 	movq %rsi, 8(%r13)
 	movq %rbx, 16(%r13)

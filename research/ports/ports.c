@@ -84,6 +84,17 @@ TEST(t_shr_add, X8("shr $1,") X8("shr $1,") "add %%rsi, %%rax\nadd %%rsi, %%rbx\
                 "add %%rdi, %%rax\nadd %%rdi, %%rbx\nadd %%rdi, %%rcx\nadd %%rdi, %%rbp\n",
      R8, "rax", "rbx", "rcx", "rbp", "cc")
 
+/* 16 SHLD (8 destinations, two each; latency 3, so 8 chains of 2): one per
+ * cycle if SHLD has one port, 8 if it has two */
+TEST(t_shld, X8("shld $1, %%rsi,") X8("shld $1, %%rdi,"), R8, "cc")
+/* 16 MULX + 16 SHLD: 16 if SHLD keeps off MULX's port 1, 32 if it shares it */
+#define MS(r) "mulx %%rsi, %%rax, %%rbx\nshld $1, %%rsi, %%" r "\n"
+TEST(t_mulx_shld, MS("r8") MS("r9") MS("r10") MS("r11") MS("r12") MS("r13") MS("r14") MS("r15")
+                  MS("r8") MS("r9") MS("r10") MS("r11") MS("r12") MS("r13") MS("r14") MS("r15"),
+     R8, "rax", "rbx", "cc")
+/* 8 SHLD + 8 SHR: 8 if they use different ports */
+TEST(t_shld_shr, X8("shld $1, %%rsi,") X8("shr $1,"), R8, "cc")
+
 static const struct { const char *name; test_fn fn; double expect; const char *why; } tests[] = {
     {"ADD chain (8 dependent)", t_add_chain, 8, "calibration: 1 cycle each"},
     {"16 independent ADD", t_add8, 16 / 5.0, "5 ALU ports: 3.2"},
@@ -96,6 +107,9 @@ static const struct { const char *name; test_fn fn; double expect; const char *w
     {"16 MULX + 24 SHR", t_mulx_shr, 16, "16 if MULX is off ports 0/6 (24 SHR: 12), 20+ if shared"},
     {"16 MULX + 16 ADCX/ADOX", t_mulx_adx, 16, "16 if MULX is off ports 0/6, 16..24 if shared"},
     {"16 SHR + 16 ADD", t_shr_add, 8, "8 if ADD moves to the other ports, up to 16 if not"},
+    {"16 SHLD", t_shld, 16, "one port: 16; two: 8"},
+    {"16 MULX + 16 SHLD", t_mulx_shld, 32, "32 if SHLD shares MULX's port 1, 16 if not"},
+    {"8 SHLD + 8 SHR", t_shld_shr, 8, "8 if SHLD is off ports 0/6, 16 if not"},
 };
 
 int main(void)
