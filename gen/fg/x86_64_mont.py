@@ -142,7 +142,7 @@ class Kernel:
     def retire_zero(self):
         """No ADCX/ADOX follows: the zero register joins the pool (a later
         use of zero is an error)."""
-        if self._zero is not None:
+        if self._zero not in (None, False):
             self.free.append(self._zero)
         self._zero = False
 
