@@ -2,7 +2,7 @@
  *
  *   fieldgen-bench [--quick] [--field LIST] [--op LIST] [--level LIST] [--no-peers]
  *                  [--threads N] [--seed N] [--json FILE] [--compare OLD.json]
- *                  [--plot FILE.png] [--from-json FILE]
+ *                  [--plot FILE.png] [--from-json FILE] [--runs N]
  *
  * Rows: for every field in the build (FIELDGEN_FIELDS), every operation, and
  *   fieldgen         the public entry point fg_NAME_OP, at level "dispatch" (the level
@@ -43,7 +43,7 @@ static const struct fgb_field *const all_fields[] = {
 #define NFIELDS ((int)(sizeof all_fields / sizeof all_fields[0]))
 
 struct opts {
-    int quick, no_peers, masked_child, max_threads;
+    int quick, no_peers, masked_child, max_threads, runs;
     uint64_t seed;
     const char *fields, *ops, *levels, *json, *compare, *plot, *from_json;
 };
@@ -65,7 +65,9 @@ static void usage(FILE *f)
         "  --compare OLD.json per-row deltas against an earlier --json, regressions flagged\n"
         "  --plot FILE.png    one chart per field (FILE-<field>.png) plus all in FILE.png (gnuplot)\n"
         "  --from-json FILE   do not measure: report (table/compare/plot) a saved run\n"
-        "Exit status: 0 ok; 1 a check failed (peer mismatch, kernel self-test, result\n"
+        "  --runs N           measure in N fresh processes (N address-space layouts) and report\n"
+        "                     the median of their medians, brackets = lowest-highest process\n"
+        "                     (some kernels move with the layout; default 1: this process)\n"        "Exit status: 0 ok; 1 a check failed (peer mismatch, kernel self-test, result\n"
         "check of our ops, heap allocation in our code, masked OpenSSL run); 2 usage.\n");
 }
 
@@ -602,7 +604,7 @@ static void read_cpuinfo(struct fgb_meta *m)
 
 int main(int argc, char **argv)
 {
-    struct opts o = {.seed = 1, .max_threads = -1};
+    struct opts o = {.seed = 1, .max_threads = -1, .runs = 1};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char **val = NULL;
@@ -617,12 +619,16 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "--compare")) val = &o.compare;
         else if (!strcmp(a, "--plot")) val = &o.plot;
         else if (!strcmp(a, "--from-json")) val = &o.from_json;
-        else if (!strcmp(a, "--seed") || !strcmp(a, "--threads")) {
+        else if (!strcmp(a, "--seed") || !strcmp(a, "--threads") || !strcmp(a, "--runs")) {
             if (i + 1 >= argc) { usage(stderr); return 2; }
             char *end;
             long long v = strtoll(argv[++i], &end, 10);
             if (*end || v < 0) { fprintf(stderr, "fieldgen-bench: bad number '%s'\n", argv[i]); return 2; }
-            if (a[2] == 's') o.seed = (uint64_t)v; else o.max_threads = (int)v;
+            if (a[2] == 's') o.seed = (uint64_t)v;
+            else if (a[2] == 'r') {
+                if (v < 1 || v > 99) { fprintf(stderr, "fieldgen-bench: --runs takes 1..99, not '%s'\n", argv[i]); return 2; }
+                o.runs = (int)v;
+            } else o.max_threads = (int)v;
         } else {
             fprintf(stderr, "fieldgen-bench: unknown option '%s'\n", a);
             usage(stderr);
@@ -646,9 +652,16 @@ int main(int argc, char **argv)
 
     struct fgb_results res = {0};
     struct fgb_meta *m = &res.meta;
+    if (o.runs > 1 && o.from_json) {
+        fprintf(stderr, "fieldgen-bench: --runs measures; --from-json reports a saved run: not both\n");
+        return 2;
+    }
     if (o.from_json) {
         if (fgb_read_json(&res, o.from_json) != 0)
             return 2;
+    } else if (o.runs > 1) {
+        if (fgb_run_processes(&res, argv, argc, o.runs) != 0)
+            return 1;
     } else {
         /* CPUs this process may use, before pinning (worker threads use them) */
         cpu_set_t allowed;
@@ -667,6 +680,7 @@ int main(int argc, char **argv)
             snprintf(m->pinned, sizeof m->pinned, "not pinned");
         m->logical_cpus = ncpus;
         m->quick = o.quick;
+        m->runs = 1;
         time_t now = time(NULL);
         strftime(m->date, sizeof m->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
         read_cpuinfo(m);
@@ -742,6 +756,8 @@ int main(int argc, char **argv)
             if ((b & 0x80100) == 0x80100 && in_list(o.levels, "x86_64")) {
                 fprintf(stderr, "fieldgen-bench: OpenSSL with BMI2/ADX masked (child process)...\n");
                 run_masked_child(&res, &o);
+            } else if (!in_list(o.levels, "x86_64")) {
+                snprintf(m->masked_note, sizeof m->masked_note, "not run: --level leaves out x86_64");
             } else {
                 snprintf(m->masked_note, sizeof m->masked_note,
                          "not run: the CPU lacks BMI2+ADX, so the best path already is MULQ");

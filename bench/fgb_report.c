@@ -142,11 +142,12 @@ void fgb_print_table(const struct fgb_results *r)
         printf("  OpenSSL with BMI2/ADX masked: %s\n", m->masked_note);
     printf("\n  latency    = chained calls, each output is the next input\n"
            "  throughput = %d independent calls per loop iteration\n"
-           "  median [min-max] over batches; vs peer = our median / the best checked peer's median\n"
+           "  %s; vs peer = our median / the best checked peer's median\n"
            "  for the same field and op (below 1.00 = faster than the peer)\n"
            "  impl fieldgen = public fg_NAME_OP at level 'dispatch' (start-up choice) or forced to a level;\n"
            "  fieldgen/direct = the level's kernel fg_NAME_OP_LEVEL called directly; peer level = ISA path\n\n",
-           FGB_WAYS);
+           FGB_WAYS, m->runs > 1 ? "median of the processes' medians [lowest-highest process median]"
+                                 : "median [min-max] over batches");
     printf("%-8s %-10s %-20s %-8s %-28s %-28s %8s %8s\n", "field", "op", "impl", "level",
            "latency", "throughput", "lat/peer", "thr/peer");
     char notes[32][96];
@@ -515,7 +516,8 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
     const struct fgb_meta *m = &r->meta;
     fprintf(f, "{\n  \"schema\": \"fieldgen-bench/1\",\n  ");
     jkv(f, "date", m->date, 1);
-    fprintf(f, "\"quick\": %s,\n  \"unit\": ", m->quick ? "true" : "false");
+    fprintf(f, "\"quick\": %s,\n  \"runs\": %d,\n  \"unit\": ", m->quick ? "true" : "false",
+            m->runs > 1 ? m->runs : 1);
     fgb_json_write_str(f, fgb_unit(r));
     fprintf(f, ",\n  \"cpu\": {");
     jkv(f, "model", m->cpu_model, 1);
@@ -585,7 +587,8 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
         fprintf(stderr, "fieldgen-bench: error writing %s\n", path);
         return 1;
     }
-    fprintf(stderr, "fieldgen-bench: wrote %s\n", path);
+    if (!getenv("FGB_RUNS_CHILD"))
+        fprintf(stderr, "fieldgen-bench: wrote %s\n", path);
     return 0;
 }
 
@@ -628,6 +631,7 @@ int fgb_read_json(struct fgb_results *r, const char *path)
                           *me = fgb_json_get(j, "method");
     copy_str(m->date, sizeof m->date, j, "date");
     m->quick = (int)fgb_json_num(j, "quick", 0);
+    m->runs = (int)fgb_json_num(j, "runs", 1);
     copy_str(m->cpu_model, sizeof m->cpu_model, cpu, "model");
     copy_str(m->cpu_flags, sizeof m->cpu_flags, cpu, "flags");
     copy_str(m->pinned, sizeof m->pinned, cpu, "pinned");

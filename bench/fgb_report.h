@@ -34,6 +34,7 @@ struct fgb_meta {
     double core_per_tick;           /* 0: figures are TSC ticks */
     double tsc_hz, t0_ticks, loop_ticks;
     int quick, logical_cpus, masked_ok;
+    int runs;                       /* processes merged (--runs), 1 for one */
     char masked_note[160];
 };
 
@@ -61,4 +62,7 @@ int fgb_write_json(const struct fgb_results *r, const char *path);
 int fgb_read_json(struct fgb_results *r, const char *path);
 int fgb_compare(const struct fgb_results *now, const char *old_path);
 int fgb_plot(const struct fgb_results *r, const char *png);
+/* --runs: measure in `runs` child processes (argv without --runs and the report
+ * options) and merge their reports into res (fgb_runs.c); 0 on success */
+int fgb_run_processes(struct fgb_results *res, char **argv, int argc, int runs);
 #endif

@@ -1,0 +1,235 @@
+/* fieldgen-bench --runs N: the whole measurement in N fresh processes, merged.
+ *
+ * Some kernels' figures depend on where the process's stack, heap and
+ * libraries land, and address-space randomization picks that anew for every
+ * process (README: p503's MULQ mul read 206.4 and 184.2 cycles in two runs of
+ * one binary). One process samples one layout; N processes sample N. Each
+ * child is this program with the same options, writing its report to a
+ * temporary JSON file (its table goes to /dev/null, its progress and errors to
+ * our stderr); the parent reads the N reports back and merges them row by row:
+ *   median   the median of the N processes' medians (the figure every table,
+ *            ratio and --compare uses)
+ *   min/max  the lowest and highest of those medians: the table's brackets
+ *            become the spread between layouts, not between batches
+ *   q1/q3    the median of the processes' quartiles (--compare's overlap test
+ *            keeps its batch-level meaning)
+ * Checks and allocation counts merge to the worst process.
+ * FGB_RUNS_KEEP=DIR keeps the processes' reports as DIR/run-K.json (K = 1..N),
+ * so that the merge can be checked against them (tests/bench_runs.py). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "fgb_report.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* median of v[0..n-1] (sorted in place); NAN when n == 0 */
+static double median_of(double *v, int n)
+{
+    if (n == 0)
+        return NAN;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static const struct fgb_row *find_row(const struct fgb_results *r, const struct fgb_row *x)
+{
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *y = &r->rows[i];
+        if (!strcmp(y->field, x->field) && !strcmp(y->op, x->op) && !strcmp(y->impl, x->impl) &&
+            !strcmp(y->level, x->level))
+            return y;
+    }
+    return NULL;
+}
+
+/* s = the merge of the n stats st[i] (see the top of this file) */
+static void merge_stats(struct fgb_stats *s, const struct fgb_stats *const *st, int n)
+{
+    double med[n], q1[n], q3[n];
+    s->min = INFINITY;
+    s->max = -INFINITY;
+    s->batches = 0;
+    s->allocs_per_call = 0;
+    for (int i = 0; i < n; i++) {
+        med[i] = st[i]->median;
+        q1[i] = st[i]->q1;
+        q3[i] = st[i]->q3;
+        s->min = fmin(s->min, st[i]->median);
+        s->max = fmax(s->max, st[i]->median);
+        s->batches += st[i]->batches;
+        s->allocs_per_call = fmax(s->allocs_per_call, st[i]->allocs_per_call);
+    }
+    s->median = median_of(med, n);
+    s->q1 = median_of(q1, n);
+    s->q3 = median_of(q3, n);
+}
+
+/* res = the merge of run[0..n-1]; rows are those of run[0] (every run measures
+ * the same rows: same binary, same options) */
+static void merge(struct fgb_results *res, struct fgb_results *run, int n)
+{
+    res->meta = run[0].meta;
+    res->meta.runs = n;
+    res->errors = 0;
+    for (int k = 0; k < n; k++)
+        res->errors += run[k].errors;
+    for (int i = 0; i < run[0].nrows; i++) {
+        const struct fgb_row *x = &run[0].rows[i];
+        const struct fgb_row *same[n];
+        int m = 0;
+        for (int k = 0; k < n; k++) {
+            const struct fgb_row *y = find_row(&run[k], x);
+            if (y)
+                same[m++] = y;
+        }
+        struct fgb_row *o = fgb_add_row(res);
+        *o = *x;
+        const struct fgb_stats *st[m];
+        int nl = 0, nt = 0;
+        for (int k = 0; k < m; k++)
+            if (same[k]->has_lat)
+                st[nl++] = &same[k]->lat;
+        if (nl)
+            merge_stats(&o->lat, st, nl);
+        for (int k = 0; k < m; k++)
+            if (same[k]->has_thr)
+                st[nt++] = &same[k]->thr;
+        if (nt)
+            merge_stats(&o->thr, st, nt);
+        for (int k = 0; k < m; k++)
+            if (!same[k]->check_ok) {
+                o->check_ok = 0;
+                snprintf(o->check, sizeof o->check, "%s", same[k]->check);
+            }
+        if (o->has_pair) {
+            for (int j = 0; j < 3; j++) {
+                double pl[n], pt[n];
+                int np = 0;
+                for (int k = 0; k < m; k++)
+                    if (same[k]->has_pair) {
+                        pl[np] = same[k]->pair_lat[j];
+                        pt[np++] = same[k]->pair_thr[j];
+                    }
+                o->pair_lat[j] = median_of(pl, np);
+                o->pair_thr[j] = median_of(pt, np);
+            }
+        }
+    }
+    for (int i = 0; i < run[0].nthreads; i++) {
+        const struct fgb_thread_row *x = &run[0].threads[i];
+        double v[n], w[n];
+        int m = 0;
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < run[k].nthreads; j++) {
+                const struct fgb_thread_row *y = &run[k].threads[j];
+                if (!strcmp(y->field, x->field) && !strcmp(y->op, x->op) && y->threads == x->threads) {
+                    v[m] = y->ops_per_s;
+                    w[m++] = y->per_thread_ops_per_s;
+                    break;
+                }
+            }
+        if (res->nthreads == res->capthreads) {
+            res->capthreads = res->capthreads ? 2 * res->capthreads : 32;
+            res->threads = realloc(res->threads, (size_t)res->capthreads * sizeof *res->threads);
+        }
+        struct fgb_thread_row *t = &res->threads[res->nthreads++];
+        *t = *x;
+        t->ops_per_s = median_of(v, m);
+        t->per_thread_ops_per_s = median_of(w, m);
+    }
+    size_t len = strlen(res->meta.method);
+    snprintf(res->meta.method + len, sizeof res->meta.method - len,
+             "; merged over %d processes (a fresh address-space layout each): the median of their "
+             "medians, brackets the lowest and highest process median", n);
+}
+
+int fgb_run_processes(struct fgb_results *res, char **argv, int argc, int runs)
+{
+    char exe[4096];
+    ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (len <= 0) {
+        fprintf(stderr, "fieldgen-bench: --runs: cannot find own executable\n");
+        return 1;
+    }
+    exe[len] = 0;
+    /* the children's options: ours without --runs and the report options
+     * (--json, --compare, --plot: the parent does those on the merge) */
+    const char *cargv[argc + 4];
+    int c = 0;
+    cargv[c++] = exe;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--runs") || !strcmp(argv[i], "--json") || !strcmp(argv[i], "--compare") ||
+            !strcmp(argv[i], "--plot")) {
+            i++;
+            continue;
+        }
+        cargv[c++] = argv[i];
+    }
+    const char *keep = getenv("FGB_RUNS_KEEP");
+    char path[4096];
+    cargv[c++] = "--json";
+    cargv[c++] = path;
+    cargv[c] = NULL;
+
+    struct fgb_results *run = calloc((size_t)runs, sizeof *run);
+    int rc = 0;
+    for (int k = 0; k < runs && !rc; k++) {
+        int fd;
+        if (keep) {
+            snprintf(path, sizeof path, "%s/run-%d.json", keep, k + 1);
+            fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        } else {
+            snprintf(path, sizeof path, "/tmp/fieldgen-bench-run-XXXXXX");
+            fd = mkstemp(path);
+        }
+        if (fd < 0) {
+            fprintf(stderr, "fieldgen-bench: --runs: cannot create %s: %s\n", path, strerror(errno));
+            rc = 1;
+            break;
+        }
+        close(fd);
+        fprintf(stderr, "fieldgen-bench: process %d of %d\n", k + 1, runs);
+        fflush(stdout);
+        fflush(stderr);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0)
+                dup2(null, 1);
+            setenv("FGB_RUNS_CHILD", "1", 1);   /* its JSON is ours to read: no "wrote" line */
+            execv(exe, (char *const *)cargv);
+            _exit(127);
+        }
+        int status = 0;
+        if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+            (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
+            fprintf(stderr, "fieldgen-bench: --runs: process %d of %d failed (status %d)\n", k + 1, runs,
+                    status);
+            rc = 1;
+        } else if (fgb_read_json(&run[k], path) != 0) {
+            rc = 1;
+        }
+        if (!keep)
+            unlink(path);
+    }
+    if (!rc)
+        merge(res, run, runs);
+    for (int k = 0; k < runs; k++) {
+        free(run[k].rows);
+        free(run[k].threads);
+    }
+    free(run);
+    return rc;
+}

@@ -1,0 +1,82 @@
+"""fieldgen-bench --runs N: the merged report is the stated merge of the N processes' reports.
+
+Runs the benchmark with --runs 3 (quick, one field, a few ops) and
+FGB_RUNS_KEEP, so the three processes' own reports stay on disk, then checks
+every merged row against them: latency and throughput median = the median of
+the three medians, min/max = the lowest/highest of them, batches summed,
+q1/q3 the median of the quartiles; the same rows in all four reports; "runs"
+recorded in each.
+
+usage: bench_runs.py BENCH FIELD WORKDIR
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+
+def key(row):
+    return (row["field"], row["op"], row["impl"], row["level"])
+
+
+def main():
+    bench, field, work = sys.argv[1:4]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    merged = os.path.join(work, "merged.json")
+    env = dict(os.environ, FGB_RUNS_KEEP=work)
+    cmd = [bench, "--quick", "--runs", "3", "--field", field, "--op", "mul,sqr,add",
+           "--threads", "0", "--json", merged]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit("bench_runs: %s exited %d\n%s%s" % (" ".join(cmd), out.returncode, out.stdout, out.stderr))
+    if "merged over 3 processes" not in out.stdout:
+        sys.exit("bench_runs: the table does not say it merged 3 processes")
+    m = json.load(open(merged))
+    runs = [json.load(open(os.path.join(work, "run-%d.json" % k))) for k in (1, 2, 3)]
+    errors = []
+    if m.get("runs") != 3:
+        errors.append("merged report: runs = %r, not 3" % m.get("runs"))
+    for r in runs:
+        if r.get("runs") != 1:
+            errors.append("a process report says runs = %r, not 1" % r.get("runs"))
+    by_run = [{key(x): x for x in r["rows"]} for r in runs]
+    keys = [key(x) for x in m["rows"]]
+    for k, b in enumerate(by_run, 1):
+        if sorted(b) != sorted(keys):
+            errors.append("process %d measured other rows than the merge reports" % k)
+    checked = 0
+    for row in m["rows"]:
+        parts = [b[key(row)] for b in by_run if key(row) in b]
+        for what in ("latency", "throughput"):
+            if what not in row:
+                continue
+            got = row[what]
+            ps = [p[what] for p in parts]
+            meds = [p["median_ticks"] for p in ps]
+            want = {
+                "median_ticks": statistics.median(meds),
+                "min_ticks": min(meds),
+                "max_ticks": max(meds),
+                "q1_ticks": statistics.median(p["q1_ticks"] for p in ps),
+                "q3_ticks": statistics.median(p["q3_ticks"] for p in ps),
+            }
+            for name, w in want.items():
+                if abs(got[name] - w) > 1e-6 * max(1.0, abs(w)):
+                    errors.append("%s %s: %s %.6g, expected %.6g from the processes' %s"
+                                  % ("/".join(key(row)), what, name, got[name], w,
+                                     ", ".join("%.6g" % p[name] for p in ps)))
+            if got["batches"] != sum(p["batches"] for p in ps):
+                errors.append("%s %s: batches %d, not the sum" % ("/".join(key(row)), what, got["batches"]))
+            checked += 1
+    if checked < 6:
+        errors.append("only %d figures checked: the run measured too little" % checked)
+    if errors:
+        sys.exit("bench_runs: FAILED\n  " + "\n  ".join(errors))
+    print("bench_runs: %d merged figures of %d rows match their 3 processes" % (checked, len(keys)))
+
+
+if __name__ == "__main__":
+    main()
