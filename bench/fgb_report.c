@@ -612,6 +612,25 @@ static int read_stats(const struct fgb_json *o, struct fgb_stats *s)
     return !isnan(s->median);
 }
 
+/* "paired_overhead": {"latency": [3], "throughput": [3]}, written in the report's
+ * unit (core cycles when core_per_tick > 0), kept in TSC ticks like every figure */
+static int read_pair(const struct fgb_json *o, double core_per_tick, double lat[3], double thr[3])
+{
+    if (!o)
+        return 0;
+    const struct fgb_json *arr[2] = {fgb_json_get(o, "latency"), fgb_json_get(o, "throughput")};
+    double *dst[2] = {lat, thr};
+    for (int k = 0; k < 2; k++) {
+        const struct fgb_json *e = arr[k] ? arr[k]->child : NULL;
+        for (int i = 0; i < 3; i++, e = e ? e->next : NULL) {
+            if (!e || e->type != FGB_JNUM)
+                return 0;
+            dst[k][i] = core_per_tick > 0 ? e->num / core_per_tick : e->num;
+        }
+    }
+    return 1;
+}
+
 int fgb_read_json(struct fgb_results *r, const char *path)
 {
     char err[256];
@@ -673,6 +692,8 @@ int fgb_read_json(struct fgb_results *r, const char *path)
         row->has_lat = read_stats(fgb_json_get(x, "latency"), &row->lat);
         row->has_thr = read_stats(fgb_json_get(x, "throughput"), &row->thr);
         row->mults = (int)fgb_json_num(x, "kernel_mults", 0);
+        row->has_pair = read_pair(fgb_json_get(x, "paired_overhead"), m->core_per_tick, row->pair_lat,
+                                  row->pair_thr);
         row->p06 = (int)fgb_json_num(x, "kernel_p06", 0);
     }
     const struct fgb_json *th = fgb_json_get(j, "threads");

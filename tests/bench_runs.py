@@ -4,8 +4,9 @@ Runs the benchmark with --runs 3 (quick, one field, a few ops) and
 FGB_RUNS_KEEP, so the three processes' own reports stay on disk, then checks
 every merged row against them: latency and throughput median = the median of
 the three medians, min/max = the lowest/highest of them, batches summed,
-q1/q3 the median of the quartiles; the same rows in all four reports; "runs"
-recorded in each.
+q1/q3 the median of the quartiles, the paired dispatch-overhead figures the
+median of the processes'; the same rows in all four reports; "runs" recorded
+in each.
 
 usage: bench_runs.py BENCH FIELD WORKDIR
 """
@@ -71,6 +72,21 @@ def main():
             if got["batches"] != sum(p["batches"] for p in ps):
                 errors.append("%s %s: batches %d, not the sum" % ("/".join(key(row)), what, got["batches"]))
             checked += 1
+        if "paired_overhead" in row:
+            # written in core cycles, each report with its own cycles-per-tick: compare ticks
+            ratio = [r["cpu"]["core_cycles_per_tick"] or 1.0 for r in runs]
+            mratio = m["cpu"]["core_cycles_per_tick"] or 1.0
+            for what in ("latency", "throughput"):
+                got = [v / mratio for v in row["paired_overhead"][what]]
+                for i in range(3):
+                    w = statistics.median(b[key(row)]["paired_overhead"][what][i] / ratio[k]
+                                          for k, b in enumerate(by_run) if key(row) in b)
+                    if abs(got[i] - w) > 1e-4 * max(1.0, abs(w)):
+                        errors.append("%s paired %s[%d]: %.6g, expected %.6g"
+                                      % ("/".join(key(row)), what, i, got[i], w))
+            checked += 1
+    if not any("paired_overhead" in row for row in m["rows"]):
+        errors.append("no paired dispatch-overhead rows in the merge (lost on the way?)")
     if checked < 6:
         errors.append("only %d figures checked: the run measured too little" % checked)
     if errors:
