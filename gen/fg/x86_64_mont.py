@@ -168,6 +168,19 @@ class Kernel:
             self.spill_one()
         return self.free.pop(0)
     def spill_one(self):
+        """Store the live value to be needed last (lowest prio first) to the stack.
+
+        Some spilled values are dead already, their stores never read: a
+        reduction row's cancelled word u (u + lo(m*q0) = 0, only the carry
+        matters) of generic-m0inv primes, a Karatsuba row multiplier at adx,
+        |nr|*T1's sources in the Fp2 squaring (extras only: 35 of the 419
+        kernels of tests/extra_fields.toml, none shipped).  Releasing each at
+        its last use removed all of them and measured slower (TSC, old and
+        new kernels alternating, both offsets): r1024 redc adx +7%, mul adx
+        +2%, r832 mul adx +2%, sidh996 mul_wide adx +2%, p224 fp2_sqr +0.5%
+        (every later spill choice moves with the freed register; fewer stack
+        accesses, 280 -> 260 in r1024's redc, did not make it faster).  So
+        they stay (the patch: "deadstores" in the 11th session's note)."""
         cands = [v for v in self.live if v not in self.locked]
         assert cands, "register allocation failed"
         victim = min(cands, key=lambda v: (v.prio, -v.nextuse, -v.stamp))
