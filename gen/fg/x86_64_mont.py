@@ -180,7 +180,7 @@ class Kernel:
         +2%, r832 mul adx +2%, sidh996 mul_wide adx +2%, p224 fp2_sqr +0.5%
         (every later spill choice moves with the freed register; fewer stack
         accesses, 280 -> 260 in r1024's redc, did not make it faster).  So
-        they stay (the patch: "deadstores" in the 11th session's note)."""
+        they stay (research/spills: the patch and the figures)."""
         cands = [v for v in self.live if v not in self.locked]
         assert cands, "register allocation failed"
         victim = min(cands, key=lambda v: (v.prio, -v.nextuse, -v.stamp))
