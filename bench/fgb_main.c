@@ -67,7 +67,8 @@ static void usage(FILE *f)
         "  --from-json FILE   do not measure: report (table/compare/plot) a saved run\n"
         "  --runs N           measure in N fresh processes (N address-space layouts) and report\n"
         "                     the median of their medians, brackets = lowest-highest process\n"
-        "                     (some kernels move with the layout; default 1: this process)\n"        "Exit status: 0 ok; 1 a check failed (peer mismatch, kernel self-test, result\n"
+        "                     (some kernels move with the layout; default 1: this process)\n"
+        "Exit status: 0 ok; 1 a check failed (peer mismatch, kernel self-test, result\n"
         "check of our ops, heap allocation in our code, masked OpenSSL run); 2 usage.\n");
 }
 
