@@ -128,6 +128,7 @@ double fgb_tsc_hz(void);                       /* TSC frequency estimate against
 /* Core cycles per TSC tick from dependent-chain timing; 0 if not trustworthy.
  * detail receives a human-readable account. */
 double fgb_core_per_tick(char *detail, size_t len);
+double fgb_median(double *v, int n);            /* sorts v; NAN when n == 0 */
 void fgb_measure_overhead(double *t0_ticks, double *loop_ticks_per_iter);
 
 /* One measured case. Group measurement interleaves all cases of a group

@@ -26,22 +26,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "fgb.h"
 #include "fgb_report.h"
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* median of v[0..n-1] (sorted in place); NAN when n == 0 */
-static double median_of(double *v, int n)
-{
-    if (n == 0)
-        return NAN;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static const struct fgb_row *find_row(const struct fgb_results *r, const struct fgb_row *x)
 {
@@ -71,9 +57,9 @@ static void merge_stats(struct fgb_stats *s, const struct fgb_stats *const *st, 
         s->batches += st[i]->batches;
         s->allocs_per_call = fmax(s->allocs_per_call, st[i]->allocs_per_call);
     }
-    s->median = median_of(med, n);
-    s->q1 = median_of(q1, n);
-    s->q3 = median_of(q3, n);
+    s->median = fgb_median(med, n);
+    s->q1 = fgb_median(q1, n);
+    s->q3 = fgb_median(q3, n);
 }
 
 /* res = the merge of run[0..n-1]; rows are those of run[0] (every run measures
@@ -122,8 +108,8 @@ static void merge(struct fgb_results *res, struct fgb_results *run, int n)
                         pl[np] = same[k]->pair_lat[j];
                         pt[np++] = same[k]->pair_thr[j];
                     }
-                o->pair_lat[j] = median_of(pl, np);
-                o->pair_thr[j] = median_of(pt, np);
+                o->pair_lat[j] = fgb_median(pl, np);
+                o->pair_thr[j] = fgb_median(pt, np);
             }
         }
     }
@@ -146,8 +132,8 @@ static void merge(struct fgb_results *res, struct fgb_results *run, int n)
         }
         struct fgb_thread_row *t = &res->threads[res->nthreads++];
         *t = *x;
-        t->ops_per_s = median_of(v, m);
-        t->per_thread_ops_per_s = median_of(w, m);
+        t->ops_per_s = fgb_median(v, m);
+        t->per_thread_ops_per_s = fgb_median(w, m);
     }
     size_t len = strlen(res->meta.method);
     snprintf(res->meta.method + len, sizeof res->meta.method - len,

@@ -167,8 +167,10 @@ double fgb_core_per_tick(char *detail, size_t len)
     return ok ? r_imul : 0.0;
 }
 
-static double median_of(double *v, int n)
+double fgb_median(double *v, int n)
 {
+    if (n <= 0)
+        return NAN;
     qsort(v, (size_t)n, sizeof v[0], cmp);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
@@ -191,14 +193,14 @@ void fgb_measure_overhead(double *t0_ticks, double *loop_ticks_per_iter)
         uint64_t b = tsc();
         v[k] = (double)(b - a);
     }
-    g_t0 = median_of(v, K);
+    g_t0 = fgb_median(v, K);
     for (int k = 0; k < K; k++) {
         uint64_t a = tsc();
         empty_fn(NULL, ITERS);
         uint64_t b = tsc();
         v[k] = ((double)(b - a) - g_t0) / ITERS;
     }
-    g_loop = median_of(v, K);
+    g_loop = fgb_median(v, K);
     if (g_loop < 0)
         g_loop = 0;
     *t0_ticks = g_t0;
@@ -239,7 +241,7 @@ int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double 
         return 0;
     for (int i = 0; i < m; i++)
         d[i] = a->ordered[i] - b->ordered[i];
-    out[0] = median_of(d, m); /* sorts d */
+    out[0] = fgb_median(d, m); /* sorts d */
     /* ranks m/2 -+ 1.96 sqrt(m)/2 (1-based), clamped */
     double h = 0.98 * sqrt((double)m);
     int lo = (int)floor(0.5 * m - h), hi = (int)ceil(0.5 * m + h);
