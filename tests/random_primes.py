@@ -47,24 +47,24 @@ def prime_of_bits(rng, bits, low=1, mod=2):
             return x
 
 
-def width(rng, n, spare):
+def width(n, spare):
     return max(64 * n - spare, MIN_BITS)
 
 
 def full(rng, n):
-    return "random, no spare bit", prime_of_bits(rng, width(rng, n, 0)), None
+    return "random, no spare bit", prime_of_bits(rng, width(n, 0)), None
 
 
 def spare(rng, n):
     s = rng.choice([1, rng.randint(2, 40), rng.randint(41, 63)])
-    b = width(rng, n, s)
+    b = width(n, s)
     return "random, %d spare bits" % (64 * n - b), prime_of_bits(rng, b), None
 
 
 def minus_one_mod_2_64(rng, n):
     if n == 1:
         return full(rng, n)
-    b = width(rng, n, rng.choice([0, rng.randint(1, 40)]))
+    b = width(n, rng.choice([0, rng.randint(1, 40)]))
     return "p = -1 mod 2^64", prime_of_bits(rng, b, low=M64, mod=1 << 64), None
 
 
@@ -119,7 +119,7 @@ def special_words(rng, n):
 
 
 def two_adic(rng, n):
-    b = width(rng, n, rng.choice([0, rng.randint(1, 40)]))
+    b = width(n, rng.choice([0, rng.randint(1, 40)]))
     if n > 1 and rng.random() < 0.3:
         s = 64 * rng.randint(1, n - 1)
     else:
@@ -129,7 +129,7 @@ def two_adic(rng, n):
 
 
 def five_mod_8(rng, n):
-    b = width(rng, n, rng.choice([0, rng.randint(1, 40)]))
+    b = width(n, rng.choice([0, rng.randint(1, 40)]))
     return "p = 5 mod 8", prime_of_bits(rng, b, low=5, mod=8), None
 
 
