@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "fg_cpu.h" /* FG_TUNES */
 
 enum fgb_op {
     FGB_MUL, FGB_SQR, FGB_MUL_WIDE, FGB_SQR_WIDE, FGB_REDC, /* kernel ops: per-level entry points */
@@ -73,17 +74,19 @@ struct fgb_field {
      * loops take via_state(state, -1) or via_state(state, level) as their state. */
     struct fgb_loops via[FGB_NKERNEL_OPS][2];
     void *(*via_state)(void *state, int level);
-    /* uses[op][level]: the level whose kernel fg_NAME_OP runs at `level` (the header's
-     * FG_NAME_OP_AT_LEVEL_USES: the backend may route an op to another level's kernel) */
-    int uses[FGB_NKERNEL_OPS][FGB_NLEVELS];
+    /* uses[tune][op][level]: the level whose kernel fg_NAME_OP runs at `level` under
+     * tuning `tune` (the header's FG_NAME_OP_AT_LEVEL_USES and _ZEN_USES: the backend
+     * may route an op to another level's kernel) */
+    int uses[FG_TUNES][FGB_NKERNEL_OPS][FGB_NLEVELS];
     /* What the kernel fg_NAME_OP_LEVEL executes, from the header's FG_NAME_OP_LEVEL_MULTS
      * and _P06 (gen/fg/kernel_cost.py): 64x64 multiplications, and carry/select/shift
      * instructions (ports 0 and 6); indexed by the kernel's level, 0 where there is none */
     int mults[FGB_NKERNEL_OPS][FGB_NLEVELS], p06[FGB_NKERNEL_OPS][FGB_NLEVELS];
     /* The same for the scalar Fp2 kernels fg_NAME_fp2_OP_LEVEL ([0] mul, [1] sqr; by
      * level, 0 where the field has none): fg_NAME_fp2_OP runs them at their level, and
-     * adx's at ifma unless fp2_ifma[k] (that level has an IFMA kernel for the op). */
-    int fp2_mults[2][FGB_NLEVELS], fp2_p06[2][FGB_NLEVELS], fp2_ifma[2];
+     * adx's at ifma unless fp2_ifma[k] (that level has an IFMA kernel for the op);
+     * fp2_adx_uses[tune][k]: the level whose scalar kernel runs at adx under `tune`. */
+    int fp2_mults[2][FGB_NLEVELS], fp2_p06[2][FGB_NLEVELS], fp2_ifma[2], fp2_adx_uses[FG_TUNES][2];
     /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*sqr)(uint64_t *r, const uint64_t *a);

@@ -780,10 +780,12 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     },
     .via_state = via_state,
     .uses = {
-#define USES(OP, U) [OP] = {FG_ISA_C, UC(FGB_CAT(U, _AT_X86_64_USES)), UC(FGB_CAT(U, _AT_BMI2_USES)), \
-                            UC(FGB_CAT(U, _AT_ADX_USES)), UC(FGB_CAT(U, _AT_ADX_USES))} /* ifma: adx's */
-        USES(FGB_MUL, MUL), USES(FGB_SQR, SQR), USES(FGB_MUL_WIDE, MUL_WIDE),
-        USES(FGB_SQR_WIDE, SQR_WIDE), USES(FGB_REDC, REDC),
+#define USES(OP, U, T) [OP] = {FG_ISA_C, UC(FGB_CAT(U, _AT_X86_64##T##_USES)), UC(FGB_CAT(U, _AT_BMI2##T##_USES)), \
+                               UC(FGB_CAT(U, _AT_ADX##T##_USES)), UC(FGB_CAT(U, _AT_ADX##T##_USES))} /* ifma: adx's */
+        [FG_TUNE_GENERIC] = {USES(FGB_MUL, MUL, ), USES(FGB_SQR, SQR, ), USES(FGB_MUL_WIDE, MUL_WIDE, ),
+                             USES(FGB_SQR_WIDE, SQR_WIDE, ), USES(FGB_REDC, REDC, )},
+        [FG_TUNE_ZEN] = {USES(FGB_MUL, MUL, _ZEN), USES(FGB_SQR, SQR, _ZEN), USES(FGB_MUL_WIDE, MUL_WIDE, _ZEN),
+                         USES(FGB_SQR_WIDE, SQR_WIDE, _ZEN), USES(FGB_REDC, REDC, _ZEN)},
 #undef USES
     },
 #if HAVE_ASM
@@ -807,6 +809,8 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #endif
 #if FP2
     .fp2_ifma = {UC(HAVE_FP2_IFMA) + 0, UC(HAVE_FP2_SQR_IFMA) + 0},
+    .fp2_adx_uses = {{UC(FP2_MUL_AT_ADX_USES), UC(FP2_SQR_AT_ADX_USES)},
+                     {UC(FP2_MUL_AT_ADX_ZEN_USES), UC(FP2_SQR_AT_ADX_ZEN_USES)}},
 #endif
 #endif
     .mul = h_mul,

@@ -227,13 +227,15 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 if (L < 0)
                     snprintf(r->note, sizeof r->note, "start-up level %s", fg_isa_name(default_isa));
                 if (op < FGB_NKERNEL_OPS) { /* the kernel the entry point runs at this level */
-                    int K = f->uses[op][L < 0 ? default_isa : L];
+                    int K = f->uses[fg_tune_active()][op][L < 0 ? default_isa : L];
                     r->mults = f->mults[op][K];
                     r->p06 = f->p06[op][K];
                 } else if (op == FGB_FP2_MUL || op == FGB_FP2_SQR) { /* the scalar Fp2 kernel, if it runs */
                     int k = op == FGB_FP2_SQR, E = L < 0 ? default_isa : L;
                     if (E == FG_ISA_IFMA && !f->fp2_ifma[k])
                         E = FG_ISA_ADX;             /* adx's kernel, where it has one */
+                    if (E == FG_ISA_ADX)            /* Zen may run bmi2's there */
+                        E = f->fp2_adx_uses[fg_tune_active()][k];
                     r->mults = f->fp2_mults[k][E];  /* 0: the C path */
                     r->p06 = f->fp2_p06[k][E];
                 }
@@ -292,7 +294,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
     /* Dispatch overhead pairs: fg_NAME_OP and the kernel it reaches, same loop code
      * (fgb_field.c "one loop, two callees"), in one interleaved group per op. */
     for (int op = 0; op < FGB_NKERNEL_OPS && in_list(o->levels, "dispatch"); op++) {
-        int L = f->uses[op][default_isa];
+        int L = f->uses[fg_tune_active()][op][default_isa];
         if (!in_list(o->ops, fgb_op_names[op]) || !f->via[op][0].lat.fn || !f->direct[L][op].lat.fn)
             continue;
         struct fgb_case cases[4];
@@ -695,6 +697,7 @@ int main(int argc, char **argv)
         fgb_set_default_isa((int)default_isa);
         snprintf(m->dispatch_level, sizeof m->dispatch_level, "%s", fg_isa_name(default_isa));
         snprintf(m->isa_best, sizeof m->isa_best, "%s", fg_isa_name(fg_isa_best()));
+        snprintf(m->tune, sizeof m->tune, "%s", fg_tune_name(fg_tune_active()));
         for (int L = 0; L < FGB_NLEVELS; L++)
             level_avail[L] = fg_isa_force((fg_isa)L) != 0;
         fg_isa_force(default_isa);

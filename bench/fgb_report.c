@@ -135,9 +135,9 @@ void fgb_print_table(const struct fgb_results *r)
         printf("  unit TSC ticks (%s; TSC %.2f GHz)\n", m->ratio_detail, m->tsc_hz / 1e9);
     printf("  method %s\n", m->method);
     printf("  build %s, %s, flags: %s\n", m->compiler, m->build_type, m->cflags[0] ? m->cflags : "(none)");
-    printf("  fieldgen dispatch level %s (best %s%s%s); peers: OpenSSL %s, GMP %s\n", m->dispatch_level,
-           m->isa_best, m->fieldgen_isa_env[0] ? ", FIELDGEN_ISA=" : "", m->fieldgen_isa_env, m->openssl,
-           m->gmp);
+    printf("  fieldgen dispatch level %s (best %s%s%s), tuning %s; peers: OpenSSL %s, GMP %s\n",
+           m->dispatch_level, m->isa_best, m->fieldgen_isa_env[0] ? ", FIELDGEN_ISA=" : "", m->fieldgen_isa_env,
+           m->tune[0] ? m->tune : "generic", m->openssl, m->gmp);
     if (m->masked_note[0])
         printf("  OpenSSL with BMI2/ADX masked: %s\n", m->masked_note);
     printf("\n  latency    = chained calls, each output is the next input\n"
@@ -533,7 +533,8 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
     fprintf(f, "},\n  \"fieldgen\": {");
     jkv(f, "dispatch_level", m->dispatch_level, 1);
     jkv(f, "isa_best", m->isa_best, 1);
-    jkv(f, "FIELDGEN_ISA", m->fieldgen_isa_env, 0);
+    jkv(f, "FIELDGEN_ISA", m->fieldgen_isa_env, 1);
+    jkv(f, "tune", m->tune, 0);
     fprintf(f, "},\n  \"peers\": {");
     jkv(f, "openssl", m->openssl, 1);
     jkv(f, "gmp", m->gmp, 1);
@@ -664,6 +665,7 @@ int fgb_read_json(struct fgb_results *r, const char *path)
     copy_str(m->dispatch_level, sizeof m->dispatch_level, fg, "dispatch_level");
     copy_str(m->isa_best, sizeof m->isa_best, fg, "isa_best");
     copy_str(m->fieldgen_isa_env, sizeof m->fieldgen_isa_env, fg, "FIELDGEN_ISA");
+    copy_str(m->tune, sizeof m->tune, fg, "tune");
     copy_str(m->openssl, sizeof m->openssl, pe, "openssl");
     copy_str(m->gmp, sizeof m->gmp, pe, "gmp");
     copy_str(m->masked_note, sizeof m->masked_note, pe, "openssl_masked");

@@ -29,7 +29,7 @@ struct fgb_thread_row {
 
 struct fgb_meta {
     char date[40], cpu_model[128], cpu_flags[2048], compiler[160], cflags[512], build_type[32];
-    char openssl[96], gmp[48], dispatch_level[16], isa_best[16], fieldgen_isa_env[16];
+    char openssl[96], gmp[48], dispatch_level[16], isa_best[16], fieldgen_isa_env[16], tune[16];
     char ratio_detail[256], method[512], pinned[32];
     double core_per_tick;           /* 0: figures are TSC ticks */
     double tsc_hz, t0_ticks, loop_ticks;

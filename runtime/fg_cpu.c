@@ -10,8 +10,11 @@
 #endif
 
 int fg_cpu_isa = FG_ISA_C;
+unsigned fg_cpu_sel = FG_SEL(FG_ISA_C, FG_TUNE_GENERIC);
+static int cpu_tune = FG_TUNE_GENERIC;
 
 static const char *const isa_names[FG_ISA_LEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
+static const char *const tune_names[FG_TUNES] = {"generic", "zen"};
 
 const char *fg_isa_name(fg_isa isa)
 {
@@ -27,6 +30,27 @@ int fg_isa_parse(const char *name)
         if (strcmp(name, isa_names[i]) == 0)
             return i;
     return -1;
+}
+
+const char *fg_tune_name(fg_tune tune)
+{
+    return (unsigned)tune < FG_TUNES ? tune_names[tune] : "?";
+}
+
+int fg_tune_parse(const char *name)
+{
+    int i;
+    if (name == NULL)
+        return -1;
+    for (i = 0; i < FG_TUNES; i++)
+        if (strcmp(name, tune_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+static void set_selector(void)
+{
+    fg_cpu_sel = FG_SEL(fg_cpu_isa, cpu_tune);
 }
 
 #if FG_HAVE_X86_64_ASM
@@ -66,7 +90,30 @@ static fg_isa probe_cpu(void)
 #endif
 }
 
-static int best_level = -1;
+/* AMD's Zen cores (and Hygon's, which are Zen): vendor string, then the
+ * family (base 0Fh plus the extended family), 17h and later. */
+static fg_tune probe_tune(void)
+{
+#if FG_HAVE_X86_64_ASM
+    unsigned eax, ebx, ecx, edx, family;
+    if (__get_cpuid_max(0, NULL) < 1)
+        return FG_TUNE_GENERIC;
+    __cpuid(0, eax, ebx, ecx, edx);
+    /* "AuthenticAMD": EBX "Auth", EDX "enti", ECX "cAMD"; "HygonGenuine": "Hygo" "nGen" "uine" */
+    if (!((ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u) ||
+          (ebx == 0x6f677948u && edx == 0x6e65476eu && ecx == 0x656e6975u)))
+        return FG_TUNE_GENERIC;
+    __cpuid(1, eax, ebx, ecx, edx);
+    family = (eax >> 8) & 0xf;
+    if (family == 0xf)
+        family += (eax >> 20) & 0xff;
+    return family >= 0x17 ? FG_TUNE_ZEN : FG_TUNE_GENERIC;
+#else
+    return FG_TUNE_GENERIC;
+#endif
+}
+
+static int best_level = -1, best_tune = -1;
 
 fg_isa fg_isa_best(void)
 {
@@ -108,6 +155,49 @@ int fg_isa_force(fg_isa isa)
         return 0;
 #endif
     fg_cpu_isa = (int)isa;
+    set_selector();
+    return 1;
+}
+
+fg_tune fg_tune_best(void)
+{
+    if (best_tune < 0) {
+        const char *env = getenv("FIELDGEN_TUNE");
+        int tune = probe_tune();
+        if (env != NULL && *env != '\0') {
+            int forced = fg_tune_parse(env);
+            if (forced < 0)
+                fprintf(stderr, "fieldgen: ignoring FIELDGEN_TUNE=%s (expected generic or zen)\n", env);
+            else
+                tune = forced;
+        }
+#if defined(FG_STATIC_TUNE)
+        tune = FG_STATIC_TUNE;
+#endif
+        best_tune = tune;
+    }
+    return (fg_tune)best_tune;
+}
+
+fg_tune fg_tune_active(void)
+{
+#if defined(FG_STATIC_TUNE)
+    return (fg_tune)FG_STATIC_TUNE;
+#else
+    return (fg_tune)cpu_tune;
+#endif
+}
+
+int fg_tune_force(fg_tune tune)
+{
+    if ((unsigned)tune >= FG_TUNES)
+        return 0;
+#if defined(FG_STATIC_TUNE)
+    if ((int)tune != FG_STATIC_TUNE)
+        return 0;
+#endif
+    cpu_tune = (int)tune;
+    set_selector();
     return 1;
 }
 
@@ -115,5 +205,7 @@ int fg_isa_force(fg_isa isa)
 __attribute__((constructor)) static void fg_cpu_init(void)
 {
     fg_cpu_isa = (int)fg_isa_best();
+    cpu_tune = (int)fg_tune_best();
+    set_selector();
 }
 #endif

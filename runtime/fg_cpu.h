@@ -1,18 +1,25 @@
 /* fieldgen runtime: CPU feature probe and the ISA-level word every generated
  * field dispatches on. Hand-written; part of every vendored field.
  *
- * The CPU is probed once, at start-up (a constructor), with CPUID. The
- * environment variable FIELDGEN_ISA=c|x86_64|bmi2|adx|ifma, read at that
- * moment, overrides the probe (to cap the level, or to run a level under an
- * emulator whose CPUID hides it). Each generated operation then reaches its
- * kernel through one well-predicted branch on fg_cpu_isa: never a function
- * pointer.
+ * The CPU is probed once, at start-up (a constructor), with CPUID: its ISA
+ * level, and its tuning (which of a level's kernels measured fastest on that
+ * core family: "generic", measured on Intel cores, or "zen", AMD's). The
+ * environment variables FIELDGEN_ISA=c|x86_64|bmi2|adx|ifma and
+ * FIELDGEN_TUNE=generic|zen, read at that moment, override the probe (to cap
+ * the level, to run a level under an emulator whose CPUID hides it, or to
+ * compare tunings). Each generated operation then reaches its kernel through
+ * one well-predicted branch on the selector word fg_cpu_sel (one bit set:
+ * level + FG_ISA_LEVELS * tuning), tested against a constant mask of the
+ * selectors that run that kernel: never a function pointer.
  *
  * Compile-time dispatch: when the compiler already targets BMI2 and ADX (and,
  * for the ifma level, AVX-512 F/VL/BW/DQ/IFMA/VBMI: -march=native on such a
  * CPU) or FG_STATIC_ISA is defined (0..4, the CMake option
  * FIELDGEN_ISA_LEVEL), the level is a constant and the branch folds
- * to a direct call. Define FG_NO_ASM to build the portable C level alone.
+ * to a direct call; the tuning is then FG_STATIC_TUNE (0 generic, 1 zen;
+ * the CMake option FIELDGEN_TUNE), by default zen when the compiler targets
+ * a Zen core (-march=znver1..5, or -march=native on one), else generic.
+ * Define FG_NO_ASM to build the portable C level alone.
  */
 #ifndef FG_CPU_H
 #define FG_CPU_H
@@ -31,6 +38,19 @@ typedef enum {
                         * (every other op runs its adx kernel) */
 } fg_isa;
 #define FG_ISA_LEVELS 5 /* number of fg_isa values */
+
+/* Which kernel of a level a field's op runs can depend on the core family:
+ * the generator's choice per level and tuning (gen/fg/x86_64_mont.py,
+ * kernel_choice). A tuning never changes a result, only which of the
+ * level's permitted kernels computes it. */
+typedef enum {
+    FG_TUNE_GENERIC = 0, /* the choices measured on Intel cores (any CPU but the next) */
+    FG_TUNE_ZEN = 1      /* AMD Zen (CPUID vendor AuthenticAMD or HygonGenuine, family 17h+) */
+} fg_tune;
+#define FG_TUNES 2 /* number of fg_tune values */
+/* The selector bit of a (level, tuning) pair: the generated dispatchers test
+ * fg_cpu_sel against an OR of these. */
+#define FG_SEL(level, tune) (1u << ((unsigned)(level) + FG_ISA_LEVELS * (unsigned)(tune)))
 
 /* Whether the x86-64 assembly kernels are built into this library: SysV
  * x86-64 objects, ELF (Linux, BSDs) or Mach-O (macOS). */
@@ -51,6 +71,14 @@ typedef enum {
 #define FG_STATIC_ISA 3
 #endif
 #endif
+#if defined(FG_STATIC_ISA) && !defined(FG_STATIC_TUNE)
+#if defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver4__) || \
+    defined(__znver5__)
+#define FG_STATIC_TUNE 1
+#else
+#define FG_STATIC_TUNE 0
+#endif
+#endif
 #if defined(FG_STATIC_ISA) && !FG_HAVE_X86_64_ASM && FG_STATIC_ISA != 0
 #error "FG_STATIC_ISA above 0 needs the x86-64 assembly (FG_NO_ASM is set or the target is not x86-64 ELF)"
 #endif
@@ -68,6 +96,17 @@ int fg_isa_force(fg_isa isa);
 const char *fg_isa_name(fg_isa isa);
 int fg_isa_parse(const char *name);
 
+/* The tuning of this CPU (or the FIELDGEN_TUNE override), the one in use, and
+ * for tests and benchmarks a way to change it (returns 0 and changes nothing
+ * under compile-time dispatch with another FG_STATIC_TUNE). Not thread-safe
+ * with respect to concurrent field operations. */
+fg_tune fg_tune_best(void);
+fg_tune fg_tune_active(void);
+int fg_tune_force(fg_tune tune);
+/* "generic", "zen" (or "?"), and back; -1 for an unknown name. */
+const char *fg_tune_name(fg_tune tune);
+int fg_tune_parse(const char *name);
+
 /* The dispatch word. Starts at FG_ISA_C, so a call made before the start-up
  * probe (from another constructor) is still correct, just portable. Hidden
  * on ELF: only the generated dispatchers of the same library read it, with
@@ -76,14 +115,24 @@ int fg_isa_parse(const char *name);
 __attribute__((visibility("hidden")))
 #endif
 extern int fg_cpu_isa;
+/* The selector word: FG_SEL(active level, active tuning). Starts at
+ * FG_SEL(FG_ISA_C, FG_TUNE_GENERIC), portable, like fg_cpu_isa; hidden
+ * likewise. */
+#if (defined(__ELF__) || defined(__APPLE__)) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((visibility("hidden")))
+#endif
+extern unsigned fg_cpu_sel;
 
 #if defined(FG_STATIC_ISA)
 #define FG_ISA_AT_LEAST(level) (FG_STATIC_ISA >= (level))
+/* Whether the active (level, tuning) is one of the selectors in `mask`. */
+#define FG_DISPATCH_TO(mask) ((FG_SEL(FG_STATIC_ISA, FG_STATIC_TUNE) & (mask)) != 0)
 #else
 #define FG_ISA_AT_LEAST(level) (fg_cpu_isa >= (level))
+#define FG_DISPATCH_TO(mask) ((fg_cpu_sel & (mask)) != 0)
 #endif
 
-/* The dispatchers test the highest level first and mark it likely, so on a CPU that
+/* The dispatchers test the kernel of the highest level first and mark it likely, so on a CPU that
  * has it the compiler lays the call to its kernel on the fall-through path: one
  * not-taken branch and the tail jump. Without the hint GCC made the first test a
  * taken branch to a separate jump, two taken branches per call, which measured

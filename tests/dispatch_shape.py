@@ -5,9 +5,11 @@
 1. No indirect call or jump anywhere in LIBRARY (never a function pointer).
 2. For each FIELD, the dispatchers of the kernel ops (mul, sqr, mul_wide,
    sqr_wide, redc) make no call, only tail jumps to kernels of that op, and:
-   - with runtime dispatch (the body reads fg_cpu_isa): one load of the word,
-     and the first jump to a kernel (the top level's, the hot path) comes
-     after at most one conditional branch and no other branch;
+   - with runtime dispatch (the body reads the selector word fg_cpu_sel):
+     one load of the word, and the first jump to a kernel (the generic
+     tuning's top level's, the hot path) comes after at most one conditional
+     branch and no other branch (where a Zen core runs another kernel at
+     that level, its path takes one more test: runtime/fg_cpu.h);
    - with compile-time dispatch: the body is a single jump to one kernel.
 Check 2 needs an optimized build without sanitizers (at -O0, or with ASan
 and UBSan, the C dispatchers call their kernels and run checks first):
@@ -64,11 +66,11 @@ def check_dispatcher(name, body):
             bad.append("%s: makes a call (%s %s)" % (name, mn, ops))
         if mn.startswith("j") and sym is not None and sym not in kernels:
             bad.append("%s: jumps to %s, not a kernel of this op" % (name, sym))
-    loads = [i for i in insns if i[2] == "fg_cpu_isa"]
+    loads = [i for i in insns if i[2] == "fg_cpu_sel"]
     branches = [i for i in insns if i[0].startswith("j")]
     if loads:
         if len(loads) != 1:
-            bad.append("%s: reads fg_cpu_isa %d times" % (name, len(loads)))
+            bad.append("%s: reads fg_cpu_sel %d times" % (name, len(loads)))
         hot = next((k for k, b in enumerate(branches) if b[2] is not None), None)
         if hot is None:
             bad.append("%s: no jump to a kernel" % name)

@@ -891,18 +891,19 @@ static void check_fp2(unsigned long count)
 /* ------------------------------------------------------------------ */
 int main(int argc, char **argv)
 {
-    const char *suite = "diff", *kat = NULL, *level_name = NULL;
+    const char *suite = "diff", *kat = NULL, *level_name = NULL, *tune_name = NULL;
     unsigned long count = 100000, i;
     int level, rc = 0;
     rng_state = UINT64_C(0x5eed);
     for (i = 1; i < (unsigned long)argc; i++) {
         if (!strcmp(argv[i], "--level") && i + 1 < (unsigned long)argc) level_name = argv[++i];
         else if (!strcmp(argv[i], "--suite") && i + 1 < (unsigned long)argc) suite = argv[++i];
+        else if (!strcmp(argv[i], "--tune") && i + 1 < (unsigned long)argc) tune_name = argv[++i];
         else if (!strcmp(argv[i], "--kat") && i + 1 < (unsigned long)argc) kat = argv[++i];
         else if (!strcmp(argv[i], "--count") && i + 1 < (unsigned long)argc) count = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < (unsigned long)argc) rng_state = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx|ifma [--suite diff|kat|sweep|sweep-full|fp2] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
+            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx|ifma [--suite diff|kat|sweep|sweep-full|fp2] [--tune generic|zen] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
             return 2;
         }
     }
@@ -937,6 +938,18 @@ int main(int argc, char **argv)
 #endif
         );
         return 77;
+    }
+    if (tune_name != NULL) { /* the dispatchers' choice for another core family */
+        int tune = fg_tune_parse(tune_name);
+        if (tune < 0) {
+            fprintf(stderr, "unknown tuning '%s'\n", tune_name);
+            return 2;
+        }
+        if (!fg_tune_force((fg_tune)tune)) {
+            printf("%s: tuning %s skipped: compile-time dispatch fixed at %s\n", field_name, tune_name,
+                   fg_tune_name(fg_tune_active()));
+            return 77;
+        }
     }
     if (fg_isa_active() != (fg_isa)level) {
         fprintf(stderr, "fg_isa_force(%s) succeeded but fg_isa_active() is %s\n", level_name,

@@ -16,6 +16,10 @@ MASK64 = (1 << W) - 1
 LEVELS = ("c", "x86_64", "bmi2", "adx")
 ASM_LEVELS = LEVELS[1:]
 KERNEL_OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+# the runtime's selector (runtime/fg_cpu.h): one bit per (level, tuning),
+# bit index level + len(SEL_LEVELS) * tuning
+SEL_LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
+TUNES = ("generic", "zen")
 PM_MAX_C_FOLD = 1 << 31
 
 
@@ -75,7 +79,13 @@ class FieldAnalysis:
     # quadratic extension Fp2 = Fp[u]/(u^2 - nr), or None
     fp2: object = None
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first
+    # (the generic tuning); dispatch_zen: the same on AMD Zen cores
     dispatch: dict = field(default_factory=dict)
+    dispatch_zen: dict = field(default_factory=dict)
+    # what the C dispatchers test: op (and "fp2_mul", "fp2_sqr" where the
+    # field has assembly Fp2 kernels) -> [(kernel level, selector mask,
+    # comment)], the hot path first (plan_tuning)
+    dispatch_sel: dict = field(default_factory=dict)
     have_asm: bool = False
     # the ifma level runs an AVX-512 IFMA kernel for the Fp2 mul (and sqr): set
     # by x86_64_ifma.choose, from the shape of p and the extension (whether one
@@ -206,6 +216,79 @@ def plan_dispatch(fa, kernel_choice):
     return fa
 
 
+def sel_bit(level, tune):
+    """The runtime selector bit of (level, tuning): FG_SEL in runtime/fg_cpu.h."""
+    return 1 << (SEL_LEVELS.index(level) + len(SEL_LEVELS) * TUNES.index(tune))
+
+
+def _selector_masks(kernel_at):
+    """kernel_at: {(level, tune): kernel level or None (the C code)} over every
+    selector. -> [(kernel, mask, comment, hot)]: one test per kernel, the
+    kernel of the generic tuning's top level first, then by level, highest
+    first; hot: the kernel runs at some tuning's top level (the template
+    marks its test likely, so the compiler lays that call on the straight
+    path)."""
+    masks, users = {}, {}
+    for tune in TUNES:
+        for level in SEL_LEVELS:
+            k = kernel_at.get((level, tune))
+            if k is None or k == "c":
+                continue
+            masks[k] = masks.get(k, 0) | sel_bit(level, tune)
+            users.setdefault(k, {}).setdefault(tune, []).append(level)
+    top = kernel_at.get((SEL_LEVELS[-1], TUNES[0]))
+    order = sorted(masks, key=lambda k: (k != top, -SEL_LEVELS.index(k)))
+    out = []
+    for k in order:
+        parts = [("" if tune == TUNES[0] else tune + ": ") + ", ".join(users[k][tune])
+                 for tune in TUNES if tune in users[k]]
+        hot = any(SEL_LEVELS[-1] in users[k].get(tune, ()) for tune in TUNES)
+        out.append((k, masks[k], "; ".join(parts), hot))
+    return out
+
+
+def plan_tuning(fa, zen_choice=None, fp2_zen=None):
+    """The per-tuning dispatch, after plan_dispatch (and, for the Fp2 kernels,
+    after the backend recorded which exist).
+
+    zen_choice: {(op, level): kernel level} where AMD Zen cores run another
+    kernel than the generic plan; fp2_zen: {"mul"/"sqr": kernel level} where
+    Zen runs another scalar Fp2 kernel at adx (and at ifma without an IFMA
+    kernel). Sets fa.dispatch_zen and fa.dispatch_sel. The ifma level runs
+    the adx level's Fp kernels, under either tuning.
+    """
+    zen_choice = zen_choice or {}
+    fp2_zen = fp2_zen or {}
+    fa.dispatch_sel = {}
+    for op in KERNEL_OPS:
+        fa.dispatch_zen[op] = [(level, zen_choice.get((op, level), kernel)) for level, kernel in fa.dispatch[op]]
+        if not fa.have_asm:
+            fa.dispatch_sel[op] = []
+            continue
+        kernel_at = {}
+        for tune, plan in (("generic", fa.dispatch[op]), ("zen", fa.dispatch_zen[op])):
+            plan = dict(plan)
+            for level in SEL_LEVELS:
+                kernel_at[(level, tune)] = plan.get("adx" if level == "ifma" else level, "c")
+        fa.dispatch_sel[op] = _selector_masks(kernel_at)
+    if fa.fp2 is None or not fa.have_asm:
+        return fa
+    for op in ("mul", "sqr"):
+        have = {"ifma": fa.fp2_ifma if op == "mul" else fa.fp2_ifma_sqr,
+                "adx": getattr(fa, f"fp2_{op}_adx"), "bmi2": getattr(fa, f"fp2_{op}_bmi2")}
+        if not any(have.values()):
+            continue
+        kernel_at = {}
+        for tune in TUNES:
+            at_adx = "adx" if have["adx"] else "bmi2" if have["bmi2"] else None
+            if tune == "zen" and op in fp2_zen:
+                at_adx = fp2_zen[op]
+            kernel_at.update({("ifma", tune): "ifma" if have["ifma"] else at_adx, ("adx", tune): at_adx,
+                              ("bmi2", tune): "bmi2" if have["bmi2"] else None})
+        fa.dispatch_sel["fp2_" + op] = _selector_masks(kernel_at)
+    return fa
+
+
 def analyze(spec, kernel_choice=None):
     p = spec.p
     bits = p.bit_length()
@@ -271,4 +354,5 @@ def analyze(spec, kernel_choice=None):
         fa.fp2 = _fp2(fa, spec.fp2_non_residue)
 
     plan_dispatch(fa, kernel_choice)
+    plan_tuning(fa)
     return fa

@@ -24,6 +24,7 @@ def _kernels(fa):
     analysis.plan_dispatch(fa, asm[1](fa))
     body = emit_x86_64.kernels(fa, asm[0])
     fa.kernel_cost = kernel_cost.costs(fa, body)
+    analysis.plan_tuning(fa, *asm[2](fa))
     return body
 
 

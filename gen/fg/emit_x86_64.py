@@ -15,14 +15,14 @@ _BACKENDS = {
 
 
 def backend(fa):
-    """(emit function, kernel_choice function) for the field's form, or None
-    when no backend handles that form. Backends are imported on first use
-    (PeachPy is only loaded when assembly is generated)."""
+    """(emit function, kernel_choice function, kernel_choice_zen function) for
+    the field's form, or None when no backend handles that form. Backends are
+    imported on first use (PeachPy is only loaded when assembly is generated)."""
     entry = _BACKENDS.get(fa.form)
     if entry is None:
         return None
     module = importlib.import_module(f".{entry[0]}", __package__)
-    return getattr(module, entry[1]), getattr(module, "kernel_choice")
+    return getattr(module, entry[1]), getattr(module, "kernel_choice"), getattr(module, "kernel_choice_zen")
 
 
 def kernels(fa, emit_fn):

@@ -1861,3 +1861,43 @@ def kernel_choice(fa):
         # (p256 fieldgen-bench latency: bmi2 39.2, adx 43.3; throughput equal)
         choice[("mul", "adx")] = "bmi2"
     return choice
+
+
+# AMD Zen runs a product at adx with the bmi2 kernel where that kernel makes at
+# least this much fewer 64x64 multiplications (its Karatsuba halves)
+ZEN_FEWER_MULTS = 0.9
+
+
+def kernel_choice_zen(fa):
+    """Where AMD Zen cores run another kernel than kernel_choice's, from the
+    generated code's counts (fa.kernel_cost): ({(op, level): kernel level},
+    {"mul"/"sqr": Fp2 kernel level at adx}).
+
+    Measured on an AMD EPYC (family 19h model 01h, Zen 3; fieldgen-bench,
+    kernels called directly, latency, 2026-12-01, three runs), where the
+    multiplier rather than the carry handling bounds the kernels (four ALUs
+    take ADC/ADCX/ADOX, Intel's cores two ports):
+    - products of two operands at adx (mul, mul_wide, the Fp2 mul and sqr)
+      run the bmi2 kernel where it makes >= 10% fewer multiplications (its
+      Karatsuba halves): p751 mul 491 vs 543 cycles (192 vs 228 products),
+      mul_wide 296 vs 337 (108 vs 144), Fp2 mul 1522 vs 1722 (492 vs 600),
+      Fp2 sqr 1084 vs 1194 (384 vs 456); Intel's cores run the adx kernels
+      faster. Squarings keep adx (p751 sqr adx 277 vs bmi2 324 with 162 vs
+      147 products; sqr_wide 210 vs 235);
+    - at n <= 4 with MULX-by-2^k reduction rows the adx mul, which Intel's
+      cores run slower than the bmi2 one: p256 adx 47.5, bmi2 53.3.
+    """
+    costs, generic = fa.kernel_cost, kernel_choice(fa)
+    zen = {}
+    for op in ("mul", "mul_wide"):
+        if ("bmi2", "adx") == (generic[(op, "bmi2")], generic[(op, "adx")]) and \
+                costs[(op, "bmi2")][0] < ZEN_FEWER_MULTS * costs[(op, "adx")][0]:
+            zen[(op, "adx")] = "bmi2"
+    if fa.n <= 4 and _pow2_mulx_rows(_Shape(fa)):
+        zen[("mul", "adx")] = "adx"
+    fp2 = {}
+    for op in ("mul", "sqr"):
+        if getattr(fa, f"fp2_{op}_adx") and getattr(fa, f"fp2_{op}_bmi2") and \
+                costs[("fp2_" + op, "bmi2")][0] < ZEN_FEWER_MULTS * costs[("fp2_" + op, "adx")][0]:
+            fp2[op] = "bmi2"
+    return zen, fp2

@@ -221,22 +221,24 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
         r[i] = a[i];
 }
 
-/* ---- Dispatch: one well-predicted branch per level on fg_cpu_isa (folded
- * to a direct call under compile-time dispatch); never a function pointer. ---- */
+/* ---- Dispatch: one well-predicted branch per kernel on the selector word
+ * fg_cpu_sel (level and tuning, runtime/fg_cpu.h), each mask the selectors
+ * that run that kernel, named in the comment; folded to a direct call under
+ * compile-time dispatch; never a function pointer. ---- */
 
 
 void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p25519_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p25519_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p25519_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -247,15 +249,15 @@ void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p25519_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p25519_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p25519_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -266,15 +268,15 @@ void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
 void fg_p25519_mul_wide(uint64_t t[2 * N], const fg_p25519 *a, const fg_p25519 *b)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p25519_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p25519_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p25519_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -285,15 +287,15 @@ void fg_p25519_mul_wide(uint64_t t[2 * N], const fg_p25519 *a, const fg_p25519 *
 void fg_p25519_sqr_wide(uint64_t t[2 * N], const fg_p25519 *a)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p25519_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p25519_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p25519_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -304,15 +306,15 @@ void fg_p25519_sqr_wide(uint64_t t[2 * N], const fg_p25519 *a)
 void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * N])
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p25519_redc_adx(r->limb, t);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p25519_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p25519_redc_x86_64(r->limb, t);
         return;
     }

@@ -220,22 +220,24 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
     fg_p256_redc_c(r, t);
 }
 
-/* ---- Dispatch: one well-predicted branch per level on fg_cpu_isa (folded
- * to a direct call under compile-time dispatch); never a function pointer. ---- */
+/* ---- Dispatch: one well-predicted branch per kernel on the selector word
+ * fg_cpu_sel (level and tuning, runtime/fg_cpu.h), each mask the selectors
+ * that run that kernel, named in the comment; folded to a direct call under
+ * compile-time dispatch; never a function pointer. ---- */
 
 
 void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x9cu))) { /* bmi2, adx, ifma; zen: bmi2 */
         fg_p256_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
-        fg_p256_mul_bmi2(r->limb, a->limb, b->limb);
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p256_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p256_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -246,15 +248,15 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p256_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p256_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p256_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -265,15 +267,15 @@ void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p256_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p256_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p256_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -284,15 +286,15 @@ void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p256_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p256_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p256_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -303,15 +305,15 @@ void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * N])
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p256_redc_adx(r->limb, t);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p256_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p256_redc_x86_64(r->limb, t);
         return;
     }

@@ -232,22 +232,24 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
     fg_p751_redc_c(r, t);
 }
 
-/* ---- Dispatch: one well-predicted branch per level on fg_cpu_isa (folded
- * to a direct call under compile-time dispatch); never a function pointer. ---- */
+/* ---- Dispatch: one well-predicted branch per kernel on the selector word
+ * fg_cpu_sel (level and tuning, runtime/fg_cpu.h), each mask the selectors
+ * that run that kernel, named in the comment; folded to a direct call under
+ * compile-time dispatch; never a function pointer. ---- */
 
 
 void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p751_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x384u))) { /* bmi2; zen: bmi2, adx, ifma */
         fg_p751_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p751_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -258,15 +260,15 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p751_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p751_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p751_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -277,15 +279,15 @@ void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p751_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x384u))) { /* bmi2; zen: bmi2, adx, ifma */
         fg_p751_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p751_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -296,15 +298,15 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p751_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p751_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p751_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -315,15 +317,15 @@ void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
         fg_p751_redc_adx(r->limb, t);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) {
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p751_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_ISA_AT_LEAST(FG_ISA_X86_64)) {
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
         fg_p751_redc_x86_64(r->limb, t);
         return;
     }
@@ -1637,19 +1639,19 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
     uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
     fg_p751 sa, sb;
 #if FG_P751_HAVE_FP2_IFMA
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_IFMA))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
         fg_p751_fp2_mul_ifma(r, a, b);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_MUL_ADX
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) { /* the same, in one assembly function (p503: -4.5%) */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function (p503: -4.5%) */
         fg_p751_fp2_mul_adx(r, a, b);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_MUL_BMI2
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) { /* likewise (p503: -2..7%) */
+    if (FG_DISPATCH_TO(0x184u)) { /* bmi2; zen: bmi2, adx */ /* likewise (p503: -2..7%) */
         fg_p751_fp2_mul_bmi2(r, a, b);
         return;
     }
@@ -1683,19 +1685,19 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     unsigned char borrow = 0, carry = 0;
     int i;
 #if FG_P751_HAVE_FP2_SQR_IFMA
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_IFMA))) {
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
         fg_p751_fp2_sqr_ifma(r, a);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_ADX
-    if (FG_ISA_LIKELY(FG_ISA_AT_LEAST(FG_ISA_ADX))) { /* the same, in one assembly function */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function */
         fg_p751_fp2_sqr_adx(r, a);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_BMI2
-    if (FG_ISA_AT_LEAST(FG_ISA_BMI2)) { /* likewise (p503, p751: -7%) */
+    if (FG_DISPATCH_TO(0x184u)) { /* bmi2; zen: bmi2, adx */ /* likewise (p503, p751: -7%) */
         fg_p751_fp2_sqr_bmi2(r, a);
         return;
     }

@@ -134,23 +134,39 @@ void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LI
 #endif
 /* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
  * another level's where the backend measured that one faster for the op, and the C
- * kernel when no assembly is built. */
+ * kernel when no assembly is built; _AT_LEVEL_USES under the generic tuning,
+ * _AT_LEVEL_ZEN_USES on AMD Zen cores (fg_tune_active(); the ifma level runs adx's). */
 #if FG_P751_HAVE_ASM
 #define FG_P751_MUL_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_MUL_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_MUL_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_MUL_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_MUL_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_MUL_AT_ADX_ZEN_USES FG_ISA_BMI2
 #define FG_P751_SQR_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_SQR_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_SQR_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_SQR_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_SQR_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_SQR_AT_ADX_ZEN_USES FG_ISA_ADX
 #define FG_P751_MUL_WIDE_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_MUL_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_MUL_WIDE_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_MUL_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_MUL_WIDE_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_MUL_WIDE_AT_ADX_ZEN_USES FG_ISA_BMI2
 #define FG_P751_SQR_WIDE_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_SQR_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_SQR_WIDE_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_SQR_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_SQR_WIDE_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_SQR_WIDE_AT_ADX_ZEN_USES FG_ISA_ADX
 #define FG_P751_REDC_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P751_REDC_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_REDC_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P751_REDC_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_REDC_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_REDC_AT_ADX_ZEN_USES FG_ISA_ADX
 /* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
  * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
@@ -197,20 +213,35 @@ void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LI
 #define FG_P751_FP2_SQR_ADX_P06 980
 #else
 #define FG_P751_MUL_AT_X86_64_USES FG_ISA_C
+#define FG_P751_MUL_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P751_MUL_AT_BMI2_USES FG_ISA_C
+#define FG_P751_MUL_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P751_MUL_AT_ADX_USES FG_ISA_C
+#define FG_P751_MUL_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P751_SQR_AT_X86_64_USES FG_ISA_C
+#define FG_P751_SQR_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P751_SQR_AT_BMI2_USES FG_ISA_C
+#define FG_P751_SQR_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P751_SQR_AT_ADX_USES FG_ISA_C
+#define FG_P751_SQR_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P751_MUL_WIDE_AT_X86_64_USES FG_ISA_C
+#define FG_P751_MUL_WIDE_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P751_MUL_WIDE_AT_BMI2_USES FG_ISA_C
+#define FG_P751_MUL_WIDE_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P751_MUL_WIDE_AT_ADX_USES FG_ISA_C
+#define FG_P751_MUL_WIDE_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P751_SQR_WIDE_AT_X86_64_USES FG_ISA_C
+#define FG_P751_SQR_WIDE_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P751_SQR_WIDE_AT_BMI2_USES FG_ISA_C
+#define FG_P751_SQR_WIDE_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P751_SQR_WIDE_AT_ADX_USES FG_ISA_C
+#define FG_P751_SQR_WIDE_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P751_REDC_AT_X86_64_USES FG_ISA_C
+#define FG_P751_REDC_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P751_REDC_AT_BMI2_USES FG_ISA_C
+#define FG_P751_REDC_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P751_REDC_AT_ADX_USES FG_ISA_C
+#define FG_P751_REDC_AT_ADX_ZEN_USES FG_ISA_C
 #endif
 
 
@@ -272,6 +303,20 @@ void fg_p751_fp2_sqr_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #define FG_P751_HAVE_FP2_SQR_BMI2 FG_P751_HAVE_ASM
 #if FG_P751_HAVE_FP2_SQR_BMI2
 void fg_p751_fp2_sqr_bmi2(fg_p751_fp2 *r, const fg_p751_fp2 *a);
+#endif
+/* The assembly Fp2 kernel fg_p751_fp2_mul and _sqr run at the adx level (FG_ISA_C:
+ * none, the C path), under the generic tuning and on AMD Zen cores
+ * (fg_tune_active(); Zen runs a bmi2 kernel with fewer products). */
+#if FG_P751_HAVE_ASM
+#define FG_P751_FP2_MUL_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_BMI2
+#define FG_P751_FP2_SQR_AT_ADX_USES FG_ISA_ADX
+#define FG_P751_FP2_SQR_AT_ADX_ZEN_USES FG_ISA_BMI2
+#else
+#define FG_P751_FP2_MUL_AT_ADX_USES FG_ISA_C
+#define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P751_FP2_SQR_AT_ADX_USES FG_ISA_C
+#define FG_P751_FP2_SQR_AT_ADX_ZEN_USES FG_ISA_C
 #endif
 /* r = a^2: complex squaring, two Fp multiplications of unreduced operands. */
 void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a);

@@ -95,6 +95,23 @@ TEST(t_mulx_shld, MS("r8") MS("r9") MS("r10") MS("r11") MS("r12") MS("r13") MS("
 /* 8 SHLD + 8 SHR: 8 if they use different ports */
 TEST(t_shld_shr, X8("shld $1, %%rsi,") X8("shr $1,"), R8, "cc")
 
+/* Zen cores (added 2026-12-01 on an EPYC, family 25 model 1): what the carry
+ * instructions cost when the two flag chains are not the limit.
+ * 8 independent ADD+ADC pairs: each ADD starts a new carry chain, so the 16
+ * instructions form 8 chains of 2: 16/k cycles on k carry-capable ports */
+#define AA(r1, r2) "add %%rsi, %%" r1 "\nadc %%rdi, %%" r2 "\n"
+TEST(t_add_adc, AA("r8", "r9") AA("r10", "r11") AA("r12", "r13") AA("r14", "r15")
+                AA("r8", "r9") AA("r10", "r11") AA("r12", "r13") AA("r14", "r15"), R8, "cc")
+/* 16 ADCX on one chain (CF only): its latency, 16 if 1 cycle */
+TEST(t_adcx_chain, X8("adcx %%rsi,") X8("adcx %%rdi,"), R8, "cc")
+/* 16 ADC on one chain (CF): likewise */
+TEST(t_adc_chain, X8("adc %%rsi,") X8("adc %%rdi,"), R8, "cc")
+/* 16 MULX + 8 ADD/ADC pairs: the carry work of a product row in ADD/ADC form */
+#define MA(r1, r2) "mulx %%rsi, %%rax, %%rbx\nadd %%rsi, %%" r1 "\nmulx %%rdi, %%rcx, %%rbp\nadc %%rdi, %%" r2 "\n"
+TEST(t_mulx_addadc, MA("r8", "r9") MA("r10", "r11") MA("r12", "r13") MA("r14", "r15")
+                    MA("r8", "r9") MA("r10", "r11") MA("r12", "r13") MA("r14", "r15"),
+     R8, "rax", "rbx", "rcx", "rbp", "cc")
+
 static const struct { const char *name; test_fn fn; double expect; const char *why; } tests[] = {
     {"ADD chain (8 dependent)", t_add_chain, 8, "calibration: 1 cycle each"},
     {"16 independent ADD", t_add8, 16 / 5.0, "5 ALU ports: 3.2"},
@@ -110,6 +127,10 @@ static const struct { const char *name; test_fn fn; double expect; const char *w
     {"16 SHLD", t_shld, 16, "one port: 16; two: 8"},
     {"16 MULX + 16 SHLD", t_mulx_shld, 32, "32 if SHLD shares MULX's port 1, 16 if not"},
     {"8 SHLD + 8 SHR", t_shld_shr, 8, "8 if SHLD is off ports 0/6, 16 if not"},
+    {"8 ADD+ADC pairs (8 chains)", t_add_adc, 4, "16/k on k carry-capable ports (Intel p0/p6: 8; Zen ALUs: 4)"},
+    {"16 ADCX, one chain (CF)", t_adcx_chain, 16, "latency 1: 16"},
+    {"16 ADC, one chain (CF)", t_adc_chain, 16, "latency 1: 16"},
+    {"16 MULX + 8 ADD/ADC pairs", t_mulx_addadc, 16, "16 if MULX and the carries do not compete"},
 };
 
 int main(void)

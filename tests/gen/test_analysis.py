@@ -381,6 +381,41 @@ class TestDispatch(unittest.TestCase):
         self.assertEqual(fa.dispatch["redc"], [("adx", "adx"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
         self.assertEqual(set(fa.dispatch), set(analysis.KERNEL_OPS))
 
+    def check_masks(self, sel, kernel_at):
+        """Every (level, tuning) reaches exactly the kernel kernel_at names
+        (or the C fallback), through the masks the dispatcher tests."""
+        seen = 0
+        for kernel, mask, _, _ in sel:
+            self.assertFalse(mask & seen, "masks overlap")
+            seen |= mask
+        for (level, tune), want in kernel_at.items():
+            bit = analysis.sel_bit(level, tune)
+            got = [k for k, m, _, _ in sel if m & bit]
+            self.assertEqual(got, [] if want == "c" else [want], (level, tune))
+        self.assertEqual(analysis.sel_bit("ifma", "zen"), 1 << 9)   # FG_SEL(FG_ISA_IFMA, FG_TUNE_ZEN)
+
+    def test_tuning_masks(self):
+        fa = analysis.analyze(shipped_specs()[0], kernel_choice={("mul", "adx"): "bmi2"})
+        analysis.plan_tuning(fa, {("mul", "adx"): "adx", ("redc", "adx"): "x86_64"})
+        self.assertEqual(fa.dispatch_zen["mul"], [("adx", "adx"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
+        want = {}
+        for tune in analysis.TUNES:
+            for level in analysis.SEL_LEVELS:
+                at = "adx" if level == "ifma" else level
+                want[(level, tune)] = "bmi2" if (tune, at) == ("generic", "adx") else at
+        self.check_masks(fa.dispatch_sel["mul"], want)
+        # the generic top level's kernel is tested first (the likely branch)
+        self.assertEqual(fa.dispatch_sel["mul"][0][0], "bmi2")
+        self.assertEqual(fa.dispatch_sel["redc"][0][0], "adx")
+        self.assertEqual(dict((k, c) for k, _, c, _ in fa.dispatch_sel["redc"])["x86_64"], "x86_64; zen: x86_64, adx, ifma")
+        want = {(lv, t): ("x86_64" if (t, lv) in (("zen", "adx"), ("zen", "ifma")) else
+                          "adx" if lv == "ifma" else lv) for t in analysis.TUNES for lv in analysis.SEL_LEVELS}
+        self.check_masks(fa.dispatch_sel["redc"], want)
+
+    def test_tuning_without_asm(self):
+        fa = analysis.analyze(shipped_specs()[0])
+        self.assertEqual(fa.dispatch_sel, {op: [] for op in analysis.KERNEL_OPS})
+
 
 class TestVectors(unittest.TestCase):
     """Every line of vectors.generate() re-verified from scratch."""

@@ -209,3 +209,41 @@ class Run(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ZenChoice(unittest.TestCase):
+    """x86_64_mont.kernel_choice_zen: what AMD Zen cores run at adx where it
+    differs from the generic plan (measured on the shipped fields; the rule
+    is on the generated code's multiplication counts)."""
+
+    def planned(self, name, modulus):
+        from fg import cli
+        fa = _fa(name, modulus)
+        cli._kernels(fa)
+        return fa
+
+    def at_adx(self, fa, op, tune):
+        if op.startswith("fp2_"):
+            bit = analysis.sel_bit("adx", tune)
+            return [k for k, m, _, _ in fa.dispatch_sel[op] if m & bit][0]
+        return dict((fa.dispatch if tune == "generic" else fa.dispatch_zen)[op])["adx"]
+
+    def test_karatsuba_products_at_12_limbs(self):
+        fa = self.planned("p751", FIELDS["p751"])
+        for op in ("mul", "mul_wide", "fp2_mul", "fp2_sqr"):
+            self.assertEqual(self.at_adx(fa, op, "generic"), "adx", op)
+            self.assertEqual(self.at_adx(fa, op, "zen"), "bmi2", op)
+        for op in ("sqr", "sqr_wide", "redc"):
+            self.assertEqual(self.at_adx(fa, op, "zen"), "adx", op)
+
+    def test_p503_same_on_both(self):
+        fa = self.planned("p503", FIELDS["p503"])
+        self.assertEqual(fa.dispatch_zen, fa.dispatch)
+        self.assertEqual(self.at_adx(fa, "fp2_mul", "zen"), "adx")
+
+    def test_p256_adx_mul(self):
+        fa = self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1")
+        self.assertEqual(self.at_adx(fa, "mul", "generic"), "bmi2")
+        self.assertEqual(self.at_adx(fa, "mul", "zen"), "adx")
+        self.assertEqual({op: p for op, p in fa.dispatch_zen.items() if op != "mul"},
+                         {op: p for op, p in fa.dispatch.items() if op != "mul"})
