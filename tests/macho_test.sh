@@ -8,7 +8,7 @@
 # assembly (FG_HAVE_X86_64_ASM is on for __APPLE__). What it cannot: run them
 # (no macOS here); the code is the same SysV x86-64 code the other tests run.
 # The runtime (fg_cpu.c, which needs the macOS SDK's libc headers) is replaced
-# by a stub: the dispatch word, and the memcpy/memset the compiler may call
+# by a stub: the dispatch words, and the memcpy/memset the compiler may call
 # for struct copies (libSystem's, on a Mac).
 #
 # usage: macho_test.sh CLANG LD64_LLD LLVM_NM RUNTIME_DIR WORK_DIR FIELD_DIR...
@@ -27,6 +27,7 @@ rm -rf "$work" && mkdir -p "$work"
 cat > "$work/stub.c" <<'EOF'
 typedef unsigned long size_t;
 int fg_cpu_isa;
+unsigned fg_cpu_sel;
 void *memcpy(void *d, const void *s, size_t n)
 { unsigned char *o = d; const unsigned char *i = s; while (n--) *o++ = *i++; return d; }
 void *memset(void *d, int c, size_t n)

@@ -1864,8 +1864,9 @@ def kernel_choice(fa):
 
 
 # AMD Zen runs a product at adx with the bmi2 kernel where that kernel makes at
-# least this much fewer 64x64 multiplications (its Karatsuba halves)
-ZEN_FEWER_MULTS = 0.9
+# most this fraction of the adx kernel's 64x64 multiplications (its Karatsuba
+# halves): 5% fewer or more
+ZEN_FEWER_MULTS = 0.95
 
 
 def kernel_choice_zen(fa):
@@ -1878,10 +1879,14 @@ def kernel_choice_zen(fa):
     multiplier rather than the carry handling bounds the kernels (four ALUs
     take ADC/ADCX/ADOX, Intel's cores two ports):
     - products of two operands at adx (mul, mul_wide, the Fp2 mul and sqr)
-      run the bmi2 kernel where it makes >= 10% fewer multiplications (its
+      run the bmi2 kernel where it makes >= 5% fewer multiplications (its
       Karatsuba halves): p751 mul 491 vs 543 cycles (192 vs 228 products),
       mul_wide 296 vs 337 (108 vs 144), Fp2 mul 1522 vs 1722 (492 vs 600),
-      Fp2 sqr 1084 vs 1194 (384 vs 456); Intel's cores run the adx kernels
+      Fp2 sqr 1084 vs 1194 (384 vs 456); the 11-limb r702 (a test prime)
+      mul 498 vs 519 (229 vs 253), mul_wide 247 vs 255 (97 vs 121), its Fp2
+      mul and sqr ties (555 vs 627 and 458 vs 506 products). Where the
+      counts are equal (p503, p610, the 16-limb sidh996 and r1024) the two
+      kernels were within 3% either way. Intel's cores run the adx kernels
       faster. Squarings keep adx (p751 sqr adx 277 vs bmi2 324 with 162 vs
       147 products; sqr_wide 210 vs 235);
     - at n <= 4 with MULX-by-2^k reduction rows the adx mul, which Intel's
