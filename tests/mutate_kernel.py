@@ -7,9 +7,10 @@ Deletes the last instruction of the first listed mnemonic that SYMBOL's body
 contains (e.g. adoxq,adcxq,adcq: an OF-chain carry if there is one, else a
 CF-chain one) and says which line it was; fails if there is none, so a kernel
 rewrite cannot silently turn the test into one that mutates nothing.
-With HEADER (the field's fg_NAME.h), SYMBOL fg_NAME_OP_LEVEL names the kernel
-the dispatcher runs for OP at LEVEL (FG_NAME_OP_AT_LEVEL_USES), which may be
-another level's: the mutant must be the code the suite reaches.
+With HEADER (the field's fg_NAME.h), SYMBOL fg_NAME_OP_LEVEL names the kernels
+the dispatcher runs for OP at LEVEL under each tuning (FG_NAME_OP_AT_LEVEL_USES
+and _ZEN_USES), which may be other levels': each is mutated, so the mutant is
+the code the suite reaches whichever tuning the CPU or the build selects.
 """
 
 import re
@@ -17,23 +18,33 @@ import sys
 
 
 def dispatched(symbol, header):
-    """fg_NAME_OP_LEVEL -> the kernel the header says OP at LEVEL runs."""
+    """fg_NAME_OP_LEVEL -> the kernels the header says OP at LEVEL runs (the
+    generic tuning's, then Zen's if another)."""
     text = open(header, encoding="utf-8").read()
     for level in ("x86_64", "bmi2", "adx"):
         if symbol.endswith("_" + level):
             stem = symbol[:-len(level) - 1]
-            macro = (stem[3:] + "_AT_" + level).upper()
-            mo = re.search(r"#define FG_%s_USES FG_ISA_(\w+)" % macro, text)
-            if not mo:
-                sys.exit(f"mutate_kernel: no FG_{macro}_USES in {header}")
-            return stem + "_" + mo.group(1).lower()
+            out = []
+            for tune in ("", "_ZEN"):
+                macro = (stem[3:] + "_AT_" + level).upper() + tune
+                mo = re.search(r"#define FG_%s_USES FG_ISA_(\w+)" % macro, text)
+                if not mo:
+                    sys.exit(f"mutate_kernel: no FG_{macro}_USES in {header}")
+                if stem + "_" + mo.group(1).lower() not in out:
+                    out.append(stem + "_" + mo.group(1).lower())
+            return out
     sys.exit(f"mutate_kernel: {symbol} does not end in a level")
 
 
 def main(src, dst, symbol, mnemonics, header=None):
-    if header:
-        symbol = dispatched(symbol, header)
     lines = open(src, encoding="utf-8").read().split("\n")
+    for sym in dispatched(symbol, header) if header else [symbol]:
+        mutate(lines, sym, mnemonics)
+    with open(dst, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines))
+
+
+def mutate(lines, symbol, mnemonics):
     start = lines.index(f"{symbol}:")
     end = next(i for i in range(start, len(lines)) if lines[i].startswith(f".size {symbol},"))
     hits = []
@@ -46,8 +57,6 @@ def main(src, dst, symbol, mnemonics, header=None):
     victim = hits[-1]
     print(f"mutate_kernel: {symbol}: deleted line {victim + 1}: {lines[victim].strip()}")
     lines[victim] = f"\t/* mutation: deleted {lines[victim].strip()} */"
-    with open(dst, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -86,6 +86,7 @@ class FieldAnalysis:
     # field has assembly Fp2 kernels) -> [(kernel level, selector mask,
     # comment)], the hot path first (plan_tuning)
     dispatch_sel: dict = field(default_factory=dict)
+    tuned: bool = False          # some op runs another kernel on Zen than under the generic tuning
     have_asm: bool = False
     # the ifma level runs an AVX-512 IFMA kernel for the Fp2 mul (and sqr): set
     # by x86_64_ifma.choose, from the shape of p and the extension (whether one
@@ -260,6 +261,7 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
     zen_choice = zen_choice or {}
     fp2_zen = fp2_zen or {}
     fa.dispatch_sel = {}
+    fa.tuned = False
     for op in KERNEL_OPS:
         fa.dispatch_zen[op] = [(level, zen_choice.get((op, level), kernel)) for level, kernel in fa.dispatch[op]]
         if not fa.have_asm:
@@ -272,6 +274,7 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
                 kernel_at[(level, tune)] = plan.get("adx" if level == "ifma" else level, "c")
         fa.dispatch_sel[op] = _selector_masks(kernel_at)
     if fa.fp2 is None or not fa.have_asm:
+        fa.tuned = fa.dispatch_zen != fa.dispatch
         return fa
     for op in ("mul", "sqr"):
         have = {"ifma": fa.fp2_ifma if op == "mul" else fa.fp2_ifma_sqr,
@@ -286,6 +289,7 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
             kernel_at.update({("ifma", tune): "ifma" if have["ifma"] else at_adx, ("adx", tune): at_adx,
                               ("bmi2", tune): "bmi2" if have["bmi2"] else None})
         fa.dispatch_sel["fp2_" + op] = _selector_masks(kernel_at)
+    fa.tuned = fa.dispatch_zen != fa.dispatch or bool(fp2_zen)
     return fa
 
 

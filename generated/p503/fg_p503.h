@@ -33,6 +33,7 @@ extern "C" {
  * of field elements: exactly, any t with t < p * 2^512. */
 #define FG_P503_REDC_SUMS UINT64_C(1017)
 #define FG_P503_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p503_x86_64.S */
+#define FG_P503_TUNED 0  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: Montgomery form x*2^512 mod p, saturated little-endian limbs, canonical in [0, p).
  * Every function below takes and returns canonical internal values, accepts

@@ -235,11 +235,13 @@ class ZenChoice(unittest.TestCase):
             self.assertEqual(self.at_adx(fa, op, "zen"), "bmi2", op)
         for op in ("sqr", "sqr_wide", "redc"):
             self.assertEqual(self.at_adx(fa, op, "zen"), "adx", op)
+        self.assertTrue(fa.tuned)
 
     def test_p503_same_on_both(self):
         fa = self.planned("p503", FIELDS["p503"])
         self.assertEqual(fa.dispatch_zen, fa.dispatch)
         self.assertEqual(self.at_adx(fa, "fp2_mul", "zen"), "adx")
+        self.assertFalse(fa.tuned)
 
     def test_p256_adx_mul(self):
         fa = self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1")
