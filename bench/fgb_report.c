@@ -93,9 +93,7 @@ static void fmt_stats(const struct fgb_results *r, char *b, size_t n, const stru
     snprintf(b, n, "%s [%s-%s]", m, lo, hi);
 }
 
-/* Best (lowest median) checked peer for a field and op; thr selects throughput. */
-static const struct fgb_row *best_peer(const struct fgb_results *r, const char *field, const char *op,
-                                       int thr)
+const struct fgb_row *fgb_best_peer(const struct fgb_results *r, const char *field, const char *op, int thr)
 {
     const struct fgb_row *best = NULL;
     for (int i = 0; i < r->nrows; i++) {
@@ -158,8 +156,8 @@ void fgb_print_table(const struct fgb_results *r)
         if (!strcmp(row->impl, "fieldgen/via"))
             continue; /* dispatch-overhead pairs: their own table */
         if (strcmp(row->field, pf) || strcmp(row->op, pop)) {
-            const struct fgb_row *bl = best_peer(r, row->field, row->op, 0);
-            const struct fgb_row *bt = best_peer(r, row->field, row->op, 1);
+            const struct fgb_row *bl = fgb_best_peer(r, row->field, row->op, 0);
+            const struct fgb_row *bt = fgb_best_peer(r, row->field, row->op, 1);
             printf("\n");
             /* the SIDH name of the benchmark, and what one "call" is */
             char named[96] = "";
@@ -182,12 +180,12 @@ void fgb_print_table(const struct fgb_results *r)
         char lat[64], thr[64], rl[16] = "-", rt[16] = "-", mark[16] = "";
         fmt_stats(r, lat, sizeof lat, &row->lat, row->has_lat);
         fmt_stats(r, thr, sizeof thr, &row->thr, row->has_thr);
-        const struct fgb_row *bl = best_peer(r, row->field, row->op, 0);
-        const struct fgb_row *bt = best_peer(r, row->field, row->op, 1);
+        const struct fgb_row *bl = fgb_best_peer(r, row->field, row->op, 0);
+        const struct fgb_row *bt = fgb_best_peer(r, row->field, row->op, 1);
         if (bl && row->has_lat && bl->lat.median > 0)
-            snprintf(rl, sizeof rl, "%.2f", row->lat.median / bl->lat.median);
+            snprintf(rl, sizeof rl, "%.2f", row->vs_peer[0] > 0 ? row->vs_peer[0] : row->lat.median / bl->lat.median);
         if (bt && row->has_thr && bt->thr.median > 0)
-            snprintf(rt, sizeof rt, "%.2f", row->thr.median / bt->thr.median);
+            snprintf(rt, sizeof rt, "%.2f", row->vs_peer[1] > 0 ? row->vs_peer[1] : row->thr.median / bt->thr.median);
         if (row->note[0] && row->peer) {
             int k;
             for (k = 0; k < nnotes && strcmp(notes[k], row->note); k++)
@@ -401,7 +399,7 @@ void fgb_print_floors(const struct fgb_results *r)
                            "peer lat", "floor/peer", "lat/peer");
                 double fl = x->mults > x->p06 / 2.0 ? x->mults : x->p06 / 2.0;
                 double lat = fgb_cycles(r, x->lat.median), thr = fgb_cycles(r, x->thr.median);
-                const struct fgb_row *p = best_peer(r, fields[i], kops[o], 0);
+                const struct fgb_row *p = fgb_best_peer(r, fields[i], kops[o], 0);
                 char pl[32] = "-", fp[32] = "-", lp[32] = "-";
                 if (p) {
                     double pc = fgb_cycles(r, p->lat.median);
@@ -573,6 +571,10 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
                        "median of batch-by-batch differences and its 95%% confidence interval, per call\"}",
                     fgb_cycles(r, x->pair_lat[0]), fgb_cycles(r, x->pair_lat[1]), fgb_cycles(r, x->pair_lat[2]),
                     fgb_cycles(r, x->pair_thr[0]), fgb_cycles(r, x->pair_thr[1]), fgb_cycles(r, x->pair_thr[2]));
+        if (x->vs_peer[0] > 0 || x->vs_peer[1] > 0)
+            fprintf(f, ",\n     \"vs_peer\": {\"latency\": %.6g, \"throughput\": %.6g, \"what\": \"median over "
+                       "the processes of the ratio to the best peer of the same process (0: none)\"}",
+                    x->vs_peer[0], x->vs_peer[1]);
         fprintf(f, "}%s\n", i + 1 < r->nrows ? "," : "");
     }
     fprintf(f, "  ],\n  \"threads\": [\n");
@@ -697,6 +699,9 @@ int fgb_read_json(struct fgb_results *r, const char *path)
         row->has_pair = read_pair(fgb_json_get(x, "paired_overhead"), m->core_per_tick, row->pair_lat,
                                   row->pair_thr);
         row->p06 = (int)fgb_json_num(x, "kernel_p06", 0);
+        const struct fgb_json *vp = fgb_json_get(x, "vs_peer");
+        row->vs_peer[0] = vp ? fgb_json_num(vp, "latency", 0) : 0;
+        row->vs_peer[1] = vp ? fgb_json_num(vp, "throughput", 0) : 0;
     }
     const struct fgb_json *th = fgb_json_get(j, "threads");
     for (const struct fgb_json *x = th ? th->child : NULL; x; x = x->next) {

@@ -19,6 +19,11 @@ struct fgb_row {
      * (median, 95% CI low, high; TSC ticks per call), latency and throughput */
     int has_pair;
     double pair_lat[3], pair_thr[3];
+    /* --runs merge: the median over the processes of this row's ratio to the best
+     * peer of its own process (latency, throughput); 0 when not merged or no peer.
+     * The table's lat/peer and thr/peer use it, as a noisy machine can slow a
+     * whole process, ours and the peers' rows alike. */
+    double vs_peer[2];
 };
 
 struct fgb_thread_row {
@@ -60,6 +65,9 @@ void fgb_print_dispatch(const struct fgb_results *r);
 void fgb_print_threads(const struct fgb_results *r);
 int fgb_write_json(const struct fgb_results *r, const char *path);
 int fgb_read_json(struct fgb_results *r, const char *path);
+/* The best (lowest median) checked peer row for a field and op, latency
+ * (thr 0) or throughput (thr 1); NULL if none. */
+const struct fgb_row *fgb_best_peer(const struct fgb_results *r, const char *field, const char *op, int thr);
 int fgb_compare(const struct fgb_results *now, const char *old_path);
 int fgb_plot(const struct fgb_results *r, const char *png);
 /* --runs: measure in `runs` child processes (argv without --runs and the report

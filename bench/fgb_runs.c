@@ -13,7 +13,11 @@
  *            become the spread between layouts, not between batches
  *   q1/q3    the median of the processes' quartiles (--compare's overlap test
  *            keeps its batch-level meaning)
- * Checks and allocation counts merge to the worst process.
+ * Checks and allocation counts merge to the worst process. Each row's ratio to
+ * the best peer (the table's lat/peer, thr/peer) is taken per process, against
+ * that process's best peer, and merged by median: on a machine where a whole
+ * process can run 20-30% slow, ours and the peers' rows alike, the ratio of
+ * merged medians would mix processes.
  * FGB_RUNS_KEEP=DIR keeps the processes' reports as DIR/run-K.json (K = 1..N),
  * so that the merge can be checked against them (tests/bench_runs.py). */
 #define _GNU_SOURCE
@@ -99,6 +103,18 @@ static void merge(struct fgb_results *res, struct fgb_results *run, int n)
                 o->check_ok = 0;
                 snprintf(o->check, sizeof o->check, "%s", same[k]->check);
             }
+        for (int t = 0; t < 2; t++) { /* per-process ratio to that process's best peer */
+            double v[n];
+            int nv = 0;
+            for (int k = 0; k < n; k++) {
+                const struct fgb_row *y = find_row(&run[k], x), *p = fgb_best_peer(&run[k], x->field, x->op, t);
+                double num = y ? (t ? y->thr.median : y->lat.median) : 0;
+                double den = p ? (t ? p->thr.median : p->lat.median) : 0;
+                if (y && (t ? y->has_thr : y->has_lat) && den > 0)
+                    v[nv++] = num / den;
+            }
+            o->vs_peer[t] = nv ? fgb_median(v, nv) : 0;
+        }
         if (o->has_pair) {
             for (int j = 0; j < 3; j++) {
                 double pl[n], pt[n];

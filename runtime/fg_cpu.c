@@ -16,36 +16,41 @@ static int cpu_tune = FG_TUNE_GENERIC;
 static const char *const isa_names[FG_ISA_LEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
 static const char *const tune_names[FG_TUNES] = {"generic", "zen"};
 
+/* names[i] for 0 <= i < n, else "?"; and back, -1 for an unknown name */
+static const char *table_name(const char *const *names, int n, int i)
+{
+    return i >= 0 && i < n ? names[i] : "?";
+}
+
+static int table_index(const char *const *names, int n, const char *name)
+{
+    int i;
+    if (name == NULL)
+        return -1;
+    for (i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 const char *fg_isa_name(fg_isa isa)
 {
-    return (unsigned)isa < FG_ISA_LEVELS ? isa_names[isa] : "?";
+    return table_name(isa_names, FG_ISA_LEVELS, (int)isa);
 }
 
 int fg_isa_parse(const char *name)
 {
-    int i;
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < FG_ISA_LEVELS; i++)
-        if (strcmp(name, isa_names[i]) == 0)
-            return i;
-    return -1;
+    return table_index(isa_names, FG_ISA_LEVELS, name);
 }
 
 const char *fg_tune_name(fg_tune tune)
 {
-    return (unsigned)tune < FG_TUNES ? tune_names[tune] : "?";
+    return table_name(tune_names, FG_TUNES, (int)tune);
 }
 
 int fg_tune_parse(const char *name)
 {
-    int i;
-    if (name == NULL)
-        return -1;
-    for (i = 0; i < FG_TUNES; i++)
-        if (strcmp(name, tune_names[i]) == 0)
-            return i;
-    return -1;
+    return table_index(tune_names, FG_TUNES, name);
 }
 
 static void set_selector(void)

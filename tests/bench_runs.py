@@ -5,8 +5,9 @@ FGB_RUNS_KEEP, so the three processes' own reports stay on disk, then checks
 every merged row against them: latency and throughput median = the median of
 the three medians, min/max = the lowest/highest of them, batches summed,
 q1/q3 the median of the quartiles, the paired dispatch-overhead figures the
-median of the processes'; the same rows in all four reports; "runs" recorded
-in each.
+median of the processes', each row's ratio to the best peer (vs_peer) the
+median of its per-process ratios to that process's best peer; the same rows
+in all four reports; "runs" recorded in each.
 
 usage: bench_runs.py BENCH FIELD WORKDIR
 """
@@ -49,6 +50,7 @@ def main():
         if sorted(b) != sorted(keys):
             errors.append("process %d measured other rows than the merge reports" % k)
     checked = 0
+    vs_checked = [0]
     for row in m["rows"]:
         parts = [b[key(row)] for b in by_run if key(row) in b]
         for what in ("latency", "throughput"):
@@ -85,13 +87,29 @@ def main():
                         errors.append("%s paired %s[%d]: %.6g, expected %.6g"
                                       % ("/".join(key(row)), what, i, got[i], w))
             checked += 1
+        for t, what in enumerate(("latency", "throughput")):
+            rs = []
+            for b in by_run:
+                peers = [x[what]["median_ticks"] for x in b.values() if x["peer"] and x["check_ok"]
+                         and (x["field"], x["op"]) == key(row)[:2] and what in x]
+                if key(row) in b and what in b[key(row)] and peers:
+                    rs.append(b[key(row)][what]["median_ticks"] / min(peers))
+            got = row.get("vs_peer", {}).get(what, 0)
+            want = statistics.median(rs) if rs else 0
+            if abs(got - want) > 1e-5 * max(1.0, want):
+                errors.append("%s vs_peer %s: %.6g, expected %.6g from the processes' %s"
+                              % ("/".join(key(row)), what, got, want, ", ".join("%.4g" % x for x in rs)))
+            vs_checked[0] += bool(rs)
+    if not vs_checked[0]:
+        errors.append("no row with a peer: vs_peer unchecked")
     if not any("paired_overhead" in row for row in m["rows"]):
         errors.append("no paired dispatch-overhead rows in the merge (lost on the way?)")
     if checked < 6:
         errors.append("only %d figures checked: the run measured too little" % checked)
     if errors:
         sys.exit("bench_runs: FAILED\n  " + "\n  ".join(errors))
-    print("bench_runs: %d merged figures of %d rows match their 3 processes" % (checked, len(keys)))
+    print("bench_runs: %d merged figures and %d ratios to the best peer of %d rows match their 3 processes"
+          % (checked, vs_checked[0], len(keys)))
 
 
 if __name__ == "__main__":
