@@ -84,7 +84,7 @@ class FieldAnalysis:
     dispatch_zen: dict = field(default_factory=dict)
     # what the C dispatchers test: op (and "fp2_mul", "fp2_sqr" where the
     # field has assembly Fp2 kernels) -> [(kernel level, selector mask,
-    # comment)], the hot path first (plan_tuning)
+    # comment, hot)], the generic tuning's hot path first (plan_tuning)
     dispatch_sel: dict = field(default_factory=dict)
     tuned: bool = False          # some op runs another kernel on Zen than under the generic tuning
     have_asm: bool = False
