@@ -87,6 +87,8 @@ class FieldAnalysis:
     # comment, hot)], the generic tuning's hot path first (plan_tuning)
     dispatch_sel: dict = field(default_factory=dict)
     tuned: bool = False          # some op runs another kernel on Zen than under the generic tuning
+    # ("mul"/"sqr", tune) -> the scalar Fp2 kernel the adx level runs, or None (the C path)
+    fp2_at_adx: dict = field(default_factory=dict)
     have_asm: bool = False
     # the ifma level runs an AVX-512 IFMA kernel for the Fp2 mul (and sqr): set
     # by x86_64_ifma.choose, from the shape of p and the extension (whether one
@@ -261,6 +263,7 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
     zen_choice = zen_choice or {}
     fp2_zen = fp2_zen or {}
     fa.dispatch_sel = {}
+    fa.fp2_at_adx = {}
     fa.tuned = False
     for op in KERNEL_OPS:
         fa.dispatch_zen[op] = [(level, zen_choice.get((op, level), kernel)) for level, kernel in fa.dispatch[op]]
@@ -288,6 +291,7 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
                 at_adx = fp2_zen[op]
             kernel_at.update({("ifma", tune): "ifma" if have["ifma"] else at_adx, ("adx", tune): at_adx,
                               ("bmi2", tune): "bmi2" if have["bmi2"] else None})
+            fa.fp2_at_adx[(op, tune)] = at_adx
         fa.dispatch_sel["fp2_" + op] = _selector_masks(kernel_at)
     fa.tuned = fa.dispatch_zen != fa.dispatch or bool(fp2_zen)
     return fa
