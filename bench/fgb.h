@@ -32,12 +32,15 @@ enum fgb_op {
 };
 #define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */
 #define FGB_NLEVELS 5     /* fg_isa: c, x86_64, bmi2, adx, ifma */
+#define FGB_NKERNELS FG_KERNELS /* kernel ids: the levels' (fg_isa), then adx's Zen form (FG_KERNEL_ADX_ZEN) */
 #define FGB_MAXLIMBS 16
 #define FGB_WAYS 8        /* independent calls per iteration of a throughput loop */
 #define FGB_BATCH 64      /* elements per fg_NAME_inv_batch call */
 
 extern const char *const fgb_op_names[FGB_NOPS];
 extern const char *const fgb_level_names[FGB_NLEVELS];
+extern const char *const fgb_kernel_names[FGB_NKERNELS]; /* fgb_level_names, then "adx_zen" */
+int fgb_kernel_level(int kernel);                         /* the level whose instructions it uses */
 
 /* A timing loop: `iters` iterations of `calls` calls each (see struct fgb_loop). */
 typedef void (*fgb_loop_fn)(void *state, size_t iters);
@@ -68,25 +71,25 @@ struct fgb_field {
     /* Names of the same benchmark in the SIDH libraries (CIRCL's Fp2ElementMul,
      * Fp503MontgomeryReduce, ...), derived from the field's macros; NULL if none. */
     const char *label[FGB_NOPS];
-    struct fgb_loops direct[FGB_NLEVELS][FGB_NKERNEL_OPS];    /* fg_NAME_OP_LEVEL, fn NULL if absent */
+    struct fgb_loops direct[FGB_NKERNELS][FGB_NKERNEL_OPS];   /* fg_NAME_OP_KERNEL, fn NULL if absent */
     /* Dispatch overhead (fgb_field.c "one loop, two callees"): via[op][0] calls the
      * entry point fg_NAME_OP, via[op][1] a level's kernel, with the same loop code; the
-     * loops take via_state(state, -1) or via_state(state, level) as their state. */
+     * loops take via_state(state, -1) or via_state(state, kernel id) as their state. */
     struct fgb_loops via[FGB_NKERNEL_OPS][2];
-    void *(*via_state)(void *state, int level);
-    /* uses[tune][op][level]: the level whose kernel fg_NAME_OP runs at `level` under
-     * tuning `tune` (the header's FG_NAME_OP_AT_LEVEL_USES and _ZEN_USES: the backend
-     * may route an op to another level's kernel) */
+    void *(*via_state)(void *state, int kernel);
+    /* uses[tune][op][level]: the kernel id fg_NAME_OP runs at `level` under tuning
+     * `tune` (the header's FG_NAME_OP_AT_LEVEL_USES and _ZEN_USES: the backend may
+     * route an op to another level's kernel, or on Zen to adx's Zen form) */
     int uses[FG_TUNES][FGB_NKERNEL_OPS][FGB_NLEVELS];
-    /* What the kernel fg_NAME_OP_LEVEL executes, from the header's FG_NAME_OP_LEVEL_MULTS
+    /* What the kernel fg_NAME_OP_KERNEL executes, from the header's FG_NAME_OP_KERNEL_MULTS
      * and _P06 (gen/fg/kernel_cost.py): 64x64 multiplications, and carry/select/shift
-     * instructions (ports 0 and 6); indexed by the kernel's level, 0 where there is none */
-    int mults[FGB_NKERNEL_OPS][FGB_NLEVELS], p06[FGB_NKERNEL_OPS][FGB_NLEVELS];
-    /* The same for the scalar Fp2 kernels fg_NAME_fp2_OP_LEVEL ([0] mul, [1] sqr; by
-     * level, 0 where the field has none): fg_NAME_fp2_OP runs them at their level, and
-     * adx's at ifma unless fp2_ifma[k] (that level has an IFMA kernel for the op);
-     * fp2_adx_uses[tune][k]: the level whose scalar kernel runs at adx under `tune`. */
-    int fp2_mults[2][FGB_NLEVELS], fp2_p06[2][FGB_NLEVELS], fp2_ifma[2], fp2_adx_uses[FG_TUNES][2];
+     * instructions (ports 0 and 6); indexed by kernel id, 0 where there is none */
+    int mults[FGB_NKERNEL_OPS][FGB_NKERNELS], p06[FGB_NKERNEL_OPS][FGB_NKERNELS];
+    /* The same for the scalar Fp2 kernels fg_NAME_fp2_OP_KERNEL ([0] mul, [1] sqr; by
+     * kernel id, 0 where the field has none): fg_NAME_fp2_OP runs them at their level,
+     * and adx's at ifma unless fp2_ifma[k] (that level has an IFMA kernel for the op);
+     * fp2_adx_uses[tune][k]: the kernel id of the scalar kernel run at adx under `tune`. */
+    int fp2_mults[2][FGB_NKERNELS], fp2_p06[2][FGB_NKERNELS], fp2_ifma[2], fp2_adx_uses[FG_TUNES][2];
     /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*sqr)(uint64_t *r, const uint64_t *a);

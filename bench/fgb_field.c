@@ -46,6 +46,34 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 #define HAVE_ASM 0
 #endif
 
+/* adx's Zen forms fg_NAME_OP_adx_zen, op by op (the header's FG_NAME_OP_HAVE_ADX_ZEN):
+ * ZEN_OP is 1 where the field has one (a token, for the ZEN_COST paste below) */
+#if HAVE_ASM && UC(MUL_HAVE_ADX_ZEN)
+#define ZEN_MUL 1
+#else
+#define ZEN_MUL 0
+#endif
+#if HAVE_ASM && UC(SQR_HAVE_ADX_ZEN)
+#define ZEN_SQR 1
+#else
+#define ZEN_SQR 0
+#endif
+#if HAVE_ASM && UC(MUL_WIDE_HAVE_ADX_ZEN)
+#define ZEN_MUL_WIDE 1
+#else
+#define ZEN_MUL_WIDE 0
+#endif
+#if HAVE_ASM && UC(SQR_WIDE_HAVE_ADX_ZEN)
+#define ZEN_SQR_WIDE 1
+#else
+#define ZEN_SQR_WIDE 0
+#endif
+#if HAVE_ASM && UC(REDC_HAVE_ADX_ZEN)
+#define ZEN_REDC 1
+#else
+#define ZEN_REDC 0
+#endif
+
 #define MONT (UC(MONTGOMERY) + 0)
 #define FP2 (UC(HAVE_FP2) + 0)
 #if FP2
@@ -118,7 +146,7 @@ struct state {
     /* inv_batch: the latency loop inverts bl in place (each batch is the previous
      * batch's output), the throughput loop inverts the fixed bi into bo */
     fe bl[FGB_BATCH], bi[FGB_BATCH], bo[FGB_BATCH], scratch[FGB_BATCH];
-    struct via vd, vk[FGB_NLEVELS]; /* dispatch-overhead callees (see "one loop, two callees") */
+    struct via vd, vk[FGB_NKERNELS]; /* dispatch-overhead callees (see "one loop, two callees") */
 #if FP2
     fe2 a2[W], b2[W], r2[W], sq2[W];
     fe2 x2;            /* mul/sqr/inv/add chain */
@@ -160,6 +188,22 @@ static void init(void *vs, uint64_t seed)
     VIA_KERNELS(x86_64);
     VIA_KERNELS(bmi2);
     VIA_KERNELS(adx);
+    s->vk[FG_KERNEL_ADX_ZEN].s = s; /* the ops that have a Zen form */
+#if ZEN_MUL
+    s->vk[FG_KERNEL_ADX_ZEN].k_mul = FN(mul_adx_zen);
+#endif
+#if ZEN_SQR
+    s->vk[FG_KERNEL_ADX_ZEN].k_sqr = FN(sqr_adx_zen);
+#endif
+#if ZEN_MUL_WIDE
+    s->vk[FG_KERNEL_ADX_ZEN].k_mul_wide = FN(mul_wide_adx_zen);
+#endif
+#if ZEN_SQR_WIDE
+    s->vk[FG_KERNEL_ADX_ZEN].k_sqr_wide = FN(sqr_wide_adx_zen);
+#endif
+#if ZEN_REDC
+    s->vk[FG_KERNEL_ADX_ZEN].k_redc = FN(redc_adx_zen);
+#endif
 #endif
 #undef VIA_KERNELS
     s->x = s->a[0];
@@ -264,23 +308,43 @@ THR(thr_from_bytes, FN(from_bytes)(&s->r[j], s->by[j]))
 THR(thr_to_bytes, FN(to_bytes)(s->byo[j], &s->a[j]))
 
 /* ---- timing loops for the per-level kernels ---- */
-#define KERNEL_LOOPS(L)                                                                     \
+#define KLOOPS_mul(L)                                                                       \
     LAT(FGB_CAT(klat_mul_, L), FN(FGB_CAT(mul_, L))(s->x.limb, s->x.limb, s->b[0].limb))    \
+    THR(FGB_CAT(kthr_mul_, L), FN(FGB_CAT(mul_, L))(s->r[j].limb, s->a[j].limb, s->b[j].limb))
+#define KLOOPS_sqr(L)                                                                       \
     LAT(FGB_CAT(klat_sqr_, L), FN(FGB_CAT(sqr_, L))(s->x.limb, s->x.limb))                  \
+    THR(FGB_CAT(kthr_sqr_, L), FN(FGB_CAT(sqr_, L))(s->r[j].limb, s->a[j].limb))
+#define KLOOPS_mul_wide(L)                                                                  \
     LAT(FGB_CAT(klat_mul_wide_, L), FN(FGB_CAT(mul_wide_, L))(s->t.t, s->t.t, s->b[0].limb)) \
+    THR(FGB_CAT(kthr_mul_wide_, L), FN(FGB_CAT(mul_wide_, L))(s->tr[j].t, s->a[j].limb, s->b[j].limb))
+#define KLOOPS_sqr_wide(L)                                                                  \
     LAT(FGB_CAT(klat_sqr_wide_, L), FN(FGB_CAT(sqr_wide_, L))(s->t.t, s->t.t))              \
+    THR(FGB_CAT(kthr_sqr_wide_, L), FN(FGB_CAT(sqr_wide_, L))(s->tr[j].t, s->a[j].limb))
+#define KLOOPS_redc(L)                                                                      \
     LAT(FGB_CAT(klat_redc_, L), FN(FGB_CAT(redc_, L))(s->rt.t, s->rt.t))                    \
-    THR(FGB_CAT(kthr_mul_, L), FN(FGB_CAT(mul_, L))(s->r[j].limb, s->a[j].limb, s->b[j].limb)) \
-    THR(FGB_CAT(kthr_sqr_, L), FN(FGB_CAT(sqr_, L))(s->r[j].limb, s->a[j].limb))            \
-    THR(FGB_CAT(kthr_mul_wide_, L), FN(FGB_CAT(mul_wide_, L))(s->tr[j].t, s->a[j].limb, s->b[j].limb)) \
-    THR(FGB_CAT(kthr_sqr_wide_, L), FN(FGB_CAT(sqr_wide_, L))(s->tr[j].t, s->a[j].limb))    \
     THR(FGB_CAT(kthr_redc_, L), FN(FGB_CAT(redc_, L))(s->r[j].limb, s->ta[j].t))
+#define KERNEL_LOOPS(L) KLOOPS_mul(L) KLOOPS_sqr(L) KLOOPS_mul_wide(L) KLOOPS_sqr_wide(L) KLOOPS_redc(L)
 
 KERNEL_LOOPS(c)
 #if HAVE_ASM
 KERNEL_LOOPS(x86_64)
 KERNEL_LOOPS(bmi2)
 KERNEL_LOOPS(adx)
+#endif
+#if ZEN_MUL
+KLOOPS_mul(adx_zen)
+#endif
+#if ZEN_SQR
+KLOOPS_sqr(adx_zen)
+#endif
+#if ZEN_MUL_WIDE
+KLOOPS_mul_wide(adx_zen)
+#endif
+#if ZEN_SQR_WIDE
+KLOOPS_sqr_wide(adx_zen)
+#endif
+#if ZEN_REDC
+KLOOPS_redc(adx_zen)
 #endif
 
 /* ---- dispatch overhead: one loop, two callees ----
@@ -330,10 +394,10 @@ VIA_PAIR(sqr_wide, (s->t.t, P(&s->t.f)), (s->tr[j].t, P(&s->a[j])))
 VIA_PAIR(redc, (P(&s->rt.f), s->rt.t), (P(&s->r[j]), s->ta[j].t))
 #undef P
 
-static void *via_state(void *vs, int level)
+static void *via_state(void *vs, int kernel)
 {
     struct state *s = vs;
-    return level < 0 ? (void *)&s->vd : (void *)&s->vk[level];
+    return kernel < 0 ? (void *)&s->vd : (void *)&s->vk[kernel];
 }
 
 /* ---- untimed helpers (limb arrays) ---- */
@@ -394,19 +458,39 @@ static void h_one(uint64_t *r)
     memcpy(r, z.limb, sizeof z.limb);
 }
 
-/* Every available per-level kernel against the dispatched entry point. */
+/* Every available kernel against the dispatched entry point (by kernel id; NULL
+ * where a kernel does not exist: adx's Zen form exists for some ops only). */
 typedef void (*k_bin)(uint64_t *, const uint64_t *, const uint64_t *);
 typedef void (*k_un)(uint64_t *, const uint64_t *);
 struct kset {
     k_bin mul, mul_wide;
     k_un sqr, sqr_wide, redc;
 };
-static const struct kset kernels[FGB_NLEVELS] = {
+static const struct kset kernels[FGB_NKERNELS] = {
     {FN(mul_c), FN(mul_wide_c), FN(sqr_c), FN(sqr_wide_c), FN(redc_c)},
 #if HAVE_ASM
     {FN(mul_x86_64), FN(mul_wide_x86_64), FN(sqr_x86_64), FN(sqr_wide_x86_64), FN(redc_x86_64)},
     {FN(mul_bmi2), FN(mul_wide_bmi2), FN(sqr_bmi2), FN(sqr_wide_bmi2), FN(redc_bmi2)},
     {FN(mul_adx), FN(mul_wide_adx), FN(sqr_adx), FN(sqr_wide_adx), FN(redc_adx)},
+#endif
+#if ZEN_MUL || ZEN_MUL_WIDE || ZEN_SQR || ZEN_SQR_WIDE || ZEN_REDC
+    [FG_KERNEL_ADX_ZEN] = {
+#if ZEN_MUL
+        .mul = FN(mul_adx_zen),
+#endif
+#if ZEN_MUL_WIDE
+        .mul_wide = FN(mul_wide_adx_zen),
+#endif
+#if ZEN_SQR
+        .sqr = FN(sqr_adx_zen),
+#endif
+#if ZEN_SQR_WIDE
+        .sqr_wide = FN(sqr_wide_adx_zen),
+#endif
+#if ZEN_REDC
+        .redc = FN(redc_adx_zen),
+#endif
+    },
 #endif
 };
 
@@ -416,32 +500,44 @@ static int selftest(void *vs, char *msg, size_t len)
     int bad = 0;
     fg_isa saved = fg_isa_active();
     msg[0] = 0;
-    for (int L = 0; L < FGB_NLEVELS; L++) {
-        if (!kernels[L].mul || !fg_isa_force((fg_isa)L))
+    for (int L = 0; L < FGB_NKERNELS; L++) {
+        const struct kset *k = &kernels[L];
+        if (!(k->mul || k->sqr || k->mul_wide || k->sqr_wide || k->redc) ||
+            !fg_isa_force((fg_isa)fgb_kernel_level(L)))
             continue;
         fg_isa_force(saved);
         for (int j = 0; j < W; j++) {
             uint64_t want[2 * N], got[2 * N];
             const char *what = NULL;
-            h_mul(want, s->a[j].limb, s->b[j].limb);
-            kernels[L].mul(got, s->a[j].limb, s->b[j].limb);
-            if (memcmp(want, got, 8 * N)) what = "mul";
-            h_sqr(want, s->a[j].limb);
-            kernels[L].sqr(got, s->a[j].limb);
-            if (memcmp(want, got, 8 * N)) what = "sqr";
-            h_mul_wide(want, s->a[j].limb, s->b[j].limb);
-            kernels[L].mul_wide(got, s->a[j].limb, s->b[j].limb);
-            if (memcmp(want, got, 16 * N)) what = "mul_wide";
-            h_sqr_wide(want, s->a[j].limb);
-            kernels[L].sqr_wide(got, s->a[j].limb);
-            if (memcmp(want, got, 16 * N)) what = "sqr_wide";
-            h_redc(want, s->ta[j].t);
-            kernels[L].redc(got, s->ta[j].t);
-            if (memcmp(want, got, 8 * N)) what = "redc";
+            if (k->mul) {
+                h_mul(want, s->a[j].limb, s->b[j].limb);
+                k->mul(got, s->a[j].limb, s->b[j].limb);
+                if (memcmp(want, got, 8 * N)) what = "mul";
+            }
+            if (k->sqr) {
+                h_sqr(want, s->a[j].limb);
+                k->sqr(got, s->a[j].limb);
+                if (memcmp(want, got, 8 * N)) what = "sqr";
+            }
+            if (k->mul_wide) {
+                h_mul_wide(want, s->a[j].limb, s->b[j].limb);
+                k->mul_wide(got, s->a[j].limb, s->b[j].limb);
+                if (memcmp(want, got, 16 * N)) what = "mul_wide";
+            }
+            if (k->sqr_wide) {
+                h_sqr_wide(want, s->a[j].limb);
+                k->sqr_wide(got, s->a[j].limb);
+                if (memcmp(want, got, 16 * N)) what = "sqr_wide";
+            }
+            if (k->redc) {
+                h_redc(want, s->ta[j].t);
+                k->redc(got, s->ta[j].t);
+                if (memcmp(want, got, 8 * N)) what = "redc";
+            }
             if (what) {
                 if (!bad)
                     snprintf(msg, len, "%s: %s_%s differs from the dispatched entry point",
-                             STR(FG_FIELD), what, fgb_level_names[L]);
+                             STR(FG_FIELD), what, fgb_kernel_names[L]);
                 bad++;
             }
         }
@@ -719,13 +815,12 @@ static int check(void *vs, int op, char *msg, size_t len)
 #undef FAIL
 
 #define APIU(OP, op) [OP] = {{LOCAL(FGB_CAT(lat_, op)), 1}, {LOCAL(FGB_CAT(thr_, op)), W}}
+#define DIRECT_OP(OP, op, L) [OP] = {{LOCAL(klat_##op##_##L), 1}, {LOCAL(kthr_##op##_##L), W}}
 #define DIRECT(L)                                                                       \
     {                                                                                   \
-        [FGB_MUL] = {{LOCAL(klat_mul_##L), 1}, {LOCAL(kthr_mul_##L), W}},               \
-        [FGB_SQR] = {{LOCAL(klat_sqr_##L), 1}, {LOCAL(kthr_sqr_##L), W}},               \
-        [FGB_MUL_WIDE] = {{LOCAL(klat_mul_wide_##L), 1}, {LOCAL(kthr_mul_wide_##L), W}}, \
-        [FGB_SQR_WIDE] = {{LOCAL(klat_sqr_wide_##L), 1}, {LOCAL(kthr_sqr_wide_##L), W}}, \
-        [FGB_REDC] = {{LOCAL(klat_redc_##L), 1}, {LOCAL(kthr_redc_##L), W}},            \
+        DIRECT_OP(FGB_MUL, mul, L), DIRECT_OP(FGB_SQR, sqr, L),                         \
+        DIRECT_OP(FGB_MUL_WIDE, mul_wide, L), DIRECT_OP(FGB_SQR_WIDE, sqr_wide, L),     \
+        DIRECT_OP(FGB_REDC, redc, L),                                                   \
     }
 
 const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
@@ -769,6 +864,25 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #if HAVE_ASM
         DIRECT(x86_64), DIRECT(bmi2), DIRECT(adx),
 #endif
+#if ZEN_MUL || ZEN_MUL_WIDE || ZEN_SQR || ZEN_SQR_WIDE || ZEN_REDC
+        [FG_KERNEL_ADX_ZEN] = {
+#if ZEN_MUL
+            DIRECT_OP(FGB_MUL, mul, adx_zen),
+#endif
+#if ZEN_SQR
+            DIRECT_OP(FGB_SQR, sqr, adx_zen),
+#endif
+#if ZEN_MUL_WIDE
+            DIRECT_OP(FGB_MUL_WIDE, mul_wide, adx_zen),
+#endif
+#if ZEN_SQR_WIDE
+            DIRECT_OP(FGB_SQR_WIDE, sqr_wide, adx_zen),
+#endif
+#if ZEN_REDC
+            DIRECT_OP(FGB_REDC, redc, adx_zen),
+#endif
+        },
+#endif
     },
     .via = {
 #define VIA(OP, op)                                                                        \
@@ -789,7 +903,11 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #undef USES
     },
 #if HAVE_ASM
-#define COST(OP, U, K) [OP] = {0, UC(FGB_CAT(U, _X86_64_##K)), UC(FGB_CAT(U, _BMI2_##K)), UC(FGB_CAT(U, _ADX_##K)), 0}
+#define COST(OP, U, K) [OP] = {0, UC(FGB_CAT(U, _X86_64_##K)), UC(FGB_CAT(U, _BMI2_##K)), UC(FGB_CAT(U, _ADX_##K)), 0, \
+                               ZEN_COST(U, K)}
+#define ZEN_COST(U, K) FGB_CAT(ZEN_COST_, ZEN_##U)(U, K)   /* adx_zen's counts, 0 without one */
+#define ZEN_COST_0(U, K) 0
+#define ZEN_COST_1(U, K) UC(FGB_CAT(U, _ADX_ZEN_##K))
     .mults = {COST(FGB_MUL, MUL, MULTS), COST(FGB_SQR, SQR, MULTS), COST(FGB_MUL_WIDE, MUL_WIDE, MULTS),
               COST(FGB_SQR_WIDE, SQR_WIDE, MULTS), COST(FGB_REDC, REDC, MULTS)},
     .p06 = {COST(FGB_MUL, MUL, P06), COST(FGB_SQR, SQR, P06), COST(FGB_MUL_WIDE, MUL_WIDE, P06),
@@ -806,6 +924,14 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #endif
 #if FP2 && UC(HAVE_FP2_SQR_ADX)
     .fp2_mults[1][FG_ISA_ADX] = UC(FP2_SQR_ADX_MULTS), .fp2_p06[1][FG_ISA_ADX] = UC(FP2_SQR_ADX_P06),
+#endif
+#if FP2 && UC(HAVE_FP2_MUL_ADX_ZEN)
+    .fp2_mults[0][FG_KERNEL_ADX_ZEN] = UC(FP2_MUL_ADX_ZEN_MULTS),
+    .fp2_p06[0][FG_KERNEL_ADX_ZEN] = UC(FP2_MUL_ADX_ZEN_P06),
+#endif
+#if FP2 && UC(HAVE_FP2_SQR_ADX_ZEN)
+    .fp2_mults[1][FG_KERNEL_ADX_ZEN] = UC(FP2_SQR_ADX_ZEN_MULTS),
+    .fp2_p06[1][FG_KERNEL_ADX_ZEN] = UC(FP2_SQR_ADX_ZEN_P06),
 #endif
 #if FP2
     .fp2_ifma = {UC(HAVE_FP2_IFMA) + 0, UC(HAVE_FP2_SQR_IFMA) + 0},

@@ -57,7 +57,8 @@ static void usage(FILE *f)
         "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,inv,inv_fermat,\n"
         "                     inv_batch,is_square,sqrt,from_bytes,to_bytes, and for fields with\n"
         "                     Fp2: fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt (default: all)\n"
-        "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx,ifma (applies to peers' ISA path too)\n"
+        "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx,ifma (applies to peers' ISA path too);\n"
+        "                     adx_zen: only the direct rows of adx's Zen forms (adx lists them too)\n"
         "  --no-peers         skip OpenSSL and GMP\n"
         "  --threads N        multi-core throughput with 1..N threads (default: all cores, 0: skip)\n"
         "  --seed N           seed of the random inputs (default 1)\n"
@@ -241,16 +242,19 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 }
                 ADD_CASES(res->nrows - 1, f->api[op], L, state);
             }
-            /* fieldgen/direct: per-level kernels */
-            for (int L = 0; op < FGB_NKERNEL_OPS && L < FGB_NLEVELS; L++) {
-                if (!level_avail[L] || !f->direct[L][op].lat.fn || !in_list(o->levels, fgb_level_names[L]))
+            /* fieldgen/direct: the kernels, by kernel id (adx's Zen form is listed
+             * under --level adx as well as adx_zen) */
+            for (int L = 0; op < FGB_NKERNEL_OPS && L < FGB_NKERNELS; L++) {
+                int isa = fgb_kernel_level(L);
+                if (!level_avail[isa] || !f->direct[L][op].lat.fn ||
+                    !(in_list(o->levels, fgb_kernel_names[L]) || in_list(o->levels, fgb_level_names[isa])))
                     continue;
                 struct fgb_row *r = fgb_add_row(res);
                 snprintf(r->field, sizeof r->field, "%s", f->name);
                 snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
                 snprintf(r->impl, sizeof r->impl, "fieldgen/direct");
-                snprintf(r->level, sizeof r->level, "%s", fgb_level_names[L]);
-                snprintf(r->note, sizeof r->note, "fg_%s_%s_%s", f->name, fgb_op_names[op], fgb_level_names[L]);
+                snprintf(r->level, sizeof r->level, "%s", fgb_kernel_names[L]);
+                snprintf(r->note, sizeof r->note, "fg_%s_%s_%s", f->name, fgb_op_names[op], fgb_kernel_names[L]);
                 r->field_rank = fi;
                 r->check_ok = 1;
                 r->mults = f->mults[op][L];
@@ -305,7 +309,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
             snprintf(r->field, sizeof r->field, "%s", f->name);
             snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
             snprintf(r->impl, sizeof r->impl, "fieldgen/via");
-            snprintf(r->level, sizeof r->level, "%s", k ? fgb_level_names[L] : "dispatch");
+            snprintf(r->level, sizeof r->level, "%s", k ? fgb_kernel_names[L] : "dispatch");
             snprintf(r->note, sizeof r->note, "%s through a pointer, same loop code as its pair",
                      k ? "kernel" : "entry point");
             r->field_rank = fi;
@@ -645,10 +649,10 @@ int main(int argc, char **argv)
     const char *field_names[64];
     for (int i = 0; i < NFIELDS && i < 64; i++)
         field_names[i] = all_fields[i]->name;
-    static const char *const level_names[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma"};
+    static const char *const level_names[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma", "adx_zen"};
     if (!check_list(o.fields, "field", field_names, NFIELDS) ||
         !check_list(o.ops, "op", fgb_op_names, FGB_NOPS) ||
-        !check_list(o.levels, "level", level_names, 6))
+        !check_list(o.levels, "level", level_names, 7))
         return 2;
     if (o.masked_child)
         return masked_child(&o);

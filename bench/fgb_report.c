@@ -47,6 +47,11 @@ static int level_rank(const char *lv)
             return i;
     return FGB_NLEVELS;
 }
+/* the order of rows: a level's, and adx's Zen form just after adx */
+static int row_level_rank(const char *lv)
+{
+    return !strcmp(lv, fgb_kernel_names[FG_KERNEL_ADX_ZEN]) ? 2 * FG_ISA_ADX + 1 : 2 * level_rank(lv);
+}
 static int impl_rank(const char *impl)
 {
     if (!strcmp(impl, "fieldgen")) return 0;
@@ -62,8 +67,8 @@ static int row_cmp(const void *a, const void *b)
         (d = op_rank(x->op) - op_rank(y->op)) || (d = impl_rank(x->impl) - impl_rank(y->impl)) ||
         (d = strcmp(x->impl, y->impl)))
         return d;
-    return level_rank(y->level) - level_rank(x->level) < 0 ? 1
-         : level_rank(y->level) == level_rank(x->level) ? 0 : -1;
+    return row_level_rank(y->level) - row_level_rank(x->level) < 0 ? 1
+         : row_level_rank(y->level) == row_level_rank(x->level) ? 0 : -1;
 }
 void fgb_sort_rows(struct fgb_results *r)
 {
@@ -428,12 +433,19 @@ void fgb_print_dispatch(const struct fgb_results *r)
         /* the kernel the dispatcher reaches: the start-up level's, or (a field without
          * assembly) the highest level below it that has its own kernel, down to c */
         const struct fgb_row *k = NULL;
-        /* preferred: the pair timed with the same loop code (rows "fieldgen/via") */
+        /* preferred: the pair timed with the same loop code (rows "fieldgen/via"), whose
+         * kernel row is the one the dispatcher runs (a level's, or adx's Zen form) */
         const struct fgb_row *vd = find_row(r, d->field, d->op, "fieldgen/via", "dispatch");
         if (vd)
             d = vd;
-        for (int L = level_rank(r->meta.dispatch_level); L >= 0 && !k; L--)
-            k = find_row(r, d->field, d->op, vd ? "fieldgen/via" : "fieldgen/direct", fgb_level_names[L]);
+        for (int i = 0; vd && i < r->nrows && !k; i++) {
+            const struct fgb_row *x = &r->rows[i];
+            if (!strcmp(x->field, d->field) && !strcmp(x->op, d->op) && !strcmp(x->impl, "fieldgen/via") &&
+                strcmp(x->level, "dispatch"))
+                k = x;
+        }
+        for (int L = level_rank(r->meta.dispatch_level); !vd && L >= 0 && !k; L--)
+            k = find_row(r, d->field, d->op, "fieldgen/direct", fgb_level_names[L]);
         if (!k || !k->has_lat || !k->has_thr || !d->has_lat || !d->has_thr)
             continue;
         if (!printed++)

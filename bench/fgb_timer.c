@@ -30,6 +30,12 @@ const char *const fgb_op_names[FGB_NOPS] = {
     "fp2_add", "fp2_mul", "fp2_sqr", "fp2_inv", "fp2_sqrt",
 };
 const char *const fgb_level_names[FGB_NLEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
+const char *const fgb_kernel_names[FGB_NKERNELS] = {"c", "x86_64", "bmi2", "adx", "ifma", "adx_zen"};
+
+int fgb_kernel_level(int kernel)
+{
+    return kernel == FG_KERNEL_ADX_ZEN ? FG_ISA_ADX : kernel;
+}
 
 uint64_t fgb_rng_next(uint64_t *s)
 {

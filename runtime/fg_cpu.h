@@ -48,6 +48,11 @@ typedef enum {
     FG_TUNE_ZEN = 1      /* AMD Zen (CPUID vendor AuthenticAMD or HygonGenuine, family 17h+) */
 } fg_tune;
 #define FG_TUNES 2 /* number of fg_tune values */
+/* The generated headers' FG_NAME_OP_AT_LEVEL_USES macros name a kernel: a level's
+ * own (an fg_isa value), or the Zen form of the adx kernel, fg_NAME_OP_adx_zen
+ * (the same products, every row on the two ADCX/ADOX chains; adx's instructions). */
+#define FG_KERNEL_ADX_ZEN 5
+#define FG_KERNELS 6 /* number of kernel ids: the fg_isa values and FG_KERNEL_ADX_ZEN */
 /* The selector bit of a (level, tuning) pair: the generated dispatchers test
  * fg_cpu_sel against an OR of these. */
 #define FG_SEL(level, tune) (1u << ((unsigned)(level) + FG_ISA_LEVELS * (unsigned)(tune)))

@@ -51,7 +51,7 @@ def functions(text):
     return out
 
 
-LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
+LEVELS = ("c", "x86_64", "bmi2", "adx", "adx_zen", "ifma")   # the kernels: a level's, or adx's Zen form
 
 
 def check_dispatcher(name, body):

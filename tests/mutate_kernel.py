@@ -9,7 +9,8 @@ CF-chain one) and says which line it was; fails if there is none, so a kernel
 rewrite cannot silently turn the test into one that mutates nothing.
 With HEADER (the field's fg_NAME.h), SYMBOL fg_NAME_OP_LEVEL names the kernels
 the dispatcher runs for OP at LEVEL under each tuning (FG_NAME_OP_AT_LEVEL_USES
-and _ZEN_USES), which may be other levels': each is mutated, so the mutant is
+and _ZEN_USES), which may be other levels' or adx's Zen form (FG_KERNEL_ADX_ZEN:
+fg_NAME_OP_adx_zen): each is mutated, so the mutant is
 the code the suite reaches whichever tuning the CPU or the build selects.
 """
 
@@ -27,11 +28,12 @@ def dispatched(symbol, header):
             out = []
             for tune in ("", "_ZEN"):
                 macro = (stem[3:] + "_AT_" + level).upper() + tune
-                mo = re.search(r"#define FG_%s_USES FG_ISA_(\w+)" % macro, text)
+                mo = re.search(r"#define FG_%s_USES FG_(ISA|KERNEL)_(\w+)" % macro, text)
                 if not mo:
                     sys.exit(f"mutate_kernel: no FG_{macro}_USES in {header}")
-                if stem + "_" + mo.group(1).lower() not in out:
-                    out.append(stem + "_" + mo.group(1).lower())
+                kernel = stem + "_" + mo.group(2).lower()       # FG_KERNEL_ADX_ZEN: fg_NAME_OP_adx_zen
+                if kernel not in out:
+                    out.append(kernel)
             return out
     sys.exit(f"mutate_kernel: {symbol} does not end in a level")
 

@@ -8,9 +8,9 @@
  *     (r == a, r == b, r == a == b, t overlapping a or b, r inside t);
  * each result compared with the portable C kernel on aligned copies.
  *
- * At the adx level also the assembly Fp2 sqr, and at ifma the AVX-512 IFMA Fp2
- * mul and sqr (where the field has them), compared with an Fp2 product built
- * from the C kernels.
+ * At the adx level also adx's Zen forms (fg_NAME_OP_adx_zen) and the assembly
+ * Fp2 mul and sqr, and at ifma the AVX-512 IFMA Fp2 mul and sqr (where the
+ * field has them), compared with an Fp2 product built from the C kernels.
  *
  *   test_abi_NAME --level x86_64|bmi2|adx|ifma [--count N]   (77: level unavailable) */
 #include <stdint.h>
@@ -67,15 +67,22 @@ static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *
 }
 #endif
 
+/* whether a kernel's name is op's: "mul", or "mul_adx_zen" (adx's Zen form) */
+static int is_op(const char *name, const char *op)
+{
+    size_t n = strlen(op);
+    return !strncmp(name, op, n) && (!name[n] || !strcmp(name + n, "_adx_zen"));
+}
+
 static void reference(const char *name, uint64_t *out, const uint64_t *a, const uint64_t *b)
 {
-    if (!strcmp(name, "mul")) F(mul_c)(out, a, b);
-    else if (!strcmp(name, "sqr")) F(sqr_c)(out, a);
-    else if (!strcmp(name, "mul_wide")) F(mul_wide_c)(out, a, b);
-    else if (!strcmp(name, "sqr_wide")) F(sqr_wide_c)(out, a);
+    if (is_op(name, "mul")) F(mul_c)(out, a, b);
+    else if (is_op(name, "sqr")) F(sqr_c)(out, a);
+    else if (is_op(name, "mul_wide")) F(mul_wide_c)(out, a, b);
+    else if (is_op(name, "sqr_wide")) F(sqr_wide_c)(out, a);
 #if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || C(HAVE_FP2_MUL_BMI2) || C(HAVE_FP2_SQR_BMI2))
-    else if (!strcmp(name, "fp2_mul")) fp2_mul_reference(out, a, b);
-    else if (!strcmp(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
+    else if (is_op(name, "fp2_mul")) fp2_mul_reference(out, a, b);
+    else if (is_op(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
 #endif
     else F(redc_c)(out, a);
 }
@@ -100,7 +107,7 @@ static void make_inputs(const struct kernel *k, uint64_t *a, uint64_t *b)
     int i;
     for (i = 0; i < B_WORDS(k); i += N)
         element(b + i);
-    if (!strcmp(k->name, "fp2_mul") || !strcmp(k->name, "fp2_sqr")) {
+    if (is_op(k->name, "fp2_mul") || is_op(k->name, "fp2_sqr")) {
         element(a);
         element(a + N);
     } else if (k->in_words == 2 * N) { /* redc: a wide product, t < p*R (or any) */
@@ -213,6 +220,28 @@ int main(int argc, char **argv)
         run_kernel(&k2, count);                                                                         \
         nk++;                                                                                           \
     }
+/* adx's Zen form of an Fp kernel (fg_NAME_OP_adx_zen), from the adx level up */
+#define ZEN_KERNEL(op, fn, nin, nout, ninputs)                                                         \
+    if (level >= FG_ISA_ADX) {                                                                          \
+        static const struct kernel kz = {op "_adx_zen", (const void *)(fn), nin, nout, ninputs};        \
+        run_kernel(&kz, count);                                                                         \
+        nk++;                                                                                           \
+    }
+#if C(MUL_HAVE_ADX_ZEN)
+        ZEN_KERNEL("mul", F(mul_adx_zen), N, N, 2)
+#endif
+#if C(SQR_HAVE_ADX_ZEN)
+        ZEN_KERNEL("sqr", F(sqr_adx_zen), N, N, 1)
+#endif
+#if C(MUL_WIDE_HAVE_ADX_ZEN)
+        ZEN_KERNEL("mul_wide", F(mul_wide_adx_zen), N, 2 * N, 2)
+#endif
+#if C(SQR_WIDE_HAVE_ADX_ZEN)
+        ZEN_KERNEL("sqr_wide", F(sqr_wide_adx_zen), N, 2 * N, 1)
+#endif
+#if C(REDC_HAVE_ADX_ZEN)
+        ZEN_KERNEL("redc", F(redc_adx_zen), 2 * N, N, 1)
+#endif
 #if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
         FP2_KERNEL(FG_ISA_IFMA, "fp2_mul", CAT(FE, _fp2_mul_ifma), 2)
 #endif
@@ -227,6 +256,12 @@ int main(int argc, char **argv)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_SQR_ADX)
         FP2_KERNEL(FG_ISA_ADX, "fp2_sqr", CAT(FE, _fp2_sqr_adx), 1)
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_MUL_ADX_ZEN)
+        FP2_KERNEL(FG_ISA_ADX, "fp2_mul_adx_zen", CAT(FE, _fp2_mul_adx_zen), 2)
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_SQR_ADX_ZEN)
+        FP2_KERNEL(FG_ISA_ADX, "fp2_sqr_adx_zen", CAT(FE, _fp2_sqr_adx_zen), 1)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_SQR_IFMA)
         FP2_KERNEL(FG_ISA_IFMA, "fp2_sqr", CAT(FE, _fp2_sqr_ifma), 1)

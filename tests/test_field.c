@@ -33,7 +33,38 @@ static const struct kernels level_kernels[] = {
     KERNELS(x86_64), KERNELS(bmi2), KERNELS(adx),
 #endif
 };
-static struct kernels K; /* set from --level */
+#if C(HAVE_ASM)
+/* Under --tune zen at adx (and ifma): adx's Zen forms where the field has them
+ * (FG_NAME_OP_HAVE_ADX_ZEN), the adx kernels elsewhere. */
+static const struct kernels zen_kernels = {
+#if C(MUL_HAVE_ADX_ZEN)
+    F(mul_adx_zen),
+#else
+    F(mul_adx),
+#endif
+#if C(SQR_HAVE_ADX_ZEN)
+    F(sqr_adx_zen),
+#else
+    F(sqr_adx),
+#endif
+#if C(MUL_WIDE_HAVE_ADX_ZEN)
+    F(mul_wide_adx_zen),
+#else
+    F(mul_wide_adx),
+#endif
+#if C(SQR_WIDE_HAVE_ADX_ZEN)
+    F(sqr_wide_adx_zen),
+#else
+    F(sqr_wide_adx),
+#endif
+#if C(REDC_HAVE_ADX_ZEN)
+    F(redc_adx_zen),
+#else
+    F(redc_adx),
+#endif
+};
+#endif
+static struct kernels K; /* set from --level (and --tune) */
 
 /* ------------------------------------------------------------------ */
 static mpz_t P, RINV, RMOD, WIDE_MAX; /* p, R^-1 mod p, R mod p, largest redc input */
@@ -958,6 +989,10 @@ int main(int argc, char **argv)
     }
 
     K = level_kernels[level > FG_ISA_ADX ? FG_ISA_ADX : level]; /* ifma: the adx kernels, plus its Fp2 mul */
+#if C(HAVE_ASM)
+    if (tune_name != NULL && fg_tune_active() == FG_TUNE_ZEN && level >= FG_ISA_ADX)
+        K = zen_kernels;
+#endif
     mpz_inits(P, RINV, RMOD, WIDE_MAX, NULL);
     fgt_model(P, RINV, RMOD, WIDE_MAX);
 

@@ -20,6 +20,16 @@ KERNEL_OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 # bit index level + len(SEL_LEVELS) * tuning
 SEL_LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
 TUNES = ("generic", "zen")
+# the kernels: one per level (fg_NAME_OP_LEVEL), and the Zen form of the adx
+# kernel (fg_NAME_OP_adx_zen: x86_64_mont.ZEN_DUAL_ROWS), where it differs;
+# the headers' _USES macros name them by these ids (runtime/fg_cpu.h)
+KERNEL_IDS = {"c": "FG_ISA_C", "x86_64": "FG_ISA_X86_64", "bmi2": "FG_ISA_BMI2", "adx": "FG_ISA_ADX",
+              "adx_zen": "FG_KERNEL_ADX_ZEN", "ifma": "FG_ISA_IFMA"}
+
+
+def kernel_level(kernel):
+    """The level whose instructions a kernel uses (adx_zen: adx's)."""
+    return kernel[:-len("_zen")] if kernel.endswith("_zen") else kernel
 PM_MAX_C_FOLD = 1 << 31
 
 
@@ -103,7 +113,13 @@ class FieldAnalysis:
     fp2_mul_adx: bool = False
     fp2_sqr_bmi2: bool = False
     fp2_mul_bmi2: bool = False
+    fp2_sqr_adx_zen: bool = False   # the Zen forms of the adx Fp2 kernels (zen_forms)
+    fp2_mul_adx_zen: bool = False
+    # ops (mul, ..., fp2_mul, fp2_sqr) with a Zen form of the adx kernel,
+    # fg_NAME_OP_adx_zen (x86_64_mont.ZEN_DUAL_ROWS), in generation order
+    zen_forms: list = field(default_factory=list)
     # (op, level) -> (64x64 multiplications, port-0/6 instructions) of each
+    # scalar kernel (level: also adx_zen), counted on the generated text by kernel_cost.costs -> (64x64 multiplications, port-0/6 instructions) of each
     # scalar kernel, counted on the generated text by kernel_cost.costs
     kernel_cost: dict = field(default_factory=dict)
 
@@ -225,10 +241,10 @@ def sel_bit(level, tune):
 
 
 def _selector_masks(kernel_at):
-    """kernel_at: {(level, tune): kernel level or None (the C code)} over every
-    selector. -> [(kernel, mask, comment, hot)]: one test per kernel, the
-    kernel of the generic tuning's top level first, then by level, highest
-    first; hot: the kernel runs at some tuning's top level (the template
+    """kernel_at: {(level, tune): kernel (a level, or adx_zen) or None (the C
+    code)} over every selector. -> [(kernel, mask, comment, hot)]: one test
+    per kernel, the kernel of the generic tuning's top level first, then by
+    level, highest first (a Zen form just above its level); hot: the kernel runs at some tuning's top level (the template
     marks its test likely, so the compiler lays that call on the straight
     path)."""
     masks, users = {}, {}
@@ -240,7 +256,8 @@ def _selector_masks(kernel_at):
             masks[k] = masks.get(k, 0) | sel_bit(level, tune)
             users.setdefault(k, {}).setdefault(tune, []).append(level)
     top = kernel_at.get((SEL_LEVELS[-1], TUNES[0]))
-    order = sorted(masks, key=lambda k: (k != top, -SEL_LEVELS.index(k)))
+    rank = lambda k: SEL_LEVELS.index(kernel_level(k)) + (0.5 if k != kernel_level(k) else 0)
+    order = sorted(masks, key=lambda k: (k != top, -rank(k)))
     out = []
     for k in order:
         parts = [("" if tune == TUNES[0] else tune + ": ") + ", ".join(users[k][tune])
@@ -254,10 +271,10 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
     """The per-tuning dispatch, after plan_dispatch (and, for the Fp2 kernels,
     after the backend recorded which exist).
 
-    zen_choice: {(op, level): kernel level} where AMD Zen cores run another
-    kernel than the generic plan; fp2_zen: {"mul"/"sqr": kernel level} where
-    Zen runs another scalar Fp2 kernel at adx (and at ifma without an IFMA
-    kernel). Sets fa.dispatch_zen and fa.dispatch_sel. The ifma level runs
+    zen_choice: {(op, level): kernel} where AMD Zen cores run another kernel
+    than the generic plan (a level's, or adx_zen); fp2_zen: {"mul"/"sqr":
+    kernel} where Zen runs another scalar Fp2 kernel at adx (and at ifma
+    without an IFMA kernel). Sets fa.dispatch_zen and fa.dispatch_sel. The ifma level runs
     the adx level's Fp kernels, under either tuning.
     """
     zen_choice = zen_choice or {}

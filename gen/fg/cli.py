@@ -203,14 +203,23 @@ def costs_report(fa):
         if (op, level) not in costs:
             continue
         mults, p06 = costs[(op, level)]
-        if op in kernel_cost.FP2_OPS:   # the C Fp2 op branches to it at its level, adx's also at ifma without an IFMA kernel
-            ifma = level == "adx" and not (fa.fp2_ifma if op == "fp2_mul" else fa.fp2_ifma_sqr)
-            users = [level] + (["ifma"] if ifma else [])
-        else:                           # the ifma level runs adx's scalar kernels
-            users = [lv for lv, k in fa.dispatch.get(op) or [] if k == level]
-            users += ["ifma"] if "adx" in users else []
+        users, seen = [], None
+        for tune in analysis.TUNES:
+            if op in kernel_cost.FP2_OPS:   # the C Fp2 op branches to it at its level, adx's also at ifma without an IFMA kernel
+                ifma = not (fa.fp2_ifma if op == "fp2_mul" else fa.fp2_ifma_sqr)
+                at = ["bmi2"] if level == "bmi2" else []
+                at += ["adx"] + (["ifma"] if ifma else []) if fa.fp2_at_adx.get((op[4:], tune)) == level else []
+            else:                           # the ifma level runs adx's scalar kernels
+                plan = fa.dispatch if tune == "generic" else fa.dispatch_zen
+                at = [lv for lv, k in plan.get(op) or [] if k == level]
+                at += ["ifma"] if "adx" in at else []
+            if tune == "generic":
+                users += [", ".join(at)] if at else []
+            elif at != seen:                # the Zen tuning's users where they differ
+                users.append(tune + ": " + (", ".join(at) or "-"))
+            seen = at
         lines.append(f"  {op:<9} {level:<7} {mults:>5} {p06:>4} {max(mults, p06 / 2):>6.1f}  "
-                     f"{', '.join(users) if users else '-'}")
+                     f"{'; '.join(users) if users else '-'}")
     return "\n".join(lines)
 
 

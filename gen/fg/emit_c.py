@@ -6,7 +6,7 @@ import os
 
 import jinja2
 
-from .analysis import KERNEL_OPS, LEVELS, hex_limbs
+from .analysis import KERNEL_IDS, KERNEL_OPS, LEVELS, hex_limbs
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "templates")
 
@@ -29,7 +29,7 @@ def render(template, fa, command, config):
     if _ENV is None:
         _ENV = _environment()
     text = _ENV.get_template(template).render(
-        f=fa, U=fa.upper, command=command, config=config, levels=LEVELS, kernel_ops=KERNEL_OPS,
+        f=fa, U=fa.upper, command=command, config=config, levels=LEVELS, kernel_ops=KERNEL_OPS, kernel_ids=KERNEL_IDS,
         hex_limbs=hex_limbs)
     return text.rstrip("\n") + "\n"
 

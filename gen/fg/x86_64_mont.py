@@ -112,8 +112,13 @@ class Val:
 class Kernel:
     """Records instructions for one PeachPy function and manages registers."""
 
-    def __init__(self, level, tables, lazy_zero=False, preload=True):
+    def __init__(self, level, tables, lazy_zero=False, preload=True, tune="generic"):
         self.level = level
+        self.tune = tune
+        # the Zen form of an adx kernel writes every product row with the two
+        # ADCX/ADOX chains (_row_adx), never as split ADD/ADC passes (see
+        # ZEN_DUAL_ROWS)
+        self.dual_rows = level == "adx" and tune == "zen"
         self.tables = tables            # x86_64_peachpy.Tables of the field
         self.code = []
         self.free = []
@@ -306,7 +311,7 @@ class Kernel:
             hi_pos = top
         if all(b - a >= 2 for a, b in zip(J, J[1:])):
             self._row_disjoint(acc, x, Y, J, base, pow2 or {}, hi_pos)
-        elif self.level in ("adx", "bmi2") and split:   # _row_split: MULX + ADD/ADC only
+        elif self.level in ("adx", "bmi2") and split and not self.dual_rows:   # _row_split: MULX + ADD/ADC only
             self._row_split(acc, x, Y, J, base, hi_pos)
         elif self.level == "x86_64" and split:
             # two disjoint passes (j of J[-1]'s parity, then the others), each
@@ -1422,24 +1427,34 @@ def _redc_acc(k, sh, acc, rp, last=True):
     _final(k, sh, [U[q] for q in range(n, 2 * n)], Th, rp, last)
 
 
-def _build(sh, op, level):
+def _build(sh, op, level, tune="generic"):
     """The GAS text of fg_NAME_OP_LEVEL.  Up to 4 limbs the kernel uses no
     stack slot (every value in a register): if the preferred form spills
     (input words preloaded into registers, measured faster where they fit),
     it is built again without the preloads, and a spill then is an error."""
     if sh.n > 4:
-        return _build_kernel(sh, op, level)[1]
+        return _build_kernel(sh, op, level, tune=tune)[1]
     for preload in (True, False):
-        k, text = _build_kernel(sh, op, level, lazy_zero=True, preload=preload)
+        k, text = _build_kernel(sh, op, level, lazy_zero=True, preload=preload, tune=tune)
         if not k.nslots:
             return text
-    raise AssertionError("fg_%s_%s_%s: %d stack slots at %d limbs" % (sh.name, op, level, k.nslots, sh.n))
+    raise AssertionError("%s: %d stack slots at %d limbs" % (_fname(sh, op, level, tune), k.nslots, sh.n))
 
 
-def _build_kernel(sh, op, level, lazy_zero=False, preload=True):
+def _fname(sh, op, level, tune="generic"):
+    """The kernel's symbol: fg_NAME_OP_LEVEL, fg_NAME_OP_adx_zen for the Zen form."""
+    return "fg_%s_%s_%s" % (sh.name, op, zen_kernel(level) if tune == "zen" else level)
+
+
+def zen_kernel(level):
+    """The kernel name of a level's Zen form (ZEN_DUAL_ROWS)."""
+    return level + "_zen"
+
+
+def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic"):
     """(the Kernel, its GAS text): _build's kernel in one form."""
     n = sh.n
-    k = Kernel(level, _tables(sh.name), lazy_zero, preload)
+    k = Kernel(level, _tables(sh.name), lazy_zero, preload, tune)
     if (level, op) in NEGQ_KERNELS:
         k.negq = sh.negq
     k.c_last_mulq = n > 4
@@ -1451,7 +1466,7 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True):
         _mul_fused(k, sh, ap, bp, rp)
         k.kill(bp)
         k.kill(ap)
-        fname = "fg_%s_%s_%s" % (sh.name, op, level)
+        fname = _fname(sh, op, level, tune)
         return k, k.finish(fname, _args("mul"), _target(level))
     if op == "sqr" and level == "adx" and n % 2 == 0 and _sqr_split(sh) and not _kara(sh, op, level):
         c = _sqr_rows(k, acc, ap, n, split=True)
@@ -1463,7 +1478,7 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True):
             acc[q].prio = PRIO_DONE
         _redc_rows(k, sh, U)
         _final_sqr_split(k, sh, [U[q] for q in range(n, 2 * n)], acc, c, ap, rp)
-        fname = "fg_%s_%s_%s" % (sh.name, op, level)
+        fname = _fname(sh, op, level, tune)
         return k, k.finish(fname, _args("sqr"), _target(level))
     if op in ("mul_wide", "mul"):
         bp = _b_pointer(k)
@@ -1492,7 +1507,7 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True):
             k.kill(ap)
         _redc_acc(k, sh, acc, rp)
         kind = {"redc": "redc", "mul": "mul", "sqr": "sqr"}[op]
-    fname = "fg_%s_%s_%s" % (sh.name, op, level)
+    fname = _fname(sh, op, level, tune)
     return k, k.finish(fname, _args(kind), _target(level))
 
 
@@ -1614,7 +1629,7 @@ def _corr(p, fp2):
     return s0, (p << fp2.corr_shift) >> (64 * s0)
 
 
-def _build_fp2_sqr(sh, level):
+def _build_fp2_sqr(sh, level, tune="generic"):
     """void fg_NAME_fp2_sqr_LEVEL(uint64_t r[2n], const uint64_t a[2n]), u^2 = -1:
     r1 = mul(2 a0, a1), then r0 = mul(a0 + a1, a0 - a1 + p), the two muls of
     this level (fused rows, or a wide product and redc: _mul_ops) one after
@@ -1636,7 +1651,7 @@ def _build_fp2_sqr(sh, level):
     2 a0 by SHLD $1 (port 1, beside MULX) instead of the ADC chain, +0.5%;
     both, +1%."""
     n, p = sh.n, sh.p
-    k = Kernel(level, _tables(sh.name))
+    k = Kernel(level, _tables(sh.name), tune=tune)
     k.c_last_mulq = n > 4
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
@@ -1671,10 +1686,10 @@ def _build_fp2_sqr(sh, level):
     k.kill(r1)
     k.kill(ap)
     _mul_ops(k, sh, S("s"), S("d"), rp, bound)
-    return k.finish("fg_%s_fp2_sqr_%s" % (sh.name, level), _args("sqr"), _target(level))
+    return k.finish(_fname(sh, "fp2_sqr", level, tune), _args("sqr"), _target(level))
 
 
-def _build_fp2_sqr_nr(sh, fp2, level):
+def _build_fp2_sqr_nr(sh, fp2, level, tune="generic"):
     """void fg_NAME_fp2_sqr_LEVEL(uint64_t r[2n], const uint64_t a[2n]) for
     u^2 = nr without the complex squaring (nr != -1, or 4p^2 above redc's
     bound): the C template's lazy_mul squaring in one function,
@@ -1689,7 +1704,7 @@ def _build_fp2_sqr_nr(sh, fp2, level):
     -18..19%; nr = 2 (r250) -19%, -16..19%.
     r may alias a: every read of a comes before c0's store."""
     n = sh.n
-    k = Kernel(level, _tables(sh.name))
+    k = Kernel(level, _tables(sh.name), tune=tune)
     k.c_last_mulq = n > 4
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
@@ -1721,7 +1736,7 @@ def _build_fp2_sqr_nr(sh, fp2, level):
     k.kill(rp)
     _mul_ops(k, sh, S("t"), S("c"), r1, 2 * sh.p - 1)
     k.kill(r1)
-    return k.finish("fg_%s_fp2_sqr_%s" % (sh.name, level), _args("sqr"), _target(level))
+    return k.finish(_fname(sh, "fp2_sqr", level, tune), _args("sqr"), _target(level))
 
 
 def fp2_mul_kernel(fa, level="adx"):
@@ -1733,7 +1748,7 @@ def fp2_mul_kernel(fa, level="adx"):
     return level in FP2_LEVELS
 
 
-def _build_fp2_mul(sh, fp2, level):
+def _build_fp2_mul(sh, fp2, level, tune="generic"):
     """void fg_NAME_fp2_mul_LEVEL(uint64_t r[2n], const uint64_t a[2n], const uint64_t b[2n]),
     u^2 = nr: the C template's lazy Karatsuba (the same products, sums and
     bounds; analysis.Fp2Analysis) in one function:
@@ -1768,7 +1783,7 @@ def _build_fp2_mul(sh, fp2, level):
     -13..17%; nr = 2 (r250) -11%, -12%.
     r may alias a or b: c0 is the first store."""
     n = sh.n
-    k = Kernel(level, _tables(sh.name))
+    k = Kernel(level, _tables(sh.name), tune=tune)
     k.c_last_mulq = n > 4
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
@@ -1807,7 +1822,7 @@ def _build_fp2_mul(sh, fp2, level):
     k.kill(rp)                               # c0 is stored: no dead spill of rp
     _redc_acc(k, sh, acc, r1)
     k.kill(r1)
-    return k.finish("fg_%s_fp2_mul_%s" % (sh.name, level), _args("mul"), _target(level))
+    return k.finish(_fname(sh, "fp2_mul", level, tune), _args("mul"), _target(level))
 
 
 def emit_montgomery(fa):
@@ -1827,14 +1842,35 @@ def emit_montgomery(fa):
         s0, x = _corr(fa.p, fa.fp2)
         contents["x"] = _limbs(x, 2 * sh.n - s0)
     out = [tables.rodata(contents)]
+    fa.zen_forms = []
+    generic_at = {}                 # op -> index in out of the level's generic kernel
+    zen = sh.n >= ZEN_DUAL_ROWS
     for level in LEVELS:
-        for op in OPS:
-            out.append(_build(sh, op, level))
-        if fp2_sqr_kernel(fa, level):
-            out.append(_build_fp2_sqr(sh, level) if fa.fp2.lazy_sqr else _build_fp2_sqr_nr(sh, fa.fp2, level))
-        if fp2_mul_kernel(fa, level):
-            out.append(_build_fp2_mul(sh, fa.fp2, level))
+        for tune in ("generic", "zen") if level == "adx" and zen else ("generic",):
+            for op, build in _kernel_builders(fa, sh, level, tune):
+                text = build()
+                if tune == "zen":
+                    generic = out[generic_at[op]]
+                    if text == generic.replace(_fname(sh, op, level), _fname(sh, op, level, tune)):
+                        continue
+                    fa.zen_forms.append(op)
+                else:
+                    generic_at[op] = len(out)
+                out.append(text)
+    fa.fp2_mul_adx_zen = "fp2_mul" in fa.zen_forms
+    fa.fp2_sqr_adx_zen = "fp2_sqr" in fa.zen_forms
     return tables.resolve("\n".join(out))
+
+
+def _kernel_builders(fa, sh, level, tune):
+    """[(op, thunk building the GAS text of fg_NAME_OP_LEVEL in the tune's form)]."""
+    out = [(op, lambda op=op: _build(sh, op, level, tune)) for op in OPS]
+    if fp2_sqr_kernel(fa, level):
+        out.append(("fp2_sqr", lambda: _build_fp2_sqr(sh, level, tune) if fa.fp2.lazy_sqr
+                    else _build_fp2_sqr_nr(sh, fa.fp2, level, tune)))
+    if fp2_mul_kernel(fa, level):
+        out.append(("fp2_mul", lambda: _build_fp2_mul(sh, fa.fp2, level, tune)))
+    return out
 
 
 def _pow2_mulx_rows(sh):
@@ -1863,46 +1899,54 @@ def kernel_choice(fa):
     return choice
 
 
-# AMD Zen runs a product at adx with the bmi2 kernel where that kernel makes at
-# most this fraction of the adx kernel's 64x64 multiplications (its Karatsuba
-# halves): 5% fewer or more
-ZEN_FEWER_MULTS = 0.95
+# From this many limbs each adx kernel also comes in a Zen form
+# (fg_NAME_OP_adx_zen, where its text differs): every product and reduction
+# row on the two ADCX/ADOX chains, none as the split ADD/ADC passes
+# (Kernel._row_split) measured faster on Intel's cores.  On an AMD EPYC
+# (family 19h model 01h, Zen 3; research/zen, TSC ticks, medians of 301
+# interleaved rounds of chained calls, adx -> Zen form) the multiplier, not
+# the carry handling, bounds these kernels (four ALUs take ADC, ADCX and
+# ADOX; MULX overlaps ADCX/ADOX fully but not ADD/ADC: research/ports):
+#   p503 mul 157 -> 128, sqr 116 -> 108, mul_wide 92 -> 74, sqr_wide 59 -> 52,
+#        fp2_mul 427 -> 396, fp2_sqr 336 -> 287;
+#   p751 mul 363 -> 275 (bmi2 Karatsuba 340), mul_wide 235 -> 157 (bmi2
+#        198), sqr 234 -> 221, sqr_wide 125 -> 109, fp2_mul 1001 -> 900
+#        (bmi2 968), fp2_sqr 748 -> 614 (bmi2 713);
+#   5 to 16 limbs (r320, p384, r448, p434, p610, r702, r1024): mul -3..-12%,
+#        mul_wide -6..-18%, sqr 0..-7%, sqr_wide -10%..+2%, Fp2 -2..-9%;
+#   at 4 limbs (p256, bls12_381_r, r254, p224), where only the squaring
+#        triangle splits: sqr -2..-7% but sqr_wide +17..21%: no Zen forms.
+ZEN_DUAL_ROWS = 5
 
 
 def kernel_choice_zen(fa):
-    """Where AMD Zen cores run another kernel than kernel_choice's, from the
-    generated code's counts (fa.kernel_cost): ({(op, level): kernel level},
-    {"mul"/"sqr": Fp2 kernel level at adx}).
+    """Where AMD Zen cores run another kernel than kernel_choice's:
+    ({(op, level): kernel}, {"mul"/"sqr": Fp2 kernel at adx}).
 
-    Measured on an AMD EPYC (family 19h model 01h, Zen 3; fieldgen-bench,
-    kernels called directly, latency, 2026-12-01, three runs), where the
-    multiplier rather than the carry handling bounds the kernels (four ALUs
-    take ADC/ADCX/ADOX, Intel's cores two ports):
-    - products of two operands at adx (mul, mul_wide, the Fp2 mul and sqr)
-      run the bmi2 kernel where it makes >= 5% fewer multiplications (its
-      Karatsuba halves): p751 mul 491 vs 543 cycles (192 vs 228 products),
-      mul_wide 296 vs 337 (108 vs 144), Fp2 mul 1522 vs 1722 (492 vs 600),
-      Fp2 sqr 1084 vs 1194 (384 vs 456); the 11-limb r702 (a test prime)
-      mul 498 vs 519 (229 vs 253), mul_wide 247 vs 255 (97 vs 121), its Fp2
-      mul and sqr ties (555 vs 627 and 458 vs 506 products). Where the
-      counts are equal (p503, p610, the 16-limb sidh996 and r1024) the two
-      kernels were within 3% either way. Intel's cores run the adx kernels
-      faster. Squarings keep adx (p751 sqr adx 277 vs bmi2 324 with 162 vs
-      147 products; sqr_wide 210 vs 235);
+    Measured on an AMD EPYC (family 19h model 01h, Zen 3; TSC, kernels called
+    directly, chained, 2026-12-01):
+    - at adx, the Zen form of the adx kernel wherever there is one
+      (ZEN_DUAL_ROWS): faster than the adx kernel and than the bmi2 one at
+      every size measured, also where the bmi2 kernel's Karatsuba halves
+      make fewer products (p751 mul 275 vs 340, mul_wide 157 vs 198, Fp2 mul
+      900 vs 968; r702 mul 385 vs 416), which the Zen tuning ran before
+      the Zen forms existed;
+    - at 3 and 4 limbs the adx kernel's squaring, which Intel's cores run
+      slower than the bmi2 one (kernel_choice): bls12_381_r, r254 and p224
+      sqr adx 46.7-48.3, bmi2 57.6-57.7 ticks; r130 adx 40.7, bmi2 43.9
+      (at 1 limb, gold64, p64m59 and p33, bmi2's stays: 11.5 against 12.3);
     - at n <= 4 with MULX-by-2^k reduction rows the adx mul, which Intel's
-      cores run slower than the bmi2 one: p256 adx 47.5, bmi2 53.3.
+      cores run slower than the bmi2 one: p256 adx 47.5, bmi2 53.3 cycles
+      (fieldgen-bench, latency).
     """
-    costs, generic = fa.kernel_cost, kernel_choice(fa)
+    generic = kernel_choice(fa)
     zen = {}
-    for op in ("mul", "mul_wide"):
-        if ("bmi2", "adx") == (generic[(op, "bmi2")], generic[(op, "adx")]) and \
-                costs[(op, "bmi2")][0] < ZEN_FEWER_MULTS * costs[(op, "adx")][0]:
-            zen[(op, "adx")] = "bmi2"
+    for op in OPS:
+        if op in fa.zen_forms and generic[(op, "adx")] == "adx":
+            zen[(op, "adx")] = zen_kernel("adx")
+    if 3 <= fa.n <= 4:
+        zen[("sqr", "adx")] = "adx"
     if fa.n <= 4 and _pow2_mulx_rows(_Shape(fa)):
         zen[("mul", "adx")] = "adx"
-    fp2 = {}
-    for op in ("mul", "sqr"):
-        if getattr(fa, f"fp2_{op}_adx") and getattr(fa, f"fp2_{op}_bmi2") and \
-                costs[("fp2_" + op, "bmi2")][0] < ZEN_FEWER_MULTS * costs[("fp2_" + op, "adx")][0]:
-            fp2[op] = "bmi2"
-    return zen, fp2
+    fp2 = {op: zen_kernel("adx") for op in ("mul", "sqr") if "fp2_" + op in fa.zen_forms}
+    return {key: k for key, k in zen.items() if k != generic[key]}, fp2

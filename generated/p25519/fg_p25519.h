@@ -133,10 +133,21 @@ void fg_p25519_mul_wide_adx(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG
 void fg_p25519_sqr_wide_adx(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
 #endif
+/* The Zen form of the adx kernel of an op, where FG_P25519_OP_HAVE_ADX_ZEN is 1: the
+ * same products with every row on the two ADCX/ADOX carry chains, where the adx
+ * kernel writes rows as ADD/ADC passes (faster on Intel's cores, slower on AMD
+ * Zen's: gen/fg/x86_64_mont.py ZEN_DUAL_ROWS); the adx and ifma levels run it
+ * under the zen tuning. */
+#define FG_P25519_MUL_HAVE_ADX_ZEN 0
+#define FG_P25519_SQR_HAVE_ADX_ZEN 0
+#define FG_P25519_MUL_WIDE_HAVE_ADX_ZEN 0
+#define FG_P25519_SQR_WIDE_HAVE_ADX_ZEN 0
+#define FG_P25519_REDC_HAVE_ADX_ZEN 0
 /* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
- * another level's where the backend measured that one faster for the op, and the C
- * kernel when no assembly is built; _AT_LEVEL_USES under the generic tuning,
- * _AT_LEVEL_ZEN_USES on AMD Zen cores (fg_tune_active(); the ifma level runs adx's). */
+ * another level's where the backend measured that one faster for the op, the adx
+ * kernel's Zen form (FG_KERNEL_ADX_ZEN), and the C kernel when no assembly is built;
+ * _AT_LEVEL_USES under the generic tuning, _AT_LEVEL_ZEN_USES on AMD Zen cores
+ * (fg_tune_active(); the ifma level runs adx's). */
 #if FG_P25519_HAVE_ASM
 #define FG_P25519_MUL_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P25519_MUL_AT_X86_64_ZEN_USES FG_ISA_X86_64

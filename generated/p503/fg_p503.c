@@ -235,8 +235,12 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p503_mul_adx(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p503_mul_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
@@ -254,8 +258,12 @@ void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
 void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p503_sqr_adx(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p503_sqr_adx_zen(r->limb, a->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
@@ -273,8 +281,12 @@ void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
 void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p503_mul_wide_adx(t, a->limb, b->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p503_mul_wide_adx_zen(t, a->limb, b->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
@@ -292,8 +304,12 @@ void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
 void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p503_sqr_wide_adx(t, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p503_sqr_wide_adx_zen(t, a->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
@@ -1457,8 +1473,14 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
     }
 #endif
 #if FG_P503_HAVE_FP2_MUL_ADX
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x108u))) { /* adx; zen: adx */ /* the same, in one assembly function (p503: -4.5%) */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function (p503: -4.5%) */
         fg_p503_fp2_mul_adx(r, a, b);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_FP2_MUL_ADX_ZEN
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
+        fg_p503_fp2_mul_adx_zen(r, a, b);
         return;
     }
 #endif
@@ -1497,8 +1519,14 @@ void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     unsigned char borrow = 0, carry = 0;
     int i;
 #if FG_P503_HAVE_FP2_SQR_ADX
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */ /* the same, in one assembly function */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */ /* the same, in one assembly function */
         fg_p503_fp2_sqr_adx(r, a);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_FP2_SQR_ADX_ZEN
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */ /* its Zen form */
+        fg_p503_fp2_sqr_adx_zen(r, a);
         return;
     }
 #endif

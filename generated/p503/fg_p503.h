@@ -33,7 +33,7 @@ extern "C" {
  * of field elements: exactly, any t with t < p * 2^512. */
 #define FG_P503_REDC_SUMS UINT64_C(1017)
 #define FG_P503_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p503_x86_64.S */
-#define FG_P503_TUNED 0  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
+#define FG_P503_TUNED 1  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: Montgomery form x*2^512 mod p, saturated little-endian limbs, canonical in [0, p).
  * Every function below takes and returns canonical internal values, accepts
@@ -133,35 +133,58 @@ void fg_p503_mul_wide_adx(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P50
 void fg_p503_sqr_wide_adx(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_redc_adx(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LIMBS]);
 #endif
+/* The Zen form of the adx kernel of an op, where FG_P503_OP_HAVE_ADX_ZEN is 1: the
+ * same products with every row on the two ADCX/ADOX carry chains, where the adx
+ * kernel writes rows as ADD/ADC passes (faster on Intel's cores, slower on AMD
+ * Zen's: gen/fg/x86_64_mont.py ZEN_DUAL_ROWS); the adx and ifma levels run it
+ * under the zen tuning. */
+#define FG_P503_MUL_HAVE_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_MUL_HAVE_ADX_ZEN
+void fg_p503_mul_adx_zen(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+#endif
+#define FG_P503_SQR_HAVE_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_SQR_HAVE_ADX_ZEN
+void fg_p503_sqr_adx_zen(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
+#endif
+#define FG_P503_MUL_WIDE_HAVE_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_MUL_WIDE_HAVE_ADX_ZEN
+void fg_p503_mul_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+#endif
+#define FG_P503_SQR_WIDE_HAVE_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_SQR_WIDE_HAVE_ADX_ZEN
+void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
+#endif
+#define FG_P503_REDC_HAVE_ADX_ZEN 0
 /* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
- * another level's where the backend measured that one faster for the op, and the C
- * kernel when no assembly is built; _AT_LEVEL_USES under the generic tuning,
- * _AT_LEVEL_ZEN_USES on AMD Zen cores (fg_tune_active(); the ifma level runs adx's). */
+ * another level's where the backend measured that one faster for the op, the adx
+ * kernel's Zen form (FG_KERNEL_ADX_ZEN), and the C kernel when no assembly is built;
+ * _AT_LEVEL_USES under the generic tuning, _AT_LEVEL_ZEN_USES on AMD Zen cores
+ * (fg_tune_active(); the ifma level runs adx's). */
 #if FG_P503_HAVE_ASM
 #define FG_P503_MUL_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_MUL_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_MUL_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_MUL_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_MUL_AT_ADX_USES FG_ISA_ADX
-#define FG_P503_MUL_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P503_MUL_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_SQR_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_SQR_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_SQR_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_SQR_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_SQR_AT_ADX_USES FG_ISA_ADX
-#define FG_P503_SQR_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P503_SQR_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_MUL_WIDE_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_MUL_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_MUL_WIDE_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_MUL_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_MUL_WIDE_AT_ADX_USES FG_ISA_ADX
-#define FG_P503_MUL_WIDE_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P503_MUL_WIDE_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_SQR_WIDE_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_SQR_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_SQR_WIDE_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_SQR_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_SQR_WIDE_AT_ADX_USES FG_ISA_ADX
-#define FG_P503_SQR_WIDE_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P503_SQR_WIDE_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_REDC_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_REDC_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_REDC_AT_BMI2_USES FG_ISA_BMI2
@@ -180,24 +203,32 @@ void fg_p503_redc_adx(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LI
 #define FG_P503_MUL_BMI2_P06 199
 #define FG_P503_MUL_ADX_MULTS 104
 #define FG_P503_MUL_ADX_P06 216
+#define FG_P503_MUL_ADX_ZEN_MULTS 104
+#define FG_P503_MUL_ADX_ZEN_P06 230
 #define FG_P503_SQR_X86_64_MULTS 70
 #define FG_P503_SQR_X86_64_P06 183
 #define FG_P503_SQR_BMI2_MULTS 70
 #define FG_P503_SQR_BMI2_P06 183
 #define FG_P503_SQR_ADX_MULTS 76
 #define FG_P503_SQR_ADX_P06 183
+#define FG_P503_SQR_ADX_ZEN_MULTS 76
+#define FG_P503_SQR_ADX_ZEN_P06 193
 #define FG_P503_MUL_WIDE_X86_64_MULTS 48
 #define FG_P503_MUL_WIDE_X86_64_P06 114
 #define FG_P503_MUL_WIDE_BMI2_MULTS 64
 #define FG_P503_MUL_WIDE_BMI2_P06 112
 #define FG_P503_MUL_WIDE_ADX_MULTS 64
 #define FG_P503_MUL_WIDE_ADX_P06 113
+#define FG_P503_MUL_WIDE_ADX_ZEN_MULTS 64
+#define FG_P503_MUL_WIDE_ADX_ZEN_P06 127
 #define FG_P503_SQR_WIDE_X86_64_MULTS 30
 #define FG_P503_SQR_WIDE_X86_64_P06 89
 #define FG_P503_SQR_WIDE_BMI2_MULTS 30
 #define FG_P503_SQR_WIDE_BMI2_P06 89
 #define FG_P503_SQR_WIDE_ADX_MULTS 36
 #define FG_P503_SQR_WIDE_ADX_P06 73
+#define FG_P503_SQR_WIDE_ADX_ZEN_MULTS 36
+#define FG_P503_SQR_WIDE_ADX_ZEN_P06 83
 #define FG_P503_REDC_X86_64_MULTS 40
 #define FG_P503_REDC_X86_64_P06 94
 #define FG_P503_REDC_BMI2_MULTS 40
@@ -208,10 +239,14 @@ void fg_p503_redc_adx(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LI
 #define FG_P503_FP2_MUL_BMI2_P06 591
 #define FG_P503_FP2_MUL_ADX_MULTS 272
 #define FG_P503_FP2_MUL_ADX_P06 626
+#define FG_P503_FP2_MUL_ADX_ZEN_MULTS 272
+#define FG_P503_FP2_MUL_ADX_ZEN_P06 668
 #define FG_P503_FP2_SQR_BMI2_MULTS 208
 #define FG_P503_FP2_SQR_BMI2_P06 426
 #define FG_P503_FP2_SQR_ADX_MULTS 208
 #define FG_P503_FP2_SQR_ADX_P06 460
+#define FG_P503_FP2_SQR_ADX_ZEN_MULTS 208
+#define FG_P503_FP2_SQR_ADX_ZEN_P06 488
 #else
 #define FG_P503_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P503_MUL_AT_X86_64_ZEN_USES FG_ISA_C
@@ -281,6 +316,12 @@ void fg_p503_fp2_mul_ifma(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp
 #if FG_P503_HAVE_FP2_MUL_ADX
 void fg_p503_fp2_mul_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 #endif
+/* Its Zen form (gen/fg/x86_64_mont.py ZEN_DUAL_ROWS): every row on the two
+ * ADCX/ADOX chains; runs at adx (and ifma) under the zen tuning. */
+#define FG_P503_HAVE_FP2_MUL_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_HAVE_FP2_MUL_ADX_ZEN
+void fg_p503_fp2_mul_adx_zen(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+#endif
 /* Likewise at the bmi2 level, from that level's products and reductions. */
 #define FG_P503_HAVE_FP2_MUL_BMI2 FG_P503_HAVE_ASM
 #if FG_P503_HAVE_FP2_MUL_BMI2
@@ -295,19 +336,24 @@ void fg_p503_fp2_mul_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp
 #if FG_P503_HAVE_FP2_SQR_ADX
 void fg_p503_fp2_sqr_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 #endif
+/* Its Zen form, likewise. */
+#define FG_P503_HAVE_FP2_SQR_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_HAVE_FP2_SQR_ADX_ZEN
+void fg_p503_fp2_sqr_adx_zen(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+#endif
 /* Likewise at the bmi2 level, from that level's products and reductions. */
 #define FG_P503_HAVE_FP2_SQR_BMI2 FG_P503_HAVE_ASM
 #if FG_P503_HAVE_FP2_SQR_BMI2
 void fg_p503_fp2_sqr_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 #endif
 /* The assembly Fp2 kernel fg_p503_fp2_mul and _sqr run at the adx level (FG_ISA_C:
- * none, the C path), under the generic tuning and on AMD Zen cores
- * (fg_tune_active(); Zen runs a bmi2 kernel with fewer products). */
+ * none, the C path; FG_KERNEL_ADX_ZEN: the Zen form), under the generic tuning
+ * and on AMD Zen cores (fg_tune_active()). */
 #if FG_P503_HAVE_ASM
 #define FG_P503_FP2_MUL_AT_ADX_USES FG_ISA_ADX
-#define FG_P503_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P503_FP2_MUL_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_FP2_SQR_AT_ADX_USES FG_ISA_ADX
-#define FG_P503_FP2_SQR_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P503_FP2_SQR_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #else
 #define FG_P503_FP2_MUL_AT_ADX_USES FG_ISA_C
 #define FG_P503_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_C

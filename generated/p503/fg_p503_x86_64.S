@@ -9917,6 +9917,3429 @@ popq %r15
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_mul_wide_adx_zen
+.p2align 4, 0x90
+_fg_p503_mul_wide_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_mul_wide_adx_zen
+.type fg_p503_mul_wide_adx_zen, @function
+fg_p503_mul_wide_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $56, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 0(%rsp)
+	mulxq 0(%r8), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %rax
+	mulxq 8(%r8), %r11, %rdi
+	adcxq %r11, %rax
+	adoxq %rdi, %rbp
+	mulxq 16(%r8), %r11, %rdi
+	adcxq %r11, %rbp
+	adoxq %rdi, %r13
+	mulxq 24(%r8), %r11, %rdi
+	adcxq %r11, %r13
+	adoxq %rdi, %r15
+	mulxq 32(%r8), %r11, %rdi
+	adcxq %r11, %r15
+	adoxq %rdi, %rbx
+	mulxq 40(%r8), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %r14
+	mulxq 48(%r8), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r12
+	mulxq 56(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 8(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 40(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r12
+	mulxq 48(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %rdi
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 16(%rsp)
+	mulxq 0(%r8), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %r13
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r13
+	adoxq %rax, %r15
+	mulxq 16(%r8), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq 24(%r8), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq 32(%r8), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %rdi
+	mulxq 48(%r8), %r11, %rax
+	adcxq %r11, %rdi
+	adoxq %rax, %r10
+	mulxq 56(%r8), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 24(%rsp)
+	mulxq 0(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	adoxq %rbp, %r15
+	mulxq 8(%r8), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %rbx
+	mulxq 16(%r8), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq 24(%r8), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r12
+	mulxq 32(%r8), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %rdi
+	mulxq 40(%r8), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r10
+	mulxq 48(%r8), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	mulxq 56(%r8), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 32(%rsp)
+	mulxq 0(%r8), %r11, %r13
+	adcxq %r11, %r15
+	adoxq %r13, %rbx
+	mulxq 8(%r8), %r11, %r13
+	adcxq %r11, %rbx
+	adoxq %r13, %r14
+	mulxq 16(%r8), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r12
+	mulxq 24(%r8), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %rdi
+	mulxq 32(%r8), %r11, %r13
+	adcxq %r11, %rdi
+	adoxq %r13, %r10
+	mulxq 40(%r8), %r11, %r13
+	adcxq %r11, %r10
+	adoxq %r13, %rax
+	mulxq 48(%r8), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %rbp
+	mulxq 56(%r8), %r11, %r13
+	adcxq %r11, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 40(%rsp)
+	mulxq 0(%r8), %r11, %r15
+	adcxq %r11, %rbx
+	adoxq %r15, %r14
+	mulxq 8(%r8), %r11, %r15
+	adcxq %r11, %r14
+	adoxq %r15, %r12
+	mulxq 16(%r8), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %rdi
+	mulxq 24(%r8), %r11, %r15
+	adcxq %r11, %rdi
+	adoxq %r15, %r10
+	mulxq 32(%r8), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %r15, %rax
+	mulxq 40(%r8), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rbp
+	mulxq 48(%r8), %r11, %r15
+	adcxq %r11, %rbp
+	adoxq %r15, %r13
+	mulxq 56(%r8), %r11, %r15
+	adcxq %r11, %r13
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 48(%rsp)
+	mulxq 0(%r8), %r11, %rbx
+	adcxq %r11, %r14
+	adoxq %rbx, %r12
+	mulxq 8(%r8), %r11, %rbx
+	adcxq %r11, %r12
+	adoxq %rbx, %rdi
+	mulxq 16(%r8), %r11, %rbx
+	adcxq %r11, %rdi
+	adoxq %rbx, %r10
+	mulxq 24(%r8), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rax
+	mulxq 32(%r8), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq %rbx, %r13
+	mulxq 48(%r8), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r15
+	mulxq 56(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 0(%rsp), %r11
+	movq %r9, 0(%r11)
+	movq 8(%rsp), %r8
+	movq %r8, 8(%r11)
+	movq 16(%rsp), %rsi
+	movq %rsi, 16(%r11)
+	movq 24(%rsp), %r9
+	movq %r9, 24(%r11)
+	movq 32(%rsp), %r8
+	movq %r8, 32(%r11)
+	movq 40(%rsp), %rsi
+	movq %rsi, 40(%r11)
+	movq 48(%rsp), %r9
+	movq %r9, 48(%r11)
+	movq %r14, 56(%r11)
+	movq %r12, 64(%r11)
+	movq %rdi, 72(%r11)
+	movq %r10, 80(%r11)
+	movq %rax, 88(%r11)
+	movq %rbp, 96(%r11)
+	movq %r13, 104(%r11)
+	movq %r15, 112(%r11)
+	movq %rbx, 120(%r11)
+	addq $56, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_mul_wide_adx_zen, .-fg_p503_mul_wide_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_sqr_wide_adx_zen
+.p2align 4, 0x90
+_fg_p503_sqr_wide_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_sqr_wide_adx_zen
+.type fg_p503_sqr_wide_adx_zen, @function
+fg_p503_sqr_wide_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $56, %rsp
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	adcxq %rcx, %rbp
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 16(%rsi), %r13, %r15
+	adcxq %r13, %r11
+	adoxq %r15, %rbx
+	mulxq 24(%rsi), %rax, %r13
+	adcxq %rax, %rbx
+	adoxq %r13, %r12
+	mulxq 32(%rsi), %r15, %rax
+	adcxq %r15, %r12
+	adoxq %rax, %r14
+	mulxq 40(%rsi), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r10
+	mulxq 48(%rsi), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %rbp
+	mulxq 56(%rsi), %r15, %rax
+	adcxq %r15, %rbp
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 24(%rsi), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %r14
+	mulxq 32(%rsi), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r10
+	mulxq 40(%rsi), %r13, %r15
+	adcxq %r13, %r10
+	adoxq %r15, %rbp
+	mulxq 48(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %r15, %rax
+	mulxq 56(%rsi), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 0(%rsp)
+	mulxq 32(%rsi), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rbp
+	mulxq 40(%rsi), %r13, %rdi
+	adcxq %r13, %rbp
+	adoxq %rdi, %rax
+	mulxq 48(%rsi), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %r15
+	mulxq 56(%rsi), %r13, %rdi
+	adcxq %r13, %r15
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
+	mulxq 40(%rsi), %r13, %rbp
+	adcxq %r13, %rax
+	adoxq %rbp, %r15
+	mulxq 48(%rsi), %r13, %rbp
+	adcxq %r13, %r15
+	adoxq %rbp, %rdi
+	mulxq 56(%rsi), %r13, %rbp
+	adcxq %r13, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 16(%rsp)
+	mulxq 48(%rsi), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %rbp
+	mulxq 56(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 48(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %rdi, 32(%rsp)
+	mulxq %rdx, %r13, %rdi
+	adcxq %r8, %r8
+	adoxq %rdi, %r8
+	movq 8(%rsi), %rdx
+	movq %rax, 40(%rsp)
+	mulxq %rdx, %rdi, %rax
+	adcxq %r9, %r9
+	adoxq %rdi, %r9
+	adcxq %r11, %r11
+	adoxq %rax, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	adcxq %rbx, %rbx
+	adoxq %rdi, %rbx
+	adcxq %r12, %r12
+	adoxq %rax, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	adcxq %r14, %r14
+	adoxq %rdi, %r14
+	adcxq %r10, %r10
+	adoxq %rax, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	movq %r15, 48(%rsp)
+	movq 8(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
+	movq 40(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
+	movq 40(%rsi), %rdx
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %rax, %rdi
+	movq %r15, 8(%rsp)
+	movq 16(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rax, %r15
+	movq 32(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %rdi, %rax
+	movq 48(%rsi), %rdx
+	movq %rax, 32(%rsp)
+	mulxq %rdx, %rdi, %rax
+	movq %r15, 16(%rsp)
+	movq 24(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
+	movq 48(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
+	movq 56(%rsi), %rdx
+	movq %rdi, 48(%rsp)
+	mulxq %rdx, %rax, %rdi
+	adcxq %rbp, %rbp
+	adoxq %rax, %rbp
+	adcxq %rcx, %rdi
+	adoxq %rcx, %rdi
+	movq 0(%rsp), %rax
+	movq %r13, 0(%rax)
+	movq %r8, 8(%rax)
+	movq %r9, 16(%rax)
+	movq %r11, 24(%rax)
+	movq %rbx, 32(%rax)
+	movq %r12, 40(%rax)
+	movq %r14, 48(%rax)
+	movq %r10, 56(%rax)
+	movq 8(%rsp), %rsi
+	movq %rsi, 64(%rax)
+	movq 40(%rsp), %r13
+	movq %r13, 72(%rax)
+	movq 16(%rsp), %r8
+	movq %r8, 80(%rax)
+	movq 32(%rsp), %r9
+	movq %r9, 88(%rax)
+	movq %r15, 96(%rax)
+	movq 48(%rsp), %r11
+	movq %r11, 104(%rax)
+	movq %rbp, 112(%rax)
+	movq %rdi, 120(%rax)
+	addq $56, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_sqr_wide_adx_zen, .-fg_p503_sqr_wide_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_mul_adx_zen
+.p2align 4, 0x90
+_fg_p503_mul_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_mul_adx_zen
+.type fg_p503_mul_adx_zen, @function
+fg_p503_mul_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $48, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r9
+	adcxq %r11, %r10
+	adoxq %r9, %rax
+	mulxq 8(%r8), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %rbp
+	mulxq 16(%r8), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq 24(%r8), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq 32(%r8), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq 40(%r8), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq 48(%r8), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %r12
+	mulxq 56(%r8), %r11, %r9
+	adcxq %r11, %r12
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 40(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r12
+	mulxq 48(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %r13
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r13
+	adoxq %rax, %r15
+	mulxq 16(%r8), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq 24(%r8), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq 32(%r8), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r9
+	mulxq 48(%r8), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r10
+	mulxq 56(%r8), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	adoxq %rbp, %r15
+	mulxq 8(%r8), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %rbx
+	mulxq 16(%r8), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq 24(%r8), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r12
+	mulxq 32(%r8), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %r9
+	mulxq 40(%r8), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r10
+	mulxq 48(%r8), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	mulxq 56(%r8), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
+	adcxq %r11, %r9
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
+	adcxq %r11, %r10
+	adoxq %r13, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r13
+	adcxq %r11, %r15
+	adoxq %r13, %rbx
+	mulxq 8(%r8), %r11, %r13
+	adcxq %r11, %rbx
+	adoxq %r13, %r14
+	mulxq 16(%r8), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r12
+	mulxq 24(%r8), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %r9
+	mulxq 32(%r8), %r11, %r13
+	adcxq %r11, %r9
+	adoxq %r13, %r10
+	mulxq 40(%r8), %r11, %r13
+	adcxq %r11, %r10
+	adoxq %r13, %rax
+	mulxq 48(%r8), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %rbp
+	mulxq 56(%r8), %r11, %r13
+	adcxq %r11, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r15
+	adcxq %r11, %r9
+	adoxq %r15, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %r15, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r15
+	adcxq %r11, %rbp
+	adoxq %r15, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r15
+	adcxq %r11, %rbx
+	adoxq %r15, %r14
+	mulxq 8(%r8), %r11, %r15
+	adcxq %r11, %r14
+	adoxq %r15, %r12
+	mulxq 16(%r8), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %r9
+	mulxq 24(%r8), %r11, %r15
+	adcxq %r11, %r9
+	adoxq %r15, %r10
+	mulxq 32(%r8), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %r15, %rax
+	mulxq 40(%r8), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rbp
+	mulxq 48(%r8), %r11, %r15
+	adcxq %r11, %rbp
+	adoxq %r15, %r13
+	mulxq 56(%r8), %r11, %r15
+	adcxq %r11, %r13
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rbx
+	adcxq %r11, %r9
+	adoxq %rbx, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r15
+	adcxq %rcx, %r15
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %rbx
+	adcxq %r11, %r14
+	adoxq %rbx, %r12
+	mulxq 8(%r8), %r11, %rbx
+	adcxq %r11, %r12
+	adoxq %rbx, %r9
+	mulxq 16(%r8), %r11, %rbx
+	adcxq %r11, %r9
+	adoxq %rbx, %r10
+	mulxq 24(%r8), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rax
+	mulxq 32(%r8), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq %rbx, %r13
+	mulxq 48(%r8), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r15
+	mulxq 56(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r14
+	adcxq %r11, %r10
+	adoxq %r14, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r14
+	adcxq %r11, %rax
+	adoxq %r14, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r14
+	adcxq %r11, %rbp
+	adoxq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r14
+	adcxq %r11, %r13
+	adoxq %r14, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r14
+	adcxq %r11, %r15
+	adoxq %r14, %rbx
+	adcxq %rcx, %rbx
+	movq %r12, %r11
+	subq $-1, %r11
+	movq %r9, %r14
+	sbbq $-1, %r14
+	movq %rdi, 0(%rsp)
+	movq %r10, %rdi
+	sbbq $-1, %rdi
+	movq %r15, 8(%rsp)
+	movq %rax, %r15
+	sbbq FG_P503_MONT_P+24(%rip), %r15
+	movq %r13, 16(%rsp)
+	movq %rbp, %r13
+	sbbq FG_P503_MONT_P+32(%rip), %r13
+	movq %rbp, 24(%rsp)
+	movq 16(%rsp), %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
+	movq %rax, 32(%rsp)
+	movq 8(%rsp), %rax
+	sbbq FG_P503_MONT_P+48(%rip), %rax
+	movq %r10, 40(%rsp)
+	movq %rbx, %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
+	cmovc %r12, %r11
+	cmovc %r9, %r14
+	cmovc 40(%rsp), %rdi
+	cmovc 32(%rsp), %r15
+	cmovc 24(%rsp), %r13
+	cmovc 16(%rsp), %rbp
+	cmovc 8(%rsp), %rax
+	cmovc %rbx, %r10
+	movq 0(%rsp), %r12
+	movq %r11, 0(%r12)
+	movq %r14, 8(%r12)
+	movq %rdi, 16(%r12)
+	movq %r15, 24(%r12)
+	movq %r13, 32(%r12)
+	movq %rbp, 40(%r12)
+	movq %rax, 48(%r12)
+	movq %r10, 56(%r12)
+	addq $48, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_mul_adx_zen, .-fg_p503_mul_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_sqr_adx_zen
+.p2align 4, 0x90
+_fg_p503_sqr_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_sqr_adx_zen
+.type fg_p503_sqr_adx_zen, @function
+fg_p503_sqr_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $56, %rsp
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	adcxq %rcx, %rbp
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 16(%rsi), %r13, %r15
+	adcxq %r13, %r11
+	adoxq %r15, %rbx
+	mulxq 24(%rsi), %rax, %r13
+	adcxq %rax, %rbx
+	adoxq %r13, %r12
+	mulxq 32(%rsi), %r15, %rax
+	adcxq %r15, %r12
+	adoxq %rax, %r14
+	mulxq 40(%rsi), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r10
+	mulxq 48(%rsi), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %rbp
+	mulxq 56(%rsi), %r15, %rax
+	adcxq %r15, %rbp
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 24(%rsi), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %r14
+	mulxq 32(%rsi), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r10
+	mulxq 40(%rsi), %r13, %r15
+	adcxq %r13, %r10
+	adoxq %r15, %rbp
+	mulxq 48(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %r15, %rax
+	mulxq 56(%rsi), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 0(%rsp)
+	mulxq 32(%rsi), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rbp
+	mulxq 40(%rsi), %r13, %rdi
+	adcxq %r13, %rbp
+	adoxq %rdi, %rax
+	mulxq 48(%rsi), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %r15
+	mulxq 56(%rsi), %r13, %rdi
+	adcxq %r13, %r15
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
+	mulxq 40(%rsi), %r13, %rbp
+	adcxq %r13, %rax
+	adoxq %rbp, %r15
+	mulxq 48(%rsi), %r13, %rbp
+	adcxq %r13, %r15
+	adoxq %rbp, %rdi
+	mulxq 56(%rsi), %r13, %rbp
+	adcxq %r13, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 16(%rsp)
+	mulxq 48(%rsi), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %rbp
+	mulxq 56(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 48(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %rdi, 32(%rsp)
+	mulxq %rdx, %r13, %rdi
+	adcxq %r8, %r8
+	adoxq %rdi, %r8
+	movq 8(%rsi), %rdx
+	movq %rax, 40(%rsp)
+	mulxq %rdx, %rdi, %rax
+	adcxq %r9, %r9
+	adoxq %rdi, %r9
+	adcxq %r11, %r11
+	adoxq %rax, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	adcxq %rbx, %rbx
+	adoxq %rdi, %rbx
+	adcxq %r12, %r12
+	adoxq %rax, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	adcxq %r14, %r14
+	adoxq %rdi, %r14
+	adcxq %r10, %r10
+	adoxq %rax, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	movq %r15, 48(%rsp)
+	movq 8(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
+	movq 40(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
+	movq 40(%rsi), %rdx
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %rax, %rdi
+	movq %r15, 8(%rsp)
+	movq 16(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rax, %r15
+	movq 32(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %rdi, %rax
+	movq 48(%rsi), %rdx
+	movq %rax, 32(%rsp)
+	mulxq %rdx, %rdi, %rax
+	movq %r15, 16(%rsp)
+	movq 24(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
+	movq 48(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
+	movq 56(%rsi), %rdx
+	movq %rdi, 48(%rsp)
+	mulxq %rdx, %rax, %rdi
+	adcxq %rbp, %rbp
+	adoxq %rax, %rbp
+	adcxq %rcx, %rdi
+	adoxq %rcx, %rdi
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rsi
+	adcxq %rax, %r11
+	adoxq %rsi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rsi
+	adcxq %rax, %rbx
+	adoxq %rsi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rsi
+	adcxq %rax, %r12
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rsi
+	adcxq %rax, %r14
+	adoxq %rsi, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rsi
+	adcxq %rax, %r10
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r13
+	adcxq %rax, %rbx
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r13
+	adcxq %rax, %r12
+	adoxq %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
+	adcxq %rax, %r14
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r13
+	adcxq %rax, %rsi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r8
+	adcxq %rax, %r12
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %rsi
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %r13
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
+	adcxq %rax, %rsi
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r9
+	adcxq %rax, %r13
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
+	adcxq %rax, %r8
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
+	adcxq %rax, %r10
+	adoxq %r11, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	adcxq %rax, %rsi
+	adoxq %r11, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r11
+	adcxq %rax, %r13
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
+	adcxq %rax, %r8
+	adoxq %r11, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %r9
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
+	adcxq %rax, %rsi
+	adoxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %r13
+	adoxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	adcxq %rax, %r8
+	adoxq %rbx, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
+	adcxq %rax, %r9
+	adoxq %rbx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r11
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
+	adcxq %rax, %r13
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
+	adcxq %rax, %r8
+	adoxq %r12, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
+	adcxq %rax, %r9
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
+	adcxq %rax, %r11
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r12
+	adcxq %rax, %rbx
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r14
+	adcxq %rax, %r8
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r14
+	adcxq %rax, %r9
+	adoxq %r14, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r14
+	adcxq %rax, %r11
+	adoxq %r14, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r14
+	adcxq %rax, %rbx
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r14
+	adcxq %rax, %r12
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	addq 8(%rsp), %rsi
+	adcq 40(%rsp), %r13
+	adcq 16(%rsp), %r8
+	adcq 32(%rsp), %r9
+	adcq %r15, %r11
+	adcq 48(%rsp), %rbx
+	adcq %rbp, %r12
+	adcq %rdi, %r14
+	movq %rsi, %rax
+	subq $-1, %rax
+	movq %r13, %r10
+	sbbq $-1, %r10
+	movq %r8, %r15
+	sbbq $-1, %r15
+	movq %r9, %rbp
+	sbbq FG_P503_MONT_P+24(%rip), %rbp
+	movq %r11, %rdi
+	sbbq FG_P503_MONT_P+32(%rip), %rdi
+	movq %r12, 48(%rsp)
+	movq %rbx, %r12
+	sbbq FG_P503_MONT_P+40(%rip), %r12
+	movq %rbx, 32(%rsp)
+	movq 48(%rsp), %rbx
+	sbbq FG_P503_MONT_P+48(%rip), %rbx
+	movq %r11, 16(%rsp)
+	movq %r14, %r11
+	sbbq FG_P503_MONT_P+56(%rip), %r11
+	cmovc %rsi, %rax
+	cmovc %r13, %r10
+	cmovc %r8, %r15
+	cmovc %r9, %rbp
+	cmovc 16(%rsp), %rdi
+	cmovc 32(%rsp), %r12
+	cmovc 48(%rsp), %rbx
+	cmovc %r14, %r11
+	movq 0(%rsp), %rsi
+	movq %rax, 0(%rsi)
+	movq %r10, 8(%rsi)
+	movq %r15, 16(%rsi)
+	movq %rbp, 24(%rsi)
+	movq %rdi, 32(%rsi)
+	movq %r12, 40(%rsi)
+	movq %rbx, 48(%rsi)
+	movq %r11, 56(%rsi)
+	addq $56, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_sqr_adx_zen, .-fg_p503_sqr_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_fp2_sqr_adx_zen
+.p2align 4, 0x90
+_fg_p503_fp2_sqr_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_fp2_sqr_adx_zen
+.type fg_p503_fp2_sqr_adx_zen, @function
+fg_p503_fp2_sqr_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $240, %rsp
+	movq 0(%rsi), %r8
+	addq %r8, %r8
+	movq %r8, 128(%rsp)
+	movq 8(%rsi), %r9
+	adcq %r9, %r9
+	movq %r9, 136(%rsp)
+	movq 16(%rsi), %r10
+	adcq %r10, %r10
+	movq %r10, 144(%rsp)
+	movq 24(%rsi), %r11
+	adcq %r11, %r11
+	movq %r11, 152(%rsp)
+	movq 32(%rsi), %rax
+	adcq %rax, %rax
+	movq %rax, 160(%rsp)
+	movq 40(%rsi), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 168(%rsp)
+	movq 48(%rsi), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 176(%rsp)
+	movq 56(%rsi), %r12
+	adcq %r12, %r12
+	movq %r12, 184(%rsp)
+	movq 0(%rsi), %r13
+	addq 64(%rsi), %r13
+	movq %r13, 0(%rsp)
+	movq 8(%rsi), %r14
+	adcq 72(%rsi), %r14
+	movq %r14, 8(%rsp)
+	movq 16(%rsi), %r15
+	adcq 80(%rsi), %r15
+	movq %r15, 16(%rsp)
+	movq 24(%rsi), %r8
+	adcq 88(%rsi), %r8
+	movq %r8, 24(%rsp)
+	movq 32(%rsi), %r9
+	adcq 96(%rsi), %r9
+	movq %r9, 32(%rsp)
+	movq 40(%rsi), %r10
+	adcq 104(%rsi), %r10
+	movq %r10, 40(%rsp)
+	movq 48(%rsi), %r11
+	adcq 112(%rsi), %r11
+	movq %r11, 48(%rsp)
+	movq 56(%rsi), %rax
+	adcq 120(%rsi), %rax
+	movq %rax, 56(%rsp)
+	movq 0(%rsi), %rbx
+	subq 64(%rsi), %rbx
+	movq 8(%rsi), %rbp
+	sbbq 72(%rsi), %rbp
+	movq 16(%rsi), %r12
+	sbbq 80(%rsi), %r12
+	movq 24(%rsi), %r13
+	sbbq 88(%rsi), %r13
+	movq 32(%rsi), %r14
+	sbbq 96(%rsi), %r14
+	movq 40(%rsi), %r15
+	sbbq 104(%rsi), %r15
+	movq 48(%rsi), %r8
+	sbbq 112(%rsi), %r8
+	movq 56(%rsi), %r9
+	sbbq 120(%rsi), %r9
+	addq $-1, %rbx
+	movq %rbx, 64(%rsp)
+	adcq $-1, %rbp
+	movq %rbp, 72(%rsp)
+	adcq $-1, %r12
+	movq %r12, 80(%rsp)
+	adcq FG_P503_MONT_P+24(%rip), %r13
+	movq %r13, 88(%rsp)
+	adcq FG_P503_MONT_P+32(%rip), %r14
+	movq %r14, 96(%rsp)
+	adcq FG_P503_MONT_P+40(%rip), %r15
+	movq %r15, 104(%rsp)
+	adcq FG_P503_MONT_P+48(%rip), %r8
+	movq %r8, 112(%rsp)
+	adcq FG_P503_MONT_P+56(%rip), %r9
+	movq %r9, 120(%rsp)
+	leaq 64(%rdi), %r10
+	movq 128(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r11, %rax
+	mulxq 72(%rsi), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 80(%rsi), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 88(%rsi), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 96(%rsi), %r8, %r9
+	adcxq %r8, %r15
+	mulxq 104(%rsi), %rbx, %r12
+	adcxq %rbx, %r9
+	mulxq 112(%rsi), %r14, %r8
+	adcxq %r14, %r12
+	mulxq 120(%rsi), %rbx, %r14
+	adcxq %rbx, %r8
+	adcxq %rcx, %r14
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
+	adcxq %rbx, %r15
+	adoxq %r11, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
+	adcxq %rbx, %r12
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
+	adcxq %rbx, %r8
+	adoxq %r11, %r14
+	adcxq %rcx, %r14
+	movq 136(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %rbx, %r11
+	adcxq %rbx, %rax
+	adoxq %r11, %rbp
+	mulxq 72(%rsi), %rbx, %r11
+	adcxq %rbx, %rbp
+	adoxq %r11, %r13
+	mulxq 80(%rsi), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %r15
+	mulxq 88(%rsi), %rbx, %r11
+	adcxq %rbx, %r15
+	adoxq %r11, %r9
+	mulxq 96(%rsi), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %r12
+	mulxq 104(%rsi), %rbx, %r11
+	adcxq %rbx, %r12
+	adoxq %r11, %r8
+	mulxq 112(%rsi), %rbx, %r11
+	adcxq %rbx, %r8
+	adoxq %r11, %r14
+	mulxq 120(%rsi), %rbx, %r11
+	adcxq %rbx, %r14
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rax
+	adcxq %rbx, %r15
+	adoxq %rax, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %rax
+	adcxq %rbx, %r9
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rax
+	adcxq %rbx, %r12
+	adoxq %rax, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rax
+	adcxq %rbx, %r8
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rax
+	adcxq %rbx, %r14
+	adoxq %rax, %r11
+	adcxq %rcx, %r11
+	movq 144(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %rbx, %rax
+	adcxq %rbx, %rbp
+	adoxq %rax, %r13
+	mulxq 72(%rsi), %rbx, %rax
+	adcxq %rbx, %r13
+	adoxq %rax, %r15
+	mulxq 80(%rsi), %rbx, %rax
+	adcxq %rbx, %r15
+	adoxq %rax, %r9
+	mulxq 88(%rsi), %rbx, %rax
+	adcxq %rbx, %r9
+	adoxq %rax, %r12
+	mulxq 96(%rsi), %rbx, %rax
+	adcxq %rbx, %r12
+	adoxq %rax, %r8
+	mulxq 104(%rsi), %rbx, %rax
+	adcxq %rbx, %r8
+	adoxq %rax, %r14
+	mulxq 112(%rsi), %rbx, %rax
+	adcxq %rbx, %r14
+	adoxq %rax, %r11
+	mulxq 120(%rsi), %rbx, %rax
+	adcxq %rbx, %r11
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rbp
+	adcxq %rbx, %r9
+	adoxq %rbp, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %rbp
+	adcxq %rbx, %r12
+	adoxq %rbp, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rbp
+	adcxq %rbx, %r8
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rbp
+	adcxq %rbx, %r14
+	adoxq %rbp, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
+	adcxq %rbx, %r11
+	adoxq %rbp, %rax
+	adcxq %rcx, %rax
+	movq 152(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %rbx, %rbp
+	adcxq %rbx, %r13
+	adoxq %rbp, %r15
+	mulxq 72(%rsi), %rbx, %rbp
+	adcxq %rbx, %r15
+	adoxq %rbp, %r9
+	mulxq 80(%rsi), %rbx, %rbp
+	adcxq %rbx, %r9
+	adoxq %rbp, %r12
+	mulxq 88(%rsi), %rbx, %rbp
+	adcxq %rbx, %r12
+	adoxq %rbp, %r8
+	mulxq 96(%rsi), %rbx, %rbp
+	adcxq %rbx, %r8
+	adoxq %rbp, %r14
+	mulxq 104(%rsi), %rbx, %rbp
+	adcxq %rbx, %r14
+	adoxq %rbp, %r11
+	mulxq 112(%rsi), %rbx, %rbp
+	adcxq %rbx, %r11
+	adoxq %rbp, %rax
+	mulxq 120(%rsi), %rbx, %rbp
+	adcxq %rbx, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r13
+	adcxq %rbx, %r12
+	adoxq %r13, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r13
+	adcxq %rbx, %r8
+	adoxq %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
+	adcxq %rbx, %r14
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r13
+	adcxq %rbx, %r11
+	adoxq %r13, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	adcxq %rbx, %rax
+	adoxq %r13, %rbp
+	adcxq %rcx, %rbp
+	movq 160(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %rbx, %r13
+	adcxq %rbx, %r15
+	adoxq %r13, %r9
+	mulxq 72(%rsi), %rbx, %r13
+	adcxq %rbx, %r9
+	adoxq %r13, %r12
+	mulxq 80(%rsi), %rbx, %r13
+	adcxq %rbx, %r12
+	adoxq %r13, %r8
+	mulxq 88(%rsi), %rbx, %r13
+	adcxq %rbx, %r8
+	adoxq %r13, %r14
+	mulxq 96(%rsi), %rbx, %r13
+	adcxq %rbx, %r14
+	adoxq %r13, %r11
+	mulxq 104(%rsi), %rbx, %r13
+	adcxq %rbx, %r11
+	adoxq %r13, %rax
+	mulxq 112(%rsi), %rbx, %r13
+	adcxq %rbx, %rax
+	adoxq %r13, %rbp
+	mulxq 120(%rsi), %rbx, %r13
+	adcxq %rbx, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r15
+	adcxq %rbx, %r8
+	adoxq %r15, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r15
+	adcxq %rbx, %r14
+	adoxq %r15, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r15
+	adcxq %rbx, %r11
+	adoxq %r15, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r15
+	adcxq %rbx, %rax
+	adoxq %r15, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
+	adcxq %rbx, %rbp
+	adoxq %r15, %r13
+	adcxq %rcx, %r13
+	movq 168(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %rbx, %r15
+	adcxq %rbx, %r9
+	adoxq %r15, %r12
+	mulxq 72(%rsi), %rbx, %r15
+	adcxq %rbx, %r12
+	adoxq %r15, %r8
+	mulxq 80(%rsi), %rbx, %r15
+	adcxq %rbx, %r8
+	adoxq %r15, %r14
+	mulxq 88(%rsi), %rbx, %r15
+	adcxq %rbx, %r14
+	adoxq %r15, %r11
+	mulxq 96(%rsi), %rbx, %r15
+	adcxq %rbx, %r11
+	adoxq %r15, %rax
+	mulxq 104(%rsi), %rbx, %r15
+	adcxq %rbx, %rax
+	adoxq %r15, %rbp
+	mulxq 112(%rsi), %rbx, %r15
+	adcxq %rbx, %rbp
+	adoxq %r15, %r13
+	mulxq 120(%rsi), %rbx, %r15
+	adcxq %rbx, %r13
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
+	adcxq %rbx, %r14
+	adoxq %r9, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
+	adcxq %rbx, %r11
+	adoxq %r9, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r9
+	adcxq %rbx, %rax
+	adoxq %r9, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
+	adcxq %rbx, %rbp
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r9
+	adcxq %rbx, %r13
+	adoxq %r9, %r15
+	adcxq %rcx, %r15
+	movq 176(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %rbx, %r9
+	adcxq %rbx, %r12
+	adoxq %r9, %r8
+	mulxq 72(%rsi), %rbx, %r9
+	adcxq %rbx, %r8
+	adoxq %r9, %r14
+	mulxq 80(%rsi), %rbx, %r9
+	adcxq %rbx, %r14
+	adoxq %r9, %r11
+	mulxq 88(%rsi), %rbx, %r9
+	adcxq %rbx, %r11
+	adoxq %r9, %rax
+	mulxq 96(%rsi), %rbx, %r9
+	adcxq %rbx, %rax
+	adoxq %r9, %rbp
+	mulxq 104(%rsi), %rbx, %r9
+	adcxq %rbx, %rbp
+	adoxq %r9, %r13
+	mulxq 112(%rsi), %rbx, %r9
+	adcxq %rbx, %r13
+	adoxq %r9, %r15
+	mulxq 120(%rsi), %rbx, %r9
+	adcxq %rbx, %r15
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r12
+	adcxq %rbx, %r11
+	adoxq %r12, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r12
+	adcxq %rbx, %rax
+	adoxq %r12, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %r12, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %r12, %r9
+	adcxq %rcx, %r9
+	movq 184(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %rbx, %r12
+	adcxq %rbx, %r8
+	adoxq %r12, %r14
+	mulxq 72(%rsi), %rbx, %r12
+	adcxq %rbx, %r14
+	adoxq %r12, %r11
+	mulxq 80(%rsi), %rbx, %r12
+	adcxq %rbx, %r11
+	adoxq %r12, %rax
+	mulxq 88(%rsi), %rbx, %r12
+	adcxq %rbx, %rax
+	adoxq %r12, %rbp
+	mulxq 96(%rsi), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %r12, %r13
+	mulxq 104(%rsi), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %r15
+	mulxq 112(%rsi), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %r12, %r9
+	mulxq 120(%rsi), %rbx, %r12
+	adcxq %rbx, %r9
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r8
+	adcxq %rbx, %rax
+	adoxq %r8, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r8
+	adcxq %rbx, %rbp
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r8
+	adcxq %rbx, %r13
+	adoxq %r8, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r8
+	adcxq %rbx, %r15
+	adoxq %r8, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r8
+	adcxq %rbx, %r9
+	adoxq %r8, %r12
+	adcxq %rcx, %r12
+	movq %r14, %rbx
+	subq $-1, %rbx
+	movq %r11, %r8
+	sbbq $-1, %r8
+	movq %rdi, 192(%rsp)
+	movq %rax, %rdi
+	sbbq $-1, %rdi
+	movq %r10, 200(%rsp)
+	movq %rbp, %r10
+	sbbq FG_P503_MONT_P+24(%rip), %r10
+	movq %r9, 208(%rsp)
+	movq %r13, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %r15, 216(%rsp)
+	movq 216(%rsp), %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r15
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %rbp, 232(%rsp)
+	movq %r12, %rbp
+	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	cmovc %r14, %rbx
+	cmovc %r11, %r8
+	cmovc %rax, %rdi
+	cmovc 232(%rsp), %r10
+	cmovc 224(%rsp), %r9
+	cmovc 216(%rsp), %r15
+	cmovc 208(%rsp), %r13
+	cmovc %r12, %rbp
+	movq 200(%rsp), %r14
+	movq %rbx, 0(%r14)
+	movq %r8, 8(%r14)
+	movq %rdi, 16(%r14)
+	movq %r10, 24(%r14)
+	movq %r9, 32(%r14)
+	movq %r15, 40(%r14)
+	movq %r13, 48(%r14)
+	movq %rbp, 56(%r14)
+	movq 0(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r11, %rax
+	mulxq 72(%rsp), %r12, %rbx
+	adcxq %r12, %rax
+	mulxq 80(%rsp), %r8, %rdi
+	adcxq %r8, %rbx
+	mulxq 88(%rsp), %r10, %r9
+	adcxq %r10, %rdi
+	mulxq 96(%rsp), %r15, %r13
+	adcxq %r15, %r9
+	mulxq 104(%rsp), %rbp, %r14
+	adcxq %rbp, %r13
+	mulxq 112(%rsp), %rsi, %r12
+	adcxq %rsi, %r14
+	mulxq 120(%rsp), %r8, %r10
+	adcxq %r8, %r12
+	adcxq %rcx, %r10
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rbp
+	adcxq %r15, %rdi
+	adoxq %rbp, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r8
+	adcxq %rsi, %r9
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
+	adcxq %r11, %r13
+	adoxq %r15, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rsi
+	adcxq %rbp, %r14
+	adoxq %rsi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r11
+	adcxq %r8, %r12
+	adoxq %r11, %r10
+	adcxq %rcx, %r10
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r15, %rbp
+	adcxq %r15, %rax
+	adoxq %rbp, %rbx
+	mulxq 72(%rsp), %rsi, %r8
+	adcxq %rsi, %rbx
+	adoxq %r8, %rdi
+	mulxq 80(%rsp), %r11, %r15
+	adcxq %r11, %rdi
+	adoxq %r15, %r9
+	mulxq 88(%rsp), %rbp, %rsi
+	adcxq %rbp, %r9
+	adoxq %rsi, %r13
+	mulxq 96(%rsp), %r8, %r11
+	adcxq %r8, %r13
+	adoxq %r11, %r14
+	mulxq 104(%rsp), %r15, %rbp
+	adcxq %r15, %r14
+	adoxq %rbp, %r12
+	mulxq 112(%rsp), %rsi, %r8
+	adcxq %rsi, %r12
+	adoxq %r8, %r10
+	mulxq 120(%rsp), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rsi
+	adcxq %rbp, %r9
+	adoxq %rsi, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r11
+	adcxq %r8, %r13
+	adoxq %r11, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r8
+	adcxq %rsi, %r12
+	adoxq %r8, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rax, %r15
+	adcxq %rcx, %r15
+	movq 16(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rbp, %rsi
+	adcxq %rbp, %rbx
+	adoxq %rsi, %rdi
+	mulxq 72(%rsp), %r8, %r11
+	adcxq %r8, %rdi
+	adoxq %r11, %r9
+	mulxq 80(%rsp), %rax, %rbp
+	adcxq %rax, %r9
+	adoxq %rbp, %r13
+	mulxq 88(%rsp), %rsi, %r8
+	adcxq %rsi, %r13
+	adoxq %r8, %r14
+	mulxq 96(%rsp), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq 104(%rsp), %rbp, %rsi
+	adcxq %rbp, %r12
+	adoxq %rsi, %r10
+	mulxq 112(%rsp), %r8, %r11
+	adcxq %r8, %r10
+	adoxq %r11, %r15
+	mulxq 120(%rsp), %rax, %rbp
+	adcxq %rax, %r15
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r8
+	adcxq %rsi, %r13
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rsi
+	adcxq %rbx, %r12
+	adoxq %rsi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r11
+	adcxq %r8, %r10
+	adoxq %r11, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r15
+	adoxq %rbx, %rbp
+	adcxq %rcx, %rbp
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rsi, %r8
+	adcxq %rsi, %rdi
+	adoxq %r8, %r9
+	mulxq 72(%rsp), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r13
+	mulxq 80(%rsp), %rbx, %rsi
+	adcxq %rbx, %r13
+	adoxq %rsi, %r14
+	mulxq 88(%rsp), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r12
+	mulxq 96(%rsp), %rax, %rbx
+	adcxq %rax, %r12
+	adoxq %rbx, %r10
+	mulxq 104(%rsp), %rsi, %r8
+	adcxq %rsi, %r10
+	adoxq %r8, %r15
+	mulxq 112(%rsp), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbp
+	mulxq 120(%rsp), %rbx, %rsi
+	adcxq %rbx, %rbp
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %r12
+	adoxq %rbx, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r8
+	adcxq %rdi, %r10
+	adoxq %r8, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rdi
+	adcxq %rbx, %rbp
+	adoxq %rdi, %rsi
+	adcxq %rcx, %rsi
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r8, %r11
+	adcxq %r8, %r9
+	adoxq %r11, %r13
+	mulxq 72(%rsp), %rax, %rbx
+	adcxq %rax, %r13
+	adoxq %rbx, %r14
+	mulxq 80(%rsp), %rdi, %r8
+	adcxq %rdi, %r14
+	adoxq %r8, %r12
+	mulxq 88(%rsp), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r10
+	mulxq 96(%rsp), %rbx, %rdi
+	adcxq %rbx, %r10
+	adoxq %rdi, %r15
+	mulxq 104(%rsp), %r8, %r11
+	adcxq %r8, %r15
+	adoxq %r11, %rbp
+	mulxq 112(%rsp), %rax, %rbx
+	adcxq %rax, %rbp
+	adoxq %rbx, %rsi
+	mulxq 120(%rsp), %rdi, %r8
+	adcxq %rdi, %rsi
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %rdi
+	adcxq %rbx, %r10
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r11
+	adcxq %r9, %r15
+	adoxq %r11, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
+	adcxq %rax, %rbp
+	adoxq %rbx, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
+	adcxq %rdi, %rsi
+	adoxq %r9, %r8
+	adcxq %rcx, %r8
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r11, %rax
+	adcxq %r11, %r13
+	adoxq %rax, %r14
+	mulxq 72(%rsp), %rbx, %rdi
+	adcxq %rbx, %r14
+	adoxq %rdi, %r12
+	mulxq 80(%rsp), %r9, %r11
+	adcxq %r9, %r12
+	adoxq %r11, %r10
+	mulxq 88(%rsp), %rax, %rbx
+	adcxq %rax, %r10
+	adoxq %rbx, %r15
+	mulxq 96(%rsp), %rdi, %r9
+	adcxq %rdi, %r15
+	adoxq %r9, %rbp
+	mulxq 104(%rsp), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %rsi
+	mulxq 112(%rsp), %rbx, %rdi
+	adcxq %rbx, %rsi
+	adoxq %rdi, %r8
+	mulxq 120(%rsp), %r9, %r11
+	adcxq %r9, %r8
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
+	adcxq %rax, %r10
+	adoxq %rbx, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
+	adcxq %rdi, %r15
+	adoxq %r9, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
+	adcxq %r13, %rbp
+	adoxq %rax, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %rsi
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r13
+	adcxq %r9, %r8
+	adoxq %r13, %r11
+	adcxq %rcx, %r11
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rax, %rbx
+	adcxq %rax, %r14
+	adoxq %rbx, %r12
+	mulxq 72(%rsp), %rdi, %r9
+	adcxq %rdi, %r12
+	adoxq %r9, %r10
+	mulxq 80(%rsp), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %r15
+	mulxq 88(%rsp), %rbx, %rdi
+	adcxq %rbx, %r15
+	adoxq %rdi, %rbp
+	mulxq 96(%rsp), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %r13, %rsi
+	mulxq 104(%rsp), %rax, %rbx
+	adcxq %rax, %rsi
+	adoxq %rbx, %r8
+	mulxq 112(%rsp), %rdi, %r9
+	adcxq %rdi, %r8
+	adoxq %r9, %r11
+	mulxq 120(%rsp), %r13, %rax
+	adcxq %r13, %r11
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
+	adcxq %rbx, %r15
+	adoxq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
+	adcxq %r14, %rsi
+	adoxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r9
+	adcxq %rdi, %r8
+	adoxq %r9, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %rax
+	adcxq %rcx, %rax
+	movq 56(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rbx, %rdi
+	adcxq %rbx, %r12
+	adoxq %rdi, %r10
+	mulxq 72(%rsp), %r9, %r13
+	adcxq %r9, %r10
+	adoxq %r13, %r15
+	mulxq 80(%rsp), %r14, %rbx
+	adcxq %r14, %r15
+	adoxq %rbx, %rbp
+	mulxq 88(%rsp), %rdi, %r9
+	adcxq %rdi, %rbp
+	adoxq %r9, %rsi
+	mulxq 96(%rsp), %r13, %r14
+	adcxq %r13, %rsi
+	adoxq %r14, %r8
+	mulxq 104(%rsp), %rbx, %rdi
+	adcxq %rbx, %r8
+	adoxq %rdi, %r11
+	mulxq 112(%rsp), %r9, %r13
+	adcxq %r9, %r11
+	adoxq %r13, %rax
+	mulxq 120(%rsp), %r14, %rbx
+	adcxq %r14, %rax
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
+	adcxq %rdi, %rbp
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
+	adcxq %r13, %rsi
+	adoxq %r14, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
+	adcxq %r12, %r8
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r13
+	adcxq %r9, %r11
+	adoxq %r13, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r12
+	adcxq %r14, %rax
+	adoxq %r12, %rbx
+	adcxq %rcx, %rbx
+	movq %r10, %rdi
+	subq $-1, %rdi
+	movq %r15, %r9
+	sbbq $-1, %r9
+	movq %rbp, %r13
+	sbbq $-1, %r13
+	movq %rsi, %r14
+	sbbq FG_P503_MONT_P+24(%rip), %r14
+	movq %r8, %r12
+	sbbq FG_P503_MONT_P+32(%rip), %r12
+	movq %rax, 200(%rsp)
+	movq %r11, %rax
+	sbbq FG_P503_MONT_P+40(%rip), %rax
+	movq %r11, 208(%rsp)
+	movq 200(%rsp), %r11
+	sbbq FG_P503_MONT_P+48(%rip), %r11
+	movq %r8, 216(%rsp)
+	movq %rbx, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r10, %rdi
+	cmovc %r15, %r9
+	cmovc %rbp, %r13
+	cmovc %rsi, %r14
+	cmovc 216(%rsp), %r12
+	cmovc 208(%rsp), %rax
+	cmovc 200(%rsp), %r11
+	cmovc %rbx, %r8
+	movq 192(%rsp), %r10
+	movq %rdi, 0(%r10)
+	movq %r9, 8(%r10)
+	movq %r13, 16(%r10)
+	movq %r14, 24(%r10)
+	movq %r12, 32(%r10)
+	movq %rax, 40(%r10)
+	movq %r11, 48(%r10)
+	movq %r8, 56(%r10)
+	addq $240, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_fp2_sqr_adx_zen, .-fg_p503_fp2_sqr_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_fp2_mul_adx_zen
+.p2align 4, 0x90
+_fg_p503_fp2_mul_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_fp2_mul_adx_zen
+.type fg_p503_fp2_mul_adx_zen, @function
+fg_p503_fp2_mul_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $424, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 128(%rsp)
+	mulxq 0(%r8), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %rax
+	mulxq 8(%r8), %r11, %rdi
+	adcxq %r11, %rax
+	adoxq %rdi, %rbp
+	mulxq 16(%r8), %r11, %rdi
+	adcxq %r11, %rbp
+	adoxq %rdi, %r13
+	mulxq 24(%r8), %r11, %rdi
+	adcxq %r11, %r13
+	adoxq %rdi, %r15
+	mulxq 32(%r8), %r11, %rdi
+	adcxq %r11, %r15
+	adoxq %rdi, %rbx
+	mulxq 40(%r8), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %r14
+	mulxq 48(%r8), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r12
+	mulxq 56(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 136(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 40(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r12
+	mulxq 48(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %rdi
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 144(%rsp)
+	mulxq 0(%r8), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %r13
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r13
+	adoxq %rax, %r15
+	mulxq 16(%r8), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq 24(%r8), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq 32(%r8), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %rdi
+	mulxq 48(%r8), %r11, %rax
+	adcxq %r11, %rdi
+	adoxq %rax, %r10
+	mulxq 56(%r8), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 152(%rsp)
+	mulxq 0(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	adoxq %rbp, %r15
+	mulxq 8(%r8), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %rbx
+	mulxq 16(%r8), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq 24(%r8), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r12
+	mulxq 32(%r8), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %rdi
+	mulxq 40(%r8), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r10
+	mulxq 48(%r8), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	mulxq 56(%r8), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 160(%rsp)
+	mulxq 0(%r8), %r11, %r13
+	adcxq %r11, %r15
+	adoxq %r13, %rbx
+	mulxq 8(%r8), %r11, %r13
+	adcxq %r11, %rbx
+	adoxq %r13, %r14
+	mulxq 16(%r8), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r12
+	mulxq 24(%r8), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %rdi
+	mulxq 32(%r8), %r11, %r13
+	adcxq %r11, %rdi
+	adoxq %r13, %r10
+	mulxq 40(%r8), %r11, %r13
+	adcxq %r11, %r10
+	adoxq %r13, %rax
+	mulxq 48(%r8), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %rbp
+	mulxq 56(%r8), %r11, %r13
+	adcxq %r11, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 168(%rsp)
+	mulxq 0(%r8), %r11, %r15
+	adcxq %r11, %rbx
+	adoxq %r15, %r14
+	mulxq 8(%r8), %r11, %r15
+	adcxq %r11, %r14
+	adoxq %r15, %r12
+	mulxq 16(%r8), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %rdi
+	mulxq 24(%r8), %r11, %r15
+	adcxq %r11, %rdi
+	adoxq %r15, %r10
+	mulxq 32(%r8), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %r15, %rax
+	mulxq 40(%r8), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rbp
+	mulxq 48(%r8), %r11, %r15
+	adcxq %r11, %rbp
+	adoxq %r15, %r13
+	mulxq 56(%r8), %r11, %r15
+	adcxq %r11, %r13
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 176(%rsp)
+	mulxq 0(%r8), %r11, %rbx
+	adcxq %r11, %r14
+	adoxq %rbx, %r12
+	mulxq 8(%r8), %r11, %rbx
+	adcxq %r11, %r12
+	adoxq %rbx, %rdi
+	mulxq 16(%r8), %r11, %rbx
+	adcxq %r11, %rdi
+	adoxq %rbx, %r10
+	mulxq 24(%r8), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rax
+	mulxq 32(%r8), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq %rbx, %r13
+	mulxq 48(%r8), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r15
+	mulxq 56(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r9, 184(%rsp)
+	movq %r14, 192(%rsp)
+	movq %r12, 200(%rsp)
+	movq %rdi, 208(%rsp)
+	movq %r10, 216(%rsp)
+	movq %rax, 224(%rsp)
+	movq %rbp, 232(%rsp)
+	movq %r13, 240(%rsp)
+	movq %r15, 248(%rsp)
+	movq %rbx, 256(%rsp)
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%r8), %r11, %r9
+	mulxq 72(%r8), %r14, %r12
+	adcxq %r14, %r9
+	mulxq 80(%r8), %rdi, %r10
+	adcxq %rdi, %r12
+	mulxq 88(%r8), %rax, %rbp
+	adcxq %rax, %r10
+	mulxq 96(%r8), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 104(%r8), %rbx, %r14
+	adcxq %rbx, %r15
+	mulxq 112(%r8), %rdi, %rax
+	adcxq %rdi, %r14
+	mulxq 120(%r8), %r13, %rbx
+	adcxq %r13, %rax
+	adcxq %rcx, %rbx
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%r8), %rdi, %r13
+	adcxq %rdi, %r9
+	adoxq %r13, %r12
+	mulxq 72(%r8), %rdi, %r13
+	adcxq %rdi, %r12
+	adoxq %r13, %r10
+	mulxq 80(%r8), %rdi, %r13
+	adcxq %rdi, %r10
+	adoxq %r13, %rbp
+	mulxq 88(%r8), %rdi, %r13
+	adcxq %rdi, %rbp
+	adoxq %r13, %r15
+	mulxq 96(%r8), %rdi, %r13
+	adcxq %rdi, %r15
+	adoxq %r13, %r14
+	mulxq 104(%r8), %rdi, %r13
+	adcxq %rdi, %r14
+	adoxq %r13, %rax
+	mulxq 112(%r8), %rdi, %r13
+	adcxq %rdi, %rax
+	adoxq %r13, %rbx
+	mulxq 120(%r8), %rdi, %r13
+	adcxq %rdi, %rbx
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 80(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 264(%rsp)
+	mulxq 64(%r8), %rdi, %r9
+	adcxq %rdi, %r12
+	adoxq %r9, %r10
+	mulxq 72(%r8), %rdi, %r9
+	adcxq %rdi, %r10
+	adoxq %r9, %rbp
+	mulxq 80(%r8), %rdi, %r9
+	adcxq %rdi, %rbp
+	adoxq %r9, %r15
+	mulxq 88(%r8), %rdi, %r9
+	adcxq %rdi, %r15
+	adoxq %r9, %r14
+	mulxq 96(%r8), %rdi, %r9
+	adcxq %rdi, %r14
+	adoxq %r9, %rax
+	mulxq 104(%r8), %rdi, %r9
+	adcxq %rdi, %rax
+	adoxq %r9, %rbx
+	mulxq 112(%r8), %rdi, %r9
+	adcxq %rdi, %rbx
+	adoxq %r9, %r13
+	mulxq 120(%r8), %rdi, %r9
+	adcxq %rdi, %r13
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 88(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 272(%rsp)
+	mulxq 64(%r8), %rdi, %r12
+	adcxq %rdi, %r10
+	adoxq %r12, %rbp
+	mulxq 72(%r8), %rdi, %r12
+	adcxq %rdi, %rbp
+	adoxq %r12, %r15
+	mulxq 80(%r8), %rdi, %r12
+	adcxq %rdi, %r15
+	adoxq %r12, %r14
+	mulxq 88(%r8), %rdi, %r12
+	adcxq %rdi, %r14
+	adoxq %r12, %rax
+	mulxq 96(%r8), %rdi, %r12
+	adcxq %rdi, %rax
+	adoxq %r12, %rbx
+	mulxq 104(%r8), %rdi, %r12
+	adcxq %rdi, %rbx
+	adoxq %r12, %r13
+	mulxq 112(%r8), %rdi, %r12
+	adcxq %rdi, %r13
+	adoxq %r12, %r9
+	mulxq 120(%r8), %rdi, %r12
+	adcxq %rdi, %r9
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 96(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 280(%rsp)
+	mulxq 64(%r8), %rdi, %r10
+	adcxq %rdi, %rbp
+	adoxq %r10, %r15
+	mulxq 72(%r8), %rdi, %r10
+	adcxq %rdi, %r15
+	adoxq %r10, %r14
+	mulxq 80(%r8), %rdi, %r10
+	adcxq %rdi, %r14
+	adoxq %r10, %rax
+	mulxq 88(%r8), %rdi, %r10
+	adcxq %rdi, %rax
+	adoxq %r10, %rbx
+	mulxq 96(%r8), %rdi, %r10
+	adcxq %rdi, %rbx
+	adoxq %r10, %r13
+	mulxq 104(%r8), %rdi, %r10
+	adcxq %rdi, %r13
+	adoxq %r10, %r9
+	mulxq 112(%r8), %rdi, %r10
+	adcxq %rdi, %r9
+	adoxq %r10, %r12
+	mulxq 120(%r8), %rdi, %r10
+	adcxq %rdi, %r12
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 104(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 288(%rsp)
+	mulxq 64(%r8), %rdi, %rbp
+	adcxq %rdi, %r15
+	adoxq %rbp, %r14
+	mulxq 72(%r8), %rdi, %rbp
+	adcxq %rdi, %r14
+	adoxq %rbp, %rax
+	mulxq 80(%r8), %rdi, %rbp
+	adcxq %rdi, %rax
+	adoxq %rbp, %rbx
+	mulxq 88(%r8), %rdi, %rbp
+	adcxq %rdi, %rbx
+	adoxq %rbp, %r13
+	mulxq 96(%r8), %rdi, %rbp
+	adcxq %rdi, %r13
+	adoxq %rbp, %r9
+	mulxq 104(%r8), %rdi, %rbp
+	adcxq %rdi, %r9
+	adoxq %rbp, %r12
+	mulxq 112(%r8), %rdi, %rbp
+	adcxq %rdi, %r12
+	adoxq %rbp, %r10
+	mulxq 120(%r8), %rdi, %rbp
+	adcxq %rdi, %r10
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 112(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 296(%rsp)
+	mulxq 64(%r8), %rdi, %r15
+	adcxq %rdi, %r14
+	adoxq %r15, %rax
+	mulxq 72(%r8), %rdi, %r15
+	adcxq %rdi, %rax
+	adoxq %r15, %rbx
+	mulxq 80(%r8), %rdi, %r15
+	adcxq %rdi, %rbx
+	adoxq %r15, %r13
+	mulxq 88(%r8), %rdi, %r15
+	adcxq %rdi, %r13
+	adoxq %r15, %r9
+	mulxq 96(%r8), %rdi, %r15
+	adcxq %rdi, %r9
+	adoxq %r15, %r12
+	mulxq 104(%r8), %rdi, %r15
+	adcxq %rdi, %r12
+	adoxq %r15, %r10
+	mulxq 112(%r8), %rdi, %r15
+	adcxq %rdi, %r10
+	adoxq %r15, %rbp
+	mulxq 120(%r8), %rdi, %r15
+	adcxq %rdi, %rbp
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 120(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 304(%rsp)
+	mulxq 64(%r8), %rdi, %r14
+	adcxq %rdi, %rax
+	adoxq %r14, %rbx
+	mulxq 72(%r8), %rdi, %r14
+	adcxq %rdi, %rbx
+	adoxq %r14, %r13
+	mulxq 80(%r8), %rdi, %r14
+	adcxq %rdi, %r13
+	adoxq %r14, %r9
+	mulxq 88(%r8), %rdi, %r14
+	adcxq %rdi, %r9
+	adoxq %r14, %r12
+	mulxq 96(%r8), %rdi, %r14
+	adcxq %rdi, %r12
+	adoxq %r14, %r10
+	mulxq 104(%r8), %rdi, %r14
+	adcxq %rdi, %r10
+	adoxq %r14, %rbp
+	mulxq 112(%r8), %rdi, %r14
+	adcxq %rdi, %rbp
+	adoxq %r14, %r15
+	mulxq 120(%r8), %rdi, %r14
+	adcxq %rdi, %r15
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 0(%rsi), %rdi
+	addq 64(%rsi), %rdi
+	movq %rdi, 0(%rsp)
+	movq 8(%rsi), %rdi
+	adcq 72(%rsi), %rdi
+	movq %rdi, 8(%rsp)
+	movq 16(%rsi), %rdi
+	adcq 80(%rsi), %rdi
+	movq %rdi, 16(%rsp)
+	movq 24(%rsi), %rdi
+	adcq 88(%rsi), %rdi
+	movq %rdi, 24(%rsp)
+	movq 32(%rsi), %rdi
+	adcq 96(%rsi), %rdi
+	movq %rdi, 32(%rsp)
+	movq 40(%rsi), %rdi
+	adcq 104(%rsi), %rdi
+	movq %rdi, 40(%rsp)
+	movq 48(%rsi), %rdi
+	adcq 112(%rsi), %rdi
+	movq %rdi, 48(%rsp)
+	movq 56(%rsi), %rdi
+	adcq 120(%rsi), %rdi
+	movq %rdi, 56(%rsp)
+	movq 0(%r8), %rdi
+	addq 64(%r8), %rdi
+	movq %rdi, 64(%rsp)
+	movq 8(%r8), %rdi
+	adcq 72(%r8), %rdi
+	movq %rdi, 72(%rsp)
+	movq 16(%r8), %rdi
+	adcq 80(%r8), %rdi
+	movq %rdi, 80(%rsp)
+	movq 24(%r8), %rdi
+	adcq 88(%r8), %rdi
+	movq %rdi, 88(%rsp)
+	movq 32(%r8), %rdi
+	adcq 96(%r8), %rdi
+	movq %rdi, 96(%rsp)
+	movq 40(%r8), %rdi
+	adcq 104(%r8), %rdi
+	movq %rdi, 104(%rsp)
+	movq 48(%r8), %rdi
+	adcq 112(%r8), %rdi
+	movq %rdi, 112(%rsp)
+	movq 56(%r8), %rdi
+	adcq 120(%r8), %rdi
+	movq %rdi, 120(%rsp)
+	movq 184(%rsp), %rdi
+	subq %r11, %rdi
+	movq 136(%rsp), %rsi
+	sbbq 264(%rsp), %rsi
+	movq 144(%rsp), %r8
+	sbbq 272(%rsp), %r8
+	movq %r15, 312(%rsp)
+	movq 152(%rsp), %r15
+	sbbq 280(%rsp), %r15
+	movq %rbp, 320(%rsp)
+	movq 160(%rsp), %rbp
+	sbbq 288(%rsp), %rbp
+	movq %r10, 328(%rsp)
+	movq 168(%rsp), %r10
+	sbbq 296(%rsp), %r10
+	movq %r12, 336(%rsp)
+	movq 176(%rsp), %r12
+	sbbq 304(%rsp), %r12
+	movq %r9, 344(%rsp)
+	movq 192(%rsp), %r9
+	sbbq %rax, %r9
+	movq %r13, 352(%rsp)
+	movq 200(%rsp), %r13
+	sbbq %rbx, %r13
+	movq %rbx, 360(%rsp)
+	movq 208(%rsp), %rbx
+	sbbq 352(%rsp), %rbx
+	movq %rax, 368(%rsp)
+	movq 216(%rsp), %rax
+	sbbq 344(%rsp), %rax
+	movq %r11, 376(%rsp)
+	movq 224(%rsp), %r11
+	sbbq 336(%rsp), %r11
+	movq %r11, 384(%rsp)
+	movq 232(%rsp), %r11
+	sbbq 328(%rsp), %r11
+	movq %r11, 392(%rsp)
+	movq 240(%rsp), %r11
+	sbbq 320(%rsp), %r11
+	movq %r11, 400(%rsp)
+	movq 248(%rsp), %r11
+	sbbq 312(%rsp), %r11
+	movq %r11, 408(%rsp)
+	movq 256(%rsp), %r11
+	sbbq %r14, %r11
+	movq %r14, 416(%rsp)
+	movq 376(%rsp), %r14
+	addq 184(%rsp), %r14
+	movq %r14, 184(%rsp)
+	movq 264(%rsp), %r14
+	adcq 136(%rsp), %r14
+	movq %r14, 136(%rsp)
+	movq 272(%rsp), %r14
+	adcq 144(%rsp), %r14
+	movq %r14, 144(%rsp)
+	movq 280(%rsp), %r14
+	adcq 152(%rsp), %r14
+	movq %r14, 152(%rsp)
+	movq 288(%rsp), %r14
+	adcq 160(%rsp), %r14
+	movq %r14, 160(%rsp)
+	movq 296(%rsp), %r14
+	adcq 168(%rsp), %r14
+	movq %r14, 168(%rsp)
+	movq 304(%rsp), %r14
+	adcq 176(%rsp), %r14
+	movq %r14, 176(%rsp)
+	movq 368(%rsp), %r14
+	adcq 192(%rsp), %r14
+	movq %r14, 192(%rsp)
+	movq 360(%rsp), %r14
+	adcq 200(%rsp), %r14
+	movq %r14, 200(%rsp)
+	movq 352(%rsp), %r14
+	adcq 208(%rsp), %r14
+	movq %r14, 208(%rsp)
+	movq 344(%rsp), %r14
+	adcq 216(%rsp), %r14
+	movq %r14, 216(%rsp)
+	movq 336(%rsp), %r14
+	adcq 224(%rsp), %r14
+	movq %r14, 224(%rsp)
+	movq 328(%rsp), %r14
+	adcq 232(%rsp), %r14
+	movq %r14, 232(%rsp)
+	movq 320(%rsp), %r14
+	adcq 240(%rsp), %r14
+	movq %r14, 240(%rsp)
+	movq 312(%rsp), %r14
+	adcq 248(%rsp), %r14
+	movq %r14, 248(%rsp)
+	movq 416(%rsp), %r14
+	adcq 256(%rsp), %r14
+	movq %r14, 256(%rsp)
+	addq FG_P503_MONT_X+0(%rip), %r9
+	adcq $-1, %r13
+	adcq $-1, %rbx
+	adcq $-1, %rax
+	movq 384(%rsp), %r14
+	adcq FG_P503_MONT_X+32(%rip), %r14
+	movq %r14, 384(%rsp)
+	movq 392(%rsp), %r14
+	adcq FG_P503_MONT_X+40(%rip), %r14
+	movq %r14, 392(%rsp)
+	movq 400(%rsp), %r14
+	adcq FG_P503_MONT_X+48(%rip), %r14
+	movq %r14, 400(%rsp)
+	movq 408(%rsp), %r14
+	adcq FG_P503_MONT_X+56(%rip), %r14
+	adcq FG_P503_MONT_X+64(%rip), %r11
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	movq %r11, 408(%rsp)
+	movq %r14, 416(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r14
+	adcxq %r11, %r15
+	adoxq %r14, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r14
+	adcxq %r11, %rbp
+	adoxq %r14, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r14
+	adcxq %r11, %r10
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r14
+	adcxq %r11, %r12
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r14
+	adcxq %r11, %r9
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %rbp
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rdi
+	adcxq %r11, %r12
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %r9
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rsi
+	adcxq %r11, %r10
+	adoxq %rsi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rsi
+	adcxq %r11, %r12
+	adoxq %rsi, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rsi
+	adcxq %r11, %r9
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rsi
+	adcxq %r11, %r14
+	adoxq %rsi, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rsi
+	adcxq %r11, %rdi
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r8
+	adcxq %r11, %r12
+	adoxq %r8, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r8
+	adcxq %r11, %r9
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r8
+	adcxq %r11, %r14
+	adoxq %r8, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r8
+	adcxq %r11, %rdi
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r8
+	adcxq %r11, %rsi
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r15
+	adcxq %r11, %r9
+	adoxq %r15, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r15
+	adcxq %r11, %r14
+	adoxq %r15, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
+	adcxq %r11, %rdi
+	adoxq %r15, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r15
+	adcxq %r11, %rsi
+	adoxq %r15, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r15
+	adcxq %r11, %r8
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbp
+	adcxq %r11, %rsi
+	adoxq %rbp, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbp
+	adcxq %r11, %r8
+	adoxq %rbp, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
+	adcxq %r11, %rsi
+	adoxq %r10, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r10
+	adcxq %r11, %r8
+	adoxq %r10, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r12
+	adcxq %r11, %rsi
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r12
+	adcxq %r11, %r8
+	adoxq %r12, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r12
+	adcxq %r11, %r15
+	adoxq %r12, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r12
+	adcxq %r11, %rbp
+	adoxq %r12, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r12
+	adcxq %r11, %r10
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	addq %r13, %r14
+	adcq %rbx, %rdi
+	adcq %rax, %rsi
+	adcq 384(%rsp), %r8
+	adcq 392(%rsp), %r15
+	adcq 400(%rsp), %rbp
+	adcq 416(%rsp), %r10
+	adcq 408(%rsp), %r12
+	movq %r14, %r11
+	subq $-1, %r11
+	movq %rdi, %r9
+	sbbq $-1, %r9
+	movq %rsi, %r13
+	sbbq $-1, %r13
+	movq %r8, %rbx
+	sbbq FG_P503_MONT_P+24(%rip), %rbx
+	movq %r15, %rax
+	sbbq FG_P503_MONT_P+32(%rip), %rax
+	movq %r10, 408(%rsp)
+	movq %rbp, %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	movq %rbp, 416(%rsp)
+	movq 408(%rsp), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %r15, 400(%rsp)
+	movq %r12, %r15
+	sbbq FG_P503_MONT_P+56(%rip), %r15
+	cmovc %r14, %r11
+	cmovc %rdi, %r9
+	cmovc %rsi, %r13
+	cmovc %r8, %rbx
+	cmovc 400(%rsp), %rax
+	cmovc 416(%rsp), %r10
+	cmovc 408(%rsp), %rbp
+	cmovc %r12, %r15
+	movq 128(%rsp), %r14
+	movq %r11, 0(%r14)
+	movq %r9, 8(%r14)
+	movq %r13, 16(%r14)
+	movq %rbx, 24(%r14)
+	movq %rax, 32(%r14)
+	movq %r10, 40(%r14)
+	movq %rbp, 48(%r14)
+	movq %r15, 56(%r14)
+	movq 0(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rdi, %rsi
+	mulxq 72(%rsp), %r8, %r12
+	adcxq %r8, %rsi
+	mulxq 80(%rsp), %r11, %r9
+	adcxq %r11, %r12
+	mulxq 88(%rsp), %r13, %rbx
+	adcxq %r13, %r9
+	mulxq 96(%rsp), %rax, %r10
+	adcxq %rax, %rbx
+	mulxq 104(%rsp), %rbp, %r15
+	adcxq %rbp, %r10
+	mulxq 112(%rsp), %r8, %r11
+	adcxq %r8, %r15
+	mulxq 120(%rsp), %r13, %rax
+	adcxq %r13, %r11
+	adcxq %rcx, %rax
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rbp, %r8
+	adcxq %rbp, %rsi
+	adoxq %r8, %r12
+	mulxq 72(%rsp), %r13, %rbp
+	adcxq %r13, %r12
+	adoxq %rbp, %r9
+	mulxq 80(%rsp), %r8, %r13
+	adcxq %r8, %r9
+	adoxq %r13, %rbx
+	mulxq 88(%rsp), %rbp, %r8
+	adcxq %rbp, %rbx
+	adoxq %r8, %r10
+	mulxq 96(%rsp), %r13, %rbp
+	adcxq %r13, %r10
+	adoxq %rbp, %r15
+	mulxq 104(%rsp), %r8, %r13
+	adcxq %r8, %r15
+	adoxq %r13, %r11
+	mulxq 112(%rsp), %rbp, %r8
+	adcxq %rbp, %r11
+	adoxq %r8, %rax
+	mulxq 120(%rsp), %r13, %rbp
+	adcxq %r13, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 16(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r8, %r13
+	adcxq %r8, %r12
+	adoxq %r13, %r9
+	mulxq 72(%rsp), %r8, %r13
+	adcxq %r8, %r9
+	adoxq %r13, %rbx
+	mulxq 80(%rsp), %r8, %r13
+	adcxq %r8, %rbx
+	adoxq %r13, %r10
+	mulxq 88(%rsp), %r8, %r13
+	adcxq %r8, %r10
+	adoxq %r13, %r15
+	mulxq 96(%rsp), %r8, %r13
+	adcxq %r8, %r15
+	adoxq %r13, %r11
+	mulxq 104(%rsp), %r8, %r13
+	adcxq %r8, %r11
+	adoxq %r13, %rax
+	mulxq 112(%rsp), %r8, %r13
+	adcxq %r8, %rax
+	adoxq %r13, %rbp
+	mulxq 120(%rsp), %r8, %r13
+	adcxq %r8, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 128(%rsp)
+	mulxq 64(%rsp), %r8, %r14
+	adcxq %r8, %r9
+	adoxq %r14, %rbx
+	mulxq 72(%rsp), %r8, %r14
+	adcxq %r8, %rbx
+	adoxq %r14, %r10
+	mulxq 80(%rsp), %r8, %r14
+	adcxq %r8, %r10
+	adoxq %r14, %r15
+	mulxq 88(%rsp), %r8, %r14
+	adcxq %r8, %r15
+	adoxq %r14, %r11
+	mulxq 96(%rsp), %r8, %r14
+	adcxq %r8, %r11
+	adoxq %r14, %rax
+	mulxq 104(%rsp), %r8, %r14
+	adcxq %r8, %rax
+	adoxq %r14, %rbp
+	mulxq 112(%rsp), %r8, %r14
+	adcxq %r8, %rbp
+	adoxq %r14, %r13
+	mulxq 120(%rsp), %r8, %r14
+	adcxq %r8, %r13
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 408(%rsp)
+	mulxq 64(%rsp), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r10
+	mulxq 72(%rsp), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %r15
+	mulxq 80(%rsp), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %r11
+	mulxq 88(%rsp), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %rax
+	mulxq 96(%rsp), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rbp
+	mulxq 104(%rsp), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r13
+	mulxq 112(%rsp), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %r14
+	mulxq 120(%rsp), %r8, %r9
+	adcxq %r8, %r14
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 416(%rsp)
+	mulxq 64(%rsp), %r8, %rbx
+	adcxq %r8, %r10
+	adoxq %rbx, %r15
+	mulxq 72(%rsp), %r8, %rbx
+	adcxq %r8, %r15
+	adoxq %rbx, %r11
+	mulxq 80(%rsp), %r8, %rbx
+	adcxq %r8, %r11
+	adoxq %rbx, %rax
+	mulxq 88(%rsp), %r8, %rbx
+	adcxq %r8, %rax
+	adoxq %rbx, %rbp
+	mulxq 96(%rsp), %r8, %rbx
+	adcxq %r8, %rbp
+	adoxq %rbx, %r13
+	mulxq 104(%rsp), %r8, %rbx
+	adcxq %r8, %r13
+	adoxq %rbx, %r14
+	mulxq 112(%rsp), %r8, %rbx
+	adcxq %r8, %r14
+	adoxq %rbx, %r9
+	mulxq 120(%rsp), %r8, %rbx
+	adcxq %r8, %r9
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 400(%rsp)
+	mulxq 64(%rsp), %r8, %r10
+	adcxq %r8, %r15
+	adoxq %r10, %r11
+	mulxq 72(%rsp), %r8, %r10
+	adcxq %r8, %r11
+	adoxq %r10, %rax
+	mulxq 80(%rsp), %r8, %r10
+	adcxq %r8, %rax
+	adoxq %r10, %rbp
+	mulxq 88(%rsp), %r8, %r10
+	adcxq %r8, %rbp
+	adoxq %r10, %r13
+	mulxq 96(%rsp), %r8, %r10
+	adcxq %r8, %r13
+	adoxq %r10, %r14
+	mulxq 104(%rsp), %r8, %r10
+	adcxq %r8, %r14
+	adoxq %r10, %r9
+	mulxq 112(%rsp), %r8, %r10
+	adcxq %r8, %r9
+	adoxq %r10, %rbx
+	mulxq 120(%rsp), %r8, %r10
+	adcxq %r8, %rbx
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 56(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 392(%rsp)
+	mulxq 64(%rsp), %r8, %r15
+	adcxq %r8, %r11
+	adoxq %r15, %rax
+	mulxq 72(%rsp), %r8, %r15
+	adcxq %r8, %rax
+	adoxq %r15, %rbp
+	mulxq 80(%rsp), %r8, %r15
+	adcxq %r8, %rbp
+	adoxq %r15, %r13
+	mulxq 88(%rsp), %r8, %r15
+	adcxq %r8, %r13
+	adoxq %r15, %r14
+	mulxq 96(%rsp), %r8, %r15
+	adcxq %r8, %r14
+	adoxq %r15, %r9
+	mulxq 104(%rsp), %r8, %r15
+	adcxq %r8, %r9
+	adoxq %r15, %rbx
+	mulxq 112(%rsp), %r8, %r15
+	adcxq %r8, %rbx
+	adoxq %r15, %r10
+	mulxq 120(%rsp), %r8, %r15
+	adcxq %r8, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	subq 184(%rsp), %rdi
+	sbbq 136(%rsp), %rsi
+	sbbq 144(%rsp), %r12
+	movq 408(%rsp), %r8
+	sbbq 152(%rsp), %r8
+	movq %r10, 408(%rsp)
+	movq 416(%rsp), %r10
+	sbbq 160(%rsp), %r10
+	movq %rbx, 416(%rsp)
+	movq 400(%rsp), %rbx
+	sbbq 168(%rsp), %rbx
+	movq %r9, 400(%rsp)
+	movq 392(%rsp), %r9
+	sbbq 176(%rsp), %r9
+	sbbq 192(%rsp), %r11
+	sbbq 200(%rsp), %rax
+	sbbq 208(%rsp), %rbp
+	sbbq 216(%rsp), %r13
+	sbbq 224(%rsp), %r14
+	movq %r14, 392(%rsp)
+	movq 400(%rsp), %r14
+	sbbq 232(%rsp), %r14
+	movq %r14, 400(%rsp)
+	movq 416(%rsp), %r14
+	sbbq 240(%rsp), %r14
+	movq %r14, 416(%rsp)
+	movq 408(%rsp), %r14
+	sbbq 248(%rsp), %r14
+	sbbq 256(%rsp), %r15
+	movq %r14, 408(%rsp)
+	movq %r13, 384(%rsp)
+	movq 128(%rsp), %r13
+	leaq 64(%r13), %r14
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	movq %r14, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
+	adcxq %r13, %r8
+	adoxq %r14, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
+	adcxq %r13, %r10
+	adoxq %r14, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
+	adcxq %r13, %rbx
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
+	adcxq %r13, %r9
+	adoxq %r14, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
+	adcxq %r13, %rbx
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r9
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rsi
+	adcxq %r13, %rbx
+	adoxq %rsi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rsi
+	adcxq %r13, %r9
+	adoxq %rsi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
+	adcxq %r13, %r11
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rsi
+	adcxq %r13, %r14
+	adoxq %rsi, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rsi
+	adcxq %r13, %rdi
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
+	adcxq %r13, %r9
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
+	adcxq %r13, %r11
+	adoxq %r12, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
+	adcxq %r13, %r14
+	adoxq %r12, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
+	adcxq %r13, %rdi
+	adoxq %r12, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
+	adcxq %r13, %rsi
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	adcxq %r13, %r11
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	adcxq %r13, %r14
+	adoxq %r8, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r8
+	adcxq %r13, %rdi
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcxq %r13, %rsi
+	adoxq %r8, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r8
+	adcxq %r13, %r12
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r10
+	adcxq %r13, %r14
+	adoxq %r10, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r10
+	adcxq %r13, %rdi
+	adoxq %r10, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r10
+	adcxq %r13, %rsi
+	adoxq %r10, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r10
+	adcxq %r13, %r8
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbx
+	adcxq %r13, %rdi
+	adoxq %rbx, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
+	adcxq %r13, %rsi
+	adoxq %rbx, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbx
+	adcxq %r13, %r12
+	adoxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbx
+	adcxq %r13, %r8
+	adoxq %rbx, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
+	adcxq %r13, %r10
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r9
+	adcxq %r13, %rsi
+	adoxq %r9, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r9
+	adcxq %r13, %r12
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
+	adcxq %r13, %r8
+	adoxq %r9, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
+	adcxq %r13, %r10
+	adoxq %r9, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
+	adcxq %r13, %rbx
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	addq %rax, %r14
+	adcq %rbp, %rdi
+	adcq 384(%rsp), %rsi
+	adcq 392(%rsp), %r12
+	adcq 400(%rsp), %r8
+	adcq 416(%rsp), %r10
+	adcq 408(%rsp), %rbx
+	adcq %r15, %r9
+	movq %r14, %r13
+	subq $-1, %r13
+	movq %rdi, %r11
+	sbbq $-1, %r11
+	movq %rsi, %rax
+	sbbq $-1, %rax
+	movq %r12, %rbp
+	sbbq FG_P503_MONT_P+24(%rip), %rbp
+	movq %r8, %r15
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	movq %rbx, 408(%rsp)
+	movq %r10, %rbx
+	sbbq FG_P503_MONT_P+40(%rip), %rbx
+	movq %r10, 416(%rsp)
+	movq 408(%rsp), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	movq %r8, 400(%rsp)
+	movq %r9, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r14, %r13
+	cmovc %rdi, %r11
+	cmovc %rsi, %rax
+	cmovc %r12, %rbp
+	cmovc 400(%rsp), %r15
+	cmovc 416(%rsp), %rbx
+	cmovc 408(%rsp), %r10
+	cmovc %r9, %r8
+	movq 128(%rsp), %r14
+	movq %r13, 0(%r14)
+	movq %r11, 8(%r14)
+	movq %rax, 16(%r14)
+	movq %rbp, 24(%r14)
+	movq %r15, 32(%r14)
+	movq %rbx, 40(%r14)
+	movq %r10, 48(%r14)
+	movq %r8, 56(%r14)
+	addq $424, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p503_fp2_mul_adx_zen, .-fg_p503_fp2_mul_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
 #define FG_P503_IFMA_IA Lfg_p503_ifma_ia
 #define FG_P503_IFMA_SA Lfg_p503_ifma_sa
 #define FG_P503_IFMA_IB Lfg_p503_ifma_ib

@@ -245,7 +245,11 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
         fg_p751_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x384u))) { /* bmi2; zen: bmi2, adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p751_mul_adx_zen(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p751_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
@@ -260,8 +264,12 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p751_sqr_adx(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p751_sqr_adx_zen(r->limb, a->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
@@ -283,7 +291,11 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
         fg_p751_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x384u))) { /* bmi2; zen: bmi2, adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p751_mul_wide_adx_zen(t, a->limb, b->limb);
+        return;
+    }
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
         fg_p751_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
@@ -298,8 +310,12 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p751_sqr_wide_adx(t, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p751_sqr_wide_adx_zen(t, a->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
@@ -1650,8 +1666,14 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
         return;
     }
 #endif
+#if FG_P751_HAVE_FP2_MUL_ADX_ZEN
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
+        fg_p751_fp2_mul_adx_zen(r, a, b);
+        return;
+    }
+#endif
 #if FG_P751_HAVE_FP2_MUL_BMI2
-    if (FG_DISPATCH_TO(0x184u)) { /* bmi2; zen: bmi2, adx */ /* likewise (p503: -2..7%) */
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503: -2..7%) */
         fg_p751_fp2_mul_bmi2(r, a, b);
         return;
     }
@@ -1696,8 +1718,14 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
         return;
     }
 #endif
+#if FG_P751_HAVE_FP2_SQR_ADX_ZEN
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
+        fg_p751_fp2_sqr_adx_zen(r, a);
+        return;
+    }
+#endif
 #if FG_P751_HAVE_FP2_SQR_BMI2
-    if (FG_DISPATCH_TO(0x184u)) { /* bmi2; zen: bmi2, adx */ /* likewise (p503, p751: -7%) */
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503, p751: -7%) */
         fg_p751_fp2_sqr_bmi2(r, a);
         return;
     }

@@ -133,35 +133,58 @@ void fg_p751_mul_wide_adx(uint64_t t[2 * FG_P751_LIMBS], const uint64_t a[FG_P75
 void fg_p751_sqr_wide_adx(uint64_t t[2 * FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS]);
 void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LIMBS]);
 #endif
+/* The Zen form of the adx kernel of an op, where FG_P751_OP_HAVE_ADX_ZEN is 1: the
+ * same products with every row on the two ADCX/ADOX carry chains, where the adx
+ * kernel writes rows as ADD/ADC passes (faster on Intel's cores, slower on AMD
+ * Zen's: gen/fg/x86_64_mont.py ZEN_DUAL_ROWS); the adx and ifma levels run it
+ * under the zen tuning. */
+#define FG_P751_MUL_HAVE_ADX_ZEN FG_P751_HAVE_ASM
+#if FG_P751_MUL_HAVE_ADX_ZEN
+void fg_p751_mul_adx_zen(uint64_t r[FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS], const uint64_t b[FG_P751_LIMBS]);
+#endif
+#define FG_P751_SQR_HAVE_ADX_ZEN FG_P751_HAVE_ASM
+#if FG_P751_SQR_HAVE_ADX_ZEN
+void fg_p751_sqr_adx_zen(uint64_t r[FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS]);
+#endif
+#define FG_P751_MUL_WIDE_HAVE_ADX_ZEN FG_P751_HAVE_ASM
+#if FG_P751_MUL_WIDE_HAVE_ADX_ZEN
+void fg_p751_mul_wide_adx_zen(uint64_t t[2 * FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS], const uint64_t b[FG_P751_LIMBS]);
+#endif
+#define FG_P751_SQR_WIDE_HAVE_ADX_ZEN FG_P751_HAVE_ASM
+#if FG_P751_SQR_WIDE_HAVE_ADX_ZEN
+void fg_p751_sqr_wide_adx_zen(uint64_t t[2 * FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS]);
+#endif
+#define FG_P751_REDC_HAVE_ADX_ZEN 0
 /* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
- * another level's where the backend measured that one faster for the op, and the C
- * kernel when no assembly is built; _AT_LEVEL_USES under the generic tuning,
- * _AT_LEVEL_ZEN_USES on AMD Zen cores (fg_tune_active(); the ifma level runs adx's). */
+ * another level's where the backend measured that one faster for the op, the adx
+ * kernel's Zen form (FG_KERNEL_ADX_ZEN), and the C kernel when no assembly is built;
+ * _AT_LEVEL_USES under the generic tuning, _AT_LEVEL_ZEN_USES on AMD Zen cores
+ * (fg_tune_active(); the ifma level runs adx's). */
 #if FG_P751_HAVE_ASM
 #define FG_P751_MUL_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P751_MUL_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_MUL_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P751_MUL_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_MUL_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_MUL_AT_ADX_ZEN_USES FG_ISA_BMI2
+#define FG_P751_MUL_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P751_SQR_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P751_SQR_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_SQR_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P751_SQR_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_SQR_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_SQR_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P751_SQR_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P751_MUL_WIDE_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P751_MUL_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_MUL_WIDE_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P751_MUL_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_MUL_WIDE_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_MUL_WIDE_AT_ADX_ZEN_USES FG_ISA_BMI2
+#define FG_P751_MUL_WIDE_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P751_SQR_WIDE_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P751_SQR_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_SQR_WIDE_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P751_SQR_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P751_SQR_WIDE_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_SQR_WIDE_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P751_SQR_WIDE_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P751_REDC_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P751_REDC_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P751_REDC_AT_BMI2_USES FG_ISA_BMI2
@@ -180,24 +203,32 @@ void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LI
 #define FG_P751_MUL_BMI2_P06 434
 #define FG_P751_MUL_ADX_MULTS 228
 #define FG_P751_MUL_ADX_P06 468
+#define FG_P751_MUL_ADX_ZEN_MULTS 228
+#define FG_P751_MUL_ADX_ZEN_P06 490
 #define FG_P751_SQR_X86_64_MULTS 147
 #define FG_P751_SQR_X86_64_P06 363
 #define FG_P751_SQR_BMI2_MULTS 147
 #define FG_P751_SQR_BMI2_P06 363
 #define FG_P751_SQR_ADX_MULTS 162
 #define FG_P751_SQR_ADX_P06 374
+#define FG_P751_SQR_ADX_ZEN_MULTS 162
+#define FG_P751_SQR_ADX_ZEN_P06 392
 #define FG_P751_MUL_WIDE_X86_64_MULTS 108
 #define FG_P751_MUL_WIDE_X86_64_P06 244
 #define FG_P751_MUL_WIDE_BMI2_MULTS 108
 #define FG_P751_MUL_WIDE_BMI2_P06 244
 #define FG_P751_MUL_WIDE_ADX_MULTS 144
 #define FG_P751_MUL_WIDE_ADX_P06 265
+#define FG_P751_MUL_WIDE_ADX_ZEN_MULTS 144
+#define FG_P751_MUL_WIDE_ADX_ZEN_P06 287
 #define FG_P751_SQR_WIDE_X86_64_MULTS 78
 #define FG_P751_SQR_WIDE_X86_64_P06 154
 #define FG_P751_SQR_WIDE_BMI2_MULTS 63
 #define FG_P751_SQR_WIDE_BMI2_P06 173
 #define FG_P751_SQR_WIDE_ADX_MULTS 78
 #define FG_P751_SQR_WIDE_ADX_P06 157
+#define FG_P751_SQR_WIDE_ADX_ZEN_MULTS 78
+#define FG_P751_SQR_WIDE_ADX_ZEN_P06 175
 #define FG_P751_REDC_X86_64_MULTS 84
 #define FG_P751_REDC_X86_64_P06 190
 #define FG_P751_REDC_BMI2_MULTS 84
@@ -208,10 +239,14 @@ void fg_p751_redc_adx(uint64_t r[FG_P751_LIMBS], const uint64_t t[2 * FG_P751_LI
 #define FG_P751_FP2_MUL_BMI2_P06 1215
 #define FG_P751_FP2_MUL_ADX_MULTS 600
 #define FG_P751_FP2_MUL_ADX_P06 1326
+#define FG_P751_FP2_MUL_ADX_ZEN_MULTS 600
+#define FG_P751_FP2_MUL_ADX_ZEN_P06 1392
 #define FG_P751_FP2_SQR_BMI2_MULTS 384
 #define FG_P751_FP2_SQR_BMI2_P06 912
 #define FG_P751_FP2_SQR_ADX_MULTS 456
 #define FG_P751_FP2_SQR_ADX_P06 980
+#define FG_P751_FP2_SQR_ADX_ZEN_MULTS 456
+#define FG_P751_FP2_SQR_ADX_ZEN_P06 1024
 #else
 #define FG_P751_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P751_MUL_AT_X86_64_ZEN_USES FG_ISA_C
@@ -281,6 +316,12 @@ void fg_p751_fp2_mul_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp
 #if FG_P751_HAVE_FP2_MUL_ADX
 void fg_p751_fp2_mul_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
 #endif
+/* Its Zen form (gen/fg/x86_64_mont.py ZEN_DUAL_ROWS): every row on the two
+ * ADCX/ADOX chains; runs at adx (and ifma) under the zen tuning. */
+#define FG_P751_HAVE_FP2_MUL_ADX_ZEN FG_P751_HAVE_ASM
+#if FG_P751_HAVE_FP2_MUL_ADX_ZEN
+void fg_p751_fp2_mul_adx_zen(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
+#endif
 /* Likewise at the bmi2 level, from that level's products and reductions. */
 #define FG_P751_HAVE_FP2_MUL_BMI2 FG_P751_HAVE_ASM
 #if FG_P751_HAVE_FP2_MUL_BMI2
@@ -300,19 +341,24 @@ void fg_p751_fp2_sqr_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #if FG_P751_HAVE_FP2_SQR_ADX
 void fg_p751_fp2_sqr_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #endif
+/* Its Zen form, likewise. */
+#define FG_P751_HAVE_FP2_SQR_ADX_ZEN FG_P751_HAVE_ASM
+#if FG_P751_HAVE_FP2_SQR_ADX_ZEN
+void fg_p751_fp2_sqr_adx_zen(fg_p751_fp2 *r, const fg_p751_fp2 *a);
+#endif
 /* Likewise at the bmi2 level, from that level's products and reductions. */
 #define FG_P751_HAVE_FP2_SQR_BMI2 FG_P751_HAVE_ASM
 #if FG_P751_HAVE_FP2_SQR_BMI2
 void fg_p751_fp2_sqr_bmi2(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #endif
 /* The assembly Fp2 kernel fg_p751_fp2_mul and _sqr run at the adx level (FG_ISA_C:
- * none, the C path), under the generic tuning and on AMD Zen cores
- * (fg_tune_active(); Zen runs a bmi2 kernel with fewer products). */
+ * none, the C path; FG_KERNEL_ADX_ZEN: the Zen form), under the generic tuning
+ * and on AMD Zen cores (fg_tune_active()). */
 #if FG_P751_HAVE_ASM
 #define FG_P751_FP2_MUL_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_BMI2
+#define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P751_FP2_SQR_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_FP2_SQR_AT_ADX_ZEN_USES FG_ISA_BMI2
+#define FG_P751_FP2_SQR_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #else
 #define FG_P751_FP2_MUL_AT_ADX_USES FG_ISA_C
 #define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_C

@@ -21430,6 +21430,7237 @@ popq %r15
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_mul_wide_adx_zen
+.p2align 4, 0x90
+_fg_p751_mul_wide_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_mul_wide_adx_zen
+.type fg_p751_mul_wide_adx_zen, @function
+fg_p751_mul_wide_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $120, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	movq %rdi, 0(%rsp)
+	mulxq 64(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 8(%rsp)
+	mulxq 72(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	movq %rdi, 16(%rsp)
+	mulxq 80(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 24(%rsp)
+	mulxq 88(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 32(%rsp)
+	mulxq 0(%r8), %r11, %r9
+	adcxq %r11, %r10
+	adoxq %r9, %rax
+	mulxq 8(%r8), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %rbp
+	mulxq 16(%r8), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq 24(%r8), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq 32(%r8), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq 40(%r8), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq 48(%r8), %r11, %r9
+	adcxq %r11, %r14
+	movq 8(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r14, 8(%rsp)
+	mulxq 56(%r8), %r9, %r14
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %r14, %r9
+	movq %r11, 16(%rsp)
+	mulxq 64(%r8), %r14, %r11
+	adcxq %r14, %r9
+	movq 24(%rsp), %r14
+	adoxq %r11, %r14
+	movq %r9, 24(%rsp)
+	mulxq 72(%r8), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %rdi
+	mulxq 80(%r8), %r11, %r9
+	adcxq %r11, %rdi
+	adoxq %r9, %r12
+	mulxq 88(%r8), %r11, %r9
+	adcxq %r11, %r12
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 40(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	movq 8(%rsp), %r11
+	adoxq %r10, %r11
+	movq %rbx, 8(%rsp)
+	mulxq 40(%r8), %r10, %rbx
+	adcxq %r10, %r11
+	movq 16(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %r11, 16(%rsp)
+	mulxq 48(%r8), %rbx, %r11
+	adcxq %rbx, %r10
+	movq 24(%rsp), %rbx
+	adoxq %r11, %rbx
+	movq %r10, 24(%rsp)
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 64(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %rdi
+	mulxq 72(%r8), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r12
+	mulxq 80(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	mulxq 88(%r8), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 48(%rsp)
+	mulxq 0(%r8), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %r13
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r13
+	adoxq %rax, %r15
+	mulxq 16(%r8), %r11, %rax
+	adcxq %r11, %r15
+	movq 8(%rsp), %r11
+	adoxq %rax, %r11
+	movq %r15, 8(%rsp)
+	mulxq 24(%r8), %rax, %r15
+	adcxq %rax, %r11
+	movq 16(%rsp), %rax
+	adoxq %r15, %rax
+	movq %r11, 16(%rsp)
+	mulxq 32(%r8), %r15, %r11
+	adcxq %r15, %rax
+	movq 24(%rsp), %r15
+	adoxq %r11, %r15
+	movq %rax, 24(%rsp)
+	mulxq 40(%r8), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq 48(%r8), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq 56(%r8), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %rdi
+	mulxq 64(%r8), %r11, %rax
+	adcxq %r11, %rdi
+	adoxq %rax, %r12
+	mulxq 72(%r8), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r9
+	mulxq 80(%r8), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r10
+	mulxq 88(%r8), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 56(%rsp)
+	mulxq 0(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	movq 8(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %r13, 8(%rsp)
+	mulxq 8(%r8), %rbp, %r13
+	adcxq %rbp, %r11
+	movq 16(%rsp), %rbp
+	adoxq %r13, %rbp
+	movq %r11, 16(%rsp)
+	mulxq 16(%r8), %r13, %r11
+	adcxq %r13, %rbp
+	movq 24(%rsp), %r13
+	adoxq %r11, %r13
+	movq %rbp, 24(%rsp)
+	mulxq 24(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	adoxq %rbp, %r15
+	mulxq 32(%r8), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %rbx
+	mulxq 40(%r8), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq 48(%r8), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %rdi
+	mulxq 56(%r8), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r12
+	mulxq 64(%r8), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %r9
+	mulxq 72(%r8), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r10
+	mulxq 80(%r8), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	mulxq 88(%r8), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 64(%rsp)
+	mulxq 0(%r8), %r11, %rbp
+	movq %rax, 72(%rsp)
+	movq 16(%rsp), %rax
+	adcxq %r11, %rax
+	movq 24(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %rax, 24(%rsp)
+	mulxq 8(%r8), %rbp, %rax
+	adcxq %rbp, %r11
+	adoxq %rax, %r13
+	mulxq 16(%r8), %rbp, %rax
+	adcxq %rbp, %r13
+	adoxq %rax, %r15
+	mulxq 24(%r8), %rbp, %rax
+	adcxq %rbp, %r15
+	adoxq %rax, %rbx
+	mulxq 32(%r8), %rbp, %rax
+	adcxq %rbp, %rbx
+	adoxq %rax, %r14
+	mulxq 40(%r8), %rbp, %rax
+	adcxq %rbp, %r14
+	adoxq %rax, %rdi
+	mulxq 48(%r8), %rbp, %rax
+	adcxq %rbp, %rdi
+	adoxq %rax, %r12
+	mulxq 56(%r8), %rbp, %rax
+	adcxq %rbp, %r12
+	adoxq %rax, %r9
+	mulxq 64(%r8), %rbp, %rax
+	adcxq %rbp, %r9
+	adoxq %rax, %r10
+	mulxq 72(%r8), %rbp, %rax
+	adcxq %rbp, %r10
+	movq 72(%rsp), %rbp
+	adoxq %rax, %rbp
+	movq %r10, 72(%rsp)
+	mulxq 80(%r8), %rax, %r10
+	adcxq %rax, %rbp
+	movq 64(%rsp), %rax
+	adoxq %r10, %rax
+	movq %rbp, 64(%rsp)
+	mulxq 88(%r8), %r10, %rbp
+	adcxq %r10, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 16(%rsp)
+	mulxq 0(%r8), %r10, %rbp
+	adcxq %r10, %r11
+	adoxq %rbp, %r13
+	mulxq 8(%r8), %r10, %rbp
+	adcxq %r10, %r13
+	adoxq %rbp, %r15
+	mulxq 16(%r8), %r10, %rbp
+	adcxq %r10, %r15
+	adoxq %rbp, %rbx
+	mulxq 24(%r8), %r10, %rbp
+	adcxq %r10, %rbx
+	adoxq %rbp, %r14
+	mulxq 32(%r8), %r10, %rbp
+	adcxq %r10, %r14
+	adoxq %rbp, %rdi
+	mulxq 40(%r8), %r10, %rbp
+	adcxq %r10, %rdi
+	adoxq %rbp, %r12
+	mulxq 48(%r8), %r10, %rbp
+	adcxq %r10, %r12
+	adoxq %rbp, %r9
+	mulxq 56(%r8), %r10, %rbp
+	adcxq %r10, %r9
+	movq 72(%rsp), %r10
+	adoxq %rbp, %r10
+	movq %r9, 72(%rsp)
+	mulxq 64(%r8), %rbp, %r9
+	adcxq %rbp, %r10
+	movq 64(%rsp), %rbp
+	adoxq %r9, %rbp
+	movq %r10, 64(%rsp)
+	mulxq 72(%r8), %r9, %r10
+	adcxq %r9, %rbp
+	adoxq %r10, %rax
+	mulxq 80(%r8), %r9, %r10
+	adcxq %r9, %rax
+	movq 16(%rsp), %r9
+	adoxq %r10, %r9
+	movq %rax, 16(%rsp)
+	mulxq 88(%r8), %r10, %rax
+	adcxq %r10, %r9
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 80(%rsp)
+	mulxq 0(%r8), %r10, %r11
+	adcxq %r10, %r13
+	adoxq %r11, %r15
+	mulxq 8(%r8), %r10, %r11
+	adcxq %r10, %r15
+	adoxq %r11, %rbx
+	mulxq 16(%r8), %r10, %r11
+	adcxq %r10, %rbx
+	adoxq %r11, %r14
+	mulxq 24(%r8), %r10, %r11
+	adcxq %r10, %r14
+	adoxq %r11, %rdi
+	mulxq 32(%r8), %r10, %r11
+	adcxq %r10, %rdi
+	adoxq %r11, %r12
+	mulxq 40(%r8), %r10, %r11
+	adcxq %r10, %r12
+	movq 72(%rsp), %r10
+	adoxq %r11, %r10
+	movq %r12, 72(%rsp)
+	mulxq 48(%r8), %r11, %r12
+	adcxq %r11, %r10
+	movq 64(%rsp), %r11
+	adoxq %r12, %r11
+	movq %r10, 64(%rsp)
+	mulxq 56(%r8), %r12, %r10
+	adcxq %r12, %r11
+	adoxq %r10, %rbp
+	mulxq 64(%r8), %r12, %r10
+	adcxq %r12, %rbp
+	movq 16(%rsp), %r12
+	adoxq %r10, %r12
+	movq %rbp, 16(%rsp)
+	mulxq 72(%r8), %r10, %rbp
+	adcxq %r10, %r12
+	adoxq %rbp, %r9
+	mulxq 80(%r8), %r10, %rbp
+	adcxq %r10, %r9
+	adoxq %rbp, %rax
+	mulxq 88(%r8), %r10, %rbp
+	adcxq %r10, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 88(%rsp)
+	mulxq 0(%r8), %r10, %r13
+	adcxq %r10, %r15
+	adoxq %r13, %rbx
+	mulxq 8(%r8), %r10, %r13
+	adcxq %r10, %rbx
+	adoxq %r13, %r14
+	mulxq 16(%r8), %r10, %r13
+	adcxq %r10, %r14
+	adoxq %r13, %rdi
+	mulxq 24(%r8), %r10, %r13
+	adcxq %r10, %rdi
+	movq 72(%rsp), %r10
+	adoxq %r13, %r10
+	movq %rdi, 72(%rsp)
+	mulxq 32(%r8), %r13, %rdi
+	adcxq %r13, %r10
+	movq 64(%rsp), %r13
+	adoxq %rdi, %r13
+	movq %r10, 64(%rsp)
+	mulxq 40(%r8), %rdi, %r10
+	adcxq %rdi, %r13
+	adoxq %r10, %r11
+	mulxq 48(%r8), %rdi, %r10
+	adcxq %rdi, %r11
+	movq 16(%rsp), %rdi
+	adoxq %r10, %rdi
+	movq %r11, 16(%rsp)
+	mulxq 56(%r8), %r10, %r11
+	adcxq %r10, %rdi
+	adoxq %r11, %r12
+	mulxq 64(%r8), %r10, %r11
+	adcxq %r10, %r12
+	adoxq %r11, %r9
+	mulxq 72(%r8), %r10, %r11
+	adcxq %r10, %r9
+	adoxq %r11, %rax
+	mulxq 80(%r8), %r10, %r11
+	adcxq %r10, %rax
+	adoxq %r11, %rbp
+	mulxq 88(%r8), %r10, %r11
+	adcxq %r10, %rbp
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 96(%rsp)
+	mulxq 0(%r8), %r10, %r15
+	adcxq %r10, %rbx
+	adoxq %r15, %r14
+	mulxq 8(%r8), %r10, %r15
+	adcxq %r10, %r14
+	movq 72(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r14, 72(%rsp)
+	mulxq 16(%r8), %r15, %r14
+	adcxq %r15, %r10
+	movq 64(%rsp), %r15
+	adoxq %r14, %r15
+	movq %r10, 64(%rsp)
+	mulxq 24(%r8), %r14, %r10
+	adcxq %r14, %r15
+	adoxq %r10, %r13
+	mulxq 32(%r8), %r14, %r10
+	adcxq %r14, %r13
+	movq 16(%rsp), %r14
+	adoxq %r10, %r14
+	movq %r13, 16(%rsp)
+	mulxq 40(%r8), %r10, %r13
+	adcxq %r10, %r14
+	adoxq %r13, %rdi
+	mulxq 48(%r8), %r10, %r13
+	adcxq %r10, %rdi
+	adoxq %r13, %r12
+	mulxq 56(%r8), %r10, %r13
+	adcxq %r10, %r12
+	adoxq %r13, %r9
+	mulxq 64(%r8), %r10, %r13
+	adcxq %r10, %r9
+	adoxq %r13, %rax
+	mulxq 72(%r8), %r10, %r13
+	adcxq %r10, %rax
+	adoxq %r13, %rbp
+	mulxq 80(%r8), %r10, %r13
+	adcxq %r10, %rbp
+	adoxq %r13, %r11
+	mulxq 88(%r8), %r10, %r13
+	adcxq %r10, %r11
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 80(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 104(%rsp)
+	mulxq 0(%r8), %r10, %rbx
+	movq %r13, 112(%rsp)
+	movq 72(%rsp), %r13
+	adcxq %r10, %r13
+	movq 64(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %r13, 64(%rsp)
+	mulxq 8(%r8), %rbx, %r13
+	adcxq %rbx, %r10
+	adoxq %r13, %r15
+	mulxq 16(%r8), %rbx, %r13
+	adcxq %rbx, %r15
+	movq 16(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %r15, 16(%rsp)
+	mulxq 24(%r8), %r13, %r15
+	adcxq %r13, %rbx
+	adoxq %r15, %r14
+	mulxq 32(%r8), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %rdi
+	mulxq 40(%r8), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %r12
+	mulxq 48(%r8), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %r9
+	mulxq 56(%r8), %r13, %r15
+	adcxq %r13, %r9
+	adoxq %r15, %rax
+	mulxq 64(%r8), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %r15, %rbp
+	mulxq 72(%r8), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %r15, %r11
+	mulxq 80(%r8), %r13, %r15
+	adcxq %r13, %r11
+	movq 112(%rsp), %r13
+	adoxq %r15, %r13
+	movq %r11, 112(%rsp)
+	mulxq 88(%r8), %r15, %r11
+	adcxq %r15, %r13
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 88(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 72(%rsp)
+	mulxq 0(%r8), %r15, %r11
+	adcxq %r15, %r10
+	movq 16(%rsp), %r15
+	adoxq %r11, %r15
+	movq %r10, 16(%rsp)
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %rdi
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r12
+	mulxq 40(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	mulxq 48(%r8), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %r10, %rax
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 64(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	movq 112(%rsp), %r11
+	adoxq %r10, %r11
+	movq %rbp, 112(%rsp)
+	mulxq 72(%r8), %r10, %rbp
+	adcxq %r10, %r11
+	adoxq %rbp, %r13
+	mulxq 80(%r8), %r10, %rbp
+	adcxq %r10, %r13
+	movq 72(%rsp), %r10
+	adoxq %rbp, %r10
+	movq %r13, 72(%rsp)
+	mulxq 88(%r8), %rbp, %r13
+	adcxq %rbp, %r10
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 0(%rsp), %rbp
+	movq 32(%rsp), %r8
+	movq %r8, 0(%rbp)
+	movq 40(%rsp), %rsi
+	movq %rsi, 8(%rbp)
+	movq 48(%rsp), %r8
+	movq %r8, 16(%rbp)
+	movq 56(%rsp), %rsi
+	movq %rsi, 24(%rbp)
+	movq 8(%rsp), %r8
+	movq %r8, 32(%rbp)
+	movq 24(%rsp), %rsi
+	movq %rsi, 40(%rbp)
+	movq 80(%rsp), %r8
+	movq %r8, 48(%rbp)
+	movq 88(%rsp), %rsi
+	movq %rsi, 56(%rbp)
+	movq 96(%rsp), %r8
+	movq %r8, 64(%rbp)
+	movq 104(%rsp), %rsi
+	movq %rsi, 72(%rbp)
+	movq 64(%rsp), %r8
+	movq %r8, 80(%rbp)
+	movq 16(%rsp), %rsi
+	movq %rsi, 88(%rbp)
+	movq %r15, 96(%rbp)
+	movq %rbx, 104(%rbp)
+	movq %r14, 112(%rbp)
+	movq %rdi, 120(%rbp)
+	movq %r12, 128(%rbp)
+	movq %r9, 136(%rbp)
+	movq %rax, 144(%rbp)
+	movq 112(%rsp), %r8
+	movq %r8, 152(%rbp)
+	movq %r11, 160(%rbp)
+	movq 72(%rsp), %rsi
+	movq %rsi, 168(%rbp)
+	movq %r10, 176(%rbp)
+	movq %r13, 184(%rbp)
+	addq $120, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_mul_wide_adx_zen, .-fg_p751_mul_wide_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_sqr_wide_adx_zen
+.p2align 4, 0x90
+_fg_p751_sqr_wide_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_sqr_wide_adx_zen
+.type fg_p751_sqr_wide_adx_zen, @function
+fg_p751_sqr_wide_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $120, %rsp
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	mulxq 64(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 72(%rsi), %rax, %r13
+	adcxq %rax, %r15
+	movq %rdi, 0(%rsp)
+	mulxq 80(%rsi), %rax, %rdi
+	adcxq %rax, %r13
+	movq %r13, 8(%rsp)
+	mulxq 88(%rsi), %rax, %r13
+	adcxq %rax, %rdi
+	adcxq %rcx, %r13
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 16(%rsp)
+	mulxq 16(%rsi), %rax, %r9
+	adcxq %rax, %r11
+	adoxq %r9, %rbx
+	mulxq 24(%rsi), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %r12
+	mulxq 32(%rsi), %rax, %r9
+	adcxq %rax, %r12
+	adoxq %r9, %r14
+	mulxq 40(%rsi), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %r10
+	mulxq 48(%rsi), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rbp
+	mulxq 56(%rsi), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r15
+	mulxq 64(%rsi), %rax, %r9
+	adcxq %rax, %r15
+	movq 8(%rsp), %rax
+	adoxq %r9, %rax
+	movq %r8, 8(%rsp)
+	mulxq 72(%rsi), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %r8, %rdi
+	mulxq 80(%rsi), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r13
+	mulxq 88(%rsi), %r9, %r8
+	adcxq %r9, %r13
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 24(%rsp)
+	mulxq 24(%rsi), %r9, %rbx
+	adcxq %r9, %r12
+	adoxq %rbx, %r14
+	mulxq 32(%rsi), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %r10
+	mulxq 40(%rsi), %r9, %rbx
+	adcxq %r9, %r10
+	adoxq %rbx, %rbp
+	mulxq 48(%rsi), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %r15
+	mulxq 56(%rsi), %r9, %rbx
+	adcxq %r9, %r15
+	adoxq %rbx, %rax
+	mulxq 64(%rsi), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %rdi
+	mulxq 72(%rsi), %r9, %rbx
+	adcxq %r9, %rdi
+	adoxq %rbx, %r13
+	mulxq 80(%rsi), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rbx, %r8
+	mulxq 88(%rsi), %r9, %rbx
+	adcxq %r9, %r8
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 32(%rsp)
+	mulxq 32(%rsi), %r9, %r14
+	adcxq %r9, %r10
+	adoxq %r14, %rbp
+	mulxq 40(%rsi), %r9, %r14
+	adcxq %r9, %rbp
+	adoxq %r14, %r15
+	mulxq 48(%rsi), %r9, %r14
+	adcxq %r9, %r15
+	adoxq %r14, %rax
+	mulxq 56(%rsi), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %rdi
+	mulxq 64(%rsi), %r9, %r14
+	adcxq %r9, %rdi
+	adoxq %r14, %r13
+	mulxq 72(%rsi), %r9, %r14
+	adcxq %r9, %r13
+	adoxq %r14, %r8
+	mulxq 80(%rsi), %r9, %r14
+	adcxq %r9, %r8
+	adoxq %r14, %rbx
+	mulxq 88(%rsi), %r9, %r14
+	adcxq %r9, %rbx
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 40(%rsp)
+	mulxq 40(%rsi), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %rax
+	mulxq 48(%rsi), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %rdi
+	mulxq 56(%rsi), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r13
+	mulxq 64(%rsi), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %r8
+	mulxq 72(%rsi), %r9, %rbp
+	adcxq %r9, %r8
+	adoxq %rbp, %rbx
+	mulxq 80(%rsi), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %r14
+	mulxq 88(%rsi), %r9, %rbp
+	adcxq %r9, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 48(%rsp)
+	mulxq 48(%rsi), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r13
+	mulxq 56(%rsi), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r8
+	mulxq 64(%rsi), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %rbx
+	mulxq 72(%rsi), %r9, %rax
+	adcxq %r9, %rbx
+	adoxq %rax, %r14
+	mulxq 80(%rsi), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %rbp
+	mulxq 88(%rsi), %r9, %rax
+	adcxq %r9, %rbp
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 56(%rsp)
+	mulxq 56(%rsi), %r9, %r13
+	adcxq %r9, %r8
+	adoxq %r13, %rbx
+	mulxq 64(%rsi), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %r14
+	mulxq 72(%rsi), %r9, %r13
+	adcxq %r9, %r14
+	adoxq %r13, %rbp
+	mulxq 80(%rsi), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %r13, %rax
+	mulxq 88(%rsi), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 64(%rsp)
+	mulxq 64(%rsi), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %rbp
+	mulxq 72(%rsi), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %rax
+	mulxq 80(%rsi), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %r13
+	mulxq 88(%rsi), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 72(%rsp)
+	mulxq 72(%rsi), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %r13
+	mulxq 80(%rsi), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rbx
+	mulxq 88(%rsi), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 80(%rsp)
+	mulxq 80(%rsi), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %rbp
+	mulxq 88(%rsi), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 80(%rsi), %rdx
+	movq %rbp, 88(%rsp)
+	mulxq 88(%rsi), %r9, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %rbx, 96(%rsp)
+	mulxq %rdx, %r9, %rbx
+	movq %rax, 104(%rsp)
+	movq 8(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %rbx, %rax
+	movq 8(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rbx, %r14
+	movq %r8, 112(%rsp)
+	movq 16(%rsp), %r8
+	adcxq %r8, %r8
+	adoxq %rbx, %r8
+	adcxq %r11, %r11
+	adoxq %r14, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %rdi, 16(%rsp)
+	movq 24(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rbx, %rdi
+	adcxq %r12, %r12
+	adoxq %r14, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %r15, 24(%rsp)
+	movq 32(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rbx, %r15
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %r10, 32(%rsp)
+	movq 40(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbx, %r10
+	movq 24(%rsp), %rbx
+	adcxq %rbx, %rbx
+	adoxq %r14, %rbx
+	movq 40(%rsi), %rdx
+	movq %rbx, 24(%rsp)
+	mulxq %rdx, %r14, %rbx
+	movq %r10, 40(%rsp)
+	movq 48(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 16(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rbx, %r14
+	movq 48(%rsi), %rdx
+	movq %r14, 16(%rsp)
+	mulxq %rdx, %rbx, %r14
+	movq %r10, 48(%rsp)
+	movq 56(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbx, %r10
+	movq 112(%rsp), %rbx
+	adcxq %rbx, %rbx
+	adoxq %r14, %rbx
+	movq 56(%rsi), %rdx
+	movq %rbx, 112(%rsp)
+	mulxq %rdx, %r14, %rbx
+	movq %r10, 56(%rsp)
+	movq 64(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 8(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rbx, %r14
+	movq 64(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rbx, %r14
+	movq %r10, 64(%rsp)
+	movq 72(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbx, %r10
+	movq 104(%rsp), %rbx
+	adcxq %rbx, %rbx
+	adoxq %r14, %rbx
+	movq 72(%rsi), %rdx
+	movq %rbx, 104(%rsp)
+	mulxq %rdx, %r14, %rbx
+	movq %r10, 72(%rsp)
+	movq 80(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 96(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rbx, %r14
+	movq 80(%rsi), %rdx
+	movq %r14, 96(%rsp)
+	mulxq %rdx, %rbx, %r14
+	movq %r10, 80(%rsp)
+	movq 88(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbx, %r10
+	adcxq %r13, %r13
+	adoxq %r14, %r13
+	movq 88(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	adcxq %rbp, %rbp
+	adoxq %rbx, %rbp
+	adcxq %rcx, %r14
+	adoxq %rcx, %r14
+	movq 0(%rsp), %rbx
+	movq %r9, 0(%rbx)
+	movq %rax, 8(%rbx)
+	movq %r8, 16(%rbx)
+	movq %r11, 24(%rbx)
+	movq %rdi, 32(%rbx)
+	movq %r12, 40(%rbx)
+	movq %r15, 48(%rbx)
+	movq 32(%rsp), %rsi
+	movq %rsi, 56(%rbx)
+	movq 40(%rsp), %r9
+	movq %r9, 64(%rbx)
+	movq 24(%rsp), %rax
+	movq %rax, 72(%rbx)
+	movq 48(%rsp), %r8
+	movq %r8, 80(%rbx)
+	movq 16(%rsp), %r11
+	movq %r11, 88(%rbx)
+	movq 56(%rsp), %rdi
+	movq %rdi, 96(%rbx)
+	movq 112(%rsp), %r12
+	movq %r12, 104(%rbx)
+	movq 64(%rsp), %r15
+	movq %r15, 112(%rbx)
+	movq 8(%rsp), %rsi
+	movq %rsi, 120(%rbx)
+	movq 72(%rsp), %r9
+	movq %r9, 128(%rbx)
+	movq 104(%rsp), %rax
+	movq %rax, 136(%rbx)
+	movq 80(%rsp), %r8
+	movq %r8, 144(%rbx)
+	movq 96(%rsp), %r11
+	movq %r11, 152(%rbx)
+	movq %r10, 160(%rbx)
+	movq %r13, 168(%rbx)
+	movq %rbp, 176(%rbx)
+	movq %r14, 184(%rbx)
+	addq $120, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_sqr_wide_adx_zen, .-fg_p751_sqr_wide_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_mul_adx_zen
+.p2align 4, 0x90
+_fg_p751_mul_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_mul_adx_zen
+.type fg_p751_mul_adx_zen, @function
+fg_p751_mul_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $120, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	movq %rdi, 0(%rsp)
+	mulxq 64(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 8(%rsp)
+	mulxq 72(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	movq %rdi, 16(%rsp)
+	mulxq 80(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 24(%rsp)
+	mulxq 88(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
+	adcxq %r11, %r14
+	movq 8(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r13, 8(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %r13, %r9
+	movq %rbp, 16(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
+	adcxq %r13, %r9
+	movq 24(%rsp), %r13
+	adoxq %rbp, %r13
+	movq %r9, 24(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
+	adcxq %rbp, %r13
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
+	adcxq %rbp, %rdi
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rbp, %r9
+	adcxq %rbp, %r10
+	adoxq %r9, %rax
+	mulxq 8(%r8), %rbp, %r9
+	adcxq %rbp, %rax
+	movq 16(%rsp), %rbp
+	adoxq %r9, %rbp
+	movq %rax, 16(%rsp)
+	mulxq 16(%r8), %r9, %rax
+	adcxq %r9, %rbp
+	movq 8(%rsp), %r9
+	adoxq %rax, %r9
+	movq %rbp, 8(%rsp)
+	mulxq 24(%r8), %rax, %rbp
+	adcxq %rax, %r9
+	adoxq %rbp, %r15
+	mulxq 32(%r8), %rax, %rbp
+	adcxq %rax, %r15
+	adoxq %rbp, %rbx
+	mulxq 40(%r8), %rax, %rbp
+	adcxq %rax, %rbx
+	adoxq %rbp, %r14
+	mulxq 48(%r8), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r11
+	mulxq 56(%r8), %rax, %rbp
+	adcxq %rax, %r11
+	movq 24(%rsp), %rax
+	adoxq %rbp, %rax
+	movq %r11, 24(%rsp)
+	mulxq 64(%r8), %rbp, %r11
+	adcxq %rbp, %rax
+	adoxq %r11, %r13
+	mulxq 72(%r8), %rbp, %r11
+	adcxq %rbp, %r13
+	adoxq %r11, %rdi
+	mulxq 80(%r8), %rbp, %r11
+	adcxq %rbp, %rdi
+	adoxq %r11, %r12
+	mulxq 88(%r8), %rbp, %r11
+	adcxq %rbp, %r12
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r10
+	adcxq %rbp, %rbx
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r10
+	adcxq %rbp, %r14
+	movq 24(%rsp), %rbp
+	adoxq %r10, %rbp
+	movq %r15, 24(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
+	adcxq %r10, %rbp
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r15
+	adcxq %r10, %rax
+	adoxq %r15, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r15
+	adcxq %r10, %r13
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r15
+	adcxq %r10, %rdi
+	adoxq %r15, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r15
+	adcxq %r10, %r12
+	adoxq %r15, %r11
+	adcxq %rcx, %r11
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r10, %r15
+	movq %r11, 32(%rsp)
+	movq 16(%rsp), %r11
+	adcxq %r10, %r11
+	movq 8(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r11, 8(%rsp)
+	mulxq 8(%r8), %r15, %r11
+	adcxq %r15, %r10
+	adoxq %r11, %r9
+	mulxq 16(%r8), %r15, %r11
+	adcxq %r15, %r9
+	movq 24(%rsp), %r15
+	adoxq %r11, %r15
+	movq %r9, 24(%rsp)
+	mulxq 24(%r8), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq 32(%r8), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq 40(%r8), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %rbp
+	mulxq 48(%r8), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %rax
+	mulxq 56(%r8), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %r13
+	mulxq 64(%r8), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %rdi
+	mulxq 72(%r8), %r11, %r9
+	adcxq %r11, %rdi
+	adoxq %r9, %r12
+	mulxq 80(%r8), %r11, %r9
+	adcxq %r11, %r12
+	movq 32(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r12, 32(%rsp)
+	mulxq 88(%r8), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rbx, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbx
+	adcxq %r9, %rdi
+	movq 32(%rsp), %r9
+	adoxq %rbx, %r9
+	movq %rdi, 32(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
+	adcxq %rbx, %r9
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
+	adcxq %rbx, %r11
+	adoxq %rdi, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rbx, %rdi
+	adcxq %rbx, %r10
+	movq 24(%rsp), %rbx
+	adoxq %rdi, %rbx
+	movq %r10, 24(%rsp)
+	mulxq 8(%r8), %rdi, %r10
+	adcxq %rdi, %rbx
+	adoxq %r10, %r15
+	mulxq 16(%r8), %rdi, %r10
+	adcxq %rdi, %r15
+	movq 8(%rsp), %rdi
+	adoxq %r10, %rdi
+	movq %r15, 8(%rsp)
+	mulxq 24(%r8), %r10, %r15
+	adcxq %r10, %rdi
+	adoxq %r15, %r14
+	mulxq 32(%r8), %r10, %r15
+	adcxq %r10, %r14
+	adoxq %r15, %rbp
+	mulxq 40(%r8), %r10, %r15
+	adcxq %r10, %rbp
+	adoxq %r15, %rax
+	mulxq 48(%r8), %r10, %r15
+	adcxq %r10, %rax
+	adoxq %r15, %r13
+	mulxq 56(%r8), %r10, %r15
+	adcxq %r10, %r13
+	movq 32(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r13, 32(%rsp)
+	mulxq 64(%r8), %r15, %r13
+	adcxq %r15, %r10
+	adoxq %r13, %r9
+	mulxq 72(%r8), %r15, %r13
+	adcxq %r15, %r9
+	adoxq %r13, %r11
+	mulxq 80(%r8), %r15, %r13
+	adcxq %r15, %r11
+	adoxq %r13, %r12
+	mulxq 88(%r8), %r15, %r13
+	adcxq %r15, %r12
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r14
+	adcxq %r15, %rbp
+	adoxq %r14, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r14
+	adcxq %r15, %rax
+	movq 32(%rsp), %r15
+	adoxq %r14, %r15
+	movq %rdi, 32(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
+	adcxq %r14, %r15
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rdi
+	adcxq %r14, %r10
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
+	adcxq %r14, %r9
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rdi
+	adcxq %r14, %r11
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
+	adcxq %r14, %r12
+	adoxq %rdi, %r13
+	adcxq %rcx, %r13
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r14, %rdi
+	adcxq %r14, %rbx
+	movq 8(%rsp), %r14
+	adoxq %rdi, %r14
+	movq %rbx, 8(%rsp)
+	mulxq 8(%r8), %rdi, %rbx
+	adcxq %rdi, %r14
+	movq 32(%rsp), %rdi
+	adoxq %rbx, %rdi
+	movq %r14, 32(%rsp)
+	mulxq 16(%r8), %rbx, %r14
+	adcxq %rbx, %rdi
+	movq 24(%rsp), %rbx
+	adoxq %r14, %rbx
+	movq %rdi, 24(%rsp)
+	mulxq 24(%r8), %r14, %rdi
+	adcxq %r14, %rbx
+	adoxq %rdi, %rbp
+	mulxq 32(%r8), %r14, %rdi
+	adcxq %r14, %rbp
+	adoxq %rdi, %rax
+	mulxq 40(%r8), %r14, %rdi
+	adcxq %r14, %rax
+	adoxq %rdi, %r15
+	mulxq 48(%r8), %r14, %rdi
+	adcxq %r14, %r15
+	adoxq %rdi, %r10
+	mulxq 56(%r8), %r14, %rdi
+	adcxq %r14, %r10
+	adoxq %rdi, %r9
+	mulxq 64(%r8), %r14, %rdi
+	adcxq %r14, %r9
+	adoxq %rdi, %r11
+	mulxq 72(%r8), %r14, %rdi
+	adcxq %r14, %r11
+	adoxq %rdi, %r12
+	mulxq 80(%r8), %r14, %rdi
+	adcxq %r14, %r12
+	adoxq %rdi, %r13
+	mulxq 88(%r8), %r14, %rdi
+	adcxq %r14, %r13
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbp
+	adcxq %r14, %rax
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbp
+	adcxq %r14, %r15
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbp
+	adcxq %r14, %r10
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbp
+	adcxq %r14, %r9
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbp
+	adcxq %r14, %r11
+	adoxq %rbp, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
+	adcxq %r14, %r12
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
+	adcxq %r14, %r13
+	adoxq %rbp, %rdi
+	adcxq %rcx, %rdi
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r14, %rbp
+	movq %rdi, 16(%rsp)
+	movq 32(%rsp), %rdi
+	adcxq %r14, %rdi
+	movq 24(%rsp), %r14
+	adoxq %rbp, %r14
+	movq %rdi, 24(%rsp)
+	mulxq 8(%r8), %rbp, %rdi
+	adcxq %rbp, %r14
+	adoxq %rdi, %rbx
+	mulxq 16(%r8), %rbp, %rdi
+	adcxq %rbp, %rbx
+	movq 8(%rsp), %rbp
+	adoxq %rdi, %rbp
+	movq %rbx, 8(%rsp)
+	mulxq 24(%r8), %rdi, %rbx
+	adcxq %rdi, %rbp
+	adoxq %rbx, %rax
+	mulxq 32(%r8), %rdi, %rbx
+	adcxq %rdi, %rax
+	adoxq %rbx, %r15
+	mulxq 40(%r8), %rdi, %rbx
+	adcxq %rdi, %r15
+	adoxq %rbx, %r10
+	mulxq 48(%r8), %rdi, %rbx
+	adcxq %rdi, %r10
+	adoxq %rbx, %r9
+	mulxq 56(%r8), %rdi, %rbx
+	adcxq %rdi, %r9
+	adoxq %rbx, %r11
+	mulxq 64(%r8), %rdi, %rbx
+	adcxq %rdi, %r11
+	adoxq %rbx, %r12
+	mulxq 72(%r8), %rdi, %rbx
+	adcxq %rdi, %r12
+	adoxq %rbx, %r13
+	mulxq 80(%r8), %rdi, %rbx
+	adcxq %rdi, %r13
+	movq 16(%rsp), %rdi
+	adoxq %rbx, %rdi
+	movq %r13, 16(%rsp)
+	mulxq 88(%r8), %rbx, %r13
+	adcxq %rbx, %rdi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
+	adcxq %rbx, %r15
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
+	adcxq %rbx, %r10
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
+	adcxq %rbx, %r9
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
+	adcxq %rbx, %r11
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
+	adcxq %rbx, %r12
+	movq 16(%rsp), %rbx
+	adoxq %rax, %rbx
+	movq %r12, 16(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r12
+	adcxq %rax, %rbx
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r12
+	adcxq %rax, %rdi
+	adoxq %r12, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rax, %r12
+	adcxq %rax, %r14
+	movq 8(%rsp), %rax
+	adoxq %r12, %rax
+	movq %r14, 8(%rsp)
+	mulxq 8(%r8), %r12, %r14
+	adcxq %r12, %rax
+	adoxq %r14, %rbp
+	mulxq 16(%r8), %r12, %r14
+	adcxq %r12, %rbp
+	movq 24(%rsp), %r12
+	adoxq %r14, %r12
+	movq %rbp, 24(%rsp)
+	mulxq 24(%r8), %r14, %rbp
+	adcxq %r14, %r12
+	adoxq %rbp, %r15
+	mulxq 32(%r8), %r14, %rbp
+	adcxq %r14, %r15
+	adoxq %rbp, %r10
+	mulxq 40(%r8), %r14, %rbp
+	adcxq %r14, %r10
+	adoxq %rbp, %r9
+	mulxq 48(%r8), %r14, %rbp
+	adcxq %r14, %r9
+	adoxq %rbp, %r11
+	mulxq 56(%r8), %r14, %rbp
+	adcxq %r14, %r11
+	movq 16(%rsp), %r14
+	adoxq %rbp, %r14
+	movq %r11, 16(%rsp)
+	mulxq 64(%r8), %rbp, %r11
+	adcxq %rbp, %r14
+	adoxq %r11, %rbx
+	mulxq 72(%r8), %rbp, %r11
+	adcxq %rbp, %rbx
+	adoxq %r11, %rdi
+	mulxq 80(%r8), %rbp, %r11
+	adcxq %rbp, %rdi
+	adoxq %r11, %r13
+	mulxq 88(%r8), %rbp, %r11
+	adcxq %rbp, %r13
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r15
+	adcxq %rbp, %r10
+	adoxq %r15, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r15
+	adcxq %rbp, %r9
+	movq 16(%rsp), %rbp
+	adoxq %r15, %rbp
+	movq %r12, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r12
+	adcxq %r15, %rbp
+	adoxq %r12, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r12
+	adcxq %r15, %r14
+	adoxq %r12, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r12
+	adcxq %r15, %rbx
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r12
+	adcxq %r15, %rdi
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r12
+	adcxq %r15, %r13
+	adoxq %r12, %r11
+	adcxq %rcx, %r11
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r15, %r12
+	adcxq %r15, %rax
+	movq 24(%rsp), %r15
+	adoxq %r12, %r15
+	movq %rax, 24(%rsp)
+	mulxq 8(%r8), %r12, %rax
+	adcxq %r12, %r15
+	movq 16(%rsp), %r12
+	adoxq %rax, %r12
+	movq %r15, 16(%rsp)
+	mulxq 16(%r8), %rax, %r15
+	adcxq %rax, %r12
+	movq 8(%rsp), %rax
+	adoxq %r15, %rax
+	movq %r12, 8(%rsp)
+	mulxq 24(%r8), %r15, %r12
+	adcxq %r15, %rax
+	adoxq %r12, %r10
+	mulxq 32(%r8), %r15, %r12
+	adcxq %r15, %r10
+	adoxq %r12, %r9
+	mulxq 40(%r8), %r15, %r12
+	adcxq %r15, %r9
+	adoxq %r12, %rbp
+	mulxq 48(%r8), %r15, %r12
+	adcxq %r15, %rbp
+	adoxq %r12, %r14
+	mulxq 56(%r8), %r15, %r12
+	adcxq %r15, %r14
+	adoxq %r12, %rbx
+	mulxq 64(%r8), %r15, %r12
+	adcxq %r15, %rbx
+	adoxq %r12, %rdi
+	mulxq 72(%r8), %r15, %r12
+	adcxq %r15, %rdi
+	adoxq %r12, %r13
+	mulxq 80(%r8), %r15, %r12
+	adcxq %r15, %r13
+	adoxq %r12, %r11
+	mulxq 88(%r8), %r15, %r12
+	adcxq %r15, %r11
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r10
+	adcxq %r15, %r9
+	adoxq %r10, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r10
+	adcxq %r15, %rbp
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r10
+	adcxq %r15, %r14
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r10
+	adcxq %r15, %rbx
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r10
+	adcxq %r15, %rdi
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r10
+	adcxq %r15, %r13
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r10
+	adcxq %r15, %r11
+	adoxq %r10, %r12
+	adcxq %rcx, %r12
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r15, %r10
+	movq %r12, 32(%rsp)
+	movq 16(%rsp), %r12
+	adcxq %r15, %r12
+	movq 8(%rsp), %r15
+	adoxq %r10, %r15
+	movq %r12, 8(%rsp)
+	mulxq 8(%r8), %r10, %r12
+	adcxq %r10, %r15
+	adoxq %r12, %rax
+	mulxq 16(%r8), %r10, %r12
+	adcxq %r10, %rax
+	movq 24(%rsp), %r10
+	adoxq %r12, %r10
+	movq %rax, 24(%rsp)
+	mulxq 24(%r8), %r12, %rax
+	adcxq %r12, %r10
+	adoxq %rax, %r9
+	mulxq 32(%r8), %r12, %rax
+	adcxq %r12, %r9
+	adoxq %rax, %rbp
+	mulxq 40(%r8), %r12, %rax
+	adcxq %r12, %rbp
+	adoxq %rax, %r14
+	mulxq 48(%r8), %r12, %rax
+	adcxq %r12, %r14
+	adoxq %rax, %rbx
+	mulxq 56(%r8), %r12, %rax
+	adcxq %r12, %rbx
+	adoxq %rax, %rdi
+	mulxq 64(%r8), %r12, %rax
+	adcxq %r12, %rdi
+	adoxq %rax, %r13
+	mulxq 72(%r8), %r12, %rax
+	adcxq %r12, %r13
+	adoxq %rax, %r11
+	mulxq 80(%r8), %r12, %rax
+	adcxq %r12, %r11
+	movq 32(%rsp), %r12
+	adoxq %rax, %r12
+	movq %r11, 32(%rsp)
+	mulxq 88(%r8), %rax, %r11
+	adcxq %rax, %r12
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
+	adcxq %rax, %rdi
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r9
+	adcxq %rax, %r13
+	movq 32(%rsp), %rax
+	adoxq %r9, %rax
+	movq %r13, 32(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %r13, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r13
+	adcxq %r9, %r12
+	adoxq %r13, %r11
+	adcxq %rcx, %r11
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r13
+	adcxq %r9, %r15
+	movq 24(%rsp), %r9
+	adoxq %r13, %r9
+	movq %r15, 24(%rsp)
+	mulxq 8(%r8), %r13, %r15
+	adcxq %r13, %r9
+	adoxq %r15, %r10
+	mulxq 16(%r8), %r13, %r15
+	adcxq %r13, %r10
+	movq 8(%rsp), %r13
+	adoxq %r15, %r13
+	movq %r10, 8(%rsp)
+	mulxq 24(%r8), %r15, %r10
+	adcxq %r15, %r13
+	adoxq %r10, %rbp
+	mulxq 32(%r8), %r15, %r10
+	adcxq %r15, %rbp
+	adoxq %r10, %r14
+	mulxq 40(%r8), %r15, %r10
+	adcxq %r15, %r14
+	adoxq %r10, %rbx
+	mulxq 48(%r8), %r15, %r10
+	adcxq %r15, %rbx
+	adoxq %r10, %rdi
+	mulxq 56(%r8), %r15, %r10
+	adcxq %r15, %rdi
+	movq 32(%rsp), %r15
+	adoxq %r10, %r15
+	movq %rdi, 32(%rsp)
+	mulxq 64(%r8), %r10, %rdi
+	adcxq %r10, %r15
+	adoxq %rdi, %rax
+	mulxq 72(%r8), %r10, %rdi
+	adcxq %r10, %rax
+	adoxq %rdi, %r12
+	mulxq 80(%r8), %r10, %rdi
+	adcxq %r10, %r12
+	adoxq %rdi, %r11
+	mulxq 88(%r8), %r10, %rdi
+	adcxq %r10, %r11
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
+	adcxq %r10, %r14
+	adoxq %rbp, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
+	adcxq %r10, %rbx
+	movq 32(%rsp), %r10
+	adoxq %rbp, %r10
+	movq %r13, 32(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r13
+	adcxq %rbp, %r10
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r13
+	adcxq %rbp, %r15
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r13
+	adcxq %rbp, %r12
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r13
+	adcxq %rbp, %r11
+	adoxq %r13, %rdi
+	adcxq %rcx, %rdi
+	movq 80(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rbp, %r13
+	adcxq %rbp, %r9
+	movq 8(%rsp), %rbp
+	adoxq %r13, %rbp
+	movq %r9, 8(%rsp)
+	mulxq 8(%r8), %r13, %r9
+	adcxq %r13, %rbp
+	movq 32(%rsp), %r13
+	adoxq %r9, %r13
+	movq %rbp, 32(%rsp)
+	mulxq 16(%r8), %r9, %rbp
+	adcxq %r9, %r13
+	movq 24(%rsp), %r9
+	adoxq %rbp, %r9
+	movq %r13, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r13
+	adcxq %rbp, %r9
+	adoxq %r13, %r14
+	mulxq 32(%r8), %rbp, %r13
+	adcxq %rbp, %r14
+	adoxq %r13, %rbx
+	mulxq 40(%r8), %rbp, %r13
+	adcxq %rbp, %rbx
+	adoxq %r13, %r10
+	mulxq 48(%r8), %rbp, %r13
+	adcxq %rbp, %r10
+	adoxq %r13, %r15
+	mulxq 56(%r8), %rbp, %r13
+	adcxq %rbp, %r15
+	adoxq %r13, %rax
+	mulxq 64(%r8), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %r12
+	mulxq 72(%r8), %rbp, %r13
+	adcxq %rbp, %r12
+	adoxq %r13, %r11
+	mulxq 80(%r8), %rbp, %r13
+	adcxq %rbp, %r11
+	adoxq %r13, %rdi
+	mulxq 88(%r8), %rbp, %r13
+	adcxq %rbp, %rdi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r14
+	adcxq %rbp, %rbx
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r14
+	adcxq %rbp, %r10
+	adoxq %r14, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
+	adcxq %rbp, %r15
+	adoxq %r14, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r14
+	adcxq %rbp, %rax
+	adoxq %r14, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
+	adcxq %rbp, %r12
+	adoxq %r14, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r14
+	adcxq %rbp, %r11
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
+	adcxq %rbp, %rdi
+	adoxq %r14, %r13
+	adcxq %rcx, %r13
+	movq 88(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %rbp, %r14
+	movq %r13, 16(%rsp)
+	movq 32(%rsp), %r13
+	adcxq %rbp, %r13
+	movq 24(%rsp), %rbp
+	adoxq %r14, %rbp
+	movq %r13, 24(%rsp)
+	mulxq 8(%r8), %r14, %r13
+	adcxq %r14, %rbp
+	adoxq %r13, %r9
+	mulxq 16(%r8), %r14, %r13
+	adcxq %r14, %r9
+	movq 8(%rsp), %r14
+	adoxq %r13, %r14
+	movq %r9, 8(%rsp)
+	mulxq 24(%r8), %r13, %r9
+	adcxq %r13, %r14
+	adoxq %r9, %rbx
+	mulxq 32(%r8), %r13, %r9
+	adcxq %r13, %rbx
+	adoxq %r9, %r10
+	mulxq 40(%r8), %r13, %r9
+	adcxq %r13, %r10
+	adoxq %r9, %r15
+	mulxq 48(%r8), %r13, %r9
+	adcxq %r13, %r15
+	adoxq %r9, %rax
+	mulxq 56(%r8), %r13, %r9
+	adcxq %r13, %rax
+	adoxq %r9, %r12
+	mulxq 64(%r8), %r13, %r9
+	adcxq %r13, %r12
+	adoxq %r9, %r11
+	mulxq 72(%r8), %r13, %r9
+	adcxq %r13, %r11
+	adoxq %r9, %rdi
+	mulxq 80(%r8), %r13, %r9
+	adcxq %r13, %rdi
+	movq 16(%rsp), %r13
+	adoxq %r9, %r13
+	movq %rdi, 16(%rsp)
+	mulxq 88(%r8), %r9, %rdi
+	adcxq %r9, %r13
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbx
+	adcxq %r9, %r10
+	adoxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
+	adcxq %r9, %r15
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
+	adcxq %r9, %r12
+	adoxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbx
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %rbx, %r9
+	movq %r11, 16(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %rdi
+	adcxq %rcx, %rdi
+	movq %rbp, %rbx
+	subq $-1, %rbx
+	movq 8(%rsp), %r11
+	sbbq $-1, %r11
+	movq %r13, 32(%rsp)
+	movq %r14, %r13
+	sbbq $-1, %r13
+	movq %r9, 40(%rsp)
+	movq 24(%rsp), %r9
+	sbbq $-1, %r9
+	movq %r14, 48(%rsp)
+	movq %r10, %r14
+	sbbq $-1, %r14
+	movq %r12, 56(%rsp)
+	movq %r15, %r12
+	sbbq FG_P751_MONT_P+40(%rip), %r12
+	movq %rax, 64(%rsp)
+	movq 64(%rsp), %rax
+	sbbq FG_P751_MONT_P+48(%rip), %rax
+	movq %r15, 72(%rsp)
+	movq 56(%rsp), %r15
+	sbbq FG_P751_MONT_P+56(%rip), %r15
+	movq %r10, 80(%rsp)
+	movq 16(%rsp), %r10
+	sbbq FG_P751_MONT_P+64(%rip), %r10
+	movq %rdi, 88(%rsp)
+	movq 40(%rsp), %rdi
+	sbbq FG_P751_MONT_P+72(%rip), %rdi
+	movq %rbp, 96(%rsp)
+	movq 32(%rsp), %rbp
+	sbbq FG_P751_MONT_P+80(%rip), %rbp
+	movq %rbp, 104(%rsp)
+	movq 88(%rsp), %rbp
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
+	cmovc 96(%rsp), %rbx
+	cmovc 8(%rsp), %r11
+	cmovc 48(%rsp), %r13
+	cmovc 24(%rsp), %r9
+	cmovc 80(%rsp), %r14
+	cmovc 72(%rsp), %r12
+	cmovc 64(%rsp), %rax
+	cmovc 56(%rsp), %r15
+	cmovc 16(%rsp), %r10
+	cmovc 40(%rsp), %rdi
+	movq %rdi, 112(%rsp)
+	movq 104(%rsp), %rdi
+	cmovc 32(%rsp), %rdi
+	cmovc 88(%rsp), %rbp
+	movq %rbp, 88(%rsp)
+	movq 0(%rsp), %rbp
+	movq %rbx, 0(%rbp)
+	movq %r11, 8(%rbp)
+	movq %r13, 16(%rbp)
+	movq %r9, 24(%rbp)
+	movq %r14, 32(%rbp)
+	movq %r12, 40(%rbp)
+	movq %rax, 48(%rbp)
+	movq %r15, 56(%rbp)
+	movq %r10, 64(%rbp)
+	movq 112(%rsp), %rbx
+	movq %rbx, 72(%rbp)
+	movq %rdi, 80(%rbp)
+	movq 88(%rsp), %r11
+	movq %r11, 88(%rbp)
+	addq $120, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_mul_adx_zen, .-fg_p751_mul_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_sqr_adx_zen
+.p2align 4, 0x90
+_fg_p751_sqr_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_sqr_adx_zen
+.type fg_p751_sqr_adx_zen, @function
+fg_p751_sqr_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $120, %rsp
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	mulxq 64(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 72(%rsi), %rax, %r13
+	adcxq %rax, %r15
+	movq %rdi, 0(%rsp)
+	mulxq 80(%rsi), %rax, %rdi
+	adcxq %rax, %r13
+	movq %r13, 8(%rsp)
+	mulxq 88(%rsi), %rax, %r13
+	adcxq %rax, %rdi
+	adcxq %rcx, %r13
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 16(%rsp)
+	mulxq 16(%rsi), %rax, %r9
+	adcxq %rax, %r11
+	adoxq %r9, %rbx
+	mulxq 24(%rsi), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %r12
+	mulxq 32(%rsi), %rax, %r9
+	adcxq %rax, %r12
+	adoxq %r9, %r14
+	mulxq 40(%rsi), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %r10
+	mulxq 48(%rsi), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rbp
+	mulxq 56(%rsi), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r15
+	mulxq 64(%rsi), %rax, %r9
+	adcxq %rax, %r15
+	movq 8(%rsp), %rax
+	adoxq %r9, %rax
+	movq %r8, 8(%rsp)
+	mulxq 72(%rsi), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %r8, %rdi
+	mulxq 80(%rsi), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r13
+	mulxq 88(%rsi), %r9, %r8
+	adcxq %r9, %r13
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 24(%rsp)
+	mulxq 24(%rsi), %r9, %rbx
+	adcxq %r9, %r12
+	adoxq %rbx, %r14
+	mulxq 32(%rsi), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %r10
+	mulxq 40(%rsi), %r9, %rbx
+	adcxq %r9, %r10
+	adoxq %rbx, %rbp
+	mulxq 48(%rsi), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %r15
+	mulxq 56(%rsi), %r9, %rbx
+	adcxq %r9, %r15
+	adoxq %rbx, %rax
+	mulxq 64(%rsi), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %rdi
+	mulxq 72(%rsi), %r9, %rbx
+	adcxq %r9, %rdi
+	adoxq %rbx, %r13
+	mulxq 80(%rsi), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rbx, %r8
+	mulxq 88(%rsi), %r9, %rbx
+	adcxq %r9, %r8
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 32(%rsp)
+	mulxq 32(%rsi), %r9, %r14
+	adcxq %r9, %r10
+	adoxq %r14, %rbp
+	mulxq 40(%rsi), %r9, %r14
+	adcxq %r9, %rbp
+	adoxq %r14, %r15
+	mulxq 48(%rsi), %r9, %r14
+	adcxq %r9, %r15
+	adoxq %r14, %rax
+	mulxq 56(%rsi), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %rdi
+	mulxq 64(%rsi), %r9, %r14
+	adcxq %r9, %rdi
+	adoxq %r14, %r13
+	mulxq 72(%rsi), %r9, %r14
+	adcxq %r9, %r13
+	adoxq %r14, %r8
+	mulxq 80(%rsi), %r9, %r14
+	adcxq %r9, %r8
+	adoxq %r14, %rbx
+	mulxq 88(%rsi), %r9, %r14
+	adcxq %r9, %rbx
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 40(%rsp)
+	mulxq 40(%rsi), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %rax
+	mulxq 48(%rsi), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %rdi
+	mulxq 56(%rsi), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r13
+	mulxq 64(%rsi), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %r8
+	mulxq 72(%rsi), %r9, %rbp
+	adcxq %r9, %r8
+	adoxq %rbp, %rbx
+	mulxq 80(%rsi), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %r14
+	mulxq 88(%rsi), %r9, %rbp
+	adcxq %r9, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 48(%rsp)
+	mulxq 48(%rsi), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r13
+	mulxq 56(%rsi), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r8
+	mulxq 64(%rsi), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %rbx
+	mulxq 72(%rsi), %r9, %rax
+	adcxq %r9, %rbx
+	adoxq %rax, %r14
+	mulxq 80(%rsi), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %rbp
+	mulxq 88(%rsi), %r9, %rax
+	adcxq %r9, %rbp
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 56(%rsp)
+	mulxq 56(%rsi), %r9, %r13
+	adcxq %r9, %r8
+	adoxq %r13, %rbx
+	mulxq 64(%rsi), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %r14
+	mulxq 72(%rsi), %r9, %r13
+	adcxq %r9, %r14
+	adoxq %r13, %rbp
+	mulxq 80(%rsi), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %r13, %rax
+	mulxq 88(%rsi), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 64(%rsp)
+	mulxq 64(%rsi), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %rbp
+	mulxq 72(%rsi), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %rax
+	mulxq 80(%rsi), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %r13
+	mulxq 88(%rsi), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 72(%rsp)
+	mulxq 72(%rsi), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %r13
+	mulxq 80(%rsi), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rbx
+	mulxq 88(%rsi), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 80(%rsp)
+	mulxq 80(%rsi), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %rbp
+	mulxq 88(%rsi), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 80(%rsi), %rdx
+	movq %rbp, 88(%rsp)
+	mulxq 88(%rsi), %r9, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %rbx, 96(%rsp)
+	mulxq %rdx, %r9, %rbx
+	movq %rax, 104(%rsp)
+	movq 8(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %rbx, %rax
+	movq 8(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rbx, %r14
+	movq %r8, 112(%rsp)
+	movq 16(%rsp), %r8
+	adcxq %r8, %r8
+	adoxq %rbx, %r8
+	adcxq %r11, %r11
+	adoxq %r14, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %rdi, 16(%rsp)
+	movq 24(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rbx, %rdi
+	adcxq %r12, %r12
+	adoxq %r14, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %r15, 24(%rsp)
+	movq 32(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rbx, %r15
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %r10, 32(%rsp)
+	movq 40(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbx, %r10
+	movq 24(%rsp), %rbx
+	adcxq %rbx, %rbx
+	adoxq %r14, %rbx
+	movq 40(%rsi), %rdx
+	movq %rbx, 24(%rsp)
+	mulxq %rdx, %r14, %rbx
+	movq %r10, 40(%rsp)
+	movq 48(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 16(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rbx, %r14
+	movq $0, %rbx
+	adcxq %rcx, %rbx
+	adoxq %rcx, %rbx
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	movq %r13, 16(%rsp)
+	movq %rbp, 48(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbp
+	adcxq %r13, %r12
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbp
+	adcxq %r13, %r15
+	movq 32(%rsp), %r13
+	adoxq %rbp, %r13
+	movq %rdi, 32(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rdi
+	adcxq %rbp, %r13
+	movq 40(%rsp), %rbp
+	adoxq %rdi, %rbp
+	movq %r11, 40(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r11
+	adcxq %rdi, %rbp
+	movq 24(%rsp), %rdi
+	adoxq %r11, %rdi
+	movq %rbp, 24(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %r13
+	movq 24(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r12, 24(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r12
+	adcxq %r9, %rdi
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r12
+	adcxq %r9, %r10
+	adoxq %r12, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r12
+	adcxq %r9, %r14
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r12
+	adcxq %r9, %rbp
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
+	adcxq %r9, %r11
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
+	adcxq %r9, %rbp
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
+	adcxq %r9, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r8
+	adcxq %r9, %r11
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r8
+	adcxq %r9, %r10
+	adoxq %r8, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r8
+	adcxq %r9, %r14
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r8
+	adcxq %r9, %rbp
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r8
+	adcxq %r9, %r12
+	adoxq %r8, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 40(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r11
+	adcxq %r9, %rdi
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r11
+	adcxq %r9, %r10
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r11
+	adcxq %r9, %r14
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r11
+	adcxq %r9, %rbp
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r11
+	adcxq %r9, %r12
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r11
+	adcxq %r9, %rax
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r11
+	adcxq %r9, %r8
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 32(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rdi
+	adcxq %r9, %r10
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rdi
+	adcxq %r9, %r14
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rdi
+	adcxq %r9, %rbp
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rdi
+	adcxq %r9, %r12
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rdi
+	adcxq %r9, %rax
+	adoxq %rdi, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rdi
+	adcxq %r9, %r8
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rdi
+	adcxq %r9, %r11
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	movq %r10, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
+	adcxq %r9, %r14
+	adoxq %r10, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
+	adcxq %r9, %rbp
+	adoxq %r10, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r10
+	adcxq %r9, %r12
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r10
+	adcxq %r9, %rax
+	adoxq %r10, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r10
+	adcxq %r9, %r8
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
+	adcxq %r9, %r11
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r10
+	adcxq %r9, %rdi
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r15
+	adcxq %r9, %rbp
+	adoxq %r15, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r15
+	adcxq %r9, %r12
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r15
+	adcxq %r9, %rax
+	adoxq %r15, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r15
+	adcxq %r9, %r8
+	adoxq %r15, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r15
+	adcxq %r9, %r11
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r15
+	adcxq %r9, %rdi
+	adoxq %r15, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
+	adcxq %r9, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r13
+	adcxq %r9, %r12
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %r13, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r13
+	adcxq %r9, %r8
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
+	adcxq %r9, %r11
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r13
+	adcxq %r9, %rdi
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
+	adcxq %r9, %r10
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r13
+	adcxq %r9, %r15
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 40(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r12
+	adcxq %r9, %rax
+	adoxq %r12, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r12
+	adcxq %r9, %r8
+	adoxq %r12, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r12
+	adcxq %r9, %rdi
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r12
+	adcxq %r9, %r10
+	adoxq %r12, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r12
+	adcxq %r9, %r15
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r12
+	adcxq %r9, %r13
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 32(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
+	adcxq %r9, %r11
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rax
+	adcxq %r9, %r15
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
+	adcxq %r9, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	movq %r8, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r8
+	adcxq %r9, %r11
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r8
+	adcxq %r9, %r10
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r8
+	adcxq %r9, %r15
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r8
+	adcxq %r9, %r13
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r8
+	adcxq %r9, %r12
+	adoxq %r8, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	xorq %rcx, %rcx
+	adcxq 56(%rsp), %rbp
+	adoxq 56(%rsp), %rbp
+	movq 40(%rsp), %r9
+	adcxq 112(%rsp), %r9
+	adoxq 112(%rsp), %r9
+	movq 32(%rsp), %r14
+	adcxq 64(%rsp), %r14
+	adoxq 64(%rsp), %r14
+	movq %rax, 64(%rsp)
+	movq 24(%rsp), %rax
+	adcxq 8(%rsp), %rax
+	adoxq 8(%rsp), %rax
+	adcxq 72(%rsp), %r11
+	adoxq 72(%rsp), %r11
+	adcxq 104(%rsp), %rdi
+	adoxq 104(%rsp), %rdi
+	adcxq 80(%rsp), %r10
+	adoxq 80(%rsp), %r10
+	adcxq 96(%rsp), %r15
+	adoxq 96(%rsp), %r15
+	adcxq 88(%rsp), %r13
+	adoxq 88(%rsp), %r13
+	adcxq 16(%rsp), %r12
+	adoxq 16(%rsp), %r12
+	movq %rax, 16(%rsp)
+	movq 64(%rsp), %rax
+	adcxq 48(%rsp), %rax
+	adoxq 48(%rsp), %rax
+	adcxq %rcx, %r8
+	adoxq %rcx, %r8
+	movq 48(%rsi), %rdx
+	movq %rax, 48(%rsp)
+	movq %r12, 64(%rsp)
+	mulxq %rdx, %rax, %r12
+	addq %rbx, %rax
+	adcq $0, %r12
+	addq %rax, %rbp
+	adcq %r12, %r9
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r14
+	movq 16(%rsp), %r12
+	adcq %rax, %r12
+	movq 64(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r11
+	adcq %rax, %rdi
+	movq 72(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r10
+	adcq %rax, %r15
+	movq 80(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r13
+	movq 64(%rsp), %rbx
+	adcq %rax, %rbx
+	movq 88(%rsi), %rdx
+	movq %r12, 64(%rsp)
+	mulxq %rdx, %rax, %r12
+	movq %rbx, 16(%rsp)
+	movq 48(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq %r12, %r8
+	movq %rbp, %rax
+	subq $-1, %rax
+	movq %r9, %r12
+	sbbq $-1, %r12
+	movq %r14, %rsi
+	sbbq $-1, %rsi
+	movq %rbx, 48(%rsp)
+	movq 64(%rsp), %rbx
+	sbbq $-1, %rbx
+	movq %r14, 88(%rsp)
+	movq %r11, %r14
+	sbbq $-1, %r14
+	movq %r13, 96(%rsp)
+	movq %rdi, %r13
+	sbbq FG_P751_MONT_P+40(%rip), %r13
+	movq %r15, 80(%rsp)
+	movq %r10, %r15
+	sbbq FG_P751_MONT_P+48(%rip), %r15
+	movq %r10, 104(%rsp)
+	movq 80(%rsp), %r10
+	sbbq FG_P751_MONT_P+56(%rip), %r10
+	movq %rdi, 72(%rsp)
+	movq 96(%rsp), %rdi
+	sbbq FG_P751_MONT_P+64(%rip), %rdi
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	sbbq FG_P751_MONT_P+72(%rip), %r11
+	movq %r9, 24(%rsp)
+	movq 48(%rsp), %r9
+	sbbq FG_P751_MONT_P+80(%rip), %r9
+	movq %rbp, 32(%rsp)
+	movq %r8, %rbp
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
+	cmovc 32(%rsp), %rax
+	cmovc 24(%rsp), %r12
+	cmovc 88(%rsp), %rsi
+	cmovc 64(%rsp), %rbx
+	cmovc 8(%rsp), %r14
+	cmovc 72(%rsp), %r13
+	cmovc 104(%rsp), %r15
+	cmovc 80(%rsp), %r10
+	cmovc 96(%rsp), %rdi
+	cmovc 16(%rsp), %r11
+	cmovc 48(%rsp), %r9
+	cmovc %r8, %rbp
+	movq 0(%rsp), %r8
+	movq %rax, 0(%r8)
+	movq %r12, 8(%r8)
+	movq %rsi, 16(%r8)
+	movq %rbx, 24(%r8)
+	movq %r14, 32(%r8)
+	movq %r13, 40(%r8)
+	movq %r15, 48(%r8)
+	movq %r10, 56(%r8)
+	movq %rdi, 64(%r8)
+	movq %r11, 72(%r8)
+	movq %r9, 80(%r8)
+	movq %rbp, 88(%r8)
+	addq $120, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_sqr_adx_zen, .-fg_p751_sqr_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_fp2_sqr_adx_zen
+.p2align 4, 0x90
+_fg_p751_fp2_sqr_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_fp2_sqr_adx_zen
+.type fg_p751_fp2_sqr_adx_zen, @function
+fg_p751_fp2_sqr_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $400, %rsp
+	movq 0(%rsi), %r8
+	addq %r8, %r8
+	movq %r8, 192(%rsp)
+	movq 8(%rsi), %r9
+	adcq %r9, %r9
+	movq %r9, 200(%rsp)
+	movq 16(%rsi), %r10
+	adcq %r10, %r10
+	movq %r10, 208(%rsp)
+	movq 24(%rsi), %r11
+	adcq %r11, %r11
+	movq %r11, 216(%rsp)
+	movq 32(%rsi), %rax
+	adcq %rax, %rax
+	movq %rax, 224(%rsp)
+	movq 40(%rsi), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 232(%rsp)
+	movq 48(%rsi), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 240(%rsp)
+	movq 56(%rsi), %r12
+	adcq %r12, %r12
+	movq %r12, 248(%rsp)
+	movq 64(%rsi), %r13
+	adcq %r13, %r13
+	movq %r13, 256(%rsp)
+	movq 72(%rsi), %r14
+	adcq %r14, %r14
+	movq %r14, 264(%rsp)
+	movq 80(%rsi), %r15
+	adcq %r15, %r15
+	movq %r15, 272(%rsp)
+	movq 88(%rsi), %r8
+	adcq %r8, %r8
+	movq %r8, 280(%rsp)
+	movq 0(%rsi), %r9
+	addq 96(%rsi), %r9
+	movq %r9, 0(%rsp)
+	movq 8(%rsi), %r10
+	adcq 104(%rsi), %r10
+	movq %r10, 8(%rsp)
+	movq 16(%rsi), %r11
+	adcq 112(%rsi), %r11
+	movq %r11, 16(%rsp)
+	movq 24(%rsi), %rax
+	adcq 120(%rsi), %rax
+	movq %rax, 24(%rsp)
+	movq 32(%rsi), %rbx
+	adcq 128(%rsi), %rbx
+	movq %rbx, 32(%rsp)
+	movq 40(%rsi), %rbp
+	adcq 136(%rsi), %rbp
+	movq %rbp, 40(%rsp)
+	movq 48(%rsi), %r12
+	adcq 144(%rsi), %r12
+	movq %r12, 48(%rsp)
+	movq 56(%rsi), %r13
+	adcq 152(%rsi), %r13
+	movq %r13, 56(%rsp)
+	movq 64(%rsi), %r14
+	adcq 160(%rsi), %r14
+	movq %r14, 64(%rsp)
+	movq 72(%rsi), %r15
+	adcq 168(%rsi), %r15
+	movq %r15, 72(%rsp)
+	movq 80(%rsi), %r8
+	adcq 176(%rsi), %r8
+	movq %r8, 80(%rsp)
+	movq 88(%rsi), %r9
+	adcq 184(%rsi), %r9
+	movq %r9, 88(%rsp)
+	movq 0(%rsi), %r10
+	subq 96(%rsi), %r10
+	movq 8(%rsi), %r11
+	sbbq 104(%rsi), %r11
+	movq 16(%rsi), %rax
+	sbbq 112(%rsi), %rax
+	movq 24(%rsi), %rbx
+	sbbq 120(%rsi), %rbx
+	movq 32(%rsi), %rbp
+	sbbq 128(%rsi), %rbp
+	movq 40(%rsi), %r12
+	sbbq 136(%rsi), %r12
+	movq 48(%rsi), %r13
+	sbbq 144(%rsi), %r13
+	movq 56(%rsi), %r14
+	sbbq 152(%rsi), %r14
+	movq 64(%rsi), %r15
+	sbbq 160(%rsi), %r15
+	movq 72(%rsi), %r8
+	sbbq 168(%rsi), %r8
+	movq 80(%rsi), %r9
+	sbbq 176(%rsi), %r9
+	movq %rdi, 288(%rsp)
+	movq 88(%rsi), %rdi
+	sbbq 184(%rsi), %rdi
+	addq $-1, %r10
+	movq %r10, 96(%rsp)
+	adcq $-1, %r11
+	movq %r11, 104(%rsp)
+	adcq $-1, %rax
+	movq %rax, 112(%rsp)
+	adcq $-1, %rbx
+	movq %rbx, 120(%rsp)
+	adcq $-1, %rbp
+	movq %rbp, 128(%rsp)
+	adcq FG_P751_MONT_P+40(%rip), %r12
+	movq %r12, 136(%rsp)
+	adcq FG_P751_MONT_P+48(%rip), %r13
+	movq %r13, 144(%rsp)
+	adcq FG_P751_MONT_P+56(%rip), %r14
+	movq %r14, 152(%rsp)
+	adcq FG_P751_MONT_P+64(%rip), %r15
+	movq %r15, 160(%rsp)
+	adcq FG_P751_MONT_P+72(%rip), %r8
+	movq %r8, 168(%rsp)
+	adcq FG_P751_MONT_P+80(%rip), %r9
+	movq %r9, 176(%rsp)
+	adcq FG_P751_MONT_P+88(%rip), %rdi
+	movq %rdi, 184(%rsp)
+	movq 288(%rsp), %r11
+	leaq 96(%r11), %r10
+	movq 192(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %rax, %rbx
+	mulxq 104(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 112(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 120(%rsi), %r15, %r8
+	adcxq %r15, %r14
+	mulxq 128(%rsi), %r9, %rdi
+	adcxq %r9, %r8
+	mulxq 136(%rsi), %rbp, %r13
+	adcxq %rbp, %rdi
+	mulxq 144(%rsi), %r15, %r9
+	adcxq %r15, %r13
+	mulxq 152(%rsi), %rbp, %r15
+	adcxq %rbp, %r9
+	movq %r11, 288(%rsp)
+	mulxq 160(%rsi), %rbp, %r11
+	adcxq %rbp, %r15
+	movq %r10, 296(%rsp)
+	mulxq 168(%rsi), %rbp, %r10
+	adcxq %rbp, %r11
+	movq %r11, 304(%rsp)
+	mulxq 176(%rsi), %rbp, %r11
+	adcxq %rbp, %r10
+	movq %r10, 312(%rsp)
+	mulxq 184(%rsi), %rbp, %r10
+	adcxq %rbp, %r11
+	adcxq %rcx, %r10
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rax
+	adcxq %rbp, %rdi
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rax
+	adcxq %rbp, %r13
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rax
+	adcxq %rbp, %r9
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rax
+	adcxq %rbp, %r15
+	movq 304(%rsp), %rbp
+	adoxq %rax, %rbp
+	movq %r8, 304(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r8
+	adcxq %rax, %rbp
+	movq 312(%rsp), %rax
+	adoxq %r8, %rax
+	movq %rbp, 312(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rbp
+	adcxq %r8, %rax
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rbp
+	adcxq %r8, %r11
+	adoxq %rbp, %r10
+	adcxq %rcx, %r10
+	movq 200(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %r8, %rbp
+	adcxq %r8, %rbx
+	adoxq %rbp, %r12
+	mulxq 104(%rsi), %r8, %rbp
+	adcxq %r8, %r12
+	adoxq %rbp, %r14
+	mulxq 112(%rsi), %r8, %rbp
+	adcxq %r8, %r14
+	movq 304(%rsp), %r8
+	adoxq %rbp, %r8
+	movq %r14, 304(%rsp)
+	mulxq 120(%rsi), %rbp, %r14
+	adcxq %rbp, %r8
+	adoxq %r14, %rdi
+	mulxq 128(%rsi), %rbp, %r14
+	adcxq %rbp, %rdi
+	adoxq %r14, %r13
+	mulxq 136(%rsi), %rbp, %r14
+	adcxq %rbp, %r13
+	adoxq %r14, %r9
+	mulxq 144(%rsi), %rbp, %r14
+	adcxq %rbp, %r9
+	adoxq %r14, %r15
+	mulxq 152(%rsi), %rbp, %r14
+	adcxq %rbp, %r15
+	movq 312(%rsp), %rbp
+	adoxq %r14, %rbp
+	movq %r15, 312(%rsp)
+	mulxq 160(%rsi), %r14, %r15
+	adcxq %r14, %rbp
+	adoxq %r15, %rax
+	mulxq 168(%rsi), %r14, %r15
+	adcxq %r14, %rax
+	adoxq %r15, %r11
+	mulxq 176(%rsi), %r14, %r15
+	adcxq %r14, %r11
+	adoxq %r15, %r10
+	mulxq 184(%rsi), %r14, %r15
+	adcxq %r14, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbx
+	adcxq %r14, %r13
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbx
+	adcxq %r14, %r9
+	movq 312(%rsp), %r14
+	adoxq %rbx, %r14
+	movq %rdi, 312(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rdi
+	adcxq %rbx, %r14
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rdi
+	adcxq %rbx, %rbp
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rdi
+	adcxq %rbx, %rax
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
+	adcxq %rbx, %r11
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
+	adcxq %rbx, %r10
+	adoxq %rdi, %r15
+	adcxq %rcx, %r15
+	movq 208(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %rbx, %rdi
+	adcxq %rbx, %r12
+	movq 304(%rsp), %rbx
+	adoxq %rdi, %rbx
+	movq %r12, 304(%rsp)
+	mulxq 104(%rsi), %rdi, %r12
+	adcxq %rdi, %rbx
+	adoxq %r12, %r8
+	mulxq 112(%rsi), %rdi, %r12
+	adcxq %rdi, %r8
+	movq 312(%rsp), %rdi
+	adoxq %r12, %rdi
+	movq %r8, 312(%rsp)
+	mulxq 120(%rsi), %r12, %r8
+	adcxq %r12, %rdi
+	adoxq %r8, %r13
+	mulxq 128(%rsi), %r12, %r8
+	adcxq %r12, %r13
+	adoxq %r8, %r9
+	mulxq 136(%rsi), %r12, %r8
+	adcxq %r12, %r9
+	adoxq %r8, %r14
+	mulxq 144(%rsi), %r12, %r8
+	adcxq %r12, %r14
+	adoxq %r8, %rbp
+	mulxq 152(%rsi), %r12, %r8
+	adcxq %r12, %rbp
+	adoxq %r8, %rax
+	mulxq 160(%rsi), %r12, %r8
+	adcxq %r12, %rax
+	adoxq %r8, %r11
+	mulxq 168(%rsi), %r12, %r8
+	adcxq %r12, %r11
+	adoxq %r8, %r10
+	mulxq 176(%rsi), %r12, %r8
+	adcxq %r12, %r10
+	adoxq %r8, %r15
+	mulxq 184(%rsi), %r12, %r8
+	adcxq %r12, %r15
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 304(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 304(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r13
+	adcxq %r12, %r9
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r13
+	adcxq %r12, %rax
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r13
+	adcxq %r12, %r11
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r13
+	adcxq %r12, %r10
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r8
+	adcxq %rcx, %r8
+	movq 216(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %r12, %r13
+	adcxq %r12, %rbx
+	movq 312(%rsp), %r12
+	adoxq %r13, %r12
+	movq %rbx, 312(%rsp)
+	mulxq 104(%rsi), %r13, %rbx
+	adcxq %r13, %r12
+	adoxq %rbx, %rdi
+	mulxq 112(%rsi), %r13, %rbx
+	adcxq %r13, %rdi
+	movq 304(%rsp), %r13
+	adoxq %rbx, %r13
+	movq %rdi, 304(%rsp)
+	mulxq 120(%rsi), %rbx, %rdi
+	adcxq %rbx, %r13
+	adoxq %rdi, %r9
+	mulxq 128(%rsi), %rbx, %rdi
+	adcxq %rbx, %r9
+	adoxq %rdi, %r14
+	mulxq 136(%rsi), %rbx, %rdi
+	adcxq %rbx, %r14
+	adoxq %rdi, %rbp
+	mulxq 144(%rsi), %rbx, %rdi
+	adcxq %rbx, %rbp
+	adoxq %rdi, %rax
+	mulxq 152(%rsi), %rbx, %rdi
+	adcxq %rbx, %rax
+	adoxq %rdi, %r11
+	mulxq 160(%rsi), %rbx, %rdi
+	adcxq %rbx, %r11
+	adoxq %rdi, %r10
+	mulxq 168(%rsi), %rbx, %rdi
+	adcxq %rbx, %r10
+	adoxq %rdi, %r15
+	mulxq 176(%rsi), %rbx, %rdi
+	adcxq %rbx, %r15
+	adoxq %rdi, %r8
+	mulxq 184(%rsi), %rbx, %rdi
+	adcxq %rbx, %r8
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 312(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 312(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
+	adcxq %rbx, %r14
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
+	adcxq %rbx, %rbp
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
+	adcxq %rbx, %rax
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
+	adcxq %rbx, %r11
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
+	adcxq %rbx, %r10
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
+	adcxq %rbx, %r15
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
+	adcxq %rbx, %r8
+	adoxq %r9, %rdi
+	adcxq %rcx, %rdi
+	movq 224(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %rbx, %r9
+	adcxq %rbx, %r12
+	movq 304(%rsp), %rbx
+	adoxq %r9, %rbx
+	movq %r12, 304(%rsp)
+	mulxq 104(%rsi), %r9, %r12
+	adcxq %r9, %rbx
+	adoxq %r12, %r13
+	mulxq 112(%rsi), %r9, %r12
+	adcxq %r9, %r13
+	movq 312(%rsp), %r9
+	adoxq %r12, %r9
+	movq %r13, 312(%rsp)
+	mulxq 120(%rsi), %r12, %r13
+	adcxq %r12, %r9
+	adoxq %r13, %r14
+	mulxq 128(%rsi), %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rbp
+	mulxq 136(%rsi), %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %r13, %rax
+	mulxq 144(%rsi), %r12, %r13
+	adcxq %r12, %rax
+	adoxq %r13, %r11
+	mulxq 152(%rsi), %r12, %r13
+	adcxq %r12, %r11
+	adoxq %r13, %r10
+	mulxq 160(%rsi), %r12, %r13
+	adcxq %r12, %r10
+	adoxq %r13, %r15
+	mulxq 168(%rsi), %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r8
+	mulxq 176(%rsi), %r12, %r13
+	adcxq %r12, %r8
+	adoxq %r13, %rdi
+	mulxq 184(%rsi), %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 304(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 304(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r14
+	adcxq %r12, %rbp
+	adoxq %r14, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r14
+	adcxq %r12, %rax
+	adoxq %r14, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r14
+	adcxq %r12, %r11
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r14
+	adcxq %r12, %r10
+	adoxq %r14, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r14
+	adcxq %r12, %r15
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r14
+	adcxq %r12, %r8
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r14
+	adcxq %r12, %rdi
+	adoxq %r14, %r13
+	adcxq %rcx, %r13
+	movq 232(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %r12, %r14
+	adcxq %r12, %rbx
+	movq 312(%rsp), %r12
+	adoxq %r14, %r12
+	movq %rbx, 312(%rsp)
+	mulxq 104(%rsi), %r14, %rbx
+	adcxq %r14, %r12
+	adoxq %rbx, %r9
+	mulxq 112(%rsi), %r14, %rbx
+	adcxq %r14, %r9
+	movq 304(%rsp), %r14
+	adoxq %rbx, %r14
+	movq %r9, 304(%rsp)
+	mulxq 120(%rsi), %rbx, %r9
+	adcxq %rbx, %r14
+	adoxq %r9, %rbp
+	mulxq 128(%rsi), %rbx, %r9
+	adcxq %rbx, %rbp
+	adoxq %r9, %rax
+	mulxq 136(%rsi), %rbx, %r9
+	adcxq %rbx, %rax
+	adoxq %r9, %r11
+	mulxq 144(%rsi), %rbx, %r9
+	adcxq %rbx, %r11
+	adoxq %r9, %r10
+	mulxq 152(%rsi), %rbx, %r9
+	adcxq %rbx, %r10
+	adoxq %r9, %r15
+	mulxq 160(%rsi), %rbx, %r9
+	adcxq %rbx, %r15
+	adoxq %r9, %r8
+	mulxq 168(%rsi), %rbx, %r9
+	adcxq %rbx, %r8
+	adoxq %r9, %rdi
+	mulxq 176(%rsi), %rbx, %r9
+	adcxq %rbx, %rdi
+	adoxq %r9, %r13
+	mulxq 184(%rsi), %rbx, %r9
+	adcxq %rbx, %r13
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 312(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 312(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rbp
+	adcxq %rbx, %rax
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rbp
+	adcxq %rbx, %r11
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
+	adcxq %rbx, %r10
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rbp
+	adcxq %rbx, %r15
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rbp
+	adcxq %rbx, %r8
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rbp
+	adcxq %rbx, %rdi
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
+	adcxq %rbx, %r13
+	adoxq %rbp, %r9
+	adcxq %rcx, %r9
+	movq 240(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %rbx, %rbp
+	adcxq %rbx, %r12
+	movq 304(%rsp), %rbx
+	adoxq %rbp, %rbx
+	movq %r12, 304(%rsp)
+	mulxq 104(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	adoxq %r12, %r14
+	mulxq 112(%rsi), %rbp, %r12
+	adcxq %rbp, %r14
+	movq 312(%rsp), %rbp
+	adoxq %r12, %rbp
+	movq %r14, 312(%rsp)
+	mulxq 120(%rsi), %r12, %r14
+	adcxq %r12, %rbp
+	adoxq %r14, %rax
+	mulxq 128(%rsi), %r12, %r14
+	adcxq %r12, %rax
+	adoxq %r14, %r11
+	mulxq 136(%rsi), %r12, %r14
+	adcxq %r12, %r11
+	adoxq %r14, %r10
+	mulxq 144(%rsi), %r12, %r14
+	adcxq %r12, %r10
+	adoxq %r14, %r15
+	mulxq 152(%rsi), %r12, %r14
+	adcxq %r12, %r15
+	adoxq %r14, %r8
+	mulxq 160(%rsi), %r12, %r14
+	adcxq %r12, %r8
+	adoxq %r14, %rdi
+	mulxq 168(%rsi), %r12, %r14
+	adcxq %r12, %rdi
+	adoxq %r14, %r13
+	mulxq 176(%rsi), %r12, %r14
+	adcxq %r12, %r13
+	adoxq %r14, %r9
+	mulxq 184(%rsi), %r12, %r14
+	adcxq %r12, %r9
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 304(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 304(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rax
+	adcxq %r12, %r11
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rax
+	adcxq %r12, %r10
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rax
+	adcxq %r12, %r15
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rax
+	adcxq %r12, %r8
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rax
+	adcxq %r12, %rdi
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rax
+	adcxq %r12, %r13
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rax
+	adcxq %r12, %r9
+	adoxq %rax, %r14
+	adcxq %rcx, %r14
+	movq 248(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %r12, %rax
+	adcxq %r12, %rbx
+	movq 312(%rsp), %r12
+	adoxq %rax, %r12
+	movq %rbx, 312(%rsp)
+	mulxq 104(%rsi), %rax, %rbx
+	adcxq %rax, %r12
+	adoxq %rbx, %rbp
+	mulxq 112(%rsi), %rax, %rbx
+	adcxq %rax, %rbp
+	movq 304(%rsp), %rax
+	adoxq %rbx, %rax
+	movq %rbp, 304(%rsp)
+	mulxq 120(%rsi), %rbx, %rbp
+	adcxq %rbx, %rax
+	adoxq %rbp, %r11
+	mulxq 128(%rsi), %rbx, %rbp
+	adcxq %rbx, %r11
+	adoxq %rbp, %r10
+	mulxq 136(%rsi), %rbx, %rbp
+	adcxq %rbx, %r10
+	adoxq %rbp, %r15
+	mulxq 144(%rsi), %rbx, %rbp
+	adcxq %rbx, %r15
+	adoxq %rbp, %r8
+	mulxq 152(%rsi), %rbx, %rbp
+	adcxq %rbx, %r8
+	adoxq %rbp, %rdi
+	mulxq 160(%rsi), %rbx, %rbp
+	adcxq %rbx, %rdi
+	adoxq %rbp, %r13
+	mulxq 168(%rsi), %rbx, %rbp
+	adcxq %rbx, %r13
+	adoxq %rbp, %r9
+	mulxq 176(%rsi), %rbx, %rbp
+	adcxq %rbx, %r9
+	adoxq %rbp, %r14
+	mulxq 184(%rsi), %rbx, %rbp
+	adcxq %rbx, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 312(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 312(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r11
+	adcxq %rbx, %r10
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
+	adcxq %rbx, %r15
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r11
+	adcxq %rbx, %r8
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
+	adcxq %rbx, %rdi
+	adoxq %r11, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r11
+	adcxq %rbx, %r14
+	adoxq %r11, %rbp
+	adcxq %rcx, %rbp
+	movq 256(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %rbx, %r11
+	adcxq %rbx, %r12
+	movq 304(%rsp), %rbx
+	adoxq %r11, %rbx
+	movq %r12, 304(%rsp)
+	mulxq 104(%rsi), %r11, %r12
+	adcxq %r11, %rbx
+	adoxq %r12, %rax
+	mulxq 112(%rsi), %r11, %r12
+	adcxq %r11, %rax
+	movq 312(%rsp), %r11
+	adoxq %r12, %r11
+	movq %rax, 312(%rsp)
+	mulxq 120(%rsi), %r12, %rax
+	adcxq %r12, %r11
+	adoxq %rax, %r10
+	mulxq 128(%rsi), %r12, %rax
+	adcxq %r12, %r10
+	adoxq %rax, %r15
+	mulxq 136(%rsi), %r12, %rax
+	adcxq %r12, %r15
+	adoxq %rax, %r8
+	mulxq 144(%rsi), %r12, %rax
+	adcxq %r12, %r8
+	adoxq %rax, %rdi
+	mulxq 152(%rsi), %r12, %rax
+	adcxq %r12, %rdi
+	adoxq %rax, %r13
+	mulxq 160(%rsi), %r12, %rax
+	adcxq %r12, %r13
+	adoxq %rax, %r9
+	mulxq 168(%rsi), %r12, %rax
+	adcxq %r12, %r9
+	adoxq %rax, %r14
+	mulxq 176(%rsi), %r12, %rax
+	adcxq %r12, %r14
+	adoxq %rax, %rbp
+	mulxq 184(%rsi), %r12, %rax
+	adcxq %r12, %rbp
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 304(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 304(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
+	adcxq %r12, %r15
+	adoxq %r10, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
+	adcxq %r12, %r8
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
+	adcxq %r12, %rdi
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r10
+	adcxq %r12, %r13
+	adoxq %r10, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
+	adcxq %r12, %r9
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
+	adcxq %r12, %rbp
+	adoxq %r10, %rax
+	adcxq %rcx, %rax
+	movq 264(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %r12, %r10
+	adcxq %r12, %rbx
+	movq 312(%rsp), %r12
+	adoxq %r10, %r12
+	movq %rbx, 312(%rsp)
+	mulxq 104(%rsi), %r10, %rbx
+	adcxq %r10, %r12
+	adoxq %rbx, %r11
+	mulxq 112(%rsi), %r10, %rbx
+	adcxq %r10, %r11
+	movq 304(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %r11, 304(%rsp)
+	mulxq 120(%rsi), %rbx, %r11
+	adcxq %rbx, %r10
+	adoxq %r11, %r15
+	mulxq 128(%rsi), %rbx, %r11
+	adcxq %rbx, %r15
+	adoxq %r11, %r8
+	mulxq 136(%rsi), %rbx, %r11
+	adcxq %rbx, %r8
+	adoxq %r11, %rdi
+	mulxq 144(%rsi), %rbx, %r11
+	adcxq %rbx, %rdi
+	adoxq %r11, %r13
+	mulxq 152(%rsi), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %r9
+	mulxq 160(%rsi), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %r14
+	mulxq 168(%rsi), %rbx, %r11
+	adcxq %rbx, %r14
+	adoxq %r11, %rbp
+	mulxq 176(%rsi), %rbx, %r11
+	adcxq %rbx, %rbp
+	adoxq %r11, %rax
+	mulxq 184(%rsi), %rbx, %r11
+	adcxq %rbx, %rax
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 312(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 312(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r15
+	adcxq %rbx, %r8
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r15
+	adcxq %rbx, %rdi
+	adoxq %r15, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r15
+	adcxq %rbx, %r13
+	adoxq %r15, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r15
+	adcxq %rbx, %r9
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r15
+	adcxq %rbx, %r14
+	adoxq %r15, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r15
+	adcxq %rbx, %rbp
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r15
+	adcxq %rbx, %rax
+	adoxq %r15, %r11
+	adcxq %rcx, %r11
+	movq 272(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %rbx, %r15
+	adcxq %rbx, %r12
+	movq 304(%rsp), %rbx
+	adoxq %r15, %rbx
+	movq %r12, 304(%rsp)
+	mulxq 104(%rsi), %r15, %r12
+	adcxq %r15, %rbx
+	adoxq %r12, %r10
+	mulxq 112(%rsi), %r15, %r12
+	adcxq %r15, %r10
+	movq 312(%rsp), %r15
+	adoxq %r12, %r15
+	movq %r10, 312(%rsp)
+	mulxq 120(%rsi), %r12, %r10
+	adcxq %r12, %r15
+	adoxq %r10, %r8
+	mulxq 128(%rsi), %r12, %r10
+	adcxq %r12, %r8
+	adoxq %r10, %rdi
+	mulxq 136(%rsi), %r12, %r10
+	adcxq %r12, %rdi
+	adoxq %r10, %r13
+	mulxq 144(%rsi), %r12, %r10
+	adcxq %r12, %r13
+	adoxq %r10, %r9
+	mulxq 152(%rsi), %r12, %r10
+	adcxq %r12, %r9
+	adoxq %r10, %r14
+	mulxq 160(%rsi), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %rbp
+	mulxq 168(%rsi), %r12, %r10
+	adcxq %r12, %rbp
+	adoxq %r10, %rax
+	mulxq 176(%rsi), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %r11
+	mulxq 184(%rsi), %r12, %r10
+	adcxq %r12, %r11
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 304(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r8, 304(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r8
+	adcxq %r12, %rdi
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r8
+	adcxq %r12, %r13
+	adoxq %r8, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r8
+	adcxq %r12, %r9
+	adoxq %r8, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r8
+	adcxq %r12, %r14
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r8
+	adcxq %r12, %rbp
+	adoxq %r8, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r8
+	adcxq %r12, %rax
+	adoxq %r8, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r8
+	adcxq %r12, %r11
+	adoxq %r8, %r10
+	adcxq %rcx, %r10
+	movq 280(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsi), %r12, %r8
+	adcxq %r12, %rbx
+	movq 312(%rsp), %r12
+	adoxq %r8, %r12
+	movq %rbx, 312(%rsp)
+	mulxq 104(%rsi), %r8, %rbx
+	adcxq %r8, %r12
+	adoxq %rbx, %r15
+	mulxq 112(%rsi), %r8, %rbx
+	adcxq %r8, %r15
+	movq 304(%rsp), %r8
+	adoxq %rbx, %r8
+	movq %r15, 304(%rsp)
+	mulxq 120(%rsi), %rbx, %r15
+	adcxq %rbx, %r8
+	adoxq %r15, %rdi
+	mulxq 128(%rsi), %rbx, %r15
+	adcxq %rbx, %rdi
+	adoxq %r15, %r13
+	mulxq 136(%rsi), %rbx, %r15
+	adcxq %rbx, %r13
+	adoxq %r15, %r9
+	mulxq 144(%rsi), %rbx, %r15
+	adcxq %rbx, %r9
+	adoxq %r15, %r14
+	mulxq 152(%rsi), %rbx, %r15
+	adcxq %rbx, %r14
+	adoxq %r15, %rbp
+	mulxq 160(%rsi), %rbx, %r15
+	adcxq %rbx, %rbp
+	adoxq %r15, %rax
+	mulxq 168(%rsi), %rbx, %r15
+	adcxq %rbx, %rax
+	adoxq %r15, %r11
+	mulxq 176(%rsi), %rbx, %r15
+	adcxq %rbx, %r11
+	adoxq %r15, %r10
+	mulxq 184(%rsi), %rbx, %r15
+	adcxq %rbx, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 312(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 312(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rdi
+	adcxq %rbx, %r13
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %r9
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rdi
+	adcxq %rbx, %r14
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rdi
+	adcxq %rbx, %rbp
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rdi
+	adcxq %rbx, %rax
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
+	adcxq %rbx, %r11
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
+	adcxq %rbx, %r10
+	adoxq %rdi, %r15
+	adcxq %rcx, %r15
+	movq %r12, %rbx
+	subq $-1, %rbx
+	movq 304(%rsp), %rdi
+	sbbq $-1, %rdi
+	movq %r10, 320(%rsp)
+	movq %r8, %r10
+	sbbq $-1, %r10
+	movq %r11, 328(%rsp)
+	movq 312(%rsp), %r11
+	sbbq $-1, %r11
+	movq %r8, 336(%rsp)
+	movq %r13, %r8
+	sbbq $-1, %r8
+	movq %rax, 344(%rsp)
+	movq %r9, %rax
+	sbbq FG_P751_MONT_P+40(%rip), %rax
+	movq %rbp, 352(%rsp)
+	movq %r14, %rbp
+	sbbq FG_P751_MONT_P+48(%rip), %rbp
+	movq %r14, 360(%rsp)
+	movq 352(%rsp), %r14
+	sbbq FG_P751_MONT_P+56(%rip), %r14
+	movq %r9, 368(%rsp)
+	movq 344(%rsp), %r9
+	sbbq FG_P751_MONT_P+64(%rip), %r9
+	movq %r13, 376(%rsp)
+	movq 328(%rsp), %r13
+	sbbq FG_P751_MONT_P+72(%rip), %r13
+	movq %r15, 384(%rsp)
+	movq 320(%rsp), %r15
+	sbbq FG_P751_MONT_P+80(%rip), %r15
+	movq %r12, 392(%rsp)
+	movq 384(%rsp), %r12
+	sbbq FG_P751_MONT_P+88(%rip), %r12
+	cmovc 392(%rsp), %rbx
+	cmovc 304(%rsp), %rdi
+	cmovc 336(%rsp), %r10
+	cmovc 312(%rsp), %r11
+	cmovc 376(%rsp), %r8
+	cmovc 368(%rsp), %rax
+	cmovc 360(%rsp), %rbp
+	cmovc 352(%rsp), %r14
+	cmovc 344(%rsp), %r9
+	cmovc 328(%rsp), %r13
+	cmovc 320(%rsp), %r15
+	cmovc 384(%rsp), %r12
+	movq %r12, 384(%rsp)
+	movq 296(%rsp), %r12
+	movq %rbx, 0(%r12)
+	movq %rdi, 8(%r12)
+	movq %r10, 16(%r12)
+	movq %r11, 24(%r12)
+	movq %r8, 32(%r12)
+	movq %rax, 40(%r12)
+	movq %rbp, 48(%r12)
+	movq %r14, 56(%r12)
+	movq %r9, 64(%r12)
+	movq %r13, 72(%r12)
+	movq %r15, 80(%r12)
+	movq 384(%rsp), %rbx
+	movq %rbx, 88(%r12)
+	movq 0(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %rdi, %r10
+	mulxq 104(%rsp), %r11, %r8
+	adcxq %r11, %r10
+	mulxq 112(%rsp), %rax, %rbp
+	adcxq %rax, %r8
+	mulxq 120(%rsp), %r14, %r9
+	adcxq %r14, %rbp
+	mulxq 128(%rsp), %r13, %r15
+	adcxq %r13, %r9
+	mulxq 136(%rsp), %rbx, %r12
+	adcxq %rbx, %r15
+	mulxq 144(%rsp), %rsi, %r11
+	adcxq %rsi, %r12
+	mulxq 152(%rsp), %rax, %r14
+	adcxq %rax, %r11
+	mulxq 160(%rsp), %r13, %rbx
+	adcxq %r13, %r14
+	mulxq 168(%rsp), %rsi, %rax
+	adcxq %rsi, %rbx
+	mulxq 176(%rsp), %r13, %rsi
+	adcxq %r13, %rax
+	movq %rax, 384(%rsp)
+	mulxq 184(%rsp), %r13, %rax
+	adcxq %r13, %rsi
+	adcxq %rcx, %rax
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r15
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rdi
+	adcxq %r13, %r14
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
+	adcxq %r13, %rbx
+	movq 384(%rsp), %r13
+	adoxq %rdi, %r13
+	movq %r9, 384(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r9
+	adcxq %rdi, %r13
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r9
+	adcxq %rdi, %rsi
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %rdi, %r9
+	adcxq %rdi, %r10
+	adoxq %r9, %r8
+	mulxq 104(%rsp), %rdi, %r9
+	adcxq %rdi, %r8
+	adoxq %r9, %rbp
+	mulxq 112(%rsp), %rdi, %r9
+	adcxq %rdi, %rbp
+	movq 384(%rsp), %rdi
+	adoxq %r9, %rdi
+	movq %rbp, 384(%rsp)
+	mulxq 120(%rsp), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r15
+	mulxq 128(%rsp), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %r12
+	mulxq 136(%rsp), %r9, %rbp
+	adcxq %r9, %r12
+	adoxq %rbp, %r11
+	mulxq 144(%rsp), %r9, %rbp
+	adcxq %r9, %r11
+	adoxq %rbp, %r14
+	mulxq 152(%rsp), %r9, %rbp
+	adcxq %r9, %r14
+	adoxq %rbp, %rbx
+	mulxq 160(%rsp), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %r13
+	mulxq 168(%rsp), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rsi
+	mulxq 176(%rsp), %r9, %rbp
+	adcxq %r9, %rsi
+	adoxq %rbp, %rax
+	mulxq 184(%rsp), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
+	adcxq %r9, %r12
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
+	adcxq %r9, %r11
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r10
+	adcxq %r9, %r14
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r10
+	adcxq %r9, %rbx
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r10
+	adcxq %r9, %r13
+	adoxq %r10, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
+	adcxq %r9, %rsi
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r10
+	adcxq %r9, %rax
+	adoxq %r10, %rbp
+	adcxq %rcx, %rbp
+	movq 16(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r9, %r10
+	adcxq %r9, %r8
+	movq 384(%rsp), %r9
+	adoxq %r10, %r9
+	movq %r8, 384(%rsp)
+	mulxq 104(%rsp), %r10, %r8
+	adcxq %r10, %r9
+	adoxq %r8, %rdi
+	mulxq 112(%rsp), %r10, %r8
+	adcxq %r10, %rdi
+	adoxq %r8, %r15
+	mulxq 120(%rsp), %r10, %r8
+	adcxq %r10, %r15
+	adoxq %r8, %r12
+	mulxq 128(%rsp), %r10, %r8
+	adcxq %r10, %r12
+	adoxq %r8, %r11
+	mulxq 136(%rsp), %r10, %r8
+	adcxq %r10, %r11
+	adoxq %r8, %r14
+	mulxq 144(%rsp), %r10, %r8
+	adcxq %r10, %r14
+	adoxq %r8, %rbx
+	mulxq 152(%rsp), %r10, %r8
+	adcxq %r10, %rbx
+	adoxq %r8, %r13
+	mulxq 160(%rsp), %r10, %r8
+	adcxq %r10, %r13
+	adoxq %r8, %rsi
+	mulxq 168(%rsp), %r10, %r8
+	adcxq %r10, %rsi
+	adoxq %r8, %rax
+	mulxq 176(%rsp), %r10, %r8
+	adcxq %r10, %rax
+	adoxq %r8, %rbp
+	mulxq 184(%rsp), %r10, %r8
+	adcxq %r10, %rbp
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 384(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 384(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r12
+	adcxq %r10, %r11
+	adoxq %r12, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r12
+	adcxq %r10, %r14
+	adoxq %r12, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r12
+	adcxq %r10, %rbx
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r12
+	adcxq %r10, %r13
+	adoxq %r12, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r12
+	adcxq %r10, %rsi
+	adoxq %r12, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r12
+	adcxq %r10, %rax
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r12
+	adcxq %r10, %rbp
+	adoxq %r12, %r8
+	adcxq %rcx, %r8
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r10, %r12
+	adcxq %r10, %r9
+	adoxq %r12, %rdi
+	mulxq 104(%rsp), %r10, %r12
+	adcxq %r10, %rdi
+	adoxq %r12, %r15
+	mulxq 112(%rsp), %r10, %r12
+	adcxq %r10, %r15
+	movq 384(%rsp), %r10
+	adoxq %r12, %r10
+	movq %r15, 384(%rsp)
+	mulxq 120(%rsp), %r12, %r15
+	adcxq %r12, %r10
+	adoxq %r15, %r11
+	mulxq 128(%rsp), %r12, %r15
+	adcxq %r12, %r11
+	adoxq %r15, %r14
+	mulxq 136(%rsp), %r12, %r15
+	adcxq %r12, %r14
+	adoxq %r15, %rbx
+	mulxq 144(%rsp), %r12, %r15
+	adcxq %r12, %rbx
+	adoxq %r15, %r13
+	mulxq 152(%rsp), %r12, %r15
+	adcxq %r12, %r13
+	adoxq %r15, %rsi
+	mulxq 160(%rsp), %r12, %r15
+	adcxq %r12, %rsi
+	adoxq %r15, %rax
+	mulxq 168(%rsp), %r12, %r15
+	adcxq %r12, %rax
+	adoxq %r15, %rbp
+	mulxq 176(%rsp), %r12, %r15
+	adcxq %r12, %rbp
+	adoxq %r15, %r8
+	mulxq 184(%rsp), %r12, %r15
+	adcxq %r12, %r8
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r9
+	adcxq %r12, %r14
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r9
+	adcxq %r12, %rbx
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r9
+	adcxq %r12, %r13
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r9
+	adcxq %r12, %rsi
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r9
+	adcxq %r12, %rax
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r9
+	adcxq %r12, %rbp
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r9
+	adcxq %r12, %r8
+	adoxq %r9, %r15
+	adcxq %rcx, %r15
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r12, %r9
+	adcxq %r12, %rdi
+	movq 384(%rsp), %r12
+	adoxq %r9, %r12
+	movq %rdi, 384(%rsp)
+	mulxq 104(%rsp), %r9, %rdi
+	adcxq %r9, %r12
+	adoxq %rdi, %r10
+	mulxq 112(%rsp), %r9, %rdi
+	adcxq %r9, %r10
+	adoxq %rdi, %r11
+	mulxq 120(%rsp), %r9, %rdi
+	adcxq %r9, %r11
+	adoxq %rdi, %r14
+	mulxq 128(%rsp), %r9, %rdi
+	adcxq %r9, %r14
+	adoxq %rdi, %rbx
+	mulxq 136(%rsp), %r9, %rdi
+	adcxq %r9, %rbx
+	adoxq %rdi, %r13
+	mulxq 144(%rsp), %r9, %rdi
+	adcxq %r9, %r13
+	adoxq %rdi, %rsi
+	mulxq 152(%rsp), %r9, %rdi
+	adcxq %r9, %rsi
+	adoxq %rdi, %rax
+	mulxq 160(%rsp), %r9, %rdi
+	adcxq %r9, %rax
+	adoxq %rdi, %rbp
+	mulxq 168(%rsp), %r9, %rdi
+	adcxq %r9, %rbp
+	adoxq %rdi, %r8
+	mulxq 176(%rsp), %r9, %rdi
+	adcxq %r9, %r8
+	adoxq %rdi, %r15
+	mulxq 184(%rsp), %r9, %rdi
+	adcxq %r9, %r15
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 384(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 384(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r14
+	adcxq %r9, %rbx
+	adoxq %r14, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r14
+	adcxq %r9, %r13
+	adoxq %r14, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r14
+	adcxq %r9, %rsi
+	adoxq %r14, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r14
+	adcxq %r9, %rbp
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r14
+	adcxq %r9, %r8
+	adoxq %r14, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r14
+	adcxq %r9, %r15
+	adoxq %r14, %rdi
+	adcxq %rcx, %rdi
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r9, %r14
+	adcxq %r9, %r12
+	adoxq %r14, %r10
+	mulxq 104(%rsp), %r9, %r14
+	adcxq %r9, %r10
+	adoxq %r14, %r11
+	mulxq 112(%rsp), %r9, %r14
+	adcxq %r9, %r11
+	movq 384(%rsp), %r9
+	adoxq %r14, %r9
+	movq %r11, 384(%rsp)
+	mulxq 120(%rsp), %r14, %r11
+	adcxq %r14, %r9
+	adoxq %r11, %rbx
+	mulxq 128(%rsp), %r14, %r11
+	adcxq %r14, %rbx
+	adoxq %r11, %r13
+	mulxq 136(%rsp), %r14, %r11
+	adcxq %r14, %r13
+	adoxq %r11, %rsi
+	mulxq 144(%rsp), %r14, %r11
+	adcxq %r14, %rsi
+	adoxq %r11, %rax
+	mulxq 152(%rsp), %r14, %r11
+	adcxq %r14, %rax
+	adoxq %r11, %rbp
+	mulxq 160(%rsp), %r14, %r11
+	adcxq %r14, %rbp
+	adoxq %r11, %r8
+	mulxq 168(%rsp), %r14, %r11
+	adcxq %r14, %r8
+	adoxq %r11, %r15
+	mulxq 176(%rsp), %r14, %r11
+	adcxq %r14, %r15
+	adoxq %r11, %rdi
+	mulxq 184(%rsp), %r14, %r11
+	adcxq %r14, %rdi
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r12
+	adcxq %r14, %r13
+	adoxq %r12, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r12
+	adcxq %r14, %rsi
+	adoxq %r12, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r12
+	adcxq %r14, %rax
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r12
+	adcxq %r14, %rbp
+	adoxq %r12, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r12
+	adcxq %r14, %r8
+	adoxq %r12, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r12
+	adcxq %r14, %r15
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r12
+	adcxq %r14, %rdi
+	adoxq %r12, %r11
+	adcxq %rcx, %r11
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r14, %r12
+	adcxq %r14, %r10
+	movq 384(%rsp), %r14
+	adoxq %r12, %r14
+	movq %r10, 384(%rsp)
+	mulxq 104(%rsp), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %r9
+	mulxq 112(%rsp), %r12, %r10
+	adcxq %r12, %r9
+	adoxq %r10, %rbx
+	mulxq 120(%rsp), %r12, %r10
+	adcxq %r12, %rbx
+	adoxq %r10, %r13
+	mulxq 128(%rsp), %r12, %r10
+	adcxq %r12, %r13
+	adoxq %r10, %rsi
+	mulxq 136(%rsp), %r12, %r10
+	adcxq %r12, %rsi
+	adoxq %r10, %rax
+	mulxq 144(%rsp), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %rbp
+	mulxq 152(%rsp), %r12, %r10
+	adcxq %r12, %rbp
+	adoxq %r10, %r8
+	mulxq 160(%rsp), %r12, %r10
+	adcxq %r12, %r8
+	adoxq %r10, %r15
+	mulxq 168(%rsp), %r12, %r10
+	adcxq %r12, %r15
+	adoxq %r10, %rdi
+	mulxq 176(%rsp), %r12, %r10
+	adcxq %r12, %rdi
+	adoxq %r10, %r11
+	mulxq 184(%rsp), %r12, %r10
+	adcxq %r12, %r11
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 384(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 384(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r13
+	adcxq %r12, %rsi
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r13
+	adcxq %r12, %rax
+	adoxq %r13, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
+	adcxq %r12, %rbp
+	adoxq %r13, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r13
+	adcxq %r12, %r8
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r13
+	adcxq %r12, %r11
+	adoxq %r13, %r10
+	adcxq %rcx, %r10
+	movq 56(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %r9
+	mulxq 104(%rsp), %r12, %r13
+	adcxq %r12, %r9
+	adoxq %r13, %rbx
+	mulxq 112(%rsp), %r12, %r13
+	adcxq %r12, %rbx
+	movq 384(%rsp), %r12
+	adoxq %r13, %r12
+	movq %rbx, 384(%rsp)
+	mulxq 120(%rsp), %r13, %rbx
+	adcxq %r13, %r12
+	adoxq %rbx, %rsi
+	mulxq 128(%rsp), %r13, %rbx
+	adcxq %r13, %rsi
+	adoxq %rbx, %rax
+	mulxq 136(%rsp), %r13, %rbx
+	adcxq %r13, %rax
+	adoxq %rbx, %rbp
+	mulxq 144(%rsp), %r13, %rbx
+	adcxq %r13, %rbp
+	adoxq %rbx, %r8
+	mulxq 152(%rsp), %r13, %rbx
+	adcxq %r13, %r8
+	adoxq %rbx, %r15
+	mulxq 160(%rsp), %r13, %rbx
+	adcxq %r13, %r15
+	adoxq %rbx, %rdi
+	mulxq 168(%rsp), %r13, %rbx
+	adcxq %r13, %rdi
+	adoxq %rbx, %r11
+	mulxq 176(%rsp), %r13, %rbx
+	adcxq %r13, %r11
+	adoxq %rbx, %r10
+	mulxq 184(%rsp), %r13, %rbx
+	adcxq %r13, %r10
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r14
+	adcxq %r13, %rax
+	adoxq %r14, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r14
+	adcxq %r13, %rbp
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r14
+	adcxq %r13, %r8
+	adoxq %r14, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r14
+	adcxq %r13, %r15
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r14
+	adcxq %r13, %rdi
+	adoxq %r14, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r14
+	adcxq %r13, %r10
+	adoxq %r14, %rbx
+	adcxq %rcx, %rbx
+	movq 64(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r13, %r14
+	adcxq %r13, %r9
+	movq 384(%rsp), %r13
+	adoxq %r14, %r13
+	movq %r9, 384(%rsp)
+	mulxq 104(%rsp), %r14, %r9
+	adcxq %r14, %r13
+	adoxq %r9, %r12
+	mulxq 112(%rsp), %r14, %r9
+	adcxq %r14, %r12
+	adoxq %r9, %rsi
+	mulxq 120(%rsp), %r14, %r9
+	adcxq %r14, %rsi
+	adoxq %r9, %rax
+	mulxq 128(%rsp), %r14, %r9
+	adcxq %r14, %rax
+	adoxq %r9, %rbp
+	mulxq 136(%rsp), %r14, %r9
+	adcxq %r14, %rbp
+	adoxq %r9, %r8
+	mulxq 144(%rsp), %r14, %r9
+	adcxq %r14, %r8
+	adoxq %r9, %r15
+	mulxq 152(%rsp), %r14, %r9
+	adcxq %r14, %r15
+	adoxq %r9, %rdi
+	mulxq 160(%rsp), %r14, %r9
+	adcxq %r14, %rdi
+	adoxq %r9, %r11
+	mulxq 168(%rsp), %r14, %r9
+	adcxq %r14, %r11
+	adoxq %r9, %r10
+	mulxq 176(%rsp), %r14, %r9
+	adcxq %r14, %r10
+	adoxq %r9, %rbx
+	mulxq 184(%rsp), %r14, %r9
+	adcxq %r14, %rbx
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 384(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 384(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rax
+	adcxq %r14, %rbp
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rax
+	adcxq %r14, %r8
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rax
+	adcxq %r14, %r15
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rax
+	adcxq %r14, %rdi
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rax
+	adcxq %r14, %r11
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rax
+	adcxq %r14, %r10
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rax
+	adcxq %r14, %rbx
+	adoxq %rax, %r9
+	adcxq %rcx, %r9
+	movq 72(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r14, %rax
+	adcxq %r14, %r13
+	adoxq %rax, %r12
+	mulxq 104(%rsp), %r14, %rax
+	adcxq %r14, %r12
+	adoxq %rax, %rsi
+	mulxq 112(%rsp), %r14, %rax
+	adcxq %r14, %rsi
+	movq 384(%rsp), %r14
+	adoxq %rax, %r14
+	movq %rsi, 384(%rsp)
+	mulxq 120(%rsp), %rax, %rsi
+	adcxq %rax, %r14
+	adoxq %rsi, %rbp
+	mulxq 128(%rsp), %rax, %rsi
+	adcxq %rax, %rbp
+	adoxq %rsi, %r8
+	mulxq 136(%rsp), %rax, %rsi
+	adcxq %rax, %r8
+	adoxq %rsi, %r15
+	mulxq 144(%rsp), %rax, %rsi
+	adcxq %rax, %r15
+	adoxq %rsi, %rdi
+	mulxq 152(%rsp), %rax, %rsi
+	adcxq %rax, %rdi
+	adoxq %rsi, %r11
+	mulxq 160(%rsp), %rax, %rsi
+	adcxq %rax, %r11
+	adoxq %rsi, %r10
+	mulxq 168(%rsp), %rax, %rsi
+	adcxq %rax, %r10
+	adoxq %rsi, %rbx
+	mulxq 176(%rsp), %rax, %rsi
+	adcxq %rax, %rbx
+	adoxq %rsi, %r9
+	mulxq 184(%rsp), %rax, %rsi
+	adcxq %rax, %r9
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
+	adcxq %rax, %r8
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	adcxq %rax, %r15
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
+	adcxq %rax, %rdi
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	adcxq %rax, %r11
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
+	adcxq %rax, %rbx
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
+	adcxq %rax, %r9
+	adoxq %r13, %rsi
+	adcxq %rcx, %rsi
+	movq 80(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %rax, %r13
+	adcxq %rax, %r12
+	movq 384(%rsp), %rax
+	adoxq %r13, %rax
+	movq %r12, 384(%rsp)
+	mulxq 104(%rsp), %r13, %r12
+	adcxq %r13, %rax
+	adoxq %r12, %r14
+	mulxq 112(%rsp), %r13, %r12
+	adcxq %r13, %r14
+	adoxq %r12, %rbp
+	mulxq 120(%rsp), %r13, %r12
+	adcxq %r13, %rbp
+	adoxq %r12, %r8
+	mulxq 128(%rsp), %r13, %r12
+	adcxq %r13, %r8
+	adoxq %r12, %r15
+	mulxq 136(%rsp), %r13, %r12
+	adcxq %r13, %r15
+	adoxq %r12, %rdi
+	mulxq 144(%rsp), %r13, %r12
+	adcxq %r13, %rdi
+	adoxq %r12, %r11
+	mulxq 152(%rsp), %r13, %r12
+	adcxq %r13, %r11
+	adoxq %r12, %r10
+	mulxq 160(%rsp), %r13, %r12
+	adcxq %r13, %r10
+	adoxq %r12, %rbx
+	mulxq 168(%rsp), %r13, %r12
+	adcxq %r13, %rbx
+	adoxq %r12, %r9
+	mulxq 176(%rsp), %r13, %r12
+	adcxq %r13, %r9
+	adoxq %r12, %rsi
+	mulxq 184(%rsp), %r13, %r12
+	adcxq %r13, %rsi
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 384(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r8, 384(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r8
+	adcxq %r13, %r15
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r8
+	adcxq %r13, %rdi
+	adoxq %r8, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r8
+	adcxq %r13, %r11
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r8
+	adcxq %r13, %r10
+	adoxq %r8, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r8
+	adcxq %r13, %rbx
+	adoxq %r8, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r8
+	adcxq %r13, %r9
+	adoxq %r8, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r8
+	adcxq %r13, %rsi
+	adoxq %r8, %r12
+	adcxq %rcx, %r12
+	movq 88(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r13, %r8
+	adcxq %r13, %rax
+	adoxq %r8, %r14
+	mulxq 104(%rsp), %r13, %r8
+	adcxq %r13, %r14
+	adoxq %r8, %rbp
+	mulxq 112(%rsp), %r13, %r8
+	adcxq %r13, %rbp
+	movq 384(%rsp), %r13
+	adoxq %r8, %r13
+	movq %rbp, 384(%rsp)
+	mulxq 120(%rsp), %r8, %rbp
+	adcxq %r8, %r13
+	adoxq %rbp, %r15
+	mulxq 128(%rsp), %r8, %rbp
+	adcxq %r8, %r15
+	adoxq %rbp, %rdi
+	mulxq 136(%rsp), %r8, %rbp
+	adcxq %r8, %rdi
+	adoxq %rbp, %r11
+	mulxq 144(%rsp), %r8, %rbp
+	adcxq %r8, %r11
+	adoxq %rbp, %r10
+	mulxq 152(%rsp), %r8, %rbp
+	adcxq %r8, %r10
+	adoxq %rbp, %rbx
+	mulxq 160(%rsp), %r8, %rbp
+	adcxq %r8, %rbx
+	adoxq %rbp, %r9
+	mulxq 168(%rsp), %r8, %rbp
+	adcxq %r8, %r9
+	adoxq %rbp, %rsi
+	mulxq 176(%rsp), %r8, %rbp
+	adcxq %r8, %rsi
+	adoxq %rbp, %r12
+	mulxq 184(%rsp), %r8, %rbp
+	adcxq %r8, %r12
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rax
+	adcxq %r8, %rdi
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rax
+	adcxq %r8, %r11
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rax
+	adcxq %r8, %r10
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rax
+	adcxq %r8, %rbx
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rax
+	adcxq %r8, %r9
+	adoxq %rax, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rax
+	adcxq %r8, %rsi
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rax
+	adcxq %r8, %r12
+	adoxq %rax, %rbp
+	adcxq %rcx, %rbp
+	movq %r14, %r8
+	subq $-1, %r8
+	movq 384(%rsp), %rax
+	sbbq $-1, %rax
+	movq %r15, 296(%rsp)
+	movq %r13, %r15
+	sbbq $-1, %r15
+	movq %r12, 320(%rsp)
+	movq 296(%rsp), %r12
+	sbbq $-1, %r12
+	movq %rsi, 328(%rsp)
+	movq %rdi, %rsi
+	sbbq $-1, %rsi
+	movq %r13, 344(%rsp)
+	movq %r11, %r13
+	sbbq FG_P751_MONT_P+40(%rip), %r13
+	movq %r9, 352(%rsp)
+	movq %r10, %r9
+	sbbq FG_P751_MONT_P+48(%rip), %r9
+	movq %rbx, 360(%rsp)
+	movq 360(%rsp), %rbx
+	sbbq FG_P751_MONT_P+56(%rip), %rbx
+	movq %r10, 368(%rsp)
+	movq 352(%rsp), %r10
+	sbbq FG_P751_MONT_P+64(%rip), %r10
+	movq %r11, 376(%rsp)
+	movq 328(%rsp), %r11
+	sbbq FG_P751_MONT_P+72(%rip), %r11
+	movq %rdi, 312(%rsp)
+	movq 320(%rsp), %rdi
+	sbbq FG_P751_MONT_P+80(%rip), %rdi
+	movq %rbp, 336(%rsp)
+	movq 336(%rsp), %rbp
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
+	cmovc %r14, %r8
+	cmovc 384(%rsp), %rax
+	cmovc 344(%rsp), %r15
+	cmovc 296(%rsp), %r12
+	cmovc 312(%rsp), %rsi
+	cmovc 376(%rsp), %r13
+	cmovc 368(%rsp), %r9
+	cmovc 360(%rsp), %rbx
+	cmovc 352(%rsp), %r10
+	cmovc 328(%rsp), %r11
+	cmovc 320(%rsp), %rdi
+	cmovc 336(%rsp), %rbp
+	movq 288(%rsp), %r14
+	movq %r8, 0(%r14)
+	movq %rax, 8(%r14)
+	movq %r15, 16(%r14)
+	movq %r12, 24(%r14)
+	movq %rsi, 32(%r14)
+	movq %r13, 40(%r14)
+	movq %r9, 48(%r14)
+	movq %rbx, 56(%r14)
+	movq %r10, 64(%r14)
+	movq %r11, 72(%r14)
+	movq %rdi, 80(%r14)
+	movq %rbp, 88(%r14)
+	addq $400, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_fp2_sqr_adx_zen, .-fg_p751_fp2_sqr_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_fp2_mul_adx_zen
+.p2align 4, 0x90
+_fg_p751_fp2_mul_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_fp2_mul_adx_zen
+.type fg_p751_fp2_mul_adx_zen, @function
+fg_p751_fp2_mul_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	subq $680, %rsp
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	movq %rdi, 192(%rsp)
+	mulxq 64(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 200(%rsp)
+	mulxq 72(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	movq %rdi, 208(%rsp)
+	mulxq 80(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 216(%rsp)
+	mulxq 88(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 224(%rsp)
+	mulxq 0(%r8), %r11, %r9
+	adcxq %r11, %r10
+	adoxq %r9, %rax
+	mulxq 8(%r8), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %rbp
+	mulxq 16(%r8), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq 24(%r8), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq 32(%r8), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq 40(%r8), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq 48(%r8), %r11, %r9
+	adcxq %r11, %r14
+	movq 200(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r14, 200(%rsp)
+	mulxq 56(%r8), %r9, %r14
+	adcxq %r9, %r11
+	movq 208(%rsp), %r9
+	adoxq %r14, %r9
+	movq %r11, 208(%rsp)
+	mulxq 64(%r8), %r14, %r11
+	adcxq %r14, %r9
+	movq 216(%rsp), %r14
+	adoxq %r11, %r14
+	movq %r9, 216(%rsp)
+	mulxq 72(%r8), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %rdi
+	mulxq 80(%r8), %r11, %r9
+	adcxq %r11, %rdi
+	adoxq %r9, %r12
+	mulxq 88(%r8), %r11, %r9
+	adcxq %r11, %r12
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 232(%rsp)
+	mulxq 0(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	movq 200(%rsp), %r11
+	adoxq %r10, %r11
+	movq %rbx, 200(%rsp)
+	mulxq 40(%r8), %r10, %rbx
+	adcxq %r10, %r11
+	movq 208(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %r11, 208(%rsp)
+	mulxq 48(%r8), %rbx, %r11
+	adcxq %rbx, %r10
+	movq 216(%rsp), %rbx
+	adoxq %r11, %rbx
+	movq %r10, 216(%rsp)
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 64(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %rdi
+	mulxq 72(%r8), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r12
+	mulxq 80(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	mulxq 88(%r8), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 240(%rsp)
+	mulxq 0(%r8), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %r13
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r13
+	adoxq %rax, %r15
+	mulxq 16(%r8), %r11, %rax
+	adcxq %r11, %r15
+	movq 200(%rsp), %r11
+	adoxq %rax, %r11
+	movq %r15, 200(%rsp)
+	mulxq 24(%r8), %rax, %r15
+	adcxq %rax, %r11
+	movq 208(%rsp), %rax
+	adoxq %r15, %rax
+	movq %r11, 208(%rsp)
+	mulxq 32(%r8), %r15, %r11
+	adcxq %r15, %rax
+	movq 216(%rsp), %r15
+	adoxq %r11, %r15
+	movq %rax, 216(%rsp)
+	mulxq 40(%r8), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq 48(%r8), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq 56(%r8), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %rdi
+	mulxq 64(%r8), %r11, %rax
+	adcxq %r11, %rdi
+	adoxq %rax, %r12
+	mulxq 72(%r8), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r9
+	mulxq 80(%r8), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r10
+	mulxq 88(%r8), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 248(%rsp)
+	mulxq 0(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	movq 200(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %r13, 200(%rsp)
+	mulxq 8(%r8), %rbp, %r13
+	adcxq %rbp, %r11
+	movq 208(%rsp), %rbp
+	adoxq %r13, %rbp
+	movq %r11, 208(%rsp)
+	mulxq 16(%r8), %r13, %r11
+	adcxq %r13, %rbp
+	movq 216(%rsp), %r13
+	adoxq %r11, %r13
+	movq %rbp, 216(%rsp)
+	mulxq 24(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	adoxq %rbp, %r15
+	mulxq 32(%r8), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %rbx
+	mulxq 40(%r8), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq 48(%r8), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %rdi
+	mulxq 56(%r8), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r12
+	mulxq 64(%r8), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %r9
+	mulxq 72(%r8), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r10
+	mulxq 80(%r8), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	mulxq 88(%r8), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 256(%rsp)
+	mulxq 0(%r8), %r11, %rbp
+	movq %rax, 264(%rsp)
+	movq 208(%rsp), %rax
+	adcxq %r11, %rax
+	movq 216(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %rax, 216(%rsp)
+	mulxq 8(%r8), %rbp, %rax
+	adcxq %rbp, %r11
+	adoxq %rax, %r13
+	mulxq 16(%r8), %rbp, %rax
+	adcxq %rbp, %r13
+	adoxq %rax, %r15
+	mulxq 24(%r8), %rbp, %rax
+	adcxq %rbp, %r15
+	adoxq %rax, %rbx
+	mulxq 32(%r8), %rbp, %rax
+	adcxq %rbp, %rbx
+	adoxq %rax, %r14
+	mulxq 40(%r8), %rbp, %rax
+	adcxq %rbp, %r14
+	adoxq %rax, %rdi
+	mulxq 48(%r8), %rbp, %rax
+	adcxq %rbp, %rdi
+	adoxq %rax, %r12
+	mulxq 56(%r8), %rbp, %rax
+	adcxq %rbp, %r12
+	adoxq %rax, %r9
+	mulxq 64(%r8), %rbp, %rax
+	adcxq %rbp, %r9
+	adoxq %rax, %r10
+	mulxq 72(%r8), %rbp, %rax
+	adcxq %rbp, %r10
+	movq 264(%rsp), %rbp
+	adoxq %rax, %rbp
+	movq %r10, 264(%rsp)
+	mulxq 80(%r8), %rax, %r10
+	adcxq %rax, %rbp
+	movq 256(%rsp), %rax
+	adoxq %r10, %rax
+	movq %rbp, 256(%rsp)
+	mulxq 88(%r8), %r10, %rbp
+	adcxq %r10, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 208(%rsp)
+	mulxq 0(%r8), %r10, %rbp
+	adcxq %r10, %r11
+	adoxq %rbp, %r13
+	mulxq 8(%r8), %r10, %rbp
+	adcxq %r10, %r13
+	adoxq %rbp, %r15
+	mulxq 16(%r8), %r10, %rbp
+	adcxq %r10, %r15
+	adoxq %rbp, %rbx
+	mulxq 24(%r8), %r10, %rbp
+	adcxq %r10, %rbx
+	adoxq %rbp, %r14
+	mulxq 32(%r8), %r10, %rbp
+	adcxq %r10, %r14
+	adoxq %rbp, %rdi
+	mulxq 40(%r8), %r10, %rbp
+	adcxq %r10, %rdi
+	adoxq %rbp, %r12
+	mulxq 48(%r8), %r10, %rbp
+	adcxq %r10, %r12
+	adoxq %rbp, %r9
+	mulxq 56(%r8), %r10, %rbp
+	adcxq %r10, %r9
+	movq 264(%rsp), %r10
+	adoxq %rbp, %r10
+	movq %r9, 264(%rsp)
+	mulxq 64(%r8), %rbp, %r9
+	adcxq %rbp, %r10
+	movq 256(%rsp), %rbp
+	adoxq %r9, %rbp
+	movq %r10, 256(%rsp)
+	mulxq 72(%r8), %r9, %r10
+	adcxq %r9, %rbp
+	adoxq %r10, %rax
+	mulxq 80(%r8), %r9, %r10
+	adcxq %r9, %rax
+	movq 208(%rsp), %r9
+	adoxq %r10, %r9
+	movq %rax, 208(%rsp)
+	mulxq 88(%r8), %r10, %rax
+	adcxq %r10, %r9
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 272(%rsp)
+	mulxq 0(%r8), %r10, %r11
+	adcxq %r10, %r13
+	adoxq %r11, %r15
+	mulxq 8(%r8), %r10, %r11
+	adcxq %r10, %r15
+	adoxq %r11, %rbx
+	mulxq 16(%r8), %r10, %r11
+	adcxq %r10, %rbx
+	adoxq %r11, %r14
+	mulxq 24(%r8), %r10, %r11
+	adcxq %r10, %r14
+	adoxq %r11, %rdi
+	mulxq 32(%r8), %r10, %r11
+	adcxq %r10, %rdi
+	adoxq %r11, %r12
+	mulxq 40(%r8), %r10, %r11
+	adcxq %r10, %r12
+	movq 264(%rsp), %r10
+	adoxq %r11, %r10
+	movq %r12, 264(%rsp)
+	mulxq 48(%r8), %r11, %r12
+	adcxq %r11, %r10
+	movq 256(%rsp), %r11
+	adoxq %r12, %r11
+	movq %r10, 256(%rsp)
+	mulxq 56(%r8), %r12, %r10
+	adcxq %r12, %r11
+	adoxq %r10, %rbp
+	mulxq 64(%r8), %r12, %r10
+	adcxq %r12, %rbp
+	movq 208(%rsp), %r12
+	adoxq %r10, %r12
+	movq %rbp, 208(%rsp)
+	mulxq 72(%r8), %r10, %rbp
+	adcxq %r10, %r12
+	adoxq %rbp, %r9
+	mulxq 80(%r8), %r10, %rbp
+	adcxq %r10, %r9
+	adoxq %rbp, %rax
+	mulxq 88(%r8), %r10, %rbp
+	adcxq %r10, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 280(%rsp)
+	mulxq 0(%r8), %r10, %r13
+	adcxq %r10, %r15
+	adoxq %r13, %rbx
+	mulxq 8(%r8), %r10, %r13
+	adcxq %r10, %rbx
+	adoxq %r13, %r14
+	mulxq 16(%r8), %r10, %r13
+	adcxq %r10, %r14
+	adoxq %r13, %rdi
+	mulxq 24(%r8), %r10, %r13
+	adcxq %r10, %rdi
+	movq 264(%rsp), %r10
+	adoxq %r13, %r10
+	movq %rdi, 264(%rsp)
+	mulxq 32(%r8), %r13, %rdi
+	adcxq %r13, %r10
+	movq 256(%rsp), %r13
+	adoxq %rdi, %r13
+	movq %r10, 256(%rsp)
+	mulxq 40(%r8), %rdi, %r10
+	adcxq %rdi, %r13
+	adoxq %r10, %r11
+	mulxq 48(%r8), %rdi, %r10
+	adcxq %rdi, %r11
+	movq 208(%rsp), %rdi
+	adoxq %r10, %rdi
+	movq %r11, 208(%rsp)
+	mulxq 56(%r8), %r10, %r11
+	adcxq %r10, %rdi
+	adoxq %r11, %r12
+	mulxq 64(%r8), %r10, %r11
+	adcxq %r10, %r12
+	adoxq %r11, %r9
+	mulxq 72(%r8), %r10, %r11
+	adcxq %r10, %r9
+	adoxq %r11, %rax
+	mulxq 80(%r8), %r10, %r11
+	adcxq %r10, %rax
+	adoxq %r11, %rbp
+	mulxq 88(%r8), %r10, %r11
+	adcxq %r10, %rbp
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 288(%rsp)
+	mulxq 0(%r8), %r10, %r15
+	adcxq %r10, %rbx
+	adoxq %r15, %r14
+	mulxq 8(%r8), %r10, %r15
+	adcxq %r10, %r14
+	movq 264(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r14, 264(%rsp)
+	mulxq 16(%r8), %r15, %r14
+	adcxq %r15, %r10
+	movq 256(%rsp), %r15
+	adoxq %r14, %r15
+	movq %r10, 256(%rsp)
+	mulxq 24(%r8), %r14, %r10
+	adcxq %r14, %r15
+	adoxq %r10, %r13
+	mulxq 32(%r8), %r14, %r10
+	adcxq %r14, %r13
+	movq 208(%rsp), %r14
+	adoxq %r10, %r14
+	movq %r13, 208(%rsp)
+	mulxq 40(%r8), %r10, %r13
+	adcxq %r10, %r14
+	adoxq %r13, %rdi
+	mulxq 48(%r8), %r10, %r13
+	adcxq %r10, %rdi
+	adoxq %r13, %r12
+	mulxq 56(%r8), %r10, %r13
+	adcxq %r10, %r12
+	adoxq %r13, %r9
+	mulxq 64(%r8), %r10, %r13
+	adcxq %r10, %r9
+	adoxq %r13, %rax
+	mulxq 72(%r8), %r10, %r13
+	adcxq %r10, %rax
+	adoxq %r13, %rbp
+	mulxq 80(%r8), %r10, %r13
+	adcxq %r10, %rbp
+	adoxq %r13, %r11
+	mulxq 88(%r8), %r10, %r13
+	adcxq %r10, %r11
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 80(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 296(%rsp)
+	mulxq 0(%r8), %r10, %rbx
+	movq %r13, 304(%rsp)
+	movq 264(%rsp), %r13
+	adcxq %r10, %r13
+	movq 256(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %r13, 256(%rsp)
+	mulxq 8(%r8), %rbx, %r13
+	adcxq %rbx, %r10
+	adoxq %r13, %r15
+	mulxq 16(%r8), %rbx, %r13
+	adcxq %rbx, %r15
+	movq 208(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %r15, 208(%rsp)
+	mulxq 24(%r8), %r13, %r15
+	adcxq %r13, %rbx
+	adoxq %r15, %r14
+	mulxq 32(%r8), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %rdi
+	mulxq 40(%r8), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %r12
+	mulxq 48(%r8), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %r9
+	mulxq 56(%r8), %r13, %r15
+	adcxq %r13, %r9
+	adoxq %r15, %rax
+	mulxq 64(%r8), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %r15, %rbp
+	mulxq 72(%r8), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %r15, %r11
+	mulxq 80(%r8), %r13, %r15
+	adcxq %r13, %r11
+	movq 304(%rsp), %r13
+	adoxq %r15, %r13
+	movq %r11, 304(%rsp)
+	mulxq 88(%r8), %r15, %r11
+	adcxq %r15, %r13
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 88(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 264(%rsp)
+	mulxq 0(%r8), %r15, %r11
+	adcxq %r15, %r10
+	movq 208(%rsp), %r15
+	adoxq %r11, %r15
+	movq %r10, 208(%rsp)
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %rdi
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r12
+	mulxq 40(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	mulxq 48(%r8), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %r10, %rax
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 64(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	movq 304(%rsp), %r11
+	adoxq %r10, %r11
+	movq %rbp, 304(%rsp)
+	mulxq 72(%r8), %r10, %rbp
+	adcxq %r10, %r11
+	adoxq %rbp, %r13
+	mulxq 80(%r8), %r10, %rbp
+	adcxq %r10, %r13
+	movq 264(%rsp), %r10
+	adoxq %rbp, %r10
+	movq %r13, 264(%rsp)
+	mulxq 88(%r8), %rbp, %r13
+	adcxq %rbp, %r10
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r15, 312(%rsp)
+	movq %rbx, 320(%rsp)
+	movq %r14, 328(%rsp)
+	movq %rdi, 336(%rsp)
+	movq %r12, 344(%rsp)
+	movq %r9, 352(%rsp)
+	movq %rax, 360(%rsp)
+	movq %r11, 368(%rsp)
+	movq %r10, 376(%rsp)
+	movq %r13, 384(%rsp)
+	movq 96(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%r8), %rbp, %r15
+	mulxq 104(%r8), %rbx, %r14
+	adcxq %rbx, %r15
+	mulxq 112(%r8), %rdi, %r12
+	adcxq %rdi, %r14
+	mulxq 120(%r8), %r9, %rax
+	adcxq %r9, %r12
+	mulxq 128(%r8), %r11, %r10
+	adcxq %r11, %rax
+	mulxq 136(%r8), %r13, %rbx
+	adcxq %r13, %r10
+	mulxq 144(%r8), %rdi, %r9
+	adcxq %rdi, %rbx
+	mulxq 152(%r8), %r11, %r13
+	adcxq %r11, %r9
+	mulxq 160(%r8), %rdi, %r11
+	adcxq %rdi, %r13
+	movq %r13, 392(%rsp)
+	mulxq 168(%r8), %rdi, %r13
+	adcxq %rdi, %r11
+	movq %r11, 400(%rsp)
+	mulxq 176(%r8), %rdi, %r11
+	adcxq %rdi, %r13
+	movq %r13, 408(%rsp)
+	mulxq 184(%r8), %rdi, %r13
+	adcxq %rdi, %r11
+	adcxq %rcx, %r13
+	movq 104(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 416(%rsp)
+	mulxq 96(%r8), %rdi, %rbp
+	adcxq %rdi, %r15
+	adoxq %rbp, %r14
+	mulxq 104(%r8), %rdi, %rbp
+	adcxq %rdi, %r14
+	adoxq %rbp, %r12
+	mulxq 112(%r8), %rdi, %rbp
+	adcxq %rdi, %r12
+	adoxq %rbp, %rax
+	mulxq 120(%r8), %rdi, %rbp
+	adcxq %rdi, %rax
+	adoxq %rbp, %r10
+	mulxq 128(%r8), %rdi, %rbp
+	adcxq %rdi, %r10
+	adoxq %rbp, %rbx
+	mulxq 136(%r8), %rdi, %rbp
+	adcxq %rdi, %rbx
+	adoxq %rbp, %r9
+	mulxq 144(%r8), %rdi, %rbp
+	adcxq %rdi, %r9
+	movq 392(%rsp), %rdi
+	adoxq %rbp, %rdi
+	movq %r9, 392(%rsp)
+	mulxq 152(%r8), %rbp, %r9
+	adcxq %rbp, %rdi
+	movq 400(%rsp), %rbp
+	adoxq %r9, %rbp
+	movq %rdi, 400(%rsp)
+	mulxq 160(%r8), %r9, %rdi
+	adcxq %r9, %rbp
+	movq 408(%rsp), %r9
+	adoxq %rdi, %r9
+	movq %rbp, 408(%rsp)
+	mulxq 168(%r8), %rdi, %rbp
+	adcxq %rdi, %r9
+	adoxq %rbp, %r11
+	mulxq 176(%r8), %rdi, %rbp
+	adcxq %rdi, %r11
+	adoxq %rbp, %r13
+	mulxq 184(%r8), %rdi, %rbp
+	adcxq %rdi, %r13
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 112(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 424(%rsp)
+	mulxq 96(%r8), %rdi, %r15
+	adcxq %rdi, %r14
+	adoxq %r15, %r12
+	mulxq 104(%r8), %rdi, %r15
+	adcxq %rdi, %r12
+	adoxq %r15, %rax
+	mulxq 112(%r8), %rdi, %r15
+	adcxq %rdi, %rax
+	adoxq %r15, %r10
+	mulxq 120(%r8), %rdi, %r15
+	adcxq %rdi, %r10
+	adoxq %r15, %rbx
+	mulxq 128(%r8), %rdi, %r15
+	adcxq %rdi, %rbx
+	movq 392(%rsp), %rdi
+	adoxq %r15, %rdi
+	movq %rbx, 392(%rsp)
+	mulxq 136(%r8), %r15, %rbx
+	adcxq %r15, %rdi
+	movq 400(%rsp), %r15
+	adoxq %rbx, %r15
+	movq %rdi, 400(%rsp)
+	mulxq 144(%r8), %rbx, %rdi
+	adcxq %rbx, %r15
+	movq 408(%rsp), %rbx
+	adoxq %rdi, %rbx
+	movq %r15, 408(%rsp)
+	mulxq 152(%r8), %rdi, %r15
+	adcxq %rdi, %rbx
+	adoxq %r15, %r9
+	mulxq 160(%r8), %rdi, %r15
+	adcxq %rdi, %r9
+	adoxq %r15, %r11
+	mulxq 168(%r8), %rdi, %r15
+	adcxq %rdi, %r11
+	adoxq %r15, %r13
+	mulxq 176(%r8), %rdi, %r15
+	adcxq %rdi, %r13
+	adoxq %r15, %rbp
+	mulxq 184(%r8), %rdi, %r15
+	adcxq %rdi, %rbp
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 120(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 432(%rsp)
+	mulxq 96(%r8), %rdi, %r14
+	adcxq %rdi, %r12
+	adoxq %r14, %rax
+	mulxq 104(%r8), %rdi, %r14
+	adcxq %rdi, %rax
+	adoxq %r14, %r10
+	mulxq 112(%r8), %rdi, %r14
+	adcxq %rdi, %r10
+	movq 392(%rsp), %rdi
+	adoxq %r14, %rdi
+	movq %r10, 392(%rsp)
+	mulxq 120(%r8), %r14, %r10
+	adcxq %r14, %rdi
+	movq 400(%rsp), %r14
+	adoxq %r10, %r14
+	movq %rdi, 400(%rsp)
+	mulxq 128(%r8), %r10, %rdi
+	adcxq %r10, %r14
+	movq 408(%rsp), %r10
+	adoxq %rdi, %r10
+	movq %r14, 408(%rsp)
+	mulxq 136(%r8), %rdi, %r14
+	adcxq %rdi, %r10
+	adoxq %r14, %rbx
+	mulxq 144(%r8), %rdi, %r14
+	adcxq %rdi, %rbx
+	adoxq %r14, %r9
+	mulxq 152(%r8), %rdi, %r14
+	adcxq %rdi, %r9
+	adoxq %r14, %r11
+	mulxq 160(%r8), %rdi, %r14
+	adcxq %rdi, %r11
+	adoxq %r14, %r13
+	mulxq 168(%r8), %rdi, %r14
+	adcxq %rdi, %r13
+	adoxq %r14, %rbp
+	mulxq 176(%r8), %rdi, %r14
+	adcxq %rdi, %rbp
+	adoxq %r14, %r15
+	mulxq 184(%r8), %rdi, %r14
+	adcxq %rdi, %r15
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 128(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 440(%rsp)
+	mulxq 96(%r8), %rdi, %r12
+	adcxq %rdi, %rax
+	movq 392(%rsp), %rdi
+	adoxq %r12, %rdi
+	movq %rax, 392(%rsp)
+	mulxq 104(%r8), %r12, %rax
+	adcxq %r12, %rdi
+	movq 400(%rsp), %r12
+	adoxq %rax, %r12
+	movq %rdi, 400(%rsp)
+	mulxq 112(%r8), %rax, %rdi
+	adcxq %rax, %r12
+	movq 408(%rsp), %rax
+	adoxq %rdi, %rax
+	movq %r12, 408(%rsp)
+	mulxq 120(%r8), %rdi, %r12
+	adcxq %rdi, %rax
+	adoxq %r12, %r10
+	mulxq 128(%r8), %rdi, %r12
+	adcxq %rdi, %r10
+	adoxq %r12, %rbx
+	mulxq 136(%r8), %rdi, %r12
+	adcxq %rdi, %rbx
+	adoxq %r12, %r9
+	mulxq 144(%r8), %rdi, %r12
+	adcxq %rdi, %r9
+	adoxq %r12, %r11
+	mulxq 152(%r8), %rdi, %r12
+	adcxq %rdi, %r11
+	adoxq %r12, %r13
+	mulxq 160(%r8), %rdi, %r12
+	adcxq %rdi, %r13
+	adoxq %r12, %rbp
+	mulxq 168(%r8), %rdi, %r12
+	adcxq %rdi, %rbp
+	adoxq %r12, %r15
+	mulxq 176(%r8), %rdi, %r12
+	adcxq %rdi, %r15
+	adoxq %r12, %r14
+	mulxq 184(%r8), %rdi, %r12
+	adcxq %rdi, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 136(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 448(%rsp)
+	mulxq 96(%r8), %rdi, %r12
+	movq %r14, 456(%rsp)
+	movq 400(%rsp), %r14
+	adcxq %rdi, %r14
+	movq 408(%rsp), %rdi
+	adoxq %r12, %rdi
+	movq %r14, 408(%rsp)
+	mulxq 104(%r8), %r12, %r14
+	adcxq %r12, %rdi
+	adoxq %r14, %rax
+	mulxq 112(%r8), %r12, %r14
+	adcxq %r12, %rax
+	adoxq %r14, %r10
+	mulxq 120(%r8), %r12, %r14
+	adcxq %r12, %r10
+	adoxq %r14, %rbx
+	mulxq 128(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	adoxq %r14, %r9
+	mulxq 136(%r8), %r12, %r14
+	adcxq %r12, %r9
+	adoxq %r14, %r11
+	mulxq 144(%r8), %r12, %r14
+	adcxq %r12, %r11
+	adoxq %r14, %r13
+	mulxq 152(%r8), %r12, %r14
+	adcxq %r12, %r13
+	adoxq %r14, %rbp
+	mulxq 160(%r8), %r12, %r14
+	adcxq %r12, %rbp
+	adoxq %r14, %r15
+	mulxq 168(%r8), %r12, %r14
+	adcxq %r12, %r15
+	movq 456(%rsp), %r12
+	adoxq %r14, %r12
+	movq %r15, 456(%rsp)
+	mulxq 176(%r8), %r14, %r15
+	adcxq %r14, %r12
+	movq 448(%rsp), %r14
+	adoxq %r15, %r14
+	movq %r12, 448(%rsp)
+	mulxq 184(%r8), %r15, %r12
+	adcxq %r15, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 144(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 400(%rsp)
+	mulxq 96(%r8), %r15, %r12
+	adcxq %r15, %rdi
+	adoxq %r12, %rax
+	mulxq 104(%r8), %r15, %r12
+	adcxq %r15, %rax
+	adoxq %r12, %r10
+	mulxq 112(%r8), %r15, %r12
+	adcxq %r15, %r10
+	adoxq %r12, %rbx
+	mulxq 120(%r8), %r15, %r12
+	adcxq %r15, %rbx
+	adoxq %r12, %r9
+	mulxq 128(%r8), %r15, %r12
+	adcxq %r15, %r9
+	adoxq %r12, %r11
+	mulxq 136(%r8), %r15, %r12
+	adcxq %r15, %r11
+	adoxq %r12, %r13
+	mulxq 144(%r8), %r15, %r12
+	adcxq %r15, %r13
+	adoxq %r12, %rbp
+	mulxq 152(%r8), %r15, %r12
+	adcxq %r15, %rbp
+	movq 456(%rsp), %r15
+	adoxq %r12, %r15
+	movq %rbp, 456(%rsp)
+	mulxq 160(%r8), %r12, %rbp
+	adcxq %r12, %r15
+	movq 448(%rsp), %r12
+	adoxq %rbp, %r12
+	movq %r15, 448(%rsp)
+	mulxq 168(%r8), %rbp, %r15
+	adcxq %rbp, %r12
+	adoxq %r15, %r14
+	mulxq 176(%r8), %rbp, %r15
+	adcxq %rbp, %r14
+	movq 400(%rsp), %rbp
+	adoxq %r15, %rbp
+	movq %r14, 400(%rsp)
+	mulxq 184(%r8), %r15, %r14
+	adcxq %r15, %rbp
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 152(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 464(%rsp)
+	mulxq 96(%r8), %r15, %rdi
+	adcxq %r15, %rax
+	adoxq %rdi, %r10
+	mulxq 104(%r8), %r15, %rdi
+	adcxq %r15, %r10
+	adoxq %rdi, %rbx
+	mulxq 112(%r8), %r15, %rdi
+	adcxq %r15, %rbx
+	adoxq %rdi, %r9
+	mulxq 120(%r8), %r15, %rdi
+	adcxq %r15, %r9
+	adoxq %rdi, %r11
+	mulxq 128(%r8), %r15, %rdi
+	adcxq %r15, %r11
+	adoxq %rdi, %r13
+	mulxq 136(%r8), %r15, %rdi
+	adcxq %r15, %r13
+	movq 456(%rsp), %r15
+	adoxq %rdi, %r15
+	movq %r13, 456(%rsp)
+	mulxq 144(%r8), %rdi, %r13
+	adcxq %rdi, %r15
+	movq 448(%rsp), %rdi
+	adoxq %r13, %rdi
+	movq %r15, 448(%rsp)
+	mulxq 152(%r8), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %r12
+	mulxq 160(%r8), %r13, %r15
+	adcxq %r13, %r12
+	movq 400(%rsp), %r13
+	adoxq %r15, %r13
+	movq %r12, 400(%rsp)
+	mulxq 168(%r8), %r15, %r12
+	adcxq %r15, %r13
+	adoxq %r12, %rbp
+	mulxq 176(%r8), %r15, %r12
+	adcxq %r15, %rbp
+	adoxq %r12, %r14
+	mulxq 184(%r8), %r15, %r12
+	adcxq %r15, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 160(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 472(%rsp)
+	mulxq 96(%r8), %r15, %rax
+	adcxq %r15, %r10
+	adoxq %rax, %rbx
+	mulxq 104(%r8), %r15, %rax
+	adcxq %r15, %rbx
+	adoxq %rax, %r9
+	mulxq 112(%r8), %r15, %rax
+	adcxq %r15, %r9
+	adoxq %rax, %r11
+	mulxq 120(%r8), %r15, %rax
+	adcxq %r15, %r11
+	movq 456(%rsp), %r15
+	adoxq %rax, %r15
+	movq %r11, 456(%rsp)
+	mulxq 128(%r8), %rax, %r11
+	adcxq %rax, %r15
+	movq 448(%rsp), %rax
+	adoxq %r11, %rax
+	movq %r15, 448(%rsp)
+	mulxq 136(%r8), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rdi
+	mulxq 144(%r8), %r11, %r15
+	adcxq %r11, %rdi
+	movq 400(%rsp), %r11
+	adoxq %r15, %r11
+	movq %rdi, 400(%rsp)
+	mulxq 152(%r8), %r15, %rdi
+	adcxq %r15, %r11
+	adoxq %rdi, %r13
+	mulxq 160(%r8), %r15, %rdi
+	adcxq %r15, %r13
+	adoxq %rdi, %rbp
+	mulxq 168(%r8), %r15, %rdi
+	adcxq %r15, %rbp
+	adoxq %rdi, %r14
+	mulxq 176(%r8), %r15, %rdi
+	adcxq %r15, %r14
+	adoxq %rdi, %r12
+	mulxq 184(%r8), %r15, %rdi
+	adcxq %r15, %r12
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 168(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 480(%rsp)
+	mulxq 96(%r8), %r15, %r10
+	adcxq %r15, %rbx
+	adoxq %r10, %r9
+	mulxq 104(%r8), %r15, %r10
+	adcxq %r15, %r9
+	movq 456(%rsp), %r15
+	adoxq %r10, %r15
+	movq %r9, 456(%rsp)
+	mulxq 112(%r8), %r10, %r9
+	adcxq %r10, %r15
+	movq 448(%rsp), %r10
+	adoxq %r9, %r10
+	movq %r15, 448(%rsp)
+	mulxq 120(%r8), %r9, %r15
+	adcxq %r9, %r10
+	adoxq %r15, %rax
+	mulxq 128(%r8), %r9, %r15
+	adcxq %r9, %rax
+	movq 400(%rsp), %r9
+	adoxq %r15, %r9
+	movq %rax, 400(%rsp)
+	mulxq 136(%r8), %r15, %rax
+	adcxq %r15, %r9
+	adoxq %rax, %r11
+	mulxq 144(%r8), %r15, %rax
+	adcxq %r15, %r11
+	adoxq %rax, %r13
+	mulxq 152(%r8), %r15, %rax
+	adcxq %r15, %r13
+	adoxq %rax, %rbp
+	mulxq 160(%r8), %r15, %rax
+	adcxq %r15, %rbp
+	adoxq %rax, %r14
+	mulxq 168(%r8), %r15, %rax
+	adcxq %r15, %r14
+	adoxq %rax, %r12
+	mulxq 176(%r8), %r15, %rax
+	adcxq %r15, %r12
+	adoxq %rax, %rdi
+	mulxq 184(%r8), %r15, %rax
+	adcxq %r15, %rdi
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 176(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 488(%rsp)
+	mulxq 96(%r8), %r15, %rbx
+	movq %rax, 496(%rsp)
+	movq 456(%rsp), %rax
+	adcxq %r15, %rax
+	movq 448(%rsp), %r15
+	adoxq %rbx, %r15
+	movq %rax, 448(%rsp)
+	mulxq 104(%r8), %rbx, %rax
+	adcxq %rbx, %r15
+	adoxq %rax, %r10
+	mulxq 112(%r8), %rbx, %rax
+	adcxq %rbx, %r10
+	movq 400(%rsp), %rbx
+	adoxq %rax, %rbx
+	movq %r10, 400(%rsp)
+	mulxq 120(%r8), %rax, %r10
+	adcxq %rax, %rbx
+	adoxq %r10, %r9
+	mulxq 128(%r8), %rax, %r10
+	adcxq %rax, %r9
+	adoxq %r10, %r11
+	mulxq 136(%r8), %rax, %r10
+	adcxq %rax, %r11
+	adoxq %r10, %r13
+	mulxq 144(%r8), %rax, %r10
+	adcxq %rax, %r13
+	adoxq %r10, %rbp
+	mulxq 152(%r8), %rax, %r10
+	adcxq %rax, %rbp
+	adoxq %r10, %r14
+	mulxq 160(%r8), %rax, %r10
+	adcxq %rax, %r14
+	adoxq %r10, %r12
+	mulxq 168(%r8), %rax, %r10
+	adcxq %rax, %r12
+	adoxq %r10, %rdi
+	mulxq 176(%r8), %rax, %r10
+	adcxq %rax, %rdi
+	movq 496(%rsp), %rax
+	adoxq %r10, %rax
+	movq %rdi, 496(%rsp)
+	mulxq 184(%r8), %r10, %rdi
+	adcxq %r10, %rax
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 184(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 456(%rsp)
+	mulxq 96(%r8), %r10, %rdi
+	adcxq %r10, %r15
+	movq 400(%rsp), %r10
+	adoxq %rdi, %r10
+	movq %r15, 400(%rsp)
+	mulxq 104(%r8), %rdi, %r15
+	adcxq %rdi, %r10
+	adoxq %r15, %rbx
+	mulxq 112(%r8), %rdi, %r15
+	adcxq %rdi, %rbx
+	adoxq %r15, %r9
+	mulxq 120(%r8), %rdi, %r15
+	adcxq %rdi, %r9
+	adoxq %r15, %r11
+	mulxq 128(%r8), %rdi, %r15
+	adcxq %rdi, %r11
+	adoxq %r15, %r13
+	mulxq 136(%r8), %rdi, %r15
+	adcxq %rdi, %r13
+	adoxq %r15, %rbp
+	mulxq 144(%r8), %rdi, %r15
+	adcxq %rdi, %rbp
+	adoxq %r15, %r14
+	mulxq 152(%r8), %rdi, %r15
+	adcxq %rdi, %r14
+	adoxq %r15, %r12
+	mulxq 160(%r8), %rdi, %r15
+	adcxq %rdi, %r12
+	movq 496(%rsp), %rdi
+	adoxq %r15, %rdi
+	movq %r12, 496(%rsp)
+	mulxq 168(%r8), %r15, %r12
+	adcxq %r15, %rdi
+	adoxq %r12, %rax
+	mulxq 176(%r8), %r15, %r12
+	adcxq %r15, %rax
+	movq 456(%rsp), %r15
+	adoxq %r12, %r15
+	movq %rax, 456(%rsp)
+	mulxq 184(%r8), %r12, %rax
+	adcxq %r12, %r15
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 0(%rsi), %r12
+	addq 96(%rsi), %r12
+	movq %r12, 0(%rsp)
+	movq 8(%rsi), %r12
+	adcq 104(%rsi), %r12
+	movq %r12, 8(%rsp)
+	movq 16(%rsi), %r12
+	adcq 112(%rsi), %r12
+	movq %r12, 16(%rsp)
+	movq 24(%rsi), %r12
+	adcq 120(%rsi), %r12
+	movq %r12, 24(%rsp)
+	movq 32(%rsi), %r12
+	adcq 128(%rsi), %r12
+	movq %r12, 32(%rsp)
+	movq 40(%rsi), %r12
+	adcq 136(%rsi), %r12
+	movq %r12, 40(%rsp)
+	movq 48(%rsi), %r12
+	adcq 144(%rsi), %r12
+	movq %r12, 48(%rsp)
+	movq 56(%rsi), %r12
+	adcq 152(%rsi), %r12
+	movq %r12, 56(%rsp)
+	movq 64(%rsi), %r12
+	adcq 160(%rsi), %r12
+	movq %r12, 64(%rsp)
+	movq 72(%rsi), %r12
+	adcq 168(%rsi), %r12
+	movq %r12, 72(%rsp)
+	movq 80(%rsi), %r12
+	adcq 176(%rsi), %r12
+	movq %r12, 80(%rsp)
+	movq 88(%rsi), %r12
+	adcq 184(%rsi), %r12
+	movq %r12, 88(%rsp)
+	movq 0(%r8), %r12
+	addq 96(%r8), %r12
+	movq %r12, 96(%rsp)
+	movq 8(%r8), %r12
+	adcq 104(%r8), %r12
+	movq %r12, 104(%rsp)
+	movq 16(%r8), %r12
+	adcq 112(%r8), %r12
+	movq %r12, 112(%rsp)
+	movq 24(%r8), %r12
+	adcq 120(%r8), %r12
+	movq %r12, 120(%rsp)
+	movq 32(%r8), %r12
+	adcq 128(%r8), %r12
+	movq %r12, 128(%rsp)
+	movq 40(%r8), %r12
+	adcq 136(%r8), %r12
+	movq %r12, 136(%rsp)
+	movq 48(%r8), %r12
+	adcq 144(%r8), %r12
+	movq %r12, 144(%rsp)
+	movq 56(%r8), %r12
+	adcq 152(%r8), %r12
+	movq %r12, 152(%rsp)
+	movq 64(%r8), %r12
+	adcq 160(%r8), %r12
+	movq %r12, 160(%rsp)
+	movq 72(%r8), %r12
+	adcq 168(%r8), %r12
+	movq %r12, 168(%rsp)
+	movq 80(%r8), %r12
+	adcq 176(%r8), %r12
+	movq %r12, 176(%rsp)
+	movq 88(%r8), %r12
+	adcq 184(%r8), %r12
+	movq %r12, 184(%rsp)
+	movq 224(%rsp), %r12
+	subq 416(%rsp), %r12
+	movq 232(%rsp), %rsi
+	sbbq 424(%rsp), %rsi
+	movq 240(%rsp), %r8
+	sbbq 432(%rsp), %r8
+	movq %r15, 504(%rsp)
+	movq 248(%rsp), %r15
+	sbbq 440(%rsp), %r15
+	movq %rdi, 512(%rsp)
+	movq 200(%rsp), %rdi
+	sbbq 392(%rsp), %rdi
+	movq %r14, 520(%rsp)
+	movq 216(%rsp), %r14
+	sbbq 408(%rsp), %r14
+	movq %rbp, 528(%rsp)
+	movq 272(%rsp), %rbp
+	sbbq 464(%rsp), %rbp
+	movq %r13, 536(%rsp)
+	movq 280(%rsp), %r13
+	sbbq 472(%rsp), %r13
+	movq %r11, 544(%rsp)
+	movq 288(%rsp), %r11
+	sbbq 480(%rsp), %r11
+	movq %r9, 552(%rsp)
+	movq 296(%rsp), %r9
+	sbbq 488(%rsp), %r9
+	movq %rbx, 560(%rsp)
+	movq 256(%rsp), %rbx
+	sbbq 448(%rsp), %rbx
+	movq %r10, 568(%rsp)
+	movq 208(%rsp), %r10
+	sbbq 400(%rsp), %r10
+	movq %rax, 576(%rsp)
+	movq 312(%rsp), %rax
+	sbbq 568(%rsp), %rax
+	movq %rax, 584(%rsp)
+	movq 320(%rsp), %rax
+	sbbq 560(%rsp), %rax
+	movq %rax, 592(%rsp)
+	movq 328(%rsp), %rax
+	sbbq 552(%rsp), %rax
+	movq %rax, 600(%rsp)
+	movq 336(%rsp), %rax
+	sbbq 544(%rsp), %rax
+	movq %rax, 608(%rsp)
+	movq 344(%rsp), %rax
+	sbbq 536(%rsp), %rax
+	movq %rax, 616(%rsp)
+	movq 352(%rsp), %rax
+	sbbq 528(%rsp), %rax
+	movq %rax, 624(%rsp)
+	movq 360(%rsp), %rax
+	sbbq 520(%rsp), %rax
+	movq %rax, 632(%rsp)
+	movq 304(%rsp), %rax
+	sbbq 496(%rsp), %rax
+	movq %rax, 640(%rsp)
+	movq 368(%rsp), %rax
+	sbbq 512(%rsp), %rax
+	movq %rax, 648(%rsp)
+	movq 264(%rsp), %rax
+	sbbq 456(%rsp), %rax
+	movq %rax, 656(%rsp)
+	movq 376(%rsp), %rax
+	sbbq 504(%rsp), %rax
+	movq %rax, 664(%rsp)
+	movq 384(%rsp), %rax
+	sbbq 576(%rsp), %rax
+	movq %rax, 672(%rsp)
+	movq 416(%rsp), %rax
+	addq 224(%rsp), %rax
+	movq %rax, 224(%rsp)
+	movq 424(%rsp), %rax
+	adcq 232(%rsp), %rax
+	movq %rax, 232(%rsp)
+	movq 432(%rsp), %rax
+	adcq 240(%rsp), %rax
+	movq %rax, 240(%rsp)
+	movq 440(%rsp), %rax
+	adcq 248(%rsp), %rax
+	movq %rax, 248(%rsp)
+	movq 392(%rsp), %rax
+	adcq 200(%rsp), %rax
+	movq %rax, 200(%rsp)
+	movq 408(%rsp), %rax
+	adcq 216(%rsp), %rax
+	movq %rax, 216(%rsp)
+	movq 464(%rsp), %rax
+	adcq 272(%rsp), %rax
+	movq %rax, 272(%rsp)
+	movq 472(%rsp), %rax
+	adcq 280(%rsp), %rax
+	movq %rax, 280(%rsp)
+	movq 480(%rsp), %rax
+	adcq 288(%rsp), %rax
+	movq %rax, 288(%rsp)
+	movq 488(%rsp), %rax
+	adcq 296(%rsp), %rax
+	movq %rax, 296(%rsp)
+	movq 448(%rsp), %rax
+	adcq 256(%rsp), %rax
+	movq %rax, 256(%rsp)
+	movq 400(%rsp), %rax
+	adcq 208(%rsp), %rax
+	movq %rax, 208(%rsp)
+	movq 568(%rsp), %rax
+	adcq 312(%rsp), %rax
+	movq %rax, 312(%rsp)
+	movq 560(%rsp), %rax
+	adcq 320(%rsp), %rax
+	movq %rax, 320(%rsp)
+	movq 552(%rsp), %rax
+	adcq 328(%rsp), %rax
+	movq %rax, 328(%rsp)
+	movq 544(%rsp), %rax
+	adcq 336(%rsp), %rax
+	movq %rax, 336(%rsp)
+	movq 536(%rsp), %rax
+	adcq 344(%rsp), %rax
+	movq %rax, 344(%rsp)
+	movq 528(%rsp), %rax
+	adcq 352(%rsp), %rax
+	movq %rax, 352(%rsp)
+	movq 520(%rsp), %rax
+	adcq 360(%rsp), %rax
+	movq %rax, 360(%rsp)
+	movq 496(%rsp), %rax
+	adcq 304(%rsp), %rax
+	movq %rax, 304(%rsp)
+	movq 512(%rsp), %rax
+	adcq 368(%rsp), %rax
+	movq %rax, 368(%rsp)
+	movq 456(%rsp), %rax
+	adcq 264(%rsp), %rax
+	movq %rax, 264(%rsp)
+	movq 504(%rsp), %rax
+	adcq 376(%rsp), %rax
+	movq %rax, 376(%rsp)
+	movq 576(%rsp), %rax
+	adcq 384(%rsp), %rax
+	movq %rax, 384(%rsp)
+	addq FG_P751_MONT_X+0(%rip), %r10
+	movq 584(%rsp), %rax
+	adcq $-1, %rax
+	movq %rax, 584(%rsp)
+	movq 592(%rsp), %rax
+	adcq $-1, %rax
+	movq %rax, 592(%rsp)
+	movq 600(%rsp), %rax
+	adcq $-1, %rax
+	movq %rax, 600(%rsp)
+	movq 608(%rsp), %rax
+	adcq $-1, %rax
+	movq %rax, 608(%rsp)
+	movq 616(%rsp), %rax
+	adcq $-1, %rax
+	movq %rax, 616(%rsp)
+	movq 624(%rsp), %rax
+	adcq FG_P751_MONT_X+48(%rip), %rax
+	movq %rax, 624(%rsp)
+	movq 632(%rsp), %rax
+	adcq FG_P751_MONT_X+56(%rip), %rax
+	movq %rax, 632(%rsp)
+	movq 640(%rsp), %rax
+	adcq FG_P751_MONT_X+64(%rip), %rax
+	movq %rax, 640(%rsp)
+	movq 648(%rsp), %rax
+	adcq FG_P751_MONT_X+72(%rip), %rax
+	movq %rax, 648(%rsp)
+	movq 656(%rsp), %rax
+	adcq FG_P751_MONT_X+80(%rip), %rax
+	movq %rax, 656(%rsp)
+	movq 664(%rsp), %rax
+	adcq FG_P751_MONT_X+88(%rip), %rax
+	movq %rax, 664(%rsp)
+	movq 672(%rsp), %rax
+	adcq FG_P751_MONT_X+96(%rip), %rax
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	movq %rax, 672(%rsp)
+	movq %rdi, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rdi
+	adcxq %rax, %r14
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rdi
+	adcxq %rax, %rbp
+	adoxq %rdi, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rdi
+	adcxq %rax, %r13
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rdi
+	adcxq %rax, %r11
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rdi
+	adcxq %rax, %r9
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rdi
+	adcxq %rax, %rbx
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rdi
+	adcxq %rax, %r10
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r12
+	adcxq %rax, %rbp
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r12
+	adcxq %rax, %r13
+	adoxq %r12, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r12
+	adcxq %rax, %r11
+	adoxq %r12, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r12
+	adcxq %rax, %r9
+	adoxq %r12, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r12
+	adcxq %rax, %rbx
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r12
+	adcxq %rax, %r10
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r12
+	adcxq %rax, %rdi
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rsi
+	adcxq %rax, %r13
+	adoxq %rsi, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rsi
+	adcxq %rax, %r11
+	adoxq %rsi, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rsi
+	adcxq %rax, %r9
+	adoxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rsi
+	adcxq %rax, %rbx
+	adoxq %rsi, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
+	adcxq %rax, %r10
+	adoxq %rsi, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rsi
+	adcxq %rax, %rdi
+	adoxq %rsi, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rsi
+	adcxq %rax, %r12
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %r11
+	adoxq %r8, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %r9
+	adoxq %r8, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %rbx
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r8
+	adcxq %rax, %rdi
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r8
+	adcxq %rax, %r12
+	adoxq %r8, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r8
+	adcxq %rax, %rsi
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 576(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r15
+	adcxq %rax, %r9
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r15
+	adcxq %rax, %rbx
+	adoxq %r15, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r15
+	adcxq %rax, %r10
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r15
+	adcxq %rax, %rdi
+	adoxq %r15, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r15
+	adcxq %rax, %r12
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r15
+	adcxq %rax, %rsi
+	adoxq %r15, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r15
+	adcxq %rax, %r8
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	movq %r9, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r9
+	adcxq %rax, %rdi
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
+	adcxq %rax, %r12
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r9
+	adcxq %rax, %rsi
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r9
+	adcxq %rax, %r8
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r9
+	adcxq %rax, %r15
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r14
+	adcxq %rax, %r10
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r14
+	adcxq %rax, %rdi
+	adoxq %r14, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r14
+	adcxq %rax, %r12
+	adoxq %r14, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r14
+	adcxq %rax, %rsi
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r14
+	adcxq %rax, %r8
+	adoxq %r14, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r14
+	adcxq %rax, %r15
+	adoxq %r14, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r14
+	adcxq %rax, %r9
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rbp
+	adcxq %rax, %rdi
+	adoxq %rbp, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rbp
+	adcxq %rax, %r12
+	adoxq %rbp, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbp
+	adcxq %rax, %rsi
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rbp
+	adcxq %rax, %r8
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbp
+	adcxq %rax, %r15
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rbp
+	adcxq %rax, %r9
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
+	adcxq %rax, %r12
+	adoxq %r13, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	adcxq %rax, %rsi
+	adoxq %r13, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
+	adcxq %rax, %r8
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	adcxq %rax, %r15
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r13
+	adcxq %rax, %r9
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
+	adcxq %rax, %r14
+	adoxq %r13, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
+	adcxq %rax, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 576(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r11
+	adcxq %rax, %rsi
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r11
+	adcxq %rax, %r8
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %r15
+	adoxq %r11, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r11
+	adcxq %rax, %r9
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r11
+	adcxq %rax, %r14
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r11
+	adcxq %rax, %rbp
+	adoxq %r11, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
+	adcxq %rax, %r13
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	movq %rsi, 576(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rsi
+	adcxq %rax, %r8
+	adoxq %rsi, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rsi
+	adcxq %rax, %r15
+	adoxq %rsi, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rsi
+	adcxq %rax, %r9
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rsi
+	adcxq %rax, %r14
+	adoxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
+	adcxq %rax, %rbp
+	adoxq %rsi, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rsi
+	adcxq %rax, %r13
+	adoxq %rsi, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rsi
+	adcxq %rax, %r11
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rbx
+	adcxq %rax, %r15
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rbx
+	adcxq %rax, %r9
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r14
+	adoxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rbx
+	adcxq %rax, %rbp
+	adoxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbx
+	adcxq %rax, %r13
+	adoxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rbx
+	adcxq %rax, %r11
+	adoxq %rbx, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbx
+	adcxq %rax, %rsi
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	addq 584(%rsp), %rdi
+	adcq 592(%rsp), %r12
+	movq 576(%rsp), %rax
+	adcq 600(%rsp), %rax
+	adcq 608(%rsp), %r8
+	adcq 616(%rsp), %r15
+	adcq 624(%rsp), %r9
+	adcq 632(%rsp), %r14
+	adcq 640(%rsp), %rbp
+	adcq 648(%rsp), %r13
+	adcq 656(%rsp), %r11
+	adcq 664(%rsp), %rsi
+	adcq 672(%rsp), %rbx
+	movq %rdi, %r10
+	subq $-1, %r10
+	movq %r8, 672(%rsp)
+	movq %r12, %r8
+	sbbq $-1, %r8
+	movq %rsi, 664(%rsp)
+	movq %rax, %rsi
+	sbbq $-1, %rsi
+	movq %r11, 656(%rsp)
+	movq 672(%rsp), %r11
+	sbbq $-1, %r11
+	movq %rax, 648(%rsp)
+	movq %r15, %rax
+	sbbq $-1, %rax
+	movq %r13, 640(%rsp)
+	movq %r9, %r13
+	sbbq FG_P751_MONT_P+40(%rip), %r13
+	movq %rbp, 632(%rsp)
+	movq %r14, %rbp
+	sbbq FG_P751_MONT_P+48(%rip), %rbp
+	movq %r14, 624(%rsp)
+	movq 632(%rsp), %r14
+	sbbq FG_P751_MONT_P+56(%rip), %r14
+	movq %r9, 616(%rsp)
+	movq 640(%rsp), %r9
+	sbbq FG_P751_MONT_P+64(%rip), %r9
+	movq %r15, 608(%rsp)
+	movq 656(%rsp), %r15
+	sbbq FG_P751_MONT_P+72(%rip), %r15
+	movq %r12, 600(%rsp)
+	movq 664(%rsp), %r12
+	sbbq FG_P751_MONT_P+80(%rip), %r12
+	movq %rdi, 592(%rsp)
+	movq %rbx, %rdi
+	sbbq FG_P751_MONT_P+88(%rip), %rdi
+	cmovc 592(%rsp), %r10
+	cmovc 600(%rsp), %r8
+	cmovc 648(%rsp), %rsi
+	cmovc 672(%rsp), %r11
+	cmovc 608(%rsp), %rax
+	cmovc 616(%rsp), %r13
+	cmovc 624(%rsp), %rbp
+	cmovc 632(%rsp), %r14
+	cmovc 640(%rsp), %r9
+	cmovc 656(%rsp), %r15
+	cmovc 664(%rsp), %r12
+	cmovc %rbx, %rdi
+	movq 192(%rsp), %rbx
+	movq %r10, 0(%rbx)
+	movq %r8, 8(%rbx)
+	movq %rsi, 16(%rbx)
+	movq %r11, 24(%rbx)
+	movq %rax, 32(%rbx)
+	movq %r13, 40(%rbx)
+	movq %rbp, 48(%rbx)
+	movq %r14, 56(%rbx)
+	movq %r9, 64(%rbx)
+	movq %r15, 72(%rbx)
+	movq %r12, 80(%rbx)
+	movq %rdi, 88(%rbx)
+	movq 0(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 96(%rsp), %r10, %r8
+	mulxq 104(%rsp), %rsi, %r11
+	adcxq %rsi, %r8
+	mulxq 112(%rsp), %rax, %r13
+	adcxq %rax, %r11
+	mulxq 120(%rsp), %rbp, %r14
+	adcxq %rbp, %r13
+	mulxq 128(%rsp), %r9, %r15
+	adcxq %r9, %r14
+	mulxq 136(%rsp), %r12, %rdi
+	adcxq %r12, %r15
+	mulxq 144(%rsp), %rsi, %rax
+	adcxq %rsi, %rdi
+	mulxq 152(%rsp), %rbp, %r9
+	adcxq %rbp, %rax
+	mulxq 160(%rsp), %r12, %rsi
+	adcxq %r12, %r9
+	mulxq 168(%rsp), %rbp, %r12
+	adcxq %rbp, %rsi
+	movq %rbx, 192(%rsp)
+	mulxq 176(%rsp), %rbp, %rbx
+	adcxq %rbp, %r12
+	movq %r12, 664(%rsp)
+	mulxq 184(%rsp), %rbp, %r12
+	adcxq %rbp, %rbx
+	adcxq %rcx, %r12
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 656(%rsp)
+	mulxq 96(%rsp), %rbp, %r10
+	adcxq %rbp, %r8
+	adoxq %r10, %r11
+	mulxq 104(%rsp), %rbp, %r10
+	adcxq %rbp, %r11
+	adoxq %r10, %r13
+	mulxq 112(%rsp), %rbp, %r10
+	adcxq %rbp, %r13
+	adoxq %r10, %r14
+	mulxq 120(%rsp), %rbp, %r10
+	adcxq %rbp, %r14
+	adoxq %r10, %r15
+	mulxq 128(%rsp), %rbp, %r10
+	adcxq %rbp, %r15
+	adoxq %r10, %rdi
+	mulxq 136(%rsp), %rbp, %r10
+	adcxq %rbp, %rdi
+	adoxq %r10, %rax
+	mulxq 144(%rsp), %rbp, %r10
+	adcxq %rbp, %rax
+	adoxq %r10, %r9
+	mulxq 152(%rsp), %rbp, %r10
+	adcxq %rbp, %r9
+	adoxq %r10, %rsi
+	mulxq 160(%rsp), %rbp, %r10
+	adcxq %rbp, %rsi
+	movq 664(%rsp), %rbp
+	adoxq %r10, %rbp
+	movq %rsi, 664(%rsp)
+	mulxq 168(%rsp), %r10, %rsi
+	adcxq %r10, %rbp
+	adoxq %rsi, %rbx
+	mulxq 176(%rsp), %r10, %rsi
+	adcxq %r10, %rbx
+	adoxq %rsi, %r12
+	mulxq 184(%rsp), %r10, %rsi
+	adcxq %r10, %r12
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq 16(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r8, 640(%rsp)
+	mulxq 96(%rsp), %r10, %r8
+	adcxq %r10, %r11
+	adoxq %r8, %r13
+	mulxq 104(%rsp), %r10, %r8
+	adcxq %r10, %r13
+	adoxq %r8, %r14
+	mulxq 112(%rsp), %r10, %r8
+	adcxq %r10, %r14
+	adoxq %r8, %r15
+	mulxq 120(%rsp), %r10, %r8
+	adcxq %r10, %r15
+	adoxq %r8, %rdi
+	mulxq 128(%rsp), %r10, %r8
+	adcxq %r10, %rdi
+	adoxq %r8, %rax
+	mulxq 136(%rsp), %r10, %r8
+	adcxq %r10, %rax
+	adoxq %r8, %r9
+	mulxq 144(%rsp), %r10, %r8
+	adcxq %r10, %r9
+	movq 664(%rsp), %r10
+	adoxq %r8, %r10
+	movq %r9, 664(%rsp)
+	mulxq 152(%rsp), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %rbp
+	mulxq 160(%rsp), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %rbx
+	mulxq 168(%rsp), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r12
+	mulxq 176(%rsp), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rsi
+	mulxq 184(%rsp), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 632(%rsp)
+	mulxq 96(%rsp), %r8, %r11
+	adcxq %r8, %r13
+	adoxq %r11, %r14
+	mulxq 104(%rsp), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r15
+	mulxq 112(%rsp), %r8, %r11
+	adcxq %r8, %r15
+	adoxq %r11, %rdi
+	mulxq 120(%rsp), %r8, %r11
+	adcxq %r8, %rdi
+	adoxq %r11, %rax
+	mulxq 128(%rsp), %r8, %r11
+	adcxq %r8, %rax
+	movq 664(%rsp), %r8
+	adoxq %r11, %r8
+	movq %rax, 664(%rsp)
+	mulxq 136(%rsp), %r11, %rax
+	adcxq %r11, %r8
+	adoxq %rax, %r10
+	mulxq 144(%rsp), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rax, %rbp
+	mulxq 152(%rsp), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %rbx
+	mulxq 160(%rsp), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r12
+	mulxq 168(%rsp), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %rsi
+	mulxq 176(%rsp), %r11, %rax
+	adcxq %r11, %rsi
+	adoxq %rax, %r9
+	mulxq 184(%rsp), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 624(%rsp)
+	mulxq 96(%rsp), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r15
+	mulxq 104(%rsp), %r11, %r13
+	adcxq %r11, %r15
+	adoxq %r13, %rdi
+	mulxq 112(%rsp), %r11, %r13
+	adcxq %r11, %rdi
+	movq 664(%rsp), %r11
+	adoxq %r13, %r11
+	movq %rdi, 664(%rsp)
+	mulxq 120(%rsp), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r8
+	mulxq 128(%rsp), %r13, %rdi
+	adcxq %r13, %r8
+	adoxq %rdi, %r10
+	mulxq 136(%rsp), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rbp
+	mulxq 144(%rsp), %r13, %rdi
+	adcxq %r13, %rbp
+	adoxq %rdi, %rbx
+	mulxq 152(%rsp), %r13, %rdi
+	adcxq %r13, %rbx
+	adoxq %rdi, %r12
+	mulxq 160(%rsp), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %rsi
+	mulxq 168(%rsp), %r13, %rdi
+	adcxq %r13, %rsi
+	adoxq %rdi, %r9
+	mulxq 176(%rsp), %r13, %rdi
+	adcxq %r13, %r9
+	adoxq %rdi, %rax
+	mulxq 184(%rsp), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 616(%rsp)
+	mulxq 96(%rsp), %r13, %r14
+	adcxq %r13, %r15
+	movq 664(%rsp), %r13
+	adoxq %r14, %r13
+	movq %r15, 664(%rsp)
+	mulxq 104(%rsp), %r14, %r15
+	adcxq %r14, %r13
+	adoxq %r15, %r11
+	mulxq 112(%rsp), %r14, %r15
+	adcxq %r14, %r11
+	adoxq %r15, %r8
+	mulxq 120(%rsp), %r14, %r15
+	adcxq %r14, %r8
+	adoxq %r15, %r10
+	mulxq 128(%rsp), %r14, %r15
+	adcxq %r14, %r10
+	adoxq %r15, %rbp
+	mulxq 136(%rsp), %r14, %r15
+	adcxq %r14, %rbp
+	adoxq %r15, %rbx
+	mulxq 144(%rsp), %r14, %r15
+	adcxq %r14, %rbx
+	adoxq %r15, %r12
+	mulxq 152(%rsp), %r14, %r15
+	adcxq %r14, %r12
+	adoxq %r15, %rsi
+	mulxq 160(%rsp), %r14, %r15
+	adcxq %r14, %rsi
+	adoxq %r15, %r9
+	mulxq 168(%rsp), %r14, %r15
+	adcxq %r14, %r9
+	adoxq %r15, %rax
+	mulxq 176(%rsp), %r14, %r15
+	adcxq %r14, %rax
+	adoxq %r15, %rdi
+	mulxq 184(%rsp), %r14, %r15
+	adcxq %r14, %rdi
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 608(%rsp)
+	mulxq 96(%rsp), %r14, %r15
+	adcxq %r14, %r13
+	adoxq %r15, %r11
+	mulxq 104(%rsp), %r14, %r15
+	adcxq %r14, %r11
+	adoxq %r15, %r8
+	mulxq 112(%rsp), %r14, %r15
+	adcxq %r14, %r8
+	adoxq %r15, %r10
+	mulxq 120(%rsp), %r14, %r15
+	adcxq %r14, %r10
+	adoxq %r15, %rbp
+	mulxq 128(%rsp), %r14, %r15
+	adcxq %r14, %rbp
+	adoxq %r15, %rbx
+	mulxq 136(%rsp), %r14, %r15
+	adcxq %r14, %rbx
+	adoxq %r15, %r12
+	mulxq 144(%rsp), %r14, %r15
+	adcxq %r14, %r12
+	adoxq %r15, %rsi
+	mulxq 152(%rsp), %r14, %r15
+	adcxq %r14, %rsi
+	adoxq %r15, %r9
+	mulxq 160(%rsp), %r14, %r15
+	adcxq %r14, %r9
+	adoxq %r15, %rax
+	mulxq 168(%rsp), %r14, %r15
+	adcxq %r14, %rax
+	adoxq %r15, %rdi
+	mulxq 176(%rsp), %r14, %r15
+	adcxq %r14, %rdi
+	movq 608(%rsp), %r14
+	adoxq %r15, %r14
+	movq %rdi, 608(%rsp)
+	mulxq 184(%rsp), %r15, %rdi
+	adcxq %r15, %r14
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 56(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 672(%rsp)
+	mulxq 96(%rsp), %r15, %r13
+	adcxq %r15, %r11
+	adoxq %r13, %r8
+	mulxq 104(%rsp), %r15, %r13
+	adcxq %r15, %r8
+	adoxq %r13, %r10
+	mulxq 112(%rsp), %r15, %r13
+	adcxq %r15, %r10
+	adoxq %r13, %rbp
+	mulxq 120(%rsp), %r15, %r13
+	adcxq %r15, %rbp
+	adoxq %r13, %rbx
+	mulxq 128(%rsp), %r15, %r13
+	adcxq %r15, %rbx
+	adoxq %r13, %r12
+	mulxq 136(%rsp), %r15, %r13
+	adcxq %r15, %r12
+	adoxq %r13, %rsi
+	mulxq 144(%rsp), %r15, %r13
+	adcxq %r15, %rsi
+	adoxq %r13, %r9
+	mulxq 152(%rsp), %r15, %r13
+	adcxq %r15, %r9
+	adoxq %r13, %rax
+	mulxq 160(%rsp), %r15, %r13
+	adcxq %r15, %rax
+	movq 608(%rsp), %r15
+	adoxq %r13, %r15
+	movq %rax, 608(%rsp)
+	mulxq 168(%rsp), %r13, %rax
+	adcxq %r13, %r15
+	adoxq %rax, %r14
+	mulxq 176(%rsp), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %rdi
+	mulxq 184(%rsp), %r13, %rax
+	adcxq %r13, %rdi
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 64(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 648(%rsp)
+	mulxq 96(%rsp), %r13, %r11
+	adcxq %r13, %r8
+	adoxq %r11, %r10
+	mulxq 104(%rsp), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %rbp
+	mulxq 112(%rsp), %r13, %r11
+	adcxq %r13, %rbp
+	adoxq %r11, %rbx
+	mulxq 120(%rsp), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %r12
+	mulxq 128(%rsp), %r13, %r11
+	adcxq %r13, %r12
+	adoxq %r11, %rsi
+	mulxq 136(%rsp), %r13, %r11
+	adcxq %r13, %rsi
+	adoxq %r11, %r9
+	mulxq 144(%rsp), %r13, %r11
+	adcxq %r13, %r9
+	movq 608(%rsp), %r13
+	adoxq %r11, %r13
+	movq %r9, 608(%rsp)
+	mulxq 152(%rsp), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq 160(%rsp), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %r14
+	mulxq 168(%rsp), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %rdi
+	mulxq 176(%rsp), %r11, %r9
+	adcxq %r11, %rdi
+	adoxq %r9, %rax
+	mulxq 184(%rsp), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq 72(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r8, 600(%rsp)
+	mulxq 96(%rsp), %r11, %r8
+	adcxq %r11, %r10
+	adoxq %r8, %rbp
+	mulxq 104(%rsp), %r11, %r8
+	adcxq %r11, %rbp
+	adoxq %r8, %rbx
+	mulxq 112(%rsp), %r11, %r8
+	adcxq %r11, %rbx
+	adoxq %r8, %r12
+	mulxq 120(%rsp), %r11, %r8
+	adcxq %r11, %r12
+	adoxq %r8, %rsi
+	mulxq 128(%rsp), %r11, %r8
+	adcxq %r11, %rsi
+	movq 608(%rsp), %r11
+	adoxq %r8, %r11
+	movq %rsi, 608(%rsp)
+	mulxq 136(%rsp), %r8, %rsi
+	adcxq %r8, %r11
+	adoxq %rsi, %r13
+	mulxq 144(%rsp), %r8, %rsi
+	adcxq %r8, %r13
+	adoxq %rsi, %r15
+	mulxq 152(%rsp), %r8, %rsi
+	adcxq %r8, %r15
+	adoxq %rsi, %r14
+	mulxq 160(%rsp), %r8, %rsi
+	adcxq %r8, %r14
+	adoxq %rsi, %rdi
+	mulxq 168(%rsp), %r8, %rsi
+	adcxq %r8, %rdi
+	adoxq %rsi, %rax
+	mulxq 176(%rsp), %r8, %rsi
+	adcxq %r8, %rax
+	adoxq %rsi, %r9
+	mulxq 184(%rsp), %r8, %rsi
+	adcxq %r8, %r9
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq 80(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r10, 592(%rsp)
+	mulxq 96(%rsp), %r8, %r10
+	adcxq %r8, %rbp
+	adoxq %r10, %rbx
+	mulxq 104(%rsp), %r8, %r10
+	adcxq %r8, %rbx
+	adoxq %r10, %r12
+	mulxq 112(%rsp), %r8, %r10
+	adcxq %r8, %r12
+	movq 608(%rsp), %r8
+	adoxq %r10, %r8
+	movq %r12, 608(%rsp)
+	mulxq 120(%rsp), %r10, %r12
+	adcxq %r10, %r8
+	adoxq %r12, %r11
+	mulxq 128(%rsp), %r10, %r12
+	adcxq %r10, %r11
+	adoxq %r12, %r13
+	mulxq 136(%rsp), %r10, %r12
+	adcxq %r10, %r13
+	adoxq %r12, %r15
+	mulxq 144(%rsp), %r10, %r12
+	adcxq %r10, %r15
+	adoxq %r12, %r14
+	mulxq 152(%rsp), %r10, %r12
+	adcxq %r10, %r14
+	adoxq %r12, %rdi
+	mulxq 160(%rsp), %r10, %r12
+	adcxq %r10, %rdi
+	adoxq %r12, %rax
+	mulxq 168(%rsp), %r10, %r12
+	adcxq %r10, %rax
+	adoxq %r12, %r9
+	mulxq 176(%rsp), %r10, %r12
+	adcxq %r10, %r9
+	adoxq %r12, %rsi
+	mulxq 184(%rsp), %r10, %r12
+	adcxq %r10, %rsi
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 88(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 584(%rsp)
+	mulxq 96(%rsp), %r10, %rbp
+	adcxq %r10, %rbx
+	movq 608(%rsp), %r10
+	adoxq %rbp, %r10
+	movq %rbx, 608(%rsp)
+	mulxq 104(%rsp), %rbp, %rbx
+	adcxq %rbp, %r10
+	adoxq %rbx, %r8
+	mulxq 112(%rsp), %rbp, %rbx
+	adcxq %rbp, %r8
+	adoxq %rbx, %r11
+	mulxq 120(%rsp), %rbp, %rbx
+	adcxq %rbp, %r11
+	adoxq %rbx, %r13
+	mulxq 128(%rsp), %rbp, %rbx
+	adcxq %rbp, %r13
+	adoxq %rbx, %r15
+	mulxq 136(%rsp), %rbp, %rbx
+	adcxq %rbp, %r15
+	adoxq %rbx, %r14
+	mulxq 144(%rsp), %rbp, %rbx
+	adcxq %rbp, %r14
+	adoxq %rbx, %rdi
+	mulxq 152(%rsp), %rbp, %rbx
+	adcxq %rbp, %rdi
+	adoxq %rbx, %rax
+	mulxq 160(%rsp), %rbp, %rbx
+	adcxq %rbp, %rax
+	adoxq %rbx, %r9
+	mulxq 168(%rsp), %rbp, %rbx
+	adcxq %rbp, %r9
+	adoxq %rbx, %rsi
+	mulxq 176(%rsp), %rbp, %rbx
+	adcxq %rbp, %rsi
+	adoxq %rbx, %r12
+	mulxq 184(%rsp), %rbp, %rbx
+	adcxq %rbp, %r12
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 656(%rsp), %rbp
+	subq 224(%rsp), %rbp
+	movq %r12, 656(%rsp)
+	movq 640(%rsp), %r12
+	sbbq 232(%rsp), %r12
+	movq %rsi, 640(%rsp)
+	movq 632(%rsp), %rsi
+	sbbq 240(%rsp), %rsi
+	movq %r9, 632(%rsp)
+	movq 624(%rsp), %r9
+	sbbq 248(%rsp), %r9
+	movq %rax, 624(%rsp)
+	movq 616(%rsp), %rax
+	sbbq 200(%rsp), %rax
+	movq %rdi, 616(%rsp)
+	movq 664(%rsp), %rdi
+	sbbq 216(%rsp), %rdi
+	movq %r14, 664(%rsp)
+	movq 672(%rsp), %r14
+	sbbq 272(%rsp), %r14
+	movq %r15, 672(%rsp)
+	movq 648(%rsp), %r15
+	sbbq 280(%rsp), %r15
+	movq %r13, 648(%rsp)
+	movq 600(%rsp), %r13
+	sbbq 288(%rsp), %r13
+	movq %r11, 600(%rsp)
+	movq 592(%rsp), %r11
+	sbbq 296(%rsp), %r11
+	movq %r8, 592(%rsp)
+	movq 584(%rsp), %r8
+	sbbq 256(%rsp), %r8
+	movq %r10, 584(%rsp)
+	movq 608(%rsp), %r10
+	sbbq 208(%rsp), %r10
+	movq %r10, 608(%rsp)
+	movq 584(%rsp), %r10
+	sbbq 312(%rsp), %r10
+	movq %r10, 584(%rsp)
+	movq 592(%rsp), %r10
+	sbbq 320(%rsp), %r10
+	movq %r10, 592(%rsp)
+	movq 600(%rsp), %r10
+	sbbq 328(%rsp), %r10
+	movq %r10, 600(%rsp)
+	movq 648(%rsp), %r10
+	sbbq 336(%rsp), %r10
+	movq %r10, 648(%rsp)
+	movq 672(%rsp), %r10
+	sbbq 344(%rsp), %r10
+	movq %r10, 672(%rsp)
+	movq 664(%rsp), %r10
+	sbbq 352(%rsp), %r10
+	movq %r10, 664(%rsp)
+	movq 616(%rsp), %r10
+	sbbq 360(%rsp), %r10
+	movq %r10, 616(%rsp)
+	movq 624(%rsp), %r10
+	sbbq 304(%rsp), %r10
+	movq %r10, 624(%rsp)
+	movq 632(%rsp), %r10
+	sbbq 368(%rsp), %r10
+	movq %r10, 632(%rsp)
+	movq 640(%rsp), %r10
+	sbbq 264(%rsp), %r10
+	movq %r10, 640(%rsp)
+	movq 656(%rsp), %r10
+	sbbq 376(%rsp), %r10
+	sbbq 384(%rsp), %rbx
+	movq %r10, 656(%rsp)
+	movq %r8, 576(%rsp)
+	movq 192(%rsp), %r8
+	leaq 96(%r8), %r10
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	movq %r10, 192(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r10
+	adcxq %r8, %rdi
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r10
+	adcxq %r8, %r14
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r10
+	adcxq %r8, %r15
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r10
+	adcxq %r8, %r13
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r10
+	adcxq %r8, %r11
+	movq 576(%rsp), %r8
+	adoxq %r10, %r8
+	movq %rbx, 576(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbx
+	adcxq %r10, %r8
+	movq 608(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %rax, 608(%rsp)
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
+	adcxq %rbx, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rbp
+	adcxq %rbx, %r14
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rbp
+	adcxq %rbx, %r15
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
+	adcxq %rbx, %r13
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rbp
+	adcxq %rbx, %r11
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rbp
+	adcxq %rbx, %r8
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rbp
+	adcxq %rbx, %r10
+	adoxq %rbp, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
+	adcxq %rbx, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r12
+	adcxq %rbx, %r11
+	adoxq %r12, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r12
+	adcxq %rbx, %r8
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r12
+	adcxq %rbx, %r10
+	adoxq %r12, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r12
+	adcxq %rbx, %rax
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rsi
+	adcxq %rbx, %r13
+	adoxq %rsi, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rsi
+	adcxq %rbx, %r11
+	adoxq %rsi, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rsi
+	adcxq %rbx, %r8
+	adoxq %rsi, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rsi
+	adcxq %rbx, %r10
+	adoxq %rsi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rsi
+	adcxq %rbx, %rax
+	adoxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rsi
+	adcxq %rbx, %rbp
+	adoxq %rsi, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rsi
+	adcxq %rbx, %r12
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq 608(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
+	adcxq %rbx, %r11
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
+	adcxq %rbx, %r8
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
+	adcxq %rbx, %r10
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
+	adcxq %rbx, %rax
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
+	adcxq %rbx, %rbp
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
+	adcxq %rbx, %r12
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
+	adcxq %rbx, %rsi
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	movq %r11, 608(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r11
+	adcxq %rbx, %r8
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
+	adcxq %rbx, %r10
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r11
+	adcxq %rbx, %rax
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
+	adcxq %rbx, %rbp
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r11
+	adcxq %rbx, %r12
+	adoxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
+	adcxq %rbx, %rsi
+	adoxq %r11, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rdi
+	adcxq %rbx, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rdi
+	adcxq %rbx, %rax
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rdi
+	adcxq %rbx, %rbp
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rdi
+	adcxq %rbx, %r12
+	adoxq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rdi
+	adcxq %rbx, %rsi
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
+	adcxq %rbx, %r9
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
+	adcxq %rbx, %r11
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r14
+	adcxq %rbx, %rax
+	adoxq %r14, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r14
+	adcxq %rbx, %rbp
+	adoxq %r14, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r14
+	adcxq %rbx, %r12
+	adoxq %r14, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r14
+	adcxq %rbx, %rsi
+	adoxq %r14, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r14
+	adcxq %rbx, %r9
+	adoxq %r14, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r14
+	adcxq %rbx, %r11
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r14
+	adcxq %rbx, %rdi
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r15
+	adcxq %rbx, %rbp
+	adoxq %r15, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r15
+	adcxq %rbx, %r12
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r15
+	adcxq %rbx, %rsi
+	adoxq %r15, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r15
+	adcxq %rbx, %r9
+	adoxq %r15, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r15
+	adcxq %rbx, %r11
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r15
+	adcxq %rbx, %rdi
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r15
+	adcxq %rbx, %r14
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 608(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r13
+	adcxq %rbx, %r12
+	adoxq %r13, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r13
+	adcxq %rbx, %rsi
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r13
+	adcxq %rbx, %r9
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r13
+	adcxq %rbx, %r11
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r13
+	adcxq %rbx, %rdi
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r13
+	adcxq %rbx, %r14
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r13
+	adcxq %rbx, %r15
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	movq %r12, 608(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r12
+	adcxq %rbx, %rsi
+	adoxq %r12, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r12
+	adcxq %rbx, %r9
+	adoxq %r12, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r12
+	adcxq %rbx, %r11
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r12
+	adcxq %rbx, %rdi
+	adoxq %r12, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r12
+	adcxq %rbx, %r14
+	adoxq %r12, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r8
+	adcxq %rbx, %r9
+	adoxq %r8, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r8
+	adcxq %rbx, %r11
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r8
+	adcxq %rbx, %rdi
+	adoxq %r8, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r8
+	adcxq %rbx, %r14
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r8
+	adcxq %rbx, %r15
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r8
+	adcxq %rbx, %r13
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r8
+	adcxq %rbx, %r12
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	addq 584(%rsp), %rax
+	adcq 592(%rsp), %rbp
+	movq 608(%rsp), %rbx
+	adcq 600(%rsp), %rbx
+	adcq 648(%rsp), %rsi
+	adcq 672(%rsp), %r9
+	adcq 664(%rsp), %r11
+	adcq 616(%rsp), %rdi
+	adcq 624(%rsp), %r14
+	adcq 632(%rsp), %r15
+	adcq 640(%rsp), %r13
+	adcq 656(%rsp), %r12
+	adcq 576(%rsp), %r8
+	movq %rax, %r10
+	subq $-1, %r10
+	movq %rsi, 576(%rsp)
+	movq %rbp, %rsi
+	sbbq $-1, %rsi
+	movq %r12, 656(%rsp)
+	movq %rbx, %r12
+	sbbq $-1, %r12
+	movq %r13, 640(%rsp)
+	movq 576(%rsp), %r13
+	sbbq $-1, %r13
+	movq %rbx, 632(%rsp)
+	movq %r9, %rbx
+	sbbq $-1, %rbx
+	movq %r15, 624(%rsp)
+	movq %r11, %r15
+	sbbq FG_P751_MONT_P+40(%rip), %r15
+	movq %r14, 616(%rsp)
+	movq %rdi, %r14
+	sbbq FG_P751_MONT_P+48(%rip), %r14
+	movq %rdi, 664(%rsp)
+	movq 616(%rsp), %rdi
+	sbbq FG_P751_MONT_P+56(%rip), %rdi
+	movq %r11, 672(%rsp)
+	movq 624(%rsp), %r11
+	sbbq FG_P751_MONT_P+64(%rip), %r11
+	movq %r9, 648(%rsp)
+	movq 640(%rsp), %r9
+	sbbq FG_P751_MONT_P+72(%rip), %r9
+	movq %rbp, 600(%rsp)
+	movq 656(%rsp), %rbp
+	sbbq FG_P751_MONT_P+80(%rip), %rbp
+	movq %rax, 592(%rsp)
+	movq %r8, %rax
+	sbbq FG_P751_MONT_P+88(%rip), %rax
+	cmovc 592(%rsp), %r10
+	cmovc 600(%rsp), %rsi
+	cmovc 632(%rsp), %r12
+	cmovc 576(%rsp), %r13
+	cmovc 648(%rsp), %rbx
+	cmovc 672(%rsp), %r15
+	cmovc 664(%rsp), %r14
+	cmovc 616(%rsp), %rdi
+	cmovc 624(%rsp), %r11
+	cmovc 640(%rsp), %r9
+	cmovc 656(%rsp), %rbp
+	cmovc %r8, %rax
+	movq 192(%rsp), %r8
+	movq %r10, 0(%r8)
+	movq %rsi, 8(%r8)
+	movq %r12, 16(%r8)
+	movq %r13, 24(%r8)
+	movq %rbx, 32(%r8)
+	movq %r15, 40(%r8)
+	movq %r14, 48(%r8)
+	movq %rdi, 56(%r8)
+	movq %r11, 64(%r8)
+	movq %r9, 72(%r8)
+	movq %rbp, 80(%r8)
+	movq %rax, 88(%r8)
+	addq $680, %rsp
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p751_fp2_mul_adx_zen, .-fg_p751_fp2_mul_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
 #define FG_P751_IFMA_IA Lfg_p751_ifma_ia
 #define FG_P751_IFMA_SA Lfg_p751_ifma_sa
 #define FG_P751_IFMA_IB Lfg_p751_ifma_ib

@@ -449,16 +449,23 @@ class TestCosts(CliCase):
             elif not line.split()[0] == "op":
                 op, level, mults, p06, floor, users = line.split(None, 5)
                 rows[(field, op, level)] = (int(mults), int(p06), float(floor), users)
-        # 5 Fp kernels at 3 levels per field, and the Fp2 mul and sqr at bmi2 and
-        # adx of p503 and p751
-        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 4)
+        # 5 Fp kernels at 3 levels per field, the Fp2 mul and sqr at bmi2 and
+        # adx of p503 and p751, and the Zen forms of p503's and p751's adx
+        # kernels but redc (4 Fp, 2 Fp2; none below 5 limbs)
+        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 4 + 2 * 6)
         self.assertEqual(rows[("p503", "mul", "adx")][:3], (104, 216, 108.0))
-        self.assertEqual(rows[("p503", "mul", "adx")][3].split(", "), ["adx", "ifma"])
+        self.assertEqual(rows[("p503", "mul", "adx")][3], "adx, ifma; zen: -")
+        self.assertEqual(rows[("p503", "mul", "adx_zen")][0], 104)
+        self.assertEqual(rows[("p503", "mul", "adx_zen")][3], "zen: adx, ifma")
+        self.assertEqual(rows[("p503", "redc", "adx")][3], "adx, ifma")
+        self.assertNotIn(("p256", "mul", "adx_zen"), rows)
+        self.assertEqual(rows[("p256", "mul", "adx")][3], "zen: adx, ifma")
         # three wide products and two reductions; the ifma level has its own Fp2
         # mul for both fields, and its own Fp2 sqr for p751 only
-        self.assertEqual(rows[("p503", "fp2_mul", "adx")], (3 * 64 + 2 * 40, 626, 313.0, "adx"))
-        self.assertEqual(rows[("p503", "fp2_sqr", "adx")][3], "adx, ifma")
-        self.assertEqual(rows[("p751", "fp2_sqr", "adx")][3], "adx")
+        self.assertEqual(rows[("p503", "fp2_mul", "adx")], (3 * 64 + 2 * 40, 626, 313.0, "adx; zen: -"))
+        self.assertEqual(rows[("p503", "fp2_mul", "adx_zen")][3], "zen: adx")
+        self.assertEqual(rows[("p503", "fp2_sqr", "adx")][3], "adx, ifma; zen: -")
+        self.assertEqual(rows[("p751", "fp2_sqr", "adx_zen")][3], "zen: adx")
         # bmi2: schoolbook products at 8 limbs, Karatsuba at 12 (3 x 108)
         self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][0], 3 * 64 + 2 * 40)
         self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][3], "bmi2")

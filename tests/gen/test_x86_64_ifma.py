@@ -207,18 +207,15 @@ class Run(unittest.TestCase):
             self._check(name, mod, 100, "fmul")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class ZenChoice(unittest.TestCase):
     """x86_64_mont.kernel_choice_zen: what AMD Zen cores run at adx where it
-    differs from the generic plan (measured on the shipped fields; the rule
-    is on the generated code's multiplication counts)."""
+    differs from the generic plan (measured on the shipped and test fields;
+    the rules are on the shape of p and the generated code, never a name)."""
 
-    def planned(self, name, modulus):
+    def planned(self, name, modulus, nr=-1):
         from fg import cli
-        fa = _fa(name, modulus)
+        fa = _fa(name, modulus, nr)
         cli._kernels(fa)
         return fa
 
@@ -228,24 +225,51 @@ class ZenChoice(unittest.TestCase):
             return [k for k, m, _, _ in fa.dispatch_sel[op] if m & bit][0]
         return dict((fa.dispatch if tune == "generic" else fa.dispatch_zen)[op])["adx"]
 
-    def test_karatsuba_products_at_12_limbs(self):
-        fa = self.planned("p751", FIELDS["p751"])
-        for op in ("mul", "mul_wide", "fp2_mul", "fp2_sqr"):
-            self.assertEqual(self.at_adx(fa, op, "generic"), "adx", op)
-            self.assertEqual(self.at_adx(fa, op, "zen"), "bmi2", op)
-        for op in ("sqr", "sqr_wide", "redc"):
-            self.assertEqual(self.at_adx(fa, op, "zen"), "adx", op)
-        self.assertTrue(fa.tuned)
+    def test_zen_forms_from_5_limbs(self):
+        # p751, p503: every product's adx kernel has a Zen form (no split rows)
+        # and Zen runs it, at adx and ifma; redc's rows at adx never split, so
+        # it has none
+        for name in ("p751", "p503"):
+            fa = self.planned(name, FIELDS[name])
+            self.assertEqual(fa.zen_forms, ["mul_wide", "sqr_wide", "mul", "sqr", "fp2_sqr", "fp2_mul"], name)
+            for op in ("mul", "mul_wide", "sqr", "sqr_wide", "fp2_mul", "fp2_sqr"):
+                self.assertEqual(self.at_adx(fa, op, "generic"), "adx", (name, op))
+                self.assertEqual(self.at_adx(fa, op, "zen"), "adx_zen", (name, op))
+            self.assertEqual(self.at_adx(fa, "redc", "zen"), "adx")
+            self.assertEqual(dict(fa.dispatch_zen["mul"])["bmi2"], "bmi2")
+            self.assertTrue(fa.tuned)
+            # the ifma level runs the Zen form too; the bmi2 level never
+            for kernel, mask, _, _ in fa.dispatch_sel["mul"]:
+                zen_bits = {lv for lv in analysis.SEL_LEVELS if mask & analysis.sel_bit(lv, "zen")}
+                self.assertEqual(zen_bits == {"adx", "ifma"}, kernel == "adx_zen", kernel)
+            # the same products as the adx kernel, only the carries differ
+            self.assertEqual(fa.kernel_cost[("mul", "adx_zen")][0], fa.kernel_cost[("mul", "adx")][0])
+            self.assertIn("fg_%s_mul_adx_zen:" % name, cli_text(fa))
 
-    def test_p503_same_on_both(self):
-        fa = self.planned("p503", FIELDS["p503"])
-        self.assertEqual(fa.dispatch_zen, fa.dispatch)
-        self.assertEqual(self.at_adx(fa, "fp2_mul", "zen"), "adx")
-        self.assertFalse(fa.tuned)
+    def test_no_zen_forms_below_5_limbs(self):
+        # r254: 4 limbs, no MULX-by-2^k rows: Zen runs the adx squaring that
+        # the generic plan replaces by bmi2's, and no Zen form exists
+        fa = self.planned("r254", "0x2891da55360adfb192fda3253140303532848c3faf64e17f01998c11b18c4543")
+        self.assertEqual(fa.zen_forms, [])
+        self.assertEqual(self.at_adx(fa, "sqr", "generic"), "bmi2")
+        self.assertEqual(self.at_adx(fa, "sqr", "zen"), "adx")
+        self.assertEqual(self.at_adx(fa, "mul", "zen"), "adx")
+        self.assertNotIn("_adx_zen:", cli_text(fa))
 
     def test_p256_adx_mul(self):
-        fa = self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1")
+        fa = self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None)
+        self.assertEqual(fa.zen_forms, [])
         self.assertEqual(self.at_adx(fa, "mul", "generic"), "bmi2")
         self.assertEqual(self.at_adx(fa, "mul", "zen"), "adx")
         self.assertEqual({op: p for op, p in fa.dispatch_zen.items() if op != "mul"},
                          {op: p for op, p in fa.dispatch.items() if op != "mul"})
+
+
+def cli_text(fa):
+    """The field's generated assembly (kernels only)."""
+    from fg import emit_x86_64
+    return emit_x86_64.kernels(fa, emit_x86_64.backend(fa)[0])
+
+
+if __name__ == "__main__":
+    unittest.main()
