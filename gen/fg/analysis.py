@@ -273,8 +273,8 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
 
     zen_choice: {(op, level): kernel} where AMD Zen cores run another kernel
     than the generic plan (a level's, or adx_zen); fp2_zen: {"mul"/"sqr":
-    kernel} where Zen runs another scalar Fp2 kernel at adx (and at ifma
-    without an IFMA kernel). Sets fa.dispatch_zen and fa.dispatch_sel. The ifma level runs
+    kernel, or None for the C path} where Zen runs another scalar Fp2 kernel
+    at adx (and at ifma without an IFMA kernel). Sets fa.dispatch_zen and fa.dispatch_sel. The ifma level runs
     the adx level's Fp kernels, under either tuning.
     """
     zen_choice = zen_choice or {}

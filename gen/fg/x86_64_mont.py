@@ -1848,6 +1848,8 @@ def emit_montgomery(fa):
     for level in LEVELS:
         for tune in ("generic", "zen") if level == "adx" and zen else ("generic",):
             for op, build in _kernel_builders(fa, sh, level, tune):
+                if tune == "zen" and op.startswith("fp2_") and sh.n > ZEN_FP2_KERNELS:
+                    continue                # Zen runs the C path's calls there
                 text = build()
                 if tune == "zen":
                     generic = out[generic_at[op]]
@@ -1918,10 +1920,24 @@ def kernel_choice(fa):
 #        triangle splits: sqr -2..-7% but sqr_wide +17..21%: no Zen forms.
 ZEN_DUAL_ROWS = 5
 
+# Up to this many limbs Zen runs the one-function Fp2 kernels (their Zen
+# forms), above it the C path's calls of the dispatched mul_wide and redc (or
+# mul): the kernels keep 2n-word products on the stack, which from 11 limbs
+# cost more on this core than the calls save.  Measured on the EPYC
+# (research/zen, public fg_NAME_fp2_OP of the shipped code and of a copy with
+# the C path at adx, interleaved, TSC medians, kernel -> C path):
+#   mul p434 272 -> 289, p503 453-488 -> 489-502, p610 528 -> 555;
+#       r702 850 -> 803, p751 1121-1219 -> 1007-1066, sidh928 1488 -> 1344,
+#       sidh996 1675 -> 1502;
+#   sqr p434 195 -> 203, p503 311-335 -> 326-337, p610 383 -> 389;
+#       r702 581 -> 588, p751 740-796 -> 721-761, sidh928 1001 -> 897,
+#       sidh996 1101 -> 1011.
+ZEN_FP2_KERNELS = 10
+
 
 def kernel_choice_zen(fa):
     """Where AMD Zen cores run another kernel than kernel_choice's:
-    ({(op, level): kernel}, {"mul"/"sqr": Fp2 kernel at adx}).
+    ({(op, level): kernel}, {"mul"/"sqr": Fp2 kernel at adx, None: the C path}).
 
     Measured on an AMD EPYC (family 19h model 01h, Zen 3; TSC, kernels called
     directly, chained, 2026-12-01):
@@ -1931,6 +1947,8 @@ def kernel_choice_zen(fa):
       make fewer products (p751 mul 275 vs 340, mul_wide 157 vs 198, Fp2 mul
       900 vs 968; r702 mul 385 vs 416), which the Zen tuning ran before
       the Zen forms existed;
+    - the Fp2 mul and sqr at adx: the Zen forms of the one-function kernels
+      up to ZEN_FP2_KERNELS limbs, the C path's calls above;
     - at 3 and 4 limbs the adx kernel's squaring, which Intel's cores run
       slower than the bmi2 one (kernel_choice): bls12_381_r, r254 and p224
       sqr adx 46.7-48.3, bmi2 57.6-57.7 ticks; r130 adx 40.7, bmi2 43.9
@@ -1949,4 +1967,7 @@ def kernel_choice_zen(fa):
     if fa.n <= 4 and _pow2_mulx_rows(_Shape(fa)):
         zen[("mul", "adx")] = "adx"
     fp2 = {op: zen_kernel("adx") for op in ("mul", "sqr") if "fp2_" + op in fa.zen_forms}
+    for op in ("mul", "sqr"):
+        if fa.n > ZEN_FP2_KERNELS and getattr(fa, f"fp2_{op}_adx"):
+            fp2[op] = None                  # the C path (ZEN_FP2_KERNELS)
     return {key: k for key, k in zen.items() if k != generic[key]}, fp2

@@ -1666,12 +1666,6 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
         return;
     }
 #endif
-#if FG_P751_HAVE_FP2_MUL_ADX_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
-        fg_p751_fp2_mul_adx_zen(r, a, b);
-        return;
-    }
-#endif
 #if FG_P751_HAVE_FP2_MUL_BMI2
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503: -2..7%) */
         fg_p751_fp2_mul_bmi2(r, a, b);
@@ -1715,12 +1709,6 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 #if FG_P751_HAVE_FP2_SQR_ADX
     if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function */
         fg_p751_fp2_sqr_adx(r, a);
-        return;
-    }
-#endif
-#if FG_P751_HAVE_FP2_SQR_ADX_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
-        fg_p751_fp2_sqr_adx_zen(r, a);
         return;
     }
 #endif

@@ -239,14 +239,10 @@ void fg_p751_sqr_wide_adx_zen(uint64_t t[2 * FG_P751_LIMBS], const uint64_t a[FG
 #define FG_P751_FP2_MUL_BMI2_P06 1215
 #define FG_P751_FP2_MUL_ADX_MULTS 600
 #define FG_P751_FP2_MUL_ADX_P06 1326
-#define FG_P751_FP2_MUL_ADX_ZEN_MULTS 600
-#define FG_P751_FP2_MUL_ADX_ZEN_P06 1392
 #define FG_P751_FP2_SQR_BMI2_MULTS 384
 #define FG_P751_FP2_SQR_BMI2_P06 912
 #define FG_P751_FP2_SQR_ADX_MULTS 456
 #define FG_P751_FP2_SQR_ADX_P06 980
-#define FG_P751_FP2_SQR_ADX_ZEN_MULTS 456
-#define FG_P751_FP2_SQR_ADX_ZEN_P06 1024
 #else
 #define FG_P751_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P751_MUL_AT_X86_64_ZEN_USES FG_ISA_C
@@ -316,12 +312,7 @@ void fg_p751_fp2_mul_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp
 #if FG_P751_HAVE_FP2_MUL_ADX
 void fg_p751_fp2_mul_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
 #endif
-/* Its Zen form (gen/fg/x86_64_mont.py ZEN_DUAL_ROWS): every row on the two
- * ADCX/ADOX chains; runs at adx (and ifma) under the zen tuning. */
-#define FG_P751_HAVE_FP2_MUL_ADX_ZEN FG_P751_HAVE_ASM
-#if FG_P751_HAVE_FP2_MUL_ADX_ZEN
-void fg_p751_fp2_mul_adx_zen(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
-#endif
+#define FG_P751_HAVE_FP2_MUL_ADX_ZEN 0  /* no Zen form of this field's adx Fp2 mul */
 /* Likewise at the bmi2 level, from that level's products and reductions. */
 #define FG_P751_HAVE_FP2_MUL_BMI2 FG_P751_HAVE_ASM
 #if FG_P751_HAVE_FP2_MUL_BMI2
@@ -341,11 +332,7 @@ void fg_p751_fp2_sqr_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #if FG_P751_HAVE_FP2_SQR_ADX
 void fg_p751_fp2_sqr_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #endif
-/* Its Zen form, likewise. */
-#define FG_P751_HAVE_FP2_SQR_ADX_ZEN FG_P751_HAVE_ASM
-#if FG_P751_HAVE_FP2_SQR_ADX_ZEN
-void fg_p751_fp2_sqr_adx_zen(fg_p751_fp2 *r, const fg_p751_fp2 *a);
-#endif
+#define FG_P751_HAVE_FP2_SQR_ADX_ZEN 0  /* no Zen form of this field's adx Fp2 sqr */
 /* Likewise at the bmi2 level, from that level's products and reductions. */
 #define FG_P751_HAVE_FP2_SQR_BMI2 FG_P751_HAVE_ASM
 #if FG_P751_HAVE_FP2_SQR_BMI2
@@ -356,9 +343,9 @@ void fg_p751_fp2_sqr_bmi2(fg_p751_fp2 *r, const fg_p751_fp2 *a);
  * and on AMD Zen cores (fg_tune_active()). */
 #if FG_P751_HAVE_ASM
 #define FG_P751_FP2_MUL_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P751_FP2_SQR_AT_ADX_USES FG_ISA_ADX
-#define FG_P751_FP2_SQR_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P751_FP2_SQR_AT_ADX_ZEN_USES FG_ISA_C
 #else
 #define FG_P751_FP2_MUL_AT_ADX_USES FG_ISA_C
 #define FG_P751_FP2_MUL_AT_ADX_ZEN_USES FG_ISA_C
