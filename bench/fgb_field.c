@@ -509,31 +509,19 @@ static int selftest(void *vs, char *msg, size_t len)
         for (int j = 0; j < W; j++) {
             uint64_t want[2 * N], got[2 * N];
             const char *what = NULL;
-            if (k->mul) {
-                h_mul(want, s->a[j].limb, s->b[j].limb);
-                k->mul(got, s->a[j].limb, s->b[j].limb);
-                if (memcmp(want, got, 8 * N)) what = "mul";
+/* the kernel k->op (if this kernel id has one) against the entry point's h_op */
+#define SELFTEST_OP(op, words, ...)                                      \
+            if (k->op) {                                                 \
+                FGB_CAT(h_, op)(want, __VA_ARGS__);                      \
+                k->op(got, __VA_ARGS__);                                 \
+                if (memcmp(want, got, 8 * (words))) what = #op;          \
             }
-            if (k->sqr) {
-                h_sqr(want, s->a[j].limb);
-                k->sqr(got, s->a[j].limb);
-                if (memcmp(want, got, 8 * N)) what = "sqr";
-            }
-            if (k->mul_wide) {
-                h_mul_wide(want, s->a[j].limb, s->b[j].limb);
-                k->mul_wide(got, s->a[j].limb, s->b[j].limb);
-                if (memcmp(want, got, 16 * N)) what = "mul_wide";
-            }
-            if (k->sqr_wide) {
-                h_sqr_wide(want, s->a[j].limb);
-                k->sqr_wide(got, s->a[j].limb);
-                if (memcmp(want, got, 16 * N)) what = "sqr_wide";
-            }
-            if (k->redc) {
-                h_redc(want, s->ta[j].t);
-                k->redc(got, s->ta[j].t);
-                if (memcmp(want, got, 8 * N)) what = "redc";
-            }
+            SELFTEST_OP(mul, N, s->a[j].limb, s->b[j].limb)
+            SELFTEST_OP(sqr, N, s->a[j].limb)
+            SELFTEST_OP(mul_wide, 2 * N, s->a[j].limb, s->b[j].limb)
+            SELFTEST_OP(sqr_wide, 2 * N, s->a[j].limb)
+            SELFTEST_OP(redc, N, s->ta[j].t)
+#undef SELFTEST_OP
             if (what) {
                 if (!bad)
                     snprintf(msg, len, "%s: %s_%s differs from the dispatched entry point",

@@ -213,20 +213,17 @@ int main(int argc, char **argv)
         int i, nk = 5;
         for (i = 0; i < 5; i++)
             run_kernel(&ks[i], count);
-/* an Fp2 kernel (2N-word operands and output) from level `min` up, with nin inputs */
-#define FP2_KERNEL(min, op, fn, nin)                                                                   \
+/* one more kernel, from level `min` up: its name, in and out words, inputs, words of b */
+#define MORE_KERNEL(min, name, fn, in_words, out_words, nin, b_words)                                  \
     if (level >= (min)) {                                                                               \
-        static const struct kernel k2 = {op, (const void *)(fn), 2 * N, 2 * N, nin, (nin) == 2 ? 2 * N : 0}; \
-        run_kernel(&k2, count);                                                                         \
+        static const struct kernel km = {name, (const void *)(fn), in_words, out_words, nin, b_words};  \
+        run_kernel(&km, count);                                                                         \
         nk++;                                                                                           \
     }
+/* an Fp2 kernel (2N-word operands and output) from level `min` up, with nin inputs */
+#define FP2_KERNEL(min, op, fn, nin) MORE_KERNEL(min, op, fn, 2 * N, 2 * N, nin, (nin) == 2 ? 2 * N : 0)
 /* adx's Zen form of an Fp kernel (fg_NAME_OP_adx_zen), from the adx level up */
-#define ZEN_KERNEL(op, fn, nin, nout, ninputs)                                                         \
-    if (level >= FG_ISA_ADX) {                                                                          \
-        static const struct kernel kz = {op "_adx_zen", (const void *)(fn), nin, nout, ninputs};        \
-        run_kernel(&kz, count);                                                                         \
-        nk++;                                                                                           \
-    }
+#define ZEN_KERNEL(op, fn, nin, nout, ninputs) MORE_KERNEL(FG_ISA_ADX, op "_adx_zen", fn, nin, nout, ninputs, 0)
 #if C(MUL_HAVE_ADX_ZEN)
         ZEN_KERNEL("mul", F(mul_adx_zen), N, N, 2)
 #endif
