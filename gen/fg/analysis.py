@@ -20,6 +20,7 @@ KERNEL_OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 # bit index level + len(SEL_LEVELS) * tuning
 SEL_LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
 TUNES = ("generic", "zen")
+PM_MAX_C_FOLD = 1 << 31
 # the kernels: one per level (fg_NAME_OP_LEVEL), and the Zen form of the adx
 # kernel (fg_NAME_OP_adx_zen: x86_64_mont.ZEN_DUAL_ROWS), where it differs;
 # the headers' _USES macros name them by these ids (runtime/fg_cpu.h)
@@ -30,7 +31,6 @@ KERNEL_IDS = {"c": "FG_ISA_C", "x86_64": "FG_ISA_X86_64", "bmi2": "FG_ISA_BMI2",
 def kernel_level(kernel):
     """The level whose instructions a kernel uses (adx_zen: adx's)."""
     return kernel[:-len("_zen")] if kernel.endswith("_zen") else kernel
-PM_MAX_C_FOLD = 1 << 31
 
 
 def limbs_of(x, n):
@@ -119,8 +119,8 @@ class FieldAnalysis:
     # fg_NAME_OP_adx_zen (x86_64_mont.ZEN_DUAL_ROWS), in generation order
     zen_forms: list = field(default_factory=list)
     # (op, level) -> (64x64 multiplications, port-0/6 instructions) of each
-    # scalar kernel (level: also adx_zen), counted on the generated text by kernel_cost.costs -> (64x64 multiplications, port-0/6 instructions) of each
-    # scalar kernel, counted on the generated text by kernel_cost.costs
+    # scalar kernel (level: also adx_zen), counted on the generated text by
+    # kernel_cost.costs
     kernel_cost: dict = field(default_factory=dict)
 
     # ---- conversions used by the reference and the vectors ----
@@ -244,9 +244,9 @@ def _selector_masks(kernel_at):
     """kernel_at: {(level, tune): kernel (a level, or adx_zen) or None (the C
     code)} over every selector. -> [(kernel, mask, comment, hot)]: one test
     per kernel, the kernel of the generic tuning's top level first, then by
-    level, highest first (a Zen form just above its level); hot: the kernel runs at some tuning's top level (the template
-    marks its test likely, so the compiler lays that call on the straight
-    path)."""
+    level, highest first (a Zen form just above its level); hot: the kernel
+    runs at some tuning's top level (the template marks its test likely, so
+    the compiler lays that call on the straight path)."""
     masks, users = {}, {}
     for tune in TUNES:
         for level in SEL_LEVELS:
@@ -274,8 +274,9 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
     zen_choice: {(op, level): kernel} where AMD Zen cores run another kernel
     than the generic plan (a level's, or adx_zen); fp2_zen: {"mul"/"sqr":
     kernel, or None for the C path} where Zen runs another scalar Fp2 kernel
-    at adx (and at ifma without an IFMA kernel). Sets fa.dispatch_zen and fa.dispatch_sel. The ifma level runs
-    the adx level's Fp kernels, under either tuning.
+    at adx (and at ifma without an IFMA kernel). Sets fa.dispatch_zen and
+    fa.dispatch_sel. The ifma level runs the adx level's Fp kernels, under
+    either tuning.
     """
     zen_choice = zen_choice or {}
     fp2_zen = fp2_zen or {}

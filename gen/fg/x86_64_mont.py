@@ -1913,7 +1913,8 @@ def kernel_choice(fa):
 #        fp2_mul 427 -> 396, fp2_sqr 336 -> 287;
 #   p751 mul 363 -> 275 (bmi2 Karatsuba 340), mul_wide 235 -> 157 (bmi2
 #        198), sqr 234 -> 221, sqr_wide 125 -> 109, fp2_mul 1001 -> 900
-#        (bmi2 968), fp2_sqr 748 -> 614 (bmi2 713);
+#        (bmi2 968), fp2_sqr 748 -> 614 (bmi2 713) (p751's Fp2 Zen forms
+#        are not generated: the C path beat them, ZEN_FP2_KERNELS);
 #   5 to 16 limbs (r320, p384, r448, p434, p610, r702, r1024): mul -3..-12%,
 #        mul_wide -6..-18%, sqr 0..-7%, sqr_wide -10%..+2%, Fp2 -2..-9%;
 #   at 4 limbs (p256, bls12_381_r, r254, p224), where only the squaring
@@ -1944,9 +1945,9 @@ def kernel_choice_zen(fa):
     - at adx, the Zen form of the adx kernel wherever there is one
       (ZEN_DUAL_ROWS): faster than the adx kernel and than the bmi2 one at
       every size measured, also where the bmi2 kernel's Karatsuba halves
-      make fewer products (p751 mul 275 vs 340, mul_wide 157 vs 198, Fp2 mul
-      900 vs 968; r702 mul 385 vs 416), which the Zen tuning ran before
-      the Zen forms existed;
+      make fewer products (p751 mul 275 vs 340, mul_wide 157 vs 198; r702
+      mul 385 vs 416), which the Zen tuning ran before the Zen forms
+      existed;
     - the Fp2 mul and sqr at adx: the Zen forms of the one-function kernels
       up to ZEN_FP2_KERNELS limbs, the C path's calls above;
     - at 3 and 4 limbs the adx kernel's squaring, which Intel's cores run
