@@ -114,7 +114,6 @@ class Kernel:
 
     def __init__(self, level, tables, lazy_zero=False, preload=True, tune="generic"):
         self.level = level
-        self.tune = tune
         # the Zen form of an adx kernel writes every product row with the two
         # ADCX/ADOX chains (_row_adx), never as split ADD/ADC passes (see
         # ZEN_DUAL_ROWS)
