@@ -50,6 +50,10 @@ struct fgb_results {
     struct fgb_thread_row *threads;
     int nthreads, capthreads;
     int errors;                      /* failed checks, allocations, self-tests */
+    /* a --runs merge: the processes' own results, from which the summaries take their
+     * ratios process by process (NULL, 0 otherwise: one process, or --from-json) */
+    struct fgb_results *runs;
+    int nruns;
 };
 
 struct fgb_row *fgb_add_row(struct fgb_results *r);

@@ -226,8 +226,12 @@ int fgb_run_processes(struct fgb_results *res, char **argv, int argc, int runs)
         if (!keep)
             unlink(path);
     }
-    if (!rc)
+    if (!rc) {
         merge(res, run, runs);
+        res->runs = run;    /* the summaries' per-process ratios (fgb_report.c) */
+        res->nruns = runs;
+        return 0;
+    }
     for (int k = 0; k < runs; k++) {
         free(run[k].rows);
         free(run[k].threads);

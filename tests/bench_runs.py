@@ -7,7 +7,9 @@ the three medians, min/max = the lowest/highest of them, batches summed,
 q1/q3 the median of the quartiles, the paired dispatch-overhead figures the
 median of the processes', each row's ratio to the best peer (vs_peer) the
 median of its per-process ratios to that process's best peer; the same rows
-in all four reports; "runs" recorded in each.
+in all four reports; "runs" recorded in each; and the summaries' ratios (the
+inversion table's Fermat/safegcd, latency and throughput, at every level it
+prints) the median of the processes' own ratios, to the printed two decimals.
 
 usage: bench_runs.py BENCH FIELD WORKDIR
 """
@@ -29,7 +31,7 @@ def main():
     os.makedirs(work)
     merged = os.path.join(work, "merged.json")
     env = dict(os.environ, FGB_RUNS_KEEP=work)
-    cmd = [bench, "--quick", "--runs", "3", "--field", field, "--op", "mul,sqr,add",
+    cmd = [bench, "--quick", "--runs", "3", "--field", field, "--op", "mul,sqr,add,inv,inv_fermat",
            "--threads", "0", "--json", merged]
     out = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if out.returncode != 0:
@@ -102,14 +104,34 @@ def main():
             vs_checked[0] += bool(rs)
     if not vs_checked[0]:
         errors.append("no row with a peer: vs_peer unchecked")
+    # the inversion summary: "field level inv fermat 4.75x 4.76x ..." per level
+    lines = out.stdout.split("\ninversion:")[-1].splitlines() if "\ninversion:" in out.stdout else []
+    summary = 0
+    for line in lines:
+        w = line.split()
+        if len(w) < 6 or w[0] != field or not w[4].endswith("x"):
+            continue
+        for t, what in enumerate(("latency", "throughput")):
+            rs = []
+            for b in by_run:
+                inv, fer = b.get((field, "inv", "fieldgen", w[1])), b.get((field, "inv_fermat", "fieldgen", w[1]))
+                if inv and fer and what in inv and what in fer:
+                    rs.append(fer[what]["median_ticks"] / inv[what]["median_ticks"])
+            got = float(w[4 + t][:-1])
+            if len(rs) != 3 or abs(got - statistics.median(rs)) > 0.0051:
+                errors.append("inversion summary %s %s: %.2fx, expected the median of the processes' %s"
+                              % (w[1], what, got, ", ".join("%.4f" % x for x in rs)))
+            summary += 1
+    if not summary:
+        errors.append("no inversion summary row: the summaries' per-process ratios unchecked")
     if not any("paired_overhead" in row for row in m["rows"]):
         errors.append("no paired dispatch-overhead rows in the merge (lost on the way?)")
     if checked < 6:
         errors.append("only %d figures checked: the run measured too little" % checked)
     if errors:
         sys.exit("bench_runs: FAILED\n  " + "\n  ".join(errors))
-    print("bench_runs: %d merged figures and %d ratios to the best peer of %d rows match their 3 processes"
-          % (checked, vs_checked[0], len(keys)))
+    print("bench_runs: %d merged figures, %d ratios to the best peer of %d rows and %d summary ratios "
+          "match their 3 processes" % (checked, vs_checked[0], len(keys), summary))
 
 
 if __name__ == "__main__":
