@@ -262,11 +262,11 @@ static void cell(const struct fgb_results *r, char *b, size_t n, const struct fg
         fmt_num(b, n, fgb_cycles(r, thr ? x->thr.median : x->lat.median));
 }
 
-/* (c3 * x + c4 * w) / y in latency (thr 0) or throughput (w may be NULL): for a --runs
+/* (kx * x + kw * w) / y in latency (thr 0) or throughput (w may be NULL): for a --runs
  * merge the median of that ratio taken in each process on its own rows (the same field,
  * op, impl and level), since one process can run every row slow; otherwise (or where a
  * process lacks a row) from the merged medians. */
-static double sum_ratio(const struct fgb_results *r, double c3, const struct fgb_row *x, double c4,
+static double sum_ratio(const struct fgb_results *r, double kx, const struct fgb_row *x, double kw,
                         const struct fgb_row *w, const struct fgb_row *y, int thr)
 {
 #define FIG(row) ((row) ? ((thr) ? (row)->thr.median : (row)->lat.median) : 0)
@@ -278,11 +278,11 @@ static double sum_ratio(const struct fgb_results *r, double c3, const struct fgb
                              *b = w ? find_row(p, w->field, w->op, w->impl, w->level) : NULL,
                              *d = find_row(p, y->field, y->op, y->impl, y->level);
         if (FIG(a) > 0 && (!w || FIG(b) > 0) && FIG(d) > 0)
-            v[nv++] = (c3 * FIG(a) + c4 * FIG(b)) / FIG(d);
+            v[nv++] = (kx * FIG(a) + kw * FIG(b)) / FIG(d);
     }
     if (nv == r->nruns && nv > 0)
         return fgb_median(v, nv);
-    return (c3 * FIG(x) + c4 * FIG(w)) / FIG(y);
+    return (kx * FIG(x) + kw * FIG(w)) / FIG(y);
 #undef FIG
 }
 static void ratio(const struct fgb_results *r, char *b, size_t n, const struct fgb_row *x,
