@@ -18,6 +18,14 @@ for f in $fields; do
     cc -c "$work/out/$f/fg_${f}_x86_64.S" -o "$work/$f.o"
     objs="$objs $work/$f.o"
 done
+if grep -qw avx512ifma /proc/cpuinfo; then   # the IFMA Fp mul beside them (research/zen5)
+    /usr/bin/python3 "$root/research/zen5/ifma_mul.py" "$config" "$work/out" $fields
+    for f in $fields; do
+        [ -f "$work/out/${f}_mul_ifma.S" ] || continue
+        cc -c "$work/out/${f}_mul_ifma.S" -o "$work/${f}_ifma.o"
+        objs="$objs $work/${f}_ifma.o"
+    done
+fi
 python3 "$here/kernels.py" "$work/out" $fields > "$work/harness.c"
 cc -O2 "$work/harness.c" $objs -o "$work/harness"
 taskset -c 1 "$work/harness"
