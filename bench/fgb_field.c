@@ -74,6 +74,13 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 #define ZEN_REDC 0
 #endif
 
+/* the ifma level's Fp mul fg_NAME_mul_ifma (FG_NAME_MUL_HAVE_IFMA; run under the zen tuning) */
+#if HAVE_ASM && UC(MUL_HAVE_IFMA)
+#define IFMA_MUL 1
+#else
+#define IFMA_MUL 0
+#endif
+
 #define MONT (UC(MONTGOMERY) + 0)
 #define FP2 (UC(HAVE_FP2) + 0)
 #if FP2
@@ -204,6 +211,10 @@ static void init(void *vs, uint64_t seed)
 #if ZEN_REDC
     s->vk[FG_KERNEL_ADX_ZEN].k_redc = FN(redc_adx_zen);
 #endif
+#endif
+#if IFMA_MUL
+    s->vk[FG_ISA_IFMA].s = s;
+    s->vk[FG_ISA_IFMA].k_mul = FN(mul_ifma);
 #endif
 #undef VIA_KERNELS
     s->x = s->a[0];
@@ -342,6 +353,9 @@ KLOOPS_mul_wide(adx_zen)
 #endif
 #if ZEN_SQR_WIDE
 KLOOPS_sqr_wide(adx_zen)
+#endif
+#if IFMA_MUL
+KLOOPS_mul(ifma)
 #endif
 #if ZEN_REDC
 KLOOPS_redc(adx_zen)
@@ -491,6 +505,9 @@ static const struct kset kernels[FGB_NKERNELS] = {
         .redc = FN(redc_adx_zen),
 #endif
     },
+#endif
+#if IFMA_MUL
+    [FG_ISA_IFMA] = {.mul = FN(mul_ifma)},
 #endif
 };
 
@@ -871,6 +888,9 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #endif
         },
 #endif
+#if IFMA_MUL
+        [FG_ISA_IFMA] = {DIRECT_OP(FGB_MUL, mul, ifma)},
+#endif
     },
     .via = {
 #define VIA(OP, op)                                                                        \
@@ -883,7 +903,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .via_state = via_state,
     .uses = {
 #define USES(OP, U, T) [OP] = {FG_ISA_C, UC(FGB_CAT(U, _AT_X86_64##T##_USES)), UC(FGB_CAT(U, _AT_BMI2##T##_USES)), \
-                               UC(FGB_CAT(U, _AT_ADX##T##_USES)), UC(FGB_CAT(U, _AT_ADX##T##_USES))} /* ifma: adx's */
+                               UC(FGB_CAT(U, _AT_ADX##T##_USES)), UC(FGB_CAT(U, _AT_IFMA##T##_USES))}
         [FG_TUNE_GENERIC] = {USES(FGB_MUL, MUL, ), USES(FGB_SQR, SQR, ), USES(FGB_MUL_WIDE, MUL_WIDE, ),
                              USES(FGB_SQR_WIDE, SQR_WIDE, ), USES(FGB_REDC, REDC, )},
         [FG_TUNE_ZEN] = {USES(FGB_MUL, MUL, _ZEN), USES(FGB_SQR, SQR, _ZEN), USES(FGB_MUL_WIDE, MUL_WIDE, _ZEN),

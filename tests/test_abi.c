@@ -67,11 +67,12 @@ static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *
 }
 #endif
 
-/* whether a kernel's name is op's: "mul", or "mul_adx_zen" (adx's Zen form) */
+/* whether a kernel's name is op's: "mul", "mul_adx_zen" (adx's Zen form) or
+ * "mul_ifma" (the ifma level's Fp mul) */
 static int is_op(const char *name, const char *op)
 {
     size_t n = strlen(op);
-    return !strncmp(name, op, n) && (!name[n] || !strcmp(name + n, "_adx_zen"));
+    return !strncmp(name, op, n) && (!name[n] || !strcmp(name + n, "_adx_zen") || !strcmp(name + n, "_ifma"));
 }
 
 static void reference(const char *name, uint64_t *out, const uint64_t *a, const uint64_t *b)
@@ -238,6 +239,9 @@ int main(int argc, char **argv)
 #endif
 #if C(REDC_HAVE_ADX_ZEN)
         ZEN_KERNEL("redc", F(redc_adx_zen), 2 * N, N, 1)
+#endif
+#if C(MUL_HAVE_IFMA)
+        MORE_KERNEL(FG_ISA_IFMA, "mul_ifma", F(mul_ifma), N, N, 2, 0)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
         FP2_KERNEL(FG_ISA_IFMA, "fp2_mul", CAT(FE, _fp2_mul_ifma), 2)

@@ -106,6 +106,12 @@ class FieldAnalysis:
     # path); fp2_ifma_sqr implies fp2_ifma
     fp2_ifma: bool = False
     fp2_ifma_sqr: bool = False
+    # the ifma level runs the AVX-512 IFMA Fp mul fg_NAME_mul_ifma under the zen
+    # tuning (AMD's AVX-512 cores): set by x86_64_ifma.choose_mul, from the shape
+    # of p and the generated code
+    mul_ifma: bool = False
+    # (op, tune) -> the kernel the ifma level runs for a scalar op (plan_tuning)
+    at_ifma: dict = field(default_factory=dict)
     # the adx and bmi2 levels run an assembly Fp2 sqr (the two products in one
     # function) and mul (the lazy Karatsuba in one function): set by the
     # Montgomery backend (x86_64_mont.fp2_sqr_kernel, fp2_mul_kernel)
@@ -274,9 +280,10 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
     zen_choice: {(op, level): kernel} where AMD Zen cores run another kernel
     than the generic plan (a level's, or adx_zen); fp2_zen: {"mul"/"sqr":
     kernel, or None for the C path} where Zen runs another scalar Fp2 kernel
-    at adx (and at ifma without an IFMA kernel). Sets fa.dispatch_zen and
-    fa.dispatch_sel. The ifma level runs the adx level's Fp kernels, under
-    either tuning.
+    at adx (and at ifma without an IFMA kernel). Sets fa.dispatch_zen,
+    fa.dispatch_sel and fa.at_ifma. The ifma level runs the adx level's Fp
+    kernels, under either tuning, but for the IFMA Fp mul under the zen tuning
+    where fa.mul_ifma (x86_64_ifma.choose_mul).
     """
     zen_choice = zen_choice or {}
     fp2_zen = fp2_zen or {}
@@ -293,9 +300,13 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
             plan = dict(plan)
             for level in SEL_LEVELS:
                 kernel_at[(level, tune)] = plan.get("adx" if level == "ifma" else level, "c")
+        if op == "mul" and fa.mul_ifma:     # AMD's AVX-512 cores: the IFMA Fp mul
+            kernel_at[("ifma", "zen")] = "ifma"
+        for tune in TUNES:
+            fa.at_ifma[(op, tune)] = kernel_at[("ifma", tune)]
         fa.dispatch_sel[op] = _selector_masks(kernel_at)
     if fa.fp2 is None or not fa.have_asm:
-        fa.tuned = fa.dispatch_zen != fa.dispatch
+        fa.tuned = fa.dispatch_zen != fa.dispatch or fa.mul_ifma
         return fa
     for op in ("mul", "sqr"):
         have = {"ifma": fa.fp2_ifma if op == "mul" else fa.fp2_ifma_sqr,
@@ -311,7 +322,7 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
                               ("bmi2", tune): "bmi2" if have["bmi2"] else None})
             fa.fp2_at_adx[(op, tune)] = at_adx
         fa.dispatch_sel["fp2_" + op] = _selector_masks(kernel_at)
-    fa.tuned = fa.dispatch_zen != fa.dispatch or bool(fp2_zen)
+    fa.tuned = fa.dispatch_zen != fa.dispatch or bool(fp2_zen) or fa.mul_ifma
     return fa
 
 

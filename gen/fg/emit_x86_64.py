@@ -27,15 +27,20 @@ def backend(fa):
 
 def kernels(fa, emit_fn):
     """The GAS text of the field's kernels: the backend's (emit_fn), then the
-    AVX-512 IFMA Fp2 kernels the ifma level runs. x86_64_ifma decides which,
-    from the shape of p and the extension (whether one can be generated) and
-    from the generated code (whether it beats the scalar path); the choice is
-    recorded in fa.fp2_ifma and fa.fp2_ifma_sqr for the C templates."""
+    AVX-512 IFMA Fp2 kernels and Fp mul the ifma level runs. x86_64_ifma
+    decides which, from the shape of p and the extension (whether one can be
+    generated) and from the generated code (whether it beats the scalar path);
+    the choice is recorded in fa.fp2_ifma, fa.fp2_ifma_sqr and fa.mul_ifma for
+    the C templates."""
     body = emit_fn(fa)
-    fa.fp2_ifma = fa.fp2_ifma_sqr = False
+    fa.fp2_ifma = fa.fp2_ifma_sqr = fa.mul_ifma = False
+    ifma = importlib.import_module(".x86_64_ifma", __package__)
+    texts = []
     if fa.fp2 is not None:
-        ifma = importlib.import_module(".x86_64_ifma", __package__)
         fa.fp2_ifma, fa.fp2_ifma_sqr, text = ifma.choose(fa, body)
+        texts.append(text)
+    fa.mul_ifma, text = ifma.choose_mul(fa, body)
+    for text in texts + [text]:
         if text:
             body = body.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
     return body

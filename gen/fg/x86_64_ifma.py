@@ -8,8 +8,9 @@ Entry points:
   emit_fp2_sqr(fa)   -> str   likewise; own table labels (FG_NAME_IFMAS_*), so
                               both texts go into one .S
   supported_mul(fa), emit_mul(fa): an Fp mul fg_<name>_mul_ifma(r, a, b) on raw
-                              limbs (one product, one reduction; labels FG_NAME_IFMAF_*),
-                              an experiment: not emitted by fieldgen, not dispatched
+                              limbs (one product, one reduction; labels FG_NAME_IFMAF_*)
+  choose_mul(fa, scalar_text) -> (bool, str)  whether the ifma level runs it under
+                              the zen tuning (AMD's AVX-512 cores), and its text
 
 The function: void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a,
 const fg_NAME_fp2 *b), with fg_NAME_fp2 = { uint64_t c0[n], c1[n] } in
@@ -958,8 +959,8 @@ def emit_fp2_mul(fa):
 
 def supported_mul(fa):
     """IFMA Fp mul (one product, one reduction) applies: Montgomery form,
-    2^52 | p + 1, 1..16 limbs, Z < 2p for T <= (p-1)^2 2^SH. Not wired into the
-    dispatcher (an experiment: emit_mul)."""
+    2^52 | p + 1, 1..16 limbs, Z < 2p for T <= (p-1)^2 2^SH (dispatched where
+    choose_mul says)."""
     return supported(fa, "fmul")
 
 
@@ -1023,3 +1024,31 @@ def choose(fa, scalar_text):
         vec = kernel_cost.count(sqr_text, "fg_%s_fp2_sqr_ifma" % fa.name, _VEC)
         use_sqr = vec < RATIO * 2 * p06("mul")
     return use_mul, use_sqr, (mul_text if use_mul else "") + ("\n" + sqr_text if use_sqr else "")
+
+
+# Which fields' ifma level runs the IFMA Fp mul, under the zen tuning only: the
+# kernel is latency-bound (its reduction groups run one after another), so its
+# cost grows slowly with the size while the scalar kernel's grows with its
+# products. Chosen when its vector instructions < FMUL_RATIO x the 64x64
+# multiplications of the scalar mul the adx level runs. Measured on an AMD EPYC
+# (family 1Ah model 02h, Zen 5; research/zen/build.sh, TSC ticks, chained
+# calls, the IFMA kernel against the Zen form of the adx mul), as
+# (vec/mults, IFMA/scalar): p434 3.90, 2.47; p503 3.28, 1.99; p610 2.88, 1.32;
+# p751 2.15, 0.91; sidh928 1.91, 0.77; sidh996 1.80, 0.70. On Intel's core
+# (model 207) p751's measured 0.96..1.00x of adx, so the generic tuning keeps
+# the scalar kernel; Zen 4's IFMA (two 256-bit halves) is not measured.
+FMUL_RATIO = 2.5
+
+
+def choose_mul(fa, scalar_text):
+    """(whether the ifma level runs fg_NAME_mul_ifma under the zen tuning, its
+    GAS text or ""), by the rule above. scalar_text: the field's Montgomery
+    kernels (the adx level's mul is counted; its Zen form has the same
+    products)."""
+    if fa.form != "montgomery" or not supported_mul(fa):
+        return False, ""
+    mults = kernel_cost.count(scalar_text, "fg_%s_mul_%s" % (fa.name, dict(fa.dispatch["mul"])["adx"]),
+                              kernel_cost.MULTS)
+    text = emit_mul(fa)
+    vec = kernel_cost.count(text, "fg_%s_mul_ifma" % fa.name, _VEC)
+    return (True, text) if vec < FMUL_RATIO * mults else (False, "")

@@ -155,11 +155,17 @@ void fg_p503_mul_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 #endif
 #define FG_P503_REDC_HAVE_ADX_ZEN 0
+/* The ifma level's Fp mul, where FG_P503_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
+ * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
+ * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it
+ * beats the scalar mul (x86_64_ifma.choose_mul). */
+#define FG_P503_MUL_HAVE_IFMA 0
 /* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
  * another level's where the backend measured that one faster for the op, the adx
- * kernel's Zen form (FG_KERNEL_ADX_ZEN), and the C kernel when no assembly is built;
- * _AT_LEVEL_USES under the generic tuning, _AT_LEVEL_ZEN_USES on AMD Zen cores
- * (fg_tune_active(); the ifma level runs adx's). */
+ * kernel's Zen form (FG_KERNEL_ADX_ZEN), the IFMA mul (FG_ISA_IFMA), and the C
+ * kernel when no assembly is built; _AT_LEVEL_USES under the generic tuning,
+ * _AT_LEVEL_ZEN_USES on AMD Zen cores (fg_tune_active(); the ifma level runs
+ * adx's but for the IFMA mul). */
 #if FG_P503_HAVE_ASM
 #define FG_P503_MUL_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_MUL_AT_X86_64_ZEN_USES FG_ISA_X86_64
@@ -167,30 +173,40 @@ void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 #define FG_P503_MUL_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_MUL_AT_ADX_USES FG_ISA_ADX
 #define FG_P503_MUL_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P503_MUL_AT_IFMA_USES FG_ISA_ADX
+#define FG_P503_MUL_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_SQR_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_SQR_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_SQR_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_SQR_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_SQR_AT_ADX_USES FG_ISA_ADX
 #define FG_P503_SQR_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P503_SQR_AT_IFMA_USES FG_ISA_ADX
+#define FG_P503_SQR_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_MUL_WIDE_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_MUL_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_MUL_WIDE_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_MUL_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_MUL_WIDE_AT_ADX_USES FG_ISA_ADX
 #define FG_P503_MUL_WIDE_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P503_MUL_WIDE_AT_IFMA_USES FG_ISA_ADX
+#define FG_P503_MUL_WIDE_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_SQR_WIDE_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_SQR_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_SQR_WIDE_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_SQR_WIDE_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_SQR_WIDE_AT_ADX_USES FG_ISA_ADX
 #define FG_P503_SQR_WIDE_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P503_SQR_WIDE_AT_IFMA_USES FG_ISA_ADX
+#define FG_P503_SQR_WIDE_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P503_REDC_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_REDC_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P503_REDC_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P503_REDC_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P503_REDC_AT_ADX_USES FG_ISA_ADX
 #define FG_P503_REDC_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P503_REDC_AT_IFMA_USES FG_ISA_ADX
+#define FG_P503_REDC_AT_IFMA_ZEN_USES FG_ISA_ADX
 /* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
  * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
@@ -254,30 +270,40 @@ void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 #define FG_P503_MUL_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P503_MUL_AT_ADX_USES FG_ISA_C
 #define FG_P503_MUL_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P503_MUL_AT_IFMA_USES FG_ISA_C
+#define FG_P503_MUL_AT_IFMA_ZEN_USES FG_ISA_C
 #define FG_P503_SQR_AT_X86_64_USES FG_ISA_C
 #define FG_P503_SQR_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P503_SQR_AT_BMI2_USES FG_ISA_C
 #define FG_P503_SQR_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P503_SQR_AT_ADX_USES FG_ISA_C
 #define FG_P503_SQR_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P503_SQR_AT_IFMA_USES FG_ISA_C
+#define FG_P503_SQR_AT_IFMA_ZEN_USES FG_ISA_C
 #define FG_P503_MUL_WIDE_AT_X86_64_USES FG_ISA_C
 #define FG_P503_MUL_WIDE_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P503_MUL_WIDE_AT_BMI2_USES FG_ISA_C
 #define FG_P503_MUL_WIDE_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P503_MUL_WIDE_AT_ADX_USES FG_ISA_C
 #define FG_P503_MUL_WIDE_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P503_MUL_WIDE_AT_IFMA_USES FG_ISA_C
+#define FG_P503_MUL_WIDE_AT_IFMA_ZEN_USES FG_ISA_C
 #define FG_P503_SQR_WIDE_AT_X86_64_USES FG_ISA_C
 #define FG_P503_SQR_WIDE_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P503_SQR_WIDE_AT_BMI2_USES FG_ISA_C
 #define FG_P503_SQR_WIDE_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P503_SQR_WIDE_AT_ADX_USES FG_ISA_C
 #define FG_P503_SQR_WIDE_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P503_SQR_WIDE_AT_IFMA_USES FG_ISA_C
+#define FG_P503_SQR_WIDE_AT_IFMA_ZEN_USES FG_ISA_C
 #define FG_P503_REDC_AT_X86_64_USES FG_ISA_C
 #define FG_P503_REDC_AT_X86_64_ZEN_USES FG_ISA_C
 #define FG_P503_REDC_AT_BMI2_USES FG_ISA_C
 #define FG_P503_REDC_AT_BMI2_ZEN_USES FG_ISA_C
 #define FG_P503_REDC_AT_ADX_USES FG_ISA_C
 #define FG_P503_REDC_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P503_REDC_AT_IFMA_USES FG_ISA_C
+#define FG_P503_REDC_AT_IFMA_ZEN_USES FG_ISA_C
 #endif
 
 

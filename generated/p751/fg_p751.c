@@ -245,7 +245,11 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
         fg_p751_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */
+        fg_p751_mul_ifma(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_DISPATCH_TO(0x100u)) { /* zen: adx */
         fg_p751_mul_adx_zen(r->limb, a->limb, b->limb);
         return;
     }

@@ -26441,6 +26441,892 @@ fg_p751_fp2_sqr_ifma:
 .size fg_p751_fp2_sqr_ifma, .-fg_p751_fp2_sqr_ifma
 #endif /* !__APPLE__ */
 
+#ifdef __APPLE__
+#define FG_P751_IFMAF_IA Lfg_p751_ifmaf_ia
+#define FG_P751_IFMAF_SA Lfg_p751_ifmaf_sa
+#define FG_P751_IFMAF_IB Lfg_p751_ifmaf_ib
+#define FG_P751_IFMAF_SB Lfg_p751_ifmaf_sb
+#define FG_P751_IFMAF_P Lfg_p751_ifmaf_p
+#define FG_P751_IFMAF_C Lfg_p751_ifmaf_c
+#define FG_P751_IFMAF_PC Lfg_p751_ifmaf_pc
+#define FG_P751_IFMAF_OI Lfg_p751_ifmaf_oi
+#define FG_P751_IFMAF_OS Lfg_p751_ifmaf_os
+#define FG_P751_IFMAF_K Lfg_p751_ifmaf_k
+#define FG_P751_IFMAF_LI Lfg_p751_ifmaf_li
+.section __TEXT,__const
+#else
+#define FG_P751_IFMAF_IA .Lfg_p751_ifmaf_ia
+#define FG_P751_IFMAF_SA .Lfg_p751_ifmaf_sa
+#define FG_P751_IFMAF_IB .Lfg_p751_ifmaf_ib
+#define FG_P751_IFMAF_SB .Lfg_p751_ifmaf_sb
+#define FG_P751_IFMAF_P .Lfg_p751_ifmaf_p
+#define FG_P751_IFMAF_C .Lfg_p751_ifmaf_c
+#define FG_P751_IFMAF_PC .Lfg_p751_ifmaf_pc
+#define FG_P751_IFMAF_OI .Lfg_p751_ifmaf_oi
+#define FG_P751_IFMAF_OS .Lfg_p751_ifmaf_os
+#define FG_P751_IFMAF_K .Lfg_p751_ifmaf_k
+#define FG_P751_IFMAF_LI .Lfg_p751_ifmaf_li
+.section .rodata
+#endif
+.p2align 6
+FG_P751_IFMAF_IA:
+	.quad 0x0504030201000000
+	.quad 0x0c0b0a0908070605
+	.quad 0x1211100f0e0d0c0b
+	.quad 0x1918171615141312
+	.quad 0x1f1e1d1c1b1a1918
+	.quad 0x262524232221201f
+	.quad 0x2c2b2a2928272625
+	.quad 0x333231302f2e2d2c
+	.quad 0x3938373635343332
+	.quad 0x403f3e3d3c3b3a39
+	.quad 0x464544434241403f
+	.quad 0x4d4c4b4a49484746
+	.quad 0x535251504f4e4d4c
+	.quad 0x5a59585756555453
+	.quad 0x005f5e5d5c5b5a59
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_SA:
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_IB:
+	.quad 0x0706050403020100
+	.quad 0x0d0c0b0a09080706
+	.quad 0x14131211100f0e0d
+	.quad 0x1a19181716151413
+	.quad 0x21201f1e1d1c1b1a
+	.quad 0x2726252423222120
+	.quad 0x2e2d2c2b2a292827
+	.quad 0x34333231302f2e2d
+	.quad 0x3b3a393837363534
+	.quad 0x41403f3e3d3c3b3a
+	.quad 0x4847464544434241
+	.quad 0x4e4d4c4b4a494847
+	.quad 0x5554535251504f4e
+	.quad 0x5b5a595857565554
+	.quad 0x0000005f5e5d5c5b
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_SB:
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000004
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_P:
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xffffffffffffffff
+	.quad 0xeeafffffffffffff
+	.quad 0xe3ec968549f878a8
+	.quad 0xda959b1a13f7cc76
+	.quad 0x084e9867d6ebe876
+	.quad 0x8562b5045cb25748
+	.quad 0x0e12909f97badc66
+	.quad 0x00006fe5d541f71c
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_C:
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x00049f878a8eeb00
+	.quad 0x0007cc76e3ec9685
+	.quad 0x00076da959b1a13f
+	.quad 0x00084e9867d6ebe8
+	.quad 0x000b5045cb257480
+	.quad 0x000f97badc668562
+	.quad 0x00041f71c0e12909
+	.quad 0x00000000006fe5d5
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_PC:
+	.quad 0x0000000000000001
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x000b607875711500
+	.quad 0x000833891c13697a
+	.quad 0x00089256a64e5ec0
+	.quad 0x0007b16798291417
+	.quad 0x0004afba34da8b7f
+	.quad 0x0000684523997a9d
+	.quad 0x000be08e3f1ed6f6
+	.quad 0x000fffffff901a2a
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_OI:
+	.quad 0x0000000000000000
+	.quad 0x0000000000000001
+	.quad 0x0000000000000002
+	.quad 0x0000000000000003
+	.quad 0x0000000000000004
+	.quad 0x0000000000000006
+	.quad 0x0000000000000007
+	.quad 0x0000000000000008
+	.quad 0x0000000000000001
+	.quad 0x0000000000000003
+	.quad 0x0000000000000004
+	.quad 0x0000000000000005
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000001
+	.quad 0x0000000000000002
+	.quad 0x0000000000000003
+	.quad 0x0000000000000004
+	.quad 0x0000000000000005
+	.quad 0x0000000000000007
+	.quad 0x0000000000000008
+	.quad 0x0000000000000009
+	.quad 0x0000000000000002
+	.quad 0x0000000000000004
+	.quad 0x0000000000000005
+	.quad 0x0000000000000006
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000006
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000003
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+.p2align 6
+FG_P751_IFMAF_OS:
+	.quad 0x0000000000000000
+	.quad 0x000000000000000c
+	.quad 0x0000000000000018
+	.quad 0x0000000000000024
+	.quad 0x0000000000000030
+	.quad 0x0000000000000008
+	.quad 0x0000000000000014
+	.quad 0x0000000000000020
+	.quad 0x000000000000002c
+	.quad 0x0000000000000004
+	.quad 0x0000000000000010
+	.quad 0x000000000000001c
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000034
+	.quad 0x0000000000000028
+	.quad 0x000000000000001c
+	.quad 0x0000000000000010
+	.quad 0x0000000000000004
+	.quad 0x000000000000002c
+	.quad 0x0000000000000020
+	.quad 0x0000000000000014
+	.quad 0x0000000000000008
+	.quad 0x0000000000000030
+	.quad 0x0000000000000024
+	.quad 0x0000000000000018
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000038
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x000000000000003c
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+	.quad 0x0000000000000040
+.p2align 6
+FG_P751_IFMAF_K:
+	.quad 0x000fffffffffffff
+.p2align 6
+FG_P751_IFMAF_LI:
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000000
+	.quad 0x0000000000000001
+	.quad 0x0000000000000001
+	.quad 0x0000000000000001
+	.quad 0x0000000000000001
+	.quad 0x0000000000000001
+	.quad 0x0000000000000001
+	.quad 0x0000000000000001
+	.quad 0x0000000000000001
+	.quad 0x0000000000000002
+	.quad 0x0000000000000002
+	.quad 0x0000000000000002
+	.quad 0x0000000000000002
+	.quad 0x0000000000000002
+	.quad 0x0000000000000002
+	.quad 0x0000000000000002
+	.quad 0x0000000000000002
+	.quad 0x0000000000000003
+	.quad 0x0000000000000003
+	.quad 0x0000000000000003
+	.quad 0x0000000000000003
+	.quad 0x0000000000000003
+	.quad 0x0000000000000003
+	.quad 0x0000000000000003
+	.quad 0x0000000000000003
+	.quad 0x0000000000000004
+	.quad 0x0000000000000004
+	.quad 0x0000000000000004
+	.quad 0x0000000000000004
+	.quad 0x0000000000000004
+	.quad 0x0000000000000004
+	.quad 0x0000000000000004
+	.quad 0x0000000000000004
+	.quad 0x0000000000000005
+	.quad 0x0000000000000005
+	.quad 0x0000000000000005
+	.quad 0x0000000000000005
+	.quad 0x0000000000000005
+	.quad 0x0000000000000005
+	.quad 0x0000000000000005
+	.quad 0x0000000000000005
+	.quad 0x0000000000000006
+	.quad 0x0000000000000006
+	.quad 0x0000000000000006
+	.quad 0x0000000000000006
+	.quad 0x0000000000000006
+	.quad 0x0000000000000006
+	.quad 0x0000000000000006
+	.quad 0x0000000000000006
+	.quad 0x0000000000000007
+	.quad 0x0000000000000007
+	.quad 0x0000000000000007
+	.quad 0x0000000000000007
+	.quad 0x0000000000000007
+	.quad 0x0000000000000007
+	.quad 0x0000000000000007
+	.quad 0x0000000000000007
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_mul_ifma
+.p2align 4, 0x90
+_fg_p751_mul_ifma:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_mul_ifma
+.type fg_p751_mul_ifma, @function
+fg_p751_mul_ifma:
+#endif /* !__APPLE */
+	movq %rsp, %r11
+	subq $704, %rsp
+	andq $-64, %rsp
+	movq $15, %rax
+	kmovq %rax, %k7
+	movq $-4, %rax
+	kmovq %rax, %k1
+	movq $36028797018963967, %rax
+	kmovq %rax, %k2
+	vmovdqu64 0(%rsi), %zmm0
+	vmovdqu64 64(%rsi), %zmm1{%k7}{z}
+	vmovdqa64 FG_P751_IFMAF_IA+0(%rip), %zmm2
+	vpermi2b %zmm1, %zmm0, %zmm2{%k1}{z}
+	vpsrlvq FG_P751_IFMAF_SA+0(%rip), %zmm2, %zmm2
+	vmovdqa64 FG_P751_IFMAF_IA+64(%rip), %zmm3
+	vpermi2b %zmm1, %zmm0, %zmm3{%k2}{z}
+	vpsrlvq FG_P751_IFMAF_SA+64(%rip), %zmm3, %zmm3
+	vpxord %zmm0, %zmm0, %zmm0
+	valignq $1, %zmm0, %zmm2, %zmm1
+	vpbroadcastq 45(%rdx), %zmm4
+	vpsrlq $4, %zmm4, %zmm4
+	vpxord %zmm5, %zmm5, %zmm5
+	vpmadd52luq %zmm4, %zmm1, %zmm5
+	vpxord %zmm6, %zmm6, %zmm6
+	vpmadd52huq 39(%rdx){1to8}, %zmm1, %zmm6
+	vpbroadcastq 88(%rdx), %zmm7
+	vpsrlq $24, %zmm7, %zmm7
+	vpxord %zmm8, %zmm8, %zmm8
+	vpmadd52huq %zmm7, %zmm1, %zmm8
+	valignq $2, %zmm0, %zmm2, %zmm1
+	vpxord %zmm9, %zmm9, %zmm9
+	vpmadd52luq 39(%rdx){1to8}, %zmm1, %zmm9
+	vpbroadcastq 32(%rdx), %zmm10
+	vpsrlq $4, %zmm10, %zmm10
+	vpmadd52huq %zmm10, %zmm1, %zmm5
+	vpxord %zmm11, %zmm11, %zmm11
+	vpmadd52luq %zmm7, %zmm1, %zmm11
+	vpbroadcastq 84(%rdx), %zmm12
+	vpsrlq $4, %zmm12, %zmm12
+	vpxord %zmm13, %zmm13, %zmm13
+	vpmadd52huq %zmm12, %zmm1, %zmm13
+	valignq $3, %zmm0, %zmm2, %zmm1
+	vpmadd52luq %zmm10, %zmm1, %zmm6
+	vpmadd52huq 26(%rdx){1to8}, %zmm1, %zmm9
+	vpmadd52luq %zmm12, %zmm1, %zmm8
+	vpmadd52huq 78(%rdx){1to8}, %zmm1, %zmm11
+	valignq $4, %zmm0, %zmm2, %zmm1
+	vpmadd52luq 26(%rdx){1to8}, %zmm1, %zmm5
+	vpbroadcastq 19(%rdx), %zmm14
+	vpsrlq $4, %zmm14, %zmm14
+	vpmadd52huq %zmm14, %zmm1, %zmm6
+	vpmadd52luq 78(%rdx){1to8}, %zmm1, %zmm13
+	vpbroadcastq 71(%rdx), %zmm15
+	vpsrlq $4, %zmm15, %zmm15
+	vpmadd52huq %zmm15, %zmm1, %zmm8
+	valignq $5, %zmm0, %zmm2, %zmm1
+	vpmadd52luq %zmm14, %zmm1, %zmm9
+	vpmadd52huq 13(%rdx){1to8}, %zmm1, %zmm5
+	vpmadd52luq %zmm15, %zmm1, %zmm11
+	vpmadd52huq 65(%rdx){1to8}, %zmm1, %zmm13
+	valignq $6, %zmm0, %zmm2, %zmm1
+	vpmadd52luq 13(%rdx){1to8}, %zmm1, %zmm6
+	vpbroadcastq 6(%rdx), %zmm16
+	vpsrlq $4, %zmm16, %zmm16
+	vpmadd52huq %zmm16, %zmm1, %zmm9
+	vpmadd52luq 65(%rdx){1to8}, %zmm1, %zmm8
+	vpbroadcastq 58(%rdx), %zmm17
+	vpsrlq $4, %zmm17, %zmm17
+	vpmadd52huq %zmm17, %zmm1, %zmm11
+	valignq $7, %zmm0, %zmm2, %zmm1
+	vpmadd52luq %zmm16, %zmm1, %zmm5
+	vpmadd52huq 0(%rdx){1to8}, %zmm1, %zmm6
+	vpmadd52luq %zmm17, %zmm1, %zmm13
+	vpmadd52huq 52(%rdx){1to8}, %zmm1, %zmm8
+	vpmadd52luq 0(%rdx){1to8}, %zmm2, %zmm9
+	vpmadd52luq 52(%rdx){1to8}, %zmm2, %zmm11
+	vpmadd52huq %zmm4, %zmm2, %zmm13
+	valignq $1, %zmm2, %zmm3, %zmm1
+	vpmadd52luq %zmm4, %zmm1, %zmm8
+	vpmadd52huq 39(%rdx){1to8}, %zmm1, %zmm11
+	vpxord %zmm18, %zmm18, %zmm18
+	vpmadd52huq %zmm7, %zmm1, %zmm18
+	valignq $2, %zmm2, %zmm3, %zmm1
+	vpmadd52luq 39(%rdx){1to8}, %zmm1, %zmm13
+	vpmadd52huq %zmm10, %zmm1, %zmm8
+	vpxord %zmm19, %zmm19, %zmm19
+	vpmadd52luq %zmm7, %zmm1, %zmm19
+	vpxord %zmm20, %zmm20, %zmm20
+	vpmadd52huq %zmm12, %zmm1, %zmm20
+	valignq $3, %zmm2, %zmm3, %zmm1
+	vpmadd52luq %zmm10, %zmm1, %zmm11
+	vpmadd52huq 26(%rdx){1to8}, %zmm1, %zmm13
+	vpmadd52luq %zmm12, %zmm1, %zmm18
+	vpmadd52huq 78(%rdx){1to8}, %zmm1, %zmm19
+	valignq $4, %zmm2, %zmm3, %zmm1
+	vpmadd52luq 26(%rdx){1to8}, %zmm1, %zmm8
+	vpmadd52huq %zmm14, %zmm1, %zmm11
+	vpmadd52luq 78(%rdx){1to8}, %zmm1, %zmm20
+	vpmadd52huq %zmm15, %zmm1, %zmm18
+	valignq $5, %zmm2, %zmm3, %zmm1
+	vpmadd52luq %zmm14, %zmm1, %zmm13
+	vpmadd52huq 13(%rdx){1to8}, %zmm1, %zmm8
+	vpmadd52luq %zmm15, %zmm1, %zmm19
+	vpmadd52huq 65(%rdx){1to8}, %zmm1, %zmm20
+	valignq $6, %zmm2, %zmm3, %zmm1
+	vpmadd52luq 13(%rdx){1to8}, %zmm1, %zmm11
+	vpmadd52huq %zmm16, %zmm1, %zmm13
+	vpmadd52luq 65(%rdx){1to8}, %zmm1, %zmm18
+	vpmadd52huq %zmm17, %zmm1, %zmm19
+	valignq $7, %zmm2, %zmm3, %zmm2
+	vpmadd52luq %zmm16, %zmm2, %zmm8
+	vpmadd52huq 0(%rdx){1to8}, %zmm2, %zmm11
+	vpmadd52luq %zmm17, %zmm2, %zmm20
+	vpmadd52huq 52(%rdx){1to8}, %zmm2, %zmm18
+	vpmadd52luq 0(%rdx){1to8}, %zmm3, %zmm13
+	vpmadd52luq 52(%rdx){1to8}, %zmm3, %zmm19
+	vpmadd52huq %zmm4, %zmm3, %zmm20
+	valignq $1, %zmm3, %zmm0, %zmm1
+	vpmadd52luq %zmm4, %zmm1, %zmm18
+	vpmadd52huq 39(%rdx){1to8}, %zmm1, %zmm19
+	vpxord %zmm2, %zmm2, %zmm2
+	vpmadd52huq %zmm7, %zmm1, %zmm2
+	valignq $2, %zmm3, %zmm0, %zmm1
+	vpmadd52luq 39(%rdx){1to8}, %zmm1, %zmm20
+	vpmadd52huq %zmm10, %zmm1, %zmm18
+	vpxord %zmm4, %zmm4, %zmm4
+	vpmadd52luq %zmm7, %zmm1, %zmm4
+	vpxord %zmm7, %zmm7, %zmm7
+	vpmadd52huq %zmm12, %zmm1, %zmm7
+	valignq $3, %zmm3, %zmm0, %zmm1
+	vpmadd52luq %zmm10, %zmm1, %zmm19
+	vpmadd52huq 26(%rdx){1to8}, %zmm1, %zmm20
+	vpmadd52luq %zmm12, %zmm1, %zmm2
+	vpmadd52huq 78(%rdx){1to8}, %zmm1, %zmm4
+	valignq $4, %zmm3, %zmm0, %zmm1
+	vpmadd52luq 26(%rdx){1to8}, %zmm1, %zmm18
+	vpmadd52huq %zmm14, %zmm1, %zmm19
+	vpmadd52luq 78(%rdx){1to8}, %zmm1, %zmm7
+	vpmadd52huq %zmm15, %zmm1, %zmm2
+	valignq $5, %zmm3, %zmm0, %zmm1
+	vpmadd52luq %zmm14, %zmm1, %zmm20
+	vpmadd52huq 13(%rdx){1to8}, %zmm1, %zmm18
+	vpmadd52luq %zmm15, %zmm1, %zmm4
+	vpmadd52huq 65(%rdx){1to8}, %zmm1, %zmm7
+	valignq $6, %zmm3, %zmm0, %zmm3
+	vpmadd52luq 13(%rdx){1to8}, %zmm3, %zmm19
+	vpmadd52huq %zmm16, %zmm3, %zmm20
+	vpmadd52luq 65(%rdx){1to8}, %zmm3, %zmm2
+	vpmadd52huq %zmm17, %zmm3, %zmm4
+	vpaddq %zmm6, %zmm5, %zmm6
+	vpaddq %zmm9, %zmm6, %zmm9
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm9, %zmm1
+	vpsrlq $52, %zmm9, %zmm3
+	valignq $7, %zmm0, %zmm3, %zmm5
+	movq $126, %rax
+	kmovq %rax, %k1
+	vpaddq %zmm5, %zmm1, %zmm1{%k1}
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm1, %zmm5
+	vpsrlq $52, %zmm1, %zmm1
+	vmovdqa64 FG_P751_IFMAF_LI+0(%rip), %zmm6
+	vpermq %zmm5, %zmm6, %zmm6
+	vmovdqa64 FG_P751_IFMAF_LI+0(%rip), %zmm10
+	vpermq %zmm1, %zmm10, %zmm10
+	vmovdqa64 FG_P751_IFMAF_LI+64(%rip), %zmm12
+	vpermq %zmm5, %zmm12, %zmm12
+	vmovdqa64 FG_P751_IFMAF_LI+64(%rip), %zmm14
+	vpermq %zmm1, %zmm14, %zmm14
+	vmovdqa64 FG_P751_IFMAF_LI+128(%rip), %zmm15
+	vpermq %zmm5, %zmm15, %zmm15
+	vmovdqa64 FG_P751_IFMAF_LI+128(%rip), %zmm16
+	vpermq %zmm1, %zmm16, %zmm16
+	vmovdqa64 FG_P751_IFMAF_LI+192(%rip), %zmm17
+	vpermq %zmm5, %zmm17, %zmm17
+	vmovdqa64 FG_P751_IFMAF_LI+192(%rip), %zmm21
+	vpermq %zmm1, %zmm21, %zmm21
+	vmovdqa64 FG_P751_IFMAF_LI+256(%rip), %zmm22
+	vpermq %zmm5, %zmm22, %zmm22
+	vmovdqa64 FG_P751_IFMAF_LI+256(%rip), %zmm23
+	vpermq %zmm1, %zmm23, %zmm23
+	vmovdqa64 FG_P751_IFMAF_LI+320(%rip), %zmm24
+	vpermq %zmm5, %zmm24, %zmm24
+	vmovdqa64 FG_P751_IFMAF_LI+320(%rip), %zmm25
+	vpermq %zmm1, %zmm25, %zmm25
+	vmovdqa64 FG_P751_IFMAF_LI+384(%rip), %zmm26
+	vpermq %zmm5, %zmm26, %zmm5
+	vpaddq %zmm3, %zmm1, %zmm3
+	movq $128, %rax
+	kmovq %rax, %k2
+	valignq $7, %zmm0, %zmm3, %zmm3{%k2}{z}
+	vpaddq %zmm3, %zmm9, %zmm3
+	vmovdqu64 FG_P751_IFMAF_C+120(%rip), %zmm1
+	vpmadd52luq %zmm6, %zmm1, %zmm3
+	vpaddq %zmm11, %zmm8, %zmm11
+	vpaddq %zmm13, %zmm11, %zmm13
+	vmovdqu64 FG_P751_IFMAF_C+184(%rip), %zmm1
+	vpmadd52luq %zmm6, %zmm1, %zmm13
+	vmovdqu64 FG_P751_IFMAF_C+176(%rip), %zmm1
+	vpxord %zmm8, %zmm8, %zmm8
+	vpmadd52huq %zmm6, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+176(%rip), %zmm1
+	vpxord %zmm6, %zmm6, %zmm6
+	vpmadd52luq %zmm10, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+176(%rip), %zmm1
+	vpxord %zmm9, %zmm9, %zmm9
+	vpmadd52luq %zmm12, %zmm1, %zmm9
+	vmovdqu64 FG_P751_IFMAF_C+168(%rip), %zmm1
+	vpmadd52huq %zmm12, %zmm1, %zmm13
+	vmovdqu64 FG_P751_IFMAF_C+168(%rip), %zmm1
+	vpmadd52luq %zmm14, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+168(%rip), %zmm1
+	vpmadd52luq %zmm15, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+160(%rip), %zmm1
+	vpmadd52huq %zmm15, %zmm1, %zmm9
+	vmovdqu64 FG_P751_IFMAF_C+160(%rip), %zmm1
+	vpmadd52luq %zmm16, %zmm1, %zmm13
+	vmovdqu64 FG_P751_IFMAF_C+160(%rip), %zmm1
+	vpmadd52luq %zmm17, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+152(%rip), %zmm1
+	vpmadd52huq %zmm17, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+152(%rip), %zmm1
+	vpmadd52luq %zmm21, %zmm1, %zmm9
+	vmovdqu64 FG_P751_IFMAF_C+152(%rip), %zmm1
+	vpmadd52luq %zmm22, %zmm1, %zmm13
+	vmovdqu64 FG_P751_IFMAF_C+144(%rip), %zmm1
+	vpmadd52huq %zmm22, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+144(%rip), %zmm1
+	vpmadd52luq %zmm23, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+144(%rip), %zmm1
+	vpmadd52luq %zmm24, %zmm1, %zmm9
+	vmovdqu64 FG_P751_IFMAF_C+136(%rip), %zmm1
+	vpmadd52huq %zmm24, %zmm1, %zmm13
+	vmovdqu64 FG_P751_IFMAF_C+136(%rip), %zmm1
+	vpmadd52luq %zmm25, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+136(%rip), %zmm1
+	vpmadd52luq %zmm5, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+128(%rip), %zmm1
+	vpmadd52huq %zmm5, %zmm1, %zmm9
+	vpaddq %zmm8, %zmm13, %zmm8
+	vpaddq %zmm9, %zmm6, %zmm9
+	vpaddq %zmm9, %zmm8, %zmm9
+	vpaddq %zmm19, %zmm18, %zmm19
+	vpaddq %zmm20, %zmm19, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+232(%rip), %zmm1
+	vpmadd52huq %zmm12, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+232(%rip), %zmm1
+	vpxord %zmm6, %zmm6, %zmm6
+	vpmadd52luq %zmm14, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+232(%rip), %zmm1
+	vpmadd52luq %zmm15, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+224(%rip), %zmm1
+	vpmadd52huq %zmm15, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+224(%rip), %zmm1
+	vpmadd52luq %zmm16, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+224(%rip), %zmm1
+	vpmadd52luq %zmm17, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+216(%rip), %zmm1
+	vpmadd52huq %zmm17, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+216(%rip), %zmm1
+	vpmadd52luq %zmm21, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+216(%rip), %zmm1
+	vpmadd52luq %zmm22, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+208(%rip), %zmm1
+	vpmadd52huq %zmm22, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+208(%rip), %zmm1
+	vpmadd52luq %zmm23, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+208(%rip), %zmm1
+	vpmadd52luq %zmm24, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+200(%rip), %zmm1
+	vpmadd52huq %zmm24, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+200(%rip), %zmm1
+	vpmadd52luq %zmm25, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+200(%rip), %zmm1
+	vpmadd52luq %zmm5, %zmm1, %zmm20
+	vmovdqu64 FG_P751_IFMAF_C+192(%rip), %zmm1
+	vpmadd52huq %zmm5, %zmm1, %zmm6
+	vpaddq %zmm6, %zmm20, %zmm6
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm3, %zmm1
+	vpsrlq $52, %zmm3, %zmm3
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm9, %zmm5
+	vpsrlq $52, %zmm9, %zmm8
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm1, %zmm10
+	vpsrlq $52, %zmm1, %zmm1
+	vmovdqa64 FG_P751_IFMAF_LI+448(%rip), %zmm11
+	vpermq %zmm10, %zmm11, %zmm10
+	vmovdqa64 FG_P751_IFMAF_LI+448(%rip), %zmm11
+	vpermq %zmm1, %zmm11, %zmm1
+	valignq $7, %zmm3, %zmm8, %zmm3
+	movq $63, %rax
+	kmovq %rax, %k1
+	vpaddq %zmm3, %zmm5, %zmm5{%k1}
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm5, %zmm3
+	vpsrlq $52, %zmm5, %zmm5
+	vmovdqa64 FG_P751_IFMAF_LI+0(%rip), %zmm11
+	vpermq %zmm3, %zmm11, %zmm11
+	vmovdqa64 FG_P751_IFMAF_LI+0(%rip), %zmm12
+	vpermq %zmm5, %zmm12, %zmm12
+	vmovdqa64 FG_P751_IFMAF_LI+64(%rip), %zmm13
+	vpermq %zmm3, %zmm13, %zmm13
+	vmovdqa64 FG_P751_IFMAF_LI+64(%rip), %zmm14
+	vpermq %zmm5, %zmm14, %zmm14
+	vmovdqa64 FG_P751_IFMAF_LI+128(%rip), %zmm15
+	vpermq %zmm3, %zmm15, %zmm15
+	vmovdqa64 FG_P751_IFMAF_LI+128(%rip), %zmm16
+	vpermq %zmm5, %zmm16, %zmm16
+	vmovdqa64 FG_P751_IFMAF_LI+192(%rip), %zmm17
+	vpermq %zmm3, %zmm17, %zmm17
+	vmovdqa64 FG_P751_IFMAF_LI+192(%rip), %zmm18
+	vpermq %zmm5, %zmm18, %zmm18
+	vmovdqa64 FG_P751_IFMAF_LI+256(%rip), %zmm19
+	vpermq %zmm3, %zmm19, %zmm19
+	vmovdqa64 FG_P751_IFMAF_LI+256(%rip), %zmm20
+	vpermq %zmm5, %zmm20, %zmm20
+	vmovdqa64 FG_P751_IFMAF_LI+320(%rip), %zmm21
+	vpermq %zmm3, %zmm21, %zmm3
+	vpaddq %zmm8, %zmm5, %zmm8
+	movq $64, %rax
+	kmovq %rax, %k2
+	valignq $7, %zmm0, %zmm8, %zmm8{%k2}{z}
+	vpaddq %zmm8, %zmm9, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+128(%rip), %zmm5
+	vpmadd52luq %zmm10, %zmm5, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+120(%rip), %zmm5
+	vpxord %zmm9, %zmm9, %zmm9
+	vpmadd52huq %zmm10, %zmm5, %zmm9
+	vmovdqu64 FG_P751_IFMAF_C+120(%rip), %zmm5
+	vpxord %zmm21, %zmm21, %zmm21
+	vpmadd52luq %zmm1, %zmm5, %zmm21
+	vmovdqu64 FG_P751_IFMAF_C+120(%rip), %zmm5
+	vpxord %zmm22, %zmm22, %zmm22
+	vpmadd52luq %zmm11, %zmm5, %zmm22
+	vpaddq %zmm9, %zmm8, %zmm9
+	vpaddq %zmm22, %zmm21, %zmm22
+	vpaddq %zmm22, %zmm9, %zmm22
+	vmovdqu64 FG_P751_IFMAF_C+192(%rip), %zmm5
+	vpmadd52luq %zmm10, %zmm5, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+184(%rip), %zmm5
+	vpxord %zmm8, %zmm8, %zmm8
+	vpmadd52huq %zmm10, %zmm5, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+184(%rip), %zmm5
+	vpmadd52luq %zmm1, %zmm5, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+184(%rip), %zmm1
+	vpmadd52luq %zmm11, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+176(%rip), %zmm1
+	vpmadd52huq %zmm11, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+176(%rip), %zmm1
+	vpmadd52luq %zmm12, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+176(%rip), %zmm1
+	vpmadd52luq %zmm13, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+168(%rip), %zmm1
+	vpmadd52huq %zmm13, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+168(%rip), %zmm1
+	vpmadd52luq %zmm14, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+168(%rip), %zmm1
+	vpmadd52luq %zmm15, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+160(%rip), %zmm1
+	vpmadd52huq %zmm15, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+160(%rip), %zmm1
+	vpmadd52luq %zmm16, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+160(%rip), %zmm1
+	vpmadd52luq %zmm17, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+152(%rip), %zmm1
+	vpmadd52huq %zmm17, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+152(%rip), %zmm1
+	vpmadd52luq %zmm18, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+152(%rip), %zmm1
+	vpmadd52luq %zmm19, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+144(%rip), %zmm1
+	vpmadd52huq %zmm19, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+144(%rip), %zmm1
+	vpmadd52luq %zmm20, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+144(%rip), %zmm1
+	vpmadd52luq %zmm3, %zmm1, %zmm6
+	vmovdqu64 FG_P751_IFMAF_C+136(%rip), %zmm1
+	vpmadd52huq %zmm3, %zmm1, %zmm8
+	vpaddq %zmm8, %zmm6, %zmm8
+	vpaddq %zmm4, %zmm2, %zmm4
+	vpaddq %zmm7, %zmm4, %zmm7
+	vmovdqu64 FG_P751_IFMAF_C+232(%rip), %zmm1
+	vpmadd52huq %zmm13, %zmm1, %zmm7
+	vmovdqu64 FG_P751_IFMAF_C+232(%rip), %zmm1
+	vpxord %zmm2, %zmm2, %zmm2
+	vpmadd52luq %zmm14, %zmm1, %zmm2
+	vmovdqu64 FG_P751_IFMAF_C+232(%rip), %zmm1
+	vpmadd52luq %zmm15, %zmm1, %zmm7
+	vmovdqu64 FG_P751_IFMAF_C+224(%rip), %zmm1
+	vpmadd52huq %zmm15, %zmm1, %zmm2
+	vmovdqu64 FG_P751_IFMAF_C+224(%rip), %zmm1
+	vpmadd52luq %zmm16, %zmm1, %zmm7
+	vmovdqu64 FG_P751_IFMAF_C+224(%rip), %zmm1
+	vpmadd52luq %zmm17, %zmm1, %zmm2
+	vmovdqu64 FG_P751_IFMAF_C+216(%rip), %zmm1
+	vpmadd52huq %zmm17, %zmm1, %zmm7
+	vmovdqu64 FG_P751_IFMAF_C+216(%rip), %zmm1
+	vpmadd52luq %zmm18, %zmm1, %zmm2
+	vmovdqu64 FG_P751_IFMAF_C+216(%rip), %zmm1
+	vpmadd52luq %zmm19, %zmm1, %zmm7
+	vmovdqu64 FG_P751_IFMAF_C+208(%rip), %zmm1
+	vpmadd52huq %zmm19, %zmm1, %zmm2
+	vmovdqu64 FG_P751_IFMAF_C+208(%rip), %zmm1
+	vpmadd52luq %zmm20, %zmm1, %zmm7
+	vmovdqu64 FG_P751_IFMAF_C+208(%rip), %zmm1
+	vpmadd52luq %zmm3, %zmm1, %zmm2
+	vmovdqu64 FG_P751_IFMAF_C+200(%rip), %zmm1
+	vpmadd52huq %zmm3, %zmm1, %zmm7
+	vpaddq %zmm2, %zmm7, %zmm2
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm22, %zmm1
+	vpsrlq $52, %zmm22, %zmm3
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm1, %zmm4
+	vpsrlq $52, %zmm1, %zmm1
+	vmovdqa64 FG_P751_IFMAF_LI+384(%rip), %zmm5
+	vpermq %zmm4, %zmm5, %zmm4
+	vpaddq %zmm3, %zmm1, %zmm3
+	movq $128, %rax
+	kmovq %rax, %k2
+	valignq $7, %zmm0, %zmm3, %zmm3{%k2}{z}
+	vmovdqu64 FG_P751_IFMAF_C+136(%rip), %zmm1
+	vpmadd52luq %zmm4, %zmm1, %zmm8
+	vmovdqu64 FG_P751_IFMAF_C+128(%rip), %zmm1
+	vpxord %zmm5, %zmm5, %zmm5
+	vpmadd52huq %zmm4, %zmm1, %zmm5
+	vpaddq %zmm5, %zmm8, %zmm5
+	vmovdqu64 FG_P751_IFMAF_C+200(%rip), %zmm1
+	vpmadd52luq %zmm4, %zmm1, %zmm2
+	vmovdqu64 FG_P751_IFMAF_C+192(%rip), %zmm1
+	vpxord %zmm6, %zmm6, %zmm6
+	vpmadd52huq %zmm4, %zmm1, %zmm6
+	vpaddq %zmm6, %zmm2, %zmm6
+	vpaddq %zmm3, %zmm22, %zmm3
+	valignq $7, %zmm3, %zmm5, %zmm3
+	valignq $7, %zmm5, %zmm6, %zmm5
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm3, %zmm1
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm5, %zmm2
+	vpsrlq $52, %zmm3, %zmm3
+	vpsrlq $52, %zmm5, %zmm5
+	valignq $7, %zmm0, %zmm3, %zmm4
+	vpaddq %zmm4, %zmm1, %zmm4
+	vpaddq FG_P751_IFMAF_PC+0(%rip), %zmm1, %zmm1
+	vpsrlq $52, %zmm1, %zmm6
+	vpaddq %zmm3, %zmm6, %zmm6
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm1, %zmm1
+	valignq $7, %zmm3, %zmm5, %zmm3
+	vpaddq %zmm3, %zmm2, %zmm3
+	vpaddq FG_P751_IFMAF_PC+64(%rip), %zmm2, %zmm2
+	vpsrlq $52, %zmm2, %zmm7
+	vpaddq %zmm5, %zmm7, %zmm5
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm2, %zmm2
+	valignq $7, %zmm0, %zmm6, %zmm7
+	vpaddq %zmm7, %zmm1, %zmm7
+	valignq $7, %zmm6, %zmm5, %zmm6
+	vpaddq %zmm6, %zmm2, %zmm6
+	vpcmpuq $6, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm4, %k1
+	vpcmpuq $6, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm3, %k2
+	kunpckbw %k1, %k2, %k1
+	kmovd %k1, %eax
+	vpcmpuq $0, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm4, %k1
+	vpcmpuq $0, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm3, %k2
+	kunpckbw %k1, %k2, %k1
+	kmovd %k1, %ecx
+	vpcmpuq $6, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm7, %k1
+	vpcmpuq $6, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm6, %k2
+	movq $128, %r10
+	kmovq %r10, %k4
+	vpcmpuq $4, %zmm0, %zmm6, %k5{%k4}
+	korb %k5, %k2, %k2
+	kunpckbw %k1, %k2, %k1
+	kmovd %k1, %r8d
+	vpcmpuq $0, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm7, %k1
+	vpcmpuq $0, FG_P751_IFMAF_K+0(%rip){1to8}, %zmm6, %k2
+	kunpckbw %k1, %k2, %k1
+	kmovd %k1, %r9d
+	leaq 0(%rcx,%rax,2), %rax
+	xorq %rcx, %rax
+	movq %r8, %r10
+	leaq 0(%r9,%r8,2), %r8
+	xorq %r9, %r8
+	orq %r8, %r10
+	btq $15, %r10
+	cmovc %r8, %rax
+	sbbq %r10, %r10
+	kmovd %r10d, %k6
+	kmovd %eax, %k1
+	movq %rax, %rcx
+	shrq $8, %rcx
+	kmovd %ecx, %k2
+	vpblendmq %zmm7, %zmm4, %zmm7{%k6}
+	vpternlogq $255, %zmm1, %zmm1, %zmm1
+	vpsubq %zmm1, %zmm7, %zmm7{%k1}
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm7, %zmm7
+	vpblendmq %zmm6, %zmm3, %zmm6{%k6}
+	vpsubq %zmm1, %zmm6, %zmm6{%k2}
+	vpandq FG_P751_IFMAF_K+0(%rip){1to8}, %zmm6, %zmm6
+	vmovdqa64 FG_P751_IFMAF_OI+0(%rip), %zmm1
+	vpermi2q %zmm6, %zmm7, %zmm1
+	vpsrlvq FG_P751_IFMAF_OS+0(%rip), %zmm1, %zmm1
+	vmovdqa64 FG_P751_IFMAF_OI+128(%rip), %zmm2
+	vpermi2q %zmm6, %zmm7, %zmm2
+	vpsllvq FG_P751_IFMAF_OS+128(%rip), %zmm2, %zmm2
+	vmovdqa64 FG_P751_IFMAF_OI+256(%rip), %zmm3
+	vpermi2q %zmm6, %zmm7, %zmm3
+	vpsllvq FG_P751_IFMAF_OS+256(%rip), %zmm3, %zmm3
+	vpternlogq $254, %zmm3, %zmm2, %zmm1
+	vmovdqa64 FG_P751_IFMAF_OI+64(%rip), %zmm2
+	vpermi2q %zmm0, %zmm6, %zmm2
+	vpsrlvq FG_P751_IFMAF_OS+64(%rip), %zmm2, %zmm2
+	vmovdqa64 FG_P751_IFMAF_OI+192(%rip), %zmm3
+	vpermi2q %zmm0, %zmm6, %zmm3
+	vpsllvq FG_P751_IFMAF_OS+192(%rip), %zmm3, %zmm3
+	vmovdqa64 FG_P751_IFMAF_OI+320(%rip), %zmm4
+	vpermi2q %zmm0, %zmm6, %zmm4
+	vpsllvq FG_P751_IFMAF_OS+320(%rip), %zmm4, %zmm4
+	vpternlogq $254, %zmm4, %zmm3, %zmm2
+	vmovdqu64 %zmm1, 0(%rdi)
+	vmovdqu64 %zmm2, 64(%rdi){%k7}
+	movq %r11, %rsp
+	vzeroupper
+	ret
+#ifndef __APPLE__
+.size fg_p751_mul_ifma, .-fg_p751_mul_ifma
+#endif /* !__APPLE__ */
+
 #ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
 #endif

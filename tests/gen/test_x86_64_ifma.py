@@ -241,13 +241,31 @@ class ZenChoice(unittest.TestCase):
             self.assertEqual(self.at_adx(fa, "redc", "zen"), "adx")
             self.assertEqual(dict(fa.dispatch_zen["mul"])["bmi2"], "bmi2")
             self.assertTrue(fa.tuned)
-            # the ifma level runs the Zen form too; the bmi2 level never
+            # the ifma level runs the Zen form too (but p751's IFMA Fp mul,
+            # x86_64_ifma.choose_mul); the bmi2 level never
+            want = {"adx"} if fa.mul_ifma else {"adx", "ifma"}
+            self.assertEqual(fa.mul_ifma, name == "p751")
             for kernel, mask, _, _ in fa.dispatch_sel["mul"]:
                 zen_bits = {lv for lv in analysis.SEL_LEVELS if mask & analysis.sel_bit(lv, "zen")}
-                self.assertEqual(zen_bits == {"adx", "ifma"}, kernel == "adx_zen", kernel)
+                self.assertEqual(zen_bits == want, kernel == "adx_zen", kernel)
+                self.assertEqual(zen_bits == {"ifma"} and mask == analysis.sel_bit("ifma", "zen"),
+                                 kernel == "ifma", kernel)
             # the same products as the adx kernel, only the carries differ
             self.assertEqual(fa.kernel_cost[("mul", "adx_zen")][0], fa.kernel_cost[("mul", "adx")][0])
             self.assertIn("fg_%s_mul_adx_zen:" % name, cli_text(fa))
+
+    def test_choose_mul(self):
+        # the IFMA Fp mul at ifma under the zen tuning: from p751's size up
+        # (FMUL_RATIO, measured on Zen 5), not p503, p434 or p610
+        for name, mod, want in (("p503", FIELDS["p503"], False), ("p434", FIELDS["p434"], False),
+                                ("p610", "2^305 * 3^192 - 1", False), ("p751", FIELDS["p751"], True),
+                                ("t996", FIELDS["t996"], True)):
+            fa = self.planned(name, mod)
+            self.assertEqual(fa.mul_ifma, want, name)
+            self.assertEqual(fa.at_ifma[("mul", "zen")] == "ifma", want, name)
+            self.assertNotEqual(fa.at_ifma[("mul", "generic")], "ifma", name)
+            self.assertEqual("fg_%s_mul_ifma:" % name in cli_text(fa), want, name)
+        self.assertFalse(self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None).mul_ifma)
 
     def test_no_zen_forms_below_5_limbs(self):
         # r254: 4 limbs, no MULX-by-2^k rows: Zen runs the adx squaring that
