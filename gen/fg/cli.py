@@ -209,10 +209,10 @@ def costs_report(fa):
                 ifma = not (fa.fp2_ifma if op == "fp2_mul" else fa.fp2_ifma_sqr)
                 at = ["bmi2"] if level == "bmi2" else []
                 at += ["adx"] + (["ifma"] if ifma else []) if fa.fp2_at_adx.get((op[4:], tune)) == level else []
-            else:                           # the ifma level runs adx's scalar kernels
+            else:                           # the ifma level runs adx's scalar kernels (fa.at_ifma)
                 plan = fa.dispatch if tune == "generic" else fa.dispatch_zen
                 at = [lv for lv, k in plan.get(op) or [] if k == level]
-                at += ["ifma"] if "adx" in at else []
+                at += ["ifma"] if fa.at_ifma.get((op, tune)) == level else []
             if tune == "generic":
                 users += [", ".join(at)] if at else []
             elif at != seen:                # the Zen tuning's users where they differ

@@ -40,9 +40,9 @@ def kernels(fa, emit_fn):
         fa.fp2_ifma, fa.fp2_ifma_sqr, text = ifma.choose(fa, body)
         texts.append(text)
     fa.mul_ifma, text = ifma.choose_mul(fa, body)
-    for text in texts + [text]:
-        if text:
-            body = body.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
+    texts.append(text)
+    for text in filter(None, texts):
+        body = body.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
     return body
 
 
