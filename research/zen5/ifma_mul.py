@@ -1,6 +1,6 @@
 """research/zen5: write the GAS text of the IFMA kernels the generator does
 not ship for a field (gen/fg/x86_64_ifma.py): the Fp mul fg_NAME_mul_ifma
-(emit_mul, never dispatched) and, for fields with u^2 = -1 whose generated
+(emit_mul) where choose_mul did not dispatch it, and, for fields with u^2 = -1 whose generated
 code lacks them, the Fp2 mul and sqr (emit_fp2_mul, emit_fp2_sqr).
 
     python3 ifma_mul.py FIELDS_TOML OUT_DIR FIELD...   -> OUT_DIR/NAME_mul_ifma.S
@@ -24,7 +24,8 @@ def main(argv):
             continue
         shipped = open(os.path.join(out, name, "fg_%s_x86_64.S" % name)).read()
         with open(os.path.join(out, "%s_mul_ifma.S" % name), "w") as f:
-            f.write(x86_64_ifma.emit_mul(fa))
+            if "fg_%s_mul_ifma:" % name not in shipped:    # p751's ships (choose_mul)
+                f.write(x86_64_ifma.emit_mul(fa))
             for op, ok, emit in (("mul", x86_64_ifma.supported, x86_64_ifma.emit_fp2_mul),
                                  ("sqr", x86_64_ifma.supported_sqr, x86_64_ifma.emit_fp2_sqr)):
                 if fa.fp2 is not None and ok(fa) and "fg_%s_fp2_%s_ifma:" % (name, op) not in shipped:
