@@ -74,11 +74,17 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 #define ZEN_REDC 0
 #endif
 
-/* the ifma level's Fp mul fg_NAME_mul_ifma (FG_NAME_MUL_HAVE_IFMA; run under the zen tuning) */
+/* the ifma level's Fp mul fg_NAME_mul_ifma (FG_NAME_MUL_HAVE_IFMA; run under the zen tuning)
+ * and its squaring entry fg_NAME_sqr_ifma (FG_NAME_SQR_HAVE_IFMA: large fields) */
 #if HAVE_ASM && UC(MUL_HAVE_IFMA)
 #define IFMA_MUL 1
 #else
 #define IFMA_MUL 0
+#endif
+#if HAVE_ASM && UC(SQR_HAVE_IFMA)
+#define IFMA_SQR 1
+#else
+#define IFMA_SQR 0
 #endif
 
 #define MONT (UC(MONTGOMERY) + 0)
@@ -215,6 +221,9 @@ static void init(void *vs, uint64_t seed)
 #if IFMA_MUL
     s->vk[FG_ISA_IFMA].s = s;
     s->vk[FG_ISA_IFMA].k_mul = FN(mul_ifma);
+#endif
+#if IFMA_SQR
+    s->vk[FG_ISA_IFMA].k_sqr = FN(sqr_ifma);
 #endif
 #undef VIA_KERNELS
     s->x = s->a[0];
@@ -356,6 +365,9 @@ KLOOPS_sqr_wide(adx_zen)
 #endif
 #if IFMA_MUL
 KLOOPS_mul(ifma)
+#endif
+#if IFMA_SQR
+KLOOPS_sqr(ifma)
 #endif
 #if ZEN_REDC
 KLOOPS_redc(adx_zen)
@@ -507,7 +519,11 @@ static const struct kset kernels[FGB_NKERNELS] = {
     },
 #endif
 #if IFMA_MUL
-    [FG_ISA_IFMA] = {.mul = FN(mul_ifma)},
+    [FG_ISA_IFMA] = {.mul = FN(mul_ifma),
+#if IFMA_SQR
+                     .sqr = FN(sqr_ifma),
+#endif
+    },
 #endif
 };
 
@@ -889,7 +905,11 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
         },
 #endif
 #if IFMA_MUL
-        [FG_ISA_IFMA] = {DIRECT_OP(FGB_MUL, mul, ifma)},
+        [FG_ISA_IFMA] = {DIRECT_OP(FGB_MUL, mul, ifma),
+#if IFMA_SQR
+                         DIRECT_OP(FGB_SQR, sqr, ifma),
+#endif
+        },
 #endif
     },
     .via = {

@@ -68,7 +68,7 @@ static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *
 #endif
 
 /* whether a kernel's name is op's: "mul", "mul_adx_zen" (adx's Zen form) or
- * "mul_ifma" (the ifma level's Fp mul) */
+ * "mul_ifma" (the ifma level's Fp mul; "sqr_ifma" its squaring entry) */
 static int is_op(const char *name, const char *op)
 {
     size_t n = strlen(op);
@@ -242,6 +242,9 @@ int main(int argc, char **argv)
 #endif
 #if C(MUL_HAVE_IFMA)
         MORE_KERNEL(FG_ISA_IFMA, "mul_ifma", F(mul_ifma), N, N, 2, 0)
+#endif
+#if C(SQR_HAVE_IFMA)
+        MORE_KERNEL(FG_ISA_IFMA, "sqr_ifma", F(sqr_ifma), N, N, 1, 0)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_IFMA)
         FP2_KERNEL(FG_ISA_IFMA, "fp2_mul", CAT(FE, _fp2_mul_ifma), 2)

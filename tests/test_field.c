@@ -988,7 +988,7 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    K = level_kernels[level > FG_ISA_ADX ? FG_ISA_ADX : level]; /* ifma: the adx kernels, plus its Fp2 kernels (and its Fp mul, below) */
+    K = level_kernels[level > FG_ISA_ADX ? FG_ISA_ADX : level]; /* ifma: the adx kernels, plus its Fp2 kernels (and its Fp mul and sqr, below) */
 #if C(HAVE_ASM)
     if (tune_name != NULL && fg_tune_active() == FG_TUNE_ZEN && level >= FG_ISA_ADX)
         K = zen_kernels;
@@ -996,6 +996,10 @@ int main(int argc, char **argv)
 #if C(MUL_HAVE_IFMA)
     if (level == FG_ISA_IFMA && fg_tune_active() == FG_TUNE_ZEN)
         K.mul = F(mul_ifma); /* the ifma level's Fp mul under the zen tuning */
+#endif
+#if C(SQR_HAVE_IFMA)
+    if (level == FG_ISA_IFMA && fg_tune_active() == FG_TUNE_ZEN)
+        K.sqr = F(sqr_ifma); /* and its squaring entry (b = a) */
 #endif
     mpz_inits(P, RINV, RMOD, WIDE_MAX, NULL);
     fgt_model(P, RINV, RMOD, WIDE_MAX);

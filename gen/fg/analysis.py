@@ -108,8 +108,10 @@ class FieldAnalysis:
     fp2_ifma_sqr: bool = False
     # the ifma level runs the AVX-512 IFMA Fp mul fg_NAME_mul_ifma under the zen
     # tuning (AMD's AVX-512 cores): set by x86_64_ifma.choose_mul, from the shape
-    # of p and the generated code
+    # of p and the generated code; sqr_ifma: and the same code with b = a,
+    # fg_NAME_sqr_ifma, as the squaring there
     mul_ifma: bool = False
+    sqr_ifma: bool = False
     # (op, tune) -> the kernel the ifma level runs for a scalar op (plan_tuning)
     at_ifma: dict = field(default_factory=dict)
     # the adx and bmi2 levels run an assembly Fp2 sqr (the two products in one
@@ -283,7 +285,8 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
     at adx (and at ifma without an IFMA kernel). Sets fa.dispatch_zen,
     fa.dispatch_sel and fa.at_ifma. The ifma level runs the adx level's Fp
     kernels, under either tuning, but for the IFMA Fp mul under the zen tuning
-    where fa.mul_ifma (x86_64_ifma.choose_mul).
+    where fa.mul_ifma, and its squaring entry where fa.sqr_ifma
+    (x86_64_ifma.choose_mul).
     """
     zen_choice = zen_choice or {}
     fp2_zen = fp2_zen or {}
@@ -300,8 +303,8 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
             plan = dict(plan)
             for level in SEL_LEVELS:
                 kernel_at[(level, tune)] = plan.get("adx" if level == "ifma" else level, "c")
-        if op == "mul" and fa.mul_ifma:     # AMD's AVX-512 cores: the IFMA Fp mul
-            kernel_at[("ifma", "zen")] = "ifma"
+        if (op == "mul" and fa.mul_ifma) or (op == "sqr" and fa.sqr_ifma):
+            kernel_at[("ifma", "zen")] = "ifma"     # AMD's AVX-512 cores: the IFMA Fp mul
         for tune in TUNES:
             fa.at_ifma[(op, tune)] = kernel_at[("ifma", tune)]
         fa.dispatch_sel[op] = _selector_masks(kernel_at)

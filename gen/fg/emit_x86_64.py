@@ -30,16 +30,16 @@ def kernels(fa, emit_fn):
     AVX-512 IFMA Fp2 kernels and Fp mul the ifma level runs. x86_64_ifma
     decides which, from the shape of p and the extension (whether one can be
     generated) and from the generated code (whether it beats the scalar path);
-    the choice is recorded in fa.fp2_ifma, fa.fp2_ifma_sqr and fa.mul_ifma for
-    the C templates."""
+    the choice is recorded in fa.fp2_ifma, fa.fp2_ifma_sqr, fa.mul_ifma and
+    fa.sqr_ifma for the C templates."""
     body = emit_fn(fa)
-    fa.fp2_ifma = fa.fp2_ifma_sqr = fa.mul_ifma = False
+    fa.fp2_ifma = fa.fp2_ifma_sqr = fa.mul_ifma = fa.sqr_ifma = False
     ifma = importlib.import_module(".x86_64_ifma", __package__)
     texts = []
     if fa.fp2 is not None:
         fa.fp2_ifma, fa.fp2_ifma_sqr, text = ifma.choose(fa, body)
         texts.append(text)
-    fa.mul_ifma, text = ifma.choose_mul(fa, body)
+    fa.mul_ifma, fa.sqr_ifma, text = ifma.choose_mul(fa, body)
     texts.append(text)
     for text in filter(None, texts):
         body = body.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"

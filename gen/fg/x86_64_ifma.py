@@ -9,8 +9,9 @@ Entry points:
                               both texts go into one .S
   supported_mul(fa), emit_mul(fa): an Fp mul fg_<name>_mul_ifma(r, a, b) on raw
                               limbs (one product, one reduction; labels FG_NAME_IFMAF_*)
-  choose_mul(fa, scalar_text) -> (bool, str)  whether the ifma level runs it under
-                              the zen tuning (AMD's AVX-512 cores), and its text
+  choose_mul(fa, scalar_text) -> (bool, bool, str)  whether the ifma level runs it,
+                              and the same code as the squaring fg_<name>_sqr_ifma(r, a),
+                              under the zen tuning (AMD's AVX-512 cores), and their text
 
 The function: void fg_NAME_fp2_mul_ifma(fg_NAME_fp2 *r, const fg_NAME_fp2 *a,
 const fg_NAME_fp2 *b), with fg_NAME_fp2 = { uint64_t c0[n], c1[n] } in
@@ -907,10 +908,13 @@ def _tsum(tr, vs):
     return vs[0]
 
 
-def _emit(fa, op, reuse=None):
+def _emit(fa, op, reuse=None, sqr_entry=False):
     """(GAS text, tables) of one kernel; reuse: (label tag, tables) of a
     kernel of the same file whose equal tables this one reads instead of
-    its own copies (Tables.rodata)."""
+    its own copies (Tables.rodata). sqr_entry (the Fp mul only): a second
+    function fg_NAME_sqr_ifma(r, a) after it, the same code with b = a (its
+    first instruction copies a's pointer into b's register, rdx), reading
+    the same tables."""
     sh = _Shape(fa, op)
     tabs = _tables(sh)
     sh.tabs = tabs                  # the conversion reads its shift counts from them
@@ -930,25 +934,34 @@ def _emit(fa, op, reuse=None):
     if op != "sqr":
         args.append(Argument(ptr(const_uint64_t), name="b"))
     fname = "fg_%s_mul_ifma" % sh.name if op == "fmul" else "fg_%s_fp2_%s_ifma" % (sh.name, op)
-    fn = PhysicalFunction(fname, tuple(args), target=TARGET)
-    with fn:
-        if ALIGN_STACK:
-            MOV(r11, rsp)
-            SUB(rsp, frame + 64)
-            AND(rsp, -64)
-        else:
-            SUB(rsp, frame + 8)
-        for ins, ops in code:
-            ins(*ops)
-        if ALIGN_STACK:
-            MOV(rsp, r11)
-        else:
-            ADD(rsp, frame + 8)
-        VZEROUPPER()
-        RETURN()
-    text = gas_text(fn)
+    entries = [(fname, tuple(args), False)]
+    if sqr_entry:
+        assert op == "fmul"
+        entries.append(("fg_%s_sqr_ifma" % sh.name, tuple(args[:2]), True))
+    texts = []
+    for name, fargs, square in entries:
+        fn = PhysicalFunction(name, fargs, target=TARGET)
+        with fn:
+            if square:
+                MOV(rdx, rsi)               # b = a: the mul's code reads b through rdx
+            if ALIGN_STACK:
+                MOV(r11, rsp)
+                SUB(rsp, frame + 64)
+                AND(rsp, -64)
+            else:
+                SUB(rsp, frame + 8)
+            for ins, ops in code:
+                ins(*ops)
+            if ALIGN_STACK:
+                MOV(rsp, r11)
+            else:
+                ADD(rsp, frame + 8)
+            VZEROUPPER()
+            RETURN()
+        texts.append(gas_text(fn))
     labels = _labels(sh)
-    return labels.rodata(tabs, align_each=True, reuse=reuse) + "\n" + labels.resolve(text), tabs
+    return (labels.rodata(tabs, align_each=True, reuse=reuse) + "\n" +
+            "\n".join(labels.resolve(text) for text in texts)), tabs
 
 
 def emit_fp2_mul(fa):
@@ -1038,17 +1051,36 @@ def choose(fa, scalar_text):
 # (model 207) p751's measured 0.96..1.00x of adx, so the generic tuning keeps
 # the scalar kernel; Zen 4's IFMA (two 256-bit halves) is not measured.
 FMUL_RATIO = 2.5
+# The same kernel with b = a (fg_NAME_sqr_ifma) is the ifma level's squaring
+# under the zen tuning where its vector instructions < FSQR_RATIO x the 64x64
+# multiplications of the scalar sqr the adx level runs (a field's squaring
+# needs about 0.7x the mul's products, its IFMA squaring the mul's whole
+# work). Same machine and harness, quiet host (three runs agreeing within 1%),
+# as (vec/sqr mults, IFMA/Zen form of the adx sqr): p503 4.49, 2.28; p610
+# 3.76, 1.31 (one run); p751 3.02, 1.09..1.12; sidh928 2.75, 1.02; sidh996
+# 2.61, 0.91. (On a loaded host, the other vCPU's sibling busy, the scalar
+# kernels slow by up to 40% and the IFMA one by under 10%: sidh928 0.80,
+# sidh996 0.74 then; the rule keeps the quiet figures.) Only where the mul is
+# chosen too (a field whose squaring the IFMA kernel beats has a mul it beats
+# by more).
+FSQR_RATIO = 2.7
 
 
 def choose_mul(fa, scalar_text):
-    """(whether the ifma level runs fg_NAME_mul_ifma under the zen tuning, its
-    GAS text or ""), by the rule above. scalar_text: the field's Montgomery
-    kernels (the adx level's mul is counted; its Zen form has the same
-    products)."""
+    """(whether the ifma level runs fg_NAME_mul_ifma under the zen tuning,
+    whether it runs fg_NAME_sqr_ifma there, their GAS text or ""), by the
+    rules above. scalar_text: the field's Montgomery kernels (the adx level's
+    mul and sqr are counted; their Zen forms have the same products)."""
     if fa.form != "montgomery" or not supported_mul(fa):
-        return False, ""
-    mults = kernel_cost.count(scalar_text, "fg_%s_mul_%s" % (fa.name, dict(fa.dispatch["mul"])["adx"]),
-                              kernel_cost.MULTS)
+        return False, False, ""
+
+    def mults(op):
+        return kernel_cost.count(scalar_text, "fg_%s_%s_%s" % (fa.name, op, dict(fa.dispatch[op])["adx"]),
+                                 kernel_cost.MULTS)
     text = emit_mul(fa)
     vec = kernel_cost.count(text, "fg_%s_mul_ifma" % fa.name, _VEC)
-    return (True, text) if vec < FMUL_RATIO * mults else (False, "")
+    if vec >= FMUL_RATIO * mults("mul"):
+        return False, False, ""
+    if vec >= FSQR_RATIO * mults("sqr"):
+        return True, False, text
+    return True, True, _emit(fa, "fmul", sqr_entry=True)[0]

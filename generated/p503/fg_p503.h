@@ -158,14 +158,17 @@ void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 /* The ifma level's Fp mul, where FG_P503_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it
- * beats the scalar mul (x86_64_ifma.choose_mul). */
+ * beats the scalar mul (x86_64_ifma.choose_mul); and, where FG_P503_SQR_HAVE_IFMA
+ * is 1, the same code with b = a as the squaring there, where it beats the scalar
+ * sqr (large fields). */
 #define FG_P503_MUL_HAVE_IFMA 0
+#define FG_P503_SQR_HAVE_IFMA 0
 /* Whose kernel the dispatcher calls for OP at each level: usually the level's own,
  * another level's where the backend measured that one faster for the op, the adx
  * kernel's Zen form (FG_KERNEL_ADX_ZEN), the IFMA mul (FG_ISA_IFMA), and the C
  * kernel when no assembly is built; _AT_LEVEL_USES under the generic tuning,
  * _AT_LEVEL_ZEN_USES on AMD Zen cores (fg_tune_active(); the ifma level runs
- * adx's but for the IFMA mul). */
+ * adx's but for the IFMA mul and sqr). */
 #if FG_P503_HAVE_ASM
 #define FG_P503_MUL_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P503_MUL_AT_X86_64_ZEN_USES FG_ISA_X86_64

@@ -256,15 +256,28 @@ class ZenChoice(unittest.TestCase):
 
     def test_choose_mul(self):
         # the IFMA Fp mul at ifma under the zen tuning: from p751's size up
-        # (FMUL_RATIO, measured on Zen 5), not p503, p434 or p610
-        for name, mod, want in (("p503", FIELDS["p503"], False), ("p434", FIELDS["p434"], False),
-                                ("p610", "2^305 * 3^192 - 1", False), ("p751", FIELDS["p751"], True),
-                                ("t996", FIELDS["t996"], True)):
+        # (FMUL_RATIO, measured on Zen 5), not p503, p434 or p610; its
+        # squaring entry at 16 limbs (FSQR_RATIO), not sidh928's or p751's
+        for name, mod, want, want_sqr in (("p503", FIELDS["p503"], False, False),
+                                          ("p434", FIELDS["p434"], False, False),
+                                          ("p610", "2^305 * 3^192 - 1", False, False),
+                                          ("p751", FIELDS["p751"], True, False),
+                                          ("t928", "2^476 * 3^285 - 1", True, False),
+                                          ("t996", FIELDS["t996"], True, True)):
             fa = self.planned(name, mod)
             self.assertEqual(fa.mul_ifma, want, name)
-            self.assertEqual(fa.at_ifma[("mul", "zen")] == "ifma", want, name)
-            self.assertNotEqual(fa.at_ifma[("mul", "generic")], "ifma", name)
-            self.assertEqual("fg_%s_mul_ifma:" % name in cli_text(fa), want, name)
+            self.assertEqual(fa.sqr_ifma, want_sqr, name)
+            text = cli_text(fa)
+            for op, w in (("mul", want), ("sqr", want_sqr)):
+                self.assertEqual(fa.at_ifma[(op, "zen")] == "ifma", w, (name, op))
+                self.assertNotEqual(fa.at_ifma[(op, "generic")], "ifma", (name, op))
+                self.assertEqual("fg_%s_%s_ifma:" % (name, op) in text, w, (name, op))
+            if want_sqr:
+                # the squaring entry is the mul's code after b = a
+                body = lambda op: text.split("\nfg_%s_%s_ifma:" % (name, op))[1].split(".size")[0].split("\n")
+                mul, sqr = [[l for l in body(op) if l.startswith("\t")] for op in ("mul", "sqr")]
+                self.assertEqual(sqr[0].split(), ["movq", "%rsi,", "%rdx"])
+                self.assertEqual(sqr[1:], mul)
         self.assertFalse(self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None).mul_ifma)
 
     def test_no_zen_forms_below_5_limbs(self):
