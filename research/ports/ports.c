@@ -112,6 +112,31 @@ TEST(t_mulx_addadc, MA("r8", "r9") MA("r10", "r11") MA("r12", "r13") MA("r14", "
                     MA("r8", "r9") MA("r10", "r11") MA("r12", "r13") MA("r14", "r15"),
      R8, "rax", "rbx", "rcx", "rbp", "cc")
 
+/* Zen 5 (added 2026-12-01 on an EPYC, family 26 model 2): MULX beside plain
+ * ADDs and beside carry chains that do not depend on it.
+ * 16 MULX + 16k independent ADDs (k = 2, 4): 10.6 (MULX alone) if the ADDs
+ * fit around MULX, about (2*16 + 16k)/4.5 if MULX takes two ALU issue slots
+ * out of ~4.5 a cycle */
+#define M2A "mulx %%rsi, %%rax, %%rbx\nadd %%rsi, %%r8\nadd %%rdi, %%r9\nmulx %%rdi, %%rcx, %%rbp\nadd %%rsi, %%r10\nadd %%rdi, %%r11\n" \
+            "mulx %%rsi, %%rax, %%rbx\nadd %%rsi, %%r12\nadd %%rdi, %%r13\nmulx %%rdi, %%rcx, %%rbp\nadd %%rsi, %%r14\nadd %%rdi, %%r15\n"
+TEST(t_mulx_add2, M2A M2A M2A M2A, R8, "rax", "rbx", "rcx", "rbp", "cc")
+#define M4A "mulx %%rsi, %%rax, %%rbx\n" X8("add %%rsi,") "mulx %%rdi, %%rcx, %%rbp\n"
+TEST(t_mulx_add4, M4A M4A M4A M4A M4A M4A M4A M4A, R8, "rax", "rbx", "rcx", "rbp", "cc")
+/* 16 MULX + one 16-long ADC chain that reads none of their results: 16 if
+ * MULX never delays a ready chain step */
+#define MC(r) "mulx %%rsi, %%rax, %%rbx\nadc %%rsi, %%" r "\n"
+TEST(t_mulx_chain, MC("r8") MC("r9") MC("r10") MC("r11") MC("r12") MC("r13") MC("r14") MC("r15")
+                   MC("r8") MC("r9") MC("r10") MC("r11") MC("r12") MC("r13") MC("r14") MC("r15"),
+     R8, "rax", "rbx", "cc")
+/* 16 MULX + two 16-long chains (ADCX on CF, ADOX on OF), as a kernel row's
+ * two chains beside its products: 16 if MULX never delays them */
+#define MX2(r1, r2) "mulx %%rsi, %%rax, %%rbx\nadcx %%rsi, %%" r1 "\nadox %%rdi, %%" r2 "\n"
+TEST(t_mulx_chain2, MX2("r8", "r9") MX2("r10", "r11") MX2("r12", "r13") MX2("r14", "r15")
+                    MX2("r8", "r9") MX2("r10", "r11") MX2("r12", "r13") MX2("r14", "r15")
+                    MX2("r8", "r9") MX2("r10", "r11") MX2("r12", "r13") MX2("r14", "r15")
+                    MX2("r8", "r9") MX2("r10", "r11") MX2("r12", "r13") MX2("r14", "r15"),
+     R8, "rax", "rbx", "cc")
+
 static const struct { const char *name; test_fn fn; double expect; const char *why; } tests[] = {
     {"ADD chain (8 dependent)", t_add_chain, 8, "calibration: 1 cycle each"},
     {"16 independent ADD", t_add8, 16 / 5.0, "5 ALU ports: 3.2"},
@@ -131,6 +156,10 @@ static const struct { const char *name; test_fn fn; double expect; const char *w
     {"16 ADCX, one chain (CF)", t_adcx_chain, 16, "latency 1: 16"},
     {"16 ADC, one chain (CF)", t_adc_chain, 16, "latency 1: 16"},
     {"16 MULX + 8 ADD/ADC pairs", t_mulx_addadc, 16, "16 if MULX and the carries do not compete"},
+    {"16 MULX + 32 ADD", t_mulx_add2, 64 / 4.5, "MULX alone if the ADDs fit around it; (2*16+32)/4.5 = 14.2"},
+    {"16 MULX + 64 ADD", t_mulx_add4, 96 / 4.5, "likewise; (2*16+64)/4.5 = 21.3"},
+    {"16 MULX + ADC chain of 16", t_mulx_chain, 16, "16 if MULX never delays a ready chain step"},
+    {"16 MULX + 2 chains of 16", t_mulx_chain2, 16, "ADCX and ADOX chains beside MULX: likewise 16"},
 };
 
 int main(void)
