@@ -7,6 +7,9 @@ kernel checked equal to the first of its op first.
 
     python3 kernels.py OUT_DIR FIELD... > harness.c   (OUT_DIR: gen/fieldgen --out)
 Ops without a Zen form are listed with --ops (e.g. --ops sqr: the n <= 4 rule).
+With --vs OUT_B (kara.sh), each field's mul and mul_wide: the Zen form of
+OUT_DIR's generator, of OUT_B's (its symbols renamed v_fg_; where OUT_B has no
+Zen form of the op, its adx kernel) and the bmi2 kernel.
 """
 import re
 import sys
@@ -18,6 +21,8 @@ def main(argv):
     only = None
     if argv[:1] == ["--ops"]:
         only, argv = argv[1].split(","), argv[2:]
+    if argv[:1] == ["--vs"]:
+        return versus(argv[1], argv[2], argv[3:])
     out, fields = argv[0], argv[1:]
     decl, rows = [], []
     for f in fields:
@@ -26,10 +31,7 @@ def main(argv):
             text += open(f"{out}/{f}_mul_ifma.S").read()
         except OSError:
             pass
-        head = open(f"{out}/{f}/fg_{f}.h").read()
-        n = int(re.search(r"#define FG_%s_LIMBS (\d+)" % f.upper(), head).group(1))
-        top = int(re.search(r"#define FG_%s_BITS (\d+)" % f.upper(), head).group(1)) - 64 * (n - 1) - 1
-        top = max(top, 1)
+        n, top = shape(out, f)
         for op in OPS:
             listed = any(f"fg_{f}_{op}_{k}:" in text for k in ("adx_zen", "ifma"))
             if (op not in only) if only else not listed:
@@ -39,6 +41,28 @@ def main(argv):
                     continue
                 decl.append(f"void fg_{f}_{op}_{kernel}(uint64_t *, const uint64_t *, const uint64_t *);")
                 rows.append(f'    {{"{f} {op} {kernel}", (kfn)fg_{f}_{op}_{kernel}, {n}, {top}, "{op}"}},')
+    print(HARNESS.replace("@DECL@", "\n".join(decl)).replace("@ROWS@", "\n".join(rows)))
+
+
+def shape(out, f):
+    """(limbs, bits kept in an input's top limb) of field f."""
+    head = open(f"{out}/{f}/fg_{f}.h").read()
+    n = int(re.search(r"#define FG_%s_LIMBS (\d+)" % f.upper(), head).group(1))
+    top = int(re.search(r"#define FG_%s_BITS (\d+)" % f.upper(), head).group(1)) - 64 * (n - 1) - 1
+    return n, max(top, 1)
+
+
+def versus(out_b, out, fields):
+    decl, rows = [], []
+    for f in fields:
+        n, top = shape(out, f)
+        text_b = open(f"{out_b}/{f}/fg_{f}_x86_64.S").read()
+        for op in ("mul", "mul_wide"):
+            b_kernel = "adx_zen" if f"fg_{f}_{op}_adx_zen:" in text_b else "adx"
+            for fn, label in ((f"fg_{f}_{op}_adx_zen", "adx_zen"), (f"v_fg_{f}_{op}_{b_kernel}", "B " + b_kernel),
+                              (f"fg_{f}_{op}_bmi2", "bmi2")):
+                decl.append(f"void {fn}(uint64_t *, const uint64_t *, const uint64_t *);")
+                rows.append(f'    {{"{f} {op} {label}", (kfn){fn}, {n}, {top}, "{op}"}},')
     print(HARNESS.replace("@DECL@", "\n".join(decl)).replace("@ROWS@", "\n".join(rows)))
 
 
