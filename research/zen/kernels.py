@@ -15,6 +15,8 @@ import re
 import sys
 
 OPS = ["mul", "sqr", "mul_wide", "sqr_wide", "fp2_mul", "fp2_sqr"]
+# the generated IFMA kernels (p503's Fp2 ones, say) are timed on an IFMA CPU only
+IFMA = " avx512ifma" in open("/proc/cpuinfo").read()
 
 
 def main(argv):
@@ -37,7 +39,7 @@ def main(argv):
             if (op not in only) if only else not listed:
                 continue
             for kernel in ("adx", "adx_zen", "bmi2", "ifma"):
-                if f"fg_{f}_{op}_{kernel}:" not in text:
+                if f"fg_{f}_{op}_{kernel}:" not in text or (kernel == "ifma" and not IFMA):
                     continue
                 decl.append(f"void fg_{f}_{op}_{kernel}(uint64_t *, const uint64_t *, const uint64_t *);")
                 rows.append(f'    {{"{f} {op} {kernel}", (kfn)fg_{f}_{op}_{kernel}, {n}, {top}, "{op}"}},')
