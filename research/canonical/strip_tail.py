@@ -3,7 +3,9 @@
 conditional subtraction replaced by plain stores (cost_lazy: output in
 [0, 2p), the contract PQCrypto-SIDH's rdc503 has).
 
-    python3 strip_tail.py ../../generated/p503/fg_p503_x86_64.S canonical_cost.S [--op sqr]
+    python3 strip_tail.py ../../generated/p503/fg_p503_x86_64.S canonical_cost.S [--op sqr] [--zen]
+
+--zen takes the Zen form of the kernel (fg_p503_OP_adx_zen) instead.
 
 The generated tail starts with the copy of the lowest word and `subq $-1`;
 the eight words entering the subtraction are found by following the tail's
@@ -14,7 +16,7 @@ import sys
 
 src = open(sys.argv[1]).read()
 op = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--op" else "mul"
-kname = "fg_p503_%s_adx" % op
+kname = "fg_p503_%s_adx%s" % (op, "_zen" if "--zen" in sys.argv[3:] else "")
 
 
 def kernel(name):
@@ -51,8 +53,12 @@ assert len(words) == 8 and all(re.match(r"%\w+$", w) for w in words), words
 frame = next(i for i in range(cut, len(lines)) if re.match(r"\s*addq \$\d+, %rsp$", lines[i]))
 ptr = [l for l in lines[cut:] if re.match(r"\s*movq 0\(%rsp\), %\w+$", l)]
 assert len(ptr) == 1, "the output pointer is reloaded once from 0(%rsp)"
-scratch = next(r for r in ("%rcx", "%rdx", "%rax") if r not in words)
-lazy = lines[:cut] + ["\tmovq 0(%%rsp), %s" % scratch]     # the output pointer, saved at entry
+if "\tmovq %rdi, 0(%rsp)" in lines[cut:]:
+    scratch = "%rdi"            # saved by the tail itself (the Zen forms): still in rdi at the cut
+    lazy = lines[:cut]
+else:
+    scratch = next(r for r in ("%rcx", "%rdx", "%rax") if r not in words)
+    lazy = lines[:cut] + ["\tmovq 0(%%rsp), %s" % scratch]     # the output pointer, saved at entry
 lazy += ["\tmovq %s, %d(%s)" % (w, 8 * k, scratch) for k, w in enumerate(words)]
 lazy += lines[frame:]
 i = src.index("#ifdef __APPLE__")
