@@ -8,14 +8,7 @@
 # copy's fg_ symbols to v_fg_, links both with a harness (fp2_cpath.py), runs it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
-config=$(cd "$(dirname "${1:-$root/fields.toml}")" && pwd)/$(basename "${1:-$root/fields.toml}")
-[ $# -gt 0 ] && shift
-fields=${*:-p503 p751}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/tree"
-(cd "$root" && git ls-files | tar -cf - -T -) | tar -xf - -C "$work/tree"
+. "$here/tree.sh"
 sed -i 's/^    fp2 = {op: zen_kernel("adx") for op in ("mul", "sqr") if "fp2_" + op in fa.zen_forms}$/    fp2 = {op: None for op in ("mul", "sqr")}/' \
     "$work/tree/gen/fg/x86_64_mont.py"
 grep -q 'fp2 = {op: None for op in ("mul", "sqr")}' "$work/tree/gen/fg/x86_64_mont.py" || { echo "patch failed"; exit 1; }

@@ -8,16 +8,9 @@
 # second copy's fg_ symbols to v_fg_, links both with the kernels.py harness.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
 kara=$1
 shift
-config=$(cd "$(dirname "${1:-$root/fields.toml}")" && pwd)/$(basename "${1:-$root/fields.toml}")
-[ $# -gt 0 ] && shift
-fields=${*:-p503 p751}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-mkdir "$work/tree"
-(cd "$root" && git ls-files | tar -cf - -T -) | tar -xf - -C "$work/tree"
+. "$here/tree.sh"
 sed -i "s/\"adx\": 13}\[level\]/\"adx\": $kara}[level]/" "$work/tree/gen/fg/x86_64_mont.py"
 [ "$(grep -c "\"adx\": $kara}\[level\]" "$work/tree/gen/fg/x86_64_mont.py")" = 2 ] || { echo "patch failed"; exit 1; }
 "$root/gen/fieldgen" --config "$config" --out "$work/a" >/dev/null
