@@ -7,6 +7,7 @@ Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x
 """
 
 import ctypes
+import functools
 import os
 import random
 import re
@@ -213,7 +214,10 @@ class ZenChoice(unittest.TestCase):
     differs from the generic plan (measured on the shipped and test fields;
     the rules are on the shape of p and the generated code, never a name)."""
 
-    def planned(self, name, modulus, nr=-1):
+    @staticmethod
+    @functools.lru_cache(maxsize=None)
+    def planned(name, modulus, nr=-1):
+        # generated once per field for the whole class (the tests only read it)
         from fg import cli
         fa = _fa(name, modulus, nr)
         cli._kernels(fa)
