@@ -8,6 +8,7 @@
  *   fgb_peers.c  OpenSSL and GMP peers: selection by modulus, checks, timing loops.
  *   fgb_alloc.c  malloc/calloc/realloc/free interposition with counters.
  *   fgb_json.c   JSON writer helpers and a small JSON reader (for --compare/--from-json).
+ *   fgb_icount.c --instructions: instructions per call under Valgrind's callgrind.
  *   fgb_main.c   command line, orchestration, table, compare, plot, threads.
  * Nothing here knows a field by name: the list of fields comes from CMake
  * (FIELDGEN_FIELDS) through the generated header fgb_fields.h.
@@ -167,5 +168,15 @@ int fgb_alloc_selftest(void);     /* 1 if interposition is live (a malloc is cou
 
 /* ---- helpers ---- */
 uint64_t fgb_rng_next(uint64_t *s); /* splitmix64 */
+int fgb_in_list(const char *list, const char *name); /* name in the comma-separated list (NULL: all) */
+
+/* ---- instruction counts (fgb_icount.c) ---- */
+/* --instructions: re-run under Valgrind's callgrind and print instructions per call
+ * for the selected fields, ops and levels; returns the exit status. */
+int fgb_icount_run(int argc, char **argv, const char *field_list, const char *op_list, const char *level_list,
+                   uint64_t seed);
+/* --instructions-child DIR: the run under callgrind (dumps in DIR), rows on stdout. */
+int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int nfields,
+                     const char *field_list, const char *op_list, const char *level_list, uint64_t seed);
 
 #endif

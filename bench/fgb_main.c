@@ -2,7 +2,7 @@
  *
  *   fieldgen-bench [--quick] [--field LIST] [--op LIST] [--level LIST] [--no-peers]
  *                  [--threads N] [--seed N] [--json FILE] [--compare OLD.json]
- *                  [--plot FILE.png] [--from-json FILE] [--runs N]
+ *                  [--plot FILE.png] [--from-json FILE] [--runs N] [--instructions]
  *
  * Rows: for every field in the build (FIELDGEN_FIELDS), every operation, and
  *   fieldgen         the public entry point fg_NAME_OP, at level "dispatch" (the level
@@ -43,9 +43,9 @@ static const struct fgb_field *const all_fields[] = {
 #define NFIELDS ((int)(sizeof all_fields / sizeof all_fields[0]))
 
 struct opts {
-    int quick, no_peers, masked_child, max_threads, runs;
+    int quick, no_peers, masked_child, max_threads, runs, icount;
     uint64_t seed;
-    const char *fields, *ops, *levels, *json, *compare, *plot, *from_json;
+    const char *fields, *ops, *levels, *json, *compare, *plot, *from_json, *icount_child;
 };
 
 static void usage(FILE *f)
@@ -69,11 +69,13 @@ static void usage(FILE *f)
         "  --runs N           measure in N fresh processes (N address-space layouts) and report\n"
         "                     the median of their medians, brackets = lowest-highest process\n"
         "                     (some kernels move with the layout; default 1: this process)\n"
+        "  --instructions     do not time: count instructions per call under Valgrind's callgrind\n"
+        "                     (exact and repeatable; with --field/--op/--level; levels up to adx)\n"
         "Exit status: 0 ok; 1 a check failed (peer mismatch, kernel self-test, result\n"
         "check of our ops, heap allocation in our code, masked OpenSSL run); 2 usage.\n");
 }
 
-static int in_list(const char *list, const char *name)
+int fgb_in_list(const char *list, const char *name)
 {
     if (!list)
         return 1;
@@ -88,6 +90,11 @@ static int in_list(const char *list, const char *name)
         p = e + 1;
     }
     return 0;
+}
+
+static int in_list(const char *list, const char *name)
+{
+    return fgb_in_list(list, name);
 }
 
 static int check_list(const char *list, const char *what, const char *const *valid, int nvalid)
@@ -618,6 +625,8 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--quick")) o.quick = 1;
         else if (!strcmp(a, "--no-peers")) o.no_peers = 1;
         else if (!strcmp(a, "--openssl-masked-child")) o.masked_child = 1;
+        else if (!strcmp(a, "--instructions")) o.icount = 1;
+        else if (!strcmp(a, "--instructions-child")) val = &o.icount_child;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
         else if (!strcmp(a, "--field")) val = &o.fields;
         else if (!strcmp(a, "--op")) val = &o.ops;
@@ -656,6 +665,10 @@ int main(int argc, char **argv)
         return 2;
     if (o.masked_child)
         return masked_child(&o);
+    if (o.icount_child)
+        return fgb_icount_child(o.icount_child, all_fields, NFIELDS, o.fields, o.ops, o.levels, o.seed);
+    if (o.icount)
+        return fgb_icount_run(argc, argv, o.fields, o.ops, o.levels, o.seed);
 
     struct fgb_results res = {0};
     struct fgb_meta *m = &res.meta;
