@@ -668,7 +668,7 @@ int main(int argc, char **argv)
     if (o.icount_child)
         return fgb_icount_child(o.icount_child, all_fields, NFIELDS, o.fields, o.ops, o.levels, o.seed);
     if (o.icount)
-        return fgb_icount_run(argc, argv, o.fields, o.ops, o.levels, o.seed);
+        return fgb_icount_run(o.fields, o.ops, o.levels, o.seed);
 
     struct fgb_results res = {0};
     struct fgb_meta *m = &res.meta;
