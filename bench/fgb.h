@@ -173,9 +173,11 @@ int fgb_in_list(const char *list, const char *name); /* name in the comma-separa
 /* ---- instruction counts (fgb_icount.c) ---- */
 /* --instructions: re-run under Valgrind's callgrind and print instructions per call
  * for the selected fields, ops and levels; returns the exit status. */
-int fgb_icount_run(const char *field_list, const char *op_list, const char *level_list, uint64_t seed);
+int fgb_icount_run(const char *field_list, const char *op_list, const char *level_list, uint64_t seed,
+                   int no_peers);
 /* --instructions-child DIR: the run under callgrind (dumps in DIR), rows on stdout. */
 int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int nfields,
-                     const char *field_list, const char *op_list, const char *level_list, uint64_t seed);
+                     const char *field_list, const char *op_list, const char *level_list, uint64_t seed,
+                     int no_peers);
 
 #endif

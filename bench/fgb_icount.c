@@ -32,6 +32,7 @@
 
 #include "fg_cpu.h"
 #include "fgb.h"
+#include "fgb_peers.h"
 
 #if defined(FGB_HAVE_CALLGRIND)
 #include <valgrind/callgrind.h>
@@ -88,7 +89,8 @@ static void empty_loop(void *s, size_t n)
 }
 
 int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int nfields,
-                     const char *field_list, const char *op_list, const char *level_list, uint64_t seed)
+                     const char *field_list, const char *op_list, const char *level_list, uint64_t seed,
+                     int no_peers)
 {
     if (!RUNNING_ON_VALGRIND) {
         fprintf(stderr, "fieldgen-bench: --instructions-child runs under callgrind only\n");
@@ -96,6 +98,8 @@ int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int
     }
     int c, bad = 0;
     fg_isa best = fg_isa_best();
+    if (!no_peers)
+        fgb_peers_init();
     printf("EMPTY\t%.2f\n", per_call(dir, (struct fgb_loop){empty_loop, 1}, NULL, &c));
     for (int fi = 0; fi < nfields; fi++) {
         const struct fgb_field *f = fields[fi];
@@ -103,8 +107,22 @@ int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int
             continue;
         void *state = calloc(1, f->state_size);
         f->init(state, seed);
+        struct fgb_peer_row peers[32];
+        int np = no_peers ? 0 : fgb_peers_build(f, state, 0, peers, 32);
         for (int op = 0; op < FGB_NOPS; op++) {
-            if (!fgb_in_list(op_list, fgb_op_names[op]) || !f->api[op].lat.fn)
+            if (!fgb_in_list(op_list, fgb_op_names[op]))
+                continue;
+            /* the peers, on the paths the parent's OPENSSL_ia32cap gives them */
+            for (int k = 0; k < np; k++) {
+                if (peers[k].op != op || !fgb_in_list(level_list, peers[k].level))
+                    continue;
+                double n = per_call(dir, peers[k].loops.lat, peers[k].state, &c);
+                printf("ROW\t%s\t%s\t%s\t%s\t%.2f\t%d\n", f->name, fgb_op_names[op], peers[k].impl,
+                       peers[k].level, n, c);
+                if (!peers[k].check_ok)
+                    printf("BADPEER\t%s\t%s\t%s\t%s\n", f->name, fgb_op_names[op], peers[k].impl, peers[k].check);
+            }
+            if (!f->api[op].lat.fn)
                 continue;
             /* the public entry point at the start-up level, then forced to each level */
             for (int L = -1; L <= (int)best; L++) {
@@ -140,6 +158,8 @@ int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int
                 }
             }
         }
+        for (int k = 0; k < np; k++)
+            free(peers[k].state);
         free(state);
     }
     fflush(stdout);
@@ -147,18 +167,21 @@ int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int
 }
 #else
 int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int nfields,
-                     const char *field_list, const char *op_list, const char *level_list, uint64_t seed)
+                     const char *field_list, const char *op_list, const char *level_list, uint64_t seed,
+                     int no_peers)
 {
-    (void)dir, (void)fields, (void)nfields, (void)field_list, (void)op_list, (void)level_list, (void)seed;
+    (void)dir, (void)fields, (void)nfields, (void)field_list, (void)op_list, (void)level_list, (void)seed,
+        (void)no_peers;
     fprintf(stderr, "fieldgen-bench: built without <valgrind/callgrind.h>\n");
     return 2;
 }
 #endif
 
-int fgb_icount_run(const char *field_list, const char *op_list, const char *level_list, uint64_t seed)
+int fgb_icount_run(const char *field_list, const char *op_list, const char *level_list, uint64_t seed,
+                   int no_peers)
 {
 #if !defined(FGB_HAVE_CALLGRIND)
-    (void)field_list, (void)op_list, (void)level_list, (void)seed;
+    (void)field_list, (void)op_list, (void)level_list, (void)seed, (void)no_peers;
     fprintf(stderr, "fieldgen-bench: --instructions needs Valgrind's <valgrind/callgrind.h> at build time "
                     "(apt-get install valgrind, then reconfigure)\n");
     return 2;
@@ -195,7 +218,14 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
         args[a++] = "--op", args[a++] = op_list;
     if (level_list)
         args[a++] = "--level", args[a++] = level_list;
+    if (no_peers)
+        args[a++] = "--no-peers";
     args[a] = NULL;
+    char cap[64] = "";
+    if (!no_peers) {
+        fgb_peers_init();
+        fgb_peers_openssl_cap(cap, sizeof cap);
+    }
     int fd[2];
     if (pipe(fd) != 0)
         return 2;
@@ -207,6 +237,8 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
         close(fd[1]);
         setenv("FIELDGEN_ISA", fg_isa_name(isa), 1);
         setenv("FIELDGEN_TUNE", fg_tune_name(tune), 1);
+        if (cap[0] && !getenv("OPENSSL_ia32cap"))
+            setenv("OPENSSL_ia32cap", cap, 1); /* OpenSSL's native paths, ADX included */
         execvp(valgrind, (char *const *)args);
         fprintf(stderr, "fieldgen-bench: --instructions: cannot run %s: %s (apt-get install valgrind, "
                         "or set FIELDGEN_VALGRIND)\n", valgrind, strerror(errno));
@@ -217,10 +249,11 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
     char line[512];
     int rows = 0, varying = 0;
     printf("fieldgen-bench: instructions per call, counted by callgrind (exact: the same on every run)\n"
-           "  level %s (this CPU's, capped at adx, which Valgrind runs), tuning %s, seed %s\n"
+           "  level %s (this CPU's, capped at adx, which Valgrind runs), tuning %s, seed %s;\n"
+           "  OpenSSL on its native paths (OPENSSL_ia32cap=%s)\n"
            "  per call = (count of 3K iterations - count of 2K) / (K calls), K = %d; the loop's own\n"
            "  instructions included (chained calls: each output is the next input)\n",
-           fg_isa_name(isa), fg_tune_name(tune), seedbuf, K_ITERS);
+           fg_isa_name(isa), fg_tune_name(tune), seedbuf, cap[0] ? cap : "-", K_ITERS);
     while (in && fgets(line, sizeof line, in)) {
         line[strcspn(line, "\n")] = 0;
         char *f[8] = {0}, *save = NULL;
@@ -236,6 +269,9 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
                    constant ? "" : "  VARIES WITH THE INPUT");
             rows++;
             varying += !constant;
+        } else if (nf == 5 && !strcmp(f[0], "BADPEER")) {
+            printf("ERROR: %s %s %s: %s\n", f[1], f[2], f[3], f[4]);
+            varying++;
         } else if (nf == 7 && !strcmp(f[0], "VIA")) {
             double d = atof(f[4]) - atof(f[5]);
             int constant = atoi(f[6]);
@@ -261,7 +297,8 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
         return 2;
     }
     if (varying)
-        printf("\n%d ERROR(S): a count changed with the input: not constant time\n", varying);
+        printf("\n%d ERROR(S): a count changed with the input (not constant time), or a peer's check "
+               "failed\n", varying);
     return varying ? 1 : 0;
 #endif
 }

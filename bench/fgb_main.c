@@ -666,9 +666,10 @@ int main(int argc, char **argv)
     if (o.masked_child)
         return masked_child(&o);
     if (o.icount_child)
-        return fgb_icount_child(o.icount_child, all_fields, NFIELDS, o.fields, o.ops, o.levels, o.seed);
+        return fgb_icount_child(o.icount_child, all_fields, NFIELDS, o.fields, o.ops, o.levels, o.seed,
+                                o.no_peers);
     if (o.icount)
-        return fgb_icount_run(o.fields, o.ops, o.levels, o.seed);
+        return fgb_icount_run(o.fields, o.ops, o.levels, o.seed, o.no_peers);
 
     struct fgb_results res = {0};
     struct fgb_meta *m = &res.meta;

@@ -19,6 +19,10 @@ int fgb_peers_have_openssl(void);
 int fgb_peers_have_gmp(void);
 /* OpenSSL's current capability word 2 has BMI2 and ADX (bits 8 and 19). */
 int fgb_peers_openssl_adx(void);
+/* OpenSSL's capability vector as an OPENSSL_ia32cap value that sets it exactly
+ * (AVX-512 cleared), for a child run whose CPUID differs (Valgrind's hides ADX);
+ * 0 without OpenSSL. */
+int fgb_peers_openssl_cap(char *buf, size_t len);
 /* Versions and build facts, for the report. */
 void fgb_peers_describe(char *buf, size_t len);
 const char *fgb_peers_openssl_version(void);
