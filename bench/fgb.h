@@ -18,6 +18,8 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
 #include "fg_cpu.h" /* FG_TUNES */
 
 enum fgb_op {
@@ -169,6 +171,11 @@ int fgb_alloc_selftest(void);     /* 1 if interposition is live (a malloc is cou
 /* ---- helpers ---- */
 uint64_t fgb_rng_next(uint64_t *s); /* splitmix64 */
 int fgb_in_list(const char *list, const char *name); /* name in the comma-separated list (NULL: all) */
+/* Child processes of this program (fgb_runs.c): argv[0] (searched in PATH) with its
+ * stdout on the returned pipe and env = {NAME, value, ..., NULL} set; NULL on failure. */
+FILE *fgb_spawn_piped(const char *const *argv, const char *const *env, pid_t *pid);
+/* Appends --field/--op/--level LIST for the lists given (non-NULL) at argv[a]; returns the new a. */
+int fgb_selection_args(const char **argv, int a, const char *fields, const char *ops, const char *levels);
 
 /* ---- instruction counts (fgb_icount.c) ---- */
 /* --instructions: re-run under Valgrind's callgrind and print instructions per call

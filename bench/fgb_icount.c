@@ -212,40 +212,21 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
     args[a++] = dir;
     args[a++] = "--seed";
     args[a++] = seedbuf;
-    if (field_list)
-        args[a++] = "--field", args[a++] = field_list;
-    if (op_list)
-        args[a++] = "--op", args[a++] = op_list;
-    if (level_list)
-        args[a++] = "--level", args[a++] = level_list;
+    a = fgb_selection_args(args, a, field_list, op_list, level_list);
     if (no_peers)
         args[a++] = "--no-peers";
     args[a] = NULL;
     char cap[64] = "";
-    if (!no_peers) {
+    if (!no_peers && !getenv("OPENSSL_ia32cap")) {
         fgb_peers_init();
-        fgb_peers_openssl_cap(cap, sizeof cap);
+        fgb_peers_openssl_cap(cap, sizeof cap); /* OpenSSL's native paths, ADX included */
     }
-    int fd[2];
-    if (pipe(fd) != 0)
+    const char *env[] = {"FIELDGEN_ISA", fg_isa_name(isa), "FIELDGEN_TUNE", fg_tune_name(tune),
+                         cap[0] ? "OPENSSL_ia32cap" : NULL, cap, NULL};
+    pid_t pid;
+    FILE *in = fgb_spawn_piped(args, env, &pid);
+    if (!in)
         return 2;
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
-        setenv("FIELDGEN_ISA", fg_isa_name(isa), 1);
-        setenv("FIELDGEN_TUNE", fg_tune_name(tune), 1);
-        if (cap[0] && !getenv("OPENSSL_ia32cap"))
-            setenv("OPENSSL_ia32cap", cap, 1); /* OpenSSL's native paths, ADX included */
-        execvp(valgrind, (char *const *)args);
-        fprintf(stderr, "fieldgen-bench: --instructions: cannot run %s: %s (apt-get install valgrind, "
-                        "or set FIELDGEN_VALGRIND)\n", valgrind, strerror(errno));
-        _exit(127);
-    }
-    close(fd[1]);
-    FILE *in = fdopen(fd[0], "r");
     char line[512];
     int rows = 0, varying = 0;
     printf("fieldgen-bench: instructions per call, counted by callgrind (exact: the same on every run)\n"
@@ -254,7 +235,7 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
            "  per call = (count of 3K iterations - count of 2K) / (K calls), K = %d; the loop's own\n"
            "  instructions included (chained calls: each output is the next input)\n",
            fg_isa_name(isa), fg_tune_name(tune), seedbuf, cap[0] ? cap : "-", K_ITERS);
-    while (in && fgets(line, sizeof line, in)) {
+    while (fgets(line, sizeof line, in)) {
         line[strcspn(line, "\n")] = 0;
         char *f[8] = {0}, *save = NULL;
         int nf = 0;
@@ -280,15 +261,16 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
             varying += !constant;
         }
     }
-    if (in)
-        fclose(in);
+    fclose(in);
     int status = 0;
     waitpid(pid, &status, 0);
     remove(out + strlen("--callgrind-out-file="));
     rmdir(dir);
     if (!WIFEXITED(status) || (WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != 1)) {
-        fprintf(stderr, "fieldgen-bench: --instructions: the callgrind run failed (status %d)\n",
-                WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        fprintf(stderr, "fieldgen-bench: --instructions: the callgrind run failed (status %d)%s\n",
+                WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                WIFEXITED(status) && WEXITSTATUS(status) == 127
+                    ? ": apt-get install valgrind, or name it with FIELDGEN_VALGRIND" : "");
         return 1;
     }
     if (!rows) {

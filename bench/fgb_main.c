@@ -440,28 +440,15 @@ static void run_masked_child(struct fgb_results *res, const struct opts *o)
     argv[a++] = seed;
     if (o->quick)
         argv[a++] = "--quick";
-    if (o->fields)
-        argv[a++] = "--field", argv[a++] = o->fields;
-    if (o->ops)
-        argv[a++] = "--op", argv[a++] = o->ops;
+    a = fgb_selection_args(argv, a, o->fields, o->ops, NULL);
     argv[a] = NULL;
-    int fd[2];
-    if (pipe(fd) != 0) {
+    static const char *const env[] = {"OPENSSL_ia32cap", ":~0x80100", NULL};
+    pid_t pid;
+    FILE *in = fgb_spawn_piped(argv, env, &pid);
+    if (!in) {
         res->errors++;
         return;
     }
-    fflush(stdout);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
-        setenv("OPENSSL_ia32cap", ":~0x80100", 1);
-        execv(exe, (char *const *)argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    FILE *in = fdopen(fd[0], "r");
     char line[4096];
     int rows = 0;
     res->meta.masked_ok = 0;

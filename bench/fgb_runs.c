@@ -239,3 +239,40 @@ int fgb_run_processes(struct fgb_results *res, char **argv, int argc, int runs)
     free(run);
     return rc;
 }
+
+FILE *fgb_spawn_piped(const char *const *argv, const char *const *env, pid_t *pid)
+{
+    int fd[2];
+    if (pipe(fd) != 0)
+        return NULL;
+    fflush(stdout);
+    fflush(stderr);
+    *pid = fork();
+    if (*pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        for (int i = 0; env && env[i]; i += 2)
+            setenv(env[i], env[i + 1], 1);
+        execvp(argv[0], (char *const *)argv);
+        fprintf(stderr, "fieldgen-bench: cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(fd[1]);
+    if (*pid < 0) {
+        close(fd[0]);
+        return NULL;
+    }
+    return fdopen(fd[0], "r");
+}
+
+int fgb_selection_args(const char **argv, int a, const char *fields, const char *ops, const char *levels)
+{
+    if (fields)
+        argv[a++] = "--field", argv[a++] = fields;
+    if (ops)
+        argv[a++] = "--op", argv[a++] = ops;
+    if (levels)
+        argv[a++] = "--level", argv[a++] = levels;
+    return a;
+}
