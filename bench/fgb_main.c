@@ -655,8 +655,14 @@ int main(int argc, char **argv)
     if (o.icount_child)
         return fgb_icount_child(o.icount_child, all_fields, NFIELDS, o.fields, o.ops, o.levels, o.seed,
                                 o.no_peers);
-    if (o.icount)
+    if (o.icount) {
+        if (o.json || o.compare || o.plot || o.from_json || o.runs > 1 || o.quick) {
+            fprintf(stderr, "fieldgen-bench: --instructions counts and prints a table of its own: "
+                            "not with --json, --compare, --plot, --from-json, --runs or --quick\n");
+            return 2;
+        }
         return fgb_icount_run(o.fields, o.ops, o.levels, o.seed, o.no_peers);
+    }
 
     struct fgb_results res = {0};
     struct fgb_meta *m = &res.meta;
