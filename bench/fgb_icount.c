@@ -21,7 +21,8 @@
  * the empty loop's count is printed for scale). Every fieldgen operation is
  * constant time, so the two differences must be equal: the chained loop
  * feeds each call another input, and a count that changed with the input
- * is reported as such and fails the run. */
+ * is reported as such and fails the run (the check is first shown to fire on a
+ * loop built to vary). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -88,6 +89,19 @@ static void empty_loop(void *s, size_t n)
         __asm__ __volatile__("" ::: "memory");
 }
 
+/* The detector's own check: a loop whose instruction count follows its data
+ * (an inner loop of 0..7 trips, the state stepped by an LCG) must be reported
+ * as varying, or a constant-time verdict of the rows would mean nothing. */
+static void varying_loop(void *s, size_t n)
+{
+    uint64_t *x = s;
+    for (size_t i = 0; i < n; i++) {
+        for (uint64_t k = *x >> 61; k; k--)
+            __asm__ __volatile__("" ::: "memory");
+        *x = *x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    }
+}
+
 int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int nfields,
                      const char *field_list, const char *op_list, const char *level_list, uint64_t seed,
                      int no_peers)
@@ -101,6 +115,9 @@ int fgb_icount_child(const char *dir, const struct fgb_field *const *fields, int
     if (!no_peers)
         fgb_peers_init();
     printf("EMPTY\t%.2f\n", per_call(dir, (struct fgb_loop){empty_loop, 1}, NULL, &c));
+    uint64_t lcg = 1;
+    per_call(dir, (struct fgb_loop){varying_loop, 1}, &lcg, &c);
+    printf("DETECT\t%d\n", !c);
     for (int fi = 0; fi < nfields; fi++) {
         const struct fgb_field *f = fields[fi];
         if (!fgb_in_list(field_list, f->name))
@@ -228,7 +245,7 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
     if (!in)
         return 2;
     char line[512];
-    int rows = 0, varying = 0;
+    int rows = 0, varying = 0, detect = 0;
     printf("fieldgen-bench: instructions per call, counted by callgrind (exact: the same on every run)\n"
            "  level %s (this CPU's, capped at adx, which Valgrind runs), tuning %s, seed %s;\n"
            "  OpenSSL on its native paths (OPENSSL_ia32cap=%s)\n"
@@ -250,6 +267,8 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
                    constant ? "" : "  VARIES WITH THE INPUT");
             rows++;
             varying += !constant;
+        } else if (nf == 2 && !strcmp(f[0], "DETECT")) {
+            detect = atoi(f[1]);
         } else if (nf == 5 && !strcmp(f[0], "BADPEER")) {
             printf("ERROR: %s %s %s: %s\n", f[1], f[2], f[3], f[4]);
             varying++;
@@ -277,6 +296,10 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
         fprintf(stderr, "fieldgen-bench: --instructions: no row matched --field/--op/--level "
                         "(levels up to %s: Valgrind cannot execute AVX-512)\n", fg_isa_name(isa));
         return 2;
+    }
+    if (!detect) {
+        printf("\nERROR: the check for counts that vary with the input did not fire on a loop built to vary\n");
+        return 1;
     }
     if (varying)
         printf("\n%d ERROR(S): a count changed with the input (not constant time), or a peer's check "
