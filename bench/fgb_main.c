@@ -92,11 +92,6 @@ int fgb_in_list(const char *list, const char *name)
     return 0;
 }
 
-static int in_list(const char *list, const char *name)
-{
-    return fgb_in_list(list, name);
-}
-
 static int check_list(const char *list, const char *what, const char *const *valid, int nvalid)
 {
     if (!list)
@@ -163,7 +158,7 @@ static int run_checks(const struct fgb_field *f, void *state, const struct opts 
             ck->ok[op][L + 1] = -1;
             ck->msg[op][L + 1][0] = 0;
             const char *lv = L < 0 ? "dispatch" : fgb_level_names[L];
-            if (!f->api[op].lat.fn || !in_list(o->ops, fgb_op_names[op]) || !in_list(o->levels, lv) ||
+            if (!f->api[op].lat.fn || !fgb_in_list(o->ops, fgb_op_names[op]) || !fgb_in_list(o->levels, lv) ||
                 (L >= 0 && !level_avail[L]))
                 continue;
             fg_isa_force(L < 0 ? default_isa : (fg_isa)L);
@@ -214,12 +209,12 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
         struct pending pend[256];
         int nc = 0;
         for (int op = 0; op < FGB_NOPS; op++) {
-            if (group_of(op) != lead || !in_list(o->ops, fgb_op_names[op]) || !f->api[op].lat.fn)
+            if (group_of(op) != lead || !fgb_in_list(o->ops, fgb_op_names[op]) || !f->api[op].lat.fn)
                 continue;
             /* fieldgen: dispatch, then forced levels */
             for (int L = -1; L < FGB_NLEVELS; L++) {
                 const char *lv = L < 0 ? "dispatch" : fgb_level_names[L];
-                if ((L >= 0 && !level_avail[L]) || !in_list(o->levels, lv))
+                if ((L >= 0 && !level_avail[L]) || !fgb_in_list(o->levels, lv))
                     continue;
                 struct fgb_row *r = fgb_add_row(res);
                 snprintf(r->field, sizeof r->field, "%s", f->name);
@@ -254,7 +249,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
             for (int L = 0; op < FGB_NKERNEL_OPS && L < FGB_NKERNELS; L++) {
                 int isa = fgb_kernel_level(L);
                 if (!level_avail[isa] || !f->direct[L][op].lat.fn ||
-                    !(in_list(o->levels, fgb_kernel_names[L]) || in_list(o->levels, fgb_level_names[isa])))
+                    !(fgb_in_list(o->levels, fgb_kernel_names[L]) || fgb_in_list(o->levels, fgb_level_names[isa])))
                     continue;
                 struct fgb_row *r = fgb_add_row(res);
                 snprintf(r->field, sizeof r->field, "%s", f->name);
@@ -272,7 +267,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
             }
             /* peers */
             for (int k = 0; k < npeers; k++) {
-                if (peers[k].op != op || !in_list(o->levels, peers[k].level))
+                if (peers[k].op != op || !fgb_in_list(o->levels, peers[k].level))
                     continue;
                 struct fgb_row *r = fgb_add_row(res);
                 snprintf(r->field, sizeof r->field, "%s", f->name);
@@ -304,9 +299,9 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
     }
     /* Dispatch overhead pairs: fg_NAME_OP and the kernel it reaches, same loop code
      * (fgb_field.c "one loop, two callees"), in one interleaved group per op. */
-    for (int op = 0; op < FGB_NKERNEL_OPS && in_list(o->levels, "dispatch"); op++) {
+    for (int op = 0; op < FGB_NKERNEL_OPS && fgb_in_list(o->levels, "dispatch"); op++) {
         int L = f->uses[fg_tune_active()][op][default_isa];
-        if (!in_list(o->ops, fgb_op_names[op]) || !f->via[op][0].lat.fn || !f->direct[L][op].lat.fn)
+        if (!fgb_in_list(o->ops, fgb_op_names[op]) || !f->via[op][0].lat.fn || !f->direct[L][op].lat.fn)
             continue;
         struct fgb_case cases[4];
         int rows[2];
@@ -376,14 +371,14 @@ static int masked_child(const struct opts *o)
     struct fgb_timer_cfg cfg = timer_cfg(o->quick);
     for (int fi = 0; fi < NFIELDS; fi++) {
         const struct fgb_field *f = all_fields[fi];
-        if (!in_list(o->fields, f->name))
+        if (!fgb_in_list(o->fields, f->name))
             continue;
         void *state = calloc(1, f->state_size);
         f->init(state, o->seed);
         struct fgb_peer_row peers[32];
         int np = fgb_peers_build(f, state, 1, peers, 32);
         for (int k = 0; k < np; k++) {
-            if (!in_list(o->ops, fgb_op_names[peers[k].op]) || !in_list(o->levels, peers[k].level))
+            if (!fgb_in_list(o->ops, fgb_op_names[peers[k].op]) || !fgb_in_list(o->levels, peers[k].level))
                 continue;
             struct fgb_case c[2] = {{.loop = peers[k].loops.lat, .state = peers[k].state, .force_isa = -1},
                                     {.loop = peers[k].loops.thr, .state = peers[k].state, .force_isa = -1}};
@@ -544,10 +539,10 @@ static void measure_threads(struct fgb_results *res, const struct opts *o, const
     static const int ops[] = {FGB_MUL, FGB_SQR};
     for (int fi = 0; fi < NFIELDS; fi++) {
         const struct fgb_field *f = all_fields[fi];
-        if (!in_list(o->fields, f->name) || !in_list(o->levels, "dispatch"))
+        if (!fgb_in_list(o->fields, f->name) || !fgb_in_list(o->levels, "dispatch"))
             continue;
         for (int k = 0; k < 2; k++) {
-            if (!in_list(o->ops, fgb_op_names[ops[k]]))
+            if (!fgb_in_list(o->ops, fgb_op_names[ops[k]]))
                 continue;
             for (int nt = 1; nt <= maxt; nt++) {
                 struct worker w[64];
@@ -739,7 +734,7 @@ int main(int argc, char **argv)
 
         for (int fi = 0; fi < NFIELDS; fi++) {
             const struct fgb_field *f = all_fields[fi];
-            if (!in_list(o.fields, f->name))
+            if (!fgb_in_list(o.fields, f->name))
                 continue;
             fprintf(stderr, "fieldgen-bench: %s...\n", f->name);
             void *state = calloc(1, f->state_size);
@@ -753,7 +748,7 @@ int main(int argc, char **argv)
             struct fgb_peer_row peers[32];
             int np = o.no_peers ? 0 : fgb_peers_build(f, state, 0, peers, 32);
             for (int k = 0; k < np; k++)
-                if (!peers[k].check_ok && in_list(o.ops, fgb_op_names[peers[k].op])) {
+                if (!peers[k].check_ok && fgb_in_list(o.ops, fgb_op_names[peers[k].op])) {
                     fprintf(stderr, "fieldgen-bench: ERROR: %s %s %s: %s\n", f->name, peers[k].impl,
                             fgb_op_names[peers[k].op], peers[k].check);
                     res.errors++;
@@ -768,10 +763,10 @@ int main(int argc, char **argv)
         if (!o.no_peers && fgb_peers_have_openssl()) {
             unsigned a, b, c, d;
             __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
-            if ((b & 0x80100) == 0x80100 && in_list(o.levels, "x86_64")) {
+            if ((b & 0x80100) == 0x80100 && fgb_in_list(o.levels, "x86_64")) {
                 fprintf(stderr, "fieldgen-bench: OpenSSL with BMI2/ADX masked (child process)...\n");
                 run_masked_child(&res, &o);
-            } else if (!in_list(o.levels, "x86_64")) {
+            } else if (!fgb_in_list(o.levels, "x86_64")) {
                 snprintf(m->masked_note, sizeof m->masked_note, "not run: --level leaves out x86_64");
             } else {
                 snprintf(m->masked_note, sizeof m->masked_note,
