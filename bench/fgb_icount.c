@@ -242,8 +242,10 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
                          cap[0] ? "OPENSSL_ia32cap" : NULL, cap, NULL};
     pid_t pid;
     FILE *in = fgb_spawn_piped(args, env, &pid);
-    if (!in)
+    if (!in) {
+        rmdir(dir);
         return 2;
+    }
     char line[512];
     int rows = 0, varying = 0, detect = 0;
     printf("fieldgen-bench: instructions per call, counted by callgrind (exact: the same on every run)\n"
