@@ -38,6 +38,18 @@ def _fa(name, modulus, nr=-1):
     return analysis.analyze(spec.loads(text)[0])
 
 
+@functools.lru_cache(maxsize=None)
+def _planned(name, modulus, nr=-1):
+    """The field analysed and its kernels generated as gen/fieldgen does
+    (cli._kernels), once per module run: the tests only read the result, and
+    generating the 12- to 16-limb fields is most of this suite's time. The
+    kernels' text is kept on it for cli_text."""
+    from fg import cli
+    fa = _fa(name, modulus, nr)
+    fa.test_kernels_text = cli._kernels(fa)
+    return fa
+
+
 def _cpu_has_ifma():
     try:
         with open("/proc/cpuinfo") as f:
@@ -77,13 +89,13 @@ class Choose(unittest.TestCase):
     table in x86_64_ifma, above RATIO) and the scalar path elsewhere."""
 
     def choice(self, name, modulus):
-        from fg import x86_64_mont
-        fa = _fa(name, modulus)
-        analysis.plan_dispatch(fa, x86_64_mont.kernel_choice(fa))
-        use_mul, use_sqr, text = x86_64_ifma.choose(fa, x86_64_mont.emit_montgomery(fa))
-        self.assertEqual("fg_%s_fp2_mul_ifma:" % name in text, use_mul)
-        self.assertEqual("fg_%s_fp2_sqr_ifma:" % name in text, use_sqr)
-        return use_mul, use_sqr
+        # the generator's own path (cli._kernels: emit_x86_64.kernels calls
+        # x86_64_ifma.choose on the scalar kernels), shared with ZenChoice
+        fa = _planned(name, modulus)
+        text = cli_text(fa)
+        self.assertEqual("fg_%s_fp2_mul_ifma:" % name in text, fa.fp2_ifma)
+        self.assertEqual("fg_%s_fp2_sqr_ifma:" % name in text, fa.fp2_ifma_sqr)
+        return fa.fp2_ifma, fa.fp2_ifma_sqr
 
     def test_measured_choices(self):
         self.assertEqual(self.choice("p751", FIELDS["p751"]), (True, True))      # 0.61x, 0.76x
@@ -214,15 +226,6 @@ class ZenChoice(unittest.TestCase):
     differs from the generic plan (measured on the shipped and test fields;
     the rules are on the shape of p and the generated code, never a name)."""
 
-    @staticmethod
-    @functools.lru_cache(maxsize=None)
-    def planned(name, modulus, nr=-1):
-        # generated once per field for the whole class (the tests only read it)
-        from fg import cli
-        fa = _fa(name, modulus, nr)
-        cli._kernels(fa)
-        return fa
-
     def at_adx(self, fa, op, tune):
         if op.startswith("fp2_"):           # None: the C path
             bit = analysis.sel_bit("adx", tune)
@@ -235,7 +238,7 @@ class ZenChoice(unittest.TestCase):
         # it has none; the one-function Fp2 kernels get Zen forms up to 10
         # limbs (p503), above that Zen runs the C path (p751)
         for name in ("p751", "p503"):
-            fa = self.planned(name, FIELDS[name])
+            fa = _planned(name, FIELDS[name])
             fp2 = ["fp2_sqr", "fp2_mul"] if fa.n <= 10 else []
             self.assertEqual(fa.zen_forms, ["mul_wide", "sqr_wide", "mul", "sqr"] + fp2, name)
             for op in ("mul", "mul_wide", "sqr", "sqr_wide", "fp2_mul", "fp2_sqr"):
@@ -268,7 +271,7 @@ class ZenChoice(unittest.TestCase):
                                           ("p751", FIELDS["p751"], True, False),
                                           ("t928", "2^476 * 3^285 - 1", True, False),
                                           ("t996", FIELDS["t996"], True, True)):
-            fa = self.planned(name, mod)
+            fa = _planned(name, mod)
             self.assertEqual(fa.mul_ifma, want, name)
             self.assertEqual(fa.sqr_ifma, want_sqr, name)
             text = cli_text(fa)
@@ -282,12 +285,12 @@ class ZenChoice(unittest.TestCase):
                 mul, sqr = [[l for l in body(op) if l.startswith("\t")] for op in ("mul", "sqr")]
                 self.assertEqual(sqr[0].split(), ["movq", "%rsi,", "%rdx"])
                 self.assertEqual(sqr[1:], mul)
-        self.assertFalse(self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None).mul_ifma)
+        self.assertFalse(_planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None).mul_ifma)
 
     def test_no_zen_forms_below_5_limbs(self):
         # r254: 4 limbs, no MULX-by-2^k rows: Zen runs the adx squaring that
         # the generic plan replaces by bmi2's, and no Zen form exists
-        fa = self.planned("r254", "0x2891da55360adfb192fda3253140303532848c3faf64e17f01998c11b18c4543")
+        fa = _planned("r254", "0x2891da55360adfb192fda3253140303532848c3faf64e17f01998c11b18c4543")
         self.assertEqual(fa.zen_forms, [])
         self.assertEqual(self.at_adx(fa, "sqr", "generic"), "bmi2")
         self.assertEqual(self.at_adx(fa, "sqr", "zen"), "adx")
@@ -295,7 +298,7 @@ class ZenChoice(unittest.TestCase):
         self.assertNotIn("_adx_zen:", cli_text(fa))
 
     def test_p256_adx_mul(self):
-        fa = self.planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None)
+        fa = _planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None)
         self.assertEqual(fa.zen_forms, [])
         self.assertEqual(self.at_adx(fa, "mul", "generic"), "bmi2")
         self.assertEqual(self.at_adx(fa, "mul", "zen"), "adx")
@@ -304,9 +307,8 @@ class ZenChoice(unittest.TestCase):
 
 
 def cli_text(fa):
-    """The field's generated assembly (kernels only)."""
-    from fg import emit_x86_64
-    return emit_x86_64.kernels(fa, emit_x86_64.backend(fa)[0])
+    """The field's generated assembly (kernels only), as _planned kept it."""
+    return fa.test_kernels_text
 
 
 if __name__ == "__main__":
