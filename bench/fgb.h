@@ -146,6 +146,8 @@ struct fgb_case {
     struct fgb_loop loop;
     void *state;
     int force_isa;     /* >= 0: fg_isa_force(force_isa) before each batch set; -1: dispatch default */
+    int openssl_mask;  /* 1: OpenSSL's BMI2/ADX capability bits cleared for this case's batch sets
+                        * (fgb_peers_mask), so its MULQ paths run beside the other cases */
     struct fgb_stats st;
     /* optional: when non-NULL, fgb_measure_group also stores the per-call samples
      * here in the order they were taken (at most max_ordered; n_ordered = count),

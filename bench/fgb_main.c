@@ -10,20 +10,19 @@
  *                    (fg_isa_force);
  *   fieldgen/direct  the per-level kernels fg_NAME_OP_LEVEL (mul, sqr, mul_wide,
  *                    sqr_wide, redc), so dispatch overhead = dispatch - direct;
- *   peers            OpenSSL and GMP (fgb_peers.c), best path in this process; OpenSSL
- *                    with BMI2/ADX masked in a child process re-executed with
- *                    OPENSSL_ia32cap=":~0x80100" (OpenSSL reads it once, at start-up).
+ *   peers            OpenSSL and GMP (fgb_peers.c) on their best paths, and OpenSSL's
+ *                    routines whose path changes with BMI2/ADX masked: their rows run
+ *                    with those bits cleared in OpenSSL's capability word, which its
+ *                    assembly reads on every call (fgb_peers_mask), interleaved with
+ *                    the other rows of the group like every row.
  */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "fg_cpu.h"
 #include "fgb.h"
@@ -43,7 +42,7 @@ static const struct fgb_field *const all_fields[] = {
 #define NFIELDS ((int)(sizeof all_fields / sizeof all_fields[0]))
 
 struct opts {
-    int quick, no_peers, masked_child, max_threads, runs, icount;
+    int quick, no_peers, max_threads, runs, icount;
     uint64_t seed;
     const char *fields, *ops, *levels, *json, *compare, *plot, *from_json, *icount_child;
 };
@@ -197,11 +196,13 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
     void *state = calloc(1, f->state_size);
     f->init(state, o->seed);
     struct fgb_timer_cfg cfg = timer_cfg(o->quick);
-#define ADD_CASES(ROW, LOOPS, FORCE, STATE)                                        \
+#define ADD_CASES(ROW, LOOPS, FORCE, STATE, MASK)                                  \
     do {                                                                           \
-        cases[nc] = (struct fgb_case){.loop = (LOOPS).lat, .state = (STATE), .force_isa = (FORCE)}; \
+        cases[nc] = (struct fgb_case){.loop = (LOOPS).lat, .state = (STATE), .force_isa = (FORCE), \
+                                      .openssl_mask = (MASK)};                     \
         pend[nc++] = (struct pending){(ROW), 0};                                   \
-        cases[nc] = (struct fgb_case){.loop = (LOOPS).thr, .state = (STATE), .force_isa = (FORCE)}; \
+        cases[nc] = (struct fgb_case){.loop = (LOOPS).thr, .state = (STATE), .force_isa = (FORCE), \
+                                      .openssl_mask = (MASK)};                     \
         pend[nc++] = (struct pending){(ROW), 1};                                   \
     } while (0)
     for (int lead = 0; lead < FGB_NOPS; lead++) {
@@ -242,7 +243,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                     r->mults = f->fp2_mults[k][E];  /* 0: the C path */
                     r->p06 = f->fp2_p06[k][E];
                 }
-                ADD_CASES(res->nrows - 1, f->api[op], L, state);
+                ADD_CASES(res->nrows - 1, f->api[op], L, state, 0);
             }
             /* fieldgen/direct: the kernels, by kernel id (adx's Zen form is listed
              * under --level adx as well as adx_zen) */
@@ -263,7 +264,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 r->p06 = f->p06[op][L];
                 if (f->label[op])
                     snprintf(r->label, sizeof r->label, "%s", f->label[op]);
-                ADD_CASES(res->nrows - 1, f->direct[L][op], -1, state);
+                ADD_CASES(res->nrows - 1, f->direct[L][op], -1, state, 0);
             }
             /* peers */
             for (int k = 0; k < npeers; k++) {
@@ -279,7 +280,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 r->field_rank = fi;
                 r->peer = 1;
                 r->check_ok = peers[k].check_ok;
-                ADD_CASES(res->nrows - 1, peers[k].loops, -1, peers[k].state);
+                ADD_CASES(res->nrows - 1, peers[k].loops, -1, peers[k].state, peers[k].masked);
             }
         } /* ops of the group */
 #undef ADD_CASES
@@ -345,149 +346,6 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
         free(ord);
     }
     free(state);
-}
-
-/* Child mode: OpenSSL peers with BMI2/ADX masked; rows as tab-separated lines on stdout. */
-static void print_stats(const struct fgb_stats *s)
-{
-    printf("\t%.6g %.6g %.6g %.6g %.6g %d %zu %.6g", s->median, s->min, s->max, s->q1, s->q3,
-           s->batches, s->iters, s->allocs_per_call);
-}
-
-static int masked_child(const struct opts *o)
-{
-#ifdef FGB_HAVE_OPENSSL
-    int cpu;
-    fgb_pin_cpu(&cpu);
-    fgb_peers_init();
-    if (fgb_peers_openssl_adx()) {
-        printf("MASK\t0\tOPENSSL_ia32cap did not clear BMI2/ADX in OpenSSL's capability word\n");
-        return 1;
-    }
-    printf("MASK\t1\tOpenSSL capability word 2 has BMI2 and ADX cleared\n");
-    fgb_spin_warmup(o->quick ? 0.02 : 0.1);
-    double t0, loop;
-    fgb_measure_overhead(&t0, &loop);
-    struct fgb_timer_cfg cfg = timer_cfg(o->quick);
-    for (int fi = 0; fi < NFIELDS; fi++) {
-        const struct fgb_field *f = all_fields[fi];
-        if (!fgb_in_list(o->fields, f->name))
-            continue;
-        void *state = calloc(1, f->state_size);
-        f->init(state, o->seed);
-        struct fgb_peer_row peers[32];
-        int np = fgb_peers_build(f, state, 1, peers, 32);
-        for (int k = 0; k < np; k++) {
-            if (!fgb_in_list(o->ops, fgb_op_names[peers[k].op]) || !fgb_in_list(o->levels, peers[k].level))
-                continue;
-            struct fgb_case c[2] = {{.loop = peers[k].loops.lat, .state = peers[k].state, .force_isa = -1},
-                                    {.loop = peers[k].loops.thr, .state = peers[k].state, .force_isa = -1}};
-            fgb_measure_group(c, 2, &cfg);
-            printf("ROW\t%s\t%s\t%s\t%s\t%d\t%s\t%s", f->name, fgb_op_names[peers[k].op], peers[k].impl,
-                   peers[k].level, peers[k].check_ok, peers[k].check,
-                   peers[k].note[0] ? peers[k].note : "-");
-            print_stats(&c[0].st);
-            print_stats(&c[1].st);
-            printf("\n");
-            fflush(stdout);
-        }
-        free(state);
-    }
-    return 0;
-#else
-    (void)o;
-    printf("MASK\t0\tbuilt without OpenSSL\n");
-    return 1;
-#endif
-}
-
-static int parse_stats(char *s, struct fgb_stats *st)
-{
-    return sscanf(s, "%lf %lf %lf %lf %lf %d %zu %lf", &st->median, &st->min, &st->max, &st->q1,
-                  &st->q3, &st->batches, &st->iters, &st->allocs_per_call) == 8;
-}
-
-static int field_rank(const char *name)
-{
-    for (int i = 0; i < NFIELDS; i++)
-        if (!strcmp(all_fields[i]->name, name))
-            return i;
-    return NFIELDS;
-}
-
-static void run_masked_child(struct fgb_results *res, const struct opts *o)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        snprintf(res->meta.masked_note, sizeof res->meta.masked_note, "cannot find own executable");
-        res->errors++;
-        return;
-    }
-    exe[n] = 0;
-    char seed[32];
-    snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    const char *argv[16];
-    int a = 0;
-    argv[a++] = exe;
-    argv[a++] = "--openssl-masked-child";
-    argv[a++] = "--seed";
-    argv[a++] = seed;
-    if (o->quick)
-        argv[a++] = "--quick";
-    a = fgb_selection_args(argv, a, o->fields, o->ops, NULL);
-    argv[a] = NULL;
-    static const char *const env[] = {"OPENSSL_ia32cap", ":~0x80100", NULL};
-    pid_t pid;
-    FILE *in = fgb_spawn_piped(argv, env, &pid);
-    if (!in) {
-        res->errors++;
-        return;
-    }
-    char line[4096];
-    int rows = 0;
-    res->meta.masked_ok = 0;
-    while (fgets(line, sizeof line, in)) {
-        line[strcspn(line, "\n")] = 0;
-        char *save = NULL, *tag = strtok_r(line, "\t", &save);
-        if (!tag)
-            continue;
-        if (!strcmp(tag, "MASK")) {
-            char *ok = strtok_r(NULL, "\t", &save), *msg = strtok_r(NULL, "\t", &save);
-            res->meta.masked_ok = ok && atoi(ok) == 1;
-            snprintf(res->meta.masked_note, sizeof res->meta.masked_note, "%s", msg ? msg : "");
-        } else if (!strcmp(tag, "ROW")) {
-            char *fld[9];
-            for (int i = 0; i < 9; i++)
-                fld[i] = strtok_r(NULL, "\t", &save);
-            if (!fld[8])
-                continue;
-            struct fgb_row *r = fgb_add_row(res);
-            snprintf(r->field, sizeof r->field, "%s", fld[0]);
-            snprintf(r->op, sizeof r->op, "%s", fld[1]);
-            snprintf(r->impl, sizeof r->impl, "%s", fld[2]);
-            snprintf(r->level, sizeof r->level, "%s", fld[3]);
-            r->check_ok = atoi(fld[4]);
-            snprintf(r->check, sizeof r->check, "%s", fld[5]);
-            snprintf(r->note, sizeof r->note, "%s%s", strcmp(fld[6], "-") ? fld[6] : "",
-                     strcmp(fld[6], "-") ? "; BMI2/ADX masked" : "BMI2/ADX masked (OPENSSL_ia32cap)");
-            r->peer = 1;
-            r->field_rank = field_rank(r->field);
-            r->has_lat = parse_stats(fld[7], &r->lat);
-            r->has_thr = parse_stats(fld[8], &r->thr);
-            if (!r->check_ok)
-                res->errors++;
-            rows++;
-        }
-    }
-    fclose(in);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !res->meta.masked_ok) {
-        res->errors++;
-        fprintf(stderr, "fieldgen-bench: ERROR: masked OpenSSL run failed (%s)\n",
-                res->meta.masked_note[0] ? res->meta.masked_note : "child exited abnormally");
-    }
 }
 
 /* ---------------------------------------------------------------- threads ---- */
@@ -606,7 +464,6 @@ int main(int argc, char **argv)
         const char **val = NULL;
         if (!strcmp(a, "--quick")) o.quick = 1;
         else if (!strcmp(a, "--no-peers")) o.no_peers = 1;
-        else if (!strcmp(a, "--openssl-masked-child")) o.masked_child = 1;
         else if (!strcmp(a, "--instructions")) o.icount = 1;
         else if (!strcmp(a, "--instructions-child")) val = &o.icount_child;
         else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { usage(stdout); return 0; }
@@ -645,8 +502,6 @@ int main(int argc, char **argv)
         !check_list(o.ops, "op", fgb_op_names, FGB_NOPS) ||
         !check_list(o.levels, "level", level_names, 7))
         return 2;
-    if (o.masked_child)
-        return masked_child(&o);
     if (o.icount_child)
         return fgb_icount_child(o.icount_child, all_fields, NFIELDS, o.fields, o.ops, o.levels, o.seed,
                                 o.no_peers);
@@ -732,6 +587,37 @@ int main(int argc, char **argv)
                  "%.1f ticks per batch (fences+RDTSC) and %.2f ticks per loop iteration (empty loop)",
                  m->pinned, cfg.batches, cfg.target_batch_ticks, cfg.rounds, m->t0_ticks, m->loop_ticks);
 
+        /* OpenSSL's MULQ paths beside its best ones, where they differ (a BMI2+ADX CPU):
+         * the masked rows run in this process, in the same groups as ours */
+        int mask_rows = 0;
+        if (!o.no_peers && fgb_peers_have_openssl()) {
+            unsigned a, b, c, d;
+            __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
+            if (!fgb_in_list(o.levels, "x86_64")) {
+                snprintf(m->masked_note, sizeof m->masked_note, "not run: --level leaves out x86_64");
+            } else if ((b & 0x80100) != 0x80100) {
+                snprintf(m->masked_note, sizeof m->masked_note,
+                         "not run: the CPU lacks BMI2+ADX, so the best path already is MULQ");
+            } else if (!fgb_peers_openssl_adx()) {
+                snprintf(m->masked_note, sizeof m->masked_note,
+                         "not run: OPENSSL_ia32cap already keeps OpenSSL off BMI2/ADX");
+            } else {
+                fgb_peers_mask(1);
+                m->masked_ok = !fgb_peers_openssl_adx();
+                fgb_peers_mask(0);
+                if (m->masked_ok) {
+                    mask_rows = 1;
+                    snprintf(m->masked_note, sizeof m->masked_note,
+                             "BMI2 and ADX cleared in OpenSSL's capability word around those rows' "
+                             "batches, in this process (interleaved with the other rows)");
+                } else {
+                    snprintf(m->masked_note, sizeof m->masked_note,
+                             "could not clear BMI2/ADX in OpenSSL's capability word");
+                    fprintf(stderr, "fieldgen-bench: ERROR: masked OpenSSL rows: %s\n", m->masked_note);
+                    res.errors++;
+                }
+            }
+        }
         for (int fi = 0; fi < NFIELDS; fi++) {
             const struct fgb_field *f = all_fields[fi];
             if (!fgb_in_list(o.fields, f->name))
@@ -747,10 +633,13 @@ int main(int argc, char **argv)
             }
             struct fgb_peer_row peers[32];
             int np = o.no_peers ? 0 : fgb_peers_build(f, state, 0, peers, 32);
+            if (mask_rows)
+                np += fgb_peers_build(f, state, 1, peers + np, 32 - np);
             for (int k = 0; k < np; k++)
                 if (!peers[k].check_ok && fgb_in_list(o.ops, fgb_op_names[peers[k].op])) {
-                    fprintf(stderr, "fieldgen-bench: ERROR: %s %s %s: %s\n", f->name, peers[k].impl,
-                            fgb_op_names[peers[k].op], peers[k].check);
+                    fprintf(stderr, "fieldgen-bench: ERROR: %s %s %s%s: %s\n", f->name, peers[k].impl,
+                            fgb_op_names[peers[k].op], peers[k].masked ? " (BMI2/ADX masked)" : "",
+                            peers[k].check);
                     res.errors++;
                 }
             static struct op_checks ck;
@@ -759,19 +648,6 @@ int main(int argc, char **argv)
             for (int k = 0; k < np; k++)
                 free(peers[k].state);
             free(state);
-        }
-        if (!o.no_peers && fgb_peers_have_openssl()) {
-            unsigned a, b, c, d;
-            __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
-            if ((b & 0x80100) == 0x80100 && fgb_in_list(o.levels, "x86_64")) {
-                fprintf(stderr, "fieldgen-bench: OpenSSL with BMI2/ADX masked (child process)...\n");
-                run_masked_child(&res, &o);
-            } else if (!fgb_in_list(o.levels, "x86_64")) {
-                snprintf(m->masked_note, sizeof m->masked_note, "not run: --level leaves out x86_64");
-            } else {
-                snprintf(m->masked_note, sizeof m->masked_note,
-                         "not run: the CPU lacks BMI2+ADX, so the best path already is MULQ");
-            }
         }
         if (o.max_threads != 0) {
             fprintf(stderr, "fieldgen-bench: multi-core throughput...\n");

@@ -65,10 +65,24 @@ int fgb_peers_have_gmp(void)
 #endif
 }
 
+#ifdef FGB_HAVE_OPENSSL
+static unsigned ossl_cap2; /* word 2 as fgb_peers_init found it */
+#endif
+
 void fgb_peers_init(void)
 {
 #ifdef FGB_HAVE_OPENSSL
     OPENSSL_cpuid_setup(); /* reads OPENSSL_ia32cap from the environment */
+    ossl_cap2 = OPENSSL_ia32cap_P[2];
+#endif
+}
+
+void fgb_peers_mask(int on)
+{
+#ifdef FGB_HAVE_OPENSSL
+    OPENSSL_ia32cap_P[2] = on ? ossl_cap2 & ~BMI2_ADX : ossl_cap2;
+#else
+    (void)on;
 #endif
 }
 
@@ -445,7 +459,9 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
     memcpy(s->h, s->u + n, 8 * (size_t)n); /* product of two values < p: high half < p */
     int is_p256 = n == 4 && !memcmp(f->p, P256, sizeof P256);
     int is_25519 = n == 4 && !memcmp(f->p, P25519, sizeof P25519);
-    (void)is_p256; (void)is_25519; (void)masked;
+    (void)is_p256; (void)is_25519;
+    if (masked) /* the rows below are checked on the paths they will be timed on */
+        fgb_peers_mask(1);
     int adx_now = fgb_peers_openssl_adx(), adx_cpu = cpu_adx();
     (void)adx_now; (void)adx_cpu;
 #ifdef FGB_HAVE_OPENSSL
@@ -453,7 +469,7 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
     const char *lv_ossl = adx_now ? "adx" : "x86_64";
     int bn_mulx_shape = n >= 8 && n % 4 == 0; /* bn_mul_mont's MULX/ADX code needs this */
     const char *lv_bn = adx_now && bn_mulx_shape ? "adx" : "x86_64";
-    /* In the masked child only the routines whose path changed are measured again. */
+    /* Masked, only the routines whose path changes are measured again. */
     int nistz_changes = adx_cpu, bn_changes = adx_cpu && bn_mulx_shape;
     if (is_p256 && (!masked || nistz_changes)) {
         struct pstate t = *s;
@@ -523,6 +539,15 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
                                     : "x/R mod p (field is not Montgomery), includes copying t");
     }
 #endif
+    if (masked) {
+        fgb_peers_mask(0);
+        for (int k = 0; k < cnt; k++) {
+            out[k].masked = 1;
+            char note[sizeof out[k].note];
+            snprintf(note, sizeof note, "%s%sBMI2/ADX masked", out[k].note, out[k].note[0] ? "; " : "");
+            memcpy(out[k].note, note, sizeof note);
+        }
+    }
     free(s);
     return cnt;
 }

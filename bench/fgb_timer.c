@@ -23,6 +23,7 @@
 
 #include "fgb.h"
 #include "fg_cpu.h"
+#include "fgb_peers.h"
 
 const char *const fgb_op_names[FGB_NOPS] = {
     "mul", "sqr", "mul_wide", "sqr_wide", "redc", "add", "sub", "neg",
@@ -227,6 +228,7 @@ static void select_isa(const struct fgb_case *c)
     if (!g_default_isa_set)
         fgb_set_default_isa(fg_isa_active());
     fg_isa_force(c->force_isa >= 0 ? (fg_isa)c->force_isa : g_default_isa);
+    fgb_peers_mask(c->openssl_mask);
 }
 
 static uint64_t batch(const struct fgb_case *c, size_t iters)
@@ -339,6 +341,7 @@ void fgb_measure_group(struct fgb_case *cs, int n, const struct fgb_timer_cfg *c
     }
     if (g_default_isa_set)
         fg_isa_force(g_default_isa);
+    fgb_peers_mask(0);
     free(allocs);
     free(calls);
 }
