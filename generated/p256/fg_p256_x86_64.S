@@ -67,96 +67,93 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r9, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %r11
+	movq %rdx, %r10
 	movq 16(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r11, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rdx, %rbp
+	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rbp, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rax, %r12
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rbp, %r10
+	adcq %r12, %r11
+	adcq %rax, %rbx
+	adcq $0, %rdx
 	movq %rdx, %r13
-	movq 8(%rcx), %rax
+	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	movq %rax, %r14
 	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rbx
-	adcq %r15, %r12
-	adcq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	movq %rax, %r11
-	movq %rdx, %rbp
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r11, %r10
-	adcq %rbp, %rbx
-	adcq %rax, %r12
-	adcq %rdx, %r13
-	adcq $0, %r9
+	addq %r14, %r9
+	adcq %r15, %r10
+	adcq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %r13
 	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rax, %r14
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r14, %r12
-	adcq %r15, %r13
-	adcq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	movq %rax, %rbp
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rbx
-	adcq %r14, %r12
-	adcq %rax, %r13
-	adcq %rdx, %r9
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	movq %rax, %r15
-	movq %rdx, %rbp
+	movq %rdx, %r12
 	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %r13
-	adcq %rbp, %r9
-	adcq %rax, %r11
+	mulq 16(%rsi)
+	addq %rbp, %r11
+	adcq %r12, %rbx
+	adcq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 0(%rcx), %rax
-	mulq 24(%rsi)
+	mulq 16(%rsi)
 	movq %rax, %r15
 	movq %rdx, %rbp
 	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %r12
-	adcq %rbp, %r13
-	adcq %rax, %r9
-	adcq %rdx, %r11
+	mulq 16(%rsi)
+	addq %r15, %r10
+	adcq %rbp, %r11
+	adcq %rax, %rbx
+	adcq %rdx, %r13
 	adcq $0, %r14
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r12, %rbx
+	adcq %r15, %r13
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r12, %r11
+	adcq %r15, %rbx
+	adcq %rax, %r13
+	adcq %rdx, %r14
+	adcq $0, %rbp
 	movq %r8, 0(%rdi)
-	movq %r10, 8(%rdi)
-	movq %rbx, 16(%rdi)
-	movq %r12, 24(%rdi)
-	movq %r13, 32(%rdi)
-	movq %r9, 40(%rdi)
-	movq %r11, 48(%rdi)
-	movq %r14, 56(%rdi)
+	movq %r9, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %r11, 24(%rdi)
+	movq %rbx, 32(%rdi)
+	movq %r13, 40(%rdi)
+	movq %r14, 48(%rdi)
+	movq %rbp, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -193,74 +190,70 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 16(%rsi), %rax
 	mulq %rcx
-	addq %r9, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %r11
+	movq %rdx, %r10
 	movq 24(%rsi), %rax
 	mulq %rcx
-	addq %r11, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rdx, %rbp
-	movq 8(%rsi), %r12
+	movq %rdx, %r11
+	movq 8(%rsi), %rbx
 	movq 16(%rsi), %rax
-	mulq %r12
-	addq %rax, %rbx
+	mulq %rbx
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq 24(%rsi), %rax
-	mulq %r12
-	addq %r13, %rax
+	mulq %rbx
+	addq %rbp, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 16(%rsi), %r13
+	movq 24(%rsi), %rax
+	mulq %r13
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq 16(%rsi), %r15
-	movq 24(%rsi), %rax
-	mulq %r15
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
 	addq %r8, %r8
-	adcq %r10, %r10
-	adcq %rbx, %rbx
-	adcq %rbp, %rbp
-	adcq %r14, %r14
 	adcq %r9, %r9
-	movq $0, %r11
-	adcq $0, %r11
+	adcq %r10, %r10
+	adcq %r11, %r11
+	adcq %r12, %r12
+	adcq %r14, %r14
+	movq $0, %r15
+	adcq $0, %r15
 	movq %rcx, %rax
 	mulq %rax
-	movq %rax, %r13
+	movq %rax, %rbp
 	movq %rdx, %rcx
-	movq %r12, %rax
+	movq %rbx, %rax
 	mulq %rax
 	addq %rcx, %r8
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq %r15, %rax
-	mulq %rax
-	addq %rcx, %rbx
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 24(%rsi), %rax
-	mulq %rax
-	addq %rcx, %r14
 	adcq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	addq %rcx, %r11
-	movq %r13, 0(%rdi)
+	movq %r13, %rax
+	mulq %rax
+	addq %rcx, %r10
+	adcq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %rcx, %r12
+	adcq %rax, %r14
+	adcq %rdx, %r15
+	movq %rbp, 0(%rdi)
 	movq %r8, 8(%rdi)
-	movq %r10, 16(%rdi)
-	movq %rbx, 24(%rdi)
-	movq %rbp, 32(%rdi)
-	movq %r14, 40(%rdi)
-	movq %r9, 48(%rdi)
-	movq %r11, 56(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r10, 24(%rdi)
+	movq %r11, 32(%rdi)
+	movq %r12, 40(%rdi)
+	movq %r14, 48(%rdi)
+	movq %r15, 56(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -403,162 +396,159 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r9, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %r11
+	movq %rdx, %r10
 	movq 16(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r11, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rdx, %rbp
+	movq %rdx, %r11
 	movq 24(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rbp, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rax, %r12
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rbp, %r10
+	adcq %r12, %r11
+	adcq %rax, %rbx
+	adcq $0, %rdx
 	movq %rdx, %r13
-	movq 8(%rcx), %rax
+	movq 0(%rcx), %rax
 	mulq 8(%rsi)
 	movq %rax, %r14
 	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 8(%rsi)
-	addq %r14, %rbx
-	adcq %r15, %r12
-	adcq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 0(%rcx), %rax
-	mulq 8(%rsi)
-	movq %rax, %r11
-	movq %rdx, %rbp
 	movq 16(%rcx), %rax
 	mulq 8(%rsi)
-	addq %r11, %r10
-	adcq %rbp, %rbx
-	adcq %rax, %r12
-	adcq %rdx, %r13
-	adcq $0, %r9
+	addq %r14, %r9
+	adcq %r15, %r10
+	adcq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %r13
 	movq 8(%rcx), %rax
-	mulq 16(%rsi)
-	movq %rax, %r14
-	movq %rdx, %r15
-	movq 24(%rcx), %rax
-	mulq 16(%rsi)
-	addq %r14, %r12
-	adcq %r15, %r13
-	adcq %rax, %r9
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 0(%rcx), %rax
 	mulq 16(%rsi)
 	movq %rax, %rbp
-	movq %rdx, %r14
-	movq 16(%rcx), %rax
-	mulq 16(%rsi)
-	addq %rbp, %rbx
-	adcq %r14, %r12
-	adcq %rax, %r13
-	adcq %rdx, %r9
-	adcq $0, %r11
-	movq 8(%rcx), %rax
-	mulq 24(%rsi)
-	movq %rax, %r15
-	movq %rdx, %rbp
+	movq %rdx, %r12
 	movq 24(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %r13
-	adcq %rbp, %r9
-	adcq %rax, %r11
+	mulq 16(%rsi)
+	addq %rbp, %r11
+	adcq %r12, %rbx
+	adcq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 0(%rcx), %rax
-	mulq 24(%rsi)
+	mulq 16(%rsi)
 	movq %rax, %r15
 	movq %rdx, %rbp
 	movq 16(%rcx), %rax
-	mulq 24(%rsi)
-	addq %r15, %r12
-	adcq %rbp, %r13
-	adcq %rax, %r9
-	adcq %rdx, %r11
+	mulq 16(%rsi)
+	addq %r15, %r10
+	adcq %rbp, %r11
+	adcq %rax, %rbx
+	adcq %rdx, %r13
 	adcq $0, %r14
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r12, %rbx
+	adcq %r15, %r13
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r12, %r11
+	adcq %r15, %rbx
+	adcq %rax, %r13
+	adcq %rdx, %r14
+	adcq $0, %rbp
+	movq %r8, %r12
 	movq %r8, %r15
-	movq %r8, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
+	shlq $32, %r12
+	shrq $32, %r15
 	movq %r8, %rcx
 	movq %rcx, %rsi
-	subq %r15, %rcx
-	sbbq %rbp, %rsi
-	addq %r15, %r10
-	adcq %rbp, %rbx
-	adcq %rcx, %r12
+	subq %r12, %rcx
+	sbbq %r15, %rsi
+	addq %r12, %r9
+	adcq %r15, %r10
+	adcq %rcx, %r11
 	adcq $0, %rsi
-	movq %r10, %r15
-	movq %r10, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	movq %r10, %rcx
+	movq %r9, %r12
+	movq %r9, %r15
+	shlq $32, %r12
+	shrq $32, %r15
+	movq %r9, %rcx
 	movq %rcx, %r8
-	subq %r15, %rcx
-	sbbq %rbp, %r8
-	addq %r15, %rbx
-	adcq %rbp, %r12
+	subq %r12, %rcx
+	sbbq %r15, %r8
+	addq %r12, %r10
+	adcq %r15, %r11
 	adcq %rcx, %rsi
 	adcq $0, %r8
-	movq %rbx, %r15
-	movq %rbx, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	movq %rbx, %rcx
-	movq %rcx, %r10
-	subq %r15, %rcx
-	sbbq %rbp, %r10
-	addq %r15, %r12
-	adcq %rbp, %rsi
+	movq %r10, %r12
+	movq %r10, %r15
+	shlq $32, %r12
+	shrq $32, %r15
+	movq %r10, %rcx
+	movq %rcx, %r9
+	subq %r12, %rcx
+	sbbq %r15, %r9
+	addq %r12, %r11
+	adcq %r15, %rsi
 	adcq %rcx, %r8
-	adcq $0, %r10
-	movq %r12, %r15
-	movq %r12, %rbp
-	shlq $32, %r15
-	shrq $32, %rbp
-	movq %r12, %rcx
-	movq %rcx, %rbx
-	subq %r15, %rcx
-	sbbq %rbp, %rbx
-	addq %r15, %rsi
-	adcq %rbp, %r8
-	adcq %rcx, %r10
-	adcq $0, %rbx
-	movq %r13, %r15
-	subq $-1, %r15
-	movq %r9, %rbp
-	sbbq FG_P256_MONT_P+8(%rip), %rbp
+	adcq $0, %r9
+	movq %r11, %r12
+	movq %r11, %r15
+	shlq $32, %r12
+	shrq $32, %r15
 	movq %r11, %rcx
+	movq %rcx, %r10
+	subq %r12, %rcx
+	sbbq %r15, %r10
+	addq %r12, %rsi
+	adcq %r15, %r8
+	adcq %rcx, %r9
+	adcq $0, %r10
+	movq %rbx, %r12
+	subq $-1, %r12
+	movq %r13, %r15
+	sbbq FG_P256_MONT_P+8(%rip), %r15
+	movq %r14, %rcx
 	sbbq $0, %rcx
-	movq %r14, %r12
-	sbbq FG_P256_MONT_P+24(%rip), %r12
+	movq %rbp, %r11
+	sbbq FG_P256_MONT_P+24(%rip), %r11
 	sbbq %rax, %rax
-	addq %rsi, %r13
-	adcq %r8, %r9
+	addq %rsi, %rbx
+	adcq %r8, %r13
+	adcq %r9, %r14
+	adcq %r10, %rbp
+	addq %rsi, %r12
+	adcq %r8, %r15
+	adcq %r9, %rcx
 	adcq %r10, %r11
-	adcq %rbx, %r14
-	addq %rsi, %r15
-	adcq %r8, %rbp
-	adcq %r10, %rcx
-	adcq %rbx, %r12
 	adcq $0, %rax
+	cmovs %rbx, %r12
 	cmovs %r13, %r15
-	cmovs %r9, %rbp
-	cmovs %r11, %rcx
-	cmovs %r14, %r12
-	movq %r15, 0(%rdi)
-	movq %rbp, 8(%rdi)
+	cmovs %r14, %rcx
+	cmovs %rbp, %r11
+	movq %r12, 0(%rdi)
+	movq %r15, 8(%rdi)
 	movq %rcx, 16(%rdi)
-	movq %r12, 24(%rdi)
+	movq %r11, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -595,136 +585,132 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 16(%rsi), %rax
 	mulq %rcx
-	addq %r9, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %r11
+	movq %rdx, %r10
 	movq 24(%rsi), %rax
 	mulq %rcx
-	addq %r11, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %rdx, %rbp
-	movq 8(%rsi), %r12
+	movq %rdx, %r11
+	movq 8(%rsi), %rbx
 	movq 16(%rsi), %rax
-	mulq %r12
-	addq %rax, %rbx
+	mulq %rbx
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq 24(%rsi), %rax
-	mulq %r12
-	addq %r13, %rax
+	mulq %rbx
+	addq %rbp, %rax
 	adcq $0, %rdx
-	addq %rax, %rbp
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 16(%rsi), %r13
+	movq 24(%rsi), %rax
+	mulq %r13
+	addq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq 16(%rsi), %r15
-	movq 24(%rsi), %rax
-	mulq %r15
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
 	addq %r8, %r8
-	adcq %r10, %r10
-	adcq %rbx, %rbx
-	adcq %rbp, %rbp
-	adcq %r14, %r14
 	adcq %r9, %r9
-	movq $0, %r11
-	adcq $0, %r11
+	adcq %r10, %r10
+	adcq %r11, %r11
+	adcq %r12, %r12
+	adcq %r14, %r14
+	movq $0, %r15
+	adcq $0, %r15
 	movq %rcx, %rax
 	mulq %rax
-	movq %rax, %r13
+	movq %rax, %rbp
 	movq %rdx, %rcx
-	movq %r12, %rax
+	movq %rbx, %rax
 	mulq %rax
 	addq %rcx, %r8
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq %r15, %rax
-	mulq %rax
-	addq %rcx, %rbx
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq 24(%rsi), %rax
-	mulq %rax
-	addq %rcx, %r14
 	adcq %rax, %r9
 	adcq $0, %rdx
 	movq %rdx, %rcx
-	addq %rcx, %r11
-	movq %r13, %r12
-	movq %r13, %r15
-	shlq $32, %r12
-	shrq $32, %r15
+	movq %r13, %rax
+	mulq %rax
+	addq %rcx, %r10
+	adcq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %rcx, %r12
+	adcq %rax, %r14
+	adcq %rdx, %r15
+	movq %rbp, %rbx
+	movq %rbp, %r13
+	shlq $32, %rbx
+	shrq $32, %r13
 	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %r13
-	addq %r12, %r8
-	adcq %r15, %r10
-	adcq %rax, %rbx
+	mulq %rbp
+	addq %rbx, %r8
+	adcq %r13, %r9
+	adcq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq %r8, %rsi
-	movq %r8, %r12
+	movq %r8, %rbx
 	shlq $32, %rsi
-	shrq $32, %r12
+	shrq $32, %rbx
 	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r8
-	addq %rsi, %r10
-	adcq %r12, %rbx
+	addq %rsi, %r9
+	adcq %rbx, %r10
 	adcq %rax, %rcx
 	adcq $0, %rdx
-	movq %rdx, %r15
-	movq %r10, %r13
-	movq %r10, %rsi
-	shlq $32, %r13
+	movq %rdx, %r13
+	movq %r9, %rbp
+	movq %r9, %rsi
+	shlq $32, %rbp
 	shrq $32, %rsi
 	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %r10
-	addq %r13, %rbx
+	mulq %r9
+	addq %rbp, %r10
 	adcq %rsi, %rcx
-	adcq %rax, %r15
+	adcq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq %rbx, %r8
-	movq %rbx, %r13
+	movq %rdx, %rbx
+	movq %r10, %r8
+	movq %r10, %rbp
 	shlq $32, %r8
-	shrq $32, %r13
+	shrq $32, %rbp
 	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %rbx
+	mulq %r10
 	addq %r8, %rcx
-	adcq %r13, %r15
-	adcq %rax, %r12
+	adcq %rbp, %r13
+	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rsi
-	movq %rbp, %r10
-	subq $-1, %r10
-	movq %r14, %r8
+	movq %r11, %r9
+	subq $-1, %r9
+	movq %r12, %r8
 	sbbq FG_P256_MONT_P+8(%rip), %r8
-	movq %r9, %r13
-	sbbq $0, %r13
-	movq %r11, %rbx
-	sbbq FG_P256_MONT_P+24(%rip), %rbx
+	movq %r14, %rbp
+	sbbq $0, %rbp
+	movq %r15, %r10
+	sbbq FG_P256_MONT_P+24(%rip), %r10
 	sbbq %rax, %rax
-	addq %rcx, %rbp
-	adcq %r15, %r14
-	adcq %r12, %r9
-	adcq %rsi, %r11
-	addq %rcx, %r10
-	adcq %r15, %r8
-	adcq %r12, %r13
-	adcq %rsi, %rbx
+	addq %rcx, %r11
+	adcq %r13, %r12
+	adcq %rbx, %r14
+	adcq %rsi, %r15
+	addq %rcx, %r9
+	adcq %r13, %r8
+	adcq %rbx, %rbp
+	adcq %rsi, %r10
 	adcq $0, %rax
-	cmovs %rbp, %r10
-	cmovs %r14, %r8
-	cmovs %r9, %r13
-	cmovs %r11, %rbx
-	movq %r10, 0(%rdi)
+	cmovs %r11, %r9
+	cmovs %r12, %r8
+	cmovs %r14, %rbp
+	cmovs %r15, %r10
+	movq %r9, 0(%rdi)
 	movq %r8, 8(%rdi)
-	movq %r13, 16(%rdi)
-	movq %rbx, 24(%rdi)
+	movq %rbp, 16(%rdi)
+	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12

@@ -117,23 +117,20 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %rbx, 8(%rsp)
 	movq %rdx, %rbx
 	movq 16(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %rbx
 	movq %r14, 16(%rsp)
 	movq %rdx, %r14
 	movq 24(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r14, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %r14
 	movq %r13, 24(%rsp)
 	movq %rdx, %r13
 	movq 0(%rcx), %rax
@@ -225,23 +222,20 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r15, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r15
 	movq %r13, 72(%rsp)
 	movq %rdx, %r13
 	movq 48(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r13, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %r14, 80(%rsp)
 	movq %rdx, %r14
 	movq 56(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r14, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %r14
 	movq %rbx, 88(%rsp)
 	movq %rdx, %rbx
 	movq 32(%rcx), %rax
@@ -331,23 +325,20 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq %r12, %rax
 	mulq %r8
-	addq %rcx, %rax
+	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rax, %rcx
 	movq %r15, 120(%rsp)
 	movq %rdx, %r15
 	movq 24(%rsp), %rax
 	mulq %r8
-	addq %r15, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r15
 	movq %rdi, 128(%rsp)
 	movq %rdx, %rdi
 	movq 16(%rsp), %rax
 	mulq %r8
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %rbx, 136(%rsp)
 	movq %rdx, %rbx
 	movq %rbp, %rax
@@ -560,172 +551,162 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 16(%rsi), %rax
 	mulq 0(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rdx, %r13
-	movq 24(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rdx, %r15
-	movq 16(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 24(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %r11, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 24(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
 	movq %rdx, %r13
+	movq 16(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
 	addq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r14, %r14
-	adcq %r15, %r15
 	adcq %rbp, %rbp
+	adcq %r12, %r12
 	adcq %r13, %r13
-	movq $0, %r11
-	adcq $0, %r11
+	adcq %r15, %r15
+	adcq %r11, %r11
+	movq $0, %r14
+	adcq $0, %r14
 	movq 0(%rsi), %rax
 	mulq %rax
 	movq %rdi, 0(%rsp)
 	movq %rax, %rdi
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %r15, %rbx
-	adcq %rax, %r12
+	addq %r13, %rbx
+	adcq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %r15, %r14
-	movq %r12, 16(%rsp)
-	movq 8(%rsp), %r12
-	adcq %rax, %r12
+	addq %r13, %r12
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %r15, %rbp
-	adcq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	addq %r15, %r11
+	addq %r13, %r15
+	adcq %rax, %r11
+	adcq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq 32(%rsi)
-	movq %rax, %r15
-	movq %r12, 8(%rsp)
-	movq %rdx, %r12
+	movq %rax, %r13
+	movq %rbp, 8(%rsp)
+	movq %rdx, %rbp
 	movq 48(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rax, %r12
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
+	movq %r12, 24(%rsp)
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r14, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rax, %r14
-	movq %r11, 32(%rsp)
-	movq %rdx, %r11
+	movq %r14, 32(%rsp)
+	movq %rdx, %r14
 	movq 48(%rsi), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rbp, 40(%rsp)
+	movq %rdx, %rbp
+	movq 56(%rsi), %rax
 	mulq 40(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r12, 40(%rsp)
-	movq %rdx, %r12
-	movq 56(%rsi), %rax
-	mulq 40(%rsi)
-	addq %rax, %r11
+	addq %rbp, %r14
 	adcq $0, %rdx
-	addq %r12, %r11
-	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %rbp
 	movq 56(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rax, %r12
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r11, 48(%rsp)
-	movq %rdx, %r11
-	addq %r15, %r15
-	movq %r14, 56(%rsp)
-	movq 40(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 40(%rsp)
-	movq 56(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 56(%rsp)
-	movq 48(%rsp), %r14
-	adcq %r14, %r14
-	adcq %r12, %r12
-	adcq %r11, %r11
 	movq %r14, 48(%rsp)
-	movq $0, %r14
-	adcq $0, %r14
+	movq %rdx, %r14
+	addq %r13, %r13
+	movq %r12, 56(%rsp)
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 40(%rsp)
+	movq 56(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 56(%rsp)
+	movq 48(%rsp), %r12
+	adcq %r12, %r12
+	adcq %rbp, %rbp
+	adcq %r14, %r14
+	movq %r12, 48(%rsp)
+	movq $0, %r12
+	adcq $0, %r12
 	movq 32(%rsi), %rax
 	mulq %rax
-	movq %r14, 64(%rsp)
-	movq %rax, %r14
-	movq %r14, 72(%rsp)
-	movq %rdx, %r14
+	movq %r12, 64(%rsp)
+	movq %rax, %r12
+	movq %r12, 72(%rsp)
+	movq %rdx, %r12
 	movq 40(%rsi), %rax
 	mulq %rax
-	addq %r14, %r15
+	addq %r12, %r13
 	movq %rbx, 80(%rsp)
 	movq 40(%rsp), %rbx
 	adcq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq %rax
 	movq %rbx, 40(%rsp)
 	movq 56(%rsp), %rbx
-	addq %r14, %rbx
-	movq %r15, 56(%rsp)
-	movq 48(%rsp), %r15
-	adcq %rax, %r15
+	addq %r12, %rbx
+	movq %r13, 56(%rsp)
+	movq 48(%rsp), %r13
+	adcq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq %rax
-	addq %r14, %r12
-	adcq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq %r15, 48(%rsp)
-	movq 64(%rsp), %r15
-	addq %r14, %r15
+	addq %r12, %rbp
+	adcq %rax, %r14
+	movq %r13, 48(%rsp)
+	movq 64(%rsp), %r13
+	adcq %rdx, %r13
 	movq %r8, %rax
 	mulq %rcx
-	movq %rax, %r14
+	movq %rax, %r12
 	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rcx
-	addq %rsi, %rax
+	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rax, %rsi
 	movq %rbx, 64(%rsp)
 	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rcx
-	addq %rbx, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %r15, 88(%rsp)
-	movq %rdx, %r15
+	movq %r13, 88(%rsp)
+	movq %rdx, %r13
 	movq %r9, %rax
 	mulq %r8
 	addq %rax, %rbx
@@ -734,18 +715,18 @@ pushq %rbx
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r8
-	addq %rax, %r15
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rsi, %r15
+	addq %rsi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r9
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %r15, 104(%rsp)
-	movq %rdx, %r15
-	addq %r14, %r14
+	movq %r13, 104(%rsp)
+	movq %rdx, %r13
+	addq %r12, %r12
 	movq %rbx, 112(%rsp)
 	movq 96(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -756,7 +737,7 @@ pushq %rbx
 	movq 104(%rsp), %rbx
 	adcq %rbx, %rbx
 	adcq %rsi, %rsi
-	adcq %r15, %r15
+	adcq %r13, %r13
 	movq %rbx, 104(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
@@ -768,7 +749,7 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq %r8, %rax
 	mulq %rax
-	addq %rbx, %r14
+	addq %rbx, %r12
 	movq %rdi, 136(%rsp)
 	movq 96(%rsp), %rdi
 	adcq %rax, %rdi
@@ -779,20 +760,18 @@ pushq %rbx
 	movq %rdi, 96(%rsp)
 	movq 112(%rsp), %rdi
 	addq %rbx, %rdi
-	movq %r14, 112(%rsp)
-	movq 104(%rsp), %r14
-	adcq %rax, %r14
+	movq %r12, 112(%rsp)
+	movq 104(%rsp), %r12
+	adcq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rax
 	addq %rbx, %rsi
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq %r14, 104(%rsp)
-	movq 120(%rsp), %r14
-	addq %rbx, %r14
+	adcq %rax, %r13
+	movq %r12, 104(%rsp)
+	movq 120(%rsp), %r12
+	adcq %rdx, %r12
 	movq $-1, %rbx
 	movq 128(%rsp), %rcx
 	xorq %rbx, %rcx
@@ -804,8 +783,8 @@ pushq %rbx
 	movq 104(%rsp), %r10
 	xorq %rbx, %r10
 	xorq %rbx, %rsi
-	xorq %rbx, %r15
-	xorq %rbx, %r14
+	xorq %rbx, %r13
+	xorq %rbx, %r12
 	movq %rsi, 104(%rsp)
 	movq %rbx, %rsi
 	addq %rsi, %rsi
@@ -815,18 +794,18 @@ pushq %rbx
 	adcq 24(%rsp), %rdi
 	adcq 8(%rsp), %r10
 	movq 104(%rsp), %rsi
-	adcq %rbp, %rsi
-	adcq %r13, %r15
-	adcq 32(%rsp), %r14
+	adcq %r15, %rsi
+	adcq %r11, %r13
+	adcq 32(%rsp), %r12
 	adcq $0, %rbx
 	addq 72(%rsp), %rcx
 	adcq 56(%rsp), %r8
 	adcq 40(%rsp), %r9
 	adcq 64(%rsp), %rdi
 	adcq 48(%rsp), %r10
-	adcq %r12, %rsi
-	adcq %r11, %r15
-	adcq 88(%rsp), %r14
+	adcq %rbp, %rsi
+	adcq %r14, %r13
+	adcq 88(%rsp), %r12
 	adcq $0, %rbx
 	movq %rsi, 104(%rsp)
 	movq 0(%rsp), %rsi
@@ -842,10 +821,10 @@ pushq %rbx
 	movq 8(%rsp), %r10
 	addq %rcx, %r10
 	movq %r10, 32(%rsi)
-	adcq %r8, %rbp
-	movq %rbp, 40(%rsi)
-	adcq %r9, %r13
-	movq %r13, 48(%rsi)
+	adcq %r8, %r15
+	movq %r15, 40(%rsi)
+	adcq %r9, %r11
+	movq %r11, 48(%rsi)
 	movq 32(%rsp), %rcx
 	adcq %rdi, %rcx
 	movq %rcx, 56(%rsi)
@@ -855,19 +834,19 @@ pushq %rbx
 	movq 56(%rsp), %r8
 	adcq 104(%rsp), %r8
 	movq %r8, 72(%rsi)
-	movq 40(%rsp), %rbp
-	adcq %r15, %rbp
-	movq %rbp, 80(%rsi)
+	movq 40(%rsp), %r15
+	adcq %r13, %r15
+	movq %r15, 80(%rsi)
 	movq 64(%rsp), %r9
-	adcq %r14, %r9
+	adcq %r12, %r9
 	movq %r9, 88(%rsi)
-	movq 48(%rsp), %r13
-	adcq %rbx, %r13
-	movq %r13, 96(%rsi)
-	adcq $0, %r12
-	movq %r12, 104(%rsi)
-	adcq $0, %r11
-	movq %r11, 112(%rsi)
+	movq 48(%rsp), %r11
+	adcq %rbx, %r11
+	movq %r11, 96(%rsi)
+	adcq $0, %rbp
+	movq %rbp, 104(%rsi)
+	adcq $0, %r14
+	movq %r14, 112(%rsi)
 	movq 88(%rsp), %rdi
 	adcq $0, %rdi
 	movq %rdi, 120(%rsi)
@@ -1291,23 +1270,20 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %rbx, 8(%rsp)
 	movq %rdx, %rbx
 	movq 16(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %rbx
 	movq %r14, 16(%rsp)
 	movq %rdx, %r14
 	movq 24(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r14, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %r14
 	movq %r13, 24(%rsp)
 	movq %rdx, %r13
 	movq 0(%rcx), %rax
@@ -1399,23 +1375,20 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r15, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r15
 	movq %r13, 72(%rsp)
 	movq %rdx, %r13
 	movq 48(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r13, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %r14, 80(%rsp)
 	movq %rdx, %r14
 	movq 56(%rcx), %rax
 	mulq 32(%rsi)
-	addq %r14, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %r14
 	movq %rbx, 88(%rsp)
 	movq %rdx, %rbx
 	movq 32(%rcx), %rax
@@ -1505,23 +1478,20 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq %r12, %rax
 	mulq %r8
-	addq %rcx, %rax
+	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rax, %rcx
 	movq %r15, 120(%rsp)
 	movq %rdx, %r15
 	movq 24(%rsp), %rax
 	mulq %r8
-	addq %r15, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r15
 	movq %rdi, 128(%rsp)
 	movq %rdx, %rdi
 	movq 16(%rsp), %rax
 	mulq %r8
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %rbx, 136(%rsp)
 	movq %rdx, %rbx
 	movq %rbp, %rax
@@ -2026,172 +1996,162 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq 16(%rsi), %rax
 	mulq 0(%rsi)
-	addq %rbp, %rax
-	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rdx, %r13
-	movq 24(%rsi), %rax
-	mulq 0(%rsi)
-	addq %r13, %rax
-	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rdx, %r15
-	movq 16(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r11
-	movq 24(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %r11, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 24(%rsi), %rax
-	mulq 16(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 24(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
 	movq %rdx, %r13
+	movq 16(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
 	addq %rbx, %rbx
-	adcq %r12, %r12
-	adcq %r14, %r14
-	adcq %r15, %r15
 	adcq %rbp, %rbp
+	adcq %r12, %r12
 	adcq %r13, %r13
-	movq $0, %r11
-	adcq $0, %r11
+	adcq %r15, %r15
+	adcq %r11, %r11
+	movq $0, %r14
+	adcq $0, %r14
 	movq 0(%rsi), %rax
 	mulq %rax
 	movq %rdi, 0(%rsp)
 	movq %rax, %rdi
-	movq %r15, 8(%rsp)
-	movq %rdx, %r15
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %r15, %rbx
-	adcq %rax, %r12
+	addq %r13, %rbx
+	adcq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq 16(%rsi), %rax
 	mulq %rax
-	addq %r15, %r14
-	movq %r12, 16(%rsp)
-	movq 8(%rsp), %r12
-	adcq %rax, %r12
+	addq %r13, %r12
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq 24(%rsi), %rax
 	mulq %rax
-	addq %r15, %rbp
-	adcq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	addq %r15, %r11
+	addq %r13, %r15
+	adcq %rax, %r11
+	adcq %rdx, %r14
 	movq 40(%rsi), %rax
 	mulq 32(%rsi)
-	movq %rax, %r15
-	movq %r12, 8(%rsp)
-	movq %rdx, %r12
+	movq %rax, %r13
+	movq %rbp, 8(%rsp)
+	movq %rdx, %rbp
 	movq 48(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r12, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rax, %r12
-	movq %r14, 24(%rsp)
-	movq %rdx, %r14
+	movq %r12, 24(%rsp)
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %r14, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rax, %r14
-	movq %r11, 32(%rsp)
-	movq %rdx, %r11
+	movq %r14, 32(%rsp)
+	movq %rdx, %r14
 	movq 48(%rsi), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rbp, 40(%rsp)
+	movq %rdx, %rbp
+	movq 56(%rsi), %rax
 	mulq 40(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r12, 40(%rsp)
-	movq %rdx, %r12
-	movq 56(%rsi), %rax
-	mulq 40(%rsi)
-	addq %rax, %r11
+	addq %rbp, %r14
 	adcq $0, %rdx
-	addq %r12, %r11
-	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %rbp
 	movq 56(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rax, %r12
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %r11, 48(%rsp)
-	movq %rdx, %r11
-	addq %r15, %r15
-	movq %r14, 56(%rsp)
-	movq 40(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 40(%rsp)
-	movq 56(%rsp), %r14
-	adcq %r14, %r14
-	movq %r14, 56(%rsp)
-	movq 48(%rsp), %r14
-	adcq %r14, %r14
-	adcq %r12, %r12
-	adcq %r11, %r11
 	movq %r14, 48(%rsp)
-	movq $0, %r14
-	adcq $0, %r14
+	movq %rdx, %r14
+	addq %r13, %r13
+	movq %r12, 56(%rsp)
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 40(%rsp)
+	movq 56(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 56(%rsp)
+	movq 48(%rsp), %r12
+	adcq %r12, %r12
+	adcq %rbp, %rbp
+	adcq %r14, %r14
+	movq %r12, 48(%rsp)
+	movq $0, %r12
+	adcq $0, %r12
 	movq 32(%rsi), %rax
 	mulq %rax
-	movq %r14, 64(%rsp)
-	movq %rax, %r14
-	movq %r14, 72(%rsp)
-	movq %rdx, %r14
+	movq %r12, 64(%rsp)
+	movq %rax, %r12
+	movq %r12, 72(%rsp)
+	movq %rdx, %r12
 	movq 40(%rsi), %rax
 	mulq %rax
-	addq %r14, %r15
+	addq %r12, %r13
 	movq %rbx, 80(%rsp)
 	movq 40(%rsp), %rbx
 	adcq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq %rax
 	movq %rbx, 40(%rsp)
 	movq 56(%rsp), %rbx
-	addq %r14, %rbx
-	movq %r15, 56(%rsp)
-	movq 48(%rsp), %r15
-	adcq %rax, %r15
+	addq %r12, %rbx
+	movq %r13, 56(%rsp)
+	movq 48(%rsp), %r13
+	adcq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq %rax
-	addq %r14, %r12
-	adcq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq %r15, 48(%rsp)
-	movq 64(%rsp), %r15
-	addq %r14, %r15
+	addq %r12, %rbp
+	adcq %rax, %r14
+	movq %r13, 48(%rsp)
+	movq 64(%rsp), %r13
+	adcq %rdx, %r13
 	movq %r8, %rax
 	mulq %rcx
-	movq %rax, %r14
+	movq %rax, %r12
 	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rcx
-	addq %rsi, %rax
+	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rax, %rsi
 	movq %rbx, 64(%rsp)
 	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rcx
-	addq %rbx, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %rbx
-	movq %r15, 88(%rsp)
-	movq %rdx, %r15
+	movq %r13, 88(%rsp)
+	movq %rdx, %r13
 	movq %r9, %rax
 	mulq %r8
 	addq %rax, %rbx
@@ -2200,18 +2160,18 @@ pushq %rbx
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r8
-	addq %rax, %r15
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rsi, %r15
+	addq %rsi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r9
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %r15, 104(%rsp)
-	movq %rdx, %r15
-	addq %r14, %r14
+	movq %r13, 104(%rsp)
+	movq %rdx, %r13
+	addq %r12, %r12
 	movq %rbx, 112(%rsp)
 	movq 96(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -2222,7 +2182,7 @@ pushq %rbx
 	movq 104(%rsp), %rbx
 	adcq %rbx, %rbx
 	adcq %rsi, %rsi
-	adcq %r15, %r15
+	adcq %r13, %r13
 	movq %rbx, 104(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
@@ -2234,7 +2194,7 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq %r8, %rax
 	mulq %rax
-	addq %rbx, %r14
+	addq %rbx, %r12
 	movq %rdi, 136(%rsp)
 	movq 96(%rsp), %rdi
 	adcq %rax, %rdi
@@ -2245,20 +2205,18 @@ pushq %rbx
 	movq %rdi, 96(%rsp)
 	movq 112(%rsp), %rdi
 	addq %rbx, %rdi
-	movq %r14, 112(%rsp)
-	movq 104(%rsp), %r14
-	adcq %rax, %r14
+	movq %r12, 112(%rsp)
+	movq 104(%rsp), %r12
+	adcq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq %r10, %rax
 	mulq %rax
 	addq %rbx, %rsi
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq %r14, 104(%rsp)
-	movq 120(%rsp), %r14
-	addq %rbx, %r14
+	adcq %rax, %r13
+	movq %r12, 104(%rsp)
+	movq 120(%rsp), %r12
+	adcq %rdx, %r12
 	movq $-1, %rbx
 	movq 128(%rsp), %rcx
 	xorq %rbx, %rcx
@@ -2270,8 +2228,8 @@ pushq %rbx
 	movq 104(%rsp), %r10
 	xorq %rbx, %r10
 	xorq %rbx, %rsi
-	xorq %rbx, %r15
-	xorq %rbx, %r14
+	xorq %rbx, %r13
+	xorq %rbx, %r12
 	movq %rsi, 104(%rsp)
 	movq %rbx, %rsi
 	addq %rsi, %rsi
@@ -2281,24 +2239,24 @@ pushq %rbx
 	adcq 24(%rsp), %rdi
 	adcq 8(%rsp), %r10
 	movq 104(%rsp), %rsi
-	adcq %rbp, %rsi
-	adcq %r13, %r15
-	adcq 32(%rsp), %r14
+	adcq %r15, %rsi
+	adcq %r11, %r13
+	adcq 32(%rsp), %r12
 	adcq $0, %rbx
 	addq 72(%rsp), %rcx
 	adcq 56(%rsp), %r8
 	adcq 40(%rsp), %r9
 	adcq 64(%rsp), %rdi
 	adcq 48(%rsp), %r10
-	adcq %r12, %rsi
-	adcq %r11, %r15
-	adcq 88(%rsp), %r14
+	adcq %rbp, %rsi
+	adcq %r14, %r13
+	adcq 88(%rsp), %r12
 	adcq $0, %rbx
 	movq %rsi, 104(%rsp)
 	movq 8(%rsp), %rsi
 	addq %rcx, %rsi
-	adcq %r8, %rbp
-	adcq %r9, %r13
+	adcq %r8, %r15
+	adcq %r9, %r11
 	movq 32(%rsp), %rcx
 	adcq %rdi, %rcx
 	movq 72(%rsp), %r8
@@ -2306,95 +2264,95 @@ pushq %rbx
 	movq 56(%rsp), %r9
 	adcq 104(%rsp), %r9
 	movq 40(%rsp), %rdi
-	adcq %r15, %rdi
+	adcq %r13, %rdi
 	movq 64(%rsp), %r10
-	adcq %r14, %r10
-	movq 48(%rsp), %r15
-	adcq %rbx, %r15
-	adcq $0, %r12
-	adcq $0, %r11
-	movq 88(%rsp), %r14
+	adcq %r12, %r10
+	movq 48(%rsp), %r13
+	adcq %rbx, %r13
+	adcq $0, %rbp
 	adcq $0, %r14
+	movq 88(%rsp), %r12
+	adcq $0, %r12
 	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 136(%rsp)
 	movq 24(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r12, 24(%rsp)
-	movq %rdx, %r12
+	movq %rbp, 24(%rsp)
+	movq %rdx, %rbp
 	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %r12, %rsi
+	addq %rbp, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %rbp
 	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 136(%rsp)
-	addq %rax, %rbp
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %r12, %rbp
+	addq %rbp, %r15
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %rbp
 	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 136(%rsp)
-	addq %rax, %r13
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %r12, %r13
+	addq %rbp, %r11
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %rbp
 	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 136(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
-	addq %r12, %rcx
+	addq %rbp, %rcx
 	adcq $0, %rdx
-	movq %rdx, %r12
+	movq %rdx, %rbp
 	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %r15, 136(%rsp)
-	movq %rdx, %r15
+	movq %r13, 136(%rsp)
+	movq %rdx, %r13
 	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 80(%rsp)
-	addq %rax, %rbp
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %r15, %rbp
+	addq %r13, %r15
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq 80(%rsp)
-	addq %rax, %r13
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %r15, %r13
+	addq %r13, %r11
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 80(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
-	addq %r15, %rcx
+	addq %r13, %rcx
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 80(%rsp)
-	addq %rax, %r12
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r15, %r12
+	addq %r13, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r15
+	movq %rdx, %r13
 	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 16(%rsp)
-	addq %rax, %rbp
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %r10, 80(%rsp)
 	movq %rdx, %r10
 	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq 16(%rsp)
-	addq %rax, %r13
+	addq %rax, %r11
 	adcq $0, %rdx
-	addq %r10, %r13
+	addq %r10, %r11
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq FG_P503_MONT_Q+40(%rip), %rax
@@ -2406,21 +2364,21 @@ pushq %rbx
 	movq %rdx, %r10
 	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq 16(%rsp)
-	addq %rax, %r12
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r10, %r12
+	addq %r10, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq 16(%rsp)
-	addq %rax, %r15
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %r10, %r15
+	addq %r10, %r13
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rbx
-	addq %rax, %r13
+	addq %rax, %r11
 	adcq $0, %rdx
 	movq %rdi, 16(%rsp)
 	movq %rdx, %rdi
@@ -2433,16 +2391,16 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rbx
-	addq %rax, %r12
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rdi, %r12
+	addq %rdi, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rbx
-	addq %rax, %r15
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rdi, %r15
+	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq FG_P503_MONT_Q+56(%rip), %rax
@@ -2459,16 +2417,16 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rsi
-	addq %rax, %r12
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rbx, %r12
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rsi
-	addq %rax, %r15
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rbx, %r15
+	addq %rbx, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P503_MONT_Q+48(%rip), %rax
@@ -2486,148 +2444,148 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P503_MONT_Q+24(%rip), %rax
-	mulq %rbp
-	addq %rax, %r12
+	mulq %r15
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq FG_P503_MONT_Q+32(%rip), %rax
-	mulq %rbp
-	addq %rax, %r15
+	mulq %r15
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rsi, %r15
+	addq %rsi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq FG_P503_MONT_Q+40(%rip), %rax
-	mulq %rbp
+	mulq %r15
 	addq %rax, %r10
 	adcq $0, %rdx
 	addq %rsi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq FG_P503_MONT_Q+48(%rip), %rax
-	mulq %rbp
+	mulq %r15
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rsi, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq FG_P503_MONT_Q+56(%rip), %rax
-	mulq %rbp
+	mulq %r15
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %rsi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq FG_P503_MONT_Q+24(%rip), %rax
-	mulq %r13
-	addq %rax, %r15
+	mulq %r11
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r15
 	movq FG_P503_MONT_Q+32(%rip), %rax
-	mulq %r13
+	mulq %r11
 	addq %rax, %r10
 	adcq $0, %rdx
-	addq %rbp, %r10
+	addq %r15, %r10
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r15
 	movq FG_P503_MONT_Q+40(%rip), %rax
-	mulq %r13
+	mulq %r11
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rbp, %rdi
+	addq %r15, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r15
 	movq FG_P503_MONT_Q+48(%rip), %rax
-	mulq %r13
+	mulq %r11
 	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %rbp, %rbx
+	addq %r15, %rbx
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r15
 	movq FG_P503_MONT_Q+56(%rip), %rax
-	mulq %r13
+	mulq %r11
 	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %rbp, %rsi
+	addq %r15, %rsi
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r15
 	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq %rcx
 	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r11
 	movq FG_P503_MONT_Q+32(%rip), %rax
 	mulq %rcx
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %r13, %rdi
+	addq %r11, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r11
 	movq FG_P503_MONT_Q+40(%rip), %rax
 	mulq %rcx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %r13, %rbx
+	addq %r11, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r11
 	movq FG_P503_MONT_Q+48(%rip), %rax
 	mulq %rcx
 	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %r13, %rsi
+	addq %r11, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %r11
 	movq FG_P503_MONT_Q+56(%rip), %rax
 	mulq %rcx
-	addq %rax, %rbp
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %r13, %rbp
+	addq %r11, %r15
 	adcq $0, %rdx
-	movq %rdx, %r13
-	addq %r8, %r12
-	adcq %r9, %r15
+	movq %rdx, %r11
+	addq %r8, %rbp
+	adcq %r9, %r13
 	adcq 16(%rsp), %r10
 	adcq 80(%rsp), %rdi
 	adcq 136(%rsp), %rbx
 	adcq 24(%rsp), %rsi
-	adcq %r11, %rbp
-	adcq %r14, %r13
-	movq %r12, %rcx
+	adcq %r14, %r15
+	adcq %r12, %r11
+	movq %rbp, %rcx
 	subq $-1, %rcx
-	movq %r15, %r8
+	movq %r13, %r8
 	sbbq $-1, %r8
 	movq %r10, %r9
 	sbbq $-1, %r9
-	movq %rdi, %r11
-	sbbq FG_P503_MONT_P+24(%rip), %r11
-	movq %rbx, %r14
-	sbbq FG_P503_MONT_P+32(%rip), %r14
-	movq %rbp, 24(%rsp)
-	movq %rsi, %rbp
-	sbbq FG_P503_MONT_P+40(%rip), %rbp
+	movq %rdi, %r14
+	sbbq FG_P503_MONT_P+24(%rip), %r14
+	movq %rbx, %r12
+	sbbq FG_P503_MONT_P+32(%rip), %r12
+	movq %r15, 24(%rsp)
+	movq %rsi, %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r15
 	movq %rsi, 136(%rsp)
 	movq 24(%rsp), %rsi
 	sbbq FG_P503_MONT_P+48(%rip), %rsi
 	movq %rbx, 80(%rsp)
-	movq %r13, %rbx
+	movq %r11, %rbx
 	sbbq FG_P503_MONT_P+56(%rip), %rbx
-	cmovc %r12, %rcx
-	cmovc %r15, %r8
+	cmovc %rbp, %rcx
+	cmovc %r13, %r8
 	cmovc %r10, %r9
-	cmovc %rdi, %r11
-	cmovc 80(%rsp), %r14
-	cmovc 136(%rsp), %rbp
+	cmovc %rdi, %r14
+	cmovc 80(%rsp), %r12
+	cmovc 136(%rsp), %r15
 	cmovc 24(%rsp), %rsi
-	cmovc %r13, %rbx
-	movq 0(%rsp), %r12
-	movq %rcx, 0(%r12)
-	movq %r8, 8(%r12)
-	movq %r9, 16(%r12)
-	movq %r11, 24(%r12)
-	movq %r14, 32(%r12)
-	movq %rbp, 40(%r12)
-	movq %rsi, 48(%r12)
-	movq %rbx, 56(%r12)
+	cmovc %r11, %rbx
+	movq 0(%rsp), %rbp
+	movq %rcx, 0(%rbp)
+	movq %r8, 8(%rbp)
+	movq %r9, 16(%rbp)
+	movq %r14, 24(%rbp)
+	movq %r12, 32(%rbp)
+	movq %r15, 40(%rbp)
+	movq %rsi, 48(%rbp)
+	movq %rbx, 56(%rbp)
 	addq $144, %rsp
 popq %rbx
 popq %rbp

@@ -173,37 +173,32 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r12, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rax, %r12
 	movq %rdi, 40(%rsp)
 	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %r15, 48(%rsp)
 	movq %rdx, %r15
 	movq 24(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r15, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r15
 	movq %r13, 56(%rsp)
 	movq %rdx, %r13
 	movq 32(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %rbp, 64(%rsp)
 	movq %rdx, %rbp
 	movq 40(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rbp, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rax, %rbp
 	movq %rbx, 72(%rsp)
 	movq %rdx, %rbx
 	movq 8(%rcx), %rax
@@ -391,35 +386,30 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %r15
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 64(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %rdx, %r13
 	movq 72(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %r9, 152(%rsp)
 	movq %rdx, %r9
 	movq 80(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %r9
 	movq %r10, 160(%rsp)
 	movq %rdx, %r10
 	movq 88(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r10, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rax, %r10
 	movq %r11, 168(%rsp)
 	movq %rdx, %r11
 	movq 56(%rcx), %rax
@@ -436,7 +426,7 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 88(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r14, %rdi
+	addq %r14, %r15
 	adcq %rbx, %r13
 	adcq %rbp, %r9
 	adcq %r12, %r10
@@ -454,8 +444,8 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 80(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbx, %r15
-	adcq %rbp, %rdi
+	addq %rbx, %rdi
+	adcq %rbp, %r15
 	adcq %r12, %r13
 	adcq %r8, %r9
 	adcq %rax, %r10
@@ -484,15 +474,15 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 64(%rcx), %rax
 	mulq 64(%rsi)
-	movq %r15, 216(%rsp)
+	movq %rdi, 216(%rsp)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 80(%rcx), %rax
 	mulq 64(%rsi)
-	addq %rbp, %rdi
+	addq %rbp, %r15
 	adcq %r12, %r13
 	adcq %r8, %r9
-	adcq %r15, %r10
+	adcq %rdi, %r10
 	adcq %rax, %r11
 	adcq %rdx, %r14
 	adcq $0, %rbx
@@ -503,13 +493,13 @@ pushq %rbx
 	movq 72(%rcx), %rax
 	mulq 72(%rsi)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 88(%rcx), %rax
 	mulq 72(%rsi)
 	addq %rbp, %r9
 	adcq %r12, %r10
 	adcq %r8, %r11
-	adcq %r15, %r14
+	adcq %rdi, %r14
 	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
@@ -519,15 +509,15 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 64(%rcx), %rax
 	mulq 72(%rsi)
-	movq %rdi, 224(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %r15, 224(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 80(%rcx), %rax
 	mulq 72(%rsi)
 	addq %r12, %r13
 	adcq %r8, %r9
-	adcq %r15, %r10
-	adcq %rdi, %r11
+	adcq %rdi, %r10
+	adcq %r15, %r11
 	adcq %rax, %r14
 	adcq %rdx, %rbx
 	adcq $0, %rbp
@@ -537,31 +527,31 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 72(%rcx), %rax
 	mulq 80(%rsi)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 88(%rcx), %rax
 	mulq 80(%rsi)
 	addq %r12, %r10
 	adcq %r8, %r11
-	adcq %r15, %r14
-	adcq %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %r15, %rbx
 	adcq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rcx), %rax
 	mulq 80(%rsi)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 64(%rcx), %rax
 	mulq 80(%rsi)
 	movq %r13, 232(%rsp)
-	movq %rax, %rdi
+	movq %rax, %r15
 	movq %rdx, %r13
 	movq 80(%rcx), %rax
 	mulq 80(%rsi)
 	addq %r8, %r9
-	adcq %r15, %r10
-	adcq %rdi, %r11
+	adcq %rdi, %r10
+	adcq %r15, %r11
 	adcq %r13, %r14
 	adcq %rax, %rbx
 	adcq %rdx, %rbp
@@ -569,24 +559,24 @@ pushq %rbx
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
-	movq %rax, %rdi
+	movq %rax, %r15
 	movq %rdx, %r13
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
 	addq %r8, %r11
-	adcq %r15, %r14
-	adcq %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %r15, %rbx
 	adcq %r13, %rbp
 	adcq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 48(%rcx), %rax
 	mulq 88(%rsi)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 64(%rcx), %rax
 	mulq 88(%rsi)
 	movq %r9, 240(%rsp)
@@ -594,8 +584,8 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 80(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r15, %r10
-	adcq %rdi, %r11
+	addq %rdi, %r10
+	adcq %r15, %r11
 	adcq %r13, %r14
 	adcq %r9, %rbx
 	adcq %rax, %rbp
@@ -603,37 +593,32 @@ pushq %rbx
 	adcq $0, %r8
 	movq 56(%rsp), %rax
 	mulq 112(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 8(%rsp), %rax
 	mulq 112(%rsp)
-	addq %rdi, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r13
-	movq %rdx, %r9
+	movq %rdx, %r13
 	movq 16(%rsp), %rax
 	mulq 112(%rsp)
-	addq %r9, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %rsi
-	movq %rdx, %rcx
+	movq %rdx, %r9
 	movq 24(%rsp), %rax
 	mulq 112(%rsp)
-	addq %rcx, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %rdi
-	movq %rdx, %r9
+	movq %rdx, %rsi
 	movq 48(%rsp), %rax
 	mulq 112(%rsp)
-	addq %r9, %rax
+	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rax, %rcx
-	movq %rdx, %r9
+	movq %rdx, %rcx
 	movq 40(%rsp), %rax
 	mulq 112(%rsp)
-	addq %r9, %rax
+	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rax, %r9
 	movq %r12, 248(%rsp)
 	movq %rdx, %r12
 	movq 8(%rsp), %rax
@@ -650,10 +635,10 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 40(%rsp), %rax
 	mulq 104(%rsp)
-	addq %rbp, %rsi
-	adcq %rbx, %rdi
-	adcq %r14, %rcx
-	adcq %r11, %r9
+	addq %rbp, %r13
+	adcq %rbx, %r9
+	adcq %r14, %rsi
+	adcq %r11, %rcx
 	adcq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
@@ -668,11 +653,11 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 48(%rsp), %rax
 	mulq 104(%rsp)
-	addq %rbx, %r13
-	adcq %r14, %rsi
-	adcq %r11, %rdi
-	adcq %r10, %rcx
-	adcq %rax, %r9
+	addq %rbx, %r15
+	adcq %r14, %r13
+	adcq %r11, %r9
+	adcq %r10, %rsi
+	adcq %rax, %rcx
 	adcq %rdx, %r12
 	adcq $0, %rbp
 	movq 8(%rsp), %rax
@@ -685,9 +670,9 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 40(%rsp), %rax
 	mulq 96(%rsp)
-	addq %rbx, %rdi
-	adcq %r14, %rcx
-	adcq %r11, %r9
+	addq %rbx, %r9
+	adcq %r14, %rsi
+	adcq %r11, %rcx
 	adcq %r10, %r12
 	adcq %rax, %rbp
 	adcq $0, %rdx
@@ -698,15 +683,15 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 16(%rsp), %rax
 	mulq 96(%rsp)
-	movq %r13, 296(%rsp)
+	movq %r15, 296(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 48(%rsp), %rax
 	mulq 96(%rsp)
-	addq %r14, %rsi
-	adcq %r11, %rdi
-	adcq %r10, %rcx
-	adcq %r13, %r9
+	addq %r14, %r13
+	adcq %r11, %r9
+	adcq %r10, %rsi
+	adcq %r15, %rcx
 	adcq %rax, %r12
 	adcq %rdx, %rbp
 	adcq $0, %rbx
@@ -717,13 +702,13 @@ pushq %rbx
 	movq 24(%rsp), %rax
 	mulq 88(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 40(%rsp), %rax
 	mulq 88(%rsp)
-	addq %r14, %rcx
-	adcq %r11, %r9
+	addq %r14, %rsi
+	adcq %r11, %rcx
 	adcq %r10, %r12
-	adcq %r13, %rbp
+	adcq %r15, %rbp
 	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
@@ -733,15 +718,15 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 16(%rsp), %rax
 	mulq 88(%rsp)
-	movq %rsi, 304(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rsi
+	movq %r13, 304(%rsp)
+	movq %rax, %r15
+	movq %rdx, %r13
 	movq 48(%rsp), %rax
 	mulq 88(%rsp)
-	addq %r11, %rdi
-	adcq %r10, %rcx
-	adcq %r13, %r9
-	adcq %rsi, %r12
+	addq %r11, %r9
+	adcq %r10, %rsi
+	adcq %r15, %rcx
+	adcq %r13, %r12
 	adcq %rax, %rbp
 	adcq %rdx, %rbx
 	adcq $0, %r14
@@ -751,99 +736,99 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 24(%rsp), %rax
 	mulq 72(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rsi
+	movq %rax, %r15
+	movq %rdx, %r13
 	movq 40(%rsp), %rax
 	mulq 72(%rsp)
-	addq %r11, %r9
+	addq %r11, %rcx
 	adcq %r10, %r12
-	adcq %r13, %rbp
-	adcq %rsi, %rbx
+	adcq %r15, %rbp
+	adcq %r13, %rbx
 	adcq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 56(%rsp), %rax
 	mulq 72(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 16(%rsp), %rax
 	mulq 72(%rsp)
-	movq %rdi, 312(%rsp)
-	movq %rax, %rsi
-	movq %rdx, %rdi
+	movq %r9, 312(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r9
 	movq 48(%rsp), %rax
 	mulq 72(%rsp)
-	addq %r10, %rcx
-	adcq %r13, %r9
-	adcq %rsi, %r12
-	adcq %rdi, %rbp
+	addq %r10, %rsi
+	adcq %r15, %rcx
+	adcq %r13, %r12
+	adcq %r9, %rbp
 	adcq %rax, %rbx
 	adcq %rdx, %r14
 	adcq $0, %r11
 	movq 8(%rsp), %rax
 	mulq 64(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 24(%rsp), %rax
 	mulq 64(%rsp)
-	movq %rax, %rsi
-	movq %rdx, %rdi
+	movq %rax, %r13
+	movq %rdx, %r9
 	movq 40(%rsp), %rax
 	mulq 64(%rsp)
 	addq %r10, %r12
-	adcq %r13, %rbp
-	adcq %rsi, %rbx
-	adcq %rdi, %r14
+	adcq %r15, %rbp
+	adcq %r13, %rbx
+	adcq %r9, %r14
 	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 56(%rsp), %rax
 	mulq 64(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rsi
+	movq %rax, %r15
+	movq %rdx, %r13
 	movq 16(%rsp), %rax
 	mulq 64(%rsp)
-	movq %rcx, 320(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %rcx
+	movq %rsi, 320(%rsp)
+	movq %rax, %r9
+	movq %rdx, %rsi
 	movq 48(%rsp), %rax
 	mulq 64(%rsp)
-	addq %r13, %r9
-	adcq %rsi, %r12
-	adcq %rdi, %rbp
-	adcq %rcx, %rbx
+	addq %r15, %rcx
+	adcq %r13, %r12
+	adcq %r9, %rbp
+	adcq %rsi, %rbx
 	adcq %rax, %r14
 	adcq %rdx, %r11
 	adcq $0, %r10
-	movq 32(%rsp), %r13
-	xorq %r13, %r15
-	movq 296(%rsp), %rsi
-	xorq %r13, %rsi
-	movq 304(%rsp), %rdi
-	xorq %r13, %rdi
-	movq 312(%rsp), %rcx
-	xorq %r13, %rcx
+	movq 32(%rsp), %r15
+	xorq %r15, %rdi
+	movq 296(%rsp), %r13
+	xorq %r15, %r13
+	movq 304(%rsp), %r9
+	xorq %r15, %r9
+	movq 312(%rsp), %rsi
+	xorq %r15, %rsi
 	movq %r11, 312(%rsp)
 	movq 320(%rsp), %r11
-	xorq %r13, %r11
-	xorq %r13, %r9
-	xorq %r13, %r12
-	xorq %r13, %rbp
-	xorq %r13, %rbx
-	xorq %r13, %r14
+	xorq %r15, %r11
+	xorq %r15, %rcx
+	xorq %r15, %r12
+	xorq %r15, %rbp
+	xorq %r15, %rbx
+	xorq %r15, %r14
 	movq %r14, 320(%rsp)
 	movq 312(%rsp), %r14
-	xorq %r13, %r14
-	xorq %r13, %r10
+	xorq %r15, %r14
+	xorq %r15, %r10
 	movq %r14, 312(%rsp)
-	movq %r13, %r14
+	movq %r15, %r14
 	addq %r14, %r14
-	adcq 80(%rsp), %r15
-	adcq 120(%rsp), %rsi
-	adcq 128(%rsp), %rdi
-	adcq 136(%rsp), %rcx
+	adcq 80(%rsp), %rdi
+	adcq 120(%rsp), %r13
+	adcq 128(%rsp), %r9
+	adcq 136(%rsp), %rsi
 	adcq 144(%rsp), %r11
-	adcq 192(%rsp), %r9
+	adcq 192(%rsp), %rcx
 	adcq 184(%rsp), %r12
 	adcq 176(%rsp), %rbp
 	adcq 168(%rsp), %rbx
@@ -853,13 +838,13 @@ pushq %rbx
 	movq 312(%rsp), %r14
 	adcq 152(%rsp), %r14
 	adcq 208(%rsp), %r10
-	adcq $0, %r13
-	addq 200(%rsp), %r15
-	adcq 216(%rsp), %rsi
-	adcq 224(%rsp), %rdi
-	adcq 232(%rsp), %rcx
+	adcq $0, %r15
+	addq 200(%rsp), %rdi
+	adcq 216(%rsp), %r13
+	adcq 224(%rsp), %r9
+	adcq 232(%rsp), %rsi
 	adcq 240(%rsp), %r11
-	adcq 288(%rsp), %r9
+	adcq 288(%rsp), %rcx
 	adcq 280(%rsp), %r12
 	adcq 272(%rsp), %rbp
 	adcq 264(%rsp), %rbx
@@ -870,7 +855,7 @@ pushq %rbx
 	movq 312(%rsp), %r14
 	adcq 248(%rsp), %r14
 	adcq %r8, %r10
-	adcq $0, %r13
+	adcq $0, %r15
 	movq %r14, 312(%rsp)
 	movq 0(%rsp), %r14
 	movq %rbx, 0(%rsp)
@@ -887,44 +872,44 @@ pushq %rbx
 	movq 192(%rsp), %rbx
 	movq %rbx, 40(%r14)
 	movq 184(%rsp), %rbx
-	addq %r15, %rbx
+	addq %rdi, %rbx
 	movq %rbx, 48(%r14)
-	movq 176(%rsp), %r15
-	adcq %rsi, %r15
-	movq %r15, 56(%r14)
+	movq 176(%rsp), %rdi
+	adcq %r13, %rdi
+	movq %rdi, 56(%r14)
 	movq 168(%rsp), %rbx
-	adcq %rdi, %rbx
+	adcq %r9, %rbx
 	movq %rbx, 64(%r14)
-	movq 160(%rsp), %rsi
-	adcq %rcx, %rsi
-	movq %rsi, 72(%r14)
-	movq 152(%rsp), %r15
-	adcq %r11, %r15
-	movq %r15, 80(%r14)
-	movq 208(%rsp), %rdi
-	adcq %r9, %rdi
-	movq %rdi, 88(%r14)
+	movq 160(%rsp), %r13
+	adcq %rsi, %r13
+	movq %r13, 72(%r14)
+	movq 152(%rsp), %rdi
+	adcq %r11, %rdi
+	movq %rdi, 80(%r14)
+	movq 208(%rsp), %r9
+	adcq %rcx, %r9
+	movq %r9, 88(%r14)
 	movq 200(%rsp), %rbx
 	adcq %r12, %rbx
 	movq %rbx, 96(%r14)
-	movq 216(%rsp), %rcx
-	adcq %rbp, %rcx
-	movq %rcx, 104(%r14)
-	movq 224(%rsp), %rsi
-	adcq 0(%rsp), %rsi
-	movq %rsi, 112(%r14)
+	movq 216(%rsp), %rsi
+	adcq %rbp, %rsi
+	movq %rsi, 104(%r14)
+	movq 224(%rsp), %r13
+	adcq 0(%rsp), %r13
+	movq %r13, 112(%r14)
 	movq 232(%rsp), %r11
 	adcq 320(%rsp), %r11
 	movq %r11, 120(%r14)
-	movq 240(%rsp), %r15
-	adcq 312(%rsp), %r15
-	movq %r15, 128(%r14)
-	movq 288(%rsp), %r9
-	adcq %r10, %r9
-	movq %r9, 136(%r14)
-	movq 280(%rsp), %rdi
-	adcq %r13, %rdi
-	movq %rdi, 144(%r14)
+	movq 240(%rsp), %rdi
+	adcq 312(%rsp), %rdi
+	movq %rdi, 128(%r14)
+	movq 288(%rsp), %rcx
+	adcq %r10, %rcx
+	movq %rcx, 136(%r14)
+	movq 280(%rsp), %r9
+	adcq %r15, %r9
+	movq %r9, 144(%r14)
 	movq 272(%rsp), %r12
 	adcq $0, %r12
 	movq %r12, 152(%r14)
@@ -934,9 +919,9 @@ pushq %rbx
 	movq 256(%rsp), %rbp
 	adcq $0, %rbp
 	movq %rbp, 168(%r14)
-	movq 248(%rsp), %rcx
-	adcq $0, %rcx
-	movq %rcx, 176(%r14)
+	movq 248(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 176(%r14)
 	adcq $0, %r8
 	movq %r8, 184(%r14)
 	addq $328, %rsp
@@ -976,254 +961,244 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 16(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
+	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rax, %r9
-	movq %rdx, %r10
+	movq %rdx, %r9
 	movq 24(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r10, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %r11
-	movq %rdx, %rbx
+	movq %rdx, %r10
 	movq 32(%rsi), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %rdx, %r12
+	movq %rdx, %r11
 	movq 40(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r12, %rax
+	addq %rax, %r11
 	adcq $0, %rdx
-	movq %rax, %r13
-	movq %rdx, %r14
+	movq %rdx, %rbx
 	movq 48(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r14, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %r15
-	movq %rdx, %r8
+	movq %rdx, %rbp
 	movq 56(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r8, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rax, %r10
-	movq %rdx, %rbx
+	movq %rdx, %r12
 	movq 64(%rsi), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 72(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r14, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r8
-	movq %rdx, %rbx
+	movq %rdx, %r14
 	movq 80(%rsi), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rdx, %rbx
+	movq %rdx, %r15
 	movq 88(%rsi), %rax
 	mulq 0(%rsi)
-	addq %rbx, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %rbx
 	movq %rdi, 0(%rsp)
 	movq %rdx, %rdi
 	movq 16(%rsi), %rax
 	mulq 8(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r8, 8(%rsp)
+	movq %rdx, %r8
+	movq 24(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 32(%rsi), %rax
+	mulq 8(%rsi)
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %r9, 8(%rsp)
-	movq %rdx, %r9
-	movq 24(%rsi), %rax
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 40(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 48(%rsi), %rax
 	mulq 8(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r9, %rbp
+	addq %r8, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 32(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %r9, %r13
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 40(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %r9, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 48(%rsi), %rax
-	mulq 8(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	addq %r9, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 56(%rsi), %rax
 	mulq 8(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
-	addq %r9, %r12
+	addq %r8, %r12
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 64(%rsi), %rax
 	mulq 8(%rsi)
-	addq %rax, %r8
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %r9, %r8
+	addq %r8, %r13
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 72(%rsi), %rax
 	mulq 8(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
-	addq %r9, %r14
+	addq %r8, %r14
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 80(%rsi), %rax
 	mulq 8(%rsi)
-	addq %rax, %rbx
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %r9, %rbx
+	addq %r8, %r15
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 88(%rsi), %rax
 	mulq 8(%rsi)
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %r9, %rdi
+	addq %r8, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
 	movq 24(%rsi), %rax
 	mulq 16(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %r10, 16(%rsp)
+	movq %rdx, %r10
+	movq 32(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r10, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 40(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r10, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 48(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r10, %r12
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 56(%rsi), %rax
+	mulq 16(%rsi)
 	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rbp, 16(%rsp)
-	movq %rdx, %rbp
-	movq 32(%rsi), %rax
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 64(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 72(%rsi), %rax
 	mulq 16(%rsi)
 	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rbp, %r15
+	addq %r10, %r15
 	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 40(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	addq %rbp, %r10
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 48(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %rbp, %r12
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 56(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %rbp, %r8
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 64(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	addq %rbp, %r14
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq 72(%rsi), %rax
-	mulq 16(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	addq %rbp, %rbx
-	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r10
 	movq 80(%rsi), %rax
 	mulq 16(%rsi)
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rbp, %rdi
+	addq %r10, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r10
 	movq 88(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rax, %r9
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rbp, %r9
+	addq %r10, %r8
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r10
 	movq 32(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r10
-	adcq $0, %rdx
-	movq %r15, 24(%rsp)
-	movq %rdx, %r15
-	movq 40(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %r15, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 48(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %r15, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 56(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r14
-	adcq $0, %rdx
-	addq %r15, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 64(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %rbx
-	adcq $0, %rdx
-	addq %r15, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 72(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %rdi
-	adcq $0, %rdx
-	addq %r15, %rdi
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 80(%rsi), %rax
-	mulq 24(%rsi)
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %r15, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq 88(%rsi), %rax
 	mulq 24(%rsi)
 	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r15, %rbp
+	movq %rbx, 24(%rsp)
+	movq %rdx, %rbx
+	movq 40(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r15
+	addq %rbx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 48(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 64(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 72(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 80(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbx, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 88(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq 40(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rax, %r8
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %r12, 32(%rsp)
 	movq %rdx, %r12
@@ -1236,9 +1211,9 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rax, %rbx
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %r12, %rbx
+	addq %r12, %r15
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 64(%rsi), %rax
@@ -1250,28 +1225,28 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rax, %r9
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %r12, %r9
+	addq %r12, %r8
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r10
 	adcq $0, %rdx
-	addq %r12, %rbp
+	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 32(%rsi)
-	addq %rax, %r15
+	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %r12, %r15
+	addq %r12, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rsi), %rax
 	mulq 40(%rsi)
-	addq %rax, %rbx
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %r14, 40(%rsp)
 	movq %rdx, %r14
@@ -1284,23 +1259,23 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 64(%rsi), %rax
 	mulq 40(%rsi)
-	addq %rax, %r9
+	addq %rax, %r8
 	adcq $0, %rdx
-	addq %r14, %r9
+	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 72(%rsi), %rax
 	mulq 40(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r10
 	adcq $0, %rdx
-	addq %r14, %rbp
+	addq %r14, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 80(%rsi), %rax
 	mulq 40(%rsi)
-	addq %rax, %r15
+	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %r14, %r15
+	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq 88(%rsi), %rax
@@ -1312,22 +1287,22 @@ pushq %rbx
 	movq %rdx, %r14
 	movq 56(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rax, %r9
+	addq %rax, %r8
 	adcq $0, %rdx
 	movq %rdi, 48(%rsp)
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r10
 	adcq $0, %rdx
-	addq %rdi, %rbp
+	addq %rdi, %r10
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 72(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rax, %r15
+	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %rdi, %r15
+	addq %rdi, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq 80(%rsi), %rax
@@ -1346,31 +1321,31 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 64(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rax, %r15
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rbp, 56(%rsp)
-	movq %rdx, %rbp
+	movq %r10, 56(%rsp)
+	movq %rdx, %r10
 	movq 72(%rsi), %rax
 	mulq 56(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
-	addq %rbp, %r12
+	addq %r10, %r12
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r10
 	movq 80(%rsi), %rax
 	mulq 56(%rsi)
 	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rbp, %r14
+	addq %r10, %r14
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r10
 	movq 88(%rsi), %rax
 	mulq 56(%rsi)
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rbp, %rdi
+	addq %r10, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r10
 	movq 72(%rsi), %rax
 	mulq 64(%rsi)
 	addq %rax, %r14
@@ -1386,14 +1361,14 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq 64(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r10
 	adcq $0, %rdx
-	addq %r12, %rbp
+	addq %r12, %r10
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq 72(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdi, 72(%rsp)
 	movq %rdx, %rdi
@@ -1411,197 +1386,195 @@ pushq %rbx
 	movq %r12, 80(%rsp)
 	movq %rdx, %r12
 	addq %rcx, %rcx
-	movq %rbp, 88(%rsp)
-	movq 8(%rsp), %rbp
-	adcq %rbp, %rbp
-	adcq %r11, %r11
+	movq %r10, 88(%rsp)
+	movq 8(%rsp), %r10
+	adcq %r10, %r10
+	adcq %r9, %r9
 	movq %r14, 8(%rsp)
 	movq 16(%rsp), %r14
 	adcq %r14, %r14
-	adcq %r13, %r13
-	movq %r15, 16(%rsp)
-	movq 24(%rsp), %r15
-	adcq %r15, %r15
-	adcq %r10, %r10
-	movq %r9, 24(%rsp)
-	movq 32(%rsp), %r9
-	adcq %r9, %r9
-	adcq %r8, %r8
-	movq %rbx, 32(%rsp)
-	movq 40(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 40(%rsp)
-	movq 32(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 32(%rsp)
-	movq 48(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 48(%rsp)
+	adcq %r11, %r11
+	movq %rbx, 16(%rsp)
 	movq 24(%rsp), %rbx
 	adcq %rbx, %rbx
-	movq %rbx, 24(%rsp)
-	movq 56(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 56(%rsp)
-	movq 16(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 16(%rsp)
-	movq 64(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 64(%rsp)
-	movq 8(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 8(%rsp)
-	movq 72(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 72(%rsp)
-	movq 88(%rsp), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 88(%rsp)
-	movq 80(%rsp), %rbx
-	adcq %rbx, %rbx
-	adcq %rdi, %rdi
-	adcq %r12, %r12
-	movq %rbx, 80(%rsp)
-	movq $0, %rbx
-	adcq $0, %rbx
-	movq 0(%rsi), %rax
-	mulq %rax
-	movq %r8, 96(%rsp)
-	movq %rax, %r8
-	movq %r9, 104(%rsp)
-	movq %rdx, %r9
-	movq 8(%rsi), %rax
-	mulq %rax
-	addq %r9, %rcx
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 16(%rsi), %rax
-	mulq %rax
-	addq %r9, %r11
-	adcq %rax, %r14
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 24(%rsi), %rax
-	mulq %rax
-	addq %r9, %r13
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 32(%rsi), %rax
-	mulq %rax
-	addq %r9, %r10
-	movq %r15, 112(%rsp)
-	movq 104(%rsp), %r15
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 40(%rsi), %rax
-	mulq %rax
-	movq %r15, 104(%rsp)
-	movq 96(%rsp), %r15
-	addq %r9, %r15
-	movq %r10, 96(%rsp)
-	movq 40(%rsp), %r10
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 48(%rsi), %rax
-	mulq %rax
-	movq %r10, 40(%rsp)
-	movq 32(%rsp), %r10
-	addq %r9, %r10
+	adcq %rbp, %rbp
+	movq %r8, 24(%rsp)
+	movq 32(%rsp), %r8
+	adcq %r8, %r8
+	adcq %r13, %r13
+	movq %r15, 32(%rsp)
+	movq 40(%rsp), %r15
+	adcq %r15, %r15
+	movq %r15, 40(%rsp)
+	movq 32(%rsp), %r15
+	adcq %r15, %r15
 	movq %r15, 32(%rsp)
 	movq 48(%rsp), %r15
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 56(%rsi), %rax
-	mulq %rax
+	adcq %r15, %r15
 	movq %r15, 48(%rsp)
 	movq 24(%rsp), %r15
-	addq %r9, %r15
-	movq %r10, 24(%rsp)
-	movq 56(%rsp), %r10
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 64(%rsi), %rax
-	mulq %rax
-	movq %r10, 56(%rsp)
-	movq 16(%rsp), %r10
-	addq %r9, %r10
+	adcq %r15, %r15
+	movq %r15, 24(%rsp)
+	movq 56(%rsp), %r15
+	adcq %r15, %r15
+	movq %r15, 56(%rsp)
+	movq 16(%rsp), %r15
+	adcq %r15, %r15
 	movq %r15, 16(%rsp)
 	movq 64(%rsp), %r15
-	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 72(%rsi), %rax
-	mulq %rax
+	adcq %r15, %r15
 	movq %r15, 64(%rsp)
 	movq 8(%rsp), %r15
-	addq %r9, %r15
-	movq %r10, 8(%rsp)
-	movq 72(%rsp), %r10
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq 80(%rsi), %rax
-	mulq %rax
-	movq %r10, 72(%rsp)
-	movq 88(%rsp), %r10
-	addq %r9, %r10
+	adcq %r15, %r15
+	movq %r15, 8(%rsp)
+	movq 72(%rsp), %r15
+	adcq %r15, %r15
+	movq %r15, 72(%rsp)
+	movq 88(%rsp), %r15
+	adcq %r15, %r15
 	movq %r15, 88(%rsp)
 	movq 80(%rsp), %r15
-	adcq %rax, %r15
+	adcq %r15, %r15
+	adcq %rdi, %rdi
+	adcq %r12, %r12
+	movq %r15, 80(%rsp)
+	movq $0, %r15
+	adcq $0, %r15
+	movq 0(%rsi), %rax
+	mulq %rax
+	movq %r13, 96(%rsp)
+	movq %rax, %r13
+	movq %r8, 104(%rsp)
+	movq %rdx, %r8
+	movq 8(%rsi), %rax
+	mulq %rax
+	addq %r8, %rcx
+	adcq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r8
+	movq 16(%rsi), %rax
+	mulq %rax
+	addq %r8, %r9
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %r8, %r11
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 32(%rsi), %rax
+	mulq %rax
+	addq %r8, %rbp
+	movq %rbx, 112(%rsp)
+	movq 104(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 40(%rsi), %rax
+	mulq %rax
+	movq %rbx, 104(%rsp)
+	movq 96(%rsp), %rbx
+	addq %r8, %rbx
+	movq %rbp, 96(%rsp)
+	movq 40(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 48(%rsi), %rax
+	mulq %rax
+	movq %rbp, 40(%rsp)
+	movq 32(%rsp), %rbp
+	addq %r8, %rbp
+	movq %rbx, 32(%rsp)
+	movq 48(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 56(%rsi), %rax
+	mulq %rax
+	movq %rbx, 48(%rsp)
+	movq 24(%rsp), %rbx
+	addq %r8, %rbx
+	movq %rbp, 24(%rsp)
+	movq 56(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 64(%rsi), %rax
+	mulq %rax
+	movq %rbp, 56(%rsp)
+	movq 16(%rsp), %rbp
+	addq %r8, %rbp
+	movq %rbx, 16(%rsp)
+	movq 64(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 72(%rsi), %rax
+	mulq %rax
+	movq %rbx, 64(%rsp)
+	movq 8(%rsp), %rbx
+	addq %r8, %rbx
+	movq %rbp, 8(%rsp)
+	movq 72(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 80(%rsi), %rax
+	mulq %rax
+	movq %rbp, 72(%rsp)
+	movq 88(%rsp), %rbp
+	addq %r8, %rbp
+	movq %rbx, 88(%rsp)
+	movq 80(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
 	movq 88(%rsi), %rax
 	mulq %rax
-	addq %r9, %rdi
+	addq %r8, %rdi
 	adcq %rax, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	addq %r9, %rbx
-	movq 0(%rsp), %r9
-	movq %r8, 0(%r9)
-	movq %rcx, 8(%r9)
-	movq %rbp, 16(%r9)
-	movq %r11, 24(%r9)
-	movq %r14, 32(%r9)
-	movq %r13, 40(%r9)
+	adcq %rdx, %r15
+	movq 0(%rsp), %r8
+	movq %r13, 0(%r8)
+	movq %rcx, 8(%r8)
+	movq %r10, 16(%r8)
+	movq %r9, 24(%r8)
+	movq %r14, 32(%r8)
+	movq %r11, 40(%r8)
 	movq 112(%rsp), %rsi
-	movq %rsi, 48(%r9)
-	movq 96(%rsp), %r8
-	movq %r8, 56(%r9)
+	movq %rsi, 48(%r8)
+	movq 96(%rsp), %r13
+	movq %r13, 56(%r8)
 	movq 104(%rsp), %rcx
-	movq %rcx, 64(%r9)
-	movq 32(%rsp), %rbp
-	movq %rbp, 72(%r9)
-	movq 40(%rsp), %r11
-	movq %r11, 80(%r9)
+	movq %rcx, 64(%r8)
+	movq 32(%rsp), %r10
+	movq %r10, 72(%r8)
+	movq 40(%rsp), %r9
+	movq %r9, 80(%r8)
 	movq 24(%rsp), %r14
-	movq %r14, 88(%r9)
-	movq 48(%rsp), %r13
-	movq %r13, 96(%r9)
+	movq %r14, 88(%r8)
+	movq 48(%rsp), %r11
+	movq %r11, 96(%r8)
 	movq 16(%rsp), %rsi
-	movq %rsi, 104(%r9)
-	movq 56(%rsp), %r8
-	movq %r8, 112(%r9)
+	movq %rsi, 104(%r8)
+	movq 56(%rsp), %r13
+	movq %r13, 112(%r8)
 	movq 8(%rsp), %rcx
-	movq %rcx, 120(%r9)
-	movq 64(%rsp), %rbp
-	movq %rbp, 128(%r9)
-	movq 88(%rsp), %r11
-	movq %r11, 136(%r9)
+	movq %rcx, 120(%r8)
+	movq 64(%rsp), %r10
+	movq %r10, 128(%r8)
+	movq 88(%rsp), %r9
+	movq %r9, 136(%r8)
 	movq 72(%rsp), %r14
-	movq %r14, 144(%r9)
-	movq %r10, 152(%r9)
-	movq %r15, 160(%r9)
-	movq %rdi, 168(%r9)
-	movq %r12, 176(%r9)
-	movq %rbx, 184(%r9)
+	movq %r14, 144(%r8)
+	movq %rbp, 152(%r8)
+	movq %rbx, 160(%r8)
+	movq %rdi, 168(%r8)
+	movq %r12, 176(%r8)
+	movq %r15, 184(%r8)
 	addq $120, %rsp
 popq %rbx
 popq %rbp
@@ -2402,37 +2375,32 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 8(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r12, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rax, %r12
 	movq %rdi, 40(%rsp)
 	movq %rdx, %rdi
 	movq 16(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %r15, 48(%rsp)
 	movq %rdx, %r15
 	movq 24(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r15, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r15
 	movq %r13, 56(%rsp)
 	movq %rdx, %r13
 	movq 32(%rcx), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %rbp, 64(%rsp)
 	movq %rdx, %rbp
 	movq 40(%rcx), %rax
 	mulq 0(%rsi)
-	addq %rbp, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rax, %rbp
 	movq %rbx, 72(%rsp)
 	movq %rdx, %rbx
 	movq 8(%rcx), %rax
@@ -2620,35 +2588,30 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq 56(%rcx), %rax
 	mulq 48(%rsi)
-	addq %rdi, %rax
+	addq %rax, %rdi
 	adcq $0, %rdx
-	movq %rax, %r15
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 64(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %rdi
 	movq %rdx, %r13
 	movq 72(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %r9, 152(%rsp)
 	movq %rdx, %r9
 	movq 80(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r9, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %r9
 	movq %r10, 160(%rsp)
 	movq %rdx, %r10
 	movq 88(%rcx), %rax
 	mulq 48(%rsi)
-	addq %r10, %rax
+	addq %rax, %r10
 	adcq $0, %rdx
-	movq %rax, %r10
 	movq %r11, 168(%rsp)
 	movq %rdx, %r11
 	movq 56(%rcx), %rax
@@ -2665,7 +2628,7 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 88(%rcx), %rax
 	mulq 56(%rsi)
-	addq %r14, %rdi
+	addq %r14, %r15
 	adcq %rbx, %r13
 	adcq %rbp, %r9
 	adcq %r12, %r10
@@ -2683,8 +2646,8 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 80(%rcx), %rax
 	mulq 56(%rsi)
-	addq %rbx, %r15
-	adcq %rbp, %rdi
+	addq %rbx, %rdi
+	adcq %rbp, %r15
 	adcq %r12, %r13
 	adcq %r8, %r9
 	adcq %rax, %r10
@@ -2713,15 +2676,15 @@ pushq %rbx
 	movq %rdx, %r12
 	movq 64(%rcx), %rax
 	mulq 64(%rsi)
-	movq %r15, 216(%rsp)
+	movq %rdi, 216(%rsp)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 80(%rcx), %rax
 	mulq 64(%rsi)
-	addq %rbp, %rdi
+	addq %rbp, %r15
 	adcq %r12, %r13
 	adcq %r8, %r9
-	adcq %r15, %r10
+	adcq %rdi, %r10
 	adcq %rax, %r11
 	adcq %rdx, %r14
 	adcq $0, %rbx
@@ -2732,13 +2695,13 @@ pushq %rbx
 	movq 72(%rcx), %rax
 	mulq 72(%rsi)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 88(%rcx), %rax
 	mulq 72(%rsi)
 	addq %rbp, %r9
 	adcq %r12, %r10
 	adcq %r8, %r11
-	adcq %r15, %r14
+	adcq %rdi, %r14
 	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rbp
@@ -2748,15 +2711,15 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 64(%rcx), %rax
 	mulq 72(%rsi)
-	movq %rdi, 224(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %r15, 224(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 80(%rcx), %rax
 	mulq 72(%rsi)
 	addq %r12, %r13
 	adcq %r8, %r9
-	adcq %r15, %r10
-	adcq %rdi, %r11
+	adcq %rdi, %r10
+	adcq %r15, %r11
 	adcq %rax, %r14
 	adcq %rdx, %rbx
 	adcq $0, %rbp
@@ -2766,31 +2729,31 @@ pushq %rbx
 	movq %rdx, %r8
 	movq 72(%rcx), %rax
 	mulq 80(%rsi)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 88(%rcx), %rax
 	mulq 80(%rsi)
 	addq %r12, %r10
 	adcq %r8, %r11
-	adcq %r15, %r14
-	adcq %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %r15, %rbx
 	adcq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 48(%rcx), %rax
 	mulq 80(%rsi)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 64(%rcx), %rax
 	mulq 80(%rsi)
 	movq %r13, 232(%rsp)
-	movq %rax, %rdi
+	movq %rax, %r15
 	movq %rdx, %r13
 	movq 80(%rcx), %rax
 	mulq 80(%rsi)
 	addq %r8, %r9
-	adcq %r15, %r10
-	adcq %rdi, %r11
+	adcq %rdi, %r10
+	adcq %r15, %r11
 	adcq %r13, %r14
 	adcq %rax, %rbx
 	adcq %rdx, %rbp
@@ -2798,24 +2761,24 @@ pushq %rbx
 	movq 56(%rcx), %rax
 	mulq 88(%rsi)
 	movq %rax, %r8
-	movq %rdx, %r15
+	movq %rdx, %rdi
 	movq 72(%rcx), %rax
 	mulq 88(%rsi)
-	movq %rax, %rdi
+	movq %rax, %r15
 	movq %rdx, %r13
 	movq 88(%rcx), %rax
 	mulq 88(%rsi)
 	addq %r8, %r11
-	adcq %r15, %r14
-	adcq %rdi, %rbx
+	adcq %rdi, %r14
+	adcq %r15, %rbx
 	adcq %r13, %rbp
 	adcq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq 48(%rcx), %rax
 	mulq 88(%rsi)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 64(%rcx), %rax
 	mulq 88(%rsi)
 	movq %r9, 240(%rsp)
@@ -2823,8 +2786,8 @@ pushq %rbx
 	movq %rdx, %r9
 	movq 80(%rcx), %rax
 	mulq 88(%rsi)
-	addq %r15, %r10
-	adcq %rdi, %r11
+	addq %rdi, %r10
+	adcq %r15, %r11
 	adcq %r13, %r14
 	adcq %r9, %rbx
 	adcq %rax, %rbp
@@ -2832,37 +2795,32 @@ pushq %rbx
 	adcq $0, %r8
 	movq 56(%rsp), %rax
 	mulq 112(%rsp)
-	movq %rax, %r15
-	movq %rdx, %rdi
+	movq %rax, %rdi
+	movq %rdx, %r15
 	movq 8(%rsp), %rax
 	mulq 112(%rsp)
-	addq %rdi, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r13
-	movq %rdx, %r9
+	movq %rdx, %r13
 	movq 16(%rsp), %rax
 	mulq 112(%rsp)
-	addq %r9, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %rsi
-	movq %rdx, %rcx
+	movq %rdx, %r9
 	movq 24(%rsp), %rax
 	mulq 112(%rsp)
-	addq %rcx, %rax
+	addq %rax, %r9
 	adcq $0, %rdx
-	movq %rax, %rdi
-	movq %rdx, %r9
+	movq %rdx, %rsi
 	movq 48(%rsp), %rax
 	mulq 112(%rsp)
-	addq %r9, %rax
+	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rax, %rcx
-	movq %rdx, %r9
+	movq %rdx, %rcx
 	movq 40(%rsp), %rax
 	mulq 112(%rsp)
-	addq %r9, %rax
+	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rax, %r9
 	movq %r12, 248(%rsp)
 	movq %rdx, %r12
 	movq 8(%rsp), %rax
@@ -2879,10 +2837,10 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 40(%rsp), %rax
 	mulq 104(%rsp)
-	addq %rbp, %rsi
-	adcq %rbx, %rdi
-	adcq %r14, %rcx
-	adcq %r11, %r9
+	addq %rbp, %r13
+	adcq %rbx, %r9
+	adcq %r14, %rsi
+	adcq %r11, %rcx
 	adcq %rax, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbp
@@ -2897,11 +2855,11 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 48(%rsp), %rax
 	mulq 104(%rsp)
-	addq %rbx, %r13
-	adcq %r14, %rsi
-	adcq %r11, %rdi
-	adcq %r10, %rcx
-	adcq %rax, %r9
+	addq %rbx, %r15
+	adcq %r14, %r13
+	adcq %r11, %r9
+	adcq %r10, %rsi
+	adcq %rax, %rcx
 	adcq %rdx, %r12
 	adcq $0, %rbp
 	movq 8(%rsp), %rax
@@ -2914,9 +2872,9 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 40(%rsp), %rax
 	mulq 96(%rsp)
-	addq %rbx, %rdi
-	adcq %r14, %rcx
-	adcq %r11, %r9
+	addq %rbx, %r9
+	adcq %r14, %rsi
+	adcq %r11, %rcx
 	adcq %r10, %r12
 	adcq %rax, %rbp
 	adcq $0, %rdx
@@ -2927,15 +2885,15 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 16(%rsp), %rax
 	mulq 96(%rsp)
-	movq %r13, 296(%rsp)
+	movq %r15, 296(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 48(%rsp), %rax
 	mulq 96(%rsp)
-	addq %r14, %rsi
-	adcq %r11, %rdi
-	adcq %r10, %rcx
-	adcq %r13, %r9
+	addq %r14, %r13
+	adcq %r11, %r9
+	adcq %r10, %rsi
+	adcq %r15, %rcx
 	adcq %rax, %r12
 	adcq %rdx, %rbp
 	adcq $0, %rbx
@@ -2946,13 +2904,13 @@ pushq %rbx
 	movq 24(%rsp), %rax
 	mulq 88(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 40(%rsp), %rax
 	mulq 88(%rsp)
-	addq %r14, %rcx
-	adcq %r11, %r9
+	addq %r14, %rsi
+	adcq %r11, %rcx
 	adcq %r10, %r12
-	adcq %r13, %rbp
+	adcq %r15, %rbp
 	adcq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
@@ -2962,15 +2920,15 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 16(%rsp), %rax
 	mulq 88(%rsp)
-	movq %rsi, 304(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rsi
+	movq %r13, 304(%rsp)
+	movq %rax, %r15
+	movq %rdx, %r13
 	movq 48(%rsp), %rax
 	mulq 88(%rsp)
-	addq %r11, %rdi
-	adcq %r10, %rcx
-	adcq %r13, %r9
-	adcq %rsi, %r12
+	addq %r11, %r9
+	adcq %r10, %rsi
+	adcq %r15, %rcx
+	adcq %r13, %r12
 	adcq %rax, %rbp
 	adcq %rdx, %rbx
 	adcq $0, %r14
@@ -2980,99 +2938,99 @@ pushq %rbx
 	movq %rdx, %r10
 	movq 24(%rsp), %rax
 	mulq 72(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rsi
+	movq %rax, %r15
+	movq %rdx, %r13
 	movq 40(%rsp), %rax
 	mulq 72(%rsp)
-	addq %r11, %r9
+	addq %r11, %rcx
 	adcq %r10, %r12
-	adcq %r13, %rbp
-	adcq %rsi, %rbx
+	adcq %r15, %rbp
+	adcq %r13, %rbx
 	adcq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 56(%rsp), %rax
 	mulq 72(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 16(%rsp), %rax
 	mulq 72(%rsp)
-	movq %rdi, 312(%rsp)
-	movq %rax, %rsi
-	movq %rdx, %rdi
+	movq %r9, 312(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r9
 	movq 48(%rsp), %rax
 	mulq 72(%rsp)
-	addq %r10, %rcx
-	adcq %r13, %r9
-	adcq %rsi, %r12
-	adcq %rdi, %rbp
+	addq %r10, %rsi
+	adcq %r15, %rcx
+	adcq %r13, %r12
+	adcq %r9, %rbp
 	adcq %rax, %rbx
 	adcq %rdx, %r14
 	adcq $0, %r11
 	movq 8(%rsp), %rax
 	mulq 64(%rsp)
 	movq %rax, %r10
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 24(%rsp), %rax
 	mulq 64(%rsp)
-	movq %rax, %rsi
-	movq %rdx, %rdi
+	movq %rax, %r13
+	movq %rdx, %r9
 	movq 40(%rsp), %rax
 	mulq 64(%rsp)
 	addq %r10, %r12
-	adcq %r13, %rbp
-	adcq %rsi, %rbx
-	adcq %rdi, %r14
+	adcq %r15, %rbp
+	adcq %r13, %rbx
+	adcq %r9, %r14
 	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq 56(%rsp), %rax
 	mulq 64(%rsp)
-	movq %rax, %r13
-	movq %rdx, %rsi
+	movq %rax, %r15
+	movq %rdx, %r13
 	movq 16(%rsp), %rax
 	mulq 64(%rsp)
-	movq %rcx, 320(%rsp)
-	movq %rax, %rdi
-	movq %rdx, %rcx
+	movq %rsi, 320(%rsp)
+	movq %rax, %r9
+	movq %rdx, %rsi
 	movq 48(%rsp), %rax
 	mulq 64(%rsp)
-	addq %r13, %r9
-	adcq %rsi, %r12
-	adcq %rdi, %rbp
-	adcq %rcx, %rbx
+	addq %r15, %rcx
+	adcq %r13, %r12
+	adcq %r9, %rbp
+	adcq %rsi, %rbx
 	adcq %rax, %r14
 	adcq %rdx, %r11
 	adcq $0, %r10
-	movq 32(%rsp), %r13
-	xorq %r13, %r15
-	movq 296(%rsp), %rsi
-	xorq %r13, %rsi
-	movq 304(%rsp), %rdi
-	xorq %r13, %rdi
-	movq 312(%rsp), %rcx
-	xorq %r13, %rcx
+	movq 32(%rsp), %r15
+	xorq %r15, %rdi
+	movq 296(%rsp), %r13
+	xorq %r15, %r13
+	movq 304(%rsp), %r9
+	xorq %r15, %r9
+	movq 312(%rsp), %rsi
+	xorq %r15, %rsi
 	movq %r11, 312(%rsp)
 	movq 320(%rsp), %r11
-	xorq %r13, %r11
-	xorq %r13, %r9
-	xorq %r13, %r12
-	xorq %r13, %rbp
-	xorq %r13, %rbx
-	xorq %r13, %r14
+	xorq %r15, %r11
+	xorq %r15, %rcx
+	xorq %r15, %r12
+	xorq %r15, %rbp
+	xorq %r15, %rbx
+	xorq %r15, %r14
 	movq %r14, 320(%rsp)
 	movq 312(%rsp), %r14
-	xorq %r13, %r14
-	xorq %r13, %r10
+	xorq %r15, %r14
+	xorq %r15, %r10
 	movq %r14, 312(%rsp)
-	movq %r13, %r14
+	movq %r15, %r14
 	addq %r14, %r14
-	adcq 80(%rsp), %r15
-	adcq 120(%rsp), %rsi
-	adcq 128(%rsp), %rdi
-	adcq 136(%rsp), %rcx
+	adcq 80(%rsp), %rdi
+	adcq 120(%rsp), %r13
+	adcq 128(%rsp), %r9
+	adcq 136(%rsp), %rsi
 	adcq 144(%rsp), %r11
-	adcq 192(%rsp), %r9
+	adcq 192(%rsp), %rcx
 	adcq 184(%rsp), %r12
 	adcq 176(%rsp), %rbp
 	adcq 168(%rsp), %rbx
@@ -3082,13 +3040,13 @@ pushq %rbx
 	movq 312(%rsp), %r14
 	adcq 152(%rsp), %r14
 	adcq 208(%rsp), %r10
-	adcq $0, %r13
-	addq 200(%rsp), %r15
-	adcq 216(%rsp), %rsi
-	adcq 224(%rsp), %rdi
-	adcq 232(%rsp), %rcx
+	adcq $0, %r15
+	addq 200(%rsp), %rdi
+	adcq 216(%rsp), %r13
+	adcq 224(%rsp), %r9
+	adcq 232(%rsp), %rsi
 	adcq 240(%rsp), %r11
-	adcq 288(%rsp), %r9
+	adcq 288(%rsp), %rcx
 	adcq 280(%rsp), %r12
 	adcq 272(%rsp), %rbp
 	adcq 264(%rsp), %rbx
@@ -3099,22 +3057,22 @@ pushq %rbx
 	movq 312(%rsp), %r14
 	adcq 248(%rsp), %r14
 	adcq %r8, %r10
-	adcq $0, %r13
+	adcq $0, %r15
 	movq %r14, 312(%rsp)
 	movq 184(%rsp), %r14
-	addq %r15, %r14
-	movq 176(%rsp), %r15
-	adcq %rsi, %r15
-	movq 168(%rsp), %rsi
-	adcq %rdi, %rsi
-	movq 160(%rsp), %rdi
-	adcq %rcx, %rdi
-	movq 152(%rsp), %rcx
-	adcq %r11, %rcx
+	addq %rdi, %r14
+	movq 176(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 168(%rsp), %r13
+	adcq %r9, %r13
+	movq 160(%rsp), %r9
+	adcq %rsi, %r9
+	movq 152(%rsp), %rsi
+	adcq %r11, %rsi
 	movq 208(%rsp), %r11
-	adcq %r9, %r11
-	movq 200(%rsp), %r9
-	adcq %r12, %r9
+	adcq %rcx, %r11
+	movq 200(%rsp), %rcx
+	adcq %r12, %rcx
 	movq 216(%rsp), %r12
 	adcq %rbp, %r12
 	movq 224(%rsp), %rbp
@@ -3128,24 +3086,24 @@ pushq %rbx
 	movq 288(%rsp), %rbx
 	adcq %r10, %rbx
 	movq 280(%rsp), %r10
-	adcq %r13, %r10
-	movq 272(%rsp), %r13
-	adcq $0, %r13
-	movq %r13, 272(%rsp)
-	movq 264(%rsp), %r13
-	adcq $0, %r13
-	movq %r13, 264(%rsp)
-	movq 256(%rsp), %r13
-	adcq $0, %r13
-	movq %r13, 256(%rsp)
-	movq 248(%rsp), %r13
-	adcq $0, %r13
+	adcq %r15, %r10
+	movq 272(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 272(%rsp)
+	movq 264(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 264(%rsp)
+	movq 256(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 256(%rsp)
+	movq 248(%rsp), %r15
+	adcq $0, %r15
 	adcq $0, %r8
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 80(%rsp)
-	movq %r13, 248(%rsp)
-	movq 192(%rsp), %r13
-	addq %rax, %r13
+	movq %r15, 248(%rsp)
+	movq 192(%rsp), %r15
+	addq %rax, %r15
 	adcq $0, %rdx
 	movq %r10, 192(%rsp)
 	movq %rdx, %r10
@@ -3158,30 +3116,30 @@ pushq %rbx
 	movq %rdx, %r10
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 80(%rsp)
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %r10, %r15
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq 80(%rsp)
-	addq %rax, %rsi
-	adcq $0, %rdx
-	addq %r10, %rsi
-	adcq $0, %rdx
-	movq %rdx, %r10
-	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq 80(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %r10, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r10
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r10, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
 	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 80(%rsp)
-	addq %rax, %rcx
+	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %r10, %rcx
+	addq %r10, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r10
 	movq FG_P751_MONT_Q+88(%rip), %rax
@@ -3199,30 +3157,30 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 120(%rsp)
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %rbx, %r15
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq 120(%rsp)
-	addq %rax, %rsi
-	adcq $0, %rdx
-	addq %rbx, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq 120(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
 	addq %rbx, %rdi
 	adcq $0, %rdx
 	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbx, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 120(%rsp)
-	addq %rax, %rcx
+	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %rbx, %rcx
+	addq %rbx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+80(%rip), %rax
@@ -3241,29 +3199,29 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 128(%rsp)
-	addq %rax, %r15
+	addq %rax, %rdi
 	adcq $0, %rdx
 	movq %rbp, 120(%rsp)
 	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 128(%rsp)
-	addq %rax, %rsi
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rbp, %rsi
+	addq %rbp, %r13
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 128(%rsp)
-	addq %rax, %rdi
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rbp, %rdi
+	addq %rbp, %r9
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 128(%rsp)
-	addq %rax, %rcx
+	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %rbp, %rcx
+	addq %rbp, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+72(%rip), %rax
@@ -3289,22 +3247,22 @@ pushq %rbx
 	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 136(%rsp)
-	addq %rax, %rsi
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %r12, 128(%rsp)
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 136(%rsp)
-	addq %rax, %rdi
+	addq %rax, %r9
 	adcq $0, %rdx
-	addq %r12, %rdi
+	addq %r12, %r9
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 136(%rsp)
-	addq %rax, %rcx
+	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %r12, %rcx
+	addq %r12, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+64(%rip), %rax
@@ -3337,15 +3295,15 @@ pushq %rbx
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 144(%rsp)
-	addq %rax, %rdi
+	addq %rax, %r9
 	adcq $0, %rdx
 	movq %r8, 136(%rsp)
 	movq %rdx, %r8
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 144(%rsp)
-	addq %rax, %rcx
+	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %r8, %rcx
+	addq %r8, %rsi
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq FG_P751_MONT_Q+56(%rip), %rax
@@ -3384,373 +3342,373 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq FG_P751_MONT_Q+40(%rip), %rax
-	mulq %r13
+	mulq %r15
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rcx, 144(%rsp)
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r15
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rcx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r15
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r15
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rcx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r15
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rcx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r15
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r15
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rcx, %r8
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r15, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r14
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r14
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r14
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r14
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r14
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %r9, 144(%rsp)
-	movq %rdx, %r9
-	movq FG_P751_MONT_Q+48(%rip), %rax
-	mulq %r13
-	addq %rax, %r11
+	addq %r15, %rcx
 	adcq $0, %rdx
-	addq %r9, %r11
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq %r13
-	addq %rax, %r10
-	adcq $0, %rdx
-	addq %r9, %r10
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq %r13
-	addq %rax, %rbx
-	adcq $0, %rdx
-	addq %r9, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %r13
-	addq %rax, %rbp
-	adcq $0, %rdx
-	addq %r9, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %r13
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %r9, %r12
-	adcq $0, %rdx
-	movq %rdx, %r9
-	movq FG_P751_MONT_Q+88(%rip), %rax
-	mulq %r13
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %r9, %r8
-	adcq $0, %rdx
-	movq %rdx, %r9
+	movq %rdx, %r15
 	movq FG_P751_MONT_Q+40(%rip), %rax
-	mulq %r14
-	addq %rax, %r11
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P751_MONT_Q+48(%rip), %rax
-	mulq %r14
-	addq %rax, %r10
-	adcq $0, %rdx
-	addq %r13, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq %r14
-	addq %rax, %rbx
-	adcq $0, %rdx
-	addq %r13, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq %r14
-	addq %rax, %rbp
-	adcq $0, %rdx
-	addq %r13, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %r14
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %r13, %r12
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %r14
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %r13, %r8
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P751_MONT_Q+88(%rip), %rax
-	mulq %r14
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %r13, %r9
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P751_MONT_Q+40(%rip), %rax
-	mulq %r15
+	mulq %rdi
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq FG_P751_MONT_Q+48(%rip), %rax
-	mulq %r15
+	mulq %rdi
 	addq %rax, %rbx
 	adcq $0, %rdx
 	addq %r14, %rbx
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq %r15
+	mulq %rdi
 	addq %rax, %rbp
 	adcq $0, %rdx
 	addq %r14, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq %r15
+	mulq %rdi
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %r14, %r12
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %r15
+	mulq %rdi
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %r14, %r8
 	adcq $0, %rdx
 	movq %rdx, %r14
 	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %r15
-	addq %rax, %r9
+	mulq %rdi
+	addq %rax, %rcx
 	adcq $0, %rdx
-	addq %r14, %r9
+	addq %r14, %rcx
 	adcq $0, %rdx
 	movq %rdx, %r14
-	movq FG_P751_MONT_Q+88(%rip), %rax
-	mulq %r15
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %r14, %r13
-	adcq $0, %rdx
-	movq %rdx, %r14
-	movq FG_P751_MONT_Q+40(%rip), %rax
-	mulq %rsi
-	addq %rax, %rbx
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq FG_P751_MONT_Q+48(%rip), %rax
-	mulq %rsi
-	addq %rax, %rbp
-	adcq $0, %rdx
-	addq %r15, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq %rsi
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %r15, %r12
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq %rsi
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %r15, %r8
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %rsi
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %r15, %r9
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %rsi
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %r15, %r13
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq FG_P751_MONT_Q+88(%rip), %rax
-	mulq %rsi
-	addq %rax, %r14
-	adcq $0, %rdx
-	addq %r15, %r14
-	adcq $0, %rdx
-	movq %rdx, %r15
-	movq FG_P751_MONT_Q+40(%rip), %rax
-	mulq %rdi
-	addq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq FG_P751_MONT_Q+48(%rip), %rax
-	mulq %rdi
-	addq %rax, %r12
-	adcq $0, %rdx
-	addq %rsi, %r12
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq %rdi
-	addq %rax, %r8
-	adcq $0, %rdx
-	addq %rsi, %r8
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq %rdi
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %rsi, %r9
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %rdi
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %rsi, %r13
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %rdi
-	addq %rax, %r14
-	adcq $0, %rdx
-	addq %rsi, %r14
-	adcq $0, %rdx
-	movq %rdx, %rsi
 	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %rdi
 	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rsi, %r15
+	addq %r14, %r15
 	adcq $0, %rdx
-	movq %rdx, %rsi
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+40(%rip), %rax
-	mulq %rcx
-	addq %rax, %r12
+	mulq %r13
+	addq %rax, %rbx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq FG_P751_MONT_Q+48(%rip), %rax
-	mulq %rcx
+	mulq %r13
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r13
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r13
 	addq %rax, %r8
 	adcq $0, %rdx
 	addq %rdi, %r8
 	adcq $0, %rdx
 	movq %rdx, %rdi
-	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq %rcx
-	addq %rax, %r9
-	adcq $0, %rdx
-	addq %rdi, %r9
-	adcq $0, %rdx
-	movq %rdx, %rdi
-	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq %rcx
-	addq %rax, %r13
-	adcq $0, %rdx
-	addq %rdi, %r13
-	adcq $0, %rdx
-	movq %rdx, %rdi
 	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %rcx
-	addq %rax, %r14
+	mulq %r13
+	addq %rax, %rcx
 	adcq $0, %rdx
-	addq %rdi, %r14
+	addq %rdi, %rcx
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %rcx
+	mulq %r13
 	addq %rax, %r15
 	adcq $0, %rdx
 	addq %rdi, %r15
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq FG_P751_MONT_Q+88(%rip), %rax
-	mulq %rcx
-	addq %rax, %rsi
+	mulq %r13
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rdi, %rsi
+	addq %rdi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r9
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r9
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r9
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r13, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r9
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r9
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r9
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %rsi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %rsi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r9, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %rsi
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %rsi
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %rsi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %rsi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r11
 	addq %rax, %r8
 	adcq $0, %rdx
-	movq %rdx, %rcx
+	movq %rdx, %rsi
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r11
-	addq %rax, %r9
+	addq %rax, %rcx
 	adcq $0, %rdx
-	addq %rcx, %r9
+	addq %rsi, %rcx
 	adcq $0, %rdx
-	movq %rdx, %rcx
+	movq %rdx, %rsi
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r11
-	addq %rax, %r13
+	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rcx, %r13
+	addq %rsi, %r15
 	adcq $0, %rdx
-	movq %rdx, %rcx
+	movq %rdx, %rsi
 	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r11
 	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rcx, %r14
+	addq %rsi, %r14
 	adcq $0, %rdx
-	movq %rdx, %rcx
+	movq %rdx, %rsi
 	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %r11
-	addq %rax, %r15
-	adcq $0, %rdx
-	addq %rcx, %r15
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %r11
-	addq %rax, %rsi
-	adcq $0, %rdx
-	addq %rcx, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r11
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rcx, %rdi
+	addq %rsi, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rcx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r11
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rsi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r11
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rsi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
 	addq 144(%rsp), %r10
 	adcq 128(%rsp), %rbx
 	adcq 120(%rsp), %rbp
 	adcq 320(%rsp), %r12
 	adcq 312(%rsp), %r8
-	adcq 80(%rsp), %r9
-	adcq 192(%rsp), %r13
+	adcq 80(%rsp), %rcx
+	adcq 192(%rsp), %r15
 	adcq 272(%rsp), %r14
-	adcq 264(%rsp), %r15
-	adcq 256(%rsp), %rsi
-	adcq 248(%rsp), %rdi
-	adcq 136(%rsp), %rcx
+	adcq 264(%rsp), %rdi
+	adcq 256(%rsp), %r13
+	adcq 248(%rsp), %r9
+	adcq 136(%rsp), %rsi
 	movq %r10, %r11
 	subq $-1, %r11
 	movq %r12, 136(%rsp)
 	movq %rbx, %r12
 	sbbq $-1, %r12
-	movq %rdi, 248(%rsp)
-	movq %rbp, %rdi
-	sbbq $-1, %rdi
-	movq %rsi, 256(%rsp)
-	movq 136(%rsp), %rsi
-	sbbq $-1, %rsi
+	movq %r9, 248(%rsp)
+	movq %rbp, %r9
+	sbbq $-1, %r9
+	movq %r13, 256(%rsp)
+	movq 136(%rsp), %r13
+	sbbq $-1, %r13
 	movq %rbp, 264(%rsp)
 	movq %r8, %rbp
 	sbbq $-1, %rbp
-	movq %r15, 272(%rsp)
-	movq %r9, %r15
-	sbbq FG_P751_MONT_P+40(%rip), %r15
+	movq %rdi, 272(%rsp)
+	movq %rcx, %rdi
+	sbbq FG_P751_MONT_P+40(%rip), %rdi
 	movq %r14, 192(%rsp)
-	movq %r13, %r14
+	movq %r15, %r14
 	sbbq FG_P751_MONT_P+48(%rip), %r14
-	movq %r13, 80(%rsp)
-	movq 192(%rsp), %r13
-	sbbq FG_P751_MONT_P+56(%rip), %r13
-	movq %r9, 312(%rsp)
-	movq 272(%rsp), %r9
-	sbbq FG_P751_MONT_P+64(%rip), %r9
+	movq %r15, 80(%rsp)
+	movq 192(%rsp), %r15
+	sbbq FG_P751_MONT_P+56(%rip), %r15
+	movq %rcx, 312(%rsp)
+	movq 272(%rsp), %rcx
+	sbbq FG_P751_MONT_P+64(%rip), %rcx
 	movq %r8, 320(%rsp)
 	movq 256(%rsp), %r8
 	sbbq FG_P751_MONT_P+72(%rip), %r8
@@ -3758,33 +3716,33 @@ pushq %rbx
 	movq 248(%rsp), %rbx
 	sbbq FG_P751_MONT_P+80(%rip), %rbx
 	movq %r10, 128(%rsp)
-	movq %rcx, %r10
+	movq %rsi, %r10
 	sbbq FG_P751_MONT_P+88(%rip), %r10
 	cmovc 128(%rsp), %r11
 	cmovc 120(%rsp), %r12
-	cmovc 264(%rsp), %rdi
-	cmovc 136(%rsp), %rsi
+	cmovc 264(%rsp), %r9
+	cmovc 136(%rsp), %r13
 	cmovc 320(%rsp), %rbp
-	cmovc 312(%rsp), %r15
+	cmovc 312(%rsp), %rdi
 	cmovc 80(%rsp), %r14
-	cmovc 192(%rsp), %r13
-	cmovc 272(%rsp), %r9
+	cmovc 192(%rsp), %r15
+	cmovc 272(%rsp), %rcx
 	cmovc 256(%rsp), %r8
 	cmovc 248(%rsp), %rbx
-	cmovc %rcx, %r10
-	movq 0(%rsp), %rcx
-	movq %r11, 0(%rcx)
-	movq %r12, 8(%rcx)
-	movq %rdi, 16(%rcx)
-	movq %rsi, 24(%rcx)
-	movq %rbp, 32(%rcx)
-	movq %r15, 40(%rcx)
-	movq %r14, 48(%rcx)
-	movq %r13, 56(%rcx)
-	movq %r9, 64(%rcx)
-	movq %r8, 72(%rcx)
-	movq %rbx, 80(%rcx)
-	movq %r10, 88(%rcx)
+	cmovc %rsi, %r10
+	movq 0(%rsp), %rsi
+	movq %r11, 0(%rsi)
+	movq %r12, 8(%rsi)
+	movq %r9, 16(%rsi)
+	movq %r13, 24(%rsi)
+	movq %rbp, 32(%rsi)
+	movq %rdi, 40(%rsi)
+	movq %r14, 48(%rsi)
+	movq %r15, 56(%rsi)
+	movq %rcx, 64(%rsi)
+	movq %r8, 72(%rsi)
+	movq %rbx, 80(%rsi)
+	movq %r10, 88(%rsi)
 	addq $328, %rsp
 popq %rbx
 popq %rbp
@@ -3847,59 +3805,55 @@ pushq %rbx
 	movq %rdx, %r13
 	movq 16(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rdx, %r15
+	movq %rdx, %r14
 	movq 24(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r15, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %rdx, %r13
+	movq %rdx, %r15
 	movq 32(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %rax, %r15
 	adcq $0, %rdx
-	movq %rax, %r15
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq 40(%rsi), %rax
 	mulq 0(%rsi)
-	addq %r13, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %rdi, 0(%rsp)
 	movq %rdx, %rdi
 	movq 16(%rsi), %rax
 	mulq 8(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %r14, 8(%rsp)
-	movq %rdx, %r14
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
 	movq 24(%rsi), %rax
 	mulq 8(%rsi)
 	addq %rax, %r15
 	adcq $0, %rdx
-	addq %r14, %r15
+	addq %r13, %r15
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 32(%rsi), %rax
 	mulq 8(%rsi)
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r14, %r13
+	addq %r13, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 40(%rsi), %rax
 	mulq 8(%rsi)
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %r14, %rdi
+	addq %r13, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 24(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %r15, 16(%rsp)
 	movq %rdx, %r15
@@ -3912,14 +3866,14 @@ pushq %rbx
 	movq %rdx, %r15
 	movq 40(%rsi), %rax
 	mulq 16(%rsi)
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %r15, %r14
+	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq 32(%rsi), %rax
 	mulq 24(%rsi)
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rdi, 24(%rsp)
 	movq %rdx, %rdi
@@ -3937,125 +3891,119 @@ pushq %rbx
 	movq %r15, 32(%rsp)
 	movq %rdx, %r15
 	addq %r12, %r12
-	movq %r14, 40(%rsp)
-	movq 8(%rsp), %r14
-	adcq %r14, %r14
-	adcq %rbp, %rbp
-	movq %r13, 8(%rsp)
-	movq 16(%rsp), %r13
-	adcq %r13, %r13
-	movq %r13, 16(%rsp)
+	movq %r13, 40(%rsp)
 	movq 8(%rsp), %r13
 	adcq %r13, %r13
-	movq %r13, 8(%rsp)
-	movq 24(%rsp), %r13
-	adcq %r13, %r13
-	movq %r13, 24(%rsp)
-	movq 40(%rsp), %r13
-	adcq %r13, %r13
-	movq %r13, 40(%rsp)
-	movq 32(%rsp), %r13
-	adcq %r13, %r13
+	adcq %r14, %r14
+	movq %rbp, 8(%rsp)
+	movq 16(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 8(%rsp)
+	movq 24(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 24(%rsp)
+	movq 40(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 40(%rsp)
+	movq 32(%rsp), %rbp
+	adcq %rbp, %rbp
 	adcq %rdi, %rdi
 	adcq %r15, %r15
-	movq %r13, 32(%rsp)
-	movq $0, %r13
-	adcq $0, %r13
+	movq %rbp, 32(%rsp)
+	movq $0, %rbp
+	adcq $0, %rbp
 	movq 0(%rsi), %rax
 	mulq %rax
-	movq %rbp, 48(%rsp)
-	movq %rax, %rbp
-	movq %r14, 56(%rsp)
-	movq %rdx, %r14
+	movq %r14, 48(%rsp)
+	movq %rax, %r14
+	movq %r13, 56(%rsp)
+	movq %rdx, %r13
 	movq 8(%rsi), %rax
 	mulq %rax
-	addq %r14, %r12
-	movq %rbp, 64(%rsp)
-	movq 56(%rsp), %rbp
-	adcq %rax, %rbp
+	addq %r13, %r12
+	movq %r14, 64(%rsp)
+	movq 56(%rsp), %r14
+	adcq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 16(%rsi), %rax
 	mulq %rax
-	movq %rbp, 56(%rsp)
-	movq 48(%rsp), %rbp
-	addq %r14, %rbp
+	movq %r14, 56(%rsp)
+	movq 48(%rsp), %r14
+	addq %r13, %r14
 	movq %r12, 48(%rsp)
 	movq 16(%rsp), %r12
 	adcq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 24(%rsi), %rax
 	mulq %rax
 	movq %r12, 16(%rsp)
 	movq 8(%rsp), %r12
-	addq %r14, %r12
-	movq %rbp, 8(%rsp)
-	movq 24(%rsp), %rbp
-	adcq %rax, %rbp
+	addq %r13, %r12
+	movq %r14, 8(%rsp)
+	movq 24(%rsp), %r14
+	adcq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 32(%rsi), %rax
 	mulq %rax
-	movq %rbp, 24(%rsp)
-	movq 40(%rsp), %rbp
-	addq %r14, %rbp
+	movq %r14, 24(%rsp)
+	movq 40(%rsp), %r14
+	addq %r13, %r14
 	movq %r12, 40(%rsp)
 	movq 32(%rsp), %r12
 	adcq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq 40(%rsi), %rax
 	mulq %rax
-	addq %r14, %rdi
+	addq %r13, %rdi
 	adcq %rax, %r15
-	adcq $0, %rdx
-	movq %rdx, %r14
-	addq %r14, %r13
+	adcq %rdx, %rbp
 	movq 56(%rsi), %rax
 	mulq 48(%rsi)
-	movq %rax, %r14
+	movq %rax, %r13
 	movq %r12, 32(%rsp)
 	movq %rdx, %r12
 	movq 64(%rsi), %rax
 	mulq 48(%rsi)
-	addq %r12, %rax
+	addq %rax, %r12
 	adcq $0, %rdx
-	movq %rax, %r12
-	movq %rbp, 72(%rsp)
-	movq %rdx, %rbp
+	movq %r14, 72(%rsp)
+	movq %rdx, %r14
 	movq 72(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rbp, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %rbp
-	movq %r13, 80(%rsp)
-	movq %rdx, %r13
+	movq %rbp, 80(%rsp)
+	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 48(%rsi)
-	addq %r13, %rax
+	addq %rax, %rbp
 	adcq $0, %rdx
-	movq %rax, %r13
 	movq %rbx, 88(%rsp)
 	movq %rdx, %rbx
 	movq 88(%rsi), %rax
 	mulq 48(%rsi)
-	addq %rbx, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %rbx
 	movq %r11, 96(%rsp)
 	movq %rdx, %r11
 	movq 64(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
 	movq %r12, 104(%rsp)
 	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq 56(%rsi)
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r12, %r13
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
@@ -4076,22 +4024,22 @@ pushq %rbx
 	mulq 64(%rsi)
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %r13, 112(%rsp)
-	movq %rdx, %r13
+	movq %rbp, 112(%rsp)
+	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 64(%rsi)
 	addq %rax, %r11
 	adcq $0, %rdx
-	addq %r13, %r11
+	addq %rbp, %r11
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq 88(%rsi), %rax
 	mulq 64(%rsi)
 	addq %rax, %r12
 	adcq $0, %rdx
-	addq %r13, %r12
+	addq %rbp, %r12
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq 80(%rsi), %rax
 	mulq 72(%rsi)
 	addq %rax, %r12
@@ -4100,22 +4048,22 @@ pushq %rbx
 	movq %rdx, %r11
 	movq 88(%rsi), %rax
 	mulq 72(%rsi)
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r11, %r13
+	addq %r11, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq 88(%rsi), %rax
 	mulq 80(%rsi)
 	addq %rax, %r11
 	adcq $0, %rdx
-	movq %r13, 128(%rsp)
-	movq %rdx, %r13
-	addq %r14, %r14
+	movq %rbp, 128(%rsp)
+	movq %rdx, %rbp
+	addq %r13, %r13
 	movq %r12, 136(%rsp)
 	movq 104(%rsp), %r12
 	adcq %r12, %r12
-	adcq %rbp, %rbp
+	adcq %r14, %r14
 	movq %rbx, 104(%rsp)
 	movq 112(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -4132,104 +4080,98 @@ pushq %rbx
 	movq 128(%rsp), %rbx
 	adcq %rbx, %rbx
 	adcq %r11, %r11
-	adcq %r13, %r13
+	adcq %rbp, %rbp
 	movq %rbx, 128(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 48(%rsi), %rax
 	mulq %rax
-	movq %rbp, 144(%rsp)
-	movq %rax, %rbp
+	movq %r14, 144(%rsp)
+	movq %rax, %r14
 	movq %r12, 152(%rsp)
 	movq %rdx, %r12
 	movq 56(%rsi), %rax
 	mulq %rax
-	addq %r12, %r14
-	movq %rbp, 160(%rsp)
-	movq 152(%rsp), %rbp
-	adcq %rax, %rbp
+	addq %r12, %r13
+	movq %r14, 160(%rsp)
+	movq 152(%rsp), %r14
+	adcq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 64(%rsi), %rax
 	mulq %rax
-	movq %rbp, 152(%rsp)
-	movq 144(%rsp), %rbp
-	addq %r12, %rbp
-	movq %r14, 144(%rsp)
-	movq 112(%rsp), %r14
-	adcq %rax, %r14
+	movq %r14, 152(%rsp)
+	movq 144(%rsp), %r14
+	addq %r12, %r14
+	movq %r13, 144(%rsp)
+	movq 112(%rsp), %r13
+	adcq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 72(%rsi), %rax
 	mulq %rax
-	movq %r14, 112(%rsp)
-	movq 104(%rsp), %r14
-	addq %r12, %r14
-	movq %rbp, 104(%rsp)
-	movq 120(%rsp), %rbp
-	adcq %rax, %rbp
+	movq %r13, 112(%rsp)
+	movq 104(%rsp), %r13
+	addq %r12, %r13
+	movq %r14, 104(%rsp)
+	movq 120(%rsp), %r14
+	adcq %rax, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 80(%rsi), %rax
 	mulq %rax
-	movq %rbp, 120(%rsp)
-	movq 136(%rsp), %rbp
-	addq %r12, %rbp
-	movq %r14, 136(%rsp)
-	movq 128(%rsp), %r14
-	adcq %rax, %r14
+	movq %r14, 120(%rsp)
+	movq 136(%rsp), %r14
+	addq %r12, %r14
+	movq %r13, 136(%rsp)
+	movq 128(%rsp), %r13
+	adcq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq 88(%rsi), %rax
 	mulq %rax
 	addq %r12, %r11
-	adcq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %r12
-	addq %r12, %rbx
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
 	movq %r8, %rax
 	mulq %rcx
 	movq %rax, %r12
 	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rcx
-	addq %rsi, %rax
+	addq %rax, %rsi
 	adcq $0, %rdx
-	movq %rax, %rsi
-	movq %r14, 128(%rsp)
-	movq %rdx, %r14
+	movq %r13, 128(%rsp)
+	movq %rdx, %r13
 	movq %r10, %rax
 	mulq %rcx
-	addq %r14, %rax
+	addq %rax, %r13
 	adcq $0, %rdx
-	movq %rax, %r14
-	movq %rbp, 168(%rsp)
-	movq %rdx, %rbp
+	movq %r14, 168(%rsp)
+	movq %rdx, %r14
 	movq 96(%rsp), %rax
 	mulq %rcx
-	addq %rbp, %rax
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rax, %rbp
 	movq %rbx, 176(%rsp)
 	movq %rdx, %rbx
 	movq 88(%rsp), %rax
 	mulq %rcx
-	addq %rbx, %rax
+	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rax, %rbx
 	movq %rcx, 184(%rsp)
 	movq %rdx, %rcx
 	movq %r9, %rax
 	mulq %r8
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %rsi, 192(%rsp)
 	movq %rdx, %rsi
 	movq %r10, %rax
 	mulq %r8
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rsi, %rbp
+	addq %rsi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq 96(%rsp), %rax
@@ -4250,22 +4192,22 @@ pushq %rbx
 	mulq %r9
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rbp, 200(%rsp)
-	movq %rdx, %rbp
+	movq %r14, 200(%rsp)
+	movq %rdx, %r14
 	movq 96(%rsp), %rax
 	mulq %r9
 	addq %rax, %rcx
 	adcq $0, %rdx
-	addq %rbp, %rcx
+	addq %r14, %rcx
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq 88(%rsp), %rax
 	mulq %r9
 	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %rbp, %rsi
+	addq %r14, %rsi
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq 96(%rsp), %rax
 	mulq %r10
 	addq %rax, %rsi
@@ -4274,22 +4216,22 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq 88(%rsp), %rax
 	mulq %r10
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rcx, %rbp
+	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq 88(%rsp), %rax
 	mulq 96(%rsp)
 	addq %rax, %rcx
 	adcq $0, %rdx
-	movq %rbp, 216(%rsp)
-	movq %rdx, %rbp
+	movq %r14, 216(%rsp)
+	movq %rdx, %r14
 	addq %r12, %r12
 	movq %rsi, 224(%rsp)
 	movq 192(%rsp), %rsi
 	adcq %rsi, %rsi
-	adcq %r14, %r14
+	adcq %r13, %r13
 	movq %rbx, 192(%rsp)
 	movq 200(%rsp), %rbx
 	adcq %rbx, %rbx
@@ -4306,29 +4248,29 @@ pushq %rbx
 	movq 216(%rsp), %rbx
 	adcq %rbx, %rbx
 	adcq %rcx, %rcx
-	adcq %rbp, %rbp
+	adcq %r14, %r14
 	movq %rbx, 216(%rsp)
 	movq $0, %rbx
 	adcq $0, %rbx
 	movq 184(%rsp), %rax
 	mulq %rax
-	movq %r14, 232(%rsp)
-	movq %rax, %r14
+	movq %r13, 232(%rsp)
+	movq %rax, %r13
 	movq %rsi, 240(%rsp)
 	movq %rdx, %rsi
 	movq %r8, %rax
 	mulq %rax
 	addq %rsi, %r12
-	movq %r14, 248(%rsp)
-	movq 240(%rsp), %r14
-	adcq %rax, %r14
+	movq %r13, 248(%rsp)
+	movq 240(%rsp), %r13
+	adcq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq %r9, %rax
 	mulq %rax
-	movq %r14, 240(%rsp)
-	movq 232(%rsp), %r14
-	addq %rsi, %r14
+	movq %r13, 240(%rsp)
+	movq 232(%rsp), %r13
+	addq %rsi, %r13
 	movq %r12, 232(%rsp)
 	movq 200(%rsp), %r12
 	adcq %rax, %r12
@@ -4339,16 +4281,16 @@ pushq %rbx
 	movq %r12, 200(%rsp)
 	movq 192(%rsp), %r12
 	addq %rsi, %r12
-	movq %r14, 192(%rsp)
-	movq 208(%rsp), %r14
-	adcq %rax, %r14
+	movq %r13, 192(%rsp)
+	movq 208(%rsp), %r13
+	adcq %rax, %r13
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq 96(%rsp), %rax
 	mulq %rax
-	movq %r14, 208(%rsp)
-	movq 224(%rsp), %r14
-	addq %rsi, %r14
+	movq %r13, 208(%rsp)
+	movq 224(%rsp), %r13
+	addq %rsi, %r13
 	movq %r12, 224(%rsp)
 	movq 216(%rsp), %r12
 	adcq %rax, %r12
@@ -4357,10 +4299,8 @@ pushq %rbx
 	movq 88(%rsp), %rax
 	mulq %rax
 	addq %rsi, %rcx
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	addq %rsi, %rbx
+	adcq %rax, %r14
+	adcq %rdx, %rbx
 	movq $-1, %rsi
 	movq 248(%rsp), %r8
 	xorq %rsi, %r8
@@ -4374,46 +4314,46 @@ pushq %rbx
 	movq %r12, 192(%rsp)
 	movq 200(%rsp), %r12
 	xorq %rsi, %r12
-	movq %r14, 200(%rsp)
-	movq 224(%rsp), %r14
+	movq %r13, 200(%rsp)
+	movq 224(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 208(%rsp)
+	movq 200(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 200(%rsp)
+	movq 192(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 192(%rsp)
+	movq 240(%rsp), %r13
+	xorq %rsi, %r13
 	xorq %rsi, %r14
-	movq %r14, 224(%rsp)
-	movq 208(%rsp), %r14
-	xorq %rsi, %r14
-	movq %r14, 208(%rsp)
-	movq 200(%rsp), %r14
-	xorq %rsi, %r14
-	movq %r14, 200(%rsp)
-	movq 192(%rsp), %r14
-	xorq %rsi, %r14
-	movq %r14, 192(%rsp)
-	movq 240(%rsp), %r14
-	xorq %rsi, %r14
-	xorq %rsi, %rbp
 	xorq %rsi, %rbx
-	movq %r14, 240(%rsp)
-	movq %rsi, %r14
-	addq %r14, %r14
+	movq %r13, 240(%rsp)
+	movq %rsi, %r13
+	addq %r13, %r13
 	adcq 64(%rsp), %r8
 	adcq 48(%rsp), %r9
 	adcq 56(%rsp), %r10
 	adcq 8(%rsp), %rcx
 	adcq 16(%rsp), %r12
-	movq 224(%rsp), %r14
-	adcq 40(%rsp), %r14
-	movq %r14, 224(%rsp)
-	movq 208(%rsp), %r14
-	adcq 24(%rsp), %r14
-	movq %r14, 208(%rsp)
-	movq 200(%rsp), %r14
-	adcq 72(%rsp), %r14
-	movq %r14, 200(%rsp)
-	movq 192(%rsp), %r14
-	adcq 32(%rsp), %r14
-	movq %r14, 192(%rsp)
-	movq 240(%rsp), %r14
-	adcq %rdi, %r14
-	adcq %r15, %rbp
+	movq 224(%rsp), %r13
+	adcq 40(%rsp), %r13
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	adcq 24(%rsp), %r13
+	movq %r13, 208(%rsp)
+	movq 200(%rsp), %r13
+	adcq 72(%rsp), %r13
+	movq %r13, 200(%rsp)
+	movq 192(%rsp), %r13
+	adcq 32(%rsp), %r13
+	movq %r13, 192(%rsp)
+	movq 240(%rsp), %r13
+	adcq %rdi, %r13
+	adcq %r15, %r14
 	adcq 80(%rsp), %rbx
 	adcq $0, %rsi
 	addq 160(%rsp), %r8
@@ -4421,27 +4361,27 @@ pushq %rbx
 	adcq 152(%rsp), %r10
 	adcq 104(%rsp), %rcx
 	adcq 112(%rsp), %r12
-	movq %r14, 240(%rsp)
-	movq 224(%rsp), %r14
-	adcq 136(%rsp), %r14
-	movq %r14, 224(%rsp)
-	movq 208(%rsp), %r14
-	adcq 120(%rsp), %r14
-	movq %r14, 208(%rsp)
-	movq 200(%rsp), %r14
-	adcq 168(%rsp), %r14
-	movq %r14, 200(%rsp)
-	movq 192(%rsp), %r14
-	adcq 128(%rsp), %r14
-	movq %r14, 192(%rsp)
-	movq 240(%rsp), %r14
-	adcq %r11, %r14
-	adcq %r13, %rbp
+	movq %r13, 240(%rsp)
+	movq 224(%rsp), %r13
+	adcq 136(%rsp), %r13
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	adcq 120(%rsp), %r13
+	movq %r13, 208(%rsp)
+	movq 200(%rsp), %r13
+	adcq 168(%rsp), %r13
+	movq %r13, 200(%rsp)
+	movq 192(%rsp), %r13
+	adcq 128(%rsp), %r13
+	movq %r13, 192(%rsp)
+	movq 240(%rsp), %r13
+	adcq %r11, %r13
+	adcq %rbp, %r14
 	adcq 176(%rsp), %rbx
 	adcq $0, %rsi
-	movq %r14, 240(%rsp)
-	movq 24(%rsp), %r14
-	addq %r8, %r14
+	movq %r13, 240(%rsp)
+	movq 24(%rsp), %r13
+	addq %r8, %r13
 	movq 72(%rsp), %r8
 	adcq %r9, %r8
 	movq 32(%rsp), %r9
@@ -4462,9 +4402,9 @@ pushq %rbx
 	adcq 240(%rsp), %rdi
 	movq %rdi, 240(%rsp)
 	movq 112(%rsp), %rdi
-	adcq %rbp, %rdi
-	movq 136(%rsp), %rbp
-	adcq %rbx, %rbp
+	adcq %r14, %rdi
+	movq 136(%rsp), %r14
+	adcq %rbx, %r14
 	movq 120(%rsp), %rbx
 	adcq %rsi, %rbx
 	movq 168(%rsp), %rsi
@@ -4475,7 +4415,7 @@ pushq %rbx
 	movq %rsi, 128(%rsp)
 	movq 200(%rsp), %rsi
 	adcq $0, %rsi
-	adcq $0, %r13
+	adcq $0, %rbp
 	movq %rsi, 200(%rsp)
 	movq 176(%rsp), %rsi
 	adcq $0, %rsi
@@ -4485,55 +4425,55 @@ pushq %rbx
 	movq 40(%rsp), %rbx
 	addq %rax, %rbx
 	adcq $0, %rdx
-	movq %rbp, 40(%rsp)
-	movq %rdx, %rbp
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 64(%rsp)
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rbp, %r14
+	addq %r14, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r8
 	adcq $0, %rdx
-	addq %rbp, %r8
+	addq %r14, %r8
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r9
 	adcq $0, %rdx
-	addq %rbp, %r9
+	addq %r14, %r9
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 64(%rsp)
 	movq %rdi, 120(%rsp)
 	movq 192(%rsp), %rdi
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %rbp, %rdi
+	addq %r14, %rdi
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
-	addq %rbp, %r15
+	addq %r14, %r15
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 64(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
-	addq %rbp, %r10
+	addq %r14, %r10
 	adcq $0, %rdx
-	movq %rdx, %rbp
+	movq %rdx, %r14
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 48(%rsp)
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
 	movq %r11, 64(%rsp)
 	movq %rdx, %r11
@@ -4574,9 +4514,9 @@ pushq %rbx
 	movq %rdx, %r11
 	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 48(%rsp)
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %r11, %rbp
+	addq %r11, %r14
 	adcq $0, %rdx
 	movq %rdx, %r11
 	movq FG_P751_MONT_Q+40(%rip), %rax
@@ -4615,9 +4555,9 @@ pushq %rbx
 	movq %rdx, %rsi
 	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 56(%rsp)
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rsi, %rbp
+	addq %rsi, %r14
 	adcq $0, %rdx
 	movq %rdx, %rsi
 	movq FG_P751_MONT_Q+88(%rip), %rax
@@ -4631,50 +4571,50 @@ pushq %rbx
 	mulq 8(%rsp)
 	addq %rax, %r9
 	adcq $0, %rdx
-	movq %r13, 56(%rsp)
-	movq %rdx, %r13
+	movq %rbp, 56(%rsp)
+	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %rdi
 	adcq $0, %rdx
-	addq %r13, %rdi
+	addq %rbp, %rdi
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r15
 	adcq $0, %rdx
-	addq %r13, %r15
+	addq %rbp, %r15
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r10
 	adcq $0, %rdx
-	addq %r13, %r10
+	addq %rbp, %r10
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq 8(%rsp)
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %r13, %rbp
+	addq %rbp, %r14
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %r11
 	adcq $0, %rdx
-	addq %r13, %r11
+	addq %rbp, %r11
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 8(%rsp)
 	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %r13, %rsi
+	addq %rbp, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r13
+	movq %rdx, %rbp
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 16(%rsp)
 	addq %rax, %rdi
@@ -4697,9 +4637,9 @@ pushq %rbx
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq 16(%rsp)
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %r12, %rbp
+	addq %r12, %r14
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+72(%rip), %rax
@@ -4718,9 +4658,9 @@ pushq %rbx
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq 16(%rsp)
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r12, %r13
+	addq %r12, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r12
 	movq FG_P751_MONT_Q+40(%rip), %rax
@@ -4738,9 +4678,9 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %rbx
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rcx, %rbp
+	addq %rcx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq FG_P751_MONT_Q+64(%rip), %rax
@@ -4759,9 +4699,9 @@ pushq %rbx
 	movq %rdx, %rcx
 	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rbx
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rcx, %r13
+	addq %rcx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq FG_P751_MONT_Q+88(%rip), %rax
@@ -4772,47 +4712,47 @@ pushq %rbx
 	adcq $0, %rdx
 	movq %rdx, %rcx
 	movq FG_P751_MONT_Q+40(%rip), %rax
-	mulq %r14
+	mulq %r13
 	addq %rax, %r10
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+48(%rip), %rax
-	mulq %r14
-	addq %rax, %rbp
+	mulq %r13
+	addq %rax, %r14
 	adcq $0, %rdx
-	addq %rbx, %rbp
+	addq %rbx, %r14
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+56(%rip), %rax
-	mulq %r14
+	mulq %r13
 	addq %rax, %r11
 	adcq $0, %rdx
 	addq %rbx, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+64(%rip), %rax
-	mulq %r14
+	mulq %r13
 	addq %rax, %rsi
 	adcq $0, %rdx
 	addq %rbx, %rsi
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+72(%rip), %rax
-	mulq %r14
-	addq %rax, %r13
+	mulq %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %rbx, %r13
+	addq %rbx, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+80(%rip), %rax
-	mulq %r14
+	mulq %r13
 	addq %rax, %r12
 	adcq $0, %rdx
 	addq %rbx, %r12
 	adcq $0, %rdx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+88(%rip), %rax
-	mulq %r14
+	mulq %r13
 	addq %rax, %rcx
 	adcq $0, %rdx
 	addq %rbx, %rcx
@@ -4820,51 +4760,51 @@ pushq %rbx
 	movq %rdx, %rbx
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r8
-	addq %rax, %rbp
+	addq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %r8
 	addq %rax, %r11
 	adcq $0, %rdx
-	addq %r14, %r11
+	addq %r13, %r11
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r8
 	addq %rax, %rsi
 	adcq $0, %rdx
-	addq %r14, %rsi
+	addq %r13, %rsi
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r8
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r14, %r13
+	addq %r13, %rbp
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r8
 	addq %rax, %r12
 	adcq $0, %rdx
-	addq %r14, %r12
+	addq %r13, %r12
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %r8
 	addq %rax, %rcx
 	adcq $0, %rdx
-	addq %r14, %rcx
+	addq %r13, %rcx
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r8
 	addq %rax, %rbx
 	adcq $0, %rdx
-	addq %r14, %rbx
+	addq %r13, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r14
+	movq %rdx, %r13
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r9
 	addq %rax, %r11
@@ -4879,9 +4819,9 @@ pushq %rbx
 	movq %rdx, %r8
 	movq FG_P751_MONT_Q+56(%rip), %rax
 	mulq %r9
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r8, %r13
+	addq %r8, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq FG_P751_MONT_Q+64(%rip), %rax
@@ -4907,9 +4847,9 @@ pushq %rbx
 	movq %rdx, %r8
 	movq FG_P751_MONT_Q+88(%rip), %rax
 	mulq %r9
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %r8, %r14
+	addq %r8, %r13
 	adcq $0, %rdx
 	movq %rdx, %r8
 	movq FG_P751_MONT_Q+40(%rip), %rax
@@ -4919,9 +4859,9 @@ pushq %rbx
 	movq %rdx, %r9
 	movq FG_P751_MONT_Q+48(%rip), %rax
 	mulq %rdi
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
-	addq %r9, %r13
+	addq %r9, %rbp
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq FG_P751_MONT_Q+56(%rip), %rax
@@ -4947,9 +4887,9 @@ pushq %rbx
 	movq %rdx, %r9
 	movq FG_P751_MONT_Q+80(%rip), %rax
 	mulq %rdi
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %r9, %r14
+	addq %r9, %r13
 	adcq $0, %rdx
 	movq %rdx, %r9
 	movq FG_P751_MONT_Q+88(%rip), %rax
@@ -4961,7 +4901,7 @@ pushq %rbx
 	movq %rdx, %r9
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq %r15
-	addq %rax, %r13
+	addq %rax, %rbp
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq FG_P751_MONT_Q+48(%rip), %rax
@@ -4987,9 +4927,9 @@ pushq %rbx
 	movq %rdx, %rdi
 	movq FG_P751_MONT_Q+72(%rip), %rax
 	mulq %r15
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %rdi, %r14
+	addq %rdi, %r13
 	adcq $0, %rdx
 	movq %rdx, %rdi
 	movq FG_P751_MONT_Q+80(%rip), %rax
@@ -5027,9 +4967,9 @@ pushq %rbx
 	movq %rdx, %r15
 	movq FG_P751_MONT_Q+64(%rip), %rax
 	mulq %r10
-	addq %rax, %r14
+	addq %rax, %r13
 	adcq $0, %rdx
-	addq %r15, %r14
+	addq %r15, %r13
 	adcq $0, %rdx
 	movq %rdx, %r15
 	movq FG_P751_MONT_Q+72(%rip), %rax
@@ -5053,23 +4993,23 @@ pushq %rbx
 	addq %r15, %rdi
 	adcq $0, %rdx
 	movq %rdx, %r15
-	addq 16(%rsp), %rbp
+	addq 16(%rsp), %r14
 	adcq 8(%rsp), %r11
 	adcq 64(%rsp), %rsi
-	adcq 240(%rsp), %r13
+	adcq 240(%rsp), %rbp
 	adcq 120(%rsp), %r12
 	adcq 40(%rsp), %rcx
 	adcq 176(%rsp), %rbx
-	adcq 168(%rsp), %r14
+	adcq 168(%rsp), %r13
 	adcq 128(%rsp), %r8
 	adcq 200(%rsp), %r9
 	adcq 56(%rsp), %rdi
 	adcq 48(%rsp), %r15
-	movq %rbp, %r10
+	movq %r14, %r10
 	subq $-1, %r10
-	movq %r13, 48(%rsp)
-	movq %r11, %r13
-	sbbq $-1, %r13
+	movq %rbp, 48(%rsp)
+	movq %r11, %rbp
+	sbbq $-1, %rbp
 	movq %rdi, 56(%rsp)
 	movq %rsi, %rdi
 	sbbq $-1, %rdi
@@ -5082,9 +5022,9 @@ pushq %rbx
 	movq %r8, 168(%rsp)
 	movq %rcx, %r8
 	sbbq FG_P751_MONT_P+40(%rip), %r8
-	movq %r14, 176(%rsp)
-	movq %rbx, %r14
-	sbbq FG_P751_MONT_P+48(%rip), %r14
+	movq %r13, 176(%rsp)
+	movq %rbx, %r13
+	sbbq FG_P751_MONT_P+48(%rip), %r13
 	movq %rbx, 40(%rsp)
 	movq 176(%rsp), %rbx
 	sbbq FG_P751_MONT_P+56(%rip), %rbx
@@ -5097,34 +5037,34 @@ pushq %rbx
 	movq %r11, 64(%rsp)
 	movq 56(%rsp), %r11
 	sbbq FG_P751_MONT_P+80(%rip), %r11
-	movq %rbp, 8(%rsp)
-	movq %r15, %rbp
-	sbbq FG_P751_MONT_P+88(%rip), %rbp
+	movq %r14, 8(%rsp)
+	movq %r15, %r14
+	sbbq FG_P751_MONT_P+88(%rip), %r14
 	cmovc 8(%rsp), %r10
-	cmovc 64(%rsp), %r13
+	cmovc 64(%rsp), %rbp
 	cmovc 128(%rsp), %rdi
 	cmovc 48(%rsp), %r9
 	cmovc 240(%rsp), %rsi
 	cmovc 120(%rsp), %r8
-	cmovc 40(%rsp), %r14
+	cmovc 40(%rsp), %r13
 	cmovc 176(%rsp), %rbx
 	cmovc 168(%rsp), %rcx
 	cmovc 200(%rsp), %r12
 	cmovc 56(%rsp), %r11
-	cmovc %r15, %rbp
+	cmovc %r15, %r14
 	movq 0(%rsp), %r15
 	movq %r10, 0(%r15)
-	movq %r13, 8(%r15)
+	movq %rbp, 8(%r15)
 	movq %rdi, 16(%r15)
 	movq %r9, 24(%r15)
 	movq %rsi, 32(%r15)
 	movq %r8, 40(%r15)
-	movq %r14, 48(%r15)
+	movq %r13, 48(%r15)
 	movq %rbx, 56(%r15)
 	movq %rcx, 64(%r15)
 	movq %r12, 72(%r15)
 	movq %r11, 80(%r15)
-	movq %rbp, 88(%r15)
+	movq %r14, 88(%r15)
 	addq $256, %rsp
 popq %rbx
 popq %rbp
