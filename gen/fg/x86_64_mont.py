@@ -718,9 +718,10 @@ class Kernel:
             elif fixed and c is not None:
                 # a new position after a product: the carry word's register takes
                 # the low half and becomes the position's word (no copy of rax;
-                # p256 sqr at x86_64 on the Zen 3 EPYC, with the last-square ADC
-                # of _sqr_rows, kernel vs OpenSSL's MULQ sqr in nine processes:
-                # 1.004 -> 0.978)
+                # with the last-square ADC of _sqr_rows, fieldgen-bench on the Zen 3
+                # EPYC, the x86_64 kernel over OpenSSL's MULQ routine, nine
+                # processes per binary, alternating: p256 sqr 1.026 -> 0.966, mul
+                # 0.915 -> 0.901, p503 and p751 unchanged within noise)
                 self.emit(ADD, self.r(c), lo_op)
                 self.emit(ADC, hi_op, 0)
                 acc[pos] = c
