@@ -2,7 +2,7 @@
  *
  * Some kernels' figures depend on where the process's stack, heap and
  * libraries land, and address-space randomization picks that anew for every
- * process (README: p503's MULQ mul read 206.4 and 184.2 cycles in two runs of
+ * process (bench/RESULTS.md: p503's MULQ mul read 206.4 and 184.2 cycles in two runs of
  * one binary). One process samples one layout; N processes sample N. Each
  * child is this program with the same options, writing its report to a
  * temporary JSON file (its table goes to /dev/null, its progress and errors to
