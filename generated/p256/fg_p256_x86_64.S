@@ -297,69 +297,66 @@ pushq %rbx
 	adcq %rax, %r11
 	adcq $0, %rdx
 	movq %rdx, %rbx
-	movq %r9, %rbp
-	movq %r9, %r12
-	shlq $32, %rbp
-	shrq $32, %r12
 	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r9
+	movq %r9, %rbp
+	shlq $32, %rbp
+	shrq $32, %r9
 	addq %rbp, %r10
-	adcq %r12, %r11
+	adcq %r9, %r11
 	adcq %rax, %rbx
 	adcq $0, %rdx
-	movq %rdx, %r13
-	movq %r10, %r14
-	movq %r10, %r15
-	shlq $32, %r14
-	shrq $32, %r15
+	movq %rdx, %r12
 	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r10
-	addq %r14, %r11
-	adcq %r15, %rbx
-	adcq %rax, %r13
+	movq %r10, %r13
+	shlq $32, %r13
+	shrq $32, %r10
+	addq %r13, %r11
+	adcq %r10, %rbx
+	adcq %rax, %r12
 	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq %r11, %r8
-	movq %r11, %rbp
-	shlq $32, %r8
-	shrq $32, %rbp
+	movq %rdx, %r14
 	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r11
-	addq %r8, %rbx
-	adcq %rbp, %r13
-	adcq %rax, %rcx
+	movq %r11, %r15
+	shlq $32, %r15
+	shrq $32, %r11
+	addq %r15, %rbx
+	adcq %r11, %r12
+	adcq %rax, %r14
 	adcq $0, %rdx
-	movq %rdx, %r12
-	movq 32(%rsi), %r9
-	subq $-1, %r9
-	movq 40(%rsi), %r14
-	sbbq FG_P256_MONT_P+8(%rip), %r14
-	movq 48(%rsi), %r15
-	sbbq $0, %r15
-	movq 56(%rsi), %r10
-	sbbq FG_P256_MONT_P+24(%rip), %r10
-	sbbq %r8, %r8
-	movq 32(%rsi), %rbp
-	addq %rbx, %rbp
+	movq %rdx, %rcx
+	movq 32(%rsi), %r8
+	subq $-1, %r8
+	movq 40(%rsi), %rbp
+	sbbq FG_P256_MONT_P+8(%rip), %rbp
+	movq 48(%rsi), %r9
+	sbbq $0, %r9
+	movq 56(%rsi), %r13
+	sbbq FG_P256_MONT_P+24(%rip), %r13
+	sbbq %r10, %r10
+	movq 32(%rsi), %r15
+	addq %rbx, %r15
 	movq 40(%rsi), %r11
-	adcq %r13, %r11
+	adcq %r12, %r11
 	movq 48(%rsi), %rax
-	adcq %rcx, %rax
+	adcq %r14, %rax
 	movq 56(%rsi), %rdx
-	adcq %r12, %rdx
-	addq %rbx, %r9
-	adcq %r13, %r14
-	adcq %rcx, %r15
-	adcq %r12, %r10
-	adcq $0, %r8
-	cmovs %rbp, %r9
-	cmovs %r11, %r14
-	cmovs %rax, %r15
-	cmovs %rdx, %r10
-	movq %r9, 0(%rdi)
-	movq %r14, 8(%rdi)
-	movq %r15, 16(%rdi)
-	movq %r10, 24(%rdi)
+	adcq %rcx, %rdx
+	addq %rbx, %r8
+	adcq %r12, %rbp
+	adcq %r14, %r9
+	adcq %rcx, %r13
+	adcq $0, %r10
+	cmovs %r15, %r8
+	cmovs %r11, %rbp
+	cmovs %rax, %r9
+	cmovs %rdx, %r13
+	movq %r8, 0(%rdi)
+	movq %rbp, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r13, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -480,75 +477,71 @@ pushq %rbx
 	shlq $32, %r12
 	shrq $32, %r15
 	movq %r8, %rcx
-	movq %rcx, %rsi
 	subq %r12, %rcx
-	sbbq %r15, %rsi
+	sbbq %r15, %r8
 	addq %r12, %r9
 	adcq %r15, %r10
 	adcq %rcx, %r11
-	adcq $0, %rsi
-	movq %r9, %r12
-	movq %r9, %r15
-	shlq $32, %r12
-	shrq $32, %r15
-	movq %r9, %rcx
-	movq %rcx, %r8
-	subq %r12, %rcx
-	sbbq %r15, %r8
-	addq %r12, %r10
-	adcq %r15, %r11
-	adcq %rcx, %rsi
 	adcq $0, %r8
-	movq %r10, %r12
-	movq %r10, %r15
-	shlq $32, %r12
-	shrq $32, %r15
-	movq %r10, %rcx
-	movq %rcx, %r9
-	subq %r12, %rcx
-	sbbq %r15, %r9
-	addq %r12, %r11
-	adcq %r15, %rsi
-	adcq %rcx, %r8
-	adcq $0, %r9
-	movq %r11, %r12
-	movq %r11, %r15
-	shlq $32, %r12
-	shrq $32, %r15
-	movq %r11, %rcx
-	movq %rcx, %r10
-	subq %r12, %rcx
-	sbbq %r15, %r10
-	addq %r12, %rsi
+	movq %r9, %rsi
+	movq %r9, %r12
+	shlq $32, %rsi
+	shrq $32, %r12
+	movq %r9, %r15
+	subq %rsi, %r15
+	sbbq %r12, %r9
+	addq %rsi, %r10
+	adcq %r12, %r11
 	adcq %r15, %r8
-	adcq %rcx, %r9
+	adcq $0, %r9
+	movq %r10, %rcx
+	movq %r10, %rsi
+	shlq $32, %rcx
+	shrq $32, %rsi
+	movq %r10, %r12
+	subq %rcx, %r12
+	sbbq %rsi, %r10
+	addq %rcx, %r11
+	adcq %rsi, %r8
+	adcq %r12, %r9
 	adcq $0, %r10
+	movq %r11, %r15
+	movq %r11, %rcx
+	shlq $32, %r15
+	shrq $32, %rcx
+	movq %r11, %rsi
+	subq %r15, %rsi
+	sbbq %rcx, %r11
+	addq %r15, %r8
+	adcq %rcx, %r9
+	adcq %rsi, %r10
+	adcq $0, %r11
 	movq %rbx, %r12
 	subq $-1, %r12
 	movq %r13, %r15
 	sbbq FG_P256_MONT_P+8(%rip), %r15
 	movq %r14, %rcx
 	sbbq $0, %rcx
-	movq %rbp, %r11
-	sbbq FG_P256_MONT_P+24(%rip), %r11
+	movq %rbp, %rsi
+	sbbq FG_P256_MONT_P+24(%rip), %rsi
 	sbbq %rax, %rax
-	addq %rsi, %rbx
-	adcq %r8, %r13
-	adcq %r9, %r14
-	adcq %r10, %rbp
-	addq %rsi, %r12
-	adcq %r8, %r15
-	adcq %r9, %rcx
-	adcq %r10, %r11
+	addq %r8, %rbx
+	adcq %r9, %r13
+	adcq %r10, %r14
+	adcq %r11, %rbp
+	addq %r8, %r12
+	adcq %r9, %r15
+	adcq %r10, %rcx
+	adcq %r11, %rsi
 	adcq $0, %rax
 	cmovs %rbx, %r12
 	cmovs %r13, %r15
 	cmovs %r14, %rcx
-	cmovs %rbp, %r11
+	cmovs %rbp, %rsi
 	movq %r12, 0(%rdi)
 	movq %r15, 8(%rdi)
 	movq %rcx, 16(%rdi)
-	movq %r11, 24(%rdi)
+	movq %rsi, 24(%rdi)
 popq %rbx
 popq %rbp
 popq %r12
@@ -641,75 +634,71 @@ pushq %rbx
 	addq %rcx, %r12
 	adcq %rax, %r14
 	adcq %rdx, %r15
-	movq %rbp, %rbx
-	movq %rbp, %r13
-	shlq $32, %rbx
-	shrq $32, %r13
 	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %rbp
+	movq %rbp, %rbx
+	shlq $32, %rbx
+	shrq $32, %rbp
 	addq %rbx, %r8
-	adcq %r13, %r9
+	adcq %rbp, %r9
 	adcq %rax, %r10
 	adcq $0, %rdx
-	movq %rdx, %rcx
-	movq %r8, %rsi
-	movq %r8, %rbx
-	shlq $32, %rsi
-	shrq $32, %rbx
+	movq %rdx, %r13
 	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r8
-	addq %rsi, %r9
-	adcq %rbx, %r10
-	adcq %rax, %rcx
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq %r9, %rbp
-	movq %r9, %rsi
-	shlq $32, %rbp
-	shrq $32, %rsi
-	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %r9
-	addq %rbp, %r10
-	adcq %rsi, %rcx
+	movq %r8, %rcx
+	shlq $32, %rcx
+	shrq $32, %r8
+	addq %rcx, %r9
+	adcq %r8, %r10
 	adcq %rax, %r13
 	adcq $0, %rdx
-	movq %rdx, %rbx
-	movq %r10, %r8
-	movq %r10, %rbp
-	shlq $32, %r8
-	shrq $32, %rbp
+	movq %rdx, %rsi
+	movq FG_P256_MONT_Q+24(%rip), %rax
+	mulq %r9
+	movq %r9, %rbx
+	shlq $32, %rbx
+	shrq $32, %r9
+	addq %rbx, %r10
+	adcq %r9, %r13
+	adcq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbp
 	movq FG_P256_MONT_Q+24(%rip), %rax
 	mulq %r10
-	addq %r8, %rcx
-	adcq %rbp, %r13
-	adcq %rax, %rbx
+	movq %r10, %rcx
+	shlq $32, %rcx
+	shrq $32, %r10
+	addq %rcx, %r13
+	adcq %r10, %rsi
+	adcq %rax, %rbp
 	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq %r11, %r9
-	subq $-1, %r9
-	movq %r12, %r8
-	sbbq FG_P256_MONT_P+8(%rip), %r8
-	movq %r14, %rbp
-	sbbq $0, %rbp
+	movq %rdx, %r8
+	movq %r11, %rbx
+	subq $-1, %rbx
+	movq %r12, %r9
+	sbbq FG_P256_MONT_P+8(%rip), %r9
+	movq %r14, %rcx
+	sbbq $0, %rcx
 	movq %r15, %r10
 	sbbq FG_P256_MONT_P+24(%rip), %r10
 	sbbq %rax, %rax
-	addq %rcx, %r11
-	adcq %r13, %r12
-	adcq %rbx, %r14
-	adcq %rsi, %r15
-	addq %rcx, %r9
-	adcq %r13, %r8
-	adcq %rbx, %rbp
-	adcq %rsi, %r10
+	addq %r13, %r11
+	adcq %rsi, %r12
+	adcq %rbp, %r14
+	adcq %r8, %r15
+	addq %r13, %rbx
+	adcq %rsi, %r9
+	adcq %rbp, %rcx
+	adcq %r8, %r10
 	adcq $0, %rax
-	cmovs %r11, %r9
-	cmovs %r12, %r8
-	cmovs %r14, %rbp
+	cmovs %r11, %rbx
+	cmovs %r12, %r9
+	cmovs %r14, %rcx
 	cmovs %r15, %r10
-	movq %r9, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rbp, 16(%rdi)
+	movq %rbx, 0(%rdi)
+	movq %r9, 8(%rdi)
+	movq %rcx, 16(%rdi)
 	movq %r10, 24(%rdi)
 popq %rbx
 popq %rbp
