@@ -365,19 +365,13 @@ class Kernel:
         # MULQ, a multiplier dead after the row and one 2^k limb: the MUL reads
         # x first, then the shift pair takes x's register for its high word
         # (one MOV of x fewer a row: p256's reduction rows 11 -> 10 instructions)
-        in_place = (mulq and x_dies and isinstance(x, Val) and x.reg is not None
-                    and not negq and len([j for j in J if j in pow2]) == 1)
+        dying = mulq and x_dies and isinstance(x, Val) and x.reg is not None
+        in_place = dying and not negq and len([j for j in J if j in pow2]) == 1
         order = [j for j in J if j not in pow2] + [j for j in J if j in pow2] if in_place else J
         for j in order:
             self.steps += 1
             if j in pow2 and in_place:
-                xreg = self.r(x)
-                lo = self.new()
-                self.emit(MOV, lo.reg, xreg)
-                self.emit(SHL, lo.reg, pow2[j])
-                self.emit(SHR, xreg, 64 - pow2[j])
-                hi = self.steal(x)
-                self.unlock()
+                lo, hi = self._pair_into(x, SHL, lambda: pow2[j], SHR, lambda: 64 - pow2[j])
                 words += [(base + j, lo, False), (base + j + 1, hi, False)]
                 continue
             if j in pow2:
@@ -397,17 +391,10 @@ class Kernel:
                 continue
             if j in negq:
                 sl, sh_ = shifted[negq[j]]
-                if (mulq and x_dies and isinstance(x, Val) and x.reg is not None
-                        and j == J[-1] and not muls):
+                if dying and j == J[-1] and not muls:
                     # x's last read: its register becomes the high word (one
                     # MOV fewer a row: p256's x86_64 mul rows 12 -> 11)
-                    xreg = self.r(x)
-                    lo = self.new()
-                    self.emit(MOV, lo.reg, xreg)
-                    self.emit(SUB, lo.reg, self.r(sl))
-                    self.emit(SBB, xreg, self.r(sh_))
-                    hi = self.steal(x)
-                    self.unlock()
+                    lo, hi = self._pair_into(x, SUB, lambda: self.r(sl), SBB, lambda: self.r(sh_))
                     words += [(base + j, lo, False), (base + j + 1, hi, False)]
                     continue
                 lo = self.new()
@@ -467,6 +454,18 @@ class Kernel:
                 self._prop_single(acc, q)
                 if fresh:
                     break
+
+    def _pair_into(self, x, lo_ins, lo_src, x_ins, x_src):
+        """(lo, hi): lo = x copied, then lo_ins lo, lo_src(); hi = x_ins on x's
+        own register with x_src(), x's last read (it dies with the row)."""
+        xreg = self.r(x)
+        lo = self.new()
+        self.emit(MOV, lo.reg, xreg)
+        self.emit(lo_ins, lo.reg, lo_src())
+        self.emit(x_ins, xreg, x_src())
+        hi = self.steal(x)
+        self.unlock()
+        return lo, hi
 
     def _prop_single(self, acc, q):
         if q not in acc:
