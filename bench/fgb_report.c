@@ -425,8 +425,9 @@ void fgb_print_floors(const struct fgb_results *r)
                            "that peer a kernel with these counts can reach%s\n"
                            "%-8s %-9s %-8s %6s %5s %7s %9s %8s %9s %8s %10s %10s %8s\n",
                            strstr(r->meta.cpu_model, "Intel") ? ""
-                               : "\n  (the CPU model does not name Intel: on cores that run ADC and shifts on more ports, "
-                                 "the carry part of the floor is too high)",
+                               : "\n  (the CPU model does not name Intel: these port groups are Intel's; AMD's cores differ,\n"
+                                 "  research/ports/README.md: on Zen 3 MULX and the ALU instructions share issue, about\n"
+                                 "  2 of them a MULX slot, so there the floor is too low; on Zen 5 too high)",
                            "field", "op", "level", "mults", "p06", "floor", "latency", "lat/fl", "thr", "thr/fl",
                            "peer lat", "floor/peer", "lat/peer");
                 double fl = x->mults > x->p06 / 2.0 ? x->mults : x->p06 / 2.0;
