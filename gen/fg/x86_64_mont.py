@@ -1961,9 +1961,9 @@ def kernel_choice(fa):
 # row on the two ADCX/ADOX chains, none as the split ADD/ADC passes
 # (Kernel._row_split) measured faster on Intel's cores.  On an AMD EPYC
 # (family 19h model 01h, Zen 3; research/zen, TSC ticks, medians of 301
-# interleaved rounds of chained calls, adx -> Zen form) the multiplier, not
-# the carry handling, bounds these kernels (four ALUs take ADC, ADCX and
-# ADOX; MULX overlaps ADCX/ADOX fully but not ADD/ADC: research/ports):
+# interleaved rounds of chained calls, adx -> Zen form) the rows on the two
+# chains win: MULX and the ALU instructions share issue there, and ADC/SBB
+# cost more of it than ADCX/ADOX (research/ports/rows.py):
 #   p503 mul 157 -> 128, sqr 116 -> 108, mul_wide 92 -> 74, sqr_wide 59 -> 52,
 #        fp2_mul 427 -> 396, fp2_sqr 336 -> 287;
 #   p751 mul 363 -> 275 (bmi2 Karatsuba 340), mul_wide 235 -> 157 (bmi2

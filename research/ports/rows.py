@@ -38,6 +38,7 @@ CLASSES = {
     "dep": lambda k, w: ("adcxq %%rax,%%%s" if k % 2 == 0 else "adoxq %%rdi,%%%s") % w,
     "cf": lambda k, w: "adcxq %%rsi,%%%s" % w,
     "add": lambda k, w: "addq %%rsi,%%%s" % w,
+    "adc": lambda k, w: "adcq %%rsi,%%%s" % w,
     "sbb": lambda k, w: "sbbq %%rsi,%%%s" % w,
     "cmov": lambda k, w: "cmovcq %%rsi,%%%s" % w,
     "shr": lambda k, w: "shrq $1,%%%s" % w,
@@ -46,11 +47,12 @@ CLASSES = {
 # (name, with MULX, class, N per row)
 BLOCKS = [("8 MULX", True, "adx", 0)]
 BLOCKS += [("8 MULX + %d ADCX/ADOX" % n, True, "adx", n) for n in (4, 8, 12, 16, 24)]
+ROW = 6                                         # the block shaped like a kernel's product row
 BLOCKS += [("8 MULX + 16 ADCX/ADOX on MULX halves", True, "dep", 16),
            ("8 MULX + 16 ADCX, one CF chain", True, "cf", 16)]
-BLOCKS += [("8 MULX + 16 %s" % c.upper(), True, c, 16) for c in ("add", "sbb", "cmov", "shr")]
+BLOCKS += [("8 MULX + 16 %s" % c.upper(), True, c, 16) for c in ("add", "adc", "sbb", "cmov", "shr")]
 BLOCKS += [("16 %s alone" % ("ADCX/ADOX" if c == "adx" else c.upper()), False, c, 16)
-           for c in ("adx", "add", "sbb", "cmov", "shr")]
+           for c in ("adx", "add", "adc", "sbb", "cmov", "shr")]
 
 
 def block_asm(idx, mulx, cls, n):
@@ -135,7 +137,7 @@ enum { NR = %d, NK = %d, R = 201, ITER = 64, CALLS = 200 };
 int main(void)
 {
     static uint64_t a[24], b[24];
-    static double t[NR + NK][R];
+    static double t[NR + 2 * NK][R];
     for (int i = 0; i < 24; i++) { a[i] = 0x9e3779b97f4a7c15ull * (i + 1) >> 4; b[i] = ~a[i] >> 5; }
     %s
     for (int r = 0; r < R; r++) {
@@ -147,12 +149,16 @@ int main(void)
             uint64_t t0 = tsc();
             for (int i = 0; i < CALLS; i++) kerns[k](x, x, b);
             t[NR + k][r] = (double)(tsc() - t0) / CALLS;
+            static uint64_t y[8][24];
+            t0 = tsc();
+            for (int i = 0; i < CALLS; i++) kerns[k](y[i & 7], a, b);
+            t[NR + NK + k][r] = (double)(tsc() - t0) / CALLS;
         }
     }
-    for (int i = 0; i < NR + NK; i++) qsort(t[i], R, sizeof(double), cmp);
+    for (int i = 0; i < NR + 2 * NK; i++) qsort(t[i], R, sizeof(double), cmp);
     double slot = t[0][R / 2];
     printf("MULX slot %%.3f TSC ticks\\n", slot);
-    for (int i = 0; i < NR + NK; i++) printf("%%.2f\\n", t[i][R / 2] / slot);
+    for (int i = 0; i < NR + 2 * NK; i++) printf("%%.2f\\n", t[i][R / 2] / slot);
     return 0;
 }""" % (nblocks, len(kf), "for (int i = 0; i < 12; i++) NP[i] = ~0ull;" if peers else ""))
     return "\n".join(h)
@@ -195,16 +201,27 @@ def main():
     for i, b in enumerate(BLOCKS):
         print("%-42s %s" % (b[0], "  ".join("%6.2f" % (8 * r[1][i]) for r in runs)))
     if kernels:
-        print("\nkernels and peers, chained, MULX slots per call; ops = MULX + ALU instructions")
+        row = [r[1][ROW] for r in runs]         # a product row: 8 MULX, 16 ADCX/ADOX adding their halves
+        rate = [24 / (8 * x) for x in row]
+        nk = len(kernels) + len(peers)
+        print("\nkernels and peers, MULX slots per call, chained (x = f(x, b)) / independent calls;"
+              " ops = MULX + ALU instructions;"
+              "\n'of row' = ops per slot over a product row's (8 MULX, 16 ADCX/ADOX adding their halves:"
+              " %s ops per slot)"
+              % " ".join("%.2f" % x for x in rate))
         for j, (sym, field) in enumerate(kernels):
             m, alu = count_ops(os.path.join(ROOT, "generated", field, "fg_%s_x86_64.S" % field), sym)
             v = [r[1][len(BLOCKS) + j] for r in runs]
-            print("%-30s mults %3d alu %3d ops %4d  slots %s  ops/slot %s" % (
-                sym, m, alu, m + alu, " ".join("%6.1f" % x for x in v),
-                " ".join("%.2f" % ((m + alu) / x) for x in v)))
+            u = [r[1][len(BLOCKS) + nk + j] for r in runs]
+            print("%-26s mults %3d alu %3d ops %4d  slots %s / %s  ops/slot %s  of row %s" % (
+                sym, m, alu, m + alu, " ".join("%5.1f" % x for x in v), " ".join("%5.1f" % x for x in u),
+                " ".join("%.2f" % ((m + alu) / x) for x in v),
+                " ".join("%.2f" % ((m + alu) / x / q) for x, q in zip(v, rate))))
         for j, (name, _, _) in enumerate(peers):
             v = [r[1][len(BLOCKS) + len(kernels) + j] for r in runs]
-            print("%-30s %34s %s" % (name, "slots", " ".join("%6.1f" % x for x in v)))
+            u = [r[1][len(BLOCKS) + nk + len(kernels) + j] for r in runs]
+            print("%-26s %33s %s / %s" % (name, "slots", " ".join("%5.1f" % x for x in v),
+                                          " ".join("%5.1f" % x for x in u)))
 
 
 if __name__ == "__main__":
