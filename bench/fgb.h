@@ -85,14 +85,15 @@ struct fgb_field {
      * route an op to another level's kernel, or on Zen to adx's Zen form) */
     int uses[FG_TUNES][FGB_NKERNEL_OPS][FGB_NLEVELS];
     /* What the kernel fg_NAME_OP_KERNEL executes, from the header's FG_NAME_OP_KERNEL_MULTS
-     * and _P06 (gen/fg/kernel_cost.py): 64x64 multiplications, and carry/select/shift
-     * instructions (ports 0 and 6); indexed by kernel id, 0 where there is none */
-    int mults[FGB_NKERNEL_OPS][FGB_NKERNELS], p06[FGB_NKERNEL_OPS][FGB_NKERNELS];
+     * , _P06 and _ALU (gen/fg/kernel_cost.py): 64x64 multiplications, carry/select/shift
+     * instructions (ports 0 and 6), ALU instructions; by kernel id, 0 where there is none */
+    int mults[FGB_NKERNEL_OPS][FGB_NKERNELS], p06[FGB_NKERNEL_OPS][FGB_NKERNELS], alu[FGB_NKERNEL_OPS][FGB_NKERNELS];
     /* The same for the scalar Fp2 kernels fg_NAME_fp2_OP_KERNEL ([0] mul, [1] sqr; by
      * kernel id, 0 where the field has none): fg_NAME_fp2_OP runs them at their level,
      * and adx's at ifma unless fp2_ifma[k] (that level has an IFMA kernel for the op);
      * fp2_adx_uses[tune][k]: the kernel id of the scalar kernel run at adx under `tune`. */
-    int fp2_mults[2][FGB_NKERNELS], fp2_p06[2][FGB_NKERNELS], fp2_ifma[2], fp2_adx_uses[FG_TUNES][2];
+    int fp2_mults[2][FGB_NKERNELS], fp2_p06[2][FGB_NKERNELS], fp2_alu[2][FGB_NKERNELS], fp2_ifma[2];
+    int fp2_adx_uses[FG_TUNES][2];
     /* Untimed helpers for peer checks (dispatched entry points, limb arrays). */
     void (*mul)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     void (*sqr)(uint64_t *r, const uint64_t *a);
@@ -137,6 +138,10 @@ double fgb_tsc_hz(void);                       /* TSC frequency estimate against
 /* Core cycles per TSC tick from dependent-chain timing; 0 if not trustworthy.
  * detail receives a human-readable account. */
 double fgb_core_per_tick(char *detail, size_t len);
+/* The product-row probe (fgb_timer.c): TSC ticks per MULX of rows of 8 MULX alone,
+ * and per operation of the same rows with their 16 ADCX/ADOX (24 operations a row);
+ * 0 without BMI2 and ADX. Call fgb_measure_overhead() first. */
+int fgb_row_probe(double *mulx_ticks, double *op_ticks);
 double fgb_median(double *v, int n);            /* sorts v; NAN when n == 0 */
 void fgb_measure_overhead(double *t0_ticks, double *loop_ticks_per_iter);
 

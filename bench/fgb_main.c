@@ -234,6 +234,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                     int K = f->uses[fg_tune_active()][op][L < 0 ? default_isa : L];
                     r->mults = f->mults[op][K];
                     r->p06 = f->p06[op][K];
+                    r->alu = f->alu[op][K];
                 } else if (op == FGB_FP2_MUL || op == FGB_FP2_SQR) { /* the scalar Fp2 kernel, if it runs */
                     int k = op == FGB_FP2_SQR, E = L < 0 ? default_isa : L;
                     if (E == FG_ISA_IFMA && !f->fp2_ifma[k])
@@ -242,6 +243,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                         E = f->fp2_adx_uses[fg_tune_active()][k];
                     r->mults = f->fp2_mults[k][E];  /* 0: the C path */
                     r->p06 = f->fp2_p06[k][E];
+                    r->alu = f->fp2_alu[k][E];
                 }
                 ADD_CASES(res->nrows - 1, f->api[op], L, state, 0);
             }
@@ -262,6 +264,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 r->check_ok = 1;
                 r->mults = f->mults[op][L];
                 r->p06 = f->p06[op][L];
+                r->alu = f->alu[op][L];
                 if (f->label[op])
                     snprintf(r->label, sizeof r->label, "%s", f->label[op]);
                 ADD_CASES(res->nrows - 1, f->direct[L][op], -1, state, 0);
@@ -580,6 +583,8 @@ int main(int argc, char **argv)
         m->tsc_hz = fgb_tsc_hz();
         fgb_measure_overhead(&m->t0_ticks, &m->loop_ticks);
         m->core_per_tick = fgb_core_per_tick(m->ratio_detail, sizeof m->ratio_detail);
+        if (!fgb_row_probe(&m->row_mulx_ticks, &m->row_op_ticks))
+            m->row_mulx_ticks = m->row_op_ticks = 0;
         struct fgb_timer_cfg cfg = timer_cfg(o.quick);
         snprintf(m->method, sizeof m->method,
                  "RDTSC+LFENCE, pinned to %s; per row: median over up to %d batches of >= %.0f ticks "

@@ -399,13 +399,24 @@ void fgb_print_fp2(const struct fgb_results *r)
  * instructions / 2) cycles (gen/fg/kernel_cost.py, research/ports/). Only when
  * the unit is core cycles (the floor is in cycles). 'floor/peer' is the ratio
  * to the best peer that a kernel at its floor would reach: a target below it
- * cannot be met by a kernel with these instruction counts. */
+ * cannot be met by a kernel with these instruction counts.
+ * The start-up probe (fgb_row_probe) says whether that model holds here: where a
+ * product row's additions do not hide beside its MULX (the row takes more than
+ * FGB_ROW_SHARED times the MULX alone, as on Zen 3) MULX and the ALU instructions
+ * share issue, the floor is too low, and the kernel's count of both ('alu' beside
+ * 'mults') is what bounds it (research/ports/rows.py sets the kernels against the
+ * row's rate inside one process; a start-up figure is too far from the kernels'
+ * rounds on a host whose clock moves to print a per-kernel bound from it). */
+#define FGB_ROW_SHARED 1.10
 void fgb_print_floors(const struct fgb_results *r)
 {
     if (r->meta.core_per_tick <= 0)
         return;
     static const char *const kops[] = {"mul", "sqr", "mul_wide", "sqr_wide", "redc", "fp2_mul", "fp2_sqr"};
     static const char *const levels[] = {"dispatch", "x86_64", "bmi2", "adx", "ifma"};
+    const struct fgb_meta *m = &r->meta;
+    /* the full row (24 operations) over the MULX alone (8) */
+    double row_ratio = m->row_mulx_ticks > 0 ? 3.0 * m->row_op_ticks / m->row_mulx_ticks : 0;
     char fields[64][32];
     int nf = row_fields(r, fields, 64), printed = 0;
     for (int i = 0; i < nf; i++)
@@ -416,20 +427,31 @@ void fgb_print_floors(const struct fgb_results *r)
                 const struct fgb_row *x = ours(r, fields[i], kops[o], levels[k]);
                 if (!x || !x->mults)
                     continue;
-                if (!printed++)
+                if (!printed++) {
                     printf("\nport floor of each kernel: max(64x64 multiplications, port-0/6 instructions / 2) "
                            "cycles, the\n  counts of the kernel the row runs (straight-line code, counted on "
                            "the generated assembly:\n  MULX/MUL one per cycle; ADC/SBB/ADCX/ADOX/CMOVcc/SETcc/"
                            "shifts two per cycle, ports 0 and 6,\n  as measured by research/ports/ports.c on "
                            "Intel cores); 'floor/peer' = floor / the best peer's median,\n  the lowest ratio to "
-                           "that peer a kernel with these counts can reach%s\n"
-                           "%-8s %-9s %-8s %6s %5s %7s %9s %8s %9s %8s %10s %10s %8s\n",
-                           strstr(r->meta.cpu_model, "Intel") ? ""
-                               : "\n  (the CPU model does not name Intel: these port groups are Intel's; AMD's cores differ,\n"
-                                 "  research/ports/README.md: on Zen 3 MULX and the ALU instructions share issue, about\n"
-                                 "  2 of them a MULX slot, so there the floor is too low; on Zen 5 too high)",
-                           "field", "op", "level", "mults", "p06", "floor", "latency", "lat/fl", "thr", "thr/fl",
+                           "that peer a kernel with these counts can reach; 'alu' = its ALU instructions\n"
+                           "  (all but the multiplications, loads, stores, register moves, pushes, pops and zeroing "
+                           "XORs)%s\n",
+                           strstr(m->cpu_model, "Intel") ? ""
+                               : "\n  (the CPU model does not name Intel: these port groups are Intel's; AMD's cores "
+                                 "differ, research/ports/README.md)");
+                    if (row_ratio > 0)
+                        printf("  product-row probe: rows of 8 MULX with the 16 ADCX/ADOX that add their halves "
+                               "took %.2fx\n  the 8 MULX alone here (research/ports/rows.py): %s\n",
+                               row_ratio,
+                               row_ratio > FGB_ROW_SHARED
+                                   ? "MULX and the ALU instructions share issue on this core, so the\n"
+                                     "  floor is too low and mults + alu is what bounds a kernel (rows.py sets "
+                                     "the kernels\n  against the row's rate in one process)"
+                                   : "the additions hide beside MULX, as the port model has it");
+                    printf("%-8s %-9s %-8s %6s %5s %5s %7s %9s %8s %9s %8s %10s %10s %8s\n", "field", "op",
+                           "level", "mults", "p06", "alu", "floor", "latency", "lat/fl", "thr", "thr/fl",
                            "peer lat", "floor/peer", "lat/peer");
+                }
                 double fl = x->mults > x->p06 / 2.0 ? x->mults : x->p06 / 2.0;
                 double lat = fgb_cycles(r, x->lat.median), thr = fgb_cycles(r, x->thr.median);
                 const struct fgb_row *p = fgb_best_peer(r, fields[i], kops[o], 0);
@@ -440,8 +462,8 @@ void fgb_print_floors(const struct fgb_results *r)
                     snprintf(fp, sizeof fp, "%.2f", fl / pc);
                     snprintf(lp, sizeof lp, "%.2f", lat / pc);
                 }
-                printf("%-8s %-9s %-8s %6d %5d %7.1f %9.1f %8.2f %9.1f %8.2f %10s %10s %8s\n", fields[i], kops[o],
-                       levels[k], x->mults, x->p06, fl, lat, lat / fl, thr, thr / fl, pl, fp, lp);
+                printf("%-8s %-9s %-8s %6d %5d %5d %7.1f %9.1f %8.2f %9.1f %8.2f %10s %10s %8s\n", fields[i],
+                       kops[o], levels[k], x->mults, x->p06, x->alu, fl, lat, lat / fl, thr, thr / fl, pl, fp, lp);
             }
 }
 
@@ -563,6 +585,7 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
     fprintf(f, "\"logical_cpus\": %d, ", m->logical_cpus);
     jkv(f, "pinned", m->pinned, 1);
     fprintf(f, "\"tsc_hz\": %.6g, \"core_cycles_per_tick\": %.6g, ", m->tsc_hz, m->core_per_tick);
+    fprintf(f, "\"row_probe_ticks\": {\"mulx\": %.6g, \"op\": %.6g}, ", m->row_mulx_ticks, m->row_op_ticks);
     jkv(f, "core_cycles_per_tick_detail", m->ratio_detail, 0);
     fprintf(f, "},\n  \"build\": {");
     jkv(f, "compiler", m->compiler, 1);
@@ -597,7 +620,7 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
         if (!strcmp(x->op, "inv_batch"))
             fprintf(f, "\"per_element_of_batch\": %d, ", FGB_BATCH);
         if (x->mults || x->p06)
-            fprintf(f, "\"kernel_mults\": %d, \"kernel_p06\": %d, ", x->mults, x->p06);
+            fprintf(f, "\"kernel_mults\": %d, \"kernel_p06\": %d, \"kernel_alu\": %d, ", x->mults, x->p06, x->alu);
         fprintf(f, "\n     ");
         if (x->has_lat)
             jstats(f, r, "latency", &x->lat);
@@ -700,6 +723,9 @@ int fgb_read_json(struct fgb_results *r, const char *path)
     m->logical_cpus = (int)fgb_json_num(cpu, "logical_cpus", 0);
     m->tsc_hz = fgb_json_num(cpu, "tsc_hz", 0);
     m->core_per_tick = fgb_json_num(cpu, "core_cycles_per_tick", 0);
+    const struct fgb_json *probe = fgb_json_get(cpu, "row_probe_ticks");
+    m->row_mulx_ticks = probe ? fgb_json_num(probe, "mulx", 0) : 0;
+    m->row_op_ticks = probe ? fgb_json_num(probe, "op", 0) : 0;
     copy_str(m->ratio_detail, sizeof m->ratio_detail, cpu, "core_cycles_per_tick_detail");
     copy_str(m->compiler, sizeof m->compiler, b, "compiler");
     copy_str(m->cflags, sizeof m->cflags, b, "flags");
@@ -739,6 +765,7 @@ int fgb_read_json(struct fgb_results *r, const char *path)
         row->has_pair = read_pair(fgb_json_get(x, "paired_overhead"), m->core_per_tick, row->pair_lat,
                                   row->pair_thr);
         row->p06 = (int)fgb_json_num(x, "kernel_p06", 0);
+        row->alu = (int)fgb_json_num(x, "kernel_alu", 0);
         const struct fgb_json *vp = fgb_json_get(x, "vs_peer");
         row->vs_peer[0] = vp ? fgb_json_num(vp, "latency", 0) : 0;
         row->vs_peer[1] = vp ? fgb_json_num(vp, "throughput", 0) : 0;

@@ -12,9 +12,9 @@ struct fgb_row {
     int check_ok;                   /* peers: checked against ours; ours: kernel self-test */
     char check[200], note[96];
     char label[32];                 /* the SIDH libraries' name of this benchmark, or "" */
-    /* ours, kernel ops: the 64x64 multiplications and port-0/6 instructions of the
-     * kernel the row runs (fgb_field mults/p06), 0 when unknown (C, peers) */
-    int mults, p06;
+    /* ours, kernel ops: the 64x64 multiplications, port-0/6 and ALU instructions of
+     * the kernel the row runs (fgb_field mults/p06/alu), 0 when unknown (C, peers) */
+    int mults, p06, alu;
     /* rows fieldgen/via at level dispatch: entry point minus kernel, batch by batch
      * (median, 95% CI low, high; TSC ticks per call), latency and throughput */
     int has_pair;
@@ -38,6 +38,9 @@ struct fgb_meta {
     char ratio_detail[256], method[512], pinned[32];
     double core_per_tick;           /* 0: figures are TSC ticks */
     double tsc_hz, t0_ticks, loop_ticks;
+    /* the product-row probe (fgb_row_probe), TSC ticks: per MULX of rows of MULX alone,
+     * per operation of the full rows; 0 when not measured */
+    double row_mulx_ticks, row_op_ticks;
     int quick, logical_cpus, masked_ok;
     int runs;                       /* processes merged (--runs), 1 for one */
     char masked_note[160];

@@ -72,6 +72,17 @@ static void merge(struct fgb_results *res, struct fgb_results *run, int n)
 {
     res->meta = run[0].meta;
     res->meta.runs = n;
+    { /* the product-row probe: each process's, merged like the rows (median) */
+        double pm[n], po[n];
+        int np = 0;
+        for (int k = 0; k < n; k++)
+            if (run[k].meta.row_op_ticks > 0) {
+                pm[np] = run[k].meta.row_mulx_ticks;
+                po[np++] = run[k].meta.row_op_ticks;
+            }
+        res->meta.row_mulx_ticks = np ? fgb_median(pm, np) : 0;
+        res->meta.row_op_ticks = np ? fgb_median(po, np) : 0;
+    }
     res->errors = 0;
     for (int k = 0; k < n; k++)
         res->errors += run[k].errors;

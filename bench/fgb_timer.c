@@ -174,6 +174,74 @@ double fgb_core_per_tick(char *detail, size_t len)
     return ok ? r_imul : 0.0;
 }
 
+/* The product-row probe (research/ports/rows.py): rows as the adx kernels write
+ * them, 8 MULX by rdx (loaded per row) with the other operand from memory, each
+ * MULX's halves added by ADCX and ADOX into a 9-word window that moves up a word
+ * a row, the row's low word stored; 8 rows a loop iteration. fgb_rows_mulx runs
+ * the same rows with the MULX alone. Both take (iterations, a[8], b[8]). On cores
+ * where MULX and the ALU instructions share issue (Zen 3) the full row costs
+ * 1.2-1.35x the MULX alone; where MULX has ports of its own (the Intel cores
+ * measured) the additions hide beside it. Top-level assembly (no .S needed by
+ * the bench), ELF only, like the rest of the bench. */
+#define FGB_ROWS_ASM(name, adds)                                                        \
+    ".text\n.p2align 5\n.type " name ",@function\n" name ":\n"                          \
+    "pushq %rbx\npushq %rbp\npushq %r12\npushq %r13\npushq %r14\npushq %r15\n"          \
+    "subq $64, %rsp\nmovq %rdx, %r8\n.p2align 5\n1:\n"                                  \
+    "fgb_row 0, " adds ", %r9, %r10, %r11, %r12, %r13, %r14, %r15, %rbx, %rbp\n"       \
+    "fgb_row 8, " adds ", %r10, %r11, %r12, %r13, %r14, %r15, %rbx, %rbp, %r9\n"       \
+    "fgb_row 16, " adds ", %r11, %r12, %r13, %r14, %r15, %rbx, %rbp, %r9, %r10\n"      \
+    "fgb_row 24, " adds ", %r12, %r13, %r14, %r15, %rbx, %rbp, %r9, %r10, %r11\n"      \
+    "fgb_row 32, " adds ", %r13, %r14, %r15, %rbx, %rbp, %r9, %r10, %r11, %r12\n"      \
+    "fgb_row 40, " adds ", %r14, %r15, %rbx, %rbp, %r9, %r10, %r11, %r12, %r13\n"      \
+    "fgb_row 48, " adds ", %r15, %rbx, %rbp, %r9, %r10, %r11, %r12, %r13, %r14\n"      \
+    "fgb_row 56, " adds ", %rbx, %rbp, %r9, %r10, %r11, %r12, %r13, %r14, %r15\n"      \
+    "decq %rdi\njnz 1b\naddq $64, %rsp\n"                                               \
+    "popq %r15\npopq %r14\npopq %r13\npopq %r12\npopq %rbp\npopq %rbx\nret\n"           \
+    ".size " name ", .-" name "\n"
+__asm__(".macro fgb_mulx_add j, adds, lo, hi\n"
+        "mulxq 8*\\j(%r8), %rax, %rcx\n"
+        ".if \\adds\nadcxq %rax, \\lo\nadoxq %rcx, \\hi\n.endif\n"
+        ".endm\n"
+        ".macro fgb_row off, adds, w0, w1, w2, w3, w4, w5, w6, w7, w8\n"
+        "movq \\off(%rsi), %rdx\nxorl %eax, %eax\n"
+        "fgb_mulx_add 0, \\adds, \\w0, \\w1\nfgb_mulx_add 1, \\adds, \\w1, \\w2\n"
+        "fgb_mulx_add 2, \\adds, \\w2, \\w3\nfgb_mulx_add 3, \\adds, \\w3, \\w4\n"
+        "fgb_mulx_add 4, \\adds, \\w4, \\w5\nfgb_mulx_add 5, \\adds, \\w5, \\w6\n"
+        "fgb_mulx_add 6, \\adds, \\w6, \\w7\nfgb_mulx_add 7, \\adds, \\w7, \\w8\n"
+        "movq \\w0, \\off(%rsp)\n"
+        ".endm\n" FGB_ROWS_ASM("fgb_rows_full", "1") FGB_ROWS_ASM("fgb_rows_mulx", "0")
+        ".purgem fgb_row\n.purgem fgb_mulx_add\n");
+void fgb_rows_full(long iters, const uint64_t *a, const uint64_t *b);
+void fgb_rows_mulx(long iters, const uint64_t *a, const uint64_t *b);
+
+int fgb_row_probe(double *mulx_ticks, double *op_ticks)
+{
+    unsigned a7, b7, c7, d7;
+    __asm__("cpuid" : "=a"(a7), "=b"(b7), "=c"(c7), "=d"(d7) : "a"(7), "c"(0));
+    if ((b7 & 0x80100) != 0x80100) /* BMI2 and ADX */
+        return 0;
+    enum { ROUNDS = 101, ITERS = 256 };
+    uint64_t a[8], b[8], s = 7;
+    for (int i = 0; i < 8; i++) {
+        a[i] = fgb_rng_next(&s);
+        b[i] = fgb_rng_next(&s);
+    }
+    double tm[ROUNDS], tf[ROUNDS];
+    fgb_rows_full(ITERS, a, b); /* warm */
+    for (int r = 0; r < ROUNDS; r++) {
+        uint64_t t0 = tsc();
+        fgb_rows_mulx(ITERS, a, b);
+        uint64_t t1 = tsc();
+        fgb_rows_full(ITERS, a, b);
+        uint64_t t2 = tsc();
+        tm[r] = ((double)(t1 - t0) - g_t0) / (ITERS * 64.0);      /* per MULX */
+        tf[r] = ((double)(t2 - t1) - g_t0) / (ITERS * 64.0 * 3);  /* per operation: 24 a row */
+    }
+    *mulx_ticks = fgb_median(tm, ROUNDS);
+    *op_ticks = fgb_median(tf, ROUNDS);
+    return 1;
+}
+
 double fgb_median(double *v, int n)
 {
     if (n <= 0)

@@ -10,6 +10,10 @@ median of its per-process ratios to that process's best peer; the same rows
 in all four reports; "runs" recorded in each; and the summaries' ratios (the
 inversion table's Fermat/safegcd, latency and throughput, at every level it
 prints) the median of the processes' own ratios, to the printed two decimals.
+Also: the product-row probe (meta cpu.row_probe_ticks) is the median of the
+processes' and measured wherever the CPU has BMI2 and ADX, a row with its
+additions never faster than its MULX alone; and every kernel row's ALU count
+(kernel_alu) is the header's FG_FIELD_OP_KERNEL_ALU.
 
 usage: bench_runs.py BENCH FIELD WORKDIR
 """
@@ -124,6 +128,41 @@ def main():
             summary += 1
     if not summary:
         errors.append("no inversion summary row: the summaries' per-process ratios unchecked")
+    # the product-row probe: measured where the CPU has BMI2 and ADX, merged by median
+    flags = open("/proc/cpuinfo").read().split() if os.path.exists("/proc/cpuinfo") else []
+    probes = [r["cpu"].get("row_probe_ticks", {}) for r in runs]
+    if "bmi2" in flags and "adx" in flags:
+        for k, pr in enumerate(probes, 1):
+            if not (pr.get("mulx", 0) > 0 and pr.get("op", 0) > 0):
+                errors.append("process %d: no product-row probe on a BMI2+ADX CPU (%r)" % (k, pr))
+            elif 24 * pr["op"] < 0.9 * 8 * pr["mulx"]:
+                errors.append("process %d: a row with its additions ran faster than its MULX alone (%r)" % (k, pr))
+    for what in ("mulx", "op"):
+        vals = [pr.get(what, 0) for pr in probes if pr.get("op", 0) > 0]
+        want = statistics.median(vals) if vals else 0
+        got = m["cpu"].get("row_probe_ticks", {}).get(what, -1)
+        if abs(got - want) > 1e-5 * max(1.0, want):
+            errors.append("merged row_probe_ticks.%s %.6g, expected the median %.6g" % (what, got, want))
+    # ALU counts: each direct kernel row carries its header's FG_FIELD_OP_KERNEL_ALU
+    header = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", field,
+                          "fg_%s.h" % field)
+    macros = {}
+    if os.path.exists(header):
+        for line in open(header):
+            w = line.split()
+            if len(w) == 3 and w[0] == "#define" and w[1].endswith("_ALU"):
+                macros[w[1]] = int(w[2])
+    alu_checked = 0
+    for row in m["rows"]:
+        if row["impl"] != "fieldgen/direct" or not row.get("kernel_mults"):
+            continue
+        name = "FG_%s_%s_%s_ALU" % (field.upper(), row["op"].upper(), row["level"].upper())
+        if macros and row.get("kernel_alu") != macros.get(name):
+            errors.append("%s: kernel_alu %r, header %s %r" % ("/".join(key(row)), row.get("kernel_alu"), name,
+                                                              macros.get(name)))
+        alu_checked += 1
+    if macros and not alu_checked and "adx" in flags:
+        errors.append("no direct kernel row: kernel_alu unchecked")
     if not any("paired_overhead" in row for row in m["rows"]):
         errors.append("no paired dispatch-overhead rows in the merge (lost on the way?)")
     if checked < 6:
@@ -131,7 +170,8 @@ def main():
     if errors:
         sys.exit("bench_runs: FAILED\n  " + "\n  ".join(errors))
     print("bench_runs: %d merged figures, %d ratios to the best peer of %d rows and %d summary ratios "
-          "match their 3 processes" % (checked, vs_checked[0], len(keys), summary))
+          "match their 3 processes; %d kernel ALU counts match the header" % (checked, vs_checked[0], len(keys),
+                                                                               summary, alu_checked))
 
 
 if __name__ == "__main__":

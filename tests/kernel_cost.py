@@ -4,7 +4,7 @@
 
 For each FIELD (header DIR/FIELD/fg_FIELD.h) and each scalar kernel
 fg_FIELD_OP_LEVEL the header describes, the generator's counts
-FG_FIELD_OP_LEVEL_MULTS and _P06 (gen/fg/kernel_cost.py, read off the GAS
+FG_FIELD_OP_LEVEL_MULTS, _P06 and _ALU (gen/fg/kernel_cost.py, read off the GAS
 text) must equal the counts in LIBRARY's disassembly (objdump -d: a second
 reader of the assembled code, with the generator's instruction classes), and
 the kernel must be straight-line: no jump or call between its entry and its
@@ -28,15 +28,15 @@ from dispatch_shape import functions  # noqa: E402  (the objdump -d parser)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg.kernel_cost import KERNELS, MULTS, OPS, P06  # noqa: E402  (one definition of the classes)
+from fg.kernel_cost import KERNELS, MULTS, OPS, P06, is_alu  # noqa: E402  (one definition of the classes)
 
 REGISTERS_ONLY = 4          # limbs up to which the Fp kernels use no stack slot
 LIMBS = re.compile(r"^#define FG_\w+?_LIMBS (\d+)\b")
-MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC|FP2_MUL|FP2_SQR)_(X86_64|BMI2|ADX|ADX_ZEN)_(MULTS|P06) (\d+)$")
+MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC|FP2_MUL|FP2_SQR)_(X86_64|BMI2|ADX|ADX_ZEN)_(MULTS|P06|ALU) (\d+)$")
 
 
 def header_counts(path):
-    """({(op, level): {"MULTS": n, "P06": n}}, limbs) from a generated header."""
+    """({(op, level): {"MULTS": n, "P06": n, "ALU": n}}, limbs) from a generated header."""
     out, limbs = {}, None
     with open(path) as f:
         for line in f:
@@ -87,8 +87,9 @@ def main():
             # objdump's mnemonics, matched as a GAS line (it prints CMOVC as cmovb:
             # the class is cmov*, as every SETcc is set*)
             got = {"MULTS": sum(bool(MULTS.match("\t%s " % mn)) for mn in code),
-                   "P06": sum(bool(P06.match("\t%s " % mn)) for mn in code)}
-            for k in ("MULTS", "P06"):
+                   "P06": sum(bool(P06.match("\t%s " % mn)) for mn in code),
+                   "ALU": sum(is_alu(mn, ops) for mn, ops, _ in body[:rets[0]])}
+            for k in ("MULTS", "P06", "ALU"):
                 if want.get(k) != got[k]:
                     bad.append("%s: header %s %s, machine code %d" % (name, k, want.get(k), got[k]))
             if op in OPS and limbs is not None and limbs <= REGISTERS_ONLY:

@@ -198,11 +198,11 @@ def costs_report(fa):
         return f"{fa.name}: no x86-64 backend for the form {fa.form} (the C kernels only)"
     costs = fa.kernel_cost
     lines = [f"{fa.name}: p = {fa.modulus_text}, {fa.n} limbs",
-             f"  {'op':<9} {'level':<7} {'mults':>5} {'p06':>4} {'floor':>6}  dispatched at"]
+             f"  {'op':<9} {'level':<7} {'mults':>5} {'p06':>4} {'floor':>6} {'alu':>5}  dispatched at"]
     for op, level in kernel_cost.KERNELS:
         if (op, level) not in costs:
             continue
-        mults, p06 = costs[(op, level)]
+        mults, p06, alu = costs[(op, level)]
         users, seen = [], None
         for tune in analysis.TUNES:
             if op in kernel_cost.FP2_OPS:   # the C Fp2 op branches to it at its level, adx's also at ifma without an IFMA kernel
@@ -218,7 +218,7 @@ def costs_report(fa):
             elif at != seen:                # the Zen tuning's users where they differ
                 users.append(tune + ": " + (", ".join(at) or "-"))
             seen = at
-        lines.append(f"  {op:<9} {level:<7} {mults:>5} {p06:>4} {max(mults, p06 / 2):>6.1f}  "
+        lines.append(f"  {op:<9} {level:<7} {mults:>5} {p06:>4} {max(mults, p06 / 2):>6.1f} {alu:>5}  "
                      f"{'; '.join(users) if users else '-'}")
     return "\n".join(lines)
 
@@ -234,7 +234,8 @@ def main(argv=None):
     mode.add_argument("--list", action="store_true", help="print each field's analysis and exit")
     mode.add_argument("--costs", action="store_true",
                       help="print what each x86-64 kernel executes (64x64 multiplications, port-0/6 "
-                           "instructions), its port floor in cycles and the levels that run it; write nothing")
+                           "instructions, ALU instructions), its port floor in cycles and the levels that "
+                           "run it; write nothing")
     args = ap.parse_args(argv)
 
     config = args.config or os.path.join(REPO, "fields.toml")

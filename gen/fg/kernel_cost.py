@@ -20,6 +20,20 @@ max(MULTS, P06 / 2) cycles: its port floor. The header carries both counts per
 kernel (FG_NAME_OP_LEVEL_MULTS, _P06; FG_NAME_FP2_MUL_ADX_MULTS, ...) and fieldgen-bench sets every kernel's
 median against its floor. x86_64_ifma uses the same P06 count for its cost
 model.
+
+A third count serves cores where that model does not hold:
+
+  ALU    every instruction an integer ALU executes: all but the
+         multiplications, loads, stores and register-to-register moves (MOV
+         without an immediate), pushes and pops, and zeroing XORs (xor r, r),
+         so ADD/SUB/AND/LEA/MOV $imm as well as every P06 instruction.
+
+On the Zen 3 measured (research/ports/rows.py) MULX and these share issue: a
+product row of 8 MULX and 16 ADCX/ADOX takes 1.23-1.34x its MULX alone, and
+the kernels run at 0.88-0.97 of that row's rate of MULTS + ALU operations.
+fieldgen-bench measures the row on the machine it runs on and, where it shows
+that sharing, prints each kernel's issue floor from MULTS + ALU (_ALU in the
+header).
 """
 
 from __future__ import annotations
@@ -60,6 +74,31 @@ def body(text, symbol):
     raise ValueError("function %s not found" % symbol)
 
 
+_OPERANDS = re.compile(r",(?![^(]*\))")     # commas outside a memory operand's parentheses
+
+
+def is_alu(mnemonic, operands):
+    """True if the instruction (a GAS mnemonic or objdump's, AT&T operands)
+    is in the ALU class."""
+    m = mnemonic.lower()
+    if MULTS.match("\t%s " % m) or m.startswith(("push", "pop", "ret")):
+        return False
+    ops = [o.strip() for o in _OPERANDS.split(operands)] if operands.strip() else []
+    if m.startswith("mov") and not (ops and ops[0].startswith("$")):
+        return False                        # a load, a store or a register move
+    if m.startswith("xor") and len(ops) == 2 and ops[0] == ops[1]:
+        return False                        # the zeroing idiom
+    return True
+
+
+def _alu(lines):
+    n = 0
+    for line in lines:
+        mnemonic, _, operands = line.strip().partition(" ")
+        n += is_alu(mnemonic, operands)
+    return n
+
+
 def _matching(lines, rx):
     return sum(bool(rx.match(line if line[:1].isspace() else "\t" + line)) for line in lines)
 
@@ -69,14 +108,19 @@ def count(text, symbol, rx):
     return _matching(body(text, symbol), rx)
 
 
+def count_alu(text, symbol):
+    """ALU-class instructions of `symbol` (is_alu)."""
+    return _alu(body(text, symbol))
+
+
 def costs(fa, text):
-    """{(op, level): (mults, p06)} for every scalar kernel fg_NAME_OP_LEVEL in
-    text (KERNELS: the Fp kernels and the Fp2 ones)."""
+    """{(op, level): (mults, p06, alu)} for every scalar kernel fg_NAME_OP_LEVEL
+    in text (KERNELS: the Fp kernels and the Fp2 ones)."""
     labels = set(text.splitlines())
     out = {}
     for op, level in KERNELS:
         symbol = "fg_%s_%s_%s" % (fa.name, op, level)
         if symbol + ":" in labels:
             lines = body(text, symbol)
-            out[(op, level)] = (_matching(lines, MULTS), _matching(lines, P06))
+            out[(op, level)] = (_matching(lines, MULTS), _matching(lines, P06), _alu(lines))
     return out

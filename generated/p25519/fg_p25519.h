@@ -203,37 +203,56 @@ void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
  * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
  * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
- * port floor, which fieldgen-bench reports beside each kernel's figures. */
+ * port floor, which fieldgen-bench reports beside each kernel's figures.
+ * _ALU every instruction an integer ALU executes (all but the multiplications,
+ * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
+ * MULX shares issue with them (Zen 3) the kernel's bound is _MULTS + _ALU at
+ * the rate of a product row, which fieldgen-bench measures. */
 #define FG_P25519_MUL_X86_64_MULTS 21
 #define FG_P25519_MUL_X86_64_P06 48
+#define FG_P25519_MUL_X86_64_ALU 92
 #define FG_P25519_MUL_BMI2_MULTS 21
 #define FG_P25519_MUL_BMI2_P06 48
+#define FG_P25519_MUL_BMI2_ALU 89
 #define FG_P25519_MUL_ADX_MULTS 21
 #define FG_P25519_MUL_ADX_P06 51
+#define FG_P25519_MUL_ADX_ALU 65
 #define FG_P25519_SQR_X86_64_MULTS 15
 #define FG_P25519_SQR_X86_64_P06 48
+#define FG_P25519_SQR_X86_64_ALU 92
 #define FG_P25519_SQR_BMI2_MULTS 15
 #define FG_P25519_SQR_BMI2_P06 48
+#define FG_P25519_SQR_BMI2_ALU 89
 #define FG_P25519_SQR_ADX_MULTS 15
 #define FG_P25519_SQR_ADX_P06 42
+#define FG_P25519_SQR_ADX_ALU 58
 #define FG_P25519_MUL_WIDE_X86_64_MULTS 16
 #define FG_P25519_MUL_WIDE_X86_64_P06 29
+#define FG_P25519_MUL_WIDE_X86_64_ALU 50
 #define FG_P25519_MUL_WIDE_BMI2_MULTS 16
 #define FG_P25519_MUL_WIDE_BMI2_P06 29
+#define FG_P25519_MUL_WIDE_BMI2_ALU 50
 #define FG_P25519_MUL_WIDE_ADX_MULTS 16
 #define FG_P25519_MUL_WIDE_ADX_P06 30
+#define FG_P25519_MUL_WIDE_ADX_ALU 31
 #define FG_P25519_SQR_WIDE_X86_64_MULTS 10
 #define FG_P25519_SQR_WIDE_X86_64_P06 29
+#define FG_P25519_SQR_WIDE_X86_64_ALU 50
 #define FG_P25519_SQR_WIDE_BMI2_MULTS 10
 #define FG_P25519_SQR_WIDE_BMI2_P06 29
+#define FG_P25519_SQR_WIDE_BMI2_ALU 50
 #define FG_P25519_SQR_WIDE_ADX_MULTS 10
 #define FG_P25519_SQR_WIDE_ADX_P06 21
+#define FG_P25519_SQR_WIDE_ADX_ALU 24
 #define FG_P25519_REDC_X86_64_MULTS 5
 #define FG_P25519_REDC_X86_64_P06 19
+#define FG_P25519_REDC_X86_64_ALU 42
 #define FG_P25519_REDC_BMI2_MULTS 5
 #define FG_P25519_REDC_BMI2_P06 19
+#define FG_P25519_REDC_BMI2_ALU 39
 #define FG_P25519_REDC_ADX_MULTS 5
 #define FG_P25519_REDC_ADX_P06 21
+#define FG_P25519_REDC_ADX_ALU 34
 #else
 #define FG_P25519_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P25519_MUL_AT_X86_64_ZEN_USES FG_ISA_C

@@ -215,57 +215,86 @@ void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
  * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
  * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
- * port floor, which fieldgen-bench reports beside each kernel's figures. */
+ * port floor, which fieldgen-bench reports beside each kernel's figures.
+ * _ALU every instruction an integer ALU executes (all but the multiplications,
+ * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
+ * MULX shares issue with them (Zen 3) the kernel's bound is _MULTS + _ALU at
+ * the rate of a product row, which fieldgen-bench measures. */
 #define FG_P503_MUL_X86_64_MULTS 88
 #define FG_P503_MUL_X86_64_P06 208
+#define FG_P503_MUL_X86_64_ALU 380
 #define FG_P503_MUL_BMI2_MULTS 104
 #define FG_P503_MUL_BMI2_P06 199
+#define FG_P503_MUL_BMI2_ALU 233
 #define FG_P503_MUL_ADX_MULTS 104
 #define FG_P503_MUL_ADX_P06 216
+#define FG_P503_MUL_ADX_ALU 233
 #define FG_P503_MUL_ADX_ZEN_MULTS 104
 #define FG_P503_MUL_ADX_ZEN_P06 230
+#define FG_P503_MUL_ADX_ZEN_ALU 233
 #define FG_P503_SQR_X86_64_MULTS 70
 #define FG_P503_SQR_X86_64_P06 183
+#define FG_P503_SQR_X86_64_ALU 310
 #define FG_P503_SQR_BMI2_MULTS 70
 #define FG_P503_SQR_BMI2_P06 183
+#define FG_P503_SQR_BMI2_ALU 242
 #define FG_P503_SQR_ADX_MULTS 76
 #define FG_P503_SQR_ADX_P06 183
+#define FG_P503_SQR_ADX_ALU 198
 #define FG_P503_SQR_ADX_ZEN_MULTS 76
 #define FG_P503_SQR_ADX_ZEN_P06 193
+#define FG_P503_SQR_ADX_ZEN_ALU 198
 #define FG_P503_MUL_WIDE_X86_64_MULTS 48
 #define FG_P503_MUL_WIDE_X86_64_P06 114
+#define FG_P503_MUL_WIDE_X86_64_ALU 212
 #define FG_P503_MUL_WIDE_BMI2_MULTS 64
 #define FG_P503_MUL_WIDE_BMI2_P06 112
+#define FG_P503_MUL_WIDE_BMI2_ALU 129
 #define FG_P503_MUL_WIDE_ADX_MULTS 64
 #define FG_P503_MUL_WIDE_ADX_P06 113
+#define FG_P503_MUL_WIDE_ADX_ALU 129
 #define FG_P503_MUL_WIDE_ADX_ZEN_MULTS 64
 #define FG_P503_MUL_WIDE_ADX_ZEN_P06 127
+#define FG_P503_MUL_WIDE_ADX_ZEN_ALU 129
 #define FG_P503_SQR_WIDE_X86_64_MULTS 30
 #define FG_P503_SQR_WIDE_X86_64_P06 89
+#define FG_P503_SQR_WIDE_X86_64_ALU 142
 #define FG_P503_SQR_WIDE_BMI2_MULTS 30
 #define FG_P503_SQR_WIDE_BMI2_P06 89
+#define FG_P503_SQR_WIDE_BMI2_ALU 130
 #define FG_P503_SQR_WIDE_ADX_MULTS 36
 #define FG_P503_SQR_WIDE_ADX_P06 73
+#define FG_P503_SQR_WIDE_ADX_ALU 86
 #define FG_P503_SQR_WIDE_ADX_ZEN_MULTS 36
 #define FG_P503_SQR_WIDE_ADX_ZEN_P06 83
+#define FG_P503_SQR_WIDE_ADX_ZEN_ALU 86
 #define FG_P503_REDC_X86_64_MULTS 40
 #define FG_P503_REDC_X86_64_P06 94
+#define FG_P503_REDC_X86_64_ALU 170
 #define FG_P503_REDC_BMI2_MULTS 40
 #define FG_P503_REDC_BMI2_P06 94
+#define FG_P503_REDC_BMI2_ALU 114
 #define FG_P503_REDC_ADX_MULTS 40
 #define FG_P503_REDC_ADX_P06 110
+#define FG_P503_REDC_ADX_ALU 114
 #define FG_P503_FP2_MUL_BMI2_MULTS 272
 #define FG_P503_FP2_MUL_BMI2_P06 591
+#define FG_P503_FP2_MUL_BMI2_ALU 681
 #define FG_P503_FP2_MUL_ADX_MULTS 272
 #define FG_P503_FP2_MUL_ADX_P06 626
+#define FG_P503_FP2_MUL_ADX_ALU 681
 #define FG_P503_FP2_MUL_ADX_ZEN_MULTS 272
 #define FG_P503_FP2_MUL_ADX_ZEN_P06 668
+#define FG_P503_FP2_MUL_ADX_ZEN_ALU 681
 #define FG_P503_FP2_SQR_BMI2_MULTS 208
 #define FG_P503_FP2_SQR_BMI2_P06 426
+#define FG_P503_FP2_SQR_BMI2_ALU 497
 #define FG_P503_FP2_SQR_ADX_MULTS 208
 #define FG_P503_FP2_SQR_ADX_P06 460
+#define FG_P503_FP2_SQR_ADX_ALU 497
 #define FG_P503_FP2_SQR_ADX_ZEN_MULTS 208
 #define FG_P503_FP2_SQR_ADX_ZEN_P06 488
+#define FG_P503_FP2_SQR_ADX_ZEN_ALU 497
 #else
 #define FG_P503_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P503_MUL_AT_X86_64_ZEN_USES FG_ISA_C

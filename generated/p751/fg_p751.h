@@ -218,53 +218,80 @@ void fg_p751_mul_ifma(uint64_t r[FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS]
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
  * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
  * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
- * port floor, which fieldgen-bench reports beside each kernel's figures. */
+ * port floor, which fieldgen-bench reports beside each kernel's figures.
+ * _ALU every instruction an integer ALU executes (all but the multiplications,
+ * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
+ * MULX shares issue with them (Zen 3) the kernel's bound is _MULTS + _ALU at
+ * the rate of a product row, which fieldgen-bench measures. */
 #define FG_P751_MUL_X86_64_MULTS 192
 #define FG_P751_MUL_X86_64_P06 434
+#define FG_P751_MUL_X86_64_ALU 671
 #define FG_P751_MUL_BMI2_MULTS 192
 #define FG_P751_MUL_BMI2_P06 434
+#define FG_P751_MUL_BMI2_ALU 527
 #define FG_P751_MUL_ADX_MULTS 228
 #define FG_P751_MUL_ADX_P06 468
+#define FG_P751_MUL_ADX_ALU 493
 #define FG_P751_MUL_ADX_ZEN_MULTS 228
 #define FG_P751_MUL_ADX_ZEN_P06 490
+#define FG_P751_MUL_ADX_ZEN_ALU 493
 #define FG_P751_SQR_X86_64_MULTS 147
 #define FG_P751_SQR_X86_64_P06 363
+#define FG_P751_SQR_X86_64_ALU 628
 #define FG_P751_SQR_BMI2_MULTS 147
 #define FG_P751_SQR_BMI2_P06 363
+#define FG_P751_SQR_BMI2_ALU 448
 #define FG_P751_SQR_ADX_MULTS 162
 #define FG_P751_SQR_ADX_P06 374
+#define FG_P751_SQR_ADX_ALU 399
 #define FG_P751_SQR_ADX_ZEN_MULTS 162
 #define FG_P751_SQR_ADX_ZEN_P06 392
+#define FG_P751_SQR_ADX_ZEN_ALU 399
 #define FG_P751_MUL_WIDE_X86_64_MULTS 108
 #define FG_P751_MUL_WIDE_X86_64_P06 244
+#define FG_P751_MUL_WIDE_X86_64_ALU 323
 #define FG_P751_MUL_WIDE_BMI2_MULTS 108
 #define FG_P751_MUL_WIDE_BMI2_P06 244
+#define FG_P751_MUL_WIDE_BMI2_ALU 311
 #define FG_P751_MUL_WIDE_ADX_MULTS 144
 #define FG_P751_MUL_WIDE_ADX_P06 265
+#define FG_P751_MUL_WIDE_ADX_ALU 289
 #define FG_P751_MUL_WIDE_ADX_ZEN_MULTS 144
 #define FG_P751_MUL_WIDE_ADX_ZEN_P06 287
+#define FG_P751_MUL_WIDE_ADX_ZEN_ALU 289
 #define FG_P751_SQR_WIDE_X86_64_MULTS 78
 #define FG_P751_SQR_WIDE_X86_64_P06 154
+#define FG_P751_SQR_WIDE_X86_64_ALU 279
 #define FG_P751_SQR_WIDE_BMI2_MULTS 63
 #define FG_P751_SQR_WIDE_BMI2_P06 173
+#define FG_P751_SQR_WIDE_BMI2_ALU 232
 #define FG_P751_SQR_WIDE_ADX_MULTS 78
 #define FG_P751_SQR_WIDE_ADX_P06 157
+#define FG_P751_SQR_WIDE_ADX_ALU 178
 #define FG_P751_SQR_WIDE_ADX_ZEN_MULTS 78
 #define FG_P751_SQR_WIDE_ADX_ZEN_P06 175
+#define FG_P751_SQR_WIDE_ADX_ZEN_ALU 178
 #define FG_P751_REDC_X86_64_MULTS 84
 #define FG_P751_REDC_X86_64_P06 190
+#define FG_P751_REDC_X86_64_ALU 350
 #define FG_P751_REDC_BMI2_MULTS 84
 #define FG_P751_REDC_BMI2_P06 190
+#define FG_P751_REDC_BMI2_ALU 218
 #define FG_P751_REDC_ADX_MULTS 84
 #define FG_P751_REDC_ADX_P06 214
+#define FG_P751_REDC_ADX_ALU 218
 #define FG_P751_FP2_MUL_BMI2_MULTS 492
 #define FG_P751_FP2_MUL_BMI2_P06 1215
+#define FG_P751_FP2_MUL_BMI2_ALU 1471
 #define FG_P751_FP2_MUL_ADX_MULTS 600
 #define FG_P751_FP2_MUL_ADX_P06 1326
+#define FG_P751_FP2_MUL_ADX_ALU 1405
 #define FG_P751_FP2_SQR_BMI2_MULTS 384
 #define FG_P751_FP2_SQR_BMI2_P06 912
+#define FG_P751_FP2_SQR_BMI2_ALU 1101
 #define FG_P751_FP2_SQR_ADX_MULTS 456
 #define FG_P751_FP2_SQR_ADX_P06 980
+#define FG_P751_FP2_SQR_ADX_ALU 1033
 #else
 #define FG_P751_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P751_MUL_AT_X86_64_ZEN_USES FG_ISA_C

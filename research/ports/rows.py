@@ -21,9 +21,7 @@ XORs not counted).
 A measurement, not a test: nothing here is built by CMake.
 """
 import argparse
-import collections
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -87,29 +85,12 @@ PEERS = [("bn_mul_mont, 8 limbs", 8, False), ("bn_mul_mont, 8 limbs, a = b", 8, 
 
 
 def count_ops(asm_path, symbol):
-    """MULX/MUL and ALU instructions of one generated kernel (straight-line text)."""
-    text, on, c = open(asm_path).read().split("\n"), False, collections.Counter()
-    for line in text:
-        s = line.strip()
-        if s == symbol + ":":
-            on = True
-            continue
-        if not on or not s or s.startswith(("#", ".")):
-            continue
-        if s == "ret":
-            break
-        mn, _, ops = s.partition(" ")
-        args = [a.strip() for a in re.split(r",(?![^(]*\))", ops)] if ops else []
-        if mn.startswith(("mulx", "mulq", "imulq")):
-            c["mult"] += 1
-        elif mn.startswith(("push", "pop")) or (mn.startswith("mov") and
-                                                 (any("(" in a for a in args) or args[0].startswith("%"))):
-            c["other"] += 1                     # loads, stores, register moves
-        elif mn.startswith("xor") and len(set(args)) == 1:
-            c["other"] += 1                     # zeroing idiom
-        else:
-            c["alu"] += 1
-    return c["mult"], c["alu"]
+    """MULX/MUL/IMUL and ALU instructions of one generated kernel, as the
+    generator counts them for the header (gen/fg/kernel_cost.py: _MULTS, _ALU)."""
+    sys.path.insert(0, os.path.join(ROOT, "gen"))
+    from fg import kernel_cost
+    text = open(asm_path).read()
+    return kernel_cost.count(text, symbol, kernel_cost.MULTS), kernel_cost.count_alu(text, symbol)
 
 
 def harness(nblocks, kernels, peers):

@@ -436,8 +436,9 @@ class TestList(CliCase):
 class TestCosts(CliCase):
     def test_shipped(self):
         """--costs: every kernel of every shipped field with its counts and port
-        floor, the levels that run it; nothing written. p503's adx mul: 64
-        products plus 8 reduction rows over the 5 nonzero limbs of p+1."""
+        floor, its ALU count, the levels that run it; nothing written. p503's
+        adx mul: 64 products plus 8 reduction rows over the 5 nonzero limbs of
+        p+1."""
         d = self.workdir("costs")
         proc = run(["--costs"], cwd=d)
         self.assertEqual(proc.returncode, 0, proc.stderr)
@@ -447,8 +448,8 @@ class TestCosts(CliCase):
             if not line.startswith(" "):
                 field = line.split(":")[0]
             elif not line.split()[0] == "op":
-                op, level, mults, p06, floor, users = line.split(None, 5)
-                rows[(field, op, level)] = (int(mults), int(p06), float(floor), users)
+                op, level, mults, p06, floor, alu, users = line.split(None, 6)
+                rows[(field, op, level)] = (int(mults), int(p06), float(floor), users, int(alu))
         # 5 Fp kernels at 3 levels per field, the Fp2 mul and sqr at bmi2 and
         # adx of p503 and p751, and the Zen forms of p503's and p751's adx
         # kernels but redc (none below 5 limbs), and of p503's Fp2 kernels
@@ -463,7 +464,7 @@ class TestCosts(CliCase):
         self.assertEqual(rows[("p256", "mul", "adx")][3], "zen: adx, ifma")
         # three wide products and two reductions; the ifma level has its own Fp2
         # mul for both fields, and its own Fp2 sqr for p751 only
-        self.assertEqual(rows[("p503", "fp2_mul", "adx")], (3 * 64 + 2 * 40, 626, 313.0, "adx; zen: -"))
+        self.assertEqual(rows[("p503", "fp2_mul", "adx")][:4], (3 * 64 + 2 * 40, 626, 313.0, "adx; zen: -"))
         self.assertEqual(rows[("p503", "fp2_mul", "adx_zen")][3], "zen: adx")
         self.assertEqual(rows[("p503", "fp2_sqr", "adx")][3], "adx, ifma; zen: -")
         self.assertEqual(rows[("p751", "fp2_sqr", "adx")][3], "adx; zen: -")
@@ -473,9 +474,17 @@ class TestCosts(CliCase):
         self.assertEqual(rows[("p503", "fp2_mul", "bmi2")][3], "bmi2")
         self.assertEqual(rows[("p751", "fp2_mul", "bmi2")][0], 3 * 108 + 2 * 84)
         self.assertEqual(rows[("p503", "fp2_sqr", "bmi2")][0], 2 * (64 + 40))
-        for (f, op, level), (mults, p06, floor, users) in rows.items():
+        for (f, op, level), (mults, p06, floor, users, alu) in rows.items():
             self.assertEqual(floor, max(mults, p06 / 2), (f, op, level))
             self.assertGreater(mults, 0)
+            # every carry, borrow, select and shift instruction is an ALU one,
+            # and a row adds at least one word per product (the rows' second
+            # halves are the ones that start fresh words)
+            self.assertGreaterEqual(alu, p06, (f, op, level))
+            self.assertGreaterEqual(alu, mults, (f, op, level))
+        # the Zen form of p503's mul: 215 ADCX/ADOX in its rows, and the
+        # canonical subtraction's 2 SUB, 7 SBB, 8 CMOVC and 1 ADD
+        self.assertEqual(rows[("p503", "mul", "adx_zen")][4], 215 + 18)
 
 
 class TestLauncher(unittest.TestCase):

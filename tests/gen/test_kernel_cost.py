@@ -38,6 +38,10 @@ pushq %rbx
 \taddq %r8, %r9
 \txorq %rax, %rax
 \tleaq (%rax,%rax), %rax
+\tmovq $5, %rcx
+\tmovq %rax, 8(%rdi)
+\tmovq %rcx, %rdx
+\txorq %rax, %rcx
 popq %rbx
 \tret
 """
@@ -52,7 +56,23 @@ class KernelCost(unittest.TestCase):
         self.assertEqual(kernel_cost.count(TEXT, "fg_t_mul_adx", kernel_cost.MULTS), 3)
         # adcx adox adc sbb cmovc setc shl bt; not shrd (port 1), add, xor, lea, mov, push, pop
         self.assertEqual(kernel_cost.count(TEXT, "fg_t_mul_adx", kernel_cost.P06), 8)
-        self.assertEqual(kernel_cost.costs(Field(), TEXT), {("mul", "adx"): (3, 8)})
+        # ALU: adcx adox adc sbb cmovc setc shrd shl bt add lea, mov $5 and the
+        # xor of two registers; not the multiplications, loads, stores, register
+        # moves, push, pop or the zeroing xor
+        self.assertEqual(kernel_cost.costs(Field(), TEXT), {("mul", "adx"): (3, 8, 13)})
+        self.assertEqual(kernel_cost.count_alu(TEXT, "fg_t_mul_adx"), 13)
+
+    def test_alu_class(self):
+        """The same class on objdump's spelling (tests/kernel_cost.py reads it)."""
+        alu = kernel_cost.is_alu
+        for mn, ops in (("adc", "$0x0,%r9"), ("mov", "$0x26,%edx"), ("xor", "%eax,%ecx"), ("lea", "0x1(%rax),%rax"),
+                        ("cmovb", "%r8,%r9"), ("shr", "$0x20,%rbp"), ("sub", "$0xffffffffffffffff,%rbx")):
+            self.assertTrue(alu(mn, ops), mn + " " + ops)
+        for mn, ops in (("mulx", "0x8(%r8),%r11,%r9"), ("mul", "%rcx"), ("imul", "$0x26,%r11,%r11"),
+                        ("mov", "0x8(%rsi),%rcx"), ("mov", "%rcx,0x8(%rdi)"), ("mov", "%rax,%rdx"),
+                        ("push", "%rbx"), ("pop", "%r15"), ("xor", "%ecx,%ecx"), ("ret", ""),
+                        ("mov", "0x10(%rsp,%rax,8),%rcx")):
+            self.assertFalse(alu(mn, ops), mn + " " + ops)
 
     def test_not_straight_line(self):
         for jump in ("\tjc 1f\n", "\tjmp fg_other\n", "\tcall fg_other\n"):
