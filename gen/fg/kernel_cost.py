@@ -31,9 +31,9 @@ A third count serves cores where that model does not hold:
 On the Zen 3 measured (research/ports/rows.py) MULX and these share issue: a
 product row of 8 MULX and 16 ADCX/ADOX takes 1.23-1.34x its MULX alone, and
 the kernels run at 0.88-0.97 of that row's rate of MULTS + ALU operations.
-fieldgen-bench measures the row on the machine it runs on and, where it shows
-that sharing, prints each kernel's issue floor from MULTS + ALU (_ALU in the
-header).
+The header carries the count as _ALU; fieldgen-bench prints it beside the
+port floor and times the row at start-up to say whether the core it runs on
+shares issue that way.
 """
 
 from __future__ import annotations

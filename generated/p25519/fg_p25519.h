@@ -206,8 +206,9 @@ void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25
  * port floor, which fieldgen-bench reports beside each kernel's figures.
  * _ALU every instruction an integer ALU executes (all but the multiplications,
  * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
- * MULX shares issue with them (Zen 3) the kernel's bound is _MULTS + _ALU at
- * the rate of a product row, which fieldgen-bench measures. */
+ * MULX shares issue with them (Zen 3; fieldgen-bench's start-up probe says
+ * whether this one does) the kernel's bound is _MULTS + _ALU at the rate of a
+ * product row (research/ports/rows.py). */
 #define FG_P25519_MUL_X86_64_MULTS 21
 #define FG_P25519_MUL_X86_64_P06 48
 #define FG_P25519_MUL_X86_64_ALU 92

@@ -221,8 +221,9 @@ void fg_p751_mul_ifma(uint64_t r[FG_P751_LIMBS], const uint64_t a[FG_P751_LIMBS]
  * port floor, which fieldgen-bench reports beside each kernel's figures.
  * _ALU every instruction an integer ALU executes (all but the multiplications,
  * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
- * MULX shares issue with them (Zen 3) the kernel's bound is _MULTS + _ALU at
- * the rate of a product row, which fieldgen-bench measures. */
+ * MULX shares issue with them (Zen 3; fieldgen-bench's start-up probe says
+ * whether this one does) the kernel's bound is _MULTS + _ALU at the rate of a
+ * product row (research/ports/rows.py). */
 #define FG_P751_MUL_X86_64_MULTS 192
 #define FG_P751_MUL_X86_64_P06 434
 #define FG_P751_MUL_X86_64_ALU 671
