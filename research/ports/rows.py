@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a product row costs beside its MULX (research/ports/README.md, "Zen 3: rows").
+"""What a product row costs beside its MULX (research/ports/README.md, "Zen 3 again").
 
 ports.c times blocks of independent instructions; this times the shape the
 adx kernels are made of: rows of 8 MULX (rdx loaded per row, the other operand
@@ -9,12 +9,16 @@ iteration, so a kernel-sized window is in flight. Every figure is a median of
 201 rounds in one process, divided by the time of the same rows with no
 further instruction: the unit is a "MULX slot" (what one MULX of such a row
 costs alone), which is stable within a process on a host whose clock is not.
+The last rows add stores, loads or register moves to a product row (8 MULX,
+16 ADCX/ADOX): what a kernel's memory traffic costs beside its MULX.
 
 With --kernels, the shipped kernels of a built tree (build/libfieldgen.a) and
 OpenSSL's bn_mul_mont (libcrypto.a) are timed in the same unit (chained:
 x = f(x, b)), beside each kernel's count of MULX and of ALU instructions read
 off its generated assembly (loads, stores, register moves, pushes and zeroing
-XORs not counted).
+XORs not counted) and of its stores and loads; 'model' sets the slots the
+kernel took against its operations at the product row's rate plus its stores
+and loads at their measured cost.
 
     python3 research/ports/rows.py [--kernels [BUILD_DIR]]
 
@@ -40,6 +44,12 @@ CLASSES = {
     "sbb": lambda k, w: "sbbq %%rsi,%%%s" % w,
     "cmov": lambda k, w: "cmovcq %%rsi,%%%s" % w,
     "shr": lambda k, w: "shrq $1,%%%s" % w,
+    # beside a product row ("adx" + these): none touches an accumulator word, so
+    # the row's dependencies stay as they are (rax and rdi are MULX outputs)
+    "mov": lambda k, w: "movq %rsi,%rax",
+    "load": lambda k, w: "movq %d(%%rsp),%%rdi" % (8 * (k % 8) + 64),
+    "store": lambda k, w: "movq %%%s,%d(%%rsp)" % (w, 8 * (k % 6) + 64),
+    "adxmem": lambda k, w: ("adcxq" if k % 2 == 0 else "adoxq") + " %d(%%rsp),%%%s" % (8 * (k % 6) + 64, w),
 }
 
 # (name, with MULX, class, N per row)
@@ -51,6 +61,13 @@ BLOCKS += [("8 MULX + 16 ADCX/ADOX on MULX halves", True, "dep", 16),
 BLOCKS += [("8 MULX + 16 %s" % c.upper(), True, c, 16) for c in ("add", "adc", "sbb", "cmov", "shr")]
 BLOCKS += [("16 %s alone" % ("ADCX/ADOX" if c == "adx" else c.upper()), False, c, 16)
            for c in ("adx", "add", "adc", "sbb", "cmov", "shr")]
+# memory traffic and register moves beside a product row (8 MULX + 16 ADCX/ADOX):
+# what the stores, loads and moves of a kernel cost on top of its MULX + ALU
+BASE = 4                                        # "8 MULX + 16 ADCX/ADOX": the rows below add to it
+BLOCKS += [("  + %d %s" % (n, c.upper() + "S"), True, "adx+" + c, n)
+           for c in ("store", "load", "mov") for n in (8, 16)]
+BLOCKS += [("  the 16 with a memory source", True, "adxmem", 16)]
+MEM = {c: len(BLOCKS) - 7 + 2 * i + 1 for i, c in enumerate(("store", "load", "mov"))}   # the +16 rows
 
 
 def block_asm(idx, mulx, cls, n):
@@ -64,9 +81,12 @@ def block_asm(idx, mulx, cls, n):
         for j in range(8):
             if mulx:
                 out.append("mulxq %d(%%r8),%%rax,%%rdi" % (8 * j))
-            for _ in range(n // 8 + (j < n % 8)):
-                out.append(CLASSES[cls](k, win[k % 9]))
-                k += 1
+            # "adx+c": the product row's 16 ADCX/ADOX, then n of class c
+            parts = [("adx", 16), (cls[4:], n)] if cls.startswith("adx+") else [(cls, n)]
+            for c, m in parts:
+                for _ in range(m // 8 + (j < m % 8)):
+                    out.append(CLASSES[c](k, win[k % 9]))
+                    k += 1
         out.append("movq %%%s,%d(%%rsp)" % (win[0], 8 * i))
         win = win[1:] + win[:1]
     out += ["decq 120(%rsp)", "jnz 1b", "addq $128,%rsp", "popq %r15", "popq %r14", "popq %r13",
@@ -79,18 +99,29 @@ KERNELS = [("fg_p256_mul_adx", "p256"), ("fg_p256_sqr_adx", "p256"),
            ("fg_p25519_mul_adx", "p25519"), ("fg_p25519_sqr_adx", "p25519"),
            ("fg_p503_mul_adx_zen", "p503"), ("fg_p503_sqr_adx_zen", "p503"),
            ("fg_p503_mul_wide_adx_zen", "p503"), ("fg_p503_redc_adx", "p503"),
-           ("fg_p751_mul_adx_zen", "p751"), ("fg_p751_sqr_adx_zen", "p751")]
+           ("fg_p751_mul_adx_zen", "p751"), ("fg_p751_sqr_adx_zen", "p751"),
+           ("fg_p503_fp2_mul_adx_zen", "p503"), ("fg_p503_fp2_sqr_adx_zen", "p503")]
 PEERS = [("bn_mul_mont, 8 limbs", 8, False), ("bn_mul_mont, 8 limbs, a = b", 8, True),
          ("bn_mul_mont, 12 limbs", 12, False), ("bn_mul_mont, 12 limbs, a = b", 12, True)]
 
 
 def count_ops(asm_path, symbol):
     """MULX/MUL/IMUL and ALU instructions of one generated kernel, as the
-    generator counts them for the header (gen/fg/kernel_cost.py: _MULTS, _ALU)."""
+    generator counts them for the header (gen/fg/kernel_cost.py: _MULTS, _ALU),
+    and its stores and loads (MOVs to and from memory; not the memory operands
+    of MULX and of ALU instructions, nor pushes and pops)."""
     sys.path.insert(0, os.path.join(ROOT, "gen"))
     from fg import kernel_cost
     text = open(asm_path).read()
-    return kernel_cost.count(text, symbol, kernel_cost.MULTS), kernel_cost.count_alu(text, symbol)
+    stores = loads = 0
+    for line in kernel_cost.body(text, symbol):
+        mnemonic, _, operands = line.strip().partition(" ")
+        if mnemonic.startswith("mov"):
+            ops = [o.strip() for o in operands.split(",")]
+            stores += "(" in ops[-1]
+            loads += "(" in ops[0]
+    return (kernel_cost.count(text, symbol, kernel_cost.MULTS), kernel_cost.count_alu(text, symbol),
+            stores, loads)
 
 
 def harness(nblocks, kernels, peers):
@@ -181,6 +212,10 @@ def main():
     print("".join("  " + r[0] for r in runs))
     for i, b in enumerate(BLOCKS):
         print("%-42s %s" % (b[0], "  ".join("%6.2f" % (8 * r[1][i]) for r in runs)))
+    # what one store, load or register move adds beside a product row, in MULX slots
+    extra = {c: [8 * (r[1][MEM[c]] - r[1][BASE]) / 16 for r in runs] for c in MEM}
+    print("beside a product row, per instruction: " + "; ".join(
+        "%s %s" % (c, " ".join("%+.2f" % x for x in extra[c])) for c in MEM) + " slots")
     if kernels:
         row = [r[1][ROW] for r in runs]         # a product row: 8 MULX, 16 ADCX/ADOX adding their halves
         rate = [24 / (8 * x) for x in row]
@@ -188,16 +223,22 @@ def main():
         print("\nkernels and peers, MULX slots per call, chained (x = f(x, b)) / independent calls;"
               " ops = MULX + ALU instructions;"
               "\n'of row' = ops per slot over a product row's (8 MULX, 16 ADCX/ADOX adding their halves:"
-              " %s ops per slot)"
+              " %s ops per slot);"
+              "\n'model' = ops at the row's rate plus the stores and loads (st, ld: MOVs to and from"
+              " memory) at their cost beside a row, over the chained slots"
               % " ".join("%.2f" % x for x in rate))
         for j, (sym, field) in enumerate(kernels):
-            m, alu = count_ops(os.path.join(ROOT, "generated", field, "fg_%s_x86_64.S" % field), sym)
+            m, alu, st, ld = count_ops(os.path.join(ROOT, "generated", field, "fg_%s_x86_64.S" % field), sym)
             v = [r[1][len(BLOCKS) + j] for r in runs]
             u = [r[1][len(BLOCKS) + nk + j] for r in runs]
-            print("%-26s mults %3d alu %3d ops %4d  slots %s / %s  ops/slot %s  of row %s" % (
-                sym, m, alu, m + alu, " ".join("%5.1f" % x for x in v), " ".join("%5.1f" % x for x in u),
-                " ".join("%.2f" % ((m + alu) / x) for x in v),
-                " ".join("%.2f" % ((m + alu) / x / q) for x, q in zip(v, rate))))
+            model = [(m + alu) / q + st * cs + ld * cl
+                     for q, cs, cl in zip(rate, extra["store"], extra["load"])]
+            print("%-26s mults %3d alu %3d ops %4d st %3d ld %3d  slots %s / %s  ops/slot %s  of row %s"
+                  "  model %s" % (
+                      sym, m, alu, m + alu, st, ld, " ".join("%5.1f" % x for x in v),
+                      " ".join("%5.1f" % x for x in u), " ".join("%.2f" % ((m + alu) / x) for x in v),
+                      " ".join("%.2f" % ((m + alu) / x / q) for x, q in zip(v, rate)),
+                      " ".join("%.2f" % (y / x) for x, y in zip(v, model))))
         for j, (name, _, _) in enumerate(peers):
             v = [r[1][len(BLOCKS) + len(kernels) + j] for r in runs]
             u = [r[1][len(BLOCKS) + nk + len(kernels) + j] for r in runs]
