@@ -146,7 +146,7 @@ def _combine(k, acc, n, l, h, z0, z2, d, s, rp=None):
     t = k.new(PRIO_ACC)
     k.emit(MOV, t.reg, k.r(s))
     if k.level == "adx":
-        k.emit(XOR, k.zero, k.zero)
+        k.clear_flags()
         k.emit(ADD, t.reg, t.reg)           # CF = s & 1, OF = 0
         k.unlock()
         k.kill(t)

@@ -52,7 +52,7 @@ Design (one algorithm, rendered per ISA level):
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, CMOVS, SHL, SHR, LEA)
+                            IMUL, CMOVC, CMOVS, SHL, SHR, LEA, TEST)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -75,7 +75,7 @@ NEGQ_KERNELS = (("x86_64", "mul"),)
 FP2_LEVELS = ("bmi2", "adx")
 
 # the constant tables (x86_64_peachpy.Tables: RIP placeholders rewritten into labels)
-_TABLE_NAMES = ("q", "p", "s", "x")
+_TABLE_NAMES = ("q", "p", "s", "x", "z")
 
 
 def _tables(name):
@@ -112,7 +112,7 @@ class Val:
 class Kernel:
     """Records instructions for one PeachPy function and manages registers."""
 
-    def __init__(self, level, tables, lazy_zero=False, preload=True, tune="generic"):
+    def __init__(self, level, tables, lazy_zero=False, preload=True, tune="generic", zero_mem=False):
         self.level = level
         # the Zen form of an adx kernel writes every product row with the two
         # ADCX/ADOX chains (_row_adx), never as split ADD/ADC passes (see
@@ -140,7 +140,12 @@ class Kernel:
         # small n (_build): keep input words in registers where measured
         # faster (_mul_rows, _sqr_rows), unless that spills
         self.preload = preload
-        if level == "adx" and not lazy_zero:
+        # zero_mem (adx): ADCX/ADOX add their zero words from a constant in
+        # memory and the flags are cleared by a free register's XOR, so no
+        # register holds zero: one more for values (_build: p751's fused mul)
+        self.zero_mem = zero_mem and level == "adx"
+        self.zero_reads = 0             # zero_mem: ADCX/ADOX that read the constant
+        if level == "adx" and not lazy_zero and not self.zero_mem:
             self._zero = self.take_reg()
 
     def retire_zero(self):
@@ -155,11 +160,30 @@ class Kernel:
         """adx: the register holding zero for ADCX/ADOX, taken at the first
         use when the kernel was made with lazy_zero (a kernel that never adds
         a zero word, p256's redc, keeps the register for its values)."""
+        if self.zero_mem:
+            self.zero_reads += 1
+            return self.const("z", 0)
         assert self._zero is not False, "zero register used after retire_zero"
         if self._zero is None:
             assert self.level == "adx"
             self._zero = self.take_reg()
         return self._zero
+
+    def clear_flags(self):
+        """CF = OF = 0 before ADCX/ADOX chains: the zero register's XOR, or under
+        zero_mem a free register's (the zeroing idiom, no execution port on
+        the cores measured), or TEST when every register holds a value."""
+        if not self.zero_mem:
+            self.emit(XOR, self.zero, self.zero)
+        elif self.free:
+            self.emit(XOR, self.free[0], self.free[0])
+        else:
+            self.emit(TEST, rsp, rsp)
+
+    def stack_moves(self):
+        """MOVs to and from the stack frame recorded so far (spills, reloads, parks)."""
+        return sum(1 for ins, ops in self.code if ins is MOV and any(
+            isinstance(o, MemoryOperand) and getattr(o.address, "base", None) is rsp for o in ops))
 
     # -- instruction recording -------------------------------------------
     def emit(self, ins, *ops):
@@ -519,7 +543,7 @@ class Kernel:
     def _row_adx(self, acc, x, Y, J, base, hi_pos):
         top = base + J[-1] + 1
         self._load_rdx(x)
-        self.emit(XOR, self.zero, self.zero)        # CF = OF = 0
+        self.clear_flags()        # CF = OF = 0
         chain = {"cf": [None, False], "of": [None, False]}   # last pos, pending
 
         def add(ch, pos, t):
@@ -863,6 +887,7 @@ class _Shape:
         assert 1 <= n <= 16 and fa.p % 2 == 1 and fa.p.bit_length() > 64 * (n - 1)
         self.p_limbs = _limbs(fa.p, n)
         assert list(fa.p_limbs) == self.p_limbs
+        self.zero_const = False     # a kernel reads the "z" table (Kernel.zero_mem)
         self.m0inv = (-pow(fa.p, -1, 1 << 64)) & MASK64
         assert fa.m0inv == self.m0inv
         self.spare = 64 * n - fa.p.bit_length()
@@ -1016,7 +1041,7 @@ def _sqr_rows(k, acc, ap, n, split=False, word=None):
                 acc[q].prio = PRIO_DONE
     if k.level == "adx":
         # CF chain doubles, OF chain adds the squares
-        k.emit(XOR, k.zero, k.zero)
+        k.clear_flags()
         for i in range(n):
             if split and 2 * i >= n:
                 c = k.new(PRIO_ACC)
@@ -1321,7 +1346,7 @@ def _final_sqr_split(k, sh, Uh, tri, c, ap, rp):
         cw = k.new(PRIO_ACC)
         k.emit(MOV, cw.reg, 0)
         k.unlock()
-    k.emit(XOR, k.zero, k.zero)
+    k.clear_flags()
     for q in range(n, 2 * n - 1):               # CF and OF chains: + 2*tri
         w = k.r(Uh[q - n])
         k.emit(ADCX, w, k.opnd(tri[q]))
@@ -1488,7 +1513,22 @@ def _build(sh, op, level, tune="generic"):
     (input words preloaded into registers, measured faster where they fit),
     it is built again without the preloads, and a spill then is an error."""
     if sh.n > 4:
-        return _build_kernel(sh, op, level, tune=tune)[1]
+        k, text = _build_kernel(sh, op, level, tune=tune)
+        if tune == "zen" and op == "mul" and level == "adx":
+            # the Zen form of the fused mul without a zero register, kept where it
+            # saves more stack moves than it reads zeros from memory. Each
+            # such ADCX/ADOX costs a little beside MULX, a spill and its reload
+            # more (research/ports: +0.04..0.12, +0.16..0.23 and +0.13..0.18
+            # MULX slots); measured on Zen 3, old and new alternating in one
+            # process: p751 (144 -> 93 moves, 35 zero reads) -0.0..-5.5%,
+            # the larger gains in the host's slow phases; p503 (9 -> 8 moves,
+            # 23 reads) +0..1%; p751's mul_wide (100 -> 74, 23 reads) and sqr
+            # (81 -> 62, 47 reads) -1.3..+1.9%, so only the mul asks
+            km, tm = _build_kernel(sh, op, level, tune=tune, zero_mem=True)
+            if k.stack_moves() - km.stack_moves() > km.zero_reads:
+                sh.zero_const = True
+                return tm
+        return text
     for preload in (True, False):
         k, text = _build_kernel(sh, op, level, lazy_zero=True, preload=preload, tune=tune)
         if not k.nslots:
@@ -1506,10 +1546,10 @@ def zen_kernel(level):
     return level + "_zen"
 
 
-def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic"):
+def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", zero_mem=False):
     """(the Kernel, its GAS text): _build's kernel in one form."""
     n = sh.n
-    k = Kernel(level, _tables(sh.name), lazy_zero, preload, tune)
+    k = Kernel(level, _tables(sh.name), lazy_zero, preload, tune, zero_mem)
     if (level, op) in NEGQ_KERNELS:
         k.negq = sh.negq
     k.c_last_mulq = n > 4
@@ -1896,7 +1936,7 @@ def emit_montgomery(fa):
             and fa.fp2.lazy_mul:
         s0, x = _corr(fa.p, fa.fp2)
         contents["x"] = _limbs(x, 2 * sh.n - s0)
-    out = [tables.rodata(contents)]
+    out = [None]                    # the tables, once the kernels say whether "z" is read
     fa.zen_forms = []
     generic_at = {}                 # op -> index in out of the level's generic kernel
     zen = sh.n >= ZEN_DUAL_ROWS
@@ -1916,6 +1956,9 @@ def emit_montgomery(fa):
                 out.append(text)
     fa.fp2_mul_adx_zen = "fp2_mul" in fa.zen_forms
     fa.fp2_sqr_adx_zen = "fp2_sqr" in fa.zen_forms
+    if sh.zero_const:
+        contents["z"] = [0]
+    out[0] = tables.rodata(contents)
     return tables.resolve("\n".join(out))
 
 

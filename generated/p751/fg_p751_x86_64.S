@@ -18,11 +18,13 @@
 #define FG_P751_MONT_Q Lfg_p751_mont_q
 #define FG_P751_MONT_P Lfg_p751_mont_p
 #define FG_P751_MONT_X Lfg_p751_mont_x
+#define FG_P751_MONT_Z Lfg_p751_mont_z
 .section __TEXT,__const
 #else
 #define FG_P751_MONT_Q .Lfg_p751_mont_q
 #define FG_P751_MONT_P .Lfg_p751_mont_p
 #define FG_P751_MONT_X .Lfg_p751_mont_x
+#define FG_P751_MONT_Z .Lfg_p751_mont_z
 .section .rodata
 #endif
 .p2align 6
@@ -66,6 +68,8 @@ FG_P751_MONT_X:
 	.quad 0x42b15a822e592ba4
 	.quad 0x0709484fcbdd6e33
 	.quad 0x000037f2eaa0fb8e
+FG_P751_MONT_Z:
+	.quad 0x0000000000000000
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
@@ -22405,926 +22409,876 @@ pushq %r13
 pushq %r12
 pushq %rbp
 pushq %rbx
-	subq $120, %rsp
-	movq %rdx, %r8
+	subq $104, %rsp
+	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r10
-	mulxq 8(%r8), %r11, %rax
-	adcxq %r11, %r10
-	mulxq 16(%r8), %rbx, %rbp
-	adcxq %rbx, %rax
-	mulxq 24(%r8), %r12, %r13
-	adcxq %r12, %rbp
-	mulxq 32(%r8), %r14, %r15
-	adcxq %r14, %r13
-	mulxq 40(%r8), %r11, %rbx
-	adcxq %r11, %r15
-	mulxq 48(%r8), %r12, %r14
-	adcxq %r12, %rbx
-	mulxq 56(%r8), %r11, %r12
-	adcxq %r11, %r14
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r8, %r9
+	mulxq 8(%rcx), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 16(%rcx), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 24(%rcx), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 32(%rcx), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 40(%rcx), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 48(%rcx), %rax, %rbp
+	adcxq %rax, %r10
+	mulxq 56(%rcx), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 64(%rcx), %rax, %r13
+	adcxq %rax, %r15
 	movq %rdi, 0(%rsp)
-	mulxq 64(%r8), %r11, %rdi
-	adcxq %r11, %r12
-	movq %r12, 8(%rsp)
-	mulxq 72(%r8), %r11, %r12
-	adcxq %r11, %rdi
-	movq %rdi, 16(%rsp)
-	mulxq 80(%r8), %r11, %rdi
-	adcxq %r11, %r12
-	movq %r12, 24(%rsp)
-	mulxq 88(%r8), %r11, %r12
-	adcxq %r11, %rdi
-	adcxq %rcx, %r12
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
-	adcxq %r11, %rbx
-	adoxq %r9, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
-	adcxq %r11, %r14
-	movq 8(%rsp), %r11
-	adoxq %r9, %r11
+	mulxq 72(%rcx), %rax, %rdi
+	adcxq %rax, %r13
 	movq %r13, 8(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
-	adcxq %r9, %r11
-	movq 16(%rsp), %r9
-	adoxq %r13, %r9
-	movq %rbp, 16(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
-	adcxq %r13, %r9
-	movq 24(%rsp), %r13
-	adoxq %rbp, %r13
-	movq %r9, 24(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
-	adcxq %rbp, %r13
-	adoxq %r9, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
-	adcxq %rbp, %rdi
-	adoxq %r9, %r12
-	adcxq %rcx, %r12
-	movq 8(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbp, %r9
-	adcxq %rbp, %r10
-	adoxq %r9, %rax
-	mulxq 8(%r8), %rbp, %r9
-	adcxq %rbp, %rax
-	movq 16(%rsp), %rbp
-	adoxq %r9, %rbp
+	mulxq 80(%rcx), %rax, %r13
+	adcxq %rax, %rdi
+	movq %rdi, 16(%rsp)
+	mulxq 88(%rcx), %rax, %rdi
+	adcxq %rax, %r13
+	adcxq FG_P751_MONT_Z+0(%rip), %rdi
+	movq %r8, %rdx
+	xorq %rax, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %rbp
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r8
+	adcxq %rax, %r15
+	movq 8(%rsp), %rax
+	adoxq %r8, %rax
+	movq %r12, 8(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r12
+	adcxq %r8, %rax
+	movq 16(%rsp), %r8
+	adoxq %r12, %r8
 	movq %rax, 16(%rsp)
-	mulxq 16(%r8), %r9, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rax
+	adcxq %r12, %r8
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rax
+	adcxq %r12, %r13
+	adoxq %rax, %rdi
+	adcxq FG_P751_MONT_Z+0(%rip), %rdi
+	movq 8(%rsi), %rdx
+	xorq %r12, %r12
+	mulxq 0(%rcx), %r12, %rax
+	adcxq %r12, %r9
+	adoxq %rax, %r11
+	mulxq 8(%rcx), %r12, %rax
+	adcxq %r12, %r11
+	adoxq %rax, %rbx
+	mulxq 16(%rcx), %r12, %rax
+	adcxq %r12, %rbx
+	movq 8(%rsp), %r12
+	adoxq %rax, %r12
+	movq %rbx, 8(%rsp)
+	mulxq 24(%rcx), %rax, %rbx
+	adcxq %rax, %r12
+	adoxq %rbx, %r14
+	mulxq 32(%rcx), %rax, %rbx
+	adcxq %rax, %r14
+	adoxq %rbx, %r10
+	mulxq 40(%rcx), %rax, %rbx
+	adcxq %rax, %r10
+	adoxq %rbx, %rbp
+	mulxq 48(%rcx), %rax, %rbx
+	adcxq %rax, %rbp
+	adoxq %rbx, %r15
+	mulxq 56(%rcx), %rax, %rbx
+	adcxq %rax, %r15
+	movq 16(%rsp), %rax
+	adoxq %rbx, %rax
+	movq %r15, 16(%rsp)
+	mulxq 64(%rcx), %rbx, %r15
+	adcxq %rbx, %rax
+	adoxq %r15, %r8
+	mulxq 72(%rcx), %rbx, %r15
+	adcxq %rbx, %r8
+	adoxq %r15, %r13
+	mulxq 80(%rcx), %rbx, %r15
+	adcxq %rbx, %r13
+	adoxq %r15, %rdi
+	mulxq 88(%rcx), %rbx, %r15
+	adcxq %rbx, %rdi
+	adoxq FG_P751_MONT_Z+0(%rip), %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq %r9, %rdx
+	xorq %rbx, %rbx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
+	adcxq %rbx, %r10
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
+	adcxq %rbx, %rbp
+	movq 16(%rsp), %rbx
+	adoxq %r9, %rbx
+	movq %r14, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r14
+	adcxq %r9, %rbx
+	adoxq %r14, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r14
+	adcxq %r9, %r8
+	adoxq %r14, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r14
+	adcxq %r9, %r13
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r14
+	adcxq %r9, %rdi
+	adoxq %r14, %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq 16(%rsi), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r14
+	adcxq %r9, %r11
+	movq 8(%rsp), %r9
+	adoxq %r14, %r9
+	movq %r11, 8(%rsp)
+	mulxq 8(%rcx), %r14, %r11
+	adcxq %r14, %r9
+	adoxq %r11, %r12
+	mulxq 16(%rcx), %r14, %r11
+	adcxq %r14, %r12
+	movq 16(%rsp), %r14
+	adoxq %r11, %r14
+	movq %r12, 16(%rsp)
+	mulxq 24(%rcx), %r11, %r12
+	adcxq %r11, %r14
+	adoxq %r12, %r10
+	mulxq 32(%rcx), %r11, %r12
+	adcxq %r11, %r10
+	adoxq %r12, %rbp
+	mulxq 40(%rcx), %r11, %r12
+	adcxq %r11, %rbp
+	adoxq %r12, %rbx
+	mulxq 48(%rcx), %r11, %r12
+	adcxq %r11, %rbx
+	adoxq %r12, %rax
+	mulxq 56(%rcx), %r11, %r12
+	adcxq %r11, %rax
+	adoxq %r12, %r8
+	mulxq 64(%rcx), %r11, %r12
+	adcxq %r11, %r8
+	adoxq %r12, %r13
+	mulxq 72(%rcx), %r11, %r12
+	adcxq %r11, %r13
+	adoxq %r12, %rdi
+	mulxq 80(%rcx), %r11, %r12
+	adcxq %r11, %rdi
+	adoxq %r12, %r15
+	mulxq 88(%rcx), %r11, %r12
+	adcxq %r11, %r15
+	adoxq FG_P751_MONT_Z+0(%rip), %r12
+	adcxq FG_P751_MONT_Z+0(%rip), %r12
+	movq 8(%rsp), %rdx
+	xorq %r11, %r11
+	movq %r10, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r10
+	adcxq %r11, %r8
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %r12
+	adcxq FG_P751_MONT_Z+0(%rip), %r12
+	movq 24(%rsi), %rdx
+	xorq %r11, %r11
+	mulxq 0(%rcx), %r11, %r10
+	adcxq %r11, %r9
+	movq 16(%rsp), %r11
+	adoxq %r10, %r11
+	movq %r9, 16(%rsp)
+	mulxq 8(%rcx), %r10, %r9
+	adcxq %r10, %r11
+	adoxq %r9, %r14
+	mulxq 16(%rcx), %r10, %r9
+	adcxq %r10, %r14
+	movq 8(%rsp), %r10
+	adoxq %r9, %r10
+	movq %r14, 8(%rsp)
+	mulxq 24(%rcx), %r9, %r14
+	adcxq %r9, %r10
+	adoxq %r14, %rbp
+	mulxq 32(%rcx), %r9, %r14
 	adcxq %r9, %rbp
+	adoxq %r14, %rbx
+	mulxq 40(%rcx), %r9, %r14
+	adcxq %r9, %rbx
+	adoxq %r14, %rax
+	mulxq 48(%rcx), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %r8
+	mulxq 56(%rcx), %r9, %r14
+	adcxq %r9, %r8
+	adoxq %r14, %r13
+	mulxq 64(%rcx), %r9, %r14
+	adcxq %r9, %r13
+	adoxq %r14, %rdi
+	mulxq 72(%rcx), %r9, %r14
+	adcxq %r9, %rdi
+	adoxq %r14, %r15
+	mulxq 80(%rcx), %r9, %r14
+	adcxq %r9, %r15
+	adoxq %r14, %r12
+	mulxq 88(%rcx), %r9, %r14
+	adcxq %r9, %r12
+	adoxq FG_P751_MONT_Z+0(%rip), %r14
+	adcxq FG_P751_MONT_Z+0(%rip), %r14
+	movq 16(%rsp), %rdx
+	xorq %r9, %r9
+	movq %rbp, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbp
+	adcxq %r9, %r8
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rbp
+	adcxq %r9, %r12
+	adoxq %rbp, %r14
+	adcxq FG_P751_MONT_Z+0(%rip), %r14
+	movq 32(%rsi), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %rbp
+	adcxq %r9, %r11
+	movq 8(%rsp), %r9
+	adoxq %rbp, %r9
+	movq %r11, 8(%rsp)
+	mulxq 8(%rcx), %rbp, %r11
+	adcxq %rbp, %r9
+	adoxq %r11, %r10
+	mulxq 16(%rcx), %rbp, %r11
+	adcxq %rbp, %r10
+	movq 16(%rsp), %rbp
+	adoxq %r11, %rbp
+	movq %r10, 16(%rsp)
+	mulxq 24(%rcx), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %rbx
+	mulxq 32(%rcx), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %rax
+	mulxq 40(%rcx), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %r8
+	mulxq 48(%rcx), %r11, %r10
+	adcxq %r11, %r8
+	adoxq %r10, %r13
+	mulxq 56(%rcx), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %rdi
+	mulxq 64(%rcx), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r15
+	mulxq 72(%rcx), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %r12
+	mulxq 80(%rcx), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r14
+	mulxq 88(%rcx), %r11, %r10
+	adcxq %r11, %r14
+	adoxq FG_P751_MONT_Z+0(%rip), %r10
+	adcxq FG_P751_MONT_Z+0(%rip), %r10
+	movq 8(%rsp), %rdx
+	xorq %r11, %r11
+	movq %rbx, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbx
+	adcxq %r11, %r8
+	adoxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbx
+	adcxq %r11, %rdi
+	adoxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbx
+	adcxq %r11, %r15
+	adoxq %rbx, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbx
+	adcxq %r11, %r12
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbx
+	adcxq %r11, %r14
+	adoxq %rbx, %r10
+	adcxq FG_P751_MONT_Z+0(%rip), %r10
+	movq 40(%rsi), %rdx
+	xorq %r11, %r11
+	mulxq 0(%rcx), %r11, %rbx
+	adcxq %r11, %r9
+	movq 16(%rsp), %r11
+	adoxq %rbx, %r11
+	movq %r9, 16(%rsp)
+	mulxq 8(%rcx), %rbx, %r9
+	adcxq %rbx, %r11
+	adoxq %r9, %rbp
+	mulxq 16(%rcx), %rbx, %r9
+	adcxq %rbx, %rbp
+	movq 8(%rsp), %rbx
+	adoxq %r9, %rbx
+	movq %rbp, 8(%rsp)
+	mulxq 24(%rcx), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %rax
+	mulxq 32(%rcx), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %r8
+	mulxq 40(%rcx), %r9, %rbp
+	adcxq %r9, %r8
+	adoxq %rbp, %r13
+	mulxq 48(%rcx), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rdi
+	mulxq 56(%rcx), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r15
+	mulxq 64(%rcx), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %r12
+	mulxq 72(%rcx), %r9, %rbp
+	adcxq %r9, %r12
+	adoxq %rbp, %r14
+	mulxq 80(%rcx), %r9, %rbp
+	adcxq %r9, %r14
+	adoxq %rbp, %r10
+	mulxq 88(%rcx), %r9, %rbp
+	adcxq %r9, %r10
+	adoxq FG_P751_MONT_Z+0(%rip), %rbp
+	adcxq FG_P751_MONT_Z+0(%rip), %rbp
+	movq 16(%rsp), %rdx
+	xorq %r9, %r9
+	movq %rax, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rax
+	adcxq %r9, %r15
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rax
+	adcxq %r9, %r12
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %rbp
+	adcxq FG_P751_MONT_Z+0(%rip), %rbp
+	movq 48(%rsi), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %rax
+	adcxq %r9, %r11
 	movq 8(%rsp), %r9
 	adoxq %rax, %r9
-	movq %rbp, 8(%rsp)
-	mulxq 24(%r8), %rax, %rbp
-	adcxq %rax, %r9
-	adoxq %rbp, %r15
-	mulxq 32(%r8), %rax, %rbp
-	adcxq %rax, %r15
-	adoxq %rbp, %rbx
-	mulxq 40(%r8), %rax, %rbp
-	adcxq %rax, %rbx
-	adoxq %rbp, %r14
-	mulxq 48(%r8), %rax, %rbp
-	adcxq %rax, %r14
-	adoxq %rbp, %r11
-	mulxq 56(%r8), %rax, %rbp
-	adcxq %rax, %r11
-	movq 24(%rsp), %rax
-	adoxq %rbp, %rax
-	movq %r11, 24(%rsp)
-	mulxq 64(%r8), %rbp, %r11
-	adcxq %rbp, %rax
-	adoxq %r11, %r13
-	mulxq 72(%r8), %rbp, %r11
-	adcxq %rbp, %r13
-	adoxq %r11, %rdi
-	mulxq 80(%r8), %rbp, %r11
-	adcxq %rbp, %rdi
-	adoxq %r11, %r12
-	mulxq 88(%r8), %rbp, %r11
-	adcxq %rbp, %r12
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r10
-	adcxq %rbp, %rbx
-	adoxq %r10, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r10
-	adcxq %rbp, %r14
-	movq 24(%rsp), %rbp
-	adoxq %r10, %rbp
-	movq %r15, 24(%rsp)
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
-	adcxq %r10, %rbp
-	adoxq %r15, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r15
-	adcxq %r10, %rax
-	adoxq %r15, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r15
-	adcxq %r10, %r13
-	adoxq %r15, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r15
-	adcxq %r10, %rdi
-	adoxq %r15, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r15
-	adcxq %r10, %r12
-	adoxq %r15, %r11
-	adcxq %rcx, %r11
-	movq 16(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r10, %r15
-	movq %r11, 32(%rsp)
-	movq 16(%rsp), %r11
-	adcxq %r10, %r11
-	movq 8(%rsp), %r10
-	adoxq %r15, %r10
 	movq %r11, 8(%rsp)
-	mulxq 8(%r8), %r15, %r11
-	adcxq %r15, %r10
-	adoxq %r11, %r9
-	mulxq 16(%r8), %r15, %r11
-	adcxq %r15, %r9
-	movq 24(%rsp), %r15
-	adoxq %r11, %r15
-	movq %r9, 24(%rsp)
-	mulxq 24(%r8), %r11, %r9
-	adcxq %r11, %r15
-	adoxq %r9, %rbx
-	mulxq 32(%r8), %r11, %r9
-	adcxq %r11, %rbx
-	adoxq %r9, %r14
-	mulxq 40(%r8), %r11, %r9
-	adcxq %r11, %r14
-	adoxq %r9, %rbp
-	mulxq 48(%r8), %r11, %r9
-	adcxq %r11, %rbp
-	adoxq %r9, %rax
-	mulxq 56(%r8), %r11, %r9
-	adcxq %r11, %rax
-	adoxq %r9, %r13
-	mulxq 64(%r8), %r11, %r9
-	adcxq %r11, %r13
-	adoxq %r9, %rdi
-	mulxq 72(%r8), %r11, %r9
-	adcxq %r11, %rdi
-	adoxq %r9, %r12
-	mulxq 80(%r8), %r11, %r9
-	adcxq %r11, %r12
-	movq 32(%rsp), %r11
-	adoxq %r9, %r11
-	movq %r12, 32(%rsp)
-	mulxq 88(%r8), %r9, %r12
-	adcxq %r9, %r11
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbx
-	adcxq %r9, %r14
-	adoxq %rbx, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
-	adcxq %r9, %rbp
-	adoxq %rbx, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbx
-	adcxq %r9, %rax
-	adoxq %rbx, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
-	adcxq %r9, %r13
-	adoxq %rbx, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbx
-	adcxq %r9, %rdi
-	movq 32(%rsp), %r9
-	adoxq %rbx, %r9
-	movq %rdi, 32(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
-	adcxq %rbx, %r9
-	adoxq %rdi, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
-	adcxq %rbx, %r11
-	adoxq %rdi, %r12
-	adcxq %rcx, %r12
-	movq 24(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbx, %rdi
-	adcxq %rbx, %r10
-	movq 24(%rsp), %rbx
-	adoxq %rdi, %rbx
-	movq %r10, 24(%rsp)
-	mulxq 8(%r8), %rdi, %r10
-	adcxq %rdi, %rbx
-	adoxq %r10, %r15
-	mulxq 16(%r8), %rdi, %r10
-	adcxq %rdi, %r15
-	movq 8(%rsp), %rdi
-	adoxq %r10, %rdi
-	movq %r15, 8(%rsp)
-	mulxq 24(%r8), %r10, %r15
-	adcxq %r10, %rdi
-	adoxq %r15, %r14
-	mulxq 32(%r8), %r10, %r15
-	adcxq %r10, %r14
-	adoxq %r15, %rbp
-	mulxq 40(%r8), %r10, %r15
-	adcxq %r10, %rbp
-	adoxq %r15, %rax
-	mulxq 48(%r8), %r10, %r15
-	adcxq %r10, %rax
-	adoxq %r15, %r13
-	mulxq 56(%r8), %r10, %r15
-	adcxq %r10, %r13
-	movq 32(%rsp), %r10
-	adoxq %r15, %r10
-	movq %r13, 32(%rsp)
-	mulxq 64(%r8), %r15, %r13
-	adcxq %r15, %r10
-	adoxq %r13, %r9
-	mulxq 72(%r8), %r15, %r13
-	adcxq %r15, %r9
-	adoxq %r13, %r11
-	mulxq 80(%r8), %r15, %r13
-	adcxq %r15, %r11
-	adoxq %r13, %r12
-	mulxq 88(%r8), %r15, %r13
-	adcxq %r15, %r12
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 24(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r14
-	adcxq %r15, %rbp
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r14
-	adcxq %r15, %rax
-	movq 32(%rsp), %r15
-	adoxq %r14, %r15
-	movq %rdi, 32(%rsp)
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
-	adcxq %r14, %r15
-	adoxq %rdi, %r10
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rdi
-	adcxq %r14, %r10
-	adoxq %rdi, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
-	adcxq %r14, %r9
-	adoxq %rdi, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rdi
-	adcxq %r14, %r11
-	adoxq %rdi, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
-	adcxq %r14, %r12
-	adoxq %rdi, %r13
-	adcxq %rcx, %r13
-	movq 32(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %rdi
-	adcxq %r14, %rbx
-	movq 8(%rsp), %r14
-	adoxq %rdi, %r14
-	movq %rbx, 8(%rsp)
-	mulxq 8(%r8), %rdi, %rbx
-	adcxq %rdi, %r14
-	movq 32(%rsp), %rdi
-	adoxq %rbx, %rdi
-	movq %r14, 32(%rsp)
-	mulxq 16(%r8), %rbx, %r14
-	adcxq %rbx, %rdi
-	movq 24(%rsp), %rbx
-	adoxq %r14, %rbx
-	movq %rdi, 24(%rsp)
-	mulxq 24(%r8), %r14, %rdi
-	adcxq %r14, %rbx
-	adoxq %rdi, %rbp
-	mulxq 32(%r8), %r14, %rdi
-	adcxq %r14, %rbp
-	adoxq %rdi, %rax
-	mulxq 40(%r8), %r14, %rdi
-	adcxq %r14, %rax
-	adoxq %rdi, %r15
-	mulxq 48(%r8), %r14, %rdi
-	adcxq %r14, %r15
-	adoxq %rdi, %r10
-	mulxq 56(%r8), %r14, %rdi
-	adcxq %r14, %r10
-	adoxq %rdi, %r9
-	mulxq 64(%r8), %r14, %rdi
-	adcxq %r14, %r9
-	adoxq %rdi, %r11
-	mulxq 72(%r8), %r14, %rdi
-	adcxq %r14, %r11
-	adoxq %rdi, %r12
-	mulxq 80(%r8), %r14, %rdi
-	adcxq %r14, %r12
-	adoxq %rdi, %r13
-	mulxq 88(%r8), %r14, %rdi
-	adcxq %r14, %r13
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbp
-	adcxq %r14, %rax
-	adoxq %rbp, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbp
-	adcxq %r14, %r15
-	adoxq %rbp, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbp
-	adcxq %r14, %r10
-	adoxq %rbp, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbp
-	adcxq %r14, %r9
-	adoxq %rbp, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbp
-	adcxq %r14, %r11
-	adoxq %rbp, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
-	adcxq %r14, %r12
-	adoxq %rbp, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
-	adcxq %r14, %r13
-	adoxq %rbp, %rdi
-	adcxq %rcx, %rdi
-	movq 40(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r14, %rbp
-	movq %rdi, 16(%rsp)
-	movq 32(%rsp), %rdi
-	adcxq %r14, %rdi
-	movq 24(%rsp), %r14
-	adoxq %rbp, %r14
-	movq %rdi, 24(%rsp)
-	mulxq 8(%r8), %rbp, %rdi
-	adcxq %rbp, %r14
-	adoxq %rdi, %rbx
-	mulxq 16(%r8), %rbp, %rdi
-	adcxq %rbp, %rbx
-	movq 8(%rsp), %rbp
-	adoxq %rdi, %rbp
-	movq %rbx, 8(%rsp)
-	mulxq 24(%r8), %rdi, %rbx
-	adcxq %rdi, %rbp
-	adoxq %rbx, %rax
-	mulxq 32(%r8), %rdi, %rbx
-	adcxq %rdi, %rax
-	adoxq %rbx, %r15
-	mulxq 40(%r8), %rdi, %rbx
-	adcxq %rdi, %r15
-	adoxq %rbx, %r10
-	mulxq 48(%r8), %rdi, %rbx
-	adcxq %rdi, %r10
-	adoxq %rbx, %r9
-	mulxq 56(%r8), %rdi, %rbx
-	adcxq %rdi, %r9
-	adoxq %rbx, %r11
-	mulxq 64(%r8), %rdi, %rbx
-	adcxq %rdi, %r11
-	adoxq %rbx, %r12
-	mulxq 72(%r8), %rdi, %rbx
-	adcxq %rdi, %r12
-	adoxq %rbx, %r13
-	mulxq 80(%r8), %rdi, %rbx
-	adcxq %rdi, %r13
-	movq 16(%rsp), %rdi
-	adoxq %rbx, %rdi
-	movq %r13, 16(%rsp)
-	mulxq 88(%r8), %rbx, %r13
-	adcxq %rbx, %rdi
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rax, 24(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	adcxq %rbx, %r15
-	adoxq %rax, %r10
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	adcxq %rbx, %r10
-	adoxq %rax, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	adcxq %rbx, %r9
-	adoxq %rax, %r11
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	adcxq %rbx, %r11
-	adoxq %rax, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	adcxq %rbx, %r12
-	movq 16(%rsp), %rbx
-	adoxq %rax, %rbx
-	movq %r12, 16(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r12
-	adcxq %rax, %rbx
-	adoxq %r12, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r12
-	adcxq %rax, %rdi
-	adoxq %r12, %r13
-	adcxq %rcx, %r13
-	movq 48(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rax, %r12
-	adcxq %rax, %r14
-	movq 8(%rsp), %rax
-	adoxq %r12, %rax
-	movq %r14, 8(%rsp)
-	mulxq 8(%r8), %r12, %r14
-	adcxq %r12, %rax
-	adoxq %r14, %rbp
-	mulxq 16(%r8), %r12, %r14
-	adcxq %r12, %rbp
-	movq 24(%rsp), %r12
-	adoxq %r14, %r12
-	movq %rbp, 24(%rsp)
-	mulxq 24(%r8), %r14, %rbp
-	adcxq %r14, %r12
-	adoxq %rbp, %r15
-	mulxq 32(%r8), %r14, %rbp
-	adcxq %r14, %r15
-	adoxq %rbp, %r10
-	mulxq 40(%r8), %r14, %rbp
-	adcxq %r14, %r10
-	adoxq %rbp, %r9
-	mulxq 48(%r8), %r14, %rbp
-	adcxq %r14, %r9
-	adoxq %rbp, %r11
-	mulxq 56(%r8), %r14, %rbp
-	adcxq %r14, %r11
-	movq 16(%rsp), %r14
-	adoxq %rbp, %r14
-	movq %r11, 16(%rsp)
-	mulxq 64(%r8), %rbp, %r11
-	adcxq %rbp, %r14
+	mulxq 8(%rcx), %rax, %r11
+	adcxq %rax, %r9
 	adoxq %r11, %rbx
-	mulxq 72(%r8), %rbp, %r11
-	adcxq %rbp, %rbx
-	adoxq %r11, %rdi
-	mulxq 80(%r8), %rbp, %r11
-	adcxq %rbp, %rdi
-	adoxq %r11, %r13
-	mulxq 88(%r8), %rbp, %r11
-	adcxq %rbp, %r13
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r15, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r15
-	adcxq %rbp, %r10
-	adoxq %r15, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r15
-	adcxq %rbp, %r9
-	movq 16(%rsp), %rbp
-	adoxq %r15, %rbp
-	movq %r12, 16(%rsp)
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r12
-	adcxq %r15, %rbp
-	adoxq %r12, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r12
-	adcxq %r15, %r14
-	adoxq %r12, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r12
-	adcxq %r15, %rbx
-	adoxq %r12, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r12
-	adcxq %r15, %rdi
-	adoxq %r12, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r12
-	adcxq %r15, %r13
-	adoxq %r12, %r11
-	adcxq %rcx, %r11
-	movq 56(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r15, %r12
-	adcxq %r15, %rax
-	movq 24(%rsp), %r15
-	adoxq %r12, %r15
-	movq %rax, 24(%rsp)
-	mulxq 8(%r8), %r12, %rax
-	adcxq %r12, %r15
-	movq 16(%rsp), %r12
-	adoxq %rax, %r12
-	movq %r15, 16(%rsp)
-	mulxq 16(%r8), %rax, %r15
-	adcxq %rax, %r12
-	movq 8(%rsp), %rax
-	adoxq %r15, %rax
-	movq %r12, 8(%rsp)
-	mulxq 24(%r8), %r15, %r12
-	adcxq %r15, %rax
-	adoxq %r12, %r10
-	mulxq 32(%r8), %r15, %r12
-	adcxq %r15, %r10
-	adoxq %r12, %r9
-	mulxq 40(%r8), %r15, %r12
-	adcxq %r15, %r9
-	adoxq %r12, %rbp
-	mulxq 48(%r8), %r15, %r12
-	adcxq %r15, %rbp
-	adoxq %r12, %r14
-	mulxq 56(%r8), %r15, %r12
-	adcxq %r15, %r14
-	adoxq %r12, %rbx
-	mulxq 64(%r8), %r15, %r12
-	adcxq %r15, %rbx
-	adoxq %r12, %rdi
-	mulxq 72(%r8), %r15, %r12
-	adcxq %r15, %rdi
-	adoxq %r12, %r13
-	mulxq 80(%r8), %r15, %r12
-	adcxq %r15, %r13
-	adoxq %r12, %r11
-	mulxq 88(%r8), %r15, %r12
-	adcxq %r15, %r11
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r10, 24(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r10
-	adcxq %r15, %r9
-	adoxq %r10, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r10
-	adcxq %r15, %rbp
-	adoxq %r10, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r10
-	adcxq %r15, %r14
-	adoxq %r10, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r10
-	adcxq %r15, %rbx
-	adoxq %r10, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r10
-	adcxq %r15, %rdi
-	adoxq %r10, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r10
-	adcxq %r15, %r13
-	adoxq %r10, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r10
-	adcxq %r15, %r11
-	adoxq %r10, %r12
-	adcxq %rcx, %r12
-	movq 64(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r15, %r10
-	movq %r12, 32(%rsp)
-	movq 16(%rsp), %r12
-	adcxq %r15, %r12
-	movq 8(%rsp), %r15
-	adoxq %r10, %r15
-	movq %r12, 8(%rsp)
-	mulxq 8(%r8), %r10, %r12
-	adcxq %r10, %r15
-	adoxq %r12, %rax
-	mulxq 16(%r8), %r10, %r12
-	adcxq %r10, %rax
-	movq 24(%rsp), %r10
-	adoxq %r12, %r10
-	movq %rax, 24(%rsp)
-	mulxq 24(%r8), %r12, %rax
-	adcxq %r12, %r10
-	adoxq %rax, %r9
-	mulxq 32(%r8), %r12, %rax
-	adcxq %r12, %r9
-	adoxq %rax, %rbp
-	mulxq 40(%r8), %r12, %rax
-	adcxq %r12, %rbp
-	adoxq %rax, %r14
-	mulxq 48(%r8), %r12, %rax
-	adcxq %r12, %r14
-	adoxq %rax, %rbx
-	mulxq 56(%r8), %r12, %rax
-	adcxq %r12, %rbx
-	adoxq %rax, %rdi
-	mulxq 64(%r8), %r12, %rax
-	adcxq %r12, %rdi
-	adoxq %rax, %r13
-	mulxq 72(%r8), %r12, %rax
-	adcxq %r12, %r13
-	adoxq %rax, %r11
-	mulxq 80(%r8), %r12, %rax
-	adcxq %r12, %r11
-	movq 32(%rsp), %r12
-	adoxq %rax, %r12
-	movq %r11, 32(%rsp)
-	mulxq 88(%r8), %rax, %r11
-	adcxq %rax, %r12
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r9, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
-	adcxq %rax, %r14
-	adoxq %r9, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r9
+	mulxq 16(%rcx), %rax, %r11
 	adcxq %rax, %rbx
-	adoxq %r9, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
-	adcxq %rax, %rdi
-	adoxq %r9, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r9
-	adcxq %rax, %r13
-	movq 32(%rsp), %rax
-	adoxq %r9, %rax
-	movq %r13, 32(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
-	adcxq %r9, %rax
-	adoxq %r13, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r13
-	adcxq %r9, %r12
-	adoxq %r13, %r11
-	adcxq %rcx, %r11
-	movq 72(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %r9, %r13
-	adcxq %r9, %r15
-	movq 24(%rsp), %r9
-	adoxq %r13, %r9
-	movq %r15, 24(%rsp)
-	mulxq 8(%r8), %r13, %r15
-	adcxq %r13, %r9
-	adoxq %r15, %r10
-	mulxq 16(%r8), %r13, %r15
-	adcxq %r13, %r10
-	movq 8(%rsp), %r13
-	adoxq %r15, %r13
-	movq %r10, 8(%rsp)
-	mulxq 24(%r8), %r15, %r10
-	adcxq %r15, %r13
-	adoxq %r10, %rbp
-	mulxq 32(%r8), %r15, %r10
-	adcxq %r15, %rbp
-	adoxq %r10, %r14
-	mulxq 40(%r8), %r15, %r10
-	adcxq %r15, %r14
-	adoxq %r10, %rbx
-	mulxq 48(%r8), %r15, %r10
-	adcxq %r15, %rbx
-	adoxq %r10, %rdi
-	mulxq 56(%r8), %r15, %r10
-	adcxq %r15, %rdi
-	movq 32(%rsp), %r15
-	adoxq %r10, %r15
-	movq %rdi, 32(%rsp)
-	mulxq 64(%r8), %r10, %rdi
-	adcxq %r10, %r15
-	adoxq %rdi, %rax
-	mulxq 72(%r8), %r10, %rdi
-	adcxq %r10, %rax
-	adoxq %rdi, %r12
-	mulxq 80(%r8), %r10, %rdi
-	adcxq %r10, %r12
-	adoxq %rdi, %r11
-	mulxq 88(%r8), %r10, %rdi
-	adcxq %r10, %r11
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rbp, 24(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rbp
-	adcxq %r10, %r14
-	adoxq %rbp, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rbp
-	adcxq %r10, %rbx
-	movq 32(%rsp), %r10
-	adoxq %rbp, %r10
-	movq %r13, 32(%rsp)
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r13
-	adcxq %rbp, %r10
-	adoxq %r13, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r13
-	adcxq %rbp, %r15
-	adoxq %r13, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r13
-	adcxq %rbp, %rax
-	adoxq %r13, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r13
-	adcxq %rbp, %r11
-	adoxq %r13, %rdi
-	adcxq %rcx, %rdi
-	movq 80(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbp, %r13
-	adcxq %rbp, %r9
-	movq 8(%rsp), %rbp
-	adoxq %r13, %rbp
-	movq %r9, 8(%rsp)
-	mulxq 8(%r8), %r13, %r9
-	adcxq %r13, %rbp
-	movq 32(%rsp), %r13
-	adoxq %r9, %r13
-	movq %rbp, 32(%rsp)
-	mulxq 16(%r8), %r9, %rbp
-	adcxq %r9, %r13
-	movq 24(%rsp), %r9
-	adoxq %rbp, %r9
-	movq %r13, 24(%rsp)
-	mulxq 24(%r8), %rbp, %r13
-	adcxq %rbp, %r9
-	adoxq %r13, %r14
-	mulxq 32(%r8), %rbp, %r13
-	adcxq %rbp, %r14
-	adoxq %r13, %rbx
-	mulxq 40(%r8), %rbp, %r13
-	adcxq %rbp, %rbx
-	adoxq %r13, %r10
-	mulxq 48(%r8), %rbp, %r13
-	adcxq %rbp, %r10
-	adoxq %r13, %r15
-	mulxq 56(%r8), %rbp, %r13
-	adcxq %rbp, %r15
-	adoxq %r13, %rax
-	mulxq 64(%r8), %rbp, %r13
-	adcxq %rbp, %rax
-	adoxq %r13, %r12
-	mulxq 72(%r8), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %r11
-	mulxq 80(%r8), %rbp, %r13
-	adcxq %rbp, %r11
-	adoxq %r13, %rdi
-	mulxq 88(%r8), %rbp, %r13
-	adcxq %rbp, %rdi
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %r14, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r14
-	adcxq %rbp, %rbx
-	adoxq %r14, %r10
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r14
-	adcxq %rbp, %r10
-	adoxq %r14, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
-	adcxq %rbp, %r15
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r14
-	adcxq %rbp, %rax
-	adoxq %r14, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
-	adcxq %rbp, %r12
-	adoxq %r14, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r14
-	adcxq %rbp, %r11
-	adoxq %r14, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
-	adcxq %rbp, %rdi
-	adoxq %r14, %r13
-	adcxq %rcx, %r13
-	movq 88(%rsi), %rdx
-	xorq %rcx, %rcx
-	mulxq 0(%r8), %rbp, %r14
-	movq %r13, 16(%rsp)
-	movq 32(%rsp), %r13
-	adcxq %rbp, %r13
-	movq 24(%rsp), %rbp
-	adoxq %r14, %rbp
-	movq %r13, 24(%rsp)
-	mulxq 8(%r8), %r14, %r13
-	adcxq %r14, %rbp
-	adoxq %r13, %r9
-	mulxq 16(%r8), %r14, %r13
-	adcxq %r14, %r9
-	movq 8(%rsp), %r14
-	adoxq %r13, %r14
-	movq %r9, 8(%rsp)
-	mulxq 24(%r8), %r13, %r9
-	adcxq %r13, %r14
-	adoxq %r9, %rbx
-	mulxq 32(%r8), %r13, %r9
-	adcxq %r13, %rbx
-	adoxq %r9, %r10
-	mulxq 40(%r8), %r13, %r9
-	adcxq %r13, %r10
-	adoxq %r9, %r15
-	mulxq 48(%r8), %r13, %r9
-	adcxq %r13, %r15
-	adoxq %r9, %rax
-	mulxq 56(%r8), %r13, %r9
-	adcxq %r13, %rax
-	adoxq %r9, %r12
-	mulxq 64(%r8), %r13, %r9
-	adcxq %r13, %r12
-	adoxq %r9, %r11
-	mulxq 72(%r8), %r13, %r9
-	adcxq %r13, %r11
-	adoxq %r9, %rdi
-	mulxq 80(%r8), %r13, %r9
-	adcxq %r13, %rdi
-	movq 16(%rsp), %r13
-	adoxq %r9, %r13
-	movq %rdi, 16(%rsp)
-	mulxq 88(%r8), %r9, %rdi
-	adcxq %r9, %r13
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	movq %rbx, 24(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbx
-	adcxq %r9, %r10
+	movq 16(%rsp), %rax
+	adoxq %r11, %rax
+	movq %rbx, 16(%rsp)
+	mulxq 24(%rcx), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %r8
+	mulxq 32(%rcx), %r11, %rbx
+	adcxq %r11, %r8
+	adoxq %rbx, %r13
+	mulxq 40(%rcx), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %rdi
+	mulxq 48(%rcx), %r11, %rbx
+	adcxq %r11, %rdi
 	adoxq %rbx, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
-	adcxq %r9, %r15
-	adoxq %rbx, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbx
-	adcxq %r9, %rax
+	mulxq 56(%rcx), %r11, %rbx
+	adcxq %r11, %r15
 	adoxq %rbx, %r12
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbx
+	mulxq 64(%rcx), %r11, %rbx
+	adcxq %r11, %r12
+	adoxq %rbx, %r14
+	mulxq 72(%rcx), %r11, %rbx
+	adcxq %r11, %r14
+	adoxq %rbx, %r10
+	mulxq 80(%rcx), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rbp
+	mulxq 88(%rcx), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq FG_P751_MONT_Z+0(%rip), %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq 8(%rsp), %rdx
+	xorq %r11, %r11
+	movq %r8, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
+	adcxq %r11, %r13
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
+	adcxq %r11, %rdi
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r8
+	adcxq %r11, %r15
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
+	adcxq %r11, %r12
+	adoxq %r8, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r8
+	adcxq %r11, %r14
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
+	adcxq %r11, %r10
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r8
+	adcxq %r11, %rbp
+	adoxq %r8, %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq 56(%rsi), %rdx
+	xorq %r11, %r11
+	mulxq 0(%rcx), %r11, %r8
+	adcxq %r11, %r9
+	movq 16(%rsp), %r11
+	adoxq %r8, %r11
+	movq %r9, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %rax
+	mulxq 16(%rcx), %r8, %r9
+	adcxq %r8, %rax
+	movq 8(%rsp), %r8
+	adoxq %r9, %r8
+	movq %rax, 8(%rsp)
+	mulxq 24(%rcx), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %r13
+	mulxq 32(%rcx), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %rdi
+	mulxq 40(%rcx), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r15
+	mulxq 48(%rcx), %r9, %rax
+	adcxq %r9, %r15
+	adoxq %rax, %r12
+	mulxq 56(%rcx), %r9, %rax
 	adcxq %r9, %r12
-	adoxq %rbx, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbx
+	adoxq %rax, %r14
+	mulxq 64(%rcx), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %r10
+	mulxq 72(%rcx), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %rbp
+	mulxq 80(%rcx), %r9, %rax
+	adcxq %r9, %rbp
+	adoxq %rax, %rbx
+	mulxq 88(%rcx), %r9, %rax
+	adcxq %r9, %rbx
+	adoxq FG_P751_MONT_Z+0(%rip), %rax
+	adcxq FG_P751_MONT_Z+0(%rip), %rax
+	movq 16(%rsp), %rdx
+	xorq %r9, %r9
+	movq %r13, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r13
+	adcxq %r9, %rdi
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r13
+	adcxq %r9, %r15
+	adoxq %r13, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r13
+	adcxq %r9, %r12
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
+	adcxq %r9, %r14
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r13
+	adcxq %r9, %r10
+	adoxq %r13, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %rax
+	adcxq FG_P751_MONT_Z+0(%rip), %rax
+	movq 64(%rsi), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r13
 	adcxq %r9, %r11
-	movq 16(%rsp), %r9
-	adoxq %rbx, %r9
-	movq %r11, 16(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
-	adcxq %rbx, %r9
+	movq 8(%rsp), %r9
+	adoxq %r13, %r9
+	movq %r11, 8(%rsp)
+	mulxq 8(%rcx), %r13, %r11
+	adcxq %r13, %r9
+	adoxq %r11, %r8
+	mulxq 16(%rcx), %r13, %r11
+	adcxq %r13, %r8
+	movq 16(%rsp), %r13
 	adoxq %r11, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r11
-	adcxq %rbx, %r13
+	movq %r8, 16(%rsp)
+	mulxq 24(%rcx), %r11, %r8
+	adcxq %r11, %r13
+	adoxq %r8, %rdi
+	mulxq 32(%rcx), %r11, %r8
+	adcxq %r11, %rdi
+	adoxq %r8, %r15
+	mulxq 40(%rcx), %r11, %r8
+	adcxq %r11, %r15
+	adoxq %r8, %r12
+	mulxq 48(%rcx), %r11, %r8
+	adcxq %r11, %r12
+	adoxq %r8, %r14
+	mulxq 56(%rcx), %r11, %r8
+	adcxq %r11, %r14
+	adoxq %r8, %r10
+	mulxq 64(%rcx), %r11, %r8
+	adcxq %r11, %r10
+	adoxq %r8, %rbp
+	mulxq 72(%rcx), %r11, %r8
+	adcxq %r11, %rbp
+	adoxq %r8, %rbx
+	mulxq 80(%rcx), %r11, %r8
+	adcxq %r11, %rbx
+	adoxq %r8, %rax
+	mulxq 88(%rcx), %r11, %r8
+	adcxq %r11, %rax
+	adoxq FG_P751_MONT_Z+0(%rip), %r8
+	adcxq FG_P751_MONT_Z+0(%rip), %r8
+	movq 8(%rsp), %rdx
+	xorq %r11, %r11
+	movq %rdi, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
+	adcxq %r11, %r15
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %r12
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
+	adcxq %r11, %rbp
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
+	adcxq %r11, %rax
+	adoxq %rdi, %r8
+	adcxq FG_P751_MONT_Z+0(%rip), %r8
+	movq 72(%rsi), %rdx
+	xorq %r11, %r11
+	mulxq 0(%rcx), %r11, %rdi
+	adcxq %r11, %r9
+	movq 16(%rsp), %r11
+	adoxq %rdi, %r11
+	movq %r9, 16(%rsp)
+	mulxq 8(%rcx), %rdi, %r9
+	adcxq %rdi, %r11
+	adoxq %r9, %r13
+	mulxq 16(%rcx), %rdi, %r9
+	adcxq %rdi, %r13
+	movq 8(%rsp), %rdi
+	adoxq %r9, %rdi
+	movq %r13, 8(%rsp)
+	mulxq 24(%rcx), %r9, %r13
+	adcxq %r9, %rdi
+	adoxq %r13, %r15
+	mulxq 32(%rcx), %r9, %r13
+	adcxq %r9, %r15
+	adoxq %r13, %r12
+	mulxq 40(%rcx), %r9, %r13
+	adcxq %r9, %r12
+	adoxq %r13, %r14
+	mulxq 48(%rcx), %r9, %r13
+	adcxq %r9, %r14
+	adoxq %r13, %r10
+	mulxq 56(%rcx), %r9, %r13
+	adcxq %r9, %r10
+	adoxq %r13, %rbp
+	mulxq 64(%rcx), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %r13, %rbx
+	mulxq 72(%rcx), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %rax
+	mulxq 80(%rcx), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %r13, %r8
+	mulxq 88(%rcx), %r9, %r13
+	adcxq %r9, %r8
+	adoxq FG_P751_MONT_Z+0(%rip), %r13
+	adcxq FG_P751_MONT_Z+0(%rip), %r13
+	movq 16(%rsp), %rdx
+	xorq %r9, %r9
+	movq %r15, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r15
+	adcxq %r9, %r12
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r15
+	adcxq %r9, %r14
+	adoxq %r15, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r15
+	adcxq %r9, %r10
+	adoxq %r15, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r15
+	adcxq %r9, %rbp
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r15
+	adcxq %r9, %rbx
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r15
+	adcxq %r9, %rax
+	adoxq %r15, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
+	adcxq %r9, %r8
+	adoxq %r15, %r13
+	adcxq FG_P751_MONT_Z+0(%rip), %r13
+	movq 80(%rsi), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r15
+	adcxq %r9, %r11
+	movq 8(%rsp), %r9
+	adoxq %r15, %r9
+	movq %r11, 8(%rsp)
+	mulxq 8(%rcx), %r15, %r11
+	adcxq %r15, %r9
 	adoxq %r11, %rdi
-	adcxq %rcx, %rdi
-	movq %rbp, %rbx
-	subq $-1, %rbx
-	movq 8(%rsp), %r11
-	sbbq $-1, %r11
-	movq %r13, 32(%rsp)
-	movq %r14, %r13
-	sbbq $-1, %r13
-	movq %r9, 40(%rsp)
-	movq 24(%rsp), %r9
-	sbbq $-1, %r9
-	movq %r14, 48(%rsp)
-	movq %r10, %r14
+	mulxq 16(%rcx), %r15, %r11
+	adcxq %r15, %rdi
+	movq 16(%rsp), %r15
+	adoxq %r11, %r15
+	movq %rdi, 16(%rsp)
+	mulxq 24(%rcx), %r11, %rdi
+	adcxq %r11, %r15
+	adoxq %rdi, %r12
+	mulxq 32(%rcx), %r11, %rdi
+	adcxq %r11, %r12
+	adoxq %rdi, %r14
+	mulxq 40(%rcx), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r10
+	mulxq 48(%rcx), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %rbp
+	mulxq 56(%rcx), %r11, %rdi
+	adcxq %r11, %rbp
+	adoxq %rdi, %rbx
+	mulxq 64(%rcx), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %rax
+	mulxq 72(%rcx), %r11, %rdi
+	adcxq %r11, %rax
+	adoxq %rdi, %r8
+	mulxq 80(%rcx), %r11, %rdi
+	adcxq %r11, %r8
+	adoxq %rdi, %r13
+	mulxq 88(%rcx), %r11, %rdi
+	adcxq %r11, %r13
+	adoxq FG_P751_MONT_Z+0(%rip), %rdi
+	adcxq FG_P751_MONT_Z+0(%rip), %rdi
+	movq 8(%rsp), %rdx
+	xorq %r11, %r11
+	movq %r12, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r12
+	adcxq %r11, %r14
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r12
+	adcxq %r11, %r10
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
+	adcxq %r11, %rbp
+	adoxq %r12, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r12
+	adcxq %r11, %rbx
+	adoxq %r12, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
+	adcxq %r11, %rax
+	adoxq %r12, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r12
+	adcxq %r11, %r8
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
+	adcxq %r11, %r13
+	adoxq %r12, %rdi
+	adcxq FG_P751_MONT_Z+0(%rip), %rdi
+	movq 88(%rsi), %rdx
+	xorq %r11, %r11
+	mulxq 0(%rcx), %r11, %r12
+	adcxq %r11, %r9
+	movq 16(%rsp), %r11
+	adoxq %r12, %r11
+	movq %r9, 16(%rsp)
+	mulxq 8(%rcx), %r12, %r9
+	adcxq %r12, %r11
+	adoxq %r9, %r15
+	mulxq 16(%rcx), %r12, %r9
+	adcxq %r12, %r15
+	movq 8(%rsp), %r12
+	adoxq %r9, %r12
+	movq %r15, 8(%rsp)
+	mulxq 24(%rcx), %r9, %r15
+	adcxq %r9, %r12
+	adoxq %r15, %r14
+	mulxq 32(%rcx), %r9, %r15
+	adcxq %r9, %r14
+	adoxq %r15, %r10
+	mulxq 40(%rcx), %r9, %r15
+	adcxq %r9, %r10
+	adoxq %r15, %rbp
+	mulxq 48(%rcx), %r9, %r15
+	adcxq %r9, %rbp
+	adoxq %r15, %rbx
+	mulxq 56(%rcx), %r9, %r15
+	adcxq %r9, %rbx
+	adoxq %r15, %rax
+	mulxq 64(%rcx), %r9, %r15
+	adcxq %r9, %rax
+	adoxq %r15, %r8
+	mulxq 72(%rcx), %r9, %r15
+	adcxq %r9, %r8
+	adoxq %r15, %r13
+	mulxq 80(%rcx), %r9, %r15
+	adcxq %r9, %r13
+	adoxq %r15, %rdi
+	mulxq 88(%rcx), %r9, %r15
+	adcxq %r9, %rdi
+	adoxq FG_P751_MONT_Z+0(%rip), %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq 16(%rsp), %rdx
+	xorq %r9, %r9
+	movq %r14, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r14
+	adcxq %r9, %r10
+	adoxq %r14, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r14
+	adcxq %r9, %rbp
+	adoxq %r14, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r14
+	adcxq %r9, %rbx
+	adoxq %r14, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r14
+	adcxq %r9, %r8
+	adoxq %r14, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r14
+	adcxq %r9, %r13
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r14
+	adcxq %r9, %rdi
+	adoxq %r14, %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq %r11, %r9
+	subq $-1, %r9
+	movq 8(%rsp), %r14
 	sbbq $-1, %r14
-	movq %r12, 56(%rsp)
-	movq %r15, %r12
-	sbbq FG_P751_MONT_P+40(%rip), %r12
-	movq %rax, 64(%rsp)
-	movq 64(%rsp), %rax
+	movq %rdi, 24(%rsp)
+	movq %r12, %rdi
+	sbbq $-1, %rdi
+	movq %r13, 32(%rsp)
+	movq 16(%rsp), %r13
+	sbbq $-1, %r13
+	movq %r12, 40(%rsp)
+	movq %r10, %r12
+	sbbq $-1, %r12
+	movq %r8, 48(%rsp)
+	movq %rbp, %r8
+	sbbq FG_P751_MONT_P+40(%rip), %r8
+	movq %rax, 56(%rsp)
+	movq %rbx, %rax
 	sbbq FG_P751_MONT_P+48(%rip), %rax
-	movq %r15, 72(%rsp)
-	movq 56(%rsp), %r15
-	sbbq FG_P751_MONT_P+56(%rip), %r15
+	movq %rbx, 64(%rsp)
+	movq 56(%rsp), %rbx
+	sbbq FG_P751_MONT_P+56(%rip), %rbx
+	movq %rbp, 72(%rsp)
+	movq 48(%rsp), %rbp
+	sbbq FG_P751_MONT_P+64(%rip), %rbp
 	movq %r10, 80(%rsp)
-	movq 16(%rsp), %r10
-	sbbq FG_P751_MONT_P+64(%rip), %r10
-	movq %rdi, 88(%rsp)
-	movq 40(%rsp), %rdi
-	sbbq FG_P751_MONT_P+72(%rip), %rdi
-	movq %rbp, 96(%rsp)
-	movq 32(%rsp), %rbp
-	sbbq FG_P751_MONT_P+80(%rip), %rbp
-	movq %rbp, 104(%rsp)
-	movq 88(%rsp), %rbp
-	sbbq FG_P751_MONT_P+88(%rip), %rbp
-	cmovc 96(%rsp), %rbx
-	cmovc 8(%rsp), %r11
-	cmovc 48(%rsp), %r13
-	cmovc 24(%rsp), %r9
-	cmovc 80(%rsp), %r14
-	cmovc 72(%rsp), %r12
-	cmovc 64(%rsp), %rax
-	cmovc 56(%rsp), %r15
-	cmovc 16(%rsp), %r10
-	cmovc 40(%rsp), %rdi
-	movq %rdi, 112(%rsp)
-	movq 104(%rsp), %rdi
-	cmovc 32(%rsp), %rdi
-	cmovc 88(%rsp), %rbp
-	movq %rbp, 88(%rsp)
-	movq 0(%rsp), %rbp
-	movq %rbx, 0(%rbp)
-	movq %r11, 8(%rbp)
-	movq %r13, 16(%rbp)
-	movq %r9, 24(%rbp)
-	movq %r14, 32(%rbp)
-	movq %r12, 40(%rbp)
-	movq %rax, 48(%rbp)
-	movq %r15, 56(%rbp)
-	movq %r10, 64(%rbp)
-	movq 112(%rsp), %rbx
-	movq %rbx, 72(%rbp)
-	movq %rdi, 80(%rbp)
+	movq 32(%rsp), %r10
+	sbbq FG_P751_MONT_P+72(%rip), %r10
+	movq %r15, 88(%rsp)
+	movq 24(%rsp), %r15
+	sbbq FG_P751_MONT_P+80(%rip), %r15
+	movq %r11, 96(%rsp)
 	movq 88(%rsp), %r11
-	movq %r11, 88(%rbp)
-	addq $120, %rsp
+	sbbq FG_P751_MONT_P+88(%rip), %r11
+	cmovc 96(%rsp), %r9
+	cmovc 8(%rsp), %r14
+	cmovc 40(%rsp), %rdi
+	cmovc 16(%rsp), %r13
+	cmovc 80(%rsp), %r12
+	cmovc 72(%rsp), %r8
+	cmovc 64(%rsp), %rax
+	cmovc 56(%rsp), %rbx
+	cmovc 48(%rsp), %rbp
+	cmovc 32(%rsp), %r10
+	cmovc 24(%rsp), %r15
+	cmovc 88(%rsp), %r11
+	movq %r11, 88(%rsp)
+	movq 0(%rsp), %r11
+	movq %r9, 0(%r11)
+	movq %r14, 8(%r11)
+	movq %rdi, 16(%r11)
+	movq %r13, 24(%r11)
+	movq %r12, 32(%r11)
+	movq %r8, 40(%r11)
+	movq %rax, 48(%r11)
+	movq %rbx, 56(%r11)
+	movq %rbp, 64(%r11)
+	movq %r10, 72(%r11)
+	movq %r15, 80(%r11)
+	movq 88(%rsp), %r9
+	movq %r9, 88(%r11)
+	addq $104, %rsp
 popq %rbx
 popq %rbp
 popq %r12

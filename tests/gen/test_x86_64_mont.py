@@ -1,0 +1,117 @@
+"""The Montgomery kernel builder's zero-register choice (gen/fg/x86_64_mont.py,
+Kernel.zero_mem and _build): how a kernel without a zero register clears the
+flags and adds zero words, what it counts, and which shipped kernels take it.
+The kernels' results are checked against GMP by the diff/sweep suites (p751's
+fused mul at adx.zen, and p610's and r702's among the extra fields).
+
+Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x86_64_mont
+"""
+
+import os
+import re
+import sys
+import unittest
+
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(TESTS)
+sys.path.insert(0, os.path.join(REPO, "gen"))
+from fg import analysis, spec, x86_64_mont  # noqa: E402
+from fg.x86_64_mont import Kernel, ADCX, MOV, TEST, XOR  # noqa: E402
+from peachpy.x86_64.registers import rsp  # noqa: E402
+from peachpy.x86_64.operand import MemoryOperand  # noqa: E402
+
+
+def kernel(zero_mem):
+    return Kernel("adx", x86_64_mont._tables("t"), tune="zen", zero_mem=zero_mem)
+
+
+def shipped(name):
+    """The GAS text of a shipped field's Montgomery kernels, as generated."""
+    fields = spec.load(os.path.join(REPO, "fields.toml"))
+    fa = analysis.analyze(next(f for f in fields if f.name == name))
+    return x86_64_mont.emit_montgomery(fa)
+
+
+def body(text, symbol):
+    lines = text.split("\n")
+    i = lines.index(symbol + ":")
+    out = []
+    for line in lines[i + 1:]:
+        out.append(line)
+        if line.strip() == "ret":
+            return "\n".join(out)
+    raise AssertionError(symbol)
+
+
+class TestZeroMem(unittest.TestCase):
+    def test_register_zero_by_default(self):
+        k = kernel(False)
+        reg = k.zero
+        k.clear_flags()
+        self.assertEqual(k.code[-1], (XOR, (reg, reg)))
+        self.assertEqual(k.zero_reads, 0)
+        self.assertNotIn(reg, k.free)            # the register holds zero for the whole kernel
+
+    def test_flags_cleared_by_a_free_register(self):
+        k = kernel(True)
+        free = list(k.free)
+        k.clear_flags()
+        ins, ops = k.code[-1]
+        self.assertIs(ins, XOR)
+        self.assertEqual(ops[0], ops[1])
+        self.assertIn(ops[0], free)              # a register with no value in it
+
+    def test_flags_cleared_by_test_when_every_register_is_taken(self):
+        k = kernel(True)
+        vals = [k.new() for _ in range(len(k.free))]
+        self.assertEqual(k.free, [])
+        k.clear_flags()
+        self.assertEqual(k.code[-1], (TEST, (rsp, rsp)))
+        for v in vals:
+            k.kill(v)
+
+    def test_zero_is_a_constant_and_counted(self):
+        k = kernel(True)
+        n_free = len(k.free)
+        self.assertEqual(n_free, len(kernel(False).free) + 1)   # one register more for values
+        z = k.zero
+        self.assertIsInstance(z, MemoryOperand)
+        v = k.new()
+        k.emit(ADCX, v.reg, k.zero)
+        self.assertEqual(k.zero_reads, 2)
+        k.kill(v)
+
+    def test_stack_moves(self):
+        k = kernel(True)
+        v = k.new()
+        k.emit(MOV, v.reg, 5)
+        k.unlock()
+        k.to_memory(v)                           # a spill: one store
+        k.r(v)                                   # its reload: one load
+        k.emit(MOV, v.reg, k.const("q", 0))      # a constant: not the stack
+        self.assertEqual(k.stack_moves(), 2)
+        k.kill(v)
+
+
+class TestShippedChoice(unittest.TestCase):
+    def test_p751_mul_zen_reads_the_constant(self):
+        text = shipped("p751")
+        self.assertIn("FG_P751_MONT_Z:", text)
+        readers = set()
+        for sym in re.findall(r"^(fg_p751_\w+):$", text, re.M):
+            if "FG_P751_MONT_Z" in body(text, sym):
+                readers.add(sym)
+        self.assertEqual(readers, {"fg_p751_mul_adx_zen"})
+        mul = body(text, "fg_p751_mul_adx_zen")
+        self.assertNotIn("testq", mul)          # a free register clears the flags in every row
+        # each of the 24 rows ends by adding a carry into its top word from the constant
+        reads = re.findall(r"^\tado?c?xq FG_P751_MONT_Z\+0\(%rip\), %\w+$", mul, re.M)
+        self.assertGreaterEqual(len(reads), 24)
+
+    def test_p503_keeps_the_zero_register(self):
+        text = shipped("p503")
+        self.assertNotIn("MONT_Z", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
