@@ -117,7 +117,7 @@ def count_ops(asm_path, symbol):
     for line in kernel_cost.body(text, symbol):
         mnemonic, _, operands = line.strip().partition(" ")
         if mnemonic.startswith("mov"):
-            ops = [o.strip() for o in operands.split(",")]
+            ops = [o.strip() for o in kernel_cost._OPERANDS.split(operands)]
             stores += "(" in ops[-1]
             loads += "(" in ops[0]
     return (kernel_cost.count(text, symbol, kernel_cost.MULTS), kernel_cost.count_alu(text, symbol),
