@@ -89,6 +89,7 @@ PRIO_OUTPTR = 1
 PRIO_DONE = 10      # final words waiting for the end
 PRIO_ACC = 50       # accumulator positions in use
 PRIO_PTR = 90       # input pointers
+PRIO_ROW_PTR = 45   # a pointer read once a row (the fused mul's a, with zero_mem): spills before the accumulator
 
 
 def _limbs(x, n):
@@ -97,7 +98,7 @@ def _limbs(x, n):
 
 class Val:
     """A 64-bit value: in a register, a stack slot, an input memory word, or zero."""
-    __slots__ = ("reg", "slot", "src", "prio", "stamp", "name", "nextuse")
+    __slots__ = ("reg", "slot", "src", "prio", "stamp", "name", "nextuse", "ro")
 
     def __init__(self, prio, name=""):
         self.reg = None      # physical register
@@ -107,6 +108,7 @@ class Val:
         self.stamp = 0
         self.name = name
         self.nextuse = 0     # estimated time of next use (row steps); spill the latest
+        self.ro = False      # never written after it is bound (a pointer argument)
 
 
 class Kernel:
@@ -142,7 +144,8 @@ class Kernel:
         self.preload = preload
         # zero_mem (adx): ADCX/ADOX add their zero words from a constant in
         # memory and the flags are cleared by a free register's XOR, so no
-        # register holds zero: one more for values (_build: p751's fused mul)
+        # register holds zero: one more for values (_build: p751's fused mul,
+        # which then also lets a's pointer spill before accumulator words)
         self.zero_mem = zero_mem and level == "adx"
         self.zero_reads = 0             # zero_mem: ADCX/ADOX that read the constant
         if level == "adx" and not lazy_zero and not self.zero_mem:
@@ -262,6 +265,7 @@ class Kernel:
         self.vals.append(v)
         self.free.remove(reg)
         v.reg = reg
+        v.ro = True
         self.live.append(v)
         return v
 
@@ -293,7 +297,9 @@ class Kernel:
             v.reg = reg
             self.live.append(v)
             v.src = None                    # the register is now the only copy
-            if v.slot is not None:
+            if v.slot is not None and not v.ro:      # a read-only value keeps its slot:
+                # spilled again, it needs no store (p751's fused mul: a's pointer,
+                # reloaded once a row, 11 stores fewer)
                 self.slots_free.append(v.slot)
                 v.slot = None
         self.locked.add(v)
@@ -943,6 +949,7 @@ def _b_pointer(k):
     """Third argument arrives in rdx, which the multipliers need: move it."""
     bp = k.new(PRIO_PTR, "b")
     k.emit(MOV, bp.reg, rdx)
+    bp.ro = True
     return bp
 
 
@@ -1521,9 +1528,11 @@ def _build(sh, op, level, tune="generic"):
             # more (research/ports: +0.04..0.12, +0.16..0.23 and +0.13..0.18
             # MULX slots); measured on Zen 3, old and new alternating in one
             # process: p751 (144 -> 93 moves, 35 zero reads) -0.0..-5.5%,
-            # the larger gains in the host's slow phases; p503 (9 -> 8 moves,
-            # 23 reads) +0..1%; p751's mul_wide (100 -> 74, 23 reads) and sqr
-            # (81 -> 62, 47 reads) -1.3..+1.9%, so only the mul asks
+            # the larger gains in the host's slow phases, and with a's pointer
+            # spilling first (PRIO_ROW_PTR) and kept slots (Val.ro) 66 moves,
+            # -0.5..-1.5% more; p503 (9 -> 8 moves, 23 reads) +0..1%; p751's
+            # mul_wide (100 -> 74, 23 reads) and sqr (81 -> 62, 47 reads)
+            # -1.3..+1.9%, so only the mul asks
             km, tm = _build_kernel(sh, op, level, tune=tune, zero_mem=True)
             if k.stack_moves() - km.stack_moves() > km.zero_reads:
                 sh.zero_const = True
@@ -1557,6 +1566,8 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     ap = k.bind(rsi, PRIO_PTR, "a")
     acc = {}
     if op == "mul" and _fused_mul(sh, level) and not _kara(sh, op, level):
+        if zero_mem:
+            ap.prio = PRIO_ROW_PTR
         bp = _b_pointer(k)
         _mul_fused(k, sh, ap, bp, rp)
         k.kill(bp)

@@ -809,7 +809,7 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %rsi, 104(%rsp)
 	movq 0(%rsp), %rsi
-	movq %r10, 0(%rsp)
+	movq %r10, 96(%rsp)
 	movq 136(%rsp), %r10
 	movq %r10, 0(%rsi)
 	movq 80(%rsp), %r10
@@ -829,7 +829,7 @@ pushq %rbx
 	adcq %rdi, %rcx
 	movq %rcx, 56(%rsi)
 	movq 72(%rsp), %r10
-	adcq 0(%rsp), %r10
+	adcq 96(%rsp), %r10
 	movq %r10, 64(%rsi)
 	movq 56(%rsp), %r8
 	adcq 104(%rsp), %r8
@@ -5931,7 +5931,6 @@ pushq %rbx
 	mulxq 120(%rsp), %r15, %rdi
 	adcq %r15, %r8
 	adcq $0, %rdi
-	movq %r13, 128(%rsp)
 	mulxq 64(%rsp), %r15, %r13
 	addq %r15, %r9
 	adcq %r13, %rbp
@@ -9490,7 +9489,6 @@ pushq %rbx
 	mulxq 120(%rsp), %r11, %rax
 	adcq %r11, %rsi
 	adcq $0, %rax
-	movq %r13, 128(%rsp)
 	mulxq 64(%rsp), %r11, %r13
 	addq %r11, %r12
 	adcq %r13, %rbx
@@ -12925,7 +12923,6 @@ pushq %rbx
 	adcxq %rcx, %r13
 	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r14, 128(%rsp)
 	mulxq 64(%rsp), %r8, %r14
 	adcxq %r8, %r9
 	adoxq %r14, %rbx

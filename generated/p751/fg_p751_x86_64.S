@@ -862,7 +862,7 @@ pushq %rbx
 	adcq $0, %r15
 	movq %r14, 312(%rsp)
 	movq 0(%rsp), %r14
-	movq %rbx, 0(%rsp)
+	movq %rbx, 304(%rsp)
 	movq 80(%rsp), %rbx
 	movq %rbx, 0(%r14)
 	movq 120(%rsp), %rbx
@@ -900,7 +900,7 @@ pushq %rbx
 	adcq %rbp, %rsi
 	movq %rsi, 104(%r14)
 	movq 224(%rsp), %r13
-	adcq 0(%rsp), %r13
+	adcq 304(%rsp), %r13
 	movq %r13, 112(%r14)
 	movq 232(%rsp), %r11
 	adcq 320(%rsp), %r11
@@ -5594,7 +5594,7 @@ pushq %rbx
 	adcq $0, %r14
 	movq %r11, 296(%rsp)
 	movq 0(%rsp), %r11
-	movq %rsi, 0(%rsp)
+	movq %rsi, 288(%rsp)
 	movq 80(%rsp), %rsi
 	movq %rsi, 0(%r11)
 	movq 96(%rsp), %rsi
@@ -5635,7 +5635,7 @@ pushq %rbx
 	adcq %rdi, %r13
 	movq %r13, 112(%r11)
 	movq 208(%rsp), %r10
-	adcq 0(%rsp), %r10
+	adcq 288(%rsp), %r10
 	movq %r10, 120(%r11)
 	movq 216(%rsp), %rax
 	adcq 296(%rsp), %rax
@@ -6126,7 +6126,7 @@ pushq %rbx
 	adcq $0, %rbp
 	movq %r14, 192(%rsp)
 	movq 0(%rsp), %r14
-	movq %rbx, 0(%rsp)
+	movq %rbx, 216(%rsp)
 	movq 96(%rsp), %rbx
 	movq %rbx, 0(%r14)
 	movq 64(%rsp), %rbx
@@ -6163,7 +6163,7 @@ pushq %rbx
 	adcq %rax, %rbx
 	movq %rbx, 104(%r14)
 	movq 152(%rsp), %r8
-	adcq 0(%rsp), %r8
+	adcq 216(%rsp), %r8
 	movq %r8, 112(%r14)
 	movq 144(%rsp), %r15
 	adcq 192(%rsp), %r15
@@ -12058,7 +12058,6 @@ pushq %rbx
 	sbbq 128(%rsp), %rsi
 	movq 184(%rsp), %r10
 	sbbq 136(%rsp), %r10
-	movq %r9, 192(%rsp)
 	sbbq %r9, %r9
 	xorq %r9, %r14
 	xorq %r9, %rbp
@@ -16521,7 +16520,6 @@ pushq %rbx
 	adcxq %r15, %r13
 	mulxq 152(%rsi), %rbp, %r15
 	adcxq %rbp, %r9
-	movq %r11, 288(%rsp)
 	mulxq 160(%rsi), %rbp, %r11
 	adcxq %rbp, %r15
 	movq %r10, 296(%rsp)
@@ -20398,7 +20396,6 @@ pushq %rbx
 	adcxq %rbp, %r14
 	mulxq 168(%rsp), %rbx, %rbp
 	adcxq %rbx, %rsi
-	movq %rdi, 192(%rsp)
 	mulxq 176(%rsp), %rbx, %rdi
 	adcxq %rbx, %rbp
 	movq %rbp, 664(%rsp)
@@ -22433,12 +22430,12 @@ pushq %rbx
 	movq %rdi, 0(%rsp)
 	mulxq 72(%rcx), %rax, %rdi
 	adcxq %rax, %r13
-	movq %r13, 8(%rsp)
-	mulxq 80(%rcx), %rax, %r13
+	movq %rsi, 8(%rsp)
+	mulxq 80(%rcx), %rax, %rsi
 	adcxq %rax, %rdi
 	movq %rdi, 16(%rsp)
 	mulxq 88(%rcx), %rax, %rdi
-	adcxq %rax, %r13
+	adcxq %rax, %rsi
 	adcxq FG_P751_MONT_Z+0(%rip), %rdi
 	movq %r8, %rdx
 	xorq %rax, %rax
@@ -22453,831 +22450,809 @@ pushq %rbx
 	adoxq %r8, %r15
 	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r8
 	adcxq %rax, %r15
-	movq 8(%rsp), %rax
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r8
+	adcxq %rax, %r13
+	movq 16(%rsp), %rax
 	adoxq %r8, %rax
-	movq %r12, 8(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r12
-	adcxq %r8, %rax
-	movq 16(%rsp), %r8
-	adoxq %r12, %r8
-	movq %rax, 16(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rax
-	adcxq %r12, %r8
-	adoxq %rax, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rax
-	adcxq %r12, %r13
-	adoxq %rax, %rdi
-	adcxq FG_P751_MONT_Z+0(%rip), %rdi
-	movq 8(%rsi), %rdx
-	xorq %r12, %r12
-	mulxq 0(%rcx), %r12, %rax
-	adcxq %r12, %r9
-	adoxq %rax, %r11
-	mulxq 8(%rcx), %r12, %rax
-	adcxq %r12, %r11
-	adoxq %rax, %rbx
-	mulxq 16(%rcx), %r12, %rax
-	adcxq %r12, %rbx
-	movq 8(%rsp), %r12
-	adoxq %rax, %r12
-	movq %rbx, 8(%rsp)
-	mulxq 24(%rcx), %rax, %rbx
-	adcxq %rax, %r12
-	adoxq %rbx, %r14
-	mulxq 32(%rcx), %rax, %rbx
-	adcxq %rax, %r14
-	adoxq %rbx, %r10
-	mulxq 40(%rcx), %rax, %rbx
-	adcxq %rax, %r10
-	adoxq %rbx, %rbp
-	mulxq 48(%rcx), %rax, %rbx
-	adcxq %rax, %rbp
-	adoxq %rbx, %r15
-	mulxq 56(%rcx), %rax, %rbx
-	adcxq %rax, %r15
-	movq 16(%rsp), %rax
-	adoxq %rbx, %rax
-	movq %r15, 16(%rsp)
-	mulxq 64(%rcx), %rbx, %r15
-	adcxq %rbx, %rax
-	adoxq %r15, %r8
-	mulxq 72(%rcx), %rbx, %r15
-	adcxq %rbx, %r8
-	adoxq %r15, %r13
-	mulxq 80(%rcx), %rbx, %r15
-	adcxq %rbx, %r13
-	adoxq %r15, %rdi
-	mulxq 88(%rcx), %rbx, %r15
-	adcxq %rbx, %rdi
-	adoxq FG_P751_MONT_Z+0(%rip), %r15
-	adcxq FG_P751_MONT_Z+0(%rip), %r15
-	movq %r9, %rdx
-	xorq %rbx, %rbx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	adcxq %rbx, %r10
-	adoxq %r9, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	adcxq %rbx, %rbp
-	movq 16(%rsp), %rbx
-	adoxq %r9, %rbx
-	movq %r14, 16(%rsp)
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r14
-	adcxq %r9, %rbx
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r14
-	adcxq %r9, %rax
-	adoxq %r14, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r14
-	adcxq %r9, %r8
-	adoxq %r14, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r14
-	adcxq %r9, %r13
-	adoxq %r14, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r14
-	adcxq %r9, %rdi
-	adoxq %r14, %r15
-	adcxq FG_P751_MONT_Z+0(%rip), %r15
-	movq 16(%rsi), %rdx
-	xorq %r9, %r9
-	mulxq 0(%rcx), %r9, %r14
-	adcxq %r9, %r11
-	movq 8(%rsp), %r9
-	adoxq %r14, %r9
-	movq %r11, 8(%rsp)
-	mulxq 8(%rcx), %r14, %r11
-	adcxq %r14, %r9
-	adoxq %r11, %r12
-	mulxq 16(%rcx), %r14, %r11
-	adcxq %r14, %r12
-	movq 16(%rsp), %r14
-	adoxq %r11, %r14
 	movq %r12, 16(%rsp)
-	mulxq 24(%rcx), %r11, %r12
-	adcxq %r11, %r14
-	adoxq %r12, %r10
-	mulxq 32(%rcx), %r11, %r12
-	adcxq %r11, %r10
-	adoxq %r12, %rbp
-	mulxq 40(%rcx), %r11, %r12
-	adcxq %r11, %rbp
-	adoxq %r12, %rbx
-	mulxq 48(%rcx), %r11, %r12
-	adcxq %r11, %rbx
-	adoxq %r12, %rax
-	mulxq 56(%rcx), %r11, %r12
-	adcxq %r11, %rax
-	adoxq %r12, %r8
-	mulxq 64(%rcx), %r11, %r12
-	adcxq %r11, %r8
-	adoxq %r12, %r13
-	mulxq 72(%rcx), %r11, %r12
-	adcxq %r11, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r12
+	adcxq %r8, %rax
+	adoxq %r12, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r12
+	adcxq %r8, %rsi
 	adoxq %r12, %rdi
-	mulxq 80(%rcx), %r11, %r12
-	adcxq %r11, %rdi
-	adoxq %r12, %r15
-	mulxq 88(%rcx), %r11, %r12
-	adcxq %r11, %r15
-	adoxq FG_P751_MONT_Z+0(%rip), %r12
-	adcxq FG_P751_MONT_Z+0(%rip), %r12
-	movq 8(%rsp), %rdx
-	xorq %r11, %r11
-	movq %r10, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
-	adcxq %r11, %rbp
-	adoxq %r10, %rbx
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r10
-	adcxq %r11, %r8
-	adoxq %r10, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
-	adcxq %r11, %r13
-	adoxq %r10, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %r12
-	adcxq FG_P751_MONT_Z+0(%rip), %r12
-	movq 24(%rsi), %rdx
-	xorq %r11, %r11
-	mulxq 0(%rcx), %r11, %r10
-	adcxq %r11, %r9
-	movq 16(%rsp), %r11
-	adoxq %r10, %r11
-	movq %r9, 16(%rsp)
-	mulxq 8(%rcx), %r10, %r9
-	adcxq %r10, %r11
-	adoxq %r9, %r14
-	mulxq 16(%rcx), %r10, %r9
-	adcxq %r10, %r14
-	movq 8(%rsp), %r10
-	adoxq %r9, %r10
-	movq %r14, 8(%rsp)
-	mulxq 24(%rcx), %r9, %r14
-	adcxq %r9, %r10
-	adoxq %r14, %rbp
-	mulxq 32(%rcx), %r9, %r14
-	adcxq %r9, %rbp
-	adoxq %r14, %rbx
-	mulxq 40(%rcx), %r9, %r14
-	adcxq %r9, %rbx
-	adoxq %r14, %rax
-	mulxq 48(%rcx), %r9, %r14
-	adcxq %r9, %rax
-	adoxq %r14, %r8
-	mulxq 56(%rcx), %r9, %r14
-	adcxq %r9, %r8
-	adoxq %r14, %r13
-	mulxq 64(%rcx), %r9, %r14
-	adcxq %r9, %r13
-	adoxq %r14, %rdi
-	mulxq 72(%rcx), %r9, %r14
-	adcxq %r9, %rdi
-	adoxq %r14, %r15
-	mulxq 80(%rcx), %r9, %r14
-	adcxq %r9, %r15
-	adoxq %r14, %r12
-	mulxq 88(%rcx), %r9, %r14
-	adcxq %r9, %r12
-	adoxq FG_P751_MONT_Z+0(%rip), %r14
-	adcxq FG_P751_MONT_Z+0(%rip), %r14
-	movq 16(%rsp), %rdx
-	xorq %r9, %r9
-	movq %rbp, 16(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rbp, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbp
-	adcxq %r9, %rax
-	adoxq %rbp, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbp
-	adcxq %r9, %r8
-	adoxq %rbp, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rbp
-	adcxq %r9, %r13
-	adoxq %rbp, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbp
-	adcxq %r9, %rdi
-	adoxq %rbp, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbp
-	adcxq %r9, %r15
-	adoxq %rbp, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rbp
-	adcxq %r9, %r12
-	adoxq %rbp, %r14
-	adcxq FG_P751_MONT_Z+0(%rip), %r14
-	movq 32(%rsi), %rdx
-	xorq %r9, %r9
-	mulxq 0(%rcx), %r9, %rbp
-	adcxq %r9, %r11
-	movq 8(%rsp), %r9
-	adoxq %rbp, %r9
-	movq %r11, 8(%rsp)
-	mulxq 8(%rcx), %rbp, %r11
-	adcxq %rbp, %r9
-	adoxq %r11, %r10
-	mulxq 16(%rcx), %rbp, %r11
-	adcxq %rbp, %r10
-	movq 16(%rsp), %rbp
-	adoxq %r11, %rbp
-	movq %r10, 16(%rsp)
-	mulxq 24(%rcx), %r11, %r10
-	adcxq %r11, %rbp
-	adoxq %r10, %rbx
-	mulxq 32(%rcx), %r11, %r10
-	adcxq %r11, %rbx
-	adoxq %r10, %rax
-	mulxq 40(%rcx), %r11, %r10
-	adcxq %r11, %rax
-	adoxq %r10, %r8
-	mulxq 48(%rcx), %r11, %r10
-	adcxq %r11, %r8
-	adoxq %r10, %r13
-	mulxq 56(%rcx), %r11, %r10
-	adcxq %r11, %r13
-	adoxq %r10, %rdi
-	mulxq 64(%rcx), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r15
-	mulxq 72(%rcx), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %r12
-	mulxq 80(%rcx), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %r14
-	mulxq 88(%rcx), %r11, %r10
-	adcxq %r11, %r14
-	adoxq FG_P751_MONT_Z+0(%rip), %r10
-	adcxq FG_P751_MONT_Z+0(%rip), %r10
-	movq 8(%rsp), %rdx
-	xorq %r11, %r11
-	movq %rbx, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbx
-	adcxq %r11, %r8
-	adoxq %rbx, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbx
-	adcxq %r11, %r13
-	adoxq %rbx, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbx
-	adcxq %r11, %rdi
-	adoxq %rbx, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbx
-	adcxq %r11, %r15
-	adoxq %rbx, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbx
-	adcxq %r11, %r12
-	adoxq %rbx, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbx
-	adcxq %r11, %r14
-	adoxq %rbx, %r10
-	adcxq FG_P751_MONT_Z+0(%rip), %r10
-	movq 40(%rsi), %rdx
-	xorq %r11, %r11
-	mulxq 0(%rcx), %r11, %rbx
-	adcxq %r11, %r9
-	movq 16(%rsp), %r11
-	adoxq %rbx, %r11
-	movq %r9, 16(%rsp)
-	mulxq 8(%rcx), %rbx, %r9
-	adcxq %rbx, %r11
-	adoxq %r9, %rbp
-	mulxq 16(%rcx), %rbx, %r9
-	adcxq %rbx, %rbp
-	movq 8(%rsp), %rbx
-	adoxq %r9, %rbx
-	movq %rbp, 8(%rsp)
-	mulxq 24(%rcx), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rbp, %rax
-	mulxq 32(%rcx), %r9, %rbp
-	adcxq %r9, %rax
-	adoxq %rbp, %r8
-	mulxq 40(%rcx), %r9, %rbp
-	adcxq %r9, %r8
-	adoxq %rbp, %r13
-	mulxq 48(%rcx), %r9, %rbp
-	adcxq %r9, %r13
-	adoxq %rbp, %rdi
-	mulxq 56(%rcx), %r9, %rbp
-	adcxq %r9, %rdi
-	adoxq %rbp, %r15
-	mulxq 64(%rcx), %r9, %rbp
-	adcxq %r9, %r15
-	adoxq %rbp, %r12
-	mulxq 72(%rcx), %r9, %rbp
-	adcxq %r9, %r12
-	adoxq %rbp, %r14
-	mulxq 80(%rcx), %r9, %rbp
-	adcxq %r9, %r14
-	adoxq %rbp, %r10
-	mulxq 88(%rcx), %r9, %rbp
-	adcxq %r9, %r10
-	adoxq FG_P751_MONT_Z+0(%rip), %rbp
-	adcxq FG_P751_MONT_Z+0(%rip), %rbp
-	movq 16(%rsp), %rdx
-	xorq %r9, %r9
-	movq %rax, 16(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
-	adcxq %r9, %r8
-	adoxq %rax, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
-	adcxq %r9, %r13
-	adoxq %rax, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
-	adcxq %r9, %rdi
-	adoxq %rax, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rax
-	adcxq %r9, %r15
-	adoxq %rax, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rax
-	adcxq %r9, %r12
-	adoxq %rax, %r14
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
-	adcxq %r9, %r14
-	adoxq %rax, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
-	adcxq %r9, %r10
-	adoxq %rax, %rbp
-	adcxq FG_P751_MONT_Z+0(%rip), %rbp
-	movq 48(%rsi), %rdx
-	xorq %r9, %r9
-	mulxq 0(%rcx), %r9, %rax
-	adcxq %r9, %r11
-	movq 8(%rsp), %r9
-	adoxq %rax, %r9
-	movq %r11, 8(%rsp)
-	mulxq 8(%rcx), %rax, %r11
-	adcxq %rax, %r9
-	adoxq %r11, %rbx
-	mulxq 16(%rcx), %rax, %r11
-	adcxq %rax, %rbx
-	movq 16(%rsp), %rax
-	adoxq %r11, %rax
+	adcxq FG_P751_MONT_Z+0(%rip), %rdi
+	movq 8(%rsp), %r8
+	movq 8(%r8), %rdx
+	xorq %r12, %r12
+	mulxq 0(%rcx), %r12, %r8
+	adcxq %r12, %r9
+	adoxq %r8, %r11
+	mulxq 8(%rcx), %r12, %r8
+	adcxq %r12, %r11
+	adoxq %r8, %rbx
+	mulxq 16(%rcx), %r12, %r8
+	adcxq %r12, %rbx
+	movq 16(%rsp), %r12
+	adoxq %r8, %r12
 	movq %rbx, 16(%rsp)
-	mulxq 24(%rcx), %r11, %rbx
-	adcxq %r11, %rax
-	adoxq %rbx, %r8
-	mulxq 32(%rcx), %r11, %rbx
-	adcxq %r11, %r8
-	adoxq %rbx, %r13
-	mulxq 40(%rcx), %r11, %rbx
-	adcxq %r11, %r13
-	adoxq %rbx, %rdi
-	mulxq 48(%rcx), %r11, %rbx
-	adcxq %r11, %rdi
-	adoxq %rbx, %r15
-	mulxq 56(%rcx), %r11, %rbx
-	adcxq %r11, %r15
-	adoxq %rbx, %r12
-	mulxq 64(%rcx), %r11, %rbx
-	adcxq %r11, %r12
+	mulxq 24(%rcx), %r8, %rbx
+	adcxq %r8, %r12
 	adoxq %rbx, %r14
-	mulxq 72(%rcx), %r11, %rbx
-	adcxq %r11, %r14
+	mulxq 32(%rcx), %r8, %rbx
+	adcxq %r8, %r14
 	adoxq %rbx, %r10
-	mulxq 80(%rcx), %r11, %rbx
-	adcxq %r11, %r10
+	mulxq 40(%rcx), %r8, %rbx
+	adcxq %r8, %r10
 	adoxq %rbx, %rbp
-	mulxq 88(%rcx), %r11, %rbx
-	adcxq %r11, %rbp
+	mulxq 48(%rcx), %r8, %rbx
+	adcxq %r8, %rbp
+	adoxq %rbx, %r15
+	mulxq 56(%rcx), %r8, %rbx
+	adcxq %r8, %r15
+	adoxq %rbx, %r13
+	mulxq 64(%rcx), %r8, %rbx
+	adcxq %r8, %r13
+	adoxq %rbx, %rax
+	mulxq 72(%rcx), %r8, %rbx
+	adcxq %r8, %rax
+	adoxq %rbx, %rsi
+	mulxq 80(%rcx), %r8, %rbx
+	adcxq %r8, %rsi
+	adoxq %rbx, %rdi
+	mulxq 88(%rcx), %r8, %rbx
+	adcxq %r8, %rdi
 	adoxq FG_P751_MONT_Z+0(%rip), %rbx
 	adcxq FG_P751_MONT_Z+0(%rip), %rbx
-	movq 8(%rsp), %rdx
-	xorq %r11, %r11
-	movq %r8, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r8
-	adcxq %r11, %r13
-	adoxq %r8, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r8
-	adcxq %r11, %rdi
-	adoxq %r8, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r8
-	adcxq %r11, %r15
-	adoxq %r8, %r12
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r8
-	adcxq %r11, %r12
-	adoxq %r8, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r8
-	adcxq %r11, %r14
-	adoxq %r8, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
-	adcxq %r11, %r10
-	adoxq %r8, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r8
-	adcxq %r11, %rbp
-	adoxq %r8, %rbx
-	adcxq FG_P751_MONT_Z+0(%rip), %rbx
-	movq 56(%rsi), %rdx
-	xorq %r11, %r11
-	mulxq 0(%rcx), %r11, %r8
-	adcxq %r11, %r9
-	movq 16(%rsp), %r11
-	adoxq %r8, %r11
-	movq %r9, 16(%rsp)
-	mulxq 8(%rcx), %r8, %r9
-	adcxq %r8, %r11
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %r13
 	adoxq %r9, %rax
-	mulxq 16(%rcx), %r8, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
 	adcxq %r8, %rax
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
 	movq 8(%rsp), %r8
-	adoxq %r9, %r8
-	movq %rax, 8(%rsp)
-	mulxq 24(%rcx), %r9, %rax
-	adcxq %r9, %r8
-	adoxq %rax, %r13
-	mulxq 32(%rcx), %r9, %rax
-	adcxq %r9, %r13
-	adoxq %rax, %rdi
-	mulxq 40(%rcx), %r9, %rax
-	adcxq %r9, %rdi
-	adoxq %rax, %r15
-	mulxq 48(%rcx), %r9, %rax
-	adcxq %r9, %r15
-	adoxq %rax, %r12
-	mulxq 56(%rcx), %r9, %rax
+	movq 16(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r11, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r11
+	adcxq %r8, %r9
+	adoxq %r11, %r12
+	mulxq 16(%rcx), %r8, %r11
+	adcxq %r8, %r12
+	adoxq %r11, %r14
+	mulxq 24(%rcx), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r10
+	mulxq 32(%rcx), %r8, %r11
+	adcxq %r8, %r10
+	adoxq %r11, %rbp
+	mulxq 40(%rcx), %r8, %r11
+	adcxq %r8, %rbp
+	adoxq %r11, %r15
+	mulxq 48(%rcx), %r8, %r11
+	adcxq %r8, %r15
+	adoxq %r11, %r13
+	mulxq 56(%rcx), %r8, %r11
+	adcxq %r8, %r13
+	adoxq %r11, %rax
+	mulxq 64(%rcx), %r8, %r11
+	adcxq %r8, %rax
+	adoxq %r11, %rsi
+	mulxq 72(%rcx), %r8, %r11
+	adcxq %r8, %rsi
+	adoxq %r11, %rdi
+	mulxq 80(%rcx), %r8, %r11
+	adcxq %r8, %rdi
+	adoxq %r11, %rbx
+	mulxq 88(%rcx), %r8, %r11
+	adcxq %r8, %rbx
+	adoxq FG_P751_MONT_Z+0(%rip), %r11
+	adcxq FG_P751_MONT_Z+0(%rip), %r11
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %r10, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r10
+	adcxq %r8, %rbp
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r10
+	adcxq %r8, %r15
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r10
+	adcxq %r8, %r13
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r10
+	adcxq %r8, %rax
+	adoxq %r10, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r10
+	adcxq %r8, %rsi
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r10
+	adcxq %r8, %rdi
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r10
+	adcxq %r8, %rbx
+	adoxq %r10, %r11
+	adcxq FG_P751_MONT_Z+0(%rip), %r11
+	movq 8(%rsp), %r8
+	movq 24(%r8), %rdx
+	xorq %r10, %r10
+	mulxq 0(%rcx), %r10, %r8
+	adcxq %r10, %r9
+	adoxq %r8, %r12
+	mulxq 8(%rcx), %r10, %r8
+	adcxq %r10, %r12
+	adoxq %r8, %r14
+	mulxq 16(%rcx), %r10, %r8
+	adcxq %r10, %r14
+	movq 16(%rsp), %r10
+	adoxq %r8, %r10
+	movq %r14, 16(%rsp)
+	mulxq 24(%rcx), %r8, %r14
+	adcxq %r8, %r10
+	adoxq %r14, %rbp
+	mulxq 32(%rcx), %r8, %r14
+	adcxq %r8, %rbp
+	adoxq %r14, %r15
+	mulxq 40(%rcx), %r8, %r14
+	adcxq %r8, %r15
+	adoxq %r14, %r13
+	mulxq 48(%rcx), %r8, %r14
+	adcxq %r8, %r13
+	adoxq %r14, %rax
+	mulxq 56(%rcx), %r8, %r14
+	adcxq %r8, %rax
+	adoxq %r14, %rsi
+	mulxq 64(%rcx), %r8, %r14
+	adcxq %r8, %rsi
+	adoxq %r14, %rdi
+	mulxq 72(%rcx), %r8, %r14
+	adcxq %r8, %rdi
+	adoxq %r14, %rbx
+	mulxq 80(%rcx), %r8, %r14
+	adcxq %r8, %rbx
+	adoxq %r14, %r11
+	mulxq 88(%rcx), %r8, %r14
+	adcxq %r8, %r11
+	adoxq FG_P751_MONT_Z+0(%rip), %r14
+	adcxq FG_P751_MONT_Z+0(%rip), %r14
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	adcxq FG_P751_MONT_Z+0(%rip), %r14
+	movq 8(%rsp), %r8
+	movq 32(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
 	adcxq %r9, %r12
-	adoxq %rax, %r14
-	mulxq 64(%rcx), %r9, %rax
-	adcxq %r9, %r14
-	adoxq %rax, %r10
-	mulxq 72(%rcx), %r9, %rax
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r12, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r12
+	adcxq %r8, %r9
+	adoxq %r12, %r10
+	mulxq 16(%rcx), %r8, %r12
+	adcxq %r8, %r10
+	adoxq %r12, %rbp
+	mulxq 24(%rcx), %r8, %r12
+	adcxq %r8, %rbp
+	adoxq %r12, %r15
+	mulxq 32(%rcx), %r8, %r12
+	adcxq %r8, %r15
+	adoxq %r12, %r13
+	mulxq 40(%rcx), %r8, %r12
+	adcxq %r8, %r13
+	adoxq %r12, %rax
+	mulxq 48(%rcx), %r8, %r12
+	adcxq %r8, %rax
+	adoxq %r12, %rsi
+	mulxq 56(%rcx), %r8, %r12
+	adcxq %r8, %rsi
+	adoxq %r12, %rdi
+	mulxq 64(%rcx), %r8, %r12
+	adcxq %r8, %rdi
+	adoxq %r12, %rbx
+	mulxq 72(%rcx), %r8, %r12
+	adcxq %r8, %rbx
+	adoxq %r12, %r11
+	mulxq 80(%rcx), %r8, %r12
+	adcxq %r8, %r11
+	adoxq %r12, %r14
+	mulxq 88(%rcx), %r8, %r12
+	adcxq %r8, %r14
+	adoxq FG_P751_MONT_Z+0(%rip), %r12
+	adcxq FG_P751_MONT_Z+0(%rip), %r12
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %r15, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r15
+	adcxq %r8, %r13
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r15
+	adcxq %r8, %rax
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r15
+	adcxq %r8, %rsi
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r15
+	adcxq %r8, %rdi
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r15
+	adcxq %r8, %rbx
+	adoxq %r15, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r15
+	adcxq %r8, %r11
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r15
+	adcxq %r8, %r14
+	adoxq %r15, %r12
+	adcxq FG_P751_MONT_Z+0(%rip), %r12
+	movq 8(%rsp), %r8
+	movq 40(%r8), %rdx
+	xorq %r15, %r15
+	mulxq 0(%rcx), %r15, %r8
+	adcxq %r15, %r9
+	adoxq %r8, %r10
+	mulxq 8(%rcx), %r15, %r8
+	adcxq %r15, %r10
+	adoxq %r8, %rbp
+	mulxq 16(%rcx), %r15, %r8
+	adcxq %r15, %rbp
+	movq 16(%rsp), %r15
+	adoxq %r8, %r15
+	movq %rbp, 16(%rsp)
+	mulxq 24(%rcx), %r8, %rbp
+	adcxq %r8, %r15
+	adoxq %rbp, %r13
+	mulxq 32(%rcx), %r8, %rbp
+	adcxq %r8, %r13
+	adoxq %rbp, %rax
+	mulxq 40(%rcx), %r8, %rbp
+	adcxq %r8, %rax
+	adoxq %rbp, %rsi
+	mulxq 48(%rcx), %r8, %rbp
+	adcxq %r8, %rsi
+	adoxq %rbp, %rdi
+	mulxq 56(%rcx), %r8, %rbp
+	adcxq %r8, %rdi
+	adoxq %rbp, %rbx
+	mulxq 64(%rcx), %r8, %rbp
+	adcxq %r8, %rbx
+	adoxq %rbp, %r11
+	mulxq 72(%rcx), %r8, %rbp
+	adcxq %r8, %r11
+	adoxq %rbp, %r14
+	mulxq 80(%rcx), %r8, %rbp
+	adcxq %r8, %r14
+	adoxq %rbp, %r12
+	mulxq 88(%rcx), %r8, %rbp
+	adcxq %r8, %r12
+	adoxq FG_P751_MONT_Z+0(%rip), %rbp
+	adcxq FG_P751_MONT_Z+0(%rip), %rbp
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %r14
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	adcxq FG_P751_MONT_Z+0(%rip), %rbp
+	movq 8(%rsp), %r8
+	movq 48(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
 	adcxq %r9, %r10
-	adoxq %rax, %rbp
-	mulxq 80(%rcx), %r9, %rax
-	adcxq %r9, %rbp
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r10, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r10
+	adcxq %r8, %r9
+	adoxq %r10, %r15
+	mulxq 16(%rcx), %r8, %r10
+	adcxq %r8, %r15
+	adoxq %r10, %r13
+	mulxq 24(%rcx), %r8, %r10
+	adcxq %r8, %r13
+	adoxq %r10, %rax
+	mulxq 32(%rcx), %r8, %r10
+	adcxq %r8, %rax
+	adoxq %r10, %rsi
+	mulxq 40(%rcx), %r8, %r10
+	adcxq %r8, %rsi
+	adoxq %r10, %rdi
+	mulxq 48(%rcx), %r8, %r10
+	adcxq %r8, %rdi
+	adoxq %r10, %rbx
+	mulxq 56(%rcx), %r8, %r10
+	adcxq %r8, %rbx
+	adoxq %r10, %r11
+	mulxq 64(%rcx), %r8, %r10
+	adcxq %r8, %r11
+	adoxq %r10, %r14
+	mulxq 72(%rcx), %r8, %r10
+	adcxq %r8, %r14
+	adoxq %r10, %r12
+	mulxq 80(%rcx), %r8, %r10
+	adcxq %r8, %r12
+	adoxq %r10, %rbp
+	mulxq 88(%rcx), %r8, %r10
+	adcxq %r8, %rbp
+	adoxq FG_P751_MONT_Z+0(%rip), %r10
+	adcxq FG_P751_MONT_Z+0(%rip), %r10
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %rax, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rax
+	adcxq %r8, %rsi
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rax
+	adcxq %r8, %rdi
 	adoxq %rax, %rbx
-	mulxq 88(%rcx), %r9, %rax
-	adcxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rax
+	adcxq %r8, %rbx
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rax
+	adcxq %r8, %r11
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rax
+	adcxq %r8, %r14
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rax
+	adcxq %r8, %r12
+	adoxq %rax, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rax
+	adcxq %r8, %rbp
+	adoxq %rax, %r10
+	adcxq FG_P751_MONT_Z+0(%rip), %r10
+	movq 8(%rsp), %r8
+	movq 56(%r8), %rdx
+	xorq %rax, %rax
+	mulxq 0(%rcx), %rax, %r8
+	adcxq %rax, %r9
+	adoxq %r8, %r15
+	mulxq 8(%rcx), %rax, %r8
+	adcxq %rax, %r15
+	adoxq %r8, %r13
+	mulxq 16(%rcx), %rax, %r8
+	adcxq %rax, %r13
+	movq 16(%rsp), %rax
+	adoxq %r8, %rax
+	movq %r13, 16(%rsp)
+	mulxq 24(%rcx), %r8, %r13
+	adcxq %r8, %rax
+	adoxq %r13, %rsi
+	mulxq 32(%rcx), %r8, %r13
+	adcxq %r8, %rsi
+	adoxq %r13, %rdi
+	mulxq 40(%rcx), %r8, %r13
+	adcxq %r8, %rdi
+	adoxq %r13, %rbx
+	mulxq 48(%rcx), %r8, %r13
+	adcxq %r8, %rbx
+	adoxq %r13, %r11
+	mulxq 56(%rcx), %r8, %r13
+	adcxq %r8, %r11
+	adoxq %r13, %r14
+	mulxq 64(%rcx), %r8, %r13
+	adcxq %r8, %r14
+	adoxq %r13, %r12
+	mulxq 72(%rcx), %r8, %r13
+	adcxq %r8, %r12
+	adoxq %r13, %rbp
+	mulxq 80(%rcx), %r8, %r13
+	adcxq %r8, %rbp
+	adoxq %r13, %r10
+	mulxq 88(%rcx), %r8, %r13
+	adcxq %r8, %r10
+	adoxq FG_P751_MONT_Z+0(%rip), %r13
+	adcxq FG_P751_MONT_Z+0(%rip), %r13
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %r14
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %r13
+	adcxq FG_P751_MONT_Z+0(%rip), %r13
+	movq 8(%rsp), %r8
+	movq 64(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %r15
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r15, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r15
+	adcxq %r8, %r9
+	adoxq %r15, %rax
+	mulxq 16(%rcx), %r8, %r15
+	adcxq %r8, %rax
+	adoxq %r15, %rsi
+	mulxq 24(%rcx), %r8, %r15
+	adcxq %r8, %rsi
+	adoxq %r15, %rdi
+	mulxq 32(%rcx), %r8, %r15
+	adcxq %r8, %rdi
+	adoxq %r15, %rbx
+	mulxq 40(%rcx), %r8, %r15
+	adcxq %r8, %rbx
+	adoxq %r15, %r11
+	mulxq 48(%rcx), %r8, %r15
+	adcxq %r8, %r11
+	adoxq %r15, %r14
+	mulxq 56(%rcx), %r8, %r15
+	adcxq %r8, %r14
+	adoxq %r15, %r12
+	mulxq 64(%rcx), %r8, %r15
+	adcxq %r8, %r12
+	adoxq %r15, %rbp
+	mulxq 72(%rcx), %r8, %r15
+	adcxq %r8, %rbp
+	adoxq %r15, %r10
+	mulxq 80(%rcx), %r8, %r15
+	adcxq %r8, %r10
+	adoxq %r15, %r13
+	mulxq 88(%rcx), %r8, %r15
+	adcxq %r8, %r13
+	adoxq FG_P751_MONT_Z+0(%rip), %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %rdi, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rdi
+	adcxq %r8, %rbx
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rdi
+	adcxq %r8, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rdi
+	adcxq %r8, %r14
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rdi
+	adcxq %r8, %r12
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rdi
+	adcxq %r8, %rbp
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rdi
+	adcxq %r8, %r10
+	adoxq %rdi, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rdi
+	adcxq %r8, %r13
+	adoxq %rdi, %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq 8(%rsp), %r8
+	movq 72(%r8), %rdx
+	xorq %rdi, %rdi
+	mulxq 0(%rcx), %rdi, %r8
+	adcxq %rdi, %r9
+	adoxq %r8, %rax
+	mulxq 8(%rcx), %rdi, %r8
+	adcxq %rdi, %rax
+	adoxq %r8, %rsi
+	mulxq 16(%rcx), %rdi, %r8
+	adcxq %rdi, %rsi
+	movq 16(%rsp), %rdi
+	adoxq %r8, %rdi
+	movq %rsi, 16(%rsp)
+	mulxq 24(%rcx), %r8, %rsi
+	adcxq %r8, %rdi
+	adoxq %rsi, %rbx
+	mulxq 32(%rcx), %r8, %rsi
+	adcxq %r8, %rbx
+	adoxq %rsi, %r11
+	mulxq 40(%rcx), %r8, %rsi
+	adcxq %r8, %r11
+	adoxq %rsi, %r14
+	mulxq 48(%rcx), %r8, %rsi
+	adcxq %r8, %r14
+	adoxq %rsi, %r12
+	mulxq 56(%rcx), %r8, %rsi
+	adcxq %r8, %r12
+	adoxq %rsi, %rbp
+	mulxq 64(%rcx), %r8, %rsi
+	adcxq %r8, %rbp
+	adoxq %rsi, %r10
+	mulxq 72(%rcx), %r8, %rsi
+	adcxq %r8, %r10
+	adoxq %rsi, %r13
+	mulxq 80(%rcx), %r8, %rsi
+	adcxq %r8, %r13
+	adoxq %rsi, %r15
+	mulxq 88(%rcx), %r8, %rsi
+	adcxq %r8, %r15
+	adoxq FG_P751_MONT_Z+0(%rip), %rsi
+	adcxq FG_P751_MONT_Z+0(%rip), %rsi
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %r14
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %rsi
+	adcxq FG_P751_MONT_Z+0(%rip), %rsi
+	movq 8(%rsp), %r8
+	movq 80(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %rax
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %rax, 16(%rsp)
+	mulxq 8(%rcx), %r8, %rax
+	adcxq %r8, %r9
+	adoxq %rax, %rdi
+	mulxq 16(%rcx), %r8, %rax
+	adcxq %r8, %rdi
+	adoxq %rax, %rbx
+	mulxq 24(%rcx), %r8, %rax
+	adcxq %r8, %rbx
+	adoxq %rax, %r11
+	mulxq 32(%rcx), %r8, %rax
+	adcxq %r8, %r11
+	adoxq %rax, %r14
+	mulxq 40(%rcx), %r8, %rax
+	adcxq %r8, %r14
+	adoxq %rax, %r12
+	mulxq 48(%rcx), %r8, %rax
+	adcxq %r8, %r12
+	adoxq %rax, %rbp
+	mulxq 56(%rcx), %r8, %rax
+	adcxq %r8, %rbp
+	adoxq %rax, %r10
+	mulxq 64(%rcx), %r8, %rax
+	adcxq %r8, %r10
+	adoxq %rax, %r13
+	mulxq 72(%rcx), %r8, %rax
+	adcxq %r8, %r13
+	adoxq %rax, %r15
+	mulxq 80(%rcx), %r8, %rax
+	adcxq %r8, %r15
+	adoxq %rax, %rsi
+	mulxq 88(%rcx), %r8, %rax
+	adcxq %r8, %rsi
 	adoxq FG_P751_MONT_Z+0(%rip), %rax
 	adcxq FG_P751_MONT_Z+0(%rip), %rax
 	movq 16(%rsp), %rdx
-	xorq %r9, %r9
-	movq %r13, 16(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r13
-	adcxq %r9, %rdi
-	adoxq %r13, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r13
-	adcxq %r9, %r15
-	adoxq %r13, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r13
-	adcxq %r9, %r12
-	adoxq %r13, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
-	adcxq %r9, %r14
-	adoxq %r13, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r13
-	adcxq %r9, %r10
-	adoxq %r13, %rbp
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r13
-	adcxq %r9, %rbx
-	adoxq %r13, %rax
-	adcxq FG_P751_MONT_Z+0(%rip), %rax
-	movq 64(%rsi), %rdx
-	xorq %r9, %r9
-	mulxq 0(%rcx), %r9, %r13
-	adcxq %r9, %r11
-	movq 8(%rsp), %r9
-	adoxq %r13, %r9
-	movq %r11, 8(%rsp)
-	mulxq 8(%rcx), %r13, %r11
-	adcxq %r13, %r9
-	adoxq %r11, %r8
-	mulxq 16(%rcx), %r13, %r11
-	adcxq %r13, %r8
-	movq 16(%rsp), %r13
+	xorq %r8, %r8
+	movq %r11, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r11
+	adcxq %r8, %r12
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r11
+	adcxq %r8, %rbp
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r11
+	adcxq %r8, %r10
 	adoxq %r11, %r13
-	movq %r8, 16(%rsp)
-	mulxq 24(%rcx), %r11, %r8
-	adcxq %r11, %r13
-	adoxq %r8, %rdi
-	mulxq 32(%rcx), %r11, %r8
-	adcxq %r11, %rdi
-	adoxq %r8, %r15
-	mulxq 40(%rcx), %r11, %r8
-	adcxq %r11, %r15
-	adoxq %r8, %r12
-	mulxq 48(%rcx), %r11, %r8
-	adcxq %r11, %r12
-	adoxq %r8, %r14
-	mulxq 56(%rcx), %r11, %r8
-	adcxq %r11, %r14
-	adoxq %r8, %r10
-	mulxq 64(%rcx), %r11, %r8
-	adcxq %r11, %r10
-	adoxq %r8, %rbp
-	mulxq 72(%rcx), %r11, %r8
-	adcxq %r11, %rbp
-	adoxq %r8, %rbx
-	mulxq 80(%rcx), %r11, %r8
-	adcxq %r11, %rbx
-	adoxq %r8, %rax
-	mulxq 88(%rcx), %r11, %r8
-	adcxq %r11, %rax
-	adoxq FG_P751_MONT_Z+0(%rip), %r8
-	adcxq FG_P751_MONT_Z+0(%rip), %r8
-	movq 8(%rsp), %rdx
-	xorq %r11, %r11
-	movq %rdi, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
-	adcxq %r11, %r15
-	adoxq %rdi, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
-	adcxq %r11, %r12
-	adoxq %rdi, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
-	adcxq %r11, %r14
-	adoxq %rdi, %r10
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
-	adcxq %r11, %r10
-	adoxq %rdi, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
-	adcxq %r11, %rbp
-	adoxq %rdi, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
-	adcxq %r11, %rbx
-	adoxq %rdi, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
-	adcxq %r11, %rax
-	adoxq %rdi, %r8
-	adcxq FG_P751_MONT_Z+0(%rip), %r8
-	movq 72(%rsi), %rdx
-	xorq %r11, %r11
-	mulxq 0(%rcx), %r11, %rdi
-	adcxq %r11, %r9
-	movq 16(%rsp), %r11
-	adoxq %rdi, %r11
-	movq %r9, 16(%rsp)
-	mulxq 8(%rcx), %rdi, %r9
-	adcxq %rdi, %r11
-	adoxq %r9, %r13
-	mulxq 16(%rcx), %rdi, %r9
-	adcxq %rdi, %r13
-	movq 8(%rsp), %rdi
-	adoxq %r9, %rdi
-	movq %r13, 8(%rsp)
-	mulxq 24(%rcx), %r9, %r13
-	adcxq %r9, %rdi
-	adoxq %r13, %r15
-	mulxq 32(%rcx), %r9, %r13
-	adcxq %r9, %r15
-	adoxq %r13, %r12
-	mulxq 40(%rcx), %r9, %r13
-	adcxq %r9, %r12
-	adoxq %r13, %r14
-	mulxq 48(%rcx), %r9, %r13
-	adcxq %r9, %r14
-	adoxq %r13, %r10
-	mulxq 56(%rcx), %r9, %r13
-	adcxq %r9, %r10
-	adoxq %r13, %rbp
-	mulxq 64(%rcx), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %rbx
-	mulxq 72(%rcx), %r9, %r13
-	adcxq %r9, %rbx
-	adoxq %r13, %rax
-	mulxq 80(%rcx), %r9, %r13
-	adcxq %r9, %rax
-	adoxq %r13, %r8
-	mulxq 88(%rcx), %r9, %r13
-	adcxq %r9, %r8
-	adoxq FG_P751_MONT_Z+0(%rip), %r13
-	adcxq FG_P751_MONT_Z+0(%rip), %r13
-	movq 16(%rsp), %rdx
-	xorq %r9, %r9
-	movq %r15, 16(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r15
-	adcxq %r9, %r12
-	adoxq %r15, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r15
-	adcxq %r9, %r14
-	adoxq %r15, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r15
-	adcxq %r9, %r10
-	adoxq %r15, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r15
-	adcxq %r9, %rbp
-	adoxq %r15, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r15
-	adcxq %r9, %rbx
-	adoxq %r15, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r15
-	adcxq %r9, %rax
-	adoxq %r15, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
-	adcxq %r9, %r8
-	adoxq %r15, %r13
-	adcxq FG_P751_MONT_Z+0(%rip), %r13
-	movq 80(%rsi), %rdx
-	xorq %r9, %r9
-	mulxq 0(%rcx), %r9, %r15
-	adcxq %r9, %r11
-	movq 8(%rsp), %r9
-	adoxq %r15, %r9
-	movq %r11, 8(%rsp)
-	mulxq 8(%rcx), %r15, %r11
-	adcxq %r15, %r9
-	adoxq %r11, %rdi
-	mulxq 16(%rcx), %r15, %r11
-	adcxq %r15, %rdi
-	movq 16(%rsp), %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r11
+	adcxq %r8, %r13
 	adoxq %r11, %r15
-	movq %rdi, 16(%rsp)
-	mulxq 24(%rcx), %r11, %rdi
-	adcxq %r11, %r15
-	adoxq %rdi, %r12
-	mulxq 32(%rcx), %r11, %rdi
-	adcxq %r11, %r12
-	adoxq %rdi, %r14
-	mulxq 40(%rcx), %r11, %rdi
-	adcxq %r11, %r14
-	adoxq %rdi, %r10
-	mulxq 48(%rcx), %r11, %rdi
-	adcxq %r11, %r10
-	adoxq %rdi, %rbp
-	mulxq 56(%rcx), %r11, %rdi
-	adcxq %r11, %rbp
-	adoxq %rdi, %rbx
-	mulxq 64(%rcx), %r11, %rdi
-	adcxq %r11, %rbx
-	adoxq %rdi, %rax
-	mulxq 72(%rcx), %r11, %rdi
-	adcxq %r11, %rax
-	adoxq %rdi, %r8
-	mulxq 80(%rcx), %r11, %rdi
-	adcxq %r11, %r8
-	adoxq %rdi, %r13
-	mulxq 88(%rcx), %r11, %rdi
-	adcxq %r11, %r13
-	adoxq FG_P751_MONT_Z+0(%rip), %rdi
-	adcxq FG_P751_MONT_Z+0(%rip), %rdi
-	movq 8(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r11
+	adcxq %r8, %r15
+	adoxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r11
+	adcxq %r8, %rsi
+	adoxq %r11, %rax
+	adcxq FG_P751_MONT_Z+0(%rip), %rax
+	movq 8(%rsp), %r8
+	movq 88(%r8), %rdx
 	xorq %r11, %r11
-	movq %r12, 8(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r12
-	adcxq %r11, %r14
-	adoxq %r12, %r10
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r12
-	adcxq %r11, %r10
-	adoxq %r12, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r12
-	adcxq %r11, %rbp
-	adoxq %r12, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r12
-	adcxq %r11, %rbx
-	adoxq %r12, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r12
-	adcxq %r11, %rax
-	adoxq %r12, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r12
-	adcxq %r11, %r8
-	adoxq %r12, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r12
-	adcxq %r11, %r13
-	adoxq %r12, %rdi
-	adcxq FG_P751_MONT_Z+0(%rip), %rdi
-	movq 88(%rsi), %rdx
-	xorq %r11, %r11
-	mulxq 0(%rcx), %r11, %r12
+	mulxq 0(%rcx), %r11, %r8
 	adcxq %r11, %r9
+	adoxq %r8, %rdi
+	mulxq 8(%rcx), %r11, %r8
+	adcxq %r11, %rdi
+	adoxq %r8, %rbx
+	mulxq 16(%rcx), %r11, %r8
+	adcxq %r11, %rbx
 	movq 16(%rsp), %r11
-	adoxq %r12, %r11
-	movq %r9, 16(%rsp)
-	mulxq 8(%rcx), %r12, %r9
-	adcxq %r12, %r11
+	adoxq %r8, %r11
+	movq %rbx, 16(%rsp)
+	mulxq 24(%rcx), %r8, %rbx
+	adcxq %r8, %r11
+	adoxq %rbx, %r14
+	mulxq 32(%rcx), %r8, %rbx
+	adcxq %r8, %r14
+	adoxq %rbx, %r12
+	mulxq 40(%rcx), %r8, %rbx
+	adcxq %r8, %r12
+	adoxq %rbx, %rbp
+	mulxq 48(%rcx), %r8, %rbx
+	adcxq %r8, %rbp
+	adoxq %rbx, %r10
+	mulxq 56(%rcx), %r8, %rbx
+	adcxq %r8, %r10
+	adoxq %rbx, %r13
+	mulxq 64(%rcx), %r8, %rbx
+	adcxq %r8, %r13
+	adoxq %rbx, %r15
+	mulxq 72(%rcx), %r8, %rbx
+	adcxq %r8, %r15
+	adoxq %rbx, %rsi
+	mulxq 80(%rcx), %r8, %rbx
+	adcxq %r8, %rsi
+	adoxq %rbx, %rax
+	mulxq 88(%rcx), %r8, %rbx
+	adcxq %r8, %rax
+	adoxq FG_P751_MONT_Z+0(%rip), %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %r13
 	adoxq %r9, %r15
-	mulxq 16(%rcx), %r12, %r9
-	adcxq %r12, %r15
-	movq 8(%rsp), %r12
-	adoxq %r9, %r12
-	movq %r15, 8(%rsp)
-	mulxq 24(%rcx), %r9, %r15
-	adcxq %r9, %r12
-	adoxq %r15, %r14
-	mulxq 32(%rcx), %r9, %r15
-	adcxq %r9, %r14
-	adoxq %r15, %r10
-	mulxq 40(%rcx), %r9, %r15
-	adcxq %r9, %r10
-	adoxq %r15, %rbp
-	mulxq 48(%rcx), %r9, %r15
-	adcxq %r9, %rbp
-	adoxq %r15, %rbx
-	mulxq 56(%rcx), %r9, %r15
-	adcxq %r9, %rbx
-	adoxq %r15, %rax
-	mulxq 64(%rcx), %r9, %r15
-	adcxq %r9, %rax
-	adoxq %r15, %r8
-	mulxq 72(%rcx), %r9, %r15
-	adcxq %r9, %r8
-	adoxq %r15, %r13
-	mulxq 80(%rcx), %r9, %r15
-	adcxq %r9, %r13
-	adoxq %r15, %rdi
-	mulxq 88(%rcx), %r9, %r15
-	adcxq %r9, %rdi
-	adoxq FG_P751_MONT_Z+0(%rip), %r15
-	adcxq FG_P751_MONT_Z+0(%rip), %r15
-	movq 16(%rsp), %rdx
-	xorq %r9, %r9
-	movq %r14, 16(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r14
-	adcxq %r9, %r10
-	adoxq %r14, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r14
-	adcxq %r9, %rbp
-	adoxq %r14, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r14
-	adcxq %r9, %rbx
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r14
-	adcxq %r9, %rax
-	adoxq %r14, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r14
-	adcxq %r9, %r8
-	adoxq %r14, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r14
-	adcxq %r9, %r13
-	adoxq %r14, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r14
-	adcxq %r9, %rdi
-	adoxq %r14, %r15
-	adcxq FG_P751_MONT_Z+0(%rip), %r15
-	movq %r11, %r9
-	subq $-1, %r9
-	movq 8(%rsp), %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq %rdi, %r8
+	subq $-1, %r8
+	movq 16(%rsp), %r9
+	sbbq $-1, %r9
+	movq %r14, 24(%rsp)
+	movq %r11, %r14
 	sbbq $-1, %r14
-	movq %rdi, 24(%rsp)
-	movq %r12, %rdi
-	sbbq $-1, %rdi
-	movq %r13, 32(%rsp)
-	movq 16(%rsp), %r13
-	sbbq $-1, %r13
-	movq %r12, 40(%rsp)
-	movq %r10, %r12
-	sbbq $-1, %r12
-	movq %r8, 48(%rsp)
-	movq %rbp, %r8
-	sbbq FG_P751_MONT_P+40(%rip), %r8
-	movq %rax, 56(%rsp)
-	movq %rbx, %rax
-	sbbq FG_P751_MONT_P+48(%rip), %rax
-	movq %rbx, 64(%rsp)
-	movq 56(%rsp), %rbx
-	sbbq FG_P751_MONT_P+56(%rip), %rbx
-	movq %rbp, 72(%rsp)
-	movq 48(%rsp), %rbp
-	sbbq FG_P751_MONT_P+64(%rip), %rbp
-	movq %r10, 80(%rsp)
-	movq 32(%rsp), %r10
-	sbbq FG_P751_MONT_P+72(%rip), %r10
-	movq %r15, 88(%rsp)
-	movq 24(%rsp), %r15
-	sbbq FG_P751_MONT_P+80(%rip), %r15
-	movq %r11, 96(%rsp)
-	movq 88(%rsp), %r11
-	sbbq FG_P751_MONT_P+88(%rip), %r11
-	cmovc 96(%rsp), %r9
-	cmovc 8(%rsp), %r14
-	cmovc 40(%rsp), %rdi
-	cmovc 16(%rsp), %r13
-	cmovc 80(%rsp), %r12
-	cmovc 72(%rsp), %r8
-	cmovc 64(%rsp), %rax
-	cmovc 56(%rsp), %rbx
-	cmovc 48(%rsp), %rbp
-	cmovc 32(%rsp), %r10
-	cmovc 24(%rsp), %r15
-	cmovc 88(%rsp), %r11
-	movq %r11, 88(%rsp)
-	movq 0(%rsp), %r11
-	movq %r9, 0(%r11)
-	movq %r14, 8(%r11)
-	movq %rdi, 16(%r11)
-	movq %r13, 24(%r11)
-	movq %r12, 32(%r11)
-	movq %r8, 40(%r11)
-	movq %rax, 48(%r11)
-	movq %rbx, 56(%r11)
-	movq %rbp, 64(%r11)
-	movq %r10, 72(%r11)
-	movq %r15, 80(%r11)
-	movq 88(%rsp), %r9
-	movq %r9, 88(%r11)
+	movq %rax, 32(%rsp)
+	movq 24(%rsp), %rax
+	sbbq $-1, %rax
+	movq %rsi, 40(%rsp)
+	movq %r12, %rsi
+	sbbq $-1, %rsi
+	movq %r11, 48(%rsp)
+	movq %rbp, %r11
+	sbbq FG_P751_MONT_P+40(%rip), %r11
+	movq %r15, 56(%rsp)
+	movq %r10, %r15
+	sbbq FG_P751_MONT_P+48(%rip), %r15
+	movq %r13, 64(%rsp)
+	movq 64(%rsp), %r13
+	sbbq FG_P751_MONT_P+56(%rip), %r13
+	movq %r10, 72(%rsp)
+	movq 56(%rsp), %r10
+	sbbq FG_P751_MONT_P+64(%rip), %r10
+	movq %rbp, 80(%rsp)
+	movq 40(%rsp), %rbp
+	sbbq FG_P751_MONT_P+72(%rip), %rbp
+	movq %r12, 88(%rsp)
+	movq 32(%rsp), %r12
+	sbbq FG_P751_MONT_P+80(%rip), %r12
+	movq %rbx, 96(%rsp)
+	movq 96(%rsp), %rbx
+	sbbq FG_P751_MONT_P+88(%rip), %rbx
+	cmovc %rdi, %r8
+	cmovc 16(%rsp), %r9
+	cmovc 48(%rsp), %r14
+	cmovc 24(%rsp), %rax
+	cmovc 88(%rsp), %rsi
+	cmovc 80(%rsp), %r11
+	cmovc 72(%rsp), %r15
+	cmovc 64(%rsp), %r13
+	cmovc 56(%rsp), %r10
+	cmovc 40(%rsp), %rbp
+	cmovc 32(%rsp), %r12
+	cmovc 96(%rsp), %rbx
+	movq 0(%rsp), %rdi
+	movq %r8, 0(%rdi)
+	movq %r9, 8(%rdi)
+	movq %r14, 16(%rdi)
+	movq %rax, 24(%rdi)
+	movq %rsi, 32(%rdi)
+	movq %r11, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %r13, 56(%rdi)
+	movq %r10, 64(%rdi)
+	movq %rbp, 72(%rdi)
+	movq %r12, 80(%rdi)
+	movq %rbx, 88(%rdi)
 	addq $104, %rsp
 popq %rbx
 popq %rbp

@@ -93,6 +93,33 @@ class TestZeroMem(unittest.TestCase):
         k.kill(v)
 
 
+class TestReadOnlySlots(unittest.TestCase):
+    def test_a_pointer_spilled_twice_is_stored_once(self):
+        k = kernel(True)
+        ap = k.bind(x86_64_mont.rsi, x86_64_mont.PRIO_ROW_PTR, "a")
+        self.assertTrue(ap.ro)
+        for _ in range(3):                       # spill, reload, three times
+            k.to_memory(ap)
+            k.r(ap)
+            k.unlock()
+        self.assertEqual(k.stack_moves(), 4)     # one store, three loads
+        self.assertEqual(k.nslots, 1)
+        k.kill(ap)
+
+    def test_a_value_spilled_twice_is_stored_twice(self):
+        k = kernel(True)
+        v = k.new()
+        k.emit(MOV, v.reg, 7)
+        k.unlock()
+        self.assertFalse(v.ro)
+        for _ in range(2):
+            k.to_memory(v)
+            k.r(v)                               # the register is now its only copy
+            k.unlock()
+        self.assertEqual(k.stack_moves(), 4)     # two stores, two loads
+        k.kill(v)
+
+
 class TestShippedChoice(unittest.TestCase):
     def test_p751_mul_zen_reads_the_constant(self):
         text = shipped("p751")
