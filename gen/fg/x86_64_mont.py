@@ -138,6 +138,7 @@ class Kernel:
         self.vals = []                  # every Val made (finish: none may stay alive)
         self._zero = None
         self.negq = {}
+        self.shift_rows = False         # 2^k limbs by shifts in every row (ZEN_SHIFT_ROWS)
         self.c_last_mulq = True
         # small n (_build): keep input words in registers where measured
         # faster (_mul_rows, _sqr_rows), unless that spills
@@ -412,7 +413,7 @@ class Kernel:
                 # p1 only, but microcoded on AMD Zen 1/2): adx mul 43.4 vs
                 # 42.8, bmi2 mul 39.4 vs 44.4, sqr 37.0 vs 36.4; vs shifts in
                 # every row (PEXT at the time): adx mul 44.5 -> 43.7
-                if not mulq and POW2_MULX and base > 0:
+                if not mulq and POW2_MULX and base > 0 and not self.shift_rows:
                     lo, hi = self._mulx(self.const("s", j))
                 else:
                     lo, hi, _ = self._shift_prod(xr, pow2[j])
@@ -1561,6 +1562,11 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     k = Kernel(level, _tables(sh.name), lazy_zero, preload, tune, zero_mem)
     if (level, op) in NEGQ_KERNELS:
         k.negq = sh.negq
+    if tune == "zen" and level == "adx" and n <= ZEN_SHIFT_ROWS and sh.pow2 and op in ("mul", "sqr"):
+        k.shift_rows = True                 # ZEN_SHIFT_ROWS
+        k.negq = sh.negq
+    if n < ZEN_DUAL_ROWS:
+        k.dual_rows = False                 # a small Zen form differs by its shifts alone
     k.c_last_mulq = n > 4
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
@@ -1950,7 +1956,7 @@ def emit_montgomery(fa):
     out = [None]                    # the tables, once the kernels say whether "z" is read
     fa.zen_forms = []
     generic_at = {}                 # op -> index in out of the level's generic kernel
-    zen = sh.n >= ZEN_DUAL_ROWS
+    zen = sh.n >= ZEN_DUAL_ROWS or (sh.n <= ZEN_SHIFT_ROWS and bool(sh.pow2))
     for level in LEVELS:
         for tune in ("generic", "zen") if level == "adx" and zen else ("generic",):
             for op, build in _kernel_builders(fa, sh, level, tune):
@@ -2027,8 +2033,29 @@ def kernel_choice(fa):
 #   5 to 16 limbs (r320, p384, r448, p434, p610, r702, r1024): mul -3..-12%,
 #        mul_wide -6..-18%, sqr 0..-7%, sqr_wide -10%..+2%, Fp2 -2..-9%;
 #   at 4 limbs (p256, bls12_381_r, r254, p224), where only the squaring
-#        triangle splits: sqr -2..-7% but sqr_wide +17..21%: no Zen forms.
+#        triangle splits: sqr -2..-7% but sqr_wide +17..21%: no dual-row
+#        Zen forms (below ZEN_DUAL_ROWS the Zen forms are ZEN_SHIFT_ROWS').
 ZEN_DUAL_ROWS = 5
+
+# Up to this many limbs the mul and sqr of a prime whose reduction rows
+# multiply by a 2^k limb (p256: Q = p + 1 has the limbs 2^32 and
+# 2^64 - 2^32 + 1) come in a Zen form that makes those products with two
+# shifts in every row, not with a MULX by 2^k after the first (POW2_MULX),
+# and a 2^64 - 2^k + 1 limb from the 2^k limb's two words with a SUB and an
+# SBB (negq), so p256's reduction has no MULX at all, as OpenSSL's nistz256
+# arranges it.  Intel's cores ran the MULX rows faster (_row_disjoint); on
+# the Zen 3 EPYC (TSC, the adx kernel and the Zen form alternating in one
+# process, outputs equal on 2 million random and edge inputs, 2026-12-02):
+#   p256 mul latency -1..-6% (twelve runs; -6% whenever the host was quiet),
+#        throughput -0.5..-7%; sqr -1..-12%, -1..-11%;
+#   s256 (a test prime with p + 1 = [0, 2^17, 0, c]: shifts, no negq) mul
+#        -6..-11%, -6..-8%; sqr -6..-8%, -8..-11% (five runs each);
+#   redc (reduction rows alone): latency -8..+2%, throughput +6..+8%, so
+#        redc keeps the MULX rows.
+# A copy of p256's Zen mul that left the row's multiplier in its register
+# (the shifts and the SUB reading it there, the SBB writing it in place,
+# no MOV to rdx: three MOVs fewer a row) measured 6-8% slower than this one.
+ZEN_SHIFT_ROWS = 4
 
 # Up to this many limbs Zen runs the one-function Fp2 kernels (their Zen
 # forms), above it the C path's calls of the dispatched mul_wide and redc (or
@@ -2065,7 +2092,8 @@ def kernel_choice_zen(fa):
       (at 1 limb, gold64, p64m59 and p33, bmi2's stays: 11.5 against 12.3);
     - at n <= 4 with MULX-by-2^k reduction rows the adx mul, which Intel's
       cores run slower than the bmi2 one: p256 adx 47.5, bmi2 53.3 cycles
-      (fieldgen-bench, latency).
+      (fieldgen-bench, latency); and there the mul's and the sqr's Zen forms
+      with shifts in place of those MULX (ZEN_SHIFT_ROWS) where they exist.
     """
     generic = kernel_choice(fa)
     zen = {}
@@ -2073,9 +2101,9 @@ def kernel_choice_zen(fa):
         if op in fa.zen_forms and generic[(op, "adx")] == "adx":
             zen[(op, "adx")] = zen_kernel("adx")
     if 3 <= fa.n <= 4:
-        zen[("sqr", "adx")] = "adx"
+        zen.setdefault(("sqr", "adx"), "adx")
     if fa.n <= 4 and _pow2_mulx_rows(_Shape(fa)):
-        zen[("mul", "adx")] = "adx"
+        zen[("mul", "adx")] = zen_kernel("adx") if "mul" in fa.zen_forms else "adx"
     fp2 = {op: zen_kernel("adx") for op in ("mul", "sqr") if "fp2_" + op in fa.zen_forms}
     for op in ("mul", "sqr"):
         if fa.n > ZEN_FP2_KERNELS and getattr(fa, f"fp2_{op}_adx"):

@@ -234,7 +234,7 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
         return;
     }
     if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
-        fg_p256_mul_adx(r->limb, a->limb, b->limb);
+        fg_p256_mul_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
@@ -248,8 +248,12 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p256_sqr_adx(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p256_sqr_adx_zen(r->limb, a->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */

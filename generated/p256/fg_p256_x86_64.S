@@ -1791,6 +1791,323 @@ popq %r15
 .size fg_p256_sqr_adx, .-fg_p256_sqr_adx
 #endif /* !__APPLE__ */
 
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p256_mul_adx_zen
+.p2align 4, 0x90
+_fg_p256_mul_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p256_mul_adx_zen
+.type fg_p256_mul_adx_zen, @function
+fg_p256_mul_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	movq %rdx, %rcx
+	movq 0(%rsi), %rdx
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r9, %r10
+	mulxq 8(%rcx), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%rcx), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%rcx), %r12, %r13
+	adcxq %r12, %rbp
+	adcxq %r8, %r13
+	movq 8(%rsi), %rdx
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r14, %r15
+	adcxq %r14, %r10
+	adoxq %r15, %rax
+	mulxq 8(%rcx), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq 16(%rcx), %r12, %r14
+	adcxq %r12, %rbp
+	adoxq %r14, %r13
+	mulxq 24(%rcx), %r15, %r11
+	adcxq %r15, %r13
+	adoxq %r8, %r11
+	adcxq %r8, %r11
+	movq 16(%rsi), %rdx
+	xorq %r8, %r8
+	mulxq 0(%rcx), %rbx, %r12
+	adcxq %rbx, %rax
+	adoxq %r12, %rbp
+	mulxq 8(%rcx), %r14, %r15
+	adcxq %r14, %rbp
+	adoxq %r15, %r13
+	mulxq 16(%rcx), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %r11
+	mulxq 24(%rcx), %r14, %r15
+	adcxq %r14, %r11
+	adoxq %r8, %r15
+	adcxq %r8, %r15
+	movq 24(%rsi), %rdx
+	xorq %r8, %r8
+	mulxq 0(%rcx), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %r12, %r13
+	mulxq 8(%rcx), %r14, %rbx
+	adcxq %r14, %r13
+	adoxq %rbx, %r11
+	mulxq 16(%rcx), %r12, %r14
+	adcxq %r12, %r11
+	adoxq %r14, %r15
+	mulxq 24(%rcx), %rbx, %r12
+	adcxq %rbx, %r15
+	adoxq %r8, %r12
+	adcxq %r8, %r12
+	movq %r9, %rdx
+	movq %rdx, %r14
+	movq %rdx, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
+	movq %rdx, %rcx
+	movq %rcx, %rsi
+	subq %r14, %rcx
+	sbbq %rbx, %rsi
+	addq %r14, %r10
+	adcq %rbx, %rax
+	adcq %rcx, %rbp
+	adcq $0, %rsi
+	movq %r10, %rdx
+	movq %rdx, %r14
+	movq %rdx, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
+	movq %rdx, %rcx
+	movq %rcx, %r9
+	subq %r14, %rcx
+	sbbq %rbx, %r9
+	addq %r14, %rax
+	adcq %rbx, %rbp
+	adcq %rcx, %rsi
+	adcq $0, %r9
+	movq %rax, %rdx
+	movq %rdx, %r14
+	movq %rdx, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
+	movq %rdx, %rcx
+	movq %rcx, %r10
+	subq %r14, %rcx
+	sbbq %rbx, %r10
+	addq %r14, %rbp
+	adcq %rbx, %rsi
+	adcq %rcx, %r9
+	adcq $0, %r10
+	movq %rbp, %rdx
+	movq %rdx, %r14
+	movq %rdx, %rbx
+	shlq $32, %r14
+	shrq $32, %rbx
+	movq %rdx, %rcx
+	movq %rcx, %rax
+	subq %r14, %rcx
+	sbbq %rbx, %rax
+	addq %r14, %rsi
+	adcq %rbx, %r9
+	adcq %rcx, %r10
+	adcq $0, %rax
+	movq %r13, %r14
+	subq $-1, %r14
+	movq %r11, %rbx
+	sbbq FG_P256_MONT_P+8(%rip), %rbx
+	movq %r15, %rcx
+	sbbq $0, %rcx
+	movq %r12, %rbp
+	sbbq FG_P256_MONT_P+24(%rip), %rbp
+	sbbq %rdx, %rdx
+	addq %rsi, %r13
+	adcq %r9, %r11
+	adcq %r10, %r15
+	adcq %rax, %r12
+	addq %rsi, %r14
+	adcq %r9, %rbx
+	adcq %r10, %rcx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	cmovs %r13, %r14
+	cmovs %r11, %rbx
+	cmovs %r15, %rcx
+	cmovs %r12, %rbp
+	movq %r14, 0(%rdi)
+	movq %rbx, 8(%rdi)
+	movq %rcx, 16(%rdi)
+	movq %rbp, 24(%rdi)
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p256_mul_adx_zen, .-fg_p256_mul_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p256_sqr_adx_zen
+.p2align 4, 0x90
+_fg_p256_sqr_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p256_sqr_adx_zen
+.type fg_p256_sqr_adx_zen, @function
+fg_p256_sqr_adx_zen:
+#endif /* !__APPLE */
+pushq %r15
+pushq %r14
+pushq %r13
+pushq %r12
+pushq %rbp
+pushq %rbx
+	movq 0(%rsi), %rcx
+	movq 8(%rsi), %r8
+	movq 16(%rsi), %r9
+	movq 24(%rsi), %r10
+	movq %rcx, %rdx
+	xorq %r11, %r11
+	mulxq %r8, %rax, %rbx
+	mulxq %r9, %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq %r10, %r13, %r14
+	adcxq %r13, %r12
+	adcxq %r11, %r14
+	movq %r8, %rdx
+	mulxq %r10, %r15, %rsi
+	addq %r15, %r14
+	adcq $0, %rsi
+	mulxq %r9, %rbp, %r13
+	addq %rbp, %r12
+	adcq %r13, %r14
+	adcq $0, %rsi
+	movq %r9, %rdx
+	mulxq %r10, %r15, %rbp
+	addq %r15, %rsi
+	adcq $0, %rbp
+	xorq %r11, %r11
+	movq %rcx, %rdx
+	mulxq %rdx, %r13, %r15
+	adcxq %rax, %rax
+	adoxq %r15, %rax
+	movq %r8, %rdx
+	mulxq %rdx, %rcx, %r15
+	adcxq %rbx, %rbx
+	adoxq %rcx, %rbx
+	adcxq %r12, %r12
+	adoxq %r15, %r12
+	movq %r9, %rdx
+	mulxq %rdx, %r8, %rcx
+	adcxq %r14, %r14
+	adoxq %r8, %r14
+	adcxq %rsi, %rsi
+	adoxq %rcx, %rsi
+	movq %r10, %rdx
+	mulxq %rdx, %r15, %r9
+	adcxq %rbp, %rbp
+	adoxq %r15, %rbp
+	adcxq %r11, %r9
+	adoxq %r11, %r9
+	movq %r13, %rdx
+	movq %rdx, %r8
+	movq %rdx, %rcx
+	shlq $32, %r8
+	shrq $32, %rcx
+	movq %rdx, %r10
+	movq %r10, %r15
+	subq %r8, %r10
+	sbbq %rcx, %r15
+	addq %r8, %rax
+	adcq %rcx, %rbx
+	adcq %r10, %r12
+	adcq $0, %r15
+	movq %rax, %rdx
+	movq %rdx, %r8
+	movq %rdx, %rcx
+	shlq $32, %r8
+	shrq $32, %rcx
+	movq %rdx, %r10
+	movq %r10, %r13
+	subq %r8, %r10
+	sbbq %rcx, %r13
+	addq %r8, %rbx
+	adcq %rcx, %r12
+	adcq %r10, %r15
+	adcq $0, %r13
+	movq %rbx, %rdx
+	movq %rdx, %r8
+	movq %rdx, %rcx
+	shlq $32, %r8
+	shrq $32, %rcx
+	movq %rdx, %r10
+	movq %r10, %rax
+	subq %r8, %r10
+	sbbq %rcx, %rax
+	addq %r8, %r12
+	adcq %rcx, %r15
+	adcq %r10, %r13
+	adcq $0, %rax
+	movq %r12, %rdx
+	movq %rdx, %r8
+	movq %rdx, %rcx
+	shlq $32, %r8
+	shrq $32, %rcx
+	movq %rdx, %r10
+	movq %r10, %rbx
+	subq %r8, %r10
+	sbbq %rcx, %rbx
+	addq %r8, %r15
+	adcq %rcx, %r13
+	adcq %r10, %rax
+	adcq $0, %rbx
+	movq %r14, %r8
+	subq $-1, %r8
+	movq %rsi, %rcx
+	sbbq FG_P256_MONT_P+8(%rip), %rcx
+	movq %rbp, %r10
+	sbbq $0, %r10
+	movq %r9, %r12
+	sbbq FG_P256_MONT_P+24(%rip), %r12
+	sbbq %rdx, %rdx
+	addq %r15, %r14
+	adcq %r13, %rsi
+	adcq %rax, %rbp
+	adcq %rbx, %r9
+	addq %r15, %r8
+	adcq %r13, %rcx
+	adcq %rax, %r10
+	adcq %rbx, %r12
+	adcq $0, %rdx
+	cmovs %r14, %r8
+	cmovs %rsi, %rcx
+	cmovs %rbp, %r10
+	cmovs %r9, %r12
+	movq %r8, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %r12, 24(%rdi)
+popq %rbx
+popq %rbp
+popq %r12
+popq %r13
+popq %r14
+popq %r15
+	ret
+#ifndef __APPLE__
+.size fg_p256_sqr_adx_zen, .-fg_p256_sqr_adx_zen
+#endif /* !__APPLE__ */
+
 #ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
 #endif

@@ -182,7 +182,8 @@ class TestConstants(unittest.TestCase):
             "r254": (None, "montgomery", 0), "p434": (None, "montgomery", 216 // 64),
             "r702": (None, "montgomery", 0), "r832": (None, "montgomery", 0),
             "sidh928": (None, "montgomery", 476 // 64), "p33": (None, "montgomery", 0),
-            "r250": (None, "montgomery", 0), "r891": (None, "montgomery", 0)})
+            "r250": (None, "montgomery", 0), "r891": (None, "montgomery", 0),
+            "s256": (None, "montgomery", 1)})
         seen = set()
         for fa in self.analyses:
             with self.subTest(field=fa.name):

@@ -452,16 +452,26 @@ class TestCosts(CliCase):
                 rows[(field, op, level)] = (int(mults), int(p06), float(floor), users, int(alu))
         # 5 Fp kernels at 3 levels per field, the Fp2 mul and sqr at bmi2 and
         # adx of p503 and p751, and the Zen forms of p503's and p751's adx
-        # kernels but redc (none below 5 limbs), and of p503's Fp2 kernels
-        # (none above 10 limbs: Zen runs p751's Fp2 C path)
-        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 4 + 2 * 4 + 2)
+        # kernels but redc, of p503's Fp2 kernels (none above 10 limbs: Zen
+        # runs p751's Fp2 C path), and of p256's mul and sqr (shift rows,
+        # x86_64_mont.ZEN_SHIFT_ROWS; no other field below 5 limbs has one)
+        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 4 + 2 * 4 + 2 + 2)
         self.assertEqual(rows[("p503", "mul", "adx")][:3], (104, 216, 108.0))
         self.assertEqual(rows[("p503", "mul", "adx")][3], "adx, ifma; zen: -")
         self.assertEqual(rows[("p503", "mul", "adx_zen")][0], 104)
         self.assertEqual(rows[("p503", "mul", "adx_zen")][3], "zen: adx, ifma")
         self.assertEqual(rows[("p503", "redc", "adx")][3], "adx, ifma")
-        self.assertNotIn(("p256", "mul", "adx_zen"), rows)
-        self.assertEqual(rows[("p256", "mul", "adx")][3], "zen: adx, ifma")
+        # p256's Zen forms: no MULX in the reduction (16 and 10 products, the
+        # adx kernels' 7 reduction MULX gone), which Zen runs at adx; Intel runs
+        # the bmi2 mul at adx, so the adx mul is dispatched nowhere
+        self.assertEqual(rows[("p256", "mul", "adx_zen")][0], 16)
+        self.assertEqual(rows[("p256", "mul", "adx_zen")][3], "zen: adx, ifma")
+        self.assertEqual(rows[("p256", "sqr", "adx_zen")][0], 10)
+        self.assertEqual(rows[("p256", "sqr", "adx_zen")][3], "zen: adx, ifma")
+        self.assertEqual(rows[("p256", "mul", "adx")][:1] + rows[("p256", "mul", "adx")][3:4], (23, "-"))
+        self.assertEqual(rows[("p256", "sqr", "adx")][3], "adx, ifma; zen: -")
+        self.assertNotIn(("p256", "redc", "adx_zen"), rows)
+        self.assertNotIn(("p25519", "mul", "adx_zen"), rows)
         # three wide products and two reductions; the ifma level has its own Fp2
         # mul for both fields, and its own Fp2 sqr for p751 only
         self.assertEqual(rows[("p503", "fp2_mul", "adx")][:4], (3 * 64 + 2 * 40, 626, 313.0, "adx; zen: -"))

@@ -298,12 +298,17 @@ class ZenChoice(unittest.TestCase):
         self.assertNotIn("_adx_zen:", cli_text(fa))
 
     def test_p256_adx_mul(self):
+        # p256's reduction rows multiply by 2^32: Zen runs the mul's and the
+        # sqr's shift-row Zen forms (ZEN_SHIFT_ROWS), Intel the bmi2 mul and
+        # the adx sqr; every other op the same kernel on both
         fa = _planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None)
-        self.assertEqual(fa.zen_forms, [])
+        self.assertEqual(fa.zen_forms, ["mul", "sqr"])
         self.assertEqual(self.at_adx(fa, "mul", "generic"), "bmi2")
-        self.assertEqual(self.at_adx(fa, "mul", "zen"), "adx")
-        self.assertEqual({op: p for op, p in fa.dispatch_zen.items() if op != "mul"},
-                         {op: p for op, p in fa.dispatch.items() if op != "mul"})
+        self.assertEqual(self.at_adx(fa, "mul", "zen"), "adx_zen")
+        self.assertEqual(self.at_adx(fa, "sqr", "generic"), "adx")
+        self.assertEqual(self.at_adx(fa, "sqr", "zen"), "adx_zen")
+        self.assertEqual({op: p for op, p in fa.dispatch_zen.items() if op not in ("mul", "sqr")},
+                         {op: p for op, p in fa.dispatch.items() if op not in ("mul", "sqr")})
 
 
 def cli_text(fa):

@@ -1,8 +1,10 @@
-"""The Montgomery kernel builder's zero-register choice (gen/fg/x86_64_mont.py,
-Kernel.zero_mem and _build): how a kernel without a zero register clears the
-flags and adds zero words, what it counts, and which shipped kernels take it.
-The kernels' results are checked against GMP by the diff/sweep suites (p751's
-fused mul at adx.zen, and p610's and r702's among the extra fields).
+"""The Montgomery kernel builder's Zen choices (gen/fg/x86_64_mont.py): the
+zero-register choice (Kernel.zero_mem and _build): how a kernel without a
+zero register clears the flags and adds zero words, what it counts, and which
+shipped kernels take it; and the shift rows below 5 limbs (ZEN_SHIFT_ROWS):
+which kernels multiply by 2^k limbs without MULX.  The kernels' results are
+checked against GMP by the diff/sweep suites (p751's fused mul at adx.zen,
+p610's and r702's among the extra fields; p256's and s256's mul and sqr).
 
 Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x86_64_mont
 """
@@ -128,6 +130,53 @@ class TestShippedChoice(unittest.TestCase):
     def test_p503_keeps_the_zero_register(self):
         text = shipped("p503")
         self.assertNotIn("MONT_Z", text)
+
+
+def mulx_sources(text):
+    """The memory operands MULX reads in a kernel's text (constants and inputs)."""
+    return re.findall(r"^\tmulxq ([^,]+\)), ", text, re.M)
+
+
+class TestShiftRows(unittest.TestCase):
+    """Below 5 limbs the Zen forms of a prime with 2^k limbs in Q = p + 1
+    (x86_64_mont.ZEN_SHIFT_ROWS): the mul's and sqr's reduction rows multiply
+    by shifts (and p256's 2^64 - 2^32 + 1 limb by a SUB and an SBB), where the
+    generic adx kernels multiply by MULX after the first row."""
+
+    def test_p256_zen_reduction_has_no_mulx(self):
+        text = shipped("p256")
+        for op, products in (("mul", 16), ("sqr", 10)):
+            with self.subTest(op=op):
+                zen, adx = body(text, "fg_p256_%s_adx_zen" % op), body(text, "fg_p256_%s_adx" % op)
+                self.assertEqual(len(re.findall(r"^\tmulxq ", zen, re.M)), products)
+                self.assertFalse([m for m in mulx_sources(zen) if "FG_P256_MONT" in m])
+                # the generic form: MULX by 2^32 (table s) in rows 2..4, by p + 1's top limb in all four
+                consts = [m for m in mulx_sources(adx) if "FG_P256_MONT" in m]
+                self.assertEqual(sorted(set(consts)), ["FG_P256_MONT_Q+24(%rip)", "FG_P256_MONT_S+8(%rip)"])
+                self.assertEqual(len(consts), 7)
+                # four rows of two shifts and one SUB/SBB pair for the 2^64 - 2^32 + 1 limb
+                self.assertEqual(len(re.findall(r"^\tshlq \$32, ", zen, re.M)), 4)
+                self.assertEqual(len(re.findall(r"^\tshrq \$32, ", zen, re.M)), 4)
+                self.assertEqual(len(re.findall(r"^\tsubq %", zen, re.M)), 4)
+        self.assertNotIn("fg_p256_redc_adx_zen:", text)   # measured slower in throughput: MULX rows
+        self.assertNotIn("fg_p256_mul_wide_adx_zen:", text)
+
+    def test_a_2k_limb_alone_is_shifted(self):
+        # p + 1 = [0, 2^17, 0, c]: the 2^17 limb by shifts in every row, c by MULX
+        fields = spec.load(os.path.join(TESTS, "extra_fields.toml"))
+        fa = analysis.analyze(next(f for f in fields if f.name == "s256"))
+        text = x86_64_mont.emit_montgomery(fa)
+        self.assertEqual(fa.zen_forms, ["mul", "sqr"])
+        zen = body(text, "fg_s256_mul_adx_zen")
+        consts = [m for m in mulx_sources(zen) if "FG_S256_MONT" in m]
+        self.assertEqual(consts, ["FG_S256_MONT_Q+24(%rip)"] * 4)
+        self.assertEqual(len(re.findall(r"^\tshlq \$17, ", zen, re.M)), 4)
+
+    def test_no_zen_form_without_2k_limbs(self):
+        # 4 limbs, p + 1 without a 2^k limb: the adx kernels are the Zen ones
+        fields = spec.load(os.path.join(TESTS, "extra_fields.toml"))
+        fa = analysis.analyze(next(f for f in fields if f.name == "bls12_381_r"))
+        self.assertNotIn("_adx_zen:", x86_64_mont.emit_montgomery(fa))
 
 
 if __name__ == "__main__":
