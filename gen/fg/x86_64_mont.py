@@ -63,7 +63,13 @@ LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
 MASK64 = (1 << 64) - 1
 POW2_MULX = True           # see _row_disjoint
-NEGQ_KERNELS = (("x86_64", "mul"),)
+# (level, op) whose reduction rows form a 2^64 - 2^k + 1 limb's product from
+# the 2^k limb's words with a SUB and an SBB (_Shape.negq) instead of a MUL:
+# the x86_64 mul, and its redc (Zen 3, TSC, old and new alternating: latency
+# -10%, throughput -5%, five runs; Intel not measured).  Its sqr measured
+# +0.3% latency, 0..-3% throughput there and keeps the MUL.  The adx Zen forms
+# below 5 limbs take it too (ZEN_SHIFT_ROWS).
+NEGQ_KERNELS = (("x86_64", "mul"), ("x86_64", "redc"))
 # levels with the one-function Fp2 mul and sqr (fp2_mul_kernel, fp2_sqr_kernel).
 # Not x86_64: there they measured slower than the C path's calls (TSC, kernel
 # and C path alternating in one process at a forced level, medians of 300
