@@ -2061,6 +2061,8 @@ ZEN_DUAL_ROWS = 5
 # A copy of p256's Zen mul that left the row's multiplier in its register
 # (the shifts and the SUB reading it there, the SBB writing it in place,
 # no MOV to rdx: three MOVs fewer a row) measured 6-8% slower than this one.
+# Measured on Zen 3 alone: the zen tuning runs these on every Zen core
+# (fg_cpu.c); on each a shift takes one cycle and a MULX three or more.
 ZEN_SHIFT_ROWS = 4
 
 # Up to this many limbs Zen runs the one-function Fp2 kernels (their Zen
