@@ -1968,6 +1968,8 @@ def emit_montgomery(fa):
             for op, build in _kernel_builders(fa, sh, level, tune):
                 if tune == "zen" and op.startswith("fp2_") and sh.n > ZEN_FP2_KERNELS:
                     continue                # Zen runs the C path's calls there
+                if tune == "zen" and sh.n < ZEN_DUAL_ROWS and op not in ("mul", "sqr"):
+                    continue                # below 5 limbs only these have Zen forms (ZEN_SHIFT_ROWS)
                 text = build()
                 if tune == "zen":
                     generic = out[generic_at[op]]
