@@ -1568,8 +1568,8 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     k = Kernel(level, _tables(sh.name), lazy_zero, preload, tune, zero_mem)
     if (level, op) in NEGQ_KERNELS:
         k.negq = sh.negq
-    if tune == "zen" and level == "adx" and n <= ZEN_SHIFT_ROWS and sh.pow2 and op in ("mul", "sqr"):
-        k.shift_rows = True                 # ZEN_SHIFT_ROWS
+    if tune == "zen" and level == "adx" and _zen_shift_rows(sh, op):
+        k.shift_rows = True
         k.negq = sh.negq
     if n < ZEN_DUAL_ROWS:
         k.dual_rows = False                 # a small Zen form differs by its shifts alone
@@ -1962,14 +1962,14 @@ def emit_montgomery(fa):
     out = [None]                    # the tables, once the kernels say whether "z" is read
     fa.zen_forms = []
     generic_at = {}                 # op -> index in out of the level's generic kernel
-    zen = sh.n >= ZEN_DUAL_ROWS or (sh.n <= ZEN_SHIFT_ROWS and bool(sh.pow2))
+    zen = sh.n >= ZEN_DUAL_ROWS or _zen_shift_rows(sh)
     for level in LEVELS:
         for tune in ("generic", "zen") if level == "adx" and zen else ("generic",):
             for op, build in _kernel_builders(fa, sh, level, tune):
                 if tune == "zen" and op.startswith("fp2_") and sh.n > ZEN_FP2_KERNELS:
                     continue                # Zen runs the C path's calls there
-                if tune == "zen" and sh.n < ZEN_DUAL_ROWS and op not in ("mul", "sqr"):
-                    continue                # below 5 limbs only these have Zen forms (ZEN_SHIFT_ROWS)
+                if tune == "zen" and sh.n < ZEN_DUAL_ROWS and not _zen_shift_rows(sh, op):
+                    continue                # below 5 limbs only the shift-row forms exist
                 text = build()
                 if tune == "zen":
                     generic = out[generic_at[op]]
@@ -2066,6 +2066,13 @@ ZEN_DUAL_ROWS = 5
 # Measured on Zen 3 alone: the zen tuning runs these on every Zen core
 # (fg_cpu.c); on each a shift takes one cycle and a MULX three or more.
 ZEN_SHIFT_ROWS = 4
+
+
+def _zen_shift_rows(sh, op=None):
+    """Whether the field (op None) or its op has a shift-row Zen form
+    (ZEN_SHIFT_ROWS): mul and sqr, up to that many limbs, of a prime whose
+    reduction rows multiply by a 2^k limb."""
+    return sh.n <= ZEN_SHIFT_ROWS and bool(sh.pow2) and op in (None, "mul", "sqr")
 
 # Up to this many limbs Zen runs the one-function Fp2 kernels (their Zen
 # forms), above it the C path's calls of the dispatched mul_wide and redc (or
