@@ -63,11 +63,18 @@ BLOCKS += [("16 %s alone" % ("ADCX/ADOX" if c == "adx" else c.upper()), False, c
            for c in ("adx", "add", "adc", "sbb", "cmov", "shr")]
 # memory traffic and register moves beside a product row (8 MULX + 16 ADCX/ADOX):
 # what the stores, loads and moves of a kernel cost on top of its MULX + ALU
-BASE = 4                                        # "8 MULX + 16 ADCX/ADOX": the rows below add to it
 BLOCKS += [("  + %d %s" % (n, c.upper() + "S"), True, "adx+" + c, n)
            for c in ("store", "load", "mov") for n in (8, 16)]
 BLOCKS += [("  the 16 with a memory source", True, "adxmem", 16)]
-MEM = {c: len(BLOCKS) - 7 + 2 * i + 1 for i, c in enumerate(("store", "load", "mov"))}   # the +16 rows
+
+
+def block_index(cls, n):
+    """The index in BLOCKS of the block with MULX of class cls, n per row."""
+    return next(i for i, b in enumerate(BLOCKS) if b[1:] == (True, cls, n))
+
+
+BASE = block_index("adx", 16)                   # "8 MULX + 16 ADCX/ADOX": the rows below add to it
+MEM = {c: block_index("adx+" + c, 16) for c in ("store", "load", "mov")}   # the +16 rows
 
 
 def block_asm(idx, mulx, cls, n):
