@@ -34,6 +34,12 @@ def shipped(name):
     return x86_64_mont.emit_montgomery(fa)
 
 
+def extra(name):
+    """The analysis of an extra prime of tests/extra_fields.toml."""
+    fields = spec.load(os.path.join(TESTS, "extra_fields.toml"))
+    return analysis.analyze(next(f for f in fields if f.name == name))
+
+
 def body(text, symbol):
     lines = text.split("\n")
     i = lines.index(symbol + ":")
@@ -163,8 +169,7 @@ class TestShiftRows(unittest.TestCase):
 
     def test_a_2k_limb_alone_is_shifted(self):
         # p + 1 = [0, 2^17, 0, c]: the 2^17 limb by shifts in every row, c by MULX
-        fields = spec.load(os.path.join(TESTS, "extra_fields.toml"))
-        fa = analysis.analyze(next(f for f in fields if f.name == "s256"))
+        fa = extra("s256")
         text = x86_64_mont.emit_montgomery(fa)
         self.assertEqual(fa.zen_forms, ["mul", "sqr"])
         zen = body(text, "fg_s256_mul_adx_zen")
@@ -174,9 +179,7 @@ class TestShiftRows(unittest.TestCase):
 
     def test_no_zen_form_without_2k_limbs(self):
         # 4 limbs, p + 1 without a 2^k limb: the adx kernels are the Zen ones
-        fields = spec.load(os.path.join(TESTS, "extra_fields.toml"))
-        fa = analysis.analyze(next(f for f in fields if f.name == "bls12_381_r"))
-        self.assertNotIn("_adx_zen:", x86_64_mont.emit_montgomery(fa))
+        self.assertNotIn("_adx_zen:", x86_64_mont.emit_montgomery(extra("bls12_381_r")))
 
 
 if __name__ == "__main__":
