@@ -1008,7 +1008,11 @@ _VEC = re.compile(r"^\s+[vk][a-z0-9]+\s")
 #        2^522 3^299-1 (16 limbs) 0.73, 0.58
 #   sqr: 5 limbs 2.45, 2.06; m521 1.75, 1.41; p434 1.66, 1.39; p503 1.39,
 #        0.96..1.0 (a tie); p610 1.15, 0.97; p751 0.90, 0.76; 16 limbs 0.78, 0.63
-# Every choice the ratio makes agrees with the measurement.
+# Every choice the ratio makes agrees with the measurement. Under the zen
+# tuning the adx level runs the Zen forms instead: on Zen 5 p503's mul 0.94x,
+# its sqr 1.23x (not chosen), p610's sqr 1.03x; on Zen 4 (research/zen4) p503's
+# mul 1.04..1.12x in quiet runs, 0.84..0.98x in the host's slow mode, p610's
+# mul 0.92x, its sqr 1.05x; from p751's size IFMA wins everywhere measured.
 RATIO = 1.30
 
 
@@ -1046,10 +1050,14 @@ def choose(fa, scalar_text):
 # multiplications of the scalar mul the adx level runs. Measured on an AMD EPYC
 # (family 1Ah model 02h, Zen 5; research/zen/build.sh, TSC ticks, chained
 # calls, the IFMA kernel against the Zen form of the adx mul), as
-# (vec/mults, IFMA/scalar): p434 3.90, 2.47; p503 3.28, 1.99; p610 2.88, 1.32;
-# p751 2.15, 0.91; sidh928 1.91, 0.77; sidh996 1.80, 0.70. On Intel's core
-# (model 207) p751's measured 0.96..1.00x of adx, so the generic tuning keeps
-# the scalar kernel; Zen 4's IFMA (two 256-bit halves) is not measured.
+# (vec/mults, IFMA/scalar), vec/mults over the kernels generated today: p434
+# 3.90, 2.47; p503 3.28, 1.99; p610 2.70, 1.32; p751 2.15, 0.91; sidh928 2.22,
+# 0.77; sidh996 2.16, 0.70. On Intel's core (model 207) p751's measured
+# 0.96..1.00x of adx, so the generic tuning keeps the scalar kernel. On Zen 4
+# (family 19h model 11h, IFMA in two 256-bit halves; research/zen4) the
+# break-even moves up: sidh928 0.86, sidh996 0.83, p751 1.04 in quiet runs
+# but 0.98 in the host's slow mode, where the scalar kernels slow and the
+# IFMA one does not; the zen tuning keeps one rule for both cores.
 FMUL_RATIO = 2.5
 # The same kernel with b = a (fg_NAME_sqr_ifma) is the ifma level's squaring
 # under the zen tuning where its vector instructions < FSQR_RATIO x the 64x64
@@ -1062,7 +1070,8 @@ FMUL_RATIO = 2.5
 # kernels slow by up to 40% and the IFMA one by under 10%: sidh928 0.80,
 # sidh996 0.74 then; the rule keeps the quiet figures.) Only where the mul is
 # chosen too (a field whose squaring the IFMA kernel beats has a mul it beats
-# by more).
+# by more). On Zen 4 sidh996's IFMA squaring measured 1.12x of the Zen form
+# (research/zen4): chosen for Zen 5's sake.
 FSQR_RATIO = 2.7
 
 
