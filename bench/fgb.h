@@ -168,6 +168,8 @@ struct fgb_case {
  * 95% confidence interval for that median (order statistics of the sorted
  * differences, normal approximation to the binomial). Returns the pair count. */
 int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double out[3]);
+/* The same for the ratio a[i] / b[i] (our call against a peer's, batch by batch). */
+int fgb_paired_ratio(const struct fgb_case *a, const struct fgb_case *b, double out[3]);
 void fgb_set_default_isa(int isa); /* the level "dispatch" rows run at (start-up choice) */
 void fgb_measure_group(struct fgb_case *cases, int n, const struct fgb_timer_cfg *cfg);
 

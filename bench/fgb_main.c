@@ -189,6 +189,33 @@ static int group_of(int op)
     }
 }
 
+/* Two pairs measured in one group, (cases[0], cases[2]) and (cases[1], cases[3]):
+ * finer interleaving than the main table (a few batches per case per round) and
+ * the samples kept in order, so that each pair is read batch by batch (ratio 0:
+ * the median of the differences, 1: of the ratios; fgb_paired_*), which the
+ * machine's slow drifts and its fast/slow states largely cancel out of. (Running
+ * each round at another stack depth, 64 placements in a page, changed no figure:
+ * removed.) Returns whether both pairs were read; the cases' stats are set either way. */
+static int measure_pairs(struct fgb_case cases[4], const struct fgb_timer_cfg *cfg, int ratio, double a[3],
+                         double b[3])
+{
+    struct fgb_timer_cfg pcfg = *cfg;
+    pcfg.rounds = cfg->batches / 4 > cfg->rounds ? cfg->batches / 4 : cfg->rounds;
+    double *ord = calloc((size_t)4 * (size_t)cfg->batches, sizeof *ord);
+    for (int c = 0; c < 4 && ord; c++) {
+        cases[c].ordered = ord + (size_t)c * (size_t)cfg->batches;
+        cases[c].max_ordered = cfg->batches;
+    }
+    fgb_measure_group(cases, 4, &pcfg);
+    int (*pair)(const struct fgb_case *, const struct fgb_case *, double[3]) =
+        ratio ? fgb_paired_ratio : fgb_paired_delta;
+    int ok = ord && pair(&cases[0], &cases[2], a) > 0 && pair(&cases[1], &cases[3], b) > 0;
+    for (int c = 0; c < 4; c++)
+        cases[c].ordered = NULL;
+    free(ord);
+    return ok;
+}
+
 static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                           struct fgb_peer_row *peers, int npeers, const struct op_checks *ck)
 {
@@ -196,6 +223,14 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
     void *state = calloc(1, f->state_size);
     f->init(state, o->seed);
     struct fgb_timer_cfg cfg = timer_cfg(o->quick);
+    /* the rows of our dispatched calls and of the peers, for the paired ratios below */
+    int disp_row[FGB_NOPS], *peer_row = malloc((size_t)(npeers > 0 ? npeers : 1) * sizeof *peer_row);
+    for (int op = 0; op < FGB_NOPS; op++)
+        disp_row[op] = -1;
+    for (int k = 0; k < npeers && peer_row; k++)
+        peer_row[k] = -1;
+    if (!peer_row)
+        npeers = 0;
 #define ADD_CASES(ROW, LOOPS, FORCE, STATE, MASK)                                  \
     do {                                                                           \
         cases[nc] = (struct fgb_case){.loop = (LOOPS).lat, .state = (STATE), .force_isa = (FORCE), \
@@ -228,8 +263,10 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                     snprintf(r->check, sizeof r->check, "%s", ck->msg[op][L + 1]);
                 if (f->label[op])
                     snprintf(r->label, sizeof r->label, "%s", f->label[op]);
-                if (L < 0)
+                if (L < 0) {
                     snprintf(r->note, sizeof r->note, "start-up level %s", fg_isa_name(default_isa));
+                    disp_row[op] = res->nrows - 1;
+                }
                 if (op < FGB_NKERNEL_OPS) { /* the kernel the entry point runs at this level */
                     int K = f->uses[fg_tune_active()][op][L < 0 ? default_isa : L];
                     r->mults = f->mults[op][K];
@@ -283,6 +320,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 r->field_rank = fi;
                 r->peer = 1;
                 r->check_ok = peers[k].check_ok;
+                peer_row[k] = res->nrows - 1;
                 ADD_CASES(res->nrows - 1, peers[k].loops, -1, peers[k].state, peers[k].masked);
             }
         } /* ops of the group */
@@ -324,30 +362,47 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
             cases[2 * k] = (struct fgb_case){.loop = f->via[op][k].lat, .state = vs, .force_isa = -1};
             cases[2 * k + 1] = (struct fgb_case){.loop = f->via[op][k].thr, .state = vs, .force_isa = -1};
         }
-        /* finer interleaving than the main table (a few batches per case per round),
-         * and the samples kept in order: the overhead is read as the median of the
-         * batch-by-batch differences, which the machine's slow drifts and its
-         * fast/slow states largely cancel out of. (Running each round at another
-         * stack depth, 64 placements in a page, changed no figure: removed.) */
-        struct fgb_timer_cfg pcfg = cfg;
-        pcfg.rounds = cfg.batches / 4 > cfg.rounds ? cfg.batches / 4 : cfg.rounds;
-        double *ord = calloc((size_t)4 * (size_t)cfg.batches, sizeof *ord);
-        for (int c = 0; c < 4 && ord; c++) {
-            cases[c].ordered = ord + (size_t)c * (size_t)cfg.batches;
-            cases[c].max_ordered = cfg.batches;
-        }
-        fgb_measure_group(cases, 4, &pcfg);
+        struct fgb_row *rd = &res->rows[rows[0]];
+        rd->has_pair = measure_pairs(cases, &cfg, 0, rd->pair_lat, rd->pair_thr);
         for (int k = 0; k < 2; k++) {
             struct fgb_row *r = &res->rows[rows[k]];
             r->lat = cases[2 * k].st;
             r->thr = cases[2 * k + 1].st;
             r->has_lat = r->has_thr = 1;
         }
-        struct fgb_row *rd = &res->rows[rows[0]];
-        rd->has_pair = fgb_paired_delta(&cases[0], &cases[2], rd->pair_lat) > 0 &&
-                       fgb_paired_delta(&cases[1], &cases[3], rd->pair_thr) > 0;
-        free(ord);
     }
+    /* Our dispatched call against the best checked peer of this process, latency and
+     * throughput, once more as interleaved pairs: per-process medians of rows measured
+     * apart can straddle one of the host's fast/slow phase changes, a pair cannot. */
+    for (int op = 0; op < FGB_NOPS; op++) {
+        int best[2] = {-1, -1};
+        for (int k = 0; k < npeers && disp_row[op] >= 0; k++) {
+            const struct fgb_row *p = peer_row[k] >= 0 ? &res->rows[peer_row[k]] : NULL;
+            if (!p || peers[k].op != op || !p->check_ok || !p->has_lat || !p->has_thr)
+                continue;
+            for (int t = 0; t < 2; t++) {
+                const struct fgb_row *q = best[t] >= 0 ? &res->rows[peer_row[best[t]]] : NULL;
+                if (!q || (t ? p->thr.median < q->thr.median : p->lat.median < q->lat.median))
+                    best[t] = k;
+            }
+        }
+        if (best[0] < 0)
+            continue;
+        struct fgb_case cases[4];
+        for (int t = 0; t < 2; t++) {
+            const struct fgb_peer_row *pk = &peers[best[t]];
+            cases[t] = (struct fgb_case){.loop = t ? f->api[op].thr : f->api[op].lat, .state = state,
+                                         .force_isa = -1};
+            cases[2 + t] = (struct fgb_case){.loop = t ? pk->loops.thr : pk->loops.lat, .state = pk->state,
+                                             .force_isa = -1, .openssl_mask = pk->masked};
+        }
+        struct fgb_row *rd = &res->rows[disp_row[op]];
+        rd->has_peer_pair = measure_pairs(cases, &cfg, 1, rd->peer_pair_lat, rd->peer_pair_thr);
+        for (int t = 0; t < 2; t++)
+            snprintf(rd->peer_pair_with[t], sizeof rd->peer_pair_with[t], "%s %s", peers[best[t]].impl,
+                     peers[best[t]].level);
+    }
+    free(peer_row);
     free(state);
 }
 
@@ -673,6 +728,7 @@ int main(int argc, char **argv)
     fgb_print_fp2(&res);
     fgb_print_floors(&res);
     fgb_print_dispatch(&res);
+    fgb_print_peer_pairs(&res);
     fgb_print_threads(&res);
     int rc = res.errors ? 1 : 0;
     if (o.json && fgb_write_json(&res, o.json) != 0)

@@ -527,6 +527,29 @@ void fgb_print_dispatch(const struct fgb_results *r)
     }
 }
 
+void fgb_print_peer_pairs(const struct fgb_results *r)
+{
+    int printed = 0;
+    for (int i = 0; i < r->nrows; i++) {
+        const struct fgb_row *d = &r->rows[i];
+        if (strcmp(d->impl, "fieldgen") || strcmp(d->level, "dispatch") || !d->has_peer_pair)
+            continue;
+        if (!printed++)
+            printf("\npaired against the best peer: fg_NAME_OP (level 'dispatch') and the best checked peer "
+                   "of the same process,\n  measured once more as an interleaved pair (the batches of the "
+                   "two alternate, so the host's fast and slow phases\n  hit both alike); the median of the "
+                   "batch-by-batch ratios ours / peer [its 95%% confidence interval]%s\n"
+                   "%-8s %-10s %-22s %-24s %-22s %-24s\n",
+                   r->meta.runs > 1 ? ";\n  merged: the median of the processes' figures" : "",
+                   "field", "op", "latency: ours/peer", "peer", "throughput: ours/peer", "peer");
+        char l[48], t[48];
+        snprintf(l, sizeof l, "%.3f [%.3f, %.3f]", d->peer_pair_lat[0], d->peer_pair_lat[1], d->peer_pair_lat[2]);
+        snprintf(t, sizeof t, "%.3f [%.3f, %.3f]", d->peer_pair_thr[0], d->peer_pair_thr[1], d->peer_pair_thr[2]);
+        printf("%-8s %-10s %-22s %-24s %-22s %-24s\n", d->field, d->op, l, d->peer_pair_with[0], t,
+               d->peer_pair_with[1]);
+    }
+}
+
 void fgb_print_threads(const struct fgb_results *r)
 {
     if (!r->nthreads)
@@ -634,6 +657,16 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
                        "median of batch-by-batch differences and its 95%% confidence interval, per call\"}",
                     fgb_cycles(r, x->pair_lat[0]), fgb_cycles(r, x->pair_lat[1]), fgb_cycles(r, x->pair_lat[2]),
                     fgb_cycles(r, x->pair_thr[0]), fgb_cycles(r, x->pair_thr[1]), fgb_cycles(r, x->pair_thr[2]));
+        if (x->has_peer_pair) {
+            fprintf(f, ",\n     \"paired_peer\": {\"latency\": [%.6g, %.6g, %.6g], \"throughput\": [%.6g, %.6g, "
+                       "%.6g], ",
+                    x->peer_pair_lat[0], x->peer_pair_lat[1], x->peer_pair_lat[2], x->peer_pair_thr[0],
+                    x->peer_pair_thr[1], x->peer_pair_thr[2]);
+            jkv(f, "peer_latency", x->peer_pair_with[0], 1);
+            jkv(f, "peer_throughput", x->peer_pair_with[1], 1);
+            fprintf(f, "\"what\": \"ours / the best peer, interleaved pair, median of batch-by-batch "
+                       "ratios and its 95%% confidence interval\"}");
+        }
         if (x->vs_peer[0] > 0 || x->vs_peer[1] > 0)
             fprintf(f, ",\n     \"vs_peer\": {\"latency\": %.6g, \"throughput\": %.6g, \"what\": \"median over "
                        "the processes of the ratio to the best peer of the same process (0: none)\"}",
@@ -764,6 +797,12 @@ int fgb_read_json(struct fgb_results *r, const char *path)
         row->mults = (int)fgb_json_num(x, "kernel_mults", 0);
         row->has_pair = read_pair(fgb_json_get(x, "paired_overhead"), m->core_per_tick, row->pair_lat,
                                   row->pair_thr);
+        const struct fgb_json *pp = fgb_json_get(x, "paired_peer");
+        row->has_peer_pair = read_pair(pp, 0, row->peer_pair_lat, row->peer_pair_thr); /* ratios: no unit */
+        if (row->has_peer_pair) {
+            copy_str(row->peer_pair_with[0], sizeof row->peer_pair_with[0], pp, "peer_latency");
+            copy_str(row->peer_pair_with[1], sizeof row->peer_pair_with[1], pp, "peer_throughput");
+        }
         row->p06 = (int)fgb_json_num(x, "kernel_p06", 0);
         row->alu = (int)fgb_json_num(x, "kernel_alu", 0);
         const struct fgb_json *vp = fgb_json_get(x, "vs_peer");

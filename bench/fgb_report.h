@@ -19,6 +19,14 @@ struct fgb_row {
      * (median, 95% CI low, high; TSC ticks per call), latency and throughput */
     int has_pair;
     double pair_lat[3], pair_thr[3];
+    /* rows fieldgen at level dispatch: the call against this process's best checked
+     * peer (latency, throughput) measured once more as an interleaved pair, the
+     * median of the batch-by-batch ratios ours / peer with its 95% CI; the host's
+     * fast and slow phases hit both sides of a pair alike. peer_pair_with: that
+     * peer's "impl level", for latency and for throughput */
+    int has_peer_pair;
+    double peer_pair_lat[3], peer_pair_thr[3];
+    char peer_pair_with[2][48];
     /* --runs merge: the median over the processes of this row's ratio to the best
      * peer of its own process (latency, throughput); 0 when not merged or no peer.
      * The table's lat/peer and thr/peer use it, as a noisy machine can slow a
@@ -69,6 +77,7 @@ void fgb_print_inversion(const struct fgb_results *r); /* inv vs inv_fermat, inv
 void fgb_print_fp2(const struct fgb_results *r);       /* Fp2 cost relative to Fp mul */
 void fgb_print_floors(const struct fgb_results *r);    /* kernels against their port floor */
 void fgb_print_dispatch(const struct fgb_results *r);
+void fgb_print_peer_pairs(const struct fgb_results *r); /* ours / best peer, interleaved pairs */
 void fgb_print_threads(const struct fgb_results *r);
 int fgb_write_json(const struct fgb_results *r, const char *path);
 int fgb_read_json(struct fgb_results *r, const char *path);

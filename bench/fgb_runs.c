@@ -45,6 +45,28 @@ static const struct fgb_row *find_row(const struct fgb_results *r, const struct 
 }
 
 /* s = the merge of the n stats st[i] (see the top of this file) */
+/* The median over the processes of each figure of a paired read (median, 95% CI
+ * low and high; latency and throughput), over the processes' rows that have one:
+ * the dispatch overhead (peer 0) or the ratio to the best peer (peer 1). */
+static void merge_pair(double lat[3], double thr[3], const struct fgb_row *const *same, int m, int peer)
+{
+    for (int j = 0; j < 3; j++) {
+        double pl[m > 0 ? m : 1], pt[m > 0 ? m : 1];
+        int np = 0;
+        for (int k = 0; k < m; k++) {
+            const struct fgb_row *y = same[k];
+            if (peer ? y->has_peer_pair : y->has_pair) {
+                pl[np] = peer ? y->peer_pair_lat[j] : y->pair_lat[j];
+                pt[np++] = peer ? y->peer_pair_thr[j] : y->pair_thr[j];
+            }
+        }
+        if (np) {
+            lat[j] = fgb_median(pl, np);
+            thr[j] = fgb_median(pt, np);
+        }
+    }
+}
+
 static void merge_stats(struct fgb_stats *s, const struct fgb_stats *const *st, int n)
 {
     double med[n], q1[n], q3[n];
@@ -126,19 +148,10 @@ static void merge(struct fgb_results *res, struct fgb_results *run, int n)
             }
             o->vs_peer[t] = nv ? fgb_median(v, nv) : 0;
         }
-        if (o->has_pair) {
-            for (int j = 0; j < 3; j++) {
-                double pl[n], pt[n];
-                int np = 0;
-                for (int k = 0; k < m; k++)
-                    if (same[k]->has_pair) {
-                        pl[np] = same[k]->pair_lat[j];
-                        pt[np++] = same[k]->pair_thr[j];
-                    }
-                o->pair_lat[j] = fgb_median(pl, np);
-                o->pair_thr[j] = fgb_median(pt, np);
-            }
-        }
+        if (o->has_pair)
+            merge_pair(o->pair_lat, o->pair_thr, same, m, 0);
+        if (o->has_peer_pair) /* the peer named is the first process's best (others may differ) */
+            merge_pair(o->peer_pair_lat, o->peer_pair_thr, same, m, 1);
     }
     for (int i = 0; i < run[0].nthreads; i++) {
         const struct fgb_thread_row *x = &run[0].threads[i];

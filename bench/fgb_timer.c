@@ -307,7 +307,9 @@ static uint64_t batch(const struct fgb_case *c, size_t iters)
     return b - a;
 }
 
-int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double out[3])
+/* The median of a[i] - b[i] (ratio 0) or a[i] / b[i] (ratio 1) over the batches
+ * both cases have, and its 95% confidence interval (fgb.h) */
+static int paired(const struct fgb_case *a, const struct fgb_case *b, int ratio, double out[3])
 {
     int m = a->n_ordered < b->n_ordered ? a->n_ordered : b->n_ordered;
     if (!a->ordered || !b->ordered || m < 8)
@@ -316,7 +318,7 @@ int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double 
     if (!d)
         return 0;
     for (int i = 0; i < m; i++)
-        d[i] = a->ordered[i] - b->ordered[i];
+        d[i] = ratio ? a->ordered[i] / b->ordered[i] : a->ordered[i] - b->ordered[i];
     out[0] = fgb_median(d, m); /* sorts d */
     /* ranks m/2 -+ 1.96 sqrt(m)/2 (1-based), clamped */
     double h = 0.98 * sqrt((double)m);
@@ -329,6 +331,16 @@ int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double 
     out[2] = d[hi - 1];
     free(d);
     return m;
+}
+
+int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double out[3])
+{
+    return paired(a, b, 0, out);
+}
+
+int fgb_paired_ratio(const struct fgb_case *a, const struct fgb_case *b, double out[3])
+{
+    return paired(a, b, 1, out);
 }
 
 void fgb_measure_group(struct fgb_case *cs, int n, const struct fgb_timer_cfg *cfg)

@@ -6,7 +6,9 @@ every merged row against them: latency and throughput median = the median of
 the three medians, min/max = the lowest/highest of them, batches summed,
 q1/q3 the median of the quartiles, the paired dispatch-overhead figures the
 median of the processes', each row's ratio to the best peer (vs_peer) the
-median of its per-process ratios to that process's best peer; the same rows
+median of its per-process ratios to that process's best peer, the paired
+ratio to the best peer (paired_peer) the median of the processes' and each
+process's plausible (check_peer_pair); the same rows
 in all four reports; "runs" recorded in each; and the summaries' ratios (the
 inversion table's Fermat/safegcd, latency and throughput, at every level it
 prints) the median of the processes' own ratios, to the printed two decimals.
@@ -27,6 +29,48 @@ import sys
 
 def key(row):
     return (row["field"], row["op"], row["impl"], row["level"])
+
+
+def check_peer_pair(row, by_run, errors):
+    """A dispatched row's paired ratio to the best peer: in each process the
+    median within its confidence interval, the peer named one of that process's
+    checked peer rows for the op, and the ratio near what the process's own rows
+    say (within 1/1.33..1.33x of its quartile ratios: a pair measured apart from the
+    table can sit in another host phase, an inverted ratio cannot); merged, each
+    figure the median of the processes' and the peers named the first process's."""
+    name = "/".join(key(row))
+    parts = [b for b in by_run if key(row) in b and "paired_peer" in b[key(row)]]
+    if len(parts) != len(by_run):
+        errors.append("%s: paired_peer in %d of %d processes" % (name, len(parts), len(by_run)))
+        return 0
+    for k, b in enumerate(parts, 1):
+        pp = b[key(row)]["paired_peer"]
+        for t, what in enumerate(("latency", "throughput")):
+            med, lo, hi = pp[what]
+            if not 0 < lo <= med <= hi:
+                errors.append("%s process %d paired %s: %r not a median inside its interval" % (name, k, what, pp[what]))
+                continue
+            peer = [x for x in b.values() if x["peer"] and x["check_ok"] and (x["field"], x["op"]) == key(row)[:2]
+                    and "%s %s" % (x["impl"], x["level"]) == pp["peer_" + what]]
+            if not peer:
+                errors.append("%s process %d paired %s: %r is no checked peer row" % (name, k, what, pp["peer_" + what]))
+                continue
+            ours, theirs = b[key(row)][what], peer[0][what]
+            low = ours["q1_ticks"] / theirs["q3_ticks"] / 1.33
+            high = ours["q3_ticks"] / theirs["q1_ticks"] * 1.33
+            if not low <= med <= high:
+                errors.append("%s process %d paired %s %.4g outside %.4g..%.4g (its rows' quartile ratios)"
+                              % (name, k, what, med, low, high))
+    for what in ("latency", "throughput"):
+        for i in range(3):
+            want = statistics.median(b[key(row)]["paired_peer"][what][i] for b in parts)
+            got = row["paired_peer"][what][i]
+            if abs(got - want) > 1e-5 * max(1.0, abs(want)):
+                errors.append("%s merged paired %s[%d]: %.6g, expected %.6g" % (name, what, i, got, want))
+        if row["paired_peer"]["peer_" + what] != parts[0][key(row)]["paired_peer"]["peer_" + what]:
+            errors.append("%s merged paired %s: peer %r, not the first process's" % (name, what,
+                                                                                    row["paired_peer"]["peer_" + what]))
+    return 1
 
 
 def main():
@@ -57,6 +101,7 @@ def main():
             errors.append("process %d measured other rows than the merge reports" % k)
     checked = 0
     vs_checked = [0]
+    peer_pairs = [0]
     for row in m["rows"]:
         parts = [b[key(row)] for b in by_run if key(row) in b]
         for what in ("latency", "throughput"):
@@ -93,6 +138,8 @@ def main():
                         errors.append("%s paired %s[%d]: %.6g, expected %.6g"
                                       % ("/".join(key(row)), what, i, got[i], w))
             checked += 1
+        if "paired_peer" in row:
+            peer_pairs[0] += check_peer_pair(row, by_run, errors)
         for t, what in enumerate(("latency", "throughput")):
             rs = []
             for b in by_run:
@@ -163,15 +210,17 @@ def main():
         alu_checked += 1
     if macros and not alu_checked and "adx" in flags:
         errors.append("no direct kernel row: kernel_alu unchecked")
+    if not peer_pairs[0]:
+        errors.append("no paired ratio to the best peer in the merge (lost on the way?)")
     if not any("paired_overhead" in row for row in m["rows"]):
         errors.append("no paired dispatch-overhead rows in the merge (lost on the way?)")
     if checked < 6:
         errors.append("only %d figures checked: the run measured too little" % checked)
     if errors:
         sys.exit("bench_runs: FAILED\n  " + "\n  ".join(errors))
-    print("bench_runs: %d merged figures, %d ratios to the best peer of %d rows and %d summary ratios "
-          "match their 3 processes; %d kernel ALU counts match the header" % (checked, vs_checked[0], len(keys),
-                                                                               summary, alu_checked))
+    print("bench_runs: %d merged figures, %d ratios to the best peer of %d rows, %d paired ratios to the best "
+          "peer and %d summary ratios match their 3 processes; %d kernel ALU counts match the header"
+          % (checked, vs_checked[0], len(keys), peer_pairs[0], summary, alu_checked))
 
 
 if __name__ == "__main__":
