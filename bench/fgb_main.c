@@ -375,18 +375,14 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
      * throughput, once more as interleaved pairs: per-process medians of rows measured
      * apart can straddle one of the host's fast/slow phase changes, a pair cannot. */
     for (int op = 0; op < FGB_NOPS; op++) {
-        int best[2] = {-1, -1};
-        for (int k = 0; k < npeers && disp_row[op] >= 0; k++) {
-            const struct fgb_row *p = peer_row[k] >= 0 ? &res->rows[peer_row[k]] : NULL;
-            if (!p || peers[k].op != op || !p->check_ok || !p->has_lat || !p->has_thr)
-                continue;
-            for (int t = 0; t < 2; t++) {
-                const struct fgb_row *q = best[t] >= 0 ? &res->rows[peer_row[best[t]]] : NULL;
-                if (!q || (t ? p->thr.median < q->thr.median : p->lat.median < q->lat.median))
+        int best[2] = {-1, -1}; /* the peers[] of the table's best peer rows (lat/peer, thr/peer) */
+        for (int t = 0; t < 2 && disp_row[op] >= 0; t++) {
+            const struct fgb_row *b = fgb_best_peer(res, f->name, fgb_op_names[op], t);
+            for (int k = 0; k < npeers && b; k++)
+                if (peer_row[k] == (int)(b - res->rows))
                     best[t] = k;
-            }
         }
-        if (best[0] < 0)
+        if (best[0] < 0 || best[1] < 0)
             continue;
         struct fgb_case cases[4];
         for (int t = 0; t < 2; t++) {
