@@ -223,10 +223,12 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
     void *state = calloc(1, f->state_size);
     f->init(state, o->seed);
     struct fgb_timer_cfg cfg = timer_cfg(o->quick);
-    /* the rows of our dispatched calls and of the peers, for the paired ratios below */
-    int disp_row[FGB_NOPS], *peer_row = malloc((size_t)(npeers > 0 ? npeers : 1) * sizeof *peer_row);
+    /* the rows of our calls (level dispatch, then each forced level) and of the peers,
+     * for the paired ratios below */
+    int our_row[FGB_NOPS][FGB_NLEVELS + 1], *peer_row = malloc((size_t)(npeers > 0 ? npeers : 1) * sizeof *peer_row);
     for (int op = 0; op < FGB_NOPS; op++)
-        disp_row[op] = -1;
+        for (int L = 0; L <= FGB_NLEVELS; L++)
+            our_row[op][L] = -1;
     for (int k = 0; k < npeers && peer_row; k++)
         peer_row[k] = -1;
     if (!peer_row)
@@ -263,10 +265,9 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                     snprintf(r->check, sizeof r->check, "%s", ck->msg[op][L + 1]);
                 if (f->label[op])
                     snprintf(r->label, sizeof r->label, "%s", f->label[op]);
-                if (L < 0) {
+                if (L < 0)
                     snprintf(r->note, sizeof r->note, "start-up level %s", fg_isa_name(default_isa));
-                    disp_row[op] = res->nrows - 1;
-                }
+                our_row[op][L + 1] = res->nrows - 1;
                 if (op < FGB_NKERNEL_OPS) { /* the kernel the entry point runs at this level */
                     int K = f->uses[fg_tune_active()][op][L < 0 ? default_isa : L];
                     r->mults = f->mults[op][K];
@@ -371,33 +372,39 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
             r->has_lat = r->has_thr = 1;
         }
     }
-    /* Our dispatched call against the best checked peer of this process, latency and
-     * throughput, once more as interleaved pairs: per-process medians of rows measured
-     * apart can straddle one of the host's fast/slow phase changes, a pair cannot. */
-    for (int op = 0; op < FGB_NOPS; op++) {
-        int best[2] = {-1, -1}; /* the peers[] of the table's best peer rows (lat/peer, thr/peer) */
-        for (int t = 0; t < 2 && disp_row[op] >= 0; t++) {
-            const struct fgb_row *b = fgb_best_peer(res, f->name, fgb_op_names[op], t);
-            for (int k = 0; k < npeers && b; k++)
-                if (peer_row[k] == (int)(b - res->rows))
-                    best[t] = k;
+    /* Our dispatched call against the best checked peer of this process, and the
+     * x86_64 level against the best peer on the same MULQ path (OpenSSL's with
+     * BMI2/ADX masked among them: the assembly issue's target for that level),
+     * latency and throughput, once more as interleaved pairs: per-process medians of
+     * rows measured apart can straddle one of the host's fast/slow phase changes, a
+     * pair cannot. */
+    static const struct { int level; const char *peer_level; } pairings[] = {{-1, NULL}, {FG_ISA_X86_64, "x86_64"}};
+    for (int op = 0; op < FGB_NOPS; op++)
+        for (unsigned w = 0; w < sizeof pairings / sizeof pairings[0]; w++) {
+            int row = our_row[op][pairings[w].level + 1];
+            int best[2] = {-1, -1}; /* the peers[] of the best peer rows (lat/peer, thr/peer) */
+            for (int t = 0; t < 2 && row >= 0; t++) {
+                const struct fgb_row *b = fgb_best_peer_at(res, f->name, fgb_op_names[op], t, pairings[w].peer_level);
+                for (int k = 0; k < npeers && b; k++)
+                    if (peer_row[k] == (int)(b - res->rows))
+                        best[t] = k;
+            }
+            if (best[0] < 0 || best[1] < 0)
+                continue;
+            struct fgb_case cases[4];
+            for (int t = 0; t < 2; t++) {
+                const struct fgb_peer_row *pk = &peers[best[t]];
+                cases[t] = (struct fgb_case){.loop = t ? f->api[op].thr : f->api[op].lat, .state = state,
+                                             .force_isa = pairings[w].level};
+                cases[2 + t] = (struct fgb_case){.loop = t ? pk->loops.thr : pk->loops.lat, .state = pk->state,
+                                                 .force_isa = -1, .openssl_mask = pk->masked};
+            }
+            struct fgb_row *rd = &res->rows[row];
+            rd->has_peer_pair = measure_pairs(cases, &cfg, 1, rd->peer_pair_lat, rd->peer_pair_thr);
+            for (int t = 0; t < 2; t++)
+                snprintf(rd->peer_pair_with[t], sizeof rd->peer_pair_with[t], "%s %s", peers[best[t]].impl,
+                         peers[best[t]].level);
         }
-        if (best[0] < 0 || best[1] < 0)
-            continue;
-        struct fgb_case cases[4];
-        for (int t = 0; t < 2; t++) {
-            const struct fgb_peer_row *pk = &peers[best[t]];
-            cases[t] = (struct fgb_case){.loop = t ? f->api[op].thr : f->api[op].lat, .state = state,
-                                         .force_isa = -1};
-            cases[2 + t] = (struct fgb_case){.loop = t ? pk->loops.thr : pk->loops.lat, .state = pk->state,
-                                             .force_isa = -1, .openssl_mask = pk->masked};
-        }
-        struct fgb_row *rd = &res->rows[disp_row[op]];
-        rd->has_peer_pair = measure_pairs(cases, &cfg, 1, rd->peer_pair_lat, rd->peer_pair_thr);
-        for (int t = 0; t < 2; t++)
-            snprintf(rd->peer_pair_with[t], sizeof rd->peer_pair_with[t], "%s %s", peers[best[t]].impl,
-                     peers[best[t]].level);
-    }
     free(peer_row);
     free(state);
 }

@@ -100,10 +100,17 @@ static void fmt_stats(const struct fgb_results *r, char *b, size_t n, const stru
 
 const struct fgb_row *fgb_best_peer(const struct fgb_results *r, const char *field, const char *op, int thr)
 {
+    return fgb_best_peer_at(r, field, op, thr, NULL);
+}
+
+const struct fgb_row *fgb_best_peer_at(const struct fgb_results *r, const char *field, const char *op, int thr,
+                                       const char *level)
+{
     const struct fgb_row *best = NULL;
     for (int i = 0; i < r->nrows; i++) {
         const struct fgb_row *p = &r->rows[i];
-        if (!p->peer || !p->check_ok || strcmp(p->field, field) || strcmp(p->op, op))
+        if (!p->peer || !p->check_ok || strcmp(p->field, field) || strcmp(p->op, op) ||
+            (level && strcmp(p->level, level)))
             continue;
         if (thr ? !p->has_thr : !p->has_lat)
             continue;
@@ -532,21 +539,22 @@ void fgb_print_peer_pairs(const struct fgb_results *r)
     int printed = 0;
     for (int i = 0; i < r->nrows; i++) {
         const struct fgb_row *d = &r->rows[i];
-        if (strcmp(d->impl, "fieldgen") || strcmp(d->level, "dispatch") || !d->has_peer_pair)
+        if (strcmp(d->impl, "fieldgen") || !d->has_peer_pair)
             continue;
         if (!printed++)
-            printf("\npaired against the best peer: fg_NAME_OP (level 'dispatch') and the best checked peer "
-                   "of the same process,\n  measured once more as an interleaved pair (the batches of the "
-                   "two alternate, so the host's fast and slow phases\n  hit both alike); the median of the "
-                   "batch-by-batch ratios ours / peer [its 95%% confidence interval]%s\n"
-                   "%-8s %-10s %-22s %-24s %-22s %-24s\n",
+            printf("\npaired against the best peer: fg_NAME_OP at level 'dispatch' and the best checked peer "
+                   "of the same process,\n  and at level 'x86_64' and the best peer on that (MULQ) path, "
+                   "each measured once more as an interleaved pair\n  (the batches of the two alternate, so "
+                   "the host's fast and slow phases hit both alike); the median of the\n  batch-by-batch "
+                   "ratios ours / peer [its 95%% confidence interval]%s\n"
+                   "%-8s %-10s %-8s %-22s %-27s %-22s %-27s\n",
                    r->meta.runs > 1 ? ";\n  merged: the median of the processes' figures" : "",
-                   "field", "op", "latency: ours/peer", "peer", "throughput: ours/peer", "peer");
+                   "field", "op", "level", "latency: ours/peer", "peer", "throughput: ours/peer", "peer");
         char l[48], t[48];
         snprintf(l, sizeof l, "%.3f [%.3f, %.3f]", d->peer_pair_lat[0], d->peer_pair_lat[1], d->peer_pair_lat[2]);
         snprintf(t, sizeof t, "%.3f [%.3f, %.3f]", d->peer_pair_thr[0], d->peer_pair_thr[1], d->peer_pair_thr[2]);
-        printf("%-8s %-10s %-22s %-24s %-22s %-24s\n", d->field, d->op, l, d->peer_pair_with[0], t,
-               d->peer_pair_with[1]);
+        printf("%-8s %-10s %-8s %-22s %-27s %-22s %-27s\n", d->field, d->op, d->level, l, d->peer_pair_with[0],
+               t, d->peer_pair_with[1]);
     }
 }
 

@@ -20,7 +20,8 @@ struct fgb_row {
     int has_pair;
     double pair_lat[3], pair_thr[3];
     /* rows fieldgen at level dispatch: the call against this process's best checked
-     * peer (latency, throughput) measured once more as an interleaved pair, the
+     * peer, at level x86_64 against the best peer on that path (latency,
+     * throughput), measured once more as an interleaved pair, the
      * median of the batch-by-batch ratios ours / peer with its 95% CI; the host's
      * fast and slow phases hit both sides of a pair alike. peer_pair_with: that
      * peer's "impl level", for latency and for throughput */
@@ -84,6 +85,9 @@ int fgb_read_json(struct fgb_results *r, const char *path);
 /* The best (lowest median) checked peer row for a field and op, latency
  * (thr 0) or throughput (thr 1); NULL if none. */
 const struct fgb_row *fgb_best_peer(const struct fgb_results *r, const char *field, const char *op, int thr);
+/* The same among the peer rows of one ISA path (level "x86_64", ...; NULL: any). */
+const struct fgb_row *fgb_best_peer_at(const struct fgb_results *r, const char *field, const char *op, int thr,
+                                       const char *level);
 int fgb_compare(const struct fgb_results *now, const char *old_path);
 int fgb_plot(const struct fgb_results *r, const char *png);
 /* --runs: measure in `runs` child processes (argv without --runs and the report
