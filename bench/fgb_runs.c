@@ -44,7 +44,6 @@ static const struct fgb_row *find_row(const struct fgb_results *r, const struct 
     return NULL;
 }
 
-/* s = the merge of the n stats st[i] (see the top of this file) */
 /* The median over the processes of each figure of a paired read (median, 95% CI
  * low and high; latency and throughput), over the processes' rows that have one:
  * the dispatch overhead (peer 0) or the ratio to the best peer (peer 1). */
@@ -67,6 +66,7 @@ static void merge_pair(double lat[3], double thr[3], const struct fgb_row *const
     }
 }
 
+/* s = the merge of the n stats st[i] (see the top of this file) */
 static void merge_stats(struct fgb_stats *s, const struct fgb_stats *const *st, int n)
 {
     double med[n], q1[n], q3[n];
