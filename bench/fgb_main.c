@@ -225,14 +225,12 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
     struct fgb_timer_cfg cfg = timer_cfg(o->quick);
     /* the rows of our calls (level dispatch, then each forced level) and of the peers,
      * for the paired ratios below */
-    int our_row[FGB_NOPS][FGB_NLEVELS + 1], *peer_row = malloc((size_t)(npeers > 0 ? npeers : 1) * sizeof *peer_row);
+    int our_row[FGB_NOPS][FGB_NLEVELS + 1], peer_row[npeers > 0 ? npeers : 1];
     for (int op = 0; op < FGB_NOPS; op++)
         for (int L = 0; L <= FGB_NLEVELS; L++)
             our_row[op][L] = -1;
-    for (int k = 0; k < npeers && peer_row; k++)
+    for (int k = 0; k < npeers; k++)
         peer_row[k] = -1;
-    if (!peer_row)
-        npeers = 0;
 #define ADD_CASES(ROW, LOOPS, FORCE, STATE, MASK)                                  \
     do {                                                                           \
         cases[nc] = (struct fgb_case){.loop = (LOOPS).lat, .state = (STATE), .force_isa = (FORCE), \
@@ -405,7 +403,6 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 snprintf(rd->peer_pair_with[t], sizeof rd->peer_pair_with[t], "%s %s", peers[best[t]].impl,
                          peers[best[t]].level);
         }
-    free(peer_row);
     free(state);
 }
 

@@ -32,7 +32,8 @@ def key(row):
 
 
 def check_peer_pair(row, by_run, errors):
-    """A dispatched row's paired ratio to the best peer: in each process the
+    """A row's paired ratio to its best peer (the dispatched row against the best
+    peer, the x86_64 row against the best MULQ-path one): in each process the
     median within its confidence interval, the peer named one of that process's
     checked peer rows for the op, and the ratio near what the process's own rows
     say (within 1/1.33..1.33x of its quartile ratios: a pair measured apart from the
