@@ -47,11 +47,15 @@ def kernels(fa, emit_fn):
 
 
 def emit(fa, body, header):
+    # The stack note stands outside the x86-64 guard: built for another ELF
+    # target (the README's vendoring command compiles the .S everywhere),
+    # the empty object still says its stack is not executable, or the
+    # linker would make the whole program's stack executable.
     text = (header +
             "\n#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)\n\n" +
             body.rstrip("\n") + "\n\n" +
+            "#endif\n\n"
             "#ifdef __ELF__\n"
             ".section .note.GNU-stack,\"\",%progbits\n"
-            "#endif\n"
             "#endif\n")
     return {f"{fa.name}/fg_{fa.name}_x86_64.S": text}

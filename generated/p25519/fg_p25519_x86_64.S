@@ -1802,7 +1802,8 @@ popq %r15
 .size fg_p25519_sqr_adx, .-fg_p25519_sqr_adx
 #endif /* !__APPLE__ */
 
+#endif
+
 #ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
-#endif
 #endif

@@ -2112,7 +2112,8 @@ popq %r15
 .size fg_p256_sqr_adx_zen, .-fg_p256_sqr_adx_zen
 #endif /* !__APPLE__ */
 
+#endif
+
 #ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
-#endif
 #endif

@@ -14251,7 +14251,8 @@ fg_p503_fp2_mul_ifma:
 .size fg_p503_fp2_mul_ifma, .-fg_p503_fp2_mul_ifma
 #endif /* !__APPLE__ */
 
+#endif
+
 #ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
-#endif
 #endif

@@ -27196,7 +27196,8 @@ fg_p751_mul_ifma:
 .size fg_p751_mul_ifma, .-fg_p751_mul_ifma
 #endif /* !__APPLE__ */
 
+#endif
+
 #ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
-#endif
 #endif
