@@ -4,11 +4,7 @@
 #   apt-get install gcc-s390x-linux-gnu libc6-dev-s390x-cross libgmp-dev:s390x qemu-user
 #   cmake -S . -B build-s390x -DCMAKE_TOOLCHAIN_FILE=tests/cross/s390x-linux-gnu.cmake
 # FIELDGEN_ASM is OFF by itself (the processor is not x86-64); CTest runs the
-# test programs through qemu-s390x, which finds the s390x C library and GMP
-# where Debian's multiarch packages put them.
-set(CMAKE_SYSTEM_NAME Linux)
-set(CMAKE_SYSTEM_PROCESSOR s390x)
-set(CMAKE_C_COMPILER s390x-linux-gnu-gcc)
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-s390x)
-set(GMP_INCLUDE_DIR /usr/include/s390x-linux-gnu CACHE PATH "gmp.h for the target")
-set(GMP_LIBRARY /usr/lib/s390x-linux-gnu/libgmp.so CACHE FILEPATH "libgmp for the target")
+# test programs through qemu-s390x (debian.cmake).
+set(FG_CROSS_TRIPLE s390x-linux-gnu)
+set(FG_CROSS_CPU s390x)
+include(${CMAKE_CURRENT_LIST_DIR}/debian.cmake)
