@@ -54,6 +54,18 @@ def emit(fa, body, header):
     text = (header +
             "\n#if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)\n\n" +
             body.rstrip("\n") + "\n\n" +
+            # with -fcf-protection: the x86 feature property (IBT and/or
+            # SHSTK, as __CET__'s bits 0 and 1 say) that the linker ANDs over
+            # every object; each function starts with ENDBR64 (gas_text),
+            # none touches the return address or switches stacks
+            "#if defined(__CET__) && defined(__ELF__)\n"
+            ".section .note.gnu.property,\"a\"\n"
+            ".p2align 3\n"
+            ".long 4, 16, 5          /* name size, descriptor size, NT_GNU_PROPERTY_TYPE_0 */\n"
+            ".asciz \"GNU\"\n"
+            ".long 0xc0000002, 4, (__CET__ & 3)   /* GNU_PROPERTY_X86_FEATURE_1_AND, 4 bytes, IBT|SHSTK */\n"
+            ".p2align 3\n"
+            "#endif\n"
             "#endif\n\n"
             "#ifdef __ELF__\n"
             ".section .note.GNU-stack,\"\",%progbits\n"

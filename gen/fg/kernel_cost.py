@@ -81,8 +81,8 @@ def is_alu(mnemonic, operands):
     """True if the instruction (a GAS mnemonic or objdump's, AT&T operands)
     is in the ALU class."""
     m = mnemonic.lower()
-    if MULTS.match("\t%s " % m) or m.startswith(("push", "pop", "ret")):
-        return False
+    if MULTS.match("\t%s " % m) or m.startswith(("push", "pop", "ret", "endbr")):
+        return False                        # (ENDBR64, CET's landing pad, is a NOP)
     ops = [o.strip() for o in _OPERANDS.split(operands)] if operands.strip() else []
     if m.startswith("mov") and not (ops and ops[0].startswith("$")):
         return False                        # a load, a store or a register move

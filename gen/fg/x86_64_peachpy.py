@@ -37,17 +37,38 @@ class PhysicalFunction(Function):
         pass
 
 
+# PeachPy closes each function's label block (Mach-O label, then ELF label)
+# with this line; the function's first instruction follows it.
+_LABEL_END = "#endif /* !__APPLE */\n"
+
+# Control-flow enforcement (Intel CET): built with -fcf-protection, the
+# compiler defines __CET__, and every function that may be reached by an
+# indirect branch must start with ENDBR64 (a NOP to CPUs without IBT). The
+# kernels are exported and their addresses taken (fieldgen-bench calls
+# them through pointers), so each gets one. The .S also declares the
+# IBT/SHSTK property then (emit_x86_64.emit); without both, linking these
+# objects turns CET off for the whole program.
+_ENDBR = "#ifdef __CET__\n\tendbr64\n#endif\n"
+
+
 def gas_text(fn):
     """The GAS text of fn, finalized without PeachPy's deep copy of every
     instruction (generation speed; fn is discarded afterwards, so sharing its
-    instruction objects is safe)."""
+    instruction objects is safe), with its CET landing pad (_ENDBR)."""
     deep = copy.deepcopy
     copy.deepcopy = lambda x, memo=None: list(x) if isinstance(x, list) else x
     try:
         final = fn.finalize(peachpy.x86_64.abi.system_v_x86_64_abi)
     finally:
         copy.deepcopy = deep
-    return final.format(assembly_format="gas")
+    return with_endbr(final.format(assembly_format="gas"))
+
+
+def with_endbr(text):
+    """One function's PeachPy GAS text with the CET landing pad (_ENDBR) as
+    its first instruction."""
+    assert text.count(_LABEL_END) == 1, "PeachPy's function header changed"
+    return text.replace(_LABEL_END, _LABEL_END + _ENDBR)
 
 
 class Tables:

@@ -26,6 +26,9 @@ _fg_p25519_mul_wide_x86_64:
 .type fg_p25519_mul_wide_x86_64, @function
 fg_p25519_mul_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r13
 pushq %r12
 pushq %rbp
@@ -144,6 +147,9 @@ _fg_p25519_sqr_wide_x86_64:
 .type fg_p25519_sqr_wide_x86_64, @function
 fg_p25519_sqr_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r12
 pushq %rbp
 pushq %rbx
@@ -247,6 +253,9 @@ _fg_p25519_redc_x86_64:
 .type fg_p25519_redc_x86_64, @function
 fg_p25519_redc_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r13
 pushq %r12
 pushq %rbp
@@ -339,6 +348,9 @@ _fg_p25519_mul_x86_64:
 .type fg_p25519_mul_x86_64, @function
 fg_p25519_mul_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r13
 pushq %r12
 pushq %rbp
@@ -512,6 +524,9 @@ _fg_p25519_sqr_x86_64:
 .type fg_p25519_sqr_x86_64, @function
 fg_p25519_sqr_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r12
 pushq %rbp
 pushq %rbx
@@ -670,6 +685,9 @@ _fg_p25519_mul_wide_bmi2:
 .type fg_p25519_mul_wide_bmi2, @function
 fg_p25519_mul_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r14
 pushq %r13
 pushq %r12
@@ -790,6 +808,9 @@ _fg_p25519_sqr_wide_bmi2:
 .type fg_p25519_sqr_wide_bmi2, @function
 fg_p25519_sqr_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r13
 pushq %r12
 pushq %rbp
@@ -895,6 +916,9 @@ _fg_p25519_redc_bmi2:
 .type fg_p25519_redc_bmi2, @function
 fg_p25519_redc_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r13
 pushq %r12
 pushq %rbp
@@ -980,6 +1004,9 @@ _fg_p25519_mul_bmi2:
 .type fg_p25519_mul_bmi2, @function
 fg_p25519_mul_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r14
 pushq %r13
 pushq %r12
@@ -1148,6 +1175,9 @@ _fg_p25519_sqr_bmi2:
 .type fg_p25519_sqr_bmi2, @function
 fg_p25519_sqr_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r13
 pushq %r12
 pushq %rbp
@@ -1301,6 +1331,9 @@ _fg_p25519_mul_wide_adx:
 .type fg_p25519_mul_wide_adx, @function
 fg_p25519_mul_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r14
 pushq %r13
 pushq %r12
@@ -1391,6 +1424,9 @@ _fg_p25519_sqr_wide_adx:
 .type fg_p25519_sqr_wide_adx, @function
 fg_p25519_sqr_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1473,6 +1509,9 @@ _fg_p25519_redc_adx:
 .type fg_p25519_redc_adx, @function
 fg_p25519_redc_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r13
 pushq %r12
 pushq %rbp
@@ -1554,6 +1593,9 @@ _fg_p25519_mul_adx:
 .type fg_p25519_mul_adx, @function
 fg_p25519_mul_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r14
 pushq %r13
 pushq %r12
@@ -1688,6 +1730,9 @@ _fg_p25519_sqr_adx:
 .type fg_p25519_sqr_adx, @function
 fg_p25519_sqr_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1802,6 +1847,14 @@ popq %r15
 .size fg_p25519_sqr_adx, .-fg_p25519_sqr_adx
 #endif /* !__APPLE__ */
 
+#if defined(__CET__) && defined(__ELF__)
+.section .note.gnu.property,"a"
+.p2align 3
+.long 4, 16, 5          /* name size, descriptor size, NT_GNU_PROPERTY_TYPE_0 */
+.asciz "GNU"
+.long 0xc0000002, 4, (__CET__ & 3)   /* GNU_PROPERTY_X86_FEATURE_1_AND, 4 bytes, IBT|SHSTK */
+.p2align 3
+#endif
 #endif
 
 #ifdef __ELF__

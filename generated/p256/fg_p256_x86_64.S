@@ -54,6 +54,9 @@ _fg_p256_mul_wide_x86_64:
 .type fg_p256_mul_wide_x86_64, @function
 fg_p256_mul_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -177,6 +180,9 @@ _fg_p256_sqr_wide_x86_64:
 .type fg_p256_sqr_wide_x86_64, @function
 fg_p256_sqr_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -277,6 +283,9 @@ _fg_p256_redc_x86_64:
 .type fg_p256_redc_x86_64, @function
 fg_p256_redc_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -384,6 +393,9 @@ _fg_p256_mul_x86_64:
 .type fg_p256_mul_x86_64, @function
 fg_p256_mul_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -569,6 +581,9 @@ _fg_p256_sqr_x86_64:
 .type fg_p256_sqr_x86_64, @function
 fg_p256_sqr_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -727,6 +742,9 @@ _fg_p256_mul_wide_bmi2:
 .type fg_p256_mul_wide_bmi2, @function
 fg_p256_mul_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -816,6 +834,9 @@ _fg_p256_sqr_wide_bmi2:
 .type fg_p256_sqr_wide_bmi2, @function
 fg_p256_sqr_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -899,6 +920,9 @@ _fg_p256_redc_bmi2:
 .type fg_p256_redc_bmi2, @function
 fg_p256_redc_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -992,6 +1016,9 @@ _fg_p256_mul_bmi2:
 .type fg_p256_mul_bmi2, @function
 fg_p256_mul_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1130,6 +1157,9 @@ _fg_p256_sqr_bmi2:
 .type fg_p256_sqr_bmi2, @function
 fg_p256_sqr_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1262,6 +1292,9 @@ _fg_p256_mul_wide_adx:
 .type fg_p256_mul_wide_adx, @function
 fg_p256_mul_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1355,6 +1388,9 @@ _fg_p256_sqr_wide_adx:
 .type fg_p256_sqr_wide_adx, @function
 fg_p256_sqr_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1439,6 +1475,9 @@ _fg_p256_redc_adx:
 .type fg_p256_redc_adx, @function
 fg_p256_redc_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1532,6 +1571,9 @@ _fg_p256_mul_adx:
 .type fg_p256_mul_adx, @function
 fg_p256_mul_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1674,6 +1716,9 @@ _fg_p256_sqr_adx:
 .type fg_p256_sqr_adx, @function
 fg_p256_sqr_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1807,6 +1852,9 @@ _fg_p256_mul_adx_zen:
 .type fg_p256_mul_adx_zen, @function
 fg_p256_mul_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1970,6 +2018,9 @@ _fg_p256_sqr_adx_zen:
 .type fg_p256_sqr_adx_zen, @function
 fg_p256_sqr_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -2112,6 +2163,14 @@ popq %r15
 .size fg_p256_sqr_adx_zen, .-fg_p256_sqr_adx_zen
 #endif /* !__APPLE__ */
 
+#if defined(__CET__) && defined(__ELF__)
+.section .note.gnu.property,"a"
+.p2align 3
+.long 4, 16, 5          /* name size, descriptor size, NT_GNU_PROPERTY_TYPE_0 */
+.asciz "GNU"
+.long 0xc0000002, 4, (__CET__ & 3)   /* GNU_PROPERTY_X86_FEATURE_1_AND, 4 bytes, IBT|SHSTK */
+.p2align 3
+#endif
 #endif
 
 #ifdef __ELF__

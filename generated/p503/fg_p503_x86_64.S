@@ -67,6 +67,9 @@ _fg_p503_mul_wide_x86_64:
 .type fg_p503_mul_wide_x86_64, @function
 fg_p503_mul_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -521,6 +524,9 @@ _fg_p503_sqr_wide_x86_64:
 .type fg_p503_sqr_wide_x86_64, @function
 fg_p503_sqr_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -874,6 +880,9 @@ _fg_p503_redc_x86_64:
 .type fg_p503_redc_x86_64, @function
 fg_p503_redc_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1220,6 +1229,9 @@ _fg_p503_mul_x86_64:
 .type fg_p503_mul_x86_64, @function
 fg_p503_mul_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1966,6 +1978,9 @@ _fg_p503_sqr_x86_64:
 .type fg_p503_sqr_x86_64, @function
 fg_p503_sqr_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -2610,6 +2625,9 @@ _fg_p503_mul_wide_bmi2:
 .type fg_p503_mul_wide_bmi2, @function
 fg_p503_mul_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -2871,6 +2889,9 @@ _fg_p503_sqr_wide_bmi2:
 .type fg_p503_sqr_wide_bmi2, @function
 fg_p503_sqr_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -3156,6 +3177,9 @@ _fg_p503_redc_bmi2:
 .type fg_p503_redc_bmi2, @function
 fg_p503_redc_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -3373,6 +3397,9 @@ _fg_p503_mul_bmi2:
 .type fg_p503_mul_bmi2, @function
 fg_p503_mul_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -3778,6 +3805,9 @@ _fg_p503_sqr_bmi2:
 .type fg_p503_sqr_bmi2, @function
 fg_p503_sqr_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -4230,6 +4260,9 @@ _fg_p503_fp2_sqr_bmi2:
 .type fg_p503_fp2_sqr_bmi2, @function
 fg_p503_fp2_sqr_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -5085,6 +5118,9 @@ _fg_p503_fp2_mul_bmi2:
 .type fg_p503_fp2_mul_bmi2, @function
 fg_p503_fp2_mul_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -6287,6 +6323,9 @@ _fg_p503_mul_wide_adx:
 .type fg_p503_mul_wide_adx, @function
 fg_p503_mul_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -6551,6 +6590,9 @@ _fg_p503_sqr_wide_adx:
 .type fg_p503_sqr_wide_adx, @function
 fg_p503_sqr_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -6761,6 +6803,9 @@ _fg_p503_redc_adx:
 .type fg_p503_redc_adx, @function
 fg_p503_redc_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -6987,6 +7032,9 @@ _fg_p503_mul_adx:
 .type fg_p503_mul_adx, @function
 fg_p503_mul_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -7402,6 +7450,9 @@ _fg_p503_sqr_adx:
 .type fg_p503_sqr_adx, @function
 fg_p503_sqr_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -7778,6 +7829,9 @@ _fg_p503_fp2_sqr_adx:
 .type fg_p503_fp2_sqr_adx, @function
 fg_p503_fp2_sqr_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -8653,6 +8707,9 @@ _fg_p503_fp2_mul_adx:
 .type fg_p503_fp2_mul_adx, @function
 fg_p503_fp2_mul_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -9884,6 +9941,9 @@ _fg_p503_mul_wide_adx_zen:
 .type fg_p503_mul_wide_adx_zen, @function
 fg_p503_mul_wide_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -10153,6 +10213,9 @@ _fg_p503_sqr_wide_adx_zen:
 .type fg_p503_sqr_wide_adx_zen, @function
 fg_p503_sqr_wide_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -10366,6 +10429,9 @@ _fg_p503_mul_adx_zen:
 .type fg_p503_mul_adx_zen, @function
 fg_p503_mul_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -10788,6 +10854,9 @@ _fg_p503_sqr_adx_zen:
 .type fg_p503_sqr_adx_zen, @function
 fg_p503_sqr_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -11167,6 +11236,9 @@ _fg_p503_fp2_sqr_adx_zen:
 .type fg_p503_fp2_sqr_adx_zen, @function
 fg_p503_fp2_sqr_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -12056,6 +12128,9 @@ _fg_p503_fp2_mul_adx_zen:
 .type fg_p503_fp2_mul_adx_zen, @function
 fg_p503_fp2_mul_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -13523,6 +13598,9 @@ _fg_p503_fp2_mul_ifma:
 .type fg_p503_fp2_mul_ifma, @function
 fg_p503_fp2_mul_ifma:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 	movq %rsp, %r11
 	subq $1216, %rsp
 	andq $-64, %rsp
@@ -14251,6 +14329,14 @@ fg_p503_fp2_mul_ifma:
 .size fg_p503_fp2_mul_ifma, .-fg_p503_fp2_mul_ifma
 #endif /* !__APPLE__ */
 
+#if defined(__CET__) && defined(__ELF__)
+.section .note.gnu.property,"a"
+.p2align 3
+.long 4, 16, 5          /* name size, descriptor size, NT_GNU_PROPERTY_TYPE_0 */
+.asciz "GNU"
+.long 0xc0000002, 4, (__CET__ & 3)   /* GNU_PROPERTY_X86_FEATURE_1_AND, 4 bytes, IBT|SHSTK */
+.p2align 3
+#endif
 #endif
 
 #ifdef __ELF__

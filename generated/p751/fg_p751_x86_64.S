@@ -83,6 +83,9 @@ _fg_p751_mul_wide_x86_64:
 .type fg_p751_mul_wide_x86_64, @function
 fg_p751_mul_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -952,6 +955,9 @@ _fg_p751_sqr_wide_x86_64:
 .type fg_p751_sqr_wide_x86_64, @function
 fg_p751_sqr_wide_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -1603,6 +1609,9 @@ _fg_p751_redc_x86_64:
 .type fg_p751_redc_x86_64, @function
 fg_p751_redc_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -2285,6 +2294,9 @@ _fg_p751_mul_x86_64:
 .type fg_p751_mul_x86_64, @function
 fg_p751_mul_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -3771,6 +3783,9 @@ _fg_p751_sqr_x86_64:
 .type fg_p751_sqr_x86_64, @function
 fg_p751_sqr_x86_64:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -5093,6 +5108,9 @@ _fg_p751_mul_wide_bmi2:
 .type fg_p751_mul_wide_bmi2, @function
 fg_p751_mul_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -5684,6 +5702,9 @@ _fg_p751_sqr_wide_bmi2:
 .type fg_p751_sqr_wide_bmi2, @function
 fg_p751_sqr_wide_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -6216,6 +6237,9 @@ _fg_p751_redc_bmi2:
 .type fg_p751_redc_bmi2, @function
 fg_p751_redc_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -6609,6 +6633,9 @@ _fg_p751_mul_bmi2:
 .type fg_p751_mul_bmi2, @function
 fg_p751_mul_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -7531,6 +7558,9 @@ _fg_p751_sqr_bmi2:
 .type fg_p751_sqr_bmi2, @function
 fg_p751_sqr_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -8394,6 +8424,9 @@ _fg_p751_fp2_sqr_bmi2:
 .type fg_p751_fp2_sqr_bmi2, @function
 fg_p751_fp2_sqr_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -10308,6 +10341,9 @@ _fg_p751_fp2_mul_bmi2:
 .type fg_p751_fp2_mul_bmi2, @function
 fg_p751_fp2_mul_bmi2:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -12974,6 +13010,9 @@ _fg_p751_mul_wide_adx:
 .type fg_p751_mul_wide_adx, @function
 fg_p751_mul_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -13702,6 +13741,9 @@ _fg_p751_sqr_wide_adx:
 .type fg_p751_sqr_wide_adx, @function
 fg_p751_sqr_wide_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -14104,6 +14146,9 @@ _fg_p751_redc_adx:
 .type fg_p751_redc_adx, @function
 fg_p751_redc_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -14513,6 +14558,9 @@ _fg_p751_mul_adx:
 .type fg_p751_mul_adx, @function
 fg_p751_mul_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -15635,6 +15683,9 @@ _fg_p751_sqr_adx:
 .type fg_p751_sqr_adx, @function
 fg_p751_sqr_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -16373,6 +16424,9 @@ _fg_p751_fp2_sqr_adx:
 .type fg_p751_fp2_sqr_adx, @function
 fg_p751_fp2_sqr_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -18429,6 +18483,9 @@ _fg_p751_fp2_mul_adx:
 .type fg_p751_fp2_mul_adx, @function
 fg_p751_fp2_mul_adx:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -21382,6 +21439,9 @@ _fg_p751_mul_wide_adx_zen:
 .type fg_p751_mul_wide_adx_zen, @function
 fg_p751_mul_wide_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -21993,6 +22053,9 @@ _fg_p751_sqr_wide_adx_zen:
 .type fg_p751_sqr_wide_adx_zen, @function
 fg_p751_sqr_wide_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -22400,6 +22463,9 @@ _fg_p751_mul_adx_zen:
 .type fg_p751_mul_adx_zen, @function
 fg_p751_mul_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -23277,6 +23343,9 @@ _fg_p751_sqr_adx_zen:
 .type fg_p751_sqr_adx_zen, @function
 fg_p751_sqr_adx_zen:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 pushq %r15
 pushq %r14
 pushq %r13
@@ -24306,6 +24375,9 @@ _fg_p751_fp2_mul_ifma:
 .type fg_p751_fp2_mul_ifma, @function
 fg_p751_fp2_mul_ifma:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 	movq %rsp, %r11
 	subq $1472, %rsp
 	andq $-64, %rsp
@@ -25420,6 +25492,9 @@ _fg_p751_fp2_sqr_ifma:
 .type fg_p751_fp2_sqr_ifma, @function
 fg_p751_fp2_sqr_ifma:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 	movq %rsp, %r11
 	subq $1344, %rsp
 	andq $-64, %rsp
@@ -26676,6 +26751,9 @@ _fg_p751_mul_ifma:
 .type fg_p751_mul_ifma, @function
 fg_p751_mul_ifma:
 #endif /* !__APPLE */
+#ifdef __CET__
+	endbr64
+#endif
 	movq %rsp, %r11
 	subq $704, %rsp
 	andq $-64, %rsp
@@ -27196,6 +27274,14 @@ fg_p751_mul_ifma:
 .size fg_p751_mul_ifma, .-fg_p751_mul_ifma
 #endif /* !__APPLE__ */
 
+#if defined(__CET__) && defined(__ELF__)
+.section .note.gnu.property,"a"
+.p2align 3
+.long 4, 16, 5          /* name size, descriptor size, NT_GNU_PROPERTY_TYPE_0 */
+.asciz "GNU"
+.long 0xc0000002, 4, (__CET__ & 3)   /* GNU_PROPERTY_X86_FEATURE_1_AND, 4 bytes, IBT|SHSTK */
+.p2align 3
+#endif
 #endif
 
 #ifdef __ELF__

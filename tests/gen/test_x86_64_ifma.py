@@ -280,11 +280,14 @@ class ZenChoice(unittest.TestCase):
                 self.assertNotEqual(fa.at_ifma[(op, "generic")], "ifma", (name, op))
                 self.assertEqual("fg_%s_%s_ifma:" % (name, op) in text, w, (name, op))
             if want_sqr:
-                # the squaring entry is the mul's code after b = a
+                # the squaring entry is the mul's code after b = a (both
+                # after the CET landing pad)
                 body = lambda op: text.split("\nfg_%s_%s_ifma:" % (name, op))[1].split(".size")[0].split("\n")
                 mul, sqr = [[l for l in body(op) if l.startswith("\t")] for op in ("mul", "sqr")]
-                self.assertEqual(sqr[0].split(), ["movq", "%rsi,", "%rdx"])
-                self.assertEqual(sqr[1:], mul)
+                self.assertEqual(mul[0].strip(), "endbr64")
+                self.assertEqual(sqr[0].strip(), "endbr64")
+                self.assertEqual(sqr[1].split(), ["movq", "%rsi,", "%rdx"])
+                self.assertEqual(sqr[2:], mul[1:])
         self.assertFalse(_planned("p256", "2^256 - 2^224 + 2^192 + 2^96 - 1", None).mul_ifma)
 
     def test_no_zen_forms_below_5_limbs(self):
