@@ -1,11 +1,11 @@
 """Static constant-time and ABI check of generated x86-64 assembly kernels.
 
-usage: ct_static.py [--target elf|macho] [--args N] [-q] FILE.S...
+usage: ct_static.py [--target elf|macho] [--cet] [--args N] [-q] FILE.S...
 
 Reads the GAS text of each FILE.S (AT&T syntax as PeachPy prints it, after a
 small C preprocessor: #if/#ifdef/#ifndef/#elif/#else/#endif and object-like
 #define, evaluated for the chosen target: ELF defines __x86_64__ and __ELF__,
-Mach-O __x86_64__ and __APPLE__) and checks every function (a `.globl` or
+Mach-O __x86_64__ and __APPLE__, --cet also __CET__) and checks every function (a `.globl` or
 `.type @function` symbol's label in a text section, up to the next function
 or section change) for properties that hold for every input:
 
@@ -562,10 +562,12 @@ def _is_text_section(args):
     return name.startswith(".text") or name == "__TEXT,__text" or args.replace(" ", "").startswith("__TEXT,__text")
 
 
-def read_file(path, target):
+def read_file(path, target, cet=False):
     """functions, data labels {name: size or None}, file-level problems."""
     defines = {"__x86_64__": "1", "__STDC__": "1", "__ASSEMBLER__": "1"}
     defines.update({"__ELF__": "1"} if target == "elf" else {"__APPLE__": "1"})
+    if cet:
+        defines["__CET__"] = "3"    # -fcf-protection=full: ENDBR64 and the property note
     with open(path, encoding="utf-8") as f:
         text = f.read()
     lines = preprocess(text, defines)
@@ -1002,10 +1004,10 @@ def check_function(func, labels, nargs, stats=None):
     return out
 
 
-def check_file(path, target="elf", nargs=None, stats=None):
+def check_file(path, target="elf", nargs=None, stats=None, cet=False):
     """(number of functions, number of instructions, [(line, function, problem, text)])."""
     try:
-        functions, labels, problems = read_file(path, target)
+        functions, labels, problems = read_file(path, target, cet)
     except (OSError, UnicodeDecodeError) as exc:
         return 0, 0, [(0, "-", "cannot read: %s" % exc, "")]
     except CppError as exc:
@@ -1032,13 +1034,15 @@ def main(argv=None):
                     help="which side of the #ifdef __APPLE__ headers to check (default elf)")
     ap.add_argument("--args", type=int, choices=(1, 2, 3), default=None,
                     help="pointer arguments of every function (default: from the operation name)")
+    ap.add_argument("--cet", action="store_true",
+                    help="check the text -fcf-protection builds (__CET__ defined: ENDBR64 first)")
     ap.add_argument("-q", "--quiet", action="store_true", help="print violations only")
     args = ap.parse_args(argv)
     total_funcs = total_insns = 0
     violations = 0
     stats = {}
     for path in args.files:
-        nfunc, ninsn, found = check_file(path, args.target, args.args, stats)
+        nfunc, ninsn, found = check_file(path, args.target, args.args, stats, args.cet)
         total_funcs += nfunc
         total_insns += ninsn
         for line, func, msg, text in sorted(found, key=lambda f: f[0]):
