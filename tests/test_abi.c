@@ -8,15 +8,27 @@
  *     (r == a, r == b, r == a == b, t overlapping a or b, r inside t);
  * each result compared with the portable C kernel on aligned copies.
  *
+ * Then, per kernel, unwinding: a 40 us interval timer interrupts a loop of
+ * calls, and from each signal that lands inside the kernel (the unwinder's
+ * own lookup of the interrupted address, _Unwind_FindEnclosingFunction, must
+ * name it) libgcc's unwinder, which reads only the call-frame information,
+ * must walk out of the kernel to the loop's caller: what debuggers,
+ * profilers and crash reporters need of the .cfi directives.
+ *
  * At the adx level also adx's Zen forms (fg_NAME_OP_adx_zen) and the assembly
  * Fp2 mul and sqr, and at ifma the AVX-512 IFMA Fp2 mul and sqr (where the
  * field has them), compared with an Fp2 product built from the C kernels.
  *
  *   test_abi_NAME --level x86_64|bmi2|adx|ifma [--count N]   (77: level unavailable) */
+#define _GNU_SOURCE /* timer_create, REG_RIP */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unwind.h>
 
 #include "fg_abi.h"
 #include "fg_guard.h"
@@ -121,11 +133,102 @@ static void make_inputs(const struct kernel *k, uint64_t *a, uint64_t *b)
     }
 }
 
+/* ---- unwinding through a kernel, from a timer signal ---- */
+typedef void kernel_fn(uint64_t *, const uint64_t *, const uint64_t *);
+static const void *volatile uw_kernel;  /* the kernel under test */
+static void *volatile uw_target;        /* the return address into unwind_kernel */
+static volatile unsigned long uw_signals, uw_inside, uw_reached;
+static volatile int uw_stop;
+static volatile uintptr_t uw_bad_ip;
+#define UW_SAMPLES 50      /* signals inside the kernel, per kernel */
+#define UW_SIGNALS 50000   /* at most, per kernel: 2 s */
+
+static _Unwind_Reason_Code uw_step(struct _Unwind_Context *ctx, void *arg)
+{
+    if ((void *)_Unwind_GetIP(ctx) == uw_target) {
+        *(int *)arg = 1;
+        return _URC_END_OF_STACK;
+    }
+    return _URC_NO_REASON;
+}
+
+static void uw_signal(int sig, siginfo_t *si, void *ucv)
+{
+    const ucontext_t *uc = ucv;
+    uintptr_t ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+    int found = 0;
+    (void)sig;
+    (void)si;
+    if (++uw_signals >= UW_SIGNALS)
+        uw_stop = 1;
+    if (_Unwind_FindEnclosingFunction((void *)ip) != uw_kernel)
+        return; /* in the loop, not in the kernel (or the kernel has no unwind information) */
+    _Unwind_Backtrace(uw_step, &found);
+    if (found)
+        uw_reached++;
+    else if (!uw_bad_ip)
+        uw_bad_ip = ip;
+    if (++uw_inside >= UW_SAMPLES)
+        uw_stop = 1;
+}
+
+static __attribute__((noinline)) void uw_loop(kernel_fn *fn, uint64_t *o, const uint64_t *a, const uint64_t *b)
+{
+    uw_target = __builtin_return_address(0);
+    while (!uw_stop)
+        fn(o, a, b);
+}
+
+static void unwind_kernel(const struct kernel *k)
+{
+    static timer_t timer;
+    static int ready;
+    uint64_t a[2 * N], b[2 * N], o[2 * N];
+    const struct itimerspec every = {{0, 40000}, {0, 40000}}, off = {{0, 0}, {0, 0}};
+    make_inputs(k, a, b);
+    if (!ready) {
+        struct sigaction sa;
+        struct sigevent ev;
+        int found = 0;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = uw_signal;
+        sa.sa_flags = SA_SIGINFO | SA_RESTART;
+        sigemptyset(&sa.sa_mask);
+        memset(&ev, 0, sizeof ev);
+        ev.sigev_notify = SIGEV_SIGNAL;
+        ev.sigev_signo = SIGPROF;
+        if (sigaction(SIGPROF, &sa, NULL) || timer_create(CLOCK_MONOTONIC, &ev, &timer)) {
+            fprintf(stderr, "unwind check: no timer\n");
+            exit(2);
+        }
+        _Unwind_Backtrace(uw_step, &found); /* the unwinder's first call allocates: not in a handler */
+        ready = 1;
+    }
+    uw_kernel = k->fn;
+    uw_signals = uw_inside = uw_reached = 0;
+    uw_bad_ip = 0;
+    uw_stop = 0;
+    timer_settime(timer, 0, &every, NULL);
+    uw_loop((kernel_fn *)(uintptr_t)k->fn, o, a, b);
+    timer_settime(timer, 0, &off, NULL);
+    checks++;
+    if (uw_inside < UW_SAMPLES) {
+        failures++;
+        printf("FAIL unwind %s: %lu of %lu timer signals found the kernel by its unwind information\n", k->name,
+               uw_inside, uw_signals);
+    } else if (uw_reached != uw_inside) {
+        failures++;
+        printf("FAIL unwind %s: %lu of %lu signals inside the kernel did not unwind to its caller (first at +%lu)\n",
+               k->name, uw_inside - uw_reached, uw_inside, (unsigned long)(uw_bad_ip - (uintptr_t)k->fn));
+    }
+}
+
 static void run_kernel(const struct kernel *k, unsigned long count)
 {
     unsigned long i;
     uint64_t a[2 * N], b[2 * N], want[2 * N];
     const size_t bw = 8 * (size_t)B_WORDS(k); /* bytes of b */
+    unwind_kernel(k);
     for (i = 0; i < count; i++) {
         fg_guard ga, gb, go;
         uint8_t *pa, *pb, *po;

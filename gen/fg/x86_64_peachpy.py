@@ -66,9 +66,72 @@ def gas_text(fn):
 
 def with_endbr(text):
     """One function's PeachPy GAS text with the CET landing pad (_ENDBR) as
-    its first instruction."""
+    its first instruction, and call-frame information (with_cfi)."""
     assert text.count(_LABEL_END) == 1, "PeachPy's function header changed"
-    return text.replace(_LABEL_END, _LABEL_END + _ENDBR)
+    return with_cfi(text.replace(_LABEL_END, _LABEL_END + _ENDBR))
+
+
+_PUSH_POP = re.compile(r"^\s*(push|pop)q\s+(%\w+)\s*$")
+_RSP_IMM = re.compile(r"^\s*(sub|add)q\s+\$(\d+),\s*%rsp\s*$")
+_RSP_COPY = re.compile(r"^\s*movq\s+%rsp,\s*(%\w+)\s*$")
+_RSP_BACK = re.compile(r"^\s*movq\s+(%\w+),\s*%rsp\s*$")
+_RSP_ALIGN = re.compile(r"^\s*andq\s+\$-\d+,\s*%rsp\s*$")
+_RSP_WRITE = re.compile(r"^\s*(?!(test|cmp|bt)q?\s)[a-z]\w*\s+.*,\s*%rsp\s*$|^\s*(ret|leave|call)")
+
+
+def with_cfi(text):
+    """One function's GAS text with DWARF call-frame information, so that
+    debuggers, profilers and crash reporters unwind through a kernel
+    (.eh_frame on ELF, compact unwind or __eh_frame on Mach-O): the
+    canonical frame address followed through every instruction that moves
+    rsp, which in these kernels are only PUSH and POP of the callee-saved
+    registers, SUB and ADD of an immediate, and the aligned frame of the IFMA
+    kernels (rsp copied to a register that holds the CFA while rsp is ANDed
+    down, then copied back); tests/ct_static.py proves no other write to rsp
+    exists. Anything else that writes rsp stops generation."""
+    out, cfa_reg, started = [], "%rsp", False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if stripped == _LABEL_END.strip():
+            out += [line, ".cfi_startproc"]
+            started = True
+            continue
+        out.append(line)
+        if not started or stripped.startswith(("#", ".")) or not stripped:
+            continue
+        m = _PUSH_POP.match(line)
+        if m:
+            assert cfa_reg == "%rsp", line
+            if m.group(1) == "push":
+                out += [".cfi_adjust_cfa_offset 8", ".cfi_rel_offset %s, 0" % m.group(2)]
+            else:
+                out += [".cfi_adjust_cfa_offset -8", ".cfi_restore %s" % m.group(2)]
+        elif _RSP_IMM.match(line):
+            op, n = _RSP_IMM.match(line).groups()
+            if cfa_reg == "%rsp":
+                out.append(".cfi_adjust_cfa_offset %s%s" % ("" if op == "sub" else "-", n))
+        elif _RSP_COPY.match(line):
+            assert cfa_reg == "%rsp", line
+            cfa_reg = _RSP_COPY.match(line).group(1)
+            out.append(".cfi_def_cfa_register %s" % cfa_reg)
+        elif _RSP_BACK.match(line):
+            assert _RSP_BACK.match(line).group(1) == cfa_reg != "%rsp", line
+            cfa_reg = "%rsp"
+            out.append(".cfi_def_cfa_register %rsp")
+        elif _RSP_ALIGN.match(line):
+            assert cfa_reg != "%rsp", line
+        elif stripped == "ret":
+            assert cfa_reg == "%rsp", line
+            out.append(".cfi_endproc")
+            started = False
+        else:
+            assert not _RSP_WRITE.match(line), "an rsp write the CFI pass does not model: " + line
+            # while a register holds the CFA, nothing else may touch it (any
+            # width: a write to its low half would change it too)
+            assert cfa_reg == "%rsp" or not re.search(r"%s[dwb]?\b" % re.escape(cfa_reg), line), \
+                "the register holding the CFA is used: " + line
+    assert not started, "no ret"
+    return "\n".join(out)
 
 
 class Tables:

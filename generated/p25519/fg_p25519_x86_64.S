@@ -26,13 +26,22 @@ _fg_p25519_mul_wide_x86_64:
 .type fg_p25519_mul_wide_x86_64, @function
 fg_p25519_mul_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rax
 	mulq 0(%rcx)
@@ -127,10 +136,19 @@ pushq %rbx
 	movq %r12, 48(%rdi)
 	movq %r13, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_mul_wide_x86_64, .-fg_p25519_mul_wide_x86_64
 #endif /* !__APPLE__ */
@@ -147,12 +165,19 @@ _fg_p25519_sqr_wide_x86_64:
 .type fg_p25519_sqr_wide_x86_64, @function
 fg_p25519_sqr_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rax
 	mulq %rax
 	movq %rax, %rcx
@@ -234,9 +259,16 @@ pushq %rbx
 	movq %rbp, 48(%rdi)
 	movq %r12, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_wide_x86_64, .-fg_p25519_sqr_wide_x86_64
 #endif /* !__APPLE__ */
@@ -253,13 +285,22 @@ _fg_p25519_redc_x86_64:
 .type fg_p25519_redc_x86_64, @function
 fg_p25519_redc_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -328,10 +369,19 @@ pushq %rbx
 	movq %r9, 16(%rdi)
 	movq %r10, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_redc_x86_64, .-fg_p25519_redc_x86_64
 #endif /* !__APPLE__ */
@@ -348,13 +398,22 @@ _fg_p25519_mul_x86_64:
 .type fg_p25519_mul_x86_64, @function
 fg_p25519_mul_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rax
 	mulq 0(%rcx)
@@ -504,10 +563,19 @@ pushq %rbx
 	movq %r10, 16(%rdi)
 	movq %r11, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_mul_x86_64, .-fg_p25519_mul_x86_64
 #endif /* !__APPLE__ */
@@ -524,12 +592,19 @@ _fg_p25519_sqr_x86_64:
 .type fg_p25519_sqr_x86_64, @function
 fg_p25519_sqr_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rax
 	mulq %rax
 	movq %rax, %rcx
@@ -666,9 +741,16 @@ pushq %rbx
 	movq %r9, 16(%rdi)
 	movq %r10, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_x86_64, .-fg_p25519_sqr_x86_64
 #endif /* !__APPLE__ */
@@ -685,14 +767,25 @@ _fg_p25519_mul_wide_bmi2:
 .type fg_p25519_mul_wide_bmi2, @function
 fg_p25519_mul_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -787,11 +880,22 @@ pushq %rbx
 	movq %r13, 48(%rdi)
 	movq %r14, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_mul_wide_bmi2, .-fg_p25519_mul_wide_bmi2
 #endif /* !__APPLE__ */
@@ -808,13 +912,22 @@ _fg_p25519_sqr_wide_bmi2:
 .type fg_p25519_sqr_wide_bmi2, @function
 fg_p25519_sqr_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rdx
 	mulxq %rdx, %rcx, %r8
 	movq %rcx, %r9
@@ -896,10 +1009,19 @@ pushq %rbx
 	movq %r12, 48(%rdi)
 	movq %r13, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_wide_bmi2, .-fg_p25519_sqr_wide_bmi2
 #endif /* !__APPLE__ */
@@ -916,13 +1038,22 @@ _fg_p25519_redc_bmi2:
 .type fg_p25519_redc_bmi2, @function
 fg_p25519_redc_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -984,10 +1115,19 @@ pushq %rbx
 	movq %r9, 16(%rdi)
 	movq %r10, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_redc_bmi2, .-fg_p25519_redc_bmi2
 #endif /* !__APPLE__ */
@@ -1004,14 +1144,25 @@ _fg_p25519_mul_bmi2:
 .type fg_p25519_mul_bmi2, @function
 fg_p25519_mul_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -1154,11 +1305,22 @@ pushq %rbx
 	movq %rax, 16(%rdi)
 	movq %rbx, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_mul_bmi2, .-fg_p25519_mul_bmi2
 #endif /* !__APPLE__ */
@@ -1175,13 +1337,22 @@ _fg_p25519_sqr_bmi2:
 .type fg_p25519_sqr_bmi2, @function
 fg_p25519_sqr_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rdx
 	mulxq %rdx, %rcx, %r8
 	movq %rcx, %r9
@@ -1311,10 +1482,19 @@ pushq %rbx
 	movq %r11, 16(%rdi)
 	movq %rax, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_bmi2, .-fg_p25519_sqr_bmi2
 #endif /* !__APPLE__ */
@@ -1331,14 +1511,25 @@ _fg_p25519_mul_wide_adx:
 .type fg_p25519_mul_wide_adx, @function
 fg_p25519_mul_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r10, %r11
@@ -1403,11 +1594,22 @@ pushq %rbx
 	movq %r13, 48(%rdi)
 	movq %r14, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_mul_wide_adx, .-fg_p25519_mul_wide_adx
 #endif /* !__APPLE__ */
@@ -1424,15 +1626,28 @@ _fg_p25519_sqr_wide_adx:
 .type fg_p25519_sqr_wide_adx, @function
 fg_p25519_sqr_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 8(%rsi), %rcx
 	movq 16(%rsi), %r8
 	movq 24(%rsi), %r9
@@ -1487,12 +1702,25 @@ pushq %rbx
 	movq %r15, 48(%rdi)
 	movq %r8, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_wide_adx, .-fg_p25519_sqr_wide_adx
 #endif /* !__APPLE__ */
@@ -1509,13 +1737,22 @@ _fg_p25519_redc_adx:
 .type fg_p25519_redc_adx, @function
 fg_p25519_redc_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -1573,10 +1810,19 @@ pushq %rbx
 	movq %r9, 16(%rdi)
 	movq %r10, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_redc_adx, .-fg_p25519_redc_adx
 #endif /* !__APPLE__ */
@@ -1593,14 +1839,25 @@ _fg_p25519_mul_adx:
 .type fg_p25519_mul_adx, @function
 fg_p25519_mul_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r10, %r11
@@ -1709,11 +1966,22 @@ pushq %rbx
 	movq %rax, 16(%rdi)
 	movq %rbx, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_mul_adx, .-fg_p25519_mul_adx
 #endif /* !__APPLE__ */
@@ -1730,15 +1998,28 @@ _fg_p25519_sqr_adx:
 .type fg_p25519_sqr_adx, @function
 fg_p25519_sqr_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 8(%rsi), %rcx
 	movq 16(%rsi), %r8
 	movq 24(%rsi), %r9
@@ -1837,12 +2118,25 @@ pushq %rbx
 	movq %rsi, 16(%rdi)
 	movq %r12, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_adx, .-fg_p25519_sqr_adx
 #endif /* !__APPLE__ */

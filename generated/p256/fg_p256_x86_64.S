@@ -54,15 +54,28 @@ _fg_p256_mul_wide_x86_64:
 .type fg_p256_mul_wide_x86_64, @function
 fg_p256_mul_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
@@ -158,12 +171,25 @@ pushq %rbx
 	movq %r14, 48(%rdi)
 	movq %rbp, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_mul_wide_x86_64, .-fg_p256_mul_wide_x86_64
 #endif /* !__APPLE__ */
@@ -180,15 +206,28 @@ _fg_p256_sqr_wide_x86_64:
 .type fg_p256_sqr_wide_x86_64, @function
 fg_p256_sqr_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %rax
 	mulq %rcx
@@ -261,12 +300,25 @@ pushq %rbx
 	movq %r14, 48(%rdi)
 	movq %r15, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_sqr_wide_x86_64, .-fg_p256_sqr_wide_x86_64
 #endif /* !__APPLE__ */
@@ -283,15 +335,28 @@ _fg_p256_redc_x86_64:
 .type fg_p256_redc_x86_64, @function
 fg_p256_redc_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq %rcx, %r8
 	shlq $32, %rcx
@@ -371,12 +436,25 @@ pushq %rbx
 	movq %rcx, 16(%rdi)
 	movq %r8, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_redc_x86_64, .-fg_p256_redc_x86_64
 #endif /* !__APPLE__ */
@@ -393,15 +471,28 @@ _fg_p256_mul_x86_64:
 .type fg_p256_mul_x86_64, @function
 fg_p256_mul_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rcx), %rax
 	mulq 0(%rsi)
@@ -559,12 +650,25 @@ pushq %rbx
 	movq %rcx, 16(%rdi)
 	movq %rsi, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_mul_x86_64, .-fg_p256_mul_x86_64
 #endif /* !__APPLE__ */
@@ -581,15 +685,28 @@ _fg_p256_sqr_x86_64:
 .type fg_p256_sqr_x86_64, @function
 fg_p256_sqr_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %rax
 	mulq %rcx
@@ -720,12 +837,25 @@ pushq %rbx
 	movq %rcx, 16(%rdi)
 	movq %r10, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_sqr_x86_64, .-fg_p256_sqr_x86_64
 #endif /* !__APPLE__ */
@@ -742,15 +872,28 @@ _fg_p256_mul_wide_bmi2:
 .type fg_p256_mul_wide_bmi2, @function
 fg_p256_mul_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -812,12 +955,25 @@ pushq %rbx
 	movq %r13, 48(%rdi)
 	movq %rbx, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_mul_wide_bmi2, .-fg_p256_mul_wide_bmi2
 #endif /* !__APPLE__ */
@@ -834,15 +990,28 @@ _fg_p256_sqr_wide_bmi2:
 .type fg_p256_sqr_wide_bmi2, @function
 fg_p256_sqr_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -898,12 +1067,25 @@ pushq %rbx
 	movq %r15, 48(%rdi)
 	movq %r14, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_sqr_wide_bmi2, .-fg_p256_sqr_wide_bmi2
 #endif /* !__APPLE__ */
@@ -920,15 +1102,28 @@ _fg_p256_redc_bmi2:
 .type fg_p256_redc_bmi2, @function
 fg_p256_redc_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rdx
 	movq %rdx, %rcx
 	movq %rdx, %r8
@@ -994,12 +1189,25 @@ pushq %rbx
 	movq %r8, 16(%rdi)
 	movq %rax, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_redc_bmi2, .-fg_p256_redc_bmi2
 #endif /* !__APPLE__ */
@@ -1016,15 +1224,28 @@ _fg_p256_mul_bmi2:
 .type fg_p256_mul_bmi2, @function
 fg_p256_mul_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -1135,12 +1356,25 @@ pushq %rbx
 	movq %r8, 16(%rdi)
 	movq %rsi, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_mul_bmi2, .-fg_p256_mul_bmi2
 #endif /* !__APPLE__ */
@@ -1157,15 +1391,28 @@ _fg_p256_sqr_bmi2:
 .type fg_p256_sqr_bmi2, @function
 fg_p256_sqr_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -1270,12 +1517,25 @@ pushq %rbx
 	movq %rsi, 16(%rdi)
 	movq %r9, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_sqr_bmi2, .-fg_p256_sqr_bmi2
 #endif /* !__APPLE__ */
@@ -1292,15 +1552,28 @@ _fg_p256_mul_wide_adx:
 .type fg_p256_mul_wide_adx, @function
 fg_p256_mul_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	xorq %r8, %r8
@@ -1366,12 +1639,25 @@ pushq %rbx
 	movq %r15, 48(%rdi)
 	movq %r12, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_mul_wide_adx, .-fg_p256_mul_wide_adx
 #endif /* !__APPLE__ */
@@ -1388,15 +1674,28 @@ _fg_p256_sqr_wide_adx:
 .type fg_p256_sqr_wide_adx, @function
 fg_p256_sqr_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -1453,12 +1752,25 @@ pushq %rbx
 	movq %rbp, 48(%rdi)
 	movq %r9, 56(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_sqr_wide_adx, .-fg_p256_sqr_wide_adx
 #endif /* !__APPLE__ */
@@ -1475,15 +1787,28 @@ _fg_p256_redc_adx:
 .type fg_p256_redc_adx, @function
 fg_p256_redc_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rdx
 	movq %rdx, %rcx
 	movq %rdx, %r8
@@ -1549,12 +1874,25 @@ pushq %rbx
 	movq %r8, 16(%rdi)
 	movq %rax, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_redc_adx, .-fg_p256_redc_adx
 #endif /* !__APPLE__ */
@@ -1571,15 +1909,28 @@ _fg_p256_mul_adx:
 .type fg_p256_mul_adx, @function
 fg_p256_mul_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	xorq %r8, %r8
@@ -1694,12 +2045,25 @@ pushq %rbx
 	movq %rcx, 16(%rdi)
 	movq %rbp, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_mul_adx, .-fg_p256_mul_adx
 #endif /* !__APPLE__ */
@@ -1716,15 +2080,28 @@ _fg_p256_sqr_adx:
 .type fg_p256_sqr_adx, @function
 fg_p256_sqr_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -1830,12 +2207,25 @@ pushq %rbx
 	movq %r10, 16(%rdi)
 	movq %r12, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_sqr_adx, .-fg_p256_sqr_adx
 #endif /* !__APPLE__ */
@@ -1852,15 +2242,28 @@ _fg_p256_mul_adx_zen:
 .type fg_p256_mul_adx_zen, @function
 fg_p256_mul_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	xorq %r8, %r8
@@ -1996,12 +2399,25 @@ pushq %rbx
 	movq %rcx, 16(%rdi)
 	movq %rbp, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_mul_adx_zen, .-fg_p256_mul_adx_zen
 #endif /* !__APPLE__ */
@@ -2018,15 +2434,28 @@ _fg_p256_sqr_adx_zen:
 .type fg_p256_sqr_adx_zen, @function
 fg_p256_sqr_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	movq 0(%rsi), %rcx
 	movq 8(%rsi), %r8
 	movq 16(%rsi), %r9
@@ -2153,12 +2582,25 @@ pushq %rbx
 	movq %r10, 16(%rdi)
 	movq %r12, 24(%rdi)
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p256_sqr_adx_zen, .-fg_p256_sqr_adx_zen
 #endif /* !__APPLE__ */

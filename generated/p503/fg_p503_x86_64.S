@@ -67,16 +67,30 @@ _fg_p503_mul_wide_x86_64:
 .type fg_p503_mul_wide_x86_64, @function
 fg_p503_mul_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $168, %rsp
+.cfi_adjust_cfa_offset 168
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 32(%rsi), %r8
@@ -501,13 +515,27 @@ pushq %rbx
 	adcq $0, %r13
 	movq %r13, 120(%rbp)
 	addq $168, %rsp
+.cfi_adjust_cfa_offset -168
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_wide_x86_64, .-fg_p503_mul_wide_x86_64
 #endif /* !__APPLE__ */
@@ -524,16 +552,30 @@ _fg_p503_sqr_wide_x86_64:
 .type fg_p503_sqr_wide_x86_64, @function
 fg_p503_sqr_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $144, %rsp
+.cfi_adjust_cfa_offset 144
 	movq 0(%rsi), %rcx
 	subq 32(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -857,13 +899,27 @@ pushq %rbx
 	adcq $0, %rdi
 	movq %rdi, 120(%rsi)
 	addq $144, %rsp
+.cfi_adjust_cfa_offset -144
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_wide_x86_64, .-fg_p503_sqr_wide_x86_64
 #endif /* !__APPLE__ */
@@ -880,16 +936,30 @@ _fg_p503_redc_x86_64:
 .type fg_p503_redc_x86_64, @function
 fg_p503_redc_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $40, %rsp
+.cfi_adjust_cfa_offset 40
 	movq FG_P503_MONT_Q+24(%rip), %rax
 	mulq 0(%rsi)
 	movq 24(%rsi), %rcx
@@ -1206,13 +1276,27 @@ pushq %rbx
 	movq %r8, 48(%r14)
 	movq %r10, 56(%r14)
 	addq $40, %rsp
+.cfi_adjust_cfa_offset -40
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_redc_x86_64, .-fg_p503_redc_x86_64
 #endif /* !__APPLE__ */
@@ -1229,16 +1313,30 @@ _fg_p503_mul_x86_64:
 .type fg_p503_mul_x86_64, @function
 fg_p503_mul_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $168, %rsp
+.cfi_adjust_cfa_offset 168
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 32(%rsi), %r8
@@ -1955,13 +2053,27 @@ pushq %rbx
 	movq %rbp, 48(%r15)
 	movq %r8, 56(%r15)
 	addq $168, %rsp
+.cfi_adjust_cfa_offset -168
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_x86_64, .-fg_p503_mul_x86_64
 #endif /* !__APPLE__ */
@@ -1978,16 +2090,30 @@ _fg_p503_sqr_x86_64:
 .type fg_p503_sqr_x86_64, @function
 fg_p503_sqr_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $144, %rsp
+.cfi_adjust_cfa_offset 144
 	movq 0(%rsi), %rcx
 	subq 32(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -2602,13 +2728,27 @@ pushq %rbx
 	movq %rsi, 48(%rbp)
 	movq %rbx, 56(%rbp)
 	addq $144, %rsp
+.cfi_adjust_cfa_offset -144
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_x86_64, .-fg_p503_sqr_x86_64
 #endif /* !__APPLE__ */
@@ -2625,16 +2765,30 @@ _fg_p503_mul_wide_bmi2:
 .type fg_p503_mul_wide_bmi2, @function
 fg_p503_mul_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -2866,13 +3020,27 @@ pushq %rbx
 	movq %r13, 112(%r9)
 	movq %r15, 120(%r9)
 	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_wide_bmi2, .-fg_p503_mul_wide_bmi2
 #endif /* !__APPLE__ */
@@ -2889,16 +3057,30 @@ _fg_p503_sqr_wide_bmi2:
 .type fg_p503_sqr_wide_bmi2, @function
 fg_p503_sqr_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $144, %rsp
+.cfi_adjust_cfa_offset 144
 	movq 0(%rsi), %rcx
 	subq 32(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -3154,13 +3336,27 @@ pushq %rbx
 	adcq $0, %rsi
 	movq %rsi, 120(%r10)
 	addq $144, %rsp
+.cfi_adjust_cfa_offset -144
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_wide_bmi2, .-fg_p503_sqr_wide_bmi2
 #endif /* !__APPLE__ */
@@ -3177,16 +3373,30 @@ _fg_p503_redc_bmi2:
 .type fg_p503_redc_bmi2, @function
 fg_p503_redc_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $32, %rsp
+.cfi_adjust_cfa_offset 32
 	movq 0(%rsi), %rdx
 	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r8
 	movq 24(%rsi), %r9
@@ -3374,13 +3584,27 @@ pushq %rbx
 	movq %rcx, 48(%r13)
 	movq %rax, 56(%r13)
 	addq $32, %rsp
+.cfi_adjust_cfa_offset -32
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_redc_bmi2, .-fg_p503_redc_bmi2
 #endif /* !__APPLE__ */
@@ -3397,16 +3621,30 @@ _fg_p503_mul_bmi2:
 .type fg_p503_mul_bmi2, @function
 fg_p503_mul_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $40, %rsp
+.cfi_adjust_cfa_offset 40
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -3782,13 +4020,27 @@ pushq %rbx
 	movq %r13, 48(%r14)
 	movq %rbp, 56(%r14)
 	addq $40, %rsp
+.cfi_adjust_cfa_offset -40
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_bmi2, .-fg_p503_mul_bmi2
 #endif /* !__APPLE__ */
@@ -3805,16 +4057,30 @@ _fg_p503_sqr_bmi2:
 .type fg_p503_sqr_bmi2, @function
 fg_p503_sqr_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $144, %rsp
+.cfi_adjust_cfa_offset 144
 	movq 0(%rsi), %rcx
 	subq 32(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -4237,13 +4503,27 @@ pushq %rbx
 	movq %rsi, 48(%r13)
 	movq %r10, 56(%r13)
 	addq $144, %rsp
+.cfi_adjust_cfa_offset -144
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_bmi2, .-fg_p503_sqr_bmi2
 #endif /* !__APPLE__ */
@@ -4260,16 +4540,30 @@ _fg_p503_fp2_sqr_bmi2:
 .type fg_p503_fp2_sqr_bmi2, @function
 fg_p503_fp2_sqr_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $232, %rsp
+.cfi_adjust_cfa_offset 232
 	movq 0(%rsi), %rcx
 	addq %rcx, %rcx
 	movq %rcx, 128(%rsp)
@@ -5095,13 +5389,27 @@ pushq %rbx
 	movq %r14, 48(%rbp)
 	movq %r15, 56(%rbp)
 	addq $232, %rsp
+.cfi_adjust_cfa_offset -232
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_fp2_sqr_bmi2, .-fg_p503_fp2_sqr_bmi2
 #endif /* !__APPLE__ */
@@ -5118,16 +5426,30 @@ _fg_p503_fp2_mul_bmi2:
 .type fg_p503_fp2_mul_bmi2, @function
 fg_p503_fp2_mul_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $408, %rsp
+.cfi_adjust_cfa_offset 408
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	mulxq 0(%rcx), %r8, %r9
@@ -6300,13 +6622,27 @@ pushq %rbx
 	movq %rbp, 48(%r13)
 	movq %rax, 56(%r13)
 	addq $408, %rsp
+.cfi_adjust_cfa_offset -408
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_fp2_mul_bmi2, .-fg_p503_fp2_mul_bmi2
 #endif /* !__APPLE__ */
@@ -6323,16 +6659,30 @@ _fg_p503_mul_wide_adx:
 .type fg_p503_mul_wide_adx, @function
 fg_p503_mul_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $64, %rsp
+.cfi_adjust_cfa_offset 64
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -6567,13 +6917,27 @@ pushq %rbx
 	movq %r13, 112(%r11)
 	movq %r15, 120(%r11)
 	addq $64, %rsp
+.cfi_adjust_cfa_offset -64
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_wide_adx, .-fg_p503_mul_wide_adx
 #endif /* !__APPLE__ */
@@ -6590,16 +6954,30 @@ _fg_p503_sqr_wide_adx:
 .type fg_p503_sqr_wide_adx, @function
 fg_p503_sqr_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -6780,13 +7158,27 @@ pushq %rbx
 	movq %r15, 112(%rdi)
 	movq %r14, 120(%rdi)
 	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_wide_adx, .-fg_p503_sqr_wide_adx
 #endif /* !__APPLE__ */
@@ -6803,16 +7195,30 @@ _fg_p503_redc_adx:
 .type fg_p503_redc_adx, @function
 fg_p503_redc_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $40, %rsp
+.cfi_adjust_cfa_offset 40
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r9
@@ -7009,13 +7415,27 @@ pushq %rbx
 	movq %r8, 48(%rbx)
 	movq %r15, 56(%rbx)
 	addq $40, %rsp
+.cfi_adjust_cfa_offset -40
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_redc_adx, .-fg_p503_redc_adx
 #endif /* !__APPLE__ */
@@ -7032,16 +7452,30 @@ _fg_p503_mul_adx:
 .type fg_p503_mul_adx, @function
 fg_p503_mul_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $48, %rsp
+.cfi_adjust_cfa_offset 48
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -7427,13 +7861,27 @@ pushq %rbx
 	movq %rax, 48(%r12)
 	movq %r10, 56(%r12)
 	addq $48, %rsp
+.cfi_adjust_cfa_offset -48
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_adx, .-fg_p503_mul_adx
 #endif /* !__APPLE__ */
@@ -7450,16 +7898,30 @@ _fg_p503_sqr_adx:
 .type fg_p503_sqr_adx, @function
 fg_p503_sqr_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -7806,13 +8268,27 @@ pushq %rbx
 	movq %rbx, 48(%rsi)
 	movq %r11, 56(%rsi)
 	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_adx, .-fg_p503_sqr_adx
 #endif /* !__APPLE__ */
@@ -7829,16 +8305,30 @@ _fg_p503_fp2_sqr_adx:
 .type fg_p503_fp2_sqr_adx, @function
 fg_p503_fp2_sqr_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $240, %rsp
+.cfi_adjust_cfa_offset 240
 	movq 0(%rsi), %r8
 	addq %r8, %r8
 	movq %r8, 128(%rsp)
@@ -8684,13 +9174,27 @@ pushq %rbx
 	movq %r11, 48(%r10)
 	movq %rbp, 56(%r10)
 	addq $240, %rsp
+.cfi_adjust_cfa_offset -240
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_fp2_sqr_adx, .-fg_p503_fp2_sqr_adx
 #endif /* !__APPLE__ */
@@ -8707,16 +9211,30 @@ _fg_p503_fp2_mul_adx:
 .type fg_p503_fp2_mul_adx, @function
 fg_p503_fp2_mul_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $424, %rsp
+.cfi_adjust_cfa_offset 424
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -9918,13 +10436,27 @@ pushq %rbx
 	movq %rbp, 48(%r13)
 	movq %r8, 56(%r13)
 	addq $424, %rsp
+.cfi_adjust_cfa_offset -424
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_fp2_mul_adx, .-fg_p503_fp2_mul_adx
 #endif /* !__APPLE__ */
@@ -9941,16 +10473,30 @@ _fg_p503_mul_wide_adx_zen:
 .type fg_p503_mul_wide_adx_zen, @function
 fg_p503_mul_wide_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -10190,13 +10736,27 @@ pushq %rbx
 	movq %r15, 112(%r11)
 	movq %rbx, 120(%r11)
 	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_wide_adx_zen, .-fg_p503_mul_wide_adx_zen
 #endif /* !__APPLE__ */
@@ -10213,16 +10773,30 @@ _fg_p503_sqr_wide_adx_zen:
 .type fg_p503_sqr_wide_adx_zen, @function
 fg_p503_sqr_wide_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -10406,13 +10980,27 @@ pushq %rbx
 	movq %rbp, 112(%rax)
 	movq %rdi, 120(%rax)
 	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_wide_adx_zen, .-fg_p503_sqr_wide_adx_zen
 #endif /* !__APPLE__ */
@@ -10429,16 +11017,30 @@ _fg_p503_mul_adx_zen:
 .type fg_p503_mul_adx_zen, @function
 fg_p503_mul_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $48, %rsp
+.cfi_adjust_cfa_offset 48
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -10831,13 +11433,27 @@ pushq %rbx
 	movq %rax, 48(%r12)
 	movq %r10, 56(%r12)
 	addq $48, %rsp
+.cfi_adjust_cfa_offset -48
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_mul_adx_zen, .-fg_p503_mul_adx_zen
 #endif /* !__APPLE__ */
@@ -10854,16 +11470,30 @@ _fg_p503_sqr_adx_zen:
 .type fg_p503_sqr_adx_zen, @function
 fg_p503_sqr_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -11213,13 +11843,27 @@ pushq %rbx
 	movq %rbx, 48(%rsi)
 	movq %r11, 56(%rsi)
 	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_adx_zen, .-fg_p503_sqr_adx_zen
 #endif /* !__APPLE__ */
@@ -11236,16 +11880,30 @@ _fg_p503_fp2_sqr_adx_zen:
 .type fg_p503_fp2_sqr_adx_zen, @function
 fg_p503_fp2_sqr_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $240, %rsp
+.cfi_adjust_cfa_offset 240
 	movq 0(%rsi), %r8
 	addq %r8, %r8
 	movq %r8, 128(%rsp)
@@ -12105,13 +12763,27 @@ pushq %rbx
 	movq %r11, 48(%r10)
 	movq %r8, 56(%r10)
 	addq $240, %rsp
+.cfi_adjust_cfa_offset -240
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_fp2_sqr_adx_zen, .-fg_p503_fp2_sqr_adx_zen
 #endif /* !__APPLE__ */
@@ -12128,16 +12800,30 @@ _fg_p503_fp2_mul_adx_zen:
 .type fg_p503_fp2_mul_adx_zen, @function
 fg_p503_fp2_mul_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $424, %rsp
+.cfi_adjust_cfa_offset 424
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -13358,13 +14044,27 @@ pushq %rbx
 	movq %r10, 48(%r14)
 	movq %r8, 56(%r14)
 	addq $424, %rsp
+.cfi_adjust_cfa_offset -424
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_fp2_mul_adx_zen, .-fg_p503_fp2_mul_adx_zen
 #endif /* !__APPLE__ */
@@ -13598,10 +14298,12 @@ _fg_p503_fp2_mul_ifma:
 .type fg_p503_fp2_mul_ifma, @function
 fg_p503_fp2_mul_ifma:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 	movq %rsp, %r11
+.cfi_def_cfa_register %r11
 	subq $1216, %rsp
 	andq $-64, %rsp
 	vmovdqu64 64(%rdx), %zmm0
@@ -14323,8 +15025,10 @@ fg_p503_fp2_mul_ifma:
 	vmovdqu64 %zmm0, 0(%rdi)
 	vmovdqu64 %zmm1, 64(%rdi)
 	movq %r11, %rsp
+.cfi_def_cfa_register %rsp
 	vzeroupper
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_fp2_mul_ifma, .-fg_p503_fp2_mul_ifma
 #endif /* !__APPLE__ */

@@ -83,16 +83,30 @@ _fg_p751_mul_wide_x86_64:
 .type fg_p751_mul_wide_x86_64, @function
 fg_p751_mul_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $328, %rsp
+.cfi_adjust_cfa_offset 328
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 48(%rsi), %r8
@@ -932,13 +946,27 @@ pushq %rbx
 	adcq $0, %r8
 	movq %r8, 184(%r14)
 	addq $328, %rsp
+.cfi_adjust_cfa_offset -328
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_wide_x86_64, .-fg_p751_mul_wide_x86_64
 #endif /* !__APPLE__ */
@@ -955,16 +983,30 @@ _fg_p751_sqr_wide_x86_64:
 .type fg_p751_sqr_wide_x86_64, @function
 fg_p751_sqr_wide_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
 	movq 8(%rsi), %rax
 	mulq 0(%rsi)
 	movq %rax, %rcx
@@ -1586,13 +1628,27 @@ pushq %rbx
 	movq %r12, 176(%r8)
 	movq %r15, 184(%r8)
 	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_wide_x86_64, .-fg_p751_sqr_wide_x86_64
 #endif /* !__APPLE__ */
@@ -1609,16 +1665,30 @@ _fg_p751_redc_x86_64:
 .type fg_p751_redc_x86_64, @function
 fg_p751_redc_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $112, %rsp
+.cfi_adjust_cfa_offset 112
 	movq FG_P751_MONT_Q+40(%rip), %rax
 	mulq 0(%rsi)
 	movq 40(%rsi), %rcx
@@ -2271,13 +2341,27 @@ pushq %rbx
 	movq %r12, 80(%r15)
 	movq %rbx, 88(%r15)
 	addq $112, %rsp
+.cfi_adjust_cfa_offset -112
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_redc_x86_64, .-fg_p751_redc_x86_64
 #endif /* !__APPLE__ */
@@ -2294,16 +2378,30 @@ _fg_p751_mul_x86_64:
 .type fg_p751_mul_x86_64, @function
 fg_p751_mul_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $328, %rsp
+.cfi_adjust_cfa_offset 328
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 48(%rsi), %r8
@@ -3760,13 +3858,27 @@ pushq %rbx
 	movq %rbx, 80(%rsi)
 	movq %r10, 88(%rsi)
 	addq $328, %rsp
+.cfi_adjust_cfa_offset -328
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_x86_64, .-fg_p751_mul_x86_64
 #endif /* !__APPLE__ */
@@ -3783,16 +3895,30 @@ _fg_p751_sqr_x86_64:
 .type fg_p751_sqr_x86_64, @function
 fg_p751_sqr_x86_64:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $256, %rsp
+.cfi_adjust_cfa_offset 256
 	movq 0(%rsi), %rcx
 	subq 48(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -5085,13 +5211,27 @@ pushq %rbx
 	movq %r11, 80(%r15)
 	movq %r14, 88(%r15)
 	addq $256, %rsp
+.cfi_adjust_cfa_offset -256
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_x86_64, .-fg_p751_sqr_x86_64
 #endif /* !__APPLE__ */
@@ -5108,16 +5248,30 @@ _fg_p751_mul_wide_bmi2:
 .type fg_p751_mul_wide_bmi2, @function
 fg_p751_mul_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $304, %rsp
+.cfi_adjust_cfa_offset 304
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 48(%rsi), %r8
@@ -5679,13 +5833,27 @@ pushq %rbx
 	adcq $0, %r15
 	movq %r15, 184(%r11)
 	addq $304, %rsp
+.cfi_adjust_cfa_offset -304
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_wide_bmi2, .-fg_p751_mul_wide_bmi2
 #endif /* !__APPLE__ */
@@ -5702,16 +5870,30 @@ _fg_p751_sqr_wide_bmi2:
 .type fg_p751_sqr_wide_bmi2, @function
 fg_p751_sqr_wide_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $256, %rsp
+.cfi_adjust_cfa_offset 256
 	movq 0(%rsi), %rcx
 	subq 48(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -6214,13 +6396,27 @@ pushq %rbx
 	adcq $0, %rbx
 	movq %rbx, 184(%r14)
 	addq $256, %rsp
+.cfi_adjust_cfa_offset -256
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_wide_bmi2, .-fg_p751_sqr_wide_bmi2
 #endif /* !__APPLE__ */
@@ -6237,16 +6433,30 @@ _fg_p751_redc_bmi2:
 .type fg_p751_redc_bmi2, @function
 fg_p751_redc_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $96, %rsp
+.cfi_adjust_cfa_offset 96
 	movq 0(%rsi), %rdx
 	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %r8
 	movq 40(%rsi), %r9
@@ -6610,13 +6820,27 @@ pushq %rbx
 	movq %r15, 80(%rcx)
 	movq %r8, 88(%rcx)
 	addq $96, %rsp
+.cfi_adjust_cfa_offset -96
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_redc_bmi2, .-fg_p751_redc_bmi2
 #endif /* !__APPLE__ */
@@ -6633,16 +6857,30 @@ _fg_p751_mul_bmi2:
 .type fg_p751_mul_bmi2, @function
 fg_p751_mul_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $304, %rsp
+.cfi_adjust_cfa_offset 304
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 48(%rsi), %r8
@@ -7535,13 +7773,27 @@ pushq %rbx
 	movq %r15, 80(%rcx)
 	movq %rdi, 88(%rcx)
 	addq $304, %rsp
+.cfi_adjust_cfa_offset -304
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_bmi2, .-fg_p751_mul_bmi2
 #endif /* !__APPLE__ */
@@ -7558,16 +7810,30 @@ _fg_p751_sqr_bmi2:
 .type fg_p751_sqr_bmi2, @function
 fg_p751_sqr_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $256, %rsp
+.cfi_adjust_cfa_offset 256
 	movq 0(%rsi), %rcx
 	subq 48(%rsi), %rcx
 	movq 8(%rsi), %r8
@@ -8401,13 +8667,27 @@ pushq %rbx
 	movq %r10, 80(%rbx)
 	movq %r11, 88(%rbx)
 	addq $256, %rsp
+.cfi_adjust_cfa_offset -256
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_bmi2, .-fg_p751_sqr_bmi2
 #endif /* !__APPLE__ */
@@ -8424,16 +8704,30 @@ _fg_p751_fp2_sqr_bmi2:
 .type fg_p751_fp2_sqr_bmi2, @function
 fg_p751_fp2_sqr_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $608, %rsp
+.cfi_adjust_cfa_offset 608
 	movq 0(%rsi), %rcx
 	addq %rcx, %rcx
 	movq %rcx, 192(%rsp)
@@ -10318,13 +10612,27 @@ pushq %rbx
 	movq %r14, 80(%rcx)
 	movq %r15, 88(%rcx)
 	addq $608, %rsp
+.cfi_adjust_cfa_offset -608
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_fp2_sqr_bmi2, .-fg_p751_fp2_sqr_bmi2
 #endif /* !__APPLE__ */
@@ -10341,16 +10649,30 @@ _fg_p751_fp2_mul_bmi2:
 .type fg_p751_fp2_mul_bmi2, @function
 fg_p751_fp2_mul_bmi2:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $704, %rsp
+.cfi_adjust_cfa_offset 704
 	movq %rdx, %rcx
 	movq 0(%rsi), %r8
 	subq 48(%rsi), %r8
@@ -12987,13 +13309,27 @@ pushq %rbx
 	movq %r8, 80(%rbp)
 	movq %r14, 88(%rbp)
 	addq $704, %rsp
+.cfi_adjust_cfa_offset -704
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_fp2_mul_bmi2, .-fg_p751_fp2_mul_bmi2
 #endif /* !__APPLE__ */
@@ -13010,16 +13346,30 @@ _fg_p751_mul_wide_adx:
 .type fg_p751_mul_wide_adx, @function
 fg_p751_mul_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $136, %rsp
+.cfi_adjust_cfa_offset 136
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -13718,13 +14068,27 @@ pushq %rbx
 	movq %r14, 176(%r10)
 	movq %rax, 184(%r10)
 	addq $136, %rsp
+.cfi_adjust_cfa_offset -136
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_wide_adx, .-fg_p751_mul_wide_adx
 #endif /* !__APPLE__ */
@@ -13741,16 +14105,30 @@ _fg_p751_sqr_wide_adx:
 .type fg_p751_sqr_wide_adx, @function
 fg_p751_sqr_wide_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -14123,13 +14501,27 @@ pushq %rbx
 	movq %r8, 176(%rbp)
 	movq %r9, 184(%rbp)
 	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_wide_adx, .-fg_p751_sqr_wide_adx
 #endif /* !__APPLE__ */
@@ -14146,16 +14538,30 @@ _fg_p751_redc_adx:
 .type fg_p751_redc_adx, @function
 fg_p751_redc_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $112, %rsp
+.cfi_adjust_cfa_offset 112
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
@@ -14535,13 +14941,27 @@ pushq %rbx
 	movq %rax, 80(%r12)
 	movq %rbx, 88(%r12)
 	addq $112, %rsp
+.cfi_adjust_cfa_offset -112
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_redc_adx, .-fg_p751_redc_adx
 #endif /* !__APPLE__ */
@@ -14558,16 +14978,30 @@ _fg_p751_mul_adx:
 .type fg_p751_mul_adx, @function
 fg_p751_mul_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -15660,13 +16094,27 @@ pushq %rbx
 	movq 88(%rsp), %r10
 	movq %r10, 88(%rbp)
 	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_adx, .-fg_p751_mul_adx
 #endif /* !__APPLE__ */
@@ -15683,16 +16131,30 @@ _fg_p751_sqr_adx:
 .type fg_p751_sqr_adx, @function
 fg_p751_sqr_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -16401,13 +16863,27 @@ pushq %rbx
 	movq %r13, 80(%r11)
 	movq %r8, 88(%r11)
 	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_adx, .-fg_p751_sqr_adx
 #endif /* !__APPLE__ */
@@ -16424,16 +16900,30 @@ _fg_p751_fp2_sqr_adx:
 .type fg_p751_fp2_sqr_adx, @function
 fg_p751_fp2_sqr_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $400, %rsp
+.cfi_adjust_cfa_offset 400
 	movq 0(%rsi), %r8
 	addq %r8, %r8
 	movq %r8, 192(%rsp)
@@ -18460,13 +18950,27 @@ pushq %rbx
 	movq %r10, 80(%r14)
 	movq %rax, 88(%r14)
 	addq $400, %rsp
+.cfi_adjust_cfa_offset -400
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_fp2_sqr_adx, .-fg_p751_fp2_sqr_adx
 #endif /* !__APPLE__ */
@@ -18483,16 +18987,30 @@ _fg_p751_fp2_mul_adx:
 .type fg_p751_fp2_mul_adx, @function
 fg_p751_fp2_mul_adx:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $680, %rsp
+.cfi_adjust_cfa_offset 680
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -21416,13 +21934,27 @@ pushq %rbx
 	movq %rbp, 80(%r13)
 	movq %r14, 88(%r13)
 	addq $680, %rsp
+.cfi_adjust_cfa_offset -680
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_fp2_mul_adx, .-fg_p751_fp2_mul_adx
 #endif /* !__APPLE__ */
@@ -21439,16 +21971,30 @@ _fg_p751_mul_wide_adx_zen:
 .type fg_p751_mul_wide_adx_zen, @function
 fg_p751_mul_wide_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
 	movq %rdx, %r8
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
@@ -22030,13 +22576,27 @@ pushq %rbx
 	movq %r10, 176(%rbp)
 	movq %r13, 184(%rbp)
 	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_wide_adx_zen, .-fg_p751_mul_wide_adx_zen
 #endif /* !__APPLE__ */
@@ -22053,16 +22613,30 @@ _fg_p751_sqr_wide_adx_zen:
 .type fg_p751_sqr_wide_adx_zen, @function
 fg_p751_sqr_wide_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -22440,13 +23014,27 @@ pushq %rbx
 	movq %rbp, 176(%rbx)
 	movq %r14, 184(%rbx)
 	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_wide_adx_zen, .-fg_p751_sqr_wide_adx_zen
 #endif /* !__APPLE__ */
@@ -22463,16 +23051,30 @@ _fg_p751_mul_adx_zen:
 .type fg_p751_mul_adx_zen, @function
 fg_p751_mul_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $104, %rsp
+.cfi_adjust_cfa_offset 104
 	movq %rdx, %rcx
 	movq 0(%rsi), %rdx
 	xorq %r8, %r8
@@ -23320,13 +23922,27 @@ pushq %rbx
 	movq %r12, 80(%rdi)
 	movq %rbx, 88(%rdi)
 	addq $104, %rsp
+.cfi_adjust_cfa_offset -104
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_adx_zen, .-fg_p751_mul_adx_zen
 #endif /* !__APPLE__ */
@@ -23343,16 +23959,30 @@ _fg_p751_sqr_adx_zen:
 .type fg_p751_sqr_adx_zen, @function
 fg_p751_sqr_adx_zen:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
 pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
 pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
 pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
 pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
 pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
 	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
 	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
 	mulxq 8(%rsi), %r8, %r9
@@ -24066,13 +24696,27 @@ pushq %rbx
 	movq %r9, 80(%r8)
 	movq %rbp, 88(%r8)
 	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
 popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
 popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
 popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
 popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
 popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
 popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_adx_zen, .-fg_p751_sqr_adx_zen
 #endif /* !__APPLE__ */
@@ -24375,10 +25019,12 @@ _fg_p751_fp2_mul_ifma:
 .type fg_p751_fp2_mul_ifma, @function
 fg_p751_fp2_mul_ifma:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 	movq %rsp, %r11
+.cfi_def_cfa_register %r11
 	subq $1472, %rsp
 	andq $-64, %rsp
 	movq $15, %rax
@@ -25408,8 +26054,10 @@ fg_p751_fp2_mul_ifma:
 	vmovdqu64 %zmm3, 96(%rdi)
 	vmovdqu64 %zmm4, 160(%rdi){%k7}
 	movq %r11, %rsp
+.cfi_def_cfa_register %rsp
 	vzeroupper
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_fp2_mul_ifma, .-fg_p751_fp2_mul_ifma
 #endif /* !__APPLE__ */
@@ -25492,10 +26140,12 @@ _fg_p751_fp2_sqr_ifma:
 .type fg_p751_fp2_sqr_ifma, @function
 fg_p751_fp2_sqr_ifma:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 	movq %rsp, %r11
+.cfi_def_cfa_register %r11
 	subq $1344, %rsp
 	andq $-64, %rsp
 	movq $15, %rax
@@ -26379,8 +27029,10 @@ fg_p751_fp2_sqr_ifma:
 	vmovdqu64 %zmm3, 96(%rdi)
 	vmovdqu64 %zmm4, 160(%rdi){%k7}
 	movq %r11, %rsp
+.cfi_def_cfa_register %rsp
 	vzeroupper
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_fp2_sqr_ifma, .-fg_p751_fp2_sqr_ifma
 #endif /* !__APPLE__ */
@@ -26751,10 +27403,12 @@ _fg_p751_mul_ifma:
 .type fg_p751_mul_ifma, @function
 fg_p751_mul_ifma:
 #endif /* !__APPLE */
+.cfi_startproc
 #ifdef __CET__
 	endbr64
 #endif
 	movq %rsp, %r11
+.cfi_def_cfa_register %r11
 	subq $704, %rsp
 	andq $-64, %rsp
 	movq $15, %rax
@@ -27268,8 +27922,10 @@ fg_p751_mul_ifma:
 	vmovdqu64 %zmm1, 0(%rdi)
 	vmovdqu64 %zmm2, 64(%rdi){%k7}
 	movq %r11, %rsp
+.cfi_def_cfa_register %rsp
 	vzeroupper
 	ret
+.cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_mul_ifma, .-fg_p751_mul_ifma
 #endif /* !__APPLE__ */
