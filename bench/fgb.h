@@ -129,7 +129,7 @@ struct fgb_timer_cfg {
     int batches;                /* batches per case (median over these) */
     int rounds;                 /* batches are spread over this many interleaved rounds */
     double budget_ticks;        /* cap of time per case; never fewer than min_batches */
-    int min_batches;
+    int min_batches;            /* at least FGB_PAIRED_MIN: every case can be paired */
 };
 
 int fgb_pin_cpu(int *cpu_out);                 /* pin to core 1 if allowed, else first allowed */
@@ -166,7 +166,9 @@ struct fgb_case {
 /* Paired difference of two cases measured in one group with ordered samples:
  * the median of a[i] - b[i] over the batches both have, with a distribution-free
  * 95% confidence interval for that median (order statistics of the sorted
- * differences, normal approximation to the binomial). Returns the pair count. */
+ * differences, normal approximation to the binomial). Returns the pair count,
+ * 0 below FGB_PAIRED_MIN pairs (no figure). */
+#define FGB_PAIRED_MIN 8
 int fgb_paired_delta(const struct fgb_case *a, const struct fgb_case *b, double out[3]);
 /* The same for the ratio a[i] / b[i] (our call against a peer's, batch by batch). */
 int fgb_paired_ratio(const struct fgb_case *a, const struct fgb_case *b, double out[3]);

@@ -121,7 +121,9 @@ static struct fgb_timer_cfg timer_cfg(int quick)
         c.batches = 31;
         c.rounds = 3;
         c.budget_ticks = 1.5e7;
-        c.min_batches = 7;
+        /* 7 here once let a busy host's budget cut a case below the pair
+         * minimum, and the process then had no paired figure for that row */
+        c.min_batches = FGB_PAIRED_MIN;
     } else {
         c.target_batch_ticks = 30000;
         c.batches = 501;

@@ -312,7 +312,7 @@ static uint64_t batch(const struct fgb_case *c, size_t iters)
 static int paired(const struct fgb_case *a, const struct fgb_case *b, int ratio, double out[3])
 {
     int m = a->n_ordered < b->n_ordered ? a->n_ordered : b->n_ordered;
-    if (!a->ordered || !b->ordered || m < 8)
+    if (!a->ordered || !b->ordered || m < FGB_PAIRED_MIN)
         return 0;
     double *d = malloc((size_t)m * sizeof *d);
     if (!d)
