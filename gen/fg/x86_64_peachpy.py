@@ -54,19 +54,20 @@ _ENDBR = "#ifdef __CET__\n\tendbr64\n#endif\n"
 def gas_text(fn):
     """The GAS text of fn, finalized without PeachPy's deep copy of every
     instruction (generation speed; fn is discarded afterwards, so sharing its
-    instruction objects is safe), with its CET landing pad (_ENDBR)."""
+    instruction objects is safe), finished by finish_function."""
     deep = copy.deepcopy
     copy.deepcopy = lambda x, memo=None: list(x) if isinstance(x, list) else x
     try:
         final = fn.finalize(peachpy.x86_64.abi.system_v_x86_64_abi)
     finally:
         copy.deepcopy = deep
-    return with_endbr(final.format(assembly_format="gas"))
+    return finish_function(final.format(assembly_format="gas"))
 
 
-def with_endbr(text):
-    """One function's PeachPy GAS text with the CET landing pad (_ENDBR) as
-    its first instruction, and call-frame information (with_cfi)."""
+def finish_function(text):
+    """One function's PeachPy GAS text as the .S files carry it: the CET
+    landing pad (_ENDBR) as its first instruction, and call-frame
+    information (with_cfi)."""
     assert text.count(_LABEL_END) == 1, "PeachPy's function header changed"
     return with_cfi(text.replace(_LABEL_END, _LABEL_END + _ENDBR))
 

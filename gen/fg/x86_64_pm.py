@@ -53,7 +53,7 @@ from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15,
                                       GeneralPurposeRegister64)
 
-from .x86_64_peachpy import with_endbr
+from .x86_64_peachpy import finish_function
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
@@ -862,7 +862,7 @@ def emit_pseudo_mersenne(fa):
     for level in LEVELS:
         for op in OPS:
             fn = _kernel(fa, level, op)
-            parts.append(with_endbr(fn.finalize(abi).format(assembly_format="gas")))
+            parts.append(finish_function(fn.finalize(abi).format(assembly_format="gas")))
     return "\n".join(parts)
 
 
