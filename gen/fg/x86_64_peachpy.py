@@ -1,5 +1,6 @@
 """What the PeachPy (0.2.0) emitters share: functions of physical registers,
-their GAS text, and constant tables addressed RIP-relative.
+their GAS text (with the ENDBR64 and call-frame information every function
+gets: finish_function), and constant tables addressed RIP-relative.
 
 Constant tables.
 
