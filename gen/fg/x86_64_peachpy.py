@@ -103,7 +103,7 @@ def with_cfi(text):
             continue
         m = _PUSH_POP.match(line)
         if m:
-            assert cfa_reg == "%rsp", line
+            assert cfa_reg == "%rsp", "a push or pop while a register holds the CFA: " + line
             if m.group(1) == "push":
                 out += [".cfi_adjust_cfa_offset 8", ".cfi_rel_offset %s, 0" % m.group(2)]
             else:
@@ -113,17 +113,18 @@ def with_cfi(text):
             if cfa_reg == "%rsp":
                 out.append(".cfi_adjust_cfa_offset %s%s" % ("" if op == "sub" else "-", n))
         elif _RSP_COPY.match(line):
-            assert cfa_reg == "%rsp", line
+            assert cfa_reg == "%rsp", "rsp copied while a register holds the CFA: " + line
             cfa_reg = _RSP_COPY.match(line).group(1)
             out.append(".cfi_def_cfa_register %s" % cfa_reg)
         elif _RSP_BACK.match(line):
-            assert _RSP_BACK.match(line).group(1) == cfa_reg != "%rsp", line
+            assert _RSP_BACK.match(line).group(1) == cfa_reg != "%rsp", \
+                "rsp set from a register that does not hold the CFA: " + line
             cfa_reg = "%rsp"
             out.append(".cfi_def_cfa_register %rsp")
         elif _RSP_ALIGN.match(line):
-            assert cfa_reg != "%rsp", line
+            assert cfa_reg != "%rsp", "rsp aligned while it holds the CFA: " + line
         elif stripped == "ret":
-            assert cfa_reg == "%rsp", line
+            assert cfa_reg == "%rsp", "ret while a register holds the CFA: " + line
             out.append(".cfi_endproc")
             started = False
         else:
