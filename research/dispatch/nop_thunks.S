@@ -1,6 +1,6 @@
 /* research/dispatch: thunks of n NOPs and a jmp to fg_p503_sqr_adx, each at a
- * 64-byte boundary (nop_thunks.c times them in a chain; a measurement, not a
- * test). */
+ * 64-byte boundary (nop_thunks.c times them in a chain, with thunks.S's
+ * dispatcher thunk; a measurement, not a test). */
 #define THUNK(name, nops) .p2align 6; .globl name; name: nops; jmp fg_p503_sqr_adx
 #define N1 nop
 #define N2 N1; nop
@@ -22,12 +22,4 @@ THUNK(nops8, N8)
 THUNK(nops12, N12)
 THUNK(nops16, N16)
 THUNK(nops24, N24)
-.p2align 6
-.globl dispatch_like
-dispatch_like:                          /* fg_p503_sqr's instructions, its branch never taken */
-    movl fg_cpu_sel(%rip), %eax
-    testb $0x18, %al
-    je 1f
-    jmp fg_p503_sqr_adx
-1:  jmp fg_p503_sqr_adx
 .section .note.GNU-stack,"",%progbits

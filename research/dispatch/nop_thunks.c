@@ -1,11 +1,11 @@
 /* How p503's sqr latency moves with what runs before its first instruction:
  * chained calls x = sqr(x) of fg_p503_sqr_adx directly, through thunks of n
- * NOPs and a jmp (nop_thunks.S), through the dispatcher's instructions and
- * through fg_p503_sqr itself; interleaved rounds of 200 calls, medians in
- * TSC ticks. A measurement, not a test.
+ * NOPs and a jmp (nop_thunks.S), through the dispatcher's instructions
+ * (thunks.S) and through fg_p503_sqr itself; interleaved rounds of 200
+ * calls, medians in TSC ticks. A measurement, not a test.
  *
  *   cc -O2 -I../../generated/p503 -I../../runtime nop_thunks.c nop_thunks.S \
- *      ../../build/libfieldgen.a -o nop_thunks && taskset -c 1 ./nop_thunks
+ *      thunks.S ../../build/libfieldgen.a -o nop_thunks && taskset -c 1 ./nop_thunks
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,12 +15,12 @@
 
 typedef void (*fn)(uint64_t *, const uint64_t *);
 #define T(n) void n(uint64_t *, const uint64_t *);
-T(nops0) T(nops1) T(nops2) T(nops3) T(nops4) T(nops6) T(nops8) T(nops12) T(nops16) T(nops24) T(dispatch_like)
+T(nops0) T(nops1) T(nops2) T(nops3) T(nops4) T(nops6) T(nops8) T(nops12) T(nops16) T(nops24) T(thunk_dispatch_sqr)
 static void dispatched(uint64_t *r, const uint64_t *a) { fg_p503_sqr((fg_p503 *)r, (const fg_p503 *)a); }
 
 enum { NK = 13, ROUNDS = 2001, CALLS = 200 };
 static const fn f[NK] = {fg_p503_sqr_adx, nops0, nops1, nops2, nops3, nops4, nops6, nops8,
-                         nops12, nops16, nops24, dispatch_like, dispatched};
+                         nops12, nops16, nops24, thunk_dispatch_sqr, dispatched};
 static const char *const name[NK] = {"direct", "0 nops + jmp", "1 nop", "2 nops", "3 nops", "4 nops",
                                      "6 nops", "8 nops", "12 nops", "16 nops", "24 nops",
                                      "dispatcher's instructions", "fg_p503_sqr"};

@@ -9,10 +9,10 @@ thunk_jmp_sqr:
 
         .globl  thunk_dispatch_sqr
         .p2align 4
-thunk_dispatch_sqr:
-        movl    fg_cpu_isa(%rip), %eax
-        cmpl    $2, %eax
-        jle     1f
+thunk_dispatch_sqr:                     /* as gcc 12 compiles fg_p503_sqr's first test */
+        movl    fg_cpu_sel(%rip), %eax  /* (was fg_cpu_isa and CMP before the selector word) */
+        testb   $0x18, %al
+        je      1f
         jmp     fg_p503_sqr_adx
 1:      jmp     fg_p503_sqr
         .section .note.GNU-stack,"",%progbits
