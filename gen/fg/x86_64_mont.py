@@ -146,6 +146,9 @@ class Kernel:
         self.negq = {}
         self.shift_rows = False         # 2^k limbs by shifts in every row (ZEN_SHIFT_ROWS)
         self.c_last_mulq = True
+        # _final's serial add-subtract-select even where _final_select picks
+        # the two parallel chains of _final_pair (_build_kernel: the x86_64 mul)
+        self.serial_final = False
         # small n (_build): keep input words in registers where measured
         # faster (_mul_rows, _sqr_rows), unless that spills
         self.preload = preload
@@ -1327,7 +1330,7 @@ def _final(k, sh, Uh, Th, rp, last=True):
     last: no multiplication follows in the kernel (_final_pair may then take
     the multiplier's registers)."""
     n = sh.n
-    if _final_select(sh):
+    if _final_select(sh) and not k.serial_final:
         return _final_pair(k, sh, Uh, Th, rp, last)
     wide = sh.spare == 0
     cw = None
@@ -1574,6 +1577,13 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     if n < ZEN_DUAL_ROWS:
         k.dual_rows = False                 # a small Zen form differs by its shifts alone
     k.c_last_mulq = n > 4
+    # p256's MULQ mul is issue-bound on Golden Cove class cores: the serial
+    # tail's 12 flag operations beat _final_pair's 15 there (fieldgen-bench,
+    # paired against OpenSSL's masked nistz256, four nine-process runs
+    # alternating: 1.008 -> 1.001 in latency, throughput 0.892 -> 0.892);
+    # its squaring (1.045 latency in an A/B harness) and the MULX levels keep
+    # the pair
+    k.serial_final = level == "x86_64" and op == "mul"
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     acc = {}

@@ -216,8 +216,8 @@ void fg_p256_sqr_adx_zen(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIM
  * whether this one does) the kernel's bound is _MULTS + _ALU at the rate of a
  * product row (research/ports/rows.py). */
 #define FG_P256_MUL_X86_64_MULTS 16
-#define FG_P256_MUL_X86_64_P06 63
-#define FG_P256_MUL_X86_64_ALU 83
+#define FG_P256_MUL_X86_64_P06 60
+#define FG_P256_MUL_X86_64_ALU 80
 #define FG_P256_MUL_BMI2_MULTS 23
 #define FG_P256_MUL_BMI2_P06 53
 #define FG_P256_MUL_BMI2_ALU 67

@@ -623,32 +623,29 @@ pushq %rbx
 	adcq %rcx, %r9
 	adcq %rsi, %r10
 	adcq $0, %r11
-	movq %rbx, %r12
-	subq $-1, %r12
-	movq %r13, %r15
-	sbbq FG_P256_MONT_P+8(%rip), %r15
-	movq %r14, %rcx
-	sbbq $0, %rcx
-	movq %rbp, %rsi
-	sbbq FG_P256_MONT_P+24(%rip), %rsi
-	sbbq %rax, %rax
-	addq %r8, %rbx
-	adcq %r9, %r13
-	adcq %r10, %r14
-	adcq %r11, %rbp
-	addq %r8, %r12
-	adcq %r9, %r15
-	adcq %r10, %rcx
-	adcq %r11, %rsi
-	adcq $0, %rax
-	cmovs %rbx, %r12
-	cmovs %r13, %r15
-	cmovs %r14, %rcx
-	cmovs %rbp, %rsi
-	movq %r12, 0(%rdi)
-	movq %r15, 8(%rdi)
-	movq %rcx, 16(%rdi)
-	movq %rsi, 24(%rdi)
+	movq $0, %r12
+	addq %rbx, %r8
+	adcq %r13, %r9
+	adcq %r14, %r10
+	adcq %rbp, %r11
+	adcq $0, %r12
+	movq %r8, %r15
+	subq $-1, %r15
+	movq %r9, %rcx
+	sbbq FG_P256_MONT_P+8(%rip), %rcx
+	movq %r10, %rsi
+	sbbq $0, %rsi
+	movq %r11, %rbx
+	sbbq FG_P256_MONT_P+24(%rip), %rbx
+	sbbq $0, %r12
+	cmovc %r8, %r15
+	cmovc %r9, %rcx
+	cmovc %r10, %rsi
+	cmovc %r11, %rbx
+	movq %r15, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %rbx, 24(%rdi)
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx
