@@ -1577,7 +1577,9 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     if n < ZEN_DUAL_ROWS:
         k.dual_rows = False                 # a small Zen form differs by its shifts alone
     k.c_last_mulq = n > 4
-    # p256's MULQ mul is issue-bound on Golden Cove class cores: the serial
+    # (it only changes the MULQ mul of up to 4 limbs without a spare bit,
+    # the unfused one: p256's.)  p256's MULQ mul is issue-bound on Golden
+    # Cove class cores: the serial
     # tail's 12 flag operations beat _final_pair's 15 there (fieldgen-bench,
     # paired against OpenSSL's masked nistz256, four nine-process runs
     # alternating: 1.008 -> 1.001 in latency, throughput 0.892 -> 0.892);
