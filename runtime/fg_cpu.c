@@ -1,4 +1,5 @@
 /* fieldgen runtime: CPUID probe, FIELDGEN_ISA override, ISA forcing. */
+#define FG_LIBRARY_SOURCE 1 /* fg_cpu.h: bind this library's calls to its own functions */
 #include "fg_cpu.h"
 
 #include <stdio.h>

@@ -88,6 +88,34 @@ typedef enum {
 #error "FG_STATIC_ISA above 0 needs the x86-64 assembly (FG_NO_ASM is set or the target is not x86-64 ELF)"
 #endif
 
+/* Symbol binding on ELF (GCC, Clang). fieldgen's own sources, fg_cpu.c and
+ * the generated fg_NAME.c, define FG_LIBRARY_SOURCE before their first
+ * include; there the functions this header and the generated headers declare
+ * between FG_BIND_BEGIN and FG_BIND_END get the visibility FG_VISIBILITY, as
+ * the kernels of the generated .S do: "protected" unless the build defines it.
+ * Protected functions are exported but bound within the shared library that
+ * links them, so the calls between them (the dispatchers' tail jumps to the
+ * kernels; inv's, sqrt's and Fp2's multiplications) are direct jumps and
+ * calls, never a PLT stub's indirect jump through the GOT. Users' code sees
+ * plain declarations. Data (fg_NAME_P) stays default: a protected variable
+ * cannot be copy-relocated into an executable. Build with
+ * -DFG_VISIBILITY=hidden to keep every fieldgen function inside the shared
+ * library that vendors it (the pragma overrides -fvisibility=hidden).
+ * Mach-O binds the references within an image directly already. */
+#if defined(FG_LIBRARY_SOURCE) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+#define FG_PRAGMA_STR_(x) #x
+#define FG_PRAGMA_(x) _Pragma(FG_PRAGMA_STR_(x))
+#define FG_BIND_BEGIN FG_PRAGMA_(GCC visibility push(FG_VISIBILITY))
+#define FG_BIND_END _Pragma("GCC visibility pop")
+#else
+#define FG_BIND_BEGIN
+#define FG_BIND_END
+#endif
+
+FG_BIND_BEGIN
 /* Best level this CPU supports (or the FIELDGEN_ISA override). */
 fg_isa fg_isa_best(void);
 /* Level the dispatcher uses now. */
@@ -111,6 +139,7 @@ int fg_tune_force(fg_tune tune);
 /* "generic", "zen" (or "?"), and back; -1 for an unknown name. */
 const char *fg_tune_name(fg_tune tune);
 int fg_tune_parse(const char *name);
+FG_BIND_END
 
 /* The dispatch word. Starts at FG_ISA_C, so a call made before the start-up
  * probe (from another constructor) is still correct, just portable. Hidden

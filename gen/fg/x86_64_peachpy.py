@@ -65,11 +65,28 @@ def gas_text(fn):
     return finish_function(final.format(assembly_format="gas"))
 
 
+# Symbol binding on ELF: a kernel is exported (tests, benchmarks and users
+# call a level directly) with the visibility FG_VISIBILITY, "protected"
+# unless the build defines it (-DFG_VISIBILITY=hidden), so a shared library
+# that links the .S binds its own references to it: the dispatchers' tail
+# jumps stay direct jumps instead of going through the PLT, whose stub is an
+# indirect jump (the dispatcher rule; tests/shared_test.sh checks a linked
+# library). The generated C declares its functions the same way
+# (FG_BIND_BEGIN, runtime/fg_cpu.h). The C preprocessor turns
+# ".FG_VISIBILITY" into ".protected" or ".hidden"; each function carries the
+# default itself, so its text assembles alone too (tests, research/).
+# Mach-O binds references within an image directly already.
+_ELF_TYPE = re.compile(r"^\.type (\w+), @function$", re.M)
+_ELF_BIND = "#ifndef FG_VISIBILITY\n#define FG_VISIBILITY protected\n#endif\n.FG_VISIBILITY %s"
+
+
 def finish_function(text):
-    """One function's PeachPy GAS text as the .S files carry it: the CET
-    landing pad (_ENDBR) as its first instruction, and call-frame
-    information (with_cfi)."""
+    """One function's PeachPy GAS text as the .S files carry it: protected
+    on ELF (_ELF_TYPE), the CET landing pad (_ENDBR) as its first
+    instruction, and call-frame information (with_cfi)."""
     assert text.count(_LABEL_END) == 1, "PeachPy's function header changed"
+    assert len(_ELF_TYPE.findall(text)) == 1, "PeachPy's ELF symbol header changed"
+    text = _ELF_TYPE.sub(lambda m: m.group(0) + "\n" + _ELF_BIND % m.group(1), text)
     return with_cfi(text.replace(_LABEL_END, _LABEL_END + _ENDBR))
 
 

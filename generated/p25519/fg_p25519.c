@@ -11,6 +11,7 @@
  * Repr:     the value x itself, saturated little-endian limbs, canonical in [0, p)
  * Reduction: fold the high half times 38 (2^256 mod p), then the bits above 2^255 times 19
  */
+#define FG_LIBRARY_SOURCE 1 /* fg_cpu.h: bind this library's calls to its own functions */
 #include "fg_p25519.h"
 
 #include <stddef.h>

@@ -47,6 +47,8 @@ typedef struct {
 /* The modulus p, little-endian limbs. */
 extern const uint64_t fg_p25519_P[FG_P25519_LIMBS];
 
+FG_BIND_BEGIN /* fg_cpu.h: the functions below bind within the library that defines them */
+
 /* r = 0. */
 void fg_p25519_zero(fg_p25519 *r);
 /* r = 1. */
@@ -296,6 +298,8 @@ void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25
 #define FG_P25519_REDC_AT_IFMA_USES FG_ISA_C
 #define FG_P25519_REDC_AT_IFMA_ZEN_USES FG_ISA_C
 #endif
+
+FG_BIND_END
 
 #ifdef __cplusplus
 }

@@ -24,6 +24,10 @@ _fg_p25519_mul_wide_x86_64:
 .p2align 4,,15
 .globl fg_p25519_mul_wide_x86_64
 .type fg_p25519_mul_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_wide_x86_64
 fg_p25519_mul_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -163,6 +167,10 @@ _fg_p25519_sqr_wide_x86_64:
 .p2align 4,,15
 .globl fg_p25519_sqr_wide_x86_64
 .type fg_p25519_sqr_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_wide_x86_64
 fg_p25519_sqr_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -283,6 +291,10 @@ _fg_p25519_redc_x86_64:
 .p2align 4,,15
 .globl fg_p25519_redc_x86_64
 .type fg_p25519_redc_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_redc_x86_64
 fg_p25519_redc_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -396,6 +408,10 @@ _fg_p25519_mul_x86_64:
 .p2align 4,,15
 .globl fg_p25519_mul_x86_64
 .type fg_p25519_mul_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_x86_64
 fg_p25519_mul_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -590,6 +606,10 @@ _fg_p25519_sqr_x86_64:
 .p2align 4,,15
 .globl fg_p25519_sqr_x86_64
 .type fg_p25519_sqr_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_x86_64
 fg_p25519_sqr_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -765,6 +785,10 @@ _fg_p25519_mul_wide_bmi2:
 .p2align 4,,15
 .globl fg_p25519_mul_wide_bmi2
 .type fg_p25519_mul_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_wide_bmi2
 fg_p25519_mul_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -910,6 +934,10 @@ _fg_p25519_sqr_wide_bmi2:
 .p2align 4,,15
 .globl fg_p25519_sqr_wide_bmi2
 .type fg_p25519_sqr_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_wide_bmi2
 fg_p25519_sqr_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1036,6 +1064,10 @@ _fg_p25519_redc_bmi2:
 .p2align 4,,15
 .globl fg_p25519_redc_bmi2
 .type fg_p25519_redc_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_redc_bmi2
 fg_p25519_redc_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1142,6 +1174,10 @@ _fg_p25519_mul_bmi2:
 .p2align 4,,15
 .globl fg_p25519_mul_bmi2
 .type fg_p25519_mul_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_bmi2
 fg_p25519_mul_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1335,6 +1371,10 @@ _fg_p25519_sqr_bmi2:
 .p2align 4,,15
 .globl fg_p25519_sqr_bmi2
 .type fg_p25519_sqr_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_bmi2
 fg_p25519_sqr_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1509,6 +1549,10 @@ _fg_p25519_mul_wide_adx:
 .p2align 4,,15
 .globl fg_p25519_mul_wide_adx
 .type fg_p25519_mul_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_wide_adx
 fg_p25519_mul_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1624,6 +1668,10 @@ _fg_p25519_sqr_wide_adx:
 .p2align 4,,15
 .globl fg_p25519_sqr_wide_adx
 .type fg_p25519_sqr_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_wide_adx
 fg_p25519_sqr_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1735,6 +1783,10 @@ _fg_p25519_redc_adx:
 .p2align 4,,15
 .globl fg_p25519_redc_adx
 .type fg_p25519_redc_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_redc_adx
 fg_p25519_redc_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1837,6 +1889,10 @@ _fg_p25519_mul_adx:
 .p2align 4,,15
 .globl fg_p25519_mul_adx
 .type fg_p25519_mul_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_adx
 fg_p25519_mul_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1996,6 +2052,10 @@ _fg_p25519_sqr_adx:
 .p2align 4,,15
 .globl fg_p25519_sqr_adx
 .type fg_p25519_sqr_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_adx
 fg_p25519_sqr_adx:
 #endif /* !__APPLE */
 .cfi_startproc

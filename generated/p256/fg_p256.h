@@ -47,6 +47,8 @@ typedef struct {
 /* The modulus p, little-endian limbs. */
 extern const uint64_t fg_p256_P[FG_P256_LIMBS];
 
+FG_BIND_BEGIN /* fg_cpu.h: the functions below bind within the library that defines them */
+
 /* r = 0. */
 void fg_p256_zero(fg_p256 *r);
 /* r = 1. */
@@ -308,6 +310,8 @@ void fg_p256_sqr_adx_zen(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIM
 #define FG_P256_REDC_AT_IFMA_USES FG_ISA_C
 #define FG_P256_REDC_AT_IFMA_ZEN_USES FG_ISA_C
 #endif
+
+FG_BIND_END
 
 #ifdef __cplusplus
 }

@@ -52,6 +52,10 @@ _fg_p256_mul_wide_x86_64:
 .p2align 4,,15
 .globl fg_p256_mul_wide_x86_64
 .type fg_p256_mul_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_mul_wide_x86_64
 fg_p256_mul_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -204,6 +208,10 @@ _fg_p256_sqr_wide_x86_64:
 .p2align 4,,15
 .globl fg_p256_sqr_wide_x86_64
 .type fg_p256_sqr_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_sqr_wide_x86_64
 fg_p256_sqr_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -333,6 +341,10 @@ _fg_p256_redc_x86_64:
 .p2align 4,,15
 .globl fg_p256_redc_x86_64
 .type fg_p256_redc_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_redc_x86_64
 fg_p256_redc_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -469,6 +481,10 @@ _fg_p256_mul_x86_64:
 .p2align 4,,15
 .globl fg_p256_mul_x86_64
 .type fg_p256_mul_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_mul_x86_64
 fg_p256_mul_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -680,6 +696,10 @@ _fg_p256_sqr_x86_64:
 .p2align 4,,15
 .globl fg_p256_sqr_x86_64
 .type fg_p256_sqr_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_sqr_x86_64
 fg_p256_sqr_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -867,6 +887,10 @@ _fg_p256_mul_wide_bmi2:
 .p2align 4,,15
 .globl fg_p256_mul_wide_bmi2
 .type fg_p256_mul_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_mul_wide_bmi2
 fg_p256_mul_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -985,6 +1009,10 @@ _fg_p256_sqr_wide_bmi2:
 .p2align 4,,15
 .globl fg_p256_sqr_wide_bmi2
 .type fg_p256_sqr_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_sqr_wide_bmi2
 fg_p256_sqr_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1097,6 +1125,10 @@ _fg_p256_redc_bmi2:
 .p2align 4,,15
 .globl fg_p256_redc_bmi2
 .type fg_p256_redc_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_redc_bmi2
 fg_p256_redc_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1219,6 +1251,10 @@ _fg_p256_mul_bmi2:
 .p2align 4,,15
 .globl fg_p256_mul_bmi2
 .type fg_p256_mul_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_mul_bmi2
 fg_p256_mul_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1386,6 +1422,10 @@ _fg_p256_sqr_bmi2:
 .p2align 4,,15
 .globl fg_p256_sqr_bmi2
 .type fg_p256_sqr_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_sqr_bmi2
 fg_p256_sqr_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1547,6 +1587,10 @@ _fg_p256_mul_wide_adx:
 .p2align 4,,15
 .globl fg_p256_mul_wide_adx
 .type fg_p256_mul_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_mul_wide_adx
 fg_p256_mul_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1669,6 +1713,10 @@ _fg_p256_sqr_wide_adx:
 .p2align 4,,15
 .globl fg_p256_sqr_wide_adx
 .type fg_p256_sqr_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_sqr_wide_adx
 fg_p256_sqr_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1782,6 +1830,10 @@ _fg_p256_redc_adx:
 .p2align 4,,15
 .globl fg_p256_redc_adx
 .type fg_p256_redc_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_redc_adx
 fg_p256_redc_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1904,6 +1956,10 @@ _fg_p256_mul_adx:
 .p2align 4,,15
 .globl fg_p256_mul_adx
 .type fg_p256_mul_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_mul_adx
 fg_p256_mul_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -2075,6 +2131,10 @@ _fg_p256_sqr_adx:
 .p2align 4,,15
 .globl fg_p256_sqr_adx
 .type fg_p256_sqr_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_sqr_adx
 fg_p256_sqr_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -2237,6 +2297,10 @@ _fg_p256_mul_adx_zen:
 .p2align 4,,15
 .globl fg_p256_mul_adx_zen
 .type fg_p256_mul_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_mul_adx_zen
 fg_p256_mul_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -2429,6 +2493,10 @@ _fg_p256_sqr_adx_zen:
 .p2align 4,,15
 .globl fg_p256_sqr_adx_zen
 .type fg_p256_sqr_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p256_sqr_adx_zen
 fg_p256_sqr_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc

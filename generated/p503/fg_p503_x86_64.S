@@ -65,6 +65,10 @@ _fg_p503_mul_wide_x86_64:
 .p2align 4,,15
 .globl fg_p503_mul_wide_x86_64
 .type fg_p503_mul_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_wide_x86_64
 fg_p503_mul_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -550,6 +554,10 @@ _fg_p503_sqr_wide_x86_64:
 .p2align 4,,15
 .globl fg_p503_sqr_wide_x86_64
 .type fg_p503_sqr_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_wide_x86_64
 fg_p503_sqr_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -934,6 +942,10 @@ _fg_p503_redc_x86_64:
 .p2align 4,,15
 .globl fg_p503_redc_x86_64
 .type fg_p503_redc_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_redc_x86_64
 fg_p503_redc_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1311,6 +1323,10 @@ _fg_p503_mul_x86_64:
 .p2align 4,,15
 .globl fg_p503_mul_x86_64
 .type fg_p503_mul_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_x86_64
 fg_p503_mul_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -2088,6 +2104,10 @@ _fg_p503_sqr_x86_64:
 .p2align 4,,15
 .globl fg_p503_sqr_x86_64
 .type fg_p503_sqr_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_x86_64
 fg_p503_sqr_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -2763,6 +2783,10 @@ _fg_p503_mul_wide_bmi2:
 .p2align 4,,15
 .globl fg_p503_mul_wide_bmi2
 .type fg_p503_mul_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_wide_bmi2
 fg_p503_mul_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -3055,6 +3079,10 @@ _fg_p503_sqr_wide_bmi2:
 .p2align 4,,15
 .globl fg_p503_sqr_wide_bmi2
 .type fg_p503_sqr_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_wide_bmi2
 fg_p503_sqr_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -3371,6 +3399,10 @@ _fg_p503_redc_bmi2:
 .p2align 4,,15
 .globl fg_p503_redc_bmi2
 .type fg_p503_redc_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_redc_bmi2
 fg_p503_redc_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -3619,6 +3651,10 @@ _fg_p503_mul_bmi2:
 .p2align 4,,15
 .globl fg_p503_mul_bmi2
 .type fg_p503_mul_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_bmi2
 fg_p503_mul_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -4055,6 +4091,10 @@ _fg_p503_sqr_bmi2:
 .p2align 4,,15
 .globl fg_p503_sqr_bmi2
 .type fg_p503_sqr_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_bmi2
 fg_p503_sqr_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -4538,6 +4578,10 @@ _fg_p503_fp2_sqr_bmi2:
 .p2align 4,,15
 .globl fg_p503_fp2_sqr_bmi2
 .type fg_p503_fp2_sqr_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_fp2_sqr_bmi2
 fg_p503_fp2_sqr_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -5424,6 +5468,10 @@ _fg_p503_fp2_mul_bmi2:
 .p2align 4,,15
 .globl fg_p503_fp2_mul_bmi2
 .type fg_p503_fp2_mul_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_fp2_mul_bmi2
 fg_p503_fp2_mul_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -6657,6 +6705,10 @@ _fg_p503_mul_wide_adx:
 .p2align 4,,15
 .globl fg_p503_mul_wide_adx
 .type fg_p503_mul_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_wide_adx
 fg_p503_mul_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -6952,6 +7004,10 @@ _fg_p503_sqr_wide_adx:
 .p2align 4,,15
 .globl fg_p503_sqr_wide_adx
 .type fg_p503_sqr_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_wide_adx
 fg_p503_sqr_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -7193,6 +7249,10 @@ _fg_p503_redc_adx:
 .p2align 4,,15
 .globl fg_p503_redc_adx
 .type fg_p503_redc_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_redc_adx
 fg_p503_redc_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -7450,6 +7510,10 @@ _fg_p503_mul_adx:
 .p2align 4,,15
 .globl fg_p503_mul_adx
 .type fg_p503_mul_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_adx
 fg_p503_mul_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -7896,6 +7960,10 @@ _fg_p503_sqr_adx:
 .p2align 4,,15
 .globl fg_p503_sqr_adx
 .type fg_p503_sqr_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_adx
 fg_p503_sqr_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -8303,6 +8371,10 @@ _fg_p503_fp2_sqr_adx:
 .p2align 4,,15
 .globl fg_p503_fp2_sqr_adx
 .type fg_p503_fp2_sqr_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_fp2_sqr_adx
 fg_p503_fp2_sqr_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -9209,6 +9281,10 @@ _fg_p503_fp2_mul_adx:
 .p2align 4,,15
 .globl fg_p503_fp2_mul_adx
 .type fg_p503_fp2_mul_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_fp2_mul_adx
 fg_p503_fp2_mul_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -10471,6 +10547,10 @@ _fg_p503_mul_wide_adx_zen:
 .p2align 4,,15
 .globl fg_p503_mul_wide_adx_zen
 .type fg_p503_mul_wide_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_wide_adx_zen
 fg_p503_mul_wide_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -10771,6 +10851,10 @@ _fg_p503_sqr_wide_adx_zen:
 .p2align 4,,15
 .globl fg_p503_sqr_wide_adx_zen
 .type fg_p503_sqr_wide_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_wide_adx_zen
 fg_p503_sqr_wide_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -11015,6 +11099,10 @@ _fg_p503_mul_adx_zen:
 .p2align 4,,15
 .globl fg_p503_mul_adx_zen
 .type fg_p503_mul_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_adx_zen
 fg_p503_mul_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -11468,6 +11556,10 @@ _fg_p503_sqr_adx_zen:
 .p2align 4,,15
 .globl fg_p503_sqr_adx_zen
 .type fg_p503_sqr_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_adx_zen
 fg_p503_sqr_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -11878,6 +11970,10 @@ _fg_p503_fp2_sqr_adx_zen:
 .p2align 4,,15
 .globl fg_p503_fp2_sqr_adx_zen
 .type fg_p503_fp2_sqr_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_fp2_sqr_adx_zen
 fg_p503_fp2_sqr_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -12798,6 +12894,10 @@ _fg_p503_fp2_mul_adx_zen:
 .p2align 4,,15
 .globl fg_p503_fp2_mul_adx_zen
 .type fg_p503_fp2_mul_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_fp2_mul_adx_zen
 fg_p503_fp2_mul_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -14296,6 +14396,10 @@ _fg_p503_fp2_mul_ifma:
 .p2align 4,,15
 .globl fg_p503_fp2_mul_ifma
 .type fg_p503_fp2_mul_ifma, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_fp2_mul_ifma
 fg_p503_fp2_mul_ifma:
 #endif /* !__APPLE */
 .cfi_startproc

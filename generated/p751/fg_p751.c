@@ -11,6 +11,7 @@
  * Repr:     Montgomery form x*2^768 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^768
  */
+#define FG_LIBRARY_SOURCE 1 /* fg_cpu.h: bind this library's calls to its own functions */
 #include "fg_p751.h"
 
 #include <stddef.h>

@@ -47,6 +47,8 @@ typedef struct {
 /* The modulus p, little-endian limbs. */
 extern const uint64_t fg_p751_P[FG_P751_LIMBS];
 
+FG_BIND_BEGIN /* fg_cpu.h: the functions below bind within the library that defines them */
+
 /* r = 0. */
 void fg_p751_zero(fg_p751 *r);
 /* r = 1. */
@@ -425,6 +427,8 @@ int fg_p751_fp2_is_zero(const fg_p751_fp2 *a);
 void fg_p751_fp2_cmov(fg_p751_fp2 *r, const fg_p751_fp2 *a, int cond);
 void fg_p751_fp2_cswap(fg_p751_fp2 *a, fg_p751_fp2 *b, int cond);
 
+
+FG_BIND_END
 
 #ifdef __cplusplus
 }

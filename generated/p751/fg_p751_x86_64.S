@@ -81,6 +81,10 @@ _fg_p751_mul_wide_x86_64:
 .p2align 4,,15
 .globl fg_p751_mul_wide_x86_64
 .type fg_p751_mul_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_wide_x86_64
 fg_p751_mul_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -981,6 +985,10 @@ _fg_p751_sqr_wide_x86_64:
 .p2align 4,,15
 .globl fg_p751_sqr_wide_x86_64
 .type fg_p751_sqr_wide_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_wide_x86_64
 fg_p751_sqr_wide_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -1663,6 +1671,10 @@ _fg_p751_redc_x86_64:
 .p2align 4,,15
 .globl fg_p751_redc_x86_64
 .type fg_p751_redc_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_redc_x86_64
 fg_p751_redc_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -2376,6 +2388,10 @@ _fg_p751_mul_x86_64:
 .p2align 4,,15
 .globl fg_p751_mul_x86_64
 .type fg_p751_mul_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_x86_64
 fg_p751_mul_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -3893,6 +3909,10 @@ _fg_p751_sqr_x86_64:
 .p2align 4,,15
 .globl fg_p751_sqr_x86_64
 .type fg_p751_sqr_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_x86_64
 fg_p751_sqr_x86_64:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -5246,6 +5266,10 @@ _fg_p751_mul_wide_bmi2:
 .p2align 4,,15
 .globl fg_p751_mul_wide_bmi2
 .type fg_p751_mul_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_wide_bmi2
 fg_p751_mul_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -5868,6 +5892,10 @@ _fg_p751_sqr_wide_bmi2:
 .p2align 4,,15
 .globl fg_p751_sqr_wide_bmi2
 .type fg_p751_sqr_wide_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_wide_bmi2
 fg_p751_sqr_wide_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -6431,6 +6459,10 @@ _fg_p751_redc_bmi2:
 .p2align 4,,15
 .globl fg_p751_redc_bmi2
 .type fg_p751_redc_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_redc_bmi2
 fg_p751_redc_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -6855,6 +6887,10 @@ _fg_p751_mul_bmi2:
 .p2align 4,,15
 .globl fg_p751_mul_bmi2
 .type fg_p751_mul_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_bmi2
 fg_p751_mul_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -7808,6 +7844,10 @@ _fg_p751_sqr_bmi2:
 .p2align 4,,15
 .globl fg_p751_sqr_bmi2
 .type fg_p751_sqr_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_bmi2
 fg_p751_sqr_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -8702,6 +8742,10 @@ _fg_p751_fp2_sqr_bmi2:
 .p2align 4,,15
 .globl fg_p751_fp2_sqr_bmi2
 .type fg_p751_fp2_sqr_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_fp2_sqr_bmi2
 fg_p751_fp2_sqr_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -10647,6 +10691,10 @@ _fg_p751_fp2_mul_bmi2:
 .p2align 4,,15
 .globl fg_p751_fp2_mul_bmi2
 .type fg_p751_fp2_mul_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_fp2_mul_bmi2
 fg_p751_fp2_mul_bmi2:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -13344,6 +13392,10 @@ _fg_p751_mul_wide_adx:
 .p2align 4,,15
 .globl fg_p751_mul_wide_adx
 .type fg_p751_mul_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_wide_adx
 fg_p751_mul_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -14103,6 +14155,10 @@ _fg_p751_sqr_wide_adx:
 .p2align 4,,15
 .globl fg_p751_sqr_wide_adx
 .type fg_p751_sqr_wide_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_wide_adx
 fg_p751_sqr_wide_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -14536,6 +14592,10 @@ _fg_p751_redc_adx:
 .p2align 4,,15
 .globl fg_p751_redc_adx
 .type fg_p751_redc_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_redc_adx
 fg_p751_redc_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -14976,6 +15036,10 @@ _fg_p751_mul_adx:
 .p2align 4,,15
 .globl fg_p751_mul_adx
 .type fg_p751_mul_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_adx
 fg_p751_mul_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -16129,6 +16193,10 @@ _fg_p751_sqr_adx:
 .p2align 4,,15
 .globl fg_p751_sqr_adx
 .type fg_p751_sqr_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_adx
 fg_p751_sqr_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -16898,6 +16966,10 @@ _fg_p751_fp2_sqr_adx:
 .p2align 4,,15
 .globl fg_p751_fp2_sqr_adx
 .type fg_p751_fp2_sqr_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_fp2_sqr_adx
 fg_p751_fp2_sqr_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -18985,6 +19057,10 @@ _fg_p751_fp2_mul_adx:
 .p2align 4,,15
 .globl fg_p751_fp2_mul_adx
 .type fg_p751_fp2_mul_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_fp2_mul_adx
 fg_p751_fp2_mul_adx:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -21969,6 +22045,10 @@ _fg_p751_mul_wide_adx_zen:
 .p2align 4,,15
 .globl fg_p751_mul_wide_adx_zen
 .type fg_p751_mul_wide_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_wide_adx_zen
 fg_p751_mul_wide_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -22611,6 +22691,10 @@ _fg_p751_sqr_wide_adx_zen:
 .p2align 4,,15
 .globl fg_p751_sqr_wide_adx_zen
 .type fg_p751_sqr_wide_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_wide_adx_zen
 fg_p751_sqr_wide_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -23049,6 +23133,10 @@ _fg_p751_mul_adx_zen:
 .p2align 4,,15
 .globl fg_p751_mul_adx_zen
 .type fg_p751_mul_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_adx_zen
 fg_p751_mul_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -23957,6 +24045,10 @@ _fg_p751_sqr_adx_zen:
 .p2align 4,,15
 .globl fg_p751_sqr_adx_zen
 .type fg_p751_sqr_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_adx_zen
 fg_p751_sqr_adx_zen:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -25017,6 +25109,10 @@ _fg_p751_fp2_mul_ifma:
 .p2align 4,,15
 .globl fg_p751_fp2_mul_ifma
 .type fg_p751_fp2_mul_ifma, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_fp2_mul_ifma
 fg_p751_fp2_mul_ifma:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -26138,6 +26234,10 @@ _fg_p751_fp2_sqr_ifma:
 .p2align 4,,15
 .globl fg_p751_fp2_sqr_ifma
 .type fg_p751_fp2_sqr_ifma, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_fp2_sqr_ifma
 fg_p751_fp2_sqr_ifma:
 #endif /* !__APPLE */
 .cfi_startproc
@@ -27401,6 +27501,10 @@ _fg_p751_mul_ifma:
 .p2align 4,,15
 .globl fg_p751_mul_ifma
 .type fg_p751_mul_ifma, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_ifma
 fg_p751_mul_ifma:
 #endif /* !__APPLE */
 .cfi_startproc

@@ -1,5 +1,5 @@
 """What every generated function gets (gen/fg/x86_64_peachpy.finish_function):
-the CET landing pad and call-frame information, on hand-written function texts
+its ELF symbol binding, the CET landing pad and call-frame information, on hand-written function texts
 in PeachPy's layout, and the refusals that stop generation. The directives'
 effect is checked by running them: test_abi's unwinding check (fieldgen.abi.*)
 and tests/cet_test.sh (fieldgen.cet.*).
@@ -8,7 +8,10 @@ Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x
 """
 
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
 import unittest
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -51,6 +54,33 @@ class FinishFunction(unittest.TestCase):
         self.assertEqual(lines[4:11], ["\tmovq %rsp, %r11", ".cfi_def_cfa_register %r11", "\tsubq $1472, %rsp",
                                        "\tandq $-64, %rsp", "\tvmovdqa64 %zmm0, 64(%rsp)", "\tmovq %r11, %rsp",
                                        ".cfi_def_cfa_register %rsp"])
+
+    def test_elf_binding(self):
+        # the symbol header gets FG_VISIBILITY, protected by default, in the ELF branch only
+        text = finish("\tret")
+        elf = text.split("#else /* !__APPLE__ */\n", 1)[1].split("#endif /* !__APPLE */\n", 1)[0]
+        self.assertEqual(elf.split("\n"), [
+            ".text", ".globl f", ".type f, @function", "#ifndef FG_VISIBILITY",
+            "#define FG_VISIBILITY protected", "#endif", ".FG_VISIBILITY f", "f:", ""])
+        self.assertNotIn("FG_VISIBILITY", text.split("#else /* !__APPLE__ */", 1)[0])
+
+    @unittest.skipUnless(shutil.which("cc") and shutil.which("readelf") and sys.platform.startswith("linux"),
+                         "needs cc and readelf on Linux")
+    def test_elf_binding_assembles(self):
+        # what the assembler makes of it alone (no other .S text): STV_PROTECTED, or
+        # STV_HIDDEN with -DFG_VISIBILITY=hidden
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "f.S")
+            with open(src, "w") as out:
+                out.write(finish("\tret"))
+            for flags, want in (([], "PROTECTED"), (["-DFG_VISIBILITY=hidden"], "HIDDEN")):
+                with self.subTest(flags=flags):
+                    obj = os.path.join(tmp, "f.o")
+                    subprocess.run(["cc", "-c", *flags, "-o", obj, src], check=True)
+                    syms = subprocess.run(["readelf", "-sW", obj], check=True, capture_output=True,
+                                          text=True).stdout
+                    row = [line.split() for line in syms.splitlines() if line.endswith(" f")]
+                    self.assertEqual([r[4:6] for r in row], [["GLOBAL", want]])
 
     def test_reads_of_rsp_pass(self):
         finish("\ttestq %rsp, %rsp", "\tcmpq $0, %rsp", "\tret")
