@@ -81,9 +81,10 @@ _ELF_BIND = "#ifndef FG_VISIBILITY\n#define FG_VISIBILITY protected\n#endif\n.FG
 
 
 def finish_function(text):
-    """One function's PeachPy GAS text as the .S files carry it: protected
-    on ELF (_ELF_TYPE), the CET landing pad (_ENDBR) as its first
-    instruction, and call-frame information (with_cfi)."""
+    """One function's PeachPy GAS text as the .S files carry it: its ELF
+    visibility after its symbol type (_ELF_BIND), the CET landing pad
+    (_ENDBR) as its first instruction, and call-frame information
+    (with_cfi)."""
     assert text.count(_LABEL_END) == 1, "PeachPy's function header changed"
     assert len(_ELF_TYPE.findall(text)) == 1, "PeachPy's ELF symbol header changed"
     text = _ELF_TYPE.sub(lambda m: m.group(0) + "\n" + _ELF_BIND % m.group(1), text)
