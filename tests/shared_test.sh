@@ -13,14 +13,19 @@
 #      function (only the fg_NAME_P tables, data, which stay default), and 1.
 #      still holds.
 #
-# usage: shared_test.sh ROOT CC WORK_DIR PYTHON OBJDUMP FIELD...  (p256 among them)
+# usage: shared_test.sh ROOT CC WORK_DIR PYTHON OBJDUMP FIELD_DIR...
+#   each FIELD_DIR a generated field (generated/NAME, or an extra prime's
+#   folder in the build tree); generated/p256 among them, for the demo
 set -eu
 root=$1 cc=$2 dir=$3 python=$4 objdump=$5
 shift 5
 rm -rf "$dir" && mkdir -p "$dir/fieldgen"
-for f in "$@"; do
-    cp "$root/generated/$f/"* "$dir/fieldgen/"
+fields=
+for d in "$@"; do
+    cp "$d"/fg_* "$dir/fieldgen/"
+    fields="$fields ${d##*/}"
 done
+set -- $fields
 cp "$root"/runtime/* "$dir/fieldgen/"
 cd "$dir"
 set -x
