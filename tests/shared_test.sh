@@ -28,15 +28,20 @@ done
 set -- $fields
 cp "$root"/runtime/* "$dir/fieldgen/"
 cd "$dir"
+# build_so OUT [FLAG...]: the vendored sources as one shared object
+build_so() {
+    out=$1
+    shift
+    "$cc" -std=c99 -O2 -Wall -Wextra -Werror -fPIC -shared -Wl,--fatal-warnings -Ifieldgen "$@" \
+        -o "$out" fieldgen/*.c fieldgen/*.S
+}
 set -x
-"$cc" -std=c99 -O2 -Wall -Wextra -Werror -fPIC -shared -Wl,--fatal-warnings -Ifieldgen \
-    -o libfieldgen.so fieldgen/*.c fieldgen/*.S
+build_so libfieldgen.so
 "$python" -B "$root/tests/dispatch_shape.py" --objdump "$objdump" libfieldgen.so "$@"
 "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Ifieldgen -o demo "$root/tests/vendor_demo.c" \
     -L. -lfieldgen -Wl,-rpath,"$PWD"
 ./demo
-"$cc" -std=c99 -O2 -Wall -Wextra -Werror -fPIC -shared -Wl,--fatal-warnings -Ifieldgen \
-    -DFG_VISIBILITY=hidden -o libfieldgen-hidden.so fieldgen/*.c fieldgen/*.S
+build_so libfieldgen-hidden.so -DFG_VISIBILITY=hidden
 "$python" -B "$root/tests/dispatch_shape.py" --objdump "$objdump" libfieldgen-hidden.so "$@"
 set +x
 # objdump -T: the dynamic symbols; a defined function is in .text
