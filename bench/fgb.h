@@ -28,7 +28,9 @@ enum fgb_op {
     FGB_INV,        /* safegcd (Bernstein-Yang) */
     FGB_INV_FERMAT, /* a^(p-2) over the generated addition chain */
     FGB_INV_BATCH,  /* Montgomery's trick over FGB_BATCH elements; figures are per element */
-    FGB_IS_SQUARE, FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
+    FGB_IS_SQUARE,       /* binary GCD */
+    FGB_IS_SQUARE_EULER, /* a^((p-1)/2) over the generated addition chain */
+    FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
     /* Fp2 (fields whose header has FG_NAME_HAVE_FP2 1; loops are NULL otherwise) */
     FGB_FP2_ADD, FGB_FP2_MUL, FGB_FP2_SQR, FGB_FP2_INV, FGB_FP2_SQRT,
     FGB_NOPS

@@ -287,6 +287,7 @@ LAT(lat_inv, FN(inv)(&s->x, &s->x))
 LAT(lat_inv_fermat, FN(inv_fermat)(&s->x, &s->x))
 LAT(lat_inv_batch, FN(inv_batch)(s->bl, s->bl, FGB_BATCH, s->scratch))
 LAT(lat_is_square, s->x.limb[0] += zero_dep((uint64_t)FN(is_square)(&s->x)))
+LAT(lat_is_square_euler, s->x.limb[0] += zero_dep((uint64_t)FN(is_square_euler)(&s->x)))
 LAT(lat_sqrt, FN(sqrt)(&s->x, &s->x))
 LAT(lat_from_bytes, (FN(from_bytes)(&s->x, s->u.b), s->u.b[0] ^= (uint8_t)zero_dep(s->x.limb[0])))
 LAT(lat_to_bytes, (FN(to_bytes)(s->u.b, &s->x), s->x.limb[0] += zero_dep(s->u.b[0])))
@@ -302,6 +303,7 @@ THR(thr_neg, FN(neg)(&s->r[j], &s->a[j]))
 THR(thr_inv, FN(inv)(&s->r[j], &s->a[j]))
 THR(thr_inv_fermat, FN(inv_fermat)(&s->r[j], &s->a[j]))
 THR(thr_is_square, s->ok[j] = FN(is_square)(&s->a[j]))
+THR(thr_is_square_euler, s->ok[j] = FN(is_square_euler)(&s->a[j]))
 /* one batch per iteration, from a fixed input: consecutive batches are independent */
 static void LOCAL(thr_inv_batch)(void *vs, size_t n)
 {
@@ -727,6 +729,7 @@ static int check(void *vs, int op, char *msg, size_t len)
         return 1;
     }
     case FGB_IS_SQUARE:
+    case FGB_IS_SQUARE_EULER:
     case FGB_SQRT: {
         fe all[NCHK + W];
         int n = 0;
@@ -740,9 +743,10 @@ static int check(void *vs, int op, char *msg, size_t len)
             squares += want, non += !want;
             if (i >= nz + 1 && !want)
                 FAIL("reference: a^2 is not a square (Euler's criterion), input %d", i);
-            if (op == FGB_IS_SQUARE) {
-                if (FN(is_square)(&all[i]) != want)
-                    FAIL("is_square != Euler's criterion a^((p-1)/2) on input %d", i);
+            if (op == FGB_IS_SQUARE || op == FGB_IS_SQUARE_EULER) {
+                int got = op == FGB_IS_SQUARE ? FN(is_square)(&all[i]) : FN(is_square_euler)(&all[i]);
+                if (got != want)
+                    FAIL("%s != Euler's criterion a^((p-1)/2) on input %d", fgb_op_names[op], i);
             } else {
                 int ok = FN(sqrt)(&r, &all[i]);
                 FN(sqr)(&q, &r);
@@ -861,7 +865,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
         APIU(FGB_SQR_WIDE, sqr_wide), APIU(FGB_REDC, redc), APIU(FGB_ADD, add),
         APIU(FGB_SUB, sub), APIU(FGB_NEG, neg), APIU(FGB_INV, inv), APIU(FGB_INV_FERMAT, inv_fermat),
         [FGB_INV_BATCH] = {{LOCAL(lat_inv_batch), FGB_BATCH}, {LOCAL(thr_inv_batch), FGB_BATCH}},
-        APIU(FGB_IS_SQUARE, is_square), APIU(FGB_SQRT, sqrt),
+        APIU(FGB_IS_SQUARE, is_square), APIU(FGB_IS_SQUARE_EULER, is_square_euler), APIU(FGB_SQRT, sqrt),
         APIU(FGB_FROM_BYTES, from_bytes), APIU(FGB_TO_BYTES, to_bytes),
 #if FP2
         APIU(FGB_FP2_ADD, fp2_add), APIU(FGB_FP2_MUL, fp2_mul), APIU(FGB_FP2_SQR, fp2_sqr),

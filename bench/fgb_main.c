@@ -54,8 +54,8 @@ static void usage(FILE *f)
         "  --quick            fewer, shorter batches (seconds, for CTest and smoke runs)\n"
         "  --field LIST       comma-separated field names (default: all in the build)\n"
         "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,inv,inv_fermat,\n"
-        "                     inv_batch,is_square,sqrt,from_bytes,to_bytes, and for fields with\n"
-        "                     Fp2: fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt (default: all)\n"
+        "                     inv_batch,is_square,is_square_euler,sqrt,from_bytes,to_bytes, and for\n"
+        "                     fields with Fp2: fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt (default: all)\n"
         "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx,ifma (applies to peers' ISA path too);\n"
         "                     adx_zen: only the direct rows of adx's Zen forms (adx lists them too)\n"
         "  --no-peers         skip OpenSSL and GMP\n"
@@ -178,7 +178,7 @@ static int run_checks(const struct fgb_field *f, void *state, const struct opts 
 /* Ops whose ratios the summaries print are measured in one interleaved group, so the
  * machine's drift (large on a shared VM) hits numerator and denominator alike:
  * Fp mul with mul_wide, redc and the Fp2 mul/sqr/add; inv with inv_fermat, inv_batch and
- * fp2_inv. Returns the group's first op; every other op is a group of its own. */
+ * fp2_inv; is_square with is_square_euler. Returns the group's first op; every other op is a group of its own. */
 static int group_of(int op)
 {
     switch (op) {
@@ -186,6 +186,8 @@ static int group_of(int op)
         return FGB_MUL;
     case FGB_INV_FERMAT: case FGB_INV_BATCH: case FGB_FP2_INV:
         return FGB_INV;
+    case FGB_IS_SQUARE_EULER:
+        return FGB_IS_SQUARE;
     default:
         return op;
     }
@@ -727,6 +729,7 @@ int main(int argc, char **argv)
     fgb_sort_rows(&res);
     fgb_print_table(&res);
     fgb_print_inversion(&res);
+    fgb_print_legendre(&res);
     fgb_print_fp2(&res);
     fgb_print_floors(&res);
     fgb_print_dispatch(&res);

@@ -336,6 +336,32 @@ void fgb_print_inversion(const struct fgb_results *r)
         }
 }
 
+void fgb_print_legendre(const struct fgb_results *r)
+{
+    char fields[64][32];
+    int nf = row_fields(r, fields, 64), printed = 0;
+    for (int i = 0; i < nf; i++)
+        for (int k = 0; k < NSUMMARY_LEVELS; k++) {
+            const char *lv = summary_levels[k];
+            const struct fgb_row *bg = ours(r, fields[i], "is_square", lv),
+                                 *eu = ours(r, fields[i], "is_square_euler", lv);
+            if (!bg || !eu)
+                continue;
+            if (!printed++)
+                printf("\nLegendre symbol: binary GCD (is_square) vs Euler's criterion (is_square_euler, "
+                       "a^((p-1)/2) over the\n  addition chain), %s per call%s; 'Euler/GCD' = how many "
+                       "times faster the binary GCD is\n%-8s %-8s %12s %12s %10s %10s\n",
+                       fgb_unit(r), r->nruns ? " (ratios: the median of the processes' own)" : "",
+                       "field", "level", "GCD lat", "Euler lat", "Euler/GCD", "same, thr");
+            char a[32], b[32], c[32], d[32];
+            cell(r, a, sizeof a, bg, 0);
+            cell(r, b, sizeof b, eu, 0);
+            ratio(r, c, sizeof c, eu, bg, 0);
+            ratio(r, d, sizeof d, eu, bg, 1);
+            printf("%-8s %-8s %12s %12s %10s %10s\n", fields[i], lv, a, b, c, d);
+        }
+}
+
 /* targets of issue 6: Fp2 mul <= 2.6 Fp mul, Fp2 sqr <= 2.1 Fp mul, same level */
 #define FGB_FP2_MUL_TARGET 2.6
 #define FGB_FP2_SQR_TARGET 2.1

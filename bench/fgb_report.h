@@ -75,6 +75,7 @@ const char *fgb_unit(const struct fgb_results *r);
 
 void fgb_print_table(const struct fgb_results *r);
 void fgb_print_inversion(const struct fgb_results *r); /* inv vs inv_fermat, inv_batch */
+void fgb_print_legendre(const struct fgb_results *r);  /* is_square vs is_square_euler */
 void fgb_print_fp2(const struct fgb_results *r);       /* Fp2 cost relative to Fp mul */
 void fgb_print_floors(const struct fgb_results *r);    /* kernels against their port floor */
 void fgb_print_dispatch(const struct fgb_results *r);

@@ -80,6 +80,9 @@ static void ops_round(int square)
     ret = F(is_square)(&a);
     PUBLIC(ret);
     sink += (unsigned)ret;
+    ret = F(is_square_euler)(&a);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
     {
         FE in[3], out[3], scratch[3];
         in[0] = a, in[1] = b, in[2] = r;

@@ -372,6 +372,20 @@ static void check_unary(const uint64_t a[N])
     mpz_clears(want, u, NULL);
 }
 
+/* is_square (binary GCD) against GMP's Legendre symbol: cheaper than the
+ * exponentiations below, so on more inputs (every tenth of the diff suite's) */
+static void check_is_square(const uint64_t a[N])
+{
+    FE x;
+    mpz_t u;
+    mpz_init(u);
+    memcpy(x.limb, a, sizeof x.limb);
+    plain(u, a);
+    expect_int("is_square vs Legendre (every tenth input)", F(is_square)(&x),
+               mpz_sgn(u) == 0 || mpz_legendre(u, P) == 1);
+    mpz_clear(u);
+}
+
 /* inv and sqrt: slower (a fixed exponentiation each), so run on fewer inputs */
 static void check_inv_sqrt(const uint64_t a[N])
 {
@@ -408,6 +422,7 @@ static void check_inv_sqrt(const uint64_t a[N])
 
     sq = mpz_sgn(u) == 0 || mpz_legendre(u, P) == 1;
     expect_int("is_square vs Legendre", F(is_square)(&x), sq);
+    expect_int("is_square_euler vs Legendre", F(is_square_euler)(&x), sq);
     ok = F(sqrt)(&r, &x);
     expect_int("sqrt flag vs Legendre", ok, sq);
     if (sq) {
@@ -1019,6 +1034,8 @@ int main(int argc, char **argv)
             random_element(b);
             check_binary(a, b);
             check_unary(a);
+            if (i % 10 == 0)
+                check_is_square(b);
         }
         for (i = 0; i < slow; i++) {
             random_element(a);

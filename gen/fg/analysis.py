@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import chains, numtheory, safegcd
+from . import chains, legendre, numtheory, safegcd
 
 W = 64
 MASK64 = (1 << W) - 1
@@ -86,6 +86,7 @@ class FieldAnalysis:
     # cross-check), "sqrt" (sqrt_exp), "legendre" ((p-1)/2)
     chains: dict = field(default_factory=dict)
     safegcd: dict = field(default_factory=dict)  # Bernstein-Yang inversion parameters (safegcd.py)
+    legendre: dict = field(default_factory=dict)  # binary-GCD Legendre symbol schedule (legendre.py)
     # quadratic extension Fp2 = Fp[u]/(u^2 - nr), or None
     fp2: object = None
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first
@@ -390,6 +391,7 @@ def analyze(spec, kernel_choice=None):
     fa.chains = {"inv": chains.best_chain(p - 2), "sqrt": chains.best_chain(fa.sqrt_exp or 1),
                   "legendre": chains.best_chain((p - 1) // 2)}
     fa.safegcd = safegcd.params(p, n)
+    fa.legendre = legendre.params(p, n)
     if spec.fp2_non_residue is not None:
         fa.fp2 = _fp2(fa, spec.fp2_non_residue)
 

@@ -702,6 +702,358 @@ static inline SG_MAYBE_UNUSED void inv_safegcd_mont(uint64_t out[N], const uint6
 
 
 
+/* ---- Legendre symbol: binary GCD, constant time ----
+ *
+ * Stein's binary GCD on (a, b) = (x, p), both nonnegative, tracking the sign
+ * s of the Jacobi symbol: (x | p) = (-1)^s (a | b) throughout. A step: if a
+ * is odd, a = |a - b| and b = min(a, b), flipping s on a swap when a = b = 3
+ * mod 4 (reciprocity); then a = a / 2, flipping s when the new b = 3 or 5
+ * mod 8 ((2 | b)). Each step shortens len(a) + len(b) by a bit, so
+ * 1005 = 2 * 503 - 1 steps reach a = 0 and b = gcd = 1.
+ * Step k only needs ceil(min(503, 1006 - k) / 64) words of a and b (the words
+ * above are zero): 558 steps on 8 words, 64 each on 7 down to 2, 63 on 1
+ * (6255 word-steps).
+ *
+ * Constant time: the step counts and widths depend on p only; the choices
+ * are masks; x = 0 runs as x = 1 (both squares). The Montgomery form x R
+ * has the symbol of x: R = 2^(64 n) is a square. */
+
+static inline void lg_step_8(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[8], d[8], e[8];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    t[1] = b[1] & odd;
+    t[2] = b[2] & odd;
+    t[3] = b[3] & odd;
+    t[4] = b[4] & odd;
+    t[5] = b[5] & odd;
+    t[6] = b[6] & odd;
+    t[7] = b[7] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    d[1] = subb(a[1], t[1], &c);
+    d[2] = subb(a[2], t[2], &c);
+    d[3] = subb(a[3], t[3], &c);
+    d[4] = subb(a[4], t[4], &c);
+    d[5] = subb(a[5], t[5], &c);
+    d[6] = subb(a[6], t[6], &c);
+    d[7] = subb(a[7], t[7], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    e[1] = subb(t[1], a[1], &c2);
+    e[2] = subb(t[2], a[2], &c2);
+    e[3] = subb(t[3], a[3], &c2);
+    e[4] = subb(t[4], a[4], &c2);
+    e[5] = subb(t[5], a[5], &c2);
+    e[6] = subb(t[6], a[6], &c2);
+    e[7] = subb(t[7], a[7], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    b[1] ^= (a[1] ^ b[1]) & m;
+    b[2] ^= (a[2] ^ b[2]) & m;
+    b[3] ^= (a[3] ^ b[3]) & m;
+    b[4] ^= (a[4] ^ b[4]) & m;
+    b[5] ^= (a[5] ^ b[5]) & m;
+    b[6] ^= (a[6] ^ b[6]) & m;
+    b[7] ^= (a[7] ^ b[7]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    d[1] ^= (d[1] ^ e[1]) & m;
+    d[2] ^= (d[2] ^ e[2]) & m;
+    d[3] ^= (d[3] ^ e[3]) & m;
+    d[4] ^= (d[4] ^ e[4]) & m;
+    d[5] ^= (d[5] ^ e[5]) & m;
+    d[6] ^= (d[6] ^ e[6]) & m;
+    d[7] ^= (d[7] ^ e[7]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[2] = (d[2] >> 1) | (d[3] << 63);
+    a[3] = (d[3] >> 1) | (d[4] << 63);
+    a[4] = (d[4] >> 1) | (d[5] << 63);
+    a[5] = (d[5] >> 1) | (d[6] << 63);
+    a[6] = (d[6] >> 1) | (d[7] << 63);
+    a[7] = d[7] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+static inline void lg_step_7(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[7], d[7], e[7];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    t[1] = b[1] & odd;
+    t[2] = b[2] & odd;
+    t[3] = b[3] & odd;
+    t[4] = b[4] & odd;
+    t[5] = b[5] & odd;
+    t[6] = b[6] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    d[1] = subb(a[1], t[1], &c);
+    d[2] = subb(a[2], t[2], &c);
+    d[3] = subb(a[3], t[3], &c);
+    d[4] = subb(a[4], t[4], &c);
+    d[5] = subb(a[5], t[5], &c);
+    d[6] = subb(a[6], t[6], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    e[1] = subb(t[1], a[1], &c2);
+    e[2] = subb(t[2], a[2], &c2);
+    e[3] = subb(t[3], a[3], &c2);
+    e[4] = subb(t[4], a[4], &c2);
+    e[5] = subb(t[5], a[5], &c2);
+    e[6] = subb(t[6], a[6], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    b[1] ^= (a[1] ^ b[1]) & m;
+    b[2] ^= (a[2] ^ b[2]) & m;
+    b[3] ^= (a[3] ^ b[3]) & m;
+    b[4] ^= (a[4] ^ b[4]) & m;
+    b[5] ^= (a[5] ^ b[5]) & m;
+    b[6] ^= (a[6] ^ b[6]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    d[1] ^= (d[1] ^ e[1]) & m;
+    d[2] ^= (d[2] ^ e[2]) & m;
+    d[3] ^= (d[3] ^ e[3]) & m;
+    d[4] ^= (d[4] ^ e[4]) & m;
+    d[5] ^= (d[5] ^ e[5]) & m;
+    d[6] ^= (d[6] ^ e[6]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[2] = (d[2] >> 1) | (d[3] << 63);
+    a[3] = (d[3] >> 1) | (d[4] << 63);
+    a[4] = (d[4] >> 1) | (d[5] << 63);
+    a[5] = (d[5] >> 1) | (d[6] << 63);
+    a[6] = d[6] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+static inline void lg_step_6(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[6], d[6], e[6];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    t[1] = b[1] & odd;
+    t[2] = b[2] & odd;
+    t[3] = b[3] & odd;
+    t[4] = b[4] & odd;
+    t[5] = b[5] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    d[1] = subb(a[1], t[1], &c);
+    d[2] = subb(a[2], t[2], &c);
+    d[3] = subb(a[3], t[3], &c);
+    d[4] = subb(a[4], t[4], &c);
+    d[5] = subb(a[5], t[5], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    e[1] = subb(t[1], a[1], &c2);
+    e[2] = subb(t[2], a[2], &c2);
+    e[3] = subb(t[3], a[3], &c2);
+    e[4] = subb(t[4], a[4], &c2);
+    e[5] = subb(t[5], a[5], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    b[1] ^= (a[1] ^ b[1]) & m;
+    b[2] ^= (a[2] ^ b[2]) & m;
+    b[3] ^= (a[3] ^ b[3]) & m;
+    b[4] ^= (a[4] ^ b[4]) & m;
+    b[5] ^= (a[5] ^ b[5]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    d[1] ^= (d[1] ^ e[1]) & m;
+    d[2] ^= (d[2] ^ e[2]) & m;
+    d[3] ^= (d[3] ^ e[3]) & m;
+    d[4] ^= (d[4] ^ e[4]) & m;
+    d[5] ^= (d[5] ^ e[5]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[2] = (d[2] >> 1) | (d[3] << 63);
+    a[3] = (d[3] >> 1) | (d[4] << 63);
+    a[4] = (d[4] >> 1) | (d[5] << 63);
+    a[5] = d[5] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+static inline void lg_step_5(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[5], d[5], e[5];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    t[1] = b[1] & odd;
+    t[2] = b[2] & odd;
+    t[3] = b[3] & odd;
+    t[4] = b[4] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    d[1] = subb(a[1], t[1], &c);
+    d[2] = subb(a[2], t[2], &c);
+    d[3] = subb(a[3], t[3], &c);
+    d[4] = subb(a[4], t[4], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    e[1] = subb(t[1], a[1], &c2);
+    e[2] = subb(t[2], a[2], &c2);
+    e[3] = subb(t[3], a[3], &c2);
+    e[4] = subb(t[4], a[4], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    b[1] ^= (a[1] ^ b[1]) & m;
+    b[2] ^= (a[2] ^ b[2]) & m;
+    b[3] ^= (a[3] ^ b[3]) & m;
+    b[4] ^= (a[4] ^ b[4]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    d[1] ^= (d[1] ^ e[1]) & m;
+    d[2] ^= (d[2] ^ e[2]) & m;
+    d[3] ^= (d[3] ^ e[3]) & m;
+    d[4] ^= (d[4] ^ e[4]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[2] = (d[2] >> 1) | (d[3] << 63);
+    a[3] = (d[3] >> 1) | (d[4] << 63);
+    a[4] = d[4] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+static inline void lg_step_4(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[4], d[4], e[4];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    t[1] = b[1] & odd;
+    t[2] = b[2] & odd;
+    t[3] = b[3] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    d[1] = subb(a[1], t[1], &c);
+    d[2] = subb(a[2], t[2], &c);
+    d[3] = subb(a[3], t[3], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    e[1] = subb(t[1], a[1], &c2);
+    e[2] = subb(t[2], a[2], &c2);
+    e[3] = subb(t[3], a[3], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    b[1] ^= (a[1] ^ b[1]) & m;
+    b[2] ^= (a[2] ^ b[2]) & m;
+    b[3] ^= (a[3] ^ b[3]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    d[1] ^= (d[1] ^ e[1]) & m;
+    d[2] ^= (d[2] ^ e[2]) & m;
+    d[3] ^= (d[3] ^ e[3]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[2] = (d[2] >> 1) | (d[3] << 63);
+    a[3] = d[3] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+static inline void lg_step_3(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[3], d[3], e[3];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    t[1] = b[1] & odd;
+    t[2] = b[2] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    d[1] = subb(a[1], t[1], &c);
+    d[2] = subb(a[2], t[2], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    e[1] = subb(t[1], a[1], &c2);
+    e[2] = subb(t[2], a[2], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    b[1] ^= (a[1] ^ b[1]) & m;
+    b[2] ^= (a[2] ^ b[2]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    d[1] ^= (d[1] ^ e[1]) & m;
+    d[2] ^= (d[2] ^ e[2]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[2] = d[2] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+static inline void lg_step_2(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[2], d[2], e[2];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    t[1] = b[1] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    d[1] = subb(a[1], t[1], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    e[1] = subb(t[1], a[1], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    b[1] ^= (a[1] ^ b[1]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    d[1] ^= (d[1] ^ e[1]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[1] = d[1] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+static inline void lg_step_1(uint64_t a[N], uint64_t b[N], uint64_t *s)
+{
+    uint64_t odd = mask_of(a[0]), m, t[1], d[1], e[1];
+    unsigned char c = 0, c2 = 0;
+    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
+    t[0] = b[0] & odd;
+    d[0] = subb(a[0], t[0], &c);
+    e[0] = subb(t[0], a[0], &c2);
+    m = mask_of(c);
+    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
+    b[0] ^= (a[0] ^ b[0]) & m;
+    d[0] ^= (d[0] ^ e[0]) & m;
+    /* a = d / 2 (d is even) */
+    a[0] = d[0] >> 1;
+    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
+}
+
+/* 1 if x (canonical, any representation) is a square mod p, 0 included, else 0. */
+static int legendre_bgcd(const uint64_t x[N])
+{
+    uint64_t a[N], b[N], s = 0, z = 0;
+    int i, k;
+    for (i = 0; i < N; i++) {
+        a[i] = x[i];
+        b[i] = P[i];
+        z |= x[i];
+    }
+    a[0] |= 1 ^ ((z | (0 - z)) >> 63); /* x = 0 runs as x = 1 */
+    for (k = 0; k < 558; k++)
+        lg_step_8(a, b, &s);
+    for (k = 0; k < 64; k++)
+        lg_step_7(a, b, &s);
+    for (k = 0; k < 64; k++)
+        lg_step_6(a, b, &s);
+    for (k = 0; k < 64; k++)
+        lg_step_5(a, b, &s);
+    for (k = 0; k < 64; k++)
+        lg_step_4(a, b, &s);
+    for (k = 0; k < 64; k++)
+        lg_step_3(a, b, &s);
+    for (k = 0; k < 64; k++)
+        lg_step_2(a, b, &s);
+    for (k = 0; k < 63; k++)
+        lg_step_1(a, b, &s);
+    return (int)(((s >> 1) & 1) ^ 1);
+}
+
+
+
 /* ---- Fixed public exponents: inversion, square roots, Legendre symbol ---- */
 
 /* r = a^(2^k), k >= 1 squarings. */
@@ -1257,7 +1609,13 @@ int fg_p503_inv(fg_p503 *r, const fg_p503 *a)
     return nonzero;
 }
 
+/* Binary GCD (1005 steps): see the Legendre section above. */
 int fg_p503_is_square(const fg_p503 *a)
+{
+    return legendre_bgcd(a->limb);
+}
+
+int fg_p503_is_square_euler(const fg_p503 *a)
 {
     fg_p503 e, one;
     pow_legendre(&e, a); /* 1, 0 or -1 */
