@@ -281,7 +281,8 @@ static void show_bytes(const char *what, const uint8_t *b)
 static void mismatch(const record *rc, int level, const char *what, const result *got, const result *want)
 {
     fprintf(stderr, "\nfuzz_%s: MISMATCH op=%s level=%s alias=%d raw-kernel=%d same=%d: %s\n", STR(FG_FIELD),
-            op_names[rc->op], fg_isa_name((fg_isa)level), rc->alias, rc->bit6, rc->same, what);
+            rc->op == OP_IS_ZERO && rc->bit6 ? "is_square" : op_names[rc->op], fg_isa_name((fg_isa)level),
+            rc->alias, rc->bit6, rc->same, what);
     if (rc->op == OP_FROM_BYTES)
         show_bytes("in", rc->in);
     else
@@ -442,8 +443,8 @@ static void run(const record *rc, int level, result *out)
     case OP_EQ:
         out->flag = F(eq)(x, al == 3 ? x : y);
         break;
-    case OP_IS_ZERO:
-        out->flag = F(is_zero)(x);
+    case OP_IS_ZERO: /* bit 6: is_square instead */
+        out->flag = rc->bit6 ? F(is_square)(x) : F(is_zero)(x);
         break;
     case OP_CMOV: /* r starts as b; r = cond ? a : r; alias: r == a */
         if (al == 1 || al == 3) {
@@ -510,7 +511,14 @@ static int reference(const record *rc, result *want)
         break;
     case OP_TO_BYTES: plain(z0, rc->a); encode(want->bytes, z0); break;
     case OP_EQ: want->flag = mpz_cmp(z1, z2) == 0; break;
-    case OP_IS_ZERO: want->flag = mpz_sgn(z1) == 0; break;
+    case OP_IS_ZERO:
+        if (rc->bit6) { /* is_square: the Legendre symbol, 0 counted as a square */
+            plain(z0, rc->a);
+            want->flag = mpz_sgn(z0) == 0 || mpz_legendre(z0, P) == 1;
+        } else {
+            want->flag = mpz_sgn(z1) == 0;
+        }
+        break;
     case OP_CMOV:
         if (rc->alias == 1 || rc->alias == 3)
             memcpy(want->v, rc->a, 8 * N);
@@ -584,9 +592,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         rc.alias = (ob >> 4) & 3;
         rc.bit6 = (ob >> 6) & 1;
         rc.same = (ob >> 7) & 1;
-        /* inv and sqrt are exponentiations (hundreds of multiplications):
-         * at most MAX_SLOW per input run as such, later ones as sqr */
-        if ((rc.op == OP_INV || rc.op == OP_SQRT) && slow++ >= MAX_SLOW)
+        /* inv and sqrt are exponentiations (hundreds of multiplications), is_square
+         * a binary GCD of 2 log2(p) steps: at most MAX_SLOW per input run as such,
+         * later ones as sqr */
+        if ((rc.op == OP_INV || rc.op == OP_SQRT || (rc.op == OP_IS_ZERO && rc.bit6)) && slow++ >= MAX_SLOW)
             rc.op = OP_SQR;
         if (rc.op == OP_REDC)
             wide(&c, rc.a);

@@ -132,6 +132,10 @@ def seeds(n, nb):
     s["predicates"] = b"".join(op(o, al, 0, same) + a + b for o in ("eq", "is_zero") for al in (0, 3) for same in (0, 1)
                                for a, b in ((small(0), small(0)), (pminus(0), pminus(0)), (pminus(0), pminus(1)),
                                             (small(1), pow2(0))))
+    # is_square runs twice an input (then as sqr): two operands a seed
+    for i, pair in enumerate(((pminus(0), small(2)), (small(3), pow2(63)), (ones(), danger(mixed)),
+                              (small(0), pminus(1)))):
+        s[f"is_square_{i}"] = b"".join(op("is_zero", 0, 1) + a + small(0) for a in pair)
     s["select"] = b"".join(op(o, al, cond) + pminus(0) + danger(mixed) for o in ("cmov", "cswap")
                            for al in range(4) for cond in (0, 1))
     s["chain"] = op("sqr") + pminus(0) + small(0) + b"".join(
