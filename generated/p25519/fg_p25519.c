@@ -678,7 +678,14 @@ static inline SG_MAYBE_UNUSED void inv_safegcd(uint64_t out[N], const uint64_t a
  *
  * Constant time: the step counts and widths depend on p only; the choices
  * are masks; x = 0 runs as x = 1 (both squares). The Montgomery form x R
- * has the symbol of x: R = 2^(64 n) is a square. */
+ * has the symbol of x: R = 2^(64 n) is a square.
+ *
+ * Code shape (measured, bench/RESULTS.md): each width's step is unrolled
+ * here, so the compiler sees whole words (its loops compiled 2x apart between
+ * gcc and clang, -O2 and -O3); the two borrow chains stay apart (a flag-
+ * clobbering operation between two SBBs makes compilers spill the carry);
+ * steps of up to 4 words are inlined, wider ones are calls that keep a and b
+ * in memory (inlined, their 4 w live words spill anyway). */
 
 static inline void lg_step_4(uint64_t a[N], uint64_t b[N], uint64_t *s)
 {
@@ -708,9 +715,9 @@ static inline void lg_step_4(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[2] ^= (d[2] ^ e[2]) & m;
     d[3] ^= (d[3] ^ e[3]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
-    a[2] = (d[2] >> 1) | (d[3] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
+    a[2] = (uint64_t)((((u128)d[3] << 64) | d[2]) >> 1);
     a[3] = d[3] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
@@ -738,8 +745,8 @@ static inline void lg_step_3(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[1] ^= (d[1] ^ e[1]) & m;
     d[2] ^= (d[2] ^ e[2]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
     a[2] = d[2] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
@@ -762,7 +769,7 @@ static inline void lg_step_2(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[0] ^= (d[0] ^ e[0]) & m;
     d[1] ^= (d[1] ^ e[1]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
     a[1] = d[1] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }

@@ -716,9 +716,16 @@ static inline SG_MAYBE_UNUSED void inv_safegcd_mont(uint64_t out[N], const uint6
  *
  * Constant time: the step counts and widths depend on p only; the choices
  * are masks; x = 0 runs as x = 1 (both squares). The Montgomery form x R
- * has the symbol of x: R = 2^(64 n) is a square. */
+ * has the symbol of x: R = 2^(64 n) is a square.
+ *
+ * Code shape (measured, bench/RESULTS.md): each width's step is unrolled
+ * here, so the compiler sees whole words (its loops compiled 2x apart between
+ * gcc and clang, -O2 and -O3); the two borrow chains stay apart (a flag-
+ * clobbering operation between two SBBs makes compilers spill the carry);
+ * steps of up to 4 words are inlined, wider ones are calls that keep a and b
+ * in memory (inlined, their 4 w live words spill anyway). */
 
-static inline void lg_step_8(uint64_t a[N], uint64_t b[N], uint64_t *s)
+__attribute__((noinline)) static void lg_step_8(uint64_t a[N], uint64_t b[N], uint64_t *s)
 {
     uint64_t odd = mask_of(a[0]), m, t[8], d[8], e[8];
     unsigned char c = 0, c2 = 0;
@@ -766,18 +773,18 @@ static inline void lg_step_8(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[6] ^= (d[6] ^ e[6]) & m;
     d[7] ^= (d[7] ^ e[7]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
-    a[2] = (d[2] >> 1) | (d[3] << 63);
-    a[3] = (d[3] >> 1) | (d[4] << 63);
-    a[4] = (d[4] >> 1) | (d[5] << 63);
-    a[5] = (d[5] >> 1) | (d[6] << 63);
-    a[6] = (d[6] >> 1) | (d[7] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
+    a[2] = (uint64_t)((((u128)d[3] << 64) | d[2]) >> 1);
+    a[3] = (uint64_t)((((u128)d[4] << 64) | d[3]) >> 1);
+    a[4] = (uint64_t)((((u128)d[5] << 64) | d[4]) >> 1);
+    a[5] = (uint64_t)((((u128)d[6] << 64) | d[5]) >> 1);
+    a[6] = (uint64_t)((((u128)d[7] << 64) | d[6]) >> 1);
     a[7] = d[7] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
 
-static inline void lg_step_7(uint64_t a[N], uint64_t b[N], uint64_t *s)
+__attribute__((noinline)) static void lg_step_7(uint64_t a[N], uint64_t b[N], uint64_t *s)
 {
     uint64_t odd = mask_of(a[0]), m, t[7], d[7], e[7];
     unsigned char c = 0, c2 = 0;
@@ -820,17 +827,17 @@ static inline void lg_step_7(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[5] ^= (d[5] ^ e[5]) & m;
     d[6] ^= (d[6] ^ e[6]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
-    a[2] = (d[2] >> 1) | (d[3] << 63);
-    a[3] = (d[3] >> 1) | (d[4] << 63);
-    a[4] = (d[4] >> 1) | (d[5] << 63);
-    a[5] = (d[5] >> 1) | (d[6] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
+    a[2] = (uint64_t)((((u128)d[3] << 64) | d[2]) >> 1);
+    a[3] = (uint64_t)((((u128)d[4] << 64) | d[3]) >> 1);
+    a[4] = (uint64_t)((((u128)d[5] << 64) | d[4]) >> 1);
+    a[5] = (uint64_t)((((u128)d[6] << 64) | d[5]) >> 1);
     a[6] = d[6] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
 
-static inline void lg_step_6(uint64_t a[N], uint64_t b[N], uint64_t *s)
+__attribute__((noinline)) static void lg_step_6(uint64_t a[N], uint64_t b[N], uint64_t *s)
 {
     uint64_t odd = mask_of(a[0]), m, t[6], d[6], e[6];
     unsigned char c = 0, c2 = 0;
@@ -868,16 +875,16 @@ static inline void lg_step_6(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[4] ^= (d[4] ^ e[4]) & m;
     d[5] ^= (d[5] ^ e[5]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
-    a[2] = (d[2] >> 1) | (d[3] << 63);
-    a[3] = (d[3] >> 1) | (d[4] << 63);
-    a[4] = (d[4] >> 1) | (d[5] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
+    a[2] = (uint64_t)((((u128)d[3] << 64) | d[2]) >> 1);
+    a[3] = (uint64_t)((((u128)d[4] << 64) | d[3]) >> 1);
+    a[4] = (uint64_t)((((u128)d[5] << 64) | d[4]) >> 1);
     a[5] = d[5] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
 
-static inline void lg_step_5(uint64_t a[N], uint64_t b[N], uint64_t *s)
+__attribute__((noinline)) static void lg_step_5(uint64_t a[N], uint64_t b[N], uint64_t *s)
 {
     uint64_t odd = mask_of(a[0]), m, t[5], d[5], e[5];
     unsigned char c = 0, c2 = 0;
@@ -910,10 +917,10 @@ static inline void lg_step_5(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[3] ^= (d[3] ^ e[3]) & m;
     d[4] ^= (d[4] ^ e[4]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
-    a[2] = (d[2] >> 1) | (d[3] << 63);
-    a[3] = (d[3] >> 1) | (d[4] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
+    a[2] = (uint64_t)((((u128)d[3] << 64) | d[2]) >> 1);
+    a[3] = (uint64_t)((((u128)d[4] << 64) | d[3]) >> 1);
     a[4] = d[4] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
@@ -946,9 +953,9 @@ static inline void lg_step_4(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[2] ^= (d[2] ^ e[2]) & m;
     d[3] ^= (d[3] ^ e[3]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
-    a[2] = (d[2] >> 1) | (d[3] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
+    a[2] = (uint64_t)((((u128)d[3] << 64) | d[2]) >> 1);
     a[3] = d[3] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
@@ -976,8 +983,8 @@ static inline void lg_step_3(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[1] ^= (d[1] ^ e[1]) & m;
     d[2] ^= (d[2] ^ e[2]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
-    a[1] = (d[1] >> 1) | (d[2] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
+    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
     a[2] = d[2] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
@@ -1000,7 +1007,7 @@ static inline void lg_step_2(uint64_t a[N], uint64_t b[N], uint64_t *s)
     d[0] ^= (d[0] ^ e[0]) & m;
     d[1] ^= (d[1] ^ e[1]) & m;
     /* a = d / 2 (d is even) */
-    a[0] = (d[0] >> 1) | (d[1] << 63);
+    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
     a[1] = d[1] >> 1;
     *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
 }
