@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import chains, legendre, numtheory, safegcd
+from . import chains, legendre, numtheory, safegcd, tonelli
 
 W = 64
 MASK64 = (1 << W) - 1
@@ -82,6 +82,7 @@ class FieldAnalysis:
     ts_s: int = 0              # p - 1 = 2^s * q
     ts_root: int = 0           # z^q, a primitive 2^s-th root of unity (plain value)
     ts_z: int = 0
+    tonelli: dict = field(default_factory=dict)  # windowed Tonelli-Shanks program and tables (tonelli.py)
     # addition chains for the fixed exponents: "inv" (p-2, the Fermat
     # cross-check), "sqrt" (sqrt_exp), "legendre" ((p-1)/2)
     chains: dict = field(default_factory=dict)
@@ -387,6 +388,7 @@ def analyze(spec, kernel_choice=None):
         fa.sqrt_method, fa.sqrt_exp = "tonelli_shanks", (q - 1) // 2
         fa.ts_z = numtheory.smallest_nonresidue(p)
         fa.ts_root = pow(fa.ts_z, q, p)
+        fa.tonelli = tonelli.params(p, n, s, fa.ts_root)
 
     fa.chains = {"inv": chains.best_chain(p - 2), "sqrt": chains.best_chain(fa.sqrt_exp or 1),
                   "legendre": chains.best_chain((p - 1) // 2)}

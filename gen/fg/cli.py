@@ -183,7 +183,8 @@ def describe(fa):
         ("bits", fa.bits), ("limbs", fa.n), ("spare bits", fa.spare_bits),
         ("p mod 4", fa.p_mod4), ("p mod 8", fa.p_mod8),
         ("form", fa.form), ("special form", fa.special_form), ("reduction", fa.reduction),
-        ("redc sums", fa.redc_sums), ("sqrt", fa.sqrt_method + (f" (2-adicity {fa.ts_s})" if fa.sqrt_method == "tonelli_shanks" else "")),
+        ("redc sums", fa.redc_sums), ("sqrt", fa.sqrt_method + (f" (2-adicity {fa.ts_s}: {fa.tonelli['text']}, tables {fa.tonelli['bytes']} bytes)"
+                                    if fa.sqrt_method == "tonelli_shanks" else "")),
     ]
     lines = [f"{fa.name}: p = {fa.modulus_text}"]
     lines += [f"  {k:<13} {v}" for k, v in rows]

@@ -15,7 +15,7 @@ import os
 import random
 import unittest
 
-from fg import analysis, spec, vectors
+from fg import analysis, spec, tonelli, vectors
 from fg.spec import FieldSpec
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -92,27 +92,13 @@ def sqrt_atkin(fa, a):
     return a * t % p * (i - 1) % p
 
 
-def sqrt_tonelli_shanks_ct(fa, a):
-    """Fixed schedule: TS_S-1 rounds, each choice a select, as in c_exp.j2."""
-    p = fa.p
-    z = pow(a, fa.sqrt_exp, p)          # a^((q-1)/2)
-    t = z * z * a % p                   # a^q
-    z = z * a % p                       # a^((q+1)/2)
-    c = fa.ts_root
-    for i in range(fa.ts_s, 1, -1):
-        b = t
-        for _ in range(1, i - 1):
-            b = b * b % p               # t^(2^(i-2))
-        t_is_root = b == 1
-        tmp = z * c % p
-        z = z if t_is_root else tmp
-        c = c * c % p
-        tmp = t * c % p
-        t = t if t_is_root else tmp
-    return z
+def sqrt_tonelli_shanks(fa, a):
+    """The windowed program of gen/fg/tonelli.py with this field's tables
+    (tests/gen/test_tonelli.py checks it in depth)."""
+    return tonelli.reference(a, fa.p, fa.tonelli)
 
 
-SQRT = {"p3mod4": sqrt_p3mod4, "atkin": sqrt_atkin, "tonelli_shanks": sqrt_tonelli_shanks_ct}
+SQRT = {"p3mod4": sqrt_p3mod4, "atkin": sqrt_atkin, "tonelli_shanks": sqrt_tonelli_shanks}
 
 
 def pm_reduce(fa, t):
