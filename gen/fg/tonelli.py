@@ -47,6 +47,7 @@ from __future__ import annotations
 # smallest tables are taken.
 TABLE_BUDGET_BYTES = 32 * 1024
 MAX_WINDOW = 6
+DP_DIGITS = 100
 
 
 def _widths(nb: int, w: int) -> list:
@@ -55,24 +56,58 @@ def _widths(nb: int, w: int) -> list:
     return [nb - w * (k - 1)] + [w] * (k - 1)
 
 
-class _Builder:
-    """Emits the straight-line program of the recursion."""
+def _unit_costs(n: int):
+    """Estimated cycles (mul ~ 1.8 n^2 + 8, sqr 0.85 of it, a table scan ~0.6
+    cycles a word, a comparison ~0.5): only to rank plans against each other."""
+    mul = 1.8 * n * n + 8
+    return mul, 0.85 * mul, 0.6 * n, 0.5 * n + 2
 
-    def __init__(self, nb, widths):
+
+class _Builder:
+    """Plans the recursion (the split points by dynamic programming on the
+    cost estimate) and emits its straight-line program."""
+
+    def __init__(self, nb, widths, n):
         self.nb, self.widths = nb, widths
         self.bounds = [0]
         for w in widths:
             self.bounds.append(self.bounds[-1] + w)
         self.program = []      # ops, see params()
-        self.tables = {}       # key -> table index; key = ("corr", shift, size)
-        self.table_keys = []
+        self.shifts = {}       # exponent shift (base g) -> table index
+        self.sizes = []        # table index -> entries scanned at most, plus one
         self.temps = 0
+        mul, sqr, scan, cmp = _unit_costs(n)
+        W = max(widths)
+        K = len(widths)
+        B = self.bounds
+        # best[i, j] = (cost, split) of solving digits [i, j); corr[k] = the
+        # cost of the corrections by digits below k (prefix sums)
+        corr = [0.0]
+        for x in widths:
+            corr.append(corr[-1] + mul + (1 << x) * scan)
+        best = {}
+        for length in range(1, K + 1):
+            for i in range(K - length + 1):
+                j = i + length
+                if length == 1:
+                    best[i, j] = ((1 << W) * cmp, None)
+                    continue
+                # every split point while K is small; the middle one beyond
+                # (only the 2-adicities in the hundreds: O(K^3) in Python)
+                splits = range(i + 1, j) if K <= DP_DIGITS else [i + length // 2]
+                best[i, j] = min(((B[j] - B[h]) * sqr + best[i, h][0] + best[h, j][0]
+                                  + corr[h] - corr[i], h) for h in splits)
+        self.best = best
+        self.cost = best[0, K][0] + sum(mul + (1 << x) * scan for x in widths)
 
-    def table(self, key):
-        if key not in self.tables:
-            self.tables[key] = len(self.table_keys)
-            self.table_keys.append(key)
-        return self.tables[key]
+    def table(self, shift, size):
+        """Index of the table of g^(-c 2^shift), c < size."""
+        if shift not in self.shifts:
+            self.shifts[shift] = len(self.sizes)
+            self.sizes.append(size)
+        t = self.shifts[shift]
+        self.sizes[t] = max(self.sizes[t], size)
+        return t
 
     def solve(self, y, i, j, depth):
         """Emit code that finds digits [i, j) from temp y = G^(2^(nb-m) f)."""
@@ -81,48 +116,34 @@ class _Builder:
             self.program.append(("ident", i, y))
             return
         B = self.bounds
-        h = i + (j - i) // 2
+        h = self.best[i, j][1]
         z = depth + 1
-        self.temps = max(self.temps, z + 1)
         self.program.append(("sqr", z, y, B[j] - B[h]))
         self.solve(z, i, h, z)
         for k in range(i, h):
-            shift = self.nb - B[j] + B[k]
-            self.program.append(("corr", y, self.table(("corr", shift, 1 << self.widths[k])), k))
+            # G^(-d_k 2^(nb - B_j + B_k)) = g^(-d_k 2^(nb + 1 - B_j + B_k))
+            t = self.table(self.nb + 1 - B[j] + B[k], 1 << self.widths[k])
+            self.program.append(("corr", y, t, k))
         self.solve(y, h, j, depth)
 
 
-def plan(nb: int, w: int) -> dict:
+def plan(nb: int, w: int, n: int) -> dict:
+    """The program for an nb-bit logarithm in digits of up to w bits, for n
+    limbs (the limb count weighs squarings against lookups in the splits)."""
     widths = _widths(nb, w)
-    b = _Builder(nb, widths)
+    b = _Builder(nb, widths, n)
     b.solve(0, 0, len(widths), 0)
+    for k in range(len(widths)):  # the root: x g^-e = x prod g^(-d_k 2^B_k)
+        b.program.append(("final", b.table(b.bounds[k], 1 << widths[k]), k))
     return {"widths": widths, "bounds": b.bounds, "program": b.program,
-            "corr_tables": b.table_keys, "temps": b.temps}
-
-
-def _cost(pl: dict, n: int) -> float:
-    """Estimated cycles of the logarithm and the final power (mul ~ 1.8 n^2 + 8,
-    sqr 0.85 of it, a table scan ~0.6 cycles a word): only to rank windows."""
-    mul = 1.8 * n * n + 8
-    sqr = 0.85 * mul
-    total = 0.0
-    for op in pl["program"]:
-        if op[0] == "sqr":
-            total += op[3] * sqr
-        elif op[0] == "corr":
-            total += mul + pl["corr_tables"][op[2]][2] * n * 0.6
-        elif op[0] == "ident":
-            total += (1 << max(pl["widths"])) * (n * 0.5 + 2)
-    widths = pl["widths"]
-    total += sum(widths[:-1]) * sqr + len(widths) * (mul + (1 << max(widths)) * n * 0.6)
-    return total
+            "shifts": sorted(b.shifts, key=b.shifts.get), "sizes": b.sizes,
+            "temps": b.temps, "cost": b.cost}
 
 
 def table_entries(pl: dict) -> int:
-    """Entries of every table (each n words): the corrections, IDENT and P,
-    less the entry for digit 0 of each (always 1, which the scans start from)."""
-    wide = 1 << max(pl["widths"])
-    return sum(size - 1 for _, _, size in pl["corr_tables"]) + 2 * (wide - 1)
+    """Entries of every table (each n words): the powers of g and IDENT, less
+    the entry for digit 0 of each (always 1, which the scans start from)."""
+    return sum(size - 1 for size in pl["sizes"]) + (1 << max(pl["widths"])) - 1
 
 
 def classic_cost(s: int, n: int) -> float:
@@ -139,27 +160,25 @@ def params(p: int, n: int, s: int, g: int, window: int = 0) -> dict:
     assert s >= 2 and pow(g, 1 << (s - 1), p) == p - 1
     nb = s - 1
     if window:
-        pl = plan(nb, window)
+        pl = plan(nb, window, n)
     else:
-        plans = [plan(nb, w) for w in range(1, min(MAX_WINDOW, nb) + 1)]
+        plans = [plan(nb, w, n) for w in range(1, min(MAX_WINDOW, nb) + 1)]
         fits = [pl for pl in plans if table_entries(pl) * 8 * n <= TABLE_BUDGET_BYTES]
         if fits:
-            pl = min(fits, key=lambda pl: _cost(pl, n))
+            pl = min(fits, key=lambda pl: pl["cost"])
         else:
             pl = min(plans, key=table_entries)
     G = g * g % p
     W = max(pl["widths"])
     ginv = pow(g, -1, p)
-    Ginv = pow(G, -1, p)
     tables = []
-    for _, shift, size in pl["corr_tables"]:
-        base = pow(Ginv, 1 << shift, p)
+    for shift, size in zip(pl["shifts"], pl["sizes"]):
+        base = pow(ginv, 1 << shift, p)
         tables.append([pow(base, c, p) for c in range(1, size)])
     ident_base = pow(G, 1 << (nb - W), p)
     ident = [pow(ident_base, c, p) for c in range(1, 1 << W)]
-    ptab = [pow(ginv, c, p) for c in range(1, 1 << W)]
-    squarings = sum(op[3] for op in pl["program"] if op[0] == "sqr") + sum(pl["widths"][:-1])
-    corrections = sum(1 for op in pl["program"] if op[0] == "corr")
+    squarings = sum(op[3] for op in pl["program"] if op[0] == "sqr")
+    multiplications = sum(1 for op in pl["program"] if op[0] in ("corr", "final"))
     K = len(pl["widths"])
     return {
         "s": s,
@@ -168,20 +187,20 @@ def params(p: int, n: int, s: int, g: int, window: int = 0) -> dict:
         "widths": pl["widths"],
         "program": pl["program"],
         "temps": pl["temps"],
-        "corr_tables": tables,     # values (plain), without the entry for 0
-        "ident": ident,            # IDENT[1..2^W-1]
-        "ptab": ptab,              # P[1..2^W-1]
+        "tables": tables,          # tables[t][c - 1] = g^(-c 2^shifts[t]) (plain values)
+        "shifts": pl["shifts"],
+        "ident": ident,            # ident[c - 1] = G^(c 2^(nb - W)), c = 1 .. 2^W - 1
         "entries": table_entries(pl),
         "bytes": table_entries(pl) * 8 * n,
         "squarings": squarings,
-        "multiplications": corrections + K + 1,
+        "multiplications": multiplications,
         "text": (f"{K} digit{'s' if K > 1 else ''} of up to {W} bits, {squarings} squarings and "
-                 f"{corrections + K + 1} multiplications with table lookups"),
+                 f"{multiplications} multiplication{'s' if multiplications > 1 else ''} with table lookups"),
     }
 
 
 def _lookup(table, c):
-    """table[c] with table[0] = 1 implied (the scan starts from one)."""
+    """table[c - 1], or 1 for c = 0 (the scan starts from one)."""
     return 1 if c == 0 else table[c - 1]
 
 
@@ -197,6 +216,7 @@ def reference(a: int, p: int, pr: dict) -> int:
     widths = pr["widths"]
     temps = [t] + [0] * (pr["temps"] - 1)
     d = [None] * pr["digits"]
+    r = x
     for op in pr["program"]:
         if op[0] == "sqr":
             _, dst, src, count = op
@@ -204,20 +224,19 @@ def reference(a: int, p: int, pr: dict) -> int:
             for _ in range(count):
                 v = v * v % p
             temps[dst] = v
-        elif op[0] == "corr":
-            _, dst, tab, k = op
-            assert d[k] is not None, "correction by a digit not yet found"
-            temps[dst] = temps[dst] * _lookup(pr["corr_tables"][tab], d[k]) % p
-        else:  # ident
+        elif op[0] == "ident":
             _, k, src = op
             c = 0
             for i, v in enumerate(pr["ident"]):
                 if temps[src] == v:
                     c = i + 1
             d[k] = c >> (W - widths[k])
-    acc = _lookup(pr["ptab"], d[-1])
-    for k in range(len(widths) - 2, -1, -1):
-        for _ in range(widths[k]):
-            acc = acc * acc % p
-        acc = acc * _lookup(pr["ptab"], d[k]) % p
-    return x * acc % p
+        else:  # corr, final: a digit's table entry
+            k = op[-1]
+            assert d[k] is not None and d[k] < 1 << widths[k], "digit not yet found"
+            v = _lookup(pr["tables"][op[-2]], d[k])
+            if op[0] == "corr":
+                temps[op[1]] = temps[op[1]] * v % p
+            else:
+                r = r * v % p
+    return r

@@ -60,12 +60,10 @@ class TestExhaustive(unittest.TestCase):
         p = 12289
         s, g = setup(p)
         pr = tonelli.params(p, 1, s, g, window=3)
-        names = [("corr_tables", i) for i in range(len(pr["corr_tables"]))] + [("ident", None), ("ptab", None)]
-        for name, i in names:
-            with self.subTest(table=name, index=i):
-                bad = dict(pr, corr_tables=[list(t) for t in pr["corr_tables"]],
-                           ident=list(pr["ident"]), ptab=list(pr["ptab"]))
-                tab = bad[name][i] if i is not None else bad[name]
+        for t in range(len(pr["tables"]) + 1):
+            with self.subTest(table=t if t < len(pr["tables"]) else "ident"):
+                bad = dict(pr, tables=[list(x) for x in pr["tables"]], ident=list(pr["ident"]))
+                tab = bad["tables"][t] if t < len(pr["tables"]) else bad["ident"]
                 tab[-1] = tab[-1] * g % p
                 wrong = sum(1 for a in range(1, p) if is_square(a, p)
                             and tonelli.reference(a, p, bad) ** 2 % p != a)
@@ -94,34 +92,68 @@ class TestWide(unittest.TestCase):
                     self.assertEqual(tonelli.reference(a, p, pr) ** 2 % p, a)
 
 
+def op_cost(pl, n):
+    """The estimate of a program, op by op, from tonelli's unit costs."""
+    mul, sqr, scan, cmp = tonelli._unit_costs(n)
+    W = max(pl["widths"])
+    total = 0
+    for op in pl["program"]:
+        if op[0] == "sqr":
+            total += op[3] * sqr
+        elif op[0] == "ident":
+            total += (1 << W) * cmp
+        else:
+            total += mul + (1 << pl["widths"][op[-1]]) * scan
+    return total
+
+
+def balanced_cost(pl, n):
+    """The same estimate for the recursion split in the middle."""
+    mul, sqr, scan, cmp = tonelli._unit_costs(n)
+    widths, B = pl["widths"], pl["bounds"]
+
+    def solve(i, j):
+        if j == i + 1:
+            return (1 << max(widths)) * cmp
+        h = i + (j - i) // 2
+        return ((B[j] - B[h]) * sqr + solve(i, h) + solve(h, j)
+                + sum(mul + (1 << widths[k]) * scan for k in range(i, h)))
+    return solve(0, len(widths)) + sum(mul + (1 << x) * scan for x in widths)
+
+
 class TestShape(unittest.TestCase):
     def test_program(self):
-        for nb in list(range(1, 70)) + [95, 127, 200, 599]:
+        for nb in list(range(1, 70)) + [95, 127, 200]:
             for w in range(1, min(tonelli.MAX_WINDOW, nb) + 1):
-                pl = tonelli.plan(nb, w)
-                widths = pl["widths"]
-                with self.subTest(nb=nb, w=w):
-                    self.assertEqual(sum(widths), nb)
-                    self.assertTrue(all(1 <= x <= w for x in widths))
-                    self.assertEqual(widths[1:], [w] * (len(widths) - 1))
-                    found = set()
-                    for op in pl["program"]:
-                        if op[0] == "ident":
-                            self.assertNotIn(op[1], found)
-                            found.add(op[1])
-                        elif op[0] == "corr":
-                            self.assertIn(op[3], found)   # a digit is used only once found
-                            _, shift, size = pl["corr_tables"][op[2]]
-                            self.assertEqual(size, 1 << widths[op[3]])
-                            self.assertLess(shift, nb)
-                        else:
-                            self.assertGreaterEqual(op[3], 1)
-                    self.assertEqual(found, set(range(len(widths))))
-                    # the balanced recursion: about (nb/2) log2(K) squarings, not nb^2/2
-                    k = len(widths)
-                    sq = sum(op[3] for op in pl["program"] if op[0] == "sqr")
-                    self.assertLessEqual(sq, nb * max(1, (k - 1).bit_length()))
-                    self.assertLessEqual(pl["temps"], (k - 1).bit_length() + 1)
+                for n in (1, 4, 16):
+                    pl = tonelli.plan(nb, w, n)
+                    widths = pl["widths"]
+                    with self.subTest(nb=nb, w=w, n=n):
+                        self.assertEqual(sum(widths), nb)
+                        self.assertTrue(all(1 <= x <= w for x in widths))
+                        self.assertEqual(widths[1:], [w] * (len(widths) - 1))
+                        found, finals = set(), []
+                        for op in pl["program"]:
+                            if op[0] == "ident":
+                                self.assertNotIn(op[1], found)
+                                self.assertLess(op[2], pl["temps"])
+                                found.add(op[1])
+                            elif op[0] in ("corr", "final"):
+                                self.assertIn(op[-1], found)   # a digit is used only once found
+                                self.assertGreaterEqual(pl["sizes"][op[-2]], 1 << widths[op[-1]])
+                                self.assertLess(pl["shifts"][op[-2]], nb + 1)
+                                if op[0] == "final":
+                                    finals.append(op[-1])
+                                    self.assertEqual(pl["shifts"][op[-2]], pl["bounds"][op[-1]])
+                            else:
+                                self.assertGreaterEqual(op[3], 1)
+                                self.assertLess(max(op[1], op[2]), pl["temps"])
+                        self.assertEqual(found, set(range(len(widths))))
+                        self.assertEqual(finals, list(range(len(widths))))
+                        self.assertEqual(len(set(pl["shifts"])), len(pl["shifts"]))
+                        # the chosen splits cost no more than splitting in the middle
+                        self.assertAlmostEqual(op_cost(pl, n), pl["cost"], delta=1e-6 * pl["cost"])
+                        self.assertLessEqual(pl["cost"], balanced_cost(pl, n) * (1 + 1e-9))
 
     def test_budget_and_gain(self):
         for name, (p, n) in WIDE.items():
@@ -139,7 +171,7 @@ class TestShape(unittest.TestCase):
         pr = tonelli.params(p, 16, *setup(p))
         self.assertGreater(pr["bytes"], tonelli.TABLE_BUDGET_BYTES)
         self.assertEqual(pr["window"], min(range(1, tonelli.MAX_WINDOW + 1),
-                                           key=lambda w: tonelli.table_entries(tonelli.plan(599, w))))
+                                           key=lambda w: tonelli.table_entries(tonelli.plan(599, w, 16))))
 
     def test_deterministic(self):
         p, n = WIDE["bls12_381_r"]
