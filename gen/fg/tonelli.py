@@ -30,11 +30,14 @@ digits i..j-1 of e, as one number) is solved like this:
     one table entry per low digit: G^(-d_k 2^(nb - B_j + B_k)) for k in
     [i, h), so each table is indexed by a digit's value.
 
-The split is balanced, so the squarings and corrections add up to about
-(nb/2) log2(K) squarings and (K/2) log2(K) multiplications, against the
-classical algorithm's nb^2/2 squarings. Last, g^-e by Horner's rule over
-the same digits from the top: acc = P[d_(K-1)], acc = acc^(2^w_i) P[d_i],
-with P[c] = g^-c; the root is x acc.
+The split points come from a dynamic program over a cost estimate
+(squarings of the high part against a multiplication and a table scan per
+low digit); split in the middle, the squarings and corrections add up to
+about (nb/2) log2(K) squarings and (K/2) log2(K) multiplications, against
+the classical algorithm's nb^2/2 squarings, and the chosen splits never
+cost more than that. Last, g^-e = prod g^(-d_k 2^B_k): one table entry per
+digit (tables of g^(-c 2^shift), shared with the corrections' where the
+shifts coincide; G^(-c 2^h) is g^(-c 2^(h+1))); the root is x g^-e.
 
 Constant time: the program depends on p only; every table read scans the
 whole table with masks (no index, no branch on a digit).
@@ -144,13 +147,6 @@ def table_entries(pl: dict) -> int:
     """Entries of every table (each n words): the powers of g and IDENT, less
     the entry for digit 0 of each (always 1, which the scans start from)."""
     return sum(size - 1 for size in pl["sizes"]) + (1 << max(pl["widths"])) - 1
-
-
-def classic_cost(s: int, n: int) -> float:
-    """The same estimate for the classical constant-time algorithm (a fixed
-    s - 1 rounds, round i squaring i - 2 times): for the tests and the report."""
-    mul = 1.8 * n * n + 8
-    return (s - 1) * (s - 2) / 2 * 0.85 * mul + 2 * (s - 1) * mul
 
 
 def params(p: int, n: int, s: int, g: int, window: int = 0) -> dict:
