@@ -2,8 +2,9 @@
 
 Everything the template c_inv_safegcd.j2 needs is computed here; the template
 only renders it. reference_inverse() runs the very algorithm of the C code on
-Python integers (same batches, same transition matrices, same signed 62-bit
-limbs, same bounds), so tests can check the C against it step for step.
+Python integers (same halves and batches, the same packed rows word for word,
+same transition matrices, same signed 62-bit limbs, same bounds), so tests can
+check the C against it step for step.
 
 Algorithm (D. J. Bernstein and B.-Y. Yang, "Fast constant-time gcd
 computation and modular inversion", TCHES 2019, https://gcd.cr.yp.to/papers.html):
@@ -24,16 +25,32 @@ Iteration bound: Theorem 11.2 of the paper. If f is odd, f^2 + 4 g^2 <= 5 *
 f_m = +-gcd(f, g). With f = p and 0 <= g < p < 2^bits, f^2 + 4 g^2 < 5 p^2 <
 5 * 2^(2 bits), so d = bits (the bit length of p) qualifies. Extra divsteps
 after g = 0 change nothing (g stays 0, f stays +-1), so the count is rounded
-up to a whole number of 62-step batches.
+up to a whole number of 30-step halves.
 
-Batches: 62 divsteps depend only on the low 62 bits of f and g, and return a
-transition matrix T = [[u, v], [q, r]] with 2^62 (f', g') = T (f, g) and
-|u| + |v| <= 2^62, |q| + |r| <= 2^62 (each divstep matrix, scaled by 2, has
-rows of L1 norm <= 2). T is then applied to the full f, g and to d, e mod p.
+Batches: the divsteps run in halves of 30 (HALF) on the low bits of f and g,
+two halves to a batch. Each half records its transition matrix T_h = [[u, v],
+[q, r]], 2^30 (f', g') = T_h (f, g), with |u| + |v| <= 2^30 and |q| + |r| <=
+2^30 (each divstep matrix, scaled by 2, has rows of L1 norm <= 2), so the two
+entries of a row fit one 64-bit word as u + v 2^32 (|u| < 2^31 reads back
+from the low half by sign extension, v from the rest). Every update of a row
+(negate, add, double, select) is then one word operation for both entries,
+which makes a divstep about 22 word operations instead of 29 with four
+separate entries. The step's masks: c = s &
+odd (s: delta > 0, odd: g odd) is the swap; s for the next step is "delta
+>= 0 and no swap", from eta - 1 = -delta - 1 kept in a word, whose sign is
+"delta >= 0". A batch of two halves applies T = 4 T_2
+T_1 (2^62 (f', g') = T (f, g), rows of L1 norm <= 2^62) to the full f, g and
+to d, e mod p; the last batch may have one half, T = 2^32 T_1. Sixty divsteps
+need the low 60 bits of f and g, and the signed limbs below have 62.
+The number of halves is the bound rounded up, so at most 29 divsteps more
+than the theorem asks; 31-step halves would not pack (an entry can reach
+2^31 in magnitude, and v = +-2^31 give the same word).
 """
 
-BATCH = 62                 # divsteps per batch (= bits per limb of the signed representation)
+BATCH = 62                 # bits per limb of the signed representation; T is scaled by 2^62
 M62 = (1 << BATCH) - 1
+HALF = 30                  # divsteps per half batch (two matrix entries packed per word)
+M64 = (1 << 64) - 1
 
 
 def iteration_bound(bits: int) -> int:
@@ -69,15 +86,18 @@ def params(p: int, n: int) -> dict:
     # accumulators of the update cannot overflow.
     L = bits // BATCH + 1
     bound = iteration_bound(bits)
-    batches = -(-bound // BATCH)
+    halves = -(-bound // HALF)
+    batches = -(-halves // 2)
     R = 1 << (64 * n)
     return {
         "bits": bits,
         "n": n,
         "bound_d": bits,                       # d of Theorem 11.2
         "bound": bound,                        # divsteps the theorem requires
-        "batches": batches,                    # 62-divstep batches run
-        "iterations": batches * BATCH,         # divsteps actually run
+        "halves": halves,                      # 30-divstep halves run
+        "batches": batches,                    # matrix applications (two halves each)
+        "last_halves": halves - 2 * (batches - 1),   # halves of the last batch (1 or 2)
+        "iterations": halves * HALF,           # divsteps actually run
         "limbs": L,                            # signed 62-bit limbs per value
         "p62": [_c_int64(v) for v in to_signed62(p, L)],
         "pinv62": "UINT64_C(0x%016x)" % pow(p, -1, 1 << BATCH),   # p^-1 mod 2^62
@@ -92,20 +112,90 @@ def params(p: int, n: int) -> dict:
     }
 
 
-def _divsteps_62(delta: int, f0: int, g0: int):
-    """62 divsteps on the low 62 bits of f and g: (delta, (u, v, q, r))."""
-    u, v, q, r = 1, 0, 0, 1
-    f, g = f0 & M62, g0 & M62
-    for _ in range(BATCH):
-        # invariant: 2^i f = u f0 + v g0, 2^i g = q f0 + r g0 (mod 2^62)
-        if delta > 0 and g & 1:
-            delta, f, g, u, v, q, r = 1 - delta, g, (g - f) >> 1, 2 * q, 2 * r, q - u, r - v
-        elif g & 1:
-            delta, g, u, v, q, r = 1 + delta, (g + f) >> 1, 2 * u, 2 * v, q + u, r + v
+def _sext32(w: int) -> int:
+    """The low 32 bits of the word w as a signed integer."""
+    w &= 0xFFFFFFFF
+    return w - (1 << 32) if w >> 31 else w
+
+
+def unpack_row(w: int):
+    """(lo, hi) of a row packed as lo + hi 2^32 in the 64-bit word w, as the C
+    reads it back: lo by sign extension of the low half, hi from the rest."""
+    lo = _sext32(w)
+    hi = ((w - lo) & M64) >> 32
+    return lo, _sext32(hi)
+
+
+def divsteps_half(delta: int, f: int, g: int):
+    """HALF divsteps exactly as the C runs them: (delta, f, g, (u, v, q, r)).
+
+    f and g are 64-bit words whose low bits are those of f and g; the words
+    come back as the C leaves them (g shifted right once per step), with
+    their low 64 - 2 HALF bits those of the new f and g (asserted by the
+    caller). The rows (u, v) and (q, r) are updated packed in one word each,
+    modulo 2^64, with the C's masks, and checked against the textbook
+    divstep on plain integers, entry by entry, with the bound that makes the
+    packing exact."""
+    em1 = (-delta - 1) & M64                          # E = eta - 1, eta = -delta
+    s = M64 if delta > 0 else 0                       # this step's "delta > 0"
+    x = ((f ^ s) - s) & M64                           # s ? -f : f
+    odd = M64 if g & 1 else 0                         # this step's "g odd"
+    uv, qr = 1, 1 << 32                               # rows (1, 0) and (0, 1)
+    tf, tg, u, v, q, r, tdelta = f, g, 1, 0, 0, 1, delta   # the textbook side
+    for _ in range(HALF):
+        c = s & odd                                   # the swap happens
+        z = M64 if em1 >> 63 else 0                   # eta <= 0: next step's s unless swapped
+        gsum = (g + (x & odd)) & M64                  # g + (s ? -f : f) when g is odd
+        y = ((uv ^ s) - s) & M64
+        qr = (qr + (y & odd)) & M64                   # row (q, r) likewise
+        uv = (uv + (qr & c)) & M64                    # on a swap: uv + (qr - uv) = old qr
+        uv = (uv + uv) & M64                          # double row (u, v)
+        f ^= (f ^ g) & c                              # on a swap: f = old g
+        s = z & ~c & M64                              # a swap leaves delta <= 0
+        x = ((f ^ s) - s) & M64
+        em1 = ((em1 ^ c) + c - 1) & M64               # eta - 1 = c ? ~eta - 1 : eta - 2
+        g = gsum >> 1
+        odd = M64 if g & 1 else 0
+        if tdelta > 0 and tg & 1:
+            tdelta, tf, tg, u, v, q, r = 1 - tdelta, tg, (tg - tf) >> 1, 2 * q, 2 * r, q - u, r - v
+        elif tg & 1:
+            tdelta, tg, u, v, q, r = 1 + tdelta, (tg + tf) >> 1, 2 * u, 2 * v, q + u, r + v
         else:
-            delta, g, u, v = 1 + delta, g >> 1, 2 * u, 2 * v
+            tdelta, tg, u, v = 1 + tdelta, tg >> 1, 2 * u, 2 * v
+        assert abs(u) + abs(v) <= 1 << HALF and abs(q) + abs(r) <= 1 << HALF
+    assert unpack_row(uv) == (u, v) and unpack_row(qr) == (q, r)
+    eta = (em1 + 1) & M64
+    delta = (1 << 64) - eta if eta >> 63 else -eta
+    assert delta == tdelta
+    return delta, f, g, (u, v, q, r)
+
+
+def divsteps_batch(delta: int, f: int, g: int, halves: int):
+    """One batch of the C (1 or 2 halves) on the low 62 bits f, g of f and g:
+    (delta, (u, v, q, r)) with 2^62 (f', g') = T (f, g), rows of L1 norm <= 2^62."""
+    assert halves in (1, 2) and 0 <= f <= M62 and 0 <= g <= M62 and f & 1
+    fw, gw, mats = f, g, []
+    for _ in range(halves):
+        delta, fw2, gw2, m = divsteps_half(delta, fw, gw)
+        mats.append(m)
+        # the second half starts from the words the first leaves: their low
+        # 62 - HALF bits are those of (u f + v g) / 2^HALF, (q f + r g) / 2^HALF
+        u, v, q, r = m
+        keep = (1 << (BATCH - HALF)) - 1
+        assert (u * fw + v * gw) >> HALF & keep == fw2 & keep
+        assert (q * fw + r * gw) >> HALF & keep == gw2 & keep
+        fw, gw = fw2, gw2
+    if halves == 2:
+        (u1, v1, q1, r1), (u2, v2, q2, r2) = mats
+        t = (4 * (u2 * u1 + v2 * q1), 4 * (u2 * v1 + v2 * r1),
+             4 * (q2 * u1 + r2 * q1), 4 * (q2 * v1 + r2 * r1))
+    else:
+        t = tuple(e << 32 for e in mats[0])
+    u, v, q, r = t
     assert abs(u) + abs(v) <= 1 << BATCH and abs(q) + abs(r) <= 1 << BATCH
-    return delta, (u, v, q, r)
+    assert max(abs(e) for e in t) < 1 << 63                     # int64 in the C
+    assert (u * f + v * g) & M62 == 0 and (q * f + r * g) & M62 == 0
+    return delta, t
 
 
 def reference_inverse(p: int, a: int, c: int = 1) -> int:
@@ -115,12 +205,13 @@ def reference_inverse(p: int, a: int, c: int = 1) -> int:
     multiple of p that makes the sum divisible by 2^62, in range (-2p, p)),
     the same final normalization. Checked against pow(a, -1, p)."""
     assert 0 <= a < p and 0 <= c < p
-    bits = p.bit_length()
-    batches = -(-iteration_bound(bits) // BATCH)
+    n = -(-p.bit_length() // 64)
+    pr = params(p, n)
     pinv = pow(p, -1, 1 << BATCH)
     delta, f, g, d, e = 1, p, a, 0, c
-    for _ in range(batches):
-        delta, (u, v, q, r) = _divsteps_62(delta, f, g)
+    for i in range(pr["batches"]):
+        halves = 2 if i + 1 < pr["batches"] else pr["last_halves"]
+        delta, (u, v, q, r) = divsteps_batch(delta, f & M62, g & M62, halves)
         # d, e: add md*p, me*p (md, me chosen as in the C) and divide exactly.
         md = (u if d < 0 else 0) + (v if e < 0 else 0)
         me = (q if d < 0 else 0) + (r if e < 0 else 0)

@@ -80,7 +80,7 @@ void fg_p25519_sqr_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a);
  * Requires any t < 2^512: this admits the limb-wise sum (with carries)
  * of up to FG_P25519_REDC_SUMS = 4 wide products, for lazy reduction. */
 void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * FG_P25519_LIMBS]);
-/* r = a^-1 mod p by Bernstein-Yang divsteps (744 divsteps, a fixed
+/* r = a^-1 mod p by Bernstein-Yang divsteps (750 divsteps, a fixed
  * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
 int fg_p25519_inv(fg_p25519 *r, const fg_p25519 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition

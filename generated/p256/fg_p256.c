@@ -463,8 +463,9 @@ void fg_p256_cswap(fg_p256 *a, fg_p256 *b, int cond)
  * Divsteps (delta, f, g) from (1, p, x): Theorem 11.2 of Bernstein and Yang,
  * "Fast constant-time gcd computation and modular inversion" (TCHES 2019),
  * bounds the divsteps that reach g = 0 by floor((49 d + 57) / 17) = 741 for
- * d = 256 (the bit length of p); we run 12 batches of 62 = 744 divsteps.
- * Each batch: 62 branch-free divsteps on the low 62 bits of f and g give a
+ * d = 256 (the bit length of p); we run 25 halves of 30 = 750 divsteps,
+ * two halves to a batch (13 batches, the last of one half).
+ * Each batch: branch-free divsteps on the low 62 bits of f and g give a
  * transition matrix T (entries scaled by 2^62, row L1 norms <= 2^62), which
  * is applied to the full f, g (exact division by 2^62) and to d, e modulo p.
  * Invariants: d x = c f and e x = c g (mod p), where c is e's start value.
@@ -478,7 +479,8 @@ void fg_p256_cswap(fg_p256 *a, fg_p256 *b, int cond)
  * Constant time: fixed trip counts; selections are masks; no branch and no
  * memory index depends on x. */
 #define SG_L 5
-#define SG_BATCHES 12
+#define SG_BATCHES 13
+#define SG_LAST_HALVES 1 /* 30-divstep halves of the last batch */
 #define SG_M62 (UINT64_MAX >> 2)
 
 __extension__ typedef __int128 sg_i128;
@@ -499,43 +501,64 @@ static const sg_s62 SG_P = { { INT64_C(4611686018427387903), INT64_C(17179869183
 /* The field code calls one of the entry points below; the other is unused. */
 #define SG_MAYBE_UNUSED __attribute__((unused))
 
-/* 62 divsteps on the low 62 bits of f and g, starting at delta; returns the
- * new delta and sets *t. eta = -delta is kept so that "delta > 0" is the
- * sign bit of eta. */
-static int64_t sg_divsteps_62(int64_t delta, uint64_t f, uint64_t g, sg_trans *t)
+/* halves (1 or 2) times 30 divsteps on the low 62 bits of f and g, starting
+ * at delta; returns the new delta and sets *t, 2^62 (f', g') = T (f, g).
+ * Within a half the rows (u, v) and (q, r) are packed as u + v 2^32 and
+ * q + r 2^32: after 30 steps every entry is at most 2^30 in magnitude, so
+ * each row reads back exactly (the low half sign-extended, then the rest),
+ * and negating, adding, doubling or selecting a row is one word operation.
+ * Masks per step: s (delta > 0), odd (g odd), c = s & odd (the swap); s of
+ * the next step is z & ~c, z = (delta >= 0) from the sign of eta - 1 (eta =
+ * -delta), since a swap leaves delta <= 0. x = s ? -f : f is formed a step
+ * ahead and odd comes from bit 1 of g before its halving, which keeps the
+ * dependency chain from g to g short. gen/fg/safegcd.py (divsteps_half) runs
+ * the same word operations and checks them against the textbook divstep. */
+static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, int halves, sg_trans *t)
 {
-    /* invariant after i steps: 2^i f_i = u f + v g, 2^i g_i = q f + r g (mod 2^62) */
-    uint64_t u = 1, v = 0, q = 0, r = 1;
-    uint64_t eta = 0 - (uint64_t)delta;
-    uint64_t swap, odd, x, y, z;
-    int i;
-    for (i = 0; i < 62; i++) {
-        swap = value_barrier(0 - (eta >> 63)); /* all ones when delta > 0 */
-        odd = 0 - (g & 1);                      /* all ones when g is odd */
-        /* g += (delta > 0 ? -f : f) when g is odd; likewise row (q, r) */
-        x = (f ^ swap) - swap;
-        y = (u ^ swap) - swap;
-        z = (v ^ swap) - swap;
-        g += x & odd;
-        q += y & odd;
-        r += z & odd;
-        swap &= odd;                            /* the swap really happens */
-        /* delta = swap ? 1 - delta : 1 + delta, i.e. eta = swap ? -eta - 1 : eta - 1 */
-        eta = (eta ^ swap) - (swap + 1);
-        /* on a swap, f += g - f (= the old g), row (u, v) likewise */
-        f += g & swap;
-        u += q & swap;
-        v += r & swap;
-        /* g is even now: halve it, or equivalently double row (u, v) */
-        g >>= 1;
-        u <<= 1;
-        v <<= 1;
+    uint64_t em1 = 0 - (uint64_t)delta - 1;                        /* eta - 1 */
+    uint64_t s = value_barrier((uint64_t)((int64_t)(0 - (uint64_t)delta) >> 63));
+    uint64_t x = (f ^ s) - s;
+    uint64_t odd = mask_of(g);
+    int64_t m[2][4];
+    int h, i;
+    for (h = 0; h < halves; h++) {
+        /* invariant after i steps: 2^i f_i = u f + v g, 2^i g_i = q f + r g */
+        uint64_t uv = 1, qr = (uint64_t)1 << 32;
+        uint64_t c, z, y, gsum;
+        for (i = 0; i < 30; i++) {
+            c = s & odd;                                /* the swap happens */
+            z = value_barrier((uint64_t)((int64_t)em1 >> 63));
+            gsum = g + (x & odd);                       /* g += (s ? -f : f) when odd */
+            y = (uv ^ s) - s;
+            qr += y & odd;                              /* row (q, r) likewise */
+            uv += qr & c;                               /* on a swap, uv + (qr - uv) */
+            uv += uv;                                   /* double row (u, v) */
+            f ^= (f ^ g) & c;                           /* on a swap, f = the old g */
+            s = z & ~c;
+            x = (f ^ s) - s;
+            em1 = (em1 ^ c) + c - 1;                    /* eta' - 1, eta' = c ? ~eta : eta - 1 */
+            odd = value_barrier((uint64_t)((int64_t)(gsum << 62) >> 63));
+            g = gsum >> 1;
+        }
+        m[h][0] = (int64_t)(uv << 32) >> 32;
+        m[h][1] = (int64_t)(uv - (uint64_t)m[h][0]) >> 32;
+        m[h][2] = (int64_t)(qr << 32) >> 32;
+        m[h][3] = (int64_t)(qr - (uint64_t)m[h][2]) >> 32;
     }
-    t->u = (int64_t)u;
-    t->v = (int64_t)v;
-    t->q = (int64_t)q;
-    t->r = (int64_t)r;
-    return -(int64_t)eta;
+    if (halves == 2) {
+        /* T = 4 T_2 T_1: entries below 2^60 before the factor 4 */
+        t->u = 4 * (m[1][0] * m[0][0] + m[1][1] * m[0][2]);
+        t->v = 4 * (m[1][0] * m[0][1] + m[1][1] * m[0][3]);
+        t->q = 4 * (m[1][2] * m[0][0] + m[1][3] * m[0][2]);
+        t->r = 4 * (m[1][2] * m[0][1] + m[1][3] * m[0][3]);
+    } else {
+        /* T = 2^32 T_1, as a product so that no negative value is shifted */
+        t->u = m[0][0] * ((int64_t)1 << 32);
+        t->v = m[0][1] * ((int64_t)1 << 32);
+        t->q = m[0][2] * ((int64_t)1 << 32);
+        t->r = m[0][3] * ((int64_t)1 << 32);
+    }
+    return -(int64_t)(em1 + 1);
 }
 
 /* (f, g) = T (f, g) / 2^62, exact: the low 62 bits of both sums are zero.
@@ -642,7 +665,8 @@ static void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
     for (i = 0; i < SG_L; i++)
         d.v[i] = 0;
     for (i = 0; i < SG_BATCHES; i++) {
-        delta = sg_divsteps_62(delta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+        delta = sg_divsteps(delta, (uint64_t)f.v[0], (uint64_t)g.v[0],
+                            i + 1 < SG_BATCHES ? 2 : SG_LAST_HALVES, &t);
         sg_update_de(&d, &e, &t);
         sg_update_fg(&f, &g, &t);
     }
@@ -1032,7 +1056,7 @@ int fg_p256_inv_fermat(fg_p256 *r, const fg_p256 *a)
     return nonzero;
 }
 
-/* Bernstein-Yang constant-time inversion (12 batches of 62 divsteps). */
+/* Bernstein-Yang constant-time inversion (750 divsteps in 13 batches). */
 int fg_p256_inv(fg_p256 *r, const fg_p256 *a)
 {
     int nonzero = 1 - fg_p256_is_zero(a);

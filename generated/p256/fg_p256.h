@@ -80,7 +80,7 @@ void fg_p256_sqr_wide(uint64_t t[2 * FG_P256_LIMBS], const fg_p256 *a);
  * Requires t < p * 2^256: this admits the limb-wise sum (with carries)
  * of up to FG_P256_REDC_SUMS = 1 wide products, for lazy reduction. */
 void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * FG_P256_LIMBS]);
-/* r = a^-1 mod p by Bernstein-Yang divsteps (744 divsteps, a fixed
+/* r = a^-1 mod p by Bernstein-Yang divsteps (750 divsteps, a fixed
  * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
 int fg_p256_inv(fg_p256 *r, const fg_p256 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition

@@ -80,7 +80,7 @@ void fg_p503_sqr_wide(uint64_t t[2 * FG_P503_LIMBS], const fg_p503 *a);
  * Requires t < p * 2^512: this admits the limb-wise sum (with carries)
  * of up to FG_P503_REDC_SUMS = 1017 wide products, for lazy reduction. */
 void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * FG_P503_LIMBS]);
-/* r = a^-1 mod p by Bernstein-Yang divsteps (1488 divsteps, a fixed
+/* r = a^-1 mod p by Bernstein-Yang divsteps (1470 divsteps, a fixed
  * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
 int fg_p503_inv(fg_p503 *r, const fg_p503 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition

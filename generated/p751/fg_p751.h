@@ -80,7 +80,7 @@ void fg_p751_sqr_wide(uint64_t t[2 * FG_P751_LIMBS], const fg_p751 *a);
  * Requires t < p * 2^768: this admits the limb-wise sum (with carries)
  * of up to FG_P751_REDC_SUMS = 149933 wide products, for lazy reduction. */
 void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * FG_P751_LIMBS]);
-/* r = a^-1 mod p by Bernstein-Yang divsteps (2170 divsteps, a fixed
+/* r = a^-1 mod p by Bernstein-Yang divsteps (2190 divsteps, a fixed
  * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
 int fg_p751_inv(fg_p751 *r, const fg_p751 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition
