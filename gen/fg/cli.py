@@ -178,6 +178,14 @@ def _read(path):
         return None
 
 
+def inv_plan(sg):
+    """The safegcd schedule in words, e.g. "safegcd, 750 divsteps (bound 741)
+    in 13 batches of 60, the last of 30"."""
+    last = "" if sg["last_halves"] == 2 else ", the last of 30"
+    return (f"safegcd, {sg['iterations']} divsteps (bound {sg['bound']}) in {sg['batches']} "
+            f"batches of 60{last}")
+
+
 def describe(fa):
     rows = [
         ("bits", fa.bits), ("limbs", fa.n), ("spare bits", fa.spare_bits),
@@ -185,6 +193,7 @@ def describe(fa):
         ("form", fa.form), ("special form", fa.special_form), ("reduction", fa.reduction),
         ("redc sums", fa.redc_sums), ("sqrt", fa.sqrt_method + (f" (2-adicity {fa.ts_s}: {fa.tonelli['text']}, tables {fa.tonelli['bytes']} bytes)"
                                     if fa.sqrt_method == "tonelli_shanks" else "")),
+        ("inv", inv_plan(fa.safegcd)),
     ]
     lines = [f"{fa.name}: p = {fa.modulus_text}"]
     lines += [f"  {k:<13} {v}" for k, v in rows]

@@ -408,6 +408,12 @@ class TestList(CliCase):
                 self.assertTrue(row["sqrt"].startswith(sqrt), row["sqrt"])
                 if row["form"] == "montgomery":
                     self.assertEqual(row["reduction"], f"word-by-word Montgomery, R = 2^{64 * n}")
+                # Bernstein-Yang's bound for d = bits, run in halves of 30
+                bound = (49 * bits + (80 if bits < 46 else 57)) // 17
+                halves = -(-bound // 30)
+                last = "" if halves % 2 == 0 else ", the last of 30"
+                self.assertEqual(row["inv"], f"safegcd, {30 * halves} divsteps (bound {bound}) in "
+                                             f"{(halves + 1) // 2} batches of 60{last}")
         return got
 
     def test_small(self):
@@ -429,6 +435,8 @@ class TestList(CliCase):
         self.assertEqual(got["p25519"]["reduction"],
                          "fold the high half times 38 (2^256 mod p), then the bits above 2^255 times 19")
         self.assertEqual(got["p256"]["redc sums"], "1")
+        self.assertEqual(got["p256"]["inv"], "safegcd, 750 divsteps (bound 741) in 13 batches of 60, the last of 30")
+        self.assertEqual(got["p751"]["inv"], "safegcd, 2190 divsteps (bound 2168) in 37 batches of 60, the last of 30")
         for name in ("p256", "p503", "p751"):
             self.assertEqual(got[name]["form"], "montgomery")
             self.assertIn("p = -1 mod 2^64", got[name]["special form"])
