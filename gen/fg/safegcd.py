@@ -35,16 +35,17 @@ entries of a row fit one 64-bit word as u + v 2^32 (|u| < 2^31 reads back
 from the low half by sign extension, v from the rest). Every update of a row
 (negate, add, double, select) is then one word operation for both entries,
 which makes a divstep about 22 word operations instead of 29 with four
-separate entries. The step's masks: c = s &
-odd (s: delta > 0, odd: g odd) is the swap; s for the next step is "delta
->= 0 and no swap", from eta - 1 = -delta - 1 kept in a word, whose sign is
-"delta >= 0". A batch of two halves applies T = 4 T_2
-T_1 (2^62 (f', g') = T (f, g), rows of L1 norm <= 2^62) to the full f, g and
-to d, e mod p; the last batch may have one half, T = 2^32 T_1. Sixty divsteps
-need the low 60 bits of f and g, and the signed limbs below have 62.
-The number of halves is the bound rounded up, so at most 29 divsteps more
-than the theorem asks; 31-step halves would not pack (an entry can reach
-2^31 in magnitude, and v = +-2^31 give the same word).
+separate entries. The step's masks: s (delta > 0) and odd (g odd) give the
+swap c = s & odd; the next step's s is "delta >= 0 and no swap", where
+"delta >= 0" is the sign of eta - 1 = -delta - 1, kept in a word.
+
+A batch of two halves applies T = 4 T_2 T_1 (2^62 (f', g') = T (f, g), rows
+of L1 norm <= 2^62) to the full f, g and to d, e mod p; the last batch may
+have one half, T = 2^32 T_1. Sixty divsteps need the low 60 bits of f and g,
+and the signed limbs below have 62. The number of halves is the bound
+rounded up, so at most 29 divsteps more than the theorem asks; 31-step
+halves would not pack (an entry can reach 2^31 in magnitude, and v = +-2^31
+give the same word).
 """
 
 BATCH = 62                 # bits per limb of the signed representation; T is scaled by 2^62
@@ -130,9 +131,9 @@ def divsteps_half(delta: int, f: int, g: int):
     """HALF divsteps exactly as the C runs them: (delta, f, g, (u, v, q, r)).
 
     f and g are 64-bit words whose low bits are those of f and g; the words
-    come back as the C leaves them (g shifted right once per step), with
-    their low 64 - 2 HALF bits those of the new f and g (asserted by the
-    caller). The rows (u, v) and (q, r) are updated packed in one word each,
+    come back as the C leaves them (g shifted right once per step), their
+    low 62 - HALF bits those of the new f and g when the input words held
+    62 (divsteps_batch asserts it). The rows (u, v) and (q, r) are updated packed in one word each,
     modulo 2^64, with the C's masks, and checked against the textbook
     divstep on plain integers, entry by entry, with the bound that makes the
     packing exact."""
