@@ -127,22 +127,36 @@ def unpack_row(w: int):
     return lo, _sext32(hi)
 
 
+def textbook(delta: int, f: int, g: int, steps: int):
+    """`steps` divsteps on plain integers, as the paper writes them:
+    (delta, f, g, (u, v, q, r)) with 2^steps (f', g') = [[u, v], [q, r]] (f, g)."""
+    u, v, q, r = 1, 0, 0, 1
+    for _ in range(steps):
+        if delta > 0 and g & 1:
+            delta, f, g, u, v, q, r = 1 - delta, g, (g - f) >> 1, 2 * q, 2 * r, q - u, r - v
+        elif g & 1:
+            delta, g, u, v, q, r = 1 + delta, (g + f) >> 1, 2 * u, 2 * v, q + u, r + v
+        else:
+            delta, g, u, v = 1 + delta, g >> 1, 2 * u, 2 * v
+    return delta, f, g, (u, v, q, r)
+
+
 def divsteps_half(delta: int, f: int, g: int):
     """HALF divsteps exactly as the C runs them: (delta, f, g, (u, v, q, r)).
 
     f and g are 64-bit words whose low bits are those of f and g; the words
     come back as the C leaves them (g shifted right once per step), their
     low 62 - HALF bits those of the new f and g when the input words held
-    62 (divsteps_batch asserts it). The rows (u, v) and (q, r) are updated packed in one word each,
-    modulo 2^64, with the C's masks, and checked against the textbook
-    divstep on plain integers, entry by entry, with the bound that makes the
-    packing exact."""
+    62 (divsteps_batch asserts it). The rows (u, v) and (q, r) are updated
+    packed in one word each, modulo 2^64, with the C's masks; the result is
+    checked against textbook() entry by entry, and the entries against the
+    bound that makes the packing exact."""
+    delta0, f0, g0 = delta, f, g
     em1 = (-delta - 1) & M64                          # E = eta - 1, eta = -delta
     s = M64 if delta > 0 else 0                       # this step's "delta > 0"
     x = ((f ^ s) - s) & M64                           # s ? -f : f
     odd = M64 if g & 1 else 0                         # this step's "g odd"
     uv, qr = 1, 1 << 32                               # rows (1, 0) and (0, 1)
-    tf, tg, u, v, q, r, tdelta = f, g, 1, 0, 0, 1, delta   # the textbook side
     for _ in range(HALF):
         c = s & odd                                   # the swap happens
         z = M64 if em1 >> 63 else 0                   # eta <= 0: next step's s unless swapped
@@ -155,19 +169,13 @@ def divsteps_half(delta: int, f: int, g: int):
         s = z & ~c & M64                              # a swap leaves delta <= 0
         x = ((f ^ s) - s) & M64
         em1 = ((em1 ^ c) + c - 1) & M64               # eta - 1 = c ? ~eta - 1 : eta - 2
+        odd = M64 if (gsum >> 1) & 1 else 0           # bit 1 of g before its halving
         g = gsum >> 1
-        odd = M64 if g & 1 else 0
-        if tdelta > 0 and tg & 1:
-            tdelta, tf, tg, u, v, q, r = 1 - tdelta, tg, (tg - tf) >> 1, 2 * q, 2 * r, q - u, r - v
-        elif tg & 1:
-            tdelta, tg, u, v, q, r = 1 + tdelta, (tg + tf) >> 1, 2 * u, 2 * v, q + u, r + v
-        else:
-            tdelta, tg, u, v = 1 + tdelta, tg >> 1, 2 * u, 2 * v
-        assert abs(u) + abs(v) <= 1 << HALF and abs(q) + abs(r) <= 1 << HALF
-    assert unpack_row(uv) == (u, v) and unpack_row(qr) == (q, r)
     eta = (em1 + 1) & M64
     delta = (1 << 64) - eta if eta >> 63 else -eta
-    assert delta == tdelta
+    tdelta, _, _, (u, v, q, r) = textbook(delta0, f0, g0, HALF)
+    assert abs(u) + abs(v) <= 1 << HALF and abs(q) + abs(r) <= 1 << HALF
+    assert unpack_row(uv) == (u, v) and unpack_row(qr) == (q, r) and delta == tdelta
     return delta, f, g, (u, v, q, r)
 
 

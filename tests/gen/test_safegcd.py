@@ -1,7 +1,7 @@
 """gen/fg/safegcd.py: the schedule and word operations of the safegcd inversion.
 
-divsteps_half() runs the C's divstep, rows packed two entries to a word,
-and checks it against the textbook divstep as it goes; reference_inverse()
+divsteps_half() runs the C's divsteps, rows packed two entries to a word,
+and checks each half against textbook(); reference_inverse()
 runs the whole inversion as the C does. These tests hold them to
 pow(a, -1, p) on every element of small primes and on edge and random
 elements of wide ones, to the textbook divstep over whole batches, and the
@@ -14,7 +14,7 @@ import unittest
 from unittest import mock
 
 from fg import safegcd
-from fg.safegcd import HALF, M62, M64
+from fg.safegcd import HALF, M62, M64, textbook
 
 SMALL = [3, 5, 7, 11, 13, 251, 257, 65521, 65537]
 WIDE = {
@@ -34,19 +34,6 @@ WIDE = {
 
 def limbs(p):
     return -(-p.bit_length() // 64)
-
-
-def textbook(delta, f, g, steps):
-    """`steps` divsteps on integers: (delta, f, g, (u, v, q, r)), 2^steps (f', g') = T (f, g)."""
-    u, v, q, r = 1, 0, 0, 1
-    for _ in range(steps):
-        if delta > 0 and g & 1:
-            delta, f, g, u, v, q, r = 1 - delta, g, (g - f) // 2, 2 * q, 2 * r, q - u, r - v
-        elif g & 1:
-            delta, g, u, v, q, r = 1 + delta, (g + f) // 2, 2 * u, 2 * v, q + u, r + v
-        else:
-            delta, g, u, v = 1 + delta, g // 2, 2 * u, 2 * v
-    return delta, f, g, (u, v, q, r)
 
 
 class Schedule(unittest.TestCase):
