@@ -31,6 +31,9 @@ enum fgb_op {
     FGB_IS_SQUARE,       /* binary GCD */
     FGB_IS_SQUARE_EULER, /* a^((p-1)/2) over the generated addition chain */
     FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
+    /* mul and sqr without the final subtraction (fields whose header has
+     * FG_NAME_HAVE_LAZY 1; loops are NULL otherwise), compared with the peers' mul and sqr */
+    FGB_MUL_LAZY, FGB_SQR_LAZY,
     /* Fp2 (fields whose header has FG_NAME_HAVE_FP2 1; loops are NULL otherwise) */
     FGB_FP2_ADD, FGB_FP2_MUL, FGB_FP2_SQR, FGB_FP2_INV, FGB_FP2_SQRT,
     FGB_NOPS

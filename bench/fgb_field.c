@@ -89,6 +89,7 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 
 #define MONT (UC(MONTGOMERY) + 0)
 #define FP2 (UC(HAVE_FP2) + 0)
+#define LAZY (UC(HAVE_LAZY) + 0)
 #if FP2
 typedef FGB_CAT(FGB_CAT(fg_, FG_FIELD), _fp2) fe2;
 #define NONRES UC(FP2_NON_RESIDUE)
@@ -291,6 +292,13 @@ LAT(lat_is_square_euler, s->x.limb[0] += zero_dep((uint64_t)FN(is_square_euler)(
 LAT(lat_sqrt, FN(sqrt)(&s->x, &s->x))
 LAT(lat_from_bytes, (FN(from_bytes)(&s->x, s->u.b), s->u.b[0] ^= (uint8_t)zero_dep(s->x.limb[0])))
 LAT(lat_to_bytes, (FN(to_bytes)(s->u.b, &s->x), s->x.limb[0] += zero_dep(s->u.b[0])))
+#if LAZY
+/* the chain stays below 2p: each lazy result is the next operand */
+LAT(lat_mul_lazy, FN(mul_lazy)(&s->x, &s->x, &s->b[0]))
+LAT(lat_sqr_lazy, FN(sqr_lazy)(&s->x, &s->x))
+THR(thr_mul_lazy, FN(mul_lazy)(&s->r[j], &s->a[j], &s->b[j]))
+THR(thr_sqr_lazy, FN(sqr_lazy)(&s->r[j], &s->a[j]))
+#endif
 
 THR(thr_mul, FN(mul)(&s->r[j], &s->a[j], &s->b[j]))
 THR(thr_sqr, FN(sqr)(&s->r[j], &s->a[j]))
@@ -833,6 +841,52 @@ static int check(void *vs, int op, char *msg, size_t len)
         return 1;
     }
 #endif
+#if LAZY
+    case FGB_MUL_LAZY:
+    case FGB_SQR_LAZY: {
+        /* operands x and x + p (both below 2p): the lazy result below 2p and,
+         * made canonical, the canonical product */
+        uint64_t p2[N];
+        unsigned __int128 c = 0;
+        for (int k = 0; k < N; k++) {
+            c += (unsigned __int128)FN(P)[k] * 2;
+            p2[k] = (uint64_t)c;
+            c >>= 64;
+        }
+        for (int i = 0; i < nz; i++) {
+            fe x[2], y = in[(i + 1) % nz], l;
+            x[0] = in[i];
+            c = 0;
+            for (int k = 0; k < N; k++) {
+                c += (unsigned __int128)in[i].limb[k] + FN(P)[k];
+                x[1].limb[k] = (uint64_t)c;
+                c >>= 64;
+            }
+            for (int v = 0; v < 2; v++) {
+                int below = 0;
+                if (op == FGB_MUL_LAZY) {
+                    FN(mul_lazy)(&l, &x[v], &y);
+                    FN(mul)(&r, &in[i], &y);
+                } else {
+                    FN(sqr_lazy)(&l, &x[v]);
+                    FN(sqr)(&r, &in[i]);
+                }
+                for (int k = N - 1; k >= 0; k--)
+                    if (l.limb[k] != p2[k]) {
+                        below = l.limb[k] < p2[k];
+                        break;
+                    }
+                FN(canon)(&q, &l);
+                if (!below || !fe_same(&q, &r))
+                    FAIL("%s on input %d%s: not below 2p, or canon(result) != %s", fgb_op_names[op], i,
+                         v ? " + p" : "", op == FGB_MUL_LAZY ? "mul" : "sqr");
+            }
+        }
+        snprintf(msg, len, "%s(x%s) below 2p and canon() of it == %s, x = a and a + p, on %d inputs",
+                 fgb_op_names[op], op == FGB_MUL_LAZY ? ", b" : "", op == FGB_MUL_LAZY ? "mul(a, b)" : "sqr(a)", nz);
+        return 1;
+    }
+#endif
     default:
         return -1;
     }
@@ -867,6 +921,9 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
         [FGB_INV_BATCH] = {{LOCAL(lat_inv_batch), FGB_BATCH}, {LOCAL(thr_inv_batch), FGB_BATCH}},
         APIU(FGB_IS_SQUARE, is_square), APIU(FGB_IS_SQUARE_EULER, is_square_euler), APIU(FGB_SQRT, sqrt),
         APIU(FGB_FROM_BYTES, from_bytes), APIU(FGB_TO_BYTES, to_bytes),
+#if LAZY
+        APIU(FGB_MUL_LAZY, mul_lazy), APIU(FGB_SQR_LAZY, sqr_lazy),
+#endif
 #if FP2
         APIU(FGB_FP2_ADD, fp2_add), APIU(FGB_FP2_MUL, fp2_mul), APIU(FGB_FP2_SQR, fp2_sqr),
         APIU(FGB_FP2_INV, fp2_inv), APIU(FGB_FP2_SQRT, fp2_sqrt),

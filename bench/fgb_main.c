@@ -54,8 +54,9 @@ static void usage(FILE *f)
         "  --quick            fewer, shorter batches (seconds, for CTest and smoke runs)\n"
         "  --field LIST       comma-separated field names (default: all in the build)\n"
         "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,inv,inv_fermat,\n"
-        "                     inv_batch,is_square,is_square_euler,sqrt,from_bytes,to_bytes, and for\n"
-        "                     fields with Fp2: fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt (default: all)\n"
+        "                     inv_batch,is_square,is_square_euler,sqrt,from_bytes,to_bytes, for fields\n"
+        "                     with 4p <= 2^(64n): mul_lazy,sqr_lazy, and for fields with Fp2:\n"
+        "                     fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt (default: all)\n"
         "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx,ifma (applies to peers' ISA path too);\n"
         "                     adx_zen: only the direct rows of adx's Zen forms (adx lists them too)\n"
         "  --no-peers         skip OpenSSL and GMP\n"
@@ -182,8 +183,10 @@ static int run_checks(const struct fgb_field *f, void *state, const struct opts 
 static int group_of(int op)
 {
     switch (op) {
-    case FGB_MUL_WIDE: case FGB_REDC: case FGB_FP2_ADD: case FGB_FP2_MUL: case FGB_FP2_SQR:
+    case FGB_MUL_WIDE: case FGB_REDC: case FGB_FP2_ADD: case FGB_FP2_MUL: case FGB_FP2_SQR: case FGB_MUL_LAZY:
         return FGB_MUL;
+    case FGB_SQR_LAZY:
+        return FGB_SQR;
     case FGB_INV_FERMAT: case FGB_INV_BATCH: case FGB_FP2_INV:
         return FGB_INV;
     case FGB_IS_SQUARE_EULER:
@@ -731,6 +734,7 @@ int main(int argc, char **argv)
     fgb_print_inversion(&res);
     fgb_print_legendre(&res);
     fgb_print_fp2(&res);
+    fgb_print_lazy(&res);
     fgb_print_floors(&res);
     fgb_print_dispatch(&res);
     fgb_print_peer_pairs(&res);

@@ -98,6 +98,17 @@ static void fmt_stats(const struct fgb_results *r, char *b, size_t n, const stru
     snprintf(b, n, "%s [%s-%s]", m, lo, hi);
 }
 
+/* The op whose peer rows a row of op is compared with: the lazy mul and sqr
+ * against the peers' mul and sqr (which return canonical values). */
+const char *fgb_peer_op(const char *op)
+{
+    if (!strcmp(op, "mul_lazy"))
+        return "mul";
+    if (!strcmp(op, "sqr_lazy"))
+        return "sqr";
+    return op;
+}
+
 const struct fgb_row *fgb_best_peer(const struct fgb_results *r, const char *field, const char *op, int thr)
 {
     return fgb_best_peer_at(r, field, op, thr, NULL);
@@ -107,6 +118,7 @@ const struct fgb_row *fgb_best_peer_at(const struct fgb_results *r, const char *
                                        const char *level)
 {
     const struct fgb_row *best = NULL;
+    op = fgb_peer_op(op);
     for (int i = 0; i < r->nrows; i++) {
         const struct fgb_row *p = &r->rows[i];
         if (!p->peer || !p->check_ok || strcmp(p->field, field) || strcmp(p->op, op) ||
@@ -181,8 +193,9 @@ void fgb_print_table(const struct fgb_results *r)
                 char a[32], b[32];
                 fmt_num(a, sizeof a, fgb_cycles(r, bl->lat.median));
                 fmt_num(b, sizeof b, bt ? fgb_cycles(r, bt->thr.median) : 0);
-                printf("-- %s %s%s: best peer %s %s (latency %s), %s %s (throughput %s)\n", row->field,
-                       row->op, named, bl->impl, bl->level, a, bt->impl, bt->level, b);
+                printf("-- %s %s%s: best peer%s %s %s (latency %s), %s %s (throughput %s)\n", row->field,
+                       row->op, named, strcmp(fgb_peer_op(row->op), row->op) ? " (its canonical mul or sqr)" : "",
+                       bl->impl, bl->level, a, bt->impl, bt->level, b);
             } else {
                 printf("-- %s %s%s: no peer\n", row->field, row->op, named);
             }
@@ -359,6 +372,34 @@ void fgb_print_legendre(const struct fgb_results *r)
             ratio(r, c, sizeof c, eu, bg, 0);
             ratio(r, d, sizeof d, eu, bg, 1);
             printf("%-8s %-8s %12s %12s %10s %10s\n", fields[i], lv, a, b, c, d);
+        }
+}
+
+void fgb_print_lazy(const struct fgb_results *r)
+{
+    char fields[64][32];
+    int nf = row_fields(r, fields, 64), printed = 0;
+    for (int i = 0; i < nf; i++)
+        for (int k = 0; k < NSUMMARY_LEVELS; k++) {
+            const char *lv = summary_levels[k];
+            const struct fgb_row *ml = ours(r, fields[i], "mul_lazy", lv), *m = ours(r, fields[i], "mul", lv),
+                                 *sl = ours(r, fields[i], "sqr_lazy", lv), *s = ours(r, fields[i], "sqr", lv);
+            if ((!ml || !m) && (!sl || !s))
+                continue;
+            if (!printed++)
+                printf("\nlazy reduction: mul_lazy and sqr_lazy (operands and result below 2p, no final "
+                       "subtraction)\n  against mul and sqr (canonical) at the same level%s;\n  below "
+                       "1.00x the lazy op is faster; the table's lat/peer and thr/peer set them against "
+                       "the peers'\n  mul and sqr (whose results are canonical)\n"
+                       "%-8s %-8s %10s %10s %10s %10s\n",
+                       r->nruns ? " (the median of the processes' own ratios)" : "",
+                       "field", "level", "mul lat", "mul thr", "sqr lat", "sqr thr");
+            char a[32], b[32], c[32], d[32];
+            ratio(r, a, sizeof a, ml, m, 0);
+            ratio(r, b, sizeof b, ml, m, 1);
+            ratio(r, c, sizeof c, sl, s, 0);
+            ratio(r, d, sizeof d, sl, s, 1);
+            printf("%-8s %-8s %10s %10s %10s %10s\n", fields[i], lv, a, b, c, d);
         }
 }
 

@@ -77,6 +77,7 @@ void fgb_print_table(const struct fgb_results *r);
 void fgb_print_inversion(const struct fgb_results *r); /* inv vs inv_fermat, inv_batch */
 void fgb_print_legendre(const struct fgb_results *r);  /* is_square vs is_square_euler */
 void fgb_print_fp2(const struct fgb_results *r);       /* Fp2 cost relative to Fp mul */
+void fgb_print_lazy(const struct fgb_results *r);      /* mul_lazy, sqr_lazy vs mul, sqr */
 void fgb_print_floors(const struct fgb_results *r);    /* kernels against their port floor */
 void fgb_print_dispatch(const struct fgb_results *r);
 void fgb_print_peer_pairs(const struct fgb_results *r); /* ours / best peer, interleaved pairs */
@@ -85,6 +86,7 @@ int fgb_write_json(const struct fgb_results *r, const char *path);
 int fgb_read_json(struct fgb_results *r, const char *path);
 /* The best (lowest median) checked peer row for a field and op, latency
  * (thr 0) or throughput (thr 1); NULL if none. */
+const char *fgb_peer_op(const char *op);
 const struct fgb_row *fgb_best_peer(const struct fgb_results *r, const char *field, const char *op, int thr);
 /* The same among the peer rows of one ISA path (level "x86_64", ...; NULL: any). */
 const struct fgb_row *fgb_best_peer_at(const struct fgb_results *r, const char *field, const char *op, int thr,

@@ -10,7 +10,8 @@
    indirect jump through the GOT), which fieldgen's protected symbols rule
    out (runtime/fg_cpu.h, FG_VISIBILITY).
 2. For each FIELD, the dispatchers of the kernel ops (mul, sqr, mul_wide,
-   sqr_wide, redc) make no call, only tail jumps to kernels of that op, and:
+   sqr_wide, redc, and mul_lazy, sqr_lazy where the field has them) make no
+   call, only tail jumps to kernels of that op, and:
    - with runtime dispatch (the body reads the selector word fg_cpu_sel):
      one load of the word, and the first jump to a kernel (the generic
      tuning's top level's, the hot path) comes after at most one conditional
@@ -29,6 +30,7 @@ import subprocess
 import sys
 
 OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+LAZY_OPS = ("mul_lazy", "sqr_lazy")     # only fields with 4p <= 2^(64n) have them
 INDIRECT = re.compile(r"\b(?:notrack\s+)?(?:call|jmp)[a-z]*\s+\*")
 FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
 INSN = re.compile(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$")
@@ -131,8 +133,10 @@ def main(argv=None):
                 bad.append("%s: indirect branch: %s %s" % (fname, mn, ops))
     checked = 0
     for field in ([] if args.indirect_only else args.fields):
-        for op in OPS:
+        for op in OPS + LAZY_OPS:
             name = "fg_%s_%s" % (field, op)
+            if op in LAZY_OPS and name not in funcs and name + "_c" not in funcs:
+                continue
             if name not in funcs:
                 bad.append("%s: not in %s" % (name, args.library))
                 continue

@@ -32,7 +32,7 @@ from fg.kernel_cost import KERNELS, MULTS, OPS, P06, is_alu  # noqa: E402  (one 
 
 REGISTERS_ONLY = 4          # limbs up to which the Fp kernels use no stack slot
 LIMBS = re.compile(r"^#define FG_\w+?_LIMBS (\d+)\b")
-MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC|FP2_MUL|FP2_SQR)_(X86_64|BMI2|ADX|ADX_ZEN)_(MULTS|P06|ALU) (\d+)$")
+MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC|MUL_LAZY|SQR_LAZY|FP2_MUL|FP2_SQR)_(X86_64|BMI2|ADX|ADX_ZEN)_(MULTS|P06|ALU) (\d+)$")
 
 
 def header_counts(path):

@@ -93,6 +93,10 @@ static void reference(const char *name, uint64_t *out, const uint64_t *a, const 
     else if (is_op(name, "sqr")) F(sqr_c)(out, a);
     else if (is_op(name, "mul_wide")) F(mul_wide_c)(out, a, b);
     else if (is_op(name, "sqr_wide")) F(sqr_wide_c)(out, a);
+#if C(HAVE_LAZY)
+    else if (is_op(name, "mul_lazy")) F(mul_lazy_c)(out, a, b);
+    else if (is_op(name, "sqr_lazy")) F(sqr_lazy_c)(out, a);
+#endif
 #if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || C(HAVE_FP2_MUL_BMI2) || C(HAVE_FP2_SQR_BMI2))
     else if (is_op(name, "fp2_mul")) fp2_mul_reference(out, a, b);
     else if (is_op(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
@@ -336,6 +340,26 @@ int main(int argc, char **argv)
 #define FP2_KERNEL(min, op, fn, nin) MORE_KERNEL(min, op, fn, 2 * N, 2 * N, nin, (nin) == 2 ? 2 * N : 0)
 /* adx's Zen form of an Fp kernel (fg_NAME_OP_adx_zen), from the adx level up */
 #define ZEN_KERNEL(op, fn, nin, nout, ninputs) MORE_KERNEL(FG_ISA_ADX, op "_adx_zen", fn, nin, nout, ninputs, 0)
+#if C(HAVE_LAZY)
+        {
+            /* the lazy mul and sqr of the level (inputs below p, so below 2p) */
+            static const struct kernel lazy[3][2] = {
+                {{"mul_lazy", (const void *)F(mul_lazy_x86_64), N, N, 2}, {"sqr_lazy", (const void *)F(sqr_lazy_x86_64), N, N, 1}},
+                {{"mul_lazy", (const void *)F(mul_lazy_bmi2), N, N, 2}, {"sqr_lazy", (const void *)F(sqr_lazy_bmi2), N, N, 1}},
+                {{"mul_lazy", (const void *)F(mul_lazy_adx), N, N, 2}, {"sqr_lazy", (const void *)F(sqr_lazy_adx), N, N, 1}},
+            };
+            const struct kernel *kl = lazy[(level > FG_ISA_ADX ? FG_ISA_ADX : level) - FG_ISA_X86_64];
+            run_kernel(&kl[0], count);
+            run_kernel(&kl[1], count);
+            nk += 2;
+        }
+#endif
+#if C(MUL_LAZY_HAVE_ADX_ZEN)
+        ZEN_KERNEL("mul_lazy", F(mul_lazy_adx_zen), N, N, 2)
+#endif
+#if C(SQR_LAZY_HAVE_ADX_ZEN)
+        ZEN_KERNEL("sqr_lazy", F(sqr_lazy_adx_zen), N, N, 1)
+#endif
 #if C(MUL_HAVE_ADX_ZEN)
         ZEN_KERNEL("mul", F(mul_adx_zen), N, N, 2)
 #endif

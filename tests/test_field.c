@@ -66,6 +66,37 @@ static const struct kernels zen_kernels = {
 #endif
 static struct kernels K; /* set from --level (and --tune) */
 
+#if C(HAVE_LAZY)
+/* The lazy mul and sqr (FG_NAME_HAVE_LAZY) of each level, and under --tune
+ * zen at adx their Zen forms where the field has them. */
+struct lazy_kernels {
+    void (*mul)(uint64_t *, const uint64_t *, const uint64_t *);
+    void (*sqr)(uint64_t *, const uint64_t *);
+};
+#define LAZY_KERNELS(L) {F(mul_lazy_##L), F(sqr_lazy_##L)}
+static const struct lazy_kernels lazy_level_kernels[] = {
+    LAZY_KERNELS(c),
+#if C(HAVE_ASM)
+    LAZY_KERNELS(x86_64), LAZY_KERNELS(bmi2), LAZY_KERNELS(adx),
+#endif
+};
+#if C(HAVE_ASM)
+static const struct lazy_kernels lazy_zen_kernels = {
+#if C(MUL_LAZY_HAVE_ADX_ZEN)
+    F(mul_lazy_adx_zen),
+#else
+    F(mul_lazy_adx),
+#endif
+#if C(SQR_LAZY_HAVE_ADX_ZEN)
+    F(sqr_lazy_adx_zen),
+#else
+    F(sqr_lazy_adx),
+#endif
+};
+#endif
+static struct lazy_kernels KL;
+#endif
+
 /* ------------------------------------------------------------------ */
 static mpz_t P, RINV, RMOD, WIDE_MAX; /* p, R^-1 mod p, R mod p, largest redc input */
 static unsigned long failures, checks;
@@ -310,6 +341,98 @@ static void check_binary(const uint64_t a[N], const uint64_t b[N])
     }
     mpz_clears(want, u, v, NULL);
 }
+
+#if C(HAVE_LAZY)
+/* The lazy ops' exact result for operands x, y < 2p: the Montgomery quotient
+ * (x*y + m*p)/R with m = -x*y/p mod R, which is below 2p. Every level computes
+ * this very value (the C kernel, each assembly kernel, the dispatcher), so it
+ * is checked exactly, not only mod p. */
+static mpz_t LAZY_NEGPINV, LAZY_2P; /* -p^-1 mod R, 2p (set by check_lazy's first call) */
+static void ref_lazy(mpz_t r, const uint64_t *x, const uint64_t *y)
+{
+    mpz_t t, m;
+    mpz_inits(t, m, NULL);
+    to_mpz(t, x, N);
+    to_mpz(m, y, N);
+    mpz_mul(t, t, m);
+    mpz_mul(m, t, LAZY_NEGPINV);
+    mpz_tdiv_r_2exp(m, m, 64 * N);       /* m = -t/p mod R */
+    mpz_addmul(t, m, P);
+    mpz_tdiv_q_2exp(r, t, 64 * N);       /* exact: t + m p = 0 mod R */
+    if (mpz_cmp(r, LAZY_2P) >= 0) {
+        fprintf(stderr, "internal: the lazy bound does not hold\n");
+        exit(2);
+    }
+    mpz_clears(t, m, NULL);
+}
+
+/* mul_lazy, sqr_lazy and canon on the operands a, b and a + p, b + p (all
+ * below 2p), through the dispatcher (with aliasing) and the level's kernels;
+ * canon of each result against GMP's canonical product. */
+static void check_lazy(const uint64_t a[N], const uint64_t b[N])
+{
+    uint64_t ops[2][2][N];
+    FE x, y, r, s;
+    mpz_t want, canon, u;
+    int i, j;
+    static int ready;
+    if (!ready) {
+        mpz_inits(LAZY_NEGPINV, LAZY_2P, NULL);
+        mpz_ui_pow_ui(LAZY_2P, 2, 64 * N);
+        mpz_invert(LAZY_NEGPINV, P, LAZY_2P);
+        mpz_sub(LAZY_NEGPINV, LAZY_2P, LAZY_NEGPINV); /* -p^-1 mod R */
+        mpz_mul_ui(LAZY_2P, P, 2);
+        ready = 1;
+    }
+    mpz_inits(want, canon, u, NULL);
+    for (i = 0; i < 2; i++) {
+        to_mpz(u, i ? b : a, N);
+        from_mpz(ops[i][0], N, u);
+        mpz_add(u, u, P);
+        from_mpz(ops[i][1], N, u);
+        memcpy(x.limb, ops[i][1], sizeof x.limb);
+        F(canon)(&r, &x);
+        to_mpz(u, i ? b : a, N);
+        expect("canon(a + p)", r.limb, u, N, ops[i][1], NULL);
+        memcpy(x.limb, ops[i][0], sizeof x.limb);
+        F(canon)(&r, &x);
+        expect("canon(a)", r.limb, u, N, ops[i][0], NULL);
+    }
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 2; j++) {
+            const uint64_t *xa = ops[0][i], *yb = ops[1][j];
+            memcpy(x.limb, xa, sizeof x.limb);
+            memcpy(y.limb, yb, sizeof y.limb);
+            ref_lazy(want, xa, yb);
+            ref_mul(canon, xa, yb);
+            F(mul_lazy)(&r, &x, &y);
+            expect("mul_lazy", r.limb, want, N, xa, yb);
+            KL.mul(r.limb, xa, yb);
+            expect("mul_lazy (level's kernel)", r.limb, want, N, xa, yb);
+            s = x;
+            F(mul_lazy)(&s, &s, &y);
+            expect("mul_lazy r==a", s.limb, want, N, xa, yb);
+            s = y;
+            F(mul_lazy)(&s, &x, &s);
+            expect("mul_lazy r==b", s.limb, want, N, xa, yb);
+            F(canon)(&s, &r);
+            expect("canon(mul_lazy)", s.limb, canon, N, xa, yb);
+            if (j == 0) {
+                ref_lazy(want, xa, xa);
+                F(sqr_lazy)(&r, &x);
+                expect("sqr_lazy", r.limb, want, N, xa, NULL);
+                KL.sqr(r.limb, xa);
+                expect("sqr_lazy (level's kernel)", r.limb, want, N, xa, NULL);
+                s = x;
+                F(sqr_lazy)(&s, &s);
+                expect("sqr_lazy r==a", s.limb, want, N, xa, NULL);
+                F(mul_lazy)(&s, &x, &x);
+                expect("mul_lazy a==b", s.limb, want, N, xa, NULL);
+            }
+        }
+    mpz_clears(want, canon, u, NULL);
+}
+#endif
 
 static void check_unary(const uint64_t a[N])
 {
@@ -1008,6 +1131,13 @@ int main(int argc, char **argv)
     if (tune_name != NULL && fg_tune_active() == FG_TUNE_ZEN && level >= FG_ISA_ADX)
         K = zen_kernels;
 #endif
+#if C(HAVE_LAZY)
+    KL = lazy_level_kernels[level > FG_ISA_ADX ? FG_ISA_ADX : level];
+#if C(HAVE_ASM)
+    if (tune_name != NULL && fg_tune_active() == FG_TUNE_ZEN && level >= FG_ISA_ADX)
+        KL = lazy_zen_kernels;
+#endif
+#endif
 #if C(MUL_HAVE_IFMA)
     if (level == FG_ISA_IFMA && fg_tune_active() == FG_TUNE_ZEN)
         K.mul = F(mul_ifma); /* the ifma level's Fp mul under the zen tuning */
@@ -1034,6 +1164,9 @@ int main(int argc, char **argv)
             random_element(b);
             check_binary(a, b);
             check_unary(a);
+#if C(HAVE_LAZY)
+            check_lazy(a, b);
+#endif
             if (i % 10 == 0)
                 check_is_square(b);
         }

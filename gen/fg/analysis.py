@@ -16,6 +16,9 @@ MASK64 = (1 << W) - 1
 LEVELS = ("c", "x86_64", "bmi2", "adx")
 ASM_LEVELS = LEVELS[1:]
 KERNEL_OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+# Montgomery fields with 4p <= 2^(64n) (FieldAnalysis.lazy) also have mul and
+# sqr without the final subtraction: operands and result in [0, 2p)
+LAZY_OPS = ("mul_lazy", "sqr_lazy")
 # the runtime's selector (runtime/fg_cpu.h): one bit per (level, tuning),
 # bit index level + len(SEL_LEVELS) * tuning
 SEL_LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
@@ -75,6 +78,12 @@ class FieldAnalysis:
     r2: int = 0                # R^2 mod p (Montgomery conversion in)
     redc_sums: int = 1
     redc_bound: str = ""
+    # Montgomery form with 4p <= R: mul_lazy and sqr_lazy exist (operands and
+    # result in [0, 2p): (a b + m p) / R < 4p^2 / R + p <= 2p), and the
+    # fixed-exponent chains run on them; kernel_ops: the ops with a kernel per
+    # level (KERNEL_OPS, then LAZY_OPS where lazy)
+    lazy: bool = False
+    kernel_ops: tuple = KERNEL_OPS
     # exponents (public): inversion and square root
     inv_exp: int = 0
     sqrt_method: str = ""      # "p3mod4" | "atkin" | "tonelli_shanks"
@@ -239,7 +248,7 @@ def plan_dispatch(fa, kernel_choice):
     when there is no assembly: then every level runs the C kernel.
     """
     fa.have_asm = kernel_choice is not None
-    for op in KERNEL_OPS:
+    for op in fa.kernel_ops:
         fa.dispatch[op] = ([(level, kernel_choice.get((op, level), level)) for level in reversed(ASM_LEVELS)]
                            if fa.have_asm else [])
     return fa
@@ -295,7 +304,7 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
     fa.dispatch_sel = {}
     fa.fp2_at_adx = {}
     fa.tuned = False
-    for op in KERNEL_OPS:
+    for op in fa.kernel_ops:
         fa.dispatch_zen[op] = [(level, zen_choice.get((op, level), kernel)) for level, kernel in fa.dispatch[op]]
         if not fa.have_asm:
             fa.dispatch_sel[op] = []
@@ -375,6 +384,8 @@ def analyze(spec, kernel_choice=None):
         # redc needs t < p*R; k wide products of values < p fit when k(p-1)^2 < p*R
         fa.redc_sums = (p * R - 1) // ((p - 1) ** 2)
         fa.redc_bound = f"t < p * 2^{W * n}"
+        fa.lazy = 4 * p <= R
+        fa.kernel_ops = KERNEL_OPS + (LAZY_OPS if fa.lazy else ())
     assert fa.redc_sums >= 1
 
     fa.inv_exp = p - 2

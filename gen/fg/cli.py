@@ -191,7 +191,10 @@ def describe(fa):
         ("bits", fa.bits), ("limbs", fa.n), ("spare bits", fa.spare_bits),
         ("p mod 4", fa.p_mod4), ("p mod 8", fa.p_mod8),
         ("form", fa.form), ("special form", fa.special_form), ("reduction", fa.reduction),
-        ("redc sums", fa.redc_sums), ("sqrt", fa.sqrt_method + (f" (2-adicity {fa.ts_s}: {fa.tonelli['text']}, tables {fa.tonelli['bytes']} bytes)"
+        ("redc sums", fa.redc_sums),
+        ("lazy", f"mul_lazy, sqr_lazy (4p <= 2^{64 * fa.n}); fixed exponents on them" if fa.lazy
+         else "none" + (f" (4p > 2^{64 * fa.n})" if fa.form == "montgomery" else " (not Montgomery form)")),
+        ("sqrt", fa.sqrt_method + (f" (2-adicity {fa.ts_s}: {fa.tonelli['text']}, tables {fa.tonelli['bytes']} bytes)"
                                     if fa.sqrt_method == "tonelli_shanks" else "")),
         ("inv", inv_plan(fa.safegcd)),
     ]

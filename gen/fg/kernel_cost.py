@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 
-OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc", "mul_lazy", "sqr_lazy")
 # the levels' kernels and the Zen form of adx's (fg_NAME_OP_adx_zen, where generated)
 LEVELS = ("x86_64", "bmi2", "adx", "adx_zen")
 # the scalar Fp2 kernels (x86_64_mont: fg_NAME_fp2_OP_LEVEL, where generated)

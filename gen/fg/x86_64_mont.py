@@ -61,6 +61,9 @@ from .x86_64_peachpy import PhysicalFunction, Tables, gas_text
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
+# mul and sqr without the final subtraction, where 4p <= 2^(64n) (analysis:
+# FieldAnalysis.lazy): operands and result in [0, 2p)
+LAZY_OPS = ("mul_lazy", "sqr_lazy")
 MASK64 = (1 << 64) - 1
 POW2_MULX = True           # see _row_disjoint
 # (level, op) whose reduction rows form a 2^64 - 2^k + 1 limb's product from
@@ -158,6 +161,9 @@ class Kernel:
         # which then also lets a's pointer spill before accumulator words)
         self.zero_mem = zero_mem and level == "adx"
         self.zero_reads = 0             # zero_mem: ADCX/ADOX that read the constant
+        # a lazy kernel (LAZY_OPS): the tails store the [0, 2p) value
+        # (_final_pair, _final, _final_sub) instead of subtracting p
+        self.lazy = False
         if level == "adx" and not lazy_zero and not self.zero_mem:
             self._zero = self.take_reg()
 
@@ -1253,11 +1259,12 @@ def _mul_fused(k, sh, ap, bp, rp):
     """r = a*b/R mod p, each product row followed by its reduction row.
 
     The accumulator is a window of about n+1 words.  An exact upper bound of the
-    running sum (a, b < p, m < 2^64) decides how far each row's carries can
-    reach, so no row carries further than the value can (spare bits: never
-    past the row's top; no spare bit: one 0/1 word more).
+    running sum (a, b < p, m < 2^64; a, b < 2p in a lazy kernel) decides how
+    far each row's carries can reach, so no row carries further than the value
+    can (spare bits: never past the row's top; no spare bit: one 0/1 word more).
     """
-    _mul_fused_ops(k, sh, lambda i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), rp)
+    _mul_fused_ops(k, sh, lambda i: k.mem(ap, 8 * i), lambda j: k.mem(bp, 8 * j), rp,
+                   amax_all=2 * sh.p - 1 if k.lazy else None)
 
 
 def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None):
@@ -1307,6 +1314,9 @@ def _final_pair(k, sh, Uh, Th, rp, last=True):
         # no multiplies follow: the multiplier's fixed registers join the pool
         k.free += [r for r in ((rax, rdx) if k.level == "x86_64" else (rdx,)) if r not in k.free]
         k.retire_zero()                         # and ADCX/ADOX's zero
+    if k.lazy:
+        _store_sum(k, Uh, Th, rp)
+        return
     V = _minus_p(k, sh, Th)
     bv = k.new(PRIO_ACC)
     k.emit(SBB, bv.reg, bv.reg)                 # 0 or -1: borrow of Th - p
@@ -1332,6 +1342,9 @@ def _final(k, sh, Uh, Th, rp, last=True):
     n = sh.n
     if _final_select(sh) and not k.serial_final:
         return _final_pair(k, sh, Uh, Th, rp, last)
+    if k.lazy:
+        _store_sum(k, Uh, Th, rp)
+        return
     wide = sh.spare == 0
     cw = None
     if wide:
@@ -1420,8 +1433,31 @@ def _minus_p(k, sh, X):
     return D
 
 
+def _store_sum(k, Uh, Th, rp):
+    """r = Uh + Th, stored as it is: the lazy kernels' tail (the sum is below
+    2p < 2^(64n), so no carry leaves the top word)."""
+    for j, (u, t) in enumerate(zip(Uh, Th)):
+        k.emit(ADD if j == 0 else ADC, k.r(u), k.opnd(t))
+        k.unlock()
+    for t in Th:
+        k.kill(t)
+    _store_words(k, Uh, rp)
+
+
+def _store_words(k, V, rp):
+    for j, v in enumerate(V):
+        k.emit(MOV, k.mem(rp, 8 * j), k.r(v))
+        k.unlock()
+        k.kill(v)
+
+
 def _final_sub(k, sh, Uh, cw, rp):
-    """r = (cw:Uh) - p if that does not borrow, else Uh (value < 2p; cw: carry word or None)."""
+    """r = (cw:Uh) - p if that does not borrow, else Uh (value < 2p; cw: carry word or None);
+    a lazy kernel stores Uh as it is (cw is then None: 4p <= 2^(64n) leaves no carry)."""
+    if k.lazy:
+        assert cw is None
+        _store_words(k, Uh, rp)
+        return
     wide = cw is not None
     D = _minus_p(k, sh, Uh)
     if wide:
@@ -1439,10 +1475,7 @@ def _select_store(k, rp, V, alt, cmov):
         k.unlock()
     for a in alt:
         k.kill(a)
-    for j, v in enumerate(V):
-        k.emit(MOV, k.mem(rp, 8 * j), k.r(v))
-        k.unlock()
-        k.kill(v)
+    _store_words(k, V, rp)
 
 
 def _store_wide(k, acc, tp, n):
@@ -1531,7 +1564,7 @@ def _build(sh, op, level, tune="generic"):
     it is built again without the preloads, and a spill then is an error."""
     if sh.n > 4:
         k, text = _build_kernel(sh, op, level, tune=tune)
-        if tune == "zen" and op == "mul" and level == "adx":
+        if tune == "zen" and op in ("mul", "mul_lazy") and level == "adx":
             # the Zen form of the fused mul without a zero register, kept where it
             # saves more stack moves than it reads zeros from memory. Each
             # such ADCX/ADOX costs a little beside MULX, a spill and its reload
@@ -1566,9 +1599,16 @@ def zen_kernel(level):
 
 
 def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", zero_mem=False):
-    """(the Kernel, its GAS text): _build's kernel in one form."""
+    """(the Kernel, its GAS text): _build's kernel in one form.  A lazy op
+    (LAZY_OPS) is its base op's kernel with operands below 2p and the tail
+    storing the [0, 2p) result."""
     n = sh.n
     k = Kernel(level, _tables(sh.name), lazy_zero, preload, tune, zero_mem)
+    name = op
+    if op in LAZY_OPS:
+        assert 4 * sh.p <= 1 << (64 * n), "lazy kernels need 4p <= 2^(64n)"
+        op = op[:-len("_lazy")]
+        k.lazy = True
     if (level, op) in NEGQ_KERNELS:
         k.negq = sh.negq
     if tune == "zen" and level == "adx" and _zen_shift_rows(sh, op):
@@ -1596,7 +1636,7 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
         _mul_fused(k, sh, ap, bp, rp)
         k.kill(bp)
         k.kill(ap)
-        fname = _fname(sh, op, level, tune)
+        fname = _fname(sh, name, level, tune)
         return k, k.finish(fname, _args("mul"), _target(level))
     if op == "sqr" and level == "adx" and n % 2 == 0 and _sqr_split(sh) and not _kara(sh, op, level):
         c = _sqr_rows(k, acc, ap, n, split=True)
@@ -1608,7 +1648,7 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
             acc[q].prio = PRIO_DONE
         _redc_rows(k, sh, U)
         _final_sqr_split(k, sh, [U[q] for q in range(n, 2 * n)], acc, c, ap, rp)
-        fname = _fname(sh, op, level, tune)
+        fname = _fname(sh, name, level, tune)
         return k, k.finish(fname, _args("sqr"), _target(level))
     if op in ("mul_wide", "mul"):
         bp = _b_pointer(k)
@@ -1637,7 +1677,7 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
             k.kill(ap)
         _redc_acc(k, sh, acc, rp)
         kind = {"redc": "redc", "mul": "mul", "sqr": "sqr"}[op]
-    fname = _fname(sh, op, level, tune)
+    fname = _fname(sh, name, level, tune)
     return k, k.finish(fname, _args(kind), _target(level))
 
 
@@ -2001,7 +2041,7 @@ def emit_montgomery(fa):
 
 def _kernel_builders(fa, sh, level, tune):
     """[(op, thunk building the GAS text of fg_NAME_OP_LEVEL in the tune's form)]."""
-    out = [(op, lambda op=op: _build(sh, op, level, tune)) for op in OPS]
+    out = [(op, lambda op=op: _build(sh, op, level, tune)) for op in OPS + (LAZY_OPS if fa.lazy else ())]
     if fp2_sqr_kernel(fa, level):
         out.append(("fp2_sqr", lambda: _build_fp2_sqr(sh, level, tune) if fa.fp2.lazy_sqr
                     else _build_fp2_sqr_nr(sh, fa.fp2, level, tune)))
@@ -2033,6 +2073,11 @@ def kernel_choice(fa):
         # with MULX-by-2^k reduction rows the single-chain mul is the faster one
         # (p256 fieldgen-bench latency: bmi2 39.2, adx 43.3; throughput equal)
         choice[("mul", "adx")] = "bmi2"
+    if fa.lazy:
+        # a lazy kernel is its base op's without the tail: the same choice
+        for op in LAZY_OPS:
+            for level in LEVELS:
+                choice[(op, level)] = choice[(op[:-len("_lazy")], level)]
     return choice
 
 
@@ -2084,7 +2129,7 @@ def _zen_shift_rows(sh, op=None):
     """Whether the field (op None) or its op has a shift-row Zen form
     (ZEN_SHIFT_ROWS): mul and sqr, up to that many limbs, of a prime whose
     reduction rows multiply by a 2^k limb."""
-    return sh.n <= ZEN_SHIFT_ROWS and bool(sh.pow2) and op in (None, "mul", "sqr")
+    return sh.n <= ZEN_SHIFT_ROWS and bool(sh.pow2) and op in (None, "mul", "sqr", "mul_lazy", "sqr_lazy")
 
 # Up to this many limbs Zen runs the one-function Fp2 kernels (their Zen
 # forms), above it the C path's calls of the dispatched mul_wide and redc (or
@@ -2126,13 +2171,16 @@ def kernel_choice_zen(fa):
     """
     generic = kernel_choice(fa)
     zen = {}
-    for op in OPS:
+    ops = OPS + (LAZY_OPS if fa.lazy else ())
+    for op in ops:
         if op in fa.zen_forms and generic[(op, "adx")] == "adx":
             zen[(op, "adx")] = zen_kernel("adx")
     if 3 <= fa.n <= 4:
-        zen.setdefault(("sqr", "adx"), "adx")
+        for op in ("sqr", "sqr_lazy") if fa.lazy else ("sqr",):
+            zen.setdefault((op, "adx"), "adx")
     if fa.n <= 4 and _pow2_mulx_rows(_Shape(fa)):
-        zen[("mul", "adx")] = zen_kernel("adx") if "mul" in fa.zen_forms else "adx"
+        for op in ("mul", "mul_lazy") if fa.lazy else ("mul",):
+            zen[(op, "adx")] = zen_kernel("adx") if op in fa.zen_forms else "adx"
     fp2 = {op: zen_kernel("adx") for op in ("mul", "sqr") if "fp2_" + op in fa.zen_forms}
     for op in ("mul", "sqr"):
         if fa.n > ZEN_FP2_KERNELS and getattr(fa, f"fp2_{op}_adx"):

@@ -158,13 +158,13 @@ void fg_p256_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N])
 }
 
 
-/* r = t * R^-1 mod p, canonical, for t < p*R (word-by-word Montgomery).
+/* Word-by-word Montgomery reduction of t < p*R, without the final
+ * subtraction: w[N..2N) + hi*R = (t + m*p)/R < t/R + p < 2p, returns hi.
  * Invariant after step i: w + hi*2^(64(i+N+1)) = (t + m*p) with the low i+1
- * words zero, so the final w[N..2N) + hi*R = (t + m*p)/R < t/R + p < 2p. */
-void fg_p256_redc_c(uint64_t r[N], const uint64_t t[2 * N])
+ * words zero. */
+static inline uint64_t redc_rows(uint64_t w[2 * N], const uint64_t t[2 * N])
 {
-    uint64_t w[2 * N], s[N], hi = 0;
-    unsigned char borrow = 0;
+    uint64_t hi = 0;
     int i, j;
     for (i = 0; i < 2 * N; i++)
         w[i] = value_barrier(t[i]); /* scalar loads: see select_limbs */
@@ -182,6 +182,16 @@ void fg_p256_redc_c(uint64_t r[N], const uint64_t t[2 * N])
         w[i + N] = (uint64_t)acc;
         hi = (uint64_t)(acc >> 64);
     }
+    return hi;
+}
+
+/* r = t * R^-1 mod p, canonical, for t < p*R. */
+void fg_p256_redc_c(uint64_t r[N], const uint64_t t[2 * N])
+{
+    uint64_t w[2 * N], s[N], hi;
+    unsigned char borrow = 0;
+    int j;
+    hi = redc_rows(w, t);
     /* Subtract p once unless that borrows (and nothing carried out). */
     for (j = 0; j < N; j++)
         s[j] = subb(w[N + j], P[j], &borrow);

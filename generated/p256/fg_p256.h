@@ -29,6 +29,7 @@ extern "C" {
 #define FG_P256_BYTE_ORDER_BIG 1  /* serialized form: 1 big-endian, 0 little-endian */
 #define FG_P256_HAVE_FP2 0  /* 1: fg_p256_fp2_* below */
 #define FG_P256_MONTGOMERY 1  /* 1: internal form is x*2^256 mod p */
+#define FG_P256_HAVE_LAZY 0  /* 1: fg_p256_mul_lazy, _sqr_lazy and _canon below (4p <= 2^256) */
 /* redc accepts the limb-wise sum of up to FG_P256_REDC_SUMS wide products
  * of field elements: exactly, any t with t < p * 2^256. */
 #define FG_P256_REDC_SUMS UINT64_C(1)

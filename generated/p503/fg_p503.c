@@ -87,6 +87,8 @@ __attribute__((noinline)) void fg_p503_mul_c(uint64_t r[N], const uint64_t a[N],
 __attribute__((noinline)) void fg_p503_sqr_c(uint64_t r[N], const uint64_t a[N]);
 __attribute__((noinline)) void fg_p503_mul_wide_c(uint64_t t[2 * N], const uint64_t a[N], const uint64_t b[N]);
 __attribute__((noinline)) void fg_p503_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N]);
+__attribute__((noinline)) void fg_p503_mul_lazy_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]);
+__attribute__((noinline)) void fg_p503_sqr_lazy_c(uint64_t r[N], const uint64_t a[N]);
 __attribute__((noinline)) void fg_p503_redc_c(uint64_t r[N], const uint64_t t[2 * N]);
 
 const uint64_t fg_p503_P[N] = { UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
@@ -164,13 +166,13 @@ void fg_p503_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N])
 }
 
 
-/* r = t * R^-1 mod p, canonical, for t < p*R (word-by-word Montgomery).
+/* Word-by-word Montgomery reduction of t < p*R, without the final
+ * subtraction: w[N..2N) + hi*R = (t + m*p)/R < t/R + p < 2p, returns hi.
  * Invariant after step i: w + hi*2^(64(i+N+1)) = (t + m*p) with the low i+1
- * words zero, so the final w[N..2N) + hi*R = (t + m*p)/R < t/R + p < 2p. */
-void fg_p503_redc_c(uint64_t r[N], const uint64_t t[2 * N])
+ * words zero. */
+static inline uint64_t redc_rows(uint64_t w[2 * N], const uint64_t t[2 * N])
 {
-    uint64_t w[2 * N], s[N], hi = 0;
-    unsigned char borrow = 0;
+    uint64_t hi = 0;
     int i, j;
     for (i = 0; i < 2 * N; i++)
         w[i] = value_barrier(t[i]); /* scalar loads: see select_limbs */
@@ -188,6 +190,16 @@ void fg_p503_redc_c(uint64_t r[N], const uint64_t t[2 * N])
         w[i + N] = (uint64_t)acc;
         hi = (uint64_t)(acc >> 64);
     }
+    return hi;
+}
+
+/* r = t * R^-1 mod p, canonical, for t < p*R. */
+void fg_p503_redc_c(uint64_t r[N], const uint64_t t[2 * N])
+{
+    uint64_t w[2 * N], s[N], hi;
+    unsigned char borrow = 0;
+    int j;
+    hi = redc_rows(w, t);
     /* Subtract p once unless that borrows (and nothing carried out). */
     for (j = 0; j < N; j++)
         s[j] = subb(w[N + j], P[j], &borrow);
@@ -206,6 +218,28 @@ void fg_p503_sqr_c(uint64_t r[N], const uint64_t a[N])
     uint64_t t[2 * N];
     fg_p503_sqr_wide_c(t, a);
     fg_p503_redc_c(r, t);
+}
+
+/* Lazy: a, b < 2p, so a*b < 4p^2 <= p*R (4p <= R) is within the reduction's
+ * bound, and the result (a*b + m*p)/R < 4p^2/R + p <= 2p < R leaves hi = 0. */
+void fg_p503_mul_lazy_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+{
+    uint64_t t[2 * N], w[2 * N];
+    int j;
+    fg_p503_mul_wide_c(t, a, b);
+    (void)redc_rows(w, t);
+    for (j = 0; j < N; j++)
+        r[j] = w[N + j];
+}
+
+void fg_p503_sqr_lazy_c(uint64_t r[N], const uint64_t a[N])
+{
+    uint64_t t[2 * N], w[2 * N];
+    int j;
+    fg_p503_sqr_wide_c(t, a);
+    (void)redc_rows(w, t);
+    for (j = 0; j < N; j++)
+        r[j] = w[N + j];
 }
 
 /* Internal form of a plain value x < 2^(64N): redc(x * R^2) = x*R mod p
@@ -344,6 +378,52 @@ void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
     fg_p503_redc_c(r->limb, t);
 }
 
+void fg_p503_mul_lazy(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
+{
+#if FG_P503_HAVE_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+        fg_p503_mul_lazy_adx(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p503_mul_lazy_adx_zen(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+        fg_p503_mul_lazy_bmi2(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+        fg_p503_mul_lazy_x86_64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
+    fg_p503_mul_lazy_c(r->limb, a->limb, b->limb);
+}
+
+void fg_p503_sqr_lazy(fg_p503 *r, const fg_p503 *a)
+{
+#if FG_P503_HAVE_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+        fg_p503_sqr_lazy_adx(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p503_sqr_lazy_adx_zen(r->limb, a->limb);
+        return;
+    }
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+        fg_p503_sqr_lazy_bmi2(r->limb, a->limb);
+        return;
+    }
+    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+        fg_p503_sqr_lazy_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
+    fg_p503_sqr_lazy_c(r->limb, a->limb);
+}
+
 
 
 /* ---- Constants, conversions, additive operations, selection ---- */
@@ -413,6 +493,19 @@ void fg_p503_add(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
     for (i = 0; i < N; i++)
         d[i] = subb(s[i], P[i], &borrow);
     select_limbs(r->limb, mask_of((uint64_t)(carry | (borrow ^ 1))), d, s);
+}
+
+/* r = a - p if that does not borrow, else a: a in [0, 2p) to [0, p). */
+void fg_p503_canon(fg_p503 *r, const fg_p503 *a)
+{
+    uint64_t d[N], v[N];
+    unsigned char borrow = 0;
+    int i;
+    for (i = 0; i < N; i++)
+        v[i] = a->limb[i];
+    for (i = 0; i < N; i++)
+        d[i] = subb(v[i], P[i], &borrow);
+    select_limbs(r->limb, mask_of((uint64_t)(borrow ^ 1)), d, v);
 }
 
 /* r = a - b, plus p if that borrowed. */
@@ -1087,542 +1180,543 @@ static int legendre_bgcd(const uint64_t x[N])
 
 /* ---- Fixed public exponents: inversion, square roots, Legendre symbol ---- */
 
-/* r = a^(2^k), k >= 1 squarings. */
-static void sqr_n(fg_p503 *r, const fg_p503 *a, int k)
+/* r = a^(2^k) on values in [0, 2p): k >= 1 lazy squarings, none with the
+ * final subtraction that makes the next one wait for its top word. */
+static void sqr_n_lazy(fg_p503 *r, const fg_p503 *a, int k)
 {
-    fg_p503_sqr(r, a);
+    fg_p503_sqr_lazy(r, a);
     while (--k > 0)
-        fg_p503_sqr(r, r);
+        fg_p503_sqr_lazy(r, r);
 }
 
 /* x^(p-2): 503 squarings and 106 multiplications
- * (sliding window w=5). The exponent is public; the code is straight-line. */
+ * (sliding window w=5; lazy steps, one final subtraction). The exponent is public; the code is straight-line. */
 static void pow_p_minus_2(fg_p503 *out, const fg_p503 *x)
 {
     fg_p503 t[16];
     t[0] = *x;
-    sqr_n(&t[1], &t[0], 1);
-    fg_p503_mul(&t[2], &t[0], &t[1]);
-    fg_p503_mul(&t[3], &t[2], &t[1]);
-    fg_p503_mul(&t[4], &t[3], &t[1]);
-    fg_p503_mul(&t[5], &t[4], &t[1]);
-    fg_p503_mul(&t[6], &t[5], &t[1]);
-    fg_p503_mul(&t[5], &t[6], &t[1]);
-    fg_p503_mul(&t[7], &t[5], &t[1]);
-    fg_p503_mul(&t[8], &t[7], &t[1]);
-    fg_p503_mul(&t[9], &t[8], &t[1]);
-    fg_p503_mul(&t[10], &t[9], &t[1]);
-    fg_p503_mul(&t[11], &t[10], &t[1]);
-    fg_p503_mul(&t[12], &t[11], &t[1]);
-    fg_p503_mul(&t[13], &t[12], &t[1]);
-    fg_p503_mul(&t[14], &t[13], &t[1]);
-    fg_p503_mul(&t[15], &t[14], &t[1]);
-    sqr_n(&t[1], &t[0], 12);
-    fg_p503_mul(&t[1], &t[1], &t[12]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[11]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[10]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 11);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 11);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[14]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[3]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[14]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[14]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[9]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 12);
-    fg_p503_mul(&t[1], &t[1], &t[13]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[9]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[6]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[12]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[13]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[9]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[6]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 9);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 10);
-    fg_p503_mul(&t[1], &t[1], &t[10]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[14]);
-    *out = t[1];
+    sqr_n_lazy(&t[1], &t[0], 1);
+    fg_p503_mul_lazy(&t[2], &t[0], &t[1]);
+    fg_p503_mul_lazy(&t[3], &t[2], &t[1]);
+    fg_p503_mul_lazy(&t[4], &t[3], &t[1]);
+    fg_p503_mul_lazy(&t[5], &t[4], &t[1]);
+    fg_p503_mul_lazy(&t[6], &t[5], &t[1]);
+    fg_p503_mul_lazy(&t[5], &t[6], &t[1]);
+    fg_p503_mul_lazy(&t[7], &t[5], &t[1]);
+    fg_p503_mul_lazy(&t[8], &t[7], &t[1]);
+    fg_p503_mul_lazy(&t[9], &t[8], &t[1]);
+    fg_p503_mul_lazy(&t[10], &t[9], &t[1]);
+    fg_p503_mul_lazy(&t[11], &t[10], &t[1]);
+    fg_p503_mul_lazy(&t[12], &t[11], &t[1]);
+    fg_p503_mul_lazy(&t[13], &t[12], &t[1]);
+    fg_p503_mul_lazy(&t[14], &t[13], &t[1]);
+    fg_p503_mul_lazy(&t[15], &t[14], &t[1]);
+    sqr_n_lazy(&t[1], &t[0], 12);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[12]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[11]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[10]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 11);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 11);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[3]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 12);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[12]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[10]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    fg_p503_canon(out, &t[1]);
 }
 
 /* x^((p-1)/2): 502 squarings and 106 multiplications
- * (sliding window w=5). The exponent is public; the code is straight-line. */
+ * (sliding window w=5; lazy steps, one final subtraction). The exponent is public; the code is straight-line. */
 static void pow_legendre(fg_p503 *out, const fg_p503 *x)
 {
     fg_p503 t[16];
     t[0] = *x;
-    sqr_n(&t[1], &t[0], 1);
-    fg_p503_mul(&t[2], &t[0], &t[1]);
-    fg_p503_mul(&t[3], &t[2], &t[1]);
-    fg_p503_mul(&t[4], &t[3], &t[1]);
-    fg_p503_mul(&t[5], &t[4], &t[1]);
-    fg_p503_mul(&t[6], &t[5], &t[1]);
-    fg_p503_mul(&t[5], &t[6], &t[1]);
-    fg_p503_mul(&t[7], &t[5], &t[1]);
-    fg_p503_mul(&t[8], &t[7], &t[1]);
-    fg_p503_mul(&t[9], &t[8], &t[1]);
-    fg_p503_mul(&t[10], &t[9], &t[1]);
-    fg_p503_mul(&t[11], &t[10], &t[1]);
-    fg_p503_mul(&t[12], &t[11], &t[1]);
-    fg_p503_mul(&t[13], &t[12], &t[1]);
-    fg_p503_mul(&t[14], &t[13], &t[1]);
-    fg_p503_mul(&t[15], &t[14], &t[1]);
-    sqr_n(&t[1], &t[0], 12);
-    fg_p503_mul(&t[1], &t[1], &t[12]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[11]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[10]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 11);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 11);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[14]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[3]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[14]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[14]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[9]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 12);
-    fg_p503_mul(&t[1], &t[1], &t[13]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[9]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[6]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[12]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[13]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[9]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[6]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 9);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 10);
-    fg_p503_mul(&t[1], &t[1], &t[10]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[15]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    *out = t[1];
+    sqr_n_lazy(&t[1], &t[0], 1);
+    fg_p503_mul_lazy(&t[2], &t[0], &t[1]);
+    fg_p503_mul_lazy(&t[3], &t[2], &t[1]);
+    fg_p503_mul_lazy(&t[4], &t[3], &t[1]);
+    fg_p503_mul_lazy(&t[5], &t[4], &t[1]);
+    fg_p503_mul_lazy(&t[6], &t[5], &t[1]);
+    fg_p503_mul_lazy(&t[5], &t[6], &t[1]);
+    fg_p503_mul_lazy(&t[7], &t[5], &t[1]);
+    fg_p503_mul_lazy(&t[8], &t[7], &t[1]);
+    fg_p503_mul_lazy(&t[9], &t[8], &t[1]);
+    fg_p503_mul_lazy(&t[10], &t[9], &t[1]);
+    fg_p503_mul_lazy(&t[11], &t[10], &t[1]);
+    fg_p503_mul_lazy(&t[12], &t[11], &t[1]);
+    fg_p503_mul_lazy(&t[13], &t[12], &t[1]);
+    fg_p503_mul_lazy(&t[14], &t[13], &t[1]);
+    fg_p503_mul_lazy(&t[15], &t[14], &t[1]);
+    sqr_n_lazy(&t[1], &t[0], 12);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[12]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[11]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[10]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 11);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 11);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[3]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 12);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[12]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[10]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    fg_p503_canon(out, &t[1]);
 }
 
 /* x^((p+1)/4): 501 squarings and 56 multiplications
- * (sliding window w=4). The exponent is public; the code is straight-line. */
+ * (sliding window w=4; lazy steps, one final subtraction). The exponent is public; the code is straight-line. */
 static void pow_sqrt(fg_p503 *out, const fg_p503 *x)
 {
     fg_p503 t[9];
     t[0] = *x;
-    sqr_n(&t[1], &t[0], 1);
-    fg_p503_mul(&t[2], &t[0], &t[1]);
-    fg_p503_mul(&t[3], &t[2], &t[1]);
-    fg_p503_mul(&t[4], &t[3], &t[1]);
-    fg_p503_mul(&t[5], &t[4], &t[1]);
-    fg_p503_mul(&t[6], &t[5], &t[1]);
-    fg_p503_mul(&t[7], &t[6], &t[1]);
-    fg_p503_mul(&t[8], &t[7], &t[1]);
-    sqr_n(&t[1], &t[0], 9);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[3]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[6]);
-    sqr_n(&t[1], &t[1], 1);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[4]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 11);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[6]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[5]);
-    sqr_n(&t[1], &t[1], 1);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[6]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[7]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 5);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 7);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 6);
-    fg_p503_mul(&t[1], &t[1], &t[8]);
-    sqr_n(&t[1], &t[1], 2);
-    fg_p503_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 8);
-    fg_p503_mul(&t[1], &t[1], &t[3]);
-    sqr_n(&t[1], &t[1], 3);
-    fg_p503_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 248);
-    *out = t[1];
+    sqr_n_lazy(&t[1], &t[0], 1);
+    fg_p503_mul_lazy(&t[2], &t[0], &t[1]);
+    fg_p503_mul_lazy(&t[3], &t[2], &t[1]);
+    fg_p503_mul_lazy(&t[4], &t[3], &t[1]);
+    fg_p503_mul_lazy(&t[5], &t[4], &t[1]);
+    fg_p503_mul_lazy(&t[6], &t[5], &t[1]);
+    fg_p503_mul_lazy(&t[7], &t[6], &t[1]);
+    fg_p503_mul_lazy(&t[8], &t[7], &t[1]);
+    sqr_n_lazy(&t[1], &t[0], 9);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[3]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 1);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 11);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 1);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[3]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 248);
+    fg_p503_canon(out, &t[1]);
 }
 
 int fg_p503_inv_fermat(fg_p503 *r, const fg_p503 *a)

@@ -29,6 +29,7 @@ extern "C" {
 #define FG_P503_BYTE_ORDER_BIG 0  /* serialized form: 1 big-endian, 0 little-endian */
 #define FG_P503_HAVE_FP2 1  /* 1: fg_p503_fp2_* below */
 #define FG_P503_MONTGOMERY 1  /* 1: internal form is x*2^512 mod p */
+#define FG_P503_HAVE_LAZY 1  /* 1: fg_p503_mul_lazy, _sqr_lazy and _canon below (4p <= 2^512) */
 /* redc accepts the limb-wise sum of up to FG_P503_REDC_SUMS wide products
  * of field elements: exactly, any t with t < p * 2^512. */
 #define FG_P503_REDC_SUMS UINT64_C(1017)
@@ -71,6 +72,15 @@ void fg_p503_neg(fg_p503 *r, const fg_p503 *a);
 void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
 /* r = a^2 mod p. */
 void fg_p503_sqr(fg_p503 *r, const fg_p503 *a);
+/* Lazy reduction, for chains of products: the Montgomery product without its
+ * final subtraction. The operands may be any values below 2p (canonical ones,
+ * or earlier lazy results), and r is below 2p and congruent to a * b (to a^2)
+ * mod p, the same value at every level. Feed r to further lazy calls, or make
+ * it canonical with fg_p503_canon before any other function here. */
+void fg_p503_mul_lazy(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
+void fg_p503_sqr_lazy(fg_p503 *r, const fg_p503 *a);
+/* r = a mod p for a below 2p: the canonical value of a lazy result. */
+void fg_p503_canon(fg_p503 *r, const fg_p503 *a);
 /* t = the full 2*LIMBS-limb integer product of the internal limbs of a and b
  * (not reduced). redc(mul_wide(a, b)) == mul(a, b). */
 void fg_p503_mul_wide(uint64_t t[2 * FG_P503_LIMBS], const fg_p503 *a, const fg_p503 *b);
@@ -108,7 +118,7 @@ void fg_p503_cmov(fg_p503 *r, const fg_p503 *a, int cond);
 /* cond in {0,1}: swap a and b if cond, without branching on cond. */
 void fg_p503_cswap(fg_p503 *a, fg_p503 *b, int cond);
 
-/* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc, on raw limbs
+/* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc (and mul_lazy, sqr_lazy), on raw limbs
  * (same contracts as above). For tests and benchmarks; applications call the
  * dispatched functions. fg_p503_OP_c always exists; the x86_64, bmi2 and
  * adx kernels exist when FG_P503_HAVE_ASM is 1. */
@@ -117,12 +127,16 @@ void fg_p503_sqr_c(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_mul_wide_c(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
 void fg_p503_sqr_wide_c(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_redc_c(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LIMBS]);
+void fg_p503_mul_lazy_c(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+void fg_p503_sqr_lazy_c(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 #if FG_P503_HAVE_ASM
 void fg_p503_mul_x86_64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
 void fg_p503_sqr_x86_64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_mul_wide_x86_64(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
 void fg_p503_sqr_wide_x86_64(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_redc_x86_64(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LIMBS]);
+void fg_p503_mul_lazy_x86_64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+void fg_p503_sqr_lazy_x86_64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 #endif
 #if FG_P503_HAVE_ASM
 void fg_p503_mul_bmi2(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
@@ -130,6 +144,8 @@ void fg_p503_sqr_bmi2(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]
 void fg_p503_mul_wide_bmi2(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
 void fg_p503_sqr_wide_bmi2(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_redc_bmi2(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LIMBS]);
+void fg_p503_mul_lazy_bmi2(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+void fg_p503_sqr_lazy_bmi2(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 #endif
 #if FG_P503_HAVE_ASM
 void fg_p503_mul_adx(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
@@ -137,6 +153,8 @@ void fg_p503_sqr_adx(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS])
 void fg_p503_mul_wide_adx(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
 void fg_p503_sqr_wide_adx(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 void fg_p503_redc_adx(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LIMBS]);
+void fg_p503_mul_lazy_adx(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+void fg_p503_sqr_lazy_adx(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 #endif
 /* The Zen form of the adx kernel of an op, where FG_P503_OP_HAVE_ADX_ZEN is 1: the
  * same products with every row on the two ADCX/ADOX carry chains, where the adx
@@ -160,6 +178,14 @@ void fg_p503_mul_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 #endif
 #define FG_P503_REDC_HAVE_ADX_ZEN 0
+#define FG_P503_MUL_LAZY_HAVE_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_MUL_LAZY_HAVE_ADX_ZEN
+void fg_p503_mul_lazy_adx_zen(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+#endif
+#define FG_P503_SQR_LAZY_HAVE_ADX_ZEN FG_P503_HAVE_ASM
+#if FG_P503_SQR_LAZY_HAVE_ADX_ZEN
+void fg_p503_sqr_lazy_adx_zen(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
+#endif
 /* The ifma level's Fp mul, where FG_P503_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it
@@ -215,6 +241,22 @@ void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 #define FG_P503_REDC_AT_ADX_ZEN_USES FG_ISA_ADX
 #define FG_P503_REDC_AT_IFMA_USES FG_ISA_ADX
 #define FG_P503_REDC_AT_IFMA_ZEN_USES FG_ISA_ADX
+#define FG_P503_MUL_LAZY_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P503_MUL_LAZY_AT_X86_64_ZEN_USES FG_ISA_X86_64
+#define FG_P503_MUL_LAZY_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P503_MUL_LAZY_AT_BMI2_ZEN_USES FG_ISA_BMI2
+#define FG_P503_MUL_LAZY_AT_ADX_USES FG_ISA_ADX
+#define FG_P503_MUL_LAZY_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P503_MUL_LAZY_AT_IFMA_USES FG_ISA_ADX
+#define FG_P503_MUL_LAZY_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P503_SQR_LAZY_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P503_SQR_LAZY_AT_X86_64_ZEN_USES FG_ISA_X86_64
+#define FG_P503_SQR_LAZY_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P503_SQR_LAZY_AT_BMI2_ZEN_USES FG_ISA_BMI2
+#define FG_P503_SQR_LAZY_AT_ADX_USES FG_ISA_ADX
+#define FG_P503_SQR_LAZY_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P503_SQR_LAZY_AT_IFMA_USES FG_ISA_ADX
+#define FG_P503_SQR_LAZY_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
 /* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
  * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
@@ -283,6 +325,30 @@ void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 #define FG_P503_REDC_ADX_MULTS 40
 #define FG_P503_REDC_ADX_P06 110
 #define FG_P503_REDC_ADX_ALU 114
+#define FG_P503_MUL_LAZY_X86_64_MULTS 88
+#define FG_P503_MUL_LAZY_X86_64_P06 193
+#define FG_P503_MUL_LAZY_X86_64_ALU 364
+#define FG_P503_MUL_LAZY_BMI2_MULTS 104
+#define FG_P503_MUL_LAZY_BMI2_P06 184
+#define FG_P503_MUL_LAZY_BMI2_ALU 215
+#define FG_P503_MUL_LAZY_ADX_MULTS 104
+#define FG_P503_MUL_LAZY_ADX_P06 201
+#define FG_P503_MUL_LAZY_ADX_ALU 217
+#define FG_P503_MUL_LAZY_ADX_ZEN_MULTS 104
+#define FG_P503_MUL_LAZY_ADX_ZEN_P06 215
+#define FG_P503_MUL_LAZY_ADX_ZEN_ALU 215
+#define FG_P503_SQR_LAZY_X86_64_MULTS 70
+#define FG_P503_SQR_LAZY_X86_64_P06 168
+#define FG_P503_SQR_LAZY_X86_64_ALU 294
+#define FG_P503_SQR_LAZY_BMI2_MULTS 70
+#define FG_P503_SQR_LAZY_BMI2_P06 168
+#define FG_P503_SQR_LAZY_BMI2_ALU 226
+#define FG_P503_SQR_LAZY_ADX_MULTS 76
+#define FG_P503_SQR_LAZY_ADX_P06 168
+#define FG_P503_SQR_LAZY_ADX_ALU 182
+#define FG_P503_SQR_LAZY_ADX_ZEN_MULTS 76
+#define FG_P503_SQR_LAZY_ADX_ZEN_P06 178
+#define FG_P503_SQR_LAZY_ADX_ZEN_ALU 182
 #define FG_P503_FP2_MUL_BMI2_MULTS 272
 #define FG_P503_FP2_MUL_BMI2_P06 591
 #define FG_P503_FP2_MUL_BMI2_ALU 681
@@ -342,6 +408,22 @@ void fg_p503_sqr_wide_adx_zen(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG
 #define FG_P503_REDC_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P503_REDC_AT_IFMA_USES FG_ISA_C
 #define FG_P503_REDC_AT_IFMA_ZEN_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_X86_64_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_X86_64_ZEN_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_BMI2_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_BMI2_ZEN_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_ADX_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_IFMA_USES FG_ISA_C
+#define FG_P503_MUL_LAZY_AT_IFMA_ZEN_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_X86_64_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_X86_64_ZEN_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_BMI2_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_BMI2_ZEN_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_ADX_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_IFMA_USES FG_ISA_C
+#define FG_P503_SQR_LAZY_AT_IFMA_ZEN_USES FG_ISA_C
 #endif
 
 

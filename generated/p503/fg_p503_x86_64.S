@@ -2775,6 +2775,1412 @@ popq %r15
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_mul_lazy_x86_64
+.p2align 4, 0x90
+_fg_p503_mul_lazy_x86_64:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_mul_lazy_x86_64
+.type fg_p503_mul_lazy_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_lazy_x86_64
+fg_p503_mul_lazy_x86_64:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $168, %rsp
+.cfi_adjust_cfa_offset 168
+	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 32(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 40(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 48(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 56(%rsi), %r11
+	sbbq %rbx, %rbx
+	xorq %rbx, %r8
+	xorq %rbx, %r9
+	xorq %rbx, %r10
+	xorq %rbx, %r11
+	subq %rbx, %r8
+	sbbq %rbx, %r9
+	sbbq %rbx, %r10
+	sbbq %rbx, %r11
+	movq 32(%rcx), %rbp
+	subq 0(%rcx), %rbp
+	movq 40(%rcx), %r12
+	sbbq 8(%rcx), %r12
+	movq 48(%rcx), %r13
+	sbbq 16(%rcx), %r13
+	movq 56(%rcx), %r14
+	sbbq 24(%rcx), %r14
+	sbbq %r15, %r15
+	xorq %r15, %rbp
+	xorq %r15, %r12
+	xorq %r15, %r13
+	xorq %r15, %r14
+	subq %r15, %rbp
+	sbbq %r15, %r12
+	sbbq %r15, %r13
+	sbbq %r15, %r14
+	xorq %r15, %rbx
+	movq 0(%rcx), %rax
+	mulq 0(%rsi)
+	movq %rax, %r15
+	movq %rdi, 0(%rsp)
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rbx, 8(%rsp)
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r14, 16(%rsp)
+	movq %rdx, %r14
+	movq 24(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r13, 24(%rsp)
+	movq %rdx, %r13
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r15, 32(%rsp)
+	movq %rdx, %r15
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdi, 40(%rsp)
+	movq %rdx, %rdi
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbx, 48(%rsp)
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rdi, 56(%rsp)
+	movq %rax, %rdi
+	movq %r15, 64(%rsp)
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r13, 72(%rsp)
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r14, 80(%rsp)
+	movq %rdx, %r14
+	movq 56(%rcx), %rax
+	mulq 32(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbx, 88(%rsp)
+	movq %rdx, %rbx
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdi, 96(%rsp)
+	movq %rdx, %rdi
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 48(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 56(%rcx), %rax
+	mulq 40(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 32(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r15, 104(%rsp)
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r13, 112(%rsp)
+	movq %rdx, %r13
+	movq 40(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq %rbp, %rax
+	mulq %r8
+	movq %rax, %rsi
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %r8
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %r15, 120(%rsp)
+	movq %rdx, %r15
+	movq 24(%rsp), %rax
+	mulq %r8
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdi, 128(%rsp)
+	movq %rdx, %rdi
+	movq 16(%rsp), %rax
+	mulq %r8
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rbx, 136(%rsp)
+	movq %rdx, %rbx
+	movq %rbp, %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %r14, 144(%rsp)
+	movq %rdx, %r14
+	movq %r12, %rax
+	mulq %r9
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rsp), %rax
+	mulq %r9
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 16(%rsp), %rax
+	mulq %r9
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq %rbp, %rax
+	mulq %r10
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rcx, 152(%rsp)
+	movq %rdx, %rcx
+	movq %r12, %rax
+	mulq %r10
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rcx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 24(%rsp), %rax
+	mulq %r10
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rcx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 16(%rsp), %rax
+	mulq %r10
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq %rbp, %rax
+	mulq %r11
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r15, 160(%rsp)
+	movq %rdx, %r15
+	movq %r12, %rax
+	mulq %r11
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rsp), %rax
+	mulq %r11
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r15, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 16(%rsp), %rax
+	mulq %r11
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r15, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 8(%rsp), %r8
+	xorq %r8, %rsi
+	movq 152(%rsp), %r9
+	xorq %r8, %r9
+	movq 160(%rsp), %r10
+	xorq %r8, %r10
+	xorq %r8, %rdi
+	xorq %r8, %rbx
+	xorq %r8, %r14
+	xorq %r8, %rcx
+	xorq %r8, %r15
+	movq %r8, %r11
+	addq %r11, %r11
+	adcq 32(%rsp), %rsi
+	adcq 40(%rsp), %r9
+	adcq 48(%rsp), %r10
+	adcq 80(%rsp), %rdi
+	adcq 72(%rsp), %rbx
+	adcq 64(%rsp), %r14
+	adcq 56(%rsp), %rcx
+	adcq 88(%rsp), %r15
+	adcq $0, %r8
+	addq 96(%rsp), %rsi
+	adcq 104(%rsp), %r9
+	adcq 112(%rsp), %r10
+	adcq 144(%rsp), %rdi
+	adcq 136(%rsp), %rbx
+	adcq 128(%rsp), %r14
+	adcq 120(%rsp), %rcx
+	adcq %r13, %r15
+	adcq $0, %r8
+	movq 72(%rsp), %rbp
+	addq %rsi, %rbp
+	movq 64(%rsp), %r12
+	adcq %r9, %r12
+	movq 56(%rsp), %r11
+	adcq %r10, %r11
+	movq 88(%rsp), %rsi
+	adcq %rdi, %rsi
+	movq 96(%rsp), %r9
+	adcq %rbx, %r9
+	movq 104(%rsp), %r10
+	adcq %r14, %r10
+	movq 112(%rsp), %rdi
+	adcq %rcx, %rdi
+	movq 144(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 136(%rsp), %r14
+	adcq %r8, %r14
+	movq 128(%rsp), %rcx
+	adcq $0, %rcx
+	movq 120(%rsp), %r15
+	adcq $0, %r15
+	adcq $0, %r13
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq 32(%rsp)
+	movq 80(%rsp), %r8
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %r15, 80(%rsp)
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq 32(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq 32(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq 32(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r15, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq 32(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r15, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq 40(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rcx, 32(%rsp)
+	movq %rdx, %rcx
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq 40(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq 40(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rcx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq 40(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rcx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq 40(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rcx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r14, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r14, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %r8
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rbx, 48(%rsp)
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %r8
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %r8
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbx, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %r8
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbx, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %r8
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %rbp
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %rbp
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r8, %r15
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %rbp
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r8, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %rbp
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r8, %r14
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %rbp
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %r12
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %r12
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %r12
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %r12
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %r12
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rbp, %r8
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %r11
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %r11
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r12, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %r11
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r12, %r8
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %r11
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %rsi
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %rsi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r11, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %rsi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r11, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %rsi
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r11, %r12
+	adcq $0, %rdx
+	movq %rdx, %r11
+	addq %r9, %r15
+	adcq %r10, %rcx
+	adcq %rdi, %r14
+	adcq 48(%rsp), %rbx
+	adcq 40(%rsp), %r8
+	adcq 32(%rsp), %rbp
+	adcq 80(%rsp), %r12
+	adcq %r13, %r11
+	movq 0(%rsp), %rsi
+	movq %r15, 0(%rsi)
+	movq %rcx, 8(%rsi)
+	movq %r14, 16(%rsi)
+	movq %rbx, 24(%rsi)
+	movq %r8, 32(%rsi)
+	movq %rbp, 40(%rsi)
+	movq %r12, 48(%rsi)
+	movq %r11, 56(%rsi)
+	addq $168, %rsp
+.cfi_adjust_cfa_offset -168
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_mul_lazy_x86_64, .-fg_p503_mul_lazy_x86_64
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_sqr_lazy_x86_64
+.p2align 4, 0x90
+_fg_p503_sqr_lazy_x86_64:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_sqr_lazy_x86_64
+.type fg_p503_sqr_lazy_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_lazy_x86_64
+fg_p503_sqr_lazy_x86_64:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $144, %rsp
+.cfi_adjust_cfa_offset 144
+	movq 0(%rsi), %rcx
+	subq 32(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 40(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 48(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 56(%rsi), %r10
+	sbbq %r11, %r11
+	xorq %r11, %rcx
+	xorq %r11, %r8
+	xorq %r11, %r9
+	xorq %r11, %r10
+	subq %r11, %rcx
+	sbbq %r11, %r8
+	sbbq %r11, %r9
+	sbbq %r11, %r10
+	movq 8(%rsi), %rax
+	mulq 0(%rsi)
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 16(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 24(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 16(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 24(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	addq %rbx, %rbx
+	adcq %rbp, %rbp
+	adcq %r12, %r12
+	adcq %r13, %r13
+	adcq %r15, %r15
+	adcq %r11, %r11
+	movq $0, %r14
+	adcq $0, %r14
+	movq 0(%rsi), %rax
+	mulq %rax
+	movq %rdi, 0(%rsp)
+	movq %rax, %rdi
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
+	movq 8(%rsi), %rax
+	mulq %rax
+	addq %r13, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 16(%rsi), %rax
+	mulq %rax
+	addq %r13, %r12
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %r13, %r15
+	adcq %rax, %r11
+	adcq %rdx, %r14
+	movq 40(%rsi), %rax
+	mulq 32(%rsi)
+	movq %rax, %r13
+	movq %rbp, 8(%rsp)
+	movq %rdx, %rbp
+	movq 48(%rsi), %rax
+	mulq 32(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %r12, 24(%rsp)
+	movq %rdx, %r12
+	movq 56(%rsi), %rax
+	mulq 32(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r14, 32(%rsp)
+	movq %rdx, %r14
+	movq 48(%rsi), %rax
+	mulq 40(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rbp, 40(%rsp)
+	movq %rdx, %rbp
+	movq 56(%rsi), %rax
+	mulq 40(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %r14, 48(%rsp)
+	movq %rdx, %r14
+	addq %r13, %r13
+	movq %r12, 56(%rsp)
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 40(%rsp)
+	movq 56(%rsp), %r12
+	adcq %r12, %r12
+	movq %r12, 56(%rsp)
+	movq 48(%rsp), %r12
+	adcq %r12, %r12
+	adcq %rbp, %rbp
+	adcq %r14, %r14
+	movq %r12, 48(%rsp)
+	movq $0, %r12
+	adcq $0, %r12
+	movq 32(%rsi), %rax
+	mulq %rax
+	movq %r12, 64(%rsp)
+	movq %rax, %r12
+	movq %r12, 72(%rsp)
+	movq %rdx, %r12
+	movq 40(%rsi), %rax
+	mulq %rax
+	addq %r12, %r13
+	movq %rbx, 80(%rsp)
+	movq 40(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rsi), %rax
+	mulq %rax
+	movq %rbx, 40(%rsp)
+	movq 56(%rsp), %rbx
+	addq %r12, %rbx
+	movq %r13, 56(%rsp)
+	movq 48(%rsp), %r13
+	adcq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 56(%rsi), %rax
+	mulq %rax
+	addq %r12, %rbp
+	adcq %rax, %r14
+	movq %r13, 48(%rsp)
+	movq 64(%rsp), %r13
+	adcq %rdx, %r13
+	movq %r8, %rax
+	mulq %rcx
+	movq %rax, %r12
+	movq %rdx, %rsi
+	movq %r9, %rax
+	mulq %rcx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rbx, 64(%rsp)
+	movq %rdx, %rbx
+	movq %r10, %rax
+	mulq %rcx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r13, 88(%rsp)
+	movq %rdx, %r13
+	movq %r9, %rax
+	mulq %r8
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rsi, 96(%rsp)
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r8
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rsi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r9
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %r13, 104(%rsp)
+	movq %rdx, %r13
+	addq %r12, %r12
+	movq %rbx, 112(%rsp)
+	movq 96(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 96(%rsp)
+	movq 112(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 112(%rsp)
+	movq 104(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %rsi, %rsi
+	adcq %r13, %r13
+	movq %rbx, 104(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq %rcx, %rax
+	mulq %rax
+	movq %rbx, 120(%rsp)
+	movq %rax, %rbx
+	movq %rbx, 128(%rsp)
+	movq %rdx, %rbx
+	movq %r8, %rax
+	mulq %rax
+	addq %rbx, %r12
+	movq %rdi, 136(%rsp)
+	movq 96(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq %r9, %rax
+	mulq %rax
+	movq %rdi, 96(%rsp)
+	movq 112(%rsp), %rdi
+	addq %rbx, %rdi
+	movq %r12, 112(%rsp)
+	movq 104(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq %r10, %rax
+	mulq %rax
+	addq %rbx, %rsi
+	adcq %rax, %r13
+	movq %r12, 104(%rsp)
+	movq 120(%rsp), %r12
+	adcq %rdx, %r12
+	movq $-1, %rbx
+	movq 128(%rsp), %rcx
+	xorq %rbx, %rcx
+	movq 112(%rsp), %r8
+	xorq %rbx, %r8
+	movq 96(%rsp), %r9
+	xorq %rbx, %r9
+	xorq %rbx, %rdi
+	movq 104(%rsp), %r10
+	xorq %rbx, %r10
+	xorq %rbx, %rsi
+	xorq %rbx, %r13
+	xorq %rbx, %r12
+	movq %rsi, 104(%rsp)
+	movq %rbx, %rsi
+	addq %rsi, %rsi
+	adcq 136(%rsp), %rcx
+	adcq 80(%rsp), %r8
+	adcq 16(%rsp), %r9
+	adcq 24(%rsp), %rdi
+	adcq 8(%rsp), %r10
+	movq 104(%rsp), %rsi
+	adcq %r15, %rsi
+	adcq %r11, %r13
+	adcq 32(%rsp), %r12
+	adcq $0, %rbx
+	addq 72(%rsp), %rcx
+	adcq 56(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq 64(%rsp), %rdi
+	adcq 48(%rsp), %r10
+	adcq %rbp, %rsi
+	adcq %r14, %r13
+	adcq 88(%rsp), %r12
+	adcq $0, %rbx
+	movq %rsi, 104(%rsp)
+	movq 8(%rsp), %rsi
+	addq %rcx, %rsi
+	adcq %r8, %r15
+	adcq %r9, %r11
+	movq 32(%rsp), %rcx
+	adcq %rdi, %rcx
+	movq 72(%rsp), %r8
+	adcq %r10, %r8
+	movq 56(%rsp), %r9
+	adcq 104(%rsp), %r9
+	movq 40(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 64(%rsp), %r10
+	adcq %r12, %r10
+	movq 48(%rsp), %r13
+	adcq %rbx, %r13
+	adcq $0, %rbp
+	adcq $0, %r14
+	movq 88(%rsp), %r12
+	adcq $0, %r12
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq 136(%rsp)
+	movq 24(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rbp, 24(%rsp)
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbp, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbp, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbp, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %r13, 136(%rsp)
+	movq %rdx, %r13
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r13, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r10, 80(%rsp)
+	movq %rdx, %r10
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r10, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r10, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %rbx
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdi, 16(%rsp)
+	movq %rdx, %rdi
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %rbx
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rdi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %rbx
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %rbx
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rdi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %rsi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %rsi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %rsi
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %rsi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %r15
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %r15
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rsi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rsi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %r15
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rsi, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %r15
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rsi, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %r11
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %r11
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r15, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %r11
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %r11
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r15, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P503_MONT_Q+24(%rip), %rax
+	mulq %rcx
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+32(%rip), %rax
+	mulq %rcx
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r11, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+40(%rip), %rax
+	mulq %rcx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r11, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+48(%rip), %rax
+	mulq %rcx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r11, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P503_MONT_Q+56(%rip), %rax
+	mulq %rcx
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	addq %r8, %rbp
+	adcq %r9, %r13
+	adcq 16(%rsp), %r10
+	adcq 80(%rsp), %rdi
+	adcq 136(%rsp), %rbx
+	adcq 24(%rsp), %rsi
+	adcq %r14, %r15
+	adcq %r12, %r11
+	movq 0(%rsp), %rcx
+	movq %rbp, 0(%rcx)
+	movq %r13, 8(%rcx)
+	movq %r10, 16(%rcx)
+	movq %rdi, 24(%rcx)
+	movq %rbx, 32(%rcx)
+	movq %rsi, 40(%rcx)
+	movq %r15, 48(%rcx)
+	movq %r11, 56(%rcx)
+	addq $144, %rsp
+.cfi_adjust_cfa_offset -144
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_sqr_lazy_x86_64, .-fg_p503_sqr_lazy_x86_64
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
 .globl _fg_p503_mul_wide_bmi2
 .p2align 4, 0x90
 _fg_p503_mul_wide_bmi2:
@@ -4566,6 +5972,873 @@ popq %r15
 .cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_bmi2, .-fg_p503_sqr_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_mul_lazy_bmi2
+.p2align 4, 0x90
+_fg_p503_mul_lazy_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_mul_lazy_bmi2
+.type fg_p503_mul_lazy_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_lazy_bmi2
+fg_p503_mul_lazy_bmi2:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq %rdx, %rcx
+	movq 0(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	mulxq 8(%rcx), %r10, %r11
+	addq %r9, %r10
+	mulxq 16(%rcx), %rax, %rbx
+	adcq %r11, %rax
+	mulxq 24(%rcx), %rbp, %r12
+	adcq %rbx, %rbp
+	mulxq 32(%rcx), %r13, %r14
+	adcq %r12, %r13
+	mulxq 40(%rcx), %r15, %r9
+	adcq %r14, %r15
+	mulxq 48(%rcx), %r11, %rbx
+	adcq %r9, %r11
+	mulxq 56(%rcx), %r12, %r14
+	adcq %rbx, %r12
+	adcq $0, %r14
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r9
+	adcq %r8, %r15
+	adcq %r9, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r8
+	adcq %rbx, %r12
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
+	adcq %r8, %r11
+	adcq %r9, %r12
+	adcq $0, %r14
+	movq 8(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r8
+	addq %rbx, %rax
+	adcq %r8, %rbp
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 40(%rcx), %r8, %r9
+	adcq %r8, %r11
+	adcq %r9, %r12
+	mulxq 56(%rcx), %rbx, %r8
+	adcq %rbx, %r14
+	adcq $0, %r8
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	adcq $0, %r8
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r9
+	adcq %r10, %r11
+	adcq %r9, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r10
+	adcq %rbx, %r14
+	adcq %r10, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r9
+	adcq %r10, %r12
+	adcq %r9, %r14
+	adcq $0, %r8
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r10
+	addq %rbx, %rbp
+	adcq %r10, %r13
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 40(%rcx), %r10, %r9
+	adcq %r10, %r12
+	adcq %r9, %r14
+	mulxq 56(%rcx), %rbx, %r10
+	adcq %rbx, %r8
+	adcq $0, %r10
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	adcq $0, %r10
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
+	adcq %rax, %r12
+	adcq %r9, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rax
+	adcq %rbx, %r8
+	adcq %rax, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r9
+	adcq %rax, %r14
+	adcq %r9, %r8
+	adcq $0, %r10
+	movq 24(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %rax
+	addq %rbx, %r13
+	adcq %rax, %r15
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 40(%rcx), %rax, %r9
+	adcq %rax, %r14
+	adcq %r9, %r8
+	mulxq 56(%rcx), %rbx, %rax
+	adcq %rbx, %r10
+	adcq $0, %rax
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %rbp
+	adcq %rbx, %r13
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	adcq $0, %rax
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r9
+	adcq %rbp, %r14
+	adcq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
+	adcq %rbx, %r10
+	adcq %rbp, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r9
+	adcq %rbp, %r8
+	adcq %r9, %r10
+	adcq $0, %rax
+	movq 32(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %rbp
+	addq %rbx, %r15
+	adcq %rbp, %r11
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 40(%rcx), %rbp, %r9
+	adcq %rbp, %r8
+	adcq %r9, %r10
+	mulxq 56(%rcx), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq $0, %rbp
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r13
+	adcq %rbx, %r15
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	adcq $0, %rbp
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
+	adcq %r13, %r8
+	adcq %r9, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
+	adcq %rbx, %rax
+	adcq %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r14
+	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
+	adcq %r13, %r10
+	adcq %r9, %rax
+	adcq $0, %rbp
+	movq 40(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r13
+	addq %rbx, %r11
+	adcq %r13, %r12
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 40(%rcx), %r13, %r9
+	adcq %r13, %r10
+	adcq %r9, %rax
+	mulxq 56(%rcx), %rbx, %r13
+	adcq %rbx, %rbp
+	adcq $0, %r13
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r15
+	adcq %rbx, %r11
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %rax
+	adcq %rbx, %rbp
+	adcq $0, %r13
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r14
+	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r9
+	adcq %r15, %r10
+	adcq %r9, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
+	adcq %rbx, %rbp
+	adcq %r15, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq %rbx, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r9
+	adcq %r15, %rax
+	adcq %r9, %rbp
+	adcq $0, %r13
+	movq 48(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r15
+	addq %rbx, %r12
+	adcq %r15, %r14
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 40(%rcx), %r15, %r9
+	adcq %r15, %rax
+	adcq %r9, %rbp
+	mulxq 56(%rcx), %rbx, %r15
+	adcq %rbx, %r13
+	adcq $0, %r15
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r11
+	adcq %rbx, %r12
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r14
+	adcq %rbx, %r8
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %rbp
+	adcq %rbx, %r13
+	adcq $0, %r15
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r8
+	adcq %rbx, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
+	adcq %r11, %rax
+	adcq %r9, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
+	adcq %rbx, %r13
+	adcq %r11, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %r13
+	adcq $0, %r15
+	movq 56(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r11
+	addq %rbx, %r14
+	adcq %r11, %r8
+	mulxq 24(%rcx), %r9, %rbx
+	adcq %r9, %r10
+	adcq %rbx, %rax
+	mulxq 40(%rcx), %r11, %r9
+	adcq %r11, %rbp
+	adcq %r9, %r13
+	mulxq 56(%rcx), %rbx, %r11
+	adcq %rbx, %r15
+	adcq $0, %r11
+	mulxq 0(%rcx), %r9, %rbx
+	addq %r9, %r12
+	adcq %rbx, %r14
+	mulxq 16(%rcx), %r9, %rbx
+	adcq %r9, %r8
+	adcq %rbx, %r10
+	mulxq 32(%rcx), %r9, %rbx
+	adcq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq 48(%rcx), %r9, %rbx
+	adcq %r9, %r13
+	adcq %rbx, %r15
+	adcq $0, %r11
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
+	addq %r9, %r10
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
+	adcq %r12, %rbp
+	adcq %r9, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r12
+	adcq %rbx, %r15
+	adcq %r12, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
+	addq %r9, %rax
+	adcq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r9
+	adcq %r12, %r13
+	adcq %r9, %r15
+	adcq $0, %r11
+	movq %r14, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %rax, 24(%rdi)
+	movq %rbp, 32(%rdi)
+	movq %r13, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %r11, 56(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_mul_lazy_bmi2, .-fg_p503_mul_lazy_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_sqr_lazy_bmi2
+.p2align 4, 0x90
+_fg_p503_sqr_lazy_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_sqr_lazy_bmi2
+.type fg_p503_sqr_lazy_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_lazy_bmi2
+fg_p503_sqr_lazy_bmi2:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $144, %rsp
+.cfi_adjust_cfa_offset 144
+	movq 0(%rsi), %rcx
+	subq 32(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 40(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 48(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 56(%rsi), %r10
+	sbbq %r11, %r11
+	xorq %r11, %rcx
+	xorq %r11, %r8
+	xorq %r11, %r9
+	xorq %r11, %r10
+	subq %r11, %rcx
+	sbbq %r11, %r8
+	sbbq %r11, %r9
+	sbbq %r11, %r10
+	movq 0(%rsi), %rdx
+	mulxq 8(%rsi), %rax, %rbx
+	mulxq 16(%rsi), %rbp, %r12
+	addq %rbx, %rbp
+	mulxq 24(%rsi), %r13, %r14
+	adcq %r12, %r13
+	adcq $0, %r14
+	movq 8(%rsi), %rdx
+	mulxq 16(%rsi), %r15, %r11
+	mulxq 24(%rsi), %rbx, %r12
+	addq %r11, %rbx
+	adcq $0, %r12
+	addq %r15, %r13
+	adcq %rbx, %r14
+	adcq $0, %r12
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %r11, %r15
+	addq %r11, %r12
+	adcq $0, %r15
+	addq %rax, %rax
+	adcq %rbp, %rbp
+	adcq %r13, %r13
+	adcq %r14, %r14
+	adcq %r12, %r12
+	adcq %r15, %r15
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 0(%rsi), %rdx
+	movq %rdi, 0(%rsp)
+	mulxq %rdx, %r11, %rdi
+	addq %rdi, %rax
+	movq 8(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rdi, %r14
+	adcq %rdi, %rbp
+	adcq %r14, %r13
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rdi, %r14
+	movq %r13, 16(%rsp)
+	movq 8(%rsp), %r13
+	adcq %rdi, %r13
+	adcq %r14, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rdi, %r14
+	adcq %rdi, %r15
+	adcq %r14, %rbx
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %rdi, %r14
+	movq %r12, 8(%rsp)
+	movq %r13, 24(%rsp)
+	mulxq 48(%rsi), %r12, %r13
+	addq %r14, %r12
+	movq %rbx, 32(%rsp)
+	mulxq 56(%rsi), %r14, %rbx
+	adcq %r13, %r14
+	adcq $0, %rbx
+	movq 40(%rsi), %rdx
+	movq %r12, 40(%rsp)
+	mulxq 48(%rsi), %r13, %r12
+	movq %rdi, 48(%rsp)
+	movq %r15, 56(%rsp)
+	mulxq 56(%rsi), %rdi, %r15
+	addq %r12, %rdi
+	adcq $0, %r15
+	addq %r13, %r14
+	adcq %rdi, %rbx
+	adcq $0, %r15
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r12, %r13
+	addq %r12, %r15
+	adcq $0, %r13
+	movq 48(%rsp), %rdi
+	addq %rdi, %rdi
+	movq 40(%rsp), %r12
+	adcq %r12, %r12
+	adcq %r14, %r14
+	adcq %rbx, %rbx
+	adcq %r15, %r15
+	adcq %r13, %r13
+	movq %rbx, 40(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 32(%rsi), %rdx
+	movq %r14, 48(%rsp)
+	movq %rbx, 64(%rsp)
+	mulxq %rdx, %r14, %rbx
+	addq %rbx, %rdi
+	movq 40(%rsi), %rdx
+	movq %rdi, 72(%rsp)
+	mulxq %rdx, %rbx, %rdi
+	adcq %rbx, %r12
+	movq 48(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq 48(%rsi), %rdx
+	movq %rbx, 48(%rsp)
+	mulxq %rdx, %rdi, %rbx
+	movq %r12, 80(%rsp)
+	movq 40(%rsp), %r12
+	adcq %rdi, %r12
+	adcq %rbx, %r15
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r13
+	movq 64(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq %rcx, %rdx
+	mulxq %r8, %rbx, %rsi
+	movq %r15, 64(%rsp)
+	movq %r12, 40(%rsp)
+	mulxq %r9, %r15, %r12
+	addq %rsi, %r15
+	movq %rdi, 88(%rsp)
+	mulxq %r10, %rsi, %rdi
+	adcq %r12, %rsi
+	adcq $0, %rdi
+	movq %r8, %rdx
+	movq %r15, 96(%rsp)
+	mulxq %r9, %r12, %r15
+	movq %rbx, 104(%rsp)
+	movq %r13, 112(%rsp)
+	mulxq %r10, %rbx, %r13
+	addq %r15, %rbx
+	adcq $0, %r13
+	addq %r12, %rsi
+	adcq %rbx, %rdi
+	adcq $0, %r13
+	movq %r9, %rdx
+	mulxq %r10, %r15, %r12
+	addq %r15, %r13
+	adcq $0, %r12
+	movq 104(%rsp), %rbx
+	addq %rbx, %rbx
+	movq 96(%rsp), %r15
+	adcq %r15, %r15
+	adcq %rsi, %rsi
+	adcq %rdi, %rdi
+	adcq %r13, %r13
+	adcq %r12, %r12
+	movq %rdi, 96(%rsp)
+	movq $0, %rdi
+	adcq $0, %rdi
+	movq %rcx, %rdx
+	movq %rsi, 104(%rsp)
+	movq %rdi, 120(%rsp)
+	mulxq %rdx, %rsi, %rdi
+	addq %rdi, %rbx
+	movq %r8, %rdx
+	movq %rbx, 128(%rsp)
+	mulxq %rdx, %rdi, %rbx
+	adcq %rdi, %r15
+	movq 104(%rsp), %rdi
+	adcq %rbx, %rdi
+	movq %r9, %rdx
+	movq %rdi, 104(%rsp)
+	mulxq %rdx, %rbx, %rdi
+	movq %r15, 136(%rsp)
+	movq 96(%rsp), %r15
+	adcq %rbx, %r15
+	adcq %rdi, %r13
+	movq %r10, %rdx
+	mulxq %rdx, %rbx, %rdi
+	adcq %rbx, %r12
+	movq 120(%rsp), %rbx
+	adcq %rdi, %rbx
+	movq $-1, %rdi
+	xorq %rdi, %rsi
+	movq 128(%rsp), %rcx
+	xorq %rdi, %rcx
+	movq 136(%rsp), %r8
+	xorq %rdi, %r8
+	movq 104(%rsp), %r9
+	xorq %rdi, %r9
+	xorq %rdi, %r15
+	xorq %rdi, %r13
+	xorq %rdi, %r12
+	xorq %rdi, %rbx
+	movq %rdi, %r10
+	addq %r10, %r10
+	adcq %r11, %rsi
+	adcq %rax, %rcx
+	adcq %rbp, %r8
+	adcq 16(%rsp), %r9
+	adcq 24(%rsp), %r15
+	adcq 8(%rsp), %r13
+	adcq 56(%rsp), %r12
+	adcq 32(%rsp), %rbx
+	adcq $0, %rdi
+	addq %r14, %rsi
+	adcq 72(%rsp), %rcx
+	adcq 80(%rsp), %r8
+	adcq 48(%rsp), %r9
+	adcq 40(%rsp), %r15
+	adcq 64(%rsp), %r13
+	adcq 112(%rsp), %r12
+	adcq 88(%rsp), %rbx
+	adcq $0, %rdi
+	movq 24(%rsp), %r10
+	addq %rsi, %r10
+	movq 8(%rsp), %rsi
+	adcq %rcx, %rsi
+	movq 56(%rsp), %rcx
+	adcq %r8, %rcx
+	movq 32(%rsp), %r8
+	adcq %r9, %r8
+	adcq %r15, %r14
+	movq 72(%rsp), %r9
+	adcq %r13, %r9
+	movq 80(%rsp), %r15
+	adcq %r12, %r15
+	movq 48(%rsp), %r13
+	adcq %rbx, %r13
+	movq 40(%rsp), %r12
+	adcq %rdi, %r12
+	movq 64(%rsp), %rbx
+	adcq $0, %rbx
+	movq 112(%rsp), %rdi
+	adcq $0, %rdi
+	movq %rbx, 112(%rsp)
+	movq 88(%rsp), %rbx
+	adcq $0, %rbx
+	movq %r11, %rdx
+	movq %r12, 88(%rsp)
+	movq %r13, 64(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r13
+	movq %rbx, 40(%rsp)
+	movq 16(%rsp), %rbx
+	addq %r12, %rbx
+	adcq %r13, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
+	adcq %r12, %rsi
+	adcq %r13, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
+	adcq %r12, %r8
+	adcq $0, %r13
+	movq %rdi, 16(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r10
+	adcq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rcx
+	adcq %rdi, %r8
+	adcq $0, %r13
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r10
+	adcq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r12
+	adcq %r11, %rcx
+	adcq %r12, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r11
+	adcq %rdi, %r13
+	adcq $0, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rsi
+	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r8
+	adcq %rdi, %r13
+	adcq $0, %r11
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %rsi
+	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
+	adcq %rax, %r8
+	adcq %r12, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rax
+	adcq %rdi, %r11
+	adcq $0, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rcx
+	adcq %rdi, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r13
+	adcq %rdi, %r11
+	adcq $0, %rax
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %rcx
+	adcq %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r12
+	adcq %rbp, %r13
+	adcq %r12, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbp
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r8
+	adcq %rdi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r11
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r8
+	adcq %rdi, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r12
+	adcq %rbx, %r11
+	adcq %r12, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbx
+	adcq %rdi, %rbp
+	adcq $0, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r13
+	adcq %rdi, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rax
+	adcq %rdi, %rbp
+	adcq $0, %rbx
+	movq %rsi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r13
+	adcq %rdi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r12
+	adcq %r10, %rax
+	adcq %r12, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r10
+	adcq %rdi, %rbx
+	adcq $0, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %r11
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq $0, %r10
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %r11
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r12
+	adcq %rsi, %rbp
+	adcq %r12, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
+	adcq %rdi, %r10
+	adcq $0, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rax
+	adcq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %rbx
+	adcq %rdi, %r10
+	adcq $0, %rsi
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
+	addq %r12, %rax
+	adcq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r12
+	adcq %rcx, %rbx
+	adcq %r12, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
+	adcq %rdi, %rsi
+	adcq $0, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
+	addq %r12, %rbp
+	adcq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcq %r12, %r10
+	adcq %rdi, %rsi
+	adcq $0, %rcx
+	addq %r14, %r13
+	adcq %r9, %r11
+	adcq %r15, %rax
+	adcq 64(%rsp), %rbp
+	adcq 88(%rsp), %rbx
+	adcq 112(%rsp), %r10
+	adcq 16(%rsp), %rsi
+	adcq 40(%rsp), %rcx
+	movq 0(%rsp), %r12
+	movq %r13, 0(%r12)
+	movq %r11, 8(%r12)
+	movq %rax, 16(%r12)
+	movq %rbp, 24(%r12)
+	movq %rbx, 32(%r12)
+	movq %r10, 40(%r12)
+	movq %rsi, 48(%r12)
+	movq %rcx, 56(%r12)
+	addq $144, %rsp
+.cfi_adjust_cfa_offset -144
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_sqr_lazy_bmi2, .-fg_p503_sqr_lazy_bmi2
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__
@@ -8363,6 +10636,811 @@ popq %r15
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_mul_lazy_adx
+.p2align 4, 0x90
+_fg_p503_mul_lazy_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_mul_lazy_adx
+.type fg_p503_mul_lazy_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_lazy_adx
+fg_p503_mul_lazy_adx:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $8, %rsp
+.cfi_adjust_cfa_offset 8
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	mulxq 8(%r8), %r11, %r9
+	addq %r11, %rax
+	adcq %r9, %rbp
+	mulxq 24(%r8), %r11, %r9
+	adcq %r11, %r13
+	adcq %r9, %r15
+	mulxq 40(%r8), %r11, %r9
+	adcq %r11, %rbx
+	adcq %r9, %r14
+	mulxq 56(%r8), %r11, %r9
+	adcq %r11, %r12
+	adcq $0, %r9
+	movq %rdi, 0(%rsp)
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r10
+	adcq %rdi, %rax
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %rbp
+	adcq %rdi, %r13
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	adcq $0, %r9
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %r13
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r11
+	adcxq %r10, %r15
+	adoxq %r11, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r10
+	adcxq %rdi, %rbx
+	adoxq %r10, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
+	adcxq %r10, %r12
+	adoxq %r11, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	mulxq 8(%r8), %rdi, %r10
+	addq %rdi, %rbp
+	adcq %r10, %r13
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 40(%r8), %r10, %r11
+	adcq %r10, %r14
+	adcq %r11, %r12
+	mulxq 56(%r8), %rdi, %r10
+	adcq %rdi, %r9
+	adcq $0, %r10
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %rax
+	adcq %rdi, %rbp
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r13
+	adcq %rdi, %r15
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	adcq $0, %r10
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %r15
+	adoxq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	adcxq %rax, %rbx
+	adoxq %r11, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rax
+	adcxq %rdi, %r14
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %r12
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %r9
+	adoxq %r11, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsi), %rdx
+	mulxq 8(%r8), %rdi, %rax
+	addq %rdi, %r13
+	adcq %rax, %r15
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 40(%r8), %rax, %r11
+	adcq %rax, %r12
+	adcq %r11, %r9
+	mulxq 56(%r8), %rdi, %rax
+	adcq %rdi, %r10
+	adcq $0, %rax
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %rbp
+	adcq %rdi, %r13
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	adcq $0, %rax
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r11
+	adcxq %rbp, %r14
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbp
+	adcxq %rdi, %r12
+	adoxq %rbp, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %r9
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
+	adcxq %rbp, %r10
+	adoxq %r11, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsi), %rdx
+	mulxq 8(%r8), %rdi, %rbp
+	addq %rdi, %r15
+	adcq %rbp, %rbx
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 40(%r8), %rbp, %r11
+	adcq %rbp, %r9
+	adcq %r11, %r10
+	mulxq 56(%r8), %rdi, %rbp
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r13
+	adcq %rdi, %r15
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %rax
+	adcq $0, %rbp
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %r14
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r11
+	adcxq %r13, %r12
+	adoxq %r11, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
+	adcxq %rdi, %r9
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %r11, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	mulxq 8(%r8), %rdi, %r13
+	addq %rdi, %rbx
+	adcq %r13, %r14
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	mulxq 40(%r8), %r13, %r11
+	adcq %r13, %r10
+	adcq %r11, %rax
+	mulxq 56(%r8), %rdi, %r13
+	adcq %rdi, %rbp
+	adcq $0, %r13
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %rax
+	adcq %rdi, %rbp
+	adcq $0, %r13
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %r12
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r11
+	adcxq %r15, %r9
+	adoxq %r11, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
+	adcxq %rdi, %r10
+	adoxq %r15, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %rax
+	adoxq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r11
+	adcxq %r15, %rbp
+	adoxq %r11, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsi), %rdx
+	mulxq 8(%r8), %rdi, %r15
+	addq %rdi, %r14
+	adcq %r15, %r12
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	mulxq 40(%r8), %r15, %r11
+	adcq %r15, %rax
+	adcq %r11, %rbp
+	mulxq 56(%r8), %rdi, %r15
+	adcq %rdi, %r13
+	adcq $0, %r15
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r12
+	adcq %rdi, %r9
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %rax
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %rbp
+	adcq %rdi, %r13
+	adcq $0, %r15
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %r9
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
+	adcxq %rbx, %r10
+	adoxq %r11, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbx
+	adcxq %rdi, %rax
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %rbp
+	adoxq %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
+	adcxq %rbx, %r13
+	adoxq %r11, %r15
+	adcxq %rcx, %r15
+	movq 56(%rsi), %rdx
+	mulxq 8(%r8), %rdi, %rbx
+	addq %rdi, %r12
+	adcq %rbx, %r9
+	mulxq 24(%r8), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %rax
+	mulxq 40(%r8), %rbx, %r11
+	adcq %rbx, %rbp
+	adcq %r11, %r13
+	mulxq 56(%r8), %rdi, %rbx
+	adcq %rdi, %r15
+	adcq $0, %rbx
+	mulxq 0(%r8), %r11, %rdi
+	addq %r11, %r14
+	adcq %rdi, %r12
+	mulxq 16(%r8), %r11, %rdi
+	adcq %r11, %r9
+	adcq %rdi, %r10
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %rax
+	adcq %rdi, %rbp
+	mulxq 48(%r8), %r11, %rdi
+	adcq %r11, %r13
+	adcq %rdi, %r15
+	adcq $0, %rbx
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
+	adcxq %r11, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r11
+	adcxq %r14, %rax
+	adoxq %r11, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r14
+	adcxq %rdi, %rbp
+	adoxq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rdi
+	adcxq %r11, %r13
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r11
+	adcxq %r14, %r15
+	adoxq %r11, %rbx
+	adcxq %rcx, %rbx
+	movq 0(%rsp), %rdi
+	movq %r12, 0(%rdi)
+	movq %r9, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %rax, 24(%rdi)
+	movq %rbp, 32(%rdi)
+	movq %r13, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %rbx, 56(%rdi)
+	addq $8, %rsp
+.cfi_adjust_cfa_offset -8
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_mul_lazy_adx, .-fg_p503_mul_lazy_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_sqr_lazy_adx
+.p2align 4, 0x90
+_fg_p503_sqr_lazy_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_sqr_lazy_adx
+.type fg_p503_sqr_lazy_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_lazy_adx
+fg_p503_sqr_lazy_adx:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	adcxq %rcx, %rbp
+	movq 8(%rsi), %rdx
+	mulxq 24(%rsi), %r13, %r15
+	addq %r13, %rbx
+	adcq %r15, %r12
+	mulxq 40(%rsi), %rax, %r13
+	adcq %rax, %r14
+	adcq %r13, %r10
+	mulxq 56(%rsi), %r15, %rax
+	adcq %r15, %rbp
+	adcq $0, %rax
+	mulxq 16(%rsi), %r13, %r15
+	addq %r13, %r11
+	adcq %r15, %rbx
+	mulxq 32(%rsi), %r13, %r15
+	adcq %r13, %r12
+	adcq %r15, %r14
+	mulxq 48(%rsi), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rbp
+	adcq $0, %rax
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %r13, %r15
+	addq %r13, %r12
+	adcq %r15, %r14
+	mulxq 40(%rsi), %r13, %r15
+	adcq %r13, %r10
+	adcq %r15, %rbp
+	mulxq 56(%rsi), %r13, %r15
+	adcq %r13, %rax
+	adcq $0, %r15
+	movq %rdi, 0(%rsp)
+	mulxq 32(%rsi), %r13, %rdi
+	addq %r13, %r14
+	adcq %rdi, %r10
+	mulxq 48(%rsi), %r13, %rdi
+	adcq %r13, %rbp
+	adcq %rdi, %rax
+	adcq $0, %r15
+	movq 24(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %rdi
+	addq %r13, %rbp
+	adcq %rdi, %rax
+	mulxq 56(%rsi), %r13, %rdi
+	adcq %r13, %r15
+	adcq $0, %rdi
+	movq %r14, 8(%rsp)
+	mulxq 32(%rsi), %r13, %r14
+	addq %r13, %r10
+	adcq %r14, %rbp
+	mulxq 48(%rsi), %r13, %r14
+	adcq %r13, %rax
+	adcq %r14, %r15
+	adcq $0, %rdi
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %r14
+	addq %r13, %rax
+	adcq %r14, %r15
+	mulxq 56(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq $0, %r14
+	movq %rbp, 16(%rsp)
+	mulxq 48(%rsi), %r13, %rbp
+	addq %r13, %r15
+	adcq %rbp, %rdi
+	adcq $0, %r14
+	movq 40(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %r14
+	adcq $0, %rbp
+	movq %r15, 24(%rsp)
+	mulxq 48(%rsi), %r13, %r15
+	addq %r13, %rdi
+	adcq %r15, %r14
+	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %r15
+	addq %r13, %rbp
+	adcq $0, %r15
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %r14, 32(%rsp)
+	mulxq %rdx, %r13, %r14
+	adcxq %r8, %r8
+	adoxq %r14, %r8
+	movq 8(%rsi), %rdx
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %r14, %rdi
+	adcxq %r9, %r9
+	adoxq %r14, %r9
+	adcxq %r11, %r11
+	adoxq %rdi, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %r14, %rdi
+	adcxq %rbx, %rbx
+	adoxq %r14, %rbx
+	adcxq %r12, %r12
+	adoxq %rdi, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %r14, %rdi
+	movq %rax, 48(%rsp)
+	movq 8(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %r14, %rax
+	adcxq %r10, %r10
+	adoxq %rdi, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %r14, %rdi
+	movq %rbp, 8(%rsp)
+	movq 16(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r14, %rbp
+	movq 48(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rdi, %r14
+	movq 40(%rsi), %rdx
+	movq %r14, 48(%rsp)
+	mulxq %rdx, %rdi, %r14
+	movq %rbp, 16(%rsp)
+	movq 24(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %rdi, %rbp
+	movq 40(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %r14, %rdi
+	movq 48(%rsi), %rdx
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %r14, %rdi
+	movq %rbp, 24(%rsp)
+	movq 32(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r14, %rbp
+	movq 8(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rdi, %r14
+	movq 56(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rdi, %r14
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
+	adcxq %rcx, %r14
+	adoxq %rcx, %r14
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rsi
+	adcxq %rdi, %r11
+	adoxq %rsi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rsi
+	adcxq %rdi, %rbx
+	adoxq %rsi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rsi
+	adcxq %rdi, %r12
+	adoxq %rsi, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rsi
+	adcxq %rdi, %rax
+	adoxq %rsi, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rsi
+	adcxq %rdi, %r10
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r13
+	adcxq %rdi, %rbx
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r13
+	adcxq %rdi, %r12
+	adoxq %r13, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
+	adcxq %rdi, %rax
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r13
+	adcxq %rdi, %r10
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r13
+	adcxq %rdi, %rsi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	adcxq %rdi, %r12
+	adoxq %r8, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	adcxq %rdi, %rax
+	adoxq %r8, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r8
+	adcxq %rdi, %r10
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcxq %rdi, %rsi
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r8
+	adcxq %rdi, %r13
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
+	adcxq %rdi, %rax
+	adoxq %r9, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
+	adcxq %rdi, %r10
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r9
+	adcxq %rdi, %rsi
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r9
+	adcxq %rdi, %r13
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
+	adcxq %rdi, %r8
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r11
+	adcxq %rdi, %r10
+	adoxq %r11, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r11
+	adcxq %rdi, %rsi
+	adoxq %r11, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r11
+	adcxq %rdi, %r13
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r11
+	adcxq %rdi, %r8
+	adoxq %r11, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r11
+	adcxq %rdi, %r9
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rbx
+	adcxq %rdi, %rsi
+	adoxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbx
+	adcxq %rdi, %r13
+	adoxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbx
+	adcxq %rdi, %r8
+	adoxq %rbx, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbx
+	adcxq %rdi, %r9
+	adoxq %rbx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbx
+	adcxq %rdi, %r11
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r12
+	adcxq %rdi, %r13
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r12
+	adcxq %rdi, %r8
+	adoxq %r12, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r12
+	adcxq %rdi, %r9
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r12
+	adcxq %rdi, %r11
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r12
+	adcxq %rdi, %rbx
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rax
+	adcxq %rdi, %r8
+	adoxq %rax, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rax
+	adcxq %rdi, %r9
+	adoxq %rax, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rax
+	adcxq %rdi, %r11
+	adoxq %rax, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rax
+	adcxq %rdi, %rbx
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rax
+	adcxq %rdi, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	addq 16(%rsp), %rsi
+	adcq 48(%rsp), %r13
+	adcq 24(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq %rbp, %r11
+	adcq 8(%rsp), %rbx
+	adcq %r15, %r12
+	adcq %r14, %rax
+	movq 0(%rsp), %rdi
+	movq %rsi, 0(%rdi)
+	movq %r13, 8(%rdi)
+	movq %r8, 16(%rdi)
+	movq %r9, 24(%rdi)
+	movq %r11, 32(%rdi)
+	movq %rbx, 40(%rdi)
+	movq %r12, 48(%rdi)
+	movq %rax, 56(%rdi)
+	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_sqr_lazy_adx, .-fg_p503_sqr_lazy_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
 .globl _fg_p503_fp2_sqr_adx
 .p2align 4, 0x90
 _fg_p503_fp2_sqr_adx:
@@ -11958,6 +15036,815 @@ popq %r15
 .cfi_endproc
 #ifndef __APPLE__
 .size fg_p503_sqr_adx_zen, .-fg_p503_sqr_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_mul_lazy_adx_zen
+.p2align 4, 0x90
+_fg_p503_mul_lazy_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_mul_lazy_adx_zen
+.type fg_p503_mul_lazy_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_mul_lazy_adx_zen
+fg_p503_mul_lazy_adx_zen:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r9
+	adcxq %r11, %r10
+	adoxq %r9, %rax
+	mulxq 8(%r8), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %rbp
+	mulxq 16(%r8), %r11, %r9
+	adcxq %r11, %rbp
+	adoxq %r9, %r13
+	mulxq 24(%r8), %r11, %r9
+	adcxq %r11, %r13
+	adoxq %r9, %r15
+	mulxq 32(%r8), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq 40(%r8), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq 48(%r8), %r11, %r9
+	adcxq %r11, %r14
+	adoxq %r9, %r12
+	mulxq 56(%r8), %r11, %r9
+	adcxq %r11, %r12
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %rbp
+	mulxq 8(%r8), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %r13
+	mulxq 16(%r8), %r11, %r10
+	adcxq %r11, %r13
+	adoxq %r10, %r15
+	mulxq 24(%r8), %r11, %r10
+	adcxq %r11, %r15
+	adoxq %r10, %rbx
+	mulxq 32(%r8), %r11, %r10
+	adcxq %r11, %rbx
+	adoxq %r10, %r14
+	mulxq 40(%r8), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r12
+	mulxq 48(%r8), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %r9
+	mulxq 56(%r8), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %rax
+	adcxq %r11, %rbp
+	adoxq %rax, %r13
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r13
+	adoxq %rax, %r15
+	mulxq 16(%r8), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq 24(%r8), %r11, %rax
+	adcxq %r11, %rbx
+	adoxq %rax, %r14
+	mulxq 32(%r8), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %r12
+	mulxq 40(%r8), %r11, %rax
+	adcxq %r11, %r12
+	adoxq %rax, %r9
+	mulxq 48(%r8), %r11, %rax
+	adcxq %r11, %r9
+	adoxq %rax, %r10
+	mulxq 56(%r8), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	adcxq %rcx, %rax
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %rbp
+	adcxq %r11, %r13
+	adoxq %rbp, %r15
+	mulxq 8(%r8), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %rbx
+	mulxq 16(%r8), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq 24(%r8), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rbp, %r12
+	mulxq 32(%r8), %r11, %rbp
+	adcxq %r11, %r12
+	adoxq %rbp, %r9
+	mulxq 40(%r8), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r10
+	mulxq 48(%r8), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rax
+	mulxq 56(%r8), %r11, %rbp
+	adcxq %r11, %rax
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
+	adcxq %r11, %r9
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
+	adcxq %r11, %r10
+	adoxq %r13, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r13
+	adcxq %r11, %r15
+	adoxq %r13, %rbx
+	mulxq 8(%r8), %r11, %r13
+	adcxq %r11, %rbx
+	adoxq %r13, %r14
+	mulxq 16(%r8), %r11, %r13
+	adcxq %r11, %r14
+	adoxq %r13, %r12
+	mulxq 24(%r8), %r11, %r13
+	adcxq %r11, %r12
+	adoxq %r13, %r9
+	mulxq 32(%r8), %r11, %r13
+	adcxq %r11, %r9
+	adoxq %r13, %r10
+	mulxq 40(%r8), %r11, %r13
+	adcxq %r11, %r10
+	adoxq %r13, %rax
+	mulxq 48(%r8), %r11, %r13
+	adcxq %r11, %rax
+	adoxq %r13, %rbp
+	mulxq 56(%r8), %r11, %r13
+	adcxq %r11, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r15
+	adcxq %r11, %r9
+	adoxq %r15, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %r15, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r15
+	adcxq %r11, %rbp
+	adoxq %r15, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %r15
+	adcxq %r11, %rbx
+	adoxq %r15, %r14
+	mulxq 8(%r8), %r11, %r15
+	adcxq %r11, %r14
+	adoxq %r15, %r12
+	mulxq 16(%r8), %r11, %r15
+	adcxq %r11, %r12
+	adoxq %r15, %r9
+	mulxq 24(%r8), %r11, %r15
+	adcxq %r11, %r9
+	adoxq %r15, %r10
+	mulxq 32(%r8), %r11, %r15
+	adcxq %r11, %r10
+	adoxq %r15, %rax
+	mulxq 40(%r8), %r11, %r15
+	adcxq %r11, %rax
+	adoxq %r15, %rbp
+	mulxq 48(%r8), %r11, %r15
+	adcxq %r11, %rbp
+	adoxq %r15, %r13
+	mulxq 56(%r8), %r11, %r15
+	adcxq %r11, %r13
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rbx
+	adcxq %r11, %r9
+	adoxq %rbx, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r15
+	adcxq %rcx, %r15
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r11, %rbx
+	adcxq %r11, %r14
+	adoxq %rbx, %r12
+	mulxq 8(%r8), %r11, %rbx
+	adcxq %r11, %r12
+	adoxq %rbx, %r9
+	mulxq 16(%r8), %r11, %rbx
+	adcxq %r11, %r9
+	adoxq %rbx, %r10
+	mulxq 24(%r8), %r11, %rbx
+	adcxq %r11, %r10
+	adoxq %rbx, %rax
+	mulxq 32(%r8), %r11, %rbx
+	adcxq %r11, %rax
+	adoxq %rbx, %rbp
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %rbp
+	adoxq %rbx, %r13
+	mulxq 48(%r8), %r11, %rbx
+	adcxq %r11, %r13
+	adoxq %rbx, %r15
+	mulxq 56(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r14
+	adcxq %r11, %r10
+	adoxq %r14, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r14
+	adcxq %r11, %rax
+	adoxq %r14, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r14
+	adcxq %r11, %rbp
+	adoxq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r14
+	adcxq %r11, %r13
+	adoxq %r14, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r14
+	adcxq %r11, %r15
+	adoxq %r14, %rbx
+	adcxq %rcx, %rbx
+	movq %r12, 0(%rdi)
+	movq %r9, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %rax, 24(%rdi)
+	movq %rbp, 32(%rdi)
+	movq %r13, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %rbx, 56(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_mul_lazy_adx_zen, .-fg_p503_mul_lazy_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p503_sqr_lazy_adx_zen
+.p2align 4, 0x90
+_fg_p503_sqr_lazy_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p503_sqr_lazy_adx_zen
+.type fg_p503_sqr_lazy_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p503_sqr_lazy_adx_zen
+fg_p503_sqr_lazy_adx_zen:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $56, %rsp
+.cfi_adjust_cfa_offset 56
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	adcxq %rcx, %rbp
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 16(%rsi), %r13, %r15
+	adcxq %r13, %r11
+	adoxq %r15, %rbx
+	mulxq 24(%rsi), %rax, %r13
+	adcxq %rax, %rbx
+	adoxq %r13, %r12
+	mulxq 32(%rsi), %r15, %rax
+	adcxq %r15, %r12
+	adoxq %rax, %r14
+	mulxq 40(%rsi), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r10
+	mulxq 48(%rsi), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %rbp
+	mulxq 56(%rsi), %r15, %rax
+	adcxq %r15, %rbp
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 24(%rsi), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %r14
+	mulxq 32(%rsi), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r10
+	mulxq 40(%rsi), %r13, %r15
+	adcxq %r13, %r10
+	adoxq %r15, %rbp
+	mulxq 48(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %r15, %rax
+	mulxq 56(%rsi), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 0(%rsp)
+	mulxq 32(%rsi), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rbp
+	mulxq 40(%rsi), %r13, %rdi
+	adcxq %r13, %rbp
+	adoxq %rdi, %rax
+	mulxq 48(%rsi), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %r15
+	mulxq 56(%rsi), %r13, %rdi
+	adcxq %r13, %r15
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 8(%rsp)
+	mulxq 40(%rsi), %r13, %rbp
+	adcxq %r13, %rax
+	adoxq %rbp, %r15
+	mulxq 48(%rsi), %r13, %rbp
+	adcxq %r13, %r15
+	adoxq %rbp, %rdi
+	mulxq 56(%rsi), %r13, %rbp
+	adcxq %r13, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r15, 16(%rsp)
+	mulxq 48(%rsi), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %rbp
+	mulxq 56(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 48(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %r15
+	adcq $0, %rbp
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %rdi, 32(%rsp)
+	mulxq %rdx, %r13, %rdi
+	adcxq %r8, %r8
+	adoxq %rdi, %r8
+	movq 8(%rsi), %rdx
+	movq %rax, 40(%rsp)
+	mulxq %rdx, %rdi, %rax
+	adcxq %r9, %r9
+	adoxq %rdi, %r9
+	adcxq %r11, %r11
+	adoxq %rax, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	adcxq %rbx, %rbx
+	adoxq %rdi, %rbx
+	adcxq %r12, %r12
+	adoxq %rax, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	adcxq %r14, %r14
+	adoxq %rdi, %r14
+	adcxq %r10, %r10
+	adoxq %rax, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rdi, %rax
+	movq %r15, 48(%rsp)
+	movq 8(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
+	movq 40(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
+	movq 40(%rsi), %rdx
+	movq %rdi, 40(%rsp)
+	mulxq %rdx, %rax, %rdi
+	movq %r15, 8(%rsp)
+	movq 16(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rax, %r15
+	movq 32(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %rdi, %rax
+	movq 48(%rsi), %rdx
+	movq %rax, 32(%rsp)
+	mulxq %rdx, %rdi, %rax
+	movq %r15, 16(%rsp)
+	movq 24(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rdi, %r15
+	movq 48(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rax, %rdi
+	movq 56(%rsi), %rdx
+	movq %rdi, 48(%rsp)
+	mulxq %rdx, %rax, %rdi
+	adcxq %rbp, %rbp
+	adoxq %rax, %rbp
+	adcxq %rcx, %rdi
+	adoxq %rcx, %rdi
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rsi
+	adcxq %rax, %r11
+	adoxq %rsi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rsi
+	adcxq %rax, %rbx
+	adoxq %rsi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rsi
+	adcxq %rax, %r12
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rsi
+	adcxq %rax, %r14
+	adoxq %rsi, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rsi
+	adcxq %rax, %r10
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r13
+	adcxq %rax, %rbx
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r13
+	adcxq %rax, %r12
+	adoxq %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
+	adcxq %rax, %r14
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r13
+	adcxq %rax, %rsi
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r8
+	adcxq %rax, %r12
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %rsi
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %r13
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
+	adcxq %rax, %rsi
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r9
+	adcxq %rax, %r13
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
+	adcxq %rax, %r8
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
+	adcxq %rax, %r10
+	adoxq %r11, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	adcxq %rax, %rsi
+	adoxq %r11, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r11
+	adcxq %rax, %r13
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
+	adcxq %rax, %r8
+	adoxq %r11, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %r9
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
+	adcxq %rax, %rsi
+	adoxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %r13
+	adoxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	adcxq %rax, %r8
+	adoxq %rbx, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
+	adcxq %rax, %r9
+	adoxq %rbx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r11
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
+	adcxq %rax, %r13
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
+	adcxq %rax, %r8
+	adoxq %r12, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
+	adcxq %rax, %r9
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
+	adcxq %rax, %r11
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r12
+	adcxq %rax, %rbx
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r14
+	adcxq %rax, %r8
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r14
+	adcxq %rax, %r9
+	adoxq %r14, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r14
+	adcxq %rax, %r11
+	adoxq %r14, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r14
+	adcxq %rax, %rbx
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r14
+	adcxq %rax, %r12
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	addq 8(%rsp), %rsi
+	adcq 40(%rsp), %r13
+	adcq 16(%rsp), %r8
+	adcq 32(%rsp), %r9
+	adcq %r15, %r11
+	adcq 48(%rsp), %rbx
+	adcq %rbp, %r12
+	adcq %rdi, %r14
+	movq 0(%rsp), %rax
+	movq %rsi, 0(%rax)
+	movq %r13, 8(%rax)
+	movq %r8, 16(%rax)
+	movq %r9, 24(%rax)
+	movq %r11, 32(%rax)
+	movq %rbx, 40(%rax)
+	movq %r12, 48(%rax)
+	movq %r14, 56(%rax)
+	addq $56, %rsp
+.cfi_adjust_cfa_offset -56
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p503_sqr_lazy_adx_zen, .-fg_p503_sqr_lazy_adx_zen
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__

@@ -5258,6 +5258,2790 @@ popq %r15
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_mul_lazy_x86_64
+.p2align 4, 0x90
+_fg_p751_mul_lazy_x86_64:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_mul_lazy_x86_64
+.type fg_p751_mul_lazy_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_lazy_x86_64
+fg_p751_mul_lazy_x86_64:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $328, %rsp
+.cfi_adjust_cfa_offset 328
+	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 48(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 56(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 64(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 72(%rsi), %r11
+	movq 32(%rsi), %rbx
+	sbbq 80(%rsi), %rbx
+	movq 40(%rsi), %rbp
+	sbbq 88(%rsi), %rbp
+	sbbq %r12, %r12
+	xorq %r12, %r8
+	xorq %r12, %r9
+	xorq %r12, %r10
+	xorq %r12, %r11
+	xorq %r12, %rbx
+	xorq %r12, %rbp
+	subq %r12, %r8
+	sbbq %r12, %r9
+	sbbq %r12, %r10
+	sbbq %r12, %r11
+	sbbq %r12, %rbx
+	sbbq %r12, %rbp
+	movq 48(%rcx), %r13
+	subq 0(%rcx), %r13
+	movq 56(%rcx), %r14
+	sbbq 8(%rcx), %r14
+	movq 64(%rcx), %r15
+	sbbq 16(%rcx), %r15
+	movq %rdi, 0(%rsp)
+	movq 72(%rcx), %rdi
+	sbbq 24(%rcx), %rdi
+	movq %rdi, 8(%rsp)
+	movq 80(%rcx), %rdi
+	sbbq 32(%rcx), %rdi
+	movq %rdi, 16(%rsp)
+	movq 88(%rcx), %rdi
+	sbbq 40(%rcx), %rdi
+	movq %rdi, 24(%rsp)
+	sbbq %rdi, %rdi
+	xorq %rdi, %r13
+	xorq %rdi, %r14
+	xorq %rdi, %r15
+	movq %rdi, 32(%rsp)
+	movq 8(%rsp), %rdi
+	movq %r15, 8(%rsp)
+	movq 32(%rsp), %r15
+	xorq %r15, %rdi
+	movq %r15, 32(%rsp)
+	movq 16(%rsp), %r15
+	movq %rdi, 16(%rsp)
+	movq 32(%rsp), %rdi
+	xorq %rdi, %r15
+	movq %rdi, 32(%rsp)
+	movq 24(%rsp), %rdi
+	movq %r15, 24(%rsp)
+	movq 32(%rsp), %r15
+	xorq %r15, %rdi
+	subq %r15, %r13
+	sbbq %r15, %r14
+	movq %r15, 32(%rsp)
+	movq 8(%rsp), %r15
+	movq %r14, 8(%rsp)
+	movq 32(%rsp), %r14
+	sbbq %r14, %r15
+	movq %r14, 32(%rsp)
+	movq 16(%rsp), %r14
+	movq %r15, 16(%rsp)
+	movq 32(%rsp), %r15
+	sbbq %r15, %r14
+	movq %r15, 32(%rsp)
+	movq 24(%rsp), %r15
+	movq %r14, 24(%rsp)
+	movq 32(%rsp), %r14
+	sbbq %r14, %r15
+	sbbq %r14, %rdi
+	xorq %r14, %r12
+	movq 0(%rcx), %rax
+	mulq 0(%rsi)
+	movq %rax, %r14
+	movq %r12, 32(%rsp)
+	movq %rdx, %r12
+	movq 8(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdi, 40(%rsp)
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r15, 48(%rsp)
+	movq %rdx, %r15
+	movq 24(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r13, 56(%rsp)
+	movq %rdx, %r13
+	movq 32(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rbp, 64(%rsp)
+	movq %rdx, %rbp
+	movq 40(%rcx), %rax
+	mulq 0(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbx, 72(%rsp)
+	movq %rdx, %rbx
+	movq 8(%rcx), %rax
+	mulq 8(%rsi)
+	movq %r14, 80(%rsp)
+	movq %r11, 88(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 24(%rcx), %rax
+	mulq 8(%rsi)
+	movq %r10, 96(%rsp)
+	movq %r9, 104(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r9
+	movq 40(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r14, %rdi
+	adcq %r11, %r15
+	adcq %r10, %r13
+	adcq %r9, %rbp
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 0(%rcx), %rax
+	mulq 8(%rsi)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 16(%rcx), %rax
+	mulq 8(%rsi)
+	movq %r8, 112(%rsp)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 32(%rcx), %rax
+	mulq 8(%rsi)
+	addq %r11, %r12
+	adcq %r10, %rdi
+	adcq %r9, %r15
+	adcq %r8, %r13
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
+	adcq $0, %r14
+	movq 8(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 24(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 40(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r11, %r15
+	adcq %r10, %r13
+	adcq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 0(%rcx), %rax
+	mulq 16(%rsi)
+	movq %rax, %r10
+	movq %rdx, %r9
+	movq 16(%rcx), %rax
+	mulq 16(%rsi)
+	movq %r12, 120(%rsp)
+	movq %rax, %r8
+	movq %rdx, %r12
+	movq 32(%rcx), %rax
+	mulq 16(%rsi)
+	addq %r10, %rdi
+	adcq %r9, %r15
+	adcq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	adcq $0, %r11
+	movq 8(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r10
+	movq %rdx, %r9
+	movq 24(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r12
+	movq 40(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r10, %r13
+	adcq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 0(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 16(%rcx), %rax
+	mulq 24(%rsi)
+	movq %rdi, 128(%rsp)
+	movq %rax, %r12
+	movq %rdx, %rdi
+	movq 32(%rcx), %rax
+	mulq 24(%rsi)
+	addq %r9, %r15
+	adcq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %rax, %r14
+	adcq %rdx, %r11
+	adcq $0, %r10
+	movq 8(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rax, %r9
+	movq %rdx, %r8
+	movq 24(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rax, %r12
+	movq %rdx, %rdi
+	movq 40(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r9, %rbp
+	adcq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	adcq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 0(%rcx), %rax
+	mulq 32(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r12
+	movq 16(%rcx), %rax
+	mulq 32(%rsi)
+	movq %r15, 136(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %r15
+	movq 32(%rcx), %rax
+	mulq 32(%rsi)
+	addq %r8, %r13
+	adcq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %r15, %r14
+	adcq %rax, %r11
+	adcq %rdx, %r10
+	adcq $0, %r9
+	movq 8(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rax, %r8
+	movq %rdx, %r12
+	movq 24(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rax, %rdi
+	movq %rdx, %r15
+	movq 40(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r8, %rbx
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	adcq %r15, %r10
+	adcq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 0(%rcx), %rax
+	mulq 40(%rsi)
+	movq %rax, %r12
+	movq %rdx, %rdi
+	movq 16(%rcx), %rax
+	mulq 40(%rsi)
+	movq %r13, 144(%rsp)
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 32(%rcx), %rax
+	mulq 40(%rsi)
+	addq %r12, %rbp
+	adcq %rdi, %rbx
+	adcq %r15, %r14
+	adcq %r13, %r11
+	adcq %rax, %r10
+	adcq %rdx, %r9
+	adcq $0, %r8
+	movq 48(%rcx), %rax
+	mulq 48(%rsi)
+	movq %rax, %r12
+	movq %rdx, %rdi
+	movq 56(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 64(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 72(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r9, 152(%rsp)
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r10, 160(%rsp)
+	movq %rdx, %r10
+	movq 88(%rcx), %rax
+	mulq 48(%rsi)
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %r11, 168(%rsp)
+	movq %rdx, %r11
+	movq 56(%rcx), %rax
+	mulq 56(%rsi)
+	movq %r14, 176(%rsp)
+	movq %rbx, 184(%rsp)
+	movq %rax, %r14
+	movq %rdx, %rbx
+	movq 72(%rcx), %rax
+	mulq 56(%rsi)
+	movq %rbp, 192(%rsp)
+	movq %r12, 200(%rsp)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 88(%rcx), %rax
+	mulq 56(%rsi)
+	addq %r14, %r15
+	adcq %rbx, %r13
+	adcq %rbp, %r9
+	adcq %r12, %r10
+	adcq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 48(%rcx), %rax
+	mulq 56(%rsi)
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 64(%rcx), %rax
+	mulq 56(%rsi)
+	movq %r8, 208(%rsp)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 80(%rcx), %rax
+	mulq 56(%rsi)
+	addq %rbx, %rdi
+	adcq %rbp, %r15
+	adcq %r12, %r13
+	adcq %r8, %r9
+	adcq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %r14
+	movq 56(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %rbx
+	movq %rdx, %rbp
+	movq 72(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 88(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rbx, %r13
+	adcq %rbp, %r9
+	adcq %r12, %r10
+	adcq %r8, %r11
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 48(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 64(%rcx), %rax
+	mulq 64(%rsi)
+	movq %rdi, 216(%rsp)
+	movq %rax, %r8
+	movq %rdx, %rdi
+	movq 80(%rcx), %rax
+	mulq 64(%rsi)
+	addq %rbp, %r15
+	adcq %r12, %r13
+	adcq %r8, %r9
+	adcq %rdi, %r10
+	adcq %rax, %r11
+	adcq %rdx, %r14
+	adcq $0, %rbx
+	movq 56(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %rbp
+	movq %rdx, %r12
+	movq 72(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %r8
+	movq %rdx, %rdi
+	movq 88(%rcx), %rax
+	mulq 72(%rsi)
+	addq %rbp, %r9
+	adcq %r12, %r10
+	adcq %r8, %r11
+	adcq %rdi, %r14
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 48(%rcx), %rax
+	mulq 72(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 64(%rcx), %rax
+	mulq 72(%rsi)
+	movq %r15, 224(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %r15
+	movq 80(%rcx), %rax
+	mulq 72(%rsi)
+	addq %r12, %r13
+	adcq %r8, %r9
+	adcq %rdi, %r10
+	adcq %r15, %r11
+	adcq %rax, %r14
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 56(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r8
+	movq 72(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %rdi
+	movq %rdx, %r15
+	movq 88(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r12, %r10
+	adcq %r8, %r11
+	adcq %rdi, %r14
+	adcq %r15, %rbx
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 48(%rcx), %rax
+	mulq 80(%rsi)
+	movq %rax, %r8
+	movq %rdx, %rdi
+	movq 64(%rcx), %rax
+	mulq 80(%rsi)
+	movq %r13, 232(%rsp)
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 80(%rcx), %rax
+	mulq 80(%rsi)
+	addq %r8, %r9
+	adcq %rdi, %r10
+	adcq %r15, %r11
+	adcq %r13, %r14
+	adcq %rax, %rbx
+	adcq %rdx, %rbp
+	adcq $0, %r12
+	movq 56(%rcx), %rax
+	mulq 88(%rsi)
+	movq %rax, %r8
+	movq %rdx, %rdi
+	movq 72(%rcx), %rax
+	mulq 88(%rsi)
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 88(%rcx), %rax
+	mulq 88(%rsi)
+	addq %r8, %r11
+	adcq %rdi, %r14
+	adcq %r15, %rbx
+	adcq %r13, %rbp
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq 48(%rcx), %rax
+	mulq 88(%rsi)
+	movq %rax, %rdi
+	movq %rdx, %r15
+	movq 64(%rcx), %rax
+	mulq 88(%rsi)
+	movq %r9, 240(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r9
+	movq 80(%rcx), %rax
+	mulq 88(%rsi)
+	addq %rdi, %r10
+	adcq %r15, %r11
+	adcq %r13, %r14
+	adcq %r9, %rbx
+	adcq %rax, %rbp
+	adcq %rdx, %r12
+	adcq $0, %r8
+	movq 56(%rsp), %rax
+	mulq 112(%rsp)
+	movq %rax, %rdi
+	movq %rdx, %r15
+	movq 8(%rsp), %rax
+	mulq 112(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 16(%rsp), %rax
+	mulq 112(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq 24(%rsp), %rax
+	mulq 112(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq 48(%rsp), %rax
+	mulq 112(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 40(%rsp), %rax
+	mulq 112(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %r12, 248(%rsp)
+	movq %rdx, %r12
+	movq 8(%rsp), %rax
+	mulq 104(%rsp)
+	movq %rbp, 256(%rsp)
+	movq %rbx, 264(%rsp)
+	movq %rax, %rbp
+	movq %rdx, %rbx
+	movq 24(%rsp), %rax
+	mulq 104(%rsp)
+	movq %r14, 272(%rsp)
+	movq %r11, 280(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 40(%rsp), %rax
+	mulq 104(%rsp)
+	addq %rbp, %r13
+	adcq %rbx, %r9
+	adcq %r14, %rsi
+	adcq %r11, %rcx
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 56(%rsp), %rax
+	mulq 104(%rsp)
+	movq %rax, %rbx
+	movq %rdx, %r14
+	movq 16(%rsp), %rax
+	mulq 104(%rsp)
+	movq %r10, 288(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 48(%rsp), %rax
+	mulq 104(%rsp)
+	addq %rbx, %r15
+	adcq %r14, %r13
+	adcq %r11, %r9
+	adcq %r10, %rsi
+	adcq %rax, %rcx
+	adcq %rdx, %r12
+	adcq $0, %rbp
+	movq 8(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %rbx
+	movq %rdx, %r14
+	movq 24(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 40(%rsp), %rax
+	mulq 96(%rsp)
+	addq %rbx, %r9
+	adcq %r14, %rsi
+	adcq %r11, %rcx
+	adcq %r10, %r12
+	adcq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq 56(%rsp), %rax
+	mulq 96(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 16(%rsp), %rax
+	mulq 96(%rsp)
+	movq %r15, 296(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r15
+	movq 48(%rsp), %rax
+	mulq 96(%rsp)
+	addq %r14, %r13
+	adcq %r11, %r9
+	adcq %r10, %rsi
+	adcq %r15, %rcx
+	adcq %rax, %r12
+	adcq %rdx, %rbp
+	adcq $0, %rbx
+	movq 8(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rax, %r14
+	movq %rdx, %r11
+	movq 24(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r15
+	movq 40(%rsp), %rax
+	mulq 88(%rsp)
+	addq %r14, %rsi
+	adcq %r11, %rcx
+	adcq %r10, %r12
+	adcq %r15, %rbp
+	adcq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 56(%rsp), %rax
+	mulq 88(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 16(%rsp), %rax
+	mulq 88(%rsp)
+	movq %r13, 304(%rsp)
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 48(%rsp), %rax
+	mulq 88(%rsp)
+	addq %r11, %r9
+	adcq %r10, %rsi
+	adcq %r15, %rcx
+	adcq %r13, %r12
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
+	adcq $0, %r14
+	movq 8(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r11
+	movq %rdx, %r10
+	movq 24(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 40(%rsp), %rax
+	mulq 72(%rsp)
+	addq %r11, %rcx
+	adcq %r10, %r12
+	adcq %r15, %rbp
+	adcq %r13, %rbx
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 56(%rsp), %rax
+	mulq 72(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r15
+	movq 16(%rsp), %rax
+	mulq 72(%rsp)
+	movq %r9, 312(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r9
+	movq 48(%rsp), %rax
+	mulq 72(%rsp)
+	addq %r10, %rsi
+	adcq %r15, %rcx
+	adcq %r13, %r12
+	adcq %r9, %rbp
+	adcq %rax, %rbx
+	adcq %rdx, %r14
+	adcq $0, %r11
+	movq 8(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %r10
+	movq %rdx, %r15
+	movq 24(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %r13
+	movq %rdx, %r9
+	movq 40(%rsp), %rax
+	mulq 64(%rsp)
+	addq %r10, %r12
+	adcq %r15, %rbp
+	adcq %r13, %rbx
+	adcq %r9, %r14
+	adcq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq 56(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rax, %r15
+	movq %rdx, %r13
+	movq 16(%rsp), %rax
+	mulq 64(%rsp)
+	movq %rsi, 320(%rsp)
+	movq %rax, %r9
+	movq %rdx, %rsi
+	movq 48(%rsp), %rax
+	mulq 64(%rsp)
+	addq %r15, %rcx
+	adcq %r13, %r12
+	adcq %r9, %rbp
+	adcq %rsi, %rbx
+	adcq %rax, %r14
+	adcq %rdx, %r11
+	adcq $0, %r10
+	movq 32(%rsp), %r15
+	xorq %r15, %rdi
+	movq 296(%rsp), %r13
+	xorq %r15, %r13
+	movq 304(%rsp), %r9
+	xorq %r15, %r9
+	movq 312(%rsp), %rsi
+	xorq %r15, %rsi
+	movq %r11, 312(%rsp)
+	movq 320(%rsp), %r11
+	xorq %r15, %r11
+	xorq %r15, %rcx
+	xorq %r15, %r12
+	xorq %r15, %rbp
+	xorq %r15, %rbx
+	xorq %r15, %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	xorq %r15, %r14
+	xorq %r15, %r10
+	movq %r14, 312(%rsp)
+	movq %r15, %r14
+	addq %r14, %r14
+	adcq 80(%rsp), %rdi
+	adcq 120(%rsp), %r13
+	adcq 128(%rsp), %r9
+	adcq 136(%rsp), %rsi
+	adcq 144(%rsp), %r11
+	adcq 192(%rsp), %rcx
+	adcq 184(%rsp), %r12
+	adcq 176(%rsp), %rbp
+	adcq 168(%rsp), %rbx
+	movq 320(%rsp), %r14
+	adcq 160(%rsp), %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	adcq 152(%rsp), %r14
+	adcq 208(%rsp), %r10
+	adcq $0, %r15
+	addq 200(%rsp), %rdi
+	adcq 216(%rsp), %r13
+	adcq 224(%rsp), %r9
+	adcq 232(%rsp), %rsi
+	adcq 240(%rsp), %r11
+	adcq 288(%rsp), %rcx
+	adcq 280(%rsp), %r12
+	adcq 272(%rsp), %rbp
+	adcq 264(%rsp), %rbx
+	movq %r14, 312(%rsp)
+	movq 320(%rsp), %r14
+	adcq 256(%rsp), %r14
+	movq %r14, 320(%rsp)
+	movq 312(%rsp), %r14
+	adcq 248(%rsp), %r14
+	adcq %r8, %r10
+	adcq $0, %r15
+	movq %r14, 312(%rsp)
+	movq 184(%rsp), %r14
+	addq %rdi, %r14
+	movq 176(%rsp), %rdi
+	adcq %r13, %rdi
+	movq 168(%rsp), %r13
+	adcq %r9, %r13
+	movq 160(%rsp), %r9
+	adcq %rsi, %r9
+	movq 152(%rsp), %rsi
+	adcq %r11, %rsi
+	movq 208(%rsp), %r11
+	adcq %rcx, %r11
+	movq 200(%rsp), %rcx
+	adcq %r12, %rcx
+	movq 216(%rsp), %r12
+	adcq %rbp, %r12
+	movq 224(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq 232(%rsp), %rbx
+	adcq 320(%rsp), %rbx
+	movq %rbx, 320(%rsp)
+	movq 240(%rsp), %rbx
+	adcq 312(%rsp), %rbx
+	movq %rbx, 312(%rsp)
+	movq 288(%rsp), %rbx
+	adcq %r10, %rbx
+	movq 280(%rsp), %r10
+	adcq %r15, %r10
+	movq 272(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 272(%rsp)
+	movq 264(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 264(%rsp)
+	movq 256(%rsp), %r15
+	adcq $0, %r15
+	movq %r15, 256(%rsp)
+	movq 248(%rsp), %r15
+	adcq $0, %r15
+	adcq $0, %r8
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 80(%rsp)
+	movq %r15, 248(%rsp)
+	movq 192(%rsp), %r15
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %r10, 192(%rsp)
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r10, %r14
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r10, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r10, %r13
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r10, %r9
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r10, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 80(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r10, %r11
+	adcq $0, %rdx
+	movq %rdx, %r10
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbx, 80(%rsp)
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbx, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbx, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbx, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 120(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %rbp, 120(%rsp)
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rbp, %r13
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rbp, %r9
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbp, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 128(%rsp)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rbp, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r12, 128(%rsp)
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r12, %r9
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r12, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 136(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %r8, 136(%rsp)
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r8, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r8, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r8, %r10
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 144(%rsp)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rcx, 144(%rsp)
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r15
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rcx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r15
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r15
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rcx, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r15
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rcx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r15
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r15
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rcx, %r8
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r14
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r14
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r15, %r10
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r14
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r14
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r15, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r14
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r15, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r14
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r14
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r15, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r14, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r14, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %rdi
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r14, %r12
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %rdi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %rdi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %rdi
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r13
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rdi, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r13
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r13
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdi, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r13
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rdi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r13
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r13
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rdi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r9
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r9
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r9
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r13, %r8
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r13, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r9
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r9
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r13, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r9
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %rsi
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %rsi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %rsi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r9, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %rsi
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r9, %r15
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %rsi
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r9, %r14
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %rsi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r9, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %rsi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r11
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r11
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rsi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r11
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rsi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r11
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rsi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r11
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rsi, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r11
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rsi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r11
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rsi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	addq 144(%rsp), %r10
+	adcq 128(%rsp), %rbx
+	adcq 120(%rsp), %rbp
+	adcq 320(%rsp), %r12
+	adcq 312(%rsp), %r8
+	adcq 80(%rsp), %rcx
+	adcq 192(%rsp), %r15
+	adcq 272(%rsp), %r14
+	adcq 264(%rsp), %rdi
+	adcq 256(%rsp), %r13
+	adcq 248(%rsp), %r9
+	adcq 136(%rsp), %rsi
+	movq 0(%rsp), %r11
+	movq %r10, 0(%r11)
+	movq %rbx, 8(%r11)
+	movq %rbp, 16(%r11)
+	movq %r12, 24(%r11)
+	movq %r8, 32(%r11)
+	movq %rcx, 40(%r11)
+	movq %r15, 48(%r11)
+	movq %r14, 56(%r11)
+	movq %rdi, 64(%r11)
+	movq %r13, 72(%r11)
+	movq %r9, 80(%r11)
+	movq %rsi, 88(%r11)
+	addq $328, %rsp
+.cfi_adjust_cfa_offset -328
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_mul_lazy_x86_64, .-fg_p751_mul_lazy_x86_64
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_sqr_lazy_x86_64
+.p2align 4, 0x90
+_fg_p751_sqr_lazy_x86_64:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_sqr_lazy_x86_64
+.type fg_p751_sqr_lazy_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_lazy_x86_64
+fg_p751_sqr_lazy_x86_64:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $256, %rsp
+.cfi_adjust_cfa_offset 256
+	movq 0(%rsi), %rcx
+	subq 48(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 56(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 64(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 72(%rsi), %r10
+	movq 32(%rsi), %r11
+	sbbq 80(%rsi), %r11
+	movq 40(%rsi), %rbx
+	sbbq 88(%rsi), %rbx
+	sbbq %rbp, %rbp
+	xorq %rbp, %rcx
+	xorq %rbp, %r8
+	xorq %rbp, %r9
+	xorq %rbp, %r10
+	xorq %rbp, %r11
+	xorq %rbp, %rbx
+	subq %rbp, %rcx
+	sbbq %rbp, %r8
+	sbbq %rbp, %r9
+	sbbq %rbp, %r10
+	sbbq %rbp, %r11
+	sbbq %rbp, %rbx
+	movq 8(%rsi), %rax
+	mulq 0(%rsi)
+	movq %rax, %r12
+	movq %rdx, %r13
+	movq 16(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 24(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 40(%rsi), %rax
+	mulq 0(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdi, 0(%rsp)
+	movq %rdx, %rdi
+	movq 16(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r13, 8(%rsp)
+	movq %rdx, %r13
+	movq 24(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r13, %r15
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 32(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rsi), %rax
+	mulq 8(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r13, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %r15, 16(%rsp)
+	movq %rdx, %r15
+	movq 32(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 40(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq 32(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rdi, 24(%rsp)
+	movq %rdx, %rdi
+	movq 40(%rsi), %rax
+	mulq 24(%rsi)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rdi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq 40(%rsi), %rax
+	mulq 32(%rsi)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r15, 32(%rsp)
+	movq %rdx, %r15
+	addq %r12, %r12
+	movq %r13, 40(%rsp)
+	movq 8(%rsp), %r13
+	adcq %r13, %r13
+	adcq %r14, %r14
+	movq %rbp, 8(%rsp)
+	movq 16(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 8(%rsp)
+	movq 24(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 24(%rsp)
+	movq 40(%rsp), %rbp
+	adcq %rbp, %rbp
+	movq %rbp, 40(%rsp)
+	movq 32(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %rdi, %rdi
+	adcq %r15, %r15
+	movq %rbp, 32(%rsp)
+	movq $0, %rbp
+	adcq $0, %rbp
+	movq 0(%rsi), %rax
+	mulq %rax
+	movq %r14, 48(%rsp)
+	movq %rax, %r14
+	movq %r13, 56(%rsp)
+	movq %rdx, %r13
+	movq 8(%rsi), %rax
+	mulq %rax
+	addq %r13, %r12
+	movq %r14, 64(%rsp)
+	movq 56(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 16(%rsi), %rax
+	mulq %rax
+	movq %r14, 56(%rsp)
+	movq 48(%rsp), %r14
+	addq %r13, %r14
+	movq %r12, 48(%rsp)
+	movq 16(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 24(%rsi), %rax
+	mulq %rax
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	addq %r13, %r12
+	movq %r14, 8(%rsp)
+	movq 24(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 32(%rsi), %rax
+	mulq %rax
+	movq %r14, 24(%rsp)
+	movq 40(%rsp), %r14
+	addq %r13, %r14
+	movq %r12, 40(%rsp)
+	movq 32(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq 40(%rsi), %rax
+	mulq %rax
+	addq %r13, %rdi
+	adcq %rax, %r15
+	adcq %rdx, %rbp
+	movq 56(%rsi), %rax
+	mulq 48(%rsi)
+	movq %rax, %r13
+	movq %r12, 32(%rsp)
+	movq %rdx, %r12
+	movq 64(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r14, 72(%rsp)
+	movq %rdx, %r14
+	movq 72(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbp, 80(%rsp)
+	movq %rdx, %rbp
+	movq 80(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rbx, 88(%rsp)
+	movq %rdx, %rbx
+	movq 88(%rsi), %rax
+	mulq 48(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r11, 96(%rsp)
+	movq %rdx, %r11
+	movq 64(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %r12, 104(%rsp)
+	movq %rdx, %r12
+	movq 72(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 80(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r12, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 88(%rsi), %rax
+	mulq 56(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 72(%rsi), %rax
+	mulq 64(%rsi)
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rbp, 112(%rsp)
+	movq %rdx, %rbp
+	movq 80(%rsi), %rax
+	mulq 64(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 88(%rsi), %rax
+	mulq 64(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbp, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq 80(%rsi), %rax
+	mulq 72(%rsi)
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %r11, 120(%rsp)
+	movq %rdx, %r11
+	movq 88(%rsi), %rax
+	mulq 72(%rsi)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r11, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq 88(%rsi), %rax
+	mulq 80(%rsi)
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rbp, 128(%rsp)
+	movq %rdx, %rbp
+	addq %r13, %r13
+	movq %r12, 136(%rsp)
+	movq 104(%rsp), %r12
+	adcq %r12, %r12
+	adcq %r14, %r14
+	movq %rbx, 104(%rsp)
+	movq 112(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 112(%rsp)
+	movq 104(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 104(%rsp)
+	movq 120(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 120(%rsp)
+	movq 136(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 136(%rsp)
+	movq 128(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %r11, %r11
+	adcq %rbp, %rbp
+	movq %rbx, 128(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 48(%rsi), %rax
+	mulq %rax
+	movq %r14, 144(%rsp)
+	movq %rax, %r14
+	movq %r12, 152(%rsp)
+	movq %rdx, %r12
+	movq 56(%rsi), %rax
+	mulq %rax
+	addq %r12, %r13
+	movq %r14, 160(%rsp)
+	movq 152(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 64(%rsi), %rax
+	mulq %rax
+	movq %r14, 152(%rsp)
+	movq 144(%rsp), %r14
+	addq %r12, %r14
+	movq %r13, 144(%rsp)
+	movq 112(%rsp), %r13
+	adcq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 72(%rsi), %rax
+	mulq %rax
+	movq %r13, 112(%rsp)
+	movq 104(%rsp), %r13
+	addq %r12, %r13
+	movq %r14, 104(%rsp)
+	movq 120(%rsp), %r14
+	adcq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 80(%rsi), %rax
+	mulq %rax
+	movq %r14, 120(%rsp)
+	movq 136(%rsp), %r14
+	addq %r12, %r14
+	movq %r13, 136(%rsp)
+	movq 128(%rsp), %r13
+	adcq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq 88(%rsi), %rax
+	mulq %rax
+	addq %r12, %r11
+	adcq %rax, %rbp
+	adcq %rdx, %rbx
+	movq %r8, %rax
+	mulq %rcx
+	movq %rax, %r12
+	movq %rdx, %rsi
+	movq %r9, %rax
+	mulq %rcx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %r13, 128(%rsp)
+	movq %rdx, %r13
+	movq %r10, %rax
+	mulq %rcx
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r14, 168(%rsp)
+	movq %rdx, %r14
+	movq 96(%rsp), %rax
+	mulq %rcx
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rbx, 176(%rsp)
+	movq %rdx, %rbx
+	movq 88(%rsp), %rax
+	mulq %rcx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %rcx, 184(%rsp)
+	movq %rdx, %rcx
+	movq %r9, %rax
+	mulq %r8
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %rsi, 192(%rsp)
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r8
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rsi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq 96(%rsp), %rax
+	mulq %r8
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rsi, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq 88(%rsp), %rax
+	mulq %r8
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rsi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %r9
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r14, 200(%rsp)
+	movq %rdx, %r14
+	movq 96(%rsp), %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r14, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 88(%rsp), %rax
+	mulq %r9
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r14, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq 96(%rsp), %rax
+	mulq %r10
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rcx, 208(%rsp)
+	movq %rdx, %rcx
+	movq 88(%rsp), %rax
+	mulq %r10
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq 88(%rsp), %rax
+	mulq 96(%rsp)
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %r14, 216(%rsp)
+	movq %rdx, %r14
+	addq %r12, %r12
+	movq %rsi, 224(%rsp)
+	movq 192(%rsp), %rsi
+	adcq %rsi, %rsi
+	adcq %r13, %r13
+	movq %rbx, 192(%rsp)
+	movq 200(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 200(%rsp)
+	movq 192(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 192(%rsp)
+	movq 208(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 208(%rsp)
+	movq 224(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 224(%rsp)
+	movq 216(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %rcx, %rcx
+	adcq %r14, %r14
+	movq %rbx, 216(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 184(%rsp), %rax
+	mulq %rax
+	movq %r13, 232(%rsp)
+	movq %rax, %r13
+	movq %rsi, 240(%rsp)
+	movq %rdx, %rsi
+	movq %r8, %rax
+	mulq %rax
+	addq %rsi, %r12
+	movq %r13, 248(%rsp)
+	movq 240(%rsp), %r13
+	adcq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %r9, %rax
+	mulq %rax
+	movq %r13, 240(%rsp)
+	movq 232(%rsp), %r13
+	addq %rsi, %r13
+	movq %r12, 232(%rsp)
+	movq 200(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq %r10, %rax
+	mulq %rax
+	movq %r12, 200(%rsp)
+	movq 192(%rsp), %r12
+	addq %rsi, %r12
+	movq %r13, 192(%rsp)
+	movq 208(%rsp), %r13
+	adcq %rax, %r13
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq 96(%rsp), %rax
+	mulq %rax
+	movq %r13, 208(%rsp)
+	movq 224(%rsp), %r13
+	addq %rsi, %r13
+	movq %r12, 224(%rsp)
+	movq 216(%rsp), %r12
+	adcq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq 88(%rsp), %rax
+	mulq %rax
+	addq %rsi, %rcx
+	adcq %rax, %r14
+	adcq %rdx, %rbx
+	movq $-1, %rsi
+	movq 248(%rsp), %r8
+	xorq %rsi, %r8
+	movq 232(%rsp), %r9
+	xorq %rsi, %r9
+	movq 240(%rsp), %r10
+	xorq %rsi, %r10
+	movq %rcx, 240(%rsp)
+	movq 192(%rsp), %rcx
+	xorq %rsi, %rcx
+	movq %r12, 192(%rsp)
+	movq 200(%rsp), %r12
+	xorq %rsi, %r12
+	movq %r13, 200(%rsp)
+	movq 224(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 208(%rsp)
+	movq 200(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 200(%rsp)
+	movq 192(%rsp), %r13
+	xorq %rsi, %r13
+	movq %r13, 192(%rsp)
+	movq 240(%rsp), %r13
+	xorq %rsi, %r13
+	xorq %rsi, %r14
+	xorq %rsi, %rbx
+	movq %r13, 240(%rsp)
+	movq %rsi, %r13
+	addq %r13, %r13
+	adcq 64(%rsp), %r8
+	adcq 48(%rsp), %r9
+	adcq 56(%rsp), %r10
+	adcq 8(%rsp), %rcx
+	adcq 16(%rsp), %r12
+	movq 224(%rsp), %r13
+	adcq 40(%rsp), %r13
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	adcq 24(%rsp), %r13
+	movq %r13, 208(%rsp)
+	movq 200(%rsp), %r13
+	adcq 72(%rsp), %r13
+	movq %r13, 200(%rsp)
+	movq 192(%rsp), %r13
+	adcq 32(%rsp), %r13
+	movq %r13, 192(%rsp)
+	movq 240(%rsp), %r13
+	adcq %rdi, %r13
+	adcq %r15, %r14
+	adcq 80(%rsp), %rbx
+	adcq $0, %rsi
+	addq 160(%rsp), %r8
+	adcq 144(%rsp), %r9
+	adcq 152(%rsp), %r10
+	adcq 104(%rsp), %rcx
+	adcq 112(%rsp), %r12
+	movq %r13, 240(%rsp)
+	movq 224(%rsp), %r13
+	adcq 136(%rsp), %r13
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	adcq 120(%rsp), %r13
+	movq %r13, 208(%rsp)
+	movq 200(%rsp), %r13
+	adcq 168(%rsp), %r13
+	movq %r13, 200(%rsp)
+	movq 192(%rsp), %r13
+	adcq 128(%rsp), %r13
+	movq %r13, 192(%rsp)
+	movq 240(%rsp), %r13
+	adcq %r11, %r13
+	adcq %rbp, %r14
+	adcq 176(%rsp), %rbx
+	adcq $0, %rsi
+	movq %r13, 240(%rsp)
+	movq 24(%rsp), %r13
+	addq %r8, %r13
+	movq 72(%rsp), %r8
+	adcq %r9, %r8
+	movq 32(%rsp), %r9
+	adcq %r10, %r9
+	adcq %rcx, %rdi
+	adcq %r12, %r15
+	movq 80(%rsp), %r10
+	adcq 224(%rsp), %r10
+	movq 160(%rsp), %rcx
+	adcq 208(%rsp), %rcx
+	movq 144(%rsp), %r12
+	adcq 200(%rsp), %r12
+	movq %r11, 200(%rsp)
+	movq 152(%rsp), %r11
+	adcq 192(%rsp), %r11
+	movq %rdi, 192(%rsp)
+	movq 104(%rsp), %rdi
+	adcq 240(%rsp), %rdi
+	movq %rdi, 240(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %r14, %rdi
+	movq 136(%rsp), %r14
+	adcq %rbx, %r14
+	movq 120(%rsp), %rbx
+	adcq %rsi, %rbx
+	movq 168(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 168(%rsp)
+	movq 128(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rsi, 128(%rsp)
+	movq 200(%rsp), %rsi
+	adcq $0, %rsi
+	adcq $0, %rbp
+	movq %rsi, 200(%rsp)
+	movq 176(%rsp), %rsi
+	adcq $0, %rsi
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 64(%rsp)
+	movq %rbx, 176(%rsp)
+	movq 40(%rsp), %rbx
+	addq %rax, %rbx
+	adcq $0, %rdx
+	movq %r14, 40(%rsp)
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r14, %r13
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r14, %r8
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r14, %r9
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 64(%rsp)
+	movq %rdi, 120(%rsp)
+	movq 192(%rsp), %rdi
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r14, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r14, %r15
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 64(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r14, %r10
+	adcq $0, %rdx
+	movq %rdx, %r14
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r13
+	adcq $0, %rdx
+	movq %r11, 64(%rsp)
+	movq %rdx, %r11
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r11, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r11, %r15
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 48(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r11, %r14
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rsi, 48(%rsp)
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rsi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rsi, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rsi, %r15
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rsi, %r10
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rsi, %r14
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 56(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rsi, %r11
+	adcq $0, %rdx
+	movq %rdx, %rsi
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r9
+	adcq $0, %rdx
+	movq %rbp, 56(%rsp)
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %rbp, %rdi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %rbp, %r15
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rbp, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbp, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbp, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 8(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbp, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbp
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rdi
+	adcq $0, %rdx
+	movq %r12, 8(%rsp)
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r15
+	adcq $0, %rdx
+	addq %r12, %r15
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r12, %r10
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %r12, %r14
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r12, %r11
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r12, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq 16(%rsp)
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r12, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r12
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %rbx
+	addq %rax, %r15
+	adcq $0, %rdx
+	movq %rcx, 16(%rsp)
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %rbx
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %rbx
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rcx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %rbx
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rcx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %rbx
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rcx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %rbx
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rcx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %rbx
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rcx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r13
+	addq %rax, %r10
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r13
+	addq %rax, %r14
+	adcq $0, %rdx
+	addq %rbx, %r14
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r13
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rbx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r13
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %rbx, %rsi
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r13
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %rbx, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r13
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rbx, %r12
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r13
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rbx, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rbx
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r8
+	addq %rax, %r14
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r8
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %r13, %r11
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r8
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r13, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r8
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r13, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r8
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r13, %r12
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r8
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r13, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r8
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r13, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r13
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r9
+	addq %rax, %r11
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r9
+	addq %rax, %rsi
+	adcq $0, %rdx
+	addq %r8, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r9
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r8, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r9
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r8, %r12
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r9
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r8, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r9
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r8, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r9
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r8, %r13
+	adcq $0, %rdx
+	movq %rdx, %r8
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %rdi
+	addq %rax, %rsi
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbp
+	adcq $0, %rdx
+	addq %r9, %rbp
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %rdi
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %r9, %r12
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %rdi
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r9, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %rdi
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r9, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %rdi
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r9, %r13
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %rdi
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r9, %r8
+	adcq $0, %rdx
+	movq %rdx, %r9
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r15
+	addq %rax, %rbp
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r15
+	addq %rax, %r12
+	adcq $0, %rdx
+	addq %rdi, %r12
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r15
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %rdi, %rcx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r15
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %rdi, %rbx
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r15
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %rdi, %r13
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r15
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %rdi, %r8
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r15
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rdi, %r9
+	adcq $0, %rdx
+	movq %rdx, %rdi
+	movq FG_P751_MONT_Q+40(%rip), %rax
+	mulq %r10
+	addq %rax, %r12
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+48(%rip), %rax
+	mulq %r10
+	addq %rax, %rcx
+	adcq $0, %rdx
+	addq %r15, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+56(%rip), %rax
+	mulq %r10
+	addq %rax, %rbx
+	adcq $0, %rdx
+	addq %r15, %rbx
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+64(%rip), %rax
+	mulq %r10
+	addq %rax, %r13
+	adcq $0, %rdx
+	addq %r15, %r13
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+72(%rip), %rax
+	mulq %r10
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r15, %r8
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+80(%rip), %rax
+	mulq %r10
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r15, %r9
+	adcq $0, %rdx
+	movq %rdx, %r15
+	movq FG_P751_MONT_Q+88(%rip), %rax
+	mulq %r10
+	addq %rax, %rdi
+	adcq $0, %rdx
+	addq %r15, %rdi
+	adcq $0, %rdx
+	movq %rdx, %r15
+	addq 16(%rsp), %r14
+	adcq 8(%rsp), %r11
+	adcq 64(%rsp), %rsi
+	adcq 240(%rsp), %rbp
+	adcq 120(%rsp), %r12
+	adcq 40(%rsp), %rcx
+	adcq 176(%rsp), %rbx
+	adcq 168(%rsp), %r13
+	adcq 128(%rsp), %r8
+	adcq 200(%rsp), %r9
+	adcq 56(%rsp), %rdi
+	adcq 48(%rsp), %r15
+	movq 0(%rsp), %r10
+	movq %r14, 0(%r10)
+	movq %r11, 8(%r10)
+	movq %rsi, 16(%r10)
+	movq %rbp, 24(%r10)
+	movq %r12, 32(%r10)
+	movq %rcx, 40(%r10)
+	movq %rbx, 48(%r10)
+	movq %r13, 56(%r10)
+	movq %r8, 64(%r10)
+	movq %r9, 72(%r10)
+	movq %rdi, 80(%r10)
+	movq %r15, 88(%r10)
+	addq $256, %rsp
+.cfi_adjust_cfa_offset -256
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_sqr_lazy_x86_64, .-fg_p751_sqr_lazy_x86_64
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
 .globl _fg_p751_mul_wide_bmi2
 .p2align 4, 0x90
 _fg_p751_mul_wide_bmi2:
@@ -8730,6 +11514,1769 @@ popq %r15
 .cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_bmi2, .-fg_p751_sqr_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_mul_lazy_bmi2
+.p2align 4, 0x90
+_fg_p751_mul_lazy_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_mul_lazy_bmi2
+.type fg_p751_mul_lazy_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_lazy_bmi2
+fg_p751_mul_lazy_bmi2:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $304, %rsp
+.cfi_adjust_cfa_offset 304
+	movq %rdx, %rcx
+	movq 0(%rsi), %r8
+	subq 48(%rsi), %r8
+	movq 8(%rsi), %r9
+	sbbq 56(%rsi), %r9
+	movq 16(%rsi), %r10
+	sbbq 64(%rsi), %r10
+	movq 24(%rsi), %r11
+	sbbq 72(%rsi), %r11
+	movq 32(%rsi), %rax
+	sbbq 80(%rsi), %rax
+	movq 40(%rsi), %rbx
+	sbbq 88(%rsi), %rbx
+	sbbq %rbp, %rbp
+	xorq %rbp, %r8
+	xorq %rbp, %r9
+	xorq %rbp, %r10
+	xorq %rbp, %r11
+	xorq %rbp, %rax
+	xorq %rbp, %rbx
+	subq %rbp, %r8
+	sbbq %rbp, %r9
+	sbbq %rbp, %r10
+	sbbq %rbp, %r11
+	sbbq %rbp, %rax
+	sbbq %rbp, %rbx
+	movq 48(%rcx), %r12
+	subq 0(%rcx), %r12
+	movq 56(%rcx), %r13
+	sbbq 8(%rcx), %r13
+	movq 64(%rcx), %r14
+	sbbq 16(%rcx), %r14
+	movq 72(%rcx), %r15
+	sbbq 24(%rcx), %r15
+	movq %rdi, 0(%rsp)
+	movq 80(%rcx), %rdi
+	sbbq 32(%rcx), %rdi
+	movq %rdi, 8(%rsp)
+	movq 88(%rcx), %rdi
+	sbbq 40(%rcx), %rdi
+	movq %rdi, 16(%rsp)
+	sbbq %rdi, %rdi
+	xorq %rdi, %r12
+	xorq %rdi, %r13
+	xorq %rdi, %r14
+	xorq %rdi, %r15
+	movq %rdi, 24(%rsp)
+	movq 8(%rsp), %rdi
+	movq %r15, 8(%rsp)
+	movq 24(%rsp), %r15
+	xorq %r15, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	movq %rdi, 16(%rsp)
+	movq 24(%rsp), %rdi
+	xorq %rdi, %r15
+	subq %rdi, %r12
+	sbbq %rdi, %r13
+	sbbq %rdi, %r14
+	movq %rdi, 24(%rsp)
+	movq 8(%rsp), %rdi
+	movq %r14, 8(%rsp)
+	movq 24(%rsp), %r14
+	sbbq %r14, %rdi
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	movq %rdi, 16(%rsp)
+	movq 24(%rsp), %rdi
+	sbbq %rdi, %r14
+	sbbq %rdi, %r15
+	xorq %rdi, %rbp
+	movq 0(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq 0(%rcx), %rdi, %rbp
+	movq %r15, 32(%rsp)
+	movq %r14, 40(%rsp)
+	mulxq 8(%rcx), %r15, %r14
+	addq %rbp, %r15
+	movq %r13, 48(%rsp)
+	mulxq 16(%rcx), %rbp, %r13
+	adcq %r14, %rbp
+	movq %r12, 56(%rsp)
+	mulxq 24(%rcx), %r14, %r12
+	adcq %r13, %r14
+	movq %rbx, 64(%rsp)
+	mulxq 32(%rcx), %r13, %rbx
+	adcq %r12, %r13
+	movq %rax, 72(%rsp)
+	mulxq 40(%rcx), %r12, %rax
+	adcq %rbx, %r12
+	adcq $0, %rax
+	movq 8(%rsi), %rdx
+	movq %rdi, 80(%rsp)
+	mulxq 8(%rcx), %rbx, %rdi
+	addq %rbx, %rbp
+	adcq %rdi, %r14
+	mulxq 24(%rcx), %rbx, %rdi
+	adcq %rbx, %r13
+	adcq %rdi, %r12
+	mulxq 40(%rcx), %rbx, %rdi
+	adcq %rbx, %rax
+	adcq $0, %rdi
+	movq %r11, 88(%rsp)
+	mulxq 0(%rcx), %rbx, %r11
+	addq %rbx, %r15
+	adcq %r11, %rbp
+	mulxq 16(%rcx), %rbx, %r11
+	adcq %rbx, %r14
+	adcq %r11, %r13
+	mulxq 32(%rcx), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	adcq $0, %rdi
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r11
+	addq %rbx, %r14
+	adcq %r11, %r13
+	mulxq 24(%rcx), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %rax
+	mulxq 40(%rcx), %rbx, %r11
+	adcq %rbx, %rdi
+	adcq $0, %r11
+	movq %r15, 96(%rsp)
+	mulxq 0(%rcx), %rbx, %r15
+	addq %rbx, %rbp
+	adcq %r15, %r14
+	mulxq 16(%rcx), %rbx, %r15
+	adcq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 32(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
+	adcq $0, %r11
+	movq 24(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r15
+	addq %rbx, %r13
+	adcq %r15, %r12
+	mulxq 24(%rcx), %rbx, %r15
+	adcq %rbx, %rax
+	adcq %r15, %rdi
+	mulxq 40(%rcx), %rbx, %r15
+	adcq %rbx, %r11
+	adcq $0, %r15
+	movq %rbp, 104(%rsp)
+	mulxq 0(%rcx), %rbx, %rbp
+	addq %rbx, %r14
+	adcq %rbp, %r13
+	mulxq 16(%rcx), %rbx, %rbp
+	adcq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 32(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
+	adcq $0, %r15
+	movq 32(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %rax
+	mulxq 24(%rcx), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r11
+	mulxq 40(%rcx), %rbx, %rbp
+	adcq %rbx, %r15
+	adcq $0, %rbp
+	movq %r14, 112(%rsp)
+	mulxq 0(%rcx), %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %r12
+	mulxq 16(%rcx), %rbx, %r14
+	adcq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 32(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
+	adcq $0, %rbp
+	movq 40(%rsi), %rdx
+	mulxq 8(%rcx), %rbx, %r14
+	addq %rbx, %rax
+	adcq %r14, %rdi
+	mulxq 24(%rcx), %rbx, %r14
+	adcq %rbx, %r11
+	adcq %r14, %r15
+	mulxq 40(%rcx), %rbx, %r14
+	adcq %rbx, %rbp
+	adcq $0, %r14
+	movq %r13, 120(%rsp)
+	mulxq 0(%rcx), %rbx, %r13
+	addq %rbx, %r12
+	adcq %r13, %rax
+	mulxq 16(%rcx), %rbx, %r13
+	adcq %rbx, %rdi
+	adcq %r13, %r11
+	mulxq 32(%rcx), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq 48(%rsi), %rdx
+	mulxq 48(%rcx), %rbx, %r13
+	movq %rbp, 128(%rsp)
+	movq %r15, 136(%rsp)
+	mulxq 56(%rcx), %rbp, %r15
+	addq %r13, %rbp
+	movq %r11, 144(%rsp)
+	mulxq 64(%rcx), %r13, %r11
+	adcq %r15, %r13
+	movq %rdi, 152(%rsp)
+	mulxq 72(%rcx), %r15, %rdi
+	adcq %r11, %r15
+	movq %rax, 160(%rsp)
+	mulxq 80(%rcx), %r11, %rax
+	adcq %rdi, %r11
+	movq %r12, 168(%rsp)
+	mulxq 88(%rcx), %rdi, %r12
+	adcq %rax, %rdi
+	adcq $0, %r12
+	movq 56(%rsi), %rdx
+	movq %rbx, 176(%rsp)
+	mulxq 56(%rcx), %rax, %rbx
+	addq %rax, %r13
+	adcq %rbx, %r15
+	mulxq 72(%rcx), %rax, %rbx
+	adcq %rax, %r11
+	adcq %rbx, %rdi
+	mulxq 88(%rcx), %rax, %rbx
+	adcq %rax, %r12
+	adcq $0, %rbx
+	movq %r14, 184(%rsp)
+	mulxq 48(%rcx), %rax, %r14
+	addq %rax, %rbp
+	adcq %r14, %r13
+	mulxq 64(%rcx), %rax, %r14
+	adcq %rax, %r15
+	adcq %r14, %r11
+	mulxq 80(%rcx), %rax, %r14
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	adcq $0, %rbx
+	movq 64(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %r14
+	addq %rax, %r15
+	adcq %r14, %r11
+	mulxq 72(%rcx), %rax, %r14
+	adcq %rax, %rdi
+	adcq %r14, %r12
+	mulxq 88(%rcx), %rax, %r14
+	adcq %rax, %rbx
+	adcq $0, %r14
+	movq %rbp, 192(%rsp)
+	mulxq 48(%rcx), %rax, %rbp
+	addq %rax, %r13
+	adcq %rbp, %r15
+	mulxq 64(%rcx), %rax, %rbp
+	adcq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 80(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
+	adcq $0, %r14
+	movq 72(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %rbp
+	addq %rax, %r11
+	adcq %rbp, %rdi
+	mulxq 72(%rcx), %rax, %rbp
+	adcq %rax, %r12
+	adcq %rbp, %rbx
+	mulxq 88(%rcx), %rax, %rbp
+	adcq %rax, %r14
+	adcq $0, %rbp
+	movq %r13, 200(%rsp)
+	mulxq 48(%rcx), %rax, %r13
+	addq %rax, %r15
+	adcq %r13, %r11
+	mulxq 64(%rcx), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 80(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
+	adcq $0, %rbp
+	movq 80(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %r13
+	addq %rax, %rdi
+	adcq %r13, %r12
+	mulxq 72(%rcx), %rax, %r13
+	adcq %rax, %rbx
+	adcq %r13, %r14
+	mulxq 88(%rcx), %rax, %r13
+	adcq %rax, %rbp
+	adcq $0, %r13
+	movq %r15, 208(%rsp)
+	mulxq 48(%rcx), %rax, %r15
+	addq %rax, %r11
+	adcq %r15, %rdi
+	mulxq 64(%rcx), %rax, %r15
+	adcq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 80(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
+	adcq $0, %r13
+	movq 88(%rsi), %rdx
+	mulxq 56(%rcx), %rax, %r15
+	addq %rax, %r12
+	adcq %r15, %rbx
+	mulxq 72(%rcx), %rax, %r15
+	adcq %rax, %r14
+	adcq %r15, %rbp
+	mulxq 88(%rcx), %rax, %r15
+	adcq %rax, %r13
+	adcq $0, %r15
+	movq %r11, 216(%rsp)
+	mulxq 48(%rcx), %rax, %r11
+	addq %rax, %rdi
+	adcq %r11, %r12
+	mulxq 64(%rcx), %rax, %r11
+	adcq %rax, %rbx
+	adcq %r11, %r14
+	mulxq 80(%rcx), %rax, %r11
+	adcq %rax, %rbp
+	adcq %r11, %r13
+	adcq $0, %r15
+	movq %r8, %rdx
+	mulxq 56(%rsp), %rax, %r11
+	mulxq 48(%rsp), %rsi, %rcx
+	addq %r11, %rsi
+	movq %r13, 224(%rsp)
+	mulxq 8(%rsp), %r11, %r13
+	adcq %rcx, %r11
+	movq %rbp, 232(%rsp)
+	mulxq 16(%rsp), %rcx, %rbp
+	adcq %r13, %rcx
+	movq %r14, 240(%rsp)
+	mulxq 40(%rsp), %r13, %r14
+	adcq %rbp, %r13
+	movq %rbx, 248(%rsp)
+	mulxq 32(%rsp), %rbp, %rbx
+	adcq %r14, %rbp
+	adcq $0, %rbx
+	movq %r9, %rdx
+	movq %r12, 256(%rsp)
+	mulxq 48(%rsp), %r14, %r12
+	addq %r14, %r11
+	adcq %r12, %rcx
+	mulxq 16(%rsp), %r14, %r12
+	adcq %r14, %r13
+	adcq %r12, %rbp
+	mulxq 32(%rsp), %r14, %r12
+	adcq %r14, %rbx
+	adcq $0, %r12
+	movq %rdi, 264(%rsp)
+	mulxq 56(%rsp), %r14, %rdi
+	addq %r14, %rsi
+	adcq %rdi, %r11
+	mulxq 8(%rsp), %r14, %rdi
+	adcq %r14, %rcx
+	adcq %rdi, %r13
+	mulxq 40(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %rbx
+	adcq $0, %r12
+	movq %r10, %rdx
+	mulxq 48(%rsp), %r14, %rdi
+	addq %r14, %rcx
+	adcq %rdi, %r13
+	mulxq 16(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %rbx
+	mulxq 32(%rsp), %r14, %rdi
+	adcq %r14, %r12
+	adcq $0, %rdi
+	movq %rsi, 272(%rsp)
+	mulxq 56(%rsp), %r14, %rsi
+	addq %r14, %r11
+	adcq %rsi, %rcx
+	mulxq 8(%rsp), %r14, %rsi
+	adcq %r14, %r13
+	adcq %rsi, %rbp
+	mulxq 40(%rsp), %r14, %rsi
+	adcq %r14, %rbx
+	adcq %rsi, %r12
+	adcq $0, %rdi
+	movq 88(%rsp), %rdx
+	mulxq 48(%rsp), %r14, %rsi
+	addq %r14, %r13
+	adcq %rsi, %rbp
+	mulxq 16(%rsp), %r14, %rsi
+	adcq %r14, %rbx
+	adcq %rsi, %r12
+	mulxq 32(%rsp), %r14, %rsi
+	adcq %r14, %rdi
+	adcq $0, %rsi
+	movq %r11, 280(%rsp)
+	mulxq 56(%rsp), %r14, %r11
+	addq %r14, %rcx
+	adcq %r11, %r13
+	mulxq 8(%rsp), %r14, %r11
+	adcq %r14, %rbp
+	adcq %r11, %rbx
+	mulxq 40(%rsp), %r14, %r11
+	adcq %r14, %r12
+	adcq %r11, %rdi
+	adcq $0, %rsi
+	movq 72(%rsp), %rdx
+	mulxq 48(%rsp), %r14, %r11
+	addq %r14, %rbp
+	adcq %r11, %rbx
+	mulxq 16(%rsp), %r14, %r11
+	adcq %r14, %r12
+	adcq %r11, %rdi
+	mulxq 32(%rsp), %r14, %r11
+	adcq %r14, %rsi
+	adcq $0, %r11
+	movq %rcx, 288(%rsp)
+	mulxq 56(%rsp), %r14, %rcx
+	addq %r14, %r13
+	adcq %rcx, %rbp
+	mulxq 8(%rsp), %r14, %rcx
+	adcq %r14, %rbx
+	adcq %rcx, %r12
+	mulxq 40(%rsp), %r14, %rcx
+	adcq %r14, %rdi
+	adcq %rcx, %rsi
+	adcq $0, %r11
+	movq 64(%rsp), %rdx
+	mulxq 48(%rsp), %r14, %rcx
+	addq %r14, %rbx
+	adcq %rcx, %r12
+	mulxq 16(%rsp), %r14, %rcx
+	adcq %r14, %rdi
+	adcq %rcx, %rsi
+	mulxq 32(%rsp), %r14, %rcx
+	adcq %r14, %r11
+	adcq $0, %rcx
+	movq %r13, 296(%rsp)
+	mulxq 56(%rsp), %r14, %r13
+	addq %r14, %rbp
+	adcq %r13, %rbx
+	mulxq 8(%rsp), %r14, %r13
+	adcq %r14, %r12
+	adcq %r13, %rdi
+	mulxq 40(%rsp), %r14, %r13
+	adcq %r14, %rsi
+	adcq %r13, %r11
+	adcq $0, %rcx
+	movq 24(%rsp), %r14
+	xorq %r14, %rax
+	movq 272(%rsp), %r13
+	xorq %r14, %r13
+	movq 280(%rsp), %r8
+	xorq %r14, %r8
+	movq 288(%rsp), %r9
+	xorq %r14, %r9
+	movq 296(%rsp), %r10
+	xorq %r14, %r10
+	xorq %r14, %rbp
+	xorq %r14, %rbx
+	xorq %r14, %r12
+	xorq %r14, %rdi
+	xorq %r14, %rsi
+	xorq %r14, %r11
+	xorq %r14, %rcx
+	movq %r11, 296(%rsp)
+	movq %r14, %r11
+	addq %r11, %r11
+	adcq 80(%rsp), %rax
+	adcq 96(%rsp), %r13
+	adcq 104(%rsp), %r8
+	adcq 112(%rsp), %r9
+	adcq 120(%rsp), %r10
+	adcq 168(%rsp), %rbp
+	adcq 160(%rsp), %rbx
+	adcq 152(%rsp), %r12
+	adcq 144(%rsp), %rdi
+	adcq 136(%rsp), %rsi
+	movq 296(%rsp), %r11
+	adcq 128(%rsp), %r11
+	adcq 184(%rsp), %rcx
+	adcq $0, %r14
+	addq 176(%rsp), %rax
+	adcq 192(%rsp), %r13
+	adcq 200(%rsp), %r8
+	adcq 208(%rsp), %r9
+	adcq 216(%rsp), %r10
+	adcq 264(%rsp), %rbp
+	adcq 256(%rsp), %rbx
+	adcq 248(%rsp), %r12
+	adcq 240(%rsp), %rdi
+	adcq 232(%rsp), %rsi
+	adcq 224(%rsp), %r11
+	adcq %r15, %rcx
+	adcq $0, %r14
+	movq %r11, 296(%rsp)
+	movq 160(%rsp), %r11
+	addq %rax, %r11
+	movq 152(%rsp), %rax
+	adcq %r13, %rax
+	movq 144(%rsp), %r13
+	adcq %r8, %r13
+	movq 136(%rsp), %r8
+	adcq %r9, %r8
+	movq 128(%rsp), %r9
+	adcq %r10, %r9
+	movq 184(%rsp), %r10
+	adcq %rbp, %r10
+	movq 176(%rsp), %rbp
+	adcq %rbx, %rbp
+	movq 192(%rsp), %rbx
+	adcq %r12, %rbx
+	movq 200(%rsp), %r12
+	adcq %rdi, %r12
+	movq 208(%rsp), %rdi
+	adcq %rsi, %rdi
+	movq 216(%rsp), %rsi
+	adcq 296(%rsp), %rsi
+	movq %rsi, 296(%rsp)
+	movq 264(%rsp), %rsi
+	adcq %rcx, %rsi
+	movq 256(%rsp), %rcx
+	adcq %r14, %rcx
+	movq 248(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 248(%rsp)
+	movq 240(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 240(%rsp)
+	movq 232(%rsp), %r14
+	adcq $0, %r14
+	movq %r14, 232(%rsp)
+	movq 224(%rsp), %r14
+	adcq $0, %r14
+	adcq $0, %r15
+	movq 80(%rsp), %rdx
+	movq %r14, 224(%rsp)
+	movq %rcx, 256(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rcx
+	movq %rsi, 264(%rsp)
+	movq 168(%rsp), %rsi
+	addq %r14, %rsi
+	adcq %rcx, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rcx
+	adcq %r14, %rax
+	adcq %rcx, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rcx
+	adcq %r14, %r8
+	adcq %rcx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rcx
+	adcq %r14, %r10
+	adcq $0, %rcx
+	movq %rdi, 168(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rdi
+	addq %r14, %r11
+	adcq %rdi, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rdi
+	adcq %r14, %r13
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rdi
+	adcq %r14, %r9
+	adcq %rdi, %r10
+	adcq $0, %rcx
+	movq 96(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rdi
+	addq %r14, %r11
+	adcq %rdi, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rdi
+	adcq %r14, %r13
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
+	adcq %r14, %r9
+	adcq %rdi, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
+	adcq %r14, %rcx
+	adcq $0, %rdi
+	movq %r12, 80(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r12
+	addq %r14, %rax
+	adcq %r12, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r12
+	adcq %r14, %r8
+	adcq %r12, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r12
+	adcq %r14, %r10
+	adcq %r12, %rcx
+	adcq $0, %rdi
+	movq 104(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r12
+	addq %r14, %rax
+	adcq %r12, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r12
+	adcq %r14, %r8
+	adcq %r12, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r12
+	adcq %r14, %r10
+	adcq %r12, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r12
+	adcq %r14, %rdi
+	adcq $0, %r12
+	movq %rbx, 96(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbx
+	addq %r14, %r13
+	adcq %rbx, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbx
+	adcq %r14, %r9
+	adcq %rbx, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbx
+	adcq %r14, %rcx
+	adcq %rbx, %rdi
+	adcq $0, %r12
+	movq 112(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbx
+	addq %r14, %r13
+	adcq %rbx, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
+	adcq %r14, %r9
+	adcq %rbx, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbx
+	adcq %r14, %rcx
+	adcq %rbx, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbx
+	adcq %r14, %r12
+	adcq $0, %rbx
+	movq %r15, 104(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r15
+	addq %r14, %r8
+	adcq %r15, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r15
+	adcq %r14, %r10
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r15
+	adcq %r14, %rdi
+	adcq %r15, %r12
+	adcq $0, %rbx
+	movq 120(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r15
+	addq %r14, %r8
+	adcq %r15, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %r15
+	adcq %r14, %r10
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r15
+	adcq %r14, %rdi
+	adcq %r15, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r15
+	adcq %r14, %rbx
+	adcq $0, %r15
+	movq %rbp, 112(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbp
+	addq %r14, %r9
+	adcq %rbp, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbp
+	adcq %r14, %rcx
+	adcq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
+	adcq %r14, %r12
+	adcq %rbp, %rbx
+	adcq $0, %r15
+	movq %rsi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbp
+	addq %r14, %r9
+	adcq %rbp, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbp
+	adcq %r14, %rcx
+	adcq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbp
+	adcq %r14, %r12
+	adcq %rbp, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
+	adcq %r14, %r15
+	adcq $0, %rbp
+	movq %r8, 120(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r8
+	addq %r14, %r10
+	adcq %r8, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r8
+	adcq %r14, %rdi
+	adcq %r8, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r8
+	adcq %r14, %rbx
+	adcq %r8, %r15
+	adcq $0, %rbp
+	movq %r11, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r8
+	addq %r14, %r10
+	adcq %r8, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r14
+	adcq %rsi, %rdi
+	adcq %r14, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rsi
+	adcq %r8, %rbx
+	adcq %rsi, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r8
+	adcq %r14, %rbp
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r14
+	addq %rsi, %rcx
+	adcq %r14, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r14
+	adcq %rsi, %r12
+	adcq %r14, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r14
+	adcq %rsi, %r15
+	adcq %r14, %rbp
+	adcq $0, %r8
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r14
+	addq %rsi, %rcx
+	adcq %r14, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rsi
+	adcq %r11, %r12
+	adcq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r11
+	adcq %r14, %r15
+	adcq %r11, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r14
+	adcq %rsi, %r8
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rsi
+	addq %r11, %rdi
+	adcq %rsi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rsi
+	adcq %r11, %rbx
+	adcq %rsi, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rsi
+	adcq %r11, %rbp
+	adcq %rsi, %r8
+	adcq $0, %r14
+	movq %r13, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rsi
+	addq %r11, %rdi
+	adcq %rsi, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
+	adcq %rax, %rbx
+	adcq %r11, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rax
+	adcq %rsi, %rbp
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rsi
+	adcq %r11, %r14
+	adcq $0, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r11
+	addq %rax, %r12
+	adcq %r11, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r11
+	adcq %rax, %r15
+	adcq %r11, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r11
+	adcq %rax, %r8
+	adcq %r11, %r14
+	adcq $0, %rsi
+	movq 120(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r11
+	addq %rax, %r12
+	adcq %r11, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcq %r13, %r15
+	adcq %rax, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r13
+	adcq %r11, %r8
+	adcq %r13, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r11
+	adcq %rax, %rsi
+	adcq $0, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
+	addq %r13, %rbx
+	adcq %rax, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
+	adcq %r13, %rbp
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
+	adcq %r13, %r14
+	adcq %rax, %rsi
+	adcq $0, %r11
+	movq %r9, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
+	addq %r13, %rbx
+	adcq %rax, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcq %r13, %rbp
+	adcq %rax, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
+	adcq %r13, %r14
+	adcq %rax, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
+	adcq %r13, %r11
+	adcq $0, %rax
+	movq %r12, 120(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
+	addq %r13, %r15
+	adcq %r12, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
+	adcq %r13, %r8
+	adcq %r12, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
+	adcq %r13, %rsi
+	adcq %r12, %r11
+	adcq $0, %rax
+	movq %r10, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
+	addq %r13, %r15
+	adcq %r12, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r13
+	adcq %r9, %r8
+	adcq %r13, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r9
+	adcq %r12, %rsi
+	adcq %r9, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	adcq %r13, %rax
+	adcq $0, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r13
+	addq %r9, %rbp
+	adcq %r13, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
+	adcq %r9, %r14
+	adcq %r13, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
+	adcq %r9, %r11
+	adcq %r13, %rax
+	adcq $0, %r12
+	addq 112(%rsp), %rcx
+	adcq 96(%rsp), %rdi
+	movq 120(%rsp), %r9
+	adcq 80(%rsp), %r9
+	adcq 168(%rsp), %rbx
+	adcq 296(%rsp), %r15
+	adcq 264(%rsp), %rbp
+	adcq 256(%rsp), %r8
+	adcq 248(%rsp), %r14
+	adcq 240(%rsp), %rsi
+	adcq 232(%rsp), %r11
+	adcq 224(%rsp), %rax
+	adcq 104(%rsp), %r12
+	movq 0(%rsp), %r13
+	movq %rcx, 0(%r13)
+	movq %rdi, 8(%r13)
+	movq %r9, 16(%r13)
+	movq %rbx, 24(%r13)
+	movq %r15, 32(%r13)
+	movq %rbp, 40(%r13)
+	movq %r8, 48(%r13)
+	movq %r14, 56(%r13)
+	movq %rsi, 64(%r13)
+	movq %r11, 72(%r13)
+	movq %rax, 80(%r13)
+	movq %r12, 88(%r13)
+	addq $304, %rsp
+.cfi_adjust_cfa_offset -304
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_mul_lazy_bmi2, .-fg_p751_mul_lazy_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_sqr_lazy_bmi2
+.p2align 4, 0x90
+_fg_p751_sqr_lazy_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_sqr_lazy_bmi2
+.type fg_p751_sqr_lazy_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_lazy_bmi2
+fg_p751_sqr_lazy_bmi2:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $256, %rsp
+.cfi_adjust_cfa_offset 256
+	movq 0(%rsi), %rcx
+	subq 48(%rsi), %rcx
+	movq 8(%rsi), %r8
+	sbbq 56(%rsi), %r8
+	movq 16(%rsi), %r9
+	sbbq 64(%rsi), %r9
+	movq 24(%rsi), %r10
+	sbbq 72(%rsi), %r10
+	movq 32(%rsi), %r11
+	sbbq 80(%rsi), %r11
+	movq 40(%rsi), %rax
+	sbbq 88(%rsi), %rax
+	sbbq %rbx, %rbx
+	xorq %rbx, %rcx
+	xorq %rbx, %r8
+	xorq %rbx, %r9
+	xorq %rbx, %r10
+	xorq %rbx, %r11
+	xorq %rbx, %rax
+	subq %rbx, %rcx
+	sbbq %rbx, %r8
+	sbbq %rbx, %r9
+	sbbq %rbx, %r10
+	sbbq %rbx, %r11
+	sbbq %rbx, %rax
+	movq 0(%rsi), %rdx
+	mulxq 8(%rsi), %rbp, %r12
+	mulxq 16(%rsi), %r13, %r14
+	addq %r12, %r13
+	mulxq 24(%rsi), %r15, %rbx
+	adcq %r14, %r15
+	mulxq 32(%rsi), %r12, %r14
+	adcq %rbx, %r12
+	movq %rdi, 0(%rsp)
+	mulxq 40(%rsi), %rbx, %rdi
+	adcq %r14, %rbx
+	adcq $0, %rdi
+	movq 8(%rsi), %rdx
+	movq %r13, 8(%rsp)
+	mulxq 24(%rsi), %r14, %r13
+	addq %r14, %r12
+	adcq %r13, %rbx
+	mulxq 40(%rsi), %r14, %r13
+	adcq %r14, %rdi
+	adcq $0, %r13
+	movq %rbp, 16(%rsp)
+	mulxq 16(%rsi), %r14, %rbp
+	addq %r14, %r15
+	adcq %rbp, %r12
+	mulxq 32(%rsi), %r14, %rbp
+	adcq %r14, %rbx
+	adcq %rbp, %rdi
+	adcq $0, %r13
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %r14, %rbp
+	addq %r14, %rbx
+	adcq %rbp, %rdi
+	mulxq 40(%rsi), %r14, %rbp
+	adcq %r14, %r13
+	adcq $0, %rbp
+	movq %r12, 24(%rsp)
+	mulxq 32(%rsi), %r14, %r12
+	addq %r14, %rdi
+	adcq %r12, %r13
+	adcq $0, %rbp
+	movq 24(%rsi), %rdx
+	mulxq 40(%rsi), %r14, %r12
+	addq %r14, %rbp
+	adcq $0, %r12
+	movq %rdi, 32(%rsp)
+	mulxq 32(%rsi), %r14, %rdi
+	addq %r14, %r13
+	adcq %rdi, %rbp
+	adcq $0, %r12
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %r14, %rdi
+	addq %r14, %r12
+	adcq $0, %rdi
+	movq 16(%rsp), %r14
+	addq %r14, %r14
+	movq %rbp, 16(%rsp)
+	movq 8(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %r15, %r15
+	movq %r13, 8(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r13, %r13
+	adcq %rbx, %rbx
+	movq %rbx, 24(%rsp)
+	movq 32(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 32(%rsp)
+	movq 8(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 8(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %r12, %r12
+	adcq %rdi, %rdi
+	movq %rbx, 16(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 0(%rsi), %rdx
+	movq %r13, 40(%rsp)
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %r13, %r15
+	addq %r15, %r14
+	movq 8(%rsi), %rdx
+	movq %rbp, 56(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 64(%rsp)
+	movq 56(%rsp), %r14
+	adcq %r15, %r14
+	movq 48(%rsp), %r15
+	adcq %rbp, %r15
+	movq 16(%rsi), %rdx
+	movq %r15, 48(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 56(%rsp)
+	movq 40(%rsp), %r14
+	adcq %rbp, %r14
+	movq 24(%rsp), %rbp
+	adcq %r15, %rbp
+	movq 24(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %r14, 40(%rsp)
+	movq 32(%rsp), %r14
+	adcq %r15, %r14
+	movq 8(%rsp), %r15
+	adcq %rbp, %r15
+	movq 32(%rsi), %rdx
+	movq %r15, 8(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %r14, 32(%rsp)
+	movq 16(%rsp), %r14
+	adcq %rbp, %r14
+	adcq %r15, %r12
+	movq 40(%rsi), %rdx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %rdi
+	adcq %r15, %rbx
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %rbp, %r15
+	movq %r12, 16(%rsp)
+	movq %r14, 72(%rsp)
+	mulxq 64(%rsi), %r12, %r14
+	addq %r15, %r12
+	movq %rbx, 80(%rsp)
+	mulxq 72(%rsi), %r15, %rbx
+	adcq %r14, %r15
+	movq %rdi, 88(%rsp)
+	mulxq 80(%rsi), %r14, %rdi
+	adcq %rbx, %r14
+	movq %r13, 96(%rsp)
+	mulxq 88(%rsi), %rbx, %r13
+	adcq %rdi, %rbx
+	adcq $0, %r13
+	movq 56(%rsi), %rdx
+	movq %r12, 104(%rsp)
+	mulxq 72(%rsi), %rdi, %r12
+	addq %rdi, %r14
+	adcq %r12, %rbx
+	mulxq 88(%rsi), %rdi, %r12
+	adcq %rdi, %r13
+	adcq $0, %r12
+	movq %rbp, 112(%rsp)
+	mulxq 64(%rsi), %rdi, %rbp
+	addq %rdi, %r15
+	adcq %rbp, %r14
+	mulxq 80(%rsi), %rdi, %rbp
+	adcq %rdi, %rbx
+	adcq %rbp, %r13
+	adcq $0, %r12
+	movq 64(%rsi), %rdx
+	mulxq 72(%rsi), %rdi, %rbp
+	addq %rdi, %rbx
+	adcq %rbp, %r13
+	mulxq 88(%rsi), %rdi, %rbp
+	adcq %rdi, %r12
+	adcq $0, %rbp
+	movq %r14, 120(%rsp)
+	mulxq 80(%rsi), %rdi, %r14
+	addq %rdi, %r13
+	adcq %r14, %r12
+	adcq $0, %rbp
+	movq 72(%rsi), %rdx
+	mulxq 88(%rsi), %rdi, %r14
+	addq %rdi, %rbp
+	adcq $0, %r14
+	movq %r13, 128(%rsp)
+	mulxq 80(%rsi), %rdi, %r13
+	addq %rdi, %r12
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq 80(%rsi), %rdx
+	mulxq 88(%rsi), %rdi, %r13
+	addq %rdi, %r14
+	adcq $0, %r13
+	movq 112(%rsp), %rdi
+	addq %rdi, %rdi
+	movq %rbp, 112(%rsp)
+	movq 104(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %r15, %r15
+	movq %r12, 104(%rsp)
+	movq 120(%rsp), %r12
+	adcq %r12, %r12
+	adcq %rbx, %rbx
+	movq %rbx, 120(%rsp)
+	movq 128(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 128(%rsp)
+	movq 104(%rsp), %rbx
+	adcq %rbx, %rbx
+	movq %rbx, 104(%rsp)
+	movq 112(%rsp), %rbx
+	adcq %rbx, %rbx
+	adcq %r14, %r14
+	adcq %r13, %r13
+	movq %rbx, 112(%rsp)
+	movq $0, %rbx
+	adcq $0, %rbx
+	movq 48(%rsi), %rdx
+	movq %r12, 136(%rsp)
+	movq %r15, 144(%rsp)
+	mulxq %rdx, %r12, %r15
+	addq %r15, %rdi
+	movq 56(%rsi), %rdx
+	movq %rbp, 152(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rdi, 160(%rsp)
+	movq 152(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 144(%rsp), %r15
+	adcq %rbp, %r15
+	movq 64(%rsi), %rdx
+	movq %r15, 144(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rdi, 152(%rsp)
+	movq 136(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 120(%rsp), %rbp
+	adcq %r15, %rbp
+	movq 72(%rsi), %rdx
+	movq %rbp, 120(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rdi, 136(%rsp)
+	movq 128(%rsp), %rdi
+	adcq %r15, %rdi
+	movq 104(%rsp), %r15
+	adcq %rbp, %r15
+	movq 80(%rsi), %rdx
+	movq %r15, 104(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rdi, 128(%rsp)
+	movq 112(%rsp), %rdi
+	adcq %rbp, %rdi
+	adcq %r15, %r14
+	movq 88(%rsi), %rdx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	adcq %r15, %rbx
+	movq %rcx, %rdx
+	mulxq %r8, %rbp, %r15
+	movq %r14, 112(%rsp)
+	mulxq %r9, %rsi, %r14
+	addq %r15, %rsi
+	movq %rdi, 168(%rsp)
+	mulxq %r10, %r15, %rdi
+	adcq %r14, %r15
+	movq %rbx, 176(%rsp)
+	mulxq %r11, %r14, %rbx
+	adcq %rdi, %r14
+	movq %r13, 184(%rsp)
+	mulxq %rax, %rdi, %r13
+	adcq %rbx, %rdi
+	adcq $0, %r13
+	movq %r8, %rdx
+	movq %rsi, 192(%rsp)
+	mulxq %r10, %rbx, %rsi
+	addq %rbx, %r14
+	adcq %rsi, %rdi
+	mulxq %rax, %rbx, %rsi
+	adcq %rbx, %r13
+	adcq $0, %rsi
+	movq %rbp, 200(%rsp)
+	mulxq %r9, %rbx, %rbp
+	addq %rbx, %r15
+	adcq %rbp, %r14
+	mulxq %r11, %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r13
+	adcq $0, %rsi
+	movq %r9, %rdx
+	mulxq %r10, %rbx, %rbp
+	addq %rbx, %rdi
+	adcq %rbp, %r13
+	mulxq %rax, %rbx, %rbp
+	adcq %rbx, %rsi
+	adcq $0, %rbp
+	movq %r14, 208(%rsp)
+	mulxq %r11, %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %rsi
+	adcq $0, %rbp
+	movq %r10, %rdx
+	mulxq %rax, %rbx, %r14
+	addq %rbx, %rbp
+	adcq $0, %r14
+	movq %r13, 216(%rsp)
+	mulxq %r11, %rbx, %r13
+	addq %rbx, %rsi
+	adcq %r13, %rbp
+	adcq $0, %r14
+	movq %r11, %rdx
+	mulxq %rax, %rbx, %r13
+	addq %rbx, %r14
+	adcq $0, %r13
+	movq 200(%rsp), %rbx
+	addq %rbx, %rbx
+	movq %rbp, 200(%rsp)
+	movq 192(%rsp), %rbp
+	adcq %rbp, %rbp
+	adcq %r15, %r15
+	movq %rsi, 192(%rsp)
+	movq 208(%rsp), %rsi
+	adcq %rsi, %rsi
+	adcq %rdi, %rdi
+	movq %rdi, 208(%rsp)
+	movq 216(%rsp), %rdi
+	adcq %rdi, %rdi
+	movq %rdi, 216(%rsp)
+	movq 192(%rsp), %rdi
+	adcq %rdi, %rdi
+	movq %rdi, 192(%rsp)
+	movq 200(%rsp), %rdi
+	adcq %rdi, %rdi
+	adcq %r14, %r14
+	adcq %r13, %r13
+	movq %rdi, 200(%rsp)
+	movq $0, %rdi
+	adcq $0, %rdi
+	movq %rcx, %rdx
+	movq %rsi, 224(%rsp)
+	movq %r15, 232(%rsp)
+	mulxq %rdx, %rsi, %r15
+	addq %r15, %rbx
+	movq %r8, %rdx
+	movq %rbp, 240(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rbx, 248(%rsp)
+	movq 240(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 232(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r9, %rdx
+	movq %r15, 232(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rbx, 240(%rsp)
+	movq 224(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq 208(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %r10, %rdx
+	movq %rbp, 208(%rsp)
+	mulxq %rdx, %r15, %rbp
+	movq %rbx, 224(%rsp)
+	movq 216(%rsp), %rbx
+	adcq %r15, %rbx
+	movq 192(%rsp), %r15
+	adcq %rbp, %r15
+	movq %r11, %rdx
+	movq %r15, 192(%rsp)
+	mulxq %rdx, %rbp, %r15
+	movq %rbx, 216(%rsp)
+	movq 200(%rsp), %rbx
+	adcq %rbp, %rbx
+	adcq %r15, %r14
+	movq %rax, %rdx
+	mulxq %rdx, %rbp, %r15
+	adcq %rbp, %r13
+	adcq %r15, %rdi
+	movq $-1, %rbp
+	xorq %rbp, %rsi
+	movq 248(%rsp), %r15
+	xorq %rbp, %r15
+	movq 240(%rsp), %rcx
+	xorq %rbp, %rcx
+	movq 232(%rsp), %r8
+	xorq %rbp, %r8
+	movq 224(%rsp), %r9
+	xorq %rbp, %r9
+	movq 208(%rsp), %r10
+	xorq %rbp, %r10
+	movq 216(%rsp), %r11
+	xorq %rbp, %r11
+	movq 192(%rsp), %rax
+	xorq %rbp, %rax
+	xorq %rbp, %rbx
+	xorq %rbp, %r14
+	xorq %rbp, %r13
+	xorq %rbp, %rdi
+	movq %r14, 192(%rsp)
+	movq %rbp, %r14
+	addq %r14, %r14
+	adcq 96(%rsp), %rsi
+	adcq 64(%rsp), %r15
+	adcq 56(%rsp), %rcx
+	adcq 48(%rsp), %r8
+	adcq 40(%rsp), %r9
+	adcq 24(%rsp), %r10
+	adcq 32(%rsp), %r11
+	adcq 8(%rsp), %rax
+	adcq 72(%rsp), %rbx
+	movq 192(%rsp), %r14
+	adcq 16(%rsp), %r14
+	adcq 88(%rsp), %r13
+	adcq 80(%rsp), %rdi
+	adcq $0, %rbp
+	addq %r12, %rsi
+	adcq 160(%rsp), %r15
+	adcq 152(%rsp), %rcx
+	adcq 144(%rsp), %r8
+	adcq 136(%rsp), %r9
+	adcq 120(%rsp), %r10
+	adcq 128(%rsp), %r11
+	adcq 104(%rsp), %rax
+	adcq 168(%rsp), %rbx
+	adcq 112(%rsp), %r14
+	adcq 184(%rsp), %r13
+	adcq 176(%rsp), %rdi
+	adcq $0, %rbp
+	movq %r14, 192(%rsp)
+	movq 32(%rsp), %r14
+	addq %rsi, %r14
+	movq 8(%rsp), %rsi
+	adcq %r15, %rsi
+	movq 72(%rsp), %r15
+	adcq %rcx, %r15
+	movq 16(%rsp), %rcx
+	adcq %r8, %rcx
+	movq 88(%rsp), %r8
+	adcq %r9, %r8
+	movq 80(%rsp), %r9
+	adcq %r10, %r9
+	adcq %r11, %r12
+	movq 160(%rsp), %r10
+	adcq %rax, %r10
+	movq 152(%rsp), %r11
+	adcq %rbx, %r11
+	movq 144(%rsp), %rax
+	adcq 192(%rsp), %rax
+	movq 136(%rsp), %rbx
+	adcq %r13, %rbx
+	movq 120(%rsp), %r13
+	adcq %rdi, %r13
+	movq 128(%rsp), %rdi
+	adcq %rbp, %rdi
+	movq 104(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rbp, 104(%rsp)
+	movq 168(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rbp, 168(%rsp)
+	movq 112(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rbp, 112(%rsp)
+	movq 184(%rsp), %rbp
+	adcq $0, %rbp
+	movq %rdi, 184(%rsp)
+	movq 176(%rsp), %rdi
+	adcq $0, %rdi
+	movq 96(%rsp), %rdx
+	movq %r13, 176(%rsp)
+	movq %rbx, 128(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbx
+	movq %rax, 120(%rsp)
+	movq 24(%rsp), %rax
+	addq %r13, %rax
+	adcq %rbx, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
+	adcq %r13, %rsi
+	adcq %rbx, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
+	adcq %r13, %rcx
+	adcq %rbx, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
+	adcq %r13, %r9
+	adcq $0, %rbx
+	movq %r11, 24(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	addq %r13, %r14
+	adcq %r11, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	adcq %r13, %r15
+	adcq %r11, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %r9
+	adcq $0, %rbx
+	movq 64(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
+	addq %r13, %r14
+	adcq %r11, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	adcq %r13, %r15
+	adcq %r11, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
+	adcq %r13, %rbx
+	adcq $0, %r11
+	movq %rdi, 96(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rdi
+	addq %r13, %rsi
+	adcq %rdi, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rdi
+	adcq %r13, %rcx
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rdi
+	adcq %r13, %r9
+	adcq %rdi, %rbx
+	adcq $0, %r11
+	movq 56(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rdi
+	addq %r13, %rsi
+	adcq %rdi, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rdi
+	adcq %r13, %rcx
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
+	adcq %r13, %r9
+	adcq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rdi
+	adcq %r13, %r11
+	adcq $0, %rdi
+	movq %rbp, 64(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbp
+	addq %r13, %r15
+	adcq %rbp, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rbp
+	adcq %r13, %r8
+	adcq %rbp, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	adcq $0, %rdi
+	movq 48(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbp
+	addq %r13, %r15
+	adcq %rbp, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbp
+	adcq %r13, %r8
+	adcq %rbp, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
+	adcq %r13, %rdi
+	adcq $0, %rbp
+	movq %r10, 56(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
+	addq %r13, %rcx
+	adcq %r10, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r10
+	adcq %r13, %r9
+	adcq %r10, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
+	adcq %r13, %r11
+	adcq %r10, %rdi
+	adcq $0, %rbp
+	movq 40(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
+	addq %r13, %rcx
+	adcq %r10, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r10
+	adcq %r13, %r9
+	adcq %r10, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
+	adcq %r13, %r11
+	adcq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
+	adcq %r13, %rbp
+	adcq $0, %r10
+	movq %r12, 48(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
+	addq %r13, %r8
+	adcq %r12, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
+	adcq %r13, %rbx
+	adcq %r12, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
+	adcq %r13, %rdi
+	adcq %r12, %rbp
+	adcq $0, %r10
+	movq %rax, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
+	addq %r13, %r8
+	adcq %r12, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	adcq %r13, %rbx
+	adcq %r12, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
+	adcq %r13, %rdi
+	adcq %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	adcq %r13, %r10
+	adcq $0, %r12
+	movq %rcx, 40(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rcx
+	addq %r13, %r9
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rcx
+	adcq %r13, %r11
+	adcq %rcx, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rcx
+	adcq %r13, %rbp
+	adcq %rcx, %r10
+	adcq $0, %r12
+	movq %r14, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
+	addq %r13, %r9
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
+	adcq %rax, %r11
+	adcq %r13, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rax
+	adcq %rcx, %rbp
+	adcq %rax, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
+	adcq %r13, %r12
+	adcq $0, %rcx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
+	addq %rax, %rbx
+	adcq %r13, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
+	adcq %rax, %rdi
+	adcq %r13, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
+	adcq %rax, %r10
+	adcq %r13, %r12
+	adcq $0, %rcx
+	movq %rsi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
+	addq %rax, %rbx
+	adcq %r13, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rax
+	adcq %r14, %rdi
+	adcq %rax, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r14
+	adcq %r13, %r10
+	adcq %r14, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
+	adcq %rax, %rcx
+	adcq $0, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rax
+	addq %r14, %r11
+	adcq %rax, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rax
+	adcq %r14, %rbp
+	adcq %rax, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rax
+	adcq %r14, %r12
+	adcq %rax, %rcx
+	adcq $0, %r13
+	movq %r15, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rax
+	addq %r14, %r11
+	adcq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rsi, %r14
+	adcq %rsi, %rbp
+	adcq %r14, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rsi
+	adcq %rax, %r12
+	adcq %rsi, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rax
+	adcq %r14, %r13
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rsi, %r14
+	addq %rsi, %rdi
+	adcq %r14, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rsi, %r14
+	adcq %rsi, %r10
+	adcq %r14, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r14
+	adcq %rsi, %rcx
+	adcq %r14, %r13
+	adcq $0, %rax
+	movq 40(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rsi, %r14
+	addq %rsi, %rdi
+	adcq %r14, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
+	adcq %r15, %r10
+	adcq %rsi, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r15
+	adcq %r14, %rcx
+	adcq %r15, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r14
+	adcq %rsi, %rax
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rsi
+	addq %r15, %rbp
+	adcq %rsi, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rsi
+	adcq %r15, %r12
+	adcq %rsi, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rsi
+	adcq %r15, %r13
+	adcq %rsi, %rax
+	adcq $0, %r14
+	movq %r8, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rsi
+	addq %r15, %rbp
+	adcq %rsi, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
+	adcq %r15, %r12
+	adcq %rsi, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rsi
+	adcq %r15, %r13
+	adcq %rsi, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rsi
+	adcq %r15, %r14
+	adcq $0, %rsi
+	movq %rdi, 40(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rdi
+	addq %r15, %r10
+	adcq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rdi
+	adcq %r15, %rcx
+	adcq %rdi, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rdi
+	adcq %r15, %rax
+	adcq %rdi, %r14
+	adcq $0, %rsi
+	movq %r9, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rdi
+	addq %r15, %r10
+	adcq %rdi, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r15
+	adcq %r8, %rcx
+	adcq %r15, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r8
+	adcq %rdi, %rax
+	adcq %r8, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rdi
+	adcq %r15, %rsi
+	adcq $0, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r15
+	addq %r8, %r12
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r15
+	adcq %r8, %r13
+	adcq %r15, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r15
+	adcq %r8, %r14
+	adcq %r15, %rsi
+	adcq $0, %rdi
+	addq 48(%rsp), %rbx
+	adcq 56(%rsp), %r11
+	movq 40(%rsp), %r8
+	adcq 24(%rsp), %r8
+	adcq 120(%rsp), %rbp
+	adcq 128(%rsp), %r10
+	adcq 176(%rsp), %r12
+	adcq 184(%rsp), %rcx
+	adcq 104(%rsp), %r13
+	adcq 168(%rsp), %rax
+	adcq 112(%rsp), %r14
+	adcq 64(%rsp), %rsi
+	adcq 96(%rsp), %rdi
+	movq 0(%rsp), %r15
+	movq %rbx, 0(%r15)
+	movq %r11, 8(%r15)
+	movq %r8, 16(%r15)
+	movq %rbp, 24(%r15)
+	movq %r10, 32(%r15)
+	movq %r12, 40(%r15)
+	movq %rcx, 48(%r15)
+	movq %r13, 56(%r15)
+	movq %rax, 64(%r15)
+	movq %r14, 72(%r15)
+	movq %rsi, 80(%r15)
+	movq %rdi, 88(%r15)
+	addq $256, %rsp
+.cfi_adjust_cfa_offset -256
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_sqr_lazy_bmi2, .-fg_p751_sqr_lazy_bmi2
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__
@@ -16958,6 +21505,1845 @@ popq %r15
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_mul_lazy_adx
+.p2align 4, 0x90
+_fg_p751_mul_lazy_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_mul_lazy_adx
+.type fg_p751_mul_lazy_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_lazy_adx
+fg_p751_mul_lazy_adx:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $48, %rsp
+.cfi_adjust_cfa_offset 48
+	movq %rdx, %r8
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 0(%r8), %r9, %r10
+	mulxq 8(%r8), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 16(%r8), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 24(%r8), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 32(%r8), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 40(%r8), %r11, %rbx
+	adcxq %r11, %r15
+	mulxq 48(%r8), %r12, %r14
+	adcxq %r12, %rbx
+	mulxq 56(%r8), %r11, %r12
+	adcxq %r11, %r14
+	movq %rdi, 0(%rsp)
+	mulxq 64(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 8(%rsp)
+	mulxq 72(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	movq %rdi, 16(%rsp)
+	mulxq 80(%r8), %r11, %rdi
+	adcxq %r11, %r12
+	movq %r12, 24(%rsp)
+	mulxq 88(%r8), %r11, %r12
+	adcxq %r11, %rdi
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %rbx
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r9
+	adcxq %r11, %r14
+	movq 8(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r13, 8(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %r13, %r9
+	movq %rbp, 16(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
+	adcxq %r13, %r9
+	movq 24(%rsp), %r13
+	adoxq %rbp, %r13
+	movq %r9, 24(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r9
+	adcxq %rbp, %r13
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r9
+	adcxq %rbp, %rdi
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsi), %rdx
+	mulxq 8(%r8), %rbp, %r9
+	addq %rbp, %rax
+	movq 16(%rsp), %rbp
+	adcq %r9, %rbp
+	movq %rbp, 16(%rsp)
+	mulxq 24(%r8), %r9, %rbp
+	movq %rax, 32(%rsp)
+	movq 8(%rsp), %rax
+	adcq %r9, %rax
+	adcq %rbp, %r15
+	mulxq 40(%r8), %r9, %rbp
+	adcq %r9, %rbx
+	adcq %rbp, %r14
+	mulxq 56(%r8), %r9, %rbp
+	adcq %r9, %r11
+	movq 24(%rsp), %r9
+	adcq %rbp, %r9
+	movq %r9, 24(%rsp)
+	mulxq 72(%r8), %rbp, %r9
+	adcq %rbp, %r13
+	adcq %r9, %rdi
+	mulxq 88(%r8), %rbp, %r9
+	adcq %rbp, %r12
+	adcq $0, %r9
+	movq %r12, 8(%rsp)
+	mulxq 0(%r8), %rbp, %r12
+	addq %rbp, %r10
+	movq 32(%rsp), %rbp
+	adcq %r12, %rbp
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r12, %rdi
+	movq %r13, 40(%rsp)
+	movq 16(%rsp), %r13
+	adcq %r12, %r13
+	adcq %rdi, %rax
+	mulxq 32(%r8), %r12, %rdi
+	adcq %r12, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r12, %rdi
+	adcq %r12, %r14
+	adcq %rdi, %r11
+	mulxq 64(%r8), %r12, %rdi
+	movq %r11, 16(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r12, %r11
+	movq 40(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r12
+	movq %r11, 24(%rsp)
+	movq 32(%rsp), %r11
+	adcq %rdi, %r11
+	movq 8(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %r9
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
+	adcxq %r12, %rbx
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
+	adcxq %r12, %r14
+	movq 16(%rsp), %r12
+	adoxq %r10, %r12
+	movq %r15, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
+	adcxq %r10, %r12
+	movq 24(%rsp), %r10
+	adoxq %r15, %r10
+	movq %rax, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rax
+	adcxq %r15, %r10
+	movq 40(%rsp), %r15
+	adoxq %rax, %r15
+	movq %r10, 40(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r10
+	adcxq %rax, %r15
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r10
+	adcxq %rax, %r11
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r10
+	adcxq %rax, %rdi
+	adoxq %r10, %r9
+	adcxq %rcx, %r9
+	movq 16(%rsi), %rdx
+	mulxq 8(%r8), %rax, %r10
+	addq %rax, %r13
+	movq 24(%rsp), %rax
+	adcq %r10, %rax
+	movq %rax, 24(%rsp)
+	mulxq 24(%r8), %r10, %rax
+	movq %r13, 8(%rsp)
+	movq 16(%rsp), %r13
+	adcq %r10, %r13
+	adcq %rax, %rbx
+	mulxq 40(%r8), %r10, %rax
+	adcq %r10, %r14
+	adcq %rax, %r12
+	mulxq 56(%r8), %r10, %rax
+	movq %r12, 16(%rsp)
+	movq 40(%rsp), %r12
+	adcq %r10, %r12
+	adcq %rax, %r15
+	mulxq 72(%r8), %r10, %rax
+	adcq %r10, %r11
+	adcq %rax, %rdi
+	mulxq 88(%r8), %r10, %rax
+	adcq %r10, %r9
+	adcq $0, %rax
+	movq %r9, 40(%rsp)
+	mulxq 0(%r8), %r10, %r9
+	addq %r10, %rbp
+	movq 8(%rsp), %r10
+	adcq %r9, %r10
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %r9, %rdi
+	movq %r11, 32(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r9, %r11
+	adcq %rdi, %r13
+	mulxq 32(%r8), %r9, %rdi
+	adcq %r9, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r9, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %r9, %r15
+	adcq %rdi, %r12
+	mulxq 64(%r8), %r9, %rdi
+	movq %r12, 16(%rsp)
+	movq 24(%rsp), %r12
+	adcq %r9, %r12
+	movq 32(%rsp), %r9
+	adcq %rdi, %r9
+	movq %r9, 32(%rsp)
+	mulxq 80(%r8), %rdi, %r9
+	movq %r12, 24(%rsp)
+	movq 8(%rsp), %r12
+	adcq %rdi, %r12
+	movq 40(%rsp), %rdi
+	adcq %r9, %rdi
+	adcq $0, %rax
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbp
+	adcxq %r9, %r14
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbp
+	adcxq %r9, %r15
+	movq 16(%rsp), %r9
+	adoxq %rbp, %r9
+	movq %rbx, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
+	adcxq %rbp, %r9
+	movq 24(%rsp), %rbp
+	adoxq %rbx, %rbp
+	movq %r13, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r13
+	adcxq %rbx, %rbp
+	movq 32(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %rbp, 32(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbp
+	adcxq %r13, %rbx
+	adoxq %rbp, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbp
+	adcxq %r13, %r12
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbp
+	adcxq %r13, %rdi
+	adoxq %rbp, %rax
+	adcxq %rcx, %rax
+	movq 24(%rsi), %rdx
+	mulxq 8(%r8), %r13, %rbp
+	addq %r13, %r11
+	movq 24(%rsp), %r13
+	adcq %rbp, %r13
+	movq %r13, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r13
+	movq %r11, 40(%rsp)
+	movq 16(%rsp), %r11
+	adcq %rbp, %r11
+	adcq %r13, %r14
+	mulxq 40(%r8), %rbp, %r13
+	adcq %rbp, %r15
+	adcq %r13, %r9
+	mulxq 56(%r8), %rbp, %r13
+	movq %r9, 16(%rsp)
+	movq 32(%rsp), %r9
+	adcq %rbp, %r9
+	adcq %r13, %rbx
+	mulxq 72(%r8), %rbp, %r13
+	adcq %rbp, %r12
+	adcq %r13, %rdi
+	mulxq 88(%r8), %rbp, %r13
+	adcq %rbp, %rax
+	adcq $0, %r13
+	movq %rax, 32(%rsp)
+	mulxq 0(%r8), %rbp, %rax
+	addq %rbp, %r10
+	movq 40(%rsp), %rbp
+	adcq %rax, %rbp
+	movq %rdi, 40(%rsp)
+	mulxq 16(%r8), %rax, %rdi
+	movq %r12, 8(%rsp)
+	movq 24(%rsp), %r12
+	adcq %rax, %r12
+	adcq %rdi, %r11
+	mulxq 32(%r8), %rax, %rdi
+	adcq %rax, %r14
+	adcq %rdi, %r15
+	mulxq 48(%r8), %rax, %rdi
+	movq %rbx, 24(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq %rdi, %r9
+	mulxq 64(%r8), %rax, %rdi
+	movq %r9, 16(%rsp)
+	movq 24(%rsp), %r9
+	adcq %rax, %r9
+	movq 8(%rsp), %rax
+	adcq %rdi, %rax
+	movq %rax, 8(%rsp)
+	mulxq 80(%r8), %rdi, %rax
+	movq %r9, 24(%rsp)
+	movq 40(%rsp), %r9
+	adcq %rdi, %r9
+	movq 32(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq $0, %r13
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r10
+	adcxq %rax, %r15
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r10
+	adcxq %rax, %rbx
+	movq 16(%rsp), %rax
+	adoxq %r10, %rax
+	movq %r14, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r14
+	adcxq %r10, %rax
+	movq 24(%rsp), %r10
+	adoxq %r14, %r10
+	movq %r11, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r11
+	adcxq %r14, %r10
+	movq 8(%rsp), %r14
+	adoxq %r11, %r14
+	movq %r10, 8(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r10
+	adcxq %r11, %rdi
+	adoxq %r10, %r13
+	adcxq %rcx, %r13
+	movq 32(%rsi), %rdx
+	mulxq 8(%r8), %r11, %r10
+	addq %r11, %r12
+	movq 24(%rsp), %r11
+	adcq %r10, %r11
+	movq %r11, 24(%rsp)
+	mulxq 24(%r8), %r10, %r11
+	movq %r12, 32(%rsp)
+	movq 16(%rsp), %r12
+	adcq %r10, %r12
+	adcq %r11, %r15
+	mulxq 40(%r8), %r10, %r11
+	adcq %r10, %rbx
+	adcq %r11, %rax
+	mulxq 56(%r8), %r10, %r11
+	movq %rax, 16(%rsp)
+	movq 8(%rsp), %rax
+	adcq %r10, %rax
+	adcq %r11, %r14
+	mulxq 72(%r8), %r10, %r11
+	adcq %r10, %r9
+	adcq %r11, %rdi
+	mulxq 88(%r8), %r10, %r11
+	adcq %r10, %r13
+	adcq $0, %r11
+	movq %r13, 8(%rsp)
+	mulxq 0(%r8), %r10, %r13
+	addq %r10, %rbp
+	movq 32(%rsp), %r10
+	adcq %r13, %r10
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r13, %rdi
+	movq %r9, 40(%rsp)
+	movq 24(%rsp), %r9
+	adcq %r13, %r9
+	adcq %rdi, %r12
+	mulxq 32(%r8), %r13, %rdi
+	adcq %r13, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r13, %rdi
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	adcq %r13, %r14
+	adcq %rdi, %rax
+	mulxq 64(%r8), %r13, %rdi
+	movq %rax, 16(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r13, %rax
+	movq 40(%rsp), %r13
+	adcq %rdi, %r13
+	movq %r13, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r13
+	movq %rax, 24(%rsp)
+	movq 32(%rsp), %rax
+	adcq %rdi, %rax
+	movq 8(%rsp), %rdi
+	adcq %r13, %rdi
+	adcq $0, %r11
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbp
+	adcxq %r13, %rbx
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbp
+	adcxq %r13, %r14
+	movq 16(%rsp), %r13
+	adoxq %rbp, %r13
+	movq %r15, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
+	adcxq %rbp, %r13
+	movq 24(%rsp), %rbp
+	adoxq %r15, %rbp
+	movq %r12, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r12
+	adcxq %r15, %rbp
+	movq 40(%rsp), %r15
+	adoxq %r12, %r15
+	movq %rbp, 40(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbp
+	adcxq %r12, %rax
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbp
+	adcxq %r12, %rdi
+	adoxq %rbp, %r11
+	adcxq %rcx, %r11
+	movq 40(%rsi), %rdx
+	mulxq 8(%r8), %r12, %rbp
+	addq %r12, %r9
+	movq 24(%rsp), %r12
+	adcq %rbp, %r12
+	movq %r12, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r12
+	movq %r9, 8(%rsp)
+	movq 16(%rsp), %r9
+	adcq %rbp, %r9
+	adcq %r12, %rbx
+	mulxq 40(%r8), %rbp, %r12
+	adcq %rbp, %r14
+	adcq %r12, %r13
+	mulxq 56(%r8), %rbp, %r12
+	movq %r13, 16(%rsp)
+	movq 40(%rsp), %r13
+	adcq %rbp, %r13
+	adcq %r12, %r15
+	mulxq 72(%r8), %rbp, %r12
+	adcq %rbp, %rax
+	adcq %r12, %rdi
+	mulxq 88(%r8), %rbp, %r12
+	adcq %rbp, %r11
+	adcq $0, %r12
+	movq %r11, 40(%rsp)
+	mulxq 0(%r8), %rbp, %r11
+	addq %rbp, %r10
+	movq 8(%rsp), %rbp
+	adcq %r11, %rbp
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %r11, %rdi
+	movq %rax, 32(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r11, %rax
+	adcq %rdi, %r9
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r11, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %r11, %r15
+	adcq %rdi, %r13
+	mulxq 64(%r8), %r11, %rdi
+	movq %r13, 16(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r11, %r13
+	movq 32(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r11, 32(%rsp)
+	mulxq 80(%r8), %rdi, %r11
+	movq %r13, 24(%rsp)
+	movq 8(%rsp), %r13
+	adcq %rdi, %r13
+	movq 40(%rsp), %rdi
+	adcq %r11, %rdi
+	adcq $0, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
+	adcxq %r11, %r14
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
+	adcxq %r11, %r15
+	movq 16(%rsp), %r11
+	adoxq %r10, %r11
+	movq %rbx, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbx
+	adcxq %r10, %r11
+	movq 24(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %r9, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
+	adcxq %rbx, %r10
+	movq 32(%rsp), %rbx
+	adoxq %r9, %rbx
+	movq %r10, 32(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r10
+	adcxq %r9, %rbx
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
+	adcxq %r9, %r13
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r10
+	adcxq %r9, %rdi
+	adoxq %r10, %r12
+	adcxq %rcx, %r12
+	movq 48(%rsi), %rdx
+	mulxq 8(%r8), %r9, %r10
+	addq %r9, %rax
+	movq 24(%rsp), %r9
+	adcq %r10, %r9
+	movq %r9, 24(%rsp)
+	mulxq 24(%r8), %r10, %r9
+	movq %rax, 40(%rsp)
+	movq 16(%rsp), %rax
+	adcq %r10, %rax
+	adcq %r9, %r14
+	mulxq 40(%r8), %r10, %r9
+	adcq %r10, %r15
+	adcq %r9, %r11
+	mulxq 56(%r8), %r10, %r9
+	movq %r11, 16(%rsp)
+	movq 32(%rsp), %r11
+	adcq %r10, %r11
+	adcq %r9, %rbx
+	mulxq 72(%r8), %r10, %r9
+	adcq %r10, %r13
+	adcq %r9, %rdi
+	mulxq 88(%r8), %r10, %r9
+	adcq %r10, %r12
+	adcq $0, %r9
+	movq %r12, 32(%rsp)
+	mulxq 0(%r8), %r10, %r12
+	addq %r10, %rbp
+	movq 40(%rsp), %r10
+	adcq %r12, %r10
+	movq %rdi, 40(%rsp)
+	mulxq 16(%r8), %r12, %rdi
+	movq %r13, 8(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r12, %r13
+	adcq %rdi, %rax
+	mulxq 32(%r8), %r12, %rdi
+	adcq %r12, %r14
+	adcq %rdi, %r15
+	mulxq 48(%r8), %r12, %rdi
+	movq %rbx, 24(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %r12, %rbx
+	adcq %rdi, %r11
+	mulxq 64(%r8), %r12, %rdi
+	movq %r11, 16(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r12, %r11
+	movq 8(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 8(%rsp)
+	mulxq 80(%r8), %rdi, %r12
+	movq %r11, 24(%rsp)
+	movq 40(%rsp), %r11
+	adcq %rdi, %r11
+	movq 32(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %r9
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbp
+	adcxq %r12, %rbx
+	movq 16(%rsp), %r12
+	adoxq %rbp, %r12
+	movq %r14, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r14
+	adcxq %rbp, %r12
+	movq 24(%rsp), %rbp
+	adoxq %r14, %rbp
+	movq %rax, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rax
+	adcxq %r14, %rbp
+	movq 8(%rsp), %r14
+	adoxq %rax, %r14
+	movq %rbp, 8(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %rbp
+	adcxq %rax, %r11
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %rbp
+	adcxq %rax, %rdi
+	adoxq %rbp, %r9
+	adcxq %rcx, %r9
+	movq 56(%rsi), %rdx
+	mulxq 8(%r8), %rax, %rbp
+	addq %rax, %r13
+	movq 24(%rsp), %rax
+	adcq %rbp, %rax
+	movq %rax, 24(%rsp)
+	mulxq 24(%r8), %rbp, %rax
+	movq %r13, 32(%rsp)
+	movq 16(%rsp), %r13
+	adcq %rbp, %r13
+	adcq %rax, %r15
+	mulxq 40(%r8), %rbp, %rax
+	adcq %rbp, %rbx
+	adcq %rax, %r12
+	mulxq 56(%r8), %rbp, %rax
+	movq %r12, 16(%rsp)
+	movq 8(%rsp), %r12
+	adcq %rbp, %r12
+	adcq %rax, %r14
+	mulxq 72(%r8), %rbp, %rax
+	adcq %rbp, %r11
+	adcq %rax, %rdi
+	mulxq 88(%r8), %rbp, %rax
+	adcq %rbp, %r9
+	adcq $0, %rax
+	movq %r9, 8(%rsp)
+	mulxq 0(%r8), %rbp, %r9
+	addq %rbp, %r10
+	movq 32(%rsp), %rbp
+	adcq %r9, %rbp
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r9, %rdi
+	movq %r11, 40(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r9, %r11
+	adcq %rdi, %r13
+	mulxq 32(%r8), %r9, %rdi
+	adcq %r9, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r9, %rdi
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	adcq %r9, %r14
+	adcq %rdi, %r12
+	mulxq 64(%r8), %r9, %rdi
+	movq %r12, 16(%rsp)
+	movq 24(%rsp), %r12
+	adcq %r9, %r12
+	movq 40(%rsp), %r9
+	adcq %rdi, %r9
+	movq %r9, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r9
+	movq %r12, 24(%rsp)
+	movq 32(%rsp), %r12
+	adcq %rdi, %r12
+	movq 8(%rsp), %rdi
+	adcq %r9, %rdi
+	adcq $0, %rax
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
+	adcxq %r9, %rbx
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
+	adcxq %r9, %r14
+	movq 16(%rsp), %r9
+	adoxq %r10, %r9
+	movq %r15, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r15
+	adcxq %r10, %r9
+	movq 24(%rsp), %r10
+	adoxq %r15, %r10
+	movq %r13, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r13
+	adcxq %r15, %r10
+	movq 40(%rsp), %r15
+	adoxq %r13, %r15
+	movq %r10, 40(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
+	adcxq %r13, %r15
+	adoxq %r10, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
+	adcxq %r13, %rdi
+	adoxq %r10, %rax
+	adcxq %rcx, %rax
+	movq 64(%rsi), %rdx
+	mulxq 8(%r8), %r13, %r10
+	addq %r13, %r11
+	movq 24(%rsp), %r13
+	adcq %r10, %r13
+	movq %r13, 24(%rsp)
+	mulxq 24(%r8), %r10, %r13
+	movq %r11, 8(%rsp)
+	movq 16(%rsp), %r11
+	adcq %r10, %r11
+	adcq %r13, %rbx
+	mulxq 40(%r8), %r10, %r13
+	adcq %r10, %r14
+	adcq %r13, %r9
+	mulxq 56(%r8), %r10, %r13
+	movq %r9, 16(%rsp)
+	movq 40(%rsp), %r9
+	adcq %r10, %r9
+	adcq %r13, %r15
+	mulxq 72(%r8), %r10, %r13
+	adcq %r10, %r12
+	adcq %r13, %rdi
+	mulxq 88(%r8), %r10, %r13
+	adcq %r10, %rax
+	adcq $0, %r13
+	movq %rax, 40(%rsp)
+	mulxq 0(%r8), %r10, %rax
+	addq %r10, %rbp
+	movq 8(%rsp), %r10
+	adcq %rax, %r10
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %rax, %rdi
+	movq %r12, 32(%rsp)
+	movq 24(%rsp), %r12
+	adcq %rax, %r12
+	adcq %rdi, %r11
+	mulxq 32(%r8), %rax, %rdi
+	adcq %rax, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %rax, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %rax, %r15
+	adcq %rdi, %r9
+	mulxq 64(%r8), %rax, %rdi
+	movq %r9, 16(%rsp)
+	movq 24(%rsp), %r9
+	adcq %rax, %r9
+	movq 32(%rsp), %rax
+	adcq %rdi, %rax
+	movq %rax, 32(%rsp)
+	mulxq 80(%r8), %rdi, %rax
+	movq %r9, 24(%rsp)
+	movq 8(%rsp), %r9
+	adcq %rdi, %r9
+	movq 40(%rsp), %rdi
+	adcq %rax, %rdi
+	adcq $0, %r13
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %rbp
+	adcxq %rax, %r14
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %rbp
+	adcxq %rax, %r15
+	movq 16(%rsp), %rax
+	adoxq %rbp, %rax
+	movq %rbx, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
+	adcxq %rbp, %rax
+	movq 24(%rsp), %rbp
+	adoxq %rbx, %rbp
+	movq %r11, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
+	adcxq %rbx, %rbp
+	movq 32(%rsp), %rbx
+	adoxq %r11, %rbx
+	movq %rbp, 32(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r13
+	adcxq %rcx, %r13
+	movq 72(%rsi), %rdx
+	mulxq 8(%r8), %r11, %rbp
+	addq %r11, %r12
+	movq 24(%rsp), %r11
+	adcq %rbp, %r11
+	movq %r11, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r11
+	movq %r12, 40(%rsp)
+	movq 16(%rsp), %r12
+	adcq %rbp, %r12
+	adcq %r11, %r14
+	mulxq 40(%r8), %rbp, %r11
+	adcq %rbp, %r15
+	adcq %r11, %rax
+	mulxq 56(%r8), %rbp, %r11
+	movq %rax, 16(%rsp)
+	movq 32(%rsp), %rax
+	adcq %rbp, %rax
+	adcq %r11, %rbx
+	mulxq 72(%r8), %rbp, %r11
+	adcq %rbp, %r9
+	adcq %r11, %rdi
+	mulxq 88(%r8), %rbp, %r11
+	adcq %rbp, %r13
+	adcq $0, %r11
+	movq %r13, 32(%rsp)
+	mulxq 0(%r8), %rbp, %r13
+	addq %rbp, %r10
+	movq 40(%rsp), %rbp
+	adcq %r13, %rbp
+	movq %rdi, 40(%rsp)
+	mulxq 16(%r8), %r13, %rdi
+	movq %r9, 8(%rsp)
+	movq 24(%rsp), %r9
+	adcq %r13, %r9
+	adcq %rdi, %r12
+	mulxq 32(%r8), %r13, %rdi
+	adcq %r13, %r14
+	adcq %rdi, %r15
+	mulxq 48(%r8), %r13, %rdi
+	movq %rbx, 24(%rsp)
+	movq 16(%rsp), %rbx
+	adcq %r13, %rbx
+	adcq %rdi, %rax
+	mulxq 64(%r8), %r13, %rdi
+	movq %rax, 16(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r13, %rax
+	movq 8(%rsp), %r13
+	adcq %rdi, %r13
+	movq %r13, 8(%rsp)
+	mulxq 80(%r8), %rdi, %r13
+	movq %rax, 24(%rsp)
+	movq 40(%rsp), %rax
+	adcq %rdi, %rax
+	movq 32(%rsp), %rdi
+	adcq %r13, %rdi
+	adcq $0, %r11
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
+	adcxq %r13, %r15
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
+	adcxq %r13, %rbx
+	movq 16(%rsp), %r13
+	adoxq %r10, %r13
+	movq %r14, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r14
+	adcxq %r10, %r13
+	movq 24(%rsp), %r10
+	adoxq %r14, %r10
+	movq %r12, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r12
+	adcxq %r14, %r10
+	movq 8(%rsp), %r14
+	adoxq %r12, %r14
+	movq %r10, 8(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
+	adcxq %r12, %rdi
+	adoxq %r10, %r11
+	adcxq %rcx, %r11
+	movq 80(%rsi), %rdx
+	mulxq 8(%r8), %r12, %r10
+	addq %r12, %r9
+	movq 24(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 24(%rsp)
+	mulxq 24(%r8), %r10, %r12
+	movq %r9, 32(%rsp)
+	movq 16(%rsp), %r9
+	adcq %r10, %r9
+	adcq %r12, %r15
+	mulxq 40(%r8), %r10, %r12
+	adcq %r10, %rbx
+	adcq %r12, %r13
+	mulxq 56(%r8), %r10, %r12
+	movq %r13, 16(%rsp)
+	movq 8(%rsp), %r13
+	adcq %r10, %r13
+	adcq %r12, %r14
+	mulxq 72(%r8), %r10, %r12
+	adcq %r10, %rax
+	adcq %r12, %rdi
+	mulxq 88(%r8), %r10, %r12
+	adcq %r10, %r11
+	adcq $0, %r12
+	movq %r11, 8(%rsp)
+	mulxq 0(%r8), %r10, %r11
+	addq %r10, %rbp
+	movq 32(%rsp), %r10
+	adcq %r11, %r10
+	movq %rdi, 32(%rsp)
+	mulxq 16(%r8), %r11, %rdi
+	movq %rax, 40(%rsp)
+	movq 24(%rsp), %rax
+	adcq %r11, %rax
+	adcq %rdi, %r9
+	mulxq 32(%r8), %r11, %rdi
+	adcq %r11, %r15
+	adcq %rdi, %rbx
+	mulxq 48(%r8), %r11, %rdi
+	movq %r14, 24(%rsp)
+	movq 16(%rsp), %r14
+	adcq %r11, %r14
+	adcq %rdi, %r13
+	mulxq 64(%r8), %r11, %rdi
+	movq %r13, 16(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r11, %r13
+	movq 40(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r11, 40(%rsp)
+	mulxq 80(%r8), %rdi, %r11
+	movq %r13, 24(%rsp)
+	movq 32(%rsp), %r13
+	adcq %rdi, %r13
+	movq 8(%rsp), %rdi
+	adcq %r11, %rdi
+	adcq $0, %r12
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	movq 16(%rsp), %r11
+	adoxq %rbp, %r11
+	movq %r15, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r15
+	adcxq %rbp, %r11
+	movq 24(%rsp), %rbp
+	adoxq %r15, %rbp
+	movq %r9, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r9
+	adcxq %r15, %rbp
+	movq 40(%rsp), %r15
+	adoxq %r9, %r15
+	movq %rbp, 40(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r12
+	adcxq %rcx, %r12
+	movq 88(%rsi), %rdx
+	mulxq 8(%r8), %r9, %rbp
+	addq %r9, %rax
+	movq 24(%rsp), %r9
+	adcq %rbp, %r9
+	movq %r9, 24(%rsp)
+	mulxq 24(%r8), %rbp, %r9
+	movq %rax, 8(%rsp)
+	movq 16(%rsp), %rax
+	adcq %rbp, %rax
+	adcq %r9, %rbx
+	mulxq 40(%r8), %rbp, %r9
+	adcq %rbp, %r14
+	adcq %r9, %r11
+	mulxq 56(%r8), %rbp, %r9
+	movq %r11, 16(%rsp)
+	movq 40(%rsp), %r11
+	adcq %rbp, %r11
+	adcq %r9, %r15
+	mulxq 72(%r8), %rbp, %r9
+	adcq %rbp, %r13
+	adcq %r9, %rdi
+	mulxq 88(%r8), %rbp, %r9
+	adcq %rbp, %r12
+	adcq $0, %r9
+	movq %r12, 40(%rsp)
+	mulxq 0(%r8), %rbp, %r12
+	addq %rbp, %r10
+	movq 8(%rsp), %rbp
+	adcq %r12, %rbp
+	movq %rdi, 8(%rsp)
+	mulxq 16(%r8), %r12, %rdi
+	movq %r13, 32(%rsp)
+	movq 24(%rsp), %r13
+	adcq %r12, %r13
+	adcq %rdi, %rax
+	mulxq 32(%r8), %r12, %rdi
+	adcq %r12, %rbx
+	adcq %rdi, %r14
+	mulxq 48(%r8), %r12, %rdi
+	movq %r15, 24(%rsp)
+	movq 16(%rsp), %r15
+	adcq %r12, %r15
+	adcq %rdi, %r11
+	mulxq 64(%r8), %r12, %rdi
+	movq %r11, 16(%rsp)
+	movq 24(%rsp), %r11
+	adcq %r12, %r11
+	movq 32(%rsp), %r12
+	adcq %rdi, %r12
+	movq %r12, 32(%rsp)
+	mulxq 80(%r8), %rdi, %r12
+	movq %r11, 24(%rsp)
+	movq 8(%rsp), %r11
+	adcq %rdi, %r11
+	movq 40(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %r9
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
+	adcxq %r12, %r14
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
+	adcxq %r12, %r15
+	movq 16(%rsp), %r12
+	adoxq %r10, %r12
+	movq %rbx, 16(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rbx
+	adcxq %r10, %r12
+	movq 24(%rsp), %r10
+	adoxq %rbx, %r10
+	movq %rax, 24(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
+	adcxq %rbx, %r10
+	movq 32(%rsp), %rbx
+	adoxq %rax, %rbx
+	movq %r10, 32(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r10
+	adcxq %rax, %rbx
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r10
+	adcxq %rax, %r11
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r10
+	adcxq %rax, %rdi
+	adoxq %r10, %r9
+	adcxq %rcx, %r9
+	movq 0(%rsp), %rax
+	movq %rbp, 0(%rax)
+	movq %r13, 8(%rax)
+	movq 24(%rsp), %r10
+	movq %r10, 16(%rax)
+	movq 16(%rsp), %rbp
+	movq %rbp, 24(%rax)
+	movq %r14, 32(%rax)
+	movq %r15, 40(%rax)
+	movq %r12, 48(%rax)
+	movq 32(%rsp), %r13
+	movq %r13, 56(%rax)
+	movq %rbx, 64(%rax)
+	movq %r11, 72(%rax)
+	movq %rdi, 80(%rax)
+	movq %r9, 88(%rax)
+	addq $48, %rsp
+.cfi_adjust_cfa_offset -48
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_mul_lazy_adx, .-fg_p751_mul_lazy_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_sqr_lazy_adx
+.p2align 4, 0x90
+_fg_p751_sqr_lazy_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_sqr_lazy_adx
+.type fg_p751_sqr_lazy_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_lazy_adx
+fg_p751_sqr_lazy_adx:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	mulxq 64(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 72(%rsi), %rax, %r13
+	adcxq %rax, %r15
+	movq %rdi, 0(%rsp)
+	mulxq 80(%rsi), %rax, %rdi
+	adcxq %rax, %r13
+	movq %r13, 8(%rsp)
+	mulxq 88(%rsi), %rax, %r13
+	adcxq %rax, %rdi
+	adcxq %rcx, %r13
+	movq 8(%rsi), %rdx
+	movq %r9, 16(%rsp)
+	mulxq 24(%rsi), %rax, %r9
+	addq %rax, %rbx
+	adcq %r9, %r12
+	mulxq 40(%rsi), %rax, %r9
+	adcq %rax, %r14
+	adcq %r9, %r10
+	mulxq 56(%rsi), %rax, %r9
+	adcq %rax, %rbp
+	adcq %r9, %r15
+	mulxq 72(%rsi), %rax, %r9
+	movq %r8, 24(%rsp)
+	movq 8(%rsp), %r8
+	adcq %rax, %r8
+	adcq %r9, %rdi
+	mulxq 88(%rsi), %rax, %r9
+	adcq %rax, %r13
+	adcq $0, %r9
+	movq %r13, 8(%rsp)
+	mulxq 16(%rsi), %rax, %r13
+	addq %rax, %r11
+	adcq %r13, %rbx
+	mulxq 32(%rsi), %rax, %r13
+	adcq %rax, %r12
+	adcq %r13, %r14
+	mulxq 48(%rsi), %rax, %r13
+	adcq %rax, %r10
+	adcq %r13, %rbp
+	mulxq 64(%rsi), %rax, %r13
+	adcq %rax, %r15
+	adcq %r13, %r8
+	mulxq 80(%rsi), %rax, %r13
+	adcq %rax, %rdi
+	movq 8(%rsp), %rax
+	adcq %r13, %rax
+	adcq $0, %r9
+	movq 16(%rsi), %rdx
+	movq %rbx, 8(%rsp)
+	mulxq 24(%rsi), %r13, %rbx
+	addq %r13, %r12
+	adcq %rbx, %r14
+	mulxq 40(%rsi), %r13, %rbx
+	adcq %r13, %r10
+	adcq %rbx, %rbp
+	mulxq 56(%rsi), %r13, %rbx
+	adcq %r13, %r15
+	adcq %rbx, %r8
+	mulxq 72(%rsi), %r13, %rbx
+	adcq %r13, %rdi
+	adcq %rbx, %rax
+	mulxq 88(%rsi), %r13, %rbx
+	adcq %r13, %r9
+	adcq $0, %rbx
+	movq %r11, 32(%rsp)
+	mulxq 32(%rsi), %r13, %r11
+	addq %r13, %r14
+	adcq %r11, %r10
+	mulxq 48(%rsi), %r13, %r11
+	adcq %r13, %rbp
+	adcq %r11, %r15
+	mulxq 64(%rsi), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %rdi
+	mulxq 80(%rsi), %r13, %r11
+	adcq %r13, %rax
+	adcq %r11, %r9
+	adcq $0, %rbx
+	movq 24(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %r11
+	addq %r13, %rbp
+	adcq %r11, %r15
+	mulxq 56(%rsi), %r13, %r11
+	adcq %r13, %r8
+	adcq %r11, %rdi
+	mulxq 72(%rsi), %r13, %r11
+	adcq %r13, %rax
+	adcq %r11, %r9
+	mulxq 88(%rsi), %r13, %r11
+	adcq %r13, %rbx
+	adcq $0, %r11
+	movq %r14, 40(%rsp)
+	mulxq 32(%rsi), %r13, %r14
+	addq %r13, %r10
+	adcq %r14, %rbp
+	mulxq 48(%rsi), %r13, %r14
+	adcq %r13, %r15
+	adcq %r14, %r8
+	mulxq 64(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq %r14, %rax
+	mulxq 80(%rsi), %r13, %r14
+	adcq %r13, %r9
+	adcq %r14, %rbx
+	adcq $0, %r11
+	movq 32(%rsi), %rdx
+	mulxq 40(%rsi), %r13, %r14
+	addq %r13, %r15
+	adcq %r14, %r8
+	mulxq 56(%rsi), %r13, %r14
+	adcq %r13, %rdi
+	adcq %r14, %rax
+	mulxq 72(%rsi), %r13, %r14
+	adcq %r13, %r9
+	adcq %r14, %rbx
+	mulxq 88(%rsi), %r13, %r14
+	adcq %r13, %r11
+	adcq $0, %r14
+	movq %rbp, 48(%rsp)
+	mulxq 48(%rsi), %r13, %rbp
+	addq %r13, %r8
+	adcq %rbp, %rdi
+	mulxq 64(%rsi), %r13, %rbp
+	adcq %r13, %rax
+	adcq %rbp, %r9
+	mulxq 80(%rsi), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	adcq $0, %r14
+	movq 40(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %rbp
+	addq %r13, %rax
+	adcq %rbp, %r9
+	mulxq 72(%rsi), %r13, %rbp
+	adcq %r13, %rbx
+	adcq %rbp, %r11
+	mulxq 88(%rsi), %r13, %rbp
+	adcq %r13, %r14
+	adcq $0, %rbp
+	movq %r8, 56(%rsp)
+	mulxq 48(%rsi), %r13, %r8
+	addq %r13, %rdi
+	adcq %r8, %rax
+	mulxq 64(%rsi), %r13, %r8
+	adcq %r13, %r9
+	adcq %r8, %rbx
+	mulxq 80(%rsi), %r13, %r8
+	adcq %r13, %r11
+	adcq %r8, %r14
+	adcq $0, %rbp
+	movq 48(%rsi), %rdx
+	mulxq 56(%rsi), %r13, %r8
+	addq %r13, %r9
+	adcq %r8, %rbx
+	mulxq 72(%rsi), %r13, %r8
+	adcq %r13, %r11
+	adcq %r8, %r14
+	mulxq 88(%rsi), %r13, %r8
+	adcq %r13, %rbp
+	adcq $0, %r8
+	movq %rax, 64(%rsp)
+	mulxq 64(%rsi), %r13, %rax
+	addq %r13, %rbx
+	adcq %rax, %r11
+	mulxq 80(%rsi), %r13, %rax
+	adcq %r13, %r14
+	adcq %rax, %rbp
+	adcq $0, %r8
+	movq 56(%rsi), %rdx
+	mulxq 72(%rsi), %r13, %rax
+	addq %r13, %r14
+	adcq %rax, %rbp
+	mulxq 88(%rsi), %r13, %rax
+	adcq %r13, %r8
+	adcq $0, %rax
+	movq %rbx, 72(%rsp)
+	mulxq 64(%rsi), %r13, %rbx
+	addq %r13, %r11
+	adcq %rbx, %r14
+	mulxq 80(%rsi), %r13, %rbx
+	adcq %r13, %rbp
+	adcq %rbx, %r8
+	adcq $0, %rax
+	movq 64(%rsi), %rdx
+	mulxq 72(%rsi), %r13, %rbx
+	addq %r13, %rbp
+	adcq %rbx, %r8
+	mulxq 88(%rsi), %r13, %rbx
+	adcq %r13, %rax
+	adcq $0, %rbx
+	movq %r14, 80(%rsp)
+	mulxq 80(%rsi), %r13, %r14
+	addq %r13, %r8
+	adcq %r14, %rax
+	adcq $0, %rbx
+	movq 72(%rsi), %rdx
+	mulxq 88(%rsi), %r13, %r14
+	addq %r13, %rbx
+	adcq $0, %r14
+	movq %r8, 88(%rsp)
+	mulxq 80(%rsi), %r13, %r8
+	addq %r13, %rax
+	adcq %r8, %rbx
+	adcq $0, %r14
+	movq 80(%rsi), %rdx
+	mulxq 88(%rsi), %r13, %r8
+	addq %r13, %r14
+	adcq $0, %r8
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %rbx, 96(%rsp)
+	mulxq %rdx, %r13, %rbx
+	movq %rax, 104(%rsp)
+	movq 24(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %rbx, %rax
+	movq 8(%rsi), %rdx
+	movq %rbp, 24(%rsp)
+	mulxq %rdx, %rbx, %rbp
+	movq %r11, 112(%rsp)
+	movq 16(%rsp), %r11
+	adcxq %r11, %r11
+	adoxq %rbx, %r11
+	movq 32(%rsp), %rbx
+	adcxq %rbx, %rbx
+	adoxq %rbp, %rbx
+	movq 16(%rsi), %rdx
+	movq %r9, 32(%rsp)
+	mulxq %rdx, %rbp, %r9
+	movq %rdi, 16(%rsp)
+	movq 8(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rbp, %rdi
+	adcxq %r12, %r12
+	adoxq %r9, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rbp, %r9
+	movq %r15, 8(%rsp)
+	movq 40(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rbp, %r15
+	adcxq %r10, %r10
+	adoxq %r9, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rbp, %r9
+	movq %r10, 40(%rsp)
+	movq 48(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbp, %r10
+	movq 8(%rsp), %rbp
+	adcxq %rbp, %rbp
+	adoxq %r9, %rbp
+	movq 40(%rsi), %rdx
+	movq %rbp, 8(%rsp)
+	mulxq %rdx, %r9, %rbp
+	movq %r10, 48(%rsp)
+	movq 56(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %r9, %r10
+	movq 16(%rsp), %r9
+	adcxq %r9, %r9
+	adoxq %rbp, %r9
+	movq $0, %rbp
+	adcxq %rcx, %rbp
+	adoxq %rcx, %rbp
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	movq %r14, 16(%rsp)
+	movq %r8, 56(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %r8
+	adcxq %r14, %r12
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %r8
+	adcxq %r14, %r15
+	movq 40(%rsp), %r14
+	adoxq %r8, %r14
+	movq %rdi, 40(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rdi
+	adcxq %r8, %r14
+	movq 48(%rsp), %r8
+	adoxq %rdi, %r8
+	movq %rbx, 48(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rbx
+	adcxq %rdi, %r8
+	movq 8(%rsp), %rdi
+	adoxq %rbx, %rdi
+	movq %r8, 8(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r8
+	adcxq %rbx, %rdi
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r8
+	adcxq %rbx, %r10
+	adoxq %r8, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r8
+	adcxq %rbx, %r9
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r13
+	adcxq %rbx, %r15
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r13
+	adcxq %rbx, %r14
+	movq 8(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %r12, 8(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	adcxq %r13, %rbx
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
+	adcxq %r13, %rdi
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
+	adcxq %r13, %r10
+	adoxq %r12, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
+	adcxq %r13, %r9
+	adoxq %r12, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	adcxq %r13, %r8
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcxq %r13, %rdi
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
+	adcxq %r13, %r9
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
+	adcxq %r13, %r8
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
+	adcxq %r13, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	adcxq %r13, %rdi
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	adcxq %r13, %r9
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
+	adcxq %r13, %r8
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	adcxq %r13, %r12
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 48(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbx
+	adcxq %r13, %rdi
+	adoxq %rbx, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbx
+	adcxq %r13, %r10
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rbx
+	adcxq %r13, %r9
+	adoxq %rbx, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rbx
+	adcxq %r13, %r8
+	adoxq %rbx, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rbx
+	adcxq %r13, %r12
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rbx
+	adcxq %r13, %rax
+	adoxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rbx
+	adcxq %r13, %r11
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 40(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r9
+	adoxq %rdi, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %r8
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rdi
+	adcxq %r13, %rbx
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	movq %r10, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r10
+	adcxq %r13, %r9
+	adoxq %r10, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r10
+	adcxq %r13, %r8
+	adoxq %r10, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r10
+	adcxq %r13, %rax
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r10
+	adcxq %r13, %r11
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r10
+	adcxq %r13, %rbx
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r10
+	adcxq %r13, %rdi
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
+	adcxq %r13, %r8
+	adoxq %r15, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %r15, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r15
+	adcxq %r13, %r11
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r15
+	adcxq %r13, %rbx
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r15
+	adcxq %r13, %rdi
+	adoxq %r15, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r15
+	adcxq %r13, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r14
+	adcxq %r13, %r12
+	adoxq %r14, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r14
+	adcxq %r13, %rax
+	adoxq %r14, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r14
+	adcxq %r13, %rbx
+	adoxq %r14, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r14
+	adcxq %r13, %rdi
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r14
+	adcxq %r13, %r10
+	adoxq %r14, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r14
+	adcxq %r13, %r15
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 48(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r12
+	adcxq %r13, %rax
+	adoxq %r12, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r12
+	adcxq %r13, %r11
+	adoxq %r12, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r12
+	adcxq %r13, %rbx
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
+	adcxq %r13, %rdi
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r12
+	adcxq %r13, %r10
+	adoxq %r12, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r12
+	adcxq %r13, %r15
+	adoxq %r12, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r12
+	adcxq %r13, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 40(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
+	adcxq %r13, %r11
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
+	adcxq %r13, %rdi
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
+	adcxq %r13, %r15
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
+	adcxq %r13, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	movq %r11, 8(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	adcxq %r13, %rdi
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	adcxq %r13, %r15
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
+	adcxq %r13, %r14
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	adcxq %r13, %r12
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	xorq %rcx, %rcx
+	adcxq 64(%rsp), %r8
+	adoxq 64(%rsp), %r8
+	movq 48(%rsp), %r13
+	adcxq 32(%rsp), %r13
+	adoxq 32(%rsp), %r13
+	movq 40(%rsp), %r9
+	adcxq 72(%rsp), %r9
+	adoxq 72(%rsp), %r9
+	movq %rax, 72(%rsp)
+	movq 8(%rsp), %rax
+	adcxq 112(%rsp), %rax
+	adoxq 112(%rsp), %rax
+	adcxq 80(%rsp), %rbx
+	adoxq 80(%rsp), %rbx
+	adcxq 24(%rsp), %rdi
+	adoxq 24(%rsp), %rdi
+	adcxq 88(%rsp), %r10
+	adoxq 88(%rsp), %r10
+	adcxq 104(%rsp), %r15
+	adoxq 104(%rsp), %r15
+	adcxq 96(%rsp), %r14
+	adoxq 96(%rsp), %r14
+	adcxq 16(%rsp), %r12
+	adoxq 16(%rsp), %r12
+	movq %rax, 16(%rsp)
+	movq 72(%rsp), %rax
+	adcxq 56(%rsp), %rax
+	adoxq 56(%rsp), %rax
+	adcxq %rcx, %r11
+	adoxq %rcx, %r11
+	movq 48(%rsi), %rdx
+	movq %rax, 56(%rsp)
+	movq %r12, 72(%rsp)
+	mulxq %rdx, %rax, %r12
+	addq %rbp, %rax
+	adcq $0, %r12
+	addq %rax, %r8
+	adcq %r12, %r13
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %r9
+	movq 16(%rsp), %r12
+	adcq %rax, %r12
+	movq 64(%rsi), %rdx
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %rbx
+	adcq %rax, %rdi
+	movq 72(%rsi), %rdx
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %r10
+	adcq %rax, %r15
+	movq 80(%rsi), %rdx
+	mulxq %rdx, %rbp, %rax
+	adcq %rbp, %r14
+	movq 72(%rsp), %rbp
+	adcq %rax, %rbp
+	movq 88(%rsi), %rdx
+	movq %r12, 72(%rsp)
+	mulxq %rdx, %rax, %r12
+	movq %rbp, 16(%rsp)
+	movq 56(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq %r12, %r11
+	movq 0(%rsp), %rax
+	movq %r8, 0(%rax)
+	movq %r13, 8(%rax)
+	movq %r9, 16(%rax)
+	movq 72(%rsp), %r12
+	movq %r12, 24(%rax)
+	movq %rbx, 32(%rax)
+	movq %rdi, 40(%rax)
+	movq %r10, 48(%rax)
+	movq %r15, 56(%rax)
+	movq %r14, 64(%rax)
+	movq 16(%rsp), %rsi
+	movq %rsi, 72(%rax)
+	movq %rbp, 80(%rax)
+	movq %r11, 88(%rax)
+	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_sqr_lazy_adx, .-fg_p751_sqr_lazy_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
 .globl _fg_p751_fp2_sqr_adx
 .p2align 4, 0x90
 _fg_p751_fp2_sqr_adx:
@@ -24811,6 +31197,1608 @@ popq %r15
 .cfi_endproc
 #ifndef __APPLE__
 .size fg_p751_sqr_adx_zen, .-fg_p751_sqr_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_mul_lazy_adx_zen
+.p2align 4, 0x90
+_fg_p751_mul_lazy_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_mul_lazy_adx_zen
+.type fg_p751_mul_lazy_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_mul_lazy_adx_zen
+fg_p751_mul_lazy_adx_zen:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $24, %rsp
+.cfi_adjust_cfa_offset 24
+	movq %rdx, %rcx
+	movq 0(%rsi), %rdx
+	xorq %r8, %r8
+	mulxq 0(%rcx), %r8, %r9
+	mulxq 8(%rcx), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 16(%rcx), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 24(%rcx), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 32(%rcx), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 40(%rcx), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 48(%rcx), %rax, %rbp
+	adcxq %rax, %r10
+	mulxq 56(%rcx), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 64(%rcx), %rax, %r13
+	adcxq %rax, %r15
+	movq %rdi, 0(%rsp)
+	mulxq 72(%rcx), %rax, %rdi
+	adcxq %rax, %r13
+	movq %rsi, 8(%rsp)
+	mulxq 80(%rcx), %rax, %rsi
+	adcxq %rax, %rdi
+	movq %rdi, 16(%rsp)
+	mulxq 88(%rcx), %rax, %rdi
+	adcxq %rax, %rsi
+	adcxq FG_P751_MONT_Z+0(%rip), %rdi
+	movq %r8, %rdx
+	xorq %rax, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %rbp
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r8
+	adcxq %rax, %r15
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r8
+	adcxq %rax, %r13
+	movq 16(%rsp), %rax
+	adoxq %r8, %rax
+	movq %r12, 16(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r12
+	adcxq %r8, %rax
+	adoxq %r12, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r12
+	adcxq %r8, %rsi
+	adoxq %r12, %rdi
+	adcxq FG_P751_MONT_Z+0(%rip), %rdi
+	movq 8(%rsp), %r8
+	movq 8(%r8), %rdx
+	xorq %r12, %r12
+	mulxq 0(%rcx), %r12, %r8
+	adcxq %r12, %r9
+	adoxq %r8, %r11
+	mulxq 8(%rcx), %r12, %r8
+	adcxq %r12, %r11
+	adoxq %r8, %rbx
+	mulxq 16(%rcx), %r12, %r8
+	adcxq %r12, %rbx
+	movq 16(%rsp), %r12
+	adoxq %r8, %r12
+	movq %rbx, 16(%rsp)
+	mulxq 24(%rcx), %r8, %rbx
+	adcxq %r8, %r12
+	adoxq %rbx, %r14
+	mulxq 32(%rcx), %r8, %rbx
+	adcxq %r8, %r14
+	adoxq %rbx, %r10
+	mulxq 40(%rcx), %r8, %rbx
+	adcxq %r8, %r10
+	adoxq %rbx, %rbp
+	mulxq 48(%rcx), %r8, %rbx
+	adcxq %r8, %rbp
+	adoxq %rbx, %r15
+	mulxq 56(%rcx), %r8, %rbx
+	adcxq %r8, %r15
+	adoxq %rbx, %r13
+	mulxq 64(%rcx), %r8, %rbx
+	adcxq %r8, %r13
+	adoxq %rbx, %rax
+	mulxq 72(%rcx), %r8, %rbx
+	adcxq %r8, %rax
+	adoxq %rbx, %rsi
+	mulxq 80(%rcx), %r8, %rbx
+	adcxq %r8, %rsi
+	adoxq %rbx, %rdi
+	mulxq 88(%rcx), %r8, %rbx
+	adcxq %r8, %rdi
+	adoxq FG_P751_MONT_Z+0(%rip), %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq 8(%rsp), %r8
+	movq 16(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %r11
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r11, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r11
+	adcxq %r8, %r9
+	adoxq %r11, %r12
+	mulxq 16(%rcx), %r8, %r11
+	adcxq %r8, %r12
+	adoxq %r11, %r14
+	mulxq 24(%rcx), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r10
+	mulxq 32(%rcx), %r8, %r11
+	adcxq %r8, %r10
+	adoxq %r11, %rbp
+	mulxq 40(%rcx), %r8, %r11
+	adcxq %r8, %rbp
+	adoxq %r11, %r15
+	mulxq 48(%rcx), %r8, %r11
+	adcxq %r8, %r15
+	adoxq %r11, %r13
+	mulxq 56(%rcx), %r8, %r11
+	adcxq %r8, %r13
+	adoxq %r11, %rax
+	mulxq 64(%rcx), %r8, %r11
+	adcxq %r8, %rax
+	adoxq %r11, %rsi
+	mulxq 72(%rcx), %r8, %r11
+	adcxq %r8, %rsi
+	adoxq %r11, %rdi
+	mulxq 80(%rcx), %r8, %r11
+	adcxq %r8, %rdi
+	adoxq %r11, %rbx
+	mulxq 88(%rcx), %r8, %r11
+	adcxq %r8, %rbx
+	adoxq FG_P751_MONT_Z+0(%rip), %r11
+	adcxq FG_P751_MONT_Z+0(%rip), %r11
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %r10, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r10
+	adcxq %r8, %rbp
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r10
+	adcxq %r8, %r15
+	adoxq %r10, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r10
+	adcxq %r8, %r13
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r10
+	adcxq %r8, %rax
+	adoxq %r10, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r10
+	adcxq %r8, %rsi
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r10
+	adcxq %r8, %rdi
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r10
+	adcxq %r8, %rbx
+	adoxq %r10, %r11
+	adcxq FG_P751_MONT_Z+0(%rip), %r11
+	movq 8(%rsp), %r8
+	movq 24(%r8), %rdx
+	xorq %r10, %r10
+	mulxq 0(%rcx), %r10, %r8
+	adcxq %r10, %r9
+	adoxq %r8, %r12
+	mulxq 8(%rcx), %r10, %r8
+	adcxq %r10, %r12
+	adoxq %r8, %r14
+	mulxq 16(%rcx), %r10, %r8
+	adcxq %r10, %r14
+	movq 16(%rsp), %r10
+	adoxq %r8, %r10
+	movq %r14, 16(%rsp)
+	mulxq 24(%rcx), %r8, %r14
+	adcxq %r8, %r10
+	adoxq %r14, %rbp
+	mulxq 32(%rcx), %r8, %r14
+	adcxq %r8, %rbp
+	adoxq %r14, %r15
+	mulxq 40(%rcx), %r8, %r14
+	adcxq %r8, %r15
+	adoxq %r14, %r13
+	mulxq 48(%rcx), %r8, %r14
+	adcxq %r8, %r13
+	adoxq %r14, %rax
+	mulxq 56(%rcx), %r8, %r14
+	adcxq %r8, %rax
+	adoxq %r14, %rsi
+	mulxq 64(%rcx), %r8, %r14
+	adcxq %r8, %rsi
+	adoxq %r14, %rdi
+	mulxq 72(%rcx), %r8, %r14
+	adcxq %r8, %rdi
+	adoxq %r14, %rbx
+	mulxq 80(%rcx), %r8, %r14
+	adcxq %r8, %rbx
+	adoxq %r14, %r11
+	mulxq 88(%rcx), %r8, %r14
+	adcxq %r8, %r11
+	adoxq FG_P751_MONT_Z+0(%rip), %r14
+	adcxq FG_P751_MONT_Z+0(%rip), %r14
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	adcxq FG_P751_MONT_Z+0(%rip), %r14
+	movq 8(%rsp), %r8
+	movq 32(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %r12
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r12, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r12
+	adcxq %r8, %r9
+	adoxq %r12, %r10
+	mulxq 16(%rcx), %r8, %r12
+	adcxq %r8, %r10
+	adoxq %r12, %rbp
+	mulxq 24(%rcx), %r8, %r12
+	adcxq %r8, %rbp
+	adoxq %r12, %r15
+	mulxq 32(%rcx), %r8, %r12
+	adcxq %r8, %r15
+	adoxq %r12, %r13
+	mulxq 40(%rcx), %r8, %r12
+	adcxq %r8, %r13
+	adoxq %r12, %rax
+	mulxq 48(%rcx), %r8, %r12
+	adcxq %r8, %rax
+	adoxq %r12, %rsi
+	mulxq 56(%rcx), %r8, %r12
+	adcxq %r8, %rsi
+	adoxq %r12, %rdi
+	mulxq 64(%rcx), %r8, %r12
+	adcxq %r8, %rdi
+	adoxq %r12, %rbx
+	mulxq 72(%rcx), %r8, %r12
+	adcxq %r8, %rbx
+	adoxq %r12, %r11
+	mulxq 80(%rcx), %r8, %r12
+	adcxq %r8, %r11
+	adoxq %r12, %r14
+	mulxq 88(%rcx), %r8, %r12
+	adcxq %r8, %r14
+	adoxq FG_P751_MONT_Z+0(%rip), %r12
+	adcxq FG_P751_MONT_Z+0(%rip), %r12
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %r15, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r15
+	adcxq %r8, %r13
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r15
+	adcxq %r8, %rax
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r15
+	adcxq %r8, %rsi
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r15
+	adcxq %r8, %rdi
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r15
+	adcxq %r8, %rbx
+	adoxq %r15, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r15
+	adcxq %r8, %r11
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r15
+	adcxq %r8, %r14
+	adoxq %r15, %r12
+	adcxq FG_P751_MONT_Z+0(%rip), %r12
+	movq 8(%rsp), %r8
+	movq 40(%r8), %rdx
+	xorq %r15, %r15
+	mulxq 0(%rcx), %r15, %r8
+	adcxq %r15, %r9
+	adoxq %r8, %r10
+	mulxq 8(%rcx), %r15, %r8
+	adcxq %r15, %r10
+	adoxq %r8, %rbp
+	mulxq 16(%rcx), %r15, %r8
+	adcxq %r15, %rbp
+	movq 16(%rsp), %r15
+	adoxq %r8, %r15
+	movq %rbp, 16(%rsp)
+	mulxq 24(%rcx), %r8, %rbp
+	adcxq %r8, %r15
+	adoxq %rbp, %r13
+	mulxq 32(%rcx), %r8, %rbp
+	adcxq %r8, %r13
+	adoxq %rbp, %rax
+	mulxq 40(%rcx), %r8, %rbp
+	adcxq %r8, %rax
+	adoxq %rbp, %rsi
+	mulxq 48(%rcx), %r8, %rbp
+	adcxq %r8, %rsi
+	adoxq %rbp, %rdi
+	mulxq 56(%rcx), %r8, %rbp
+	adcxq %r8, %rdi
+	adoxq %rbp, %rbx
+	mulxq 64(%rcx), %r8, %rbp
+	adcxq %r8, %rbx
+	adoxq %rbp, %r11
+	mulxq 72(%rcx), %r8, %rbp
+	adcxq %r8, %r11
+	adoxq %rbp, %r14
+	mulxq 80(%rcx), %r8, %rbp
+	adcxq %r8, %r14
+	adoxq %rbp, %r12
+	mulxq 88(%rcx), %r8, %rbp
+	adcxq %r8, %r12
+	adoxq FG_P751_MONT_Z+0(%rip), %rbp
+	adcxq FG_P751_MONT_Z+0(%rip), %rbp
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %r14
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	adcxq FG_P751_MONT_Z+0(%rip), %rbp
+	movq 8(%rsp), %r8
+	movq 48(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %r10
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r10, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r10
+	adcxq %r8, %r9
+	adoxq %r10, %r15
+	mulxq 16(%rcx), %r8, %r10
+	adcxq %r8, %r15
+	adoxq %r10, %r13
+	mulxq 24(%rcx), %r8, %r10
+	adcxq %r8, %r13
+	adoxq %r10, %rax
+	mulxq 32(%rcx), %r8, %r10
+	adcxq %r8, %rax
+	adoxq %r10, %rsi
+	mulxq 40(%rcx), %r8, %r10
+	adcxq %r8, %rsi
+	adoxq %r10, %rdi
+	mulxq 48(%rcx), %r8, %r10
+	adcxq %r8, %rdi
+	adoxq %r10, %rbx
+	mulxq 56(%rcx), %r8, %r10
+	adcxq %r8, %rbx
+	adoxq %r10, %r11
+	mulxq 64(%rcx), %r8, %r10
+	adcxq %r8, %r11
+	adoxq %r10, %r14
+	mulxq 72(%rcx), %r8, %r10
+	adcxq %r8, %r14
+	adoxq %r10, %r12
+	mulxq 80(%rcx), %r8, %r10
+	adcxq %r8, %r12
+	adoxq %r10, %rbp
+	mulxq 88(%rcx), %r8, %r10
+	adcxq %r8, %rbp
+	adoxq FG_P751_MONT_Z+0(%rip), %r10
+	adcxq FG_P751_MONT_Z+0(%rip), %r10
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %rax, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rax
+	adcxq %r8, %rsi
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rax
+	adcxq %r8, %rdi
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rax
+	adcxq %r8, %rbx
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rax
+	adcxq %r8, %r11
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rax
+	adcxq %r8, %r14
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rax
+	adcxq %r8, %r12
+	adoxq %rax, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rax
+	adcxq %r8, %rbp
+	adoxq %rax, %r10
+	adcxq FG_P751_MONT_Z+0(%rip), %r10
+	movq 8(%rsp), %r8
+	movq 56(%r8), %rdx
+	xorq %rax, %rax
+	mulxq 0(%rcx), %rax, %r8
+	adcxq %rax, %r9
+	adoxq %r8, %r15
+	mulxq 8(%rcx), %rax, %r8
+	adcxq %rax, %r15
+	adoxq %r8, %r13
+	mulxq 16(%rcx), %rax, %r8
+	adcxq %rax, %r13
+	movq 16(%rsp), %rax
+	adoxq %r8, %rax
+	movq %r13, 16(%rsp)
+	mulxq 24(%rcx), %r8, %r13
+	adcxq %r8, %rax
+	adoxq %r13, %rsi
+	mulxq 32(%rcx), %r8, %r13
+	adcxq %r8, %rsi
+	adoxq %r13, %rdi
+	mulxq 40(%rcx), %r8, %r13
+	adcxq %r8, %rdi
+	adoxq %r13, %rbx
+	mulxq 48(%rcx), %r8, %r13
+	adcxq %r8, %rbx
+	adoxq %r13, %r11
+	mulxq 56(%rcx), %r8, %r13
+	adcxq %r8, %r11
+	adoxq %r13, %r14
+	mulxq 64(%rcx), %r8, %r13
+	adcxq %r8, %r14
+	adoxq %r13, %r12
+	mulxq 72(%rcx), %r8, %r13
+	adcxq %r8, %r12
+	adoxq %r13, %rbp
+	mulxq 80(%rcx), %r8, %r13
+	adcxq %r8, %rbp
+	adoxq %r13, %r10
+	mulxq 88(%rcx), %r8, %r13
+	adcxq %r8, %r10
+	adoxq FG_P751_MONT_Z+0(%rip), %r13
+	adcxq FG_P751_MONT_Z+0(%rip), %r13
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %rdi
+	adoxq %r9, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %r14
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %r13
+	adcxq FG_P751_MONT_Z+0(%rip), %r13
+	movq 8(%rsp), %r8
+	movq 64(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %r15
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %r15, 16(%rsp)
+	mulxq 8(%rcx), %r8, %r15
+	adcxq %r8, %r9
+	adoxq %r15, %rax
+	mulxq 16(%rcx), %r8, %r15
+	adcxq %r8, %rax
+	adoxq %r15, %rsi
+	mulxq 24(%rcx), %r8, %r15
+	adcxq %r8, %rsi
+	adoxq %r15, %rdi
+	mulxq 32(%rcx), %r8, %r15
+	adcxq %r8, %rdi
+	adoxq %r15, %rbx
+	mulxq 40(%rcx), %r8, %r15
+	adcxq %r8, %rbx
+	adoxq %r15, %r11
+	mulxq 48(%rcx), %r8, %r15
+	adcxq %r8, %r11
+	adoxq %r15, %r14
+	mulxq 56(%rcx), %r8, %r15
+	adcxq %r8, %r14
+	adoxq %r15, %r12
+	mulxq 64(%rcx), %r8, %r15
+	adcxq %r8, %r12
+	adoxq %r15, %rbp
+	mulxq 72(%rcx), %r8, %r15
+	adcxq %r8, %rbp
+	adoxq %r15, %r10
+	mulxq 80(%rcx), %r8, %r15
+	adcxq %r8, %r10
+	adoxq %r15, %r13
+	mulxq 88(%rcx), %r8, %r15
+	adcxq %r8, %r13
+	adoxq FG_P751_MONT_Z+0(%rip), %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %rdi, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rdi
+	adcxq %r8, %rbx
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rdi
+	adcxq %r8, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rdi
+	adcxq %r8, %r14
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rdi
+	adcxq %r8, %r12
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rdi
+	adcxq %r8, %rbp
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rdi
+	adcxq %r8, %r10
+	adoxq %rdi, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rdi
+	adcxq %r8, %r13
+	adoxq %rdi, %r15
+	adcxq FG_P751_MONT_Z+0(%rip), %r15
+	movq 8(%rsp), %r8
+	movq 72(%r8), %rdx
+	xorq %rdi, %rdi
+	mulxq 0(%rcx), %rdi, %r8
+	adcxq %rdi, %r9
+	adoxq %r8, %rax
+	mulxq 8(%rcx), %rdi, %r8
+	adcxq %rdi, %rax
+	adoxq %r8, %rsi
+	mulxq 16(%rcx), %rdi, %r8
+	adcxq %rdi, %rsi
+	movq 16(%rsp), %rdi
+	adoxq %r8, %rdi
+	movq %rsi, 16(%rsp)
+	mulxq 24(%rcx), %r8, %rsi
+	adcxq %r8, %rdi
+	adoxq %rsi, %rbx
+	mulxq 32(%rcx), %r8, %rsi
+	adcxq %r8, %rbx
+	adoxq %rsi, %r11
+	mulxq 40(%rcx), %r8, %rsi
+	adcxq %r8, %r11
+	adoxq %rsi, %r14
+	mulxq 48(%rcx), %r8, %rsi
+	adcxq %r8, %r14
+	adoxq %rsi, %r12
+	mulxq 56(%rcx), %r8, %rsi
+	adcxq %r8, %r12
+	adoxq %rsi, %rbp
+	mulxq 64(%rcx), %r8, %rsi
+	adcxq %r8, %rbp
+	adoxq %rsi, %r10
+	mulxq 72(%rcx), %r8, %rsi
+	adcxq %r8, %r10
+	adoxq %rsi, %r13
+	mulxq 80(%rcx), %r8, %rsi
+	adcxq %r8, %r13
+	adoxq %rsi, %r15
+	mulxq 88(%rcx), %r8, %rsi
+	adcxq %r8, %r15
+	adoxq FG_P751_MONT_Z+0(%rip), %rsi
+	adcxq FG_P751_MONT_Z+0(%rip), %rsi
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %r14
+	adoxq %r9, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %rsi
+	adcxq FG_P751_MONT_Z+0(%rip), %rsi
+	movq 8(%rsp), %r8
+	movq 80(%r8), %rdx
+	xorq %r9, %r9
+	mulxq 0(%rcx), %r9, %r8
+	adcxq %r9, %rax
+	movq 16(%rsp), %r9
+	adoxq %r8, %r9
+	movq %rax, 16(%rsp)
+	mulxq 8(%rcx), %r8, %rax
+	adcxq %r8, %r9
+	adoxq %rax, %rdi
+	mulxq 16(%rcx), %r8, %rax
+	adcxq %r8, %rdi
+	adoxq %rax, %rbx
+	mulxq 24(%rcx), %r8, %rax
+	adcxq %r8, %rbx
+	adoxq %rax, %r11
+	mulxq 32(%rcx), %r8, %rax
+	adcxq %r8, %r11
+	adoxq %rax, %r14
+	mulxq 40(%rcx), %r8, %rax
+	adcxq %r8, %r14
+	adoxq %rax, %r12
+	mulxq 48(%rcx), %r8, %rax
+	adcxq %r8, %r12
+	adoxq %rax, %rbp
+	mulxq 56(%rcx), %r8, %rax
+	adcxq %r8, %rbp
+	adoxq %rax, %r10
+	mulxq 64(%rcx), %r8, %rax
+	adcxq %r8, %r10
+	adoxq %rax, %r13
+	mulxq 72(%rcx), %r8, %rax
+	adcxq %r8, %r13
+	adoxq %rax, %r15
+	mulxq 80(%rcx), %r8, %rax
+	adcxq %r8, %r15
+	adoxq %rax, %rsi
+	mulxq 88(%rcx), %r8, %rax
+	adcxq %r8, %rsi
+	adoxq FG_P751_MONT_Z+0(%rip), %rax
+	adcxq FG_P751_MONT_Z+0(%rip), %rax
+	movq 16(%rsp), %rdx
+	xorq %r8, %r8
+	movq %r11, 16(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r11
+	adcxq %r8, %r14
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r11
+	adcxq %r8, %r12
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r11
+	adcxq %r8, %rbp
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r11
+	adcxq %r8, %r10
+	adoxq %r11, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r11
+	adcxq %r8, %r13
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r11
+	adcxq %r8, %r15
+	adoxq %r11, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r11
+	adcxq %r8, %rsi
+	adoxq %r11, %rax
+	adcxq FG_P751_MONT_Z+0(%rip), %rax
+	movq 8(%rsp), %r8
+	movq 88(%r8), %rdx
+	xorq %r11, %r11
+	mulxq 0(%rcx), %r11, %r8
+	adcxq %r11, %r9
+	adoxq %r8, %rdi
+	mulxq 8(%rcx), %r11, %r8
+	adcxq %r11, %rdi
+	adoxq %r8, %rbx
+	mulxq 16(%rcx), %r11, %r8
+	adcxq %r11, %rbx
+	movq 16(%rsp), %r11
+	adoxq %r8, %r11
+	movq %rbx, 16(%rsp)
+	mulxq 24(%rcx), %r8, %rbx
+	adcxq %r8, %r11
+	adoxq %rbx, %r14
+	mulxq 32(%rcx), %r8, %rbx
+	adcxq %r8, %r14
+	adoxq %rbx, %r12
+	mulxq 40(%rcx), %r8, %rbx
+	adcxq %r8, %r12
+	adoxq %rbx, %rbp
+	mulxq 48(%rcx), %r8, %rbx
+	adcxq %r8, %rbp
+	adoxq %rbx, %r10
+	mulxq 56(%rcx), %r8, %rbx
+	adcxq %r8, %r10
+	adoxq %rbx, %r13
+	mulxq 64(%rcx), %r8, %rbx
+	adcxq %r8, %r13
+	adoxq %rbx, %r15
+	mulxq 72(%rcx), %r8, %rbx
+	adcxq %r8, %r15
+	adoxq %rbx, %rsi
+	mulxq 80(%rcx), %r8, %rbx
+	adcxq %r8, %rsi
+	adoxq %rbx, %rax
+	mulxq 88(%rcx), %r8, %rbx
+	adcxq %r8, %rax
+	adoxq FG_P751_MONT_Z+0(%rip), %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq %r9, %rdx
+	xorq %r8, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %r10
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r9
+	adcxq %r8, %r15
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rbx
+	adcxq FG_P751_MONT_Z+0(%rip), %rbx
+	movq 0(%rsp), %r8
+	movq %rdi, 0(%r8)
+	movq 16(%rsp), %r9
+	movq %r9, 8(%r8)
+	movq %r11, 16(%r8)
+	movq %r14, 24(%r8)
+	movq %r12, 32(%r8)
+	movq %rbp, 40(%r8)
+	movq %r10, 48(%r8)
+	movq %r13, 56(%r8)
+	movq %r15, 64(%r8)
+	movq %rsi, 72(%r8)
+	movq %rax, 80(%r8)
+	movq %rbx, 88(%r8)
+	addq $24, %rsp
+.cfi_adjust_cfa_offset -24
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_mul_lazy_adx_zen, .-fg_p751_mul_lazy_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p751_sqr_lazy_adx_zen
+.p2align 4, 0x90
+_fg_p751_sqr_lazy_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p751_sqr_lazy_adx_zen
+.type fg_p751_sqr_lazy_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p751_sqr_lazy_adx_zen
+fg_p751_sqr_lazy_adx_zen:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	subq $120, %rsp
+.cfi_adjust_cfa_offset 120
+	movq 0(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 8(%rsi), %r8, %r9
+	mulxq 16(%rsi), %r10, %r11
+	adcxq %r10, %r9
+	mulxq 24(%rsi), %rax, %rbx
+	adcxq %rax, %r11
+	mulxq 32(%rsi), %rbp, %r12
+	adcxq %rbp, %rbx
+	mulxq 40(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 48(%rsi), %r15, %r10
+	adcxq %r15, %r14
+	mulxq 56(%rsi), %rax, %rbp
+	adcxq %rax, %r10
+	mulxq 64(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	mulxq 72(%rsi), %rax, %r13
+	adcxq %rax, %r15
+	movq %rdi, 0(%rsp)
+	mulxq 80(%rsi), %rax, %rdi
+	adcxq %rax, %r13
+	movq %r13, 8(%rsp)
+	mulxq 88(%rsi), %rax, %r13
+	adcxq %rax, %rdi
+	adcxq %rcx, %r13
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r9, 16(%rsp)
+	mulxq 16(%rsi), %rax, %r9
+	adcxq %rax, %r11
+	adoxq %r9, %rbx
+	mulxq 24(%rsi), %rax, %r9
+	adcxq %rax, %rbx
+	adoxq %r9, %r12
+	mulxq 32(%rsi), %rax, %r9
+	adcxq %rax, %r12
+	adoxq %r9, %r14
+	mulxq 40(%rsi), %rax, %r9
+	adcxq %rax, %r14
+	adoxq %r9, %r10
+	mulxq 48(%rsi), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rbp
+	mulxq 56(%rsi), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r15
+	mulxq 64(%rsi), %rax, %r9
+	adcxq %rax, %r15
+	movq 8(%rsp), %rax
+	adoxq %r9, %rax
+	movq %r8, 8(%rsp)
+	mulxq 72(%rsi), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %r8, %rdi
+	mulxq 80(%rsi), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r13
+	mulxq 88(%rsi), %r9, %r8
+	adcxq %r9, %r13
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 24(%rsp)
+	mulxq 24(%rsi), %r9, %rbx
+	adcxq %r9, %r12
+	adoxq %rbx, %r14
+	mulxq 32(%rsi), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %r10
+	mulxq 40(%rsi), %r9, %rbx
+	adcxq %r9, %r10
+	adoxq %rbx, %rbp
+	mulxq 48(%rsi), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %r15
+	mulxq 56(%rsi), %r9, %rbx
+	adcxq %r9, %r15
+	adoxq %rbx, %rax
+	mulxq 64(%rsi), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %rdi
+	mulxq 72(%rsi), %r9, %rbx
+	adcxq %r9, %rdi
+	adoxq %rbx, %r13
+	mulxq 80(%rsi), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rbx, %r8
+	mulxq 88(%rsi), %r9, %rbx
+	adcxq %r9, %r8
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r14, 32(%rsp)
+	mulxq 32(%rsi), %r9, %r14
+	adcxq %r9, %r10
+	adoxq %r14, %rbp
+	mulxq 40(%rsi), %r9, %r14
+	adcxq %r9, %rbp
+	adoxq %r14, %r15
+	mulxq 48(%rsi), %r9, %r14
+	adcxq %r9, %r15
+	adoxq %r14, %rax
+	mulxq 56(%rsi), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %rdi
+	mulxq 64(%rsi), %r9, %r14
+	adcxq %r9, %rdi
+	adoxq %r14, %r13
+	mulxq 72(%rsi), %r9, %r14
+	adcxq %r9, %r13
+	adoxq %r14, %r8
+	mulxq 80(%rsi), %r9, %r14
+	adcxq %r9, %r8
+	adoxq %r14, %rbx
+	mulxq 88(%rsi), %r9, %r14
+	adcxq %r9, %rbx
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 40(%rsp)
+	mulxq 40(%rsi), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %rax
+	mulxq 48(%rsi), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %rdi
+	mulxq 56(%rsi), %r9, %rbp
+	adcxq %r9, %rdi
+	adoxq %rbp, %r13
+	mulxq 64(%rsi), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %r8
+	mulxq 72(%rsi), %r9, %rbp
+	adcxq %r9, %r8
+	adoxq %rbp, %rbx
+	mulxq 80(%rsi), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %r14
+	mulxq 88(%rsi), %r9, %rbp
+	adcxq %r9, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 48(%rsp)
+	mulxq 48(%rsi), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r13
+	mulxq 56(%rsi), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r8
+	mulxq 64(%rsi), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %rbx
+	mulxq 72(%rsi), %r9, %rax
+	adcxq %r9, %rbx
+	adoxq %rax, %r14
+	mulxq 80(%rsi), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %rbp
+	mulxq 88(%rsi), %r9, %rax
+	adcxq %r9, %rbp
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 56(%rsp)
+	mulxq 56(%rsi), %r9, %r13
+	adcxq %r9, %r8
+	adoxq %r13, %rbx
+	mulxq 64(%rsi), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %r14
+	mulxq 72(%rsi), %r9, %r13
+	adcxq %r9, %r14
+	adoxq %r13, %rbp
+	mulxq 80(%rsi), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %r13, %rax
+	mulxq 88(%rsi), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 64(%rsp)
+	mulxq 64(%rsi), %r9, %rbx
+	adcxq %r9, %r14
+	adoxq %rbx, %rbp
+	mulxq 72(%rsi), %r9, %rbx
+	adcxq %r9, %rbp
+	adoxq %rbx, %rax
+	mulxq 80(%rsi), %r9, %rbx
+	adcxq %r9, %rax
+	adoxq %rbx, %r13
+	mulxq 88(%rsi), %r9, %rbx
+	adcxq %r9, %r13
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq 64(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %rbp, 72(%rsp)
+	mulxq 72(%rsi), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %r13
+	mulxq 80(%rsi), %r9, %rbp
+	adcxq %r9, %r13
+	adoxq %rbp, %rbx
+	mulxq 88(%rsi), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq 72(%rsi), %rdx
+	xorq %rcx, %rcx
+	movq %r13, 80(%rsp)
+	mulxq 80(%rsi), %r9, %r13
+	adcxq %r9, %rbx
+	adoxq %r13, %rbp
+	mulxq 88(%rsi), %r9, %r13
+	adcxq %r9, %rbp
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 80(%rsi), %rdx
+	movq %rbp, 88(%rsp)
+	mulxq 88(%rsi), %r9, %rbp
+	addq %r9, %r13
+	adcq $0, %rbp
+	xorq %rcx, %rcx
+	movq 0(%rsi), %rdx
+	movq %rbx, 96(%rsp)
+	mulxq %rdx, %r9, %rbx
+	movq %rax, 104(%rsp)
+	movq 8(%rsp), %rax
+	adcxq %rax, %rax
+	adoxq %rbx, %rax
+	movq 8(%rsi), %rdx
+	movq %r14, 8(%rsp)
+	mulxq %rdx, %rbx, %r14
+	movq %r8, 112(%rsp)
+	movq 16(%rsp), %r8
+	adcxq %r8, %r8
+	adoxq %rbx, %r8
+	adcxq %r11, %r11
+	adoxq %r14, %r11
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %rdi, 16(%rsp)
+	movq 24(%rsp), %rdi
+	adcxq %rdi, %rdi
+	adoxq %rbx, %rdi
+	adcxq %r12, %r12
+	adoxq %r14, %r12
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %r15, 24(%rsp)
+	movq 32(%rsp), %r15
+	adcxq %r15, %r15
+	adoxq %rbx, %r15
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 32(%rsi), %rdx
+	mulxq %rdx, %rbx, %r14
+	movq %r10, 32(%rsp)
+	movq 40(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %rbx, %r10
+	movq 24(%rsp), %rbx
+	adcxq %rbx, %rbx
+	adoxq %r14, %rbx
+	movq 40(%rsi), %rdx
+	movq %rbx, 24(%rsp)
+	mulxq %rdx, %r14, %rbx
+	movq %r10, 40(%rsp)
+	movq 48(%rsp), %r10
+	adcxq %r10, %r10
+	adoxq %r14, %r10
+	movq 16(%rsp), %r14
+	adcxq %r14, %r14
+	adoxq %rbx, %r14
+	movq $0, %rbx
+	adcxq %rcx, %rbx
+	adoxq %rcx, %rbx
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	movq %r13, 16(%rsp)
+	movq %rbp, 48(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rbp
+	adcxq %r13, %r12
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rbp
+	adcxq %r13, %r15
+	movq 32(%rsp), %r13
+	adoxq %rbp, %r13
+	movq %rdi, 32(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rdi
+	adcxq %rbp, %r13
+	movq 40(%rsp), %rbp
+	adoxq %rdi, %rbp
+	movq %r11, 40(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r11
+	adcxq %rdi, %rbp
+	movq 24(%rsp), %rdi
+	adoxq %r11, %rdi
+	movq %rbp, 24(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
+	adcxq %r11, %rdi
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
+	adcxq %r11, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %r15
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %r13
+	movq 24(%rsp), %r11
+	adoxq %r9, %r11
+	movq %r12, 24(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r12
+	adcxq %r9, %rdi
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r12
+	adcxq %r9, %r10
+	adoxq %r12, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r12
+	adcxq %r9, %r14
+	adoxq %r12, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r12
+	adcxq %r9, %rbp
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
+	adcxq %r9, %r11
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rax
+	adcxq %r9, %r14
+	adoxq %rax, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
+	adcxq %r9, %rbp
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
+	adcxq %r9, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r8
+	adcxq %r9, %r11
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r8
+	adcxq %r9, %r10
+	adoxq %r8, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r8
+	adcxq %r9, %r14
+	adoxq %r8, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r8
+	adcxq %r9, %rbp
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r8
+	adcxq %r9, %r12
+	adoxq %r8, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r11, 40(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r11
+	adcxq %r9, %rdi
+	adoxq %r11, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r11
+	adcxq %r9, %r10
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r11
+	adcxq %r9, %r14
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r11
+	adcxq %r9, %rbp
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r11
+	adcxq %r9, %r12
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r11
+	adcxq %r9, %rax
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r11
+	adcxq %r9, %r8
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 32(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rdi
+	adcxq %r9, %r10
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rdi
+	adcxq %r9, %r14
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rdi
+	adcxq %r9, %rbp
+	adoxq %rdi, %r12
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rdi
+	adcxq %r9, %r12
+	adoxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rdi
+	adcxq %r9, %rax
+	adoxq %rdi, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rdi
+	adcxq %r9, %r8
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rdi
+	adcxq %r9, %r11
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	movq %r10, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
+	adcxq %r9, %r14
+	adoxq %r10, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
+	adcxq %r9, %rbp
+	adoxq %r10, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r10
+	adcxq %r9, %r12
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r10
+	adcxq %r9, %rax
+	adoxq %r10, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r10
+	adcxq %r9, %r8
+	adoxq %r10, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
+	adcxq %r9, %r11
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r10
+	adcxq %r9, %rdi
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r15
+	adcxq %r9, %rbp
+	adoxq %r15, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r15
+	adcxq %r9, %r12
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r15
+	adcxq %r9, %rax
+	adoxq %r15, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r15
+	adcxq %r9, %r8
+	adoxq %r15, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r15
+	adcxq %r9, %r11
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r15
+	adcxq %r9, %rdi
+	adoxq %r15, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
+	adcxq %r9, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r13
+	adcxq %r9, %r12
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %r13, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r13
+	adcxq %r9, %r8
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r13
+	adcxq %r9, %r11
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r13
+	adcxq %r9, %rdi
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r13
+	adcxq %r9, %r10
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r13
+	adcxq %r9, %r15
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %r12, 40(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r12
+	adcxq %r9, %rax
+	adoxq %r12, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r12
+	adcxq %r9, %r8
+	adoxq %r12, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %r12, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r12
+	adcxq %r9, %rdi
+	adoxq %r12, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r12
+	adcxq %r9, %r10
+	adoxq %r12, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r12
+	adcxq %r9, %r15
+	adoxq %r12, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r12
+	adcxq %r9, %r13
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsp), %rdx
+	xorq %rcx, %rcx
+	movq %rax, 32(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
+	adcxq %r9, %r8
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
+	adcxq %r9, %r11
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
+	adcxq %r9, %rdi
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rax
+	adcxq %r9, %r10
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rax
+	adcxq %r9, %r15
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
+	adcxq %r9, %r13
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
+	adcxq %r9, %r12
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	movq %r8, 24(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r8
+	adcxq %r9, %r11
+	adoxq %r8, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r8
+	adcxq %r9, %rdi
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r8
+	adcxq %r9, %r10
+	adoxq %r8, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r8
+	adcxq %r9, %r15
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r8
+	adcxq %r9, %r13
+	adoxq %r8, %r12
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r8
+	adcxq %r9, %r12
+	adoxq %r8, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	xorq %rcx, %rcx
+	adcxq 56(%rsp), %rbp
+	adoxq 56(%rsp), %rbp
+	movq 40(%rsp), %r9
+	adcxq 112(%rsp), %r9
+	adoxq 112(%rsp), %r9
+	movq 32(%rsp), %r14
+	adcxq 64(%rsp), %r14
+	adoxq 64(%rsp), %r14
+	movq %rax, 64(%rsp)
+	movq 24(%rsp), %rax
+	adcxq 8(%rsp), %rax
+	adoxq 8(%rsp), %rax
+	adcxq 72(%rsp), %r11
+	adoxq 72(%rsp), %r11
+	adcxq 104(%rsp), %rdi
+	adoxq 104(%rsp), %rdi
+	adcxq 80(%rsp), %r10
+	adoxq 80(%rsp), %r10
+	adcxq 96(%rsp), %r15
+	adoxq 96(%rsp), %r15
+	adcxq 88(%rsp), %r13
+	adoxq 88(%rsp), %r13
+	adcxq 16(%rsp), %r12
+	adoxq 16(%rsp), %r12
+	movq %rax, 16(%rsp)
+	movq 64(%rsp), %rax
+	adcxq 48(%rsp), %rax
+	adoxq 48(%rsp), %rax
+	adcxq %rcx, %r8
+	adoxq %rcx, %r8
+	movq 48(%rsi), %rdx
+	movq %rax, 48(%rsp)
+	movq %r12, 64(%rsp)
+	mulxq %rdx, %rax, %r12
+	addq %rbx, %rax
+	adcq $0, %r12
+	addq %rax, %rbp
+	adcq %r12, %r9
+	movq 56(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r14
+	movq 16(%rsp), %r12
+	adcq %rax, %r12
+	movq 64(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r11
+	adcq %rax, %rdi
+	movq 72(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r10
+	adcq %rax, %r15
+	movq 80(%rsi), %rdx
+	mulxq %rdx, %rbx, %rax
+	adcq %rbx, %r13
+	movq 64(%rsp), %rbx
+	adcq %rax, %rbx
+	movq 88(%rsi), %rdx
+	movq %r12, 64(%rsp)
+	mulxq %rdx, %rax, %r12
+	movq %rbx, 16(%rsp)
+	movq 48(%rsp), %rbx
+	adcq %rax, %rbx
+	adcq %r12, %r8
+	movq 0(%rsp), %rax
+	movq %rbp, 0(%rax)
+	movq %r9, 8(%rax)
+	movq %r14, 16(%rax)
+	movq 64(%rsp), %r12
+	movq %r12, 24(%rax)
+	movq %r11, 32(%rax)
+	movq %rdi, 40(%rax)
+	movq %r10, 48(%rax)
+	movq %r15, 56(%rax)
+	movq %r13, 64(%rax)
+	movq 16(%rsp), %rsi
+	movq %rsi, 72(%rax)
+	movq %rbx, 80(%rax)
+	movq %r8, 88(%rax)
+	addq $120, %rsp
+.cfi_adjust_cfa_offset -120
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p751_sqr_lazy_adx_zen, .-fg_p751_sqr_lazy_adx_zen
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__

@@ -22,7 +22,9 @@ kname = "fg_p503_%s_adx%s" % (op, "_zen" if "--zen" in sys.argv[3:] else "")
 def kernel(name):
     i = src.index("\n%s:\n" % name)
     j = src.index("\tret", i)
-    return src[i + 1:j + 4].replace("#endif /* !__APPLE */\n", "")
+    text = src[i + 1:j + 4].replace("#endif /* !__APPLE */\n", "")
+    # the unwind directives pair with the generated file's own .cfi_endproc
+    return "\n".join(l for l in text.split("\n") if not l.strip().startswith(".cfi"))
 
 
 lines = kernel(kname).split("\n")

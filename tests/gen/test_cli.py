@@ -408,6 +408,9 @@ class TestList(CliCase):
                 self.assertTrue(row["sqrt"].startswith(sqrt), row["sqrt"])
                 if row["form"] == "montgomery":
                     self.assertEqual(row["reduction"], f"word-by-word Montgomery, R = 2^{64 * n}")
+                # the lazy ops exactly where 4p fits the limbs, and only in Montgomery form
+                lazy = row["form"] == "montgomery" and 4 * p <= 1 << (64 * n)
+                self.assertEqual(row["lazy"].startswith("mul_lazy, sqr_lazy"), lazy, row["lazy"])
                 # Bernstein-Yang's bound for d = bits, run in halves of 30
                 bound = (49 * bits + (80 if bits < 46 else 57)) // 17
                 halves = -(-bound // 30)
@@ -435,6 +438,9 @@ class TestList(CliCase):
         self.assertEqual(got["p25519"]["reduction"],
                          "fold the high half times 38 (2^256 mod p), then the bits above 2^255 times 19")
         self.assertEqual(got["p256"]["redc sums"], "1")
+        self.assertEqual(got["p256"]["lazy"], "none (4p > 2^256)")
+        self.assertEqual(got["p25519"]["lazy"], "none (not Montgomery form)")
+        self.assertEqual(got["p503"]["lazy"], "mul_lazy, sqr_lazy (4p <= 2^512); fixed exponents on them")
         self.assertEqual(got["p256"]["inv"], "safegcd, 750 divsteps (bound 741) in 13 batches of 60, the last of 30")
         self.assertEqual(got["p751"]["inv"], "safegcd, 2190 divsteps (bound 2168) in 37 batches of 60, the last of 30")
         for name in ("p256", "p503", "p751"):
@@ -459,12 +465,20 @@ class TestCosts(CliCase):
             elif not line.split()[0] == "op":
                 op, level, mults, p06, floor, alu, users = line.split(None, 6)
                 rows[(field, op, level)] = (int(mults), int(p06), float(floor), users, int(alu))
-        # 5 Fp kernels at 3 levels per field, the Fp2 mul and sqr at bmi2 and
-        # adx of p503 and p751, and the Zen forms of p503's and p751's adx
-        # kernels but redc, of p503's Fp2 kernels (none above 10 limbs: Zen
-        # runs p751's Fp2 C path), and of p256's mul and sqr (shift rows,
-        # x86_64_mont.ZEN_SHIFT_ROWS; no other field below 5 limbs has one)
-        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 4 + 2 * 4 + 2 + 2)
+        # 5 Fp kernels at 3 levels per field, the lazy mul and sqr at 3
+        # levels of p503 and p751 (4p <= 2^(64n)), the Fp2 mul and sqr at bmi2
+        # and adx of p503 and p751, and the Zen forms of p503's and p751's adx
+        # kernels but redc (lazy ones too), of p503's Fp2 kernels (none above
+        # 10 limbs: Zen runs p751's Fp2 C path), and of p256's mul and sqr
+        # (shift rows, x86_64_mont.ZEN_SHIFT_ROWS; no other field below 5
+        # limbs has one)
+        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 2 * 3 + 2 * 4 + 2 * 6 + 2 + 2)
+        self.assertEqual(rows[("p503", "mul_lazy", "adx")][0], 104)
+        self.assertEqual(rows[("p503", "mul_lazy", "adx")][3], "adx, ifma; zen: -")
+        self.assertEqual(rows[("p503", "sqr_lazy", "adx_zen")][3], "zen: adx, ifma")
+        # the lazy kernels drop the final subtraction: fewer flag operations
+        for op in ("mul", "sqr"):
+            self.assertLess(rows[("p503", op + "_lazy", "adx")][1], rows[("p503", op, "adx")][1])
         self.assertEqual(rows[("p503", "mul", "adx")][:3], (104, 216, 108.0))
         self.assertEqual(rows[("p503", "mul", "adx")][3], "adx, ifma; zen: -")
         self.assertEqual(rows[("p503", "mul", "adx_zen")][0], 104)

@@ -240,8 +240,8 @@ class ZenChoice(unittest.TestCase):
         for name in ("p751", "p503"):
             fa = _planned(name, FIELDS[name])
             fp2 = ["fp2_sqr", "fp2_mul"] if fa.n <= 10 else []
-            self.assertEqual(fa.zen_forms, ["mul_wide", "sqr_wide", "mul", "sqr"] + fp2, name)
-            for op in ("mul", "mul_wide", "sqr", "sqr_wide", "fp2_mul", "fp2_sqr"):
+            self.assertEqual(fa.zen_forms, ["mul_wide", "sqr_wide", "mul", "sqr", "mul_lazy", "sqr_lazy"] + fp2, name)
+            for op in ("mul", "mul_wide", "sqr", "sqr_wide", "mul_lazy", "sqr_lazy", "fp2_mul", "fp2_sqr"):
                 self.assertEqual(self.at_adx(fa, op, "generic"), "adx", (name, op))
                 want = "adx_zen" if not op.startswith("fp2_") or fp2 else None
                 self.assertEqual(self.at_adx(fa, op, "zen"), want, (name, op))
