@@ -9,6 +9,11 @@
  * first level's result. Any mismatch prints the op, level, aliasing pattern
  * and operands, then calls abort() so libFuzzer saves the input.
  *
+ * Where the field has the lazy ops (FG_NAME_HAVE_LAZY), every mul and sqr
+ * record through the dispatcher (bit 6 clear) also runs mul_lazy or sqr_lazy, on a and b each plus p when a bit of
+ * its low limb says so (operands below 2p), and compares the result with the
+ * exact Montgomery quotient (a b + m p)/R, below 2p, and across the levels.
+ *
  * Operands are canonical (reduced mod p) except the wide redc input, which
  * ranges up to the documented bound (t < p*R for Montgomery fields, any
  * 2n-limb t otherwise, including sums of up to min(REDC_SUMS, 8) products),
@@ -42,6 +47,7 @@ static uint8_t take(cursor *c)
 
 /* ------------------------------------------------------------------ */
 static mpz_t P, RINV, RMOD, WIDE_MAX, BYTES_LIM; /* BYTES_LIM = 2^(8*NBYTES) */
+static mpz_t NEGPINV;                             /* -p^-1 mod 2^(64N): the lazy ops' reference */
 static mpz_t z0, z1, z2, z3;                      /* scratch */
 static int levels[FG_ISA_LEVELS], nlevels;
 static uint64_t prev[N]; /* last element result: operand kind 6 */
@@ -256,6 +262,7 @@ typedef struct {
 
 typedef struct {
     uint64_t v[2 * N], w[N]; /* w: second output (cswap) */
+    uint64_t lz[N];          /* mul and sqr records: the lazy op's result (0 without lazy ops) */
     uint8_t bytes[NBYTES];
     int flag;
 } result;
@@ -302,6 +309,11 @@ static void mismatch(const record *rc, int level, const char *what, const result
         if (want)
             show("want2", want->w, N);
     }
+    if (C(HAVE_LAZY) && (rc->op == OP_MUL || rc->op == OP_SQR) && !rc->bit6) {
+        show("lazy", got->lz, N);
+        if (want)
+            show("wantl", want->lz, N);
+    }
     abort();
 }
 
@@ -323,6 +335,55 @@ static const kernels kernel_table[FG_ISA_LEVELS] = {
     { K(mul, adx), K(sqr, adx), K(mul_wide, adx), K(sqr_wide, adx), K(redc, adx) }, /* ifma */
 #endif
 };
+
+#if C(HAVE_LAZY)
+/* The lazy op's operands of a mul or sqr record: a and b (b := a as for the
+ * op), each plus p when bit 0 (a) or bit 1 (b) of its low limb is set: values
+ * below 2p, canonical or not. */
+static void lazy_operands(const record *rc, uint64_t xa[N], uint64_t yb[N])
+{
+    const uint64_t *b = (rc->same || rc->alias == 3) ? rc->a : rc->b;
+    to_mpz(z0, rc->a, N);
+    if (rc->a[0] & 1)
+        mpz_add(z0, z0, P);
+    from_mpz(xa, N, z0);
+    to_mpz(z0, b, N);
+    if ((b[0] >> 1) & 1)
+        mpz_add(z0, z0, P);
+    from_mpz(yb, N, z0);
+}
+
+/* mul_lazy / sqr_lazy of a mul or sqr record, through the dispatcher, with the
+ * record's aliasing (r == a for 1 and 3, r == b for 2; b := a for 3). */
+static void run_lazy(const record *rc, uint64_t out[N])
+{
+    FE x, y;
+    int al = rc->alias;
+    lazy_operands(rc, x.limb, y.limb);
+    if (rc->op == OP_SQR) {
+        if (al == 1 || al == 3) {
+            F(sqr_lazy)(&x, &x);
+            memcpy(out, x.limb, 8 * N);
+        } else {
+            F(sqr_lazy)(&y, &x);
+            memcpy(out, y.limb, 8 * N);
+        }
+    } else if (al == 3) {
+        F(mul_lazy)(&x, &x, &x);
+        memcpy(out, x.limb, 8 * N);
+    } else if (al == 1) {
+        F(mul_lazy)(&x, &x, &y);
+        memcpy(out, x.limb, 8 * N);
+    } else if (al == 2) {
+        F(mul_lazy)(&y, &x, &y);
+        memcpy(out, y.limb, 8 * N);
+    } else {
+        FE r;
+        F(mul_lazy)(&r, &x, &y);
+        memcpy(out, r.limb, 8 * N);
+    }
+}
+#endif
 
 /* Run the record's op at the current level. Aliasing (rc->alias):
  * 0 distinct buffers, 1 r == a, 2 r == b, 3 r == a == b (b := a).
@@ -368,6 +429,10 @@ static void run(const record *rc, int level, result *out)
         return;
     }
 
+#if C(HAVE_LAZY)
+    if (rc->op == OP_MUL || rc->op == OP_SQR)
+        run_lazy(rc, out->lz);
+#endif
     if (al == 1 || al == 3)
         r = x;
     else if (al == 2)
@@ -477,6 +542,26 @@ static int reference(const record *rc, result *want)
     memset(want, 0, sizeof *want);
     to_mpz(z1, rc->a, rc->op == OP_REDC ? 2 * N : N);
     to_mpz(z2, b, N);
+#if C(HAVE_LAZY)
+    if ((rc->op == OP_MUL || rc->op == OP_SQR) && !rc->bit6) {
+        /* the exact quotient (x y + m p)/R, m = -x y / p mod R, below 2p */
+        uint64_t xa[N], yb[N];
+        lazy_operands(rc, xa, yb);
+        to_mpz(z0, xa, N);
+        to_mpz(z3, rc->op == OP_SQR || rc->alias == 3 ? xa : yb, N);
+        mpz_mul(z0, z0, z3);
+        mpz_mul(z3, z0, NEGPINV);
+        mpz_tdiv_r_2exp(z3, z3, 64 * N);
+        mpz_addmul(z0, z3, P);
+        mpz_tdiv_q_2exp(z0, z0, 64 * N);
+        mpz_mul_2exp(z3, P, 1);
+        if (mpz_cmp(z0, z3) >= 0) {
+            fprintf(stderr, "fuzz_%s: internal: a lazy quotient is not below 2p\n", STR(FG_FIELD));
+            abort();
+        }
+        from_mpz(want->lz, N, z0);
+    }
+#endif
     switch (rc->op) {
     case OP_MUL: mpz_mul(z0, z1, z2); goto redc_;
     case OP_SQR: mpz_mul(z0, z1, z1); goto redc_;
@@ -541,6 +626,7 @@ static int reference(const record *rc, result *want)
 static int same_result(const result *x, const result *y)
 {
     return memcmp(x->v, y->v, sizeof x->v) == 0 && memcmp(x->w, y->w, sizeof x->w) == 0 &&
+           memcmp(x->lz, y->lz, sizeof x->lz) == 0 &&
            memcmp(x->bytes, y->bytes, sizeof x->bytes) == 0 && x->flag == y->flag;
 }
 
@@ -553,8 +639,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     int l;
     (void)argc;
     (void)argv;
-    mpz_inits(P, RINV, RMOD, WIDE_MAX, BYTES_LIM, z0, z1, z2, z3, NULL);
+    mpz_inits(P, RINV, RMOD, WIDE_MAX, BYTES_LIM, NEGPINV, z0, z1, z2, z3, NULL);
     fgt_model(P, RINV, RMOD, WIDE_MAX);
+    mpz_set_ui(z0, 1);
+    mpz_mul_2exp(z0, z0, 64 * N);
+    mpz_invert(NEGPINV, P, z0);
+    mpz_sub(NEGPINV, z0, NEGPINV);
     mpz_set_ui(BYTES_LIM, 1);
     mpz_mul_2exp(BYTES_LIM, BYTES_LIM, 8 * NBYTES);
     /* levels this CPU and build can run for this field */
