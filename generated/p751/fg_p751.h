@@ -37,7 +37,8 @@ extern "C" {
 #define FG_P751_TUNED 1  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: Montgomery form x*2^768 mod p, saturated little-endian limbs, canonical in [0, p).
- * Every function below takes and returns canonical internal values, accepts
+ * Every function below takes and returns canonical internal values (the
+ * lazy ones: values below 2p), accepts
  * any aliasing of its arguments and unaligned pointers, allocates nothing, and
  * runs in time independent of the values (no secret-dependent branch or
  * memory index). */
