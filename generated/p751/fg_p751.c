@@ -226,26 +226,30 @@ void fg_p751_sqr_c(uint64_t r[N], const uint64_t a[N])
     fg_p751_redc_c(r, t);
 }
 
-/* Lazy: a, b < 2p, so a*b < 4p^2 <= p*R (4p <= R) is within the reduction's
- * bound, and the result (a*b + m*p)/R < 4p^2/R + p <= 2p < R leaves hi = 0. */
-void fg_p751_mul_lazy_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+/* r = t * R^-1 mod p in [0, 2p), without the final subtraction: for the
+ * lazy ops' a*b < 4p^2 <= p*R (a, b < 2p, 4p <= R) the result
+ * (a*b + m*p)/R < 4p^2/R + p <= 2p < R leaves hi = 0. */
+static void redc_lazy(uint64_t r[N], const uint64_t t[2 * N])
 {
-    uint64_t t[2 * N], w[2 * N];
+    uint64_t w[2 * N];
     int j;
-    fg_p751_mul_wide_c(t, a, b);
     (void)redc_rows(w, t);
     for (j = 0; j < N; j++)
         r[j] = w[N + j];
 }
 
+void fg_p751_mul_lazy_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+{
+    uint64_t t[2 * N];
+    fg_p751_mul_wide_c(t, a, b);
+    redc_lazy(r, t);
+}
+
 void fg_p751_sqr_lazy_c(uint64_t r[N], const uint64_t a[N])
 {
-    uint64_t t[2 * N], w[2 * N];
-    int j;
+    uint64_t t[2 * N];
     fg_p751_sqr_wide_c(t, a);
-    (void)redc_rows(w, t);
-    for (j = 0; j < N; j++)
-        r[j] = w[N + j];
+    redc_lazy(r, t);
 }
 
 /* Internal form of a plain value x < 2^(64N): redc(x * R^2) = x*R mod p
