@@ -998,15 +998,16 @@ void fg_p25519_inv_batch(fg_p25519 *out, const fg_p25519 *in, size_t n, fg_p2551
         return;
     fg_p25519_one(&one);
     fg_p25519_zero(&zero);
-    /* scratch[i] = product of in[0..i], zeros counted as ones */
-    acc = one;
-    for (i = 0; i < n; i++) {
+    /* scratch[i] = product of in[0..i], zeros counted as ones; each product is
+     * written where the next one reads it (no copy) */
+    scratch[0] = in[0];
+    fg_p25519_cmov(&scratch[0], &one, fg_p25519_is_zero(&scratch[0]));
+    for (i = 1; i < n; i++) {
         x = in[i];
         fg_p25519_cmov(&x, &one, fg_p25519_is_zero(&x));
-        fg_p25519_mul(&acc, &acc, &x);
-        scratch[i] = acc;
+        fg_p25519_mul(&scratch[i], &scratch[i - 1], &x);
     }
-    fg_p25519_inv(&acc, &acc); /* never zero */
+    fg_p25519_inv(&acc, &scratch[n - 1]); /* never zero */
     for (i = n - 1; i > 0; i--) {
         int z;
         x = in[i]; /* read before out[i] is written: out may be in */

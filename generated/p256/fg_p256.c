@@ -1096,15 +1096,16 @@ void fg_p256_inv_batch(fg_p256 *out, const fg_p256 *in, size_t n, fg_p256 *scrat
         return;
     fg_p256_one(&one);
     fg_p256_zero(&zero);
-    /* scratch[i] = product of in[0..i], zeros counted as ones */
-    acc = one;
-    for (i = 0; i < n; i++) {
+    /* scratch[i] = product of in[0..i], zeros counted as ones; each product is
+     * written where the next one reads it (no copy) */
+    scratch[0] = in[0];
+    fg_p256_cmov(&scratch[0], &one, fg_p256_is_zero(&scratch[0]));
+    for (i = 1; i < n; i++) {
         x = in[i];
         fg_p256_cmov(&x, &one, fg_p256_is_zero(&x));
-        fg_p256_mul(&acc, &acc, &x);
-        scratch[i] = acc;
+        fg_p256_mul(&scratch[i], &scratch[i - 1], &x);
     }
-    fg_p256_inv(&acc, &acc); /* never zero */
+    fg_p256_inv(&acc, &scratch[n - 1]); /* never zero */
     for (i = n - 1; i > 0; i--) {
         int z;
         x = in[i]; /* read before out[i] is written: out may be in */
