@@ -18,7 +18,14 @@
      branch and no other branch (where a Zen core runs another kernel at
      that level, its path takes one more test: runtime/fg_cpu.h);
    - with compile-time dispatch: the body is a single jump to one kernel.
-Check 2 needs an optimized build without sanitizers (at -O0, or with ASan
+3. For each FIELD, the word helpers (is_zero, eq, cmov, cswap, and canon where
+   the field has it) touch memory only with general registers: no xmm, ymm
+   or zmm operand beside a memory one. The kernels store an element as 64-bit
+   words, and a wider load cannot take two of those stores forwarded: it
+   waits for them to reach the cache (in a chain of p25519 mul and cmov, 33
+   core cycles a cmov instead of 11). GCC vectorizes these loops unless each
+   word passes a barrier.
+Checks 2 and 3 need an optimized build without sanitizers (at -O0, or with ASan
 and UBSan, the C dispatchers call their kernels and run checks first):
 --indirect-only keeps check 1 alone, and CMake passes it for such builds.
 Exits 1 with one line per violation, 77 (skipped) when LIBRARY holds LTO
@@ -31,6 +38,8 @@ import sys
 
 OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 LAZY_OPS = ("mul_lazy", "sqr_lazy")     # only fields with 4p <= 2^(64n) have them
+WORD_HELPERS = ("is_zero", "eq", "cmov", "cswap", "canon")   # canon: lazy fields only
+VECTOR_MEM = re.compile(r"%[xyz]mm\d+.*\(|\(.*%[xyz]mm\d+")
 INDIRECT = re.compile(r"\b(?:notrack\s+)?(?:call|jmp)[a-z]*\s+\*")
 FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
 INSN = re.compile(r"^\s+[0-9a-f]+:\s+(\S+)\s*(.*)$")
@@ -131,7 +140,7 @@ def main(argv=None):
         for mn, ops, _ in body:
             if INDIRECT.search(mn + " " + ops):
                 bad.append("%s: indirect branch: %s %s" % (fname, mn, ops))
-    checked = 0
+    checked = helpers = 0
     for field in ([] if args.indirect_only else args.fields):
         for op in OPS + LAZY_OPS:
             name = "fg_%s_%s" % (field, op)
@@ -142,10 +151,20 @@ def main(argv=None):
                 continue
             bad += check_dispatcher(name, funcs[name])
             checked += 1
+        for op in WORD_HELPERS:
+            name = "fg_%s_%s" % (field, op)
+            if name not in funcs:
+                if op != "canon":
+                    bad.append("%s: not in %s" % (name, args.library))
+                continue
+            for mn, ops, _ in funcs[name]:
+                if VECTOR_MEM.search(ops):
+                    bad.append("%s: vector access to memory (%s %s)" % (name, mn, ops))
+            helpers += 1
     for line in bad:
         print("dispatch_shape: " + line)
-    print("dispatch_shape: %d functions scanned, %d dispatchers checked, %d violation(s)" %
-          (len(funcs), checked, len(bad)))
+    print("dispatch_shape: %d functions scanned, %d dispatchers and %d word helpers checked, %d violation(s)" %
+          (len(funcs), checked, helpers, len(bad)))
     return 1 if bad else 0
 
 
