@@ -18,6 +18,9 @@
      branch and no other branch (where a Zen core runs another kernel at
      that level, its path takes one more test: runtime/fg_cpu.h);
    - with compile-time dispatch: the body is a single jump to one kernel.
+   The same holds for fp2_mul and fp2_sqr where the field has Fp2: their
+   kernels are the Fp2 assembly functions and the C path, fg_FIELD_fp2_OP_c
+   (a frame set up before the first test, for the C path's buffers, fails).
 3. For each FIELD, the word helpers (is_zero, eq, cmov, cswap, and canon where
    the field has it) touch memory only with general registers: no xmm, ymm
    or zmm operand beside a memory one. The kernels store an element as 64-bit
@@ -38,6 +41,7 @@ import sys
 
 OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 LAZY_OPS = ("mul_lazy", "sqr_lazy")     # only fields with 4p <= 2^(64n) have them
+FP2_OPS = ("fp2_mul", "fp2_sqr")        # only fields with an Fp2 extension have them
 WORD_HELPERS = ("is_zero", "eq", "cmov", "cswap", "canon")   # canon: lazy fields only
 VECTOR_MEM = re.compile(r"%[xyz]mm\d+.*\(|\(.*%[xyz]mm\d+")
 INDIRECT = re.compile(r"\b(?:notrack\s+)?(?:call|jmp)[a-z]*\s+\*")
@@ -142,9 +146,11 @@ def main(argv=None):
                 bad.append("%s: indirect branch: %s %s" % (fname, mn, ops))
     checked = helpers = 0
     for field in ([] if args.indirect_only else args.fields):
-        for op in OPS + LAZY_OPS:
+        for op in OPS + LAZY_OPS + FP2_OPS:
             name = "fg_%s_%s" % (field, op)
             if op in LAZY_OPS and name not in funcs and name + "_c" not in funcs:
+                continue
+            if op in FP2_OPS and name not in funcs:
                 continue
             if name not in funcs:
                 bad.append("%s: not in %s" % (name, args.library))

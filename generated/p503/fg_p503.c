@@ -1975,10 +1975,51 @@ static void wide_plus_nr_times(uint64_t t0[2 * N], uint64_t t1[2 * N])
  * previous result's first half, ready before a1; the sums after T0 and T1
  * (+2.5% for p503 when they come first); the T0 + T1 sum kept in a buffer,
  * or the c0 correction moved before T2, were slower (+3%, +7%). */
-void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
+static __attribute__((noinline)) void fg_p503_fp2_mul_c(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 {
     uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
     fg_p503 sa, sb;
+    fg_p503_mul_wide(t0, &a->c0, &b->c0);
+    fg_p503_mul_wide(t1, &a->c1, &b->c1);
+    add_unreduced(sa.limb, a->c0.limb, a->c1.limb);
+    add_unreduced(sb.limb, b->c0.limb, b->c1.limb);
+    fg_p503_mul_wide(t2, &sa, &sb);
+    (void)wide_sub(t2, t0);
+    (void)wide_sub(t2, t1);
+    wide_plus_nr_times(t0, t1);
+    fg_p503_redc(&r->c0, t0);
+    fg_p503_redc(&r->c1, t2);
+}
+
+
+/* Complex squaring (u^2 = -1): c0 = (a0+a1)(a0-a1) and c1 = 2*a0*a1, with
+ * unreduced operands a0+a1, a0-a1+p, 2*a0 (each < 2p < 2^512), multiplied
+ * by fg_p503_mul: its products are below 4p^2, within redc's bound
+ * (t < p * 2^512), and mul(x, y) = redc(x*y) for such operands at every
+ * level (the C kernel is mul_wide then redc; the fused assembly kernels plan
+ * their carries from the same bound with operands < 2p when 4p < 2^512).
+ * The fused mul measured faster than mul_wide + redc here (p751: -6%) and
+ * saves the wide buffers. a is read in full before r is written (r->c0 is
+ * written after the operands are formed; a->c1 is read by the second mul,
+ * which allows its output to alias it). */
+static __attribute__((noinline)) void fg_p503_fp2_sqr_c(fg_p503_fp2 *r, const fg_p503_fp2 *a)
+{
+    fg_p503 s, d, twice;
+    unsigned char borrow = 0, carry = 0;
+    int i;
+    add_unreduced(s.limb, a->c0.limb, a->c1.limb);
+    for (i = 0; i < N; i++)
+        d.limb[i] = subb(a->c0.limb[i], a->c1.limb[i], &borrow);
+    for (i = 0; i < N; i++) /* + p: a0 - a1 + p in (0, 2p) */
+        d.limb[i] = addc(d.limb[i], P[i], &carry);
+    add_unreduced(twice.limb, a->c0.limb, a->c0.limb);
+    fg_p503_mul(&r->c0, &s, &d);
+    fg_p503_mul(&r->c1, &twice, &a->c1);
+}
+
+/* The dispatchers: one branch per assembly kernel, then the C path. */
+void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
+{
 #if FG_P503_HAVE_FP2_IFMA
     if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
         fg_p503_fp2_mul_ifma(r, a, b);
@@ -2003,34 +2044,11 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
         return;
     }
 #endif
-    fg_p503_mul_wide(t0, &a->c0, &b->c0);
-    fg_p503_mul_wide(t1, &a->c1, &b->c1);
-    add_unreduced(sa.limb, a->c0.limb, a->c1.limb);
-    add_unreduced(sb.limb, b->c0.limb, b->c1.limb);
-    fg_p503_mul_wide(t2, &sa, &sb);
-    (void)wide_sub(t2, t0);
-    (void)wide_sub(t2, t1);
-    wide_plus_nr_times(t0, t1);
-    fg_p503_redc(&r->c0, t0);
-    fg_p503_redc(&r->c1, t2);
+    fg_p503_fp2_mul_c(r, a, b);
 }
 
-
-/* Complex squaring (u^2 = -1): c0 = (a0+a1)(a0-a1) and c1 = 2*a0*a1, with
- * unreduced operands a0+a1, a0-a1+p, 2*a0 (each < 2p < 2^512), multiplied
- * by fg_p503_mul: its products are below 4p^2, within redc's bound
- * (t < p * 2^512), and mul(x, y) = redc(x*y) for such operands at every
- * level (the C kernel is mul_wide then redc; the fused assembly kernels plan
- * their carries from the same bound with operands < 2p when 4p < 2^512).
- * The fused mul measured faster than mul_wide + redc here (p751: -6%) and
- * saves the wide buffers. a is read in full before r is written (r->c0 is
- * written after the operands are formed; a->c1 is read by the second mul,
- * which allows its output to alias it). */
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
 {
-    fg_p503 s, d, twice;
-    unsigned char borrow = 0, carry = 0;
-    int i;
 #if FG_P503_HAVE_FP2_SQR_ADX
     if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */ /* the same, in one assembly function */
         fg_p503_fp2_sqr_adx(r, a);
@@ -2049,14 +2067,7 @@ void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
         return;
     }
 #endif
-    add_unreduced(s.limb, a->c0.limb, a->c1.limb);
-    for (i = 0; i < N; i++)
-        d.limb[i] = subb(a->c0.limb[i], a->c1.limb[i], &borrow);
-    for (i = 0; i < N; i++) /* + p: a0 - a1 + p in (0, 2p) */
-        d.limb[i] = addc(d.limb[i], P[i], &carry);
-    add_unreduced(twice.limb, a->c0.limb, a->c0.limb);
-    fg_p503_mul(&r->c0, &s, &d);
-    fg_p503_mul(&r->c1, &twice, &a->c1);
+    fg_p503_fp2_sqr_c(r, a);
 }
 
 /* norm(a) = a0^2 - nr*a1^2 in Fp; a^-1 = conj(a) / norm(a). */

@@ -2471,28 +2471,10 @@ static void wide_plus_nr_times(uint64_t t0[2 * N], uint64_t t1[2 * N])
  * previous result's first half, ready before a1; the sums after T0 and T1
  * (+2.5% for p503 when they come first); the T0 + T1 sum kept in a buffer,
  * or the c0 correction moved before T2, were slower (+3%, +7%). */
-void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
+static __attribute__((noinline)) void fg_p751_fp2_mul_c(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
     uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
     fg_p751 sa, sb;
-#if FG_P751_HAVE_FP2_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
-        fg_p751_fp2_mul_ifma(r, a, b);
-        return;
-    }
-#endif
-#if FG_P751_HAVE_FP2_MUL_ADX
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function (p503: -4.5%) */
-        fg_p751_fp2_mul_adx(r, a, b);
-        return;
-    }
-#endif
-#if FG_P751_HAVE_FP2_MUL_BMI2
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503: -2..7%) */
-        fg_p751_fp2_mul_bmi2(r, a, b);
-        return;
-    }
-#endif
     fg_p751_mul_wide(t0, &a->c0, &b->c0);
     fg_p751_mul_wide(t1, &a->c1, &b->c1);
     add_unreduced(sa.limb, a->c0.limb, a->c1.limb);
@@ -2516,11 +2498,47 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
  * saves the wide buffers. a is read in full before r is written (r->c0 is
  * written after the operands are formed; a->c1 is read by the second mul,
  * which allows its output to alias it). */
-void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
+static __attribute__((noinline)) void fg_p751_fp2_sqr_c(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
     fg_p751 s, d, twice;
     unsigned char borrow = 0, carry = 0;
     int i;
+    add_unreduced(s.limb, a->c0.limb, a->c1.limb);
+    for (i = 0; i < N; i++)
+        d.limb[i] = subb(a->c0.limb[i], a->c1.limb[i], &borrow);
+    for (i = 0; i < N; i++) /* + p: a0 - a1 + p in (0, 2p) */
+        d.limb[i] = addc(d.limb[i], P[i], &carry);
+    add_unreduced(twice.limb, a->c0.limb, a->c0.limb);
+    fg_p751_mul(&r->c0, &s, &d);
+    fg_p751_mul(&r->c1, &twice, &a->c1);
+}
+
+/* The dispatchers: one branch per assembly kernel, then the C path. */
+void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
+{
+#if FG_P751_HAVE_FP2_IFMA
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
+        fg_p751_fp2_mul_ifma(r, a, b);
+        return;
+    }
+#endif
+#if FG_P751_HAVE_FP2_MUL_ADX
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function (p503: -4.5%) */
+        fg_p751_fp2_mul_adx(r, a, b);
+        return;
+    }
+#endif
+#if FG_P751_HAVE_FP2_MUL_BMI2
+    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503: -2..7%) */
+        fg_p751_fp2_mul_bmi2(r, a, b);
+        return;
+    }
+#endif
+    fg_p751_fp2_mul_c(r, a, b);
+}
+
+void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
+{
 #if FG_P751_HAVE_FP2_SQR_IFMA
     if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
         fg_p751_fp2_sqr_ifma(r, a);
@@ -2539,14 +2557,7 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
         return;
     }
 #endif
-    add_unreduced(s.limb, a->c0.limb, a->c1.limb);
-    for (i = 0; i < N; i++)
-        d.limb[i] = subb(a->c0.limb[i], a->c1.limb[i], &borrow);
-    for (i = 0; i < N; i++) /* + p: a0 - a1 + p in (0, 2p) */
-        d.limb[i] = addc(d.limb[i], P[i], &carry);
-    add_unreduced(twice.limb, a->c0.limb, a->c0.limb);
-    fg_p751_mul(&r->c0, &s, &d);
-    fg_p751_mul(&r->c1, &twice, &a->c1);
+    fg_p751_fp2_sqr_c(r, a);
 }
 
 /* norm(a) = a0^2 - nr*a1^2 in Fp; a^-1 = conj(a) / norm(a). */
