@@ -81,15 +81,6 @@ static inline void select_limbs(uint64_t *r, uint64_t mask, const uint64_t *x, c
         r[i] = value_barrier((x[i] & mask) | (y[i] & ~mask));
 }
 
-/* r = a, word by word (r may be a): a struct copy would be vectorized, and
- * stall the same way as an unbarriered select. */
-static inline void copy_limbs(uint64_t *r, const uint64_t *a)
-{
-    int i;
-    for (i = 0; i < N; i++)
-        r[i] = value_barrier(a[i]);
-}
-
 /* The portable kernels stay out of line, so that each dispatcher below is a
  * compare and a tail jump for every level, with no stack frame of its own. */
 __attribute__((noinline)) void fg_p256_mul_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]);

@@ -82,7 +82,7 @@ static inline void select_limbs(uint64_t *r, uint64_t mask, const uint64_t *x, c
 }
 
 /* r = a, word by word (r may be a): a struct copy would be vectorized, and
- * stall the same way as an unbarriered select. */
+ * stall the same way as an unbarriered select. (Fp2's conj and mul_fp.) */
 static inline void copy_limbs(uint64_t *r, const uint64_t *a)
 {
     int i;
