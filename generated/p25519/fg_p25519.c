@@ -997,7 +997,7 @@ int fg_p25519_is_square_euler(const fg_p25519 *a)
 
 void fg_p25519_inv_batch(fg_p25519 *out, const fg_p25519 *in, size_t n, fg_p25519 *scratch)
 {
-    fg_p25519 acc, x, t, one, zero;
+    fg_p25519 acc, x, one, zero;
     size_t i;
     if (n == 0) /* public */
         return;
@@ -1018,10 +1018,12 @@ void fg_p25519_inv_batch(fg_p25519 *out, const fg_p25519 *in, size_t n, fg_p2551
         x = in[i]; /* read before out[i] is written: out may be in */
         z = fg_p25519_is_zero(&x);
         fg_p25519_cmov(&x, &one, z);
-        fg_p25519_mul(&t, &acc, &scratch[i - 1]);
+        /* straight into out[i] (in[i] is read): no struct copy of words a
+         * kernel or cmov has just stored, which a copy's wider loads would
+         * wait for */
+        fg_p25519_mul(&out[i], &acc, &scratch[i - 1]);
         fg_p25519_mul(&acc, &acc, &x);
-        fg_p25519_cmov(&t, &zero, z);
-        out[i] = t;
+        fg_p25519_cmov(&out[i], &zero, z);
     }
     fg_p25519_cmov(&acc, &zero, fg_p25519_is_zero(&in[0]));
     out[0] = acc;

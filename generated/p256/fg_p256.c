@@ -1095,7 +1095,7 @@ int fg_p256_is_square_euler(const fg_p256 *a)
 
 void fg_p256_inv_batch(fg_p256 *out, const fg_p256 *in, size_t n, fg_p256 *scratch)
 {
-    fg_p256 acc, x, t, one, zero;
+    fg_p256 acc, x, one, zero;
     size_t i;
     if (n == 0) /* public */
         return;
@@ -1116,10 +1116,12 @@ void fg_p256_inv_batch(fg_p256 *out, const fg_p256 *in, size_t n, fg_p256 *scrat
         x = in[i]; /* read before out[i] is written: out may be in */
         z = fg_p256_is_zero(&x);
         fg_p256_cmov(&x, &one, z);
-        fg_p256_mul(&t, &acc, &scratch[i - 1]);
+        /* straight into out[i] (in[i] is read): no struct copy of words a
+         * kernel or cmov has just stored, which a copy's wider loads would
+         * wait for */
+        fg_p256_mul(&out[i], &acc, &scratch[i - 1]);
         fg_p256_mul(&acc, &acc, &x);
-        fg_p256_cmov(&t, &zero, z);
-        out[i] = t;
+        fg_p256_cmov(&out[i], &zero, z);
     }
     fg_p256_cmov(&acc, &zero, fg_p256_is_zero(&in[0]));
     out[0] = acc;

@@ -237,8 +237,8 @@ static void redc_lazy(uint64_t r[N], const uint64_t t[2 * N])
     uint64_t w[2 * N];
     int j;
     (void)redc_rows(w, t);
-    for (j = 0; j < N; j++)
-        r[j] = w[N + j];
+    for (j = 0; j < N; j++) /* word by word: the rows stored w as words */
+        r[j] = value_barrier(w[N + j]);
 }
 
 void fg_p503_mul_lazy_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
@@ -1771,7 +1771,7 @@ int fg_p503_is_square_euler(const fg_p503 *a)
 
 void fg_p503_inv_batch(fg_p503 *out, const fg_p503 *in, size_t n, fg_p503 *scratch)
 {
-    fg_p503 acc, x, t, one, zero;
+    fg_p503 acc, x, one, zero;
     size_t i;
     if (n == 0) /* public */
         return;
@@ -1796,11 +1796,13 @@ void fg_p503_inv_batch(fg_p503 *out, const fg_p503 *in, size_t n, fg_p503 *scrat
         x = in[i]; /* read before out[i] is written: out may be in */
         z = fg_p503_is_zero(&x);
         fg_p503_cmov(&x, &one, z);
-        fg_p503_mul_lazy(&t, &acc, &scratch[i - 1]);
+        /* straight into out[i] (in[i] is read): no struct copy of words a
+         * kernel or cmov has just stored, which a copy's wider loads would
+         * wait for */
+        fg_p503_mul_lazy(&out[i], &acc, &scratch[i - 1]);
         fg_p503_mul_lazy(&acc, &acc, &x);
-        fg_p503_canon(&t, &t);
-        fg_p503_cmov(&t, &zero, z);
-        out[i] = t;
+        fg_p503_canon(&out[i], &out[i]);
+        fg_p503_cmov(&out[i], &zero, z);
     }
     fg_p503_canon(&acc, &acc);
     fg_p503_cmov(&acc, &zero, fg_p503_is_zero(&in[0]));
