@@ -22,7 +22,8 @@
    kernels are the Fp2 assembly functions and the C path, fg_FIELD_fp2_OP_c
    (a frame set up before the first test, for the C path's buffers, fails).
 3. For each FIELD, the word helpers (is_zero, eq, cmov, cswap, and canon where
-   the field has it) touch memory only with general registers: no xmm, ymm
+   the field has it; with Fp2 also fp2_is_zero, fp2_eq, fp2_cmov, fp2_cswap,
+   fp2_conj, fp2_mul_fp) touch memory only with general registers: no xmm, ymm
    or zmm operand beside a memory one. The kernels store an element as 64-bit
    words, and a wider load cannot take two of those stores forwarded: it
    waits for them to reach the cache (in a chain of p25519 mul and cmov, 33
@@ -43,6 +44,7 @@ OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 LAZY_OPS = ("mul_lazy", "sqr_lazy")     # only fields with 4p <= 2^(64n) have them
 FP2_OPS = ("fp2_mul", "fp2_sqr")        # only fields with an Fp2 extension have them
 WORD_HELPERS = ("is_zero", "eq", "cmov", "cswap", "canon")   # canon: lazy fields only
+FP2_WORD_HELPERS = ("fp2_is_zero", "fp2_eq", "fp2_cmov", "fp2_cswap", "fp2_conj", "fp2_mul_fp")
 VECTOR_MEM = re.compile(r"%[xyz]mm\d+.*\(|\(.*%[xyz]mm\d+")
 INDIRECT = re.compile(r"\b(?:notrack\s+)?(?:call|jmp)[a-z]*\s+\*")
 FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
@@ -157,10 +159,10 @@ def main(argv=None):
                 continue
             bad += check_dispatcher(name, funcs[name])
             checked += 1
-        for op in WORD_HELPERS:
+        for op in WORD_HELPERS + FP2_WORD_HELPERS:
             name = "fg_%s_%s" % (field, op)
             if name not in funcs:
-                if op != "canon":
+                if op in ("is_zero", "eq", "cmov", "cswap"):
                     bad.append("%s: not in %s" % (name, args.library))
                 continue
             for mn, ops, _ in funcs[name]:
