@@ -21,9 +21,10 @@
    The same holds for fp2_mul and fp2_sqr where the field has Fp2: their
    kernels are the Fp2 assembly functions and the C path, fg_FIELD_fp2_OP_c
    (a frame set up before the first test, for the C path's buffers, fails).
-3. For each FIELD, the word helpers (is_zero, eq, cmov, cswap, and canon where
-   the field has it; with Fp2 also fp2_is_zero, fp2_eq, fp2_cmov, fp2_cswap,
-   fp2_conj, fp2_mul_fp) load memory only into general registers: no xmm, ymm
+3. For each FIELD, the word helpers (is_zero, eq, cmov, cswap, to_bytes, and
+   canon where the field has it; with Fp2 also fp2_is_zero, fp2_eq, fp2_cmov,
+   fp2_cswap, fp2_conj, fp2_mul_fp, fp2_to_bytes) load memory only into general
+   registers: no xmm, ymm
    or zmm register is loaded from memory. The kernels store an element as
    64-bit words, and a wider load cannot take two of those stores forwarded: it
    waits for them to reach the cache (in a chain of p25519 mul and cmov, 33
@@ -43,8 +44,9 @@ import sys
 OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 LAZY_OPS = ("mul_lazy", "sqr_lazy")     # only fields with 4p <= 2^(64n) have them
 FP2_OPS = ("fp2_mul", "fp2_sqr")        # only fields with an Fp2 extension have them
-WORD_HELPERS = ("is_zero", "eq", "cmov", "cswap", "canon")   # canon: lazy fields only
-FP2_WORD_HELPERS = ("fp2_is_zero", "fp2_eq", "fp2_cmov", "fp2_cswap", "fp2_conj", "fp2_mul_fp")
+WORD_HELPERS = ("is_zero", "eq", "cmov", "cswap", "to_bytes", "canon")   # canon: lazy fields only
+FP2_WORD_HELPERS = ("fp2_is_zero", "fp2_eq", "fp2_cmov", "fp2_cswap", "fp2_conj", "fp2_mul_fp",
+                    "fp2_to_bytes")
 # a vector load: a memory operand read into an xmm/ymm/zmm register (AT&T order,
 # the destination last); vector stores (a zeroed local, say) forward to the word
 # loads that follow them, so they are fine
@@ -165,7 +167,7 @@ def main(argv=None):
         for op in WORD_HELPERS + FP2_WORD_HELPERS:
             name = "fg_%s_%s" % (field, op)
             if name not in funcs:
-                if op in ("is_zero", "eq", "cmov", "cswap"):
+                if op in ("is_zero", "eq", "cmov", "cswap", "to_bytes"):
                     bad.append("%s: not in %s" % (name, args.library))
                 continue
             for mn, ops, _ in funcs[name]:

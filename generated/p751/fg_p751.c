@@ -268,16 +268,17 @@ static void to_internal(uint64_t r[N], const uint64_t x[N])
     fg_p751_mul(( fg_p751 *)(void *)r, (const fg_p751 *)(const void *)x, (const fg_p751 *)(const void *)R2);
 }
 
-/* Plain value of an internal one: redc(a) = a * R^-1 mod p. */
+/* Plain value of an internal one: redc(a) = a * R^-1 mod p, by the
+ * dispatched redc (a < p: within its bound). */
 static void from_internal(uint64_t r[N], const uint64_t a[N])
 {
     uint64_t t[2 * N];
     int i;
     for (i = 0; i < N; i++) {
-        t[i] = a[i];
+        t[i] = value_barrier(a[i]);    /* word by word: see select_limbs */
         t[N + i] = 0;
     }
-    fg_p751_redc_c(r, t);
+    fg_p751_redc(( fg_p751 *)(void *)r, t);
 }
 
 /* ---- Dispatch: one well-predicted branch per kernel on the selector word
@@ -475,22 +476,51 @@ void fg_p751_from_u64(fg_p751 *r, uint64_t x)
     to_internal(r->limb, v);
 }
 
+/* Bytes and limbs. A serialized element is FG_P751_BYTES bytes (little-endian);
+ * limb i is the 8 bytes at in + 8 i, and the top limb the 6
+ * last bytes. get_word and put_word move a word with one 8-byte
+ * load or store (a memcpy: any alignment), byte-swapped when the host's order
+ * is not the field's. (A loop that shifted each byte into place stayed a
+ * loop: p751's to_bytes spent 450 cycles in it.) The barrier keeps the words
+ * apart: GCC would otherwise copy v to out with 16-byte loads, which wait for
+ * the kernel's 64-bit stores to reach the cache (see select_limbs). */
+#if !defined(__BYTE_ORDER__) || (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ && __BYTE_ORDER__ != __ORDER_BIG_ENDIAN__)
+#error "fieldgen's C level needs __BYTE_ORDER__ (GCC or Clang)"
+#endif
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FIELD_ORDER(w) (w)
+#else
+#define FIELD_ORDER(w) __builtin_bswap64(w)
+#endif
+static inline uint64_t get_word(const uint8_t *b)
+{
+    uint64_t w;
+    __builtin_memcpy(&w, b, 8);
+    return FIELD_ORDER(w);
+}
+
+static inline void put_word(uint8_t *b, uint64_t w)
+{
+    w = FIELD_ORDER(value_barrier(w));
+    __builtin_memcpy(b, &w, 8);
+}
+
 int fg_p751_from_bytes(fg_p751 *r, const uint8_t in[FG_P751_BYTES])
 {
     uint64_t v[N], ok;
     unsigned char borrow = 0;
     int i;
-    for (i = 0; i < N; i++)
-        v[i] = 0;
-    for (i = 0; i < FG_P751_BYTES; i++) {
-        v[i / 8] |= (uint64_t)in[i] << (8 * (i % 8));
-    }
+    for (i = 0; i < FG_P751_BYTES / 8; i++)
+        v[i] = get_word(in + 8 * i);
+    v[N - 1] = 0;
+    for (i = 0; i < FG_P751_BYTES % 8; i++)
+        v[N - 1] |= (uint64_t)in[8 * (N - 1) + i] << (8 * i);
     /* ok = (v < p): the final borrow of v - p. */
     for (i = 0; i < N; i++)
         (void)subb(v[i], P[i], &borrow);
     ok = mask_of(borrow);
     for (i = 0; i < N; i++)
-        v[i] &= ok;
+        v[i] = value_barrier(v[i] & ok);   /* word by word: see select_limbs */
     to_internal(r->limb, v);
     return (int)(ok & 1);
 }
@@ -500,9 +530,10 @@ void fg_p751_to_bytes(uint8_t out[FG_P751_BYTES], const fg_p751 *a)
     uint64_t v[N];
     int i;
     from_internal(v, a->limb);
-    for (i = 0; i < FG_P751_BYTES; i++) {
-        out[i] = (uint8_t)(v[i / 8] >> (8 * (i % 8)));
-    }
+    for (i = 0; i < FG_P751_BYTES / 8; i++)
+        put_word(out + 8 * i, v[i]);
+    for (i = 0; i < FG_P751_BYTES % 8; i++)
+        out[8 * (N - 1) + i] = (uint8_t)(v[N - 1] >> (8 * i));
 }
 
 /* r = a + b - p if that does not borrow (or a + b carried out), else a + b. */
