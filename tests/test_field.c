@@ -1051,6 +1051,16 @@ static void check_fp2(unsigned long count)
             expect_int("fp2 sqrt of an Fp element (always a square in Fp2)", ok, 1);
             F2(sqr)(&s, &r);
             expect_int("fp2 sqrt(Fp element)^2", F2(eq)(&s, &x), 1);
+            if (i == 0) { /* the root with x0 = 0: u^2 = nr, a non-square of Fp, and 0 */
+                F2(zero)(&x), F(one)(&x.c1), F2(sqr)(&x, &x);
+                expect_int("fp2 sqrt(u^2) found", F2(sqrt)(&r, &x), 1);
+                expect_int("fp2 sqrt(u^2) = +-u: no c0", F(is_zero)(&r.c0), 1);
+                F2(sqr)(&s, &r);
+                expect_int("fp2 sqrt(u^2)^2", F2(eq)(&s, &x), 1);
+                F2(zero)(&x);
+                expect_int("fp2 sqrt(0) found", F2(sqrt)(&r, &x), 1);
+                expect_int("fp2 sqrt(0) = 0", F2(is_zero)(&r), 1);
+            }
         }
     }
     mpz_clears(a0, a1, b0, b1, w0, w1, t, NULL);

@@ -2609,44 +2609,48 @@ int fg_p751_fp2_inv(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     return ok;
 }
 
-/* Square root through the norm. If a = x^2 with x = x0 + x1*u then
- * s = sqrt(norm a) exists and x0^2 = (a0 +- s)/2, x1 = a1/(2*x0). The sign is
- * chosen by a Legendre test (nonzero square first); x0 = 0 happens only for
- * a = a0 in Fp, whose root is then y*u with y^2 = a0/nr. Every candidate is
- * computed and selected with cmov; the result is verified by squaring. */
+/* Square root through the norm, with two square roots in Fp. If
+ * a = x^2 with x = x0 + x1*u, then s = sqrt(norm a) exists, x0^2 = (a0 +- s)/2
+ * and x1 = a1/(2*x0). The sign is chosen by a Legendre test (a nonzero square
+ * first). When a1 != 0 both candidates are nonzero: their product is
+ * (a0^2 - s^2)/4 = nr*a1^2/4. When a1 == 0, s is taken to be a0, so the
+ * candidates are a0 and 0: a square a0 gives x0 = sqrt(a0), and otherwise
+ * (x0 = 0) the root is y*u with y^2 = a0/nr, which the same second square
+ * root computes from a0/nr instead of 0. Every candidate is selected with
+ * cmov; the result is verified by squaring. */
 int fg_p751_fp2_sqrt(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
-    fg_p751 n, s, t, t_alt, x0, x1, y, d, dinv, zero;
+    fg_p751 n, s, t, t_alt, y, d, dinv, x1;
     fg_p751_fp2 root, check, zero2;
     int use_alt, x0_zero, ok;
-    fg_p751_zero(&zero);
     fg_p751_sqr(&n, &a->c0);
     fg_p751_sqr(&t, &a->c1);
     mul_by_nr(&t, &t);
     fg_p751_sub(&n, &n, &t);
     (void)fg_p751_sqrt(&s, &n);
+    fg_p751_cmov(&s, &a->c0, fg_p751_is_zero(&a->c1));
     fg_p751_add(&t, &a->c0, &s);
     fg_p751_mul(&t, &t, fp2_const(FP2_HALF));
     fg_p751_sub(&t_alt, &a->c0, &s);
     fg_p751_mul(&t_alt, &t_alt, fp2_const(FP2_HALF));
     use_alt = (1 - fg_p751_is_square(&t)) | fg_p751_is_zero(&t);
     fg_p751_cmov(&t, &t_alt, use_alt);
-    (void)fg_p751_sqrt(&x0, &t);
-    fg_p751_add(&d, &x0, &x0);
+    x0_zero = fg_p751_is_zero(&t);
+    fg_p751_mul(&y, &a->c0, fp2_const(FP2_NR_INV));
+    fg_p751_cmov(&t, &y, x0_zero);
+    (void)fg_p751_sqrt(&y, &t);           /* x0, or x1 when x0 = 0 */
+    fg_p751_add(&d, &y, &y);
     (void)fg_p751_inv(&dinv, &d);
     fg_p751_mul(&x1, &a->c1, &dinv);
-    fg_p751_mul(&y, &a->c0, fp2_const(FP2_NR_INV));
-    (void)fg_p751_sqrt(&y, &y);
-    x0_zero = fg_p751_is_zero(&x0);
     fg_p751_cmov(&x1, &y, x0_zero);
-    root.c0 = x0;
+    fg_p751_zero(&root.c0);
+    fg_p751_cmov(&root.c0, &y, 1 - x0_zero);
     root.c1 = x1;
     fg_p751_fp2_sqr(&check, &root);
     ok = fg_p751_fp2_eq(&check, a);
     fg_p751_fp2_zero(&zero2);
     fg_p751_fp2_cmov(&root, &zero2, 1 - ok);
     *r = root;
-    (void)zero;
     return ok;
 }
 
