@@ -210,6 +210,8 @@ class Fp2Analysis:
     lazy_sqr: bool
     corr_shift: int = 0    # nr < 0: s of X = p * 2^s
     corr_limbs: list = field(default_factory=list)  # limbs s//64 .. 2n-1 of X (C literals)
+    sqrt_c_internal: int = 0        # p = 3 mod 4: c = nr^((p+1)/4) (c^2 = -nr), internal form
+    sqrt_c_nr_inv_internal: int = 0  # ... and c/nr, internal form
 
 
 def _corr_shift(p, k, bound):
@@ -232,6 +234,11 @@ def _fp2(fa, nr):
         half_internal=fa.to_internal(pow(2, -1, p)),
         lazy_mul=fits and 2 * p * p <= bound and (shift >= 0 if nr < 0 else (k + 1) * (p - 1) ** 2 < bound),
         lazy_sqr=fits and nr == -1 and 4 * p * p <= bound)
+    if p % 4 == 3:
+        c = pow(nr % p, (p + 1) // 4, p)
+        assert c * c % p == -nr % p
+        fp2.sqrt_c_internal = fa.to_internal(c)
+        fp2.sqrt_c_nr_inv_internal = fa.to_internal(c * pow(nr, -1, p) % p)
     if fp2.lazy_mul and nr < 0:
         x = p << shift
         assert x >= k * (p - 1) ** 2 and x + (p - 1) ** 2 < bound <= R * R
@@ -403,6 +410,8 @@ def analyze(spec, kernel_choice=None):
 
     fa.chains = {"inv": chains.best_chain(p - 2), "sqrt": chains.best_chain(fa.sqrt_exp or 1),
                   "legendre": chains.best_chain((p - 1) // 2)}
+    if spec.fp2_non_residue is not None and fa.sqrt_method == "p3mod4":
+        fa.chains["fp2_sqrt"] = chains.best_chain((p - 3) // 4)     # Fp2 sqrt's y = t^((p-3)/4)
     fa.safegcd = safegcd.params(p, n)
     fa.legendre = legendre.params(p, n)
     if spec.fp2_non_residue is not None:

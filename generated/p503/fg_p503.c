@@ -1771,6 +1771,213 @@ static void pow_sqrt(fg_p503 *out, const fg_p503 *x)
     fg_p503_canon(out, &t[1]);
 }
 
+/* x^((p-3)/4), for fp2_sqrt: 501 squarings and 106 multiplications
+ * (sliding window w=5; lazy steps, one final subtraction). The exponent is public; the code is straight-line. */
+static void pow_fp2_sqrt(fg_p503 *out, const fg_p503 *x)
+{
+    fg_p503 t[16];
+    t[0] = *x;
+    sqr_n_lazy(&t[1], &t[0], 1);
+    fg_p503_mul_lazy(&t[2], &t[0], &t[1]);
+    fg_p503_mul_lazy(&t[3], &t[2], &t[1]);
+    fg_p503_mul_lazy(&t[4], &t[3], &t[1]);
+    fg_p503_mul_lazy(&t[5], &t[4], &t[1]);
+    fg_p503_mul_lazy(&t[6], &t[5], &t[1]);
+    fg_p503_mul_lazy(&t[5], &t[6], &t[1]);
+    fg_p503_mul_lazy(&t[7], &t[5], &t[1]);
+    fg_p503_mul_lazy(&t[8], &t[7], &t[1]);
+    fg_p503_mul_lazy(&t[9], &t[8], &t[1]);
+    fg_p503_mul_lazy(&t[10], &t[9], &t[1]);
+    fg_p503_mul_lazy(&t[11], &t[10], &t[1]);
+    fg_p503_mul_lazy(&t[12], &t[11], &t[1]);
+    fg_p503_mul_lazy(&t[13], &t[12], &t[1]);
+    fg_p503_mul_lazy(&t[14], &t[13], &t[1]);
+    fg_p503_mul_lazy(&t[15], &t[14], &t[1]);
+    sqr_n_lazy(&t[1], &t[0], 12);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[12]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[11]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[10]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 11);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 11);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[3]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 12);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[12]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[10]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p503_mul_lazy(&t[1], &t[1], &t[4]);
+    fg_p503_canon(out, &t[1]);
+}
+
 int fg_p503_inv_fermat(fg_p503 *r, const fg_p503 *a)
 {
     int nonzero = 1 - fg_p503_is_zero(a);
@@ -1863,14 +2070,18 @@ int fg_p503_sqrt(fg_p503 *r, const fg_p503 *a)
 
 
 /* ---- Fp2 = Fp[u]/(u^2 - (-1)) ---- */
-static const uint64_t FP2_NR_INV[N] = { UINT64_C(0xfffffffffffffc06), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0xf7ffffffffffffff), 
-      UINT64_C(0xaf3d416b7b3314eb), UINT64_C(0xca33593b14ffca31), 
-      UINT64_C(0xd5784ef6bfc5638d), UINT64_C(0x00196b467b71c4ca) }; /* 1/(-1), internal form */
 static const uint64_t FP2_HALF[N] = { UINT64_C(0x00000000000001fc), UINT64_C(0x0000000000000000), 
       UINT64_C(0x0000000000000000), UINT64_C(0xb000000000000000), 
       UINT64_C(0x3b69bb2464785d2a), UINT64_C(0x36824a2af0fe9896), 
       UINT64_C(0xf5899f427a94f309), UINT64_C(0x0033b15203c83bb8) };   /* 1/2, internal form */
+static const uint64_t FP2_SQRT_C[N] = { UINT64_C(0x00000000000003f9), UINT64_C(0x0000000000000000), 
+      UINT64_C(0x0000000000000000), UINT64_C(0xb400000000000000), 
+      UINT64_C(0x63cb1a6ea6ded2b4), UINT64_C(0x51689d8d667eb37d), 
+      UINT64_C(0x8acd77c71ab24142), UINT64_C(0x0026fbaec60f5953) }; /* c = nr^((p+1)/4), c^2 = -nr */
+static const uint64_t FP2_SQRT_C_NR_INV[N] = { UINT64_C(0xfffffffffffffc06), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0xf7ffffffffffffff), 
+      UINT64_C(0xaf3d416b7b3314eb), UINT64_C(0xca33593b14ffca31), 
+      UINT64_C(0xd5784ef6bfc5638d), UINT64_C(0x00196b467b71c4ca) }; /* c/nr */
 
 static const fg_p503 *fp2_const(const uint64_t *limbs)
 {
@@ -2119,20 +2330,26 @@ int fg_p503_fp2_inv(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     return ok;
 }
 
-/* Square root through the norm, with two square roots in Fp. If
- * a = x^2 with x = x0 + x1*u, then s = sqrt(norm a) exists, x0^2 = (a0 +- s)/2
- * and x1 = a1/(2*x0). The sign is chosen by a Legendre test (a nonzero square
- * first). When a1 != 0 both candidates are nonzero: their product is
- * (a0^2 - s^2)/4 = nr*a1^2/4. When a1 == 0, s is taken to be a0, so the
- * candidates are a0 and 0: a square a0 gives x0 = sqrt(a0), and otherwise
- * (x0 = 0) the root is y*u with y^2 = a0/nr, which the same second square
- * root computes from a0/nr instead of 0. Every candidate is selected with
- * cmov; the result is verified by squaring. */
+/* Square root through the norm, p = 3 mod 4: one square root in Fp and one
+ * power. If a = x^2 with x = x0 + x1*u, then s = sqrt(norm a) exists and
+ * x0^2 is one of t = (a0 + s)/2 and t' = (a0 - s)/2, whose product
+ * nr*a1^2/4 is a non-square when a1 != 0: exactly one is a square. With
+ * y = t^((p-3)/4):
+ *  - t a square: x0 = t*y (its square is t * t^((p-1)/2) = t) and
+ *    x1 = a1/(2*x0) = a1*y/2, since x0*y = t^((p-1)/2) = 1;
+ *  - t not a square: y^2 = t^((p-3)/2) = -1/t, and with c = nr^((p+1)/4),
+ *    c^2 = -nr: x0 = c*(a1*y/2) squares to nr*a1^2/(4t) = t', and
+ *    x1 = (c/nr)*(t*y) gives 2*x0*x1 = c^2*a1*t*y^2/nr = a1.
+ * Which case holds is read off (t*y)^2 == t. When a1 == 0, s is taken to be
+ * a0, so t = a0: a square a0 gives (t*y, 0), a non-square (0, (c/nr)*t*y),
+ * the root y'*u with y'^2 = a0/nr; a = 0 gives 0 either way. No Legendre
+ * symbol, no inversion, no second square root; the result is verified by
+ * squaring (a non-square norm leaves s wrong, and the check fails). */
 int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a)
 {
-    fg_p503 n, s, t, t_alt, y, d, dinv, x1;
-    fg_p503_fp2 root, check, zero2;
-    int use_alt, x0_zero, ok;
+    fg_p503 n, s, t, y, x0a, x1a, chk;
+    fg_p503_fp2 root, alt, check, zero2;
+    int t_square, ok;
     fg_p503_sqr(&n, &a->c0);
     fg_p503_sqr(&t, &a->c1);
     mul_by_nr(&t, &t);
@@ -2141,21 +2358,17 @@ int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     fg_p503_cmov(&s, &a->c0, fg_p503_is_zero(&a->c1));
     fg_p503_add(&t, &a->c0, &s);
     fg_p503_mul(&t, &t, fp2_const(FP2_HALF));
-    fg_p503_sub(&t_alt, &a->c0, &s);
-    fg_p503_mul(&t_alt, &t_alt, fp2_const(FP2_HALF));
-    use_alt = (1 - fg_p503_is_square(&t)) | fg_p503_is_zero(&t);
-    fg_p503_cmov(&t, &t_alt, use_alt);
-    x0_zero = fg_p503_is_zero(&t);
-    fg_p503_mul(&y, &a->c0, fp2_const(FP2_NR_INV));
-    fg_p503_cmov(&t, &y, x0_zero);
-    (void)fg_p503_sqrt(&y, &t);           /* x0, or x1 when x0 = 0 */
-    fg_p503_add(&d, &y, &y);
-    (void)fg_p503_inv(&dinv, &d);
-    fg_p503_mul(&x1, &a->c1, &dinv);
-    fg_p503_cmov(&x1, &y, x0_zero);
-    fg_p503_zero(&root.c0);
-    fg_p503_cmov(&root.c0, &y, 1 - x0_zero);
-    root.c1 = x1;
+    pow_fp2_sqrt(&y, &t);
+    fg_p503_mul(&x0a, &t, &y);
+    fg_p503_sqr(&chk, &x0a);
+    t_square = fg_p503_eq(&chk, &t);
+    fg_p503_mul(&x1a, &a->c1, &y);
+    fg_p503_mul(&x1a, &x1a, fp2_const(FP2_HALF));
+    root.c0 = x0a;
+    root.c1 = x1a;
+    fg_p503_mul(&alt.c0, &x1a, fp2_const(FP2_SQRT_C));
+    fg_p503_mul(&alt.c1, &x0a, fp2_const(FP2_SQRT_C_NR_INV));
+    fg_p503_fp2_cmov(&root, &alt, 1 - t_square);
     fg_p503_fp2_sqr(&check, &root);
     ok = fg_p503_fp2_eq(&check, a);
     fg_p503_fp2_zero(&zero2);
@@ -2163,7 +2376,6 @@ int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     *r = root;
     return ok;
 }
-
 int fg_p503_fp2_eq(const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 {
     return fg_p503_eq(&a->c0, &b->c0) & fg_p503_eq(&a->c1, &b->c1);

@@ -2261,6 +2261,279 @@ static void pow_sqrt(fg_p751 *out, const fg_p751 *x)
     fg_p751_canon(out, &t[1]);
 }
 
+/* x^((p-3)/4), for fp2_sqrt: 744 squarings and 147 multiplications
+ * (sliding window w=6; lazy steps, one final subtraction). The exponent is public; the code is straight-line. */
+static void pow_fp2_sqrt(fg_p751 *out, const fg_p751 *x)
+{
+    fg_p751 t[31];
+    t[0] = *x;
+    sqr_n_lazy(&t[1], &t[0], 1);
+    fg_p751_mul_lazy(&t[2], &t[0], &t[1]);
+    fg_p751_mul_lazy(&t[3], &t[2], &t[1]);
+    fg_p751_mul_lazy(&t[4], &t[3], &t[1]);
+    fg_p751_mul_lazy(&t[5], &t[4], &t[1]);
+    fg_p751_mul_lazy(&t[6], &t[5], &t[1]);
+    fg_p751_mul_lazy(&t[7], &t[6], &t[1]);
+    fg_p751_mul_lazy(&t[8], &t[7], &t[1]);
+    fg_p751_mul_lazy(&t[9], &t[8], &t[1]);
+    fg_p751_mul_lazy(&t[10], &t[9], &t[1]);
+    fg_p751_mul_lazy(&t[11], &t[10], &t[1]);
+    fg_p751_mul_lazy(&t[10], &t[11], &t[1]);
+    fg_p751_mul_lazy(&t[12], &t[10], &t[1]);
+    fg_p751_mul_lazy(&t[13], &t[12], &t[1]);
+    fg_p751_mul_lazy(&t[14], &t[13], &t[1]);
+    fg_p751_mul_lazy(&t[15], &t[14], &t[1]);
+    fg_p751_mul_lazy(&t[16], &t[15], &t[1]);
+    fg_p751_mul_lazy(&t[17], &t[16], &t[1]);
+    fg_p751_mul_lazy(&t[18], &t[17], &t[1]);
+    fg_p751_mul_lazy(&t[19], &t[18], &t[1]);
+    fg_p751_mul_lazy(&t[20], &t[19], &t[1]);
+    fg_p751_mul_lazy(&t[21], &t[20], &t[1]);
+    fg_p751_mul_lazy(&t[22], &t[21], &t[1]);
+    fg_p751_mul_lazy(&t[23], &t[22], &t[1]);
+    fg_p751_mul_lazy(&t[24], &t[23], &t[1]);
+    fg_p751_mul_lazy(&t[25], &t[24], &t[1]);
+    fg_p751_mul_lazy(&t[26], &t[25], &t[1]);
+    fg_p751_mul_lazy(&t[27], &t[26], &t[1]);
+    fg_p751_mul_lazy(&t[26], &t[27], &t[1]);
+    fg_p751_mul_lazy(&t[28], &t[26], &t[1]);
+    fg_p751_mul_lazy(&t[29], &t[28], &t[1]);
+    fg_p751_mul_lazy(&t[30], &t[29], &t[1]);
+    sqr_n_lazy(&t[1], &t[27], 4);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[10]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[11]);
+    sqr_n_lazy(&t[1], &t[1], 2);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[0]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[15]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[18]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[16]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[23]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[27]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[25]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[16]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[21]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[3]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[9]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[26]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[12]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[21]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[20]);
+    sqr_n_lazy(&t[1], &t[1], 13);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[16]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[2]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[25]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[14]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[27]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[23]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[3]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[28]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[20]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[6]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[13]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[7]);
+    sqr_n_lazy(&t[1], &t[1], 10);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[19]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[28]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[26]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[17]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[22]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[24]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[29]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[5]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[22]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[11]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[19]);
+    sqr_n_lazy(&t[1], &t[1], 3);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[4]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[8]);
+    sqr_n_lazy(&t[1], &t[1], 8);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[11]);
+    sqr_n_lazy(&t[1], &t[1], 9);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[28]);
+    sqr_n_lazy(&t[1], &t[1], 5);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[11]);
+    sqr_n_lazy(&t[1], &t[1], 7);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 6);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[30]);
+    sqr_n_lazy(&t[1], &t[1], 4);
+    fg_p751_mul_lazy(&t[1], &t[1], &t[8]);
+    fg_p751_canon(out, &t[1]);
+}
+
 int fg_p751_inv_fermat(fg_p751 *r, const fg_p751 *a)
 {
     int nonzero = 1 - fg_p751_is_zero(a);
@@ -2353,18 +2626,24 @@ int fg_p751_sqrt(fg_p751 *r, const fg_p751 *a)
 
 
 /* ---- Fp2 = Fp[u]/(u^2 - (-1)) ---- */
-static const uint64_t FP2_NR_INV[N] = { UINT64_C(0xfffffffffffdb652), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
-      UINT64_C(0xffffffffffffffff), UINT64_C(0x6b9fffffffffffff), 
-      UINT64_C(0x8ec4e4a1129c0c42), UINT64_C(0x711e035ad4a8a7a6), 
-      UINT64_C(0x3fb0e0b52a8f9a48), UINT64_C(0x38be00ca8aaaedf1), 
-      UINT64_C(0xfd1afe3322a8147d), UINT64_C(0x0000428ab0851139) }; /* 1/(-1), internal form */
 static const uint64_t FP2_HALF[N] = { UINT64_C(0x00000000000124d6), UINT64_C(0x0000000000000000), 
       UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), 
       UINT64_C(0x0000000000000000), UINT64_C(0xb8e0000000000000), 
       UINT64_C(0x9c8a2434c0aa7287), UINT64_C(0xa206996ca9a378a3), 
       UINT64_C(0x6876280d41a41b52), UINT64_C(0xe903b49f175ce04f), 
       UINT64_C(0x0f8511860666d227), UINT64_C(0x00004ea07cff6e7f) };   /* 1/2, internal form */
+static const uint64_t FP2_SQRT_C[N] = { UINT64_C(0x00000000000249ad), UINT64_C(0x0000000000000000), 
+      UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000), 
+      UINT64_C(0x0000000000000000), UINT64_C(0x8310000000000000), 
+      UINT64_C(0x5527b1e4375c6c66), UINT64_C(0x697797bf3f4f24d0), 
+      UINT64_C(0xc89db7b2ac5c4e2e), UINT64_C(0x4ca4b439d2076956), 
+      UINT64_C(0x10f7926c7512c7e9), UINT64_C(0x00002d5b24bce5e2) }; /* c = nr^((p+1)/4), c^2 = -nr */
+static const uint64_t FP2_SQRT_C_NR_INV[N] = { UINT64_C(0xfffffffffffdb652), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0x6b9fffffffffffff), 
+      UINT64_C(0x8ec4e4a1129c0c42), UINT64_C(0x711e035ad4a8a7a6), 
+      UINT64_C(0x3fb0e0b52a8f9a48), UINT64_C(0x38be00ca8aaaedf1), 
+      UINT64_C(0xfd1afe3322a8147d), UINT64_C(0x0000428ab0851139) }; /* c/nr */
 
 static const fg_p751 *fp2_const(const uint64_t *limbs)
 {
@@ -2609,20 +2888,26 @@ int fg_p751_fp2_inv(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     return ok;
 }
 
-/* Square root through the norm, with two square roots in Fp. If
- * a = x^2 with x = x0 + x1*u, then s = sqrt(norm a) exists, x0^2 = (a0 +- s)/2
- * and x1 = a1/(2*x0). The sign is chosen by a Legendre test (a nonzero square
- * first). When a1 != 0 both candidates are nonzero: their product is
- * (a0^2 - s^2)/4 = nr*a1^2/4. When a1 == 0, s is taken to be a0, so the
- * candidates are a0 and 0: a square a0 gives x0 = sqrt(a0), and otherwise
- * (x0 = 0) the root is y*u with y^2 = a0/nr, which the same second square
- * root computes from a0/nr instead of 0. Every candidate is selected with
- * cmov; the result is verified by squaring. */
+/* Square root through the norm, p = 3 mod 4: one square root in Fp and one
+ * power. If a = x^2 with x = x0 + x1*u, then s = sqrt(norm a) exists and
+ * x0^2 is one of t = (a0 + s)/2 and t' = (a0 - s)/2, whose product
+ * nr*a1^2/4 is a non-square when a1 != 0: exactly one is a square. With
+ * y = t^((p-3)/4):
+ *  - t a square: x0 = t*y (its square is t * t^((p-1)/2) = t) and
+ *    x1 = a1/(2*x0) = a1*y/2, since x0*y = t^((p-1)/2) = 1;
+ *  - t not a square: y^2 = t^((p-3)/2) = -1/t, and with c = nr^((p+1)/4),
+ *    c^2 = -nr: x0 = c*(a1*y/2) squares to nr*a1^2/(4t) = t', and
+ *    x1 = (c/nr)*(t*y) gives 2*x0*x1 = c^2*a1*t*y^2/nr = a1.
+ * Which case holds is read off (t*y)^2 == t. When a1 == 0, s is taken to be
+ * a0, so t = a0: a square a0 gives (t*y, 0), a non-square (0, (c/nr)*t*y),
+ * the root y'*u with y'^2 = a0/nr; a = 0 gives 0 either way. No Legendre
+ * symbol, no inversion, no second square root; the result is verified by
+ * squaring (a non-square norm leaves s wrong, and the check fails). */
 int fg_p751_fp2_sqrt(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
-    fg_p751 n, s, t, t_alt, y, d, dinv, x1;
-    fg_p751_fp2 root, check, zero2;
-    int use_alt, x0_zero, ok;
+    fg_p751 n, s, t, y, x0a, x1a, chk;
+    fg_p751_fp2 root, alt, check, zero2;
+    int t_square, ok;
     fg_p751_sqr(&n, &a->c0);
     fg_p751_sqr(&t, &a->c1);
     mul_by_nr(&t, &t);
@@ -2631,21 +2916,17 @@ int fg_p751_fp2_sqrt(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     fg_p751_cmov(&s, &a->c0, fg_p751_is_zero(&a->c1));
     fg_p751_add(&t, &a->c0, &s);
     fg_p751_mul(&t, &t, fp2_const(FP2_HALF));
-    fg_p751_sub(&t_alt, &a->c0, &s);
-    fg_p751_mul(&t_alt, &t_alt, fp2_const(FP2_HALF));
-    use_alt = (1 - fg_p751_is_square(&t)) | fg_p751_is_zero(&t);
-    fg_p751_cmov(&t, &t_alt, use_alt);
-    x0_zero = fg_p751_is_zero(&t);
-    fg_p751_mul(&y, &a->c0, fp2_const(FP2_NR_INV));
-    fg_p751_cmov(&t, &y, x0_zero);
-    (void)fg_p751_sqrt(&y, &t);           /* x0, or x1 when x0 = 0 */
-    fg_p751_add(&d, &y, &y);
-    (void)fg_p751_inv(&dinv, &d);
-    fg_p751_mul(&x1, &a->c1, &dinv);
-    fg_p751_cmov(&x1, &y, x0_zero);
-    fg_p751_zero(&root.c0);
-    fg_p751_cmov(&root.c0, &y, 1 - x0_zero);
-    root.c1 = x1;
+    pow_fp2_sqrt(&y, &t);
+    fg_p751_mul(&x0a, &t, &y);
+    fg_p751_sqr(&chk, &x0a);
+    t_square = fg_p751_eq(&chk, &t);
+    fg_p751_mul(&x1a, &a->c1, &y);
+    fg_p751_mul(&x1a, &x1a, fp2_const(FP2_HALF));
+    root.c0 = x0a;
+    root.c1 = x1a;
+    fg_p751_mul(&alt.c0, &x1a, fp2_const(FP2_SQRT_C));
+    fg_p751_mul(&alt.c1, &x0a, fp2_const(FP2_SQRT_C_NR_INV));
+    fg_p751_fp2_cmov(&root, &alt, 1 - t_square);
     fg_p751_fp2_sqr(&check, &root);
     ok = fg_p751_fp2_eq(&check, a);
     fg_p751_fp2_zero(&zero2);
@@ -2653,7 +2934,6 @@ int fg_p751_fp2_sqrt(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     *r = root;
     return ok;
 }
-
 int fg_p751_fp2_eq(const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
     return fg_p751_eq(&a->c0, &b->c0) & fg_p751_eq(&a->c1, &b->c1);
