@@ -198,6 +198,11 @@ def describe(fa):
                                     if fa.sqrt_method == "tonelli_shanks" else "")),
         ("inv", inv_plan(fa.safegcd)),
     ]
+    if fa.fp2 is not None:
+        ch = fa.chains.get("fp2_sqrt")
+        rows.append(("fp2", f"u^2 = {fa.fp2.nr}; sqrt: " + (
+            f"one root and t^((p-3)/4) ({ch.squarings} squarings, {ch.multiplications} multiplications)"
+            if ch else "two roots, a Legendre symbol and an inversion")))
     lines = [f"{fa.name}: p = {fa.modulus_text}"]
     lines += [f"  {k:<13} {v}" for k, v in rows]
     return "\n".join(lines)
