@@ -126,6 +126,9 @@ static void ops_round(int square)
         ret = F(fp2_sqrt)(&z, &x);
         PUBLIC(ret);
         sink += (unsigned)ret;
+        ret = F(fp2_is_square)(&x);
+        PUBLIC(ret);
+        sink += (unsigned)ret;
         F(fp2_sqr)(&x, &x); /* a square: the root-found path */
         ret = F(fp2_sqrt)(&z, &x);
         PUBLIC(ret);

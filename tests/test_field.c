@@ -1035,6 +1035,7 @@ static void check_fp2(unsigned long count)
             sq = mpz_sgn(t) == 0 || mpz_legendre(t, P) == 1;
             ok = F2(sqrt)(&r, &a);
             expect_int("fp2 sqrt flag vs norm's Legendre symbol", ok, sq);
+            expect_int("fp2 is_square vs norm's Legendre symbol", F2(is_square)(&a), sq);
             if (ok) {
                 F2(sqr)(&s, &r);
                 expect_int("fp2 sqrt(a)^2 == a", F2(eq)(&s, &a), 1);
@@ -1044,6 +1045,7 @@ static void check_fp2(unsigned long count)
             F2(sqr)(&x, &a); /* squares: always found */
             ok = F2(sqrt)(&r, &x);
             expect_int("fp2 sqrt of a square", ok, 1);
+            expect_int("fp2 is_square of a square", F2(is_square)(&x), 1);
             F2(sqr)(&s, &r);
             expect_int("fp2 sqrt(a^2)^2", F2(eq)(&s, &x), 1);
             x.c1 = x.c0, F2(zero)(&s), x.c1 = s.c1; /* a base-field element */

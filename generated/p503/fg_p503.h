@@ -515,6 +515,9 @@ void fg_p503_fp2_mul_fp(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503 *b);
 int fg_p503_fp2_inv(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 /* 1 and a root if a is a square in Fp2, else 0 and r = 0. */
 int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+/* 1 if a is a square in Fp2 (0 included), else 0: the Legendre symbol of its
+ * norm a0^2 - nr*a1^2 in Fp (fg_p503_is_square). */
+int fg_p503_fp2_is_square(const fg_p503_fp2 *a);
 int fg_p503_fp2_eq(const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 int fg_p503_fp2_is_zero(const fg_p503_fp2 *a);
 void fg_p503_fp2_cmov(fg_p503_fp2 *r, const fg_p503_fp2 *a, int cond);

@@ -2872,15 +2872,22 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     fg_p751_fp2_sqr_c(r, a);
 }
 
-/* norm(a) = a0^2 - nr*a1^2 in Fp; a^-1 = conj(a) / norm(a). */
+/* n = norm(a) = a0^2 - nr*a1^2 = a * conj(a), in Fp. */
+static void fp2_norm(fg_p751 *n, const fg_p751_fp2 *a)
+{
+    fg_p751 t;
+    fg_p751_sqr(n, &a->c0);
+    fg_p751_sqr(&t, &a->c1);
+    mul_by_nr(&t, &t);
+    fg_p751_sub(n, n, &t);
+}
+
+/* a^-1 = conj(a) / norm(a). */
 int fg_p751_fp2_inv(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
     fg_p751 n, t, ninv;
     int ok;
-    fg_p751_sqr(&n, &a->c0);
-    fg_p751_sqr(&t, &a->c1);
-    mul_by_nr(&t, &t);
-    fg_p751_sub(&n, &n, &t);
+    fp2_norm(&n, a);
     ok = fg_p751_inv(&ninv, &n); /* n == 0 exactly when a == 0 */
     fg_p751_mul(&r->c0, &a->c0, &ninv);
     fg_p751_mul(&t, &a->c1, &ninv);
@@ -2908,10 +2915,7 @@ int fg_p751_fp2_sqrt(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     fg_p751 n, s, t, y, x0a, x1a, chk;
     fg_p751_fp2 root, alt, check, zero2;
     int t_square, ok;
-    fg_p751_sqr(&n, &a->c0);
-    fg_p751_sqr(&t, &a->c1);
-    mul_by_nr(&t, &t);
-    fg_p751_sub(&n, &n, &t);
+    fp2_norm(&n, a);
     (void)fg_p751_sqrt(&s, &n);
     fg_p751_cmov(&s, &a->c0, fg_p751_is_zero(&a->c1));
     fg_p751_add(&t, &a->c0, &s);
@@ -2934,6 +2938,17 @@ int fg_p751_fp2_sqrt(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     *r = root;
     return ok;
 }
+/* a is a square in Fp2 exactly when its norm is one in Fp (the norm map
+ * sends squares to squares, and an element outside the squares to an element
+ * outside them, since Fp2* is cyclic of order p^2 - 1 = (p - 1)(p + 1) and
+ * norm(g) = g^(p+1) generates Fp*); 0 counts as a square. */
+int fg_p751_fp2_is_square(const fg_p751_fp2 *a)
+{
+    fg_p751 n;
+    fp2_norm(&n, a);
+    return fg_p751_is_square(&n);
+}
+
 int fg_p751_fp2_eq(const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
     return fg_p751_eq(&a->c0, &b->c0) & fg_p751_eq(&a->c1, &b->c1);
