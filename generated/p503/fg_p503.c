@@ -2337,49 +2337,56 @@ int fg_p503_fp2_inv(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     return ok;
 }
 
-/* Square root through the norm, p = 3 mod 4: one square root in Fp and one
- * power. If a = x^2 with x = x0 + x1*u, then s = sqrt(norm a) exists and
- * x0^2 is one of t = (a0 + s)/2 and t' = (a0 - s)/2, whose product
- * nr*a1^2/4 is a non-square when a1 != 0: exactly one is a square. With
- * y = t^((p-3)/4):
+/* Square root through the norm. If a = x^2 with x = x0 + x1*u, then
+ * s = sqrt(norm a) exists and x0^2 is one of t = (a0 + s)/2 and
+ * t' = (a0 - s)/2, with x1 = a1/(2*x0). When a1 != 0 the product of the two
+ * candidates, (a0^2 - s^2)/4 = nr*a1^2/4, is nonzero and not a square: exactly
+ * one candidate is a square. When a1 == 0, s is taken to be a0, so t = a0 and
+ * t' = 0: a square a0 gives x = sqrt(a0), and otherwise x0 = 0 and the root is
+ * y'*u with y'^2 = a0/nr.
+ * Here p = 3 mod 4, and with y = t^((p-3)/4), one power:
  *  - t a square: x0 = t*y (its square is t * t^((p-1)/2) = t) and
  *    x1 = a1/(2*x0) = a1*y/2, since x0*y = t^((p-1)/2) = 1;
  *  - t not a square: y^2 = t^((p-3)/2) = -1/t, and with c = nr^((p+1)/4),
  *    c^2 = -nr: x0 = c*(a1*y/2) squares to nr*a1^2/(4t) = t', and
- *    x1 = (c/nr)*(t*y) gives 2*x0*x1 = c^2*a1*t*y^2/nr = a1.
- * Which case holds is read off (t*y)^2 == t. When a1 == 0, s is taken to be
- * a0, so t = a0: a square a0 gives (t*y, 0), a non-square (0, (c/nr)*t*y),
- * the root y'*u with y'^2 = a0/nr; a = 0 gives 0 either way. No Legendre
- * symbol, no inversion, no second square root; the result is verified by
- * squaring (a non-square norm leaves s wrong, and the check fails). */
+ *    x1 = (c/nr)*(t*y) gives 2*x0*x1 = c^2*a1*t*y^2/nr = a1; for a1 == 0
+ *    that is (0, (c/nr)*a0*y), whose square is a0.
+ * Which case holds is read off (t*y)^2 == t. No Legendre symbol, no
+ * inversion, no second square root.
+ * Every choice is a cmov; the result is verified by squaring (a non-square
+ * norm leaves s wrong, and the check fails). */
 int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a)
 {
-    fg_p503 n, s, t, y, x0a, x1a, chk;
-    fg_p503_fp2 root, alt, check, zero2;
-    int t_square, ok;
+    fg_p503 n, s, t, y;
+    fg_p503_fp2 root, check, zero;
+    int ok;
     fp2_norm(&n, a);
     (void)fg_p503_sqrt(&s, &n);
     fg_p503_cmov(&s, &a->c0, fg_p503_is_zero(&a->c1));
     fg_p503_add(&t, &a->c0, &s);
     fg_p503_mul(&t, &t, fp2_const(FP2_HALF));
-    pow_fp2_sqrt(&y, &t);
-    fg_p503_mul(&x0a, &t, &y);
-    fg_p503_sqr(&chk, &x0a);
-    t_square = fg_p503_eq(&chk, &t);
-    fg_p503_mul(&x1a, &a->c1, &y);
-    fg_p503_mul(&x1a, &x1a, fp2_const(FP2_HALF));
-    root.c0 = x0a;
-    root.c1 = x1a;
-    fg_p503_mul(&alt.c0, &x1a, fp2_const(FP2_SQRT_C));
-    fg_p503_mul(&alt.c1, &x0a, fp2_const(FP2_SQRT_C_NR_INV));
-    fg_p503_fp2_cmov(&root, &alt, 1 - t_square);
+    {
+        fg_p503 chk;
+        fg_p503_fp2 alt;
+        int t_square;
+        pow_fp2_sqrt(&y, &t);
+        fg_p503_mul(&root.c0, &t, &y);
+        fg_p503_sqr(&chk, &root.c0);
+        t_square = fg_p503_eq(&chk, &t);
+        fg_p503_mul(&root.c1, &a->c1, &y);
+        fg_p503_mul(&root.c1, &root.c1, fp2_const(FP2_HALF));
+        fg_p503_mul(&alt.c0, &root.c1, fp2_const(FP2_SQRT_C));
+        fg_p503_mul(&alt.c1, &root.c0, fp2_const(FP2_SQRT_C_NR_INV));
+        fg_p503_fp2_cmov(&root, &alt, 1 - t_square);
+    }
     fg_p503_fp2_sqr(&check, &root);
     ok = fg_p503_fp2_eq(&check, a);
-    fg_p503_fp2_zero(&zero2);
-    fg_p503_fp2_cmov(&root, &zero2, 1 - ok);
+    fg_p503_fp2_zero(&zero);
+    fg_p503_fp2_cmov(&root, &zero, 1 - ok);
     *r = root;
     return ok;
 }
+
 /* a is a square in Fp2 exactly when its norm is one in Fp (the norm map
  * sends squares to squares, and an element outside the squares to an element
  * outside them, since Fp2* is cyclic of order p^2 - 1 = (p - 1)(p + 1) and
