@@ -879,50 +879,46 @@ static void sqr_n(fg_p25519 *r, const fg_p25519 *a, int k)
         fg_p25519_sqr(r, r);
 }
 
-/* x^(p-2): 254 squarings and 15 multiplications
- * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+/* x^(p-2): 253 squarings and 14 multiplications
+ * (sliding window w=3, run digits of 6, 12, 24, 48, 96 ones). The exponent is public; the code is straight-line. */
 static void pow_p_minus_2(fg_p25519 *out, const fg_p25519 *x)
 {
     fg_p25519 t[8];
     t[0] = *x;
     sqr_n(&t[1], &t[0], 1);
-    fg_p25519_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[2], &t[1], 2);
-    fg_p25519_mul(&t[2], &t[2], &t[1]);
-    sqr_n(&t[3], &t[2], 4);
-    fg_p25519_mul(&t[3], &t[3], &t[2]);
-    sqr_n(&t[2], &t[3], 8);
-    fg_p25519_mul(&t[2], &t[2], &t[3]);
-    sqr_n(&t[4], &t[2], 16);
-    fg_p25519_mul(&t[4], &t[4], &t[2]);
-    sqr_n(&t[5], &t[4], 32);
-    fg_p25519_mul(&t[5], &t[5], &t[4]);
-    sqr_n(&t[6], &t[5], 64);
+    fg_p25519_mul(&t[2], &t[0], &t[1]);
+    fg_p25519_mul(&t[3], &t[2], &t[1]);
+    fg_p25519_mul(&t[4], &t[3], &t[1]);
+    sqr_n(&t[1], &t[4], 3);
+    fg_p25519_mul(&t[1], &t[1], &t[4]);
+    sqr_n(&t[5], &t[1], 6);
+    fg_p25519_mul(&t[5], &t[5], &t[1]);
+    sqr_n(&t[6], &t[5], 12);
     fg_p25519_mul(&t[6], &t[6], &t[5]);
-    sqr_n(&t[7], &t[6], 64);
+    sqr_n(&t[5], &t[6], 24);
+    fg_p25519_mul(&t[5], &t[5], &t[6]);
+    sqr_n(&t[6], &t[5], 48);
+    fg_p25519_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[7], &t[6], 96);
+    fg_p25519_mul(&t[7], &t[7], &t[6]);
+    sqr_n(&t[7], &t[7], 48);
     fg_p25519_mul(&t[7], &t[7], &t[5]);
-    sqr_n(&t[5], &t[7], 32);
-    fg_p25519_mul(&t[5], &t[5], &t[4]);
-    sqr_n(&t[4], &t[5], 16);
-    fg_p25519_mul(&t[4], &t[4], &t[2]);
-    sqr_n(&t[2], &t[4], 8);
-    fg_p25519_mul(&t[2], &t[2], &t[3]);
-    sqr_n(&t[3], &t[2], 2);
-    fg_p25519_mul(&t[3], &t[3], &t[1]);
-    sqr_n(&t[3], &t[3], 2);
-    fg_p25519_mul(&t[3], &t[3], &t[0]);
-    sqr_n(&t[3], &t[3], 2);
-    fg_p25519_mul(&t[3], &t[3], &t[0]);
-    sqr_n(&t[3], &t[3], 1);
-    fg_p25519_mul(&t[3], &t[3], &t[0]);
-    *out = t[3];
+    sqr_n(&t[7], &t[7], 6);
+    fg_p25519_mul(&t[7], &t[7], &t[1]);
+    sqr_n(&t[7], &t[7], 3);
+    fg_p25519_mul(&t[7], &t[7], &t[4]);
+    sqr_n(&t[7], &t[7], 3);
+    fg_p25519_mul(&t[7], &t[7], &t[3]);
+    sqr_n(&t[7], &t[7], 3);
+    fg_p25519_mul(&t[7], &t[7], &t[2]);
+    *out = t[7];
 }
 
-/* x^((p-1)/2): 253 squarings and 14 multiplications
- * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+/* x^((p-1)/2): 253 squarings and 13 multiplications
+ * (sliding window w=1, run digits of 2, 4, 8, 16, 32, 64 ones). The exponent is public; the code is straight-line. */
 static void pow_legendre(fg_p25519 *out, const fg_p25519 *x)
 {
-    fg_p25519 t[8];
+    fg_p25519 t[7];
     t[0] = *x;
     sqr_n(&t[1], &t[0], 1);
     fg_p25519_mul(&t[1], &t[1], &t[0]);
@@ -938,57 +934,53 @@ static void pow_legendre(fg_p25519 *out, const fg_p25519 *x)
     fg_p25519_mul(&t[5], &t[5], &t[4]);
     sqr_n(&t[6], &t[5], 64);
     fg_p25519_mul(&t[6], &t[6], &t[5]);
-    sqr_n(&t[7], &t[6], 64);
-    fg_p25519_mul(&t[7], &t[7], &t[5]);
-    sqr_n(&t[5], &t[7], 32);
-    fg_p25519_mul(&t[5], &t[5], &t[4]);
-    sqr_n(&t[4], &t[5], 16);
-    fg_p25519_mul(&t[4], &t[4], &t[2]);
-    sqr_n(&t[2], &t[4], 8);
-    fg_p25519_mul(&t[2], &t[2], &t[3]);
-    sqr_n(&t[3], &t[2], 2);
-    fg_p25519_mul(&t[3], &t[3], &t[1]);
-    sqr_n(&t[3], &t[3], 2);
-    fg_p25519_mul(&t[3], &t[3], &t[0]);
-    sqr_n(&t[3], &t[3], 1);
-    fg_p25519_mul(&t[3], &t[3], &t[0]);
-    sqr_n(&t[3], &t[3], 1);
-    *out = t[3];
+    sqr_n(&t[6], &t[6], 64);
+    fg_p25519_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[6], &t[6], 32);
+    fg_p25519_mul(&t[6], &t[6], &t[4]);
+    sqr_n(&t[6], &t[6], 16);
+    fg_p25519_mul(&t[6], &t[6], &t[2]);
+    sqr_n(&t[6], &t[6], 8);
+    fg_p25519_mul(&t[6], &t[6], &t[3]);
+    sqr_n(&t[6], &t[6], 2);
+    fg_p25519_mul(&t[6], &t[6], &t[1]);
+    sqr_n(&t[6], &t[6], 3);
+    fg_p25519_mul(&t[6], &t[6], &t[1]);
+    sqr_n(&t[6], &t[6], 1);
+    *out = t[6];
 }
 
-/* x^((p-5)/8): 251 squarings and 13 multiplications
- * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+/* x^((p-5)/8): 250 squarings and 13 multiplications
+ * (sliding window w=3, run digits of 6, 12, 24, 48, 96 ones). The exponent is public; the code is straight-line. */
 static void pow_sqrt(fg_p25519 *out, const fg_p25519 *x)
 {
-    fg_p25519 t[8];
+    fg_p25519 t[7];
     t[0] = *x;
     sqr_n(&t[1], &t[0], 1);
-    fg_p25519_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[2], &t[1], 2);
-    fg_p25519_mul(&t[2], &t[2], &t[1]);
-    sqr_n(&t[3], &t[2], 4);
-    fg_p25519_mul(&t[3], &t[3], &t[2]);
-    sqr_n(&t[2], &t[3], 8);
-    fg_p25519_mul(&t[2], &t[2], &t[3]);
-    sqr_n(&t[4], &t[2], 16);
-    fg_p25519_mul(&t[4], &t[4], &t[2]);
-    sqr_n(&t[5], &t[4], 32);
+    fg_p25519_mul(&t[2], &t[0], &t[1]);
+    fg_p25519_mul(&t[3], &t[2], &t[1]);
+    fg_p25519_mul(&t[2], &t[3], &t[1]);
+    sqr_n(&t[1], &t[2], 3);
+    fg_p25519_mul(&t[1], &t[1], &t[2]);
+    sqr_n(&t[4], &t[1], 6);
+    fg_p25519_mul(&t[4], &t[4], &t[1]);
+    sqr_n(&t[5], &t[4], 12);
     fg_p25519_mul(&t[5], &t[5], &t[4]);
-    sqr_n(&t[6], &t[5], 64);
+    sqr_n(&t[4], &t[5], 24);
+    fg_p25519_mul(&t[4], &t[4], &t[5]);
+    sqr_n(&t[5], &t[4], 48);
+    fg_p25519_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[6], &t[5], 96);
     fg_p25519_mul(&t[6], &t[6], &t[5]);
-    sqr_n(&t[7], &t[6], 64);
-    fg_p25519_mul(&t[7], &t[7], &t[5]);
-    sqr_n(&t[5], &t[7], 32);
-    fg_p25519_mul(&t[5], &t[5], &t[4]);
-    sqr_n(&t[4], &t[5], 16);
-    fg_p25519_mul(&t[4], &t[4], &t[2]);
-    sqr_n(&t[2], &t[4], 8);
-    fg_p25519_mul(&t[2], &t[2], &t[3]);
-    sqr_n(&t[3], &t[2], 2);
-    fg_p25519_mul(&t[3], &t[3], &t[1]);
-    sqr_n(&t[3], &t[3], 2);
-    fg_p25519_mul(&t[3], &t[3], &t[0]);
-    *out = t[3];
+    sqr_n(&t[6], &t[6], 48);
+    fg_p25519_mul(&t[6], &t[6], &t[4]);
+    sqr_n(&t[6], &t[6], 6);
+    fg_p25519_mul(&t[6], &t[6], &t[1]);
+    sqr_n(&t[6], &t[6], 3);
+    fg_p25519_mul(&t[6], &t[6], &t[2]);
+    sqr_n(&t[6], &t[6], 3);
+    fg_p25519_mul(&t[6], &t[6], &t[3]);
+    *out = t[6];
 }
 
 int fg_p25519_inv_fermat(fg_p25519 *r, const fg_p25519 *a)

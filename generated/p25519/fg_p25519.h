@@ -85,7 +85,7 @@ void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * FG_P25519_LIMBS]);
  * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
 int fg_p25519_inv(fg_p25519 *r, const fg_p25519 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition
- * chain (254 squarings, 15 multiplications): the cross-check for inv. */
+ * chain (253 squarings, 14 multiplications): the cross-check for inv. */
 int fg_p25519_inv_fermat(fg_p25519 *r, const fg_p25519 *a);
 /* out[i] = in[i]^-1, and 0 where in[i] == 0, for i < n, with one inversion
  * and 3(n-1) multiplications (Montgomery's trick). scratch holds n elements
@@ -95,7 +95,7 @@ void fg_p25519_inv_batch(fg_p25519 *out, const fg_p25519 *in, size_t n, fg_p2551
  * constant-time binary GCD (509 steps on shrinking widths). The return value is public. */
 int fg_p25519_is_square(const fg_p25519 *a);
 /* The same by Euler's criterion, a^((p-1)/2) over a generated addition chain
- * (253 squarings, 14 multiplications): the cross-check for is_square. */
+ * (253 squarings, 13 multiplications): the cross-check for is_square. */
 int fg_p25519_is_square_euler(const fg_p25519 *a);
 /* If a is a square: returns 1 and r = a root (Atkin's method, p = 5 mod 8);
  * otherwise returns 0 and r = 0. The return value is public. */

@@ -901,170 +901,78 @@ static void sqr_n(fg_p256 *r, const fg_p256 *a, int k)
         fg_p256_sqr(r, r);
 }
 
-/* x^(p-2): 253 squarings and 39 multiplications
- * (sliding window w=4). The exponent is public; the code is straight-line. */
+/* x^(p-2): 255 squarings and 13 multiplications
+ * (sliding window w=1, run digits of 2, 4, 8, 16, 32 ones). The exponent is public; the code is straight-line. */
 static void pow_p_minus_2(fg_p256 *out, const fg_p256 *x)
 {
-    fg_p256 t[4];
+    fg_p256 t[7];
     t[0] = *x;
     sqr_n(&t[1], &t[0], 1);
-    fg_p256_mul(&t[2], &t[0], &t[1]);
-    fg_p256_mul(&t[3], &t[2], &t[1]);
-    fg_p256_mul(&t[2], &t[3], &t[1]);
-    fg_p256_mul(&t[3], &t[2], &t[1]);
-    fg_p256_mul(&t[2], &t[3], &t[1]);
-    fg_p256_mul(&t[3], &t[2], &t[1]);
-    fg_p256_mul(&t[2], &t[3], &t[1]);
-    sqr_n(&t[1], &t[2], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 32);
     fg_p256_mul(&t[1], &t[1], &t[0]);
-    sqr_n(&t[1], &t[1], 100);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[2]);
-    sqr_n(&t[1], &t[1], 4);
-    fg_p256_mul(&t[1], &t[1], &t[3]);
-    *out = t[1];
+    sqr_n(&t[2], &t[1], 2);
+    fg_p256_mul(&t[2], &t[2], &t[1]);
+    sqr_n(&t[3], &t[2], 4);
+    fg_p256_mul(&t[3], &t[3], &t[2]);
+    sqr_n(&t[4], &t[3], 8);
+    fg_p256_mul(&t[4], &t[4], &t[3]);
+    sqr_n(&t[5], &t[4], 16);
+    fg_p256_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[6], &t[5], 32);
+    fg_p256_mul(&t[6], &t[6], &t[0]);
+    sqr_n(&t[6], &t[6], 128);
+    fg_p256_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[6], &t[6], 32);
+    fg_p256_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[6], &t[6], 16);
+    fg_p256_mul(&t[6], &t[6], &t[4]);
+    sqr_n(&t[6], &t[6], 8);
+    fg_p256_mul(&t[6], &t[6], &t[3]);
+    sqr_n(&t[6], &t[6], 4);
+    fg_p256_mul(&t[6], &t[6], &t[2]);
+    sqr_n(&t[6], &t[6], 2);
+    fg_p256_mul(&t[6], &t[6], &t[1]);
+    sqr_n(&t[6], &t[6], 2);
+    fg_p256_mul(&t[6], &t[6], &t[0]);
+    *out = t[6];
 }
 
-/* x^((p-1)/2): 252 squarings and 39 multiplications
- * (sliding window w=4). The exponent is public; the code is straight-line. */
+/* x^((p-1)/2): 254 squarings and 13 multiplications
+ * (sliding window w=1, run digits of 2, 4, 8, 16, 32 ones). The exponent is public; the code is straight-line. */
 static void pow_legendre(fg_p256 *out, const fg_p256 *x)
 {
-    fg_p256 t[5];
+    fg_p256 t[7];
     t[0] = *x;
     sqr_n(&t[1], &t[0], 1);
-    fg_p256_mul(&t[2], &t[0], &t[1]);
-    fg_p256_mul(&t[3], &t[2], &t[1]);
-    fg_p256_mul(&t[2], &t[3], &t[1]);
-    fg_p256_mul(&t[3], &t[2], &t[1]);
-    fg_p256_mul(&t[4], &t[3], &t[1]);
-    fg_p256_mul(&t[3], &t[4], &t[1]);
-    fg_p256_mul(&t[4], &t[3], &t[1]);
-    sqr_n(&t[3], &t[4], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 32);
-    fg_p256_mul(&t[3], &t[3], &t[0]);
-    sqr_n(&t[3], &t[3], 100);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 4);
-    fg_p256_mul(&t[3], &t[3], &t[4]);
-    sqr_n(&t[3], &t[3], 3);
+    fg_p256_mul(&t[1], &t[1], &t[0]);
+    sqr_n(&t[2], &t[1], 2);
+    fg_p256_mul(&t[2], &t[2], &t[1]);
+    sqr_n(&t[3], &t[2], 4);
     fg_p256_mul(&t[3], &t[3], &t[2]);
-    *out = t[3];
+    sqr_n(&t[4], &t[3], 8);
+    fg_p256_mul(&t[4], &t[4], &t[3]);
+    sqr_n(&t[5], &t[4], 16);
+    fg_p256_mul(&t[5], &t[5], &t[4]);
+    sqr_n(&t[6], &t[5], 32);
+    fg_p256_mul(&t[6], &t[6], &t[0]);
+    sqr_n(&t[6], &t[6], 128);
+    fg_p256_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[6], &t[6], 32);
+    fg_p256_mul(&t[6], &t[6], &t[5]);
+    sqr_n(&t[6], &t[6], 16);
+    fg_p256_mul(&t[6], &t[6], &t[4]);
+    sqr_n(&t[6], &t[6], 8);
+    fg_p256_mul(&t[6], &t[6], &t[3]);
+    sqr_n(&t[6], &t[6], 4);
+    fg_p256_mul(&t[6], &t[6], &t[2]);
+    sqr_n(&t[6], &t[6], 2);
+    fg_p256_mul(&t[6], &t[6], &t[1]);
+    sqr_n(&t[6], &t[6], 1);
+    fg_p256_mul(&t[6], &t[6], &t[0]);
+    *out = t[6];
 }
 
 /* x^((p+1)/4): 253 squarings and 7 multiplications
- * (sliding window w=1, leading run of ones by doubling). The exponent is public; the code is straight-line. */
+ * (sliding window w=1, run digits of 2, 4, 8, 16 ones). The exponent is public; the code is straight-line. */
 static void pow_sqrt(fg_p256 *out, const fg_p256 *x)
 {
     fg_p256 t[3];
