@@ -36,6 +36,7 @@ enum fgb_op {
     FGB_MUL_LAZY, FGB_SQR_LAZY,
     /* Fp2 (fields whose header has FG_NAME_HAVE_FP2 1; loops are NULL otherwise) */
     FGB_FP2_ADD, FGB_FP2_MUL, FGB_FP2_SQR, FGB_FP2_INV, FGB_FP2_SQRT,
+    FGB_FP2_IS_SQUARE, /* the Legendre symbol of the norm */
     FGB_NOPS
 };
 #define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */

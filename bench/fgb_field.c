@@ -327,11 +327,13 @@ LAT(lat_fp2_mul, FN(fp2_mul)(&s->x2, &s->x2, &s->b2[0]))
 LAT(lat_fp2_sqr, FN(fp2_sqr)(&s->x2, &s->x2))
 LAT(lat_fp2_inv, FN(fp2_inv)(&s->x2, &s->x2))
 LAT(lat_fp2_sqrt, (FN(fp2_sqrt)(&s->r2[0], &s->xs2), s->xs2.c0.limb[0] += zero_dep(s->r2[0].c0.limb[0])))
+LAT(lat_fp2_is_square, s->x2.c0.limb[0] += zero_dep((uint64_t)FN(fp2_is_square)(&s->x2)))
 THR(thr_fp2_add, FN(fp2_add)(&s->r2[j], &s->a2[j], &s->b2[j]))
 THR(thr_fp2_mul, FN(fp2_mul)(&s->r2[j], &s->a2[j], &s->b2[j]))
 THR(thr_fp2_sqr, FN(fp2_sqr)(&s->r2[j], &s->a2[j]))
 THR(thr_fp2_inv, FN(fp2_inv)(&s->r2[j], &s->a2[j]))
 THR(thr_fp2_sqrt, FN(fp2_sqrt)(&s->r2[j], &s->sq2[j]))
+THR(thr_fp2_is_square, s->ok[j] = FN(fp2_is_square)(&s->a2[j]))
 #endif
 THR(thr_sqrt, FN(sqrt)(&s->r[j], &s->sq[j]))
 THR(thr_from_bytes, FN(from_bytes)(&s->r[j], s->by[j]))
@@ -772,7 +774,8 @@ static int check(void *vs, int op, char *msg, size_t len)
     case FGB_FP2_MUL:
     case FGB_FP2_SQR:
     case FGB_FP2_INV:
-    case FGB_FP2_SQRT: {
+    case FGB_FP2_SQRT:
+    case FGB_FP2_IS_SQUARE: {
         fe2 x[NCHK2], y, w, t, o2, z2;
         int n2 = fp2_inputs(s, x);
         FN(fp2_one)(&o2);
@@ -831,12 +834,27 @@ static int check(void *vs, int op, char *msg, size_t len)
                              sq ? "the square of input" : "input", i, ok, want);
                 }
                 break;
+            case FGB_FP2_IS_SQUARE:
+                for (int sq = 0; sq < 2; sq++) { /* a itself, then a^2 */
+                    if (sq)
+                        ref_fp2_mul(&t, a, a);
+                    else
+                        t = *a;
+                    int want = ref_fp2_is_square(&t);
+                    if (sq && !want)
+                        FAIL("reference: a^2 has a non-square norm, input %d", i);
+                    if (FN(fp2_is_square)(&t) != want)
+                        FAIL("fp2_is_square on %s %d != Euler's criterion on the norm (want %d)",
+                             sq ? "the square of input" : "input", i, want);
+                }
+                break;
             }
         }
         static const char *const what[] = {
             "fp2_add == componentwise base add", "fp2_mul == schoolbook from base mul/add (a*b, a*a)",
             "fp2_sqr == schoolbook a*a", "fp2_inv(a)*a == 1 (schoolbook mul), fp2_inv(0) == 0",
-            "fp2_sqrt: r^2 == a (schoolbook), success iff the norm is a square (Euler), on a and a^2"};
+            "fp2_sqrt: r^2 == a (schoolbook), success iff the norm is a square (Euler), on a and a^2",
+            "fp2_is_square == Euler's criterion on the norm (schoolbook a * conj(a)), on a and a^2"};
         snprintf(msg, len, "%s, on %d inputs (random, 0, 1, u, -u, (p-1)(1+u))", what[op - FGB_FP2_ADD], n2 + 1);
         return 1;
     }
@@ -926,7 +944,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #endif
 #if FP2
         APIU(FGB_FP2_ADD, fp2_add), APIU(FGB_FP2_MUL, fp2_mul), APIU(FGB_FP2_SQR, fp2_sqr),
-        APIU(FGB_FP2_INV, fp2_inv), APIU(FGB_FP2_SQRT, fp2_sqrt),
+        APIU(FGB_FP2_INV, fp2_inv), APIU(FGB_FP2_SQRT, fp2_sqrt), APIU(FGB_FP2_IS_SQUARE, fp2_is_square),
 #endif
     },
     .label = {
