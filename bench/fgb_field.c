@@ -819,21 +819,6 @@ static int check(void *vs, int op, char *msg, size_t len)
                 break;
             }
             case FGB_FP2_SQRT:
-                for (int sq = 0; sq < 2; sq++) { /* a itself, then a^2 */
-                    if (sq)
-                        ref_fp2_mul(&t, a, a);
-                    else
-                        t = *a;
-                    int want = ref_fp2_is_square(&t);
-                    if (sq && !want)
-                        FAIL("reference: a^2 has a non-square norm, input %d", i);
-                    int ok = FN(fp2_sqrt)(&y, &t);
-                    ref_fp2_mul(&w, &y, &y);
-                    if (ok != want || (ok && !fe2_same(&w, &t)) || (!ok && !fe2_same(&y, &z2)))
-                        FAIL("fp2_sqrt on %s %d: returned %d (want %d), or r^2 != a, or r != 0",
-                             sq ? "the square of input" : "input", i, ok, want);
-                }
-                break;
             case FGB_FP2_IS_SQUARE:
                 for (int sq = 0; sq < 2; sq++) { /* a itself, then a^2 */
                     if (sq)
@@ -841,11 +826,19 @@ static int check(void *vs, int op, char *msg, size_t len)
                     else
                         t = *a;
                     int want = ref_fp2_is_square(&t);
+                    const char *which = sq ? "the square of input" : "input";
                     if (sq && !want)
                         FAIL("reference: a^2 has a non-square norm, input %d", i);
-                    if (FN(fp2_is_square)(&t) != want)
-                        FAIL("fp2_is_square on %s %d != Euler's criterion on the norm (want %d)",
-                             sq ? "the square of input" : "input", i, want);
+                    if (op == FGB_FP2_IS_SQUARE) {
+                        if (FN(fp2_is_square)(&t) != want)
+                            FAIL("fp2_is_square on %s %d != Euler's criterion on the norm (want %d)", which, i, want);
+                        continue;
+                    }
+                    int ok = FN(fp2_sqrt)(&y, &t);
+                    ref_fp2_mul(&w, &y, &y);
+                    if (ok != want || (ok && !fe2_same(&w, &t)) || (!ok && !fe2_same(&y, &z2)))
+                        FAIL("fp2_sqrt on %s %d: returned %d (want %d), or r^2 != a, or r != 0", which, i, ok,
+                             want);
                 }
                 break;
             }
