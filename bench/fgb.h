@@ -25,6 +25,7 @@
 enum fgb_op {
     FGB_MUL, FGB_SQR, FGB_MUL_WIDE, FGB_SQR_WIDE, FGB_REDC, /* kernel ops: per-level entry points */
     FGB_ADD, FGB_SUB, FGB_NEG,
+    FGB_MUL_SMALL,  /* r = c a, c = FGB_SMALL (a 32-bit curve constant) */
     FGB_INV,        /* safegcd (Bernstein-Yang) */
     FGB_INV_FERMAT, /* a^(p-2) over the generated addition chain */
     FGB_INV_BATCH,  /* Montgomery's trick over FGB_BATCH elements; figures are per element */
@@ -45,6 +46,7 @@ enum fgb_op {
 #define FGB_MAXLIMBS 16
 #define FGB_WAYS 8        /* independent calls per iteration of a throughput loop */
 #define FGB_BATCH 64      /* elements per fg_NAME_inv_batch call */
+#define FGB_SMALL 121666u /* mul_small's constant: X25519's (A + 2) / 4 */
 
 extern const char *const fgb_op_names[FGB_NOPS];
 extern const char *const fgb_level_names[FGB_NLEVELS];

@@ -284,6 +284,7 @@ LAT(lat_redc, FN(redc)(&s->rt.f, s->rt.t))
 LAT(lat_add, FN(add)(&s->x, &s->x, &s->b[0]))
 LAT(lat_sub, FN(sub)(&s->x, &s->x, &s->b[0]))
 LAT(lat_neg, FN(neg)(&s->x, &s->x))
+LAT(lat_mul_small, FN(mul_small)(&s->x, &s->x, FGB_SMALL))
 LAT(lat_inv, FN(inv)(&s->x, &s->x))
 LAT(lat_inv_fermat, FN(inv_fermat)(&s->x, &s->x))
 LAT(lat_inv_batch, FN(inv_batch)(s->bl, s->bl, FGB_BATCH, s->scratch))
@@ -308,6 +309,7 @@ THR(thr_redc, FN(redc)(&s->r[j], s->ta[j].t))
 THR(thr_add, FN(add)(&s->r[j], &s->a[j], &s->b[j]))
 THR(thr_sub, FN(sub)(&s->r[j], &s->a[j], &s->b[j]))
 THR(thr_neg, FN(neg)(&s->r[j], &s->a[j]))
+THR(thr_mul_small, FN(mul_small)(&s->r[j], &s->a[j], FGB_SMALL))
 THR(thr_inv, FN(inv)(&s->r[j], &s->a[j]))
 THR(thr_inv_fermat, FN(inv_fermat)(&s->r[j], &s->a[j]))
 THR(thr_is_square, s->ok[j] = FN(is_square)(&s->a[j]))
@@ -738,6 +740,24 @@ static int check(void *vs, int op, char *msg, size_t len)
                  "and in place, and n = 1", FGB_BATCH);
         return 1;
     }
+    case FGB_MUL_SMALL: {
+        /* against mul by the constant as an element, for the timed constant and
+         * both ends of the range */
+        static const uint32_t cs[] = {FGB_SMALL, 0, 1, 3, 0xffffffffu};
+        for (int j = 0; j < (int)(sizeof cs / sizeof cs[0]); j++) {
+            fe c;
+            FN(from_u64)(&c, cs[j]);
+            for (int i = 0; i <= nz; i++) {
+                FN(mul_small)(&r, &in[i], cs[j]);
+                FN(mul)(&q, &in[i], &c);
+                if (!fe_same(&r, &q))
+                    FAIL("mul_small(a, %u) != mul(a, from_u64(%u)), input %d", cs[j], cs[j], i);
+            }
+        }
+        snprintf(msg, len, "mul_small(a, c) == mul(a, from_u64(c)), c = %u, 0, 1, 3, 2^32-1, on %d inputs",
+                 FGB_SMALL, nz + 1);
+        return 1;
+    }
     case FGB_IS_SQUARE:
     case FGB_IS_SQUARE_EULER:
     case FGB_SQRT: {
@@ -928,7 +948,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .api = {
         APIU(FGB_MUL, mul), APIU(FGB_SQR, sqr), APIU(FGB_MUL_WIDE, mul_wide),
         APIU(FGB_SQR_WIDE, sqr_wide), APIU(FGB_REDC, redc), APIU(FGB_ADD, add),
-        APIU(FGB_SUB, sub), APIU(FGB_NEG, neg), APIU(FGB_INV, inv), APIU(FGB_INV_FERMAT, inv_fermat),
+        APIU(FGB_SUB, sub), APIU(FGB_NEG, neg), APIU(FGB_MUL_SMALL, mul_small), APIU(FGB_INV, inv), APIU(FGB_INV_FERMAT, inv_fermat),
         [FGB_INV_BATCH] = {{LOCAL(lat_inv_batch), FGB_BATCH}, {LOCAL(thr_inv_batch), FGB_BATCH}},
         APIU(FGB_IS_SQUARE, is_square), APIU(FGB_IS_SQUARE_EULER, is_square_euler), APIU(FGB_SQRT, sqrt),
         APIU(FGB_FROM_BYTES, from_bytes), APIU(FGB_TO_BYTES, to_bytes),

@@ -53,7 +53,7 @@ static void usage(FILE *f)
         "usage: fieldgen-bench [options]\n"
         "  --quick            fewer, shorter batches (seconds, for CTest and smoke runs)\n"
         "  --field LIST       comma-separated field names (default: all in the build)\n"
-        "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,inv,inv_fermat,\n"
+        "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,mul_small,inv,inv_fermat,\n"
         "                     inv_batch,is_square,is_square_euler,sqrt,from_bytes,to_bytes, for fields\n"
         "                     with 4p <= 2^(64n): mul_lazy,sqr_lazy, and for fields with Fp2:\n"
         "                     fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt,fp2_is_square (default: all)\n"
@@ -178,12 +178,13 @@ static int run_checks(const struct fgb_field *f, void *state, const struct opts 
 
 /* Ops whose ratios the summaries print are measured in one interleaved group, so the
  * machine's drift (large on a shared VM) hits numerator and denominator alike:
- * Fp mul with mul_wide, redc and the Fp2 mul/sqr/add; inv with inv_fermat, inv_batch and
+ * Fp mul with mul_wide, redc, mul_small and the Fp2 mul/sqr/add; inv with inv_fermat, inv_batch and
  * fp2_inv; is_square with is_square_euler and fp2_is_square. Returns the group's first op; every other op is a group of its own. */
 static int group_of(int op)
 {
     switch (op) {
     case FGB_MUL_WIDE: case FGB_REDC: case FGB_FP2_ADD: case FGB_FP2_MUL: case FGB_FP2_SQR: case FGB_MUL_LAZY:
+    case FGB_MUL_SMALL:
         return FGB_MUL;
     case FGB_SQR_LAZY:
         return FGB_SQR;

@@ -53,6 +53,7 @@ static void ops_round(int square)
     F(add)(&r, &a, &b);
     F(sub)(&r, &a, &b);
     F(neg)(&r, &a);
+    F(mul_small)(&r, &a, (uint32_t)u);
     F(mul_wide)(t, &a, &b);
     F(redc)(&r, t);
     F(sqr_wide)(t, &a);

@@ -477,6 +477,25 @@ static void check_unary(const uint64_t a[N])
     expect_int("is_zero", F(is_zero)(&x), mpz_sgn(u) == 0);
     expect_int("eq self", F(eq)(&x, &x), 1);
 
+    /* mul_small: c times the internal value (the form is linear), against
+     * GMP; c at both ends, the curve constants, and one taken from a (so the
+     * Barrett estimate meets every quotient) */
+    {
+        static const uint32_t cs[] = {0, 1, 2, 3, 19, 121666, 0x80000000u, 0xffffffffu};
+        uint32_t c;
+        size_t j;
+        for (j = 0; j <= sizeof cs / sizeof cs[0]; j++) {
+            c = j < sizeof cs / sizeof cs[0] ? cs[j] : (uint32_t)(a[0] ^ (a[N - 1] >> 32));
+            F(mul_small)(&r, &x, c);
+            mpz_mul_ui(want, u, c);
+            mpz_mod(want, want, P);
+            expect("mul_small", r.limb, want, N, a, NULL);
+            r = x;
+            F(mul_small)(&r, &r, c);
+            expect("mul_small r==a", r.limb, want, N, a, NULL);
+        }
+    }
+
     /* serialization: to_bytes against GMP's encoding, and the round trip */
     {
         uint8_t ref[NBYTES];
@@ -688,6 +707,21 @@ static void check_constants(void)
         expect_int("from_bytes(>= p) rejects", F(from_bytes)(&x, bytes), 0);
         mpz_set_ui(want, 0);
         expect("from_bytes(>= p) zeroes r", x.limb, want, N, NULL, NULL);
+    }
+    /* mul_small at its corrections, on internal values: 2 (p+1)/2 = p + 1
+     * (one subtraction, for every form), and (p-1) and (p-1)/2 times the
+     * constants at the top of the range */
+    for (i = 0; i < 3 * 3; i++) {
+        static const uint32_t cs[] = {2, 0xffffffffu, 0xfffffffeu};
+        uint32_t c = cs[i % 3];
+        if (i / 3 == 0) mpz_add_ui(v, P, 1), mpz_tdiv_q_2exp(v, v, 1);
+        else if (i / 3 == 1) mpz_sub_ui(v, P, 1);
+        else mpz_sub_ui(v, P, 1), mpz_tdiv_q_2exp(v, v, 1);
+        from_mpz(x.limb, N, v);
+        F(mul_small)(&y, &x, c);
+        mpz_mul_ui(want, v, c);
+        mpz_mod(want, want, P);
+        expect("mul_small (edge)", y.limb, want, N, x.limb, NULL);
     }
     mpz_clears(want, v, NULL);
 }

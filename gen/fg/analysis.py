@@ -78,6 +78,9 @@ class FieldAnalysis:
     r2: int = 0                # R^2 mod p (Montgomery conversion in)
     redc_sums: int = 1
     redc_bound: str = ""
+    # mul_small (r = c a, c < 2^32): Barrett's MU = floor(2^(bits+32) / p), in [2^32, 2^33]
+    mul_small_mu: int = 0
+    mul_small_fold: bool = False   # pseudo-Mersenne: one fold at bit k and one subtraction instead
     # Montgomery form with 4p <= R: mul_lazy and sqr_lazy exist (operands and
     # result in [0, 2p): (a b + m p) / R < 4p^2 / R + p <= 2p), and the
     # fixed-exponent chains run on them; kernel_ops: the ops with a kernel per
@@ -395,6 +398,10 @@ def analyze(spec, kernel_choice=None):
         fa.kernel_ops = KERNEL_OPS + (LAZY_OPS if fa.lazy else ())
     assert fa.redc_sums >= 1
 
+    fa.mul_small_mu = (1 << (bits + 32)) // p
+    # pseudo-Mersenne: v = c a folds once at bit k (h = v >> k < 2^32, h c < 2^63
+    # as c < 2^31), and l + h c <= 2^k - 1 + (2^32 - 1) c < 2p when (2^32 + 1) c <= 2^k
+    fa.mul_small_fold = fa.form == "pseudo_mersenne" and (2**32 + 1) * fa.c <= 2**fa.k
     fa.inv_exp = p - 2
     s, q = numtheory.two_adicity(p)
     fa.ts_s = s

@@ -68,6 +68,10 @@ void fg_p256_add(fg_p256 *r, const fg_p256 *a, const fg_p256 *b);
 void fg_p256_sub(fg_p256 *r, const fg_p256 *a, const fg_p256 *b);
 /* r = -a mod p. */
 void fg_p256_neg(fg_p256 *r, const fg_p256 *a);
+/* r = c * a mod p for a small constant c < 2^32 (curve constants such as 2, 3,
+ * 8, 121666): one row of word products and a Barrett correction, a fraction
+ * of a mul. c may be secret (no branch on it either). */
+void fg_p256_mul_small(fg_p256 *r, const fg_p256 *a, uint32_t c);
 /* r = a * b mod p. */
 void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b);
 /* r = a^2 mod p. */

@@ -69,6 +69,10 @@ void fg_p503_add(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
 void fg_p503_sub(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
 /* r = -a mod p. */
 void fg_p503_neg(fg_p503 *r, const fg_p503 *a);
+/* r = c * a mod p for a small constant c < 2^32 (curve constants such as 2, 3,
+ * 8, 121666): one row of word products and a Barrett correction, a fraction
+ * of a mul. c may be secret (no branch on it either). */
+void fg_p503_mul_small(fg_p503 *r, const fg_p503 *a, uint32_t c);
 /* r = a * b mod p. */
 void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
 /* r = a^2 mod p. */

@@ -201,6 +201,38 @@ class TestConstants(unittest.TestCase):
                 self.assertEqual(fa.m0inv == 1, p % M64 == M64 - 1)
                 self.assertEqual(fa.reduction, f"word-by-word Montgomery, R = 2^{64 * fa.n}")
 
+    def test_mul_small_barrett(self):
+        # templates/c_arith.j2's mul_small, step for step on integers: the
+        # estimate q' from bits k-1..k+31 of v = c a and MU is q, q - 1 or q - 2,
+        # and each of the three occurs (both correcting subtractions are
+        # needed: q - 2 is rare, about 1 in 250 products for p751, 1 in 10^5
+        # for p503, never seen for P-256 and 2^255-19)
+        rng = random.Random(5)
+        seen = set()
+        for fa in self.analyses:
+            with self.subTest(field=fa.name):
+                p, k = fa.p, fa.bits
+                mu = 2**(k + 32) // p
+                self.assertEqual(fa.mul_small_mu, mu)
+                self.assertTrue(2**32 <= mu <= 2**33)
+                cs = [0, 1, 2, 3, 121666, 2**31, 2**32 - 1]
+                avals = [0, 1, p - 1, p - 2, (p - 1) // 2, (p + 1) // 2]
+                for _ in range(600):
+                    cs.append(rng.randrange(2**32))
+                    avals.append(rng.randrange(p))
+                for i, c in enumerate(cs):
+                    for a in (avals[i % len(avals)], avals[(7 * i + 3) % len(avals)], p - 1):
+                        v = c * a
+                        t = (v >> (k - 1)) % M64
+                        self.assertEqual(t, v >> (k - 1))          # t < 2^33 fits the word
+                        q_est = (t * mu) >> 33
+                        d = v // p - q_est
+                        self.assertIn(d, (0, 1, 2))
+                        self.assertLess(v - q_est * p, 3 * p)
+                        self.assertLess(v - q_est * p, 2**(64 * (fa.n + 1)))
+                        seen.add(d)
+        self.assertEqual(seen, {0, 1, 2})
+
     def test_shipped_special_shapes(self):
         by = {fa.name: fa for fa in self.analyses}
         for name in ("p256", "p503", "p751"):
