@@ -438,6 +438,22 @@ void fg_p25519_neg(fg_p25519 *r, const fg_p25519 *a)
     fg_p25519_zero(&z);
     fg_p25519_sub(r, &z, a);
 }
+/* v = a * c (n + 1 words): the products side by side, then one carry chain
+ * (a loop of multiply-adds would chain every product on the previous carry). */
+static inline void mul_word(uint64_t v[N + 1], const uint64_t a[N], uint64_t c)
+{
+    uint64_t h[N];
+    unsigned char carry = 0;
+    int i;
+    for (i = 0; i < N; i++) {
+        u128 m = (u128)a[i] * c;
+        v[i] = (uint64_t)m;
+        h[i] = (uint64_t)(m >> 64);
+    }
+    v[N] = 0;
+    for (i = 1; i <= N; i++)
+        v[i] = addc(v[i], h[i - 1], &carry);
+}
 
 /* r = c a for c < 2^32: v = c a < 2^(k+32), and with p = 2^k - 19, v = l + h 2^k
  * (l < 2^k, h < 2^32) is congruent to w = l + 19 h <= 2^k - 1 + (2^32 - 1) 19 < 2p
@@ -445,22 +461,13 @@ void fg_p25519_neg(fg_p25519 *r, const fg_p25519 *a)
  * of p kept when it does not borrow. No branch or index depends on a or c. */
 void fg_p25519_mul_small(fg_p25519 *r, const fg_p25519 *a, uint32_t c)
 {
-    uint64_t v[N + 1], h[N], d[N], fold, keep;
+    uint64_t v[N + 1], d[N], fold, keep;
     unsigned char carry = 0, borrow = 0;
-    u128 m;
     int i;
-    for (i = 0; i < N; i++) {
-        m = (u128)a->limb[i] * c;
-        v[i] = (uint64_t)m;
-        h[i] = (uint64_t)(m >> 64);
-    }
-    v[N] = 0;
-    for (i = 1; i <= N; i++)
-        v[i] = addc(v[i], h[i - 1], &carry);
+    mul_word(v, a->limb, c);
     fold = (v[3] >> 63) | (v[4] << 1); /* h = v >> k */
     v[3] &= UINT64_C(0x7fffffffffffffff);
     fold *= UINT64_C(19); /* < 2^63 */
-    carry = 0;
     v[0] = addc(v[0], fold, &carry);
     for (i = 1; i < N; i++)
         v[i] = addc(v[i], 0, &carry);

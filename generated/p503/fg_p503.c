@@ -574,6 +574,22 @@ void fg_p503_neg(fg_p503 *r, const fg_p503 *a)
     fg_p503_zero(&z);
     fg_p503_sub(r, &z, a);
 }
+/* v = a * c (n + 1 words): the products side by side, then one carry chain
+ * (a loop of multiply-adds would chain every product on the previous carry). */
+static inline void mul_word(uint64_t v[N + 1], const uint64_t a[N], uint64_t c)
+{
+    uint64_t h[N];
+    unsigned char carry = 0;
+    int i;
+    for (i = 0; i < N; i++) {
+        u128 m = (u128)a[i] * c;
+        v[i] = (uint64_t)m;
+        h[i] = (uint64_t)(m >> 64);
+    }
+    v[N] = 0;
+    for (i = 1; i <= N; i++)
+        v[i] = addc(v[i], h[i - 1], &carry);
+}
 
 /* r = c a for c < 2^32. The internal form is linear in the value (Montgomery:
  * c (a R) = (c a) R), so this is c times the internal words, reduced: v = c a
@@ -590,32 +606,15 @@ void fg_p503_mul_small(fg_p503 *r, const fg_p503 *a, uint32_t c)
 {
     /* 2p, for the last step */
     static const uint64_t P2[N + 1] = {UINT64_C(0xfffffffffffffffe), UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), UINT64_C(0x57ffffffffffffff), UINT64_C(0x2610b7b44423cf41), UINT64_C(0x3737ed90f6fcfb5e), UINT64_C(0xc08b8d7bb4ef49a0), UINT64_C(0x0080cdea83023c3c), UINT64_C(0x0000000000000000)};
-    uint64_t v[N + 1], h[N], w[N + 1], d1[N + 1], d2[N + 1], t, q, m1, m2;
-    unsigned char carry = 0, borrow = 0, b1 = 0, b2 = 0;
+    uint64_t v[N + 1], w[N + 1], d1[N + 1], d2[N + 1], t, q, m1, m2;
+    unsigned char borrow = 0, b1 = 0, b2 = 0;
     int i;
-    /* v = c a: the products side by side, then one carry chain */
-    for (i = 0; i < N; i++) {
-        u128 m = (u128)a->limb[i] * c;
-        v[i] = (uint64_t)m;
-        h[i] = (uint64_t)(m >> 64);
-    }
-    v[N] = 0;
-    for (i = 1; i <= N; i++)
-        v[i] = addc(v[i], h[i - 1], &carry);
+    mul_word(v, a->limb, c);
     t = (v[7] >> 54) | (v[8] << 10); /* bits k-1 .. k+31 of v */
     q = (uint64_t)(((u128)t * UINT64_C(0x1fccd7ab9)) >> 33); /* MU */
-    /* w = q p the same way, then w = v - w */
-    for (i = 0; i < N; i++) {
-        u128 m = (u128)q * P[i];
-        w[i] = (uint64_t)m;
-        h[i] = (uint64_t)(m >> 64);
-    }
-    w[N] = 0;
-    carry = 0;
-    for (i = 1; i <= N; i++)
-        w[i] = addc(w[i], h[i - 1], &carry);
+    mul_word(w, P, q);
     for (i = 0; i <= N; i++)
-        w[i] = subb(v[i], w[i], &borrow);
+        w[i] = subb(v[i], w[i], &borrow); /* w = v - q' p */
     /* w in [0, 3p): w - 2p if that does not borrow, else w - p if that does
      * not, else w; both differences side by side */
     for (i = 0; i < N; i++)

@@ -288,7 +288,8 @@ static void show_bytes(const char *what, const uint8_t *b)
 static void mismatch(const record *rc, int level, const char *what, const result *got, const result *want)
 {
     fprintf(stderr, "\nfuzz_%s: MISMATCH op=%s level=%s alias=%d raw-kernel=%d same=%d: %s\n", STR(FG_FIELD),
-            rc->op == OP_IS_ZERO && rc->bit6 ? "is_square" : op_names[rc->op], fg_isa_name((fg_isa)level),
+            rc->op == OP_IS_ZERO && rc->bit6 ? "is_square" : rc->op == OP_NEG && rc->bit6 ? "mul_small" : op_names[rc->op],
+            fg_isa_name((fg_isa)level),
             rc->alias, rc->bit6, rc->same, what);
     if (rc->op == OP_FROM_BYTES)
         show_bytes("in", rc->in);
@@ -473,7 +474,10 @@ static void run(const record *rc, int level, result *out)
         memcpy(out->v, r->limb, 8 * N);
         break;
     case OP_NEG:
-        F(neg)(r, x);
+        if (rc->bit6) /* mul_small by a constant from b's low word */
+            F(mul_small)(r, x, (uint32_t)rc->b[0]);
+        else
+            F(neg)(r, x);
         memcpy(out->v, r->limb, 8 * N);
         break;
     case OP_INV:
@@ -575,7 +579,14 @@ static int reference(const record *rc, result *want)
     case OP_SQR_WIDE: mpz_mul(z0, z1, z1); from_mpz(want->v, 2 * N, z0); break;
     case OP_ADD: mpz_add(z0, z1, z2); mpz_mod(z0, z0, P); from_mpz(want->v, N, z0); break;
     case OP_SUB: mpz_sub(z0, z1, z2); mpz_mod(z0, z0, P); from_mpz(want->v, N, z0); break;
-    case OP_NEG: mpz_neg(z0, z1); mpz_mod(z0, z0, P); from_mpz(want->v, N, z0); break;
+    case OP_NEG:
+        if (rc->bit6)
+            mpz_mul_ui(z0, z1, (uint32_t)rc->b[0]);
+        else
+            mpz_neg(z0, z1);
+        mpz_mod(z0, z0, P);
+        from_mpz(want->v, N, z0);
+        break;
     case OP_INV:
         plain(z0, rc->a);
         want->flag = mpz_sgn(z0) != 0;
