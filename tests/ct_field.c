@@ -117,6 +117,7 @@ static void ops_round(int square)
         F(fp2_neg)(&z, &x);
         F(fp2_conj)(&z, &x);
         F(fp2_mul_fp)(&z, &x, &a);
+        F(fp2_mul_small)(&z, &x, (uint32_t)u);
         F(fp2_to_bytes)(bytes2, &x);
         ret = F(fp2_from_bytes)(&z, bytes2);
         PUBLIC(ret);

@@ -1034,6 +1034,14 @@ static void check_fp2(unsigned long count)
         s = a, F2(mul_fp)(&s, &s, &s.c0);
         mpz_mul(w0, a0, a0), mpz_mul(w1, a1, a0);
         fp2_expect("mul_fp aliased", &s, w0, w1, &a, NULL);
+        {
+            uint32_t c = (uint32_t)(i * 2654435761u) ^ (uint32_t)b.c0.limb[0];
+            mpz_mul_ui(w0, a0, c), mpz_mul_ui(w1, a1, c);
+            F2(mul_small)(&r, &a, c);
+            fp2_expect("mul_small", &r, w0, w1, &a, NULL);
+            s = a, F2(mul_small)(&s, &s, c);
+            fp2_expect("mul_small aliased", &s, w0, w1, &a, NULL);
+        }
 
         expect_int("fp2 eq", F2(eq)(&a, &b), !mpz_cmp(a0, b0) && !mpz_cmp(a1, b1));
         expect_int("fp2 eq self", F2(eq)(&a, &a), 1);

@@ -1997,6 +1997,12 @@ void fg_p503_fp2_mul_fp(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503 *b)
     fg_p503_mul(&r->c1, &a->c1, &s);
 }
 
+void fg_p503_fp2_mul_small(fg_p503_fp2 *r, const fg_p503_fp2 *a, uint32_t c)
+{
+    fg_p503_mul_small(&r->c0, &a->c0, c);
+    fg_p503_mul_small(&r->c1, &a->c1, c);
+}
+
 /* r = nr * x in Fp. */
 static void mul_by_nr(fg_p503 *r, const fg_p503 *x)
 {

@@ -515,6 +515,8 @@ void fg_p503_fp2_sqr_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 /* r = b*a for b in Fp. */
 void fg_p503_fp2_mul_fp(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503 *b);
+/* r = c*a for a small constant c < 2^32 (the base field's mul_small on each half). */
+void fg_p503_fp2_mul_small(fg_p503_fp2 *r, const fg_p503_fp2 *a, uint32_t c);
 /* r = a^-1 through the norm (one Fp inversion); 0 and r = 0 for a == 0. */
 int fg_p503_fp2_inv(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 /* 1 and a root if a is a square in Fp2, else 0 and r = 0. */

@@ -2529,6 +2529,12 @@ void fg_p751_fp2_mul_fp(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751 *b)
     fg_p751_mul(&r->c1, &a->c1, &s);
 }
 
+void fg_p751_fp2_mul_small(fg_p751_fp2 *r, const fg_p751_fp2 *a, uint32_t c)
+{
+    fg_p751_mul_small(&r->c0, &a->c0, c);
+    fg_p751_mul_small(&r->c1, &a->c1, c);
+}
+
 /* r = nr * x in Fp. */
 static void mul_by_nr(fg_p751 *r, const fg_p751 *x)
 {
