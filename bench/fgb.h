@@ -108,6 +108,7 @@ struct fgb_field {
     void (*mul_wide)(uint64_t *t, const uint64_t *a, const uint64_t *b);
     void (*sqr_wide)(uint64_t *t, const uint64_t *a);
     void (*redc)(uint64_t *r, const uint64_t *t);
+    void (*mul_small)(uint64_t *r, const uint64_t *a, uint32_t c);
     void (*add)(uint64_t *r, const uint64_t *a, const uint64_t *b);
     int (*inv)(uint64_t *r, const uint64_t *a);
     void (*one)(uint64_t *r);

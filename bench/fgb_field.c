@@ -449,6 +449,13 @@ static void h_mul(uint64_t *r, const uint64_t *a, const uint64_t *b)
     FN(mul)(&z, &x, &y);
     memcpy(r, z.limb, sizeof z.limb);
 }
+static void h_mul_small(uint64_t *r, const uint64_t *a, uint32_t c)
+{
+    fe x, z;
+    memcpy(x.limb, a, sizeof x.limb);
+    FN(mul_small)(&z, &x, c);
+    memcpy(r, z.limb, sizeof z.limb);
+}
 static void h_sqr(uint64_t *r, const uint64_t *a)
 {
     fe x, z;
@@ -1072,6 +1079,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .mul_wide = h_mul_wide,
     .sqr_wide = h_sqr_wide,
     .redc = h_redc,
+    .mul_small = h_mul_small,
     .add = h_add,
     .inv = h_inv,
     .one = h_one,

@@ -3,7 +3,8 @@
  * Which peer applies is decided from the modulus alone:
  *   p == P-256         -> OpenSSL ecp_nistz256_mul_mont / _sqr_mont (Montgomery, R = 2^256)
  *   p == 2^255 - 19    -> OpenSSL x25519_fe64_mul/_sqr (if x25519_fe64_eligible()),
- *                         x25519_fe51_mul/_sqr (5x51 limbs, plain form)
+ *                         x25519_fe51_mul/_sqr (5x51 limbs, plain form), and their
+ *                         _mul121666 against mul_small (the bench's constant is 121666)
  *   every field        -> OpenSSL bn_mul_mont (generic Montgomery, R = 2^(64n)),
  *                         GMP mpn_mul_n / mpn_sqr + mpn_redc_1 (+ mpn_cnd_sub_n on carry),
  *                         GMP mpn_mul_n / mpn_sqr alone against mul_wide / sqr_wide,
@@ -35,6 +36,8 @@ void x25519_fe64_mul(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
 void x25519_fe64_sqr(uint64_t h[4], const uint64_t f[4]);
 void x25519_fe51_mul(uint64_t h[5], const uint64_t f[5], const uint64_t g[5]);
 void x25519_fe51_sqr(uint64_t h[5], const uint64_t f[5]);
+void x25519_fe64_mul121666(uint64_t h[4], const uint64_t f[4]);
+void x25519_fe51_mul121666(uint64_t h[5], const uint64_t f[5]);
 int bn_mul_mont(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
                 const uint64_t *n0, int num);
 #endif
@@ -248,6 +251,9 @@ PLOOPS(fe64_mul, x25519_fe64_mul(out, in, s->b), x25519_fe64_mul(s->r[j], s->a[j
 PLOOPS(fe64_sqr, x25519_fe64_sqr(out, in), x25519_fe64_sqr(s->r[j], s->a[j]))
 PLOOPS(fe51_mul, x25519_fe51_mul(out, in, s->b), x25519_fe51_mul(s->r[j], s->a[j], s->bb[j]))
 PLOOPS(fe51_sqr, x25519_fe51_sqr(out, in), x25519_fe51_sqr(s->r[j], s->a[j]))
+/* mul_small's peers: the ladder's multiplication by (A + 2) / 4 = 121666 (FGB_SMALL) */
+PLOOPS(fe64_m121666, x25519_fe64_mul121666(out, in), x25519_fe64_mul121666(s->r[j], s->a[j]))
+PLOOPS(fe51_m121666, x25519_fe51_mul121666(out, in), x25519_fe51_mul121666(s->r[j], s->a[j]))
 PLOOPS(bn_mul, bn_mul_mont(out, in, s->b, s->p, &s->n0, s->n),
        bn_mul_mont(s->r[j], s->a[j], s->bb[j], s->p, &s->n0, s->n))
 PLOOPS(bn_sqr, bn_mul_mont(out, in, in, s->p, &s->n0, s->n),
@@ -300,8 +306,8 @@ static void run_once(const struct pstate *s0, int op, const uint64_t *a, const u
     switch (s->kind) {
 #ifdef FGB_HAVE_OPENSSL
     case K_NISTZ: fn = op == FGB_MUL ? lat_nistz_mul : lat_nistz_sqr; break;
-    case K_FE64: fn = op == FGB_MUL ? lat_fe64_mul : lat_fe64_sqr; break;
-    case K_FE51: fn = op == FGB_MUL ? lat_fe51_mul : lat_fe51_sqr; break;
+    case K_FE64: fn = op == FGB_MUL ? lat_fe64_mul : op == FGB_SQR ? lat_fe64_sqr : lat_fe64_m121666; break;
+    case K_FE51: fn = op == FGB_MUL ? lat_fe51_mul : op == FGB_SQR ? lat_fe51_sqr : lat_fe51_m121666; break;
     case K_BNMONT: fn = op == FGB_MUL ? lat_bn_mul : lat_bn_sqr; break;
 #endif
 #ifdef FGB_HAVE_GMP
@@ -368,6 +374,7 @@ static int check_row(const struct ctx *c, const struct pstate *s, void *fstate,
         case FGB_MUL_WIDE: f->mul_wide(want, in_a[j], in_b[j]); break;
         case FGB_SQR_WIDE: f->sqr_wide(want, in_a[j]); break;
         case FGB_REDC: f->redc(want, t); break;
+        case FGB_MUL_SMALL: f->mul_small(want, in_a[j], FGB_SMALL); break;
         }
         if (!wide) {
             if (!plain_peer && !f->montgomery)
@@ -487,6 +494,8 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
                     thr_fe64_mul, 1, 1, "output partially reduced, compared mod p");
             add_row(out, &cnt, max, &c, fstate, &t, "openssl:fe64", "adx", FGB_SQR, lat_fe64_sqr,
                     thr_fe64_sqr, 1, 1, "output partially reduced, compared mod p");
+            add_row(out, &cnt, max, &c, fstate, &t, "openssl:fe64", "adx", FGB_MUL_SMALL, lat_fe64_m121666,
+                    thr_fe64_m121666, 1, 1, "x25519_fe64_mul121666; output partially reduced, compared mod p");
         }
         if (!masked) { /* MULQ code, the same path with or without the mask */
             struct pstate t = *s;
@@ -508,6 +517,8 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
                     thr_fe51_mul, 1, 1, "5x51-bit limbs, compared mod p");
             add_row(out, &cnt, max, &c, fstate, &t, "openssl:fe51", "x86_64", FGB_SQR, lat_fe51_sqr,
                     thr_fe51_sqr, 1, 1, "5x51-bit limbs, compared mod p");
+            add_row(out, &cnt, max, &c, fstate, &t, "openssl:fe51", "x86_64", FGB_MUL_SMALL, lat_fe51_m121666,
+                    thr_fe51_m121666, 1, 1, "x25519_fe51_mul121666; 5x51-bit limbs, compared mod p");
         }
     }
     if (!masked || bn_changes) {

@@ -402,6 +402,7 @@ def analyze(spec, kernel_choice=None):
     # pseudo-Mersenne: v = c a folds once at bit k (h = v >> k < 2^32, h c < 2^63
     # as c < 2^31), and l + h c <= 2^k - 1 + (2^32 - 1) c < 2p when (2^32 + 1) c <= 2^k
     fa.mul_small_fold = fa.form == "pseudo_mersenne" and (2**32 + 1) * fa.c <= 2**fa.k
+    assert not fa.mul_small_fold or W * (n - 1) < fa.k < W * n, "mul_small's fold: bit k in the top word"
     fa.inv_exp = p - 2
     s, q = numtheory.two_adicity(p)
     fa.ts_s = s

@@ -457,25 +457,32 @@ static inline void mul_word(uint64_t v[N + 1], const uint64_t a[N], uint64_t c)
 
 /* r = c a for c < 2^32: v = c a < 2^(k+32), and with p = 2^k - 19, v = l + h 2^k
  * (l < 2^k, h < 2^32) is congruent to w = l + 19 h <= 2^k - 1 + (2^32 - 1) 19 < 2p
- * (the analysis checks (2^32 + 1) 19 <= 2^k): one fold, and one subtraction
- * of p kept when it does not borrow. No branch or index depends on a or c. */
+ * (the analysis checks (2^32 + 1) 19 <= 2^k). w >= p exactly when
+ * d = w + 19 = l + 19 (h + 1) reaches 2^k, so with t = bit k of d,
+ * r = (d mod 2^k) - 19 (1 - t): w - p when t = 1, w (d >= 19) when not.
+ * One carry chain and one borrow chain, no select; no branch or index
+ * depends on a or c. */
 void fg_p25519_mul_small(fg_p25519 *r, const fg_p25519 *a, uint32_t c)
 {
-    uint64_t v[N + 1], d[N], fold, keep;
+    /* k = 255: bit k is bit 63 of the top word (the spec keeps 64(n-1) < k < 64n) */
+    uint64_t v[N + 1], h, t;
     unsigned char carry = 0, borrow = 0;
     int i;
     mul_word(v, a->limb, c);
-    fold = (v[3] >> 63) | (v[4] << 1); /* h = v >> k */
-    v[3] &= UINT64_C(0x7fffffffffffffff);
-    fold *= UINT64_C(19); /* < 2^63 */
-    v[0] = addc(v[0], fold, &carry);
-    for (i = 1; i < N; i++)
-        v[i] = addc(v[i], 0, &carry);
+    h = (v[N - 1] >> 63) | (v[N] << 1);
+    h = (h + 1) * UINT64_C(19); /* < 2^63 */
+    /* the masks go through the barrier before each chain: masked in its
+     * middle, the word's AND would clobber the carry, which GCC then saves
+     * and restores (SETB, ADD) */
+    v[N - 1] = value_barrier(v[N - 1] & UINT64_C(0x7fffffffffffffff)); /* l */
     for (i = 0; i < N; i++)
-        d[i] = subb(v[i], P[i], &borrow);
-    keep = mask_of((uint64_t)borrow);
+        v[i] = addc(v[i], i ? 0 : h, &carry); /* d */
+    t = v[N - 1] >> 63;
+    v[N - 1] = value_barrier(v[N - 1] & UINT64_C(0x7fffffffffffffff));
     for (i = 0; i < N; i++)
-        r->limb[i] = value_barrier((v[i] & keep) | (d[i] & ~keep));
+        v[i] = subb(v[i], i ? 0 : UINT64_C(19) & ~mask_of(t), &borrow);
+    for (i = 0; i < N; i++)
+        r->limb[i] = value_barrier(v[i]);
 }
 
 /* is_zero, eq, cmov and cswap read their limbs one word at a time (the
