@@ -451,6 +451,7 @@ void fg_p256_neg(fg_p256 *r, const fg_p256 *a)
     fg_p256_zero(&z);
     fg_p256_sub(r, &z, a);
 }
+
 /* v = a * c (n + 1 words): the products side by side, then one carry chain
  * (a loop of multiply-adds would chain every product on the previous carry). */
 static inline void mul_word(uint64_t v[N + 1], const uint64_t a[N], uint64_t c)

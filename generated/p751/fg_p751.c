@@ -584,6 +584,7 @@ void fg_p751_neg(fg_p751 *r, const fg_p751 *a)
     fg_p751_zero(&z);
     fg_p751_sub(r, &z, a);
 }
+
 /* v = a * c (n + 1 words): the products side by side, then one carry chain
  * (a loop of multiply-adds would chain every product on the previous carry). */
 static inline void mul_word(uint64_t v[N + 1], const uint64_t a[N], uint64_t c)
