@@ -29,7 +29,7 @@ enum fgb_op {
     FGB_INV,        /* safegcd (Bernstein-Yang) */
     FGB_INV_FERMAT, /* a^(p-2) over the generated addition chain */
     FGB_INV_BATCH,  /* Montgomery's trick over FGB_BATCH elements; figures are per element */
-    FGB_IS_SQUARE,       /* binary GCD */
+    FGB_IS_SQUARE,       /* divsteps (4 limbs and more) or binary GCD */
     FGB_IS_SQUARE_EULER, /* a^((p-1)/2) over the generated addition chain */
     FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
     /* mul and sqr without the final subtraction (fields whose header has

@@ -361,9 +361,9 @@ void fgb_print_legendre(const struct fgb_results *r)
             if (!bg || !eu)
                 continue;
             if (!printed++)
-                printf("\nLegendre symbol: binary GCD (is_square) vs Euler's criterion (is_square_euler, "
-                       "a^((p-1)/2) over the\n  addition chain), %s per call%s; 'Euler/GCD' = how many "
-                       "times faster the binary GCD is\n%-8s %-8s %12s %12s %10s %10s\n",
+                printf("\nLegendre symbol: is_square (divsteps from 4 limbs, binary GCD below) vs Euler's "
+                       "criterion (is_square_euler,\n  a^((p-1)/2) over the addition chain), %s per call%s; "
+                       "'Euler/GCD' = how many times faster is_square is\n%-8s %-8s %12s %12s %10s %10s\n",
                        fgb_unit(r), r->nruns ? " (ratios: the median of the processes' own)" : "",
                        "field", "level", "GCD lat", "Euler lat", "Euler/GCD", "same, thr");
             char a[32], b[32], c[32], d[32];

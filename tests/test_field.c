@@ -514,7 +514,7 @@ static void check_unary(const uint64_t a[N])
     mpz_clears(want, u, NULL);
 }
 
-/* is_square (binary GCD) against GMP's Legendre symbol: cheaper than the
+/* is_square (divsteps or binary GCD) against GMP's Legendre symbol: cheaper than the
  * exponentiations below, so on more inputs (every tenth of the diff suite's) */
 static void check_is_square(const uint64_t a[N])
 {

@@ -99,7 +99,7 @@ class FieldAnalysis:
     # cross-check), "sqrt" (sqrt_exp), "legendre" ((p-1)/2)
     chains: dict = field(default_factory=dict)
     safegcd: dict = field(default_factory=dict)  # Bernstein-Yang inversion parameters (safegcd.py)
-    legendre: dict = field(default_factory=dict)  # binary-GCD Legendre symbol schedule (legendre.py)
+    legendre: dict = field(default_factory=dict)  # Legendre symbol method and constants (legendre.py)
     # quadratic extension Fp2 = Fp[u]/(u^2 - nr), or None
     fp2: object = None
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first

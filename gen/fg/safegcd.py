@@ -141,8 +141,12 @@ def textbook(delta: int, f: int, g: int, steps: int):
     return delta, f, g, (u, v, q, r)
 
 
-def divsteps_half(delta: int, f: int, g: int):
+def divsteps_half(delta: int, f: int, g: int, on_step=None):
     """HALF divsteps exactly as the C runs them: (delta, f, g, (u, v, q, r)).
+
+    on_step(f, g, c, d, f', uv'), when given, sees each step's words as the
+    C's Legendre bookkeeping does (legendre.py): f and g before the step, the
+    swap mask c, d = (f ^ g) & c, and f and the packed row (u, v) after it.
 
     f and g are 64-bit words whose low bits are those of f and g; the words
     come back as the C leaves them (g shifted right once per step), their
@@ -165,7 +169,10 @@ def divsteps_half(delta: int, f: int, g: int):
         qr = (qr + (y & odd)) & M64                   # row (q, r) likewise
         uv = (uv + (qr & c)) & M64                    # on a swap: uv + (qr - uv) = old qr
         uv = (uv + uv) & M64                          # double row (u, v)
-        f ^= (f ^ g) & c                              # on a swap: f = old g
+        d = (f ^ g) & c
+        if on_step:
+            on_step(f, g, c, d, f ^ d, uv)
+        f ^= d                                        # on a swap: f = old g
         s = z & ~c & M64                              # a swap leaves delta <= 0
         x = ((f ^ s) - s) & M64
         em1 = ((em1 ^ c) + c - 1) & M64               # eta - 1 = c ? ~eta - 1 : eta - 2

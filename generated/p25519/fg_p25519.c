@@ -584,14 +584,24 @@ static const sg_s62 SG_P = { { INT64_C(4611686018427387885), INT64_C(46116860184
  * -delta), since a swap leaves delta <= 0. x = s ? -f : f is formed a step
  * ahead and odd comes from bit 1 of g before its halving, which keeps the
  * dependency chain from g to g short. gen/fg/safegcd.py (divsteps_half) runs
- * the same word operations and checks them against the textbook divstep. */
-static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, int halves, sg_trans *t)
+ * the same word operations and checks them against the textbook divstep.
+ *
+ * jk: NULL for the inversion (the compiler drops the bookkeeping); for the
+ * Legendre symbol (one half only), jk[0] takes bit 1 of the symbol's sign
+ * terms that the low bits decide (reciprocity on a swap, (2 | f) on every
+ * halving: acc collects f, whose bits 1 and 2 are linear in it), and jk[1]
+ * returns the sign of the row (u, v) as the packed word has it: v's sign, or
+ * u's when v = 0. Bit 1 of jk[0] also counts the row's 0 to 1 sign changes.
+ * gen/fg/legendre.py has the proof and the same operations in Python. */
+static inline int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, int halves, sg_trans *t,
+                                  uint64_t jk[2])
 {
     uint64_t em1 = 0 - (uint64_t)delta - 1;                        /* eta - 1 */
     uint64_t s = value_barrier((uint64_t)((int64_t)(0 - (uint64_t)delta) >> 63));
     uint64_t x = (f ^ s) - s;
     uint64_t odd = mask_of(g);
     int64_t m[2][4];
+    uint64_t k = jk ? jk[0] : 0, acc = 0, q = 0, qn, d;
     int h, i;
     for (h = 0; h < halves; h++) {
         /* invariant after i steps: 2^i f_i = u f + v g, 2^i g_i = q f + r g */
@@ -605,7 +615,16 @@ static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, int halves, sg
             qr += y & odd;                              /* row (q, r) likewise */
             uv += qr & c;                               /* on a swap, uv + (qr - uv) */
             uv += uv;                                   /* double row (u, v) */
-            f ^= (f ^ g) & c;                           /* on a swap, f = the old g */
+            d = (f ^ g) & c;
+            if (jk)
+                k ^= d & g;                             /* bit 1: swap with f = 1, g = 3 mod 4 */
+            f ^= d;                                     /* on a swap, f = the old g */
+            if (jk) {
+                acc ^= f;                               /* (2 | f) for this step's halving */
+                qn = (uint64_t)((int64_t)uv >> 63);     /* the row's sign */
+                k ^= (qn ^ q) & qn;                     /* ... going from 0 to 1 */
+                q = qn;
+            }
             s = z & ~c;
             x = (f ^ s) - s;
             em1 = (em1 ^ c) + c - 1;                    /* eta' - 1, eta' = c ? ~eta : eta - 1 */
@@ -630,12 +649,16 @@ static int64_t sg_divsteps(int64_t delta, uint64_t f, uint64_t g, int halves, sg
         t->q = m[0][2] * ((int64_t)1 << 32);
         t->r = m[0][3] * ((int64_t)1 << 32);
     }
+    if (jk) {
+        jk[0] = k ^ acc ^ (acc >> 1);                   /* bit 1: f = 3 or 5 mod 8, summed */
+        jk[1] = q;
+    }
     return -(int64_t)(em1 + 1);
 }
 
 /* (f, g) = T (f, g) / 2^62, exact: the low 62 bits of both sums are zero.
  * f, g in [-p, p] on input and output. */
-static void sg_update_fg(sg_s62 *f, sg_s62 *g, const sg_trans *t)
+static inline __attribute__((always_inline)) void sg_update_fg(sg_s62 *f, sg_s62 *g, const sg_trans *t)
 {
     const int64_t u = t->u, v = t->v, q = t->q, r = t->r;
     sg_i128 cf, cg;
@@ -719,6 +742,16 @@ static void sg_add_p_if_negative(sg_s62 *d)
     sg_carry(d);
 }
 
+/* g = x, for x in [0, p) as N saturated limbs, in signed-62 form. */
+static inline void sg_from_words(sg_s62 *g, const uint64_t x[N])
+{
+    g->v[0] = (int64_t)((x[0]) & SG_M62);
+    g->v[1] = (int64_t)(((x[0] >> 62) | (x[1] << 2)) & SG_M62);
+    g->v[2] = (int64_t)(((x[1] >> 60) | (x[2] << 4)) & SG_M62);
+    g->v[3] = (int64_t)(((x[2] >> 58) | (x[3] << 6)) & SG_M62);
+    g->v[4] = (int64_t)(x[3] >> 56);
+}
+
 /* out = c x^-1 mod p (0 when x = 0), canonical, for x in [0, p) as N
  * saturated limbs; e0 = c in signed-62 form, c in [0, p). out may alias x. */
 static void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
@@ -728,17 +761,12 @@ static void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
     int64_t delta = 1;
     uint64_t neg;
     int i;
-    /* g = x, d = 0 */
-    g.v[0] = (int64_t)((x[0]) & SG_M62);
-    g.v[1] = (int64_t)(((x[0] >> 62) | (x[1] << 2)) & SG_M62);
-    g.v[2] = (int64_t)(((x[1] >> 60) | (x[2] << 4)) & SG_M62);
-    g.v[3] = (int64_t)(((x[2] >> 58) | (x[3] << 6)) & SG_M62);
-    g.v[4] = (int64_t)(x[3] >> 56);
+    sg_from_words(&g, x);
     for (i = 0; i < SG_L; i++)
         d.v[i] = 0;
     for (i = 0; i < SG_BATCHES; i++) {
         delta = sg_divsteps(delta, (uint64_t)f.v[0], (uint64_t)g.v[0],
-                            i + 1 < SG_BATCHES ? 2 : SG_LAST_HALVES, &t);
+                            i + 1 < SG_BATCHES ? 2 : SG_LAST_HALVES, &t, NULL);
         sg_update_de(&d, &e, &t);
         sg_update_fg(&f, &g, &t);
     }
@@ -765,153 +793,47 @@ static inline SG_MAYBE_UNUSED void inv_safegcd(uint64_t out[N], const uint64_t a
 
 
 
-/* ---- Legendre symbol: binary GCD, constant time ----
+/* ---- Legendre symbol: divsteps, constant time ----
  *
- * Stein's binary GCD on (a, b) = (x, p), both nonnegative, tracking the sign
- * s of the Jacobi symbol: (x | p) = (-1)^s (a | b) throughout. A step: if a
- * is odd, a = |a - b| and b = min(a, b), flipping s on a swap when a = b = 3
- * mod 4 (reciprocity); then a = a / 2, flipping s when the new b = 3 or 5
- * mod 8 ((2 | b)). Each step shortens len(a) + len(b) by a bit, so
- * 509 = 2 * 255 - 1 steps reach a = 0 and b = gcd = 1.
- * Step k only needs ceil(min(255, 510 - k) / 64) words of a and b (the words
- * above are zero): 318 steps on 4 words, 64 each on 3 and 2, 63 on 1
- * (1655 word-steps).
+ * The inversion's divsteps from (delta, f, g) = (1, p, x), 25 halves of 30
+ * (>= 738, the bound for g = 0 and f = +-1), each applied at once to the full
+ * f and g, with k tracking (x | p) = (-1)^k (g | |f|). A step's factor: (2 | f)
+ * for the halving (-1 when f = 3 or 5 mod 8, either sign), and on a swap
+ * (f, g) -> (g, (g - f) / 2) the reciprocity law for signed values: -1 when
+ * f = 1 and g = 3 mod 4, and -1 when f > 0 and g < 0, i.e. when f's sign goes
+ * from + to -. The halves see only low bits; f's + to - changes in a half
+ * are as many as those of s0 ^ (the sign of the packed row (u, v): v's, or
+ * u's when v = 0), followed by f's true sign after the half (s0: f's sign
+ * before it). That is the lemma in gen/fg/legendre.py; sg_divsteps counts
+ * the row's 0 to 1 changes, and with s0 = 1 the 1 to 0 changes are as many
+ * less the final sign. At the end g = 0 and |f| = 1: (x | p) = (-1)^k.
  *
- * Constant time: the step counts and widths depend on p only; the choices
- * are masks; x = 0 runs as x = 1 (both squares). The Montgomery form x R
- * has the symbol of x: R = 2^(64 n) is a square.
- *
- * Code shape (measured, bench/RESULTS.md): each width's step is unrolled
- * here, so the compiler sees whole words (its loops compiled 2x apart between
- * gcc and clang, -O2 and -O3); the two borrow chains stay apart (a flag-
- * clobbering operation between two SBBs makes compilers spill the carry);
- * steps of up to 4 words are inlined, wider ones are calls that keep a and b
- * in memory (inlined, their 4 w live words spill anyway). */
-
-static inline void lg_step_4(uint64_t a[N], uint64_t b[N], uint64_t *s)
-{
-    uint64_t odd = mask_of(a[0]), m, t[4], d[4], e[4];
-    unsigned char c = 0, c2 = 0;
-    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
-    t[0] = b[0] & odd;
-    t[1] = b[1] & odd;
-    t[2] = b[2] & odd;
-    t[3] = b[3] & odd;
-    d[0] = subb(a[0], t[0], &c);
-    d[1] = subb(a[1], t[1], &c);
-    d[2] = subb(a[2], t[2], &c);
-    d[3] = subb(a[3], t[3], &c);
-    e[0] = subb(t[0], a[0], &c2);
-    e[1] = subb(t[1], a[1], &c2);
-    e[2] = subb(t[2], a[2], &c2);
-    e[3] = subb(t[3], a[3], &c2);
-    m = mask_of(c);
-    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
-    b[0] ^= (a[0] ^ b[0]) & m;
-    b[1] ^= (a[1] ^ b[1]) & m;
-    b[2] ^= (a[2] ^ b[2]) & m;
-    b[3] ^= (a[3] ^ b[3]) & m;
-    d[0] ^= (d[0] ^ e[0]) & m;
-    d[1] ^= (d[1] ^ e[1]) & m;
-    d[2] ^= (d[2] ^ e[2]) & m;
-    d[3] ^= (d[3] ^ e[3]) & m;
-    /* a = d / 2 (d is even) */
-    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
-    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
-    a[2] = (uint64_t)((((u128)d[3] << 64) | d[2]) >> 1);
-    a[3] = d[3] >> 1;
-    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
-}
-
-static inline void lg_step_3(uint64_t a[N], uint64_t b[N], uint64_t *s)
-{
-    uint64_t odd = mask_of(a[0]), m, t[3], d[3], e[3];
-    unsigned char c = 0, c2 = 0;
-    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
-    t[0] = b[0] & odd;
-    t[1] = b[1] & odd;
-    t[2] = b[2] & odd;
-    d[0] = subb(a[0], t[0], &c);
-    d[1] = subb(a[1], t[1], &c);
-    d[2] = subb(a[2], t[2], &c);
-    e[0] = subb(t[0], a[0], &c2);
-    e[1] = subb(t[1], a[1], &c2);
-    e[2] = subb(t[2], a[2], &c2);
-    m = mask_of(c);
-    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
-    b[0] ^= (a[0] ^ b[0]) & m;
-    b[1] ^= (a[1] ^ b[1]) & m;
-    b[2] ^= (a[2] ^ b[2]) & m;
-    d[0] ^= (d[0] ^ e[0]) & m;
-    d[1] ^= (d[1] ^ e[1]) & m;
-    d[2] ^= (d[2] ^ e[2]) & m;
-    /* a = d / 2 (d is even) */
-    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
-    a[1] = (uint64_t)((((u128)d[2] << 64) | d[1]) >> 1);
-    a[2] = d[2] >> 1;
-    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
-}
-
-static inline void lg_step_2(uint64_t a[N], uint64_t b[N], uint64_t *s)
-{
-    uint64_t odd = mask_of(a[0]), m, t[2], d[2], e[2];
-    unsigned char c = 0, c2 = 0;
-    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
-    t[0] = b[0] & odd;
-    t[1] = b[1] & odd;
-    d[0] = subb(a[0], t[0], &c);
-    d[1] = subb(a[1], t[1], &c);
-    e[0] = subb(t[0], a[0], &c2);
-    e[1] = subb(t[1], a[1], &c2);
-    m = mask_of(c);
-    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
-    b[0] ^= (a[0] ^ b[0]) & m;
-    b[1] ^= (a[1] ^ b[1]) & m;
-    d[0] ^= (d[0] ^ e[0]) & m;
-    d[1] ^= (d[1] ^ e[1]) & m;
-    /* a = d / 2 (d is even) */
-    a[0] = (uint64_t)((((u128)d[1] << 64) | d[0]) >> 1);
-    a[1] = d[1] >> 1;
-    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
-}
-
-static inline void lg_step_1(uint64_t a[N], uint64_t b[N], uint64_t *s)
-{
-    uint64_t odd = mask_of(a[0]), m, t[1], d[1], e[1];
-    unsigned char c = 0, c2 = 0;
-    /* d = a - (b if a is odd, else 0) and e = its negation; c: a odd, a < b */
-    t[0] = b[0] & odd;
-    d[0] = subb(a[0], t[0], &c);
-    e[0] = subb(t[0], a[0], &c2);
-    m = mask_of(c);
-    *s ^= m & a[0] & b[0]; /* bit 1: a = b = 3 mod 4 on a swap */
-    b[0] ^= (a[0] ^ b[0]) & m;
-    d[0] ^= (d[0] ^ e[0]) & m;
-    /* a = d / 2 (d is even) */
-    a[0] = d[0] >> 1;
-    *s ^= b[0] ^ (b[0] >> 1); /* bit 1: b = 3 or 5 mod 8 */
-}
+ * Constant time: fixed trip counts, masks only; x = 0 runs as x = 1 (both
+ * squares). The Montgomery form x R has the symbol of x: R = 2^(64 n) is a
+ * square. */
 
 /* 1 if x (canonical, any representation) is a square mod p, 0 included, else 0. */
-static int legendre_bgcd(const uint64_t x[N])
+static int legendre_divsteps(const uint64_t x[N])
 {
-    uint64_t a[N], b[N], s = 0, z = 0;
-    int i, k;
-    for (i = 0; i < N; i++) {
-        a[i] = x[i];
-        b[i] = P[i];
+    sg_s62 f = SG_P, g;
+    sg_trans t;
+    int64_t delta = 1;
+    uint64_t k = 0, s0 = 0, sf, z = 0, jk[2];
+    int i;
+    sg_from_words(&g, x);
+    for (i = 0; i < N; i++)
         z |= x[i];
+    g.v[0] |= (int64_t)(1 ^ ((z | (0 - z)) >> 63)); /* x = 0 runs as x = 1 */
+    for (i = 0; i < 25; i++) {
+        jk[0] = k;
+        delta = sg_divsteps(delta, (uint64_t)f.v[0], (uint64_t)g.v[0], 1, &t, jk);
+        sg_update_fg(&f, &g, &t);
+        k = jk[0] ^ (s0 & jk[1]);                 /* the row's 1 to 0 changes when s0 = 1 */
+        sf = mask_of((uint64_t)f.v[SG_L - 1] >> 63);
+        k ^= sf & ~(s0 ^ jk[1]);                  /* from the last proxy sign to f's */
+        s0 = sf;
     }
-    a[0] |= 1 ^ ((z | (0 - z)) >> 63); /* x = 0 runs as x = 1 */
-    for (k = 0; k < 318; k++)
-        lg_step_4(a, b, &s);
-    for (k = 0; k < 64; k++)
-        lg_step_3(a, b, &s);
-    for (k = 0; k < 64; k++)
-        lg_step_2(a, b, &s);
-    for (k = 0; k < 63; k++)
-        lg_step_1(a, b, &s);
-    return (int)(((s >> 1) & 1) ^ 1);
+    return (int)(((k >> 1) & 1) ^ 1);
 }
 
 
@@ -1045,10 +967,10 @@ int fg_p25519_inv(fg_p25519 *r, const fg_p25519 *a)
     return nonzero;
 }
 
-/* Binary GCD (509 steps): see the Legendre section above. */
+/* Bernstein-Yang divsteps (25 halves of 30): see the Legendre section above. */
 int fg_p25519_is_square(const fg_p25519 *a)
 {
-    return legendre_bgcd(a->limb);
+    return legendre_divsteps(a->limb);
 }
 
 int fg_p25519_is_square_euler(const fg_p25519 *a)

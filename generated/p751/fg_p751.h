@@ -105,8 +105,8 @@ int fg_p751_inv_fermat(fg_p751 *r, const fg_p751 *a);
  * and 3(n-1) multiplications (Montgomery's trick). scratch holds n elements
  * and must not overlap out or in; out may equal in. n is public. */
 void fg_p751_inv_batch(fg_p751 *out, const fg_p751 *in, size_t n, fg_p751 *scratch);
-/* Legendre symbol test: 1 if a is a square mod p (0 included), else 0, by a
- * constant-time binary GCD (1501 steps on shrinking widths). The return value is public. */
+/* Legendre symbol test: 1 if a is a square mod p (0 included), else 0, by
+ * Bernstein-Yang divsteps (73 halves of 30), constant time. The return value is public. */
 int fg_p751_is_square(const fg_p751 *a);
 /* The same by Euler's criterion, a^((p-1)/2) over a generated addition chain
  * (761 squarings, 100 multiplications): the cross-check for is_square. */
