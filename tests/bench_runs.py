@@ -27,6 +27,13 @@ import subprocess
 import sys
 
 
+# Two checks read timings, not the merge: a paired ratio against its rows'
+# quartile band, and the product-row probe against its MULX alone. A host
+# hiccup can break either in one process, so when only these fail the whole
+# run is repeated once, and they must fail twice to fail the test.
+TIMING = "timing: "
+
+
 def key(row):
     return (row["field"], row["op"], row["impl"], row["level"])
 
@@ -60,7 +67,7 @@ def check_peer_pair(row, by_run, errors):
             low = ours["q1_ticks"] / theirs["q3_ticks"] / 1.33
             high = ours["q3_ticks"] / theirs["q1_ticks"] * 1.33
             if not low <= med <= high:
-                errors.append("%s process %d paired %s %.4g outside %.4g..%.4g (its rows' quartile ratios)"
+                errors.append(TIMING + "%s process %d paired %s %.4g outside %.4g..%.4g (its rows' quartile ratios)"
                               % (name, k, what, med, low, high))
     for what in ("latency", "throughput"):
         for i in range(3):
@@ -76,6 +83,20 @@ def check_peer_pair(row, by_run, errors):
 
 def main():
     bench, field, work = sys.argv[1:4]
+    errors, message = check(bench, field, work)
+    if errors and all(e.startswith(TIMING) for e in errors):
+        print("bench_runs: only timing checks failed, running once more:\n  " + "\n  ".join(errors))
+        first = errors
+        errors, message = check(bench, field, work)
+        if errors:
+            errors = ["first run: " + e for e in first] + ["second run: " + e for e in errors]
+    if errors:
+        sys.exit("bench_runs: FAILED\n  " + "\n  ".join(errors))
+    print(message)
+
+
+def check(bench, field, work):
+    """One --runs 3 benchmark and every check on it: (errors, the summary line)."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     merged = os.path.join(work, "merged.json")
@@ -184,7 +205,8 @@ def main():
             if not (pr.get("mulx", 0) > 0 and pr.get("op", 0) > 0):
                 errors.append("process %d: no product-row probe on a BMI2+ADX CPU (%r)" % (k, pr))
             elif 24 * pr["op"] < 0.9 * 8 * pr["mulx"]:
-                errors.append("process %d: a row with its additions ran faster than its MULX alone (%r)" % (k, pr))
+                errors.append(TIMING + "process %d: a row with its additions ran faster than its MULX alone (%r)"
+                              % (k, pr))
     for what in ("mulx", "op"):
         vals = [pr.get(what, 0) for pr in probes if pr.get("op", 0) > 0]
         want = statistics.median(vals) if vals else 0
@@ -217,11 +239,9 @@ def main():
         errors.append("no paired dispatch-overhead rows in the merge (lost on the way?)")
     if checked < 6:
         errors.append("only %d figures checked: the run measured too little" % checked)
-    if errors:
-        sys.exit("bench_runs: FAILED\n  " + "\n  ".join(errors))
-    print("bench_runs: %d merged figures, %d ratios to the best peer of %d rows, %d paired ratios to the best "
-          "peer and %d summary ratios match their 3 processes; %d kernel ALU counts match the header"
-          % (checked, vs_checked[0], len(keys), peer_pairs[0], summary, alu_checked))
+    return errors, ("bench_runs: %d merged figures, %d ratios to the best peer of %d rows, %d paired ratios to "
+                    "the best peer and %d summary ratios match their 3 processes; %d kernel ALU counts match the "
+                    "header" % (checked, vs_checked[0], len(keys), peer_pairs[0], summary, alu_checked))
 
 
 if __name__ == "__main__":
