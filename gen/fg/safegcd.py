@@ -46,9 +46,21 @@ and the signed limbs below have 62. The number of halves is the bound
 rounded up, so at most 29 divsteps more than the theorem asks; 31-step
 halves would not pack (an entry can reach 2^31 in magnitude, and v = +-2^31
 give the same word).
+
+Which inversion fg_NAME_inv runs: safegcd from INV_SAFEGCD_MIN_LIMBS = 2
+limbs, Fermat's a^(p-2) over the generated addition chain on 1 limb, where
+a 64-bit multiplication is a few instructions and the divsteps' fixed cost
+(7 halves and their updates for a 64-bit p) dominates. Measured
+(research/legendre/crossover.py --op inv / --op inv_fermat, Zen 4,
+2026-12-03, cycles per call): 1 limb, safegcd 814-1341 against Fermat
+347-954 (p33, m61, gold64, p64m59: 1.1-2.3x); 2 limbs even (m127 2584
+against 2556); from 3 limbs safegcd ahead (r130 2608 against 4464, P-256
+5295 against 6959, P-521 12.1k against 44.1k). Both are constant time;
+inv_fermat stays the cross-check either way.
 """
 
 BATCH = 62                 # bits per limb of the signed representation; T is scaled by 2^62
+INV_SAFEGCD_MIN_LIMBS = 2  # fg_NAME_inv: Fermat's chain on 1 limb, safegcd from 2 (above)
 M62 = (1 << BATCH) - 1
 HALF = 30                  # divsteps per half batch (two matrix entries packed per word)
 M64 = (1 << 64) - 1
@@ -91,6 +103,7 @@ def params(p: int, n: int) -> dict:
     batches = -(-halves // 2)
     R = 1 << (64 * n)
     return {
+        "inv_method": "safegcd" if n >= INV_SAFEGCD_MIN_LIMBS else "fermat",
         "bits": bits,
         "n": n,
         "bound_d": bits,                       # d of Theorem 11.2

@@ -774,7 +774,7 @@ static inline void sg_from_words(sg_s62 *g, const uint64_t x[N])
 
 /* out = c x^-1 mod p (0 when x = 0), canonical, for x in [0, p) as N
  * saturated limbs; e0 = c in signed-62 form, c in [0, p). out may alias x. */
-static void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
+static SG_MAYBE_UNUSED void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
 {
     sg_s62 f = SG_P, g, d, e = *e0;
     sg_trans t;
@@ -977,7 +977,6 @@ int fg_p256_inv_fermat(fg_p256 *r, const fg_p256 *a)
     pow_p_minus_2(r, a);
     return nonzero;
 }
-
 /* Bernstein-Yang constant-time inversion (750 divsteps in 13 batches). */
 int fg_p256_inv(fg_p256 *r, const fg_p256 *a)
 {

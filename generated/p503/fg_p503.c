@@ -901,7 +901,7 @@ static inline void sg_from_words(sg_s62 *g, const uint64_t x[N])
 
 /* out = c x^-1 mod p (0 when x = 0), canonical, for x in [0, p) as N
  * saturated limbs; e0 = c in signed-62 form, c in [0, p). out may alias x. */
-static void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
+static SG_MAYBE_UNUSED void sg_inverse(uint64_t out[N], const uint64_t x[N], const sg_s62 *e0)
 {
     sg_s62 f = SG_P, g, d, e = *e0;
     sg_trans t;
@@ -1548,7 +1548,6 @@ int fg_p503_inv_fermat(fg_p503 *r, const fg_p503 *a)
     pow_p_minus_2(r, a);
     return nonzero;
 }
-
 /* Bernstein-Yang constant-time inversion (1470 divsteps in 25 batches). */
 int fg_p503_inv(fg_p503 *r, const fg_p503 *a)
 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Time fg_NAME_is_square on the extra primes of one or more builds.
+"""Time fg_NAME_is_square (or another op) on the extra primes of builds.
 
 Where the Legendre symbol's two algorithms cross (gen/fg/legendre.py,
 METHOD_MIN_LIMBS) was set with this: for each build directory given (a
@@ -11,6 +11,9 @@ against that build's libfieldgen_extra.a and libfieldgen.a, and prints one
 column of cycles per call per build.
 
     python3 research/legendre/crossover.py OLD_BUILD NEW_BUILD [--fields a,b,...]
+
+--op is_square_euler, inv or inv_fermat times that op the same way (inv:
+each output plus one is the next input), to compare two ops of one build.
 
 Run it on an idle core (it pins nothing itself: wrap it in taskset -c 1).
 """
@@ -24,7 +27,7 @@ FIELDS = ["p33", "m61", "gold64", "p64m59", "m127", "r130", "pm189", "r254", "p2
           "bls12_381_r", "p384", "p434", "m521", "r702", "r1024"]
 
 
-def program(fields):
+def program(fields, op):
     out = ["#include <stdio.h>", "#include <stdint.h>", "#include <stdlib.h>",
            "#include <x86intrin.h>"]
     out += [f'#include "fg_{f}.h"' for f in fields]
@@ -38,12 +41,18 @@ def program(fields):
   for (int r = 0; r < 31; r++) {{
     int acc = 0; _mm_lfence(); uint64_t s = __rdtscp(&aux);
     for (int i = 0; i < 200; i++) {{
-      int q = fg_{f}_is_square(&a); acc += q;
-      if (q) fg_{f}_add(&a, &a, &one); else fg_{f}_add(&a, &a, &a); }}
+      {step(f, op)} }}
     t[r] = (__rdtscp(&aux) - s) / 200; sink += acc; }}
   qsort(t, 31, sizeof t[0], cmp); printf("%s %llu\\n", "{f}", (unsigned long long)t[15]); }}""")
     out.append("return 0; }")
     return "\n".join(out) + "\n"
+
+
+def step(f, op):
+    if op.startswith("is_square"):
+        return (f"int q = fg_{f}_{op}(&a); acc += q; "
+                f"if (q) fg_{f}_add(&a, &a, &one); else fg_{f}_add(&a, &a, &a);")
+    return f"acc += fg_{f}_{op}(&a, &a); fg_{f}_add(&a, &a, &one);"
 
 
 def run(build, src, root, tmp, tag):
@@ -65,13 +74,14 @@ def main():
                     "unless --root is given)")
     ap.add_argument("--root", action="append", help="source tree of each build, in order")
     ap.add_argument("--fields", default=",".join(FIELDS))
+    ap.add_argument("--op", default="is_square", choices=["is_square", "is_square_euler", "inv", "inv_fermat"])
     args = ap.parse_args()
     fields = args.fields.split(",")
     roots = args.root or [os.path.dirname(os.path.abspath(b)) for b in args.builds]
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, "legendre.c")
         with open(src, "w") as fh:
-            fh.write(program(fields))
+            fh.write(program(fields, args.op))
         cols = [run(b, src, r, tmp, i) for i, (b, r) in enumerate(zip(args.builds, roots))]
     print("field        " + "".join(f"{os.path.basename(os.path.abspath(b)):>14}" for b in args.builds))
     for f in fields:

@@ -61,6 +61,13 @@ class Schedule(unittest.TestCase):
         pr = safegcd.params(WIDE["p751"], 12)
         self.assertEqual((pr["bound"], pr["iterations"], pr["batches"]), (2168, 2190, 37))
 
+    def test_inversion_choice(self):
+        # fg_NAME_inv: Fermat's chain on one limb, the divsteps from two
+        self.assertEqual(safegcd.params(2**61 - 1, 1)["inv_method"], "fermat")
+        self.assertEqual(safegcd.params(2**64 - 59, 1)["inv_method"], "fermat")
+        self.assertEqual(safegcd.params(2**127 - 1, 2)["inv_method"], "safegcd")
+        self.assertEqual(safegcd.params(WIDE["p256"], 4)["inv_method"], "safegcd")
+
 
 class Packing(unittest.TestCase):
     def test_rows_read_back_within_the_bound(self):
