@@ -11,7 +11,7 @@ import math
 import random
 import unittest
 
-from fg import legendre, safegcd
+from fg import legendre, numtheory, safegcd
 
 SHIPPED = {
     "p256": 2**256 - 2**224 + 2**192 + 2**96 - 1,
@@ -115,23 +115,6 @@ class TestReference(unittest.TestCase):
 
 
 
-def jacobi(a, n):
-    """(a | n) for odd n > 0, by the textbook rules (no sign subtleties)."""
-    assert n > 0 and n & 1
-    a %= n
-    r = 1
-    while a:
-        while a % 2 == 0:
-            a //= 2
-            if n % 8 in (3, 5):
-                r = -r
-        a, n = n, a
-        if a % 4 == 3 and n % 4 == 3:
-            r = -r
-        a %= n
-    return r if n == 1 else 0
-
-
 class TestDivstepsProof(unittest.TestCase):
     def test_signed_reciprocity(self):
         # (A | |B|)(B | |A|) = (-1)^((A-1)/2 (B-1)/2 + [A < 0 and B < 0])
@@ -140,7 +123,8 @@ class TestDivstepsProof(unittest.TestCase):
                 if math.gcd(a, b) != 1:
                     continue
                 e = ((a - 1) // 2) * ((b - 1) // 2) + (a < 0 and b < 0)
-                self.assertEqual(jacobi(a, abs(b)) * jacobi(b, abs(a)), (-1) ** (e % 2), (a, b))
+                self.assertEqual(numtheory.jacobi(a, abs(b)) * numtheory.jacobi(b, abs(a)), (-1) ** (e % 2),
+                                 (a, b))
 
     def test_sign_change_lemma(self):
         # f's + to - changes over a half = those of s0 ^ (the packed row's
