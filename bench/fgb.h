@@ -32,6 +32,7 @@ enum fgb_op {
     FGB_IS_SQUARE,       /* divsteps (4 limbs and more) or binary GCD */
     FGB_IS_SQUARE_EULER, /* a^((p-1)/2) over the generated addition chain */
     FGB_SQRT, FGB_FROM_BYTES, FGB_TO_BYTES,
+    FGB_FROM_BYTES_WIDE, /* BYTES + 16 bytes (RFC 9380's L for 128-bit security) mod p */
     /* mul and sqr without the final subtraction (fields whose header has
      * FG_NAME_HAVE_LAZY 1; loops are NULL otherwise), compared with the peers' mul and sqr */
     FGB_MUL_LAZY, FGB_SQR_LAZY,

@@ -36,6 +36,7 @@
 
 #define N UC(LIMBS)
 #define NB UC(BYTES)
+#define BIG UC(BYTE_ORDER_BIG)
 typedef FGB_CAT(fg_, FG_FIELD) fe;
 
 #if defined(FG_NO_ASM)
@@ -148,6 +149,7 @@ struct state {
     fe a[W], b[W], r[W], sq[W]; /* inputs, outputs, squares (for sqrt) */
     wide ta[W], tr[W];          /* redc inputs (products of a and b), wide outputs */
     uint8_t by[W][NB], byo[W][NB];
+    uint8_t wby[W][NB + 16], wl[NB + 16]; /* from_bytes_wide inputs (throughput, latency chain) */
     /* latency chains */
     fe x;
     wide t;            /* mul_wide/sqr_wide chain: low half feeds the next call */
@@ -186,6 +188,9 @@ static void init(void *vs, uint64_t seed)
         FN(sqr)(&s->sq[j], &s->a[j]);
         FN(mul_wide)(s->ta[j].t, &s->a[j], &s->b[j]);
         FN(to_bytes)(s->by[j], &s->a[j]);
+        for (int i = 0; i < NB + 16; i++)
+            s->wby[j][i] = (uint8_t)fgb_rng_next(&seed);
+        memcpy(s->wl, s->wby[j], sizeof s->wl);
     }
     s->vd = (struct via){.s = s, .d_mul = FN(mul), .d_sqr = FN(sqr), .d_mul_wide = FN(mul_wide),
                          .d_sqr_wide = FN(sqr_wide), .d_redc = FN(redc)};
@@ -292,6 +297,7 @@ LAT(lat_is_square, s->x.limb[0] += zero_dep((uint64_t)FN(is_square)(&s->x)))
 LAT(lat_is_square_euler, s->x.limb[0] += zero_dep((uint64_t)FN(is_square_euler)(&s->x)))
 LAT(lat_sqrt, FN(sqrt)(&s->x, &s->x))
 LAT(lat_from_bytes, (FN(from_bytes)(&s->x, s->u.b), s->u.b[0] ^= (uint8_t)zero_dep(s->x.limb[0])))
+LAT(lat_from_bytes_wide, (FN(from_bytes_wide)(&s->x, s->wl, NB + 16), s->wl[0] ^= (uint8_t)zero_dep(s->x.limb[0])))
 LAT(lat_to_bytes, (FN(to_bytes)(s->u.b, &s->x), s->x.limb[0] += zero_dep(s->u.b[0])))
 #if LAZY
 /* the chain stays below 2p: each lazy result is the next operand */
@@ -340,6 +346,7 @@ THR(thr_fp2_is_square, s->ok[j] = FN(fp2_is_square)(&s->a2[j]))
 THR(thr_sqrt, FN(sqrt)(&s->r[j], &s->sq[j]))
 THR(thr_from_bytes, FN(from_bytes)(&s->r[j], s->by[j]))
 THR(thr_to_bytes, FN(to_bytes)(s->byo[j], &s->a[j]))
+THR(thr_from_bytes_wide, FN(from_bytes_wide)(&s->r[j], s->wby[j], NB + 16))
 
 /* ---- timing loops for the per-level kernels ---- */
 #define KLOOPS_mul(L)                                                                       \
@@ -747,6 +754,42 @@ static int check(void *vs, int op, char *msg, size_t len)
                  "and in place, and n = 1", FGB_BATCH);
         return 1;
     }
+    case FGB_FROM_BYTES_WIDE: {
+        /* the timed length, NB + 16 bytes: the integer a + h 2^(8 NB) (a's
+         * encoding below, 16 bytes h above) against a + h T, with T = 256^NB
+         * and h built from words by from_u64 and mul */
+        uint8_t w[NB + 16], hb[16];
+        fe t, h, x, c32;
+        FN(from_u64)(&t, 256);
+        FN(one)(&q);
+        for (int i = 0; i < NB; i++)
+            FN(mul)(&q, &q, &t);                      /* T */
+        FN(from_u64)(&c32, UINT64_C(1) << 32);
+        for (int i = 0; i <= nz; i++) {
+            uint64_t hi = UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(i + 1), lo = ~hi ^ (uint64_t)i;
+            for (int k = 0; k < 8; k++) {            /* h = hi 2^64 + lo, 16 bytes */
+                hb[k] = (uint8_t)(lo >> (8 * k));
+                hb[8 + k] = (uint8_t)(hi >> (8 * k));
+            }
+            FN(to_bytes)(w + (BIG ? 16 : 0), &in[i]);
+            for (int k = 0; k < 16; k++)
+                w[BIG ? 15 - k : NB + k] = hb[k];
+            if (!FN(from_bytes_wide)(&r, w, sizeof w))
+                FAIL("from_bytes_wide rejected %d bytes", (int)sizeof w);
+            FN(from_u64)(&h, hi);
+            FN(mul)(&h, &h, &c32);
+            FN(mul)(&h, &h, &c32);
+            FN(from_u64)(&x, lo);
+            FN(add)(&h, &h, &x);
+            FN(mul)(&h, &h, &q);
+            FN(add)(&x, &in[i], &h);
+            if (!fe_same(&r, &x))
+                FAIL("from_bytes_wide(a + h 2^(8 BYTES)) != a + h 256^BYTES, input %d", i);
+        }
+        snprintf(msg, len, "from_bytes_wide of a + h 2^(8 BYTES) == a + h 256^BYTES (h 16 bytes), on %d inputs",
+                 nz + 1);
+        return 1;
+    }
     case FGB_MUL_SMALL: {
         /* against mul by the constant as an element, for the timed constant and
          * both ends of the range */
@@ -959,6 +1002,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
         [FGB_INV_BATCH] = {{LOCAL(lat_inv_batch), FGB_BATCH}, {LOCAL(thr_inv_batch), FGB_BATCH}},
         APIU(FGB_IS_SQUARE, is_square), APIU(FGB_IS_SQUARE_EULER, is_square_euler), APIU(FGB_SQRT, sqrt),
         APIU(FGB_FROM_BYTES, from_bytes), APIU(FGB_TO_BYTES, to_bytes),
+        APIU(FGB_FROM_BYTES_WIDE, from_bytes_wide),
 #if LAZY
         APIU(FGB_MUL_LAZY, mul_lazy), APIU(FGB_SQR_LAZY, sqr_lazy),
 #endif

@@ -28,6 +28,7 @@
 const char *const fgb_op_names[FGB_NOPS] = {
     "mul", "sqr", "mul_wide", "sqr_wide", "redc", "add", "sub", "neg", "mul_small",
     "inv", "inv_fermat", "inv_batch", "is_square", "is_square_euler", "sqrt", "from_bytes", "to_bytes",
+    "from_bytes_wide",
     "mul_lazy", "sqr_lazy",
     "fp2_add", "fp2_mul", "fp2_sqr", "fp2_inv", "fp2_sqrt", "fp2_is_square",
 };

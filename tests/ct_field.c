@@ -33,7 +33,8 @@ static void ops_round(int square)
 {
     FE a, b, r, s;
     uint64_t t[2 * N], u;
-    uint8_t bytes[C(BYTES)];
+    uint8_t bytes[C(BYTES)], wide[C(WIDE_BYTES)];
+    size_t len;
     int ret, cond;
 
     element(&a);
@@ -42,6 +43,9 @@ static void ops_round(int square)
         F(sqr)(&a, &a); /* a square: sqrt takes its root-found path */
     u = rnd();
     cond = (int)(rnd() & 1);
+    for (len = 0; len < sizeof wide; len++)
+        wide[len] = (uint8_t)rnd();
+    SECRET(wide);
     SECRET(a);
     SECRET(b);
     SECRET(u);
@@ -69,6 +73,9 @@ static void ops_round(int square)
     ret = F(from_bytes)(&r, bytes);
     PUBLIC(ret);
     sink += (unsigned)ret;
+    for (len = 0; len <= sizeof wide; len += 7)   /* every tail length mod 8; len is public */
+        sink += (unsigned)F(from_bytes_wide)(&r, wide, len);
+    sink += (unsigned)F(from_bytes_wide)(&r, wide, sizeof wide);
     ret = F(inv)(&r, &a);
     PUBLIC(ret);
     sink += (unsigned)ret;

@@ -664,6 +664,76 @@ static void check_redc_sums(unsigned long rounds)
     mpz_clears(sum, want, lim, NULL);
 }
 
+/* from_bytes_wide against GMP: v mod p for every length 0 .. WIDE_BYTES
+ * (random bytes, all 0xff, and multiples of p plus 0, 1 and p - 1 where
+ * they fit), a length above it (0 and r = 0), and r aliasing nothing else */
+#define WBYTES C(WIDE_BYTES)
+static void encode_len(uint8_t *bytes, size_t len, const mpz_t v)
+{
+    uint8_t be[WBYTES];
+    size_t count = 0, j;
+    mpz_export(be, &count, 1, 1, 1, 0, v);
+    memmove(be + len - count, be, count);
+    memset(be, 0, len - count);
+    for (j = 0; j < len; j++)
+        bytes[j] = C(BYTE_ORDER_BIG) ? be[j] : be[len - 1 - j];
+}
+
+static void check_from_bytes_wide(unsigned long rounds)
+{
+    uint8_t bytes[WBYTES + 1];
+    mpz_t v, want, top;
+    FE r, y;
+    size_t len, j;
+    unsigned long round;
+    mpz_inits(v, want, top, NULL);
+    for (round = 0; round < rounds; round++) {
+        for (len = 0; len <= WBYTES; len++) {
+            int kind = (int)(round % 4);
+            mpz_set_ui(top, 1);
+            mpz_mul_2exp(top, top, 8 * len);            /* v < 2^(8 len) */
+            if (kind == 0 || kind == 1) {
+                for (j = 0; j < len; j++)
+                    bytes[j] = kind == 0 ? (uint8_t)rnd() : 0xff;
+                mpz_import(v, len, C(BYTE_ORDER_BIG) ? 1 : -1, 1, 0, 0, bytes);
+            } else {
+                /* k p + e, k random below 2^(8 len) / p, e in {0, 1, p - 1} */
+                mpz_tdiv_q(v, top, P);
+                if (mpz_sgn(v) == 0)
+                    continue;
+                mpz_set_ui(want, rnd());
+                mpz_mul_2exp(want, want, 64);
+                mpz_add_ui(want, want, rnd());
+                mpz_mod(want, want, v);
+                mpz_mul(v, want, P);
+                if (kind == 3)
+                    mpz_add_ui(v, v, (round / 4) % 2 ? 1 : 0);
+                else if (mpz_cmp_ui(want, 0) > 0)
+                    mpz_sub_ui(v, v, 1);                /* (k - 1) p + p - 1 */
+                encode_len(bytes, len, v);
+            }
+            F(one)(&r);
+            expect_int("from_bytes_wide ok", F(from_bytes_wide)(&r, bytes, len), 1);
+            mpz_mod(want, v, P);
+            internal(y.limb, want);
+            to_mpz(want, y.limb, N);
+            expect("from_bytes_wide", r.limb, want, N, NULL, NULL);
+            if (len <= sizeof r.limb) {         /* the bytes in r itself */
+                memcpy(r.limb, bytes, len);
+                F(from_bytes_wide)(&r, (const uint8_t *)r.limb, len);
+                expect("from_bytes_wide in == r", r.limb, want, N, NULL, NULL);
+            }
+        }
+    }
+    for (j = 0; j <= WBYTES; j++)
+        bytes[j] = 0xff;
+    F(one)(&r);
+    expect_int("from_bytes_wide rejects len > WIDE_BYTES", F(from_bytes_wide)(&r, bytes, WBYTES + 1), 0);
+    mpz_set_ui(want, 0);
+    expect("from_bytes_wide(len > WIDE_BYTES) zeroes r", r.limb, want, N, NULL, NULL);
+    mpz_clears(v, want, top, NULL);
+}
+
 static void check_constants(void)
 {
     FE x, y;
@@ -805,6 +875,19 @@ static int run_kat(const char *path)
             checks++;
             if (mpz_cmp(want, v[2]) != 0)
                 fail("from_bytes known answer: %s", h[0]);
+        } else if (!strcmp(op, "from_bytes_wide")) {
+            uint8_t bytes[WBYTES];
+            size_t len = (size_t)mpz_get_ui(v[0]);
+            if (len > WBYTES) {
+                fprintf(stderr, "%s: from_bytes_wide length %zu above %d\n", path, len, WBYTES);
+                return 2;
+            }
+            encode_len(bytes, len, v[1]);
+            expect_int("from_bytes_wide known answer flag", F(from_bytes_wide)(&r, bytes, len), 1);
+            plain(want, r.limb);
+            checks++;
+            if (mpz_cmp(want, v[2]) != 0)
+                fail("from_bytes_wide known answer: %s bytes, %s", h[0], h[1]);
         } else {
             fprintf(stderr, "%s: unknown op '%s'\n", path, op);
             return 2;
@@ -1232,6 +1315,7 @@ int main(int argc, char **argv)
         }
         check_redc_sums(count / 100 ? count / 100 : 1);
         check_inv_batch(slow / 20 ? slow / 20 : 1);
+        check_from_bytes_wide(slow / 20 > 8 ? slow / 20 : 8);
     } else if (!strcmp(suite, "fp2")) {
 #if C(HAVE_FP2)
         mpz_init_set_si(NR, C(FP2_NON_RESIDUE));

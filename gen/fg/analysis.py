@@ -76,6 +76,8 @@ class FieldAnalysis:
     R: int = 0                 # 2^(64n)
     one_internal: int = 0
     r2: int = 0                # R^2 mod p (Montgomery conversion in)
+    r3: int = 0                # R^3 mod p and R^4 mod p: from_bytes_wide's two halves,
+    r4: int = 0                # redc(lo) R^3 / R = lo R and redc(hi) R^4 / R = hi R^2
     redc_sums: int = 1
     redc_bound: str = ""
     # mul_small (r = c a, c < 2^32): Barrett's MU = floor(2^(bits+32) / p), in [2^32, 2^33]
@@ -391,6 +393,8 @@ def analyze(spec, kernel_choice=None):
         fa.reduction = f"word-by-word Montgomery, R = 2^{W * n}"
         fa.one_internal = R % p
         fa.r2 = R * R % p
+        fa.r3 = fa.r2 * R % p
+        fa.r4 = fa.r3 * R % p
         # redc needs t < p*R; k wide products of values < p fit when k(p-1)^2 < p*R
         fa.redc_sums = (p * R - 1) // ((p - 1) ** 2)
         fa.redc_bound = f"t < p * 2^{W * n}"

@@ -8,6 +8,7 @@ One line per case: `op operand... expected`, all hex (no 0x), values plain
   mul_wide a b t           t = A*B, A, B the internal forms of a, b
   redc t r                 r = plain value of redc(t), t within the bound
   from_bytes v ok r        v an integer of BYTES bytes; ok 1|0; r = v or 0
+  from_bytes_wide L v r    v an integer of L <= 2 BYTES bytes; r = v mod p
 """
 
 from __future__ import annotations
@@ -56,6 +57,12 @@ def generate(fa, count=24):
         if v < top:
             ok = v < p
             emit("from_bytes", v, int(ok), v if ok else 0)
+    wide = 2 * fa.nbytes
+    for L in sorted({0, 1, 8, 17, fa.nbytes - 1, fa.nbytes, fa.nbytes + 16, wide - 1, wide}):
+        top = 1 << (8 * L)
+        # all ones, p (where it fits), the largest multiple of p less one, random
+        for v in sorted({top - 1, p % top, max(top // p * p - 1, 0), rng.randrange(top)}):
+            emit("from_bytes_wide", L, v, v % p)
     return "\n".join(lines) + "\n"
 
 

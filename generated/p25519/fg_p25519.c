@@ -397,6 +397,27 @@ int fg_p25519_from_bytes(fg_p25519 *r, const uint8_t in[FG_P25519_BYTES])
     return (int)(ok & 1);
 }
 
+/* The len bytes as an integer t of 2N words (little-endian: word k is the 8 bytes at in + 8 k), whole words loaded as from_bytes does and the
+ * len % 8 most significant bytes one at a time; len is public. Then t mod p:
+ * the internal form is the value, and redc reduces any 2N-word t. */
+int fg_p25519_from_bytes_wide(fg_p25519 *r, const uint8_t *in, size_t len)
+{
+    uint64_t t[2 * N];
+    size_t i, k;
+    if (len > FG_P25519_WIDE_BYTES) {
+        fg_p25519_zero(r);
+        return 0;
+    }
+    for (i = 0; i < 2 * N; i++)
+        t[i] = 0;
+    for (k = 0; k < len / 8; k++)
+        t[k] = get_word(in + 8 * k);
+    for (i = 8 * k; i < len; i++)
+        t[k] |= (uint64_t)in[i] << (8 * (i % 8));
+    fg_p25519_redc(r, t);
+    return 1;
+}
+
 void fg_p25519_to_bytes(uint8_t out[FG_P25519_BYTES], const fg_p25519 *a)
 {
     uint64_t v[N];

@@ -26,6 +26,7 @@ extern "C" {
 #define FG_P256_LIMBS 4  /* 64-bit limbs */
 #define FG_P256_BYTES 32  /* serialized size (big-endian) */
 #define FG_P256_BITS 256  /* bit length of p */
+#define FG_P256_WIDE_BYTES 64  /* from_bytes_wide's longest input */
 #define FG_P256_BYTE_ORDER_BIG 1  /* serialized form: 1 big-endian, 0 little-endian */
 #define FG_P256_HAVE_FP2 0  /* 1: fg_p256_fp2_* below */
 #define FG_P256_MONTGOMERY 1  /* 1: internal form is x*2^256 mod p */
@@ -60,6 +61,14 @@ void fg_p256_from_u64(fg_p256 *r, uint64_t x);
  * Returns 1 and r = v if v < p; returns 0 and r = 0 if v >= p. The return
  * value is public; the bytes are not (no branch on them). */
 int fg_p256_from_bytes(fg_p256 *r, const uint8_t in[FG_P256_BYTES]);
+/* r = v mod p, v the integer that the len bytes at in spell (big-endian),
+ * for any len up to FG_P256_WIDE_BYTES; returns 1. For a longer len it returns
+ * 0 and r = 0. Hashing to the field: len >= FG_P256_BYTES + 16 uniform bytes
+ * give an element within 2^-128 of uniform (RFC 9380's hash_to_field takes
+ * L = ceil((FG_P256_BITS + 128) / 8) bytes, big-endian; a 64-byte hash
+ * reduced little-endian is Ed25519's reduction mod its group order). len is
+ * public; the bytes are not (no branch on them, no index by them). */
+int fg_p256_from_bytes_wide(fg_p256 *r, const uint8_t *in, size_t len);
 /* out = the canonical big-endian encoding of a, in [0, p). */
 void fg_p256_to_bytes(uint8_t out[FG_P256_BYTES], const fg_p256 *a);
 /* r = a + b mod p. */

@@ -26,6 +26,7 @@ extern "C" {
 #define FG_P751_LIMBS 12  /* 64-bit limbs */
 #define FG_P751_BYTES 94  /* serialized size (little-endian) */
 #define FG_P751_BITS 751  /* bit length of p */
+#define FG_P751_WIDE_BYTES 188  /* from_bytes_wide's longest input */
 #define FG_P751_BYTE_ORDER_BIG 0  /* serialized form: 1 big-endian, 0 little-endian */
 #define FG_P751_HAVE_FP2 1  /* 1: fg_p751_fp2_* below */
 #define FG_P751_MONTGOMERY 1  /* 1: internal form is x*2^768 mod p */
@@ -61,6 +62,14 @@ void fg_p751_from_u64(fg_p751 *r, uint64_t x);
  * Returns 1 and r = v if v < p; returns 0 and r = 0 if v >= p. The return
  * value is public; the bytes are not (no branch on them). */
 int fg_p751_from_bytes(fg_p751 *r, const uint8_t in[FG_P751_BYTES]);
+/* r = v mod p, v the integer that the len bytes at in spell (little-endian),
+ * for any len up to FG_P751_WIDE_BYTES; returns 1. For a longer len it returns
+ * 0 and r = 0. Hashing to the field: len >= FG_P751_BYTES + 16 uniform bytes
+ * give an element within 2^-128 of uniform (RFC 9380's hash_to_field takes
+ * L = ceil((FG_P751_BITS + 128) / 8) bytes, big-endian; a 64-byte hash
+ * reduced little-endian is Ed25519's reduction mod its group order). len is
+ * public; the bytes are not (no branch on them, no index by them). */
+int fg_p751_from_bytes_wide(fg_p751 *r, const uint8_t *in, size_t len);
 /* out = the canonical little-endian encoding of a, in [0, p). */
 void fg_p751_to_bytes(uint8_t out[FG_P751_BYTES], const fg_p751 *a);
 /* r = a + b mod p. */
