@@ -58,7 +58,7 @@ def generate(fa, count=24):
             ok = v < p
             emit("from_bytes", v, int(ok), v if ok else 0)
     wide = 2 * fa.nbytes
-    for L in sorted({0, 1, 8, 17, fa.nbytes - 1, fa.nbytes, fa.nbytes + 16, wide - 1, wide}):
+    for L in sorted({0, 1, 8, 17, fa.nbytes - 1, fa.nbytes, fa.nbytes + 16, wide - 1, wide} & set(range(wide + 1))):
         top = 1 << (8 * L)
         # all ones, p (where it fits), the largest multiple of p less one, random
         for v in sorted({top - 1, p % top, max(top // p * p - 1, 0), rng.randrange(top)}):

@@ -439,7 +439,7 @@ class TestDispatch(unittest.TestCase):
 class TestVectors(unittest.TestCase):
     """Every line of vectors.generate() re-verified from scratch."""
 
-    OPS = {"add", "sub", "mul", "mul_wide", "sqr", "neg", "inv", "sqrt", "redc", "from_bytes"}
+    OPS = {"add", "sub", "mul", "mul_wide", "sqr", "neg", "inv", "sqrt", "redc", "from_bytes", "from_bytes_wide"}
 
     def verify(self, fa, text):
         p, n = fa.p, fa.n
@@ -489,6 +489,11 @@ class TestVectors(unittest.TestCase):
                 self.assertLess(v, top, where)
                 self.assertEqual(ok, int(v < p), where)
                 self.assertEqual(r, v if v < p else 0, where)
+            elif op == "from_bytes_wide":
+                L, v, r = vals
+                self.assertLessEqual(L, 2 * (top.bit_length() - 1) // 8, where)
+                self.assertLess(v, 2**(8 * L), where)
+                self.assertEqual(r, v % p, where)
             else:
                 self.fail(f"unknown op: {where}")
         return seen
@@ -506,6 +511,11 @@ class TestVectors(unittest.TestCase):
         fb = {int(a[0], 16): int(a[1]) for a in seen["from_bytes"]}
         self.assertEqual((fb[p - 1], fb.get(p, 0)), (1, 0))
         self.assertGreaterEqual(len(seen["mul"]), 36 + 24)
+        # from_bytes_wide: the longest input, all ones, and a value above p
+        wide = 2 * fa.nbytes
+        fw = {(int(a[0], 16), int(a[1], 16)) for a in seen["from_bytes_wide"]}
+        self.assertIn((wide, 2**(8 * wide) - 1), fw)
+        self.assertTrue(any(v >= p for _, v in fw))
 
     def test_generated_lines(self):
         for fs in shipped_specs() + extra_specs() + other_specs()[:4]:
