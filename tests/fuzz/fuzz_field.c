@@ -244,6 +244,21 @@ static void byte_operand(cursor *c, uint8_t in[NBYTES])
     encode(in, z1);
 }
 
+/* from_bytes_wide input: two length bytes, little-endian (len = that mod
+ * (2 NBYTES + 2): up to one above the longest accepted, which must return 0
+ * and r = 0), then a kind byte: bit 0 set, all ones; clear, raw bytes (up
+ * to 2 NBYTES of them) */
+static size_t wide_byte_operand(cursor *c, uint8_t in[2 * NBYTES])
+{
+    size_t len = take(c), i;
+    int ones;
+    len = (len | (size_t)take(c) << 8) % (2 * NBYTES + 2);
+    ones = take(c) & 1;
+    for (i = 0; i < len && i < 2 * NBYTES; i++)
+        in[i] = ones ? 0xff : take(c);
+    return len;
+}
+
 /* ------------------------------------------------------------------ */
 enum {
     OP_MUL, OP_SQR, OP_MUL_WIDE, OP_SQR_WIDE, OP_REDC, OP_ADD, OP_SUB, OP_NEG,
@@ -257,7 +272,8 @@ static const char *const op_names[NOPS] = {
 typedef struct {
     int op, alias, bit6, same;
     uint64_t a[2 * N], b[N]; /* a holds the wide t for redc */
-    uint8_t in[NBYTES];
+    uint8_t in[2 * NBYTES];   /* from_bytes: NBYTES; from_bytes_wide: len */
+    size_t len;
 } record;
 
 typedef struct {
@@ -288,10 +304,17 @@ static void show_bytes(const char *what, const uint8_t *b)
 static void mismatch(const record *rc, int level, const char *what, const result *got, const result *want)
 {
     fprintf(stderr, "\nfuzz_%s: MISMATCH op=%s level=%s alias=%d raw-kernel=%d same=%d: %s\n", STR(FG_FIELD),
-            rc->op == OP_IS_ZERO && rc->bit6 ? "is_square" : rc->op == OP_NEG && rc->bit6 ? "mul_small" : op_names[rc->op],
+            rc->op == OP_IS_ZERO && rc->bit6 ? "is_square" : rc->op == OP_NEG && rc->bit6 ? "mul_small" :
+            rc->op == OP_FROM_BYTES && rc->bit6 ? "from_bytes_wide" : op_names[rc->op],
             fg_isa_name((fg_isa)level),
             rc->alias, rc->bit6, rc->same, what);
-    if (rc->op == OP_FROM_BYTES)
+    if (rc->op == OP_FROM_BYTES && rc->bit6) {
+        size_t i;
+        fprintf(stderr, "  len   = %zu\n  in    = ", rc->len);
+        for (i = 0; i < rc->len && i < sizeof rc->in; i++)
+            fprintf(stderr, "%02x", rc->in[i]);
+        fputc('\n', stderr);
+    } else if (rc->op == OP_FROM_BYTES)
         show_bytes("in", rc->in);
     else
         show("a", rc->a, rc->op == OP_REDC ? 2 * N : N);
@@ -489,6 +512,20 @@ static void run(const record *rc, int level, result *out)
         memcpy(out->v, r->limb, 8 * N);
         break;
     case OP_FROM_BYTES: /* alias: the bytes sit in r itself */
+        if (rc->bit6) { /* from_bytes_wide; alias: the first 8n bytes sit in r */
+            uint8_t in[2 * NBYTES + 1];
+            memset(in, 0, sizeof in);
+            memcpy(in, rc->in, rc->len < 2 * NBYTES ? rc->len : 2 * NBYTES);
+            memset(r->limb, 0xa5, 8 * N);
+            if (al && rc->len <= 8 * N) {
+                memcpy(r->limb, in, rc->len);
+                out->flag = F(from_bytes_wide)(r, (const uint8_t *)r->limb, rc->len);
+            } else {
+                out->flag = F(from_bytes_wide)(r, in, rc->len);
+            }
+            memcpy(out->v, r->limb, 8 * N);
+            break;
+        }
         if (al) {
             memset(r->limb, 0xa5, 8 * N);
             memcpy(r->limb, rc->in, NBYTES);
@@ -600,6 +637,15 @@ static int reference(const record *rc, result *want)
         want->flag = mpz_sgn(z0) == 0 || mpz_legendre(z0, P) == 1;
         return !want->flag; /* non-square: exact answer 0 */
     case OP_FROM_BYTES:
+        if (rc->bit6) { /* from_bytes_wide: v mod p, or 0 and r = 0 above 2 NBYTES */
+            want->flag = rc->len <= 2 * NBYTES;
+            if (want->flag) {
+                mpz_import(z0, rc->len, C(BYTE_ORDER_BIG) ? 1 : -1, 1, 1, 0, rc->in);
+                mpz_mod(z0, z0, P);
+                internal(want->v, z0);
+            }
+            break;
+        }
         decode(z0, rc->in);
         want->flag = mpz_cmp(z0, P) < 0;
         if (want->flag)
@@ -700,6 +746,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             rc.op = OP_SQR;
         if (rc.op == OP_REDC)
             wide(&c, rc.a);
+        else if (rc.op == OP_FROM_BYTES && rc.bit6)
+            rc.len = wide_byte_operand(&c, rc.in);
         else if (rc.op == OP_FROM_BYTES)
             byte_operand(&c, rc.in);
         else {

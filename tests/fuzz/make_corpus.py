@@ -129,6 +129,11 @@ def seeds(n, nb):
                           (b_pplus(0), b_pplus(1), b_pminus(0), b_raw(nb, lambda i: 0xff), b_raw(nb, lambda i: 0),
                            b_elem(pminus(0)), b_elem(small(1)))) + \
         b"".join(op("to_bytes", al) + a + small(0) for al in (0, 1) for a in (small(0), small(1), pminus(0), ones()))
+    # from_bytes_wide (from_bytes with bit 6): two length bytes, a kind byte (1: all ones)
+    wide_lens = sorted({0, 1, 7, 8, 9, nb - 1, nb, nb + 16, 2 * nb - 1, 2 * nb, 2 * nb + 1})
+    s["bytes_wide"] = b"".join(op("from_bytes", al, 1) + L.to_bytes(2, "little") + bytes([kind]) +
+                               (bytes((0x5a + 3 * i) % 256 for i in range(min(L, 2 * nb))) if kind == 0 else b"")
+                               for al in (0, 1) for L in wide_lens for kind in (0, 1))
     s["predicates"] = b"".join(op(o, al, 0, same) + a + b for o in ("eq", "is_zero") for al in (0, 3) for same in (0, 1)
                                for a, b in ((small(0), small(0)), (pminus(0), pminus(0)), (pminus(0), pminus(1)),
                                             (small(1), pow2(0))))
