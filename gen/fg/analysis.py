@@ -78,6 +78,9 @@ class FieldAnalysis:
     r2: int = 0                # R^2 mod p (Montgomery conversion in)
     r3: int = 0                # R^3 mod p and R^4 mod p: from_bytes_wide's two halves,
     r4: int = 0                # redc(lo) R^3 / R = lo R and redc(hi) R^4 / R = hi R^2
+    # from_bytes_wide (Montgomery): 2p > R, so hi < R < 2p and one conditional
+    # subtraction makes t = lo + hi R fit redc's bound (one redc and one mul)
+    wide_one_redc: bool = False
     redc_sums: int = 1
     redc_bound: str = ""
     # mul_small (r = c a, c < 2^32): Barrett's MU = floor(2^(bits+32) / p), in [2^32, 2^33]
@@ -395,6 +398,7 @@ def analyze(spec, kernel_choice=None):
         fa.r2 = R * R % p
         fa.r3 = fa.r2 * R % p
         fa.r4 = fa.r3 * R % p
+        fa.wide_one_redc = 2 * p > R
         # redc needs t < p*R; k wide products of values < p fit when k(p-1)^2 < p*R
         fa.redc_sums = (p * R - 1) // ((p - 1) ** 2)
         fa.redc_bound = f"t < p * 2^{W * n}"

@@ -63,6 +63,12 @@ def generate(fa, count=24):
         # all ones, p (where it fits), the largest multiple of p less one, random
         for v in sorted({top - 1, p % top, max(top // p * p - 1, 0), rng.randrange(top)}):
             emit("from_bytes_wide", L, v, v % p)
+    # (p + 1) R + p, where it fits (p without a spare bit): its high half p + 1
+    # must be reduced to put t within redc's bound; unreduced, the Montgomery
+    # quotient is 2p + 1 (R = 2^(64n))
+    v = (p + 1) * fa.R + p
+    if v < 1 << (8 * wide):
+        emit("from_bytes_wide", wide, v, v % p)
     return "\n".join(lines) + "\n"
 
 
