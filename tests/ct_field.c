@@ -107,6 +107,14 @@ static void ops_round(int square)
     s = b;
     F(cmov)(&s, &a, cond);
     F(cswap)(&s, &r, cond);
+    {   /* a table lookup at a secret index, within and past the table */
+        FE table[5];
+        size_t idx = (size_t)(u % 7);
+        table[0] = a, table[1] = b, table[2] = r, table[3] = s, table[4] = a;
+        SECRET(table);
+        SECRET(idx);
+        F(select)(&r, table, 5, idx);
+    }
     F(zero)(&r);
     F(one)(&r);
 #if C(HAVE_FP2)

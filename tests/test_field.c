@@ -734,6 +734,43 @@ static void check_from_bytes_wide(unsigned long rounds)
     mpz_clears(v, want, top, NULL);
 }
 
+/* select: every idx below n (the entry, bit for bit), idx at and above n and
+ * near SIZE_MAX (zero), n = 0, and r one of the entries */
+static void check_select(void)
+{
+    enum { T = 17 };
+    FE table[T], r, copy[T];
+    mpz_t want;
+    size_t n, idx, k;
+    mpz_init(want);
+    for (k = 0; k < T; k++) {
+        random_element(table[k].limb);
+        if (k == 3)
+            memset(table[k].limb, 0xff, sizeof table[k].limb);   /* every bit set: the masks show */
+    }
+    for (n = 0; n <= T; n += (n < 2 ? 1 : 5)) {
+        for (idx = 0; idx < n + 3; idx++) {
+            size_t id = idx < n + 2 ? idx : ~(size_t)0 - 1;
+            F(one)(&r);
+            F(select)(&r, table, n, id);
+            checks++;
+            if (id < n ? memcmp(r.limb, table[id].limb, sizeof r.limb) != 0
+                       : (mpz_set_ui(want, 0), !expect("select (idx >= n) is zero", r.limb, want, N, NULL, NULL)))
+                fail("select n = %zu idx = %zu", n, id);
+        }
+    }
+    /* r aliasing an entry: the table is read whole before r is written */
+    memcpy(copy, table, sizeof table);
+    for (k = 0; k < T; k += 4) {
+        memcpy(table, copy, sizeof table);
+        F(select)(&table[k], table, T, T - 1 - k);
+        checks++;
+        if (memcmp(table[k].limb, copy[T - 1 - k].limb, sizeof table[k].limb) != 0)
+            fail("select with r == &table[%zu]", k);
+    }
+    mpz_clear(want);
+}
+
 static void check_constants(void)
 {
     FE x, y;
@@ -1316,6 +1353,7 @@ int main(int argc, char **argv)
         check_redc_sums(count / 100 ? count / 100 : 1);
         check_inv_batch(slow / 20 ? slow / 20 : 1);
         check_from_bytes_wide(slow / 20 > 8 ? slow / 20 : 8);
+        check_select();
     } else if (!strcmp(suite, "fp2")) {
 #if C(HAVE_FP2)
         mpz_init_set_si(NR, C(FP2_NON_RESIDUE));

@@ -121,6 +121,10 @@ int fg_p25519_eq(const fg_p25519 *a, const fg_p25519 *b);
 void fg_p25519_cmov(fg_p25519 *r, const fg_p25519 *a, int cond);
 /* cond in {0,1}: swap a and b if cond, without branching on cond. */
 void fg_p25519_cswap(fg_p25519 *a, fg_p25519 *b, int cond);
+/* r = table[idx] for idx < n, else 0: every entry is read, the same words in
+ * the same order for any idx (a windowed scalar multiplication's lookup);
+ * idx is secret, n public. r may be one of the entries. */
+void fg_p25519_select(fg_p25519 *r, const fg_p25519 *table, size_t n, size_t idx);
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc, on raw limbs
  * (same contracts as above). For tests and benchmarks; applications call the

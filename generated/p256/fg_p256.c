@@ -582,6 +582,25 @@ void fg_p256_cswap(fg_p256 *a, fg_p256 *b, int cond)
     }
 }
 
+/* Every entry ANDed with the mask of (j == idx), from d = j ^ idx: d | -d
+ * has its top bit set exactly when d != 0. The mask goes through the barrier
+ * (no branch); the accumulation may be vectorized (the table is not a
+ * just-stored result), the final store is word by word. */
+void fg_p256_select(fg_p256 *r, const fg_p256 *table, size_t n, size_t idx)
+{
+    uint64_t acc[N] = {0}, d, take;
+    size_t j;
+    int i;
+    for (j = 0; j < n; j++) {
+        d = (uint64_t)(j ^ idx);
+        take = value_barrier(((d | (0 - d)) >> 63) - 1);
+        for (i = 0; i < N; i++)
+            acc[i] |= table[j].limb[i] & take;
+    }
+    for (i = 0; i < N; i++)
+        r->limb[i] = value_barrier(acc[i]);
+}
+
 
 
 /* ---- Inversion: Bernstein-Yang safegcd, constant time ----

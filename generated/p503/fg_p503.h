@@ -131,6 +131,10 @@ int fg_p503_eq(const fg_p503 *a, const fg_p503 *b);
 void fg_p503_cmov(fg_p503 *r, const fg_p503 *a, int cond);
 /* cond in {0,1}: swap a and b if cond, without branching on cond. */
 void fg_p503_cswap(fg_p503 *a, fg_p503 *b, int cond);
+/* r = table[idx] for idx < n, else 0: every entry is read, the same words in
+ * the same order for any idx (a windowed scalar multiplication's lookup);
+ * idx is secret, n public. r may be one of the entries. */
+void fg_p503_select(fg_p503 *r, const fg_p503 *table, size_t n, size_t idx);
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc (and mul_lazy, sqr_lazy), on raw limbs
  * (same contracts as above). For tests and benchmarks; applications call the
