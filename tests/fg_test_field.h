@@ -54,17 +54,24 @@ static inline void to_mpz(mpz_t z, const uint64_t *limbs, size_t n)
     mpz_import(z, n, -1, sizeof(uint64_t), 0, 0, limbs);
 }
 
-/* bytes = v (0 <= v < 2^(8*NBYTES)) in the field's byte order */
-static inline void encode(uint8_t bytes[NBYTES], const mpz_t v)
+/* bytes = v (0 <= v < 2^(8*len), len <= WIDE_BYTES) as len bytes in the
+ * field's byte order */
+static inline void encode_len(uint8_t *bytes, size_t len, const mpz_t v)
 {
-    uint8_t be[NBYTES];
+    uint8_t be[C(WIDE_BYTES)];
     size_t count = 0, j;
     memset(be, 0, sizeof be);
     mpz_export(be, &count, 1, 1, 1, 0, v);
-    memmove(be + NBYTES - count, be, count);
-    memset(be, 0, NBYTES - count);
-    for (j = 0; j < NBYTES; j++)
-        bytes[j] = C(BYTE_ORDER_BIG) ? be[j] : be[NBYTES - 1 - j];
+    memmove(be + len - count, be, count);
+    memset(be, 0, len - count);
+    for (j = 0; j < len; j++)
+        bytes[j] = C(BYTE_ORDER_BIG) ? be[j] : be[len - 1 - j];
+}
+
+/* bytes = v (0 <= v < 2^(8*NBYTES)) in the field's byte order */
+static inline void encode(uint8_t bytes[NBYTES], const mpz_t v)
+{
+    encode_len(bytes, NBYTES, v);
 }
 
 /* p, R^-1 mod p, R mod p, and the largest input redc admits (p*R - 1 for
