@@ -81,6 +81,9 @@ class FieldAnalysis:
     # from_bytes_wide (Montgomery): 2p > R, so hi < R < 2p and one conditional
     # subtraction makes t = lo + hi R fit redc's bound (one redc and one mul)
     wide_one_redc: bool = False
+    # from_bytes_wide (Montgomery): every input t < 2^(16 nbytes) <= p R is
+    # within redc's bound as it is (p503, p751): one redc and one mul
+    wide_direct: bool = False
     redc_sums: int = 1
     redc_bound: str = ""
     # mul_small (r = c a, c < 2^32): Barrett's MU = floor(2^(bits+32) / p), in [2^32, 2^33]
@@ -399,6 +402,8 @@ def analyze(spec, kernel_choice=None):
         fa.r3 = fa.r2 * R % p
         fa.r4 = fa.r3 * R % p
         fa.wide_one_redc = 2 * p > R
+        fa.wide_direct = 2 ** (16 * fa.nbytes) <= p * R
+        assert not (fa.wide_direct and fa.wide_one_redc)
         # redc needs t < p*R; k wide products of values < p fit when k(p-1)^2 < p*R
         fa.redc_sums = (p * R - 1) // ((p - 1) ** 2)
         fa.redc_bound = f"t < p * 2^{W * n}"

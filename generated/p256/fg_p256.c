@@ -513,17 +513,19 @@ static inline void mul_word(uint64_t v[N + 1], const uint64_t a[N], uint64_t c)
  *         < t MU / 2^33 + 2 (t + 1 <= 2^33, MU <= 2^33), so q <= q' + 2.
  * Hence w = v - q' p is in [0, 3p), and r is w - 2p, w - p or w, the first
  * of them that does not borrow. No branch or index depends on a or c.
+ * Here MU = 2^32, so q' = floor(t / 2) is bits k .. k+31 of v, read off
+ * without a product (GCC does not fold the 128-bit one into a shift).
  * About 2n + 1 word products against the n^2 + n of a mul. */
 void fg_p256_mul_small(fg_p256 *r, const fg_p256 *a, uint32_t c)
 {
     /* 2p, for the last step */
     static const uint64_t P2[N + 1] = {UINT64_C(0xfffffffffffffffe), UINT64_C(0x00000001ffffffff), UINT64_C(0x0000000000000000), UINT64_C(0xfffffffe00000002), UINT64_C(0x0000000000000001)};
-    uint64_t v[N + 1], w[N + 1], d1[N + 1], d2[N + 1], t, q, m1, m2;
+    uint64_t v[N + 1], w[N + 1], d1[N + 1], d2[N + 1], q, m1, m2;
     unsigned char borrow = 0, b1 = 0, b2 = 0;
     int i;
     mul_word(v, a->limb, c);
-    t = (v[3] >> 63) | (v[4] << 1); /* bits k-1 .. k+31 of v */
-    q = (uint64_t)(((u128)t * UINT64_C(0x100000000)) >> 33); /* MU */
+    /* MU = 2^32: q' = floor(t / 2), bits k .. k+31 of v, with no product */
+    q = v[4];
     mul_word(w, P, q);
     for (i = 0; i <= N; i++)
         w[i] = subb(v[i], w[i], &borrow); /* w = v - q' p */

@@ -517,21 +517,16 @@ int fg_p503_from_bytes(fg_p503 *r, const uint8_t in[FG_P503_BYTES])
 
 /* The len bytes as an integer t of 2N words (little-endian: word k is the 8 bytes at in + 8 k), whole words loaded as from_bytes does and the
  * len % 8 most significant bytes one at a time; len is public. Then t mod p:
- * with t = lo + hi R (lo, hi < R, each within redc's bound on its own), the
- * internal form t R = redc(lo) R^3 / R + redc(hi) R^4 / R, two redc and two
- * mul of canonical values, one add. */
+ * t < 2^(8 len) <= 2^(8 FG_P503_WIDE_BYTES) <= p R is within redc's bound as
+ * it is: the internal form t R = redc(t) R^3 / R, one redc and one mul (the
+ * general split costs two of each and an add). */
 int fg_p503_from_bytes_wide(fg_p503 *r, const uint8_t *in, size_t len)
 {
     static const uint64_t R3[N] = { UINT64_C(0x7af1b8e9b50ca134), UINT64_C(0x911b74fb48ea0823), 
       UINT64_C(0x29f0fb12be6cfcae), UINT64_C(0xdb2e17d09632f25d), 
       UINT64_C(0x7cf0b30f6e6cea9b), UINT64_C(0x0e6f8cae19324a55), 
       UINT64_C(0x9d350a79900e2f77), UINT64_C(0x0001218cf0cde156) }; /* R^3 mod p */
-    static const uint64_t R4[N] = { UINT64_C(0x0e95f355ec63a937), UINT64_C(0xc63dd0ecaec86da4), 
-      UINT64_C(0x32164930a651fd90), UINT64_C(0xb1782e61d3178ed3), 
-      UINT64_C(0x87ccd2f5ea8a281d), UINT64_C(0x90b888fbc86ff03e), 
-      UINT64_C(0xf8e5ccbcd0f6693b), UINT64_C(0x0038ede507d9bce0) }; /* R^4 mod p */
-    fg_p503 lo, hi;
-    uint64_t w[2 * N];
+    fg_p503 lo;
     uint64_t t[2 * N];
     size_t i, k;
     if (len > FG_P503_WIDE_BYTES) {
@@ -544,17 +539,8 @@ int fg_p503_from_bytes_wide(fg_p503 *r, const uint8_t *in, size_t len)
         t[k] = get_word(in + 8 * k);
     for (i = 8 * k; i < len; i++)
         t[k] |= (uint64_t)in[i] << (8 * (i % 8));
-    for (i = 0; i < N; i++) {
-        w[i] = value_barrier(t[i]);         /* word by word: see select_limbs */
-        w[N + i] = 0;
-    }
-    fg_p503_redc(&lo, w);             /* lo / R */
-    for (i = 0; i < N; i++)
-        w[i] = value_barrier(t[N + i]);
-    fg_p503_redc(&hi, w);             /* hi / R */
-    fg_p503_mul(&lo, &lo, (const fg_p503 *)(const void *)R3);
-    fg_p503_mul(&hi, &hi, (const fg_p503 *)(const void *)R4);
-    fg_p503_add(r, &lo, &hi);
+    fg_p503_redc(&lo, t);             /* t / R */
+    fg_p503_mul(r, &lo, (const fg_p503 *)(const void *)R3);
     return 1;
 }
 

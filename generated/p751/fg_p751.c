@@ -527,9 +527,9 @@ int fg_p751_from_bytes(fg_p751 *r, const uint8_t in[FG_P751_BYTES])
 
 /* The len bytes as an integer t of 2N words (little-endian: word k is the 8 bytes at in + 8 k), whole words loaded as from_bytes does and the
  * len % 8 most significant bytes one at a time; len is public. Then t mod p:
- * with t = lo + hi R (lo, hi < R, each within redc's bound on its own), the
- * internal form t R = redc(lo) R^3 / R + redc(hi) R^4 / R, two redc and two
- * mul of canonical values, one add. */
+ * t < 2^(8 len) <= 2^(8 FG_P751_WIDE_BYTES) <= p R is within redc's bound as
+ * it is: the internal form t R = redc(t) R^3 / R, one redc and one mul (the
+ * general split costs two of each and an add). */
 int fg_p751_from_bytes_wide(fg_p751 *r, const uint8_t *in, size_t len)
 {
     static const uint64_t R3[N] = { UINT64_C(0x01541012388dc053), UINT64_C(0x3c5cbed8f06d7f12), 
@@ -538,14 +538,7 @@ int fg_p751_from_bytes_wide(fg_p751 *r, const uint8_t *in, size_t len)
       UINT64_C(0xa6e87d69312800b2), UINT64_C(0x685c45d4b82e9a1d), 
       UINT64_C(0x7b42f9f1010b7b00), UINT64_C(0xbea5f41dc6569f9a), 
       UINT64_C(0x836514d2879ef2ed), UINT64_C(0x0000438a399335fd) }; /* R^3 mod p */
-    static const uint64_t R4[N] = { UINT64_C(0x73a9b339dd1eabc6), UINT64_C(0x319e93501873b72c), 
-      UINT64_C(0x700747d23ad1f614), UINT64_C(0xa668f2bf8bdb7608), 
-      UINT64_C(0xf2c70a082325d78a), UINT64_C(0x0be5f265576c2376), 
-      UINT64_C(0xda18b6080576b8d2), UINT64_C(0x6bba369896cbad23), 
-      UINT64_C(0x37c8803f04d9dc19), UINT64_C(0xee854e761d050e5d), 
-      UINT64_C(0xabe0e874ab49d45b), UINT64_C(0x0000218e50054af3) }; /* R^4 mod p */
-    fg_p751 lo, hi;
-    uint64_t w[2 * N];
+    fg_p751 lo;
     uint64_t t[2 * N];
     size_t i, k;
     if (len > FG_P751_WIDE_BYTES) {
@@ -558,17 +551,8 @@ int fg_p751_from_bytes_wide(fg_p751 *r, const uint8_t *in, size_t len)
         t[k] = get_word(in + 8 * k);
     for (i = 8 * k; i < len; i++)
         t[k] |= (uint64_t)in[i] << (8 * (i % 8));
-    for (i = 0; i < N; i++) {
-        w[i] = value_barrier(t[i]);         /* word by word: see select_limbs */
-        w[N + i] = 0;
-    }
-    fg_p751_redc(&lo, w);             /* lo / R */
-    for (i = 0; i < N; i++)
-        w[i] = value_barrier(t[N + i]);
-    fg_p751_redc(&hi, w);             /* hi / R */
-    fg_p751_mul(&lo, &lo, (const fg_p751 *)(const void *)R3);
-    fg_p751_mul(&hi, &hi, (const fg_p751 *)(const void *)R4);
-    fg_p751_add(r, &lo, &hi);
+    fg_p751_redc(&lo, t);             /* t / R */
+    fg_p751_mul(r, &lo, (const fg_p751 *)(const void *)R3);
     return 1;
 }
 
