@@ -39,6 +39,7 @@ enum fgb_op {
     /* Fp2 (fields whose header has FG_NAME_HAVE_FP2 1; loops are NULL otherwise) */
     FGB_FP2_ADD, FGB_FP2_MUL, FGB_FP2_SQR, FGB_FP2_INV, FGB_FP2_SQRT,
     FGB_FP2_IS_SQUARE, /* the Legendre symbol of the norm */
+    FGB_FP2_INV_BATCH, /* Montgomery's trick over FGB_BATCH Fp2 elements; figures are per element */
     FGB_NOPS
 };
 #define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */
@@ -46,7 +47,7 @@ enum fgb_op {
 #define FGB_NKERNELS FG_KERNELS /* kernel ids: the levels' (fg_isa), then adx's Zen form (FG_KERNEL_ADX_ZEN) */
 #define FGB_MAXLIMBS 16
 #define FGB_WAYS 8        /* independent calls per iteration of a throughput loop */
-#define FGB_BATCH 64      /* elements per fg_NAME_inv_batch call */
+#define FGB_BATCH 64      /* elements per fg_NAME_inv_batch (and fp2_inv_batch) call */
 #define FGB_SMALL 121666u /* mul_small's constant: X25519's (A + 2) / 4 */
 
 extern const char *const fgb_op_names[FGB_NOPS];

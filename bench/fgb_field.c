@@ -167,6 +167,7 @@ struct state {
     fe2 a2[W], b2[W], r2[W], sq2[W];
     fe2 x2;            /* mul/sqr/inv/add chain */
     fe2 xs2;           /* sqrt chain: stays a square, tied to each root by zero_dep */
+    fe2 bl2[FGB_BATCH], bi2[FGB_BATCH], bo2[FGB_BATCH], scratch2[FGB_BATCH]; /* fp2_inv_batch, as inv_batch */
 #endif
 };
 
@@ -247,6 +248,11 @@ static void init(void *vs, uint64_t seed)
         s->b2[j].c0 = s->b[j];
         s->b2[j].c1 = s->a[(j + 1) % W];
         FN(fp2_sqr)(&s->sq2[j], &s->a2[j]);
+    }
+    for (int i = 0; i < FGB_BATCH; i++) {
+        s->bi2[i].c0 = s->bi[i];
+        s->bi2[i].c1 = s->bi[(i + 1) % FGB_BATCH];
+        s->bl2[i] = s->bi2[i];
     }
     s->x2 = s->a2[0];
     s->xs2 = s->sq2[0];
@@ -342,6 +348,15 @@ THR(thr_fp2_sqr, FN(fp2_sqr)(&s->r2[j], &s->a2[j]))
 THR(thr_fp2_inv, FN(fp2_inv)(&s->r2[j], &s->a2[j]))
 THR(thr_fp2_sqrt, FN(fp2_sqrt)(&s->r2[j], &s->sq2[j]))
 THR(thr_fp2_is_square, s->ok[j] = FN(fp2_is_square)(&s->a2[j]))
+LAT(lat_fp2_inv_batch, FN(fp2_inv_batch)(s->bl2, s->bl2, FGB_BATCH, s->scratch2))
+static void LOCAL(thr_fp2_inv_batch)(void *vs, size_t n)
+{
+    struct state *s = vs;
+    for (size_t i = 0; i < n; i++) {
+        FN(fp2_inv_batch)(s->bo2, s->bi2, FGB_BATCH, s->scratch2);
+        BARRIER();
+    }
+}
 #endif
 THR(thr_sqrt, FN(sqrt)(&s->r[j], &s->sq[j]))
 THR(thr_from_bytes, FN(from_bytes)(&s->r[j], s->by[j]))
@@ -921,6 +936,27 @@ static int check(void *vs, int op, char *msg, size_t len)
         snprintf(msg, len, "%s, on %d inputs (random, 0, 1, u, -u, (p-1)(1+u))", what[op - FGB_FP2_ADD], n2 + 1);
         return 1;
     }
+    case FGB_FP2_INV_BATCH: {
+        static fe2 bin[FGB_BATCH], bout[FGB_BATCH], bsc[FGB_BATCH];
+        fe2 x[NCHK2], y;
+        int n2 = fp2_inputs(s, x);
+        for (int i = 0; i < FGB_BATCH; i++)
+            bin[i] = i <= n2 ? x[i] : s->bi2[i]; /* the check inputs (0 among them) first */
+        FN(fp2_zero)(&bin[FGB_BATCH - 1]);
+        FN(fp2_inv_batch)(bout, bin, FGB_BATCH, bsc);
+        for (int i = 0; i < FGB_BATCH; i++) {
+            FN(fp2_inv)(&y, &bin[i]);
+            if (!fe2_same(&y, &bout[i]))
+                FAIL("fp2_inv_batch element %d of %d != fp2_inv of it", i, FGB_BATCH);
+        }
+        FN(fp2_inv_batch)(bin, bin, FGB_BATCH, bsc); /* in place, as the latency loop runs it */
+        for (int i = 0; i < FGB_BATCH; i++)
+            if (!fe2_same(&bin[i], &bout[i]))
+                FAIL("fp2_inv_batch in place (out == in) differs at element %d", i);
+        snprintf(msg, len, "fp2_inv_batch == fp2_inv element by element, n = %d (with zeros, 1, u, -u, "
+                 "(p-1)(1+u)) out of place and in place", FGB_BATCH);
+        return 1;
+    }
 #endif
 #if LAZY
     case FGB_MUL_LAZY:
@@ -1009,6 +1045,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #if FP2
         APIU(FGB_FP2_ADD, fp2_add), APIU(FGB_FP2_MUL, fp2_mul), APIU(FGB_FP2_SQR, fp2_sqr),
         APIU(FGB_FP2_INV, fp2_inv), APIU(FGB_FP2_SQRT, fp2_sqrt), APIU(FGB_FP2_IS_SQUARE, fp2_is_square),
+        [FGB_FP2_INV_BATCH] = {{LOCAL(lat_fp2_inv_batch), FGB_BATCH}, {LOCAL(thr_fp2_inv_batch), FGB_BATCH}},
 #endif
     },
     .label = {

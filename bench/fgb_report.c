@@ -187,7 +187,7 @@ void fgb_print_table(const struct fgb_results *r)
             char named[96] = "";
             const char *label = group_label(r, row->field, row->op);
             int o = label[0] ? snprintf(named, sizeof named, " (%s)", label) : 0;
-            if (!strcmp(row->op, "inv_batch"))
+            if (!strcmp(row->op, "inv_batch") || !strcmp(row->op, "fp2_inv_batch"))
                 snprintf(named + o, sizeof named - (size_t)o, " [per element, batches of %d]", FGB_BATCH);
             if (bl) {
                 char a[32], b[32];
@@ -715,7 +715,7 @@ int fgb_write_json(const struct fgb_results *r, const char *path)
         jkv(f, "note", x->note, 1);
         if (x->label[0])
             jkv(f, "label", x->label, 1);
-        if (!strcmp(x->op, "inv_batch"))
+        if (!strcmp(x->op, "inv_batch") || !strcmp(x->op, "fp2_inv_batch"))
             fprintf(f, "\"per_element_of_batch\": %d, ", FGB_BATCH);
         if (x->mults || x->p06)
             fprintf(f, "\"kernel_mults\": %d, \"kernel_p06\": %d, \"kernel_alu\": %d, ", x->mults, x->p06, x->alu);

@@ -158,6 +158,16 @@ static void ops_round(int square)
         sink += (unsigned)ret;
         F(fp2_cmov)(&z, &x, cond);
         F(fp2_cswap)(&x, &y, cond);
+        {
+            CAT(FE, _fp2) in[3], out[3], scratch[3];
+            size_t idx = (size_t)(u % 5);
+            in[0] = x, in[1] = y;
+            F(fp2_zero)(&in[2]);
+            SECRET(in);
+            F(fp2_inv_batch)(out, in, 3, scratch);   /* a zero among them */
+            SECRET(idx);
+            F(fp2_select)(&z, in, 3, idx);           /* within and past the table */
+        }
         F(fp2_zero)(&z);
         F(fp2_one)(&z);
     }

@@ -1218,6 +1218,68 @@ static void check_fp2(unsigned long count)
     }
     mpz_clears(a0, a1, b0, b1, w0, w1, t, NULL);
 }
+
+/* fp2 inv_batch against GMP's inverse (a0 - a1 u) / (a0^2 - nr a1^2), with
+ * zeros (any position, all of them), n from 1 to 17, and out == in; fp2
+ * select as the base field's check_select, with an entry whose words are all
+ * ones in both halves. */
+static void check_fp2_batch_select(unsigned long rounds)
+{
+    static const size_t sizes[] = {1, 2, 3, 8, 17};
+    enum { T = 17 };
+    E2 in[T], out[T], scratch[T], table[T], copy[T], r;
+    mpz_t a0, a1, nrm, w0, w1;
+    unsigned long k;
+    size_t i, s, n, idx;
+    mpz_inits(a0, a1, nrm, w0, w1, NULL);
+    for (k = 0; k < rounds; k++) {
+        for (s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+            n = sizes[s];
+            for (i = 0; i < n; i++) {
+                fp2_random(&in[i], rnd());
+                if (rnd() % 4 == 0 || k == 1)   /* round 1: every entry zero */
+                    F2(zero)(&in[i]);
+            }
+            F2(inv_batch)(out, in, n, scratch);
+            for (i = 0; i < n; i++) {
+                fp2_plain(a0, a1, &in[i]);
+                mpz_mul(nrm, a1, a1), mpz_mul(nrm, nrm, NR), mpz_neg(nrm, nrm), mpz_addmul(nrm, a0, a0), mpz_mod(nrm, nrm, P);
+                if (mpz_sgn(nrm))
+                    mpz_invert(nrm, nrm, P);      /* zero stays zero */
+                mpz_mul(w0, a0, nrm);
+                mpz_mul(w1, a1, nrm), mpz_neg(w1, w1);
+                fp2_expect("inv_batch", &out[i], w0, w1, &in[i], NULL);
+            }
+            F2(inv_batch)(in, in, n, scratch); /* in place */
+            for (i = 0; i < n; i++)
+                expect_int("fp2 inv_batch out == in", F2(eq)(&in[i], &out[i]), 1);
+        }
+    }
+    for (i = 0; i < T; i++) {
+        fp2_random(&table[i], rnd());
+        if (i == 3)
+            memset(&table[i], 0xff, sizeof table[i]);   /* every bit set: the masks show */
+    }
+    for (n = 0; n <= T; n += (n < 2 ? 1 : 5)) {
+        for (idx = 0; idx < n + 3; idx++) {
+            size_t id = idx < n + 2 ? idx : ~(size_t)0 - 1;
+            F2(one)(&r);
+            F2(select)(&r, table, n, id);
+            checks++;
+            if (id < n ? memcmp(&r, &table[id], sizeof r) != 0 : !F2(is_zero)(&r))
+                fail("fp2 select n=%zu idx=%zu (table[idx], or 0 for idx >= n)", n, id);
+        }
+    }
+    memcpy(copy, table, sizeof table);
+    for (i = 0; i < T; i += 4) {   /* r aliasing an entry */
+        memcpy(table, copy, sizeof table);
+        F2(select)(&table[i], table, T, T - 1 - i);
+        checks++;
+        if (memcmp(&table[i], &copy[T - 1 - i], sizeof table[i]) != 0)
+            fail("fp2 select with r == &table[%zu]", i);
+    }
+    mpz_clears(a0, a1, nrm, w0, w1, NULL);
+}
 #endif
 
 /* ------------------------------------------------------------------ */
@@ -1347,6 +1409,7 @@ int main(int argc, char **argv)
 #if C(HAVE_FP2)
         mpz_init_set_si(NR, C(FP2_NON_RESIDUE));
         check_fp2(count);
+        check_fp2_batch_select(count / 2000 > 2 ? count / 2000 : 2);
 #else
         printf("%s: no Fp2 configured\n", field_name);
         return 77;

@@ -2036,3 +2036,57 @@ void fg_p503_fp2_cswap(fg_p503_fp2 *a, fg_p503_fp2 *b, int cond)
     fg_p503_cswap(&a->c0, &b->c0, cond);
     fg_p503_cswap(&a->c1, &b->c1, cond);
 }
+
+/* out[i] = in[i]^-1, and 0 where in[i] == 0 (Montgomery's trick over Fp2: the
+ * prefix products, one Fp2 inversion, so one Fp inversion for all n, and
+ * 3(n-1) Fp2 multiplications). Zeros count as ones in the products and are
+ * masked out of the results. */
+void fg_p503_fp2_inv_batch(fg_p503_fp2 *out, const fg_p503_fp2 *in, size_t n, fg_p503_fp2 *scratch)
+{
+    fg_p503_fp2 acc, x, one, zero;
+    size_t i;
+    if (n == 0) /* public */
+        return;
+    fg_p503_fp2_one(&one);
+    fg_p503_fp2_zero(&zero);
+    scratch[0] = in[0];
+    fg_p503_fp2_cmov(&scratch[0], &one, fg_p503_fp2_is_zero(&scratch[0]));
+    for (i = 1; i < n; i++) {
+        x = in[i];
+        fg_p503_fp2_cmov(&x, &one, fg_p503_fp2_is_zero(&x));
+        fg_p503_fp2_mul(&scratch[i], &scratch[i - 1], &x);
+    }
+    (void)fg_p503_fp2_inv(&acc, &scratch[n - 1]); /* never zero */
+    for (i = n - 1; i > 0; i--) {
+        int z;
+        x = in[i]; /* read before out[i] is written: out may be in */
+        z = fg_p503_fp2_is_zero(&x);
+        fg_p503_fp2_cmov(&x, &one, z);
+        fg_p503_fp2_mul(&out[i], &acc, &scratch[i - 1]);
+        fg_p503_fp2_mul(&acc, &acc, &x);
+        fg_p503_fp2_cmov(&out[i], &zero, z);
+    }
+    fg_p503_fp2_cmov(&acc, &zero, fg_p503_fp2_is_zero(&in[0]));
+    out[0] = acc;
+}
+
+/* Every entry's 2N words ANDed with the mask of (j == idx), as the base
+ * field's select does. */
+void fg_p503_fp2_select(fg_p503_fp2 *r, const fg_p503_fp2 *table, size_t n, size_t idx)
+{
+    uint64_t acc[2 * N] = {0}, d, take;
+    size_t j;
+    int i;
+    for (j = 0; j < n; j++) {
+        d = (uint64_t)(j ^ idx);
+        take = value_barrier(((d | (0 - d)) >> 63) - 1);
+        for (i = 0; i < N; i++) {
+            acc[i] |= table[j].c0.limb[i] & take;
+            acc[N + i] |= table[j].c1.limb[i] & take;
+        }
+    }
+    for (i = 0; i < N; i++) {
+        r->c0.limb[i] = value_barrier(acc[i]);
+        r->c1.limb[i] = value_barrier(acc[N + i]);
+    }
+}

@@ -541,6 +541,14 @@ int fg_p503_fp2_eq(const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 int fg_p503_fp2_is_zero(const fg_p503_fp2 *a);
 void fg_p503_fp2_cmov(fg_p503_fp2 *r, const fg_p503_fp2 *a, int cond);
 void fg_p503_fp2_cswap(fg_p503_fp2 *a, fg_p503_fp2 *b, int cond);
+/* out[i] = in[i]^-1, and 0 where in[i] == 0, for i < n: one Fp2 inversion
+ * (one Fp inversion) and 3(n-1) Fp2 multiplications. scratch holds n
+ * elements and must not overlap out or in; out may equal in. n is public. */
+void fg_p503_fp2_inv_batch(fg_p503_fp2 *out, const fg_p503_fp2 *in, size_t n, fg_p503_fp2 *scratch);
+/* r = table[idx] for idx < n, else 0: every entry is read, the same words in
+ * the same order for any idx; idx is secret, n public. r may be one of the
+ * entries. */
+void fg_p503_fp2_select(fg_p503_fp2 *r, const fg_p503_fp2 *table, size_t n, size_t idx);
 
 
 FG_BIND_END
