@@ -97,6 +97,15 @@ static void ops_round(int square)
     ret = F(is_square_euler)(&a);
     PUBLIC(ret);
     sink += (unsigned)ret;
+#if C(HAVE_SQRT_RATIO)
+    ret = F(sqrt_ratio)(&r, &a, &b);   /* the flag may be secret too: declassified only here */
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+    F(sqr)(&s, &a);
+    ret = F(sqrt_ratio)(&r, &s, &b);
+    PUBLIC(ret);
+    sink += (unsigned)ret;
+#endif
     {
         FE in[3], out[3], scratch[3];
         in[0] = a, in[1] = b, in[2] = r;

@@ -577,6 +577,73 @@ static void check_inv_sqrt(const uint64_t a[N])
     mpz_clears(u, v, w, NULL);
 }
 
+#if C(HAVE_SQRT_RATIO)
+/* sqrt_ratio against GMP: the flag is whether u/v is a square (0 included;
+ * for v = 0, whether u = 0), and r^2 v = u for a square, Z u otherwise
+ * (r = 0 for v = 0). u and v random, zero, one, both squares (a square
+ * quotient), u times Z (a non-square quotient), and r aliasing u or v. */
+static void check_sqrt_ratio(unsigned long rounds)
+{
+    FE u, v, r, s, zf;
+    mpz_t pu, pv, pr, q, w, z;
+    unsigned long k;
+    int ok, want, made;
+    mpz_inits(pu, pv, pr, q, w, z, NULL);
+    mpz_set_si(z, C(SQRT_RATIO_Z));
+    mpz_mod(z, z, P);
+    internal(zf.limb, z);
+    for (k = 0; k < rounds; k++) {
+        random_element(u.limb);
+        random_element(v.limb);
+        switch (k % 8) {
+        case 0: F(zero)(&u); break;
+        case 1: F(zero)(&v); break;
+        case 2: F(zero)(&u), F(zero)(&v); break;
+        case 3: F(one)(&v); break;
+        case 4: F(sqr)(&u, &u), F(sqr)(&v, &v); break;                       /* a square quotient */
+        case 5: F(sqr)(&u, &u), F(sqr)(&v, &v), F(mul)(&u, &u, &zf); break;  /* a non-square one */
+        default: break;
+        }
+        ok = F(sqrt_ratio)(&r, &u, &v);
+        made = (k % 8 == 4 || k % 8 == 5) && !F(is_zero)(&u) && !F(is_zero)(&v);
+        plain(pu, u.limb);
+        plain(pv, v.limb);
+        plain(pr, r.limb);
+        if (mpz_sgn(pv) == 0) {
+            want = mpz_sgn(pu) == 0;
+            mpz_set_ui(w, 0);
+            expect("sqrt_ratio(u, 0) = 0", r.limb, w, N, u.limb, v.limb);
+        } else {
+            mpz_invert(q, pv, P);
+            mpz_mul(q, q, pu);
+            mpz_mod(q, q, P);
+            want = mpz_sgn(q) == 0 || mpz_legendre(q, P) == 1;
+            mpz_mul(w, pr, pr);
+            mpz_mul(w, w, pv);
+            mpz_mod(w, w, P);
+            if (!want)
+                mpz_mul(pu, pu, z), mpz_mod(pu, pu, P);
+            checks++;
+            if (mpz_cmp(w, pu) != 0) {
+                fail("sqrt_ratio: r^2 v != %s", want ? "u (u/v a square)" : "Z u (u/v not a square)");
+                if (failures <= 20)
+                    show("u", u.limb, N), show("v", v.limb, N), show("r", r.limb, N);
+            }
+        }
+        expect_int("sqrt_ratio flag (u/v a square, GMP's Legendre symbol)", ok, want);
+        if (made)
+            expect_int("sqrt_ratio flag on a quotient made (non-)square", ok, k % 8 == 4);
+        s = u;
+        expect_int("sqrt_ratio r == u: flag", F(sqrt_ratio)(&s, &s, &v), ok);
+        expect_int("sqrt_ratio r == u: root", F(eq)(&s, &r), 1);
+        s = v;
+        expect_int("sqrt_ratio r == v: flag", F(sqrt_ratio)(&s, &u, &s), ok);
+        expect_int("sqrt_ratio r == v: root", F(eq)(&s, &r), 1);
+    }
+    mpz_clears(pu, pv, pr, q, w, z, NULL);
+}
+#endif
+
 /* Batch inversion against one-by-one inversion, with zeros, and out == in. */
 static void check_inv_batch(unsigned long rounds)
 {
@@ -1403,6 +1470,9 @@ int main(int argc, char **argv)
         }
         check_redc_sums(count / 100 ? count / 100 : 1);
         check_inv_batch(slow / 20 ? slow / 20 : 1);
+#if C(HAVE_SQRT_RATIO)
+        check_sqrt_ratio(slow / 4 > 16 ? slow / 4 : 16);
+#endif
         check_from_bytes_wide(slow / 20 > 8 ? slow / 20 : 8);
         check_select();
     } else if (!strcmp(suite, "fp2")) {

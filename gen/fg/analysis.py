@@ -110,6 +110,13 @@ class FieldAnalysis:
     legendre: dict = field(default_factory=dict)  # Legendre symbol method and constants (legendre.py)
     # quadratic extension Fp2 = Fp[u]/(u^2 - nr), or None
     fp2: object = None
+    # RFC 9380's sqrt_ratio with the field's non-residue Z (sqrt_ratio_z), or
+    # None: "p3mod4" (one power (p-3)/4; c = (sqrt(-Z),)), "p5mod8" (one power
+    # (p-5)/8, the Atkin chain; c = (s, sqrt(Z/s)) with s^2 = -1), "generic"
+    # (an inversion, a Legendre symbol and a square root); c as plain values
+    sqrt_ratio_z: int | None = None
+    sqrt_ratio_method: str = ""
+    sqrt_ratio_c: tuple = ()
     # dispatch: op -> list of (runtime level, kernel level) pairs, best first
     # (the generic tuning); dispatch_zen: the same on AMD Zen cores
     dispatch: dict = field(default_factory=dict)
@@ -433,6 +440,8 @@ def analyze(spec, kernel_choice=None):
                   "legendre": chains.best_chain((p - 1) // 2)}
     if spec.fp2_non_residue is not None and fa.sqrt_method == "p3mod4":
         fa.chains["fp2_sqrt"] = chains.best_chain((p - 3) // 4)     # Fp2 sqrt's y = t^((p-3)/4)
+    if spec.sqrt_ratio_z is not None:
+        _sqrt_ratio(fa, spec.sqrt_ratio_z)
     fa.safegcd = safegcd.params(p, n)
     fa.legendre = legendre.params(p, n)
     if spec.fp2_non_residue is not None:
@@ -441,3 +450,23 @@ def analyze(spec, kernel_choice=None):
     plan_dispatch(fa, kernel_choice)
     plan_tuning(fa)
     return fa
+
+
+def _sqrt_ratio(fa, z):
+    """sqrt_ratio(u, v) = (1, sqrt(u/v)) or (0, sqrt(Z u/v)), one power where
+    p's residue class gives one (the derivations are in the generated comment)."""
+    p = fa.p
+    fa.sqrt_ratio_z = z
+    zp = z % p
+    assert numtheory.jacobi(zp, p) == -1
+    if p % 4 == 3:
+        c = numtheory.sqrt_mod(-zp, p)          # -1 and Z are non-squares: -Z is a square
+        fa.sqrt_ratio_method, fa.sqrt_ratio_c = "p3mod4", (c,)
+        fa.chains["sqrt_ratio"] = fa.chains.get("fp2_sqrt") or chains.best_chain((p - 3) // 4)
+    elif p % 8 == 5:
+        s = numtheory.sqrt_mod(p - 1, p)        # -1 is a square, s = sqrt(-1) is not
+        c = numtheory.sqrt_mod(zp * pow(s, -1, p), p)   # Z/s: a quotient of non-squares
+        assert s is not None and c is not None
+        fa.sqrt_ratio_method, fa.sqrt_ratio_c = "p5mod8", (s, c)
+    else:
+        fa.sqrt_ratio_method, fa.sqrt_ratio_c = "generic", ()

@@ -19,8 +19,9 @@ KEYS = {
     "modulus": "the prime, as an expression string or an integer",
     "byte_order": '"big" or "little"',
     "extension": "an optional table { degree = 2, non_residue = <integer> }",
+    "sqrt_ratio_z": "an optional integer Z, a quadratic non-residue mod p (RFC 9380's sqrt_ratio)",
 }
-OPTIONAL_KEYS = {"extension"}
+OPTIONAL_KEYS = {"extension", "sqrt_ratio_z"}
 MAX_NON_RESIDUE = 1 << 16   # |non_residue|: a small integer, so lazy sums stay small
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
@@ -48,6 +49,7 @@ class FieldSpec:
     p: int
     byte_order: str
     fp2_non_residue: int | None = None   # Fp2 = Fp[u]/(u^2 - non_residue), if configured
+    sqrt_ratio_z: int | None = None      # fg_NAME_sqrt_ratio's non-residue Z, if configured
 
 
 # --------------------------------------------------------------------------
@@ -245,7 +247,23 @@ def parse_field(path, name, table):
     if order not in ("big", "little"):
         raise SpecError(path, name, "byte_order", f'must be "big" or "little", not {order!r}')
     nr = _parse_extension(path, name, table.get("extension"), p) if "extension" in table else None
-    return FieldSpec(name=name, modulus_text=text, p=p, byte_order=order, fp2_non_residue=nr)
+    z = _parse_sqrt_ratio_z(path, name, table["sqrt_ratio_z"], p) if "sqrt_ratio_z" in table else None
+    return FieldSpec(name=name, modulus_text=text, p=p, byte_order=order, fp2_non_residue=nr,
+                     sqrt_ratio_z=z)
+
+
+def _parse_sqrt_ratio_z(path, name, z, p):
+    """RFC 9380's Z: sqrt_ratio(u, v) returns sqrt(Z u / v) when u / v is not a
+    square, so Z must be a non-square (a curve's hash-to-curve suite names it)."""
+    if isinstance(z, bool) or not isinstance(z, int):
+        raise SpecError(path, name, "sqrt_ratio_z", f"must be an integer, not {z!r}")
+    if z == 0 or abs(z) >= p:
+        raise SpecError(path, name, "sqrt_ratio_z", f"must be a nonzero integer with |Z| < p, not {z}")
+    if numtheory.jacobi(z % p, p) != -1:
+        raise SpecError(path, name, "sqrt_ratio_z",
+                        f"{z} is a quadratic residue mod p; sqrt_ratio needs a non-residue Z "
+                        f"(the smallest positive one here is {numtheory.smallest_nonresidue(p)})")
+    return z
 
 
 def _parse_extension(path, name, ext, p):

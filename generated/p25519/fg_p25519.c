@@ -1081,3 +1081,52 @@ int fg_p25519_sqrt(fg_p25519 *r, const fg_p25519 *a)
     *r = root;
     return ok;
 }
+
+/* sqrt_ratio's constants (Z = 2, sqrt_ratio_z in the field description), internal form */
+static const uint64_t SR_Z[N] = { UINT64_C(0x0000000000000002), UINT64_C(0x0000000000000000), 
+      UINT64_C(0x0000000000000000), UINT64_C(0x0000000000000000) }; /* Z */
+static const uint64_t SR_C0[N] = { UINT64_C(0xc4ee1b274a0ea0b0), UINT64_C(0x2f431806ad2fe478), 
+      UINT64_C(0x2b4d00993dfbd7a7), UINT64_C(0x2b8324804fc1df0b) }; /* s = sqrt(-1) */
+static const uint64_t SR_C1[N] = { UINT64_C(0x3b11e4d8b5f15f3e), UINT64_C(0xd0bce7f952d01b87), 
+      UINT64_C(0xd4b2ff66c2042858), UINT64_C(0x547cdb7fb03e20f4) }; /* c = sqrt(Z / s) */
+#define SR_CONST(x) ((const fg_p25519 *)(const void *)(x))
+
+/* RFC 9380's sqrt_ratio, p = 5 mod 8, by one power (Atkin's chain): with
+ * w = u v^7 and y1 = u v^3 w^((p-5)/8),
+ *   y1^2 v = u^2 v^7 w^((p-5)/4) = u w^((p-1)/4) = u zeta,
+ * where zeta^2 = w^((p-1)/2) = chi(u/v) (w = (u/v) v^8). A square u/v gives
+ * zeta = 1 (y1 is a root) or -1 (s y1 is, s^2 = -1); a non-square gives
+ * zeta = s (c y1 has (c y1)^2 v = (Z/s) u s = Z u, c^2 = Z/s) or -s
+ * (s c y1). s is not a square here, so Z/s is. The candidates are picked
+ * by comparisons and cmov: s y1 where (s y1)^2 v == u, then isQR =
+ * (y1^2 v == u); among c y1 and s c y1 the one whose square times v is Z u.
+ * u = 0 gives y1 = 0 and isQR; v = 0 gives y1 = 0, isQR only for u = 0. */
+int fg_p25519_sqrt_ratio(fg_p25519 *r, const fg_p25519 *u, const fg_p25519 *v)
+{
+    fg_p25519 tv1, tv2, y1, ya, t, zu;
+    int qr;
+    fg_p25519_sqr(&tv1, v);                /* v^2 */
+    fg_p25519_mul(&tv2, &tv1, v);          /* v^3 */
+    fg_p25519_sqr(&tv1, &tv1);             /* v^4 */
+    fg_p25519_mul(&tv2, &tv2, u);          /* u v^3 */
+    fg_p25519_mul(&tv1, &tv1, &tv2);       /* w = u v^7 */
+    pow_sqrt(&y1, &tv1);                 /* w^((p-5)/8) */
+    fg_p25519_mul(&y1, &y1, &tv2);         /* y1 */
+    fg_p25519_mul(&ya, &y1, SR_CONST(SR_C0));   /* s y1 */
+    fg_p25519_sqr(&t, &ya);
+    fg_p25519_mul(&t, &t, v);
+    fg_p25519_cmov(&y1, &ya, fg_p25519_eq(&t, u));
+    fg_p25519_sqr(&t, &y1);
+    fg_p25519_mul(&t, &t, v);
+    qr = fg_p25519_eq(&t, u);
+    fg_p25519_mul(&ya, &y1, SR_CONST(SR_C1));   /* c y1 (y1 unchanged when u/v is not a square) */
+    fg_p25519_mul(&tv1, &ya, SR_CONST(SR_C0));  /* s c y1 */
+    fg_p25519_sqr(&t, &ya);
+    fg_p25519_mul(&t, &t, v);
+    fg_p25519_mul(&zu, u, SR_CONST(SR_Z));
+    fg_p25519_cmov(&ya, &tv1, 1 - fg_p25519_eq(&t, &zu));
+    fg_p25519_cmov(&y1, &ya, 1 - qr);
+    *r = y1;
+    return qr;
+}
+#undef SR_CONST

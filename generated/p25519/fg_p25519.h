@@ -31,6 +31,8 @@ extern "C" {
 #define FG_P25519_HAVE_FP2 0  /* 1: fg_p25519_fp2_* below */
 #define FG_P25519_MONTGOMERY 0  /* 1: internal form is x*2^256 mod p */
 #define FG_P25519_HAVE_LAZY 0  /* 1: fg_p25519_mul_lazy, _sqr_lazy and _canon below (4p <= 2^256) */
+#define FG_P25519_HAVE_SQRT_RATIO 1  /* 1: fg_p25519_sqrt_ratio below (sqrt_ratio_z in the field description) */
+#define FG_P25519_SQRT_RATIO_Z (2)  /* its non-square Z */
 /* redc accepts the limb-wise sum of up to FG_P25519_REDC_SUMS wide products
  * of field elements: exactly, any t with any t < 2^512. */
 #define FG_P25519_REDC_SUMS UINT64_C(4)
@@ -113,6 +115,11 @@ int fg_p25519_is_square_euler(const fg_p25519 *a);
 /* If a is a square: returns 1 and r = a root (Atkin's method, p = 5 mod 8);
  * otherwise returns 0 and r = 0. The return value is public. */
 int fg_p25519_sqrt(fg_p25519 *r, const fg_p25519 *a);
+/* RFC 9380's sqrt_ratio(u, v) with Z = 2: returns 1 and r = a square root of
+ * u/v if u/v is a square (0 included), else 0 and r = a square root of Z u/v.
+ * v = 0 gives r = 0 and 1 only for u = 0. Constant time; the return value
+ * may be secret (no branch depends on it). One power ((p-5)/8) and a few products. */
+int fg_p25519_sqrt_ratio(fg_p25519 *r, const fg_p25519 *u, const fg_p25519 *v);
 /* 1 if a == 0, else 0. */
 int fg_p25519_is_zero(const fg_p25519 *a);
 /* 1 if a == b, else 0. */

@@ -31,6 +31,8 @@ extern "C" {
 #define FG_P256_HAVE_FP2 0  /* 1: fg_p256_fp2_* below */
 #define FG_P256_MONTGOMERY 1  /* 1: internal form is x*2^256 mod p */
 #define FG_P256_HAVE_LAZY 0  /* 1: fg_p256_mul_lazy, _sqr_lazy and _canon below (4p <= 2^256) */
+#define FG_P256_HAVE_SQRT_RATIO 1  /* 1: fg_p256_sqrt_ratio below (sqrt_ratio_z in the field description) */
+#define FG_P256_SQRT_RATIO_Z (-10)  /* its non-square Z */
 /* redc accepts the limb-wise sum of up to FG_P256_REDC_SUMS wide products
  * of field elements: exactly, any t with t < p * 2^256. */
 #define FG_P256_REDC_SUMS UINT64_C(1)
@@ -113,6 +115,11 @@ int fg_p256_is_square_euler(const fg_p256 *a);
 /* If a is a square: returns 1 and r = a root (a^((p+1)/4));
  * otherwise returns 0 and r = 0. The return value is public. */
 int fg_p256_sqrt(fg_p256 *r, const fg_p256 *a);
+/* RFC 9380's sqrt_ratio(u, v) with Z = -10: returns 1 and r = a square root of
+ * u/v if u/v is a square (0 included), else 0 and r = a square root of Z u/v.
+ * v = 0 gives r = 0 and 1 only for u = 0. Constant time; the return value
+ * may be secret (no branch depends on it). One power ((p-3)/4) and a few products. */
+int fg_p256_sqrt_ratio(fg_p256 *r, const fg_p256 *u, const fg_p256 *v);
 /* 1 if a == 0, else 0. */
 int fg_p256_is_zero(const fg_p256 *a);
 /* 1 if a == b, else 0. */

@@ -31,6 +31,7 @@ extern "C" {
 #define FG_P503_HAVE_FP2 1  /* 1: fg_p503_fp2_* below */
 #define FG_P503_MONTGOMERY 1  /* 1: internal form is x*2^512 mod p */
 #define FG_P503_HAVE_LAZY 1  /* 1: fg_p503_mul_lazy, _sqr_lazy and _canon below (4p <= 2^512) */
+#define FG_P503_HAVE_SQRT_RATIO 0  /* 1: fg_p503_sqrt_ratio below (sqrt_ratio_z in the field description) */
 /* redc accepts the limb-wise sum of up to FG_P503_REDC_SUMS wide products
  * of field elements: exactly, any t with t < p * 2^512. */
 #define FG_P503_REDC_SUMS UINT64_C(1017)

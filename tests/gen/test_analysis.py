@@ -354,6 +354,68 @@ class TestConstants(unittest.TestCase):
                         r = method(fa, a)
                         self.assertNotEqual(r * r % p, a)
 
+    def test_sqrt_ratio(self):
+        """The constants, and the generated algorithms replayed on integers:
+        (1, y) with y^2 v = u when u/v is a square (0 included), else (0, y)
+        with y^2 v = Z u; v = 0 gives y = 0 and 1 only for u = 0."""
+        rng = random.Random(17)
+        seen = set()
+        for fa in self.analyses:
+            if not fa.sqrt_ratio_method:
+                continue
+            p, z = fa.p, fa.sqrt_ratio_z % fa.p
+            seen.add(fa.sqrt_ratio_method)
+            with self.subTest(field=fa.name, method=fa.sqrt_ratio_method):
+                self.assertEqual(euler(z, p), -1)
+                if fa.sqrt_ratio_method == "p3mod4":
+                    self.assertEqual(p % 4, 3)
+                    (c,) = fa.sqrt_ratio_c
+                    self.assertEqual(c * c % p, (-z) % p)
+                    self.assertEqual(fa.chains["sqrt_ratio"].exponent, (p - 3) // 4)
+
+                    def ratio(u, v):
+                        w = u * pow(v, 3, p) % p
+                        y1 = u * v * pow(w, (p - 3) // 4, p) % p
+                        qr = y1 * y1 * v % p == u
+                        return qr, y1 if qr else y1 * c % p
+                elif fa.sqrt_ratio_method == "p5mod8":
+                    self.assertEqual(p % 8, 5)
+                    sq1, c = fa.sqrt_ratio_c
+                    self.assertEqual(sq1 * sq1 % p, p - 1)
+                    self.assertEqual(c * c * sq1 % p, z)
+                    self.assertEqual(fa.sqrt_exp, (p - 5) // 8)   # the Atkin chain's power
+
+                    def ratio(u, v):
+                        w = u * pow(v, 7, p) % p
+                        y1 = u * pow(v, 3, p) * pow(w, (p - 5) // 8, p) % p
+                        ya = y1 * sq1 % p
+                        if ya * ya * v % p == u:
+                            y1 = ya
+                        qr = y1 * y1 * v % p == u
+                        yb = y1 * c % p
+                        if yb * yb * v % p != z * u % p:
+                            yb = yb * sq1 % p
+                        return qr, y1 if qr else yb
+                else:
+                    self.assertEqual(p % 8, 1)
+
+                    def ratio(u, v):
+                        t = u * pow(v, -1, p) % p if v else 0
+                        qr = euler(t, p) >= 0 and not (v == 0 and u != 0)
+                        return qr, SQRT[fa.sqrt_method](fa, t if qr else z * t % p)
+                cases = [(0, 1), (0, 0), (1, 0), (1, 1), (z, 1)] + \
+                        [(rng.randrange(p), rng.randrange(1, p)) for _ in range(30)]
+                for u, v in cases:
+                    qr, y = ratio(u, v)
+                    t = u * pow(v, -1, p) % p if v else None
+                    want = (u == 0) if v == 0 else euler(t, p) >= 0
+                    self.assertEqual(qr, want, f"flag of u={u:#x} v={v:#x}")
+                    if v == 0:
+                        self.assertEqual(y, 0)
+                    else:
+                        self.assertEqual(y * y * v % p, u if qr else z * u % p, f"root of u={u:#x} v={v:#x}")
+        self.assertEqual(seen, {"p3mod4", "p5mod8", "generic"})
+
     def test_conversions(self):
         rng = random.Random(13)
         for fa in self.analyses:

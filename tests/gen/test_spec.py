@@ -112,13 +112,13 @@ class TestNames(SpecErrorCase):
 class TestKeys(SpecErrorCase):
     def test_unknown_key(self):
         self.assertSpecError(field(extra='prime = "2^255 - 19"\n'),
-                             ": field 'f', key 'prime': unknown key (known keys: byte_order, extension, modulus)")
+                             ": field 'f', key 'prime': unknown key (known keys: byte_order, extension, modulus, sqrt_ratio_z)")
         self.assertSpecError(field(extra="Modulus = 5\n"),
-                             ": field 'f', key 'Modulus': unknown key (known keys: byte_order, extension, modulus)")
+                             ": field 'f', key 'Modulus': unknown key (known keys: byte_order, extension, modulus, sqrt_ratio_z)")
 
     def test_sub_table_is_unknown_key(self):
         self.assertSpecError(field() + "[f.opts]\nx = 1\n",
-                             ": field 'f', key 'opts': unknown key (known keys: byte_order, extension, modulus)")
+                             ": field 'f', key 'opts': unknown key (known keys: byte_order, extension, modulus, sqrt_ratio_z)")
 
     def test_missing_key(self):
         self.assertSpecError(field(modulus=None),
