@@ -40,6 +40,7 @@ enum fgb_op {
     FGB_FP2_ADD, FGB_FP2_MUL, FGB_FP2_SQR, FGB_FP2_INV, FGB_FP2_SQRT,
     FGB_FP2_IS_SQUARE, /* the Legendre symbol of the norm */
     FGB_FP2_INV_BATCH, /* Montgomery's trick over FGB_BATCH Fp2 elements; figures are per element */
+    FGB_SQRT_RATIO,    /* RFC 9380's sqrt_ratio(u, v) (fields whose header has FG_NAME_HAVE_SQRT_RATIO 1) */
     FGB_NOPS
 };
 #define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */

@@ -91,6 +91,7 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 #define MONT (UC(MONTGOMERY) + 0)
 #define FP2 (UC(HAVE_FP2) + 0)
 #define LAZY (UC(HAVE_LAZY) + 0)
+#define SQRT_RATIO (UC(HAVE_SQRT_RATIO) + 0)
 #if FP2
 typedef FGB_CAT(FGB_CAT(fg_, FG_FIELD), _fp2) fe2;
 #define NONRES UC(FP2_NON_RESIDUE)
@@ -326,6 +327,10 @@ THR(thr_inv, FN(inv)(&s->r[j], &s->a[j]))
 THR(thr_inv_fermat, FN(inv_fermat)(&s->r[j], &s->a[j]))
 THR(thr_is_square, s->ok[j] = FN(is_square)(&s->a[j]))
 THR(thr_is_square_euler, s->ok[j] = FN(is_square_euler)(&s->a[j]))
+#if SQRT_RATIO
+LAT(lat_sqrt_ratio, FN(sqrt_ratio)(&s->x, &s->x, &s->b[0]))
+THR(thr_sqrt_ratio, s->ok[j] = FN(sqrt_ratio)(&s->r[j], &s->a[j], &s->b[j]))
+#endif
 /* one batch per iteration, from a fixed input: consecutive batches are independent */
 static void LOCAL(thr_inv_batch)(void *vs, size_t n)
 {
@@ -854,6 +859,40 @@ static int check(void *vs, int op, char *msg, size_t len)
                  op == FGB_SQRT ? "; r^2 == a, r = 0 for a non-square" : "");
         return 1;
     }
+#if SQRT_RATIO
+    case FGB_SQRT_RATIO: {
+        /* u over v for u, v among the inputs (0 included) and the squares:
+         * the flag is Euler's criterion on u v (u/v is a square exactly
+         * when u v is), r^2 v == u or Z u, r = 0 for v = 0 */
+        fe all[NCHK + W], zf, zu;
+        int n = 0, squares = 0, non = 0;
+        for (int i = 0; i <= nz; i++)
+            all[n++] = in[i];
+        for (int j = 0; j < W; j++)
+            all[n++] = s->sq[j];
+        FN(from_u64)(&zf, (uint64_t)(UC(SQRT_RATIO_Z) < 0 ? -(UC(SQRT_RATIO_Z)) : UC(SQRT_RATIO_Z)));
+        if (UC(SQRT_RATIO_Z) < 0)
+            FN(neg)(&zf, &zf);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j += 3) {
+                const fe *u = &all[i], *v = &all[(i + j) % n];
+                int vzero = fe_same(v, &z), want;
+                FN(mul)(&q, u, v);
+                want = vzero ? fe_same(u, &z) : ref_is_square(&q);
+                squares += want, non += !want;
+                int ok = FN(sqrt_ratio)(&r, u, v);
+                FN(sqr)(&q, &r);
+                FN(mul)(&q, &q, v);
+                FN(mul)(&zu, u, &zf);
+                if (ok != want || (vzero && !fe_same(&r, &z)) || (!vzero && !fe_same(&q, want ? u : &zu)))
+                    FAIL("sqrt_ratio on inputs %d, %d: returned %d (want %d), or r^2 v != u (Z u), or r != 0 "
+                         "for v = 0", i, (i + j) % n, ok, want);
+            }
+        snprintf(msg, len, "sqrt_ratio(u, v): the flag against Euler's criterion on u v (%d squares, %d not), "
+                 "r^2 v == u or Z u, r = 0 for v = 0", squares, non);
+        return 1;
+    }
+#endif
 #if FP2
     case FGB_FP2_ADD:
     case FGB_FP2_MUL:
@@ -1039,6 +1078,9 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
         APIU(FGB_IS_SQUARE, is_square), APIU(FGB_IS_SQUARE_EULER, is_square_euler), APIU(FGB_SQRT, sqrt),
         APIU(FGB_FROM_BYTES, from_bytes), APIU(FGB_TO_BYTES, to_bytes),
         APIU(FGB_FROM_BYTES_WIDE, from_bytes_wide),
+#if SQRT_RATIO
+        APIU(FGB_SQRT_RATIO, sqrt_ratio),
+#endif
 #if LAZY
         APIU(FGB_MUL_LAZY, mul_lazy), APIU(FGB_SQR_LAZY, sqr_lazy),
 #endif

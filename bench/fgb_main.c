@@ -55,6 +55,7 @@ static void usage(FILE *f)
         "  --field LIST       comma-separated field names (default: all in the build)\n"
         "  --op LIST          ops: mul,sqr,mul_wide,sqr_wide,redc,add,sub,neg,mul_small,inv,inv_fermat,\n"
         "                     inv_batch,is_square,is_square_euler,sqrt,from_bytes,to_bytes,from_bytes_wide,\n"
+        "                     sqrt_ratio (fields with sqrt_ratio_z),\n"
         "                     for fields with 4p <= 2^(64n): mul_lazy,sqr_lazy, and for fields with Fp2:\n"
         "                     fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt,fp2_is_square,fp2_inv_batch (default: all)\n"
         "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx,ifma (applies to peers' ISA path too);\n"
@@ -179,7 +180,7 @@ static int run_checks(const struct fgb_field *f, void *state, const struct opts 
 /* Ops whose ratios the summaries print are measured in one interleaved group, so the
  * machine's drift (large on a shared VM) hits numerator and denominator alike:
  * Fp mul with mul_wide, redc, mul_small and the Fp2 mul/sqr/add; inv with inv_fermat, inv_batch,
- * fp2_inv and fp2_inv_batch; is_square with is_square_euler and fp2_is_square. Returns the group's first op; every other op is a group of its own. */
+ * fp2_inv and fp2_inv_batch; is_square with is_square_euler and fp2_is_square; sqrt with sqrt_ratio. Returns the group's first op; every other op is a group of its own. */
 static int group_of(int op)
 {
     switch (op) {
@@ -192,6 +193,8 @@ static int group_of(int op)
         return FGB_INV;
     case FGB_IS_SQUARE_EULER: case FGB_FP2_IS_SQUARE:
         return FGB_IS_SQUARE;
+    case FGB_SQRT_RATIO:
+        return FGB_SQRT;
     default:
         return op;
     }

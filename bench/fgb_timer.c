@@ -30,7 +30,7 @@ const char *const fgb_op_names[FGB_NOPS] = {
     "inv", "inv_fermat", "inv_batch", "is_square", "is_square_euler", "sqrt", "from_bytes", "to_bytes",
     "from_bytes_wide",
     "mul_lazy", "sqr_lazy",
-    "fp2_add", "fp2_mul", "fp2_sqr", "fp2_inv", "fp2_sqrt", "fp2_is_square", "fp2_inv_batch",
+    "fp2_add", "fp2_mul", "fp2_sqr", "fp2_inv", "fp2_sqrt", "fp2_is_square", "fp2_inv_batch", "sqrt_ratio",
 };
 const char *const fgb_level_names[FGB_NLEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
 const char *const fgb_kernel_names[FGB_NKERNELS] = {"c", "x86_64", "bmi2", "adx", "ifma", "adx_zen"};

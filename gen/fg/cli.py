@@ -198,6 +198,10 @@ def describe(fa):
                                     if fa.sqrt_method == "tonelli_shanks" else "")),
         ("inv", inv_plan(fa.safegcd)),
     ]
+    if fa.sqrt_ratio_method:
+        how = {"p3mod4": "one power (p-3)/4", "p5mod8": "one power (p-5)/8 and four candidates",
+               "generic": "an inversion, a Legendre symbol and one sqrt"}[fa.sqrt_ratio_method]
+        rows.append(("sqrt_ratio", f"Z = {fa.sqrt_ratio_z}: {fa.sqrt_ratio_method}, {how}"))
     if fa.fp2 is not None:
         ch = fa.chains.get("fp2_sqrt")
         rows.append(("fp2", f"u^2 = {fa.fp2.nr}; sqrt: " + (

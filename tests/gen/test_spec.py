@@ -471,10 +471,6 @@ class TestPrimality(unittest.TestCase):
             self.assertEqual(numtheory.jacobi(a, 15), numtheory.jacobi(a, 3) * numtheory.jacobi(a, 5))
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TestExtension(SpecErrorCase):
     """extension = { degree = 2, non_residue = n }: every error, exact message."""
 
@@ -522,3 +518,37 @@ class TestExtension(SpecErrorCase):
                              ": field 'f', key 'extension.tower': unknown key (known keys: degree, non_residue)")
         self.assertSpecError(self.ext("{ degree = 2 }"),
                              ": field 'f', key 'extension.non_residue': missing")
+
+
+class TestSqrtRatioZ(SpecErrorCase):
+    """sqrt_ratio_z = Z: every error, exact message."""
+
+    def z(self, value, modulus=None):
+        return field(modulus=modulus or '"2^255 - 19"', extra=f"sqrt_ratio_z = {value}\n")
+
+    def test_accepted(self):
+        (fs,) = spec.loads(self.z("2"), PATH)
+        self.assertEqual(fs.sqrt_ratio_z, 2)
+        (fs,) = spec.loads(self.z("-10", '"2^256 - 2^224 + 2^192 + 2^96 - 1"'), PATH)
+        self.assertEqual(fs.sqrt_ratio_z, -10)
+        (fs,) = spec.loads(field(), PATH)
+        self.assertIsNone(fs.sqrt_ratio_z)
+
+    def test_residue_rejected(self):
+        # 2^255-19 = 5 mod 8: -1 is a square, 2 is not
+        self.assertSpecError(self.z("-1"), ": field 'f', key 'sqrt_ratio_z': -1 is a quadratic residue mod p; "
+                                           "sqrt_ratio needs a non-residue Z (the smallest positive one here is 2)")
+
+    def test_zero_and_range(self):
+        for z in ("0", "4294967311", "-4294967311", "4294967312"):
+            self.assertSpecError(self.z(z, "4294967311"),
+                                 f": field 'f', key 'sqrt_ratio_z': must be a nonzero integer with |Z| < p, not {z}")
+
+    def test_types(self):
+        self.assertSpecError(self.z('"2"'), ": field 'f', key 'sqrt_ratio_z': must be an integer, not '2'")
+        self.assertSpecError(self.z("true"), ": field 'f', key 'sqrt_ratio_z': must be an integer, not True")
+        self.assertSpecError(self.z("2.0"), ": field 'f', key 'sqrt_ratio_z': must be an integer, not 2.0")
+
+
+if __name__ == "__main__":
+    unittest.main()
