@@ -2049,6 +2049,8 @@ void fg_p503_fp2_inv_batch(fg_p503_fp2 *out, const fg_p503_fp2 *in, size_t n, fg
         return;
     fg_p503_fp2_one(&one);
     fg_p503_fp2_zero(&zero);
+    /* scratch[i] = product of in[0..i], zeros counted as ones; each product is
+     * written where the next one reads it (no copy) */
     scratch[0] = in[0];
     fg_p503_fp2_cmov(&scratch[0], &one, fg_p503_fp2_is_zero(&scratch[0]));
     for (i = 1; i < n; i++) {
@@ -2056,12 +2058,15 @@ void fg_p503_fp2_inv_batch(fg_p503_fp2 *out, const fg_p503_fp2 *in, size_t n, fg
         fg_p503_fp2_cmov(&x, &one, fg_p503_fp2_is_zero(&x));
         fg_p503_fp2_mul(&scratch[i], &scratch[i - 1], &x);
     }
-    (void)fg_p503_fp2_inv(&acc, &scratch[n - 1]); /* never zero */
+    fg_p503_fp2_inv(&acc, &scratch[n - 1]); /* never zero */
     for (i = n - 1; i > 0; i--) {
         int z;
         x = in[i]; /* read before out[i] is written: out may be in */
         z = fg_p503_fp2_is_zero(&x);
         fg_p503_fp2_cmov(&x, &one, z);
+        /* straight into out[i] (in[i] is read): no struct copy of words a
+         * kernel or cmov has just stored, which a copy's wider loads would
+         * wait for */
         fg_p503_fp2_mul(&out[i], &acc, &scratch[i - 1]);
         fg_p503_fp2_mul(&acc, &acc, &x);
         fg_p503_fp2_cmov(&out[i], &zero, z);
