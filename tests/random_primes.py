@@ -12,8 +12,10 @@ low limbs); sparse Solinas primes; pseudo-Mersenne 2^k - c and 2^k + c; limbs
 of 0, 2^64 - 1, 2^32, 2^32 - 1 or 2^63; high 2-adicity (p = 1 mod 2^s, also
 p = 1 mod 2^(64j)); p = 5 mod 8. About four in five get an Fp2 extension:
 non_residue = -1 where p = 3 mod 4 (half of those), else a small
-non-residue, checked with the Jacobi symbol. Each table has a comment with
-its shape, bits and limbs.
+non-residue, checked with the Jacobi symbol. Every field gets a
+sqrt_ratio_z, the first non-residue of NON_RESIDUES (chosen without the
+random stream, so a seed's primes and extensions are those it gave before
+the key existed). Each table has a comment with its shape, bits and limbs.
 
 To run the whole per-level suite (GMP differential, known answers, ABI,
 valgrind constant-time, Fp2) on such primes instead of tests/extra_fields.toml:
@@ -151,6 +153,11 @@ def extension(rng, p):
     return None
 
 
+def sqrt_ratio_z(p):
+    """sqrt_ratio's Z: the first small non-residue in NON_RESIDUES' order."""
+    return next(z for z in NON_RESIDUES if jacobi(z % p, p) == -1)
+
+
 def fields_toml(seed, count, lo, hi):
     rng = random.Random(seed)
     out = ["# %d random primes of %d..%d limbs: tests/random_primes.py --seed %d --count %d --limbs %d-%d"
@@ -166,6 +173,7 @@ def fields_toml(seed, count, lo, hi):
         out.append('byte_order = "%s"' % rng.choice(["big", "little"]))
         if nr is not None:
             out.append("extension = { degree = 2, non_residue = %d }" % nr)
+        out.append("sqrt_ratio_z = %d" % sqrt_ratio_z(p))
     return "\n".join(out) + "\n"
 
 

@@ -52,6 +52,7 @@ class TestRandomPrimes(unittest.TestCase):
             for f in fields:
                 limbs.add((f.p.bit_length() + 63) // 64)
                 nrs.add(f.fp2_non_residue)
+                self.assertIsNotNone(f.sqrt_ratio_z)
         self.assertEqual(limbs, set(range(1, 17)))
         self.assertIn(-1, nrs)
         self.assertIn(None, nrs)
