@@ -33,7 +33,7 @@ import random
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "gen"))
-from fg.numtheory import is_probable_prime, jacobi  # noqa: E402
+from fg.numtheory import is_probable_prime, jacobi, smallest_nonresidue  # noqa: E402
 
 M64 = (1 << 64) - 1
 MIN_BITS = 33                       # the spec takes p > 2^32
@@ -154,8 +154,9 @@ def extension(rng, p):
 
 
 def sqrt_ratio_z(p):
-    """sqrt_ratio's Z: the first small non-residue in NON_RESIDUES' order."""
-    return next(z for z in NON_RESIDUES if jacobi(z % p, p) == -1)
+    """sqrt_ratio's Z: the first non-residue in NON_RESIDUES' order, else the
+    smallest positive one (every small one can be a square mod p)."""
+    return next((z for z in NON_RESIDUES if jacobi(z % p, p) == -1), None) or smallest_nonresidue(p)
 
 
 def fields_toml(seed, count, lo, hi):
