@@ -700,23 +700,29 @@ void fg_p503_cswap(fg_p503 *a, fg_p503 *b, int cond)
     }
 }
 
-/* Every entry ANDed with the mask of (j == idx), from d = j ^ idx: d | -d
+/* r = entry idx of a table of n entries of w <= 2N words each (0 for idx >=
+ * n): every entry ANDed with the mask of (j == idx), from d = j ^ idx: d | -d
  * has its top bit set exactly when d != 0. The mask goes through the barrier
  * (no branch); the accumulation may be vectorized (the table is not a
- * just-stored result), the final store is word by word. */
-void fg_p503_select(fg_p503 *r, const fg_p503 *table, size_t n, size_t idx)
+ * just-stored result), the final store is word by word. The base field's
+ * select (w = N) and Fp2's (w = 2N) inline it. */
+static inline void select_words(uint64_t *r, const uint64_t *table, size_t w, size_t n, size_t idx)
 {
-    uint64_t acc[N] = {0}, d, take;
-    size_t j;
-    int i;
+    uint64_t acc[2 * N] = {0}, d, take;
+    size_t i, j;
     for (j = 0; j < n; j++) {
         d = (uint64_t)(j ^ idx);
         take = value_barrier(((d | (0 - d)) >> 63) - 1);
-        for (i = 0; i < N; i++)
-            acc[i] |= table[j].limb[i] & take;
+        for (i = 0; i < w; i++)
+            acc[i] |= table[j * w + i] & take;
     }
-    for (i = 0; i < N; i++)
-        r->limb[i] = value_barrier(acc[i]);
+    for (i = 0; i < w; i++)
+        r[i] = value_barrier(acc[i]);
+}
+
+void fg_p503_select(fg_p503 *r, const fg_p503 *table, size_t n, size_t idx)
+{
+    select_words((uint64_t *)(void *)r, (const uint64_t *)(const void *)table, N, n, idx);
 }
 
 
@@ -2075,23 +2081,10 @@ void fg_p503_fp2_inv_batch(fg_p503_fp2 *out, const fg_p503_fp2 *in, size_t n, fg
     out[0] = acc;
 }
 
-/* Every entry's 2N words ANDed with the mask of (j == idx), as the base
- * field's select does. */
+/* An entry is c0's N words then c1's, 2N words with no padding (checked
+ * below): the base field's select_words over entries of 2N words. */
+typedef char fp2_select_no_padding[sizeof(fg_p503_fp2) == 2 * N * sizeof(uint64_t) ? 1 : -1];
 void fg_p503_fp2_select(fg_p503_fp2 *r, const fg_p503_fp2 *table, size_t n, size_t idx)
 {
-    uint64_t acc[2 * N] = {0}, d, take;
-    size_t j;
-    int i;
-    for (j = 0; j < n; j++) {
-        d = (uint64_t)(j ^ idx);
-        take = value_barrier(((d | (0 - d)) >> 63) - 1);
-        for (i = 0; i < N; i++) {
-            acc[i] |= table[j].c0.limb[i] & take;
-            acc[N + i] |= table[j].c1.limb[i] & take;
-        }
-    }
-    for (i = 0; i < N; i++) {
-        r->c0.limb[i] = value_barrier(acc[i]);
-        r->c1.limb[i] = value_barrier(acc[N + i]);
-    }
+    select_words((uint64_t *)(void *)r, (const uint64_t *)(const void *)table, 2 * N, n, idx);
 }
