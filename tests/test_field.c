@@ -783,6 +783,49 @@ static void check_from_bytes_wide(unsigned long rounds)
             }
         }
     }
+    /* The longest input with its high half hi = t >> 64N at m p - 1, m p and
+     * m p + p - 1 for every m with m p <= the largest hi, over a low half of
+     * all ones or random: Montgomery fields reduce hi by conditional
+     * subtractions of 2^j p, and this takes each combination of them. */
+    {
+        mpz_t hi_max, hi, lo;
+        unsigned long m;
+        int e;
+        mpz_inits(hi_max, hi, lo, NULL);
+        mpz_set_ui(top, 1);
+        mpz_mul_2exp(top, top, 8 * WBYTES);
+        mpz_sub_ui(hi_max, top, 1);
+        mpz_tdiv_q_2exp(hi_max, hi_max, 64 * N);
+        for (m = 0;; m++) {
+            mpz_mul_ui(hi, P, m);
+            if (mpz_cmp(hi, hi_max) > 0)
+                break;
+            for (e = 0; e < 6; e++) {
+                mpz_mul_ui(v, P, m);
+                if (e % 3 == 2)
+                    mpz_add(v, v, P);
+                if (e % 3 != 1)
+                    mpz_sub_ui(v, v, 1);
+                if (mpz_sgn(v) < 0 || mpz_cmp(v, hi_max) > 0)
+                    continue;
+                mpz_set_ui(lo, 0);
+                for (j = 0; j < N; j++) {
+                    mpz_mul_2exp(lo, lo, 64);
+                    mpz_add_ui(lo, lo, e < 3 ? ~0UL : rnd());
+                }
+                mpz_mul_2exp(v, v, 64 * N);
+                mpz_add(v, v, lo);
+                encode_len(bytes, WBYTES, v);
+                F(one)(&r);
+                expect_int("from_bytes_wide(hi = m p + e) ok", F(from_bytes_wide)(&r, bytes, WBYTES), 1);
+                mpz_mod(want, v, P);
+                internal(y.limb, want);
+                to_mpz(want, y.limb, N);
+                expect("from_bytes_wide(hi = m p + e)", r.limb, want, N, NULL, NULL);
+            }
+        }
+        mpz_clears(hi_max, hi, lo, NULL);
+    }
     for (j = 0; j <= WBYTES; j++)
         bytes[j] = 0xff;
     F(one)(&r);

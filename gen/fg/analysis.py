@@ -76,14 +76,14 @@ class FieldAnalysis:
     R: int = 0                 # 2^(64n)
     one_internal: int = 0
     r2: int = 0                # R^2 mod p (Montgomery conversion in)
-    r3: int = 0                # R^3 mod p and R^4 mod p: from_bytes_wide's two halves,
-    r4: int = 0                # redc(lo) R^3 / R = lo R and redc(hi) R^4 / R = hi R^2
-    # from_bytes_wide (Montgomery): 2p > R, so hi < R < 2p and one conditional
-    # subtraction makes t = lo + hi R fit redc's bound (one redc and one mul)
-    wide_one_redc: bool = False
-    # from_bytes_wide (Montgomery): every input t < 2^(16 nbytes) <= p R is
-    # within redc's bound as it is (p503, p751): one redc and one mul
-    wide_direct: bool = False
+    r3: int = 0                # R^3 mod p: from_bytes_wide's redc(t) R^3 / R = t R
+    # from_bytes_wide (Montgomery): its input t = lo + hi R has
+    # hi < 2^(16 nbytes - 64n) <= 2^J p with J = wide_steps (the least such J,
+    # 0 to 8); conditional subtractions of 2^(J-1) p, ..., 2p, p leave
+    # hi' = hi mod p, so t' = lo + hi' R < p R is within redc's bound: one redc
+    # and one mul for any input (J = 0: p503, p751; J = 1: p256, 2p > R)
+    wide_steps: int = 0
+    wide_consts: list = field(default_factory=list)   # 2^(J-1) p, ..., 2p, p
     redc_sums: int = 1
     redc_bound: str = ""
     # mul_small (r = c a, c < 2^32): Barrett's MU = floor(2^(bits+32) / p), in [2^32, 2^33]
@@ -407,10 +407,11 @@ def analyze(spec, kernel_choice=None):
         fa.one_internal = R % p
         fa.r2 = R * R % p
         fa.r3 = fa.r2 * R % p
-        fa.r4 = fa.r3 * R % p
-        fa.wide_one_redc = 2 * p > R
-        fa.wide_direct = 2 ** (16 * fa.nbytes) <= p * R
-        assert not (fa.wide_direct and fa.wide_one_redc)
+        hi_top = 2 ** (16 * fa.nbytes - W * n)      # hi < hi_top <= R
+        while p << fa.wide_steps < hi_top:
+            fa.wide_steps += 1
+        fa.wide_consts = [p << j for j in reversed(range(fa.wide_steps))]
+        assert hi_top <= R and fa.wide_steps <= 8 and all(c < R for c in fa.wide_consts)
         # redc needs t < p*R; k wide products of values < p fit when k(p-1)^2 < p*R
         fa.redc_sums = (p * R - 1) // ((p - 1) ** 2)
         fa.redc_bound = f"t < p * 2^{W * n}"

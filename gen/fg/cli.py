@@ -186,6 +186,19 @@ def inv_plan(sg):
             f"batches of 60{last}")
 
 
+def wide_plan(fa):
+    """How from_bytes_wide reduces its up to 2 BYTES bytes, e.g. "one redc and
+    one mul, the high half first reduced by conditional subtractions of 2p, p"."""
+    if fa.form != "montgomery":
+        return "one redc"
+    if fa.wide_steps == 0:
+        return "one redc and one mul (every input is within redc's bound)"
+    n = fa.wide_steps
+    subs = ("a conditional subtraction of p" if n == 1 else
+            "conditional subtractions of " + ("2p, p" if n == 2 else f"2^{n - 1} p, ..., 2p, p"))
+    return f"one redc and one mul, the high half first reduced by {subs}"
+
+
 def describe(fa):
     rows = [
         ("bits", fa.bits), ("limbs", fa.n), ("spare bits", fa.spare_bits),
@@ -197,6 +210,7 @@ def describe(fa):
         ("sqrt", fa.sqrt_method + (f" (2-adicity {fa.ts_s}: {fa.tonelli['text']}, tables {fa.tonelli['bytes']} bytes)"
                                     if fa.sqrt_method == "tonelli_shanks" else "")),
         ("inv", inv_plan(fa.safegcd)),
+        ("wide", wide_plan(fa)),
     ]
     if fa.sqrt_ratio_method:
         how = {"p3mod4": "one power (p-3)/4", "p5mod8": "one power (p-5)/8 and four candidates",

@@ -69,6 +69,14 @@ def generate(fa, count=24):
     v = (p + 1) * fa.R + p
     if v < 1 << (8 * wide):
         emit("from_bytes_wide", wide, v, v % p)
+    # the high half at 2^j p - 1 and 2^j p under an all-ones low half: the
+    # edges of the conditional subtractions of 2^j p (j = wide_steps - 1 .. 0)
+    # that bring it below p
+    for j in range(fa.wide_steps):
+        for hi in (p * 2**j - 1, p * 2**j):
+            v = hi * fa.R + fa.R - 1
+            if v < 1 << (8 * wide):
+                emit("from_bytes_wide", wide, v, v % p)
     return "\n".join(lines) + "\n"
 
 

@@ -413,17 +413,17 @@ int fg_p256_from_bytes(fg_p256 *r, const uint8_t in[FG_P256_BYTES])
 /* The len bytes as an integer t of 2N words (big-endian: word k is the 8 bytes that end
  * 8 k bytes before in + len), whole words loaded as from_bytes does and the
  * len % 8 most significant bytes one at a time; len is public. Then t mod p:
- * with t = lo + hi R, hi < R < 2p (p has no spare bit), so hi' = hi - p if
- * that does not borrow, else hi, is hi mod p, and t' = lo + hi' R < p R is
- * within redc's bound: the internal form t R = redc(t') R^3 / R, one redc
- * and one mul (the general split costs two of each and an add). */
+ * with t = lo + hi R, hi < R < 2p (p has no spare bit), so one conditional
+ * subtraction of p (kept when it does not borrow) leaves hi' = hi mod p,
+ * and t' = lo + hi' R < p R is within redc's bound: the internal form
+ * t R = redc(t') R^3 / R, one redc and one mul. */
 int fg_p256_from_bytes_wide(fg_p256 *r, const uint8_t *in, size_t len)
 {
     static const uint64_t R3[N] = { UINT64_C(0xfffffffd0000000a), UINT64_C(0xffffffedfffffff7), 
       UINT64_C(0x00000005fffffffc), UINT64_C(0x0000001800000001) }; /* R^3 mod p */
     fg_p256 lo;
     uint64_t d[N];
-    unsigned char borrow = 0;
+    unsigned char borrow;
     uint64_t t[2 * N];
     size_t i, k;
     if (len > FG_P256_WIDE_BYTES) {
@@ -436,6 +436,7 @@ int fg_p256_from_bytes_wide(fg_p256 *r, const uint8_t *in, size_t len)
         t[k] = get_word(in + len - 8 * (k + 1));
     for (i = 8 * k; i < len; i++)
         t[k] |= (uint64_t)in[len - 1 - i] << (8 * (i % 8));
+    borrow = 0;
     for (i = 0; i < N; i++)
         d[i] = subb(t[N + i], P[i], &borrow);
     select_limbs(t + N, mask_of((uint64_t)(borrow ^ 1)), d, t + N); /* hi mod p */

@@ -528,8 +528,7 @@ int fg_p751_from_bytes(fg_p751 *r, const uint8_t in[FG_P751_BYTES])
 /* The len bytes as an integer t of 2N words (little-endian: word k is the 8 bytes at in + 8 k), whole words loaded as from_bytes does and the
  * len % 8 most significant bytes one at a time; len is public. Then t mod p:
  * t < 2^(8 len) <= 2^(8 FG_P751_WIDE_BYTES) <= p R is within redc's bound as
- * it is: the internal form t R = redc(t) R^3 / R, one redc and one mul (the
- * general split costs two of each and an add). */
+ * it is: the internal form t R = redc(t) R^3 / R, one redc and one mul. */
 int fg_p751_from_bytes_wide(fg_p751 *r, const uint8_t *in, size_t len)
 {
     static const uint64_t R3[N] = { UINT64_C(0x01541012388dc053), UINT64_C(0x3c5cbed8f06d7f12), 

@@ -301,6 +301,45 @@ class TestConstants(unittest.TestCase):
         self.assertGreater(by["p503"], 1)
         self.assertGreater(by["p751"], by["p503"])
 
+    def test_from_bytes_wide_plan(self):
+        """from_bytes_wide replayed on integers as templates/c_arith.j2 runs it:
+        the high half hi of every input t < 2^(16 BYTES) through the conditional
+        subtractions of 2^(J-1) p, ..., p must come out as hi mod p, so that
+        t' = lo + hi' R < p R (redc's bound) and t' = t mod p. J must be the
+        least that does it: J - 1 subtractions leave some hi >= p."""
+        rng = random.Random(29)
+        steps = set()
+        for fa in self.analyses:
+            if fa.form != "montgomery":
+                continue
+            with self.subTest(field=fa.name):
+                p, R = fa.p, 2**(64 * fa.n)
+                top = 2**(16 * ((fa.bits + 7) // 8))            # t < top
+                hi_max = (top - 1) // R
+                J = fa.wide_steps
+                steps.add(J)
+                self.assertEqual(fa.wide_consts, [p * 2**j for j in range(J - 1, -1, -1)])
+                self.assertLess(hi_max, p * 2**J)
+                if J:
+                    self.assertGreaterEqual(hi_max, p * 2**(J - 1))     # J - 1 would not do
+                self.assertTrue(all(c < R for c in fa.wide_consts))
+                his = {0, hi_max, hi_max - 1} | {rng.randrange(hi_max + 1) for _ in range(8)}
+                his |= {m * p + e for m in range(2**J) for e in (-1, 0, 1, p - 1)}
+                for hi in sorted(h for h in his if 0 <= h <= hi_max):
+                    h = hi
+                    for c in fa.wide_consts:
+                        if h >= c:                      # the subtraction does not borrow
+                            h -= c
+                    self.assertEqual(h, hi % p)
+                    lo = rng.choice([0, R - 1, rng.randrange(R)])
+                    t = lo + hi * R
+                    if t >= top:
+                        continue
+                    t2 = lo + h * R
+                    self.assertLess(t2, p * R)
+                    self.assertEqual(t2 % p, t % p)
+        self.assertTrue({0, 1, 2} <= steps, steps)
+
     def test_inverse_exponent(self):
         rng = random.Random(7)
         for fa in self.analyses:
