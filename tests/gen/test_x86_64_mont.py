@@ -183,5 +183,49 @@ class TestShiftRows(unittest.TestCase):
         self.assertNotIn("_adx_zen:", x86_64_mont.emit_montgomery(extra("bls12_381_r")))
 
 
+
+class TestTwoDigitReduction(unittest.TestCase):
+    """_redc_rows at 2 to 4 limbs of a generic m0inv takes two multipliers at
+    once (_row_m2): m = (u0 + u1 2^64) (-p^-1) mod 2^128 from the two words
+    before either row. Replayed on integers here (m_hi must be the multiplier
+    the second word-by-word row would compute after the first); the kernels
+    themselves are checked against GMP by the diff suites of the extra primes
+    of 2 to 4 limbs (r130, p224, bls12_381_r, r254, r250)."""
+
+    def test_multipliers_match_word_by_word(self):
+        import random
+        rng = random.Random(41)
+        M = (1 << 64) - 1
+        for name in ("r130", "p224", "bls12_381_r", "r254", "r250"):
+            p = extra(name).p
+            n0 = (-pow(p, -1, 1 << 64)) & M
+            n1 = ((-pow(p, -1, 1 << 128)) % (1 << 128)) >> 64
+            for u0, u1 in [(0, 0), (M, M), (1, 0), (0, 1)] + [
+                    (rng.getrandbits(64), rng.getrandbits(64)) for _ in range(200)]:
+                m_lo = u0 * n0 & M
+                m_hi = ((u0 * n0) >> 64) + u0 * n1 + u1 * n0 & M
+                # the word-by-word second multiplier, after row m_lo
+                w1 = ((u0 + (u1 << 64) + m_lo * p) >> 64) & M
+                self.assertEqual(m_hi, w1 * n0 & M, name)
+                # and both rows clear the low 128 bits
+                self.assertEqual((u0 + (u1 << 64) + (m_lo + (m_hi << 64)) * p) % (1 << 128), 0)
+
+    def test_which_kernels_take_it(self):
+        # one MULX by n0 of the first word and an IMUL of the second per two rows,
+        # at bmi2 and adx, 2 to 4 limbs of a generic m0inv; never at 5 limbs
+        # (r320) nor where m0inv = 1 (p256, p503: no multiplier at all)
+        for name, n, steps in (("r130", 3, 1), ("bls12_381_r", 4, 2), ("r320", 5, 0)):
+            text = x86_64_mont.emit_montgomery(extra(name))
+            for level in ("bmi2", "adx"):
+                with self.subTest(field=name, level=level):
+                    redc = body(text, "fg_%s_redc_%s" % (name, level))
+                    self.assertEqual(len(re.findall(r"^\timulq [^,]+, %rdx$", redc, re.M)),
+                                     steps + (n - 2 * steps))
+                    # rdx = n0, then MULX of the first word (a step) or IMUL (one row)
+                    self.assertEqual(len(re.findall(r"^\tmovq \$\d+, %rdx\n\tmulxq ", redc, re.M)), steps)
+        for name in ("p256", "p503"):
+            self.assertNotIn("imulq", body(shipped(name), "fg_%s_redc_adx" % name))
+
+
 if __name__ == "__main__":
     unittest.main()
