@@ -737,11 +737,25 @@ static void check_redc_sums(unsigned long rounds)
  * and r = 0) */
 #define WBYTES C(WIDE_BYTES)
 
+/* from_bytes_wide(bytes, len) into *r (set to one first) returns 1 and
+ * gives v mod p; want is left holding the expected internal words */
+static void expect_wide(FE *r, mpz_t want, const uint8_t *bytes, size_t len, const mpz_t v,
+                        const char *what_ok, const char *what)
+{
+    FE y;
+    F(one)(r);
+    expect_int(what_ok, F(from_bytes_wide)(r, bytes, len), 1);
+    mpz_mod(want, v, P);
+    internal(y.limb, want);
+    to_mpz(want, y.limb, N);
+    expect(what, r->limb, want, N, NULL, NULL);
+}
+
 static void check_from_bytes_wide(unsigned long rounds)
 {
     uint8_t bytes[WBYTES + 1];
     mpz_t v, want, top;
-    FE r, y;
+    FE r;
     size_t len, j;
     unsigned long round;
     mpz_inits(v, want, top, NULL);
@@ -770,12 +784,7 @@ static void check_from_bytes_wide(unsigned long rounds)
                     mpz_sub_ui(v, v, 1);                /* (k - 1) p + p - 1 */
                 encode_len(bytes, len, v);
             }
-            F(one)(&r);
-            expect_int("from_bytes_wide ok", F(from_bytes_wide)(&r, bytes, len), 1);
-            mpz_mod(want, v, P);
-            internal(y.limb, want);
-            to_mpz(want, y.limb, N);
-            expect("from_bytes_wide", r.limb, want, N, NULL, NULL);
+            expect_wide(&r, want, bytes, len, v, "from_bytes_wide ok", "from_bytes_wide");
             if (len <= sizeof r.limb) {         /* the bytes in r itself */
                 memcpy(r.limb, bytes, len);
                 F(from_bytes_wide)(&r, (const uint8_t *)r.limb, len);
@@ -816,12 +825,8 @@ static void check_from_bytes_wide(unsigned long rounds)
                 mpz_mul_2exp(v, v, 64 * N);
                 mpz_add(v, v, lo);
                 encode_len(bytes, WBYTES, v);
-                F(one)(&r);
-                expect_int("from_bytes_wide(hi = m p + e) ok", F(from_bytes_wide)(&r, bytes, WBYTES), 1);
-                mpz_mod(want, v, P);
-                internal(y.limb, want);
-                to_mpz(want, y.limb, N);
-                expect("from_bytes_wide(hi = m p + e)", r.limb, want, N, NULL, NULL);
+                expect_wide(&r, want, bytes, WBYTES, v, "from_bytes_wide(hi = m p + e) ok",
+                            "from_bytes_wide(hi = m p + e)");
             }
         }
         mpz_clears(hi_max, hi, lo, NULL);
