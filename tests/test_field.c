@@ -810,7 +810,7 @@ static void check_from_bytes_wide(unsigned long rounds)
             if (mpz_cmp(hi, hi_max) > 0)
                 break;
             for (e = 0; e < 6; e++) {
-                mpz_mul_ui(v, P, m);
+                mpz_set(v, hi);                         /* m p */
                 if (e % 3 == 2)
                     mpz_add(v, v, P);
                 if (e % 3 != 1)

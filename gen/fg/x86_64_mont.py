@@ -912,6 +912,8 @@ class _Shape:
         self.zero_const = False     # a kernel reads the "z" table (Kernel.zero_mem)
         self.m0inv = (-pow(fa.p, -1, 1 << 64)) & MASK64
         assert fa.m0inv == self.m0inv
+        # the high word of -p^-1 mod 2^128 (_row_m2's two multipliers at once)
+        self.m0inv_hi = ((-pow(fa.p, -1, 1 << 128)) % (1 << 128)) >> 64
         self.spare = 64 * n - fa.p.bit_length()
         # m0inv == 1: reduce with Q = p+1 (m = U[i], U[i] - m = 0 exactly)
         self.m1 = self.m0inv == 1
@@ -1219,15 +1221,13 @@ def _row_m2(k, sh, u0, u1):
     add exactly what the word-by-word rows add (m mod 2^128 is unique), but
     m_hi no longer waits for row m_lo's product and sums at position i+1: one
     MULX and two IMULs beside the first row instead of an IMUL after it."""
-    n128 = (-pow(sh.p, -1, 1 << 128)) % (1 << 128)
-    assert n128 & MASK64 == sh.m0inv
     m_lo = k.new(PRIO_ACC)
     m_hi = k.new(PRIO_ACC)
     k.emit(MOV, rdx, sh.m0inv)
     k.emit(MULX, m_hi.reg, m_lo.reg, k.opnd(u0))
     k.unlock()
     t = k.new(PRIO_ACC)
-    k.emit(MOV, t.reg, n128 >> 64)
+    k.emit(MOV, t.reg, sh.m0inv_hi)
     k.emit(IMUL, t.reg, k.opnd(u0))
     k.emit(IMUL, rdx, k.opnd(u1))
     k.emit(ADD, m_hi.reg, t.reg)

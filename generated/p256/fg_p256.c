@@ -422,8 +422,13 @@ int fg_p256_from_bytes_wide(fg_p256 *r, const uint8_t *in, size_t len)
     static const uint64_t R3[N] = { UINT64_C(0xfffffffd0000000a), UINT64_C(0xffffffedfffffff7), 
       UINT64_C(0x00000005fffffffc), UINT64_C(0x0000001800000001) }; /* R^3 mod p */
     fg_p256 lo;
+    static const uint64_t PJ[1][N] = { /* 2^j p, j = 0 .. 0 */
+        { UINT64_C(0xffffffffffffffff), UINT64_C(0x00000000ffffffff), 
+      UINT64_C(0x0000000000000000), UINT64_C(0xffffffff00000001) }
+    };
     uint64_t d[N];
     unsigned char borrow;
+    size_t j;
     uint64_t t[2 * N];
     size_t i, k;
     if (len > FG_P256_WIDE_BYTES) {
@@ -436,10 +441,12 @@ int fg_p256_from_bytes_wide(fg_p256 *r, const uint8_t *in, size_t len)
         t[k] = get_word(in + len - 8 * (k + 1));
     for (i = 8 * k; i < len; i++)
         t[k] |= (uint64_t)in[len - 1 - i] << (8 * (i % 8));
-    borrow = 0;
-    for (i = 0; i < N; i++)
-        d[i] = subb(t[N + i], P[i], &borrow);
-    select_limbs(t + N, mask_of((uint64_t)(borrow ^ 1)), d, t + N); /* hi mod p */
+    for (j = 0; j < 1; j++) {
+        borrow = 0;
+        for (i = 0; i < N; i++)
+            d[i] = subb(t[N + i], PJ[j][i], &borrow);
+        select_limbs(t + N, mask_of((uint64_t)(borrow ^ 1)), d, t + N); /* hi < PJ[j] */
+    }
     fg_p256_redc(&lo, t);             /* t / R */
     fg_p256_mul(r, &lo, (const fg_p256 *)(const void *)R3);
     return 1;
