@@ -52,7 +52,7 @@ Design (one algorithm, rendered per ISA level):
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, CMOVS, SHL, SHR, LEA, TEST)
+                            IMUL, CMOVC, CMOVS, SHL, SHR, LEA, TEST, BT, BTR)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -1252,11 +1252,23 @@ def _row_m(k, sh, u):
     return x
 
 
-def _redc_row(k, sh, acc, i, hi_pos):
-    """One reduction row at position i of a fused product (acc[i] final, then 0)."""
+def _redc_row(k, sh, acc, i, hi_pos, half=False):
+    """One reduction row at position i of a fused product (acc[i] final, then 0).
+
+    half (the last row of a mul by R/2, _half_r): the multiplier is acc[i]
+    mod 2^63, so position i keeps its top bit b instead of 0; acc[i] stays
+    live and is returned for _mul_fused_ops to add b."""
     u = acc[i]
     Q = lambda j: k.const("q", j)
     x = u
+    if half:
+        assert sh.m1 and k.level != "x86_64"
+        k.emit(MOV, rdx, k.opnd(u))
+        k.emit(BTR, rdx, 63)
+        k.unlock()
+        acc.pop(i)
+        k.row(acc, _RdxLoaded, Q, sh.J, i, sh.pow2, hi_pos, split=_split_redc_rows(k, sh))
+        return u
     if sh.m1:
         if k.level != "x86_64":
             # m = U[i] goes to rdx; position i is not touched by the row (Q[0] = 0)
@@ -1322,10 +1334,11 @@ def _mul_fused(k, sh, ap, bp, rp):
                    amax_all=2 * sh.p - 1 if k.lazy else None)
 
 
-def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None):
+def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None, half=False):
     """_mul_fused on operand thunks: X(i) the i-th word of a (the row
     multiplier), Y(j) the j-th word of b (MULX's memory operand).  amax_all:
-    the bound of both operands when it is above p - 1 (sums below 2p)."""
+    the bound of both operands when it is above p - 1 (sums below 2p).
+    half: r = 2ab/R mod p, a Montgomery product by R/2 (_half_r)."""
     n, p = sh.n, sh.p
     bmax = p - 1 if amax_all is None else amax_all
     qv = p + 1 if sh.m1 else p
@@ -1342,9 +1355,18 @@ def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None):
         k.row(acc, lambda i=i: X(i), Y, list(range(n)), i, None, max(h, i + n), split=i > 0 and n >= 5)
         red += MASK64 * qv << (64 * i)
         h = hi_pos(amax * bmax + red, i + 1)
-        _redc_row(k, sh, acc, i, max(h, i + n))
+        b = _redc_row(k, sh, acc, i, max(h, i + n), half=half and i == n - 1)
     assert sorted(acc) in (list(range(n, 2 * n)), list(range(n, 2 * n + 1)))
     R = [acc[q] for q in range(n, 2 * n)]
+    if half:
+        # the sum is H 2^64n + b 2^(64n-1): r = 2H + b, H + H with CF = b
+        assert 2 * n not in acc
+        k.emit(BT, k.opnd(b), 63)
+        k.unlock()
+        k.kill(b)
+        for r in R:
+            k.emit(ADC, k.r(r), k.r(r))
+            k.unlock()
     _final_sub(k, sh, R, acc.get(2 * n), rp)
 
 
@@ -1870,6 +1892,8 @@ def _build_fp2_sqr(sh, level, tune="generic"):
     products are below 4p^2 and the carry plan uses that operand bound.  r may
     alias a: every read of a comes before the first store, which is r1's: r0
     is computed from the stack copies alone.
+    Where _half_r allows, r1 is a0 * a1 / (R/2) instead, and 2 a0 is not
+    formed at all.
     Tried on p751 at adx (TSC, old and new alternating, each at start offsets
     0 and 32 of a 64-byte line): d = (a0 - a1 - 1) + (p + 1), the borrow-in
     set by STC in place of p's five all-ones low limbs (5 fewer ADC), +4%;
@@ -1880,12 +1904,16 @@ def _build_fp2_sqr(sh, level, tune="generic"):
     k.c_last_mulq = n > 4
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
-    base = {name: [k.new_slot() for _ in range(n)] for name in ("s", "d", "t")}
+    bound = 2 * p - 1
+    assert bound < 1 << (64 * n)
+    half = _half_r(sh, level, bound)
+    base = {name: [k.new_slot() for _ in range(n)] for name in ("s", "d") + (() if half else ("t",))}
     S = lambda name: (lambda j: k.slot_op(base[name][j]))
 
     a0 = lambda j: k.mem(ap, 8 * j)
     a1 = lambda j: k.mem(ap, 8 * (n + j))
-    _chain(k, S("t"), a0, None, n)
+    if not half:
+        _chain(k, S("t"), a0, None, n)
     _chain(k, S("s"), a0, a1, n)
     # d = a0 - a1 + p: both passes in registers, then stored
     D = []
@@ -1900,18 +1928,48 @@ def _build_fp2_sqr(sh, level, tune="generic"):
         k.emit(MOV, S("d")(j), k.r(v))
         k.unlock()
         k.kill(v)
-    bound = 2 * p - 1
-    assert bound < 1 << (64 * n)
     # r1 = 2 a0 * a1 first: its operands are ready first (a1 is an input), so
     # it starts while the chains of d still run; every read of a is above
     r1 = k.new(PRIO_OUTPTR, "out1")
     k.emit(LEA, r1.reg, k.mem(rp, 8 * n))
     k.unlock()
-    _mul_ops(k, sh, S("t"), a1, r1, bound, last=False)
+    if half:
+        _mul_fused_ops(k, sh, a0, a1, r1, amax_all=bound, half=True)
+    else:
+        _mul_ops(k, sh, S("t"), a1, r1, bound, last=False)
     k.kill(r1)
     k.kill(ap)
     _mul_ops(k, sh, S("s"), S("d"), rp, bound)
     return k.finish(_fname(sh, "fp2_sqr", level, tune), _args("sqr"), _target(level))
+
+
+def _half_r(sh, level, bound):
+    """Whether _build_fp2_sqr forms r1 = 2 a0 a1 / R as a0 a1 / (R/2): the
+    fused rows of a0 * a1 (no 2 a0 on the stack: 3n instructions fewer), the
+    last reduction row's multiplier taken mod 2^63 (BTR), so that the sum
+    T = a0 a1 + M p is 0 mod 2^(64n-1) only; position n-1 keeps T's bit
+    64n-1 (b), and r = T / 2^(64n-1) = 2H + b, the high half doubled with b
+    carried in (BT, then n ADC).  M < 2^(64n-1) makes r <= (bound^2 +
+    (2^(64n-1) - 1) p) / 2^(64n-1), which must stay below 2p for the one
+    conditional subtraction.  For p = 2^e 3^f - 1 (m0inv = 1: the multiplier
+    is the word itself, and p + 1's zero limbs leave position n-1 to b) at
+    the levels whose mul is the fused rows.  fieldgen-bench --field p503 --op
+    mul,fp2_sqr --level dispatch --runs 5 (Zen 4, adx_zen, old and new
+    alternating, three rounds, latency): Fp2ElementSquare 2.11-2.15x -> 2.08-
+    2.09x of the Fp mul (fast phase 342 -> 327-330 cycles).  p751's kernels
+    take it at adx under the generic tuning (its bmi2 mul is Karatsuba)."""
+    if not (sh.m1 and not sh.pow2 and level in ("bmi2", "adx")):
+        return False
+    if not _fused_mul(sh, level) or _kara(sh, "mul", level):
+        return False
+    return _half_r_fits(sh.p, sh.n, bound)
+
+
+def _half_r_fits(p, n, bound):
+    """Whether a0 a1 / 2^(64n-1) mod p stays below 2p after the rows, for
+    operands up to bound (the multipliers sum to M < 2^(64n-1))."""
+    h = 64 * n - 1
+    return (bound * bound + ((1 << h) - 1) * p) >> h < 2 * p
 
 
 def _build_fp2_sqr_nr(sh, fp2, level, tune="generic"):

@@ -6879,834 +6879,820 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $232, %rsp
-.cfi_adjust_cfa_offset 232
+	subq $168, %rsp
+.cfi_adjust_cfa_offset 168
 	movq 0(%rsi), %rcx
-	addq %rcx, %rcx
-	movq %rcx, 128(%rsp)
+	addq 64(%rsi), %rcx
+	movq %rcx, 0(%rsp)
 	movq 8(%rsi), %r8
-	adcq %r8, %r8
-	movq %r8, 136(%rsp)
+	adcq 72(%rsi), %r8
+	movq %r8, 8(%rsp)
 	movq 16(%rsi), %r9
-	adcq %r9, %r9
-	movq %r9, 144(%rsp)
+	adcq 80(%rsi), %r9
+	movq %r9, 16(%rsp)
 	movq 24(%rsi), %r10
-	adcq %r10, %r10
-	movq %r10, 152(%rsp)
+	adcq 88(%rsi), %r10
+	movq %r10, 24(%rsp)
 	movq 32(%rsi), %r11
-	adcq %r11, %r11
-	movq %r11, 160(%rsp)
+	adcq 96(%rsi), %r11
+	movq %r11, 32(%rsp)
 	movq 40(%rsi), %rax
-	adcq %rax, %rax
-	movq %rax, 168(%rsp)
+	adcq 104(%rsi), %rax
+	movq %rax, 40(%rsp)
 	movq 48(%rsi), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 176(%rsp)
+	adcq 112(%rsi), %rbx
+	movq %rbx, 48(%rsp)
 	movq 56(%rsi), %rbp
-	adcq %rbp, %rbp
-	movq %rbp, 184(%rsp)
+	adcq 120(%rsi), %rbp
+	movq %rbp, 56(%rsp)
 	movq 0(%rsi), %r12
-	addq 64(%rsi), %r12
-	movq %r12, 0(%rsp)
+	subq 64(%rsi), %r12
 	movq 8(%rsi), %r13
-	adcq 72(%rsi), %r13
-	movq %r13, 8(%rsp)
+	sbbq 72(%rsi), %r13
 	movq 16(%rsi), %r14
-	adcq 80(%rsi), %r14
-	movq %r14, 16(%rsp)
+	sbbq 80(%rsi), %r14
 	movq 24(%rsi), %r15
-	adcq 88(%rsi), %r15
-	movq %r15, 24(%rsp)
+	sbbq 88(%rsi), %r15
 	movq 32(%rsi), %rcx
-	adcq 96(%rsi), %rcx
-	movq %rcx, 32(%rsp)
+	sbbq 96(%rsi), %rcx
 	movq 40(%rsi), %r8
-	adcq 104(%rsi), %r8
-	movq %r8, 40(%rsp)
+	sbbq 104(%rsi), %r8
 	movq 48(%rsi), %r9
-	adcq 112(%rsi), %r9
-	movq %r9, 48(%rsp)
+	sbbq 112(%rsi), %r9
 	movq 56(%rsi), %r10
-	adcq 120(%rsi), %r10
-	movq %r10, 56(%rsp)
-	movq 0(%rsi), %r11
-	subq 64(%rsi), %r11
-	movq 8(%rsi), %rax
-	sbbq 72(%rsi), %rax
-	movq 16(%rsi), %rbx
-	sbbq 80(%rsi), %rbx
-	movq 24(%rsi), %rbp
-	sbbq 88(%rsi), %rbp
-	movq 32(%rsi), %r12
-	sbbq 96(%rsi), %r12
-	movq 40(%rsi), %r13
-	sbbq 104(%rsi), %r13
-	movq 48(%rsi), %r14
-	sbbq 112(%rsi), %r14
-	movq 56(%rsi), %r15
-	sbbq 120(%rsi), %r15
-	addq $-1, %r11
-	movq %r11, 64(%rsp)
-	adcq $-1, %rax
-	movq %rax, 72(%rsp)
-	adcq $-1, %rbx
-	movq %rbx, 80(%rsp)
-	adcq FG_P503_MONT_P+24(%rip), %rbp
-	movq %rbp, 88(%rsp)
-	adcq FG_P503_MONT_P+32(%rip), %r12
-	movq %r12, 96(%rsp)
-	adcq FG_P503_MONT_P+40(%rip), %r13
-	movq %r13, 104(%rsp)
-	adcq FG_P503_MONT_P+48(%rip), %r14
-	movq %r14, 112(%rsp)
-	adcq FG_P503_MONT_P+56(%rip), %r15
-	movq %r15, 120(%rsp)
-	leaq 64(%rdi), %rcx
-	movq 128(%rsp), %rdx
-	mulxq 64(%rsi), %r8, %r9
-	mulxq 72(%rsi), %r10, %r11
-	addq %r9, %r10
-	mulxq 80(%rsi), %rax, %rbx
-	adcq %r11, %rax
-	mulxq 88(%rsi), %rbp, %r12
-	adcq %rbx, %rbp
-	mulxq 96(%rsi), %r13, %r14
-	adcq %r12, %r13
-	mulxq 104(%rsi), %r15, %r9
-	adcq %r14, %r15
-	mulxq 112(%rsi), %r11, %rbx
-	adcq %r9, %r11
-	mulxq 120(%rsi), %r12, %r14
-	adcq %rbx, %r12
-	adcq $0, %r14
-	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %rbp
-	adcq %rbx, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r9
-	adcq %r8, %r15
-	adcq %r9, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r8
-	adcq %rbx, %r12
-	adcq %r8, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %r13
-	adcq %rbx, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r9
-	adcq %r8, %r11
-	adcq %r9, %r12
-	adcq $0, %r14
-	movq 136(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %r8
-	addq %rbx, %rax
-	adcq %r8, %rbp
-	mulxq 88(%rsi), %r9, %rbx
-	adcq %r9, %r13
-	adcq %rbx, %r15
-	mulxq 104(%rsi), %r8, %r9
-	adcq %r8, %r11
-	adcq %r9, %r12
-	mulxq 120(%rsi), %rbx, %r8
-	adcq %rbx, %r14
-	adcq $0, %r8
-	mulxq 64(%rsi), %r9, %rbx
-	addq %r9, %r10
-	adcq %rbx, %rax
-	mulxq 80(%rsi), %r9, %rbx
-	adcq %r9, %rbp
-	adcq %rbx, %r13
-	mulxq 96(%rsi), %r9, %rbx
-	adcq %r9, %r15
-	adcq %rbx, %r11
-	mulxq 112(%rsi), %r9, %rbx
-	adcq %r9, %r12
-	adcq %rbx, %r14
-	adcq $0, %r8
-	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %r13
-	adcq %rbx, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r9
-	adcq %r10, %r11
-	adcq %r9, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r10
-	adcq %rbx, %r14
-	adcq %r10, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %r15
-	adcq %rbx, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r9
-	adcq %r10, %r12
-	adcq %r9, %r14
-	adcq $0, %r8
-	movq 144(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %r10
+	sbbq 120(%rsi), %r10
+	addq $-1, %r12
+	movq %r12, 64(%rsp)
+	adcq $-1, %r13
+	movq %r13, 72(%rsp)
+	adcq $-1, %r14
+	movq %r14, 80(%rsp)
+	adcq FG_P503_MONT_P+24(%rip), %r15
+	movq %r15, 88(%rsp)
+	adcq FG_P503_MONT_P+32(%rip), %rcx
+	movq %rcx, 96(%rsp)
+	adcq FG_P503_MONT_P+40(%rip), %r8
+	movq %r8, 104(%rsp)
+	adcq FG_P503_MONT_P+48(%rip), %r9
+	movq %r9, 112(%rsp)
+	adcq FG_P503_MONT_P+56(%rip), %r10
+	movq %r10, 120(%rsp)
+	leaq 64(%rdi), %r11
+	movq 0(%rsi), %rdx
+	mulxq 64(%rsi), %rax, %rbx
+	mulxq 72(%rsi), %rbp, %r12
 	addq %rbx, %rbp
-	adcq %r10, %r13
-	mulxq 88(%rsi), %r9, %rbx
-	adcq %r9, %r15
-	adcq %rbx, %r11
-	mulxq 104(%rsi), %r10, %r9
-	adcq %r10, %r12
-	adcq %r9, %r14
-	mulxq 120(%rsi), %rbx, %r10
-	adcq %rbx, %r8
-	adcq $0, %r10
-	mulxq 64(%rsi), %r9, %rbx
-	addq %r9, %rax
-	adcq %rbx, %rbp
-	mulxq 80(%rsi), %r9, %rbx
-	adcq %r9, %r13
-	adcq %rbx, %r15
-	mulxq 96(%rsi), %r9, %rbx
-	adcq %r9, %r11
+	mulxq 80(%rsi), %r13, %r14
+	adcq %r12, %r13
+	mulxq 88(%rsi), %r15, %rcx
+	adcq %r14, %r15
+	mulxq 96(%rsi), %r8, %r9
+	adcq %rcx, %r8
+	mulxq 104(%rsi), %r10, %rbx
+	adcq %r9, %r10
+	mulxq 112(%rsi), %r12, %r14
 	adcq %rbx, %r12
-	mulxq 112(%rsi), %r9, %rbx
-	adcq %r9, %r14
-	adcq %rbx, %r8
-	adcq $0, %r10
+	mulxq 120(%rsi), %rcx, %r9
+	adcq %r14, %rcx
+	adcq $0, %r9
 	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %r15
-	adcq %rbx, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
-	adcq %rax, %r12
-	adcq %r9, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rax
-	adcq %rbx, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
+	addq %rbx, %r15
+	adcq %r14, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
 	adcq %rax, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %r11
 	adcq %rbx, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r9
-	adcq %rax, %r14
-	adcq %r9, %r8
-	adcq $0, %r10
-	movq 152(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %rax
-	addq %rbx, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rax
+	adcq %r14, %rcx
+	adcq %rax, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %r8
+	adcq %r14, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
+	adcq %rax, %r12
+	adcq %rbx, %rcx
+	adcq $0, %r9
+	movq 8(%rsi), %rdx
+	mulxq 72(%rsi), %r14, %rax
+	addq %r14, %r13
 	adcq %rax, %r15
-	mulxq 88(%rsi), %r9, %rbx
-	adcq %r9, %r11
-	adcq %rbx, %r12
-	mulxq 104(%rsi), %rax, %r9
-	adcq %rax, %r14
-	adcq %r9, %r8
-	mulxq 120(%rsi), %rbx, %rax
-	adcq %rbx, %r10
+	mulxq 88(%rsi), %rbx, %r14
+	adcq %rbx, %r8
+	adcq %r14, %r10
+	mulxq 104(%rsi), %rax, %rbx
+	adcq %rax, %r12
+	adcq %rbx, %rcx
+	mulxq 120(%rsi), %r14, %rax
+	adcq %r14, %r9
 	adcq $0, %rax
-	mulxq 64(%rsi), %r9, %rbx
-	addq %r9, %rbp
-	adcq %rbx, %r13
-	mulxq 80(%rsi), %r9, %rbx
-	adcq %r9, %r15
-	adcq %rbx, %r11
-	mulxq 96(%rsi), %r9, %rbx
-	adcq %r9, %r12
-	adcq %rbx, %r14
-	mulxq 112(%rsi), %r9, %rbx
-	adcq %r9, %r8
+	mulxq 64(%rsi), %rbx, %r14
+	addq %rbx, %rbp
+	adcq %r14, %r13
+	mulxq 80(%rsi), %rbx, %r14
+	adcq %rbx, %r15
+	adcq %r14, %r8
+	mulxq 96(%rsi), %rbx, %r14
 	adcq %rbx, %r10
+	adcq %r14, %r12
+	mulxq 112(%rsi), %rbx, %r14
+	adcq %rbx, %rcx
+	adcq %r14, %r9
 	adcq $0, %rax
 	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %r11
-	adcq %rbx, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r9
-	adcq %rbp, %r14
-	adcq %r9, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
-	adcq %rbx, %r10
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
+	addq %rbx, %r8
+	adcq %r14, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rbx
+	adcq %rbp, %r12
+	adcq %rbx, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbp
+	adcq %r14, %r9
 	adcq %rbp, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %r12
-	adcq %rbx, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r9
-	adcq %rbp, %r8
-	adcq %r9, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %r10
+	adcq %r14, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rbx
+	adcq %rbp, %rcx
+	adcq %rbx, %r9
 	adcq $0, %rax
-	movq 160(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %rbp
-	addq %rbx, %r15
-	adcq %rbp, %r11
-	mulxq 88(%rsi), %r9, %rbx
-	adcq %r9, %r12
-	adcq %rbx, %r14
-	mulxq 104(%rsi), %rbp, %r9
+	movq 16(%rsi), %rdx
+	mulxq 72(%rsi), %r14, %rbp
+	addq %r14, %r15
 	adcq %rbp, %r8
-	adcq %r9, %r10
-	mulxq 120(%rsi), %rbx, %rbp
-	adcq %rbx, %rax
+	mulxq 88(%rsi), %rbx, %r14
+	adcq %rbx, %r10
+	adcq %r14, %r12
+	mulxq 104(%rsi), %rbp, %rbx
+	adcq %rbp, %rcx
+	adcq %rbx, %r9
+	mulxq 120(%rsi), %r14, %rbp
+	adcq %r14, %rax
 	adcq $0, %rbp
-	mulxq 64(%rsi), %r9, %rbx
-	addq %r9, %r13
-	adcq %rbx, %r15
-	mulxq 80(%rsi), %r9, %rbx
-	adcq %r9, %r11
-	adcq %rbx, %r12
-	mulxq 96(%rsi), %r9, %rbx
-	adcq %r9, %r14
+	mulxq 64(%rsi), %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %r15
+	mulxq 80(%rsi), %rbx, %r14
 	adcq %rbx, %r8
-	mulxq 112(%rsi), %r9, %rbx
-	adcq %r9, %r10
-	adcq %rbx, %rax
+	adcq %r14, %r10
+	mulxq 96(%rsi), %rbx, %r14
+	adcq %rbx, %r12
+	adcq %r14, %rcx
+	mulxq 112(%rsi), %rbx, %r14
+	adcq %rbx, %r9
+	adcq %r14, %rax
 	adcq $0, %rbp
 	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %r12
-	adcq %rbx, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
-	adcq %r13, %r8
-	adcq %r9, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
-	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
+	addq %rbx, %r10
+	adcq %r14, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbx
+	adcq %r13, %rcx
+	adcq %rbx, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r13
+	adcq %r14, %rax
 	adcq %r13, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %r14
-	adcq %rbx, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
-	adcq %r13, %r10
-	adcq %r9, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %r12
+	adcq %r14, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbx
+	adcq %r13, %r9
+	adcq %rbx, %rax
 	adcq $0, %rbp
-	movq 168(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %r13
-	addq %rbx, %r11
-	adcq %r13, %r12
-	mulxq 88(%rsi), %r9, %rbx
-	adcq %r9, %r14
-	adcq %rbx, %r8
-	mulxq 104(%rsi), %r13, %r9
+	movq 24(%rsi), %rdx
+	mulxq 72(%rsi), %r14, %r13
+	addq %r14, %r8
 	adcq %r13, %r10
-	adcq %r9, %rax
-	mulxq 120(%rsi), %rbx, %r13
-	adcq %rbx, %rbp
+	mulxq 88(%rsi), %rbx, %r14
+	adcq %rbx, %r12
+	adcq %r14, %rcx
+	mulxq 104(%rsi), %r13, %rbx
+	adcq %r13, %r9
+	adcq %rbx, %rax
+	mulxq 120(%rsi), %r14, %r13
+	adcq %r14, %rbp
 	adcq $0, %r13
-	mulxq 64(%rsi), %r9, %rbx
-	addq %r9, %r15
-	adcq %rbx, %r11
-	mulxq 80(%rsi), %r9, %rbx
-	adcq %r9, %r12
-	adcq %rbx, %r14
-	mulxq 96(%rsi), %r9, %rbx
-	adcq %r9, %r8
+	mulxq 64(%rsi), %rbx, %r14
+	addq %rbx, %r15
+	adcq %r14, %r8
+	mulxq 80(%rsi), %rbx, %r14
 	adcq %rbx, %r10
-	mulxq 112(%rsi), %r9, %rbx
-	adcq %r9, %rax
-	adcq %rbx, %rbp
+	adcq %r14, %r12
+	mulxq 96(%rsi), %rbx, %r14
+	adcq %rbx, %rcx
+	adcq %r14, %r9
+	mulxq 112(%rsi), %rbx, %r14
+	adcq %rbx, %rax
+	adcq %r14, %rbp
 	adcq $0, %r13
 	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %r14
-	adcq %rbx, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r9
-	adcq %r15, %r10
-	adcq %r9, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
-	adcq %rbx, %rbp
-	adcq %r15, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %r8
-	adcq %rbx, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %r9
-	adcq %r15, %rax
-	adcq %r9, %rbp
-	adcq $0, %r13
-	movq 176(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
 	addq %rbx, %r12
-	adcq %r15, %r14
-	mulxq 88(%rsi), %r9, %rbx
-	adcq %r9, %r8
-	adcq %rbx, %r10
-	mulxq 104(%rsi), %r15, %r9
+	adcq %r14, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rbx
+	adcq %r15, %r9
+	adcq %rbx, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r15
+	adcq %r14, %rbp
+	adcq %r15, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %rcx
+	adcq %r14, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rbx
 	adcq %r15, %rax
-	adcq %r9, %rbp
-	mulxq 120(%rsi), %rbx, %r15
-	adcq %rbx, %r13
+	adcq %rbx, %rbp
+	adcq $0, %r13
+	movq 32(%rsi), %rdx
+	mulxq 72(%rsi), %r14, %r15
+	addq %r14, %r10
+	adcq %r15, %r12
+	mulxq 88(%rsi), %rbx, %r14
+	adcq %rbx, %rcx
+	adcq %r14, %r9
+	mulxq 104(%rsi), %r15, %rbx
+	adcq %r15, %rax
+	adcq %rbx, %rbp
+	mulxq 120(%rsi), %r14, %r15
+	adcq %r14, %r13
 	adcq $0, %r15
-	mulxq 64(%rsi), %r9, %rbx
-	addq %r9, %r11
+	mulxq 64(%rsi), %rbx, %r14
+	addq %rbx, %r8
+	adcq %r14, %r10
+	mulxq 80(%rsi), %rbx, %r14
 	adcq %rbx, %r12
-	mulxq 80(%rsi), %r9, %rbx
-	adcq %r9, %r14
-	adcq %rbx, %r8
-	mulxq 96(%rsi), %r9, %rbx
-	adcq %r9, %r10
-	adcq %rbx, %rax
-	mulxq 112(%rsi), %r9, %rbx
-	adcq %r9, %rbp
-	adcq %rbx, %r13
-	adcq $0, %r15
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %r8
-	adcq %rbx, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
-	adcq %r11, %rax
-	adcq %r9, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
-	adcq %rbx, %r13
-	adcq %r11, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %r10
-	adcq %rbx, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
-	adcq %r11, %rbp
-	adcq %r9, %r13
-	adcq $0, %r15
-	movq 184(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %r11
-	addq %rbx, %r14
-	adcq %r11, %r8
-	mulxq 88(%rsi), %r9, %rbx
-	adcq %r9, %r10
-	adcq %rbx, %rax
-	mulxq 104(%rsi), %r11, %r9
-	adcq %r11, %rbp
-	adcq %r9, %r13
-	mulxq 120(%rsi), %rbx, %r11
-	adcq %rbx, %r15
-	adcq $0, %r11
-	mulxq 64(%rsi), %r9, %rbx
-	addq %r9, %r12
-	adcq %rbx, %r14
-	mulxq 80(%rsi), %r9, %rbx
-	adcq %r9, %r8
-	adcq %rbx, %r10
-	mulxq 96(%rsi), %r9, %rbx
-	adcq %r9, %rax
+	adcq %r14, %rcx
+	mulxq 96(%rsi), %rbx, %r14
+	adcq %rbx, %r9
+	adcq %r14, %rax
+	mulxq 112(%rsi), %rbx, %r14
 	adcq %rbx, %rbp
-	mulxq 112(%rsi), %r9, %rbx
-	adcq %r9, %r13
-	adcq %rbx, %r15
-	adcq $0, %r11
-	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbx
-	addq %r9, %r10
-	adcq %rbx, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
-	adcq %r12, %rbp
-	adcq %r9, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r12
-	adcq %rbx, %r15
-	adcq %r12, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	addq %r9, %rax
-	adcq %rbx, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r9
-	adcq %r12, %r13
-	adcq %r9, %r15
-	adcq $0, %r11
-	movq %r14, %rbx
-	subq $-1, %rbx
-	movq %r8, %r12
-	sbbq $-1, %r12
-	movq %r10, %r9
-	sbbq $-1, %r9
-	movq %rdi, 192(%rsp)
-	movq %rax, %rdi
-	sbbq FG_P503_MONT_P+24(%rip), %rdi
-	movq %rcx, 200(%rsp)
-	movq %rbp, %rcx
-	sbbq FG_P503_MONT_P+32(%rip), %rcx
-	movq %r11, 208(%rsp)
-	movq %r13, %r11
-	sbbq FG_P503_MONT_P+40(%rip), %r11
-	movq %r15, 216(%rsp)
-	movq 216(%rsp), %r15
-	sbbq FG_P503_MONT_P+48(%rip), %r15
-	movq %r13, 224(%rsp)
-	movq 208(%rsp), %r13
-	sbbq FG_P503_MONT_P+56(%rip), %r13
-	cmovc %r14, %rbx
-	cmovc %r8, %r12
-	cmovc %r10, %r9
-	cmovc %rax, %rdi
-	cmovc %rbp, %rcx
-	cmovc 224(%rsp), %r11
-	cmovc 216(%rsp), %r15
-	cmovc 208(%rsp), %r13
-	movq 200(%rsp), %r14
-	movq %rbx, 0(%r14)
-	movq %r12, 8(%r14)
-	movq %r9, 16(%r14)
-	movq %rdi, 24(%r14)
-	movq %rcx, 32(%r14)
-	movq %r11, 40(%r14)
-	movq %r15, 48(%r14)
-	movq %r13, 56(%r14)
-	movq 0(%rsp), %rdx
-	mulxq 64(%rsp), %r8, %r10
-	mulxq 72(%rsp), %rax, %rbp
-	addq %r10, %rax
-	mulxq 80(%rsp), %rbx, %r12
-	adcq %rbp, %rbx
-	mulxq 88(%rsp), %r9, %rdi
-	adcq %r12, %r9
-	mulxq 96(%rsp), %rcx, %r11
-	adcq %rdi, %rcx
-	mulxq 104(%rsp), %r15, %r13
-	adcq %r11, %r15
-	mulxq 112(%rsp), %r14, %rsi
-	adcq %r13, %r14
-	mulxq 120(%rsp), %r10, %rbp
-	adcq %rsi, %r10
-	adcq $0, %rbp
+	adcq %r14, %r13
+	adcq $0, %r15
 	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
-	addq %r12, %r9
-	adcq %rdi, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
-	adcq %r11, %r15
-	adcq %r13, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
-	adcq %rsi, %r10
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
+	addq %rbx, %rcx
+	adcq %r14, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rbx
+	adcq %r8, %rax
+	adcq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r8
+	adcq %r14, %r13
+	adcq %r8, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %r9
+	adcq %r14, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rbx
 	adcq %r8, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
-	addq %r12, %rcx
-	adcq %rdi, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
-	adcq %r11, %r14
-	adcq %r13, %r10
-	adcq $0, %rbp
-	movq 8(%rsp), %rdx
-	mulxq 72(%rsp), %rsi, %r8
-	addq %rsi, %rbx
-	adcq %r8, %r9
-	mulxq 88(%rsp), %r12, %rdi
-	adcq %r12, %rcx
-	adcq %rdi, %r15
-	mulxq 104(%rsp), %r11, %r13
-	adcq %r11, %r14
-	adcq %r13, %r10
-	mulxq 120(%rsp), %rsi, %r8
-	adcq %rsi, %rbp
+	adcq %rbx, %r13
+	adcq $0, %r15
+	movq 40(%rsi), %rdx
+	mulxq 72(%rsi), %r14, %r8
+	addq %r14, %r12
+	adcq %r8, %rcx
+	mulxq 88(%rsi), %rbx, %r14
+	adcq %rbx, %r9
+	adcq %r14, %rax
+	mulxq 104(%rsi), %r8, %rbx
+	adcq %r8, %rbp
+	adcq %rbx, %r13
+	mulxq 120(%rsi), %r14, %r8
+	adcq %r14, %r15
 	adcq $0, %r8
-	mulxq 64(%rsp), %r12, %rdi
-	addq %r12, %rax
-	adcq %rdi, %rbx
-	mulxq 80(%rsp), %r11, %r13
-	adcq %r11, %r9
-	adcq %r13, %rcx
-	mulxq 96(%rsp), %rsi, %r12
-	adcq %rsi, %r15
-	adcq %r12, %r14
-	mulxq 112(%rsp), %rdi, %r11
-	adcq %rdi, %r10
-	adcq %r11, %rbp
-	adcq $0, %r8
-	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rsi
-	addq %r13, %rcx
-	adcq %rsi, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
-	adcq %r12, %r14
-	adcq %rdi, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
-	adcq %r11, %rbp
-	adcq %rax, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rsi
-	addq %r13, %r15
-	adcq %rsi, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
-	adcq %r12, %r10
-	adcq %rdi, %rbp
-	adcq $0, %r8
-	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %r11, %rax
-	addq %r11, %r9
-	adcq %rax, %rcx
-	mulxq 88(%rsp), %r13, %rsi
-	adcq %r13, %r15
-	adcq %rsi, %r14
-	mulxq 104(%rsp), %r12, %rdi
-	adcq %r12, %r10
-	adcq %rdi, %rbp
-	mulxq 120(%rsp), %r11, %rax
-	adcq %r11, %r8
-	adcq $0, %rax
-	mulxq 64(%rsp), %r13, %rsi
-	addq %r13, %rbx
-	adcq %rsi, %r9
-	mulxq 80(%rsp), %r12, %rdi
-	adcq %r12, %rcx
-	adcq %rdi, %r15
-	mulxq 96(%rsp), %r11, %r13
-	adcq %r11, %r14
-	adcq %r13, %r10
-	mulxq 112(%rsp), %rsi, %r12
-	adcq %rsi, %rbp
-	adcq %r12, %r8
-	adcq $0, %rax
-	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r11
-	addq %rdi, %r15
-	adcq %r11, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
-	adcq %r13, %r10
-	adcq %rsi, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rbx
-	adcq %r12, %r8
+	mulxq 64(%rsi), %rbx, %r14
+	addq %rbx, %r10
+	adcq %r14, %r12
+	mulxq 80(%rsi), %rbx, %r14
+	adcq %rbx, %rcx
+	adcq %r14, %r9
+	mulxq 96(%rsi), %rbx, %r14
 	adcq %rbx, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r11
-	addq %rdi, %r14
-	adcq %r11, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rsi
-	adcq %r13, %rbp
-	adcq %rsi, %r8
-	adcq $0, %rax
-	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r12, %rbx
-	addq %r12, %rcx
+	adcq %r14, %rbp
+	mulxq 112(%rsi), %rbx, %r14
+	adcq %rbx, %r13
+	adcq %r14, %r15
+	adcq $0, %r8
+	movq %r10, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
+	addq %rbx, %r9
+	adcq %r14, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rbx
+	adcq %r10, %rbp
+	adcq %rbx, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r10
+	adcq %r14, %r15
+	adcq %r10, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %rax
+	adcq %r14, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbx
+	adcq %r10, %r13
 	adcq %rbx, %r15
-	mulxq 88(%rsp), %rdi, %r11
-	adcq %rdi, %r14
-	adcq %r11, %r10
-	mulxq 104(%rsp), %r13, %rsi
-	adcq %r13, %rbp
-	adcq %rsi, %r8
-	mulxq 120(%rsp), %r12, %rbx
+	adcq $0, %r8
+	movq 48(%rsi), %rdx
+	mulxq 72(%rsi), %r14, %r10
+	addq %r14, %rcx
+	adcq %r10, %r9
+	mulxq 88(%rsi), %rbx, %r14
+	adcq %rbx, %rax
+	adcq %r14, %rbp
+	mulxq 104(%rsi), %r10, %rbx
+	adcq %r10, %r13
+	adcq %rbx, %r15
+	mulxq 120(%rsi), %r14, %r10
+	adcq %r14, %r8
+	adcq $0, %r10
+	mulxq 64(%rsi), %rbx, %r14
+	addq %rbx, %r12
+	adcq %r14, %rcx
+	mulxq 80(%rsi), %rbx, %r14
+	adcq %rbx, %r9
+	adcq %r14, %rax
+	mulxq 96(%rsi), %rbx, %r14
+	adcq %rbx, %rbp
+	adcq %r14, %r13
+	mulxq 112(%rsi), %rbx, %r14
+	adcq %rbx, %r15
+	adcq %r14, %r8
+	adcq $0, %r10
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
+	addq %rbx, %rax
+	adcq %r14, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rbx
+	adcq %r12, %r13
+	adcq %rbx, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r12
+	adcq %r14, %r8
+	adcq %r12, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %rbp
+	adcq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rbx
+	adcq %r12, %r15
+	adcq %rbx, %r8
+	adcq $0, %r10
+	movq 56(%rsi), %rdx
+	mulxq 72(%rsi), %r14, %r12
+	addq %r14, %r9
 	adcq %r12, %rax
-	adcq $0, %rbx
-	mulxq 64(%rsp), %rdi, %r11
+	mulxq 88(%rsi), %rbx, %r14
+	adcq %rbx, %rbp
+	adcq %r14, %r13
+	mulxq 104(%rsi), %r12, %rbx
+	adcq %r12, %r15
+	adcq %rbx, %r8
+	mulxq 120(%rsi), %r14, %r12
+	adcq %r14, %r10
+	adcq $0, %r12
+	mulxq 64(%rsi), %rbx, %r14
+	addq %rbx, %rcx
+	adcq %r14, %r9
+	mulxq 80(%rsi), %rbx, %r14
+	adcq %rbx, %rax
+	adcq %r14, %rbp
+	mulxq 96(%rsi), %rbx, %r14
+	adcq %rbx, %r13
+	adcq %r14, %r15
+	mulxq 112(%rsi), %rbx, %r14
+	adcq %rbx, %r8
+	adcq %r14, %r10
+	adcq $0, %r12
+	movq %rcx, %rdx
+	btrq $63, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r14
+	addq %rbx, %rbp
+	adcq %r14, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r14
+	adcq %rbx, %r15
+	adcq %r14, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r14
+	adcq %rbx, %r10
+	adcq %r14, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r14
+	addq %rbx, %r13
+	adcq %r14, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r14
+	adcq %rbx, %r8
+	adcq %r14, %r10
+	adcq $0, %r12
+	btq $63, %rcx
+	adcq %r9, %r9
+	adcq %rax, %rax
+	adcq %rbp, %rbp
+	adcq %r13, %r13
+	adcq %r15, %r15
+	adcq %r8, %r8
+	adcq %r10, %r10
+	adcq %r12, %r12
+	movq %r9, %rbx
+	subq $-1, %rbx
+	movq %rax, %r14
+	sbbq $-1, %r14
+	movq %rbp, %rcx
+	sbbq $-1, %rcx
+	movq %rdi, 128(%rsp)
+	movq %r13, %rdi
+	sbbq FG_P503_MONT_P+24(%rip), %rdi
+	movq %r11, 136(%rsp)
+	movq %r15, %r11
+	sbbq FG_P503_MONT_P+32(%rip), %r11
+	movq %r12, 144(%rsp)
+	movq %r8, %r12
+	sbbq FG_P503_MONT_P+40(%rip), %r12
+	movq %r10, 152(%rsp)
+	movq 152(%rsp), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	movq %r8, 160(%rsp)
+	movq 144(%rsp), %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r9, %rbx
+	cmovc %rax, %r14
+	cmovc %rbp, %rcx
+	cmovc %r13, %rdi
+	cmovc %r15, %r11
+	cmovc 160(%rsp), %r12
+	cmovc 152(%rsp), %r10
+	cmovc 144(%rsp), %r8
+	movq 136(%rsp), %r9
+	movq %rbx, 0(%r9)
+	movq %r14, 8(%r9)
+	movq %rcx, 16(%r9)
+	movq %rdi, 24(%r9)
+	movq %r11, 32(%r9)
+	movq %r12, 40(%r9)
+	movq %r10, 48(%r9)
+	movq %r8, 56(%r9)
+	movq 0(%rsp), %rdx
+	mulxq 64(%rsp), %rax, %rbp
+	mulxq 72(%rsp), %r13, %r15
+	addq %rbp, %r13
+	mulxq 80(%rsp), %rbx, %r14
+	adcq %r15, %rbx
+	mulxq 88(%rsp), %rcx, %rdi
+	adcq %r14, %rcx
+	mulxq 96(%rsp), %r11, %r12
+	adcq %rdi, %r11
+	mulxq 104(%rsp), %r10, %r8
+	adcq %r12, %r10
+	mulxq 112(%rsp), %r9, %rsi
+	adcq %r8, %r9
+	mulxq 120(%rsp), %rbp, %r15
+	adcq %rsi, %rbp
+	adcq $0, %r15
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
+	addq %r14, %rcx
+	adcq %rdi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r8
+	adcq %r12, %r10
+	adcq %r8, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
+	adcq %rsi, %rbp
+	adcq %rax, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
+	addq %r14, %r11
+	adcq %rdi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r8
+	adcq %r12, %r9
+	adcq %r8, %rbp
+	adcq $0, %r15
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %rsi, %rax
+	addq %rsi, %rbx
+	adcq %rax, %rcx
+	mulxq 88(%rsp), %r14, %rdi
+	adcq %r14, %r11
+	adcq %rdi, %r10
+	mulxq 104(%rsp), %r12, %r8
+	adcq %r12, %r9
+	adcq %r8, %rbp
+	mulxq 120(%rsp), %rsi, %rax
+	adcq %rsi, %r15
+	adcq $0, %rax
+	mulxq 64(%rsp), %r14, %rdi
+	addq %r14, %r13
+	adcq %rdi, %rbx
+	mulxq 80(%rsp), %r12, %r8
+	adcq %r12, %rcx
+	adcq %r8, %r11
+	mulxq 96(%rsp), %rsi, %r14
+	adcq %rsi, %r10
+	adcq %r14, %r9
+	mulxq 112(%rsp), %rdi, %r12
+	adcq %rdi, %rbp
+	adcq %r12, %r15
+	adcq $0, %rax
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rsi
+	addq %r8, %r11
+	adcq %rsi, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
+	adcq %r14, %r9
+	adcq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
+	adcq %r12, %r15
+	adcq %r13, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rsi
+	addq %r8, %r10
+	adcq %rsi, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %r15
+	adcq $0, %rax
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %r12, %r13
+	addq %r12, %rcx
+	adcq %r13, %r11
+	mulxq 88(%rsp), %r8, %rsi
+	adcq %r8, %r10
+	adcq %rsi, %r9
+	mulxq 104(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %r15
+	mulxq 120(%rsp), %r12, %r13
+	adcq %r12, %rax
+	adcq $0, %r13
+	mulxq 64(%rsp), %r8, %rsi
+	addq %r8, %rbx
+	adcq %rsi, %rcx
+	mulxq 80(%rsp), %r14, %rdi
+	adcq %r14, %r11
+	adcq %rdi, %r10
+	mulxq 96(%rsp), %r12, %r8
+	adcq %r12, %r9
+	adcq %r8, %rbp
+	mulxq 112(%rsp), %rsi, %r14
+	adcq %rsi, %r15
+	adcq %r14, %rax
+	adcq $0, %r13
+	movq %rbx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r12
+	addq %rdi, %r10
+	adcq %r12, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rsi
+	adcq %r8, %rbp
+	adcq %rsi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbx
+	adcq %r14, %rax
+	adcq %rbx, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r12
 	addq %rdi, %r9
-	adcq %r11, %rcx
-	mulxq 80(%rsp), %r13, %rsi
-	adcq %r13, %r15
-	adcq %rsi, %r14
-	mulxq 96(%rsp), %r12, %rdi
-	adcq %r12, %r10
-	adcq %rdi, %rbp
-	mulxq 112(%rsp), %r11, %r13
-	adcq %r11, %r8
-	adcq %r13, %rax
-	adcq $0, %rbx
-	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r12
-	addq %rsi, %r14
-	adcq %r12, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r11
-	adcq %rdi, %rbp
-	adcq %r11, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
-	adcq %r13, %rax
-	adcq %r9, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r12
-	addq %rsi, %r10
 	adcq %r12, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r11
-	adcq %rdi, %r8
-	adcq %r11, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rsi
+	adcq %r8, %r15
+	adcq %rsi, %rax
+	adcq $0, %r13
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r14, %rbx
+	addq %r14, %r11
+	adcq %rbx, %r10
+	mulxq 88(%rsp), %rdi, %r12
+	adcq %rdi, %r9
+	adcq %r12, %rbp
+	mulxq 104(%rsp), %r8, %rsi
+	adcq %r8, %r15
+	adcq %rsi, %rax
+	mulxq 120(%rsp), %r14, %rbx
+	adcq %r14, %r13
+	adcq $0, %rbx
+	mulxq 64(%rsp), %rdi, %r12
+	addq %rdi, %rcx
+	adcq %r12, %r11
+	mulxq 80(%rsp), %r8, %rsi
+	adcq %r8, %r10
+	adcq %rsi, %r9
+	mulxq 96(%rsp), %r14, %rdi
+	adcq %r14, %rbp
+	adcq %rdi, %r15
+	mulxq 112(%rsp), %r12, %r8
+	adcq %r12, %rax
+	adcq %r8, %r13
+	adcq $0, %rbx
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r14
+	addq %rsi, %r9
+	adcq %r14, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r12
+	adcq %rdi, %r15
+	adcq %r12, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rcx
+	adcq %r8, %r13
+	adcq %rcx, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r14
+	addq %rsi, %rbp
+	adcq %r14, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r12
+	adcq %rdi, %rax
+	adcq %r12, %r13
 	adcq $0, %rbx
 	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %r13, %r9
-	addq %r13, %r15
-	adcq %r9, %r14
-	mulxq 88(%rsp), %rsi, %r12
-	adcq %rsi, %r10
-	adcq %r12, %rbp
-	mulxq 104(%rsp), %rdi, %r11
-	adcq %rdi, %r8
-	adcq %r11, %rax
-	mulxq 120(%rsp), %r13, %r9
-	adcq %r13, %rbx
-	adcq $0, %r9
-	mulxq 64(%rsp), %rsi, %r12
-	addq %rsi, %rcx
-	adcq %r12, %r15
-	mulxq 80(%rsp), %rdi, %r11
-	adcq %rdi, %r14
-	adcq %r11, %r10
-	mulxq 96(%rsp), %r13, %rsi
-	adcq %r13, %rbp
-	adcq %rsi, %r8
-	mulxq 112(%rsp), %r12, %rdi
-	adcq %r12, %rax
-	adcq %rdi, %rbx
-	adcq $0, %r9
-	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r13
-	addq %r11, %r10
-	adcq %r13, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r12
-	adcq %rsi, %r8
-	adcq %r12, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rcx
-	adcq %rdi, %rbx
+	mulxq 72(%rsp), %r8, %rcx
+	addq %r8, %r10
 	adcq %rcx, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r13
-	addq %r11, %rbp
-	adcq %r13, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r12
-	adcq %rsi, %rax
-	adcq %r12, %rbx
-	adcq $0, %r9
-	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %rcx
-	addq %rdi, %r14
-	adcq %rcx, %r10
-	mulxq 88(%rsp), %r11, %r13
-	adcq %r11, %rbp
-	adcq %r13, %r8
-	mulxq 104(%rsp), %rsi, %r12
-	adcq %rsi, %rax
-	adcq %r12, %rbx
-	mulxq 120(%rsp), %rdi, %rcx
-	adcq %rdi, %r9
-	adcq $0, %rcx
-	mulxq 64(%rsp), %r11, %r13
-	addq %r11, %r15
-	adcq %r13, %r14
-	mulxq 80(%rsp), %rsi, %r12
-	adcq %rsi, %r10
-	adcq %r12, %rbp
-	mulxq 96(%rsp), %rdi, %r11
-	adcq %rdi, %r8
-	adcq %r11, %rax
-	mulxq 112(%rsp), %r13, %rsi
-	adcq %r13, %rbx
-	adcq %rsi, %r9
-	adcq $0, %rcx
-	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rdi
-	addq %r12, %rbp
-	adcq %rdi, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r13
-	adcq %r11, %rax
-	adcq %r13, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r15
-	adcq %rsi, %r9
-	adcq %r15, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rdi
-	addq %r12, %r8
-	adcq %rdi, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r13
-	adcq %r11, %rbx
-	adcq %r13, %r9
-	adcq $0, %rcx
-	movq 48(%rsp), %rdx
-	mulxq 72(%rsp), %rsi, %r15
-	addq %rsi, %r10
-	adcq %r15, %rbp
-	mulxq 88(%rsp), %r12, %rdi
-	adcq %r12, %r8
-	adcq %rdi, %rax
-	mulxq 104(%rsp), %r11, %r13
-	adcq %r11, %rbx
-	adcq %r13, %r9
-	mulxq 120(%rsp), %rsi, %r15
-	adcq %rsi, %rcx
-	adcq $0, %r15
-	mulxq 64(%rsp), %r12, %rdi
-	addq %r12, %r14
-	adcq %rdi, %r10
-	mulxq 80(%rsp), %r11, %r13
-	adcq %r11, %rbp
-	adcq %r13, %r8
-	mulxq 96(%rsp), %rsi, %r12
-	adcq %rsi, %rax
-	adcq %r12, %rbx
-	mulxq 112(%rsp), %rdi, %r11
-	adcq %rdi, %r9
-	adcq %r11, %rcx
-	adcq $0, %r15
-	movq %r14, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rsi
-	addq %r13, %r8
-	adcq %rsi, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
-	adcq %r12, %rbx
-	adcq %rdi, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r14
-	adcq %r11, %rcx
-	adcq %r14, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rsi
-	addq %r13, %rax
-	adcq %rsi, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
-	adcq %r12, %r9
-	adcq %rdi, %rcx
-	adcq $0, %r15
-	movq 56(%rsp), %rdx
-	mulxq 72(%rsp), %r11, %r14
-	addq %r11, %rbp
-	adcq %r14, %r8
-	mulxq 88(%rsp), %r13, %rsi
-	adcq %r13, %rax
-	adcq %rsi, %rbx
-	mulxq 104(%rsp), %r12, %rdi
-	adcq %r12, %r9
-	adcq %rdi, %rcx
-	mulxq 120(%rsp), %r11, %r14
-	adcq %r11, %r15
-	adcq $0, %r14
-	mulxq 64(%rsp), %r13, %rsi
-	addq %r13, %r10
+	mulxq 88(%rsp), %rsi, %r14
 	adcq %rsi, %rbp
-	mulxq 80(%rsp), %r12, %rdi
-	adcq %r12, %r8
+	adcq %r14, %r15
+	mulxq 104(%rsp), %rdi, %r12
 	adcq %rdi, %rax
-	mulxq 96(%rsp), %r11, %r13
-	adcq %r11, %rbx
-	adcq %r13, %r9
-	mulxq 112(%rsp), %rsi, %r12
-	adcq %rsi, %rcx
+	adcq %r12, %r13
+	mulxq 120(%rsp), %r8, %rcx
+	adcq %r8, %rbx
+	adcq $0, %rcx
+	mulxq 64(%rsp), %rsi, %r14
+	addq %rsi, %r11
+	adcq %r14, %r10
+	mulxq 80(%rsp), %rdi, %r12
+	adcq %rdi, %r9
+	adcq %r12, %rbp
+	mulxq 96(%rsp), %r8, %rsi
+	adcq %r8, %r15
+	adcq %rsi, %rax
+	mulxq 112(%rsp), %r14, %rdi
+	adcq %r14, %r13
+	adcq %rdi, %rbx
+	adcq $0, %rcx
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r8
+	addq %r12, %rbp
+	adcq %r8, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r14
+	adcq %rsi, %rax
+	adcq %r14, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r11
+	adcq %rdi, %rbx
+	adcq %r11, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r8
+	addq %r12, %r15
+	adcq %r8, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r14
+	adcq %rsi, %r13
+	adcq %r14, %rbx
+	adcq $0, %rcx
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %r11
+	addq %rdi, %r9
+	adcq %r11, %rbp
+	mulxq 88(%rsp), %r12, %r8
 	adcq %r12, %r15
-	adcq $0, %r14
+	adcq %r8, %rax
+	mulxq 104(%rsp), %rsi, %r14
+	adcq %rsi, %r13
+	adcq %r14, %rbx
+	mulxq 120(%rsp), %rdi, %r11
+	adcq %rdi, %rcx
+	adcq $0, %r11
+	mulxq 64(%rsp), %r12, %r8
+	addq %r12, %r10
+	adcq %r8, %r9
+	mulxq 80(%rsp), %rsi, %r14
+	adcq %rsi, %rbp
+	adcq %r14, %r15
+	mulxq 96(%rsp), %rdi, %r12
+	adcq %rdi, %rax
+	adcq %r12, %r13
+	mulxq 112(%rsp), %r8, %rsi
+	adcq %r8, %rbx
+	adcq %rsi, %rcx
+	adcq $0, %r11
 	movq %r10, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r11
-	addq %rdi, %rax
-	adcq %r11, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
-	adcq %r13, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
+	addq %r14, %r15
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r8
+	adcq %r12, %r13
+	adcq %r8, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r10
 	adcq %rsi, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r10
+	adcq %r10, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
+	addq %r14, %rax
+	adcq %rdi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r8
+	adcq %r12, %rbx
+	adcq %r8, %rcx
+	adcq $0, %r11
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %rsi, %r10
+	addq %rsi, %rbp
+	adcq %r10, %r15
+	mulxq 88(%rsp), %r14, %rdi
+	adcq %r14, %rax
+	adcq %rdi, %r13
+	mulxq 104(%rsp), %r12, %r8
+	adcq %r12, %rbx
+	adcq %r8, %rcx
+	mulxq 120(%rsp), %rsi, %r10
+	adcq %rsi, %r11
+	adcq $0, %r10
+	mulxq 64(%rsp), %r14, %rdi
+	addq %r14, %r9
+	adcq %rdi, %rbp
+	mulxq 80(%rsp), %r12, %r8
 	adcq %r12, %r15
-	adcq %r10, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r11
-	addq %rdi, %rbx
-	adcq %r11, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rsi
-	adcq %r13, %rcx
+	adcq %r8, %rax
+	mulxq 96(%rsp), %rsi, %r14
+	adcq %rsi, %r13
+	adcq %r14, %rbx
+	mulxq 112(%rsp), %rdi, %r12
+	adcq %rdi, %rcx
+	adcq %r12, %r11
+	adcq $0, %r10
+	movq %r9, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rsi
+	addq %r8, %rax
+	adcq %rsi, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
+	adcq %r14, %rbx
+	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r9
+	adcq %r12, %r11
+	adcq %r9, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rsi
+	addq %r8, %r13
+	adcq %rsi, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
+	adcq %r14, %rcx
+	adcq %rdi, %r11
+	adcq $0, %r10
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r12, %r9
+	addq %r12, %r15
+	adcq %r9, %rax
+	mulxq 88(%rsp), %r8, %rsi
+	adcq %r8, %r13
+	adcq %rsi, %rbx
+	mulxq 104(%rsp), %r14, %rdi
+	adcq %r14, %rcx
+	adcq %rdi, %r11
+	mulxq 120(%rsp), %r12, %r9
+	adcq %r12, %r10
+	adcq $0, %r9
+	mulxq 64(%rsp), %r8, %rsi
+	addq %r8, %rbp
 	adcq %rsi, %r15
-	adcq $0, %r14
-	movq %rbp, %r12
-	subq $-1, %r12
-	movq %r8, %r10
-	sbbq $-1, %r10
-	movq %rax, %rdi
-	sbbq $-1, %rdi
-	movq %rbx, %r11
-	sbbq FG_P503_MONT_P+24(%rip), %r11
-	movq %r9, %r13
-	sbbq FG_P503_MONT_P+32(%rip), %r13
-	movq %rcx, %rsi
-	sbbq FG_P503_MONT_P+40(%rip), %rsi
-	movq %r14, 200(%rsp)
+	mulxq 80(%rsp), %r14, %rdi
+	adcq %r14, %rax
+	adcq %rdi, %r13
+	mulxq 96(%rsp), %r12, %r8
+	adcq %r12, %rbx
+	adcq %r8, %rcx
+	mulxq 112(%rsp), %rsi, %r14
+	adcq %rsi, %r11
+	adcq %r14, %r10
+	adcq $0, %r9
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r12
+	addq %rdi, %r13
+	adcq %r12, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rsi
+	adcq %r8, %rcx
+	adcq %rsi, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbp
+	adcq %r14, %r10
+	adcq %rbp, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r12
+	addq %rdi, %rbx
+	adcq %r12, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rsi
+	adcq %r8, %r11
+	adcq %rsi, %r10
+	adcq $0, %r9
 	movq %r15, %r14
-	sbbq FG_P503_MONT_P+48(%rip), %r14
-	movq %r15, 208(%rsp)
-	movq 200(%rsp), %r15
-	sbbq FG_P503_MONT_P+56(%rip), %r15
-	cmovc %rbp, %r12
-	cmovc %r8, %r10
-	cmovc %rax, %rdi
-	cmovc %rbx, %r11
-	cmovc %r9, %r13
-	cmovc %rcx, %rsi
-	cmovc 208(%rsp), %r14
-	cmovc 200(%rsp), %r15
-	movq 192(%rsp), %rbp
-	movq %r12, 0(%rbp)
-	movq %r10, 8(%rbp)
-	movq %rdi, 16(%rbp)
-	movq %r11, 24(%rbp)
-	movq %r13, 32(%rbp)
-	movq %rsi, 40(%rbp)
-	movq %r14, 48(%rbp)
-	movq %r15, 56(%rbp)
-	addq $232, %rsp
-.cfi_adjust_cfa_offset -232
+	subq $-1, %r14
+	movq %rax, %rbp
+	sbbq $-1, %rbp
+	movq %r13, %rdi
+	sbbq $-1, %rdi
+	movq %rbx, %r12
+	sbbq FG_P503_MONT_P+24(%rip), %r12
+	movq %rcx, %r8
+	sbbq FG_P503_MONT_P+32(%rip), %r8
+	movq %r11, %rsi
+	sbbq FG_P503_MONT_P+40(%rip), %rsi
+	movq %r9, 136(%rsp)
+	movq %r10, %r9
+	sbbq FG_P503_MONT_P+48(%rip), %r9
+	movq %r10, 144(%rsp)
+	movq 136(%rsp), %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
+	cmovc %r15, %r14
+	cmovc %rax, %rbp
+	cmovc %r13, %rdi
+	cmovc %rbx, %r12
+	cmovc %rcx, %r8
+	cmovc %r11, %rsi
+	cmovc 144(%rsp), %r9
+	cmovc 136(%rsp), %r10
+	movq 128(%rsp), %r15
+	movq %r14, 0(%r15)
+	movq %rbp, 8(%r15)
+	movq %rdi, 16(%r15)
+	movq %r12, 24(%r15)
+	movq %r8, 32(%r15)
+	movq %rsi, 40(%r15)
+	movq %r9, 48(%r15)
+	movq %r10, 56(%r15)
+	addq $168, %rsp
+.cfi_adjust_cfa_offset -168
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx
@@ -11477,854 +11463,840 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $240, %rsp
-.cfi_adjust_cfa_offset 240
+	subq $176, %rsp
+.cfi_adjust_cfa_offset 176
 	movq 0(%rsi), %r8
-	addq %r8, %r8
-	movq %r8, 128(%rsp)
+	addq 64(%rsi), %r8
+	movq %r8, 0(%rsp)
 	movq 8(%rsi), %r9
-	adcq %r9, %r9
-	movq %r9, 136(%rsp)
+	adcq 72(%rsi), %r9
+	movq %r9, 8(%rsp)
 	movq 16(%rsi), %r10
-	adcq %r10, %r10
-	movq %r10, 144(%rsp)
+	adcq 80(%rsi), %r10
+	movq %r10, 16(%rsp)
 	movq 24(%rsi), %r11
-	adcq %r11, %r11
-	movq %r11, 152(%rsp)
+	adcq 88(%rsi), %r11
+	movq %r11, 24(%rsp)
 	movq 32(%rsi), %rax
-	adcq %rax, %rax
-	movq %rax, 160(%rsp)
+	adcq 96(%rsi), %rax
+	movq %rax, 32(%rsp)
 	movq 40(%rsi), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 168(%rsp)
+	adcq 104(%rsi), %rbx
+	movq %rbx, 40(%rsp)
 	movq 48(%rsi), %rbp
-	adcq %rbp, %rbp
-	movq %rbp, 176(%rsp)
+	adcq 112(%rsi), %rbp
+	movq %rbp, 48(%rsp)
 	movq 56(%rsi), %r12
-	adcq %r12, %r12
-	movq %r12, 184(%rsp)
+	adcq 120(%rsi), %r12
+	movq %r12, 56(%rsp)
 	movq 0(%rsi), %r13
-	addq 64(%rsi), %r13
-	movq %r13, 0(%rsp)
+	subq 64(%rsi), %r13
 	movq 8(%rsi), %r14
-	adcq 72(%rsi), %r14
-	movq %r14, 8(%rsp)
+	sbbq 72(%rsi), %r14
 	movq 16(%rsi), %r15
-	adcq 80(%rsi), %r15
-	movq %r15, 16(%rsp)
+	sbbq 80(%rsi), %r15
 	movq 24(%rsi), %r8
-	adcq 88(%rsi), %r8
-	movq %r8, 24(%rsp)
+	sbbq 88(%rsi), %r8
 	movq 32(%rsi), %r9
-	adcq 96(%rsi), %r9
-	movq %r9, 32(%rsp)
+	sbbq 96(%rsi), %r9
 	movq 40(%rsi), %r10
-	adcq 104(%rsi), %r10
-	movq %r10, 40(%rsp)
+	sbbq 104(%rsi), %r10
 	movq 48(%rsi), %r11
-	adcq 112(%rsi), %r11
-	movq %r11, 48(%rsp)
+	sbbq 112(%rsi), %r11
 	movq 56(%rsi), %rax
-	adcq 120(%rsi), %rax
-	movq %rax, 56(%rsp)
-	movq 0(%rsi), %rbx
-	subq 64(%rsi), %rbx
-	movq 8(%rsi), %rbp
-	sbbq 72(%rsi), %rbp
-	movq 16(%rsi), %r12
-	sbbq 80(%rsi), %r12
-	movq 24(%rsi), %r13
-	sbbq 88(%rsi), %r13
-	movq 32(%rsi), %r14
-	sbbq 96(%rsi), %r14
-	movq 40(%rsi), %r15
-	sbbq 104(%rsi), %r15
-	movq 48(%rsi), %r8
-	sbbq 112(%rsi), %r8
-	movq 56(%rsi), %r9
-	sbbq 120(%rsi), %r9
-	addq $-1, %rbx
-	movq %rbx, 64(%rsp)
-	adcq $-1, %rbp
-	movq %rbp, 72(%rsp)
-	adcq $-1, %r12
-	movq %r12, 80(%rsp)
-	adcq FG_P503_MONT_P+24(%rip), %r13
-	movq %r13, 88(%rsp)
-	adcq FG_P503_MONT_P+32(%rip), %r14
-	movq %r14, 96(%rsp)
-	adcq FG_P503_MONT_P+40(%rip), %r15
-	movq %r15, 104(%rsp)
-	adcq FG_P503_MONT_P+48(%rip), %r8
-	movq %r8, 112(%rsp)
-	adcq FG_P503_MONT_P+56(%rip), %r9
-	movq %r9, 120(%rsp)
-	leaq 64(%rdi), %r10
-	movq 128(%rsp), %rdx
+	sbbq 120(%rsi), %rax
+	addq $-1, %r13
+	movq %r13, 64(%rsp)
+	adcq $-1, %r14
+	movq %r14, 72(%rsp)
+	adcq $-1, %r15
+	movq %r15, 80(%rsp)
+	adcq FG_P503_MONT_P+24(%rip), %r8
+	movq %r8, 88(%rsp)
+	adcq FG_P503_MONT_P+32(%rip), %r9
+	movq %r9, 96(%rsp)
+	adcq FG_P503_MONT_P+40(%rip), %r10
+	movq %r10, 104(%rsp)
+	adcq FG_P503_MONT_P+48(%rip), %r11
+	movq %r11, 112(%rsp)
+	adcq FG_P503_MONT_P+56(%rip), %rax
+	movq %rax, 120(%rsp)
+	leaq 64(%rdi), %rbx
+	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsi), %r11, %rax
-	mulxq 72(%rsi), %rbx, %rbp
-	adcxq %rbx, %rax
-	mulxq 80(%rsi), %r12, %r13
-	adcxq %r12, %rbp
-	mulxq 88(%rsi), %r14, %r15
-	adcxq %r14, %r13
-	mulxq 96(%rsi), %r8, %r9
-	adcxq %r8, %r15
-	mulxq 104(%rsi), %rbx, %r12
-	adcxq %rbx, %r9
-	mulxq 112(%rsi), %r14, %r8
-	adcxq %r14, %r12
-	mulxq 120(%rsi), %rbx, %r14
-	adcxq %rbx, %r8
-	adcxq %rcx, %r14
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
-	adcxq %rbx, %r13
-	adoxq %r11, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
-	adcxq %rbx, %r15
-	adoxq %r11, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
-	adcxq %rbx, %r9
-	adoxq %r11, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
-	adcxq %rbx, %r12
-	adoxq %r11, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
-	adcxq %rbx, %r8
-	adoxq %r11, %r14
-	adcxq %rcx, %r14
-	movq 136(%rsp), %rdx
-	mulxq 72(%rsi), %rbx, %r11
-	addq %rbx, %rbp
-	adcq %r11, %r13
-	mulxq 88(%rsi), %rbx, %r11
-	adcq %rbx, %r15
-	adcq %r11, %r9
-	mulxq 104(%rsi), %rbx, %r11
-	adcq %rbx, %r12
-	adcq %r11, %r8
-	mulxq 120(%rsi), %rbx, %r11
-	adcq %rbx, %r14
-	adcq $0, %r11
-	movq %rdi, 192(%rsp)
-	mulxq 64(%rsi), %rbx, %rdi
-	addq %rbx, %rax
-	adcq %rdi, %rbp
-	mulxq 80(%rsi), %rbx, %rdi
-	adcq %rbx, %r13
-	adcq %rdi, %r15
-	mulxq 96(%rsi), %rbx, %rdi
-	adcq %rbx, %r9
-	adcq %rdi, %r12
-	mulxq 112(%rsi), %rbx, %rdi
-	adcq %rbx, %r8
-	adcq %rdi, %r14
-	adcq $0, %r11
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %r15
-	adoxq %rdi, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
-	adcxq %rax, %r9
-	adoxq %rbx, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rax
-	adcxq %rdi, %r12
-	adoxq %rax, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %r8
-	adoxq %rdi, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
-	adcxq %rax, %r14
-	adoxq %rbx, %r11
-	adcxq %rcx, %r11
-	movq 144(%rsp), %rdx
-	mulxq 72(%rsi), %rdi, %rax
-	addq %rdi, %r13
-	adcq %rax, %r15
-	mulxq 88(%rsi), %rbx, %rdi
-	adcq %rbx, %r9
-	adcq %rdi, %r12
-	mulxq 104(%rsi), %rax, %rbx
-	adcq %rax, %r8
-	adcq %rbx, %r14
-	mulxq 120(%rsi), %rdi, %rax
-	adcq %rdi, %r11
-	adcq $0, %rax
-	mulxq 64(%rsi), %rbx, %rdi
-	addq %rbx, %rbp
-	adcq %rdi, %r13
-	mulxq 80(%rsi), %rbx, %rdi
-	adcq %rbx, %r15
-	adcq %rdi, %r9
-	mulxq 96(%rsi), %rbx, %rdi
-	adcq %rbx, %r12
-	adcq %rdi, %r8
-	mulxq 112(%rsi), %rbx, %rdi
-	adcq %rbx, %r14
-	adcq %rdi, %r11
-	adcq $0, %rax
+	mulxq 64(%rsi), %rbp, %r12
+	mulxq 72(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 80(%rsi), %r15, %r8
+	adcxq %r15, %r14
+	mulxq 88(%rsi), %r9, %r10
+	adcxq %r9, %r8
+	mulxq 96(%rsi), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 104(%rsi), %r13, %r15
+	adcxq %r13, %rax
+	mulxq 112(%rsi), %r9, %r11
+	adcxq %r9, %r15
+	mulxq 120(%rsi), %r13, %r9
+	adcxq %r13, %r11
+	adcxq %rcx, %r9
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %r9
-	adoxq %rdi, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rbx
-	adcxq %rbp, %r12
-	adoxq %rbx, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbp
-	adcxq %rdi, %r8
-	adoxq %rbp, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %r14
-	adoxq %rdi, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rbx
-	adcxq %rbp, %r11
-	adoxq %rbx, %rax
-	adcxq %rcx, %rax
-	movq 152(%rsp), %rdx
-	mulxq 72(%rsi), %rdi, %rbp
-	addq %rdi, %r15
-	adcq %rbp, %r9
-	mulxq 88(%rsi), %rbx, %rdi
-	adcq %rbx, %r12
-	adcq %rdi, %r8
-	mulxq 104(%rsi), %rbp, %rbx
-	adcq %rbp, %r14
-	adcq %rbx, %r11
-	mulxq 120(%rsi), %rdi, %rbp
-	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
+	adcxq %r13, %r8
+	adoxq %rbp, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
+	adcxq %r13, %r10
+	adoxq %rbp, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
+	adcxq %r13, %rax
+	adoxq %rbp, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
+	adcxq %r13, %r15
+	adoxq %rbp, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
+	adcxq %r13, %r11
+	adoxq %rbp, %r9
+	adcxq %rcx, %r9
+	movq 8(%rsi), %rdx
+	mulxq 72(%rsi), %r13, %rbp
+	addq %r13, %r14
+	adcq %rbp, %r8
+	mulxq 88(%rsi), %r13, %rbp
+	adcq %r13, %r10
+	adcq %rbp, %rax
+	mulxq 104(%rsi), %r13, %rbp
+	adcq %r13, %r15
+	adcq %rbp, %r11
+	mulxq 120(%rsi), %r13, %rbp
+	adcq %r13, %r9
 	adcq $0, %rbp
-	mulxq 64(%rsi), %rbx, %rdi
-	addq %rbx, %r13
-	adcq %rdi, %r15
-	mulxq 80(%rsi), %rbx, %rdi
-	adcq %rbx, %r9
-	adcq %rdi, %r12
-	mulxq 96(%rsi), %rbx, %rdi
-	adcq %rbx, %r8
+	movq %rdi, 128(%rsp)
+	mulxq 64(%rsi), %r13, %rdi
+	addq %r13, %r12
 	adcq %rdi, %r14
-	mulxq 112(%rsi), %rbx, %rdi
-	adcq %rbx, %r11
-	adcq %rdi, %rax
+	mulxq 80(%rsi), %r13, %rdi
+	adcq %r13, %r8
+	adcq %rdi, %r10
+	mulxq 96(%rsi), %r13, %rdi
+	adcq %r13, %rax
+	adcq %rdi, %r15
+	mulxq 112(%rsi), %r13, %rdi
+	adcq %r13, %r11
+	adcq %rdi, %r9
 	adcq $0, %rbp
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r13
+	adcxq %r12, %rax
+	adoxq %r13, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r12
+	adcxq %rdi, %r15
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
+	adcxq %r12, %r9
+	adoxq %r13, %rbp
+	adcxq %rcx, %rbp
+	movq 16(%rsi), %rdx
+	mulxq 72(%rsi), %rdi, %r12
+	addq %rdi, %r8
+	adcq %r12, %r10
+	mulxq 88(%rsi), %r13, %rdi
+	adcq %r13, %rax
+	adcq %rdi, %r15
+	mulxq 104(%rsi), %r12, %r13
+	adcq %r12, %r11
+	adcq %r13, %r9
+	mulxq 120(%rsi), %rdi, %r12
+	adcq %rdi, %rbp
+	adcq $0, %r12
+	mulxq 64(%rsi), %r13, %rdi
+	addq %r13, %r14
+	adcq %rdi, %r8
+	mulxq 80(%rsi), %r13, %rdi
+	adcq %r13, %r10
+	adcq %rdi, %rax
+	mulxq 96(%rsi), %r13, %rdi
+	adcq %r13, %r15
+	adcq %rdi, %r11
+	mulxq 112(%rsi), %r13, %rdi
+	adcq %r13, %r9
+	adcq %rdi, %rbp
+	adcq $0, %r12
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r13
+	adcxq %r14, %r15
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r14
+	adcxq %rdi, %r11
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r9
+	adoxq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r13
+	adcxq %r14, %rbp
+	adoxq %r13, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsi), %rdx
+	mulxq 72(%rsi), %rdi, %r14
+	addq %rdi, %r10
+	adcq %r14, %rax
+	mulxq 88(%rsi), %r13, %rdi
+	adcq %r13, %r15
+	adcq %rdi, %r11
+	mulxq 104(%rsi), %r14, %r13
+	adcq %r14, %r9
+	adcq %r13, %rbp
+	mulxq 120(%rsi), %rdi, %r14
+	adcq %rdi, %r12
+	adcq $0, %r14
+	mulxq 64(%rsi), %r13, %rdi
+	addq %r13, %r8
+	adcq %rdi, %r10
+	mulxq 80(%rsi), %r13, %rdi
+	adcq %r13, %rax
+	adcq %rdi, %r15
+	mulxq 96(%rsi), %r13, %rdi
+	adcq %r13, %r11
+	adcq %rdi, %r9
+	mulxq 112(%rsi), %r13, %rdi
+	adcq %r13, %rbp
+	adcq %rdi, %r12
+	adcq $0, %r14
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r15
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r13
+	adcxq %r8, %r11
+	adoxq %r13, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r8
+	adcxq %rdi, %r9
+	adoxq %r8, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %rbp
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r13
+	adcxq %r8, %r12
+	adoxq %r13, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsi), %rdx
+	mulxq 72(%rsi), %rdi, %r8
+	addq %rdi, %rax
+	adcq %r8, %r15
+	mulxq 88(%rsi), %r13, %rdi
+	adcq %r13, %r11
+	adcq %rdi, %r9
+	mulxq 104(%rsi), %r8, %r13
+	adcq %r8, %rbp
+	adcq %r13, %r12
+	mulxq 120(%rsi), %rdi, %r8
+	adcq %rdi, %r14
+	adcq $0, %r8
+	mulxq 64(%rsi), %r13, %rdi
+	addq %r13, %r10
+	adcq %rdi, %rax
+	mulxq 80(%rsi), %r13, %rdi
+	adcq %r13, %r15
+	adcq %rdi, %r11
+	mulxq 96(%rsi), %r13, %rdi
+	adcq %r13, %r9
+	adcq %rdi, %rbp
+	mulxq 112(%rsi), %r13, %rdi
+	adcq %r13, %r12
+	adcq %rdi, %r14
+	adcq $0, %r8
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r13
+	adcxq %r10, %r9
+	adoxq %r13, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r10
+	adcxq %rdi, %rbp
+	adoxq %r10, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r13
+	adcxq %r10, %r14
+	adoxq %r13, %r8
+	adcxq %rcx, %r8
+	movq 40(%rsi), %rdx
+	mulxq 72(%rsi), %rdi, %r10
+	addq %rdi, %r15
+	adcq %r10, %r11
+	mulxq 88(%rsi), %r13, %rdi
+	adcq %r13, %r9
+	adcq %rdi, %rbp
+	mulxq 104(%rsi), %r10, %r13
+	adcq %r10, %r12
+	adcq %r13, %r14
+	mulxq 120(%rsi), %rdi, %r10
+	adcq %rdi, %r8
+	adcq $0, %r10
+	mulxq 64(%rsi), %r13, %rdi
+	addq %r13, %rax
+	adcq %rdi, %r15
+	mulxq 80(%rsi), %r13, %rdi
+	adcq %r13, %r11
+	adcq %rdi, %r9
+	mulxq 96(%rsi), %r13, %rdi
+	adcq %r13, %rbp
+	adcq %rdi, %r12
+	mulxq 112(%rsi), %r13, %rdi
+	adcq %r13, %r14
+	adcq %rdi, %r8
+	adcq $0, %r10
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r9
+	adoxq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r13
+	adcxq %rax, %rbp
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rax
+	adcxq %rdi, %r12
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r14
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r13
+	adcxq %rax, %r8
+	adoxq %r13, %r10
+	adcxq %rcx, %r10
+	movq 48(%rsi), %rdx
+	mulxq 72(%rsi), %rdi, %rax
+	addq %rdi, %r11
+	adcq %rax, %r9
+	mulxq 88(%rsi), %r13, %rdi
+	adcq %r13, %rbp
+	adcq %rdi, %r12
+	mulxq 104(%rsi), %rax, %r13
+	adcq %rax, %r14
+	adcq %r13, %r8
+	mulxq 120(%rsi), %rdi, %rax
+	adcq %rdi, %r10
+	adcq $0, %rax
+	mulxq 64(%rsi), %r13, %rdi
+	addq %r13, %r15
+	adcq %rdi, %r11
+	mulxq 80(%rsi), %r13, %rdi
+	adcq %r13, %r9
+	adcq %rdi, %rbp
+	mulxq 96(%rsi), %r13, %rdi
+	adcq %r13, %r12
+	adcq %rdi, %r14
+	mulxq 112(%rsi), %r13, %rdi
+	adcq %r13, %r8
+	adcq %rdi, %r10
+	adcq $0, %rax
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %rbp
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %r13
+	adcxq %r15, %r12
+	adoxq %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
+	adcxq %rdi, %r14
+	adoxq %r15, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r8
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %r13
+	adcxq %r15, %r10
+	adoxq %r13, %rax
+	adcxq %rcx, %rax
+	movq 56(%rsi), %rdx
+	mulxq 72(%rsi), %rdi, %r15
+	addq %rdi, %r9
+	adcq %r15, %rbp
+	mulxq 88(%rsi), %r13, %rdi
+	adcq %r13, %r12
+	adcq %rdi, %r14
+	mulxq 104(%rsi), %r15, %r13
+	adcq %r15, %r8
+	adcq %r13, %r10
+	mulxq 120(%rsi), %rdi, %r15
+	adcq %rdi, %rax
+	adcq $0, %r15
+	mulxq 64(%rsi), %r13, %rdi
+	addq %r13, %r11
+	adcq %rdi, %r9
+	mulxq 80(%rsi), %r13, %rdi
+	adcq %r13, %rbp
+	adcq %rdi, %r12
+	mulxq 96(%rsi), %r13, %rdi
+	adcq %r13, %r14
+	adcq %rdi, %r8
+	mulxq 112(%rsi), %r13, %rdi
+	adcq %r13, %r10
+	adcq %rdi, %rax
+	adcq $0, %r15
+	movq %r11, %rdx
+	btrq $63, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
+	adcxq %r13, %r14
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r8
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %r15
+	adcxq %rcx, %r15
+	btq $63, %r11
+	adcq %r9, %r9
+	adcq %rbp, %rbp
+	adcq %r12, %r12
+	adcq %r14, %r14
+	adcq %r8, %r8
+	adcq %r10, %r10
+	adcq %rax, %rax
+	adcq %r15, %r15
+	movq %r9, %r13
+	subq $-1, %r13
+	movq %rbp, %rdi
+	sbbq $-1, %rdi
+	movq %r12, %r11
+	sbbq $-1, %r11
+	movq %rbx, 136(%rsp)
+	movq %r14, %rbx
+	sbbq FG_P503_MONT_P+24(%rip), %rbx
+	movq %rax, 144(%rsp)
+	movq %r8, %rax
+	sbbq FG_P503_MONT_P+32(%rip), %rax
+	movq %r10, 152(%rsp)
+	movq 152(%rsp), %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	movq %r8, 160(%rsp)
+	movq 144(%rsp), %r8
+	sbbq FG_P503_MONT_P+48(%rip), %r8
+	movq %r14, 168(%rsp)
+	movq %r15, %r14
+	sbbq FG_P503_MONT_P+56(%rip), %r14
+	cmovc %r9, %r13
+	cmovc %rbp, %rdi
+	cmovc %r12, %r11
+	cmovc 168(%rsp), %rbx
+	cmovc 160(%rsp), %rax
+	cmovc 152(%rsp), %r10
+	cmovc 144(%rsp), %r8
+	cmovc %r15, %r14
+	movq 136(%rsp), %r9
+	movq %r13, 0(%r9)
+	movq %rdi, 8(%r9)
+	movq %r11, 16(%r9)
+	movq %rbx, 24(%r9)
+	movq %rax, 32(%r9)
+	movq %r10, 40(%r9)
+	movq %r8, 48(%r9)
+	movq %r14, 56(%r9)
+	movq 0(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rbp, %r12
+	mulxq 72(%rsp), %r15, %r13
+	adcxq %r15, %r12
+	mulxq 80(%rsp), %rdi, %r11
+	adcxq %rdi, %r13
+	mulxq 88(%rsp), %rbx, %rax
+	adcxq %rbx, %r11
+	mulxq 96(%rsp), %r10, %r8
+	adcxq %r10, %rax
+	mulxq 104(%rsp), %r14, %r9
+	adcxq %r14, %r8
+	mulxq 112(%rsp), %rsi, %r15
+	adcxq %rsi, %r9
+	mulxq 120(%rsp), %rdi, %rbx
+	adcxq %rdi, %r15
+	adcxq %rcx, %rbx
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r14
+	adcxq %r10, %r11
+	adoxq %r14, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rdi
+	adcxq %rsi, %rax
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r10
+	adcxq %rbp, %r8
+	adoxq %r10, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rsi
+	adcxq %r14, %r9
+	adoxq %rsi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbp
+	adcxq %rdi, %r15
+	adoxq %rbp, %rbx
+	adcxq %rcx, %rbx
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %r14
+	addq %r10, %r13
+	adcq %r14, %r11
+	mulxq 88(%rsp), %rsi, %rdi
+	adcq %rsi, %rax
+	adcq %rdi, %r8
+	mulxq 104(%rsp), %rbp, %r10
+	adcq %rbp, %r9
+	adcq %r10, %r15
+	mulxq 120(%rsp), %r14, %rsi
+	adcq %r14, %rbx
+	adcq $0, %rsi
+	mulxq 64(%rsp), %rdi, %rbp
+	addq %rdi, %r12
+	adcq %rbp, %r13
+	mulxq 80(%rsp), %r10, %r14
+	adcq %r10, %r11
+	adcq %r14, %rax
+	mulxq 96(%rsp), %rdi, %rbp
+	adcq %rdi, %r8
+	adcq %rbp, %r9
+	mulxq 112(%rsp), %r10, %r14
+	adcq %r10, %r15
+	adcq %r14, %rbx
+	adcq $0, %rsi
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rbp
+	adcxq %rdi, %rax
+	adoxq %rbp, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r14
+	adcxq %r10, %r8
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
+	adcxq %r12, %r9
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r10
+	adcxq %rbp, %r15
+	adoxq %r10, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r12
+	adcxq %r14, %rbx
+	adoxq %r12, %rsi
+	adcxq %rcx, %rsi
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %rbp
+	addq %rdi, %r11
+	adcq %rbp, %rax
+	mulxq 88(%rsp), %r10, %r14
+	adcq %r10, %r8
+	adcq %r14, %r9
+	mulxq 104(%rsp), %r12, %rdi
+	adcq %r12, %r15
+	adcq %rdi, %rbx
+	mulxq 120(%rsp), %rbp, %r10
+	adcq %rbp, %rsi
+	adcq $0, %r10
+	mulxq 64(%rsp), %r14, %r12
+	addq %r14, %r13
+	adcq %r12, %r11
+	mulxq 80(%rsp), %rdi, %rbp
+	adcq %rdi, %rax
+	adcq %rbp, %r8
+	mulxq 96(%rsp), %r14, %r12
+	adcq %r14, %r9
+	adcq %r12, %r15
+	mulxq 112(%rsp), %rdi, %rbp
+	adcq %rdi, %rbx
+	adcq %rbp, %rsi
+	adcq $0, %r10
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %r12
-	adoxq %rdi, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
-	adcxq %r13, %r8
-	adoxq %rbx, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
-	adcxq %rdi, %r14
-	adoxq %r13, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %r11
-	adoxq %rdi, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
-	adcxq %r13, %rax
-	adoxq %rbx, %rbp
-	adcxq %rcx, %rbp
-	movq 160(%rsp), %rdx
-	mulxq 72(%rsi), %rdi, %r13
-	addq %rdi, %r9
-	adcq %r13, %r12
-	mulxq 88(%rsi), %rbx, %rdi
-	adcq %rbx, %r8
-	adcq %rdi, %r14
-	mulxq 104(%rsi), %r13, %rbx
-	adcq %r13, %r11
-	adcq %rbx, %rax
-	mulxq 120(%rsi), %rdi, %r13
-	adcq %rdi, %rbp
-	adcq $0, %r13
-	mulxq 64(%rsi), %rbx, %rdi
-	addq %rbx, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r12
+	adcxq %r14, %r8
+	adoxq %r12, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbp
+	adcxq %rdi, %r9
+	adoxq %rbp, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
+	adcxq %r13, %r15
+	adoxq %r14, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
+	adcxq %r12, %rbx
+	adoxq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r13
+	adcxq %rbp, %rsi
+	adoxq %r13, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r14, %r12
+	addq %r14, %rax
+	adcq %r12, %r8
+	mulxq 88(%rsp), %rdi, %rbp
 	adcq %rdi, %r9
-	mulxq 80(%rsi), %rbx, %rdi
-	adcq %rbx, %r12
-	adcq %rdi, %r8
-	mulxq 96(%rsi), %rbx, %rdi
-	adcq %rbx, %r14
-	adcq %rdi, %r11
-	mulxq 112(%rsi), %rbx, %rdi
-	adcq %rbx, %rax
-	adcq %rdi, %rbp
+	adcq %rbp, %r15
+	mulxq 104(%rsp), %r13, %r14
+	adcq %r13, %rbx
+	adcq %r14, %rsi
+	mulxq 120(%rsp), %r12, %rdi
+	adcq %r12, %r10
+	adcq $0, %rdi
+	mulxq 64(%rsp), %rbp, %r13
+	addq %rbp, %r11
+	adcq %r13, %rax
+	mulxq 80(%rsp), %r14, %r12
+	adcq %r14, %r8
+	adcq %r12, %r9
+	mulxq 96(%rsp), %rbp, %r13
+	adcq %rbp, %r15
+	adcq %r13, %rbx
+	mulxq 112(%rsp), %r14, %r12
+	adcq %r14, %rsi
+	adcq %r12, %r10
+	adcq $0, %rdi
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
+	adcxq %rbp, %r9
+	adoxq %r13, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
+	adcxq %r14, %r15
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbp
+	adcxq %r11, %rbx
+	adoxq %rbp, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
+	adcxq %r13, %rsi
+	adoxq %r14, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r11
+	adcxq %r12, %r10
+	adoxq %r11, %rdi
+	adcxq %rcx, %rdi
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %rbp, %r13
+	addq %rbp, %r8
+	adcq %r13, %r9
+	mulxq 88(%rsp), %r14, %r12
+	adcq %r14, %r15
+	adcq %r12, %rbx
+	mulxq 104(%rsp), %r11, %rbp
+	adcq %r11, %rsi
+	adcq %rbp, %r10
+	mulxq 120(%rsp), %r13, %r14
+	adcq %r13, %rdi
+	adcq $0, %r14
+	mulxq 64(%rsp), %r12, %r11
+	addq %r12, %rax
+	adcq %r11, %r8
+	mulxq 80(%rsp), %rbp, %r13
+	adcq %rbp, %r9
+	adcq %r13, %r15
+	mulxq 96(%rsp), %r12, %r11
+	adcq %r12, %rbx
+	adcq %r11, %rsi
+	mulxq 112(%rsp), %rbp, %r13
+	adcq %rbp, %r10
+	adcq %r13, %rdi
+	adcq $0, %r14
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r11
+	adcxq %r12, %r15
+	adoxq %r11, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r13
+	adcxq %rbp, %rbx
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
+	adcxq %rax, %rsi
+	adoxq %r12, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
+	adcxq %r13, %rdi
+	adoxq %rax, %r14
+	adcxq %rcx, %r14
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %r12, %r11
+	addq %r12, %r9
+	adcq %r11, %r15
+	mulxq 88(%rsp), %rbp, %r13
+	adcq %rbp, %rbx
+	adcq %r13, %rsi
+	mulxq 104(%rsp), %rax, %r12
+	adcq %rax, %r10
+	adcq %r12, %rdi
+	mulxq 120(%rsp), %r11, %rbp
+	adcq %r11, %r14
+	adcq $0, %rbp
+	mulxq 64(%rsp), %r13, %rax
+	addq %r13, %r8
+	adcq %rax, %r9
+	mulxq 80(%rsp), %r12, %r11
+	adcq %r12, %r15
+	adcq %r11, %rbx
+	mulxq 96(%rsp), %r13, %rax
+	adcq %r13, %rsi
+	adcq %rax, %r10
+	mulxq 112(%rsp), %r12, %r11
+	adcq %r12, %rdi
+	adcq %r11, %r14
+	adcq $0, %rbp
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r11
+	adcxq %r12, %rsi
+	adoxq %r11, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r13
+	adcxq %r8, %r10
+	adoxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
+	adcxq %rax, %rdi
+	adoxq %r12, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r8
+	adcxq %r11, %r14
+	adoxq %r8, %rbp
+	adcxq %rcx, %rbp
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %r13, %rax
+	addq %r13, %r15
+	adcq %rax, %rbx
+	mulxq 88(%rsp), %r12, %r11
+	adcq %r12, %rsi
+	adcq %r11, %r10
+	mulxq 104(%rsp), %r8, %r13
+	adcq %r8, %rdi
+	adcq %r13, %r14
+	mulxq 120(%rsp), %rax, %r12
+	adcq %rax, %rbp
+	adcq $0, %r12
+	mulxq 64(%rsp), %r11, %r8
+	addq %r11, %r9
+	adcq %r8, %r15
+	mulxq 80(%rsp), %r13, %rax
+	adcq %r13, %rbx
+	adcq %rax, %rsi
+	mulxq 96(%rsp), %r11, %r8
+	adcq %r11, %r10
+	adcq %r8, %rdi
+	mulxq 112(%rsp), %r13, %rax
+	adcq %r13, %r14
+	adcq %rax, %rbp
+	adcq $0, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r8
+	adcxq %r11, %rsi
+	adoxq %r8, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rax, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r11
+	adcxq %r9, %rdi
+	adoxq %r11, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r13
+	adcxq %r8, %r14
+	adoxq %r13, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %r8
+	addq %r11, %rbx
+	adcq %r8, %rsi
+	mulxq 88(%rsp), %r13, %rax
+	adcq %r13, %r10
+	adcq %rax, %rdi
+	mulxq 104(%rsp), %r9, %r11
+	adcq %r9, %r14
+	adcq %r11, %rbp
+	mulxq 120(%rsp), %r8, %r13
+	adcq %r8, %r12
+	adcq $0, %r13
+	mulxq 64(%rsp), %rax, %r9
+	addq %rax, %r15
+	adcq %r9, %rbx
+	mulxq 80(%rsp), %r11, %r8
+	adcq %r11, %rsi
+	adcq %r8, %r10
+	mulxq 96(%rsp), %rax, %r9
+	adcq %rax, %rdi
+	adcq %r9, %r14
+	mulxq 112(%rsp), %r11, %r8
+	adcq %r11, %rbp
+	adcq %r8, %r12
 	adcq $0, %r13
 	movq %r15, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %r8
-	adoxq %rdi, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbx
-	adcxq %r15, %r14
-	adoxq %rbx, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
-	adcxq %rdi, %r11
-	adoxq %r15, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %rax
-	adoxq %rdi, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %rbx
-	adcxq %r15, %rbp
-	adoxq %rbx, %r13
-	adcxq %rcx, %r13
-	movq 168(%rsp), %rdx
-	mulxq 72(%rsi), %rdi, %r15
-	addq %rdi, %r12
-	adcq %r15, %r8
-	mulxq 88(%rsi), %rbx, %rdi
-	adcq %rbx, %r14
-	adcq %rdi, %r11
-	mulxq 104(%rsi), %r15, %rbx
-	adcq %r15, %rax
-	adcq %rbx, %rbp
-	mulxq 120(%rsi), %rdi, %r15
-	adcq %rdi, %r13
-	adcq $0, %r15
-	mulxq 64(%rsi), %rbx, %rdi
-	addq %rbx, %r9
-	adcq %rdi, %r12
-	mulxq 80(%rsi), %rbx, %rdi
-	adcq %rbx, %r8
-	adcq %rdi, %r14
-	mulxq 96(%rsi), %rbx, %rdi
-	adcq %rbx, %r11
-	adcq %rdi, %rax
-	mulxq 112(%rsi), %rbx, %rdi
-	adcq %rbx, %rbp
-	adcq %rdi, %r13
-	adcq $0, %r15
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %r14
-	adoxq %rdi, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbx
-	adcxq %r9, %r11
-	adoxq %rbx, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r9
-	adcxq %rdi, %rax
-	adoxq %r9, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %rbp
-	adoxq %rdi, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rbx
-	adcxq %r9, %r13
-	adoxq %rbx, %r15
-	adcxq %rcx, %r15
-	movq 176(%rsp), %rdx
-	mulxq 72(%rsi), %rdi, %r9
-	addq %rdi, %r8
-	adcq %r9, %r14
-	mulxq 88(%rsi), %rbx, %rdi
-	adcq %rbx, %r11
-	adcq %rdi, %rax
-	mulxq 104(%rsi), %r9, %rbx
-	adcq %r9, %rbp
-	adcq %rbx, %r13
-	mulxq 120(%rsi), %rdi, %r9
-	adcq %rdi, %r15
-	adcq $0, %r9
-	mulxq 64(%rsi), %rbx, %rdi
-	addq %rbx, %r12
-	adcq %rdi, %r8
-	mulxq 80(%rsi), %rbx, %rdi
-	adcq %rbx, %r14
-	adcq %rdi, %r11
-	mulxq 96(%rsi), %rbx, %rdi
-	adcq %rbx, %rax
-	adcq %rdi, %rbp
-	mulxq 112(%rsi), %rbx, %rdi
-	adcq %rbx, %r13
-	adcq %rdi, %r15
-	adcq $0, %r9
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %r11
-	adoxq %rdi, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rbx
-	adcxq %r12, %rax
-	adoxq %rbx, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r12
-	adcxq %rdi, %rbp
-	adoxq %r12, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %r13
-	adoxq %rdi, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rbx
-	adcxq %r12, %r15
-	adoxq %rbx, %r9
-	adcxq %rcx, %r9
-	movq 184(%rsp), %rdx
-	mulxq 72(%rsi), %rdi, %r12
-	addq %rdi, %r14
-	adcq %r12, %r11
-	mulxq 88(%rsi), %rbx, %rdi
-	adcq %rbx, %rax
-	adcq %rdi, %rbp
-	mulxq 104(%rsi), %r12, %rbx
-	adcq %r12, %r13
-	adcq %rbx, %r15
-	mulxq 120(%rsi), %rdi, %r12
-	adcq %rdi, %r9
-	adcq $0, %r12
-	mulxq 64(%rsi), %rbx, %rdi
-	addq %rbx, %r8
-	adcq %rdi, %r14
-	mulxq 80(%rsi), %rbx, %rdi
-	adcq %rbx, %r11
-	adcq %rdi, %rax
-	mulxq 96(%rsi), %rbx, %rdi
-	adcq %rbx, %rbp
-	adcq %rdi, %r13
-	mulxq 112(%rsi), %rbx, %rdi
-	adcq %rbx, %r15
-	adcq %rdi, %r9
-	adcq $0, %r12
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %rax
-	adoxq %rdi, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rbx
-	adcxq %r8, %rbp
-	adoxq %rbx, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r8
-	adcxq %rdi, %r13
-	adoxq %r8, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %r15
-	adoxq %rdi, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbx
-	adcxq %r8, %r9
-	adoxq %rbx, %r12
-	adcxq %rcx, %r12
-	movq %r14, %rdi
-	subq $-1, %rdi
-	movq %r11, %r8
-	sbbq $-1, %r8
-	movq %rax, %rbx
-	sbbq $-1, %rbx
-	movq %r10, 200(%rsp)
-	movq %rbp, %r10
-	sbbq FG_P503_MONT_P+24(%rip), %r10
-	movq %r9, 208(%rsp)
-	movq %r13, %r9
-	sbbq FG_P503_MONT_P+32(%rip), %r9
-	movq %r15, 216(%rsp)
-	movq 216(%rsp), %r15
-	sbbq FG_P503_MONT_P+40(%rip), %r15
-	movq %r13, 224(%rsp)
-	movq 208(%rsp), %r13
-	sbbq FG_P503_MONT_P+48(%rip), %r13
-	movq %rbp, 232(%rsp)
-	movq %r12, %rbp
-	sbbq FG_P503_MONT_P+56(%rip), %rbp
-	cmovc %r14, %rdi
-	cmovc %r11, %r8
-	cmovc %rax, %rbx
-	cmovc 232(%rsp), %r10
-	cmovc 224(%rsp), %r9
-	cmovc 216(%rsp), %r15
-	cmovc 208(%rsp), %r13
-	cmovc %r12, %rbp
-	movq 200(%rsp), %r14
-	movq %rdi, 0(%r14)
-	movq %r8, 8(%r14)
-	movq %rbx, 16(%r14)
-	movq %r10, 24(%r14)
-	movq %r9, 32(%r14)
-	movq %r15, 40(%r14)
-	movq %r13, 48(%r14)
-	movq %rbp, 56(%r14)
-	movq 0(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r11, %rax
-	mulxq 72(%rsp), %r12, %rdi
-	adcxq %r12, %rax
-	mulxq 80(%rsp), %r8, %rbx
-	adcxq %r8, %rdi
-	mulxq 88(%rsp), %r10, %r9
-	adcxq %r10, %rbx
-	mulxq 96(%rsp), %r15, %r13
-	adcxq %r15, %r9
-	mulxq 104(%rsp), %rbp, %r14
-	adcxq %rbp, %r13
-	mulxq 112(%rsp), %rsi, %r12
-	adcxq %rsi, %r14
-	mulxq 120(%rsp), %r8, %r10
-	adcxq %r8, %r12
-	adcxq %rcx, %r10
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rbp
-	adcxq %r15, %rbx
-	adoxq %rbp, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r8
-	adcxq %rsi, %r9
-	adoxq %r8, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
-	adcxq %r11, %r13
-	adoxq %r15, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rsi
-	adcxq %rbp, %r14
-	adoxq %rsi, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r11
-	adcxq %r8, %r12
-	adoxq %r11, %r10
-	adcxq %rcx, %r10
-	movq 8(%rsp), %rdx
-	mulxq 72(%rsp), %r15, %rbp
-	addq %r15, %rdi
-	adcq %rbp, %rbx
-	mulxq 88(%rsp), %rsi, %r8
-	adcq %rsi, %r9
-	adcq %r8, %r13
-	mulxq 104(%rsp), %r11, %r15
-	adcq %r11, %r14
-	adcq %r15, %r12
-	mulxq 120(%rsp), %rbp, %rsi
-	adcq %rbp, %r10
-	adcq $0, %rsi
-	mulxq 64(%rsp), %r8, %r11
-	addq %r8, %rax
-	adcq %r11, %rdi
-	mulxq 80(%rsp), %r15, %rbp
-	adcq %r15, %rbx
-	adcq %rbp, %r9
-	mulxq 96(%rsp), %r8, %r11
-	adcq %r8, %r13
-	adcq %r11, %r14
-	mulxq 112(%rsp), %r15, %rbp
-	adcq %r15, %r12
-	adcq %rbp, %r10
-	adcq $0, %rsi
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r11
-	adcxq %r8, %r9
-	adoxq %r11, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rbp
-	adcxq %r15, %r13
-	adoxq %rbp, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
-	adcxq %rax, %r14
-	adoxq %r8, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r15
-	adcxq %r11, %r12
-	adoxq %r15, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %rax
-	adcxq %rbp, %r10
-	adoxq %rax, %rsi
-	adcxq %rcx, %rsi
-	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %r8, %r11
-	addq %r8, %rbx
-	adcq %r11, %r9
-	mulxq 88(%rsp), %r15, %rbp
-	adcq %r15, %r13
-	adcq %rbp, %r14
-	mulxq 104(%rsp), %rax, %r8
-	adcq %rax, %r12
-	adcq %r8, %r10
-	mulxq 120(%rsp), %r11, %r15
-	adcq %r11, %rsi
-	adcq $0, %r15
-	mulxq 64(%rsp), %rbp, %rax
-	addq %rbp, %rdi
-	adcq %rax, %rbx
-	mulxq 80(%rsp), %r8, %r11
-	adcq %r8, %r9
-	adcq %r11, %r13
-	mulxq 96(%rsp), %rbp, %rax
-	adcq %rbp, %r14
-	adcq %rax, %r12
-	mulxq 112(%rsp), %r8, %r11
-	adcq %r8, %r10
-	adcq %r11, %rsi
-	adcq $0, %r15
-	movq %rdi, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rax
-	adcxq %rbp, %r13
-	adoxq %rax, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r11
-	adcxq %r8, %r14
-	adoxq %r11, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbp
-	adcxq %rdi, %r12
-	adoxq %rbp, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r9
 	adcxq %rax, %r10
-	adoxq %r8, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rdi
-	adcxq %r11, %rsi
-	adoxq %rdi, %r15
-	adcxq %rcx, %r15
-	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %rbp, %rax
-	addq %rbp, %r9
-	adcq %rax, %r13
-	mulxq 88(%rsp), %r8, %r11
-	adcq %r8, %r14
-	adcq %r11, %r12
-	mulxq 104(%rsp), %rdi, %rbp
-	adcq %rdi, %r10
-	adcq %rbp, %rsi
-	mulxq 120(%rsp), %rax, %r8
-	adcq %rax, %r15
-	adcq $0, %r8
-	mulxq 64(%rsp), %r11, %rdi
-	addq %r11, %rbx
-	adcq %rdi, %r9
-	mulxq 80(%rsp), %rbp, %rax
-	adcq %rbp, %r13
-	adcq %rax, %r14
-	mulxq 96(%rsp), %r11, %rdi
-	adcq %r11, %r12
-	adcq %rdi, %r10
-	mulxq 112(%rsp), %rbp, %rax
-	adcq %rbp, %rsi
-	adcq %rax, %r15
-	adcq $0, %r8
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rdi
-	adcxq %r11, %r14
-	adoxq %rdi, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %rax
-	adcxq %rbp, %r12
-	adoxq %rax, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
-	adcxq %rbx, %r10
-	adoxq %r11, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbp
-	adcxq %rdi, %rsi
-	adoxq %rbp, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
-	adcxq %rax, %r15
-	adoxq %rbx, %r8
-	adcxq %rcx, %r8
-	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %r11, %rdi
-	addq %r11, %r13
-	adcq %rdi, %r14
-	mulxq 88(%rsp), %rbp, %rax
-	adcq %rbp, %r12
-	adcq %rax, %r10
-	mulxq 104(%rsp), %rbx, %r11
-	adcq %rbx, %rsi
-	adcq %r11, %r15
-	mulxq 120(%rsp), %rdi, %rbp
-	adcq %rdi, %r8
-	adcq $0, %rbp
-	mulxq 64(%rsp), %rax, %rbx
-	addq %rax, %r9
-	adcq %rbx, %r13
-	mulxq 80(%rsp), %r11, %rdi
-	adcq %r11, %r14
-	adcq %rdi, %r12
-	mulxq 96(%rsp), %rax, %rbx
-	adcq %rax, %r10
-	adcq %rbx, %rsi
-	mulxq 112(%rsp), %r11, %rdi
-	adcq %r11, %r15
-	adcq %rdi, %r8
-	adcq $0, %rbp
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
-	adcxq %rax, %r12
-	adoxq %rbx, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rdi
-	adcxq %r11, %r10
-	adoxq %rdi, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %rax
-	adcxq %r9, %rsi
-	adoxq %rax, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
-	adcxq %rbx, %r15
-	adoxq %r11, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
-	adcxq %rdi, %r8
-	adoxq %r9, %rbp
-	adcxq %rcx, %rbp
-	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %rax, %rbx
-	addq %rax, %r14
-	adcq %rbx, %r12
-	mulxq 88(%rsp), %r11, %rdi
-	adcq %r11, %r10
-	adcq %rdi, %rsi
-	mulxq 104(%rsp), %r9, %rax
-	adcq %r9, %r15
-	adcq %rax, %r8
-	mulxq 120(%rsp), %rbx, %r11
-	adcq %rbx, %rbp
-	adcq $0, %r11
-	mulxq 64(%rsp), %rdi, %r9
-	addq %rdi, %r13
-	adcq %r9, %r14
-	mulxq 80(%rsp), %rax, %rbx
-	adcq %rax, %r12
-	adcq %rbx, %r10
-	mulxq 96(%rsp), %rdi, %r9
-	adcq %rdi, %rsi
-	adcq %r9, %r15
-	mulxq 112(%rsp), %rax, %rbx
-	adcq %rax, %r8
-	adcq %rbx, %rbp
-	adcq $0, %r11
-	movq %r13, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
-	adcxq %rdi, %r10
-	adoxq %r9, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
-	adcxq %rax, %rsi
-	adoxq %rbx, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
-	adcxq %r13, %r15
-	adoxq %rdi, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %rax
-	adcxq %r9, %r8
+	adoxq %r9, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r8
+	adcxq %r11, %rdi
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rax
+	adcxq %r15, %r14
 	adoxq %rax, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
-	adcxq %rbx, %rbp
-	adoxq %r13, %r11
-	adcxq %rcx, %r11
-	movq 48(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %r9
-	addq %rdi, %r12
-	adcq %r9, %r10
-	mulxq 88(%rsp), %rax, %rbx
-	adcq %rax, %rsi
-	adcq %rbx, %r15
-	mulxq 104(%rsp), %r13, %rdi
-	adcq %r13, %r8
-	adcq %rdi, %rbp
-	mulxq 120(%rsp), %r9, %rax
-	adcq %r9, %r11
-	adcq $0, %rax
-	mulxq 64(%rsp), %rbx, %r13
-	addq %rbx, %r14
-	adcq %r13, %r12
-	mulxq 80(%rsp), %rdi, %r9
-	adcq %rdi, %r10
-	adcq %r9, %rsi
-	mulxq 96(%rsp), %rbx, %r13
-	adcq %rbx, %r15
-	adcq %r13, %r8
-	mulxq 112(%rsp), %rdi, %r9
-	adcq %rdi, %rbp
-	adcq %r9, %r11
-	adcq $0, %rax
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r13
-	adcxq %rbx, %rsi
-	adoxq %r13, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
-	adcxq %rdi, %r15
-	adoxq %r9, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
-	adcxq %r14, %r8
-	adoxq %rbx, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
-	adcxq %r13, %rbp
-	adoxq %rdi, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r14
-	adcxq %r9, %r11
-	adoxq %r14, %rax
-	adcxq %rcx, %rax
-	movq 56(%rsp), %rdx
-	mulxq 72(%rsp), %rbx, %r13
-	addq %rbx, %r10
-	adcq %r13, %rsi
-	mulxq 88(%rsp), %rdi, %r9
-	adcq %rdi, %r15
-	adcq %r9, %r8
-	mulxq 104(%rsp), %r14, %rbx
-	adcq %r14, %rbp
-	adcq %rbx, %r11
-	mulxq 120(%rsp), %r13, %rdi
-	adcq %r13, %rax
-	adcq $0, %rdi
-	mulxq 64(%rsp), %r9, %r14
-	addq %r9, %r12
-	adcq %r14, %r10
-	mulxq 80(%rsp), %rbx, %r13
-	adcq %rbx, %rsi
-	adcq %r13, %r15
-	mulxq 96(%rsp), %r9, %r14
-	adcq %r9, %r8
-	adcq %r14, %rbp
-	mulxq 112(%rsp), %rbx, %r13
-	adcq %rbx, %r11
-	adcq %r13, %rax
-	adcq $0, %rdi
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r14
-	adcxq %r9, %r15
-	adoxq %r14, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r13
-	adcxq %rbx, %r8
-	adoxq %r13, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r9
-	adcxq %r12, %rbp
-	adoxq %r9, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rbx
-	adcxq %r14, %r11
-	adoxq %rbx, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
-	adcxq %r13, %rax
-	adoxq %r12, %rdi
-	adcxq %rcx, %rdi
-	movq %r10, %r9
-	subq $-1, %r9
-	movq %rsi, %r14
-	sbbq $-1, %r14
-	movq %r15, %rbx
-	sbbq $-1, %rbx
-	movq %r8, %r13
-	sbbq FG_P503_MONT_P+24(%rip), %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r11
+	adcxq %r9, %rbp
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r15
+	adcxq %r8, %r12
+	adoxq %r15, %r13
+	adcxq %rcx, %r13
+	movq %rbx, %rax
+	subq $-1, %rax
+	movq %rsi, %r9
+	sbbq $-1, %r9
+	movq %r10, %r11
+	sbbq $-1, %r11
+	movq %rdi, %r8
+	sbbq FG_P503_MONT_P+24(%rip), %r8
+	movq %r14, %r15
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	movq %r12, 136(%rsp)
 	movq %rbp, %r12
-	sbbq FG_P503_MONT_P+32(%rip), %r12
-	movq %rax, 200(%rsp)
-	movq %r11, %rax
-	sbbq FG_P503_MONT_P+40(%rip), %rax
-	movq %r11, 208(%rsp)
-	movq 200(%rsp), %r11
-	sbbq FG_P503_MONT_P+48(%rip), %r11
-	movq %rbp, 216(%rsp)
-	movq %rdi, %rbp
-	sbbq FG_P503_MONT_P+56(%rip), %rbp
-	cmovc %r10, %r9
-	cmovc %rsi, %r14
-	cmovc %r15, %rbx
-	cmovc %r8, %r13
-	cmovc 216(%rsp), %r12
-	cmovc 208(%rsp), %rax
-	cmovc 200(%rsp), %r11
-	cmovc %rdi, %rbp
-	movq 192(%rsp), %r10
-	movq %r9, 0(%r10)
-	movq %r14, 8(%r10)
-	movq %rbx, 16(%r10)
-	movq %r13, 24(%r10)
-	movq %r12, 32(%r10)
-	movq %rax, 40(%r10)
-	movq %r11, 48(%r10)
-	movq %rbp, 56(%r10)
-	addq $240, %rsp
-.cfi_adjust_cfa_offset -240
+	sbbq FG_P503_MONT_P+40(%rip), %r12
+	movq %rbp, 144(%rsp)
+	movq 136(%rsp), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %r14, 152(%rsp)
+	movq %r13, %r14
+	sbbq FG_P503_MONT_P+56(%rip), %r14
+	cmovc %rbx, %rax
+	cmovc %rsi, %r9
+	cmovc %r10, %r11
+	cmovc %rdi, %r8
+	cmovc 152(%rsp), %r15
+	cmovc 144(%rsp), %r12
+	cmovc 136(%rsp), %rbp
+	cmovc %r13, %r14
+	movq 128(%rsp), %rbx
+	movq %rax, 0(%rbx)
+	movq %r9, 8(%rbx)
+	movq %r11, 16(%rbx)
+	movq %r8, 24(%rbx)
+	movq %r15, 32(%rbx)
+	movq %r12, 40(%rbx)
+	movq %rbp, 48(%rbx)
+	movq %r14, 56(%rbx)
+	addq $176, %rsp
+.cfi_adjust_cfa_offset -176
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx
@@ -15885,868 +15857,854 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $240, %rsp
-.cfi_adjust_cfa_offset 240
+	subq $176, %rsp
+.cfi_adjust_cfa_offset 176
 	movq 0(%rsi), %r8
-	addq %r8, %r8
-	movq %r8, 128(%rsp)
+	addq 64(%rsi), %r8
+	movq %r8, 0(%rsp)
 	movq 8(%rsi), %r9
-	adcq %r9, %r9
-	movq %r9, 136(%rsp)
+	adcq 72(%rsi), %r9
+	movq %r9, 8(%rsp)
 	movq 16(%rsi), %r10
-	adcq %r10, %r10
-	movq %r10, 144(%rsp)
+	adcq 80(%rsi), %r10
+	movq %r10, 16(%rsp)
 	movq 24(%rsi), %r11
-	adcq %r11, %r11
-	movq %r11, 152(%rsp)
+	adcq 88(%rsi), %r11
+	movq %r11, 24(%rsp)
 	movq 32(%rsi), %rax
-	adcq %rax, %rax
-	movq %rax, 160(%rsp)
+	adcq 96(%rsi), %rax
+	movq %rax, 32(%rsp)
 	movq 40(%rsi), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 168(%rsp)
+	adcq 104(%rsi), %rbx
+	movq %rbx, 40(%rsp)
 	movq 48(%rsi), %rbp
-	adcq %rbp, %rbp
-	movq %rbp, 176(%rsp)
+	adcq 112(%rsi), %rbp
+	movq %rbp, 48(%rsp)
 	movq 56(%rsi), %r12
-	adcq %r12, %r12
-	movq %r12, 184(%rsp)
+	adcq 120(%rsi), %r12
+	movq %r12, 56(%rsp)
 	movq 0(%rsi), %r13
-	addq 64(%rsi), %r13
-	movq %r13, 0(%rsp)
+	subq 64(%rsi), %r13
 	movq 8(%rsi), %r14
-	adcq 72(%rsi), %r14
-	movq %r14, 8(%rsp)
+	sbbq 72(%rsi), %r14
 	movq 16(%rsi), %r15
-	adcq 80(%rsi), %r15
-	movq %r15, 16(%rsp)
+	sbbq 80(%rsi), %r15
 	movq 24(%rsi), %r8
-	adcq 88(%rsi), %r8
-	movq %r8, 24(%rsp)
+	sbbq 88(%rsi), %r8
 	movq 32(%rsi), %r9
-	adcq 96(%rsi), %r9
-	movq %r9, 32(%rsp)
+	sbbq 96(%rsi), %r9
 	movq 40(%rsi), %r10
-	adcq 104(%rsi), %r10
-	movq %r10, 40(%rsp)
+	sbbq 104(%rsi), %r10
 	movq 48(%rsi), %r11
-	adcq 112(%rsi), %r11
-	movq %r11, 48(%rsp)
+	sbbq 112(%rsi), %r11
 	movq 56(%rsi), %rax
-	adcq 120(%rsi), %rax
-	movq %rax, 56(%rsp)
-	movq 0(%rsi), %rbx
-	subq 64(%rsi), %rbx
-	movq 8(%rsi), %rbp
-	sbbq 72(%rsi), %rbp
-	movq 16(%rsi), %r12
-	sbbq 80(%rsi), %r12
-	movq 24(%rsi), %r13
-	sbbq 88(%rsi), %r13
-	movq 32(%rsi), %r14
-	sbbq 96(%rsi), %r14
-	movq 40(%rsi), %r15
-	sbbq 104(%rsi), %r15
-	movq 48(%rsi), %r8
-	sbbq 112(%rsi), %r8
-	movq 56(%rsi), %r9
-	sbbq 120(%rsi), %r9
-	addq $-1, %rbx
-	movq %rbx, 64(%rsp)
-	adcq $-1, %rbp
-	movq %rbp, 72(%rsp)
-	adcq $-1, %r12
-	movq %r12, 80(%rsp)
-	adcq FG_P503_MONT_P+24(%rip), %r13
-	movq %r13, 88(%rsp)
-	adcq FG_P503_MONT_P+32(%rip), %r14
-	movq %r14, 96(%rsp)
-	adcq FG_P503_MONT_P+40(%rip), %r15
-	movq %r15, 104(%rsp)
-	adcq FG_P503_MONT_P+48(%rip), %r8
-	movq %r8, 112(%rsp)
-	adcq FG_P503_MONT_P+56(%rip), %r9
-	movq %r9, 120(%rsp)
-	leaq 64(%rdi), %r10
-	movq 128(%rsp), %rdx
+	sbbq 120(%rsi), %rax
+	addq $-1, %r13
+	movq %r13, 64(%rsp)
+	adcq $-1, %r14
+	movq %r14, 72(%rsp)
+	adcq $-1, %r15
+	movq %r15, 80(%rsp)
+	adcq FG_P503_MONT_P+24(%rip), %r8
+	movq %r8, 88(%rsp)
+	adcq FG_P503_MONT_P+32(%rip), %r9
+	movq %r9, 96(%rsp)
+	adcq FG_P503_MONT_P+40(%rip), %r10
+	movq %r10, 104(%rsp)
+	adcq FG_P503_MONT_P+48(%rip), %r11
+	movq %r11, 112(%rsp)
+	adcq FG_P503_MONT_P+56(%rip), %rax
+	movq %rax, 120(%rsp)
+	leaq 64(%rdi), %rbx
+	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsi), %r11, %rax
-	mulxq 72(%rsi), %rbx, %rbp
-	adcxq %rbx, %rax
-	mulxq 80(%rsi), %r12, %r13
-	adcxq %r12, %rbp
-	mulxq 88(%rsi), %r14, %r15
-	adcxq %r14, %r13
-	mulxq 96(%rsi), %r8, %r9
-	adcxq %r8, %r15
-	mulxq 104(%rsi), %rbx, %r12
-	adcxq %rbx, %r9
-	mulxq 112(%rsi), %r14, %r8
-	adcxq %r14, %r12
-	mulxq 120(%rsi), %rbx, %r14
-	adcxq %rbx, %r8
-	adcxq %rcx, %r14
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r11
-	adcxq %rbx, %r13
-	adoxq %r11, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r11
-	adcxq %rbx, %r15
-	adoxq %r11, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
-	adcxq %rbx, %r9
-	adoxq %r11, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
-	adcxq %rbx, %r12
-	adoxq %r11, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
-	adcxq %rbx, %r8
-	adoxq %r11, %r14
-	adcxq %rcx, %r14
-	movq 136(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsi), %rbx, %r11
-	adcxq %rbx, %rax
-	adoxq %r11, %rbp
-	mulxq 72(%rsi), %rbx, %r11
-	adcxq %rbx, %rbp
-	adoxq %r11, %r13
-	mulxq 80(%rsi), %rbx, %r11
-	adcxq %rbx, %r13
-	adoxq %r11, %r15
-	mulxq 88(%rsi), %rbx, %r11
-	adcxq %rbx, %r15
-	adoxq %r11, %r9
-	mulxq 96(%rsi), %rbx, %r11
-	adcxq %rbx, %r9
-	adoxq %r11, %r12
-	mulxq 104(%rsi), %rbx, %r11
-	adcxq %rbx, %r12
-	adoxq %r11, %r8
-	mulxq 112(%rsi), %rbx, %r11
-	adcxq %rbx, %r8
-	adoxq %r11, %r14
-	mulxq 120(%rsi), %rbx, %r11
-	adcxq %rbx, %r14
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rax
-	adcxq %rbx, %r15
-	adoxq %rax, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %rax
-	adcxq %rbx, %r9
-	adoxq %rax, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rax
-	adcxq %rbx, %r12
-	adoxq %rax, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rax
-	adcxq %rbx, %r8
-	adoxq %rax, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rax
-	adcxq %rbx, %r14
-	adoxq %rax, %r11
-	adcxq %rcx, %r11
-	movq 144(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsi), %rbx, %rax
-	adcxq %rbx, %rbp
-	adoxq %rax, %r13
-	mulxq 72(%rsi), %rbx, %rax
-	adcxq %rbx, %r13
-	adoxq %rax, %r15
-	mulxq 80(%rsi), %rbx, %rax
-	adcxq %rbx, %r15
-	adoxq %rax, %r9
-	mulxq 88(%rsi), %rbx, %rax
-	adcxq %rbx, %r9
-	adoxq %rax, %r12
-	mulxq 96(%rsi), %rbx, %rax
-	adcxq %rbx, %r12
-	adoxq %rax, %r8
-	mulxq 104(%rsi), %rbx, %rax
-	adcxq %rbx, %r8
-	adoxq %rax, %r14
-	mulxq 112(%rsi), %rbx, %rax
-	adcxq %rbx, %r14
-	adoxq %rax, %r11
-	mulxq 120(%rsi), %rbx, %rax
-	adcxq %rbx, %r11
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
+	mulxq 64(%rsi), %rbp, %r12
+	mulxq 72(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	mulxq 80(%rsi), %r15, %r8
+	adcxq %r15, %r14
+	mulxq 88(%rsi), %r9, %r10
+	adcxq %r9, %r8
+	mulxq 96(%rsi), %r11, %rax
+	adcxq %r11, %r10
+	mulxq 104(%rsi), %r13, %r15
+	adcxq %r13, %rax
+	mulxq 112(%rsi), %r9, %r11
+	adcxq %r9, %r15
+	mulxq 120(%rsi), %r13, %r9
+	adcxq %r13, %r11
+	adcxq %rcx, %r9
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rbp
-	adcxq %rbx, %r9
-	adoxq %rbp, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %rbp
-	adcxq %rbx, %r12
-	adoxq %rbp, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rbp
-	adcxq %rbx, %r8
-	adoxq %rbp, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rbp
-	adcxq %rbx, %r14
-	adoxq %rbp, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rbp
-	adcxq %rbx, %r11
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
+	adcxq %r13, %r8
+	adoxq %rbp, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
+	adcxq %r13, %r10
 	adoxq %rbp, %rax
-	adcxq %rcx, %rax
-	movq 152(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsi), %rbx, %rbp
-	adcxq %rbx, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
+	adcxq %r13, %rax
 	adoxq %rbp, %r15
-	mulxq 72(%rsi), %rbx, %rbp
-	adcxq %rbx, %r15
-	adoxq %rbp, %r9
-	mulxq 80(%rsi), %rbx, %rbp
-	adcxq %rbx, %r9
-	adoxq %rbp, %r12
-	mulxq 88(%rsi), %rbx, %rbp
-	adcxq %rbx, %r12
-	adoxq %rbp, %r8
-	mulxq 96(%rsi), %rbx, %rbp
-	adcxq %rbx, %r8
-	adoxq %rbp, %r14
-	mulxq 104(%rsi), %rbx, %rbp
-	adcxq %rbx, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
+	adcxq %r13, %r15
 	adoxq %rbp, %r11
-	mulxq 112(%rsi), %rbx, %rbp
-	adcxq %rbx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
+	adcxq %r13, %r11
+	adoxq %rbp, %r9
+	adcxq %rcx, %r9
+	movq 8(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r13, %rbp
+	adcxq %r13, %r12
+	adoxq %rbp, %r14
+	mulxq 72(%rsi), %r13, %rbp
+	adcxq %r13, %r14
+	adoxq %rbp, %r8
+	mulxq 80(%rsi), %r13, %rbp
+	adcxq %r13, %r8
+	adoxq %rbp, %r10
+	mulxq 88(%rsi), %r13, %rbp
+	adcxq %r13, %r10
 	adoxq %rbp, %rax
-	mulxq 120(%rsi), %rbx, %rbp
-	adcxq %rbx, %rax
+	mulxq 96(%rsi), %r13, %rbp
+	adcxq %r13, %rax
+	adoxq %rbp, %r15
+	mulxq 104(%rsi), %r13, %rbp
+	adcxq %r13, %r15
+	adoxq %rbp, %r11
+	mulxq 112(%rsi), %r13, %rbp
+	adcxq %r13, %r11
+	adoxq %rbp, %r9
+	mulxq 120(%rsi), %r13, %rbp
+	adcxq %r13, %r9
 	adoxq %rcx, %rbp
 	adcxq %rcx, %rbp
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
+	adcxq %r13, %r10
+	adoxq %r12, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
+	adcxq %r13, %rax
+	adoxq %r12, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
+	adcxq %r13, %r15
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
+	adcxq %r13, %r11
+	adoxq %r12, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
+	adcxq %r13, %r9
+	adoxq %r12, %rbp
+	adcxq %rcx, %rbp
+	movq 16(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r13, %r12
+	adcxq %r13, %r14
+	adoxq %r12, %r8
+	mulxq 72(%rsi), %r13, %r12
+	adcxq %r13, %r8
+	adoxq %r12, %r10
+	mulxq 80(%rsi), %r13, %r12
+	adcxq %r13, %r10
+	adoxq %r12, %rax
+	mulxq 88(%rsi), %r13, %r12
+	adcxq %r13, %rax
+	adoxq %r12, %r15
+	mulxq 96(%rsi), %r13, %r12
+	adcxq %r13, %r15
+	adoxq %r12, %r11
+	mulxq 104(%rsi), %r13, %r12
+	adcxq %r13, %r11
+	adoxq %r12, %r9
+	mulxq 112(%rsi), %r13, %r12
+	adcxq %r13, %r9
+	adoxq %r12, %rbp
+	mulxq 120(%rsi), %r13, %r12
+	adcxq %r13, %rbp
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
+	adcxq %r13, %rax
+	adoxq %r14, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
+	adcxq %r13, %r15
+	adoxq %r14, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
+	adcxq %r13, %r9
+	adoxq %r14, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
+	adcxq %r13, %rbp
+	adoxq %r14, %r12
+	adcxq %rcx, %r12
+	movq 24(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r13, %r14
+	adcxq %r13, %r8
+	adoxq %r14, %r10
+	mulxq 72(%rsi), %r13, %r14
+	adcxq %r13, %r10
+	adoxq %r14, %rax
+	mulxq 80(%rsi), %r13, %r14
+	adcxq %r13, %rax
+	adoxq %r14, %r15
+	mulxq 88(%rsi), %r13, %r14
+	adcxq %r13, %r15
+	adoxq %r14, %r11
+	mulxq 96(%rsi), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %r9
+	mulxq 104(%rsi), %r13, %r14
+	adcxq %r13, %r9
+	adoxq %r14, %rbp
+	mulxq 112(%rsi), %r13, %r14
+	adcxq %r13, %rbp
+	adoxq %r14, %r12
+	mulxq 120(%rsi), %r13, %r14
+	adcxq %r13, %r12
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	adcxq %r13, %r15
+	adoxq %r8, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	adcxq %r13, %r11
+	adoxq %r8, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r8
+	adcxq %r13, %r9
+	adoxq %r8, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcxq %r13, %rbp
+	adoxq %r8, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r8
+	adcxq %r13, %r12
+	adoxq %r8, %r14
+	adcxq %rcx, %r14
+	movq 32(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r13, %r8
+	adcxq %r13, %r10
+	adoxq %r8, %rax
+	mulxq 72(%rsi), %r13, %r8
+	adcxq %r13, %rax
+	adoxq %r8, %r15
+	mulxq 80(%rsi), %r13, %r8
+	adcxq %r13, %r15
+	adoxq %r8, %r11
+	mulxq 88(%rsi), %r13, %r8
+	adcxq %r13, %r11
+	adoxq %r8, %r9
+	mulxq 96(%rsi), %r13, %r8
+	adcxq %r13, %r9
+	adoxq %r8, %rbp
+	mulxq 104(%rsi), %r13, %r8
+	adcxq %r13, %rbp
+	adoxq %r8, %r12
+	mulxq 112(%rsi), %r13, %r8
+	adcxq %r13, %r12
+	adoxq %r8, %r14
+	mulxq 120(%rsi), %r13, %r8
+	adcxq %r13, %r14
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r10
+	adcxq %r13, %r11
+	adoxq %r10, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r10
+	adcxq %r13, %r9
+	adoxq %r10, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r10
+	adcxq %r13, %rbp
+	adoxq %r10, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r10
+	adcxq %r13, %r14
+	adoxq %r10, %r8
+	adcxq %rcx, %r8
+	movq 40(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r13, %r10
+	adcxq %r13, %rax
+	adoxq %r10, %r15
+	mulxq 72(%rsi), %r13, %r10
+	adcxq %r13, %r15
+	adoxq %r10, %r11
+	mulxq 80(%rsi), %r13, %r10
+	adcxq %r13, %r11
+	adoxq %r10, %r9
+	mulxq 88(%rsi), %r13, %r10
+	adcxq %r13, %r9
+	adoxq %r10, %rbp
+	mulxq 96(%rsi), %r13, %r10
+	adcxq %r13, %rbp
+	adoxq %r10, %r12
+	mulxq 104(%rsi), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %r14
+	mulxq 112(%rsi), %r13, %r10
+	adcxq %r13, %r14
+	adoxq %r10, %r8
+	mulxq 120(%rsi), %r13, %r10
+	adcxq %r13, %r8
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rax
+	adcxq %r13, %r9
+	adoxq %rax, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
+	adcxq %r13, %rbp
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
+	adcxq %r13, %r12
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
+	adcxq %r13, %r8
+	adoxq %rax, %r10
+	adcxq %rcx, %r10
+	movq 48(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r13, %rax
+	adcxq %r13, %r15
+	adoxq %rax, %r11
+	mulxq 72(%rsi), %r13, %rax
+	adcxq %r13, %r11
+	adoxq %rax, %r9
+	mulxq 80(%rsi), %r13, %rax
+	adcxq %r13, %r9
+	adoxq %rax, %rbp
+	mulxq 88(%rsi), %r13, %rax
+	adcxq %r13, %rbp
+	adoxq %rax, %r12
+	mulxq 96(%rsi), %r13, %rax
+	adcxq %r13, %r12
+	adoxq %rax, %r14
+	mulxq 104(%rsi), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %r8
+	mulxq 112(%rsi), %r13, %rax
+	adcxq %r13, %r8
+	adoxq %rax, %r10
+	mulxq 120(%rsi), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %r15, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r15
+	adcxq %r13, %r8
+	adoxq %r15, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r15
+	adcxq %r13, %r10
+	adoxq %r15, %rax
+	adcxq %rcx, %rax
+	movq 56(%rsi), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsi), %r13, %r15
+	adcxq %r13, %r11
+	adoxq %r15, %r9
+	mulxq 72(%rsi), %r13, %r15
+	adcxq %r13, %r9
+	adoxq %r15, %rbp
+	mulxq 80(%rsi), %r13, %r15
+	adcxq %r13, %rbp
+	adoxq %r15, %r12
+	mulxq 88(%rsi), %r13, %r15
+	adcxq %r13, %r12
+	adoxq %r15, %r14
+	mulxq 96(%rsi), %r13, %r15
+	adcxq %r13, %r14
+	adoxq %r15, %r8
+	mulxq 104(%rsi), %r13, %r15
+	adcxq %r13, %r8
+	adoxq %r15, %r10
+	mulxq 112(%rsi), %r13, %r15
+	adcxq %r13, %r10
+	adoxq %r15, %rax
+	mulxq 120(%rsi), %r13, %r15
+	adcxq %r13, %rax
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r11, %rdx
+	btrq $63, %rdx
+	xorq %rcx, %rcx
+	movq %rdi, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
+	adcxq %r13, %r14
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r8
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %r15
+	adcxq %rcx, %r15
+	btq $63, %r11
+	adcq %r9, %r9
+	adcq %rbp, %rbp
+	adcq %r12, %r12
+	adcq %r14, %r14
+	adcq %r8, %r8
+	adcq %r10, %r10
+	adcq %rax, %rax
+	adcq %r15, %r15
+	movq %r9, %r13
+	subq $-1, %r13
+	movq %rbp, %rdi
+	sbbq $-1, %rdi
+	movq %r12, %r11
+	sbbq $-1, %r11
+	movq %rbx, 136(%rsp)
+	movq %r14, %rbx
+	sbbq FG_P503_MONT_P+24(%rip), %rbx
+	movq %rax, 144(%rsp)
+	movq %r8, %rax
+	sbbq FG_P503_MONT_P+32(%rip), %rax
+	movq %r10, 152(%rsp)
+	movq 152(%rsp), %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	movq %r8, 160(%rsp)
+	movq 144(%rsp), %r8
+	sbbq FG_P503_MONT_P+48(%rip), %r8
+	movq %r14, 168(%rsp)
+	movq %r15, %r14
+	sbbq FG_P503_MONT_P+56(%rip), %r14
+	cmovc %r9, %r13
+	cmovc %rbp, %rdi
+	cmovc %r12, %r11
+	cmovc 168(%rsp), %rbx
+	cmovc 160(%rsp), %rax
+	cmovc 152(%rsp), %r10
+	cmovc 144(%rsp), %r8
+	cmovc %r15, %r14
+	movq 136(%rsp), %r9
+	movq %r13, 0(%r9)
+	movq %rdi, 8(%r9)
+	movq %r11, 16(%r9)
+	movq %rbx, 24(%r9)
+	movq %rax, 32(%r9)
+	movq %r10, 40(%r9)
+	movq %r8, 48(%r9)
+	movq %r14, 56(%r9)
+	movq 0(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rbp, %r12
+	mulxq 72(%rsp), %r15, %r13
+	adcxq %r15, %r12
+	mulxq 80(%rsp), %rdi, %r11
+	adcxq %rdi, %r13
+	mulxq 88(%rsp), %rbx, %rax
+	adcxq %rbx, %r11
+	mulxq 96(%rsp), %r10, %r8
+	adcxq %r10, %rax
+	mulxq 104(%rsp), %r14, %r9
+	adcxq %r14, %r8
+	mulxq 112(%rsp), %rsi, %r15
+	adcxq %rsi, %r9
+	mulxq 120(%rsp), %rdi, %rbx
+	adcxq %rdi, %r15
+	adcxq %rcx, %rbx
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r14
+	adcxq %r10, %r11
+	adoxq %r14, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rdi
+	adcxq %rsi, %rax
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r10
+	adcxq %rbp, %r8
+	adoxq %r10, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rsi
+	adcxq %r14, %r9
+	adoxq %rsi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbp
+	adcxq %rdi, %r15
+	adoxq %rbp, %rbx
+	adcxq %rcx, %rbx
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r10, %r14
+	adcxq %r10, %r12
+	adoxq %r14, %r13
+	mulxq 72(%rsp), %rsi, %rdi
+	adcxq %rsi, %r13
+	adoxq %rdi, %r11
+	mulxq 80(%rsp), %rbp, %r10
+	adcxq %rbp, %r11
+	adoxq %r10, %rax
+	mulxq 88(%rsp), %r14, %rsi
+	adcxq %r14, %rax
+	adoxq %rsi, %r8
+	mulxq 96(%rsp), %rdi, %rbp
+	adcxq %rdi, %r8
+	adoxq %rbp, %r9
+	mulxq 104(%rsp), %r10, %r14
+	adcxq %r10, %r9
+	adoxq %r14, %r15
+	mulxq 112(%rsp), %rsi, %rdi
+	adcxq %rsi, %r15
+	adoxq %rdi, %rbx
+	mulxq 120(%rsp), %rbp, %r10
+	adcxq %rbp, %rbx
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rsi
+	adcxq %r14, %rax
+	adoxq %rsi, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbp
+	adcxq %rdi, %r8
+	adoxq %rbp, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r14
+	adcxq %r12, %r9
+	adoxq %r14, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %rdi
+	adcxq %rsi, %r15
+	adoxq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r12
+	adcxq %rbp, %rbx
+	adoxq %r12, %r10
+	adcxq %rcx, %r10
+	movq 16(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r14, %rsi
+	adcxq %r14, %r13
+	adoxq %rsi, %r11
+	mulxq 72(%rsp), %rdi, %rbp
+	adcxq %rdi, %r11
+	adoxq %rbp, %rax
+	mulxq 80(%rsp), %r12, %r14
+	adcxq %r12, %rax
+	adoxq %r14, %r8
+	mulxq 88(%rsp), %rsi, %rdi
+	adcxq %rsi, %r8
+	adoxq %rdi, %r9
+	mulxq 96(%rsp), %rbp, %r12
+	adcxq %rbp, %r9
+	adoxq %r12, %r15
+	mulxq 104(%rsp), %r14, %rsi
+	adcxq %r14, %r15
+	adoxq %rsi, %rbx
+	mulxq 112(%rsp), %rdi, %rbp
+	adcxq %rdi, %rbx
+	adoxq %rbp, %r10
+	mulxq 120(%rsp), %r12, %r14
+	adcxq %r12, %r10
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r13
-	adcxq %rbx, %r12
-	adoxq %r13, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r13
-	adcxq %rbx, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %rdi
+	adcxq %rsi, %r8
+	adoxq %rdi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r12
+	adcxq %rbp, %r9
+	adoxq %r12, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
+	adcxq %r13, %r15
+	adoxq %rsi, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbp
+	adcxq %rdi, %rbx
+	adoxq %rbp, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
+	adcxq %r12, %r10
 	adoxq %r13, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
-	adcxq %rbx, %r14
-	adoxq %r13, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r13
-	adcxq %rbx, %r11
-	adoxq %r13, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r13
-	adcxq %rbx, %rax
-	adoxq %r13, %rbp
-	adcxq %rcx, %rbp
-	movq 160(%rsp), %rdx
+	adcxq %rcx, %r14
+	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsi), %rbx, %r13
-	adcxq %rbx, %r15
+	mulxq 64(%rsp), %rsi, %rdi
+	adcxq %rsi, %r11
+	adoxq %rdi, %rax
+	mulxq 72(%rsp), %rbp, %r12
+	adcxq %rbp, %rax
+	adoxq %r12, %r8
+	mulxq 80(%rsp), %r13, %rsi
+	adcxq %r13, %r8
+	adoxq %rsi, %r9
+	mulxq 88(%rsp), %rdi, %rbp
+	adcxq %rdi, %r9
+	adoxq %rbp, %r15
+	mulxq 96(%rsp), %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %rbx
+	mulxq 104(%rsp), %rsi, %rdi
+	adcxq %rsi, %rbx
+	adoxq %rdi, %r10
+	mulxq 112(%rsp), %rbp, %r12
+	adcxq %rbp, %r10
+	adoxq %r12, %r14
+	mulxq 120(%rsp), %r13, %rsi
+	adcxq %r13, %r14
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rbp
+	adcxq %rdi, %r9
+	adoxq %rbp, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r12
+	adcxq %rbp, %r10
+	adoxq %r12, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
+	adcxq %r13, %r14
+	adoxq %r11, %rsi
+	adcxq %rcx, %rsi
+	movq 32(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rdi, %rbp
+	adcxq %rdi, %rax
+	adoxq %rbp, %r8
+	mulxq 72(%rsp), %r12, %r13
+	adcxq %r12, %r8
 	adoxq %r13, %r9
-	mulxq 72(%rsi), %rbx, %r13
-	adcxq %rbx, %r9
-	adoxq %r13, %r12
-	mulxq 80(%rsi), %rbx, %r13
-	adcxq %rbx, %r12
-	adoxq %r13, %r8
-	mulxq 88(%rsi), %rbx, %r13
-	adcxq %rbx, %r8
+	mulxq 80(%rsp), %r11, %rdi
+	adcxq %r11, %r9
+	adoxq %rdi, %r15
+	mulxq 88(%rsp), %rbp, %r12
+	adcxq %rbp, %r15
+	adoxq %r12, %rbx
+	mulxq 96(%rsp), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %r10
+	mulxq 104(%rsp), %rdi, %rbp
+	adcxq %rdi, %r10
+	adoxq %rbp, %r14
+	mulxq 112(%rsp), %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rsi
+	mulxq 120(%rsp), %r11, %rdi
+	adcxq %r11, %rsi
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r12
+	adcxq %rbp, %r15
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
+	adcxq %rax, %r10
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
+	adcxq %r11, %rsi
+	adoxq %rax, %rdi
+	adcxq %rcx, %rdi
+	movq 40(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rbp, %r12
+	adcxq %rbp, %r8
+	adoxq %r12, %r9
+	mulxq 72(%rsp), %r13, %r11
+	adcxq %r13, %r9
+	adoxq %r11, %r15
+	mulxq 80(%rsp), %rax, %rbp
+	adcxq %rax, %r15
+	adoxq %rbp, %rbx
+	mulxq 88(%rsp), %r12, %r13
+	adcxq %r12, %rbx
+	adoxq %r13, %r10
+	mulxq 96(%rsp), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rax, %r14
+	mulxq 104(%rsp), %rbp, %r12
+	adcxq %rbp, %r14
+	adoxq %r12, %rsi
+	mulxq 112(%rsp), %r13, %r11
+	adcxq %r13, %rsi
+	adoxq %r11, %rdi
+	mulxq 120(%rsp), %rax, %rbp
+	adcxq %rax, %rdi
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r13
+	adcxq %r12, %rbx
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rax
+	adcxq %r11, %r10
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r12
+	adcxq %r8, %r14
+	adoxq %r12, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r11
+	adcxq %r13, %rsi
+	adoxq %r11, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %rdi
+	adoxq %r8, %rbp
+	adcxq %rcx, %rbp
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r12, %r13
+	adcxq %r12, %r9
+	adoxq %r13, %r15
+	mulxq 72(%rsp), %r11, %rax
+	adcxq %r11, %r15
+	adoxq %rax, %rbx
+	mulxq 80(%rsp), %r8, %r12
+	adcxq %r8, %rbx
+	adoxq %r12, %r10
+	mulxq 88(%rsp), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %r14
+	mulxq 96(%rsp), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %rsi
+	mulxq 104(%rsp), %r12, %r13
+	adcxq %r12, %rsi
+	adoxq %r13, %rdi
+	mulxq 112(%rsp), %r11, %rax
+	adcxq %r11, %rdi
+	adoxq %rax, %rbp
+	mulxq 120(%rsp), %r8, %r12
+	adcxq %r8, %rbp
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
+	adcxq %rax, %r14
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r13
+	adcxq %r9, %rsi
+	adoxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
+	adcxq %r11, %rdi
+	adoxq %rax, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq 56(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r13, %r11
+	adcxq %r13, %r15
+	adoxq %r11, %rbx
+	mulxq 72(%rsp), %rax, %r8
+	adcxq %rax, %rbx
+	adoxq %r8, %r10
+	mulxq 80(%rsp), %r9, %r13
+	adcxq %r9, %r10
 	adoxq %r13, %r14
-	mulxq 96(%rsi), %rbx, %r13
-	adcxq %rbx, %r14
-	adoxq %r13, %r11
-	mulxq 104(%rsi), %rbx, %r13
-	adcxq %rbx, %r11
-	adoxq %r13, %rax
-	mulxq 112(%rsi), %rbx, %r13
-	adcxq %rbx, %rax
-	adoxq %r13, %rbp
-	mulxq 120(%rsi), %rbx, %r13
-	adcxq %rbx, %rbp
+	mulxq 88(%rsp), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %rsi
+	mulxq 96(%rsp), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq 104(%rsp), %r13, %r11
+	adcxq %r13, %rdi
+	adoxq %r11, %rbp
+	mulxq 112(%rsp), %rax, %r8
+	adcxq %rax, %rbp
+	adoxq %r8, %r12
+	mulxq 120(%rsp), %r9, %r13
+	adcxq %r9, %r12
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r15, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r15
-	adcxq %rbx, %r8
-	adoxq %r15, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r15
-	adcxq %rbx, %r14
-	adoxq %r15, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r15
-	adcxq %rbx, %r11
-	adoxq %r15, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r15
-	adcxq %rbx, %rax
-	adoxq %r15, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
-	adcxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rax
+	adcxq %r11, %r14
+	adoxq %rax, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r9
+	adcxq %r8, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r11
+	adcxq %r15, %rdi
+	adoxq %r11, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %rbp
+	adoxq %r8, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r15
+	adcxq %r9, %r12
 	adoxq %r15, %r13
 	adcxq %rcx, %r13
-	movq 168(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsi), %rbx, %r15
-	adcxq %rbx, %r9
-	adoxq %r15, %r12
-	mulxq 72(%rsi), %rbx, %r15
-	adcxq %rbx, %r12
-	adoxq %r15, %r8
-	mulxq 80(%rsi), %rbx, %r15
-	adcxq %rbx, %r8
-	adoxq %r15, %r14
-	mulxq 88(%rsi), %rbx, %r15
-	adcxq %rbx, %r14
-	adoxq %r15, %r11
-	mulxq 96(%rsi), %rbx, %r15
-	adcxq %rbx, %r11
-	adoxq %r15, %rax
-	mulxq 104(%rsi), %rbx, %r15
-	adcxq %rbx, %rax
-	adoxq %r15, %rbp
-	mulxq 112(%rsi), %rbx, %r15
-	adcxq %rbx, %rbp
-	adoxq %r15, %r13
-	mulxq 120(%rsi), %rbx, %r15
-	adcxq %rbx, %r13
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r9
-	adcxq %rbx, %r14
-	adoxq %r9, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r9
-	adcxq %rbx, %r11
-	adoxq %r9, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r9
-	adcxq %rbx, %rax
-	adoxq %r9, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r9
-	adcxq %rbx, %rbp
-	adoxq %r9, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r9
-	adcxq %rbx, %r13
-	adoxq %r9, %r15
-	adcxq %rcx, %r15
-	movq 176(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsi), %rbx, %r9
-	adcxq %rbx, %r12
-	adoxq %r9, %r8
-	mulxq 72(%rsi), %rbx, %r9
-	adcxq %rbx, %r8
-	adoxq %r9, %r14
-	mulxq 80(%rsi), %rbx, %r9
-	adcxq %rbx, %r14
-	adoxq %r9, %r11
-	mulxq 88(%rsi), %rbx, %r9
-	adcxq %rbx, %r11
-	adoxq %r9, %rax
-	mulxq 96(%rsi), %rbx, %r9
-	adcxq %rbx, %rax
-	adoxq %r9, %rbp
-	mulxq 104(%rsi), %rbx, %r9
-	adcxq %rbx, %rbp
-	adoxq %r9, %r13
-	mulxq 112(%rsi), %rbx, %r9
-	adcxq %rbx, %r13
-	adoxq %r9, %r15
-	mulxq 120(%rsi), %rbx, %r9
-	adcxq %rbx, %r15
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r12
-	adcxq %rbx, %r11
-	adoxq %r12, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r12
-	adcxq %rbx, %rax
-	adoxq %r12, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r12
-	adcxq %rbx, %rbp
-	adoxq %r12, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r12
-	adcxq %rbx, %r13
-	adoxq %r12, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r12
-	adcxq %rbx, %r15
-	adoxq %r12, %r9
-	adcxq %rcx, %r9
-	movq 184(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsi), %rbx, %r12
-	adcxq %rbx, %r8
-	adoxq %r12, %r14
-	mulxq 72(%rsi), %rbx, %r12
-	adcxq %rbx, %r14
-	adoxq %r12, %r11
-	mulxq 80(%rsi), %rbx, %r12
-	adcxq %rbx, %r11
-	adoxq %r12, %rax
-	mulxq 88(%rsi), %rbx, %r12
-	adcxq %rbx, %rax
-	adoxq %r12, %rbp
-	mulxq 96(%rsi), %rbx, %r12
-	adcxq %rbx, %rbp
-	adoxq %r12, %r13
-	mulxq 104(%rsi), %rbx, %r12
-	adcxq %rbx, %r13
-	adoxq %r12, %r15
-	mulxq 112(%rsi), %rbx, %r12
-	adcxq %rbx, %r15
-	adoxq %r12, %r9
-	mulxq 120(%rsi), %rbx, %r12
-	adcxq %rbx, %r9
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %r8
-	adcxq %rbx, %rax
-	adoxq %r8, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r8
-	adcxq %rbx, %rbp
-	adoxq %r8, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r8
-	adcxq %rbx, %r13
-	adoxq %r8, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r8
-	adcxq %rbx, %r15
-	adoxq %r8, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r8
-	adcxq %rbx, %r9
-	adoxq %r8, %r12
-	adcxq %rcx, %r12
-	movq %r14, %rbx
-	subq $-1, %rbx
-	movq %r11, %r8
+	movq %rbx, %r11
+	subq $-1, %r11
+	movq %r10, %rax
+	sbbq $-1, %rax
+	movq %r14, %r8
 	sbbq $-1, %r8
-	movq %rdi, 192(%rsp)
-	movq %rax, %rdi
-	sbbq $-1, %rdi
-	movq %r10, 200(%rsp)
-	movq %rbp, %r10
-	sbbq FG_P503_MONT_P+24(%rip), %r10
-	movq %r9, 208(%rsp)
-	movq %r13, %r9
-	sbbq FG_P503_MONT_P+32(%rip), %r9
-	movq %r15, 216(%rsp)
-	movq 216(%rsp), %r15
-	sbbq FG_P503_MONT_P+40(%rip), %r15
-	movq %r13, 224(%rsp)
-	movq 208(%rsp), %r13
-	sbbq FG_P503_MONT_P+48(%rip), %r13
-	movq %rbp, 232(%rsp)
-	movq %r12, %rbp
-	sbbq FG_P503_MONT_P+56(%rip), %rbp
-	cmovc %r14, %rbx
-	cmovc %r11, %r8
-	cmovc %rax, %rdi
-	cmovc 232(%rsp), %r10
-	cmovc 224(%rsp), %r9
-	cmovc 216(%rsp), %r15
-	cmovc 208(%rsp), %r13
-	cmovc %r12, %rbp
-	movq 200(%rsp), %r14
-	movq %rbx, 0(%r14)
-	movq %r8, 8(%r14)
-	movq %rdi, 16(%r14)
-	movq %r10, 24(%r14)
-	movq %r9, 32(%r14)
-	movq %r15, 40(%r14)
-	movq %r13, 48(%r14)
-	movq %rbp, 56(%r14)
-	movq 0(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r11, %rax
-	mulxq 72(%rsp), %r12, %rbx
-	adcxq %r12, %rax
-	mulxq 80(%rsp), %r8, %rdi
-	adcxq %r8, %rbx
-	mulxq 88(%rsp), %r10, %r9
-	adcxq %r10, %rdi
-	mulxq 96(%rsp), %r15, %r13
-	adcxq %r15, %r9
-	mulxq 104(%rsp), %rbp, %r14
-	adcxq %rbp, %r13
-	mulxq 112(%rsp), %rsi, %r12
-	adcxq %rsi, %r14
-	mulxq 120(%rsp), %r8, %r10
-	adcxq %r8, %r12
-	adcxq %rcx, %r10
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rbp
-	adcxq %r15, %rdi
-	adoxq %rbp, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r8
-	adcxq %rsi, %r9
-	adoxq %r8, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r15
-	adcxq %r11, %r13
-	adoxq %r15, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rsi
-	adcxq %rbp, %r14
-	adoxq %rsi, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r11
-	adcxq %r8, %r12
-	adoxq %r11, %r10
-	adcxq %rcx, %r10
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r15, %rbp
-	adcxq %r15, %rax
-	adoxq %rbp, %rbx
-	mulxq 72(%rsp), %rsi, %r8
-	adcxq %rsi, %rbx
-	adoxq %r8, %rdi
-	mulxq 80(%rsp), %r11, %r15
-	adcxq %r11, %rdi
-	adoxq %r15, %r9
-	mulxq 88(%rsp), %rbp, %rsi
-	adcxq %rbp, %r9
-	adoxq %rsi, %r13
-	mulxq 96(%rsp), %r8, %r11
-	adcxq %r8, %r13
-	adoxq %r11, %r14
-	mulxq 104(%rsp), %r15, %rbp
-	adcxq %r15, %r14
-	adoxq %rbp, %r12
-	mulxq 112(%rsp), %rsi, %r8
-	adcxq %rsi, %r12
-	adoxq %r8, %r10
-	mulxq 120(%rsp), %r11, %r15
-	adcxq %r11, %r10
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %rsi
-	adcxq %rbp, %r9
-	adoxq %rsi, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r11
-	adcxq %r8, %r13
-	adoxq %r11, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
-	adcxq %rax, %r14
-	adoxq %rbp, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r8
-	adcxq %rsi, %r12
-	adoxq %r8, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rax, %r15
-	adcxq %rcx, %r15
-	movq 16(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rbp, %rsi
-	adcxq %rbp, %rbx
-	adoxq %rsi, %rdi
-	mulxq 72(%rsp), %r8, %r11
-	adcxq %r8, %rdi
-	adoxq %r11, %r9
-	mulxq 80(%rsp), %rax, %rbp
-	adcxq %rax, %r9
-	adoxq %rbp, %r13
-	mulxq 88(%rsp), %rsi, %r8
-	adcxq %rsi, %r13
-	adoxq %r8, %r14
-	mulxq 96(%rsp), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %r12
-	mulxq 104(%rsp), %rbp, %rsi
-	adcxq %rbp, %r12
-	adoxq %rsi, %r10
-	mulxq 112(%rsp), %r8, %r11
-	adcxq %r8, %r10
-	adoxq %r11, %r15
-	mulxq 120(%rsp), %rax, %rbp
-	adcxq %rax, %r15
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r8
-	adcxq %rsi, %r13
-	adoxq %r8, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rsi
-	adcxq %rbx, %r12
-	adoxq %rsi, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r11
-	adcxq %r8, %r10
-	adoxq %r11, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
-	adcxq %rax, %r15
-	adoxq %rbx, %rbp
-	adcxq %rcx, %rbp
-	movq 24(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rsi, %r8
-	adcxq %rsi, %rdi
-	adoxq %r8, %r9
-	mulxq 72(%rsp), %r11, %rax
-	adcxq %r11, %r9
-	adoxq %rax, %r13
-	mulxq 80(%rsp), %rbx, %rsi
-	adcxq %rbx, %r13
-	adoxq %rsi, %r14
-	mulxq 88(%rsp), %r8, %r11
-	adcxq %r8, %r14
-	adoxq %r11, %r12
-	mulxq 96(%rsp), %rax, %rbx
-	adcxq %rax, %r12
-	adoxq %rbx, %r10
-	mulxq 104(%rsp), %rsi, %r8
-	adcxq %rsi, %r10
-	adoxq %r8, %r15
-	mulxq 112(%rsp), %r11, %rax
-	adcxq %r11, %r15
-	adoxq %rax, %rbp
-	mulxq 120(%rsp), %rbx, %rsi
-	adcxq %rbx, %rbp
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
-	movq %rdi, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r11
-	adcxq %r8, %r14
-	adoxq %r11, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
-	adcxq %rax, %r12
-	adoxq %rbx, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r8
-	adcxq %rdi, %r10
-	adoxq %r8, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
-	adcxq %r11, %r15
-	adoxq %rax, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %rdi
-	adcxq %rbx, %rbp
-	adoxq %rdi, %rsi
-	adcxq %rcx, %rsi
-	movq 32(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r8, %r11
-	adcxq %r8, %r9
-	adoxq %r11, %r13
-	mulxq 72(%rsp), %rax, %rbx
-	adcxq %rax, %r13
-	adoxq %rbx, %r14
-	mulxq 80(%rsp), %rdi, %r8
-	adcxq %rdi, %r14
-	adoxq %r8, %r12
-	mulxq 88(%rsp), %r11, %rax
-	adcxq %r11, %r12
-	adoxq %rax, %r10
-	mulxq 96(%rsp), %rbx, %rdi
-	adcxq %rbx, %r10
-	adoxq %rdi, %r15
-	mulxq 104(%rsp), %r8, %r11
-	adcxq %r8, %r15
-	adoxq %r11, %rbp
-	mulxq 112(%rsp), %rax, %rbx
-	adcxq %rax, %rbp
-	adoxq %rbx, %rsi
-	mulxq 120(%rsp), %rdi, %r8
-	adcxq %rdi, %rsi
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rax
-	adcxq %r11, %r12
-	adoxq %rax, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %rdi
-	adcxq %rbx, %r10
-	adoxq %rdi, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r11
-	adcxq %r9, %r15
-	adoxq %r11, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
-	adcxq %rax, %rbp
-	adoxq %rbx, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
-	adcxq %rdi, %rsi
-	adoxq %r9, %r8
-	adcxq %rcx, %r8
-	movq 40(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r11, %rax
-	adcxq %r11, %r13
-	adoxq %rax, %r14
-	mulxq 72(%rsp), %rbx, %rdi
-	adcxq %rbx, %r14
-	adoxq %rdi, %r12
-	mulxq 80(%rsp), %r9, %r11
-	adcxq %r9, %r12
-	adoxq %r11, %r10
-	mulxq 88(%rsp), %rax, %rbx
-	adcxq %rax, %r10
-	adoxq %rbx, %r15
-	mulxq 96(%rsp), %rdi, %r9
-	adcxq %rdi, %r15
-	adoxq %r9, %rbp
-	mulxq 104(%rsp), %r11, %rax
-	adcxq %r11, %rbp
-	adoxq %rax, %rsi
-	mulxq 112(%rsp), %rbx, %rdi
-	adcxq %rbx, %rsi
-	adoxq %rdi, %r8
-	mulxq 120(%rsp), %r9, %r11
-	adcxq %r9, %r8
-	adoxq %rcx, %r11
-	adcxq %rcx, %r11
-	movq %r13, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
-	adcxq %rax, %r10
-	adoxq %rbx, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
-	adcxq %rdi, %r15
-	adoxq %r9, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
-	adcxq %r13, %rbp
-	adoxq %rax, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %rsi
-	adoxq %rdi, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r13
-	adcxq %r9, %r8
-	adoxq %r13, %r11
-	adcxq %rcx, %r11
-	movq 48(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rax, %rbx
-	adcxq %rax, %r14
-	adoxq %rbx, %r12
-	mulxq 72(%rsp), %rdi, %r9
-	adcxq %rdi, %r12
-	adoxq %r9, %r10
-	mulxq 80(%rsp), %r13, %rax
-	adcxq %r13, %r10
-	adoxq %rax, %r15
-	mulxq 88(%rsp), %rbx, %rdi
-	adcxq %rbx, %r15
-	adoxq %rdi, %rbp
-	mulxq 96(%rsp), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %rsi
-	mulxq 104(%rsp), %rax, %rbx
-	adcxq %rax, %rsi
-	adoxq %rbx, %r8
-	mulxq 112(%rsp), %rdi, %r9
-	adcxq %rdi, %r8
-	adoxq %r9, %r11
-	mulxq 120(%rsp), %r13, %rax
-	adcxq %r13, %r11
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rdi
-	adcxq %rbx, %r15
-	adoxq %rdi, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %r13
-	adcxq %r9, %rbp
-	adoxq %r13, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
-	adcxq %r14, %rsi
-	adoxq %rbx, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r9
-	adcxq %rdi, %r8
-	adoxq %r9, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
-	adcxq %r13, %r11
-	adoxq %r14, %rax
-	adcxq %rcx, %rax
-	movq 56(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rbx, %rdi
-	adcxq %rbx, %r12
-	adoxq %rdi, %r10
-	mulxq 72(%rsp), %r9, %r13
-	adcxq %r9, %r10
-	adoxq %r13, %r15
-	mulxq 80(%rsp), %r14, %rbx
-	adcxq %r14, %r15
-	adoxq %rbx, %rbp
-	mulxq 88(%rsp), %rdi, %r9
-	adcxq %rdi, %rbp
-	adoxq %r9, %rsi
-	mulxq 96(%rsp), %r13, %r14
-	adcxq %r13, %rsi
-	adoxq %r14, %r8
-	mulxq 104(%rsp), %rbx, %rdi
-	adcxq %rbx, %r8
-	adoxq %rdi, %r11
-	mulxq 112(%rsp), %r9, %r13
-	adcxq %r9, %r11
-	adoxq %r13, %rax
-	mulxq 120(%rsp), %r14, %rbx
-	adcxq %r14, %rax
-	adoxq %rcx, %rbx
-	adcxq %rcx, %rbx
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
-	adcxq %rdi, %rbp
-	adoxq %r9, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
-	adcxq %r13, %rsi
-	adoxq %r14, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
-	adcxq %r12, %r8
-	adoxq %rdi, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r13
-	adcxq %r9, %r11
-	adoxq %r13, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r12
-	adcxq %r14, %rax
-	adoxq %r12, %rbx
-	adcxq %rcx, %rbx
-	movq %r10, %rdi
-	subq $-1, %rdi
-	movq %r15, %r9
-	sbbq $-1, %r9
-	movq %rbp, %r13
-	sbbq $-1, %r13
-	movq %rsi, %r14
-	sbbq FG_P503_MONT_P+24(%rip), %r14
-	movq %r8, %r12
-	sbbq FG_P503_MONT_P+32(%rip), %r12
-	movq %rax, 200(%rsp)
-	movq %r11, %rax
-	sbbq FG_P503_MONT_P+40(%rip), %rax
-	movq %r11, 208(%rsp)
-	movq 200(%rsp), %r11
-	sbbq FG_P503_MONT_P+48(%rip), %r11
-	movq %r8, 216(%rsp)
-	movq %rbx, %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %r10, %rdi
-	cmovc %r15, %r9
-	cmovc %rbp, %r13
-	cmovc %rsi, %r14
-	cmovc 216(%rsp), %r12
-	cmovc 208(%rsp), %rax
-	cmovc 200(%rsp), %r11
-	cmovc %rbx, %r8
-	movq 192(%rsp), %r10
-	movq %rdi, 0(%r10)
-	movq %r9, 8(%r10)
-	movq %r13, 16(%r10)
-	movq %r14, 24(%r10)
-	movq %r12, 32(%r10)
-	movq %rax, 40(%r10)
-	movq %r11, 48(%r10)
-	movq %r8, 56(%r10)
-	addq $240, %rsp
-.cfi_adjust_cfa_offset -240
+	movq %rsi, %r9
+	sbbq FG_P503_MONT_P+24(%rip), %r9
+	movq %rdi, %r15
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	movq %r12, 136(%rsp)
+	movq %rbp, %r12
+	sbbq FG_P503_MONT_P+40(%rip), %r12
+	movq %rbp, 144(%rsp)
+	movq 136(%rsp), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %rdi, 152(%rsp)
+	movq %r13, %rdi
+	sbbq FG_P503_MONT_P+56(%rip), %rdi
+	cmovc %rbx, %r11
+	cmovc %r10, %rax
+	cmovc %r14, %r8
+	cmovc %rsi, %r9
+	cmovc 152(%rsp), %r15
+	cmovc 144(%rsp), %r12
+	cmovc 136(%rsp), %rbp
+	cmovc %r13, %rdi
+	movq 128(%rsp), %rbx
+	movq %r11, 0(%rbx)
+	movq %rax, 8(%rbx)
+	movq %r8, 16(%rbx)
+	movq %r9, 24(%rbx)
+	movq %r15, 32(%rbx)
+	movq %r12, 40(%rbx)
+	movq %rbp, 48(%rbx)
+	movq %rdi, 56(%rbx)
+	addq $176, %rsp
+.cfi_adjust_cfa_offset -176
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx

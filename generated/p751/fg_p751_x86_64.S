@@ -23380,2035 +23380,2019 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $400, %rsp
-.cfi_adjust_cfa_offset 400
+	subq $304, %rsp
+.cfi_adjust_cfa_offset 304
 	movq 0(%rsi), %r8
-	addq %r8, %r8
-	movq %r8, 192(%rsp)
+	addq 96(%rsi), %r8
+	movq %r8, 0(%rsp)
 	movq 8(%rsi), %r9
-	adcq %r9, %r9
-	movq %r9, 200(%rsp)
+	adcq 104(%rsi), %r9
+	movq %r9, 8(%rsp)
 	movq 16(%rsi), %r10
-	adcq %r10, %r10
-	movq %r10, 208(%rsp)
+	adcq 112(%rsi), %r10
+	movq %r10, 16(%rsp)
 	movq 24(%rsi), %r11
-	adcq %r11, %r11
-	movq %r11, 216(%rsp)
+	adcq 120(%rsi), %r11
+	movq %r11, 24(%rsp)
 	movq 32(%rsi), %rax
-	adcq %rax, %rax
-	movq %rax, 224(%rsp)
+	adcq 128(%rsi), %rax
+	movq %rax, 32(%rsp)
 	movq 40(%rsi), %rbx
-	adcq %rbx, %rbx
-	movq %rbx, 232(%rsp)
+	adcq 136(%rsi), %rbx
+	movq %rbx, 40(%rsp)
 	movq 48(%rsi), %rbp
-	adcq %rbp, %rbp
-	movq %rbp, 240(%rsp)
+	adcq 144(%rsi), %rbp
+	movq %rbp, 48(%rsp)
 	movq 56(%rsi), %r12
-	adcq %r12, %r12
-	movq %r12, 248(%rsp)
+	adcq 152(%rsi), %r12
+	movq %r12, 56(%rsp)
 	movq 64(%rsi), %r13
-	adcq %r13, %r13
-	movq %r13, 256(%rsp)
+	adcq 160(%rsi), %r13
+	movq %r13, 64(%rsp)
 	movq 72(%rsi), %r14
-	adcq %r14, %r14
-	movq %r14, 264(%rsp)
+	adcq 168(%rsi), %r14
+	movq %r14, 72(%rsp)
 	movq 80(%rsi), %r15
-	adcq %r15, %r15
-	movq %r15, 272(%rsp)
+	adcq 176(%rsi), %r15
+	movq %r15, 80(%rsp)
 	movq 88(%rsi), %r8
-	adcq %r8, %r8
-	movq %r8, 280(%rsp)
+	adcq 184(%rsi), %r8
+	movq %r8, 88(%rsp)
 	movq 0(%rsi), %r9
-	addq 96(%rsi), %r9
-	movq %r9, 0(%rsp)
+	subq 96(%rsi), %r9
 	movq 8(%rsi), %r10
-	adcq 104(%rsi), %r10
-	movq %r10, 8(%rsp)
+	sbbq 104(%rsi), %r10
 	movq 16(%rsi), %r11
-	adcq 112(%rsi), %r11
-	movq %r11, 16(%rsp)
+	sbbq 112(%rsi), %r11
 	movq 24(%rsi), %rax
-	adcq 120(%rsi), %rax
-	movq %rax, 24(%rsp)
+	sbbq 120(%rsi), %rax
 	movq 32(%rsi), %rbx
-	adcq 128(%rsi), %rbx
-	movq %rbx, 32(%rsp)
+	sbbq 128(%rsi), %rbx
 	movq 40(%rsi), %rbp
-	adcq 136(%rsi), %rbp
-	movq %rbp, 40(%rsp)
+	sbbq 136(%rsi), %rbp
 	movq 48(%rsi), %r12
-	adcq 144(%rsi), %r12
-	movq %r12, 48(%rsp)
+	sbbq 144(%rsi), %r12
 	movq 56(%rsi), %r13
-	adcq 152(%rsi), %r13
-	movq %r13, 56(%rsp)
+	sbbq 152(%rsi), %r13
 	movq 64(%rsi), %r14
-	adcq 160(%rsi), %r14
-	movq %r14, 64(%rsp)
+	sbbq 160(%rsi), %r14
 	movq 72(%rsi), %r15
-	adcq 168(%rsi), %r15
-	movq %r15, 72(%rsp)
+	sbbq 168(%rsi), %r15
 	movq 80(%rsi), %r8
-	adcq 176(%rsi), %r8
-	movq %r8, 80(%rsp)
-	movq 88(%rsi), %r9
-	adcq 184(%rsi), %r9
-	movq %r9, 88(%rsp)
-	movq 0(%rsi), %r10
-	subq 96(%rsi), %r10
-	movq 8(%rsi), %r11
-	sbbq 104(%rsi), %r11
-	movq 16(%rsi), %rax
-	sbbq 112(%rsi), %rax
-	movq 24(%rsi), %rbx
-	sbbq 120(%rsi), %rbx
-	movq 32(%rsi), %rbp
-	sbbq 128(%rsi), %rbp
-	movq 40(%rsi), %r12
-	sbbq 136(%rsi), %r12
-	movq 48(%rsi), %r13
-	sbbq 144(%rsi), %r13
-	movq 56(%rsi), %r14
-	sbbq 152(%rsi), %r14
-	movq 64(%rsi), %r15
-	sbbq 160(%rsi), %r15
-	movq 72(%rsi), %r8
-	sbbq 168(%rsi), %r8
-	movq 80(%rsi), %r9
-	sbbq 176(%rsi), %r9
-	movq %rdi, 288(%rsp)
+	sbbq 176(%rsi), %r8
+	movq %rdi, 192(%rsp)
 	movq 88(%rsi), %rdi
 	sbbq 184(%rsi), %rdi
-	addq $-1, %r10
-	movq %r10, 96(%rsp)
+	addq $-1, %r9
+	movq %r9, 96(%rsp)
+	adcq $-1, %r10
+	movq %r10, 104(%rsp)
 	adcq $-1, %r11
-	movq %r11, 104(%rsp)
+	movq %r11, 112(%rsp)
 	adcq $-1, %rax
-	movq %rax, 112(%rsp)
+	movq %rax, 120(%rsp)
 	adcq $-1, %rbx
-	movq %rbx, 120(%rsp)
-	adcq $-1, %rbp
-	movq %rbp, 128(%rsp)
-	adcq FG_P751_MONT_P+40(%rip), %r12
-	movq %r12, 136(%rsp)
-	adcq FG_P751_MONT_P+48(%rip), %r13
-	movq %r13, 144(%rsp)
-	adcq FG_P751_MONT_P+56(%rip), %r14
-	movq %r14, 152(%rsp)
-	adcq FG_P751_MONT_P+64(%rip), %r15
-	movq %r15, 160(%rsp)
-	adcq FG_P751_MONT_P+72(%rip), %r8
-	movq %r8, 168(%rsp)
-	adcq FG_P751_MONT_P+80(%rip), %r9
-	movq %r9, 176(%rsp)
+	movq %rbx, 128(%rsp)
+	adcq FG_P751_MONT_P+40(%rip), %rbp
+	movq %rbp, 136(%rsp)
+	adcq FG_P751_MONT_P+48(%rip), %r12
+	movq %r12, 144(%rsp)
+	adcq FG_P751_MONT_P+56(%rip), %r13
+	movq %r13, 152(%rsp)
+	adcq FG_P751_MONT_P+64(%rip), %r14
+	movq %r14, 160(%rsp)
+	adcq FG_P751_MONT_P+72(%rip), %r15
+	movq %r15, 168(%rsp)
+	adcq FG_P751_MONT_P+80(%rip), %r8
+	movq %r8, 176(%rsp)
 	adcq FG_P751_MONT_P+88(%rip), %rdi
 	movq %rdi, 184(%rsp)
-	movq 288(%rsp), %r11
-	leaq 96(%r11), %r10
-	movq 192(%rsp), %rdx
+	movq 192(%rsp), %r10
+	leaq 96(%r10), %r9
+	movq 0(%rsi), %rdx
 	xorq %rcx, %rcx
-	mulxq 96(%rsi), %rax, %rbx
-	mulxq 104(%rsi), %rbp, %r12
-	adcxq %rbp, %rbx
-	mulxq 112(%rsi), %r13, %r14
-	adcxq %r13, %r12
-	mulxq 120(%rsi), %r15, %r8
-	adcxq %r15, %r14
-	mulxq 128(%rsi), %r9, %rdi
-	adcxq %r9, %r8
-	mulxq 136(%rsi), %rbp, %r13
-	adcxq %rbp, %rdi
-	mulxq 144(%rsi), %r15, %r9
-	adcxq %r15, %r13
-	mulxq 152(%rsi), %rbp, %r15
-	adcxq %rbp, %r9
-	mulxq 160(%rsi), %rbp, %r11
-	adcxq %rbp, %r15
-	movq %r10, 296(%rsp)
-	mulxq 168(%rsi), %rbp, %r10
-	adcxq %rbp, %r11
-	movq %r11, 304(%rsp)
-	mulxq 176(%rsi), %rbp, %r11
-	adcxq %rbp, %r10
-	movq %r10, 312(%rsp)
-	mulxq 184(%rsi), %rbp, %r10
-	adcxq %rbp, %r11
-	adcxq %rcx, %r10
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rax
-	adcxq %rbp, %rdi
-	adoxq %rax, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rax
-	adcxq %rbp, %r13
-	adoxq %rax, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rax
-	adcxq %rbp, %r9
-	adoxq %rax, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rax
-	adcxq %rbp, %r15
-	movq 304(%rsp), %rbp
-	adoxq %rax, %rbp
-	movq %r8, 304(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r8
-	adcxq %rax, %rbp
-	movq 312(%rsp), %rax
-	adoxq %r8, %rax
-	movq %rbp, 312(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rbp
-	adcxq %r8, %rax
-	adoxq %rbp, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rbp
-	adcxq %r8, %r11
-	adoxq %rbp, %r10
-	adcxq %rcx, %r10
-	movq 200(%rsp), %rdx
-	mulxq 104(%rsi), %r8, %rbp
-	addq %r8, %r12
-	adcq %rbp, %r14
-	mulxq 120(%rsi), %r8, %rbp
-	movq %r14, 320(%rsp)
-	movq 304(%rsp), %r14
-	adcq %r8, %r14
-	adcq %rbp, %rdi
-	mulxq 136(%rsi), %r8, %rbp
-	adcq %r8, %r13
-	adcq %rbp, %r9
-	mulxq 152(%rsi), %r8, %rbp
-	adcq %r8, %r15
-	movq 312(%rsp), %r8
-	adcq %rbp, %r8
-	movq %r8, 312(%rsp)
-	mulxq 168(%rsi), %rbp, %r8
-	adcq %rbp, %rax
-	adcq %r8, %r11
-	mulxq 184(%rsi), %rbp, %r8
-	adcq %rbp, %r10
-	adcq $0, %r8
-	movq %r10, 304(%rsp)
-	mulxq 96(%rsi), %rbp, %r10
-	addq %rbp, %rbx
-	adcq %r10, %r12
-	mulxq 112(%rsi), %rbp, %r10
-	movq %r11, 328(%rsp)
-	movq 320(%rsp), %r11
-	adcq %rbp, %r11
-	adcq %r10, %r14
-	mulxq 128(%rsi), %rbp, %r10
-	adcq %rbp, %rdi
-	adcq %r10, %r13
-	mulxq 144(%rsi), %rbp, %r10
-	adcq %rbp, %r9
-	adcq %r10, %r15
-	mulxq 160(%rsi), %rbp, %r10
-	movq %rax, 320(%rsp)
-	movq 312(%rsp), %rax
-	adcq %rbp, %rax
-	movq 320(%rsp), %rbp
-	adcq %r10, %rbp
-	movq %rbp, 320(%rsp)
-	mulxq 176(%rsi), %r10, %rbp
-	movq %rax, 312(%rsp)
-	movq 328(%rsp), %rax
-	adcq %r10, %rax
-	movq 304(%rsp), %r10
-	adcq %rbp, %r10
-	adcq $0, %r8
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rbx
-	adcxq %rbp, %r13
-	adoxq %rbx, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rbx
-	adcxq %rbp, %r9
-	adoxq %rbx, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rbx
-	adcxq %rbp, %r15
-	movq 312(%rsp), %rbp
-	adoxq %rbx, %rbp
-	movq %rdi, 312(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rdi
-	adcxq %rbx, %rbp
-	movq 320(%rsp), %rbx
-	adoxq %rdi, %rbx
-	movq %r14, 320(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r14
-	adcxq %rdi, %rbx
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r14
-	adcxq %rdi, %rax
-	adoxq %r14, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r14
-	adcxq %rdi, %r10
-	adoxq %r14, %r8
-	adcxq %rcx, %r8
-	movq 208(%rsp), %rdx
-	mulxq 104(%rsi), %rdi, %r14
-	addq %rdi, %r11
-	movq 320(%rsp), %rdi
-	adcq %r14, %rdi
-	movq %rdi, 320(%rsp)
-	mulxq 120(%rsi), %r14, %rdi
-	movq %r11, 304(%rsp)
-	movq 312(%rsp), %r11
-	adcq %r14, %r11
-	adcq %rdi, %r13
-	mulxq 136(%rsi), %r14, %rdi
-	adcq %r14, %r9
-	adcq %rdi, %r15
-	mulxq 152(%rsi), %r14, %rdi
-	adcq %r14, %rbp
-	adcq %rdi, %rbx
-	mulxq 168(%rsi), %r14, %rdi
-	adcq %r14, %rax
-	adcq %rdi, %r10
-	mulxq 184(%rsi), %r14, %rdi
-	adcq %r14, %r8
-	adcq $0, %rdi
-	movq %r8, 312(%rsp)
-	mulxq 96(%rsi), %r14, %r8
-	addq %r14, %r12
-	movq 304(%rsp), %r14
-	adcq %r8, %r14
-	movq %r10, 304(%rsp)
-	mulxq 112(%rsi), %r8, %r10
-	movq %rax, 328(%rsp)
-	movq 320(%rsp), %rax
-	adcq %r8, %rax
-	adcq %r10, %r11
-	mulxq 128(%rsi), %r8, %r10
-	adcq %r8, %r13
-	adcq %r10, %r9
-	mulxq 144(%rsi), %r8, %r10
-	adcq %r8, %r15
-	adcq %r10, %rbp
-	mulxq 160(%rsi), %r8, %r10
-	adcq %r8, %rbx
-	movq 328(%rsp), %r8
-	adcq %r10, %r8
-	movq %r8, 328(%rsp)
-	mulxq 176(%rsi), %r10, %r8
-	movq %rbx, 320(%rsp)
-	movq 304(%rsp), %rbx
-	adcq %r10, %rbx
-	movq 312(%rsp), %r10
-	adcq %r8, %r10
-	adcq $0, %rdi
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r12
-	adcxq %r8, %r9
-	adoxq %r12, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r12
+	mulxq 96(%rsi), %r11, %rax
+	mulxq 104(%rsi), %rbx, %rbp
+	adcxq %rbx, %rax
+	mulxq 112(%rsi), %r12, %r13
+	adcxq %r12, %rbp
+	mulxq 120(%rsi), %r14, %r15
+	adcxq %r14, %r13
+	mulxq 128(%rsi), %r8, %rdi
 	adcxq %r8, %r15
-	adoxq %r12, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r12
-	adcxq %r8, %rbp
-	movq 320(%rsp), %r8
-	adoxq %r12, %r8
-	movq %r13, 320(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r13
-	adcxq %r12, %r8
-	movq 328(%rsp), %r12
-	adoxq %r13, %r12
-	movq %r11, 328(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r11
-	adcxq %r13, %r12
-	adoxq %r11, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
-	adcxq %r13, %rbx
-	adoxq %r11, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r11
-	adcxq %r13, %r10
-	adoxq %r11, %rdi
-	adcxq %rcx, %rdi
-	movq 216(%rsp), %rdx
-	mulxq 104(%rsi), %r13, %r11
-	addq %r13, %rax
-	movq 328(%rsp), %r13
-	adcq %r11, %r13
-	movq %r13, 328(%rsp)
-	mulxq 120(%rsi), %r11, %r13
-	movq %rax, 312(%rsp)
-	movq 320(%rsp), %rax
-	adcq %r11, %rax
-	adcq %r13, %r9
-	mulxq 136(%rsi), %r11, %r13
-	adcq %r11, %r15
-	adcq %r13, %rbp
-	mulxq 152(%rsi), %r11, %r13
-	adcq %r11, %r8
-	adcq %r13, %r12
-	mulxq 168(%rsi), %r11, %r13
-	adcq %r11, %rbx
-	adcq %r13, %r10
-	mulxq 184(%rsi), %r11, %r13
-	adcq %r11, %rdi
-	adcq $0, %r13
-	movq %rdi, 320(%rsp)
-	mulxq 96(%rsi), %r11, %rdi
-	addq %r11, %r14
-	movq 312(%rsp), %r11
-	adcq %rdi, %r11
-	movq %r10, 312(%rsp)
-	mulxq 112(%rsi), %rdi, %r10
-	movq %rbx, 304(%rsp)
-	movq 328(%rsp), %rbx
-	adcq %rdi, %rbx
-	adcq %r10, %rax
-	mulxq 128(%rsi), %rdi, %r10
-	adcq %rdi, %r9
-	adcq %r10, %r15
-	mulxq 144(%rsi), %rdi, %r10
-	adcq %rdi, %rbp
-	adcq %r10, %r8
-	mulxq 160(%rsi), %rdi, %r10
-	adcq %rdi, %r12
-	movq 304(%rsp), %rdi
-	adcq %r10, %rdi
-	movq %rdi, 304(%rsp)
-	mulxq 176(%rsi), %r10, %rdi
-	movq %r12, 328(%rsp)
-	movq 312(%rsp), %r12
-	adcq %r10, %r12
-	movq 320(%rsp), %r10
-	adcq %rdi, %r10
-	adcq $0, %r13
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r14
-	adcxq %rdi, %r15
-	adoxq %r14, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r14
-	adcxq %rdi, %rbp
-	adoxq %r14, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r14
-	adcxq %rdi, %r8
-	movq 328(%rsp), %rdi
-	adoxq %r14, %rdi
-	movq %r9, 328(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r9
-	adcxq %r14, %rdi
-	movq 304(%rsp), %r14
-	adoxq %r9, %r14
-	movq %rax, 304(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rax
-	adcxq %r9, %r14
-	adoxq %rax, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rax
-	adcxq %r9, %r12
-	adoxq %rax, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rax
-	adcxq %r9, %r10
-	adoxq %rax, %r13
-	adcxq %rcx, %r13
-	movq 224(%rsp), %rdx
-	mulxq 104(%rsi), %r9, %rax
-	addq %r9, %rbx
-	movq 304(%rsp), %r9
-	adcq %rax, %r9
-	movq %r9, 304(%rsp)
-	mulxq 120(%rsi), %rax, %r9
-	movq %rbx, 320(%rsp)
-	movq 328(%rsp), %rbx
-	adcq %rax, %rbx
-	adcq %r9, %r15
-	mulxq 136(%rsi), %rax, %r9
-	adcq %rax, %rbp
-	adcq %r9, %r8
-	mulxq 152(%rsi), %rax, %r9
-	adcq %rax, %rdi
-	adcq %r9, %r14
-	mulxq 168(%rsi), %rax, %r9
-	adcq %rax, %r12
-	adcq %r9, %r10
-	mulxq 184(%rsi), %rax, %r9
-	adcq %rax, %r13
-	adcq $0, %r9
-	movq %r13, 328(%rsp)
-	mulxq 96(%rsi), %rax, %r13
-	addq %rax, %r11
-	movq 320(%rsp), %rax
-	adcq %r13, %rax
-	movq %r10, 320(%rsp)
-	mulxq 112(%rsi), %r13, %r10
-	movq %r12, 312(%rsp)
-	movq 304(%rsp), %r12
-	adcq %r13, %r12
-	adcq %r10, %rbx
-	mulxq 128(%rsi), %r13, %r10
-	adcq %r13, %r15
-	adcq %r10, %rbp
-	mulxq 144(%rsi), %r13, %r10
-	adcq %r13, %r8
-	adcq %r10, %rdi
-	mulxq 160(%rsi), %r13, %r10
-	adcq %r13, %r14
-	movq 312(%rsp), %r13
-	adcq %r10, %r13
-	movq %r13, 312(%rsp)
-	mulxq 176(%rsi), %r10, %r13
-	movq %r14, 304(%rsp)
-	movq 320(%rsp), %r14
-	adcq %r10, %r14
-	movq 328(%rsp), %r10
-	adcq %r13, %r10
-	adcq $0, %r9
+	mulxq 136(%rsi), %rbx, %r12
+	adcxq %rbx, %rdi
+	mulxq 144(%rsi), %r14, %r8
+	adcxq %r14, %r12
+	mulxq 152(%rsi), %rbx, %r14
+	adcxq %rbx, %r8
+	mulxq 160(%rsi), %rbx, %r10
+	adcxq %rbx, %r14
+	movq %r9, 200(%rsp)
+	mulxq 168(%rsi), %rbx, %r9
+	adcxq %rbx, %r10
+	movq %r10, 208(%rsp)
+	mulxq 176(%rsi), %rbx, %r10
+	adcxq %rbx, %r9
+	movq %r9, 216(%rsp)
+	mulxq 184(%rsi), %rbx, %r9
+	adcxq %rbx, %r10
+	adcxq %rcx, %r9
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
-	adcxq %r13, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r11
+	adcxq %rbx, %rdi
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
+	adcxq %rbx, %r12
 	adoxq %r11, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
-	adcxq %r13, %r8
-	adoxq %r11, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
-	adcxq %r13, %rdi
-	movq 304(%rsp), %r13
-	adoxq %r11, %r13
-	movq %r15, 304(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r15
-	adcxq %r11, %r13
-	movq 312(%rsp), %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r11
+	adcxq %rbx, %r8
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
+	adcxq %rbx, %r14
+	movq 208(%rsp), %rbx
+	adoxq %r11, %rbx
+	movq %r15, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r15
+	adcxq %r11, %rbx
+	movq 216(%rsp), %r11
 	adoxq %r15, %r11
-	movq %rbx, 312(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rbx
-	adcxq %r15, %r11
-	adoxq %rbx, %r14
+	movq %rbx, 216(%rsp)
 	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rbx
-	adcxq %r15, %r14
+	adcxq %r15, %r11
 	adoxq %rbx, %r10
 	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbx
 	adcxq %r15, %r10
 	adoxq %rbx, %r9
 	adcxq %rcx, %r9
-	movq 232(%rsp), %rdx
+	movq 8(%rsi), %rdx
 	mulxq 104(%rsi), %r15, %rbx
-	addq %r15, %r12
-	movq 312(%rsp), %r15
-	adcq %rbx, %r15
-	movq %r15, 312(%rsp)
-	mulxq 120(%rsi), %rbx, %r15
-	movq %r12, 328(%rsp)
-	movq 304(%rsp), %r12
-	adcq %rbx, %r12
-	adcq %r15, %rbp
-	mulxq 136(%rsi), %rbx, %r15
-	adcq %rbx, %r8
-	adcq %r15, %rdi
-	mulxq 152(%rsi), %rbx, %r15
+	addq %r15, %rbp
 	adcq %rbx, %r13
-	adcq %r15, %r11
+	mulxq 120(%rsi), %r15, %rbx
+	movq %r13, 224(%rsp)
+	movq 208(%rsp), %r13
+	adcq %r15, %r13
+	adcq %rbx, %rdi
+	mulxq 136(%rsi), %r15, %rbx
+	adcq %r15, %r12
+	adcq %rbx, %r8
+	mulxq 152(%rsi), %r15, %rbx
+	adcq %r15, %r14
+	movq 216(%rsp), %r15
+	adcq %rbx, %r15
+	movq %r15, 216(%rsp)
 	mulxq 168(%rsi), %rbx, %r15
-	adcq %rbx, %r14
+	adcq %rbx, %r11
 	adcq %r15, %r10
 	mulxq 184(%rsi), %rbx, %r15
 	adcq %rbx, %r9
 	adcq $0, %r15
-	movq %r9, 304(%rsp)
+	movq %r9, 208(%rsp)
 	mulxq 96(%rsi), %rbx, %r9
 	addq %rbx, %rax
-	movq 328(%rsp), %rbx
-	adcq %r9, %rbx
-	movq %r10, 328(%rsp)
-	mulxq 112(%rsi), %r9, %r10
-	movq %r14, 320(%rsp)
-	movq 312(%rsp), %r14
-	adcq %r9, %r14
-	adcq %r10, %r12
-	mulxq 128(%rsi), %r9, %r10
 	adcq %r9, %rbp
-	adcq %r10, %r8
-	mulxq 144(%rsi), %r9, %r10
-	adcq %r9, %rdi
-	adcq %r10, %r13
-	mulxq 160(%rsi), %r9, %r10
-	adcq %r9, %r11
-	movq 320(%rsp), %r9
-	adcq %r10, %r9
-	movq %r9, 320(%rsp)
-	mulxq 176(%rsi), %r10, %r9
-	movq %r11, 312(%rsp)
-	movq 328(%rsp), %r11
-	adcq %r10, %r11
-	movq 304(%rsp), %r10
-	adcq %r9, %r10
-	adcq $0, %r15
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rax
-	adcxq %r9, %r8
-	adoxq %rax, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rax
-	adcxq %r9, %rdi
-	adoxq %rax, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rax
-	adcxq %r9, %r13
-	movq 312(%rsp), %r9
-	adoxq %rax, %r9
-	movq %rbp, 312(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rbp
-	adcxq %rax, %r9
-	movq 320(%rsp), %rax
-	adoxq %rbp, %rax
-	movq %r12, 320(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r12
-	adcxq %rbp, %rax
-	adoxq %r12, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r12
-	adcxq %rbp, %r11
-	adoxq %r12, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r12
-	adcxq %rbp, %r10
-	adoxq %r12, %r15
-	adcxq %rcx, %r15
-	movq 240(%rsp), %rdx
-	mulxq 104(%rsi), %rbp, %r12
-	addq %rbp, %r14
-	movq 320(%rsp), %rbp
-	adcq %r12, %rbp
-	movq %rbp, 320(%rsp)
-	mulxq 120(%rsi), %r12, %rbp
-	movq %r14, 304(%rsp)
-	movq 312(%rsp), %r14
-	adcq %r12, %r14
-	adcq %rbp, %r8
-	mulxq 136(%rsi), %r12, %rbp
-	adcq %r12, %rdi
-	adcq %rbp, %r13
-	mulxq 152(%rsi), %r12, %rbp
-	adcq %r12, %r9
-	adcq %rbp, %rax
-	mulxq 168(%rsi), %r12, %rbp
-	adcq %r12, %r11
-	adcq %rbp, %r10
-	mulxq 184(%rsi), %r12, %rbp
-	adcq %r12, %r15
-	adcq $0, %rbp
-	movq %r15, 312(%rsp)
-	mulxq 96(%rsi), %r12, %r15
-	addq %r12, %rbx
-	movq 304(%rsp), %r12
-	adcq %r15, %r12
-	movq %r10, 304(%rsp)
-	mulxq 112(%rsi), %r15, %r10
-	movq %r11, 328(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r15, %r11
-	adcq %r10, %r14
-	mulxq 128(%rsi), %r15, %r10
-	adcq %r15, %r8
-	adcq %r10, %rdi
-	mulxq 144(%rsi), %r15, %r10
-	adcq %r15, %r13
-	adcq %r10, %r9
-	mulxq 160(%rsi), %r15, %r10
-	adcq %r15, %rax
-	movq 328(%rsp), %r15
-	adcq %r10, %r15
-	movq %r15, 328(%rsp)
-	mulxq 176(%rsi), %r10, %r15
-	movq %rax, 320(%rsp)
-	movq 304(%rsp), %rax
-	adcq %r10, %rax
-	movq 312(%rsp), %r10
-	adcq %r15, %r10
-	adcq $0, %rbp
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbx
-	adcxq %r15, %rdi
-	adoxq %rbx, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbx
-	adcxq %r15, %r13
-	adoxq %rbx, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbx
-	adcxq %r15, %r9
-	movq 320(%rsp), %r15
-	adoxq %rbx, %r15
-	movq %r8, 320(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r8
-	adcxq %rbx, %r15
-	movq 328(%rsp), %rbx
-	adoxq %r8, %rbx
-	movq %r14, 328(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r14
-	adcxq %r8, %rbx
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r14
-	adcxq %r8, %rax
-	adoxq %r14, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r14
-	adcxq %r8, %r10
-	adoxq %r14, %rbp
-	adcxq %rcx, %rbp
-	movq 248(%rsp), %rdx
-	mulxq 104(%rsi), %r8, %r14
-	addq %r8, %r11
-	movq 328(%rsp), %r8
-	adcq %r14, %r8
-	movq %r8, 328(%rsp)
-	mulxq 120(%rsi), %r14, %r8
-	movq %r11, 312(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r14, %r11
-	adcq %r8, %rdi
-	mulxq 136(%rsi), %r14, %r8
-	adcq %r14, %r13
-	adcq %r8, %r9
-	mulxq 152(%rsi), %r14, %r8
-	adcq %r14, %r15
-	adcq %r8, %rbx
-	mulxq 168(%rsi), %r14, %r8
-	adcq %r14, %rax
-	adcq %r8, %r10
-	mulxq 184(%rsi), %r14, %r8
-	adcq %r14, %rbp
-	adcq $0, %r8
-	movq %rbp, 320(%rsp)
-	mulxq 96(%rsi), %r14, %rbp
-	addq %r14, %r12
-	movq 312(%rsp), %r14
-	adcq %rbp, %r14
-	movq %r10, 312(%rsp)
-	mulxq 112(%rsi), %rbp, %r10
-	movq %rax, 304(%rsp)
-	movq 328(%rsp), %rax
-	adcq %rbp, %rax
-	adcq %r10, %r11
-	mulxq 128(%rsi), %rbp, %r10
-	adcq %rbp, %rdi
-	adcq %r10, %r13
-	mulxq 144(%rsi), %rbp, %r10
-	adcq %rbp, %r9
-	adcq %r10, %r15
-	mulxq 160(%rsi), %rbp, %r10
-	adcq %rbp, %rbx
-	movq 304(%rsp), %rbp
-	adcq %r10, %rbp
-	movq %rbp, 304(%rsp)
-	mulxq 176(%rsi), %r10, %rbp
-	movq %rbx, 328(%rsp)
-	movq 312(%rsp), %rbx
-	adcq %r10, %rbx
-	movq 320(%rsp), %r10
-	adcq %rbp, %r10
-	adcq $0, %r8
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r12
-	adcxq %rbp, %r13
-	adoxq %r12, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r12
-	adcxq %rbp, %r9
-	adoxq %r12, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r12
-	adcxq %rbp, %r15
-	movq 328(%rsp), %rbp
-	adoxq %r12, %rbp
-	movq %rdi, 328(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rdi
-	adcxq %r12, %rbp
-	movq 304(%rsp), %r12
-	adoxq %rdi, %r12
-	movq %r11, 304(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r11
-	adcxq %rdi, %r12
-	adoxq %r11, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r11
-	adcxq %rdi, %rbx
-	adoxq %r11, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r11
-	adcxq %rdi, %r10
-	adoxq %r11, %r8
-	adcxq %rcx, %r8
-	movq 256(%rsp), %rdx
-	mulxq 104(%rsi), %rdi, %r11
-	addq %rdi, %rax
-	movq 304(%rsp), %rdi
-	adcq %r11, %rdi
-	movq %rdi, 304(%rsp)
-	mulxq 120(%rsi), %r11, %rdi
-	movq %rax, 320(%rsp)
-	movq 328(%rsp), %rax
-	adcq %r11, %rax
-	adcq %rdi, %r13
-	mulxq 136(%rsi), %r11, %rdi
-	adcq %r11, %r9
-	adcq %rdi, %r15
-	mulxq 152(%rsi), %r11, %rdi
-	adcq %r11, %rbp
-	adcq %rdi, %r12
-	mulxq 168(%rsi), %r11, %rdi
-	adcq %r11, %rbx
-	adcq %rdi, %r10
-	mulxq 184(%rsi), %r11, %rdi
-	adcq %r11, %r8
-	adcq $0, %rdi
-	movq %r8, 328(%rsp)
-	mulxq 96(%rsi), %r11, %r8
-	addq %r11, %r14
-	movq 320(%rsp), %r11
-	adcq %r8, %r11
-	movq %r10, 320(%rsp)
-	mulxq 112(%rsi), %r8, %r10
-	movq %rbx, 312(%rsp)
-	movq 304(%rsp), %rbx
-	adcq %r8, %rbx
-	adcq %r10, %rax
-	mulxq 128(%rsi), %r8, %r10
-	adcq %r8, %r13
-	adcq %r10, %r9
-	mulxq 144(%rsi), %r8, %r10
-	adcq %r8, %r15
-	adcq %r10, %rbp
-	mulxq 160(%rsi), %r8, %r10
-	adcq %r8, %r12
-	movq 312(%rsp), %r8
-	adcq %r10, %r8
-	movq %r8, 312(%rsp)
-	mulxq 176(%rsi), %r10, %r8
-	movq %r12, 304(%rsp)
-	movq 320(%rsp), %r12
-	adcq %r10, %r12
-	movq 328(%rsp), %r10
-	adcq %r8, %r10
-	adcq $0, %rdi
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r14
-	adcxq %r8, %r9
-	adoxq %r14, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r14
-	adcxq %r8, %r15
-	adoxq %r14, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r14
-	adcxq %r8, %rbp
-	movq 304(%rsp), %r8
-	adoxq %r14, %r8
-	movq %r13, 304(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %r13
-	adcxq %r14, %r8
-	movq 312(%rsp), %r14
-	adoxq %r13, %r14
-	movq %rax, 312(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rax
-	adcxq %r13, %r14
-	adoxq %rax, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rax
-	adcxq %r13, %r12
-	adoxq %rax, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rax
-	adcxq %r13, %r10
-	adoxq %rax, %rdi
-	adcxq %rcx, %rdi
-	movq 264(%rsp), %rdx
-	mulxq 104(%rsi), %r13, %rax
-	addq %r13, %rbx
-	movq 312(%rsp), %r13
-	adcq %rax, %r13
-	movq %r13, 312(%rsp)
-	mulxq 120(%rsi), %rax, %r13
-	movq %rbx, 328(%rsp)
-	movq 304(%rsp), %rbx
-	adcq %rax, %rbx
-	adcq %r13, %r9
-	mulxq 136(%rsi), %rax, %r13
-	adcq %rax, %r15
-	adcq %r13, %rbp
-	mulxq 152(%rsi), %rax, %r13
-	adcq %rax, %r8
-	adcq %r13, %r14
-	mulxq 168(%rsi), %rax, %r13
-	adcq %rax, %r12
-	adcq %r13, %r10
-	mulxq 184(%rsi), %rax, %r13
-	adcq %rax, %rdi
-	adcq $0, %r13
-	movq %rdi, 304(%rsp)
-	mulxq 96(%rsi), %rax, %rdi
-	addq %rax, %r11
-	movq 328(%rsp), %rax
-	adcq %rdi, %rax
-	movq %r10, 328(%rsp)
-	mulxq 112(%rsi), %rdi, %r10
-	movq %r12, 320(%rsp)
-	movq 312(%rsp), %r12
-	adcq %rdi, %r12
-	adcq %r10, %rbx
-	mulxq 128(%rsi), %rdi, %r10
-	adcq %rdi, %r9
-	adcq %r10, %r15
-	mulxq 144(%rsi), %rdi, %r10
-	adcq %rdi, %rbp
-	adcq %r10, %r8
-	mulxq 160(%rsi), %rdi, %r10
-	adcq %rdi, %r14
-	movq 320(%rsp), %rdi
-	adcq %r10, %rdi
-	movq %rdi, 320(%rsp)
-	mulxq 176(%rsi), %r10, %rdi
-	movq %r14, 312(%rsp)
-	movq 328(%rsp), %r14
-	adcq %r10, %r14
-	movq 304(%rsp), %r10
-	adcq %rdi, %r10
-	adcq $0, %r13
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r11
-	adcxq %rdi, %r15
-	adoxq %r11, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r11
-	adcxq %rdi, %rbp
-	adoxq %r11, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r11
-	adcxq %rdi, %r8
-	movq 312(%rsp), %rdi
-	adoxq %r11, %rdi
-	movq %r9, 312(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r9
-	adcxq %r11, %rdi
-	movq 320(%rsp), %r11
-	adoxq %r9, %r11
-	movq %rbx, 320(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rbx
-	adcxq %r9, %r11
-	adoxq %rbx, %r14
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rbx
-	adcxq %r9, %r14
-	adoxq %rbx, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rbx
-	adcxq %r9, %r10
-	adoxq %rbx, %r13
-	adcxq %rcx, %r13
-	movq 272(%rsp), %rdx
-	mulxq 104(%rsi), %r9, %rbx
-	addq %r9, %r12
-	movq 320(%rsp), %r9
-	adcq %rbx, %r9
-	movq %r9, 320(%rsp)
-	mulxq 120(%rsi), %rbx, %r9
-	movq %r12, 304(%rsp)
-	movq 312(%rsp), %r12
-	adcq %rbx, %r12
-	adcq %r9, %r15
-	mulxq 136(%rsi), %rbx, %r9
-	adcq %rbx, %rbp
-	adcq %r9, %r8
-	mulxq 152(%rsi), %rbx, %r9
-	adcq %rbx, %rdi
-	adcq %r9, %r11
-	mulxq 168(%rsi), %rbx, %r9
-	adcq %rbx, %r14
-	adcq %r9, %r10
-	mulxq 184(%rsi), %rbx, %r9
-	adcq %rbx, %r13
-	adcq $0, %r9
-	movq %r13, 312(%rsp)
-	mulxq 96(%rsi), %rbx, %r13
-	addq %rbx, %rax
-	movq 304(%rsp), %rbx
-	adcq %r13, %rbx
-	movq %r10, 304(%rsp)
-	mulxq 112(%rsi), %r13, %r10
-	movq %r14, 328(%rsp)
-	movq 320(%rsp), %r14
-	adcq %r13, %r14
-	adcq %r10, %r12
-	mulxq 128(%rsi), %r13, %r10
-	adcq %r13, %r15
-	adcq %r10, %rbp
-	mulxq 144(%rsi), %r13, %r10
-	adcq %r13, %r8
-	adcq %r10, %rdi
-	mulxq 160(%rsi), %r13, %r10
-	adcq %r13, %r11
-	movq 328(%rsp), %r13
-	adcq %r10, %r13
-	movq %r13, 328(%rsp)
-	mulxq 176(%rsi), %r10, %r13
-	movq %r11, 320(%rsp)
-	movq 304(%rsp), %r11
-	adcq %r10, %r11
-	movq 312(%rsp), %r10
-	adcq %r13, %r10
-	adcq $0, %r9
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rax
-	adcxq %r13, %rbp
-	adoxq %rax, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rax
-	adcxq %r13, %r8
-	adoxq %rax, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %rax
-	adcxq %r13, %rdi
-	movq 320(%rsp), %r13
-	adoxq %rax, %r13
-	movq %r15, 320(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r15
-	adcxq %rax, %r13
-	movq 328(%rsp), %rax
-	adoxq %r15, %rax
-	movq %r12, 328(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r12
-	adcxq %r15, %rax
-	adoxq %r12, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r12
-	adcxq %r15, %r11
-	adoxq %r12, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r12
-	adcxq %r15, %r10
-	adoxq %r12, %r9
-	adcxq %rcx, %r9
-	movq 280(%rsp), %rdx
-	mulxq 104(%rsi), %r15, %r12
-	addq %r15, %r14
-	movq 328(%rsp), %r15
-	adcq %r12, %r15
-	movq %r15, 328(%rsp)
-	mulxq 120(%rsi), %r12, %r15
-	movq %r14, 312(%rsp)
-	movq 320(%rsp), %r14
-	adcq %r12, %r14
-	adcq %r15, %rbp
-	mulxq 136(%rsi), %r12, %r15
-	adcq %r12, %r8
-	adcq %r15, %rdi
-	mulxq 152(%rsi), %r12, %r15
-	adcq %r12, %r13
-	adcq %r15, %rax
-	mulxq 168(%rsi), %r12, %r15
-	adcq %r12, %r11
-	adcq %r15, %r10
-	mulxq 184(%rsi), %r12, %r15
-	adcq %r12, %r9
-	adcq $0, %r15
-	movq %r9, 320(%rsp)
-	mulxq 96(%rsi), %r12, %r9
-	addq %r12, %rbx
-	movq 312(%rsp), %r12
-	adcq %r9, %r12
-	movq %r10, 312(%rsp)
-	mulxq 112(%rsi), %r9, %r10
-	movq %r11, 304(%rsp)
-	movq 328(%rsp), %r11
-	adcq %r9, %r11
-	adcq %r10, %r14
-	mulxq 128(%rsi), %r9, %r10
-	adcq %r9, %rbp
-	adcq %r10, %r8
-	mulxq 144(%rsi), %r9, %r10
-	adcq %r9, %rdi
-	adcq %r10, %r13
-	mulxq 160(%rsi), %r9, %r10
-	adcq %r9, %rax
-	movq 304(%rsp), %r9
-	adcq %r10, %r9
-	movq %r9, 304(%rsp)
-	mulxq 176(%rsi), %r10, %r9
-	movq %rax, 328(%rsp)
-	movq 312(%rsp), %rax
-	adcq %r10, %rax
-	movq 320(%rsp), %r10
-	adcq %r9, %r10
-	adcq $0, %r15
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rbx
-	adcxq %r9, %r8
-	adoxq %rbx, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rbx
-	adcxq %r9, %rdi
-	adoxq %rbx, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rbx
-	adcxq %r9, %r13
-	movq 328(%rsp), %r9
-	adoxq %rbx, %r9
-	movq %rbp, 328(%rsp)
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rbp
-	adcxq %rbx, %r9
-	movq 304(%rsp), %rbx
-	adoxq %rbp, %rbx
-	movq %r14, 304(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbp, %r14
-	adcxq %rbp, %rbx
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r14
-	adcxq %rbp, %rax
-	adoxq %r14, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r14
-	adcxq %rbp, %r10
-	adoxq %r14, %r15
-	adcxq %rcx, %r15
-	movq %r12, %rbp
-	subq $-1, %rbp
-	movq %r11, %r14
-	sbbq $-1, %r14
-	movq %r10, 320(%rsp)
-	movq 304(%rsp), %r10
-	sbbq $-1, %r10
-	movq %rax, 312(%rsp)
-	movq 328(%rsp), %rax
-	sbbq $-1, %rax
-	movq %rbx, 336(%rsp)
-	movq %r8, %rbx
-	sbbq $-1, %rbx
-	movq %r9, 344(%rsp)
-	movq %rdi, %r9
-	sbbq FG_P751_MONT_P+40(%rip), %r9
-	movq %r13, 352(%rsp)
-	movq 352(%rsp), %r13
-	sbbq FG_P751_MONT_P+48(%rip), %r13
-	movq %rdi, 360(%rsp)
-	movq 344(%rsp), %rdi
-	sbbq FG_P751_MONT_P+56(%rip), %rdi
-	movq %r8, 368(%rsp)
-	movq 336(%rsp), %r8
-	sbbq FG_P751_MONT_P+64(%rip), %r8
-	movq %r11, 376(%rsp)
-	movq 312(%rsp), %r11
-	sbbq FG_P751_MONT_P+72(%rip), %r11
-	movq %r15, 384(%rsp)
-	movq 320(%rsp), %r15
-	sbbq FG_P751_MONT_P+80(%rip), %r15
-	movq %r12, 392(%rsp)
-	movq 384(%rsp), %r12
-	sbbq FG_P751_MONT_P+88(%rip), %r12
-	cmovc 392(%rsp), %rbp
-	cmovc 376(%rsp), %r14
-	cmovc 304(%rsp), %r10
-	cmovc 328(%rsp), %rax
-	cmovc 368(%rsp), %rbx
-	cmovc 360(%rsp), %r9
-	cmovc 352(%rsp), %r13
-	cmovc 344(%rsp), %rdi
-	cmovc 336(%rsp), %r8
-	cmovc 312(%rsp), %r11
-	cmovc 320(%rsp), %r15
-	cmovc 384(%rsp), %r12
-	movq %r12, 384(%rsp)
-	movq 296(%rsp), %r12
-	movq %rbp, 0(%r12)
-	movq %r14, 8(%r12)
-	movq %r10, 16(%r12)
-	movq %rax, 24(%r12)
-	movq %rbx, 32(%r12)
-	movq %r9, 40(%r12)
-	movq %r13, 48(%r12)
-	movq %rdi, 56(%r12)
-	movq %r8, 64(%r12)
-	movq %r11, 72(%r12)
-	movq %r15, 80(%r12)
-	movq 384(%rsp), %rbp
-	movq %rbp, 88(%r12)
-	movq 0(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 96(%rsp), %r14, %r10
-	mulxq 104(%rsp), %rax, %rbx
-	adcxq %rax, %r10
-	mulxq 112(%rsp), %r9, %r13
-	adcxq %r9, %rbx
-	mulxq 120(%rsp), %rdi, %r8
-	adcxq %rdi, %r13
-	mulxq 128(%rsp), %r11, %r15
-	adcxq %r11, %r8
-	mulxq 136(%rsp), %rbp, %r12
-	adcxq %rbp, %r15
-	mulxq 144(%rsp), %rsi, %rax
-	adcxq %rsi, %r12
-	mulxq 152(%rsp), %r9, %rdi
-	adcxq %r9, %rax
-	mulxq 160(%rsp), %r11, %rbp
-	adcxq %r11, %rdi
-	mulxq 168(%rsp), %rsi, %r9
-	adcxq %rsi, %rbp
-	mulxq 176(%rsp), %r11, %rsi
-	adcxq %r11, %r9
-	movq %r9, 384(%rsp)
-	mulxq 184(%rsp), %r11, %r9
-	adcxq %r11, %rsi
-	adcxq %rcx, %r9
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r14
-	adcxq %r11, %r15
-	adoxq %r14, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r14
-	adcxq %r11, %r12
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r14
-	adcxq %r11, %rax
-	adoxq %r14, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r14
-	adcxq %r11, %rdi
-	adoxq %r14, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r14
-	adcxq %r11, %rbp
-	movq 384(%rsp), %r11
-	adoxq %r14, %r11
-	movq %r8, 384(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r8
-	adcxq %r14, %r11
-	adoxq %r8, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r8
-	adcxq %r14, %rsi
-	adoxq %r8, %r9
-	adcxq %rcx, %r9
-	movq 8(%rsp), %rdx
-	mulxq 104(%rsp), %r14, %r8
-	addq %r14, %rbx
-	adcq %r8, %r13
-	mulxq 120(%rsp), %r14, %r8
-	movq %r13, 296(%rsp)
-	movq 384(%rsp), %r13
-	adcq %r14, %r13
-	adcq %r8, %r15
-	mulxq 136(%rsp), %r14, %r8
-	adcq %r14, %r12
-	adcq %r8, %rax
-	mulxq 152(%rsp), %r14, %r8
-	adcq %r14, %rdi
-	adcq %r8, %rbp
-	mulxq 168(%rsp), %r14, %r8
-	adcq %r14, %r11
-	adcq %r8, %rsi
-	mulxq 184(%rsp), %r14, %r8
-	adcq %r14, %r9
-	adcq $0, %r8
-	movq %r9, 384(%rsp)
-	mulxq 96(%rsp), %r14, %r9
-	addq %r14, %r10
-	adcq %r9, %rbx
-	mulxq 112(%rsp), %r14, %r9
-	movq %rsi, 320(%rsp)
-	movq 296(%rsp), %rsi
-	adcq %r14, %rsi
+	mulxq 112(%rsi), %rbx, %r9
+	movq %r10, 232(%rsp)
+	movq 224(%rsp), %r10
+	adcq %rbx, %r10
 	adcq %r9, %r13
-	mulxq 128(%rsp), %r14, %r9
-	adcq %r14, %r15
+	mulxq 128(%rsi), %rbx, %r9
+	adcq %rbx, %rdi
 	adcq %r9, %r12
-	mulxq 144(%rsp), %r14, %r9
-	adcq %r14, %rax
-	adcq %r9, %rdi
-	mulxq 160(%rsp), %r14, %r9
-	adcq %r14, %rbp
-	adcq %r9, %r11
-	mulxq 176(%rsp), %r14, %r9
-	movq %r11, 296(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r14, %r11
-	movq 384(%rsp), %r14
+	mulxq 144(%rsi), %rbx, %r9
+	adcq %rbx, %r8
 	adcq %r9, %r14
+	mulxq 160(%rsi), %rbx, %r9
+	movq %r11, 224(%rsp)
+	movq 216(%rsp), %r11
+	adcq %rbx, %r11
+	movq 224(%rsp), %rbx
+	adcq %r9, %rbx
+	movq %rbx, 224(%rsp)
+	mulxq 176(%rsi), %r9, %rbx
+	movq %r11, 216(%rsp)
+	movq 232(%rsp), %r11
+	adcq %r9, %r11
+	movq 208(%rsp), %r9
+	adcq %rbx, %r9
+	adcq $0, %r15
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
+	adcxq %rbx, %r12
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
+	adcxq %rbx, %r8
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
+	adcxq %rbx, %r14
+	movq 216(%rsp), %rbx
+	adoxq %rax, %rbx
+	movq %rdi, 216(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %rdi
+	adcxq %rax, %rbx
+	movq 224(%rsp), %rax
+	adoxq %rdi, %rax
+	movq %r13, 224(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r13
+	adcxq %rdi, %rax
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r13
+	adcxq %rdi, %r11
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r13
+	adcxq %rdi, %r9
+	adoxq %r13, %r15
+	adcxq %rcx, %r15
+	movq 16(%rsi), %rdx
+	mulxq 104(%rsi), %rdi, %r13
+	addq %rdi, %r10
+	movq 224(%rsp), %rdi
+	adcq %r13, %rdi
+	movq %rdi, 224(%rsp)
+	mulxq 120(%rsi), %r13, %rdi
+	movq %r10, 208(%rsp)
+	movq 216(%rsp), %r10
+	adcq %r13, %r10
+	adcq %rdi, %r12
+	mulxq 136(%rsi), %r13, %rdi
+	adcq %r13, %r8
+	adcq %rdi, %r14
+	mulxq 152(%rsi), %r13, %rdi
+	adcq %r13, %rbx
+	adcq %rdi, %rax
+	mulxq 168(%rsi), %r13, %rdi
+	adcq %r13, %r11
+	adcq %rdi, %r9
+	mulxq 184(%rsi), %r13, %rdi
+	adcq %r13, %r15
+	adcq $0, %rdi
+	movq %r15, 216(%rsp)
+	mulxq 96(%rsi), %r13, %r15
+	addq %r13, %rbp
+	movq 208(%rsp), %r13
+	adcq %r15, %r13
+	movq %r9, 208(%rsp)
+	mulxq 112(%rsi), %r15, %r9
+	movq %r11, 232(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r15, %r11
+	adcq %r9, %r10
+	mulxq 128(%rsi), %r15, %r9
+	adcq %r15, %r12
+	adcq %r9, %r8
+	mulxq 144(%rsi), %r15, %r9
+	adcq %r15, %r14
+	adcq %r9, %rbx
+	mulxq 160(%rsi), %r15, %r9
+	adcq %r15, %rax
+	movq 232(%rsp), %r15
+	adcq %r9, %r15
+	movq %r15, 232(%rsp)
+	mulxq 176(%rsi), %r9, %r15
+	movq %rax, 224(%rsp)
+	movq 208(%rsp), %rax
+	adcq %r9, %rax
+	movq 216(%rsp), %r9
+	adcq %r15, %r9
+	adcq $0, %rdi
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbp
+	adcxq %r15, %r8
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbp
+	adcxq %r15, %r14
+	adoxq %rbp, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbp
+	adcxq %r15, %rbx
+	movq 224(%rsp), %r15
+	adoxq %rbp, %r15
+	movq %r12, 224(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r12
+	adcxq %rbp, %r15
+	movq 232(%rsp), %rbp
+	adoxq %r12, %rbp
+	movq %r10, 232(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
+	adcxq %r12, %rbp
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
+	adcxq %r12, %r9
+	adoxq %r10, %rdi
+	adcxq %rcx, %rdi
+	movq 24(%rsi), %rdx
+	mulxq 104(%rsi), %r12, %r10
+	addq %r12, %r11
+	movq 232(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 232(%rsp)
+	mulxq 120(%rsi), %r10, %r12
+	movq %r11, 216(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r10, %r11
+	adcq %r12, %r8
+	mulxq 136(%rsi), %r10, %r12
+	adcq %r10, %r14
+	adcq %r12, %rbx
+	mulxq 152(%rsi), %r10, %r12
+	adcq %r10, %r15
+	adcq %r12, %rbp
+	mulxq 168(%rsi), %r10, %r12
+	adcq %r10, %rax
+	adcq %r12, %r9
+	mulxq 184(%rsi), %r10, %r12
+	adcq %r10, %rdi
+	adcq $0, %r12
+	movq %rdi, 224(%rsp)
+	mulxq 96(%rsi), %r10, %rdi
+	addq %r10, %r13
+	movq 216(%rsp), %r10
+	adcq %rdi, %r10
+	movq %r9, 216(%rsp)
+	mulxq 112(%rsi), %rdi, %r9
+	movq %rax, 208(%rsp)
+	movq 232(%rsp), %rax
+	adcq %rdi, %rax
+	adcq %r9, %r11
+	mulxq 128(%rsi), %rdi, %r9
+	adcq %rdi, %r8
+	adcq %r9, %r14
+	mulxq 144(%rsi), %rdi, %r9
+	adcq %rdi, %rbx
+	adcq %r9, %r15
+	mulxq 160(%rsi), %rdi, %r9
+	adcq %rdi, %rbp
+	movq 208(%rsp), %rdi
+	adcq %r9, %rdi
+	movq %rdi, 208(%rsp)
+	mulxq 176(%rsi), %r9, %rdi
+	movq %rbp, 232(%rsp)
+	movq 216(%rsp), %rbp
+	adcq %r9, %rbp
+	movq 224(%rsp), %r9
+	adcq %rdi, %r9
+	adcq $0, %r12
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r13
+	adcxq %rdi, %r14
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r13
+	adcxq %rdi, %rbx
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r13
+	adcxq %rdi, %r15
+	movq 232(%rsp), %rdi
+	adoxq %r13, %rdi
+	movq %r8, 232(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r8
+	adcxq %r13, %rdi
+	movq 208(%rsp), %r13
+	adoxq %r8, %r13
+	movq %r11, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r11
+	adcxq %r8, %r13
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r11
+	adcxq %r8, %rbp
+	adoxq %r11, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r11
+	adcxq %r8, %r9
+	adoxq %r11, %r12
+	adcxq %rcx, %r12
+	movq 32(%rsi), %rdx
+	mulxq 104(%rsi), %r8, %r11
+	addq %r8, %rax
+	movq 208(%rsp), %r8
+	adcq %r11, %r8
+	movq %r8, 208(%rsp)
+	mulxq 120(%rsi), %r11, %r8
+	movq %rax, 224(%rsp)
+	movq 232(%rsp), %rax
+	adcq %r11, %rax
+	adcq %r8, %r14
+	mulxq 136(%rsi), %r11, %r8
+	adcq %r11, %rbx
+	adcq %r8, %r15
+	mulxq 152(%rsi), %r11, %r8
+	adcq %r11, %rdi
+	adcq %r8, %r13
+	mulxq 168(%rsi), %r11, %r8
+	adcq %r11, %rbp
+	adcq %r8, %r9
+	mulxq 184(%rsi), %r11, %r8
+	adcq %r11, %r12
+	adcq $0, %r8
+	movq %r12, 232(%rsp)
+	mulxq 96(%rsi), %r11, %r12
+	addq %r11, %r10
+	movq 224(%rsp), %r11
+	adcq %r12, %r11
+	movq %r9, 224(%rsp)
+	mulxq 112(%rsi), %r12, %r9
+	movq %rbp, 216(%rsp)
+	movq 208(%rsp), %rbp
+	adcq %r12, %rbp
+	adcq %r9, %rax
+	mulxq 128(%rsi), %r12, %r9
+	adcq %r12, %r14
+	adcq %r9, %rbx
+	mulxq 144(%rsi), %r12, %r9
+	adcq %r12, %r15
+	adcq %r9, %rdi
+	mulxq 160(%rsi), %r12, %r9
+	adcq %r12, %r13
+	movq 216(%rsp), %r12
+	adcq %r9, %r12
+	movq %r12, 216(%rsp)
+	mulxq 176(%rsi), %r9, %r12
+	movq %r13, 208(%rsp)
+	movq 224(%rsp), %r13
+	adcq %r9, %r13
+	movq 232(%rsp), %r9
+	adcq %r12, %r9
 	adcq $0, %r8
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
-	adcxq %r9, %r12
-	adoxq %r10, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
-	adcxq %r9, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
+	adcxq %r12, %rbx
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
+	adcxq %r12, %r15
 	adoxq %r10, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r10
-	adcxq %r9, %rdi
-	adoxq %r10, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r10
-	adcxq %r9, %rbp
-	movq 296(%rsp), %r9
-	adoxq %r10, %r9
-	movq %r15, 296(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r15
-	adcxq %r10, %r9
-	adoxq %r15, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r15
-	adcxq %r10, %r11
-	adoxq %r15, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r15
-	adcxq %r10, %r14
-	adoxq %r15, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
+	adcxq %r12, %rdi
+	movq 208(%rsp), %r12
+	adoxq %r10, %r12
+	movq %r14, 208(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r14
+	adcxq %r10, %r12
+	movq 216(%rsp), %r10
+	adoxq %r14, %r10
+	movq %rax, 216(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rax
+	adcxq %r14, %r10
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rax
+	adcxq %r14, %r13
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rax
+	adcxq %r14, %r9
+	adoxq %rax, %r8
 	adcxq %rcx, %r8
-	movq 16(%rsp), %rdx
-	mulxq 104(%rsp), %r10, %r15
-	addq %r10, %rsi
-	adcq %r15, %r13
-	mulxq 120(%rsp), %r10, %r15
-	movq %r13, 384(%rsp)
-	movq 296(%rsp), %r13
-	adcq %r10, %r13
-	adcq %r15, %r12
-	mulxq 136(%rsp), %r10, %r15
-	adcq %r10, %rax
-	adcq %r15, %rdi
-	mulxq 152(%rsp), %r10, %r15
-	adcq %r10, %rbp
-	adcq %r15, %r9
-	mulxq 168(%rsp), %r10, %r15
-	adcq %r10, %r11
-	adcq %r15, %r14
-	mulxq 184(%rsp), %r10, %r15
-	adcq %r10, %r8
-	adcq $0, %r15
-	movq %r8, 296(%rsp)
-	mulxq 96(%rsp), %r10, %r8
-	addq %r10, %rbx
-	adcq %r8, %rsi
-	mulxq 112(%rsp), %r10, %r8
-	movq %r14, 320(%rsp)
-	movq 384(%rsp), %r14
-	adcq %r10, %r14
-	adcq %r8, %r13
-	mulxq 128(%rsp), %r10, %r8
-	adcq %r10, %r12
+	movq 40(%rsi), %rdx
+	mulxq 104(%rsi), %r14, %rax
+	addq %r14, %rbp
+	movq 216(%rsp), %r14
+	adcq %rax, %r14
+	movq %r14, 216(%rsp)
+	mulxq 120(%rsi), %rax, %r14
+	movq %rbp, 232(%rsp)
+	movq 208(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq %r14, %rbx
+	mulxq 136(%rsi), %rax, %r14
+	adcq %rax, %r15
+	adcq %r14, %rdi
+	mulxq 152(%rsi), %rax, %r14
+	adcq %rax, %r12
+	adcq %r14, %r10
+	mulxq 168(%rsi), %rax, %r14
+	adcq %rax, %r13
+	adcq %r14, %r9
+	mulxq 184(%rsi), %rax, %r14
+	adcq %rax, %r8
+	adcq $0, %r14
+	movq %r8, 208(%rsp)
+	mulxq 96(%rsi), %rax, %r8
+	addq %rax, %r11
+	movq 232(%rsp), %rax
 	adcq %r8, %rax
-	mulxq 144(%rsp), %r10, %r8
-	adcq %r10, %rdi
-	adcq %r8, %rbp
-	mulxq 160(%rsp), %r10, %r8
-	adcq %r10, %r9
-	adcq %r8, %r11
-	mulxq 176(%rsp), %r10, %r8
-	movq %r11, 384(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r10, %r11
-	movq 296(%rsp), %r10
+	movq %r9, 232(%rsp)
+	mulxq 112(%rsi), %r8, %r9
+	movq %r13, 224(%rsp)
+	movq 216(%rsp), %r13
+	adcq %r8, %r13
+	adcq %r9, %rbp
+	mulxq 128(%rsi), %r8, %r9
+	adcq %r8, %rbx
+	adcq %r9, %r15
+	mulxq 144(%rsi), %r8, %r9
+	adcq %r8, %rdi
+	adcq %r9, %r12
+	mulxq 160(%rsi), %r8, %r9
 	adcq %r8, %r10
-	adcq $0, %r15
-	movq %rbx, %rdx
+	movq 224(%rsp), %r8
+	adcq %r9, %r8
+	movq %r8, 224(%rsp)
+	mulxq 176(%rsi), %r9, %r8
+	movq %r10, 216(%rsp)
+	movq 232(%rsp), %r10
+	adcq %r9, %r10
+	movq 208(%rsp), %r9
+	adcq %r8, %r9
+	adcq $0, %r14
+	movq %r11, %rdx
 	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r11
+	adcxq %r8, %r15
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r11
+	adcxq %r8, %rdi
+	adoxq %r11, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r11
+	adcxq %r8, %r12
+	movq 216(%rsp), %r8
+	adoxq %r11, %r8
+	movq %rbx, 216(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbx
+	adcxq %r11, %r8
+	movq 224(%rsp), %r11
+	adoxq %rbx, %r11
+	movq %rbp, 224(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rbp
+	adcxq %rbx, %r11
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rbp
+	adcxq %rbx, %r10
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
+	adcxq %rbx, %r9
+	adoxq %rbp, %r14
+	adcxq %rcx, %r14
+	movq 48(%rsi), %rdx
+	mulxq 104(%rsi), %rbx, %rbp
+	addq %rbx, %r13
+	movq 224(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq %rbx, 224(%rsp)
+	mulxq 120(%rsi), %rbp, %rbx
+	movq %r13, 208(%rsp)
+	movq 216(%rsp), %r13
+	adcq %rbp, %r13
+	adcq %rbx, %r15
+	mulxq 136(%rsi), %rbp, %rbx
+	adcq %rbp, %rdi
+	adcq %rbx, %r12
+	mulxq 152(%rsi), %rbp, %rbx
+	adcq %rbp, %r8
+	adcq %rbx, %r11
+	mulxq 168(%rsi), %rbp, %rbx
+	adcq %rbp, %r10
+	adcq %rbx, %r9
+	mulxq 184(%rsi), %rbp, %rbx
+	adcq %rbp, %r14
+	adcq $0, %rbx
+	movq %r14, 216(%rsp)
+	mulxq 96(%rsi), %rbp, %r14
+	addq %rbp, %rax
+	movq 208(%rsp), %rbp
+	adcq %r14, %rbp
+	movq %r9, 208(%rsp)
+	mulxq 112(%rsi), %r14, %r9
+	movq %r10, 232(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r14, %r10
+	adcq %r9, %r13
+	mulxq 128(%rsi), %r14, %r9
+	adcq %r14, %r15
+	adcq %r9, %rdi
+	mulxq 144(%rsi), %r14, %r9
+	adcq %r14, %r12
+	adcq %r9, %r8
+	mulxq 160(%rsi), %r14, %r9
+	adcq %r14, %r11
+	movq 232(%rsp), %r14
+	adcq %r9, %r14
+	movq %r14, 232(%rsp)
+	mulxq 176(%rsi), %r9, %r14
+	movq %r11, 224(%rsp)
+	movq 208(%rsp), %r11
+	adcq %r9, %r11
+	movq 216(%rsp), %r9
+	adcq %r14, %r9
+	adcq $0, %rbx
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rax
+	adcxq %r14, %rdi
+	adoxq %rax, %r12
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rax
+	adcxq %r14, %r12
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rax
+	adcxq %r14, %r8
+	movq 224(%rsp), %r14
+	adoxq %rax, %r14
+	movq %r15, 224(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r15
+	adcxq %rax, %r14
+	movq 232(%rsp), %rax
+	adoxq %r15, %rax
+	movq %r13, 232(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r13
+	adcxq %r15, %rax
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r13
+	adcxq %r15, %r11
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r13
+	adcxq %r15, %r9
+	adoxq %r13, %rbx
+	adcxq %rcx, %rbx
+	movq 56(%rsi), %rdx
+	mulxq 104(%rsi), %r15, %r13
+	addq %r15, %r10
+	movq 232(%rsp), %r15
+	adcq %r13, %r15
+	movq %r15, 232(%rsp)
+	mulxq 120(%rsi), %r13, %r15
+	movq %r10, 216(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r13, %r10
+	adcq %r15, %rdi
+	mulxq 136(%rsi), %r13, %r15
+	adcq %r13, %r12
+	adcq %r15, %r8
+	mulxq 152(%rsi), %r13, %r15
+	adcq %r13, %r14
+	adcq %r15, %rax
+	mulxq 168(%rsi), %r13, %r15
+	adcq %r13, %r11
+	adcq %r15, %r9
+	mulxq 184(%rsi), %r13, %r15
+	adcq %r13, %rbx
+	adcq $0, %r15
+	movq %rbx, 224(%rsp)
+	mulxq 96(%rsi), %r13, %rbx
+	addq %r13, %rbp
+	movq 216(%rsp), %r13
+	adcq %rbx, %r13
+	movq %r9, 216(%rsp)
+	mulxq 112(%rsi), %rbx, %r9
+	movq %r11, 208(%rsp)
+	movq 232(%rsp), %r11
+	adcq %rbx, %r11
+	adcq %r9, %r10
+	mulxq 128(%rsi), %rbx, %r9
+	adcq %rbx, %rdi
+	adcq %r9, %r12
+	mulxq 144(%rsi), %rbx, %r9
+	adcq %rbx, %r8
+	adcq %r9, %r14
+	mulxq 160(%rsi), %rbx, %r9
+	adcq %rbx, %rax
+	movq 208(%rsp), %rbx
+	adcq %r9, %rbx
+	movq %rbx, 208(%rsp)
+	mulxq 176(%rsi), %r9, %rbx
+	movq %rax, 232(%rsp)
+	movq 216(%rsp), %rax
+	adcq %r9, %rax
+	movq 224(%rsp), %r9
+	adcq %rbx, %r9
+	adcq $0, %r15
+	movq %rbp, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rbp
+	adcxq %rbx, %r12
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rbp
+	adcxq %rbx, %r8
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
+	adcxq %rbx, %r14
+	movq 232(%rsp), %rbx
+	adoxq %rbp, %rbx
+	movq %rdi, 232(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rdi
+	adcxq %rbp, %rbx
+	movq 208(%rsp), %rbp
+	adoxq %rdi, %rbp
+	movq %r10, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r10
+	adcxq %rdi, %rbp
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r10
+	adcxq %rdi, %rax
+	adoxq %r10, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r10
+	adcxq %rdi, %r9
+	adoxq %r10, %r15
+	adcxq %rcx, %r15
+	movq 64(%rsi), %rdx
+	mulxq 104(%rsi), %rdi, %r10
+	addq %rdi, %r11
+	movq 208(%rsp), %rdi
+	adcq %r10, %rdi
+	movq %rdi, 208(%rsp)
+	mulxq 120(%rsi), %r10, %rdi
+	movq %r11, 224(%rsp)
+	movq 232(%rsp), %r11
+	adcq %r10, %r11
+	adcq %rdi, %r12
+	mulxq 136(%rsi), %r10, %rdi
+	adcq %r10, %r8
+	adcq %rdi, %r14
+	mulxq 152(%rsi), %r10, %rdi
+	adcq %r10, %rbx
+	adcq %rdi, %rbp
+	mulxq 168(%rsi), %r10, %rdi
+	adcq %r10, %rax
+	adcq %rdi, %r9
+	mulxq 184(%rsi), %r10, %rdi
+	adcq %r10, %r15
+	adcq $0, %rdi
+	movq %r15, 232(%rsp)
+	mulxq 96(%rsi), %r10, %r15
+	addq %r10, %r13
+	movq 224(%rsp), %r10
+	adcq %r15, %r10
+	movq %r9, 224(%rsp)
+	mulxq 112(%rsi), %r15, %r9
+	movq %rax, 216(%rsp)
+	movq 208(%rsp), %rax
+	adcq %r15, %rax
+	adcq %r9, %r11
+	mulxq 128(%rsi), %r15, %r9
+	adcq %r15, %r12
+	adcq %r9, %r8
+	mulxq 144(%rsi), %r15, %r9
+	adcq %r15, %r14
+	adcq %r9, %rbx
+	mulxq 160(%rsi), %r15, %r9
+	adcq %r15, %rbp
+	movq 216(%rsp), %r15
+	adcq %r9, %r15
+	movq %r15, 216(%rsp)
+	mulxq 176(%rsi), %r9, %r15
+	movq %rbp, 208(%rsp)
+	movq 224(%rsp), %rbp
+	adcq %r9, %rbp
+	movq 232(%rsp), %r9
+	adcq %r15, %r9
+	adcq $0, %rdi
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r13
+	adcxq %r15, %r8
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r13
+	adcxq %r15, %r14
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r13
+	adcxq %r15, %rbx
+	movq 208(%rsp), %r15
+	adoxq %r13, %r15
+	movq %r12, 208(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r12
+	adcxq %r13, %r15
+	movq 216(%rsp), %r13
+	adoxq %r12, %r13
+	movq %r11, 216(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r11
+	adcxq %r12, %r13
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r11
+	adcxq %r12, %rbp
+	adoxq %r11, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r11
+	adcxq %r12, %r9
+	adoxq %r11, %rdi
+	adcxq %rcx, %rdi
+	movq 72(%rsi), %rdx
+	mulxq 104(%rsi), %r12, %r11
+	addq %r12, %rax
+	movq 216(%rsp), %r12
+	adcq %r11, %r12
+	movq %r12, 216(%rsp)
+	mulxq 120(%rsi), %r11, %r12
+	movq %rax, 232(%rsp)
+	movq 208(%rsp), %rax
+	adcq %r11, %rax
+	adcq %r12, %r8
+	mulxq 136(%rsi), %r11, %r12
+	adcq %r11, %r14
+	adcq %r12, %rbx
+	mulxq 152(%rsi), %r11, %r12
+	adcq %r11, %r15
+	adcq %r12, %r13
+	mulxq 168(%rsi), %r11, %r12
+	adcq %r11, %rbp
+	adcq %r12, %r9
+	mulxq 184(%rsi), %r11, %r12
+	adcq %r11, %rdi
+	adcq $0, %r12
+	movq %rdi, 208(%rsp)
+	mulxq 96(%rsi), %r11, %rdi
+	addq %r11, %r10
+	movq 232(%rsp), %r11
+	adcq %rdi, %r11
+	movq %r9, 232(%rsp)
+	mulxq 112(%rsi), %rdi, %r9
+	movq %rbp, 224(%rsp)
+	movq 216(%rsp), %rbp
+	adcq %rdi, %rbp
+	adcq %r9, %rax
+	mulxq 128(%rsi), %rdi, %r9
+	adcq %rdi, %r8
+	adcq %r9, %r14
+	mulxq 144(%rsi), %rdi, %r9
+	adcq %rdi, %rbx
+	adcq %r9, %r15
+	mulxq 160(%rsi), %rdi, %r9
+	adcq %rdi, %r13
+	movq 224(%rsp), %rdi
+	adcq %r9, %rdi
+	movq %rdi, 224(%rsp)
+	mulxq 176(%rsi), %r9, %rdi
+	movq %r13, 216(%rsp)
+	movq 232(%rsp), %r13
+	adcq %r9, %r13
+	movq 208(%rsp), %r9
+	adcq %rdi, %r9
+	adcq $0, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r10
+	adcxq %rdi, %r14
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r10
+	adcxq %rdi, %rbx
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r10
+	adcxq %rdi, %r15
+	movq 216(%rsp), %rdi
+	adoxq %r10, %rdi
+	movq %r8, 216(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r8
+	adcxq %r10, %rdi
+	movq 224(%rsp), %r10
+	adoxq %r8, %r10
+	movq %rax, 224(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r8, %rax
+	adcxq %r8, %r10
+	adoxq %rax, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rax
+	adcxq %r8, %r13
+	adoxq %rax, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rax
+	adcxq %r8, %r9
+	adoxq %rax, %r12
+	adcxq %rcx, %r12
+	movq 80(%rsi), %rdx
+	mulxq 104(%rsi), %r8, %rax
+	addq %r8, %rbp
+	movq 224(%rsp), %r8
+	adcq %rax, %r8
+	movq %r8, 224(%rsp)
+	mulxq 120(%rsi), %rax, %r8
+	movq %rbp, 208(%rsp)
+	movq 216(%rsp), %rbp
+	adcq %rax, %rbp
+	adcq %r8, %r14
+	mulxq 136(%rsi), %rax, %r8
+	adcq %rax, %rbx
+	adcq %r8, %r15
+	mulxq 152(%rsi), %rax, %r8
+	adcq %rax, %rdi
+	adcq %r8, %r10
+	mulxq 168(%rsi), %rax, %r8
+	adcq %rax, %r13
+	adcq %r8, %r9
+	mulxq 184(%rsi), %rax, %r8
+	adcq %rax, %r12
+	adcq $0, %r8
+	movq %r12, 216(%rsp)
+	mulxq 96(%rsi), %rax, %r12
+	addq %rax, %r11
+	movq 208(%rsp), %rax
+	adcq %r12, %rax
+	movq %r9, 208(%rsp)
+	mulxq 112(%rsi), %r12, %r9
+	movq %r13, 232(%rsp)
+	movq 224(%rsp), %r13
+	adcq %r12, %r13
+	adcq %r9, %rbp
+	mulxq 128(%rsi), %r12, %r9
+	adcq %r12, %r14
+	adcq %r9, %rbx
+	mulxq 144(%rsi), %r12, %r9
+	adcq %r12, %r15
+	adcq %r9, %rdi
+	mulxq 160(%rsi), %r12, %r9
+	adcq %r12, %r10
+	movq 232(%rsp), %r12
+	adcq %r9, %r12
+	movq %r12, 232(%rsp)
+	mulxq 176(%rsi), %r9, %r12
+	movq %r10, 224(%rsp)
+	movq 208(%rsp), %r10
+	adcq %r9, %r10
+	movq 216(%rsp), %r9
+	adcq %r12, %r9
+	adcq $0, %r8
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r11
+	adcxq %r12, %rbx
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r11
+	adcxq %r12, %r15
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r11
+	adcxq %r12, %rdi
+	movq 224(%rsp), %r12
+	adoxq %r11, %r12
+	movq %r14, 224(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r14
+	adcxq %r11, %r12
+	movq 232(%rsp), %r11
+	adoxq %r14, %r11
+	movq %rbp, 232(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rbp
+	adcxq %r14, %r11
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rbp
+	adcxq %r14, %r10
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rbp
+	adcxq %r14, %r9
+	adoxq %rbp, %r8
+	adcxq %rcx, %r8
+	movq 88(%rsi), %rdx
+	mulxq 104(%rsi), %r14, %rbp
+	addq %r14, %r13
+	movq 232(%rsp), %r14
+	adcq %rbp, %r14
+	movq %r14, 232(%rsp)
+	mulxq 120(%rsi), %rbp, %r14
+	movq %r13, 216(%rsp)
+	movq 224(%rsp), %r13
+	adcq %rbp, %r13
+	adcq %r14, %rbx
+	mulxq 136(%rsi), %rbp, %r14
+	adcq %rbp, %r15
+	adcq %r14, %rdi
+	mulxq 152(%rsi), %rbp, %r14
+	adcq %rbp, %r12
+	adcq %r14, %r11
+	mulxq 168(%rsi), %rbp, %r14
+	adcq %rbp, %r10
+	adcq %r14, %r9
+	mulxq 184(%rsi), %rbp, %r14
+	adcq %rbp, %r8
+	adcq $0, %r14
+	movq %r8, 224(%rsp)
+	mulxq 96(%rsi), %rbp, %r8
+	addq %rbp, %rax
+	movq 216(%rsp), %rbp
+	adcq %r8, %rbp
+	movq %r9, 216(%rsp)
+	mulxq 112(%rsi), %r8, %r9
+	movq %r10, 208(%rsp)
+	movq 232(%rsp), %r10
+	adcq %r8, %r10
+	adcq %r9, %r13
+	mulxq 128(%rsi), %r8, %r9
+	adcq %r8, %rbx
+	adcq %r9, %r15
+	mulxq 144(%rsi), %r8, %r9
+	adcq %r8, %rdi
+	adcq %r9, %r12
+	mulxq 160(%rsi), %r8, %r9
+	adcq %r8, %r11
+	movq 208(%rsp), %r8
+	adcq %r9, %r8
+	movq %r8, 208(%rsp)
+	mulxq 176(%rsi), %r9, %r8
+	movq %r11, 232(%rsp)
+	movq 216(%rsp), %r11
+	adcq %r9, %r11
+	movq 224(%rsp), %r9
+	adcq %r8, %r9
+	adcq $0, %r14
+	movq %rax, %rdx
+	btrq $63, %rdx
+	xorq %rcx, %rcx
+	movq %rbx, 224(%rsp)
 	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rbx
-	adcxq %r8, %rax
+	adcxq %r8, %r15
 	adoxq %rbx, %rdi
 	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rbx
 	adcxq %r8, %rdi
-	adoxq %rbx, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rbx
-	adcxq %r8, %rbp
-	adoxq %rbx, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rbx
-	adcxq %r8, %r9
-	movq 384(%rsp), %r8
-	adoxq %rbx, %r8
-	movq %r12, 384(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r12
-	adcxq %rbx, %r8
-	adoxq %r12, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r12
-	adcxq %rbx, %r11
-	adoxq %r12, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r12
-	adcxq %rbx, %r10
-	adoxq %r12, %r15
-	adcxq %rcx, %r15
-	movq 24(%rsp), %rdx
-	mulxq 104(%rsp), %rbx, %r12
-	addq %rbx, %r14
-	adcq %r12, %r13
-	mulxq 120(%rsp), %rbx, %r12
-	movq %r13, 296(%rsp)
-	movq 384(%rsp), %r13
-	adcq %rbx, %r13
-	adcq %r12, %rax
-	mulxq 136(%rsp), %rbx, %r12
-	adcq %rbx, %rdi
-	adcq %r12, %rbp
-	mulxq 152(%rsp), %rbx, %r12
-	adcq %rbx, %r9
-	adcq %r12, %r8
-	mulxq 168(%rsp), %rbx, %r12
-	adcq %rbx, %r11
-	adcq %r12, %r10
-	mulxq 184(%rsp), %rbx, %r12
-	adcq %rbx, %r15
-	adcq $0, %r12
-	movq %r15, 384(%rsp)
-	mulxq 96(%rsp), %rbx, %r15
-	addq %rbx, %rsi
-	adcq %r15, %r14
-	mulxq 112(%rsp), %rbx, %r15
-	movq %r10, 320(%rsp)
-	movq 296(%rsp), %r10
-	adcq %rbx, %r10
-	adcq %r15, %r13
-	mulxq 128(%rsp), %rbx, %r15
-	adcq %rbx, %rax
-	adcq %r15, %rdi
-	mulxq 144(%rsp), %rbx, %r15
-	adcq %rbx, %rbp
-	adcq %r15, %r9
-	mulxq 160(%rsp), %rbx, %r15
-	adcq %rbx, %r8
-	adcq %r15, %r11
-	mulxq 176(%rsp), %rbx, %r15
-	movq %r11, 296(%rsp)
-	movq 320(%rsp), %r11
-	adcq %rbx, %r11
-	movq 384(%rsp), %rbx
-	adcq %r15, %rbx
-	adcq $0, %r12
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rsi
-	adcxq %r15, %rdi
-	adoxq %rsi, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rsi
-	adcxq %r15, %rbp
-	adoxq %rsi, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rsi
-	adcxq %r15, %r9
-	adoxq %rsi, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rsi
-	adcxq %r15, %r8
-	movq 296(%rsp), %r15
-	adoxq %rsi, %r15
-	movq %rax, 296(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rax
-	adcxq %rsi, %r15
-	adoxq %rax, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rax
-	adcxq %rsi, %r11
-	adoxq %rax, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rax
-	adcxq %rsi, %rbx
-	adoxq %rax, %r12
-	adcxq %rcx, %r12
-	movq 32(%rsp), %rdx
-	mulxq 104(%rsp), %rsi, %rax
-	addq %rsi, %r10
-	adcq %rax, %r13
-	mulxq 120(%rsp), %rsi, %rax
-	movq %r13, 384(%rsp)
-	movq 296(%rsp), %r13
-	adcq %rsi, %r13
-	adcq %rax, %rdi
-	mulxq 136(%rsp), %rsi, %rax
-	adcq %rsi, %rbp
-	adcq %rax, %r9
-	mulxq 152(%rsp), %rsi, %rax
-	adcq %rsi, %r8
-	adcq %rax, %r15
-	mulxq 168(%rsp), %rsi, %rax
-	adcq %rsi, %r11
-	adcq %rax, %rbx
-	mulxq 184(%rsp), %rsi, %rax
-	adcq %rsi, %r12
-	adcq $0, %rax
-	movq %r12, 296(%rsp)
-	mulxq 96(%rsp), %rsi, %r12
-	addq %rsi, %r14
-	adcq %r12, %r10
-	mulxq 112(%rsp), %rsi, %r12
-	movq %rbx, 320(%rsp)
-	movq 384(%rsp), %rbx
-	adcq %rsi, %rbx
-	adcq %r12, %r13
-	mulxq 128(%rsp), %rsi, %r12
-	adcq %rsi, %rdi
-	adcq %r12, %rbp
-	mulxq 144(%rsp), %rsi, %r12
-	adcq %rsi, %r9
-	adcq %r12, %r8
-	mulxq 160(%rsp), %rsi, %r12
-	adcq %rsi, %r15
-	adcq %r12, %r11
-	mulxq 176(%rsp), %rsi, %r12
-	movq %r11, 384(%rsp)
-	movq 320(%rsp), %r11
-	adcq %rsi, %r11
-	movq 296(%rsp), %rsi
-	adcq %r12, %rsi
-	adcq $0, %rax
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r14
-	adcxq %r12, %rbp
-	adoxq %r14, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r14
-	adcxq %r12, %r9
-	adoxq %r14, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r14
-	adcxq %r12, %r8
-	adoxq %r14, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r14
-	adcxq %r12, %r15
-	movq 384(%rsp), %r12
-	adoxq %r14, %r12
-	movq %rdi, 384(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rdi
-	adcxq %r14, %r12
-	adoxq %rdi, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %rdi
-	adcxq %r14, %r11
-	adoxq %rdi, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %rdi
-	adcxq %r14, %rsi
-	adoxq %rdi, %rax
-	adcxq %rcx, %rax
-	movq 40(%rsp), %rdx
-	mulxq 104(%rsp), %r14, %rdi
-	addq %r14, %rbx
-	adcq %rdi, %r13
-	mulxq 120(%rsp), %r14, %rdi
-	movq %r13, 296(%rsp)
-	movq 384(%rsp), %r13
-	adcq %r14, %r13
-	adcq %rdi, %rbp
-	mulxq 136(%rsp), %r14, %rdi
-	adcq %r14, %r9
-	adcq %rdi, %r8
-	mulxq 152(%rsp), %r14, %rdi
-	adcq %r14, %r15
-	adcq %rdi, %r12
-	mulxq 168(%rsp), %r14, %rdi
-	adcq %r14, %r11
-	adcq %rdi, %rsi
-	mulxq 184(%rsp), %r14, %rdi
-	adcq %r14, %rax
-	adcq $0, %rdi
-	movq %rax, 384(%rsp)
-	mulxq 96(%rsp), %r14, %rax
-	addq %r14, %r10
-	adcq %rax, %rbx
-	mulxq 112(%rsp), %r14, %rax
-	movq %rsi, 320(%rsp)
-	movq 296(%rsp), %rsi
-	adcq %r14, %rsi
-	adcq %rax, %r13
-	mulxq 128(%rsp), %r14, %rax
-	adcq %r14, %rbp
-	adcq %rax, %r9
-	mulxq 144(%rsp), %r14, %rax
-	adcq %r14, %r8
-	adcq %rax, %r15
-	mulxq 160(%rsp), %r14, %rax
-	adcq %r14, %r12
-	adcq %rax, %r11
-	mulxq 176(%rsp), %r14, %rax
-	movq %r11, 296(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r14, %r11
-	movq 384(%rsp), %r14
-	adcq %rax, %r14
-	adcq $0, %rdi
-	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r10
-	adcxq %rax, %r9
-	adoxq %r10, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r10
-	adcxq %rax, %r8
-	adoxq %r10, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r10
-	adcxq %rax, %r15
-	adoxq %r10, %r12
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r10
-	adcxq %rax, %r12
-	movq 296(%rsp), %rax
-	adoxq %r10, %rax
-	movq %rbp, 296(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rbp
-	adcxq %r10, %rax
-	adoxq %rbp, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbp
-	adcxq %r10, %r11
-	adoxq %rbp, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rbp
-	adcxq %r10, %r14
-	adoxq %rbp, %rdi
-	adcxq %rcx, %rdi
-	movq 48(%rsp), %rdx
-	mulxq 104(%rsp), %r10, %rbp
-	addq %r10, %rsi
-	adcq %rbp, %r13
-	mulxq 120(%rsp), %r10, %rbp
-	movq %r13, 384(%rsp)
-	movq 296(%rsp), %r13
-	adcq %r10, %r13
-	adcq %rbp, %r9
-	mulxq 136(%rsp), %r10, %rbp
-	adcq %r10, %r8
-	adcq %rbp, %r15
-	mulxq 152(%rsp), %r10, %rbp
-	adcq %r10, %r12
-	adcq %rbp, %rax
-	mulxq 168(%rsp), %r10, %rbp
-	adcq %r10, %r11
-	adcq %rbp, %r14
-	mulxq 184(%rsp), %r10, %rbp
-	adcq %r10, %rdi
-	adcq $0, %rbp
-	movq %rdi, 296(%rsp)
-	mulxq 96(%rsp), %r10, %rdi
-	addq %r10, %rbx
-	adcq %rdi, %rsi
-	mulxq 112(%rsp), %r10, %rdi
-	movq %r14, 320(%rsp)
-	movq 384(%rsp), %r14
-	adcq %r10, %r14
-	adcq %rdi, %r13
-	mulxq 128(%rsp), %r10, %rdi
-	adcq %r10, %r9
-	adcq %rdi, %r8
-	mulxq 144(%rsp), %r10, %rdi
-	adcq %r10, %r15
-	adcq %rdi, %r12
-	mulxq 160(%rsp), %r10, %rdi
-	adcq %r10, %rax
-	adcq %rdi, %r11
-	mulxq 176(%rsp), %r10, %rdi
-	movq %r11, 384(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r10, %r11
-	movq 296(%rsp), %r10
-	adcq %rdi, %r10
-	adcq $0, %rbp
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rbx
-	adcxq %rdi, %r8
-	adoxq %rbx, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rbx
-	adcxq %rdi, %r15
 	adoxq %rbx, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %rbx
-	adcxq %rdi, %r12
-	adoxq %rbx, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rbx
-	adcxq %rdi, %rax
-	movq 384(%rsp), %rdi
-	adoxq %rbx, %rdi
-	movq %r9, 384(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	adcxq %rbx, %rdi
-	adoxq %r9, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	adcxq %rbx, %r11
-	adoxq %r9, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	adcxq %rbx, %r10
-	adoxq %r9, %rbp
-	adcxq %rcx, %rbp
-	movq 56(%rsp), %rdx
-	mulxq 104(%rsp), %rbx, %r9
-	addq %rbx, %r14
-	adcq %r9, %r13
-	mulxq 120(%rsp), %rbx, %r9
-	movq %r13, 296(%rsp)
-	movq 384(%rsp), %r13
-	adcq %rbx, %r13
-	adcq %r9, %r8
-	mulxq 136(%rsp), %rbx, %r9
-	adcq %rbx, %r15
-	adcq %r9, %r12
-	mulxq 152(%rsp), %rbx, %r9
-	adcq %rbx, %rax
-	adcq %r9, %rdi
-	mulxq 168(%rsp), %rbx, %r9
-	adcq %rbx, %r11
-	adcq %r9, %r10
-	mulxq 184(%rsp), %rbx, %r9
-	adcq %rbx, %rbp
-	adcq $0, %r9
-	movq %rbp, 384(%rsp)
-	mulxq 96(%rsp), %rbx, %rbp
-	addq %rbx, %rsi
-	adcq %rbp, %r14
-	mulxq 112(%rsp), %rbx, %rbp
-	movq %r10, 320(%rsp)
-	movq 296(%rsp), %r10
-	adcq %rbx, %r10
-	adcq %rbp, %r13
-	mulxq 128(%rsp), %rbx, %rbp
-	adcq %rbx, %r8
-	adcq %rbp, %r15
-	mulxq 144(%rsp), %rbx, %rbp
-	adcq %rbx, %r12
-	adcq %rbp, %rax
-	mulxq 160(%rsp), %rbx, %rbp
-	adcq %rbx, %rdi
-	adcq %rbp, %r11
-	mulxq 176(%rsp), %rbx, %rbp
-	movq %r11, 296(%rsp)
-	movq 320(%rsp), %r11
-	adcq %rbx, %r11
-	movq 384(%rsp), %rbx
-	adcq %rbp, %rbx
-	adcq $0, %r9
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rsi
-	adcxq %rbp, %r15
-	adoxq %rsi, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rsi
-	adcxq %rbp, %r12
-	adoxq %rsi, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
-	adcxq %rbp, %rax
-	adoxq %rsi, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rsi
-	adcxq %rbp, %rdi
-	movq 296(%rsp), %rbp
-	adoxq %rsi, %rbp
-	movq %r8, 296(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r8
-	adcxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rbx
+	adcxq %r8, %r12
+	movq 232(%rsp), %r8
+	adoxq %rbx, %r8
+	movq %r13, 232(%rsp)
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r13
+	adcxq %rbx, %r8
+	movq 208(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %r8, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r8
+	adcxq %r13, %rbx
 	adoxq %r8, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r8
-	adcxq %rsi, %r11
-	adoxq %r8, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r8
-	adcxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r8
+	adcxq %r13, %r11
 	adoxq %r8, %r9
-	adcxq %rcx, %r9
-	movq 64(%rsp), %rdx
-	mulxq 104(%rsp), %rsi, %r8
-	addq %rsi, %r10
-	adcq %r8, %r13
-	mulxq 120(%rsp), %rsi, %r8
-	movq %r13, 384(%rsp)
-	movq 296(%rsp), %r13
-	adcq %rsi, %r13
-	adcq %r8, %r15
-	mulxq 136(%rsp), %rsi, %r8
-	adcq %rsi, %r12
-	adcq %r8, %rax
-	mulxq 152(%rsp), %rsi, %r8
-	adcq %rsi, %rdi
-	adcq %r8, %rbp
-	mulxq 168(%rsp), %rsi, %r8
-	adcq %rsi, %r11
-	adcq %r8, %rbx
-	mulxq 184(%rsp), %rsi, %r8
-	adcq %rsi, %r9
-	adcq $0, %r8
-	movq %r9, 296(%rsp)
-	mulxq 96(%rsp), %rsi, %r9
-	addq %rsi, %r14
-	adcq %r9, %r10
-	mulxq 112(%rsp), %rsi, %r9
-	movq %rbx, 320(%rsp)
-	movq 384(%rsp), %rbx
-	adcq %rsi, %rbx
-	adcq %r9, %r13
-	mulxq 128(%rsp), %rsi, %r9
-	adcq %rsi, %r15
-	adcq %r9, %r12
-	mulxq 144(%rsp), %rsi, %r9
-	adcq %rsi, %rax
-	adcq %r9, %rdi
-	mulxq 160(%rsp), %rsi, %r9
-	adcq %rsi, %rbp
-	adcq %r9, %r11
-	mulxq 176(%rsp), %rsi, %r9
-	movq %r11, 384(%rsp)
-	movq 320(%rsp), %r11
-	adcq %rsi, %r11
-	movq 296(%rsp), %rsi
-	adcq %r9, %rsi
-	adcq $0, %r8
-	movq %r14, %rdx
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r8
+	adcxq %r13, %r9
+	adoxq %r8, %r14
+	adcxq %rcx, %r14
+	btq $63, %rax
+	adcq %rbp, %rbp
+	adcq %r10, %r10
+	movq 232(%rsp), %r13
+	adcq %r13, %r13
+	movq 224(%rsp), %r8
+	adcq %r8, %r8
+	adcq %r15, %r15
+	adcq %rdi, %rdi
+	adcq %r12, %r12
+	movq 208(%rsp), %rax
+	adcq %rax, %rax
+	adcq %rbx, %rbx
+	adcq %r11, %r11
+	adcq %r9, %r9
+	adcq %r14, %r14
+	movq %r8, 208(%rsp)
+	movq %rbp, %r8
+	subq $-1, %r8
+	movq %r9, 224(%rsp)
+	movq %r10, %r9
+	sbbq $-1, %r9
+	movq %r11, 232(%rsp)
+	movq %r13, %r11
+	sbbq $-1, %r11
+	movq %r13, 216(%rsp)
+	movq 208(%rsp), %r13
+	sbbq $-1, %r13
+	movq %rbx, 240(%rsp)
+	movq %r15, %rbx
+	sbbq $-1, %rbx
+	movq %rax, 248(%rsp)
+	movq %rdi, %rax
+	sbbq FG_P751_MONT_P+40(%rip), %rax
+	movq %r12, 256(%rsp)
+	movq 256(%rsp), %r12
+	sbbq FG_P751_MONT_P+48(%rip), %r12
+	movq %rdi, 264(%rsp)
+	movq 248(%rsp), %rdi
+	sbbq FG_P751_MONT_P+56(%rip), %rdi
+	movq %r15, 272(%rsp)
+	movq 240(%rsp), %r15
+	sbbq FG_P751_MONT_P+64(%rip), %r15
+	movq %r10, 280(%rsp)
+	movq 232(%rsp), %r10
+	sbbq FG_P751_MONT_P+72(%rip), %r10
+	movq %r14, 288(%rsp)
+	movq 224(%rsp), %r14
+	sbbq FG_P751_MONT_P+80(%rip), %r14
+	movq %rbp, 296(%rsp)
+	movq 288(%rsp), %rbp
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
+	cmovc 296(%rsp), %r8
+	cmovc 280(%rsp), %r9
+	cmovc 216(%rsp), %r11
+	cmovc 208(%rsp), %r13
+	cmovc 272(%rsp), %rbx
+	cmovc 264(%rsp), %rax
+	cmovc 256(%rsp), %r12
+	cmovc 248(%rsp), %rdi
+	cmovc 240(%rsp), %r15
+	cmovc 232(%rsp), %r10
+	cmovc 224(%rsp), %r14
+	cmovc 288(%rsp), %rbp
+	movq %rbp, 288(%rsp)
+	movq 200(%rsp), %rbp
+	movq %r8, 0(%rbp)
+	movq %r9, 8(%rbp)
+	movq %r11, 16(%rbp)
+	movq %r13, 24(%rbp)
+	movq %rbx, 32(%rbp)
+	movq %rax, 40(%rbp)
+	movq %r12, 48(%rbp)
+	movq %rdi, 56(%rbp)
+	movq %r15, 64(%rbp)
+	movq %r10, 72(%rbp)
+	movq %r14, 80(%rbp)
+	movq 288(%rsp), %r8
+	movq %r8, 88(%rbp)
+	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r14
-	adcxq %r9, %r12
-	adoxq %r14, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r14
-	adcxq %r9, %rax
-	adoxq %r14, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r14
-	adcxq %r9, %rdi
-	adoxq %r14, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r14
-	adcxq %r9, %rbp
-	movq 384(%rsp), %r9
-	adoxq %r14, %r9
-	movq %r15, 384(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r14, %r15
-	adcxq %r14, %r9
-	adoxq %r15, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r14, %r15
-	adcxq %r14, %r11
-	adoxq %r15, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r14, %r15
-	adcxq %r14, %rsi
-	adoxq %r15, %r8
-	adcxq %rcx, %r8
-	movq 72(%rsp), %rdx
-	mulxq 104(%rsp), %r14, %r15
-	addq %r14, %rbx
-	adcq %r15, %r13
-	mulxq 120(%rsp), %r14, %r15
-	movq %r13, 296(%rsp)
-	movq 384(%rsp), %r13
-	adcq %r14, %r13
-	adcq %r15, %r12
-	mulxq 136(%rsp), %r14, %r15
-	adcq %r14, %rax
-	adcq %r15, %rdi
-	mulxq 152(%rsp), %r14, %r15
-	adcq %r14, %rbp
-	adcq %r15, %r9
-	mulxq 168(%rsp), %r14, %r15
-	adcq %r14, %r11
-	adcq %r15, %rsi
-	mulxq 184(%rsp), %r14, %r15
-	adcq %r14, %r8
-	adcq $0, %r15
-	movq %r8, 384(%rsp)
-	mulxq 96(%rsp), %r14, %r8
-	addq %r14, %r10
-	adcq %r8, %rbx
-	mulxq 112(%rsp), %r14, %r8
-	movq %rsi, 320(%rsp)
-	movq 296(%rsp), %rsi
-	adcq %r14, %rsi
-	adcq %r8, %r13
-	mulxq 128(%rsp), %r14, %r8
-	adcq %r14, %r12
-	adcq %r8, %rax
-	mulxq 144(%rsp), %r14, %r8
-	adcq %r14, %rdi
-	adcq %r8, %rbp
-	mulxq 160(%rsp), %r14, %r8
-	adcq %r14, %r9
-	adcq %r8, %r11
-	mulxq 176(%rsp), %r14, %r8
-	movq %r11, 296(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r14, %r11
-	movq 384(%rsp), %r14
-	adcq %r8, %r14
-	adcq $0, %r15
-	movq %r10, %rdx
+	mulxq 96(%rsp), %r9, %r11
+	mulxq 104(%rsp), %r13, %rbx
+	adcxq %r13, %r11
+	mulxq 112(%rsp), %rax, %r12
+	adcxq %rax, %rbx
+	mulxq 120(%rsp), %rdi, %r15
+	adcxq %rdi, %r12
+	mulxq 128(%rsp), %r10, %r14
+	adcxq %r10, %r15
+	mulxq 136(%rsp), %r8, %rbp
+	adcxq %r8, %r14
+	mulxq 144(%rsp), %rsi, %r13
+	adcxq %rsi, %rbp
+	mulxq 152(%rsp), %rax, %rdi
+	adcxq %rax, %r13
+	mulxq 160(%rsp), %r10, %r8
+	adcxq %r10, %rdi
+	mulxq 168(%rsp), %rsi, %rax
+	adcxq %rsi, %r8
+	mulxq 176(%rsp), %r10, %rsi
+	adcxq %r10, %rax
+	movq %rax, 288(%rsp)
+	mulxq 184(%rsp), %r10, %rax
+	adcxq %r10, %rsi
+	adcxq %rcx, %rax
+	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r10
-	adcxq %r8, %rax
-	adoxq %r10, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r10
-	adcxq %r8, %rdi
-	adoxq %r10, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r10
-	adcxq %r8, %rbp
-	adoxq %r10, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r10
-	adcxq %r8, %r9
-	movq 296(%rsp), %r8
-	adoxq %r10, %r8
-	movq %r12, 296(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r12
-	adcxq %r10, %r8
-	adoxq %r12, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r12
-	adcxq %r10, %r11
-	adoxq %r12, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r12
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r9
 	adcxq %r10, %r14
-	adoxq %r12, %r15
-	adcxq %rcx, %r15
-	movq 80(%rsp), %rdx
-	mulxq 104(%rsp), %r10, %r12
-	addq %r10, %rsi
-	adcq %r12, %r13
-	mulxq 120(%rsp), %r10, %r12
-	movq %r13, 384(%rsp)
-	movq 296(%rsp), %r13
-	adcq %r10, %r13
-	adcq %r12, %rax
-	mulxq 136(%rsp), %r10, %r12
-	adcq %r10, %rdi
-	adcq %r12, %rbp
-	mulxq 152(%rsp), %r10, %r12
-	adcq %r10, %r9
-	adcq %r12, %r8
-	mulxq 168(%rsp), %r10, %r12
-	adcq %r10, %r11
-	adcq %r12, %r14
-	mulxq 184(%rsp), %r10, %r12
-	adcq %r10, %r15
-	adcq $0, %r12
-	movq %r15, 296(%rsp)
-	mulxq 96(%rsp), %r10, %r15
-	addq %r10, %rbx
-	adcq %r15, %rsi
-	mulxq 112(%rsp), %r10, %r15
-	movq %r14, 320(%rsp)
-	movq 384(%rsp), %r14
-	adcq %r10, %r14
+	adoxq %r9, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r9
+	adcxq %r10, %rbp
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r9
+	adcxq %r10, %r13
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r9
+	adcxq %r10, %rdi
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r9
+	adcxq %r10, %r8
+	movq 288(%rsp), %r10
+	adoxq %r9, %r10
+	movq %r15, 288(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r15
+	adcxq %r9, %r10
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
+	adcxq %r9, %rsi
+	adoxq %r15, %rax
+	adcxq %rcx, %rax
+	movq 8(%rsp), %rdx
+	mulxq 104(%rsp), %r9, %r15
+	addq %r9, %rbx
+	adcq %r15, %r12
+	mulxq 120(%rsp), %r9, %r15
+	movq %r12, 200(%rsp)
+	movq 288(%rsp), %r12
+	adcq %r9, %r12
+	adcq %r15, %r14
+	mulxq 136(%rsp), %r9, %r15
+	adcq %r9, %rbp
 	adcq %r15, %r13
-	mulxq 128(%rsp), %r10, %r15
-	adcq %r10, %rax
-	adcq %r15, %rdi
-	mulxq 144(%rsp), %r10, %r15
-	adcq %r10, %rbp
-	adcq %r15, %r9
-	mulxq 160(%rsp), %r10, %r15
-	adcq %r10, %r8
-	adcq %r15, %r11
-	mulxq 176(%rsp), %r10, %r15
-	movq %r11, 384(%rsp)
-	movq 320(%rsp), %r11
-	adcq %r10, %r11
-	movq 296(%rsp), %r10
+	mulxq 152(%rsp), %r9, %r15
+	adcq %r9, %rdi
+	adcq %r15, %r8
+	mulxq 168(%rsp), %r9, %r15
+	adcq %r9, %r10
+	adcq %r15, %rsi
+	mulxq 184(%rsp), %r9, %r15
+	adcq %r9, %rax
+	adcq $0, %r15
+	movq %rax, 288(%rsp)
+	mulxq 96(%rsp), %r9, %rax
+	addq %r9, %r11
+	adcq %rax, %rbx
+	mulxq 112(%rsp), %r9, %rax
+	movq %rsi, 224(%rsp)
+	movq 200(%rsp), %rsi
+	adcq %r9, %rsi
+	adcq %rax, %r12
+	mulxq 128(%rsp), %r9, %rax
+	adcq %r9, %r14
+	adcq %rax, %rbp
+	mulxq 144(%rsp), %r9, %rax
+	adcq %r9, %r13
+	adcq %rax, %rdi
+	mulxq 160(%rsp), %r9, %rax
+	adcq %r9, %r8
+	adcq %rax, %r10
+	mulxq 176(%rsp), %r9, %rax
+	movq %r10, 200(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r9, %r10
+	movq 288(%rsp), %r9
+	adcq %rax, %r9
+	adcq $0, %r15
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r11
+	adcxq %rax, %rbp
+	adoxq %r11, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r11
+	adcxq %rax, %r13
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %rdi
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r11
+	adcxq %rax, %r8
+	movq 200(%rsp), %rax
+	adoxq %r11, %rax
+	movq %r14, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r14
+	adcxq %r11, %rax
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r14
+	adcxq %r11, %r10
+	adoxq %r14, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r14
+	adcxq %r11, %r9
+	adoxq %r14, %r15
+	adcxq %rcx, %r15
+	movq 16(%rsp), %rdx
+	mulxq 104(%rsp), %r11, %r14
+	addq %r11, %rsi
+	adcq %r14, %r12
+	mulxq 120(%rsp), %r11, %r14
+	movq %r12, 288(%rsp)
+	movq 200(%rsp), %r12
+	adcq %r11, %r12
+	adcq %r14, %rbp
+	mulxq 136(%rsp), %r11, %r14
+	adcq %r11, %r13
+	adcq %r14, %rdi
+	mulxq 152(%rsp), %r11, %r14
+	adcq %r11, %r8
+	adcq %r14, %rax
+	mulxq 168(%rsp), %r11, %r14
+	adcq %r11, %r10
+	adcq %r14, %r9
+	mulxq 184(%rsp), %r11, %r14
+	adcq %r11, %r15
+	adcq $0, %r14
+	movq %r15, 200(%rsp)
+	mulxq 96(%rsp), %r11, %r15
+	addq %r11, %rbx
+	adcq %r15, %rsi
+	mulxq 112(%rsp), %r11, %r15
+	movq %r9, 224(%rsp)
+	movq 288(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r15, %r12
+	mulxq 128(%rsp), %r11, %r15
+	adcq %r11, %rbp
+	adcq %r15, %r13
+	mulxq 144(%rsp), %r11, %r15
+	adcq %r11, %rdi
+	adcq %r15, %r8
+	mulxq 160(%rsp), %r11, %r15
+	adcq %r11, %rax
 	adcq %r15, %r10
-	adcq $0, %r12
+	mulxq 176(%rsp), %r11, %r15
+	movq %r10, 288(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r11, %r10
+	movq 200(%rsp), %r11
+	adcq %r15, %r11
+	adcq $0, %r14
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbx
-	adcxq %r15, %rdi
-	adoxq %rbx, %rbp
+	adcxq %r15, %r13
+	adoxq %rbx, %rdi
 	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbx
-	adcxq %r15, %rbp
-	adoxq %rbx, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbx
-	adcxq %r15, %r9
+	adcxq %r15, %rdi
 	adoxq %rbx, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbx
 	adcxq %r15, %r8
-	movq 384(%rsp), %r15
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbx
+	adcxq %r15, %rax
+	movq 288(%rsp), %r15
 	adoxq %rbx, %r15
-	movq %rax, 384(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
+	movq %rbp, 288(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rbp
 	adcxq %rbx, %r15
-	adoxq %rax, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	adcxq %rbx, %r11
-	adoxq %rax, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rbp
 	adcxq %rbx, %r10
-	adoxq %rax, %r12
-	adcxq %rcx, %r12
-	movq 88(%rsp), %rdx
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
+	adcxq %rbx, %r11
+	adoxq %rbp, %r14
+	adcxq %rcx, %r14
+	movq 24(%rsp), %rdx
+	mulxq 104(%rsp), %rbx, %rbp
+	addq %rbx, %r9
+	adcq %rbp, %r12
+	mulxq 120(%rsp), %rbx, %rbp
+	movq %r12, 200(%rsp)
+	movq 288(%rsp), %r12
+	adcq %rbx, %r12
+	adcq %rbp, %r13
+	mulxq 136(%rsp), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r8
+	mulxq 152(%rsp), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq %rbp, %r15
+	mulxq 168(%rsp), %rbx, %rbp
+	adcq %rbx, %r10
+	adcq %rbp, %r11
+	mulxq 184(%rsp), %rbx, %rbp
+	adcq %rbx, %r14
+	adcq $0, %rbp
+	movq %r14, 288(%rsp)
+	mulxq 96(%rsp), %rbx, %r14
+	addq %rbx, %rsi
+	adcq %r14, %r9
+	mulxq 112(%rsp), %rbx, %r14
+	movq %r11, 224(%rsp)
+	movq 200(%rsp), %r11
+	adcq %rbx, %r11
+	adcq %r14, %r12
+	mulxq 128(%rsp), %rbx, %r14
+	adcq %rbx, %r13
+	adcq %r14, %rdi
+	mulxq 144(%rsp), %rbx, %r14
+	adcq %rbx, %r8
+	adcq %r14, %rax
+	mulxq 160(%rsp), %rbx, %r14
+	adcq %rbx, %r15
+	adcq %r14, %r10
+	mulxq 176(%rsp), %rbx, %r14
+	movq %r10, 200(%rsp)
+	movq 224(%rsp), %r10
+	adcq %rbx, %r10
+	movq 288(%rsp), %rbx
+	adcq %r14, %rbx
+	adcq $0, %rbp
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rsi
+	adcxq %r14, %rdi
+	adoxq %rsi, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rsi
+	adcxq %r14, %r8
+	adoxq %rsi, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rsi
+	adcxq %r14, %rax
+	adoxq %rsi, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rsi
+	adcxq %r14, %r15
+	movq 200(%rsp), %r14
+	adoxq %rsi, %r14
+	movq %r13, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r13
+	adcxq %rsi, %r14
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r13
+	adcxq %rsi, %r10
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r13
+	adcxq %rsi, %rbx
+	adoxq %r13, %rbp
+	adcxq %rcx, %rbp
+	movq 32(%rsp), %rdx
+	mulxq 104(%rsp), %rsi, %r13
+	addq %rsi, %r11
+	adcq %r13, %r12
+	mulxq 120(%rsp), %rsi, %r13
+	movq %r12, 288(%rsp)
+	movq 200(%rsp), %r12
+	adcq %rsi, %r12
+	adcq %r13, %rdi
+	mulxq 136(%rsp), %rsi, %r13
+	adcq %rsi, %r8
+	adcq %r13, %rax
+	mulxq 152(%rsp), %rsi, %r13
+	adcq %rsi, %r15
+	adcq %r13, %r14
+	mulxq 168(%rsp), %rsi, %r13
+	adcq %rsi, %r10
+	adcq %r13, %rbx
+	mulxq 184(%rsp), %rsi, %r13
+	adcq %rsi, %rbp
+	adcq $0, %r13
+	movq %rbp, 200(%rsp)
+	mulxq 96(%rsp), %rsi, %rbp
+	addq %rsi, %r9
+	adcq %rbp, %r11
+	mulxq 112(%rsp), %rsi, %rbp
+	movq %rbx, 224(%rsp)
+	movq 288(%rsp), %rbx
+	adcq %rsi, %rbx
+	adcq %rbp, %r12
+	mulxq 128(%rsp), %rsi, %rbp
+	adcq %rsi, %rdi
+	adcq %rbp, %r8
+	mulxq 144(%rsp), %rsi, %rbp
+	adcq %rsi, %rax
+	adcq %rbp, %r15
+	mulxq 160(%rsp), %rsi, %rbp
+	adcq %rsi, %r14
+	adcq %rbp, %r10
+	mulxq 176(%rsp), %rsi, %rbp
+	movq %r10, 288(%rsp)
+	movq 224(%rsp), %r10
+	adcq %rsi, %r10
+	movq 200(%rsp), %rsi
+	adcq %rbp, %rsi
+	adcq $0, %r13
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r9
+	adcxq %rbp, %r8
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r9
+	adcxq %rbp, %rax
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r9
+	adcxq %rbp, %r15
+	adoxq %r9, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r9
+	adcxq %rbp, %r14
+	movq 288(%rsp), %rbp
+	adoxq %r9, %rbp
+	movq %rdi, 288(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rdi
+	adcxq %r9, %rbp
+	adoxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rdi
+	adcxq %r9, %r10
+	adoxq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rdi
+	adcxq %r9, %rsi
+	adoxq %rdi, %r13
+	adcxq %rcx, %r13
+	movq 40(%rsp), %rdx
+	mulxq 104(%rsp), %r9, %rdi
+	addq %r9, %rbx
+	adcq %rdi, %r12
+	mulxq 120(%rsp), %r9, %rdi
+	movq %r12, 200(%rsp)
+	movq 288(%rsp), %r12
+	adcq %r9, %r12
+	adcq %rdi, %r8
+	mulxq 136(%rsp), %r9, %rdi
+	adcq %r9, %rax
+	adcq %rdi, %r15
+	mulxq 152(%rsp), %r9, %rdi
+	adcq %r9, %r14
+	adcq %rdi, %rbp
+	mulxq 168(%rsp), %r9, %rdi
+	adcq %r9, %r10
+	adcq %rdi, %rsi
+	mulxq 184(%rsp), %r9, %rdi
+	adcq %r9, %r13
+	adcq $0, %rdi
+	movq %r13, 288(%rsp)
+	mulxq 96(%rsp), %r9, %r13
+	addq %r9, %r11
+	adcq %r13, %rbx
+	mulxq 112(%rsp), %r9, %r13
+	movq %rsi, 224(%rsp)
+	movq 200(%rsp), %rsi
+	adcq %r9, %rsi
+	adcq %r13, %r12
+	mulxq 128(%rsp), %r9, %r13
+	adcq %r9, %r8
+	adcq %r13, %rax
+	mulxq 144(%rsp), %r9, %r13
+	adcq %r9, %r15
+	adcq %r13, %r14
+	mulxq 160(%rsp), %r9, %r13
+	adcq %r9, %rbp
+	adcq %r13, %r10
+	mulxq 176(%rsp), %r9, %r13
+	movq %r10, 200(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r9, %r10
+	movq 288(%rsp), %r9
+	adcq %r13, %r9
+	adcq $0, %rdi
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	adcxq %r13, %r15
+	adoxq %r11, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	adcxq %r13, %r14
+	adoxq %r11, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	adcxq %r13, %rbp
+	movq 200(%rsp), %r13
+	adoxq %r11, %r13
+	movq %r8, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r8
+	adcxq %r11, %r13
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
+	adcxq %r11, %r10
+	adoxq %r8, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r8
+	adcxq %r11, %r9
+	adoxq %r8, %rdi
+	adcxq %rcx, %rdi
+	movq 48(%rsp), %rdx
+	mulxq 104(%rsp), %r11, %r8
+	addq %r11, %rsi
+	adcq %r8, %r12
+	mulxq 120(%rsp), %r11, %r8
+	movq %r12, 288(%rsp)
+	movq 200(%rsp), %r12
+	adcq %r11, %r12
+	adcq %r8, %rax
+	mulxq 136(%rsp), %r11, %r8
+	adcq %r11, %r15
+	adcq %r8, %r14
+	mulxq 152(%rsp), %r11, %r8
+	adcq %r11, %rbp
+	adcq %r8, %r13
+	mulxq 168(%rsp), %r11, %r8
+	adcq %r11, %r10
+	adcq %r8, %r9
+	mulxq 184(%rsp), %r11, %r8
+	adcq %r11, %rdi
+	adcq $0, %r8
+	movq %rdi, 200(%rsp)
+	mulxq 96(%rsp), %r11, %rdi
+	addq %r11, %rbx
+	adcq %rdi, %rsi
+	mulxq 112(%rsp), %r11, %rdi
+	movq %r9, 224(%rsp)
+	movq 288(%rsp), %r9
+	adcq %r11, %r9
+	adcq %rdi, %r12
+	mulxq 128(%rsp), %r11, %rdi
+	adcq %r11, %rax
+	adcq %rdi, %r15
+	mulxq 144(%rsp), %r11, %rdi
+	adcq %r11, %r14
+	adcq %rdi, %rbp
+	mulxq 160(%rsp), %r11, %rdi
+	adcq %r11, %r13
+	adcq %rdi, %r10
+	mulxq 176(%rsp), %r11, %rdi
+	movq %r10, 288(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r11, %r10
+	movq 200(%rsp), %r11
+	adcq %rdi, %r11
+	adcq $0, %r8
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rbx
+	adcxq %rdi, %r15
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rbx
+	adcxq %rdi, %r14
+	adoxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %rbx
+	adcxq %rdi, %rbp
+	adoxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rbx
+	adcxq %rdi, %r13
+	movq 288(%rsp), %rdi
+	adoxq %rbx, %rdi
+	movq %rax, 288(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
+	adcxq %rbx, %rdi
+	adoxq %rax, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
+	adcxq %rbx, %r10
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
+	adcxq %rbx, %r11
+	adoxq %rax, %r8
+	adcxq %rcx, %r8
+	movq 56(%rsp), %rdx
 	mulxq 104(%rsp), %rbx, %rax
-	addq %rbx, %r14
-	adcq %rax, %r13
+	addq %rbx, %r9
+	adcq %rax, %r12
 	mulxq 120(%rsp), %rbx, %rax
-	movq %r13, 296(%rsp)
-	movq 384(%rsp), %r13
+	movq %r12, 200(%rsp)
+	movq 288(%rsp), %r12
+	adcq %rbx, %r12
+	adcq %rax, %r15
+	mulxq 136(%rsp), %rbx, %rax
+	adcq %rbx, %r14
+	adcq %rax, %rbp
+	mulxq 152(%rsp), %rbx, %rax
 	adcq %rbx, %r13
 	adcq %rax, %rdi
-	mulxq 136(%rsp), %rbx, %rax
-	adcq %rbx, %rbp
-	adcq %rax, %r9
-	mulxq 152(%rsp), %rbx, %rax
-	adcq %rbx, %r8
-	adcq %rax, %r15
 	mulxq 168(%rsp), %rbx, %rax
-	adcq %rbx, %r11
-	adcq %rax, %r10
-	mulxq 184(%rsp), %rbx, %rax
-	adcq %rbx, %r12
-	adcq $0, %rax
-	movq %r12, 384(%rsp)
-	mulxq 96(%rsp), %rbx, %r12
-	addq %rbx, %rsi
-	adcq %r12, %r14
-	mulxq 112(%rsp), %rbx, %r12
-	movq %r10, 320(%rsp)
-	movq 296(%rsp), %r10
 	adcq %rbx, %r10
-	adcq %r12, %r13
-	mulxq 128(%rsp), %rbx, %r12
-	adcq %rbx, %rdi
-	adcq %r12, %rbp
-	mulxq 144(%rsp), %rbx, %r12
-	adcq %rbx, %r9
-	adcq %r12, %r8
-	mulxq 160(%rsp), %rbx, %r12
-	adcq %rbx, %r15
-	adcq %r12, %r11
-	mulxq 176(%rsp), %rbx, %r12
-	movq %r11, 296(%rsp)
-	movq 320(%rsp), %r11
+	adcq %rax, %r11
+	mulxq 184(%rsp), %rbx, %rax
+	adcq %rbx, %r8
+	adcq $0, %rax
+	movq %r8, 288(%rsp)
+	mulxq 96(%rsp), %rbx, %r8
+	addq %rbx, %rsi
+	adcq %r8, %r9
+	mulxq 112(%rsp), %rbx, %r8
+	movq %r11, 224(%rsp)
+	movq 200(%rsp), %r11
 	adcq %rbx, %r11
-	movq 384(%rsp), %rbx
-	adcq %r12, %rbx
+	adcq %r8, %r12
+	mulxq 128(%rsp), %rbx, %r8
+	adcq %rbx, %r15
+	adcq %r8, %r14
+	mulxq 144(%rsp), %rbx, %r8
+	adcq %rbx, %rbp
+	adcq %r8, %r13
+	mulxq 160(%rsp), %rbx, %r8
+	adcq %rbx, %rdi
+	adcq %r8, %r10
+	mulxq 176(%rsp), %rbx, %r8
+	movq %r10, 200(%rsp)
+	movq 224(%rsp), %r10
+	adcq %rbx, %r10
+	movq 288(%rsp), %rbx
+	adcq %r8, %rbx
 	adcq $0, %rax
 	movq %rsi, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rsi
-	adcxq %r12, %rbp
-	adoxq %rsi, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rsi
-	adcxq %r12, %r9
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rsi
+	adcxq %r8, %r14
+	adoxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rsi
+	adcxq %r8, %rbp
+	adoxq %rsi, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rsi
+	adcxq %r8, %r13
+	adoxq %rsi, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rsi
+	adcxq %r8, %rdi
+	movq 200(%rsp), %r8
 	adoxq %rsi, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rsi
-	adcxq %r12, %r8
+	movq %r15, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r15
+	adcxq %rsi, %r8
+	adoxq %r15, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r15
+	adcxq %rsi, %r10
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r15
+	adcxq %rsi, %rbx
+	adoxq %r15, %rax
+	adcxq %rcx, %rax
+	movq 64(%rsp), %rdx
+	mulxq 104(%rsp), %rsi, %r15
+	addq %rsi, %r11
+	adcq %r15, %r12
+	mulxq 120(%rsp), %rsi, %r15
+	movq %r12, 288(%rsp)
+	movq 200(%rsp), %r12
+	adcq %rsi, %r12
+	adcq %r15, %r14
+	mulxq 136(%rsp), %rsi, %r15
+	adcq %rsi, %rbp
+	adcq %r15, %r13
+	mulxq 152(%rsp), %rsi, %r15
+	adcq %rsi, %rdi
+	adcq %r15, %r8
+	mulxq 168(%rsp), %rsi, %r15
+	adcq %rsi, %r10
+	adcq %r15, %rbx
+	mulxq 184(%rsp), %rsi, %r15
+	adcq %rsi, %rax
+	adcq $0, %r15
+	movq %rax, 200(%rsp)
+	mulxq 96(%rsp), %rsi, %rax
+	addq %rsi, %r9
+	adcq %rax, %r11
+	mulxq 112(%rsp), %rsi, %rax
+	movq %rbx, 224(%rsp)
+	movq 288(%rsp), %rbx
+	adcq %rsi, %rbx
+	adcq %rax, %r12
+	mulxq 128(%rsp), %rsi, %rax
+	adcq %rsi, %r14
+	adcq %rax, %rbp
+	mulxq 144(%rsp), %rsi, %rax
+	adcq %rsi, %r13
+	adcq %rax, %rdi
+	mulxq 160(%rsp), %rsi, %rax
+	adcq %rsi, %r8
+	adcq %rax, %r10
+	mulxq 176(%rsp), %rsi, %rax
+	movq %r10, 288(%rsp)
+	movq 224(%rsp), %r10
+	adcq %rsi, %r10
+	movq 200(%rsp), %rsi
+	adcq %rax, %rsi
+	adcq $0, %r15
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
+	adcxq %rax, %rbp
+	adoxq %r9, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
+	adcxq %rax, %r13
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r9
+	adcxq %rax, %rdi
+	adoxq %r9, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
+	adcxq %rax, %r8
+	movq 288(%rsp), %rax
+	adoxq %r9, %rax
+	movq %r14, 288(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r14
+	adcxq %r9, %rax
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r14
+	adcxq %r9, %r10
+	adoxq %r14, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r14
+	adcxq %r9, %rsi
+	adoxq %r14, %r15
+	adcxq %rcx, %r15
+	movq 72(%rsp), %rdx
+	mulxq 104(%rsp), %r9, %r14
+	addq %r9, %rbx
+	adcq %r14, %r12
+	mulxq 120(%rsp), %r9, %r14
+	movq %r12, 200(%rsp)
+	movq 288(%rsp), %r12
+	adcq %r9, %r12
+	adcq %r14, %rbp
+	mulxq 136(%rsp), %r9, %r14
+	adcq %r9, %r13
+	adcq %r14, %rdi
+	mulxq 152(%rsp), %r9, %r14
+	adcq %r9, %r8
+	adcq %r14, %rax
+	mulxq 168(%rsp), %r9, %r14
+	adcq %r9, %r10
+	adcq %r14, %rsi
+	mulxq 184(%rsp), %r9, %r14
+	adcq %r9, %r15
+	adcq $0, %r14
+	movq %r15, 288(%rsp)
+	mulxq 96(%rsp), %r9, %r15
+	addq %r9, %r11
+	adcq %r15, %rbx
+	mulxq 112(%rsp), %r9, %r15
+	movq %rsi, 224(%rsp)
+	movq 200(%rsp), %rsi
+	adcq %r9, %rsi
+	adcq %r15, %r12
+	mulxq 128(%rsp), %r9, %r15
+	adcq %r9, %rbp
+	adcq %r15, %r13
+	mulxq 144(%rsp), %r9, %r15
+	adcq %r9, %rdi
+	adcq %r15, %r8
+	mulxq 160(%rsp), %r9, %r15
+	adcq %r9, %rax
+	adcq %r15, %r10
+	mulxq 176(%rsp), %r9, %r15
+	movq %r10, 200(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r9, %r10
+	movq 288(%rsp), %r9
+	adcq %r15, %r9
+	adcq $0, %r14
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r11
+	adcxq %r15, %r13
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r11
+	adcxq %r15, %rdi
+	adoxq %r11, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r11
+	adcxq %r15, %r8
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r11
+	adcxq %r15, %rax
+	movq 200(%rsp), %r15
+	adoxq %r11, %r15
+	movq %rbp, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
+	adcxq %r11, %r15
+	adoxq %rbp, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
+	adcxq %r11, %r10
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
+	adcxq %r11, %r9
+	adoxq %rbp, %r14
+	adcxq %rcx, %r14
+	movq 80(%rsp), %rdx
+	mulxq 104(%rsp), %r11, %rbp
+	addq %r11, %rsi
+	adcq %rbp, %r12
+	mulxq 120(%rsp), %r11, %rbp
+	movq %r12, 288(%rsp)
+	movq 200(%rsp), %r12
+	adcq %r11, %r12
+	adcq %rbp, %r13
+	mulxq 136(%rsp), %r11, %rbp
+	adcq %r11, %rdi
+	adcq %rbp, %r8
+	mulxq 152(%rsp), %r11, %rbp
+	adcq %r11, %rax
+	adcq %rbp, %r15
+	mulxq 168(%rsp), %r11, %rbp
+	adcq %r11, %r10
+	adcq %rbp, %r9
+	mulxq 184(%rsp), %r11, %rbp
+	adcq %r11, %r14
+	adcq $0, %rbp
+	movq %r14, 200(%rsp)
+	mulxq 96(%rsp), %r11, %r14
+	addq %r11, %rbx
+	adcq %r14, %rsi
+	mulxq 112(%rsp), %r11, %r14
+	movq %r9, 224(%rsp)
+	movq 288(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r14, %r12
+	mulxq 128(%rsp), %r11, %r14
+	adcq %r11, %r13
+	adcq %r14, %rdi
+	mulxq 144(%rsp), %r11, %r14
+	adcq %r11, %r8
+	adcq %r14, %rax
+	mulxq 160(%rsp), %r11, %r14
+	adcq %r11, %r15
+	adcq %r14, %r10
+	mulxq 176(%rsp), %r11, %r14
+	movq %r10, 288(%rsp)
+	movq 224(%rsp), %r10
+	adcq %r11, %r10
+	movq 200(%rsp), %r11
+	adcq %r14, %r11
+	adcq $0, %rbp
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbx
+	adcxq %r14, %rdi
+	adoxq %rbx, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbx
+	adcxq %r14, %r8
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
+	adcxq %r14, %rax
+	adoxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbx
+	adcxq %r14, %r15
+	movq 288(%rsp), %r14
+	adoxq %rbx, %r14
+	movq %r13, 288(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r13
+	adcxq %rbx, %r14
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r13
+	adcxq %rbx, %r10
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r13
+	adcxq %rbx, %r11
+	adoxq %r13, %rbp
+	adcxq %rcx, %rbp
+	movq 88(%rsp), %rdx
+	mulxq 104(%rsp), %rbx, %r13
+	addq %rbx, %r9
+	adcq %r13, %r12
+	mulxq 120(%rsp), %rbx, %r13
+	movq %r12, 200(%rsp)
+	movq 288(%rsp), %r12
+	adcq %rbx, %r12
+	adcq %r13, %rdi
+	mulxq 136(%rsp), %rbx, %r13
+	adcq %rbx, %r8
+	adcq %r13, %rax
+	mulxq 152(%rsp), %rbx, %r13
+	adcq %rbx, %r15
+	adcq %r13, %r14
+	mulxq 168(%rsp), %rbx, %r13
+	adcq %rbx, %r10
+	adcq %r13, %r11
+	mulxq 184(%rsp), %rbx, %r13
+	adcq %rbx, %rbp
+	adcq $0, %r13
+	movq %rbp, 288(%rsp)
+	mulxq 96(%rsp), %rbx, %rbp
+	addq %rbx, %rsi
+	adcq %rbp, %r9
+	mulxq 112(%rsp), %rbx, %rbp
+	movq %r11, 224(%rsp)
+	movq 200(%rsp), %r11
+	adcq %rbx, %r11
+	adcq %rbp, %r12
+	mulxq 128(%rsp), %rbx, %rbp
+	adcq %rbx, %rdi
+	adcq %rbp, %r8
+	mulxq 144(%rsp), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq %rbp, %r15
+	mulxq 160(%rsp), %rbx, %rbp
+	adcq %rbx, %r14
+	adcq %rbp, %r10
+	mulxq 176(%rsp), %rbx, %rbp
+	movq %r10, 200(%rsp)
+	movq 224(%rsp), %r10
+	adcq %rbx, %r10
+	movq 288(%rsp), %rbx
+	adcq %rbp, %rbx
+	adcq $0, %r13
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rsi
+	adcxq %rbp, %r8
+	adoxq %rsi, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rsi
+	adcxq %rbp, %rax
 	adoxq %rsi, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rsi
-	adcxq %r12, %r15
-	movq 296(%rsp), %r12
-	adoxq %rsi, %r12
-	movq %rdi, 296(%rsp)
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
+	adcxq %rbp, %r15
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rsi
+	adcxq %rbp, %r14
+	movq 200(%rsp), %rbp
+	adoxq %rsi, %rbp
+	movq %rdi, 200(%rsp)
 	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rdi
-	adcxq %rsi, %r12
-	adoxq %rdi, %r11
+	adcxq %rsi, %rbp
+	adoxq %rdi, %r10
 	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rdi
-	adcxq %rsi, %r11
+	adcxq %rsi, %r10
 	adoxq %rdi, %rbx
 	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rdi
 	adcxq %rsi, %rbx
-	adoxq %rdi, %rax
-	adcxq %rcx, %rax
-	movq %r14, %rsi
+	adoxq %rdi, %r13
+	adcxq %rcx, %r13
+	movq %r9, %rsi
 	subq $-1, %rsi
-	movq %r10, %rdi
+	movq %r11, %rdi
 	sbbq $-1, %rdi
-	movq %rbx, 384(%rsp)
-	movq %r13, %rbx
+	movq %rbx, 288(%rsp)
+	movq %r12, %rbx
 	sbbq $-1, %rbx
-	movq %r11, 320(%rsp)
-	movq 296(%rsp), %r11
-	sbbq $-1, %r11
-	movq %r13, 312(%rsp)
-	movq %rbp, %r13
-	sbbq $-1, %r13
-	movq %r12, 336(%rsp)
-	movq %r9, %r12
-	sbbq FG_P751_MONT_P+40(%rip), %r12
-	movq %r15, 344(%rsp)
-	movq %r8, %r15
-	sbbq FG_P751_MONT_P+48(%rip), %r15
-	movq %r8, 352(%rsp)
-	movq 344(%rsp), %r8
-	sbbq FG_P751_MONT_P+56(%rip), %r8
-	movq %r9, 360(%rsp)
-	movq 336(%rsp), %r9
-	sbbq FG_P751_MONT_P+64(%rip), %r9
-	movq %rbp, 368(%rsp)
-	movq 320(%rsp), %rbp
-	sbbq FG_P751_MONT_P+72(%rip), %rbp
-	movq %r10, 328(%rsp)
-	movq 384(%rsp), %r10
-	sbbq FG_P751_MONT_P+80(%rip), %r10
-	movq %rax, 304(%rsp)
-	movq 304(%rsp), %rax
-	sbbq FG_P751_MONT_P+88(%rip), %rax
-	cmovc %r14, %rsi
-	cmovc 328(%rsp), %rdi
-	cmovc 312(%rsp), %rbx
-	cmovc 296(%rsp), %r11
-	cmovc 368(%rsp), %r13
-	cmovc 360(%rsp), %r12
-	cmovc 352(%rsp), %r15
-	cmovc 344(%rsp), %r8
-	cmovc 336(%rsp), %r9
-	cmovc 320(%rsp), %rbp
-	cmovc 384(%rsp), %r10
-	cmovc 304(%rsp), %rax
-	movq 288(%rsp), %r14
-	movq %rsi, 0(%r14)
-	movq %rdi, 8(%r14)
-	movq %rbx, 16(%r14)
-	movq %r11, 24(%r14)
-	movq %r13, 32(%r14)
-	movq %r12, 40(%r14)
-	movq %r15, 48(%r14)
-	movq %r8, 56(%r14)
-	movq %r9, 64(%r14)
-	movq %rbp, 72(%r14)
-	movq %r10, 80(%r14)
-	movq %rax, 88(%r14)
-	addq $400, %rsp
-.cfi_adjust_cfa_offset -400
+	movq %r10, 224(%rsp)
+	movq 200(%rsp), %r10
+	sbbq $-1, %r10
+	movq %r12, 232(%rsp)
+	movq %r8, %r12
+	sbbq $-1, %r12
+	movq %rbp, 240(%rsp)
+	movq %rax, %rbp
+	sbbq FG_P751_MONT_P+40(%rip), %rbp
+	movq %r14, 248(%rsp)
+	movq %r15, %r14
+	sbbq FG_P751_MONT_P+48(%rip), %r14
+	movq %r15, 256(%rsp)
+	movq 248(%rsp), %r15
+	sbbq FG_P751_MONT_P+56(%rip), %r15
+	movq %rax, 264(%rsp)
+	movq 240(%rsp), %rax
+	sbbq FG_P751_MONT_P+64(%rip), %rax
+	movq %r8, 272(%rsp)
+	movq 224(%rsp), %r8
+	sbbq FG_P751_MONT_P+72(%rip), %r8
+	movq %r11, 208(%rsp)
+	movq 288(%rsp), %r11
+	sbbq FG_P751_MONT_P+80(%rip), %r11
+	movq %r13, 216(%rsp)
+	movq 216(%rsp), %r13
+	sbbq FG_P751_MONT_P+88(%rip), %r13
+	cmovc %r9, %rsi
+	cmovc 208(%rsp), %rdi
+	cmovc 232(%rsp), %rbx
+	cmovc 200(%rsp), %r10
+	cmovc 272(%rsp), %r12
+	cmovc 264(%rsp), %rbp
+	cmovc 256(%rsp), %r14
+	cmovc 248(%rsp), %r15
+	cmovc 240(%rsp), %rax
+	cmovc 224(%rsp), %r8
+	cmovc 288(%rsp), %r11
+	cmovc 216(%rsp), %r13
+	movq 192(%rsp), %r9
+	movq %rsi, 0(%r9)
+	movq %rdi, 8(%r9)
+	movq %rbx, 16(%r9)
+	movq %r10, 24(%r9)
+	movq %r12, 32(%r9)
+	movq %rbp, 40(%r9)
+	movq %r14, 48(%r9)
+	movq %r15, 56(%r9)
+	movq %rax, 64(%r9)
+	movq %r8, 72(%r9)
+	movq %r11, 80(%r9)
+	movq %r13, 88(%r9)
+	addq $304, %rsp
+.cfi_adjust_cfa_offset -304
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx

@@ -227,5 +227,77 @@ class TestTwoDigitReduction(unittest.TestCase):
             self.assertNotIn("imulq", body(shipped(name), "fg_%s_redc_adx" % name))
 
 
+class TestHalfR(unittest.TestCase):
+    """_build_fp2_sqr forms r1 = 2 a0 a1 / R as a0 a1 / (R/2) where _half_r
+    allows (m0inv = 1): the fused rows of a0 * a1, the last reduction row's
+    multiplier taken mod 2^63, and r = 2H + b with b the bit that row leaves
+    at 2^(64n-1). Replayed on integers here, at the operand bound the kernel
+    is built for (2p - 1) and at random operands; the kernels are checked
+    against GMP by the fp2 suites (p503, p751; p434, p610, m521, sidh928 and
+    sidh996 among the extra fields)."""
+
+    NAMES = ("p434", "p610", "m521", "sidh928", "sidh996")
+
+    def primes(self):
+        out = [(name, analysis.analyze(next(f for f in spec.load(os.path.join(REPO, "fields.toml"))
+                                            if f.name == name)).p) for name in ("p503", "p751")]
+        return out + [(name, extra(name).p) for name in self.NAMES]
+
+    def test_replay_on_integers(self):
+        import random
+        rng = random.Random(43)
+        M = (1 << 64) - 1
+        for name, p in self.primes():
+            n = (p.bit_length() + 63) // 64
+            self.assertEqual(p & M, M, name)                 # m0inv = 1: m is the word itself
+            R = 1 << (64 * n)
+            top = 2 * p - 1
+            cases = [(0, 0), (1, 1), (p - 1, p - 1), (top, top), (top, 1), (1 << 63, p - 1)]
+            cases += [(rng.randrange(p), rng.randrange(p)) for _ in range(300)]
+            for a0, a1 in cases:
+                T = a0 * a1
+                for i in range(n):
+                    m = (T >> (64 * i)) & M
+                    if i == n - 1:
+                        m &= (1 << 63) - 1                    # BTR $63
+                    T += m * p << (64 * i)
+                h = 64 * n - 1
+                self.assertEqual(T % (1 << h), 0, name)
+                H, b = T >> (64 * n), (T >> h) & 1
+                r = 2 * H + b                                # BT $63, then H + H + CF
+                self.assertEqual(r, T >> h)
+                self.assertLess(r, 2 * p, (name, a0, a1))   # one conditional subtraction
+                self.assertEqual(r % p, 2 * a0 * a1 * pow(R, -1, p) % p, (name, a0, a1))
+
+    def test_which_kernels_take_it(self):
+        sh = x86_64_mont._Shape
+        fields = spec.load(os.path.join(REPO, "fields.toml"))
+        for name in ("p503", "p751"):
+            fa = analysis.analyze(next(f for f in fields if f.name == name))
+            for level in ("bmi2", "adx"):
+                fused = x86_64_mont._fused_mul(sh(fa), level) and not x86_64_mont._kara(sh(fa), "mul", level)
+                self.assertEqual(x86_64_mont._half_r(sh(fa), level, 2 * fa.p - 1), fused, (name, level))
+        text = shipped("p503")
+        for symbol in ("fg_p503_fp2_sqr_bmi2", "fg_p503_fp2_sqr_adx", "fg_p503_fp2_sqr_adx_zen"):
+            with self.subTest(kernel=symbol):
+                k = body(text, symbol)
+                self.assertEqual(len(re.findall(r"^\tbtrq \$63, %rdx$", k, re.M)), 1)
+                self.assertEqual(len(re.findall(r"^\tbtq \$63, ", k, re.M)), 1)
+        # not where m0inv != 1 (r254: the multiplier is an IMUL), nor with 2^k limbs (s256)
+        for name in ("r254", "s256"):
+            fa = extra(name)
+            for level in ("bmi2", "adx"):
+                self.assertFalse(x86_64_mont._half_r(sh(fa), level, 2 * fa.p - 1), (name, level))
+
+    def test_bound(self):
+        # r < 2p needs spare bits: p503 (9) and 2^127 - 1 at its own bound p - 1
+        # pass, 2^127 - 1 at 2p - 1 (sums of canonical elements) does not
+        fields = spec.load(os.path.join(REPO, "fields.toml"))
+        p = analysis.analyze(next(f for f in fields if f.name == "p503")).p
+        self.assertTrue(x86_64_mont._half_r_fits(p, 8, 2 * p - 1))
+        m127 = (1 << 127) - 1
+        self.assertTrue(x86_64_mont._half_r_fits(m127, 2, m127 - 1))
+        self.assertFalse(x86_64_mont._half_r_fits(m127, 2, 2 * m127 - 1))
+
 if __name__ == "__main__":
     unittest.main()
