@@ -1262,7 +1262,6 @@ pushq %rbx
 	movq %r8, %rcx
 	sbbq FG_P503_MONT_P+32(%rip), %rcx
 	movq %rbx, 16(%rsp)
-	movq 16(%rsp), %rbx
 	sbbq FG_P503_MONT_P+40(%rip), %rbx
 	movq %r8, 24(%rsp)
 	movq 8(%rsp), %r8
@@ -5926,7 +5925,6 @@ pushq %rbx
 	movq %r10, %r15
 	sbbq FG_P503_MONT_P+40(%rip), %r15
 	movq %rsi, 40(%rsp)
-	movq 40(%rsp), %rsi
 	sbbq FG_P503_MONT_P+48(%rip), %rsi
 	movq %r10, 16(%rsp)
 	movq %rcx, %r10
@@ -7299,7 +7297,6 @@ pushq %rbx
 	movq %r8, %r12
 	sbbq FG_P503_MONT_P+40(%rip), %r12
 	movq %r10, 152(%rsp)
-	movq 152(%rsp), %r10
 	sbbq FG_P503_MONT_P+48(%rip), %r10
 	movq %r8, 160(%rsp)
 	movq 144(%rsp), %r8
@@ -8492,7 +8489,6 @@ pushq %rbx
 	movq %rax, %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
 	movq %rdi, 400(%rsp)
-	movq 400(%rsp), %rdi
 	sbbq FG_P503_MONT_P+48(%rip), %rdi
 	movq %rax, 376(%rsp)
 	movq %r14, %rax
@@ -8906,7 +8902,6 @@ pushq %rbx
 	movq %rax, %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
 	movq %rbp, 376(%rsp)
-	movq 376(%rsp), %rbp
 	sbbq FG_P503_MONT_P+48(%rip), %rbp
 	movq %rax, 392(%rsp)
 	movq %r9, %rax
@@ -9708,7 +9703,6 @@ pushq %rbx
 	movq %r8, %r10
 	sbbq FG_P503_MONT_P+32(%rip), %r10
 	movq %r12, 16(%rsp)
-	movq 16(%rsp), %r12
 	sbbq FG_P503_MONT_P+40(%rip), %r12
 	movq %r8, 24(%rsp)
 	movq 8(%rsp), %r8
@@ -11890,7 +11884,6 @@ pushq %rbx
 	movq %r8, %rax
 	sbbq FG_P503_MONT_P+32(%rip), %rax
 	movq %r10, 152(%rsp)
-	movq 152(%rsp), %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
 	movq %r8, 160(%rsp)
 	movq 144(%rsp), %r8
@@ -16291,7 +16284,6 @@ pushq %rbx
 	movq %r8, %rax
 	sbbq FG_P503_MONT_P+32(%rip), %rax
 	movq %r10, 152(%rsp)
-	movq 152(%rsp), %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
 	movq %r8, 160(%rsp)
 	movq 144(%rsp), %r8

@@ -2307,7 +2307,6 @@ pushq %rbx
 	movq %r13, %r9
 	sbbq FG_P751_MONT_P+40(%rip), %r9
 	movq %rcx, 56(%rsp)
-	movq 56(%rsp), %rcx
 	sbbq FG_P751_MONT_P+48(%rip), %rcx
 	movq %r13, 64(%rsp)
 	movq 48(%rsp), %r13
@@ -10553,7 +10552,6 @@ pushq %rbx
 	movq %r8, %rsi
 	sbbq FG_P751_MONT_P+48(%rip), %rsi
 	movq %r14, 256(%rsp)
-	movq 256(%rsp), %r14
 	sbbq FG_P751_MONT_P+56(%rip), %r14
 	movq %r8, 264(%rsp)
 	movq 248(%rsp), %r8
@@ -11451,7 +11449,6 @@ pushq %rbx
 	movq %rcx, %rax
 	sbbq FG_P751_MONT_P+48(%rip), %rax
 	movq %r13, 184(%rsp)
-	movq 184(%rsp), %r13
 	sbbq FG_P751_MONT_P+56(%rip), %r13
 	movq %rcx, 176(%rsp)
 	movq 104(%rsp), %rcx
@@ -15163,7 +15160,6 @@ pushq %rbx
 	movq %rdi, %r10
 	sbbq FG_P751_MONT_P+48(%rip), %r10
 	movq %rbp, 328(%rsp)
-	movq 328(%rsp), %rbp
 	sbbq FG_P751_MONT_P+56(%rip), %rbp
 	movq %rdi, 312(%rsp)
 	movq 576(%rsp), %rdi
@@ -16935,7 +16931,6 @@ pushq %rbx
 	movq %rdi, %r14
 	sbbq FG_P751_MONT_P+48(%rip), %r14
 	movq %rbp, 656(%rsp)
-	movq 656(%rsp), %rbp
 	sbbq FG_P751_MONT_P+56(%rip), %rbp
 	movq %rdi, 488(%rsp)
 	movq 480(%rsp), %rdi
@@ -17864,7 +17859,6 @@ pushq %rbx
 	movq %rsi, %r9
 	sbbq FG_P751_MONT_P+48(%rip), %r9
 	movq %r10, 256(%rsp)
-	movq 256(%rsp), %r10
 	sbbq FG_P751_MONT_P+56(%rip), %r10
 	movq %rsi, 464(%rsp)
 	movq 568(%rsp), %rsi
@@ -19502,7 +19496,6 @@ pushq %rbx
 	movq %r9, %r11
 	sbbq FG_P751_MONT_P+40(%rip), %r11
 	movq %r10, 56(%rsp)
-	movq 56(%rsp), %r10
 	sbbq FG_P751_MONT_P+48(%rip), %r10
 	movq %r9, 64(%rsp)
 	movq 48(%rsp), %r9
@@ -24443,7 +24436,6 @@ pushq %rbx
 	movq %rdi, %rax
 	sbbq FG_P751_MONT_P+40(%rip), %rax
 	movq %r12, 256(%rsp)
-	movq 256(%rsp), %r12
 	sbbq FG_P751_MONT_P+48(%rip), %r12
 	movq %rdi, 264(%rsp)
 	movq 248(%rsp), %rdi
@@ -25364,7 +25356,6 @@ pushq %rbx
 	movq 288(%rsp), %r11
 	sbbq FG_P751_MONT_P+80(%rip), %r11
 	movq %r13, 216(%rsp)
-	movq 216(%rsp), %r13
 	sbbq FG_P751_MONT_P+88(%rip), %r13
 	cmovc %r9, %rsi
 	cmovc 208(%rsp), %rdi
@@ -30340,7 +30331,6 @@ pushq %rbx
 	movq %r10, %r15
 	sbbq FG_P751_MONT_P+48(%rip), %r15
 	movq %r13, 64(%rsp)
-	movq 64(%rsp), %r13
 	sbbq FG_P751_MONT_P+56(%rip), %r13
 	movq %r10, 72(%rsp)
 	movq 56(%rsp), %r10
@@ -30352,7 +30342,6 @@ pushq %rbx
 	movq 32(%rsp), %r12
 	sbbq FG_P751_MONT_P+80(%rip), %r12
 	movq %rbx, 96(%rsp)
-	movq 96(%rsp), %rbx
 	sbbq FG_P751_MONT_P+88(%rip), %rbx
 	cmovc %rdi, %r8
 	cmovc 16(%rsp), %r9
