@@ -228,10 +228,15 @@ class Kernel:
         (every later spill choice moves with the freed register; fewer stack
         accesses, 280 -> 260 in r1024's redc, did not make it faster).  So
         they stay (research/spills: the patch and the figures)."""
-        cands = [v for v in self.live if v not in self.locked]
-        assert cands, "register allocation failed"
-        victim = min(cands, key=lambda v: (v.prio, -v.nextuse, -v.stamp))
+        victim = self.victim()
+        assert victim is not None, "register allocation failed"
         self.to_memory(victim)
+
+    def victim(self):
+        """The value spill_one would store: the live, unlocked value needed
+        last (None when every live value is locked)."""
+        cands = [v for v in self.live if v not in self.locked]
+        return min(cands, key=lambda v: (v.prio, -v.nextuse, -v.stamp)) if cands else None
 
     def to_memory(self, v):
         if v.src is None and v.slot is None:
@@ -307,9 +312,7 @@ class Kernel:
         change measurable in paired TSC runs).  Taking v's register whenever
         none is free was tried too: p503's redc +5% in a quiet run, its
         last stores landing just before the CMOVs that read them back."""
-        cands = [u for u in self.live if u not in self.locked]
-        if not self.free and v.reg is not None and cands and \
-                min(cands, key=lambda u: (u.prio, -u.nextuse, -u.stamp)) is v:
+        if not self.free and v.reg is not None and self.victim() is v:
             reg = v.reg
             self.to_memory(v)
             self.free.remove(reg)
