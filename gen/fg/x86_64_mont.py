@@ -1985,7 +1985,11 @@ def _half_r(sh, level, bound):
     mul,fp2_sqr --level dispatch --runs 5 (Zen 4, adx_zen, old and new
     alternating, three rounds, latency): Fp2ElementSquare 2.11-2.15x -> 2.08-
     2.09x of the Fp mul (fast phase 342 -> 327-330 cycles).  p751's kernels
-    take it at adx under the generic tuning (its bmi2 mul is Karatsuba)."""
+    take it at adx under the generic tuning (its bmi2 mul is Karatsuba).
+    Tried for a generic m0inv too (BTR on the IMUL'd multiplier; position
+    n-1 then ends at b 2^63, p0 being odd) with the bound p - 1 (a0, a1 are
+    canonical): paired TSC, old and new kernels in one process, r254 bmi2
+    +1%, adx 0, r702 adx -0.5%: not kept."""
     if not (sh.m1 and not sh.pow2 and level in ("bmi2", "adx")):
         return False
     if not _fused_mul(sh, level) or _kara(sh, "mul", level):
