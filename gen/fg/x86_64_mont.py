@@ -52,7 +52,7 @@ Design (one algorithm, rendered per ISA level):
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (uarch, isa, qword, RETURN,
                             MOV, MUL, MULX, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR,
-                            IMUL, CMOVC, CMOVS, SHL, SHR, LEA, TEST, BT, BTR)
+                            IMUL, CMOVC, CMOVS, SHL, SHR, LEA, TEST, BT, BTR, STC)
 from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
@@ -1922,6 +1922,11 @@ def _build_fp2_sqr(sh, level, tune="generic"):
     is computed from the stack copies alone.
     Where _half_r allows, r1 is a0 * a1 / (R/2) instead, and 2 a0 is not
     formed at all.
+    d = (a0 - a1 - 1) + (p + 1) with STC (z fewer ADC, z = p + 1's zero low
+    limbs) is the Zen forms' only: on the Zen 4 (paired TSC harness, old and
+    new kernels side by side, three quiet runs) p503's adx_zen square -0.7 to
+    -2.1% and its bmi2 one -1.8%, its generic adx one +0.1%, p751's adx and
+    bmi2 +0.0 to +0.3%; on the Intel machine before, p751 at adx +4%.
     Tried on p751 at adx (TSC, old and new alternating, each at start offsets
     0 and 32 of a 64-byte line): d = (a0 - a1 - 1) + (p + 1), the borrow-in
     set by STC in place of p's five all-ones low limbs (5 fewer ADC), +4%;
@@ -1943,16 +1948,22 @@ def _build_fp2_sqr(sh, level, tune="generic"):
     if not half:
         _chain(k, S("t"), a0, None, n)
     _chain(k, S("s"), a0, a1, n)
-    # d = a0 - a1 + p: both passes in registers, then stored
+    # d = a0 - a1 + p: both passes in registers, then stored; in the Zen
+    # forms of p = -1 mod 2^64, d = (a0 - a1 - 1) + (p + 1): the borrow-in set
+    # by STC, and p + 1's z zero low limbs need no addition
     D = []
+    z = sh.J[0] if (sh.m1 and tune == "zen") else 0
+    if z:
+        k.emit(STC)
     for j in range(n):
         v = k.new(PRIO_ACC)
         k.emit(MOV, v.reg, a0(j))
-        k.emit(SUB if j == 0 else SBB, v.reg, a1(j))
+        k.emit(SUB if j == 0 and not z else SBB, v.reg, a1(j))
         k.unlock()
         D.append(v)
     for j, v in enumerate(D):
-        k.emit(ADD if j == 0 else ADC, k.r(v), _imm_or_const(k, p, j))
+        if j >= z:
+            k.emit(ADD if j == z else ADC, k.r(v), _imm_or_const(k, p + 1 if z else p, j, "q" if z else "p"))
         k.emit(MOV, S("d")(j), k.r(v))
         k.unlock()
         k.kill(v)

@@ -15876,8 +15876,9 @@ pushq %rbx
 	movq 56(%rsi), %r12
 	adcq 120(%rsi), %r12
 	movq %r12, 56(%rsp)
+	stc
 	movq 0(%rsi), %r13
-	subq 64(%rsi), %r13
+	sbbq 64(%rsi), %r13
 	movq 8(%rsi), %r14
 	sbbq 72(%rsi), %r14
 	movq 16(%rsi), %r15
@@ -15892,21 +15893,18 @@ pushq %rbx
 	sbbq 112(%rsi), %r11
 	movq 56(%rsi), %rax
 	sbbq 120(%rsi), %rax
-	addq $-1, %r13
 	movq %r13, 64(%rsp)
-	adcq $-1, %r14
 	movq %r14, 72(%rsp)
-	adcq $-1, %r15
 	movq %r15, 80(%rsp)
-	adcq FG_P503_MONT_P+24(%rip), %r8
+	addq FG_P503_MONT_Q+24(%rip), %r8
 	movq %r8, 88(%rsp)
-	adcq FG_P503_MONT_P+32(%rip), %r9
+	adcq FG_P503_MONT_Q+32(%rip), %r9
 	movq %r9, 96(%rsp)
-	adcq FG_P503_MONT_P+40(%rip), %r10
+	adcq FG_P503_MONT_Q+40(%rip), %r10
 	movq %r10, 104(%rsp)
-	adcq FG_P503_MONT_P+48(%rip), %r11
+	adcq FG_P503_MONT_Q+48(%rip), %r11
 	movq %r11, 112(%rsp)
-	adcq FG_P503_MONT_P+56(%rip), %rax
+	adcq FG_P503_MONT_Q+56(%rip), %rax
 	movq %rax, 120(%rsp)
 	leaq 64(%rdi), %rbx
 	movq 0(%rsi), %rdx

@@ -289,6 +289,21 @@ class TestHalfR(unittest.TestCase):
             for level in ("bmi2", "adx"):
                 self.assertFalse(x86_64_mont._half_r(sh(fa), level, 2 * fa.p - 1), (name, level))
 
+    def test_stc_difference_in_the_zen_forms(self):
+        # d = a0 - a1 + p as (a0 - a1 - 1) + (p + 1): STC, then additions from
+        # p + 1's first nonzero limb (3 for p503) on; the generic kernels keep
+        # the SUB and the n additions of p
+        text = shipped("p503")
+        zen = body(text, "fg_p503_fp2_sqr_adx_zen")
+        self.assertEqual(zen.count("\tstc\n"), 1)
+        self.assertRegex(zen, r"\tstc\n\tmovq 0\(%rsi\), %\w+\n\tsbbq 64\(%rsi\)")
+        self.assertIn("FG_P503_MONT_Q+24(%rip)", zen.split("\tstc\n")[1].split("mulxq")[0])
+        for symbol in ("fg_p503_fp2_sqr_adx", "fg_p503_fp2_sqr_bmi2"):
+            self.assertNotIn("\tstc\n", body(text, symbol))
+        p = 2 ** 250 * 3 ** 159 - 1
+        for a0, a1 in ((0, p - 1), (p - 1, 0), (5, 7)):
+            self.assertEqual((a0 - a1 - 1 + p + 1) % 2 ** 512, a0 - a1 + p)
+
     def test_bound(self):
         # r < 2p needs spare bits: p503 (9) and 2^127 - 1 at its own bound p - 1
         # pass, 2^127 - 1 at 2p - 1 (sums of canonical elements) does not
