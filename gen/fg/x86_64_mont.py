@@ -313,16 +313,8 @@ class Kernel:
         none is free was tried too: p503's redc +5% in a quiet run, its
         last stores landing just before the CMOVs that read them back."""
         if not self.free and v.reg is not None and self.victim() is v:
-            reg = v.reg
-            self.to_memory(v)
-            self.free.remove(reg)
-            w = Val(prio)
-            self.vals.append(w)
-            w.reg = reg
-            self.live.append(w)
-            self.locked.add(w)
-            self.touch(w)
-            return w
+            self.to_memory(v)               # v's register is then the one free
+            return self.new(prio)
         w = self.new(prio)
         self.emit(MOV, w.reg, self.opnd(v))
         return w
@@ -1290,24 +1282,23 @@ def _redc_row(k, sh, acc, i, hi_pos, half=False):
     u = acc[i]
     Q = lambda j: k.const("q", j)
     x = u
-    if half:
-        assert sh.m1 and k.level != "x86_64"
-        k.emit(MOV, rdx, k.opnd(u))
-        k.emit(BTR, rdx, 63)
-        k.unlock()
-        acc.pop(i)
-        k.row(acc, _RdxLoaded, Q, sh.J, i, sh.pow2, hi_pos, split=_split_redc_rows(k, sh))
-        return u
+    assert not half or (sh.m1 and k.level != "x86_64")
     if sh.m1:
         if k.level != "x86_64":
             # m = U[i] goes to rdx; position i is not touched by the row (Q[0] = 0)
             k.emit(MOV, rdx, k.opnd(u))
+            if half:
+                k.emit(BTR, rdx, 63)
             k.unlock()
-            k.kill(acc.pop(i))
+            acc.pop(i)
+            if not half:
+                k.kill(u)
             x = _RdxLoaded
     else:
         x = _row_m(k, sh, u)
     k.row(acc, x, Q, sh.J, i, sh.pow2, hi_pos, split=_split_redc_rows(k, sh), x_dies=x is u)
+    if half:
+        return u
     if isinstance(x, Val) and x is not u:
         k.kill(x)
     if i in acc:
