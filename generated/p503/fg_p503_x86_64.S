@@ -1255,37 +1255,37 @@ pushq %rbx
 	sbbq $-1, %r11
 	movq %r15, %r13
 	sbbq $-1, %r13
-	movq %rdi, 0(%rsp)
-	movq %r10, %rdi
-	sbbq FG_P503_MONT_P+24(%rip), %rdi
-	movq %rcx, 8(%rsp)
-	movq %r8, %rcx
-	sbbq FG_P503_MONT_P+32(%rip), %rcx
-	movq %rbx, 16(%rsp)
-	sbbq FG_P503_MONT_P+40(%rip), %rbx
-	movq %r8, 24(%rsp)
+	movq %rcx, 0(%rsp)
+	movq %r10, %rcx
+	sbbq FG_P503_MONT_P+24(%rip), %rcx
+	movq %rbx, 8(%rsp)
+	movq %r8, %rbx
+	sbbq FG_P503_MONT_P+32(%rip), %rbx
+	movq %r8, 16(%rsp)
 	movq 8(%rsp), %r8
-	sbbq FG_P503_MONT_P+48(%rip), %r8
-	movq %r10, 32(%rsp)
-	movq %r9, %r10
-	sbbq FG_P503_MONT_P+56(%rip), %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r8
+	movq %r10, 24(%rsp)
+	movq 0(%rsp), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	movq %r15, 32(%rsp)
+	movq %r9, %r15
+	sbbq FG_P503_MONT_P+56(%rip), %r15
 	cmovc %r14, %rbp
 	cmovc %r12, %r11
-	cmovc %r15, %r13
-	cmovc 32(%rsp), %rdi
+	cmovc 32(%rsp), %r13
 	cmovc 24(%rsp), %rcx
 	cmovc 16(%rsp), %rbx
 	cmovc 8(%rsp), %r8
-	cmovc %r9, %r10
-	movq 0(%rsp), %r14
-	movq %rbp, 0(%r14)
-	movq %r11, 8(%r14)
-	movq %r13, 16(%r14)
-	movq %rdi, 24(%r14)
-	movq %rcx, 32(%r14)
-	movq %rbx, 40(%r14)
-	movq %r8, 48(%r14)
-	movq %r10, 56(%r14)
+	cmovc 0(%rsp), %r10
+	cmovc %r9, %r15
+	movq %rbp, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %r13, 16(%rdi)
+	movq %rcx, 24(%rdi)
+	movq %rbx, 32(%rdi)
+	movq %r8, 40(%rdi)
+	movq %r10, 48(%rdi)
+	movq %r15, 56(%rdi)
 	addq $40, %rsp
 .cfi_adjust_cfa_offset -40
 popq %rbx
@@ -4991,35 +4991,33 @@ pushq %rbx
 	sbbq $-1, %r15
 	movq %r12, %r14
 	sbbq FG_P503_MONT_P+24(%rip), %r14
-	movq %rdi, 0(%rsp)
-	movq %rax, %rdi
-	sbbq FG_P503_MONT_P+32(%rip), %rdi
-	movq %r9, 8(%rsp)
-	movq %rcx, %r9
-	sbbq FG_P503_MONT_P+40(%rip), %r9
-	movq %rcx, 16(%rsp)
-	movq 8(%rsp), %rcx
-	sbbq FG_P503_MONT_P+48(%rip), %rcx
-	movq %rax, 24(%rsp)
-	movq %r10, %rax
-	sbbq FG_P503_MONT_P+56(%rip), %rax
+	movq %r9, 0(%rsp)
+	movq %rax, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %rcx, 8(%rsp)
+	sbbq FG_P503_MONT_P+40(%rip), %rcx
+	movq %rax, 16(%rsp)
+	movq 0(%rsp), %rax
+	sbbq FG_P503_MONT_P+48(%rip), %rax
+	movq %r12, 24(%rsp)
+	movq %r10, %r12
+	sbbq FG_P503_MONT_P+56(%rip), %r12
 	cmovc %r13, %rbp
 	cmovc %r11, %rbx
 	cmovc %r8, %r15
-	cmovc %r12, %r14
-	cmovc 24(%rsp), %rdi
+	cmovc 24(%rsp), %r14
 	cmovc 16(%rsp), %r9
 	cmovc 8(%rsp), %rcx
-	cmovc %r10, %rax
-	movq 0(%rsp), %r13
-	movq %rbp, 0(%r13)
-	movq %rbx, 8(%r13)
-	movq %r15, 16(%r13)
-	movq %r14, 24(%r13)
-	movq %rdi, 32(%r13)
-	movq %r9, 40(%r13)
-	movq %rcx, 48(%r13)
-	movq %rax, 56(%r13)
+	cmovc 0(%rsp), %rax
+	cmovc %r10, %r12
+	movq %rbp, 0(%rdi)
+	movq %rbx, 8(%rdi)
+	movq %r15, 16(%rdi)
+	movq %r14, 24(%rdi)
+	movq %r9, 32(%rdi)
+	movq %rcx, 40(%rdi)
+	movq %rax, 48(%rdi)
+	movq %r12, 56(%rdi)
 	addq $32, %rsp
 .cfi_adjust_cfa_offset -32
 popq %rbx
@@ -5428,38 +5426,36 @@ pushq %rbx
 	sbbq $-1, %r12
 	movq %r10, %r9
 	sbbq $-1, %r9
-	movq %rdi, 0(%rsp)
-	movq %rax, %rdi
-	sbbq FG_P503_MONT_P+24(%rip), %rdi
-	movq %r11, 8(%rsp)
-	movq %rbp, %r11
-	sbbq FG_P503_MONT_P+32(%rip), %r11
-	movq %r15, 16(%rsp)
-	movq %r13, %r15
-	sbbq FG_P503_MONT_P+40(%rip), %r15
-	movq %r13, 24(%rsp)
-	movq 16(%rsp), %r13
-	sbbq FG_P503_MONT_P+48(%rip), %r13
-	movq %rbp, 32(%rsp)
+	movq %r11, 0(%rsp)
+	movq %rax, %r11
+	sbbq FG_P503_MONT_P+24(%rip), %r11
+	movq %r15, 8(%rsp)
+	movq %rbp, %r15
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	movq %r13, 16(%rsp)
+	sbbq FG_P503_MONT_P+40(%rip), %r13
+	movq %rbp, 24(%rsp)
 	movq 8(%rsp), %rbp
-	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %rax, 32(%rsp)
+	movq 0(%rsp), %rax
+	sbbq FG_P503_MONT_P+56(%rip), %rax
 	cmovc %r14, %rbx
 	cmovc %r8, %r12
 	cmovc %r10, %r9
-	cmovc %rax, %rdi
 	cmovc 32(%rsp), %r11
 	cmovc 24(%rsp), %r15
 	cmovc 16(%rsp), %r13
 	cmovc 8(%rsp), %rbp
-	movq 0(%rsp), %r14
-	movq %rbx, 0(%r14)
-	movq %r12, 8(%r14)
-	movq %r9, 16(%r14)
-	movq %rdi, 24(%r14)
-	movq %r11, 32(%r14)
-	movq %r15, 40(%r14)
-	movq %r13, 48(%r14)
-	movq %rbp, 56(%r14)
+	cmovc 0(%rsp), %rax
+	movq %rbx, 0(%rdi)
+	movq %r12, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r11, 24(%rdi)
+	movq %r15, 32(%rdi)
+	movq %r13, 40(%rdi)
+	movq %rbp, 48(%rdi)
+	movq %rax, 56(%rdi)
 	addq $40, %rsp
 .cfi_adjust_cfa_offset -40
 popq %rbx
@@ -7290,404 +7286,404 @@ pushq %rbx
 	movq %rdi, 128(%rsp)
 	movq %r13, %rdi
 	sbbq FG_P503_MONT_P+24(%rip), %rdi
-	movq %r11, 136(%rsp)
-	movq %r15, %r11
-	sbbq FG_P503_MONT_P+32(%rip), %r11
-	movq %r12, 144(%rsp)
-	movq %r8, %r12
-	sbbq FG_P503_MONT_P+40(%rip), %r12
-	movq %r10, 152(%rsp)
-	sbbq FG_P503_MONT_P+48(%rip), %r10
-	movq %r8, 160(%rsp)
+	movq %r12, 136(%rsp)
+	movq %r15, %r12
+	sbbq FG_P503_MONT_P+32(%rip), %r12
+	movq %r10, 144(%rsp)
+	movq %r8, %r10
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	movq %r8, 152(%rsp)
 	movq 144(%rsp), %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
+	sbbq FG_P503_MONT_P+48(%rip), %r8
+	movq %r15, 160(%rsp)
+	movq 136(%rsp), %r15
+	sbbq FG_P503_MONT_P+56(%rip), %r15
 	cmovc %r9, %rbx
 	cmovc %rax, %r14
 	cmovc %rbp, %rcx
 	cmovc %r13, %rdi
-	cmovc %r15, %r11
 	cmovc 160(%rsp), %r12
 	cmovc 152(%rsp), %r10
 	cmovc 144(%rsp), %r8
-	movq 136(%rsp), %r9
-	movq %rbx, 0(%r9)
-	movq %r14, 8(%r9)
-	movq %rcx, 16(%r9)
-	movq %rdi, 24(%r9)
-	movq %r11, 32(%r9)
-	movq %r12, 40(%r9)
-	movq %r10, 48(%r9)
-	movq %r8, 56(%r9)
+	cmovc 136(%rsp), %r15
+	movq %rbx, 0(%r11)
+	movq %r14, 8(%r11)
+	movq %rcx, 16(%r11)
+	movq %rdi, 24(%r11)
+	movq %r12, 32(%r11)
+	movq %r10, 40(%r11)
+	movq %r8, 48(%r11)
+	movq %r15, 56(%r11)
 	movq 0(%rsp), %rdx
-	mulxq 64(%rsp), %rax, %rbp
-	mulxq 72(%rsp), %r13, %r15
-	addq %rbp, %r13
+	mulxq 64(%rsp), %r9, %rax
+	mulxq 72(%rsp), %rbp, %r13
+	addq %rax, %rbp
 	mulxq 80(%rsp), %rbx, %r14
-	adcq %r15, %rbx
+	adcq %r13, %rbx
 	mulxq 88(%rsp), %rcx, %rdi
 	adcq %r14, %rcx
-	mulxq 96(%rsp), %r11, %r12
-	adcq %rdi, %r11
-	mulxq 104(%rsp), %r10, %r8
-	adcq %r12, %r10
-	mulxq 112(%rsp), %r9, %rsi
-	adcq %r8, %r9
-	mulxq 120(%rsp), %rbp, %r15
-	adcq %rsi, %rbp
-	adcq $0, %r15
-	movq %rax, %rdx
+	mulxq 96(%rsp), %r12, %r10
+	adcq %rdi, %r12
+	mulxq 104(%rsp), %r8, %r15
+	adcq %r10, %r8
+	mulxq 112(%rsp), %r11, %rsi
+	adcq %r15, %r11
+	mulxq 120(%rsp), %rax, %r13
+	adcq %rsi, %rax
+	adcq $0, %r13
+	movq %r9, %rdx
 	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
 	addq %r14, %rcx
-	adcq %rdi, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r8
-	adcq %r12, %r10
-	adcq %r8, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %rax
-	adcq %rsi, %rbp
-	adcq %rax, %r15
+	adcq %rdi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r15
+	adcq %r10, %r8
+	adcq %r15, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r9
+	adcq %rsi, %rax
+	adcq %r9, %r13
 	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
-	addq %r14, %r11
-	adcq %rdi, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r8
-	adcq %r12, %r9
-	adcq %r8, %rbp
-	adcq $0, %r15
-	movq 8(%rsp), %rdx
-	mulxq 72(%rsp), %rsi, %rax
-	addq %rsi, %rbx
-	adcq %rax, %rcx
-	mulxq 88(%rsp), %r14, %rdi
-	adcq %r14, %r11
-	adcq %rdi, %r10
-	mulxq 104(%rsp), %r12, %r8
-	adcq %r12, %r9
-	adcq %r8, %rbp
-	mulxq 120(%rsp), %rsi, %rax
-	adcq %rsi, %r15
-	adcq $0, %rax
-	mulxq 64(%rsp), %r14, %rdi
-	addq %r14, %r13
-	adcq %rdi, %rbx
-	mulxq 80(%rsp), %r12, %r8
-	adcq %r12, %rcx
-	adcq %r8, %r11
-	mulxq 96(%rsp), %rsi, %r14
-	adcq %rsi, %r10
-	adcq %r14, %r9
-	mulxq 112(%rsp), %rdi, %r12
-	adcq %rdi, %rbp
-	adcq %r12, %r15
-	adcq $0, %rax
-	movq %r13, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rsi
-	addq %r8, %r11
-	adcq %rsi, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
-	adcq %r14, %r9
-	adcq %rdi, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
-	adcq %r12, %r15
-	adcq %r13, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rsi
-	addq %r8, %r10
-	adcq %rsi, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
-	adcq %r14, %rbp
-	adcq %rdi, %r15
-	adcq $0, %rax
-	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %r12, %r13
-	addq %r12, %rcx
-	adcq %r13, %r11
-	mulxq 88(%rsp), %r8, %rsi
-	adcq %r8, %r10
-	adcq %rsi, %r9
-	mulxq 104(%rsp), %r14, %rdi
-	adcq %r14, %rbp
-	adcq %rdi, %r15
-	mulxq 120(%rsp), %r12, %r13
-	adcq %r12, %rax
+	addq %r14, %r12
+	adcq %rdi, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r15
+	adcq %r10, %r11
+	adcq %r15, %rax
 	adcq $0, %r13
-	mulxq 64(%rsp), %r8, %rsi
-	addq %r8, %rbx
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %rsi, %r9
+	addq %rsi, %rbx
+	adcq %r9, %rcx
+	mulxq 88(%rsp), %r14, %rdi
+	adcq %r14, %r12
+	adcq %rdi, %r8
+	mulxq 104(%rsp), %r10, %r15
+	adcq %r10, %r11
+	adcq %r15, %rax
+	mulxq 120(%rsp), %rsi, %r9
+	adcq %rsi, %r13
+	adcq $0, %r9
+	mulxq 64(%rsp), %r14, %rdi
+	addq %r14, %rbp
+	adcq %rdi, %rbx
+	mulxq 80(%rsp), %r10, %r15
+	adcq %r10, %rcx
+	adcq %r15, %r12
+	mulxq 96(%rsp), %rsi, %r14
+	adcq %rsi, %r8
+	adcq %r14, %r11
+	mulxq 112(%rsp), %rdi, %r10
+	adcq %rdi, %rax
+	adcq %r10, %r13
+	adcq $0, %r9
+	movq %rbp, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
+	addq %r15, %r12
+	adcq %rsi, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
+	adcq %r14, %r11
+	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbp
+	adcq %r10, %r13
+	adcq %rbp, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
+	addq %r15, %r8
+	adcq %rsi, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
+	adcq %r14, %rax
+	adcq %rdi, %r13
+	adcq $0, %r9
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %rbp
+	addq %r10, %rcx
+	adcq %rbp, %r12
+	mulxq 88(%rsp), %r15, %rsi
+	adcq %r15, %r8
+	adcq %rsi, %r11
+	mulxq 104(%rsp), %r14, %rdi
+	adcq %r14, %rax
+	adcq %rdi, %r13
+	mulxq 120(%rsp), %r10, %rbp
+	adcq %r10, %r9
+	adcq $0, %rbp
+	mulxq 64(%rsp), %r15, %rsi
+	addq %r15, %rbx
 	adcq %rsi, %rcx
 	mulxq 80(%rsp), %r14, %rdi
-	adcq %r14, %r11
-	adcq %rdi, %r10
-	mulxq 96(%rsp), %r12, %r8
-	adcq %r12, %r9
-	adcq %r8, %rbp
+	adcq %r14, %r12
+	adcq %rdi, %r8
+	mulxq 96(%rsp), %r10, %r15
+	adcq %r10, %r11
+	adcq %r15, %rax
 	mulxq 112(%rsp), %rsi, %r14
-	adcq %rsi, %r15
-	adcq %r14, %rax
-	adcq $0, %r13
+	adcq %rsi, %r13
+	adcq %r14, %r9
+	adcq $0, %rbp
 	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r12
-	addq %rdi, %r10
-	adcq %r12, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rsi
-	adcq %r8, %rbp
-	adcq %rsi, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r10
+	addq %rdi, %r8
+	adcq %r10, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rsi
+	adcq %r15, %rax
+	adcq %rsi, %r13
 	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbx
-	adcq %r14, %rax
-	adcq %rbx, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r12
-	addq %rdi, %r9
-	adcq %r12, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rsi
-	adcq %r8, %r15
-	adcq %rsi, %rax
-	adcq $0, %r13
+	adcq %r14, %r9
+	adcq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r10
+	addq %rdi, %r11
+	adcq %r10, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
+	adcq %r15, %r13
+	adcq %rsi, %r9
+	adcq $0, %rbp
 	movq 24(%rsp), %rdx
 	mulxq 72(%rsp), %r14, %rbx
-	addq %r14, %r11
-	adcq %rbx, %r10
-	mulxq 88(%rsp), %rdi, %r12
-	adcq %rdi, %r9
-	adcq %r12, %rbp
-	mulxq 104(%rsp), %r8, %rsi
-	adcq %r8, %r15
-	adcq %rsi, %rax
-	mulxq 120(%rsp), %r14, %rbx
-	adcq %r14, %r13
-	adcq $0, %rbx
-	mulxq 64(%rsp), %rdi, %r12
-	addq %rdi, %rcx
-	adcq %r12, %r11
-	mulxq 80(%rsp), %r8, %rsi
-	adcq %r8, %r10
+	addq %r14, %r12
+	adcq %rbx, %r8
+	mulxq 88(%rsp), %rdi, %r10
+	adcq %rdi, %r11
+	adcq %r10, %rax
+	mulxq 104(%rsp), %r15, %rsi
+	adcq %r15, %r13
 	adcq %rsi, %r9
-	mulxq 96(%rsp), %r14, %rdi
+	mulxq 120(%rsp), %r14, %rbx
 	adcq %r14, %rbp
-	adcq %rdi, %r15
-	mulxq 112(%rsp), %r12, %r8
-	adcq %r12, %rax
-	adcq %r8, %r13
+	adcq $0, %rbx
+	mulxq 64(%rsp), %rdi, %r10
+	addq %rdi, %rcx
+	adcq %r10, %r12
+	mulxq 80(%rsp), %r15, %rsi
+	adcq %r15, %r8
+	adcq %rsi, %r11
+	mulxq 96(%rsp), %r14, %rdi
+	adcq %r14, %rax
+	adcq %rdi, %r13
+	mulxq 112(%rsp), %r10, %r15
+	adcq %r10, %r9
+	adcq %r15, %rbp
 	adcq $0, %rbx
 	movq %rcx, %rdx
 	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r14
-	addq %rsi, %r9
-	adcq %r14, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r12
-	adcq %rdi, %r15
-	adcq %r12, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rcx
-	adcq %r8, %r13
+	addq %rsi, %r11
+	adcq %r14, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r10
+	adcq %rdi, %r13
+	adcq %r10, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %rcx
+	adcq %r15, %rbp
 	adcq %rcx, %rbx
 	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r14
-	addq %rsi, %rbp
-	adcq %r14, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r12
-	adcq %rdi, %rax
-	adcq %r12, %r13
+	addq %rsi, %rax
+	adcq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r10
+	adcq %rdi, %r9
+	adcq %r10, %rbp
 	adcq $0, %rbx
 	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %r8, %rcx
-	addq %r8, %r10
-	adcq %rcx, %r9
+	mulxq 72(%rsp), %r15, %rcx
+	addq %r15, %r8
+	adcq %rcx, %r11
 	mulxq 88(%rsp), %rsi, %r14
-	adcq %rsi, %rbp
-	adcq %r14, %r15
-	mulxq 104(%rsp), %rdi, %r12
-	adcq %rdi, %rax
-	adcq %r12, %r13
-	mulxq 120(%rsp), %r8, %rcx
-	adcq %r8, %rbx
+	adcq %rsi, %rax
+	adcq %r14, %r13
+	mulxq 104(%rsp), %rdi, %r10
+	adcq %rdi, %r9
+	adcq %r10, %rbp
+	mulxq 120(%rsp), %r15, %rcx
+	adcq %r15, %rbx
 	adcq $0, %rcx
 	mulxq 64(%rsp), %rsi, %r14
-	addq %rsi, %r11
-	adcq %r14, %r10
-	mulxq 80(%rsp), %rdi, %r12
-	adcq %rdi, %r9
-	adcq %r12, %rbp
-	mulxq 96(%rsp), %r8, %rsi
-	adcq %r8, %r15
-	adcq %rsi, %rax
+	addq %rsi, %r12
+	adcq %r14, %r8
+	mulxq 80(%rsp), %rdi, %r10
+	adcq %rdi, %r11
+	adcq %r10, %rax
+	mulxq 96(%rsp), %r15, %rsi
+	adcq %r15, %r13
+	adcq %rsi, %r9
 	mulxq 112(%rsp), %r14, %rdi
-	adcq %r14, %r13
+	adcq %r14, %rbp
 	adcq %rdi, %rbx
 	adcq $0, %rcx
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r8
-	addq %r12, %rbp
-	adcq %r8, %r15
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r15
+	addq %r10, %rax
+	adcq %r15, %r13
 	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r14
-	adcq %rsi, %rax
-	adcq %r14, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r11
+	adcq %rsi, %r9
+	adcq %r14, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r12
 	adcq %rdi, %rbx
-	adcq %r11, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r8
-	addq %r12, %r15
-	adcq %r8, %rax
+	adcq %r12, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r15
+	addq %r10, %r13
+	adcq %r15, %r9
 	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r14
-	adcq %rsi, %r13
+	adcq %rsi, %rbp
 	adcq %r14, %rbx
 	adcq $0, %rcx
 	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %r11
-	addq %rdi, %r9
-	adcq %r11, %rbp
-	mulxq 88(%rsp), %r12, %r8
-	adcq %r12, %r15
-	adcq %r8, %rax
+	mulxq 72(%rsp), %rdi, %r12
+	addq %rdi, %r11
+	adcq %r12, %rax
+	mulxq 88(%rsp), %r10, %r15
+	adcq %r10, %r13
+	adcq %r15, %r9
 	mulxq 104(%rsp), %rsi, %r14
-	adcq %rsi, %r13
-	adcq %r14, %rbx
-	mulxq 120(%rsp), %rdi, %r11
-	adcq %rdi, %rcx
-	adcq $0, %r11
-	mulxq 64(%rsp), %r12, %r8
-	addq %r12, %r10
-	adcq %r8, %r9
-	mulxq 80(%rsp), %rsi, %r14
 	adcq %rsi, %rbp
-	adcq %r14, %r15
-	mulxq 96(%rsp), %rdi, %r12
-	adcq %rdi, %rax
-	adcq %r12, %r13
-	mulxq 112(%rsp), %r8, %rsi
-	adcq %r8, %rbx
+	adcq %r14, %rbx
+	mulxq 120(%rsp), %rdi, %r12
+	adcq %rdi, %rcx
+	adcq $0, %r12
+	mulxq 64(%rsp), %r10, %r15
+	addq %r10, %r8
+	adcq %r15, %r11
+	mulxq 80(%rsp), %rsi, %r14
+	adcq %rsi, %rax
+	adcq %r14, %r13
+	mulxq 96(%rsp), %rdi, %r10
+	adcq %rdi, %r9
+	adcq %r10, %rbp
+	mulxq 112(%rsp), %r15, %rsi
+	adcq %r15, %rbx
 	adcq %rsi, %rcx
-	adcq $0, %r11
-	movq %r10, %rdx
+	adcq $0, %r12
+	movq %r8, %rdx
 	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
-	addq %r14, %r15
-	adcq %rdi, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r8
-	adcq %r12, %r13
-	adcq %r8, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r10
+	addq %r14, %r13
+	adcq %rdi, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r15
+	adcq %r10, %rbp
+	adcq %r15, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
 	adcq %rsi, %rcx
-	adcq %r10, %r11
+	adcq %r8, %r12
 	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
-	addq %r14, %rax
-	adcq %rdi, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r8
-	adcq %r12, %rbx
-	adcq %r8, %rcx
-	adcq $0, %r11
-	movq 48(%rsp), %rdx
-	mulxq 72(%rsp), %rsi, %r10
-	addq %rsi, %rbp
-	adcq %r10, %r15
-	mulxq 88(%rsp), %r14, %rdi
-	adcq %r14, %rax
-	adcq %rdi, %r13
-	mulxq 104(%rsp), %r12, %r8
-	adcq %r12, %rbx
-	adcq %r8, %rcx
-	mulxq 120(%rsp), %rsi, %r10
-	adcq %rsi, %r11
-	adcq $0, %r10
-	mulxq 64(%rsp), %r14, %rdi
 	addq %r14, %r9
 	adcq %rdi, %rbp
-	mulxq 80(%rsp), %r12, %r8
-	adcq %r12, %r15
-	adcq %r8, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r15
+	adcq %r10, %rbx
+	adcq %r15, %rcx
+	adcq $0, %r12
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %rsi, %r8
+	addq %rsi, %rax
+	adcq %r8, %r13
+	mulxq 88(%rsp), %r14, %rdi
+	adcq %r14, %r9
+	adcq %rdi, %rbp
+	mulxq 104(%rsp), %r10, %r15
+	adcq %r10, %rbx
+	adcq %r15, %rcx
+	mulxq 120(%rsp), %rsi, %r8
+	adcq %rsi, %r12
+	adcq $0, %r8
+	mulxq 64(%rsp), %r14, %rdi
+	addq %r14, %r11
+	adcq %rdi, %rax
+	mulxq 80(%rsp), %r10, %r15
+	adcq %r10, %r13
+	adcq %r15, %r9
 	mulxq 96(%rsp), %rsi, %r14
-	adcq %rsi, %r13
+	adcq %rsi, %rbp
 	adcq %r14, %rbx
-	mulxq 112(%rsp), %rdi, %r12
+	mulxq 112(%rsp), %rdi, %r10
 	adcq %rdi, %rcx
-	adcq %r12, %r11
-	adcq $0, %r10
-	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rsi
-	addq %r8, %rax
-	adcq %rsi, %r13
+	adcq %r10, %r12
+	adcq $0, %r8
+	movq %r11, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
+	addq %r15, %r9
+	adcq %rsi, %rbp
 	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
 	adcq %r14, %rbx
 	adcq %rdi, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r9
-	adcq %r12, %r11
-	adcq %r9, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rsi
-	addq %r8, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
+	adcq %r10, %r12
+	adcq %r11, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
+	addq %r15, %rbp
 	adcq %rsi, %rbx
 	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
 	adcq %r14, %rcx
-	adcq %rdi, %r11
-	adcq $0, %r10
+	adcq %rdi, %r12
+	adcq $0, %r8
 	movq 56(%rsp), %rdx
-	mulxq 72(%rsp), %r12, %r9
-	addq %r12, %r15
-	adcq %r9, %rax
-	mulxq 88(%rsp), %r8, %rsi
-	adcq %r8, %r13
+	mulxq 72(%rsp), %r10, %r11
+	addq %r10, %r13
+	adcq %r11, %r9
+	mulxq 88(%rsp), %r15, %rsi
+	adcq %r15, %rbp
 	adcq %rsi, %rbx
 	mulxq 104(%rsp), %r14, %rdi
 	adcq %r14, %rcx
-	adcq %rdi, %r11
-	mulxq 120(%rsp), %r12, %r9
-	adcq %r12, %r10
-	adcq $0, %r9
-	mulxq 64(%rsp), %r8, %rsi
-	addq %r8, %rbp
-	adcq %rsi, %r15
+	adcq %rdi, %r12
+	mulxq 120(%rsp), %r10, %r11
+	adcq %r10, %r8
+	adcq $0, %r11
+	mulxq 64(%rsp), %r15, %rsi
+	addq %r15, %rax
+	adcq %rsi, %r13
 	mulxq 80(%rsp), %r14, %rdi
-	adcq %r14, %rax
-	adcq %rdi, %r13
-	mulxq 96(%rsp), %r12, %r8
-	adcq %r12, %rbx
-	adcq %r8, %rcx
+	adcq %r14, %r9
+	adcq %rdi, %rbp
+	mulxq 96(%rsp), %r10, %r15
+	adcq %r10, %rbx
+	adcq %r15, %rcx
 	mulxq 112(%rsp), %rsi, %r14
-	adcq %rsi, %r11
-	adcq %r14, %r10
-	adcq $0, %r9
-	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r12
-	addq %rdi, %r13
-	adcq %r12, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rsi
-	adcq %r8, %rcx
-	adcq %rsi, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbp
-	adcq %r14, %r10
-	adcq %rbp, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r12
+	adcq %rsi, %r12
+	adcq %r14, %r8
+	adcq $0, %r11
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r10
+	addq %rdi, %rbp
+	adcq %r10, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rsi
+	adcq %r15, %rcx
+	adcq %rsi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rax
+	adcq %r14, %r8
+	adcq %rax, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r10
 	addq %rdi, %rbx
-	adcq %r12, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rsi
-	adcq %r8, %r11
-	adcq %rsi, %r10
-	adcq $0, %r9
-	movq %r15, %r14
+	adcq %r10, %rcx
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
+	adcq %r15, %r12
+	adcq %rsi, %r8
+	adcq $0, %r11
+	movq %r13, %r14
 	subq $-1, %r14
-	movq %rax, %rbp
-	sbbq $-1, %rbp
-	movq %r13, %rdi
+	movq %r9, %rax
+	sbbq $-1, %rax
+	movq %rbp, %rdi
 	sbbq $-1, %rdi
-	movq %rbx, %r12
-	sbbq FG_P503_MONT_P+24(%rip), %r12
-	movq %rcx, %r8
-	sbbq FG_P503_MONT_P+32(%rip), %r8
-	movq %r11, %rsi
+	movq %rbx, %r10
+	sbbq FG_P503_MONT_P+24(%rip), %r10
+	movq %rcx, %r15
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	movq %r12, %rsi
 	sbbq FG_P503_MONT_P+40(%rip), %rsi
-	movq %r9, 136(%rsp)
-	movq %r10, %r9
-	sbbq FG_P503_MONT_P+48(%rip), %r9
-	movq %r10, 144(%rsp)
-	movq 136(%rsp), %r10
-	sbbq FG_P503_MONT_P+56(%rip), %r10
-	cmovc %r15, %r14
-	cmovc %rax, %rbp
-	cmovc %r13, %rdi
-	cmovc %rbx, %r12
-	cmovc %rcx, %r8
-	cmovc %r11, %rsi
-	cmovc 144(%rsp), %r9
-	cmovc 136(%rsp), %r10
-	movq 128(%rsp), %r15
-	movq %r14, 0(%r15)
-	movq %rbp, 8(%r15)
-	movq %rdi, 16(%r15)
-	movq %r12, 24(%r15)
-	movq %r8, 32(%r15)
-	movq %rsi, 40(%r15)
-	movq %r9, 48(%r15)
-	movq %r10, 56(%r15)
+	movq %r11, 136(%rsp)
+	movq %r8, %r11
+	sbbq FG_P503_MONT_P+48(%rip), %r11
+	movq %r8, 144(%rsp)
+	movq 136(%rsp), %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r13, %r14
+	cmovc %r9, %rax
+	cmovc %rbp, %rdi
+	cmovc %rbx, %r10
+	cmovc %rcx, %r15
+	cmovc %r12, %rsi
+	cmovc 144(%rsp), %r11
+	cmovc 136(%rsp), %r8
+	movq 128(%rsp), %r13
+	movq %r14, 0(%r13)
+	movq %rax, 8(%r13)
+	movq %rdi, 16(%r13)
+	movq %r10, 24(%r13)
+	movq %r15, 32(%r13)
+	movq %rsi, 40(%r13)
+	movq %r11, 48(%r13)
+	movq %r8, 56(%r13)
 	addq $168, %rsp
 .cfi_adjust_cfa_offset -168
 popq %rbx
@@ -8592,33 +8588,34 @@ pushq %rbx
 	mulxq 120(%rsp), %r15, %rdi
 	adcq %r15, %r8
 	adcq $0, %rdi
-	mulxq 64(%rsp), %r15, %r13
+	movq %r14, 400(%rsp)
+	mulxq 64(%rsp), %r15, %r14
 	addq %r15, %r9
-	adcq %r13, %rbp
-	mulxq 80(%rsp), %r15, %r13
+	adcq %r14, %rbp
+	mulxq 80(%rsp), %r15, %r14
 	adcq %r15, %r10
-	adcq %r13, %rax
-	mulxq 96(%rsp), %r15, %r13
+	adcq %r14, %rax
+	mulxq 96(%rsp), %r15, %r14
 	adcq %r15, %rcx
-	adcq %r13, %rbx
-	mulxq 112(%rsp), %r15, %r13
+	adcq %r14, %rbx
+	mulxq 112(%rsp), %r15, %r14
 	adcq %r15, %r11
-	adcq %r13, %r8
+	adcq %r14, %r8
 	adcq $0, %rdi
 	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %r15, %r13
+	mulxq 72(%rsp), %r15, %r14
 	addq %r15, %r10
-	adcq %r13, %rax
-	mulxq 88(%rsp), %r15, %r13
+	adcq %r14, %rax
+	mulxq 88(%rsp), %r15, %r14
 	adcq %r15, %rcx
-	adcq %r13, %rbx
-	mulxq 104(%rsp), %r15, %r13
+	adcq %r14, %rbx
+	mulxq 104(%rsp), %r15, %r14
 	adcq %r15, %r11
-	adcq %r13, %r8
-	mulxq 120(%rsp), %r15, %r13
+	adcq %r14, %r8
+	mulxq 120(%rsp), %r15, %r14
 	adcq %r15, %rdi
-	adcq $0, %r13
-	movq %r9, 400(%rsp)
+	adcq $0, %r14
+	movq %r9, 376(%rsp)
 	mulxq 64(%rsp), %r15, %r9
 	addq %r15, %rbp
 	adcq %r9, %r10
@@ -8631,7 +8628,7 @@ pushq %rbx
 	mulxq 112(%rsp), %r15, %r9
 	adcq %r15, %r8
 	adcq %r9, %rdi
-	adcq $0, %r13
+	adcq $0, %r14
 	movq 40(%rsp), %rdx
 	mulxq 72(%rsp), %r15, %r9
 	addq %r15, %rax
@@ -8643,9 +8640,9 @@ pushq %rbx
 	adcq %r15, %r8
 	adcq %r9, %rdi
 	mulxq 120(%rsp), %r15, %r9
-	adcq %r15, %r13
+	adcq %r15, %r14
 	adcq $0, %r9
-	movq %rbp, 376(%rsp)
+	movq %rbp, 392(%rsp)
 	mulxq 64(%rsp), %r15, %rbp
 	addq %r15, %r10
 	adcq %rbp, %rax
@@ -8657,7 +8654,7 @@ pushq %rbx
 	adcq %rbp, %r8
 	mulxq 112(%rsp), %r15, %rbp
 	adcq %r15, %rdi
-	adcq %rbp, %r13
+	adcq %rbp, %r14
 	adcq $0, %r9
 	movq 48(%rsp), %rdx
 	mulxq 72(%rsp), %r15, %rbp
@@ -8668,11 +8665,11 @@ pushq %rbx
 	adcq %rbp, %r8
 	mulxq 104(%rsp), %r15, %rbp
 	adcq %r15, %rdi
-	adcq %rbp, %r13
+	adcq %rbp, %r14
 	mulxq 120(%rsp), %r15, %rbp
 	adcq %r15, %r9
 	adcq $0, %rbp
-	movq %r10, 392(%rsp)
+	movq %r10, 384(%rsp)
 	mulxq 64(%rsp), %r15, %r10
 	addq %r15, %rax
 	adcq %r10, %rcx
@@ -8683,7 +8680,7 @@ pushq %rbx
 	adcq %r15, %r8
 	adcq %r10, %rdi
 	mulxq 112(%rsp), %r15, %r10
-	adcq %r15, %r13
+	adcq %r15, %r14
 	adcq %r10, %r9
 	adcq $0, %rbp
 	movq 56(%rsp), %rdx
@@ -8694,12 +8691,12 @@ pushq %rbx
 	adcq %r15, %r8
 	adcq %r10, %rdi
 	mulxq 104(%rsp), %r15, %r10
-	adcq %r15, %r13
+	adcq %r15, %r14
 	adcq %r10, %r9
 	mulxq 120(%rsp), %r15, %r10
 	adcq %r15, %rbp
 	adcq $0, %r10
-	movq %rax, 384(%rsp)
+	movq %rax, 312(%rsp)
 	mulxq 64(%rsp), %r15, %rax
 	addq %r15, %rcx
 	adcq %rax, %rbx
@@ -8708,221 +8705,223 @@ pushq %rbx
 	adcq %rax, %r8
 	mulxq 96(%rsp), %r15, %rax
 	adcq %r15, %rdi
-	adcq %rax, %r13
+	adcq %rax, %r14
 	mulxq 112(%rsp), %r15, %rax
 	adcq %r15, %r9
 	adcq %rax, %rbp
 	adcq $0, %r10
 	subq 184(%rsp), %r12
 	sbbq 136(%rsp), %rsi
-	sbbq 144(%rsp), %r14
 	movq 400(%rsp), %r15
-	sbbq 152(%rsp), %r15
+	sbbq 144(%rsp), %r15
 	movq 376(%rsp), %rax
-	sbbq 160(%rsp), %rax
+	sbbq 152(%rsp), %rax
 	movq %rbp, 376(%rsp)
 	movq 392(%rsp), %rbp
-	sbbq 168(%rsp), %rbp
+	sbbq 160(%rsp), %rbp
 	movq %r9, 392(%rsp)
 	movq 384(%rsp), %r9
-	sbbq 176(%rsp), %r9
+	sbbq 168(%rsp), %r9
+	movq %r14, 384(%rsp)
+	movq 312(%rsp), %r14
+	sbbq 176(%rsp), %r14
 	sbbq 192(%rsp), %rcx
 	sbbq 200(%rsp), %rbx
 	sbbq 208(%rsp), %r11
 	sbbq 216(%rsp), %r8
 	sbbq 224(%rsp), %rdi
-	sbbq 232(%rsp), %r13
-	movq %r13, 384(%rsp)
-	movq 392(%rsp), %r13
-	sbbq 240(%rsp), %r13
-	movq %r13, 392(%rsp)
-	movq 376(%rsp), %r13
-	sbbq 248(%rsp), %r13
+	movq %rdi, 312(%rsp)
+	movq 384(%rsp), %rdi
+	sbbq 232(%rsp), %rdi
+	movq %rdi, 384(%rsp)
+	movq 392(%rsp), %rdi
+	sbbq 240(%rsp), %rdi
+	movq %rdi, 392(%rsp)
+	movq 376(%rsp), %rdi
+	sbbq 248(%rsp), %rdi
 	sbbq 256(%rsp), %r10
-	movq %r13, 376(%rsp)
-	movq %rdi, 400(%rsp)
-	movq 128(%rsp), %rdi
-	leaq 64(%rdi), %r13
+	movq %rdi, 376(%rsp)
+	leaq 64(%r13), %rdi
 	movq %r12, %rdx
-	movq %r13, 128(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r13
-	addq %rdi, %r15
-	adcq %r13, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
+	movq %rdi, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	addq %r13, %rax
 	adcq %rdi, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
 	adcq %r13, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r13
-	adcq %rdi, %rcx
-	adcq $0, %r13
-	movq %r8, 312(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %rax
-	adcq %r8, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %r9
+	adcq %rdi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	adcq %r13, %rcx
+	adcq $0, %rdi
+	movq %r8, 400(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %rbp
+	adcq %r8, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %r14
 	adcq %r8, %rcx
-	adcq $0, %r13
+	adcq $0, %rdi
 	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
-	addq %rdi, %rax
-	adcq %r8, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
-	adcq %r12, %r9
-	adcq %rdi, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %rbp
+	adcq %r8, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
+	adcq %r12, %r14
+	adcq %r13, %rcx
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r12
-	adcq %r8, %r13
+	adcq %r8, %rdi
 	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %rbp
-	adcq %r8, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %rcx
-	adcq %r8, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %r9
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %rcx
+	adcq %r8, %rdi
 	adcq $0, %r12
-	movq %r14, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
-	addq %rdi, %rbp
-	adcq %r8, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rdi
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %r9
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r13
 	adcq %rsi, %rcx
-	adcq %rdi, %r13
+	adcq %r13, %rdi
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rsi
 	adcq %r8, %r12
 	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %r14
 	adcq %r8, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %rdi
 	adcq %r8, %r12
 	adcq $0, %rsi
-	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
-	addq %rdi, %r9
-	adcq %r8, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
-	adcq %r14, %r13
-	adcq %rdi, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r14
-	adcq %r8, %rsi
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %rcx
-	adcq %r8, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %r12
-	adcq %r8, %rsi
-	adcq $0, %r14
 	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
-	addq %rdi, %rcx
-	adcq %r8, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rdi
-	adcq %r15, %r12
-	adcq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %r14
+	adcq %r8, %rcx
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r13
+	adcq %r15, %rdi
+	adcq %r13, %r12
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r15
-	adcq %r8, %r14
+	adcq %r8, %rsi
 	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %r13
-	adcq %r8, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %rsi
-	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %rcx
+	adcq %r8, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %r12
+	adcq %r8, %rsi
 	adcq $0, %r15
 	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
-	addq %rdi, %r13
-	adcq %r8, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
-	adcq %rax, %rsi
-	adcq %rdi, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %rcx
+	adcq %r8, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
+	adcq %rax, %r12
+	adcq %r13, %rsi
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rax
 	adcq %r8, %r15
 	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %r12
-	adcq %r8, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %rdi
+	adcq %r8, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %rsi
 	adcq %r8, %r15
 	adcq $0, %rax
 	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
-	addq %rdi, %r12
-	adcq %r8, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rdi
-	adcq %rbp, %r14
-	adcq %rdi, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %rdi
+	adcq %r8, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r13
+	adcq %rbp, %rsi
+	adcq %r13, %r15
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbp
 	adcq %r8, %rax
 	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %rsi
-	adcq %r8, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %r12
+	adcq %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %r15
 	adcq %r8, %rax
 	adcq $0, %rbp
-	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
-	addq %rdi, %rsi
-	adcq %r8, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %rdi
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %r12
+	adcq %r8, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r13
 	adcq %r9, %r15
-	adcq %rdi, %rax
+	adcq %r13, %rax
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r9
 	adcq %r8, %rbp
 	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
-	addq %rdi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %rsi
 	adcq %r8, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
-	adcq %rdi, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %rax
 	adcq %r8, %rbp
 	adcq $0, %r9
-	addq %rbx, %r13
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	addq %r13, %rsi
+	adcq %r8, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
+	adcq %r14, %rax
+	adcq %r13, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r14
+	adcq %r8, %r9
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	addq %r13, %r15
+	adcq %r8, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcq %r13, %rbp
+	adcq %r8, %r9
+	adcq $0, %r14
+	addq %rbx, %rdi
 	adcq %r11, %r12
-	adcq 312(%rsp), %rsi
-	adcq 400(%rsp), %r14
-	adcq 384(%rsp), %r15
-	adcq 392(%rsp), %rax
-	adcq 376(%rsp), %rbp
-	adcq %r10, %r9
-	movq %r13, %rdi
-	subq $-1, %rdi
+	adcq 400(%rsp), %rsi
+	adcq 312(%rsp), %r15
+	adcq 384(%rsp), %rax
+	adcq 392(%rsp), %rbp
+	adcq 376(%rsp), %r9
+	adcq %r10, %r14
+	movq %rdi, %r13
+	subq $-1, %r13
 	movq %r12, %r8
 	sbbq $-1, %r8
 	movq %rsi, %rcx
 	sbbq $-1, %rcx
-	movq %r14, %rbx
+	movq %r15, %rbx
 	sbbq FG_P503_MONT_P+24(%rip), %rbx
-	movq %r15, %r11
+	movq %rax, %r11
 	sbbq FG_P503_MONT_P+32(%rip), %r11
-	movq %rax, %r10
+	movq %rbp, %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %rbp, 376(%rsp)
-	sbbq FG_P503_MONT_P+48(%rip), %rbp
-	movq %rax, 392(%rsp)
-	movq %r9, %rax
-	sbbq FG_P503_MONT_P+56(%rip), %rax
-	cmovc %r13, %rdi
+	movq %r9, 376(%rsp)
+	sbbq FG_P503_MONT_P+48(%rip), %r9
+	movq %rbp, 392(%rsp)
+	movq %r14, %rbp
+	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	cmovc %rdi, %r13
 	cmovc %r12, %r8
 	cmovc %rsi, %rcx
-	cmovc %r14, %rbx
-	cmovc %r15, %r11
+	cmovc %r15, %rbx
+	cmovc %rax, %r11
 	cmovc 392(%rsp), %r10
-	cmovc 376(%rsp), %rbp
-	cmovc %r9, %rax
-	movq 128(%rsp), %r13
-	movq %rdi, 0(%r13)
-	movq %r8, 8(%r13)
-	movq %rcx, 16(%r13)
-	movq %rbx, 24(%r13)
-	movq %r11, 32(%r13)
-	movq %r10, 40(%r13)
-	movq %rbp, 48(%r13)
-	movq %rax, 56(%r13)
+	cmovc 376(%rsp), %r9
+	cmovc %r14, %rbp
+	movq 128(%rsp), %rdi
+	movq %r13, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %rcx, 16(%rdi)
+	movq %rbx, 24(%rdi)
+	movq %r11, 32(%rdi)
+	movq %r10, 40(%rdi)
+	movq %r9, 48(%rdi)
+	movq %rbp, 56(%rdi)
 	addq $408, %rsp
 .cfi_adjust_cfa_offset -408
 popq %rbx
@@ -9696,37 +9695,37 @@ pushq %rbx
 	sbbq $-1, %r14
 	movq %r13, %r9
 	sbbq $-1, %r9
-	movq %rdi, 0(%rsp)
-	movq %r15, %rdi
-	sbbq FG_P503_MONT_P+24(%rip), %rdi
-	movq %r10, 8(%rsp)
-	movq %r8, %r10
-	sbbq FG_P503_MONT_P+32(%rip), %r10
-	movq %r12, 16(%rsp)
-	sbbq FG_P503_MONT_P+40(%rip), %r12
-	movq %r8, 24(%rsp)
+	movq %r10, 0(%rsp)
+	movq %r15, %r10
+	sbbq FG_P503_MONT_P+24(%rip), %r10
+	movq %r12, 8(%rsp)
+	movq %r8, %r12
+	sbbq FG_P503_MONT_P+32(%rip), %r12
+	movq %r8, 16(%rsp)
 	movq 8(%rsp), %r8
-	sbbq FG_P503_MONT_P+48(%rip), %r8
-	movq %r15, 32(%rsp)
-	movq %r11, %r15
-	sbbq FG_P503_MONT_P+56(%rip), %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r8
+	movq %r15, 24(%rsp)
+	movq 0(%rsp), %r15
+	sbbq FG_P503_MONT_P+48(%rip), %r15
+	movq %r13, 32(%rsp)
+	movq %r11, %r13
+	sbbq FG_P503_MONT_P+56(%rip), %r13
 	cmovc %rbx, %rbp
 	cmovc %rax, %r14
-	cmovc %r13, %r9
-	cmovc 32(%rsp), %rdi
+	cmovc 32(%rsp), %r9
 	cmovc 24(%rsp), %r10
 	cmovc 16(%rsp), %r12
 	cmovc 8(%rsp), %r8
-	cmovc %r11, %r15
-	movq 0(%rsp), %rbx
-	movq %rbp, 0(%rbx)
-	movq %r14, 8(%rbx)
-	movq %r9, 16(%rbx)
-	movq %rdi, 24(%rbx)
-	movq %r10, 32(%rbx)
-	movq %r12, 40(%rbx)
-	movq %r8, 48(%rbx)
-	movq %r15, 56(%rbx)
+	cmovc 0(%rsp), %r15
+	cmovc %r11, %r13
+	movq %rbp, 0(%rdi)
+	movq %r14, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r10, 24(%rdi)
+	movq %r12, 32(%rdi)
+	movq %r8, 40(%rdi)
+	movq %r15, 48(%rdi)
+	movq %r13, 56(%rdi)
 	addq $40, %rsp
 .cfi_adjust_cfa_offset -40
 popq %rbx
@@ -11877,417 +11876,417 @@ pushq %rbx
 	sbbq $-1, %rdi
 	movq %r12, %r11
 	sbbq $-1, %r11
-	movq %rbx, 136(%rsp)
-	movq %r14, %rbx
-	sbbq FG_P503_MONT_P+24(%rip), %rbx
-	movq %rax, 144(%rsp)
-	movq %r8, %rax
-	sbbq FG_P503_MONT_P+32(%rip), %rax
-	movq %r10, 152(%rsp)
-	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %r8, 160(%rsp)
+	movq %rax, 136(%rsp)
+	movq %r14, %rax
+	sbbq FG_P503_MONT_P+24(%rip), %rax
+	movq %r10, 144(%rsp)
+	movq %r8, %r10
+	sbbq FG_P503_MONT_P+32(%rip), %r10
+	movq %r8, 152(%rsp)
 	movq 144(%rsp), %r8
-	sbbq FG_P503_MONT_P+48(%rip), %r8
-	movq %r14, 168(%rsp)
-	movq %r15, %r14
-	sbbq FG_P503_MONT_P+56(%rip), %r14
+	sbbq FG_P503_MONT_P+40(%rip), %r8
+	movq %r14, 160(%rsp)
+	movq 136(%rsp), %r14
+	sbbq FG_P503_MONT_P+48(%rip), %r14
+	movq %r12, 168(%rsp)
+	movq %r15, %r12
+	sbbq FG_P503_MONT_P+56(%rip), %r12
 	cmovc %r9, %r13
 	cmovc %rbp, %rdi
-	cmovc %r12, %r11
-	cmovc 168(%rsp), %rbx
+	cmovc 168(%rsp), %r11
 	cmovc 160(%rsp), %rax
 	cmovc 152(%rsp), %r10
 	cmovc 144(%rsp), %r8
-	cmovc %r15, %r14
-	movq 136(%rsp), %r9
-	movq %r13, 0(%r9)
-	movq %rdi, 8(%r9)
-	movq %r11, 16(%r9)
-	movq %rbx, 24(%r9)
-	movq %rax, 32(%r9)
-	movq %r10, 40(%r9)
-	movq %r8, 48(%r9)
-	movq %r14, 56(%r9)
+	cmovc 136(%rsp), %r14
+	cmovc %r15, %r12
+	movq %r13, 0(%rbx)
+	movq %rdi, 8(%rbx)
+	movq %r11, 16(%rbx)
+	movq %rax, 24(%rbx)
+	movq %r10, 32(%rbx)
+	movq %r8, 40(%rbx)
+	movq %r14, 48(%rbx)
+	movq %r12, 56(%rbx)
 	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rbp, %r12
+	mulxq 64(%rsp), %r9, %rbp
 	mulxq 72(%rsp), %r15, %r13
-	adcxq %r15, %r12
+	adcxq %r15, %rbp
 	mulxq 80(%rsp), %rdi, %r11
 	adcxq %rdi, %r13
-	mulxq 88(%rsp), %rbx, %rax
-	adcxq %rbx, %r11
-	mulxq 96(%rsp), %r10, %r8
-	adcxq %r10, %rax
-	mulxq 104(%rsp), %r14, %r9
-	adcxq %r14, %r8
+	mulxq 88(%rsp), %rax, %r10
+	adcxq %rax, %r11
+	mulxq 96(%rsp), %r8, %r14
+	adcxq %r8, %r10
+	mulxq 104(%rsp), %r12, %rbx
+	adcxq %r12, %r14
 	mulxq 112(%rsp), %rsi, %r15
-	adcxq %rsi, %r9
-	mulxq 120(%rsp), %rdi, %rbx
+	adcxq %rsi, %rbx
+	mulxq 120(%rsp), %rdi, %rax
 	adcxq %rdi, %r15
-	adcxq %rcx, %rbx
+	adcxq %rcx, %rax
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r12
+	adcxq %r8, %r11
+	adoxq %r12, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rdi
+	adcxq %rsi, %r10
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r8
+	adcxq %r9, %r14
+	adoxq %r8, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rsi
+	adcxq %r12, %rbx
+	adoxq %rsi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
+	adcxq %rdi, %r15
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %r8, %r12
+	addq %r8, %r13
+	adcq %r12, %r11
+	mulxq 88(%rsp), %rsi, %rdi
+	adcq %rsi, %r10
+	adcq %rdi, %r14
+	mulxq 104(%rsp), %r9, %r8
+	adcq %r9, %rbx
+	adcq %r8, %r15
+	mulxq 120(%rsp), %r12, %rsi
+	adcq %r12, %rax
+	adcq $0, %rsi
+	mulxq 64(%rsp), %rdi, %r9
+	addq %rdi, %rbp
+	adcq %r9, %r13
+	mulxq 80(%rsp), %r8, %r12
+	adcq %r8, %r11
+	adcq %r12, %r10
+	mulxq 96(%rsp), %rdi, %r9
+	adcq %rdi, %r14
+	adcq %r9, %rbx
+	mulxq 112(%rsp), %r8, %r12
+	adcq %r8, %r15
+	adcq %r12, %rax
+	adcq $0, %rsi
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r14
-	adcxq %r10, %r11
-	adoxq %r14, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rdi
-	adcxq %rsi, %rax
-	adoxq %rdi, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r10
-	adcxq %rbp, %r8
-	adoxq %r10, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rsi
-	adcxq %r14, %r9
-	adoxq %rsi, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbp
-	adcxq %rdi, %r15
-	adoxq %rbp, %rbx
-	adcxq %rcx, %rbx
-	movq 8(%rsp), %rdx
-	mulxq 72(%rsp), %r10, %r14
-	addq %r10, %r13
-	adcq %r14, %r11
-	mulxq 88(%rsp), %rsi, %rdi
-	adcq %rsi, %rax
-	adcq %rdi, %r8
-	mulxq 104(%rsp), %rbp, %r10
-	adcq %rbp, %r9
-	adcq %r10, %r15
-	mulxq 120(%rsp), %r14, %rsi
-	adcq %r14, %rbx
-	adcq $0, %rsi
-	mulxq 64(%rsp), %rdi, %rbp
-	addq %rdi, %r12
-	adcq %rbp, %r13
-	mulxq 80(%rsp), %r10, %r14
-	adcq %r10, %r11
-	adcq %r14, %rax
-	mulxq 96(%rsp), %rdi, %rbp
-	adcq %rdi, %r8
-	adcq %rbp, %r9
-	mulxq 112(%rsp), %r10, %r14
-	adcq %r10, %r15
-	adcq %r14, %rbx
-	adcq $0, %rsi
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rbp
-	adcxq %rdi, %rax
-	adoxq %rbp, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r14
-	adcxq %r10, %r8
-	adoxq %r14, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
-	adcxq %r12, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
+	adcxq %rdi, %r10
+	adoxq %r9, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r12
+	adcxq %r8, %r14
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rdi
+	adcxq %rbp, %rbx
 	adoxq %rdi, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r10
-	adcxq %rbp, %r15
-	adoxq %r10, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r12
-	adcxq %r14, %rbx
-	adoxq %r12, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r8
+	adcxq %r9, %r15
+	adoxq %r8, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rbp
+	adcxq %r12, %rax
+	adoxq %rbp, %rsi
 	adcxq %rcx, %rsi
 	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %rbp
+	mulxq 72(%rsp), %rdi, %r9
 	addq %rdi, %r11
-	adcq %rbp, %rax
-	mulxq 88(%rsp), %r10, %r14
-	adcq %r10, %r8
-	adcq %r14, %r9
-	mulxq 104(%rsp), %r12, %rdi
-	adcq %r12, %r15
-	adcq %rdi, %rbx
-	mulxq 120(%rsp), %rbp, %r10
-	adcq %rbp, %rsi
-	adcq $0, %r10
-	mulxq 64(%rsp), %r14, %r12
-	addq %r14, %r13
-	adcq %r12, %r11
-	mulxq 80(%rsp), %rdi, %rbp
+	adcq %r9, %r10
+	mulxq 88(%rsp), %r8, %r12
+	adcq %r8, %r14
+	adcq %r12, %rbx
+	mulxq 104(%rsp), %rbp, %rdi
+	adcq %rbp, %r15
 	adcq %rdi, %rax
-	adcq %rbp, %r8
-	mulxq 96(%rsp), %r14, %r12
-	adcq %r14, %r9
-	adcq %r12, %r15
-	mulxq 112(%rsp), %rdi, %rbp
-	adcq %rdi, %rbx
-	adcq %rbp, %rsi
-	adcq $0, %r10
+	mulxq 120(%rsp), %r9, %r8
+	adcq %r9, %rsi
+	adcq $0, %r8
+	mulxq 64(%rsp), %r12, %rbp
+	addq %r12, %r13
+	adcq %rbp, %r11
+	mulxq 80(%rsp), %rdi, %r9
+	adcq %rdi, %r10
+	adcq %r9, %r14
+	mulxq 96(%rsp), %r12, %rbp
+	adcq %r12, %rbx
+	adcq %rbp, %r15
+	mulxq 112(%rsp), %rdi, %r9
+	adcq %rdi, %rax
+	adcq %r9, %rsi
+	adcq $0, %r8
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r12
-	adcxq %r14, %r8
-	adoxq %r12, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbp
-	adcxq %rdi, %r9
-	adoxq %rbp, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
+	adcxq %rdi, %rbx
+	adoxq %r9, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
 	adcxq %r13, %r15
-	adoxq %r14, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rdi
-	adcxq %r12, %rbx
+	adoxq %r12, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rdi
+	adcxq %rbp, %rax
 	adoxq %rdi, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r13
-	adcxq %rbp, %rsi
-	adoxq %r13, %r10
-	adcxq %rcx, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r13
+	adcxq %r9, %rsi
+	adoxq %r13, %r8
+	adcxq %rcx, %r8
 	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r14, %r12
-	addq %r14, %rax
-	adcq %r12, %r8
-	mulxq 88(%rsp), %rdi, %rbp
-	adcq %rdi, %r9
-	adcq %rbp, %r15
-	mulxq 104(%rsp), %r13, %r14
-	adcq %r13, %rbx
-	adcq %r14, %rsi
-	mulxq 120(%rsp), %r12, %rdi
-	adcq %r12, %r10
-	adcq $0, %rdi
-	mulxq 64(%rsp), %rbp, %r13
-	addq %rbp, %r11
+	mulxq 72(%rsp), %r12, %rbp
+	addq %r12, %r10
+	adcq %rbp, %r14
+	mulxq 88(%rsp), %rdi, %r9
+	adcq %rdi, %rbx
+	adcq %r9, %r15
+	mulxq 104(%rsp), %r13, %r12
 	adcq %r13, %rax
-	mulxq 80(%rsp), %r14, %r12
-	adcq %r14, %r8
-	adcq %r12, %r9
-	mulxq 96(%rsp), %rbp, %r13
-	adcq %rbp, %r15
-	adcq %r13, %rbx
-	mulxq 112(%rsp), %r14, %r12
-	adcq %r14, %rsi
-	adcq %r12, %r10
+	adcq %r12, %rsi
+	mulxq 120(%rsp), %rbp, %rdi
+	adcq %rbp, %r8
+	adcq $0, %rdi
+	mulxq 64(%rsp), %r9, %r13
+	addq %r9, %r11
+	adcq %r13, %r10
+	mulxq 80(%rsp), %r12, %rbp
+	adcq %r12, %r14
+	adcq %rbp, %rbx
+	mulxq 96(%rsp), %r9, %r13
+	adcq %r9, %r15
+	adcq %r13, %rax
+	mulxq 112(%rsp), %r12, %rbp
+	adcq %r12, %rsi
+	adcq %rbp, %r8
 	adcq $0, %rdi
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
-	adcxq %rbp, %r9
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r13
+	adcxq %r9, %rbx
 	adoxq %r13, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
-	adcxq %r14, %r15
-	adoxq %r12, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rbp
-	adcxq %r11, %rbx
-	adoxq %rbp, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rbp
+	adcxq %r12, %r15
+	adoxq %rbp, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
+	adcxq %r11, %rax
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
 	adcxq %r13, %rsi
-	adoxq %r14, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r11
-	adcxq %r12, %r10
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
+	adcxq %rbp, %r8
 	adoxq %r11, %rdi
 	adcxq %rcx, %rdi
 	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %rbp, %r13
-	addq %rbp, %r8
-	adcq %r13, %r9
-	mulxq 88(%rsp), %r14, %r12
-	adcq %r14, %r15
-	adcq %r12, %rbx
-	mulxq 104(%rsp), %r11, %rbp
-	adcq %r11, %rsi
-	adcq %rbp, %r10
-	mulxq 120(%rsp), %r13, %r14
-	adcq %r13, %rdi
-	adcq $0, %r14
-	mulxq 64(%rsp), %r12, %r11
-	addq %r12, %rax
-	adcq %r11, %r8
-	mulxq 80(%rsp), %rbp, %r13
-	adcq %rbp, %r9
-	adcq %r13, %r15
-	mulxq 96(%rsp), %r12, %r11
-	adcq %r12, %rbx
-	adcq %r11, %rsi
-	mulxq 112(%rsp), %rbp, %r13
-	adcq %rbp, %r10
-	adcq %r13, %rdi
-	adcq $0, %r14
-	movq %rax, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r11
-	adcxq %r12, %r15
-	adoxq %r11, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r13
-	adcxq %rbp, %rbx
-	adoxq %r13, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
-	adcxq %rax, %rsi
-	adoxq %r12, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
-	adcxq %r13, %rdi
-	adoxq %rax, %r14
-	adcxq %rcx, %r14
-	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %r12, %r11
-	addq %r12, %r9
-	adcq %r11, %r15
-	mulxq 88(%rsp), %rbp, %r13
-	adcq %rbp, %rbx
-	adcq %r13, %rsi
-	mulxq 104(%rsp), %rax, %r12
-	adcq %rax, %r10
-	adcq %r12, %rdi
-	mulxq 120(%rsp), %r11, %rbp
-	adcq %r11, %r14
-	adcq $0, %rbp
-	mulxq 64(%rsp), %r13, %rax
-	addq %r13, %r8
-	adcq %rax, %r9
-	mulxq 80(%rsp), %r12, %r11
-	adcq %r12, %r15
-	adcq %r11, %rbx
-	mulxq 96(%rsp), %r13, %rax
-	adcq %r13, %rsi
-	adcq %rax, %r10
-	mulxq 112(%rsp), %r12, %r11
-	adcq %r12, %rdi
-	adcq %r11, %r14
-	adcq $0, %rbp
-	movq %r8, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rax
-	adcxq %r13, %rbx
-	adoxq %rax, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r11
-	adcxq %r12, %rsi
-	adoxq %r11, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r13
-	adcxq %r8, %r10
-	adoxq %r13, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
-	adcxq %rax, %rdi
-	adoxq %r12, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r8
-	adcxq %r11, %r14
-	adoxq %r8, %rbp
-	adcxq %rcx, %rbp
-	movq 48(%rsp), %rdx
-	mulxq 72(%rsp), %r13, %rax
-	addq %r13, %r15
-	adcq %rax, %rbx
-	mulxq 88(%rsp), %r12, %r11
-	adcq %r12, %rsi
-	adcq %r11, %r10
-	mulxq 104(%rsp), %r8, %r13
-	adcq %r8, %rdi
-	adcq %r13, %r14
-	mulxq 120(%rsp), %rax, %r12
-	adcq %rax, %rbp
-	adcq $0, %r12
-	mulxq 64(%rsp), %r11, %r8
-	addq %r11, %r9
-	adcq %r8, %r15
-	mulxq 80(%rsp), %r13, %rax
+	mulxq 72(%rsp), %r9, %r13
+	addq %r9, %r14
 	adcq %r13, %rbx
-	adcq %rax, %rsi
-	mulxq 96(%rsp), %r11, %r8
-	adcq %r11, %r10
-	adcq %r8, %rdi
-	mulxq 112(%rsp), %r13, %rax
-	adcq %r13, %r14
-	adcq %rax, %rbp
-	adcq $0, %r12
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r8
-	adcxq %r11, %rsi
-	adoxq %r8, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
-	adcxq %r13, %r10
-	adoxq %rax, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r11
-	adcxq %r9, %rdi
-	adoxq %r11, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r8, %r13
-	adcxq %r8, %r14
-	adoxq %r13, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r12
-	adcxq %rcx, %r12
-	movq 56(%rsp), %rdx
-	mulxq 72(%rsp), %r11, %r8
-	addq %r11, %rbx
-	adcq %r8, %rsi
-	mulxq 88(%rsp), %r13, %rax
-	adcq %r13, %r10
-	adcq %rax, %rdi
-	mulxq 104(%rsp), %r9, %r11
-	adcq %r9, %r14
-	adcq %r11, %rbp
-	mulxq 120(%rsp), %r8, %r13
-	adcq %r8, %r12
-	adcq $0, %r13
-	mulxq 64(%rsp), %rax, %r9
-	addq %rax, %r15
-	adcq %r9, %rbx
-	mulxq 80(%rsp), %r11, %r8
+	mulxq 88(%rsp), %r12, %rbp
+	adcq %r12, %r15
+	adcq %rbp, %rax
+	mulxq 104(%rsp), %r11, %r9
 	adcq %r11, %rsi
-	adcq %r8, %r10
-	mulxq 96(%rsp), %rax, %r9
-	adcq %rax, %rdi
-	adcq %r9, %r14
-	mulxq 112(%rsp), %r11, %r8
-	adcq %r11, %rbp
-	adcq %r8, %r12
+	adcq %r9, %r8
+	mulxq 120(%rsp), %r13, %r12
+	adcq %r13, %rdi
+	adcq $0, %r12
+	mulxq 64(%rsp), %rbp, %r11
+	addq %rbp, %r10
+	adcq %r11, %r14
+	mulxq 80(%rsp), %r9, %r13
+	adcq %r9, %rbx
+	adcq %r13, %r15
+	mulxq 96(%rsp), %rbp, %r11
+	adcq %rbp, %rax
+	adcq %r11, %rsi
+	mulxq 112(%rsp), %r9, %r13
+	adcq %r9, %r8
+	adcq %r13, %rdi
+	adcq $0, %r12
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r11
+	adcxq %rbp, %r15
+	adoxq %r11, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %r13
+	adcxq %r9, %rax
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rbp
+	adcxq %r10, %rsi
+	adoxq %rbp, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
+	adcxq %r11, %r8
+	adoxq %r9, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r10
+	adcxq %r13, %rdi
+	adoxq %r10, %r12
+	adcxq %rcx, %r12
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %rbp, %r11
+	addq %rbp, %rbx
+	adcq %r11, %r15
+	mulxq 88(%rsp), %r9, %r13
+	adcq %r9, %rax
+	adcq %r13, %rsi
+	mulxq 104(%rsp), %r10, %rbp
+	adcq %r10, %r8
+	adcq %rbp, %rdi
+	mulxq 120(%rsp), %r11, %r9
+	adcq %r11, %r12
+	adcq $0, %r9
+	mulxq 64(%rsp), %r13, %r10
+	addq %r13, %r14
+	adcq %r10, %rbx
+	mulxq 80(%rsp), %rbp, %r11
+	adcq %rbp, %r15
+	adcq %r11, %rax
+	mulxq 96(%rsp), %r13, %r10
+	adcq %r13, %rsi
+	adcq %r10, %r8
+	mulxq 112(%rsp), %rbp, %r11
+	adcq %rbp, %rdi
+	adcq %r11, %r12
+	adcq $0, %r9
+	movq %r14, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r10
+	adcxq %r13, %rax
+	adoxq %r10, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r11
+	adcxq %rbp, %rsi
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
+	adcxq %r14, %r8
+	adoxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbp
+	adcxq %r10, %rdi
+	adoxq %rbp, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r14
+	adcxq %r11, %r12
+	adoxq %r14, %r9
+	adcxq %rcx, %r9
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %r13, %r10
+	addq %r13, %r15
+	adcq %r10, %rax
+	mulxq 88(%rsp), %rbp, %r11
+	adcq %rbp, %rsi
+	adcq %r11, %r8
+	mulxq 104(%rsp), %r14, %r13
+	adcq %r14, %rdi
+	adcq %r13, %r12
+	mulxq 120(%rsp), %r10, %rbp
+	adcq %r10, %r9
+	adcq $0, %rbp
+	mulxq 64(%rsp), %r11, %r14
+	addq %r11, %rbx
+	adcq %r14, %r15
+	mulxq 80(%rsp), %r13, %r10
+	adcq %r13, %rax
+	adcq %r10, %rsi
+	mulxq 96(%rsp), %r11, %r14
+	adcq %r11, %r8
+	adcq %r14, %rdi
+	mulxq 112(%rsp), %r13, %r10
+	adcq %r13, %r12
+	adcq %r10, %r9
+	adcq $0, %rbp
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r14
+	adcxq %r11, %rsi
+	adoxq %r14, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r10
+	adcxq %r13, %r8
+	adoxq %r10, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
+	adcxq %rbx, %rdi
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r13
+	adcxq %r14, %r12
+	adoxq %r13, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbx
+	adcxq %r10, %r9
+	adoxq %rbx, %rbp
+	adcxq %rcx, %rbp
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r11, %r14
+	addq %r11, %rax
+	adcq %r14, %rsi
+	mulxq 88(%rsp), %r13, %r10
+	adcq %r13, %r8
+	adcq %r10, %rdi
+	mulxq 104(%rsp), %rbx, %r11
+	adcq %rbx, %r12
+	adcq %r11, %r9
+	mulxq 120(%rsp), %r14, %r13
+	adcq %r14, %rbp
+	adcq $0, %r13
+	mulxq 64(%rsp), %r10, %rbx
+	addq %r10, %r15
+	adcq %rbx, %rax
+	mulxq 80(%rsp), %r11, %r14
+	adcq %r11, %rsi
+	adcq %r14, %r8
+	mulxq 96(%rsp), %r10, %rbx
+	adcq %r10, %rdi
+	adcq %rbx, %r12
+	mulxq 112(%rsp), %r11, %r14
+	adcq %r11, %r9
+	adcq %r14, %rbp
 	adcq $0, %r13
 	movq %r15, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r9
-	adcxq %rax, %r10
-	adoxq %r9, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rbx
+	adcxq %r10, %r8
+	adoxq %rbx, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r14
 	adcxq %r11, %rdi
-	adoxq %r8, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rax
-	adcxq %r15, %r14
-	adoxq %rax, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r11
-	adcxq %r9, %rbp
-	adoxq %r11, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r15
-	adcxq %r8, %r12
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r10
+	adcxq %r15, %r12
+	adoxq %r10, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
+	adcxq %rbx, %r9
+	adoxq %r11, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r15
+	adcxq %r14, %rbp
 	adoxq %r15, %r13
 	adcxq %rcx, %r13
-	movq %rbx, %rax
-	subq $-1, %rax
-	movq %rsi, %r9
-	sbbq $-1, %r9
-	movq %r10, %r11
+	movq %rax, %r10
+	subq $-1, %r10
+	movq %rsi, %rbx
+	sbbq $-1, %rbx
+	movq %r8, %r11
 	sbbq $-1, %r11
-	movq %rdi, %r8
-	sbbq FG_P503_MONT_P+24(%rip), %r8
-	movq %r14, %r15
+	movq %rdi, %r14
+	sbbq FG_P503_MONT_P+24(%rip), %r14
+	movq %r12, %r15
 	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %r12, 136(%rsp)
-	movq %rbp, %r12
-	sbbq FG_P503_MONT_P+40(%rip), %r12
-	movq %rbp, 144(%rsp)
-	movq 136(%rsp), %rbp
-	sbbq FG_P503_MONT_P+48(%rip), %rbp
-	movq %r14, 152(%rsp)
-	movq %r13, %r14
-	sbbq FG_P503_MONT_P+56(%rip), %r14
-	cmovc %rbx, %rax
-	cmovc %rsi, %r9
-	cmovc %r10, %r11
-	cmovc %rdi, %r8
+	movq %rbp, 136(%rsp)
+	movq %r9, %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
+	movq %r9, 144(%rsp)
+	movq 136(%rsp), %r9
+	sbbq FG_P503_MONT_P+48(%rip), %r9
+	movq %r12, 152(%rsp)
+	movq %r13, %r12
+	sbbq FG_P503_MONT_P+56(%rip), %r12
+	cmovc %rax, %r10
+	cmovc %rsi, %rbx
+	cmovc %r8, %r11
+	cmovc %rdi, %r14
 	cmovc 152(%rsp), %r15
-	cmovc 144(%rsp), %r12
-	cmovc 136(%rsp), %rbp
-	cmovc %r13, %r14
-	movq 128(%rsp), %rbx
-	movq %rax, 0(%rbx)
-	movq %r9, 8(%rbx)
-	movq %r11, 16(%rbx)
-	movq %r8, 24(%rbx)
-	movq %r15, 32(%rbx)
-	movq %r12, 40(%rbx)
-	movq %rbp, 48(%rbx)
-	movq %r14, 56(%rbx)
+	cmovc 144(%rsp), %rbp
+	cmovc 136(%rsp), %r9
+	cmovc %r13, %r12
+	movq 128(%rsp), %rax
+	movq %r10, 0(%rax)
+	movq %rbx, 8(%rax)
+	movq %r11, 16(%rax)
+	movq %r14, 24(%rax)
+	movq %r15, 32(%rax)
+	movq %rbp, 40(%rax)
+	movq %r9, 48(%rax)
+	movq %r12, 56(%rax)
 	addq $176, %rsp
 .cfi_adjust_cfa_offset -176
 popq %rbx
@@ -13183,33 +13182,34 @@ pushq %rbx
 	mulxq 120(%rsp), %r11, %rax
 	adcq %r11, %rsi
 	adcq $0, %rax
-	mulxq 64(%rsp), %r11, %r13
+	movq %r14, 408(%rsp)
+	mulxq 64(%rsp), %r11, %r14
 	addq %r11, %r12
-	adcq %r13, %rbx
-	mulxq 80(%rsp), %r11, %r13
+	adcq %r14, %rbx
+	mulxq 80(%rsp), %r11, %r14
 	adcq %r11, %rbp
-	adcq %r13, %r9
-	mulxq 96(%rsp), %r11, %r13
+	adcq %r14, %r9
+	mulxq 96(%rsp), %r11, %r14
 	adcq %r11, %r8
-	adcq %r13, %r10
-	mulxq 112(%rsp), %r11, %r13
+	adcq %r14, %r10
+	mulxq 112(%rsp), %r11, %r14
 	adcq %r11, %r15
-	adcq %r13, %rsi
+	adcq %r14, %rsi
 	adcq $0, %rax
 	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r11, %r13
+	mulxq 72(%rsp), %r11, %r14
 	addq %r11, %rbp
-	adcq %r13, %r9
-	mulxq 88(%rsp), %r11, %r13
+	adcq %r14, %r9
+	mulxq 88(%rsp), %r11, %r14
 	adcq %r11, %r8
-	adcq %r13, %r10
-	mulxq 104(%rsp), %r11, %r13
+	adcq %r14, %r10
+	mulxq 104(%rsp), %r11, %r14
 	adcq %r11, %r15
-	adcq %r13, %rsi
-	mulxq 120(%rsp), %r11, %r13
+	adcq %r14, %rsi
+	mulxq 120(%rsp), %r11, %r14
 	adcq %r11, %rax
-	adcq $0, %r13
-	movq %r12, 408(%rsp)
+	adcq $0, %r14
+	movq %r12, 416(%rsp)
 	mulxq 64(%rsp), %r11, %r12
 	addq %r11, %rbx
 	adcq %r12, %rbp
@@ -13222,7 +13222,7 @@ pushq %rbx
 	mulxq 112(%rsp), %r11, %r12
 	adcq %r11, %rsi
 	adcq %r12, %rax
-	adcq $0, %r13
+	adcq $0, %r14
 	movq 32(%rsp), %rdx
 	mulxq 72(%rsp), %r11, %r12
 	addq %r11, %r9
@@ -13234,9 +13234,9 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %r12, %rax
 	mulxq 120(%rsp), %r11, %r12
-	adcq %r11, %r13
+	adcq %r11, %r14
 	adcq $0, %r12
-	movq %rbx, 416(%rsp)
+	movq %rbx, 400(%rsp)
 	mulxq 64(%rsp), %r11, %rbx
 	addq %r11, %rbp
 	adcq %rbx, %r9
@@ -13248,7 +13248,7 @@ pushq %rbx
 	adcq %rbx, %rsi
 	mulxq 112(%rsp), %r11, %rbx
 	adcq %r11, %rax
-	adcq %rbx, %r13
+	adcq %rbx, %r14
 	adcq $0, %r12
 	movq 40(%rsp), %rdx
 	mulxq 72(%rsp), %r11, %rbx
@@ -13259,11 +13259,11 @@ pushq %rbx
 	adcq %rbx, %rsi
 	mulxq 104(%rsp), %r11, %rbx
 	adcq %r11, %rax
-	adcq %rbx, %r13
+	adcq %rbx, %r14
 	mulxq 120(%rsp), %r11, %rbx
 	adcq %r11, %r12
 	adcq $0, %rbx
-	movq %rbp, 400(%rsp)
+	movq %rbp, 392(%rsp)
 	mulxq 64(%rsp), %r11, %rbp
 	addq %r11, %r9
 	adcq %rbp, %r8
@@ -13274,7 +13274,7 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %rbp, %rax
 	mulxq 112(%rsp), %r11, %rbp
-	adcq %r11, %r13
+	adcq %r11, %r14
 	adcq %rbp, %r12
 	adcq $0, %rbx
 	movq 48(%rsp), %rdx
@@ -13285,12 +13285,12 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %rbp, %rax
 	mulxq 104(%rsp), %r11, %rbp
-	adcq %r11, %r13
+	adcq %r11, %r14
 	adcq %rbp, %r12
 	mulxq 120(%rsp), %r11, %rbp
 	adcq %r11, %rbx
 	adcq $0, %rbp
-	movq %r9, 392(%rsp)
+	movq %r9, 384(%rsp)
 	mulxq 64(%rsp), %r11, %r9
 	addq %r11, %r8
 	adcq %r9, %r10
@@ -13299,7 +13299,7 @@ pushq %rbx
 	adcq %r9, %rsi
 	mulxq 96(%rsp), %r11, %r9
 	adcq %r11, %rax
-	adcq %r9, %r13
+	adcq %r9, %r14
 	mulxq 112(%rsp), %r11, %r9
 	adcq %r11, %r12
 	adcq %r9, %rbx
@@ -13310,14 +13310,14 @@ pushq %rbx
 	adcq %r9, %rsi
 	mulxq 88(%rsp), %r11, %r9
 	adcq %r11, %rax
-	adcq %r9, %r13
+	adcq %r9, %r14
 	mulxq 104(%rsp), %r11, %r9
 	adcq %r11, %r12
 	adcq %r9, %rbx
 	mulxq 120(%rsp), %r11, %r9
 	adcq %r11, %rbp
 	adcq $0, %r9
-	movq %r8, 384(%rsp)
+	movq %r8, 320(%rsp)
 	mulxq 64(%rsp), %r11, %r8
 	addq %r11, %r10
 	adcq %r8, %r15
@@ -13325,235 +13325,237 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %r8, %rax
 	mulxq 96(%rsp), %r11, %r8
-	adcq %r11, %r13
+	adcq %r11, %r14
 	adcq %r8, %r12
 	mulxq 112(%rsp), %r11, %r8
 	adcq %r11, %rbx
 	adcq %r8, %rbp
 	adcq $0, %r9
 	subq 136(%rsp), %rdi
-	sbbq 144(%rsp), %r14
 	movq 408(%rsp), %r11
-	sbbq 152(%rsp), %r11
+	sbbq 144(%rsp), %r11
 	movq 416(%rsp), %r8
-	sbbq 160(%rsp), %r8
+	sbbq 152(%rsp), %r8
 	movq %rbp, 416(%rsp)
 	movq 400(%rsp), %rbp
-	sbbq 168(%rsp), %rbp
+	sbbq 160(%rsp), %rbp
 	movq %rbx, 400(%rsp)
 	movq 392(%rsp), %rbx
-	sbbq 176(%rsp), %rbx
+	sbbq 168(%rsp), %rbx
 	movq %r12, 392(%rsp)
 	movq 384(%rsp), %r12
-	sbbq 184(%rsp), %r12
+	sbbq 176(%rsp), %r12
+	movq %r14, 384(%rsp)
+	movq 320(%rsp), %r14
+	sbbq 184(%rsp), %r14
 	sbbq 192(%rsp), %r10
 	sbbq 200(%rsp), %r15
 	sbbq 208(%rsp), %rsi
 	sbbq 216(%rsp), %rax
-	sbbq 224(%rsp), %r13
-	movq %r13, 384(%rsp)
-	movq 392(%rsp), %r13
-	sbbq 232(%rsp), %r13
-	movq %r13, 392(%rsp)
-	movq 400(%rsp), %r13
-	sbbq 240(%rsp), %r13
-	movq %r13, 400(%rsp)
-	movq 416(%rsp), %r13
-	sbbq 248(%rsp), %r13
+	movq %rax, 320(%rsp)
+	movq 384(%rsp), %rax
+	sbbq 224(%rsp), %rax
+	movq %rax, 384(%rsp)
+	movq 392(%rsp), %rax
+	sbbq 232(%rsp), %rax
+	movq %rax, 392(%rsp)
+	movq 400(%rsp), %rax
+	sbbq 240(%rsp), %rax
+	movq %rax, 400(%rsp)
+	movq 416(%rsp), %rax
+	sbbq 248(%rsp), %rax
 	sbbq 256(%rsp), %r9
-	movq %r13, 416(%rsp)
-	movq %rax, 408(%rsp)
-	movq 128(%rsp), %rax
-	leaq 64(%rax), %r13
+	movq %rax, 416(%rsp)
+	leaq 64(%r13), %rax
 	movq %rdi, %rdx
 	xorq %rcx, %rcx
-	movq %r13, 128(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r13
-	adcxq %rax, %r8
-	adoxq %r13, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r13
-	adcxq %rax, %rbp
-	adoxq %r13, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
-	adcxq %rax, %rbx
-	adoxq %r13, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
-	adcxq %rax, %r12
-	adoxq %r13, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r13
-	adcxq %rax, %r10
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
-	adcxq %rax, %rbp
-	adoxq %rdi, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rdi
-	adcxq %rax, %rbx
-	adoxq %rdi, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
-	adcxq %rax, %r12
-	adoxq %rdi, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rdi
-	adcxq %rax, %r10
-	adoxq %rdi, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rdi
-	adcxq %rax, %r13
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
+	movq %rax, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rax
+	adcxq %r13, %rbp
+	adoxq %rax, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
+	adcxq %r13, %rbx
+	adoxq %rax, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
+	adcxq %r13, %r12
+	adoxq %rax, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rax
+	adcxq %r13, %r14
+	adoxq %rax, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
+	adcxq %r13, %r10
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r14
-	adcxq %rax, %rbx
-	adoxq %r14, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r14
-	adcxq %rax, %r12
-	adoxq %r14, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r14
-	adcxq %rax, %r10
-	adoxq %r14, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r14
-	adcxq %rax, %r13
-	adoxq %r14, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r14
-	adcxq %rax, %rdi
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %rbx
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
+	adcxq %r13, %r12
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r14
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
-	adcxq %rax, %r12
-	adoxq %r11, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
-	adcxq %rax, %r10
-	adoxq %r11, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r11
-	adcxq %rax, %r13
-	adoxq %r11, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
-	adcxq %rax, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r11
+	adcxq %r13, %r12
 	adoxq %r11, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
-	adcxq %rax, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r11
+	adcxq %r13, %r14
+	adoxq %r11, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r11
+	adcxq %r13, %r10
+	adoxq %r11, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %r11, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
+	adcxq %r13, %rdi
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r8
-	adcxq %rax, %r10
-	adoxq %r8, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
-	adcxq %rax, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	adcxq %r13, %r14
+	adoxq %r8, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	adcxq %r13, %r10
+	adoxq %r8, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r8
+	adcxq %r13, %rax
 	adoxq %r8, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
-	adcxq %rax, %rdi
-	adoxq %r8, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
-	adcxq %rax, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcxq %r13, %rdi
 	adoxq %r8, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
-	adcxq %rax, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r8
+	adcxq %r13, %r11
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
-	adcxq %rax, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
+	adcxq %r13, %r10
+	adoxq %rbp, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
+	adcxq %r13, %rax
 	adoxq %rbp, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbp
-	adcxq %rax, %rdi
-	adoxq %rbp, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
-	adcxq %rax, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
+	adcxq %r13, %rdi
 	adoxq %rbp, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbp
-	adcxq %rax, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
+	adcxq %r13, %r11
 	adoxq %rbp, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbp
-	adcxq %rax, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
+	adcxq %r13, %r8
 	adoxq %rcx, %rbp
 	adcxq %rcx, %rbp
 	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
-	adcxq %rax, %rdi
-	adoxq %rbx, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
-	adcxq %rax, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbx
+	adcxq %r13, %rax
+	adoxq %rbx, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
+	adcxq %r13, %rdi
 	adoxq %rbx, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
-	adcxq %rax, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbx
+	adcxq %r13, %r11
 	adoxq %rbx, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
-	adcxq %rax, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbx
+	adcxq %r13, %r8
 	adoxq %rbx, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
-	adcxq %rax, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
+	adcxq %r13, %rbp
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
-	movq %r10, %rdx
+	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
-	adcxq %rax, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
+	adcxq %r13, %rdi
 	adoxq %r12, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
-	adcxq %rax, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
+	adcxq %r13, %r11
 	adoxq %r12, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
-	adcxq %rax, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
+	adcxq %r13, %r8
 	adoxq %r12, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
-	adcxq %rax, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
+	adcxq %r13, %rbp
 	adoxq %r12, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r12
-	adcxq %rax, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
+	adcxq %r13, %rbx
 	adoxq %rcx, %r12
 	adcxq %rcx, %r12
-	addq %r15, %r13
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
+	adcxq %r13, %r8
+	adoxq %r14, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
+	adcxq %r13, %rbp
+	adoxq %r14, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
+	adcxq %r13, %rbx
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
+	adcxq %r13, %r12
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
+	addq %r15, %rax
 	adcq %rsi, %rdi
-	adcq 408(%rsp), %r14
-	adcq 384(%rsp), %r11
-	adcq 392(%rsp), %r8
-	adcq 400(%rsp), %rbp
-	adcq 416(%rsp), %rbx
-	adcq %r9, %r12
-	movq %r13, %rax
-	subq $-1, %rax
+	adcq 320(%rsp), %r11
+	adcq 384(%rsp), %r8
+	adcq 392(%rsp), %rbp
+	adcq 400(%rsp), %rbx
+	adcq 416(%rsp), %r12
+	adcq %r9, %r14
+	movq %rax, %r13
+	subq $-1, %r13
 	movq %rdi, %r10
 	sbbq $-1, %r10
-	movq %r14, %r15
+	movq %r11, %r15
 	sbbq $-1, %r15
-	movq %r11, %rsi
+	movq %r8, %rsi
 	sbbq FG_P503_MONT_P+24(%rip), %rsi
-	movq %r8, %r9
+	movq %rbp, %r9
 	sbbq FG_P503_MONT_P+32(%rip), %r9
-	movq %rbx, 416(%rsp)
-	movq %rbp, %rbx
-	sbbq FG_P503_MONT_P+40(%rip), %rbx
-	movq %rbp, 400(%rsp)
-	movq 416(%rsp), %rbp
-	sbbq FG_P503_MONT_P+48(%rip), %rbp
-	movq %r8, 392(%rsp)
-	movq %r12, %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %r13, %rax
+	movq %r12, 416(%rsp)
+	movq %rbx, %r12
+	sbbq FG_P503_MONT_P+40(%rip), %r12
+	movq %rbx, 400(%rsp)
+	movq 416(%rsp), %rbx
+	sbbq FG_P503_MONT_P+48(%rip), %rbx
+	movq %rbp, 392(%rsp)
+	movq %r14, %rbp
+	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	cmovc %rax, %r13
 	cmovc %rdi, %r10
-	cmovc %r14, %r15
-	cmovc %r11, %rsi
+	cmovc %r11, %r15
+	cmovc %r8, %rsi
 	cmovc 392(%rsp), %r9
-	cmovc 400(%rsp), %rbx
-	cmovc 416(%rsp), %rbp
-	cmovc %r12, %r8
-	movq 128(%rsp), %r13
-	movq %rax, 0(%r13)
-	movq %r10, 8(%r13)
-	movq %r15, 16(%r13)
-	movq %rsi, 24(%r13)
-	movq %r9, 32(%r13)
-	movq %rbx, 40(%r13)
-	movq %rbp, 48(%r13)
-	movq %r8, 56(%r13)
+	cmovc 400(%rsp), %r12
+	cmovc 416(%rsp), %rbx
+	cmovc %r14, %rbp
+	movq 128(%rsp), %rax
+	movq %r13, 0(%rax)
+	movq %r10, 8(%rax)
+	movq %r15, 16(%rax)
+	movq %rsi, 24(%rax)
+	movq %r9, 32(%rax)
+	movq %r12, 40(%rax)
+	movq %rbx, 48(%rax)
+	movq %rbp, 56(%rax)
 	addq $424, %rsp
 .cfi_adjust_cfa_offset -424
 popq %rbx
@@ -14528,41 +14530,39 @@ pushq %rbx
 	subq $-1, %r11
 	movq %r9, %r14
 	sbbq $-1, %r14
-	movq %rdi, 0(%rsp)
-	movq %r10, %rdi
-	sbbq $-1, %rdi
-	movq %r15, 8(%rsp)
-	movq %rax, %r15
-	sbbq FG_P503_MONT_P+24(%rip), %r15
-	movq %r13, 16(%rsp)
-	movq %rbp, %r13
-	sbbq FG_P503_MONT_P+32(%rip), %r13
-	movq %rbp, 24(%rsp)
-	movq 16(%rsp), %rbp
-	sbbq FG_P503_MONT_P+40(%rip), %rbp
-	movq %rax, 32(%rsp)
+	movq %r15, 0(%rsp)
+	movq %r10, %r15
+	sbbq $-1, %r15
+	movq %r13, 8(%rsp)
+	movq %rax, %r13
+	sbbq FG_P503_MONT_P+24(%rip), %r13
+	movq %rbp, 16(%rsp)
+	sbbq FG_P503_MONT_P+32(%rip), %rbp
+	movq %rax, 24(%rsp)
 	movq 8(%rsp), %rax
-	sbbq FG_P503_MONT_P+48(%rip), %rax
-	movq %r10, 40(%rsp)
-	movq %rbx, %r10
-	sbbq FG_P503_MONT_P+56(%rip), %r10
+	sbbq FG_P503_MONT_P+40(%rip), %rax
+	movq %r10, 32(%rsp)
+	movq 0(%rsp), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	movq %r9, 40(%rsp)
+	movq %rbx, %r9
+	sbbq FG_P503_MONT_P+56(%rip), %r9
 	cmovc %r12, %r11
-	cmovc %r9, %r14
-	cmovc 40(%rsp), %rdi
+	cmovc 40(%rsp), %r14
 	cmovc 32(%rsp), %r15
 	cmovc 24(%rsp), %r13
 	cmovc 16(%rsp), %rbp
 	cmovc 8(%rsp), %rax
-	cmovc %rbx, %r10
-	movq 0(%rsp), %r12
-	movq %r11, 0(%r12)
-	movq %r14, 8(%r12)
-	movq %rdi, 16(%r12)
-	movq %r15, 24(%r12)
-	movq %r13, 32(%r12)
-	movq %rbp, 40(%r12)
-	movq %rax, 48(%r12)
-	movq %r10, 56(%r12)
+	cmovc 0(%rsp), %r10
+	cmovc %rbx, %r9
+	movq %r11, 0(%rdi)
+	movq %r14, 8(%rdi)
+	movq %r15, 16(%rdi)
+	movq %r13, 24(%rdi)
+	movq %rbp, 32(%rdi)
+	movq %rax, 40(%rdi)
+	movq %r10, 48(%rdi)
+	movq %r9, 56(%rdi)
 	addq $48, %rsp
 .cfi_adjust_cfa_offset -48
 popq %rbx
@@ -16275,424 +16275,424 @@ pushq %rbx
 	sbbq $-1, %rdi
 	movq %r12, %r11
 	sbbq $-1, %r11
-	movq %rbx, 136(%rsp)
-	movq %r14, %rbx
-	sbbq FG_P503_MONT_P+24(%rip), %rbx
-	movq %rax, 144(%rsp)
-	movq %r8, %rax
-	sbbq FG_P503_MONT_P+32(%rip), %rax
-	movq %r10, 152(%rsp)
-	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %r8, 160(%rsp)
+	movq %rax, 136(%rsp)
+	movq %r14, %rax
+	sbbq FG_P503_MONT_P+24(%rip), %rax
+	movq %r10, 144(%rsp)
+	movq %r8, %r10
+	sbbq FG_P503_MONT_P+32(%rip), %r10
+	movq %r8, 152(%rsp)
 	movq 144(%rsp), %r8
-	sbbq FG_P503_MONT_P+48(%rip), %r8
-	movq %r14, 168(%rsp)
-	movq %r15, %r14
-	sbbq FG_P503_MONT_P+56(%rip), %r14
+	sbbq FG_P503_MONT_P+40(%rip), %r8
+	movq %r14, 160(%rsp)
+	movq 136(%rsp), %r14
+	sbbq FG_P503_MONT_P+48(%rip), %r14
+	movq %r12, 168(%rsp)
+	movq %r15, %r12
+	sbbq FG_P503_MONT_P+56(%rip), %r12
 	cmovc %r9, %r13
 	cmovc %rbp, %rdi
-	cmovc %r12, %r11
-	cmovc 168(%rsp), %rbx
+	cmovc 168(%rsp), %r11
 	cmovc 160(%rsp), %rax
 	cmovc 152(%rsp), %r10
 	cmovc 144(%rsp), %r8
-	cmovc %r15, %r14
-	movq 136(%rsp), %r9
-	movq %r13, 0(%r9)
-	movq %rdi, 8(%r9)
-	movq %r11, 16(%r9)
-	movq %rbx, 24(%r9)
-	movq %rax, 32(%r9)
-	movq %r10, 40(%r9)
-	movq %r8, 48(%r9)
-	movq %r14, 56(%r9)
+	cmovc 136(%rsp), %r14
+	cmovc %r15, %r12
+	movq %r13, 0(%rbx)
+	movq %rdi, 8(%rbx)
+	movq %r11, 16(%rbx)
+	movq %rax, 24(%rbx)
+	movq %r10, 32(%rbx)
+	movq %r8, 40(%rbx)
+	movq %r14, 48(%rbx)
+	movq %r12, 56(%rbx)
 	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rbp, %r12
+	mulxq 64(%rsp), %r9, %rbp
 	mulxq 72(%rsp), %r15, %r13
-	adcxq %r15, %r12
+	adcxq %r15, %rbp
 	mulxq 80(%rsp), %rdi, %r11
 	adcxq %rdi, %r13
-	mulxq 88(%rsp), %rbx, %rax
-	adcxq %rbx, %r11
-	mulxq 96(%rsp), %r10, %r8
-	adcxq %r10, %rax
-	mulxq 104(%rsp), %r14, %r9
-	adcxq %r14, %r8
+	mulxq 88(%rsp), %rax, %r10
+	adcxq %rax, %r11
+	mulxq 96(%rsp), %r8, %r14
+	adcxq %r8, %r10
+	mulxq 104(%rsp), %r12, %rbx
+	adcxq %r12, %r14
 	mulxq 112(%rsp), %rsi, %r15
-	adcxq %rsi, %r9
-	mulxq 120(%rsp), %rdi, %rbx
+	adcxq %rsi, %rbx
+	mulxq 120(%rsp), %rdi, %rax
 	adcxq %rdi, %r15
-	adcxq %rcx, %rbx
-	movq %rbp, %rdx
+	adcxq %rcx, %rax
+	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r14
-	adcxq %r10, %r11
-	adoxq %r14, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r12
+	adcxq %r8, %r11
+	adoxq %r12, %r10
 	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rdi
-	adcxq %rsi, %rax
-	adoxq %rdi, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r10
-	adcxq %rbp, %r8
-	adoxq %r10, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rsi
-	adcxq %r14, %r9
+	adcxq %rsi, %r10
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r8
+	adcxq %r9, %r14
+	adoxq %r8, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rsi
+	adcxq %r12, %rbx
 	adoxq %rsi, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
 	adcxq %rdi, %r15
-	adoxq %rbp, %rbx
-	adcxq %rcx, %rbx
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
 	movq 8(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r10, %r14
-	adcxq %r10, %r12
-	adoxq %r14, %r13
+	mulxq 64(%rsp), %r8, %r12
+	adcxq %r8, %rbp
+	adoxq %r12, %r13
 	mulxq 72(%rsp), %rsi, %rdi
 	adcxq %rsi, %r13
 	adoxq %rdi, %r11
-	mulxq 80(%rsp), %rbp, %r10
-	adcxq %rbp, %r11
-	adoxq %r10, %rax
-	mulxq 88(%rsp), %r14, %rsi
-	adcxq %r14, %rax
-	adoxq %rsi, %r8
-	mulxq 96(%rsp), %rdi, %rbp
-	adcxq %rdi, %r8
-	adoxq %rbp, %r9
-	mulxq 104(%rsp), %r10, %r14
-	adcxq %r10, %r9
-	adoxq %r14, %r15
+	mulxq 80(%rsp), %r9, %r8
+	adcxq %r9, %r11
+	adoxq %r8, %r10
+	mulxq 88(%rsp), %r12, %rsi
+	adcxq %r12, %r10
+	adoxq %rsi, %r14
+	mulxq 96(%rsp), %rdi, %r9
+	adcxq %rdi, %r14
+	adoxq %r9, %rbx
+	mulxq 104(%rsp), %r8, %r12
+	adcxq %r8, %rbx
+	adoxq %r12, %r15
 	mulxq 112(%rsp), %rsi, %rdi
 	adcxq %rsi, %r15
-	adoxq %rdi, %rbx
-	mulxq 120(%rsp), %rbp, %r10
-	adcxq %rbp, %rbx
-	adoxq %rcx, %r10
-	adcxq %rcx, %r10
-	movq %r12, %rdx
+	adoxq %rdi, %rax
+	mulxq 120(%rsp), %r9, %r8
+	adcxq %r9, %rax
+	adoxq %rcx, %r8
+	adcxq %rcx, %r8
+	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rsi
-	adcxq %r14, %rax
-	adoxq %rsi, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %rbp
-	adcxq %rdi, %r8
-	adoxq %rbp, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r14
-	adcxq %r12, %r9
-	adoxq %r14, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rsi
+	adcxq %r12, %r10
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
+	adcxq %rdi, %r14
+	adoxq %r9, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r12
+	adcxq %rbp, %rbx
+	adoxq %r12, %r15
 	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %rdi
 	adcxq %rsi, %r15
-	adoxq %rdi, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r12
-	adcxq %rbp, %rbx
-	adoxq %r12, %r10
-	adcxq %rcx, %r10
+	adoxq %rdi, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rbp
+	adcxq %r9, %rax
+	adoxq %rbp, %r8
+	adcxq %rcx, %r8
 	movq 16(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r14, %rsi
-	adcxq %r14, %r13
+	mulxq 64(%rsp), %r12, %rsi
+	adcxq %r12, %r13
 	adoxq %rsi, %r11
-	mulxq 72(%rsp), %rdi, %rbp
+	mulxq 72(%rsp), %rdi, %r9
 	adcxq %rdi, %r11
-	adoxq %rbp, %rax
-	mulxq 80(%rsp), %r12, %r14
-	adcxq %r12, %rax
-	adoxq %r14, %r8
+	adoxq %r9, %r10
+	mulxq 80(%rsp), %rbp, %r12
+	adcxq %rbp, %r10
+	adoxq %r12, %r14
 	mulxq 88(%rsp), %rsi, %rdi
-	adcxq %rsi, %r8
-	adoxq %rdi, %r9
-	mulxq 96(%rsp), %rbp, %r12
-	adcxq %rbp, %r9
-	adoxq %r12, %r15
-	mulxq 104(%rsp), %r14, %rsi
-	adcxq %r14, %r15
-	adoxq %rsi, %rbx
-	mulxq 112(%rsp), %rdi, %rbp
-	adcxq %rdi, %rbx
-	adoxq %rbp, %r10
-	mulxq 120(%rsp), %r12, %r14
-	adcxq %r12, %r10
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	adcxq %rsi, %r14
+	adoxq %rdi, %rbx
+	mulxq 96(%rsp), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %r15
+	mulxq 104(%rsp), %r12, %rsi
+	adcxq %r12, %r15
+	adoxq %rsi, %rax
+	mulxq 112(%rsp), %rdi, %r9
+	adcxq %rdi, %rax
+	adoxq %r9, %r8
+	mulxq 120(%rsp), %rbp, %r12
+	adcxq %rbp, %r8
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
 	movq %r13, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %rdi
-	adcxq %rsi, %r8
-	adoxq %rdi, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r12
-	adcxq %rbp, %r9
-	adoxq %r12, %r15
+	adcxq %rsi, %r14
+	adoxq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbp
+	adcxq %r9, %rbx
+	adoxq %rbp, %r15
 	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
 	adcxq %r13, %r15
-	adoxq %rsi, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbp
-	adcxq %rdi, %rbx
-	adoxq %rbp, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r13
-	adcxq %r12, %r10
-	adoxq %r13, %r14
-	adcxq %rcx, %r14
+	adoxq %rsi, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r9
+	adcxq %rdi, %rax
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r13
+	adcxq %rbp, %r8
+	adoxq %r13, %r12
+	adcxq %rcx, %r12
 	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
 	mulxq 64(%rsp), %rsi, %rdi
 	adcxq %rsi, %r11
-	adoxq %rdi, %rax
-	mulxq 72(%rsp), %rbp, %r12
-	adcxq %rbp, %rax
-	adoxq %r12, %r8
-	mulxq 80(%rsp), %r13, %rsi
-	adcxq %r13, %r8
-	adoxq %rsi, %r9
-	mulxq 88(%rsp), %rdi, %rbp
-	adcxq %rdi, %r9
-	adoxq %rbp, %r15
-	mulxq 96(%rsp), %r12, %r13
-	adcxq %r12, %r15
-	adoxq %r13, %rbx
-	mulxq 104(%rsp), %rsi, %rdi
-	adcxq %rsi, %rbx
 	adoxq %rdi, %r10
-	mulxq 112(%rsp), %rbp, %r12
-	adcxq %rbp, %r10
-	adoxq %r12, %r14
-	mulxq 120(%rsp), %r13, %rsi
+	mulxq 72(%rsp), %r9, %rbp
+	adcxq %r9, %r10
+	adoxq %rbp, %r14
+	mulxq 80(%rsp), %r13, %rsi
 	adcxq %r13, %r14
+	adoxq %rsi, %rbx
+	mulxq 88(%rsp), %rdi, %r9
+	adcxq %rdi, %rbx
+	adoxq %r9, %r15
+	mulxq 96(%rsp), %rbp, %r13
+	adcxq %rbp, %r15
+	adoxq %r13, %rax
+	mulxq 104(%rsp), %rsi, %rdi
+	adcxq %rsi, %rax
+	adoxq %rdi, %r8
+	mulxq 112(%rsp), %r9, %rbp
+	adcxq %r9, %r8
+	adoxq %rbp, %r12
+	mulxq 120(%rsp), %r13, %rsi
+	adcxq %r13, %r12
 	adoxq %rcx, %rsi
 	adcxq %rcx, %rsi
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %rbp
-	adcxq %rdi, %r9
-	adoxq %rbp, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r13
-	adcxq %r12, %r15
-	adoxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
+	adcxq %rdi, %rbx
+	adoxq %r9, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r13
+	adcxq %rbp, %r15
+	adoxq %r13, %rax
 	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rdi
-	adcxq %r11, %rbx
-	adoxq %rdi, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r12
-	adcxq %rbp, %r10
-	adoxq %r12, %r14
+	adcxq %r11, %rax
+	adoxq %rdi, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %rbp
+	adcxq %r9, %r8
+	adoxq %rbp, %r12
 	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
-	adcxq %r13, %r14
+	adcxq %r13, %r12
 	adoxq %r11, %rsi
 	adcxq %rcx, %rsi
 	movq 32(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rdi, %rbp
-	adcxq %rdi, %rax
-	adoxq %rbp, %r8
-	mulxq 72(%rsp), %r12, %r13
-	adcxq %r12, %r8
-	adoxq %r13, %r9
-	mulxq 80(%rsp), %r11, %rdi
-	adcxq %r11, %r9
-	adoxq %rdi, %r15
-	mulxq 88(%rsp), %rbp, %r12
-	adcxq %rbp, %r15
-	adoxq %r12, %rbx
-	mulxq 96(%rsp), %r13, %r11
-	adcxq %r13, %rbx
-	adoxq %r11, %r10
-	mulxq 104(%rsp), %rdi, %rbp
+	mulxq 64(%rsp), %rdi, %r9
 	adcxq %rdi, %r10
-	adoxq %rbp, %r14
-	mulxq 112(%rsp), %r12, %r13
-	adcxq %r12, %r14
+	adoxq %r9, %r14
+	mulxq 72(%rsp), %rbp, %r13
+	adcxq %rbp, %r14
+	adoxq %r13, %rbx
+	mulxq 80(%rsp), %r11, %rdi
+	adcxq %r11, %rbx
+	adoxq %rdi, %r15
+	mulxq 88(%rsp), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %rax
+	mulxq 96(%rsp), %r13, %r11
+	adcxq %r13, %rax
+	adoxq %r11, %r8
+	mulxq 104(%rsp), %rdi, %r9
+	adcxq %rdi, %r8
+	adoxq %r9, %r12
+	mulxq 112(%rsp), %rbp, %r13
+	adcxq %rbp, %r12
 	adoxq %r13, %rsi
 	mulxq 120(%rsp), %r11, %rdi
 	adcxq %r11, %rsi
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
-	movq %rax, %rdx
+	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r12
-	adcxq %rbp, %r15
-	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbp
+	adcxq %r9, %r15
+	adoxq %rbp, %rax
 	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r11
-	adcxq %r13, %rbx
-	adoxq %r11, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
-	adcxq %rax, %r10
-	adoxq %rbp, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r13
-	adcxq %r12, %r14
+	adcxq %r13, %rax
+	adoxq %r11, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r9
+	adcxq %r10, %r8
+	adoxq %r9, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r13
+	adcxq %rbp, %r12
 	adoxq %r13, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %rax
+	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r10
 	adcxq %r11, %rsi
-	adoxq %rax, %rdi
+	adoxq %r10, %rdi
 	adcxq %rcx, %rdi
 	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rbp, %r12
-	adcxq %rbp, %r8
-	adoxq %r12, %r9
-	mulxq 72(%rsp), %r13, %r11
-	adcxq %r13, %r9
-	adoxq %r11, %r15
-	mulxq 80(%rsp), %rax, %rbp
-	adcxq %rax, %r15
+	mulxq 64(%rsp), %r9, %rbp
+	adcxq %r9, %r14
 	adoxq %rbp, %rbx
-	mulxq 88(%rsp), %r12, %r13
-	adcxq %r12, %rbx
-	adoxq %r13, %r10
-	mulxq 96(%rsp), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rax, %r14
-	mulxq 104(%rsp), %rbp, %r12
-	adcxq %rbp, %r14
-	adoxq %r12, %rsi
+	mulxq 72(%rsp), %r13, %r11
+	adcxq %r13, %rbx
+	adoxq %r11, %r15
+	mulxq 80(%rsp), %r10, %r9
+	adcxq %r10, %r15
+	adoxq %r9, %rax
+	mulxq 88(%rsp), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %r8
+	mulxq 96(%rsp), %r11, %r10
+	adcxq %r11, %r8
+	adoxq %r10, %r12
+	mulxq 104(%rsp), %r9, %rbp
+	adcxq %r9, %r12
+	adoxq %rbp, %rsi
 	mulxq 112(%rsp), %r13, %r11
 	adcxq %r13, %rsi
 	adoxq %r11, %rdi
-	mulxq 120(%rsp), %rax, %rbp
-	adcxq %rax, %rdi
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq %r8, %rdx
+	mulxq 120(%rsp), %r10, %r9
+	adcxq %r10, %rdi
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r13
-	adcxq %r12, %rbx
-	adoxq %r13, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %rax
-	adcxq %r11, %r10
-	adoxq %rax, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r12
-	adcxq %r8, %r14
-	adoxq %r12, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
+	adcxq %r11, %r8
+	adoxq %r10, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbp
+	adcxq %r14, %r12
+	adoxq %rbp, %rsi
 	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r11
 	adcxq %r13, %rsi
 	adoxq %r11, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
-	adcxq %rax, %rdi
-	adoxq %r8, %rbp
-	adcxq %rcx, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r14
+	adcxq %r10, %rdi
+	adoxq %r14, %r9
+	adcxq %rcx, %r9
 	movq 48(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r12, %r13
-	adcxq %r12, %r9
+	mulxq 64(%rsp), %rbp, %r13
+	adcxq %rbp, %rbx
 	adoxq %r13, %r15
-	mulxq 72(%rsp), %r11, %rax
+	mulxq 72(%rsp), %r11, %r10
 	adcxq %r11, %r15
-	adoxq %rax, %rbx
-	mulxq 80(%rsp), %r8, %r12
-	adcxq %r8, %rbx
-	adoxq %r12, %r10
+	adoxq %r10, %rax
+	mulxq 80(%rsp), %r14, %rbp
+	adcxq %r14, %rax
+	adoxq %rbp, %r8
 	mulxq 88(%rsp), %r13, %r11
-	adcxq %r13, %r10
-	adoxq %r11, %r14
-	mulxq 96(%rsp), %rax, %r8
-	adcxq %rax, %r14
-	adoxq %r8, %rsi
-	mulxq 104(%rsp), %r12, %r13
-	adcxq %r12, %rsi
+	adcxq %r13, %r8
+	adoxq %r11, %r12
+	mulxq 96(%rsp), %r10, %r14
+	adcxq %r10, %r12
+	adoxq %r14, %rsi
+	mulxq 104(%rsp), %rbp, %r13
+	adcxq %rbp, %rsi
 	adoxq %r13, %rdi
-	mulxq 112(%rsp), %r11, %rax
+	mulxq 112(%rsp), %r11, %r10
 	adcxq %r11, %rdi
-	adoxq %rax, %rbp
-	mulxq 120(%rsp), %r8, %r12
-	adcxq %r8, %rbp
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	movq %r9, %rdx
+	adoxq %r10, %r9
+	mulxq 120(%rsp), %r14, %rbp
+	adcxq %r14, %r9
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %rbx, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r11
-	adcxq %r13, %r10
-	adoxq %r11, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
-	adcxq %rax, %r14
-	adoxq %r8, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r13
-	adcxq %r9, %rsi
+	adcxq %r13, %r8
+	adoxq %r11, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r14
+	adcxq %r10, %r12
+	adoxq %r14, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
+	adcxq %rbx, %rsi
 	adoxq %r13, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r10
 	adcxq %r11, %rdi
-	adoxq %rax, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r9
-	adcxq %r8, %rbp
-	adoxq %r9, %r12
-	adcxq %rcx, %r12
+	adoxq %r10, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbx
+	adcxq %r14, %r9
+	adoxq %rbx, %rbp
+	adcxq %rcx, %rbp
 	movq 56(%rsp), %rdx
 	xorq %rcx, %rcx
 	mulxq 64(%rsp), %r13, %r11
 	adcxq %r13, %r15
-	adoxq %r11, %rbx
-	mulxq 72(%rsp), %rax, %r8
-	adcxq %rax, %rbx
-	adoxq %r8, %r10
-	mulxq 80(%rsp), %r9, %r13
-	adcxq %r9, %r10
-	adoxq %r13, %r14
-	mulxq 88(%rsp), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %rsi
-	mulxq 96(%rsp), %r8, %r9
-	adcxq %r8, %rsi
-	adoxq %r9, %rdi
+	adoxq %r11, %rax
+	mulxq 72(%rsp), %r10, %r14
+	adcxq %r10, %rax
+	adoxq %r14, %r8
+	mulxq 80(%rsp), %rbx, %r13
+	adcxq %rbx, %r8
+	adoxq %r13, %r12
+	mulxq 88(%rsp), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %rsi
+	mulxq 96(%rsp), %r14, %rbx
+	adcxq %r14, %rsi
+	adoxq %rbx, %rdi
 	mulxq 104(%rsp), %r13, %r11
 	adcxq %r13, %rdi
-	adoxq %r11, %rbp
-	mulxq 112(%rsp), %rax, %r8
-	adcxq %rax, %rbp
-	adoxq %r8, %r12
-	mulxq 120(%rsp), %r9, %r13
-	adcxq %r9, %r12
+	adoxq %r11, %r9
+	mulxq 112(%rsp), %r10, %r14
+	adcxq %r10, %r9
+	adoxq %r14, %rbp
+	mulxq 120(%rsp), %rbx, %r13
+	adcxq %rbx, %rbp
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
 	movq %r15, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %rax
-	adcxq %r11, %r14
-	adoxq %rax, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r9
-	adcxq %r8, %rsi
-	adoxq %r9, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r10
+	adcxq %r11, %r12
+	adoxq %r10, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rbx
+	adcxq %r14, %rsi
+	adoxq %rbx, %rdi
 	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r11
 	adcxq %r15, %rdi
-	adoxq %r11, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
-	adcxq %rax, %rbp
-	adoxq %r8, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r15
-	adcxq %r9, %r12
+	adoxq %r11, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r14
+	adcxq %r10, %r9
+	adoxq %r14, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
+	adcxq %rbx, %rbp
 	adoxq %r15, %r13
 	adcxq %rcx, %r13
-	movq %rbx, %r11
+	movq %rax, %r11
 	subq $-1, %r11
-	movq %r10, %rax
-	sbbq $-1, %rax
-	movq %r14, %r8
-	sbbq $-1, %r8
-	movq %rsi, %r9
-	sbbq FG_P503_MONT_P+24(%rip), %r9
+	movq %r8, %r10
+	sbbq $-1, %r10
+	movq %r12, %r14
+	sbbq $-1, %r14
+	movq %rsi, %rbx
+	sbbq FG_P503_MONT_P+24(%rip), %rbx
 	movq %rdi, %r15
 	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %r12, 136(%rsp)
-	movq %rbp, %r12
-	sbbq FG_P503_MONT_P+40(%rip), %r12
-	movq %rbp, 144(%rsp)
-	movq 136(%rsp), %rbp
-	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %rbp, 136(%rsp)
+	movq %r9, %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
+	movq %r9, 144(%rsp)
+	movq 136(%rsp), %r9
+	sbbq FG_P503_MONT_P+48(%rip), %r9
 	movq %rdi, 152(%rsp)
 	movq %r13, %rdi
 	sbbq FG_P503_MONT_P+56(%rip), %rdi
-	cmovc %rbx, %r11
-	cmovc %r10, %rax
-	cmovc %r14, %r8
-	cmovc %rsi, %r9
+	cmovc %rax, %r11
+	cmovc %r8, %r10
+	cmovc %r12, %r14
+	cmovc %rsi, %rbx
 	cmovc 152(%rsp), %r15
-	cmovc 144(%rsp), %r12
-	cmovc 136(%rsp), %rbp
+	cmovc 144(%rsp), %rbp
+	cmovc 136(%rsp), %r9
 	cmovc %r13, %rdi
-	movq 128(%rsp), %rbx
-	movq %r11, 0(%rbx)
-	movq %rax, 8(%rbx)
-	movq %r8, 16(%rbx)
-	movq %r9, 24(%rbx)
-	movq %r15, 32(%rbx)
-	movq %r12, 40(%rbx)
-	movq %rbp, 48(%rbx)
-	movq %rdi, 56(%rbx)
+	movq 128(%rsp), %rax
+	movq %r11, 0(%rax)
+	movq %r10, 8(%rax)
+	movq %r14, 16(%rax)
+	movq %rbx, 24(%rax)
+	movq %r15, 32(%rax)
+	movq %rbp, 40(%rax)
+	movq %r9, 48(%rax)
+	movq %rdi, 56(%rax)
 	addq $176, %rsp
 .cfi_adjust_cfa_offset -176
 popq %rbx
@@ -17619,34 +17619,35 @@ pushq %rbx
 	adcxq %rcx, %r13
 	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r8, %r14
+	movq %r12, 408(%rsp)
+	mulxq 64(%rsp), %r8, %r12
 	adcxq %r8, %r9
-	adoxq %r14, %rbx
-	mulxq 72(%rsp), %r8, %r14
+	adoxq %r12, %rbx
+	mulxq 72(%rsp), %r8, %r12
 	adcxq %r8, %rbx
-	adoxq %r14, %r10
-	mulxq 80(%rsp), %r8, %r14
+	adoxq %r12, %r10
+	mulxq 80(%rsp), %r8, %r12
 	adcxq %r8, %r10
-	adoxq %r14, %r15
-	mulxq 88(%rsp), %r8, %r14
+	adoxq %r12, %r15
+	mulxq 88(%rsp), %r8, %r12
 	adcxq %r8, %r15
-	adoxq %r14, %r11
-	mulxq 96(%rsp), %r8, %r14
+	adoxq %r12, %r11
+	mulxq 96(%rsp), %r8, %r12
 	adcxq %r8, %r11
-	adoxq %r14, %rax
-	mulxq 104(%rsp), %r8, %r14
+	adoxq %r12, %rax
+	mulxq 104(%rsp), %r8, %r12
 	adcxq %r8, %rax
-	adoxq %r14, %rbp
-	mulxq 112(%rsp), %r8, %r14
+	adoxq %r12, %rbp
+	mulxq 112(%rsp), %r8, %r12
 	adcxq %r8, %rbp
-	adoxq %r14, %r13
-	mulxq 120(%rsp), %r8, %r14
+	adoxq %r12, %r13
+	mulxq 120(%rsp), %r8, %r12
 	adcxq %r8, %r13
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
 	movq 32(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r9, 408(%rsp)
+	movq %r9, 416(%rsp)
 	mulxq 64(%rsp), %r8, %r9
 	adcxq %r8, %rbx
 	adoxq %r9, %r10
@@ -17667,14 +17668,14 @@ pushq %rbx
 	adoxq %r9, %r13
 	mulxq 112(%rsp), %r8, %r9
 	adcxq %r8, %r13
-	adoxq %r9, %r14
+	adoxq %r9, %r12
 	mulxq 120(%rsp), %r8, %r9
-	adcxq %r8, %r14
+	adcxq %r8, %r12
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
 	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %rbx, 416(%rsp)
+	movq %rbx, 400(%rsp)
 	mulxq 64(%rsp), %r8, %rbx
 	adcxq %r8, %r10
 	adoxq %rbx, %r15
@@ -17692,9 +17693,9 @@ pushq %rbx
 	adoxq %rbx, %r13
 	mulxq 104(%rsp), %r8, %rbx
 	adcxq %r8, %r13
-	adoxq %rbx, %r14
+	adoxq %rbx, %r12
 	mulxq 112(%rsp), %r8, %rbx
-	adcxq %r8, %r14
+	adcxq %r8, %r12
 	adoxq %rbx, %r9
 	mulxq 120(%rsp), %r8, %rbx
 	adcxq %r8, %r9
@@ -17702,7 +17703,7 @@ pushq %rbx
 	adcxq %rcx, %rbx
 	movq 48(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r10, 400(%rsp)
+	movq %r10, 392(%rsp)
 	mulxq 64(%rsp), %r8, %r10
 	adcxq %r8, %r15
 	adoxq %r10, %r11
@@ -17717,9 +17718,9 @@ pushq %rbx
 	adoxq %r10, %r13
 	mulxq 96(%rsp), %r8, %r10
 	adcxq %r8, %r13
-	adoxq %r10, %r14
+	adoxq %r10, %r12
 	mulxq 104(%rsp), %r8, %r10
-	adcxq %r8, %r14
+	adcxq %r8, %r12
 	adoxq %r10, %r9
 	mulxq 112(%rsp), %r8, %r10
 	adcxq %r8, %r9
@@ -17730,7 +17731,7 @@ pushq %rbx
 	adcxq %rcx, %r10
 	movq 56(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r15, 392(%rsp)
+	movq %r15, 384(%rsp)
 	mulxq 64(%rsp), %r8, %r15
 	adcxq %r8, %r11
 	adoxq %r15, %rax
@@ -17742,9 +17743,9 @@ pushq %rbx
 	adoxq %r15, %r13
 	mulxq 88(%rsp), %r8, %r15
 	adcxq %r8, %r13
-	adoxq %r15, %r14
+	adoxq %r15, %r12
 	mulxq 96(%rsp), %r8, %r15
-	adcxq %r8, %r14
+	adcxq %r8, %r12
 	adoxq %r15, %r9
 	mulxq 104(%rsp), %r8, %r15
 	adcxq %r8, %r9
@@ -17758,226 +17759,228 @@ pushq %rbx
 	adcxq %rcx, %r15
 	subq 184(%rsp), %rdi
 	sbbq 136(%rsp), %rsi
-	sbbq 144(%rsp), %r12
 	movq 408(%rsp), %r8
-	sbbq 152(%rsp), %r8
+	sbbq 144(%rsp), %r8
 	movq %r10, 408(%rsp)
 	movq 416(%rsp), %r10
-	sbbq 160(%rsp), %r10
+	sbbq 152(%rsp), %r10
 	movq %rbx, 416(%rsp)
 	movq 400(%rsp), %rbx
-	sbbq 168(%rsp), %rbx
+	sbbq 160(%rsp), %rbx
 	movq %r9, 400(%rsp)
 	movq 392(%rsp), %r9
-	sbbq 176(%rsp), %r9
+	sbbq 168(%rsp), %r9
+	movq %r12, 392(%rsp)
+	movq 384(%rsp), %r12
+	sbbq 176(%rsp), %r12
 	sbbq 192(%rsp), %r11
 	sbbq 200(%rsp), %rax
 	sbbq 208(%rsp), %rbp
 	sbbq 216(%rsp), %r13
-	sbbq 224(%rsp), %r14
-	movq %r14, 392(%rsp)
-	movq 400(%rsp), %r14
-	sbbq 232(%rsp), %r14
-	movq %r14, 400(%rsp)
-	movq 416(%rsp), %r14
-	sbbq 240(%rsp), %r14
-	movq %r14, 416(%rsp)
-	movq 408(%rsp), %r14
-	sbbq 248(%rsp), %r14
-	sbbq 256(%rsp), %r15
-	movq %r14, 408(%rsp)
 	movq %r13, 384(%rsp)
-	movq 128(%rsp), %r13
-	leaq 64(%r13), %r14
+	movq 392(%rsp), %r13
+	sbbq 224(%rsp), %r13
+	movq %r13, 392(%rsp)
+	movq 400(%rsp), %r13
+	sbbq 232(%rsp), %r13
+	movq %r13, 400(%rsp)
+	movq 416(%rsp), %r13
+	sbbq 240(%rsp), %r13
+	movq %r13, 416(%rsp)
+	movq 408(%rsp), %r13
+	sbbq 248(%rsp), %r13
+	sbbq 256(%rsp), %r15
+	movq %r13, 408(%rsp)
+	leaq 64(%r14), %r13
 	movq %rdi, %rdx
 	xorq %rcx, %rcx
-	movq %r14, 128(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
-	adcxq %r13, %r8
-	adoxq %r14, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
-	adcxq %r13, %r10
-	adoxq %r14, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
-	adcxq %r13, %rbx
-	adoxq %r14, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
-	adcxq %r13, %r9
-	adoxq %r14, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
-	adcxq %r13, %r11
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
+	movq %r13, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r13
+	adcxq %r14, %r10
+	adoxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r13
+	adcxq %r14, %rbx
+	adoxq %r13, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
+	adcxq %r14, %r9
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r13
+	adcxq %r14, %r12
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r13
+	adcxq %r14, %r11
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
 	movq %rsi, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
-	adcxq %r13, %r10
-	adoxq %rdi, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
-	adcxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
+	adcxq %r14, %rbx
 	adoxq %rdi, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
-	adcxq %r13, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
+	adcxq %r14, %r9
+	adoxq %rdi, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
+	adcxq %r14, %r12
 	adoxq %rdi, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
-	adcxq %r13, %r11
-	adoxq %rdi, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
-	adcxq %r13, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
+	adcxq %r14, %r11
+	adoxq %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rdi
+	adcxq %r14, %r13
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rsi
-	adcxq %r13, %rbx
-	adoxq %rsi, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rsi
-	adcxq %r13, %r9
-	adoxq %rsi, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
-	adcxq %r13, %r11
-	adoxq %rsi, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rsi
-	adcxq %r13, %r14
-	adoxq %rsi, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rsi
-	adcxq %r13, %rdi
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
-	adcxq %r13, %r9
-	adoxq %r12, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
-	adcxq %r13, %r11
-	adoxq %r12, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
-	adcxq %r13, %r14
-	adoxq %r12, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
-	adcxq %r13, %rdi
-	adoxq %r12, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
-	adcxq %r13, %rsi
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rsi
+	adcxq %r14, %r9
+	adoxq %rsi, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rsi
+	adcxq %r14, %r12
+	adoxq %rsi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rsi
+	adcxq %r14, %r11
+	adoxq %rsi, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rsi
+	adcxq %r14, %r13
+	adoxq %rsi, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rsi
+	adcxq %r14, %rdi
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	adcxq %r13, %r11
-	adoxq %r8, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	adcxq %r13, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r8
+	adcxq %r14, %r12
+	adoxq %r8, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r8
+	adcxq %r14, %r11
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r8
+	adcxq %r14, %r13
 	adoxq %r8, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r8
-	adcxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r8
+	adcxq %r14, %rdi
 	adoxq %r8, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcxq %r13, %rsi
-	adoxq %r8, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r8
-	adcxq %r13, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r8
+	adcxq %r14, %rsi
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r10
-	adcxq %r13, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r10
+	adcxq %r14, %r11
+	adoxq %r10, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r10
+	adcxq %r14, %r13
 	adoxq %r10, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r10
-	adcxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r10
+	adcxq %r14, %rdi
 	adoxq %r10, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r10
-	adcxq %r13, %rsi
-	adoxq %r10, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r10
-	adcxq %r13, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r10
+	adcxq %r14, %rsi
 	adoxq %r10, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r10
-	adcxq %r13, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r10
+	adcxq %r14, %r8
 	adoxq %rcx, %r10
 	adcxq %rcx, %r10
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbx
-	adcxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rbx
+	adcxq %r14, %r13
+	adoxq %rbx, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rbx
+	adcxq %r14, %rdi
 	adoxq %rbx, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
-	adcxq %r13, %rsi
-	adoxq %rbx, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbx
-	adcxq %r13, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
+	adcxq %r14, %rsi
 	adoxq %rbx, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbx
-	adcxq %r13, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rbx
+	adcxq %r14, %r8
 	adoxq %rbx, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
-	adcxq %r13, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbx
+	adcxq %r14, %r10
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
-	movq %r11, %rdx
+	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r9
-	adcxq %r13, %rsi
-	adoxq %r9, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r9
-	adcxq %r13, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r9
+	adcxq %r14, %rdi
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r9
+	adcxq %r14, %rsi
 	adoxq %r9, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
-	adcxq %r13, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r9
+	adcxq %r14, %r8
 	adoxq %r9, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
-	adcxq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r9
+	adcxq %r14, %r10
 	adoxq %r9, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
-	adcxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r9
+	adcxq %r14, %rbx
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
-	addq %rax, %r14
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r12
+	adcxq %r14, %rsi
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
+	adcxq %r14, %r8
+	adoxq %r12, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r12
+	adcxq %r14, %r10
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r12
+	adcxq %r14, %rbx
+	adoxq %r12, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r12
+	adcxq %r14, %r9
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	addq %rax, %r13
 	adcq %rbp, %rdi
 	adcq 384(%rsp), %rsi
-	adcq 392(%rsp), %r12
-	adcq 400(%rsp), %r8
-	adcq 416(%rsp), %r10
-	adcq 408(%rsp), %rbx
-	adcq %r15, %r9
-	movq %r14, %r13
-	subq $-1, %r13
+	adcq 392(%rsp), %r8
+	adcq 400(%rsp), %r10
+	adcq 416(%rsp), %rbx
+	adcq 408(%rsp), %r9
+	adcq %r15, %r12
+	movq %r13, %r14
+	subq $-1, %r14
 	movq %rdi, %r11
 	sbbq $-1, %r11
 	movq %rsi, %rax
 	sbbq $-1, %rax
-	movq %r12, %rbp
+	movq %r8, %rbp
 	sbbq FG_P503_MONT_P+24(%rip), %rbp
-	movq %r8, %r15
+	movq %r10, %r15
 	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %rbx, 408(%rsp)
-	movq %r10, %rbx
-	sbbq FG_P503_MONT_P+40(%rip), %rbx
-	movq %r10, 416(%rsp)
-	movq 408(%rsp), %r10
-	sbbq FG_P503_MONT_P+48(%rip), %r10
-	movq %r8, 400(%rsp)
-	movq %r9, %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %r14, %r13
+	movq %r9, 408(%rsp)
+	movq %rbx, %r9
+	sbbq FG_P503_MONT_P+40(%rip), %r9
+	movq %rbx, 416(%rsp)
+	movq 408(%rsp), %rbx
+	sbbq FG_P503_MONT_P+48(%rip), %rbx
+	movq %r10, 400(%rsp)
+	movq %r12, %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
+	cmovc %r13, %r14
 	cmovc %rdi, %r11
 	cmovc %rsi, %rax
-	cmovc %r12, %rbp
+	cmovc %r8, %rbp
 	cmovc 400(%rsp), %r15
-	cmovc 416(%rsp), %rbx
-	cmovc 408(%rsp), %r10
-	cmovc %r9, %r8
-	movq 128(%rsp), %r14
-	movq %r13, 0(%r14)
-	movq %r11, 8(%r14)
-	movq %rax, 16(%r14)
-	movq %rbp, 24(%r14)
-	movq %r15, 32(%r14)
-	movq %rbx, 40(%r14)
-	movq %r10, 48(%r14)
-	movq %r8, 56(%r14)
+	cmovc 416(%rsp), %r9
+	cmovc 408(%rsp), %rbx
+	cmovc %r12, %r10
+	movq 128(%rsp), %r13
+	movq %r14, 0(%r13)
+	movq %r11, 8(%r13)
+	movq %rax, 16(%r13)
+	movq %rbp, 24(%r13)
+	movq %r15, 32(%r13)
+	movq %r9, 40(%r13)
+	movq %rbx, 48(%r13)
+	movq %r10, 56(%r13)
 	addq $424, %rsp
 .cfi_adjust_cfa_offset -424
 popq %rbx

@@ -122,6 +122,39 @@ class TestReadOnlySlots(unittest.TestCase):
         k.kill(v)
 
 
+class TestTailKeepsOutputPointer(unittest.TestCase):
+    """_final_sub: the output pointer is not the spill victim in the tail."""
+
+    def test_tail_short_of_registers_spills_a_word(self):
+        k = kernel(False)
+        sh = x86_64_mont._Shape(shipped_analysis("p503"))
+        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
+        words = []
+        for _ in range(sh.n):                    # the reduced words, all in registers
+            w = k.new()
+            k.emit(MOV, w.reg, 1)
+            k.unlock()
+            words.append(w)
+        self.assertLess(len(k.free), sh.n)       # too few registers for the n copies
+        start = len(k.code)
+        x86_64_mont._final_sub(k, sh, words, None, rp)
+        tail = k.code[start:]
+        spilled = [ops[1] for ins, ops in tail if ins is MOV and isinstance(ops[0], MemoryOperand)
+                   and getattr(ops[0].address, "base", None) is rsp]
+        self.assertTrue(spilled)                 # the tail did spill ...
+        self.assertNotIn(x86_64_mont.rdi, spilled)   # ... words, not the pointer
+        stores = [ops[0] for ins, ops in tail if ins is MOV and isinstance(ops[0], MemoryOperand)
+                  and getattr(ops[0].address, "base", None) is x86_64_mont.rdi]
+        self.assertEqual(len(stores), sh.n)      # every store through rdi itself
+
+    def test_shipped_p503_kernels(self):
+        text = shipped("p503")
+        for fn in ("fg_p503_mul_adx_zen", "fg_p503_mul_bmi2", "fg_p503_redc_adx"):
+            b = body(text, fn)
+            self.assertNotRegex(b, r"movq %rdi, \d+\(%rsp\)", fn)
+            self.assertEqual(len(re.findall(r"movq %\w+, \d+\(%rdi\)", b)), 8, fn)
+
+
 class TestShippedChoice(unittest.TestCase):
     def test_p751_mul_zen_reads_the_constant(self):
         text = shipped("p751")
