@@ -1562,12 +1562,18 @@ def _final_sub(k, sh, Uh, cw, rp):
     = / 71.5 -> 72.3; a paired TSC harness (old and new kernels in one
     process) read the mul's latency 3.4% lower.  The test primes' changed
     kernels (5 to 11 limbs) moved within 1% but for a few of 1.5-2.7% either
-    way (p434's bmi2 Fp2 square +2.5%, its bmi2 Fp2 mul -1.9%)."""
+    way (p434's bmi2 Fp2 square +2.5%, its bmi2 Fp2 mul -1.9%).
+    After the tail the pointer ranks as before: where rows follow a tail
+    (the Fp2 mul's T2 after c0's reduction) it may spill there again.  The
+    paired harness (research/ab, three runs): p503's Fp2 mul bmi2 -4.0% in
+    latency (-0.3% throughput), adx -0.3%, adx_zen and p751's within 0.3%;
+    p434's bmi2 +2.8% (the one that gained from the raised rank), its adx
+    -0.9%, the other test primes within 0.5%."""
     if k.lazy:
         assert cw is None
         _store_words(k, Uh, rp)
         return
-    rp.prio = PRIO_PTR
+    prio, rp.prio = rp.prio, PRIO_PTR
     wide = cw is not None
     D = _minus_p(k, sh, Uh)
     if wide:
@@ -1575,6 +1581,7 @@ def _final_sub(k, sh, Uh, cw, rp):
         k.unlock()
         k.kill(cw)
     _select_store(k, rp, D, Uh, CMOVC)
+    rp.prio = prio
 
 
 def _select_store(k, rp, V, alt, cmov):

@@ -8588,34 +8588,33 @@ pushq %rbx
 	mulxq 120(%rsp), %r15, %rdi
 	adcq %r15, %r8
 	adcq $0, %rdi
-	movq %r14, 400(%rsp)
-	mulxq 64(%rsp), %r15, %r14
+	mulxq 64(%rsp), %r15, %r13
 	addq %r15, %r9
-	adcq %r14, %rbp
-	mulxq 80(%rsp), %r15, %r14
+	adcq %r13, %rbp
+	mulxq 80(%rsp), %r15, %r13
 	adcq %r15, %r10
-	adcq %r14, %rax
-	mulxq 96(%rsp), %r15, %r14
+	adcq %r13, %rax
+	mulxq 96(%rsp), %r15, %r13
 	adcq %r15, %rcx
-	adcq %r14, %rbx
-	mulxq 112(%rsp), %r15, %r14
+	adcq %r13, %rbx
+	mulxq 112(%rsp), %r15, %r13
 	adcq %r15, %r11
-	adcq %r14, %r8
+	adcq %r13, %r8
 	adcq $0, %rdi
 	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %r15, %r14
+	mulxq 72(%rsp), %r15, %r13
 	addq %r15, %r10
-	adcq %r14, %rax
-	mulxq 88(%rsp), %r15, %r14
+	adcq %r13, %rax
+	mulxq 88(%rsp), %r15, %r13
 	adcq %r15, %rcx
-	adcq %r14, %rbx
-	mulxq 104(%rsp), %r15, %r14
+	adcq %r13, %rbx
+	mulxq 104(%rsp), %r15, %r13
 	adcq %r15, %r11
-	adcq %r14, %r8
-	mulxq 120(%rsp), %r15, %r14
+	adcq %r13, %r8
+	mulxq 120(%rsp), %r15, %r13
 	adcq %r15, %rdi
-	adcq $0, %r14
-	movq %r9, 376(%rsp)
+	adcq $0, %r13
+	movq %r9, 400(%rsp)
 	mulxq 64(%rsp), %r15, %r9
 	addq %r15, %rbp
 	adcq %r9, %r10
@@ -8628,7 +8627,7 @@ pushq %rbx
 	mulxq 112(%rsp), %r15, %r9
 	adcq %r15, %r8
 	adcq %r9, %rdi
-	adcq $0, %r14
+	adcq $0, %r13
 	movq 40(%rsp), %rdx
 	mulxq 72(%rsp), %r15, %r9
 	addq %r15, %rax
@@ -8640,9 +8639,9 @@ pushq %rbx
 	adcq %r15, %r8
 	adcq %r9, %rdi
 	mulxq 120(%rsp), %r15, %r9
-	adcq %r15, %r14
+	adcq %r15, %r13
 	adcq $0, %r9
-	movq %rbp, 392(%rsp)
+	movq %rbp, 376(%rsp)
 	mulxq 64(%rsp), %r15, %rbp
 	addq %r15, %r10
 	adcq %rbp, %rax
@@ -8654,7 +8653,7 @@ pushq %rbx
 	adcq %rbp, %r8
 	mulxq 112(%rsp), %r15, %rbp
 	adcq %r15, %rdi
-	adcq %rbp, %r14
+	adcq %rbp, %r13
 	adcq $0, %r9
 	movq 48(%rsp), %rdx
 	mulxq 72(%rsp), %r15, %rbp
@@ -8665,11 +8664,11 @@ pushq %rbx
 	adcq %rbp, %r8
 	mulxq 104(%rsp), %r15, %rbp
 	adcq %r15, %rdi
-	adcq %rbp, %r14
+	adcq %rbp, %r13
 	mulxq 120(%rsp), %r15, %rbp
 	adcq %r15, %r9
 	adcq $0, %rbp
-	movq %r10, 384(%rsp)
+	movq %r10, 392(%rsp)
 	mulxq 64(%rsp), %r15, %r10
 	addq %r15, %rax
 	adcq %r10, %rcx
@@ -8680,7 +8679,7 @@ pushq %rbx
 	adcq %r15, %r8
 	adcq %r10, %rdi
 	mulxq 112(%rsp), %r15, %r10
-	adcq %r15, %r14
+	adcq %r15, %r13
 	adcq %r10, %r9
 	adcq $0, %rbp
 	movq 56(%rsp), %rdx
@@ -8691,12 +8690,12 @@ pushq %rbx
 	adcq %r15, %r8
 	adcq %r10, %rdi
 	mulxq 104(%rsp), %r15, %r10
-	adcq %r15, %r14
+	adcq %r15, %r13
 	adcq %r10, %r9
 	mulxq 120(%rsp), %r15, %r10
 	adcq %r15, %rbp
 	adcq $0, %r10
-	movq %rax, 312(%rsp)
+	movq %rax, 384(%rsp)
 	mulxq 64(%rsp), %r15, %rax
 	addq %r15, %rcx
 	adcq %rax, %rbx
@@ -8705,223 +8704,221 @@ pushq %rbx
 	adcq %rax, %r8
 	mulxq 96(%rsp), %r15, %rax
 	adcq %r15, %rdi
-	adcq %rax, %r14
+	adcq %rax, %r13
 	mulxq 112(%rsp), %r15, %rax
 	adcq %r15, %r9
 	adcq %rax, %rbp
 	adcq $0, %r10
 	subq 184(%rsp), %r12
 	sbbq 136(%rsp), %rsi
+	sbbq 144(%rsp), %r14
 	movq 400(%rsp), %r15
-	sbbq 144(%rsp), %r15
+	sbbq 152(%rsp), %r15
 	movq 376(%rsp), %rax
-	sbbq 152(%rsp), %rax
+	sbbq 160(%rsp), %rax
 	movq %rbp, 376(%rsp)
 	movq 392(%rsp), %rbp
-	sbbq 160(%rsp), %rbp
+	sbbq 168(%rsp), %rbp
 	movq %r9, 392(%rsp)
 	movq 384(%rsp), %r9
-	sbbq 168(%rsp), %r9
-	movq %r14, 384(%rsp)
-	movq 312(%rsp), %r14
-	sbbq 176(%rsp), %r14
+	sbbq 176(%rsp), %r9
 	sbbq 192(%rsp), %rcx
 	sbbq 200(%rsp), %rbx
 	sbbq 208(%rsp), %r11
 	sbbq 216(%rsp), %r8
 	sbbq 224(%rsp), %rdi
-	movq %rdi, 312(%rsp)
-	movq 384(%rsp), %rdi
-	sbbq 232(%rsp), %rdi
-	movq %rdi, 384(%rsp)
-	movq 392(%rsp), %rdi
-	sbbq 240(%rsp), %rdi
-	movq %rdi, 392(%rsp)
-	movq 376(%rsp), %rdi
-	sbbq 248(%rsp), %rdi
+	sbbq 232(%rsp), %r13
+	movq %r13, 384(%rsp)
+	movq 392(%rsp), %r13
+	sbbq 240(%rsp), %r13
+	movq %r13, 392(%rsp)
+	movq 376(%rsp), %r13
+	sbbq 248(%rsp), %r13
 	sbbq 256(%rsp), %r10
-	movq %rdi, 376(%rsp)
-	leaq 64(%r13), %rdi
+	movq %r13, 376(%rsp)
+	movq %rdi, 400(%rsp)
+	movq 128(%rsp), %rdi
+	leaq 64(%rdi), %r13
 	movq %r12, %rdx
-	movq %rdi, 128(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
-	addq %r13, %rax
+	movq %r13, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r13
+	addq %rdi, %r15
+	adcq %r13, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r13
 	adcq %rdi, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
 	adcq %r13, %r9
-	adcq %rdi, %r14
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
-	adcq %r13, %rcx
-	adcq $0, %rdi
-	movq %r8, 400(%rsp)
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %rbp
-	adcq %r8, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r13
+	adcq %rdi, %rcx
+	adcq $0, %r13
+	movq %r8, 312(%rsp)
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %rax
+	adcq %r8, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r9
 	adcq %r8, %rcx
-	adcq $0, %rdi
+	adcq $0, %r13
 	movq %rsi, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %rbp
-	adcq %r8, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
-	adcq %r12, %r14
-	adcq %r13, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rax
+	adcq %r8, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rdi
+	adcq %r12, %r9
+	adcq %rdi, %rcx
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r12
-	adcq %r8, %rdi
+	adcq %r8, %r13
 	adcq $0, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %r9
-	adcq %r8, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %rcx
-	adcq %r8, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %rcx
+	adcq %r8, %r13
 	adcq $0, %r12
-	movq %r15, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %r9
-	adcq %r8, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r13
+	movq %r14, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %rdi
 	adcq %rsi, %rcx
-	adcq %r13, %rdi
+	adcq %rdi, %r13
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rsi
 	adcq %r8, %r12
 	adcq $0, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r9
 	adcq %r8, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r13
 	adcq %r8, %r12
 	adcq $0, %rsi
-	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %r14
+	movq %r15, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %r9
 	adcq %r8, %rcx
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r13
-	adcq %r15, %rdi
-	adcq %r13, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
+	adcq %r14, %r13
+	adcq %rdi, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r14
+	adcq %r8, %rsi
+	adcq $0, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %rcx
+	adcq %r8, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r12
+	adcq %r8, %rsi
+	adcq $0, %r14
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rcx
+	adcq %r8, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rdi
+	adcq %r15, %r12
+	adcq %rdi, %rsi
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r15
-	adcq %r8, %rsi
+	adcq %r8, %r14
 	adcq $0, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %rcx
-	adcq %r8, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %r12
-	adcq %r8, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r13
+	adcq %r8, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %rsi
+	adcq %r8, %r14
 	adcq $0, %r15
 	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %rcx
-	adcq %r8, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
-	adcq %rax, %r12
-	adcq %r13, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %r13
+	adcq %r8, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
+	adcq %rax, %rsi
+	adcq %rdi, %r14
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rax
 	adcq %r8, %r15
 	adcq $0, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %rdi
-	adcq %r8, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r12
+	adcq %r8, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r14
 	adcq %r8, %r15
 	adcq $0, %rax
 	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %rdi
-	adcq %r8, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r13
-	adcq %rbp, %rsi
-	adcq %r13, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %r12
+	adcq %r8, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rdi
+	adcq %rbp, %r14
+	adcq %rdi, %r15
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbp
 	adcq %r8, %rax
 	adcq $0, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %r12
-	adcq %r8, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %rsi
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %r15
 	adcq %r8, %rax
 	adcq $0, %rbp
-	movq %r14, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %r12
-	adcq %r8, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r13
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r8
+	addq %rdi, %rsi
+	adcq %r8, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %rdi
 	adcq %r9, %r15
-	adcq %r13, %rax
+	adcq %rdi, %rax
 	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r9
 	adcq %r8, %rbp
 	adcq $0, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r8
+	addq %rdi, %r14
 	adcq %r8, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r8
+	adcq %rdi, %rax
 	adcq %r8, %rbp
 	adcq $0, %r9
-	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	addq %r13, %rsi
-	adcq %r8, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
-	adcq %r14, %rax
-	adcq %r13, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r8, %r14
-	adcq %r8, %r9
-	adcq $0, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	addq %r13, %r15
-	adcq %r8, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcq %r13, %rbp
-	adcq %r8, %r9
-	adcq $0, %r14
-	addq %rbx, %rdi
+	addq %rbx, %r13
 	adcq %r11, %r12
-	adcq 400(%rsp), %rsi
-	adcq 312(%rsp), %r15
-	adcq 384(%rsp), %rax
-	adcq 392(%rsp), %rbp
-	adcq 376(%rsp), %r9
-	adcq %r10, %r14
-	movq %rdi, %r13
-	subq $-1, %r13
+	adcq 312(%rsp), %rsi
+	adcq 400(%rsp), %r14
+	adcq 384(%rsp), %r15
+	adcq 392(%rsp), %rax
+	adcq 376(%rsp), %rbp
+	adcq %r10, %r9
+	movq %r13, %rdi
+	subq $-1, %rdi
 	movq %r12, %r8
 	sbbq $-1, %r8
 	movq %rsi, %rcx
 	sbbq $-1, %rcx
-	movq %r15, %rbx
+	movq %r14, %rbx
 	sbbq FG_P503_MONT_P+24(%rip), %rbx
-	movq %rax, %r11
+	movq %r15, %r11
 	sbbq FG_P503_MONT_P+32(%rip), %r11
-	movq %rbp, %r10
+	movq %rax, %r10
 	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %r9, 376(%rsp)
-	sbbq FG_P503_MONT_P+48(%rip), %r9
-	movq %rbp, 392(%rsp)
-	movq %r14, %rbp
-	sbbq FG_P503_MONT_P+56(%rip), %rbp
-	cmovc %rdi, %r13
+	movq %rbp, 376(%rsp)
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %rax, 392(%rsp)
+	movq %r9, %rax
+	sbbq FG_P503_MONT_P+56(%rip), %rax
+	cmovc %r13, %rdi
 	cmovc %r12, %r8
 	cmovc %rsi, %rcx
-	cmovc %r15, %rbx
-	cmovc %rax, %r11
+	cmovc %r14, %rbx
+	cmovc %r15, %r11
 	cmovc 392(%rsp), %r10
-	cmovc 376(%rsp), %r9
-	cmovc %r14, %rbp
-	movq 128(%rsp), %rdi
-	movq %r13, 0(%rdi)
-	movq %r8, 8(%rdi)
-	movq %rcx, 16(%rdi)
-	movq %rbx, 24(%rdi)
-	movq %r11, 32(%rdi)
-	movq %r10, 40(%rdi)
-	movq %r9, 48(%rdi)
-	movq %rbp, 56(%rdi)
+	cmovc 376(%rsp), %rbp
+	cmovc %r9, %rax
+	movq 128(%rsp), %r13
+	movq %rdi, 0(%r13)
+	movq %r8, 8(%r13)
+	movq %rcx, 16(%r13)
+	movq %rbx, 24(%r13)
+	movq %r11, 32(%r13)
+	movq %r10, 40(%r13)
+	movq %rbp, 48(%r13)
+	movq %rax, 56(%r13)
 	addq $408, %rsp
 .cfi_adjust_cfa_offset -408
 popq %rbx
@@ -13182,34 +13179,33 @@ pushq %rbx
 	mulxq 120(%rsp), %r11, %rax
 	adcq %r11, %rsi
 	adcq $0, %rax
-	movq %r14, 408(%rsp)
-	mulxq 64(%rsp), %r11, %r14
+	mulxq 64(%rsp), %r11, %r13
 	addq %r11, %r12
-	adcq %r14, %rbx
-	mulxq 80(%rsp), %r11, %r14
+	adcq %r13, %rbx
+	mulxq 80(%rsp), %r11, %r13
 	adcq %r11, %rbp
-	adcq %r14, %r9
-	mulxq 96(%rsp), %r11, %r14
+	adcq %r13, %r9
+	mulxq 96(%rsp), %r11, %r13
 	adcq %r11, %r8
-	adcq %r14, %r10
-	mulxq 112(%rsp), %r11, %r14
+	adcq %r13, %r10
+	mulxq 112(%rsp), %r11, %r13
 	adcq %r11, %r15
-	adcq %r14, %rsi
+	adcq %r13, %rsi
 	adcq $0, %rax
 	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r11, %r14
+	mulxq 72(%rsp), %r11, %r13
 	addq %r11, %rbp
-	adcq %r14, %r9
-	mulxq 88(%rsp), %r11, %r14
+	adcq %r13, %r9
+	mulxq 88(%rsp), %r11, %r13
 	adcq %r11, %r8
-	adcq %r14, %r10
-	mulxq 104(%rsp), %r11, %r14
+	adcq %r13, %r10
+	mulxq 104(%rsp), %r11, %r13
 	adcq %r11, %r15
-	adcq %r14, %rsi
-	mulxq 120(%rsp), %r11, %r14
+	adcq %r13, %rsi
+	mulxq 120(%rsp), %r11, %r13
 	adcq %r11, %rax
-	adcq $0, %r14
-	movq %r12, 416(%rsp)
+	adcq $0, %r13
+	movq %r12, 408(%rsp)
 	mulxq 64(%rsp), %r11, %r12
 	addq %r11, %rbx
 	adcq %r12, %rbp
@@ -13222,7 +13218,7 @@ pushq %rbx
 	mulxq 112(%rsp), %r11, %r12
 	adcq %r11, %rsi
 	adcq %r12, %rax
-	adcq $0, %r14
+	adcq $0, %r13
 	movq 32(%rsp), %rdx
 	mulxq 72(%rsp), %r11, %r12
 	addq %r11, %r9
@@ -13234,9 +13230,9 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %r12, %rax
 	mulxq 120(%rsp), %r11, %r12
-	adcq %r11, %r14
+	adcq %r11, %r13
 	adcq $0, %r12
-	movq %rbx, 400(%rsp)
+	movq %rbx, 416(%rsp)
 	mulxq 64(%rsp), %r11, %rbx
 	addq %r11, %rbp
 	adcq %rbx, %r9
@@ -13248,7 +13244,7 @@ pushq %rbx
 	adcq %rbx, %rsi
 	mulxq 112(%rsp), %r11, %rbx
 	adcq %r11, %rax
-	adcq %rbx, %r14
+	adcq %rbx, %r13
 	adcq $0, %r12
 	movq 40(%rsp), %rdx
 	mulxq 72(%rsp), %r11, %rbx
@@ -13259,11 +13255,11 @@ pushq %rbx
 	adcq %rbx, %rsi
 	mulxq 104(%rsp), %r11, %rbx
 	adcq %r11, %rax
-	adcq %rbx, %r14
+	adcq %rbx, %r13
 	mulxq 120(%rsp), %r11, %rbx
 	adcq %r11, %r12
 	adcq $0, %rbx
-	movq %rbp, 392(%rsp)
+	movq %rbp, 400(%rsp)
 	mulxq 64(%rsp), %r11, %rbp
 	addq %r11, %r9
 	adcq %rbp, %r8
@@ -13274,7 +13270,7 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %rbp, %rax
 	mulxq 112(%rsp), %r11, %rbp
-	adcq %r11, %r14
+	adcq %r11, %r13
 	adcq %rbp, %r12
 	adcq $0, %rbx
 	movq 48(%rsp), %rdx
@@ -13285,12 +13281,12 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %rbp, %rax
 	mulxq 104(%rsp), %r11, %rbp
-	adcq %r11, %r14
+	adcq %r11, %r13
 	adcq %rbp, %r12
 	mulxq 120(%rsp), %r11, %rbp
 	adcq %r11, %rbx
 	adcq $0, %rbp
-	movq %r9, 384(%rsp)
+	movq %r9, 392(%rsp)
 	mulxq 64(%rsp), %r11, %r9
 	addq %r11, %r8
 	adcq %r9, %r10
@@ -13299,7 +13295,7 @@ pushq %rbx
 	adcq %r9, %rsi
 	mulxq 96(%rsp), %r11, %r9
 	adcq %r11, %rax
-	adcq %r9, %r14
+	adcq %r9, %r13
 	mulxq 112(%rsp), %r11, %r9
 	adcq %r11, %r12
 	adcq %r9, %rbx
@@ -13310,14 +13306,14 @@ pushq %rbx
 	adcq %r9, %rsi
 	mulxq 88(%rsp), %r11, %r9
 	adcq %r11, %rax
-	adcq %r9, %r14
+	adcq %r9, %r13
 	mulxq 104(%rsp), %r11, %r9
 	adcq %r11, %r12
 	adcq %r9, %rbx
 	mulxq 120(%rsp), %r11, %r9
 	adcq %r11, %rbp
 	adcq $0, %r9
-	movq %r8, 320(%rsp)
+	movq %r8, 384(%rsp)
 	mulxq 64(%rsp), %r11, %r8
 	addq %r11, %r10
 	adcq %r8, %r15
@@ -13325,237 +13321,235 @@ pushq %rbx
 	adcq %r11, %rsi
 	adcq %r8, %rax
 	mulxq 96(%rsp), %r11, %r8
-	adcq %r11, %r14
+	adcq %r11, %r13
 	adcq %r8, %r12
 	mulxq 112(%rsp), %r11, %r8
 	adcq %r11, %rbx
 	adcq %r8, %rbp
 	adcq $0, %r9
 	subq 136(%rsp), %rdi
+	sbbq 144(%rsp), %r14
 	movq 408(%rsp), %r11
-	sbbq 144(%rsp), %r11
+	sbbq 152(%rsp), %r11
 	movq 416(%rsp), %r8
-	sbbq 152(%rsp), %r8
+	sbbq 160(%rsp), %r8
 	movq %rbp, 416(%rsp)
 	movq 400(%rsp), %rbp
-	sbbq 160(%rsp), %rbp
+	sbbq 168(%rsp), %rbp
 	movq %rbx, 400(%rsp)
 	movq 392(%rsp), %rbx
-	sbbq 168(%rsp), %rbx
+	sbbq 176(%rsp), %rbx
 	movq %r12, 392(%rsp)
 	movq 384(%rsp), %r12
-	sbbq 176(%rsp), %r12
-	movq %r14, 384(%rsp)
-	movq 320(%rsp), %r14
-	sbbq 184(%rsp), %r14
+	sbbq 184(%rsp), %r12
 	sbbq 192(%rsp), %r10
 	sbbq 200(%rsp), %r15
 	sbbq 208(%rsp), %rsi
 	sbbq 216(%rsp), %rax
-	movq %rax, 320(%rsp)
-	movq 384(%rsp), %rax
-	sbbq 224(%rsp), %rax
-	movq %rax, 384(%rsp)
-	movq 392(%rsp), %rax
-	sbbq 232(%rsp), %rax
-	movq %rax, 392(%rsp)
-	movq 400(%rsp), %rax
-	sbbq 240(%rsp), %rax
-	movq %rax, 400(%rsp)
-	movq 416(%rsp), %rax
-	sbbq 248(%rsp), %rax
+	sbbq 224(%rsp), %r13
+	movq %r13, 384(%rsp)
+	movq 392(%rsp), %r13
+	sbbq 232(%rsp), %r13
+	movq %r13, 392(%rsp)
+	movq 400(%rsp), %r13
+	sbbq 240(%rsp), %r13
+	movq %r13, 400(%rsp)
+	movq 416(%rsp), %r13
+	sbbq 248(%rsp), %r13
 	sbbq 256(%rsp), %r9
-	movq %rax, 416(%rsp)
-	leaq 64(%r13), %rax
+	movq %r13, 416(%rsp)
+	movq %rax, 408(%rsp)
+	movq 128(%rsp), %rax
+	leaq 64(%rax), %r13
 	movq %rdi, %rdx
 	xorq %rcx, %rcx
-	movq %rax, 128(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rax
-	adcxq %r13, %rbp
-	adoxq %rax, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rax
-	adcxq %r13, %rbx
-	adoxq %rax, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rax
-	adcxq %r13, %r12
-	adoxq %rax, %r14
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rax
-	adcxq %r13, %r14
-	adoxq %rax, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rax
-	adcxq %r13, %r10
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq %r11, %rdx
+	movq %r13, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r13
+	adcxq %rax, %r8
+	adoxq %r13, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r13
+	adcxq %rax, %rbp
+	adoxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r13
+	adcxq %rax, %rbx
+	adoxq %r13, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r13
+	adcxq %rax, %r12
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r13
+	adcxq %rax, %r10
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	movq %r14, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
-	adcxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rdi
+	adcxq %rax, %rbp
+	adoxq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rdi
+	adcxq %rax, %rbx
 	adoxq %rdi, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
-	adcxq %r13, %r12
-	adoxq %rdi, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
-	adcxq %r13, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
+	adcxq %rax, %r12
 	adoxq %rdi, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
-	adcxq %r13, %r10
-	adoxq %rdi, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
-	adcxq %r13, %rax
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rdi
+	adcxq %rax, %r10
+	adoxq %rdi, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rdi
+	adcxq %rax, %r13
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r14
+	adcxq %rax, %rbx
+	adoxq %r14, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r14
+	adcxq %rax, %r12
+	adoxq %r14, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r14
+	adcxq %rax, %r10
+	adoxq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r14
+	adcxq %rax, %r13
+	adoxq %r14, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r14
+	adcxq %rax, %rdi
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r11
-	adcxq %r13, %r12
-	adoxq %r11, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r11
-	adcxq %r13, %r14
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r11
+	adcxq %rax, %r12
 	adoxq %r11, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r11
-	adcxq %r13, %r10
-	adoxq %r11, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r11
-	adcxq %r13, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r11
+	adcxq %rax, %r10
+	adoxq %r11, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r11
+	adcxq %rax, %r13
 	adoxq %r11, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
-	adcxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r11
+	adcxq %rax, %rdi
+	adoxq %r11, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %r14
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
-	adcxq %r13, %r14
-	adoxq %r8, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
-	adcxq %r13, %r10
-	adoxq %r8, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r8
-	adcxq %r13, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r8
+	adcxq %rax, %r10
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r8
+	adcxq %rax, %r13
 	adoxq %r8, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
-	adcxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
+	adcxq %rax, %rdi
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	adcxq %rax, %r14
 	adoxq %r8, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r8
-	adcxq %r13, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r8
+	adcxq %rax, %r11
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbp
-	adcxq %r13, %r10
-	adoxq %rbp, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbp
-	adcxq %r13, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbp
+	adcxq %rax, %r13
 	adoxq %rbp, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbp
-	adcxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbp
+	adcxq %rax, %rdi
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbp
+	adcxq %rax, %r14
 	adoxq %rbp, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbp
-	adcxq %r13, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbp
+	adcxq %rax, %r11
 	adoxq %rbp, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbp
-	adcxq %r13, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbp
+	adcxq %rax, %r8
 	adoxq %rcx, %rbp
 	adcxq %rcx, %rbp
 	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbx
-	adcxq %r13, %rax
-	adoxq %rbx, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
-	adcxq %r13, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %rbx
+	adcxq %rax, %rdi
+	adoxq %rbx, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %r14
 	adoxq %rbx, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbx
-	adcxq %r13, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rbx
+	adcxq %rax, %r11
 	adoxq %rbx, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbx
-	adcxq %r13, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %rbx
+	adcxq %rax, %r8
 	adoxq %rbx, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
-	adcxq %r13, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %rbp
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
-	adcxq %r13, %rdi
-	adoxq %r12, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
-	adcxq %r13, %r11
-	adoxq %r12, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
-	adcxq %r13, %r8
-	adoxq %r12, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
-	adcxq %r13, %rbp
-	adoxq %r12, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
-	adcxq %r13, %rbx
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
-	adcxq %r13, %r11
-	adoxq %r14, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
-	adcxq %r13, %r8
-	adoxq %r14, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
-	adcxq %r13, %rbp
-	adoxq %r14, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
-	adcxq %r13, %rbx
-	adoxq %r14, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
-	adcxq %r13, %r12
-	adoxq %rcx, %r14
-	adcxq %rcx, %r14
-	addq %r15, %rax
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r12
+	adcxq %rax, %r14
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r12
+	adcxq %rax, %r11
+	adoxq %r12, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r12
+	adcxq %rax, %r8
+	adoxq %r12, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r12
+	adcxq %rax, %rbp
+	adoxq %r12, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r12
+	adcxq %rax, %rbx
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
+	addq %r15, %r13
 	adcq %rsi, %rdi
-	adcq 320(%rsp), %r11
-	adcq 384(%rsp), %r8
-	adcq 392(%rsp), %rbp
-	adcq 400(%rsp), %rbx
-	adcq 416(%rsp), %r12
-	adcq %r9, %r14
-	movq %rax, %r13
-	subq $-1, %r13
+	adcq 408(%rsp), %r14
+	adcq 384(%rsp), %r11
+	adcq 392(%rsp), %r8
+	adcq 400(%rsp), %rbp
+	adcq 416(%rsp), %rbx
+	adcq %r9, %r12
+	movq %r13, %rax
+	subq $-1, %rax
 	movq %rdi, %r10
 	sbbq $-1, %r10
-	movq %r11, %r15
+	movq %r14, %r15
 	sbbq $-1, %r15
-	movq %r8, %rsi
+	movq %r11, %rsi
 	sbbq FG_P503_MONT_P+24(%rip), %rsi
-	movq %rbp, %r9
+	movq %r8, %r9
 	sbbq FG_P503_MONT_P+32(%rip), %r9
-	movq %r12, 416(%rsp)
-	movq %rbx, %r12
-	sbbq FG_P503_MONT_P+40(%rip), %r12
-	movq %rbx, 400(%rsp)
-	movq 416(%rsp), %rbx
-	sbbq FG_P503_MONT_P+48(%rip), %rbx
-	movq %rbp, 392(%rsp)
-	movq %r14, %rbp
-	sbbq FG_P503_MONT_P+56(%rip), %rbp
-	cmovc %rax, %r13
+	movq %rbx, 416(%rsp)
+	movq %rbp, %rbx
+	sbbq FG_P503_MONT_P+40(%rip), %rbx
+	movq %rbp, 400(%rsp)
+	movq 416(%rsp), %rbp
+	sbbq FG_P503_MONT_P+48(%rip), %rbp
+	movq %r8, 392(%rsp)
+	movq %r12, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r13, %rax
 	cmovc %rdi, %r10
-	cmovc %r11, %r15
-	cmovc %r8, %rsi
+	cmovc %r14, %r15
+	cmovc %r11, %rsi
 	cmovc 392(%rsp), %r9
-	cmovc 400(%rsp), %r12
-	cmovc 416(%rsp), %rbx
-	cmovc %r14, %rbp
-	movq 128(%rsp), %rax
-	movq %r13, 0(%rax)
-	movq %r10, 8(%rax)
-	movq %r15, 16(%rax)
-	movq %rsi, 24(%rax)
-	movq %r9, 32(%rax)
-	movq %r12, 40(%rax)
-	movq %rbx, 48(%rax)
-	movq %rbp, 56(%rax)
+	cmovc 400(%rsp), %rbx
+	cmovc 416(%rsp), %rbp
+	cmovc %r12, %r8
+	movq 128(%rsp), %r13
+	movq %rax, 0(%r13)
+	movq %r10, 8(%r13)
+	movq %r15, 16(%r13)
+	movq %rsi, 24(%r13)
+	movq %r9, 32(%r13)
+	movq %rbx, 40(%r13)
+	movq %rbp, 48(%r13)
+	movq %r8, 56(%r13)
 	addq $424, %rsp
 .cfi_adjust_cfa_offset -424
 popq %rbx
@@ -17619,35 +17613,34 @@ pushq %rbx
 	adcxq %rcx, %r13
 	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r12, 408(%rsp)
-	mulxq 64(%rsp), %r8, %r12
+	mulxq 64(%rsp), %r8, %r14
 	adcxq %r8, %r9
-	adoxq %r12, %rbx
-	mulxq 72(%rsp), %r8, %r12
+	adoxq %r14, %rbx
+	mulxq 72(%rsp), %r8, %r14
 	adcxq %r8, %rbx
-	adoxq %r12, %r10
-	mulxq 80(%rsp), %r8, %r12
+	adoxq %r14, %r10
+	mulxq 80(%rsp), %r8, %r14
 	adcxq %r8, %r10
-	adoxq %r12, %r15
-	mulxq 88(%rsp), %r8, %r12
+	adoxq %r14, %r15
+	mulxq 88(%rsp), %r8, %r14
 	adcxq %r8, %r15
-	adoxq %r12, %r11
-	mulxq 96(%rsp), %r8, %r12
+	adoxq %r14, %r11
+	mulxq 96(%rsp), %r8, %r14
 	adcxq %r8, %r11
-	adoxq %r12, %rax
-	mulxq 104(%rsp), %r8, %r12
+	adoxq %r14, %rax
+	mulxq 104(%rsp), %r8, %r14
 	adcxq %r8, %rax
-	adoxq %r12, %rbp
-	mulxq 112(%rsp), %r8, %r12
+	adoxq %r14, %rbp
+	mulxq 112(%rsp), %r8, %r14
 	adcxq %r8, %rbp
-	adoxq %r12, %r13
-	mulxq 120(%rsp), %r8, %r12
+	adoxq %r14, %r13
+	mulxq 120(%rsp), %r8, %r14
 	adcxq %r8, %r13
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
 	movq 32(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r9, 416(%rsp)
+	movq %r9, 408(%rsp)
 	mulxq 64(%rsp), %r8, %r9
 	adcxq %r8, %rbx
 	adoxq %r9, %r10
@@ -17668,14 +17661,14 @@ pushq %rbx
 	adoxq %r9, %r13
 	mulxq 112(%rsp), %r8, %r9
 	adcxq %r8, %r13
-	adoxq %r9, %r12
+	adoxq %r9, %r14
 	mulxq 120(%rsp), %r8, %r9
-	adcxq %r8, %r12
+	adcxq %r8, %r14
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
 	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %rbx, 400(%rsp)
+	movq %rbx, 416(%rsp)
 	mulxq 64(%rsp), %r8, %rbx
 	adcxq %r8, %r10
 	adoxq %rbx, %r15
@@ -17693,9 +17686,9 @@ pushq %rbx
 	adoxq %rbx, %r13
 	mulxq 104(%rsp), %r8, %rbx
 	adcxq %r8, %r13
-	adoxq %rbx, %r12
+	adoxq %rbx, %r14
 	mulxq 112(%rsp), %r8, %rbx
-	adcxq %r8, %r12
+	adcxq %r8, %r14
 	adoxq %rbx, %r9
 	mulxq 120(%rsp), %r8, %rbx
 	adcxq %r8, %r9
@@ -17703,7 +17696,7 @@ pushq %rbx
 	adcxq %rcx, %rbx
 	movq 48(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r10, 392(%rsp)
+	movq %r10, 400(%rsp)
 	mulxq 64(%rsp), %r8, %r10
 	adcxq %r8, %r15
 	adoxq %r10, %r11
@@ -17718,9 +17711,9 @@ pushq %rbx
 	adoxq %r10, %r13
 	mulxq 96(%rsp), %r8, %r10
 	adcxq %r8, %r13
-	adoxq %r10, %r12
+	adoxq %r10, %r14
 	mulxq 104(%rsp), %r8, %r10
-	adcxq %r8, %r12
+	adcxq %r8, %r14
 	adoxq %r10, %r9
 	mulxq 112(%rsp), %r8, %r10
 	adcxq %r8, %r9
@@ -17731,7 +17724,7 @@ pushq %rbx
 	adcxq %rcx, %r10
 	movq 56(%rsp), %rdx
 	xorq %rcx, %rcx
-	movq %r15, 384(%rsp)
+	movq %r15, 392(%rsp)
 	mulxq 64(%rsp), %r8, %r15
 	adcxq %r8, %r11
 	adoxq %r15, %rax
@@ -17743,9 +17736,9 @@ pushq %rbx
 	adoxq %r15, %r13
 	mulxq 88(%rsp), %r8, %r15
 	adcxq %r8, %r13
-	adoxq %r15, %r12
+	adoxq %r15, %r14
 	mulxq 96(%rsp), %r8, %r15
-	adcxq %r8, %r12
+	adcxq %r8, %r14
 	adoxq %r15, %r9
 	mulxq 104(%rsp), %r8, %r15
 	adcxq %r8, %r9
@@ -17759,228 +17752,226 @@ pushq %rbx
 	adcxq %rcx, %r15
 	subq 184(%rsp), %rdi
 	sbbq 136(%rsp), %rsi
+	sbbq 144(%rsp), %r12
 	movq 408(%rsp), %r8
-	sbbq 144(%rsp), %r8
+	sbbq 152(%rsp), %r8
 	movq %r10, 408(%rsp)
 	movq 416(%rsp), %r10
-	sbbq 152(%rsp), %r10
+	sbbq 160(%rsp), %r10
 	movq %rbx, 416(%rsp)
 	movq 400(%rsp), %rbx
-	sbbq 160(%rsp), %rbx
+	sbbq 168(%rsp), %rbx
 	movq %r9, 400(%rsp)
 	movq 392(%rsp), %r9
-	sbbq 168(%rsp), %r9
-	movq %r12, 392(%rsp)
-	movq 384(%rsp), %r12
-	sbbq 176(%rsp), %r12
+	sbbq 176(%rsp), %r9
 	sbbq 192(%rsp), %r11
 	sbbq 200(%rsp), %rax
 	sbbq 208(%rsp), %rbp
 	sbbq 216(%rsp), %r13
-	movq %r13, 384(%rsp)
-	movq 392(%rsp), %r13
-	sbbq 224(%rsp), %r13
-	movq %r13, 392(%rsp)
-	movq 400(%rsp), %r13
-	sbbq 232(%rsp), %r13
-	movq %r13, 400(%rsp)
-	movq 416(%rsp), %r13
-	sbbq 240(%rsp), %r13
-	movq %r13, 416(%rsp)
-	movq 408(%rsp), %r13
-	sbbq 248(%rsp), %r13
+	sbbq 224(%rsp), %r14
+	movq %r14, 392(%rsp)
+	movq 400(%rsp), %r14
+	sbbq 232(%rsp), %r14
+	movq %r14, 400(%rsp)
+	movq 416(%rsp), %r14
+	sbbq 240(%rsp), %r14
+	movq %r14, 416(%rsp)
+	movq 408(%rsp), %r14
+	sbbq 248(%rsp), %r14
 	sbbq 256(%rsp), %r15
-	movq %r13, 408(%rsp)
-	leaq 64(%r14), %r13
+	movq %r14, 408(%rsp)
+	movq %r13, 384(%rsp)
+	movq 128(%rsp), %r13
+	leaq 64(%r13), %r14
 	movq %rdi, %rdx
 	xorq %rcx, %rcx
-	movq %r13, 128(%rsp)
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r13
-	adcxq %r14, %r10
-	adoxq %r13, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r13
-	adcxq %r14, %rbx
-	adoxq %r13, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
-	adcxq %r14, %r9
-	adoxq %r13, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r13
-	adcxq %r14, %r12
-	adoxq %r13, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r13
-	adcxq %r14, %r11
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
+	movq %r14, 128(%rsp)
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r14
+	adcxq %r13, %r8
+	adoxq %r14, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r14
+	adcxq %r13, %r10
+	adoxq %r14, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r14
+	adcxq %r13, %rbx
+	adoxq %r14, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r14
+	adcxq %r13, %r9
+	adoxq %r14, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %rcx, %r14
+	adcxq %rcx, %r14
 	movq %rsi, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
-	adcxq %r14, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
+	adcxq %r13, %rbx
 	adoxq %rdi, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
-	adcxq %r14, %r9
-	adoxq %rdi, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
-	adcxq %r14, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rdi
+	adcxq %r13, %r9
 	adoxq %rdi, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
-	adcxq %r14, %r11
-	adoxq %rdi, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rdi
-	adcxq %r14, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %r14
 	adoxq %rcx, %rdi
 	adcxq %rcx, %rdi
-	movq %r8, %rdx
+	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rsi
-	adcxq %r14, %r9
-	adoxq %rsi, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rsi
-	adcxq %r14, %r12
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rsi
+	adcxq %r13, %rbx
+	adoxq %rsi, %r9
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rsi
+	adcxq %r13, %r9
 	adoxq %rsi, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rsi
-	adcxq %r14, %r11
-	adoxq %rsi, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rsi
-	adcxq %r14, %r13
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
+	adcxq %r13, %r11
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rsi
+	adcxq %r13, %r14
 	adoxq %rsi, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rsi
-	adcxq %r14, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rsi
+	adcxq %r13, %rdi
 	adoxq %rcx, %rsi
 	adcxq %rcx, %rsi
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
+	adcxq %r13, %r9
+	adoxq %r12, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r12
+	adcxq %r13, %r11
+	adoxq %r12, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
+	adcxq %r13, %r14
+	adoxq %r12, %rdi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
+	adcxq %r13, %rdi
+	adoxq %r12, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r12
+	adcxq %r13, %rsi
+	adoxq %rcx, %r12
+	adcxq %rcx, %r12
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r8
-	adcxq %r14, %r12
-	adoxq %r8, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r8
-	adcxq %r14, %r11
-	adoxq %r8, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r8
-	adcxq %r14, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r8
+	adcxq %r13, %r11
+	adoxq %r8, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r8
+	adcxq %r13, %r14
 	adoxq %r8, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r8
-	adcxq %r14, %rdi
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r8
+	adcxq %r13, %rdi
 	adoxq %r8, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r8
-	adcxq %r14, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r8
+	adcxq %r13, %rsi
+	adoxq %r8, %r12
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r8
+	adcxq %r13, %r12
 	adoxq %rcx, %r8
 	adcxq %rcx, %r8
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r10
-	adcxq %r14, %r11
-	adoxq %r10, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r10
-	adcxq %r14, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r10
+	adcxq %r13, %r14
 	adoxq %r10, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r10
-	adcxq %r14, %rdi
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r10
+	adcxq %r13, %rdi
 	adoxq %r10, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r10
-	adcxq %r14, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r10
+	adcxq %r13, %rsi
+	adoxq %r10, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r10
+	adcxq %r13, %r12
 	adoxq %r10, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r10
-	adcxq %r14, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r10
+	adcxq %r13, %r8
 	adoxq %rcx, %r10
 	adcxq %rcx, %r10
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rbx
-	adcxq %r14, %r13
-	adoxq %rbx, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rbx
-	adcxq %r14, %rdi
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rbx
+	adcxq %r13, %rdi
 	adoxq %rbx, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
-	adcxq %r14, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
+	adcxq %r13, %rsi
+	adoxq %rbx, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rbx
+	adcxq %r13, %r12
 	adoxq %rbx, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rbx
-	adcxq %r14, %r8
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rbx
+	adcxq %r13, %r8
 	adoxq %rbx, %r10
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbx
-	adcxq %r14, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
+	adcxq %r13, %r10
 	adoxq %rcx, %rbx
 	adcxq %rcx, %rbx
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r9
-	adcxq %r14, %rdi
-	adoxq %r9, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r9
-	adcxq %r14, %rsi
-	adoxq %r9, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r9
-	adcxq %r14, %r8
-	adoxq %r9, %r10
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r9
-	adcxq %r14, %r10
-	adoxq %r9, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r9
-	adcxq %r14, %rbx
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %r12
-	adcxq %r14, %rsi
-	adoxq %r12, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %r12
-	adcxq %r14, %r8
-	adoxq %r12, %r10
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r12
-	adcxq %r14, %r10
-	adoxq %r12, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r12
-	adcxq %r14, %rbx
-	adoxq %r12, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r12
-	adcxq %r14, %r9
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
-	addq %rax, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r9
+	adcxq %r13, %rsi
+	adoxq %r9, %r12
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r9
+	adcxq %r13, %r12
+	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r9
+	adcxq %r13, %r8
+	adoxq %r9, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r9
+	adcxq %r13, %r10
+	adoxq %r9, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
+	adcxq %r13, %rbx
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	addq %rax, %r14
 	adcq %rbp, %rdi
 	adcq 384(%rsp), %rsi
-	adcq 392(%rsp), %r8
-	adcq 400(%rsp), %r10
-	adcq 416(%rsp), %rbx
-	adcq 408(%rsp), %r9
-	adcq %r15, %r12
-	movq %r13, %r14
-	subq $-1, %r14
+	adcq 392(%rsp), %r12
+	adcq 400(%rsp), %r8
+	adcq 416(%rsp), %r10
+	adcq 408(%rsp), %rbx
+	adcq %r15, %r9
+	movq %r14, %r13
+	subq $-1, %r13
 	movq %rdi, %r11
 	sbbq $-1, %r11
 	movq %rsi, %rax
 	sbbq $-1, %rax
-	movq %r8, %rbp
+	movq %r12, %rbp
 	sbbq FG_P503_MONT_P+24(%rip), %rbp
-	movq %r10, %r15
+	movq %r8, %r15
 	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %r9, 408(%rsp)
-	movq %rbx, %r9
-	sbbq FG_P503_MONT_P+40(%rip), %r9
-	movq %rbx, 416(%rsp)
-	movq 408(%rsp), %rbx
-	sbbq FG_P503_MONT_P+48(%rip), %rbx
-	movq %r10, 400(%rsp)
-	movq %r12, %r10
-	sbbq FG_P503_MONT_P+56(%rip), %r10
-	cmovc %r13, %r14
+	movq %rbx, 408(%rsp)
+	movq %r10, %rbx
+	sbbq FG_P503_MONT_P+40(%rip), %rbx
+	movq %r10, 416(%rsp)
+	movq 408(%rsp), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	movq %r8, 400(%rsp)
+	movq %r9, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc %r14, %r13
 	cmovc %rdi, %r11
 	cmovc %rsi, %rax
-	cmovc %r8, %rbp
+	cmovc %r12, %rbp
 	cmovc 400(%rsp), %r15
-	cmovc 416(%rsp), %r9
-	cmovc 408(%rsp), %rbx
-	cmovc %r12, %r10
-	movq 128(%rsp), %r13
-	movq %r14, 0(%r13)
-	movq %r11, 8(%r13)
-	movq %rax, 16(%r13)
-	movq %rbp, 24(%r13)
-	movq %r15, 32(%r13)
-	movq %r9, 40(%r13)
-	movq %rbx, 48(%r13)
-	movq %r10, 56(%r13)
+	cmovc 416(%rsp), %rbx
+	cmovc 408(%rsp), %r10
+	cmovc %r9, %r8
+	movq 128(%rsp), %r14
+	movq %r13, 0(%r14)
+	movq %r11, 8(%r14)
+	movq %rax, 16(%r14)
+	movq %rbp, 24(%r14)
+	movq %r15, 32(%r14)
+	movq %rbx, 40(%r14)
+	movq %r10, 48(%r14)
+	movq %r8, 56(%r14)
 	addq $424, %rsp
 .cfi_adjust_cfa_offset -424
 popq %rbx

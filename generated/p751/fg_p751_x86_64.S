@@ -17006,484 +17006,468 @@ pushq %rbx
 	sbbq 128(%rsp), %rsi
 	movq 184(%rsp), %r10
 	sbbq 136(%rsp), %r10
-	movq %r10, 344(%rsp)
-	sbbq %r10, %r10
-	xorq %r10, %r14
-	xorq %r10, %rbp
-	xorq %r10, %rdi
-	xorq %r10, %rcx
-	xorq %r10, %rsi
-	movq %r10, 352(%rsp)
-	movq 344(%rsp), %r10
-	movq %rsi, 344(%rsp)
-	movq 352(%rsp), %rsi
-	xorq %rsi, %r10
-	subq %rsi, %r14
-	sbbq %rsi, %rbp
-	sbbq %rsi, %rdi
-	sbbq %rsi, %rcx
-	movq %rsi, 352(%rsp)
-	movq 344(%rsp), %rsi
-	movq %rcx, 344(%rsp)
-	movq 352(%rsp), %rcx
-	sbbq %rcx, %rsi
-	sbbq %rcx, %r10
-	xorq %rcx, %rax
+	sbbq %r9, %r9
+	xorq %r9, %r14
+	xorq %r9, %rbp
+	xorq %r9, %rdi
+	xorq %r9, %rcx
+	xorq %r9, %rsi
+	xorq %r9, %r10
+	subq %r9, %r14
+	sbbq %r9, %rbp
+	sbbq %r9, %rdi
+	sbbq %r9, %rcx
+	sbbq %r9, %rsi
+	sbbq %r9, %r10
+	xorq %r9, %rax
 	movq 0(%rsp), %rdx
-	movq %rax, 352(%rsp)
-	mulxq 96(%rsp), %rcx, %rax
-	movq %r10, 480(%rsp)
-	movq %rsi, 656(%rsp)
+	movq %rax, 344(%rsp)
+	mulxq 96(%rsp), %r9, %rax
+	movq %r10, 352(%rsp)
+	movq %rsi, 480(%rsp)
 	mulxq 104(%rsp), %r10, %rsi
 	addq %rax, %r10
-	movq %rdi, 488(%rsp)
-	mulxq 112(%rsp), %rax, %rdi
+	movq %rcx, 656(%rsp)
+	mulxq 112(%rsp), %rax, %rcx
 	adcq %rsi, %rax
-	movq %rbp, 672(%rsp)
-	mulxq 120(%rsp), %rsi, %rbp
-	adcq %rdi, %rsi
-	movq %r14, 680(%rsp)
-	mulxq 128(%rsp), %rdi, %r14
-	adcq %rbp, %rdi
-	movq %r8, 464(%rsp)
-	mulxq 136(%rsp), %rbp, %r8
-	adcq %r14, %rbp
-	adcq $0, %r8
-	movq 8(%rsp), %rdx
-	movq %rcx, 216(%rsp)
-	mulxq 104(%rsp), %r14, %rcx
-	addq %r14, %rax
+	movq %rdi, 488(%rsp)
+	mulxq 120(%rsp), %rsi, %rdi
 	adcq %rcx, %rsi
-	mulxq 120(%rsp), %r14, %rcx
-	adcq %r14, %rdi
-	adcq %rcx, %rbp
-	mulxq 136(%rsp), %r14, %rcx
-	adcq %r14, %r8
-	adcq $0, %rcx
-	movq %r12, 544(%rsp)
-	mulxq 96(%rsp), %r14, %r12
-	addq %r14, %r10
-	adcq %r12, %rax
-	mulxq 112(%rsp), %r14, %r12
-	adcq %r14, %rsi
-	adcq %r12, %rdi
-	mulxq 128(%rsp), %r14, %r12
-	adcq %r14, %rbp
-	adcq %r12, %r8
-	adcq $0, %rcx
+	movq %rbp, 672(%rsp)
+	mulxq 128(%rsp), %rcx, %rbp
+	adcq %rdi, %rcx
+	movq %r14, 680(%rsp)
+	mulxq 136(%rsp), %rdi, %r14
+	adcq %rbp, %rdi
+	adcq $0, %r14
+	movq 8(%rsp), %rdx
+	movq %r9, 464(%rsp)
+	mulxq 104(%rsp), %rbp, %r9
+	addq %rbp, %rax
+	adcq %r9, %rsi
+	mulxq 120(%rsp), %rbp, %r9
+	adcq %rbp, %rcx
+	adcq %r9, %rdi
+	mulxq 136(%rsp), %rbp, %r9
+	adcq %rbp, %r14
+	adcq $0, %r9
+	movq %r8, 216(%rsp)
+	mulxq 96(%rsp), %rbp, %r8
+	addq %rbp, %r10
+	adcq %r8, %rax
+	mulxq 112(%rsp), %rbp, %r8
+	adcq %rbp, %rsi
+	adcq %r8, %rcx
+	mulxq 128(%rsp), %rbp, %r8
+	adcq %rbp, %rdi
+	adcq %r8, %r14
+	adcq $0, %r9
 	movq 16(%rsp), %rdx
-	mulxq 104(%rsp), %r14, %r12
-	addq %r14, %rsi
-	adcq %r12, %rdi
-	mulxq 120(%rsp), %r14, %r12
-	adcq %r14, %rbp
-	adcq %r12, %r8
-	mulxq 136(%rsp), %r14, %r12
-	adcq %r14, %rcx
-	adcq $0, %r12
-	movq %r10, 536(%rsp)
-	mulxq 96(%rsp), %r14, %r10
-	addq %r14, %rax
+	mulxq 104(%rsp), %rbp, %r8
+	addq %rbp, %rsi
+	adcq %r8, %rcx
+	mulxq 120(%rsp), %rbp, %r8
+	adcq %rbp, %rdi
+	adcq %r8, %r14
+	mulxq 136(%rsp), %rbp, %r8
+	adcq %rbp, %r9
+	adcq $0, %r8
+	movq %r10, 544(%rsp)
+	mulxq 96(%rsp), %rbp, %r10
+	addq %rbp, %rax
 	adcq %r10, %rsi
-	mulxq 112(%rsp), %r14, %r10
-	adcq %r14, %rdi
-	adcq %r10, %rbp
-	mulxq 128(%rsp), %r14, %r10
-	adcq %r14, %r8
-	adcq %r10, %rcx
-	adcq $0, %r12
+	mulxq 112(%rsp), %rbp, %r10
+	adcq %rbp, %rcx
+	adcq %r10, %rdi
+	mulxq 128(%rsp), %rbp, %r10
+	adcq %rbp, %r14
+	adcq %r10, %r9
+	adcq $0, %r8
 	movq 24(%rsp), %rdx
-	mulxq 104(%rsp), %r14, %r10
-	addq %r14, %rdi
-	adcq %r10, %rbp
-	mulxq 120(%rsp), %r14, %r10
-	adcq %r14, %r8
-	adcq %r10, %rcx
-	mulxq 136(%rsp), %r14, %r10
-	adcq %r14, %r12
+	mulxq 104(%rsp), %rbp, %r10
+	addq %rbp, %rcx
+	adcq %r10, %rdi
+	mulxq 120(%rsp), %rbp, %r10
+	adcq %rbp, %r14
+	adcq %r10, %r9
+	mulxq 136(%rsp), %rbp, %r10
+	adcq %rbp, %r8
 	adcq $0, %r10
-	movq %rax, 512(%rsp)
-	mulxq 96(%rsp), %r14, %rax
-	addq %r14, %rsi
-	adcq %rax, %rdi
-	mulxq 112(%rsp), %r14, %rax
-	adcq %r14, %rbp
+	movq %rax, 536(%rsp)
+	mulxq 96(%rsp), %rbp, %rax
+	addq %rbp, %rsi
+	adcq %rax, %rcx
+	mulxq 112(%rsp), %rbp, %rax
+	adcq %rbp, %rdi
+	adcq %rax, %r14
+	mulxq 128(%rsp), %rbp, %rax
+	adcq %rbp, %r9
 	adcq %rax, %r8
-	mulxq 128(%rsp), %r14, %rax
-	adcq %r14, %rcx
-	adcq %rax, %r12
 	adcq $0, %r10
 	movq 32(%rsp), %rdx
-	mulxq 104(%rsp), %r14, %rax
-	addq %r14, %rbp
+	mulxq 104(%rsp), %rbp, %rax
+	addq %rbp, %rdi
+	adcq %rax, %r14
+	mulxq 120(%rsp), %rbp, %rax
+	adcq %rbp, %r9
 	adcq %rax, %r8
-	mulxq 120(%rsp), %r14, %rax
-	adcq %r14, %rcx
-	adcq %rax, %r12
-	mulxq 136(%rsp), %r14, %rax
-	adcq %r14, %r10
+	mulxq 136(%rsp), %rbp, %rax
+	adcq %rbp, %r10
 	adcq $0, %rax
-	movq %rsi, 608(%rsp)
-	mulxq 96(%rsp), %r14, %rsi
-	addq %r14, %rdi
-	adcq %rsi, %rbp
-	mulxq 112(%rsp), %r14, %rsi
-	adcq %r14, %r8
-	adcq %rsi, %rcx
-	mulxq 128(%rsp), %r14, %rsi
-	adcq %r14, %r12
+	movq %rsi, 512(%rsp)
+	mulxq 96(%rsp), %rbp, %rsi
+	addq %rbp, %rcx
+	adcq %rsi, %rdi
+	mulxq 112(%rsp), %rbp, %rsi
+	adcq %rbp, %r14
+	adcq %rsi, %r9
+	mulxq 128(%rsp), %rbp, %rsi
+	adcq %rbp, %r8
 	adcq %rsi, %r10
 	adcq $0, %rax
 	movq 40(%rsp), %rdx
-	mulxq 104(%rsp), %r14, %rsi
-	addq %r14, %r8
-	adcq %rsi, %rcx
-	mulxq 120(%rsp), %r14, %rsi
-	adcq %r14, %r12
+	mulxq 104(%rsp), %rbp, %rsi
+	addq %rbp, %r14
+	adcq %rsi, %r9
+	mulxq 120(%rsp), %rbp, %rsi
+	adcq %rbp, %r8
 	adcq %rsi, %r10
-	mulxq 136(%rsp), %r14, %rsi
-	adcq %r14, %rax
+	mulxq 136(%rsp), %rbp, %rsi
+	adcq %rbp, %rax
 	adcq $0, %rsi
-	movq %rdi, 616(%rsp)
-	mulxq 96(%rsp), %r14, %rdi
-	addq %r14, %rbp
-	adcq %rdi, %r8
-	mulxq 112(%rsp), %r14, %rdi
-	adcq %r14, %rcx
-	adcq %rdi, %r12
-	mulxq 128(%rsp), %r14, %rdi
-	adcq %r14, %r10
-	adcq %rdi, %rax
+	movq %rcx, 608(%rsp)
+	mulxq 96(%rsp), %rbp, %rcx
+	addq %rbp, %rdi
+	adcq %rcx, %r14
+	mulxq 112(%rsp), %rbp, %rcx
+	adcq %rbp, %r9
+	adcq %rcx, %r8
+	mulxq 128(%rsp), %rbp, %rcx
+	adcq %rbp, %r10
+	adcq %rcx, %rax
 	adcq $0, %rsi
 	movq 48(%rsp), %rdx
-	mulxq 144(%rsp), %r14, %rdi
-	movq %rax, 624(%rsp)
-	movq %r10, 632(%rsp)
+	mulxq 144(%rsp), %rbp, %rcx
+	movq %rax, 616(%rsp)
+	movq %r10, 624(%rsp)
 	mulxq 152(%rsp), %rax, %r10
-	addq %rdi, %rax
-	movq %r12, 664(%rsp)
-	mulxq 160(%rsp), %rdi, %r12
-	adcq %r10, %rdi
-	movq %rcx, 640(%rsp)
-	mulxq 168(%rsp), %r10, %rcx
-	adcq %r12, %r10
-	movq %r8, 688(%rsp)
-	mulxq 176(%rsp), %r12, %r8
-	adcq %rcx, %r12
-	movq %rbp, 696(%rsp)
-	mulxq 184(%rsp), %rcx, %rbp
-	adcq %r8, %rcx
-	adcq $0, %rbp
-	movq 56(%rsp), %rdx
-	movq %r14, 648(%rsp)
-	mulxq 152(%rsp), %r8, %r14
-	addq %r8, %rdi
-	adcq %r14, %r10
-	mulxq 168(%rsp), %r8, %r14
-	adcq %r8, %r12
-	adcq %r14, %rcx
-	mulxq 184(%rsp), %r8, %r14
-	adcq %r8, %rbp
-	adcq $0, %r14
-	movq %rsi, 600(%rsp)
-	mulxq 144(%rsp), %r8, %rsi
-	addq %r8, %rax
-	adcq %rsi, %rdi
-	mulxq 160(%rsp), %r8, %rsi
+	addq %rcx, %rax
+	movq %r8, 632(%rsp)
+	mulxq 160(%rsp), %rcx, %r8
+	adcq %r10, %rcx
+	movq %r9, 664(%rsp)
+	mulxq 168(%rsp), %r10, %r9
 	adcq %r8, %r10
-	adcq %rsi, %r12
-	mulxq 176(%rsp), %r8, %rsi
-	adcq %r8, %rcx
-	adcq %rsi, %rbp
-	adcq $0, %r14
+	movq %r14, 640(%rsp)
+	mulxq 176(%rsp), %r8, %r14
+	adcq %r9, %r8
+	movq %rdi, 688(%rsp)
+	mulxq 184(%rsp), %r9, %rdi
+	adcq %r14, %r9
+	adcq $0, %rdi
+	movq 56(%rsp), %rdx
+	movq %rbp, 696(%rsp)
+	mulxq 152(%rsp), %r14, %rbp
+	addq %r14, %rcx
+	adcq %rbp, %r10
+	mulxq 168(%rsp), %r14, %rbp
+	adcq %r14, %r8
+	adcq %rbp, %r9
+	mulxq 184(%rsp), %r14, %rbp
+	adcq %r14, %rdi
+	adcq $0, %rbp
+	movq %rsi, 648(%rsp)
+	mulxq 144(%rsp), %r14, %rsi
+	addq %r14, %rax
+	adcq %rsi, %rcx
+	mulxq 160(%rsp), %r14, %rsi
+	adcq %r14, %r10
+	adcq %rsi, %r8
+	mulxq 176(%rsp), %r14, %rsi
+	adcq %r14, %r9
+	adcq %rsi, %rdi
+	adcq $0, %rbp
 	movq 64(%rsp), %rdx
-	mulxq 152(%rsp), %r8, %rsi
-	addq %r8, %r10
-	adcq %rsi, %r12
-	mulxq 168(%rsp), %r8, %rsi
-	adcq %r8, %rcx
-	adcq %rsi, %rbp
-	mulxq 184(%rsp), %r8, %rsi
-	adcq %r8, %r14
+	mulxq 152(%rsp), %r14, %rsi
+	addq %r14, %r10
+	adcq %rsi, %r8
+	mulxq 168(%rsp), %r14, %rsi
+	adcq %r14, %r9
+	adcq %rsi, %rdi
+	mulxq 184(%rsp), %r14, %rsi
+	adcq %r14, %rbp
 	adcq $0, %rsi
-	movq %rax, 528(%rsp)
-	mulxq 144(%rsp), %r8, %rax
-	addq %r8, %rdi
+	movq %rax, 600(%rsp)
+	mulxq 144(%rsp), %r14, %rax
+	addq %r14, %rcx
 	adcq %rax, %r10
-	mulxq 160(%rsp), %r8, %rax
-	adcq %r8, %r12
-	adcq %rax, %rcx
-	mulxq 176(%rsp), %r8, %rax
-	adcq %r8, %rbp
-	adcq %rax, %r14
+	mulxq 160(%rsp), %r14, %rax
+	adcq %r14, %r8
+	adcq %rax, %r9
+	mulxq 176(%rsp), %r14, %rax
+	adcq %r14, %rdi
+	adcq %rax, %rbp
 	adcq $0, %rsi
 	movq 72(%rsp), %rdx
-	mulxq 152(%rsp), %r8, %rax
-	addq %r8, %r12
-	adcq %rax, %rcx
-	mulxq 168(%rsp), %r8, %rax
-	adcq %r8, %rbp
-	adcq %rax, %r14
-	mulxq 184(%rsp), %r8, %rax
-	adcq %r8, %rsi
+	mulxq 152(%rsp), %r14, %rax
+	addq %r14, %r8
+	adcq %rax, %r9
+	mulxq 168(%rsp), %r14, %rax
+	adcq %r14, %rdi
+	adcq %rax, %rbp
+	mulxq 184(%rsp), %r14, %rax
+	adcq %r14, %rsi
 	adcq $0, %rax
-	movq %rdi, 520(%rsp)
-	mulxq 144(%rsp), %r8, %rdi
-	addq %r8, %r10
-	adcq %rdi, %r12
-	mulxq 160(%rsp), %r8, %rdi
-	adcq %r8, %rcx
-	adcq %rdi, %rbp
-	mulxq 176(%rsp), %r8, %rdi
-	adcq %r8, %r14
-	adcq %rdi, %rsi
+	movq %rcx, 528(%rsp)
+	mulxq 144(%rsp), %r14, %rcx
+	addq %r14, %r10
+	adcq %rcx, %r8
+	mulxq 160(%rsp), %r14, %rcx
+	adcq %r14, %r9
+	adcq %rcx, %rdi
+	mulxq 176(%rsp), %r14, %rcx
+	adcq %r14, %rbp
+	adcq %rcx, %rsi
 	adcq $0, %rax
 	movq 80(%rsp), %rdx
-	mulxq 152(%rsp), %r8, %rdi
-	addq %r8, %rcx
-	adcq %rdi, %rbp
-	mulxq 168(%rsp), %r8, %rdi
-	adcq %r8, %r14
-	adcq %rdi, %rsi
-	mulxq 184(%rsp), %r8, %rdi
-	adcq %r8, %rax
-	adcq $0, %rdi
-	movq %r10, 592(%rsp)
-	mulxq 144(%rsp), %r8, %r10
-	addq %r8, %r12
-	adcq %r10, %rcx
-	mulxq 160(%rsp), %r8, %r10
-	adcq %r8, %rbp
-	adcq %r10, %r14
-	mulxq 176(%rsp), %r8, %r10
-	adcq %r8, %rsi
+	mulxq 152(%rsp), %r14, %rcx
+	addq %r14, %r9
+	adcq %rcx, %rdi
+	mulxq 168(%rsp), %r14, %rcx
+	adcq %r14, %rbp
+	adcq %rcx, %rsi
+	mulxq 184(%rsp), %r14, %rcx
+	adcq %r14, %rax
+	adcq $0, %rcx
+	movq %r10, 520(%rsp)
+	mulxq 144(%rsp), %r14, %r10
+	addq %r14, %r8
+	adcq %r10, %r9
+	mulxq 160(%rsp), %r14, %r10
+	adcq %r14, %rdi
+	adcq %r10, %rbp
+	mulxq 176(%rsp), %r14, %r10
+	adcq %r14, %rsi
 	adcq %r10, %rax
-	adcq $0, %rdi
+	adcq $0, %rcx
 	movq 88(%rsp), %rdx
-	mulxq 152(%rsp), %r8, %r10
-	addq %r8, %rbp
-	adcq %r10, %r14
-	mulxq 168(%rsp), %r8, %r10
-	adcq %r8, %rsi
+	mulxq 152(%rsp), %r14, %r10
+	addq %r14, %rdi
+	adcq %r10, %rbp
+	mulxq 168(%rsp), %r14, %r10
+	adcq %r14, %rsi
 	adcq %r10, %rax
-	mulxq 184(%rsp), %r8, %r10
-	adcq %r8, %rdi
+	mulxq 184(%rsp), %r14, %r10
+	adcq %r14, %rcx
 	adcq $0, %r10
-	movq %r12, 584(%rsp)
-	mulxq 144(%rsp), %r8, %r12
-	addq %r8, %rcx
-	adcq %r12, %rbp
-	mulxq 160(%rsp), %r8, %r12
-	adcq %r8, %r14
-	adcq %r12, %rsi
-	mulxq 176(%rsp), %r8, %r12
-	adcq %r8, %rax
-	adcq %r12, %rdi
+	movq %r8, 592(%rsp)
+	mulxq 144(%rsp), %r14, %r8
+	addq %r14, %r9
+	adcq %r8, %rdi
+	mulxq 160(%rsp), %r14, %r8
+	adcq %r14, %rbp
+	adcq %r8, %rsi
+	mulxq 176(%rsp), %r14, %r8
+	adcq %r14, %rax
+	adcq %r8, %rcx
 	adcq $0, %r10
 	movq %r11, %rdx
-	mulxq 680(%rsp), %r8, %r12
-	movq %rdi, 576(%rsp)
-	movq %rax, 560(%rsp)
-	mulxq 672(%rsp), %rdi, %rax
-	addq %r12, %rdi
-	movq %rsi, 568(%rsp)
-	mulxq 488(%rsp), %r12, %rsi
-	adcq %rax, %r12
-	movq %r14, 552(%rsp)
-	mulxq 344(%rsp), %rax, %r14
+	mulxq 680(%rsp), %r14, %r8
+	movq %rcx, 584(%rsp)
+	movq %rax, 576(%rsp)
+	mulxq 672(%rsp), %rcx, %rax
+	addq %r8, %rcx
+	movq %rsi, 560(%rsp)
+	mulxq 488(%rsp), %r8, %rsi
+	adcq %rax, %r8
+	movq %rbp, 568(%rsp)
+	mulxq 656(%rsp), %rax, %rbp
 	adcq %rsi, %rax
-	movq %rbp, 280(%rsp)
-	mulxq 656(%rsp), %rsi, %rbp
-	adcq %r14, %rsi
-	movq %rcx, 264(%rsp)
-	mulxq 480(%rsp), %r14, %rcx
-	adcq %rbp, %r14
-	adcq $0, %rcx
+	movq %rdi, 552(%rsp)
+	mulxq 480(%rsp), %rsi, %rdi
+	adcq %rbp, %rsi
+	movq %r9, 280(%rsp)
+	mulxq 352(%rsp), %rbp, %r9
+	adcq %rdi, %rbp
+	adcq $0, %r9
 	movq %r13, %rdx
-	movq %r8, 256(%rsp)
-	mulxq 672(%rsp), %rbp, %r8
-	addq %rbp, %r12
-	adcq %r8, %rax
-	mulxq 344(%rsp), %rbp, %r8
-	adcq %rbp, %rsi
-	adcq %r8, %r14
-	mulxq 480(%rsp), %rbp, %r8
-	adcq %rbp, %rcx
-	adcq $0, %r8
-	movq %r10, 248(%rsp)
-	mulxq 680(%rsp), %rbp, %r10
-	addq %rbp, %rdi
-	adcq %r10, %r12
-	mulxq 488(%rsp), %rbp, %r10
-	adcq %rbp, %rax
-	adcq %r10, %rsi
-	mulxq 656(%rsp), %rbp, %r10
-	adcq %rbp, %r14
-	adcq %r10, %rcx
-	adcq $0, %r8
-	movq %r15, %rdx
-	mulxq 672(%rsp), %rbp, %r10
-	addq %rbp, %rax
-	adcq %r10, %rsi
-	mulxq 344(%rsp), %rbp, %r10
-	adcq %rbp, %r14
-	adcq %r10, %rcx
-	mulxq 480(%rsp), %rbp, %r10
-	adcq %rbp, %r8
-	adcq $0, %r10
-	movq %rdi, 200(%rsp)
-	mulxq 680(%rsp), %rbp, %rdi
-	addq %rbp, %r12
+	movq %r14, 264(%rsp)
+	mulxq 672(%rsp), %rdi, %r14
+	addq %rdi, %r8
+	adcq %r14, %rax
+	mulxq 656(%rsp), %rdi, %r14
+	adcq %rdi, %rsi
+	adcq %r14, %rbp
+	mulxq 352(%rsp), %rdi, %r14
+	adcq %rdi, %r9
+	adcq $0, %r14
+	movq %r10, 256(%rsp)
+	mulxq 680(%rsp), %rdi, %r10
+	addq %rdi, %rcx
+	adcq %r10, %r8
+	mulxq 488(%rsp), %rdi, %r10
 	adcq %rdi, %rax
-	mulxq 488(%rsp), %rbp, %rdi
-	adcq %rbp, %rsi
+	adcq %r10, %rsi
+	mulxq 480(%rsp), %rdi, %r10
+	adcq %rdi, %rbp
+	adcq %r10, %r9
+	adcq $0, %r14
+	movq %r15, %rdx
+	mulxq 672(%rsp), %rdi, %r10
+	addq %rdi, %rax
+	adcq %r10, %rsi
+	mulxq 656(%rsp), %rdi, %r10
+	adcq %rdi, %rbp
+	adcq %r10, %r9
+	mulxq 352(%rsp), %rdi, %r10
 	adcq %rdi, %r14
-	mulxq 656(%rsp), %rbp, %rdi
-	adcq %rbp, %rcx
-	adcq %rdi, %r8
+	adcq $0, %r10
+	movq %rcx, 248(%rsp)
+	mulxq 680(%rsp), %rdi, %rcx
+	addq %rdi, %r8
+	adcq %rcx, %rax
+	mulxq 488(%rsp), %rdi, %rcx
+	adcq %rdi, %rsi
+	adcq %rcx, %rbp
+	mulxq 480(%rsp), %rdi, %rcx
+	adcq %rdi, %r9
+	adcq %rcx, %r14
 	adcq $0, %r10
 	movq %rbx, %rdx
-	mulxq 672(%rsp), %rbp, %rdi
-	addq %rbp, %rsi
+	mulxq 672(%rsp), %rdi, %rcx
+	addq %rdi, %rsi
+	adcq %rcx, %rbp
+	mulxq 656(%rsp), %rdi, %rcx
+	adcq %rdi, %r9
+	adcq %rcx, %r14
+	mulxq 352(%rsp), %rdi, %rcx
+	adcq %rdi, %r10
+	adcq $0, %rcx
+	movq %r8, 200(%rsp)
+	mulxq 680(%rsp), %rdi, %r8
+	addq %rdi, %rax
+	adcq %r8, %rsi
+	mulxq 488(%rsp), %rdi, %r8
+	adcq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq 480(%rsp), %rdi, %r8
 	adcq %rdi, %r14
-	mulxq 344(%rsp), %rbp, %rdi
-	adcq %rbp, %rcx
-	adcq %rdi, %r8
-	mulxq 480(%rsp), %rbp, %rdi
-	adcq %rbp, %r10
-	adcq $0, %rdi
-	movq %r12, 224(%rsp)
-	mulxq 680(%rsp), %rbp, %r12
-	addq %rbp, %rax
-	adcq %r12, %rsi
-	mulxq 488(%rsp), %rbp, %r12
-	adcq %rbp, %r14
-	adcq %r12, %rcx
-	mulxq 656(%rsp), %rbp, %r12
-	adcq %rbp, %r8
-	adcq %r12, %r10
-	adcq $0, %rdi
-	movq 544(%rsp), %rdx
-	mulxq 672(%rsp), %rbp, %r12
-	addq %rbp, %r14
-	adcq %r12, %rcx
-	mulxq 344(%rsp), %rbp, %r12
-	adcq %rbp, %r8
-	adcq %r12, %r10
-	mulxq 480(%rsp), %rbp, %r12
-	adcq %rbp, %rdi
-	adcq $0, %r12
-	movq %rax, 232(%rsp)
-	mulxq 680(%rsp), %rbp, %rax
-	addq %rbp, %rsi
+	adcq %r8, %r10
+	adcq $0, %rcx
+	movq %r12, %rdx
+	mulxq 672(%rsp), %rdi, %r8
+	addq %rdi, %rbp
+	adcq %r8, %r9
+	mulxq 656(%rsp), %rdi, %r8
+	adcq %rdi, %r14
+	adcq %r8, %r10
+	mulxq 352(%rsp), %rdi, %r8
+	adcq %rdi, %rcx
+	adcq $0, %r8
+	movq %rax, 224(%rsp)
+	mulxq 680(%rsp), %rdi, %rax
+	addq %rdi, %rsi
+	adcq %rax, %rbp
+	mulxq 488(%rsp), %rdi, %rax
+	adcq %rdi, %r9
 	adcq %rax, %r14
-	mulxq 488(%rsp), %rbp, %rax
-	adcq %rbp, %rcx
-	adcq %rax, %r8
-	mulxq 656(%rsp), %rbp, %rax
-	adcq %rbp, %r10
-	adcq %rax, %rdi
-	adcq $0, %r12
-	movq 464(%rsp), %rdx
-	mulxq 672(%rsp), %rbp, %rax
-	addq %rbp, %rcx
-	adcq %rax, %r8
-	mulxq 344(%rsp), %rbp, %rax
-	adcq %rbp, %r10
-	adcq %rax, %rdi
-	mulxq 480(%rsp), %rbp, %rax
-	adcq %rbp, %r12
+	mulxq 480(%rsp), %rdi, %rax
+	adcq %rdi, %r10
+	adcq %rax, %rcx
+	adcq $0, %r8
+	movq 216(%rsp), %rdx
+	mulxq 672(%rsp), %rdi, %rax
+	addq %rdi, %r9
+	adcq %rax, %r14
+	mulxq 656(%rsp), %rdi, %rax
+	adcq %rdi, %r10
+	adcq %rax, %rcx
+	mulxq 352(%rsp), %rdi, %rax
+	adcq %rdi, %r8
 	adcq $0, %rax
-	movq %rsi, 208(%rsp)
-	mulxq 680(%rsp), %rbp, %rsi
-	addq %rbp, %r14
-	adcq %rsi, %rcx
-	mulxq 488(%rsp), %rbp, %rsi
-	adcq %rbp, %r8
+	movq %rsi, 232(%rsp)
+	mulxq 680(%rsp), %rdi, %rsi
+	addq %rdi, %rbp
+	adcq %rsi, %r9
+	mulxq 488(%rsp), %rdi, %rsi
+	adcq %rdi, %r14
 	adcq %rsi, %r10
-	mulxq 656(%rsp), %rbp, %rsi
-	adcq %rbp, %rdi
-	adcq %rsi, %r12
+	mulxq 480(%rsp), %rdi, %rsi
+	adcq %rdi, %rcx
+	adcq %rsi, %r8
 	adcq $0, %rax
-	movq 256(%rsp), %rbp
-	movq 352(%rsp), %rsi
-	xorq %rsi, %rbp
-	movq 200(%rsp), %r11
+	movq 264(%rsp), %rdi
+	movq 344(%rsp), %rsi
+	xorq %rsi, %rdi
+	movq 248(%rsp), %r11
 	xorq %rsi, %r11
-	movq 224(%rsp), %r13
+	movq 200(%rsp), %r13
 	xorq %rsi, %r13
-	movq 232(%rsp), %r15
+	movq 224(%rsp), %r15
 	xorq %rsi, %r15
-	movq 208(%rsp), %rbx
+	movq 232(%rsp), %rbx
 	xorq %rsi, %rbx
+	xorq %rsi, %rbp
+	xorq %rsi, %r9
 	xorq %rsi, %r14
+	xorq %rsi, %r10
 	xorq %rsi, %rcx
 	xorq %rsi, %r8
-	xorq %rsi, %r10
-	xorq %rsi, %rdi
-	xorq %rsi, %r12
 	xorq %rsi, %rax
-	movq %r12, 208(%rsp)
 	movq %rsi, %r12
 	addq %r12, %r12
-	adcq 216(%rsp), %rbp
-	adcq 536(%rsp), %r11
-	adcq 512(%rsp), %r13
-	adcq 608(%rsp), %r15
-	adcq 616(%rsp), %rbx
-	adcq 696(%rsp), %r14
-	adcq 688(%rsp), %rcx
-	adcq 640(%rsp), %r8
-	adcq 664(%rsp), %r10
-	adcq 632(%rsp), %rdi
-	movq 208(%rsp), %r12
-	adcq 624(%rsp), %r12
-	adcq 600(%rsp), %rax
+	adcq 464(%rsp), %rdi
+	adcq 544(%rsp), %r11
+	adcq 536(%rsp), %r13
+	adcq 512(%rsp), %r15
+	adcq 608(%rsp), %rbx
+	adcq 688(%rsp), %rbp
+	adcq 640(%rsp), %r9
+	adcq 664(%rsp), %r14
+	adcq 632(%rsp), %r10
+	adcq 624(%rsp), %rcx
+	adcq 616(%rsp), %r8
+	adcq 648(%rsp), %rax
 	adcq $0, %rsi
-	addq 648(%rsp), %rbp
-	adcq 528(%rsp), %r11
-	adcq 520(%rsp), %r13
-	adcq 592(%rsp), %r15
-	adcq 584(%rsp), %rbx
-	adcq 264(%rsp), %r14
-	adcq 280(%rsp), %rcx
-	adcq 552(%rsp), %r8
-	adcq 568(%rsp), %r10
-	adcq 560(%rsp), %rdi
-	adcq 576(%rsp), %r12
-	adcq 248(%rsp), %rax
+	addq 696(%rsp), %rdi
+	adcq 600(%rsp), %r11
+	adcq 528(%rsp), %r13
+	adcq 520(%rsp), %r15
+	adcq 592(%rsp), %rbx
+	adcq 280(%rsp), %rbp
+	adcq 552(%rsp), %r9
+	adcq 568(%rsp), %r14
+	adcq 560(%rsp), %r10
+	adcq 576(%rsp), %rcx
+	adcq 584(%rsp), %r8
+	adcq 256(%rsp), %rax
 	adcq $0, %rsi
-	movq %r12, 208(%rsp)
-	movq 688(%rsp), %r12
-	addq %rbp, %r12
-	movq 640(%rsp), %rbp
-	adcq %r11, %rbp
-	movq 664(%rsp), %r11
+	movq 640(%rsp), %r12
+	addq %rdi, %r12
+	movq 664(%rsp), %rdi
+	adcq %r11, %rdi
+	movq 632(%rsp), %r11
 	adcq %r13, %r11
-	movq 632(%rsp), %r13
+	movq 624(%rsp), %r13
 	adcq %r15, %r13
-	movq 624(%rsp), %r15
+	movq 616(%rsp), %r15
 	adcq %rbx, %r15
-	movq 600(%rsp), %rbx
-	adcq %r14, %rbx
-	movq 648(%rsp), %r14
-	adcq %rcx, %r14
-	movq 528(%rsp), %rcx
+	movq 648(%rsp), %rbx
+	adcq %rbp, %rbx
+	movq 696(%rsp), %rbp
+	adcq %r9, %rbp
+	movq 600(%rsp), %r9
+	adcq %r14, %r9
+	movq 528(%rsp), %r14
+	adcq %r10, %r14
+	movq 520(%rsp), %r10
+	adcq %rcx, %r10
+	movq 592(%rsp), %rcx
 	adcq %r8, %rcx
-	movq 520(%rsp), %r8
-	adcq %r10, %r8
-	movq 592(%rsp), %r10
-	adcq %rdi, %r10
-	movq 584(%rsp), %rdi
-	adcq 208(%rsp), %rdi
-	movq %rdi, 208(%rsp)
-	movq 264(%rsp), %rdi
-	adcq %rax, %rdi
-	movq 280(%rsp), %rax
+	movq 280(%rsp), %r8
+	adcq %rax, %r8
+	movq 552(%rsp), %rax
 	adcq %rsi, %rax
-	movq 552(%rsp), %rsi
-	adcq $0, %rsi
-	movq %rsi, 552(%rsp)
 	movq 568(%rsp), %rsi
 	adcq $0, %rsi
 	movq %rsi, 568(%rsp)
@@ -17493,423 +17477,426 @@ pushq %rbx
 	movq 576(%rsp), %rsi
 	adcq $0, %rsi
 	movq %rsi, 576(%rsp)
-	movq 248(%rsp), %rsi
+	movq 584(%rsp), %rsi
 	adcq $0, %rsi
-	movq %rax, 248(%rsp)
-	movq 216(%rsp), %rax
+	movq %rsi, 584(%rsp)
+	movq 256(%rsp), %rsi
+	adcq $0, %rsi
+	movq %rax, 256(%rsp)
+	movq 464(%rsp), %rax
 	subq 272(%rsp), %rax
-	movq %rdi, 216(%rsp)
-	movq 536(%rsp), %rdi
-	sbbq 288(%rsp), %rdi
+	movq %r8, 464(%rsp)
+	movq 544(%rsp), %r8
+	sbbq 288(%rsp), %r8
+	movq %rcx, 544(%rsp)
+	movq 536(%rsp), %rcx
+	sbbq 296(%rsp), %rcx
 	movq %r10, 536(%rsp)
 	movq 512(%rsp), %r10
-	sbbq 296(%rsp), %r10
-	movq %r8, 512(%rsp)
-	movq 608(%rsp), %r8
-	sbbq 304(%rsp), %r8
-	movq %rcx, 608(%rsp)
-	movq 616(%rsp), %rcx
-	sbbq 312(%rsp), %rcx
-	movq %r15, 616(%rsp)
-	movq 696(%rsp), %r15
-	sbbq 360(%rsp), %r15
+	sbbq 304(%rsp), %r10
+	movq %r14, 512(%rsp)
+	movq 608(%rsp), %r14
+	sbbq 312(%rsp), %r14
+	movq %r9, 608(%rsp)
+	movq 688(%rsp), %r9
+	sbbq 360(%rsp), %r9
 	sbbq 472(%rsp), %r12
-	sbbq 448(%rsp), %rbp
+	sbbq 448(%rsp), %rdi
 	sbbq 456(%rsp), %r11
 	sbbq 408(%rsp), %r13
-	movq %r13, 696(%rsp)
-	movq 616(%rsp), %r13
-	sbbq 400(%rsp), %r13
+	sbbq 400(%rsp), %r15
 	sbbq 392(%rsp), %rbx
-	sbbq 384(%rsp), %r14
-	movq %r13, 616(%rsp)
-	movq 608(%rsp), %r13
-	sbbq 368(%rsp), %r13
-	movq %r13, 608(%rsp)
-	movq 512(%rsp), %r13
-	sbbq 376(%rsp), %r13
-	movq %r13, 512(%rsp)
-	movq 536(%rsp), %r13
-	sbbq 504(%rsp), %r13
-	movq %r13, 536(%rsp)
-	movq 208(%rsp), %r13
-	sbbq 496(%rsp), %r13
-	movq %r13, 208(%rsp)
-	movq 216(%rsp), %r13
-	sbbq 320(%rsp), %r13
-	movq %r13, 216(%rsp)
-	movq 248(%rsp), %r13
-	sbbq 328(%rsp), %r13
-	movq %r13, 248(%rsp)
-	movq 552(%rsp), %r13
-	sbbq 440(%rsp), %r13
-	movq %r13, 552(%rsp)
-	movq 568(%rsp), %r13
-	sbbq 432(%rsp), %r13
-	movq %r13, 568(%rsp)
-	movq 560(%rsp), %r13
-	sbbq 424(%rsp), %r13
-	movq %r13, 560(%rsp)
-	movq 576(%rsp), %r13
-	sbbq 416(%rsp), %r13
+	sbbq 384(%rsp), %rbp
+	movq %r15, 688(%rsp)
+	movq 608(%rsp), %r15
+	sbbq 368(%rsp), %r15
+	movq %r15, 608(%rsp)
+	movq 512(%rsp), %r15
+	sbbq 376(%rsp), %r15
+	movq %r15, 512(%rsp)
+	movq 536(%rsp), %r15
+	sbbq 504(%rsp), %r15
+	movq %r15, 536(%rsp)
+	movq 544(%rsp), %r15
+	sbbq 496(%rsp), %r15
+	movq %r15, 544(%rsp)
+	movq 464(%rsp), %r15
+	sbbq 320(%rsp), %r15
+	movq %r15, 464(%rsp)
+	movq 256(%rsp), %r15
+	sbbq 328(%rsp), %r15
+	movq %r15, 256(%rsp)
+	movq 568(%rsp), %r15
+	sbbq 440(%rsp), %r15
+	movq %r15, 568(%rsp)
+	movq 560(%rsp), %r15
+	sbbq 432(%rsp), %r15
+	movq %r15, 560(%rsp)
+	movq 576(%rsp), %r15
+	sbbq 424(%rsp), %r15
+	movq %r15, 576(%rsp)
+	movq 584(%rsp), %r15
+	sbbq 416(%rsp), %r15
 	sbbq 336(%rsp), %rsi
-	movq %r13, 576(%rsp)
-	leaq 96(%r9), %r13
+	movq %r15, 584(%rsp)
+	movq %r13, 552(%rsp)
+	movq 192(%rsp), %r13
+	leaq 96(%r13), %r15
 	movq %rax, %rdx
-	movq %r13, 192(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r13
-	addq %r9, %r15
-	adcq %r13, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r13
-	adcq %r9, %rbp
-	adcq %r13, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r13
+	movq %r15, 192(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r15
+	addq %r13, %r9
+	adcq %r15, %r12
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r15
+	adcq %r13, %rdi
+	adcq %r15, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r15
 	movq %rsi, 280(%rsp)
-	movq 696(%rsp), %rsi
-	adcq %r9, %rsi
-	movq 616(%rsp), %r9
-	adcq %r13, %r9
-	movq %r14, 616(%rsp)
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r14
-	adcq %r13, %rbx
-	adcq $0, %r14
-	movq %rcx, 696(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %rcx
-	addq %r13, %r12
-	adcq %rcx, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r13, %rcx
-	adcq %r13, %r11
-	adcq %rcx, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %r13, %rcx
-	adcq %r13, %r9
-	adcq %rcx, %rbx
-	adcq $0, %r14
-	movq %rdi, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r13, %rcx
-	addq %r13, %r12
-	adcq %rcx, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r13
-	adcq %rax, %r11
+	movq 552(%rsp), %rsi
 	adcq %r13, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %rcx, %rax
-	adcq %rcx, %r9
-	adcq %rax, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %r13, %rcx
-	adcq %r13, %r14
-	adcq $0, %rcx
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r13
-	addq %rax, %rbp
-	adcq %r13, %r11
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r13
-	adcq %rax, %rsi
-	adcq %r13, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r13
-	adcq %rax, %rbx
-	adcq %r13, %r14
-	adcq $0, %rcx
-	movq %r10, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r13
-	addq %rax, %rbp
-	adcq %r13, %r11
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %rax
-	adcq %rdi, %rsi
-	adcq %rax, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %rdi
-	adcq %r13, %rbx
-	adcq %rdi, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r13
-	adcq %rax, %rcx
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rax
-	addq %rdi, %r11
-	adcq %rax, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rax
-	adcq %rdi, %r9
-	adcq %rax, %rbx
-	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %rax
-	adcq %rdi, %r14
-	adcq %rax, %rcx
-	adcq $0, %r13
+	movq 688(%rsp), %r13
+	adcq %r15, %r13
+	movq %rbp, 688(%rsp)
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbp
+	adcq %r15, %rbx
+	adcq $0, %rbp
+	movq %r14, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r14
+	addq %r15, %r12
+	adcq %r14, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r14
+	adcq %r15, %r11
+	adcq %r14, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r14
+	adcq %r15, %r13
+	adcq %r14, %rbx
+	adcq $0, %rbp
 	movq %r8, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rax
-	addq %rdi, %r11
+	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r14
+	addq %r15, %r12
+	adcq %r14, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r15
+	adcq %rax, %r11
+	adcq %r15, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r14, %rax
+	adcq %r14, %r13
+	adcq %rax, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r14
+	adcq %r15, %rbp
+	adcq $0, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r15
+	addq %rax, %rdi
+	adcq %r15, %r11
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r15
 	adcq %rax, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rdi
-	adcq %r10, %r9
-	adcq %rdi, %rbx
-	mulxq FG_P751_MONT_Q+72(%rip), %rax, %r10
+	adcq %r15, %r13
+	mulxq FG_P751_MONT_Q+80(%rip), %rax, %r15
+	adcq %rax, %rbx
+	adcq %r15, %rbp
+	adcq $0, %r14
+	movq %rcx, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r15
+	addq %rax, %rdi
+	adcq %r15, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rax
+	adcq %r8, %rsi
+	adcq %rax, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r8
+	adcq %r15, %rbx
+	adcq %r8, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %rax, %r15
 	adcq %rax, %r14
-	adcq %r10, %rcx
-	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %rax
-	adcq %rdi, %r13
-	adcq $0, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rdi
-	addq %r10, %rsi
-	adcq %rdi, %r9
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rdi
-	adcq %r10, %rbx
-	adcq %rdi, %r14
-	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rdi
-	adcq %r10, %rcx
-	adcq %rdi, %r13
-	adcq $0, %rax
-	movq 696(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rdi
-	addq %r10, %rsi
-	adcq %rdi, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r10
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rax
+	addq %r8, %r11
+	adcq %rax, %rsi
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rax
+	adcq %r8, %r13
+	adcq %rax, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rax
+	adcq %r8, %rbp
+	adcq %rax, %r14
+	adcq $0, %r15
+	movq %r10, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rax
+	addq %r8, %r11
+	adcq %rax, %rsi
+	mulxq FG_P751_MONT_Q+56(%rip), %rcx, %r8
+	adcq %rcx, %r13
 	adcq %r8, %rbx
-	adcq %r10, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r8
-	adcq %rdi, %rcx
+	mulxq FG_P751_MONT_Q+72(%rip), %rax, %rcx
+	adcq %rax, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rax
+	adcq %r8, %r15
+	adcq $0, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rcx, %r8
+	addq %rcx, %rsi
 	adcq %r8, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rdi
-	adcq %r10, %rax
-	adcq $0, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r10
-	addq %r8, %r9
-	adcq %r10, %rbx
-	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r10
-	adcq %r8, %r14
-	adcq %r10, %rcx
-	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %rcx, %r8
+	adcq %rcx, %rbx
+	adcq %r8, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %rcx, %r8
+	adcq %rcx, %r14
+	adcq %r8, %r15
+	adcq $0, %rax
+	movq 552(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rcx, %r8
+	addq %rcx, %rsi
 	adcq %r8, %r13
-	adcq %r10, %rax
-	adcq $0, %rdi
-	movq %r15, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r10
-	addq %r8, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rcx
 	adcq %r10, %rbx
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r10
-	adcq %r8, %r14
-	adcq %r10, %rcx
+	adcq %rcx, %rbp
 	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r10
-	adcq %r8, %r13
+	adcq %r8, %r14
+	adcq %r10, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rcx, %r8
+	adcq %rcx, %rax
+	adcq $0, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rcx
+	addq %r10, %r13
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rcx
+	adcq %r10, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rcx
+	adcq %r10, %r15
+	adcq %rcx, %rax
+	adcq $0, %r8
+	movq %r9, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rcx
+	addq %r10, %r13
+	adcq %rcx, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r10, %rcx
+	adcq %r10, %rbp
+	adcq %rcx, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rcx
+	adcq %r10, %r15
+	adcq %rcx, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rcx
+	adcq %r10, %r8
+	adcq $0, %rcx
+	movq %rsi, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r10, %rsi
+	addq %r10, %rbx
+	adcq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r10, %rsi
+	adcq %r10, %r14
+	adcq %rsi, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rsi
 	adcq %r10, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %r10
-	adcq %r8, %rdi
-	adcq $0, %r10
-	movq %rsi, 696(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rsi
-	addq %r8, %rbx
-	adcq %rsi, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rsi
-	adcq %r8, %rcx
-	adcq %rsi, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rsi
-	adcq %r8, %rax
-	adcq %rsi, %rdi
-	adcq $0, %r10
+	adcq %rsi, %r8
+	adcq $0, %rcx
 	movq %r12, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rsi
-	addq %r8, %rbx
-	adcq %rsi, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r8
-	adcq %r15, %rcx
-	adcq %r8, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r10, %rsi
+	addq %r10, %rbx
+	adcq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r10
+	adcq %r9, %r14
+	adcq %r10, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r9
 	adcq %rsi, %rax
-	adcq %r15, %rdi
-	mulxq FG_P751_MONT_Q+88(%rip), %r8, %rsi
-	adcq %r8, %r10
+	adcq %r9, %r8
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rsi
+	adcq %r10, %rcx
 	adcq $0, %rsi
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r8
-	addq %r15, %r14
-	adcq %r8, %rcx
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r8
-	adcq %r15, %r13
-	adcq %r8, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r8
-	adcq %r15, %rdi
-	adcq %r8, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r10
+	addq %r9, %rbp
+	adcq %r10, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r10
+	adcq %r9, %r15
+	adcq %r10, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r10
+	adcq %r9, %r8
+	adcq %r10, %rcx
 	adcq $0, %rsi
-	movq %rbp, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r8
-	addq %r15, %r14
-	adcq %r8, %rcx
-	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r15
-	adcq %r12, %r13
-	adcq %r15, %rax
-	mulxq FG_P751_MONT_Q+72(%rip), %r8, %r12
-	adcq %r8, %rdi
-	adcq %r12, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r8
-	adcq %r15, %rsi
-	adcq $0, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r15
-	addq %r12, %rcx
-	adcq %r15, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r15
+	movq %rdi, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r10
+	addq %r9, %rbp
+	adcq %r10, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r9
+	adcq %r12, %r15
+	adcq %r9, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r12
+	adcq %r10, %r8
+	adcq %r12, %rcx
+	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r10
+	adcq %r9, %rsi
+	adcq $0, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r9
+	addq %r12, %r14
+	adcq %r9, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r9
 	adcq %r12, %rax
-	adcq %r15, %rdi
-	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r15
-	adcq %r12, %r10
-	adcq %r15, %rsi
-	adcq $0, %r8
+	adcq %r9, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r9
+	adcq %r12, %rcx
+	adcq %r9, %rsi
+	adcq $0, %r10
 	movq %r11, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r15
-	addq %r12, %rcx
-	adcq %r15, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r12
-	adcq %rbp, %rax
-	adcq %r12, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rbp
-	adcq %r15, %r10
-	adcq %rbp, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r9
+	addq %r12, %r14
+	adcq %r9, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r12
+	adcq %rdi, %rax
 	adcq %r12, %r8
-	adcq $0, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r12
-	addq %rbp, %r13
-	adcq %r12, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r12
-	adcq %rbp, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rdi
+	adcq %r9, %rcx
+	adcq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r9
 	adcq %r12, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbp, %r12
-	adcq %rbp, %rsi
-	adcq %r12, %r8
-	adcq $0, %r15
-	movq 696(%rsp), %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r12
-	addq %rbp, %r13
+	adcq $0, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r12
+	addq %rdi, %r15
 	adcq %r12, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbp
-	adcq %r11, %rdi
-	adcq %rbp, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r12
+	adcq %rdi, %r8
+	adcq %r12, %rcx
+	mulxq FG_P751_MONT_Q+80(%rip), %rdi, %r12
+	adcq %rdi, %rsi
+	adcq %r12, %r10
+	adcq $0, %r9
+	movq 552(%rsp), %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r12
+	addq %rdi, %r15
+	adcq %r12, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
+	adcq %r11, %r8
+	adcq %rdi, %rcx
 	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r11
 	adcq %r12, %rsi
-	adcq %r11, %r8
-	mulxq FG_P751_MONT_Q+88(%rip), %rbp, %r12
-	adcq %rbp, %r15
-	adcq $0, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rbp
-	addq %r11, %rax
-	adcq %rbp, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rbp
 	adcq %r11, %r10
-	adcq %rbp, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
-	adcq %r11, %r8
-	adcq %rbp, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rdi, %r12
+	adcq %rdi, %r9
 	adcq $0, %r12
-	movq %r9, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %rdi
 	addq %r11, %rax
-	adcq %rbp, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rbp
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %rdi
+	adcq %r11, %rcx
+	adcq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rdi
 	adcq %r11, %r10
-	adcq %rbp, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
-	adcq %r11, %r8
-	adcq %rbp, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
+	adcq %rdi, %r9
+	adcq $0, %r12
+	movq %r13, %rdx
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %rdi
+	addq %r11, %rax
+	adcq %rdi, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %rdi
+	adcq %r11, %rcx
+	adcq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rdi
+	adcq %r11, %r10
+	adcq %rdi, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rdi
 	adcq %r11, %r12
-	adcq $0, %rbp
-	movq %r13, 696(%rsp)
-	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r13
-	addq %r11, %rdi
-	adcq %r13, %r10
-	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r13
+	adcq $0, %rdi
+	movq %r15, 552(%rsp)
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r15
+	addq %r11, %r8
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r15
 	adcq %r11, %rsi
-	adcq %r13, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r13
-	adcq %r11, %r15
-	adcq %r13, %r12
-	adcq $0, %rbp
+	adcq %r15, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r15
+	adcq %r11, %r9
+	adcq %r15, %r12
+	adcq $0, %rdi
 	movq %rbx, %rdx
-	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r13
-	addq %r11, %rdi
-	adcq %r13, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r11
-	adcq %r9, %rsi
-	adcq %r11, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r9
-	adcq %r13, %r15
-	adcq %r9, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r13
-	adcq %r11, %rbp
-	adcq $0, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r11
-	addq %r9, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r15
+	addq %r11, %r8
+	adcq %r15, %rcx
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
+	adcq %r13, %rsi
+	adcq %r11, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r13
+	adcq %r15, %r9
+	adcq %r13, %r12
+	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r15
+	adcq %r11, %rdi
+	adcq $0, %r15
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
+	addq %r13, %rcx
 	adcq %r11, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r11
-	adcq %r9, %r8
-	adcq %r11, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r11
-	adcq %r9, %r12
-	adcq %r11, %rbp
-	adcq $0, %r13
-	addq 616(%rsp), %r14
-	adcq 608(%rsp), %rcx
-	movq 696(%rsp), %r9
-	adcq 512(%rsp), %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
+	adcq %r13, %r10
+	adcq %r11, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r11
+	adcq %r13, %r12
+	adcq %r11, %rdi
+	adcq $0, %r15
+	addq 688(%rsp), %rbp
+	adcq 608(%rsp), %r14
+	movq 552(%rsp), %r13
+	adcq 512(%rsp), %r13
 	adcq 536(%rsp), %rax
-	adcq 208(%rsp), %rdi
-	adcq 216(%rsp), %r10
-	adcq 248(%rsp), %rsi
-	adcq 552(%rsp), %r8
-	adcq 568(%rsp), %r15
-	adcq 560(%rsp), %r12
-	adcq 576(%rsp), %rbp
-	adcq 280(%rsp), %r13
-	movq %r14, %r11
+	adcq 544(%rsp), %r8
+	adcq 464(%rsp), %rcx
+	adcq 256(%rsp), %rsi
+	adcq 568(%rsp), %r10
+	adcq 560(%rsp), %r9
+	adcq 576(%rsp), %r12
+	adcq 584(%rsp), %rdi
+	adcq 280(%rsp), %r15
+	movq %rbp, %r11
 	subq $-1, %r11
-	movq %rcx, %rbx
+	movq %r14, %rbx
 	sbbq $-1, %rbx
 	movq %rax, 280(%rsp)
-	movq %r9, %rax
+	movq %r13, %rax
 	sbbq $-1, %rax
-	movq %rbp, 576(%rsp)
-	movq 280(%rsp), %rbp
-	sbbq $-1, %rbp
-	movq %r12, 560(%rsp)
-	movq %rdi, %r12
+	movq %rdi, 584(%rsp)
+	movq 280(%rsp), %rdi
+	sbbq $-1, %rdi
+	movq %r12, 576(%rsp)
+	movq %r8, %r12
 	sbbq $-1, %r12
+	movq %r13, 560(%rsp)
+	movq %rcx, %r13
+	sbbq FG_P751_MONT_P+40(%rip), %r13
 	movq %r9, 568(%rsp)
-	movq %r10, %r9
-	sbbq FG_P751_MONT_P+40(%rip), %r9
-	movq %r15, 552(%rsp)
-	movq %rsi, %r15
-	sbbq FG_P751_MONT_P+48(%rip), %r15
-	movq %r8, 248(%rsp)
-	sbbq FG_P751_MONT_P+56(%rip), %r8
-	movq %rsi, 216(%rsp)
-	movq 552(%rsp), %rsi
+	movq %rsi, %r9
+	sbbq FG_P751_MONT_P+48(%rip), %r9
+	movq %r10, 256(%rsp)
+	sbbq FG_P751_MONT_P+56(%rip), %r10
+	movq %rsi, 464(%rsp)
+	movq 568(%rsp), %rsi
 	sbbq FG_P751_MONT_P+64(%rip), %rsi
-	movq %r10, 208(%rsp)
-	movq 560(%rsp), %r10
-	sbbq FG_P751_MONT_P+72(%rip), %r10
-	movq %rdi, 536(%rsp)
-	movq 576(%rsp), %rdi
-	sbbq FG_P751_MONT_P+80(%rip), %rdi
-	movq %rcx, 512(%rsp)
-	movq %r13, %rcx
-	sbbq FG_P751_MONT_P+88(%rip), %rcx
-	cmovc %r14, %r11
+	movq %rcx, 544(%rsp)
+	movq 576(%rsp), %rcx
+	sbbq FG_P751_MONT_P+72(%rip), %rcx
+	movq %r8, 536(%rsp)
+	movq 584(%rsp), %r8
+	sbbq FG_P751_MONT_P+80(%rip), %r8
+	movq %r14, 512(%rsp)
+	movq %r15, %r14
+	sbbq FG_P751_MONT_P+88(%rip), %r14
+	cmovc %rbp, %r11
 	cmovc 512(%rsp), %rbx
-	cmovc 568(%rsp), %rax
-	cmovc 280(%rsp), %rbp
+	cmovc 560(%rsp), %rax
+	cmovc 280(%rsp), %rdi
 	cmovc 536(%rsp), %r12
-	cmovc 208(%rsp), %r9
-	cmovc 216(%rsp), %r15
-	cmovc 248(%rsp), %r8
-	cmovc 552(%rsp), %rsi
-	cmovc 560(%rsp), %r10
-	cmovc 576(%rsp), %rdi
-	cmovc %r13, %rcx
-	movq 192(%rsp), %r14
-	movq %r11, 0(%r14)
-	movq %rbx, 8(%r14)
-	movq %rax, 16(%r14)
-	movq %rbp, 24(%r14)
-	movq %r12, 32(%r14)
-	movq %r9, 40(%r14)
-	movq %r15, 48(%r14)
-	movq %r8, 56(%r14)
-	movq %rsi, 64(%r14)
-	movq %r10, 72(%r14)
-	movq %rdi, 80(%r14)
-	movq %rcx, 88(%r14)
+	cmovc 544(%rsp), %r13
+	cmovc 464(%rsp), %r9
+	cmovc 256(%rsp), %r10
+	cmovc 568(%rsp), %rsi
+	cmovc 576(%rsp), %rcx
+	cmovc 584(%rsp), %r8
+	cmovc %r15, %r14
+	movq 192(%rsp), %rbp
+	movq %r11, 0(%rbp)
+	movq %rbx, 8(%rbp)
+	movq %rax, 16(%rbp)
+	movq %rdi, 24(%rbp)
+	movq %r12, 32(%rbp)
+	movq %r13, 40(%rbp)
+	movq %r9, 48(%rbp)
+	movq %r10, 56(%rbp)
+	movq %rsi, 64(%rbp)
+	movq %rcx, 72(%rbp)
+	movq %r8, 80(%rbp)
+	movq %r14, 88(%rbp)
 	addq $704, %rsp
 .cfi_adjust_cfa_offset -704
 popq %rbx
@@ -27421,15 +27408,14 @@ pushq %rbx
 	adcxq %rbp, %r14
 	mulxq 168(%rsp), %rbx, %rbp
 	adcxq %rbx, %rsi
-	movq %rsi, 664(%rsp)
-	mulxq 176(%rsp), %rbx, %rsi
+	mulxq 176(%rsp), %rbx, %rdi
 	adcxq %rbx, %rbp
-	movq %rbp, 656(%rsp)
+	movq %rbp, 664(%rsp)
 	mulxq 184(%rsp), %rbx, %rbp
-	adcxq %rbx, %rsi
+	adcxq %rbx, %rdi
 	adcxq %rcx, %rbp
 	movq 8(%rsp), %rdx
-	movq %r12, 640(%rsp)
+	movq %r12, 656(%rsp)
 	mulxq 104(%rsp), %rbx, %r12
 	addq %rbx, %r13
 	adcq %r12, %rax
@@ -27441,48 +27427,42 @@ pushq %rbx
 	adcq %r12, %r15
 	mulxq 152(%rsp), %rbx, %r12
 	adcq %rbx, %r14
-	movq 664(%rsp), %rbx
-	adcq %r12, %rbx
-	movq %rbx, 664(%rsp)
-	mulxq 168(%rsp), %r12, %rbx
-	movq %r14, 632(%rsp)
-	movq 656(%rsp), %r14
-	adcq %r12, %r14
+	adcq %r12, %rsi
+	mulxq 168(%rsp), %rbx, %r12
+	movq %rsi, 640(%rsp)
+	movq 664(%rsp), %rsi
 	adcq %rbx, %rsi
-	mulxq 184(%rsp), %r12, %rbx
-	adcq %r12, %rbp
-	adcq $0, %rbx
-	movq %rbp, 656(%rsp)
-	mulxq 96(%rsp), %r12, %rbp
-	addq %r12, %r8
+	adcq %r12, %rdi
+	mulxq 184(%rsp), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq $0, %r12
+	movq %rbp, 664(%rsp)
+	mulxq 96(%rsp), %rbx, %rbp
+	addq %rbx, %r8
 	adcq %rbp, %r13
-	mulxq 112(%rsp), %r12, %rbp
-	adcq %r12, %rax
+	mulxq 112(%rsp), %rbx, %rbp
+	adcq %rbx, %rax
 	adcq %rbp, %r9
-	mulxq 128(%rsp), %r12, %rbp
-	adcq %r12, %r11
+	mulxq 128(%rsp), %rbx, %rbp
+	adcq %rbx, %r11
 	adcq %rbp, %r10
-	mulxq 144(%rsp), %r12, %rbp
-	adcq %r12, %r15
-	movq 632(%rsp), %r12
-	adcq %rbp, %r12
-	movq %rsi, 632(%rsp)
-	mulxq 160(%rsp), %rbp, %rsi
-	movq %r14, 624(%rsp)
-	movq 664(%rsp), %r14
+	mulxq 144(%rsp), %rbx, %rbp
+	adcq %rbx, %r15
 	adcq %rbp, %r14
-	movq 624(%rsp), %rbp
-	adcq %rsi, %rbp
-	movq %rbp, 624(%rsp)
-	mulxq 176(%rsp), %rsi, %rbp
-	movq %r14, 664(%rsp)
-	movq 632(%rsp), %r14
-	adcq %rsi, %r14
-	movq 656(%rsp), %rsi
+	mulxq 160(%rsp), %rbx, %rbp
+	movq %rdi, 632(%rsp)
+	movq 640(%rsp), %rdi
+	adcq %rbx, %rdi
 	adcq %rbp, %rsi
-	adcq $0, %rbx
+	mulxq 176(%rsp), %rbx, %rbp
+	movq %rsi, 640(%rsp)
+	movq 632(%rsp), %rsi
+	adcq %rbx, %rsi
+	movq 664(%rsp), %rbx
+	adcq %rbp, %rbx
+	adcq $0, %r12
 	movq 16(%rsp), %rdx
-	movq %r8, 656(%rsp)
+	movq %r8, 664(%rsp)
 	mulxq 104(%rsp), %rbp, %r8
 	addq %rbp, %rax
 	adcq %r8, %r9
@@ -27491,73 +27471,65 @@ pushq %rbx
 	adcq %r8, %r10
 	mulxq 136(%rsp), %rbp, %r8
 	adcq %rbp, %r15
-	adcq %r8, %r12
+	adcq %r8, %r14
 	mulxq 152(%rsp), %rbp, %r8
-	movq %r12, 632(%rsp)
-	movq 664(%rsp), %r12
-	adcq %rbp, %r12
-	movq 624(%rsp), %rbp
+	adcq %rbp, %rdi
+	movq 640(%rsp), %rbp
 	adcq %r8, %rbp
-	movq %rbp, 624(%rsp)
+	movq %rbp, 640(%rsp)
 	mulxq 168(%rsp), %r8, %rbp
-	adcq %r8, %r14
-	adcq %rbp, %rsi
-	mulxq 184(%rsp), %r8, %rbp
-	adcq %r8, %rbx
-	adcq $0, %rbp
-	movq %rbx, 664(%rsp)
-	mulxq 96(%rsp), %r8, %rbx
-	addq %r8, %r13
-	adcq %rbx, %rax
-	mulxq 112(%rsp), %r8, %rbx
-	adcq %r8, %r9
-	adcq %rbx, %r11
-	mulxq 128(%rsp), %r8, %rbx
-	adcq %r8, %r10
-	adcq %rbx, %r15
-	mulxq 144(%rsp), %r8, %rbx
-	movq %rsi, 616(%rsp)
-	movq 632(%rsp), %rsi
 	adcq %r8, %rsi
-	adcq %rbx, %r12
-	mulxq 160(%rsp), %r8, %rbx
-	movq %r14, 632(%rsp)
-	movq 624(%rsp), %r14
+	adcq %rbp, %rbx
+	mulxq 184(%rsp), %r8, %rbp
+	adcq %r8, %r12
+	adcq $0, %rbp
+	movq %r12, 632(%rsp)
+	mulxq 96(%rsp), %r8, %r12
+	addq %r8, %r13
+	adcq %r12, %rax
+	mulxq 112(%rsp), %r8, %r12
+	adcq %r8, %r9
+	adcq %r12, %r11
+	mulxq 128(%rsp), %r8, %r12
+	adcq %r8, %r10
+	adcq %r12, %r15
+	mulxq 144(%rsp), %r8, %r12
 	adcq %r8, %r14
-	movq 632(%rsp), %r8
-	adcq %rbx, %r8
-	movq %r8, 632(%rsp)
-	mulxq 176(%rsp), %rbx, %r8
-	movq %r14, 624(%rsp)
-	movq 616(%rsp), %r14
-	adcq %rbx, %r14
-	movq 664(%rsp), %rbx
+	adcq %r12, %rdi
+	mulxq 160(%rsp), %r8, %r12
+	movq %rbx, 624(%rsp)
+	movq 640(%rsp), %rbx
 	adcq %r8, %rbx
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %r8, %r12
+	movq %rsi, 640(%rsp)
+	movq 624(%rsp), %rsi
+	adcq %r8, %rsi
+	movq 632(%rsp), %r8
+	adcq %r12, %r8
 	adcq $0, %rbp
 	movq 24(%rsp), %rdx
-	movq %r13, 664(%rsp)
-	mulxq 104(%rsp), %r8, %r13
-	addq %r8, %r9
+	movq %r13, 632(%rsp)
+	mulxq 104(%rsp), %r12, %r13
+	addq %r12, %r9
 	adcq %r13, %r11
-	mulxq 120(%rsp), %r8, %r13
-	adcq %r8, %r10
+	mulxq 120(%rsp), %r12, %r13
+	adcq %r12, %r10
 	adcq %r13, %r15
-	mulxq 136(%rsp), %r8, %r13
-	adcq %r8, %rsi
+	mulxq 136(%rsp), %r12, %r13
+	adcq %r12, %r14
+	adcq %r13, %rdi
+	mulxq 152(%rsp), %r12, %r13
+	adcq %r12, %rbx
+	movq 640(%rsp), %r12
 	adcq %r13, %r12
-	mulxq 152(%rsp), %r8, %r13
-	movq %r12, 616(%rsp)
-	movq 624(%rsp), %r12
-	adcq %r8, %r12
-	movq 632(%rsp), %r8
-	adcq %r13, %r8
-	movq %r8, 632(%rsp)
-	mulxq 168(%rsp), %r13, %r8
-	adcq %r13, %r14
-	adcq %r8, %rbx
-	mulxq 184(%rsp), %r13, %r8
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r13, %r12
+	adcq %r13, %rsi
+	adcq %r12, %r8
+	mulxq 184(%rsp), %r13, %r12
 	adcq %r13, %rbp
-	adcq $0, %r8
+	adcq $0, %r12
 	movq %rbp, 624(%rsp)
 	mulxq 96(%rsp), %r13, %rbp
 	addq %r13, %rax
@@ -27567,889 +27539,837 @@ pushq %rbx
 	adcq %rbp, %r10
 	mulxq 128(%rsp), %r13, %rbp
 	adcq %r13, %r15
-	adcq %rbp, %rsi
-	mulxq 144(%rsp), %r13, %rbp
-	movq %rbx, 608(%rsp)
-	movq 616(%rsp), %rbx
-	adcq %r13, %rbx
-	adcq %rbp, %r12
-	mulxq 160(%rsp), %r13, %rbp
-	movq %r14, 616(%rsp)
-	movq 632(%rsp), %r14
-	adcq %r13, %r14
-	movq 616(%rsp), %r13
-	adcq %rbp, %r13
-	movq %r13, 616(%rsp)
-	mulxq 176(%rsp), %rbp, %r13
-	movq %r14, 632(%rsp)
-	movq 608(%rsp), %r14
 	adcq %rbp, %r14
-	movq 624(%rsp), %rbp
-	adcq %r13, %rbp
-	adcq $0, %r8
+	mulxq 144(%rsp), %r13, %rbp
+	adcq %r13, %rdi
+	adcq %rbp, %rbx
+	mulxq 160(%rsp), %r13, %rbp
+	movq %r8, 616(%rsp)
+	movq 640(%rsp), %r8
+	adcq %r13, %r8
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r13, %rbp
+	movq %rsi, 640(%rsp)
+	movq 616(%rsp), %rsi
+	adcq %r13, %rsi
+	movq 624(%rsp), %r13
+	adcq %rbp, %r13
+	adcq $0, %r12
 	movq 32(%rsp), %rdx
 	movq %rax, 624(%rsp)
-	mulxq 104(%rsp), %r13, %rax
-	addq %r13, %r11
+	mulxq 104(%rsp), %rbp, %rax
+	addq %rbp, %r11
 	adcq %rax, %r10
-	mulxq 120(%rsp), %r13, %rax
-	adcq %r13, %r15
-	adcq %rax, %rsi
-	mulxq 136(%rsp), %r13, %rax
-	adcq %r13, %rbx
-	adcq %rax, %r12
-	mulxq 152(%rsp), %r13, %rax
-	movq %r12, 608(%rsp)
-	movq 632(%rsp), %r12
-	adcq %r13, %r12
-	movq 616(%rsp), %r13
-	adcq %rax, %r13
-	movq %r13, 616(%rsp)
-	mulxq 168(%rsp), %rax, %r13
+	mulxq 120(%rsp), %rbp, %rax
+	adcq %rbp, %r15
 	adcq %rax, %r14
-	adcq %r13, %rbp
-	mulxq 184(%rsp), %rax, %r13
-	adcq %rax, %r8
-	adcq $0, %r13
-	movq %r8, 632(%rsp)
-	mulxq 96(%rsp), %rax, %r8
-	addq %rax, %r9
-	adcq %r8, %r11
-	mulxq 112(%rsp), %rax, %r8
-	adcq %rax, %r10
-	adcq %r8, %r15
-	mulxq 128(%rsp), %rax, %r8
-	adcq %rax, %rsi
-	adcq %r8, %rbx
-	mulxq 144(%rsp), %rax, %r8
-	movq %rbp, 672(%rsp)
-	movq 608(%rsp), %rbp
-	adcq %rax, %rbp
-	adcq %r8, %r12
-	mulxq 160(%rsp), %rax, %r8
-	movq %r14, 608(%rsp)
-	movq 616(%rsp), %r14
-	adcq %rax, %r14
-	movq 608(%rsp), %rax
-	adcq %r8, %rax
-	movq %rax, 608(%rsp)
-	mulxq 176(%rsp), %r8, %rax
-	movq %r14, 616(%rsp)
-	movq 672(%rsp), %r14
-	adcq %r8, %r14
-	movq 632(%rsp), %r8
-	adcq %rax, %r8
-	adcq $0, %r13
-	movq 40(%rsp), %rdx
-	movq %r9, 632(%rsp)
-	mulxq 104(%rsp), %rax, %r9
-	addq %rax, %r10
-	adcq %r9, %r15
-	mulxq 120(%rsp), %rax, %r9
-	adcq %rax, %rsi
-	adcq %r9, %rbx
-	mulxq 136(%rsp), %rax, %r9
-	adcq %rax, %rbp
-	adcq %r9, %r12
-	mulxq 152(%rsp), %rax, %r9
-	movq %r12, 672(%rsp)
-	movq 616(%rsp), %r12
-	adcq %rax, %r12
-	movq 608(%rsp), %rax
-	adcq %r9, %rax
-	movq %rax, 608(%rsp)
-	mulxq 168(%rsp), %r9, %rax
-	adcq %r9, %r14
-	adcq %rax, %r8
-	mulxq 184(%rsp), %r9, %rax
-	adcq %r9, %r13
-	adcq $0, %rax
-	movq %r13, 616(%rsp)
-	mulxq 96(%rsp), %r9, %r13
-	addq %r9, %r11
-	adcq %r13, %r10
-	mulxq 112(%rsp), %r9, %r13
-	adcq %r9, %r15
-	adcq %r13, %rsi
-	mulxq 128(%rsp), %r9, %r13
-	adcq %r9, %rbx
-	adcq %r13, %rbp
-	mulxq 144(%rsp), %r9, %r13
-	movq %r8, 648(%rsp)
-	movq 672(%rsp), %r8
-	adcq %r9, %r8
-	adcq %r13, %r12
-	mulxq 160(%rsp), %r9, %r13
-	movq %r14, 672(%rsp)
-	movq 608(%rsp), %r14
-	adcq %r9, %r14
-	movq 672(%rsp), %r9
-	adcq %r13, %r9
-	movq %r9, 672(%rsp)
-	mulxq 176(%rsp), %r13, %r9
-	movq %r14, 608(%rsp)
-	movq 648(%rsp), %r14
-	adcq %r13, %r14
-	movq 616(%rsp), %r13
-	adcq %r9, %r13
-	adcq $0, %rax
-	movq 48(%rsp), %rdx
-	movq %r11, 616(%rsp)
-	mulxq 104(%rsp), %r9, %r11
-	addq %r9, %r15
-	adcq %r11, %rsi
-	mulxq 120(%rsp), %r9, %r11
-	adcq %r9, %rbx
-	adcq %r11, %rbp
-	mulxq 136(%rsp), %r9, %r11
-	adcq %r9, %r8
-	adcq %r11, %r12
-	mulxq 152(%rsp), %r9, %r11
-	movq %r12, 648(%rsp)
-	movq 608(%rsp), %r12
-	adcq %r9, %r12
-	movq 672(%rsp), %r9
-	adcq %r11, %r9
-	movq %r9, 672(%rsp)
-	mulxq 168(%rsp), %r11, %r9
-	adcq %r11, %r14
-	adcq %r9, %r13
-	mulxq 184(%rsp), %r11, %r9
-	adcq %r11, %rax
-	adcq $0, %r9
-	movq %rax, 608(%rsp)
-	mulxq 96(%rsp), %r11, %rax
-	addq %r11, %r10
-	adcq %rax, %r15
-	mulxq 112(%rsp), %r11, %rax
-	adcq %r11, %rsi
+	mulxq 136(%rsp), %rbp, %rax
+	adcq %rbp, %rdi
 	adcq %rax, %rbx
-	mulxq 128(%rsp), %r11, %rax
-	adcq %r11, %rbp
-	adcq %rax, %r8
-	mulxq 144(%rsp), %r11, %rax
-	movq %r13, 600(%rsp)
-	movq 648(%rsp), %r13
-	adcq %r11, %r13
+	mulxq 152(%rsp), %rbp, %rax
+	adcq %rbp, %r8
+	movq 640(%rsp), %rbp
+	adcq %rax, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %rax, %rbp
+	adcq %rax, %rsi
+	adcq %rbp, %r13
+	mulxq 184(%rsp), %rax, %rbp
 	adcq %rax, %r12
-	mulxq 160(%rsp), %r11, %rax
-	movq %r14, 648(%rsp)
-	movq 672(%rsp), %r14
-	adcq %r11, %r14
-	movq 648(%rsp), %r11
-	adcq %rax, %r11
-	movq %r11, 648(%rsp)
-	mulxq 176(%rsp), %rax, %r11
-	movq %r14, 672(%rsp)
-	movq 600(%rsp), %r14
+	adcq $0, %rbp
+	movq %r12, 616(%rsp)
+	mulxq 96(%rsp), %rax, %r12
+	addq %rax, %r9
+	adcq %r12, %r11
+	mulxq 112(%rsp), %rax, %r12
+	adcq %rax, %r10
+	adcq %r12, %r15
+	mulxq 128(%rsp), %rax, %r12
 	adcq %rax, %r14
-	movq 608(%rsp), %rax
-	adcq %r11, %rax
-	adcq $0, %r9
-	movq 56(%rsp), %rdx
-	movq %r10, 608(%rsp)
-	mulxq 104(%rsp), %r11, %r10
-	addq %r11, %rsi
-	adcq %r10, %rbx
-	mulxq 120(%rsp), %r11, %r10
-	adcq %r11, %rbp
-	adcq %r10, %r8
-	mulxq 136(%rsp), %r11, %r10
-	adcq %r11, %r13
-	adcq %r10, %r12
-	mulxq 152(%rsp), %r11, %r10
-	movq %r12, 600(%rsp)
-	movq 672(%rsp), %r12
-	adcq %r11, %r12
-	movq 648(%rsp), %r11
-	adcq %r10, %r11
-	movq %r11, 648(%rsp)
-	mulxq 168(%rsp), %r10, %r11
-	adcq %r10, %r14
-	adcq %r11, %rax
-	mulxq 184(%rsp), %r10, %r11
-	adcq %r10, %r9
-	adcq $0, %r11
-	movq %r9, 672(%rsp)
-	mulxq 96(%rsp), %r10, %r9
-	addq %r10, %r15
-	adcq %r9, %rsi
-	mulxq 112(%rsp), %r10, %r9
-	adcq %r10, %rbx
-	adcq %r9, %rbp
-	mulxq 128(%rsp), %r10, %r9
-	adcq %r10, %r8
-	adcq %r9, %r13
-	mulxq 144(%rsp), %r10, %r9
-	movq %rax, 592(%rsp)
-	movq 600(%rsp), %rax
-	adcq %r10, %rax
+	adcq %r12, %rdi
+	mulxq 144(%rsp), %rax, %r12
+	adcq %rax, %rbx
+	adcq %r12, %r8
+	mulxq 160(%rsp), %rax, %r12
+	movq %r13, 608(%rsp)
+	movq 640(%rsp), %r13
+	adcq %rax, %r13
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %rax, %r12
+	movq %rsi, 640(%rsp)
+	movq 608(%rsp), %rsi
+	adcq %rax, %rsi
+	movq 616(%rsp), %rax
+	adcq %r12, %rax
+	adcq $0, %rbp
+	movq 40(%rsp), %rdx
+	movq %r9, 616(%rsp)
+	mulxq 104(%rsp), %r12, %r9
+	addq %r12, %r10
+	adcq %r9, %r15
+	mulxq 120(%rsp), %r12, %r9
+	adcq %r12, %r14
+	adcq %r9, %rdi
+	mulxq 136(%rsp), %r12, %r9
+	adcq %r12, %rbx
+	adcq %r9, %r8
+	mulxq 152(%rsp), %r12, %r9
+	adcq %r12, %r13
+	movq 640(%rsp), %r12
 	adcq %r9, %r12
-	mulxq 160(%rsp), %r10, %r9
-	movq %r14, 600(%rsp)
-	movq 648(%rsp), %r14
-	adcq %r10, %r14
-	movq 600(%rsp), %r10
-	adcq %r9, %r10
-	movq %r10, 600(%rsp)
-	mulxq 176(%rsp), %r9, %r10
-	movq %r14, 648(%rsp)
-	movq 592(%rsp), %r14
-	adcq %r9, %r14
-	movq 672(%rsp), %r9
-	adcq %r10, %r9
-	adcq $0, %r11
-	movq 64(%rsp), %rdx
-	movq %r15, 672(%rsp)
-	mulxq 104(%rsp), %r10, %r15
-	addq %r10, %rbx
-	adcq %r15, %rbp
-	mulxq 120(%rsp), %r10, %r15
-	adcq %r10, %r8
-	adcq %r15, %r13
-	mulxq 136(%rsp), %r10, %r15
-	adcq %r10, %rax
-	adcq %r15, %r12
-	mulxq 152(%rsp), %r10, %r15
-	movq %r12, 592(%rsp)
-	movq 648(%rsp), %r12
-	adcq %r10, %r12
-	movq 600(%rsp), %r10
-	adcq %r15, %r10
-	movq %r10, 600(%rsp)
-	mulxq 168(%rsp), %r15, %r10
-	adcq %r15, %r14
-	adcq %r10, %r9
-	mulxq 184(%rsp), %r15, %r10
-	adcq %r15, %r11
-	adcq $0, %r10
-	movq %r11, 648(%rsp)
-	mulxq 96(%rsp), %r15, %r11
-	addq %r15, %rsi
-	adcq %r11, %rbx
-	mulxq 112(%rsp), %r15, %r11
-	adcq %r15, %rbp
-	adcq %r11, %r8
-	mulxq 128(%rsp), %r15, %r11
-	adcq %r15, %r13
-	adcq %r11, %rax
-	mulxq 144(%rsp), %r15, %r11
-	movq %r9, 584(%rsp)
-	movq 592(%rsp), %r9
-	adcq %r15, %r9
-	adcq %r11, %r12
-	mulxq 160(%rsp), %r15, %r11
-	movq %r14, 592(%rsp)
-	movq 600(%rsp), %r14
-	adcq %r15, %r14
-	movq 592(%rsp), %r15
-	adcq %r11, %r15
-	movq %r15, 592(%rsp)
-	mulxq 176(%rsp), %r11, %r15
-	movq %r14, 600(%rsp)
-	movq 584(%rsp), %r14
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r9, %r12
+	adcq %r9, %rsi
+	adcq %r12, %rax
+	mulxq 184(%rsp), %r9, %r12
+	adcq %r9, %rbp
+	adcq $0, %r12
+	movq %rbp, 608(%rsp)
+	mulxq 96(%rsp), %r9, %rbp
+	addq %r9, %r11
+	adcq %rbp, %r10
+	mulxq 112(%rsp), %r9, %rbp
+	adcq %r9, %r15
+	adcq %rbp, %r14
+	mulxq 128(%rsp), %r9, %rbp
+	adcq %r9, %rdi
+	adcq %rbp, %rbx
+	mulxq 144(%rsp), %r9, %rbp
+	adcq %r9, %r8
+	adcq %rbp, %r13
+	mulxq 160(%rsp), %r9, %rbp
+	movq %rax, 672(%rsp)
+	movq 640(%rsp), %rax
+	adcq %r9, %rax
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r9, %rbp
+	movq %rsi, 640(%rsp)
+	movq 672(%rsp), %rsi
+	adcq %r9, %rsi
+	movq 608(%rsp), %r9
+	adcq %rbp, %r9
+	adcq $0, %r12
+	movq 48(%rsp), %rdx
+	movq %r11, 608(%rsp)
+	mulxq 104(%rsp), %rbp, %r11
+	addq %rbp, %r15
 	adcq %r11, %r14
-	movq 648(%rsp), %r11
-	adcq %r15, %r11
-	adcq $0, %r10
-	movq 72(%rsp), %rdx
-	movq %rsi, 648(%rsp)
-	mulxq 104(%rsp), %r15, %rsi
-	addq %r15, %rbp
-	adcq %rsi, %r8
-	mulxq 120(%rsp), %r15, %rsi
-	adcq %r15, %r13
-	adcq %rsi, %rax
-	mulxq 136(%rsp), %r15, %rsi
-	adcq %r15, %r9
-	adcq %rsi, %r12
-	mulxq 152(%rsp), %r15, %rsi
-	movq %r12, 584(%rsp)
-	movq 600(%rsp), %r12
-	adcq %r15, %r12
-	movq 592(%rsp), %r15
-	adcq %rsi, %r15
-	movq %r15, 592(%rsp)
-	mulxq 168(%rsp), %rsi, %r15
-	adcq %rsi, %r14
-	adcq %r15, %r11
-	mulxq 184(%rsp), %rsi, %r15
-	adcq %rsi, %r10
-	adcq $0, %r15
-	movq %r10, 600(%rsp)
-	mulxq 96(%rsp), %rsi, %r10
-	addq %rsi, %rbx
-	adcq %r10, %rbp
-	mulxq 112(%rsp), %rsi, %r10
-	adcq %rsi, %r8
-	adcq %r10, %r13
-	mulxq 128(%rsp), %rsi, %r10
-	adcq %rsi, %rax
-	adcq %r10, %r9
-	mulxq 144(%rsp), %rsi, %r10
-	movq %r11, 576(%rsp)
-	movq 584(%rsp), %r11
-	adcq %rsi, %r11
-	adcq %r10, %r12
-	mulxq 160(%rsp), %rsi, %r10
-	movq %r14, 584(%rsp)
-	movq 592(%rsp), %r14
-	adcq %rsi, %r14
-	movq 584(%rsp), %rsi
-	adcq %r10, %rsi
-	movq %rsi, 584(%rsp)
-	mulxq 176(%rsp), %r10, %rsi
-	movq %r14, 592(%rsp)
-	movq 576(%rsp), %r14
-	adcq %r10, %r14
-	movq 600(%rsp), %r10
-	adcq %rsi, %r10
-	adcq $0, %r15
-	movq 80(%rsp), %rdx
-	movq %rbx, 600(%rsp)
-	mulxq 104(%rsp), %rsi, %rbx
-	addq %rsi, %r8
-	adcq %rbx, %r13
-	mulxq 120(%rsp), %rsi, %rbx
-	adcq %rsi, %rax
-	adcq %rbx, %r9
-	mulxq 136(%rsp), %rsi, %rbx
-	adcq %rsi, %r11
-	adcq %rbx, %r12
-	mulxq 152(%rsp), %rsi, %rbx
-	movq %r12, 576(%rsp)
-	movq 592(%rsp), %r12
-	adcq %rsi, %r12
-	movq 584(%rsp), %rsi
-	adcq %rbx, %rsi
-	movq %rsi, 584(%rsp)
-	mulxq 168(%rsp), %rbx, %rsi
-	adcq %rbx, %r14
-	adcq %rsi, %r10
-	mulxq 184(%rsp), %rbx, %rsi
-	adcq %rbx, %r15
-	adcq $0, %rsi
-	movq %r15, 592(%rsp)
-	mulxq 96(%rsp), %rbx, %r15
-	addq %rbx, %rbp
-	adcq %r15, %r8
-	mulxq 112(%rsp), %rbx, %r15
-	adcq %rbx, %r13
-	adcq %r15, %rax
-	mulxq 128(%rsp), %rbx, %r15
-	adcq %rbx, %r9
-	adcq %r15, %r11
-	mulxq 144(%rsp), %rbx, %r15
-	movq %r10, 496(%rsp)
-	movq 576(%rsp), %r10
-	adcq %rbx, %r10
-	adcq %r15, %r12
-	mulxq 160(%rsp), %rbx, %r15
-	movq %r14, 576(%rsp)
-	movq 584(%rsp), %r14
-	adcq %rbx, %r14
-	movq 576(%rsp), %rbx
-	adcq %r15, %rbx
-	movq %rbx, 576(%rsp)
-	mulxq 176(%rsp), %r15, %rbx
-	movq %r14, 584(%rsp)
-	movq 496(%rsp), %r14
-	adcq %r15, %r14
-	movq 592(%rsp), %r15
-	adcq %rbx, %r15
-	adcq $0, %rsi
-	movq 88(%rsp), %rdx
-	movq %rbp, 592(%rsp)
-	mulxq 104(%rsp), %rbx, %rbp
-	addq %rbx, %r13
+	mulxq 120(%rsp), %rbp, %r11
+	adcq %rbp, %rdi
+	adcq %r11, %rbx
+	mulxq 136(%rsp), %rbp, %r11
+	adcq %rbp, %r8
+	adcq %r11, %r13
+	mulxq 152(%rsp), %rbp, %r11
 	adcq %rbp, %rax
-	mulxq 120(%rsp), %rbx, %rbp
-	adcq %rbx, %r9
+	movq 640(%rsp), %rbp
+	adcq %r11, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %r11, %rbp
+	adcq %r11, %rsi
+	adcq %rbp, %r9
+	mulxq 184(%rsp), %r11, %rbp
+	adcq %r11, %r12
+	adcq $0, %rbp
+	movq %r12, 672(%rsp)
+	mulxq 96(%rsp), %r11, %r12
+	addq %r11, %r10
+	adcq %r12, %r15
+	mulxq 112(%rsp), %r11, %r12
+	adcq %r11, %r14
+	adcq %r12, %rdi
+	mulxq 128(%rsp), %r11, %r12
+	adcq %r11, %rbx
+	adcq %r12, %r8
+	mulxq 144(%rsp), %r11, %r12
+	adcq %r11, %r13
+	adcq %r12, %rax
+	mulxq 160(%rsp), %r11, %r12
+	movq %r9, 648(%rsp)
+	movq 640(%rsp), %r9
+	adcq %r11, %r9
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %r11, %r12
+	movq %rsi, 640(%rsp)
+	movq 648(%rsp), %rsi
+	adcq %r11, %rsi
+	movq 672(%rsp), %r11
+	adcq %r12, %r11
+	adcq $0, %rbp
+	movq 56(%rsp), %rdx
+	movq %r10, 672(%rsp)
+	mulxq 104(%rsp), %r12, %r10
+	addq %r12, %r14
+	adcq %r10, %rdi
+	mulxq 120(%rsp), %r12, %r10
+	adcq %r12, %rbx
+	adcq %r10, %r8
+	mulxq 136(%rsp), %r12, %r10
+	adcq %r12, %r13
+	adcq %r10, %rax
+	mulxq 152(%rsp), %r12, %r10
+	adcq %r12, %r9
+	movq 640(%rsp), %r12
+	adcq %r10, %r12
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r10, %r12
+	adcq %r10, %rsi
+	adcq %r12, %r11
+	mulxq 184(%rsp), %r10, %r12
+	adcq %r10, %rbp
+	adcq $0, %r12
+	movq %rbp, 648(%rsp)
+	mulxq 96(%rsp), %r10, %rbp
+	addq %r10, %r15
+	adcq %rbp, %r14
+	mulxq 112(%rsp), %r10, %rbp
+	adcq %r10, %rdi
+	adcq %rbp, %rbx
+	mulxq 128(%rsp), %r10, %rbp
+	adcq %r10, %r8
+	adcq %rbp, %r13
+	mulxq 144(%rsp), %r10, %rbp
+	adcq %r10, %rax
+	adcq %rbp, %r9
+	mulxq 160(%rsp), %r10, %rbp
+	movq %r11, 600(%rsp)
+	movq 640(%rsp), %r11
+	adcq %r10, %r11
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r10, %rbp
+	movq %rsi, 640(%rsp)
+	movq 600(%rsp), %rsi
+	adcq %r10, %rsi
+	movq 648(%rsp), %r10
+	adcq %rbp, %r10
+	adcq $0, %r12
+	movq 64(%rsp), %rdx
+	movq %r15, 648(%rsp)
+	mulxq 104(%rsp), %rbp, %r15
+	addq %rbp, %rdi
+	adcq %r15, %rbx
+	mulxq 120(%rsp), %rbp, %r15
+	adcq %rbp, %r8
+	adcq %r15, %r13
+	mulxq 136(%rsp), %rbp, %r15
+	adcq %rbp, %rax
+	adcq %r15, %r9
+	mulxq 152(%rsp), %rbp, %r15
 	adcq %rbp, %r11
-	mulxq 136(%rsp), %rbx, %rbp
-	adcq %rbx, %r10
-	adcq %rbp, %r12
-	mulxq 152(%rsp), %rbx, %rbp
-	movq %r12, 496(%rsp)
-	movq 584(%rsp), %r12
+	movq 640(%rsp), %rbp
+	adcq %r15, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %r15, %rbp
+	adcq %r15, %rsi
+	adcq %rbp, %r10
+	mulxq 184(%rsp), %r15, %rbp
+	adcq %r15, %r12
+	adcq $0, %rbp
+	movq %r12, 600(%rsp)
+	mulxq 96(%rsp), %r15, %r12
+	addq %r15, %r14
+	adcq %r12, %rdi
+	mulxq 112(%rsp), %r15, %r12
+	adcq %r15, %rbx
+	adcq %r12, %r8
+	mulxq 128(%rsp), %r15, %r12
+	adcq %r15, %r13
+	adcq %r12, %rax
+	mulxq 144(%rsp), %r15, %r12
+	adcq %r15, %r9
+	adcq %r12, %r11
+	mulxq 160(%rsp), %r15, %r12
+	movq %r10, 592(%rsp)
+	movq 640(%rsp), %r10
+	adcq %r15, %r10
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %r15, %r12
+	movq %rsi, 640(%rsp)
+	movq 592(%rsp), %rsi
+	adcq %r15, %rsi
+	movq 600(%rsp), %r15
+	adcq %r12, %r15
+	adcq $0, %rbp
+	movq 72(%rsp), %rdx
+	movq %r14, 600(%rsp)
+	mulxq 104(%rsp), %r12, %r14
+	addq %r12, %rbx
+	adcq %r14, %r8
+	mulxq 120(%rsp), %r12, %r14
+	adcq %r12, %r13
+	adcq %r14, %rax
+	mulxq 136(%rsp), %r12, %r14
+	adcq %r12, %r9
+	adcq %r14, %r11
+	mulxq 152(%rsp), %r12, %r14
+	adcq %r12, %r10
+	movq 640(%rsp), %r12
+	adcq %r14, %r12
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %r14, %r12
+	adcq %r14, %rsi
+	adcq %r12, %r15
+	mulxq 184(%rsp), %r14, %r12
+	adcq %r14, %rbp
+	adcq $0, %r12
+	movq %rbp, 592(%rsp)
+	mulxq 96(%rsp), %r14, %rbp
+	addq %r14, %rdi
+	adcq %rbp, %rbx
+	mulxq 112(%rsp), %r14, %rbp
+	adcq %r14, %r8
+	adcq %rbp, %r13
+	mulxq 128(%rsp), %r14, %rbp
+	adcq %r14, %rax
+	adcq %rbp, %r9
+	mulxq 144(%rsp), %r14, %rbp
+	adcq %r14, %r11
+	adcq %rbp, %r10
+	mulxq 160(%rsp), %r14, %rbp
+	movq %r15, 584(%rsp)
+	movq 640(%rsp), %r15
+	adcq %r14, %r15
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %r14, %rbp
+	movq %rsi, 640(%rsp)
+	movq 584(%rsp), %rsi
+	adcq %r14, %rsi
+	movq 592(%rsp), %r14
+	adcq %rbp, %r14
+	adcq $0, %r12
+	movq 80(%rsp), %rdx
+	movq %rdi, 592(%rsp)
+	mulxq 104(%rsp), %rbp, %rdi
+	addq %rbp, %r8
+	adcq %rdi, %r13
+	mulxq 120(%rsp), %rbp, %rdi
+	adcq %rbp, %rax
+	adcq %rdi, %r9
+	mulxq 136(%rsp), %rbp, %rdi
+	adcq %rbp, %r11
+	adcq %rdi, %r10
+	mulxq 152(%rsp), %rbp, %rdi
+	adcq %rbp, %r15
+	movq 640(%rsp), %rbp
+	adcq %rdi, %rbp
+	movq %rbp, 640(%rsp)
+	mulxq 168(%rsp), %rdi, %rbp
+	adcq %rdi, %rsi
+	adcq %rbp, %r14
+	mulxq 184(%rsp), %rdi, %rbp
+	adcq %rdi, %r12
+	adcq $0, %rbp
+	movq %r12, 584(%rsp)
+	mulxq 96(%rsp), %rdi, %r12
+	addq %rdi, %rbx
+	adcq %r12, %r8
+	mulxq 112(%rsp), %rdi, %r12
+	adcq %rdi, %r13
+	adcq %r12, %rax
+	mulxq 128(%rsp), %rdi, %r12
+	adcq %rdi, %r9
+	adcq %r12, %r11
+	mulxq 144(%rsp), %rdi, %r12
+	adcq %rdi, %r10
+	adcq %r12, %r15
+	mulxq 160(%rsp), %rdi, %r12
+	movq %r14, 576(%rsp)
+	movq 640(%rsp), %r14
+	adcq %rdi, %r14
+	adcq %r12, %rsi
+	mulxq 176(%rsp), %rdi, %r12
+	movq %rsi, 640(%rsp)
+	movq 576(%rsp), %rsi
+	adcq %rdi, %rsi
+	movq 584(%rsp), %rdi
+	adcq %r12, %rdi
+	adcq $0, %rbp
+	movq 88(%rsp), %rdx
+	movq %rbx, 584(%rsp)
+	mulxq 104(%rsp), %r12, %rbx
+	addq %r12, %r13
+	adcq %rbx, %rax
+	mulxq 120(%rsp), %r12, %rbx
+	adcq %r12, %r9
+	adcq %rbx, %r11
+	mulxq 136(%rsp), %r12, %rbx
+	adcq %r12, %r10
+	adcq %rbx, %r15
+	mulxq 152(%rsp), %r12, %rbx
+	adcq %r12, %r14
+	movq 640(%rsp), %r12
 	adcq %rbx, %r12
+	movq %r12, 640(%rsp)
+	mulxq 168(%rsp), %rbx, %r12
+	adcq %rbx, %rsi
+	adcq %r12, %rdi
+	mulxq 184(%rsp), %rbx, %r12
+	adcq %rbx, %rbp
+	adcq $0, %r12
+	movq %rbp, 576(%rsp)
+	mulxq 96(%rsp), %rbx, %rbp
+	addq %rbx, %r8
+	adcq %rbp, %r13
+	mulxq 112(%rsp), %rbx, %rbp
+	adcq %rbx, %rax
+	adcq %rbp, %r9
+	mulxq 128(%rsp), %rbx, %rbp
+	adcq %rbx, %r11
+	adcq %rbp, %r10
+	mulxq 144(%rsp), %rbx, %rbp
+	adcq %rbx, %r15
+	adcq %rbp, %r14
+	mulxq 160(%rsp), %rbx, %rbp
+	movq %rdi, 496(%rsp)
+	movq 640(%rsp), %rdi
+	adcq %rbx, %rdi
+	adcq %rbp, %rsi
+	mulxq 176(%rsp), %rbx, %rbp
+	movq %rsi, 640(%rsp)
+	movq 496(%rsp), %rsi
+	adcq %rbx, %rsi
 	movq 576(%rsp), %rbx
 	adcq %rbp, %rbx
-	movq %rbx, 576(%rsp)
-	mulxq 168(%rsp), %rbp, %rbx
-	adcq %rbp, %r14
-	adcq %rbx, %r15
-	mulxq 184(%rsp), %rbp, %rbx
-	adcq %rbp, %rsi
-	adcq $0, %rbx
-	movq %rsi, 584(%rsp)
-	mulxq 96(%rsp), %rbp, %rsi
-	addq %rbp, %r8
-	adcq %rsi, %r13
-	mulxq 112(%rsp), %rbp, %rsi
-	adcq %rbp, %rax
-	adcq %rsi, %r9
-	mulxq 128(%rsp), %rbp, %rsi
-	adcq %rbp, %r11
-	adcq %rsi, %r10
-	mulxq 144(%rsp), %rbp, %rsi
-	movq %r15, 432(%rsp)
-	movq 496(%rsp), %r15
-	adcq %rbp, %r15
-	adcq %rsi, %r12
-	mulxq 160(%rsp), %rbp, %rsi
-	movq %r14, 496(%rsp)
-	movq 576(%rsp), %r14
-	adcq %rbp, %r14
-	movq 496(%rsp), %rbp
-	adcq %rsi, %rbp
-	movq %rbp, 496(%rsp)
-	mulxq 176(%rsp), %rsi, %rbp
-	movq %r14, 576(%rsp)
-	movq 432(%rsp), %r14
-	adcq %rsi, %r14
-	movq 584(%rsp), %rsi
-	adcq %rbp, %rsi
-	adcq $0, %rbx
-	movq 640(%rsp), %rbp
+	adcq $0, %r12
+	movq 656(%rsp), %rbp
 	subq 224(%rsp), %rbp
-	movq %rsi, 640(%rsp)
-	movq 656(%rsp), %rsi
-	sbbq 216(%rsp), %rsi
-	movq %r14, 656(%rsp)
-	movq 664(%rsp), %r14
-	sbbq 208(%rsp), %r14
-	movq %r12, 664(%rsp)
-	movq 624(%rsp), %r12
-	sbbq 200(%rsp), %r12
-	movq %r15, 624(%rsp)
-	movq 632(%rsp), %r15
-	sbbq 248(%rsp), %r15
-	movq %r10, 632(%rsp)
-	movq 616(%rsp), %r10
-	sbbq 256(%rsp), %r10
-	movq %r11, 616(%rsp)
-	movq 608(%rsp), %r11
-	sbbq 264(%rsp), %r11
-	movq %r9, 608(%rsp)
-	movq 672(%rsp), %r9
-	sbbq 272(%rsp), %r9
-	movq %rax, 672(%rsp)
-	movq 648(%rsp), %rax
-	sbbq 280(%rsp), %rax
-	movq %r13, 648(%rsp)
-	movq 600(%rsp), %r13
-	sbbq 288(%rsp), %r13
-	movq %r8, 600(%rsp)
+	movq %rbx, 656(%rsp)
+	movq 664(%rsp), %rbx
+	sbbq 216(%rsp), %rbx
+	movq %rsi, 664(%rsp)
+	movq 632(%rsp), %rsi
+	sbbq 208(%rsp), %rsi
+	movq %rdi, 632(%rsp)
+	movq 624(%rsp), %rdi
+	sbbq 200(%rsp), %rdi
+	movq %r14, 624(%rsp)
+	movq 616(%rsp), %r14
+	sbbq 248(%rsp), %r14
+	movq %r15, 616(%rsp)
+	movq 608(%rsp), %r15
+	sbbq 256(%rsp), %r15
+	movq %r10, 608(%rsp)
+	movq 672(%rsp), %r10
+	sbbq 264(%rsp), %r10
+	movq %r11, 672(%rsp)
+	movq 648(%rsp), %r11
+	sbbq 272(%rsp), %r11
+	movq %r9, 648(%rsp)
+	movq 600(%rsp), %r9
+	sbbq 280(%rsp), %r9
+	movq %rax, 600(%rsp)
+	movq 592(%rsp), %rax
+	sbbq 288(%rsp), %rax
+	movq %r13, 592(%rsp)
+	movq 584(%rsp), %r13
+	sbbq 296(%rsp), %r13
+	sbbq 304(%rsp), %r8
+	movq %r8, 584(%rsp)
 	movq 592(%rsp), %r8
-	sbbq 296(%rsp), %r8
+	sbbq 240(%rsp), %r8
 	movq %r8, 592(%rsp)
 	movq 600(%rsp), %r8
-	sbbq 304(%rsp), %r8
+	sbbq 328(%rsp), %r8
 	movq %r8, 600(%rsp)
 	movq 648(%rsp), %r8
-	sbbq 240(%rsp), %r8
+	sbbq 336(%rsp), %r8
 	movq %r8, 648(%rsp)
 	movq 672(%rsp), %r8
-	sbbq 328(%rsp), %r8
+	sbbq 344(%rsp), %r8
 	movq %r8, 672(%rsp)
 	movq 608(%rsp), %r8
-	sbbq 336(%rsp), %r8
+	sbbq 352(%rsp), %r8
 	movq %r8, 608(%rsp)
 	movq 616(%rsp), %r8
-	sbbq 344(%rsp), %r8
-	movq %r8, 616(%rsp)
-	movq 632(%rsp), %r8
-	sbbq 352(%rsp), %r8
-	movq %r8, 632(%rsp)
-	movq 624(%rsp), %r8
 	sbbq 360(%rsp), %r8
-	movq %r8, 624(%rsp)
-	movq 664(%rsp), %r8
+	movq %r8, 616(%rsp)
+	movq 624(%rsp), %r8
 	sbbq 232(%rsp), %r8
-	movq %r8, 664(%rsp)
-	movq 576(%rsp), %r8
+	movq %r8, 624(%rsp)
+	movq 632(%rsp), %r8
 	sbbq 312(%rsp), %r8
-	movq %r8, 576(%rsp)
-	movq 496(%rsp), %r8
-	sbbq 320(%rsp), %r8
-	movq %r8, 496(%rsp)
-	movq 656(%rsp), %r8
-	sbbq 368(%rsp), %r8
-	movq %r8, 656(%rsp)
+	movq %r8, 632(%rsp)
 	movq 640(%rsp), %r8
-	sbbq 376(%rsp), %r8
-	sbbq 384(%rsp), %rbx
+	sbbq 320(%rsp), %r8
 	movq %r8, 640(%rsp)
-	leaq 96(%rdi), %r8
+	movq 664(%rsp), %r8
+	sbbq 368(%rsp), %r8
+	movq %r8, 664(%rsp)
+	movq 656(%rsp), %r8
+	sbbq 376(%rsp), %r8
+	sbbq 384(%rsp), %r12
+	movq %r8, 656(%rsp)
+	movq %r13, 576(%rsp)
+	movq 192(%rsp), %r13
+	leaq 96(%r13), %r8
 	movq %rbp, %rdx
 	xorq %rcx, %rcx
 	movq %r8, 192(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r8
-	adcxq %rdi, %r10
+	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r8
+	adcxq %r13, %r15
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r8
+	adcxq %r13, %r10
 	adoxq %r8, %r11
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r8
-	adcxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r8
+	adcxq %r13, %r11
 	adoxq %r8, %r9
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r8
-	adcxq %rdi, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r8
+	adcxq %r13, %r9
 	adoxq %r8, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r8
-	adcxq %rdi, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r8
+	adcxq %r13, %rax
+	movq 576(%rsp), %r13
 	adoxq %r8, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rdi, %r8
-	adcxq %rdi, %r13
-	movq 592(%rsp), %rdi
-	adoxq %r8, %rdi
-	movq %rbx, 592(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %r8, %rbx
-	adcxq %r8, %rdi
-	movq 600(%rsp), %r8
-	adoxq %rbx, %r8
-	movq %r15, 600(%rsp)
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r15
-	adcxq %rbx, %r8
-	adoxq %rcx, %r15
-	adcxq %rcx, %r15
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rbp
-	adcxq %rbx, %r11
-	adoxq %rbp, %r9
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rbp
-	adcxq %rbx, %r9
-	adoxq %rbp, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rbp
-	adcxq %rbx, %rax
-	adoxq %rbp, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rbp
-	adcxq %rbx, %r13
-	adoxq %rbp, %rdi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rbp
-	adcxq %rbx, %rdi
-	adoxq %rbp, %r8
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rbp
-	adcxq %rbx, %r8
-	adoxq %rbp, %r15
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
-	adcxq %rbx, %r15
-	adoxq %rcx, %rbp
-	adcxq %rcx, %rbp
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rsi
-	adcxq %rbx, %r9
-	adoxq %rsi, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rsi
-	adcxq %rbx, %rax
-	adoxq %rsi, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rsi
-	adcxq %rbx, %r13
-	adoxq %rsi, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rsi
-	adcxq %rbx, %rdi
-	adoxq %rsi, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rsi
-	adcxq %rbx, %r8
-	adoxq %rsi, %r15
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rsi
-	adcxq %rbx, %r15
-	adoxq %rsi, %rbp
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rsi
-	adcxq %rbx, %rbp
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
-	movq %r12, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r14
-	adcxq %rbx, %rax
-	adoxq %r14, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r14
-	adcxq %rbx, %r13
-	adoxq %r14, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r14
-	adcxq %rbx, %rdi
-	adoxq %r14, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r14
-	adcxq %rbx, %r8
-	adoxq %r14, %r15
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r14
-	adcxq %rbx, %r15
-	adoxq %r14, %rbp
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r14
-	adcxq %rbx, %rbp
-	adoxq %r14, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r14
-	adcxq %rbx, %rsi
+	movq %r12, 576(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r8, %r12
+	adcxq %r8, %r13
+	movq 584(%rsp), %r8
+	adoxq %r12, %r8
+	movq %r14, 584(%rsp)
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r14
+	adcxq %r12, %r8
 	adoxq %rcx, %r14
 	adcxq %rcx, %r14
-	movq 600(%rsp), %rdx
+	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r12
-	adcxq %rbx, %r13
-	adoxq %r12, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r12
-	adcxq %rbx, %rdi
-	adoxq %r12, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r12
-	adcxq %rbx, %r8
-	adoxq %r12, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r12
-	adcxq %rbx, %r15
-	adoxq %r12, %rbp
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r12
-	adcxq %rbx, %rbp
-	adoxq %r12, %rsi
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r12
-	adcxq %rbx, %rsi
-	adoxq %r12, %r14
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r12
-	adcxq %rbx, %r14
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbp
+	adcxq %r12, %r10
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbp
+	adcxq %r12, %r11
+	adoxq %rbp, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbp
+	adcxq %r12, %r9
+	adoxq %rbp, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbp
+	adcxq %r12, %rax
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbp
+	adcxq %r12, %r13
+	adoxq %rbp, %r8
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbp
+	adcxq %r12, %r8
+	adoxq %rbp, %r14
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rcx, %rbp
+	adcxq %rcx, %rbp
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbx
+	adcxq %r12, %r11
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbx
+	adcxq %r12, %r9
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbx
+	adcxq %r12, %rax
+	adoxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbx
+	adcxq %r12, %r13
+	adoxq %rbx, %r8
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbx
+	adcxq %r12, %r8
+	adoxq %rbx, %r14
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbx
+	adcxq %r12, %r14
+	adoxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbx
+	adcxq %r12, %rbp
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rsi
+	adcxq %r12, %r9
+	adoxq %rsi, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rsi
+	adcxq %r12, %rax
+	adoxq %rsi, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rsi
+	adcxq %r12, %r13
+	adoxq %rsi, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rsi
+	adcxq %r12, %r8
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rsi
+	adcxq %r12, %r14
+	adoxq %rsi, %rbp
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rsi
+	adcxq %r12, %rbp
+	adoxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rsi
+	adcxq %r12, %rbx
+	adoxq %rcx, %rsi
+	adcxq %rcx, %rsi
+	movq 584(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rdi
+	adcxq %r12, %rax
+	adoxq %rdi, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rdi
+	adcxq %r12, %r13
+	adoxq %rdi, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rdi
+	adcxq %r12, %r8
+	adoxq %rdi, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rdi
+	adcxq %r12, %r14
+	adoxq %rdi, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rdi
+	adcxq %r12, %rbp
+	adoxq %rdi, %rbx
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rdi
+	adcxq %r12, %rbx
+	adoxq %rdi, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rdi
+	adcxq %r12, %rsi
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	movq %rax, 584(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rax
+	adcxq %r12, %r13
+	adoxq %rax, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rax
+	adcxq %r12, %r8
+	adoxq %rax, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rax
+	adcxq %r12, %r14
+	adoxq %rax, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rax
+	adcxq %r12, %rbp
+	adoxq %rax, %rbx
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rax
+	adcxq %r12, %rbx
+	adoxq %rax, %rsi
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rax
+	adcxq %r12, %rsi
+	adoxq %rax, %rdi
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rax
+	adcxq %r12, %rdi
+	adoxq %rcx, %rax
+	adcxq %rcx, %rax
 	movq %r10, %rdx
 	xorq %rcx, %rcx
-	movq %r13, 600(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r13
-	adcxq %rbx, %rdi
-	adoxq %r13, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r13
-	adcxq %rbx, %r8
-	adoxq %r13, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r13
-	adcxq %rbx, %r15
-	adoxq %r13, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r13
-	adcxq %rbx, %rbp
-	adoxq %r13, %rsi
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r13
-	adcxq %rbx, %rsi
-	adoxq %r13, %r14
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r13
-	adcxq %rbx, %r14
-	adoxq %r13, %r12
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r13
-	adcxq %rbx, %r12
-	adoxq %rcx, %r13
-	adcxq %rcx, %r13
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r15
+	adcxq %r12, %r8
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r15
+	adcxq %r12, %r14
+	adoxq %r15, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r15
+	adcxq %r12, %rbp
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r15
+	adcxq %r12, %rbx
+	adoxq %r15, %rsi
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r15
+	adcxq %r12, %rsi
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r15
+	adcxq %r12, %rdi
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r15
+	adcxq %r12, %rax
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
 	movq %r11, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r10
-	adcxq %rbx, %r8
-	adoxq %r10, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r10
-	adcxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r10
+	adcxq %r12, %r14
 	adoxq %r10, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r10
-	adcxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r10
+	adcxq %r12, %rbp
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r10
+	adcxq %r12, %rbx
 	adoxq %r10, %rsi
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r10
-	adcxq %rbx, %rsi
-	adoxq %r10, %r14
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r10
-	adcxq %rbx, %r14
-	adoxq %r10, %r12
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r10
-	adcxq %rbx, %r12
-	adoxq %r10, %r13
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r10
-	adcxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r10
+	adcxq %r12, %rsi
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r10
+	adcxq %r12, %rdi
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r10
+	adcxq %r12, %rax
+	adoxq %r10, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r10
+	adcxq %r12, %r15
 	adoxq %rcx, %r10
 	adcxq %rcx, %r10
 	movq %r9, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r11
-	adcxq %rbx, %r15
-	adoxq %r11, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r11
-	adcxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r11
+	adcxq %r12, %rbp
+	adoxq %r11, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r11
+	adcxq %r12, %rbx
 	adoxq %r11, %rsi
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r11
-	adcxq %rbx, %rsi
-	adoxq %r11, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r11
-	adcxq %rbx, %r14
-	adoxq %r11, %r12
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r11
-	adcxq %rbx, %r12
-	adoxq %r11, %r13
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r11
-	adcxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r11
+	adcxq %r12, %rsi
+	adoxq %r11, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r11
+	adcxq %r12, %rdi
+	adoxq %r11, %rax
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r11
+	adcxq %r12, %rax
+	adoxq %r11, %r15
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r11
+	adcxq %r12, %r15
 	adoxq %r11, %r10
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r11
-	adcxq %rbx, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r11
+	adcxq %r12, %r10
 	adoxq %rcx, %r11
 	adcxq %rcx, %r11
-	movq %rax, %rdx
+	movq 584(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r9
-	adcxq %rbx, %rbp
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r9
+	adcxq %r12, %rbx
 	adoxq %r9, %rsi
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r9
-	adcxq %rbx, %rsi
-	adoxq %r9, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r9
-	adcxq %rbx, %r14
-	adoxq %r9, %r12
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r9
-	adcxq %rbx, %r12
-	adoxq %r9, %r13
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r9
-	adcxq %rbx, %r13
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r9
+	adcxq %r12, %rsi
+	adoxq %r9, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r9
+	adcxq %r12, %rdi
+	adoxq %r9, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r9
+	adcxq %r12, %rax
+	adoxq %r9, %r15
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r9
+	adcxq %r12, %r15
 	adoxq %r9, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r9
-	adcxq %rbx, %r10
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r9
+	adcxq %r12, %r10
 	adoxq %r9, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r9
-	adcxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r9
+	adcxq %r12, %r11
 	adoxq %rcx, %r9
 	adcxq %rcx, %r9
-	movq 600(%rsp), %rdx
+	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rax
-	adcxq %rbx, %rsi
-	adoxq %rax, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rax
-	adcxq %rbx, %r14
-	adoxq %rax, %r12
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rax
-	adcxq %rbx, %r12
-	adoxq %rax, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rax
-	adcxq %rbx, %r13
-	adoxq %rax, %r10
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	adcxq %rbx, %r10
-	adoxq %rax, %r11
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	adcxq %rbx, %r11
-	adoxq %rax, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	adcxq %rbx, %r9
-	adoxq %rcx, %rax
-	adcxq %rcx, %rax
-	movq %rdi, %rdx
-	xorq %rcx, %rcx
-	movq %rsi, 600(%rsp)
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rsi
-	adcxq %rbx, %r14
-	adoxq %rsi, %r12
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rsi
-	adcxq %rbx, %r12
-	adoxq %rsi, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rsi
-	adcxq %rbx, %r13
-	adoxq %rsi, %r10
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rsi
-	adcxq %rbx, %r10
-	adoxq %rsi, %r11
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rsi
-	adcxq %rbx, %r11
-	adoxq %rsi, %r9
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rsi
-	adcxq %rbx, %r9
-	adoxq %rsi, %rax
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rsi
-	adcxq %rbx, %rax
-	adoxq %rcx, %rsi
-	adcxq %rcx, %rsi
+	movq %rbx, 584(%rsp)
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %rbx
+	adcxq %r12, %rsi
+	adoxq %rbx, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %rbx
+	adcxq %r12, %rdi
+	adoxq %rbx, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %rbx
+	adcxq %r12, %rax
+	adoxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %rbx
+	adcxq %r12, %r15
+	adoxq %rbx, %r10
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %rbx
+	adcxq %r12, %r10
+	adoxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %rbx
+	adcxq %r12, %r11
+	adoxq %rbx, %r9
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %rbx
+	adcxq %r12, %r9
+	adoxq %rcx, %rbx
+	adcxq %rcx, %rbx
 	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %rdi
-	adcxq %rbx, %r12
-	adoxq %rdi, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %rdi
-	adcxq %rbx, %r13
-	adoxq %rdi, %r10
-	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %rdi
-	adcxq %rbx, %r10
-	adoxq %rdi, %r11
-	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %rdi
-	adcxq %rbx, %r11
-	adoxq %rdi, %r9
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rdi
-	adcxq %rbx, %r9
-	adoxq %rdi, %rax
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rdi
-	adcxq %rbx, %rax
-	adoxq %rdi, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rdi
-	adcxq %rbx, %rsi
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	addq 648(%rsp), %r15
-	adcq 672(%rsp), %rbp
-	movq 600(%rsp), %rbx
-	adcq 608(%rsp), %rbx
-	adcq 616(%rsp), %r14
-	adcq 632(%rsp), %r12
-	adcq 624(%rsp), %r13
-	adcq 664(%rsp), %r10
-	adcq 576(%rsp), %r11
-	adcq 496(%rsp), %r9
-	adcq 656(%rsp), %rax
-	adcq 640(%rsp), %rsi
-	adcq 592(%rsp), %rdi
-	movq %r15, %r8
+	mulxq FG_P751_MONT_Q+40(%rip), %r12, %r13
+	adcxq %r12, %rdi
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %r12, %r13
+	adcxq %r12, %rax
+	adoxq %r13, %r15
+	mulxq FG_P751_MONT_Q+56(%rip), %r12, %r13
+	adcxq %r12, %r15
+	adoxq %r13, %r10
+	mulxq FG_P751_MONT_Q+64(%rip), %r12, %r13
+	adcxq %r12, %r10
+	adoxq %r13, %r11
+	mulxq FG_P751_MONT_Q+72(%rip), %r12, %r13
+	adcxq %r12, %r11
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+80(%rip), %r12, %r13
+	adcxq %r12, %r9
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+88(%rip), %r12, %r13
+	adcxq %r12, %rbx
+	adoxq %rcx, %r13
+	adcxq %rcx, %r13
+	addq 592(%rsp), %r14
+	adcq 600(%rsp), %rbp
+	movq 584(%rsp), %r12
+	adcq 648(%rsp), %r12
+	adcq 672(%rsp), %rsi
+	adcq 608(%rsp), %rdi
+	adcq 616(%rsp), %rax
+	adcq 624(%rsp), %r15
+	adcq 632(%rsp), %r10
+	adcq 640(%rsp), %r11
+	adcq 664(%rsp), %r9
+	adcq 656(%rsp), %rbx
+	adcq 576(%rsp), %r13
+	movq %r14, %r8
 	subq $-1, %r8
-	movq %r14, 592(%rsp)
-	movq %rbp, %r14
-	sbbq $-1, %r14
-	movq %rsi, 640(%rsp)
-	movq %rbx, %rsi
+	movq %rsi, 576(%rsp)
+	movq %rbp, %rsi
 	sbbq $-1, %rsi
-	movq %rax, 656(%rsp)
-	movq 592(%rsp), %rax
-	sbbq $-1, %rax
-	movq %rbx, 496(%rsp)
+	movq %rbx, 656(%rsp)
 	movq %r12, %rbx
 	sbbq $-1, %rbx
-	movq %r9, 576(%rsp)
-	movq %r13, %r9
-	sbbq FG_P751_MONT_P+40(%rip), %r9
-	movq %r11, 664(%rsp)
-	movq %r10, %r11
-	sbbq FG_P751_MONT_P+48(%rip), %r11
+	movq %r9, 664(%rsp)
+	movq 576(%rsp), %r9
+	sbbq $-1, %r9
+	movq %r12, 640(%rsp)
+	movq %rdi, %r12
+	sbbq $-1, %r12
+	movq %r11, 632(%rsp)
+	movq %rax, %r11
+	sbbq FG_P751_MONT_P+40(%rip), %r11
 	movq %r10, 624(%rsp)
-	movq 664(%rsp), %r10
-	sbbq FG_P751_MONT_P+56(%rip), %r10
-	movq %r13, 632(%rsp)
-	movq 576(%rsp), %r13
-	sbbq FG_P751_MONT_P+64(%rip), %r13
-	movq %r12, 616(%rsp)
-	movq 656(%rsp), %r12
-	sbbq FG_P751_MONT_P+72(%rip), %r12
-	movq %rbp, 608(%rsp)
-	movq 640(%rsp), %rbp
+	movq %r15, %r10
+	sbbq FG_P751_MONT_P+48(%rip), %r10
+	movq %r15, 616(%rsp)
+	movq 624(%rsp), %r15
+	sbbq FG_P751_MONT_P+56(%rip), %r15
+	movq %rax, 608(%rsp)
+	movq 632(%rsp), %rax
+	sbbq FG_P751_MONT_P+64(%rip), %rax
+	movq %rdi, 672(%rsp)
+	movq 664(%rsp), %rdi
+	sbbq FG_P751_MONT_P+72(%rip), %rdi
+	movq %rbp, 648(%rsp)
+	movq 656(%rsp), %rbp
 	sbbq FG_P751_MONT_P+80(%rip), %rbp
-	movq %r15, 672(%rsp)
-	movq %rdi, %r15
-	sbbq FG_P751_MONT_P+88(%rip), %r15
-	cmovc 672(%rsp), %r8
-	cmovc 608(%rsp), %r14
-	cmovc 496(%rsp), %rsi
-	cmovc 592(%rsp), %rax
-	cmovc 616(%rsp), %rbx
-	cmovc 632(%rsp), %r9
-	cmovc 624(%rsp), %r11
-	cmovc 664(%rsp), %r10
-	cmovc 576(%rsp), %r13
-	cmovc 656(%rsp), %r12
-	cmovc 640(%rsp), %rbp
-	cmovc %rdi, %r15
-	movq 192(%rsp), %rdi
-	movq %r8, 0(%rdi)
-	movq %r14, 8(%rdi)
-	movq %rsi, 16(%rdi)
-	movq %rax, 24(%rdi)
-	movq %rbx, 32(%rdi)
-	movq %r9, 40(%rdi)
-	movq %r11, 48(%rdi)
-	movq %r10, 56(%rdi)
-	movq %r13, 64(%rdi)
-	movq %r12, 72(%rdi)
-	movq %rbp, 80(%rdi)
-	movq %r15, 88(%rdi)
+	movq %r14, 600(%rsp)
+	movq %r13, %r14
+	sbbq FG_P751_MONT_P+88(%rip), %r14
+	cmovc 600(%rsp), %r8
+	cmovc 648(%rsp), %rsi
+	cmovc 640(%rsp), %rbx
+	cmovc 576(%rsp), %r9
+	cmovc 672(%rsp), %r12
+	cmovc 608(%rsp), %r11
+	cmovc 616(%rsp), %r10
+	cmovc 624(%rsp), %r15
+	cmovc 632(%rsp), %rax
+	cmovc 664(%rsp), %rdi
+	cmovc 656(%rsp), %rbp
+	cmovc %r13, %r14
+	movq 192(%rsp), %r13
+	movq %r8, 0(%r13)
+	movq %rsi, 8(%r13)
+	movq %rbx, 16(%r13)
+	movq %r9, 24(%r13)
+	movq %r12, 32(%r13)
+	movq %r11, 40(%r13)
+	movq %r10, 48(%r13)
+	movq %r15, 56(%r13)
+	movq %rax, 64(%r13)
+	movq %rdi, 72(%r13)
+	movq %rbp, 80(%r13)
+	movq %r14, 88(%r13)
 	addq $680, %rsp
 .cfi_adjust_cfa_offset -680
 popq %rbx

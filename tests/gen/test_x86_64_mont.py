@@ -147,6 +147,22 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
                   and getattr(ops[0].address, "base", None) is x86_64_mont.rdi]
         self.assertEqual(len(stores), sh.n)      # every store through rdi itself
 
+    def test_priority_is_the_tails_alone(self):
+        """After the tail the pointer ranks as before it: rows that follow a
+        tail (the Fp2 mul's T2 after c0's reduction) may spill it again."""
+        k = kernel(False)
+        sh = x86_64_mont._Shape(shipped_analysis("p503"))
+        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
+        words = []
+        for _ in range(sh.n):
+            w = k.new()
+            k.emit(MOV, w.reg, 1)
+            k.unlock()
+            words.append(w)
+        x86_64_mont._final_sub(k, sh, words, None, rp)
+        self.assertEqual(rp.prio, x86_64_mont.PRIO_OUTPTR)
+        self.assertIn(rp, k.live)                # still there for what follows
+
     def test_shipped_p503_kernels(self):
         text = shipped("p503")
         for fn in ("fg_p503_mul_adx_zen", "fg_p503_mul_bmi2", "fg_p503_redc_adx"):
