@@ -1354,11 +1354,12 @@ def _mul_fused(k, sh, ap, bp, rp):
                    amax_all=2 * sh.p - 1 if k.lazy else None)
 
 
-def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None, half=False):
+def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None, half=False, last=True):
     """_mul_fused on operand thunks: X(i) the i-th word of a (the row
     multiplier), Y(j) the j-th word of b (MULX's memory operand).  amax_all:
     the bound of both operands when it is above p - 1 (sums below 2p).
-    half: r = 2ab/R mod p, a Montgomery product by R/2 (_half_r)."""
+    half: r = 2ab/R mod p, a Montgomery product by R/2 (_half_r).
+    last: no rows follow in the kernel (_final_sub's tail form)."""
     n, p = sh.n, sh.p
     bmax = p - 1 if amax_all is None else amax_all
     qv = p + 1 if sh.m1 else p
@@ -1387,7 +1388,7 @@ def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None, half=False):
         for r in R:
             k.emit(ADC, k.r(r), k.r(r))
             k.unlock()
-    _final_sub(k, sh, R, acc.get(2 * n), rp)
+    _final_sub(k, sh, R, acc.get(2 * n), rp, last)
 
 
 def _final_select(sh):
@@ -1547,7 +1548,7 @@ def _store_words(k, V, rp):
         k.kill(v)
 
 
-def _final_sub(k, sh, Uh, cw, rp):
+def _final_sub(k, sh, Uh, cw, rp, last=True):
     """r = (cw:Uh) - p if that does not borrow, else Uh (value < 2p; cw: carry word or None);
     a lazy kernel stores Uh as it is (cw is then None: 4p <= 2^(64n) leaves no carry).
 
@@ -1568,13 +1569,46 @@ def _final_sub(k, sh, Uh, cw, rp):
     paired harness (research/ab, three runs): p503's Fp2 mul bmi2 -4.0% in
     latency (-0.3% throughput), adx -0.3%, adx_zen and p751's within 0.3%;
     p434's bmi2 +2.8% (the one that gained from the raised rank), its adx
-    -0.9%, the other test primes within 0.5%."""
+    -0.9%, the other test primes within 0.5%.
+
+    last=False (rows follow: the Fp2 square's r1) and too few free registers
+    for the copies: the tail stores Uh first, subtracts p in place, takes the
+    stored words back by CMOVC from the output and stores again, with no
+    copies and no spills (p503's Fp2 square had 5 spills, 2 reloads and 5
+    CMOVC from the stack there).  The store-to-load forwarding this puts
+    before the CMOVC costs a last tail its latency (the whole tail stored
+    first: p503's mul 156.4 -> 152.3 / 153.5 -> 157.7, latency for
+    throughput, 2026-12-04), but here the next product's rows run beside it.
+    Zen 4, fieldgen-bench --field p503 --level dispatch,adx, old and new
+    builds alternating, three rounds: Fp2 square 324.7 -> 321.8 (latency),
+    326.2 -> 323.5 (throughput).  Paired harness on the test primes: the
+    Zen-form Fp2 squares -0.6 to -1.1% in latency (p434's throughput +2.9%
+    in one run); where the copies fit (1 and 4 limbs) it cost 2-5%, hence
+    the register test.  The Fp2 mul's c0 tail keeps the copies: there the
+    same form measured p503 unchanged, p434 +1.4-1.9% and m521 +0.8-1.5%."""
     if k.lazy:
         assert cw is None
         _store_words(k, Uh, rp)
         return
     prio, rp.prio = rp.prio, PRIO_PTR
     wide = cw is not None
+    if not last and len(k.free) < len(Uh):
+        for j, u in enumerate(Uh):
+            k.emit(MOV, k.mem(rp, 8 * j), k.r(u))
+            k.unlock()
+        for j, u in enumerate(Uh):
+            k.emit(SUB if j == 0 else SBB, k.r(u), _imm_or_const(k, sh.p, j))
+            k.unlock()
+        if wide:
+            k.emit(SBB, k.r(cw), 0)
+            k.unlock()
+            k.kill(cw)
+        for j, u in enumerate(Uh):
+            k.emit(CMOVC, k.r(u), k.mem(rp, 8 * j))
+            k.unlock()
+        _store_words(k, Uh, rp)
+        rp.prio = prio
+        return
     D = _minus_p(k, sh, Uh)
     if wide:
         k.emit(SBB, k.r(cw), 0)
@@ -1814,7 +1848,7 @@ def _mul_ops(k, sh, X, Y, rp, bound, last=True):
     bound), as the level's mul forms it: the fused rows, or a wide product
     and the reduction; last: as for _final."""
     if _fused_mul(sh, k.level) and not _kara(sh, "mul", k.level):
-        _mul_fused_ops(k, sh, X, Y, rp, amax_all=bound)
+        _mul_fused_ops(k, sh, X, Y, rp, amax_all=bound, last=last)
         return
     acc = {}
     _wide_ops(k, sh, acc, X, Y, "mul")
@@ -1985,7 +2019,7 @@ def _build_fp2_sqr(sh, level, tune="generic"):
     k.emit(LEA, r1.reg, k.mem(rp, 8 * n))
     k.unlock()
     if half:
-        _mul_fused_ops(k, sh, a0, a1, r1, amax_all=bound, half=True)
+        _mul_fused_ops(k, sh, a0, a1, r1, amax_all=bound, half=True, last=False)
     else:
         _mul_ops(k, sh, S("t"), a1, r1, bound, last=False)
     k.kill(r1)

@@ -6873,8 +6873,8 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $168, %rsp
-.cfi_adjust_cfa_offset 168
+	subq $152, %rsp
+.cfi_adjust_cfa_offset 152
 	movq 0(%rsi), %rcx
 	addq 64(%rsi), %rcx
 	movq %rcx, 0(%rsp)
@@ -7277,415 +7277,409 @@ pushq %rbx
 	adcq %r8, %r8
 	adcq %r10, %r10
 	adcq %r12, %r12
-	movq %r9, %rbx
-	subq $-1, %rbx
-	movq %rax, %r14
-	sbbq $-1, %r14
-	movq %rbp, %rcx
-	sbbq $-1, %rcx
-	movq %rdi, 128(%rsp)
-	movq %r13, %rdi
-	sbbq FG_P503_MONT_P+24(%rip), %rdi
-	movq %r12, 136(%rsp)
-	movq %r15, %r12
-	sbbq FG_P503_MONT_P+32(%rip), %r12
-	movq %r10, 144(%rsp)
-	movq %r8, %r10
-	sbbq FG_P503_MONT_P+40(%rip), %r10
-	movq %r8, 152(%rsp)
-	movq 144(%rsp), %r8
-	sbbq FG_P503_MONT_P+48(%rip), %r8
-	movq %r15, 160(%rsp)
-	movq 136(%rsp), %r15
-	sbbq FG_P503_MONT_P+56(%rip), %r15
-	cmovc %r9, %rbx
-	cmovc %rax, %r14
-	cmovc %rbp, %rcx
-	cmovc %r13, %rdi
-	cmovc 160(%rsp), %r12
-	cmovc 152(%rsp), %r10
-	cmovc 144(%rsp), %r8
-	cmovc 136(%rsp), %r15
-	movq %rbx, 0(%r11)
-	movq %r14, 8(%r11)
-	movq %rcx, 16(%r11)
-	movq %rdi, 24(%r11)
-	movq %r12, 32(%r11)
-	movq %r10, 40(%r11)
-	movq %r8, 48(%r11)
-	movq %r15, 56(%r11)
+	movq %r9, 0(%r11)
+	movq %rax, 8(%r11)
+	movq %rbp, 16(%r11)
+	movq %r13, 24(%r11)
+	movq %r15, 32(%r11)
+	movq %r8, 40(%r11)
+	movq %r10, 48(%r11)
+	movq %r12, 56(%r11)
+	subq $-1, %r9
+	sbbq $-1, %rax
+	sbbq $-1, %rbp
+	sbbq FG_P503_MONT_P+24(%rip), %r13
+	sbbq FG_P503_MONT_P+32(%rip), %r15
+	sbbq FG_P503_MONT_P+40(%rip), %r8
+	sbbq FG_P503_MONT_P+48(%rip), %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r12
+	cmovc 0(%r11), %r9
+	cmovc 8(%r11), %rax
+	cmovc 16(%r11), %rbp
+	cmovc 24(%r11), %r13
+	cmovc 32(%r11), %r15
+	cmovc 40(%r11), %r8
+	cmovc 48(%r11), %r10
+	cmovc 56(%r11), %r12
+	movq %r9, 0(%r11)
+	movq %rax, 8(%r11)
+	movq %rbp, 16(%r11)
+	movq %r13, 24(%r11)
+	movq %r15, 32(%r11)
+	movq %r8, 40(%r11)
+	movq %r10, 48(%r11)
+	movq %r12, 56(%r11)
 	movq 0(%rsp), %rdx
-	mulxq 64(%rsp), %r9, %rax
-	mulxq 72(%rsp), %rbp, %r13
-	addq %rax, %rbp
-	mulxq 80(%rsp), %rbx, %r14
-	adcq %r13, %rbx
-	mulxq 88(%rsp), %rcx, %rdi
-	adcq %r14, %rcx
-	mulxq 96(%rsp), %r12, %r10
-	adcq %rdi, %r12
-	mulxq 104(%rsp), %r8, %r15
-	adcq %r10, %r8
-	mulxq 112(%rsp), %r11, %rsi
-	adcq %r15, %r11
-	mulxq 120(%rsp), %rax, %r13
-	adcq %rsi, %rax
-	adcq $0, %r13
-	movq %r9, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
+	mulxq 64(%rsp), %rbx, %r14
+	mulxq 72(%rsp), %rcx, %r9
 	addq %r14, %rcx
-	adcq %rdi, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r15
-	adcq %r10, %r8
-	adcq %r15, %r11
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r9
-	adcq %rsi, %rax
-	adcq %r9, %r13
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
-	addq %r14, %r12
-	adcq %rdi, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r15
-	adcq %r10, %r11
-	adcq %r15, %rax
-	adcq $0, %r13
-	movq 8(%rsp), %rdx
-	mulxq 72(%rsp), %rsi, %r9
-	addq %rsi, %rbx
-	adcq %r9, %rcx
-	mulxq 88(%rsp), %r14, %rdi
-	adcq %r14, %r12
-	adcq %rdi, %r8
-	mulxq 104(%rsp), %r10, %r15
-	adcq %r10, %r11
-	adcq %r15, %rax
-	mulxq 120(%rsp), %rsi, %r9
-	adcq %rsi, %r13
-	adcq $0, %r9
-	mulxq 64(%rsp), %r14, %rdi
-	addq %r14, %rbp
-	adcq %rdi, %rbx
-	mulxq 80(%rsp), %r10, %r15
-	adcq %r10, %rcx
-	adcq %r15, %r12
-	mulxq 96(%rsp), %rsi, %r14
-	adcq %rsi, %r8
-	adcq %r14, %r11
-	mulxq 112(%rsp), %rdi, %r10
-	adcq %rdi, %rax
-	adcq %r10, %r13
-	adcq $0, %r9
-	movq %rbp, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
-	addq %r15, %r12
-	adcq %rsi, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
-	adcq %r14, %r11
-	adcq %rdi, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbp
-	adcq %r10, %r13
-	adcq %rbp, %r9
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
-	addq %r15, %r8
-	adcq %rsi, %r11
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
-	adcq %r14, %rax
-	adcq %rdi, %r13
-	adcq $0, %r9
-	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %r10, %rbp
-	addq %r10, %rcx
-	adcq %rbp, %r12
-	mulxq 88(%rsp), %r15, %rsi
+	mulxq 80(%rsp), %rax, %rbp
+	adcq %r9, %rax
+	mulxq 88(%rsp), %r13, %r15
+	adcq %rbp, %r13
+	mulxq 96(%rsp), %r8, %r10
 	adcq %r15, %r8
-	adcq %rsi, %r11
-	mulxq 104(%rsp), %r14, %rdi
-	adcq %r14, %rax
-	adcq %rdi, %r13
-	mulxq 120(%rsp), %r10, %rbp
-	adcq %r10, %r9
-	adcq $0, %rbp
-	mulxq 64(%rsp), %r15, %rsi
-	addq %r15, %rbx
-	adcq %rsi, %rcx
-	mulxq 80(%rsp), %r14, %rdi
-	adcq %r14, %r12
-	adcq %rdi, %r8
-	mulxq 96(%rsp), %r10, %r15
-	adcq %r10, %r11
-	adcq %r15, %rax
+	mulxq 104(%rsp), %r12, %r11
+	adcq %r10, %r12
 	mulxq 112(%rsp), %rsi, %r14
-	adcq %rsi, %r13
+	adcq %r11, %rsi
+	mulxq 120(%rsp), %r9, %rbp
 	adcq %r14, %r9
 	adcq $0, %rbp
 	movq %rbx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r10
-	addq %rdi, %r8
-	adcq %r10, %r11
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rsi
-	adcq %r15, %rax
-	adcq %rsi, %r13
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %r10
+	addq %r15, %r13
+	adcq %r10, %r8
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r14
+	adcq %r11, %r12
+	adcq %r14, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
+	adcq %rbx, %r9
+	adcq %r15, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r11
+	addq %r10, %r8
+	adcq %r11, %r12
+	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rbx
+	adcq %r14, %rsi
+	adcq %rbx, %r9
+	adcq $0, %rbp
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %r10
+	addq %r15, %rax
+	adcq %r10, %r13
+	mulxq 88(%rsp), %r11, %r14
+	adcq %r11, %r8
+	adcq %r14, %r12
+	mulxq 104(%rsp), %rbx, %r15
+	adcq %rbx, %rsi
+	adcq %r15, %r9
+	mulxq 120(%rsp), %r10, %r11
+	adcq %r10, %rbp
+	adcq $0, %r11
+	mulxq 64(%rsp), %r14, %rbx
+	addq %r14, %rcx
+	adcq %rbx, %rax
+	mulxq 80(%rsp), %r15, %r10
+	adcq %r15, %r13
+	adcq %r10, %r8
+	mulxq 96(%rsp), %r14, %rbx
+	adcq %r14, %r12
+	adcq %rbx, %rsi
+	mulxq 112(%rsp), %r15, %r10
+	adcq %r15, %r9
+	adcq %r10, %rbp
+	adcq $0, %r11
+	movq %rcx, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rbx
+	addq %r14, %r8
+	adcq %rbx, %r12
+	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r10
+	adcq %r15, %rsi
+	adcq %r10, %r9
+	mulxq FG_P503_MONT_Q+56(%rip), %rcx, %r14
+	adcq %rcx, %rbp
+	adcq %r14, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rbx, %r15
+	addq %rbx, %r12
+	adcq %r15, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rcx
+	adcq %r10, %r9
+	adcq %rcx, %rbp
+	adcq $0, %r11
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %r14, %rbx
+	addq %r14, %r13
+	adcq %rbx, %r8
+	mulxq 88(%rsp), %r15, %r10
+	adcq %r15, %r12
+	adcq %r10, %rsi
+	mulxq 104(%rsp), %rcx, %r14
+	adcq %rcx, %r9
+	adcq %r14, %rbp
+	mulxq 120(%rsp), %rbx, %r15
+	adcq %rbx, %r11
+	adcq $0, %r15
+	mulxq 64(%rsp), %r10, %rcx
+	addq %r10, %rax
+	adcq %rcx, %r13
+	mulxq 80(%rsp), %r14, %rbx
+	adcq %r14, %r8
+	adcq %rbx, %r12
+	mulxq 96(%rsp), %r10, %rcx
+	adcq %r10, %rsi
+	adcq %rcx, %r9
+	mulxq 112(%rsp), %r14, %rbx
+	adcq %r14, %rbp
+	adcq %rbx, %r11
+	adcq $0, %r15
+	movq %rax, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rcx
+	addq %r10, %r12
+	adcq %rcx, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbx
 	adcq %r14, %r9
 	adcq %rbx, %rbp
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r10
-	addq %rdi, %r11
-	adcq %r10, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
-	adcq %r15, %r13
-	adcq %rsi, %r9
-	adcq $0, %rbp
-	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r14, %rbx
-	addq %r14, %r12
-	adcq %rbx, %r8
-	mulxq 88(%rsp), %rdi, %r10
-	adcq %rdi, %r11
-	adcq %r10, %rax
-	mulxq 104(%rsp), %r15, %rsi
-	adcq %r15, %r13
-	adcq %rsi, %r9
-	mulxq 120(%rsp), %r14, %rbx
-	adcq %r14, %rbp
-	adcq $0, %rbx
-	mulxq 64(%rsp), %rdi, %r10
-	addq %rdi, %rcx
-	adcq %r10, %r12
-	mulxq 80(%rsp), %r15, %rsi
-	adcq %r15, %r8
-	adcq %rsi, %r11
-	mulxq 96(%rsp), %r14, %rdi
-	adcq %r14, %rax
-	adcq %rdi, %r13
-	mulxq 112(%rsp), %r10, %r15
-	adcq %r10, %r9
-	adcq %r15, %rbp
-	adcq $0, %rbx
-	movq %rcx, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %r14
-	addq %rsi, %r11
-	adcq %r14, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r10
-	adcq %rdi, %r13
-	adcq %r10, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r15, %rcx
-	adcq %r15, %rbp
-	adcq %rcx, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r14
-	addq %rsi, %rax
-	adcq %r14, %r13
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r10
-	adcq %rdi, %r9
-	adcq %r10, %rbp
-	adcq $0, %rbx
-	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %r15, %rcx
-	addq %r15, %r8
-	adcq %rcx, %r11
-	mulxq 88(%rsp), %rsi, %r14
-	adcq %rsi, %rax
-	adcq %r14, %r13
-	mulxq 104(%rsp), %rdi, %r10
-	adcq %rdi, %r9
-	adcq %r10, %rbp
-	mulxq 120(%rsp), %r15, %rcx
-	adcq %r15, %rbx
-	adcq $0, %rcx
-	mulxq 64(%rsp), %rsi, %r14
-	addq %rsi, %r12
-	adcq %r14, %r8
-	mulxq 80(%rsp), %rdi, %r10
-	adcq %rdi, %r11
-	adcq %r10, %rax
-	mulxq 96(%rsp), %r15, %rsi
-	adcq %r15, %r13
-	adcq %rsi, %r9
-	mulxq 112(%rsp), %r14, %rdi
-	adcq %r14, %rbp
-	adcq %rdi, %rbx
-	adcq $0, %rcx
-	movq %r12, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r15
-	addq %r10, %rax
-	adcq %r15, %r13
-	mulxq FG_P503_MONT_Q+40(%rip), %rsi, %r14
-	adcq %rsi, %r9
-	adcq %r14, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r12
-	adcq %rdi, %rbx
-	adcq %r12, %rcx
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r15
-	addq %r10, %r13
-	adcq %r15, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %r14
-	adcq %rsi, %rbp
-	adcq %r14, %rbx
-	adcq $0, %rcx
-	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %r12
-	addq %rdi, %r11
-	adcq %r12, %rax
-	mulxq 88(%rsp), %r10, %r15
-	adcq %r10, %r13
-	adcq %r15, %r9
-	mulxq 104(%rsp), %rsi, %r14
-	adcq %rsi, %rbp
-	adcq %r14, %rbx
-	mulxq 120(%rsp), %rdi, %r12
-	adcq %rdi, %rcx
-	adcq $0, %r12
-	mulxq 64(%rsp), %r10, %r15
-	addq %r10, %r8
-	adcq %r15, %r11
-	mulxq 80(%rsp), %rsi, %r14
-	adcq %rsi, %rax
-	adcq %r14, %r13
-	mulxq 96(%rsp), %rdi, %r10
-	adcq %rdi, %r9
-	adcq %r10, %rbp
-	mulxq 112(%rsp), %r15, %rsi
-	adcq %r15, %rbx
-	adcq %rsi, %rcx
-	adcq $0, %r12
-	movq %r8, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r14, %rdi
-	addq %r14, %r13
-	adcq %rdi, %r9
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r15
-	adcq %r10, %rbp
-	adcq %r15, %rbx
-	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r8
-	adcq %rsi, %rcx
-	adcq %r8, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rdi
-	addq %r14, %r9
-	adcq %rdi, %rbp
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r15
-	adcq %r10, %rbx
-	adcq %r15, %rcx
-	adcq $0, %r12
-	movq 48(%rsp), %rdx
-	mulxq 72(%rsp), %rsi, %r8
-	addq %rsi, %rax
-	adcq %r8, %r13
-	mulxq 88(%rsp), %r14, %rdi
-	adcq %r14, %r9
-	adcq %rdi, %rbp
-	mulxq 104(%rsp), %r10, %r15
-	adcq %r10, %rbx
-	adcq %r15, %rcx
-	mulxq 120(%rsp), %rsi, %r8
-	adcq %rsi, %r12
-	adcq $0, %r8
-	mulxq 64(%rsp), %r14, %rdi
-	addq %r14, %r11
-	adcq %rdi, %rax
-	mulxq 80(%rsp), %r10, %r15
-	adcq %r10, %r13
-	adcq %r15, %r9
-	mulxq 96(%rsp), %rsi, %r14
-	adcq %rsi, %rbp
-	adcq %r14, %rbx
-	mulxq 112(%rsp), %rdi, %r10
-	adcq %rdi, %rcx
-	adcq %r10, %r12
-	adcq $0, %r8
-	movq %r11, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
-	addq %r15, %r9
-	adcq %rsi, %rbp
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rdi
-	adcq %r14, %rbx
-	adcq %rdi, %rcx
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r11
-	adcq %r10, %r12
-	adcq %r11, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rsi
-	addq %r15, %rbp
-	adcq %rsi, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %rdi
-	adcq %r14, %rcx
-	adcq %rdi, %r12
-	adcq $0, %r8
-	movq 56(%rsp), %rdx
-	mulxq 72(%rsp), %r10, %r11
-	addq %r10, %r13
-	adcq %r11, %r9
-	mulxq 88(%rsp), %r15, %rsi
-	adcq %r15, %rbp
-	adcq %rsi, %rbx
-	mulxq 104(%rsp), %r14, %rdi
-	adcq %r14, %rcx
-	adcq %rdi, %r12
-	mulxq 120(%rsp), %r10, %r11
-	adcq %r10, %r8
-	adcq $0, %r11
-	mulxq 64(%rsp), %r15, %rsi
-	addq %r15, %rax
-	adcq %rsi, %r13
-	mulxq 80(%rsp), %r14, %rdi
-	adcq %r14, %r9
-	adcq %rdi, %rbp
-	mulxq 96(%rsp), %r10, %r15
-	adcq %r10, %rbx
-	adcq %r15, %rcx
-	mulxq 112(%rsp), %rsi, %r14
-	adcq %rsi, %r12
-	adcq %r14, %r8
-	adcq $0, %r11
-	movq %rax, %rdx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r10
-	addq %rdi, %rbp
-	adcq %r10, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %rsi
-	adcq %r15, %rcx
-	adcq %rsi, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rax
-	adcq %r14, %r8
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r10
 	adcq %rax, %r11
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r10
-	addq %rdi, %rbx
-	adcq %r10, %rcx
-	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
-	adcq %r15, %r12
-	adcq %rsi, %r8
-	adcq $0, %r11
-	movq %r13, %r14
-	subq $-1, %r14
-	movq %r9, %rax
-	sbbq $-1, %rax
-	movq %rbp, %rdi
-	sbbq $-1, %rdi
-	movq %rbx, %r10
-	sbbq FG_P503_MONT_P+24(%rip), %r10
-	movq %rcx, %r15
-	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %r12, %rsi
-	sbbq FG_P503_MONT_P+40(%rip), %rsi
-	movq %r11, 136(%rsp)
-	movq %r8, %r11
-	sbbq FG_P503_MONT_P+48(%rip), %r11
-	movq %r8, 144(%rsp)
-	movq 136(%rsp), %r8
-	sbbq FG_P503_MONT_P+56(%rip), %r8
-	cmovc %r13, %r14
-	cmovc %r9, %rax
-	cmovc %rbp, %rdi
-	cmovc %rbx, %r10
-	cmovc %rcx, %r15
-	cmovc %r12, %rsi
-	cmovc 144(%rsp), %r11
-	cmovc 136(%rsp), %r8
-	movq 128(%rsp), %r13
-	movq %r14, 0(%r13)
-	movq %rax, 8(%r13)
-	movq %rdi, 16(%r13)
-	movq %r10, 24(%r13)
-	movq %r15, 32(%r13)
-	movq %rsi, 40(%r13)
-	movq %r11, 48(%r13)
-	movq %r8, 56(%r13)
-	addq $168, %rsp
-.cfi_adjust_cfa_offset -168
+	adcq %r10, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %rcx, %r14
+	addq %rcx, %rsi
+	adcq %r14, %r9
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %rax
+	adcq %rbx, %rbp
+	adcq %rax, %r11
+	adcq $0, %r15
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %rcx
+	addq %r10, %r8
+	adcq %rcx, %r12
+	mulxq 88(%rsp), %r14, %rbx
+	adcq %r14, %rsi
+	adcq %rbx, %r9
+	mulxq 104(%rsp), %rax, %r10
+	adcq %rax, %rbp
+	adcq %r10, %r11
+	mulxq 120(%rsp), %rcx, %r14
+	adcq %rcx, %r15
+	adcq $0, %r14
+	mulxq 64(%rsp), %rbx, %rax
+	addq %rbx, %r13
+	adcq %rax, %r8
+	mulxq 80(%rsp), %r10, %rcx
+	adcq %r10, %r12
+	adcq %rcx, %rsi
+	mulxq 96(%rsp), %rbx, %rax
+	adcq %rbx, %r9
+	adcq %rax, %rbp
+	mulxq 112(%rsp), %r10, %rcx
+	adcq %r10, %r11
+	adcq %rcx, %r15
+	adcq $0, %r14
+	movq %r13, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbx, %rax
+	addq %rbx, %rsi
+	adcq %rax, %r9
+	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rcx
+	adcq %r10, %rbp
+	adcq %rcx, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rbx
+	adcq %r13, %r15
+	adcq %rbx, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %r10
+	addq %rax, %r9
+	adcq %r10, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %rcx, %r13
+	adcq %rcx, %r11
+	adcq %r13, %r15
+	adcq $0, %r14
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %rbx, %rax
+	addq %rbx, %r12
+	adcq %rax, %rsi
+	mulxq 88(%rsp), %r10, %rcx
+	adcq %r10, %r9
+	adcq %rcx, %rbp
+	mulxq 104(%rsp), %r13, %rbx
+	adcq %r13, %r11
+	adcq %rbx, %r15
+	mulxq 120(%rsp), %rax, %r10
+	adcq %rax, %r14
+	adcq $0, %r10
+	mulxq 64(%rsp), %rcx, %r13
+	addq %rcx, %r8
+	adcq %r13, %r12
+	mulxq 80(%rsp), %rbx, %rax
+	adcq %rbx, %rsi
+	adcq %rax, %r9
+	mulxq 96(%rsp), %rcx, %r13
+	adcq %rcx, %rbp
+	adcq %r13, %r11
+	mulxq 112(%rsp), %rbx, %rax
+	adcq %rbx, %r15
+	adcq %rax, %r14
+	adcq $0, %r10
+	movq %r8, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rcx, %r13
+	addq %rcx, %r9
+	adcq %r13, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %rax
+	adcq %rbx, %r11
+	adcq %rax, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rcx
+	adcq %r8, %r14
+	adcq %rcx, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rbx
+	addq %r13, %rbp
+	adcq %rbx, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r8
+	adcq %rax, %r15
+	adcq %r8, %r14
+	adcq $0, %r10
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %rcx, %r13
+	addq %rcx, %rsi
+	adcq %r13, %r9
+	mulxq 88(%rsp), %rbx, %rax
+	adcq %rbx, %rbp
+	adcq %rax, %r11
+	mulxq 104(%rsp), %r8, %rcx
+	adcq %r8, %r15
+	adcq %rcx, %r14
+	mulxq 120(%rsp), %r13, %rbx
+	adcq %r13, %r10
+	adcq $0, %rbx
+	mulxq 64(%rsp), %rax, %r8
+	addq %rax, %r12
+	adcq %r8, %rsi
+	mulxq 80(%rsp), %rcx, %r13
+	adcq %rcx, %r9
+	adcq %r13, %rbp
+	mulxq 96(%rsp), %rax, %r8
+	adcq %rax, %r11
+	adcq %r8, %r15
+	mulxq 112(%rsp), %rcx, %r13
+	adcq %rcx, %r14
+	adcq %r13, %r10
+	adcq $0, %rbx
+	movq %r12, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %rax, %r8
+	addq %rax, %rbp
+	adcq %r8, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %rcx, %r13
+	adcq %rcx, %r15
+	adcq %r13, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rax
+	adcq %r12, %r10
+	adcq %rax, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rcx
+	addq %r8, %r11
+	adcq %rcx, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
+	adcq %r13, %r14
+	adcq %r12, %r10
+	adcq $0, %rbx
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %rax, %r8
+	addq %rax, %r9
+	adcq %r8, %rbp
+	mulxq 88(%rsp), %rcx, %r13
+	adcq %rcx, %r11
+	adcq %r13, %r15
+	mulxq 104(%rsp), %r12, %rax
+	adcq %r12, %r14
+	adcq %rax, %r10
+	mulxq 120(%rsp), %r8, %rcx
+	adcq %r8, %rbx
+	adcq $0, %rcx
+	mulxq 64(%rsp), %r13, %r12
+	addq %r13, %rsi
+	adcq %r12, %r9
+	mulxq 80(%rsp), %rax, %r8
+	adcq %rax, %rbp
+	adcq %r8, %r11
+	mulxq 96(%rsp), %r13, %r12
+	adcq %r13, %r15
+	adcq %r12, %r14
+	mulxq 112(%rsp), %rax, %r8
+	adcq %rax, %r10
+	adcq %r8, %rbx
+	adcq $0, %rcx
+	movq %rsi, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r12
+	addq %r13, %r11
+	adcq %r12, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r8
+	adcq %rax, %r14
+	adcq %r8, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rsi, %r13
+	adcq %rsi, %rbx
+	adcq %r13, %rcx
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rax
+	addq %r12, %r15
+	adcq %rax, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rsi
+	adcq %r8, %r10
+	adcq %rsi, %rbx
+	adcq $0, %rcx
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r13, %r12
+	addq %r13, %rbp
+	adcq %r12, %r11
+	mulxq 88(%rsp), %rax, %r8
+	adcq %rax, %r15
+	adcq %r8, %r14
+	mulxq 104(%rsp), %rsi, %r13
+	adcq %rsi, %r10
+	adcq %r13, %rbx
+	mulxq 120(%rsp), %r12, %rax
+	adcq %r12, %rcx
+	adcq $0, %rax
+	mulxq 64(%rsp), %r8, %rsi
+	addq %r8, %r9
+	adcq %rsi, %rbp
+	mulxq 80(%rsp), %r13, %r12
+	adcq %r13, %r11
+	adcq %r12, %r15
+	mulxq 96(%rsp), %r8, %rsi
+	adcq %r8, %r14
+	adcq %rsi, %r10
+	mulxq 112(%rsp), %r13, %r12
+	adcq %r13, %rbx
+	adcq %r12, %rcx
+	adcq $0, %rax
+	movq %r9, %rdx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rsi
+	addq %r8, %r15
+	adcq %rsi, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
+	adcq %r13, %r10
+	adcq %r12, %rbx
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r8
+	adcq %r9, %rcx
+	adcq %r8, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %r13
+	addq %rsi, %r14
+	adcq %r13, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r9
+	adcq %r12, %rbx
+	adcq %r9, %rcx
+	adcq $0, %rax
+	movq %rbp, %r8
+	subq $-1, %r8
+	movq %r11, %rsi
+	sbbq $-1, %rsi
+	movq %r15, %r13
+	sbbq $-1, %r13
+	movq %r14, %r12
+	sbbq FG_P503_MONT_P+24(%rip), %r12
+	movq %r10, %r9
+	sbbq FG_P503_MONT_P+32(%rip), %r9
+	movq %rax, 128(%rsp)
+	movq %rbx, %rax
+	sbbq FG_P503_MONT_P+40(%rip), %rax
+	movq %rcx, 136(%rsp)
+	sbbq FG_P503_MONT_P+48(%rip), %rcx
+	movq %rbx, 144(%rsp)
+	movq 128(%rsp), %rbx
+	sbbq FG_P503_MONT_P+56(%rip), %rbx
+	cmovc %rbp, %r8
+	cmovc %r11, %rsi
+	cmovc %r15, %r13
+	cmovc %r14, %r12
+	cmovc %r10, %r9
+	cmovc 144(%rsp), %rax
+	cmovc 136(%rsp), %rcx
+	cmovc 128(%rsp), %rbx
+	movq %r8, 0(%rdi)
+	movq %rsi, 8(%rdi)
+	movq %r13, 16(%rdi)
+	movq %r12, 24(%rdi)
+	movq %r9, 32(%rdi)
+	movq %rax, 40(%rdi)
+	movq %rcx, 48(%rdi)
+	movq %rbx, 56(%rdi)
+	addq $152, %rsp
+.cfi_adjust_cfa_offset -152
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx
@@ -11453,8 +11447,8 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $176, %rsp
-.cfi_adjust_cfa_offset 176
+	subq $160, %rsp
+.cfi_adjust_cfa_offset 160
 	movq 0(%rsi), %r8
 	addq 64(%rsi), %r8
 	movq %r8, 0(%rsp)
@@ -11867,425 +11861,420 @@ pushq %rbx
 	adcq %r10, %r10
 	adcq %rax, %rax
 	adcq %r15, %r15
-	movq %r9, %r13
-	subq $-1, %r13
-	movq %rbp, %rdi
-	sbbq $-1, %rdi
-	movq %r12, %r11
-	sbbq $-1, %r11
-	movq %rax, 136(%rsp)
-	movq %r14, %rax
-	sbbq FG_P503_MONT_P+24(%rip), %rax
-	movq %r10, 144(%rsp)
-	movq %r8, %r10
-	sbbq FG_P503_MONT_P+32(%rip), %r10
-	movq %r8, 152(%rsp)
-	movq 144(%rsp), %r8
-	sbbq FG_P503_MONT_P+40(%rip), %r8
-	movq %r14, 160(%rsp)
-	movq 136(%rsp), %r14
-	sbbq FG_P503_MONT_P+48(%rip), %r14
-	movq %r12, 168(%rsp)
-	movq %r15, %r12
-	sbbq FG_P503_MONT_P+56(%rip), %r12
-	cmovc %r9, %r13
-	cmovc %rbp, %rdi
-	cmovc 168(%rsp), %r11
-	cmovc 160(%rsp), %rax
-	cmovc 152(%rsp), %r10
-	cmovc 144(%rsp), %r8
-	cmovc 136(%rsp), %r14
-	cmovc %r15, %r12
-	movq %r13, 0(%rbx)
-	movq %rdi, 8(%rbx)
-	movq %r11, 16(%rbx)
-	movq %rax, 24(%rbx)
-	movq %r10, 32(%rbx)
-	movq %r8, 40(%rbx)
-	movq %r14, 48(%rbx)
-	movq %r12, 56(%rbx)
+	movq %r9, 0(%rbx)
+	movq %rbp, 8(%rbx)
+	movq %r12, 16(%rbx)
+	movq %r14, 24(%rbx)
+	movq %r8, 32(%rbx)
+	movq %r10, 40(%rbx)
+	movq %rax, 48(%rbx)
+	movq %r15, 56(%rbx)
+	subq $-1, %r9
+	sbbq $-1, %rbp
+	sbbq $-1, %r12
+	sbbq FG_P503_MONT_P+24(%rip), %r14
+	sbbq FG_P503_MONT_P+32(%rip), %r8
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %rax
+	sbbq FG_P503_MONT_P+56(%rip), %r15
+	cmovc 0(%rbx), %r9
+	cmovc 8(%rbx), %rbp
+	cmovc 16(%rbx), %r12
+	cmovc 24(%rbx), %r14
+	cmovc 32(%rbx), %r8
+	cmovc 40(%rbx), %r10
+	cmovc 48(%rbx), %rax
+	cmovc 56(%rbx), %r15
+	movq %r9, 0(%rbx)
+	movq %rbp, 8(%rbx)
+	movq %r12, 16(%rbx)
+	movq %r14, 24(%rbx)
+	movq %r8, 32(%rbx)
+	movq %r10, 40(%rbx)
+	movq %rax, 48(%rbx)
+	movq %r15, 56(%rbx)
 	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r9, %rbp
-	mulxq 72(%rsp), %r15, %r13
-	adcxq %r15, %rbp
-	mulxq 80(%rsp), %rdi, %r11
-	adcxq %rdi, %r13
-	mulxq 88(%rsp), %rax, %r10
-	adcxq %rax, %r11
-	mulxq 96(%rsp), %r8, %r14
-	adcxq %r8, %r10
-	mulxq 104(%rsp), %r12, %rbx
-	adcxq %r12, %r14
-	mulxq 112(%rsp), %rsi, %r15
+	mulxq 64(%rsp), %r13, %rdi
+	mulxq 72(%rsp), %r11, %r9
+	adcxq %r11, %rdi
+	mulxq 80(%rsp), %rbp, %r12
+	adcxq %rbp, %r9
+	mulxq 88(%rsp), %r14, %r8
+	adcxq %r14, %r12
+	mulxq 96(%rsp), %r10, %rax
+	adcxq %r10, %r8
+	mulxq 104(%rsp), %r15, %rbx
+	adcxq %r15, %rax
+	mulxq 112(%rsp), %rsi, %r11
 	adcxq %rsi, %rbx
-	mulxq 120(%rsp), %rdi, %rax
-	adcxq %rdi, %r15
-	adcxq %rcx, %rax
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r12
-	adcxq %r8, %r11
-	adoxq %r12, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rdi
-	adcxq %rsi, %r10
-	adoxq %rdi, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r8
-	adcxq %r9, %r14
-	adoxq %r8, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rsi
-	adcxq %r12, %rbx
-	adoxq %rsi, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
-	adcxq %rdi, %r15
-	adoxq %r9, %rax
-	adcxq %rcx, %rax
-	movq 8(%rsp), %rdx
-	mulxq 72(%rsp), %r8, %r12
-	addq %r8, %r13
-	adcq %r12, %r11
-	mulxq 88(%rsp), %rsi, %rdi
-	adcq %rsi, %r10
-	adcq %rdi, %r14
-	mulxq 104(%rsp), %r9, %r8
-	adcq %r9, %rbx
-	adcq %r8, %r15
-	mulxq 120(%rsp), %r12, %rsi
-	adcq %r12, %rax
-	adcq $0, %rsi
-	mulxq 64(%rsp), %rdi, %r9
-	addq %rdi, %rbp
-	adcq %r9, %r13
-	mulxq 80(%rsp), %r8, %r12
-	adcq %r8, %r11
-	adcq %r12, %r10
-	mulxq 96(%rsp), %rdi, %r9
-	adcq %rdi, %r14
-	adcq %r9, %rbx
-	mulxq 112(%rsp), %r8, %r12
-	adcq %r8, %r15
-	adcq %r12, %rax
-	adcq $0, %rsi
-	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
-	adcxq %rdi, %r10
-	adoxq %r9, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %r8, %r12
-	adcxq %r8, %r14
-	adoxq %r12, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %rdi
-	adcxq %rbp, %rbx
-	adoxq %rdi, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r8
-	adcxq %r9, %r15
-	adoxq %r8, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rbp
-	adcxq %r12, %rax
-	adoxq %rbp, %rsi
-	adcxq %rcx, %rsi
-	movq 16(%rsp), %rdx
-	mulxq 72(%rsp), %rdi, %r9
-	addq %rdi, %r11
-	adcq %r9, %r10
-	mulxq 88(%rsp), %r8, %r12
-	adcq %r8, %r14
-	adcq %r12, %rbx
-	mulxq 104(%rsp), %rbp, %rdi
-	adcq %rbp, %r15
-	adcq %rdi, %rax
-	mulxq 120(%rsp), %r9, %r8
-	adcq %r9, %rsi
-	adcq $0, %r8
-	mulxq 64(%rsp), %r12, %rbp
-	addq %r12, %r13
-	adcq %rbp, %r11
-	mulxq 80(%rsp), %rdi, %r9
-	adcq %rdi, %r10
-	adcq %r9, %r14
-	mulxq 96(%rsp), %r12, %rbp
-	adcq %r12, %rbx
-	adcq %rbp, %r15
-	mulxq 112(%rsp), %rdi, %r9
-	adcq %rdi, %rax
-	adcq %r9, %rsi
-	adcq $0, %r8
+	mulxq 120(%rsp), %rbp, %r14
+	adcxq %rbp, %r11
+	adcxq %rcx, %r14
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rbp
-	adcxq %r12, %r14
-	adoxq %rbp, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
-	adcxq %rdi, %rbx
-	adoxq %r9, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r12
-	adcxq %r13, %r15
-	adoxq %r12, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %rdi
-	adcxq %rbp, %rax
-	adoxq %rdi, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r13
-	adcxq %r9, %rsi
-	adoxq %r13, %r8
-	adcxq %rcx, %r8
-	movq 24(%rsp), %rdx
-	mulxq 72(%rsp), %r12, %rbp
-	addq %r12, %r10
-	adcq %rbp, %r14
-	mulxq 88(%rsp), %rdi, %r9
-	adcq %rdi, %rbx
-	adcq %r9, %r15
-	mulxq 104(%rsp), %r13, %r12
-	adcq %r13, %rax
-	adcq %r12, %rsi
-	mulxq 120(%rsp), %rbp, %rdi
-	adcq %rbp, %r8
-	adcq $0, %rdi
-	mulxq 64(%rsp), %r9, %r13
-	addq %r9, %r11
-	adcq %r13, %r10
-	mulxq 80(%rsp), %r12, %rbp
-	adcq %r12, %r14
-	adcq %rbp, %rbx
-	mulxq 96(%rsp), %r9, %r13
-	adcq %r9, %r15
-	adcq %r13, %rax
-	mulxq 112(%rsp), %r12, %rbp
-	adcq %r12, %rsi
-	adcq %rbp, %r8
-	adcq $0, %rdi
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r13
-	adcxq %r9, %rbx
-	adoxq %r13, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rbp
-	adcxq %r12, %r15
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r15
+	adcxq %r10, %r12
+	adoxq %r15, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rbp
+	adcxq %rsi, %r8
 	adoxq %rbp, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r9
-	adcxq %r11, %rax
-	adoxq %r9, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r12
-	adcxq %r13, %rsi
-	adoxq %r12, %r8
-	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r11
-	adcxq %rbp, %r8
-	adoxq %r11, %rdi
-	adcxq %rcx, %rdi
-	movq 32(%rsp), %rdx
-	mulxq 72(%rsp), %r9, %r13
-	addq %r9, %r14
-	adcq %r13, %rbx
-	mulxq 88(%rsp), %r12, %rbp
-	adcq %r12, %r15
-	adcq %rbp, %rax
-	mulxq 104(%rsp), %r11, %r9
-	adcq %r11, %rsi
-	adcq %r9, %r8
-	mulxq 120(%rsp), %r13, %r12
-	adcq %r13, %rdi
-	adcq $0, %r12
-	mulxq 64(%rsp), %rbp, %r11
-	addq %rbp, %r10
-	adcq %r11, %r14
-	mulxq 80(%rsp), %r9, %r13
-	adcq %r9, %rbx
-	adcq %r13, %r15
-	mulxq 96(%rsp), %rbp, %r11
-	adcq %rbp, %rax
-	adcq %r11, %rsi
-	mulxq 112(%rsp), %r9, %r13
-	adcq %r9, %r8
-	adcq %r13, %rdi
-	adcq $0, %r12
-	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r11
-	adcxq %rbp, %r15
-	adoxq %r11, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %r13
-	adcxq %r9, %rax
-	adoxq %r13, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %rbp
-	adcxq %r10, %rsi
-	adoxq %rbp, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r9
-	adcxq %r11, %r8
-	adoxq %r9, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r10
-	adcxq %r13, %rdi
-	adoxq %r10, %r12
-	adcxq %rcx, %r12
-	movq 40(%rsp), %rdx
-	mulxq 72(%rsp), %rbp, %r11
-	addq %rbp, %rbx
-	adcq %r11, %r15
-	mulxq 88(%rsp), %r9, %r13
-	adcq %r9, %rax
-	adcq %r13, %rsi
-	mulxq 104(%rsp), %r10, %rbp
-	adcq %r10, %r8
-	adcq %rbp, %rdi
-	mulxq 120(%rsp), %r11, %r9
-	adcq %r11, %r12
-	adcq $0, %r9
-	mulxq 64(%rsp), %r13, %r10
-	addq %r13, %r14
-	adcq %r10, %rbx
-	mulxq 80(%rsp), %rbp, %r11
-	adcq %rbp, %r15
-	adcq %r11, %rax
-	mulxq 96(%rsp), %r13, %r10
-	adcq %r13, %rsi
-	adcq %r10, %r8
-	mulxq 112(%rsp), %rbp, %r11
-	adcq %rbp, %rdi
-	adcq %r11, %r12
-	adcq $0, %r9
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r10
 	adcxq %r13, %rax
-	adoxq %r10, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r11
-	adcxq %rbp, %rsi
-	adoxq %r11, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %r13
-	adcxq %r14, %r8
-	adoxq %r13, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %rbp
-	adcxq %r10, %rdi
-	adoxq %rbp, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r14
-	adcxq %r11, %r12
-	adoxq %r14, %r9
-	adcxq %rcx, %r9
-	movq 48(%rsp), %rdx
-	mulxq 72(%rsp), %r13, %r10
-	addq %r13, %r15
+	adoxq %r10, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
+	adcxq %r15, %rbx
+	adoxq %rsi, %r11
+	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r13
+	adcxq %rbp, %r11
+	adoxq %r13, %r14
+	adcxq %rcx, %r14
+	movq 8(%rsp), %rdx
+	mulxq 72(%rsp), %r10, %r15
+	addq %r10, %r9
+	adcq %r15, %r12
+	mulxq 88(%rsp), %rsi, %rbp
+	adcq %rsi, %r8
+	adcq %rbp, %rax
+	mulxq 104(%rsp), %r13, %r10
+	adcq %r13, %rbx
+	adcq %r10, %r11
+	mulxq 120(%rsp), %r15, %rsi
+	adcq %r15, %r14
+	adcq $0, %rsi
+	mulxq 64(%rsp), %rbp, %r13
+	addq %rbp, %rdi
+	adcq %r13, %r9
+	mulxq 80(%rsp), %r10, %r15
+	adcq %r10, %r12
+	adcq %r15, %r8
+	mulxq 96(%rsp), %rbp, %r13
+	adcq %rbp, %rax
+	adcq %r13, %rbx
+	mulxq 112(%rsp), %r10, %r15
+	adcq %r10, %r11
+	adcq %r15, %r14
+	adcq $0, %rsi
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
+	adcxq %rbp, %r8
+	adoxq %r13, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r15
+	adcxq %r10, %rax
+	adoxq %r15, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %rbp
+	adcxq %rdi, %rbx
+	adoxq %rbp, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r10
+	adcxq %r13, %r11
+	adoxq %r10, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r15, %rdi
+	adcxq %r15, %r14
+	adoxq %rdi, %rsi
+	adcxq %rcx, %rsi
+	movq 16(%rsp), %rdx
+	mulxq 72(%rsp), %rbp, %r13
+	addq %rbp, %r12
+	adcq %r13, %r8
+	mulxq 88(%rsp), %r10, %r15
 	adcq %r10, %rax
-	mulxq 88(%rsp), %rbp, %r11
-	adcq %rbp, %rsi
-	adcq %r11, %r8
-	mulxq 104(%rsp), %r14, %r13
-	adcq %r14, %rdi
-	adcq %r13, %r12
-	mulxq 120(%rsp), %r10, %rbp
-	adcq %r10, %r9
-	adcq $0, %rbp
-	mulxq 64(%rsp), %r11, %r14
-	addq %r11, %rbx
-	adcq %r14, %r15
-	mulxq 80(%rsp), %r13, %r10
+	adcq %r15, %rbx
+	mulxq 104(%rsp), %rdi, %rbp
+	adcq %rdi, %r11
+	adcq %rbp, %r14
+	mulxq 120(%rsp), %r13, %r10
+	adcq %r13, %rsi
+	adcq $0, %r10
+	mulxq 64(%rsp), %r15, %rdi
+	addq %r15, %r9
+	adcq %rdi, %r12
+	mulxq 80(%rsp), %rbp, %r13
+	adcq %rbp, %r8
 	adcq %r13, %rax
-	adcq %r10, %rsi
-	mulxq 96(%rsp), %r11, %r14
-	adcq %r11, %r8
-	adcq %r14, %rdi
-	mulxq 112(%rsp), %r13, %r10
-	adcq %r13, %r12
-	adcq %r10, %r9
+	mulxq 96(%rsp), %r15, %rdi
+	adcq %r15, %rbx
+	adcq %rdi, %r11
+	mulxq 112(%rsp), %rbp, %r13
+	adcq %rbp, %r14
+	adcq %r13, %rsi
+	adcq $0, %r10
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rdi
+	adcxq %r15, %rax
+	adoxq %rdi, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r13
+	adcxq %rbp, %rbx
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r15
+	adcxq %r9, %r11
+	adoxq %r15, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %rbp
+	adcxq %rdi, %r14
+	adoxq %rbp, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r9
+	adcxq %r13, %rsi
+	adoxq %r9, %r10
+	adcxq %rcx, %r10
+	movq 24(%rsp), %rdx
+	mulxq 72(%rsp), %r15, %rdi
+	addq %r15, %r8
+	adcq %rdi, %rax
+	mulxq 88(%rsp), %rbp, %r13
+	adcq %rbp, %rbx
+	adcq %r13, %r11
+	mulxq 104(%rsp), %r9, %r15
+	adcq %r9, %r14
+	adcq %r15, %rsi
+	mulxq 120(%rsp), %rdi, %rbp
+	adcq %rdi, %r10
 	adcq $0, %rbp
+	mulxq 64(%rsp), %r13, %r9
+	addq %r13, %r12
+	adcq %r9, %r8
+	mulxq 80(%rsp), %r15, %rdi
+	adcq %r15, %rax
+	adcq %rdi, %rbx
+	mulxq 96(%rsp), %r13, %r9
+	adcq %r13, %r11
+	adcq %r9, %r14
+	mulxq 112(%rsp), %r15, %rdi
+	adcq %r15, %rsi
+	adcq %rdi, %r10
+	adcq $0, %rbp
+	movq %r12, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r9
+	adcxq %r13, %rbx
+	adoxq %r9, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %r15, %rdi
+	adcxq %r15, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %r13
+	adcxq %r12, %r14
+	adoxq %r13, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r15
+	adcxq %r9, %rsi
+	adoxq %r15, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r12
+	adcxq %rdi, %r10
+	adoxq %r12, %rbp
+	adcxq %rcx, %rbp
+	movq 32(%rsp), %rdx
+	mulxq 72(%rsp), %r13, %r9
+	addq %r13, %rax
+	adcq %r9, %rbx
+	mulxq 88(%rsp), %r15, %rdi
+	adcq %r15, %r11
+	adcq %rdi, %r14
+	mulxq 104(%rsp), %r12, %r13
+	adcq %r12, %rsi
+	adcq %r13, %r10
+	mulxq 120(%rsp), %r9, %r15
+	adcq %r9, %rbp
+	adcq $0, %r15
+	mulxq 64(%rsp), %rdi, %r12
+	addq %rdi, %r8
+	adcq %r12, %rax
+	mulxq 80(%rsp), %r13, %r9
+	adcq %r13, %rbx
+	adcq %r9, %r11
+	mulxq 96(%rsp), %rdi, %r12
+	adcq %rdi, %r14
+	adcq %r12, %rsi
+	mulxq 112(%rsp), %r13, %r9
+	adcq %r13, %r10
+	adcq %r9, %rbp
+	adcq $0, %r15
+	movq %r8, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r12
+	adcxq %rdi, %r11
+	adoxq %r12, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r9
+	adcxq %r13, %r14
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %rdi
+	adcxq %r8, %rsi
+	adoxq %rdi, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r13
+	adcxq %r12, %r10
+	adoxq %r13, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r8
+	adcxq %r9, %rbp
+	adoxq %r8, %r15
+	adcxq %rcx, %r15
+	movq 40(%rsp), %rdx
+	mulxq 72(%rsp), %rdi, %r12
+	addq %rdi, %rbx
+	adcq %r12, %r11
+	mulxq 88(%rsp), %r13, %r9
+	adcq %r13, %r14
+	adcq %r9, %rsi
+	mulxq 104(%rsp), %r8, %rdi
+	adcq %r8, %r10
+	adcq %rdi, %rbp
+	mulxq 120(%rsp), %r12, %r13
+	adcq %r12, %r15
+	adcq $0, %r13
+	mulxq 64(%rsp), %r9, %r8
+	addq %r9, %rax
+	adcq %r8, %rbx
+	mulxq 80(%rsp), %rdi, %r12
+	adcq %rdi, %r11
+	adcq %r12, %r14
+	mulxq 96(%rsp), %r9, %r8
+	adcq %r9, %rsi
+	adcq %r8, %r10
+	mulxq 112(%rsp), %rdi, %r12
+	adcq %rdi, %rbp
+	adcq %r12, %r15
+	adcq $0, %r13
+	movq %rax, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r8
+	adcxq %r9, %r14
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r12
+	adcxq %rdi, %rsi
+	adoxq %r12, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %r9
+	adcxq %rax, %r10
+	adoxq %r9, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rdi
+	adcxq %r8, %rbp
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %rax
+	adcxq %r12, %r15
+	adoxq %rax, %r13
+	adcxq %rcx, %r13
+	movq 48(%rsp), %rdx
+	mulxq 72(%rsp), %r9, %r8
+	addq %r9, %r11
+	adcq %r8, %r14
+	mulxq 88(%rsp), %rdi, %r12
+	adcq %rdi, %rsi
+	adcq %r12, %r10
+	mulxq 104(%rsp), %rax, %r9
+	adcq %rax, %rbp
+	adcq %r9, %r15
+	mulxq 120(%rsp), %r8, %rdi
+	adcq %r8, %r13
+	adcq $0, %rdi
+	mulxq 64(%rsp), %r12, %rax
+	addq %r12, %rbx
+	adcq %rax, %r11
+	mulxq 80(%rsp), %r9, %r8
+	adcq %r9, %r14
+	adcq %r8, %rsi
+	mulxq 96(%rsp), %r12, %rax
+	adcq %r12, %r10
+	adcq %rax, %rbp
+	mulxq 112(%rsp), %r9, %r8
+	adcq %r9, %r15
+	adcq %r8, %r13
+	adcq $0, %rdi
 	movq %rbx, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r14
-	adcxq %r11, %rsi
-	adoxq %r14, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r10
-	adcxq %r13, %r8
-	adoxq %r10, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r11
-	adcxq %rbx, %rdi
-	adoxq %r11, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %r14, %r13
-	adcxq %r14, %r12
-	adoxq %r13, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %rbx
-	adcxq %r10, %r9
-	adoxq %rbx, %rbp
-	adcxq %rcx, %rbp
-	movq 56(%rsp), %rdx
-	mulxq 72(%rsp), %r11, %r14
-	addq %r11, %rax
-	adcq %r14, %rsi
-	mulxq 88(%rsp), %r13, %r10
-	adcq %r13, %r8
-	adcq %r10, %rdi
-	mulxq 104(%rsp), %rbx, %r11
-	adcq %rbx, %r12
-	adcq %r11, %r9
-	mulxq 120(%rsp), %r14, %r13
-	adcq %r14, %rbp
-	adcq $0, %r13
-	mulxq 64(%rsp), %r10, %rbx
-	addq %r10, %r15
-	adcq %rbx, %rax
-	mulxq 80(%rsp), %r11, %r14
-	adcq %r11, %rsi
-	adcq %r14, %r8
-	mulxq 96(%rsp), %r10, %rbx
-	adcq %r10, %rdi
-	adcq %rbx, %r12
-	mulxq 112(%rsp), %r11, %r14
-	adcq %r11, %r9
-	adcq %r14, %rbp
-	adcq $0, %r13
-	movq %r15, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r10, %rbx
-	adcxq %r10, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rax
+	adcxq %r12, %rsi
+	adoxq %rax, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %r8
+	adcxq %r9, %r10
+	adoxq %r8, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r12
+	adcxq %rbx, %rbp
+	adoxq %r12, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rax, %r9
+	adcxq %rax, %r15
+	adoxq %r9, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rbx
+	adcxq %r8, %r13
 	adoxq %rbx, %rdi
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r14
-	adcxq %r11, %rdi
-	adoxq %r14, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r10
-	adcxq %r15, %r12
-	adoxq %r10, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r11
-	adcxq %rbx, %r9
-	adoxq %r11, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %r15
-	adcxq %r14, %rbp
-	adoxq %r15, %r13
-	adcxq %rcx, %r13
-	movq %rax, %r10
-	subq $-1, %r10
+	adcxq %rcx, %rdi
+	movq 56(%rsp), %rdx
+	mulxq 72(%rsp), %r12, %rax
+	addq %r12, %r14
+	adcq %rax, %rsi
+	mulxq 88(%rsp), %r9, %r8
+	adcq %r9, %r10
+	adcq %r8, %rbp
+	mulxq 104(%rsp), %rbx, %r12
+	adcq %rbx, %r15
+	adcq %r12, %r13
+	mulxq 120(%rsp), %rax, %r9
+	adcq %rax, %rdi
+	adcq $0, %r9
+	mulxq 64(%rsp), %r8, %rbx
+	addq %r8, %r11
+	adcq %rbx, %r14
+	mulxq 80(%rsp), %r12, %rax
+	adcq %r12, %rsi
+	adcq %rax, %r10
+	mulxq 96(%rsp), %r8, %rbx
+	adcq %r8, %rbp
+	adcq %rbx, %r15
+	mulxq 112(%rsp), %r12, %rax
+	adcq %r12, %r13
+	adcq %rax, %rdi
+	adcq $0, %r9
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r8, %rbx
+	adcxq %r8, %r10
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %rax
+	adcxq %r12, %rbp
+	adoxq %rax, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r8
+	adcxq %r11, %r15
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %rbx, %r12
+	adcxq %rbx, %r13
+	adoxq %r12, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %r11
+	adcxq %rax, %rdi
+	adoxq %r11, %r9
+	adcxq %rcx, %r9
+	movq %r14, %r8
+	subq $-1, %r8
 	movq %rsi, %rbx
 	sbbq $-1, %rbx
-	movq %r8, %r11
-	sbbq $-1, %r11
-	movq %rdi, %r14
-	sbbq FG_P503_MONT_P+24(%rip), %r14
-	movq %r12, %r15
-	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %rbp, 136(%rsp)
-	movq %r9, %rbp
-	sbbq FG_P503_MONT_P+40(%rip), %rbp
-	movq %r9, 144(%rsp)
-	movq 136(%rsp), %r9
-	sbbq FG_P503_MONT_P+48(%rip), %r9
-	movq %r12, 152(%rsp)
-	movq %r13, %r12
-	sbbq FG_P503_MONT_P+56(%rip), %r12
-	cmovc %rax, %r10
+	movq %r10, %r12
+	sbbq $-1, %r12
+	movq %rbp, %rax
+	sbbq FG_P503_MONT_P+24(%rip), %rax
+	movq %r15, %r11
+	sbbq FG_P503_MONT_P+32(%rip), %r11
+	movq %rdi, 136(%rsp)
+	movq %r13, %rdi
+	sbbq FG_P503_MONT_P+40(%rip), %rdi
+	movq %r13, 144(%rsp)
+	movq 136(%rsp), %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %r15, 152(%rsp)
+	movq %r9, %r15
+	sbbq FG_P503_MONT_P+56(%rip), %r15
+	cmovc %r14, %r8
 	cmovc %rsi, %rbx
-	cmovc %r8, %r11
-	cmovc %rdi, %r14
-	cmovc 152(%rsp), %r15
-	cmovc 144(%rsp), %rbp
-	cmovc 136(%rsp), %r9
-	cmovc %r13, %r12
-	movq 128(%rsp), %rax
-	movq %r10, 0(%rax)
-	movq %rbx, 8(%rax)
-	movq %r11, 16(%rax)
-	movq %r14, 24(%rax)
-	movq %r15, 32(%rax)
-	movq %rbp, 40(%rax)
-	movq %r9, 48(%rax)
-	movq %r12, 56(%rax)
-	addq $176, %rsp
-.cfi_adjust_cfa_offset -176
+	cmovc %r10, %r12
+	cmovc %rbp, %rax
+	cmovc 152(%rsp), %r11
+	cmovc 144(%rsp), %rdi
+	cmovc 136(%rsp), %r13
+	cmovc %r9, %r15
+	movq 128(%rsp), %r14
+	movq %r8, 0(%r14)
+	movq %rbx, 8(%r14)
+	movq %r12, 16(%r14)
+	movq %rax, 24(%r14)
+	movq %r11, 32(%r14)
+	movq %rdi, 40(%r14)
+	movq %r13, 48(%r14)
+	movq %r15, 56(%r14)
+	addq $160, %rsp
+.cfi_adjust_cfa_offset -160
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx
@@ -15844,8 +15833,8 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $176, %rsp
-.cfi_adjust_cfa_offset 176
+	subq $160, %rsp
+.cfi_adjust_cfa_offset 160
 	movq 0(%rsi), %r8
 	addq 64(%rsi), %r8
 	movq %r8, 0(%rsp)
@@ -16263,432 +16252,427 @@ pushq %rbx
 	adcq %r10, %r10
 	adcq %rax, %rax
 	adcq %r15, %r15
-	movq %r9, %r13
-	subq $-1, %r13
-	movq %rbp, %rdi
-	sbbq $-1, %rdi
-	movq %r12, %r11
-	sbbq $-1, %r11
-	movq %rax, 136(%rsp)
-	movq %r14, %rax
-	sbbq FG_P503_MONT_P+24(%rip), %rax
-	movq %r10, 144(%rsp)
-	movq %r8, %r10
-	sbbq FG_P503_MONT_P+32(%rip), %r10
-	movq %r8, 152(%rsp)
-	movq 144(%rsp), %r8
-	sbbq FG_P503_MONT_P+40(%rip), %r8
-	movq %r14, 160(%rsp)
-	movq 136(%rsp), %r14
-	sbbq FG_P503_MONT_P+48(%rip), %r14
-	movq %r12, 168(%rsp)
-	movq %r15, %r12
-	sbbq FG_P503_MONT_P+56(%rip), %r12
-	cmovc %r9, %r13
-	cmovc %rbp, %rdi
-	cmovc 168(%rsp), %r11
-	cmovc 160(%rsp), %rax
-	cmovc 152(%rsp), %r10
-	cmovc 144(%rsp), %r8
-	cmovc 136(%rsp), %r14
-	cmovc %r15, %r12
-	movq %r13, 0(%rbx)
-	movq %rdi, 8(%rbx)
-	movq %r11, 16(%rbx)
-	movq %rax, 24(%rbx)
-	movq %r10, 32(%rbx)
-	movq %r8, 40(%rbx)
-	movq %r14, 48(%rbx)
-	movq %r12, 56(%rbx)
+	movq %r9, 0(%rbx)
+	movq %rbp, 8(%rbx)
+	movq %r12, 16(%rbx)
+	movq %r14, 24(%rbx)
+	movq %r8, 32(%rbx)
+	movq %r10, 40(%rbx)
+	movq %rax, 48(%rbx)
+	movq %r15, 56(%rbx)
+	subq $-1, %r9
+	sbbq $-1, %rbp
+	sbbq $-1, %r12
+	sbbq FG_P503_MONT_P+24(%rip), %r14
+	sbbq FG_P503_MONT_P+32(%rip), %r8
+	sbbq FG_P503_MONT_P+40(%rip), %r10
+	sbbq FG_P503_MONT_P+48(%rip), %rax
+	sbbq FG_P503_MONT_P+56(%rip), %r15
+	cmovc 0(%rbx), %r9
+	cmovc 8(%rbx), %rbp
+	cmovc 16(%rbx), %r12
+	cmovc 24(%rbx), %r14
+	cmovc 32(%rbx), %r8
+	cmovc 40(%rbx), %r10
+	cmovc 48(%rbx), %rax
+	cmovc 56(%rbx), %r15
+	movq %r9, 0(%rbx)
+	movq %rbp, 8(%rbx)
+	movq %r12, 16(%rbx)
+	movq %r14, 24(%rbx)
+	movq %r8, 32(%rbx)
+	movq %r10, 40(%rbx)
+	movq %rax, 48(%rbx)
+	movq %r15, 56(%rbx)
 	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r9, %rbp
-	mulxq 72(%rsp), %r15, %r13
-	adcxq %r15, %rbp
-	mulxq 80(%rsp), %rdi, %r11
-	adcxq %rdi, %r13
-	mulxq 88(%rsp), %rax, %r10
-	adcxq %rax, %r11
-	mulxq 96(%rsp), %r8, %r14
-	adcxq %r8, %r10
-	mulxq 104(%rsp), %r12, %rbx
-	adcxq %r12, %r14
-	mulxq 112(%rsp), %rsi, %r15
-	adcxq %rsi, %rbx
-	mulxq 120(%rsp), %rdi, %rax
-	adcxq %rdi, %r15
-	adcxq %rcx, %rax
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r8, %r12
-	adcxq %r8, %r11
-	adoxq %r12, %r10
-	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rdi
-	adcxq %rsi, %r10
-	adoxq %rdi, %r14
-	mulxq FG_P503_MONT_Q+40(%rip), %r9, %r8
-	adcxq %r9, %r14
-	adoxq %r8, %rbx
-	mulxq FG_P503_MONT_Q+48(%rip), %r12, %rsi
-	adcxq %r12, %rbx
-	adoxq %rsi, %r15
-	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
-	adcxq %rdi, %r15
-	adoxq %r9, %rax
-	adcxq %rcx, %rax
-	movq 8(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r8, %r12
-	adcxq %r8, %rbp
-	adoxq %r12, %r13
-	mulxq 72(%rsp), %rsi, %rdi
-	adcxq %rsi, %r13
-	adoxq %rdi, %r11
-	mulxq 80(%rsp), %r9, %r8
-	adcxq %r9, %r11
-	adoxq %r8, %r10
-	mulxq 88(%rsp), %r12, %rsi
-	adcxq %r12, %r10
-	adoxq %rsi, %r14
-	mulxq 96(%rsp), %rdi, %r9
-	adcxq %rdi, %r14
-	adoxq %r9, %rbx
-	mulxq 104(%rsp), %r8, %r12
-	adcxq %r8, %rbx
-	adoxq %r12, %r15
-	mulxq 112(%rsp), %rsi, %rdi
-	adcxq %rsi, %r15
-	adoxq %rdi, %rax
-	mulxq 120(%rsp), %r9, %r8
-	adcxq %r9, %rax
-	adoxq %rcx, %r8
-	adcxq %rcx, %r8
-	movq %rbp, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r12, %rsi
-	adcxq %r12, %r10
-	adoxq %rsi, %r14
-	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
-	adcxq %rdi, %r14
-	adoxq %r9, %rbx
-	mulxq FG_P503_MONT_Q+40(%rip), %rbp, %r12
-	adcxq %rbp, %rbx
-	adoxq %r12, %r15
-	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %rdi
-	adcxq %rsi, %r15
-	adoxq %rdi, %rax
-	mulxq FG_P503_MONT_Q+56(%rip), %r9, %rbp
-	adcxq %r9, %rax
-	adoxq %rbp, %r8
-	adcxq %rcx, %r8
-	movq 16(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r12, %rsi
-	adcxq %r12, %r13
-	adoxq %rsi, %r11
-	mulxq 72(%rsp), %rdi, %r9
-	adcxq %rdi, %r11
-	adoxq %r9, %r10
+	mulxq 64(%rsp), %r13, %rdi
+	mulxq 72(%rsp), %r11, %r9
+	adcxq %r11, %rdi
 	mulxq 80(%rsp), %rbp, %r12
-	adcxq %rbp, %r10
-	adoxq %r12, %r14
-	mulxq 88(%rsp), %rsi, %rdi
-	adcxq %rsi, %r14
-	adoxq %rdi, %rbx
-	mulxq 96(%rsp), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rbp, %r15
-	mulxq 104(%rsp), %r12, %rsi
-	adcxq %r12, %r15
-	adoxq %rsi, %rax
-	mulxq 112(%rsp), %rdi, %r9
-	adcxq %rdi, %rax
-	adoxq %r9, %r8
-	mulxq 120(%rsp), %rbp, %r12
-	adcxq %rbp, %r8
-	adoxq %rcx, %r12
-	adcxq %rcx, %r12
+	adcxq %rbp, %r9
+	mulxq 88(%rsp), %r14, %r8
+	adcxq %r14, %r12
+	mulxq 96(%rsp), %r10, %rax
+	adcxq %r10, %r8
+	mulxq 104(%rsp), %r15, %rbx
+	adcxq %r15, %rax
+	mulxq 112(%rsp), %rsi, %r11
+	adcxq %rsi, %rbx
+	mulxq 120(%rsp), %rbp, %r14
+	adcxq %rbp, %r11
+	adcxq %rcx, %r14
 	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %rdi
-	adcxq %rsi, %r14
-	adoxq %rdi, %rbx
-	mulxq FG_P503_MONT_Q+32(%rip), %r9, %rbp
-	adcxq %r9, %rbx
-	adoxq %rbp, %r15
-	mulxq FG_P503_MONT_Q+40(%rip), %r13, %rsi
-	adcxq %r13, %r15
-	adoxq %rsi, %rax
-	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r9
-	adcxq %rdi, %rax
-	adoxq %r9, %r8
+	mulxq FG_P503_MONT_Q+24(%rip), %r10, %r15
+	adcxq %r10, %r12
+	adoxq %r15, %r8
+	mulxq FG_P503_MONT_Q+32(%rip), %rsi, %rbp
+	adcxq %rsi, %r8
+	adoxq %rbp, %rax
+	mulxq FG_P503_MONT_Q+40(%rip), %r13, %r10
+	adcxq %r13, %rax
+	adoxq %r10, %rbx
+	mulxq FG_P503_MONT_Q+48(%rip), %r15, %rsi
+	adcxq %r15, %rbx
+	adoxq %rsi, %r11
 	mulxq FG_P503_MONT_Q+56(%rip), %rbp, %r13
-	adcxq %rbp, %r8
-	adoxq %r13, %r12
-	adcxq %rcx, %r12
+	adcxq %rbp, %r11
+	adoxq %r13, %r14
+	adcxq %rcx, %r14
+	movq 8(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r10, %r15
+	adcxq %r10, %rdi
+	adoxq %r15, %r9
+	mulxq 72(%rsp), %rsi, %rbp
+	adcxq %rsi, %r9
+	adoxq %rbp, %r12
+	mulxq 80(%rsp), %r13, %r10
+	adcxq %r13, %r12
+	adoxq %r10, %r8
+	mulxq 88(%rsp), %r15, %rsi
+	adcxq %r15, %r8
+	adoxq %rsi, %rax
+	mulxq 96(%rsp), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %rbx
+	mulxq 104(%rsp), %r10, %r15
+	adcxq %r10, %rbx
+	adoxq %r15, %r11
+	mulxq 112(%rsp), %rsi, %rbp
+	adcxq %rsi, %r11
+	adoxq %rbp, %r14
+	mulxq 120(%rsp), %r13, %r10
+	adcxq %r13, %r14
+	adoxq %rcx, %r10
+	adcxq %rcx, %r10
+	movq %rdi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r15, %rsi
+	adcxq %r15, %r8
+	adoxq %rsi, %rax
+	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r13
+	adcxq %rbp, %rax
+	adoxq %r13, %rbx
+	mulxq FG_P503_MONT_Q+40(%rip), %rdi, %r15
+	adcxq %rdi, %rbx
+	adoxq %r15, %r11
+	mulxq FG_P503_MONT_Q+48(%rip), %rsi, %rbp
+	adcxq %rsi, %r11
+	adoxq %rbp, %r14
+	mulxq FG_P503_MONT_Q+56(%rip), %r13, %rdi
+	adcxq %r13, %r14
+	adoxq %rdi, %r10
+	adcxq %rcx, %r10
+	movq 16(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r15, %rsi
+	adcxq %r15, %r9
+	adoxq %rsi, %r12
+	mulxq 72(%rsp), %rbp, %r13
+	adcxq %rbp, %r12
+	adoxq %r13, %r8
+	mulxq 80(%rsp), %rdi, %r15
+	adcxq %rdi, %r8
+	adoxq %r15, %rax
+	mulxq 88(%rsp), %rsi, %rbp
+	adcxq %rsi, %rax
+	adoxq %rbp, %rbx
+	mulxq 96(%rsp), %r13, %rdi
+	adcxq %r13, %rbx
+	adoxq %rdi, %r11
+	mulxq 104(%rsp), %r15, %rsi
+	adcxq %r15, %r11
+	adoxq %rsi, %r14
+	mulxq 112(%rsp), %rbp, %r13
+	adcxq %rbp, %r14
+	adoxq %r13, %r10
+	mulxq 120(%rsp), %rdi, %r15
+	adcxq %rdi, %r10
+	adoxq %rcx, %r15
+	adcxq %rcx, %r15
+	movq %r9, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %rsi, %rbp
+	adcxq %rsi, %rax
+	adoxq %rbp, %rbx
+	mulxq FG_P503_MONT_Q+32(%rip), %r13, %rdi
+	adcxq %r13, %rbx
+	adoxq %rdi, %r11
+	mulxq FG_P503_MONT_Q+40(%rip), %r9, %rsi
+	adcxq %r9, %r11
+	adoxq %rsi, %r14
+	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r13
+	adcxq %rbp, %r14
+	adoxq %r13, %r10
+	mulxq FG_P503_MONT_Q+56(%rip), %rdi, %r9
+	adcxq %rdi, %r10
+	adoxq %r9, %r15
+	adcxq %rcx, %r15
 	movq 24(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rsi, %rdi
-	adcxq %rsi, %r11
-	adoxq %rdi, %r10
-	mulxq 72(%rsp), %r9, %rbp
-	adcxq %r9, %r10
-	adoxq %rbp, %r14
-	mulxq 80(%rsp), %r13, %rsi
-	adcxq %r13, %r14
+	mulxq 64(%rsp), %rsi, %rbp
+	adcxq %rsi, %r12
+	adoxq %rbp, %r8
+	mulxq 72(%rsp), %r13, %rdi
+	adcxq %r13, %r8
+	adoxq %rdi, %rax
+	mulxq 80(%rsp), %r9, %rsi
+	adcxq %r9, %rax
 	adoxq %rsi, %rbx
-	mulxq 88(%rsp), %rdi, %r9
-	adcxq %rdi, %rbx
-	adoxq %r9, %r15
-	mulxq 96(%rsp), %rbp, %r13
-	adcxq %rbp, %r15
-	adoxq %r13, %rax
-	mulxq 104(%rsp), %rsi, %rdi
-	adcxq %rsi, %rax
-	adoxq %rdi, %r8
-	mulxq 112(%rsp), %r9, %rbp
-	adcxq %r9, %r8
-	adoxq %rbp, %r12
-	mulxq 120(%rsp), %r13, %rsi
-	adcxq %r13, %r12
+	mulxq 88(%rsp), %rbp, %r13
+	adcxq %rbp, %rbx
+	adoxq %r13, %r11
+	mulxq 96(%rsp), %rdi, %r9
+	adcxq %rdi, %r11
+	adoxq %r9, %r14
+	mulxq 104(%rsp), %rsi, %rbp
+	adcxq %rsi, %r14
+	adoxq %rbp, %r10
+	mulxq 112(%rsp), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %r15
+	mulxq 120(%rsp), %r9, %rsi
+	adcxq %r9, %r15
 	adoxq %rcx, %rsi
 	adcxq %rcx, %rsi
-	movq %r11, %rdx
+	movq %r12, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
-	adcxq %rdi, %rbx
-	adoxq %r9, %r15
-	mulxq FG_P503_MONT_Q+32(%rip), %rbp, %r13
-	adcxq %rbp, %r15
-	adoxq %r13, %rax
-	mulxq FG_P503_MONT_Q+40(%rip), %r11, %rdi
-	adcxq %r11, %rax
-	adoxq %rdi, %r8
-	mulxq FG_P503_MONT_Q+48(%rip), %r9, %rbp
-	adcxq %r9, %r8
-	adoxq %rbp, %r12
-	mulxq FG_P503_MONT_Q+56(%rip), %r13, %r11
-	adcxq %r13, %r12
-	adoxq %r11, %rsi
+	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
+	adcxq %rbp, %rbx
+	adoxq %r13, %r11
+	mulxq FG_P503_MONT_Q+32(%rip), %rdi, %r9
+	adcxq %rdi, %r11
+	adoxq %r9, %r14
+	mulxq FG_P503_MONT_Q+40(%rip), %r12, %rbp
+	adcxq %r12, %r14
+	adoxq %rbp, %r10
+	mulxq FG_P503_MONT_Q+48(%rip), %r13, %rdi
+	adcxq %r13, %r10
+	adoxq %rdi, %r15
+	mulxq FG_P503_MONT_Q+56(%rip), %r9, %r12
+	adcxq %r9, %r15
+	adoxq %r12, %rsi
 	adcxq %rcx, %rsi
 	movq 32(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %rdi, %r9
-	adcxq %rdi, %r10
-	adoxq %r9, %r14
-	mulxq 72(%rsp), %rbp, %r13
-	adcxq %rbp, %r14
-	adoxq %r13, %rbx
-	mulxq 80(%rsp), %r11, %rdi
-	adcxq %r11, %rbx
-	adoxq %rdi, %r15
-	mulxq 88(%rsp), %r9, %rbp
-	adcxq %r9, %r15
-	adoxq %rbp, %rax
-	mulxq 96(%rsp), %r13, %r11
-	adcxq %r13, %rax
-	adoxq %r11, %r8
-	mulxq 104(%rsp), %rdi, %r9
-	adcxq %rdi, %r8
-	adoxq %r9, %r12
-	mulxq 112(%rsp), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %rsi
-	mulxq 120(%rsp), %r11, %rdi
-	adcxq %r11, %rsi
-	adoxq %rcx, %rdi
-	adcxq %rcx, %rdi
-	movq %r10, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r9, %rbp
-	adcxq %r9, %r15
-	adoxq %rbp, %rax
-	mulxq FG_P503_MONT_Q+32(%rip), %r13, %r11
-	adcxq %r13, %rax
-	adoxq %r11, %r8
-	mulxq FG_P503_MONT_Q+40(%rip), %r10, %r9
-	adcxq %r10, %r8
-	adoxq %r9, %r12
-	mulxq FG_P503_MONT_Q+48(%rip), %rbp, %r13
-	adcxq %rbp, %r12
-	adoxq %r13, %rsi
-	mulxq FG_P503_MONT_Q+56(%rip), %r11, %r10
-	adcxq %r11, %rsi
-	adoxq %r10, %rdi
-	adcxq %rcx, %rdi
-	movq 40(%rsp), %rdx
-	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r9, %rbp
-	adcxq %r9, %r14
-	adoxq %rbp, %rbx
-	mulxq 72(%rsp), %r13, %r11
-	adcxq %r13, %rbx
-	adoxq %r11, %r15
-	mulxq 80(%rsp), %r10, %r9
-	adcxq %r10, %r15
-	adoxq %r9, %rax
-	mulxq 88(%rsp), %rbp, %r13
-	adcxq %rbp, %rax
-	adoxq %r13, %r8
-	mulxq 96(%rsp), %r11, %r10
-	adcxq %r11, %r8
-	adoxq %r10, %r12
-	mulxq 104(%rsp), %r9, %rbp
-	adcxq %r9, %r12
-	adoxq %rbp, %rsi
-	mulxq 112(%rsp), %r13, %r11
-	adcxq %r13, %rsi
-	adoxq %r11, %rdi
-	mulxq 120(%rsp), %r10, %r9
-	adcxq %r10, %rdi
-	adoxq %rcx, %r9
-	adcxq %rcx, %r9
-	movq %r14, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %rbp, %r13
-	adcxq %rbp, %rax
-	adoxq %r13, %r8
-	mulxq FG_P503_MONT_Q+32(%rip), %r11, %r10
-	adcxq %r11, %r8
-	adoxq %r10, %r12
-	mulxq FG_P503_MONT_Q+40(%rip), %r14, %rbp
-	adcxq %r14, %r12
-	adoxq %rbp, %rsi
-	mulxq FG_P503_MONT_Q+48(%rip), %r13, %r11
-	adcxq %r13, %rsi
-	adoxq %r11, %rdi
-	mulxq FG_P503_MONT_Q+56(%rip), %r10, %r14
-	adcxq %r10, %rdi
-	adoxq %r14, %r9
-	adcxq %rcx, %r9
-	movq 48(%rsp), %rdx
-	xorq %rcx, %rcx
 	mulxq 64(%rsp), %rbp, %r13
-	adcxq %rbp, %rbx
-	adoxq %r13, %r15
-	mulxq 72(%rsp), %r11, %r10
-	adcxq %r11, %r15
-	adoxq %r10, %rax
-	mulxq 80(%rsp), %r14, %rbp
-	adcxq %r14, %rax
-	adoxq %rbp, %r8
-	mulxq 88(%rsp), %r13, %r11
-	adcxq %r13, %r8
-	adoxq %r11, %r12
-	mulxq 96(%rsp), %r10, %r14
-	adcxq %r10, %r12
-	adoxq %r14, %rsi
+	adcxq %rbp, %r8
+	adoxq %r13, %rax
+	mulxq 72(%rsp), %rdi, %r9
+	adcxq %rdi, %rax
+	adoxq %r9, %rbx
+	mulxq 80(%rsp), %r12, %rbp
+	adcxq %r12, %rbx
+	adoxq %rbp, %r11
+	mulxq 88(%rsp), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r14
+	mulxq 96(%rsp), %r9, %r12
+	adcxq %r9, %r14
+	adoxq %r12, %r10
 	mulxq 104(%rsp), %rbp, %r13
-	adcxq %rbp, %rsi
-	adoxq %r13, %rdi
-	mulxq 112(%rsp), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r9
-	mulxq 120(%rsp), %r14, %rbp
-	adcxq %r14, %r9
+	adcxq %rbp, %r10
+	adoxq %r13, %r15
+	mulxq 112(%rsp), %rdi, %r9
+	adcxq %rdi, %r15
+	adoxq %r9, %rsi
+	mulxq 120(%rsp), %r12, %rbp
+	adcxq %r12, %rsi
 	adoxq %rcx, %rbp
 	adcxq %rcx, %rbp
-	movq %rbx, %rdx
+	movq %r8, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r13, %r11
-	adcxq %r13, %r8
-	adoxq %r11, %r12
-	mulxq FG_P503_MONT_Q+32(%rip), %r10, %r14
-	adcxq %r10, %r12
-	adoxq %r14, %rsi
-	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r13
-	adcxq %rbx, %rsi
-	adoxq %r13, %rdi
-	mulxq FG_P503_MONT_Q+48(%rip), %r11, %r10
-	adcxq %r11, %rdi
-	adoxq %r10, %r9
-	mulxq FG_P503_MONT_Q+56(%rip), %r14, %rbx
-	adcxq %r14, %r9
-	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+24(%rip), %r13, %rdi
+	adcxq %r13, %r11
+	adoxq %rdi, %r14
+	mulxq FG_P503_MONT_Q+32(%rip), %r9, %r12
+	adcxq %r9, %r14
+	adoxq %r12, %r10
+	mulxq FG_P503_MONT_Q+40(%rip), %r8, %r13
+	adcxq %r8, %r10
+	adoxq %r13, %r15
+	mulxq FG_P503_MONT_Q+48(%rip), %rdi, %r9
+	adcxq %rdi, %r15
+	adoxq %r9, %rsi
+	mulxq FG_P503_MONT_Q+56(%rip), %r12, %r8
+	adcxq %r12, %rsi
+	adoxq %r8, %rbp
 	adcxq %rcx, %rbp
-	movq 56(%rsp), %rdx
+	movq 40(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 64(%rsp), %r13, %r11
+	mulxq 64(%rsp), %r13, %rdi
+	adcxq %r13, %rax
+	adoxq %rdi, %rbx
+	mulxq 72(%rsp), %r9, %r12
+	adcxq %r9, %rbx
+	adoxq %r12, %r11
+	mulxq 80(%rsp), %r8, %r13
+	adcxq %r8, %r11
+	adoxq %r13, %r14
+	mulxq 88(%rsp), %rdi, %r9
+	adcxq %rdi, %r14
+	adoxq %r9, %r10
+	mulxq 96(%rsp), %r12, %r8
+	adcxq %r12, %r10
+	adoxq %r8, %r15
+	mulxq 104(%rsp), %r13, %rdi
 	adcxq %r13, %r15
-	adoxq %r11, %rax
-	mulxq 72(%rsp), %r10, %r14
-	adcxq %r10, %rax
-	adoxq %r14, %r8
-	mulxq 80(%rsp), %rbx, %r13
-	adcxq %rbx, %r8
-	adoxq %r13, %r12
-	mulxq 88(%rsp), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %rsi
-	mulxq 96(%rsp), %r14, %rbx
-	adcxq %r14, %rsi
-	adoxq %rbx, %rdi
-	mulxq 104(%rsp), %r13, %r11
-	adcxq %r13, %rdi
-	adoxq %r11, %r9
-	mulxq 112(%rsp), %r10, %r14
-	adcxq %r10, %r9
-	adoxq %r14, %rbp
-	mulxq 120(%rsp), %rbx, %r13
-	adcxq %rbx, %rbp
+	adoxq %rdi, %rsi
+	mulxq 112(%rsp), %r9, %r12
+	adcxq %r9, %rsi
+	adoxq %r12, %rbp
+	mulxq 120(%rsp), %r8, %r13
+	adcxq %r8, %rbp
 	adoxq %rcx, %r13
 	adcxq %rcx, %r13
-	movq %r15, %rdx
+	movq %rax, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P503_MONT_Q+24(%rip), %r11, %r10
-	adcxq %r11, %r12
-	adoxq %r10, %rsi
-	mulxq FG_P503_MONT_Q+32(%rip), %r14, %rbx
-	adcxq %r14, %rsi
-	adoxq %rbx, %rdi
-	mulxq FG_P503_MONT_Q+40(%rip), %r15, %r11
-	adcxq %r15, %rdi
-	adoxq %r11, %r9
-	mulxq FG_P503_MONT_Q+48(%rip), %r10, %r14
-	adcxq %r10, %r9
-	adoxq %r14, %rbp
-	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r15
-	adcxq %rbx, %rbp
-	adoxq %r15, %r13
+	mulxq FG_P503_MONT_Q+24(%rip), %rdi, %r9
+	adcxq %rdi, %r14
+	adoxq %r9, %r10
+	mulxq FG_P503_MONT_Q+32(%rip), %r12, %r8
+	adcxq %r12, %r10
+	adoxq %r8, %r15
+	mulxq FG_P503_MONT_Q+40(%rip), %rax, %rdi
+	adcxq %rax, %r15
+	adoxq %rdi, %rsi
+	mulxq FG_P503_MONT_Q+48(%rip), %r9, %r12
+	adcxq %r9, %rsi
+	adoxq %r12, %rbp
+	mulxq FG_P503_MONT_Q+56(%rip), %r8, %rax
+	adcxq %r8, %rbp
+	adoxq %rax, %r13
 	adcxq %rcx, %r13
-	movq %rax, %r11
-	subq $-1, %r11
-	movq %r8, %r10
-	sbbq $-1, %r10
-	movq %r12, %r14
-	sbbq $-1, %r14
+	movq 48(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %rdi, %r9
+	adcxq %rdi, %rbx
+	adoxq %r9, %r11
+	mulxq 72(%rsp), %r12, %r8
+	adcxq %r12, %r11
+	adoxq %r8, %r14
+	mulxq 80(%rsp), %rax, %rdi
+	adcxq %rax, %r14
+	adoxq %rdi, %r10
+	mulxq 88(%rsp), %r9, %r12
+	adcxq %r9, %r10
+	adoxq %r12, %r15
+	mulxq 96(%rsp), %r8, %rax
+	adcxq %r8, %r15
+	adoxq %rax, %rsi
+	mulxq 104(%rsp), %rdi, %r9
+	adcxq %rdi, %rsi
+	adoxq %r9, %rbp
+	mulxq 112(%rsp), %r12, %r8
+	adcxq %r12, %rbp
+	adoxq %r8, %r13
+	mulxq 120(%rsp), %rax, %rdi
+	adcxq %rax, %r13
+	adoxq %rcx, %rdi
+	adcxq %rcx, %rdi
+	movq %rbx, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r9, %r12
+	adcxq %r9, %r10
+	adoxq %r12, %r15
+	mulxq FG_P503_MONT_Q+32(%rip), %r8, %rax
+	adcxq %r8, %r15
+	adoxq %rax, %rsi
+	mulxq FG_P503_MONT_Q+40(%rip), %rbx, %r9
+	adcxq %rbx, %rsi
+	adoxq %r9, %rbp
+	mulxq FG_P503_MONT_Q+48(%rip), %r12, %r8
+	adcxq %r12, %rbp
+	adoxq %r8, %r13
+	mulxq FG_P503_MONT_Q+56(%rip), %rax, %rbx
+	adcxq %rax, %r13
+	adoxq %rbx, %rdi
+	adcxq %rcx, %rdi
+	movq 56(%rsp), %rdx
+	xorq %rcx, %rcx
+	mulxq 64(%rsp), %r9, %r12
+	adcxq %r9, %r11
+	adoxq %r12, %r14
+	mulxq 72(%rsp), %r8, %rax
+	adcxq %r8, %r14
+	adoxq %rax, %r10
+	mulxq 80(%rsp), %rbx, %r9
+	adcxq %rbx, %r10
+	adoxq %r9, %r15
+	mulxq 88(%rsp), %r12, %r8
+	adcxq %r12, %r15
+	adoxq %r8, %rsi
+	mulxq 96(%rsp), %rax, %rbx
+	adcxq %rax, %rsi
+	adoxq %rbx, %rbp
+	mulxq 104(%rsp), %r9, %r12
+	adcxq %r9, %rbp
+	adoxq %r12, %r13
+	mulxq 112(%rsp), %r8, %rax
+	adcxq %r8, %r13
+	adoxq %rax, %rdi
+	mulxq 120(%rsp), %rbx, %r9
+	adcxq %rbx, %rdi
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	movq %r11, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P503_MONT_Q+24(%rip), %r12, %r8
+	adcxq %r12, %r15
+	adoxq %r8, %rsi
+	mulxq FG_P503_MONT_Q+32(%rip), %rax, %rbx
+	adcxq %rax, %rsi
+	adoxq %rbx, %rbp
+	mulxq FG_P503_MONT_Q+40(%rip), %r11, %r12
+	adcxq %r11, %rbp
+	adoxq %r12, %r13
+	mulxq FG_P503_MONT_Q+48(%rip), %r8, %rax
+	adcxq %r8, %r13
+	adoxq %rax, %rdi
+	mulxq FG_P503_MONT_Q+56(%rip), %rbx, %r11
+	adcxq %rbx, %rdi
+	adoxq %r11, %r9
+	adcxq %rcx, %r9
+	movq %r14, %r12
+	subq $-1, %r12
+	movq %r10, %r8
+	sbbq $-1, %r8
+	movq %r15, %rax
+	sbbq $-1, %rax
 	movq %rsi, %rbx
 	sbbq FG_P503_MONT_P+24(%rip), %rbx
-	movq %rdi, %r15
-	sbbq FG_P503_MONT_P+32(%rip), %r15
-	movq %rbp, 136(%rsp)
-	movq %r9, %rbp
-	sbbq FG_P503_MONT_P+40(%rip), %rbp
-	movq %r9, 144(%rsp)
-	movq 136(%rsp), %r9
-	sbbq FG_P503_MONT_P+48(%rip), %r9
-	movq %rdi, 152(%rsp)
+	movq %rbp, %r11
+	sbbq FG_P503_MONT_P+32(%rip), %r11
+	movq %rdi, 136(%rsp)
 	movq %r13, %rdi
-	sbbq FG_P503_MONT_P+56(%rip), %rdi
-	cmovc %rax, %r11
-	cmovc %r8, %r10
-	cmovc %r12, %r14
+	sbbq FG_P503_MONT_P+40(%rip), %rdi
+	movq %r13, 144(%rsp)
+	movq 136(%rsp), %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %rbp, 152(%rsp)
+	movq %r9, %rbp
+	sbbq FG_P503_MONT_P+56(%rip), %rbp
+	cmovc %r14, %r12
+	cmovc %r10, %r8
+	cmovc %r15, %rax
 	cmovc %rsi, %rbx
-	cmovc 152(%rsp), %r15
-	cmovc 144(%rsp), %rbp
-	cmovc 136(%rsp), %r9
-	cmovc %r13, %rdi
-	movq 128(%rsp), %rax
-	movq %r11, 0(%rax)
-	movq %r10, 8(%rax)
-	movq %r14, 16(%rax)
-	movq %rbx, 24(%rax)
-	movq %r15, 32(%rax)
-	movq %rbp, 40(%rax)
-	movq %r9, 48(%rax)
-	movq %rdi, 56(%rax)
-	addq $176, %rsp
-.cfi_adjust_cfa_offset -176
+	cmovc 152(%rsp), %r11
+	cmovc 144(%rsp), %rdi
+	cmovc 136(%rsp), %r13
+	cmovc %r9, %rbp
+	movq 128(%rsp), %r14
+	movq %r12, 0(%r14)
+	movq %r8, 8(%r14)
+	movq %rax, 16(%r14)
+	movq %rbx, 24(%r14)
+	movq %r11, 32(%r14)
+	movq %rdi, 40(%r14)
+	movq %r13, 48(%r14)
+	movq %rbp, 56(%r14)
+	addq $160, %rsp
+.cfi_adjust_cfa_offset -160
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx

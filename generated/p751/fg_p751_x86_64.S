@@ -23373,8 +23373,8 @@ pushq %rbp
 pushq %rbx
 .cfi_adjust_cfa_offset 8
 .cfi_rel_offset %rbx, 0
-	subq $304, %rsp
-.cfi_adjust_cfa_offset 304
+	subq $288, %rsp
+.cfi_adjust_cfa_offset 288
 	movq 0(%rsi), %r8
 	addq 96(%rsi), %r8
 	movq %r8, 0(%rsp)
@@ -24418,972 +24418,973 @@ pushq %rbx
 	adcq %r9, %r9
 	adcq %r14, %r14
 	movq %r8, 208(%rsp)
-	movq %rbp, %r8
-	subq $-1, %r8
-	movq %r9, 224(%rsp)
-	movq %r10, %r9
-	sbbq $-1, %r9
-	movq %r11, 232(%rsp)
-	movq %r13, %r11
-	sbbq $-1, %r11
-	movq %r13, 216(%rsp)
-	movq 208(%rsp), %r13
+	movq 200(%rsp), %r8
+	movq %rbp, 0(%r8)
+	movq %r10, 8(%r8)
+	movq %r13, 16(%r8)
+	movq %r9, 200(%rsp)
+	movq 208(%rsp), %r9
+	movq %r9, 24(%r8)
+	movq %r15, 32(%r8)
+	movq %rdi, 40(%r8)
+	movq %r12, 48(%r8)
+	movq %rax, 56(%r8)
+	movq %rbx, 64(%r8)
+	movq %r11, 72(%r8)
+	movq %r9, 208(%rsp)
+	movq 200(%rsp), %r9
+	movq %r9, 80(%r8)
+	movq %r14, 88(%r8)
+	subq $-1, %rbp
+	sbbq $-1, %r10
 	sbbq $-1, %r13
-	movq %rbx, 240(%rsp)
-	movq %r15, %rbx
-	sbbq $-1, %rbx
-	movq %rax, 248(%rsp)
-	movq %rdi, %rax
-	sbbq FG_P751_MONT_P+40(%rip), %rax
-	movq %r12, 256(%rsp)
+	movq %r9, 200(%rsp)
+	movq 208(%rsp), %r9
+	sbbq $-1, %r9
+	sbbq $-1, %r15
+	sbbq FG_P751_MONT_P+40(%rip), %rdi
 	sbbq FG_P751_MONT_P+48(%rip), %r12
-	movq %rdi, 264(%rsp)
-	movq 248(%rsp), %rdi
-	sbbq FG_P751_MONT_P+56(%rip), %rdi
-	movq %r15, 272(%rsp)
-	movq 240(%rsp), %r15
-	sbbq FG_P751_MONT_P+64(%rip), %r15
-	movq %r10, 280(%rsp)
-	movq 232(%rsp), %r10
-	sbbq FG_P751_MONT_P+72(%rip), %r10
-	movq %r14, 288(%rsp)
-	movq 224(%rsp), %r14
-	sbbq FG_P751_MONT_P+80(%rip), %r14
-	movq %rbp, 296(%rsp)
-	movq 288(%rsp), %rbp
-	sbbq FG_P751_MONT_P+88(%rip), %rbp
-	cmovc 296(%rsp), %r8
-	cmovc 280(%rsp), %r9
-	cmovc 216(%rsp), %r11
-	cmovc 208(%rsp), %r13
-	cmovc 272(%rsp), %rbx
-	cmovc 264(%rsp), %rax
-	cmovc 256(%rsp), %r12
-	cmovc 248(%rsp), %rdi
-	cmovc 240(%rsp), %r15
-	cmovc 232(%rsp), %r10
-	cmovc 224(%rsp), %r14
-	cmovc 288(%rsp), %rbp
-	movq %rbp, 288(%rsp)
-	movq 200(%rsp), %rbp
-	movq %r8, 0(%rbp)
-	movq %r9, 8(%rbp)
-	movq %r11, 16(%rbp)
-	movq %r13, 24(%rbp)
-	movq %rbx, 32(%rbp)
-	movq %rax, 40(%rbp)
-	movq %r12, 48(%rbp)
-	movq %rdi, 56(%rbp)
-	movq %r15, 64(%rbp)
-	movq %r10, 72(%rbp)
-	movq %r14, 80(%rbp)
-	movq 288(%rsp), %r8
-	movq %r8, 88(%rbp)
+	sbbq FG_P751_MONT_P+56(%rip), %rax
+	sbbq FG_P751_MONT_P+64(%rip), %rbx
+	sbbq FG_P751_MONT_P+72(%rip), %r11
+	movq %r9, 208(%rsp)
+	movq 200(%rsp), %r9
+	sbbq FG_P751_MONT_P+80(%rip), %r9
+	sbbq FG_P751_MONT_P+88(%rip), %r14
+	cmovc 0(%r8), %rbp
+	cmovc 8(%r8), %r10
+	cmovc 16(%r8), %r13
+	movq %r9, 200(%rsp)
+	movq 208(%rsp), %r9
+	cmovc 24(%r8), %r9
+	cmovc 32(%r8), %r15
+	cmovc 40(%r8), %rdi
+	cmovc 48(%r8), %r12
+	cmovc 56(%r8), %rax
+	cmovc 64(%r8), %rbx
+	cmovc 72(%r8), %r11
+	movq %r9, 208(%rsp)
+	movq 200(%rsp), %r9
+	cmovc 80(%r8), %r9
+	cmovc 88(%r8), %r14
+	movq %rbp, 0(%r8)
+	movq %r10, 8(%r8)
+	movq %r13, 16(%r8)
+	movq 208(%rsp), %rbp
+	movq %rbp, 24(%r8)
+	movq %r15, 32(%r8)
+	movq %rdi, 40(%r8)
+	movq %r12, 48(%r8)
+	movq %rax, 56(%r8)
+	movq %rbx, 64(%r8)
+	movq %r11, 72(%r8)
+	movq %r9, 80(%r8)
+	movq %r14, 88(%r8)
 	movq 0(%rsp), %rdx
 	xorq %rcx, %rcx
-	mulxq 96(%rsp), %r9, %r11
-	mulxq 104(%rsp), %r13, %rbx
-	adcxq %r13, %r11
-	mulxq 112(%rsp), %rax, %r12
-	adcxq %rax, %rbx
-	mulxq 120(%rsp), %rdi, %r15
-	adcxq %rdi, %r12
-	mulxq 128(%rsp), %r10, %r14
-	adcxq %r10, %r15
-	mulxq 136(%rsp), %r8, %rbp
-	adcxq %r8, %r14
-	mulxq 144(%rsp), %rsi, %r13
-	adcxq %rsi, %rbp
-	mulxq 152(%rsp), %rax, %rdi
-	adcxq %rax, %r13
-	mulxq 160(%rsp), %r10, %r8
-	adcxq %r10, %rdi
-	mulxq 168(%rsp), %rsi, %rax
+	mulxq 96(%rsp), %r10, %r13
+	mulxq 104(%rsp), %rbp, %r15
+	adcxq %rbp, %r13
+	mulxq 112(%rsp), %rdi, %r12
+	adcxq %rdi, %r15
+	mulxq 120(%rsp), %rax, %rbx
+	adcxq %rax, %r12
+	mulxq 128(%rsp), %r11, %r9
+	adcxq %r11, %rbx
+	mulxq 136(%rsp), %r14, %r8
+	adcxq %r14, %r9
+	mulxq 144(%rsp), %rsi, %rbp
 	adcxq %rsi, %r8
-	mulxq 176(%rsp), %r10, %rsi
-	adcxq %r10, %rax
-	movq %rax, 288(%rsp)
-	mulxq 184(%rsp), %r10, %rax
-	adcxq %r10, %rsi
-	adcxq %rcx, %rax
-	movq %r9, %rdx
+	mulxq 152(%rsp), %rdi, %rax
+	adcxq %rdi, %rbp
+	mulxq 160(%rsp), %r11, %r14
+	adcxq %r11, %rax
+	mulxq 168(%rsp), %rsi, %rdi
+	adcxq %rsi, %r14
+	mulxq 176(%rsp), %r11, %rsi
+	adcxq %r11, %rdi
+	movq %rdi, 208(%rsp)
+	mulxq 184(%rsp), %r11, %rdi
+	adcxq %r11, %rsi
+	adcxq %rcx, %rdi
+	movq %r10, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r10, %r9
-	adcxq %r10, %r14
-	adoxq %r9, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r10, %r9
-	adcxq %r10, %rbp
-	adoxq %r9, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r10, %r9
-	adcxq %r10, %r13
-	adoxq %r9, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r10, %r9
-	adcxq %r10, %rdi
-	adoxq %r9, %r8
-	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r9
-	adcxq %r10, %r8
-	movq 288(%rsp), %r10
-	adoxq %r9, %r10
-	movq %r15, 288(%rsp)
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r15
-	adcxq %r9, %r10
-	adoxq %r15, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r15
-	adcxq %r9, %rsi
-	adoxq %r15, %rax
-	adcxq %rcx, %rax
+	mulxq FG_P751_MONT_Q+40(%rip), %r11, %r10
+	adcxq %r11, %r9
+	adoxq %r10, %r8
+	mulxq FG_P751_MONT_Q+48(%rip), %r11, %r10
+	adcxq %r11, %r8
+	adoxq %r10, %rbp
+	mulxq FG_P751_MONT_Q+56(%rip), %r11, %r10
+	adcxq %r11, %rbp
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+64(%rip), %r11, %r10
+	adcxq %r11, %rax
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r10
+	adcxq %r11, %r14
+	movq 208(%rsp), %r11
+	adoxq %r10, %r11
+	movq %rbx, 208(%rsp)
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rbx
+	adcxq %r10, %r11
+	adoxq %rbx, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rbx
+	adcxq %r10, %rsi
+	adoxq %rbx, %rdi
+	adcxq %rcx, %rdi
 	movq 8(%rsp), %rdx
-	mulxq 104(%rsp), %r9, %r15
-	addq %r9, %rbx
-	adcq %r15, %r12
-	mulxq 120(%rsp), %r9, %r15
+	mulxq 104(%rsp), %r10, %rbx
+	addq %r10, %r15
+	adcq %rbx, %r12
+	mulxq 120(%rsp), %r10, %rbx
 	movq %r12, 200(%rsp)
-	movq 288(%rsp), %r12
-	adcq %r9, %r12
-	adcq %r15, %r14
-	mulxq 136(%rsp), %r9, %r15
-	adcq %r9, %rbp
-	adcq %r15, %r13
-	mulxq 152(%rsp), %r9, %r15
-	adcq %r9, %rdi
-	adcq %r15, %r8
-	mulxq 168(%rsp), %r9, %r15
-	adcq %r9, %r10
-	adcq %r15, %rsi
-	mulxq 184(%rsp), %r9, %r15
-	adcq %r9, %rax
-	adcq $0, %r15
-	movq %rax, 288(%rsp)
-	mulxq 96(%rsp), %r9, %rax
-	addq %r9, %r11
-	adcq %rax, %rbx
-	mulxq 112(%rsp), %r9, %rax
+	movq 208(%rsp), %r12
+	adcq %r10, %r12
+	adcq %rbx, %r9
+	mulxq 136(%rsp), %r10, %rbx
+	adcq %r10, %r8
+	adcq %rbx, %rbp
+	mulxq 152(%rsp), %r10, %rbx
+	adcq %r10, %rax
+	adcq %rbx, %r14
+	mulxq 168(%rsp), %r10, %rbx
+	adcq %r10, %r11
+	adcq %rbx, %rsi
+	mulxq 184(%rsp), %r10, %rbx
+	adcq %r10, %rdi
+	adcq $0, %rbx
+	movq %rdi, 208(%rsp)
+	mulxq 96(%rsp), %r10, %rdi
+	addq %r10, %r13
+	adcq %rdi, %r15
+	mulxq 112(%rsp), %r10, %rdi
 	movq %rsi, 224(%rsp)
 	movq 200(%rsp), %rsi
-	adcq %r9, %rsi
-	adcq %rax, %r12
-	mulxq 128(%rsp), %r9, %rax
-	adcq %r9, %r14
-	adcq %rax, %rbp
-	mulxq 144(%rsp), %r9, %rax
-	adcq %r9, %r13
-	adcq %rax, %rdi
-	mulxq 160(%rsp), %r9, %rax
-	adcq %r9, %r8
-	adcq %rax, %r10
-	mulxq 176(%rsp), %r9, %rax
-	movq %r10, 200(%rsp)
-	movq 224(%rsp), %r10
-	adcq %r9, %r10
-	movq 288(%rsp), %r9
-	adcq %rax, %r9
-	adcq $0, %r15
-	movq %r11, %rdx
+	adcq %r10, %rsi
+	adcq %rdi, %r12
+	mulxq 128(%rsp), %r10, %rdi
+	adcq %r10, %r9
+	adcq %rdi, %r8
+	mulxq 144(%rsp), %r10, %rdi
+	adcq %r10, %rbp
+	adcq %rdi, %rax
+	mulxq 160(%rsp), %r10, %rdi
+	adcq %r10, %r14
+	adcq %rdi, %r11
+	mulxq 176(%rsp), %r10, %rdi
+	movq %r11, 200(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r10, %r11
+	movq 208(%rsp), %r10
+	adcq %rdi, %r10
+	adcq $0, %rbx
+	movq %r13, %rdx
 	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r11
-	adcxq %rax, %rbp
-	adoxq %r11, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r11
-	adcxq %rax, %r13
-	adoxq %r11, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r11
-	adcxq %rax, %rdi
-	adoxq %r11, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r11
-	adcxq %rax, %r8
-	movq 200(%rsp), %rax
-	adoxq %r11, %rax
-	movq %r14, 200(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r14
-	adcxq %r11, %rax
-	adoxq %r14, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r14
-	adcxq %r11, %r10
-	adoxq %r14, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r14
-	adcxq %r11, %r9
-	adoxq %r14, %r15
-	adcxq %rcx, %r15
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r13
+	adcxq %rdi, %r8
+	adoxq %r13, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r13
+	adcxq %rdi, %rbp
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r13
+	adcxq %rdi, %rax
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r13
+	adcxq %rdi, %r14
+	movq 200(%rsp), %rdi
+	adoxq %r13, %rdi
+	movq %r9, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r9
+	adcxq %r13, %rdi
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r9
+	adcxq %r13, %r11
+	adoxq %r9, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r9
+	adcxq %r13, %r10
+	adoxq %r9, %rbx
+	adcxq %rcx, %rbx
 	movq 16(%rsp), %rdx
-	mulxq 104(%rsp), %r11, %r14
-	addq %r11, %rsi
-	adcq %r14, %r12
-	mulxq 120(%rsp), %r11, %r14
-	movq %r12, 288(%rsp)
+	mulxq 104(%rsp), %r13, %r9
+	addq %r13, %rsi
+	adcq %r9, %r12
+	mulxq 120(%rsp), %r13, %r9
+	movq %r12, 208(%rsp)
 	movq 200(%rsp), %r12
-	adcq %r11, %r12
-	adcq %r14, %rbp
-	mulxq 136(%rsp), %r11, %r14
-	adcq %r11, %r13
-	adcq %r14, %rdi
-	mulxq 152(%rsp), %r11, %r14
-	adcq %r11, %r8
-	adcq %r14, %rax
-	mulxq 168(%rsp), %r11, %r14
-	adcq %r11, %r10
-	adcq %r14, %r9
-	mulxq 184(%rsp), %r11, %r14
-	adcq %r11, %r15
-	adcq $0, %r14
-	movq %r15, 200(%rsp)
-	mulxq 96(%rsp), %r11, %r15
-	addq %r11, %rbx
-	adcq %r15, %rsi
-	mulxq 112(%rsp), %r11, %r15
-	movq %r9, 224(%rsp)
-	movq 288(%rsp), %r9
-	adcq %r11, %r9
-	adcq %r15, %r12
-	mulxq 128(%rsp), %r11, %r15
-	adcq %r11, %rbp
-	adcq %r15, %r13
-	mulxq 144(%rsp), %r11, %r15
-	adcq %r11, %rdi
-	adcq %r15, %r8
-	mulxq 160(%rsp), %r11, %r15
-	adcq %r11, %rax
-	adcq %r15, %r10
-	mulxq 176(%rsp), %r11, %r15
-	movq %r10, 288(%rsp)
-	movq 224(%rsp), %r10
-	adcq %r11, %r10
-	movq 200(%rsp), %r11
-	adcq %r15, %r11
-	adcq $0, %r14
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %rbx
-	adcxq %r15, %r13
-	adoxq %rbx, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %rbx
-	adcxq %r15, %rdi
-	adoxq %rbx, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %rbx
-	adcxq %r15, %r8
-	adoxq %rbx, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %rbx
-	adcxq %r15, %rax
-	movq 288(%rsp), %r15
-	adoxq %rbx, %r15
-	movq %rbp, 288(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rbp
-	adcxq %rbx, %r15
-	adoxq %rbp, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rbp
-	adcxq %rbx, %r10
-	adoxq %rbp, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rbp
-	adcxq %rbx, %r11
-	adoxq %rbp, %r14
-	adcxq %rcx, %r14
-	movq 24(%rsp), %rdx
-	mulxq 104(%rsp), %rbx, %rbp
-	addq %rbx, %r9
-	adcq %rbp, %r12
-	mulxq 120(%rsp), %rbx, %rbp
-	movq %r12, 200(%rsp)
-	movq 288(%rsp), %r12
+	adcq %r13, %r12
+	adcq %r9, %r8
+	mulxq 136(%rsp), %r13, %r9
+	adcq %r13, %rbp
+	adcq %r9, %rax
+	mulxq 152(%rsp), %r13, %r9
+	adcq %r13, %r14
+	adcq %r9, %rdi
+	mulxq 168(%rsp), %r13, %r9
+	adcq %r13, %r11
+	adcq %r9, %r10
+	mulxq 184(%rsp), %r13, %r9
+	adcq %r13, %rbx
+	adcq $0, %r9
+	movq %rbx, 200(%rsp)
+	mulxq 96(%rsp), %r13, %rbx
+	addq %r13, %r15
+	adcq %rbx, %rsi
+	mulxq 112(%rsp), %r13, %rbx
+	movq %r10, 224(%rsp)
+	movq 208(%rsp), %r10
+	adcq %r13, %r10
 	adcq %rbx, %r12
-	adcq %rbp, %r13
-	mulxq 136(%rsp), %rbx, %rbp
-	adcq %rbx, %rdi
-	adcq %rbp, %r8
-	mulxq 152(%rsp), %rbx, %rbp
-	adcq %rbx, %rax
-	adcq %rbp, %r15
-	mulxq 168(%rsp), %rbx, %rbp
-	adcq %rbx, %r10
-	adcq %rbp, %r11
-	mulxq 184(%rsp), %rbx, %rbp
+	mulxq 128(%rsp), %r13, %rbx
+	adcq %r13, %r8
+	adcq %rbx, %rbp
+	mulxq 144(%rsp), %r13, %rbx
+	adcq %r13, %rax
 	adcq %rbx, %r14
-	adcq $0, %rbp
-	movq %r14, 288(%rsp)
-	mulxq 96(%rsp), %rbx, %r14
-	addq %rbx, %rsi
-	adcq %r14, %r9
-	mulxq 112(%rsp), %rbx, %r14
-	movq %r11, 224(%rsp)
-	movq 200(%rsp), %r11
+	mulxq 160(%rsp), %r13, %rbx
+	adcq %r13, %rdi
 	adcq %rbx, %r11
-	adcq %r14, %r12
-	mulxq 128(%rsp), %rbx, %r14
+	mulxq 176(%rsp), %r13, %rbx
+	movq %r11, 208(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r13, %r11
+	movq 200(%rsp), %r13
 	adcq %rbx, %r13
-	adcq %r14, %rdi
-	mulxq 144(%rsp), %rbx, %r14
-	adcq %rbx, %r8
-	adcq %r14, %rax
-	mulxq 160(%rsp), %rbx, %r14
-	adcq %rbx, %r15
-	adcq %r14, %r10
-	mulxq 176(%rsp), %rbx, %r14
-	movq %r10, 200(%rsp)
-	movq 224(%rsp), %r10
-	adcq %rbx, %r10
-	movq 288(%rsp), %rbx
-	adcq %r14, %rbx
+	adcq $0, %r9
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r15
+	adcxq %rbx, %rbp
+	adoxq %r15, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r15
+	adcxq %rbx, %rax
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r15
+	adcxq %rbx, %r14
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r15
+	adcxq %rbx, %rdi
+	movq 208(%rsp), %rbx
+	adoxq %r15, %rbx
+	movq %r8, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %r8
+	adcxq %r15, %rbx
+	adoxq %r8, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %r8
+	adcxq %r15, %r11
+	adoxq %r8, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %r8
+	adcxq %r15, %r13
+	adoxq %r8, %r9
+	adcxq %rcx, %r9
+	movq 24(%rsp), %rdx
+	mulxq 104(%rsp), %r15, %r8
+	addq %r15, %r10
+	adcq %r8, %r12
+	mulxq 120(%rsp), %r15, %r8
+	movq %r12, 200(%rsp)
+	movq 208(%rsp), %r12
+	adcq %r15, %r12
+	adcq %r8, %rbp
+	mulxq 136(%rsp), %r15, %r8
+	adcq %r15, %rax
+	adcq %r8, %r14
+	mulxq 152(%rsp), %r15, %r8
+	adcq %r15, %rdi
+	adcq %r8, %rbx
+	mulxq 168(%rsp), %r15, %r8
+	adcq %r15, %r11
+	adcq %r8, %r13
+	mulxq 184(%rsp), %r15, %r8
+	adcq %r15, %r9
+	adcq $0, %r8
+	movq %r9, 208(%rsp)
+	mulxq 96(%rsp), %r15, %r9
+	addq %r15, %rsi
+	adcq %r9, %r10
+	mulxq 112(%rsp), %r15, %r9
+	movq %r13, 224(%rsp)
+	movq 200(%rsp), %r13
+	adcq %r15, %r13
+	adcq %r9, %r12
+	mulxq 128(%rsp), %r15, %r9
+	adcq %r15, %rbp
+	adcq %r9, %rax
+	mulxq 144(%rsp), %r15, %r9
+	adcq %r15, %r14
+	adcq %r9, %rdi
+	mulxq 160(%rsp), %r15, %r9
+	adcq %r15, %rbx
+	adcq %r9, %r11
+	mulxq 176(%rsp), %r15, %r9
+	movq %r11, 200(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r15, %r11
+	movq 208(%rsp), %r15
+	adcq %r9, %r15
+	adcq $0, %r8
+	movq %rsi, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %rsi
+	adcxq %r9, %rax
+	adoxq %rsi, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %rsi
+	adcxq %r9, %r14
+	adoxq %rsi, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %rsi
+	adcxq %r9, %rdi
+	adoxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %rsi
+	adcxq %r9, %rbx
+	movq 200(%rsp), %r9
+	adoxq %rsi, %r9
+	movq %rbp, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rbp
+	adcxq %rsi, %r9
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rbp
+	adcxq %rsi, %r11
+	adoxq %rbp, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rbp
+	adcxq %rsi, %r15
+	adoxq %rbp, %r8
+	adcxq %rcx, %r8
+	movq 32(%rsp), %rdx
+	mulxq 104(%rsp), %rsi, %rbp
+	addq %rsi, %r13
+	adcq %rbp, %r12
+	mulxq 120(%rsp), %rsi, %rbp
+	movq %r12, 208(%rsp)
+	movq 200(%rsp), %r12
+	adcq %rsi, %r12
+	adcq %rbp, %rax
+	mulxq 136(%rsp), %rsi, %rbp
+	adcq %rsi, %r14
+	adcq %rbp, %rdi
+	mulxq 152(%rsp), %rsi, %rbp
+	adcq %rsi, %rbx
+	adcq %rbp, %r9
+	mulxq 168(%rsp), %rsi, %rbp
+	adcq %rsi, %r11
+	adcq %rbp, %r15
+	mulxq 184(%rsp), %rsi, %rbp
+	adcq %rsi, %r8
 	adcq $0, %rbp
+	movq %r8, 200(%rsp)
+	mulxq 96(%rsp), %rsi, %r8
+	addq %rsi, %r10
+	adcq %r8, %r13
+	mulxq 112(%rsp), %rsi, %r8
+	movq %r15, 224(%rsp)
+	movq 208(%rsp), %r15
+	adcq %rsi, %r15
+	adcq %r8, %r12
+	mulxq 128(%rsp), %rsi, %r8
+	adcq %rsi, %rax
+	adcq %r8, %r14
+	mulxq 144(%rsp), %rsi, %r8
+	adcq %rsi, %rdi
+	adcq %r8, %rbx
+	mulxq 160(%rsp), %rsi, %r8
+	adcq %rsi, %r9
+	adcq %r8, %r11
+	mulxq 176(%rsp), %rsi, %r8
+	movq %r11, 208(%rsp)
+	movq 224(%rsp), %r11
+	adcq %rsi, %r11
+	movq 200(%rsp), %rsi
+	adcq %r8, %rsi
+	adcq $0, %rbp
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r8, %r10
+	adcxq %r8, %r14
+	adoxq %r10, %rdi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %r10
+	adcxq %r8, %rdi
+	adoxq %r10, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %r10
+	adcxq %r8, %rbx
+	adoxq %r10, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %r10
+	adcxq %r8, %r9
+	movq 208(%rsp), %r8
+	adoxq %r10, %r8
+	movq %rax, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %rax
+	adcxq %r10, %r8
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %rax
+	adcxq %r10, %r11
+	adoxq %rax, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %rax
+	adcxq %r10, %rsi
+	adoxq %rax, %rbp
+	adcxq %rcx, %rbp
+	movq 40(%rsp), %rdx
+	mulxq 104(%rsp), %r10, %rax
+	addq %r10, %r15
+	adcq %rax, %r12
+	mulxq 120(%rsp), %r10, %rax
+	movq %r12, 200(%rsp)
+	movq 208(%rsp), %r12
+	adcq %r10, %r12
+	adcq %rax, %r14
+	mulxq 136(%rsp), %r10, %rax
+	adcq %r10, %rdi
+	adcq %rax, %rbx
+	mulxq 152(%rsp), %r10, %rax
+	adcq %r10, %r9
+	adcq %rax, %r8
+	mulxq 168(%rsp), %r10, %rax
+	adcq %r10, %r11
+	adcq %rax, %rsi
+	mulxq 184(%rsp), %r10, %rax
+	adcq %r10, %rbp
+	adcq $0, %rax
+	movq %rbp, 208(%rsp)
+	mulxq 96(%rsp), %r10, %rbp
+	addq %r10, %r13
+	adcq %rbp, %r15
+	mulxq 112(%rsp), %r10, %rbp
+	movq %rsi, 224(%rsp)
+	movq 200(%rsp), %rsi
+	adcq %r10, %rsi
+	adcq %rbp, %r12
+	mulxq 128(%rsp), %r10, %rbp
+	adcq %r10, %r14
+	adcq %rbp, %rdi
+	mulxq 144(%rsp), %r10, %rbp
+	adcq %r10, %rbx
+	adcq %rbp, %r9
+	mulxq 160(%rsp), %r10, %rbp
+	adcq %r10, %r8
+	adcq %rbp, %r11
+	mulxq 176(%rsp), %r10, %rbp
+	movq %r11, 200(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r10, %r11
+	movq 208(%rsp), %r10
+	adcq %rbp, %r10
+	adcq $0, %rax
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r13
+	adcxq %rbp, %rdi
+	adoxq %r13, %rbx
+	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r13
+	adcxq %rbp, %rbx
+	adoxq %r13, %r9
+	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r13
+	adcxq %rbp, %r9
+	adoxq %r13, %r8
+	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r13
+	adcxq %rbp, %r8
+	movq 200(%rsp), %rbp
+	adoxq %r13, %rbp
+	movq %r14, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r14
+	adcxq %r13, %rbp
+	adoxq %r14, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r14
+	adcxq %r13, %r11
+	adoxq %r14, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r14
+	adcxq %r13, %r10
+	adoxq %r14, %rax
+	adcxq %rcx, %rax
+	movq 48(%rsp), %rdx
+	mulxq 104(%rsp), %r13, %r14
+	addq %r13, %rsi
+	adcq %r14, %r12
+	mulxq 120(%rsp), %r13, %r14
+	movq %r12, 208(%rsp)
+	movq 200(%rsp), %r12
+	adcq %r13, %r12
+	adcq %r14, %rdi
+	mulxq 136(%rsp), %r13, %r14
+	adcq %r13, %rbx
+	adcq %r14, %r9
+	mulxq 152(%rsp), %r13, %r14
+	adcq %r13, %r8
+	adcq %r14, %rbp
+	mulxq 168(%rsp), %r13, %r14
+	adcq %r13, %r11
+	adcq %r14, %r10
+	mulxq 184(%rsp), %r13, %r14
+	adcq %r13, %rax
+	adcq $0, %r14
+	movq %rax, 200(%rsp)
+	mulxq 96(%rsp), %r13, %rax
+	addq %r13, %r15
+	adcq %rax, %rsi
+	mulxq 112(%rsp), %r13, %rax
+	movq %r10, 224(%rsp)
+	movq 208(%rsp), %r10
+	adcq %r13, %r10
+	adcq %rax, %r12
+	mulxq 128(%rsp), %r13, %rax
+	adcq %r13, %rdi
+	adcq %rax, %rbx
+	mulxq 144(%rsp), %r13, %rax
+	adcq %r13, %r9
+	adcq %rax, %r8
+	mulxq 160(%rsp), %r13, %rax
+	adcq %r13, %rbp
+	adcq %rax, %r11
+	mulxq 176(%rsp), %r13, %rax
+	movq %r11, 208(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r13, %r11
+	movq 200(%rsp), %r13
+	adcq %rax, %r13
+	adcq $0, %r14
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r15
+	adcxq %rax, %rbx
+	adoxq %r15, %r9
+	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r15
+	adcxq %rax, %r9
+	adoxq %r15, %r8
+	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r15
+	adcxq %rax, %r8
+	adoxq %r15, %rbp
+	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r15
+	adcxq %rax, %rbp
+	movq 208(%rsp), %rax
+	adoxq %r15, %rax
+	movq %rdi, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rdi
+	adcxq %r15, %rax
+	adoxq %rdi, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rdi
+	adcxq %r15, %r11
+	adoxq %rdi, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rdi
+	adcxq %r15, %r13
+	adoxq %rdi, %r14
+	adcxq %rcx, %r14
+	movq 56(%rsp), %rdx
+	mulxq 104(%rsp), %r15, %rdi
+	addq %r15, %r10
+	adcq %rdi, %r12
+	mulxq 120(%rsp), %r15, %rdi
+	movq %r12, 200(%rsp)
+	movq 208(%rsp), %r12
+	adcq %r15, %r12
+	adcq %rdi, %rbx
+	mulxq 136(%rsp), %r15, %rdi
+	adcq %r15, %r9
+	adcq %rdi, %r8
+	mulxq 152(%rsp), %r15, %rdi
+	adcq %r15, %rbp
+	adcq %rdi, %rax
+	mulxq 168(%rsp), %r15, %rdi
+	adcq %r15, %r11
+	adcq %rdi, %r13
+	mulxq 184(%rsp), %r15, %rdi
+	adcq %r15, %r14
+	adcq $0, %rdi
+	movq %r14, 208(%rsp)
+	mulxq 96(%rsp), %r15, %r14
+	addq %r15, %rsi
+	adcq %r14, %r10
+	mulxq 112(%rsp), %r15, %r14
+	movq %r13, 224(%rsp)
+	movq 200(%rsp), %r13
+	adcq %r15, %r13
+	adcq %r14, %r12
+	mulxq 128(%rsp), %r15, %r14
+	adcq %r15, %rbx
+	adcq %r14, %r9
+	mulxq 144(%rsp), %r15, %r14
+	adcq %r15, %r8
+	adcq %r14, %rbp
+	mulxq 160(%rsp), %r15, %r14
+	adcq %r15, %rax
+	adcq %r14, %r11
+	mulxq 176(%rsp), %r15, %r14
+	movq %r11, 200(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r15, %r11
+	movq 208(%rsp), %r15
+	adcq %r14, %r15
+	adcq $0, %rdi
 	movq %rsi, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rsi
-	adcxq %r14, %rdi
+	adcxq %r14, %r9
 	adoxq %rsi, %r8
 	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rsi
 	adcxq %r14, %r8
-	adoxq %rsi, %rax
+	adoxq %rsi, %rbp
 	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rsi
-	adcxq %r14, %rax
-	adoxq %rsi, %r15
+	adcxq %r14, %rbp
+	adoxq %rsi, %rax
 	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rsi
-	adcxq %r14, %r15
+	adcxq %r14, %rax
 	movq 200(%rsp), %r14
 	adoxq %rsi, %r14
-	movq %r13, 200(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r13
+	movq %rbx, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rbx
 	adcxq %rsi, %r14
-	adoxq %r13, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r13
-	adcxq %rsi, %r10
-	adoxq %r13, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r13
-	adcxq %rsi, %rbx
-	adoxq %r13, %rbp
-	adcxq %rcx, %rbp
-	movq 32(%rsp), %rdx
-	mulxq 104(%rsp), %rsi, %r13
-	addq %rsi, %r11
-	adcq %r13, %r12
-	mulxq 120(%rsp), %rsi, %r13
-	movq %r12, 288(%rsp)
+	adoxq %rbx, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rbx
+	adcxq %rsi, %r11
+	adoxq %rbx, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rbx
+	adcxq %rsi, %r15
+	adoxq %rbx, %rdi
+	adcxq %rcx, %rdi
+	movq 64(%rsp), %rdx
+	mulxq 104(%rsp), %rsi, %rbx
+	addq %rsi, %r13
+	adcq %rbx, %r12
+	mulxq 120(%rsp), %rsi, %rbx
+	movq %r12, 208(%rsp)
 	movq 200(%rsp), %r12
 	adcq %rsi, %r12
-	adcq %r13, %rdi
-	mulxq 136(%rsp), %rsi, %r13
+	adcq %rbx, %r9
+	mulxq 136(%rsp), %rsi, %rbx
 	adcq %rsi, %r8
-	adcq %r13, %rax
-	mulxq 152(%rsp), %rsi, %r13
-	adcq %rsi, %r15
-	adcq %r13, %r14
-	mulxq 168(%rsp), %rsi, %r13
-	adcq %rsi, %r10
-	adcq %r13, %rbx
-	mulxq 184(%rsp), %rsi, %r13
-	adcq %rsi, %rbp
-	adcq $0, %r13
-	movq %rbp, 200(%rsp)
-	mulxq 96(%rsp), %rsi, %rbp
-	addq %rsi, %r9
-	adcq %rbp, %r11
-	mulxq 112(%rsp), %rsi, %rbp
-	movq %rbx, 224(%rsp)
-	movq 288(%rsp), %rbx
-	adcq %rsi, %rbx
-	adcq %rbp, %r12
-	mulxq 128(%rsp), %rsi, %rbp
-	adcq %rsi, %rdi
-	adcq %rbp, %r8
-	mulxq 144(%rsp), %rsi, %rbp
+	adcq %rbx, %rbp
+	mulxq 152(%rsp), %rsi, %rbx
 	adcq %rsi, %rax
-	adcq %rbp, %r15
-	mulxq 160(%rsp), %rsi, %rbp
-	adcq %rsi, %r14
-	adcq %rbp, %r10
-	mulxq 176(%rsp), %rsi, %rbp
-	movq %r10, 288(%rsp)
-	movq 224(%rsp), %r10
-	adcq %rsi, %r10
-	movq 200(%rsp), %rsi
-	adcq %rbp, %rsi
-	adcq $0, %r13
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %r9
-	adcxq %rbp, %r8
-	adoxq %r9, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %r9
-	adcxq %rbp, %rax
-	adoxq %r9, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %r9
-	adcxq %rbp, %r15
-	adoxq %r9, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %r9
-	adcxq %rbp, %r14
-	movq 288(%rsp), %rbp
-	adoxq %r9, %rbp
-	movq %rdi, 288(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %rdi
-	adcxq %r9, %rbp
-	adoxq %rdi, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %rdi
-	adcxq %r9, %r10
-	adoxq %rdi, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %rdi
-	adcxq %r9, %rsi
-	adoxq %rdi, %r13
-	adcxq %rcx, %r13
-	movq 40(%rsp), %rdx
-	mulxq 104(%rsp), %r9, %rdi
-	addq %r9, %rbx
+	adcq %rbx, %r14
+	mulxq 168(%rsp), %rsi, %rbx
+	adcq %rsi, %r11
+	adcq %rbx, %r15
+	mulxq 184(%rsp), %rsi, %rbx
+	adcq %rsi, %rdi
+	adcq $0, %rbx
+	movq %rdi, 200(%rsp)
+	mulxq 96(%rsp), %rsi, %rdi
+	addq %rsi, %r10
+	adcq %rdi, %r13
+	mulxq 112(%rsp), %rsi, %rdi
+	movq %r15, 224(%rsp)
+	movq 208(%rsp), %r15
+	adcq %rsi, %r15
 	adcq %rdi, %r12
-	mulxq 120(%rsp), %r9, %rdi
-	movq %r12, 200(%rsp)
-	movq 288(%rsp), %r12
-	adcq %r9, %r12
+	mulxq 128(%rsp), %rsi, %rdi
+	adcq %rsi, %r9
 	adcq %rdi, %r8
-	mulxq 136(%rsp), %r9, %rdi
-	adcq %r9, %rax
-	adcq %rdi, %r15
-	mulxq 152(%rsp), %r9, %rdi
-	adcq %r9, %r14
-	adcq %rdi, %rbp
-	mulxq 168(%rsp), %r9, %rdi
-	adcq %r9, %r10
+	mulxq 144(%rsp), %rsi, %rdi
+	adcq %rsi, %rbp
+	adcq %rdi, %rax
+	mulxq 160(%rsp), %rsi, %rdi
+	adcq %rsi, %r14
+	adcq %rdi, %r11
+	mulxq 176(%rsp), %rsi, %rdi
+	movq %r11, 208(%rsp)
+	movq 224(%rsp), %r11
+	adcq %rsi, %r11
+	movq 200(%rsp), %rsi
 	adcq %rdi, %rsi
-	mulxq 184(%rsp), %r9, %rdi
-	adcq %r9, %r13
-	adcq $0, %rdi
-	movq %r13, 288(%rsp)
-	mulxq 96(%rsp), %r9, %r13
-	addq %r9, %r11
-	adcq %r13, %rbx
-	mulxq 112(%rsp), %r9, %r13
+	adcq $0, %rbx
+	movq %r10, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %r10
+	adcxq %rdi, %r8
+	adoxq %r10, %rbp
+	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %r10
+	adcxq %rdi, %rbp
+	adoxq %r10, %rax
+	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %r10
+	adcxq %rdi, %rax
+	adoxq %r10, %r14
+	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %r10
+	adcxq %rdi, %r14
+	movq 208(%rsp), %rdi
+	adoxq %r10, %rdi
+	movq %r9, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r10, %r9
+	adcxq %r10, %rdi
+	adoxq %r9, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r10, %r9
+	adcxq %r10, %r11
+	adoxq %r9, %rsi
+	mulxq FG_P751_MONT_Q+88(%rip), %r10, %r9
+	adcxq %r10, %rsi
+	adoxq %r9, %rbx
+	adcxq %rcx, %rbx
+	movq 72(%rsp), %rdx
+	mulxq 104(%rsp), %r10, %r9
+	addq %r10, %r15
+	adcq %r9, %r12
+	mulxq 120(%rsp), %r10, %r9
+	movq %r12, 200(%rsp)
+	movq 208(%rsp), %r12
+	adcq %r10, %r12
+	adcq %r9, %r8
+	mulxq 136(%rsp), %r10, %r9
+	adcq %r10, %rbp
+	adcq %r9, %rax
+	mulxq 152(%rsp), %r10, %r9
+	adcq %r10, %r14
+	adcq %r9, %rdi
+	mulxq 168(%rsp), %r10, %r9
+	adcq %r10, %r11
+	adcq %r9, %rsi
+	mulxq 184(%rsp), %r10, %r9
+	adcq %r10, %rbx
+	adcq $0, %r9
+	movq %rbx, 208(%rsp)
+	mulxq 96(%rsp), %r10, %rbx
+	addq %r10, %r13
+	adcq %rbx, %r15
+	mulxq 112(%rsp), %r10, %rbx
 	movq %rsi, 224(%rsp)
 	movq 200(%rsp), %rsi
-	adcq %r9, %rsi
-	adcq %r13, %r12
-	mulxq 128(%rsp), %r9, %r13
-	adcq %r9, %r8
-	adcq %r13, %rax
-	mulxq 144(%rsp), %r9, %r13
-	adcq %r9, %r15
-	adcq %r13, %r14
-	mulxq 160(%rsp), %r9, %r13
-	adcq %r9, %rbp
-	adcq %r13, %r10
-	mulxq 176(%rsp), %r9, %r13
-	movq %r10, 200(%rsp)
-	movq 224(%rsp), %r10
-	adcq %r9, %r10
-	movq 288(%rsp), %r9
-	adcq %r13, %r9
-	adcq $0, %rdi
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r13, %r11
-	adcxq %r13, %rax
-	adoxq %r11, %r15
-	mulxq FG_P751_MONT_Q+48(%rip), %r13, %r11
-	adcxq %r13, %r15
-	adoxq %r11, %r14
-	mulxq FG_P751_MONT_Q+56(%rip), %r13, %r11
-	adcxq %r13, %r14
-	adoxq %r11, %rbp
-	mulxq FG_P751_MONT_Q+64(%rip), %r13, %r11
-	adcxq %r13, %rbp
-	movq 200(%rsp), %r13
-	adoxq %r11, %r13
-	movq %r8, 200(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %r8
-	adcxq %r11, %r13
-	adoxq %r8, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %r8
-	adcxq %r11, %r10
-	adoxq %r8, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %r8
-	adcxq %r11, %r9
-	adoxq %r8, %rdi
-	adcxq %rcx, %rdi
-	movq 48(%rsp), %rdx
-	mulxq 104(%rsp), %r11, %r8
-	addq %r11, %rsi
-	adcq %r8, %r12
-	mulxq 120(%rsp), %r11, %r8
-	movq %r12, 288(%rsp)
-	movq 200(%rsp), %r12
-	adcq %r11, %r12
-	adcq %r8, %rax
-	mulxq 136(%rsp), %r11, %r8
-	adcq %r11, %r15
-	adcq %r8, %r14
-	mulxq 152(%rsp), %r11, %r8
-	adcq %r11, %rbp
-	adcq %r8, %r13
-	mulxq 168(%rsp), %r11, %r8
-	adcq %r11, %r10
-	adcq %r8, %r9
-	mulxq 184(%rsp), %r11, %r8
-	adcq %r11, %rdi
-	adcq $0, %r8
-	movq %rdi, 200(%rsp)
-	mulxq 96(%rsp), %r11, %rdi
-	addq %r11, %rbx
-	adcq %rdi, %rsi
-	mulxq 112(%rsp), %r11, %rdi
-	movq %r9, 224(%rsp)
-	movq 288(%rsp), %r9
-	adcq %r11, %r9
-	adcq %rdi, %r12
-	mulxq 128(%rsp), %r11, %rdi
-	adcq %r11, %rax
-	adcq %rdi, %r15
-	mulxq 144(%rsp), %r11, %rdi
-	adcq %r11, %r14
-	adcq %rdi, %rbp
-	mulxq 160(%rsp), %r11, %rdi
-	adcq %r11, %r13
-	adcq %rdi, %r10
-	mulxq 176(%rsp), %r11, %rdi
-	movq %r10, 288(%rsp)
-	movq 224(%rsp), %r10
-	adcq %r11, %r10
-	movq 200(%rsp), %r11
-	adcq %rdi, %r11
-	adcq $0, %r8
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rdi, %rbx
-	adcxq %rdi, %r15
-	adoxq %rbx, %r14
-	mulxq FG_P751_MONT_Q+48(%rip), %rdi, %rbx
-	adcxq %rdi, %r14
-	adoxq %rbx, %rbp
-	mulxq FG_P751_MONT_Q+56(%rip), %rdi, %rbx
-	adcxq %rdi, %rbp
-	adoxq %rbx, %r13
-	mulxq FG_P751_MONT_Q+64(%rip), %rdi, %rbx
-	adcxq %rdi, %r13
-	movq 288(%rsp), %rdi
-	adoxq %rbx, %rdi
-	movq %rax, 288(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %rax
-	adcxq %rbx, %rdi
-	adoxq %rax, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %rax
-	adcxq %rbx, %r10
-	adoxq %rax, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %rax
-	adcxq %rbx, %r11
-	adoxq %rax, %r8
-	adcxq %rcx, %r8
-	movq 56(%rsp), %rdx
-	mulxq 104(%rsp), %rbx, %rax
-	addq %rbx, %r9
-	adcq %rax, %r12
-	mulxq 120(%rsp), %rbx, %rax
-	movq %r12, 200(%rsp)
-	movq 288(%rsp), %r12
+	adcq %r10, %rsi
 	adcq %rbx, %r12
-	adcq %rax, %r15
-	mulxq 136(%rsp), %rbx, %rax
-	adcq %rbx, %r14
-	adcq %rax, %rbp
-	mulxq 152(%rsp), %rbx, %rax
-	adcq %rbx, %r13
-	adcq %rax, %rdi
-	mulxq 168(%rsp), %rbx, %rax
-	adcq %rbx, %r10
-	adcq %rax, %r11
-	mulxq 184(%rsp), %rbx, %rax
-	adcq %rbx, %r8
-	adcq $0, %rax
-	movq %r8, 288(%rsp)
-	mulxq 96(%rsp), %rbx, %r8
-	addq %rbx, %rsi
-	adcq %r8, %r9
-	mulxq 112(%rsp), %rbx, %r8
-	movq %r11, 224(%rsp)
-	movq 200(%rsp), %r11
-	adcq %rbx, %r11
-	adcq %r8, %r12
-	mulxq 128(%rsp), %rbx, %r8
-	adcq %rbx, %r15
-	adcq %r8, %r14
-	mulxq 144(%rsp), %rbx, %r8
+	mulxq 128(%rsp), %r10, %rbx
+	adcq %r10, %r8
 	adcq %rbx, %rbp
-	adcq %r8, %r13
-	mulxq 160(%rsp), %rbx, %r8
-	adcq %rbx, %rdi
-	adcq %r8, %r10
-	mulxq 176(%rsp), %rbx, %r8
-	movq %r10, 200(%rsp)
-	movq 224(%rsp), %r10
+	mulxq 144(%rsp), %r10, %rbx
+	adcq %r10, %rax
+	adcq %rbx, %r14
+	mulxq 160(%rsp), %r10, %rbx
+	adcq %r10, %rdi
+	adcq %rbx, %r11
+	mulxq 176(%rsp), %r10, %rbx
+	movq %r11, 200(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r10, %r11
+	movq 208(%rsp), %r10
 	adcq %rbx, %r10
-	movq 288(%rsp), %rbx
+	adcq $0, %r9
+	movq %r13, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %rbx, %r13
+	adcxq %rbx, %rbp
+	adoxq %r13, %rax
+	mulxq FG_P751_MONT_Q+48(%rip), %rbx, %r13
+	adcxq %rbx, %rax
+	adoxq %r13, %r14
+	mulxq FG_P751_MONT_Q+56(%rip), %rbx, %r13
+	adcxq %rbx, %r14
+	adoxq %r13, %rdi
+	mulxq FG_P751_MONT_Q+64(%rip), %rbx, %r13
+	adcxq %rbx, %rdi
+	movq 200(%rsp), %rbx
+	adoxq %r13, %rbx
+	movq %r8, 200(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r13, %r8
+	adcxq %r13, %rbx
+	adoxq %r8, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r13, %r8
+	adcxq %r13, %r11
+	adoxq %r8, %r10
+	mulxq FG_P751_MONT_Q+88(%rip), %r13, %r8
+	adcxq %r13, %r10
+	adoxq %r8, %r9
+	adcxq %rcx, %r9
+	movq 80(%rsp), %rdx
+	mulxq 104(%rsp), %r13, %r8
+	addq %r13, %rsi
+	adcq %r8, %r12
+	mulxq 120(%rsp), %r13, %r8
+	movq %r12, 208(%rsp)
+	movq 200(%rsp), %r12
+	adcq %r13, %r12
+	adcq %r8, %rbp
+	mulxq 136(%rsp), %r13, %r8
+	adcq %r13, %rax
+	adcq %r8, %r14
+	mulxq 152(%rsp), %r13, %r8
+	adcq %r13, %rdi
 	adcq %r8, %rbx
-	adcq $0, %rax
+	mulxq 168(%rsp), %r13, %r8
+	adcq %r13, %r11
+	adcq %r8, %r10
+	mulxq 184(%rsp), %r13, %r8
+	adcq %r13, %r9
+	adcq $0, %r8
+	movq %r9, 200(%rsp)
+	mulxq 96(%rsp), %r13, %r9
+	addq %r13, %r15
+	adcq %r9, %rsi
+	mulxq 112(%rsp), %r13, %r9
+	movq %r10, 224(%rsp)
+	movq 208(%rsp), %r10
+	adcq %r13, %r10
+	adcq %r9, %r12
+	mulxq 128(%rsp), %r13, %r9
+	adcq %r13, %rbp
+	adcq %r9, %rax
+	mulxq 144(%rsp), %r13, %r9
+	adcq %r13, %r14
+	adcq %r9, %rdi
+	mulxq 160(%rsp), %r13, %r9
+	adcq %r13, %rbx
+	adcq %r9, %r11
+	mulxq 176(%rsp), %r13, %r9
+	movq %r11, 208(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r13, %r11
+	movq 200(%rsp), %r13
+	adcq %r9, %r13
+	adcq $0, %r8
+	movq %r15, %rdx
+	xorq %rcx, %rcx
+	mulxq FG_P751_MONT_Q+40(%rip), %r9, %r15
+	adcxq %r9, %rax
+	adoxq %r15, %r14
+	mulxq FG_P751_MONT_Q+48(%rip), %r9, %r15
+	adcxq %r9, %r14
+	adoxq %r15, %rdi
+	mulxq FG_P751_MONT_Q+56(%rip), %r9, %r15
+	adcxq %r9, %rdi
+	adoxq %r15, %rbx
+	mulxq FG_P751_MONT_Q+64(%rip), %r9, %r15
+	adcxq %r9, %rbx
+	movq 208(%rsp), %r9
+	adoxq %r15, %r9
+	movq %rbp, 208(%rsp)
+	mulxq FG_P751_MONT_Q+72(%rip), %r15, %rbp
+	adcxq %r15, %r9
+	adoxq %rbp, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %r15, %rbp
+	adcxq %r15, %r11
+	adoxq %rbp, %r13
+	mulxq FG_P751_MONT_Q+88(%rip), %r15, %rbp
+	adcxq %r15, %r13
+	adoxq %rbp, %r8
+	adcxq %rcx, %r8
+	movq 88(%rsp), %rdx
+	mulxq 104(%rsp), %r15, %rbp
+	addq %r15, %r10
+	adcq %rbp, %r12
+	mulxq 120(%rsp), %r15, %rbp
+	movq %r12, 200(%rsp)
+	movq 208(%rsp), %r12
+	adcq %r15, %r12
+	adcq %rbp, %rax
+	mulxq 136(%rsp), %r15, %rbp
+	adcq %r15, %r14
+	adcq %rbp, %rdi
+	mulxq 152(%rsp), %r15, %rbp
+	adcq %r15, %rbx
+	adcq %rbp, %r9
+	mulxq 168(%rsp), %r15, %rbp
+	adcq %r15, %r11
+	adcq %rbp, %r13
+	mulxq 184(%rsp), %r15, %rbp
+	adcq %r15, %r8
+	adcq $0, %rbp
+	movq %r8, 208(%rsp)
+	mulxq 96(%rsp), %r15, %r8
+	addq %r15, %rsi
+	adcq %r8, %r10
+	mulxq 112(%rsp), %r15, %r8
+	movq %r13, 224(%rsp)
+	movq 200(%rsp), %r13
+	adcq %r15, %r13
+	adcq %r8, %r12
+	mulxq 128(%rsp), %r15, %r8
+	adcq %r15, %rax
+	adcq %r8, %r14
+	mulxq 144(%rsp), %r15, %r8
+	adcq %r15, %rdi
+	adcq %r8, %rbx
+	mulxq 160(%rsp), %r15, %r8
+	adcq %r15, %r9
+	adcq %r8, %r11
+	mulxq 176(%rsp), %r15, %r8
+	movq %r11, 200(%rsp)
+	movq 224(%rsp), %r11
+	adcq %r15, %r11
+	movq 208(%rsp), %r15
+	adcq %r8, %r15
+	adcq $0, %rbp
 	movq %rsi, %rdx
 	xorq %rcx, %rcx
 	mulxq FG_P751_MONT_Q+40(%rip), %r8, %rsi
 	adcxq %r8, %r14
-	adoxq %rsi, %rbp
-	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rsi
-	adcxq %r8, %rbp
-	adoxq %rsi, %r13
-	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rsi
-	adcxq %r8, %r13
 	adoxq %rsi, %rdi
-	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rsi
+	mulxq FG_P751_MONT_Q+48(%rip), %r8, %rsi
 	adcxq %r8, %rdi
+	adoxq %rsi, %rbx
+	mulxq FG_P751_MONT_Q+56(%rip), %r8, %rsi
+	adcxq %r8, %rbx
+	adoxq %rsi, %r9
+	mulxq FG_P751_MONT_Q+64(%rip), %r8, %rsi
+	adcxq %r8, %r9
 	movq 200(%rsp), %r8
 	adoxq %rsi, %r8
-	movq %r15, 200(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %r15
-	adcxq %rsi, %r8
-	adoxq %r15, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %r15
-	adcxq %rsi, %r10
-	adoxq %r15, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %r15
-	adcxq %rsi, %rbx
-	adoxq %r15, %rax
-	adcxq %rcx, %rax
-	movq 64(%rsp), %rdx
-	mulxq 104(%rsp), %rsi, %r15
-	addq %rsi, %r11
-	adcq %r15, %r12
-	mulxq 120(%rsp), %rsi, %r15
-	movq %r12, 288(%rsp)
-	movq 200(%rsp), %r12
-	adcq %rsi, %r12
-	adcq %r15, %r14
-	mulxq 136(%rsp), %rsi, %r15
-	adcq %rsi, %rbp
-	adcq %r15, %r13
-	mulxq 152(%rsp), %rsi, %r15
-	adcq %rsi, %rdi
-	adcq %r15, %r8
-	mulxq 168(%rsp), %rsi, %r15
-	adcq %rsi, %r10
-	adcq %r15, %rbx
-	mulxq 184(%rsp), %rsi, %r15
-	adcq %rsi, %rax
-	adcq $0, %r15
 	movq %rax, 200(%rsp)
-	mulxq 96(%rsp), %rsi, %rax
-	addq %rsi, %r9
-	adcq %rax, %r11
-	mulxq 112(%rsp), %rsi, %rax
-	movq %rbx, 224(%rsp)
-	movq 288(%rsp), %rbx
-	adcq %rsi, %rbx
-	adcq %rax, %r12
-	mulxq 128(%rsp), %rsi, %rax
-	adcq %rsi, %r14
-	adcq %rax, %rbp
-	mulxq 144(%rsp), %rsi, %rax
-	adcq %rsi, %r13
-	adcq %rax, %rdi
-	mulxq 160(%rsp), %rsi, %rax
-	adcq %rsi, %r8
-	adcq %rax, %r10
-	mulxq 176(%rsp), %rsi, %rax
-	movq %r10, 288(%rsp)
-	movq 224(%rsp), %r10
-	adcq %rsi, %r10
-	movq 200(%rsp), %rsi
-	adcq %rax, %rsi
-	adcq $0, %r15
-	movq %r9, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rax, %r9
-	adcxq %rax, %rbp
-	adoxq %r9, %r13
-	mulxq FG_P751_MONT_Q+48(%rip), %rax, %r9
-	adcxq %rax, %r13
-	adoxq %r9, %rdi
-	mulxq FG_P751_MONT_Q+56(%rip), %rax, %r9
-	adcxq %rax, %rdi
-	adoxq %r9, %r8
-	mulxq FG_P751_MONT_Q+64(%rip), %rax, %r9
-	adcxq %rax, %r8
-	movq 288(%rsp), %rax
-	adoxq %r9, %rax
-	movq %r14, 288(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r9, %r14
-	adcxq %r9, %rax
-	adoxq %r14, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r9, %r14
-	adcxq %r9, %r10
-	adoxq %r14, %rsi
-	mulxq FG_P751_MONT_Q+88(%rip), %r9, %r14
-	adcxq %r9, %rsi
-	adoxq %r14, %r15
-	adcxq %rcx, %r15
-	movq 72(%rsp), %rdx
-	mulxq 104(%rsp), %r9, %r14
-	addq %r9, %rbx
-	adcq %r14, %r12
-	mulxq 120(%rsp), %r9, %r14
-	movq %r12, 200(%rsp)
-	movq 288(%rsp), %r12
-	adcq %r9, %r12
-	adcq %r14, %rbp
-	mulxq 136(%rsp), %r9, %r14
-	adcq %r9, %r13
-	adcq %r14, %rdi
-	mulxq 152(%rsp), %r9, %r14
-	adcq %r9, %r8
-	adcq %r14, %rax
-	mulxq 168(%rsp), %r9, %r14
-	adcq %r9, %r10
-	adcq %r14, %rsi
-	mulxq 184(%rsp), %r9, %r14
-	adcq %r9, %r15
-	adcq $0, %r14
-	movq %r15, 288(%rsp)
-	mulxq 96(%rsp), %r9, %r15
-	addq %r9, %r11
-	adcq %r15, %rbx
-	mulxq 112(%rsp), %r9, %r15
-	movq %rsi, 224(%rsp)
-	movq 200(%rsp), %rsi
-	adcq %r9, %rsi
-	adcq %r15, %r12
-	mulxq 128(%rsp), %r9, %r15
-	adcq %r9, %rbp
-	adcq %r15, %r13
-	mulxq 144(%rsp), %r9, %r15
-	adcq %r9, %rdi
-	adcq %r15, %r8
-	mulxq 160(%rsp), %r9, %r15
-	adcq %r9, %rax
-	adcq %r15, %r10
-	mulxq 176(%rsp), %r9, %r15
-	movq %r10, 200(%rsp)
-	movq 224(%rsp), %r10
-	adcq %r9, %r10
-	movq 288(%rsp), %r9
-	adcq %r15, %r9
-	adcq $0, %r14
-	movq %r11, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r15, %r11
-	adcxq %r15, %r13
-	adoxq %r11, %rdi
-	mulxq FG_P751_MONT_Q+48(%rip), %r15, %r11
-	adcxq %r15, %rdi
-	adoxq %r11, %r8
-	mulxq FG_P751_MONT_Q+56(%rip), %r15, %r11
-	adcxq %r15, %r8
-	adoxq %r11, %rax
-	mulxq FG_P751_MONT_Q+64(%rip), %r15, %r11
-	adcxq %r15, %rax
-	movq 200(%rsp), %r15
-	adoxq %r11, %r15
-	movq %rbp, 200(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %r11, %rbp
-	adcxq %r11, %r15
-	adoxq %rbp, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %r11, %rbp
-	adcxq %r11, %r10
-	adoxq %rbp, %r9
-	mulxq FG_P751_MONT_Q+88(%rip), %r11, %rbp
-	adcxq %r11, %r9
-	adoxq %rbp, %r14
-	adcxq %rcx, %r14
-	movq 80(%rsp), %rdx
-	mulxq 104(%rsp), %r11, %rbp
-	addq %r11, %rsi
-	adcq %rbp, %r12
-	mulxq 120(%rsp), %r11, %rbp
-	movq %r12, 288(%rsp)
-	movq 200(%rsp), %r12
-	adcq %r11, %r12
-	adcq %rbp, %r13
-	mulxq 136(%rsp), %r11, %rbp
-	adcq %r11, %rdi
-	adcq %rbp, %r8
-	mulxq 152(%rsp), %r11, %rbp
-	adcq %r11, %rax
-	adcq %rbp, %r15
-	mulxq 168(%rsp), %r11, %rbp
-	adcq %r11, %r10
-	adcq %rbp, %r9
-	mulxq 184(%rsp), %r11, %rbp
-	adcq %r11, %r14
-	adcq $0, %rbp
-	movq %r14, 200(%rsp)
-	mulxq 96(%rsp), %r11, %r14
-	addq %r11, %rbx
-	adcq %r14, %rsi
-	mulxq 112(%rsp), %r11, %r14
-	movq %r9, 224(%rsp)
-	movq 288(%rsp), %r9
-	adcq %r11, %r9
-	adcq %r14, %r12
-	mulxq 128(%rsp), %r11, %r14
-	adcq %r11, %r13
-	adcq %r14, %rdi
-	mulxq 144(%rsp), %r11, %r14
-	adcq %r11, %r8
-	adcq %r14, %rax
-	mulxq 160(%rsp), %r11, %r14
-	adcq %r11, %r15
-	adcq %r14, %r10
-	mulxq 176(%rsp), %r11, %r14
-	movq %r10, 288(%rsp)
-	movq 224(%rsp), %r10
-	adcq %r11, %r10
-	movq 200(%rsp), %r11
-	adcq %r14, %r11
-	adcq $0, %rbp
-	movq %rbx, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %r14, %rbx
-	adcxq %r14, %rdi
-	adoxq %rbx, %r8
-	mulxq FG_P751_MONT_Q+48(%rip), %r14, %rbx
-	adcxq %r14, %r8
-	adoxq %rbx, %rax
-	mulxq FG_P751_MONT_Q+56(%rip), %r14, %rbx
-	adcxq %r14, %rax
-	adoxq %rbx, %r15
-	mulxq FG_P751_MONT_Q+64(%rip), %r14, %rbx
-	adcxq %r14, %r15
-	movq 288(%rsp), %r14
-	adoxq %rbx, %r14
-	movq %r13, 288(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rbx, %r13
-	adcxq %rbx, %r14
-	adoxq %r13, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rbx, %r13
-	adcxq %rbx, %r10
-	adoxq %r13, %r11
-	mulxq FG_P751_MONT_Q+88(%rip), %rbx, %r13
-	adcxq %rbx, %r11
-	adoxq %r13, %rbp
+	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rax
+	adcxq %rsi, %r8
+	adoxq %rax, %r11
+	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rax
+	adcxq %rsi, %r11
+	adoxq %rax, %r15
+	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rax
+	adcxq %rsi, %r15
+	adoxq %rax, %rbp
 	adcxq %rcx, %rbp
-	movq 88(%rsp), %rdx
-	mulxq 104(%rsp), %rbx, %r13
-	addq %rbx, %r9
-	adcq %r13, %r12
-	mulxq 120(%rsp), %rbx, %r13
-	movq %r12, 200(%rsp)
-	movq 288(%rsp), %r12
-	adcq %rbx, %r12
-	adcq %r13, %rdi
-	mulxq 136(%rsp), %rbx, %r13
-	adcq %rbx, %r8
-	adcq %r13, %rax
-	mulxq 152(%rsp), %rbx, %r13
-	adcq %rbx, %r15
-	adcq %r13, %r14
-	mulxq 168(%rsp), %rbx, %r13
-	adcq %rbx, %r10
-	adcq %r13, %r11
-	mulxq 184(%rsp), %rbx, %r13
-	adcq %rbx, %rbp
-	adcq $0, %r13
-	movq %rbp, 288(%rsp)
-	mulxq 96(%rsp), %rbx, %rbp
-	addq %rbx, %rsi
-	adcq %rbp, %r9
-	mulxq 112(%rsp), %rbx, %rbp
+	movq %r10, %rsi
+	subq $-1, %rsi
+	movq %r13, %rax
+	sbbq $-1, %rax
+	movq %r15, 208(%rsp)
+	movq %r12, %r15
+	sbbq $-1, %r15
 	movq %r11, 224(%rsp)
 	movq 200(%rsp), %r11
-	adcq %rbx, %r11
-	adcq %rbp, %r12
-	mulxq 128(%rsp), %rbx, %rbp
-	adcq %rbx, %rdi
-	adcq %rbp, %r8
-	mulxq 144(%rsp), %rbx, %rbp
-	adcq %rbx, %rax
-	adcq %rbp, %r15
-	mulxq 160(%rsp), %rbx, %rbp
-	adcq %rbx, %r14
-	adcq %rbp, %r10
-	mulxq 176(%rsp), %rbx, %rbp
-	movq %r10, 200(%rsp)
-	movq 224(%rsp), %r10
-	adcq %rbx, %r10
-	movq 288(%rsp), %rbx
-	adcq %rbp, %rbx
-	adcq $0, %r13
-	movq %rsi, %rdx
-	xorq %rcx, %rcx
-	mulxq FG_P751_MONT_Q+40(%rip), %rbp, %rsi
-	adcxq %rbp, %r8
-	adoxq %rsi, %rax
-	mulxq FG_P751_MONT_Q+48(%rip), %rbp, %rsi
-	adcxq %rbp, %rax
-	adoxq %rsi, %r15
-	mulxq FG_P751_MONT_Q+56(%rip), %rbp, %rsi
-	adcxq %rbp, %r15
-	adoxq %rsi, %r14
-	mulxq FG_P751_MONT_Q+64(%rip), %rbp, %rsi
-	adcxq %rbp, %r14
-	movq 200(%rsp), %rbp
-	adoxq %rsi, %rbp
-	movq %rdi, 200(%rsp)
-	mulxq FG_P751_MONT_Q+72(%rip), %rsi, %rdi
-	adcxq %rsi, %rbp
-	adoxq %rdi, %r10
-	mulxq FG_P751_MONT_Q+80(%rip), %rsi, %rdi
-	adcxq %rsi, %r10
-	adoxq %rdi, %rbx
-	mulxq FG_P751_MONT_Q+88(%rip), %rsi, %rdi
-	adcxq %rsi, %rbx
-	adoxq %rdi, %r13
-	adcxq %rcx, %r13
-	movq %r9, %rsi
-	subq $-1, %rsi
-	movq %r11, %rdi
-	sbbq $-1, %rdi
-	movq %rbx, 288(%rsp)
-	movq %r12, %rbx
-	sbbq $-1, %rbx
-	movq %r10, 224(%rsp)
-	movq 200(%rsp), %r10
-	sbbq $-1, %r10
+	sbbq $-1, %r11
 	movq %r12, 232(%rsp)
-	movq %r8, %r12
+	movq %r14, %r12
 	sbbq $-1, %r12
-	movq %rbp, 240(%rsp)
-	movq %rax, %rbp
-	sbbq FG_P751_MONT_P+40(%rip), %rbp
-	movq %r14, 248(%rsp)
-	movq %r15, %r14
-	sbbq FG_P751_MONT_P+48(%rip), %r14
-	movq %r15, 256(%rsp)
-	movq 248(%rsp), %r15
-	sbbq FG_P751_MONT_P+56(%rip), %r15
-	movq %rax, 264(%rsp)
-	movq 240(%rsp), %rax
-	sbbq FG_P751_MONT_P+64(%rip), %rax
-	movq %r8, 272(%rsp)
-	movq 224(%rsp), %r8
-	sbbq FG_P751_MONT_P+72(%rip), %r8
-	movq %r11, 208(%rsp)
-	movq 288(%rsp), %r11
-	sbbq FG_P751_MONT_P+80(%rip), %r11
-	movq %r13, 216(%rsp)
-	sbbq FG_P751_MONT_P+88(%rip), %r13
-	cmovc %r9, %rsi
-	cmovc 208(%rsp), %rdi
-	cmovc 232(%rsp), %rbx
-	cmovc 200(%rsp), %r10
-	cmovc 272(%rsp), %r12
-	cmovc 264(%rsp), %rbp
-	cmovc 256(%rsp), %r14
-	cmovc 248(%rsp), %r15
-	cmovc 240(%rsp), %rax
-	cmovc 224(%rsp), %r8
-	cmovc 288(%rsp), %r11
-	cmovc 216(%rsp), %r13
-	movq 192(%rsp), %r9
-	movq %rsi, 0(%r9)
-	movq %rdi, 8(%r9)
-	movq %rbx, 16(%r9)
-	movq %r10, 24(%r9)
-	movq %r12, 32(%r9)
-	movq %rbp, 40(%r9)
-	movq %r14, 48(%r9)
-	movq %r15, 56(%r9)
-	movq %rax, 64(%r9)
-	movq %r8, 72(%r9)
-	movq %r11, 80(%r9)
-	movq %r13, 88(%r9)
-	addq $304, %rsp
-.cfi_adjust_cfa_offset -304
+	movq %r8, 216(%rsp)
+	movq %rdi, %r8
+	sbbq FG_P751_MONT_P+40(%rip), %r8
+	movq %r9, 240(%rsp)
+	movq %rbx, %r9
+	sbbq FG_P751_MONT_P+48(%rip), %r9
+	movq %rbx, 248(%rsp)
+	movq 240(%rsp), %rbx
+	sbbq FG_P751_MONT_P+56(%rip), %rbx
+	movq %rdi, 256(%rsp)
+	movq 216(%rsp), %rdi
+	sbbq FG_P751_MONT_P+64(%rip), %rdi
+	movq %r14, 264(%rsp)
+	movq 224(%rsp), %r14
+	sbbq FG_P751_MONT_P+72(%rip), %r14
+	movq %r13, 272(%rsp)
+	movq 208(%rsp), %r13
+	sbbq FG_P751_MONT_P+80(%rip), %r13
+	movq %rbp, 280(%rsp)
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
+	cmovc %r10, %rsi
+	cmovc 272(%rsp), %rax
+	cmovc 232(%rsp), %r15
+	cmovc 200(%rsp), %r11
+	cmovc 264(%rsp), %r12
+	cmovc 256(%rsp), %r8
+	cmovc 248(%rsp), %r9
+	cmovc 240(%rsp), %rbx
+	cmovc 216(%rsp), %rdi
+	cmovc 224(%rsp), %r14
+	cmovc 208(%rsp), %r13
+	cmovc 280(%rsp), %rbp
+	movq 192(%rsp), %r10
+	movq %rsi, 0(%r10)
+	movq %rax, 8(%r10)
+	movq %r15, 16(%r10)
+	movq %r11, 24(%r10)
+	movq %r12, 32(%r10)
+	movq %r8, 40(%r10)
+	movq %r9, 48(%r10)
+	movq %rbx, 56(%r10)
+	movq %rdi, 64(%r10)
+	movq %r14, 72(%r10)
+	movq %r13, 80(%r10)
+	movq %rbp, 88(%r10)
+	addq $288, %rsp
+.cfi_adjust_cfa_offset -288
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx

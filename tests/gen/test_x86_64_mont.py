@@ -163,6 +163,61 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
         self.assertEqual(rp.prio, x86_64_mont.PRIO_OUTPTR)
         self.assertIn(rp, k.live)                # still there for what follows
 
+    def _mid_tail(self, nwords):
+        """A tail with more rows after it (last=False) over nwords words in
+        registers; returns (tail instructions, free registers before)."""
+        k = kernel(False)
+        sh = x86_64_mont._Shape(shipped_analysis("p503"))
+        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
+        words = []
+        for _ in range(nwords):
+            w = k.new()
+            k.emit(MOV, w.reg, 1)
+            k.unlock()
+            words.append(w)
+        free = len(k.free)
+        start = len(k.code)
+        x86_64_mont._final_sub(k, sh, words[:sh.n], None, rp, last=False)
+        return k.code[start:], free
+
+    def test_mid_tail_short_of_registers_stores_first(self):
+        """Rows follow and the copies would spill: Uh is stored, p subtracted
+        in place, the stored words taken back by CMOVC from the output."""
+        tail, free = self._mid_tail(8)
+        self.assertLess(free, 8)
+        to_stack = [ins for ins, ops in tail if any(
+            isinstance(o, MemoryOperand) and getattr(o.address, "base", None) is rsp for o in ops)]
+        self.assertEqual(to_stack, [])           # no spill, no reload
+        stores = [ops for ins, ops in tail if ins is MOV and isinstance(ops[0], MemoryOperand)]
+        self.assertEqual(len(stores), 16)        # stored, then stored again
+        back = [ops for ins, ops in tail if ins is x86_64_mont.CMOVC and isinstance(ops[1], MemoryOperand)
+                and getattr(ops[1].address, "base", None) is x86_64_mont.rdi]
+        self.assertEqual(len(back), 8)
+
+    def test_mid_tail_with_registers_copies(self):
+        """Where the copies fit, the tail copies (no store before the select)."""
+        k = kernel(False)
+        sh = x86_64_mont._Shape(shipped_analysis("p256"))
+        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
+        words = []
+        for _ in range(sh.n):
+            w = k.new()
+            k.emit(MOV, w.reg, 1)
+            k.unlock()
+            words.append(w)
+        self.assertGreaterEqual(len(k.free), sh.n)
+        start = len(k.code)
+        x86_64_mont._final_sub(k, sh, words, None, rp, last=False)
+        tail = k.code[start:]
+        stores = [ops for ins, ops in tail if ins is MOV and isinstance(ops[0], MemoryOperand)]
+        self.assertEqual(len(stores), sh.n)
+
+    def test_shipped_p503_fp2_square_first_tail(self):
+        b = body(shipped("p503"), "fg_p503_fp2_sqr_adx_zen")
+        # r1's tail takes its words back from r1 (stored first), not from the stack
+        back = re.findall(r"^\tcmovc \d+\(%(\w+)\), %\w+$", b, re.M)
+        self.assertGreaterEqual(len([r for r in back if r != "rsp"]), 8)
+
     def test_shipped_p503_kernels(self):
         text = shipped("p503")
         for fn in ("fg_p503_mul_adx_zen", "fg_p503_mul_bmi2", "fg_p503_redc_adx"):
