@@ -1592,17 +1592,15 @@ def _final_sub(k, sh, Uh, cw, rp, last=True):
         return
     prio, rp.prio = rp.prio, PRIO_PTR
     wide = cw is not None
-    if not last and len(k.free) < len(Uh):
+    if not last and not wide and len(k.free) < len(Uh):
+        # (a carry word, no spare bit, never meets this form: the Fp2
+        # square's operand bound 2p needs one; such a tail keeps the copies)
         for j, u in enumerate(Uh):
             k.emit(MOV, k.mem(rp, 8 * j), k.r(u))
             k.unlock()
         for j, u in enumerate(Uh):
             k.emit(SUB if j == 0 else SBB, k.r(u), _imm_or_const(k, sh.p, j))
             k.unlock()
-        if wide:
-            k.emit(SBB, k.r(cw), 0)
-            k.unlock()
-            k.kill(cw)
         for j, u in enumerate(Uh):
             k.emit(CMOVC, k.r(u), k.mem(rp, 8 * j))
             k.unlock()
