@@ -164,6 +164,8 @@ class Kernel:
         # a lazy kernel (LAZY_OPS): the tails store the [0, 2p) value
         # (_final_pair, _final, _final_sub) instead of subtracting p
         self.lazy = False
+        # _minus_p: park the lowest originals as they are copied (the squarings)
+        self.early_park = False
         if level == "adx" and not lazy_zero and not self.zero_mem:
             self._zero = self.take_reg()
 
@@ -1520,10 +1522,28 @@ def _imm_or_const(k, x, j, table="p"):
 
 
 def _minus_p(k, sh, X):
-    """Fresh words X - p (n limbs, SUB then SBB; CF = the borrow), X kept."""
+    """Fresh words X - p (n limbs, SUB then SBB; CF = the borrow), X kept.
+
+    With k.early_park, where the copies would not all find a register, the
+    originals of the lowest words go to the stack as soon as they are
+    copied, as many as would otherwise be spilled later: each is read back
+    by its CMOVC after the whole SUB/SBB chain, long after its store.
+    Otherwise the allocator spills as the chain runs short, the last
+    originals, whose stores the CMOVC then read soon after (a store-to-load
+    forwarding on the kernel's exit path), plus a reload or two onto the
+    chain.  Zen 4, fieldgen-bench --field p503,p751 --level dispatch, old
+    and new builds alternating, three rounds, latency / throughput: p503
+    sqr 132.6 -> 130.6 / 128.1 -> 126.2, p751 sqr 261.5 -> 258.6 / 257.4
+    -> 257.0; but p503 mul 156.4 -> 159.4 / 153.9 -> 155.0 and redc 72.2
+    -> 73.2 / 72.3 -> 75.2, so only the squarings ask for it.  The test
+    primes' squarings in the paired harness (research/ab): within 1% but
+    m521's (Zen form -4.4% / -2.0%, generic adx +2.7% / +1.4%)."""
     D = []
+    early = len(X) - len(k.free) if k.early_park else 0
     for j, x in enumerate(X):
         d = k.fork(x)
+        if j < early and x.reg is not None:
+            k.to_memory(x)              # read back by its CMOVC, n steps later
         k.emit(SUB if j == 0 else SBB, d.reg, _imm_or_const(k, sh.p, j))
         k.unlock()
         D.append(d)
@@ -1775,6 +1795,7 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     # its squaring (1.045 latency in an A/B harness) and the MULX levels keep
     # the pair
     k.serial_final = level == "x86_64" and op == "mul"
+    k.early_park = op == "sqr"
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     acc = {}

@@ -2711,41 +2711,41 @@ pushq %rbx
 	adcq %r14, %r15
 	adcq %r12, %r11
 	movq %rbp, %rcx
+	movq %rbp, 24(%rsp)
 	subq $-1, %rcx
 	movq %r13, %r8
+	movq %r13, 136(%rsp)
 	sbbq $-1, %r8
 	movq %r10, %r9
+	movq %r10, 80(%rsp)
 	sbbq $-1, %r9
 	movq %rdi, %r14
 	sbbq FG_P503_MONT_P+24(%rip), %r14
 	movq %rbx, %r12
 	sbbq FG_P503_MONT_P+32(%rip), %r12
-	movq %r15, 24(%rsp)
-	movq %rsi, %r15
-	sbbq FG_P503_MONT_P+40(%rip), %r15
-	movq %rsi, 136(%rsp)
-	movq 24(%rsp), %rsi
-	sbbq FG_P503_MONT_P+48(%rip), %rsi
-	movq %rbx, 80(%rsp)
-	movq %r11, %rbx
-	sbbq FG_P503_MONT_P+56(%rip), %rbx
-	cmovc %rbp, %rcx
-	cmovc %r13, %r8
-	cmovc %r10, %r9
+	movq %rsi, %rbp
+	sbbq FG_P503_MONT_P+40(%rip), %rbp
+	movq %r15, %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %r11, %r10
+	sbbq FG_P503_MONT_P+56(%rip), %r10
+	cmovc 24(%rsp), %rcx
+	cmovc 136(%rsp), %r8
+	cmovc 80(%rsp), %r9
 	cmovc %rdi, %r14
-	cmovc 80(%rsp), %r12
-	cmovc 136(%rsp), %r15
-	cmovc 24(%rsp), %rsi
-	cmovc %r11, %rbx
-	movq 0(%rsp), %rbp
-	movq %rcx, 0(%rbp)
-	movq %r8, 8(%rbp)
-	movq %r9, 16(%rbp)
-	movq %r14, 24(%rbp)
-	movq %r12, 32(%rbp)
-	movq %r15, 40(%rbp)
-	movq %rsi, 48(%rbp)
-	movq %rbx, 56(%rbp)
+	cmovc %rbx, %r12
+	cmovc %rsi, %rbp
+	cmovc %r15, %r13
+	cmovc %r11, %r10
+	movq 0(%rsp), %rdi
+	movq %rcx, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r14, 24(%rdi)
+	movq %r12, 32(%rdi)
+	movq %rbp, 40(%rdi)
+	movq %r13, 48(%rdi)
+	movq %r10, 56(%rdi)
 	addq $144, %rsp
 .cfi_adjust_cfa_offset -144
 popq %rbx
@@ -5909,8 +5909,10 @@ pushq %rbx
 	adcq 16(%rsp), %rsi
 	adcq 40(%rsp), %rcx
 	movq %r13, %r12
+	movq %r13, 40(%rsp)
 	subq $-1, %r12
 	movq %r11, %rdi
+	movq %r11, 16(%rsp)
 	sbbq $-1, %rdi
 	movq %rax, %r8
 	sbbq $-1, %r8
@@ -5920,28 +5922,27 @@ pushq %rbx
 	sbbq FG_P503_MONT_P+32(%rip), %r9
 	movq %r10, %r15
 	sbbq FG_P503_MONT_P+40(%rip), %r15
-	movq %rsi, 40(%rsp)
-	sbbq FG_P503_MONT_P+48(%rip), %rsi
-	movq %r10, 16(%rsp)
-	movq %rcx, %r10
-	sbbq FG_P503_MONT_P+56(%rip), %r10
-	cmovc %r13, %r12
-	cmovc %r11, %rdi
+	movq %rsi, %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %rcx, %r11
+	sbbq FG_P503_MONT_P+56(%rip), %r11
+	cmovc 40(%rsp), %r12
+	cmovc 16(%rsp), %rdi
 	cmovc %rax, %r8
 	cmovc %rbp, %r14
 	cmovc %rbx, %r9
-	cmovc 16(%rsp), %r15
-	cmovc 40(%rsp), %rsi
-	cmovc %rcx, %r10
-	movq 0(%rsp), %r13
-	movq %r12, 0(%r13)
-	movq %rdi, 8(%r13)
-	movq %r8, 16(%r13)
-	movq %r14, 24(%r13)
-	movq %r9, 32(%r13)
-	movq %r15, 40(%r13)
-	movq %rsi, 48(%r13)
-	movq %r10, 56(%r13)
+	cmovc %r10, %r15
+	cmovc %rsi, %r13
+	cmovc %rcx, %r11
+	movq 0(%rsp), %rax
+	movq %r12, 0(%rax)
+	movq %rdi, 8(%rax)
+	movq %r8, 16(%rax)
+	movq %r14, 24(%rax)
+	movq %r9, 32(%rax)
+	movq %r15, 40(%rax)
+	movq %r13, 48(%rax)
+	movq %r11, 56(%rax)
 	addq $144, %rsp
 .cfi_adjust_cfa_offset -144
 popq %rbx
@@ -10543,41 +10544,41 @@ pushq %rbx
 	adcq %r15, %r12
 	adcq %r14, %rax
 	movq %rsi, %rdi
+	movq %rsi, 8(%rsp)
 	subq $-1, %rdi
 	movq %r13, %r10
+	movq %r13, 40(%rsp)
 	sbbq $-1, %r10
 	movq %r8, %rbp
+	movq %r8, 24(%rsp)
 	sbbq $-1, %rbp
 	movq %r9, %r15
 	sbbq FG_P503_MONT_P+24(%rip), %r15
 	movq %r11, %r14
 	sbbq FG_P503_MONT_P+32(%rip), %r14
-	movq %r12, 8(%rsp)
-	movq %rbx, %r12
-	sbbq FG_P503_MONT_P+40(%rip), %r12
-	movq %rbx, 40(%rsp)
-	movq 8(%rsp), %rbx
-	sbbq FG_P503_MONT_P+48(%rip), %rbx
-	movq %r11, 24(%rsp)
-	movq %rax, %r11
-	sbbq FG_P503_MONT_P+56(%rip), %r11
-	cmovc %rsi, %rdi
-	cmovc %r13, %r10
-	cmovc %r8, %rbp
+	movq %rbx, %rsi
+	sbbq FG_P503_MONT_P+40(%rip), %rsi
+	movq %r12, %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %rax, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc 8(%rsp), %rdi
+	cmovc 40(%rsp), %r10
+	cmovc 24(%rsp), %rbp
 	cmovc %r9, %r15
-	cmovc 24(%rsp), %r14
-	cmovc 40(%rsp), %r12
-	cmovc 8(%rsp), %rbx
-	cmovc %rax, %r11
-	movq 0(%rsp), %rsi
-	movq %rdi, 0(%rsi)
-	movq %r10, 8(%rsi)
-	movq %rbp, 16(%rsi)
-	movq %r15, 24(%rsi)
-	movq %r14, 32(%rsi)
-	movq %r12, 40(%rsi)
-	movq %rbx, 48(%rsi)
-	movq %r11, 56(%rsi)
+	cmovc %r11, %r14
+	cmovc %rbx, %rsi
+	cmovc %r12, %r13
+	cmovc %rax, %r8
+	movq 0(%rsp), %r9
+	movq %rdi, 0(%r9)
+	movq %r10, 8(%r9)
+	movq %rbp, 16(%r9)
+	movq %r15, 24(%r9)
+	movq %r14, 32(%r9)
+	movq %rsi, 40(%r9)
+	movq %r13, 48(%r9)
+	movq %r8, 56(%r9)
 	addq $56, %rsp
 .cfi_adjust_cfa_offset -56
 popq %rbx
@@ -14925,41 +14926,41 @@ pushq %rbx
 	adcq %rbp, %r12
 	adcq %rdi, %r14
 	movq %rsi, %rax
+	movq %rsi, 48(%rsp)
 	subq $-1, %rax
 	movq %r13, %r10
+	movq %r13, 32(%rsp)
 	sbbq $-1, %r10
 	movq %r8, %r15
+	movq %r8, 16(%rsp)
 	sbbq $-1, %r15
 	movq %r9, %rbp
 	sbbq FG_P503_MONT_P+24(%rip), %rbp
 	movq %r11, %rdi
 	sbbq FG_P503_MONT_P+32(%rip), %rdi
-	movq %r12, 48(%rsp)
-	movq %rbx, %r12
-	sbbq FG_P503_MONT_P+40(%rip), %r12
-	movq %rbx, 32(%rsp)
-	movq 48(%rsp), %rbx
-	sbbq FG_P503_MONT_P+48(%rip), %rbx
-	movq %r11, 16(%rsp)
-	movq %r14, %r11
-	sbbq FG_P503_MONT_P+56(%rip), %r11
-	cmovc %rsi, %rax
-	cmovc %r13, %r10
-	cmovc %r8, %r15
+	movq %rbx, %rsi
+	sbbq FG_P503_MONT_P+40(%rip), %rsi
+	movq %r12, %r13
+	sbbq FG_P503_MONT_P+48(%rip), %r13
+	movq %r14, %r8
+	sbbq FG_P503_MONT_P+56(%rip), %r8
+	cmovc 48(%rsp), %rax
+	cmovc 32(%rsp), %r10
+	cmovc 16(%rsp), %r15
 	cmovc %r9, %rbp
-	cmovc 16(%rsp), %rdi
-	cmovc 32(%rsp), %r12
-	cmovc 48(%rsp), %rbx
-	cmovc %r14, %r11
-	movq 0(%rsp), %rsi
-	movq %rax, 0(%rsi)
-	movq %r10, 8(%rsi)
-	movq %r15, 16(%rsi)
-	movq %rbp, 24(%rsi)
-	movq %rdi, 32(%rsi)
-	movq %r12, 40(%rsi)
-	movq %rbx, 48(%rsi)
-	movq %r11, 56(%rsi)
+	cmovc %r11, %rdi
+	cmovc %rbx, %rsi
+	cmovc %r12, %r13
+	cmovc %r14, %r8
+	movq 0(%rsp), %r9
+	movq %rax, 0(%r9)
+	movq %r10, 8(%r9)
+	movq %r15, 16(%r9)
+	movq %rbp, 24(%r9)
+	movq %rdi, 32(%r9)
+	movq %rsi, 40(%r9)
+	movq %r13, 48(%r9)
+	movq %r8, 56(%r9)
 	addq $56, %rsp
 .cfi_adjust_cfa_offset -56
 popq %rbx

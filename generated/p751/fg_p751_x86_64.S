@@ -5170,65 +5170,65 @@ pushq %rbx
 	adcq 56(%rsp), %rdi
 	adcq 48(%rsp), %r15
 	movq %r14, %r10
+	movq %r14, 48(%rsp)
 	subq $-1, %r10
-	movq %rbp, 48(%rsp)
-	movq %r11, %rbp
-	sbbq $-1, %rbp
-	movq %rdi, 56(%rsp)
-	movq %rsi, %rdi
-	sbbq $-1, %rdi
-	movq %r9, 200(%rsp)
-	movq 48(%rsp), %r9
-	sbbq $-1, %r9
-	movq %rsi, 128(%rsp)
-	movq %r12, %rsi
+	movq %r11, %r14
+	movq %r11, 56(%rsp)
+	sbbq $-1, %r14
+	movq %rsi, %r11
+	movq %rsi, 200(%rsp)
+	sbbq $-1, %r11
+	movq %rbp, %rsi
+	movq %rbp, 128(%rsp)
 	sbbq $-1, %rsi
-	movq %r8, 168(%rsp)
-	movq %rcx, %r8
-	sbbq FG_P751_MONT_P+40(%rip), %r8
-	movq %r13, 176(%rsp)
-	movq %rbx, %r13
-	sbbq FG_P751_MONT_P+48(%rip), %r13
+	movq %r12, %rbp
+	movq %r12, 168(%rsp)
+	sbbq $-1, %rbp
+	movq %rcx, %r12
+	movq %rcx, 176(%rsp)
+	sbbq FG_P751_MONT_P+40(%rip), %r12
+	movq %rbx, %rcx
 	movq %rbx, 40(%rsp)
-	movq 176(%rsp), %rbx
+	sbbq FG_P751_MONT_P+48(%rip), %rcx
+	movq %r13, %rbx
+	movq %r13, 120(%rsp)
 	sbbq FG_P751_MONT_P+56(%rip), %rbx
-	movq %rcx, 120(%rsp)
-	movq 168(%rsp), %rcx
-	sbbq FG_P751_MONT_P+64(%rip), %rcx
-	movq %r12, 240(%rsp)
-	movq 200(%rsp), %r12
-	sbbq FG_P751_MONT_P+72(%rip), %r12
-	movq %r11, 64(%rsp)
-	movq 56(%rsp), %r11
-	sbbq FG_P751_MONT_P+80(%rip), %r11
-	movq %r14, 8(%rsp)
-	movq %r15, %r14
-	sbbq FG_P751_MONT_P+88(%rip), %r14
-	cmovc 8(%rsp), %r10
-	cmovc 64(%rsp), %rbp
-	cmovc 128(%rsp), %rdi
-	cmovc 48(%rsp), %r9
-	cmovc 240(%rsp), %rsi
-	cmovc 120(%rsp), %r8
-	cmovc 40(%rsp), %r13
-	cmovc 176(%rsp), %rbx
-	cmovc 168(%rsp), %rcx
-	cmovc 200(%rsp), %r12
-	cmovc 56(%rsp), %r11
-	cmovc %r15, %r14
+	movq %r8, %r13
+	movq %r8, 240(%rsp)
+	sbbq FG_P751_MONT_P+64(%rip), %r13
+	movq %r9, %r8
+	movq %r9, 64(%rsp)
+	sbbq FG_P751_MONT_P+72(%rip), %r8
+	movq %rdi, %r9
+	movq %rdi, 8(%rsp)
+	sbbq FG_P751_MONT_P+80(%rip), %r9
+	movq %r15, %rdi
+	sbbq FG_P751_MONT_P+88(%rip), %rdi
+	cmovc 48(%rsp), %r10
+	cmovc 56(%rsp), %r14
+	cmovc 200(%rsp), %r11
+	cmovc 128(%rsp), %rsi
+	cmovc 168(%rsp), %rbp
+	cmovc 176(%rsp), %r12
+	cmovc 40(%rsp), %rcx
+	cmovc 120(%rsp), %rbx
+	cmovc 240(%rsp), %r13
+	cmovc 64(%rsp), %r8
+	cmovc 8(%rsp), %r9
+	cmovc %r15, %rdi
 	movq 0(%rsp), %r15
 	movq %r10, 0(%r15)
-	movq %rbp, 8(%r15)
-	movq %rdi, 16(%r15)
-	movq %r9, 24(%r15)
-	movq %rsi, 32(%r15)
-	movq %r8, 40(%r15)
-	movq %r13, 48(%r15)
+	movq %r14, 8(%r15)
+	movq %r11, 16(%r15)
+	movq %rsi, 24(%r15)
+	movq %rbp, 32(%r15)
+	movq %r12, 40(%r15)
+	movq %rcx, 48(%r15)
 	movq %rbx, 56(%r15)
-	movq %rcx, 64(%r15)
-	movq %r12, 72(%r15)
-	movq %r11, 80(%r15)
-	movq %r14, 88(%r15)
+	movq %r13, 64(%r15)
+	movq %r8, 72(%r15)
+	movq %r9, 80(%r15)
+	movq %rdi, 88(%r15)
 	addq $256, %rsp
 .cfi_adjust_cfa_offset -256
 popq %rbx
@@ -11430,63 +11430,64 @@ pushq %rbx
 	adcq 64(%rsp), %rsi
 	adcq 96(%rsp), %rdi
 	movq %rbx, %r15
+	movq %rbx, 96(%rsp)
 	subq $-1, %r15
 	movq %r11, %r9
+	movq %r11, 64(%rsp)
 	sbbq $-1, %r9
-	movq %rbp, 96(%rsp)
-	movq %r8, %rbp
-	sbbq $-1, %rbp
-	movq %rsi, 64(%rsp)
-	movq 96(%rsp), %rsi
-	sbbq $-1, %rsi
-	movq %r14, 112(%rsp)
-	movq %r10, %r14
-	sbbq $-1, %r14
-	movq %r8, 168(%rsp)
-	movq %r12, %r8
-	sbbq FG_P751_MONT_P+40(%rip), %r8
-	movq %rax, 104(%rsp)
-	movq %rcx, %rax
-	sbbq FG_P751_MONT_P+48(%rip), %rax
-	movq %r13, 184(%rsp)
-	sbbq FG_P751_MONT_P+56(%rip), %r13
+	movq %r8, %rbx
+	movq %r8, 112(%rsp)
+	sbbq $-1, %rbx
+	movq %rbp, %r11
+	movq %rbp, 168(%rsp)
+	sbbq $-1, %r11
+	movq %r10, %r8
+	movq %r10, 104(%rsp)
+	sbbq $-1, %r8
+	movq %r12, %rbp
+	movq %r12, 184(%rsp)
+	sbbq FG_P751_MONT_P+40(%rip), %rbp
+	movq %rcx, %r10
 	movq %rcx, 176(%rsp)
-	movq 104(%rsp), %rcx
+	sbbq FG_P751_MONT_P+48(%rip), %r10
+	movq %r13, %r12
+	movq %r13, 128(%rsp)
+	sbbq FG_P751_MONT_P+56(%rip), %r12
+	movq %rax, %rcx
+	movq %rax, 120(%rsp)
 	sbbq FG_P751_MONT_P+64(%rip), %rcx
-	movq %r12, 128(%rsp)
-	movq 112(%rsp), %r12
-	sbbq FG_P751_MONT_P+72(%rip), %r12
-	movq %r10, 120(%rsp)
-	movq 64(%rsp), %r10
-	sbbq FG_P751_MONT_P+80(%rip), %r10
-	movq %r11, 24(%rsp)
-	movq %rdi, %r11
-	sbbq FG_P751_MONT_P+88(%rip), %r11
-	cmovc %rbx, %r15
-	cmovc 24(%rsp), %r9
-	cmovc 168(%rsp), %rbp
-	cmovc 96(%rsp), %rsi
-	cmovc 120(%rsp), %r14
-	cmovc 128(%rsp), %r8
-	cmovc 176(%rsp), %rax
-	cmovc 184(%rsp), %r13
-	cmovc 104(%rsp), %rcx
-	cmovc 112(%rsp), %r12
-	cmovc 64(%rsp), %r10
-	cmovc %rdi, %r11
-	movq 0(%rsp), %rbx
-	movq %r15, 0(%rbx)
-	movq %r9, 8(%rbx)
-	movq %rbp, 16(%rbx)
-	movq %rsi, 24(%rbx)
-	movq %r14, 32(%rbx)
-	movq %r8, 40(%rbx)
-	movq %rax, 48(%rbx)
-	movq %r13, 56(%rbx)
-	movq %rcx, 64(%rbx)
-	movq %r12, 72(%rbx)
-	movq %r10, 80(%rbx)
-	movq %r11, 88(%rbx)
+	movq %r14, %r13
+	movq %r14, 24(%rsp)
+	sbbq FG_P751_MONT_P+72(%rip), %r13
+	movq %rsi, %rax
+	sbbq FG_P751_MONT_P+80(%rip), %rax
+	movq %rdi, %r14
+	sbbq FG_P751_MONT_P+88(%rip), %r14
+	cmovc 96(%rsp), %r15
+	cmovc 64(%rsp), %r9
+	cmovc 112(%rsp), %rbx
+	cmovc 168(%rsp), %r11
+	cmovc 104(%rsp), %r8
+	cmovc 184(%rsp), %rbp
+	cmovc 176(%rsp), %r10
+	cmovc 128(%rsp), %r12
+	cmovc 120(%rsp), %rcx
+	cmovc 24(%rsp), %r13
+	cmovc %rsi, %rax
+	cmovc %rdi, %r14
+	movq 0(%rsp), %rsi
+	movq %r15, 0(%rsi)
+	movq %r9, 8(%rsi)
+	movq %rbx, 16(%rsi)
+	movq %r11, 24(%rsi)
+	movq %r8, 32(%rsi)
+	movq %rbp, 40(%rsi)
+	movq %r10, 48(%rsi)
+	movq %r12, 56(%rsi)
+	movq %rcx, 64(%rsi)
+	movq %r13, 72(%rsi)
+	movq %rax, 80(%rsi)
+	movq %r14, 88(%rsi)
 	addq $256, %rsp
 .cfi_adjust_cfa_offset -256
 popq %rbx
@@ -21413,63 +21414,63 @@ pushq %rbx
 	adcq %rax, %rbp
 	adcq %r12, %r11
 	movq %r8, %rax
+	movq %r8, 56(%rsp)
 	subq $-1, %rax
 	movq %r13, %r12
+	movq %r13, 96(%rsp)
 	sbbq $-1, %r12
 	movq %r9, %rsi
+	movq %r9, 104(%rsp)
 	sbbq $-1, %rsi
-	movq %rbp, 56(%rsp)
-	movq 72(%rsp), %rbp
-	sbbq $-1, %rbp
-	movq %r9, 96(%rsp)
-	movq %rbx, %r9
-	sbbq $-1, %r9
-	movq %r14, 104(%rsp)
-	movq %rdi, %r14
-	sbbq FG_P751_MONT_P+40(%rip), %r14
-	movq %r15, 88(%rsp)
-	movq %r10, %r15
-	sbbq FG_P751_MONT_P+48(%rip), %r15
-	movq %r10, 24(%rsp)
-	movq 88(%rsp), %r10
-	sbbq FG_P751_MONT_P+56(%rip), %r10
-	movq %rdi, 80(%rsp)
-	movq 104(%rsp), %rdi
-	sbbq FG_P751_MONT_P+64(%rip), %rdi
-	movq %rbx, 112(%rsp)
-	movq 16(%rsp), %rbx
-	sbbq FG_P751_MONT_P+72(%rip), %rbx
-	movq %r13, 8(%rsp)
-	movq 56(%rsp), %r13
-	sbbq FG_P751_MONT_P+80(%rip), %r13
-	movq %r8, 40(%rsp)
-	movq %r11, %r8
-	sbbq FG_P751_MONT_P+88(%rip), %r8
-	cmovc 40(%rsp), %rax
-	cmovc 8(%rsp), %r12
-	cmovc 96(%rsp), %rsi
-	cmovc 72(%rsp), %rbp
-	cmovc 112(%rsp), %r9
-	cmovc 80(%rsp), %r14
-	cmovc 24(%rsp), %r15
-	cmovc 88(%rsp), %r10
-	cmovc 104(%rsp), %rdi
-	cmovc 16(%rsp), %rbx
-	cmovc 56(%rsp), %r13
-	cmovc %r11, %r8
+	movq 72(%rsp), %r8
+	sbbq $-1, %r8
+	movq %rbx, %r13
+	movq %rbx, 88(%rsp)
+	sbbq $-1, %r13
+	movq %rdi, %r9
+	movq %rdi, 24(%rsp)
+	sbbq FG_P751_MONT_P+40(%rip), %r9
+	movq %r10, %rbx
+	movq %r10, 80(%rsp)
+	sbbq FG_P751_MONT_P+48(%rip), %rbx
+	movq %r15, %rdi
+	movq %r15, 112(%rsp)
+	sbbq FG_P751_MONT_P+56(%rip), %rdi
+	movq %r14, %r10
+	movq %r14, 8(%rsp)
+	sbbq FG_P751_MONT_P+64(%rip), %r10
+	movq 16(%rsp), %r15
+	sbbq FG_P751_MONT_P+72(%rip), %r15
+	movq %rbp, %r14
+	sbbq FG_P751_MONT_P+80(%rip), %r14
+	movq %rbp, 40(%rsp)
+	movq %r11, %rbp
+	sbbq FG_P751_MONT_P+88(%rip), %rbp
+	cmovc 56(%rsp), %rax
+	cmovc 96(%rsp), %r12
+	cmovc 104(%rsp), %rsi
+	cmovc 72(%rsp), %r8
+	cmovc 88(%rsp), %r13
+	cmovc 24(%rsp), %r9
+	cmovc 80(%rsp), %rbx
+	cmovc 112(%rsp), %rdi
+	cmovc 8(%rsp), %r10
+	cmovc 16(%rsp), %r15
+	cmovc 40(%rsp), %r14
+	cmovc %r11, %rbp
 	movq 0(%rsp), %r11
 	movq %rax, 0(%r11)
 	movq %r12, 8(%r11)
 	movq %rsi, 16(%r11)
-	movq %rbp, 24(%r11)
-	movq %r9, 32(%r11)
-	movq %r14, 40(%r11)
-	movq %r15, 48(%r11)
-	movq %r10, 56(%r11)
-	movq %rdi, 64(%r11)
-	movq %rbx, 72(%r11)
-	movq %r13, 80(%r11)
-	movq %r8, 88(%r11)
+	movq %r8, 24(%r11)
+	movq %r13, 32(%r11)
+	movq %r9, 40(%r11)
+	movq %rbx, 48(%r11)
+	movq %rdi, 56(%r11)
+	movq %r10, 64(%r11)
+	movq %r15, 72(%r11)
+	movq %r14, 80(%r11)
+	movq %rbp, 88(%r11)
 	addq $120, %rsp
 .cfi_adjust_cfa_offset -120
 popq %rbx
@@ -31090,63 +31091,63 @@ pushq %rbx
 	adcq %rax, %rbx
 	adcq %r12, %r8
 	movq %rbp, %rax
+	movq %rbp, 48(%rsp)
 	subq $-1, %rax
 	movq %r9, %r12
+	movq %r9, 88(%rsp)
 	sbbq $-1, %r12
 	movq %r14, %rsi
+	movq %r14, 96(%rsp)
 	sbbq $-1, %rsi
-	movq %rbx, 48(%rsp)
-	movq 64(%rsp), %rbx
-	sbbq $-1, %rbx
-	movq %r14, 88(%rsp)
-	movq %r11, %r14
-	sbbq $-1, %r14
-	movq %r13, 96(%rsp)
-	movq %rdi, %r13
-	sbbq FG_P751_MONT_P+40(%rip), %r13
-	movq %r15, 80(%rsp)
-	movq %r10, %r15
-	sbbq FG_P751_MONT_P+48(%rip), %r15
-	movq %r10, 104(%rsp)
-	movq 80(%rsp), %r10
-	sbbq FG_P751_MONT_P+56(%rip), %r10
-	movq %rdi, 72(%rsp)
-	movq 96(%rsp), %rdi
-	sbbq FG_P751_MONT_P+64(%rip), %rdi
-	movq %r11, 8(%rsp)
-	movq 16(%rsp), %r11
-	sbbq FG_P751_MONT_P+72(%rip), %r11
-	movq %r9, 24(%rsp)
-	movq 48(%rsp), %r9
-	sbbq FG_P751_MONT_P+80(%rip), %r9
-	movq %rbp, 32(%rsp)
-	movq %r8, %rbp
-	sbbq FG_P751_MONT_P+88(%rip), %rbp
-	cmovc 32(%rsp), %rax
-	cmovc 24(%rsp), %r12
-	cmovc 88(%rsp), %rsi
-	cmovc 64(%rsp), %rbx
-	cmovc 8(%rsp), %r14
-	cmovc 72(%rsp), %r13
-	cmovc 104(%rsp), %r15
-	cmovc 80(%rsp), %r10
-	cmovc 96(%rsp), %rdi
-	cmovc 16(%rsp), %r11
-	cmovc 48(%rsp), %r9
-	cmovc %r8, %rbp
+	movq 64(%rsp), %rbp
+	sbbq $-1, %rbp
+	movq %r11, %r9
+	movq %r11, 80(%rsp)
+	sbbq $-1, %r9
+	movq %rdi, %r14
+	movq %rdi, 104(%rsp)
+	sbbq FG_P751_MONT_P+40(%rip), %r14
+	movq %r10, %r11
+	movq %r10, 72(%rsp)
+	sbbq FG_P751_MONT_P+48(%rip), %r11
+	movq %r15, %rdi
+	movq %r15, 8(%rsp)
+	sbbq FG_P751_MONT_P+56(%rip), %rdi
+	movq %r13, %r10
+	movq %r13, 24(%rsp)
+	sbbq FG_P751_MONT_P+64(%rip), %r10
+	movq 16(%rsp), %r15
+	sbbq FG_P751_MONT_P+72(%rip), %r15
+	movq %rbx, %r13
+	sbbq FG_P751_MONT_P+80(%rip), %r13
+	movq %rbx, 32(%rsp)
+	movq %r8, %rbx
+	sbbq FG_P751_MONT_P+88(%rip), %rbx
+	cmovc 48(%rsp), %rax
+	cmovc 88(%rsp), %r12
+	cmovc 96(%rsp), %rsi
+	cmovc 64(%rsp), %rbp
+	cmovc 80(%rsp), %r9
+	cmovc 104(%rsp), %r14
+	cmovc 72(%rsp), %r11
+	cmovc 8(%rsp), %rdi
+	cmovc 24(%rsp), %r10
+	cmovc 16(%rsp), %r15
+	cmovc 32(%rsp), %r13
+	cmovc %r8, %rbx
 	movq 0(%rsp), %r8
 	movq %rax, 0(%r8)
 	movq %r12, 8(%r8)
 	movq %rsi, 16(%r8)
-	movq %rbx, 24(%r8)
-	movq %r14, 32(%r8)
-	movq %r13, 40(%r8)
-	movq %r15, 48(%r8)
-	movq %r10, 56(%r8)
-	movq %rdi, 64(%r8)
-	movq %r11, 72(%r8)
-	movq %r9, 80(%r8)
-	movq %rbp, 88(%r8)
+	movq %rbp, 24(%r8)
+	movq %r9, 32(%r8)
+	movq %r14, 40(%r8)
+	movq %r11, 48(%r8)
+	movq %rdi, 56(%r8)
+	movq %r10, 64(%r8)
+	movq %r15, 72(%r8)
+	movq %r13, 80(%r8)
+	movq %rbx, 88(%r8)
 	addq $120, %rsp
 .cfi_adjust_cfa_offset -120
 popq %rbx

@@ -147,6 +147,51 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
                   and getattr(ops[0].address, "base", None) is x86_64_mont.rdi]
         self.assertEqual(len(stores), sh.n)      # every store through rdi itself
 
+    def test_early_park_stores_the_lowest_originals(self):
+        """k.early_park (the squarings): the originals of the lowest words go
+        to the stack as they are copied, and the tail reloads nothing."""
+        for early in (False, True):
+            k = kernel(False)
+            k.early_park = early
+            sh = x86_64_mont._Shape(shipped_analysis("p503"))
+            rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
+            words = []
+            for _ in range(sh.n):
+                w = k.new()
+                k.emit(MOV, w.reg, 1)
+                k.unlock()
+                words.append(w)
+            regs = [w.reg for w in words]
+            short = sh.n - len(k.free)
+            self.assertGreater(short, 0)
+            start = len(k.code)
+            x86_64_mont._final_sub(k, sh, words, None, rp)
+            tail = k.code[start:]
+            stores = [(i, ops[1]) for i, (ins, ops) in enumerate(tail) if ins is MOV
+                      and isinstance(ops[0], MemoryOperand) and getattr(ops[0].address, "base", None) is rsp]
+            loads = [ops for ins, ops in tail if ins is MOV and isinstance(ops[1], MemoryOperand)
+                     and getattr(ops[1].address, "base", None) is rsp]
+            subs = [i for i, (ins, ops) in enumerate(tail) if ins in (x86_64_mont.SUB, x86_64_mont.SBB)]
+            if early:
+                self.assertEqual([r for _, r in stores], regs[:short])
+                # each stored before the chain reaches the next word
+                for j, (i, _) in enumerate(stores):
+                    self.assertLess(i, subs[j])
+                self.assertEqual(loads, [])
+            else:
+                self.assertNotEqual([r for _, r in stores], regs[:short])
+
+    def test_shipped_squarings_park_early(self):
+        text = shipped("p503")
+        for fn in ("fg_p503_sqr_adx_zen", "fg_p503_sqr_bmi2"):
+            b = body(text, fn)
+            tail = b[b.rindex("mulxq"):]
+            cm = re.findall(r"^\tcmovc (\S+), %\w+$", tail, re.M)
+            self.assertEqual(len(cm), 8, fn)
+            from_stack = [i for i, o in enumerate(cm) if o.endswith("(%rsp)")]
+            self.assertTrue(from_stack, fn)
+            self.assertEqual(from_stack, list(range(len(from_stack))), fn)   # the lowest words
+
     def test_priority_is_the_tails_alone(self):
         """After the tail the pointer ranks as before it: rows that follow a
         tail (the Fp2 mul's T2 after c0's reduction) may spill it again."""
