@@ -70,9 +70,14 @@ POW2_MULX = True           # see _row_disjoint
 # the 2^k limb's words with a SUB and an SBB (_Shape.negq) instead of a MUL:
 # the x86_64 mul, and its redc (Zen 3, TSC, old and new alternating: latency
 # -10%, throughput -5%, five runs; Intel not measured).  Its sqr measured
-# +0.3% latency, 0..-3% throughput there and keeps the MUL.  The adx Zen forms
+# +0.3% latency, 0..-3% throughput there and kept the MUL until the Zen 4
+# read it otherwise (2026-12-04, research/ab three runs: latency -4.9%,
+# throughput -1.4..-2.2%; fieldgen-bench, old and new builds alternating
+# twice: p256's x86_64 sqr 42.1 -> 38.5 cycles, 37.5 -> 37.1, against
+# OpenSSL's masked nistz256 1.014 -> 0.927 / 1.025-1.030 -> 1.019): the
+# sqr takes it too, with its four MULs the reduction's.  The adx Zen forms
 # below 5 limbs take it too (ZEN_SHIFT_ROWS).
-NEGQ_KERNELS = (("x86_64", "mul"), ("x86_64", "redc"))
+NEGQ_KERNELS = (("x86_64", "mul"), ("x86_64", "redc"), ("x86_64", "sqr"))
 # levels with the one-function Fp2 mul and sqr (fp2_mul_kernel, fp2_sqr_kernel).
 # Not x86_64: there they measured slower than the C path's calls (TSC, kernel
 # and C path alternating in one process at a forced level, medians of 300

@@ -787,72 +787,76 @@ pushq %rbx
 	addq %rcx, %r12
 	adcq %rax, %r14
 	adcq %rdx, %r15
-	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %rbp
 	movq %rbp, %rbx
+	movq %rbp, %r13
 	shlq $32, %rbx
-	shrq $32, %rbp
+	shrq $32, %r13
+	movq %rbp, %rcx
+	subq %rbx, %rcx
+	sbbq %r13, %rbp
 	addq %rbx, %r8
-	adcq %rbp, %r9
-	adcq %rax, %r10
-	adcq $0, %rdx
-	movq %rdx, %r13
-	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %r8
-	movq %r8, %rcx
+	adcq %r13, %r9
+	adcq %rcx, %r10
+	adcq $0, %rbp
+	movq %r8, %rsi
+	movq %r8, %rbx
+	shlq $32, %rsi
+	shrq $32, %rbx
+	movq %r8, %r13
+	subq %rsi, %r13
+	sbbq %rbx, %r8
+	addq %rsi, %r9
+	adcq %rbx, %r10
+	adcq %r13, %rbp
+	adcq $0, %r8
+	movq %r9, %rcx
+	movq %r9, %rsi
 	shlq $32, %rcx
-	shrq $32, %r8
-	addq %rcx, %r9
-	adcq %r8, %r10
-	adcq %rax, %r13
-	adcq $0, %rdx
-	movq %rdx, %rsi
-	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %r9
+	shrq $32, %rsi
 	movq %r9, %rbx
-	shlq $32, %rbx
-	shrq $32, %r9
-	addq %rbx, %r10
-	adcq %r9, %r13
-	adcq %rax, %rsi
-	adcq $0, %rdx
-	movq %rdx, %rbp
-	movq FG_P256_MONT_Q+24(%rip), %rax
-	mulq %r10
+	subq %rcx, %rbx
+	sbbq %rsi, %r9
+	addq %rcx, %r10
+	adcq %rsi, %rbp
+	adcq %rbx, %r8
+	adcq $0, %r9
+	movq %r10, %r13
 	movq %r10, %rcx
-	shlq $32, %rcx
-	shrq $32, %r10
-	addq %rcx, %r13
-	adcq %r10, %rsi
-	adcq %rax, %rbp
-	adcq $0, %rdx
-	movq %rdx, %r8
+	shlq $32, %r13
+	shrq $32, %rcx
+	movq %r10, %rsi
+	subq %r13, %rsi
+	sbbq %rcx, %r10
+	addq %r13, %rbp
+	adcq %rcx, %r8
+	adcq %rsi, %r9
+	adcq $0, %r10
 	movq %r11, %rbx
 	subq $-1, %rbx
-	movq %r12, %r9
-	sbbq FG_P256_MONT_P+8(%rip), %r9
+	movq %r12, %r13
+	sbbq FG_P256_MONT_P+8(%rip), %r13
 	movq %r14, %rcx
 	sbbq $0, %rcx
-	movq %r15, %r10
-	sbbq FG_P256_MONT_P+24(%rip), %r10
+	movq %r15, %rsi
+	sbbq FG_P256_MONT_P+24(%rip), %rsi
 	sbbq %rax, %rax
-	addq %r13, %r11
-	adcq %rsi, %r12
-	adcq %rbp, %r14
-	adcq %r8, %r15
-	addq %r13, %rbx
-	adcq %rsi, %r9
-	adcq %rbp, %rcx
-	adcq %r8, %r10
+	addq %rbp, %r11
+	adcq %r8, %r12
+	adcq %r9, %r14
+	adcq %r10, %r15
+	addq %rbp, %rbx
+	adcq %r8, %r13
+	adcq %r9, %rcx
+	adcq %r10, %rsi
 	adcq $0, %rax
 	cmovs %r11, %rbx
-	cmovs %r12, %r9
+	cmovs %r12, %r13
 	cmovs %r14, %rcx
-	cmovs %r15, %r10
+	cmovs %r15, %rsi
 	movq %rbx, 0(%rdi)
-	movq %r9, 8(%rdi)
+	movq %r13, 8(%rdi)
 	movq %rcx, 16(%rdi)
-	movq %r10, 24(%rdi)
+	movq %rsi, 24(%rdi)
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx

@@ -303,6 +303,16 @@ class TestShiftRows(unittest.TestCase):
     by shifts (and p256's 2^64 - 2^32 + 1 limb by a SUB and an SBB), where the
     generic adx kernels multiply by MULX after the first row."""
 
+    def test_p256_x86_64_reduction_has_no_mul(self):
+        """NEGQ_KERNELS: the x86_64 mul, sqr and redc reduce by p + 1's limbs
+        2^32 and 2^64 - 2^32 + 1 with shifts and a SUB/SBB pair, no MUL."""
+        text = shipped("p256")
+        for op, products in (("mul", 16), ("sqr", 10), ("redc", 0)):
+            with self.subTest(op=op):
+                b = body(text, "fg_p256_%s_x86_64" % op)
+                self.assertEqual(len(re.findall(r"^\tmulq ", b, re.M)), products)
+                self.assertNotIn("FG_P256_MONT_Q", b)
+
     def test_p256_zen_reduction_has_no_mulx(self):
         text = shipped("p256")
         for op, products in (("mul", 16), ("sqr", 10)):
