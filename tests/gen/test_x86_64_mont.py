@@ -122,19 +122,29 @@ class TestReadOnlySlots(unittest.TestCase):
         k.kill(v)
 
 
+def tail_setup(field, early_park=False):
+    """A kernel at the start of a final subtraction: the output pointer in rdi
+    and the field's n reduced words in registers; (k, shape, rp, words)."""
+    k = kernel(False)
+    k.early_park = early_park
+    sh = x86_64_mont._Shape(shipped_analysis(field))
+    rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
+    words = []
+    for _ in range(sh.n):
+        w = k.new()
+        k.emit(MOV, w.reg, 1)
+        k.unlock()
+        words.append(w)
+    return k, sh, rp, words
+
+
 class TestTailKeepsOutputPointer(unittest.TestCase):
-    """_final_sub: the output pointer is not the spill victim in the tail."""
+    """_final_sub's tails: the output pointer is not the spill victim, the
+    squarings park their lowest originals early, a middle tail short of
+    registers stores first."""
 
     def test_tail_short_of_registers_spills_a_word(self):
-        k = kernel(False)
-        sh = x86_64_mont._Shape(shipped_analysis("p503"))
-        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
-        words = []
-        for _ in range(sh.n):                    # the reduced words, all in registers
-            w = k.new()
-            k.emit(MOV, w.reg, 1)
-            k.unlock()
-            words.append(w)
+        k, sh, rp, words = tail_setup("p503")    # the reduced words, all in registers
         self.assertLess(len(k.free), sh.n)       # too few registers for the n copies
         start = len(k.code)
         x86_64_mont._final_sub(k, sh, words, None, rp)
@@ -151,16 +161,7 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
         """k.early_park (the squarings): the originals of the lowest words go
         to the stack as they are copied, and the tail reloads nothing."""
         for early in (False, True):
-            k = kernel(False)
-            k.early_park = early
-            sh = x86_64_mont._Shape(shipped_analysis("p503"))
-            rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
-            words = []
-            for _ in range(sh.n):
-                w = k.new()
-                k.emit(MOV, w.reg, 1)
-                k.unlock()
-                words.append(w)
+            k, sh, rp, words = tail_setup("p503", early)
             regs = [w.reg for w in words]
             short = sh.n - len(k.free)
             self.assertGreater(short, 0)
@@ -195,41 +196,19 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
     def test_priority_is_the_tails_alone(self):
         """After the tail the pointer ranks as before it: rows that follow a
         tail (the Fp2 mul's T2 after c0's reduction) may spill it again."""
-        k = kernel(False)
-        sh = x86_64_mont._Shape(shipped_analysis("p503"))
-        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
-        words = []
-        for _ in range(sh.n):
-            w = k.new()
-            k.emit(MOV, w.reg, 1)
-            k.unlock()
-            words.append(w)
+        k, sh, rp, words = tail_setup("p503")
         x86_64_mont._final_sub(k, sh, words, None, rp)
         self.assertEqual(rp.prio, x86_64_mont.PRIO_OUTPTR)
         self.assertIn(rp, k.live)                # still there for what follows
 
-    def _mid_tail(self, nwords):
-        """A tail with more rows after it (last=False) over nwords words in
-        registers; returns (tail instructions, free registers before)."""
-        k = kernel(False)
-        sh = x86_64_mont._Shape(shipped_analysis("p503"))
-        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
-        words = []
-        for _ in range(nwords):
-            w = k.new()
-            k.emit(MOV, w.reg, 1)
-            k.unlock()
-            words.append(w)
-        free = len(k.free)
-        start = len(k.code)
-        x86_64_mont._final_sub(k, sh, words[:sh.n], None, rp, last=False)
-        return k.code[start:], free
-
     def test_mid_tail_short_of_registers_stores_first(self):
         """Rows follow and the copies would spill: Uh is stored, p subtracted
         in place, the stored words taken back by CMOVC from the output."""
-        tail, free = self._mid_tail(8)
-        self.assertLess(free, 8)
+        k, sh, rp, words = tail_setup("p503")
+        self.assertLess(len(k.free), sh.n)
+        start = len(k.code)
+        x86_64_mont._final_sub(k, sh, words, None, rp, last=False)
+        tail = k.code[start:]
         to_stack = [ins for ins, ops in tail if any(
             isinstance(o, MemoryOperand) and getattr(o.address, "base", None) is rsp for o in ops)]
         self.assertEqual(to_stack, [])           # no spill, no reload
@@ -241,15 +220,7 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
 
     def test_mid_tail_with_registers_copies(self):
         """Where the copies fit, the tail copies (no store before the select)."""
-        k = kernel(False)
-        sh = x86_64_mont._Shape(shipped_analysis("p256"))
-        rp = k.bind(x86_64_mont.rdi, x86_64_mont.PRIO_OUTPTR, "out")
-        words = []
-        for _ in range(sh.n):
-            w = k.new()
-            k.emit(MOV, w.reg, 1)
-            k.unlock()
-            words.append(w)
+        k, sh, rp, words = tail_setup("p256")
         self.assertGreaterEqual(len(k.free), sh.n)
         start = len(k.code)
         x86_64_mont._final_sub(k, sh, words, None, rp, last=False)
