@@ -110,8 +110,9 @@ class _Regs:
 class _Builder:
     """Emits the body of one kernel for one field at one level."""
 
-    def __init__(self, fa, level):
+    def __init__(self, fa, level, tune="generic"):
         self.n = fa.n
+        self.zen = tune == "zen"                   # the Zen form (ZEN_FORMS)
         self.k = fa.k
         self.c = fa.c
         self.c_fold = fa.c_fold
@@ -460,18 +461,25 @@ class _Builder:
         ADOX(x[3], reg_hi)
         self.regs.put(a[1])
         # a2^2 and a3^2 both before word 4 (measured 1-2 cycles faster than each
-        # square just before its two words)
+        # square just before its two words, Xeon 2026-11-30); the Zen form
+        # (ZEN_FORMS) takes a3^2 after words 4 and 5
         MOV(rdx, a[2])
         MULX(reg_hi, reg_lo, rdx)                        # a2^2
         self.regs.put(a[2])
+        if self.zen:
+            ADCX(x[4], x[4])
+            ADOX(x[4], reg_lo)
+            ADCX(x[5], x[5])
+            ADOX(x[5], reg_hi)
         MOV(rdx, a[3])
         reg_l3, t[7] = self.regs.get(), self.regs.get()
         MULX(t[7], reg_l3, rdx)                          # a3^2
         self.regs.put(a[3])
-        ADCX(x[4], x[4])
-        ADOX(x[4], reg_lo)
-        ADCX(x[5], x[5])
-        ADOX(x[5], reg_hi)
+        if not self.zen:
+            ADCX(x[4], x[4])
+            ADOX(x[4], reg_lo)
+            ADCX(x[5], x[5])
+            ADOX(x[5], reg_hi)
         ADCX(x[6], x[6])
         ADOX(x[6], reg_l3)
         MOV(reg_hi, 0)                                   # MOV keeps the flags
@@ -817,9 +825,10 @@ class _Builder:
         self.regs.put(reg_x, *[x for x in t if _is_reg(x)])
 
 
-def _kernel(fa, level, op):
-    """PeachPy Function for fg_{name}_{op}_{level}."""
-    name = "fg_%s_%s_%s" % (fa.name, op, level)
+def _kernel(fa, level, op, tune="generic"):
+    """PeachPy Function for fg_{name}_{op}_{level} (the Zen form:
+    fg_{name}_{op}_adx_zen)."""
+    name = "fg_%s_%s_%s" % (fa.name, op, level + ("_zen" if tune == "zen" else ""))
     arg_out = Argument(ptr(uint64_t), "r" if op in ("mul", "sqr", "redc") else "t")
     if op == "redc":
         args = (arg_out, Argument(ptr(const_uint64_t), "t"))
@@ -828,7 +837,7 @@ def _kernel(fa, level, op):
     else:
         args = (arg_out, Argument(ptr(const_uint64_t), "a"))
     with Function(name, args, target=_targets()[level]) as fn:
-        bld = _Builder(fa, level)
+        bld = _Builder(fa, level, tune)
         bld.check_bounds(fa.p)
         reg_out, reg_in = rdi, rsi                       # SysV: arguments 1 and 2
         LOAD.ARGUMENT(reg_out, args[0])
@@ -855,14 +864,35 @@ def _kernel(fa, level, op):
     return fn
 
 
+# The ops with a Zen form at adx (fg_NAME_OP_adx_zen, where its text differs
+# from the adx kernel's), run under the zen tuning (kernel_choice_zen).  The
+# squaring of 4 limbs takes a3^2 after the doubling pass's words 4 and 5,
+# not before them: the order the Xeon of 2026-11-30 measured 1-2 cycles
+# slower.  On the Zen 4 (2026-12-04; research/ab, two runs: 2^255-19's sqr
+# latency -2.4%, throughput -2.7%; fieldgen-bench, old and new builds
+# alternating twice: 38.1 -> 37.1 cycles, throughput 34.6 -> 34.0, against
+# OpenSSL's fe51 1.027 -> 1.000 in latency, against fe64 1.239 -> 1.215 in
+# throughput).
+ZEN_FORMS = ("sqr",)
+
+
 def emit_pseudo_mersenne(fa):
-    """GAS text of every pseudo-Mersenne kernel for field fa, all levels."""
+    """GAS text of every pseudo-Mersenne kernel for field fa, all levels, and
+    the Zen forms (ZEN_FORMS) where they differ; records those in fa.zen_forms."""
     abi = peachpy.x86_64.abi.system_v_x86_64_abi
+    gas = lambda fn: finish_function(fn.finalize(abi).format(assembly_format="gas"))
     parts = []
+    fa.zen_forms = []
     for level in LEVELS:
         for op in OPS:
-            fn = _kernel(fa, level, op)
-            parts.append(finish_function(fn.finalize(abi).format(assembly_format="gas")))
+            text = gas(_kernel(fa, level, op))
+            parts.append(text)
+            if level == "adx" and op in ZEN_FORMS:
+                zen = gas(_kernel(fa, level, op, "zen"))
+                name = "fg_%s_%s_adx" % (fa.name, op)
+                if zen != text.replace(name, name + "_zen"):
+                    parts.append(zen)
+                    fa.zen_forms.append(op)
     return "\n".join(parts)
 
 
@@ -878,6 +908,7 @@ def kernel_choice(fa):
 
 
 def kernel_choice_zen(fa):
-    """No Zen-specific choice: on the AMD EPYC measured (Zen 3) the adx kernels
-    of 2^255-19 are the fastest too (mul 40.5, bmi2 54.8, x86_64 52.9)."""
-    return {}, {}
+    """({(op, "adx"): "adx_zen"} for the Zen forms emitted (ZEN_FORMS), {}).
+    Otherwise the adx kernels: on the AMD EPYC measured (Zen 3) the adx
+    kernels of 2^255-19 are the fastest too (mul 40.5, bmi2 54.8, x86_64 52.9)."""
+    return {(op, "adx"): "adx_zen" for op in fa.zen_forms}, {}

@@ -250,8 +250,12 @@ void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
         fg_p25519_sqr_adx(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+        fg_p25519_sqr_adx_zen(r->limb, a->limb);
         return;
     }
     if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */

@@ -37,7 +37,7 @@ extern "C" {
  * of field elements: exactly, any t with any t < 2^512. */
 #define FG_P25519_REDC_SUMS UINT64_C(4)
 #define FG_P25519_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p25519_x86_64.S */
-#define FG_P25519_TUNED 0  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
+#define FG_P25519_TUNED 1  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: the value x itself, saturated little-endian limbs, canonical in [0, p).
  * Every function below takes and returns canonical internal values, accepts
@@ -164,12 +164,14 @@ void fg_p25519_sqr_wide_adx(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG
 void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
 #endif
 /* The Zen form of the adx kernel of an op, where FG_P25519_OP_HAVE_ADX_ZEN is 1: the
- * same products with every row on the two ADCX/ADOX carry chains, where the adx
- * kernel writes rows as ADD/ADC passes (faster on Intel's cores, slower on AMD
- * Zen's: gen/fg/x86_64_mont.py ZEN_DUAL_ROWS); the adx and ifma levels run it
- * under the zen tuning. */
+ * same instructions in the order measured faster on AMD Zen (the squaring's a3^2
+ * after the doubling pass's words 4 and 5: gen/fg/x86_64_pm.py ZEN_FORMS); the
+ * adx and ifma levels run it under the zen tuning. */
 #define FG_P25519_MUL_HAVE_ADX_ZEN 0
-#define FG_P25519_SQR_HAVE_ADX_ZEN 0
+#define FG_P25519_SQR_HAVE_ADX_ZEN FG_P25519_HAVE_ASM
+#if FG_P25519_SQR_HAVE_ADX_ZEN
+void fg_p25519_sqr_adx_zen(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
+#endif
 #define FG_P25519_MUL_WIDE_HAVE_ADX_ZEN 0
 #define FG_P25519_SQR_WIDE_HAVE_ADX_ZEN 0
 #define FG_P25519_REDC_HAVE_ADX_ZEN 0
@@ -201,9 +203,9 @@ void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25
 #define FG_P25519_SQR_AT_BMI2_USES FG_ISA_BMI2
 #define FG_P25519_SQR_AT_BMI2_ZEN_USES FG_ISA_BMI2
 #define FG_P25519_SQR_AT_ADX_USES FG_ISA_ADX
-#define FG_P25519_SQR_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P25519_SQR_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P25519_SQR_AT_IFMA_USES FG_ISA_ADX
-#define FG_P25519_SQR_AT_IFMA_ZEN_USES FG_ISA_ADX
+#define FG_P25519_SQR_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P25519_MUL_WIDE_AT_X86_64_USES FG_ISA_X86_64
 #define FG_P25519_MUL_WIDE_AT_X86_64_ZEN_USES FG_ISA_X86_64
 #define FG_P25519_MUL_WIDE_AT_BMI2_USES FG_ISA_BMI2
@@ -257,6 +259,9 @@ void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25
 #define FG_P25519_SQR_ADX_MULTS 15
 #define FG_P25519_SQR_ADX_P06 42
 #define FG_P25519_SQR_ADX_ALU 58
+#define FG_P25519_SQR_ADX_ZEN_MULTS 15
+#define FG_P25519_SQR_ADX_ZEN_P06 42
+#define FG_P25519_SQR_ADX_ZEN_ALU 58
 #define FG_P25519_MUL_WIDE_X86_64_MULTS 16
 #define FG_P25519_MUL_WIDE_X86_64_P06 29
 #define FG_P25519_MUL_WIDE_X86_64_ALU 50

@@ -2201,6 +2201,165 @@ popq %r15
 .size fg_p25519_sqr_adx, .-fg_p25519_sqr_adx
 #endif /* !__APPLE__ */
 
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_sqr_adx_zen
+.p2align 4, 0x90
+_fg_p25519_sqr_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_sqr_adx_zen
+.type fg_p25519_sqr_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_adx_zen
+fg_p25519_sqr_adx_zen:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq 8(%rsi), %rcx
+	movq 16(%rsi), %r8
+	movq 24(%rsi), %r9
+	movq 0(%rsi), %rdx
+	mulxq %rdx, %r10, %r11
+	mulxq %rcx, %rax, %rsi
+	mulxq %r8, %rbx, %rbp
+	mulxq %r9, %r12, %r13
+	addq %rbx, %rsi
+	adcq %rbp, %r12
+	movq %rcx, %rdx
+	mulxq %r9, %rbx, %rbp
+	adcq %rbx, %r13
+	movq %r8, %rdx
+	mulxq %r9, %r14, %r15
+	adcq %rbp, %r14
+	adcq $0, %r15
+	movq %rcx, %rdx
+	mulxq %r8, %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %r13
+	adcq $0, %r14
+	adcq $0, %r15
+	xorq %rbx, %rbx
+	adcxq %rax, %rax
+	adoxq %r11, %rax
+	movq %rcx, %rdx
+	mulxq %rdx, %rbx, %rbp
+	adcxq %rsi, %rsi
+	adoxq %rbx, %rsi
+	adcxq %r12, %r12
+	adoxq %rbp, %r12
+	movq %r8, %rdx
+	mulxq %rdx, %rbx, %rbp
+	adcxq %r13, %r13
+	adoxq %rbx, %r13
+	adcxq %r14, %r14
+	adoxq %rbp, %r14
+	movq %r9, %rdx
+	mulxq %rdx, %rcx, %r8
+	adcxq %r15, %r15
+	adoxq %rcx, %r15
+	movq $0, %rbp
+	adcxq %rbp, %r8
+	adoxq %rbp, %r8
+	movq $38, %rdx
+	xorq %rcx, %rcx
+	mulxq %r13, %rcx, %r9
+	adcxq %rcx, %r10
+	mulxq %r14, %rcx, %r11
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	mulxq %r15, %rcx, %r9
+	adoxq %r11, %rsi
+	adcxq %rcx, %rsi
+	mulxq %r8, %rcx, %r11
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq $0, %rcx
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	imulq $38, %r11, %r11
+	movq %rax, %rcx
+	andq %rsi, %rcx
+	addq $1, %rcx
+	sbbq %r8, %r8
+	andq $2, %r8
+	movq %r12, %rcx
+	movq %r12, %r9
+	sarq $63, %r9
+	andq $19, %r9
+	leaq 19(%r9), %rdx
+	shlq $1, %rcx
+	movq %r9, %rbx
+	addq %r8, %rcx
+	cmovc %rdx, %rbx
+	btrq $63, %r12
+	movq %rax, %rcx
+	movq %rsi, %r8
+	movq %r12, %rdx
+	addq $1, %rcx
+	adcq $0, %r8
+	adcq $0, %rdx
+	btrq $63, %rdx
+	addq %r11, %r9
+	addq %r11, %rbx
+	movq %r10, %rbp
+	addq %r9, %r10
+	addq %rbx, %rbp
+	cmovc %rbp, %r10
+	cmovc %rcx, %rax
+	cmovc %r8, %rsi
+	cmovc %rdx, %r12
+	movq %r10, 0(%rdi)
+	movq %rax, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %r12, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_sqr_adx_zen, .-fg_p25519_sqr_adx_zen
+#endif /* !__APPLE__ */
+
 #if defined(__CET__) && defined(__ELF__)
 .section .note.gnu.property,"a"
 .p2align 3

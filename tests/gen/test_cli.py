@@ -469,10 +469,10 @@ class TestCosts(CliCase):
         # levels of p503 and p751 (4p <= 2^(64n)), the Fp2 mul and sqr at bmi2
         # and adx of p503 and p751, and the Zen forms of p503's and p751's adx
         # kernels but redc (lazy ones too), of p503's Fp2 kernels (none above
-        # 10 limbs: Zen runs p751's Fp2 C path), and of p256's mul and sqr
-        # (shift rows, x86_64_mont.ZEN_SHIFT_ROWS; no other field below 5
-        # limbs has one)
-        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 2 * 3 + 2 * 4 + 2 * 6 + 2 + 2)
+        # 10 limbs: Zen runs p751's Fp2 C path), of p256's mul and sqr
+        # (shift rows, x86_64_mont.ZEN_SHIFT_ROWS; no other Montgomery field
+        # below 5 limbs has one) and of 2^255-19's sqr (x86_64_pm.ZEN_FORMS)
+        self.assertEqual(len(rows), 4 * 5 * 3 + 2 * 2 * 3 + 2 * 4 + 2 * 6 + 2 + 2 + 1)
         self.assertEqual(rows[("p503", "mul_lazy", "adx")][0], 104)
         self.assertEqual(rows[("p503", "mul_lazy", "adx")][3], "adx, ifma; zen: -")
         self.assertEqual(rows[("p503", "sqr_lazy", "adx_zen")][3], "zen: adx, ifma")
@@ -495,6 +495,11 @@ class TestCosts(CliCase):
         self.assertEqual(rows[("p256", "sqr", "adx")][3], "adx, ifma; zen: -")
         self.assertNotIn(("p256", "redc", "adx_zen"), rows)
         self.assertNotIn(("p25519", "mul", "adx_zen"), rows)
+        # 2^255-19's Zen-form squaring: the same counts in another order, run
+        # at adx and ifma under the zen tuning; the adx one under the generic
+        self.assertEqual(rows[("p25519", "sqr", "adx_zen")][:3], rows[("p25519", "sqr", "adx")][:3])
+        self.assertEqual(rows[("p25519", "sqr", "adx_zen")][3], "zen: adx, ifma")
+        self.assertEqual(rows[("p25519", "sqr", "adx")][3], "adx, ifma; zen: -")
         # three wide products and two reductions; the ifma level has its own Fp2
         # mul for both fields, and its own Fp2 sqr for p751 only
         self.assertEqual(rows[("p503", "fp2_mul", "adx")][:4], (3 * 64 + 2 * 40, 626, 313.0, "adx; zen: -"))

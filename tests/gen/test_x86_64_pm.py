@@ -1,0 +1,71 @@
+"""The pseudo-Mersenne kernels' Zen form (gen/fg/x86_64_pm.py ZEN_FORMS):
+which ops have one, what differs, and what the dispatcher runs.  The kernels'
+results are checked against GMP by the diff/sweep suites (p25519 at
+adx.zen; m127, pm1021 and the other pseudo-Mersenne extra fields).
+
+Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x86_64_pm
+"""
+
+import os
+import re
+import sys
+import unittest
+
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(TESTS)
+sys.path.insert(0, os.path.join(REPO, "gen"))
+from fg import analysis, spec, x86_64_pm  # noqa: E402
+
+
+def analyzed(path, name):
+    fields = spec.load(path)
+    return analysis.analyze(next(f for f in fields if f.name == name))
+
+
+def body(text, symbol):
+    lines = text.split("\n")
+    i = lines.index(symbol + ":")
+    out = []
+    for line in lines[i + 1:]:
+        out.append(line)
+        if line.strip() == "ret":
+            return "\n".join(out)
+    raise AssertionError(symbol)
+
+
+class TestZenForm(unittest.TestCase):
+    def setUp(self):
+        self.fa = analyzed(os.path.join(REPO, "fields.toml"), "p25519")
+        self.text = x86_64_pm.emit_pseudo_mersenne(self.fa)
+
+    def test_only_the_squaring(self):
+        self.assertEqual(self.fa.zen_forms, ["sqr"])
+        names = re.findall(r"^(fg_p25519_\w+_adx_zen):$", self.text, re.M)
+        self.assertEqual(names, ["fg_p25519_sqr_adx_zen"])
+        zen, adx = x86_64_pm.kernel_choice_zen(self.fa)
+        self.assertEqual(zen, {("sqr", "adx"): "adx_zen"})
+
+    def test_a3_squared_after_words_4_and_5(self):
+        """The same instructions; in the Zen form two ADCX/ADOX pairs (words 4
+        and 5 of the doubling pass) stand between the a2^2 and a3^2 MULX."""
+        gen = body(self.text, "fg_p25519_sqr_adx")
+        zen = body(self.text, "fg_p25519_sqr_adx_zen")
+        self.assertEqual(sorted(gen.split("\n")), sorted(zen.split("\n")))
+        for b, between in ((gen, 0), (zen, 4)):
+            lines = [line for line in b.split("\n") if line.startswith("\t")]
+            sq = [i for i, line in enumerate(lines) if re.match(r"^\tmulxq %rdx, ", line)]
+            self.assertEqual(len(sq), 4)                 # a0^2 .. a3^2
+            a2, a3 = sq[2], sq[3]
+            carries = [line for line in lines[a2 + 1:a3] if re.match(r"^\tado?c?xq ", line)]
+            self.assertEqual(len(carries), between)
+
+    def test_no_zen_form_where_the_order_is_the_same(self):
+        """Above 4 limbs the squaring streams through memory: no Zen form."""
+        fa = analyzed(os.path.join(TESTS, "extra_fields.toml"), "pm1021")
+        x86_64_pm.emit_pseudo_mersenne(fa)
+        self.assertEqual(fa.zen_forms, [])
+        self.assertEqual(x86_64_pm.kernel_choice_zen(fa), ({}, {}))
+
+
+if __name__ == "__main__":
+    unittest.main()
