@@ -664,14 +664,16 @@ class _Builder:
             for i in range(2, n - 1):
                 AND(reg_p, u[i])
             reg_k = self.regs.get()
-            if self.adx:
+            if self.adx and not self.zen:
                 ADD(reg_p, 1)                            # CF = all ones
                 SBB(reg_k, reg_k)
                 AND(reg_k, 1 << s)
             else:
                 # the same by CMOV: measured faster at these levels (redc bmi2 latency
                 # 22.0 -> 17.6 cycles, throughput 22.9 -> 14.6), slower at adx (sqr
-                # 34.8 -> 36.5)
+                # 34.8 -> 36.5, the Xeon of 11-30); the adx Zen form takes it
+                # (ZEN_FORMS: the Zen 4's squaring throughput -1.1..-2.9%,
+                # latency unchanged; the mul's latency +2.3% there, so not it)
                 reg_r = self.regs.get()
                 MOV(reg_k, 0)
                 MOV(reg_r, 1 << s)
@@ -872,7 +874,9 @@ def _kernel(fa, level, op, tune="generic"):
 # latency -2.4%, throughput -2.7%; fieldgen-bench, old and new builds
 # alternating twice: 38.1 -> 37.1 cycles, throughput 34.6 -> 34.0, against
 # OpenSSL's fe51 1.027 -> 1.000 in latency, against fe64 1.239 -> 1.215 in
-# throughput).
+# throughput).  Behind the dispatcher's Zen test the throughput read 34.8;
+# the Zen form's all-ones test by CMOV (_select_regs) took it to 34.0 again
+# (fe64 1.246 -> 1.194; latency 37.1 both, two rounds alternating).
 ZEN_FORMS = ("sqr",)
 
 

@@ -2303,9 +2303,10 @@ pushq %rbx
 	imulq $38, %r11, %r11
 	movq %rax, %rcx
 	andq %rsi, %rcx
+	movq $0, %r8
+	movq $2, %r9
 	addq $1, %rcx
-	sbbq %r8, %r8
-	andq $2, %r8
+	cmovc %r9, %r8
 	movq %r12, %rcx
 	movq %r12, %r9
 	sarq $63, %r9

@@ -1,5 +1,6 @@
 """The pseudo-Mersenne kernels' Zen form (gen/fg/x86_64_pm.py ZEN_FORMS):
-which ops have one, what differs, and what the dispatcher runs.  The kernels'
+which ops have one, what differs (the squares' order, the all-ones test by
+CMOV), and what the dispatcher runs.  The kernels'
 results are checked against GMP by the diff/sweep suites (p25519 at
 adx.zen; m127, pm1021 and the other pseudo-Mersenne extra fields).
 
@@ -46,11 +47,12 @@ class TestZenForm(unittest.TestCase):
         self.assertEqual(zen, {("sqr", "adx"): "adx_zen"})
 
     def test_a3_squared_after_words_4_and_5(self):
-        """The same instructions; in the Zen form two ADCX/ADOX pairs (words 4
+        """The same products; in the Zen form two ADCX/ADOX pairs (words 4
         and 5 of the doubling pass) stand between the a2^2 and a3^2 MULX."""
         gen = body(self.text, "fg_p25519_sqr_adx")
         zen = body(self.text, "fg_p25519_sqr_adx_zen")
-        self.assertEqual(sorted(gen.split("\n")), sorted(zen.split("\n")))
+        mulx = lambda b: sorted(line for line in b.split("\n") if line.startswith("\tmulxq"))
+        self.assertEqual(mulx(gen), mulx(zen))
         for b, between in ((gen, 0), (zen, 4)):
             lines = [line for line in b.split("\n") if line.startswith("\t")]
             sq = [i for i, line in enumerate(lines) if re.match(r"^\tmulxq %rdx, ", line)]
@@ -58,6 +60,16 @@ class TestZenForm(unittest.TestCase):
             a2, a3 = sq[2], sq[3]
             carries = [line for line in lines[a2 + 1:a3] if re.match(r"^\tado?c?xq ", line)]
             self.assertEqual(len(carries), between)
+
+    def test_all_ones_test_by_cmov(self):
+        """The select's all-ones test: SBB and AND in the adx kernel, a CMOVC
+        in the Zen form (its squaring's throughput)."""
+        gen = body(self.text, "fg_p25519_sqr_adx")
+        zen = body(self.text, "fg_p25519_sqr_adx_zen")
+        count = lambda b, ins: len(re.findall(r"^\t%s " % ins, b, re.M))
+        self.assertEqual(count(gen, "sbbq"), 1)
+        self.assertEqual(count(zen, "sbbq"), 0)
+        self.assertEqual(count(zen, "cmovc"), count(gen, "cmovc") + 1)
 
     def test_no_zen_form_where_the_order_is_the_same(self):
         """Above 4 limbs the squaring streams through memory: no Zen form."""
