@@ -164,9 +164,10 @@ void fg_p25519_sqr_wide_adx(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG
 void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
 #endif
 /* The Zen form of the adx kernel of an op, where FG_P25519_OP_HAVE_ADX_ZEN is 1: the
- * same instructions in the order measured faster on AMD Zen (the squaring's a3^2
- * after the doubling pass's words 4 and 5: gen/fg/x86_64_pm.py ZEN_FORMS); the
- * adx and ifma levels run it under the zen tuning. */
+ * same products in the order measured faster on AMD Zen (the squaring's a3^2 after
+ * the doubling pass's words 4 and 5) and the select's all-ones test by CMOV
+ * (gen/fg/x86_64_pm.py ZEN_FORMS); the adx and ifma levels run it under the zen
+ * tuning. */
 #define FG_P25519_MUL_HAVE_ADX_ZEN 0
 #define FG_P25519_SQR_HAVE_ADX_ZEN FG_P25519_HAVE_ASM
 #if FG_P25519_SQR_HAVE_ADX_ZEN
