@@ -1,8 +1,7 @@
 """The pseudo-Mersenne kernels' Zen form (gen/fg/x86_64_pm.py ZEN_FORMS):
 which ops have one, what differs (the squares' order, the all-ones test by
-CMOV), and what the dispatcher runs.  The kernels'
-results are checked against GMP by the diff/sweep suites (p25519 at
-adx.zen; m127, pm1021 and the other pseudo-Mersenne extra fields).
+CMOV), and what the dispatcher runs.  The kernels' results are checked
+against GMP by the diff/sweep suites (p25519 and pm250 at adx.zen).
 
 Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x86_64_pm
 """
@@ -16,22 +15,12 @@ TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
 from fg import analysis, spec, x86_64_pm  # noqa: E402
+from gen.test_x86_64_mont import body  # noqa: E402  (a kernel's text up to its ret)
 
 
 def analyzed(path, name):
     fields = spec.load(path)
     return analysis.analyze(next(f for f in fields if f.name == name))
-
-
-def body(text, symbol):
-    lines = text.split("\n")
-    i = lines.index(symbol + ":")
-    out = []
-    for line in lines[i + 1:]:
-        out.append(line)
-        if line.strip() == "ret":
-            return "\n".join(out)
-    raise AssertionError(symbol)
 
 
 class TestZenForm(unittest.TestCase):
