@@ -1616,29 +1616,34 @@ def _final_sub(k, sh, Uh, cw, rp, last=True):
         _store_words(k, Uh, rp)
         return
     prio, rp.prio = rp.prio, PRIO_PTR
-    wide = cw is not None
-    if not last and not wide and len(k.free) < len(Uh):
-        # (a carry word, no spare bit, never meets this form: the Fp2
-        # square's operand bound 2p needs one; such a tail keeps the copies)
-        for j, u in enumerate(Uh):
-            k.emit(MOV, k.mem(rp, 8 * j), k.r(u))
+    # (a carry word, no spare bit, never meets the stored-first form: the Fp2
+    # square's operand bound 2p needs one; such a tail keeps the copies)
+    if not last and cw is None and len(k.free) < len(Uh):
+        _sub_stored_first(k, sh, Uh, rp)
+    else:
+        D = _minus_p(k, sh, Uh)
+        if cw is not None:
+            k.emit(SBB, k.r(cw), 0)
             k.unlock()
-        for j, u in enumerate(Uh):
-            k.emit(SUB if j == 0 else SBB, k.r(u), _imm_or_const(k, sh.p, j))
-            k.unlock()
-        for j, u in enumerate(Uh):
-            k.emit(CMOVC, k.r(u), k.mem(rp, 8 * j))
-            k.unlock()
-        _store_words(k, Uh, rp)
-        rp.prio = prio
-        return
-    D = _minus_p(k, sh, Uh)
-    if wide:
-        k.emit(SBB, k.r(cw), 0)
-        k.unlock()
-        k.kill(cw)
-    _select_store(k, rp, D, Uh, CMOVC)
+            k.kill(cw)
+        _select_store(k, rp, D, Uh, CMOVC)
     rp.prio = prio
+
+
+def _sub_stored_first(k, sh, Uh, rp):
+    """r = Uh - p if that does not borrow, else Uh, with no copies: Uh
+    stored to r, p subtracted in place, the stored words taken back by CMOVC
+    (see _final_sub, last=False)."""
+    for j, u in enumerate(Uh):
+        k.emit(MOV, k.mem(rp, 8 * j), k.r(u))
+        k.unlock()
+    for j, u in enumerate(Uh):
+        k.emit(SUB if j == 0 else SBB, k.r(u), _imm_or_const(k, sh.p, j))
+        k.unlock()
+    for j, u in enumerate(Uh):
+        k.emit(CMOVC, k.r(u), k.mem(rp, 8 * j))
+        k.unlock()
+    _store_words(k, Uh, rp)
 
 
 def _select_store(k, rp, V, alt, cmov):

@@ -463,23 +463,22 @@ class _Builder:
         # a2^2 and a3^2 both before word 4 (measured 1-2 cycles faster than each
         # square just before its two words, Xeon 2026-11-30); the Zen form
         # (ZEN_FORMS) takes a3^2 after words 4 and 5
-        MOV(rdx, a[2])
-        MULX(reg_hi, reg_lo, rdx)                        # a2^2
-        self.regs.put(a[2])
-        if self.zen:
+        def words_4_5():
             ADCX(x[4], x[4])
             ADOX(x[4], reg_lo)
             ADCX(x[5], x[5])
             ADOX(x[5], reg_hi)
+        MOV(rdx, a[2])
+        MULX(reg_hi, reg_lo, rdx)                        # a2^2
+        self.regs.put(a[2])
+        if self.zen:
+            words_4_5()
         MOV(rdx, a[3])
         reg_l3, t[7] = self.regs.get(), self.regs.get()
         MULX(t[7], reg_l3, rdx)                          # a3^2
         self.regs.put(a[3])
         if not self.zen:
-            ADCX(x[4], x[4])
-            ADOX(x[4], reg_lo)
-            ADCX(x[5], x[5])
-            ADOX(x[5], reg_hi)
+            words_4_5()
         ADCX(x[6], x[6])
         ADOX(x[6], reg_l3)
         MOV(reg_hi, 0)                                   # MOV keeps the flags
