@@ -831,32 +831,29 @@ pushq %rbx
 	adcq %rcx, %r8
 	adcq %rsi, %r9
 	adcq $0, %r10
-	movq %r11, %rbx
-	subq $-1, %rbx
-	movq %r12, %r13
-	sbbq FG_P256_MONT_P+8(%rip), %r13
-	movq %r14, %rcx
-	sbbq $0, %rcx
-	movq %r15, %rsi
-	sbbq FG_P256_MONT_P+24(%rip), %rsi
-	sbbq %rax, %rax
-	addq %rbp, %r11
-	adcq %r8, %r12
-	adcq %r9, %r14
-	adcq %r10, %r15
-	addq %rbp, %rbx
-	adcq %r8, %r13
-	adcq %r9, %rcx
-	adcq %r10, %rsi
-	adcq $0, %rax
-	cmovs %r11, %rbx
-	cmovs %r12, %r13
-	cmovs %r14, %rcx
-	cmovs %r15, %rsi
-	movq %rbx, 0(%rdi)
-	movq %r13, 8(%rdi)
-	movq %rcx, 16(%rdi)
-	movq %rsi, 24(%rdi)
+	movq $0, %rbx
+	addq %r11, %rbp
+	adcq %r12, %r8
+	adcq %r14, %r9
+	adcq %r15, %r10
+	adcq $0, %rbx
+	movq %rbp, %r13
+	subq $-1, %r13
+	movq %r8, %rcx
+	sbbq FG_P256_MONT_P+8(%rip), %rcx
+	movq %r9, %rsi
+	sbbq $0, %rsi
+	movq %r10, %r11
+	sbbq FG_P256_MONT_P+24(%rip), %r11
+	sbbq $0, %rbx
+	cmovc %rbp, %r13
+	cmovc %r8, %rcx
+	cmovc %r9, %rsi
+	cmovc %r10, %r11
+	movq %r13, 0(%rdi)
+	movq %rcx, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %r11, 24(%rdi)
 popq %rbx
 .cfi_adjust_cfa_offset -8
 .cfi_restore %rbx

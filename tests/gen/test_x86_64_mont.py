@@ -318,6 +318,29 @@ class TestShiftRows(unittest.TestCase):
 
 
 
+class TestSerialFinal(unittest.TestCase):
+    """Kernel.serial_final: the x86_64 level's mul, and its squaring from 2
+    limbs, end with the serial add, subtract and CMOVC select; the MULX
+    levels and the one-limb squaring form Uh + Th and Uh + Th - p side by
+    side and select by CMOVS (_final_pair)."""
+
+    def selects(self, text, symbol):
+        b = body(text, symbol)
+        return (len(re.findall(r"^\tcmovc ", b, re.M)), len(re.findall(r"^\tcmovs ", b, re.M)))
+
+    def test_p256(self):
+        text = shipped("p256")
+        for op in ("mul", "sqr"):
+            with self.subTest(op=op):
+                self.assertEqual(self.selects(text, "fg_p256_%s_x86_64" % op), (4, 0))
+                self.assertEqual(self.selects(text, "fg_p256_%s_bmi2" % op), (0, 4))
+
+    def test_one_limb_squaring_keeps_the_pair(self):
+        text = x86_64_mont.emit_montgomery(extra("gold64"))
+        self.assertEqual(self.selects(text, "fg_gold64_sqr_x86_64"), (0, 1))
+        self.assertEqual(self.selects(text, "fg_gold64_mul_x86_64"), (1, 0))
+
+
 class TestTwoDigitReduction(unittest.TestCase):
     """_redc_rows at 2 to 4 limbs of a generic m0inv takes two multipliers at
     once (_row_m2): m = (u0 + u1 2^64) (-p^-1) mod 2^128 from the two words
