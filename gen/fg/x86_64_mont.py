@@ -1803,15 +1803,15 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     # paired against OpenSSL's masked nistz256, four nine-process runs
     # alternating: 1.008 -> 1.001 in latency, throughput 0.892 -> 0.892);
     # the MULX levels keep the pair.  The squaring kept it too (1.045 latency
-    # in an A/B harness) until its reduction lost its MULs (NEGQ_KERNELS):
+    # in an A/B harness on that Xeon) until its reduction lost its MULs (NEGQ_KERNELS):
     # since then the serial tail trades latency for throughput, which on the
     # Zen 4 meets both targets (research/ab, three runs: p256 sqr x86_64
     # +2.5% latency, -1.7..-3.1% throughput; fieldgen-bench, old and new
     # builds alternating, paired against the masked nistz256: 0.928 / 1.018
     # -> 0.948 / 0.988).  The test primes of 2 to 4 limbs, research/ab:
     # bls12_381_r, p224, r130, r254 -2..-3% / -1..-3%, r250 0 / -2%, s256
-    # +8..10% / -3%; at one limb it was +7% / +10..26% (gold64, p64m59) and
-    # -6% / -23% (p33), so one limb keeps the pair.
+    # +8..10% / -3%; at one limb the readings scattered, +5..8% / +10..40%
+    # (gold64, p64m59) and -4..-7% / -23..+9% (p33), so one limb keeps the pair.
     k.serial_final = level == "x86_64" and (op == "mul" or (op == "sqr" and n >= 2))
     k.early_park = op == "sqr"
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
