@@ -1810,8 +1810,9 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     # builds alternating, paired against the masked nistz256: 0.928 / 1.018
     # -> 0.948 / 0.988).  The test primes of 2 to 4 limbs, research/ab:
     # bls12_381_r, p224, r130, r254 -2..-3% / -1..-3%, r250 0 / -2%, s256
-    # +8..10% / -3%; at one limb the readings scattered, +5..8% / +10..40%
-    # (gold64, p64m59) and -4..-7% / -23..+9% (p33), so one limb keeps the pair.
+    # +8..10% / -3%; at one limb the readings scattered: gold64 and p64m59
+    # +5..8% in latency, -29..+40% in throughput, p33 -4..-7% / -23..+9%; one
+    # limb keeps the pair.
     k.serial_final = level == "x86_64" and (op == "mul" or (op == "sqr" and n >= 2))
     k.early_park = op == "sqr"
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
