@@ -869,8 +869,8 @@ def _kernel(fa, level, op, tune="generic"):
 # from the adx kernel's), run under the zen tuning (kernel_choice_zen).  The
 # squaring of 4 limbs takes a3^2 after the doubling pass's words 4 and 5,
 # not before them: the order the Xeon of 2026-11-30 measured 1-2 cycles
-# slower.  On the Zen 4 (2026-12-04; research/ab, two runs: 2^255-19's sqr
-# latency -2.4%, throughput -2.7%; fieldgen-bench, old and new builds
+# slower, and the faster one on the Zen 4 (2026-12-04; research/ab, two
+# runs: 2^255-19's sqr latency -2.4%, throughput -2.7%; fieldgen-bench, old and new builds
 # alternating twice: 38.1 -> 37.1 cycles, throughput 34.6 -> 34.0, against
 # OpenSSL's fe51 1.027 -> 1.000 in latency, against fe64 1.239 -> 1.215 in
 # throughput).  Behind the dispatcher's Zen test the throughput read 34.8;

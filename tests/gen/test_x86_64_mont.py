@@ -122,6 +122,11 @@ class TestReadOnlySlots(unittest.TestCase):
         k.kill(v)
 
 
+def based(o, reg):
+    """Whether operand o is a memory operand addressed from reg."""
+    return isinstance(o, MemoryOperand) and getattr(o.address, "base", None) is reg
+
+
 def tail_setup(field, early_park=False):
     """A kernel at the start of a final subtraction: the output pointer in rdi
     and the field's n reduced words in registers; (k, shape, rp, words)."""
@@ -149,12 +154,10 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
         start = len(k.code)
         x86_64_mont._final_sub(k, sh, words, None, rp)
         tail = k.code[start:]
-        spilled = [ops[1] for ins, ops in tail if ins is MOV and isinstance(ops[0], MemoryOperand)
-                   and getattr(ops[0].address, "base", None) is rsp]
+        spilled = [ops[1] for ins, ops in tail if ins is MOV and based(ops[0], rsp)]
         self.assertTrue(spilled)                 # the tail did spill ...
         self.assertNotIn(x86_64_mont.rdi, spilled)   # ... words, not the pointer
-        stores = [ops[0] for ins, ops in tail if ins is MOV and isinstance(ops[0], MemoryOperand)
-                  and getattr(ops[0].address, "base", None) is x86_64_mont.rdi]
+        stores = [ops[0] for ins, ops in tail if ins is MOV and based(ops[0], x86_64_mont.rdi)]
         self.assertEqual(len(stores), sh.n)      # every store through rdi itself
 
     def test_early_park_stores_the_lowest_originals(self):
@@ -168,10 +171,8 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
             start = len(k.code)
             x86_64_mont._final_sub(k, sh, words, None, rp)
             tail = k.code[start:]
-            stores = [(i, ops[1]) for i, (ins, ops) in enumerate(tail) if ins is MOV
-                      and isinstance(ops[0], MemoryOperand) and getattr(ops[0].address, "base", None) is rsp]
-            loads = [ops for ins, ops in tail if ins is MOV and isinstance(ops[1], MemoryOperand)
-                     and getattr(ops[1].address, "base", None) is rsp]
+            stores = [(i, ops[1]) for i, (ins, ops) in enumerate(tail) if ins is MOV and based(ops[0], rsp)]
+            loads = [ops for ins, ops in tail if ins is MOV and based(ops[1], rsp)]
             subs = [i for i, (ins, ops) in enumerate(tail) if ins in (x86_64_mont.SUB, x86_64_mont.SBB)]
             if early:
                 self.assertEqual([r for _, r in stores], regs[:short])
@@ -209,13 +210,11 @@ class TestTailKeepsOutputPointer(unittest.TestCase):
         start = len(k.code)
         x86_64_mont._final_sub(k, sh, words, None, rp, last=False)
         tail = k.code[start:]
-        to_stack = [ins for ins, ops in tail if any(
-            isinstance(o, MemoryOperand) and getattr(o.address, "base", None) is rsp for o in ops)]
+        to_stack = [ins for ins, ops in tail if any(based(o, rsp) for o in ops)]
         self.assertEqual(to_stack, [])           # no spill, no reload
         stores = [ops for ins, ops in tail if ins is MOV and isinstance(ops[0], MemoryOperand)]
         self.assertEqual(len(stores), 16)        # stored, then stored again
-        back = [ops for ins, ops in tail if ins is x86_64_mont.CMOVC and isinstance(ops[1], MemoryOperand)
-                and getattr(ops[1].address, "base", None) is x86_64_mont.rdi]
+        back = [ops for ins, ops in tail if ins is x86_64_mont.CMOVC and based(ops[1], x86_64_mont.rdi)]
         self.assertEqual(len(back), 8)
 
     def test_mid_tail_with_registers_copies(self):

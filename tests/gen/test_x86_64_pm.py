@@ -14,18 +14,14 @@ import unittest
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg import analysis, spec, x86_64_pm  # noqa: E402
-from gen.test_x86_64_mont import body  # noqa: E402  (a kernel's text up to its ret)
-
-
-def analyzed(path, name):
-    fields = spec.load(path)
-    return analysis.analyze(next(f for f in fields if f.name == name))
+from fg import x86_64_pm  # noqa: E402
+# a kernel's text up to its ret; a field's analysis from fields.toml, from extra_fields.toml
+from gen.test_x86_64_mont import body, shipped_analysis, extra  # noqa: E402
 
 
 class TestZenForm(unittest.TestCase):
     def setUp(self):
-        self.fa = analyzed(os.path.join(REPO, "fields.toml"), "p25519")
+        self.fa = shipped_analysis("p25519")
         self.text = x86_64_pm.emit_pseudo_mersenne(self.fa)
 
     def test_only_the_squaring(self):
@@ -62,7 +58,7 @@ class TestZenForm(unittest.TestCase):
 
     def test_no_zen_form_where_the_order_is_the_same(self):
         """Above 4 limbs the squaring streams through memory: no Zen form."""
-        fa = analyzed(os.path.join(TESTS, "extra_fields.toml"), "pm1021")
+        fa = extra("pm1021")
         x86_64_pm.emit_pseudo_mersenne(fa)
         self.assertEqual(fa.zen_forms, [])
         self.assertEqual(x86_64_pm.kernel_choice_zen(fa), ({}, {}))
