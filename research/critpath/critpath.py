@@ -242,12 +242,14 @@ SELFTEST = [
 
 
 def selftest():
+    import os
     import tempfile
     bad = 0
     for what, code, want in SELFTEST:
         with tempfile.NamedTemporaryFile("w", suffix=".S", delete=False) as f:
             f.write(code + "\n")
         (name, body), = kernels(f.name).items()
+        os.unlink(f.name)
         got = analyse(body, LAT["zen4"])[0]
         print("%-4s %-70s %d (want %d)" % ("ok" if got == want else "FAIL", what, got, want))
         bad += got != want
