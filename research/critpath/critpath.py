@@ -103,22 +103,22 @@ def analyse(body, lat):
     prev, times = {}, {}
     end = (0, None)
 
-    def inputs(regs, mem):
+    def latest(names):
         t, p = 0, None
-        for r in regs:
+        for r in names:
             c, i = ready.get(r, (0, None))
             if c > t:
                 t, p = c, i
+        return t, p
+
+    def inputs(regs, mem):
+        t, p = latest(regs)
         if mem is not None:
             if "rsp" in mem[1] and mem[2] in slots:
                 c, i = slots[mem[2]]
                 c += lat["fwd"]
             else:
-                c, i = 0, None
-                for r in mem[1]:
-                    ca, ia = ready.get(r, (0, None))
-                    if ca > c:
-                        c, i = ca, ia
+                c, i = latest(mem[1])       # the address, then the load
                 c += lat["load"]
             if c > t:
                 t, p = c, i
@@ -145,14 +145,13 @@ def analyse(body, lat):
         if mn in ("stc", "clc"):
             step(idx, [], None, [("CF", 0)])
         elif base == "mulx":                                    # src, lo, hi (rdx implicit)
-            step(idx, [r for r in regs[:-2]] + ["rdx"], mem,
+            step(idx, regs[:-2] + ["rdx"], mem,
                  [(ops[-2][1], lat["mulx_lo"]), (ops[-1][1], lat["mulx_hi"])])
         elif base == "mul":                                     # rdx:rax = rax * src
             step(idx, regs + ["rax"], mem, [("rax", lat["mulx_lo"]), ("rdx", lat["mulx_hi"]),
                                            ("CF", lat["mulx_hi"]), ("OF", lat["mulx_hi"])])
         elif base == "mov" and ops[-1][0] == "mem":             # store
             t = step(idx, regs, None, [])
-            times[idx] = t
             if "rsp" in ops[-1][1]:
                 slots[ops[-1][2]] = (t, idx)
             if t >= end[0]:
