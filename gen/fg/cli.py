@@ -36,8 +36,9 @@ def _field_outputs(fs, command, config):
     out.update(emit_c.emit(fa, command, config))
     if body is not None:
         hdr = "/*\n" + emit_c.header_comment(
-            fa, "x86-64 kernels (x86_64, bmi2, adx levels%s), PeachPy" % (
-                "; ifma Fp2 mul" + (", sqr" if fa.fp2_ifma_sqr else "") if fa.fp2_ifma else ""),
+            fa, "x86-64 kernels (x86_64, bmi2, adx levels%s%s), PeachPy" % (
+                "; ifma Fp2 mul" + (", sqr" if fa.fp2_ifma_sqr else "") if fa.fp2_ifma else "",
+                "; hybrid Fp2 mul" if fa.fp2_mul_ifma_zen else ""),
             command, config, " * ") + " */\n"
         out.update(emit_x86_64.emit(fa, body, hdr))
     hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")

@@ -187,7 +187,7 @@ INTERLEAVE = False  # True: reduce group g as soon as the product completed its 
 DIRECT_B = True     # the Fp mul reads b's digits straight from memory (-3..4% at p751)
 REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
                     # (both need registers: dropped, in this order, when 32 do not suffice)
-_TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li")
+_TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li", "km")
 _TABLE_BASE, _TABLE_STRIDE = 0x7D000000, 0x100000   # RIP placeholders (x86_64_peachpy.Tables)
 ZMM = [ZMMRegister(i) for i in range(32)]
 TARGET = (uarch.default + isa.avx512f + isa.avx512vl + isa.avx512bw + isa.avx512dq
@@ -207,8 +207,8 @@ class _Shape:
 
     def __init__(self, fa, op="mul"):
         p, n = fa.p, fa.n
-        self.op = op                            # "mul" or "sqr"
-        self.tag = {"mul": "ifma", "sqr": "ifmas", "fmul": "ifmaf"}[op]     # table labels
+        self.op = op                            # "mul", "sqr", "fmul" or "c1" (the hybrid's half)
+        self.tag = {"mul": "ifma", "sqr": "ifmas", "fmul": "ifmaf", "c1": "ifmah"}[op]     # table labels
         self.direct = self.regq = False         # Fp mul options (set by _emit)
         self.name = fa.name
         self.p = p
@@ -244,6 +244,8 @@ class _Shape:
             t = (p - 1) * (p - 1) + (p - 1) * p
         elif self.op == "fmul":
             t = (p - 1) * (p - 1)
+        elif self.op == "c1":
+            t = 2 * (p - 1) * (p - 1)
         else:
             t = (2 * p - 2) * (2 * p - 1)
         return t << self.SH
@@ -287,6 +289,9 @@ def supported_sqr(fa):
 
 # ---------------------------------------------------------------------------
 # trace over virtual zmm values, then linear-scan allocation
+
+MARK = "mark"       # a position in the code (Trace.raw(MARK, name)): the hybrid splits there
+
 
 class _OutOfRegisters(RuntimeError):
     """More than 32 zmm values live at once (the product is retried with fewer chains)."""
@@ -365,6 +370,9 @@ class Trace:
         out = []
         maxlive = 0
         for i, op in enumerate(self.ops):
+            if op.ins is MARK:
+                out.append((MARK, op.ops))
+                continue
             if op.tied is not None:
                 t = op.tied
                 if t.last == i:
@@ -475,7 +483,26 @@ def _tables(sh):
     t["k"] = [M52]
     if sh.op == "fmul" and REGQ_FMUL:
         t["li"] = [l for l in range(8) for _ in range(8)]     # VPERMQ index: lane l
+    if sh.op == "c1":
+        # the reduction's k-masks as constants (KMOVQ from memory): the hybrid's
+        # vector middle uses no general-purpose register
+        t["km"] = sorted(set(_reduce_masks(sh)))
+        sh.km_index = {m: i for i, m in enumerate(t["km"])}
     return t
+
+
+def _reduce_masks(sh):
+    """The k-masks reduce_group loads, in its order: per group and output
+    block, the columns of the group that take the carry of the column below
+    (when any), then the lane of the column after the group."""
+    out = []
+    for g, c0, end in sh.groups():
+        for q in range(c0 // 8, (end - 1) // 8 + 1):
+            km = sum(1 << l for l in range(8) if c0 < 8 * q + l < end)
+            if km:
+                out.append(km)
+        out.append(1 << (end % 8))
+    return out
 
 
 def _cmem(tab, qword_index, size=64, bcast=None):
@@ -497,7 +524,7 @@ def _mem(base, off, size=64):
 def _build(sh, na, op):
     tr = Trace()
     NL, ND, NB, NAV, NZ, NW, K = sh.NL, sh.ND, sh.NB, sh.NAV, sh.NZ, sh.NW, sh.K
-    NX = 1 if op == "fmul" else 2       # outputs (Fp2: c0, c1; Fp mul: one)
+    NX = 1 if op in ("fmul", "c1") else 2       # outputs (Fp2: c0, c1; Fp mul, hybrid: one)
     MB = _cmem("k", 0, 8, 8)          # 2^52 - 1, {1to8}
 
     # stack layout (64-byte aligned slots)
@@ -509,7 +536,7 @@ def _build(sh, na, op):
         top[0] += 64 * nvec
         return slots[key]
 
-    names = {"mul": ("b0", "b1", "n"), "sqr": ("y", "d"), "fmul": ("b",)}[op]
+    names = {"mul": ("b0", "b1", "n"), "sqr": ("y", "d"), "fmul": ("b",), "c1": ("b0", "b1")}[op]
     for nm in names:
         slot(nm, NAV)
     for g, c0, end in sh.groups():
@@ -615,6 +642,15 @@ def _build(sh, na, op):
         store_digits(convert(b1raw, "b"), "b1")
         A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
         mult = {(0, 0): "b0", (1, 0): "n", (0, 1): "b1", (1, 1): "b0"}    # (h, x) -> digits
+    elif op == "c1":
+        # the hybrid's vector half: c1 = a0 b1 + a1 b0 only (x86_64_hybrid)
+        load_masks(kB, sh.mask_b)
+        store_digits(convert(load_limbs(rdx, 0), "b"), "b0")
+        store_digits(convert(load_limbs(rdx, 8 * NL), "b"), "b1")
+        load_masks(kA, sh.mask_a)
+        A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
+        mult = {(0, 0): "b1", (1, 0): "b0"}
+        tr.raw(MARK, "head")                        # every input read above this line
     elif op == "fmul":
         # one product a b, one output
         if sh.direct:
@@ -705,8 +741,7 @@ def _build(sh, na, op):
                 s = lo[q]
                 if km:
                     shv = tr.vop(VALIGNQ, hi_[q], hi_[q - 1] if q > qa else Z, 7)
-                    _movi(tr, rax, km)
-                    tr.raw(KMOVQ, k1, rax)
+                    _kmask(tr, sh, k1, km)
                     s = tr.vop(VPADDQ, s, shv, mask=k1, tied=s)
                 mv = tr.vop(VPANDQ, s, MB)
                 ev = tr.vop(VPSRLQ, s, 52)
@@ -724,8 +759,7 @@ def _build(sh, na, op):
                     tv = tr.vop(VPADDQ, ev, hi_[q])
             # carry of column end-1 into column end (lane shift by one)
             qe = end // 8
-            _movi(tr, rax, 1 << (end % 8))
-            tr.raw(KMOVQ, k2, rax)
+            _kmask(tr, sh, k2, 1 << (end % 8))
             if end % 8 == 0:
                 tsh = tr.vop(VALIGNQ, Z, tv, 7, mask=k2, zero=True)
             else:
@@ -822,6 +856,8 @@ def _build(sh, na, op):
             u.append(tr.vop(VPANDQ, lp, MB))
         for i in range(NZ):
             u[i] = tr.vop(VPADDQ, u[i], tr.vop(VALIGNQ, wh[i], wh[i - 1] if i else Z, 7))
+        if op == "c1":
+            tr.raw(MARK, "tail")                    # general-purpose registers from here on
         for vec, pred, reg in ((s, 6, rax), (s, 0, rcx), (u, 6, r8), (u, 0, r9)):
             ks = [k1, k2, k3]
             for i in range(NZ):
@@ -873,7 +909,7 @@ def _build(sh, na, op):
         res.append(outs)
     for x in range(NX):
         for v in range(NW):
-            m = _mem(rdi, 8 * NL * x + 64 * v)
+            m = _mem(rdi, 8 * NL * (x + (op == "c1")) + 64 * v)
             if 8 * v + 8 <= NL:
                 tr.xop(VMOVDQU64, m, res[x][v])
             else:
@@ -885,6 +921,15 @@ def _regq(sh):
     """Quotient digits broadcast from registers (VPERMQ) instead of through the
     stack ({1to8} loads): the single-output Fp mul, latency-bound."""
     return sh.op == "fmul" and sh.regq
+
+
+def _kmask(tr, sh, k, imm):
+    """k = imm: through rax, or (the hybrid's half) from the "km" table."""
+    if sh.op == "c1":
+        tr.raw(KMOVQ, k, _cmem("km", sh.km_index[imm], 8))
+    else:
+        _movi(tr, rax, imm)
+        tr.raw(KMOVQ, k, rax)
 
 
 def _movi(tr, reg, imm):

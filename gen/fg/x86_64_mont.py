@@ -149,6 +149,7 @@ class Kernel:
         self.steps = 0          # products emitted so far (time base for nextuse)
         self.slots_free = []
         self.nslots = 0
+        self.slot_base = 0              # the frame's offset from rsp (x86_64_hybrid: above the vector frame)
         self.vals = []                  # every Val made (finish: none may stay alive)
         self._zero = None
         self.negq = {}
@@ -271,7 +272,7 @@ class Kernel:
         return 8 * (self.nslots - 1)
 
     def slot_op(self, off):
-        return qword[rsp + off]
+        return qword[rsp + self.slot_base + off]
 
     def touch(self, v):
         self.clock += 1
@@ -1361,28 +1362,39 @@ def _mul_fused(k, sh, ap, bp, rp):
                    amax_all=2 * sh.p - 1 if k.lazy else None)
 
 
-def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None, half=False, last=True):
+def _mul_fused_ops(k, sh, X, Y, rp, amax_all=None, half=False, last=True, second=None):
     """_mul_fused on operand thunks: X(i) the i-th word of a (the row
     multiplier), Y(j) the j-th word of b (MULX's memory operand).  amax_all:
     the bound of both operands when it is above p - 1 (sums below 2p).
     half: r = 2ab/R mod p, a Montgomery product by R/2 (_half_r).
-    last: no rows follow in the kernel (_final_sub's tail form)."""
+    last: no rows follow in the kernel (_final_sub's tail form).
+    second: (X2, Y2, bound of Y2) of a second product c*d (c < p) added
+    row by row: r = (ab + cd)/R mod p, which needs ab + cd + (R - 1)p < 2pR."""
     n, p = sh.n, sh.p
     bmax = p - 1 if amax_all is None else amax_all
     qv = p + 1 if sh.m1 else p
     acc = {}
     red = 0
+    if second is not None:
+        assert not half and amax_all is None
+        X2, Y2, b2max = second
+        assert (p - 1) * (bmax + b2max) + ((1 << (64 * n)) - 1) * p < 2 * p << (64 * n)
 
     def hi_pos(bound, r):
         bound = (bound >> (64 * r)) << (64 * r)     # the low r words are 0
         return (bound.bit_length() - 1) // 64
 
+    cd = 0                                      # the bound of c*d's rows so far
     for i in range(n):
         amax = min(bmax, (1 << (64 * (i + 1))) - 1)
-        h = hi_pos(amax * bmax + red, i)
+        h = hi_pos(amax * bmax + cd + red, i)
         k.row(acc, lambda i=i: X(i), Y, list(range(n)), i, None, max(h, i + n), split=i > 0 and n >= 5)
+        if second is not None:
+            cd = min(p - 1, (1 << (64 * (i + 1))) - 1) * b2max
+            h = hi_pos(amax * bmax + cd + red, i)
+            k.row(acc, lambda i=i: X2(i), Y2, list(range(n)), i, None, max(h, i + n), split=n >= 5)
         red += MASK64 * qv << (64 * i)
-        h = hi_pos(amax * bmax + red, i + 1)
+        h = hi_pos(amax * bmax + cd + red, i + 1)
         b = _redc_row(k, sh, acc, i, max(h, i + n), half=half and i == n - 1)
     assert sorted(acc) in (list(range(n, 2 * n)), list(range(n, 2 * n + 1)))
     R = [acc[q] for q in range(n, 2 * n)]
@@ -2233,6 +2245,40 @@ def _build_fp2_mul(sh, fp2, level, tune="generic"):
     _redc_acc(k, sh, acc, r1)
     k.kill(r1)
     return k.finish(_fname(sh, "fp2_mul", level, tune), _args("mul"), _target(level))
+
+
+def fp2_c0_kernel(fa, slot_base):
+    """The Kernel (adx, Zen form) whose code writes c0 = (a0*b0 + a1*(p - b1))/R
+    mod p (u^2 = -1) to r[0..n-1]: p - b1 to the stack, then the fused
+    Montgomery rows of both products (_mul_fused_ops' second), with r, a, b
+    in rdi, rsi, rdx, its stack slots from rsp + slot_base and rbp left
+    alone: the scalar half of x86_64_hybrid's Fp2 mul, which
+    emits the code (k.code, frame 8 * k.nslots) beside the vector half's."""
+    sh = _Shape(fa)
+    n = sh.n
+    k = Kernel("adx", _tables(sh.name), tune="zen")
+    k.free.remove(rbp)                      # the hybrid's frame register
+    k.c_last_mulq = n > 4
+    k.slot_base = slot_base
+    rp = k.bind(rdi, PRIO_OUTPTR, "out")
+    ap = k.bind(rsi, PRIO_PTR, "a")
+    bp = _b_pointer(k)
+    half = lambda pv, h: (lambda j: k.mem(pv, 8 * (h * n + j)))
+    # d = p - b1 (in [1, p]) to the stack, then the fused rows of a0*b0 + a1*d
+    d = [k.new_slot() for _ in range(n)]
+    for j in range(n):
+        v = k.new(PRIO_ACC)
+        k.emit(MOV, v.reg, k.const("p", j))
+        k.emit(SUB if j == 0 else SBB, v.reg, half(bp, 1)(j))
+        k.emit(MOV, k.slot_op(d[j]), v.reg)
+        k.unlock()
+        k.kill(v)
+    _mul_fused_ops(k, sh, half(ap, 0), half(bp, 0), rp,
+                   second=(half(ap, 1), lambda j: k.slot_op(d[j]), sh.p))
+    k.kill(ap)
+    k.kill(bp)
+    k.kill(rp)
+    return k
 
 
 def emit_montgomery(fa):

@@ -1887,8 +1887,14 @@ static __attribute__((noinline)) void fg_p503_fp2_sqr_c(fg_p503_fp2 *r, const fg
 void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 {
 #if FG_P503_HAVE_FP2_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x10u))) { /* ifma */
         fg_p503_fp2_mul_ifma(r, a, b);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_FP2_MUL_IFMA_ZEN
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
+        fg_p503_fp2_mul_ifma_zen(r, a, b);
         return;
     }
 #endif

@@ -481,6 +481,15 @@ void fg_p503_fp2_mul_ifma(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp
 #if FG_P503_HAVE_FP2_MUL_ADX
 void fg_p503_fp2_mul_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 #endif
+/* The ifma level's Fp2 mul on AMD Zen cores (AVX-512 IFMA, BMI2, ADX): the
+ * hybrid, c0 = (a0*b0 + a1*(p - b1))/R by MULX/ADCX/ADOX rows and
+ * c1 = (a0*b1 + a1*b0)/R by IFMA in radix 2^52, the two halves' instructions
+ * interleaved in one function (gen/fg/x86_64_hybrid.py); any aliasing of r,
+ * a and b; for tests and benchmarks. */
+#define FG_P503_HAVE_FP2_MUL_IFMA_ZEN FG_P503_HAVE_ASM
+#if FG_P503_HAVE_FP2_MUL_IFMA_ZEN
+void fg_p503_fp2_mul_ifma_zen(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
+#endif
 /* Its Zen form (gen/fg/x86_64_mont.py ZEN_DUAL_ROWS): every row on the two
  * ADCX/ADOX chains; runs at adx (and ifma) under the zen tuning. */
 #define FG_P503_HAVE_FP2_MUL_ADX_ZEN FG_P503_HAVE_ASM

@@ -478,6 +478,7 @@ void fg_p751_fp2_mul_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp
 #if FG_P751_HAVE_FP2_MUL_ADX
 void fg_p751_fp2_mul_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
 #endif
+#define FG_P751_HAVE_FP2_MUL_IFMA_ZEN 0  /* no hybrid Fp2 mul for this field */
 #define FG_P751_HAVE_FP2_MUL_ADX_ZEN 0  /* no Zen form of this field's adx Fp2 mul */
 /* Likewise at the bmi2 level, from that level's products and reductions. */
 #define FG_P751_HAVE_FP2_MUL_BMI2 FG_P751_HAVE_ASM

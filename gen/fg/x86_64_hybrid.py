@@ -1,0 +1,136 @@
+"""The hybrid Fp2 mul: one half on the scalar units, the other on the
+AVX-512 IFMA units, their instructions interleaved in one function.
+
+    void fg_NAME_fp2_mul_ifma_zen(uint64_t r[2n], const uint64_t a[2n], const uint64_t b[2n])
+
+u^2 = -1, Montgomery form, canonical inputs and outputs (the contract of
+every fg_NAME_fp2_mul kernel):
+  * c0 = redc(a0 b0 - a1 b1 + X) by MULX/ADCX/ADOX: x86_64_mont's Zen-form
+    rows, the first half of its lazy Karatsuba kernel (fp2_c0_kernel);
+  * c1 = (a0 b1 + a1 b0) / R by IFMA in radix 2^52: x86_64_ifma's kernel
+    with one output (op "c1").
+Why: on the AMD cores measured the scalar kernels are bound by what MULX
+and the ALU instructions issue (research/ports), and the IFMA kernels by
+their vector uops and the latency of their reduction groups; the two use
+different execution units, so the halves run side by side. The vector
+half's instructions (after its input conversion, which reads a and b, and
+before its final step, which needs general-purpose registers) are spread
+evenly between the scalar half's, so the out-of-order window holds both.
+The vector half uses no general-purpose register there: its k-masks come
+from a constant table ("km").
+
+Frame (64-byte aligned, the caller's rsp in rbp, which the scalar half
+leaves alone): the vector half's digit buffers at rsp + 0, the scalar
+half's slots above them (Kernel.slot_base), then r (kept for the vector
+final step's stores). All inputs are read before the first store (c0's, at the end of
+the scalar half), so r may alias a or b. No branch, no secret-dependent
+address (both halves are straight-line code).
+"""
+
+from peachpy import Argument, ptr, uint64_t, const_uint64_t
+from peachpy.x86_64 import isa, MOV, SUB, AND, RETURN, VZEROUPPER
+from peachpy.x86_64.registers import rbp, rsp, rdi
+from peachpy.x86_64.operand import MemoryOperand
+
+from . import x86_64_ifma as ifma
+from . import x86_64_mont as mont
+from .x86_64_peachpy import PhysicalFunction, gas_text
+
+TARGET = ifma.TARGET + isa.bmi2 + isa.adx
+
+
+def supported(fa):
+    """Whether fg_NAME_fp2_mul_ifma_zen can be generated: the IFMA Fp2 mul's
+    conditions (u^2 = -1, 2^52 | p + 1, ...) and the scalar Fp2 kernel's
+    (the lazy Karatsuba scheme, so c0's offset X exists)."""
+    return (ifma.supported(fa) and mont.fp2_mul_kernel(fa, "adx")
+            and fa.fp2 is not None and fa.fp2.lazy_mul)
+
+
+def _vector_half(fa):
+    """(head, middle, tail, frame) of the IFMA half: its allocated code split
+    at its marks, and its frame (a multiple of 64)."""
+    sh = ifma._Shape(fa, "c1")
+    tabs = ifma._tables(sh)
+    sh.tabs = tabs
+    for na in range(ifma.NA_PROD, 0, -1):
+        tr, frame = ifma._build(sh, na, "c1")
+        try:
+            code = tr.allocate()
+            break
+        except ifma._OutOfRegisters:
+            if na == 1:
+                raise
+    marks = [i for i, (ins, _) in enumerate(code) if ins is ifma.MARK]
+    assert [code[i][1] for i in marks] == [("head",), ("tail",)]
+    head, mid, tail = code[:marks[0]], code[marks[0] + 1:marks[1]], code[marks[1] + 1:]
+    return sh, tabs, head, mid, tail, frame
+
+
+# The vector middle is spread over the first SPREAD of the scalar code: the
+# vector half runs longer than the scalar one alone (p503: 210 against 205
+# TSC ticks, each with the vector conversion and final step), and its final
+# step waits for the scalar code's end. Measured on the Zen 4 (TSC ticks,
+# chained calls, medians of 201 rounds, one process per value; p503, the
+# scalar Zen form 305-307 in each): 1.0 287, 0.9 260, 0.8 257, 0.7 264,
+# 0.6 274, 0.5 288.
+SPREAD = 0.8
+
+
+def _interleave(a, b):
+    """a (the scalar code) and b (the vector middle) merged, each in its own
+    order: b's instructions spread evenly among a's first SPREAD."""
+    n = int(len(a) * SPREAD)
+    a, rest = a[:n], a[n:]
+    out, i, j = [], 0, 0
+    while i < len(a) or j < len(b):
+        if j < len(b) and (i >= len(a) or j * len(a) <= i * len(b)):
+            out.append(b[j])
+            j += 1
+        else:
+            out.append(a[i])
+            i += 1
+    return out + rest
+
+
+def chosen(fa):
+    """Whether the zen tuning's ifma level runs the hybrid: where it can be
+    generated, from 5 to 10 limbs (x86_64_mont.ZEN_DUAL_ROWS and
+    ZEN_FP2_KERNELS: where the scalar Fp2 Zen forms exist). Measured on the
+    Zen 4 (TSC ticks, latency of chained calls, hybrid / the best of the
+    IFMA Fp2 mul and the scalar Zen form): p434 216 / 237 (Zen form), p503
+    258 / 305 (Zen form), m521 281 / 304 (Zen form), p610 400 / 427 (IFMA);
+    p751 547 / 504 (IFMA: the pure IFMA kernel wins at 12 limbs)."""
+    return supported(fa) and mont.ZEN_DUAL_ROWS <= fa.n <= mont.ZEN_FP2_KERNELS
+
+
+def emit_fp2_mul(fa):
+    """The GAS text of fg_NAME_fp2_mul_ifma_zen, with the vector half's
+    tables (labels FG_NAME_IFMAH_*); the scalar half reads the field's
+    Montgomery tables (FG_NAME_MONT_*, emitted with the Montgomery kernels)."""
+    assert supported(fa)
+    sh, tabs, head, mid, tail, vframe = _vector_half(fa)
+    k = mont.fp2_c0_kernel(fa, vframe)
+    # r's slot 64 bytes above the others: tests/ct_static.py's model of an
+    # aligned frame (rsp ANDed down by up to 63 bytes) lets a store reach
+    # that far, and r must reload as the pointer argument it is
+    save = vframe + 8 * k.nslots + 64
+    args = (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"),
+            Argument(ptr(const_uint64_t), name="b"))
+    fn = PhysicalFunction("fg_%s_fp2_mul_ifma_zen" % fa.name, args, target=TARGET)
+    with fn:
+        MOV(rbp, rsp)
+        SUB(rsp, save + 8 + 56)
+        AND(rsp, -64)
+        MOV(MemoryOperand(rsp + save, 8), rdi)
+        for ins, ops in head + _interleave(k.code, mid):
+            ins(*ops)
+        MOV(rdi, MemoryOperand(rsp + save, 8))
+        for ins, ops in tail:
+            ins(*ops)
+        MOV(rsp, rbp)
+        VZEROUPPER()
+        RETURN()
+    labels = ifma._labels(sh)
+    text = mont._tables(fa.name).resolve(labels.resolve(gas_text(fn)))
+    return labels.rodata(tabs, align_each=True) + "\n" + text
