@@ -17,7 +17,7 @@
  *
  * At the adx level also adx's Zen forms (fg_NAME_OP_adx_zen) and the assembly
  * Fp2 mul and sqr, and at ifma the AVX-512 IFMA Fp2 mul and sqr and the
- * hybrid Fp2 mul (where the field has them), compared with an Fp2 product
+ * hybrid Fp2 mul and sqr (where the field has them), compared with an Fp2 product
  * built from the C kernels.
  *
  *   test_abi_NAME --level x86_64|bmi2|adx|ifma [--count N]   (77: level unavailable) */
@@ -58,7 +58,7 @@ struct kernel {
 };
 #define B_WORDS(k) ((k)->b_words ? (k)->b_words : N)
 
-#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_MUL_IFMA_ZEN) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || \
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_MUL_IFMA_ZEN) || C(HAVE_FP2_SQR_IFMA_ZEN) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || \
                      C(HAVE_FP2_MUL_BMI2) || C(HAVE_FP2_SQR_BMI2))
 /* (a0 + a1 u)(b0 + b1 u) with u^2 = nr, from the C kernel and add/sub/neg */
 static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *b)
@@ -101,7 +101,7 @@ static void reference(const char *name, uint64_t *out, const uint64_t *a, const 
     else if (is_op(name, "mul_lazy")) F(mul_lazy_c)(out, a, b);
     else if (is_op(name, "sqr_lazy")) F(sqr_lazy_c)(out, a);
 #endif
-#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_MUL_IFMA_ZEN) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || \
+#if C(HAVE_FP2) && (C(HAVE_FP2_IFMA) || C(HAVE_FP2_MUL_IFMA_ZEN) || C(HAVE_FP2_SQR_IFMA_ZEN) || C(HAVE_FP2_SQR_ADX) || C(HAVE_FP2_MUL_ADX) || \
                      C(HAVE_FP2_MUL_BMI2) || C(HAVE_FP2_SQR_BMI2))
     else if (is_op(name, "fp2_mul")) fp2_mul_reference(out, a, b);
     else if (is_op(name, "fp2_sqr")) fp2_mul_reference(out, a, a);
@@ -412,6 +412,9 @@ int main(int argc, char **argv)
 #endif
 #if C(HAVE_FP2) && C(HAVE_FP2_MUL_IFMA_ZEN)
         FP2_KERNEL(FG_ISA_IFMA, "fp2_mul_ifma_zen", CAT(FE, _fp2_mul_ifma_zen), 2)
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_SQR_IFMA_ZEN)
+        FP2_KERNEL(FG_ISA_IFMA, "fp2_sqr_ifma_zen", CAT(FE, _fp2_sqr_ifma_zen), 1)
 #endif
         printf("%s %s abi: %d kernels, %lu checks, %lu failures\n", STR(FG_FIELD), argv[2], nk, checks, failures);
     }

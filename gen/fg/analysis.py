@@ -152,9 +152,11 @@ class FieldAnalysis:
     fp2_mul_bmi2: bool = False
     fp2_sqr_adx_zen: bool = False   # the Zen forms of the adx Fp2 kernels (zen_forms)
     fp2_mul_adx_zen: bool = False
-    # the zen tuning's ifma level runs the hybrid Fp2 mul fg_NAME_fp2_mul_ifma_zen
-    # (x86_64_hybrid: c0 on the scalar units, c1 on the IFMA units)
+    # the zen tuning's ifma level runs the hybrid Fp2 mul fg_NAME_fp2_mul_ifma_zen,
+    # and squaring fg_NAME_fp2_sqr_ifma_zen (x86_64_hybrid: c0 on the scalar
+    # units, c1 on the IFMA units)
     fp2_mul_ifma_zen: bool = False
+    fp2_sqr_ifma_zen: bool = False
     # ops (mul, ..., fp2_mul, fp2_sqr) with a Zen form of the adx kernel,
     # fg_NAME_OP_adx_zen (x86_64_mont.ZEN_DUAL_ROWS), in generation order
     zen_forms: list = field(default_factory=list)
@@ -362,11 +364,12 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
                 at_adx = fp2_zen[op]
             kernel_at.update({("ifma", tune): "ifma" if have["ifma"] else at_adx, ("adx", tune): at_adx,
                               ("bmi2", tune): "bmi2" if have["bmi2"] else None})
-            if tune == "zen" and op == "mul" and fa.fp2_mul_ifma_zen:
+            if tune == "zen" and getattr(fa, f"fp2_{op}_ifma_zen"):
                 kernel_at[("ifma", tune)] = "ifma_zen"
             fa.fp2_at_adx[(op, tune)] = at_adx
         fa.dispatch_sel["fp2_" + op] = _selector_masks(kernel_at)
-    fa.tuned = fa.dispatch_zen != fa.dispatch or bool(fp2_zen) or fa.mul_ifma or fa.fp2_mul_ifma_zen
+    fa.tuned = (fa.dispatch_zen != fa.dispatch or bool(fp2_zen) or fa.mul_ifma or fa.fp2_mul_ifma_zen
+                or fa.fp2_sqr_ifma_zen)
     return fa
 
 

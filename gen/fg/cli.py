@@ -38,7 +38,8 @@ def _field_outputs(fs, command, config):
         hdr = "/*\n" + emit_c.header_comment(
             fa, "x86-64 kernels (x86_64, bmi2, adx levels%s%s), PeachPy" % (
                 "; ifma Fp2 mul" + (", sqr" if fa.fp2_ifma_sqr else "") if fa.fp2_ifma else "",
-                "; hybrid Fp2 mul" if fa.fp2_mul_ifma_zen else ""),
+                "; hybrid Fp2 " + " and ".join(op for op in ("mul", "sqr") if getattr(fa, "fp2_%s_ifma_zen" % op))
+                if fa.fp2_mul_ifma_zen or fa.fp2_sqr_ifma_zen else ""),
             command, config, " * ") + " */\n"
         out.update(emit_x86_64.emit(fa, body, hdr))
     hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")

@@ -32,7 +32,8 @@ def kernels(fa, emit_fn):
     generated) and from the generated code (whether it beats the scalar path);
     the choice is recorded in fa.fp2_ifma, fa.fp2_ifma_sqr, fa.mul_ifma and
     fa.sqr_ifma for the C templates; x86_64_hybrid whether the zen tuning's
-    ifma level runs the hybrid Fp2 mul (fa.fp2_mul_ifma_zen)."""
+    ifma level runs the hybrid Fp2 mul and sqr (fa.fp2_mul_ifma_zen,
+    fa.fp2_sqr_ifma_zen)."""
     body = emit_fn(fa)
     fa.fp2_ifma = fa.fp2_ifma_sqr = fa.mul_ifma = fa.sqr_ifma = False
     ifma = importlib.import_module(".x86_64_ifma", __package__)
@@ -43,9 +44,11 @@ def kernels(fa, emit_fn):
     fa.mul_ifma, fa.sqr_ifma, text = ifma.choose_mul(fa, body)
     texts.append(text)
     hybrid = importlib.import_module(".x86_64_hybrid", __package__)
-    fa.fp2_mul_ifma_zen = hybrid.chosen(fa)
-    if fa.fp2_mul_ifma_zen:
-        texts.append(hybrid.emit_fp2_mul(fa))
+    fa.fp2_mul_ifma_zen = hybrid.chosen(fa, "mul", body)
+    fa.fp2_sqr_ifma_zen = hybrid.chosen(fa, "sqr", body)
+    for op in ("mul", "sqr"):
+        if getattr(fa, "fp2_%s_ifma_zen" % op):
+            texts.append(hybrid.emit(fa, op))
     for text in filter(None, texts):
         body = body.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
     return body

@@ -1,14 +1,17 @@
-"""The hybrid Fp2 mul: one half on the scalar units, the other on the
-AVX-512 IFMA units, their instructions interleaved in one function.
+"""The hybrid Fp2 mul and squaring: one half on the scalar units, the
+other on the AVX-512 IFMA units, their instructions interleaved in one
+function.
 
     void fg_NAME_fp2_mul_ifma_zen(uint64_t r[2n], const uint64_t a[2n], const uint64_t b[2n])
+    void fg_NAME_fp2_sqr_ifma_zen(uint64_t r[2n], const uint64_t a[2n])
 
 u^2 = -1, Montgomery form, canonical inputs and outputs (the contract of
-every fg_NAME_fp2_mul kernel):
-  * c0 = redc(a0 b0 - a1 b1 + X) by MULX/ADCX/ADOX: x86_64_mont's Zen-form
-    rows, the first half of its lazy Karatsuba kernel (fp2_c0_kernel);
-  * c1 = (a0 b1 + a1 b0) / R by IFMA in radix 2^52: x86_64_ifma's kernel
-    with one output (op "c1").
+every fg_NAME_fp2_mul and _sqr kernel):
+  * mul: c0 = (a0 b0 + a1 (p - b1))/R by MULX/ADCX/ADOX, the fused
+    Montgomery rows of both products (x86_64_mont.fp2_c0_kernel), and
+    c1 = (a0 b1 + a1 b0)/R by IFMA in radix 2^52 (x86_64_ifma, op "c1");
+  * sqr: c0 = (a0 + a1)(a0 - a1 + p)/R, the scalar complex squaring's first
+    product (fp2_c0_sqr_kernel), and c1 = a0 (2 a1)/R by IFMA (op "c1s").
 Why: on the AMD cores measured the scalar kernels are bound by what MULX
 and the ALU instructions issue (research/ports), and the IFMA kernels by
 their vector uops and the latency of their reduction groups; the two use
@@ -22,9 +25,9 @@ from a constant table ("km").
 Frame (64-byte aligned, the caller's rsp in rbp, which the scalar half
 leaves alone): the vector half's digit buffers at rsp + 0, the scalar
 half's slots above them (Kernel.slot_base), then r (kept for the vector
-final step's stores). All inputs are read before the first store (c0's, at the end of
-the scalar half), so r may alias a or b. No branch, no secret-dependent
-address (both halves are straight-line code).
+final step's stores). All inputs are read before the first store (c0's,
+at the end of the scalar half), so r may alias a or b. No branch, no
+secret-dependent address (both halves are straight-line code).
 """
 
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
@@ -34,27 +37,35 @@ from peachpy.x86_64.operand import MemoryOperand
 
 from . import x86_64_ifma as ifma
 from . import x86_64_mont as mont
+from . import kernel_cost
 from .x86_64_peachpy import PhysicalFunction, gas_text
 
 TARGET = ifma.TARGET + isa.bmi2 + isa.adx
 
 
-def supported(fa):
-    """Whether fg_NAME_fp2_mul_ifma_zen can be generated: the IFMA Fp2 mul's
-    conditions (u^2 = -1, 2^52 | p + 1, ...) and the scalar Fp2 kernel's
-    (the lazy Karatsuba scheme, so c0's offset X exists)."""
-    return (ifma.supported(fa) and mont.fp2_mul_kernel(fa, "adx")
-            and fa.fp2 is not None and fa.fp2.lazy_mul)
+# the vector half's op (x86_64_ifma) and the scalar half's Kernel builder, per op
+_HALVES = {"mul": ("c1", mont.fp2_c0_kernel), "sqr": ("c1s", mont.fp2_c0_sqr_kernel)}
 
 
-def _vector_half(fa):
-    """(head, middle, tail, frame) of the IFMA half: its allocated code split
-    at its marks, and its frame (a multiple of 64)."""
-    sh = ifma._Shape(fa, "c1")
+def supported(fa, op="mul"):
+    """Whether fg_NAME_fp2_OP_ifma_zen can be generated: the vector half's
+    conditions (u^2 = -1, 2^52 | p + 1, the final bound; for the squaring
+    2p <= 2^64n) and the scalar Fp2 kernel's (Montgomery form, the lazy
+    scheme: p - b1 in [1, p], the sums below 2p)."""
+    if fa.fp2 is None or not ifma.supported(fa, _HALVES[op][0]):
+        return False
+    return mont.fp2_mul_kernel(fa, "adx") if op == "mul" else \
+        (mont.fp2_sqr_kernel(fa, "adx") and fa.fp2.lazy_sqr)
+
+
+def _vector_half(fa, vop):
+    """(shape, tables, head, middle, tail, frame) of the IFMA half: its
+    allocated code split at its marks, and its frame (a multiple of 64)."""
+    sh = ifma._Shape(fa, vop)
     tabs = ifma._tables(sh)
     sh.tabs = tabs
     for na in range(ifma.NA_PROD, 0, -1):
-        tr, frame = ifma._build(sh, na, "c1")
+        tr, frame = ifma._build(sh, na, vop)
         try:
             code = tr.allocate()
             break
@@ -93,31 +104,54 @@ def _interleave(a, b):
     return out + rest
 
 
-def chosen(fa):
-    """Whether the zen tuning's ifma level runs the hybrid: where it can be
-    generated, from 5 to 10 limbs (x86_64_mont.ZEN_DUAL_ROWS and
-    ZEN_FP2_KERNELS: where the scalar Fp2 Zen forms exist). Measured on the
-    Zen 4 (TSC ticks, latency of chained calls, hybrid / the best of the
-    IFMA Fp2 mul and the scalar Zen form): p434 216 / 237 (Zen form), p503
-    258 / 305 (Zen form), m521 281 / 304 (Zen form), p610 400 / 427 (IFMA);
-    p751 547 / 504 (IFMA: the pure IFMA kernel wins at 12 limbs)."""
-    return supported(fa) and mont.ZEN_DUAL_ROWS <= fa.n <= mont.ZEN_FP2_KERNELS
+def chosen(fa, op, scalar_text):
+    """Whether the zen tuning's ifma level runs the hybrid OP (scalar_text:
+    the field's Montgomery kernels, whose adx mul is counted). Measured on
+    the Zen 4 (TSC ticks, latency of chained calls, medians of 201 rounds,
+    one process each; hybrid / the kernel the level ran before: the scalar
+    Zen form, or the pure IFMA kernel where that level runs it):
+      mul: p434 216 / 237, p503 257 / 305, m521 281 / 304, p610 400 / 427
+           (IFMA); p751 547 / 504 (IFMA): from 5 limbs
+           (x86_64_mont.ZEN_DUAL_ROWS) to 10 (ZEN_FP2_KERNELS);
+      sqr: p503 219 / 226 (throughput 200 / 225), p610 298 / 338, p751
+           373 / 403 (IFMA); p434 207 / 172 and m521 211 / 195 lose (the
+           vector half, one product and its reduction, is then the longer
+           by far), sidh928 538 / 544 and sidh996 577 / 559 (IFMA) tie or
+           lose: up to 12 limbs, where the IFMA Fp mul's vector
+           instructions are below HYB_SQR_RATIO x the scalar mul's 64x64
+           multiplications (p434 3.90, m521 3.82, p503 3.28, p610 2.70,
+           p751 2.15)."""
+    if not supported(fa, op) or fa.n < mont.ZEN_DUAL_ROWS:
+        return False
+    if op == "mul":
+        return fa.n <= mont.ZEN_FP2_KERNELS
+    if fa.n > 12 or not ifma.supported_mul(fa):
+        return False
+    vec = kernel_cost.count(ifma.emit_mul(fa), "fg_%s_mul_ifma" % fa.name, ifma._VEC)
+    mults = kernel_cost.count(scalar_text, "fg_%s_mul_adx" % fa.name, kernel_cost.MULTS)
+    return vec < HYB_SQR_RATIO * mults
 
 
-def emit_fp2_mul(fa):
-    """The GAS text of fg_NAME_fp2_mul_ifma_zen, with the vector half's
-    tables (labels FG_NAME_IFMAH_*); the scalar half reads the field's
-    Montgomery tables (FG_NAME_MONT_*, emitted with the Montgomery kernels)."""
-    assert supported(fa)
-    sh, tabs, head, mid, tail, vframe = _vector_half(fa)
-    k = mont.fp2_c0_kernel(fa, vframe)
+HYB_SQR_RATIO = 3.5
+
+
+def emit(fa, op):
+    """The GAS text of fg_NAME_fp2_OP_ifma_zen (op "mul" or "sqr"), with the
+    vector half's tables (labels FG_NAME_IFMAH_* or FG_NAME_IFMAHS_*); the
+    scalar half reads the field's Montgomery tables (FG_NAME_MONT_*, emitted
+    with the Montgomery kernels)."""
+    assert supported(fa, op)
+    vop, scalar = _HALVES[op]
+    sh, tabs, head, mid, tail, vframe = _vector_half(fa, vop)
+    k = scalar(fa, vframe)
     # r's slot 64 bytes above the others: tests/ct_static.py's model of an
     # aligned frame (rsp ANDed down by up to 63 bytes) lets a store reach
     # that far, and r must reload as the pointer argument it is
     save = vframe + 8 * k.nslots + 64
-    args = (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"),
-            Argument(ptr(const_uint64_t), name="b"))
-    fn = PhysicalFunction("fg_%s_fp2_mul_ifma_zen" % fa.name, args, target=TARGET)
+    args = (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"))
+    if op == "mul":
+        args += (Argument(ptr(const_uint64_t), name="b"),)
+    fn = PhysicalFunction("fg_%s_fp2_%s_ifma_zen" % (fa.name, op), args, target=TARGET)
     with fn:
         MOV(rbp, rsp)
         SUB(rsp, save + 8 + 56)

@@ -207,8 +207,9 @@ class _Shape:
 
     def __init__(self, fa, op="mul"):
         p, n = fa.p, fa.n
-        self.op = op                            # "mul", "sqr", "fmul" or "c1" (the hybrid's half)
-        self.tag = {"mul": "ifma", "sqr": "ifmas", "fmul": "ifmaf", "c1": "ifmah"}[op]     # table labels
+        # "mul", "sqr", "fmul", or the hybrid Fp2 mul's and sqr's vector halves "c1", "c1s"
+        self.op = op
+        self.tag = {"mul": "ifma", "sqr": "ifmas", "fmul": "ifmaf", "c1": "ifmah", "c1s": "ifmahs"}[op]
         self.direct = self.regq = False         # Fp mul options (set by _emit)
         self.name = fa.name
         self.p = p
@@ -244,7 +245,7 @@ class _Shape:
             t = (p - 1) * (p - 1) + (p - 1) * p
         elif self.op == "fmul":
             t = (p - 1) * (p - 1)
-        elif self.op == "c1":
+        elif self.op in ("c1", "c1s"):
             t = 2 * (p - 1) * (p - 1)
         else:
             t = (2 * p - 2) * (2 * p - 1)
@@ -271,7 +272,7 @@ def supported(fa, op="mul"):
         return False
     if not 1 <= fa.n <= 16 or fa.p % 2 == 0 or fa.p.bit_length() > 64 * fa.n:
         return False
-    if op == "sqr" and 2 * fa.p > 1 << (64 * fa.n):
+    if op in ("sqr", "c1s") and 2 * fa.p > 1 << (64 * fa.n):
         return False                            # a0 + a1, a0 + p - a1 need 64 NL bits
     sh = _Shape(fa, op)
     if sh.K < 1 or sh.K >= sh.ND or sh.NC > sh.ND - sh.K or sh.NC == 0:
@@ -448,7 +449,7 @@ def _tables(sh):
     t = {}
     t["ia"], t["sa"], sh.mask_a = _conv_tables(sh, sh.SH)
     t["ib"], t["sb"], sh.mask_b = _conv_tables(sh, 0)
-    if sh.op == "sqr":
+    if sh.op in ("sqr", "c1s"):
         t["i2"], t["s2"], sh.mask_2 = _conv_tables(sh, 1)      # digits of 2x
     t["p"] = [(sh.p >> (64 * i)) & MASK64 for i in range(8 * sh.NW)]
     # C, zero-padded: CS(s) (lane l = C[s + l]) is the 8 qwords at index s + cpad
@@ -483,7 +484,7 @@ def _tables(sh):
     t["k"] = [M52]
     if sh.op == "fmul" and REGQ_FMUL:
         t["li"] = [l for l in range(8) for _ in range(8)]     # VPERMQ index: lane l
-    if sh.op == "c1":
+    if sh.op in ("c1", "c1s"):
         # the reduction's k-masks as constants (KMOVQ from memory): the hybrid's
         # vector middle uses no general-purpose register
         t["km"] = sorted(set(_reduce_masks(sh)))
@@ -524,7 +525,7 @@ def _mem(base, off, size=64):
 def _build(sh, na, op):
     tr = Trace()
     NL, ND, NB, NAV, NZ, NW, K = sh.NL, sh.ND, sh.NB, sh.NAV, sh.NZ, sh.NW, sh.K
-    NX = 1 if op in ("fmul", "c1") else 2       # outputs (Fp2: c0, c1; Fp mul, hybrid: one)
+    NX = 1 if op in ("fmul", "c1", "c1s") else 2       # outputs (Fp2: c0, c1; Fp mul, hybrid: one)
     MB = _cmem("k", 0, 8, 8)          # 2^52 - 1, {1to8}
 
     # stack layout (64-byte aligned slots)
@@ -536,7 +537,7 @@ def _build(sh, na, op):
         top[0] += 64 * nvec
         return slots[key]
 
-    names = {"mul": ("b0", "b1", "n"), "sqr": ("y", "d"), "fmul": ("b",), "c1": ("b0", "b1")}[op]
+    names = {"mul": ("b0", "b1", "n"), "sqr": ("y", "d"), "fmul": ("b",), "c1": ("b0", "b1"), "c1s": ("d",)}[op]
     for nm in names:
         slot(nm, NAV)
     for g, c0, end in sh.groups():
@@ -651,6 +652,14 @@ def _build(sh, na, op):
         A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
         mult = {(0, 0): "b1", (1, 0): "b0"}
         tr.raw(MARK, "head")                        # every input read above this line
+    elif op == "c1s":
+        # the hybrid squaring's vector half: c1 = a0 (2 a1), 2 a1 < 2p <= 2^(64 NL)
+        load_masks(kA, sh.mask_2)
+        store_digits(convert(load_limbs(rsi, 8 * NL), "2"), "d")
+        load_masks(kA, sh.mask_a)
+        A = [convert(load_limbs(rsi, 0), "a")]
+        mult = {(0, 0): "d"}
+        tr.raw(MARK, "head")
     elif op == "fmul":
         # one product a b, one output
         if sh.direct:
@@ -856,7 +865,7 @@ def _build(sh, na, op):
             u.append(tr.vop(VPANDQ, lp, MB))
         for i in range(NZ):
             u[i] = tr.vop(VPADDQ, u[i], tr.vop(VALIGNQ, wh[i], wh[i - 1] if i else Z, 7))
-        if op == "c1":
+        if op in ("c1", "c1s"):
             tr.raw(MARK, "tail")                    # general-purpose registers from here on
         for vec, pred, reg in ((s, 6, rax), (s, 0, rcx), (u, 6, r8), (u, 0, r9)):
             ks = [k1, k2, k3]
@@ -909,7 +918,7 @@ def _build(sh, na, op):
         res.append(outs)
     for x in range(NX):
         for v in range(NW):
-            m = _mem(rdi, 8 * NL * (x + (op == "c1")) + 64 * v)
+            m = _mem(rdi, 8 * NL * (x + (op in ("c1", "c1s"))) + 64 * v)
             if 8 * v + 8 <= NL:
                 tr.xop(VMOVDQU64, m, res[x][v])
             else:
@@ -925,7 +934,7 @@ def _regq(sh):
 
 def _kmask(tr, sh, k, imm):
     """k = imm: through rax, or (the hybrid's half) from the "km" table."""
-    if sh.op == "c1":
+    if sh.op in ("c1", "c1s"):
         tr.raw(KMOVQ, k, _cmem("km", sh.km_index[imm], 8))
     else:
         _movi(tr, rax, imm)

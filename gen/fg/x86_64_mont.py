@@ -2043,26 +2043,7 @@ def _build_fp2_sqr(sh, level, tune="generic"):
     a1 = lambda j: k.mem(ap, 8 * (n + j))
     if not half:
         _chain(k, S("t"), a0, None, n)
-    _chain(k, S("s"), a0, a1, n)
-    # d = a0 - a1 + p: both passes in registers, then stored; in the Zen
-    # forms of p = -1 mod 2^64, d = (a0 - a1 - 1) + (p + 1): the borrow-in set
-    # by STC, and p + 1's z zero low limbs need no addition
-    D = []
-    z = sh.J[0] if (sh.m1 and tune == "zen") else 0
-    if z:
-        k.emit(STC)
-    for j in range(n):
-        v = k.new(PRIO_ACC)
-        k.emit(MOV, v.reg, a0(j))
-        k.emit(SUB if j == 0 and not z else SBB, v.reg, a1(j))
-        k.unlock()
-        D.append(v)
-    for j, v in enumerate(D):
-        if j >= z:
-            k.emit(ADD if j == z else ADC, k.r(v), _imm_or_const(k, p + 1 if z else p, j, "q" if z else "p"))
-        k.emit(MOV, S("d")(j), k.r(v))
-        k.unlock()
-        k.kill(v)
+    _sum_diff(k, sh, a0, a1, S("s"), S("d"), tune)
     # r1 = 2 a0 * a1 first: its operands are ready first (a1 is an input), so
     # it starts while the chains of d still run; every read of a is above
     r1 = k.new(PRIO_OUTPTR, "out1")
@@ -2076,6 +2057,32 @@ def _build_fp2_sqr(sh, level, tune="generic"):
     k.kill(ap)
     _mul_ops(k, sh, S("s"), S("d"), rp, bound)
     return k.finish(_fname(sh, "fp2_sqr", level, tune), _args("sqr"), _target(level))
+
+
+def _sum_diff(k, sh, a0, a1, s, d, tune):
+    """s(j) = a0 + a1 and d(j) = a0 - a1 + p (both below 2p), stack slots, over
+    operand thunks: the complex squaring's operands. d's two passes run in
+    registers, then are stored; in the Zen forms of p = -1 mod 2^64,
+    d = (a0 - a1 - 1) + (p + 1): the borrow-in set by STC, and p + 1's z zero
+    low limbs need no addition."""
+    n, p = sh.n, sh.p
+    _chain(k, s, a0, a1, n)
+    D = []
+    z = sh.J[0] if (sh.m1 and tune == "zen") else 0
+    if z:
+        k.emit(STC)
+    for j in range(n):
+        v = k.new(PRIO_ACC)
+        k.emit(MOV, v.reg, a0(j))
+        k.emit(SUB if j == 0 and not z else SBB, v.reg, a1(j))
+        k.unlock()
+        D.append(v)
+    for j, v in enumerate(D):
+        if j >= z:
+            k.emit(ADD if j == z else ADC, k.r(v), _imm_or_const(k, p + 1 if z else p, j, "q" if z else "p"))
+        k.emit(MOV, d(j), k.r(v))
+        k.unlock()
+        k.kill(v)
 
 
 def _half_r(sh, level, bound):
@@ -2247,6 +2254,34 @@ def _build_fp2_mul(sh, fp2, level, tune="generic"):
     return k.finish(_fname(sh, "fp2_mul", level, tune), _args("mul"), _target(level))
 
 
+def _hybrid_kernel(fa, slot_base):
+    """A Kernel for a hybrid's scalar half (adx, Zen form): rbp left alone
+    (the hybrid's frame register), stack slots from rsp + slot_base."""
+    k = Kernel("adx", _tables(fa.name), tune="zen")
+    k.free.remove(rbp)
+    k.c_last_mulq = fa.n > 4
+    k.slot_base = slot_base
+    return k
+
+
+def fp2_c0_sqr_kernel(fa, slot_base):
+    """As fp2_c0_kernel for the squaring: c0 = (a0 + a1)(a0 - a1 + p)/R
+    mod p (u^2 = -1), the first product of _build_fp2_sqr's complex
+    squaring, with r, a in rdi, rsi."""
+    sh = _Shape(fa)
+    n = sh.n
+    k = _hybrid_kernel(fa, slot_base)
+    rp = k.bind(rdi, PRIO_OUTPTR, "out")
+    ap = k.bind(rsi, PRIO_PTR, "a")
+    slot = {name: [k.new_slot() for _ in range(n)] for name in ("s", "d")}
+    S = lambda name: (lambda j: k.slot_op(slot[name][j]))
+    _sum_diff(k, sh, lambda j: k.mem(ap, 8 * j), lambda j: k.mem(ap, 8 * (n + j)), S("s"), S("d"), "zen")
+    k.kill(ap)
+    _mul_ops(k, sh, S("s"), S("d"), rp, 2 * sh.p - 1)
+    k.kill(rp)
+    return k
+
+
 def fp2_c0_kernel(fa, slot_base):
     """The Kernel (adx, Zen form) whose code writes c0 = (a0*b0 + a1*(p - b1))/R
     mod p (u^2 = -1) to r[0..n-1]: p - b1 to the stack, then the fused
@@ -2256,10 +2291,7 @@ def fp2_c0_kernel(fa, slot_base):
     emits the code (k.code, frame 8 * k.nslots) beside the vector half's."""
     sh = _Shape(fa)
     n = sh.n
-    k = Kernel("adx", _tables(sh.name), tune="zen")
-    k.free.remove(rbp)                      # the hybrid's frame register
-    k.c_last_mulq = n > 4
-    k.slot_base = slot_base
+    k = _hybrid_kernel(fa, slot_base)
     rp = k.bind(rdi, PRIO_OUTPTR, "out")
     ap = k.bind(rsi, PRIO_PTR, "a")
     bp = _b_pointer(k)

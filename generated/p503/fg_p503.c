@@ -1921,6 +1921,12 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
 {
+#if FG_P503_HAVE_FP2_SQR_IFMA_ZEN
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
+        fg_p503_fp2_sqr_ifma_zen(r, a);
+        return;
+    }
+#endif
 #if FG_P503_HAVE_FP2_SQR_ADX
     if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */ /* the same, in one assembly function */
         fg_p503_fp2_sqr_adx(r, a);
@@ -1928,7 +1934,7 @@ void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     }
 #endif
 #if FG_P503_HAVE_FP2_SQR_ADX_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */ /* its Zen form */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
         fg_p503_fp2_sqr_adx_zen(r, a);
         return;
     }

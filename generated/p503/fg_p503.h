@@ -510,6 +510,13 @@ void fg_p503_fp2_mul_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp
 #if FG_P503_HAVE_FP2_SQR_ADX
 void fg_p503_fp2_sqr_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 #endif
+/* The ifma level's Fp2 sqr on AMD Zen cores: the hybrid, c0 = (a0 + a1) *
+ * (a0 - a1 + p)/R by MULX/ADCX/ADOX rows and c1 = a0*(2 a1)/R by IFMA,
+ * interleaved (gen/fg/x86_64_hybrid.py); any aliasing of r and a. */
+#define FG_P503_HAVE_FP2_SQR_IFMA_ZEN FG_P503_HAVE_ASM
+#if FG_P503_HAVE_FP2_SQR_IFMA_ZEN
+void fg_p503_fp2_sqr_ifma_zen(fg_p503_fp2 *r, const fg_p503_fp2 *a);
+#endif
 /* Its Zen form, likewise. */
 #define FG_P503_HAVE_FP2_SQR_ADX_ZEN FG_P503_HAVE_ASM
 #if FG_P503_HAVE_FP2_SQR_ADX_ZEN

@@ -2142,8 +2142,14 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
 #if FG_P751_HAVE_FP2_SQR_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x10u))) { /* ifma */
         fg_p751_fp2_sqr_ifma(r, a);
+        return;
+    }
+#endif
+#if FG_P751_HAVE_FP2_SQR_IFMA_ZEN
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
+        fg_p751_fp2_sqr_ifma_zen(r, a);
         return;
     }
 #endif
