@@ -747,7 +747,10 @@ def check_function(func, labels, nargs, stats=None):
                     report(insn, "access into the pushed register save area (%d(%%rsp))" % op.disp)
                     break
         if is_write:
-            for off in [o for o in slots if o < hi and lo < o + 8]:
+            # slots are keyed by cur + disp while rsp stays put (an AND clears
+            # them), so a write overlaps a slot by its displacement alone: the
+            # alignment slack shifts both alike
+            for off in [o for o in slots if o < lo + width and lo < o + 8]:
                 del slots[off]
 
     for index, insn in enumerate(func.body):

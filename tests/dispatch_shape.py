@@ -87,7 +87,7 @@ def functions(text):
     return out
 
 
-LEVELS = ("c", "x86_64", "bmi2", "adx", "adx_zen", "ifma")   # the kernels: a level's, or adx's Zen form
+LEVELS = ("c", "x86_64", "bmi2", "adx", "adx_zen", "ifma", "ifma_zen")   # a level's kernel, or its Zen form
 
 
 def check_dispatcher(name, body):

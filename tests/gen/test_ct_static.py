@@ -234,6 +234,16 @@ class Avx512(Checker):
                             "stack unbalanced", "ret", name=name)
         self.assert_reports(frame.replace("vmovdqu64 0(%rsi), %zmm0", "vmovdqu64 0(%r11), %zmm0"),
                             "address base %r11 is not derived", "0(%r11)", name=name)
+        # in the aligned frame a pointer's slot survives a write just below it
+        # (the alignment moves both alike) and not one over it
+        spill = frame.replace("\tvmovdqu64 0(%rsi), %zmm0\n",
+                              "\tmovq %rsi, 72(%rsp)\n\tmovq %rax, 64(%rsp)\n\tmovq 72(%rsp), %rsi\n"
+                              "\tvmovdqu64 0(%rsi), %zmm0\n")
+        self.assertEqual(self.run_checker(source(spill.replace("%zmm0, 64(%rsp)", "%zmm0, 0(%rsp)"),
+                                                 name=name))[1], [])
+        self.assert_reports(spill.replace("movq %rax, 64(%rsp)", "movq %rax, 68(%rsp)")
+                            .replace("%zmm0, 64(%rsp)", "%zmm0, 0(%rsp)"),
+                            "address base %rsi is not derived", "0(%rsi)", name=name)
 
     def test_constant_masks(self):
         """A mask fixed by the code (an immediate or a constant table, through
