@@ -144,10 +144,7 @@ def emit(fa, op):
     vop, scalar = _HALVES[op]
     sh, tabs, head, mid, tail, vframe = _vector_half(fa, vop)
     k = scalar(fa, vframe)
-    # r's slot 64 bytes above the others: tests/ct_static.py's model of an
-    # aligned frame (rsp ANDed down by up to 63 bytes) lets a store reach
-    # that far, and r must reload as the pointer argument it is
-    save = vframe + 8 * k.nslots + 64
+    save = vframe + 8 * k.nslots                # r's slot
     args = (Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a"))
     if op == "mul":
         args += (Argument(ptr(const_uint64_t), name="b"),)

@@ -19218,9 +19218,9 @@ pushq %rbx
 .cfi_rel_offset %rbx, 0
 	movq %rsp, %rbp
 .cfi_def_cfa_register %rbp
-	subq $888, %rsp
+	subq $824, %rsp
 	andq $-64, %rsp
-	movq %rdi, 824(%rsp)
+	movq %rdi, 760(%rsp)
 	movq $-1, %rax
 	kmovq %rax, %k4
 	movq $16383, %rax
@@ -20219,7 +20219,7 @@ pushq %rbx
 	movq %r9, 40(%r14)
 	movq %r15, 48(%r14)
 	movq %rdi, 56(%r14)
-	movq 824(%rsp), %rdi
+	movq 760(%rsp), %rdi
 	vpcmpuq $6, FG_P503_IFMAH_K+0(%rip){1to8}, %zmm2, %k1
 	vpcmpuq $6, FG_P503_IFMAH_K+0(%rip){1to8}, %zmm6, %k2
 	kunpckbw %k1, %k2, %k1
@@ -20606,9 +20606,9 @@ pushq %rbx
 .cfi_rel_offset %rbx, 0
 	movq %rsp, %rbp
 .cfi_def_cfa_register %rbp
-	subq $808, %rsp
+	subq $744, %rsp
 	andq $-64, %rsp
-	movq %rdi, 744(%rsp)
+	movq %rdi, 680(%rsp)
 	movq $-2, %rax
 	kmovq %rax, %k1
 	movq $16383, %rax
@@ -21329,7 +21329,7 @@ pushq %rbx
 	movq %r13, 40(%rdi)
 	movq %r12, 48(%rdi)
 	movq %r8, 56(%rdi)
-	movq 744(%rsp), %rdi
+	movq 680(%rsp), %rdi
 	vpcmpuq $6, FG_P503_IFMAHS_K+0(%rip){1to8}, %zmm3, %k1
 	vpcmpuq $6, FG_P503_IFMAHS_K+0(%rip){1to8}, %zmm6, %k2
 	kunpckbw %k1, %k2, %k1

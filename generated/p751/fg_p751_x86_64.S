@@ -36371,9 +36371,9 @@ pushq %rbx
 .cfi_rel_offset %rbx, 0
 	movq %rsp, %rbp
 .cfi_def_cfa_register %rbp
-	subq $1064, %rsp
+	subq $1000, %rsp
 	andq $-64, %rsp
-	movq %rdi, 1000(%rsp)
+	movq %rdi, 936(%rsp)
 	movq $15, %rax
 	kmovq %rax, %k7
 	movq $-2, %rax
@@ -37717,7 +37717,7 @@ pushq %rbx
 	movq %r9, 80(%r12)
 	movq 920(%rsp), %rax
 	movq %rax, 88(%r12)
-	movq 1000(%rsp), %rdi
+	movq 936(%rsp), %rdi
 	vpcmpuq $6, FG_P751_IFMAHS_K+0(%rip){1to8}, %zmm3, %k1
 	vpcmpuq $6, FG_P751_IFMAHS_K+0(%rip){1to8}, %zmm4, %k2
 	kunpckbw %k1, %k2, %k1
