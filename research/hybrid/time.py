@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Time the hybrid Fp2 kernels against the kernels they replace, in one process.
 
     research/hybrid/time.py [--config FIELDS_TOML] [--spread S] [--all] FIELD...
@@ -13,8 +13,13 @@ it supports even where x86_64_hybrid.chosen says no), writes a harness that
     mul, the scalar Fp2 kernel, the IFMA Fp2 kernel where the field has one
     and the hybrid: latency (each output the next input) and throughput
     (8 independent calls),
-and prints the median TSC ticks per call. Compare within one run only: the
-ratios, not the ticks. Needs /usr/bin/python3 with PeachPy, gcc, a CPU with
+and prints the median TSC ticks per call. Each round calls from a stack 64
+bytes deeper than the last (64 depths, 4 KiB) and moves the chained operand
+to another cache line of a 4 KiB buffer, so the medians cover the
+placements of frames, operands and tables modulo 4 KiB: one placement
+alone moved p751's hybrid squaring by 30% and p610's IFMA kernels by 2x. Compare within one run only: the
+ratios, not the ticks. Needs a Python with PeachPy (Debian's /usr/bin/python3,
+the shebang), gcc, a CPU with
 AVX-512 IFMA/VBMI, BMI2 and ADX; pins to cpu 1 with taskset when there.
 """
 import argparse
@@ -34,6 +39,7 @@ HARNESS = r"""
 #include <stdlib.h>
 #include <string.h>
 #include <x86intrin.h>
+#include <alloca.h>
 #define N @N@
 typedef void (*f3)(uint64_t *, const uint64_t *, const uint64_t *);
 @DECLS@
@@ -44,7 +50,7 @@ static uint64_t tsc(void) { _mm_lfence(); uint64_t t = __rdtsc(); _mm_lfence(); 
 static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 #define IT 1000
 #define ROUNDS 201
-static uint64_t X[2 * N], Y[2 * N], B[2 * N], T[8][2 * N];
+static uint64_t XBUF[512 + 2 * N], *X = XBUF, Y[2 * N], B[2 * N], T[8][2 * N];
 struct k { const char *name; f3 fn; int sqr; double lat[ROUNDS], thr[ROUNDS]; };
 @SQRWRAP@
 static struct k K[] = {@KERNELS@};
@@ -58,6 +64,19 @@ static double run(struct k *k, int thr)
         for (int i = 0; i < IT / 8; i++)
             for (int j = 0; j < 8; j++) k->fn(T[j], Y, B);
     return (double)(tsc() - t0) / IT;
+}
+/* the call's stack 64 * (round % 64) bytes deeper and the chained operand on
+   one of 64 cache lines of a 4 KiB buffer: over the rounds the kernels'
+   frames, the operand and the constant tables meet at many offsets modulo
+   4 KiB (one placement alone moved a kernel by 30% to 100%: research/aliasing) */
+static __attribute__((noinline)) double run_at(struct k *k, int thr, int r)
+{
+    volatile char *pad = alloca(64 * (r % 64) + 1);
+    pad[0] = 0;
+    uint64_t *x = XBUF + 8 * ((r * 37) % 64);        /* the chained operand's line, too */
+    memmove(x, X, sizeof(uint64_t) * 2 * N);
+    X = x;
+    return run(k, thr);
 }
 static int check(f3 ref, f3 fn, int sqr, const char *name)
 {
@@ -86,11 +105,13 @@ int main(void)
 @CHECKS@
     elem(X), elem(X + N), elem(Y), elem(Y + N), elem(B), elem(B + N);
     for (int r = 0; r < ROUNDS; r++)
-        for (int i = 0; i < NK; i++) K[i].lat[r] = run(&K[i], 0), K[i].thr[r] = run(&K[i], 1);
-    printf("%-34s %10s %10s   (TSC ticks per call, medians of %d rounds)\n", "kernel", "latency", "throughput", ROUNDS);
+        for (int i = 0; i < NK; i++) K[i].lat[r] = run_at(&K[i], 0, r), K[i].thr[r] = run_at(&K[i], 1, r);
+    printf("%-34s %10s %10s   (TSC ticks per call, medians of %d rounds, 64 stack depths)\n", "kernel", "latency",
+           "throughput", ROUNDS);
     for (int i = 0; i < NK; i++) {
         qsort(K[i].lat, ROUNDS, sizeof(double), cmpd), qsort(K[i].thr, ROUNDS, sizeof(double), cmpd);
-        printf("%-34s %10.1f %10.1f\n", K[i].name, K[i].lat[ROUNDS / 2], K[i].thr[ROUNDS / 2]);
+        printf("%-34s %10.1f %10.1f   [latency p10 %.1f, p90 %.1f]\n", K[i].name, K[i].lat[ROUNDS / 2],
+               K[i].thr[ROUNDS / 2], K[i].lat[ROUNDS / 10], K[i].lat[ROUNDS - 1 - ROUNDS / 10]);
     }
     return 0;
 }
