@@ -1,11 +1,12 @@
 #!/usr/bin/python3
 """Time the hybrid Fp2 kernels against the kernels they replace, in one process.
 
-    research/hybrid/time.py [--config FIELDS_TOML] [--spread S] [--all] FIELD...
+    research/hybrid/time.py [--config FIELDS_TOML] [--spread S] [--set NAME=VALUE]
+                            [--all] FIELD...
 
 For each FIELD (of fields.toml, or --config's file) it generates the field's
 kernels as gen/fieldgen does (cli._kernels; with --spread, the hybrid's
-x86_64_hybrid.SPREAD set first; with --all, the hybrid generated for each op
+x86_64_hybrid.SPREAD set first, with --set any of its module constants; with --all, the hybrid generated for each op
 it supports even where x86_64_hybrid.chosen says no), writes a harness that
   - checks the hybrid mul and sqr against the scalar Zen form (or the adx
     kernel) on 100,000 random and edge inputs, r aliasing a and separate,
@@ -165,9 +166,16 @@ def main():
     ap.add_argument("fields", nargs="+")
     ap.add_argument("--config", default=os.path.join(REPO, "fields.toml"))
     ap.add_argument("--spread", type=float)
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="set x86_64_hybrid.NAME (a number or None) before generating")
     ap.add_argument("--all", action="store_true", help="every op the field supports, chosen or not")
     args = ap.parse_args()
     pin = ["taskset", "-c", "1"] if shutil.which("taskset") else []
+    for kv in args.set:
+        key, val = kv.split("=", 1)
+        if not hasattr(x86_64_hybrid, key):
+            sys.exit("time.py: x86_64_hybrid has no %s" % key)
+        setattr(x86_64_hybrid, key, None if val == "None" else float(val))
     for name in args.fields:
         fa, text = field_text(args.config, name, args.spread, args.all)
         if "_ifma_zen:" not in text:
@@ -180,7 +188,8 @@ def main():
                 f.write(harness(fa, text))
             exe = os.path.join(d, "h")
             subprocess.run(["gcc", "-O2", "-o", exe, os.path.join(d, "h.c"), os.path.join(d, "k.S")], check=True)
-            print("%s (%d limbs), SPREAD %s" % (name, fa.n, x86_64_hybrid.SPREAD))
+            print("%s (%d limbs), SPREAD %s%s" % (name, fa.n, x86_64_hybrid.SPREAD,
+                                                "".join(", " + kv for kv in args.set)))
             sys.stdout.flush()
             subprocess.run(pin + [exe], check=True)
 
