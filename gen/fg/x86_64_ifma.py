@@ -111,7 +111,7 @@ from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
                             VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPBROADCASTQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
-                            VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VZEROUPPER,
+                            VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VMOVQ, VZEROUPPER,
                             KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW,
                             KADDW, KXORW, KORB)
 from peachpy.x86_64.registers import (rax, rcx, rdx, rsi, rdi, rsp, r8, r9, r10, r11,
@@ -185,6 +185,15 @@ ALIGN_STACK = True   # 64-byte aligned frame (rsp saved in r11, AND of rsp), vmo
 INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
                     # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
 DIRECT_B = True     # the Fp mul reads b's digits straight from memory (-3..4% at p751)
+PAGE_SAFE_TAIL = True   # no masked load or store of r, a or b where avoidable: a
+                    # partial vector of 1, 2 or 4 limbs is a narrow access (vmovq, xmm,
+                    # ymm), one of 3, 5, 6 or 7 limbs from 9 to 15 limbs the limbs' last
+                    # 64 bytes, whole, moved by VALIGNQ. On the Zen 4 a masked 64-byte
+                    # access whose masked-off lanes lie in the next 4 KiB page took
+                    # about 500 TSC ticks more per call (p751's IFMA Fp2 mul 501 -> 1028
+                    # with the operand 192 bytes before a page's end, the only slow one
+                    # of 124 placements; p610's 425 -> 835). 3, 5, 6 or 7 limbs in all
+                    # (p434) stay masked: an Fp element shorter than a vector
 REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
                     # (both need registers: dropped, in this order, when 32 do not suffice)
 _TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li", "km")
@@ -315,6 +324,14 @@ class Mk:
         self.v, self.k, self.z = v, k, z
 
 
+class Nv:
+    """The low 16 or 32 bytes of a value (its xmm or ymm register)."""
+    __slots__ = ("v", "width")
+
+    def __init__(self, v, width):
+        self.v, self.width = v, width
+
+
 class _Op:
     __slots__ = ("ins", "ops", "dst", "tied", "srcs")
 
@@ -404,6 +421,8 @@ class Trace:
 def _phys(o):
     if isinstance(o, V):
         return ZMM[o.reg]
+    if isinstance(o, Nv):
+        return ZMM[o.v.reg].as_ymm if o.width == 32 else ZMM[o.v.reg].as_xmm
     if isinstance(o, Mk):
         r = ZMM[o.v.reg]
         return r(o.k.z) if o.z else r(o.k)
@@ -553,12 +572,24 @@ def _build(sh, na, op):
         tr.raw(KMOVQ, k7, rax)
 
     def load_limbs(base, off):
-        """The NL limbs at base+off as NW vectors (lanes past NL zero)."""
+        """The NL limbs at base+off as NW vectors (lanes past NL zero). A last
+        vector of 1, 2 or 4 limbs is a narrow load (the upper lanes zeroed);
+        of 3, 5, 6 or 7 limbs from 9 to 15 limbs, the limbs' last 64 bytes
+        moved down; else a masked load (see PAGE_SAFE_TAIL)."""
         out = []
         for w in range(NW):
             m = _mem(base, off + 64 * w)
             if 8 * w + 8 <= NL:
                 out.append(tr.vop(VMOVDQU64, m))
+            elif NL % 8 in (1, 2, 4) and PAGE_SAFE_TAIL:
+                d = tr.new()
+                width = 8 * (NL % 8)
+                ins = VMOVQ if width == 8 else VMOVDQU64
+                tr.ops.append(_Op(ins, (Nv(d, max(width, 16)), MemoryOperand(m.address, width)), d, None, []))
+                out.append(d)
+            elif NL > 8 and PAGE_SAFE_TAIL:
+                v = tr.vop(VMOVDQU64, _mem(base, off + 8 * NL - 64))
+                out.append(tr.vop(VALIGNQ, v, v, 16 - NL, mask=k7, zero=True))
             else:
                 out.append(tr.vop(VMOVDQU64, m, mask=k7, zero=True))
         return out
@@ -917,10 +948,21 @@ def _build(sh, na, op):
             outs.append(tr.vop(VPTERNLOGQ, parts[1], parts[2], 0xFE, tied=parts[0]))
         res.append(outs)
     for x in range(NX):
+        base = 8 * NL * (x + (op in ("c1", "c1s")))
         for v in range(NW):
-            m = _mem(rdi, 8 * NL * (x + (op in ("c1", "c1s"))) + 64 * v)
+            m = _mem(rdi, base + 64 * v)
             if 8 * v + 8 <= NL:
                 tr.xop(VMOVDQU64, m, res[x][v])
+            elif NL % 8 in (1, 2, 4) and PAGE_SAFE_TAIL:
+                width = 8 * (NL % 8)
+                tr.ops.append(_Op(VMOVQ if width == 8 else VMOVDQU64,
+                                  (MemoryOperand(m.address, width), Nv(res[x][v], max(width, 16))),
+                                  None, None, [res[x][v]]))
+            elif NL > 8 and PAGE_SAFE_TAIL:
+                # the limbs' last 64 bytes, whole (limbs NL - 8 .. NL - 1; the
+                # first vector's store writes the same values where they meet)
+                tail_v = tr.vop(VALIGNQ, res[x][1], res[x][0], NL - 8)
+                tr.xop(VMOVDQU64, _mem(rdi, base + 8 * NL - 64), tail_v)
             else:
                 tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
     return tr, frame

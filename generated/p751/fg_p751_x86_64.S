@@ -33089,7 +33089,7 @@ fg_p751_fp2_mul_ifma:
 	movq $15, %rax
 	kmovq %rax, %k7
 	vmovdqu64 96(%rdx), %zmm0
-	vmovdqu64 160(%rdx), %zmm1{%k7}{z}
+	vmovdqu64 160(%rdx), %ymm1
 	vmovdqa64 FG_P751_IFMA_P+0(%rip), %zmm2
 	vpsubq %zmm0, %zmm2, %zmm3
 	vpcmpuq $1, %zmm0, %zmm2, %k1
@@ -33124,7 +33124,7 @@ fg_p751_fp2_mul_ifma:
 	vmovdqa64 %zmm2, 256(%rsp)
 	vmovdqa64 %zmm5, 320(%rsp)
 	vmovdqu64 0(%rdx), %zmm2
-	vmovdqu64 64(%rdx), %zmm3{%k7}{z}
+	vmovdqu64 64(%rdx), %ymm3
 	vmovdqa64 FG_P751_IFMA_IB+0(%rip), %zmm4
 	vpermi2b %zmm3, %zmm2, %zmm4{%k4}{z}
 	vpsrlvq FG_P751_IFMA_SB+0(%rip), %zmm4, %zmm4
@@ -33142,7 +33142,7 @@ fg_p751_fp2_mul_ifma:
 	vmovdqa64 %zmm2, 128(%rsp)
 	vmovdqa64 %zmm3, 192(%rsp)
 	vmovdqu64 0(%rsi), %zmm0
-	vmovdqu64 64(%rsi), %zmm1{%k7}{z}
+	vmovdqu64 64(%rsi), %ymm1
 	vmovdqa64 FG_P751_IFMA_IA+0(%rip), %zmm2
 	vpermi2b %zmm1, %zmm0, %zmm2{%k1}{z}
 	vpsrlvq FG_P751_IFMA_SA+0(%rip), %zmm2, %zmm2
@@ -33150,7 +33150,7 @@ fg_p751_fp2_mul_ifma:
 	vpermi2b %zmm1, %zmm0, %zmm3{%k2}{z}
 	vpsrlvq FG_P751_IFMA_SA+64(%rip), %zmm3, %zmm3
 	vmovdqu64 96(%rsi), %zmm0
-	vmovdqu64 160(%rsi), %zmm1{%k7}{z}
+	vmovdqu64 160(%rsi), %ymm1
 	vmovdqa64 FG_P751_IFMA_IA+0(%rip), %zmm4
 	vpermi2b %zmm1, %zmm0, %zmm4{%k1}{z}
 	vpsrlvq FG_P751_IFMA_SA+0(%rip), %zmm4, %zmm4
@@ -34109,9 +34109,9 @@ fg_p751_fp2_mul_ifma:
 	vpsllvq FG_P751_IFMA_OS+320(%rip), %zmm7, %zmm7
 	vpternlogq $254, %zmm7, %zmm5, %zmm4
 	vmovdqu64 %zmm1, 0(%rdi)
-	vmovdqu64 %zmm2, 64(%rdi){%k7}
+	vmovdqu64 %ymm2, 64(%rdi)
 	vmovdqu64 %zmm3, 96(%rdi)
-	vmovdqu64 %zmm4, 160(%rdi){%k7}
+	vmovdqu64 %ymm4, 160(%rdi)
 	movq %r11, %rsp
 .cfi_def_cfa_register %rsp
 	vzeroupper
@@ -34214,9 +34214,9 @@ fg_p751_fp2_sqr_ifma:
 	movq $15, %rax
 	kmovq %rax, %k7
 	vmovdqu64 0(%rsi), %zmm0
-	vmovdqu64 64(%rsi), %zmm1{%k7}{z}
+	vmovdqu64 64(%rsi), %ymm1
 	vmovdqu64 96(%rsi), %zmm2
-	vmovdqu64 160(%rsi), %zmm3{%k7}{z}
+	vmovdqu64 160(%rsi), %ymm3
 	vpternlogq $255, %zmm4, %zmm4, %zmm4
 	vmovdqa64 FG_P751_IFMAS_P+0(%rip), %zmm5
 	vpsubq %zmm2, %zmm5, %zmm6
@@ -35088,9 +35088,9 @@ fg_p751_fp2_sqr_ifma:
 	vpsllvq FG_P751_IFMAS_OS+320(%rip), %zmm7, %zmm7
 	vpternlogq $254, %zmm7, %zmm5, %zmm4
 	vmovdqu64 %zmm1, 0(%rdi)
-	vmovdqu64 %zmm2, 64(%rdi){%k7}
+	vmovdqu64 %ymm2, 64(%rdi)
 	vmovdqu64 %zmm3, 96(%rdi)
-	vmovdqu64 %zmm4, 160(%rdi){%k7}
+	vmovdqu64 %ymm4, 160(%rdi)
 	movq %r11, %rsp
 .cfi_def_cfa_register %rsp
 	vzeroupper
@@ -35485,7 +35485,7 @@ fg_p751_mul_ifma:
 	movq $36028797018963967, %rax
 	kmovq %rax, %k2
 	vmovdqu64 0(%rsi), %zmm0
-	vmovdqu64 64(%rsi), %zmm1{%k7}{z}
+	vmovdqu64 64(%rsi), %ymm1
 	vmovdqa64 FG_P751_IFMAF_IA+0(%rip), %zmm2
 	vpermi2b %zmm1, %zmm0, %zmm2{%k1}{z}
 	vpsrlvq FG_P751_IFMAF_SA+0(%rip), %zmm2, %zmm2
@@ -35987,7 +35987,7 @@ fg_p751_mul_ifma:
 	vpsllvq FG_P751_IFMAF_OS+320(%rip), %zmm4, %zmm4
 	vpternlogq $254, %zmm4, %zmm3, %zmm2
 	vmovdqu64 %zmm1, 0(%rdi)
-	vmovdqu64 %zmm2, 64(%rdi){%k7}
+	vmovdqu64 %ymm2, 64(%rdi)
 	movq %r11, %rsp
 .cfi_def_cfa_register %rsp
 	vzeroupper
@@ -36381,7 +36381,7 @@ pushq %rbx
 	movq $18014398509481983, %rax
 	kmovq %rax, %k2
 	vmovdqu64 96(%rsi), %zmm0
-	vmovdqu64 160(%rsi), %zmm1{%k7}{z}
+	vmovdqu64 160(%rsi), %ymm1
 	vmovdqa64 FG_P751_IFMAHS_I2+0(%rip), %zmm2
 	vpermi2b %zmm1, %zmm0, %zmm2{%k1}{z}
 	vpsrlvq FG_P751_IFMAHS_S2+0(%rip), %zmm2, %zmm2
@@ -36395,7 +36395,7 @@ pushq %rbx
 	movq $36028797018963967, %rax
 	kmovq %rax, %k2
 	vmovdqu64 0(%rsi), %zmm0
-	vmovdqu64 64(%rsi), %zmm1{%k7}{z}
+	vmovdqu64 64(%rsi), %ymm1
 	vmovdqa64 FG_P751_IFMAHS_IA+0(%rip), %zmm2
 	vpermi2b %zmm1, %zmm0, %zmm2{%k1}{z}
 	vpsrlvq FG_P751_IFMAHS_SA+0(%rip), %zmm2, %zmm2
@@ -37780,7 +37780,7 @@ pushq %rbx
 	vpsllvq FG_P751_IFMAHS_OS+320(%rip), %zmm4, %zmm4
 	vpternlogq $254, %zmm4, %zmm3, %zmm2
 	vmovdqu64 %zmm1, 96(%rdi)
-	vmovdqu64 %zmm2, 160(%rdi){%k7}
+	vmovdqu64 %ymm2, 160(%rdi)
 	movq %rbp, %rsp
 .cfi_def_cfa_register %rsp
 	vzeroupper
