@@ -64,14 +64,7 @@ def _vector_half(fa, vop):
     sh = ifma._Shape(fa, vop)
     tabs = ifma._tables(sh)
     sh.tabs = tabs
-    for na in range(ifma.NA_PROD, 0, -1):
-        tr, frame = ifma._build(sh, na, vop)
-        try:
-            code = tr.allocate()
-            break
-        except ifma._OutOfRegisters:
-            if na == 1:
-                raise
+    code, frame = ifma.allocated(sh, vop)
     marks = [i for i, (ins, _) in enumerate(code) if ins is ifma.MARK]
     assert [code[i][1] for i in marks] == [("head",), ("tail",)]
     head, mid, tail = code[:marks[0]], code[marks[0] + 1:marks[1]], code[marks[1] + 1:]
@@ -79,9 +72,9 @@ def _vector_half(fa, vop):
 
 
 # The vector middle is spread over the first SPREAD of the scalar code: the
-# vector half runs longer than the scalar one alone (p503: 210 against 205
-# TSC ticks, each with the vector conversion and final step), and its final
-# step waits for the scalar code's end. Measured on the Zen 4 (TSC ticks,
+# vector half, latency-bound, must not be stretched over all of it, nor
+# packed into the out-of-order window ahead of the scalar work, and its
+# final step waits for the scalar code's end. Measured on the Zen 4 (TSC ticks,
 # chained calls, medians of 201 rounds, one process per value; p503, the
 # scalar Zen form 305-307 in each): 1.0 287, 0.9 260, 0.8 257, 0.7 264,
 # 0.6 274, 0.5 288.
@@ -104,6 +97,10 @@ def _interleave(a, b):
     return out + rest
 
 
+HYB_SQR_RATIO = 3.5
+HYB_SQR_LIMBS = 12
+
+
 def chosen(fa, op, scalar_text):
     """Whether the zen tuning's ifma level runs the hybrid OP (scalar_text:
     the field's Montgomery kernels, whose adx mul is counted). Measured on
@@ -117,22 +114,21 @@ def chosen(fa, op, scalar_text):
            373 / 403 (IFMA); p434 207 / 172 and m521 211 / 195 lose (the
            vector half, one product and its reduction, is then the longer
            by far), sidh928 538 / 544 and sidh996 577 / 559 (IFMA) tie or
-           lose: up to 12 limbs, where the IFMA Fp mul's vector
+           lose: up to HYB_SQR_LIMBS, where the IFMA Fp mul's vector
            instructions are below HYB_SQR_RATIO x the scalar mul's 64x64
            multiplications (p434 3.90, m521 3.82, p503 3.28, p610 2.70,
-           p751 2.15)."""
+           p751 2.15).
+    research/hybrid/README.md has every size again after the IFMA kernels
+    lost their masked accesses: the same choices."""
     if not supported(fa, op) or fa.n < mont.ZEN_DUAL_ROWS:
         return False
     if op == "mul":
         return fa.n <= mont.ZEN_FP2_KERNELS
-    if fa.n > 12 or not ifma.supported_mul(fa):
+    if fa.n > HYB_SQR_LIMBS or not ifma.supported_mul(fa):
         return False
     vec = kernel_cost.count(ifma.emit_mul(fa), "fg_%s_mul_ifma" % fa.name, ifma._VEC)
     mults = kernel_cost.count(scalar_text, "fg_%s_mul_adx" % fa.name, kernel_cost.MULTS)
     return vec < HYB_SQR_RATIO * mults
-
-
-HYB_SQR_RATIO = 3.5
 
 
 def emit(fa, op):
@@ -151,7 +147,7 @@ def emit(fa, op):
     fn = PhysicalFunction("fg_%s_fp2_%s_ifma_zen" % (fa.name, op), args, target=TARGET)
     with fn:
         MOV(rbp, rsp)
-        SUB(rsp, save + 8 + 56)
+        SUB(rsp, save + 64)                     # r's 8 bytes within, whatever the AND takes
         AND(rsp, -64)
         MOV(MemoryOperand(rsp + save, 8), rdi)
         for ins, ops in head + _interleave(k.code, mid):

@@ -254,7 +254,7 @@ class _Shape:
             t = (p - 1) * (p - 1) + (p - 1) * p
         elif self.op == "fmul":
             t = (p - 1) * (p - 1)
-        elif self.op in ("c1", "c1s"):
+        elif self.op in HYBRID_OPS:
             t = 2 * (p - 1) * (p - 1)
         else:
             t = (2 * p - 2) * (2 * p - 1)
@@ -301,6 +301,7 @@ def supported_sqr(fa):
 # trace over virtual zmm values, then linear-scan allocation
 
 MARK = "mark"       # a position in the code (Trace.raw(MARK, name)): the hybrid splits there
+HYBRID_OPS = ("c1", "c1s")      # the hybrid Fp2 mul's and sqr's vector halves (x86_64_hybrid)
 
 
 class _OutOfRegisters(RuntimeError):
@@ -503,7 +504,7 @@ def _tables(sh):
     t["k"] = [M52]
     if sh.op == "fmul" and REGQ_FMUL:
         t["li"] = [l for l in range(8) for _ in range(8)]     # VPERMQ index: lane l
-    if sh.op in ("c1", "c1s"):
+    if sh.op in HYBRID_OPS:
         # the reduction's k-masks as constants (KMOVQ from memory): the hybrid's
         # vector middle uses no general-purpose register
         t["km"] = sorted(set(_reduce_masks(sh)))
@@ -544,7 +545,7 @@ def _mem(base, off, size=64):
 def _build(sh, na, op):
     tr = Trace()
     NL, ND, NB, NAV, NZ, NW, K = sh.NL, sh.ND, sh.NB, sh.NAV, sh.NZ, sh.NW, sh.K
-    NX = 1 if op in ("fmul", "c1", "c1s") else 2       # outputs (Fp2: c0, c1; Fp mul, hybrid: one)
+    NX = 1 if op == "fmul" or op in HYBRID_OPS else 2       # outputs (Fp2: c0, c1; Fp mul, hybrid: one)
     MB = _cmem("k", 0, 8, 8)          # 2^52 - 1, {1to8}
 
     # stack layout (64-byte aligned slots)
@@ -896,7 +897,7 @@ def _build(sh, na, op):
             u.append(tr.vop(VPANDQ, lp, MB))
         for i in range(NZ):
             u[i] = tr.vop(VPADDQ, u[i], tr.vop(VALIGNQ, wh[i], wh[i - 1] if i else Z, 7))
-        if op in ("c1", "c1s"):
+        if op in HYBRID_OPS:
             tr.raw(MARK, "tail")                    # general-purpose registers from here on
         for vec, pred, reg in ((s, 6, rax), (s, 0, rcx), (u, 6, r8), (u, 0, r9)):
             ks = [k1, k2, k3]
@@ -948,7 +949,7 @@ def _build(sh, na, op):
             outs.append(tr.vop(VPTERNLOGQ, parts[1], parts[2], 0xFE, tied=parts[0]))
         res.append(outs)
     for x in range(NX):
-        base = 8 * NL * (x + (op in ("c1", "c1s")))
+        base = 8 * NL * (x + (op in HYBRID_OPS))
         for v in range(NW):
             m = _mem(rdi, base + 64 * v)
             if 8 * v + 8 <= NL:
@@ -976,7 +977,7 @@ def _regq(sh):
 
 def _kmask(tr, sh, k, imm):
     """k = imm: through rax, or (the hybrid's half) from the "km" table."""
-    if sh.op in ("c1", "c1s"):
+    if sh.op in HYBRID_OPS:
         tr.raw(KMOVQ, k, _cmem("km", sh.km_index[imm], 8))
     else:
         _movi(tr, rax, imm)
@@ -1004,6 +1005,20 @@ def _tsum(tr, vs):
     return vs[0]
 
 
+def allocated(sh, op, opts=((False, False),)):
+    """(code, frame) of the kernel traced and allocated in the first form that
+    fits the 32 zmm registers: each of opts ((direct, regq): the Fp mul's
+    register-hungry options, in order) with 3..1 product chains."""
+    tries = [(o, na) for o in dict.fromkeys(opts) for na in range(NA_PROD, 0, -1)]
+    for i, ((sh.direct, sh.regq), na) in enumerate(tries):
+        tr, frame = _build(sh, na, op)
+        try:
+            return tr.allocate(), frame
+        except _OutOfRegisters:
+            if i == len(tries) - 1:
+                raise
+
+
 def _emit(fa, op, reuse=None, sqr_entry=False):
     """(GAS text, tables) of one kernel; reuse: (label tag, tables) of a
     kernel of the same file whose equal tables this one reads instead of
@@ -1017,15 +1032,7 @@ def _emit(fa, op, reuse=None, sqr_entry=False):
     # register-hungry options of the Fp mul first, with 3..1 product chains
     opts = [(True, True), (False, True), (False, False)] if op == "fmul" else [(False, False)]
     opts = [(d and DIRECT_B, r and REGQ_FMUL) for d, r in opts]
-    tries = [(o, na) for o in dict.fromkeys(opts) for na in range(NA_PROD, 0, -1)]
-    for i, ((sh.direct, sh.regq), na) in enumerate(tries):
-        tr, frame = _build(sh, na, op)
-        try:
-            code = tr.allocate()
-            break
-        except _OutOfRegisters:
-            if i == len(tries) - 1:
-                raise
+    code, frame = allocated(sh, op, opts)
     args = [Argument(ptr(uint64_t), name="r"), Argument(ptr(const_uint64_t), name="a")]
     if op != "sqr":
         args.append(Argument(ptr(const_uint64_t), name="b"))
