@@ -1150,6 +1150,9 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
                              USES(FGB_SQR_WIDE, SQR_WIDE, ), USES(FGB_REDC, REDC, )},
         [FG_TUNE_ZEN] = {USES(FGB_MUL, MUL, _ZEN), USES(FGB_SQR, SQR, _ZEN), USES(FGB_MUL_WIDE, MUL_WIDE, _ZEN),
                          USES(FGB_SQR_WIDE, SQR_WIDE, _ZEN), USES(FGB_REDC, REDC, _ZEN)},
+        /* zen4 runs zen's Fp kernels (it differs at ifma in the Fp2 kernels alone) */
+        [FG_TUNE_ZEN4] = {USES(FGB_MUL, MUL, _ZEN), USES(FGB_SQR, SQR, _ZEN), USES(FGB_MUL_WIDE, MUL_WIDE, _ZEN),
+                          USES(FGB_SQR_WIDE, SQR_WIDE, _ZEN), USES(FGB_REDC, REDC, _ZEN)},
 #undef USES
     },
 #if HAVE_ASM
@@ -1194,6 +1197,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #if FP2
     .fp2_ifma = {UC(HAVE_FP2_IFMA) + 0, UC(HAVE_FP2_SQR_IFMA) + 0},
     .fp2_adx_uses = {{UC(FP2_MUL_AT_ADX_USES), UC(FP2_SQR_AT_ADX_USES)},
+                     {UC(FP2_MUL_AT_ADX_ZEN_USES), UC(FP2_SQR_AT_ADX_ZEN_USES)},
                      {UC(FP2_MUL_AT_ADX_ZEN_USES), UC(FP2_SQR_AT_ADX_ZEN_USES)}},
 #endif
 #endif

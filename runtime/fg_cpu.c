@@ -15,7 +15,7 @@ unsigned fg_cpu_sel = FG_SEL(FG_ISA_C, FG_TUNE_GENERIC);
 static int cpu_tune = FG_TUNE_GENERIC;
 
 static const char *const isa_names[FG_ISA_LEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
-static const char *const tune_names[FG_TUNES] = {"generic", "zen"};
+static const char *const tune_names[FG_TUNES] = {"generic", "zen", "zen4"};
 
 /* names[i] for 0 <= i < n, else "?"; and back, -1 for an unknown name */
 static const char *table_name(const char *const *names, int n, int i)
@@ -97,7 +97,8 @@ static fg_isa probe_cpu(void)
 }
 
 /* AMD's Zen cores (and Hygon's, which are Zen): vendor string, then the
- * family (base 0Fh plus the extended family), 17h and later. */
+ * family (base 0Fh plus the extended family), 17h and later; zen4 for family
+ * 19h with AVX-512 F (Zen 3 shares the family without it; Zen 5 is 1Ah). */
 static fg_tune probe_tune(void)
 {
 #if FG_HAVE_X86_64_ASM
@@ -113,6 +114,11 @@ static fg_tune probe_tune(void)
     family = (eax >> 8) & 0xf;
     if (family == 0xf)
         family += (eax >> 20) & 0xff;
+    if (family == 0x19 && __get_cpuid_max(0, NULL) >= 7) {
+        __cpuid_count(7, 0, eax, ebx, ecx, edx);
+        if ((ebx >> 16) & 1)
+            return FG_TUNE_ZEN4;
+    }
     return family >= 0x17 ? FG_TUNE_ZEN : FG_TUNE_GENERIC;
 #else
     return FG_TUNE_GENERIC;
@@ -173,7 +179,7 @@ fg_tune fg_tune_best(void)
         if (env != NULL && *env != '\0') {
             int forced = fg_tune_parse(env);
             if (forced < 0)
-                fprintf(stderr, "fieldgen: ignoring FIELDGEN_TUNE=%s (expected generic or zen)\n", env);
+                fprintf(stderr, "fieldgen: ignoring FIELDGEN_TUNE=%s (expected generic, zen or zen4)\n", env);
             else
                 tune = forced;
         }

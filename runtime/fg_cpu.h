@@ -3,9 +3,10 @@
  *
  * The CPU is probed once, at start-up (a constructor), with CPUID: its ISA
  * level, and its tuning (which of a level's kernels measured fastest on that
- * core family: "generic", measured on Intel cores, or "zen", AMD's). The
+ * core family: "generic", measured on Intel cores, "zen", AMD's, or "zen4",
+ * AMD's with half-width AVX-512). The
  * environment variables FIELDGEN_ISA=c|x86_64|bmi2|adx|ifma and
- * FIELDGEN_TUNE=generic|zen, read at that moment, override the probe (to cap
+ * FIELDGEN_TUNE=generic|zen|zen4, read at that moment, override the probe (to cap
  * the level, to run a level under an emulator whose CPUID hides it, or to
  * compare tunings). Each generated operation then reaches its kernel through
  * one well-predicted branch on the selector word fg_cpu_sel (one bit set:
@@ -16,9 +17,10 @@
  * for the ifma level, AVX-512 F/VL/BW/DQ/IFMA/VBMI: -march=native on such a
  * CPU) or FG_STATIC_ISA is defined (0..4, the CMake option
  * FIELDGEN_ISA_LEVEL), the level is a constant and the branch folds
- * to a direct call; the tuning is then FG_STATIC_TUNE (0 generic, 1 zen;
- * the CMake option FIELDGEN_TUNE), by default zen when the compiler targets
- * a Zen core (-march=znver1..5, or -march=native on one), else generic.
+ * to a direct call; the tuning is then FG_STATIC_TUNE (0 generic, 1 zen,
+ * 2 zen4; the CMake option FIELDGEN_TUNE), by default zen4 when the compiler
+ * targets a Zen 4 core, zen for another Zen core (-march=znver1..5, or
+ * -march=native on one), else generic.
  * Define FG_NO_ASM to build the portable C level alone.
  */
 #ifndef FG_CPU_H
@@ -44,10 +46,13 @@ typedef enum {
  * kernel_choice). A tuning never changes a result, only which of the
  * level's permitted kernels computes it. */
 typedef enum {
-    FG_TUNE_GENERIC = 0, /* the choices measured on Intel cores (any CPU but the next) */
-    FG_TUNE_ZEN = 1      /* AMD Zen (CPUID vendor AuthenticAMD or HygonGenuine, family 17h+) */
+    FG_TUNE_GENERIC = 0, /* the choices measured on Intel cores (any CPU but the next two) */
+    FG_TUNE_ZEN = 1,     /* AMD Zen (CPUID vendor AuthenticAMD or HygonGenuine, family 17h+) */
+    FG_TUNE_ZEN4 = 2     /* of those, family 19h with AVX-512 (Zen 4: 512-bit operations in two
+                          * 256-bit halves): zen's choices, but at the ifma level the hybrid
+                          * Fp2 kernels (gen/fg/x86_64_hybrid.py) */
 } fg_tune;
-#define FG_TUNES 2 /* number of fg_tune values */
+#define FG_TUNES 3 /* number of fg_tune values */
 /* The generated headers' FG_NAME_OP_AT_LEVEL_USES macros name a kernel: a level's
  * own (an fg_isa value), or the Zen form of the adx kernel, fg_NAME_OP_adx_zen
  * (the same products, every row on the two ADCX/ADOX chains; adx's instructions). */
@@ -77,8 +82,9 @@ typedef enum {
 #endif
 #endif
 #if defined(FG_STATIC_ISA) && !defined(FG_STATIC_TUNE)
-#if defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver4__) || \
-    defined(__znver5__)
+#if defined(__znver4__)
+#define FG_STATIC_TUNE 2
+#elif defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver5__)
 #define FG_STATIC_TUNE 1
 #else
 #define FG_STATIC_TUNE 0

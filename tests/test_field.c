@@ -1412,7 +1412,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--count") && i + 1 < (unsigned long)argc) count = strtoul(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--seed") && i + 1 < (unsigned long)argc) rng_state = strtoull(argv[++i], NULL, 0);
         else {
-            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx|ifma [--suite diff|kat|sweep|sweep-full|fp2] [--tune generic|zen] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
+            fprintf(stderr, "usage: %s --level c|x86_64|bmi2|adx|ifma [--suite diff|kat|sweep|sweep-full|fp2] [--tune generic|zen|zen4] [--kat FILE] [--count N] [--seed S]\n", argv[0]);
             return 2;
         }
     }
@@ -1468,22 +1468,22 @@ int main(int argc, char **argv)
 
     K = level_kernels[level > FG_ISA_ADX ? FG_ISA_ADX : level]; /* ifma: the adx kernels, plus its Fp2 kernels (and its Fp mul and sqr, below) */
 #if C(HAVE_ASM)
-    if (tune_name != NULL && fg_tune_active() == FG_TUNE_ZEN && level >= FG_ISA_ADX)
+    if (tune_name != NULL && fg_tune_active() != FG_TUNE_GENERIC && level >= FG_ISA_ADX)
         K = zen_kernels;
 #endif
 #if C(HAVE_LAZY)
     KL = lazy_level_kernels[level > FG_ISA_ADX ? FG_ISA_ADX : level];
 #if C(HAVE_ASM)
-    if (tune_name != NULL && fg_tune_active() == FG_TUNE_ZEN && level >= FG_ISA_ADX)
+    if (tune_name != NULL && fg_tune_active() != FG_TUNE_GENERIC && level >= FG_ISA_ADX)
         KL = lazy_zen_kernels;
 #endif
 #endif
 #if C(MUL_HAVE_IFMA)
-    if (level == FG_ISA_IFMA && fg_tune_active() == FG_TUNE_ZEN)
+    if (level == FG_ISA_IFMA && fg_tune_active() != FG_TUNE_GENERIC)
         K.mul = F(mul_ifma); /* the ifma level's Fp mul under the zen tuning */
 #endif
 #if C(SQR_HAVE_IFMA)
-    if (level == FG_ISA_IFMA && fg_tune_active() == FG_TUNE_ZEN)
+    if (level == FG_ISA_IFMA && fg_tune_active() != FG_TUNE_GENERIC)
         K.sqr = F(sqr_ifma); /* and its squaring entry (b = a) */
 #endif
     mpz_inits(P, RINV, RMOD, WIDE_MAX, NULL);

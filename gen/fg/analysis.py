@@ -22,7 +22,10 @@ LAZY_OPS = ("mul_lazy", "sqr_lazy")
 # the runtime's selector (runtime/fg_cpu.h): one bit per (level, tuning),
 # bit index level + len(SEL_LEVELS) * tuning
 SEL_LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
-TUNES = ("generic", "zen")
+# zen4 (AMD family 19h with AVX-512: Zen 4) runs zen's kernels but for the
+# hybrid Fp2 kernels at ifma (x86_64_hybrid): its 512-bit units are half-width
+TUNES = ("generic", "zen", "zen4")
+ZEN_TUNES = ("zen", "zen4")
 PM_MAX_C_FOLD = 1 << 31
 # the kernels: one per level (fg_NAME_OP_LEVEL), and the Zen form of the adx
 # kernel (fg_NAME_OP_adx_zen: x86_64_mont.ZEN_DUAL_ROWS), where it differs;
@@ -152,7 +155,7 @@ class FieldAnalysis:
     fp2_mul_bmi2: bool = False
     fp2_sqr_adx_zen: bool = False   # the Zen forms of the adx Fp2 kernels (zen_forms)
     fp2_mul_adx_zen: bool = False
-    # the zen tuning's ifma level runs the hybrid Fp2 mul fg_NAME_fp2_mul_ifma_zen,
+    # the zen4 tuning's ifma level runs the hybrid Fp2 mul fg_NAME_fp2_mul_ifma_zen,
     # and squaring fg_NAME_fp2_sqr_ifma_zen (x86_64_hybrid: c0 on the scalar
     # units, c1 on the IFMA units)
     fp2_mul_ifma_zen: bool = False
@@ -309,8 +312,13 @@ def _selector_masks(kernel_at):
     order = sorted(masks, key=lambda k: (k != top, -rank(k)))
     out = []
     for k in order:
-        parts = [("" if tune == TUNES[0] else tune + ": ") + ", ".join(users[k][tune])
-                 for tune in TUNES if tune in users[k]]
+        # tunings with the same levels share one entry: "x86_64; zen, zen4: adx, ifma"
+        groups = {}
+        for tune in TUNES:
+            if tune in users[k]:
+                groups.setdefault(tuple(users[k][tune]), []).append(tune)
+        parts = [("" if tunes == [TUNES[0]] else ", ".join(tunes) + ": ") + ", ".join(levels)
+                 for levels, tunes in groups.items()]
         hot = any(SEL_LEVELS[-1] in users[k].get(tune, ()) for tune in TUNES)
         out.append((k, masks[k], "; ".join(parts), hot))
     return out
@@ -340,12 +348,13 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
             fa.dispatch_sel[op] = []
             continue
         kernel_at = {}
-        for tune, plan in (("generic", fa.dispatch[op]), ("zen", fa.dispatch_zen[op])):
-            plan = dict(plan)
+        for tune in TUNES:
+            plan = dict(fa.dispatch[op] if tune == "generic" else fa.dispatch_zen[op])
             for level in SEL_LEVELS:
                 kernel_at[(level, tune)] = plan.get("adx" if level == "ifma" else level, "c")
         if (op == "mul" and fa.mul_ifma) or (op == "sqr" and fa.sqr_ifma):
-            kernel_at[("ifma", "zen")] = "ifma"     # AMD's AVX-512 cores: the IFMA Fp mul
+            for tune in ZEN_TUNES:
+                kernel_at[("ifma", tune)] = "ifma"     # AMD's AVX-512 cores: the IFMA Fp mul
         for tune in TUNES:
             fa.at_ifma[(op, tune)] = kernel_at[("ifma", tune)]
         fa.dispatch_sel[op] = _selector_masks(kernel_at)
@@ -360,12 +369,12 @@ def plan_tuning(fa, zen_choice=None, fp2_zen=None):
         kernel_at = {}
         for tune in TUNES:
             at_adx = "adx" if have["adx"] else "bmi2" if have["bmi2"] else None
-            if tune == "zen" and op in fp2_zen:
+            if tune in ZEN_TUNES and op in fp2_zen:
                 at_adx = fp2_zen[op]
             kernel_at.update({("ifma", tune): "ifma" if have["ifma"] else at_adx, ("adx", tune): at_adx,
                               ("bmi2", tune): "bmi2" if have["bmi2"] else None})
-            if tune == "zen" and getattr(fa, f"fp2_{op}_ifma_zen"):
-                kernel_at[("ifma", tune)] = "ifma_zen"
+            if tune == "zen4" and getattr(fa, f"fp2_{op}_ifma_zen"):
+                kernel_at[("ifma", tune)] = "ifma_zen"      # the hybrid
             fa.fp2_at_adx[(op, tune)] = at_adx
         fa.dispatch_sel["fp2_" + op] = _selector_masks(kernel_at)
     fa.tuned = (fa.dispatch_zen != fa.dispatch or bool(fp2_zen) or fa.mul_ifma or fa.fp2_mul_ifma_zen

@@ -102,7 +102,7 @@ HYB_SQR_LIMBS = 12
 
 
 def chosen(fa, op, scalar_text):
-    """Whether the zen tuning's ifma level runs the hybrid OP (scalar_text:
+    """Whether the zen4 tuning's ifma level runs the hybrid OP (scalar_text:
     the field's Montgomery kernels, whose adx mul is counted). Measured on
     the Zen 4 (TSC ticks, latency of chained calls, medians of 201 rounds,
     one process each; hybrid / the kernel the level ran before: the scalar

@@ -231,15 +231,15 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p25519_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p25519_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p25519_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -254,15 +254,15 @@ void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
         fg_p25519_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p25519_sqr_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p25519_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p25519_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -273,15 +273,15 @@ void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
 void fg_p25519_mul_wide(uint64_t t[2 * N], const fg_p25519 *a, const fg_p25519 *b)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p25519_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p25519_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p25519_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -292,15 +292,15 @@ void fg_p25519_mul_wide(uint64_t t[2 * N], const fg_p25519 *a, const fg_p25519 *
 void fg_p25519_sqr_wide(uint64_t t[2 * N], const fg_p25519 *a)
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p25519_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p25519_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p25519_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -311,15 +311,15 @@ void fg_p25519_sqr_wide(uint64_t t[2 * N], const fg_p25519 *a)
 void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * N])
 {
 #if FG_P25519_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p25519_redc_adx(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p25519_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p25519_redc_x86_64(r->limb, t);
         return;
     }

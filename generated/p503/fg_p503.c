@@ -288,15 +288,15 @@ void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
         fg_p503_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p503_mul_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p503_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -311,15 +311,15 @@ void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
         fg_p503_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p503_sqr_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p503_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -334,15 +334,15 @@ void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
         fg_p503_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p503_mul_wide_adx_zen(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p503_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -357,15 +357,15 @@ void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
         fg_p503_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p503_sqr_wide_adx_zen(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p503_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -376,15 +376,15 @@ void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
 void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
 {
 #if FG_P503_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p503_redc_adx(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p503_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_redc_x86_64(r->limb, t);
         return;
     }
@@ -399,15 +399,15 @@ void fg_p503_mul_lazy(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
         fg_p503_mul_lazy_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p503_mul_lazy_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p503_mul_lazy_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_mul_lazy_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -422,15 +422,15 @@ void fg_p503_sqr_lazy(fg_p503 *r, const fg_p503 *a)
         fg_p503_sqr_lazy_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p503_sqr_lazy_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p503_sqr_lazy_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_sqr_lazy_x86_64(r->limb, a->limb);
         return;
     }
@@ -1887,13 +1887,13 @@ static __attribute__((noinline)) void fg_p503_fp2_sqr_c(fg_p503_fp2 *r, const fg
 void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 {
 #if FG_P503_HAVE_FP2_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x10u))) { /* ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* generic, zen: ifma */
         fg_p503_fp2_mul_ifma(r, a, b);
         return;
     }
 #endif
 #if FG_P503_HAVE_FP2_MUL_IFMA_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4000u))) { /* zen4: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
         fg_p503_fp2_mul_ifma_zen(r, a, b);
         return;
     }
@@ -1905,13 +1905,13 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
     }
 #endif
 #if FG_P503_HAVE_FP2_MUL_ADX_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x2100u))) { /* zen, zen4: adx */ /* its Zen form */
         fg_p503_fp2_mul_adx_zen(r, a, b);
         return;
     }
 #endif
 #if FG_P503_HAVE_FP2_MUL_BMI2
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503: -2..7%) */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503: -2..7%) */
         fg_p503_fp2_mul_bmi2(r, a, b);
         return;
     }
@@ -1922,7 +1922,7 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
 {
 #if FG_P503_HAVE_FP2_SQR_IFMA_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4000u))) { /* zen4: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
         fg_p503_fp2_sqr_ifma_zen(r, a);
         return;
     }
@@ -1934,13 +1934,13 @@ void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
     }
 #endif
 #if FG_P503_HAVE_FP2_SQR_ADX_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x100u))) { /* zen: adx */ /* its Zen form */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x2300u))) { /* zen: adx, ifma; zen4: adx */ /* its Zen form */
         fg_p503_fp2_sqr_adx_zen(r, a);
         return;
     }
 #endif
 #if FG_P503_HAVE_FP2_SQR_BMI2
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503, p751: -7%) */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503, p751: -7%) */
         fg_p503_fp2_sqr_bmi2(r, a);
         return;
     }

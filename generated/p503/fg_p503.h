@@ -481,7 +481,7 @@ void fg_p503_fp2_mul_ifma(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp
 #if FG_P503_HAVE_FP2_MUL_ADX
 void fg_p503_fp2_mul_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 #endif
-/* The ifma level's Fp2 mul on AMD Zen cores (AVX-512 IFMA, BMI2, ADX): the
+/* The ifma level's Fp2 mul on Zen 4 cores (the zen4 tuning): the
  * hybrid, c0 = (a0*b0 + a1*(p - b1))/R by MULX/ADCX/ADOX rows and
  * c1 = (a0*b1 + a1*b0)/R by IFMA in radix 2^52, the two halves' instructions
  * interleaved in one function (gen/fg/x86_64_hybrid.py); any aliasing of r,
@@ -510,7 +510,7 @@ void fg_p503_fp2_mul_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp
 #if FG_P503_HAVE_FP2_SQR_ADX
 void fg_p503_fp2_sqr_adx(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 #endif
-/* The ifma level's Fp2 sqr on AMD Zen cores: the hybrid, c0 = (a0 + a1) *
+/* The ifma level's Fp2 sqr on Zen 4 cores: the hybrid, c0 = (a0 + a1) *
  * (a0 - a1 + p)/R by MULX/ADCX/ADOX rows and c1 = a0*(2 a1)/R by IFMA,
  * interleaved (gen/fg/x86_64_hybrid.py); any aliasing of r and a. */
 #define FG_P503_HAVE_FP2_SQR_IFMA_ZEN FG_P503_HAVE_ASM

@@ -294,19 +294,19 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
         fg_p751_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4200u))) { /* zen, zen4: ifma */
         fg_p751_mul_ifma(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x100u)) { /* zen: adx */
+    if (FG_DISPATCH_TO(0x2100u)) { /* zen, zen4: adx */
         fg_p751_mul_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -321,15 +321,15 @@ void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
         fg_p751_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_sqr_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -344,15 +344,15 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
         fg_p751_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_mul_wide_adx_zen(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -367,15 +367,15 @@ void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
         fg_p751_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_sqr_wide_adx_zen(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -386,15 +386,15 @@ void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x318u))) { /* adx, ifma; zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p751_redc_adx(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_redc_x86_64(r->limb, t);
         return;
     }
@@ -409,15 +409,15 @@ void fg_p751_mul_lazy(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
         fg_p751_mul_lazy_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_mul_lazy_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_mul_lazy_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_mul_lazy_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -432,15 +432,15 @@ void fg_p751_sqr_lazy(fg_p751 *r, const fg_p751 *a)
         fg_p751_sqr_lazy_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x300u))) { /* zen: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_sqr_lazy_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_sqr_lazy_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x42u)) { /* x86_64; zen: x86_64 */
+    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_lazy_x86_64(r->limb, a->limb);
         return;
     }
@@ -2119,7 +2119,7 @@ static __attribute__((noinline)) void fg_p751_fp2_sqr_c(fg_p751_fp2 *r, const fg
 void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
 #if FG_P751_HAVE_FP2_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* ifma; zen: ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4210u))) { /* generic, zen, zen4: ifma */
         fg_p751_fp2_mul_ifma(r, a, b);
         return;
     }
@@ -2131,7 +2131,7 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
     }
 #endif
 #if FG_P751_HAVE_FP2_MUL_BMI2
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503: -2..7%) */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503: -2..7%) */
         fg_p751_fp2_mul_bmi2(r, a, b);
         return;
     }
@@ -2142,13 +2142,13 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
 #if FG_P751_HAVE_FP2_SQR_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x10u))) { /* ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* generic, zen: ifma */
         fg_p751_fp2_sqr_ifma(r, a);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_IFMA_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x200u))) { /* zen: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4000u))) { /* zen4: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
         fg_p751_fp2_sqr_ifma_zen(r, a);
         return;
     }
@@ -2160,7 +2160,7 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_BMI2
-    if (FG_DISPATCH_TO(0x84u)) { /* bmi2; zen: bmi2 */ /* likewise (p503, p751: -7%) */
+    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503, p751: -7%) */
         fg_p751_fp2_sqr_bmi2(r, a);
         return;
     }

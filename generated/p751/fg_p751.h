@@ -499,7 +499,7 @@ void fg_p751_fp2_sqr_ifma(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #if FG_P751_HAVE_FP2_SQR_ADX
 void fg_p751_fp2_sqr_adx(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #endif
-/* The ifma level's Fp2 sqr on AMD Zen cores: the hybrid, c0 = (a0 + a1) *
+/* The ifma level's Fp2 sqr on Zen 4 cores: the hybrid, c0 = (a0 + a1) *
  * (a0 - a1 + p)/R by MULX/ADCX/ADOX rows and c1 = a0*(2 a1)/R by IFMA,
  * interleaved (gen/fg/x86_64_hybrid.py); any aliasing of r and a. */
 #define FG_P751_HAVE_FP2_SQR_IFMA_ZEN FG_P751_HAVE_ASM

@@ -527,8 +527,8 @@ class TestDispatch(unittest.TestCase):
         # the generic top level's kernel is tested first (the likely branch)
         self.assertEqual(fa.dispatch_sel["mul"][0][0], "bmi2")
         self.assertEqual(fa.dispatch_sel["redc"][0][0], "adx")
-        self.assertEqual(dict((k, c) for k, _, c, _ in fa.dispatch_sel["redc"])["x86_64"], "x86_64; zen: x86_64, adx, ifma")
-        want = {(lv, t): ("x86_64" if (t, lv) in (("zen", "adx"), ("zen", "ifma")) else
+        self.assertEqual(dict((k, c) for k, _, c, _ in fa.dispatch_sel["redc"])["x86_64"], "x86_64; zen, zen4: x86_64, adx, ifma")
+        want = {(lv, t): ("x86_64" if t in analysis.ZEN_TUNES and lv in ("adx", "ifma") else
                           "adx" if lv == "ifma" else lv) for t in analysis.TUNES for lv in analysis.SEL_LEVELS}
         self.check_masks(fa.dispatch_sel["redc"], want)
 

@@ -60,12 +60,14 @@ class Choice(unittest.TestCase):
         self.assertEqual(self.choice("t996"), (False, False))    # 16 limbs: the pure IFMA kernels
 
     def test_tuning(self):
-        # the zen tuning's ifma level runs it, the generic one does not
+        # the zen4 tuning's ifma level runs it, and nothing else does
+        from fg import analysis
         fa = _planned("p503", FIELDS["p503"])
         for op in ("mul", "sqr"):
             sel = dict((k, m) for k, m, _, _ in fa.dispatch_sel["fp2_" + op])
-            self.assertIn("ifma_zen", sel, op)
-            self.assertEqual(bin(sel["ifma_zen"]).count("1"), 1, op)
+            self.assertEqual(sel["ifma_zen"], analysis.sel_bit("ifma", "zen4"), op)
+        self.assertEqual(dict((k, m) for k, m, _, _ in fa.dispatch_sel["fp2_mul"])["ifma"],
+                         analysis.sel_bit("ifma", "generic") | analysis.sel_bit("ifma", "zen"))
 
     def test_unsupported(self):
         self.assertFalse(x86_64_hybrid.supported(_fa("p503", FIELDS["p503"], nr=None)))

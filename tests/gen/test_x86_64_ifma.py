@@ -269,7 +269,8 @@ class ZenChoice(unittest.TestCase):
             for kernel, mask, _, _ in fa.dispatch_sel["mul"]:
                 zen_bits = {lv for lv in analysis.SEL_LEVELS if mask & analysis.sel_bit(lv, "zen")}
                 self.assertEqual(zen_bits == want, kernel == "adx_zen", kernel)
-                self.assertEqual(zen_bits == {"ifma"} and mask == analysis.sel_bit("ifma", "zen"),
+                self.assertEqual(zen_bits == {"ifma"} and
+                                 mask == analysis.sel_bit("ifma", "zen") | analysis.sel_bit("ifma", "zen4"),
                                  kernel == "ifma", kernel)
             # the same products as the adx kernel, only the carries differ
             self.assertEqual(fa.kernel_cost[("mul", "adx_zen")][0], fa.kernel_cost[("mul", "adx")][0])
