@@ -1148,11 +1148,11 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
                                UC(FGB_CAT(U, _AT_ADX##T##_USES)), UC(FGB_CAT(U, _AT_IFMA##T##_USES))}
         [FG_TUNE_GENERIC] = {USES(FGB_MUL, MUL, ), USES(FGB_SQR, SQR, ), USES(FGB_MUL_WIDE, MUL_WIDE, ),
                              USES(FGB_SQR_WIDE, SQR_WIDE, ), USES(FGB_REDC, REDC, )},
-        [FG_TUNE_ZEN] = {USES(FGB_MUL, MUL, _ZEN), USES(FGB_SQR, SQR, _ZEN), USES(FGB_MUL_WIDE, MUL_WIDE, _ZEN),
-                         USES(FGB_SQR_WIDE, SQR_WIDE, _ZEN), USES(FGB_REDC, REDC, _ZEN)},
-        /* zen4 runs zen's Fp kernels (it differs at ifma in the Fp2 kernels alone) */
-        [FG_TUNE_ZEN4] = {USES(FGB_MUL, MUL, _ZEN), USES(FGB_SQR, SQR, _ZEN), USES(FGB_MUL_WIDE, MUL_WIDE, _ZEN),
-                          USES(FGB_SQR_WIDE, SQR_WIDE, _ZEN), USES(FGB_REDC, REDC, _ZEN)},
+#define ZEN_USES {USES(FGB_MUL, MUL, _ZEN), USES(FGB_SQR, SQR, _ZEN), USES(FGB_MUL_WIDE, MUL_WIDE, _ZEN), \
+                  USES(FGB_SQR_WIDE, SQR_WIDE, _ZEN), USES(FGB_REDC, REDC, _ZEN)}
+        [FG_TUNE_ZEN] = ZEN_USES,
+        [FG_TUNE_ZEN4] = ZEN_USES, /* zen's Fp kernels: zen4 differs at ifma in the Fp2 kernels alone */
+#undef ZEN_USES
 #undef USES
     },
 #if HAVE_ASM

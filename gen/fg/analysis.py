@@ -160,6 +160,8 @@ class FieldAnalysis:
     # units, c1 on the IFMA units)
     fp2_mul_ifma_zen: bool = False
     fp2_sqr_ifma_zen: bool = False
+    # the IFMA Fp mul's vector instructions (x86_64_ifma.fmul_vector_count)
+    ifma_fmul_vec: object = None
     # ops (mul, ..., fp2_mul, fp2_sqr) with a Zen form of the adx kernel,
     # fg_NAME_OP_adx_zen (x86_64_mont.ZEN_DUAL_ROWS), in generation order
     zen_forms: list = field(default_factory=list)

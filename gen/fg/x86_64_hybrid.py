@@ -126,7 +126,7 @@ def chosen(fa, op, scalar_text):
         return fa.n <= mont.ZEN_FP2_KERNELS
     if fa.n > HYB_SQR_LIMBS or not ifma.supported_mul(fa):
         return False
-    vec = kernel_cost.count(ifma.emit_mul(fa), "fg_%s_mul_ifma" % fa.name, ifma._VEC)
+    vec = ifma.fmul_vector_count(fa)
     mults = kernel_cost.count(scalar_text, "fg_%s_mul_adx" % fa.name, kernel_cost.MULTS)
     return vec < HYB_SQR_RATIO * mults
 

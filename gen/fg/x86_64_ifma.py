@@ -1178,6 +1178,15 @@ FMUL_RATIO = 2.5
 FSQR_RATIO = 2.7
 
 
+def fmul_vector_count(fa, text=None):
+    """The vector and opmask instructions of the IFMA Fp mul (its cost in the
+    rules of choose_mul and x86_64_hybrid.chosen), counted once per field:
+    kept on fa (text: the kernel's, when the caller has it)."""
+    if getattr(fa, "ifma_fmul_vec", None) is None:
+        fa.ifma_fmul_vec = kernel_cost.count(text or emit_mul(fa), "fg_%s_mul_ifma" % fa.name, _VEC)
+    return fa.ifma_fmul_vec
+
+
 def choose_mul(fa, scalar_text):
     """(whether the ifma level runs fg_NAME_mul_ifma under the zen tuning,
     whether it runs fg_NAME_sqr_ifma there, their GAS text or ""), by the
@@ -1190,7 +1199,7 @@ def choose_mul(fa, scalar_text):
         return kernel_cost.count(scalar_text, "fg_%s_%s_%s" % (fa.name, op, dict(fa.dispatch[op])["adx"]),
                                  kernel_cost.MULTS)
     text = emit_mul(fa)
-    vec = kernel_cost.count(text, "fg_%s_mul_ifma" % fa.name, _VEC)
+    vec = fmul_vector_count(fa, text)
     if vec >= FMUL_RATIO * mults("mul"):
         return False, False, ""
     if vec >= FSQR_RATIO * mults("sqr"):
