@@ -45,7 +45,8 @@ Design (from research/ifma, measured there; rendered here as literal code):
     then 52 -> 64 bits by three VPERMI2Q + variable shifts + VPTERNLOGQ.
   * Constant time: straight-line code, addresses depend only on rsp/rip and the
     argument pointers. All inputs are read before the first store (any
-    aliasing); partial vectors use masked loads and stores.
+    aliasing); partial vectors are narrow or overlapping accesses, never
+    masked ones (PAGE_SAFE_TAIL).
   * Registers: the code is traced over virtual zmm values and allocated here
     (linear scan over zmm0..zmm31, no spills): when 32 do not suffice, the
     product is regenerated with fewer accumulator chains (3 -> 2 -> 1; 2 at
@@ -110,7 +111,7 @@ import re
 from peachpy import Argument, ptr, uint64_t, const_uint64_t
 from peachpy.x86_64 import (uarch, isa, RETURN, MOV, ADD, SUB, AND, OR, XOR, LEA, SHR, BT, CMOVC, SBB,
                             VPMADD52LUQ, VPMADD52HUQ, VALIGNQ, VPERMI2B, VPERMB, VPERMI2Q,
-                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPBROADCASTQ, VPANDQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
+                            VPSRLVQ, VPSLLVQ, VPSRLQ, VPERMQ, VPBROADCASTQ, VPANDQ, VPORQ, VPADDQ, VPSUBQ, VPXORD, VPCMPUQ,
                             VPBLENDMQ, VPTERNLOGQ, VMOVDQA64, VMOVDQU64, VMOVQ, VZEROUPPER,
                             KMOVQ, KMOVD, KUNPCKBW, KUNPCKWD, KSHIFTLW, KSHIFTRW,
                             KADDW, KXORW, KORB)
@@ -185,15 +186,21 @@ ALIGN_STACK = True   # 64-byte aligned frame (rsp saved in r11, AND of rsp), vmo
 INTERLEAVE = False  # True: reduce group g as soon as the product completed its blocks
                     # (measured: p503 +5%, p751 +1%: the product is throughput-bound)
 DIRECT_B = True     # the Fp mul reads b's digits straight from memory (-3..4% at p751)
-PAGE_SAFE_TAIL = True   # no masked load or store of r, a or b where avoidable: a
-                    # partial vector of 1, 2 or 4 limbs is a narrow access (vmovq, xmm,
-                    # ymm), one of 3, 5, 6 or 7 limbs from 9 to 15 limbs the limbs' last
-                    # 64 bytes, whole, moved by VALIGNQ. On the Zen 4 a masked 64-byte
-                    # access whose masked-off lanes lie in the next 4 KiB page took
-                    # about 500 TSC ticks more per call (p751's IFMA Fp2 mul 501 -> 1028
-                    # with the operand 192 bytes before a page's end, the only slow one
-                    # of 124 placements; p610's 425 -> 835). 3, 5, 6 or 7 limbs in all
-                    # (p434) stay masked: an Fp element shorter than a vector
+PAGE_SAFE_TAIL = True   # no masked load or store of r, a or b: a last vector of 1,
+                    # 2 or 4 limbs is a narrow access (vmovq, xmm, ymm), one of 3, 5, 6
+                    # or 7 limbs narrow pieces of 4, 2 and 1 limbs (VALIGNQ, VPORQ). On
+                    # the Zen 4 a masked 64-byte access whose masked-off lanes lie in
+                    # the next 4 KiB page took 400-1000 TSC ticks more per call (p751's
+                    # IFMA Fp2 mul 501 -> 1028 with the operand 192 bytes before a
+                    # page's end; p434's 300 -> 672, 3 limbs 186 -> 1254: research/pages)
+TAIL_FORM = "pieces"    # PAGE_SAFE_TAIL's form of a 3-, 5-, 6- or 7-limb last vector:
+                    # "pieces" (non-overlapping) or "overlap": two overlapping accesses
+                    # (xmm or ymm) for an Fp element under 8 limbs, the limbs' last 64
+                    # bytes moved by VALIGNQ from 9 limbs. Pieces measured 0-7% faster
+                    # (research/pages: 3 limbs 173-178 against 183-187 ticks, 5 limbs
+                    # 218-222 against 228-232, 7 limbs 292-293 against 298-300, 15 limbs
+                    # 692-706 against 694-708): the next call's loads then each read
+                    # one earlier store (overlapping stores defeat store forwarding)
 REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
                     # (both need registers: dropped, in this order, when 32 do not suffice)
 _TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li", "km")
@@ -568,31 +575,58 @@ def _build(sh, na, op):
     frame = top[0]
 
     tail = NL % 8
-    if tail:
+    form = TAIL_FORM if PAGE_SAFE_TAIL else "masked"
+    if tail in (3, 5, 6, 7) and (form == "masked" or (form == "overlap" and NL > 8)):
         _movi(tr, rax, (1 << tail) - 1)
         tr.raw(KMOVQ, k7, rax)
+    # a last vector of 3, 5, 6 or 7 limbs: narrow pieces of 4, 2, 1 limbs
+    pieces = [(o, n) for o, n in ((0, tail & 4), (tail & 4, tail & 2), (tail & 6, tail & 1)) if n]
+    split = 2 if tail == 3 else 4       # "overlap": two accesses of split limbs
+
+    def narrow_load(m, lanes):
+        """lanes (1, 2 or 4) limbs at m; the vector's upper lanes zeroed."""
+        d = tr.new()
+        width = 8 * lanes
+        tr.ops.append(_Op(VMOVQ if lanes == 1 else VMOVDQU64,
+                          (Nv(d, max(width, 16)), MemoryOperand(m.address, width)), d, None, []))
+        return d
+
+    def narrow_store(m, v, lanes):
+        width = 8 * lanes
+        tr.ops.append(_Op(VMOVQ if lanes == 1 else VMOVDQU64,
+                          (MemoryOperand(m.address, width), Nv(v, max(width, 16))), None, None, [v]))
 
     def load_limbs(base, off):
         """The NL limbs at base+off as NW vectors (lanes past NL zero). A last
         vector of 1, 2 or 4 limbs is a narrow load (the upper lanes zeroed);
-        of 3, 5, 6 or 7 limbs from 9 to 15 limbs, the limbs' last 64 bytes
-        moved down; else a masked load (see PAGE_SAFE_TAIL)."""
+        of 3, 5, 6 or 7 limbs, narrow pieces of 4, 2 and 1 limbs, each moved up
+        to its lanes by VALIGNQ (the vacated lanes take its own zero lanes) and
+        joined by VPORQ; else (PAGE_SAFE_TAIL off) a masked load."""
         out = []
         for w in range(NW):
             m = _mem(base, off + 64 * w)
             if 8 * w + 8 <= NL:
                 out.append(tr.vop(VMOVDQU64, m))
-            elif NL % 8 in (1, 2, 4) and PAGE_SAFE_TAIL:
-                d = tr.new()
-                width = 8 * (NL % 8)
-                ins = VMOVQ if width == 8 else VMOVDQU64
-                tr.ops.append(_Op(ins, (Nv(d, max(width, 16)), MemoryOperand(m.address, width)), d, None, []))
-                out.append(d)
-            elif NL > 8 and PAGE_SAFE_TAIL:
+            elif form == "masked":
+                out.append(tr.vop(VMOVDQU64, m, mask=k7, zero=True))
+            elif tail in (1, 2, 4):
+                out.append(narrow_load(m, tail))
+            elif form == "overlap" and NL > 8:
                 v = tr.vop(VMOVDQU64, _mem(base, off + 8 * NL - 64))
                 out.append(tr.vop(VALIGNQ, v, v, 16 - NL, mask=k7, zero=True))
+            elif form == "overlap":
+                lo = narrow_load(m, split)
+                hi = narrow_load(_mem(base, off + 8 * (NL - split)), split)
+                hi = tr.vop(VALIGNQ, hi, hi, 8 - (NL - split))
+                out.append(tr.vop(VPORQ, lo, hi))
             else:
-                out.append(tr.vop(VMOVDQU64, m, mask=k7, zero=True))
+                v = None
+                for o, n in pieces:
+                    x = narrow_load(_mem(base, off + 64 * w + 8 * o), n)
+                    if o:
+                        x = tr.vop(VALIGNQ, x, x, 8 - o)
+                    v = x if v is None else tr.vop(VPORQ, v, x)
+                out.append(v)
         return out
 
     def all_ones():
@@ -954,18 +988,23 @@ def _build(sh, na, op):
             m = _mem(rdi, base + 64 * v)
             if 8 * v + 8 <= NL:
                 tr.xop(VMOVDQU64, m, res[x][v])
-            elif NL % 8 in (1, 2, 4) and PAGE_SAFE_TAIL:
-                width = 8 * (NL % 8)
-                tr.ops.append(_Op(VMOVQ if width == 8 else VMOVDQU64,
-                                  (MemoryOperand(m.address, width), Nv(res[x][v], max(width, 16))),
-                                  None, None, [res[x][v]]))
-            elif NL > 8 and PAGE_SAFE_TAIL:
+            elif form == "masked":
+                tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
+            elif tail in (1, 2, 4):
+                narrow_store(m, res[x][v], tail)
+            elif form == "overlap" and NL > 8:
                 # the limbs' last 64 bytes, whole (limbs NL - 8 .. NL - 1; the
                 # first vector's store writes the same values where they meet)
                 tail_v = tr.vop(VALIGNQ, res[x][1], res[x][0], NL - 8)
                 tr.xop(VMOVDQU64, _mem(rdi, base + 8 * NL - 64), tail_v)
+            elif form == "overlap":
+                narrow_store(m, res[x][v], split)
+                tail_v = tr.vop(VALIGNQ, res[x][v], res[x][v], NL - split)
+                narrow_store(_mem(rdi, base + 8 * (NL - split)), tail_v, split)
             else:
-                tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
+                for o, n in pieces:
+                    y = tr.vop(VALIGNQ, res[x][v], res[x][v], o) if o else res[x][v]
+                    narrow_store(_mem(rdi, base + 64 * v + 8 * o), y, n)
     return tr, frame
 
 

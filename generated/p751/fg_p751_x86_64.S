@@ -33086,8 +33086,6 @@ fg_p751_fp2_mul_ifma:
 .cfi_def_cfa_register %r11
 	subq $1472, %rsp
 	andq $-64, %rsp
-	movq $15, %rax
-	kmovq %rax, %k7
 	vmovdqu64 96(%rdx), %zmm0
 	vmovdqu64 160(%rdx), %ymm1
 	vmovdqa64 FG_P751_IFMA_P+0(%rip), %zmm2
@@ -34211,8 +34209,6 @@ fg_p751_fp2_sqr_ifma:
 .cfi_def_cfa_register %r11
 	subq $1344, %rsp
 	andq $-64, %rsp
-	movq $15, %rax
-	kmovq %rax, %k7
 	vmovdqu64 0(%rsi), %zmm0
 	vmovdqu64 64(%rsi), %ymm1
 	vmovdqu64 96(%rsi), %zmm2
@@ -35478,8 +35474,6 @@ fg_p751_mul_ifma:
 .cfi_def_cfa_register %r11
 	subq $704, %rsp
 	andq $-64, %rsp
-	movq $15, %rax
-	kmovq %rax, %k7
 	movq $-4, %rax
 	kmovq %rax, %k1
 	movq $36028797018963967, %rax
@@ -36374,8 +36368,6 @@ pushq %rbx
 	subq $1000, %rsp
 	andq $-64, %rsp
 	movq %rdi, 936(%rsp)
-	movq $15, %rax
-	kmovq %rax, %k7
 	movq $-2, %rax
 	kmovq %rax, %k1
 	movq $18014398509481983, %rax

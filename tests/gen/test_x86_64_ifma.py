@@ -29,6 +29,9 @@ FIELDS = {
     "p434": "2^216 * 3^137 - 1",        # 7 limbs
     "t57": "2^55 * 3 - 1",              # 1 limb, K = 1
     "t996": "2^522 * 3^299 - 1",        # 16 limbs, 20 digits, K = 10
+    "t3": "2^71 * 3^72 - 1",            # 3 limbs
+    "t5": "2^178 * 3^87 - 1",           # 5 limbs
+    "t6": "2^191 * 3^117 - 1",          # 6 limbs
 }
 
 
@@ -135,18 +138,23 @@ class Text(unittest.TestCase):
         self.assertIn("(%rsp){1to8}", a)
 
     def test_no_masked_operand_access(self):
-        # PAGE_SAFE_TAIL: no load or store of r, a or b is masked from 9 limbs
-        # and wherever the last vector holds 1, 2 or 4 limbs (on the Zen 4 a
-        # masked access whose masked-off lanes reach the next page cost ~500
-        # TSC ticks); an Fp element of 3, 5, 6 or 7 limbs keeps them
+        # PAGE_SAFE_TAIL: no load or store of r, a or b is masked, whatever the
+        # limb count (on the Zen 4 a masked access whose masked-off lanes reach
+        # the next page cost ~500 TSC ticks); with the switch off the partial
+        # vectors are masked again (the pattern finds them)
         masked = re.compile(r"\d+\(%r(di|si|dx)\)\{%k|\{%k\d\}(\{z\})?, \d*\(%r(di|si|dx)\)|"
                             r"\d+\(%r(di|si|dx)\), %zmm\d+\{%k")
-        for name in ("p751", "t996", "t57"):
+        for name in ("p751", "t996", "t57", "p434", "t3", "t5", "t6"):
             fa = _fa(name, FIELDS[name])
             for text in (x86_64_ifma.emit_fp2_mul(fa), x86_64_ifma.emit_fp2_sqr(fa), x86_64_ifma.emit_mul(fa)):
                 self.assertIsNone(masked.search(text), name)
-        text = x86_64_ifma.emit_fp2_mul(_fa("p434", FIELDS["p434"]))
-        self.assertIsNotNone(masked.search(text))
+        old = x86_64_ifma.PAGE_SAFE_TAIL
+        try:
+            x86_64_ifma.PAGE_SAFE_TAIL = False
+            for name in ("p434", "p751"):
+                self.assertIsNotNone(masked.search(x86_64_ifma.emit_fp2_mul(_fa(name, FIELDS[name]))), name)
+        finally:
+            x86_64_ifma.PAGE_SAFE_TAIL = old
 
     def test_sqr_text(self):
         fa = _fa("p751", FIELDS["p751"])
