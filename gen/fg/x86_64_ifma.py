@@ -193,14 +193,10 @@ PAGE_SAFE_TAIL = True   # no masked load or store of r, a or b: a last vector of
                     # the next 4 KiB page took 400-1000 TSC ticks more per call (p751's
                     # IFMA Fp2 mul 501 -> 1028 with the operand 192 bytes before a
                     # page's end; p434's 300 -> 672, 3 limbs 186 -> 1254: research/pages)
-TAIL_FORM = "pieces"    # PAGE_SAFE_TAIL's form of a 3-, 5-, 6- or 7-limb last vector:
-                    # "pieces" (non-overlapping) or "overlap": two overlapping accesses
-                    # (xmm or ymm) for an Fp element under 8 limbs, the limbs' last 64
-                    # bytes moved by VALIGNQ from 9 limbs. Pieces measured 0-7% faster
-                    # (research/pages: 3 limbs 173-178 against 183-187 ticks, 5 limbs
-                    # 218-222 against 228-232, 7 limbs 292-293 against 298-300, 15 limbs
-                    # 692-706 against 694-708): the next call's loads then each read
-                    # one earlier store (overlapping stores defeat store forwarding)
+                    # Pieces, not overlapping accesses (two xmm or ymm under 8 limbs,
+                    # the limbs' last 64 bytes moved by VALIGNQ from 9): 0-7% faster
+                    # (research/pages, 45ac87d's TAIL_FORM), an overlapping store
+                    # defeating store forwarding to the next call's loads
 REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
                     # (both need registers: dropped, in this order, when 32 do not suffice)
 _TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li", "km")
@@ -575,13 +571,11 @@ def _build(sh, na, op):
     frame = top[0]
 
     tail = NL % 8
-    form = TAIL_FORM if PAGE_SAFE_TAIL else "masked"
-    if tail in (3, 5, 6, 7) and (form == "masked" or (form == "overlap" and NL > 8)):
+    if tail and not PAGE_SAFE_TAIL:
         _movi(tr, rax, (1 << tail) - 1)
         tr.raw(KMOVQ, k7, rax)
-    # a last vector of 3, 5, 6 or 7 limbs: narrow pieces of 4, 2, 1 limbs
+    # a last vector of `tail` limbs: narrow pieces of 4, 2, 1 limbs, (offset, size)
     pieces = [(o, n) for o, n in ((0, tail & 4), (tail & 4, tail & 2), (tail & 6, tail & 1)) if n]
-    split = 2 if tail == 3 else 4       # "overlap": two accesses of split limbs
 
     def narrow_load(m, lanes):
         """lanes (1, 2 or 4) limbs at m; the vector's upper lanes zeroed."""
@@ -598,27 +592,17 @@ def _build(sh, na, op):
 
     def load_limbs(base, off):
         """The NL limbs at base+off as NW vectors (lanes past NL zero). A last
-        vector of 1, 2 or 4 limbs is a narrow load (the upper lanes zeroed);
-        of 3, 5, 6 or 7 limbs, narrow pieces of 4, 2 and 1 limbs, each moved up
+        vector of 1, 2 or 4 limbs is one narrow load (the upper lanes zeroed),
+        of 3, 5, 6 or 7 limbs narrow pieces of 4, 2 and 1 limbs, each moved up
         to its lanes by VALIGNQ (the vacated lanes take its own zero lanes) and
-        joined by VPORQ; else (PAGE_SAFE_TAIL off) a masked load."""
+        joined by VPORQ; with PAGE_SAFE_TAIL off, a masked load."""
         out = []
         for w in range(NW):
             m = _mem(base, off + 64 * w)
             if 8 * w + 8 <= NL:
                 out.append(tr.vop(VMOVDQU64, m))
-            elif form == "masked":
+            elif not PAGE_SAFE_TAIL:
                 out.append(tr.vop(VMOVDQU64, m, mask=k7, zero=True))
-            elif tail in (1, 2, 4):
-                out.append(narrow_load(m, tail))
-            elif form == "overlap" and NL > 8:
-                v = tr.vop(VMOVDQU64, _mem(base, off + 8 * NL - 64))
-                out.append(tr.vop(VALIGNQ, v, v, 16 - NL, mask=k7, zero=True))
-            elif form == "overlap":
-                lo = narrow_load(m, split)
-                hi = narrow_load(_mem(base, off + 8 * (NL - split)), split)
-                hi = tr.vop(VALIGNQ, hi, hi, 8 - (NL - split))
-                out.append(tr.vop(VPORQ, lo, hi))
             else:
                 v = None
                 for o, n in pieces:
@@ -988,19 +972,8 @@ def _build(sh, na, op):
             m = _mem(rdi, base + 64 * v)
             if 8 * v + 8 <= NL:
                 tr.xop(VMOVDQU64, m, res[x][v])
-            elif form == "masked":
+            elif not PAGE_SAFE_TAIL:
                 tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
-            elif tail in (1, 2, 4):
-                narrow_store(m, res[x][v], tail)
-            elif form == "overlap" and NL > 8:
-                # the limbs' last 64 bytes, whole (limbs NL - 8 .. NL - 1; the
-                # first vector's store writes the same values where they meet)
-                tail_v = tr.vop(VALIGNQ, res[x][1], res[x][0], NL - 8)
-                tr.xop(VMOVDQU64, _mem(rdi, base + 8 * NL - 64), tail_v)
-            elif form == "overlap":
-                narrow_store(m, res[x][v], split)
-                tail_v = tr.vop(VALIGNQ, res[x][v], res[x][v], NL - split)
-                narrow_store(_mem(rdi, base + 8 * (NL - split)), tail_v, split)
             else:
                 for o, n in pieces:
                     y = tr.vop(VALIGNQ, res[x][v], res[x][v], o) if o else res[x][v]

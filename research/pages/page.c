@@ -1,30 +1,35 @@
-/* A field's IFMA kernels in three forms of their partial-vector accesses
- * (gen.py: masked.S, overlap.S, pieces.S), timed with the chained operand
+/* A field's IFMA kernels in the forms of their partial-vector accesses that
+ * gen.py wrote (masked.S, pieces.S; overlap.S at 45ac87d), timed with the chained operand
  * (an Fp2 element, 2 NL limbs) ending at a 4 KiB page's end and at other
  * places; latency of 100 chained calls r = f(r, ...), median of 201
  * interleaved rounds, TSC ticks. A measurement, not a test. In the
  * directory gen.py wrote to:
  *
- *   cc -O2 -I. .../research/pages/page.c masked.S overlap.S pieces.S -o page && taskset -c 1 ./page
+ *   cc -O2 -I. .../research/pages/page.c *.S -o page && taskset -c 1 ./page
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <x86intrin.h>
-#include "nl.h"
+#include "forms.h"
 
 typedef void (*f3)(uint64_t *, const uint64_t *, const uint64_t *);
 typedef void (*f2)(uint64_t *, const uint64_t *);
-#define FORM(t) \
+#define DECLARE(t) \
     void fg_t_##t##_fp2_mul_ifma(uint64_t *, const uint64_t *, const uint64_t *); \
     void fg_t_##t##_fp2_sqr_ifma(uint64_t *, const uint64_t *); \
     void fg_t_##t##_mul_ifma(uint64_t *, const uint64_t *, const uint64_t *);
-FORM(masked) FORM(overlap) FORM(pieces)
-enum { NF = 3, ROUNDS = 201, CALLS = 100, E = 16 * NL };
-static const f3 fp2_mul[NF] = {fg_t_masked_fp2_mul_ifma, fg_t_overlap_fp2_mul_ifma, fg_t_pieces_fp2_mul_ifma};
-static const f2 fp2_sqr[NF] = {fg_t_masked_fp2_sqr_ifma, fg_t_overlap_fp2_sqr_ifma, fg_t_pieces_fp2_sqr_ifma};
-static const f3 fp_mul[NF] = {fg_t_masked_mul_ifma, fg_t_overlap_mul_ifma, fg_t_pieces_mul_ifma};
+FORMS(DECLARE)
+#define FP2_MUL(t) fg_t_##t##_fp2_mul_ifma,
+#define FP2_SQR(t) fg_t_##t##_fp2_sqr_ifma,
+#define FP_MUL(t) fg_t_##t##_mul_ifma,
+#define NAME(t) #t,
+static const f3 fp2_mul[] = {FORMS(FP2_MUL)};
+static const f2 fp2_sqr[] = {FORMS(FP2_SQR)};
+static const f3 fp_mul[] = {FORMS(FP_MUL)};
+static const char *const form[] = {FORMS(NAME)};
+enum { NF = sizeof fp2_mul / sizeof *fp2_mul, ROUNDS = 201, CALLS = 100, E = 16 * NL };
 
 static inline uint64_t tsc(void) { _mm_lfence(); uint64_t t = __rdtsc(); _mm_lfence(); return t; }
 static int cmp(const void *a, const void *b) { double u = *(const double *)a, v = *(const double *)b; return u < v ? -1 : u > v; }
@@ -49,7 +54,13 @@ int main(void)
     static double s[3 * NF][ROUNDS];
     if (pg == MAP_FAILED) return 1;
     printf("%d limbs; the Fp2 operand's end GAP bytes before a page's end (the Fp mul's is its c1)\n", NL);
-    printf("gap  Fp2 mul: masked overlap pieces   Fp2 sqr: masked overlap pieces   Fp mul: masked overlap pieces\n");
+    static const char *const op[3] = {"Fp2 mul", "Fp2 sqr", "Fp mul"};
+    printf("gap");
+    for (int o = 0; o < 3; o++) {
+        printf("   %s:", op[o]);
+        for (int f = 0; f < NF; f++) printf(" %s", form[f]);
+    }
+    printf("\n");
     for (unsigned k = 0; k < sizeof gap / sizeof *gap; k++) {
         uint64_t *x = (uint64_t *)(pg + 4096 - E - gap[k]);
         for (int r = 0; r < ROUNDS; r++) {
@@ -63,7 +74,7 @@ int main(void)
         printf("%4d", gap[k]);
         for (int j = 0; j < 3 * NF; j++) {
             qsort(s[j], ROUNDS, sizeof(double), cmp);
-            printf(j % NF ? " %7.1f" : "  %14.1f", s[j][ROUNDS / 2]);
+            printf(j % NF ? " / %.1f" : "   %.1f", s[j][ROUNDS / 2]);
         }
         printf("\n");
     }
