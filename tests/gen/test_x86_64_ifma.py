@@ -1,13 +1,15 @@
 """The AVX-512 IFMA Fp2 mul and sqr emitter (gen/fg/x86_64_ifma.py): which fields
 it accepts, deterministic self-contained text, straight-line shape, and (when the
 CPU has AVX512-IFMA/VBMI and a C compiler is found) the generated functions run
-through ctypes against Python integers, for fields of 1, 7, 8, 12 and 16 limbs.
+through ctypes against Python integers, for fields of 1, 3, 5, 6, 7, 8, 12 and 16
+limbs, with aliasing and with every operand against an inaccessible page.
 
 Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_x86_64_ifma
 """
 
 import ctypes
 import functools
+import mmap
 import os
 import random
 import re
@@ -200,6 +202,7 @@ class Run(unittest.TestCase):
 
             def value(t, h):
                 return sum(t[h * n + i] << (64 * i) for i in range(n))
+            self._guarded(fn, op, n, rng.choice(vals), p, rinv, name)
             for k, (a0, a1, b0, b1) in enumerate(vals):
                 A, B = limbs(a0, a1), limbs(b0, b1)
                 if op == "fmul":                # Fp: r = a0 b0 / R, r == a, r == b, separate
@@ -227,6 +230,40 @@ class Run(unittest.TestCase):
                 want0 = (a0 * b0 - a1 * b1) * rinv % p
                 want1 = (a0 * b1 + a1 * b0) * rinv % p
                 self.assertEqual((value(r, 0), value(r, 1)), (want0, want1), (name, k))
+
+    def _guarded(self, fn, op, n, val, p, rinv, name):
+        """One call with each operand (2n limbs; n for the Fp mul) ending at an
+        inaccessible page and one starting right after it: an access past
+        either end faults (a masked one would not, test_no_masked_operand_access)."""
+        size = 8 * (n if op == "fmul" else 2 * n)
+        buf = mmap.mmap(-1, 3 * mmap.PAGESIZE)
+        base = ctypes.addressof(ctypes.c_char.from_buffer(buf))
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+        self.assertEqual(libc.mprotect(base + mmap.PAGESIZE, mmap.PAGESIZE, 0), 0)   # PROT_NONE
+        T = ctypes.c_uint64 * (size // 8)
+        end, start = base + mmap.PAGESIZE - size, base + 2 * mmap.PAGESIZE
+        a0, a1, b0, b1 = val
+        words = lambda xs: [(x >> (64 * i)) & (2 ** 64 - 1) for x in xs for i in range(n)]
+        try:
+            for ra, rb in ((end, start), (start, end)):
+                A, B = T.from_address(ra), T.from_address(rb)
+                A[:] = words((a0,) if op == "fmul" else (a0, a1))
+                B[:] = words((b0,) if op == "fmul" else (b0, b1))
+                if op == "sqr":
+                    fn(B, A)                # r at the other end
+                    want = [(a0 * a0 - a1 * a1) * rinv % p, 2 * a0 * a1 * rinv % p]
+                else:
+                    fn(A, A, B)             # r = a
+                    want = ([a0 * b0 * rinv % p] if op == "fmul" else
+                            [(a0 * b0 - a1 * b1) * rinv % p, (a0 * b1 + a1 * b0) * rinv % p])
+                out = B if op == "sqr" else A
+                got = [sum(out[h * n + i] << (64 * i) for i in range(n)) for h in range(len(want))]
+                self.assertEqual(got, want, (name, op, "guard page"))
+        finally:
+            del A, B
+            libc.mprotect(base + mmap.PAGESIZE, mmap.PAGESIZE, 3)
+            buf.close()
 
     def test_fields(self):
         for name, mod in FIELDS.items():
