@@ -3,11 +3,17 @@
  *
  * The input is a sequence of records "op-byte operand...", decoded as
  * described in tests/fuzz/README.md. Every record runs its operation at
- * every ISA level this CPU and build have (fg_isa_force over c, x86_64,
- * bmi2, adx; levels above c only when FG_NAME_HAVE_ASM is 1) and compares
- * each level's result with GMP in the field's internal domain and with the
- * first level's result. Any mismatch prints the op, level, aliasing pattern
- * and operands, then calls abort() so libFuzzer saves the input.
+ * every ISA level and tuning this CPU and build have (fg_isa_force over c,
+ * x86_64, bmi2, adx, ifma, levels above c only when FG_NAME_HAVE_ASM is 1;
+ * fg_tune_force over generic, zen, zen4 at each level above c) and
+ * compares each one's result with GMP in the field's internal domain and
+ * with the first one's. Any mismatch prints the op, level, tuning, aliasing
+ * pattern and operands, then calls abort() so libFuzzer saves the input.
+ *
+ * Where the field has Fp2 (FG_NAME_HAVE_FP2), add and sub records with bit 6
+ * set run fg_NAME_fp2_mul and fg_NAME_fp2_sqr instead, on a = a0 + a1 u and
+ * b = b0 + b1 u (two more elements read after a0 and b0), against GMP with
+ * u^2 = FG_NAME_FP2_NON_RESIDUE.
  *
  * Where the field has the lazy ops (FG_NAME_HAVE_LAZY), every mul and sqr
  * record through the dispatcher (bit 6 clear) also runs mul_lazy or sqr_lazy, on a and b each plus p when a bit of
@@ -49,7 +55,11 @@ static uint8_t take(cursor *c)
 static mpz_t P, RINV, RMOD, WIDE_MAX, BYTES_LIM; /* BYTES_LIM = 2^(8*NBYTES) */
 static mpz_t NEGPINV;                             /* -p^-1 mod 2^(64N): the lazy ops' reference */
 static mpz_t z0, z1, z2, z3;                      /* scratch */
-static int levels[FG_ISA_LEVELS], nlevels;
+/* the (level, tuning) pairs this CPU and build can run */
+static struct {
+    int level, tune;
+} configs[FG_ISA_LEVELS * FG_TUNES];
+static int nconfigs;
 static uint64_t prev[N]; /* last element result: operand kind 6 */
 
 /* 0 <= z < 2^(64n) */
@@ -271,7 +281,8 @@ static const char *const op_names[NOPS] = {
 
 typedef struct {
     int op, alias, bit6, same;
-    uint64_t a[2 * N], b[N]; /* a holds the wide t for redc */
+    uint64_t a[2 * N], b[N]; /* a holds the wide t for redc, a0 and a1 for Fp2 */
+    uint64_t b1[N];          /* Fp2: b's c1 */
     uint8_t in[2 * NBYTES];   /* from_bytes: NBYTES; from_bytes_wide: len */
     size_t len;
 } record;
@@ -301,12 +312,19 @@ static void show_bytes(const char *what, const uint8_t *b)
     fputc('\n', stderr);
 }
 
-static void mismatch(const record *rc, int level, const char *what, const result *got, const result *want)
+/* Fp2 records: add and sub with bit 6, where the field has Fp2 */
+static int is_fp2(const record *rc)
 {
-    fprintf(stderr, "\nfuzz_%s: MISMATCH op=%s level=%s alias=%d raw-kernel=%d same=%d: %s\n", STR(FG_FIELD),
+    return C(HAVE_FP2) && rc->bit6 && (rc->op == OP_ADD || rc->op == OP_SUB);
+}
+
+static void mismatch(const record *rc, int cfg, const char *what, const result *got, const result *want)
+{
+    fprintf(stderr, "\nfuzz_%s: MISMATCH op=%s level=%s tune=%s alias=%d bit6=%d same=%d: %s\n", STR(FG_FIELD),
             rc->op == OP_IS_ZERO && rc->bit6 ? "is_square" : rc->op == OP_NEG && rc->bit6 ? "mul_small" :
-            rc->op == OP_FROM_BYTES && rc->bit6 ? "from_bytes_wide" : op_names[rc->op],
-            fg_isa_name((fg_isa)level),
+            rc->op == OP_FROM_BYTES && rc->bit6 ? "from_bytes_wide" : is_fp2(rc) && rc->op == OP_ADD ? "fp2_mul" :
+            is_fp2(rc) ? "fp2_sqr" : op_names[rc->op],
+            fg_isa_name((fg_isa)configs[cfg].level), fg_tune_name((fg_tune)configs[cfg].tune),
             rc->alias, rc->bit6, rc->same, what);
     if (rc->op == OP_FROM_BYTES && rc->bit6) {
         size_t i;
@@ -317,8 +335,10 @@ static void mismatch(const record *rc, int level, const char *what, const result
     } else if (rc->op == OP_FROM_BYTES)
         show_bytes("in", rc->in);
     else
-        show("a", rc->a, rc->op == OP_REDC ? 2 * N : N);
-    show("b", rc->b, N);
+        show(is_fp2(rc) ? "a0 a1" : "a", rc->a, rc->op == OP_REDC || is_fp2(rc) ? 2 * N : N);
+    show(is_fp2(rc) ? "b0" : "b", rc->b, N);
+    if (is_fp2(rc))
+        show("b1", rc->b1, N);
     show("got", got->v, 2 * N);
     if (want)
         show("want", want->v, 2 * N);
@@ -409,6 +429,32 @@ static void run_lazy(const record *rc, uint64_t out[N])
 }
 #endif
 
+#if C(HAVE_FP2)
+#define FE2 F(fp2) /* the type fg_NAME_fp2 */
+/* fp2_mul (add record) or fp2_sqr (sub record) through the dispatcher, with
+ * the record's aliasing: 1 r == a, 2 r == b, 3 r == a == b (b := a); sqr:
+ * r == a for 1 and 3. Output: c0 then c1 in out->v. */
+static void run_fp2(const record *rc, result *out)
+{
+    FE2 x, y, r, *pr = &r;
+    int al = rc->alias, same = rc->same || al == 3;
+    memcpy(x.c0.limb, rc->a, 8 * N);
+    memcpy(x.c1.limb, rc->a + N, 8 * N);
+    memcpy(y.c0.limb, same ? rc->a : rc->b, 8 * N);
+    memcpy(y.c1.limb, same ? rc->a + N : rc->b1, 8 * N);
+    if (al == 1 || al == 3)
+        pr = &x;
+    else if (al == 2)
+        pr = &y;
+    if (rc->op == OP_ADD)
+        F(fp2_mul)(pr, &x, al == 3 ? &x : &y);
+    else
+        F(fp2_sqr)(pr, &x);
+    memcpy(out->v, pr->c0.limb, 8 * N);
+    memcpy(out->v + N, pr->c1.limb, 8 * N);
+}
+#endif
+
 /* Run the record's op at the current level. Aliasing (rc->alias):
  * 0 distinct buffers, 1 r == a, 2 r == b, 3 r == a == b (b := a).
  * Wide ops alias t's low half with a (mul_wide/sqr_wide) or r with t's low
@@ -453,6 +499,12 @@ static void run(const record *rc, int level, result *out)
         return;
     }
 
+#if C(HAVE_FP2)
+    if (is_fp2(rc)) {
+        run_fp2(rc, out);
+        return;
+    }
+#endif
 #if C(HAVE_LAZY)
     if (rc->op == OP_MUL || rc->op == OP_SQR)
         run_lazy(rc, out->lz);
@@ -603,6 +655,35 @@ static int reference(const record *rc, result *want)
         from_mpz(want->lz, N, z0);
     }
 #endif
+#if C(HAVE_FP2)
+    if (is_fp2(rc)) {
+        /* (a0 + a1 u)(b0 + b1 u) = a0 b0 + nr a1 b1 + (a0 b1 + a1 b0) u, each / R */
+        const uint64_t *b1 = (rc->same || rc->alias == 3) ? rc->a + N : rc->b1;
+        mpz_t a1, bb1;
+        mpz_inits(a1, bb1, NULL);
+        to_mpz(z1, rc->a, N);
+        to_mpz(a1, rc->a + N, N);
+        if (rc->op == OP_SUB) { /* sqr: b = a */
+            mpz_set(z2, z1);
+            mpz_set(bb1, a1);
+        } else {
+            to_mpz(bb1, b1, N);
+        }
+        mpz_mul(z0, a1, bb1);
+        mpz_mul_si(z0, z0, (long)C(FP2_NON_RESIDUE));
+        mpz_addmul(z0, z1, z2);
+        mpz_mul(z0, z0, RINV);
+        mpz_mod(z0, z0, P);
+        from_mpz(want->v, N, z0);
+        mpz_mul(z0, z1, bb1);
+        mpz_addmul(z0, a1, z2);
+        mpz_mul(z0, z0, RINV);
+        mpz_mod(z0, z0, P);
+        from_mpz(want->v + N, N, z0);
+        mpz_clears(a1, bb1, NULL);
+        return 1;
+    }
+#endif
     switch (rc->op) {
     case OP_MUL: mpz_mul(z0, z1, z2); goto redc_;
     case OP_SQR: mpz_mul(z0, z1, z1); goto redc_;
@@ -693,7 +774,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-    int l;
+    int l, t;
     (void)argc;
     (void)argv;
     mpz_inits(P, RINV, RMOD, WIDE_MAX, BYTES_LIM, NEGPINV, z0, z1, z2, z3, NULL);
@@ -704,22 +785,28 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     mpz_sub(NEGPINV, z0, NEGPINV);
     mpz_set_ui(BYTES_LIM, 1);
     mpz_mul_2exp(BYTES_LIM, BYTES_LIM, 8 * NBYTES);
-    /* levels this CPU and build can run for this field */
-    nlevels = 0;
+    /* the (level, tuning) pairs this CPU and build can run for this field;
+     * level c once (no kernel there depends on the tuning) */
+    nconfigs = 0;
     for (l = FG_ISA_C; l < FG_ISA_LEVELS; l++) {
         if (l > FG_ISA_C && !(C(HAVE_ASM) && FG_HAVE_X86_64_ASM))
             break;
-        if (fg_isa_force((fg_isa)l))
-            levels[nlevels++] = l;
+        for (t = 0; t < FG_TUNES; t++) {
+            if (fg_isa_force((fg_isa)l) && fg_tune_force((fg_tune)t) && (l > FG_ISA_C || nconfigs == 0)) {
+                configs[nconfigs].level = l;
+                configs[nconfigs++].tune = t;
+            }
+        }
     }
-    if (nlevels == 0) { /* compile-time dispatch on a level this CPU lacks */
+    if (nconfigs == 0) { /* compile-time dispatch on a level this CPU lacks */
         fprintf(stderr, "fuzz_%s: no ISA level can be forced (best %s)\n", STR(FG_FIELD), fg_isa_name(fg_isa_best()));
         abort();
     }
-    fprintf(stderr, "fuzz_%s: %d limbs, %s, REDC_SUMS %llu (fuzzing sums of up to %d); levels:", STR(FG_FIELD), N,
-            C(MONTGOMERY) ? "montgomery" : "pseudo-mersenne", (unsigned long long)C(REDC_SUMS), KMAX);
-    for (l = 0; l < nlevels; l++)
-        fprintf(stderr, " %s", fg_isa_name((fg_isa)levels[l]));
+    fprintf(stderr, "fuzz_%s: %d limbs, %s, REDC_SUMS %llu (fuzzing sums of up to %d)%s; levels and tunings:", STR(FG_FIELD), N,
+            C(MONTGOMERY) ? "montgomery" : "pseudo-mersenne", (unsigned long long)C(REDC_SUMS), KMAX,
+            C(HAVE_FP2) ? ", Fp2" : "");
+    for (l = 0; l < nconfigs; l++)
+        fprintf(stderr, " %s/%s", fg_isa_name((fg_isa)configs[l].level), fg_tune_name((fg_tune)configs[l].tune));
     fprintf(stderr, "\n");
     return 0;
 }
@@ -732,7 +819,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     while (c.left > 0 && records++ < MAX_RECORDS) {
         uint8_t ob = take(&c);
         record rc;
-        result want, got[FG_ISA_LEVELS];
+        result want, got[FG_ISA_LEVELS * FG_TUNES];
         int exact, l;
         memset(&rc, 0, sizeof rc);
         rc.op = ob % NOPS;
@@ -753,31 +840,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else {
             element(&c, rc.a);
             element(&c, rc.b);
+            if (is_fp2(&rc)) {
+                element(&c, rc.a + N);
+                element(&c, rc.b1);
+            }
         }
         exact = reference(&rc, &want);
-        for (l = 0; l < nlevels; l++) {
-            if (!fg_isa_force((fg_isa)levels[l])) {
-                fprintf(stderr, "fuzz_%s: fg_isa_force(%s) failed\n", STR(FG_FIELD), fg_isa_name((fg_isa)levels[l]));
+        for (l = 0; l < nconfigs; l++) {
+            if (!fg_isa_force((fg_isa)configs[l].level) || !fg_tune_force((fg_tune)configs[l].tune)) {
+                fprintf(stderr, "fuzz_%s: fg_isa_force(%s) or fg_tune_force(%s) failed\n", STR(FG_FIELD),
+                        fg_isa_name((fg_isa)configs[l].level), fg_tune_name((fg_tune)configs[l].tune));
                 abort();
             }
-            run(&rc, levels[l], &got[l]);
+            run(&rc, configs[l].level, &got[l]);
             if (exact && !same_result(&got[l], &want))
-                mismatch(&rc, levels[l], "differs from GMP", &got[l], &want);
+                mismatch(&rc, l, "differs from GMP", &got[l], &want);
             if (!exact) { /* sqrt of a square: flag 1 and root^2 == a */
                 if (got[l].flag != 1)
-                    mismatch(&rc, levels[l], "sqrt of a square returned 0", &got[l], &want);
+                    mismatch(&rc, l, "sqrt of a square returned 0", &got[l], &want);
                 to_mpz(z0, got[l].v, N);
                 if (mpz_cmp(z0, P) >= 0)
-                    mismatch(&rc, levels[l], "sqrt root not canonical", &got[l], NULL);
+                    mismatch(&rc, l, "sqrt root not canonical", &got[l], NULL);
                 plain(z0, got[l].v);
                 mpz_mul(z0, z0, z0);
                 mpz_mod(z0, z0, P);
                 plain(z1, rc.a);
                 if (mpz_cmp(z0, z1) != 0)
-                    mismatch(&rc, levels[l], "sqrt root squared is not a", &got[l], NULL);
+                    mismatch(&rc, l, "sqrt root squared is not a", &got[l], NULL);
             }
             if (l > 0 && !same_result(&got[l], &got[0]))
-                mismatch(&rc, levels[l], "differs from level c (first level)", &got[l], &got[0]);
+                mismatch(&rc, l, "differs from the first level (c)", &got[l], &got[0]);
         }
         /* chain: the next "previous result" operand */
         if (rc.op != OP_EQ && rc.op != OP_IS_ZERO && rc.op != OP_TO_BYTES && rc.op != OP_MUL_WIDE &&

@@ -6,7 +6,7 @@
 Each seed is a short program in the input format of fuzz_field.c (README.md):
 a record is one op byte (op | alias << 4 | raw-kernel/cond << 6 | same << 7)
 followed by its operands. Seeds hit every op, every aliasing pattern, the raw
-kernels, and the edge operands 0, 1, p-1, limbs of 2^64-1, p's own limbs,
+kernels, Fp2 mul and sqr (add and sub with bit 6, fields with Fp2), and the edge operands 0, 1, p-1, limbs of 2^64-1, p's own limbs,
 and redc's extremes (bound - 1, k*(p-1)^2). The generic corpus (for the extra
 primes) is written for 4 limbs; raw operands just read differently elsewhere.
 """
@@ -143,6 +143,13 @@ def seeds(n, nb):
         s[f"is_square_{i}"] = b"".join(op("is_zero", 0, 1) + a + small(0) for a in pair)
     s["select"] = b"".join(op(o, al, cond) + pminus(0) + danger(mixed) for o in ("cmov", "cswap")
                            for al in range(4) for cond in (0, 1))
+    # Fp2 (fields with it): add / sub with bit 6 = fp2_mul / fp2_sqr, elements a0, b0, a1, b1
+    s["fp2"] = b"".join(op(o, al, 1, same) + a0 + b0 + a1 + b1 for o in ("add", "sub") for al in range(4)
+                        for same in (0, 1)
+                        for a0, b0, a1, b1 in ((pminus(0), pminus(0), pminus(0), pminus(0)),
+                                               (small(0), pminus(0), pminus(0), small(0)),
+                                               (danger(all_ones), danger(p_minus), pdanger(mixed), ones()),
+                                               (pow2(63), small(1), danger(p_plus), pminus(1))))
     s["chain"] = op("sqr") + pminus(0) + small(0) + b"".join(
         op(o) + PREV + pminus(1) for o in ("mul", "sqr", "add", "sub", "neg", "inv", "sqrt", "mul", "cswap", "sqr")) + \
         op("redc") + bytes([7]) + PREV
