@@ -45,8 +45,8 @@ Design (from research/ifma, measured there; rendered here as literal code):
     then 52 -> 64 bits by three VPERMI2Q + variable shifts + VPTERNLOGQ.
   * Constant time: straight-line code, addresses depend only on rsp/rip and the
     argument pointers. All inputs are read before the first store (any
-    aliasing); partial vectors are narrow or overlapping accesses, never
-    masked ones (PAGE_SAFE_TAIL).
+    aliasing); a partial vector is loaded and stored as narrow pieces of 4,
+    2 and 1 limbs, never by a masked access (PAGE_SAFE_TAIL).
   * Registers: the code is traced over virtual zmm values and allocated here
     (linear scan over zmm0..zmm31, no spills): when 32 do not suffice, the
     product is regenerated with fewer accumulator chains (3 -> 2 -> 1; 2 at
@@ -575,7 +575,7 @@ def _build(sh, na, op):
         _movi(tr, rax, (1 << tail) - 1)
         tr.raw(KMOVQ, k7, rax)
     # a last vector of `tail` limbs: narrow pieces of 4, 2, 1 limbs, (offset, size)
-    pieces = [(o, n) for o, n in ((0, tail & 4), (tail & 4, tail & 2), (tail & 6, tail & 1)) if n]
+    pieces = [(o, size) for o, size in ((0, tail & 4), (tail & 4, tail & 2), (tail & 6, tail & 1)) if size]
 
     def narrow_load(m, lanes):
         """lanes (1, 2 or 4) limbs at m; the vector's upper lanes zeroed."""
@@ -605,8 +605,8 @@ def _build(sh, na, op):
                 out.append(tr.vop(VMOVDQU64, m, mask=k7, zero=True))
             else:
                 v = None
-                for o, n in pieces:
-                    x = narrow_load(_mem(base, off + 64 * w + 8 * o), n)
+                for o, size in pieces:
+                    x = narrow_load(_mem(base, off + 64 * w + 8 * o), size)
                     if o:
                         x = tr.vop(VALIGNQ, x, x, 8 - o)
                     v = x if v is None else tr.vop(VPORQ, v, x)
@@ -975,9 +975,9 @@ def _build(sh, na, op):
             elif not PAGE_SAFE_TAIL:
                 tr.xop(VMOVDQU64, MemoryOperand(m.address, 64, mask=k7), res[x][v])
             else:
-                for o, n in pieces:
+                for o, size in pieces:
                     y = tr.vop(VALIGNQ, res[x][v], res[x][v], o) if o else res[x][v]
-                    narrow_store(_mem(rdi, base + 64 * v + 8 * o), y, n)
+                    narrow_store(_mem(rdi, base + 64 * v + 8 * o), y, size)
     return tr, frame
 
 

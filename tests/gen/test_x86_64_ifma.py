@@ -261,7 +261,6 @@ class Run(unittest.TestCase):
                 got = [sum(out[h * n + i] << (64 * i) for i in range(n)) for h in range(len(want))]
                 self.assertEqual(got, want, (name, op, "guard page"))
         finally:
-            del A, B
             libc.mprotect(base + mmap.PAGESIZE, mmap.PAGESIZE, 3)
             buf.close()
 
