@@ -117,6 +117,17 @@ class Shape(unittest.TestCase):
             self.assertLess(mulx[0], ifma[len(ifma) // 2])
             self.assertLess(ifma[len(ifma) // 2], mulx[-1])
 
+    def test_no_masked_operand_access(self):
+        # the vector half loads and stores its partial vectors as narrow pieces
+        # (x86_64_ifma.PAGE_SAFE_TAIL): 7 limbs (tail 7) and 12 (tail 4)
+        masked = re.compile(r"\d+\(%r(di|si|dx)\)\{%k|\{%k\d\}(\{z\})?, \d*\(%r(di|si|dx)\)|"
+                            r"\d+\(%r(di|si|dx)\), %zmm\d+\{%k")
+        for name in ("p434", "p751"):
+            fa = _planned(name, FIELDS[name])
+            for op in ("mul", "sqr"):
+                if x86_64_hybrid.supported(fa, op):
+                    self.assertIsNone(masked.search(x86_64_hybrid.emit(fa, op)), (name, op))
+
 
 @unittest.skipUnless(_can_run(), "the CPU lacks AVX-512 IFMA/VBMI, BMI2 or ADX")
 class Run(unittest.TestCase):
