@@ -19,8 +19,9 @@
  * FIELDGEN_ISA_LEVEL), the level is a constant and the branch folds
  * to a direct call; the tuning is then FG_STATIC_TUNE (0 generic, 1 zen,
  * 2 zen4; the CMake option FIELDGEN_TUNE), by default zen4 when the compiler
- * targets a Zen 4 core, zen for another Zen core (-march=znver1..5, or
- * -march=native on one), else generic.
+ * targets a Zen 4 core (-march=znver4, or znver3 with AVX-512, which is what
+ * -march=native on one gives with compilers that predate znver4), zen for
+ * another Zen core (-march=znver1..5, or -march=native on one), else generic.
  * Define FG_NO_ASM to build the portable C level alone.
  */
 #ifndef FG_CPU_H
@@ -82,7 +83,9 @@ typedef enum {
 #endif
 #endif
 #if defined(FG_STATIC_ISA) && !defined(FG_STATIC_TUNE)
-#if defined(__znver4__)
+#if defined(__znver4__) || (defined(__znver3__) && defined(__AVX512F__))
+/* znver3 with AVX-512 is a Zen 4 under a compiler that predates znver4: GCC 12
+ * and Clang 14 (Debian 12's) name it so for -march=native; Zen 3 has no AVX-512 */
 #define FG_STATIC_TUNE 2
 #elif defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver5__)
 #define FG_STATIC_TUNE 1
