@@ -22,7 +22,7 @@ REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
 from fg import x86_64_hybrid, x86_64_ifma  # noqa: E402
 from peachpy.x86_64.registers import GeneralPurposeRegister, rsp  # noqa: E402
-from gen.test_x86_64_ifma import FIELDS, _fa, _planned  # noqa: E402
+from gen.test_x86_64_ifma import FIELDS, MASKED_OPERAND, _fa, _planned  # noqa: E402
 
 FIELDS = dict(FIELDS, m521="2^521 - 1", p610="2^305 * 3^192 - 1")
 
@@ -120,8 +120,7 @@ class Shape(unittest.TestCase):
     def test_no_masked_operand_access(self):
         # the vector half loads and stores its partial vectors as narrow pieces
         # (x86_64_ifma.PAGE_SAFE_TAIL): 7 limbs (tail 7) and 12 (tail 4)
-        masked = re.compile(r"\d+\(%r(di|si|dx)\)\{%k|\{%k\d\}(\{z\})?, \d*\(%r(di|si|dx)\)|"
-                            r"\d+\(%r(di|si|dx)\), %zmm\d+\{%k")
+        masked = MASKED_OPERAND
         for name in ("p434", "p751"):
             fa = _planned(name, FIELDS[name])
             for op in ("mul", "sqr"):

@@ -36,6 +36,10 @@ FIELDS = {
     "t6": "2^191 * 3^117 - 1",          # 6 limbs
 }
 
+# a masked load or store of r, a or b (rdi, rsi, rdx) in AT&T syntax
+MASKED_OPERAND = re.compile(r"\d+\(%r(di|si|dx)\)\{%k|\{%k\d\}(\{z\})?, \d*\(%r(di|si|dx)\)|"
+                            r"\d+\(%r(di|si|dx)\), %zmm\d+\{%k")
+
 
 def _fa(name, modulus, nr=-1):
     ext = "" if nr is None else "extension = { degree = 2, non_residue = %d }\n" % nr
@@ -144,8 +148,7 @@ class Text(unittest.TestCase):
         # limb count (on the Zen 4 a masked access whose masked-off lanes reach
         # the next page cost ~500 TSC ticks); with the switch off the partial
         # vectors are masked again (the pattern finds them)
-        masked = re.compile(r"\d+\(%r(di|si|dx)\)\{%k|\{%k\d\}(\{z\})?, \d*\(%r(di|si|dx)\)|"
-                            r"\d+\(%r(di|si|dx)\), %zmm\d+\{%k")
+        masked = MASKED_OPERAND
         for name in ("p751", "t996", "t57", "p434", "t3", "t5", "t6"):
             fa = _fa(name, FIELDS[name])
             for text in (x86_64_ifma.emit_fp2_mul(fa), x86_64_ifma.emit_fp2_sqr(fa), x86_64_ifma.emit_mul(fa)):
