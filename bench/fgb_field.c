@@ -267,9 +267,18 @@ static void inputs(const void *vs, const uint64_t **a, const uint64_t **b)
     *b = s->b[0].limb;
 }
 
+/* Every timing loop starts on a 64-byte boundary and is never inlined: the loop of
+ * fg_NAME_OP and the loop of the kernel it reaches (KLOOPS_OP below) then differ in
+ * the call's target alone, and the dispatch-overhead pairs time them side by side. */
+#if defined(__GNUC__)
+#define VIA_ALIGN __attribute__((aligned(64), noinline))
+#else
+#define VIA_ALIGN
+#endif
+
 /* ---- timing loops for the public (dispatched) entry points ---- */
 #define LAT(name, body)                                                  \
-    static void LOCAL(name)(void *vs, size_t n)                          \
+    static VIA_ALIGN void LOCAL(name)(void *vs, size_t n)                \
     {                                                                    \
         struct state *s = vs;                                            \
         for (size_t i = 0; i < n; i++) {                                 \
@@ -278,7 +287,7 @@ static void inputs(const void *vs, const uint64_t **a, const uint64_t **b)
         }                                                                \
     }
 #define THR(name, body)                                                  \
-    static void LOCAL(name)(void *vs, size_t n)                          \
+    static VIA_ALIGN void LOCAL(name)(void *vs, size_t n)                \
     {                                                                    \
         struct state *s = vs;                                            \
         for (size_t i = 0; i < n; i++) {                                 \
@@ -421,11 +430,6 @@ KLOOPS_redc(adx_zen)
  * loops comes from one macro, starts on a 64-byte boundary and compiles to the same
  * instructions (one loads d_OP, the other k_OP, at the same displacement size): only
  * the callee differs. The call is indirect in both, perfectly predicted. */
-#if defined(__GNUC__)
-#define VIA_ALIGN __attribute__((aligned(64), noinline))
-#else
-#define VIA_ALIGN
-#endif
 #define VIA_LAT(name, call)                                             \
     static VIA_ALIGN void LOCAL(name)(void *vv, size_t n)                \
     {                                                                    \

@@ -349,38 +349,46 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
             }
         }
     }
-    /* Dispatch overhead pairs: fg_NAME_OP and the kernel it reaches, same loop code
-     * (fgb_field.c "one loop, two callees"), in one interleaved group per op. */
-    for (int op = 0; op < FGB_NKERNEL_OPS && fgb_in_list(o->levels, "dispatch"); op++) {
-        int L = f->uses[fg_tune_active()][op][default_isa];
-        if (!fgb_in_list(o->ops, fgb_op_names[op]) || !f->via[op][0].lat.fn || !f->direct[L][op].lat.fn)
-            continue;
-        struct fgb_case cases[4];
-        int rows[2];
-        for (int k = 0; k < 2; k++) {
-            struct fgb_row *r = fgb_add_row(res);
-            rows[k] = res->nrows - 1;
-            snprintf(r->field, sizeof r->field, "%s", f->name);
-            snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
-            snprintf(r->impl, sizeof r->impl, "fieldgen/via");
-            snprintf(r->level, sizeof r->level, "%s", k ? fgb_kernel_names[L] : "dispatch");
-            snprintf(r->note, sizeof r->note, "%s through a pointer, same loop code as its pair",
-                     k ? "kernel" : "entry point");
-            r->field_rank = fi;
-            r->check_ok = 1;
-            void *vs = f->via_state(state, k ? L : -1);
-            cases[2 * k] = (struct fgb_case){.loop = f->via[op][k].lat, .state = vs, .force_isa = -1};
-            cases[2 * k + 1] = (struct fgb_case){.loop = f->via[op][k].thr, .state = vs, .force_isa = -1};
+    /* Dispatch overhead pairs: fg_NAME_OP and the kernel it reaches, in one interleaved
+     * group per op, twice: "call", each called directly (as an application calls it) from
+     * its own loop, the two loops compiled from one macro and 64-byte aligned
+     * (fgb_field.c, LAT/THR and KLOOPS_OP); "via", both called through a pointer from
+     * the same loop code (fgb_field.c "one loop, two callees"). */
+    static const char *const pair_impl[2] = {"fieldgen/call", "fieldgen/via"};
+    for (int op = 0; op < FGB_NKERNEL_OPS && fgb_in_list(o->levels, "dispatch"); op++)
+        for (int via = 0; via < 2; via++) {
+            int L = f->uses[fg_tune_active()][op][default_isa];
+            if (!fgb_in_list(o->ops, fgb_op_names[op]) || !f->via[op][0].lat.fn || !f->direct[L][op].lat.fn ||
+                !f->api[op].lat.fn)
+                continue;
+            struct fgb_case cases[4];
+            int rows[2];
+            for (int k = 0; k < 2; k++) {
+                struct fgb_row *r = fgb_add_row(res);
+                rows[k] = res->nrows - 1;
+                snprintf(r->field, sizeof r->field, "%s", f->name);
+                snprintf(r->op, sizeof r->op, "%s", fgb_op_names[op]);
+                snprintf(r->impl, sizeof r->impl, "%s", pair_impl[via]);
+                snprintf(r->level, sizeof r->level, "%s", k ? fgb_kernel_names[L] : "dispatch");
+                snprintf(r->note, sizeof r->note, "%s %s", k ? "kernel" : "entry point",
+                         via ? "through a pointer, same loop code as its pair"
+                             : "called directly, loop compiled from the same macro as its pair's");
+                r->field_rank = fi;
+                r->check_ok = 1;
+                const struct fgb_loops *lp = via ? &f->via[op][k] : k ? &f->direct[L][op] : &f->api[op];
+                void *vs = via ? f->via_state(state, k ? L : -1) : state;
+                cases[2 * k] = (struct fgb_case){.loop = lp->lat, .state = vs, .force_isa = -1};
+                cases[2 * k + 1] = (struct fgb_case){.loop = lp->thr, .state = vs, .force_isa = -1};
+            }
+            struct fgb_row *rd = &res->rows[rows[0]];
+            rd->has_pair = measure_pairs(cases, &cfg, 0, rd->pair_lat, rd->pair_thr);
+            for (int k = 0; k < 2; k++) {
+                struct fgb_row *r = &res->rows[rows[k]];
+                r->lat = cases[2 * k].st;
+                r->thr = cases[2 * k + 1].st;
+                r->has_lat = r->has_thr = 1;
+            }
         }
-        struct fgb_row *rd = &res->rows[rows[0]];
-        rd->has_pair = measure_pairs(cases, &cfg, 0, rd->pair_lat, rd->pair_thr);
-        for (int k = 0; k < 2; k++) {
-            struct fgb_row *r = &res->rows[rows[k]];
-            r->lat = cases[2 * k].st;
-            r->thr = cases[2 * k + 1].st;
-            r->has_lat = r->has_thr = 1;
-        }
-    }
     /* Our dispatched call against the best checked peer of this process, and the
      * x86_64 level against the best peer on the same MULQ path (OpenSSL's with
      * BMI2/ADX masked among them: the assembly issue's target for that level),

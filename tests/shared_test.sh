@@ -48,13 +48,13 @@ build_so() {
 }
 set -x
 build_so libfieldgen.so fieldgen
-"$python" -B "$root/tests/dispatch_shape.py" --objdump "$objdump" libfieldgen.so "$@"
+"$python" -B "$root/tests/dispatch_shape.py" --objdump "$objdump" --headers fieldgen libfieldgen.so "$@"
 "$cc" -std=c99 -O2 -Wall -Wextra -Werror -Ifieldgen -o demo "$root/tests/vendor_demo.c" \
     -L. -lfieldgen -Wl,-rpath,"$PWD"
 ./demo
 set -- $shipped
 build_so libfieldgen-hidden.so shipped -DFG_VISIBILITY=hidden
-"$python" -B "$root/tests/dispatch_shape.py" --objdump "$objdump" libfieldgen-hidden.so "$@"
+"$python" -B "$root/tests/dispatch_shape.py" --objdump "$objdump" --headers shipped libfieldgen-hidden.so "$@"
 set +x
 # objdump -T: the dynamic symbols; a defined function is in .text
 exported=$("$objdump" -T libfieldgen-hidden.so | awk '$NF ~ /^fg_/ && / \.text/ { print $NF }')
