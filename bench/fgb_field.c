@@ -271,14 +271,14 @@ static void inputs(const void *vs, const uint64_t **a, const uint64_t **b)
  * fg_NAME_OP and the loop of the kernel it reaches (KLOOPS_OP below) then differ in
  * the call's target alone, and the dispatch-overhead pairs time them side by side. */
 #if defined(__GNUC__)
-#define VIA_ALIGN __attribute__((aligned(64), noinline))
+#define LOOP_ALIGN __attribute__((aligned(64), noinline))
 #else
-#define VIA_ALIGN
+#define LOOP_ALIGN
 #endif
 
 /* ---- timing loops for the public (dispatched) entry points ---- */
 #define LAT(name, body)                                                  \
-    static VIA_ALIGN void LOCAL(name)(void *vs, size_t n)                \
+    static LOOP_ALIGN void LOCAL(name)(void *vs, size_t n)               \
     {                                                                    \
         struct state *s = vs;                                            \
         for (size_t i = 0; i < n; i++) {                                 \
@@ -287,7 +287,7 @@ static void inputs(const void *vs, const uint64_t **a, const uint64_t **b)
         }                                                                \
     }
 #define THR(name, body)                                                  \
-    static VIA_ALIGN void LOCAL(name)(void *vs, size_t n)                \
+    static LOOP_ALIGN void LOCAL(name)(void *vs, size_t n)               \
     {                                                                    \
         struct state *s = vs;                                            \
         for (size_t i = 0; i < n; i++) {                                 \
@@ -341,7 +341,7 @@ LAT(lat_sqrt_ratio, FN(sqrt_ratio)(&s->x, &s->x, &s->b[0]))
 THR(thr_sqrt_ratio, s->ok[j] = FN(sqrt_ratio)(&s->r[j], &s->a[j], &s->b[j]))
 #endif
 /* one batch per iteration, from a fixed input: consecutive batches are independent */
-static void LOCAL(thr_inv_batch)(void *vs, size_t n)
+static LOOP_ALIGN void LOCAL(thr_inv_batch)(void *vs, size_t n)
 {
     struct state *s = vs;
     for (size_t i = 0; i < n; i++) {
@@ -363,7 +363,7 @@ THR(thr_fp2_inv, FN(fp2_inv)(&s->r2[j], &s->a2[j]))
 THR(thr_fp2_sqrt, FN(fp2_sqrt)(&s->r2[j], &s->sq2[j]))
 THR(thr_fp2_is_square, s->ok[j] = FN(fp2_is_square)(&s->a2[j]))
 LAT(lat_fp2_inv_batch, FN(fp2_inv_batch)(s->bl2, s->bl2, FGB_BATCH, s->scratch2))
-static void LOCAL(thr_fp2_inv_batch)(void *vs, size_t n)
+static LOOP_ALIGN void LOCAL(thr_fp2_inv_batch)(void *vs, size_t n)
 {
     struct state *s = vs;
     for (size_t i = 0; i < n; i++) {
@@ -431,7 +431,7 @@ KLOOPS_redc(adx_zen)
  * instructions (one loads d_OP, the other k_OP, at the same displacement size): only
  * the callee differs. The call is indirect in both, perfectly predicted. */
 #define VIA_LAT(name, call)                                             \
-    static VIA_ALIGN void LOCAL(name)(void *vv, size_t n)                \
+    static LOOP_ALIGN void LOCAL(name)(void *vv, size_t n)               \
     {                                                                    \
         const struct via *v = vv;                                        \
         struct state *s = v->s;                                          \
@@ -441,7 +441,7 @@ KLOOPS_redc(adx_zen)
         }                                                                \
     }
 #define VIA_THR(name, call)                                             \
-    static VIA_ALIGN void LOCAL(name)(void *vv, size_t n)                \
+    static LOOP_ALIGN void LOCAL(name)(void *vv, size_t n)               \
     {                                                                    \
         const struct via *v = vv;                                        \
         struct state *s = v->s;                                          \

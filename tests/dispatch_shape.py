@@ -214,7 +214,7 @@ def main(argv=None):
     ap.add_argument("--objdump", default="objdump")
     ap.add_argument("--indirect-only", action="store_true",
                     help="only check 1 (unoptimized or sanitized builds)")
-    ap.add_argument("--headers", help="check 4: the fields' headers are DIR/FIELD/fg_FIELD.h")
+    ap.add_argument("--headers", help="check 4: the fields' headers, DIR/FIELD/fg_FIELD.h or DIR/fg_FIELD.h")
     ap.add_argument("library")
     ap.add_argument("fields", nargs="*")
     args = ap.parse_args(argv)
