@@ -355,11 +355,12 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
      * (fgb_field.c, LAT/THR and KLOOPS_OP); "via", both called through a pointer from
      * the same loop code (fgb_field.c "one loop, two callees"). */
     static const char *const pair_impl[2] = {"fieldgen/call", "fieldgen/via"};
-    for (int op = 0; op < FGB_NKERNEL_OPS && fgb_in_list(o->levels, "dispatch"); op++)
+    for (int op = 0; op < FGB_NKERNEL_OPS && fgb_in_list(o->levels, "dispatch"); op++) {
+        int L = f->uses[fg_tune_active()][op][default_isa];
+        if (!fgb_in_list(o->ops, fgb_op_names[op]) || !f->direct[L][op].lat.fn)
+            continue;
         for (int via = 0; via < 2; via++) {
-            int L = f->uses[fg_tune_active()][op][default_isa];
-            if (!fgb_in_list(o->ops, fgb_op_names[op]) || !f->via[op][0].lat.fn || !f->direct[L][op].lat.fn ||
-                !f->api[op].lat.fn)
+            if (!(via ? f->via[op][0].lat.fn : f->api[op].lat.fn))
                 continue;
             struct fgb_case cases[4];
             int rows[2];
@@ -389,6 +390,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
                 r->has_lat = r->has_thr = 1;
             }
         }
+    }
     /* Our dispatched call against the best checked peer of this process, and the
      * x86_64 level against the best peer on the same MULQ path (OpenSSL's with
      * BMI2/ADX masked among them: the assembly issue's target for that level),

@@ -547,73 +547,77 @@ static void fmt_pair(char *buf, size_t len, const struct fgb_results *r, const d
     snprintf(buf, len, "%+.2f [%+.2f, %+.2f]", fgb_cycles(r, p[0]), fgb_cycles(r, p[1]), fgb_cycles(r, p[2]));
 }
 
+/* One row of the dispatch-overhead table: entry point d minus kernel k, the pair's
+ * paired figures where d has them; 0 (nothing printed) when a row is missing. */
+static int print_overhead(const struct fgb_results *r, const struct fgb_row *d, const struct fgb_row *k,
+                          const char *loop, int *printed)
+{
+    if (!d || !k || !k->has_lat || !k->has_thr || !d->has_lat || !d->has_thr)
+        return 0;
+    if (!(*printed)++)
+        printf("\ndispatch overhead: fg_NAME_OP (level 'dispatch' = %s) minus the kernel it reaches, "
+               "fg_NAME_OP_LEVEL; %s per call; loop 'call': each called directly, as an application "
+               "calls it, from a loop compiled from the same macro as its pair's, both 64-byte aligned "
+               "(rows fieldgen/call); 'same': both called through a pointer from the same loop code "
+               "(rows fieldgen/via); 'own': the table's rows.\n"
+               "'-> +delta' subtracts the two medians; 'paired' is the median of the batch-by-batch "
+               "differences of the interleaved pair [its 95%% confidence interval]\n"
+               "%-8s %-10s %-7s %-5s %-26s %-26s %-24s %-24s\n",
+               r->meta.dispatch_level, fgb_unit(r), "field", "op", "kernel", "loop",
+               "latency: direct -> +delta", "throughput: direct -> +delta", "latency: paired",
+               "throughput: paired");
+    char a[32], b[32], c[32], e[32], l[64], t[64];
+    fmt_num(a, sizeof a, fgb_cycles(r, k->lat.median));
+    fmt_num(b, sizeof b, fgb_cycles(r, d->lat.median - k->lat.median));
+    fmt_num(c, sizeof c, fgb_cycles(r, k->thr.median));
+    fmt_num(e, sizeof e, fgb_cycles(r, d->thr.median - k->thr.median));
+    snprintf(l, sizeof l, "%s -> %s%s (%+.1f%%)", a, d->lat.median >= k->lat.median ? "+" : "", b,
+             100.0 * (d->lat.median / k->lat.median - 1));
+    snprintf(t, sizeof t, "%s -> %s%s (%+.1f%%)", c, d->thr.median >= k->thr.median ? "+" : "", e,
+             100.0 * (d->thr.median / k->thr.median - 1));
+    char pl[64] = "-", pt[64] = "-";
+    if (d->has_pair) {
+        fmt_pair(pl, sizeof pl, r, d->pair_lat);
+        fmt_pair(pt, sizeof pt, r, d->pair_thr);
+    }
+    printf("%-8s %-10s %-7s %-5s %-26s %-26s %-24s %-24s\n", d->field, d->op, k->level, loop, l, t, pl, pt);
+    return 1;
+}
+
 void fgb_print_dispatch(const struct fgb_results *r)
 {
-    /* the pairs: "call" (fieldgen/call rows: each called directly, as an application
+    /* the pairs: "call" (rows fieldgen/call: each called directly, as an application
      * calls it), "same" (fieldgen/via: both through a pointer from the same loop code);
-     * a report without them (older JSON) falls back to the table's own rows ("own") */
+     * each pair's kernel row is its one row not at level dispatch (the kernel the
+     * dispatcher runs: a level's, or adx's Zen form) */
     static const struct { const char *impl, *loop; } kinds[] = {{"fieldgen/call", "call"},
                                                                {"fieldgen/via", "same"}};
     int printed = 0;
     for (int i = 0; i < r->nrows; i++) {
-        const struct fgb_row *d0 = &r->rows[i];
-        if (strcmp(d0->impl, "fieldgen") || strcmp(d0->level, "dispatch"))
+        const struct fgb_row *d = &r->rows[i];
+        if (strcmp(d->impl, "fieldgen") || strcmp(d->level, "dispatch"))
             continue;
         int npairs = 0;
-        for (unsigned w = 0; w <= sizeof kinds / sizeof kinds[0]; w++) {
-            const struct fgb_row *d = d0, *k = NULL, *vd = NULL;
-            const char *loop = "own";
-            if (w < sizeof kinds / sizeof kinds[0]) {
-                /* the pair's entry-point row and its kernel row (the one the dispatcher runs) */
-                vd = find_row(r, d0->field, d0->op, kinds[w].impl, "dispatch");
-                if (!vd)
-                    continue;
-                d = vd;
-                loop = kinds[w].loop;
-                for (int j = 0; j < r->nrows && !k; j++) {
-                    const struct fgb_row *x = &r->rows[j];
-                    if (!strcmp(x->field, d->field) && !strcmp(x->op, d->op) && !strcmp(x->impl, kinds[w].impl) &&
-                        strcmp(x->level, "dispatch"))
-                        k = x;
-                }
-            } else {
-                if (npairs)
-                    break;
-                for (int L = level_rank(r->meta.dispatch_level); L >= 0 && !k; L--)
-                    k = find_row(r, d->field, d->op, "fieldgen/direct", fgb_level_names[L]);
+        for (unsigned w = 0; w < sizeof kinds / sizeof kinds[0]; w++) {
+            const struct fgb_row *k = NULL;
+            for (int j = 0; j < r->nrows && !k; j++) {
+                const struct fgb_row *x = &r->rows[j];
+                if (!strcmp(x->field, d->field) && !strcmp(x->op, d->op) && !strcmp(x->impl, kinds[w].impl) &&
+                    strcmp(x->level, "dispatch"))
+                    k = x;
             }
-            if (!k || !k->has_lat || !k->has_thr || !d->has_lat || !d->has_thr)
-                continue;
-            npairs++;
-            if (!printed++)
-                printf("\ndispatch overhead: fg_NAME_OP (level 'dispatch' = %s) minus the kernel it reaches, "
-                       "fg_NAME_OP_LEVEL; %s per call; loop 'call': each called directly, as an application "
-                       "calls it, from a loop compiled from the same macro as its pair's, both 64-byte aligned "
-                       "(rows fieldgen/call); 'same': both called through a pointer from the same loop code "
-                       "(rows fieldgen/via); 'own': the table's rows.\n"
-                       "'-> +delta' subtracts the two medians; 'paired' is the median of the batch-by-batch "
-                       "differences of the interleaved pair [its 95%% confidence interval]\n"
-                       "%-8s %-10s %-7s %-5s %-26s %-26s %-24s %-24s\n",
-                       r->meta.dispatch_level, fgb_unit(r), "field", "op", "kernel", "loop",
-                       "latency: direct -> +delta", "throughput: direct -> +delta", "latency: paired",
-                       "throughput: paired");
-            char a[32], b[32], c[32], e[32], l[64], t[64];
-            fmt_num(a, sizeof a, fgb_cycles(r, k->lat.median));
-            fmt_num(b, sizeof b, fgb_cycles(r, d->lat.median - k->lat.median));
-            fmt_num(c, sizeof c, fgb_cycles(r, k->thr.median));
-            fmt_num(e, sizeof e, fgb_cycles(r, d->thr.median - k->thr.median));
-            snprintf(l, sizeof l, "%s -> %s%s (%+.1f%%)", a, d->lat.median >= k->lat.median ? "+" : "", b,
-                     100.0 * (d->lat.median / k->lat.median - 1));
-            snprintf(t, sizeof t, "%s -> %s%s (%+.1f%%)", c, d->thr.median >= k->thr.median ? "+" : "", e,
-                     100.0 * (d->thr.median / k->thr.median - 1));
-            char pl[64] = "-", pt[64] = "-";
-            if (vd && vd->has_pair) {
-                fmt_pair(pl, sizeof pl, r, vd->pair_lat);
-                fmt_pair(pt, sizeof pt, r, vd->pair_thr);
-            }
-            printf("%-8s %-10s %-7s %-5s %-26s %-26s %-24s %-24s\n", d->field, d->op, k->level, loop, l, t, pl,
-                   pt);
+            npairs += print_overhead(r, find_row(r, d->field, d->op, kinds[w].impl, "dispatch"), k,
+                                     kinds[w].loop, &printed);
         }
+        if (npairs)
+            continue;
+        /* no pair (a report from before them): the table's own rows, the kernel the
+         * start-up level's or (a field without assembly) the highest level below it
+         * that has its own kernel, down to c */
+        const struct fgb_row *k = NULL;
+        for (int L = level_rank(r->meta.dispatch_level); L >= 0 && !k; L--)
+            k = find_row(r, d->field, d->op, "fieldgen/direct", fgb_level_names[L]);
+        print_overhead(r, d, k, "own", &printed);
     }
 }
 
