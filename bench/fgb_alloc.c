@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: heap allocation counters.
  *
  * The bench binary defines malloc, calloc, realloc, free and the memalign family

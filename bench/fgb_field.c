@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: the generic per-field part.
  *
  * Compiled once per field with -DFG_FIELD=name -DFG_FIELD_UC=NAME (bench/CMakeLists.txt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench --instructions: instructions executed per call, counted by
  * Valgrind's callgrind. Cycles on a shared host move by tens of percent from
  * one process to the next; an instruction count does not move at all, so it
@@ -8,8 +9,8 @@
  * The parent (--instructions) re-executes this program under
  *   valgrind --tool=callgrind --callgrind-out-file=DIR/cg.out EXE --instructions-child DIR ...
  * with FIELDGEN_ISA set to the level this CPU runs natively (capped at adx:
- * Valgrind executes ADX code but its CPUID hides ADX, and it cannot execute
- * AVX-512) and FIELDGEN_TUNE to the native tuning (Valgrind's CPUID reads as
+ * Valgrind executes ADX code but its CPUID hides ADX, so FIELDGEN_ISA_UNCHECKED=1
+ * too, and it cannot execute AVX-512) and FIELDGEN_TUNE to the native tuning (Valgrind's CPUID reads as
  * generic even on AMD), and prints what the child reports on a pipe.
  *
  * The child times nothing: for every row it runs the row's latency loop (the
@@ -238,8 +239,8 @@ int fgb_icount_run(const char *field_list, const char *op_list, const char *leve
         fgb_peers_init();
         fgb_peers_openssl_cap(cap, sizeof cap); /* OpenSSL's native paths, ADX included */
     }
-    const char *env[] = {"FIELDGEN_ISA", fg_isa_name(isa), "FIELDGEN_TUNE", fg_tune_name(tune),
-                         cap[0] ? "OPENSSL_ia32cap" : NULL, cap, NULL};
+    const char *env[] = {"FIELDGEN_ISA", fg_isa_name(isa), "FIELDGEN_ISA_UNCHECKED", "1",
+                         "FIELDGEN_TUNE", fg_tune_name(tune), cap[0] ? "OPENSSL_ia32cap" : NULL, cap, NULL};
     pid_t pid;
     FILE *in = fgb_spawn_piped(args, env, &pid);
     if (!in) {

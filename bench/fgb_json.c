@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: minimal JSON reader and string writer. */
 #include <ctype.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: minimal JSON support (writing our report, reading it back for
  * --compare and --from-json). The reader accepts standard JSON; numbers are doubles. */
 #ifndef FGB_JSON_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: command line and orchestration.
  *
  *   fieldgen-bench [--quick] [--field LIST] [--op LIST] [--level LIST] [--no-peers]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: peers.
  *
  * Which peer applies is decided from the modulus alone:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: peers (OpenSSL's assembly from the static libcrypto.a, GMP's mpn). */
 #ifndef FGB_PEERS_H
 #define FGB_PEERS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: reporting: table, dispatch overhead, threads, JSON, --compare, --plot. */
 #define _GNU_SOURCE
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench: result rows and everything that reports them
  * (table, JSON, --compare, --plot). */
 #ifndef FGB_REPORT_H

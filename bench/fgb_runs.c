@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen-bench --runs N: the whole measurement in N fresh processes, merged.
  *
  * Some kernels' figures depend on where the process's stack, heap and
  * libraries land, and address-space randomization picks that anew for every
- * process (bench/RESULTS.md: p503's MULQ mul read 206.4 and 184.2 cycles in two runs of
+ * process (research/RESULTS.md: p503's MULQ mul read 206.4 and 184.2 cycles in two runs of
  * one binary). One process samples one layout; N processes sample N. Each
  * child is this program with the same options, writing its report to a
  * temporary JSON file (its table goes to /dev/null, its progress and errors to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fieldgen runtime: CPU feature probe and the ISA-level word every generated
  * field dispatches on. Hand-written; part of every vendored field.
  *
@@ -19,9 +20,10 @@
  * FIELDGEN_ISA_LEVEL), the level is a constant and the branch folds
  * to a direct call; the tuning is then FG_STATIC_TUNE (0 generic, 1 zen,
  * 2 zen4; the CMake option FIELDGEN_TUNE), by default zen4 when the compiler
- * targets a Zen 4 core (-march=znver4, or znver3 with AVX-512, which is what
- * -march=native on one gives with compilers that predate znver4), zen for
- * another Zen core (-march=znver1..5, or -march=native on one), else generic.
+ * targets a Zen 4 core (-march=znver4, or znver3 with AVX-512 and without
+ * Zen 5's MOVDIRI, which is what -march=native on one gives with compilers
+ * that predate znver4), zen for another Zen core (-march=znver1..5, or
+ * -march=native on one, named or known by CLZERO), else generic.
  * Define FG_NO_ASM to build the portable C level alone.
  */
 #ifndef FG_CPU_H
@@ -83,11 +85,21 @@ typedef enum {
 #endif
 #endif
 #if defined(FG_STATIC_ISA) && !defined(FG_STATIC_TUNE)
-#if defined(__znver4__) || (defined(__znver3__) && defined(__AVX512F__))
-/* znver3 with AVX-512 is a Zen 4 under a compiler that predates znver4: GCC 12
- * and Clang 14 (Debian 12's) name it so for -march=native; Zen 3 has no AVX-512 */
+/* FG_ZEN_TARGET_: a Zen core by name, or (a -march=native the compiler cannot name,
+ * as Clang 14 on a Zen 5) by CLZERO, an instruction only AMD's Zen cores have */
+#if defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver4__) || \
+    defined(__znver5__) || defined(__CLZERO__)
+#define FG_ZEN_TARGET_ 1
+#endif
+#if defined(__znver4__) || (defined(FG_ZEN_TARGET_) && !defined(__znver5__) && defined(__AVX512F__) && \
+                            !defined(__MOVDIRI__))
+/* znver3 with AVX-512 is a Zen 4 or a Zen 5 under a compiler that predates
+ * them: GCC 12 and Clang 14 (Debian 12's) name both so for -march=native (Zen 3
+ * has no AVX-512); of the two only Zen 5 has MOVDIRI (and MOVDIR64B,
+ * AVX512_VP2INTERSECT, AVX-VNNI), so znver3 + AVX-512 + MOVDIRI is a Zen 5:
+ * zen, below */
 #define FG_STATIC_TUNE 2
-#elif defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver5__)
+#elif defined(FG_ZEN_TARGET_)
 #define FG_STATIC_TUNE 1
 #else
 #define FG_STATIC_TUNE 0
@@ -166,14 +178,34 @@ __attribute__((visibility("hidden")))
 #endif
 extern unsigned fg_cpu_sel;
 
+/* FG_DISPATCH_LOAD(word): the dispatchers' read of fg_cpu_isa or fg_cpu_sel. The
+ * runtime writes them once at start-up, from a constructor, while threads that
+ * an earlier constructor started may already be dispatching: every access is
+ * atomic (relaxed: a reader sees the start-up value or the probed one, both
+ * correct levels), so there is no data race by construction and ThreadSanitizer
+ * has nothing to report. A relaxed load of an aligned word is the plain load on
+ * every target (x86-64: one mov, the same machine code as before; research/
+ * dispatch/atomic-selector.md). */
+#if defined(__GNUC__) || defined(__clang__)
+#define FG_DISPATCH_LOAD(word) __atomic_load_n(&(word), __ATOMIC_RELAXED)
+#else
+#define FG_DISPATCH_LOAD(word) (word)
+#endif
+
+/* FG_DISPATCH_SEL(): the selector word, which a dispatcher reads once into a
+ * local (two atomic loads are two loads: the compiler merges no atomics);
+ * FG_DISPATCH_IN(sel, mask): whether it is one of the selectors in `mask`.
+ * FG_DISPATCH_TO(mask) reads and tests in one. Constants under compile-time
+ * dispatch, so each test folds away. */
 #if defined(FG_STATIC_ISA)
 #define FG_ISA_AT_LEAST(level) (FG_STATIC_ISA >= (level))
-/* Whether the active (level, tuning) is one of the selectors in `mask`. */
-#define FG_DISPATCH_TO(mask) ((FG_SEL(FG_STATIC_ISA, FG_STATIC_TUNE) & (mask)) != 0)
+#define FG_DISPATCH_SEL() FG_SEL(FG_STATIC_ISA, FG_STATIC_TUNE)
 #else
-#define FG_ISA_AT_LEAST(level) (fg_cpu_isa >= (level))
-#define FG_DISPATCH_TO(mask) ((fg_cpu_sel & (mask)) != 0)
+#define FG_ISA_AT_LEAST(level) (FG_DISPATCH_LOAD(fg_cpu_isa) >= (level))
+#define FG_DISPATCH_SEL() FG_DISPATCH_LOAD(fg_cpu_sel)
 #endif
+#define FG_DISPATCH_IN(sel, mask) (((sel) & (mask)) != 0)
+#define FG_DISPATCH_TO(mask) FG_DISPATCH_IN(FG_DISPATCH_SEL(), mask)
 
 /* The dispatchers test the kernel of the highest level first and mark it likely, so on a CPU that
  * has it the compiler lays the call to its kernel on the fall-through path: one

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """fieldgen-bench --runs N: the merged report is the stated merge of the N processes' reports.
 
 Runs the benchmark with --runs 3 (quick, one field, a few ops) and

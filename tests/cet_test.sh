@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Control-flow enforcement (Intel CET) of the generated assembly.
 #   cet_test.sh field CC DIR NAME RUNTIME OUT   compile DIR/NAME/fg_NAME.c (headers
 #                                       of RUNTIME) and its .S with -fcf-protection,

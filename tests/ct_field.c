@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Constant-time check, compiled once per field (-DFG_FIELD=name
  * -DFG_FIELD_UC=NAME) and run under Valgrind memcheck: every secret input is
  * marked undefined, so any branch or memory index that depends on it is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Static constant-time and ABI check of generated x86-64 assembly kernels.
 
 usage: ct_static.py [--target elf|macho] [--cet] [--args N] [-q] FILE.S...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The dispatcher rule, checked on the built library's machine code.
 
     dispatch_shape.py [--objdump PATH] [--indirect-only] [--headers DIR] LIBRARY FIELD...

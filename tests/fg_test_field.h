@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Shared by the per-field test programs (test_field, ct_field, test_abi,
  * fuzz_field). Compiled with -DFG_FIELD=name -DFG_FIELD_UC=NAME, it includes
  * that field's header and names its API generically:

@@ -1,6 +1,7 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Install check: `cmake --install` this build into a scratch prefix, then build
-# and run a consumer project that uses find_package(fieldgen) and links
+# and run a consumer project that uses find_package(fieldgen 1.0) and links
 # fieldgen::fieldgen (with this build's compiler and flags, e.g. sanitizers).
 # FIELDGEN_RUN: the cross build's emulator, empty natively.
 set -eu
@@ -10,7 +11,7 @@ cmake --install "$build" --prefix "$dir/prefix" >/dev/null
 cat > "$dir/consumer/CMakeLists.txt" <<'CMAKE'
 cmake_minimum_required(VERSION 3.18)
 project(consumer C)
-find_package(fieldgen REQUIRED)
+find_package(fieldgen 1.0 REQUIRED)
 add_executable(demo demo.c)
 target_link_libraries(demo PRIVATE fieldgen::fieldgen)
 CMAKE

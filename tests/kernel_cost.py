@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The kernel counts in the headers, checked on the built machine code.
 
     kernel_cost.py [--objdump PATH] LIBRARY DIR FIELD...

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Mach-O (macOS x86-64) build check, run on Linux: cross-compile each field's
 # generated C and assembly for x86_64-apple-macos with clang, link them into a
 # dylib with ld64.lld refusing any undefined symbol, and check that the dylib

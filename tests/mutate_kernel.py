@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Test-only mutation: copy a generated .S with one carry instruction of one
 kernel deleted, so the suites can show they catch a dropped carry (the shape
 of OpenSSL's CVE-2016-7055 in a MULX/ADX Montgomery path).

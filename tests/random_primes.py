@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Random primes of every shape the analysis tells apart, as a fields file.
 
     tests/random_primes.py [--seed N] [--count N] [--limbs A-B] > primes.toml

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Shared-library check: the fields' generated C and assembly and runtime/,
 # vendored into one shared object the way a user's library builds them
 # (-fPIC -shared), keep the dispatcher rule. A call from the library to one

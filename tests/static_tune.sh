@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # fieldgen.runtime.static_tune: the tuning fg_cpu.h derives from the compiler's
 # target macros under compile-time dispatch (FG_STATIC_TUNE when the CMake
 # option FIELDGEN_TUNE is auto), for -march values this compiler knows.
@@ -34,6 +35,10 @@ check -march=icelake-server 0
 check -march=znver2 1                       # Zen 2: zen
 check -march=znver3 1                       # Zen 3: zen (no AVX-512)
 check -march=znver3 -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512ifma -mavx512vbmi 2   # Zen 4 as GCC 12 / Clang 14 see it
+check -march=znver3 -mavx512f -mavx512vl -mavx512bw -mavx512dq -mavx512ifma -mavx512vbmi -mmovdiri -mmovdir64b 1   # Zen 5 as GCC 12 / Clang 14 see it
+check -march=x86-64-v4 -madx -mclzero -mavx512ifma -mavx512vbmi 2          # an unnamed Zen with AVX-512 (Clang 14's -march=native on a Zen 4)
+check -march=x86-64-v4 -madx -mclzero -mavx512ifma -mavx512vbmi -mmovdiri 1  # ... and on a Zen 5
+check -march=x86-64-v4 -madx 0                                            # an unnamed Intel
 check -march=znver4 2                       # Zen 4, newer compilers
 check -march=znver5 1                       # Zen 5: zen (full-width AVX-512)
 if [ -n "$probe" ]; then

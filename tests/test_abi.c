@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* ABI and memory-safety test of every assembly kernel of one field
  * (-DFG_FIELD=name -DFG_FIELD_UC=NAME), at one level:
  *   - each call goes through fg_abi_call, which checks that rbx, rbp,

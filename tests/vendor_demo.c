@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Uses the vendored p256 field: (x * y) / y == x, sqrt, serialization. */
 #include <stdio.h>
 #include <string.h>

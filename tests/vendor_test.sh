@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Vendoring check: copy generated/p256 and runtime/ into a scratch folder and
 # build them with one cc command, as a user's project would, then run a demo.
 # The link treats warnings as errors: an object without its stack note (the

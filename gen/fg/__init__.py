@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """fieldgen: fields.toml -> specialized C and x86-64 assembly for prime fields.
 
 Stages: spec (parse + validate) -> analysis (constants and decisions) ->

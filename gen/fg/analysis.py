@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Stage 2: every derived constant and every decision, from a FieldSpec.
 
 The emitters render what this module decides and compute nothing themselves.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Addition chains for fixed public exponents (inversion, square roots,
 Legendre symbol), chosen by a short search and verified by exponent
 arithmetic before they are emitted.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Emitter: C header and source per field, rendered from templates/."""
 
 from __future__ import annotations
@@ -6,7 +7,9 @@ import os
 
 import jinja2
 
+from . import verify as verify_mod
 from .analysis import KERNEL_IDS, KERNEL_OPS, LEVELS, hex_limbs
+from .output import comment_text
 
 TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "templates")
 
@@ -18,27 +21,33 @@ def _environment():
         keep_trailing_newline=True,
         autoescape=False,
     )
+    env.filters["comment"] = comment_text   # outside text inside a comment: never ends it
     return env
 
 
 _ENV = None
 
 
-def render(template, fa, command, config):
+def render(template, fa, command, config, **extra):
     global _ENV
     if _ENV is None:
         _ENV = _environment()
     text = _ENV.get_template(template).render(
         f=fa, U=fa.upper, command=command, config=config, levels=LEVELS, kernel_ops=KERNEL_OPS, kernel_ids=KERNEL_IDS,
-        hex_limbs=hex_limbs)
+        hex_limbs=hex_limbs, **extra)
     return text.rstrip("\n") + "\n"
 
 
 def emit(fa, command, config):
-    """{relative path: text} for the C files of one field."""
+    """{relative path: text} for the C files of one field. The header first:
+    its prototypes give the checked build's table (gen/fg/verify.py), which
+    adds each function's contract line to the header and the checking
+    wrappers to the source."""
+    header = render("field.h.j2", fa, command, config)
+    table = verify_mod.entries(fa, header)
     return {
-        f"{fa.name}/fg_{fa.name}.h": render("field.h.j2", fa, command, config),
-        f"{fa.name}/fg_{fa.name}.c": render("field.c.j2", fa, command, config),
+        f"{fa.name}/fg_{fa.name}.h": verify_mod.annotate_header(fa, header),
+        f"{fa.name}/fg_{fa.name}.c": render("field.c.j2", fa, command, config, verify=table),
     }
 
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Emitter: x86-64 assembly per field (PeachPy), wrapped in a generated .S.
 
 The reduction family decided by the analysis picks the backend module; the

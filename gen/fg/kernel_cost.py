@@ -1,10 +1,11 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """What each generated scalar kernel costs (Fp and the scalar Fp2 kernels),
 counted on its GAS text.
 
 The kernels are straight-line code (no jump between label and ret: a kernel
 runs every instruction once), so counting instructions in the text counts
 what one call executes. Two classes bound the kernels on the Intel cores
-measured (research/ports/ports.c on the Intel Xeon of bench/RESULTS.md):
+measured (research/ports/ports.c on the Intel Xeon of research/RESULTS.md):
 
   MULTS  64x64 multiplications (MULX, one-operand MUL, IMUL): one per cycle
          (ports 1 and 5; IMUL port 1);

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Constants for the constant-time Legendre symbol, and the proofs behind it.
 
 Two algorithms; params() picks one per field by its limb count:
@@ -6,7 +7,7 @@ Two algorithms; params() picks one per field by its limb count:
   alongside (algorithm 2 below);
 - binary GCD (1 to 3 limbs): Stein's binary GCD on shrinking word widths
   (algorithm 1 below).
-Where they cross (bench/RESULTS.md, 2026-12-03): the divsteps run 1.07-1.09x
+Where they cross (research/RESULTS.md, 2026-12-03): the divsteps run 1.07-1.09x
 faster than the binary GCD at 4 limbs (P-256, a random 254-bit prime), 1.9x
 at 8 (p503), 2.2x at 7 (p434), 2.7x at 12 (p751), 5.8x at 9 (P-521); the
 binary GCD is 1.3-1.7x faster at 1 to 3 limbs, where the divsteps' 30-step

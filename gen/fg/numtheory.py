@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Number theory on Python integers, shared by the spec, the analysis and the
 test reference. Deterministic: no randomness, so generation is reproducible."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Constants for the constant-time Bernstein-Yang (safegcd) inversion.
 
 Everything the template c_inv_safegcd.j2 needs is computed here; the template

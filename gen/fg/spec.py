@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Stage 1: parse and validate fields.toml into immutable FieldSpec objects.
 
 Nothing here knows number theory beyond "is it prime"; every derived constant
@@ -6,6 +7,7 @@ lives in analysis.py. Every error names the file, the field table and the key.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from dataclasses import dataclass
@@ -23,6 +25,18 @@ KEYS = {
 }
 OPTIONAL_KEYS = {"extension", "sqrt_ratio_z"}
 MAX_NON_RESIDUE = 1 << 16   # |non_residue|: a small integer, so lazy sums stay small
+MAX_SQRT_RATIO_Z = 1 << 63  # |Z|: the header emits Z as a C integer constant (int64_t)
+MAX_NAME = 64               # characters in a field name
+MAX_EXPR_CHARS = 4096       # characters in a modulus expression
+MAX_EXPR_DEPTH = 100        # nesting of parentheses, signs and exponents in one
+# Names a user's field cannot take, alone or as the first '_'-separated part:
+# the runtime's symbols and macros (fg_cpu_*, fg_isa_*, fg_tune_*, FG_STATIC_*,
+# FG_HAVE_*, ... in runtime/ and the templates), the generated tree's own
+# entries (generated/vectors/, generated/fields.cmake), and 'test', the
+# namespace of the extra test primes (gen/fieldgen --test-primes)
+RESERVED_NAMES = frozenset("""bind cpu dispatch fields have isa kernel kernels library name no pragma
+sel static sym test tune tunes vectors verify visibility zen""".split())
+TEST_PREFIX = "test_"       # --test-primes: every name of the file gets it
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _C_KEYWORDS = frozenset("""auto break case char const continue default do double else enum
 extern float for goto if inline int long register restrict return short signed sizeof static
@@ -105,8 +119,17 @@ def parse_expression(text):
     '^' is exponentiation, right-associative, binding tighter than unary minus
     on its left operand (-2^2 == -4). Raises ExprError with a 1-based column.
     """
+    if len(text) > MAX_EXPR_CHARS:
+        raise ExprError(MAX_EXPR_CHARS + 1, f"expression of {len(text)} characters is longer than {MAX_EXPR_CHARS}")
     tokens = _tokenize(text)
     pos = 0
+    depth = 0
+
+    def nest(col):
+        nonlocal depth
+        depth += 1
+        if depth > MAX_EXPR_DEPTH:
+            raise ExprError(col, f"nested more than {MAX_EXPR_DEPTH} deep (parentheses, signs, exponents)")
 
     def peek():
         return tokens[pos]
@@ -140,19 +163,23 @@ def parse_expression(text):
         return value
 
     def unary():
-        if peek()[0] == "-":
-            take("-")
-            return -unary()
-        if peek()[0] == "+":
-            take("+")
-            return unary()
+        nonlocal depth
+        if peek()[0] in "+-":
+            sign, _, col = take(peek()[0])
+            nest(col)
+            value = unary()
+            depth -= 1
+            return -value if sign == "-" else value
         return power()
 
     def power():
         base = atom()
         if peek()[0] == "^":
+            nonlocal depth
             col = take("^")[2]
+            nest(col)
             exponent = unary()
+            depth -= 1
             if exponent < 0:
                 raise ExprError(col, "negative exponent")
             if exponent > MAX_EXPONENT:
@@ -169,9 +196,12 @@ def parse_expression(text):
             take("int")
             return tok[1]
         if tok[0] == "(":
+            nonlocal depth
             take("(")
+            nest(tok[2])
             value = expr()
             take(")")
+            depth -= 1
             return value
         take("atom")  # raises with a message naming what was found
 
@@ -212,12 +242,17 @@ def parse_field(path, name, table):
     if not _IDENT.match(name) or name in _C_KEYWORDS:
         raise SpecError(path, name, None,
                         "field name must be a C identifier (letters, digits, '_', not starting with a digit, not a C keyword)")
+    if len(name) > MAX_NAME:
+        raise SpecError(path, name[:MAX_NAME] + "...", None,
+                        f"field name has {len(name)} characters, above the limit of {MAX_NAME}")
     if not isinstance(table, dict):
         raise SpecError(path, name, None, "must be a table ([name] followed by key = value lines)")
     for key in table:
         if key not in KEYS:
             known = ", ".join(sorted(KEYS))
-            raise SpecError(path, name, key, f"unknown key (known keys: {known})")
+            close = difflib.get_close_matches(str(key), KEYS, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'? " if close else ""
+            raise SpecError(path, name, key, f"unknown key ({hint}known keys: {known})")
     for key in KEYS:
         if key not in table and key not in OPTIONAL_KEYS:
             raise SpecError(path, name, key, f"missing; expected {KEYS[key]}")
@@ -259,6 +294,9 @@ def _parse_sqrt_ratio_z(path, name, z, p):
         raise SpecError(path, name, "sqrt_ratio_z", f"must be an integer, not {z!r}")
     if z == 0 or abs(z) >= p:
         raise SpecError(path, name, "sqrt_ratio_z", f"must be a nonzero integer with |Z| < p, not {z}")
+    if abs(z) >= MAX_SQRT_RATIO_Z:
+        raise SpecError(path, name, "sqrt_ratio_z",
+                        f"|Z| must be below 2^63 (the header holds Z as a signed 64-bit constant), not {z}")
     if numtheory.jacobi(z % p, p) != -1:
         raise SpecError(path, name, "sqrt_ratio_z",
                         f"{z} is a quadratic residue mod p; sqrt_ratio needs a non-residue Z "
@@ -291,8 +329,13 @@ def _parse_extension(path, name, ext, p):
     return nr
 
 
-def load(path):
-    """Read and validate a fields file; returns a list of FieldSpec in file order."""
+def load(path, test_primes=False):
+    """Read and validate a fields file; returns a list of FieldSpec in file order.
+
+    test_primes: the file holds the project's extra test primes, whose names
+    are each given the reserved prefix 'test_' (so that no user field can
+    take one); see loads().
+    """
     try:
         with open(path, "rb") as f:
             data = f.read()
@@ -302,15 +345,52 @@ def load(path):
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise SpecError(path, None, None, f"not UTF-8 ({e.reason} at byte {e.start})") from None
-    return loads(text, path)
+    return loads(text, path, test_primes=test_primes)
 
 
-def loads(text, path="<string>"):
+def _reserved(name):
+    """The reserved name that NAME is or starts with ('cpu' for 'cpu_x'), or None."""
+    low = name.lower()
+    return next((r for r in sorted(RESERVED_NAMES) if low == r or low.startswith(r + "_")), None)
+
+
+def _check_names(path, names, reserved=True):
+    """Names whose generated files or symbols would collide with the runtime's
+    or with another field's: every symbol of field NAME is fg_NAME_... and every
+    macro FG_<NAME>_..., so no field may be named after a reserved prefix, and
+    no field's name may begin with another's name and '_' ([x] with an
+    extension makes fg_x_fp2_mul, which a field [x_fp2] would make too)."""
+    for name in names if reserved else ():
+        r = _reserved(name)
+        if r is not None:
+            what = (f"'{name}' is reserved" if name.lower() == r else
+                    f"'{name}' starts with the reserved prefix '{r}_'")
+            raise SpecError(path, name, None,
+                            f"{what}: its symbols fg_{name}_* / FG_{name.upper()}_* or files would collide with "
+                            f"the runtime's or the project's own (reserved: {', '.join(sorted(RESERVED_NAMES))}); "
+                            "choose another name")
+    lows = {n.lower(): n for n in names}
+    for name in names:
+        low = name.lower()
+        # every 'x_' that begins NAME and is followed by more than another '_'
+        # (the generated suffixes never start with '_': 'int_' cannot meet 'Int')
+        for i, c in enumerate(low):
+            other = lows.get(low[:i]) if c == "_" and low[i + 1:i + 2] not in ("", "_") else None
+            if other is not None:
+                raise SpecError(path, name, None,
+                                f"begins with '{other}_', the prefix of field '{other}''s symbols "
+                                f"(fg_{other}_*): the two fields' generated symbols could collide; "
+                                "choose another name")
+
+
+def loads(text, path="<string>", test_primes=False):
     _check_duplicates(path, text)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise SpecError(path, None, None, f"not valid TOML: {e}") from None
+    except RecursionError:
+        raise SpecError(path, None, None, "not valid TOML: arrays or tables nested too deeply") from None
     except ValueError as e:  # e.g. an integer literal beyond Python's digit limit
         raise SpecError(path, None, None, f"not valid TOML: {e}") from None
     seen = {}
@@ -320,7 +400,10 @@ def loads(text, path="<string>"):
         seen[name.lower()] = name
     if not doc:
         raise SpecError(path, None, None, "defines no field (add a [name] table with modulus and byte_order)")
+    names = [TEST_PREFIX + n for n in doc] if test_primes else list(doc)
     fields = []
-    for name, table in doc.items():
+    for name, table in zip(names, doc.values()):
         fields.append(parse_field(path, name, table))
+    # the test primes' prefix keeps them apart from every user name, not from each other
+    _check_names(path, names, reserved=not test_primes)
     return fields

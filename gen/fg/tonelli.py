@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The constant-time square root for p = 1 mod 8: Tonelli-Shanks with the
 discrete logarithm found a window of bits at a time, by a fixed recursion.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Emitter: known-answer vectors, computed with Python integers only.
 
 One line per case: `op operand... expected`, all hex (no 0x), values plain

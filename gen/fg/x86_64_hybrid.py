@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The hybrid Fp2 mul and squaring: one half on the scalar units, the
 other on the AVX-512 IFMA units, their instructions interleaved in one
 function.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """AVX-512 IFMA (radix 2^52) Fp2 multiplication and squaring for Montgomery
 fields (PeachPy emitter).
 
@@ -1115,7 +1116,7 @@ def emit_fp2_sqr(fa):
 _VEC = re.compile(r"^\s+[vk][a-z0-9]+\s")
 # IFMA is chosen when (vector instructions of the IFMA kernel) < RATIO x
 # (port-0/6 instructions of the scalar kernels the same op runs at adx). Calibrated
-# on the Intel Xeon of bench/RESULTS.md (fieldgen-bench, latency, quiet runs): the scalar
+# on the Intel Xeon of research/RESULTS.md (fieldgen-bench, latency, quiet runs): the scalar
 # Fp2 ops take 1.4..1.7 cycles per pair of port-0/6 instructions, the IFMA kernels
 # 1.0..1.3 per pair of vector instructions. Measured, as (vec/p06, IFMA/scalar):
 #   mul: 2^53 3^139-1 (5 limbs) 1.95, 1.49; p434 1.43, 1.14; m521 1.37, 1.06;

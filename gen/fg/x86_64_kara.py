@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """One level of Karatsuba for the Montgomery kernels' wide product (PeachPy).
 
 With l = ceil(n/2), h = n - l, R = 2^(64l), a = a1*R + a0, b = b1*R + b0:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Montgomery-form x86-64 kernels for any prime of 1..16 limbs (PeachPy emitter).
 
 Entry points:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """What the PeachPy (0.2.0) emitters share: functions of physical registers,
 their GAS text (with the ENDBR64 and call-frame information every function
 gets: finish_function), and constant tables addressed RIP-relative.

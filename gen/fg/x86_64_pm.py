@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """x86-64 kernels for pseudo-Mersenne primes p = 2^k - c, emitted with PeachPy.
 
 Representation: n saturated 64-bit limbs, little-endian, 64(n-1) < k < 64n, value

@@ -10,6 +10,7 @@
  * Form:     pseudo-Mersenne 2^255 - 19
  * Repr:     the value x itself, saturated little-endian limbs, canonical in [0, p)
  * Reduction: fold the high half times 38 (2^256 mod p), then the bits above 2^255 times 19
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 #ifndef FG_P25519_H
 #define FG_P25519_H
@@ -71,66 +72,108 @@ int fg_p25519_from_bytes(fg_p25519 *r, const uint8_t in[FG_P25519_BYTES]);
  * reduced little-endian is Ed25519's reduction mod its group order). len is
  * public; the bytes are not (no branch on them, no index by them). */
 int fg_p25519_from_bytes_wide(fg_p25519 *r, const uint8_t *in, size_t len);
-/* out = the canonical little-endian encoding of a, in [0, p). */
+/* out = the canonical little-endian encoding of a, in [0, p).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_to_bytes(uint8_t out[FG_P25519_BYTES], const fg_p25519 *a);
-/* r = a + b mod p. */
+/* r = a + b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_add(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b);
-/* r = a - b mod p. */
+/* r = a - b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_sub(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b);
-/* r = -a mod p. */
+/* r = -a mod p.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_neg(fg_p25519 *r, const fg_p25519 *a);
 /* r = c * a mod p for a small constant c < 2^32 (curve constants such as 2, 3,
  * 8, 121666): one row of word products and a Barrett correction, a fraction
- * of a mul. c may be secret (no branch on it either). */
+ * of a mul. c may be secret (no branch on it either).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_mul_small(fg_p25519 *r, const fg_p25519 *a, uint32_t c);
-/* r = a * b mod p. */
+/* r = a * b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b);
-/* r = a^2 mod p. */
+/* r = a^2 mod p.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a);
 /* t = the full 2*LIMBS-limb integer product of the internal limbs of a and b
- * (not reduced). redc(mul_wide(a, b)) == mul(a, b). */
+ * (not reduced). redc(mul_wide(a, b)) == mul(a, b).
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_mul_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a, const fg_p25519 *b);
-/* t = the full integer square of the internal limbs of a. redc(sqr_wide(a)) == sqr(a). */
+/* t = the full integer square of the internal limbs of a. redc(sqr_wide(a)) == sqr(a).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_sqr_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a);
 /* Reduce a wide value: r = t mod p, canonical.
  * Requires any t < 2^512: this admits the limb-wise sum (with carries)
  * of up to FG_P25519_REDC_SUMS = 4 wide products, for lazy reduction. */
 void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * FG_P25519_LIMBS]);
 /* r = a^-1 mod p by Bernstein-Yang divsteps (750 divsteps, a fixed
- * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
+ * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_inv(fg_p25519 *r, const fg_p25519 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition
- * chain (253 squarings, 14 multiplications): the cross-check for inv. */
+ * chain (253 squarings, 14 multiplications): the cross-check for inv.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_inv_fermat(fg_p25519 *r, const fg_p25519 *a);
 /* out[i] = in[i]^-1, and 0 where in[i] == 0, for i < n, with one inversion
  * and 3(n-1) multiplications (Montgomery's trick). scratch holds n elements
- * and must not overlap out or in; out may equal in. n is public. */
+ * and must not overlap out or in; out may equal in. n is public.
+ * In: in[0..n-1] canonical. Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_inv_batch(fg_p25519 *out, const fg_p25519 *in, size_t n, fg_p25519 *scratch);
 /* Legendre symbol test: 1 if a is a square mod p (0 included), else 0, by
- * Bernstein-Yang divsteps (25 halves of 30), constant time. The return value is public. */
+ * Bernstein-Yang divsteps (25 halves of 30), constant time. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_is_square(const fg_p25519 *a);
 /* The same by Euler's criterion, a^((p-1)/2) over a generated addition chain
- * (253 squarings, 13 multiplications): the cross-check for is_square. */
+ * (253 squarings, 13 multiplications): the cross-check for is_square.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_is_square_euler(const fg_p25519 *a);
 /* If a is a square: returns 1 and r = a root (Atkin's method, p = 5 mod 8);
- * otherwise returns 0 and r = 0. The return value is public. */
+ * otherwise returns 0 and r = 0. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_sqrt(fg_p25519 *r, const fg_p25519 *a);
 /* RFC 9380's sqrt_ratio(u, v) with Z = 2: returns 1 and r = a square root of
  * u/v if u/v is a square (0 included), else 0 and r = a square root of Z u/v.
  * v = 0 gives r = 0 and 1 only for u = 0. Constant time; the return value
- * may be secret (no branch depends on it). One power ((p-5)/8) and a few products. */
+ * may be secret (no branch depends on it). One power ((p-5)/8) and a few products.
+ * In: u, v canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_sqrt_ratio(fg_p25519 *r, const fg_p25519 *u, const fg_p25519 *v);
-/* 1 if a == 0, else 0. */
+/* 1 if a == 0, else 0.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_is_zero(const fg_p25519 *a);
-/* 1 if a == b, else 0. */
+/* 1 if a == b, else 0.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_eq(const fg_p25519 *a, const fg_p25519 *b);
-/* cond in {0,1}: r = cond ? a : r, without branching on cond. */
+/* cond in {0,1}: r = cond ? a : r, without branching on cond.
+ * In: r, a canonical (below p); cond 0 or 1. Outside that: undefined, and not
+ * the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_cmov(fg_p25519 *r, const fg_p25519 *a, int cond);
-/* cond in {0,1}: swap a and b if cond, without branching on cond. */
+/* cond in {0,1}: swap a and b if cond, without branching on cond.
+ * In: a, b canonical (below p); cond 0 or 1. Outside that: undefined, and not
+ * the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_cswap(fg_p25519 *a, fg_p25519 *b, int cond);
 /* r = table[idx] for idx < n, else 0: every entry is read, the same words in
  * the same order for any idx (a windowed scalar multiplication's lookup);
- * idx is secret, n public. r may be one of the entries. */
+ * idx is secret, n public. r may be one of the entries.
+ * In: table[0..n-1] canonical. Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_select(fg_p25519 *r, const fg_p25519 *table, size_t n, size_t idx);
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc, on raw limbs

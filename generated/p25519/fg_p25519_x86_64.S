@@ -10,6 +10,7 @@
  * Form:     pseudo-Mersenne 2^255 - 19
  * Repr:     the value x itself, saturated little-endian limbs, canonical in [0, p)
  * Reduction: fold the high half times 38 (2^256 mod p), then the bits above 2^255 times 19
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 
 #if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)

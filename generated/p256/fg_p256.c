@@ -10,8 +10,42 @@
  * Form:     p = -1 mod 2^64 (-p^-1 mod 2^64 = 1); p+1 has 1 zero low limb; 2 of 4 limbs of p are 0 or 2^64-1
  * Repr:     Montgomery form x*2^256 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^256
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 #define FG_LIBRARY_SOURCE 1 /* fg_cpu.h: bind this library's calls to its own functions */
+#if defined(FG_VERIFY)
+/* The checked build (docs/verify.md): the functions of this file are
+ * compiled under _unverified_ names; the public names, at the end of the
+ * file, check their inputs, then call them. */
+#define fg_p256_zero fg_p256_zero_unverified_
+#define fg_p256_one fg_p256_one_unverified_
+#define fg_p256_from_u64 fg_p256_from_u64_unverified_
+#define fg_p256_from_bytes fg_p256_from_bytes_unverified_
+#define fg_p256_from_bytes_wide fg_p256_from_bytes_wide_unverified_
+#define fg_p256_to_bytes fg_p256_to_bytes_unverified_
+#define fg_p256_add fg_p256_add_unverified_
+#define fg_p256_sub fg_p256_sub_unverified_
+#define fg_p256_neg fg_p256_neg_unverified_
+#define fg_p256_mul_small fg_p256_mul_small_unverified_
+#define fg_p256_mul fg_p256_mul_unverified_
+#define fg_p256_sqr fg_p256_sqr_unverified_
+#define fg_p256_mul_wide fg_p256_mul_wide_unverified_
+#define fg_p256_sqr_wide fg_p256_sqr_wide_unverified_
+#define fg_p256_redc fg_p256_redc_unverified_
+#define fg_p256_inv fg_p256_inv_unverified_
+#define fg_p256_inv_fermat fg_p256_inv_fermat_unverified_
+#define fg_p256_inv_batch fg_p256_inv_batch_unverified_
+#define fg_p256_is_square fg_p256_is_square_unverified_
+#define fg_p256_is_square_euler fg_p256_is_square_euler_unverified_
+#define fg_p256_sqrt fg_p256_sqrt_unverified_
+#define fg_p256_sqrt_ratio fg_p256_sqrt_ratio_unverified_
+#define fg_p256_is_zero fg_p256_is_zero_unverified_
+#define fg_p256_eq fg_p256_eq_unverified_
+#define fg_p256_cmov fg_p256_cmov_unverified_
+#define fg_p256_cswap fg_p256_cswap_unverified_
+#define fg_p256_select fg_p256_select_unverified_
+#endif
+
 #include "fg_p256.h"
 
 #include <stddef.h>
@@ -233,23 +267,25 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 }
 
 /* ---- Dispatch: one well-predicted branch per kernel on the selector word
- * fg_cpu_sel (level and tuning, runtime/fg_cpu.h), each mask the selectors
- * that run that kernel, named in the comment; folded to a direct call under
- * compile-time dispatch; never a function pointer. ---- */
+ * fg_cpu_sel (level and tuning, runtime/fg_cpu.h), read once per call with a
+ * relaxed atomic load (a plain mov), each mask the selectors that run that
+ * kernel, named in the comment; folded to a direct call under compile-time
+ * dispatch; never a function pointer. ---- */
 
 
 void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x109cu))) { /* bmi2, adx, ifma; zen, zen4: bmi2 */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x109cu))) { /* bmi2, adx, ifma; zen, zen4: bmi2 */
         fg_p256_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p256_mul_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -260,19 +296,20 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
 void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
         fg_p256_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p256_sqr_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p256_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -283,15 +320,16 @@ void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
 void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p256_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p256_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -302,15 +340,16 @@ void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
 void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p256_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p256_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -321,15 +360,16 @@ void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
 void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * N])
 {
 #if FG_P256_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p256_redc_adx(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p256_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256_redc_x86_64(r->limb, t);
         return;
     }
@@ -1184,3 +1224,253 @@ int fg_p256_sqrt_ratio(fg_p256 *r, const fg_p256 *u, const fg_p256 *v)
     return qr;
 }
 #undef SR_CONST
+
+
+
+#if defined(FG_VERIFY)
+/* ---- The checked build: every public entry point asserts its input
+ * contract (the header's "In:" lines) and aborts with a message naming the
+ * function. These checks branch on the values: a checked build is for
+ * debugging and is NOT constant time. ---- */
+#include <stdio.h>
+#include <stdlib.h>
+#undef fg_p256_zero
+#undef fg_p256_one
+#undef fg_p256_from_u64
+#undef fg_p256_from_bytes
+#undef fg_p256_from_bytes_wide
+#undef fg_p256_to_bytes
+#undef fg_p256_add
+#undef fg_p256_sub
+#undef fg_p256_neg
+#undef fg_p256_mul_small
+#undef fg_p256_mul
+#undef fg_p256_sqr
+#undef fg_p256_mul_wide
+#undef fg_p256_sqr_wide
+#undef fg_p256_redc
+#undef fg_p256_inv
+#undef fg_p256_inv_fermat
+#undef fg_p256_inv_batch
+#undef fg_p256_is_square
+#undef fg_p256_is_square_euler
+#undef fg_p256_sqrt
+#undef fg_p256_sqrt_ratio
+#undef fg_p256_is_zero
+#undef fg_p256_eq
+#undef fg_p256_cmov
+#undef fg_p256_cswap
+#undef fg_p256_select
+
+static void verify_fail(const char *fn, const char *arg, const char *what)
+{
+    fprintf(stderr, "fieldgen VERIFY: %s: %s %s\n", fn, arg, what);
+    abort();
+}
+
+/* x < m, n limbs each (least significant first) */
+static int verify_below(const uint64_t *x, const uint64_t *m, size_t n)
+{
+    while (n-- > 0)
+        if (x[n] != m[n])
+            return x[n] < m[n];
+    return 0;
+}
+
+static void verify_elem(const char *fn, const char *arg, const fg_p256 *a, int below_2p)
+{
+    (void)below_2p;
+    if (!verify_below(a->limb, fg_p256_P, N))
+        verify_fail(fn, arg, "is not canonical (below p)");
+}
+
+static void verify_elems(const char *fn, const char *arg, const fg_p256 *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!verify_below(a[i].limb, fg_p256_P, N))
+            verify_fail(fn, arg, "has an element that is not canonical (below p)");
+}
+
+static void verify_cond(const char *fn, int cond)
+{
+    if (cond != 0 && cond != 1)
+        verify_fail(fn, "cond", "is neither 0 nor 1");
+}
+
+static void verify_redc(const char *fn, const uint64_t t[2 * N])
+{
+    if (!verify_below(t + N, fg_p256_P, N))
+        verify_fail(fn, "t", "is not below p * 2^256");
+}
+
+FG_BIND_BEGIN
+
+void fg_p256_zero(fg_p256 *r)
+{
+    fg_p256_zero_unverified_(r);
+}
+
+void fg_p256_one(fg_p256 *r)
+{
+    fg_p256_one_unverified_(r);
+}
+
+void fg_p256_from_u64(fg_p256 *r, uint64_t x)
+{
+    fg_p256_from_u64_unverified_(r, x);
+}
+
+int fg_p256_from_bytes(fg_p256 *r, const uint8_t in[FG_P256_BYTES])
+{
+    return fg_p256_from_bytes_unverified_(r, in);
+}
+
+int fg_p256_from_bytes_wide(fg_p256 *r, const uint8_t *in, size_t len)
+{
+    return fg_p256_from_bytes_wide_unverified_(r, in, len);
+}
+
+void fg_p256_to_bytes(uint8_t out[FG_P256_BYTES], const fg_p256 *a)
+{
+    verify_elem("fg_p256_to_bytes", "a", a, 0);
+    fg_p256_to_bytes_unverified_(out, a);
+}
+
+void fg_p256_add(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
+{
+    verify_elem("fg_p256_add", "a", a, 0);
+    verify_elem("fg_p256_add", "b", b, 0);
+    fg_p256_add_unverified_(r, a, b);
+}
+
+void fg_p256_sub(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
+{
+    verify_elem("fg_p256_sub", "a", a, 0);
+    verify_elem("fg_p256_sub", "b", b, 0);
+    fg_p256_sub_unverified_(r, a, b);
+}
+
+void fg_p256_neg(fg_p256 *r, const fg_p256 *a)
+{
+    verify_elem("fg_p256_neg", "a", a, 0);
+    fg_p256_neg_unverified_(r, a);
+}
+
+void fg_p256_mul_small(fg_p256 *r, const fg_p256 *a, uint32_t c)
+{
+    verify_elem("fg_p256_mul_small", "a", a, 0);
+    fg_p256_mul_small_unverified_(r, a, c);
+}
+
+void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
+{
+    verify_elem("fg_p256_mul", "a", a, 0);
+    verify_elem("fg_p256_mul", "b", b, 0);
+    fg_p256_mul_unverified_(r, a, b);
+}
+
+void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
+{
+    verify_elem("fg_p256_sqr", "a", a, 0);
+    fg_p256_sqr_unverified_(r, a);
+}
+
+void fg_p256_mul_wide(uint64_t t[2 * FG_P256_LIMBS], const fg_p256 *a, const fg_p256 *b)
+{
+    verify_elem("fg_p256_mul_wide", "a", a, 0);
+    verify_elem("fg_p256_mul_wide", "b", b, 0);
+    fg_p256_mul_wide_unverified_(t, a, b);
+}
+
+void fg_p256_sqr_wide(uint64_t t[2 * FG_P256_LIMBS], const fg_p256 *a)
+{
+    verify_elem("fg_p256_sqr_wide", "a", a, 0);
+    fg_p256_sqr_wide_unverified_(t, a);
+}
+
+void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * FG_P256_LIMBS])
+{
+    verify_redc("fg_p256_redc", t);
+    fg_p256_redc_unverified_(r, t);
+}
+
+int fg_p256_inv(fg_p256 *r, const fg_p256 *a)
+{
+    verify_elem("fg_p256_inv", "a", a, 0);
+    return fg_p256_inv_unverified_(r, a);
+}
+
+int fg_p256_inv_fermat(fg_p256 *r, const fg_p256 *a)
+{
+    verify_elem("fg_p256_inv_fermat", "a", a, 0);
+    return fg_p256_inv_fermat_unverified_(r, a);
+}
+
+void fg_p256_inv_batch(fg_p256 *out, const fg_p256 *in, size_t n, fg_p256 *scratch)
+{
+    verify_elems("fg_p256_inv_batch", "in", in, n);
+    fg_p256_inv_batch_unverified_(out, in, n, scratch);
+}
+
+int fg_p256_is_square(const fg_p256 *a)
+{
+    verify_elem("fg_p256_is_square", "a", a, 0);
+    return fg_p256_is_square_unverified_(a);
+}
+
+int fg_p256_is_square_euler(const fg_p256 *a)
+{
+    verify_elem("fg_p256_is_square_euler", "a", a, 0);
+    return fg_p256_is_square_euler_unverified_(a);
+}
+
+int fg_p256_sqrt(fg_p256 *r, const fg_p256 *a)
+{
+    verify_elem("fg_p256_sqrt", "a", a, 0);
+    return fg_p256_sqrt_unverified_(r, a);
+}
+
+int fg_p256_sqrt_ratio(fg_p256 *r, const fg_p256 *u, const fg_p256 *v)
+{
+    verify_elem("fg_p256_sqrt_ratio", "u", u, 0);
+    verify_elem("fg_p256_sqrt_ratio", "v", v, 0);
+    return fg_p256_sqrt_ratio_unverified_(r, u, v);
+}
+
+int fg_p256_is_zero(const fg_p256 *a)
+{
+    verify_elem("fg_p256_is_zero", "a", a, 0);
+    return fg_p256_is_zero_unverified_(a);
+}
+
+int fg_p256_eq(const fg_p256 *a, const fg_p256 *b)
+{
+    verify_elem("fg_p256_eq", "a", a, 0);
+    verify_elem("fg_p256_eq", "b", b, 0);
+    return fg_p256_eq_unverified_(a, b);
+}
+
+void fg_p256_cmov(fg_p256 *r, const fg_p256 *a, int cond)
+{
+    verify_elem("fg_p256_cmov", "r", r, 0);
+    verify_elem("fg_p256_cmov", "a", a, 0);
+    verify_cond("fg_p256_cmov", cond);
+    fg_p256_cmov_unverified_(r, a, cond);
+}
+
+void fg_p256_cswap(fg_p256 *a, fg_p256 *b, int cond)
+{
+    verify_elem("fg_p256_cswap", "a", a, 0);
+    verify_elem("fg_p256_cswap", "b", b, 0);
+    verify_cond("fg_p256_cswap", cond);
+    fg_p256_cswap_unverified_(a, b, cond);
+}
+
+void fg_p256_select(fg_p256 *r, const fg_p256 *table, size_t n, size_t idx)
+{
+    verify_elems("fg_p256_select", "table", table, n);
+    fg_p256_select_unverified_(r, table, n, idx);
+}
+FG_BIND_END
+#endif /* FG_VERIFY */

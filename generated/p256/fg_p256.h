@@ -10,6 +10,7 @@
  * Form:     p = -1 mod 2^64 (-p^-1 mod 2^64 = 1); p+1 has 1 zero low limb; 2 of 4 limbs of p are 0 or 2^64-1
  * Repr:     Montgomery form x*2^256 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^256
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 #ifndef FG_P256_H
 #define FG_P256_H
@@ -71,66 +72,110 @@ int fg_p256_from_bytes(fg_p256 *r, const uint8_t in[FG_P256_BYTES]);
  * reduced little-endian is Ed25519's reduction mod its group order). len is
  * public; the bytes are not (no branch on them, no index by them). */
 int fg_p256_from_bytes_wide(fg_p256 *r, const uint8_t *in, size_t len);
-/* out = the canonical big-endian encoding of a, in [0, p). */
+/* out = the canonical big-endian encoding of a, in [0, p).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p256_to_bytes(uint8_t out[FG_P256_BYTES], const fg_p256 *a);
-/* r = a + b mod p. */
+/* r = a + b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p256_add(fg_p256 *r, const fg_p256 *a, const fg_p256 *b);
-/* r = a - b mod p. */
+/* r = a - b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p256_sub(fg_p256 *r, const fg_p256 *a, const fg_p256 *b);
-/* r = -a mod p. */
+/* r = -a mod p.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p256_neg(fg_p256 *r, const fg_p256 *a);
 /* r = c * a mod p for a small constant c < 2^32 (curve constants such as 2, 3,
  * 8, 121666): one row of word products and a Barrett correction, a fraction
- * of a mul. c may be secret (no branch on it either). */
+ * of a mul. c may be secret (no branch on it either).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p256_mul_small(fg_p256 *r, const fg_p256 *a, uint32_t c);
-/* r = a * b mod p. */
+/* r = a * b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b);
-/* r = a^2 mod p. */
+/* r = a^2 mod p.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p256_sqr(fg_p256 *r, const fg_p256 *a);
 /* t = the full 2*LIMBS-limb integer product of the internal limbs of a and b
- * (not reduced). redc(mul_wide(a, b)) == mul(a, b). */
+ * (not reduced). redc(mul_wide(a, b)) == mul(a, b).
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p256_mul_wide(uint64_t t[2 * FG_P256_LIMBS], const fg_p256 *a, const fg_p256 *b);
-/* t = the full integer square of the internal limbs of a. redc(sqr_wide(a)) == sqr(a). */
+/* t = the full integer square of the internal limbs of a. redc(sqr_wide(a)) == sqr(a).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p256_sqr_wide(uint64_t t[2 * FG_P256_LIMBS], const fg_p256 *a);
 /* Reduce a wide value: r = t * 2^-256 mod p, canonical.
  * Requires t < p * 2^256: this admits the limb-wise sum (with carries)
- * of up to FG_P256_REDC_SUMS = 1 wide products, for lazy reduction. */
+ * of up to FG_P256_REDC_SUMS = 1 wide products, for lazy reduction.
+ * In: t < p * 2^256. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * FG_P256_LIMBS]);
 /* r = a^-1 mod p by Bernstein-Yang divsteps (750 divsteps, a fixed
- * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
+ * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p256_inv(fg_p256 *r, const fg_p256 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition
- * chain (255 squarings, 13 multiplications): the cross-check for inv. */
+ * chain (255 squarings, 13 multiplications): the cross-check for inv.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p256_inv_fermat(fg_p256 *r, const fg_p256 *a);
 /* out[i] = in[i]^-1, and 0 where in[i] == 0, for i < n, with one inversion
  * and 3(n-1) multiplications (Montgomery's trick). scratch holds n elements
- * and must not overlap out or in; out may equal in. n is public. */
+ * and must not overlap out or in; out may equal in. n is public.
+ * In: in[0..n-1] canonical. Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p256_inv_batch(fg_p256 *out, const fg_p256 *in, size_t n, fg_p256 *scratch);
 /* Legendre symbol test: 1 if a is a square mod p (0 included), else 0, by
- * Bernstein-Yang divsteps (25 halves of 30), constant time. The return value is public. */
+ * Bernstein-Yang divsteps (25 halves of 30), constant time. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p256_is_square(const fg_p256 *a);
 /* The same by Euler's criterion, a^((p-1)/2) over a generated addition chain
- * (254 squarings, 13 multiplications): the cross-check for is_square. */
+ * (254 squarings, 13 multiplications): the cross-check for is_square.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p256_is_square_euler(const fg_p256 *a);
 /* If a is a square: returns 1 and r = a root (a^((p+1)/4));
- * otherwise returns 0 and r = 0. The return value is public. */
+ * otherwise returns 0 and r = 0. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p256_sqrt(fg_p256 *r, const fg_p256 *a);
 /* RFC 9380's sqrt_ratio(u, v) with Z = -10: returns 1 and r = a square root of
  * u/v if u/v is a square (0 included), else 0 and r = a square root of Z u/v.
  * v = 0 gives r = 0 and 1 only for u = 0. Constant time; the return value
- * may be secret (no branch depends on it). One power ((p-3)/4) and a few products. */
+ * may be secret (no branch depends on it). One power ((p-3)/4) and a few products.
+ * In: u, v canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 int fg_p256_sqrt_ratio(fg_p256 *r, const fg_p256 *u, const fg_p256 *v);
-/* 1 if a == 0, else 0. */
+/* 1 if a == 0, else 0.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p256_is_zero(const fg_p256 *a);
-/* 1 if a == b, else 0. */
+/* 1 if a == b, else 0.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 int fg_p256_eq(const fg_p256 *a, const fg_p256 *b);
-/* cond in {0,1}: r = cond ? a : r, without branching on cond. */
+/* cond in {0,1}: r = cond ? a : r, without branching on cond.
+ * In: r, a canonical (below p); cond 0 or 1. Outside that: undefined, and not
+ * the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p256_cmov(fg_p256 *r, const fg_p256 *a, int cond);
-/* cond in {0,1}: swap a and b if cond, without branching on cond. */
+/* cond in {0,1}: swap a and b if cond, without branching on cond.
+ * In: a, b canonical (below p); cond 0 or 1. Outside that: undefined, and not
+ * the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p256_cswap(fg_p256 *a, fg_p256 *b, int cond);
 /* r = table[idx] for idx < n, else 0: every entry is read, the same words in
  * the same order for any idx (a windowed scalar multiplication's lookup);
- * idx is secret, n public. r may be one of the entries. */
+ * idx is secret, n public. r may be one of the entries.
+ * In: table[0..n-1] canonical. Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p256_select(fg_p256 *r, const fg_p256 *table, size_t n, size_t idx);
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc, on raw limbs

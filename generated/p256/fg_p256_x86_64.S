@@ -10,6 +10,7 @@
  * Form:     p = -1 mod 2^64 (-p^-1 mod 2^64 = 1); p+1 has 1 zero low limb; 2 of 4 limbs of p are 0 or 2^64-1
  * Repr:     Montgomery form x*2^256 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^256
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 
 #if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)

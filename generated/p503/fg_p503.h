@@ -10,6 +10,7 @@
  * Form:     p = -1 mod 2^64 (-p^-1 mod 2^64 = 1); p+1 has 3 zero low limbs; 3 of 8 limbs of p are 0 or 2^64-1
  * Repr:     Montgomery form x*2^512 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^512
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 #ifndef FG_P503_H
 #define FG_P503_H
@@ -71,70 +72,116 @@ int fg_p503_from_bytes(fg_p503 *r, const uint8_t in[FG_P503_BYTES]);
  * reduced little-endian is Ed25519's reduction mod its group order). len is
  * public; the bytes are not (no branch on them, no index by them). */
 int fg_p503_from_bytes_wide(fg_p503 *r, const uint8_t *in, size_t len);
-/* out = the canonical little-endian encoding of a, in [0, p). */
+/* out = the canonical little-endian encoding of a, in [0, p).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_to_bytes(uint8_t out[FG_P503_BYTES], const fg_p503 *a);
-/* r = a + b mod p. */
+/* r = a + b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_add(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
-/* r = a - b mod p. */
+/* r = a - b mod p.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_sub(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
-/* r = -a mod p. */
+/* r = -a mod p.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_neg(fg_p503 *r, const fg_p503 *a);
 /* r = c * a mod p for a small constant c < 2^32 (curve constants such as 2, 3,
  * 8, 121666): one row of word products and a Barrett correction, a fraction
- * of a mul. c may be secret (no branch on it either). */
+ * of a mul. c may be secret (no branch on it either).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_mul_small(fg_p503 *r, const fg_p503 *a, uint32_t c);
-/* r = a * b mod p. */
+/* r = a * b mod p.
+ * In: a, b below 2p. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
-/* r = a^2 mod p. */
+/* r = a^2 mod p.
+ * In: a below 2p. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p503_sqr(fg_p503 *r, const fg_p503 *a);
 /* Lazy reduction, for chains of products: the Montgomery product without its
  * final subtraction. The operands may be any values below 2p (canonical ones,
  * or earlier lazy results), and r is below 2p and congruent to a * b (to a^2)
  * mod p, the same value at every level. Feed r to further lazy calls, or make
- * it canonical with fg_p503_canon before any other function here. */
+ * it canonical with fg_p503_canon before any other function here.
+ * In: a, b below 2p. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p503_mul_lazy(fg_p503 *r, const fg_p503 *a, const fg_p503 *b);
 void fg_p503_sqr_lazy(fg_p503 *r, const fg_p503 *a);
-/* r = a mod p for a below 2p: the canonical value of a lazy result. */
+/* r = a mod p for a below 2p: the canonical value of a lazy result.
+ * In: a below 2p. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p503_canon(fg_p503 *r, const fg_p503 *a);
 /* t = the full 2*LIMBS-limb integer product of the internal limbs of a and b
- * (not reduced). redc(mul_wide(a, b)) == mul(a, b). */
+ * (not reduced). redc(mul_wide(a, b)) == mul(a, b).
+ * In: a, b below 2p. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p503_mul_wide(uint64_t t[2 * FG_P503_LIMBS], const fg_p503 *a, const fg_p503 *b);
-/* t = the full integer square of the internal limbs of a. redc(sqr_wide(a)) == sqr(a). */
+/* t = the full integer square of the internal limbs of a. redc(sqr_wide(a)) == sqr(a).
+ * In: a below 2p. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p503_sqr_wide(uint64_t t[2 * FG_P503_LIMBS], const fg_p503 *a);
 /* Reduce a wide value: r = t * 2^-512 mod p, canonical.
  * Requires t < p * 2^512: this admits the limb-wise sum (with carries)
- * of up to FG_P503_REDC_SUMS = 1017 wide products, for lazy reduction. */
+ * of up to FG_P503_REDC_SUMS = 1017 wide products, for lazy reduction.
+ * In: t < p * 2^512. Outside that: undefined, and not the same at every level
+ * (FIELDGEN_VERIFY aborts). */
 void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * FG_P503_LIMBS]);
 /* r = a^-1 mod p by Bernstein-Yang divsteps (1470 divsteps, a fixed
- * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public. */
+ * schedule). Returns 1; for a == 0 returns 0 and r = 0. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_inv(fg_p503 *r, const fg_p503 *a);
 /* The same by Fermat's little theorem, a^(p-2) over a generated addition
- * chain (518 squarings, 72 multiplications): the cross-check for inv. */
+ * chain (518 squarings, 72 multiplications): the cross-check for inv.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_inv_fermat(fg_p503 *r, const fg_p503 *a);
 /* out[i] = in[i]^-1, and 0 where in[i] == 0, for i < n, with one inversion
  * and 3(n-1) multiplications (Montgomery's trick). scratch holds n elements
- * and must not overlap out or in; out may equal in. n is public. */
+ * and must not overlap out or in; out may equal in. n is public.
+ * In: in[0..n-1] canonical. Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_inv_batch(fg_p503 *out, const fg_p503 *in, size_t n, fg_p503 *scratch);
 /* Legendre symbol test: 1 if a is a square mod p (0 included), else 0, by
- * Bernstein-Yang divsteps (49 halves of 30), constant time. The return value is public. */
+ * Bernstein-Yang divsteps (49 halves of 30), constant time. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_is_square(const fg_p503 *a);
 /* The same by Euler's criterion, a^((p-1)/2) over a generated addition chain
- * (517 squarings, 72 multiplications): the cross-check for is_square. */
+ * (517 squarings, 72 multiplications): the cross-check for is_square.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_is_square_euler(const fg_p503 *a);
 /* If a is a square: returns 1 and r = a root (a^((p+1)/4));
- * otherwise returns 0 and r = 0. The return value is public. */
+ * otherwise returns 0 and r = 0. The return value is public.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_sqrt(fg_p503 *r, const fg_p503 *a);
-/* 1 if a == 0, else 0. */
+/* 1 if a == 0, else 0.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_is_zero(const fg_p503 *a);
-/* 1 if a == b, else 0. */
+/* 1 if a == b, else 0.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 int fg_p503_eq(const fg_p503 *a, const fg_p503 *b);
-/* cond in {0,1}: r = cond ? a : r, without branching on cond. */
+/* cond in {0,1}: r = cond ? a : r, without branching on cond.
+ * In: r, a canonical (below p); cond 0 or 1. Outside that: undefined, and not
+ * the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_cmov(fg_p503 *r, const fg_p503 *a, int cond);
-/* cond in {0,1}: swap a and b if cond, without branching on cond. */
+/* cond in {0,1}: swap a and b if cond, without branching on cond.
+ * In: a, b canonical (below p); cond 0 or 1. Outside that: undefined, and not
+ * the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_cswap(fg_p503 *a, fg_p503 *b, int cond);
 /* r = table[idx] for idx < n, else 0: every entry is read, the same words in
  * the same order for any idx (a windowed scalar multiplication's lookup);
- * idx is secret, n public. r may be one of the entries. */
+ * idx is secret, n public. r may be one of the entries.
+ * In: table[0..n-1] canonical. Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_select(fg_p503 *r, const fg_p503 *table, size_t n, size_t idx);
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc (and mul_lazy, sqr_lazy), on raw limbs
@@ -463,9 +510,13 @@ void fg_p503_fp2_to_bytes(uint8_t out[FG_P503_FP2_BYTES], const fg_p503_fp2 *a);
 void fg_p503_fp2_add(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 void fg_p503_fp2_sub(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 void fg_p503_fp2_neg(fg_p503_fp2 *r, const fg_p503_fp2 *a);
-/* r = c0 - c1*u (the Frobenius conjugate). */
+/* r = c0 - c1*u (the Frobenius conjugate).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_fp2_conj(fg_p503_fp2 *r, const fg_p503_fp2 *a);
-/* r = a*b: Karatsuba with lazy reduction (three mul_wide, two redc). */
+/* r = a*b: Karatsuba with lazy reduction (three mul_wide, two redc).
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 /* The kernel fg_p503_fp2_mul runs at the ifma level (fg_cpu.h): AVX-512 IFMA in
  * radix 2^52, generated by gen/fg/x86_64_ifma.py; for tests and benchmarks. */
@@ -541,18 +592,30 @@ void fg_p503_fp2_sqr_bmi2(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 #define FG_P503_FP2_SQR_AT_ADX_USES FG_ISA_C
 #define FG_P503_FP2_SQR_AT_ADX_ZEN_USES FG_ISA_C
 #endif
-/* r = a^2: complex squaring, two Fp multiplications of unreduced operands. */
+/* r = a^2: complex squaring, two Fp multiplications of unreduced operands.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a);
-/* r = b*a for b in Fp. */
+/* r = b*a for b in Fp.
+ * In: a, b canonical (below p). Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_fp2_mul_fp(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503 *b);
-/* r = c*a for a small constant c < 2^32 (the base field's mul_small on each half). */
+/* r = c*a for a small constant c < 2^32 (the base field's mul_small on each half).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_fp2_mul_small(fg_p503_fp2 *r, const fg_p503_fp2 *a, uint32_t c);
-/* r = a^-1 through the norm (one Fp inversion); 0 and r = 0 for a == 0. */
+/* r = a^-1 through the norm (one Fp inversion); 0 and r = 0 for a == 0.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_fp2_inv(fg_p503_fp2 *r, const fg_p503_fp2 *a);
-/* 1 and a root if a is a square in Fp2, else 0 and r = 0. */
+/* 1 and a root if a is a square in Fp2, else 0 and r = 0.
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_fp2_sqrt(fg_p503_fp2 *r, const fg_p503_fp2 *a);
 /* 1 if a is a square in Fp2 (0 included), else 0: the Legendre symbol of its
- * norm a0^2 - nr*a1^2 in Fp (fg_p503_is_square). */
+ * norm a0^2 - nr*a1^2 in Fp (fg_p503_is_square).
+ * In: a canonical (below p). Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 int fg_p503_fp2_is_square(const fg_p503_fp2 *a);
 int fg_p503_fp2_eq(const fg_p503_fp2 *a, const fg_p503_fp2 *b);
 int fg_p503_fp2_is_zero(const fg_p503_fp2 *a);
@@ -560,11 +623,15 @@ void fg_p503_fp2_cmov(fg_p503_fp2 *r, const fg_p503_fp2 *a, int cond);
 void fg_p503_fp2_cswap(fg_p503_fp2 *a, fg_p503_fp2 *b, int cond);
 /* out[i] = in[i]^-1, and 0 where in[i] == 0, for i < n: one Fp2 inversion
  * (one Fp inversion) and 3(n-1) Fp2 multiplications. scratch holds n
- * elements and must not overlap out or in; out may equal in. n is public. */
+ * elements and must not overlap out or in; out may equal in. n is public.
+ * In: in[0..n-1] canonical. Outside that: undefined, and not the same at every
+ * level (FIELDGEN_VERIFY aborts). */
 void fg_p503_fp2_inv_batch(fg_p503_fp2 *out, const fg_p503_fp2 *in, size_t n, fg_p503_fp2 *scratch);
 /* r = table[idx] for idx < n, else 0: every entry is read, the same words in
  * the same order for any idx; idx is secret, n public. r may be one of the
- * entries. */
+ * entries.
+ * In: table[0..n-1] canonical. Outside that: undefined, and not the same at
+ * every level (FIELDGEN_VERIFY aborts). */
 void fg_p503_fp2_select(fg_p503_fp2 *r, const fg_p503_fp2 *table, size_t n, size_t idx);
 
 

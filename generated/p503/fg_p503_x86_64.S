@@ -10,6 +10,7 @@
  * Form:     p = -1 mod 2^64 (-p^-1 mod 2^64 = 1); p+1 has 3 zero low limbs; 3 of 8 limbs of p are 0 or 2^64-1
  * Repr:     Montgomery form x*2^512 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^512
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 
 #if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)

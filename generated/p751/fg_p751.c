@@ -10,8 +10,65 @@
  * Form:     p = -1 mod 2^64 (-p^-1 mod 2^64 = 1); p+1 has 5 zero low limbs; 5 of 12 limbs of p are 0 or 2^64-1
  * Repr:     Montgomery form x*2^768 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^768
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 #define FG_LIBRARY_SOURCE 1 /* fg_cpu.h: bind this library's calls to its own functions */
+#if defined(FG_VERIFY)
+/* The checked build (docs/verify.md): the functions of this file are
+ * compiled under _unverified_ names; the public names, at the end of the
+ * file, check their inputs, then call them. */
+#define fg_p751_zero fg_p751_zero_unverified_
+#define fg_p751_one fg_p751_one_unverified_
+#define fg_p751_from_u64 fg_p751_from_u64_unverified_
+#define fg_p751_from_bytes fg_p751_from_bytes_unverified_
+#define fg_p751_from_bytes_wide fg_p751_from_bytes_wide_unverified_
+#define fg_p751_to_bytes fg_p751_to_bytes_unverified_
+#define fg_p751_add fg_p751_add_unverified_
+#define fg_p751_sub fg_p751_sub_unverified_
+#define fg_p751_neg fg_p751_neg_unverified_
+#define fg_p751_mul_small fg_p751_mul_small_unverified_
+#define fg_p751_mul fg_p751_mul_unverified_
+#define fg_p751_sqr fg_p751_sqr_unverified_
+#define fg_p751_mul_lazy fg_p751_mul_lazy_unverified_
+#define fg_p751_sqr_lazy fg_p751_sqr_lazy_unverified_
+#define fg_p751_canon fg_p751_canon_unverified_
+#define fg_p751_mul_wide fg_p751_mul_wide_unverified_
+#define fg_p751_sqr_wide fg_p751_sqr_wide_unverified_
+#define fg_p751_redc fg_p751_redc_unverified_
+#define fg_p751_inv fg_p751_inv_unverified_
+#define fg_p751_inv_fermat fg_p751_inv_fermat_unverified_
+#define fg_p751_inv_batch fg_p751_inv_batch_unverified_
+#define fg_p751_is_square fg_p751_is_square_unverified_
+#define fg_p751_is_square_euler fg_p751_is_square_euler_unverified_
+#define fg_p751_sqrt fg_p751_sqrt_unverified_
+#define fg_p751_is_zero fg_p751_is_zero_unverified_
+#define fg_p751_eq fg_p751_eq_unverified_
+#define fg_p751_cmov fg_p751_cmov_unverified_
+#define fg_p751_cswap fg_p751_cswap_unverified_
+#define fg_p751_select fg_p751_select_unverified_
+#define fg_p751_fp2_zero fg_p751_fp2_zero_unverified_
+#define fg_p751_fp2_one fg_p751_fp2_one_unverified_
+#define fg_p751_fp2_from_bytes fg_p751_fp2_from_bytes_unverified_
+#define fg_p751_fp2_to_bytes fg_p751_fp2_to_bytes_unverified_
+#define fg_p751_fp2_add fg_p751_fp2_add_unverified_
+#define fg_p751_fp2_sub fg_p751_fp2_sub_unverified_
+#define fg_p751_fp2_neg fg_p751_fp2_neg_unverified_
+#define fg_p751_fp2_conj fg_p751_fp2_conj_unverified_
+#define fg_p751_fp2_mul fg_p751_fp2_mul_unverified_
+#define fg_p751_fp2_sqr fg_p751_fp2_sqr_unverified_
+#define fg_p751_fp2_mul_fp fg_p751_fp2_mul_fp_unverified_
+#define fg_p751_fp2_mul_small fg_p751_fp2_mul_small_unverified_
+#define fg_p751_fp2_inv fg_p751_fp2_inv_unverified_
+#define fg_p751_fp2_sqrt fg_p751_fp2_sqrt_unverified_
+#define fg_p751_fp2_is_square fg_p751_fp2_is_square_unverified_
+#define fg_p751_fp2_eq fg_p751_fp2_eq_unverified_
+#define fg_p751_fp2_is_zero fg_p751_fp2_is_zero_unverified_
+#define fg_p751_fp2_cmov fg_p751_fp2_cmov_unverified_
+#define fg_p751_fp2_cswap fg_p751_fp2_cswap_unverified_
+#define fg_p751_fp2_inv_batch fg_p751_fp2_inv_batch_unverified_
+#define fg_p751_fp2_select fg_p751_fp2_select_unverified_
+#endif
+
 #include "fg_p751.h"
 
 #include <stddef.h>
@@ -282,31 +339,33 @@ static void from_internal(uint64_t r[N], const uint64_t a[N])
 }
 
 /* ---- Dispatch: one well-predicted branch per kernel on the selector word
- * fg_cpu_sel (level and tuning, runtime/fg_cpu.h), each mask the selectors
- * that run that kernel, named in the comment; folded to a direct call under
- * compile-time dispatch; never a function pointer. ---- */
+ * fg_cpu_sel (level and tuning, runtime/fg_cpu.h), read once per call with a
+ * relaxed atomic load (a plain mov), each mask the selectors that run that
+ * kernel, named in the comment; folded to a direct call under compile-time
+ * dispatch; never a function pointer. ---- */
 
 
 void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
         fg_p751_mul_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4200u))) { /* zen, zen4: ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x4200u))) { /* zen, zen4: ifma */
         fg_p751_mul_ifma(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x2100u)) { /* zen, zen4: adx */
+    if (FG_DISPATCH_IN(sel, 0x2100u)) { /* zen, zen4: adx */
         fg_p751_mul_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_mul_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_mul_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -317,19 +376,20 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
         fg_p751_sqr_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_sqr_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_sqr_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_x86_64(r->limb, a->limb);
         return;
     }
@@ -340,19 +400,20 @@ void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
 void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
         fg_p751_mul_wide_adx(t, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_mul_wide_adx_zen(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_mul_wide_bmi2(t, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_mul_wide_x86_64(t, a->limb, b->limb);
         return;
     }
@@ -363,19 +424,20 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
         fg_p751_sqr_wide_adx(t, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_sqr_wide_adx_zen(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_sqr_wide_bmi2(t, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_wide_x86_64(t, a->limb);
         return;
     }
@@ -386,15 +448,16 @@ void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
 void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6318u))) { /* generic, zen, zen4: adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6318u))) { /* generic, zen, zen4: adx, ifma */
         fg_p751_redc_adx(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_redc_bmi2(r->limb, t);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_redc_x86_64(r->limb, t);
         return;
     }
@@ -405,19 +468,20 @@ void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
 void fg_p751_mul_lazy(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
         fg_p751_mul_lazy_adx(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_mul_lazy_adx_zen(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_mul_lazy_bmi2(r->limb, a->limb, b->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_mul_lazy_x86_64(r->limb, a->limb, b->limb);
         return;
     }
@@ -428,19 +492,20 @@ void fg_p751_mul_lazy(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
 void fg_p751_sqr_lazy(fg_p751 *r, const fg_p751 *a)
 {
 #if FG_P751_HAVE_ASM
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x18u))) { /* adx, ifma */
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
         fg_p751_sqr_lazy_adx(r->limb, a->limb);
         return;
     }
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x6300u))) { /* zen, zen4: adx, ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
         fg_p751_sqr_lazy_adx_zen(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
         fg_p751_sqr_lazy_bmi2(r->limb, a->limb);
         return;
     }
-    if (FG_DISPATCH_TO(0x842u)) { /* generic, zen, zen4: x86_64 */
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_lazy_x86_64(r->limb, a->limb);
         return;
     }
@@ -2118,20 +2183,23 @@ static __attribute__((noinline)) void fg_p751_fp2_sqr_c(fg_p751_fp2 *r, const fg
 /* The dispatchers: one branch per assembly kernel, then the C path. */
 void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
+#if FG_P751_HAVE_ASM
+    const unsigned sel = FG_DISPATCH_SEL();
+#endif
 #if FG_P751_HAVE_FP2_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4210u))) { /* generic, zen, zen4: ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x4210u))) { /* generic, zen, zen4: ifma */
         fg_p751_fp2_mul_ifma(r, a, b);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_MUL_ADX
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function (p503: -4.5%) */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x8u))) { /* adx */ /* the same, in one assembly function (p503: -4.5%) */
         fg_p751_fp2_mul_adx(r, a, b);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_MUL_BMI2
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503: -2..7%) */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503: -2..7%) */
         fg_p751_fp2_mul_bmi2(r, a, b);
         return;
     }
@@ -2141,26 +2209,29 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 
 void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
 {
+#if FG_P751_HAVE_ASM
+    const unsigned sel = FG_DISPATCH_SEL();
+#endif
 #if FG_P751_HAVE_FP2_SQR_IFMA
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x210u))) { /* generic, zen: ifma */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x210u))) { /* generic, zen: ifma */
         fg_p751_fp2_sqr_ifma(r, a);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_IFMA_ZEN
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x4000u))) { /* zen4: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x4000u))) { /* zen4: ifma */ /* the hybrid: c0 scalar, c1 IFMA */
         fg_p751_fp2_sqr_ifma_zen(r, a);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_ADX
-    if (FG_ISA_LIKELY(FG_DISPATCH_TO(0x8u))) { /* adx */ /* the same, in one assembly function */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x8u))) { /* adx */ /* the same, in one assembly function */
         fg_p751_fp2_sqr_adx(r, a);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_BMI2
-    if (FG_DISPATCH_TO(0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503, p751: -7%) */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503, p751: -7%) */
         fg_p751_fp2_sqr_bmi2(r, a);
         return;
     }
@@ -2319,3 +2390,438 @@ void fg_p751_fp2_select(fg_p751_fp2 *r, const fg_p751_fp2 *table, size_t n, size
 {
     select_words((uint64_t *)(void *)r, (const uint64_t *)(const void *)table, 2 * N, n, idx);
 }
+
+
+
+#if defined(FG_VERIFY)
+/* ---- The checked build: every public entry point asserts its input
+ * contract (the header's "In:" lines) and aborts with a message naming the
+ * function. These checks branch on the values: a checked build is for
+ * debugging and is NOT constant time. ---- */
+#include <stdio.h>
+#include <stdlib.h>
+#undef fg_p751_zero
+#undef fg_p751_one
+#undef fg_p751_from_u64
+#undef fg_p751_from_bytes
+#undef fg_p751_from_bytes_wide
+#undef fg_p751_to_bytes
+#undef fg_p751_add
+#undef fg_p751_sub
+#undef fg_p751_neg
+#undef fg_p751_mul_small
+#undef fg_p751_mul
+#undef fg_p751_sqr
+#undef fg_p751_mul_lazy
+#undef fg_p751_sqr_lazy
+#undef fg_p751_canon
+#undef fg_p751_mul_wide
+#undef fg_p751_sqr_wide
+#undef fg_p751_redc
+#undef fg_p751_inv
+#undef fg_p751_inv_fermat
+#undef fg_p751_inv_batch
+#undef fg_p751_is_square
+#undef fg_p751_is_square_euler
+#undef fg_p751_sqrt
+#undef fg_p751_is_zero
+#undef fg_p751_eq
+#undef fg_p751_cmov
+#undef fg_p751_cswap
+#undef fg_p751_select
+#undef fg_p751_fp2_zero
+#undef fg_p751_fp2_one
+#undef fg_p751_fp2_from_bytes
+#undef fg_p751_fp2_to_bytes
+#undef fg_p751_fp2_add
+#undef fg_p751_fp2_sub
+#undef fg_p751_fp2_neg
+#undef fg_p751_fp2_conj
+#undef fg_p751_fp2_mul
+#undef fg_p751_fp2_sqr
+#undef fg_p751_fp2_mul_fp
+#undef fg_p751_fp2_mul_small
+#undef fg_p751_fp2_inv
+#undef fg_p751_fp2_sqrt
+#undef fg_p751_fp2_is_square
+#undef fg_p751_fp2_eq
+#undef fg_p751_fp2_is_zero
+#undef fg_p751_fp2_cmov
+#undef fg_p751_fp2_cswap
+#undef fg_p751_fp2_inv_batch
+#undef fg_p751_fp2_select
+
+static void verify_fail(const char *fn, const char *arg, const char *what)
+{
+    fprintf(stderr, "fieldgen VERIFY: %s: %s %s\n", fn, arg, what);
+    abort();
+}
+
+/* x < m, n limbs each (least significant first) */
+static int verify_below(const uint64_t *x, const uint64_t *m, size_t n)
+{
+    while (n-- > 0)
+        if (x[n] != m[n])
+            return x[n] < m[n];
+    return 0;
+}
+static const uint64_t VERIFY_2P[N] = { UINT64_C(0xfffffffffffffffe), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0xffffffffffffffff), 
+      UINT64_C(0xffffffffffffffff), UINT64_C(0xdd5fffffffffffff), 
+      UINT64_C(0xc7d92d0a93f0f151), UINT64_C(0xb52b363427ef98ed), 
+      UINT64_C(0x109d30cfadd7d0ed), UINT64_C(0x0ac56a08b964ae90), 
+      UINT64_C(0x1c25213f2f75b8cd), UINT64_C(0x0000dfcbaa83ee38) };
+
+static void verify_elem(const char *fn, const char *arg, const fg_p751 *a, int below_2p)
+{
+    if (!verify_below(a->limb, below_2p ? VERIFY_2P : fg_p751_P, N))
+        verify_fail(fn, arg, below_2p ? "is not below 2p" : "is not canonical (below p)");
+}
+
+static void verify_elems(const char *fn, const char *arg, const fg_p751 *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!verify_below(a[i].limb, fg_p751_P, N))
+            verify_fail(fn, arg, "has an element that is not canonical (below p)");
+}
+
+static void verify_cond(const char *fn, int cond)
+{
+    if (cond != 0 && cond != 1)
+        verify_fail(fn, "cond", "is neither 0 nor 1");
+}
+
+static void verify_redc(const char *fn, const uint64_t t[2 * N])
+{
+    if (!verify_below(t + N, fg_p751_P, N))
+        verify_fail(fn, "t", "is not below p * 2^768");
+}
+
+static void verify_fp2(const char *fn, const char *arg, const fg_p751_fp2 *a)
+{
+    if (!verify_below(a->c0.limb, fg_p751_P, N) || !verify_below(a->c1.limb, fg_p751_P, N))
+        verify_fail(fn, arg, "is not canonical (a coordinate not below p)");
+}
+
+static void verify_fp2s(const char *fn, const char *arg, const fg_p751_fp2 *a, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        verify_fp2(fn, arg, &a[i]);
+}
+
+FG_BIND_BEGIN
+
+void fg_p751_zero(fg_p751 *r)
+{
+    fg_p751_zero_unverified_(r);
+}
+
+void fg_p751_one(fg_p751 *r)
+{
+    fg_p751_one_unverified_(r);
+}
+
+void fg_p751_from_u64(fg_p751 *r, uint64_t x)
+{
+    fg_p751_from_u64_unverified_(r, x);
+}
+
+int fg_p751_from_bytes(fg_p751 *r, const uint8_t in[FG_P751_BYTES])
+{
+    return fg_p751_from_bytes_unverified_(r, in);
+}
+
+int fg_p751_from_bytes_wide(fg_p751 *r, const uint8_t *in, size_t len)
+{
+    return fg_p751_from_bytes_wide_unverified_(r, in, len);
+}
+
+void fg_p751_to_bytes(uint8_t out[FG_P751_BYTES], const fg_p751 *a)
+{
+    verify_elem("fg_p751_to_bytes", "a", a, 0);
+    fg_p751_to_bytes_unverified_(out, a);
+}
+
+void fg_p751_add(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
+{
+    verify_elem("fg_p751_add", "a", a, 0);
+    verify_elem("fg_p751_add", "b", b, 0);
+    fg_p751_add_unverified_(r, a, b);
+}
+
+void fg_p751_sub(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
+{
+    verify_elem("fg_p751_sub", "a", a, 0);
+    verify_elem("fg_p751_sub", "b", b, 0);
+    fg_p751_sub_unverified_(r, a, b);
+}
+
+void fg_p751_neg(fg_p751 *r, const fg_p751 *a)
+{
+    verify_elem("fg_p751_neg", "a", a, 0);
+    fg_p751_neg_unverified_(r, a);
+}
+
+void fg_p751_mul_small(fg_p751 *r, const fg_p751 *a, uint32_t c)
+{
+    verify_elem("fg_p751_mul_small", "a", a, 0);
+    fg_p751_mul_small_unverified_(r, a, c);
+}
+
+void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
+{
+    verify_elem("fg_p751_mul", "a", a, 1);
+    verify_elem("fg_p751_mul", "b", b, 1);
+    fg_p751_mul_unverified_(r, a, b);
+}
+
+void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
+{
+    verify_elem("fg_p751_sqr", "a", a, 1);
+    fg_p751_sqr_unverified_(r, a);
+}
+
+void fg_p751_mul_lazy(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
+{
+    verify_elem("fg_p751_mul_lazy", "a", a, 1);
+    verify_elem("fg_p751_mul_lazy", "b", b, 1);
+    fg_p751_mul_lazy_unverified_(r, a, b);
+}
+
+void fg_p751_sqr_lazy(fg_p751 *r, const fg_p751 *a)
+{
+    verify_elem("fg_p751_sqr_lazy", "a", a, 1);
+    fg_p751_sqr_lazy_unverified_(r, a);
+}
+
+void fg_p751_canon(fg_p751 *r, const fg_p751 *a)
+{
+    verify_elem("fg_p751_canon", "a", a, 1);
+    fg_p751_canon_unverified_(r, a);
+}
+
+void fg_p751_mul_wide(uint64_t t[2 * FG_P751_LIMBS], const fg_p751 *a, const fg_p751 *b)
+{
+    verify_elem("fg_p751_mul_wide", "a", a, 1);
+    verify_elem("fg_p751_mul_wide", "b", b, 1);
+    fg_p751_mul_wide_unverified_(t, a, b);
+}
+
+void fg_p751_sqr_wide(uint64_t t[2 * FG_P751_LIMBS], const fg_p751 *a)
+{
+    verify_elem("fg_p751_sqr_wide", "a", a, 1);
+    fg_p751_sqr_wide_unverified_(t, a);
+}
+
+void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * FG_P751_LIMBS])
+{
+    verify_redc("fg_p751_redc", t);
+    fg_p751_redc_unverified_(r, t);
+}
+
+int fg_p751_inv(fg_p751 *r, const fg_p751 *a)
+{
+    verify_elem("fg_p751_inv", "a", a, 0);
+    return fg_p751_inv_unverified_(r, a);
+}
+
+int fg_p751_inv_fermat(fg_p751 *r, const fg_p751 *a)
+{
+    verify_elem("fg_p751_inv_fermat", "a", a, 0);
+    return fg_p751_inv_fermat_unverified_(r, a);
+}
+
+void fg_p751_inv_batch(fg_p751 *out, const fg_p751 *in, size_t n, fg_p751 *scratch)
+{
+    verify_elems("fg_p751_inv_batch", "in", in, n);
+    fg_p751_inv_batch_unverified_(out, in, n, scratch);
+}
+
+int fg_p751_is_square(const fg_p751 *a)
+{
+    verify_elem("fg_p751_is_square", "a", a, 0);
+    return fg_p751_is_square_unverified_(a);
+}
+
+int fg_p751_is_square_euler(const fg_p751 *a)
+{
+    verify_elem("fg_p751_is_square_euler", "a", a, 0);
+    return fg_p751_is_square_euler_unverified_(a);
+}
+
+int fg_p751_sqrt(fg_p751 *r, const fg_p751 *a)
+{
+    verify_elem("fg_p751_sqrt", "a", a, 0);
+    return fg_p751_sqrt_unverified_(r, a);
+}
+
+int fg_p751_is_zero(const fg_p751 *a)
+{
+    verify_elem("fg_p751_is_zero", "a", a, 0);
+    return fg_p751_is_zero_unverified_(a);
+}
+
+int fg_p751_eq(const fg_p751 *a, const fg_p751 *b)
+{
+    verify_elem("fg_p751_eq", "a", a, 0);
+    verify_elem("fg_p751_eq", "b", b, 0);
+    return fg_p751_eq_unverified_(a, b);
+}
+
+void fg_p751_cmov(fg_p751 *r, const fg_p751 *a, int cond)
+{
+    verify_elem("fg_p751_cmov", "r", r, 0);
+    verify_elem("fg_p751_cmov", "a", a, 0);
+    verify_cond("fg_p751_cmov", cond);
+    fg_p751_cmov_unverified_(r, a, cond);
+}
+
+void fg_p751_cswap(fg_p751 *a, fg_p751 *b, int cond)
+{
+    verify_elem("fg_p751_cswap", "a", a, 0);
+    verify_elem("fg_p751_cswap", "b", b, 0);
+    verify_cond("fg_p751_cswap", cond);
+    fg_p751_cswap_unverified_(a, b, cond);
+}
+
+void fg_p751_select(fg_p751 *r, const fg_p751 *table, size_t n, size_t idx)
+{
+    verify_elems("fg_p751_select", "table", table, n);
+    fg_p751_select_unverified_(r, table, n, idx);
+}
+
+void fg_p751_fp2_zero(fg_p751_fp2 *r)
+{
+    fg_p751_fp2_zero_unverified_(r);
+}
+
+void fg_p751_fp2_one(fg_p751_fp2 *r)
+{
+    fg_p751_fp2_one_unverified_(r);
+}
+
+int fg_p751_fp2_from_bytes(fg_p751_fp2 *r, const uint8_t in[FG_P751_FP2_BYTES])
+{
+    return fg_p751_fp2_from_bytes_unverified_(r, in);
+}
+
+void fg_p751_fp2_to_bytes(uint8_t out[FG_P751_FP2_BYTES], const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_to_bytes", "a", a);
+    fg_p751_fp2_to_bytes_unverified_(out, a);
+}
+
+void fg_p751_fp2_add(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
+{
+    verify_fp2("fg_p751_fp2_add", "a", a);
+    verify_fp2("fg_p751_fp2_add", "b", b);
+    fg_p751_fp2_add_unverified_(r, a, b);
+}
+
+void fg_p751_fp2_sub(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
+{
+    verify_fp2("fg_p751_fp2_sub", "a", a);
+    verify_fp2("fg_p751_fp2_sub", "b", b);
+    fg_p751_fp2_sub_unverified_(r, a, b);
+}
+
+void fg_p751_fp2_neg(fg_p751_fp2 *r, const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_neg", "a", a);
+    fg_p751_fp2_neg_unverified_(r, a);
+}
+
+void fg_p751_fp2_conj(fg_p751_fp2 *r, const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_conj", "a", a);
+    fg_p751_fp2_conj_unverified_(r, a);
+}
+
+void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
+{
+    verify_fp2("fg_p751_fp2_mul", "a", a);
+    verify_fp2("fg_p751_fp2_mul", "b", b);
+    fg_p751_fp2_mul_unverified_(r, a, b);
+}
+
+void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_sqr", "a", a);
+    fg_p751_fp2_sqr_unverified_(r, a);
+}
+
+void fg_p751_fp2_mul_fp(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751 *b)
+{
+    verify_fp2("fg_p751_fp2_mul_fp", "a", a);
+    verify_elem("fg_p751_fp2_mul_fp", "b", b, 0);
+    fg_p751_fp2_mul_fp_unverified_(r, a, b);
+}
+
+void fg_p751_fp2_mul_small(fg_p751_fp2 *r, const fg_p751_fp2 *a, uint32_t c)
+{
+    verify_fp2("fg_p751_fp2_mul_small", "a", a);
+    fg_p751_fp2_mul_small_unverified_(r, a, c);
+}
+
+int fg_p751_fp2_inv(fg_p751_fp2 *r, const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_inv", "a", a);
+    return fg_p751_fp2_inv_unverified_(r, a);
+}
+
+int fg_p751_fp2_sqrt(fg_p751_fp2 *r, const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_sqrt", "a", a);
+    return fg_p751_fp2_sqrt_unverified_(r, a);
+}
+
+int fg_p751_fp2_is_square(const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_is_square", "a", a);
+    return fg_p751_fp2_is_square_unverified_(a);
+}
+
+int fg_p751_fp2_eq(const fg_p751_fp2 *a, const fg_p751_fp2 *b)
+{
+    verify_fp2("fg_p751_fp2_eq", "a", a);
+    verify_fp2("fg_p751_fp2_eq", "b", b);
+    return fg_p751_fp2_eq_unverified_(a, b);
+}
+
+int fg_p751_fp2_is_zero(const fg_p751_fp2 *a)
+{
+    verify_fp2("fg_p751_fp2_is_zero", "a", a);
+    return fg_p751_fp2_is_zero_unverified_(a);
+}
+
+void fg_p751_fp2_cmov(fg_p751_fp2 *r, const fg_p751_fp2 *a, int cond)
+{
+    verify_fp2("fg_p751_fp2_cmov", "r", r);
+    verify_fp2("fg_p751_fp2_cmov", "a", a);
+    verify_cond("fg_p751_fp2_cmov", cond);
+    fg_p751_fp2_cmov_unverified_(r, a, cond);
+}
+
+void fg_p751_fp2_cswap(fg_p751_fp2 *a, fg_p751_fp2 *b, int cond)
+{
+    verify_fp2("fg_p751_fp2_cswap", "a", a);
+    verify_fp2("fg_p751_fp2_cswap", "b", b);
+    verify_cond("fg_p751_fp2_cswap", cond);
+    fg_p751_fp2_cswap_unverified_(a, b, cond);
+}
+
+void fg_p751_fp2_inv_batch(fg_p751_fp2 *out, const fg_p751_fp2 *in, size_t n, fg_p751_fp2 *scratch)
+{
+    verify_fp2s("fg_p751_fp2_inv_batch", "in", in, n);
+    fg_p751_fp2_inv_batch_unverified_(out, in, n, scratch);
+}
+
+void fg_p751_fp2_select(fg_p751_fp2 *r, const fg_p751_fp2 *table, size_t n, size_t idx)
+{
+    verify_fp2s("fg_p751_fp2_select", "table", table, n);
+    fg_p751_fp2_select_unverified_(r, table, n, idx);
+}
+FG_BIND_END
+#endif /* FG_VERIFY */

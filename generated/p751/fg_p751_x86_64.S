@@ -10,6 +10,7 @@
  * Form:     p = -1 mod 2^64 (-p^-1 mod 2^64 = 1); p+1 has 5 zero low limbs; 5 of 12 limbs of p are 0 or 2^64-1
  * Repr:     Montgomery form x*2^768 mod p, saturated little-endian limbs, canonical in [0, p)
  * Reduction: word-by-word Montgomery, R = 2^768
+ * SPDX-License-Identifier: MIT OR Apache-2.0
  */
 
 #if defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Paired A/B timing of two builds of one field's kernels, in one process.
 
     research/ab/ab.py OLD.S NEW.S [KERNEL ...] [--levels adx_zen,adx,...]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* How a kernel's speed depends on where its data sits modulo 4 KiB.
  *
  * A chain x = f(x) through one buffer, the buffer moved in 64-byte steps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* What canonical output costs p503's adx mul (or sqr): cost_canonical (the
  * generated kernel) against cost_lazy (the same kernel storing its [0, 2p)
  * result, see strip_tail.py), RDTSC, alternating batch by batch in one process.

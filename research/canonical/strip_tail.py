@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Write an assembly file with one of p503's adx kernels (mul, or sqr with
 `--op sqr`) twice: as generated (cost_canonical) and with its final
 conditional subtraction replaced by plain stores (cost_lazy: output in

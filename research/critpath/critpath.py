@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Dependency-only critical path of straight-line kernels in a generated .S.
 
     research/critpath/critpath.py FILE.S KERNEL... [--chain] [--lat zen4|intel]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Entry forms for call_forms.c, each ending in a tail jump to a kernel. The
  * tests read fg_cpu_sel but test masks that do not depend on it (0 never
  * matches, 0x7fff always does), so each form takes the same path on every

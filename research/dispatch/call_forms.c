@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* What the dispatcher's instructions cost an application, placement apart:
  * p256 mul and sqr, p503 mul, sqr and redc in latency chains (each result the
  * next input), each called directly from its own loop (every loop 64-byte

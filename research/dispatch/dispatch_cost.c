@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* What the runtime dispatcher costs, apart from code placement: p503 sqr and
  * redc, 8 independent calls per iteration (throughput), the dispatched entry
  * point and variants against the adx kernel called directly, alternating

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Two dispatcher forms as thunks in front of six adx-level kernels, for
  * forms.c: the C form (what GCC and Clang make of the generated dispatcher:
  * a not-taken test and a tail jump) and a conditional tail jump (`jge

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Is a conditional tail jump a cheaper dispatcher than the C form? Each of six
  * kernels called directly, through the C-form thunk and through the `jge
  * kernel` thunk (forms.S), latency (x = op(x, b) chained) and throughput (8

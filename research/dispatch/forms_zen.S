@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Conditional-tail-jump dispatchers for forms_zen.c, with the generated
  * dispatchers' masks and order (generic adx first, then the Zen forms; p751's
  * mul tests its Zen IFMA kernel in between). ELF only; a measurement. */

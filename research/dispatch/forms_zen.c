@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The Zen tuning's dispatch paths (second and third test) in two forms: the
  * library's C dispatcher (fg_NAME_OP: on Zen 3 a taken branch past the generic
  * adx test, then a not-taken test and a tail jump; p751's mul one test more)

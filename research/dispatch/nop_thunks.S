@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* research/dispatch: thunks of n NOPs and a jmp to fg_p503_sqr_adx, each at a
  * 64-byte boundary (nop_thunks.c times them in a chain, with thunks.S's
  * dispatcher thunk; a measurement, not a test). */

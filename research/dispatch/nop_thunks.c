@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* How p503's sqr latency moves with what runs before its first instruction:
  * chained calls x = sqr(x) of fg_p503_sqr_adx directly, through thunks of n
  * NOPs and a jmp (nop_thunks.S), through the dispatcher's instructions

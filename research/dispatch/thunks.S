@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Thunks for dispatch_cost.c: a bare tail jump to the adx squaring kernel, and
  * the dispatcher's own instruction sequence (load, compare, branch, jump) as a
  * stand-alone function. ELF only (a measurement, not part of the library). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* The IFMA Fp2 mul against the adx one where its inputs come from scalar code.
  *
  * The IFMA kernels read each half of an operand with one 64-byte load. A load

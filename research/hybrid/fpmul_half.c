@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Could a hybrid *Fp* mul pay at 8 limbs?  The vector half it would need,
  * measured on its own.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Checks hyb_mul (fpmul_proto.py) against fg_p503_mul_adx_zen on 200,000
  * inputs (r separate and r = a; NOCHECK=1 skips it for the novec and nodep
  * variants, whose results are wrong), then times both, chained (latency)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """A hybrid p503 Fp mul, built by hand to be timed (research, not shipped).
 
     ./fpmul_proto.py [SPREAD [NAME [novec|nodep]]] > proto.S

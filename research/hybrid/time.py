@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Time the hybrid Fp2 kernels against the kernels they replace, in one process.
 
     research/hybrid/time.py [--config FIELDS_TOML] [--spread S] [--set NAME=VALUE]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Latency of the vector steps a hybrid kernel's vector half is made of:
  * chains of one instruction (or one short sequence) repeated, in core
  * cycles (calibrated by a chain of dependent ADDs, one cycle each).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

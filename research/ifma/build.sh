@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Build and run the AVX-512 IFMA feasibility study (see README.md here).
 # Needs a built fieldgen (default: ../../build) and GMP; gcc only (clang 14
 # rejects the non-literal lane indices). usage: sh build.sh [BUILD_DIR]

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* p751 Fp2 multiplication (u^2 = -1) with IFMA: c0 = a0*b0 + a1*(p - b1),
  * c1 = a0*b1 + a1*b0, four products accumulated column-wise (no carries),
  * then two Montgomery reductions. a0, a1 are the shifted (lane) operands,

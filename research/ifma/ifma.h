@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Feasibility study: radix-2^52 AVX-512 IFMA Montgomery multiplication for
  * primes p = 2^e*3^f - 1 (so -p^-1 = 1 mod 2^52*K for 52K <= e).
  * Input/output: uint64_t[NL] Montgomery form, R = 2^(64 NL). Internally b is

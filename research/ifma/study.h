@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Entry points of the IFMA study (ifma.c, fp2.c) and the fieldgen symbols the
  * harnesses compare them with. */
 #ifndef IFMA_STUDY_H

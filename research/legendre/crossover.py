@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Time fg_NAME_is_square (or another op) on the extra primes of builds.
 
 Where the Legendre symbol's two algorithms cross (gen/fg/legendre.py,

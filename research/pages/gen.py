@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Writes masked.S and pieces.S (in the current directory): a field's IFMA
 Fp2 mul, Fp2 sqr and Fp mul with x86_64_ifma.PAGE_SAFE_TAIL off (partial
 vectors as masked accesses, what every kernel had before 2026-12-05) and on

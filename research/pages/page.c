@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* A field's IFMA kernels in the forms of their partial-vector accesses that
  * gen.py wrote (masked.S, pieces.S; overlap.S at 45ac87d), timed with the chained operand
  * (an Fp2 element, 2 NL limbs) ending at a 4 KiB page's end and at other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Which execution ports the kernels' instructions compete for, measured on
  * this machine (perf cannot count per-port uops on these VMs, so this infers
  * it from throughput). Each test is a straight block of instructions with no

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """What a product row costs beside its MULX (research/ports/README.md, "Zen 3 again").
 
 ports.c times blocks of independent instructions; this times the shape the

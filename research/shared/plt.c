@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Dispatched calls through a shared library, with and without PLT stubs.
  *
  * Build the four shipped fields into libfg.so twice, from sources before

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Zen: every adx kernel with a Zen form against that form and the bmi2 kernel,
 # in one process (research/zen/README.md).
 #   sh build.sh [FIELDS_TOML [FIELD...]]   (default: fields.toml, p503 p751)

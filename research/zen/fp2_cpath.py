@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """research/zen: write a C harness timing each field's public fg_NAME_fp2_mul
 and _sqr (the shipped dispatch: under the zen tuning the Zen-form kernel up to
 10 limbs) against v_fg_NAME_fp2_mul and _sqr, the same fields generated with

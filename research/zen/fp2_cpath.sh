@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Zen: the shipped Fp2 mul and sqr against the template's C path at adx, in
 # one process (research/zen/README.md, "The Fp2 kernels against the C path").
 #   sh fp2_cpath.sh [FIELDS_TOML [FIELD...]]   (default: fields.toml, p503 p751;

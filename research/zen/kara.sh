@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Zen: the Zen form of the adx mul and mul_wide as shipped (schoolbook rows up
 # to 12 limbs) against the same with one Karatsuba level from N limbs, in one
 # process (research/zen/README.md, "One Karatsuba level in the Zen form").

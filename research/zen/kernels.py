@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """research/zen: write a C harness that times, for each field given, every op
 that has a Zen form or an IFMA kernel: the adx kernel, its Zen form
 fg_NAME_OP_adx_zen, the bmi2 kernel and the IFMA kernel (on an IFMA CPU

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Sourced by fp2_cpath.sh and kara.sh after `here` is set and their own
 # arguments are shifted off: [FIELDS_TOML [FIELD...]] -> root, config (an
 # absolute path), fields (default p503 p751), work (a temporary directory,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Repeated squaring x = x^2, k times: what a kernel looping in registers
 would save over k calls of the shipped one (research/zen4/README.md,
 "Repeated squaring in registers"). A measurement aid, not built by CMake.

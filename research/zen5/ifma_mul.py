@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """research/zen5: write the GAS text of the IFMA kernels the generator does
 not ship for a field (gen/fg/x86_64_ifma.py): the Fp mul fg_NAME_mul_ifma
 (emit_mul) where choose_mul did not dispatch it, and, for fields with u^2 = -1 whose generated

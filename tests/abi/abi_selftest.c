@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* abi_selftest.c -- shows that fg_abi_call catches ABI violations and passes a
  * well-behaved function, and that fg_guard buffers fault on overrun.
  * Exit status 0 when every expectation holds. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fg_abi.S -- SysV x86-64 ABI checker for kernels (tests only); see fg_abi.h.
  *
  * uint64_t fg_abi_call(const void *fn, uint64_t a0, uint64_t a1, uint64_t a2);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fg_abi.h -- call a kernel under SysV x86-64 ABI checks (tests only).
  *
  * fg_abi_call(fn, a0, a1, a2) loads distinct canaries into the callee-saved

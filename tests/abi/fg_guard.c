@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fg_guard.c -- see fg_guard.h. */
 #define _DEFAULT_SOURCE
 #include "fg_guard.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* fg_guard.h -- buffers that touch a PROT_NONE guard page (tests only).
  *
  * fg_guard_alloc returns `size` writable bytes whose END is flush against an

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Cross build of the portable C level for aarch64 (64-bit Arm, little-endian),
 # run under qemu-user (README "Tests", .ci/run's cross stage). Debian 12:
 #   dpkg --add-architecture arm64 && apt-get update

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The part of the toolchain files in this folder that every target shares:
 # Debian's cross compiler <triple>-gcc, the target's GMP where Debian's
 # multiarch package puts it (/usr/{include,lib}/<triple>), and qemu-user's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Cross build of the portable C level for s390x, a big-endian 64-bit target,
 # run under qemu-user (README "Tests", .ci/run's cross stage). Debian 12:
 #   dpkg --add-architecture s390x && apt-get update

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* Differential libFuzzer target, compiled once per field with
  * -DFG_FIELD=name -DFG_FIELD_UC=NAME (token pasting, as tests/test_field.c).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Writes the committed seed corpus of the fuzz targets (tests/fuzz/corpus/).
 
     python3 tests/fuzz/make_corpus.py     # from the repository root

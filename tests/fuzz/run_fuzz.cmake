@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # One bounded libFuzzer run for CTest:
 #   cmake -DFUZZER=exe -DSEEDS=committed_corpus -DWORK=dir -DSECONDS=n -P run_fuzz.cmake
 # Copies the committed seed corpus to WORK/corpus (libFuzzer adds new inputs

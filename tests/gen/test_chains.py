@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """gen/fg/chains.py: the addition chains behind the fixed exponentiations.
 
 Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_chains

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The static constant-time and ABI checker (tests/ct_static.py) reports each
 violation class on small hand-written kernels, and passes the real ones.
 

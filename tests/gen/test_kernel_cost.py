@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The kernel counter (gen/fg/kernel_cost.py): what it counts on a GAS text,
 that it refuses code that is not straight-line, and what it counts on the
 shipped p503/p751 kernels (the machine-code cross-check of the headers is

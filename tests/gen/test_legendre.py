@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """gen/fg/legendre.py: the two Legendre symbol algorithms the C code runs.
 
 reference_bgcd() is the binary GCD step for step (same steps, same word

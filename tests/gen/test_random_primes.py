@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """tests/random_primes.py: its fields files are valid, deterministic, cover
 every shape, and generate (C, assembly at every level the analysis picks,
 Fp2 where asked) without tripping any of the generator's own checks (no

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """gen/fg/safegcd.py: the schedule and word operations of the safegcd inversion.
 
 divsteps_half() runs the C's divsteps, rows packed two entries to a word,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Stage 1 (gen/fg/spec.py, gen/fg/numtheory.py): fields.toml parsing, the
 modulus expression language, and every validation error of issue 2.
 
@@ -18,6 +19,8 @@ import unittest
 from fg import numtheory, spec
 from fg.spec import SpecError
 
+from . import configs
+
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PATH = "cfg/fields.toml"   # the path a message must name; loads() never opens it
 LIMIT_MSG = "field name must be a C identifier (letters, digits, '_', not starting with a digit, not a C keyword)"
@@ -26,6 +29,7 @@ P25519 = 2**255 - 19
 P256 = 2**256 - 2**224 + 2**192 + 2**96 - 1
 P503 = 2**250 * 3**159 - 1
 P751 = 2**372 * 3**239 - 1
+P256N = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551   # the P-256 group order
 
 
 def field(name="f", modulus='"2^255 - 19"', byte_order='"little"', extra=""):
@@ -114,7 +118,8 @@ class TestKeys(SpecErrorCase):
         self.assertSpecError(field(extra='prime = "2^255 - 19"\n'),
                              ": field 'f', key 'prime': unknown key (known keys: byte_order, extension, modulus, sqrt_ratio_z)")
         self.assertSpecError(field(extra="Modulus = 5\n"),
-                             ": field 'f', key 'Modulus': unknown key (known keys: byte_order, extension, modulus, sqrt_ratio_z)")
+                             ": field 'f', key 'Modulus': unknown key (did you mean 'modulus'? "
+                             "known keys: byte_order, extension, modulus, sqrt_ratio_z)")
 
     def test_sub_table_is_unknown_key(self):
         self.assertSpecError(field() + "[f.opts]\nx = 1\n",
@@ -342,17 +347,29 @@ class TestExpressions(unittest.TestCase):
             fs.p = 7
 
     def test_shipped_fields(self):
-        fields = spec.load(os.path.join(REPO, "fields.toml"))
+        # the fixture (tests/gen/fixtures/shipped.toml) holds the shipped tables
+        fields = spec.load(configs.FIXTURE)
         self.assertEqual([(fs.name, fs.p, fs.byte_order) for fs in fields], [
             ("p256", P256, "big"),
             ("p25519", P25519, "little"),
             ("p503", P503, "little"),
             ("p751", P751, "little"),
+            ("p256n", P256N, "big"),
         ])
         self.assertEqual([fs.modulus_text for fs in fields], [
-            "2^256 - 2^224 + 2^192 + 2^96 - 1", "2^255 - 19", "2^250 * 3^159 - 1", "2^372 * 3^239 - 1"])
+            "2^256 - 2^224 + 2^192 + 2^96 - 1", "2^255 - 19", "2^250 * 3^159 - 1", "2^372 * 3^239 - 1",
+            "0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551"])
         self.assertEqual(P256, 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffff)
         self.assertEqual(P25519, 0x7fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffed)
+
+    def test_repo_config_agrees_with_fixture(self):
+        # fields.toml loads, whatever a user added or removed, and every
+        # shipped table still in it is the fixture's
+        fixture = {fs.name: fs for fs in spec.load(configs.FIXTURE)}
+        for fs in spec.load(configs.REPO_CONFIG):
+            if fs.name in fixture:
+                with self.subTest(field=fs.name):
+                    self.assertEqual(fs, fixture[fs.name])
 
     def test_extra_fields_load(self):
         fields = spec.load(os.path.join(REPO, "tests", "extra_fields.toml"))

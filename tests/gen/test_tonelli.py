@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """gen/fg/tonelli.py: the windowed constant-time Tonelli-Shanks program.
 
 reference() runs the program and the tables the C code is generated from.

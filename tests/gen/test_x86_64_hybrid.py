@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The hybrid Fp2 mul and sqr (gen/fg/x86_64_hybrid.py): which fields the zen
 tuning's ifma level runs them for, the shape the interleaving relies on (a
 vector middle without general-purpose registers, a scalar half without rbp,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The AVX-512 IFMA Fp2 mul and sqr emitter (gen/fg/x86_64_ifma.py): which fields
 it accepts, deterministic self-contained text, straight-line shape, and (when the
 CPU has AVX512-IFMA/VBMI and a C compiler is found) the generated functions run

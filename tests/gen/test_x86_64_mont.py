@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The Montgomery kernel builder's Zen choices (gen/fg/x86_64_mont.py): the
 zero-register choice (Kernel.zero_mem and _build): how a kernel without a
 zero register clears the flags and adds zero words, what it counts, and which

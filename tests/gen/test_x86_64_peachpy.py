@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """What every generated function gets (gen/fg/x86_64_peachpy.finish_function):
 its ELF symbol binding, the CET landing pad and call-frame information, on hand-written function texts
 in PeachPy's layout, and the refusals that stop generation. The directives'

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """The pseudo-Mersenne kernels' Zen form (gen/fg/x86_64_pm.py ZEN_FORMS):
 which ops have one, what differs (the squares' order, the all-ones test by
 CMOV), and what the dispatcher runs.  The kernels' results are checked

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT OR Apache-2.0 */
+/* SIDH on p751 (SIDH IS BROKEN: a benchmark only, see fgp_sidh_p751.h): the
+ * generic code of sidh_impl.h instantiated for fg_p751. */
+#include "fgp_sidh_p751.h"
+
+#include "fg_p751.h"
+#include "sidh_params_p751.h"
+
+#define SIDH_FIELD(x) fg_p751_##x
+#define SIDH_API(x) fgp_sidh_p751_##x
+#define SIDH_PARAM(x) sidh_p751_##x
+#define SIDH_EA SIDH_P751_EA
+#define SIDH_SKB_BITS SIDH_P751_SKB_BITS
+#define SIDH_MAX_A SIDH_P751_MAX_A
+#define SIDH_MAX_B SIDH_P751_MAX_B
+#define SIDH_PTS_A SIDH_P751_PTS_A
+#define SIDH_PTS_B SIDH_P751_PTS_B
+#define SIDH_SKA_BYTES FGP_SIDH_P751_SKA_BYTES
+#define SIDH_SKB_BYTES FGP_SIDH_P751_SKB_BYTES
+#define SIDH_PK_BYTES FGP_SIDH_P751_PK_BYTES
+#define SIDH_SS_BYTES FGP_SIDH_P751_SS_BYTES
+#define SIDH_FP2_BYTES FG_P751_FP2_BYTES
+
+_Static_assert(SIDH_PK_BYTES == 3 * SIDH_FP2_BYTES && SIDH_SS_BYTES == SIDH_FP2_BYTES,
+               "SIDH p751: public key and secret sizes follow the field");
+_Static_assert(SIDH_SKA_BYTES == (SIDH_EA + 7) / 8 && SIDH_SKB_BYTES == (SIDH_SKB_BITS + 7) / 8,
+               "SIDH p751: secret key sizes follow eA and the bit length of 3^eB");
+_Static_assert(FGP_SIDH_P751_SKA_BITS == SIDH_EA && FGP_SIDH_P751_SKB_BITS == SIDH_SKB_BITS,
+               "SIDH p751: the header's key bit lengths are the parameters'");
+
+#include "sidh_impl.h"
