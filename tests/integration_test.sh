@@ -9,7 +9,11 @@
 #   package BUILD ROOT CC WORK       `cmake --install BUILD`, then examples/hello
 #                                    through find_package(fieldgen 1.0), and a
 #                                    program on the shipped fields through
-#                                    pkg-config --cflags --libs fieldgen
+#                                    pkg-config --cflags --libs fieldgen; the
+#                                    consumer compiles and links with BUILD's
+#                                    C flags (FIELDGEN_IT_CFLAGS): a library
+#                                    built with -fsanitize=... needs them at
+#                                    the program's link, as any user's would
 # hello's output is checked: 1/7 mod p exactly, sqrt(2)'s square is 2 (by
 # Python), the bytes round trip, the final "ok".
 set -eu
@@ -117,11 +121,12 @@ C
     ;;
 package)
     build=$1 root=$2 cc=$3 dir=$4
+    cflags=${FIELDGEN_IT_CFLAGS:-}
     rm -rf "$dir" && mkdir -p "$dir"
     cmake --install "$build" --prefix "$dir/prefix" >/dev/null
     cp -r "$root/examples/hello" "$dir/hello"
     cmake -S "$dir/hello" -B "$dir/build" -DCMAKE_C_COMPILER="$cc" -DCMAKE_BUILD_TYPE=Release \
-        -DCMAKE_PREFIX_PATH="$dir/prefix" >/dev/null
+        -DCMAKE_C_FLAGS="$cflags" -DCMAKE_PREFIX_PATH="$dir/prefix" >/dev/null
     cmake --build "$dir/build" -j2 >/dev/null
     ${FIELDGEN_RUN:-} "$dir/build/hello" >"$dir/out.txt"
     check_hello "$dir/out.txt"
@@ -134,7 +139,7 @@ package)
     pc=$(find "$dir/prefix" -name fieldgen.pc)
     flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs fieldgen)
     set -x
-    "$cc" -std=c99 -O2 -o "$dir/pc_demo" "$root/tests/vendor_demo.c" $flags
+    "$cc" $cflags -std=c99 -O2 -o "$dir/pc_demo" "$root/tests/vendor_demo.c" $flags
     set +x
     ${FIELDGEN_RUN:-} "$dir/pc_demo"
     echo "pkg-config: ok"
