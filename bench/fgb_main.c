@@ -77,23 +77,6 @@ static void usage(FILE *f)
         "check of our ops, heap allocation in our code, masked OpenSSL run); 2 usage.\n");
 }
 
-int fgb_in_list(const char *list, const char *name)
-{
-    if (!list)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        const char *e = strchr(p, ',');
-        size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        if (!e)
-            break;
-        p = e + 1;
-    }
-    return 0;
-}
-
 static int check_list(const char *list, const char *what, const char *const *valid, int nvalid)
 {
     if (!list)

@@ -525,23 +525,6 @@ static void usage(FILE *f)
         "allocation in our code); 2 usage.\n");
 }
 
-int fgb_in_list(const char *list, const char *name)
-{
-    if (!list)
-        return 1;
-    size_t n = strlen(name);
-    for (const char *p = list; *p;) {
-        const char *c = strchr(p, ',');
-        size_t len = c ? (size_t)(c - p) : strlen(p);
-        if (len == n && !strncmp(p, name, n))
-            return 1;
-        if (!c)
-            break;
-        p = c + 1;
-    }
-    return 0;
-}
-
 static struct fgb_timer_cfg timer_cfg(int quick)
 {
     /* fieldgen-bench's settings; an operation takes longer than a batch's

@@ -1189,3 +1189,22 @@ int fgb_plot(const struct fgb_results *r, const char *png)
     fprintf(stderr, " (gnuplot)\n");
     return 0;
 }
+
+/* name in the comma-separated list (NULL: all); both benchmark programs'
+ * --field/--op/--level/--proto filters */
+int fgb_in_list(const char *list, const char *name)
+{
+    if (!list)
+        return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && !strncmp(p, name, n))
+            return 1;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return 0;
+}

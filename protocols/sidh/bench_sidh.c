@@ -22,15 +22,7 @@
 
 #include "fg_cpu.h"
 
-#define CAT3(a, b, c) a##b##c
-#define XCAT3(a, b, c) CAT3(a, b, c)
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define API(op) XCAT3(fgp_sidh_, SIDH_F, _##op)
-#define K(name) XCAT3(FGP_SIDH_, SIDH_FU, _##name)
-#define FLD(op) XCAT3(fg_, SIDH_F, _##op)
-#define FC(name) XCAT3(FG_, SIDH_FU, _##name)
-#include SIDH_HEADER
+#include "sidh_per_field.h"
 #include SIDH_FIELD_HEADER
 #include SIDH_PARAMS_HEADER
 

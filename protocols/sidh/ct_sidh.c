@@ -17,13 +17,7 @@
 
 #include "fg_cpu.h"
 
-#define CAT3(a, b, c) a##b##c
-#define XCAT3(a, b, c) CAT3(a, b, c)
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define API(op) XCAT3(fgp_sidh_, SIDH_F, _##op)
-#define K(name) XCAT3(FGP_SIDH_, SIDH_FU, _##name)
-#include SIDH_HEADER /* fgp_sidh_NAME.h, named by the build */
+#include "sidh_per_field.h"
 
 #define SECRET(x) VALGRIND_MAKE_MEM_UNDEFINED(&(x), sizeof(x))
 #define PUBLIC(x) VALGRIND_MAKE_MEM_DEFINED(&(x), sizeof(x))

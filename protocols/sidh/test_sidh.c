@@ -20,14 +20,7 @@
 
 #include "fg_cpu.h"
 
-#define CAT3(a, b, c) a##b##c
-#define XCAT3(a, b, c) CAT3(a, b, c)
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define API(op) XCAT3(fgp_sidh_, SIDH_F, _##op)
-#define K(name) XCAT3(FGP_SIDH_, SIDH_FU, _##name)
-#define FC(name) XCAT3(FG_, SIDH_FU, _##name)
-#include SIDH_HEADER /* fgp_sidh_NAME.h and fg_NAME.h, named by the build */
+#include "sidh_per_field.h"
 #include SIDH_FIELD_HEADER
 
 enum { SKA = K(SKA_BYTES), SKB = K(SKB_BYTES), PK = K(PK_BYTES), SS = K(SS_BYTES), FPB = FC(BYTES) };

@@ -9,31 +9,16 @@ Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_n
 
 import os
 import shutil
-import subprocess
 import tempfile
 import unittest
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-LAUNCHER = os.path.join(REPO, "gen", "fieldgen")
+from .harness import REPO, run, snapshot
+
 EXTRA = os.path.join(REPO, "tests", "extra_fields.toml")
 
 
 def table(name, modulus="2^127 - 1", order="little", extra=""):
     return f'[{name}]\nmodulus = "{modulus}"\nbyte_order = "{order}"\n{extra}\n'
-
-
-def run(args, cwd):
-    return subprocess.run(["sh", LAUNCHER, *args], cwd=cwd, capture_output=True, text=True, timeout=300)
-
-
-def snapshot(root):
-    out = {}
-    for d, _dirs, files in os.walk(root):
-        for name in files:
-            full = os.path.join(d, name)
-            with open(full, "rb") as f:
-                out[os.path.relpath(full, root)] = (f.read(), os.stat(full).st_mtime_ns)
-    return out
 
 
 class Case(unittest.TestCase):
