@@ -62,7 +62,7 @@ KINDS = OPS + ("bn_mul", "bn_sqr", "static")
 # Known names of the resources of LLVM's AArch64 scheduling models: what
 # llvm-mca's resource list shows tells which model a -mcpu really gets.
 MODEL_BY_RESOURCE_PREFIX = (
-    ("A57Unit", "Cortex-A57 (2015)"),
+    ("A57Unit", "Cortex-A57"),
     ("CyUnit", "Apple Cyclone (A7, 2013)"),
     ("N1Unit", "Neoverse N1"),
     ("N2Unit", "Neoverse N2"),
@@ -179,6 +179,10 @@ def run_mca(mca, cpu, asm_text, iterations, views=False):
 
 BRANCH_RE = re.compile(r"^(b|bl|br|blr|ret|b\.\w+|cbz|cbnz|tbz|tbnz)$")
 COND_RE = re.compile(r"^(b\.\w+|cbz|cbnz|tbz|tbnz)$")
+# The integer multiplies: on Neoverse N1 (LLVM 17+ model) each 64-bit one
+# occupies the multiplier for 3 cycles, so their count is a floor there.
+MULTIPLIES = ("mul", "umulh", "smulh", "madd", "msub", "mneg", "umull", "smull",
+              "umaddl", "smaddl", "umsubl", "smsubl")
 CALL_AS_BRANCH = {"bl": "b", "blr": "br"}
 LINE_RE = re.compile(r"^\s*([0-9a-f]+):\s+(.*?)\s*$")
 
@@ -228,6 +232,7 @@ def mca_text(instrs):
 def shape_of(instrs, pcs=None):
     """Counts of the control flow: calls, conditional branches, loops."""
     calls = sum(1 for m, _ in instrs if m in ("bl", "blr"))
+    mults = sum(1 for m, _ in instrs if m in MULTIPLIES)
     conds = sum(1 for m, _ in instrs if COND_RE.match(m))
     repeated = pcs is not None and len(set(pcs)) < len(pcs)
     if repeated:
@@ -238,7 +243,8 @@ def shape_of(instrs, pcs=None):
         word = "calls"
     else:
         word = "straight"
-    return {"calls": calls, "cond_branches": conds, "loop": repeated, "word": word}
+    return {"calls": calls, "cond_branches": conds, "loop": repeated, "word": word,
+            "mults": mults}
 
 
 # --------------------------------------------------------------------------
@@ -430,11 +436,14 @@ def disassemble_ranges(binary, pcs):
     return out
 
 
-def run_unit(unit, fields, work, log):
-    """Link, run under qemu, and give each row its dynamic trace."""
+def run_unit(unit, fields, work):
+    """Link, run under qemu, and give each row its dynamic trace.
+
+    Returns the lines to log (units run in parallel)."""
+    lines = []
     callable_rows = [r for r in unit.rows if r.kind != "static"]
     if not callable_rows:
-        return
+        return lines
     src = os.path.join(work, unit.name + "_harness.c")
     exe = os.path.join(work, unit.name + "_harness")
     with open(src, "w") as f:
@@ -471,8 +480,9 @@ def run_unit(unit, fields, work, log):
             "mca_input": mca_text(instrs),
             "method": "qemu trace",
         }
-        log("  %-7s %-44s %5d instructions (%s)" % (r.field, r.label, len(first),
-                                                     r.result["shape"]["word"]))
+        lines.append("  %-7s %-44s %5d instructions (%s)" % (
+            r.field, r.label, len(first), r.result["shape"]["word"]))
+    return lines
 
 
 def static_row(r, log):
@@ -535,7 +545,7 @@ def selftest(fields, work, log):
     run(["nice", "-n", "19", CROSS_CC, "-c", src, "-o", obj])
     field = next(iter(fields))
     rows = [Row("selftest " + sym, obj, sym, "sqr", field) for sym in SELFTEST_COUNTS]
-    run_unit(Unit("selftest", [obj], rows), fields, work, lambda msg: None)
+    run_unit(Unit("selftest", [obj], rows), fields, work)
     for r in rows:
         want, got = SELFTEST_COUNTS[r.symbol], r.result["instructions"]
         if got != want or not r.result["same_path"]:
@@ -555,32 +565,38 @@ def compiler_versions():
     return "clang %s" % (m.group(1) if m else "?"), "gcc %s" % g.split(".")[0]
 
 
-def default_units(root, fields, work, which_fields, log):
+def c_unit(root, work, comp, cname, fld):
+    """Our C for one field and compiler, plus our .S when the tree has one."""
+    rt = os.path.join(root, "runtime")
+    gdir = os.path.join(root, "generated", fld)
+    inc = ["-I", rt, "-I", gdir]
+    objs = []
+    for src, tag in ((os.path.join(gdir, "fg_%s.c" % fld), fld),
+                     (os.path.join(rt, "fg_cpu.c"), "cpu_" + fld)):
+        obj = os.path.join(work, "%s_%s.o" % (comp, tag))
+        cc = [CLANG, "--target=aarch64-linux-gnu"] if comp == "clang" else [CROSS_CC]
+        run(["nice", "-n", "19"] + cc + ["-O3", "-c", src, "-o", obj] + inc)
+        objs.append(obj)
+    rows = [Row("fieldgen %s C (%s -O3)" % (op, cname), objs[0],
+                "fg_%s_%s_c" % (fld, op), op, fld, op, comp) for op in OPS]
+    asm = os.path.join(gdir, "fg_%s_aarch64.S" % fld)
+    if os.path.exists(asm):
+        aobj = os.path.join(work, "%s_%s_aarch64.o" % (comp, fld))
+        run(["nice", "-n", "19", CROSS_CC, "-c", asm, "-o", aobj] + inc)
+        objs.append(aobj)
+        if comp == "clang":  # the kernels are the same text in both units: model them once
+            rows += asm_rows(fld, asm, aobj)
+    return Unit("%s_%s" % (comp, fld), objs, rows)
+
+
+def default_units(root, fields, work, which_fields, jobs, log):
     """The issue's rows: our C (clang, gcc), our asm if present, OpenSSL's."""
     clang_v, gcc_v = compiler_versions()
-    units, statics = [], []
-    rt = os.path.join(root, "runtime")
-    for comp, cname in (("clang", clang_v), ("gcc", gcc_v)):
-        for fld in which_fields:
-            gdir = os.path.join(root, "generated", fld)
-            inc = ["-I", rt, "-I", gdir]
-            objs = []
-            for src, tag in ((os.path.join(gdir, "fg_%s.c" % fld), fld),
-                             (os.path.join(rt, "fg_cpu.c"), "cpu_" + fld)):
-                obj = os.path.join(work, "%s_%s.o" % (comp, tag))
-                cc = ([CLANG, "--target=aarch64-linux-gnu"] if comp == "clang" else [CROSS_CC])
-                run(["nice", "-n", "19"] + cc + ["-O3", "-c", src, "-o", obj] + inc)
-                objs.append(obj)
-            rows = [Row("fieldgen %s C (%s -O3)" % (op, cname), objs[0],
-                        "fg_%s_%s_c" % (fld, op), op, fld, op, comp) for op in OPS]
-            asm = os.path.join(gdir, "fg_%s_aarch64.S" % fld)
-            if os.path.exists(asm):
-                aobj = os.path.join(work, "%s_%s_aarch64.o" % (comp, fld))
-                run(["nice", "-n", "19", CROSS_CC, "-c", asm, "-o", aobj] + inc)
-                objs.append(aobj)
-                if comp == "clang":
-                    rows += asm_rows(fld, asm, aobj)
-            units.append(Unit("%s_%s" % (comp, fld), objs, rows))
+    combos = [(comp, cname, fld) for comp, cname in (("clang", clang_v), ("gcc", gcc_v))
+              for fld in which_fields]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        units = list(ex.map(lambda c: c_unit(root, work, *c), combos))
+    statics = []
     if os.path.exists(LIBCRYPTO):
         odir = os.path.join(work, "openssl")
         os.makedirs(odir, exist_ok=True)
@@ -666,39 +682,54 @@ PROBE = "\tmul\tx1, x2, x3\n\tumulh\tx4, x2, x3\n\tadds\tx5, x1, x4\n\tadcs\tx6,
 
 
 def probe_models(mcas):
-    """{(mca, cpu): model name} from each model's resource list."""
-    out = {}
+    """({(mca, cpu): model name}, {(mca, cpu): the cpu whose runs it shares}).
+
+    The model is read from llvm-mca's resource list. Two -mcpu values of one
+    llvm-mca that list the same resources get the same scheduling model, so
+    their cycles are the same and only the first is run."""
+    names, same = {}, {}
     for mca in mcas:
+        seen = {}
         for cpu in CPUS:
             res, _ = run_mca(mca, cpu, PROBE, 1, views=True)
-            out[(mca, cpu)] = model_of(res["resources"])
-    return out
+            names[(mca, cpu)] = model_of(res["resources"])
+            same[(mca, cpu)] = seen.setdefault(tuple(res["resources"]), cpu)
+    return names, same
 
 
-def model_rows(rows, mcas, jobs, log):
-    tasks = []
+def model_rows(rows, mcas, same, jobs, log):
+    """Every row under every (llvm-mca, -mcpu): 100 iterations and one.
+
+    Identical inputs (one instruction sequence in two rows) and -mcpu values
+    sharing a model are run once."""
+    jobs_by_key, wanted = {}, []
     for r in rows:
         r.result["mca"] = {}
         for mca in mcas:
             for cpu in CPUS:
-                tasks.append((r, mca, cpu))
+                key = (mca, same[(mca, cpu)], r.result["mca_input"])
+                jobs_by_key.setdefault(key, r.result["instructions"])
+                wanted.append((r, mca, cpu, key))
 
-    def one(task):
-        r, mca, cpu = task
-        many, notes = run_mca(mca, cpu, r.result["mca_input"], ITERATIONS)
-        single, _ = run_mca(mca, cpu, r.result["mca_input"], 1)
-        if many["instructions"] != ITERATIONS * r.result["instructions"]:
-            raise ToolError("%s: llvm-mca read %d instructions per iteration, the trace has %d"
-                            % (r.label, many["instructions"] // ITERATIONS,
-                               r.result["instructions"]))
-        return task, {"rthroughput": many["block_rthroughput"],
-                      "cycles": many["cycles_per_iteration"],
-                      "single": single["total_cycles"], "notes": notes}
+    def one(key):
+        mca, cpu, text = key
+        many, notes = run_mca(mca, cpu, text, ITERATIONS)
+        single, _ = run_mca(mca, cpu, text, 1)
+        if many["instructions"] != ITERATIONS * jobs_by_key[key]:
+            raise ToolError("llvm-mca read %d instructions per iteration, the trace has %d"
+                            % (many["instructions"] // ITERATIONS, jobs_by_key[key]))
+        return key, {"rthroughput": many["block_rthroughput"],
+                     "cycles": many["cycles_per_iteration"],
+                     "single": single["total_cycles"], "notes": notes}
 
+    # the longest first, so that the pool does not end on one long run
+    keys = sorted(jobs_by_key, key=lambda k: -jobs_by_key[k])
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        for (r, mca, cpu), res in ex.map(one, tasks):
-            r.result["mca"][(mca, cpu)] = res
-    log("  llvm-mca: %d runs" % (2 * len(tasks)))
+        done = dict(ex.map(one, keys))
+    for r, mca, cpu, key in wanted:
+        r.result["mca"][(mca, cpu)] = done[key]
+    log("  llvm-mca: %d runs for %d rows x %d models" % (2 * len(keys), len(rows),
+                                                        len(mcas) * len(CPUS)))
 
 
 # --------------------------------------------------------------------------
@@ -708,14 +739,20 @@ IMPL_ORDER = {"clang": 0, "gcc": 1, "asm": 2, "openssl": 3, "openssl-bn": 4, "op
 
 
 def host_cpu():
+    """The x86 CPU's name with its family and model (the research record's way)."""
+    info = {}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
+                if ":" in line:
+                    k, v = line.split(":", 1)
+                    info.setdefault(k.strip(), v.strip())
     except OSError:
         pass
-    return platform.processor() or "unknown"
+    name = info.get("model name") or platform.processor() or "unknown CPU"
+    if "cpu family" in info and "model" in info:
+        name += " (family %xh model %02xh)" % (int(info["cpu family"]), int(info["model"]))
+    return name
 
 
 def fmt(x):
@@ -733,9 +770,9 @@ def tables(rows, mcas, versions, models):
         ver = versions[mca]
         heads = ["%s (%s)" % (CPU_SHORT[c], models[(mca, c)].split(" (")[0]) for c in CPUS]
         out.append("### llvm-mca %s: cycles per call, 100 calls back to back\n" % ver)
-        out.append("| field | op | kernel | instructions | shape | %s | x clang C (%s) |"
+        out.append("| field | op | kernel | instructions | multiplies | shape | %s | x clang C (%s) |"
                    % (" | ".join(heads), "/".join(CPU_SHORT[c] for c in CPUS)))
-        out.append("|---|---|---|---:|---|%s---|" % ("---:|" * len(CPUS)))
+        out.append("|---|---|---|---:|---:|---|%s---|" % ("---:|" * len(CPUS)))
         for r in ordered:
             res = r.result
             cyc = [res["mca"][(mca, c)]["cycles"] for c in CPUS]
@@ -747,8 +784,8 @@ def tables(rows, mcas, versions, models):
             insn = str(res["instructions"])
             if not res["same_path"]:
                 insn += " (other input: %d)" % res["instructions_other_input"]
-            out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
-                r.field, r.op, r.label, insn, res["shape"]["word"],
+            out.append("| %s | %s | %s | %s | %d | %s | %s | %s |" % (
+                r.field, r.op, r.label, insn, res["shape"]["mults"], res["shape"]["word"],
                 " | ".join(fmt(x) for x in cyc), ratio))
         out.append("")
     out.append("### Details: block reciprocal throughput / cycles of one call alone\n")
@@ -830,7 +867,8 @@ def main(argv=None):
     ap.add_argument("--mca", action="append", default=[],
                     help="an llvm-mca to run (repeatable; default: llvm-mca-14 and the newest "
                          "llvm-mca-NN on PATH)")
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2,
+                    help="parallel compiler and llvm-mca processes (default: %(default)s)")
     ap.add_argument("--write", action="store_true", help="update README.md beside this file")
     ap.add_argument("--keep", metavar="DIR", help="keep the harnesses and traces in DIR")
     args = ap.parse_args(argv)
@@ -847,7 +885,8 @@ def main(argv=None):
     work = args.keep or tempfile.mkdtemp(prefix="fg-aarch64-model-")
     os.makedirs(work, exist_ok=True)
     try:
-        units, statics = ([], []) if args.only_rows else default_units(root, fields, work, which, log)
+        units, statics = ([], []) if args.only_rows else default_units(
+            root, fields, work, which, args.jobs, log)
         extra = []
         for label, path, symbol, kind, fld in args.row:
             if fld not in fields:
@@ -864,15 +903,18 @@ def main(argv=None):
             units.append(Unit("extra", sorted({r.path for r in extra}), extra))
         log("tracing under %s -singlestep:" % QEMU)
         selftest(fields, work, log)
-        for u in units:
-            run_unit(u, fields, work, log)
+        with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+            logs = list(ex.map(lambda u: run_unit(u, fields, work), units))
+        for lines in logs:
+            for line in lines:
+                log(line)
         for r in statics:
             static_row(r, log)
         rows = [r for u in units for r in u.rows] + statics
         mcas = find_mcas(args.mca)
         versions = {m: mca_version(m) for m in mcas}
-        models = probe_models(mcas)
-        model_rows(rows, mcas, args.jobs, log)
+        models, same = probe_models(mcas)
+        model_rows(rows, mcas, same, args.jobs, log)
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -889,8 +931,11 @@ def main(argv=None):
         cells = []
         for c in CPUS:
             got = models[(m, c)]
-            cells.append(got if got.startswith(OWN_MODEL[c]) else
-                         "%s model (no %s model)" % (got, OWN_MODEL[c]))
+            cell = (got + " model" if got.startswith(OWN_MODEL[c]) else
+                    "**%s** model (no %s model)" % (got, OWN_MODEL[c]))
+            if same[(m, c)] != c:
+                cell += ", the same as %s's: one run serves both" % same[(m, c)]
+            cells.append(cell)
         lines.append("| %s | %s |" % (versions[m], " | ".join(cells)))
     lines += ["", "llvm-mca's notes on these inputs: " + "; ".join(
         "`%s`" % n for n in notes) + "." if notes else "", ""]

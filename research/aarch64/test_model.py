@@ -153,7 +153,7 @@ class ParseMca(unittest.TestCase):
 
     def test_model_names(self):
         self.assertEqual(model.model_of(model.parse_mca(MCA14_N1)["resources"]),
-                         "Cortex-A57 (2015)")
+                         "Cortex-A57")
         v1 = model.parse_mca(MCA19_V1_RESOURCES)
         self.assertEqual(len(v1["resources"]), 15)
         self.assertEqual(model.model_of(v1["resources"]), "Neoverse V1")
