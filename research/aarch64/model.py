@@ -678,7 +678,10 @@ def mca_version(mca):
     return m.group(1) if m else "?"
 
 
-PROBE = "\tmul\tx1, x2, x3\n\tumulh\tx4, x2, x3\n\tadds\tx5, x1, x4\n\tadcs\tx6, x6, xzr\n\tldr\tx7, [x0]\n"
+# A block touching the multiplier, the ALUs and a load: enough for llvm-mca
+# to list its model's resources.
+PROBE = ("\tmul\tx1, x2, x3\n\tumulh\tx4, x2, x3\n\tadds\tx5, x1, x4\n"
+         "\tadcs\tx6, x6, xzr\n\tldr\tx7, [x0]\n")
 
 
 def probe_models(mcas):
@@ -770,8 +773,8 @@ def tables(rows, mcas, versions, models):
         ver = versions[mca]
         heads = ["%s (%s)" % (CPU_SHORT[c], models[(mca, c)].split(" (")[0]) for c in CPUS]
         out.append("### llvm-mca %s: cycles per call, 100 calls back to back\n" % ver)
-        out.append("| field | op | kernel | instructions | multiplies | shape | %s | x clang C (%s) |"
-                   % (" | ".join(heads), "/".join(CPU_SHORT[c] for c in CPUS)))
+        out.append("| field | op | kernel | instructions | multiplies | shape | %s "
+                   "| x clang C (%s) |" % (" | ".join(heads), "/".join(CPU_SHORT[c] for c in CPUS)))
         out.append("|---|---|---|---:|---:|---|%s---|" % ("---:|" * len(CPUS)))
         for r in ordered:
             res = r.result
@@ -828,7 +831,8 @@ def targets(rows, mcas, versions):
                 for c in CPUS:
                     x = r.result["mca"][(m, c)]["cycles"] / ref.result["mca"][(m, c)]["cycles"]
                     cells.append("%.2f %s" % (x, "met" if x <= limit else "MISSED"))
-            out.append("| %s %s %s | %s | %s |" % (r.field, r.op, r.symbol, name, " | ".join(cells)))
+            out.append("| %s %s %s | %s | %s |" % (r.field, r.op, r.symbol, name,
+                                                   " | ".join(cells)))
     return "\n".join(out) + "\n"
 
 
@@ -861,7 +865,8 @@ def main(argv=None):
                     help="comma-separated fields for the default rows (default: %(default)s)")
     ap.add_argument("--row", nargs=5, action="append", default=[],
                     metavar=("LABEL", "FILE", "SYMBOL", "KIND", "FIELD"),
-                    help="an extra row: FILE is a .o (an archive member: extract it with ar x), .S or .c; KIND one of "
+                    help="an extra row: FILE is a .o (an archive member: extract it with "
+                         "ar x), .S or .c; KIND one of "
                          + ", ".join(KINDS) + "; FIELD sets the limb count and inputs")
     ap.add_argument("--only-rows", action="store_true", help="no default rows, only --row ones")
     ap.add_argument("--mca", action="append", default=[],
