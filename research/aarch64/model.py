@@ -415,6 +415,51 @@ def cut_calls(pcs, entries, main_range):
     return out
 
 
+IN_RE = re.compile(r"^IN:")
+INSN_RE = re.compile(r"^0x([0-9a-f]+):\s")
+
+
+def block_counts(log_text, entries, main_range):
+    """Instructions per call from a log of qemu -d in_asm,exec,nochain
+    without -singlestep: each executed block adds the length it had when
+    qemu last translated it (its IN: listing). A second count, independent
+    of -singlestep, that the tool checks the first against."""
+    size, flow, cur = {}, [], None
+    for line in log_text.splitlines():
+        if IN_RE.match(line):
+            cur = []
+            continue
+        if cur is not None:
+            m = INSN_RE.match(line)
+            if m:
+                cur.append(int(m.group(1), 16))
+                continue
+            if cur:
+                size[cur[0]] = len(cur)
+            cur = None
+        m = TRACE_RE.match(line)
+        if m:
+            pc = int(m.group(1), 16)
+            if pc not in size:
+                raise ToolError("qemu executed a block at 0x%x it never listed" % pc)
+            flow.append((pc, size[pc]))
+    lo, hi = main_range
+    out, i, cur_n, prev = [], 0, None, None
+    for pc, n in flow:
+        if cur_n is None:
+            if i < len(entries) and pc == entries[i] and prev is not None and lo <= prev < hi:
+                cur_n = n
+        elif lo <= pc < hi:
+            out.append(cur_n)
+            cur_n, i = None, i + 1
+        else:
+            cur_n += n
+        prev = pc
+    if i != len(entries):
+        raise ToolError("the block log holds %d of the harness's %d calls" % (i, len(entries)))
+    return out
+
+
 def disassemble_ranges(binary, pcs):
     """{address: (mnemonic, operands)} covering every PC in pcs."""
     pcs = sorted(set(pcs))
@@ -463,6 +508,14 @@ def run_unit(unit, fields, work):
             raise ToolError("%s: symbol %s not in the linked harness" % (r.label, r.symbol))
         entries += [syms[r.symbol][0]] * 2
     calls = cut_calls(pcs, entries, (main[0], main[0] + main[1]))
+    # the same calls counted a second way: whole blocks, no -singlestep
+    run(["nice", "-n", "19", QEMU, "-d", "in_asm,exec,nochain", "-D", qlog, exe])
+    with open(qlog) as f:
+        by_block = block_counts(f.read(), entries, (main[0], main[0] + main[1]))
+    os.unlink(qlog)
+    if by_block != [len(c) for c in calls]:
+        raise ToolError("%s: qemu's single-step count %s differs from its block count %s"
+                        % (unit.name, [len(c) for c in calls], by_block))
     dis = disassemble_ranges(exe, [pc for c in calls for pc in c])
     for k, r in enumerate(callable_rows):
         first, second = calls[2 * k], calls[2 * k + 1]

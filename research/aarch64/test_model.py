@@ -239,6 +239,49 @@ class Trace(unittest.TestCase):
             model.cut_calls(model.trace_pcs(self.LOG), [0x200] * 3, (0x100, 0x120))
 
 
+class Blocks(unittest.TestCase):
+    # main's block ends in a call; the callee runs a 2-instruction loop body
+    # twice (its block at 0x204 is executed twice) and returns into main.
+    LOG = """\
+----------------
+IN: main
+0x00000100:  a9bf7bfd  stp      x29, x30, [sp, #-0x10]!
+0x00000104:  94000000  bl       #0x200
+
+Trace 0: 0x7f00 [00000000/0000000000000100/00000001/00000200] main
+----------------
+IN: f
+0x00000200:  d2800049  movz     x9, #0x2
+
+Trace 0: 0x7f40 [00000000/0000000000000200/00000001/00000200] f
+----------------
+IN: f
+0x00000204:  f1000529  subs     x9, x9, #1
+0x00000208:  54ffffe1  b.ne     #0x204
+
+Trace 0: 0x7f80 [00000000/0000000000000204/00000001/00000200] f
+Trace 0: 0x7f80 [00000000/0000000000000204/00000001/00000200] f
+----------------
+IN: f
+0x0000020c:  d65f03c0  ret
+
+Trace 0: 0x7fc0 [00000000/000000000000020c/00000001/00000200] f
+----------------
+IN: main
+0x00000108:  52800000  movz     w0, #0
+
+Trace 0: 0x7fe0 [00000000/0000000000000108/00000001/00000200] main
+"""
+
+    def test_sum_of_blocks(self):
+        self.assertEqual(model.block_counts(self.LOG, [0x200], (0x100, 0x120)), [1 + 2 + 2 + 1])
+
+    def test_unlisted_block_fails(self):
+        with self.assertRaisesRegex(model.ToolError, "never listed"):
+            model.block_counts(self.LOG.replace("IN: main\n0x00000108", "IN: main\n0x00000110"),
+                               [0x200], (0x100, 0x120))
+
+
 class Fields(unittest.TestCase):
     def test_modulus(self):
         self.assertEqual(model.eval_modulus("2^256 - 2^224 + 2^192 + 2^96 - 1"),
