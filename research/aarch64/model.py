@@ -11,6 +11,9 @@ calling kind) this tool
    execution logged (-d exec,nochain), and cuts the log at the kernel's
    entry and at the return to the harness: the exact dynamic instruction
    sequence of one call, callees (memcpy, an internal helper) included.
+   A second run without -singlestep sums whole blocks' lengths and must
+   give the same counts; two hand-written functions of known length are
+   counted first, every run.
    Kinds that cannot be called (a local symbol of an archive member) fall
    back to the static listing, which is accepted only if it is
    straight-line;
