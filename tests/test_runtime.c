@@ -31,7 +31,7 @@ int main(int argc, char **argv)
         printf("compile-time dispatch: FIELDGEN_ISA is not consulted\n");
         return 77;
 #else
-        if (want > 0 && !FG_HAVE_X86_64_ASM) {
+        if (want > 0 && !FG_HAVE_X86_64_ASM && !FG_HAVE_AARCH64_ASM) {
             CHECK(best == FG_ISA_C); /* override refused without assembly */
             return failures ? 1 : 77;
         }
