@@ -180,9 +180,8 @@ fg_p256n_mul_aarch64:
 	adds	x23, x23, x11
 	adcs	x24, x24, xzr
 	adc	x22, x22, xzr
-	ldr	x15, [x3, #16]
-	mul	x12, x9, x15
-	umulh	x13, x9, x15
+	subs	x12, xzr, x9
+	sbc	x13, x9, xzr
 	adds	x23, x23, x12
 	adcs	x24, x24, x13
 	adc	x22, x22, xzr
@@ -209,9 +208,8 @@ fg_p256n_mul_aarch64:
 	adds	x24, x24, x12
 	adcs	x22, x22, x13
 	adc	x23, x23, xzr
-	ldr	x15, [x3, #16]
-	mul	x12, x10, x15
-	umulh	x13, x10, x15
+	subs	x12, xzr, x10
+	sbc	x13, x10, xzr
 	adds	x24, x24, x12
 	adcs	x22, x22, x13
 	adc	x23, x23, xzr
@@ -238,9 +236,8 @@ fg_p256n_mul_aarch64:
 	adds	x22, x22, x12
 	adcs	x23, x23, x13
 	adc	x24, x24, xzr
-	ldr	x15, [x3, #16]
-	mul	x12, x25, x15
-	umulh	x13, x25, x15
+	subs	x12, xzr, x25
+	sbc	x13, x25, xzr
 	adds	x22, x22, x12
 	adcs	x23, x23, x13
 	adc	x24, x24, xzr
@@ -260,9 +257,8 @@ fg_p256n_mul_aarch64:
 	adds	x23, x23, x12
 	adcs	x24, x24, x13
 	adc	x4, x4, xzr
-	ldr	x15, [x3, #16]
-	mul	x12, x26, x15
-	umulh	x13, x26, x15
+	subs	x12, xzr, x26
+	sbc	x13, x26, xzr
 	adds	x23, x23, x12
 	adcs	x24, x24, x13
 	adc	x4, x4, xzr
@@ -453,9 +449,8 @@ fg_p256n_sqr_aarch64:
 	adds	x23, x23, x8
 	adcs	x24, x24, xzr
 	adc	x22, x22, xzr
-	ldr	x15, [x3, #16]
-	mul	x9, x13, x15
-	umulh	x10, x13, x15
+	subs	x9, xzr, x13
+	sbc	x10, x13, xzr
 	adds	x23, x23, x9
 	adcs	x24, x24, x10
 	adc	x22, x22, xzr
@@ -482,9 +477,8 @@ fg_p256n_sqr_aarch64:
 	adds	x24, x24, x9
 	adcs	x22, x22, x10
 	adc	x23, x23, xzr
-	ldr	x15, [x3, #16]
-	mul	x9, x25, x15
-	umulh	x10, x25, x15
+	subs	x9, xzr, x25
+	sbc	x10, x25, xzr
 	adds	x24, x24, x9
 	adcs	x22, x22, x10
 	adc	x23, x23, xzr
@@ -511,9 +505,8 @@ fg_p256n_sqr_aarch64:
 	adds	x22, x22, x9
 	adcs	x23, x23, x10
 	adc	x24, x24, xzr
-	ldr	x15, [x3, #16]
-	mul	x9, x26, x15
-	umulh	x10, x26, x15
+	subs	x9, xzr, x26
+	sbc	x10, x26, xzr
 	adds	x22, x22, x9
 	adcs	x23, x23, x10
 	adc	x24, x24, xzr
@@ -533,9 +526,8 @@ fg_p256n_sqr_aarch64:
 	adds	x23, x23, x9
 	adcs	x24, x24, x10
 	adc	x4, x4, xzr
-	ldr	x15, [x3, #16]
-	mul	x9, x27, x15
-	umulh	x10, x27, x15
+	subs	x9, xzr, x27
+	sbc	x10, x27, xzr
 	adds	x23, x23, x9
 	adcs	x24, x24, x10
 	adc	x4, x4, xzr
@@ -864,9 +856,8 @@ fg_p256n_redc_aarch64:
 	adds	x5, x5, x8
 	adcs	x3, x3, xzr
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x16, x9
-	umulh	x7, x16, x9
+	subs	x6, xzr, x16
+	sbc	x7, x16, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -894,9 +885,8 @@ fg_p256n_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x17, x9
-	umulh	x7, x17, x9
+	subs	x6, xzr, x17
+	sbc	x7, x17, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -924,9 +914,8 @@ fg_p256n_redc_aarch64:
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x19, x9
-	umulh	x7, x19, x9
+	subs	x6, xzr, x19
+	sbc	x7, x19, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -947,9 +936,8 @@ fg_p256n_redc_aarch64:
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x11, x11, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x20, x9
-	umulh	x7, x20, x9
+	subs	x6, xzr, x20
+	sbc	x7, x20, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x11, x11, xzr

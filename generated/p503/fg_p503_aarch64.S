@@ -424,9 +424,8 @@ fg_p503_mul_aarch64:
 	adds	x2, x2, x23
 	adcs	x20, x20, xzr
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x12, x24
-	umulh	x22, x12, x24
+	subs	x21, xzr, x12
+	sbc	x22, x12, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
@@ -438,15 +437,13 @@ fg_p503_mul_aarch64:
 	adds	x20, x20, x23
 	adcs	x1, x1, xzr
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x12, x24
-	umulh	x22, x12, x24
+	subs	x21, xzr, x12
+	sbc	x22, x12, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x13, x24
-	umulh	x22, x13, x24
+	subs	x21, xzr, x13
+	sbc	x22, x13, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
@@ -464,15 +461,13 @@ fg_p503_mul_aarch64:
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x13, x24
-	umulh	x22, x13, x24
+	subs	x21, xzr, x13
+	sbc	x22, x13, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x14, x24
-	umulh	x22, x14, x24
+	subs	x21, xzr, x14
+	sbc	x22, x14, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
@@ -496,15 +491,13 @@ fg_p503_mul_aarch64:
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x14, x24
-	umulh	x22, x14, x24
+	subs	x21, xzr, x14
+	sbc	x22, x14, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x15, x24
-	umulh	x22, x15, x24
+	subs	x21, xzr, x15
+	sbc	x22, x15, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
@@ -534,15 +527,13 @@ fg_p503_mul_aarch64:
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x15, x24
-	umulh	x22, x15, x24
+	subs	x21, xzr, x15
+	sbc	x22, x15, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x16, x24
-	umulh	x22, x16, x24
+	subs	x21, xzr, x16
+	sbc	x22, x16, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
@@ -578,15 +569,13 @@ fg_p503_mul_aarch64:
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x16, x24
-	umulh	x22, x16, x24
+	subs	x21, xzr, x16
+	sbc	x22, x16, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x17, x24
-	umulh	x22, x17, x24
+	subs	x21, xzr, x17
+	sbc	x22, x17, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
@@ -628,15 +617,13 @@ fg_p503_mul_aarch64:
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x17, x24
-	umulh	x22, x17, x24
+	subs	x21, xzr, x17
+	sbc	x22, x17, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x19, x24
-	umulh	x22, x19, x24
+	subs	x21, xzr, x19
+	sbc	x22, x19, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
@@ -678,15 +665,13 @@ fg_p503_mul_aarch64:
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x19, x24
-	umulh	x22, x19, x24
+	subs	x21, xzr, x19
+	sbc	x22, x19, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x25, x24
-	umulh	x22, x25, x24
+	subs	x21, xzr, x25
+	sbc	x22, x25, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
@@ -725,9 +710,8 @@ fg_p503_mul_aarch64:
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x4, x4, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x25, x24
-	umulh	x22, x25, x24
+	subs	x21, xzr, x25
+	sbc	x22, x25, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x4, x4, xzr
@@ -1203,9 +1187,8 @@ fg_p503_sqr_aarch64:
 	adds	x11, x11, x19
 	adcs	x12, x12, xzr
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x16, x20
-	umulh	x14, x16, x20
+	subs	x13, xzr, x16
+	sbc	x14, x16, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
@@ -1217,15 +1200,13 @@ fg_p503_sqr_aarch64:
 	adds	x12, x12, x19
 	adcs	x1, x1, xzr
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x16, x20
-	umulh	x14, x16, x20
+	subs	x13, xzr, x16
+	sbc	x14, x16, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x17, x20
-	umulh	x14, x17, x20
+	subs	x13, xzr, x17
+	sbc	x14, x17, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
@@ -1243,15 +1224,13 @@ fg_p503_sqr_aarch64:
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x17, x20
-	umulh	x14, x17, x20
+	subs	x13, xzr, x17
+	sbc	x14, x17, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x21, x20
-	umulh	x14, x21, x20
+	subs	x13, xzr, x21
+	sbc	x14, x21, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
@@ -1275,15 +1254,13 @@ fg_p503_sqr_aarch64:
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x21, x20
-	umulh	x14, x21, x20
+	subs	x13, xzr, x21
+	sbc	x14, x21, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x22, x20
-	umulh	x14, x22, x20
+	subs	x13, xzr, x22
+	sbc	x14, x22, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
@@ -1313,15 +1290,13 @@ fg_p503_sqr_aarch64:
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x22, x20
-	umulh	x14, x22, x20
+	subs	x13, xzr, x22
+	sbc	x14, x22, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x23, x20
-	umulh	x14, x23, x20
+	subs	x13, xzr, x23
+	sbc	x14, x23, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
@@ -1357,15 +1332,13 @@ fg_p503_sqr_aarch64:
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x23, x20
-	umulh	x14, x23, x20
+	subs	x13, xzr, x23
+	sbc	x14, x23, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x24, x20
-	umulh	x14, x24, x20
+	subs	x13, xzr, x24
+	sbc	x14, x24, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
@@ -1407,15 +1380,13 @@ fg_p503_sqr_aarch64:
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x24, x20
-	umulh	x14, x24, x20
+	subs	x13, xzr, x24
+	sbc	x14, x24, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x25, x20
-	umulh	x14, x25, x20
+	subs	x13, xzr, x25
+	sbc	x14, x25, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
@@ -1457,15 +1428,13 @@ fg_p503_sqr_aarch64:
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x25, x20
-	umulh	x14, x25, x20
+	subs	x13, xzr, x25
+	sbc	x14, x25, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x26, x20
-	umulh	x14, x26, x20
+	subs	x13, xzr, x26
+	sbc	x14, x26, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
@@ -1504,9 +1473,8 @@ fg_p503_sqr_aarch64:
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x4, x4, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x26, x20
-	umulh	x14, x26, x20
+	subs	x13, xzr, x26
+	sbc	x14, x26, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x4, x4, xzr
@@ -2405,9 +2373,8 @@ fg_p503_redc_aarch64:
 	adds	x4, x4, x8
 	adcs	x5, x5, xzr
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x20, x9
-	umulh	x7, x20, x9
+	subs	x6, xzr, x20
+	sbc	x7, x20, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -2419,15 +2386,13 @@ fg_p503_redc_aarch64:
 	adds	x5, x5, x8
 	adcs	x3, x3, xzr
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x20, x9
-	umulh	x7, x20, x9
+	subs	x6, xzr, x20
+	sbc	x7, x20, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x21, x9
-	umulh	x7, x21, x9
+	subs	x6, xzr, x21
+	sbc	x7, x21, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -2445,15 +2410,13 @@ fg_p503_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x21, x9
-	umulh	x7, x21, x9
+	subs	x6, xzr, x21
+	sbc	x7, x21, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x22, x9
-	umulh	x7, x22, x9
+	subs	x6, xzr, x22
+	sbc	x7, x22, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -2477,15 +2440,13 @@ fg_p503_redc_aarch64:
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x22, x9
-	umulh	x7, x22, x9
+	subs	x6, xzr, x22
+	sbc	x7, x22, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x23, x9
-	umulh	x7, x23, x9
+	subs	x6, xzr, x23
+	sbc	x7, x23, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -2515,15 +2476,13 @@ fg_p503_redc_aarch64:
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x23, x9
-	umulh	x7, x23, x9
+	subs	x6, xzr, x23
+	sbc	x7, x23, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x24, x9
-	umulh	x7, x24, x9
+	subs	x6, xzr, x24
+	sbc	x7, x24, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -2559,15 +2518,13 @@ fg_p503_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x24, x9
-	umulh	x7, x24, x9
+	subs	x6, xzr, x24
+	sbc	x7, x24, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x25, x9
-	umulh	x7, x25, x9
+	subs	x6, xzr, x25
+	sbc	x7, x25, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -2609,15 +2566,13 @@ fg_p503_redc_aarch64:
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x25, x9
-	umulh	x7, x25, x9
+	subs	x6, xzr, x25
+	sbc	x7, x25, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x26, x9
-	umulh	x7, x26, x9
+	subs	x6, xzr, x26
+	sbc	x7, x26, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -2659,15 +2614,13 @@ fg_p503_redc_aarch64:
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x26, x9
-	umulh	x7, x26, x9
+	subs	x6, xzr, x26
+	sbc	x7, x26, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x27, x9
-	umulh	x7, x27, x9
+	subs	x6, xzr, x27
+	sbc	x7, x27, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -2706,9 +2659,8 @@ fg_p503_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x11, x11, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x27, x9
-	umulh	x7, x27, x9
+	subs	x6, xzr, x27
+	sbc	x7, x27, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x11, x11, xzr
@@ -3276,9 +3228,8 @@ fg_p503_mul_lazy_aarch64:
 	adds	x2, x2, x23
 	adcs	x20, x20, xzr
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x12, x24
-	umulh	x22, x12, x24
+	subs	x21, xzr, x12
+	sbc	x22, x12, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
@@ -3290,15 +3241,13 @@ fg_p503_mul_lazy_aarch64:
 	adds	x20, x20, x23
 	adcs	x1, x1, xzr
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x12, x24
-	umulh	x22, x12, x24
+	subs	x21, xzr, x12
+	sbc	x22, x12, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x13, x24
-	umulh	x22, x13, x24
+	subs	x21, xzr, x13
+	sbc	x22, x13, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
@@ -3316,15 +3265,13 @@ fg_p503_mul_lazy_aarch64:
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x13, x24
-	umulh	x22, x13, x24
+	subs	x21, xzr, x13
+	sbc	x22, x13, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x14, x24
-	umulh	x22, x14, x24
+	subs	x21, xzr, x14
+	sbc	x22, x14, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
@@ -3348,15 +3295,13 @@ fg_p503_mul_lazy_aarch64:
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x14, x24
-	umulh	x22, x14, x24
+	subs	x21, xzr, x14
+	sbc	x22, x14, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x15, x24
-	umulh	x22, x15, x24
+	subs	x21, xzr, x15
+	sbc	x22, x15, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
@@ -3386,15 +3331,13 @@ fg_p503_mul_lazy_aarch64:
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x15, x24
-	umulh	x22, x15, x24
+	subs	x21, xzr, x15
+	sbc	x22, x15, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x16, x24
-	umulh	x22, x16, x24
+	subs	x21, xzr, x16
+	sbc	x22, x16, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
@@ -3430,15 +3373,13 @@ fg_p503_mul_lazy_aarch64:
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x16, x24
-	umulh	x22, x16, x24
+	subs	x21, xzr, x16
+	sbc	x22, x16, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x17, x24
-	umulh	x22, x17, x24
+	subs	x21, xzr, x17
+	sbc	x22, x17, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x20, x20, xzr
@@ -3480,15 +3421,13 @@ fg_p503_mul_lazy_aarch64:
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x17, x24
-	umulh	x22, x17, x24
+	subs	x21, xzr, x17
+	sbc	x22, x17, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x19, x24
-	umulh	x22, x19, x24
+	subs	x21, xzr, x19
+	sbc	x22, x19, xzr
 	adds	x2, x2, x21
 	adcs	x20, x20, x22
 	adc	x1, x1, xzr
@@ -3530,15 +3469,13 @@ fg_p503_mul_lazy_aarch64:
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x19, x24
-	umulh	x22, x19, x24
+	subs	x21, xzr, x19
+	sbc	x22, x19, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
-	ldr	x24, [x3, #8]
-	mul	x21, x25, x24
-	umulh	x22, x25, x24
+	subs	x21, xzr, x25
+	sbc	x22, x25, xzr
 	adds	x20, x20, x21
 	adcs	x1, x1, x22
 	adc	x2, x2, xzr
@@ -3577,9 +3514,8 @@ fg_p503_mul_lazy_aarch64:
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x4, x4, xzr
-	ldr	x24, [x3, #16]
-	mul	x21, x25, x24
-	umulh	x22, x25, x24
+	subs	x21, xzr, x25
+	sbc	x22, x25, xzr
 	adds	x1, x1, x21
 	adcs	x2, x2, x22
 	adc	x4, x4, xzr
@@ -4026,9 +3962,8 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x11, x11, x19
 	adcs	x12, x12, xzr
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x16, x20
-	umulh	x14, x16, x20
+	subs	x13, xzr, x16
+	sbc	x14, x16, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
@@ -4040,15 +3975,13 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x12, x12, x19
 	adcs	x1, x1, xzr
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x16, x20
-	umulh	x14, x16, x20
+	subs	x13, xzr, x16
+	sbc	x14, x16, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x17, x20
-	umulh	x14, x17, x20
+	subs	x13, xzr, x17
+	sbc	x14, x17, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
@@ -4066,15 +3999,13 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x17, x20
-	umulh	x14, x17, x20
+	subs	x13, xzr, x17
+	sbc	x14, x17, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x21, x20
-	umulh	x14, x21, x20
+	subs	x13, xzr, x21
+	sbc	x14, x21, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
@@ -4098,15 +4029,13 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x21, x20
-	umulh	x14, x21, x20
+	subs	x13, xzr, x21
+	sbc	x14, x21, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x22, x20
-	umulh	x14, x22, x20
+	subs	x13, xzr, x22
+	sbc	x14, x22, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
@@ -4136,15 +4065,13 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x22, x20
-	umulh	x14, x22, x20
+	subs	x13, xzr, x22
+	sbc	x14, x22, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x23, x20
-	umulh	x14, x23, x20
+	subs	x13, xzr, x23
+	sbc	x14, x23, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
@@ -4180,15 +4107,13 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x23, x20
-	umulh	x14, x23, x20
+	subs	x13, xzr, x23
+	sbc	x14, x23, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x24, x20
-	umulh	x14, x24, x20
+	subs	x13, xzr, x24
+	sbc	x14, x24, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x12, x12, xzr
@@ -4230,15 +4155,13 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x24, x20
-	umulh	x14, x24, x20
+	subs	x13, xzr, x24
+	sbc	x14, x24, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x25, x20
-	umulh	x14, x25, x20
+	subs	x13, xzr, x25
+	sbc	x14, x25, xzr
 	adds	x11, x11, x13
 	adcs	x12, x12, x14
 	adc	x1, x1, xzr
@@ -4280,15 +4203,13 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x25, x20
-	umulh	x14, x25, x20
+	subs	x13, xzr, x25
+	sbc	x14, x25, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
-	ldr	x20, [x3, #8]
-	mul	x13, x26, x20
-	umulh	x14, x26, x20
+	subs	x13, xzr, x26
+	sbc	x14, x26, xzr
 	adds	x12, x12, x13
 	adcs	x1, x1, x14
 	adc	x11, x11, xzr
@@ -4327,9 +4248,8 @@ fg_p503_sqr_lazy_aarch64:
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x4, x4, xzr
-	ldr	x20, [x3, #16]
-	mul	x13, x26, x20
-	umulh	x14, x26, x20
+	subs	x13, xzr, x26
+	sbc	x14, x26, xzr
 	adds	x1, x1, x13
 	adcs	x11, x11, x14
 	adc	x4, x4, xzr

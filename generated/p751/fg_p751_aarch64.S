@@ -977,9 +977,8 @@ fg_p751_mul_aarch64:
 	adds	x1, x1, x20
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -991,15 +990,13 @@ fg_p751_mul_aarch64:
 	adds	x15, x15, x20
 	adcs	x16, x16, xzr
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -1011,21 +1008,18 @@ fg_p751_mul_aarch64:
 	adds	x16, x16, x20
 	adcs	x1, x1, xzr
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -1037,27 +1031,23 @@ fg_p751_mul_aarch64:
 	adds	x1, x1, x20
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -1075,27 +1065,23 @@ fg_p751_mul_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -1119,27 +1105,23 @@ fg_p751_mul_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -1169,27 +1151,23 @@ fg_p751_mul_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -1225,27 +1203,23 @@ fg_p751_mul_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -1287,27 +1261,23 @@ fg_p751_mul_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -1355,27 +1325,23 @@ fg_p751_mul_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -1429,27 +1395,23 @@ fg_p751_mul_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -1503,27 +1465,23 @@ fg_p751_mul_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -1575,21 +1533,18 @@ fg_p751_mul_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -1641,15 +1596,13 @@ fg_p751_mul_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -1701,9 +1654,8 @@ fg_p751_mul_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -2571,9 +2523,8 @@ fg_p751_sqr_aarch64:
 	adds	x1, x1, x23
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -2585,15 +2536,13 @@ fg_p751_sqr_aarch64:
 	adds	x15, x15, x23
 	adcs	x16, x16, xzr
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -2605,21 +2554,18 @@ fg_p751_sqr_aarch64:
 	adds	x16, x16, x23
 	adcs	x1, x1, xzr
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -2631,27 +2577,23 @@ fg_p751_sqr_aarch64:
 	adds	x1, x1, x23
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -2669,27 +2611,23 @@ fg_p751_sqr_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -2713,27 +2651,23 @@ fg_p751_sqr_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -2763,27 +2697,23 @@ fg_p751_sqr_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -2819,27 +2749,23 @@ fg_p751_sqr_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -2881,27 +2807,23 @@ fg_p751_sqr_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -2949,27 +2871,23 @@ fg_p751_sqr_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -3023,27 +2941,23 @@ fg_p751_sqr_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -3097,27 +3011,23 @@ fg_p751_sqr_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -3169,21 +3079,18 @@ fg_p751_sqr_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -3235,15 +3142,13 @@ fg_p751_sqr_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -3295,9 +3200,8 @@ fg_p751_sqr_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -5183,9 +5087,8 @@ fg_p751_redc_aarch64:
 	adds	x4, x4, x8
 	adcs	x5, x5, xzr
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x11, x9
-	umulh	x7, x11, x9
+	subs	x6, xzr, x11
+	sbc	x7, x11, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -5197,15 +5100,13 @@ fg_p751_redc_aarch64:
 	adds	x5, x5, x8
 	adcs	x3, x3, xzr
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x11, x9
-	umulh	x7, x11, x9
+	subs	x6, xzr, x11
+	sbc	x7, x11, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x12, x9
-	umulh	x7, x12, x9
+	subs	x6, xzr, x12
+	sbc	x7, x12, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -5217,21 +5118,18 @@ fg_p751_redc_aarch64:
 	adds	x3, x3, x8
 	adcs	x4, x4, xzr
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x11, x9
-	umulh	x7, x11, x9
+	subs	x6, xzr, x11
+	sbc	x7, x11, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x12, x9
-	umulh	x7, x12, x9
+	subs	x6, xzr, x12
+	sbc	x7, x12, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x13, x9
-	umulh	x7, x13, x9
+	subs	x6, xzr, x13
+	sbc	x7, x13, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -5243,27 +5141,23 @@ fg_p751_redc_aarch64:
 	adds	x4, x4, x8
 	adcs	x5, x5, xzr
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x11, x9
-	umulh	x7, x11, x9
+	subs	x6, xzr, x11
+	sbc	x7, x11, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x12, x9
-	umulh	x7, x12, x9
+	subs	x6, xzr, x12
+	sbc	x7, x12, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x13, x9
-	umulh	x7, x13, x9
+	subs	x6, xzr, x13
+	sbc	x7, x13, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x14, x9
-	umulh	x7, x14, x9
+	subs	x6, xzr, x14
+	sbc	x7, x14, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -5281,27 +5175,23 @@ fg_p751_redc_aarch64:
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x12, x9
-	umulh	x7, x12, x9
+	subs	x6, xzr, x12
+	sbc	x7, x12, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x13, x9
-	umulh	x7, x13, x9
+	subs	x6, xzr, x13
+	sbc	x7, x13, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x14, x9
-	umulh	x7, x14, x9
+	subs	x6, xzr, x14
+	sbc	x7, x14, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x15, x9
-	umulh	x7, x15, x9
+	subs	x6, xzr, x15
+	sbc	x7, x15, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -5325,27 +5215,23 @@ fg_p751_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x13, x9
-	umulh	x7, x13, x9
+	subs	x6, xzr, x13
+	sbc	x7, x13, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x14, x9
-	umulh	x7, x14, x9
+	subs	x6, xzr, x14
+	sbc	x7, x14, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x15, x9
-	umulh	x7, x15, x9
+	subs	x6, xzr, x15
+	sbc	x7, x15, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x16, x9
-	umulh	x7, x16, x9
+	subs	x6, xzr, x16
+	sbc	x7, x16, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -5375,27 +5261,23 @@ fg_p751_redc_aarch64:
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x14, x9
-	umulh	x7, x14, x9
+	subs	x6, xzr, x14
+	sbc	x7, x14, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x15, x9
-	umulh	x7, x15, x9
+	subs	x6, xzr, x15
+	sbc	x7, x15, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x16, x9
-	umulh	x7, x16, x9
+	subs	x6, xzr, x16
+	sbc	x7, x16, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x17, x9
-	umulh	x7, x17, x9
+	subs	x6, xzr, x17
+	sbc	x7, x17, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -5431,27 +5313,23 @@ fg_p751_redc_aarch64:
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x15, x9
-	umulh	x7, x15, x9
+	subs	x6, xzr, x15
+	sbc	x7, x15, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x16, x9
-	umulh	x7, x16, x9
+	subs	x6, xzr, x16
+	sbc	x7, x16, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x17, x9
-	umulh	x7, x17, x9
+	subs	x6, xzr, x17
+	sbc	x7, x17, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x19, x9
-	umulh	x7, x19, x9
+	subs	x6, xzr, x19
+	sbc	x7, x19, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -5493,27 +5371,23 @@ fg_p751_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x16, x9
-	umulh	x7, x16, x9
+	subs	x6, xzr, x16
+	sbc	x7, x16, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x17, x9
-	umulh	x7, x17, x9
+	subs	x6, xzr, x17
+	sbc	x7, x17, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x19, x9
-	umulh	x7, x19, x9
+	subs	x6, xzr, x19
+	sbc	x7, x19, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x20, x9
-	umulh	x7, x20, x9
+	subs	x6, xzr, x20
+	sbc	x7, x20, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -5561,27 +5435,23 @@ fg_p751_redc_aarch64:
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x17, x9
-	umulh	x7, x17, x9
+	subs	x6, xzr, x17
+	sbc	x7, x17, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x19, x9
-	umulh	x7, x19, x9
+	subs	x6, xzr, x19
+	sbc	x7, x19, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x20, x9
-	umulh	x7, x20, x9
+	subs	x6, xzr, x20
+	sbc	x7, x20, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x21, x9
-	umulh	x7, x21, x9
+	subs	x6, xzr, x21
+	sbc	x7, x21, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -5635,27 +5505,23 @@ fg_p751_redc_aarch64:
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x19, x9
-	umulh	x7, x19, x9
+	subs	x6, xzr, x19
+	sbc	x7, x19, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x20, x9
-	umulh	x7, x20, x9
+	subs	x6, xzr, x20
+	sbc	x7, x20, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x21, x9
-	umulh	x7, x21, x9
+	subs	x6, xzr, x21
+	sbc	x7, x21, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x22, x9
-	umulh	x7, x22, x9
+	subs	x6, xzr, x22
+	sbc	x7, x22, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -5709,27 +5575,23 @@ fg_p751_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x20, x9
-	umulh	x7, x20, x9
+	subs	x6, xzr, x20
+	sbc	x7, x20, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x21, x9
-	umulh	x7, x21, x9
+	subs	x6, xzr, x21
+	sbc	x7, x21, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x22, x9
-	umulh	x7, x22, x9
+	subs	x6, xzr, x22
+	sbc	x7, x22, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x23, x9
-	umulh	x7, x23, x9
+	subs	x6, xzr, x23
+	sbc	x7, x23, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -5781,21 +5643,18 @@ fg_p751_redc_aarch64:
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x21, x9
-	umulh	x7, x21, x9
+	subs	x6, xzr, x21
+	sbc	x7, x21, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x22, x9
-	umulh	x7, x22, x9
+	subs	x6, xzr, x22
+	sbc	x7, x22, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
-	ldr	x9, [x10, #16]
-	mul	x6, x23, x9
-	umulh	x7, x23, x9
+	subs	x6, xzr, x23
+	sbc	x7, x23, xzr
 	adds	x4, x4, x6
 	adcs	x5, x5, x7
 	adc	x3, x3, xzr
@@ -5847,15 +5706,13 @@ fg_p751_redc_aarch64:
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x22, x9
-	umulh	x7, x22, x9
+	subs	x6, xzr, x22
+	sbc	x7, x22, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x23, x9
-	umulh	x7, x23, x9
+	subs	x6, xzr, x23
+	sbc	x7, x23, xzr
 	adds	x5, x5, x6
 	adcs	x3, x3, x7
 	adc	x4, x4, xzr
@@ -5907,9 +5764,8 @@ fg_p751_redc_aarch64:
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
-	ldr	x9, [x10, #32]
-	mul	x6, x23, x9
-	umulh	x7, x23, x9
+	subs	x6, xzr, x23
+	sbc	x7, x23, xzr
 	adds	x3, x3, x6
 	adcs	x4, x4, x7
 	adc	x5, x5, xzr
@@ -7165,9 +7021,8 @@ fg_p751_mul_lazy_aarch64:
 	adds	x1, x1, x20
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -7179,15 +7034,13 @@ fg_p751_mul_lazy_aarch64:
 	adds	x15, x15, x20
 	adcs	x16, x16, xzr
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -7199,21 +7052,18 @@ fg_p751_mul_lazy_aarch64:
 	adds	x16, x16, x20
 	adcs	x1, x1, xzr
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -7225,27 +7075,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x1, x1, x20
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x4, x21
-	umulh	x19, x4, x21
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -7263,27 +7109,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x5, x21
-	umulh	x19, x5, x21
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -7307,27 +7149,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x6, x21
-	umulh	x19, x6, x21
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -7357,27 +7195,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x7, x21
-	umulh	x19, x7, x21
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -7413,27 +7247,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x8, x21
-	umulh	x19, x8, x21
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -7475,27 +7305,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x9, x21
-	umulh	x19, x9, x21
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -7543,27 +7369,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x10, x21
-	umulh	x19, x10, x21
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -7617,27 +7439,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x11, x21
-	umulh	x19, x11, x21
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -7691,27 +7509,23 @@ fg_p751_mul_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x12, x21
-	umulh	x19, x12, x21
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #8]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -7763,21 +7577,18 @@ fg_p751_mul_lazy_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x13, x21
-	umulh	x19, x13, x21
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x21, [x3, #16]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -7829,15 +7640,13 @@ fg_p751_mul_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x14, x21
-	umulh	x19, x14, x21
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x21, [x3, #24]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -7889,9 +7698,8 @@ fg_p751_mul_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x21, [x3, #32]
-	mul	x17, x22, x21
-	umulh	x19, x22, x21
+	subs	x17, xzr, x22
+	sbc	x19, x22, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -8686,9 +8494,8 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x1, x1, x23
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -8700,15 +8507,13 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x15, x15, x23
 	adcs	x16, x16, xzr
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -8720,21 +8525,18 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x16, x16, x23
 	adcs	x1, x1, xzr
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -8746,27 +8548,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x1, x1, x23
 	adcs	x15, x15, xzr
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x4, x24
-	umulh	x19, x4, x24
+	subs	x17, xzr, x4
+	sbc	x19, x4, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -8784,27 +8582,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x5, x24
-	umulh	x19, x5, x24
+	subs	x17, xzr, x5
+	sbc	x19, x5, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -8828,27 +8622,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x6, x24
-	umulh	x19, x6, x24
+	subs	x17, xzr, x6
+	sbc	x19, x6, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -8878,27 +8668,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x7, x24
-	umulh	x19, x7, x24
+	subs	x17, xzr, x7
+	sbc	x19, x7, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -8934,27 +8720,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x8, x24
-	umulh	x19, x8, x24
+	subs	x17, xzr, x8
+	sbc	x19, x8, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -8996,27 +8778,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x9, x24
-	umulh	x19, x9, x24
+	subs	x17, xzr, x9
+	sbc	x19, x9, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -9064,27 +8842,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x10, x24
-	umulh	x19, x10, x24
+	subs	x17, xzr, x10
+	sbc	x19, x10, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -9138,27 +8912,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x11, x24
-	umulh	x19, x11, x24
+	subs	x17, xzr, x11
+	sbc	x19, x11, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -9212,27 +8982,23 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x12, x24
-	umulh	x19, x12, x24
+	subs	x17, xzr, x12
+	sbc	x19, x12, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #8]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
@@ -9284,21 +9050,18 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x13, x24
-	umulh	x19, x13, x24
+	subs	x17, xzr, x13
+	sbc	x19, x13, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
-	ldr	x24, [x3, #16]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x1, x1, x17
 	adcs	x15, x15, x19
 	adc	x16, x16, xzr
@@ -9350,15 +9113,13 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x14, x24
-	umulh	x19, x14, x24
+	subs	x17, xzr, x14
+	sbc	x19, x14, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
-	ldr	x24, [x3, #24]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x15, x15, x17
 	adcs	x16, x16, x19
 	adc	x1, x1, xzr
@@ -9410,9 +9171,8 @@ fg_p751_sqr_lazy_aarch64:
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr
-	ldr	x24, [x3, #32]
-	mul	x17, x20, x24
-	umulh	x19, x20, x24
+	subs	x17, xzr, x20
+	sbc	x19, x20, xzr
 	adds	x16, x16, x17
 	adcs	x1, x1, x19
 	adc	x15, x15, xzr

@@ -170,7 +170,7 @@ class TestKernels(unittest.TestCase):
         import glob
         import re
         allowed = {"hint", "ret", "mov", "movz", "movk", "movn", "adr", "mul", "umulh", "adds", "adcs", "adc",
-                   "add", "subs", "sbcs", "sub", "csel", "extr", "and", "ldr", "ldp", "str", "stp"}
+                   "add", "subs", "sbcs", "sbc", "sub", "csel", "extr", "and", "ldr", "ldp", "str", "stp"}
         files = sorted(glob.glob(os.path.join(REPO, "generated", "*", "fg_*_aarch64.S")))
         self.assertTrue(files)
         for path in files:

@@ -230,6 +230,22 @@ class Acc:
         kn.op("adcs", c1, c1, self.hi)
         kn.op("adc", c2, c2, "xzr")
 
+    def mac_all_ones(self, x):
+        """acc += x * (2^64 - 1), without the multiplier: the product is
+        (x - [x != 0]) 2^64 + (-x mod 2^64); SUBS 0 - x leaves C = [x == 0]."""
+        kn, (c0, c1, c2) = self.kn, self.c
+        kn.op("subs", self.lo, "xzr", x)
+        kn.op("sbc", self.hi, x, "xzr")
+        if self.fresh:
+            kn.op("mov", c0, self.lo)
+            kn.op("mov", c1, self.hi)
+            kn.op("mov", c2, "xzr")
+            self.fresh = False
+            return
+        kn.op("adds", c0, c0, self.lo)
+        kn.op("adcs", c1, c1, self.hi)
+        kn.op("adc", c2, c2, "xzr")
+
     def add_word(self, x):
         """acc += x (one word)."""
         kn, (c0, c1, c2) = self.kn, self.c
@@ -359,6 +375,9 @@ def mont_reduce(kn, fa, acc, T, U, ptab, tmp, tmp2):
         for j in range(max(0, i - n + 1), min(i, n)):
             if p[i - j] == 0:
                 continue
+            if p[i - j] == MASK64:
+                acc.mac_all_ones(M.get(kn, j, tmp))
+                continue
             acc.mac(M.get(kn, j, tmp), kn_p(kn, ptab, i - j, tmp2))
         if i < n:
             # m_i = column * (-p^-1) mod 2^64, then the column's low word is zero
@@ -372,6 +391,8 @@ def mont_reduce(kn, fa, acc, T, U, ptab, tmp, tmp2):
                 # p = -1 mod 2^64, m_i = c0: acc + m_i (2^64 - 1) = c0 2^64 + (c1, c2)
                 kn.op("adds", acc.c[1], acc.c[1], acc.c[0])
                 kn.op("adc", acc.c[2], acc.c[2], "xzr")
+            elif p[0] == MASK64:
+                acc.mac_all_ones(mi)
             else:
                 acc.mac(mi, kn_p(kn, ptab, 0, tmp2))
             acc.shift()

@@ -122,6 +122,8 @@ def run(lines, regs, memory, regions, table_label, table_addr):
             setr(ops[0], s)
             if m in ("adds", "adcs"):
                 carry = s >> 64
+        elif m == "sbc":
+            setr(ops[0], val(ops[1]) - val(ops[2]) - (1 - carry))
         elif m in ("subs", "sbcs", "sub"):
             if ops[0] == "sp":
                 r["sp"] -= val(ops[2])
