@@ -47,9 +47,12 @@ endfunction()
 # _fieldgen_add_library's
 macro(fieldgen_add_library _fg_target)
   set(_fg_args ${ARGN}) # a macro's ARGN is no variable
-  if(NOT "NO_ASM" IN_LIST _fg_args AND NOT (DEFINED FIELDGEN_ASM AND NOT FIELDGEN_ASM)
-     AND NOT (DEFINED fieldgen_ASM AND NOT fieldgen_ASM)
-     AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|aarch64|arm64|ARM64)$")
+  if(NOT "NO_ASM" IN_LIST _fg_args AND
+     ((NOT (DEFINED FIELDGEN_ASM AND NOT FIELDGEN_ASM) AND NOT (DEFINED fieldgen_ASM AND NOT fieldgen_ASM)
+       AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$") OR
+      (NOT (DEFINED FIELDGEN_AARCH64_ASM AND NOT FIELDGEN_AARCH64_ASM)
+       AND NOT (DEFINED fieldgen_AARCH64_ASM AND NOT fieldgen_AARCH64_ASM)
+       AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")))
     if(NOT CMAKE_ASM_COMPILE_OBJECT) # not enabled in this directory (another's does not count)
       enable_language(ASM)
     endif()
