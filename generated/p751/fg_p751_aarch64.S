@@ -9433,6 +9433,18 @@ FG_P751_AARCH64_P:
 #endif
 #endif
 
+/* Assembled for x86-64 (a vendored build that compiles every .S) the file
+ * has no code: with -fcf-protection it says so, or the linker would turn
+ * IBT/SHSTK off for the whole program (the x86-64 .S files' note). */
+#if defined(__x86_64__) && defined(__CET__) && defined(__ELF__)
+.section .note.gnu.property,"a"
+.p2align 3
+.long 4, 16, 5
+.asciz "GNU"
+.long 0xc0000002, 4, (__CET__ & 3)
+.p2align 3
+#endif
+
 #ifdef __ELF__
 .section .note.GNU-stack,"",%progbits
 #endif
