@@ -47,9 +47,12 @@ endfunction()
 # _fieldgen_add_library's
 macro(fieldgen_add_library _fg_target)
   set(_fg_args ${ARGN}) # a macro's ARGN is no variable
-  if(NOT "NO_ASM" IN_LIST _fg_args AND NOT (DEFINED FIELDGEN_ASM AND NOT FIELDGEN_ASM)
-     AND NOT (DEFINED fieldgen_ASM AND NOT fieldgen_ASM)
-     AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
+  if(NOT "NO_ASM" IN_LIST _fg_args AND
+     ((NOT (DEFINED FIELDGEN_ASM AND NOT FIELDGEN_ASM) AND NOT (DEFINED fieldgen_ASM AND NOT fieldgen_ASM)
+       AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$") OR
+      (NOT (DEFINED FIELDGEN_AARCH64_ASM AND NOT FIELDGEN_AARCH64_ASM)
+       AND NOT (DEFINED fieldgen_AARCH64_ASM AND NOT fieldgen_AARCH64_ASM)
+       AND CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")))
     if(NOT CMAKE_ASM_COMPILE_OBJECT) # not enabled in this directory (another's does not count)
       enable_language(ASM)
     endif()
@@ -99,6 +102,13 @@ function(_fieldgen_add_library target)
      OR NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
     set(_asm OFF)
   endif()
+  # AArch64: the aarch64 kernels, unless NO_ASM or FIELDGEN_AARCH64_ASM=OFF says no
+  set(_asm_a64 ON)
+  if(_fg_NO_ASM OR (DEFINED FIELDGEN_AARCH64_ASM AND NOT FIELDGEN_AARCH64_ASM)
+     OR (DEFINED fieldgen_AARCH64_ASM AND NOT fieldgen_AARCH64_ASM)
+     OR NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(aarch64|arm64|ARM64)$")
+    set(_asm_a64 OFF)
+  endif()
 
   set(_out "${CMAKE_CURRENT_BINARY_DIR}/fieldgen/${target}")
   set(_cmd ${FIELDGEN_PYTHON} -B ${FIELDGEN_HOME}/gen/fieldgen --config ${_config} --out ${_out})
@@ -141,6 +151,12 @@ function(_fieldgen_add_library target)
       else() # listed (an output of the rule below), not assembled
         set_source_files_properties(${_out}/${_f}/fg_${_f}_x86_64.S PROPERTIES HEADER_FILE_ONLY ON)
       endif()
+      list(APPEND _outputs ${_out}/${_f}/fg_${_f}_aarch64.S)
+      if(_asm_a64)
+        list(APPEND _sources ${_out}/${_f}/fg_${_f}_aarch64.S)
+      else()
+        set_source_files_properties(${_out}/${_f}/fg_${_f}_aarch64.S PROPERTIES HEADER_FILE_ONLY ON)
+      endif()
     endif()
   endforeach()
 
@@ -148,8 +164,10 @@ function(_fieldgen_add_library target)
   # templates change (the same command, so the keys match the configure
   # run's). The generator rewrites only changed files; the touch marks every
   # output as current so the rule does not run again on the next build.
-  file(GLOB _deps ${FIELDGEN_HOME}/gen/fieldgen ${FIELDGEN_HOME}/gen/fg/*.py ${FIELDGEN_HOME}/templates/*.j2
+  file(GLOB_RECURSE _deps ${FIELDGEN_HOME}/gen/fg/*.py)
+  file(GLOB _deps_top ${FIELDGEN_HOME}/gen/fieldgen ${FIELDGEN_HOME}/templates/*.j2
        ${FIELDGEN_HOME}/VERSION)
+  list(APPEND _deps ${_deps_top})
   add_custom_command(OUTPUT ${_outputs}
     COMMAND ${CMAKE_COMMAND} -E env FIELDGEN_PYTHON=${FIELDGEN_PYTHON} ${_cmd}
     COMMAND ${CMAKE_COMMAND} -E touch ${_outputs}
@@ -161,7 +179,7 @@ function(_fieldgen_add_library target)
   target_include_directories(${target} PUBLIC "$<BUILD_INTERFACE:${_incs}>")
   target_link_libraries(${target} PUBLIC fieldgen::runtime)
   set_target_properties(${target} PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON POSITION_INDEPENDENT_CODE ON)
-  if(NOT _asm)
+  if(NOT _asm AND NOT _asm_a64)
     target_compile_definitions(${target} PUBLIC FG_NO_ASM)
   endif()
   if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang" AND CMAKE_C_FLAGS MATCHES "-fcf-protection")

@@ -48,7 +48,11 @@ int fg_test_cpu_level = -1;
 int fg_test_secure = -1;
 #endif
 
+#if defined(__aarch64__)
+static const char *const isa_names[FG_ISA_ARCH_LEVELS] = {"c", "aarch64"};
+#else
 static const char *const isa_names[FG_ISA_LEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
+#endif
 static const char *const tune_names[FG_TUNES] = {"generic", "zen", "zen4"};
 
 /* names[i] for 0 <= i < n, else "?"; and back, -1 for an unknown name */
@@ -70,12 +74,12 @@ static int table_index(const char *const *names, int n, const char *name)
 
 const char *fg_isa_name(fg_isa isa)
 {
-    return table_name(isa_names, FG_ISA_LEVELS, (int)isa);
+    return table_name(isa_names, FG_ISA_ARCH_LEVELS, (int)isa);
 }
 
 int fg_isa_parse(const char *name)
 {
-    return table_index(isa_names, FG_ISA_LEVELS, name);
+    return table_index(isa_names, FG_ISA_ARCH_LEVELS, name);
 }
 
 const char *fg_tune_name(fg_tune tune)
@@ -152,6 +156,8 @@ static fg_isa probe_cpu(void)
     if (bmi2 && adx)
         return FG_ISA_ADX;
     return bmi2 ? FG_ISA_BMI2 : FG_ISA_X86_64;
+#elif FG_HAVE_AARCH64_ASM
+    return FG_ISA_AARCH64; /* MUL, UMULH, ADDS/ADCS: every AArch64 CPU */
 #else
     return FG_ISA_C;
 #endif
@@ -201,8 +207,12 @@ static int resolve_level(char *msg, size_t size)
         const char *unchecked = override("FIELDGEN_ISA_UNCHECKED");
         int forced = fg_isa_parse(env);
         if (forced < 0)
+#if defined(__aarch64__)
+            snprintf(msg, size, "fieldgen: ignoring FIELDGEN_ISA=%.32s (expected c or aarch64)\n", env);
+#else
             snprintf(msg, size, "fieldgen: ignoring FIELDGEN_ISA=%.32s (expected c, x86_64, bmi2, adx or ifma)\n", env);
-        else if (forced > FG_ISA_C && !FG_HAVE_X86_64_ASM)
+#endif
+        else if (forced > FG_ISA_C && !FG_HAVE_X86_64_ASM && !FG_HAVE_AARCH64_ASM)
             snprintf(msg, size, "fieldgen: FIELDGEN_ISA=%s ignored: built without assembly\n", env);
         else if (forced <= cpu || (unchecked != NULL && strcmp(unchecked, "1") == 0))
             level = forced;

@@ -43,6 +43,16 @@ typedef enum {
                         * (every other op runs its adx kernel) */
 } fg_isa;
 #define FG_ISA_LEVELS 5 /* number of fg_isa values */
+/* The level values are per architecture: on AArch64, level 1 is the aarch64
+ * level (MUL/UMULH with ADDS/ADCS chains, every AArch64 CPU: the kernels of
+ * fg_NAME_aarch64.S) and there is no level above it; fg_isa_name(1) there is
+ * "aarch64". FG_ISA_ARCH_LEVELS: the levels this architecture names. */
+#define FG_ISA_AARCH64 ((fg_isa)1)
+#if defined(__aarch64__)
+#define FG_ISA_ARCH_LEVELS 2
+#else
+#define FG_ISA_ARCH_LEVELS FG_ISA_LEVELS
+#endif
 
 /* Which kernel of a level a field's op runs can depend on the core family:
  * the generator's choice per level and tuning (gen/fg/x86_64_mont.py,
@@ -64,6 +74,8 @@ typedef enum {
 /* The selector bit of a (level, tuning) pair: the generated dispatchers test
  * fg_cpu_sel against an OR of these. */
 #define FG_SEL(level, tune) (1u << ((unsigned)(level) + FG_ISA_LEVELS * (unsigned)(tune)))
+/* Every selector of a level, whatever the tuning (the aarch64 dispatchers'). */
+#define FG_SEL_LEVEL(level) (FG_SEL(level, 0) | FG_SEL(level, 1) | FG_SEL(level, 2))
 
 /* Whether the x86-64 assembly kernels are built into this library: SysV
  * x86-64 objects, ELF (Linux, BSDs) or Mach-O (macOS). */
@@ -73,9 +85,24 @@ typedef enum {
 #else
 #define FG_HAVE_X86_64_ASM 0
 #endif
+/* Whether the AArch64 assembly kernels are built into this library: AAPCS64
+ * objects, ELF (Linux, BSDs) or Mach-O (macOS, iOS). */
+#if !defined(FG_NO_ASM) && defined(__aarch64__) && (defined(__ELF__) || defined(__APPLE__)) && \
+    (defined(__GNUC__) || defined(__clang__))
+#define FG_HAVE_AARCH64_ASM 1
+#else
+#define FG_HAVE_AARCH64_ASM 0
+#endif
 
-#if !defined(FG_STATIC_ISA)
-#if !FG_HAVE_X86_64_ASM
+/* FG_DYNAMIC_ISA (the CMake option FIELDGEN_ISA_LEVEL=runtime) keeps the
+ * runtime selector where the compiler's target would fix the level (AArch64,
+ * or -march with BMI2 and ADX): every dispatcher keeps its one branch, and
+ * fg_isa_force and FIELDGEN_ISA may pick any level the CPU has (the test
+ * suites run the c level and the assembly level of one build so). */
+#if !defined(FG_STATIC_ISA) && !defined(FG_DYNAMIC_ISA)
+#if FG_HAVE_AARCH64_ASM
+#define FG_STATIC_ISA 1 /* every AArch64 CPU runs the aarch64 level: no probe, direct calls */
+#elif !FG_HAVE_X86_64_ASM
 #define FG_STATIC_ISA 0
 #elif defined(__BMI2__) && defined(__ADX__) && defined(__AVX512F__) && defined(__AVX512VL__) && \
     defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512IFMA__) && defined(__AVX512VBMI__)
@@ -105,8 +132,8 @@ typedef enum {
 #define FG_STATIC_TUNE 0
 #endif
 #endif
-#if defined(FG_STATIC_ISA) && !FG_HAVE_X86_64_ASM && FG_STATIC_ISA != 0
-#error "FG_STATIC_ISA above 0 needs the x86-64 assembly (FG_NO_ASM is set or the target is not x86-64 ELF)"
+#if defined(FG_STATIC_ISA) && !FG_HAVE_X86_64_ASM && FG_STATIC_ISA != 0 && !(FG_HAVE_AARCH64_ASM && FG_STATIC_ISA == 1)
+#error "FG_STATIC_ISA above 0 needs the assembly (FG_NO_ASM is set, or the target is neither x86-64 nor AArch64 ELF/Mach-O, or the level is not one of this architecture)"
 #endif
 
 /* Symbol binding on ELF (GCC, Clang). fieldgen's own sources, fg_cpu.c and
@@ -146,7 +173,8 @@ fg_isa fg_isa_active(void);
  * with compile-time dispatch, is not the compiled level. Not thread-safe
  * with respect to concurrent field operations. */
 int fg_isa_force(fg_isa isa);
-/* "c", "x86_64", "bmi2", "adx", "ifma" (or "?"), and back; -1 for an unknown name. */
+/* "c", "x86_64", "bmi2", "adx", "ifma" (on AArch64: "c", "aarch64") (or "?"),
+ * and back; -1 for an unknown name. */
 const char *fg_isa_name(fg_isa isa);
 int fg_isa_parse(const char *name);
 

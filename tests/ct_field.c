@@ -249,7 +249,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "unknown level %s\n", argv[2]);
         return 2;
     }
-    if (level > FG_ISA_C && !C(HAVE_ASM)) {
+    if (level > FG_ISA_C && !C(HAVE_ASM) && !C(HAVE_AARCH64_ASM)) {
         printf("%s: level %s skipped: no assembly for this field in this build\n", STR(FG_FIELD), argv[2]);
         return 77;
     }

@@ -33,6 +33,9 @@ static const struct kernels level_kernels[] = {
 #if C(HAVE_ASM)
     KERNELS(x86_64), KERNELS(bmi2), KERNELS(adx),
 #endif
+#if C(HAVE_AARCH64_ASM)
+    KERNELS(aarch64), /* level 1 on AArch64 (runtime/fg_cpu.h) */
+#endif
 };
 #if C(HAVE_ASM)
 /* Under --tune zen at adx (and ifma): adx's Zen forms where the field has them
@@ -79,6 +82,9 @@ static const struct lazy_kernels lazy_level_kernels[] = {
     LAZY_KERNELS(c),
 #if C(HAVE_ASM)
     LAZY_KERNELS(x86_64), LAZY_KERNELS(bmi2), LAZY_KERNELS(adx),
+#endif
+#if C(HAVE_AARCH64_ASM)
+    LAZY_KERNELS(aarch64),
 #endif
 };
 #if C(HAVE_ASM)
@@ -1441,7 +1447,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "unknown level '%s'\n", level_name);
         return 2;
     }
-    if (level > FG_ISA_C && !C(HAVE_ASM)) {
+    if (level > FG_ISA_C && !C(HAVE_ASM) && !C(HAVE_AARCH64_ASM)) {
         printf("%s: level %s skipped: no assembly for this field in this build\n", field_name, level_name);
         return 77;
     }

@@ -31,7 +31,7 @@ int main(int argc, char **argv)
         printf("compile-time dispatch: FIELDGEN_ISA is not consulted\n");
         return 77;
 #else
-        if (want > 0 && !FG_HAVE_X86_64_ASM) {
+        if (want > 0 && !FG_HAVE_X86_64_ASM && !FG_HAVE_AARCH64_ASM) {
             CHECK(best == FG_ISA_C); /* override refused without assembly */
             return failures ? 1 : 77;
         }
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
     CHECK(fg_tune_parse("skylake") == -1);
     CHECK(fg_tune_force((fg_tune)FG_TUNES) == 0);
     CHECK(fg_tune_active() == fg_tune_best()); /* a refused force changes nothing */
-    for (level = 0; level < FG_ISA_LEVELS; level++) {
+    for (level = 0; level < FG_ISA_ARCH_LEVELS; level++) { /* this architecture's levels */
         CHECK(fg_isa_parse(fg_isa_name((fg_isa)level)) == level);
         if (level > best) {
             CHECK(fg_isa_force((fg_isa)level) == 0);

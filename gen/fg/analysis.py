@@ -133,6 +133,8 @@ class FieldAnalysis:
     # ("mul"/"sqr", tune) -> the scalar Fp2 kernel the adx level runs, or None (the C path)
     fp2_at_adx: dict = field(default_factory=dict)
     have_asm: bool = False
+    # the ops with an aarch64 kernel (gen/fg/targets/aarch64: ops)
+    aarch64_ops: tuple = ()
     # the ifma level runs an AVX-512 IFMA kernel for the Fp2 mul (and sqr): set
     # by x86_64_ifma.choose, from the shape of p and the extension (whether one
     # can be generated) and the generated code (whether it beats the scalar

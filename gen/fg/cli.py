@@ -12,6 +12,7 @@ import signal
 import sys
 
 from . import analysis, emit_c, emit_x86_64, kernel_cost, output, spec, vectors
+from .targets import aarch64
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = output.MARKER
@@ -36,6 +37,7 @@ def _field_outputs(fs, command, config):
     out = {}
     fa = analysis.analyze(fs)
     body = _kernels(fa)
+    fa.aarch64_ops = aarch64.ops(fa)
     out.update(emit_c.emit(fa, command, config))
     if body is not None:
         hdr = "/*\n" + emit_c.header_comment(
@@ -45,6 +47,10 @@ def _field_outputs(fs, command, config):
                 if fa.fp2_mul_ifma_zen or fa.fp2_sqr_ifma_zen else ""),
             command, config, " * ") + " */\n"
         out.update(emit_x86_64.emit(fa, body, hdr))
+    if fa.aarch64_ops:
+        hdr = "/*\n" + emit_c.header_comment(
+            fa, "AArch64 kernels (aarch64 level), gen/fg/targets/aarch64", command, config, " * ") + " */\n"
+        out.update(aarch64.emit(fa, hdr))
     hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")
     out.update(vectors.emit(fa, hdr))
     return fs.name, body is not None, out

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 
 # suffixes of the per-level kernels, never wrapped
-KERNEL_SUFFIXES = ("_c", "_x86_64", "_bmi2", "_adx", "_adx_zen", "_ifma", "_ifma_zen")
+KERNEL_SUFFIXES = ("_c", "_aarch64", "_x86_64", "_bmi2", "_adx", "_adx_zen", "_ifma", "_ifma_zen")
 # ops whose element operands may be below 2p where the field's lazy bound holds
 LAZY_INPUT_OPS = frozenset({"mul", "sqr", "mul_wide", "sqr_wide", "mul_lazy", "sqr_lazy", "canon"})
 # the non-const pointer operands that are read as well as written

@@ -280,6 +280,12 @@ void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
         return;
     }
 #endif
+#if FG_P25519_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p25519_mul_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p25519_mul_c(r->limb, a->limb, b->limb);
 }
 
@@ -304,6 +310,12 @@ void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
         return;
     }
 #endif
+#if FG_P25519_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p25519_sqr_aarch64(r->limb, a->limb);
+        return;
+    }
+#endif
     fg_p25519_sqr_c(r->limb, a->limb);
 }
 
@@ -321,6 +333,12 @@ void fg_p25519_mul_wide(uint64_t t[2 * N], const fg_p25519 *a, const fg_p25519 *
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p25519_mul_wide_x86_64(t, a->limb, b->limb);
+        return;
+    }
+#endif
+#if FG_P25519_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p25519_mul_wide_aarch64(t, a->limb, b->limb);
         return;
     }
 #endif
@@ -344,6 +362,12 @@ void fg_p25519_sqr_wide(uint64_t t[2 * N], const fg_p25519 *a)
         return;
     }
 #endif
+#if FG_P25519_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p25519_sqr_wide_aarch64(t, a->limb);
+        return;
+    }
+#endif
     fg_p25519_sqr_wide_c(t, a->limb);
 }
 
@@ -361,6 +385,12 @@ void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * N])
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p25519_redc_x86_64(r->limb, t);
+        return;
+    }
+#endif
+#if FG_P25519_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p25519_redc_aarch64(r->limb, t);
         return;
     }
 #endif

@@ -38,6 +38,7 @@ extern "C" {
  * of field elements: exactly, any t with any t < 2^512. */
 #define FG_P25519_REDC_SUMS UINT64_C(4)
 #define FG_P25519_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p25519_x86_64.S */
+#define FG_P25519_HAVE_AARCH64_ASM FG_HAVE_AARCH64_ASM  /* AArch64 kernels in fg_p25519_aarch64.S */
 #define FG_P25519_TUNED 1  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: the value x itself, saturated little-endian limbs, canonical in [0, p).
@@ -219,6 +220,15 @@ void fg_p25519_sqr_adx_zen(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P255
 #define FG_P25519_MUL_WIDE_HAVE_ADX_ZEN 0
 #define FG_P25519_SQR_WIDE_HAVE_ADX_ZEN 0
 #define FG_P25519_REDC_HAVE_ADX_ZEN 0
+/* The aarch64 level's kernels, where FG_P25519_HAVE_AARCH64_ASM is 1 (AArch64 builds;
+ * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
+#if FG_P25519_HAVE_AARCH64_ASM
+void fg_p25519_mul_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
+void fg_p25519_mul_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
+void fg_p25519_redc_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
+#endif
 /* The ifma level's Fp mul, where FG_P25519_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it

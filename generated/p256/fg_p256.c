@@ -290,6 +290,12 @@ void fg_p256_mul(fg_p256 *r, const fg_p256 *a, const fg_p256 *b)
         return;
     }
 #endif
+#if FG_P256_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256_mul_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p256_mul_c(r->limb, a->limb, b->limb);
 }
 
@@ -314,6 +320,12 @@ void fg_p256_sqr(fg_p256 *r, const fg_p256 *a)
         return;
     }
 #endif
+#if FG_P256_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256_sqr_aarch64(r->limb, a->limb);
+        return;
+    }
+#endif
     fg_p256_sqr_c(r->limb, a->limb);
 }
 
@@ -331,6 +343,12 @@ void fg_p256_mul_wide(uint64_t t[2 * N], const fg_p256 *a, const fg_p256 *b)
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256_mul_wide_x86_64(t, a->limb, b->limb);
+        return;
+    }
+#endif
+#if FG_P256_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256_mul_wide_aarch64(t, a->limb, b->limb);
         return;
     }
 #endif
@@ -354,6 +372,12 @@ void fg_p256_sqr_wide(uint64_t t[2 * N], const fg_p256 *a)
         return;
     }
 #endif
+#if FG_P256_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256_sqr_wide_aarch64(t, a->limb);
+        return;
+    }
+#endif
     fg_p256_sqr_wide_c(t, a->limb);
 }
 
@@ -371,6 +395,12 @@ void fg_p256_redc(fg_p256 *r, const uint64_t t[2 * N])
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256_redc_x86_64(r->limb, t);
+        return;
+    }
+#endif
+#if FG_P256_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256_redc_aarch64(r->limb, t);
         return;
     }
 #endif

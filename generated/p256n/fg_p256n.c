@@ -289,6 +289,12 @@ void fg_p256n_mul(fg_p256n *r, const fg_p256n *a, const fg_p256n *b)
         return;
     }
 #endif
+#if FG_P256N_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256n_mul_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p256n_mul_c(r->limb, a->limb, b->limb);
 }
 
@@ -306,6 +312,12 @@ void fg_p256n_sqr(fg_p256n *r, const fg_p256n *a)
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256n_sqr_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
+#if FG_P256N_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256n_sqr_aarch64(r->limb, a->limb);
         return;
     }
 #endif
@@ -329,6 +341,12 @@ void fg_p256n_mul_wide(uint64_t t[2 * N], const fg_p256n *a, const fg_p256n *b)
         return;
     }
 #endif
+#if FG_P256N_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256n_mul_wide_aarch64(t, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p256n_mul_wide_c(t, a->limb, b->limb);
 }
 
@@ -349,6 +367,12 @@ void fg_p256n_sqr_wide(uint64_t t[2 * N], const fg_p256n *a)
         return;
     }
 #endif
+#if FG_P256N_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256n_sqr_wide_aarch64(t, a->limb);
+        return;
+    }
+#endif
     fg_p256n_sqr_wide_c(t, a->limb);
 }
 
@@ -366,6 +390,12 @@ void fg_p256n_redc(fg_p256n *r, const uint64_t t[2 * N])
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p256n_redc_x86_64(r->limb, t);
+        return;
+    }
+#endif
+#if FG_P256N_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p256n_redc_aarch64(r->limb, t);
         return;
     }
 #endif

@@ -37,6 +37,7 @@ extern "C" {
  * of field elements: exactly, any t with t < p * 2^256. */
 #define FG_P256N_REDC_SUMS UINT64_C(1)
 #define FG_P256N_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p256n_x86_64.S */
+#define FG_P256N_HAVE_AARCH64_ASM FG_HAVE_AARCH64_ASM  /* AArch64 kernels in fg_p256n_aarch64.S */
 #define FG_P256N_TUNED 1  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: Montgomery form x*2^256 mod p, saturated little-endian limbs, canonical in [0, p).
@@ -210,6 +211,15 @@ void fg_p256n_redc_adx(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P256N
 #define FG_P256N_MUL_WIDE_HAVE_ADX_ZEN 0
 #define FG_P256N_SQR_WIDE_HAVE_ADX_ZEN 0
 #define FG_P256N_REDC_HAVE_ADX_ZEN 0
+/* The aarch64 level's kernels, where FG_P256N_HAVE_AARCH64_ASM is 1 (AArch64 builds;
+ * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
+#if FG_P256N_HAVE_AARCH64_ASM
+void fg_p256n_mul_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
+void fg_p256n_sqr_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
+void fg_p256n_mul_wide_aarch64(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
+void fg_p256n_sqr_wide_aarch64(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
+void fg_p256n_redc_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P256N_LIMBS]);
+#endif
 /* The ifma level's Fp mul, where FG_P256N_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it

@@ -360,6 +360,12 @@ void fg_p503_mul(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
         return;
     }
 #endif
+#if FG_P503_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p503_mul_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p503_mul_c(r->limb, a->limb, b->limb);
 }
 
@@ -381,6 +387,12 @@ void fg_p503_sqr(fg_p503 *r, const fg_p503 *a)
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_sqr_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p503_sqr_aarch64(r->limb, a->limb);
         return;
     }
 #endif
@@ -408,6 +420,12 @@ void fg_p503_mul_wide(uint64_t t[2 * N], const fg_p503 *a, const fg_p503 *b)
         return;
     }
 #endif
+#if FG_P503_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p503_mul_wide_aarch64(t, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p503_mul_wide_c(t, a->limb, b->limb);
 }
 
@@ -432,6 +450,12 @@ void fg_p503_sqr_wide(uint64_t t[2 * N], const fg_p503 *a)
         return;
     }
 #endif
+#if FG_P503_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p503_sqr_wide_aarch64(t, a->limb);
+        return;
+    }
+#endif
     fg_p503_sqr_wide_c(t, a->limb);
 }
 
@@ -449,6 +473,12 @@ void fg_p503_redc(fg_p503 *r, const uint64_t t[2 * N])
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_redc_x86_64(r->limb, t);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p503_redc_aarch64(r->limb, t);
         return;
     }
 #endif
@@ -476,6 +506,12 @@ void fg_p503_mul_lazy(fg_p503 *r, const fg_p503 *a, const fg_p503 *b)
         return;
     }
 #endif
+#if FG_P503_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p503_mul_lazy_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p503_mul_lazy_c(r->limb, a->limb, b->limb);
 }
 
@@ -497,6 +533,12 @@ void fg_p503_sqr_lazy(fg_p503 *r, const fg_p503 *a)
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p503_sqr_lazy_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p503_sqr_lazy_aarch64(r->limb, a->limb);
         return;
     }
 #endif

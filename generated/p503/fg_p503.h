@@ -37,6 +37,7 @@ extern "C" {
  * of field elements: exactly, any t with t < p * 2^512. */
 #define FG_P503_REDC_SUMS UINT64_C(1017)
 #define FG_P503_HAVE_ASM FG_HAVE_X86_64_ASM  /* x86-64 kernels in fg_p503_x86_64.S */
+#define FG_P503_HAVE_AARCH64_ASM FG_HAVE_AARCH64_ASM  /* AArch64 kernels in fg_p503_aarch64.S */
 #define FG_P503_TUNED 1  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: Montgomery form x*2^512 mod p, saturated little-endian limbs, canonical in [0, p).
@@ -251,6 +252,17 @@ void fg_p503_mul_lazy_adx_zen(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P50
 #define FG_P503_SQR_LAZY_HAVE_ADX_ZEN FG_P503_HAVE_ASM
 #if FG_P503_SQR_LAZY_HAVE_ADX_ZEN
 void fg_p503_sqr_lazy_adx_zen(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
+#endif
+/* The aarch64 level's kernels, where FG_P503_HAVE_AARCH64_ASM is 1 (AArch64 builds;
+ * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
+#if FG_P503_HAVE_AARCH64_ASM
+void fg_p503_mul_aarch64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+void fg_p503_sqr_aarch64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
+void fg_p503_mul_wide_aarch64(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+void fg_p503_sqr_wide_aarch64(uint64_t t[2 * FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
+void fg_p503_redc_aarch64(uint64_t r[FG_P503_LIMBS], const uint64_t t[2 * FG_P503_LIMBS]);
+void fg_p503_mul_lazy_aarch64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS], const uint64_t b[FG_P503_LIMBS]);
+void fg_p503_sqr_lazy_aarch64(uint64_t r[FG_P503_LIMBS], const uint64_t a[FG_P503_LIMBS]);
 #endif
 /* The ifma level's Fp mul, where FG_P503_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the

@@ -370,6 +370,12 @@ void fg_p751_mul(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
         return;
     }
 #endif
+#if FG_P751_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p751_mul_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p751_mul_c(r->limb, a->limb, b->limb);
 }
 
@@ -391,6 +397,12 @@ void fg_p751_sqr(fg_p751 *r, const fg_p751 *a)
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
+#if FG_P751_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p751_sqr_aarch64(r->limb, a->limb);
         return;
     }
 #endif
@@ -418,6 +430,12 @@ void fg_p751_mul_wide(uint64_t t[2 * N], const fg_p751 *a, const fg_p751 *b)
         return;
     }
 #endif
+#if FG_P751_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p751_mul_wide_aarch64(t, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p751_mul_wide_c(t, a->limb, b->limb);
 }
 
@@ -442,6 +460,12 @@ void fg_p751_sqr_wide(uint64_t t[2 * N], const fg_p751 *a)
         return;
     }
 #endif
+#if FG_P751_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p751_sqr_wide_aarch64(t, a->limb);
+        return;
+    }
+#endif
     fg_p751_sqr_wide_c(t, a->limb);
 }
 
@@ -459,6 +483,12 @@ void fg_p751_redc(fg_p751 *r, const uint64_t t[2 * N])
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_redc_x86_64(r->limb, t);
+        return;
+    }
+#endif
+#if FG_P751_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p751_redc_aarch64(r->limb, t);
         return;
     }
 #endif
@@ -486,6 +516,12 @@ void fg_p751_mul_lazy(fg_p751 *r, const fg_p751 *a, const fg_p751 *b)
         return;
     }
 #endif
+#if FG_P751_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p751_mul_lazy_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
     fg_p751_mul_lazy_c(r->limb, a->limb, b->limb);
 }
 
@@ -507,6 +543,12 @@ void fg_p751_sqr_lazy(fg_p751 *r, const fg_p751 *a)
     }
     if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
         fg_p751_sqr_lazy_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
+#if FG_P751_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p751_sqr_lazy_aarch64(r->limb, a->limb);
         return;
     }
 #endif

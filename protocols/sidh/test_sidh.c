@@ -277,7 +277,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "unknown level '%s'\n", level_name);
             return 2;
         }
-        if (level > FG_ISA_C && !FC(HAVE_ASM)) {
+        if (level > FG_ISA_C && !FC(HAVE_ASM) && !FC(HAVE_AARCH64_ASM)) {
             printf("%s: level %s skipped: no assembly in this build\n", field, level_name);
             return 77;
         }

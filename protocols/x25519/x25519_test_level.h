@@ -23,7 +23,7 @@ static int force_level(const char *prog, const char *name)
         fprintf(stderr, "%s: unknown level '%s'\n", prog, name);
         return 2;
     }
-    if (level > FG_ISA_C && !FG_P25519_HAVE_ASM) {
+    if (level > FG_ISA_C && !FG_P25519_HAVE_ASM && !FG_P25519_HAVE_AARCH64_ASM) {
         printf("%s: level %s skipped: no assembly for p25519 in this build\n", prog, name);
         return TEST_SKIP;
     }

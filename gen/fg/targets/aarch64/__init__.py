@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""The AArch64 target: one .S per field, fg_NAME_aarch64.S, holding the
+aarch64 level's kernels (kernels.py) for ELF (Linux, BSDs; BTI landing pads
+and the GNU property note) and Mach-O (leading underscore), chosen by the
+preprocessor, as the x86-64 .S files are.
+
+emit(fa, header) -> {relative path: text}, or {} for a form it does not
+handle; ops(fa) the kernels it provides (every op the C level has a kernel for).
+"""
+
+from __future__ import annotations
+
+from . import kernels
+
+FORMS = ("montgomery", "pseudo_mersenne")
+LEVEL = "aarch64"
+
+
+def ops(fa):
+    """The ops with an aarch64 kernel: the field's kernel ops (KERNEL_OPS and,
+    for lazy Montgomery fields, LAZY_OPS)."""
+    return tuple(fa.kernel_ops) if fa.form in FORMS else ()
+
+
+def symbol(fa, op):
+    return f"fg_{fa.name}_{op}_{LEVEL}"
+
+
+def build_all(fa):
+    """[(op, Kernel)] in the order of ops(fa)."""
+    return [(op, kernels.build(fa, op, symbol(fa, op))) for op in ops(fa)]
+
+
+def _function(fa, kn, table_macro):
+    name = kn.name
+    body = [line.replace("@P@", table_macro) for line in kn.text()]
+    return "\n".join([
+        "#ifdef __APPLE__",
+        f".globl _{name}",
+        ".p2align 4",
+        f"_{name}:",
+        "#else",
+        f".globl {name}",
+        f".type {name}, %function",
+        f".FG_VISIBILITY {name}",
+        ".p2align 4",
+        f"{name}:",
+        "#endif",
+        "\t.cfi_startproc",
+        "\thint\t#34\t// bti c: an indirect call may land here",
+        *body,
+        "\t.cfi_endproc",
+        "#ifndef __APPLE__",
+        f".size {name}, .-{name}",
+        "#endif",
+    ]) + "\n"
+
+
+def emit(fa, header):
+    if fa.form not in FORMS:
+        return {}
+    built = build_all(fa)
+    macro = f"FG_{fa.upper}_AARCH64_P"
+    label = f"fg_{fa.name}_aarch64_p"
+    parts = [
+        header,
+        "#if defined(__aarch64__) && (defined(__ELF__) || defined(__APPLE__)) && !defined(FG_NO_ASM)\n",
+        "#ifdef __APPLE__",
+        f"#define {macro} L{label}",
+        ".section __TEXT,__text,regular,pure_instructions",
+        "#else",
+        f"#define {macro} .L{label}",
+        ".text",
+        "#ifndef FG_VISIBILITY",
+        "#define FG_VISIBILITY protected",
+        "#endif",
+        "#endif\n",
+    ]
+    text = "\n".join(parts) + "\n"
+    for op, kn in built:
+        text += "\n" + _function(fa, kn, macro)
+    # the modulus, read by the reductions at constant offsets (public data)
+    text += "\n.p2align 3\n" + f"{macro}:\n"
+    text += "".join("\t.quad 0x%016x\n" % limb for limb in fa.p_limbs)
+    text += (
+        "\n#if defined(__ELF__)\n"
+        "/* GNU_PROPERTY_AARCH64_FEATURE_1_AND: BTI (every function starts with a\n"
+        " * landing pad) and PAC (no function stores the link register), which the\n"
+        " * linker ANDs over every object of the program. */\n"
+        ".section .note.gnu.property,\"a\"\n"
+        ".p2align 3\n"
+        ".long 4, 16, 5          /* name size, descriptor size, NT_GNU_PROPERTY_TYPE_0 */\n"
+        ".asciz \"GNU\"\n"
+        ".long 0xc0000000, 4, 3  /* GNU_PROPERTY_AARCH64_FEATURE_1_AND, 4 bytes, BTI|PAC */\n"
+        ".p2align 3\n"
+        "#endif\n"
+        "#endif\n\n"
+        "/* Assembled for x86-64 (a vendored build that compiles every .S) the file\n"
+        " * has no code: with -fcf-protection it says so, or the linker would turn\n"
+        " * IBT/SHSTK off for the whole program (the x86-64 .S files' note). */\n"
+        "#if defined(__x86_64__) && defined(__CET__) && defined(__ELF__)\n"
+        ".section .note.gnu.property,\"a\"\n"
+        ".p2align 3\n"
+        ".long 4, 16, 5\n"
+        ".asciz \"GNU\"\n"
+        ".long 0xc0000002, 4, (__CET__ & 3)\n"
+        ".p2align 3\n"
+        "#endif\n\n"
+        "#ifdef __ELF__\n"
+        ".section .note.GNU-stack,\"\",%progbits\n"
+        "#endif\n")
+    return {f"{fa.name}/fg_{fa.name}_{LEVEL}.S": text}
+
+
+def instruction_counts(fa):
+    """{op: (instructions, multiplications, frame bytes)} of each kernel, for the docs."""
+    out = {}
+    for op, kn in build_all(fa):
+        lines = [l for l in kn.text() if l.startswith("\t") and not l.startswith("\t.") and not l.startswith("\t//")]
+        mults = sum(1 for l in lines if l.split()[0] in ("mul", "umulh"))
+        out[op] = (len(lines) + 1, mults, kn.stack_bytes)
+    return out

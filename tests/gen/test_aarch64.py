@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
+"""The AArch64 kernels (gen/fg/targets/aarch64) run by an interpreter of
+the instructions they use (targets/aarch64/sim.py) against Python
+integers: every op of the shipped fields and of every extra prime (limb
+counts 1 to 16, both forms), on random, edge and carry-stress inputs, with
+the result aliasing an operand; the interpreter also checks the ABI
+(x19-x28 and sp restored, x18/x29/x30 untouched), straight-line code and
+memory accesses inside the arguments, frame and table. qemu runs the same
+kernels in the cross build (.ci/aarch64.sh).
+
+Run: cd tests && PYTHONPATH=../gen /usr/bin/python3 -B -m unittest -v gen.test_aarch64
+"""
+
+import os
+import random
+import sys
+import unittest
+
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.path.dirname(TESTS)
+sys.path.insert(0, os.path.join(REPO, "gen"))
+from fg import analysis, spec  # noqa: E402
+from fg.targets import aarch64  # noqa: E402
+from fg.targets.aarch64 import kernels, sim  # noqa: E402
+
+COUNT = int(os.environ.get("FIELDGEN_AARCH64_SIM_COUNT", "6"))
+TABLE = 0x20000000
+MASK = (1 << 64) - 1
+
+
+def limbs(x, n):
+    return [(x >> (64 * i)) & MASK for i in range(n)]
+
+
+def value(words):
+    return sum(w << (64 * i) for i, w in enumerate(words))
+
+
+def reference(fa, op, a, b, t):
+    """The value each op must produce (the C level's contract)."""
+    p, n = fa.p, fa.n
+    R = 1 << (64 * n)
+    rinv = pow(R, -1, p) if fa.form == "montgomery" else 1
+    if op == "mul_wide":
+        return a * b
+    if op == "sqr_wide":
+        return a * a
+    if op == "redc":
+        return t * rinv % p
+    if op == "mul":
+        return a * b * rinv % p
+    if op == "sqr":
+        return a * a * rinv % p
+    # lazy: (x + m p) / R with m = -x p^-1 mod R, below 2p
+    x = a * b if op == "mul_lazy" else a * a
+    m = (-x * pow(p, -1, R)) % R
+    return (x + m * p) // R
+
+
+def run(fa, kn, op, a, b, t, alias=None):
+    """Run one kernel; returns its output limbs. alias "a": the result is
+    written over a's (or t's) limbs."""
+    n = fa.n
+    lines = [line.replace("@P@", "TABLE") for line in kn.text()]
+    mem = {}
+    for i, w in enumerate(fa.p_limbs):
+        mem[TABLE + 8 * i] = w
+    out_words = 2 * n if op.endswith("_wide") else n
+    base_out, base_a, base_b = 0x100000, 0x200000, 0x300000
+    if op == "redc":
+        for i, w in enumerate(limbs(t, 2 * n)):
+            mem[base_a + 8 * i] = w
+        regions = [(base_a, base_a + 16 * n)]
+    else:
+        for i, w in enumerate(limbs(a, n)):
+            mem[base_a + 8 * i] = w
+        for i, w in enumerate(limbs(b, n)):
+            mem[base_b + 8 * i] = w
+        regions = [(base_a, base_a + 8 * n), (base_b, base_b + 8 * n)]
+    if alias:
+        base_out = base_a
+        regions.append((base_a, base_a + 8 * out_words))
+    else:
+        regions.append((base_out, base_out + 8 * out_words))
+    sim.run(lines, {"x0": base_out, "x1": base_a, "x2": base_b}, mem, regions, "TABLE", TABLE)
+    return value([mem[base_out + 8 * i] for i in range(out_words)])
+
+
+def inputs(fa, rng):
+    """Operand pairs: edges, carry-stress limbs, random."""
+    p, n = fa.p, fa.n
+    edge = [0, 1, 2, p - 1, p - 2, (p - 1) // 2]
+    special = [0, 1, MASK, 1 << 63, (1 << 32) - 1] + fa.p_limbs
+    out = [(x, y) for x in edge for y in (0, 1, p - 1)]
+    for _ in range(COUNT):
+        out.append((rng.randrange(p), rng.randrange(p)))
+        out.append((value([rng.choice(special) for _ in range(n)]) % p,
+                    value([rng.choice(special) for _ in range(n)]) % p))
+    return out
+
+
+def wide_inputs(fa, rng):
+    """redc inputs within its bound: t < p R (Montgomery), any t < 2^(128n) otherwise."""
+    p, n = fa.p, fa.n
+    top = p << (64 * n) if fa.form == "montgomery" else 1 << (128 * n)
+    out = [0, 1, top - 1, (p - 1) ** 2, top // 2]
+    for _ in range(COUNT):
+        out.append(rng.randrange(top))
+        out.append(rng.randrange(p) * rng.randrange(p))
+        out.append(min(top - 1, value([rng.choice([0, MASK, 1 << 63]) for _ in range(2 * n)])))
+    return out
+
+
+def fields():
+    out = []
+    for path, test_primes in ((os.path.join(REPO, "fields.toml"), False),
+                              (os.path.join(TESTS, "extra_fields.toml"), True)):
+        out += [analysis.analyze(fs) for fs in spec.load(path, test_primes=test_primes)]
+    return out
+
+
+class TestKernels(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.fields = fields()
+
+    def test_every_limb_count(self):
+        counts = {fa.n for fa in self.fields if aarch64.ops(fa)}
+        self.assertEqual(counts, set(range(1, 17)))
+        forms = {fa.form for fa in self.fields if aarch64.ops(fa)}
+        self.assertEqual(forms, {"montgomery", "pseudo_mersenne"})
+
+    def test_against_integers(self):
+        for fa in self.fields:
+            rng = random.Random(f"{fa.name} {fa.p}")
+            pairs = inputs(fa, rng)
+            wides = wide_inputs(fa, rng)
+            for op, kn in aarch64.build_all(fa):
+                with self.subTest(field=fa.name, op=op):
+                    if op == "redc":
+                        for i, t in enumerate(wides):
+                            got = run(fa, kn, op, 0, 0, t, alias=(i % 2 == 1))
+                            self.assertEqual(got, reference(fa, op, 0, 0, t), f"t = {t:#x}")
+                        continue
+                    for i, (a, b) in enumerate(pairs):
+                        if op.startswith("sqr"):
+                            b = a
+                        got = run(fa, kn, op, a, b, 0, alias=(i % 2 == 1))
+                        self.assertEqual(got, reference(fa, op, a, b, 0), f"a = {a:#x}, b = {b:#x}")
+
+    def test_straight_line_and_abi(self):
+        """No branch, no x18/x29/x30, sp balanced: the interpreter raises on
+        each; here the text itself (every kernel ends in its one ret)."""
+        for fa in self.fields:
+            for op, kn in aarch64.build_all(fa):
+                text = kn.text()
+                self.assertEqual(sum(1 for line in text if line.strip() == "ret"), 1)
+                for line in text:
+                    ins = line.split()
+                    if ins and not ins[0].startswith("."):
+                        self.assertNotRegex(line, r"\bx(18|29|30)\b")
+                        self.assertFalse(ins[0].startswith("b") and ins[0] != "bti", line)
+
+    def test_committed_files(self):
+        """The committed generated/*/fg_*_aarch64.S, statically: each function
+        is straight-line (its one RET last, no branch), starts with its BTI
+        landing pad, uses only the instructions the interpreter knows (no
+        division), and addresses memory only as [register, #constant]; the
+        file has the property note."""
+        import glob
+        import re
+        allowed = {"hint", "ret", "mov", "movz", "movk", "movn", "adr", "mul", "umulh", "adds", "adcs", "adc",
+                   "add", "subs", "sbcs", "sbc", "sub", "csel", "extr", "and", "ldr", "ldp", "str", "stp"}
+        files = sorted(glob.glob(os.path.join(REPO, "generated", "*", "fg_*_aarch64.S")))
+        self.assertTrue(files)
+        for path in files:
+            with open(path) as f:
+                text = f.read()
+            self.assertIn("0xc0000000, 4, 3", text)
+            self.assertIn(".note.GNU-stack", text)
+            functions = re.findall(r"^(fg_\w+_aarch64):\n(.*?)^\t\.cfi_endproc", text, re.M | re.S)
+            self.assertGreaterEqual(len(functions), 5, path)
+            for name, body in functions:
+                ins = [line.split("//")[0].strip() for line in body.split("\n")]
+                ins = [i for i in ins if i and not i.startswith(".") and not i.startswith("#")]
+                with self.subTest(function=name):
+                    self.assertTrue(ins[0].startswith("hint\t#34"), ins[0])
+                    self.assertEqual(ins[-1], "ret")
+                    self.assertEqual(sum(1 for i in ins if i == "ret"), 1)
+                    for i in ins:
+                        self.assertIn(i.split()[0], allowed, i)
+                        for m in re.findall(r"\[[^\]]*\]", i):
+                            self.assertRegex(m, r"^\[(x([0-9]|1[0-7]|19|2[0-8])|sp), #[0-9]+\]$", i)
+
+    def test_interpreter_catches_a_dropped_carry(self):
+        """A kernel with one ADCS turned into ADDS must fail: the test can fail."""
+        fa = next(f for f in self.fields if f.name == "p256")
+        kn = kernels.build(fa, "mul", "m")
+        lines = kn.text()
+        i = next(i for i, line in enumerate(lines) if line.startswith("\tadcs"))
+        kn.text = lambda: lines[:i] + [lines[i].replace("adcs", "adds")] + lines[i + 1:]
+        rng = random.Random(1)
+        bad = 0
+        for a, b in inputs(fa, rng):
+            bad += run(fa, kn, "mul", a, b, 0) != reference(fa, "mul", a, b, 0)
+        self.assertGreater(bad, 0)
+
+    def test_deterministic(self):
+        fa = self.fields[0]
+        hdr = "/* h */\n"
+        self.assertEqual(aarch64.emit(fa, hdr), aarch64.emit(fa, hdr))
+
+
+if __name__ == "__main__":
+    unittest.main()
