@@ -17,11 +17,12 @@ build=${BUILD:-build-aarch64-asm}
 count=${FIELDGEN_TEST_COUNT:-2000}
 jobs=${JOBS:-$(nproc)}
 mkdir -p "$build"
+case $build in /*) ;; *) build=$PWD/$build ;; esac
 sh .ci/extra_subset.sh "$build/extra_subset.toml"
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=tests/cross/aarch64-linux-gnu.cmake \
     -DCMAKE_BUILD_TYPE=Release -DFIELDGEN_BENCH=OFF -DFIELDGEN_CT=OFF -DFIELDGEN_PROTOCOLS=OFF \
     -DFIELDGEN_AARCH64_ASM=ON -DFIELDGEN_ISA_LEVEL=runtime \
-    -DFIELDGEN_EXTRA_PRIMES=ON -DFIELDGEN_EXTRA_PRIMES_FILE="$PWD/$build/extra_subset.toml" \
+    -DFIELDGEN_EXTRA_PRIMES=ON -DFIELDGEN_EXTRA_PRIMES_FILE="$build/extra_subset.toml" \
     -DFIELDGEN_TEST_COUNT="$count" >/dev/null
 cmake --build "$build" -j"$jobs" >/dev/null
 # The generator's own tests ran on the host already (the README suite); here

@@ -162,7 +162,25 @@ void x25519_fe64_sub(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
 #define A24_PLUS_ONE 121666u /* OpenSSL's constant: z2 = E * (BB + 121666 E) */
 static struct {
     fg_p25519 a, b, w[FGB_WAYS]; /* w: the throughput loops' independent chains */
+    fg_p25519 ic;                /* the inversions' chain, canonical throughout */
 } lp;
+/* The ops the protocol's ladder calls (fgp_x25519.c's L_*): the lazy ones
+ * where the field has pseudo-Mersenne lazy ops, else the canonical ones. */
+#if FG_P25519_HAVE_LAZY && !FG_P25519_MONTGOMERY
+#define LP_LAZY "_lazy"
+#define LP_MUL fg_p25519_mul_lazy
+#define LP_SQR fg_p25519_sqr_lazy
+#define LP_ADD fg_p25519_add_lazy
+#define LP_SUB fg_p25519_sub_lazy
+#define LP_MUL_SMALL fg_p25519_mul_small_lazy
+#else
+#define LP_LAZY ""
+#define LP_MUL fg_p25519_mul
+#define LP_SQR fg_p25519_sqr
+#define LP_ADD fg_p25519_add
+#define LP_SUB fg_p25519_sub
+#define LP_MUL_SMALL fg_p25519_mul_small
+#endif
 
 #define PART_LOOP(name, body)                                  \
     static void name(void *s, size_t iters)                    \
@@ -173,14 +191,14 @@ static struct {
         }                                                      \
         sink ^= (uint8_t)lp.a.limb[0];                         \
     }
-PART_LOOP(part_mul, fg_p25519_mul(&lp.a, &lp.a, &lp.b))
-PART_LOOP(part_sqr, fg_p25519_sqr(&lp.a, &lp.a))
-PART_LOOP(part_add, fg_p25519_add(&lp.a, &lp.a, &lp.b))
-PART_LOOP(part_sub, fg_p25519_sub(&lp.a, &lp.a, &lp.b))
-PART_LOOP(part_mul_small, fg_p25519_mul_small(&lp.a, &lp.a, A24_PLUS_ONE))
+PART_LOOP(part_mul, LP_MUL(&lp.a, &lp.a, &lp.b))
+PART_LOOP(part_sqr, LP_SQR(&lp.a, &lp.a))
+PART_LOOP(part_add, LP_ADD(&lp.a, &lp.a, &lp.b))
+PART_LOOP(part_sub, LP_SUB(&lp.a, &lp.a, &lp.b))
+PART_LOOP(part_mul_small, LP_MUL_SMALL(&lp.a, &lp.a, A24_PLUS_ONE))
 PART_LOOP(part_cswap, fg_p25519_cswap(&lp.a, &lp.b, (int)(lp.a.limb[0] & 1)))
-PART_LOOP(part_inv, (void)fg_p25519_inv(&lp.a, &lp.a))
-PART_LOOP(part_inv_fermat, (void)fg_p25519_inv_fermat(&lp.a, &lp.a))
+PART_LOOP(part_inv, (void)fg_p25519_inv(&lp.ic, &lp.ic))
+PART_LOOP(part_inv_fermat, (void)fg_p25519_inv_fermat(&lp.ic, &lp.ic))
 PART_LOOP(fe64_mul, x25519_fe64_mul(lp.a.limb, lp.a.limb, lp.b.limb))
 PART_LOOP(fe64_sqr, x25519_fe64_sqr(lp.a.limb, lp.a.limb))
 PART_LOOP(fe64_add, x25519_fe64_add(lp.a.limb, lp.a.limb, lp.b.limb))
@@ -199,11 +217,11 @@ PART_LOOP(fe64_mul121666, x25519_fe64_mul121666(lp.a.limb, lp.a.limb))
             }                                                  \
         sink ^= (uint8_t)lp.w[0].limb[0];                      \
     }
-PART_THR(thr_mul, fg_p25519_mul(w, w, &lp.b))
-PART_THR(thr_sqr, fg_p25519_sqr(w, w))
-PART_THR(thr_add, fg_p25519_add(w, w, &lp.b))
-PART_THR(thr_sub, fg_p25519_sub(w, w, &lp.b))
-PART_THR(thr_mul_small, fg_p25519_mul_small(w, w, A24_PLUS_ONE))
+PART_THR(thr_mul, LP_MUL(w, w, &lp.b))
+PART_THR(thr_sqr, LP_SQR(w, w))
+PART_THR(thr_add, LP_ADD(w, w, &lp.b))
+PART_THR(thr_sub, LP_SUB(w, w, &lp.b))
+PART_THR(thr_mul_small, LP_MUL_SMALL(w, w, A24_PLUS_ONE))
 PART_THR(thr_cswap, fg_p25519_cswap(w, &lp.b, (int)(w->limb[0] & 1)))
 PART_THR(thr_fe64_mul, x25519_fe64_mul(w->limb, w->limb, lp.b.limb))
 PART_THR(thr_fe64_sqr, x25519_fe64_sqr(w->limb, w->limb))
@@ -223,6 +241,7 @@ static int ladder_setup(char *msg, size_t n)
     (void)fg_p25519_from_bytes_wide(&lp.a, b, sizeof b);
     random_bytes(b, sizeof b);
     (void)fg_p25519_from_bytes_wide(&lp.b, b, sizeof b);
+    lp.ic = lp.a;
     for (int k = 0; k < FGB_WAYS; k++) {
         random_bytes(b, sizeof b);
         (void)fg_p25519_from_bytes_wide(&lp.w[k], b, sizeof b);
@@ -442,12 +461,12 @@ static const struct proto_op ops[] = {
     OP("x25519", "x25519", "derive", x25519_ours, x25519_ossl, "fgp_x25519 / EVP_PKEY_derive"),
     OP("x25519", "x25519", "public", x25519_base_ours, x25519_base_ossl,
        "fgp_x25519_base / EVP_PKEY_new_raw_private_key (+ free)"),
-    PART("mul", part_mul, fe64_mul, thr_mul, thr_fe64_mul, "fg_p25519_mul / x25519_fe64_mul"),
-    PART("sqr", part_sqr, fe64_sqr, thr_sqr, thr_fe64_sqr, "fg_p25519_sqr / x25519_fe64_sqr"),
-    PART("add", part_add, fe64_add, thr_add, thr_fe64_add, "fg_p25519_add / x25519_fe64_add"),
-    PART("sub", part_sub, fe64_sub, thr_sub, thr_fe64_sub, "fg_p25519_sub / x25519_fe64_sub"),
+    PART("mul", part_mul, fe64_mul, thr_mul, thr_fe64_mul, "fg_p25519_mul" LP_LAZY " / x25519_fe64_mul"),
+    PART("sqr", part_sqr, fe64_sqr, thr_sqr, thr_fe64_sqr, "fg_p25519_sqr" LP_LAZY " / x25519_fe64_sqr"),
+    PART("add", part_add, fe64_add, thr_add, thr_fe64_add, "fg_p25519_add" LP_LAZY " / x25519_fe64_add"),
+    PART("sub", part_sub, fe64_sub, thr_sub, thr_fe64_sub, "fg_p25519_sub" LP_LAZY " / x25519_fe64_sub"),
     PART("mul_small", part_mul_small, fe64_mul121666, thr_mul_small, thr_fe64_mul121666,
-         "fg_p25519_mul_small(121666) / x25519_fe64_mul121666"),
+         "fg_p25519_mul_small" LP_LAZY "(121666) / x25519_fe64_mul121666"),
     PART("cswap", part_cswap, NULL, thr_cswap, NULL, "fg_p25519_cswap (OpenSSL's is inline C)"),
     PART("inv", part_inv, NULL, NULL, NULL, "fg_p25519_inv (safegcd), the protocol's inversion"),
     PART("inv_fermat", part_inv_fermat, NULL, NULL, NULL,

@@ -388,8 +388,8 @@ void fgb_print_lazy(const struct fgb_results *r)
             if ((!ml || !m) && (!sl || !s))
                 continue;
             if (!printed++)
-                printf("\nlazy reduction: mul_lazy and sqr_lazy (operands and result below 2p, no final "
-                       "subtraction)\n  against mul and sqr (canonical) at the same level%s;\n  below "
+                printf("\nlazy reduction: mul_lazy and sqr_lazy (Montgomery fields: operands and result below 2p, no final "
+                       "subtraction;\n  pseudo-Mersenne fields: any operands below 2^(64n), no final select)\n  against mul and sqr (canonical) at the same level%s;\n  below "
                        "1.00x the lazy op is faster; the table's lat/peer and thr/peer set them against "
                        "the peers'\n  mul and sqr (whose results are canonical)\n"
                        "%-8s %-8s %10s %10s %10s %10s\n",

@@ -68,6 +68,18 @@ static void ops_round(int square)
     F(sqr_lazy)(&r, &r);
     F(mul_lazy)(&r, &r, &a);
     F(canon)(&r, &r);
+#if !C(MONTGOMERY)
+    /* pseudo-Mersenne: the additive lazy ops, on lazy values (any limbs) */
+    F(add_lazy)(&r, &a, &b);
+    F(sub_lazy)(&s, &r, &b);
+    F(sub_lazy)(&s, &a, &s);
+    F(mul_small_lazy)(&r, &s, (uint32_t)u);
+    F(add_lazy)(&r, &r, &r);
+    F(mul_lazy)(&s, &r, &s);
+    F(cswap)(&r, &s, cond);
+    F(canon)(&r, &r);
+    F(mul)(&r, &s, &s);
+#endif
 #endif
     F(from_u64)(&r, u);
     F(to_bytes)(bytes, &a);

@@ -349,7 +349,7 @@ static void check_binary(const uint64_t a[N], const uint64_t b[N])
     mpz_clears(want, u, v, NULL);
 }
 
-#if C(HAVE_LAZY)
+#if C(HAVE_LAZY) && C(MONTGOMERY)
 /* The lazy ops' exact result for operands x, y < 2p: the Montgomery quotient
  * (x*y + m*p)/R with m = -x*y/p mod R, which is below 2p. Every level computes
  * this very value (the C kernel, each assembly kernel, the dispatcher), so it
@@ -438,6 +438,271 @@ static void check_lazy(const uint64_t a[N], const uint64_t b[N])
             }
         }
     mpz_clears(want, canon, u, NULL);
+}
+#endif
+
+#if C(HAVE_LAZY) && !C(MONTGOMERY)
+/* Pseudo-Mersenne lazy ops (p = 2^k - c): operands and results any values
+ * below R = 2^(64N). Each result is checked exactly against the value its
+ * algorithm (the header's) defines, computed here with GMP, and canon of it
+ * against the canonical result: mul_lazy and sqr_lazy are the product's
+ * reduction without the select, w = lo + hi c_fold, then (w mod 2^k) +
+ * (w >> k) c, below 2p, at every level (the dispatcher and the level's own
+ * kernels); add_lazy, sub_lazy, mul_small_lazy fold each carry (borrow) out
+ * of R back in as + (-) c_fold, twice at most. mul, sqr, mul_wide, sqr_wide,
+ * redc, cmov and cswap take such operands too. */
+static mpz_t PM_R, PM_K2, PM_CF, PM_C, PM_2P; /* R, 2^k, c_fold, c, 2p */
+static unsigned long PM_KBITS;
+
+static void pm_setup(void)
+{
+    static int ready;
+    if (ready)
+        return;
+    mpz_inits(PM_R, PM_K2, PM_CF, PM_C, PM_2P, NULL);
+    PM_KBITS = (unsigned long)mpz_sizeinbase(P, 2);
+    mpz_ui_pow_ui(PM_R, 2, 64 * N);
+    mpz_ui_pow_ui(PM_K2, 2, PM_KBITS);
+    mpz_sub(PM_C, PM_K2, P);
+    mpz_mod(PM_CF, PM_R, P);  /* 2^(64N) mod p = c 2^(64N-k) */
+    mpz_mul_ui(PM_2P, P, 2);
+    ready = 1;
+}
+
+/* r = the reduction without its select of the wide value t < R^2 */
+static void ref_split_pm(mpz_t r, const mpz_t t)
+{
+    mpz_t lo, hi;
+    mpz_inits(lo, hi, NULL);
+    mpz_tdiv_r_2exp(lo, t, 64 * N);
+    mpz_tdiv_q_2exp(hi, t, 64 * N);
+    mpz_addmul(lo, hi, PM_CF);           /* w = lo + hi c_fold */
+    mpz_tdiv_q_2exp(hi, lo, PM_KBITS);
+    mpz_tdiv_r_2exp(r, lo, PM_KBITS);
+    mpz_addmul(r, hi, PM_C);             /* (w mod 2^k) + (w >> k) c */
+    if (mpz_cmp(r, PM_2P) >= 0) {
+        fprintf(stderr, "internal: the lazy product is not below 2p\n");
+        exit(2);
+    }
+    mpz_clears(lo, hi, NULL);
+}
+
+/* r = s folded into [0, R): each R above it taken as c_fold (s < 2R + ...),
+ * each wrap below 0 the same way; at most twice (the header's algorithm) */
+static void ref_fold_pm(mpz_t r, const mpz_t s)
+{
+    int i;
+    mpz_set(r, s);
+    for (i = 0; i < 2; i++) {
+        if (mpz_cmp(r, PM_R) >= 0) {
+            mpz_sub(r, r, PM_R);
+            mpz_add(r, r, PM_CF);
+        } else if (mpz_sgn(r) < 0) {
+            mpz_add(r, r, PM_R);
+            mpz_sub(r, r, PM_CF);
+        }
+    }
+    if (mpz_cmp(r, PM_R) >= 0 || mpz_sgn(r) < 0) {
+        fprintf(stderr, "internal: the lazy fold left [0, R)\n");
+        exit(2);
+    }
+}
+
+/* every lazy op on one pair of operands x, y < R (any limbs) */
+static void check_lazy_pair(const uint64_t xa[N], const uint64_t yb[N], uint32_t c)
+{
+    FE x, y, r, s;
+    uint64_t t[2 * N];
+    mpz_t u, v, want, canon, w;
+    mpz_inits(u, v, want, canon, w, NULL);
+    to_mpz(u, xa, N);
+    to_mpz(v, yb, N);
+    memcpy(x.limb, xa, sizeof x.limb);
+    memcpy(y.limb, yb, sizeof y.limb);
+
+    /* canon, and the canonical products on lazy operands */
+    F(canon)(&r, &x);
+    mpz_mod(canon, u, P);
+    expect("canon", r.limb, canon, N, xa, NULL);
+    s = x;
+    F(canon)(&s, &s);
+    expect("canon r==a", s.limb, canon, N, xa, NULL);
+    mpz_mul(w, u, v);
+    mpz_mod(canon, w, P);
+    F(mul)(&r, &x, &y);
+    expect("mul (lazy operands)", r.limb, canon, N, xa, yb);
+    K.mul(r.limb, xa, yb);
+    expect("mul (lazy operands, level's kernel)", r.limb, canon, N, xa, yb);
+    F(mul_wide)(t, &x, &y);
+    expect("mul_wide (lazy operands)", t, w, 2 * N, xa, yb);
+    F(redc)(&r, t);
+    expect("redc(mul_wide) (lazy operands)", r.limb, canon, N, xa, yb);
+
+    /* mul_lazy, exactly, with aliasing */
+    ref_split_pm(want, w);
+    F(mul_lazy)(&r, &x, &y);
+    expect("mul_lazy", r.limb, want, N, xa, yb);
+    KL.mul(r.limb, xa, yb);
+    expect("mul_lazy (level's kernel)", r.limb, want, N, xa, yb);
+    s = x;
+    F(mul_lazy)(&s, &s, &y);
+    expect("mul_lazy r==a", s.limb, want, N, xa, yb);
+    s = y;
+    F(mul_lazy)(&s, &x, &s);
+    expect("mul_lazy r==b", s.limb, want, N, xa, yb);
+    F(canon)(&s, &r);
+    expect("canon(mul_lazy)", s.limb, canon, N, xa, yb);
+
+    /* sqr_lazy and sqr */
+    mpz_mul(w, u, u);
+    ref_split_pm(want, w);
+    F(sqr_lazy)(&r, &x);
+    expect("sqr_lazy", r.limb, want, N, xa, NULL);
+    KL.sqr(r.limb, xa);
+    expect("sqr_lazy (level's kernel)", r.limb, want, N, xa, NULL);
+    s = x;
+    F(sqr_lazy)(&s, &s);
+    expect("sqr_lazy r==a", s.limb, want, N, xa, NULL);
+    F(mul_lazy)(&s, &x, &x);
+    expect("mul_lazy a==b", s.limb, want, N, xa, NULL);
+    mpz_mod(canon, w, P);
+    F(sqr)(&r, &x);
+    expect("sqr (lazy operand)", r.limb, canon, N, xa, NULL);
+    K.sqr(r.limb, xa);
+    expect("sqr (lazy operand, level's kernel)", r.limb, canon, N, xa, NULL);
+    F(sqr_wide)(t, &x);
+    expect("sqr_wide (lazy operand)", t, w, 2 * N, xa, NULL);
+
+    /* add_lazy, sub_lazy, mul_small_lazy, exactly, and canon of each */
+    mpz_add(w, u, v);
+    ref_fold_pm(want, w);
+    F(add_lazy)(&r, &x, &y);
+    expect("add_lazy", r.limb, want, N, xa, yb);
+    s = x;
+    F(add_lazy)(&s, &s, &y);
+    expect("add_lazy r==a", s.limb, want, N, xa, yb);
+    s = y;
+    F(add_lazy)(&s, &x, &s);
+    expect("add_lazy r==b", s.limb, want, N, xa, yb);
+    F(canon)(&s, &r);
+    mpz_mod(canon, w, P);
+    expect("canon(add_lazy)", s.limb, canon, N, xa, yb);
+
+    mpz_sub(w, u, v);
+    ref_fold_pm(want, w);
+    F(sub_lazy)(&r, &x, &y);
+    expect("sub_lazy", r.limb, want, N, xa, yb);
+    s = x;
+    F(sub_lazy)(&s, &s, &y);
+    expect("sub_lazy r==a", s.limb, want, N, xa, yb);
+    s = y;
+    F(sub_lazy)(&s, &x, &s);
+    expect("sub_lazy r==b", s.limb, want, N, xa, yb);
+    F(canon)(&s, &r);
+    mpz_mod(canon, w, P);
+    expect("canon(sub_lazy)", s.limb, canon, N, xa, yb);
+
+    mpz_mul_ui(w, u, c);
+    mpz_tdiv_q_2exp(want, w, 64 * N);
+    mpz_tdiv_r_2exp(w, w, 64 * N);
+    mpz_addmul(w, want, PM_CF);          /* lo + h c_fold < R + 2^63 */
+    ref_fold_pm(want, w);
+    F(mul_small_lazy)(&r, &x, c);
+    expect("mul_small_lazy", r.limb, want, N, xa, NULL);
+    s = x;
+    F(mul_small_lazy)(&s, &s, c);
+    expect("mul_small_lazy r==a", s.limb, want, N, xa, NULL);
+    F(canon)(&s, &r);
+    mpz_mul_ui(w, u, c);
+    mpz_mod(canon, w, P);
+    expect("canon(mul_small_lazy)", s.limb, canon, N, xa, NULL);
+
+    /* cmov and cswap move lazy values unchanged */
+    s = x;
+    F(cmov)(&s, &y, 1);
+    expect("cmov 1 (lazy)", s.limb, v, N, xa, yb);
+    r = x;
+    s = y;
+    F(cswap)(&r, &s, 1);
+    expect("cswap 1 (lazy) a", r.limb, v, N, xa, yb);
+    expect("cswap 1 (lazy) b", s.limb, u, N, xa, yb);
+    mpz_clears(u, v, want, canon, w, NULL);
+}
+
+static uint32_t pm_small(void)
+{
+    static const uint32_t edge[] = {0, 1, 2, 19, 38, 121665, 121666, 0x7fffffffu, 0xffffffffu};
+    uint64_t z = rnd();
+    return z & 1 ? (uint32_t)(z >> 32) : edge[(z >> 1) % (sizeof edge / sizeof edge[0])];
+}
+
+/* Operands from a and b (canonical): each itself, plus p (below 2p), and its
+ * complement R - 1 - a (the top of the lazy range), in all pairs. */
+static void check_lazy(const uint64_t a[N], const uint64_t b[N])
+{
+    uint64_t ops[2][3][N];
+    mpz_t u;
+    int i, j, k;
+    pm_setup();
+    mpz_init(u);
+    for (i = 0; i < 2; i++) {
+        const uint64_t *x = i ? b : a;
+        memcpy(ops[i][0], x, sizeof ops[i][0]);
+        to_mpz(u, x, N);
+        mpz_add(u, u, P);
+        from_mpz(ops[i][1], N, u);
+        for (k = 0; k < N; k++)
+            ops[i][2][k] = ~x[k];
+    }
+    for (i = 0; i < 3; i++)
+        for (j = 0; j < 3; j++)
+            check_lazy_pair(ops[0][i], ops[1][j], pm_small());
+    mpz_clear(u);
+}
+
+/* The lazy range's edges, every pair: 0, 1, p - 1, p, p + 1, 2p - 1, 2p,
+ * 2^k - 1, 2^k, R - c_fold - 1, R - c_fold, R - 2, R - 1, and values whose
+ * low limb is all ones or zero under an all-ones top. */
+static void check_lazy_edges(void)
+{
+    enum { E = 15 };
+    uint64_t v[E][N];
+    mpz_t z;
+    int i, j, k;
+    pm_setup();
+    mpz_init(z);
+    for (i = 0; i < E; i++) {
+        switch (i) {
+        case 0: mpz_set_ui(z, 0); break;
+        case 1: mpz_set_ui(z, 1); break;
+        case 2: mpz_sub_ui(z, P, 1); break;
+        case 3: mpz_set(z, P); break;
+        case 4: mpz_add_ui(z, P, 1); break;
+        case 5: mpz_sub_ui(z, PM_2P, 1); break;
+        case 6: mpz_set(z, PM_2P); break;
+        case 7: mpz_sub_ui(z, PM_K2, 1); break;
+        case 8: mpz_set(z, PM_K2); break;
+        case 9: mpz_sub(z, PM_R, PM_CF); mpz_sub_ui(z, z, 1); break;
+        case 10: mpz_sub(z, PM_R, PM_CF); break;
+        case 11: mpz_sub_ui(z, PM_R, 2); break;
+        case 12: mpz_sub_ui(z, PM_R, 1); break;
+        default: /* all-ones top limbs over a low limb of 0 or c_fold - 1 */
+            mpz_sub_ui(z, PM_R, 1);
+            mpz_tdiv_q_2exp(z, z, 64);
+            mpz_mul_2exp(z, z, 64);
+            if (i == 14)
+                mpz_add(z, z, PM_CF), mpz_sub_ui(z, z, 1);
+            break;
+        }
+        if (mpz_cmp(z, PM_R) >= 0)
+            mpz_sub_ui(z, PM_R, 1);
+        from_mpz(v[i], N, z);
+    }
+    for (i = 0; i < E; i++)
+        for (j = 0; j < E; j++)
+            for (k = 0; k < 2; k++)
+                check_lazy_pair(v[i], v[j], k ? 0xffffffffu : 121665u);
+    mpz_clear(z);
 }
 #endif
 
@@ -1521,6 +1786,9 @@ int main(int argc, char **argv)
         uint64_t a[N], b[N];
         unsigned long slow = count / 50 ? count / 50 : 1;
         check_constants();
+#if C(HAVE_LAZY) && !C(MONTGOMERY)
+        check_lazy_edges();
+#endif
         for (i = 0; i < count; i++) {
             random_element(a);
             random_element(b);

@@ -18,7 +18,9 @@ LEVELS = ("c", "x86_64", "bmi2", "adx")
 ASM_LEVELS = LEVELS[1:]
 KERNEL_OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 # Montgomery fields with 4p <= 2^(64n) (FieldAnalysis.lazy) also have mul and
-# sqr without the final subtraction: operands and result in [0, 2p)
+# sqr without the final subtraction: operands and result in [0, 2p); every
+# pseudo-Mersenne field (FieldAnalysis.lazy_pm) too, with operands and
+# results any values below 2^(64n)
 LAZY_OPS = ("mul_lazy", "sqr_lazy")
 # the runtime's selector (runtime/fg_cpu.h): one bit per (level, tuning),
 # bit index level + len(SEL_LEVELS) * tuning
@@ -98,6 +100,13 @@ class FieldAnalysis:
     # fixed-exponent chains run on them; kernel_ops: the ops with a kernel per
     # level (KERNEL_OPS, then LAZY_OPS where lazy)
     lazy: bool = False
+    # pseudo-Mersenne form: mul_lazy, sqr_lazy (the reduction without its final
+    # select: fold, split at bit k, one add, so r < 2^k + (r's q) c < 2p), canon,
+    # and add_lazy, sub_lazy, mul_small_lazy (each overflow out of 2^(64n)
+    # folded back as + c_fold, twice at most, fe64's form): operands any values
+    # below 2^(64n), results below 2^(64n); the fixed-exponent chains stay on
+    # the canonical ops (lazy, the Montgomery flag, drives those)
+    lazy_pm: bool = False
     kernel_ops: tuple = KERNEL_OPS
     # exponents (public): inversion and square root
     inv_exp: int = 0
@@ -172,6 +181,11 @@ class FieldAnalysis:
     # scalar kernel (level: also adx_zen), counted on the generated text by
     # kernel_cost.costs
     kernel_cost: dict = field(default_factory=dict)
+
+    @property
+    def have_lazy(self):
+        """FG_NAME_HAVE_LAZY: mul_lazy, sqr_lazy and canon exist (lazy or lazy_pm)."""
+        return self.lazy or self.lazy_pm
 
     # ---- conversions used by the reference and the vectors ----
     def to_internal(self, x):
@@ -409,6 +423,10 @@ def analyze(spec, kernel_choice=None):
         # redc accepts any t < 2^(128n); k wide products of values < p fit when k(p-1)^2 < 2^(128n)
         fa.redc_sums = (R * R - 1) // ((p - 1) ** 2)
         fa.redc_bound = f"any t < 2^{2 * W * n}"
+        # canon of any a < 2^(64n): q = a >> k < 2^s, (a mod 2^k) + q c < 2^k + 2^s c
+        # <= 2p when (2^s + 2) c <= 2^k, then one conditional subtraction
+        fa.lazy_pm = (2 ** (W * n - fa.k) + 2) * fa.c <= 2 ** fa.k and fa.c_fold < PM_MAX_C_FOLD
+        fa.kernel_ops = KERNEL_OPS + (LAZY_OPS if fa.lazy_pm else ())
     else:
         fa.form = "montgomery"
         fa.m0inv = (-pow(p, -1, 1 << W)) & MASK64

@@ -180,6 +180,8 @@ def describe(fa):
         ("form", fa.form), ("special form", fa.special_form), ("reduction", fa.reduction),
         ("redc sums", fa.redc_sums),
         ("lazy", f"mul_lazy, sqr_lazy (4p <= 2^{64 * fa.n}); fixed exponents on them" if fa.lazy
+         else f"mul_lazy, sqr_lazy, add_lazy, sub_lazy, mul_small_lazy, canon (any values below 2^{64 * fa.n})"
+         if fa.lazy_pm
          else "none" + (f" (4p > 2^{64 * fa.n})" if fa.form == "montgomery" else " (not Montgomery form)")),
         ("sqrt", fa.sqrt_method + (f" (2-adicity {fa.ts_s}: {fa.tonelli['text']}, tables {fa.tonelli['bytes']} bytes)"
                                     if fa.sqrt_method == "tonelli_shanks" else "")),

@@ -11,8 +11,10 @@ Rules, by parameter:
 - `const fg_NAME *x` (and `const fg_NAME_fp2 *x`, both coordinates): x's
   internal value below p, or below 2p for the ops that accept lazy operands
   (mul, sqr, mul_wide, sqr_wide, mul_lazy, sqr_lazy, canon) in a field whose
-  lazy bound holds (4p <= 2^(64n)); for `in`/`table` followed by `size_t n`,
-  the n elements;
+  lazy bound holds (4p <= 2^(64n)); in a pseudo-Mersenne field with lazy
+  ops (lazy_pm) no bound at all for those ops, add_lazy, sub_lazy,
+  mul_small_lazy, cmov and cswap (any value below 2^(64n) is valid); for
+  `in`/`table` followed by `size_t n`, the n elements;
 - the non-const operands that are also inputs: cmov's r, cswap's a and b;
 - `int cond`: 0 or 1;
 - redc's `t` (Montgomery form): t < p * 2^(64n), i.e. its high half below p.
@@ -29,6 +31,9 @@ from dataclasses import dataclass
 KERNEL_SUFFIXES = ("_c", "_aarch64", "_x86_64", "_bmi2", "_adx", "_adx_zen", "_ifma", "_ifma_zen")
 # ops whose element operands may be below 2p where the field's lazy bound holds
 LAZY_INPUT_OPS = frozenset({"mul", "sqr", "mul_wide", "sqr_wide", "mul_lazy", "sqr_lazy", "canon"})
+# ops whose element operands may be any value below 2^(64n) in a pseudo-Mersenne
+# field with lazy ops (FieldAnalysis.lazy_pm): its lazy range
+LAZY_PM_INPUT_OPS = LAZY_INPUT_OPS | {"add_lazy", "sub_lazy", "mul_small_lazy", "cmov", "cswap"}
 # the non-const pointer operands that are read as well as written
 INOUT = {"cmov": ("r",), "cswap": ("a", "b"), "fp2_cmov": ("r",), "fp2_cswap": ("a", "b")}
 
@@ -37,7 +42,7 @@ INOUT = {"cmov": ("r",), "cswap": ("a", "b"), "fp2_cmov": ("r",), "fp2_cswap": (
 class Check:
     kind: str       # "elem" | "fp2" | "elems" | "fp2s" | "cond" | "redc"
     arg: str        # the parameter checked
-    bound: str      # "p" | "2p" (elements), "" otherwise
+    bound: str      # "p" | "2p" | "any" (elements: "any" checks nothing), "" otherwise
     count: str = "" # "n" for arrays
 
 
@@ -81,7 +86,8 @@ def entries(fa, header):
             inout = arg in INOUT.get(op, ())
             if typ in (f"const {base} *", f"{base} *") and (typ.startswith("const") or inout):
                 lazy = fa.lazy and op in LAZY_INPUT_OPS
-                checks.append(Check("elems" if array else "elem", arg, "2p" if lazy else "p", "n" if array else ""))
+                bound = "any" if fa.lazy_pm and op in LAZY_PM_INPUT_OPS and not array else "2p" if lazy else "p"
+                checks.append(Check("elems" if array else "elem", arg, bound, "n" if array else ""))
             elif typ in (f"const {fp2} *", f"{fp2} *") and (typ.startswith("const") or inout):
                 checks.append(Check("fp2s" if array else "fp2", arg, "p", "n" if array else ""))
             elif typ == "int" and arg == "cond":
@@ -97,10 +103,11 @@ def contract_text(fa, e):
     with a contract."""
     parts = []
     elems = [c for c in e.checks if c.kind in ("elem", "fp2")]
-    for bound in ("p", "2p"):
+    for bound in ("p", "2p", "any"):
         names = [c.arg for c in elems if c.bound == bound]
         if names:
-            what = "canonical (below p)" if bound == "p" else "below 2p"
+            what = ("canonical (below p)" if bound == "p" else "below 2p" if bound == "2p"
+                    else f"any value{'s' if len(names) > 1 else ''} below 2^{64 * fa.n}")
             parts.append(f"{', '.join(names)} {what}")
     for c in e.checks:
         if c.kind in ("elems", "fp2s"):
@@ -111,6 +118,8 @@ def contract_text(fa, e):
             parts.append(f"t < p * 2^{64 * fa.n}")
     if not parts:
         return None
+    if all(c.bound == "any" for c in e.checks):
+        return "In: " + "; ".join(parts) + " (every limb pattern is valid)."
     return "In: " + "; ".join(parts) + ". Outside that: undefined, and not the same at every level (FIELDGEN_VERIFY aborts)."
 
 

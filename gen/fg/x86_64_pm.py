@@ -58,6 +58,10 @@ from .x86_64_peachpy import finish_function
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
+# the lazy products (FieldAnalysis.lazy_pm): mul and sqr without the select,
+# operands any values below 2^(64n), the result v = u' + q*c of step 2 below
+# (< 2p), the same value as the C kernel's redc_split
+LAZY_OPS = ("mul_lazy", "sqr_lazy")
 
 # Up to this many limbs the product (2n words) and the reduction live in registers.
 REG_LIMBS = 4
@@ -111,8 +115,9 @@ class _Regs:
 class _Builder:
     """Emits the body of one kernel for one field at one level."""
 
-    def __init__(self, fa, level, tune="generic"):
+    def __init__(self, fa, level, tune="generic", lazy=False):
         self.n = fa.n
+        self.lazy = lazy                           # stop after step 2 (LAZY_OPS)
         self.zen = tune == "zen"                   # the Zen form (ZEN_FORMS)
         self.k = fa.k
         self.c = fa.c
@@ -577,13 +582,16 @@ class _Builder:
     def _split(self, reg_top, reg_hi_limb):
         """u = top*2^(64n) + limbs, limb n-1 in reg_hi_limb.  reg_top <- q*c where
         q = u >> k; bits >= k of limb n-1 are cleared.  Returns a register holding
-        q*c + c."""
+        q*c + c (None in a lazy kernel, which does not select)."""
         SHLD(reg_top, reg_hi_limb, self.shift)          # q = u >> k (< 2^(s+31))
         if self.shift == 1:
             BTR(reg_hi_limb, 63)
         else:
             SHL(reg_hi_limb, self.shift)
             SHR(reg_hi_limb, self.shift)
+        if self.lazy:
+            self._mul_const(reg_top, self.c)
+            return None
         reg_qc1 = self.regs.get()
         if self.c & (self.c - 1) == 0:
             self._mul_const(reg_top, self.c)
@@ -621,7 +629,13 @@ class _Builder:
         self.regs.put(rdx)
         if not self.mulx:
             self.regs.put(rax)
-        if n == 1:
+        if n == 1 and self.lazy:
+            self._split(reg_top, u[0])
+            ADD(u[0], reg_top)                           # v < 2p
+            self.regs.put(reg_top)
+        elif self.lazy:
+            self._lazy_regs(u, reg_top)
+        elif n == 1:
             reg_qc1 = self._split(reg_top, u[0])
             reg_b0 = self.regs.get()
             MOV(reg_b0, u[0])
@@ -635,6 +649,31 @@ class _Builder:
         for i in range(n):
             MOV(_limb(reg_r, i), u[i])
         self.regs.put(*u)
+
+    def _lazy_regs(self, u, reg_top):
+        """u <- u' + q c (below 2p, not canonical), n >= 2 limbs in registers: the
+        q c of _select_regs (top c_fold + b c, b = u_{n-1} >> (64-s)), added to
+        u' = u mod 2^k by one ADD/ADC chain; no select."""
+        n, c, s = self.n, self.c, self.shift
+        self._mul_const(reg_top, self.c_fold)            # X = top * c_fold
+        reg_y = self.regs.get()
+        MOV(reg_y, u[n - 1])
+        if s == 1:
+            SAR(reg_y, 63)
+            AND(reg_y, c)
+        else:
+            SHR(reg_y, 64 - s)
+            self._mul_const(reg_y, c)                    # Y = c * b
+        if s == 1:
+            BTR(u[n - 1], 63)
+        else:
+            SHL(u[n - 1], s)
+            SHR(u[n - 1], s)
+        ADD(reg_y, reg_top)                              # q c
+        ADD(u[0], reg_y)
+        for i in range(1, n):
+            ADC(u[i], 0)
+        self.regs.put(reg_top, reg_y)
 
     def _select_regs(self, u, reg_top):
         """u <- (u + top 2^(64n)) mod p, canonical, for n >= 2 limbs in registers.
@@ -789,6 +828,18 @@ class _Builder:
         reg_qc = reg_carry
         reg_qc1 = self._split(reg_qc, reg_x)
         u[n - 1] = reg_x
+        if self.lazy:
+            # 3. r = v = u' + q*c (below 2p), and no select
+            reg_y = self.regs.get()
+            for i in range(n):
+                src = u[i]
+                if not _is_reg(src):
+                    MOV(reg_y, src)
+                    src = reg_y
+                (ADD if i == 0 else ADC)(src, reg_qc if i == 0 else 0)
+                MOV(_limb(reg_r, i), src)
+            self.regs.put(reg_x, reg_qc, reg_y)
+            return
         reg_ones = self.regs.get()
         self._top_all_ones(reg_ones, u)
         reg_b0 = self.regs.get()
@@ -831,15 +882,15 @@ def _kernel(fa, level, op, tune="generic"):
     """PeachPy Function for fg_{name}_{op}_{level} (the Zen form:
     fg_{name}_{op}_adx_zen)."""
     name = "fg_%s_%s_%s" % (fa.name, op, level + ("_zen" if tune == "zen" else ""))
-    arg_out = Argument(ptr(uint64_t), "r" if op in ("mul", "sqr", "redc") else "t")
+    arg_out = Argument(ptr(uint64_t), "r" if op in ("mul", "sqr", "redc") + LAZY_OPS else "t")
     if op == "redc":
         args = (arg_out, Argument(ptr(const_uint64_t), "t"))
-    elif op in ("mul", "mul_wide"):
+    elif op in ("mul", "mul_wide", "mul_lazy"):
         args = (arg_out, Argument(ptr(const_uint64_t), "a"), Argument(ptr(const_uint64_t), "b"))
     else:
         args = (arg_out, Argument(ptr(const_uint64_t), "a"))
     with Function(name, args, target=_targets()[level]) as fn:
-        bld = _Builder(fa, level, tune)
+        bld = _Builder(fa, level, tune, lazy=op in LAZY_OPS)
         bld.check_bounds(fa.p)
         reg_out, reg_in = rdi, rsi                       # SysV: arguments 1 and 2
         LOAD.ARGUMENT(reg_out, args[0])
@@ -876,8 +927,9 @@ def _kernel(fa, level, op, tune="generic"):
 # OpenSSL's fe51 1.027 -> 1.000 in latency, against fe64 1.239 -> 1.215 in
 # throughput).  Behind the dispatcher's Zen test the throughput read 34.8;
 # the Zen form's all-ones test by CMOV (_select_regs) took it to 34.0 again
-# (fe64 1.246 -> 1.194; latency 37.1 both, two rounds alternating).
-ZEN_FORMS = ("sqr",)
+# (fe64 1.246 -> 1.194; latency 37.1 both, two rounds alternating).  The lazy
+# squaring takes the same product order (it has no select, so no CMOV test).
+ZEN_FORMS = ("sqr", "sqr_lazy")
 
 
 def emit_pseudo_mersenne(fa):
@@ -888,7 +940,7 @@ def emit_pseudo_mersenne(fa):
     parts = []
     fa.zen_forms = []
     for level in LEVELS:
-        for op in OPS:
+        for op in _ops(fa):
             text = gas(_kernel(fa, level, op))
             parts.append(text)
             if level == "adx" and op in ZEN_FORMS:
@@ -900,6 +952,10 @@ def emit_pseudo_mersenne(fa):
     return "\n".join(parts)
 
 
+def _ops(fa):
+    return OPS + (LAZY_OPS if fa.lazy_pm else ())
+
+
 def kernel_choice(fa):
     """(op, level) -> level whose kernel the dispatcher should call: the identity.
 
@@ -908,7 +964,7 @@ def kernel_choice(fa):
     (n = 1 equal after the one-limb fold fix), and bmi2 and x86_64 are within noise
     of each other, so no level borrows another's kernel.
     """
-    return {(op, level): level for op in OPS for level in LEVELS}
+    return {(op, level): level for op in _ops(fa) for level in LEVELS}
 
 
 def kernel_choice_zen(fa):

@@ -29,6 +29,12 @@
 #define fg_p25519_mul_small fg_p25519_mul_small_unverified_
 #define fg_p25519_mul fg_p25519_mul_unverified_
 #define fg_p25519_sqr fg_p25519_sqr_unverified_
+#define fg_p25519_mul_lazy fg_p25519_mul_lazy_unverified_
+#define fg_p25519_sqr_lazy fg_p25519_sqr_lazy_unverified_
+#define fg_p25519_add_lazy fg_p25519_add_lazy_unverified_
+#define fg_p25519_sub_lazy fg_p25519_sub_lazy_unverified_
+#define fg_p25519_mul_small_lazy fg_p25519_mul_small_lazy_unverified_
+#define fg_p25519_canon fg_p25519_canon_unverified_
 #define fg_p25519_mul_wide fg_p25519_mul_wide_unverified_
 #define fg_p25519_sqr_wide fg_p25519_sqr_wide_unverified_
 #define fg_p25519_redc fg_p25519_redc_unverified_
@@ -121,6 +127,8 @@ __attribute__((noinline)) void fg_p25519_mul_c(uint64_t r[N], const uint64_t a[N
 __attribute__((noinline)) void fg_p25519_sqr_c(uint64_t r[N], const uint64_t a[N]);
 __attribute__((noinline)) void fg_p25519_mul_wide_c(uint64_t t[2 * N], const uint64_t a[N], const uint64_t b[N]);
 __attribute__((noinline)) void fg_p25519_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N]);
+__attribute__((noinline)) void fg_p25519_mul_lazy_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N]);
+__attribute__((noinline)) void fg_p25519_sqr_lazy_c(uint64_t r[N], const uint64_t a[N]);
 __attribute__((noinline)) void fg_p25519_redc_c(uint64_t r[N], const uint64_t t[2 * N]);
 
 const uint64_t fg_p25519_P[N] = { UINT64_C(0xffffffffffffffed), UINT64_C(0xffffffffffffffff), 
@@ -192,14 +200,14 @@ void fg_p25519_sqr_wide_c(uint64_t t[2 * N], const uint64_t a[N])
 }
 
 
-/* r = t mod p, canonical, for any t < 2^512.
+/* w = a value below 2p congruent to t, for any t < 2^512.
  * Fold 1: w + top*2^256 = t_lo + t_hi*C_FOLD, top <= C_FOLD.
  * Fold 2: q = (w + top*2^256) >> 255, then w mod 2^255 + q*C_LOW < 2p
- * (q*C_LOW and the sum fit, as the analysis checked); one masked subtraction. */
-void fg_p25519_redc_c(uint64_t r[N], const uint64_t t[2 * N])
+ * (q*C_LOW and the sum fit, as the analysis checked). The lazy kernels stop
+ * here; redc adds one masked subtraction. Every level computes this same w. */
+static inline void redc_split(uint64_t w[N], const uint64_t t[2 * N])
 {
-    uint64_t w[N], s[N], carry = 0, top, q;
-    unsigned char borrow = 0;
+    uint64_t carry = 0, top, q;
     u128 acc;
     int i;
     for (i = 0; i < N; i++) {
@@ -218,6 +226,16 @@ void fg_p25519_redc_c(uint64_t r[N], const uint64_t t[2 * N])
         w[i] = (uint64_t)acc;
         carry = (uint64_t)(acc >> 64);
     }
+}
+
+/* r = t mod p, canonical, for any t < 2^512: redc_split, then one
+ * masked subtraction. */
+void fg_p25519_redc_c(uint64_t r[N], const uint64_t t[2 * N])
+{
+    uint64_t w[N], s[N];
+    unsigned char borrow = 0;
+    int i;
+    redc_split(w, t);
     for (i = 0; i < N; i++)
         s[i] = subb(w[i], P[i], &borrow);
     select_limbs(r, mask_of((uint64_t)(borrow ^ 1)), s, w);
@@ -235,6 +253,31 @@ void fg_p25519_sqr_c(uint64_t r[N], const uint64_t a[N])
     uint64_t t[2 * N];
     fg_p25519_sqr_wide_c(t, a);
     fg_p25519_redc_c(r, t);
+}
+
+/* The lazy product: redc_split's value (below 2p), stored word by word. Any
+ * operands below 2^256: their product is below 2^512, redc_split's bound. */
+static void redc_lazy(uint64_t r[N], const uint64_t t[2 * N])
+{
+    uint64_t w[N];
+    int i;
+    redc_split(w, t);
+    for (i = 0; i < N; i++)
+        r[i] = value_barrier(w[i]);
+}
+
+void fg_p25519_mul_lazy_c(uint64_t r[N], const uint64_t a[N], const uint64_t b[N])
+{
+    uint64_t t[2 * N];
+    fg_p25519_mul_wide_c(t, a, b);
+    redc_lazy(r, t);
+}
+
+void fg_p25519_sqr_lazy_c(uint64_t r[N], const uint64_t a[N])
+{
+    uint64_t t[2 * N];
+    fg_p25519_sqr_wide_c(t, a);
+    redc_lazy(r, t);
 }
 
 /* Plain form: x < 2^(64N) reduces by redc of the wide value (x, 0). */
@@ -397,6 +440,62 @@ void fg_p25519_redc(fg_p25519 *r, const uint64_t t[2 * N])
     fg_p25519_redc_c(r->limb, t);
 }
 
+void fg_p25519_mul_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
+{
+#if FG_P25519_HAVE_ASM
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6318u))) { /* generic, zen, zen4: adx, ifma */
+        fg_p25519_mul_lazy_adx(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
+        fg_p25519_mul_lazy_bmi2(r->limb, a->limb, b->limb);
+        return;
+    }
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
+        fg_p25519_mul_lazy_x86_64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
+#if FG_P25519_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p25519_mul_lazy_aarch64(r->limb, a->limb, b->limb);
+        return;
+    }
+#endif
+    fg_p25519_mul_lazy_c(r->limb, a->limb, b->limb);
+}
+
+void fg_p25519_sqr_lazy(fg_p25519 *r, const fg_p25519 *a)
+{
+#if FG_P25519_HAVE_ASM
+    const unsigned sel = FG_DISPATCH_SEL();
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x18u))) { /* adx, ifma */
+        fg_p25519_sqr_lazy_adx(r->limb, a->limb);
+        return;
+    }
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x6300u))) { /* zen, zen4: adx, ifma */
+        fg_p25519_sqr_lazy_adx_zen(r->limb, a->limb);
+        return;
+    }
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */
+        fg_p25519_sqr_lazy_bmi2(r->limb, a->limb);
+        return;
+    }
+    if (FG_DISPATCH_IN(sel, 0x842u)) { /* generic, zen, zen4: x86_64 */
+        fg_p25519_sqr_lazy_x86_64(r->limb, a->limb);
+        return;
+    }
+#endif
+#if FG_P25519_HAVE_AARCH64_ASM
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64 */
+        fg_p25519_sqr_lazy_aarch64(r->limb, a->limb);
+        return;
+    }
+#endif
+    fg_p25519_sqr_lazy_c(r->limb, a->limb);
+}
+
 
 
 /* ---- Constants, conversions, additive operations, selection ---- */
@@ -514,6 +613,68 @@ void fg_p25519_add(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
     select_limbs(r->limb, mask_of((uint64_t)(carry | (borrow ^ 1))), d, s);
 }
 
+/* r = a mod p for any a < 2^(64N): q = a >> 255 (below 2^1), w = (a mod 2^255) + q 19
+ * < 2^255 + 2^1 19 <= 2p (the analysis checks it), then w - p, plus p if that
+ * borrowed: three word chains, no select (see the lazy products' stores). */
+void fg_p25519_canon(fg_p25519 *r, const fg_p25519 *a)
+{
+    uint64_t w[N], q, addp;
+    unsigned char carry = 0, borrow = 0;
+    int i;
+    q = a->limb[N - 1] >> TOP_BITS;
+    for (i = 0; i < N - 1; i++)
+        w[i] = a->limb[i];
+    w[N - 1] = value_barrier(a->limb[N - 1] & ((UINT64_C(1) << TOP_BITS) - 1));
+    for (i = 0; i < N; i++)
+        w[i] = addc(w[i], i ? 0 : q * C_LOW, &carry);
+    for (i = 0; i < N; i++)
+        w[i] = subb(w[i], P[i], &borrow);
+    addp = mask_of(borrow);
+    carry = 0;
+    for (i = 0; i < N; i++)
+        r->limb[i] = addc(w[i], P[i] & addp, &carry);
+}
+
+/* r = a + b, lazy (any a, b < 2^(64N)): a carry out of 2^(64N) is worth C_FOLD
+ * = 2^(64N) mod p, added back; that addition carries out only when the sum
+ * was at least 2^(64N) - C_FOLD, leaving a word below C_FOLD, so the second
+ * C_FOLD added to limb 0 cannot carry. OpenSSL's fe64 add has the same form. */
+void fg_p25519_add_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
+{
+    uint64_t s[N], m;
+    unsigned char carry = 0;
+    int i;
+    for (i = 0; i < N; i++)
+        s[i] = addc(a->limb[i], b->limb[i], &carry);
+    m = mask_of(carry) & C_FOLD;
+    carry = 0;
+    for (i = 0; i < N; i++)
+        s[i] = addc(s[i], i ? 0 : m, &carry);
+    s[0] += mask_of(carry) & C_FOLD;
+    for (i = 0; i < N; i++)
+        r->limb[i] = value_barrier(s[i]);
+}
+
+/* r = a - b, lazy (any a, b < 2^(64N)): a borrow wraps by 2^(64N), that is
+ * + C_FOLD mod p, taken back by subtracting C_FOLD; that subtraction borrows
+ * only from a word below C_FOLD, after which the value is at least
+ * 2^(64N) - C_FOLD, so the second C_FOLD taken from limb 0 cannot borrow. */
+void fg_p25519_sub_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
+{
+    uint64_t d[N], m;
+    unsigned char borrow = 0;
+    int i;
+    for (i = 0; i < N; i++)
+        d[i] = subb(a->limb[i], b->limb[i], &borrow);
+    m = mask_of(borrow) & C_FOLD;
+    borrow = 0;
+    for (i = 0; i < N; i++)
+        d[i] = subb(d[i], i ? 0 : m, &borrow);
+    d[0] -= mask_of(borrow) & C_FOLD;
+    for (i = 0; i < N; i++)
+        r->limb[i] = value_barrier(d[i]);
+}
+
 /* r = a - b, plus p if that borrowed. */
 void fg_p25519_sub(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 {
@@ -577,6 +738,24 @@ void fg_p25519_mul_small(fg_p25519 *r, const fg_p25519 *a, uint32_t c)
     v[N - 1] = value_barrier(v[N - 1] & UINT64_C(0x7fffffffffffffff));
     for (i = 0; i < N; i++)
         v[i] = subb(v[i], i ? 0 : UINT64_C(19) & ~mask_of(t), &borrow);
+    for (i = 0; i < N; i++)
+        r->limb[i] = value_barrier(v[i]);
+}
+
+/* r = c a for c < 2^32, lazy (any a < 2^(64N)): v = c a has a top word
+ * h = v[N] < 2^32, worth h C_FOLD < 2^63 added to the low words; a carry out
+ * of that leaves a value below 2^63, so the C_FOLD it is worth, added to limb
+ * 0, cannot carry again. */
+void fg_p25519_mul_small_lazy(fg_p25519 *r, const fg_p25519 *a, uint32_t c)
+{
+    uint64_t v[N + 1], h;
+    unsigned char carry = 0;
+    int i;
+    mul_word(v, a->limb, c);
+    h = v[N] * C_FOLD;
+    for (i = 0; i < N; i++)
+        v[i] = addc(v[i], i ? 0 : h, &carry);
+    v[0] += mask_of(carry) & C_FOLD;
     for (i = 0; i < N; i++)
         r->limb[i] = value_barrier(v[i]);
 }
@@ -1232,6 +1411,12 @@ int fg_p25519_sqrt_ratio(fg_p25519 *r, const fg_p25519 *u, const fg_p25519 *v)
 #undef fg_p25519_mul_small
 #undef fg_p25519_mul
 #undef fg_p25519_sqr
+#undef fg_p25519_mul_lazy
+#undef fg_p25519_sqr_lazy
+#undef fg_p25519_add_lazy
+#undef fg_p25519_sub_lazy
+#undef fg_p25519_mul_small_lazy
+#undef fg_p25519_canon
 #undef fg_p25519_mul_wide
 #undef fg_p25519_sqr_wide
 #undef fg_p25519_redc
@@ -1345,27 +1530,66 @@ void fg_p25519_mul_small(fg_p25519 *r, const fg_p25519 *a, uint32_t c)
 
 void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 {
-    verify_elem("fg_p25519_mul", "a", a, 0);
-    verify_elem("fg_p25519_mul", "b", b, 0);
+    (void)a; /* any value below 2^256: the lazy range */
+    (void)b; /* any value below 2^256: the lazy range */
     fg_p25519_mul_unverified_(r, a, b);
 }
 
 void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a)
 {
-    verify_elem("fg_p25519_sqr", "a", a, 0);
+    (void)a; /* any value below 2^256: the lazy range */
     fg_p25519_sqr_unverified_(r, a);
+}
+
+void fg_p25519_mul_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
+{
+    (void)a; /* any value below 2^256: the lazy range */
+    (void)b; /* any value below 2^256: the lazy range */
+    fg_p25519_mul_lazy_unverified_(r, a, b);
+}
+
+void fg_p25519_sqr_lazy(fg_p25519 *r, const fg_p25519 *a)
+{
+    (void)a; /* any value below 2^256: the lazy range */
+    fg_p25519_sqr_lazy_unverified_(r, a);
+}
+
+void fg_p25519_add_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
+{
+    (void)a; /* any value below 2^256: the lazy range */
+    (void)b; /* any value below 2^256: the lazy range */
+    fg_p25519_add_lazy_unverified_(r, a, b);
+}
+
+void fg_p25519_sub_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
+{
+    (void)a; /* any value below 2^256: the lazy range */
+    (void)b; /* any value below 2^256: the lazy range */
+    fg_p25519_sub_lazy_unverified_(r, a, b);
+}
+
+void fg_p25519_mul_small_lazy(fg_p25519 *r, const fg_p25519 *a, uint32_t c)
+{
+    (void)a; /* any value below 2^256: the lazy range */
+    fg_p25519_mul_small_lazy_unverified_(r, a, c);
+}
+
+void fg_p25519_canon(fg_p25519 *r, const fg_p25519 *a)
+{
+    (void)a; /* any value below 2^256: the lazy range */
+    fg_p25519_canon_unverified_(r, a);
 }
 
 void fg_p25519_mul_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a, const fg_p25519 *b)
 {
-    verify_elem("fg_p25519_mul_wide", "a", a, 0);
-    verify_elem("fg_p25519_mul_wide", "b", b, 0);
+    (void)a; /* any value below 2^256: the lazy range */
+    (void)b; /* any value below 2^256: the lazy range */
     fg_p25519_mul_wide_unverified_(t, a, b);
 }
 
 void fg_p25519_sqr_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a)
 {
-    verify_elem("fg_p25519_sqr_wide", "a", a, 0);
+    (void)a; /* any value below 2^256: the lazy range */
     fg_p25519_sqr_wide_unverified_(t, a);
 }
 
@@ -1432,16 +1656,16 @@ int fg_p25519_eq(const fg_p25519 *a, const fg_p25519 *b)
 
 void fg_p25519_cmov(fg_p25519 *r, const fg_p25519 *a, int cond)
 {
-    verify_elem("fg_p25519_cmov", "r", r, 0);
-    verify_elem("fg_p25519_cmov", "a", a, 0);
+    (void)r; /* any value below 2^256: the lazy range */
+    (void)a; /* any value below 2^256: the lazy range */
     verify_cond("fg_p25519_cmov", cond);
     fg_p25519_cmov_unverified_(r, a, cond);
 }
 
 void fg_p25519_cswap(fg_p25519 *a, fg_p25519 *b, int cond)
 {
-    verify_elem("fg_p25519_cswap", "a", a, 0);
-    verify_elem("fg_p25519_cswap", "b", b, 0);
+    (void)a; /* any value below 2^256: the lazy range */
+    (void)b; /* any value below 2^256: the lazy range */
     verify_cond("fg_p25519_cswap", cond);
     fg_p25519_cswap_unverified_(a, b, cond);
 }

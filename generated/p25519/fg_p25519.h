@@ -31,7 +31,7 @@ extern "C" {
 #define FG_P25519_BYTE_ORDER_BIG 0  /* serialized form: 1 big-endian, 0 little-endian */
 #define FG_P25519_HAVE_FP2 0  /* 1: fg_p25519_fp2_* below */
 #define FG_P25519_MONTGOMERY 0  /* 1: internal form is x*2^256 mod p */
-#define FG_P25519_HAVE_LAZY 0  /* 1: fg_p25519_mul_lazy, _sqr_lazy and _canon below (4p <= 2^256) */
+#define FG_P25519_HAVE_LAZY 1  /* 1: fg_p25519_mul_lazy, _sqr_lazy and _canon below (pseudo-Mersenne: also _add_lazy, _sub_lazy, _mul_small_lazy; any values below 2^256) */
 #define FG_P25519_HAVE_SQRT_RATIO 1  /* 1: fg_p25519_sqrt_ratio below (sqrt_ratio_z in the field description) */
 #define FG_P25519_SQRT_RATIO_Z (2)  /* its non-square Z */
 /* redc accepts the limb-wise sum of up to FG_P25519_REDC_SUMS wide products
@@ -42,7 +42,8 @@ extern "C" {
 #define FG_P25519_TUNED 1  /* 1: on AMD Zen cores some op runs another kernel (fg_tune, _ZEN_USES below) */
 
 /* A field element in internal form: the value x itself, saturated little-endian limbs, canonical in [0, p).
- * Every function below takes and returns canonical internal values, accepts
+ * Every function below takes and returns canonical internal values (the
+ * lazy ones: any values below 2^256), accepts
  * any aliasing of its arguments and unaligned pointers, allocates nothing, and
  * runs in time independent of the values (no secret-dependent branch or
  * memory index). */
@@ -96,21 +97,44 @@ void fg_p25519_neg(fg_p25519 *r, const fg_p25519 *a);
  * level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_mul_small(fg_p25519 *r, const fg_p25519 *a, uint32_t c);
 /* r = a * b mod p.
- * In: a, b canonical (below p). Outside that: undefined, and not the same at
- * every level (FIELDGEN_VERIFY aborts). */
+ * In: a, b any values below 2^256 (every limb pattern is valid). */
 void fg_p25519_mul(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b);
 /* r = a^2 mod p.
- * In: a canonical (below p). Outside that: undefined, and not the same at every
- * level (FIELDGEN_VERIFY aborts). */
+ * In: a any value below 2^256 (every limb pattern is valid). */
 void fg_p25519_sqr(fg_p25519 *r, const fg_p25519 *a);
+/* Lazy reduction (the partially reduced range [0, 2^256), OpenSSL's fe64
+ * and CryptOpt's for 2^255 - 19): the lazy functions take operands that are any
+ * values below 2^256 (canonical ones, or earlier lazy results), and return
+ * a value below 2^256 congruent to the result mod p, the same value at every
+ * level. mul, sqr, mul_wide and sqr_wide accept such operands too (their results
+ * stay canonical), and so do cmov and cswap; every other function wants
+ * canonical values: make a lazy result canonical with fg_p25519_canon first.
+ * mul_lazy and sqr_lazy are the product's reduction without its final select
+ * (fold the high half times 2^256 mod p, then the bits from 2^255 up times 19:
+ * r below 2p in fact); add_lazy, sub_lazy and mul_small_lazy fold each carry
+ * (borrow) out of 2^256 back in as + (-) 38, at most twice.
+ * In: a, b any values below 2^256 (every limb pattern is valid). */
+void fg_p25519_mul_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b);
+void fg_p25519_sqr_lazy(fg_p25519 *r, const fg_p25519 *a);
+/* r = a + b, lazy: below 2^256 and congruent to a + b mod p.
+ * In: a, b any values below 2^256 (every limb pattern is valid). */
+void fg_p25519_add_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b);
+/* r = a - b, lazy: below 2^256 and congruent to a - b mod p.
+ * In: a, b any values below 2^256 (every limb pattern is valid). */
+void fg_p25519_sub_lazy(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b);
+/* r = c * a, lazy, for c < 2^32 (c may be secret): below 2^256 and
+ * congruent to c * a mod p.
+ * In: a any value below 2^256 (every limb pattern is valid). */
+void fg_p25519_mul_small_lazy(fg_p25519 *r, const fg_p25519 *a, uint32_t c);
+/* r = a mod p for any a below 2^256: the canonical value of a lazy result.
+ * In: a any value below 2^256 (every limb pattern is valid). */
+void fg_p25519_canon(fg_p25519 *r, const fg_p25519 *a);
 /* t = the full 2*LIMBS-limb integer product of the internal limbs of a and b
  * (not reduced). redc(mul_wide(a, b)) == mul(a, b).
- * In: a, b canonical (below p). Outside that: undefined, and not the same at
- * every level (FIELDGEN_VERIFY aborts). */
+ * In: a, b any values below 2^256 (every limb pattern is valid). */
 void fg_p25519_mul_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a, const fg_p25519 *b);
 /* t = the full integer square of the internal limbs of a. redc(sqr_wide(a)) == sqr(a).
- * In: a canonical (below p). Outside that: undefined, and not the same at every
- * level (FIELDGEN_VERIFY aborts). */
+ * In: a any value below 2^256 (every limb pattern is valid). */
 void fg_p25519_sqr_wide(uint64_t t[2 * FG_P25519_LIMBS], const fg_p25519 *a);
 /* Reduce a wide value: r = t mod p, canonical.
  * Requires any t < 2^512: this admits the limb-wise sum (with carries)
@@ -163,12 +187,12 @@ int fg_p25519_is_zero(const fg_p25519 *a);
  * every level (FIELDGEN_VERIFY aborts). */
 int fg_p25519_eq(const fg_p25519 *a, const fg_p25519 *b);
 /* cond in {0,1}: r = cond ? a : r, without branching on cond.
- * In: r, a canonical (below p); cond 0 or 1. Outside that: undefined, and not
- * the same at every level (FIELDGEN_VERIFY aborts). */
+ * In: r, a any values below 2^256; cond 0 or 1. Outside that: undefined, and
+ * not the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_cmov(fg_p25519 *r, const fg_p25519 *a, int cond);
 /* cond in {0,1}: swap a and b if cond, without branching on cond.
- * In: a, b canonical (below p); cond 0 or 1. Outside that: undefined, and not
- * the same at every level (FIELDGEN_VERIFY aborts). */
+ * In: a, b any values below 2^256; cond 0 or 1. Outside that: undefined, and
+ * not the same at every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_cswap(fg_p25519 *a, fg_p25519 *b, int cond);
 /* r = table[idx] for idx < n, else 0: every entry is read, the same words in
  * the same order for any idx (a windowed scalar multiplication's lookup);
@@ -177,7 +201,7 @@ void fg_p25519_cswap(fg_p25519 *a, fg_p25519 *b, int cond);
  * every level (FIELDGEN_VERIFY aborts). */
 void fg_p25519_select(fg_p25519 *r, const fg_p25519 *table, size_t n, size_t idx);
 
-/* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc, on raw limbs
+/* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc (and mul_lazy, sqr_lazy), on raw limbs
  * (same contracts as above). For tests and benchmarks; applications call the
  * dispatched functions. fg_p25519_OP_c always exists; the x86_64, bmi2 and
  * adx kernels exist when FG_P25519_HAVE_ASM is 1. */
@@ -186,12 +210,16 @@ void fg_p25519_sqr_c(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIM
 void fg_p25519_mul_wide_c(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_wide_c(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_redc_c(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
+void fg_p25519_mul_lazy_c(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_lazy_c(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #if FG_P25519_HAVE_ASM
 void fg_p25519_mul_x86_64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_x86_64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_mul_wide_x86_64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_wide_x86_64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_redc_x86_64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
+void fg_p25519_mul_lazy_x86_64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_lazy_x86_64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #endif
 #if FG_P25519_HAVE_ASM
 void fg_p25519_mul_bmi2(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
@@ -199,6 +227,8 @@ void fg_p25519_sqr_bmi2(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_
 void fg_p25519_mul_wide_bmi2(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_wide_bmi2(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_redc_bmi2(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
+void fg_p25519_mul_lazy_bmi2(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_lazy_bmi2(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #endif
 #if FG_P25519_HAVE_ASM
 void fg_p25519_mul_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
@@ -206,6 +236,8 @@ void fg_p25519_sqr_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_L
 void fg_p25519_mul_wide_adx(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_wide_adx(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_redc_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
+void fg_p25519_mul_lazy_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_lazy_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #endif
 /* The Zen form of the adx kernel of an op, where FG_P25519_OP_HAVE_ADX_ZEN is 1: the
  * same products in the order measured faster on AMD Zen (the squaring's a3^2 after
@@ -220,6 +252,11 @@ void fg_p25519_sqr_adx_zen(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P255
 #define FG_P25519_MUL_WIDE_HAVE_ADX_ZEN 0
 #define FG_P25519_SQR_WIDE_HAVE_ADX_ZEN 0
 #define FG_P25519_REDC_HAVE_ADX_ZEN 0
+#define FG_P25519_MUL_LAZY_HAVE_ADX_ZEN 0
+#define FG_P25519_SQR_LAZY_HAVE_ADX_ZEN FG_P25519_HAVE_ASM
+#if FG_P25519_SQR_LAZY_HAVE_ADX_ZEN
+void fg_p25519_sqr_lazy_adx_zen(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
+#endif
 /* The aarch64 level's kernels, where FG_P25519_HAVE_AARCH64_ASM is 1 (AArch64 builds;
  * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
 #if FG_P25519_HAVE_AARCH64_ASM
@@ -228,6 +265,8 @@ void fg_p25519_sqr_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P255
 void fg_p25519_mul_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_redc_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
+void fg_p25519_mul_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #endif
 /* The ifma level's Fp mul, where FG_P25519_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
@@ -284,6 +323,22 @@ void fg_p25519_redc_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG
 #define FG_P25519_REDC_AT_ADX_ZEN_USES FG_ISA_ADX
 #define FG_P25519_REDC_AT_IFMA_USES FG_ISA_ADX
 #define FG_P25519_REDC_AT_IFMA_ZEN_USES FG_ISA_ADX
+#define FG_P25519_MUL_LAZY_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P25519_MUL_LAZY_AT_X86_64_ZEN_USES FG_ISA_X86_64
+#define FG_P25519_MUL_LAZY_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P25519_MUL_LAZY_AT_BMI2_ZEN_USES FG_ISA_BMI2
+#define FG_P25519_MUL_LAZY_AT_ADX_USES FG_ISA_ADX
+#define FG_P25519_MUL_LAZY_AT_ADX_ZEN_USES FG_ISA_ADX
+#define FG_P25519_MUL_LAZY_AT_IFMA_USES FG_ISA_ADX
+#define FG_P25519_MUL_LAZY_AT_IFMA_ZEN_USES FG_ISA_ADX
+#define FG_P25519_SQR_LAZY_AT_X86_64_USES FG_ISA_X86_64
+#define FG_P25519_SQR_LAZY_AT_X86_64_ZEN_USES FG_ISA_X86_64
+#define FG_P25519_SQR_LAZY_AT_BMI2_USES FG_ISA_BMI2
+#define FG_P25519_SQR_LAZY_AT_BMI2_ZEN_USES FG_ISA_BMI2
+#define FG_P25519_SQR_LAZY_AT_ADX_USES FG_ISA_ADX
+#define FG_P25519_SQR_LAZY_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
+#define FG_P25519_SQR_LAZY_AT_IFMA_USES FG_ISA_ADX
+#define FG_P25519_SQR_LAZY_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
 /* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
  * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
@@ -343,6 +398,27 @@ void fg_p25519_redc_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG
 #define FG_P25519_REDC_ADX_MULTS 5
 #define FG_P25519_REDC_ADX_P06 21
 #define FG_P25519_REDC_ADX_ALU 34
+#define FG_P25519_MUL_LAZY_X86_64_MULTS 21
+#define FG_P25519_MUL_LAZY_X86_64_P06 41
+#define FG_P25519_MUL_LAZY_X86_64_ALU 76
+#define FG_P25519_MUL_LAZY_BMI2_MULTS 21
+#define FG_P25519_MUL_LAZY_BMI2_P06 41
+#define FG_P25519_MUL_LAZY_BMI2_ALU 73
+#define FG_P25519_MUL_LAZY_ADX_MULTS 21
+#define FG_P25519_MUL_LAZY_ADX_P06 44
+#define FG_P25519_MUL_LAZY_ADX_ALU 50
+#define FG_P25519_SQR_LAZY_X86_64_MULTS 15
+#define FG_P25519_SQR_LAZY_X86_64_P06 41
+#define FG_P25519_SQR_LAZY_X86_64_ALU 76
+#define FG_P25519_SQR_LAZY_BMI2_MULTS 15
+#define FG_P25519_SQR_LAZY_BMI2_P06 41
+#define FG_P25519_SQR_LAZY_BMI2_ALU 73
+#define FG_P25519_SQR_LAZY_ADX_MULTS 15
+#define FG_P25519_SQR_LAZY_ADX_P06 35
+#define FG_P25519_SQR_LAZY_ADX_ALU 43
+#define FG_P25519_SQR_LAZY_ADX_ZEN_MULTS 15
+#define FG_P25519_SQR_LAZY_ADX_ZEN_P06 35
+#define FG_P25519_SQR_LAZY_ADX_ZEN_ALU 43
 #else
 #define FG_P25519_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P25519_MUL_AT_X86_64_ZEN_USES FG_ISA_C
@@ -384,6 +460,22 @@ void fg_p25519_redc_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG
 #define FG_P25519_REDC_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P25519_REDC_AT_IFMA_USES FG_ISA_C
 #define FG_P25519_REDC_AT_IFMA_ZEN_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_X86_64_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_X86_64_ZEN_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_BMI2_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_BMI2_ZEN_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_ADX_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_IFMA_USES FG_ISA_C
+#define FG_P25519_MUL_LAZY_AT_IFMA_ZEN_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_X86_64_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_X86_64_ZEN_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_BMI2_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_BMI2_ZEN_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_ADX_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_ADX_ZEN_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_IFMA_USES FG_ISA_C
+#define FG_P25519_SQR_LAZY_AT_IFMA_ZEN_USES FG_ISA_C
 #endif
 
 FG_BIND_END

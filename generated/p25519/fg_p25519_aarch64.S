@@ -689,6 +689,328 @@ fg_p25519_redc_aarch64:
 .size fg_p25519_redc_aarch64, .-fg_p25519_redc_aarch64
 #endif
 
+#ifdef __APPLE__
+.globl _fg_p25519_mul_lazy_aarch64
+.p2align 4
+_fg_p25519_mul_lazy_aarch64:
+#else
+.globl fg_p25519_mul_lazy_aarch64
+.type fg_p25519_mul_lazy_aarch64, %function
+.FG_VISIBILITY fg_p25519_mul_lazy_aarch64
+.p2align 4
+fg_p25519_mul_lazy_aarch64:
+#endif
+	.cfi_startproc
+	hint	#34	// bti c: an indirect call may land here
+	sub	sp, sp, #48
+	.cfi_def_cfa_offset 48
+	stp	x19, x20, [sp, #0]
+	.cfi_offset x19, -48
+	.cfi_offset x20, -40
+	stp	x21, x22, [sp, #16]
+	.cfi_offset x21, -32
+	.cfi_offset x22, -24
+	stp	x23, x24, [sp, #32]
+	.cfi_offset x23, -16
+	.cfi_offset x24, -8
+	// r = a * b mod p
+	ldp	x3, x4, [x1, #0]
+	ldp	x5, x6, [x1, #16]
+	ldp	x7, x8, [x2, #0]
+	ldp	x9, x10, [x2, #16]
+	mul	x1, x3, x7
+	umulh	x2, x3, x7
+	mov	x11, xzr
+	mov	x16, xzr
+	mul	x12, x3, x8
+	umulh	x13, x3, x8
+	adds	x2, x2, x12
+	adcs	x11, x11, x13
+	adc	x16, x16, xzr
+	mul	x12, x4, x7
+	umulh	x13, x4, x7
+	adds	x2, x2, x12
+	adcs	x11, x11, x13
+	adc	x16, x16, xzr
+	mov	x17, xzr
+	mul	x12, x3, x9
+	umulh	x13, x3, x9
+	adds	x11, x11, x12
+	adcs	x16, x16, x13
+	adc	x17, x17, xzr
+	mul	x12, x4, x8
+	umulh	x13, x4, x8
+	adds	x11, x11, x12
+	adcs	x16, x16, x13
+	adc	x17, x17, xzr
+	mul	x12, x5, x7
+	umulh	x13, x5, x7
+	adds	x11, x11, x12
+	adcs	x16, x16, x13
+	adc	x17, x17, xzr
+	mov	x19, xzr
+	mul	x12, x3, x10
+	umulh	x13, x3, x10
+	adds	x16, x16, x12
+	adcs	x17, x17, x13
+	adc	x19, x19, xzr
+	mul	x12, x4, x9
+	umulh	x13, x4, x9
+	adds	x16, x16, x12
+	adcs	x17, x17, x13
+	adc	x19, x19, xzr
+	mul	x12, x5, x8
+	umulh	x13, x5, x8
+	adds	x16, x16, x12
+	adcs	x17, x17, x13
+	adc	x19, x19, xzr
+	mul	x12, x6, x7
+	umulh	x13, x6, x7
+	adds	x16, x16, x12
+	adcs	x17, x17, x13
+	adc	x19, x19, xzr
+	mov	x20, xzr
+	mul	x12, x4, x10
+	umulh	x13, x4, x10
+	adds	x17, x17, x12
+	adcs	x19, x19, x13
+	adc	x20, x20, xzr
+	mul	x12, x5, x9
+	umulh	x13, x5, x9
+	adds	x17, x17, x12
+	adcs	x19, x19, x13
+	adc	x20, x20, xzr
+	mul	x12, x6, x8
+	umulh	x13, x6, x8
+	adds	x17, x17, x12
+	adcs	x19, x19, x13
+	adc	x20, x20, xzr
+	mov	x21, xzr
+	mul	x12, x5, x10
+	umulh	x13, x5, x10
+	adds	x19, x19, x12
+	adcs	x20, x20, x13
+	adc	x21, x21, xzr
+	mul	x12, x6, x9
+	umulh	x13, x6, x9
+	adds	x19, x19, x12
+	adcs	x20, x20, x13
+	adc	x21, x21, xzr
+	mov	x22, xzr
+	mul	x12, x6, x10
+	umulh	x13, x6, x10
+	adds	x20, x20, x12
+	adcs	x21, x21, x13
+	adc	x22, x22, xzr
+	mov	x23, xzr
+	movz	x3, #0x26, lsl #0
+	mul	x12, x17, x3
+	umulh	x13, x17, x3
+	adds	x12, x12, x1
+	adc	x13, x13, xzr
+	mov	x4, x12
+	mov	x24, x13
+	mul	x12, x19, x3
+	umulh	x13, x19, x3
+	adds	x12, x12, x2
+	adc	x13, x13, xzr
+	adds	x12, x12, x24
+	adc	x13, x13, xzr
+	mov	x5, x12
+	mov	x24, x13
+	mul	x12, x20, x3
+	umulh	x13, x20, x3
+	adds	x12, x12, x11
+	adc	x13, x13, xzr
+	adds	x12, x12, x24
+	adc	x13, x13, xzr
+	mov	x6, x12
+	mov	x24, x13
+	mul	x12, x21, x3
+	umulh	x13, x21, x3
+	adds	x12, x12, x16
+	adc	x13, x13, xzr
+	adds	x12, x12, x24
+	adc	x13, x13, xzr
+	mov	x7, x12
+	mov	x24, x13
+	extr	x22, x24, x7, #63
+	and	x7, x7, #0x7fffffffffffffff
+	movz	x3, #0x13, lsl #0
+	mul	x12, x22, x3
+	umulh	x13, x22, x3
+	adds	x4, x4, x12
+	adcs	x5, x5, x13
+	adcs	x6, x6, xzr
+	adcs	x7, x7, xzr
+	stp	x4, x5, [x0, #0]
+	stp	x6, x7, [x0, #16]
+	ldp	x19, x20, [sp, #0]
+	ldp	x21, x22, [sp, #16]
+	ldp	x23, x24, [sp, #32]
+	add	sp, sp, #48
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_mul_lazy_aarch64, .-fg_p25519_mul_lazy_aarch64
+#endif
+
+#ifdef __APPLE__
+.globl _fg_p25519_sqr_lazy_aarch64
+.p2align 4
+_fg_p25519_sqr_lazy_aarch64:
+#else
+.globl fg_p25519_sqr_lazy_aarch64
+.type fg_p25519_sqr_lazy_aarch64, %function
+.FG_VISIBILITY fg_p25519_sqr_lazy_aarch64
+.p2align 4
+fg_p25519_sqr_lazy_aarch64:
+#endif
+	.cfi_startproc
+	hint	#34	// bti c: an indirect call may land here
+	sub	sp, sp, #48
+	.cfi_def_cfa_offset 48
+	stp	x19, x20, [sp, #0]
+	.cfi_offset x19, -48
+	.cfi_offset x20, -40
+	stp	x21, x22, [sp, #16]
+	.cfi_offset x21, -32
+	.cfi_offset x22, -24
+	stp	x23, x24, [sp, #32]
+	.cfi_offset x23, -16
+	.cfi_offset x24, -8
+	// r = a * a mod p
+	ldp	x3, x4, [x1, #0]
+	ldp	x5, x6, [x1, #16]
+	mul	x1, x3, x3
+	umulh	x7, x3, x3
+	mov	x8, xzr
+	mov	x16, xzr
+	mul	x11, x3, x4
+	umulh	x12, x3, x4
+	mov	x13, xzr
+	adds	x11, x11, x11
+	adcs	x12, x12, x12
+	adc	x13, x13, x13
+	adds	x7, x7, x11
+	adcs	x8, x8, x12
+	adc	x16, x16, x13
+	mov	x17, xzr
+	mul	x11, x3, x5
+	umulh	x12, x3, x5
+	mov	x13, xzr
+	adds	x11, x11, x11
+	adcs	x12, x12, x12
+	adc	x13, x13, x13
+	adds	x8, x8, x11
+	adcs	x16, x16, x12
+	adc	x17, x17, x13
+	mul	x9, x4, x4
+	umulh	x10, x4, x4
+	adds	x8, x8, x9
+	adcs	x16, x16, x10
+	adc	x17, x17, xzr
+	mov	x19, xzr
+	mul	x11, x3, x6
+	umulh	x12, x3, x6
+	mov	x13, xzr
+	mul	x9, x4, x5
+	umulh	x10, x4, x5
+	adds	x11, x11, x9
+	adcs	x12, x12, x10
+	adc	x13, x13, xzr
+	adds	x11, x11, x11
+	adcs	x12, x12, x12
+	adc	x13, x13, x13
+	adds	x16, x16, x11
+	adcs	x17, x17, x12
+	adc	x19, x19, x13
+	mov	x20, xzr
+	mul	x11, x4, x6
+	umulh	x12, x4, x6
+	mov	x13, xzr
+	adds	x11, x11, x11
+	adcs	x12, x12, x12
+	adc	x13, x13, x13
+	adds	x17, x17, x11
+	adcs	x19, x19, x12
+	adc	x20, x20, x13
+	mul	x9, x5, x5
+	umulh	x10, x5, x5
+	adds	x17, x17, x9
+	adcs	x19, x19, x10
+	adc	x20, x20, xzr
+	mov	x21, xzr
+	mul	x11, x5, x6
+	umulh	x12, x5, x6
+	mov	x13, xzr
+	adds	x11, x11, x11
+	adcs	x12, x12, x12
+	adc	x13, x13, x13
+	adds	x19, x19, x11
+	adcs	x20, x20, x12
+	adc	x21, x21, x13
+	mov	x22, xzr
+	mul	x9, x6, x6
+	umulh	x10, x6, x6
+	adds	x20, x20, x9
+	adcs	x21, x21, x10
+	adc	x22, x22, xzr
+	mov	x23, xzr
+	movz	x3, #0x26, lsl #0
+	mul	x9, x17, x3
+	umulh	x10, x17, x3
+	adds	x9, x9, x1
+	adc	x10, x10, xzr
+	mov	x4, x9
+	mov	x24, x10
+	mul	x9, x19, x3
+	umulh	x10, x19, x3
+	adds	x9, x9, x7
+	adc	x10, x10, xzr
+	adds	x9, x9, x24
+	adc	x10, x10, xzr
+	mov	x5, x9
+	mov	x24, x10
+	mul	x9, x20, x3
+	umulh	x10, x20, x3
+	adds	x9, x9, x8
+	adc	x10, x10, xzr
+	adds	x9, x9, x24
+	adc	x10, x10, xzr
+	mov	x6, x9
+	mov	x24, x10
+	mul	x9, x21, x3
+	umulh	x10, x21, x3
+	adds	x9, x9, x16
+	adc	x10, x10, xzr
+	adds	x9, x9, x24
+	adc	x10, x10, xzr
+	mov	x11, x9
+	mov	x24, x10
+	extr	x22, x24, x11, #63
+	and	x11, x11, #0x7fffffffffffffff
+	movz	x3, #0x13, lsl #0
+	mul	x9, x22, x3
+	umulh	x10, x22, x3
+	adds	x4, x4, x9
+	adcs	x5, x5, x10
+	adcs	x6, x6, xzr
+	adcs	x11, x11, xzr
+	stp	x4, x5, [x0, #0]
+	stp	x6, x11, [x0, #16]
+	ldp	x19, x20, [sp, #0]
+	ldp	x21, x22, [sp, #16]
+	ldp	x23, x24, [sp, #32]
+	add	sp, sp, #48
+	.cfi_def_cfa_offset 0
+	ret
+	.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_sqr_lazy_aarch64, .-fg_p25519_sqr_lazy_aarch64
+#endif
+
 .p2align 3
 FG_P25519_AARCH64_P:
 	.quad 0xffffffffffffffed

@@ -778,6 +778,337 @@ popq %r12
 
 #ifdef __APPLE__
 .section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_mul_lazy_x86_64
+.p2align 4, 0x90
+_fg_p25519_mul_lazy_x86_64:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_mul_lazy_x86_64
+.type fg_p25519_mul_lazy_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_lazy_x86_64
+fg_p25519_mul_lazy_x86_64:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq %rdx, %rcx
+	movq 0(%rsi), %rax
+	mulq 0(%rcx)
+	movq %rax, %r8
+	movq %rdx, %r9
+	movq 0(%rsi), %rax
+	mulq 8(%rcx)
+	movq $0, %r10
+	movq $0, %r11
+	addq %rax, %r9
+	adcq %rdx, %r10
+	adcq $0, %r11
+	movq 8(%rsi), %rax
+	mulq 0(%rcx)
+	addq %rax, %r9
+	adcq %rdx, %r10
+	adcq $0, %r11
+	movq 0(%rsi), %rax
+	mulq 16(%rcx)
+	movq $0, %rbx
+	addq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %rbx
+	movq 8(%rsi), %rax
+	mulq 8(%rcx)
+	addq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %rbx
+	movq 16(%rsi), %rax
+	mulq 0(%rcx)
+	addq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %rbx
+	movq 0(%rsi), %rax
+	mulq 24(%rcx)
+	movq $0, %rbp
+	addq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 8(%rsi), %rax
+	mulq 16(%rcx)
+	addq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 16(%rsi), %rax
+	mulq 8(%rcx)
+	addq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 24(%rsi), %rax
+	mulq 0(%rcx)
+	addq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 8(%rsi), %rax
+	mulq 24(%rcx)
+	movq $0, %r12
+	addq %rax, %rbx
+	adcq %rdx, %rbp
+	adcq $0, %r12
+	movq 16(%rsi), %rax
+	mulq 16(%rcx)
+	addq %rax, %rbx
+	adcq %rdx, %rbp
+	adcq $0, %r12
+	movq 24(%rsi), %rax
+	mulq 8(%rcx)
+	addq %rax, %rbx
+	adcq %rdx, %rbp
+	adcq $0, %r12
+	movq 16(%rsi), %rax
+	mulq 24(%rcx)
+	movq $0, %r13
+	addq %rax, %rbp
+	adcq %rdx, %r12
+	adcq $0, %r13
+	movq 24(%rsi), %rax
+	mulq 16(%rcx)
+	addq %rax, %rbp
+	adcq %rdx, %r12
+	adcq $0, %r13
+	movq 24(%rsi), %rax
+	mulq 24(%rcx)
+	addq %rax, %r12
+	adcq %rdx, %r13
+	movq $38, %rax
+	mulq %rbx
+	addq %rax, %r8
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq $38, %rax
+	mulq %rbp
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %rcx, %r9
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq $38, %rax
+	mulq %r12
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %rcx, %r10
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	movq $38, %rax
+	mulq %r13
+	addq %rax, %r11
+	adcq $0, %rdx
+	addq %rcx, %r11
+	adcq $0, %rdx
+	movq %rdx, %rcx
+	imulq $38, %rcx, %rcx
+	movq %r11, %rax
+	sarq $63, %rax
+	andq $19, %rax
+	btrq $63, %r11
+	addq %rcx, %rax
+	addq %rax, %r8
+	adcq $0, %r9
+	adcq $0, %r10
+	adcq $0, %r11
+	movq %r8, 0(%rdi)
+	movq %r9, 8(%rdi)
+	movq %r10, 16(%rdi)
+	movq %r11, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_mul_lazy_x86_64, .-fg_p25519_mul_lazy_x86_64
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_sqr_lazy_x86_64
+.p2align 4, 0x90
+_fg_p25519_sqr_lazy_x86_64:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_sqr_lazy_x86_64
+.type fg_p25519_sqr_lazy_x86_64, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_lazy_x86_64
+fg_p25519_sqr_lazy_x86_64:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq 0(%rsi), %rax
+	mulq %rax
+	movq %rax, %rcx
+	movq %rdx, %r8
+	movq 0(%rsi), %rax
+	mulq 8(%rsi)
+	movq $0, %r9
+	movq $0, %r10
+	addq %rax, %rax
+	adcq %rdx, %rdx
+	adcq $0, %r10
+	addq %rax, %r8
+	adcq %rdx, %r9
+	adcq $0, %r10
+	movq 0(%rsi), %rax
+	mulq 16(%rsi)
+	movq $0, %r11
+	addq %rax, %rax
+	adcq %rdx, %rdx
+	adcq $0, %r11
+	addq %rax, %r9
+	adcq %rdx, %r10
+	adcq $0, %r11
+	movq 8(%rsi), %rax
+	mulq %rax
+	addq %rax, %r9
+	adcq %rdx, %r10
+	adcq $0, %r11
+	movq 0(%rsi), %rax
+	mulq 24(%rsi)
+	movq $0, %rbx
+	addq %rax, %rax
+	adcq %rdx, %rdx
+	adcq $0, %rbx
+	addq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %rbx
+	movq 8(%rsi), %rax
+	mulq 16(%rsi)
+	addq %rax, %rax
+	adcq %rdx, %rdx
+	adcq $0, %rbx
+	addq %rax, %r10
+	adcq %rdx, %r11
+	adcq $0, %rbx
+	movq 8(%rsi), %rax
+	mulq 24(%rsi)
+	movq $0, %rbp
+	addq %rax, %rax
+	adcq %rdx, %rdx
+	adcq $0, %rbp
+	addq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 16(%rsi), %rax
+	mulq %rax
+	addq %rax, %r11
+	adcq %rdx, %rbx
+	adcq $0, %rbp
+	movq 16(%rsi), %rax
+	mulq 24(%rsi)
+	movq $0, %r12
+	addq %rax, %rax
+	adcq %rdx, %rdx
+	adcq $0, %r12
+	addq %rax, %rbx
+	adcq %rdx, %rbp
+	adcq $0, %r12
+	movq 24(%rsi), %rax
+	mulq %rax
+	addq %rax, %rbp
+	adcq %rdx, %r12
+	movq $38, %rax
+	mulq %r11
+	addq %rax, %rcx
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq $38, %rax
+	mulq %rbx
+	addq %rax, %r8
+	adcq $0, %rdx
+	addq %r11, %r8
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq $38, %rax
+	mulq %rbp
+	addq %rax, %r9
+	adcq $0, %rdx
+	addq %r11, %r9
+	adcq $0, %rdx
+	movq %rdx, %r11
+	movq $38, %rax
+	mulq %r12
+	addq %rax, %r10
+	adcq $0, %rdx
+	addq %r11, %r10
+	adcq $0, %rdx
+	movq %rdx, %r11
+	imulq $38, %r11, %r11
+	movq %r10, %rax
+	sarq $63, %rax
+	andq $19, %rax
+	btrq $63, %r10
+	addq %r11, %rax
+	addq %rax, %rcx
+	adcq $0, %r8
+	adcq $0, %r9
+	adcq $0, %r10
+	movq %rcx, 0(%rdi)
+	movq %r8, 8(%rdi)
+	movq %r9, 16(%rdi)
+	movq %r10, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_sqr_lazy_x86_64, .-fg_p25519_sqr_lazy_x86_64
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
 .globl _fg_p25519_mul_wide_bmi2
 .p2align 4, 0x90
 _fg_p25519_mul_wide_bmi2:
@@ -1538,6 +1869,335 @@ popq %r13
 .cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_bmi2, .-fg_p25519_sqr_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_mul_lazy_bmi2
+.p2align 4, 0x90
+_fg_p25519_mul_lazy_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_mul_lazy_bmi2
+.type fg_p25519_mul_lazy_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_lazy_bmi2
+fg_p25519_mul_lazy_bmi2:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq %rdx, %rcx
+	movq 0(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	movq %r8, %r10
+	movq %r9, %r11
+	movq 0(%rsi), %rdx
+	mulxq 8(%rcx), %r8, %r9
+	movq $0, %rax
+	movq $0, %rbx
+	addq %r8, %r11
+	adcq %r9, %rax
+	adcq $0, %rbx
+	movq 8(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	addq %r8, %r11
+	adcq %r9, %rax
+	adcq $0, %rbx
+	movq 0(%rsi), %rdx
+	mulxq 16(%rcx), %r8, %r9
+	movq $0, %rbp
+	addq %r8, %rax
+	adcq %r9, %rbx
+	adcq $0, %rbp
+	movq 8(%rsi), %rdx
+	mulxq 8(%rcx), %r8, %r9
+	addq %r8, %rax
+	adcq %r9, %rbx
+	adcq $0, %rbp
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	addq %r8, %rax
+	adcq %r9, %rbx
+	adcq $0, %rbp
+	movq 0(%rsi), %rdx
+	mulxq 24(%rcx), %r8, %r9
+	movq $0, %r12
+	addq %r8, %rbx
+	adcq %r9, %rbp
+	adcq $0, %r12
+	movq 8(%rsi), %rdx
+	mulxq 16(%rcx), %r8, %r9
+	addq %r8, %rbx
+	adcq %r9, %rbp
+	adcq $0, %r12
+	movq 16(%rsi), %rdx
+	mulxq 8(%rcx), %r8, %r9
+	addq %r8, %rbx
+	adcq %r9, %rbp
+	adcq $0, %r12
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	addq %r8, %rbx
+	adcq %r9, %rbp
+	adcq $0, %r12
+	movq 8(%rsi), %rdx
+	mulxq 24(%rcx), %r8, %r9
+	movq $0, %r13
+	addq %r8, %rbp
+	adcq %r9, %r12
+	adcq $0, %r13
+	movq 16(%rsi), %rdx
+	mulxq 16(%rcx), %r8, %r9
+	addq %r8, %rbp
+	adcq %r9, %r12
+	adcq $0, %r13
+	movq 24(%rsi), %rdx
+	mulxq 8(%rcx), %r8, %r9
+	addq %r8, %rbp
+	adcq %r9, %r12
+	adcq $0, %r13
+	movq 16(%rsi), %rdx
+	mulxq 24(%rcx), %r8, %r9
+	movq $0, %r14
+	addq %r8, %r12
+	adcq %r9, %r13
+	adcq $0, %r14
+	movq 24(%rsi), %rdx
+	mulxq 16(%rcx), %r8, %r9
+	addq %r8, %r12
+	adcq %r9, %r13
+	adcq $0, %r14
+	movq 24(%rsi), %rdx
+	mulxq 24(%rcx), %r8, %r9
+	addq %r8, %r13
+	adcq %r9, %r14
+	movq $38, %rdx
+	mulxq %rbp, %rcx, %r8
+	addq %rcx, %r10
+	adcq $0, %r8
+	mulxq %r12, %rcx, %r9
+	addq %rcx, %r11
+	adcq $0, %r9
+	addq %r8, %r11
+	adcq $0, %r9
+	mulxq %r13, %rcx, %r8
+	addq %rcx, %rax
+	adcq $0, %r8
+	addq %r9, %rax
+	adcq $0, %r8
+	mulxq %r14, %rcx, %r9
+	addq %rcx, %rbx
+	adcq $0, %r9
+	addq %r8, %rbx
+	adcq $0, %r9
+	imulq $38, %r9, %r9
+	movq %rbx, %rcx
+	sarq $63, %rcx
+	andq $19, %rcx
+	btrq $63, %rbx
+	addq %r9, %rcx
+	addq %rcx, %r10
+	adcq $0, %r11
+	adcq $0, %rax
+	adcq $0, %rbx
+	movq %r10, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %rax, 16(%rdi)
+	movq %rbx, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_mul_lazy_bmi2, .-fg_p25519_mul_lazy_bmi2
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_sqr_lazy_bmi2
+.p2align 4, 0x90
+_fg_p25519_sqr_lazy_bmi2:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_sqr_lazy_bmi2
+.type fg_p25519_sqr_lazy_bmi2, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_lazy_bmi2
+fg_p25519_sqr_lazy_bmi2:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq 0(%rsi), %rdx
+	mulxq %rdx, %rcx, %r8
+	movq %rcx, %r9
+	movq %r8, %r10
+	movq 0(%rsi), %rdx
+	mulxq 8(%rsi), %rcx, %r8
+	movq $0, %r11
+	movq $0, %rax
+	addq %rcx, %rcx
+	adcq %r8, %r8
+	adcq $0, %rax
+	addq %rcx, %r10
+	adcq %r8, %r11
+	adcq $0, %rax
+	movq 0(%rsi), %rdx
+	mulxq 16(%rsi), %rcx, %r8
+	movq $0, %rbx
+	addq %rcx, %rcx
+	adcq %r8, %r8
+	adcq $0, %rbx
+	addq %rcx, %r11
+	adcq %r8, %rax
+	adcq $0, %rbx
+	movq 8(%rsi), %rdx
+	mulxq %rdx, %rcx, %r8
+	addq %rcx, %r11
+	adcq %r8, %rax
+	adcq $0, %rbx
+	movq 0(%rsi), %rdx
+	mulxq 24(%rsi), %rcx, %r8
+	movq $0, %rbp
+	addq %rcx, %rcx
+	adcq %r8, %r8
+	adcq $0, %rbp
+	addq %rcx, %rax
+	adcq %r8, %rbx
+	adcq $0, %rbp
+	movq 8(%rsi), %rdx
+	mulxq 16(%rsi), %rcx, %r8
+	addq %rcx, %rcx
+	adcq %r8, %r8
+	adcq $0, %rbp
+	addq %rcx, %rax
+	adcq %r8, %rbx
+	adcq $0, %rbp
+	movq 8(%rsi), %rdx
+	mulxq 24(%rsi), %rcx, %r8
+	movq $0, %r12
+	addq %rcx, %rcx
+	adcq %r8, %r8
+	adcq $0, %r12
+	addq %rcx, %rbx
+	adcq %r8, %rbp
+	adcq $0, %r12
+	movq 16(%rsi), %rdx
+	mulxq %rdx, %rcx, %r8
+	addq %rcx, %rbx
+	adcq %r8, %rbp
+	adcq $0, %r12
+	movq 16(%rsi), %rdx
+	mulxq 24(%rsi), %rcx, %r8
+	movq $0, %r13
+	addq %rcx, %rcx
+	adcq %r8, %r8
+	adcq $0, %r13
+	addq %rcx, %rbp
+	adcq %r8, %r12
+	adcq $0, %r13
+	movq 24(%rsi), %rdx
+	mulxq %rdx, %rcx, %r8
+	addq %rcx, %r12
+	adcq %r8, %r13
+	movq $38, %rdx
+	mulxq %rbx, %rcx, %r8
+	addq %rcx, %r9
+	adcq $0, %r8
+	mulxq %rbp, %rcx, %rsi
+	addq %rcx, %r10
+	adcq $0, %rsi
+	addq %r8, %r10
+	adcq $0, %rsi
+	mulxq %r12, %rcx, %r8
+	addq %rcx, %r11
+	adcq $0, %r8
+	addq %rsi, %r11
+	adcq $0, %r8
+	mulxq %r13, %rcx, %rsi
+	addq %rcx, %rax
+	adcq $0, %rsi
+	addq %r8, %rax
+	adcq $0, %rsi
+	imulq $38, %rsi, %rsi
+	movq %rax, %rcx
+	sarq $63, %rcx
+	andq $19, %rcx
+	btrq $63, %rax
+	addq %rsi, %rcx
+	addq %rcx, %r9
+	adcq $0, %r10
+	adcq $0, %r11
+	adcq $0, %rax
+	movq %r9, 0(%rdi)
+	movq %r10, 8(%rdi)
+	movq %r11, 16(%rdi)
+	movq %rax, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_sqr_lazy_bmi2, .-fg_p25519_sqr_lazy_bmi2
 #endif /* !__APPLE__ */
 
 #ifdef __APPLE__
@@ -2360,6 +3020,421 @@ popq %r15
 .cfi_endproc
 #ifndef __APPLE__
 .size fg_p25519_sqr_adx_zen, .-fg_p25519_sqr_adx_zen
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_mul_lazy_adx
+.p2align 4, 0x90
+_fg_p25519_mul_lazy_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_mul_lazy_adx
+.type fg_p25519_mul_lazy_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_mul_lazy_adx
+fg_p25519_mul_lazy_adx:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq %rdx, %rcx
+	movq 0(%rsi), %rdx
+	mulxq 0(%rcx), %r10, %r11
+	mulxq 8(%rcx), %r8, %rax
+	addq %r8, %r11
+	mulxq 16(%rcx), %r8, %rbx
+	adcq %r8, %rax
+	mulxq 24(%rcx), %r8, %rbp
+	adcq %r8, %rbx
+	adcq $0, %rbp
+	xorq %r12, %r12
+	movq 8(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	adcxq %r8, %r11
+	adoxq %r9, %rax
+	mulxq 8(%rcx), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rbx
+	mulxq 16(%rcx), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %rbp
+	mulxq 24(%rcx), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r12
+	adcq $0, %r12
+	xorq %r13, %r13
+	movq 16(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	adcxq %r8, %rax
+	adoxq %r9, %rbx
+	mulxq 8(%rcx), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %rbp
+	mulxq 16(%rcx), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r12
+	mulxq 24(%rcx), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %r13
+	adcq $0, %r13
+	xorq %r14, %r14
+	movq 24(%rsi), %rdx
+	mulxq 0(%rcx), %r8, %r9
+	adcxq %r8, %rbx
+	adoxq %r9, %rbp
+	mulxq 8(%rcx), %r8, %r9
+	adcxq %r8, %rbp
+	adoxq %r9, %r12
+	mulxq 16(%rcx), %r8, %r9
+	adcxq %r8, %r12
+	adoxq %r9, %r13
+	mulxq 24(%rcx), %r8, %r9
+	adcxq %r8, %r13
+	adoxq %r9, %r14
+	adcq $0, %r14
+	movq $38, %rdx
+	xorq %rcx, %rcx
+	mulxq %rbp, %rcx, %r8
+	adcxq %rcx, %r10
+	mulxq %r12, %rcx, %r9
+	adoxq %r8, %r11
+	adcxq %rcx, %r11
+	mulxq %r13, %rcx, %r8
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	mulxq %r14, %rcx, %r9
+	adoxq %r8, %rbx
+	adcxq %rcx, %rbx
+	movq $0, %rcx
+	adoxq %rcx, %r9
+	adcxq %rcx, %r9
+	imulq $38, %r9, %r9
+	movq %rbx, %rcx
+	sarq $63, %rcx
+	andq $19, %rcx
+	btrq $63, %rbx
+	addq %r9, %rcx
+	addq %rcx, %r10
+	adcq $0, %r11
+	adcq $0, %rax
+	adcq $0, %rbx
+	movq %r10, 0(%rdi)
+	movq %r11, 8(%rdi)
+	movq %rax, 16(%rdi)
+	movq %rbx, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_mul_lazy_adx, .-fg_p25519_mul_lazy_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_sqr_lazy_adx
+.p2align 4, 0x90
+_fg_p25519_sqr_lazy_adx:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_sqr_lazy_adx
+.type fg_p25519_sqr_lazy_adx, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_lazy_adx
+fg_p25519_sqr_lazy_adx:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq 8(%rsi), %rcx
+	movq 16(%rsi), %r8
+	movq 24(%rsi), %r9
+	movq 0(%rsi), %rdx
+	mulxq %rdx, %r10, %r11
+	mulxq %rcx, %rax, %rsi
+	mulxq %r8, %rbx, %rbp
+	mulxq %r9, %r12, %r13
+	addq %rbx, %rsi
+	adcq %rbp, %r12
+	movq %rcx, %rdx
+	mulxq %r9, %rbx, %rbp
+	adcq %rbx, %r13
+	movq %r8, %rdx
+	mulxq %r9, %r14, %r15
+	adcq %rbp, %r14
+	adcq $0, %r15
+	movq %rcx, %rdx
+	mulxq %r8, %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %r13
+	adcq $0, %r14
+	adcq $0, %r15
+	xorq %rbx, %rbx
+	adcxq %rax, %rax
+	adoxq %r11, %rax
+	movq %rcx, %rdx
+	mulxq %rdx, %rbx, %rbp
+	adcxq %rsi, %rsi
+	adoxq %rbx, %rsi
+	adcxq %r12, %r12
+	adoxq %rbp, %r12
+	movq %r8, %rdx
+	mulxq %rdx, %rbx, %rbp
+	movq %r9, %rdx
+	mulxq %rdx, %rcx, %r8
+	adcxq %r13, %r13
+	adoxq %rbx, %r13
+	adcxq %r14, %r14
+	adoxq %rbp, %r14
+	adcxq %r15, %r15
+	adoxq %rcx, %r15
+	movq $0, %rbp
+	adcxq %rbp, %r8
+	adoxq %rbp, %r8
+	movq $38, %rdx
+	xorq %rcx, %rcx
+	mulxq %r13, %rcx, %r9
+	adcxq %rcx, %r10
+	mulxq %r14, %rcx, %r11
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	mulxq %r15, %rcx, %r9
+	adoxq %r11, %rsi
+	adcxq %rcx, %rsi
+	mulxq %r8, %rcx, %r11
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq $0, %rcx
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	imulq $38, %r11, %r11
+	movq %r12, %rcx
+	sarq $63, %rcx
+	andq $19, %rcx
+	btrq $63, %r12
+	addq %r11, %rcx
+	addq %rcx, %r10
+	adcq $0, %rax
+	adcq $0, %rsi
+	adcq $0, %r12
+	movq %r10, 0(%rdi)
+	movq %rax, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %r12, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_sqr_lazy_adx, .-fg_p25519_sqr_lazy_adx
+#endif /* !__APPLE__ */
+
+#ifdef __APPLE__
+.section __TEXT,__text,regular,pure_instructions
+.globl _fg_p25519_sqr_lazy_adx_zen
+.p2align 4, 0x90
+_fg_p25519_sqr_lazy_adx_zen:
+#else /* !__APPLE__ */
+.text
+.p2align 4,,15
+.globl fg_p25519_sqr_lazy_adx_zen
+.type fg_p25519_sqr_lazy_adx_zen, @function
+#ifndef FG_VISIBILITY
+#define FG_VISIBILITY protected
+#endif
+.FG_VISIBILITY fg_p25519_sqr_lazy_adx_zen
+fg_p25519_sqr_lazy_adx_zen:
+#endif /* !__APPLE */
+.cfi_startproc
+#ifdef __CET__
+	endbr64
+#endif
+pushq %r15
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r15, 0
+pushq %r14
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r14, 0
+pushq %r13
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r13, 0
+pushq %r12
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %r12, 0
+pushq %rbp
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbp, 0
+pushq %rbx
+.cfi_adjust_cfa_offset 8
+.cfi_rel_offset %rbx, 0
+	movq 8(%rsi), %rcx
+	movq 16(%rsi), %r8
+	movq 24(%rsi), %r9
+	movq 0(%rsi), %rdx
+	mulxq %rdx, %r10, %r11
+	mulxq %rcx, %rax, %rsi
+	mulxq %r8, %rbx, %rbp
+	mulxq %r9, %r12, %r13
+	addq %rbx, %rsi
+	adcq %rbp, %r12
+	movq %rcx, %rdx
+	mulxq %r9, %rbx, %rbp
+	adcq %rbx, %r13
+	movq %r8, %rdx
+	mulxq %r9, %r14, %r15
+	adcq %rbp, %r14
+	adcq $0, %r15
+	movq %rcx, %rdx
+	mulxq %r8, %rbx, %rbp
+	addq %rbx, %r12
+	adcq %rbp, %r13
+	adcq $0, %r14
+	adcq $0, %r15
+	xorq %rbx, %rbx
+	adcxq %rax, %rax
+	adoxq %r11, %rax
+	movq %rcx, %rdx
+	mulxq %rdx, %rbx, %rbp
+	adcxq %rsi, %rsi
+	adoxq %rbx, %rsi
+	adcxq %r12, %r12
+	adoxq %rbp, %r12
+	movq %r8, %rdx
+	mulxq %rdx, %rbx, %rbp
+	adcxq %r13, %r13
+	adoxq %rbx, %r13
+	adcxq %r14, %r14
+	adoxq %rbp, %r14
+	movq %r9, %rdx
+	mulxq %rdx, %rcx, %r8
+	adcxq %r15, %r15
+	adoxq %rcx, %r15
+	movq $0, %rbp
+	adcxq %rbp, %r8
+	adoxq %rbp, %r8
+	movq $38, %rdx
+	xorq %rcx, %rcx
+	mulxq %r13, %rcx, %r9
+	adcxq %rcx, %r10
+	mulxq %r14, %rcx, %r11
+	adoxq %r9, %rax
+	adcxq %rcx, %rax
+	mulxq %r15, %rcx, %r9
+	adoxq %r11, %rsi
+	adcxq %rcx, %rsi
+	mulxq %r8, %rcx, %r11
+	adoxq %r9, %r12
+	adcxq %rcx, %r12
+	movq $0, %rcx
+	adoxq %rcx, %r11
+	adcxq %rcx, %r11
+	imulq $38, %r11, %r11
+	movq %r12, %rcx
+	sarq $63, %rcx
+	andq $19, %rcx
+	btrq $63, %r12
+	addq %r11, %rcx
+	addq %rcx, %r10
+	adcq $0, %rax
+	adcq $0, %rsi
+	adcq $0, %r12
+	movq %r10, 0(%rdi)
+	movq %rax, 8(%rdi)
+	movq %rsi, 16(%rdi)
+	movq %r12, 24(%rdi)
+popq %rbx
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbx
+popq %rbp
+.cfi_adjust_cfa_offset -8
+.cfi_restore %rbp
+popq %r12
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r12
+popq %r13
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r13
+popq %r14
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r14
+popq %r15
+.cfi_adjust_cfa_offset -8
+.cfi_restore %r15
+	ret
+.cfi_endproc
+#ifndef __APPLE__
+.size fg_p25519_sqr_lazy_adx_zen, .-fg_p25519_sqr_lazy_adx_zen
 #endif /* !__APPLE__ */
 
 #if defined(__CET__) && defined(__ELF__)

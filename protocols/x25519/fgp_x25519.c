@@ -38,8 +38,31 @@ static void clamp(uint8_t k[FGP_X25519_BYTES], const uint8_t scalar[FGP_X25519_B
     k[31] |= 64;
 }
 
+/* The ladder's arithmetic. Where the field has pseudo-Mersenne lazy ops
+ * (FG_P25519_HAVE_LAZY on a plain-form field: operands and results any
+ * values below 2^256, OpenSSL's fe64 range), the whole ladder runs on them,
+ * with no final reduction in any step; cswap takes such values too, and the
+ * result is made canonical only at the end (encode_affine). Otherwise the
+ * canonical ops. */
+#if FG_P25519_HAVE_LAZY && !FG_P25519_MONTGOMERY
+#define LADDER_LAZY 1
+#define L_ADD fg_p25519_add_lazy
+#define L_SUB fg_p25519_sub_lazy
+#define L_MUL fg_p25519_mul_lazy
+#define L_SQR fg_p25519_sqr_lazy
+#define L_MUL_SMALL fg_p25519_mul_small_lazy
+#else
+#define LADDER_LAZY 0
+#define L_ADD fg_p25519_add
+#define L_SUB fg_p25519_sub
+#define L_MUL fg_p25519_mul
+#define L_SQR fg_p25519_sqr
+#define L_MUL_SMALL fg_p25519_mul_small
+#endif
+
 /* x2/z2 = the u-coordinate of [k] P, P's u-coordinate being x1, by RFC 7748's
- * ladder (5 mul, 4 sqr and one multiplication by a24 per bit). */
+ * ladder (5 mul, 4 sqr and one multiplication by a24 per bit). x1 is
+ * canonical; x2 and z2 are lazy values when LADDER_LAZY. */
 static void ladder(fg_p25519 *x2, fg_p25519 *z2, const uint8_t k[FGP_X25519_BYTES], const fg_p25519 *x1)
 {
     fg_p25519 x3, z3, a, aa, b, bb, e, c, d, da, cb;
@@ -59,24 +82,24 @@ static void ladder(fg_p25519 *x2, fg_p25519 *z2, const uint8_t k[FGP_X25519_BYTE
         /* RFC 7748's formulas, ordered so that independent products are
          * adjacent (DA, CB, AA, BB; then x2 beside the (DA -+ CB)^2): the
          * core overlaps neighbouring calls, not distant ones */
-        fg_p25519_add(&a, x2, z2);      /* A = x2 + z2 */
-        fg_p25519_sub(&b, x2, z2);      /* B = x2 - z2 */
-        fg_p25519_add(&c, &x3, &z3);    /* C = x3 + z3 */
-        fg_p25519_sub(&d, &x3, &z3);    /* D = x3 - z3 */
-        fg_p25519_mul(&da, &d, &a);     /* DA = D * A */
-        fg_p25519_mul(&cb, &c, &b);     /* CB = C * B */
-        fg_p25519_sqr(&aa, &a);         /* AA = A^2 */
-        fg_p25519_sqr(&bb, &b);         /* BB = B^2 */
-        fg_p25519_add(&x3, &da, &cb);
-        fg_p25519_sub(&z3, &da, &cb);
-        fg_p25519_mul(x2, &aa, &bb);    /* x2 = AA * BB */
-        fg_p25519_sub(&e, &aa, &bb);    /* E = AA - BB */
-        fg_p25519_sqr(&z3, &z3);
-        fg_p25519_mul_small(&a, &e, A24);
-        fg_p25519_sqr(&x3, &x3);        /* x3 = (DA + CB)^2 */
-        fg_p25519_add(&a, &a, &aa);     /* AA + a24 * E */
-        fg_p25519_mul(&z3, &z3, x1);    /* z3 = x1 * (DA - CB)^2 */
-        fg_p25519_mul(z2, &e, &a);      /* z2 = E * (AA + a24 * E) */
+        L_ADD(&a, x2, z2);      /* A = x2 + z2 */
+        L_SUB(&b, x2, z2);      /* B = x2 - z2 */
+        L_ADD(&c, &x3, &z3);    /* C = x3 + z3 */
+        L_SUB(&d, &x3, &z3);    /* D = x3 - z3 */
+        L_MUL(&da, &d, &a);     /* DA = D * A */
+        L_MUL(&cb, &c, &b);     /* CB = C * B */
+        L_SQR(&aa, &a);         /* AA = A^2 */
+        L_SQR(&bb, &b);         /* BB = B^2 */
+        L_ADD(&x3, &da, &cb);
+        L_SUB(&z3, &da, &cb);
+        L_MUL(x2, &aa, &bb);    /* x2 = AA * BB */
+        L_SUB(&e, &aa, &bb);    /* E = AA - BB */
+        L_SQR(&z3, &z3);
+        L_MUL_SMALL(&a, &e, A24);
+        L_SQR(&x3, &x3);        /* x3 = (DA + CB)^2 */
+        L_ADD(&a, &a, &aa);     /* AA + a24 * E */
+        L_MUL(&z3, &z3, x1);    /* z3 = x1 * (DA - CB)^2 */
+        L_MUL(z2, &e, &a);      /* z2 = E * (AA + a24 * E) */
     }
     fg_p25519_cswap(x2, &x3, swap);
     fg_p25519_cswap(z2, &z3, swap);
@@ -95,11 +118,20 @@ static void ladder(fg_p25519 *x2, fg_p25519 *z2, const uint8_t k[FGP_X25519_BYTE
 }
 
 /* out = the canonical encoding of x2 / z2 (0 when z2 = 0, as RFC 7748's
- * x2 * z2^(p-2) gives). */
+ * x2 * z2^(p-2) gives). With LADDER_LAZY x2 and z2 are lazy values: z2 is
+ * made canonical for the inversion; mul takes the lazy x2 and returns a
+ * canonical product. */
 static void encode_affine(uint8_t out[FGP_X25519_BYTES], const fg_p25519 *x2, const fg_p25519 *z2)
 {
     fg_p25519 zinv, r;
+#if LADDER_LAZY
+    fg_p25519 zc;
+    fg_p25519_canon(&zc, z2);
+    (void)fg_p25519_inv(&zinv, &zc); /* 0 and zinv = 0 when z2 = 0: public either way, not read */
+    wipe(&zc, sizeof zc);
+#else
     (void)fg_p25519_inv(&zinv, z2); /* 0 and zinv = 0 when z2 = 0: public either way, not read */
+#endif
     fg_p25519_mul(&r, x2, &zinv);
     fg_p25519_to_bytes(out, &r);
     wipe(&zinv, sizeof zinv);
@@ -171,7 +203,9 @@ static void recode(signed char e[FGP_X25519_BASE_WINDOWS], const uint8_t k[FGP_X
 }
 
 /* r += digit * 16^window * B (mixed addition, 7 mul: a = -1 twisted Edwards,
- * the table entry affine with 2 d x y precomputed). */
+ * the table entry affine with 2 d x y precomputed). With LADDER_LAZY r's
+ * coordinates are lazy values, the table's (and so xy2d, negated by the
+ * canonical neg) canonical. */
 static void add_base_multiple(ext_point *r, int window, int digit)
 {
     fg_p25519 ypx, ymx, xy2d, m, a, b, c, d, e, f, g, h;
@@ -185,20 +219,20 @@ static void add_base_multiple(ext_point *r, int window, int digit)
     fg_p25519_neg(&m, &xy2d);
     fg_p25519_cmov(&xy2d, &m, (int)neg);
 
-    fg_p25519_sub(&a, &r->y, &r->x);
-    fg_p25519_add(&b, &r->y, &r->x);
-    fg_p25519_mul(&a, &a, &ymx);   /* A = (Y - X)(y - x) */
-    fg_p25519_mul(&b, &b, &ypx);   /* B = (Y + X)(y + x) */
-    fg_p25519_mul(&c, &r->t, &xy2d); /* C = T 2 d x y */
-    fg_p25519_add(&d, &r->z, &r->z); /* D = 2 Z */
-    fg_p25519_sub(&e, &b, &a);
-    fg_p25519_sub(&f, &d, &c);
-    fg_p25519_add(&g, &d, &c);
-    fg_p25519_add(&h, &b, &a);
-    fg_p25519_mul(&r->x, &e, &f);
-    fg_p25519_mul(&r->y, &g, &h);
-    fg_p25519_mul(&r->t, &e, &h);
-    fg_p25519_mul(&r->z, &f, &g);
+    L_SUB(&a, &r->y, &r->x);
+    L_ADD(&b, &r->y, &r->x);
+    L_MUL(&a, &a, &ymx);   /* A = (Y - X)(y - x) */
+    L_MUL(&b, &b, &ypx);   /* B = (Y + X)(y + x) */
+    L_MUL(&c, &r->t, &xy2d); /* C = T 2 d x y */
+    L_ADD(&d, &r->z, &r->z); /* D = 2 Z */
+    L_SUB(&e, &b, &a);
+    L_SUB(&f, &d, &c);
+    L_ADD(&g, &d, &c);
+    L_ADD(&h, &b, &a);
+    L_MUL(&r->x, &e, &f);
+    L_MUL(&r->y, &g, &h);
+    L_MUL(&r->t, &e, &h);
+    L_MUL(&r->z, &f, &g);
 
     wipe(&ypx, sizeof ypx);
     wipe(&ymx, sizeof ymx);
@@ -231,8 +265,8 @@ void fgp_x25519_base(uint8_t out[FGP_X25519_BYTES], const uint8_t scalar[FGP_X25
     for (i = 0; i < FGP_X25519_BASE_WINDOWS; i++)
         add_base_multiple(&r, i, e[i]);
     /* u = (1 + y) / (1 - y) = (Z + Y) / (Z - Y) */
-    fg_p25519_add(&num, &r.z, &r.y);
-    fg_p25519_sub(&den, &r.z, &r.y);
+    L_ADD(&num, &r.z, &r.y);
+    L_SUB(&den, &r.z, &r.y);
     encode_affine(out, &num, &den);
 
     wipe(k, sizeof k);

@@ -10,7 +10,7 @@
  * range. RDTSC fenced with LFENCE; pin with taskset -c 1.
  *
  * Build (from the repository root, after cmake --build build):
- *   git show <main>:protocols/x25519/fgp_x25519.c > /tmp/fgp_x25519_canonical.c
+ *   git show 6e16f40:protocols/x25519/fgp_x25519.c > /tmp/fgp_x25519_canonical.c
  *   cc -O3 -c /tmp/fgp_x25519_canonical.c -o /tmp/canon.o -Iprotocols/x25519 -Igenerated/p25519 -Iruntime \
  *      -Dfgp_x25519=canon_x25519 -Dfgp_x25519_base=canon_x25519_base
  *   cc -O3 research/lazy25519/ab.c /tmp/canon.o -o /tmp/ab -Iprotocols/x25519 -Igenerated/p25519 -Iruntime \

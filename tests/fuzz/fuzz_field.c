@@ -19,7 +19,8 @@
  * Where the field has the lazy ops (FG_NAME_HAVE_LAZY), every mul and sqr
  * record through the dispatcher (bit 6 clear) also runs mul_lazy or sqr_lazy, on a and b each plus p when a bit of
  * its low limb says so (operands below 2p), and compares the result with the
- * exact Montgomery quotient (a b + m p)/R, below 2p, and across the levels.
+ * exact Montgomery quotient (a b + m p)/R, below 2p (pseudo-Mersenne fields:
+ * the exact reduction without its select, below 2p too), and across the levels.
  *
  * Operands are canonical (reduced mod p) except the wide redc input, which
  * ranges up to the documented bound (t < p*R for Montgomery fields, any
@@ -644,10 +645,30 @@ static int reference(const record *rc, result *want)
         to_mpz(z0, xa, N);
         to_mpz(z3, rc->op == OP_SQR || rc->alias == 3 ? xa : yb, N);
         mpz_mul(z0, z0, z3);
+#if C(MONTGOMERY)
         mpz_mul(z3, z0, NEGPINV);
         mpz_tdiv_r_2exp(z3, z3, 64 * N);
         mpz_addmul(z0, z3, P);
         mpz_tdiv_q_2exp(z0, z0, 64 * N);
+#else
+        {   /* pseudo-Mersenne 2^k - c: the reduction without its select,
+             * w = lo + hi (2^(64N) mod p), then (w mod 2^k) + (w >> k) c */
+            unsigned long k = (unsigned long)mpz_sizeinbase(P, 2);
+            mpz_t m;
+            mpz_init(m);
+            mpz_ui_pow_ui(m, 2, 64 * N);
+            mpz_mod(m, m, P);
+            mpz_tdiv_q_2exp(z3, z0, 64 * N);
+            mpz_tdiv_r_2exp(z0, z0, 64 * N);
+            mpz_addmul(z0, z3, m);
+            mpz_ui_pow_ui(m, 2, k);
+            mpz_sub(m, m, P);
+            mpz_tdiv_q_2exp(z3, z0, k);
+            mpz_tdiv_r_2exp(z0, z0, k);
+            mpz_addmul(z0, z3, m);
+            mpz_clear(m);
+        }
+#endif
         mpz_mul_2exp(z3, P, 1);
         if (mpz_cmp(z0, z3) >= 0) {
             fprintf(stderr, "fuzz_%s: internal: a lazy quotient is not below 2p\n", STR(FG_FIELD));

@@ -51,8 +51,15 @@ def reference(fa, op, a, b, t):
         return a * b * rinv % p
     if op == "sqr":
         return a * a * rinv % p
-    # lazy: (x + m p) / R with m = -x p^-1 mod R, below 2p
     x = a * b if op == "mul_lazy" else a * a
+    if fa.form == "pseudo_mersenne":
+        # lazy: the C's two folds without its final subtraction, below 2p:
+        # w = t_lo + t_hi C_FOLD (C_FOLD = 2^(64n) mod p), then with
+        # k = bits of p, (w mod 2^k) + (w >> k) c
+        k = 64 * (n - 1) + fa.k_top_bits
+        w = (x % R) + (x >> (64 * n)) * fa.c_fold
+        return (w % (1 << k)) + (w >> k) * fa.c
+    # lazy: (x + m p) / R with m = -x p^-1 mod R, below 2p
     m = (-x * pow(p, -1, R)) % R
     return (x + m * p) // R
 
@@ -96,6 +103,15 @@ def inputs(fa, rng):
         out.append((rng.randrange(p), rng.randrange(p)))
         out.append((value([rng.choice(special) for _ in range(n)]) % p,
                     value([rng.choice(special) for _ in range(n)]) % p))
+    if fa.form == "pseudo_mersenne" and fa.lazy_pm:
+        # the lazy range of a pseudo-Mersenne field: every limb pattern, as
+        # operands of mul and sqr too (docs/api.md)
+        top = 1 << (64 * n)
+        out += [(top - 1, top - 1), (top - 1, p), (p, p + 1)]
+        for _ in range(COUNT):
+            out.append((rng.randrange(top), rng.randrange(top)))
+            out.append((value([rng.choice(special) for _ in range(n)]),
+                        value([rng.choice(special) for _ in range(n)])))
     return out
 
 

@@ -367,9 +367,12 @@ class TestList(CliCase):
                 self.assertTrue(row["sqrt"].startswith(sqrt), row["sqrt"])
                 if row["form"] == "montgomery":
                     self.assertEqual(row["reduction"], f"word-by-word Montgomery, R = 2^{64 * n}")
-                # the lazy ops exactly where 4p fits the limbs, and only in Montgomery form
-                lazy = row["form"] == "montgomery" and 4 * p <= 1 << (64 * n)
+                # the lazy ops where 4p fits the limbs in Montgomery form, and in
+                # every pseudo-Mersenne field (the range [0, 2^(64n)))
+                lazy = row["form"] == "pseudo_mersenne" or 4 * p <= 1 << (64 * n)
                 self.assertEqual(row["lazy"].startswith("mul_lazy, sqr_lazy"), lazy, row["lazy"])
+                self.assertEqual(row["lazy"].endswith(f"(any values below 2^{64 * n})"),
+                                 row["form"] == "pseudo_mersenne", row["lazy"])
                 # Bernstein-Yang's bound for d = bits, run in halves of 30
                 bound = (49 * bits + (80 if bits < 46 else 57)) // 17
                 halves = -(-bound // 30)
@@ -404,7 +407,8 @@ class TestList(CliCase):
                          "fold the high half times 38 (2^256 mod p), then the bits above 2^255 times 19")
         self.assertEqual(got["p256"]["redc sums"], "1")
         self.assertEqual(got["p256"]["lazy"], "none (4p > 2^256)")
-        self.assertEqual(got["p25519"]["lazy"], "none (not Montgomery form)")
+        self.assertEqual(got["p25519"]["lazy"], "mul_lazy, sqr_lazy, add_lazy, sub_lazy, mul_small_lazy, canon "
+                                                "(any values below 2^256)")
         self.assertEqual(got["p503"]["lazy"], "mul_lazy, sqr_lazy (4p <= 2^512); fixed exponents on them")
         self.assertEqual(got["p256"]["inv"], "safegcd, 750 divsteps (bound 741) in 13 batches of 60, the last of 30")
         self.assertEqual(got["p751"]["inv"], "safegcd, 2190 divsteps (bound 2168) in 37 batches of 60, the last of 30")
@@ -436,13 +440,16 @@ class TestCosts(CliCase):
         # kernels but redc (lazy ones too), of p503's Fp2 kernels (none above
         # 10 limbs: Zen runs p751's Fp2 C path), of p256's mul and sqr
         # (shift rows, x86_64_mont.ZEN_SHIFT_ROWS; no other Montgomery field
-        # below 5 limbs has one) and of 2^255-19's sqr (x86_64_pm.ZEN_FORMS)
-        self.assertEqual(len(rows), 5 * 5 * 3 + 2 * 2 * 3 + 2 * 4 + 2 * 6 + 2 + 2 + 1)
+        # below 5 limbs has one) and of 2^255-19's sqr (x86_64_pm.ZEN_FORMS); and
+        # 2^255-19's lazy mul and sqr at 3 levels with the lazy sqr's Zen form
+        self.assertEqual(len(rows), 5 * 5 * 3 + 2 * 2 * 3 + 2 * 4 + 2 * 6 + 2 + 2 + 1 + 2 * 3 + 1)
         self.assertEqual(rows[("p503", "mul_lazy", "adx")][0], 104)
         self.assertEqual(rows[("p503", "mul_lazy", "adx")][3], "adx, ifma; zen: -")
         self.assertEqual(rows[("p503", "sqr_lazy", "adx_zen")][3], "zen: adx, ifma")
-        # the lazy kernels drop the final subtraction: fewer flag operations
+        # the lazy kernels drop the final subtraction (select): fewer flag operations
         for op in ("mul", "sqr"):
+            self.assertLess(rows[("p25519", op + "_lazy", "adx")][1], rows[("p25519", op, "adx")][1])
+            self.assertEqual(rows[("p25519", op + "_lazy", "adx")][0], rows[("p25519", op, "adx")][0])
             self.assertLess(rows[("p503", op + "_lazy", "adx")][1], rows[("p503", op, "adx")][1])
         self.assertEqual(rows[("p503", "mul", "adx")][:3], (104, 216, 108.0))
         self.assertEqual(rows[("p503", "mul", "adx")][3], "adx, ifma; zen: -")

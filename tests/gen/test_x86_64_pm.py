@@ -26,11 +26,25 @@ class TestZenForm(unittest.TestCase):
         self.text = x86_64_pm.emit_pseudo_mersenne(self.fa)
 
     def test_only_the_squaring(self):
-        self.assertEqual(self.fa.zen_forms, ["sqr"])
+        """The squarings, canonical and lazy (the same product order)."""
+        self.assertEqual(self.fa.zen_forms, ["sqr", "sqr_lazy"])
         names = re.findall(r"^(fg_p25519_\w+_adx_zen):$", self.text, re.M)
-        self.assertEqual(names, ["fg_p25519_sqr_adx_zen"])
+        self.assertEqual(names, ["fg_p25519_sqr_adx_zen", "fg_p25519_sqr_lazy_adx_zen"])
         zen, adx = x86_64_pm.kernel_choice_zen(self.fa)
-        self.assertEqual(zen, {("sqr", "adx"): "adx_zen"})
+        self.assertEqual(zen, {("sqr", "adx"): "adx_zen", ("sqr_lazy", "adx"): "adx_zen"})
+
+    def test_lazy_kernels_stop_before_the_select(self):
+        """mul_lazy and sqr_lazy at every level: the canonical kernel's
+        products, no CMOV (the select), and no more instructions."""
+        for level in x86_64_pm.LEVELS:
+            for op in ("mul", "sqr"):
+                can = body(self.text, "fg_p25519_%s_%s" % (op, level))
+                lazy = body(self.text, "fg_p25519_%s_lazy_%s" % (op, level))
+                mulx = lambda b: len(re.findall(r"^\t(mulx|mul)q ", b, re.M))
+                self.assertEqual(mulx(can), mulx(lazy), (op, level))
+                self.assertGreater(len(re.findall(r"^\tcmov", can, re.M)), 0)
+                self.assertEqual(len(re.findall(r"^\tcmov", lazy, re.M)), 0, (op, level))
+                self.assertLess(lazy.count("\n"), can.count("\n"), (op, level))
 
     def test_a3_squared_after_words_4_and_5(self):
         """The same products; in the Zen form two ADCX/ADOX pairs (words 4

@@ -22,7 +22,12 @@
 #endif
 
 #define FE2 CAT(FE, _fp2)
-#define LAZY C(HAVE_LAZY)
+/* LAZY: a Montgomery field's lazy bound, operands below 2p; LAZY_PM: a
+ * pseudo-Mersenne field's lazy range, every limb pattern (nothing to check
+ * for the ops that take it: mul, sqr, mul_wide, sqr_wide, the lazy ops, cmov
+ * and cswap) */
+#define LAZY (C(HAVE_LAZY) && C(MONTGOMERY))
+#define LAZY_PM (C(HAVE_LAZY) && !C(MONTGOMERY))
 
 static FE bad, edge, zero_e, ok_e; /* bad: not allowed anywhere; edge: p - 1 */
 #if LAZY
@@ -128,7 +133,9 @@ static void sqr_ones(void)
     memset(&a, 0xff, sizeof a);
     F(sqr)(&r, &a);
 }
+#if !LAZY_PM
 static void sqr_bound(void) { F(sqr)(&r, mul_bound()); }
+#endif
 static void mul_wide_bad(void) { F(mul_wide)(t, mul_bound(), &ok_e); }
 static void sqr_wide_bad(void) { F(sqr_wide)(t, mul_bound()); }
 static void redc_ones(void)
@@ -139,6 +146,34 @@ static void redc_ones(void)
 #if LAZY
 static void mul_lazy_bad(void) { F(mul_lazy)(&r, &bad_lazy, &ok_e); }
 static void canon_bad(void) { F(canon)(&r, &bad_lazy); }
+#endif
+#if LAZY_PM
+/* every op of the lazy range on its largest value, 2^(64n) - 1: in contract */
+static void lazy_range_top(void)
+{
+    FE a, b;
+    memset(&a, 0xff, sizeof a);
+    b = a;
+    F(mul)(&r, &a, &b);
+    F(sqr)(&r, &a);
+    F(mul_wide)(t, &a, &b);
+    F(sqr_wide)(t, &a);
+    F(mul_lazy)(&r, &a, &b);
+    F(sqr_lazy)(&r, &a);
+    F(add_lazy)(&r, &a, &b);
+    F(sub_lazy)(&r, &a, &b);
+    F(mul_small_lazy)(&r, &a, 0xffffffffu);
+    F(canon)(&r, &a);
+    F(cmov)(&a, &b, 1);
+    F(cswap)(&a, &b, 1);
+}
+/* a lazy value where a canonical one is wanted still aborts */
+static void add_lazy_value(void)
+{
+    FE a;
+    memset(&a, 0xff, sizeof a);
+    F(add)(&r, &a, &ok_e);
+}
 #endif
 
 /* at the edge of the contract: must run */
@@ -213,16 +248,28 @@ int main(void)
     run("sqrt(p)", sqrt_bad, 1, MSG(sqrt, "a"));
     run("is_square(p)", is_square_bad, 1, MSG(is_square, "a"));
     run("cmov cond = 2", cmov_cond2, 1, MSG(cmov, "cond"));
-    run("cmov r = p", cmov_r_bad, 1, MSG(cmov, "r"));
     run("cswap cond = -1", cswap_cond_neg, 1, MSG(cswap, "cond"));
-    run("cswap b = p", cswap_b_bad, 1, MSG(cswap, "b"));
     run("select, an entry = p", select_bad, 1, MSG(select, "table"));
     run("inv_batch, an input = p", inv_batch_bad, 1, MSG(inv_batch, "in"));
+#if LAZY_PM
+    /* the lazy range: these operands are in contract */
+    run("cmov r = p: in the lazy range", cmov_r_bad, 0, "");
+    run("cswap b = p: in the lazy range", cswap_b_bad, 0, "");
+    run("mul(a, p): in the lazy range", mul_bad, 0, "");
+    run("sqr(2^(64n) - 1): in the lazy range", sqr_ones, 0, "");
+    run("mul_wide(p, a): in the lazy range", mul_wide_bad, 0, "");
+    run("sqr_wide(p): in the lazy range", sqr_wide_bad, 0, "");
+    run("every op of the lazy range at 2^(64n) - 1", lazy_range_top, 0, "");
+    run("add(2^(64n) - 1, a): a lazy value where a canonical one is wanted", add_lazy_value, 1, MSG(add, "a"));
+#else
+    run("cmov r = p", cmov_r_bad, 1, MSG(cmov, "r"));
+    run("cswap b = p", cswap_b_bad, 1, MSG(cswap, "b"));
     run(LAZY ? "mul(a, 2p)" : "mul(a, p)", mul_bad, 1, MSG(mul, "b"));
     run("sqr(2^(64n) - 1)", sqr_ones, 1, MSG(sqr, "a"));
     run(LAZY ? "sqr(2p)" : "sqr(p)", sqr_bound, 1, MSG(sqr, "a"));
     run("mul_wide at the bound", mul_wide_bad, 1, MSG(mul_wide, "a"));
     run("sqr_wide at the bound", sqr_wide_bad, 1, MSG(sqr_wide, "a"));
+#endif
 #if C(MONTGOMERY)
     run("redc(2^(128n) - 1)", redc_ones, 1, MSG(redc, "t"));
 #else

@@ -18,7 +18,7 @@ LEVEL = "aarch64"
 
 def ops(fa):
     """The ops with an aarch64 kernel: the field's kernel ops (KERNEL_OPS and,
-    for lazy Montgomery fields, LAZY_OPS)."""
+    for lazy fields, LAZY_OPS)."""
     return tuple(fa.kernel_ops) if fa.form in FORMS else ()
 
 

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """AArch64 kernels (A64, GAS text): mul, sqr, mul_wide, sqr_wide, redc and,
-for lazy Montgomery fields, mul_lazy and sqr_lazy, for any limb count.
+for lazy fields, mul_lazy and sqr_lazy, for any limb count.
 
 PeachPy has no AArch64, so this module is its own small builder in the same
 style: a `Kernel` per function with registers named by role, arrays of limbs
@@ -436,8 +436,10 @@ def store_out(kn, arr, base, tmp1, tmp2):
     store_all(kn, arr, base, tmp1, tmp2)
 
 
-def pm_reduce(kn, fa, acc, T, out_base, tmp, tmp2):
-    """out = T mod p, canonical: the two folds and one subtraction of the C."""
+def pm_reduce(kn, fa, acc, T, out_base, tmp, tmp2, lazy=False):
+    """out = T mod p, canonical: the two folds and one subtraction of the C.
+    lazy: the two folds alone, the C's value before its subtraction (below
+    2p for any t below 2^(128n): every operand limb pattern is in range)."""
     n = fa.n
     c_fold, c_low, top_bits = fa.c_fold, fa.c, fa.k_top_bits
     assert 0 < top_bits < 64
@@ -475,6 +477,10 @@ def pm_reduce(kn, fa, acc, T, out_base, tmp, tmp2):
         kn.op("adcs", w, w, hi if i == 1 else "xzr")
         Wd.put(kn, i, w)
     kn.release(cf)
+    if lazy:
+        store_out(kn, Wd, out_base, tmp, tmp2)
+        kn.release_arr(Wd)
+        return
     ptab = acc.c[2]
     kn.table_address(ptab, "@P@")
     S = kn.array(n, reserve=0)
@@ -556,7 +562,7 @@ def emit_redc(fa, name):
 def _reduce(kn, fa, acc, T, tmp, tmp2, lazy):
     n = fa.n
     if fa.form == "pseudo_mersenne":
-        pm_reduce(kn, fa, acc, T, "x0", tmp, tmp2)
+        pm_reduce(kn, fa, acc, T, "x0", tmp, tmp2, lazy)
         return
     ptab = kn.reg()
     kn.table_address(ptab, "@P@")
