@@ -97,7 +97,7 @@ struct fgb_field {
      * route an op to another level's kernel, or on Zen to adx's Zen form) */
     int uses[FG_TUNES][FGB_NKERNEL_OPS][FGB_NLEVELS];
     /* What the kernel fg_NAME_OP_KERNEL executes, from the header's FG_NAME_OP_KERNEL_MULTS
-     * , _P06 and _ALU (gen/fg/kernel_cost.py): 64x64 multiplications, carry/select/shift
+     * , _P06 and _ALU (gen/fg/targets/x86_64/cost.py): 64x64 multiplications, carry/select/shift
      * instructions (ports 0 and 6), ALU instructions; by kernel id, 0 where there is none */
     int mults[FGB_NKERNEL_OPS][FGB_NKERNELS], p06[FGB_NKERNEL_OPS][FGB_NKERNELS], alu[FGB_NKERNEL_OPS][FGB_NKERNELS];
     /* The same for the scalar Fp2 kernels fg_NAME_fp2_OP_KERNEL ([0] mul, [1] sqr; by

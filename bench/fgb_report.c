@@ -471,7 +471,7 @@ void fgb_print_fp2(const struct fgb_results *r)
 }
 
 /* Each kernel against its port floor: max(64x64 multiplications, port-0/6
- * instructions / 2) cycles (gen/fg/kernel_cost.py, research/ports/). Only when
+ * instructions / 2) cycles (gen/fg/targets/x86_64/cost.py, research/ports/). Only when
  * the unit is core cycles (the floor is in cycles). 'floor/peer' is the ratio
  * to the best peer that a kernel at its floor would reach: a target below it
  * cannot be met by a kernel with these instruction counts.

@@ -9,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if FG_HAVE_X86_64_ASM
-#include <cpuid.h>
-#endif
 #if defined(__linux__) && defined(__has_include)
 #if __has_include(<sys/auxv.h>)
 #include <sys/auxv.h>
@@ -48,10 +45,14 @@ int fg_test_cpu_level = -1;
 int fg_test_secure = -1;
 #endif
 
+/* The architecture's part: its level names (fg_arch_isa_names,
+ * FG_ARCH_ISA_EXPECTED) and its probes (fg_arch_probe_cpu, fg_arch_probe_tune).
+ * One file per architecture with a target (gen/fg/targets/); elsewhere the
+ * x86-64 names serve and the probe reports the c level (no assembly). */
 #if defined(__aarch64__)
-static const char *const isa_names[FG_ISA_ARCH_LEVELS] = {"c", "aarch64"};
+#include "fg_cpu_aarch64.h"
 #else
-static const char *const isa_names[FG_ISA_LEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
+#include "fg_cpu_x86_64.h"
 #endif
 static const char *const tune_names[FG_TUNES] = {"generic", "zen", "zen4"};
 
@@ -74,12 +75,12 @@ static int table_index(const char *const *names, int n, const char *name)
 
 const char *fg_isa_name(fg_isa isa)
 {
-    return table_name(isa_names, FG_ISA_ARCH_LEVELS, (int)isa);
+    return table_name(fg_arch_isa_names, FG_ISA_ARCH_LEVELS, (int)isa);
 }
 
 int fg_isa_parse(const char *name)
 {
-    return table_index(isa_names, FG_ISA_ARCH_LEVELS, name);
+    return table_index(fg_arch_isa_names, FG_ISA_ARCH_LEVELS, name);
 }
 
 const char *fg_tune_name(fg_tune tune)
@@ -120,76 +121,13 @@ static const char *override(const char *name)
     return privileged() ? NULL : getenv(name);
 }
 
-#if FG_HAVE_X86_64_ASM
-/* Whether the OS saves and restores the AVX-512 state (XCR0: SSE, AVX, opmask,
- * ZMM0-15 upper halves, ZMM16-31), which CPUID's feature bits do not say. */
-static int os_saves_zmm(void)
-{
-    unsigned eax, ebx, ecx, edx, xcr0_lo, xcr0_hi;
-    __cpuid(1, eax, ebx, ecx, edx);
-    if (!((ecx >> 27) & 1)) /* OSXSAVE: XGETBV is usable */
-        return 0;
-    __asm__ volatile("xgetbv" : "=a"(xcr0_lo), "=d"(xcr0_hi) : "c"(0));
-    (void)xcr0_hi;
-    return (xcr0_lo & 0xe6) == 0xe6;
-}
-#endif
-
 static fg_isa probe_cpu(void)
 {
 #if defined(FG_TEST_HOOKS)
     if (fg_test_cpu_level >= 0)
         return (fg_isa)fg_test_cpu_level;
 #endif
-#if FG_HAVE_X86_64_ASM
-    unsigned eax, ebx, ecx, edx;
-    int bmi2, adx, avx512;
-    if (__get_cpuid_max(0, NULL) < 7)
-        return FG_ISA_X86_64;
-    __cpuid_count(7, 0, eax, ebx, ecx, edx);
-    bmi2 = (ebx >> 8) & 1;
-    adx = (ebx >> 19) & 1;
-    /* EBX: F (16), DQ (17), IFMA (21), BW (30), VL (31); ECX: VBMI (1) */
-    avx512 = (ebx & 0xc0230000u) == 0xc0230000u && (ecx >> 1) & 1;
-    if (bmi2 && adx && avx512 && os_saves_zmm())
-        return FG_ISA_IFMA;
-    if (bmi2 && adx)
-        return FG_ISA_ADX;
-    return bmi2 ? FG_ISA_BMI2 : FG_ISA_X86_64;
-#elif FG_HAVE_AARCH64_ASM
-    return FG_ISA_AARCH64; /* MUL, UMULH, ADDS/ADCS: every AArch64 CPU */
-#else
-    return FG_ISA_C;
-#endif
-}
-
-/* AMD's Zen cores (and Hygon's, which are Zen): vendor string, then the
- * family (base 0Fh plus the extended family), 17h and later; zen4 for family
- * 19h with AVX-512 F (Zen 3 shares the family without it; Zen 5 is 1Ah). */
-static fg_tune probe_tune(void)
-{
-#if FG_HAVE_X86_64_ASM
-    unsigned eax, ebx, ecx, edx, family;
-    if (__get_cpuid_max(0, NULL) < 1)
-        return FG_TUNE_GENERIC;
-    __cpuid(0, eax, ebx, ecx, edx);
-    /* "AuthenticAMD": EBX "Auth", EDX "enti", ECX "cAMD"; "HygonGenuine": "Hygo" "nGen" "uine" */
-    if (!((ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u) ||
-          (ebx == 0x6f677948u && edx == 0x6e65476eu && ecx == 0x656e6975u)))
-        return FG_TUNE_GENERIC;
-    __cpuid(1, eax, ebx, ecx, edx);
-    family = (eax >> 8) & 0xf;
-    if (family == 0xf)
-        family += (eax >> 20) & 0xff;
-    if (family == 0x19 && __get_cpuid_max(0, NULL) >= 7) {
-        __cpuid_count(7, 0, eax, ebx, ecx, edx);
-        if ((ebx >> 16) & 1)
-            return FG_TUNE_ZEN4;
-    }
-    return family >= 0x17 ? FG_TUNE_ZEN : FG_TUNE_GENERIC;
-#else
-    return FG_TUNE_GENERIC;
-#endif
+    return fg_arch_probe_cpu();
 }
 
 static int best_level = -1, best_tune = -1;
@@ -207,11 +145,7 @@ static int resolve_level(char *msg, size_t size)
         const char *unchecked = override("FIELDGEN_ISA_UNCHECKED");
         int forced = fg_isa_parse(env);
         if (forced < 0)
-#if defined(__aarch64__)
-            snprintf(msg, size, "fieldgen: ignoring FIELDGEN_ISA=%.32s (expected c or aarch64)\n", env);
-#else
-            snprintf(msg, size, "fieldgen: ignoring FIELDGEN_ISA=%.32s (expected c, x86_64, bmi2, adx or ifma)\n", env);
-#endif
+            snprintf(msg, size, "fieldgen: ignoring FIELDGEN_ISA=%.32s (expected " FG_ARCH_ISA_EXPECTED ")\n", env);
         else if (forced > FG_ISA_C && !FG_HAVE_X86_64_ASM && !FG_HAVE_AARCH64_ASM)
             snprintf(msg, size, "fieldgen: FIELDGEN_ISA=%s ignored: built without assembly\n", env);
         else if (forced <= cpu || (unchecked != NULL && strcmp(unchecked, "1") == 0))
@@ -271,7 +205,7 @@ int fg_isa_force(fg_isa isa)
 static int resolve_tune(char *msg, size_t size)
 {
     const char *env = override("FIELDGEN_TUNE");
-    int tune = (int)probe_tune();
+    int tune = (int)fg_arch_probe_tune();
     if (env != NULL && *env != '\0') {
         int forced = fg_tune_parse(env);
         if (forced < 0)

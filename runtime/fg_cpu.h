@@ -55,7 +55,7 @@ typedef enum {
 #endif
 
 /* Which kernel of a level a field's op runs can depend on the core family:
- * the generator's choice per level and tuning (gen/fg/x86_64_mont.py,
+ * the generator's choice per level and tuning (gen/fg/targets/x86_64/mont.py,
  * kernel_choice). A tuning never changes a result, only which of the
  * level's permitted kernels computes it. */
 typedef enum {
@@ -63,7 +63,7 @@ typedef enum {
     FG_TUNE_ZEN = 1,     /* AMD Zen (CPUID vendor AuthenticAMD or HygonGenuine, family 17h+) */
     FG_TUNE_ZEN4 = 2     /* of those, family 19h with AVX-512 (Zen 4: 512-bit operations in two
                           * 256-bit halves): zen's choices, but at the ifma level the hybrid
-                          * Fp2 kernels (gen/fg/x86_64_hybrid.py) */
+                          * Fp2 kernels (gen/fg/targets/x86_64/hybrid.py) */
 } fg_tune;
 #define FG_TUNES 3 /* number of fg_tune values */
 /* The generated headers' FG_NAME_OP_AT_LEVEL_USES macros name a kernel: a level's

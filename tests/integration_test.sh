@@ -150,7 +150,7 @@ vendor)
     root=$1 cc=$2 dir=$3
     rm -rf "$dir" && mkdir -p "$dir/fieldgen"
     cp "$root/examples/vendor/main.c" "$dir/"
-    cp "$root"/generated/p25519/fg_p25519* "$root"/runtime/fg_cpu.* "$dir/fieldgen/"
+    cp "$root"/generated/p25519/fg_p25519* "$root"/runtime/fg_cpu* "$dir/fieldgen/"
     line=$(sed -n 's/^cc -std=/-std=/p' "$root/examples/vendor/README.md")
     [ -n "$line" ] || { echo "FAIL: no cc line in examples/vendor/README.md"; exit 1; }
     cd "$dir"

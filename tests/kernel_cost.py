@@ -5,7 +5,7 @@
 
 For each FIELD (header DIR/FIELD/fg_FIELD.h) and each scalar kernel
 fg_FIELD_OP_LEVEL the header describes, the generator's counts
-FG_FIELD_OP_LEVEL_MULTS, _P06 and _ALU (gen/fg/kernel_cost.py, read off the GAS
+FG_FIELD_OP_LEVEL_MULTS, _P06 and _ALU (gen/fg/targets/x86_64/cost.py, read off the GAS
 text) must equal the counts in LIBRARY's disassembly (objdump -d: a second
 reader of the assembled code, with the generator's instruction classes), and
 the kernel must be straight-line: no jump or call between its entry and its
@@ -29,7 +29,7 @@ from dispatch_shape import functions  # noqa: E402  (the objdump -d parser)
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg.kernel_cost import KERNELS, MULTS, OPS, P06, is_alu  # noqa: E402  (one definition of the classes)
+from fg.targets.x86_64.cost import KERNELS, MULTS, OPS, P06, is_alu  # noqa: E402  (one definition of the classes)
 
 REGISTERS_ONLY = 4          # limbs up to which the Fp kernels use no stack slot
 LIMBS = re.compile(r"^#define FG_\w+?_LIMBS (\d+)\b")

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""fieldgen: fields.toml -> specialized C and x86-64 assembly for prime fields.
+"""fieldgen: fields.toml -> specialized C and assembly for prime fields.
 
 Stages: spec (parse + validate) -> analysis (constants and decisions) ->
-emitters (emit_c: Jinja2 templates; emit_x86_64: PeachPy; vectors: known
-answers). cli ties them together and writes generated/ atomically.
+each target's plan (targets/: x86_64 with PeachPy, aarch64; the kernels and
+the dispatch plan) -> emitters (emit_c: Jinja2 templates; each target's
+emit: its .S; vectors: known answers). cli ties them together and writes
+generated/ atomically.
 """

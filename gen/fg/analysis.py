@@ -26,12 +26,12 @@ LAZY_OPS = ("mul_lazy", "sqr_lazy")
 # bit index level + len(SEL_LEVELS) * tuning
 SEL_LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
 # zen4 (AMD family 19h with AVX-512: Zen 4) runs zen's kernels but for the
-# hybrid Fp2 kernels at ifma (x86_64_hybrid): its 512-bit units are half-width
+# hybrid Fp2 kernels at ifma (x86_64.hybrid): its 512-bit units are half-width
 TUNES = ("generic", "zen", "zen4")
 ZEN_TUNES = ("zen", "zen4")
 PM_MAX_C_FOLD = 1 << 31
 # the kernels: one per level (fg_NAME_OP_LEVEL), and the Zen form of the adx
-# kernel (fg_NAME_OP_adx_zen: x86_64_mont.ZEN_DUAL_ROWS), where it differs;
+# kernel (fg_NAME_OP_adx_zen: x86_64.mont.ZEN_DUAL_ROWS), where it differs;
 # the headers' _USES macros name them by these ids (runtime/fg_cpu.h)
 KERNEL_IDS = {"c": "FG_ISA_C", "x86_64": "FG_ISA_X86_64", "bmi2": "FG_ISA_BMI2", "adx": "FG_ISA_ADX",
               "adx_zen": "FG_KERNEL_ADX_ZEN", "ifma": "FG_ISA_IFMA"}
@@ -145,13 +145,13 @@ class FieldAnalysis:
     # the ops with an aarch64 kernel (gen/fg/targets/aarch64: ops)
     aarch64_ops: tuple = ()
     # the ifma level runs an AVX-512 IFMA kernel for the Fp2 mul (and sqr): set
-    # by x86_64_ifma.choose, from the shape of p and the extension (whether one
+    # by x86_64.ifma.choose, from the shape of p and the extension (whether one
     # can be generated) and the generated code (whether it beats the scalar
     # path); fp2_ifma_sqr implies fp2_ifma
     fp2_ifma: bool = False
     fp2_ifma_sqr: bool = False
     # the ifma level runs the AVX-512 IFMA Fp mul fg_NAME_mul_ifma under the zen
-    # tuning (AMD's AVX-512 cores): set by x86_64_ifma.choose_mul, from the shape
+    # tuning (AMD's AVX-512 cores): set by x86_64.ifma.choose_mul, from the shape
     # of p and the generated code; sqr_ifma: and the same code with b = a,
     # fg_NAME_sqr_ifma, as the squaring there
     mul_ifma: bool = False
@@ -160,7 +160,7 @@ class FieldAnalysis:
     at_ifma: dict = field(default_factory=dict)
     # the adx and bmi2 levels run an assembly Fp2 sqr (the two products in one
     # function) and mul (the lazy Karatsuba in one function): set by the
-    # Montgomery backend (x86_64_mont.fp2_sqr_kernel, fp2_mul_kernel)
+    # Montgomery backend (x86_64.mont.fp2_sqr_kernel, fp2_mul_kernel)
     fp2_sqr_adx: bool = False
     fp2_mul_adx: bool = False
     fp2_sqr_bmi2: bool = False
@@ -168,14 +168,14 @@ class FieldAnalysis:
     fp2_sqr_adx_zen: bool = False   # the Zen forms of the adx Fp2 kernels (zen_forms)
     fp2_mul_adx_zen: bool = False
     # the zen4 tuning's ifma level runs the hybrid Fp2 mul fg_NAME_fp2_mul_ifma_zen,
-    # and squaring fg_NAME_fp2_sqr_ifma_zen (x86_64_hybrid: c0 on the scalar
+    # and squaring fg_NAME_fp2_sqr_ifma_zen (x86_64.hybrid: c0 on the scalar
     # units, c1 on the IFMA units)
     fp2_mul_ifma_zen: bool = False
     fp2_sqr_ifma_zen: bool = False
-    # the IFMA Fp mul's vector instructions (x86_64_ifma.fmul_vector_count)
+    # the IFMA Fp mul's vector instructions (x86_64.ifma.fmul_vector_count)
     ifma_fmul_vec: object = None
     # ops (mul, ..., fp2_mul, fp2_sqr) with a Zen form of the adx kernel,
-    # fg_NAME_OP_adx_zen (x86_64_mont.ZEN_DUAL_ROWS), in generation order
+    # fg_NAME_OP_adx_zen (x86_64.mont.ZEN_DUAL_ROWS), in generation order
     zen_forms: list = field(default_factory=list)
     # (op, level) -> (64x64 multiplications, port-0/6 instructions) of each
     # scalar kernel (level: also adx_zen), counted on the generated text by

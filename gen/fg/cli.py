@@ -11,49 +11,28 @@ import shlex
 import signal
 import sys
 
-from . import analysis, emit_c, emit_x86_64, kernel_cost, output, spec, vectors
-from .targets import aarch64
+from . import analysis, emit_c, output, spec, targets, vectors
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = output.MARKER
 
 
-def _kernels(fa):
-    """The field's x86-64 kernels as GAS text, or None without a backend for
-    its form. Plans the dispatch and records on fa what the templates need
-    (fp2_ifma, fp2_ifma_sqr, fp2_{mul,sqr}_{adx,bmi2}, kernel_cost)."""
-    asm = emit_x86_64.backend(fa)
-    if asm is None:
-        return None
-    analysis.plan_dispatch(fa, asm[1](fa))
-    body = emit_x86_64.kernels(fa, asm[0])
-    fa.kernel_cost = kernel_cost.costs(fa, body)
-    analysis.plan_tuning(fa, *asm[2](fa))
-    return body
-
-
 def _field_outputs(fs, command, config):
-    """(name, has assembly, {relative path: text}) of one field."""
+    """(name, the targets with kernels for it, {relative path: text}) of one
+    field: the analysis, each target's plan (its kernels, and what it records
+    on the analysis for the C templates), the C files, each target's files,
+    the vectors."""
     out = {}
     fa = analysis.analyze(fs)
-    body = _kernels(fa)
-    fa.aarch64_ops = aarch64.ops(fa)
+    planned = [(t, t.plan(fa)) for t in targets.TARGETS]
+    planned = [(t, kernels) for t, kernels in planned if kernels]
     out.update(emit_c.emit(fa, command, config))
-    if body is not None:
-        hdr = "/*\n" + emit_c.header_comment(
-            fa, "x86-64 kernels (x86_64, bmi2, adx levels%s%s), PeachPy" % (
-                "; ifma Fp2 mul" + (", sqr" if fa.fp2_ifma_sqr else "") if fa.fp2_ifma else "",
-                "; hybrid Fp2 " + " and ".join(op for op in ("mul", "sqr") if getattr(fa, "fp2_%s_ifma_zen" % op))
-                if fa.fp2_mul_ifma_zen or fa.fp2_sqr_ifma_zen else ""),
-            command, config, " * ") + " */\n"
-        out.update(emit_x86_64.emit(fa, body, hdr))
-    if fa.aarch64_ops:
-        hdr = "/*\n" + emit_c.header_comment(
-            fa, "AArch64 kernels (aarch64 level), gen/fg/targets/aarch64", command, config, " * ") + " */\n"
-        out.update(aarch64.emit(fa, hdr))
+    for t, kernels in planned:
+        out.update(t.emit(fa, kernels, lambda what: "/*\n" + emit_c.header_comment(
+            fa, what, command, config, " * ") + " */\n"))
     hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")
     out.update(vectors.emit(fa, hdr))
-    return fs.name, body is not None, out
+    return fs.name, targets.listed(t for t, _ in planned), out
 
 
 def _quiet_worker():
@@ -202,39 +181,6 @@ def describe(fa):
     return "\n".join(lines)
 
 
-def costs_report(fa):
-    """What each x86-64 kernel of a field executes and its port floor
-    (gen/fg/kernel_cost.py), and which kernel the dispatcher runs per level:
-    generated in memory, nothing written."""
-    if _kernels(fa) is None:
-        return f"{fa.name}: no x86-64 backend for the form {fa.form} (the C kernels only)"
-    costs = fa.kernel_cost
-    lines = [f"{fa.name}: p = {fa.modulus_text}, {fa.n} limbs",
-             f"  {'op':<9} {'level':<7} {'mults':>5} {'p06':>4} {'floor':>6} {'alu':>5}  dispatched at"]
-    for op, level in kernel_cost.KERNELS:
-        if (op, level) not in costs:
-            continue
-        mults, p06, alu = costs[(op, level)]
-        users, seen = [], None
-        for tune in analysis.TUNES:
-            if op in kernel_cost.FP2_OPS:   # the C Fp2 op branches to it at its level, adx's also at ifma without an IFMA kernel
-                ifma = not (fa.fp2_ifma if op == "fp2_mul" else fa.fp2_ifma_sqr)
-                at = ["bmi2"] if level == "bmi2" else []
-                at += ["adx"] + (["ifma"] if ifma else []) if fa.fp2_at_adx.get((op[4:], tune)) == level else []
-            else:                           # the ifma level runs adx's scalar kernels (fa.at_ifma)
-                plan = fa.dispatch if tune == "generic" else fa.dispatch_zen
-                at = [lv for lv, k in plan.get(op) or [] if k == level]
-                at += ["ifma"] if fa.at_ifma.get((op, tune)) == level else []
-            if tune == "generic":
-                users += [", ".join(at)] if at else []
-            elif at != seen:                # the Zen tuning's users where they differ
-                users.append(tune + ": " + (", ".join(at) or "-"))
-            seen = at
-        lines.append(f"  {op:<9} {level:<7} {mults:>5} {p06:>4} {max(mults, p06 / 2):>6.1f} {alu:>5}  "
-                     f"{'; '.join(users) if users else '-'}")
-    return "\n".join(lines)
-
-
 FLAG_OF_KEY = {None: "--name", "modulus": "--modulus", "byte_order": "--byte-order",
                "extension": "--extension", "extension.non_residue": "--extension",
                "extension.degree": "--extension", "sqrt_ratio_z": "--sqrt-ratio-z"}
@@ -371,7 +317,7 @@ def main(argv=None):
     if args.costs:
         print("floor = max(mults, p06 / 2) cycles: MULX/MUL one per cycle, ADC/SBB/ADCX/ADOX/CMOVcc/SETcc/"
               "shifts two per cycle (ports 0 and 6; research/ports/)")
-        print("\n".join(costs_report(analysis.analyze(fs)) for fs in chosen))
+        print("\n".join(targets.costs_report(analysis.analyze(fs)) for fs in chosen))
         return 0
     try:
         texts, new, old, _rendered = plan_run(fields, selected, out_dir, command, shown_config, args.force)

@@ -242,7 +242,7 @@ void fg_p25519_sqr_lazy_adx(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25
 /* The Zen form of the adx kernel of an op, where FG_P25519_OP_HAVE_ADX_ZEN is 1: the
  * same products in the order measured faster on AMD Zen (the squaring's a3^2 after
  * the doubling pass's words 4 and 5) and the select's all-ones test by CMOV
- * (gen/fg/x86_64_pm.py ZEN_FORMS); the adx and ifma levels run it under the zen
+ * (gen/fg/targets/x86_64/pm.py ZEN_FORMS); the adx and ifma levels run it under the zen
  * tuning. */
 #define FG_P25519_MUL_HAVE_ADX_ZEN 0
 #define FG_P25519_SQR_HAVE_ADX_ZEN FG_P25519_HAVE_ASM
@@ -269,9 +269,9 @@ void fg_p25519_mul_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG
 void fg_p25519_sqr_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #endif
 /* The ifma level's Fp mul, where FG_P25519_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
- * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
+ * 2^52 (gen/fg/targets/x86_64/ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it
- * beats the scalar mul (x86_64_ifma.choose_mul); and, where FG_P25519_SQR_HAVE_IFMA
+ * beats the scalar mul (x86_64.ifma.choose_mul); and, where FG_P25519_SQR_HAVE_IFMA
  * is 1, the same code with b = a as the squaring there, where it beats the scalar
  * sqr (large fields). */
 #define FG_P25519_MUL_HAVE_IFMA 0
@@ -339,7 +339,7 @@ void fg_p25519_sqr_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG
 #define FG_P25519_SQR_LAZY_AT_ADX_ZEN_USES FG_KERNEL_ADX_ZEN
 #define FG_P25519_SQR_LAZY_AT_IFMA_USES FG_ISA_ADX
 #define FG_P25519_SQR_LAZY_AT_IFMA_ZEN_USES FG_KERNEL_ADX_ZEN
-/* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
+/* What each kernel executes (straight-line code, counted by gen/fg/targets/x86_64/cost.py):
  * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
  * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores

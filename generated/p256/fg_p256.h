@@ -212,7 +212,7 @@ void fg_p256_redc_adx(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P256_LI
 /* The Zen form of the adx kernel of an op, where FG_P256_OP_HAVE_ADX_ZEN is 1: the
  * same products with every row on the two ADCX/ADOX carry chains, where the adx
  * kernel writes rows as ADD/ADC passes (faster on Intel's cores, slower on AMD
- * Zen's: gen/fg/x86_64_mont.py ZEN_DUAL_ROWS); the adx and ifma levels run it
+ * Zen's: gen/fg/targets/x86_64/mont.py ZEN_DUAL_ROWS); the adx and ifma levels run it
  * under the zen tuning. */
 #define FG_P256_MUL_HAVE_ADX_ZEN FG_P256_HAVE_ASM
 #if FG_P256_MUL_HAVE_ADX_ZEN
@@ -235,9 +235,9 @@ void fg_p256_sqr_wide_aarch64(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG
 void fg_p256_redc_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P256_LIMBS]);
 #endif
 /* The ifma level's Fp mul, where FG_P256_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
- * 2^52 (gen/fg/x86_64_ifma.py emit_mul; the operands' digits converted inside the
+ * 2^52 (gen/fg/targets/x86_64/ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it
- * beats the scalar mul (x86_64_ifma.choose_mul); and, where FG_P256_SQR_HAVE_IFMA
+ * beats the scalar mul (x86_64.ifma.choose_mul); and, where FG_P256_SQR_HAVE_IFMA
  * is 1, the same code with b = a as the squaring there, where it beats the scalar
  * sqr (large fields). */
 #define FG_P256_MUL_HAVE_IFMA 0
@@ -289,7 +289,7 @@ void fg_p256_redc_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P25
 #define FG_P256_REDC_AT_ADX_ZEN_USES FG_ISA_ADX
 #define FG_P256_REDC_AT_IFMA_USES FG_ISA_ADX
 #define FG_P256_REDC_AT_IFMA_ZEN_USES FG_ISA_ADX
-/* What each kernel executes (straight-line code, counted by gen/fg/kernel_cost.py):
+/* What each kernel executes (straight-line code, counted by gen/fg/targets/x86_64/cost.py):
  * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
  * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
  * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores

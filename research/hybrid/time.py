@@ -33,7 +33,8 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg import analysis, cli, spec, x86_64_hybrid  # noqa: E402
+from fg import analysis, cli, spec  # noqa: E402
+from fg.targets.x86_64 import hybrid as x86_64_hybrid  # noqa: E402
 
 HARNESS = r"""
 #include <stdint.h>

@@ -14,7 +14,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "gen"))
-from fg import analysis, spec, x86_64_ifma  # noqa: E402
+from fg import analysis, spec  # noqa: E402
+from fg.targets.x86_64 import ifma as x86_64_ifma  # noqa: E402
 
 modulus = sys.argv[1] if len(sys.argv) > 1 else "2^216 * 3^137 - 1"
 text = '[t]\nmodulus = "%s"\nbyte_order = "little"\nextension = { degree = 2, non_residue = -1 }\n' % modulus

@@ -115,11 +115,11 @@ PEERS = [("bn_mul_mont, 8 limbs", 8, False), ("bn_mul_mont, 8 limbs, a = b", 8, 
 
 def count_ops(asm_path, symbol):
     """MULX/MUL/IMUL and ALU instructions of one generated kernel, as the
-    generator counts them for the header (gen/fg/kernel_cost.py: _MULTS, _ALU),
+    generator counts them for the header (gen/fg/targets/x86_64/cost.py: _MULTS, _ALU),
     and its stores and loads (MOVs to and from memory; not the memory operands
     of MULX and of ALU instructions, nor pushes and pops)."""
     sys.path.insert(0, os.path.join(ROOT, "gen"))
-    from fg import kernel_cost
+    from fg.targets.x86_64 import cost as kernel_cost
     text = open(asm_path).read()
     stores = loads = 0
     for line in kernel_cost.body(text, symbol):

@@ -11,8 +11,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/tree.sh"
 sed -i 's/^    fp2 = {op: zen_kernel("adx") for op in ("mul", "sqr") if "fp2_" + op in fa.zen_forms}$/    fp2 = {op: None for op in ("mul", "sqr")}/' \
-    "$work/tree/gen/fg/x86_64_mont.py"
-grep -q 'fp2 = {op: None for op in ("mul", "sqr")}' "$work/tree/gen/fg/x86_64_mont.py" || { echo "patch failed"; exit 1; }
+    "$work/tree/gen/fg/targets/x86_64/mont.py"
+grep -q 'fp2 = {op: None for op in ("mul", "sqr")}' "$work/tree/gen/fg/targets/x86_64/mont.py" || { echo "patch failed"; exit 1; }
 "$root/gen/fieldgen" --config "$config" --out "$work/a" >/dev/null
 "$work/tree/gen/fieldgen" --config "$config" --out "$work/b" >/dev/null
 incs=

@@ -4,7 +4,7 @@
 # to 12 limbs) against the same with one Karatsuba level from N limbs, in one
 # process (research/zen/README.md, "One Karatsuba level in the Zen form").
 #   sh kara.sh N [FIELDS_TOML [FIELD...]]   (default: fields.toml, p503 p751)
-# Generates the fields twice, as shipped and with x86_64_mont._kara's adx
+# Generates the fields twice, as shipped and with x86_64.mont._kara's adx
 # threshold lowered from 13 to N (a patched copy of the generator), renames the
 # second copy's fg_ symbols to v_fg_, links both with the kernels.py harness.
 set -eu
@@ -12,8 +12,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 kara=$1
 shift
 . "$here/tree.sh"
-sed -i "s/\"adx\": 13}\[level\]/\"adx\": $kara}[level]/" "$work/tree/gen/fg/x86_64_mont.py"
-[ "$(grep -c "\"adx\": $kara}\[level\]" "$work/tree/gen/fg/x86_64_mont.py")" = 2 ] || { echo "patch failed"; exit 1; }
+sed -i "s/\"adx\": 13}\[level\]/\"adx\": $kara}[level]/" "$work/tree/gen/fg/targets/x86_64/mont.py"
+[ "$(grep -c "\"adx\": $kara}\[level\]" "$work/tree/gen/fg/targets/x86_64/mont.py")" = 2 ] || { echo "patch failed"; exit 1; }
 "$root/gen/fieldgen" --config "$config" --out "$work/a" >/dev/null
 "$work/tree/gen/fieldgen" --config "$config" --out "$work/b" >/dev/null
 objs=

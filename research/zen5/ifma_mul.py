@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """research/zen5: write the GAS text of the IFMA kernels the generator does
-not ship for a field (gen/fg/x86_64_ifma.py): the Fp mul fg_NAME_mul_ifma
+not ship for a field (gen/fg/targets/x86_64/ifma.py): the Fp mul fg_NAME_mul_ifma
 (emit_mul) where choose_mul did not dispatch it, and, for fields with u^2 = -1 whose generated
 code lacks them, the Fp2 mul and sqr (emit_fp2_mul, emit_fp2_sqr).
 
@@ -12,7 +12,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
-from fg import analysis, spec, x86_64_ifma  # noqa: E402
+from fg import analysis, spec  # noqa: E402
+from fg.targets.x86_64 import ifma as x86_64_ifma  # noqa: E402
 
 
 def main(argv):

@@ -153,7 +153,7 @@ class TestConstants(unittest.TestCase):
                 self.assertEqual(fa.limbs(1)[0], "UINT64_C(0x0000000000000001)")
 
     def test_limb_counts_cover_1_to_16(self):
-        # every limb count: each Karatsuba threshold (x86_64_mont._kara) crossed with odd and even n
+        # every limb count: each Karatsuba threshold (x86_64.mont._kara) crossed with odd and even n
         self.assertTrue(set(range(1, 17)) <= {fa.n for fa in self.analyses})
         self.assertIn(0, {fa.spare_bits for fa in self.analyses})
 

@@ -439,8 +439,8 @@ class TestCosts(CliCase):
         # and adx of p503 and p751, and the Zen forms of p503's and p751's adx
         # kernels but redc (lazy ones too), of p503's Fp2 kernels (none above
         # 10 limbs: Zen runs p751's Fp2 C path), of p256's mul and sqr
-        # (shift rows, x86_64_mont.ZEN_SHIFT_ROWS; no other Montgomery field
-        # below 5 limbs has one) and of 2^255-19's sqr (x86_64_pm.ZEN_FORMS); and
+        # (shift rows, x86_64.mont.ZEN_SHIFT_ROWS; no other Montgomery field
+        # below 5 limbs has one) and of 2^255-19's sqr (x86_64.pm.ZEN_FORMS); and
         # 2^255-19's lazy mul and sqr at 3 levels with the lazy sqr's Zen form
         self.assertEqual(len(rows), 5 * 5 * 3 + 2 * 2 * 3 + 2 * 4 + 2 * 6 + 2 + 2 + 1 + 2 * 3 + 1)
         self.assertEqual(rows[("p503", "mul_lazy", "adx")][0], 104)

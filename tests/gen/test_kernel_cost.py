@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""The kernel counter (gen/fg/kernel_cost.py): what it counts on a GAS text,
+"""The kernel counter (gen/fg/targets/x86_64/cost.py): what it counts on a GAS text,
 that it refuses code that is not straight-line, and what it counts on the
 shipped p503/p751 kernels (the machine-code cross-check of the headers is
 tests/kernel_cost.py).
@@ -14,7 +14,7 @@ import unittest
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg import kernel_cost  # noqa: E402
+from fg.targets.x86_64 import cost as kernel_cost  # noqa: E402
 
 TEXT = """\
 #ifdef __APPLE__

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""The hybrid Fp2 mul and sqr (gen/fg/x86_64_hybrid.py): which fields the zen
+"""The hybrid Fp2 mul and sqr (gen/fg/targets/x86_64/hybrid.py): which fields the zen
 tuning's ifma level runs them for, the shape the interleaving relies on (a
 vector middle without general-purpose registers, a scalar half without rbp,
 straight-line deterministic text), and (when the CPU has AVX512-IFMA/VBMI,
@@ -21,7 +21,8 @@ import unittest
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg import x86_64_hybrid, x86_64_ifma  # noqa: E402
+from fg.targets.x86_64 import hybrid as x86_64_hybrid  # noqa: E402
+from fg.targets.x86_64 import ifma as x86_64_ifma  # noqa: E402
 from peachpy.x86_64.registers import GeneralPurposeRegister, rsp  # noqa: E402
 from gen.test_x86_64_ifma import FIELDS, MASKED_OPERAND, _fa, _planned  # noqa: E402
 
@@ -42,7 +43,7 @@ def _can_run():
 
 
 class Choice(unittest.TestCase):
-    """x86_64_hybrid.chosen over the generator's own path (cli._kernels)."""
+    """x86_64_hybrid.chosen over the generator's own path (targets.x86_64.plan)."""
 
     def choice(self, name):
         fa = _planned(name, FIELDS[name])
@@ -120,7 +121,7 @@ class Shape(unittest.TestCase):
 
     def test_no_masked_operand_access(self):
         # the vector half loads and stores its partial vectors as narrow pieces
-        # (x86_64_ifma.PAGE_SAFE_TAIL): 7 limbs (tail 7) and 12 (tail 4)
+        # (x86_64.ifma.PAGE_SAFE_TAIL): 7 limbs (tail 7) and 12 (tail 4)
         masked = MASKED_OPERAND
         for name in ("p434", "p751"):
             fa = _planned(name, FIELDS[name])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""The AVX-512 IFMA Fp2 mul and sqr emitter (gen/fg/x86_64_ifma.py): which fields
+"""The AVX-512 IFMA Fp2 mul and sqr emitter (gen/fg/targets/x86_64/ifma.py): which fields
 it accepts, deterministic self-contained text, straight-line shape, and (when the
 CPU has AVX512-IFMA/VBMI and a C compiler is found) the generated functions run
 through ctypes against Python integers, for fields of 1, 3, 5, 6, 7, 8, 12 and 16
@@ -24,7 +24,7 @@ TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
 from fg import analysis, spec  # noqa: E402
-from fg import x86_64_ifma  # noqa: E402
+from fg.targets.x86_64 import ifma as x86_64_ifma  # noqa: E402
 
 FIELDS = {
     "p503": "2^250 * 3^159 - 1",        # 8 limbs, 10 digits, K = 4
@@ -51,12 +51,12 @@ def _fa(name, modulus, nr=-1):
 @functools.lru_cache(maxsize=None)
 def _planned(name, modulus, nr=-1):
     """The field analysed and its kernels generated as gen/fieldgen does
-    (cli._kernels), once per module run: the tests only read the result, and
+    (targets.x86_64.plan), once per module run: the tests only read the result, and
     generating the 12- to 16-limb fields is most of this suite's time. The
     kernels' text is kept on it for cli_text."""
-    from fg import cli
+    from fg.targets import x86_64
     fa = _fa(name, modulus, nr)
-    fa.test_kernels_text = cli._kernels(fa)
+    fa.test_kernels_text = x86_64.plan(fa)
     return fa
 
 
@@ -99,8 +99,8 @@ class Choose(unittest.TestCase):
     table in x86_64_ifma, above RATIO) and the scalar path elsewhere."""
 
     def choice(self, name, modulus):
-        # the generator's own path (cli._kernels: emit_x86_64.kernels calls
-        # x86_64_ifma.choose on the scalar kernels), shared with ZenChoice
+        # the generator's own path (targets.x86_64.plan: its kernels() calls
+        # x86_64.ifma.choose on the scalar kernels), shared with ZenChoice
         fa = _planned(name, modulus)
         text = cli_text(fa)
         self.assertEqual("fg_%s_fp2_mul_ifma:" % name in text, fa.fp2_ifma)
@@ -115,7 +115,7 @@ class Choose(unittest.TestCase):
         self.assertEqual(self.choice("t996", FIELDS["t996"]), (True, True))      # 0.58x, 0.63x
 
     def test_no_extension_no_kernel(self):
-        from fg import x86_64_mont
+        from fg.targets.x86_64 import mont as x86_64_mont
         fa = _fa("p503", FIELDS["p503"], nr=None)
         analysis.plan_dispatch(fa, x86_64_mont.kernel_choice(fa))
         self.assertEqual(x86_64_ifma.choose(fa, x86_64_mont.emit_montgomery(fa)), (False, False, ""))
@@ -311,7 +311,7 @@ class ZenChoice(unittest.TestCase):
             self.assertEqual(dict(fa.dispatch_zen["mul"])["bmi2"], "bmi2")
             self.assertTrue(fa.tuned)
             # the ifma level runs the Zen form too (but p751's IFMA Fp mul,
-            # x86_64_ifma.choose_mul); the bmi2 level never
+            # x86_64.ifma.choose_mul); the bmi2 level never
             want = {"adx"} if fa.mul_ifma else {"adx", "ifma"}
             self.assertEqual(fa.mul_ifma, name == "p751")
             for kernel, mask, _, _ in fa.dispatch_sel["mul"]:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""The Montgomery kernel builder's Zen choices (gen/fg/x86_64_mont.py): the
+"""The Montgomery kernel builder's Zen choices (gen/fg/targets/x86_64/mont.py): the
 zero-register choice (Kernel.zero_mem and _build): how a kernel without a
 zero register clears the flags and adds zero words, what it counts, and which
 shipped kernels take it; and the shift rows below 5 limbs (ZEN_SHIFT_ROWS):
@@ -18,8 +18,9 @@ import unittest
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg import analysis, spec, x86_64_mont  # noqa: E402
-from fg.x86_64_mont import Kernel, ADCX, MOV, TEST, XOR  # noqa: E402
+from fg import analysis, spec  # noqa: E402
+from fg.targets.x86_64 import mont as x86_64_mont  # noqa: E402
+from fg.targets.x86_64.mont import Kernel, ADCX, MOV, TEST, XOR  # noqa: E402
 from peachpy.x86_64.registers import rsp  # noqa: E402
 from peachpy.x86_64.operand import MemoryOperand  # noqa: E402
 

@@ -17,7 +17,7 @@ import unittest
 
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(TESTS), "gen"))
-from fg.x86_64_peachpy import finish_function  # noqa: E402
+from fg.targets.x86_64.gas import finish_function  # noqa: E402
 
 HEAD = ("#ifdef __APPLE__\n.globl _f\n_f:\n#else /* !__APPLE__ */\n.text\n.globl f\n"
         ".type f, @function\nf:\n#endif /* !__APPLE */\n")

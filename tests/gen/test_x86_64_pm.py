@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""The pseudo-Mersenne kernels' Zen form (gen/fg/x86_64_pm.py ZEN_FORMS):
+"""The pseudo-Mersenne kernels' Zen form (gen/fg/targets/x86_64/pm.py ZEN_FORMS):
 which ops have one, what differs (the squares' order, the all-ones test by
 CMOV), and what the dispatcher runs.  The kernels' results are checked
 against GMP by the diff/sweep suites (p25519 and pm250 at adx.zen).
@@ -15,7 +15,7 @@ import unittest
 TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
-from fg import x86_64_pm  # noqa: E402
+from fg.targets.x86_64 import pm as x86_64_pm  # noqa: E402
 # a kernel's text up to its ret; a field's analysis from fields.toml, from extra_fields.toml
 from gen.test_x86_64_mont import body, shipped_analysis, extra  # noqa: E402
 

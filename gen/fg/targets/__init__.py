@@ -1,4 +1,38 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
-"""Instruction-set targets other than the x86-64 backends of gen/fg/ (which
-issue 56 moves here as targets/x86_64/). Each target is one package that
-builds its kernel set from the field's analysis and returns its files."""
+"""Instruction-set targets: each is one package here, registered in TARGETS.
+
+A target is a module with
+  NAME              its name: the level of its kernels and the suffix of the
+                    fg_NAME_<NAME>.S it writes;
+  CMAKE_FIELDS      the fields.cmake variable listing the fields it has
+                    kernels for, or None;
+  plan(fa)          builds the field's kernel set from the analysis and
+                    returns it (falsy: none for this field's form), recording
+                    on fa only what the C templates read (the dispatch plan,
+                    the ops it provides);
+  emit(fa, kernels, comment)
+                    renders the kernels plan returned: {relative path: text};
+                    comment(what) gives the generated-file header;
+  costs_report(fa)  (optional) its lines of `gen/fieldgen --costs`.
+gen/fg/cli.py runs every target's plan after the analysis and before the C
+templates, and every target's emit after them, in TARGETS' order; it names
+no target. docs/design.md says how to add one.
+"""
+
+from __future__ import annotations
+
+from . import aarch64, x86_64
+
+TARGETS = (x86_64, aarch64)
+
+
+def listed(planned):
+    """Whether a field whose kernels the targets `planned` built goes in
+    fields.cmake's assembly list (FIELDGEN_ASM_FIELDS: the fields with the
+    x86-64 target's kernels, which the CMake build links and checks)."""
+    return any(t.CMAKE_FIELDS == "FIELDGEN_ASM_FIELDS" for t in planned)
+
+
+def costs_report(fa):
+    """`gen/fieldgen --costs` for one field: every target's report."""
+    return "\n".join(t.costs_report(fa) for t in TARGETS if hasattr(t, "costs_report"))

@@ -4,8 +4,10 @@ aarch64 level's kernels (kernels.py) for ELF (Linux, BSDs; BTI landing pads
 and the GNU property note) and Mach-O (leading underscore), chosen by the
 preprocessor, as the x86-64 .S files are.
 
-emit(fa, header) -> {relative path: text}, or {} for a form it does not
-handle; ops(fa) the kernels it provides (every op the C level has a kernel for).
+The target interface (gen/fg/targets/__init__.py): plan(fa) records on fa
+the ops it has kernels for (fa.aarch64_ops: every op the C level has a kernel
+for) and returns them, or () for a form it does not handle; emit(fa, ops,
+comment) -> {relative path: text}.
 """
 
 from __future__ import annotations
@@ -14,12 +16,20 @@ from . import kernels
 
 FORMS = ("montgomery", "pseudo_mersenne")
 LEVEL = "aarch64"
+NAME = LEVEL
+# no fields.cmake list: every Montgomery and pseudo-Mersenne field has kernels
+CMAKE_FIELDS = None
 
 
 def ops(fa):
     """The ops with an aarch64 kernel: the field's kernel ops (KERNEL_OPS and,
     for lazy fields, LAZY_OPS)."""
     return tuple(fa.kernel_ops) if fa.form in FORMS else ()
+
+
+def plan(fa):
+    fa.aarch64_ops = ops(fa)
+    return fa.aarch64_ops
 
 
 def symbol(fa, op):
@@ -56,9 +66,12 @@ def _function(fa, kn, table_macro):
     ]) + "\n"
 
 
-def emit(fa, header):
-    if fa.form not in FORMS:
+def emit(fa, planned, comment):
+    """{relative path: text}: the kernels of planned (plan's ops) in one .S;
+    comment(what) is the generated-file header as a C comment."""
+    if not planned:
         return {}
+    header = comment("AArch64 kernels (aarch64 level), gen/fg/targets/aarch64")
     built = build_all(fa)
     macro = f"FG_{fa.upper}_AARCH64_P"
     label = f"fg_{fa.name}_aarch64_p"

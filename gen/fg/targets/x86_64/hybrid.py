@@ -36,15 +36,15 @@ from peachpy.x86_64 import isa, MOV, SUB, AND, RETURN, VZEROUPPER
 from peachpy.x86_64.registers import rbp, rsp, rdi
 from peachpy.x86_64.operand import MemoryOperand
 
-from . import x86_64_ifma as ifma
-from . import x86_64_mont as mont
-from . import kernel_cost
-from .x86_64_peachpy import PhysicalFunction, gas_text
+from . import ifma
+from . import mont
+from . import cost as kernel_cost
+from .gas import PhysicalFunction, gas_text
 
 TARGET = ifma.TARGET + isa.bmi2 + isa.adx
 
 
-# the vector half's op (x86_64_ifma) and the scalar half's Kernel builder, per op
+# the vector half's op (x86_64.ifma) and the scalar half's Kernel builder, per op
 _HALVES = {"mul": ("c1", mont.fp2_c0_kernel), "sqr": ("c1s", mont.fp2_c0_sqr_kernel)}
 
 

@@ -37,7 +37,7 @@ rows only; the wide kernels then store each word as soon as it is final
 
 from peachpy.x86_64 import MOV, ADD, ADC, ADCX, ADOX, SUB, SBB, XOR
 
-PRIO_DONE = 10          # as x86_64_mont: finished words spill first
+PRIO_DONE = 10          # as x86_64.mont: finished words spill first
 PRIO_DIFF = 20          # |a0 - a1|, |b1 - b0|: read once per row (memory operands)
 PRIO_ACC = 50
 

@@ -58,7 +58,7 @@ from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, r
                                       r8, r9, r10, r11, r12, r13, r14, r15)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
-from .x86_64_peachpy import PhysicalFunction, Tables, gas_text
+from .gas import PhysicalFunction, Tables, gas_text
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
@@ -89,7 +89,7 @@ NEGQ_KERNELS = (("x86_64", "mul"), ("x86_64", "redc"), ("x86_64", "sqr"))
 # p503 -5..7%, p751 -1..3%, sqr p503 -8..9%, p751 -2..6%).
 FP2_LEVELS = ("bmi2", "adx")
 
-# the constant tables (x86_64_peachpy.Tables: RIP placeholders rewritten into labels)
+# the constant tables (x86_64.gas.Tables: RIP placeholders rewritten into labels)
 _TABLE_NAMES = ("q", "p", "s", "x", "z")
 
 
@@ -135,7 +135,7 @@ class Kernel:
         # ADCX/ADOX chains (_row_adx), never as split ADD/ADC passes (see
         # ZEN_DUAL_ROWS)
         self.dual_rows = level == "adx" and tune == "zen"
-        self.tables = tables            # x86_64_peachpy.Tables of the field
+        self.tables = tables            # x86_64.gas.Tables of the field
         self.code = []
         self.free = []
         reserved = {rsp}
@@ -150,7 +150,7 @@ class Kernel:
         self.steps = 0          # products emitted so far (time base for nextuse)
         self.slots_free = []
         self.nslots = 0
-        self.slot_base = 0              # the frame's offset from rsp (x86_64_hybrid: above the vector frame)
+        self.slot_base = 0              # the frame's offset from rsp (x86_64.hybrid: above the vector frame)
         self.vals = []                  # every Val made (finish: none may stay alive)
         self._zero = None
         self.negq = {}
@@ -1855,13 +1855,13 @@ def _build_kernel(sh, op, level, lazy_zero=False, preload=True, tune="generic", 
     if op in ("mul_wide", "mul"):
         bp = _b_pointer(k)
         if _kara(sh, op, level):
-            from . import x86_64_kara
+            from . import kara as x86_64_kara
             x86_64_kara.kara_mul_rows(k, acc, ap, bp, n, rp if op == "mul_wide" else None)
         else:
             _mul_rows(k, acc, ap, bp, n)
             k.kill(bp)
     elif op in ("sqr_wide", "sqr") and _kara(sh, op, level):
-        from . import x86_64_kara
+        from . import kara as x86_64_kara
         x86_64_kara.kara_sqr_rows(k, acc, ap, n,
                                   lambda k, acc, word, m: _sqr_rows(k, acc, None, m, word=word),
                                   rp if op == "sqr_wide" else None)
@@ -1888,7 +1888,7 @@ def _wide_ops(k, sh, acc, X, Y, op="mul_wide"):
     mul's product) forms it: one Karatsuba level where _kara picks it, else
     schoolbook rows."""
     if _kara(sh, op, k.level):
-        from . import x86_64_kara
+        from . import kara as x86_64_kara
         x86_64_kara.kara_mul_ops(k, acc, X, Y, sh.n)
     else:
         _rows(k, acc, X, Y, sh.n)
@@ -1922,7 +1922,7 @@ def _sqr_wide_ptr(k, sh, acc, pv):
     sqr_wide forms it (one Karatsuba level where _kara picks it, else the
     squaring rows); pv is killed."""
     if _kara(sh, "sqr_wide", k.level):
-        from . import x86_64_kara
+        from . import kara as x86_64_kara
         x86_64_kara.kara_sqr_rows(k, acc, pv, sh.n,
                                   lambda k, acc, word, m: _sqr_rows(k, acc, None, m, word=word))
     else:

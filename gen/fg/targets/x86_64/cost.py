@@ -44,7 +44,7 @@ import re
 OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc", "mul_lazy", "sqr_lazy")
 # the levels' kernels and the Zen form of adx's (fg_NAME_OP_adx_zen, where generated)
 LEVELS = ("x86_64", "bmi2", "adx", "adx_zen")
-# the scalar Fp2 kernels (x86_64_mont: fg_NAME_fp2_OP_LEVEL, where generated)
+# the scalar Fp2 kernels (x86_64.mont: fg_NAME_fp2_OP_LEVEL, where generated)
 FP2_OPS = ("fp2_mul", "fp2_sqr")
 FP2_KERNELS = tuple((op, level) for op in FP2_OPS for level in ("bmi2", "adx", "adx_zen"))
 KERNELS = tuple((op, level) for op in OPS for level in LEVELS) + FP2_KERNELS

@@ -54,7 +54,7 @@ from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       r8, r9, r10, r11, r12, r13, r14, r15,
                                       GeneralPurposeRegister64)
 
-from .x86_64_peachpy import finish_function
+from .gas import finish_function
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")

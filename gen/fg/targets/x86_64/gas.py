@@ -48,7 +48,7 @@ _LABEL_END = "#endif /* !__APPLE */\n"
 # indirect branch must start with ENDBR64 (a NOP to CPUs without IBT). The
 # kernels are exported and their addresses taken (fieldgen-bench calls
 # them through pointers), so each gets one. The .S also declares the
-# IBT/SHSTK property then (emit_x86_64.emit); without both, linking these
+# IBT/SHSTK property then (targets/x86_64/__init__.py emit); without both, linking these
 # objects turns CET off for the whole program.
 _ENDBR = "#ifdef __CET__\n\tendbr64\n#endif\n"
 

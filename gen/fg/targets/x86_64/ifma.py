@@ -120,8 +120,8 @@ from peachpy.x86_64.registers import (rax, rcx, rdx, rsi, rdi, rsp, r8, r9, r10,
                                       k1, k2, k3, k4, k5, k6, k7, ZMMRegister)
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
-from .x86_64_peachpy import PhysicalFunction, Tables, gas_text
-from . import kernel_cost
+from .gas import PhysicalFunction, Tables, gas_text
+from . import cost as kernel_cost
 
 # ---------------------------------------------------------------------------
 # PeachPy 0.2.0 AVX-512 GAS-output fixes (found by the study in research/ifma/):
@@ -201,7 +201,7 @@ PAGE_SAFE_TAIL = True   # no masked load or store of r, a or b: a last vector of
 REGQ_FMUL = True    # the Fp mul takes its quotient digits by VPERMQ from registers
                     # (both need registers: dropped, in this order, when 32 do not suffice)
 _TABS = ("ia", "sa", "ib", "sb", "i2", "s2", "p", "c", "pc", "oi", "os", "k", "li", "km")
-_TABLE_BASE, _TABLE_STRIDE = 0x7D000000, 0x100000   # RIP placeholders (x86_64_peachpy.Tables)
+_TABLE_BASE, _TABLE_STRIDE = 0x7D000000, 0x100000   # RIP placeholders (x86_64.gas.Tables)
 ZMM = [ZMMRegister(i) for i in range(32)]
 TARGET = (uarch.default + isa.avx512f + isa.avx512vl + isa.avx512bw + isa.avx512dq
           + isa.avx512ifma + isa.avx512vbmi)
@@ -305,7 +305,7 @@ def supported_sqr(fa):
 # trace over virtual zmm values, then linear-scan allocation
 
 MARK = "mark"       # a position in the code (Trace.raw(MARK, name)): the hybrid splits there
-HYBRID_OPS = ("c1", "c1s")      # the hybrid Fp2 mul's and sqr's vector halves (x86_64_hybrid)
+HYBRID_OPS = ("c1", "c1s")      # the hybrid Fp2 mul's and sqr's vector halves (x86_64.hybrid)
 
 
 class _OutOfRegisters(RuntimeError):
@@ -695,7 +695,7 @@ def _build(sh, na, op):
         A = [convert(load_limbs(rsi, 0), "a"), convert(load_limbs(rsi, 8 * NL), "a")]
         mult = {(0, 0): "b0", (1, 0): "n", (0, 1): "b1", (1, 1): "b0"}    # (h, x) -> digits
     elif op == "c1":
-        # the hybrid's vector half: c1 = a0 b1 + a1 b0 only (x86_64_hybrid)
+        # the hybrid's vector half: c1 = a0 b1 + a1 b0 only (x86_64.hybrid)
         load_masks(kB, sh.mask_b)
         store_digits(convert(load_limbs(rdx, 0), "b"), "b0")
         store_digits(convert(load_limbs(rdx, 8 * NL), "b"), "b1")
