@@ -20,7 +20,7 @@ mkdir -p "$build"
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 sh .ci/extra_subset.sh "$build/extra_subset.toml"
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=tests/cross/aarch64-linux-gnu.cmake \
-    -DCMAKE_BUILD_TYPE=Release -DFIELDGEN_BENCH=OFF -DFIELDGEN_CT=OFF -DFIELDGEN_PROTOCOLS=OFF \
+    -DCMAKE_BUILD_TYPE=Release -DFIELDGEN_BENCH=OFF -DFIELDGEN_CT=OFF -DFIELDGEN_PROTOCOLS=ON -DFIELDGEN_PROTOCOL_TEST_MAX=50 \
     -DFIELDGEN_AARCH64_ASM=ON -DFIELDGEN_ISA_LEVEL=runtime \
     -DFIELDGEN_EXTRA_PRIMES=ON -DFIELDGEN_EXTRA_PRIMES_FILE="$build/extra_subset.toml" \
     -DFIELDGEN_TEST_COUNT="$count" >/dev/null

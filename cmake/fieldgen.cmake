@@ -164,7 +164,7 @@ function(_fieldgen_add_library target)
   # templates change (the same command, so the keys match the configure
   # run's). The generator rewrites only changed files; the touch marks every
   # output as current so the rule does not run again on the next build.
-  file(GLOB_RECURSE _deps ${FIELDGEN_HOME}/gen/fg/*.py)
+  file(GLOB_RECURSE _deps ${FIELDGEN_HOME}/gen/fg/*.py ${FIELDGEN_HOME}/gen/fg/*.j2)
   file(GLOB _deps_top ${FIELDGEN_HOME}/gen/fieldgen ${FIELDGEN_HOME}/templates/*.j2
        ${FIELDGEN_HOME}/VERSION)
   list(APPEND _deps ${_deps_top})

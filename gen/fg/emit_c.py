@@ -7,6 +7,7 @@ import os
 
 import jinja2
 
+from . import targets
 from . import verify as verify_mod
 from .analysis import KERNEL_IDS, KERNEL_OPS, LEVELS, hex_limbs
 from .output import comment_text
@@ -15,8 +16,12 @@ TEMPLATE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.p
 
 
 def _environment():
+    # templates/, and each target's own parts as targets/NAME/FILE
+    # (gen/fg/targets/__init__.py: TEMPLATE)
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        loader=jinja2.ChoiceLoader([
+            jinja2.FileSystemLoader(TEMPLATE_DIR),
+            jinja2.PrefixLoader({"targets": jinja2.FileSystemLoader(os.path.dirname(targets.__file__))})]),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
@@ -26,6 +31,8 @@ def _environment():
 
 
 _ENV = None
+# the targets' C parts, in TARGETS' order
+TARGET_TEMPLATES = tuple(f"targets/{t.NAME}/{t.TEMPLATE}" for t in targets.TARGETS if getattr(t, "TEMPLATE", None))
 
 
 def render(template, fa, command, config, **extra):
@@ -34,7 +41,7 @@ def render(template, fa, command, config, **extra):
         _ENV = _environment()
     text = _ENV.get_template(template).render(
         f=fa, U=fa.upper, command=command, config=config, levels=LEVELS, kernel_ops=KERNEL_OPS, kernel_ids=KERNEL_IDS,
-        hex_limbs=hex_limbs, **extra)
+        hex_limbs=hex_limbs, target_templates=TARGET_TEMPLATES, **extra)
     return text.rstrip("\n") + "\n"
 
 

@@ -86,6 +86,7 @@ def generator_digest():
     if _GEN_DIGEST is None:
         h = hashlib.sha256(f"fieldgen {version()}\n".encode())
         files = sorted(glob.glob(os.path.join(ROOT, "gen", "fg", "**", "*.py"), recursive=True) +
+                       glob.glob(os.path.join(ROOT, "gen", "fg", "**", "*.j2"), recursive=True) +
                        glob.glob(os.path.join(ROOT, "templates", "*.j2")))
         for path in files:
             with open(path, "rb") as f:

@@ -13,10 +13,18 @@ A target is a module with
   emit(fa, kernels, comment)
                     renders the kernels plan returned: {relative path: text};
                     comment(what) gives the generated-file header;
+  TEMPLATE          (optional) a Jinja2 file in its package with its parts of
+                    the C files: the macros have(f, U) (its FG_NAME_HAVE_*
+                    line), declarations(f, U, zsigs) (its kernels'
+                    prototypes) and dispatch(f, U, op, sigs) (its branch of
+                    op's dispatcher), which templates/field.h.j2 and
+                    c_dispatch.j2 call for each target that has one;
   costs_report(fa)  (optional) its lines of `gen/fieldgen --costs`.
 gen/fg/cli.py runs every target's plan after the analysis and before the C
 templates, and every target's emit after them, in TARGETS' order; it names
-no target. docs/design.md says how to add one.
+no target. The x86-64 target's parts of the C files are still written into
+the shared templates (its levels are analysis.LEVELS). docs/design.md says
+how to add one.
 """
 
 from __future__ import annotations

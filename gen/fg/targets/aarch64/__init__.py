@@ -19,6 +19,8 @@ LEVEL = "aarch64"
 NAME = LEVEL
 # no fields.cmake list: every Montgomery and pseudo-Mersenne field has kernels
 CMAKE_FIELDS = None
+# its parts of the C header and dispatchers (macros have, declarations, dispatch)
+TEMPLATE = "target.j2"
 
 
 def ops(fa):
