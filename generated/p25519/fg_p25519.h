@@ -203,8 +203,8 @@ void fg_p25519_select(fg_p25519 *r, const fg_p25519 *table, size_t n, size_t idx
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc (and mul_lazy, sqr_lazy), on raw limbs
  * (same contracts as above). For tests and benchmarks; applications call the
- * dispatched functions. fg_p25519_OP_c always exists; the x86_64, bmi2 and
- * adx kernels exist when FG_P25519_HAVE_ASM is 1. */
+ * dispatched functions. fg_p25519_OP_c always exists; each target's kernels
+ * (below) exist where its FG_P25519_HAVE_*ASM macro (above) is 1. */
 void fg_p25519_mul_c(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_c(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 void fg_p25519_mul_wide_c(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
@@ -212,6 +212,8 @@ void fg_p25519_sqr_wide_c(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P
 void fg_p25519_redc_c(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
 void fg_p25519_mul_lazy_c(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_lazy_c(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
+/* The x86_64, bmi2 and adx levels' kernels, where FG_P25519_HAVE_ASM is 1 (x86-64
+ * builds; gen/fg/targets/x86_64): the same contracts and results as the _c kernels. */
 #if FG_P25519_HAVE_ASM
 void fg_p25519_mul_x86_64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
 void fg_p25519_sqr_x86_64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
@@ -256,17 +258,6 @@ void fg_p25519_sqr_adx_zen(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P255
 #define FG_P25519_SQR_LAZY_HAVE_ADX_ZEN FG_P25519_HAVE_ASM
 #if FG_P25519_SQR_LAZY_HAVE_ADX_ZEN
 void fg_p25519_sqr_lazy_adx_zen(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
-#endif
-/* The aarch64 level's kernels, where FG_P25519_HAVE_AARCH64_ASM is 1 (AArch64 builds;
- * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
-#if FG_P25519_HAVE_AARCH64_ASM
-void fg_p25519_mul_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
-void fg_p25519_sqr_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
-void fg_p25519_mul_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
-void fg_p25519_sqr_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
-void fg_p25519_redc_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
-void fg_p25519_mul_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
-void fg_p25519_sqr_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #endif
 /* The ifma level's Fp mul, where FG_P25519_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/targets/x86_64/ifma.py emit_mul; the operands' digits converted inside the
@@ -476,6 +467,17 @@ void fg_p25519_sqr_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG
 #define FG_P25519_SQR_LAZY_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P25519_SQR_LAZY_AT_IFMA_USES FG_ISA_C
 #define FG_P25519_SQR_LAZY_AT_IFMA_ZEN_USES FG_ISA_C
+#endif
+/* The aarch64 level's kernels, where FG_P25519_HAVE_AARCH64_ASM is 1 (AArch64 builds;
+ * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
+#if FG_P25519_HAVE_AARCH64_ASM
+void fg_p25519_mul_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
+void fg_p25519_mul_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_wide_aarch64(uint64_t t[2 * FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
+void fg_p25519_redc_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t t[2 * FG_P25519_LIMBS]);
+void fg_p25519_mul_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS], const uint64_t b[FG_P25519_LIMBS]);
+void fg_p25519_sqr_lazy_aarch64(uint64_t r[FG_P25519_LIMBS], const uint64_t a[FG_P25519_LIMBS]);
 #endif
 
 FG_BIND_END

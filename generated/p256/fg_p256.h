@@ -181,13 +181,15 @@ void fg_p256_select(fg_p256 *r, const fg_p256 *table, size_t n, size_t idx);
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc, on raw limbs
  * (same contracts as above). For tests and benchmarks; applications call the
- * dispatched functions. fg_p256_OP_c always exists; the x86_64, bmi2 and
- * adx kernels exist when FG_P256_HAVE_ASM is 1. */
+ * dispatched functions. fg_p256_OP_c always exists; each target's kernels
+ * (below) exist where its FG_P256_HAVE_*ASM macro (above) is 1. */
 void fg_p256_mul_c(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS], const uint64_t b[FG_P256_LIMBS]);
 void fg_p256_sqr_c(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
 void fg_p256_mul_wide_c(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS], const uint64_t b[FG_P256_LIMBS]);
 void fg_p256_sqr_wide_c(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
 void fg_p256_redc_c(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P256_LIMBS]);
+/* The x86_64, bmi2 and adx levels' kernels, where FG_P256_HAVE_ASM is 1 (x86-64
+ * builds; gen/fg/targets/x86_64): the same contracts and results as the _c kernels. */
 #if FG_P256_HAVE_ASM
 void fg_p256_mul_x86_64(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS], const uint64_t b[FG_P256_LIMBS]);
 void fg_p256_sqr_x86_64(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
@@ -225,15 +227,6 @@ void fg_p256_sqr_adx_zen(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIM
 #define FG_P256_MUL_WIDE_HAVE_ADX_ZEN 0
 #define FG_P256_SQR_WIDE_HAVE_ADX_ZEN 0
 #define FG_P256_REDC_HAVE_ADX_ZEN 0
-/* The aarch64 level's kernels, where FG_P256_HAVE_AARCH64_ASM is 1 (AArch64 builds;
- * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
-#if FG_P256_HAVE_AARCH64_ASM
-void fg_p256_mul_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS], const uint64_t b[FG_P256_LIMBS]);
-void fg_p256_sqr_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
-void fg_p256_mul_wide_aarch64(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS], const uint64_t b[FG_P256_LIMBS]);
-void fg_p256_sqr_wide_aarch64(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
-void fg_p256_redc_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P256_LIMBS]);
-#endif
 /* The ifma level's Fp mul, where FG_P256_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/targets/x86_64/ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it
@@ -392,6 +385,15 @@ void fg_p256_redc_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P25
 #define FG_P256_REDC_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P256_REDC_AT_IFMA_USES FG_ISA_C
 #define FG_P256_REDC_AT_IFMA_ZEN_USES FG_ISA_C
+#endif
+/* The aarch64 level's kernels, where FG_P256_HAVE_AARCH64_ASM is 1 (AArch64 builds;
+ * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
+#if FG_P256_HAVE_AARCH64_ASM
+void fg_p256_mul_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS], const uint64_t b[FG_P256_LIMBS]);
+void fg_p256_sqr_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
+void fg_p256_mul_wide_aarch64(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS], const uint64_t b[FG_P256_LIMBS]);
+void fg_p256_sqr_wide_aarch64(uint64_t t[2 * FG_P256_LIMBS], const uint64_t a[FG_P256_LIMBS]);
+void fg_p256_redc_aarch64(uint64_t r[FG_P256_LIMBS], const uint64_t t[2 * FG_P256_LIMBS]);
 #endif
 
 FG_BIND_END

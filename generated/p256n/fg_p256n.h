@@ -173,13 +173,15 @@ void fg_p256n_select(fg_p256n *r, const fg_p256n *table, size_t n, size_t idx);
 
 /* Per-level kernels behind mul, sqr, mul_wide, sqr_wide and redc, on raw limbs
  * (same contracts as above). For tests and benchmarks; applications call the
- * dispatched functions. fg_p256n_OP_c always exists; the x86_64, bmi2 and
- * adx kernels exist when FG_P256N_HAVE_ASM is 1. */
+ * dispatched functions. fg_p256n_OP_c always exists; each target's kernels
+ * (below) exist where its FG_P256N_HAVE_*ASM macro (above) is 1. */
 void fg_p256n_mul_c(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
 void fg_p256n_sqr_c(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
 void fg_p256n_mul_wide_c(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
 void fg_p256n_sqr_wide_c(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
 void fg_p256n_redc_c(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P256N_LIMBS]);
+/* The x86_64, bmi2 and adx levels' kernels, where FG_P256N_HAVE_ASM is 1 (x86-64
+ * builds; gen/fg/targets/x86_64): the same contracts and results as the _c kernels. */
 #if FG_P256N_HAVE_ASM
 void fg_p256n_mul_x86_64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
 void fg_p256n_sqr_x86_64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
@@ -211,15 +213,6 @@ void fg_p256n_redc_adx(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P256N
 #define FG_P256N_MUL_WIDE_HAVE_ADX_ZEN 0
 #define FG_P256N_SQR_WIDE_HAVE_ADX_ZEN 0
 #define FG_P256N_REDC_HAVE_ADX_ZEN 0
-/* The aarch64 level's kernels, where FG_P256N_HAVE_AARCH64_ASM is 1 (AArch64 builds;
- * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
-#if FG_P256N_HAVE_AARCH64_ASM
-void fg_p256n_mul_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
-void fg_p256n_sqr_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
-void fg_p256n_mul_wide_aarch64(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
-void fg_p256n_sqr_wide_aarch64(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
-void fg_p256n_redc_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P256N_LIMBS]);
-#endif
 /* The ifma level's Fp mul, where FG_P256N_MUL_HAVE_IFMA is 1: AVX-512 IFMA in radix
  * 2^52 (gen/fg/targets/x86_64/ifma.py emit_mul; the operands' digits converted inside the
  * call), run at the ifma level under the zen tuning, AMD's AVX-512 cores, where it
@@ -372,6 +365,15 @@ void fg_p256n_redc_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P
 #define FG_P256N_REDC_AT_ADX_ZEN_USES FG_ISA_C
 #define FG_P256N_REDC_AT_IFMA_USES FG_ISA_C
 #define FG_P256N_REDC_AT_IFMA_ZEN_USES FG_ISA_C
+#endif
+/* The aarch64 level's kernels, where FG_P256N_HAVE_AARCH64_ASM is 1 (AArch64 builds;
+ * gen/fg/targets/aarch64): the same contracts and results as the _c kernels. */
+#if FG_P256N_HAVE_AARCH64_ASM
+void fg_p256n_mul_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
+void fg_p256n_sqr_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
+void fg_p256n_mul_wide_aarch64(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS], const uint64_t b[FG_P256N_LIMBS]);
+void fg_p256n_sqr_wide_aarch64(uint64_t t[2 * FG_P256N_LIMBS], const uint64_t a[FG_P256N_LIMBS]);
+void fg_p256n_redc_aarch64(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P256N_LIMBS]);
 #endif
 
 FG_BIND_END

@@ -22,9 +22,9 @@ A target is a module with
   costs_report(fa)  (optional) its lines of `gen/fieldgen --costs`.
 gen/fg/cli.py runs every target's plan after the analysis and before the C
 templates, and every target's emit after them, in TARGETS' order; it names
-no target. The x86-64 target's parts of the C files are still written into
-the shared templates (its levels are analysis.LEVELS). docs/design.md says
-how to add one.
+no target. The x86-64 target's Fp2 parts of the C files are still in the
+shared templates (h_fp2.j2, c_fp2.j2), and its levels are analysis.LEVELS.
+docs/design.md says how to add one.
 """
 
 from __future__ import annotations

@@ -21,6 +21,8 @@ from . import cost as kernel_cost
 NAME = "x86_64"
 # the fields.cmake list of the fields this target has kernels for
 CMAKE_FIELDS = "FIELDGEN_ASM_FIELDS"
+# its parts of the C header and dispatchers (macros have, declarations, dispatch)
+TEMPLATE = "target.j2"
 
 _BACKENDS = {
     "montgomery": ("mont", "emit_montgomery"),
