@@ -615,18 +615,20 @@ void fg_p25519_add(fg_p25519 *r, const fg_p25519 *a, const fg_p25519 *b)
 
 /* r = a mod p for any a < 2^(64N): q = a >> 255 (below 2^1), w = (a mod 2^255) + q 19
  * < 2^255 + 2^1 19 <= 2p (the analysis checks it), then w - p, plus p if that
- * borrowed: three word chains, no select (see the lazy products' stores). */
+ * borrowed: three word chains, no select (see the lazy products' stores). a's
+ * words enter the first chain directly: a copy loop would be vectorized
+ * (16-limb fields: SSE loads, which tests/dispatch_shape.py rejects in the
+ * word helpers). */
 void fg_p25519_canon(fg_p25519 *r, const fg_p25519 *a)
 {
-    uint64_t w[N], q, addp;
+    uint64_t w[N], q, top, addp;
     unsigned char carry = 0, borrow = 0;
     int i;
     q = a->limb[N - 1] >> TOP_BITS;
+    top = value_barrier(a->limb[N - 1] & ((UINT64_C(1) << TOP_BITS) - 1));
     for (i = 0; i < N - 1; i++)
-        w[i] = a->limb[i];
-    w[N - 1] = value_barrier(a->limb[N - 1] & ((UINT64_C(1) << TOP_BITS) - 1));
-    for (i = 0; i < N; i++)
-        w[i] = addc(w[i], i ? 0 : q * C_LOW, &carry);
+        w[i] = addc(a->limb[i], i ? 0 : q * C_LOW, &carry);
+    w[N - 1] = addc(top, N == 1 ? q * C_LOW : 0, &carry);
     for (i = 0; i < N; i++)
         w[i] = subb(w[i], P[i], &borrow);
     addp = mask_of(borrow);
