@@ -223,8 +223,13 @@ class TestKernels(unittest.TestCase):
 
     def test_deterministic(self):
         fa = self.fields[0]
-        hdr = "/* h */\n"
-        self.assertEqual(aarch64.emit(fa, hdr), aarch64.emit(fa, hdr))
+        planned = aarch64.plan(fa)
+        self.assertTrue(planned)
+        comment = lambda what: "/* %s */\n" % what
+        text = aarch64.emit(fa, planned, comment)
+        self.assertEqual(text, aarch64.emit(fa, planned, comment))
+        self.assertEqual(list(text), [f"{fa.name}/fg_{fa.name}_aarch64.S"])
+        self.assertTrue(text[f"{fa.name}/fg_{fa.name}_aarch64.S"].startswith("/* AArch64 kernels"))
 
 
 if __name__ == "__main__":
