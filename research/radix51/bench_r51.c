@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT OR Apache-2.0 */
 /* research/radix51/bench_r51.c: TSC ticks per call of fieldgen's 4x64 C
  * fg_p25519_mul_c / sqr_c against this study's 5x51 C (r51.c), converting
- * per call (r51_mul / r51_sqr, and r51_mul_b / r51_sqr_b with the
- * latency-shaped exit) and not converting (r51_mul5 / r51_sqr5, the
+ * per call (r51_mul / r51_sqr, and the other exits: r51_mul_b / r51_sqr_b,
+ * r51_mul_p / r51_sqr_p) and not converting (r51_mul5 / r51_sqr5, the
  * bound of a representation kept in 5x51, whose loose output is what
  * fieldgen's 4x64 mul_lazy_c / sqr_lazy_c, also timed, compare with).
  * fg_p25519_mul_adx / sqr_adx are timed too, as context only.
@@ -34,6 +34,8 @@ void r51_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void r51_sqr(uint64_t r[4], const uint64_t a[4]);
 void r51_mul_b(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void r51_sqr_b(uint64_t r[4], const uint64_t a[4]);
+void r51_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void r51_sqr_p(uint64_t r[4], const uint64_t a[4]);
 void r51_mul5(uint64_t r[5], const uint64_t a[5], const uint64_t b[5]);
 void r51_sqr5(uint64_t r[5], const uint64_t a[5]);
 void r51_to51(uint64_t a[5], const uint64_t x[4]);
@@ -45,7 +47,7 @@ void fg_p25519_mul_adx(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void fg_p25519_sqr_adx(uint64_t r[4], const uint64_t a[4]);
 
 #define CHAIN 200
-#define NK 12
+#define NK 14
 
 typedef void (*mulf)(uint64_t *, const uint64_t *, const uint64_t *);
 typedef void (*sqrf)(uint64_t *, const uint64_t *);
@@ -59,12 +61,14 @@ static const struct {
     {"mul 4x64 C (fg_p25519_mul_c)", fg_p25519_mul_c, 0, 0},
     {"mul 5x51 C, converting (r51_mul)", r51_mul, 0, 0},
     {"mul 5x51 C, converting, exit b (r51_mul_b)", r51_mul_b, 0, 0},
+    {"mul 5x51 C, converting, exit p (r51_mul_p)", r51_mul_p, 0, 0},
     {"mul 5x51 C, no conversion (r51_mul5)", (mulf)r51_mul5, 0, 1},
     {"mul_lazy 4x64 C (fg_p25519_mul_lazy_c)", fg_p25519_mul_lazy_c, 0, 0},
     {"mul adx asm (context)", fg_p25519_mul_adx, 0, 0},
     {"sqr 4x64 C (fg_p25519_sqr_c)", 0, fg_p25519_sqr_c, 0},
     {"sqr 5x51 C, converting (r51_sqr)", 0, r51_sqr, 0},
     {"sqr 5x51 C, converting, exit b (r51_sqr_b)", 0, r51_sqr_b, 0},
+    {"sqr 5x51 C, converting, exit p (r51_sqr_p)", 0, r51_sqr_p, 0},
     {"sqr 5x51 C, no conversion (r51_sqr5)", 0, (sqrf)r51_sqr5, 1},
     {"sqr_lazy 4x64 C (fg_p25519_sqr_lazy_c)", 0, fg_p25519_sqr_lazy_c, 0},
     {"sqr adx asm (context)", 0, fg_p25519_sqr_adx, 0},

@@ -5,7 +5,8 @@
  * r51_mul / r51_sqr: fieldgen's contract for fg_p25519_mul_c / sqr_c:
  *   4x64 operands anywhere in [0, 2^256), canonical 4x64 result in [0, p).
  *   They convert to 5x51 on entry and back, fully reduced, on exit.
- * r51_mul_b / r51_sqr_b: the same with another exit (out51b, below).
+ * r51_mul_b / r51_sqr_b, r51_mul_p / r51_sqr_p: the same with other exits
+ *   (out51b, out51p, below).
  * r51_mul5 / r51_sqr5: the bound, no conversion: 5x51 in, 5x51 out
  *   (loose limbs: h1 < 2^51 + 2^8, the others < 2^51; inputs may be that loose).
  *
@@ -19,7 +20,19 @@
 
 #if defined(__x86_64__)
 #include <x86intrin.h>
+static inline unsigned char subborrow(unsigned char b, uint64_t x, uint64_t y,
+                                      unsigned long long *d)
+{
+    return _subborrow_u64(b, x, y, d);
+}
 #else
+static inline unsigned char subborrow(unsigned char b, uint64_t x, uint64_t y,
+                                      unsigned long long *d)
+{
+    unsigned __int128 t = (unsigned __int128)x - y - b;
+    *d = (uint64_t)t;
+    return (unsigned char)((t >> 64) & 1);
+}
 static inline unsigned char _addcarry_u64(unsigned char c, uint64_t a, uint64_t b,
                                           unsigned long long *s)
 {
@@ -183,6 +196,50 @@ void r51_sqr_b(uint64_t r[4], const uint64_t a[4])
     in51(x, a);
     sqr51(h, x);
     out51b(r, h);
+}
+
+/* A third exit, the 4x64 kernels' own ending: pack the loose h into four
+ * words with an add-with-carry chain (h1 may reach 2^51 + 2^9, so its bits
+ * overlap h2's by one and the words are added, not OR-ed), giving
+ * w = h < 2^255 + 2^60 < 2p; then subtract p and keep the difference unless
+ * it borrowed (as redc_c's masked subtraction). Same result as out51. */
+static inline void out51p(uint64_t r[4], const uint64_t h[5])
+{
+    static const uint64_t P0 = UINT64_C(0xffffffffffffffed), P1 = ~UINT64_C(0),
+                          P3 = ~UINT64_C(0) >> 1;
+    unsigned long long w0, w1, w2, w3, s0, s1, s2, s3;
+    unsigned char k;
+    uint64_t mask;
+    k = _addcarry_u64(0, h[0], h[1] << 51, &w0);
+    k = _addcarry_u64(k, h[1] >> 13, h[2] << 38, &w1);
+    k = _addcarry_u64(k, (h[2] >> 26) | (h[3] << 25), 0, &w2);
+    (void)_addcarry_u64(k, (h[3] >> 39) | (h[4] << 12), 0, &w3);
+    k = subborrow(0, w0, P0, &s0);
+    k = subborrow(k, w1, P1, &s1);
+    k = subborrow(k, w2, P1, &s2);
+    k = subborrow(k, w3, P3, &s3);
+    mask = barrier(0 - (uint64_t)k);    /* all ones: w < p, keep w */
+    r[0] = barrier((w0 & mask) | (s0 & ~mask));
+    r[1] = barrier((w1 & mask) | (s1 & ~mask));
+    r[2] = barrier((w2 & mask) | (s2 & ~mask));
+    r[3] = barrier((w3 & mask) | (s3 & ~mask));
+}
+
+void r51_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4])
+{
+    uint64_t x[5], y[5], h[5];
+    in51(x, a);
+    in51(y, b);
+    mul51(h, x, y);
+    out51p(r, h);
+}
+
+void r51_sqr_p(uint64_t r[4], const uint64_t a[4])
+{
+    uint64_t x[5], h[5];
+    in51(x, a);
+    sqr51(h, x);
+    out51p(r, h);
 }
 
 /* The bound: the representation kept in 5x51, loose in and out. */

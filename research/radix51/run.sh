@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 # research/radix51/run.sh: every figure of research/radix51/README.md.
 #   sh research/radix51/run.sh [OUTDIR]     (from the repository root; default OUTDIR /tmp/r51)
-# 1. the correctness test (x86-64 gcc and clang, AArch64 gcc and clang under qemu);
+# 1. the correctness test (x86-64 gcc and clang; AArch64 gcc and clang objects under qemu);
 # 2. the x86-64 timing, gcc and clang, without and with -march=native, three
 #    processes each, alternating, pinned to CPU 1;
 # 3. the AArch64 model: research/aarch64/model.py with this study's rows.
@@ -22,6 +22,10 @@ for CC in gcc clang; do
 done
 $N aarch64-linux-gnu-gcc -O3 -static $INC research/radix51/test_r51.c $SRC $G/fg_p25519_aarch64.S -lgmp -o "$OUT/test_a64"
 $N qemu-aarch64 "$OUT/test_a64" 100000
+$N clang --target=aarch64-linux-gnu -O3 -c research/radix51/r51.c -o "$OUT/r51_clang_a64.o"
+$N aarch64-linux-gnu-gcc -O3 -static $INC research/radix51/test_r51.c "$OUT/r51_clang_a64.o" \
+    $G/fg_p25519.c runtime/fg_cpu.c $G/fg_p25519_aarch64.S -lgmp -o "$OUT/test_a64_clang"
+$N qemu-aarch64 "$OUT/test_a64_clang" 100000
 
 for CC in gcc clang; do
     $N $CC -O3 $INC research/radix51/bench_r51.c $SRC $G/fg_p25519_x86_64.S -o "$OUT/bench_$CC"
@@ -43,7 +47,7 @@ $N aarch64-linux-gnu-gcc -O3 -c research/radix51/r51.c -o "$A/r51_gcc.o"
 for c in clang gcc; do
     t=$(echo $c | cut -c1)
     args=""
-    for s in mul sqr mul_b sqr_b mul5 sqr5 to51 from51; do
+    for s in mul sqr mul_b sqr_b mul_p sqr_p mul5 sqr5 to51 from51; do
         args="$args --redefine-sym r51_$s=r51${t}_$s"
     done
     aarch64-linux-gnu-objcopy $args "$A/r51_$c.o" "$A/r51$t.o"
@@ -62,6 +66,8 @@ for c in "c clang 14" "g gcc 12"; do
         --row "r51_mul_b 5x51 converting, exit b ($cname -O3)" "$A/r51$t.o" r51${t}_mul_b mul p25519 \
         --row "r51_sqr 5x51 converting ($cname -O3)" "$A/r51$t.o" r51${t}_sqr sqr p25519 \
         --row "r51_sqr_b 5x51 converting, exit b ($cname -O3)" "$A/r51$t.o" r51${t}_sqr_b sqr p25519 \
+        --row "r51_mul_p 5x51 converting, exit p ($cname -O3)" "$A/r51$t.o" r51${t}_mul_p mul p25519 \
+        --row "r51_sqr_p 5x51 converting, exit p ($cname -O3)" "$A/r51$t.o" r51${t}_sqr_p sqr p25519 \
         --row "r51_mul5 5x51 no conversion ($cname -O3)" "$A/r51$t.o" r51${t}_mul5 static p25519 \
         --row "r51_sqr5 5x51 no conversion ($cname -O3)" "$A/r51$t.o" r51${t}_sqr5 static p25519
 done

@@ -24,6 +24,8 @@ void r51_mul(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void r51_sqr(uint64_t r[4], const uint64_t a[4]);
 void r51_mul_b(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void r51_sqr_b(uint64_t r[4], const uint64_t a[4]);
+void r51_mul_p(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
+void r51_sqr_p(uint64_t r[4], const uint64_t a[4]);
 void r51_mul5(uint64_t r[5], const uint64_t a[5], const uint64_t b[5]);
 void r51_sqr5(uint64_t r[5], const uint64_t a[5]);
 void r51_to51(uint64_t a[5], const uint64_t x[4]);
@@ -81,10 +83,14 @@ static void one(const uint64_t a[4], const uint64_t b[4])
     expect("fg_mul_c", r, a, b);
     r51_mul_b(r, a, b);
     expect("r51_mul_b", r, a, b);
+    r51_mul_p(r, a, b);
+    expect("r51_mul_p", r, a, b);
     r51_sqr(r, a);
     expect("r51_sqr", r, a, NULL);
     r51_sqr_b(r, a);
     expect("r51_sqr_b", r, a, NULL);
+    r51_sqr_p(r, a);
+    expect("r51_sqr_p", r, a, NULL);
     fg_p25519_sqr_c(r, a);
     expect("fg_sqr_c", r, a, NULL);
 }
