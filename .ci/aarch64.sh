@@ -7,11 +7,11 @@
 # fieldgen.gen.aarch64's interpreter on the host), and the whole suite at the c level and the aarch64 level of one
 # build: FIELDGEN_ISA_LEVEL=runtime keeps the selector word that the default
 # AArch64 build folds into direct calls, so the tests can force either level
-# (docs/aarch64.md). Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+# (docs/aarch64.md); the protocols at both levels, 50 random key pairs a test. Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 # libgmp-dev:arm64 libssl-dev:arm64 qemu-user. Run from the repository root;
 # BUILD (default build-aarch64-asm) is the build folder, FIELDGEN_TEST_COUNT
 # (default 2000) the differential inputs per op (extra primes: a quarter).
-# At most 150 s on 2 idle cores (docs/aarch64.md has the measured time).
+# About 75 s on 2 idle cores (docs/aarch64.md has the measured time).
 set -eu
 build=${BUILD:-build-aarch64-asm}
 count=${FIELDGEN_TEST_COUNT:-2000}
