@@ -39,6 +39,7 @@ from peachpy.x86_64.operand import MemoryOperand
 from . import ifma
 from . import mont
 from . import cost as kernel_cost
+from . import tuning
 from .gas import PhysicalFunction, gas_text
 
 TARGET = ifma.TARGET + isa.bmi2 + isa.adx
@@ -72,14 +73,9 @@ def _vector_half(fa, vop):
     return sh, tabs, head, mid, tail, frame
 
 
-# The vector middle is spread over the first SPREAD of the scalar code: the
-# vector half, latency-bound, must not be stretched over all of it, nor
-# packed into the out-of-order window ahead of the scalar work, and its
-# final step waits for the scalar code's end. Measured on the Zen 4 (TSC ticks,
-# chained calls, medians of 201 rounds, one process per value; p503, the
-# scalar Zen form 305-307 in each): 1.0 287, 0.9 260, 0.8 257, 0.7 264,
-# 0.6 274, 0.5 288.
-SPREAD = 0.8
+# The vector middle is spread over the first SPREAD of the scalar code
+# (tuning.py HYB_SPREAD, research/tuning.md).
+SPREAD = tuning.HYB_SPREAD
 
 
 def _interleave(a, b):
@@ -98,29 +94,16 @@ def _interleave(a, b):
     return out + rest
 
 
-HYB_SQR_RATIO = 3.5
-HYB_SQR_LIMBS = 12
+HYB_SQR_RATIO = tuning.HYB_SQR_RATIO
+HYB_SQR_LIMBS = tuning.HYB_SQR_LIMBS
 
 
 def chosen(fa, op, scalar_text):
     """Whether the zen4 tuning's ifma level runs the hybrid OP (scalar_text:
-    the field's Montgomery kernels, whose adx mul is counted). Measured on
-    the Zen 4 (TSC ticks, latency of chained calls, medians of 201 rounds,
-    one process each; hybrid / the kernel the level ran before: the scalar
-    Zen form, or the pure IFMA kernel where that level runs it):
-      mul: p434 216 / 237, p503 257 / 305, m521 281 / 304, p610 400 / 427
-           (IFMA); p751 547 / 504 (IFMA): from 5 limbs
-           (x86_64_mont.ZEN_DUAL_ROWS) to 10 (ZEN_FP2_KERNELS);
-      sqr: p503 219 / 226 (throughput 200 / 225), p610 298 / 338, p751
-           373 / 403 (IFMA); p434 207 / 172 and m521 211 / 195 lose (the
-           vector half, one product and its reduction, is then the longer
-           by far), sidh928 538 / 544 and sidh996 577 / 559 (IFMA) tie or
-           lose: up to HYB_SQR_LIMBS, where the IFMA Fp mul's vector
-           instructions are below HYB_SQR_RATIO x the scalar mul's 64x64
-           multiplications (p434 3.90, m521 3.82, p503 3.28, p610 2.70,
-           p751 2.15).
-    research/hybrid/README.md has every size again after the IFMA kernels
-    lost their masked accesses: the same choices."""
+    the field's Montgomery kernels, whose adx mul is counted): the mul from
+    ZEN_DUAL_ROWS to ZEN_FP2_KERNELS limbs; the sqr up to HYB_SQR_LIMBS
+    where the IFMA Fp mul's vector instructions are below HYB_SQR_RATIO x the
+    scalar mul's 64x64 multiplications (tuning.py; research/tuning.md)."""
     if not supported(fa, op) or fa.n < mont.ZEN_DUAL_ROWS:
         return False
     if op == "mul":

@@ -122,6 +122,7 @@ from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
 from .gas import PhysicalFunction, Tables, gas_text
 from . import cost as kernel_cost
+from . import tuning
 
 # ---------------------------------------------------------------------------
 # PeachPy 0.2.0 AVX-512 GAS-output fixes (found by the study in research/ifma/):
@@ -1115,21 +1116,9 @@ def emit_fp2_sqr(fa):
 # Vector and opmask instructions of an IFMA kernel (ports 0 and 5 for zmm).
 _VEC = re.compile(r"^\s+[vk][a-z0-9]+\s")
 # IFMA is chosen when (vector instructions of the IFMA kernel) < RATIO x
-# (port-0/6 instructions of the scalar kernels the same op runs at adx). Calibrated
-# on the Intel Xeon of research/RESULTS.md (fieldgen-bench, latency, quiet runs): the scalar
-# Fp2 ops take 1.4..1.7 cycles per pair of port-0/6 instructions, the IFMA kernels
-# 1.0..1.3 per pair of vector instructions. Measured, as (vec/p06, IFMA/scalar):
-#   mul: 2^53 3^139-1 (5 limbs) 1.95, 1.49; p434 1.43, 1.14; m521 1.37, 1.06;
-#        p503 1.21, 0.85..0.90; p610 1.01, 0.74; p751 0.81, 0.61..0.66;
-#        2^522 3^299-1 (16 limbs) 0.73, 0.58
-#   sqr: 5 limbs 2.45, 2.06; m521 1.75, 1.41; p434 1.66, 1.39; p503 1.39,
-#        0.96..1.0 (a tie); p610 1.15, 0.97; p751 0.90, 0.76; 16 limbs 0.78, 0.63
-# Every choice the ratio makes agrees with the measurement. Under the zen
-# tuning the adx level runs the Zen forms instead: on Zen 5 p503's mul 0.94x,
-# its sqr 1.23x (not chosen), p610's sqr 1.03x; on Zen 4 (research/zen4) p503's
-# mul 1.04..1.12x in quiet runs, 0.84..0.98x in the host's slow mode, p610's
-# mul 0.92x, its sqr 1.05x; from p751's size IFMA wins everywhere measured.
-RATIO = 1.30
+# (port-0/6 instructions of the scalar kernels the same op runs at adx):
+# tuning.py IFMA_FP2_RATIO, research/tuning.md.
+RATIO = tuning.IFMA_FP2_RATIO
 
 
 def choose(fa, scalar_text):
@@ -1159,36 +1148,15 @@ def choose(fa, scalar_text):
     return use_mul, use_sqr, (mul_text if use_mul else "") + ("\n" + sqr_text if use_sqr else "")
 
 
-# Which fields' ifma level runs the IFMA Fp mul, under the zen tuning only: the
-# kernel is latency-bound (its reduction groups run one after another), so its
-# cost grows slowly with the size while the scalar kernel's grows with its
-# products. Chosen when its vector instructions < FMUL_RATIO x the 64x64
-# multiplications of the scalar mul the adx level runs. Measured on an AMD EPYC
-# (family 1Ah model 02h, Zen 5; research/zen/build.sh, TSC ticks, chained
-# calls, the IFMA kernel against the Zen form of the adx mul), as
-# (vec/mults, IFMA/scalar), vec/mults over the kernels generated today: p434
-# 3.90, 2.47; p503 3.28, 1.99; p610 2.70, 1.32; p751 2.15, 0.91; sidh928 2.22,
-# 0.77; sidh996 2.16, 0.70. On Intel's core (model 207) p751's measured
-# 0.96..1.00x of adx, so the generic tuning keeps the scalar kernel. On Zen 4
-# (family 19h model 11h, IFMA in two 256-bit halves; research/zen4) the
-# break-even moves up: sidh928 0.86, sidh996 0.83, p751 1.04 in quiet runs
-# but 0.98 in the host's slow mode, where the scalar kernels slow and the
-# IFMA one does not; the zen tuning keeps one rule for both cores.
-FMUL_RATIO = 2.5
+# Which fields' ifma level runs the IFMA Fp mul, under the zen tuning only:
+# where its vector instructions < FMUL_RATIO x the 64x64 multiplications of
+# the scalar mul the adx level runs (tuning.py IFMA_FMUL_RATIO).
+FMUL_RATIO = tuning.IFMA_FMUL_RATIO
 # The same kernel with b = a (fg_NAME_sqr_ifma) is the ifma level's squaring
-# under the zen tuning where its vector instructions < FSQR_RATIO x the 64x64
-# multiplications of the scalar sqr the adx level runs (a field's squaring
-# needs about 0.7x the mul's products, its IFMA squaring the mul's whole
-# work). Same machine and harness, quiet host (three runs agreeing within 1%),
-# as (vec/sqr mults, IFMA/Zen form of the adx sqr): p503 4.49, 2.28; p610
-# 3.76, 1.31 (one run); p751 3.02, 1.09..1.12; sidh928 2.75, 1.02; sidh996
-# 2.61, 0.91. (On a loaded host, the other vCPU's sibling busy, the scalar
-# kernels slow by up to 40% and the IFMA one by under 10%: sidh928 0.80,
-# sidh996 0.74 then; the rule keeps the quiet figures.) Only where the mul is
-# chosen too (a field whose squaring the IFMA kernel beats has a mul it beats
-# by more). On Zen 4 sidh996's IFMA squaring measured 1.12x of the Zen form
-# (research/zen4): chosen for Zen 5's sake.
-FSQR_RATIO = 2.7
+# under the zen tuning where its vector instructions < FSQR_RATIO x the
+# multiplications of the scalar sqr, and only where the mul is chosen too
+# (tuning.py IFMA_FSQR_RATIO; research/tuning.md).
+FSQR_RATIO = tuning.IFMA_FSQR_RATIO
 
 
 def fmul_vector_count(fa, text=None):

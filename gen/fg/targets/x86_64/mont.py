@@ -59,6 +59,7 @@ from peachpy.x86_64.registers import (GeneralPurposeRegister64, rax, rbx, rcx, r
 from peachpy.x86_64.operand import MemoryOperand, RIPRelativeOffset
 
 from .gas import PhysicalFunction, Tables, gas_text
+from . import tuning
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
@@ -2375,22 +2376,13 @@ def _pow2_mulx_rows(sh):
 
 
 def kernel_choice(fa):
-    """(op, level) -> level of the kernel the dispatcher should call.
-
-    Measured here (RDTSC, chained calls): at n <= 4 the dual-chain squaring
-    gains nothing over the single-chain one (its doubling pass is short and the
-    ADCX/ADOX chains serialize on the accumulator), so adx uses the bmi2 sqr;
-    except with MULX-by-2^k reduction rows (p256), where the adx sqr measured
-    faster (dispatched 41.1 -> 39.0 with PEXT rows; with MULX rows adx 37.1
-    and bmi2 36.8 direct, dispatched 37.0: equal within noise).
-    Everywhere else each level's own kernel was the fastest it may run.
-    """
+    """(op, level) -> level of the kernel the dispatcher should call under the
+    generic tuning: each level's own, but where tuning.py's GENERIC_* entries
+    say the adx level runs the bmi2 kernel (research/tuning.md)."""
     choice = {(op, level): level for op in OPS for level in LEVELS}
-    if fa.n <= 4 and not _pow2_mulx_rows(_Shape(fa)):
+    if fa.n <= tuning.GENERIC_SQR_BMI2_MAX_LIMBS and not _pow2_mulx_rows(_Shape(fa)):
         choice[("sqr", "adx")] = "bmi2"
-    if fa.n <= 4 and _pow2_mulx_rows(_Shape(fa)):
-        # with MULX-by-2^k reduction rows the single-chain mul is the faster one
-        # (p256 fieldgen-bench latency: bmi2 39.2, adx 43.3; throughput equal)
+    if fa.n <= tuning.GENERIC_POW2_MUL_BMI2_MAX_LIMBS and _pow2_mulx_rows(_Shape(fa)):
         choice[("mul", "adx")] = "bmi2"
     if fa.lazy:
         # a lazy kernel is its base op's without the tail: the same choice
@@ -2400,48 +2392,12 @@ def kernel_choice(fa):
     return choice
 
 
-# From this many limbs each adx kernel also comes in a Zen form
-# (fg_NAME_OP_adx_zen, where its text differs): every product and reduction
-# row on the two ADCX/ADOX chains, none as the split ADD/ADC passes
-# (Kernel._row_split) measured faster on Intel's cores.  On an AMD EPYC
-# (family 19h model 01h, Zen 3; research/zen, TSC ticks, medians of 301
-# interleaved rounds of chained calls, adx -> Zen form) the rows on the two
-# chains win: MULX and the ALU instructions share issue there, and ADC/SBB
-# cost more of it than ADCX/ADOX (research/ports/rows.py):
-#   p503 mul 157 -> 128, sqr 116 -> 108, mul_wide 92 -> 74, sqr_wide 59 -> 52,
-#        fp2_mul 427 -> 396, fp2_sqr 336 -> 287;
-#   p751 mul 363 -> 275 (bmi2 Karatsuba 340), mul_wide 235 -> 157 (bmi2
-#        198), sqr 234 -> 221, sqr_wide 125 -> 109, fp2_mul 1001 -> 900
-#        (bmi2 968), fp2_sqr 748 -> 614 (bmi2 713) (p751's Fp2 Zen forms
-#        are not generated: the C path beat them, ZEN_FP2_KERNELS);
-#   5 to 16 limbs (r320, p384, r448, p434, p610, r702, r1024): mul -3..-12%,
-#        mul_wide -6..-18%, sqr 0..-7%, sqr_wide -10%..+2%, Fp2 -2..-9%;
-#   at 4 limbs (p256, bls12_381_r, r254, p224), where only the squaring
-#        triangle splits: sqr -2..-7% but sqr_wide +17..21%: no dual-row
-#        Zen forms (below ZEN_DUAL_ROWS the Zen forms are ZEN_SHIFT_ROWS').
-ZEN_DUAL_ROWS = 5
+# The Zen forms from ZEN_DUAL_ROWS limbs (every row on the two ADCX/ADOX
+# chains), the shift-row forms up to ZEN_SHIFT_ROWS, the one-function Fp2
+# kernels up to ZEN_FP2_KERNELS: tuning.py, research/tuning.md.
+ZEN_DUAL_ROWS = tuning.ZEN_DUAL_ROWS
 
-# Up to this many limbs the mul and sqr of a prime whose reduction rows
-# multiply by a 2^k limb (p256: Q = p + 1 has the limbs 2^32 and
-# 2^64 - 2^32 + 1) come in a Zen form that makes those products with two
-# shifts in every row, not with a MULX by 2^k after the first (POW2_MULX),
-# and a 2^64 - 2^k + 1 limb from the 2^k limb's two words with a SUB and an
-# SBB (negq), so p256's reduction has no MULX at all, as OpenSSL's nistz256
-# arranges it.  Intel's cores ran the MULX rows faster (_row_disjoint); on
-# the Zen 3 EPYC (TSC, the adx kernel and the Zen form alternating in one
-# process, outputs equal on 2 million random and edge inputs, 2026-12-02):
-#   p256 mul latency -1..-6% (twelve runs; -6% whenever the host was quiet),
-#        throughput -0.5..-7%; sqr -1..-12%, -1..-11%;
-#   s256 (a test prime with p + 1 = [0, 2^17, 0, c]: shifts, no negq) mul
-#        -6..-11%, -6..-8%; sqr -6..-8%, -8..-11% (five runs each);
-#   redc (reduction rows alone): latency -8..+2%, throughput +6..+8%, so
-#        redc keeps the MULX rows.
-# A copy of p256's Zen mul that left the row's multiplier in its register
-# (the shifts and the SUB reading it there, the SBB writing it in place,
-# no MOV to rdx: three MOVs fewer a row) measured 6-8% slower than this one.
-# Measured on Zen 3 alone: the zen tuning runs these on every Zen core
-# (fg_cpu.c); on each a shift takes one cycle and a MULX three or more.
-ZEN_SHIFT_ROWS = 4
+ZEN_SHIFT_ROWS = tuning.ZEN_SHIFT_ROWS
 
 
 def _zen_shift_rows(sh, op=None):
@@ -2450,54 +2406,27 @@ def _zen_shift_rows(sh, op=None):
     reduction rows multiply by a 2^k limb."""
     return sh.n <= ZEN_SHIFT_ROWS and bool(sh.pow2) and op in (None, "mul", "sqr", "mul_lazy", "sqr_lazy")
 
-# Up to this many limbs Zen runs the one-function Fp2 kernels (their Zen
-# forms), above it the C path's calls of the dispatched mul_wide and redc (or
-# mul): the kernels keep 2n-word products on the stack, which from 11 limbs
-# cost more on this core than the calls save.  Measured on the EPYC
-# (research/zen, public fg_NAME_fp2_OP of the shipped code and of a copy with
-# the C path at adx, interleaved, TSC medians, kernel -> C path):
-#   mul p434 272 -> 289, p503 453-488 -> 489-502, p610 528 -> 555;
-#       r702 850 -> 803, p751 1121-1219 -> 1007-1066, sidh928 1488 -> 1344,
-#       sidh996 1675 -> 1502;
-#   sqr p434 195 -> 203, p503 311-335 -> 326-337, p610 383 -> 389;
-#       r702 581 -> 588, p751 740-796 -> 721-761, sidh928 1001 -> 897,
-#       sidh996 1101 -> 1011.
-ZEN_FP2_KERNELS = 10
+ZEN_FP2_KERNELS = tuning.ZEN_FP2_KERNELS
 
 
 def kernel_choice_zen(fa):
     """Where AMD Zen cores run another kernel than kernel_choice's:
     ({(op, level): kernel}, {"mul"/"sqr": Fp2 kernel at adx, None: the C path}).
-
-    Measured on an AMD EPYC (family 19h model 01h, Zen 3; TSC, kernels called
-    directly, chained, 2026-12-01):
-    - at adx, the Zen form of the adx kernel wherever there is one
-      (ZEN_DUAL_ROWS): faster than the adx kernel and than the bmi2 one at
-      every size measured, also where the bmi2 kernel's Karatsuba halves
-      make fewer products (p751 mul 275 vs 340, mul_wide 157 vs 198; r702
-      mul 385 vs 416), which the Zen tuning ran before the Zen forms
-      existed;
-    - the Fp2 mul and sqr at adx: the Zen forms of the one-function kernels
-      up to ZEN_FP2_KERNELS limbs, the C path's calls above;
-    - at 3 and 4 limbs the adx kernel's squaring, which Intel's cores run
-      slower than the bmi2 one (kernel_choice): bls12_381_r, r254 and p224
-      sqr adx 46.7-48.3, bmi2 57.6-57.7 ticks; r130 adx 40.7, bmi2 43.9
-      (at 1 limb, gold64, p64m59 and p33, bmi2's stays: 11.5 against 12.3);
-    - at n <= 4 with MULX-by-2^k reduction rows the adx mul, which Intel's
-      cores run slower than the bmi2 one: p256 adx 47.5, bmi2 53.3 cycles
-      (fieldgen-bench, latency); and there the mul's and the sqr's Zen forms
-      with shifts in place of those MULX (ZEN_SHIFT_ROWS) where they exist.
-    """
+    At adx the Zen form wherever there is one; the adx sqr at
+    ZEN_ADX_SQR_LIMBS; with MULX-by-2^k reduction rows up to
+    ZEN_POW2_MUL_ADX_MAX_LIMBS the adx mul (or its shift-row Zen form); the
+    Fp2 ops' Zen forms up to ZEN_FP2_KERNELS limbs, the C path above
+    (tuning.py; the measurements: research/tuning.md)."""
     generic = kernel_choice(fa)
     zen = {}
     ops = OPS + (LAZY_OPS if fa.lazy else ())
     for op in ops:
         if op in fa.zen_forms and generic[(op, "adx")] == "adx":
             zen[(op, "adx")] = zen_kernel("adx")
-    if 3 <= fa.n <= 4:
+    if fa.n in tuning.ZEN_ADX_SQR_LIMBS:
         for op in ("sqr", "sqr_lazy") if fa.lazy else ("sqr",):
             zen.setdefault((op, "adx"), "adx")
-    if fa.n <= 4 and _pow2_mulx_rows(_Shape(fa)):
+    if fa.n <= tuning.ZEN_POW2_MUL_ADX_MAX_LIMBS and _pow2_mulx_rows(_Shape(fa)):
         for op in ("mul", "mul_lazy") if fa.lazy else ("mul",):
             zen[(op, "adx")] = zen_kernel("adx") if op in fa.zen_forms else "adx"
     fp2 = {op: zen_kernel("adx") for op in ("mul", "sqr") if "fp2_" + op in fa.zen_forms}

@@ -55,6 +55,7 @@ from peachpy.x86_64.registers import (rax, rbx, rcx, rdx, rsi, rdi, rbp, rsp,
                                       GeneralPurposeRegister64)
 
 from .gas import finish_function
+from . import tuning
 
 LEVELS = ("x86_64", "bmi2", "adx")
 OPS = ("mul_wide", "sqr_wide", "redc", "mul", "sqr")
@@ -918,18 +919,9 @@ def _kernel(fa, level, op, tune="generic"):
 
 
 # The ops with a Zen form at adx (fg_NAME_OP_adx_zen, where its text differs
-# from the adx kernel's), run under the zen tuning (kernel_choice_zen).  The
-# squaring of 4 limbs takes a3^2 after the doubling pass's words 4 and 5,
-# not before them: the order the Xeon of 2026-11-30 measured 1-2 cycles
-# slower, and the faster one on the Zen 4 (2026-12-04; research/ab, two
-# runs: 2^255-19's sqr latency -2.4%, throughput -2.7%; fieldgen-bench, old and new builds
-# alternating twice: 38.1 -> 37.1 cycles, throughput 34.6 -> 34.0, against
-# OpenSSL's fe51 1.027 -> 1.000 in latency, against fe64 1.239 -> 1.215 in
-# throughput).  Behind the dispatcher's Zen test the throughput read 34.8;
-# the Zen form's all-ones test by CMOV (_select_regs) took it to 34.0 again
-# (fe64 1.246 -> 1.194; latency 37.1 both, two rounds alternating).  The lazy
-# squaring takes the same product order (it has no select, so no CMOV test).
-ZEN_FORMS = ("sqr", "sqr_lazy")
+# from the adx kernel's), run under the zen tuning: tuning.py PM_ZEN_FORMS,
+# research/tuning.md.
+ZEN_FORMS = tuning.PM_ZEN_FORMS
 
 
 def emit_pseudo_mersenne(fa):
@@ -957,18 +949,12 @@ def _ops(fa):
 
 
 def kernel_choice(fa):
-    """(op, level) -> level whose kernel the dispatcher should call: the identity.
-
-    Measured (RDTSC + LFENCE, chained calls, Xeon model 207): for n = 1..16 every
-    adx kernel is at least as fast as the bmi2 and x86_64 kernels of the same field
-    (n = 1 equal after the one-limb fold fix), and bmi2 and x86_64 are within noise
-    of each other, so no level borrows another's kernel.
-    """
+    """(op, level) -> level whose kernel the dispatcher should call: the
+    identity (measured: research/tuning.md, pm_kernel_choice)."""
     return {(op, level): level for op in _ops(fa) for level in LEVELS}
 
 
 def kernel_choice_zen(fa):
-    """({(op, "adx"): "adx_zen"} for the Zen forms emitted (ZEN_FORMS), {}).
-    Otherwise the adx kernels: on the AMD EPYC measured (Zen 3) the adx
-    kernels of 2^255-19 are the fastest too (mul 40.5, bmi2 54.8, x86_64 52.9)."""
+    """({(op, "adx"): "adx_zen"} for the Zen forms emitted (ZEN_FORMS), {});
+    otherwise the adx kernels (research/tuning.md)."""
     return {(op, "adx"): "adx_zen" for op in fa.zen_forms}, {}
