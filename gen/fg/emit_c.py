@@ -7,6 +7,7 @@ import os
 
 import jinja2
 
+from . import ops as ops_mod
 from . import targets
 from . import verify as verify_mod
 from .analysis import KERNEL_IDS, KERNEL_OPS, LEVELS, hex_limbs
@@ -41,7 +42,7 @@ def render(template, fa, command, config, **extra):
         _ENV = _environment()
     text = _ENV.get_template(template).render(
         f=fa, U=fa.upper, command=command, config=config, levels=LEVELS, kernel_ops=KERNEL_OPS, kernel_ids=KERNEL_IDS,
-        hex_limbs=hex_limbs, target_templates=TARGET_TEMPLATES, **extra)
+        hex_limbs=hex_limbs, target_templates=TARGET_TEMPLATES, kops=ops_mod.KERNEL_OPS, **extra)
     return text.rstrip("\n") + "\n"
 
 

@@ -2179,7 +2179,7 @@ static void wide_plus_nr_times(uint64_t t0[2 * N], uint64_t t1[2 * N])
  * The order is measured: T0 first, since in a chain of products a0 is the
  * previous result's first half, ready before a1; the sums after T0 and T1
  * (+2.5% for p503 when they come first); the T0 + T1 sum kept in a buffer,
- * or the c0 correction moved before T2, were slower (+3%, +7%). */
+ * or the c0 correction moved before T2, were slower (the record: research/). */
 static __attribute__((noinline)) void fg_p751_fp2_mul_c(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
 {
     uint64_t t0[2 * N], t1[2 * N], t2[2 * N];
@@ -2203,7 +2203,7 @@ static __attribute__((noinline)) void fg_p751_fp2_mul_c(fg_p751_fp2 *r, const fg
  * (t < p * 2^768), and mul(x, y) = redc(x*y) for such operands at every
  * level (the C kernel is mul_wide then redc; the fused assembly kernels plan
  * their carries from the same bound with operands < 2p when 4p < 2^768).
- * The fused mul measured faster than mul_wide + redc here (p751: -6%) and
+ * The fused mul measured faster than mul_wide + redc here (the record: research/) and
  * saves the wide buffers. a is read in full before r is written (r->c0 is
  * written after the operands are formed; a->c1 is read by the second mul,
  * which allows its output to alias it). */
@@ -2235,13 +2235,13 @@ void fg_p751_fp2_mul(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b)
     }
 #endif
 #if FG_P751_HAVE_FP2_MUL_ADX
-    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x8u))) { /* adx */ /* the same, in one assembly function (p503: -4.5%) */
+    if (FG_ISA_LIKELY(FG_DISPATCH_IN(sel, 0x8u))) { /* adx */ /* the same, in one assembly function */
         fg_p751_fp2_mul_adx(r, a, b);
         return;
     }
 #endif
 #if FG_P751_HAVE_FP2_MUL_BMI2
-    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503: -2..7%) */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise */
         fg_p751_fp2_mul_bmi2(r, a, b);
         return;
     }
@@ -2273,7 +2273,7 @@ void fg_p751_fp2_sqr(fg_p751_fp2 *r, const fg_p751_fp2 *a)
     }
 #endif
 #if FG_P751_HAVE_FP2_SQR_BMI2
-    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise (p503, p751: -7%) */
+    if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise */
         fg_p751_fp2_sqr_bmi2(r, a);
         return;
     }
