@@ -51,13 +51,14 @@ LIBCRYPTO = "/usr/lib/aarch64-linux-gnu/libcrypto.a"
 CPUS = ("neoverse-n1", "neoverse-v1", "apple-m1")
 CPU_SHORT = {"neoverse-n1": "N1", "neoverse-v1": "V1", "apple-m1": "M1"}
 ITERATIONS = 100
-SHIPPED = ("p256", "p25519", "p503", "p751")
-OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
+SHIPPED = ("p256", "p256n", "p25519", "p503", "p751")
+OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc", "mul_lazy", "sqr_lazy")
 # Every op a generated kernel may be named after, longest first, so that
 # fg_p256_mul_wide_x is read as op mul_wide, not op mul at level wide_x.
 ALL_OPS = ("mul_wide", "sqr_wide", "mul_lazy", "sqr_lazy", "redc", "mul", "sqr")
 # Kinds: how the harness calls a symbol. n = the field's limb count.
-#   mul, sqr, mul_wide, sqr_wide, redc: fieldgen's kernel signatures
+#   mul, sqr, mul_wide, sqr_wide, redc, mul_lazy, sqr_lazy: fieldgen's kernel
+#   signatures (the lazy ones get the same reduced inputs as mul and sqr)
 #   bn_mul: bn_mul_mont(r, a, b, p, n0, n); bn_sqr: the same with b = a
 #   static: not called; the static listing, which must be straight-line
 KINDS = OPS + ("bn_mul", "bn_sqr", "static")
@@ -331,7 +332,7 @@ def harness_source(rows, fields):
         if r.kind in ("bn_mul", "bn_sqr"):
             protos[r.symbol] = ("int %s(uint64_t *, const uint64_t *, const uint64_t *, "
                                 "const uint64_t *, const uint64_t *, int);" % r.symbol)
-        elif r.kind in ("mul", "mul_wide"):
+        elif r.kind in ("mul", "mul_wide", "mul_lazy"):
             protos[r.symbol] = "void %s(uint64_t *, const uint64_t *, const uint64_t *);" % r.symbol
         else:
             protos[r.symbol] = "void %s(uint64_t *, const uint64_t *);" % r.symbol
@@ -352,6 +353,8 @@ def harness_source(rows, fields):
                 "mul_wide": "%s(out, %s, %s);" % (r.symbol, A, B),
                 "sqr": "%s(out, %s);" % (r.symbol, A),
                 "sqr_wide": "%s(out, %s);" % (r.symbol, A),
+                "mul_lazy": "%s(out, %s, %s);" % (r.symbol, A, B),
+                "sqr_lazy": "%s(out, %s);" % (r.symbol, A),
                 "redc": "%s(out, %s);" % (r.symbol, T),
                 "bn_mul": "%s(out, %s, %s, p_%d, n0_%d, %d);" % (r.symbol, A, B, i, i, n),
                 "bn_sqr": "%s(out, %s, %s, p_%d, n0_%d, %d);" % (r.symbol, A, A, i, i, n),
@@ -633,8 +636,10 @@ def c_unit(root, work, comp, cname, fld):
         cc = [CLANG, "--target=aarch64-linux-gnu"] if comp == "clang" else [CROSS_CC]
         run(["nice", "-n", "19"] + cc + ["-O3", "-c", src, "-o", obj] + inc)
         objs.append(obj)
+    defined = set(run(["nm", "--defined-only", objs[0]]).stdout.split())
     rows = [Row("fieldgen %s C (%s -O3)" % (op, cname), objs[0],
-                "fg_%s_%s_c" % (fld, op), op, fld, op, comp) for op in OPS]
+                "fg_%s_%s_c" % (fld, op), op, fld, op, comp) for op in OPS
+            if "fg_%s_%s_c" % (fld, op) in defined]  # mul_lazy, sqr_lazy: some fields
     asm = os.path.join(gdir, "fg_%s_aarch64.S" % fld)
     if os.path.exists(asm):
         aobj = os.path.join(work, "%s_%s_aarch64.o" % (comp, fld))

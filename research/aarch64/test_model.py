@@ -291,6 +291,17 @@ class Fields(unittest.TestCase):
         with self.assertRaises(model.ToolError):
             model.eval_modulus("__import__('os')")
 
+    def test_lazy_kinds_call_like_mul_and_sqr(self):
+        fields = {"p25519": {"p": 2**255 - 19, "n": 4}}
+        rows = [model.Row("m", "x.o", "fg_p25519_mul_lazy_c", "mul_lazy", "p25519"),
+                model.Row("s", "x.o", "fg_p25519_sqr_lazy_c", "sqr_lazy", "p25519")]
+        src = model.harness_source(rows, fields)
+        self.assertIn("void fg_p25519_mul_lazy_c(uint64_t *, const uint64_t *, "
+                      "const uint64_t *);", src)
+        self.assertIn("void fg_p25519_sqr_lazy_c(uint64_t *, const uint64_t *);", src)
+        self.assertIn("fg_p25519_mul_lazy_c(out, a_0_0, b_0_0);", src)
+        self.assertIn("fg_p25519_sqr_lazy_c(out, a_1_1);", src)
+
 
 def have(*tools):
     return all(shutil.which(t) for t in tools)
