@@ -200,3 +200,26 @@ def split_operands(text, opening="({", closing=")}"):
     if cur or ops:
         ops.append("".join(cur).strip())
     return ops
+
+
+def report(prog, files, check, target, bases, quiet):
+    """The checkers' main loop: check(path, stats) -> (functions,
+    instructions, [(line, function, message, text)]) for each file; prints
+    one line per violation and, unless quiet, the summary naming the proven
+    memory operands per base (bases: [(stats key, label)]); returns the exit
+    status (1 if anything was reported)."""
+    total_funcs = total_insns = violations = 0
+    stats = {}
+    for path in files:
+        nfunc, ninsn, found = check(path, stats)
+        total_funcs += nfunc
+        total_insns += ninsn
+        for line, func, msg, text in sorted(found, key=lambda f: f[0]):
+            violations += 1
+            print("%s:%d: %s: %s%s" % (path, line, func, msg, (": " + text) if text else ""))
+    if not quiet:
+        print("%s: %d files, %d functions, %d instructions (%s), memory operands proven: %s: %s"
+              % (prog, len(files), total_funcs, total_insns, target,
+                 ", ".join("%d via %s" % (stats.get(key, 0), label) for key, label in bases),
+                 "%d violations" % violations if violations else "no violations"))
+    return 1 if violations else 0

@@ -71,7 +71,7 @@ import sys
 
 # the preprocessor, GAS numbers and operand splitting, shared with ct_static_aarch64.py
 from ct_cpp import NUM as _NUM, CppError, cpp_eval as _cpp_eval, number as _number, preprocess  # noqa: F401
-from ct_cpp import split_operands as _split_operands
+from ct_cpp import report, split_operands as _split_operands
 
 # --- registers ---------------------------------------------------------------
 
@@ -860,23 +860,8 @@ def main(argv=None):
                     help="check the text -fcf-protection builds (__CET__ defined: ENDBR64 first)")
     ap.add_argument("-q", "--quiet", action="store_true", help="print violations only")
     args = ap.parse_args(argv)
-    total_funcs = total_insns = 0
-    violations = 0
-    stats = {}
-    for path in args.files:
-        nfunc, ninsn, found = check_file(path, args.target, args.args, stats, args.cet)
-        total_funcs += nfunc
-        total_insns += ninsn
-        for line, func, msg, text in sorted(found, key=lambda f: f[0]):
-            violations += 1
-            print("%s:%d: %s: %s%s" % (path, line, func, msg, (": " + text) if text else ""))
-    if not args.quiet:
-        print("ct_static: %d files, %d functions, %d instructions (%s), memory operands proven: "
-              "%d via rsp, %d via rip, %d via argument pointers: %s"
-              % (len(args.files), total_funcs, total_insns, args.target, stats.get("rsp", 0),
-                 stats.get("rip", 0), stats.get("pointer", 0),
-                 "%d violations" % violations if violations else "no violations"))
-    return 1 if violations else 0
+    return report("ct_static", args.files, lambda path, stats: check_file(path, args.target, args.args, stats, args.cet),
+                  args.target, [("rsp", "rsp"), ("rip", "rip"), ("pointer", "argument pointers")], args.quiet)
 
 
 if __name__ == "__main__":

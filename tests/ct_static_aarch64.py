@@ -83,7 +83,7 @@ import re
 import struct
 import sys
 
-from ct_cpp import CppError, number, preprocess, split_operands
+from ct_cpp import CppError, number, preprocess, report, split_operands
 
 # --- registers ---------------------------------------------------------------
 
@@ -944,23 +944,8 @@ def main(argv=None):
                     help="pointer arguments of every function (default: from the operation name)")
     ap.add_argument("-q", "--quiet", action="store_true", help="print violations only")
     args = ap.parse_args(argv)
-    total_funcs = total_insns = 0
-    violations = 0
-    stats = {}
-    for path in args.files:
-        nfunc, ninsn, found = check_file(path, args.target, args.args, stats)
-        total_funcs += nfunc
-        total_insns += ninsn
-        for line, func, msg, text in sorted(found, key=lambda f: f[0]):
-            violations += 1
-            print("%s:%d: %s: %s%s" % (path, line, func, msg, (": " + text) if text else ""))
-    if not args.quiet:
-        print("ct_static_aarch64: %d files, %d functions, %d instructions (%s), memory operands proven: "
-              "%d via sp, %d via tables, %d via argument pointers: %s"
-              % (len(args.files), total_funcs, total_insns, args.target, stats.get("sp", 0),
-                 stats.get("table", 0), stats.get("pointer", 0),
-                 "%d violations" % violations if violations else "no violations"))
-    return 1 if violations else 0
+    return report("ct_static_aarch64", args.files, lambda path, stats: check_file(path, args.target, args.args, stats),
+                  args.target, [("sp", "sp"), ("table", "tables"), ("pointer", "argument pointers")], args.quiet)
 
 
 if __name__ == "__main__":
