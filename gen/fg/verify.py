@@ -27,8 +27,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# suffixes of the per-level kernels, never wrapped
-KERNEL_SUFFIXES = ("_c", "_aarch64", "_x86_64", "_bmi2", "_adx", "_adx_zen", "_ifma", "_ifma_zen")
+from . import targets
+
+# suffixes of the per-level kernels, never wrapped: the C level's and each
+# target's (gen/fg/targets: KERNEL_SUFFIXES)
+KERNEL_SUFFIXES = ("_c",) + tuple(s for t in targets.TARGETS for s in t.KERNEL_SUFFIXES)
 # ops whose element operands may be below 2p where the field's lazy bound holds
 LAZY_INPUT_OPS = frozenset({"mul", "sqr", "mul_wide", "sqr_wide", "mul_lazy", "sqr_lazy", "canon"})
 # ops whose element operands may be any value below 2^(64n) in a pseudo-Mersenne

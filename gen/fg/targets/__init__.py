@@ -6,6 +6,8 @@ A target is a module with
                     fg_NAME_<NAME>.S it writes;
   CMAKE_FIELDS      the fields.cmake variable listing the fields it has
                     kernels for, or None;
+  KERNEL_SUFFIXES   the name endings of its kernels (fg_NAME_OP_<suffix>),
+                    which the checked build never wraps;
   plan(fa)          builds the field's kernel set from the analysis and
                     returns it (falsy: none for this field's form), recording
                     on fa only what the C templates read (the dispatch plan,

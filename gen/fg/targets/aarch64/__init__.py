@@ -21,6 +21,8 @@ NAME = LEVEL
 CMAKE_FIELDS = None
 # its parts of the C header and dispatchers (macros have, declarations, dispatch)
 TEMPLATE = "target.j2"
+# the name endings of its kernels (fg_NAME_OP_<suffix>)
+KERNEL_SUFFIXES = ("_" + LEVEL,)
 
 
 def ops(fa):

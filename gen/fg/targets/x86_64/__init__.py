@@ -23,6 +23,8 @@ NAME = "x86_64"
 CMAKE_FIELDS = "FIELDGEN_ASM_FIELDS"
 # its parts of the C header and dispatchers (macros have, declarations, dispatch)
 TEMPLATE = "target.j2"
+# the name endings of its kernels (fg_NAME_OP_<suffix>)
+KERNEL_SUFFIXES = ("_x86_64", "_bmi2", "_adx", "_adx_zen", "_ifma", "_ifma_zen")
 
 _BACKENDS = {
     "montgomery": ("mont", "emit_montgomery"),
