@@ -508,6 +508,34 @@ static void ref_fold_pm(mpz_t r, const mpz_t s)
     }
 }
 
+/* A lazy binary op (add_lazy, sub_lazy) on x, y whose exact integer result
+ * is w: its value is w folded into [0, R) (ref_fold_pm), with r == a and
+ * r == b too, and canon of it is w mod p. */
+static void check_lazy_binary(const char *name, void (*op)(FE *, const FE *, const FE *), const FE *x,
+                              const FE *y, const mpz_t w, const uint64_t xa[N], const uint64_t yb[N])
+{
+    char label[64];
+    FE r, s;
+    mpz_t want, canon;
+    mpz_inits(want, canon, NULL);
+    ref_fold_pm(want, w);
+    op(&r, x, y);
+    expect(name, r.limb, want, N, xa, yb);
+    s = *x;
+    op(&s, &s, y);
+    snprintf(label, sizeof label, "%s r==a", name);
+    expect(label, s.limb, want, N, xa, yb);
+    s = *y;
+    op(&s, x, &s);
+    snprintf(label, sizeof label, "%s r==b", name);
+    expect(label, s.limb, want, N, xa, yb);
+    F(canon)(&s, &r);
+    mpz_mod(canon, w, P);
+    snprintf(label, sizeof label, "canon(%s)", name);
+    expect(label, s.limb, canon, N, xa, yb);
+    mpz_clears(want, canon, NULL);
+}
+
 /* every lazy op on one pair of operands x, y < R (any limbs) */
 static void check_lazy_pair(const uint64_t xa[N], const uint64_t yb[N], uint32_t c)
 {
@@ -575,32 +603,9 @@ static void check_lazy_pair(const uint64_t xa[N], const uint64_t yb[N], uint32_t
 
     /* add_lazy, sub_lazy, mul_small_lazy, exactly, and canon of each */
     mpz_add(w, u, v);
-    ref_fold_pm(want, w);
-    F(add_lazy)(&r, &x, &y);
-    expect("add_lazy", r.limb, want, N, xa, yb);
-    s = x;
-    F(add_lazy)(&s, &s, &y);
-    expect("add_lazy r==a", s.limb, want, N, xa, yb);
-    s = y;
-    F(add_lazy)(&s, &x, &s);
-    expect("add_lazy r==b", s.limb, want, N, xa, yb);
-    F(canon)(&s, &r);
-    mpz_mod(canon, w, P);
-    expect("canon(add_lazy)", s.limb, canon, N, xa, yb);
-
+    check_lazy_binary("add_lazy", F(add_lazy), &x, &y, w, xa, yb);
     mpz_sub(w, u, v);
-    ref_fold_pm(want, w);
-    F(sub_lazy)(&r, &x, &y);
-    expect("sub_lazy", r.limb, want, N, xa, yb);
-    s = x;
-    F(sub_lazy)(&s, &s, &y);
-    expect("sub_lazy r==a", s.limb, want, N, xa, yb);
-    s = y;
-    F(sub_lazy)(&s, &x, &s);
-    expect("sub_lazy r==b", s.limb, want, N, xa, yb);
-    F(canon)(&s, &r);
-    mpz_mod(canon, w, P);
-    expect("canon(sub_lazy)", s.limb, canon, N, xa, yb);
+    check_lazy_binary("sub_lazy", F(sub_lazy), &x, &y, w, xa, yb);
 
     mpz_mul_ui(w, u, c);
     mpz_tdiv_q_2exp(want, w, 64 * N);
