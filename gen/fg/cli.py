@@ -18,18 +18,20 @@ MARKER = output.MARKER
 
 
 def _field_outputs(fs, command, config):
-    """(name, the targets with kernels for it, {relative path: text}) of one
-    field: the analysis, each target's plan (its kernels, and what it records
-    on the analysis for the C templates), the C files, each target's files,
-    the vectors."""
+    """(name, whether fields.cmake lists it with assembly (targets.listed),
+    {relative path: text}) of one field: the analysis, each target's plan
+    (its kernels, and what it records on the analysis for the C templates),
+    the C files, each target's files, the vectors."""
     out = {}
     fa = analysis.analyze(fs)
     planned = [(t, t.plan(fa)) for t in targets.TARGETS]
     planned = [(t, kernels) for t, kernels in planned if kernels]
     out.update(emit_c.emit(fa, command, config))
+
+    def comment(what):      # a target file's generated-file header, as a C comment
+        return "/*\n" + emit_c.header_comment(fa, what, command, config, " * ") + " */\n"
     for t, kernels in planned:
-        out.update(t.emit(fa, kernels, lambda what: "/*\n" + emit_c.header_comment(
-            fa, what, command, config, " * ") + " */\n"))
+        out.update(t.emit(fa, kernels, comment))
     hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")
     out.update(vectors.emit(fa, hdr))
     return fs.name, targets.listed(t for t, _ in planned), out
