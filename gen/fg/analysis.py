@@ -8,38 +8,20 @@ user's new prime of a known shape gets the same treatment as a shipped one.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import chains, legendre, numtheory, safegcd, tonelli
 
 W = 64
 MASK64 = (1 << W) - 1
-LEVELS = ("c", "x86_64", "bmi2", "adx")
-ASM_LEVELS = LEVELS[1:]
 KERNEL_OPS = ("mul", "sqr", "mul_wide", "sqr_wide", "redc")
 # Montgomery fields with 4p <= 2^(64n) (FieldAnalysis.lazy) also have mul and
 # sqr without the final subtraction: operands and result in [0, 2p); every
 # pseudo-Mersenne field (FieldAnalysis.lazy_pm) too, with operands and
 # results any values below 2^(64n)
 LAZY_OPS = ("mul_lazy", "sqr_lazy")
-# the runtime's selector (runtime/fg_cpu.h): one bit per (level, tuning),
-# bit index level + len(SEL_LEVELS) * tuning
-SEL_LEVELS = ("c", "x86_64", "bmi2", "adx", "ifma")
-# zen4 (AMD family 19h with AVX-512: Zen 4) runs zen's kernels but for the
-# hybrid Fp2 kernels at ifma (x86_64.hybrid): its 512-bit units are half-width
-TUNES = ("generic", "zen", "zen4")
-ZEN_TUNES = ("zen", "zen4")
 PM_MAX_C_FOLD = 1 << 31
-# the kernels: one per level (fg_NAME_OP_LEVEL), and the Zen form of the adx
-# kernel (fg_NAME_OP_adx_zen: x86_64.mont.ZEN_DUAL_ROWS), where it differs;
-# the headers' _USES macros name them by these ids (runtime/fg_cpu.h)
-KERNEL_IDS = {"c": "FG_ISA_C", "x86_64": "FG_ISA_X86_64", "bmi2": "FG_ISA_BMI2", "adx": "FG_ISA_ADX",
-              "adx_zen": "FG_KERNEL_ADX_ZEN", "ifma": "FG_ISA_IFMA"}
-
-
-def kernel_level(kernel):
-    """The level whose instructions a kernel uses (adx_zen: adx's)."""
-    return kernel[:-len("_zen")] if kernel.endswith("_zen") else kernel
 
 
 def limbs_of(x, n):
@@ -51,8 +33,13 @@ def hex_limbs(x, n):
     return ["UINT64_C(0x%016x)" % v for v in limbs_of(x, n)]
 
 
-@dataclass
+@dataclass(frozen=True)
 class FieldAnalysis:
+    """The field model: every number-theoretic constant and every decision
+    that does not depend on an instruction set. analyze() builds it and
+    nothing writes it afterwards (frozen: an assignment raises). The targets
+    (gen/fg/targets) read it and return their kernel sets; which kernel each
+    level runs is gen/fg/dispatch.py's plan, built from those."""
     # identity
     name: str
     upper: str
@@ -66,7 +53,7 @@ class FieldAnalysis:
     spare_bits: int
     p_mod4: int
     p_mod8: int
-    p_limbs: list
+    p_limbs: tuple
     form: str                  # "montgomery" | "pseudo_mersenne"
     special_form: str          # human description for --list and headers
     reduction: str             # human description of the chosen reduction
@@ -89,7 +76,7 @@ class FieldAnalysis:
     # hi' = hi mod p, so t' = lo + hi' R < p R is within redc's bound: one redc
     # and one mul for any input (J = 0: p503, p751; J = 1: p256, 2p > R)
     wide_steps: int = 0
-    wide_consts: list = field(default_factory=list)   # 2^(J-1) p, ..., 2p, p
+    wide_consts: tuple = ()   # 2^(J-1) p, ..., 2p, p
     redc_sums: int = 1
     redc_bound: str = ""
     # mul_small (r = c a, c < 2^32): Barrett's MU = floor(2^(bits+32) / p), in [2^32, 2^33]
@@ -130,58 +117,6 @@ class FieldAnalysis:
     sqrt_ratio_z: int | None = None
     sqrt_ratio_method: str = ""
     sqrt_ratio_c: tuple = ()
-    # dispatch: op -> list of (runtime level, kernel level) pairs, best first
-    # (the generic tuning); dispatch_zen: the same on AMD Zen cores
-    dispatch: dict = field(default_factory=dict)
-    dispatch_zen: dict = field(default_factory=dict)
-    # what the C dispatchers test: op (and "fp2_mul", "fp2_sqr" where the
-    # field has assembly Fp2 kernels) -> [(kernel level, selector mask,
-    # comment, hot)], the generic tuning's hot path first (plan_tuning)
-    dispatch_sel: dict = field(default_factory=dict)
-    tuned: bool = False          # some op runs another kernel on Zen than under the generic tuning
-    # ("mul"/"sqr", tune) -> the scalar Fp2 kernel the adx level runs, or None (the C path)
-    fp2_at_adx: dict = field(default_factory=dict)
-    have_asm: bool = False
-    # the ops with an aarch64 kernel (gen/fg/targets/aarch64: ops)
-    aarch64_ops: tuple = ()
-    # the ifma level runs an AVX-512 IFMA kernel for the Fp2 mul (and sqr): set
-    # by x86_64.ifma.choose, from the shape of p and the extension (whether one
-    # can be generated) and the generated code (whether it beats the scalar
-    # path); fp2_ifma_sqr implies fp2_ifma
-    fp2_ifma: bool = False
-    fp2_ifma_sqr: bool = False
-    # the ifma level runs the AVX-512 IFMA Fp mul fg_NAME_mul_ifma under the zen
-    # tuning (AMD's AVX-512 cores): set by x86_64.ifma.choose_mul, from the shape
-    # of p and the generated code; sqr_ifma: and the same code with b = a,
-    # fg_NAME_sqr_ifma, as the squaring there
-    mul_ifma: bool = False
-    sqr_ifma: bool = False
-    # (op, tune) -> the kernel the ifma level runs for a scalar op (plan_tuning)
-    at_ifma: dict = field(default_factory=dict)
-    # the adx and bmi2 levels run an assembly Fp2 sqr (the two products in one
-    # function) and mul (the lazy Karatsuba in one function): set by the
-    # Montgomery backend (x86_64.mont.fp2_sqr_kernel, fp2_mul_kernel)
-    fp2_sqr_adx: bool = False
-    fp2_mul_adx: bool = False
-    fp2_sqr_bmi2: bool = False
-    fp2_mul_bmi2: bool = False
-    fp2_sqr_adx_zen: bool = False   # the Zen forms of the adx Fp2 kernels (zen_forms)
-    fp2_mul_adx_zen: bool = False
-    # the zen4 tuning's ifma level runs the hybrid Fp2 mul fg_NAME_fp2_mul_ifma_zen,
-    # and squaring fg_NAME_fp2_sqr_ifma_zen (x86_64.hybrid: c0 on the scalar
-    # units, c1 on the IFMA units)
-    fp2_mul_ifma_zen: bool = False
-    fp2_sqr_ifma_zen: bool = False
-    # the IFMA Fp mul's vector instructions (x86_64.ifma.fmul_vector_count)
-    ifma_fmul_vec: object = None
-    # ops (mul, ..., fp2_mul, fp2_sqr) with a Zen form of the adx kernel,
-    # fg_NAME_OP_adx_zen (x86_64.mont.ZEN_DUAL_ROWS), in generation order
-    zen_forms: list = field(default_factory=list)
-    # (op, level) -> (64x64 multiplications, port-0/6 instructions) of each
-    # scalar kernel (level: also adx_zen), counted on the generated text by
-    # kernel_cost.costs
-    kernel_cost: dict = field(default_factory=dict)
-
     @property
     def have_lazy(self):
         """FG_NAME_HAVE_LAZY: mul_lazy, sqr_lazy and canon exist (lazy or lazy_pm)."""
@@ -292,124 +227,18 @@ def _fp2(fa, nr):
     return fp2
 
 
-def plan_dispatch(fa, kernel_choice):
-    """Decide which kernel each runtime level calls, per op.
-
-    kernel_choice is the assembly backend's {(op, level): kernel level} (a
-    level may use a lower level's kernel where that measured faster), or None
-    when there is no assembly: then every level runs the C kernel.
-    """
-    fa.have_asm = kernel_choice is not None
-    for op in fa.kernel_ops:
-        fa.dispatch[op] = ([(level, kernel_choice.get((op, level), level)) for level in reversed(ASM_LEVELS)]
-                           if fa.have_asm else [])
-    return fa
-
-
-def sel_bit(level, tune):
-    """The runtime selector bit of (level, tuning): FG_SEL in runtime/fg_cpu.h."""
-    return 1 << (SEL_LEVELS.index(level) + len(SEL_LEVELS) * TUNES.index(tune))
-
-
-def _selector_masks(kernel_at):
-    """kernel_at: {(level, tune): kernel (a level, or adx_zen) or None (the C
-    code)} over every selector. -> [(kernel, mask, comment, hot)]: one test
-    per kernel, the kernel of the generic tuning's top level first, then by
-    level, highest first (a Zen form just above its level); hot: the kernel
-    runs at some tuning's top level (the template marks its test likely, so
-    the compiler lays that call on the straight path)."""
-    masks, users = {}, {}
-    for tune in TUNES:
-        for level in SEL_LEVELS:
-            k = kernel_at.get((level, tune))
-            if k is None or k == "c":
-                continue
-            masks[k] = masks.get(k, 0) | sel_bit(level, tune)
-            users.setdefault(k, {}).setdefault(tune, []).append(level)
-    top = kernel_at.get((SEL_LEVELS[-1], TUNES[0]))
-    rank = lambda k: SEL_LEVELS.index(kernel_level(k)) + (0.5 if k != kernel_level(k) else 0)
-    order = sorted(masks, key=lambda k: (k != top, -rank(k)))
-    out = []
-    for k in order:
-        # tunings with the same levels share one entry: "x86_64; zen, zen4: adx, ifma"
-        groups = {}
-        for tune in TUNES:
-            if tune in users[k]:
-                groups.setdefault(tuple(users[k][tune]), []).append(tune)
-        parts = [("" if tunes == [TUNES[0]] else ", ".join(tunes) + ": ") + ", ".join(levels)
-                 for levels, tunes in groups.items()]
-        hot = any(SEL_LEVELS[-1] in users[k].get(tune, ()) for tune in TUNES)
-        out.append((k, masks[k], "; ".join(parts), hot))
-    return out
-
-
-def plan_tuning(fa, zen_choice=None, fp2_zen=None):
-    """The per-tuning dispatch, after plan_dispatch (and, for the Fp2 kernels,
-    after the backend recorded which exist).
-
-    zen_choice: {(op, level): kernel} where AMD Zen cores run another kernel
-    than the generic plan (a level's, or adx_zen); fp2_zen: {"mul"/"sqr":
-    kernel, or None for the C path} where Zen runs another scalar Fp2 kernel
-    at adx (and at ifma without an IFMA kernel). Sets fa.dispatch_zen,
-    fa.dispatch_sel and fa.at_ifma. The ifma level runs the adx level's Fp
-    kernels, under either tuning, but for the IFMA Fp mul under the zen tuning
-    where fa.mul_ifma, and its squaring entry where fa.sqr_ifma
-    (x86_64_ifma.choose_mul).
-    """
-    zen_choice = zen_choice or {}
-    fp2_zen = fp2_zen or {}
-    fa.dispatch_sel = {}
-    fa.fp2_at_adx = {}
-    fa.tuned = False
-    for op in fa.kernel_ops:
-        fa.dispatch_zen[op] = [(level, zen_choice.get((op, level), kernel)) for level, kernel in fa.dispatch[op]]
-        if not fa.have_asm:
-            fa.dispatch_sel[op] = []
-            continue
-        kernel_at = {}
-        for tune in TUNES:
-            plan = dict(fa.dispatch[op] if tune == "generic" else fa.dispatch_zen[op])
-            for level in SEL_LEVELS:
-                kernel_at[(level, tune)] = plan.get("adx" if level == "ifma" else level, "c")
-        if (op == "mul" and fa.mul_ifma) or (op == "sqr" and fa.sqr_ifma):
-            for tune in ZEN_TUNES:
-                kernel_at[("ifma", tune)] = "ifma"     # AMD's AVX-512 cores: the IFMA Fp mul
-        for tune in TUNES:
-            fa.at_ifma[(op, tune)] = kernel_at[("ifma", tune)]
-        fa.dispatch_sel[op] = _selector_masks(kernel_at)
-    if fa.fp2 is None or not fa.have_asm:
-        fa.tuned = fa.dispatch_zen != fa.dispatch or fa.mul_ifma
-        return fa
-    for op in ("mul", "sqr"):
-        have = {"ifma": fa.fp2_ifma if op == "mul" else fa.fp2_ifma_sqr,
-                "adx": getattr(fa, f"fp2_{op}_adx"), "bmi2": getattr(fa, f"fp2_{op}_bmi2")}
-        if not any(have.values()):
-            continue
-        kernel_at = {}
-        for tune in TUNES:
-            at_adx = "adx" if have["adx"] else "bmi2" if have["bmi2"] else None
-            if tune in ZEN_TUNES and op in fp2_zen:
-                at_adx = fp2_zen[op]
-            kernel_at.update({("ifma", tune): "ifma" if have["ifma"] else at_adx, ("adx", tune): at_adx,
-                              ("bmi2", tune): "bmi2" if have["bmi2"] else None})
-            if tune == "zen4" and getattr(fa, f"fp2_{op}_ifma_zen"):
-                kernel_at[("ifma", tune)] = "ifma_zen"      # the hybrid
-            fa.fp2_at_adx[(op, tune)] = at_adx
-        fa.dispatch_sel["fp2_" + op] = _selector_masks(kernel_at)
-    fa.tuned = (fa.dispatch_zen != fa.dispatch or bool(fp2_zen) or fa.mul_ifma or fa.fp2_mul_ifma_zen
-                or fa.fp2_sqr_ifma_zen)
-    return fa
-
-
-def analyze(spec, kernel_choice=None):
+def analyze(spec):
+    """The frozen model of one field (FieldAnalysis). Built in two steps, each
+    a new instance: the shape and constants, then what needs their
+    conversions (the extension, sqrt_ratio); nothing is assigned after."""
     p = spec.p
     bits = p.bit_length()
     n = -(-bits // W)
     R = 1 << (W * n)
-    fa = FieldAnalysis(
+    fa = _Draft(
         name=spec.name, upper=spec.name.upper(), modulus_text=spec.modulus_text, p=p,
         byte_order=spec.byte_order, bits=bits, n=n, nbytes=-(-bits // 8), spare_bits=W * n - bits,
-        p_mod4=p % 4, p_mod8=p % 8, p_limbs=limbs_of(p, n), form="", special_form="", reduction="",
+        p_mod4=p % 4, p_mod8=p % 8, p_limbs=tuple(limbs_of(p, n)), form="", special_form="", reduction="",
         R=R)
 
     pm = _pseudo_mersenne(p, n)
@@ -450,7 +279,7 @@ def analyze(spec, kernel_choice=None):
         hi_top = 2 ** (16 * fa.nbytes - W * n)      # hi < hi_top <= R
         while p << fa.wide_steps < hi_top:
             fa.wide_steps += 1
-        fa.wide_consts = [p << j for j in reversed(range(fa.wide_steps))]
+        fa.wide_consts = tuple(p << j for j in reversed(range(fa.wide_steps)))
         assert hi_top <= R and fa.wide_steps <= 8 and all(c < R for c in fa.wide_consts)
         # redc needs t < p*R; k wide products of values < p fit when k(p-1)^2 < p*R
         fa.redc_sums = (p * R - 1) // ((p - 1) ** 2)
@@ -481,33 +310,47 @@ def analyze(spec, kernel_choice=None):
                   "legendre": chains.best_chain((p - 1) // 2)}
     if spec.fp2_non_residue is not None and fa.sqrt_method == "p3mod4":
         fa.chains["fp2_sqrt"] = chains.best_chain((p - 3) // 4)     # Fp2 sqrt's y = t^((p-3)/4)
-    if spec.sqrt_ratio_z is not None:
-        _sqrt_ratio(fa, spec.sqrt_ratio_z)
     fa.safegcd = safegcd.params(p, n)
     fa.legendre = legendre.params(p, n)
+    model = FieldAnalysis(**vars(fa))
+    later = {}
+    if spec.sqrt_ratio_z is not None:
+        later.update(_sqrt_ratio(model, spec.sqrt_ratio_z))
     if spec.fp2_non_residue is not None:
-        fa.fp2 = _fp2(fa, spec.fp2_non_residue)
+        later["fp2"] = _fp2(model, spec.fp2_non_residue)
+    return dataclasses.replace(model, **later) if later else model
 
-    plan_dispatch(fa, kernel_choice)
-    plan_tuning(fa)
-    return fa
+
+class _Draft:
+    """analyze()'s scratch object: the fields of FieldAnalysis, assigned in
+    the order they are derived, then handed to the frozen constructor."""
+
+    def __init__(self, **fields):
+        for f in dataclasses.fields(FieldAnalysis):
+            if f.default is not dataclasses.MISSING:
+                setattr(self, f.name, f.default)
+            elif f.default_factory is not dataclasses.MISSING:
+                setattr(self, f.name, f.default_factory())
+        self.__dict__.update(fields)
 
 
 def _sqrt_ratio(fa, z):
     """sqrt_ratio(u, v) = (1, sqrt(u/v)) or (0, sqrt(Z u/v)), one power where
-    p's residue class gives one (the derivations are in the generated comment)."""
+    p's residue class gives one (the derivations are in the generated
+    comment): the model's sqrt_ratio fields, and its chain beside the others."""
     p = fa.p
-    fa.sqrt_ratio_z = z
     zp = z % p
     assert numtheory.jacobi(zp, p) == -1
+    out = {"sqrt_ratio_z": z}
     if p % 4 == 3:
         c = numtheory.sqrt_mod(-zp, p)          # -1 and Z are non-squares: -Z is a square
-        fa.sqrt_ratio_method, fa.sqrt_ratio_c = "p3mod4", (c,)
-        fa.chains["sqrt_ratio"] = fa.chains.get("fp2_sqrt") or chains.best_chain((p - 3) // 4)
+        out.update(sqrt_ratio_method="p3mod4", sqrt_ratio_c=(c,),
+                   chains={**fa.chains, "sqrt_ratio": fa.chains.get("fp2_sqrt") or chains.best_chain((p - 3) // 4)})
     elif p % 8 == 5:
         s = numtheory.sqrt_mod(p - 1, p)        # -1 is a square, s = sqrt(-1) is not
         c = numtheory.sqrt_mod(zp * pow(s, -1, p), p)   # Z/s: a quotient of non-squares
         assert s is not None and c is not None
-        fa.sqrt_ratio_method, fa.sqrt_ratio_c = "p5mod8", (s, c)
+        out.update(sqrt_ratio_method="p5mod8", sqrt_ratio_c=(s, c))
     else:
-        fa.sqrt_ratio_method, fa.sqrt_ratio_c = "generic", ()
+        out.update(sqrt_ratio_method="generic", sqrt_ratio_c=())
+    return out

@@ -11,7 +11,7 @@ import shlex
 import signal
 import sys
 
-from . import analysis, emit_c, output, spec, targets, vectors
+from . import analysis, dispatch, emit_c, output, spec, targets, vectors
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MARKER = output.MARKER
@@ -19,22 +19,24 @@ MARKER = output.MARKER
 
 def _field_outputs(fs, command, config):
     """(name, whether fields.cmake lists it with assembly (targets.listed),
-    {relative path: text}) of one field: the analysis, each target's plan
-    (its kernels, and what it records on the analysis for the C templates),
-    the C files, each target's files, the vectors."""
+    {relative path: text}) of one field, in one direction: the frozen model
+    (analysis), each target's kernel set built from it, the one dispatch plan
+    built from those, then the renderers: the C files, each target's files,
+    the vectors."""
     out = {}
     fa = analysis.analyze(fs)
-    planned = [(t, t.plan(fa)) for t in targets.TARGETS]
-    planned = [(t, kernels) for t, kernels in planned if kernels]
-    out.update(emit_c.emit(fa, command, config))
+    sets = [(t, t.plan(fa)) for t in targets.TARGETS]
+    plan = dispatch.build(sets)
+    out.update(emit_c.emit(fa, sets, plan, command, config))
 
     def comment(what):      # a target file's generated-file header, as a C comment
         return "/*\n" + emit_c.header_comment(fa, what, command, config, " * ") + " */\n"
-    for t, kernels in planned:
-        out.update(t.emit(fa, kernels, comment))
+    for t, ks in sets:
+        if ks:
+            out.update(t.emit(fa, ks, comment))
     hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")
     out.update(vectors.emit(fa, hdr))
-    return fs.name, targets.listed(t for t, _ in planned), out
+    return fs.name, targets.listed(t for t, ks in sets if ks), out
 
 
 def _quiet_worker():

@@ -97,7 +97,7 @@ def inputs(fa, rng):
     """Operand pairs: edges, carry-stress limbs, random."""
     p, n = fa.p, fa.n
     edge = [0, 1, 2, p - 1, p - 2, (p - 1) // 2]
-    special = [0, 1, MASK, 1 << 63, (1 << 32) - 1] + fa.p_limbs
+    special = [0, 1, MASK, 1 << 63, (1 << 32) - 1] + list(fa.p_limbs)
     out = [(x, y) for x in edge for y in (0, 1, p - 1)]
     for _ in range(COUNT):
         out.append((rng.randrange(p), rng.randrange(p)))

@@ -14,6 +14,7 @@ up as a wrong root.
 import dataclasses
 import os
 import random
+import re
 import unittest
 
 from fg import analysis, spec, tonelli, vectors
@@ -242,7 +243,7 @@ class TestConstants(unittest.TestCase):
         by = {fa.name: fa for fa in self.analyses}
         for name in ("p256", "p503", "p751"):
             self.assertEqual(by[name].m0inv, 1, name)
-        self.assertEqual(by["p256"].p_limbs, [M64 - 1, 2**32 - 1, 0, M64 - 2**32 + 1])
+        self.assertEqual(by["p256"].p_limbs, (M64 - 1, 2**32 - 1, 0, M64 - 2**32 + 1))
         self.assertEqual(by["p256"].redc_sums, 1)    # issue 2: "1 for p256"
         self.assertEqual(by["p25519"].special_form, "pseudo-Mersenne 2^255 - 19")
         self.assertIn("p+1 has 3 zero low limbs", by["p503"].special_form)
@@ -323,7 +324,7 @@ class TestConstants(unittest.TestCase):
                 hi_max = (top - 1) // R
                 J = fa.wide_steps
                 steps.add(J)
-                self.assertEqual(fa.wide_consts, [p * 2**j for j in range(J - 1, -1, -1)])
+                self.assertEqual(fa.wide_consts, tuple(p * 2**j for j in range(J - 1, -1, -1)))
                 self.assertLess(hi_max, p * 2**J)
                 if J:
                     self.assertGreaterEqual(hi_max, p * 2**(J - 1))     # J - 1 would not do
@@ -493,53 +494,100 @@ class TestNameIndependence(unittest.TestCase):
         self.assertEqual({k for k in a if a[k] != b[k]}, {"byte_order"})
 
 
-class TestDispatch(unittest.TestCase):
-    def test_without_asm(self):
+class TestFrozen(unittest.TestCase):
+    def test_model_is_never_written(self):
+        # the model is built once; targets and emitters only read it
         fa = analysis.analyze(shipped_specs()[0])
-        self.assertFalse(fa.have_asm)
-        self.assertEqual(fa.dispatch, {op: [] for op in analysis.KERNEL_OPS})
+        with self.assertRaises(dataclasses.FrozenInstanceError):
+            fa.n = 5
+        with self.assertRaises(dataclasses.FrozenInstanceError):
+            fa.zen_forms = []                # target state has no place on it
+
+    def test_model_holds_no_target_state(self):
+        names = {f.name for f in dataclasses.fields(analysis.FieldAnalysis)}
+        for word in ("dispatch", "adx", "bmi2", "ifma", "zen", "aarch64", "kernel_cost", "have_asm", "tuned"):
+            self.assertEqual([n for n in names if word in n], [], word)
+
+
+class TestDispatch(unittest.TestCase):
+    """The x86-64 target's choice per selector (targets.x86_64.choose) and the
+    one dispatch plan built from it (gen/fg/dispatch.py)."""
+
+    def kernels(self, generic, zen=None):
+        from fg.targets import x86_64
+        ks = x86_64.Kernels(analysis.analyze(shipped_specs()[0]))
+        ks.have_asm = True
+        x86_64.choose(ks, generic)
+        if zen is not None:
+            x86_64.choose(ks, None, zen)
+        return ks
+
+    def test_without_asm(self):
+        from fg import dispatch
+        from fg.targets import x86_64
+        ks = x86_64.Kernels(analysis.analyze(shipped_specs()[0]))
+        self.assertFalse(ks)
+        plan = dispatch.build([(x86_64, ks)])
+        self.assertEqual([plan.sel("x86_64", op) for op in analysis.KERNEL_OPS], [()] * 5)
+        self.assertFalse(plan.tuned)
 
     def test_with_asm_best_first(self):
-        fa = analysis.analyze(shipped_specs()[0], kernel_choice={("mul", "adx"): "bmi2"})
-        self.assertTrue(fa.have_asm)
-        self.assertEqual(fa.dispatch["mul"], [("adx", "bmi2"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
-        self.assertEqual(fa.dispatch["redc"], [("adx", "adx"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
-        self.assertEqual(set(fa.dispatch), set(analysis.KERNEL_OPS))
+        ks = self.kernels({("mul", "adx"): "bmi2"})
+        self.assertEqual(ks.dispatch["mul"], [("adx", "bmi2"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
+        self.assertEqual(ks.dispatch["redc"], [("adx", "adx"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
+        self.assertEqual(set(ks.dispatch), set(analysis.KERNEL_OPS))
 
     def check_masks(self, sel, kernel_at):
         """Every (level, tuning) reaches exactly the kernel kernel_at names
         (or the C fallback), through the masks the dispatcher tests."""
+        from fg import dispatch
+        from fg.targets import x86_64
         seen = 0
         for kernel, mask, _, _ in sel:
             self.assertFalse(mask & seen, "masks overlap")
             seen |= mask
         for (level, tune), want in kernel_at.items():
-            bit = analysis.sel_bit(level, tune)
+            bit = dispatch.sel_bit(x86_64, level, tune)
             got = [k for k, m, _, _ in sel if m & bit]
             self.assertEqual(got, [] if want == "c" else [want], (level, tune))
-        self.assertEqual(analysis.sel_bit("ifma", "zen"), 1 << 9)   # FG_SEL(FG_ISA_IFMA, FG_TUNE_ZEN)
+        self.assertEqual(dispatch.sel_bit(x86_64, "ifma", "zen"), 1 << 9)   # FG_SEL(FG_ISA_IFMA, FG_TUNE_ZEN)
 
     def test_tuning_masks(self):
-        fa = analysis.analyze(shipped_specs()[0], kernel_choice={("mul", "adx"): "bmi2"})
-        analysis.plan_tuning(fa, {("mul", "adx"): "adx", ("redc", "adx"): "x86_64"})
-        self.assertEqual(fa.dispatch_zen["mul"], [("adx", "adx"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
+        from fg import dispatch
+        from fg.targets import x86_64
+        ks = self.kernels({("mul", "adx"): "bmi2"}, {("mul", "adx"): "adx", ("redc", "adx"): "x86_64"})
+        self.assertEqual(ks.dispatch_zen["mul"], [("adx", "adx"), ("bmi2", "bmi2"), ("x86_64", "x86_64")])
+        plan = dispatch.build([(x86_64, ks)])
+        self.assertTrue(plan.tuned)
         want = {}
-        for tune in analysis.TUNES:
-            for level in analysis.SEL_LEVELS:
+        for tune in x86_64.TUNES:
+            for level in ("c",) + x86_64.LEVELS:
                 at = "adx" if level == "ifma" else level
                 want[(level, tune)] = "bmi2" if (tune, at) == ("generic", "adx") else at
-        self.check_masks(fa.dispatch_sel["mul"], want)
+        self.check_masks(plan.sel("x86_64", "mul"), want)
         # the generic top level's kernel is tested first (the likely branch)
-        self.assertEqual(fa.dispatch_sel["mul"][0][0], "bmi2")
-        self.assertEqual(fa.dispatch_sel["redc"][0][0], "adx")
-        self.assertEqual(dict((k, c) for k, _, c, _ in fa.dispatch_sel["redc"])["x86_64"], "x86_64; zen, zen4: x86_64, adx, ifma")
-        want = {(lv, t): ("x86_64" if t in analysis.ZEN_TUNES and lv in ("adx", "ifma") else
-                          "adx" if lv == "ifma" else lv) for t in analysis.TUNES for lv in analysis.SEL_LEVELS}
-        self.check_masks(fa.dispatch_sel["redc"], want)
+        self.assertEqual(plan.sel("x86_64", "mul")[0][0], "bmi2")
+        self.assertEqual(plan.sel("x86_64", "redc")[0][0], "adx")
+        self.assertEqual(dict((k, c) for k, _, c, _ in plan.sel("x86_64", "redc"))["x86_64"],
+                         "x86_64; zen, zen4: x86_64, adx, ifma")
+        want = {(lv, t): ("x86_64" if t in x86_64.ZEN_TUNES and lv in ("adx", "ifma") else
+                          "adx" if lv == "ifma" else lv) for t in x86_64.TUNES for lv in ("c",) + x86_64.LEVELS}
+        self.check_masks(plan.sel("x86_64", "redc"), want)
 
-    def test_tuning_without_asm(self):
-        fa = analysis.analyze(shipped_specs()[0])
-        self.assertEqual(fa.dispatch_sel, {op: [] for op in analysis.KERNEL_OPS})
+    def test_untuned(self):
+        from fg import dispatch
+        from fg.targets import x86_64
+        self.assertFalse(dispatch.build([(x86_64, self.kernels({}, {}))]).tuned)
+
+    def test_width_is_the_runtimes(self):
+        # the selector's bits per tuning: FG_ISA_LEVELS in runtime/fg_cpu.h
+        from fg import dispatch
+        with open(os.path.join(REPO, "runtime", "fg_cpu.h")) as f:
+            width = int(re.search(r"^#define FG_ISA_LEVELS (\d+)", f.read(), re.M).group(1))
+        self.assertEqual(dispatch.WIDTH, width)
+        from fg import targets
+        for t in targets.TARGETS:
+            self.assertLessEqual(1 + len(t.LEVELS), width, t.NAME)
 
 
 class TestVectors(unittest.TestCase):

@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(REPO, "gen"))
 from fg.targets.x86_64 import hybrid as x86_64_hybrid  # noqa: E402
 from fg.targets.x86_64 import ifma as x86_64_ifma  # noqa: E402
 from peachpy.x86_64.registers import GeneralPurposeRegister, rsp  # noqa: E402
-from gen.test_x86_64_ifma import FIELDS, MASKED_OPERAND, _fa, _planned  # noqa: E402
+from gen.test_x86_64_ifma import FIELDS, MASKED_OPERAND, _fa, _planned, sel, sel_bit  # noqa: E402
 
 FIELDS = dict(FIELDS, m521="2^521 - 1", p610="2^305 * 3^192 - 1")
 
@@ -47,7 +47,7 @@ class Choice(unittest.TestCase):
 
     def choice(self, name):
         fa = _planned(name, FIELDS[name])
-        text = fa.test_kernels_text
+        text = fa.text
         for op in ("mul", "sqr"):
             have = getattr(fa, "fp2_%s_ifma_zen" % op)
             self.assertEqual("\nfg_%s_fp2_%s_ifma_zen:" % (name, op) in text, have, (name, op))
@@ -63,13 +63,12 @@ class Choice(unittest.TestCase):
 
     def test_tuning(self):
         # the zen4 tuning's ifma level runs it, and nothing else does
-        from fg import analysis
         fa = _planned("p503", FIELDS["p503"])
         for op in ("mul", "sqr"):
-            sel = dict((k, m) for k, m, _, _ in fa.dispatch_sel["fp2_" + op])
-            self.assertEqual(sel["ifma_zen"], analysis.sel_bit("ifma", "zen4"), op)
-        self.assertEqual(dict((k, m) for k, m, _, _ in fa.dispatch_sel["fp2_mul"])["ifma"],
-                         analysis.sel_bit("ifma", "generic") | analysis.sel_bit("ifma", "zen"))
+            masks = dict((k, m) for k, m, _, _ in sel(fa, "fp2_" + op))
+            self.assertEqual(masks["ifma_zen"], sel_bit("ifma", "zen4"), op)
+        self.assertEqual(dict((k, m) for k, m, _, _ in sel(fa, "fp2_mul"))["ifma"],
+                         sel_bit("ifma", "generic") | sel_bit("ifma", "zen"))
 
     def test_unsupported(self):
         self.assertFalse(x86_64_hybrid.supported(_fa("p503", FIELDS["p503"], nr=None)))
@@ -95,7 +94,7 @@ class Shape(unittest.TestCase):
 
     def test_text(self):
         fa = _planned("p503", FIELDS["p503"])
-        text = fa.test_kernels_text
+        text = fa.text
         for op in ("mul", "sqr"):
             a = x86_64_hybrid.emit(fa, op)
             self.assertEqual(a, x86_64_hybrid.emit(fa, op))             # deterministic
@@ -136,7 +135,7 @@ class Run(unittest.TestCase):
         fa = _planned(name, FIELDS[name])
         p, n = fa.p, fa.n
         rinv = pow(1 << (64 * n), -1, p)
-        text = fa.test_kernels_text
+        text = fa.text
         for op in ("mul", "sqr"):       # the kernels not chosen too (every supported size works)
             if "\nfg_%s_fp2_%s_ifma_zen:" % (name, op) not in text and x86_64_hybrid.supported(fa, op):
                 text += "\n" + x86_64_hybrid.emit(fa, op)

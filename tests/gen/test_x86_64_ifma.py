@@ -43,21 +43,35 @@ MASKED_OPERAND = re.compile(r"\d+\(%r(di|si|dx)\)\{%k|\{%k\d\}(\{z\})?, \d*\(%r(
 
 
 def _fa(name, modulus, nr=-1):
+    """A fresh x86-64 kernel set of the field (nothing built yet): what the
+    backends take, reading through to the frozen model."""
+    from fg.targets import x86_64
     ext = "" if nr is None else "extension = { degree = 2, non_residue = %d }\n" % nr
     text = '[%s]\nmodulus = "%s"\nbyte_order = "little"\n%s' % (name, modulus, ext)
-    return analysis.analyze(spec.loads(text)[0])
+    return x86_64.Kernels(analysis.analyze(spec.loads(text)[0]))
+
+
+def sel(ks, op):
+    """The dispatch plan's branches of op at the x86-64 target (gen/fg/dispatch.py)."""
+    from fg import dispatch
+    from fg.targets import x86_64
+    return dispatch.build([(x86_64, ks)]).sel("x86_64", op)
+
+
+def sel_bit(level, tune):
+    from fg import dispatch
+    from fg.targets import x86_64
+    return dispatch.sel_bit(x86_64, level, tune)
 
 
 @functools.lru_cache(maxsize=None)
 def _planned(name, modulus, nr=-1):
     """The field analysed and its kernels generated as gen/fieldgen does
-    (targets.x86_64.plan), once per module run: the tests only read the result, and
-    generating the 12- to 16-limb fields is most of this suite's time. The
-    kernels' text is kept on it for cli_text."""
+    (targets.x86_64.plan: its kernel set), once per module run: the tests only
+    read the result, and generating the 12- to 16-limb fields is most of this
+    suite's time."""
     from fg.targets import x86_64
-    fa = _fa(name, modulus, nr)
-    fa.test_kernels_text = x86_64.plan(fa)
-    return fa
+    return x86_64.plan(_fa(name, modulus, nr).model)
 
 
 def _cpu_has_ifma():
@@ -117,7 +131,8 @@ class Choose(unittest.TestCase):
     def test_no_extension_no_kernel(self):
         from fg.targets.x86_64 import mont as x86_64_mont
         fa = _fa("p503", FIELDS["p503"], nr=None)
-        analysis.plan_dispatch(fa, x86_64_mont.kernel_choice(fa))
+        from fg.targets import x86_64
+        x86_64.choose(fa, x86_64_mont.kernel_choice(fa))
         self.assertEqual(x86_64_ifma.choose(fa, x86_64_mont.emit_montgomery(fa)), (False, False, ""))
 
 
@@ -290,8 +305,8 @@ class ZenChoice(unittest.TestCase):
 
     def at_adx(self, fa, op, tune):
         if op.startswith("fp2_"):           # None: the C path
-            bit = analysis.sel_bit("adx", tune)
-            return ([k for k, m, _, _ in fa.dispatch_sel[op] if m & bit] + [None])[0]
+            bit = sel_bit("adx", tune)
+            return ([k for k, m, _, _ in sel(fa, op) if m & bit] + [None])[0]
         return dict((fa.dispatch if tune == "generic" else fa.dispatch_zen)[op])["adx"]
 
     def test_zen_forms_from_5_limbs(self):
@@ -309,16 +324,18 @@ class ZenChoice(unittest.TestCase):
                 self.assertEqual(self.at_adx(fa, op, "zen"), want, (name, op))
             self.assertEqual(self.at_adx(fa, "redc", "zen"), "adx")
             self.assertEqual(dict(fa.dispatch_zen["mul"])["bmi2"], "bmi2")
-            self.assertTrue(fa.tuned)
+            from fg import dispatch
+            from fg.targets import x86_64
+            self.assertTrue(dispatch.build([(x86_64, fa)]).tuned)
             # the ifma level runs the Zen form too (but p751's IFMA Fp mul,
             # x86_64.ifma.choose_mul); the bmi2 level never
             want = {"adx"} if fa.mul_ifma else {"adx", "ifma"}
             self.assertEqual(fa.mul_ifma, name == "p751")
-            for kernel, mask, _, _ in fa.dispatch_sel["mul"]:
-                zen_bits = {lv for lv in analysis.SEL_LEVELS if mask & analysis.sel_bit(lv, "zen")}
+            for kernel, mask, _, _ in sel(fa, "mul"):
+                zen_bits = {lv for lv in ("c",) + fa.LEVELS if mask & sel_bit(lv, "zen")}
                 self.assertEqual(zen_bits == want, kernel == "adx_zen", kernel)
                 self.assertEqual(zen_bits == {"ifma"} and
-                                 mask == analysis.sel_bit("ifma", "zen") | analysis.sel_bit("ifma", "zen4"),
+                                 mask == sel_bit("ifma", "zen") | sel_bit("ifma", "zen4"),
                                  kernel == "ifma", kernel)
             # the same products as the adx kernel, only the carries differ
             self.assertEqual(fa.kernel_cost[("mul", "adx_zen")][0], fa.kernel_cost[("mul", "adx")][0])
@@ -378,8 +395,8 @@ class ZenChoice(unittest.TestCase):
 
 
 def cli_text(fa):
-    """The field's generated assembly (kernels only), as _planned kept it."""
-    return fa.test_kernels_text
+    """The field's generated assembly (kernels only), as _planned built it."""
+    return fa.text
 
 
 if __name__ == "__main__":

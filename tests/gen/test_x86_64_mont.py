@@ -19,6 +19,7 @@ TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
 from fg import analysis, spec  # noqa: E402
+from fg.targets import x86_64  # noqa: E402
 from fg.targets.x86_64 import mont as x86_64_mont  # noqa: E402
 from fg.targets.x86_64.mont import Kernel, ADCX, MOV, TEST, XOR  # noqa: E402
 from peachpy.x86_64.registers import rsp  # noqa: E402
@@ -30,9 +31,9 @@ def kernel(zero_mem):
 
 
 def shipped_analysis(name):
-    """The analysis of a shipped field of fields.toml."""
+    """A fresh x86-64 kernel set (what the backends take) of a shipped field of fields.toml."""
     fields = spec.load(os.path.join(REPO, "fields.toml"))
-    return analysis.analyze(next(f for f in fields if f.name == name))
+    return x86_64.Kernels(analysis.analyze(next(f for f in fields if f.name == name)))
 
 
 def shipped(name):
@@ -41,9 +42,9 @@ def shipped(name):
 
 
 def extra(name):
-    """The analysis of an extra prime of tests/extra_fields.toml."""
+    """A fresh x86-64 kernel set of an extra prime of tests/extra_fields.toml."""
     fields = spec.load(os.path.join(TESTS, "extra_fields.toml"))
-    return analysis.analyze(next(f for f in fields if f.name == name))
+    return x86_64.Kernels(analysis.analyze(next(f for f in fields if f.name == name)))
 
 
 def body(text, symbol):

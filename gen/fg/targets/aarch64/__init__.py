@@ -4,13 +4,15 @@ aarch64 level's kernels (kernels.py) for ELF (Linux, BSDs; BTI landing pads
 and the GNU property note) and Mach-O (leading underscore), chosen by the
 preprocessor, as the x86-64 .S files are.
 
-The target interface (gen/fg/targets/__init__.py): plan(fa) records on fa
-the ops it has kernels for (fa.aarch64_ops: every op the C level has a kernel
-for) and returns them, or () for a form it does not handle; emit(fa, ops,
-comment) -> {relative path: text}.
+The target interface (gen/fg/targets/__init__.py): plan(fa) returns the
+field's kernel set (Kernels: every op the C level has a kernel for; empty
+for a form it does not handle); emit(fa, kernel set, comment) -> {relative
+path: text}.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from . import kernels
 
@@ -23,6 +25,26 @@ CMAKE_FIELDS = None
 TEMPLATE = "target.j2"
 # the name endings of its kernels (fg_NAME_OP_<suffix>)
 KERNEL_SUFFIXES = ("_" + LEVEL,)
+# the selector's levels above c and the tunings (runtime/fg_cpu_aarch64.h):
+# one level, fixed at compile time on AArch64, and no tuning
+LEVELS = (LEVEL,)
+TUNES = ("generic",)
+
+
+def kernel_level(kernel):
+    return kernel
+
+
+@dataclass(frozen=True)
+class Kernels:
+    """The AArch64 kernel set of one field. ops: the ops with a kernel
+    (fg_NAME_OP_aarch64); runs: op -> {(level, tune): kernel}, the input of
+    the dispatch plan (gen/fg/dispatch.py). False when there is none."""
+    ops: tuple = ()
+    runs: dict = field(default_factory=dict)
+
+    def __bool__(self):
+        return bool(self.ops)
 
 
 def ops(fa):
@@ -32,8 +54,8 @@ def ops(fa):
 
 
 def plan(fa):
-    fa.aarch64_ops = ops(fa)
-    return fa.aarch64_ops
+    have = ops(fa)
+    return Kernels(ops=have, runs={op: {(LEVEL, "generic"): LEVEL} for op in have})
 
 
 def symbol(fa, op):
@@ -70,10 +92,10 @@ def _function(fa, kn, table_macro):
     ]) + "\n"
 
 
-def emit(fa, planned, comment):
-    """{relative path: text}: the kernels of planned (plan's ops) in one .S;
-    comment(what) is the generated-file header as a C comment."""
-    if not planned:
+def emit(fa, ks, comment):
+    """{relative path: text}: the kernels of the kernel set ks (plan's) in
+    one .S; comment(what) is the generated-file header as a C comment."""
+    if not ks:
         return {}
     header = comment("AArch64 kernels (aarch64 level), gen/fg/targets/aarch64")
     built = build_all(fa)

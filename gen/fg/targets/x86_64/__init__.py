@@ -15,10 +15,24 @@ from __future__ import annotations
 
 import importlib
 
-from ... import analysis
 from . import cost as kernel_cost
 
 NAME = "x86_64"
+# the runtime selector's levels above c, in fg_isa order (runtime/fg_cpu_x86_64.h:
+# FG_ISA_X86_64 = 1 ... FG_ISA_IFMA = 4), and its tunings (fg_tune); the first
+# three have a kernel of their own for every op (the PeachPy levels), ifma runs
+# adx's but where the ifma backend chose an AVX-512 IFMA kernel
+LEVELS = ("x86_64", "bmi2", "adx", "ifma")
+ASM_LEVELS = LEVELS[:3]
+TUNES = ("generic", "zen", "zen4")
+# zen4 (AMD family 19h with AVX-512: Zen 4) runs zen's kernels but for the
+# hybrid Fp2 kernels at ifma (hybrid.py): its 512-bit units are half-width
+ZEN_TUNES = ("zen", "zen4")
+# the kernels: one per level (fg_NAME_OP_LEVEL), and the Zen form of the adx
+# kernel (fg_NAME_OP_adx_zen: mont.ZEN_DUAL_ROWS), where it differs; the
+# headers' _USES macros name them by these ids (runtime/fg_cpu.h)
+KERNEL_IDS = {"c": "FG_ISA_C", "x86_64": "FG_ISA_X86_64", "bmi2": "FG_ISA_BMI2", "adx": "FG_ISA_ADX",
+              "adx_zen": "FG_KERNEL_ADX_ZEN", "ifma": "FG_ISA_IFMA"}
 # the fields.cmake list of the fields this target has kernels for
 CMAKE_FIELDS = "FIELDGEN_ASM_FIELDS"
 # its parts of the C header and dispatchers (macros have, declarations, dispatch)
@@ -32,6 +46,60 @@ _BACKENDS = {
 }
 
 
+def kernel_level(kernel):
+    """The level whose instructions a kernel uses (adx_zen: adx's)."""
+    return kernel[:-len("_zen")] if kernel.endswith("_zen") else kernel
+
+
+class Kernels:
+    """The x86-64 kernel set of one field: what plan(fa) built. The backends
+    receive it where they take the field and record on it what they chose;
+    every other attribute reads through to the frozen field model (fa), which
+    nothing here writes. False when no backend handles the field's form.
+
+    text         the GAS text of every kernel (emit puts it in the .S)
+    dispatch     op -> [(level, kernel)], highest level first: which kernel
+                 each PeachPy level runs under the generic tuning
+    dispatch_zen the same under the zen tunings
+    at_ifma      (op, tune) -> the kernel the ifma level runs for a scalar op
+    fp2_at_adx   ("mul"/"sqr", tune) -> the scalar Fp2 kernel the adx level
+                 runs, or None (the C path)
+    runs         op (and "fp2_mul", "fp2_sqr" where there are Fp2 kernels) ->
+                 {(level, tune): kernel or "c"} over every selector: the
+                 input of the dispatch plan (gen/fg/dispatch.py)
+    fp2_ifma, fp2_ifma_sqr, mul_ifma, sqr_ifma
+                 the ifma level's AVX-512 IFMA Fp2 mul (and sqr) and Fp mul
+                 (and sqr) exist (ifma.choose, choose_mul)
+    fp2_{mul,sqr}_{adx,bmi2,adx_zen,ifma_zen}
+                 the one-function Fp2 kernels that exist (mont.py, hybrid.py)
+    zen_forms    the ops with a Zen form at adx, in generation order
+    kernel_cost  (op, kernel) -> (64x64 multiplications, port-0/6
+                 instructions, ALU instructions), counted on text (cost.py)
+    ifma_fmul_vec the IFMA Fp mul's vector instructions (ifma.py)
+    """
+
+    LEVELS, ASM_LEVELS, TUNES, KERNEL_IDS = LEVELS, ASM_LEVELS, TUNES, KERNEL_IDS
+
+    def __init__(self, fa):
+        self.__dict__["model"] = fa
+        self.have_asm = False
+        self.text = ""
+        self.dispatch, self.dispatch_zen, self.at_ifma, self.fp2_at_adx, self.runs = {}, {}, {}, {}, {}
+        self.fp2_ifma = self.fp2_ifma_sqr = self.mul_ifma = self.sqr_ifma = False
+        for op in ("mul", "sqr"):
+            for kernel in ("adx", "bmi2", "adx_zen", "ifma_zen"):
+                setattr(self, f"fp2_{op}_{kernel}", False)
+        self.zen_forms = []
+        self.kernel_cost = {}
+        self.ifma_fmul_vec = None
+
+    def __getattr__(self, name):        # what the set does not hold: the model's
+        return getattr(self.__dict__["model"], name)
+
+    def __bool__(self):
+        return self.have_asm
+
+
 def backend(fa):
     """(emit function, kernel_choice function, kernel_choice_zen function) for
     the field's form, or None when no backend handles that form. Backends are
@@ -43,61 +111,109 @@ def backend(fa):
     return getattr(module, entry[1]), getattr(module, "kernel_choice"), getattr(module, "kernel_choice_zen")
 
 
-def kernels(fa, emit_fn):
+def kernels(ks, emit_fn):
     """The GAS text of the field's kernels: the backend's (emit_fn), then the
-    AVX-512 IFMA Fp2 kernels and Fp mul the ifma level runs. x86_64_ifma
-    decides which, from the shape of p and the extension (whether one can be
-    generated) and from the generated code (whether it beats the scalar path);
-    the choice is recorded in fa.fp2_ifma, fa.fp2_ifma_sqr, fa.mul_ifma and
-    fa.sqr_ifma for the C templates; x86_64_hybrid whether the zen tuning's
-    ifma level runs the hybrid Fp2 mul and sqr (fa.fp2_mul_ifma_zen,
-    fa.fp2_sqr_ifma_zen)."""
-    body = emit_fn(fa)
-    fa.fp2_ifma = fa.fp2_ifma_sqr = fa.mul_ifma = fa.sqr_ifma = False
+    AVX-512 IFMA Fp2 kernels and Fp mul the ifma level runs. ifma.py decides
+    which, from the shape of p and the extension (whether one can be
+    generated) and from the generated code (whether it beats the scalar
+    path), hybrid.py whether the zen4 tuning's ifma level runs the hybrid Fp2
+    mul and sqr; both record it on ks."""
+    body = emit_fn(ks)
     ifma = importlib.import_module(".ifma", __package__)
     texts = []
-    if fa.fp2 is not None:
-        fa.fp2_ifma, fa.fp2_ifma_sqr, text = ifma.choose(fa, body)
+    if ks.fp2 is not None:
+        ks.fp2_ifma, ks.fp2_ifma_sqr, text = ifma.choose(ks, body)
         texts.append(text)
-    fa.mul_ifma, fa.sqr_ifma, text = ifma.choose_mul(fa, body)
+    ks.mul_ifma, ks.sqr_ifma, text = ifma.choose_mul(ks, body)
     texts.append(text)
     hybrid = importlib.import_module(".hybrid", __package__)
-    fa.fp2_mul_ifma_zen = hybrid.chosen(fa, "mul", body)
-    fa.fp2_sqr_ifma_zen = hybrid.chosen(fa, "sqr", body)
+    ks.fp2_mul_ifma_zen = hybrid.chosen(ks, "mul", body)
+    ks.fp2_sqr_ifma_zen = hybrid.chosen(ks, "sqr", body)
     for op in ("mul", "sqr"):
-        if getattr(fa, "fp2_%s_ifma_zen" % op):
-            texts.append(hybrid.emit(fa, op))
+        if getattr(ks, "fp2_%s_ifma_zen" % op):
+            texts.append(hybrid.emit(ks, op))
     for text in filter(None, texts):
         body = body.rstrip("\n") + "\n\n" + text.strip("\n") + "\n"
     return body
 
 
+def choose(ks, kernel_choice, zen_choice=None, fp2_zen=None):
+    """Which of its kernels each selector (level, tuning) runs: ks.dispatch
+    from the backend's generic kernel_choice ({(op, level): kernel level}: a
+    level may run a lower level's kernel where that measured faster), then,
+    once the kernels exist, ks.dispatch_zen from zen_choice ({(op, level):
+    kernel} where Zen cores run another), ks.at_ifma, ks.fp2_at_adx (fp2_zen:
+    {"mul"/"sqr": kernel, or None for the C path} where Zen runs another
+    scalar Fp2 kernel at adx) and ks.runs. The ifma level runs the adx
+    level's Fp kernels, under either tuning, but for the IFMA Fp mul (sqr)
+    under the zen tunings where ks.mul_ifma (sqr_ifma)."""
+    if zen_choice is None:
+        ks.dispatch = {op: [(level, kernel_choice.get((op, level), level)) for level in reversed(ASM_LEVELS)]
+                       for op in ks.kernel_ops}
+        return
+    fp2_zen = fp2_zen or {}
+    for op in ks.kernel_ops:
+        ks.dispatch_zen[op] = [(level, zen_choice.get((op, level), kernel)) for level, kernel in ks.dispatch[op]]
+        kernel_at = {}
+        for tune in TUNES:
+            plan = dict(ks.dispatch[op] if tune == "generic" else ks.dispatch_zen[op])
+            for level in ("c",) + LEVELS:
+                kernel_at[(level, tune)] = plan.get("adx" if level == "ifma" else level, "c")
+        if (op == "mul" and ks.mul_ifma) or (op == "sqr" and ks.sqr_ifma):
+            for tune in ZEN_TUNES:
+                kernel_at[("ifma", tune)] = "ifma"     # AMD's AVX-512 cores: the IFMA Fp mul
+        for tune in TUNES:
+            ks.at_ifma[(op, tune)] = kernel_at[("ifma", tune)]
+        ks.runs[op] = kernel_at
+    if ks.fp2 is None:
+        return
+    for op in ("mul", "sqr"):
+        have = {"ifma": ks.fp2_ifma if op == "mul" else ks.fp2_ifma_sqr,
+                "adx": getattr(ks, f"fp2_{op}_adx"), "bmi2": getattr(ks, f"fp2_{op}_bmi2")}
+        if not any(have.values()):
+            continue
+        kernel_at = {}
+        for tune in TUNES:
+            at_adx = "adx" if have["adx"] else "bmi2" if have["bmi2"] else None
+            if tune in ZEN_TUNES and op in fp2_zen:
+                at_adx = fp2_zen[op]
+            kernel_at.update({("ifma", tune): "ifma" if have["ifma"] else at_adx, ("adx", tune): at_adx,
+                              ("bmi2", tune): "bmi2" if have["bmi2"] else None})
+            if tune == "zen4" and getattr(ks, f"fp2_{op}_ifma_zen"):
+                kernel_at[("ifma", tune)] = "ifma_zen"      # the hybrid
+            ks.fp2_at_adx[(op, tune)] = at_adx
+        ks.runs["fp2_" + op] = {key: k or "c" for key, k in kernel_at.items()}
+
+
 def plan(fa):
-    """The field's x86-64 kernels as GAS text, or None without a backend for
-    its form. Plans the dispatch and records on fa what the templates need
-    (fp2_ifma, fp2_ifma_sqr, fp2_{mul,sqr}_{adx,bmi2}, kernel_cost)."""
+    """The field's x86-64 kernel set (Kernels): the GAS text, which kernels
+    exist, which each selector runs, and what each executes; empty (false)
+    without a backend for its form."""
+    ks = Kernels(fa)
     asm = backend(fa)
     if asm is None:
-        return None
-    analysis.plan_dispatch(fa, asm[1](fa))
-    body = kernels(fa, asm[0])
-    fa.kernel_cost = kernel_cost.costs(fa, body)
-    analysis.plan_tuning(fa, *asm[2](fa))
-    return body
+        return ks
+    ks.have_asm = True
+    choose(ks, asm[1](ks))
+    ks.text = kernels(ks, asm[0])
+    ks.kernel_cost = kernel_cost.costs(ks, ks.text)
+    choose(ks, None, *asm[2](ks))
+    return ks
 
 
-def describe(fa):
+def describe(ks):
     """What the .S holds, for its generated-file header."""
     return "x86-64 kernels (x86_64, bmi2, adx levels%s%s), PeachPy" % (
-        "; ifma Fp2 mul" + (", sqr" if fa.fp2_ifma_sqr else "") if fa.fp2_ifma else "",
-        "; hybrid Fp2 " + " and ".join(op for op in ("mul", "sqr") if getattr(fa, "fp2_%s_ifma_zen" % op))
-        if fa.fp2_mul_ifma_zen or fa.fp2_sqr_ifma_zen else "")
+        "; ifma Fp2 mul" + (", sqr" if ks.fp2_ifma_sqr else "") if ks.fp2_ifma else "",
+        "; hybrid Fp2 " + " and ".join(op for op in ("mul", "sqr") if getattr(ks, "fp2_%s_ifma_zen" % op))
+        if ks.fp2_mul_ifma_zen or ks.fp2_sqr_ifma_zen else "")
 
 
-def emit(fa, body, comment):
-    """{relative path: text}: body (plan's result) in its .S; comment(what)
-    is the generated-file header as a C comment."""
-    header = comment(describe(fa))
+def emit(fa, ks, comment):
+    """{relative path: text}: the kernel set's text (plan's result) in its
+    .S; comment(what) is the generated-file header as a C comment."""
+    header = comment(describe(ks))
+    body = ks.text
     # The stack note stands outside the x86-64 guard: built for another ELF
     # target (the README's vendoring command compiles the .S everywhere),
     # the empty object still says its stack is not executable, or the
@@ -128,9 +244,10 @@ def costs_report(fa):
     """What each x86-64 kernel of a field executes and its port floor
     (cost.py), and which kernel the dispatcher runs per level: generated in
     memory, nothing written."""
-    if plan(fa) is None:
+    ks = plan(fa)
+    if not ks:
         return f"{fa.name}: no x86-64 backend for the form {fa.form} (the C kernels only)"
-    costs = fa.kernel_cost
+    costs = ks.kernel_cost
     lines = [f"{fa.name}: p = {fa.modulus_text}, {fa.n} limbs",
              f"  {'op':<9} {'level':<7} {'mults':>5} {'p06':>4} {'floor':>6} {'alu':>5}  dispatched at"]
     for op, level in kernel_cost.KERNELS:
@@ -138,15 +255,15 @@ def costs_report(fa):
             continue
         mults, p06, alu = costs[(op, level)]
         users, seen = [], None
-        for tune in analysis.TUNES:
+        for tune in TUNES:
             if op in kernel_cost.FP2_OPS:   # the C Fp2 op branches to it at its level, adx's also at ifma without an IFMA kernel
-                ifma = not (fa.fp2_ifma if op == "fp2_mul" else fa.fp2_ifma_sqr)
+                ifma = not (ks.fp2_ifma if op == "fp2_mul" else ks.fp2_ifma_sqr)
                 at = ["bmi2"] if level == "bmi2" else []
-                at += ["adx"] + (["ifma"] if ifma else []) if fa.fp2_at_adx.get((op[4:], tune)) == level else []
-            else:                           # the ifma level runs adx's scalar kernels (fa.at_ifma)
-                dispatch = fa.dispatch if tune == "generic" else fa.dispatch_zen
+                at += ["adx"] + (["ifma"] if ifma else []) if ks.fp2_at_adx.get((op[4:], tune)) == level else []
+            else:                           # the ifma level runs adx's scalar kernels (ks.at_ifma)
+                dispatch = ks.dispatch if tune == "generic" else ks.dispatch_zen
                 at = [lv for lv, k in dispatch.get(op) or [] if k == level]
-                at += ["ifma"] if fa.at_ifma.get((op, tune)) == level else []
+                at += ["ifma"] if ks.at_ifma.get((op, tune)) == level else []
             if tune == "generic":
                 users += [", ".join(at)] if at else []
             elif at != seen:                # the Zen tuning's users where they differ
