@@ -47,6 +47,12 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 #else
 #define HAVE_ASM 0
 #endif
+#if HAVE_ASM
+/* the x86-64 kernels' counts FG_NAME_OP_LEVEL_MULTS, _P06, _ALU (not part of the API) */
+#define FGB_COSTS2(n) <fg_##n##_x86_64_costs.h>
+#define FGB_COSTS(n) FGB_COSTS2(n)
+#include FGB_COSTS(FG_FIELD)
+#endif
 
 /* adx's Zen forms fg_NAME_OP_adx_zen, op by op (the header's FG_NAME_OP_HAVE_ADX_ZEN):
  * ZEN_OP is 1 where the field has one (a token, for the ZEN_COST paste below) */

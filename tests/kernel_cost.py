@@ -3,8 +3,8 @@
 
     kernel_cost.py [--objdump PATH] LIBRARY DIR FIELD...
 
-For each FIELD (header DIR/FIELD/fg_FIELD.h) and each scalar kernel
-fg_FIELD_OP_LEVEL the header describes, the generator's counts
+For each FIELD (headers DIR/FIELD/fg_FIELD.h and fg_FIELD_x86_64_costs.h)
+and each scalar kernel fg_FIELD_OP_LEVEL they describe, the generator's counts
 FG_FIELD_OP_LEVEL_MULTS, _P06 and _ALU (gen/fg/targets/x86_64/cost.py, read off the GAS
 text) must equal the counts in LIBRARY's disassembly (objdump -d: a second
 reader of the assembled code, with the generator's instruction classes), and
@@ -36,17 +36,19 @@ LIMBS = re.compile(r"^#define FG_\w+?_LIMBS (\d+)\b")
 MACRO = re.compile(r"^#define FG_(\w+?)_(MUL|SQR|MUL_WIDE|SQR_WIDE|REDC|MUL_LAZY|SQR_LAZY|FP2_MUL|FP2_SQR)_(X86_64|BMI2|ADX|ADX_ZEN)_(MULTS|P06|ALU) (\d+)$")
 
 
-def header_counts(path):
-    """({(op, level): {"MULTS": n, "P06": n, "ALU": n}}, limbs) from a generated header."""
+def header_counts(*paths):
+    """({(op, level): {"MULTS": n, "P06": n, "ALU": n}}, limbs) from a field's
+    generated header and its x86-64 counts header."""
     out, limbs = {}, None
-    with open(path) as f:
-        for line in f:
-            m = MACRO.match(line.rstrip("\n"))
-            if m:
-                out.setdefault((m.group(2).lower(), m.group(3).lower()), {})[m.group(4)] = int(m.group(5))
-            m = LIMBS.match(line.rstrip("\n"))
-            if m and limbs is None:
-                limbs = int(m.group(1))
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                m = MACRO.match(line.rstrip("\n"))
+                if m:
+                    out.setdefault((m.group(2).lower(), m.group(3).lower()), {})[m.group(4)] = int(m.group(5))
+                m = LIMBS.match(line.rstrip("\n"))
+                if m and limbs is None:
+                    limbs = int(m.group(1))
     return out, limbs
 
 
@@ -64,9 +66,10 @@ def main():
     funcs = functions(dis.stdout)
     bad, checked = [], 0
     for field in a.fields:
-        counts, limbs = header_counts(os.path.join(a.dir, field, "fg_%s.h" % field))
+        counts, limbs = header_counts(os.path.join(a.dir, field, "fg_%s.h" % field),
+                                      os.path.join(a.dir, field, "fg_%s_x86_64_costs.h" % field))
         if not counts or limbs is None:
-            bad.append("%s: the header carries no kernel counts or no limb count" % field)
+            bad.append("%s: fg_%s_x86_64_costs.h carries no kernel counts or the header no limb count" % (field, field))
         for op, level in KERNELS:
             name = "fg_%s_%s_%s" % (field, op, level)
             want = counts.get((op, level))

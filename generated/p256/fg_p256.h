@@ -282,68 +282,6 @@ void fg_p256_sqr_adx_zen(uint64_t r[FG_P256_LIMBS], const uint64_t a[FG_P256_LIM
 #define FG_P256_REDC_AT_ADX_ZEN_USES FG_ISA_ADX
 #define FG_P256_REDC_AT_IFMA_USES FG_ISA_ADX
 #define FG_P256_REDC_AT_IFMA_ZEN_USES FG_ISA_ADX
-/* What each kernel executes (straight-line code, counted by gen/fg/targets/x86_64/cost.py):
- * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
- * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
- * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
- * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
- * port floor, which fieldgen-bench reports beside each kernel's figures.
- * _ALU every instruction an integer ALU executes (all but the multiplications,
- * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
- * MULX shares issue with them (Zen 3; fieldgen-bench's start-up probe says
- * whether this one does) the kernel's bound is _MULTS + _ALU at the rate of a
- * product row (research/ports/rows.py). */
-#define FG_P256_MUL_X86_64_MULTS 16
-#define FG_P256_MUL_X86_64_P06 60
-#define FG_P256_MUL_X86_64_ALU 80
-#define FG_P256_MUL_BMI2_MULTS 23
-#define FG_P256_MUL_BMI2_P06 53
-#define FG_P256_MUL_BMI2_ALU 67
-#define FG_P256_MUL_ADX_MULTS 23
-#define FG_P256_MUL_ADX_P06 60
-#define FG_P256_MUL_ADX_ALU 67
-#define FG_P256_MUL_ADX_ZEN_MULTS 16
-#define FG_P256_MUL_ADX_ZEN_P06 70
-#define FG_P256_MUL_ADX_ZEN_ALU 81
-#define FG_P256_SQR_X86_64_MULTS 10
-#define FG_P256_SQR_X86_64_P06 54
-#define FG_P256_SQR_X86_64_ALU 76
-#define FG_P256_SQR_BMI2_MULTS 17
-#define FG_P256_SQR_BMI2_P06 47
-#define FG_P256_SQR_BMI2_ALU 61
-#define FG_P256_SQR_ADX_MULTS 17
-#define FG_P256_SQR_ADX_P06 50
-#define FG_P256_SQR_ADX_ALU 60
-#define FG_P256_SQR_ADX_ZEN_MULTS 10
-#define FG_P256_SQR_ADX_ZEN_P06 60
-#define FG_P256_SQR_ADX_ZEN_ALU 74
-#define FG_P256_MUL_WIDE_X86_64_MULTS 16
-#define FG_P256_MUL_WIDE_X86_64_P06 24
-#define FG_P256_MUL_WIDE_X86_64_ALU 33
-#define FG_P256_MUL_WIDE_BMI2_MULTS 16
-#define FG_P256_MUL_WIDE_BMI2_P06 24
-#define FG_P256_MUL_WIDE_BMI2_ALU 31
-#define FG_P256_MUL_WIDE_ADX_MULTS 16
-#define FG_P256_MUL_WIDE_ADX_P06 31
-#define FG_P256_MUL_WIDE_ADX_ALU 31
-#define FG_P256_SQR_WIDE_X86_64_MULTS 10
-#define FG_P256_SQR_WIDE_X86_64_P06 18
-#define FG_P256_SQR_WIDE_X86_64_ALU 29
-#define FG_P256_SQR_WIDE_BMI2_MULTS 10
-#define FG_P256_SQR_WIDE_BMI2_P06 18
-#define FG_P256_SQR_WIDE_BMI2_ALU 25
-#define FG_P256_SQR_WIDE_ADX_MULTS 10
-#define FG_P256_SQR_WIDE_ADX_P06 21
-#define FG_P256_SQR_WIDE_ADX_ALU 24
-#define FG_P256_REDC_X86_64_MULTS 0
-#define FG_P256_REDC_X86_64_P06 39
-#define FG_P256_REDC_X86_64_ALU 50
-#define FG_P256_REDC_BMI2_MULTS 7
-#define FG_P256_REDC_BMI2_P06 29
-#define FG_P256_REDC_BMI2_ALU 36
-#define FG_P256_REDC_ADX_MULTS 7
-#define FG_P256_REDC_ADX_P06 29
-#define FG_P256_REDC_ADX_ALU 36
 #else
 #define FG_P256_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P256_MUL_AT_X86_64_ZEN_USES FG_ISA_C

@@ -268,62 +268,6 @@ void fg_p256n_redc_adx(uint64_t r[FG_P256N_LIMBS], const uint64_t t[2 * FG_P256N
 #define FG_P256N_REDC_AT_ADX_ZEN_USES FG_ISA_ADX
 #define FG_P256N_REDC_AT_IFMA_USES FG_ISA_ADX
 #define FG_P256N_REDC_AT_IFMA_ZEN_USES FG_ISA_ADX
-/* What each kernel executes (straight-line code, counted by gen/fg/targets/x86_64/cost.py):
- * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
- * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
- * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
- * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
- * port floor, which fieldgen-bench reports beside each kernel's figures.
- * _ALU every instruction an integer ALU executes (all but the multiplications,
- * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
- * MULX shares issue with them (Zen 3; fieldgen-bench's start-up probe says
- * whether this one does) the kernel's bound is _MULTS + _ALU at the rate of a
- * product row (research/ports/rows.py). */
-#define FG_P256N_MUL_X86_64_MULTS 36
-#define FG_P256N_MUL_X86_64_P06 64
-#define FG_P256N_MUL_X86_64_ALU 108
-#define FG_P256N_MUL_BMI2_MULTS 38
-#define FG_P256N_MUL_BMI2_P06 67
-#define FG_P256N_MUL_BMI2_ALU 113
-#define FG_P256N_MUL_ADX_MULTS 38
-#define FG_P256N_MUL_ADX_P06 82
-#define FG_P256N_MUL_ADX_ALU 93
-#define FG_P256N_SQR_X86_64_MULTS 30
-#define FG_P256N_SQR_X86_64_P06 58
-#define FG_P256N_SQR_X86_64_ALU 104
-#define FG_P256N_SQR_BMI2_MULTS 32
-#define FG_P256N_SQR_BMI2_P06 61
-#define FG_P256N_SQR_BMI2_ALU 107
-#define FG_P256N_SQR_ADX_MULTS 32
-#define FG_P256N_SQR_ADX_P06 72
-#define FG_P256N_SQR_ADX_ALU 86
-#define FG_P256N_MUL_WIDE_X86_64_MULTS 16
-#define FG_P256N_MUL_WIDE_X86_64_P06 24
-#define FG_P256N_MUL_WIDE_X86_64_ALU 33
-#define FG_P256N_MUL_WIDE_BMI2_MULTS 16
-#define FG_P256N_MUL_WIDE_BMI2_P06 24
-#define FG_P256N_MUL_WIDE_BMI2_ALU 31
-#define FG_P256N_MUL_WIDE_ADX_MULTS 16
-#define FG_P256N_MUL_WIDE_ADX_P06 31
-#define FG_P256N_MUL_WIDE_ADX_ALU 31
-#define FG_P256N_SQR_WIDE_X86_64_MULTS 10
-#define FG_P256N_SQR_WIDE_X86_64_P06 18
-#define FG_P256N_SQR_WIDE_X86_64_ALU 29
-#define FG_P256N_SQR_WIDE_BMI2_MULTS 10
-#define FG_P256N_SQR_WIDE_BMI2_P06 18
-#define FG_P256N_SQR_WIDE_BMI2_ALU 25
-#define FG_P256N_SQR_WIDE_ADX_MULTS 10
-#define FG_P256N_SQR_WIDE_ADX_P06 21
-#define FG_P256N_SQR_WIDE_ADX_ALU 24
-#define FG_P256N_REDC_X86_64_MULTS 20
-#define FG_P256N_REDC_X86_64_P06 43
-#define FG_P256N_REDC_X86_64_ALU 78
-#define FG_P256N_REDC_BMI2_MULTS 22
-#define FG_P256N_REDC_BMI2_P06 43
-#define FG_P256N_REDC_BMI2_ALU 82
-#define FG_P256N_REDC_ADX_MULTS 22
-#define FG_P256N_REDC_ADX_P06 51
-#define FG_P256N_REDC_ADX_ALU 62
 #else
 #define FG_P256N_MUL_AT_X86_64_USES FG_ISA_C
 #define FG_P256N_MUL_AT_X86_64_ZEN_USES FG_ISA_C

@@ -237,7 +237,40 @@ def emit(fa, ks, comment):
             "#ifdef __ELF__\n"
             ".section .note.GNU-stack,\"\",%progbits\n"
             "#endif\n")
-    return {f"{fa.name}/fg_{fa.name}_x86_64.S": text}
+    return {f"{fa.name}/fg_{fa.name}_x86_64.S": text,
+            f"{fa.name}/fg_{fa.name}_x86_64_costs.h": costs_header(fa, ks, comment)}
+
+
+COSTS_COMMENT = """\
+/* What each kernel fg_NAME_OP_LEVEL executes (straight-line code, counted on
+ * the generated text by gen/fg/targets/x86_64/cost.py), as
+ * FG_NAME_OP_LEVEL_MULTS, _P06 and _ALU:
+ * _MULTS 64x64 multiplications (MULX, MUL, IMUL: one per cycle, ports 1 and 5),
+ * _P06 carry, borrow, select and shift instructions (ADC, SBB, ADCX, ADOX,
+ * CMOVcc, SETcc, shifts: ports 0 and 6 only, two per cycle). On the Intel cores
+ * measured a kernel cannot run faster than max(_MULTS, _P06 / 2) cycles: its
+ * port floor, which fieldgen-bench reports beside each kernel's figures.
+ * _ALU every instruction an integer ALU executes (all but the multiplications,
+ * loads, stores, register moves, pushes, pops and zeroing XORs): on cores where
+ * MULX shares issue with them (Zen 3; fieldgen-bench's start-up probe says
+ * whether this one does) the kernel's bound is _MULTS + _ALU at the rate of a
+ * product row (research/ports/rows.py).
+ * Not part of the API (docs/api.md): fieldgen-bench and tests/kernel_cost.py
+ * read this file; nothing installs it. */
+"""
+
+
+def costs_header(fa, ks, comment):
+    """fg_NAME_x86_64_costs.h: the counts of every kernel (ks.kernel_cost)."""
+    guard = f"FG_{fa.upper}_X86_64_COSTS_H"
+    rows = []
+    for op in fa.kernel_ops + ("fp2_mul", "fp2_sqr"):
+        for level in ASM_LEVELS + ("adx_zen",):
+            if (op, level) in ks.kernel_cost:
+                for what, v in zip(("MULTS", "P06", "ALU"), ks.kernel_cost[(op, level)]):
+                    rows.append(f"#define FG_{fa.upper}_{op.upper()}_{level.upper()}_{what} {v}")
+    return (comment("x86-64 kernel counts (not part of the API)") + f"#ifndef {guard}\n#define {guard}\n\n" +
+            COSTS_COMMENT + "\n".join(rows) + f"\n\n#endif /* {guard} */\n")
 
 
 def costs_report(fa):
