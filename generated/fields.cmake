@@ -3,3 +3,19 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 set(FIELDGEN_FIELDS p256 p25519 p503 p751 p256n)
 set(FIELDGEN_ASM_FIELDS p256 p25519 p503 p751 p256n)
+# the assembly targets (gen/fg/targets): each one's processors (a regular
+# expression on CMAKE_SYSTEM_PROCESSOR), the cache option that turns it on,
+# its help text, its levels above c and the fields with its fg_NAME_<target>.S
+set(FIELDGEN_TARGETS x86_64 aarch64)
+set(FIELDGEN_TARGET_x86_64_PROCESSOR "^(x86_64|AMD64|amd64)$")
+set(FIELDGEN_TARGET_x86_64_OPTION FIELDGEN_ASM)
+set(FIELDGEN_TARGET_x86_64_DOC "Build the x86-64 assembly kernels (OFF: portable C level only)")
+set(FIELDGEN_TARGET_x86_64_LEVELS x86_64 bmi2 adx ifma)
+set(FIELDGEN_TARGET_x86_64_TUNES generic zen zen4)
+set(FIELDGEN_TARGET_x86_64_FIELDS p256 p25519 p503 p751 p256n)
+set(FIELDGEN_TARGET_aarch64_PROCESSOR "^(aarch64|arm64|ARM64)$")
+set(FIELDGEN_TARGET_aarch64_OPTION FIELDGEN_AARCH64_ASM)
+set(FIELDGEN_TARGET_aarch64_DOC "Build the AArch64 assembly kernels, the aarch64 level (docs/aarch64.md)")
+set(FIELDGEN_TARGET_aarch64_LEVELS aarch64)
+set(FIELDGEN_TARGET_aarch64_TUNES generic)
+set(FIELDGEN_TARGET_aarch64_FIELDS p256 p25519 p503 p751 p256n)

@@ -3,6 +3,7 @@
  * (clamped to what the CPU and the OS allow, ignored in privileged processes),
  * ISA forcing. docs/dispatch.md. */
 #define FG_LIBRARY_SOURCE 1 /* fg_cpu.h: bind this library's calls to its own functions */
+#define FG_CPU_PROBE 1      /* fg_cpu.h: this architecture's part gives its names and probes */
 #include "fg_cpu.h"
 
 #include <stdio.h>
@@ -45,15 +46,16 @@ int fg_test_cpu_level = -1;
 int fg_test_secure = -1;
 #endif
 
-/* The architecture's part: its level names (fg_arch_isa_names,
- * FG_ARCH_ISA_EXPECTED) and its probes (fg_arch_probe_cpu, fg_arch_probe_tune).
- * One file per architecture with a target (gen/fg/targets/); elsewhere the
- * x86-64 names serve and the probe reports the c level (no assembly). */
-#if defined(__aarch64__)
-#include "fg_cpu_aarch64.h"
+/* Whether this build has some architecture's assembly (fg_cpu.h: FG_ARCH_ASM). */
+#ifdef FG_ARCH_ASM
+#define ARCH_ASM 1
 #else
-#include "fg_cpu_x86_64.h"
+#define ARCH_ASM 0
 #endif
+
+/* The architecture's part (fg_cpu.h, FG_CPU_PROBE) gave its level names
+ * (fg_arch_isa_names, FG_ARCH_ISA_EXPECTED) and its probes
+ * (fg_arch_probe_cpu, fg_arch_probe_tune). */
 static const char *const tune_names[FG_TUNES] = {"generic", "zen", "zen4"};
 
 /* names[i] for 0 <= i < n, else "?"; and back, -1 for an unknown name */
@@ -146,7 +148,7 @@ static int resolve_level(char *msg, size_t size)
         int forced = fg_isa_parse(env);
         if (forced < 0)
             snprintf(msg, size, "fieldgen: ignoring FIELDGEN_ISA=%.32s (expected " FG_ARCH_ISA_EXPECTED ")\n", env);
-        else if (forced > FG_ISA_C && !FG_HAVE_X86_64_ASM && !FG_HAVE_AARCH64_ASM)
+        else if (forced > FG_ISA_C && !ARCH_ASM)
             snprintf(msg, size, "fieldgen: FIELDGEN_ISA=%s ignored: built without assembly\n", env);
         else if (forced <= cpu || (unchecked != NULL && strcmp(unchecked, "1") == 0))
             level = forced;

@@ -33,26 +33,19 @@
 extern "C" {
 #endif
 
+/* The ISA level: 0 is the portable C everywhere; the levels above it are
+ * per architecture, each named by the runtime part of the target that
+ * generates its kernels (included below): on x86-64 FG_ISA_X86_64 (1) ..
+ * FG_ISA_IFMA (4), on AArch64 FG_ISA_AARCH64 (1). Every name is defined on
+ * every architecture; FG_ISA_ARCH_LEVELS says how many levels this one has. */
 typedef enum {
-    FG_ISA_C = 0,      /* portable C, unsigned __int128; any 64-bit target */
-    FG_ISA_X86_64 = 1, /* MUL/ADC/ADD: every x86-64 CPU */
-    FG_ISA_BMI2 = 2,   /* MULX with ordinary ADC chains */
-    FG_ISA_ADX = 3,    /* MULX with ADCX/ADOX, two carry chains */
-    FG_ISA_IFMA = 4    /* adx plus AVX-512 F/VL/BW/DQ/IFMA/VBMI with the OS saving
-                        * zmm state: the radix-2^52 Fp2 mul kernels where generated
-                        * (every other op runs its adx kernel) */
+    FG_ISA_C = 0, /* portable C, unsigned __int128; any 64-bit target */
+#define FG_CPU_STAGE 1
+#include "fg_cpu_parts.h"
+#undef FG_CPU_STAGE
+    FG_ISA_TOP_ = 4 /* the highest level value any architecture names */
 } fg_isa;
-#define FG_ISA_LEVELS 5 /* number of fg_isa values */
-/* The level values are per architecture: on AArch64, level 1 is the aarch64
- * level (MUL/UMULH with ADDS/ADCS chains, every AArch64 CPU: the kernels of
- * fg_NAME_aarch64.S) and there is no level above it; fg_isa_name(1) there is
- * "aarch64". FG_ISA_ARCH_LEVELS: the levels this architecture names. */
-#define FG_ISA_AARCH64 ((fg_isa)1)
-#if defined(__aarch64__)
-#define FG_ISA_ARCH_LEVELS 2
-#else
-#define FG_ISA_ARCH_LEVELS FG_ISA_LEVELS
-#endif
+#define FG_ISA_LEVELS 5 /* number of fg_isa values: the selector's bits per tuning */
 
 /* Which kernel of a level a field's op runs can depend on the core family:
  * the generator's choice per level and tuning (gen/fg/targets/x86_64/mont.py,
@@ -66,73 +59,29 @@ typedef enum {
                           * Fp2 kernels (gen/fg/targets/x86_64/hybrid.py) */
 } fg_tune;
 #define FG_TUNES 3 /* number of fg_tune values */
-/* The generated headers' FG_NAME_OP_AT_LEVEL_USES macros name a kernel: a level's
- * own (an fg_isa value), or the Zen form of the adx kernel, fg_NAME_OP_adx_zen
- * (the same products, every row on the two ADCX/ADOX chains; adx's instructions). */
-#define FG_KERNEL_ADX_ZEN 5
-#define FG_KERNELS 6 /* number of kernel ids: the fg_isa values and FG_KERNEL_ADX_ZEN */
 /* The selector bit of a (level, tuning) pair: the generated dispatchers test
  * fg_cpu_sel against an OR of these. */
 #define FG_SEL(level, tune) (1u << ((unsigned)(level) + FG_ISA_LEVELS * (unsigned)(tune)))
 /* Every selector of a level, whatever the tuning (the aarch64 dispatchers'). */
 #define FG_SEL_LEVEL(level) (FG_SEL(level, 0) | FG_SEL(level, 1) | FG_SEL(level, 2))
 
-/* Whether the x86-64 assembly kernels are built into this library: SysV
- * x86-64 objects, ELF (Linux, BSDs) or Mach-O (macOS). */
-#if !defined(FG_NO_ASM) && defined(__x86_64__) && (defined(__ELF__) || defined(__APPLE__)) && \
-    (defined(__GNUC__) || defined(__clang__))
-#define FG_HAVE_X86_64_ASM 1
-#else
-#define FG_HAVE_X86_64_ASM 0
-#endif
-/* Whether the AArch64 assembly kernels are built into this library: AAPCS64
- * objects, ELF (Linux, BSDs) or Mach-O (macOS, iOS). */
-#if !defined(FG_NO_ASM) && defined(__aarch64__) && (defined(__ELF__) || defined(__APPLE__)) && \
-    (defined(__GNUC__) || defined(__clang__))
-#define FG_HAVE_AARCH64_ASM 1
-#else
-#define FG_HAVE_AARCH64_ASM 0
-#endif
-
 /* FG_DYNAMIC_ISA (the CMake option FIELDGEN_ISA_LEVEL=runtime) keeps the
  * runtime selector where the compiler's target would fix the level (AArch64,
  * or -march with BMI2 and ADX): every dispatcher keeps its one branch, and
  * fg_isa_force and FIELDGEN_ISA may pick any level the CPU has (the test
- * suites run the c level and the assembly level of one build so). */
-#if !defined(FG_STATIC_ISA) && !defined(FG_DYNAMIC_ISA)
-#if FG_HAVE_AARCH64_ASM
-#define FG_STATIC_ISA 1 /* every AArch64 CPU runs the aarch64 level: no probe, direct calls */
-#elif !FG_HAVE_X86_64_ASM
-#define FG_STATIC_ISA 0
-#elif defined(__BMI2__) && defined(__ADX__) && defined(__AVX512F__) && defined(__AVX512VL__) && \
-    defined(__AVX512BW__) && defined(__AVX512DQ__) && defined(__AVX512IFMA__) && defined(__AVX512VBMI__)
-#define FG_STATIC_ISA 4
-#elif defined(__BMI2__) && defined(__ADX__)
-#define FG_STATIC_ISA 3
-#endif
-#endif
-#if defined(FG_STATIC_ISA) && !defined(FG_STATIC_TUNE)
-/* FG_ZEN_TARGET_: a Zen core by name, or (a -march=native the compiler cannot name,
- * as Clang 14 on a Zen 5) by CLZERO, an instruction only AMD's Zen cores have */
-#if defined(__znver1__) || defined(__znver2__) || defined(__znver3__) || defined(__znver4__) || \
-    defined(__znver5__) || defined(__CLZERO__)
-#define FG_ZEN_TARGET_ 1
-#endif
-#if defined(__znver4__) || (defined(FG_ZEN_TARGET_) && !defined(__znver5__) && defined(__AVX512F__) && \
-                            !defined(__MOVDIRI__))
-/* znver3 with AVX-512 is a Zen 4 or a Zen 5 under a compiler that predates
- * them: GCC 12 and Clang 14 (Debian 12's) name both so for -march=native (Zen 3
- * has no AVX-512); of the two only Zen 5 has MOVDIRI (and MOVDIR64B,
- * AVX512_VP2INTERSECT, AVX-VNNI), so znver3 + AVX-512 + MOVDIRI is a Zen 5:
- * zen, below */
-#define FG_STATIC_TUNE 2
-#elif defined(FG_ZEN_TARGET_)
-#define FG_STATIC_TUNE 1
-#else
-#define FG_STATIC_TUNE 0
-#endif
-#endif
-#if defined(FG_STATIC_ISA) && !FG_HAVE_X86_64_ASM && FG_STATIC_ISA != 0 && !(FG_HAVE_AARCH64_ASM && FG_STATIC_ISA == 1)
+ * suites run the c level and the assembly level of one build so).
+ *
+ * The architectures' parts (one per target of the generator, gen/fg/targets/):
+ * each names its levels and kernel ids, says whether its assembly is built
+ * (FG_HAVE_<ARCH>_ASM; FG_ARCH_ASM where it is this build's) and which level
+ * and tuning the compiler's target fixes (FG_STATIC_ISA, FG_STATIC_TUNE);
+ * compiled with FG_CPU_PROBE (runtime/fg_cpu.c), the part of this
+ * architecture also gives the level names and the CPU probes (stage 3, at
+ * the end). fg_cpu_parts.h lists them. */
+#define FG_CPU_STAGE 2
+#include "fg_cpu_parts.h"
+#undef FG_CPU_STAGE
+#if defined(FG_STATIC_ISA) && FG_STATIC_ISA != 0 && !(defined(FG_ARCH_ASM) && FG_STATIC_ISA < FG_ISA_ARCH_LEVELS)
 #error "FG_STATIC_ISA above 0 needs the assembly (FG_NO_ASM is set, or the target is neither x86-64 nor AArch64 ELF/Mach-O, or the level is not one of this architecture)"
 #endif
 
@@ -248,5 +197,11 @@ extern unsigned fg_cpu_sel;
 
 #ifdef __cplusplus
 }
+#endif
+
+#ifdef FG_CPU_PROBE /* runtime/fg_cpu.c: this architecture's names and probes */
+#define FG_CPU_STAGE 3
+#include "fg_cpu_parts.h"
+#undef FG_CPU_STAGE
 #endif
 #endif /* FG_CPU_H */

@@ -18,8 +18,9 @@ MARKER = output.MARKER
 
 
 def _field_outputs(fs, command, config):
-    """(name, whether fields.cmake lists it with assembly (targets.listed),
-    {relative path: text}) of one field, in one direction: the frozen model
+    """(name, the names of the targets with kernels for it (fields.cmake's
+    FIELDGEN_TARGET_<t>_FIELDS), {relative path: text}) of one field, in one
+    direction: the frozen model
     (analysis), each target's kernel set built from it, the one dispatch plan
     built from those, then the renderers: the C files, each target's files,
     the vectors."""
@@ -36,7 +37,7 @@ def _field_outputs(fs, command, config):
             out.update(t.emit(fa, ks, comment))
     hdr = emit_c.header_comment(fa, "known-answer vectors (Python integers)", command, config, "# ")
     out.update(vectors.emit(fa, hdr))
-    return fs.name, targets.listed(t for t, ks in sets if ks), out
+    return fs.name, tuple(t.NAME for t, ks in sets if ks), out
 
 
 def _quiet_worker():
@@ -76,24 +77,33 @@ def _per_field(fields, command, config):
     return [_field_outputs(*a) for a in args]
 
 
-def fields_cmake(names, asm_names, command, config):
+def fields_cmake(names, targets_of, command, config):
+    """fields.cmake: the fields, those with some target's assembly, and the
+    target table (targets.cmake_table); targets_of: {field: target names}."""
+    fields_of = {}
+    for name in names:
+        for t in targets_of[name]:
+            fields_of.setdefault(t, []).append(name)
     return (f"# {MARKER} Regenerate with: {output.comment_text(command)}\n"
             f"# Source: {output.comment_text(config)}\n"
             f"# {output.SPDX}\n"
             f"set(FIELDGEN_FIELDS {' '.join(names)})\n"
-            f"set(FIELDGEN_ASM_FIELDS {' '.join(asm_names)})\n")
+            f"set(FIELDGEN_ASM_FIELDS {' '.join(n for n in names if targets_of[n])})\n"
+            "# the assembly targets (gen/fg/targets): each one's processors (a regular\n"
+            "# expression on CMAKE_SYSTEM_PROCESSOR), the cache option that turns it on,\n"
+            "# its help text, its levels above c and the fields with its fg_NAME_<target>.S\n"
+            + targets.cmake_table(fields_of))
 
 
 def build_outputs(fields, command, config):
     """{relative path: text} of every file a full run renders (no manifest)."""
     out = {}
-    names, asm_names = [], []
-    for name, has_asm, files in _per_field(fields, command, config):
+    names, targets_of = [], {}
+    for name, have, files in _per_field(fields, command, config):
         out.update(files)
         names.append(name)
-        if has_asm:
-            asm_names.append(name)
-    out["fields.cmake"] = fields_cmake(names, asm_names, command, config)
+        targets_of[name] = have
+    out["fields.cmake"] = fields_cmake(names, targets_of, command, config)
     return out
 
 
@@ -123,13 +133,13 @@ def plan_run(fields, selected, out_dir, command, config, force=False):
         else:
             todo.append((fs, key))
     texts = {}
-    for (fs, key), (name, has_asm, files) in zip(todo, _per_field([fs for fs, _k in todo], command, config)):
-        new.fields[name] = (key, has_asm)
+    for (fs, key), (name, have, files) in zip(todo, _per_field([fs for fs, _k in todo], command, config)):
+        new.fields[name] = (key, have)
         for rel, text in files.items():
             new.files[rel] = (name, output.digest(text))
             texts[rel] = text
     listed = [n for n in names if n in new.fields] + sorted(set(new.fields) - set(names))
-    cmake = fields_cmake(listed, [n for n in listed if new.fields[n][1]], command, config)
+    cmake = fields_cmake(listed, {n: new.fields[n][1] for n in listed}, command, config)
     texts["fields.cmake"] = cmake
     new.files["fields.cmake"] = (output.GLOBAL, output.digest(cmake))
     texts[output.MANIFEST] = new.text(names)

@@ -118,11 +118,17 @@ class ManifestError(Exception):
     pass
 
 
+# a field line's targets: names joined by commas, or c for none
+_TARGETS = re.compile(r"[a-z0-9_]+(,[a-z0-9_]+)*\Z")
+# what "asm" (the format up to 1.0.0) meant: kernels of both targets of then
+LEGACY_ASM = ("x86_64", "aarch64")
 _REL = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*(/[A-Za-z0-9_][A-Za-z0-9_.-]*)*\Z")
 
 
 class Manifest:
-    """fields: {name: (key, has_asm)}; files: {rel: (owner, sha256)}."""
+    """fields: {name: (key, the names of the targets with its kernels)};
+    files: {rel: (owner, sha256)}. A field line ends in those names joined
+    by commas, or "c" for none."""
 
     def __init__(self, fields=None, files=None):
         self.fields = dict(fields or {})
@@ -141,8 +147,8 @@ class Manifest:
                  f"# {SPDX}",
                  FORMAT]
         for name in names:
-            key, has_asm = self.fields[name]
-            lines.append(f"field {name} {key} {'asm' if has_asm else 'c'}")
+            key, have = self.fields[name]
+            lines.append(f"field {name} {key} {','.join(have) or 'c'}")
             lines += [f"file {name} {rel} {self.files[rel][1]}" for rel in self.files_of(name)]
         lines += [f"file {GLOBAL} {rel} {self.files[rel][1]}" for rel in self.files_of(GLOBAL)]
         return "\n".join(lines) + "\n"
@@ -162,8 +168,9 @@ def parse_manifest(text, where):
         bad = None
         if not seen_format:
             bad = f"expected '{FORMAT}' before the entries"
-        elif parts[0] == "field" and len(parts) == 4 and parts[3] in ("asm", "c"):
-            m.fields[parts[1]] = (parts[2], parts[3] == "asm")
+        elif parts[0] == "field" and len(parts) == 4 and _TARGETS.match(parts[3]):
+            have = () if parts[3] == "c" else tuple(parts[3].split(","))
+            m.fields[parts[1]] = (parts[2], LEGACY_ASM if have == ("asm",) else have)
         elif parts[0] == "file" and len(parts) == 4:
             owner, rel, sha = parts[1:]
             if not _REL.match(rel) or ".." in rel.split("/") or rel == MANIFEST:
@@ -173,7 +180,7 @@ def parse_manifest(text, where):
             else:
                 m.files[rel] = (owner, sha)
         else:
-            bad = "not a 'field NAME KEY asm|c' or 'file OWNER PATH SHA256' line"
+            bad = "not a 'field NAME KEY TARGET,...|c' or 'file OWNER PATH SHA256' line"
         if bad:
             raise ManifestError(f"{where}: line {lineno}: {bad}; delete the manifest to start over "
                                 "(without one, fieldgen deletes nothing)")

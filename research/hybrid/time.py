@@ -34,6 +34,7 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(REPO, "gen"))
 from fg import analysis, cli, spec  # noqa: E402
+from fg.targets import x86_64  # noqa: E402
 from fg.targets.x86_64 import hybrid as x86_64_hybrid  # noqa: E402
 
 HARNESS = r"""
@@ -124,7 +125,7 @@ def field_text(cfg, name, spread, everything):
     fs = [f for f in spec.load(cfg) if f.name == name]
     if not fs:
         sys.exit("time.py: no field %s in %s" % (name, cfg))
-    fa = analysis.analyze(fs[0])
+    fa = x86_64.Kernels(analysis.analyze(fs[0]))  # the backends take a kernel set
     if spread is not None:
         x86_64_hybrid.SPREAD = spread
     if everything:

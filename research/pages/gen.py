@@ -15,11 +15,12 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "gen"))
 from fg import analysis, spec  # noqa: E402
+from fg.targets import x86_64  # noqa: E402
 from fg.targets.x86_64 import ifma as x86_64_ifma  # noqa: E402
 
 modulus = sys.argv[1] if len(sys.argv) > 1 else "2^216 * 3^137 - 1"
 text = '[t]\nmodulus = "%s"\nbyte_order = "little"\nextension = { degree = 2, non_residue = -1 }\n' % modulus
-fa = analysis.analyze(spec.loads(text)[0])
+fa = x86_64.Kernels(analysis.analyze(spec.loads(text)[0]))  # the backends take a kernel set
 FORMS = ("masked", "overlap", "pieces") if hasattr(x86_64_ifma, "TAIL_FORM") else ("masked", "pieces")
 for tag in FORMS:
     x86_64_ifma.PAGE_SAFE_TAIL = tag != "masked"

@@ -13,6 +13,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "gen"))
 from fg import analysis, spec  # noqa: E402
+from fg.targets import x86_64  # noqa: E402
 from fg.targets.x86_64 import ifma as x86_64_ifma  # noqa: E402
 
 
@@ -20,7 +21,7 @@ def main(argv):
     config, out, names = argv[0], argv[1], argv[2:]
     fields = {f.name: f for f in spec.load(config)}
     for name in names:
-        fa = analysis.analyze(fields[name])
+        fa = x86_64.Kernels(analysis.analyze(fields[name]))  # the backends take a kernel set
         if not x86_64_ifma.supported_mul(fa):
             print("%s: no IFMA Fp mul (shape)" % name, file=sys.stderr)
             continue

@@ -71,7 +71,13 @@ class TestManifest(Case):
             text = f.read()
         self.assertTrue(text.startswith(f"# {MARKER}"))
         self.assertIn(f"# {SPDX}\n", text)
-        self.assertEqual(re.findall(r"^field (\S+) [0-9a-f]{32} (?:asm|c)$", text, re.M), ["gold64", "m127"])
+        # each field line ends in the targets with its kernels
+        self.assertEqual(re.findall(r"^field (\S+) [0-9a-f]{32} (\S+)$", text, re.M),
+                         [("gold64", "x86_64,aarch64"), ("m127", "x86_64,aarch64")])
+        # the format up to 1.0.0 ("asm" / "c") still reads
+        old = output.parse_manifest(re.sub(r"^(field gold64 [0-9a-f]{32}) \S+$", r"\1 asm", text, flags=re.M), "old")
+        self.assertEqual(old.fields["gold64"][1], ("x86_64", "aarch64"))
+        self.assertEqual(output.parse_manifest(old.text(["gold64", "m127"]), "again").fields, old.fields)
         # deterministic: a second directory, the same command, the same manifest
         other = os.path.join(self.tmp, "again")
         os.makedirs(other)

@@ -7,8 +7,13 @@ A target is a module with
                     architecture's fg_isa order, and its tunings, in fg_tune
                     order (runtime/fg_cpu_<NAME>.h); kernel_level(kernel)
                     the level whose instructions a kernel uses;
-  CMAKE_FIELDS      the fields.cmake variable listing the fields it has
-                    kernels for, or None;
+  CMAKE_PROCESSOR, CMAKE_OPTION, CMAKE_DOC
+                    its row of fields.cmake's target table: the processors
+                    it builds for (a regular expression on
+                    CMAKE_SYSTEM_PROCESSOR), the cache option that turns it
+                    on (default: on for those processors) and the option's
+                    help text; CMake adds fg_NAME_<NAME>.S of each field it
+                    has kernels for (FIELDGEN_TARGET_<NAME>_FIELDS);
   KERNEL_SUFFIXES   the name endings of its kernels (fg_NAME_OP_<suffix>),
                     which the checked build never wraps;
   plan(fa)          builds the field's kernel set from the frozen field model
@@ -42,11 +47,19 @@ from . import aarch64, x86_64
 TARGETS = (x86_64, aarch64)
 
 
-def listed(planned):
-    """Whether a field whose kernels the targets `planned` built goes in
-    fields.cmake's assembly list (FIELDGEN_ASM_FIELDS: the fields with the
-    x86-64 target's kernels, which the CMake build links and checks)."""
-    return any(t.CMAKE_FIELDS == "FIELDGEN_ASM_FIELDS" for t in planned)
+def cmake_table(fields_of):
+    """fields.cmake's target table: for every target its processors, option,
+    help text, levels, tunings and the fields with its kernels (fields_of[NAME],
+    in the config's order)."""
+    q = lambda text: '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    lines = [f"set(FIELDGEN_TARGETS {' '.join(t.NAME for t in TARGETS)})"]
+    for t in TARGETS:
+        v = f"FIELDGEN_TARGET_{t.NAME}"
+        lines += [f"set({v}_PROCESSOR {q(t.CMAKE_PROCESSOR)})", f"set({v}_OPTION {t.CMAKE_OPTION})",
+                  f"set({v}_DOC {q(t.CMAKE_DOC)})", f"set({v}_LEVELS {' '.join(t.LEVELS)})",
+                  f"set({v}_TUNES {' '.join(t.TUNES)})",
+                  f"set({v}_FIELDS {' '.join(fields_of.get(t.NAME, ()))})"]
+    return "\n".join(lines) + "\n"
 
 
 def costs_report(fa):

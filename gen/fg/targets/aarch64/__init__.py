@@ -19,8 +19,10 @@ from . import kernels
 FORMS = ("montgomery", "pseudo_mersenne")
 LEVEL = "aarch64"
 NAME = LEVEL
-# no fields.cmake list: every Montgomery and pseudo-Mersenne field has kernels
-CMAKE_FIELDS = None
+# the CMake build: its processors, cache option and help text (fields.cmake's target table)
+CMAKE_PROCESSOR = "^(aarch64|arm64|ARM64)$"
+CMAKE_OPTION = "FIELDGEN_AARCH64_ASM"
+CMAKE_DOC = "Build the AArch64 assembly kernels, the aarch64 level (docs/aarch64.md)"
 # its parts of the C header and dispatchers (macros have, declarations, dispatch)
 TEMPLATE = "target.j2"
 # the name endings of its kernels (fg_NAME_OP_<suffix>)

@@ -33,8 +33,12 @@ ZEN_TUNES = ("zen", "zen4")
 # headers' _USES macros name them by these ids (runtime/fg_cpu.h)
 KERNEL_IDS = {"c": "FG_ISA_C", "x86_64": "FG_ISA_X86_64", "bmi2": "FG_ISA_BMI2", "adx": "FG_ISA_ADX",
               "adx_zen": "FG_KERNEL_ADX_ZEN", "ifma": "FG_ISA_IFMA"}
-# the fields.cmake list of the fields this target has kernels for
-CMAKE_FIELDS = "FIELDGEN_ASM_FIELDS"
+# the CMake build (its row in fields.cmake's target table): the processors
+# it builds for (a regular expression on CMAKE_SYSTEM_PROCESSOR), the cache
+# option that turns it on, and that option's help text
+CMAKE_PROCESSOR = "^(x86_64|AMD64|amd64)$"
+CMAKE_OPTION = "FIELDGEN_ASM"
+CMAKE_DOC = "Build the x86-64 assembly kernels (OFF: portable C level only)"
 # its parts of the C header and dispatchers (macros have, declarations, dispatch)
 TEMPLATE = "target.j2"
 # the name endings of its kernels (fg_NAME_OP_<suffix>)
