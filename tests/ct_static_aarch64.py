@@ -39,8 +39,8 @@ properties that hold for every input:
    - a register holding a pointer derived only from the pointer arguments:
      x0, x1 and, for three-argument kernels, x2 at entry (the arity comes
      from the operation in the name: mul, mul_wide and mul_lazy take 3;
-     sqr, sqr_wide, sqr_lazy, redc and canon 2; anything else 3 unless
-     --args says), copied by a 64-bit MOV, through an 8-byte stack slot
+     sqr, sqr_wide, sqr_lazy, redc and canon 2, the Fp2 fp2_mul and
+     fp2_sqr as mul and sqr; anything else 3 unless --args says), copied by a 64-bit MOV, through an 8-byte stack slot
      (spilled and reloaded with nothing written over the slot in between),
      by ADD/SUB of an immediate or by writeback. Any other write makes a
      register data, and an access whose base is data is reported: that

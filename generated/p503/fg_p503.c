@@ -2026,6 +2026,12 @@ void fg_p503_fp2_mul(fg_p503_fp2 *r, const fg_p503_fp2 *a, const fg_p503_fp2 *b)
         return;
     }
 #endif
+#if FG_P503_HAVE_FP2_MUL_AARCH64
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64: the same, in one assembly function */
+        fg_p503_fp2_mul_aarch64(r, a, b);
+        return;
+    }
+#endif
     fg_p503_fp2_mul_c(r, a, b);
 }
 
@@ -2055,6 +2061,12 @@ void fg_p503_fp2_sqr(fg_p503_fp2 *r, const fg_p503_fp2 *a)
 #if FG_P503_HAVE_FP2_SQR_BMI2
     if (FG_DISPATCH_IN(sel, 0x1084u)) { /* generic, zen, zen4: bmi2 */ /* likewise */
         fg_p503_fp2_sqr_bmi2(r, a);
+        return;
+    }
+#endif
+#if FG_P503_HAVE_FP2_SQR_AARCH64
+    if (FG_ISA_LIKELY(FG_DISPATCH_TO(FG_SEL_LEVEL(FG_ISA_AARCH64)))) { /* aarch64: the same, in one assembly function */
+        fg_p503_fp2_sqr_aarch64(r, a);
         return;
     }
 #endif

@@ -487,6 +487,21 @@ void fg_p751_fp2_sqr_bmi2(fg_p751_fp2 *r, const fg_p751_fp2 *a);
 #define FG_P751_FP2_SQR_AT_ADX_USES FG_ISA_C
 #define FG_P751_FP2_SQR_AT_ADX_ZEN_USES FG_ISA_C
 #endif
+#define FG_P751_HAVE_FP2_MUL_AARCH64 FG_P751_HAVE_AARCH64_ASM
+#if FG_P751_HAVE_FP2_MUL_AARCH64
+/* The kernel fg_p751_fp2_mul runs at the aarch64 level (AArch64 builds): the
+ * C path's three products, wide sums and two reductions in one function
+ * (gen/fg/targets/aarch64/fp2.py), the same results; any aliasing of r, a
+ * and b; for tests and benchmarks. */
+void fg_p751_fp2_mul_aarch64(fg_p751_fp2 *r, const fg_p751_fp2 *a, const fg_p751_fp2 *b);
+#endif
+#define FG_P751_HAVE_FP2_SQR_AARCH64 FG_P751_HAVE_AARCH64_ASM
+#if FG_P751_HAVE_FP2_SQR_AARCH64
+/* The kernel fg_p751_fp2_sqr runs at the aarch64 level: the complex squaring's
+ * two products and reductions in one function, likewise; any aliasing of r
+ * and a. */
+void fg_p751_fp2_sqr_aarch64(fg_p751_fp2 *r, const fg_p751_fp2 *a);
+#endif
 /* r = a^2: complex squaring, two Fp multiplications of unreduced operands.
  * In: a canonical (below p). Outside that: undefined, and not the same at every
  * level (FIELDGEN_VERIFY aborts). */

@@ -61,7 +61,10 @@ ALL_OPS = ("mul_wide", "sqr_wide", "mul_lazy", "sqr_lazy", "redc", "mul", "sqr")
 #   signatures (the lazy ones get the same reduced inputs as mul and sqr)
 #   bn_mul: bn_mul_mont(r, a, b, p, n0, n); bn_sqr: the same with b = a
 #   static: not called; the static listing, which must be straight-line
-KINDS = OPS + ("bn_mul", "bn_sqr", "static")
+#   fp2_mul (r, a, b), fp2_sqr (r, a): the Fp2 ones, elements of 2n limbs
+#   (c0 then c1), from the same two input sets
+FP2_KINDS = ("fp2_mul", "fp2_sqr")
+KINDS = OPS + FP2_KINDS + ("bn_mul", "bn_sqr", "static")
 
 # Known names of the resources of LLVM's AArch64 scheduling models: what
 # llvm-mca's resource list shows tells which model a -mcpu really gets.
@@ -332,7 +335,7 @@ def harness_source(rows, fields):
         if r.kind in ("bn_mul", "bn_sqr"):
             protos[r.symbol] = ("int %s(uint64_t *, const uint64_t *, const uint64_t *, "
                                 "const uint64_t *, const uint64_t *, int);" % r.symbol)
-        elif r.kind in ("mul", "mul_wide", "mul_lazy"):
+        elif r.kind in ("mul", "mul_wide", "mul_lazy", "fp2_mul"):
             protos[r.symbol] = "void %s(uint64_t *, const uint64_t *, const uint64_t *);" % r.symbol
         else:
             protos[r.symbol] = "void %s(uint64_t *, const uint64_t *);" % r.symbol
@@ -348,6 +351,12 @@ def harness_source(rows, fields):
             data.append("static const uint64_t t_%d_%d[%d] = {%s};" % (
                 i, s, 2 * n, ", ".join("0x%xu" % w for w in limbs(a * b, 2 * n))))
             A, B, T = "a_%d_%d" % (i, s), "b_%d_%d" % (i, s), "t_%d_%d" % (i, s)
+            if r.kind in FP2_KINDS:  # a = a + b u, b = b + a u
+                data.append("static const uint64_t fa_%d_%d[%d] = {%s};" % (
+                    i, s, 2 * n, ", ".join("0x%xu" % w for w in limbs(a, n) + limbs(b, n))))
+                data.append("static const uint64_t fb_%d_%d[%d] = {%s};" % (
+                    i, s, 2 * n, ", ".join("0x%xu" % w for w in limbs(b, n) + limbs(a, n))))
+                A, B = "fa_%d_%d" % (i, s), "fb_%d_%d" % (i, s)
             call = {
                 "mul": "%s(out, %s, %s);" % (r.symbol, A, B),
                 "mul_wide": "%s(out, %s, %s);" % (r.symbol, A, B),
@@ -355,6 +364,8 @@ def harness_source(rows, fields):
                 "sqr_wide": "%s(out, %s);" % (r.symbol, A),
                 "mul_lazy": "%s(out, %s, %s);" % (r.symbol, A, B),
                 "sqr_lazy": "%s(out, %s);" % (r.symbol, A),
+                "fp2_mul": "%s(out, %s, %s);" % (r.symbol, A, B),
+                "fp2_sqr": "%s(out, %s);" % (r.symbol, A),
                 "redc": "%s(out, %s);" % (r.symbol, T),
                 "bn_mul": "%s(out, %s, %s, p_%d, n0_%d, %d);" % (r.symbol, A, B, i, i, n),
                 "bn_sqr": "%s(out, %s, %s, p_%d, n0_%d, %d);" % (r.symbol, A, A, i, i, n),
@@ -963,7 +974,8 @@ def main(argv=None):
                 run(["nice", "-n", "19", CROSS_CC, "-O3", "-c", path, "-o", obj,
                      "-I", os.path.join(root, "runtime"),
                      "-I", os.path.join(root, "generated", fld)])
-            r = Row(label, obj, symbol, kind, fld, kind if kind in OPS else None, "extra")
+            r = Row(label, obj, symbol, kind, fld, kind if kind in OPS + FP2_KINDS else None,
+                    "extra")
             (statics if kind == "static" else extra).append(r)
         if extra:
             units.append(Unit("extra", sorted({r.path for r in extra}), extra))

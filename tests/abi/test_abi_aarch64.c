@@ -9,7 +9,9 @@
  *     and at the start, so any read or write outside the object faults;
  *   - every pointer misaligned by 0..7 bytes, and every aliasing pattern
  *     (r == a, r == b, r == a == b, t overlapping a, r inside t);
- * each result compared with the portable C kernel on aligned copies.
+ * each result compared with the portable C kernel on aligned copies (the
+ * Fp2 kernels fg_NAME_fp2_{mul,sqr}_aarch64, on elements of 2N words, with
+ * a reference from the C mul and add/neg).
  *   test_abi_aarch64_NAME [--count N]     (77: no aarch64 kernels in this build)
  *   test_abi_aarch64_NAME --selftest      (the checker catches each violation) */
 #include <stdint.h>
@@ -62,7 +64,36 @@ struct kernel {
     void (*ref2)(uint64_t *, const uint64_t *);                   /* one input */
     void (*ref3)(uint64_t *, const uint64_t *, const uint64_t *); /* two inputs */
     int in_words, out_words;
+    int fp2; /* an Fp2 kernel: a, b and r are 2N words (c0, c1) */
 };
+#define B_WORDS(k) ((k)->fp2 ? 2 * N : N)
+
+#if C(HAVE_FP2) && (C(HAVE_FP2_MUL_AARCH64) || C(HAVE_FP2_SQR_AARCH64))
+/* (a0 + a1 u)(b0 + b1 u) with u^2 = nr, from the C kernel and add/neg */
+static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *b)
+{
+    FE x, y, z;
+    int i;
+    F(mul_c)(x.limb, a, b);
+    F(mul_c)(y.limb, a + N, b + N);
+    memset(&z, 0, sizeof z); /* z = nr * y: |nr| additions, then the sign */
+    for (i = 0; i < (C(FP2_NON_RESIDUE) < 0 ? -C(FP2_NON_RESIDUE) : C(FP2_NON_RESIDUE)); i++)
+        F(add)(&z, &z, &y);
+    if (C(FP2_NON_RESIDUE) < 0)
+        F(neg)(&z, &z);
+    F(add)(&z, &x, &z);
+    memcpy(out, z.limb, W);
+    F(mul_c)(x.limb, a, b + N);
+    F(mul_c)(y.limb, a + N, b);
+    F(add)(&z, &x, &y);
+    memcpy(out + N, z.limb, W);
+}
+
+static void fp2_sqr_reference(uint64_t *out, const uint64_t *a)
+{
+    fp2_mul_reference(out, a, a);
+}
+#endif
 
 static void element(uint64_t x[N])
 {
@@ -95,11 +126,14 @@ static void run_kernel(const struct kernel *k, unsigned long count)
 {
     unsigned long it;
     for (it = 0; it < count; it++) {
-        uint64_t a[2 * N], b[N], want[2 * N];
+        uint64_t a[2 * N], b[2 * N], want[2 * N];
         unsigned off, front;
         element(a);
         element(b);
-        if (k->in_words == 2 * N) { /* redc: t = a product, within its bound */
+        if (k->fp2) { /* the second halves */
+            element(a + N);
+            element(b + N);
+        } else if (k->in_words == 2 * N) { /* redc: t = a product, within its bound */
             F(mul_wide_c)(a, b, b);
         }
         if (k->ref3)
@@ -112,7 +146,8 @@ static void run_kernel(const struct kernel *k, unsigned long count)
                 size_t osz = 8 * (size_t)k->out_words + off, isz = 8 * (size_t)k->in_words + off;
                 uint8_t *o = front ? fg_guard_alloc_front(&go, osz) : fg_guard_alloc(&go, osz);
                 uint8_t *x = front ? fg_guard_alloc_front(&ga, isz) : fg_guard_alloc(&ga, isz);
-                uint8_t *y = front ? fg_guard_alloc_front(&gb, W + off) : fg_guard_alloc(&gb, W + off);
+                size_t bsz = 8 * (size_t)B_WORDS(k) + off;
+                uint8_t *y = front ? fg_guard_alloc_front(&gb, bsz) : fg_guard_alloc(&gb, bsz);
                 uint64_t *po, *px, *py;
                 char how[64];
                 if (!o || !x || !y) {
@@ -124,7 +159,7 @@ static void run_kernel(const struct kernel *k, unsigned long count)
                 px = (uint64_t *)(void *)(front ? x + off : x);
                 py = (uint64_t *)(void *)(front ? y + off : y);
                 memcpy(px, a, 8 * (size_t)k->in_words);
-                memcpy(py, b, W);
+                memcpy(py, b, 8 * (size_t)B_WORDS(k));
                 snprintf(how, sizeof how, "%s guard, offset %u", front ? "front" : "end", off);
                 check_call(k, po, px, py, want, how);
                 fg_guard_free(&go);
@@ -136,23 +171,23 @@ static void run_kernel(const struct kernel *k, unsigned long count)
             uint64_t buf[4 * N];
             if (k->out_words <= k->in_words || k->out_words == N) {
                 memcpy(buf, a, 8 * (size_t)k->in_words);
-                memcpy(buf + 2 * N, b, W);
+                memcpy(buf + 2 * N, b, 8 * (size_t)B_WORDS(k));
                 check_call(k, buf, buf, buf + 2 * N, want, "r == a");
             }
-            if (k->ref3 && k->out_words == N) {
-                memcpy(buf, a, W);
-                memcpy(buf + 2 * N, b, W);
+            if (k->ref3 && k->out_words == B_WORDS(k)) {
+                memcpy(buf, a, 8 * (size_t)k->in_words);
+                memcpy(buf + 2 * N, b, 8 * (size_t)B_WORDS(k));
                 check_call(k, buf + 2 * N, buf, buf + 2 * N, want, "r == b");
                 uint64_t w2[2 * N];
                 k->ref3(w2, a, a);
-                memcpy(buf, a, W);
+                memcpy(buf, a, 8 * (size_t)k->in_words);
                 check_call(k, buf, buf, buf, w2, "r == a == b");
             }
-            if (k->in_words == 2 * N) { /* r inside t: its upper half */
+            if (k->in_words == 2 * N && !k->fp2) { /* r inside t: its upper half */
                 memcpy(buf, a, 16 * (size_t)N);
                 check_call(k, buf + N, buf, NULL, want, "r == t + N");
             }
-            if (k->out_words == 2 * N) { /* t over a (its low half), then its upper half */
+            if (k->out_words == 2 * N && !k->fp2) { /* t over a (its low half), then its upper half */
                 memcpy(buf, a, W);
                 memcpy(buf + 3 * N, b, W);
                 check_call(k, buf, buf, buf + 3 * N, want, "t over a");
@@ -178,14 +213,20 @@ int main(int argc, char **argv)
 #if C(HAVE_AARCH64_ASM)
     {
         static const struct kernel ks[] = {
-            {"mul", (const void *)F(mul_aarch64), NULL, F(mul_c), N, N},
-            {"sqr", (const void *)F(sqr_aarch64), F(sqr_c), NULL, N, N},
-            {"mul_wide", (const void *)F(mul_wide_aarch64), NULL, F(mul_wide_c), N, 2 * N},
-            {"sqr_wide", (const void *)F(sqr_wide_aarch64), F(sqr_wide_c), NULL, N, 2 * N},
-            {"redc", (const void *)F(redc_aarch64), F(redc_c), NULL, 2 * N, N},
+            {"mul", (const void *)F(mul_aarch64), NULL, F(mul_c), N, N, 0},
+            {"sqr", (const void *)F(sqr_aarch64), F(sqr_c), NULL, N, N, 0},
+            {"mul_wide", (const void *)F(mul_wide_aarch64), NULL, F(mul_wide_c), N, 2 * N, 0},
+            {"sqr_wide", (const void *)F(sqr_wide_aarch64), F(sqr_wide_c), NULL, N, 2 * N, 0},
+            {"redc", (const void *)F(redc_aarch64), F(redc_c), NULL, 2 * N, N, 0},
 #if C(HAVE_LAZY)
-            {"mul_lazy", (const void *)F(mul_lazy_aarch64), NULL, F(mul_lazy_c), N, N},
-            {"sqr_lazy", (const void *)F(sqr_lazy_aarch64), F(sqr_lazy_c), NULL, N, N},
+            {"mul_lazy", (const void *)F(mul_lazy_aarch64), NULL, F(mul_lazy_c), N, N, 0},
+            {"sqr_lazy", (const void *)F(sqr_lazy_aarch64), F(sqr_lazy_c), NULL, N, N, 0},
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_MUL_AARCH64)
+            {"fp2_mul", (const void *)F(fp2_mul_aarch64), NULL, fp2_mul_reference, 2 * N, 2 * N, 1},
+#endif
+#if C(HAVE_FP2) && C(HAVE_FP2_SQR_AARCH64)
+            {"fp2_sqr", (const void *)F(fp2_sqr_aarch64), fp2_sqr_reference, NULL, 2 * N, 2 * N, 1},
 #endif
         };
         unsigned j;

@@ -21,7 +21,7 @@ REPO = os.path.dirname(TESTS)
 sys.path.insert(0, os.path.join(REPO, "gen"))
 from fg import analysis, spec  # noqa: E402
 from fg.targets import aarch64  # noqa: E402
-from fg.targets.aarch64 import kernels, sim  # noqa: E402
+from fg.targets.aarch64 import fp2, kernels, sim  # noqa: E402
 
 COUNT = int(os.environ.get("FIELDGEN_AARCH64_SIM_COUNT", "6"))
 TABLE = 0x20000000
@@ -127,6 +127,41 @@ def wide_inputs(fa, rng):
     return out
 
 
+def fp2_reference(fa, a, b):
+    """(c0, c1) = a * b in Fp2 (u^2 = nr), in the internal form."""
+    p, n = fa.p, fa.n
+    rinv = pow(1 << (64 * n), -1, p) if fa.form == "montgomery" else 1
+    (a0, a1), (b0, b1) = a, b
+    return ((a0 * b0 + fa.fp2.nr * a1 * b1) * rinv % p, (a0 * b1 + a1 * b0) * rinv % p)
+
+
+def fp2_inputs(fa, rng):
+    """Pairs of Fp2 elements: edge halves (0, 1, p-1, p-2) and random ones."""
+    p = fa.p
+    edge = [0, 1, p - 1, p - 2]
+    out = [((x, y), (y, x)) for x in edge for y in edge]
+    out += [((p - 1, p - 1), (p - 1, p - 1))]
+    for _ in range(3 * COUNT):
+        out.append(((rng.randrange(p), rng.randrange(p)), (rng.randrange(p), rng.randrange(p))))
+    return out
+
+
+def run_fp2(fa, kn, a, b, alias=0):
+    """Run an Fp2 kernel on elements a, b (pairs); alias 1: r over a, 2: r over b."""
+    n = fa.n
+    lines = [line.replace("@P@", "TABLE") for line in kn.text()]
+    mem = {TABLE + 8 * i: w for i, w in enumerate(list(fa.p_limbs) + fp2.table_words(fa))}
+    base_a, base_b, base_out = 0x200000, 0x300000, 0x100000
+    for base, x in ((base_a, a), (base_b, b)):
+        for i, w in enumerate(limbs(x[0], n) + limbs(x[1], n)):
+            mem[base + 8 * i] = w
+    regions = [(base_a, base_a + 16 * n), (base_b, base_b + 16 * n)]
+    out = {0: base_out, 1: base_a, 2: base_b}[alias]
+    regions.append((out, out + 16 * n))
+    sim.run(lines, {"x0": out, "x1": base_a, "x2": base_b}, mem, regions, "TABLE", TABLE)
+    return (value([mem[out + 8 * i] for i in range(n)]), value([mem[out + 8 * (n + i)] for i in range(n)]))
+
+
 def fields():
     out = []
     for path, test_primes in ((os.path.join(REPO, "fields.toml"), False),
@@ -164,11 +199,33 @@ class TestKernels(unittest.TestCase):
                         got = run(fa, kn, op, a, b, 0, alias=(i % 2 == 1))
                         self.assertEqual(got, reference(fa, op, a, b, 0), f"a = {a:#x}, b = {b:#x}")
 
+    def test_fp2_against_integers(self):
+        """The one-function Fp2 kernels (fp2.py) of every field whose Fp2 is
+        lazy (p503, p751 and the extra primes with an extension: nr = -1,
+        -k and +k, both forms), against (a0 + a1 u)(b0 + b1 u) with
+        u^2 = nr, on edge and random halves, the result over a (and, for
+        mul, over b)."""
+        seen = set()
+        for fa in self.fields:
+            for op, kn in aarch64.build_fp2(fa):
+                seen.add((fa.name, op))
+                with self.subTest(field=fa.name, op=op):
+                    for i, (a, b) in enumerate(fp2_inputs(fa, random.Random(f"fp2 {fa.name}"))):
+                        if op == "fp2_sqr":
+                            b = a
+                        got = run_fp2(fa, kn, a, b, alias=i % 3)
+                        self.assertEqual(got, fp2_reference(fa, a, b), f"a = {a}, b = {b}")
+        for name in ("p503", "p751"):
+            self.assertIn((name, "fp2_mul"), seen)
+            self.assertIn((name, "fp2_sqr"), seen)
+        nrs = {fa.fp2.nr for fa in self.fields if aarch64.plan(fa).fp2_ops}
+        self.assertTrue(any(nr < -1 for nr in nrs) and any(nr > 0 for nr in nrs), nrs)
+
     def test_straight_line_and_abi(self):
         """No branch, no x18/x29/x30, sp balanced: the interpreter raises on
         each; here the text itself (every kernel ends in its one ret)."""
         for fa in self.fields:
-            for op, kn in aarch64.build_all(fa):
+            for op, kn in aarch64.build_all(fa) + aarch64.build_fp2(fa):
                 text = kn.text()
                 self.assertEqual(sum(1 for line in text if line.strip() == "ret"), 1)
                 for line in text:

@@ -309,7 +309,7 @@ class Reports(Checker):
                             "at entry, not a pointer argument", "[x8, #8]")
 
     def test_third_argument_of_a_two_argument_kernel(self):
-        for op in ("sqr", "sqr_wide", "sqr_lazy", "redc"):
+        for op in ("sqr", "sqr_wide", "sqr_lazy", "redc", "fp2_sqr"):
             self.assert_reports(GOOD, "address base x2 is not derived", "[x2], #16",
                                 name="fg_t_%s_aarch64" % op)
 

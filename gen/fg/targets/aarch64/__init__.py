@@ -5,7 +5,8 @@ and the GNU property note) and Mach-O (leading underscore), chosen by the
 preprocessor, as the x86-64 .S files are.
 
 The target interface (gen/fg/targets/__init__.py): plan(fa) returns the
-field's kernel set (Kernels: every op the C level has a kernel for; empty
+field's kernel set (Kernels: every op the C level has a kernel for, and the
+one-function Fp2 mul and sqr of fp2.py where the field's Fp2 is lazy; empty
 for a form it does not handle); emit(fa, kernel set, comment) -> {relative
 path: text}.
 """
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import kernels
+from . import fp2, kernels
 
 FORMS = ("montgomery", "pseudo_mersenne")
 LEVEL = "aarch64"
@@ -40,9 +41,12 @@ def kernel_level(kernel):
 @dataclass(frozen=True)
 class Kernels:
     """The AArch64 kernel set of one field. ops: the ops with a kernel
-    (fg_NAME_OP_aarch64); runs: op -> {(level, tune): kernel}, the input of
-    the dispatch plan (gen/fg/dispatch.py). False when there is none."""
+    (fg_NAME_OP_aarch64); fp2_ops: the Fp2 ops with one (fp2_mul, fp2_sqr:
+    fg_NAME_fp2_OP_aarch64, fp2.py); runs: op -> {(level, tune): kernel},
+    the input of the dispatch plan (gen/fg/dispatch.py). False when there is
+    none."""
     ops: tuple = ()
+    fp2_ops: tuple = ()
     runs: dict = field(default_factory=dict)
 
     def __bool__(self):
@@ -57,7 +61,9 @@ def ops(fa):
 
 def plan(fa):
     have = ops(fa)
-    return Kernels(ops=have, runs={op: {(LEVEL, "generic"): LEVEL} for op in have})
+    have_fp2 = fp2.ops(fa) if have else ()
+    return Kernels(ops=have, fp2_ops=have_fp2,
+                   runs={op: {(LEVEL, "generic"): LEVEL} for op in have + have_fp2})
 
 
 def symbol(fa, op):
@@ -67,6 +73,13 @@ def symbol(fa, op):
 def build_all(fa):
     """[(op, Kernel)] in the order of ops(fa)."""
     return [(op, kernels.build(fa, op, symbol(fa, op))) for op in ops(fa)]
+
+
+def build_fp2(fa):
+    """[(op, Kernel)] of the Fp2 kernels (fp2.ops(fa): fp2_mul, fp2_sqr)."""
+    if not ops(fa):
+        return []
+    return [(op, fp2.build(fa, op, symbol(fa, op))) for op in fp2.ops(fa)]
 
 
 def _function(fa, kn, table_macro):
@@ -100,7 +113,7 @@ def emit(fa, ks, comment):
     if not ks:
         return {}
     header = comment("AArch64 kernels (aarch64 level), gen/fg/targets/aarch64")
-    built = build_all(fa)
+    built = build_all(fa) + build_fp2(fa)
     macro = f"FG_{fa.upper}_AARCH64_P"
     label = f"fg_{fa.name}_aarch64_p"
     parts = [
@@ -123,6 +136,10 @@ def emit(fa, ks, comment):
     # the modulus, read by the reductions at constant offsets (public data)
     text += "\n.p2align 3\n" + f"{macro}:\n"
     text += "".join("\t.quad 0x%016x\n" % limb for limb in fa.p_limbs)
+    extra = fp2.table_words(fa)
+    if extra:
+        # the Fp2 correction constant X = p * 2^s from limb s // 64 (fp2.py)
+        text += "".join("\t.quad 0x%016x\n" % w for w in extra)
     text += (
         "\n#if defined(__ELF__)\n"
         "/* GNU_PROPERTY_AARCH64_FEATURE_1_AND: BTI (every function starts with a\n"
@@ -156,7 +173,7 @@ def emit(fa, ks, comment):
 def instruction_counts(fa):
     """{op: (instructions, multiplications, frame bytes)} of each kernel, for the docs."""
     out = {}
-    for op, kn in build_all(fa):
+    for op, kn in build_all(fa) + build_fp2(fa):
         lines = [l for l in kn.text() if l.startswith("\t") and not l.startswith("\t.") and not l.startswith("\t//")]
         mults = sum(1 for l in lines if l.split()[0] in ("mul", "umulh"))
         out[op] = (len(lines) + 1, mults, kn.stack_bytes)
