@@ -7,7 +7,10 @@
 # fieldgen.gen.aarch64's interpreter on the host), and the whole suite at the c level and the aarch64 level of one
 # build: FIELDGEN_ISA_LEVEL=runtime keeps the selector word that the default
 # AArch64 build folds into direct calls, so the tests can force either level
-# (docs/aarch64.md); the protocols at both levels, 50 random key pairs a test. Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+# (docs/aarch64.md); the protocols at both levels, 50 random key pairs a test;
+# fieldgen-bench built and its shortest table run once (fieldgen.bench.smoke:
+# every field at c and aarch64, beside OpenSSL's armv8 code and GMP; the other
+# bench tests are for a real machine). Needs: gcc-aarch64-linux-gnu libc6-dev-arm64-cross
 # libgmp-dev:arm64 libssl-dev:arm64 qemu-user. Run from the repository root;
 # BUILD (default build-aarch64-asm) is the build folder, FIELDGEN_TEST_COUNT
 # (default 2000) the differential inputs per op (extra primes: a quarter).
@@ -20,7 +23,7 @@ mkdir -p "$build"
 case $build in /*) ;; *) build=$PWD/$build ;; esac
 sh .ci/extra_subset.sh "$build/extra_subset.toml"
 cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE=tests/cross/aarch64-linux-gnu.cmake \
-    -DCMAKE_BUILD_TYPE=Release -DFIELDGEN_BENCH=OFF -DFIELDGEN_CT=OFF -DFIELDGEN_PROTOCOLS=ON -DFIELDGEN_PROTOCOL_TEST_MAX=50 \
+    -DCMAKE_BUILD_TYPE=Release -DFIELDGEN_BENCH=ON -DFIELDGEN_CT=OFF -DFIELDGEN_PROTOCOLS=ON -DFIELDGEN_PROTOCOL_TEST_MAX=50 \
     -DFIELDGEN_AARCH64_ASM=ON -DFIELDGEN_ISA_LEVEL=runtime \
     -DFIELDGEN_EXTRA_PRIMES=ON -DFIELDGEN_EXTRA_PRIMES_FILE="$build/extra_subset.toml" \
     -DFIELDGEN_TEST_COUNT="$count" >/dev/null
@@ -31,5 +34,7 @@ cmake --build "$build" -j"$jobs" >/dev/null
 # (enumerated dangerous limbs) run at the aarch64 level on the shipped
 # fields: at 3 and 4 limbs each takes ~30 s of qemu, and the c level's are
 # swept natively and on s390x (.ci/run).
-ctest --test-dir "$build" -j"$jobs" --output-on-failure -LE gen \
+ctest --test-dir "$build" -j"$jobs" --output-on-failure -LE 'gen|bench' \
     -E '^fieldgen\.sweep\.(test_[a-z0-9_]+\.(c|aarch64)|[a-z0-9_]+\.c)$'
+# the benchmark's table at both levels with its peers (docs/aarch64.md "fieldgen-bench")
+ctest --test-dir "$build" --output-on-failure -L smoke

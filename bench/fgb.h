@@ -5,7 +5,8 @@
  *   fgb_field.c  generic per-field source, compiled once per field with
  *                -DFG_FIELD=name -DFG_FIELD_UC=NAME; exports `fgb_field_<name>`,
  *                a table of timing loops (public entry points and per-level kernels).
- *   fgb_timer.c  RDTSC timing core: pinning, TSC/core ratio, overhead, batches, stats.
+ *   fgb_timer.c  timing core (RDTSC, or CNTVCT_EL0 on AArch64): pinning, TSC/core ratio,
+ *                overhead, batches, stats.
  *   fgb_peers.c  OpenSSL and GMP peers: selection by modulus, checks, timing loops.
  *   fgb_alloc.c  malloc/calloc/realloc/free interposition with counters.
  *   fgb_json.c   JSON writer helpers and a small JSON reader (for --compare/--from-json).
@@ -44,6 +45,29 @@ enum fgb_op {
     FGB_SQRT_RATIO,    /* RFC 9380's sqrt_ratio(u, v) (fields whose header has FG_NAME_HAVE_SQRT_RATIO 1) */
     FGB_NOPS
 };
+/* What differs by architecture, in one place (the rest of the bench is the same
+ * code on both). The level values are per architecture (fg_cpu.h): level 1 is
+ * x86_64 on x86-64 and aarch64 on AArch64, where no level lies above it. The
+ * clock: on x86-64 the TSC (RDTSC fenced by LFENCE), whose ticks the bench converts
+ * to core cycles when it can (fgb_core_per_tick); on AArch64 the generic timer's
+ * virtual count CNTVCT_EL0 (read between ISBs), whose ticks run at a fixed rate
+ * (CNTFRQ_EL0, often 24 MHz to 1 GHz) unrelated to the core clock, so figures stay
+ * in counter ticks there. */
+#if defined(__aarch64__)
+#define FGB_ASM_LEVEL "aarch64"
+#define FGB_TICKS "counter ticks"
+#define FGB_CLOCK_NAME "CNTVCT_EL0"
+#define FGB_CLOCK_METHOD "CNTVCT_EL0 between ISBs"
+#define FGB_CLOCK_READ "MRS"
+#define FGB_BASE_PATH "(MUL/UMULH)" /* the peers' path at level 1 */
+#else
+#define FGB_ASM_LEVEL "x86_64"
+#define FGB_TICKS "TSC ticks"
+#define FGB_CLOCK_NAME "TSC"
+#define FGB_CLOCK_METHOD "RDTSC+LFENCE"
+#define FGB_CLOCK_READ "RDTSC"
+#define FGB_BASE_PATH "(MULQ)"
+#endif
 #define FGB_NKERNEL_OPS 5 /* ops FGB_MUL..FGB_REDC exist as fg_NAME_OP_LEVEL */
 #define FGB_NLEVELS 5     /* fg_isa: c, x86_64, bmi2, adx, ifma */
 #define FGB_NKERNELS FG_KERNELS /* kernel ids: the levels' (fg_isa), then adx's Zen form (FG_KERNEL_ADX_ZEN) */
@@ -145,6 +169,10 @@ struct fgb_timer_cfg {
     int min_batches;            /* at least FGB_PAIRED_MIN: every case can be paired */
 };
 
+/* The batch length and budget of cfg (TSC ticks, as set for x86-64) in this clock's
+ * ticks: on AArch64 the same wall time at CNTFRQ_EL0, and at least 100 of the
+ * count's observed steps a batch; unchanged on x86-64. */
+void fgb_clock_adjust(struct fgb_timer_cfg *cfg);
 int fgb_pin_cpu(int *cpu_out);                 /* pin to core 1 if allowed, else first allowed */
 void fgb_spin_warmup(double seconds);
 double fgb_tsc_hz(void);                       /* TSC frequency estimate against CLOCK_MONOTONIC */

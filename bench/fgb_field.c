@@ -53,6 +53,12 @@ typedef FGB_CAT(fg_, FG_FIELD) fe;
 #define FGB_COSTS(n) FGB_COSTS2(n)
 #include FGB_COSTS(FG_FIELD)
 #endif
+/* the aarch64 level's kernels fg_NAME_OP_aarch64 (AArch64 builds; level 1 there) */
+#if !defined(FG_NO_ASM) && (UC(HAVE_AARCH64_ASM) + 0)
+#define HAVE_A64 1
+#else
+#define HAVE_A64 0
+#endif
 
 /* adx's Zen forms fg_NAME_OP_adx_zen, op by op (the header's FG_NAME_OP_HAVE_ADX_ZEN):
  * ZEN_OP is 1 where the field has one (a token, for the ZEN_COST paste below) */
@@ -118,6 +124,9 @@ KERNEL_DECLS(x86_64)
 KERNEL_DECLS(bmi2)
 KERNEL_DECLS(adx)
 #endif
+#if HAVE_A64
+KERNEL_DECLS(aarch64)
+#endif
 
 #define W FGB_WAYS
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
@@ -126,7 +135,11 @@ KERNEL_DECLS(adx)
  * changing any value (AND with 0 is not a dependency-breaking idiom, unlike XOR). */
 static inline uint64_t zero_dep(uint64_t v)
 {
+#if defined(__aarch64__)
+    __asm__("and %0, %0, xzr" : "+r"(v));
+#else
     __asm__("andq $0, %0" : "+r"(v));
+#endif
     return v;
 }
 
@@ -207,11 +220,15 @@ static void init(void *vs, uint64_t seed)
 #define LVL_x86_64 FG_ISA_X86_64
 #define LVL_bmi2 FG_ISA_BMI2
 #define LVL_adx FG_ISA_ADX
+#define LVL_aarch64 FG_ISA_AARCH64
 #define VIA_KERNELS(L)                                                                     \
     s->vk[FGB_CAT(LVL_, L)] = (struct via){.s = s, .k_mul = FN(FGB_CAT(mul_, L)),     \
         .k_sqr = FN(FGB_CAT(sqr_, L)), .k_mul_wide = FN(FGB_CAT(mul_wide_, L)),             \
         .k_sqr_wide = FN(FGB_CAT(sqr_wide_, L)), .k_redc = FN(FGB_CAT(redc_, L))}
     VIA_KERNELS(c);
+#if HAVE_A64
+    VIA_KERNELS(aarch64);
+#endif
 #if HAVE_ASM
     VIA_KERNELS(x86_64);
     VIA_KERNELS(bmi2);
@@ -408,6 +425,9 @@ KERNEL_LOOPS(x86_64)
 KERNEL_LOOPS(bmi2)
 KERNEL_LOOPS(adx)
 #endif
+#if HAVE_A64
+KERNEL_LOOPS(aarch64)
+#endif
 #if ZEN_MUL
 KLOOPS_mul(adx_zen)
 #endif
@@ -557,6 +577,10 @@ static const struct kset kernels[FGB_NKERNELS] = {
     {FN(mul_x86_64), FN(mul_wide_x86_64), FN(sqr_x86_64), FN(sqr_wide_x86_64), FN(redc_x86_64)},
     {FN(mul_bmi2), FN(mul_wide_bmi2), FN(sqr_bmi2), FN(sqr_wide_bmi2), FN(redc_bmi2)},
     {FN(mul_adx), FN(mul_wide_adx), FN(sqr_adx), FN(sqr_wide_adx), FN(redc_adx)},
+#endif
+#if HAVE_A64
+    [FG_ISA_AARCH64] = {FN(mul_aarch64), FN(mul_wide_aarch64), FN(sqr_aarch64), FN(sqr_wide_aarch64),
+                        FN(redc_aarch64)},
 #endif
 #if ZEN_MUL || ZEN_MUL_WIDE || ZEN_SQR || ZEN_SQR_WIDE || ZEN_REDC
     [FG_KERNEL_ADX_ZEN] = {
@@ -1075,7 +1099,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     .bytes = NB,
     .bits = UC(BITS),
     .montgomery = MONT,
-    .have_asm = HAVE_ASM,
+    .have_asm = HAVE_ASM | HAVE_A64,
     .have_fp2 = FP2,
     .p = FN(P),
     .state_size = sizeof(struct state),
@@ -1118,6 +1142,9 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
 #if HAVE_ASM
         DIRECT(x86_64), DIRECT(bmi2), DIRECT(adx),
 #endif
+#if HAVE_A64
+        [FG_ISA_AARCH64] = DIRECT(aarch64),
+#endif
 #if ZEN_MUL || ZEN_MUL_WIDE || ZEN_SQR || ZEN_SQR_WIDE || ZEN_REDC
         [FG_KERNEL_ADX_ZEN] = {
 #if ZEN_MUL
@@ -1155,7 +1182,12 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
     },
     .via_state = via_state,
     .uses = {
-#define USES(OP, U, T) [OP] = {FG_ISA_C, UC(FGB_CAT(U, _AT_X86_64##T##_USES)), UC(FGB_CAT(U, _AT_BMI2##T##_USES)), \
+#if HAVE_A64 /* level 1 is aarch64 there, which runs its own kernels */
+#define USES_1(U, T) FG_ISA_AARCH64
+#else
+#define USES_1(U, T) UC(FGB_CAT(U, _AT_X86_64##T##_USES))
+#endif
+#define USES(OP, U, T) [OP] = {FG_ISA_C, USES_1(U, T), UC(FGB_CAT(U, _AT_BMI2##T##_USES)), \
                                UC(FGB_CAT(U, _AT_ADX##T##_USES)), UC(FGB_CAT(U, _AT_IFMA##T##_USES))}
         [FG_TUNE_GENERIC] = {USES(FGB_MUL, MUL, ), USES(FGB_SQR, SQR, ), USES(FGB_MUL_WIDE, MUL_WIDE, ),
                              USES(FGB_SQR_WIDE, SQR_WIDE, ), USES(FGB_REDC, REDC, )},
@@ -1165,6 +1197,7 @@ const struct fgb_field FGB_CAT(fgb_field_, FG_FIELD) = {
         [FG_TUNE_ZEN4] = ZEN_USES, /* zen's Fp kernels: zen4 differs at ifma in the Fp2 kernels alone */
 #undef ZEN_USES
 #undef USES
+#undef USES_1
     },
 #if HAVE_ASM
 #define COST(OP, U, K) [OP] = {0, UC(FGB_CAT(U, _X86_64_##K)), UC(FGB_CAT(U, _BMI2_##K)), UC(FGB_CAT(U, _ADX_##K)), 0, \

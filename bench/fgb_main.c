@@ -59,8 +59,12 @@ static void usage(FILE *f)
         "                     sqrt_ratio (fields with sqrt_ratio_z),\n"
         "                     for fields with 4p <= 2^(64n): mul_lazy,sqr_lazy, and for fields with Fp2:\n"
         "                     fp2_add,fp2_mul,fp2_sqr,fp2_inv,fp2_sqrt,fp2_is_square,fp2_inv_batch (default: all)\n"
+#if defined(__aarch64__)
+        "  --level LIST       levels: dispatch,c,aarch64 (applies to peers' ISA path too)\n"
+#else
         "  --level LIST       levels: dispatch,c,x86_64,bmi2,adx,ifma (applies to peers' ISA path too);\n"
         "                     adx_zen: only the direct rows of adx's Zen forms (adx lists them too)\n"
+#endif
         "  --no-peers         skip OpenSSL and GMP\n"
         "  --threads N        multi-core throughput with 1..N threads (default: all cores, 0: skip)\n"
         "  --seed N           seed of the random inputs (default 1)\n"
@@ -117,6 +121,7 @@ static struct fgb_timer_cfg timer_cfg(int quick)
         c.budget_ticks = 1e9;
         c.min_batches = 31;
     }
+    fgb_clock_adjust(&c); /* in TSC ticks above; AArch64's counter differs */
     return c;
 }
 
@@ -381,7 +386,7 @@ static void measure_field(struct fgb_results *res, const struct opts *o, int fi,
      * latency and throughput, once more as interleaved pairs: per-process medians of
      * rows measured apart can straddle one of the host's fast/slow phase changes, a
      * pair cannot. */
-    static const struct { int level; const char *peer_level; } pairings[] = {{-1, NULL}, {FG_ISA_X86_64, "x86_64"}};
+    static const struct { int level; const char *peer_level; } pairings[] = {{-1, NULL}, {1, FGB_ASM_LEVEL}};
     for (int op = 0; op < FGB_NOPS; op++)
         for (unsigned w = 0; w < sizeof pairings / sizeof pairings[0]; w++) {
             int row = our_row[op][pairings[w].level + 1];
@@ -497,10 +502,14 @@ static void measure_threads(struct fgb_results *res, const struct opts *o, const
 }
 
 /* ---------------------------------------------------------------- metadata ---- */
+/* The CPU's name and feature flags from /proc/cpuinfo (its first CPU). x86-64 has
+ * "model name" and "flags"; Linux on AArch64 has no name, but "CPU implementer",
+ * "CPU variant", "CPU part" and "CPU revision" (the fields of MIDR_EL1) and "Features". */
 static void read_cpuinfo(struct fgb_meta *m)
 {
     FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[8192];
+    char line[8192], midr[4][24] = {"", "", "", ""};
+    static const char *const midr_keys[4] = {"CPU implementer", "CPU variant", "CPU part", "CPU revision"};
     snprintf(m->cpu_model, sizeof m->cpu_model, "unknown");
     while (f && fgets(line, sizeof line, f)) {
         char *v = strchr(line, ':');
@@ -510,13 +519,22 @@ static void read_cpuinfo(struct fgb_meta *m)
         v[strcspn(v, "\n")] = 0;
         if (!strncmp(line, "model name", 10))
             snprintf(m->cpu_model, sizeof m->cpu_model, "%s", v);
-        else if (!strncmp(line, "flags", 5)) {
+        else if (!strncmp(line, "flags", 5) || !strncmp(line, "Features", 8)) {
             snprintf(m->cpu_flags, sizeof m->cpu_flags, "%s", v);
-            break;
+            if (line[0] == 'f')
+                break;
         }
+        for (int i = 0; i < 4; i++)
+            if (!strncmp(line, midr_keys[i], strlen(midr_keys[i])) && !midr[i][0])
+                snprintf(midr[i], sizeof midr[i], "%s", v);
+        if (!strncmp(line, "CPU revision", 12))
+            break; /* the end of the first CPU's block on AArch64 */
     }
     if (f)
         fclose(f);
+    if (midr[0][0] && midr[2][0] && !strcmp(m->cpu_model, "unknown"))
+        snprintf(m->cpu_model, sizeof m->cpu_model, "AArch64 MIDR implementer %s part %s variant %s revision %s",
+                 midr[0], midr[2], midr[1][0] ? midr[1] : "?", midr[3][0] ? midr[3] : "?");
 }
 
 int main(int argc, char **argv)
@@ -560,10 +578,14 @@ int main(int argc, char **argv)
     const char *field_names[64];
     for (int i = 0; i < NFIELDS && i < 64; i++)
         field_names[i] = all_fields[i]->name;
+#if defined(__aarch64__)
+    static const char *const level_names[] = {"dispatch", "c", "aarch64"};
+#else
     static const char *const level_names[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma", "adx_zen"};
+#endif
     if (!check_list(o.fields, "field", field_names, NFIELDS) ||
         !check_list(o.ops, "op", fgb_op_names, FGB_NOPS) ||
-        !check_list(o.levels, "level", level_names, 7))
+        !check_list(o.levels, "level", level_names, (int)(sizeof level_names / sizeof level_names[0])))
         return 2;
     if (o.icount_child)
         return fgb_icount_child(o.icount_child, all_fields, NFIELDS, o.fields, o.ops, o.levels, o.seed,
@@ -647,14 +669,15 @@ int main(int argc, char **argv)
             m->row_mulx_ticks = m->row_op_ticks = 0;
         struct fgb_timer_cfg cfg = timer_cfg(o.quick);
         snprintf(m->method, sizeof m->method,
-                 "RDTSC+LFENCE, pinned to %s; per row: median over up to %d batches of >= %.0f ticks "
+                 FGB_CLOCK_METHOD ", pinned to %s; per row: median over up to %d batches of >= %.0f ticks "
                  "in %d interleaved rounds, each after a warm-up batch; overhead subtracted: "
-                 "%.1f ticks per batch (fences+RDTSC) and %.2f ticks per loop iteration (empty loop)",
+                 "%.1f ticks per batch (fences+" FGB_CLOCK_READ ") and %.2f ticks per loop iteration (empty loop)",
                  m->pinned, cfg.batches, cfg.target_batch_ticks, cfg.rounds, m->t0_ticks, m->loop_ticks);
 
         /* OpenSSL's MULQ paths beside its best ones, where they differ (a BMI2+ADX CPU):
          * the masked rows run in this process, in the same groups as ours */
         int mask_rows = 0;
+#if defined(__x86_64__) /* elsewhere OpenSSL's code has one path (armv8: no capability bit to mask) */
         if (!o.no_peers && fgb_peers_have_openssl()) {
             unsigned a, b, c, d;
             __asm__("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(7), "c"(0));
@@ -683,6 +706,7 @@ int main(int argc, char **argv)
                 }
             }
         }
+#endif
         for (int fi = 0; fi < NFIELDS; fi++) {
             const struct fgb_field *f = all_fields[fi];
             if (!fgb_in_list(o.fields, f->name))

@@ -17,21 +17,35 @@
  * Montgomery field expect ours times R. Peers whose outputs may be only partially
  * reduced (x25519_fe64, GMP redc_1 without a final comparison) are compared mod p.
  * Latency loops ping-pong between two buffers (no aliasing assumptions on the peer).
+ * On AArch64 OpenSSL's armv8 assembly has ecp_nistz256_mul_mont/_sqr_mont and
+ * bn_mul_mont but no x25519_fe64/fe51 code and no capability bits to mask (one path,
+ * FGB_OSSL_X86 0): those rows and the masking exist on x86-64 alone.
  */
 #define _GNU_SOURCE
+#if defined(__x86_64__)
 #include <cpuid.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fgb_peers.h"
 
+#if defined(FGB_HAVE_OPENSSL) && defined(__x86_64__)
+#define FGB_OSSL_X86 1
+#else
+#define FGB_OSSL_X86 0
+#endif
 #ifdef FGB_HAVE_OPENSSL
 #include <openssl/crypto.h>
 void OPENSSL_cpuid_setup(void);
-extern unsigned int OPENSSL_ia32cap_P[4];
 void ecp_nistz256_mul_mont(uint64_t r[4], const uint64_t a[4], const uint64_t b[4]);
 void ecp_nistz256_sqr_mont(uint64_t r[4], const uint64_t a[4]);
+int bn_mul_mont(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
+                const uint64_t *n0, int num);
+#endif
+#if FGB_OSSL_X86
+extern unsigned int OPENSSL_ia32cap_P[4];
 int x25519_fe64_eligible(void);
 void x25519_fe64_mul(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
 void x25519_fe64_sqr(uint64_t h[4], const uint64_t f[4]);
@@ -39,8 +53,6 @@ void x25519_fe51_mul(uint64_t h[5], const uint64_t f[5], const uint64_t g[5]);
 void x25519_fe51_sqr(uint64_t h[5], const uint64_t f[5]);
 void x25519_fe64_mul121666(uint64_t h[4], const uint64_t f[4]);
 void x25519_fe51_mul121666(uint64_t h[5], const uint64_t f[5]);
-int bn_mul_mont(uint64_t *rp, const uint64_t *ap, const uint64_t *bp, const uint64_t *np,
-                const uint64_t *n0, int num);
 #endif
 #ifdef FGB_HAVE_GMP
 #include <gmp.h>
@@ -69,21 +81,23 @@ int fgb_peers_have_gmp(void)
 #endif
 }
 
-#ifdef FGB_HAVE_OPENSSL
+#if FGB_OSSL_X86
 static unsigned ossl_cap2; /* word 2 as fgb_peers_init found it */
 #endif
 
 void fgb_peers_init(void)
 {
 #ifdef FGB_HAVE_OPENSSL
-    OPENSSL_cpuid_setup(); /* reads OPENSSL_ia32cap from the environment */
+    OPENSSL_cpuid_setup(); /* reads OPENSSL_ia32cap (OPENSSL_armcap) from the environment */
+#endif
+#if FGB_OSSL_X86
     ossl_cap2 = OPENSSL_ia32cap_P[2];
 #endif
 }
 
 void fgb_peers_mask(int on)
 {
-#ifdef FGB_HAVE_OPENSSL
+#if FGB_OSSL_X86
     OPENSSL_ia32cap_P[2] = on ? ossl_cap2 & ~BMI2_ADX : ossl_cap2;
 #else
     (void)on;
@@ -92,7 +106,7 @@ void fgb_peers_mask(int on)
 
 int fgb_peers_openssl_adx(void)
 {
-#ifdef FGB_HAVE_OPENSSL
+#if FGB_OSSL_X86
     return (OPENSSL_ia32cap_P[2] & BMI2_ADX) == BMI2_ADX;
 #else
     return 0;
@@ -101,15 +115,19 @@ int fgb_peers_openssl_adx(void)
 
 static int cpu_adx(void)
 {
+#if defined(__x86_64__)
     unsigned a, b, c, d;
     if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
         return 0;
     return (b & BMI2_ADX) == BMI2_ADX;
+#else
+    return 0;
+#endif
 }
 
 int fgb_peers_openssl_cap(char *buf, size_t len)
 {
-#ifdef FGB_HAVE_OPENSSL
+#if FGB_OSSL_X86
     /* OpenSSL reads "W:X" (no '~') as the value of words 0-1 and 2-3. AVX-512
      * (word 2: F, DQ, IFMA, CD, BW, VL) cleared: none of the peers uses it, and
      * Valgrind cannot run it. */
@@ -248,6 +266,8 @@ struct pstate {
 #ifdef FGB_HAVE_OPENSSL
 PLOOPS(nistz_mul, ecp_nistz256_mul_mont(out, in, s->b), ecp_nistz256_mul_mont(s->r[j], s->a[j], s->bb[j]))
 PLOOPS(nistz_sqr, ecp_nistz256_sqr_mont(out, in), ecp_nistz256_sqr_mont(s->r[j], s->a[j]))
+#endif
+#if FGB_OSSL_X86
 PLOOPS(fe64_mul, x25519_fe64_mul(out, in, s->b), x25519_fe64_mul(s->r[j], s->a[j], s->bb[j]))
 PLOOPS(fe64_sqr, x25519_fe64_sqr(out, in), x25519_fe64_sqr(s->r[j], s->a[j]))
 PLOOPS(fe51_mul, x25519_fe51_mul(out, in, s->b), x25519_fe51_mul(s->r[j], s->a[j], s->bb[j]))
@@ -255,6 +275,8 @@ PLOOPS(fe51_sqr, x25519_fe51_sqr(out, in), x25519_fe51_sqr(s->r[j], s->a[j]))
 /* mul_small's peers: the ladder's multiplication by (A + 2) / 4 = 121666 (FGB_SMALL) */
 PLOOPS(fe64_m121666, x25519_fe64_mul121666(out, in), x25519_fe64_mul121666(s->r[j], s->a[j]))
 PLOOPS(fe51_m121666, x25519_fe51_mul121666(out, in), x25519_fe51_mul121666(s->r[j], s->a[j]))
+#endif
+#ifdef FGB_HAVE_OPENSSL
 PLOOPS(bn_mul, bn_mul_mont(out, in, s->b, s->p, &s->n0, s->n),
        bn_mul_mont(s->r[j], s->a[j], s->bb[j], s->p, &s->n0, s->n))
 PLOOPS(bn_sqr, bn_mul_mont(out, in, in, s->p, &s->n0, s->n),
@@ -307,9 +329,11 @@ static void run_once(const struct pstate *s0, int op, const uint64_t *a, const u
     switch (s->kind) {
 #ifdef FGB_HAVE_OPENSSL
     case K_NISTZ: fn = op == FGB_MUL ? lat_nistz_mul : lat_nistz_sqr; break;
+    case K_BNMONT: fn = op == FGB_MUL ? lat_bn_mul : lat_bn_sqr; break;
+#endif
+#if FGB_OSSL_X86
     case K_FE64: fn = op == FGB_MUL ? lat_fe64_mul : op == FGB_SQR ? lat_fe64_sqr : lat_fe64_m121666; break;
     case K_FE51: fn = op == FGB_MUL ? lat_fe51_mul : op == FGB_SQR ? lat_fe51_sqr : lat_fe51_m121666; break;
-    case K_BNMONT: fn = op == FGB_MUL ? lat_bn_mul : lat_bn_sqr; break;
 #endif
 #ifdef FGB_HAVE_GMP
     case K_GMP:
@@ -473,10 +497,10 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
     int adx_now = fgb_peers_openssl_adx(), adx_cpu = cpu_adx();
     (void)adx_now; (void)adx_cpu;
 #ifdef FGB_HAVE_OPENSSL
-    /* ISA path each OpenSSL routine takes with the current capability word */
-    const char *lv_ossl = adx_now ? "adx" : "x86_64";
+    /* ISA path each OpenSSL routine takes with the current capability word (one on AArch64) */
+    const char *lv_ossl = adx_now ? "adx" : FGB_ASM_LEVEL;
     int bn_mulx_shape = n >= 8 && n % 4 == 0; /* bn_mul_mont's MULX/ADX code needs this */
-    const char *lv_bn = adx_now && bn_mulx_shape ? "adx" : "x86_64";
+    const char *lv_bn = adx_now && bn_mulx_shape ? "adx" : FGB_ASM_LEVEL;
     /* Masked, only the routines whose path changes are measured again. */
     int nistz_changes = adx_cpu, bn_changes = adx_cpu && bn_mulx_shape;
     if (is_p256 && (!masked || nistz_changes)) {
@@ -487,6 +511,7 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
         add_row(out, &cnt, max, &c, fstate, &t, "openssl:nistz256", lv_ossl, FGB_SQR, lat_nistz_sqr,
                 thr_nistz_sqr, 0, 0, NULL);
     }
+#if FGB_OSSL_X86
     if (is_25519) {
         if (!masked && x25519_fe64_eligible()) {
             struct pstate t = *s;
@@ -522,6 +547,7 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
                     thr_fe51_m121666, 1, 1, "x25519_fe51_mul121666; 5x51-bit limbs, compared mod p");
         }
     }
+#endif
     if (!masked || bn_changes) {
         struct pstate t = *s;
         t.kind = K_BNMONT;
@@ -538,15 +564,15 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
         t.kind = K_GMP;
         const char *nt = f->montgomery ? "redc_1 + cnd_sub on carry: result < 2^(64n), compared mod p"
                                        : "Montgomery product a*b/R (field is not Montgomery), compared mod p";
-        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", "x86_64", FGB_MUL, lat_gmp_mul, thr_gmp_mul,
+        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", FGB_ASM_LEVEL, FGB_MUL, lat_gmp_mul, thr_gmp_mul,
                 0, 1, nt);
-        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", "x86_64", FGB_SQR, lat_gmp_sqr, thr_gmp_sqr,
+        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", FGB_ASM_LEVEL, FGB_SQR, lat_gmp_sqr, thr_gmp_sqr,
                 0, 1, nt);
-        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", "x86_64", FGB_MUL_WIDE, lat_gmp_mul_wide,
+        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", FGB_ASM_LEVEL, FGB_MUL_WIDE, lat_gmp_mul_wide,
                 thr_gmp_mul_wide, 0, 0, "mpn_mul_n");
-        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", "x86_64", FGB_SQR_WIDE, lat_gmp_sqr_wide,
+        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", FGB_ASM_LEVEL, FGB_SQR_WIDE, lat_gmp_sqr_wide,
                 thr_gmp_sqr_wide, 0, 0, "mpn_sqr");
-        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", "x86_64", FGB_REDC, lat_gmp_redc, thr_gmp_redc,
+        add_row(out, &cnt, max, &c, fstate, &t, "gmp:mpn", FGB_ASM_LEVEL, FGB_REDC, lat_gmp_redc, thr_gmp_redc,
                 0, 1, f->montgomery ? "mpn_redc_1 + cnd_sub, includes copying t (redc_1 destroys it)"
                                     : "x/R mod p (field is not Montgomery), includes copying t");
     }
@@ -567,8 +593,7 @@ int fgb_peers_build(const struct fgb_field *f, void *fstate, int masked, struct 
 void fgb_peers_describe(char *buf, size_t len)
 {
     snprintf(buf, len, "OpenSSL: %s%s; GMP: %s", fgb_peers_openssl_version(),
-             fgb_peers_have_openssl() ? (fgb_peers_openssl_adx() ? " (BMI2+ADX paths enabled)"
-                                                                  : " (BMI2/ADX paths off)")
-                                      : "",
+             !FGB_OSSL_X86 ? ""
+             : fgb_peers_openssl_adx() ? " (BMI2+ADX paths enabled)" : " (BMI2/ADX paths off)",
              fgb_peers_gmp_version());
 }

@@ -149,14 +149,21 @@ static int x25519_setup(char *msg, size_t n)
  * OpenSSL's fe64 routines that its X25519 makes the same calls to (4 add, 4
  * sub, 5 mul, 4 sqr, 1 multiplication by a constant per step), as latency
  * chains, so that the derive's ratio can be read part by part. OpenSSL's fe64
- * code runs on CPUs with BMI2 and ADX only (x25519_fe64_eligible). */
+ * code runs on CPUs with BMI2 and ADX only (x25519_fe64_eligible); it is x86-64
+ * assembly, absent from other architectures' libcrypto (FE64: NULL there, the
+ * rows have no peer). */
 #include "fg_p25519.h"
+#if defined(__x86_64__)
+#define FE64(f) f
 int x25519_fe64_eligible(void);
 void x25519_fe64_mul(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
 void x25519_fe64_sqr(uint64_t h[4], const uint64_t f[4]);
 void x25519_fe64_mul121666(uint64_t h[4], uint64_t f[4]);
 void x25519_fe64_add(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
 void x25519_fe64_sub(uint64_t h[4], const uint64_t f[4], const uint64_t g[4]);
+#else
+#define FE64(f) NULL
+#endif
 
 #define LADDER_STEPS 255
 #define A24_PLUS_ONE 121666u /* OpenSSL's constant: z2 = E * (BB + 121666 E) */
@@ -199,11 +206,13 @@ PART_LOOP(part_mul_small, LP_MUL_SMALL(&lp.a, &lp.a, A24_PLUS_ONE))
 PART_LOOP(part_cswap, fg_p25519_cswap(&lp.a, &lp.b, (int)(lp.a.limb[0] & 1)))
 PART_LOOP(part_inv, (void)fg_p25519_inv(&lp.ic, &lp.ic))
 PART_LOOP(part_inv_fermat, (void)fg_p25519_inv_fermat(&lp.ic, &lp.ic))
+#if defined(__x86_64__)
 PART_LOOP(fe64_mul, x25519_fe64_mul(lp.a.limb, lp.a.limb, lp.b.limb))
 PART_LOOP(fe64_sqr, x25519_fe64_sqr(lp.a.limb, lp.a.limb))
 PART_LOOP(fe64_add, x25519_fe64_add(lp.a.limb, lp.a.limb, lp.b.limb))
 PART_LOOP(fe64_sub, x25519_fe64_sub(lp.a.limb, lp.a.limb, lp.b.limb))
 PART_LOOP(fe64_mul121666, x25519_fe64_mul121666(lp.a.limb, lp.a.limb))
+#endif
 /* Throughput: FGB_WAYS independent chains per iteration (fieldgen-bench's
  * throughput), as the ladder's independent products overlap. */
 #define PART_THR(name, body)                                   \
@@ -223,15 +232,21 @@ PART_THR(thr_add, LP_ADD(w, w, &lp.b))
 PART_THR(thr_sub, LP_SUB(w, w, &lp.b))
 PART_THR(thr_mul_small, LP_MUL_SMALL(w, w, A24_PLUS_ONE))
 PART_THR(thr_cswap, fg_p25519_cswap(w, &lp.b, (int)(w->limb[0] & 1)))
+#if defined(__x86_64__)
 PART_THR(thr_fe64_mul, x25519_fe64_mul(w->limb, w->limb, lp.b.limb))
 PART_THR(thr_fe64_sqr, x25519_fe64_sqr(w->limb, w->limb))
 PART_THR(thr_fe64_add, x25519_fe64_add(w->limb, w->limb, lp.b.limb))
 PART_THR(thr_fe64_sub, x25519_fe64_sub(w->limb, w->limb, lp.b.limb))
 PART_THR(thr_fe64_mul121666, x25519_fe64_mul121666(w->limb, w->limb))
+#endif
 
 static int have_fe64(void)
 {
+#if defined(__x86_64__)
     return x25519_fe64_eligible();
+#else
+    return 0;
+#endif
 }
 
 static int ladder_setup(char *msg, size_t n)
@@ -247,7 +262,11 @@ static int ladder_setup(char *msg, size_t n)
         (void)fg_p25519_from_bytes_wide(&lp.w[k], b, sizeof b);
     }
     snprintf(msg, n, "%s", have_fe64() ? "OpenSSL's fe64 routines beside ours"
+#if defined(__x86_64__)
                                        : "no fe64 peer (the CPU lacks BMI2+ADX)");
+#else
+                                       : "no fe64 peer (x86-64 assembly: not in this libcrypto)");
+#endif
     return 1;
 }
 
@@ -461,11 +480,11 @@ static const struct proto_op ops[] = {
     OP("x25519", "x25519", "derive", x25519_ours, x25519_ossl, "fgp_x25519 / EVP_PKEY_derive"),
     OP("x25519", "x25519", "public", x25519_base_ours, x25519_base_ossl,
        "fgp_x25519_base / EVP_PKEY_new_raw_private_key (+ free)"),
-    PART("mul", part_mul, fe64_mul, thr_mul, thr_fe64_mul, "fg_p25519_mul" LP_LAZY " / x25519_fe64_mul"),
-    PART("sqr", part_sqr, fe64_sqr, thr_sqr, thr_fe64_sqr, "fg_p25519_sqr" LP_LAZY " / x25519_fe64_sqr"),
-    PART("add", part_add, fe64_add, thr_add, thr_fe64_add, "fg_p25519_add" LP_LAZY " / x25519_fe64_add"),
-    PART("sub", part_sub, fe64_sub, thr_sub, thr_fe64_sub, "fg_p25519_sub" LP_LAZY " / x25519_fe64_sub"),
-    PART("mul_small", part_mul_small, fe64_mul121666, thr_mul_small, thr_fe64_mul121666,
+    PART("mul", part_mul, FE64(fe64_mul), thr_mul, FE64(thr_fe64_mul), "fg_p25519_mul" LP_LAZY " / x25519_fe64_mul"),
+    PART("sqr", part_sqr, FE64(fe64_sqr), thr_sqr, FE64(thr_fe64_sqr), "fg_p25519_sqr" LP_LAZY " / x25519_fe64_sqr"),
+    PART("add", part_add, FE64(fe64_add), thr_add, FE64(thr_fe64_add), "fg_p25519_add" LP_LAZY " / x25519_fe64_add"),
+    PART("sub", part_sub, FE64(fe64_sub), thr_sub, FE64(thr_fe64_sub), "fg_p25519_sub" LP_LAZY " / x25519_fe64_sub"),
+    PART("mul_small", part_mul_small, FE64(fe64_mul121666), thr_mul_small, FE64(thr_fe64_mul121666),
          "fg_p25519_mul_small" LP_LAZY "(121666) / x25519_fe64_mul121666"),
     PART("cswap", part_cswap, NULL, thr_cswap, NULL, "fg_p25519_cswap (OpenSSL's is inline C)"),
     PART("inv", part_inv, NULL, NULL, NULL, "fg_p25519_inv (safegcd), the protocol's inversion"),
@@ -533,7 +552,11 @@ static void usage(FILE *f)
         ",sidh"
 #endif
         " (default: all in the build)\n"
+#if defined(__aarch64__)
+        "  --level LIST       our levels: dispatch,c,aarch64 (default: all the CPU has)\n"
+#else
         "  --level LIST       our levels: dispatch,c,x86_64,bmi2,adx,ifma (default: all the CPU has)\n"
+#endif
         "  --threads N        ops/s of our dispatched operations with 1..N threads (default: all cores, 0: skip)\n"
         "  --seed N           seed of the random keys (default 1)\n"
         "  --json FILE        every figure plus CPU, compiler and date as JSON (fieldgen-bench's schema)\n"
@@ -552,6 +575,7 @@ static struct fgb_timer_cfg timer_cfg(int quick)
     struct fgb_timer_cfg c = {.target_batch_ticks = quick ? 5000 : 30000, .batches = quick ? 31 : 201,
                               .rounds = quick ? 3 : 12, .budget_ticks = quick ? 3e7 : 1e9,
                               .min_batches = quick ? FGB_PAIRED_MIN : 31};
+    fgb_clock_adjust(&c); /* in TSC ticks above; AArch64's counter differs */
     return c;
 }
 
@@ -726,18 +750,26 @@ static void print_summary(const struct fgb_results *r)
 {
     const struct fgb_meta *m = &r->meta;
     double hz = m->tsc_hz;
+#if defined(__aarch64__) /* no cycles there: counter ticks (fgb.h) */
+    printf("fieldgen-bench-protocols: time per operation, %s\n", fgb_unit(r));
+#else
     printf("fieldgen-bench-protocols: cycles per operation, %s\n", fgb_unit(r));
+#endif
     printf("  date %s%s\n", m->date, m->quick ? "  (--quick: few short batches, rough figures)" : "");
     printf("  CPU  %s, %d logical CPUs, measured on %s\n", m->cpu_model, m->logical_cpus, m->pinned);
     if (m->core_per_tick > 0)
         printf("  unit core cycles = TSC ticks x %.3f (%s; TSC %.2f GHz)\n", m->core_per_tick, m->ratio_detail,
                m->tsc_hz / 1e9);
+#if defined(__aarch64__)
+    else
+        printf("  unit counter ticks (%s; measured %.4g MHz)\n", m->ratio_detail, m->tsc_hz / 1e6);
+#endif
     printf("  method %s\n  build %s, %s, flags: %s\n", m->method, m->compiler, m->build_type, m->cflags);
     printf("  fieldgen dispatch level %s (best %s%s%s), tuning %s; OpenSSL %s\n", m->dispatch_level, m->isa_best,
            m->fieldgen_isa_env[0] ? ", FIELDGEN_ISA=" : "", m->fieldgen_isa_env, m->tune, m->openssl);
     printf("  impl fieldgen = our protocol call at level 'dispatch' (start-up choice) or forced to a level; "
            "openssl = its EVP/EC call on its best path\n");
-    printf("\nprotocol operations (%s; ops/s on one core = TSC Hz / ticks per op; allocs = heap allocations per op)\n"
+    printf("\nprotocol operations (%s; ops/s on one core = " FGB_CLOCK_NAME " Hz / ticks per op; allocs = heap allocations per op)\n"
            "%-9s %-10s %-9s %-8s %12s %-24s %12s %7s %s\n", fgb_unit(r), "field", "op", "impl", "level", "median",
            "[min-max]", "ops/s", "allocs", "vs OpenSSL: paired ratio [95% CI] | SIDH: / fp2_mul");
     for (int i = 0; i < r->nrows; i++) {
@@ -843,22 +875,31 @@ static int plot(const struct fgb_results *r, const char *png)
 }
 
 /* ---------------------------------------------------------------- main ---- */
+/* "model name" on x86-64; on AArch64 Linux names no model: MIDR's implementer and part */
 static void read_cpu_model(struct fgb_meta *m)
 {
     FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[512];
+    char line[512], impl[24] = "", part[24] = "";
     snprintf(m->cpu_model, sizeof m->cpu_model, "unknown");
     while (f && fgets(line, sizeof line, f)) {
         char *v = strchr(line, ':');
-        if (v && !strncmp(line, "model name", 10)) {
-            v += 1 + (v[1] == ' ');
-            v[strcspn(v, "\n")] = 0;
+        if (!v)
+            continue;
+        v += 1 + (v[1] == ' ');
+        v[strcspn(v, "\n")] = 0;
+        if (!strncmp(line, "model name", 10)) {
             snprintf(m->cpu_model, sizeof m->cpu_model, "%s", v);
             break;
         }
+        if (!strncmp(line, "CPU implementer", 15) && !impl[0])
+            snprintf(impl, sizeof impl, "%s", v);
+        else if (!strncmp(line, "CPU part", 8) && !part[0])
+            snprintf(part, sizeof part, "%s", v);
     }
     if (f)
         fclose(f);
+    if (impl[0] && part[0] && !strcmp(m->cpu_model, "unknown"))
+        snprintf(m->cpu_model, sizeof m->cpu_model, "AArch64 MIDR implementer %s part %s", impl, part);
 }
 
 static int measure(struct fgb_results *res, const struct opts *o)
@@ -907,7 +948,7 @@ static int measure(struct fgb_results *res, const struct opts *o)
     m->core_per_tick = fgb_core_per_tick(m->ratio_detail, sizeof m->ratio_detail);
     struct fgb_timer_cfg cfg = timer_cfg(o->quick);
     snprintf(m->method, sizeof m->method,
-             "RDTSC+LFENCE, pinned to %s; per row: median over up to %d batches of >= %.0f ticks (one or more "
+             FGB_CLOCK_METHOD ", pinned to %s; per row: median over up to %d batches of >= %.0f ticks (one or more "
              "whole operations) in %d interleaved rounds; ours at dispatch and OpenSSL's also as an interleaved "
              "pair (median of batch-by-batch ratios)", m->pinned, cfg.batches, cfg.target_batch_ticks, cfg.rounds);
 

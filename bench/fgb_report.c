@@ -29,7 +29,7 @@ double fgb_cycles(const struct fgb_results *r, double ticks)
 
 const char *fgb_unit(const struct fgb_results *r)
 {
-    return r->meta.core_per_tick > 0 ? "core cycles" : "TSC ticks";
+    return r->meta.core_per_tick > 0 ? "core cycles" : FGB_TICKS;
 }
 
 static int op_rank(const char *op)
@@ -148,14 +148,22 @@ static const char *group_label(const struct fgb_results *r, const char *field, c
 void fgb_print_table(const struct fgb_results *r)
 {
     const struct fgb_meta *m = &r->meta;
+#if defined(__aarch64__) /* no cycles there: counter ticks (fgb.h) */
+    printf("fieldgen-bench: time per call, %s\n", fgb_unit(r));
+#else
     printf("fieldgen-bench: cycles per call, %s\n", fgb_unit(r));
+#endif
     printf("  date %s%s\n", m->date, m->quick ? "  (--quick: few short batches, rough figures)" : "");
     printf("  CPU  %s, %d logical CPUs, measured on %s\n", m->cpu_model, m->logical_cpus, m->pinned);
     if (m->core_per_tick > 0)
         printf("  unit core cycles = TSC ticks x %.3f (%s; TSC %.2f GHz)\n", m->core_per_tick,
                m->ratio_detail, m->tsc_hz / 1e9);
     else
+#if defined(__aarch64__)
+        printf("  unit counter ticks (%s; measured %.4g MHz)\n", m->ratio_detail, m->tsc_hz / 1e6);
+#else
         printf("  unit TSC ticks (%s; TSC %.2f GHz)\n", m->ratio_detail, m->tsc_hz / 1e9);
+#endif
     printf("  method %s\n", m->method);
     printf("  build %s, %s, flags: %s\n", m->compiler, m->build_type, m->cflags[0] ? m->cflags : "(none)");
     printf("  fieldgen dispatch level %s (best %s%s%s), tuning %s; peers: OpenSSL %s, GMP %s\n",
@@ -264,7 +272,7 @@ static int row_fields(const struct fgb_results *r, char fields[][32], int max)
     return nf;
 }
 
-static const char *const summary_levels[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma"};
+static const char *const summary_levels[] = {"dispatch", "c", FGB_ASM_LEVEL, "bmi2", "adx", "ifma"};
 #define NSUMMARY_LEVELS 6
 
 /* our (impl fieldgen) row at a level with both figures, or NULL */
@@ -631,7 +639,7 @@ void fgb_print_peer_pairs(const struct fgb_results *r)
             continue;
         if (!printed++)
             printf("\npaired against the best peer: fg_NAME_OP at level 'dispatch' and the best checked peer "
-                   "of the same process,\n  and at level 'x86_64' and the best peer on that (MULQ) path, "
+                   "of the same process,\n  and at level '" FGB_ASM_LEVEL "' and the best peer on that " FGB_BASE_PATH " path, "
                    "each measured once more as an interleaved pair\n  (the batches of the two alternate, so "
                    "the host's fast and slow phases hit both alike); the median of the\n  batch-by-batch "
                    "ratios ours / peer [its 95%% confidence interval]%s\n"
@@ -1001,7 +1009,7 @@ int fgb_compare(const struct fgb_results *now, const char *old_path)
            "  peers (median over all peer rows: latency %+.1f%%, throughput %+.1f%%,\n"
            "  from %d peer rows). REGRESSION/improved = adj moved by more than max(3%%, both runs' relative\n"
            "  interquartile ranges added) and the runs' middle halves (q1..q3) do not overlap; '~' = noise\n",
-           cyc ? "core cycles" : "TSC ticks", 100 * (g_lat - 1), 100 * (g_thr - 1), cnt);
+           cyc ? "core cycles" : FGB_TICKS, 100 * (g_lat - 1), 100 * (g_thr - 1), cnt);
     if (strcmp(now->meta.cpu_model, old.meta.cpu_model))
         printf("  WARNING: different CPU models, deltas compare machines, not code\n");
     if (now->meta.quick || old.meta.quick)
@@ -1061,7 +1069,7 @@ static int have_gnuplot(void)
 static int plot_series(const struct fgb_results *r, const char *field, char series[][48], int max)
 {
     int n = 0;
-    static const char *lv[] = {"dispatch", "c", "x86_64", "bmi2", "adx", "ifma"};
+    static const char *lv[] = {"dispatch", "c", FGB_ASM_LEVEL, "bmi2", "adx", "ifma"};
     for (int k = 0; k < 6; k++)
         if (find_row(r, field, "mul", "fieldgen", lv[k]) || find_row(r, field, "add", "fieldgen", lv[k]) ||
             find_row(r, field, "sqr", "fieldgen", lv[k]) || find_row(r, field, "inv", "fieldgen", lv[k])) {

@@ -2,7 +2,8 @@
 /* fieldgen-bench: timing core.
  *
  * Method (printed with every table):
- * - RDTSC fenced by LFENCE on both sides, on a thread pinned to one core.
+ * - RDTSC fenced by LFENCE on both sides (on AArch64: CNTVCT_EL0 between ISBs), on a
+ *   thread pinned to one core.
  * - A case is a loop of `iters` iterations calling the measured function `calls`
  *   times each; one timed run of that loop is a batch. `iters` is calibrated so a
  *   batch lasts at least target_batch_ticks. Statistics are over batches.
@@ -20,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
 #include <x86intrin.h>
+#endif
 
 #include "fgb.h"
 #include "fg_cpu.h"
@@ -33,8 +36,9 @@ const char *const fgb_op_names[FGB_NOPS] = {
     "mul_lazy", "sqr_lazy",
     "fp2_add", "fp2_mul", "fp2_sqr", "fp2_inv", "fp2_sqrt", "fp2_is_square", "fp2_inv_batch", "sqrt_ratio",
 };
-const char *const fgb_level_names[FGB_NLEVELS] = {"c", "x86_64", "bmi2", "adx", "ifma"};
-const char *const fgb_kernel_names[FGB_NKERNELS] = {"c", "x86_64", "bmi2", "adx", "ifma", "adx_zen"};
+/* levels 2..4 exist on x86-64 alone (fg_isa_force refuses them on AArch64) */
+const char *const fgb_level_names[FGB_NLEVELS] = {"c", FGB_ASM_LEVEL, "bmi2", "adx", "ifma"};
+const char *const fgb_kernel_names[FGB_NKERNELS] = {"c", FGB_ASM_LEVEL, "bmi2", "adx", "ifma", "adx_zen"};
 
 int fgb_kernel_level(int kernel)
 {
@@ -51,12 +55,63 @@ uint64_t fgb_rng_next(uint64_t *s)
 
 static double g_t0, g_loop; /* measured overhead: ticks per batch, ticks per iteration */
 
+/* The clock (fgb.h): the TSC on x86-64, the generic timer's virtual count on AArch64.
+ * The fences keep the timed code from moving across the read: LFENCE waits for the
+ * instructions before it to complete; ISB does as much for MRS, which may otherwise
+ * read the counter early or late. */
 static inline uint64_t tsc(void)
 {
+#if defined(__aarch64__)
+    uint64_t t;
+    __asm__ __volatile__("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(t) : : "memory");
+    return t;
+#else
     _mm_lfence();
     uint64_t t = __rdtsc();
     _mm_lfence();
     return t;
+#endif
+}
+
+#if defined(__aarch64__)
+static double counter_hz(void) /* CNTFRQ_EL0: the rate the firmware states for the count */
+{
+    uint64_t f;
+    __asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+    return (double)f;
+}
+
+/* The step the count is seen to move by between two reads: the reads' own cost
+ * in ticks, or the count's granularity where that is coarser (qemu-user moves it
+ * about once a microsecond); the median of 15 observed steps */
+static double counter_step(void)
+{
+    double v[15];
+    for (int k = 0; k < 15; k++) {
+        uint64_t a = tsc(), b;
+        while ((b = tsc()) == a)
+            ;
+        v[k] = (double)(b - a);
+    }
+    return fgb_median(v, 15);
+}
+#endif
+
+void fgb_clock_adjust(struct fgb_timer_cfg *c)
+{
+#if defined(__aarch64__)
+    /* The same wall time as on a ~3 GHz TSC, in counter ticks (CNTFRQ unset: assume
+     * 1 GHz), and at least 100 steps of the count a batch (1% resolution) */
+    double k = counter_hz() > 0 ? counter_hz() / 3e9 : 1.0 / 3, floor = 100 * counter_step();
+    c->target_batch_ticks *= k;
+    if (c->target_batch_ticks < floor)
+        c->target_batch_ticks = floor;
+    c->budget_ticks *= k;
+    if (c->budget_ticks < 50 * c->target_batch_ticks)
+        c->budget_ticks = 50 * c->target_batch_ticks;
+#else
+    (void)c; /* the figures are TSC ticks already */
+#endif
 }
 
 int fgb_pin_cpu(int *cpu_out)
@@ -115,6 +170,7 @@ double fgb_tsc_hz(void)
     return best;
 }
 
+#if defined(__x86_64__)
 /* Dependent chains of known latency: 64-bit IMUL (3 cycles on every x86-64 core of
  * the last decade) and ADD reg,reg (1 cycle). Min over repeats is the cleanest. */
 #define CHAIN 10000
@@ -144,6 +200,7 @@ static uint64_t chain_add(int reps)
     }
     return best;
 }
+#endif
 
 static int cmp(const void *a, const void *b)
 {
@@ -153,6 +210,15 @@ static int cmp(const void *a, const void *b)
 
 double fgb_core_per_tick(char *detail, size_t len)
 {
+#if defined(__aarch64__)
+    /* No multiply latency holds on every AArch64 core, so no chain can tell core
+     * cycles here: the figures stay in counter ticks (fgb.h) */
+    snprintf(detail, len,
+             "CNTVCT_EL0 counts at %.4g MHz (CNTFRQ_EL0), a fixed rate unrelated to the core clock, "
+             "%.3g ns a tick, seen to move in steps of %.0f; no core-cycle conversion on AArch64",
+             counter_hz() / 1e6, counter_hz() > 0 ? 1e9 / counter_hz() : 0.0, counter_step());
+    return 0.0;
+#else
     /* Each chain: CHAIN/10 loop iterations x 10 instructions; the loop's own branch runs
      * in parallel with the chain. Repeat in rounds and keep the median of per-round mins.
      * Call fgb_measure_overhead() first: its T0 is subtracted. */
@@ -175,6 +241,7 @@ double fgb_core_per_tick(char *detail, size_t len)
              ok ? "they agree within 3%, using the IMUL figure"
                 : "they disagree, so figures stay in TSC ticks");
     return ok ? r_imul : 0.0;
+#endif
 }
 
 /* The product-row probe (research/ports/rows.py): rows as the adx kernels write
@@ -185,7 +252,8 @@ double fgb_core_per_tick(char *detail, size_t len)
  * where MULX and the ALU instructions share issue (Zen 3) the full row costs
  * 1.2-1.35x the MULX alone; where MULX has ports of its own (the Intel cores
  * measured) the additions hide beside it. Top-level assembly (no .S needed by
- * the bench), ELF only, like the rest of the bench. */
+ * the bench), ELF only, like the rest of the bench; x86-64 only (0 elsewhere). */
+#if defined(__x86_64__)
 #define FGB_ROWS_ASM(name, adds)                                                        \
     ".text\n.p2align 5\n.type " name ",@function\n" name ":\n"                          \
     "pushq %rbx\npushq %rbp\npushq %r12\npushq %r13\npushq %r14\npushq %r15\n"          \
@@ -217,8 +285,14 @@ __asm__(".macro fgb_mulx_add j, adds, lo, hi\n"
 void fgb_rows_full(long iters, const uint64_t *a, const uint64_t *b);
 void fgb_rows_mulx(long iters, const uint64_t *a, const uint64_t *b);
 
+#endif
+
 int fgb_row_probe(double *mulx_ticks, double *op_ticks)
 {
+#if !defined(__x86_64__)
+    (void)mulx_ticks, (void)op_ticks;
+    return 0;
+#else
     unsigned a7, b7, c7, d7;
     __asm__("cpuid" : "=a"(a7), "=b"(b7), "=c"(c7), "=d"(d7) : "a"(7), "c"(0));
     if ((b7 & 0x80100) != 0x80100) /* BMI2 and ADX */
@@ -243,6 +317,7 @@ int fgb_row_probe(double *mulx_ticks, double *op_ticks)
     *mulx_ticks = fgb_median(tm, ROUNDS);
     *op_ticks = fgb_median(tf, ROUNDS);
     return 1;
+#endif
 }
 
 double fgb_median(double *v, int n)
