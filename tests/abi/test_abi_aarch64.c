@@ -69,25 +69,7 @@ struct kernel {
 #define B_WORDS(k) ((k)->fp2 ? 2 * N : N)
 
 #if C(HAVE_FP2) && (C(HAVE_FP2_MUL_AARCH64) || C(HAVE_FP2_SQR_AARCH64))
-/* (a0 + a1 u)(b0 + b1 u) with u^2 = nr, from the C kernel and add/neg */
-static void fp2_mul_reference(uint64_t *out, const uint64_t *a, const uint64_t *b)
-{
-    FE x, y, z;
-    int i;
-    F(mul_c)(x.limb, a, b);
-    F(mul_c)(y.limb, a + N, b + N);
-    memset(&z, 0, sizeof z); /* z = nr * y: |nr| additions, then the sign */
-    for (i = 0; i < (C(FP2_NON_RESIDUE) < 0 ? -C(FP2_NON_RESIDUE) : C(FP2_NON_RESIDUE)); i++)
-        F(add)(&z, &z, &y);
-    if (C(FP2_NON_RESIDUE) < 0)
-        F(neg)(&z, &z);
-    F(add)(&z, &x, &z);
-    memcpy(out, z.limb, W);
-    F(mul_c)(x.limb, a, b + N);
-    F(mul_c)(y.limb, a + N, b);
-    F(add)(&z, &x, &y);
-    memcpy(out + N, z.limb, W);
-}
+#include "fg_fp2_reference.h"
 
 static void fp2_sqr_reference(uint64_t *out, const uint64_t *a)
 {
