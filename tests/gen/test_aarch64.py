@@ -263,6 +263,20 @@ class TestKernels(unittest.TestCase):
         self.assertIsNotNone(kernels.row_plans(by_name["test_m521"]))
         self.assertIsNone(kernels.row_plans(by_name["p503"]))     # Q has limbs that need MUL
         self.assertIsNone(kernels.row_plans(by_name["p256n"]))    # p != -1 mod 2^64
+        # Q = [2^51, 1]: the product m * Q_1 = m reaches no top word, which is
+        # then the chain's carry alone
+        odd = analysis.analyze(spec.loads('[q1]\nmodulus = "2^128 + 2^115 - 1"\nbyte_order = "big"\n')[0])
+        self.assertIsNotNone(kernels.row_plans(odd))
+        rng = random.Random(5)
+        pairs, wides = inputs(odd, rng), wide_inputs(odd, rng)
+        for op, kn in aarch64.build_all(odd):
+            if op == "redc":
+                for t in wides:
+                    self.assertEqual(run(odd, kn, op, 0, 0, t), reference(odd, op, 0, 0, t), t)
+                continue
+            for a, b in pairs:
+                b = a if op.startswith("sqr") else b
+                self.assertEqual(run(odd, kn, op, a, b, 0), reference(odd, op, a, b, 0), (op, a, b))
         fa = by_name["p256"]
         muls = {op: kernels.build(fa, op, "k").counts for op in ("mul", "sqr", "redc")}
         self.assertEqual([muls[op].get("mul", 0) + muls[op].get("umulh", 0) for op in ("mul", "sqr", "redc")],
