@@ -40,19 +40,17 @@ fg_p256_mul_aarch64:
 #endif
 	.cfi_startproc
 	hint	#34	// bti c: an indirect call may land here
-	sub	sp, sp, #64
-	.cfi_def_cfa_offset 64
+	sub	sp, sp, #48
+	.cfi_def_cfa_offset 48
 	stp	x19, x20, [sp, #0]
-	.cfi_offset x19, -64
-	.cfi_offset x20, -56
+	.cfi_offset x19, -48
+	.cfi_offset x20, -40
 	stp	x21, x22, [sp, #16]
-	.cfi_offset x21, -48
-	.cfi_offset x22, -40
+	.cfi_offset x21, -32
+	.cfi_offset x22, -24
 	stp	x23, x24, [sp, #32]
-	.cfi_offset x23, -32
-	.cfi_offset x24, -24
-	str	x25, [sp, #48]
-	.cfi_offset x25, -16
+	.cfi_offset x23, -16
+	.cfi_offset x24, -8
 	// r = a * b R^-1 mod p
 	ldp	x3, x4, [x1, #0]
 	ldp	x5, x6, [x1, #16]
@@ -144,119 +142,63 @@ fg_p256_mul_aarch64:
 	adc	x22, x22, xzr
 	mov	x23, xzr
 	adr	x3, FG_P256_AARCH64_P
-	mov	x24, x1
-	mov	x22, xzr
-	mov	x23, xzr
-	mov	x8, x24
-	adds	x22, x22, x24
-	adc	x23, x23, xzr
-	mov	x24, xzr
-	adds	x22, x22, x2
-	adcs	x23, x23, xzr
-	adc	x24, x24, xzr
-	ldr	x15, [x3, #8]
-	mul	x12, x8, x15
-	umulh	x13, x8, x15
-	adds	x22, x22, x12
-	adcs	x23, x23, x13
-	adc	x24, x24, xzr
-	mov	x9, x22
-	adds	x23, x23, x22
-	adc	x24, x24, xzr
-	mov	x22, xzr
-	adds	x23, x23, x11
-	adcs	x24, x24, xzr
-	adc	x22, x22, xzr
-	ldr	x15, [x3, #8]
-	mul	x12, x9, x15
-	umulh	x13, x9, x15
-	adds	x23, x23, x12
-	adcs	x24, x24, x13
-	adc	x22, x22, xzr
-	mov	x10, x23
-	adds	x24, x24, x23
-	adc	x22, x22, xzr
-	mov	x23, xzr
-	adds	x24, x24, x16
-	adcs	x22, x22, xzr
-	adc	x23, x23, xzr
-	ldr	x15, [x3, #24]
-	mul	x12, x8, x15
-	umulh	x13, x8, x15
-	adds	x24, x24, x12
-	adcs	x22, x22, x13
-	adc	x23, x23, xzr
-	ldr	x15, [x3, #8]
-	mul	x12, x10, x15
-	umulh	x13, x10, x15
-	adds	x24, x24, x12
-	adcs	x22, x22, x13
-	adc	x23, x23, xzr
-	mov	x25, x24
-	adds	x22, x22, x24
-	adc	x23, x23, xzr
-	mov	x24, xzr
-	adds	x22, x22, x17
-	adcs	x23, x23, xzr
-	adc	x24, x24, xzr
-	ldr	x15, [x3, #24]
-	mul	x12, x9, x15
-	umulh	x13, x9, x15
-	adds	x22, x22, x12
-	adcs	x23, x23, x13
-	adc	x24, x24, xzr
-	ldr	x15, [x3, #8]
-	mul	x12, x25, x15
-	umulh	x13, x25, x15
-	adds	x22, x22, x12
-	adcs	x23, x23, x13
-	adc	x24, x24, xzr
-	mov	x4, xzr
-	adds	x23, x23, x19
-	adcs	x24, x24, xzr
-	adc	x4, x4, xzr
-	ldr	x15, [x3, #24]
-	mul	x12, x10, x15
-	umulh	x13, x10, x15
-	adds	x23, x23, x12
-	adcs	x24, x24, x13
-	adc	x4, x4, xzr
-	mov	x5, xzr
-	adds	x24, x24, x20
-	adcs	x4, x4, xzr
-	adc	x5, x5, xzr
-	ldr	x15, [x3, #24]
-	mul	x12, x25, x15
-	umulh	x13, x25, x15
-	adds	x24, x24, x12
+	lsl	x12, x1, #32
+	lsr	x13, x1, #32
+	subs	x24, x1, x12
+	sbc	x22, x1, x13
+	adds	x2, x2, x12
+	adcs	x11, x11, x13
+	adcs	x16, x16, x24
+	adc	x4, x22, xzr
+	lsl	x12, x2, #32
+	lsr	x13, x2, #32
+	subs	x24, x2, x12
+	sbc	x22, x2, x13
+	adds	x11, x11, x12
+	adcs	x16, x16, x13
+	adcs	x4, x4, x24
+	adc	x1, x22, xzr
+	lsl	x12, x11, #32
+	lsr	x13, x11, #32
+	subs	x24, x11, x12
+	sbc	x22, x11, x13
+	adds	x16, x16, x12
 	adcs	x4, x4, x13
-	adc	x5, x5, xzr
-	mov	x6, xzr
-	adds	x4, x4, x21
-	adcs	x5, x5, xzr
-	adc	x6, x6, xzr
-	mov	x7, xzr
+	adcs	x1, x1, x24
+	adc	x2, x22, xzr
+	lsl	x12, x16, #32
+	lsr	x13, x16, #32
+	subs	x24, x16, x12
+	sbc	x22, x16, x13
+	adds	x4, x4, x12
+	adcs	x1, x1, x13
+	adcs	x2, x2, x24
+	adc	x5, x22, xzr
+	adds	x4, x4, x17
+	adcs	x1, x1, x19
+	adcs	x2, x2, x20
+	adcs	x5, x5, x21
+	adc	x6, xzr, xzr
 	ldr	x15, [x3, #0]
-	subs	x8, x22, x15
+	subs	x7, x4, x15
 	ldr	x15, [x3, #8]
-	sbcs	x9, x23, x15
-	sbcs	x10, x24, xzr
+	sbcs	x8, x1, x15
+	sbcs	x9, x2, xzr
 	ldr	x15, [x3, #24]
-	sbcs	x25, x4, x15
-	sbcs	xzr, x5, xzr
-	csel	x14, x8, x22, cs
+	sbcs	x10, x5, x15
+	sbcs	xzr, x6, xzr
+	csel	x14, x7, x4, cs
 	str	x14, [x0, #0]
-	csel	x14, x9, x23, cs
+	csel	x14, x8, x1, cs
 	str	x14, [x0, #8]
-	csel	x14, x10, x24, cs
+	csel	x14, x9, x2, cs
 	str	x14, [x0, #16]
-	csel	x14, x25, x4, cs
+	csel	x14, x10, x5, cs
 	str	x14, [x0, #24]
 	ldp	x19, x20, [sp, #0]
 	ldp	x21, x22, [sp, #16]
 	ldp	x23, x24, [sp, #32]
-	ldr	x25, [sp, #48]
-	add	sp, sp, #64
+	add	sp, sp, #48
 	.cfi_def_cfa_offset 0
 	ret
 	.cfi_endproc
@@ -277,20 +219,17 @@ fg_p256_sqr_aarch64:
 #endif
 	.cfi_startproc
 	hint	#34	// bti c: an indirect call may land here
-	sub	sp, sp, #64
-	.cfi_def_cfa_offset 64
+	sub	sp, sp, #48
+	.cfi_def_cfa_offset 48
 	stp	x19, x20, [sp, #0]
-	.cfi_offset x19, -64
-	.cfi_offset x20, -56
+	.cfi_offset x19, -48
+	.cfi_offset x20, -40
 	stp	x21, x22, [sp, #16]
-	.cfi_offset x21, -48
-	.cfi_offset x22, -40
+	.cfi_offset x21, -32
+	.cfi_offset x22, -24
 	stp	x23, x24, [sp, #32]
-	.cfi_offset x23, -32
-	.cfi_offset x24, -24
-	stp	x25, x26, [sp, #48]
-	.cfi_offset x25, -16
-	.cfi_offset x26, -8
+	.cfi_offset x23, -16
+	.cfi_offset x24, -8
 	// r = a * a R^-1 mod p
 	ldp	x3, x4, [x1, #0]
 	ldp	x5, x6, [x1, #16]
@@ -370,119 +309,63 @@ fg_p256_sqr_aarch64:
 	adc	x22, x22, xzr
 	mov	x23, xzr
 	adr	x3, FG_P256_AARCH64_P
-	mov	x24, x1
-	mov	x22, xzr
-	mov	x23, xzr
-	mov	x12, x24
-	adds	x22, x22, x24
-	adc	x23, x23, xzr
-	mov	x24, xzr
-	adds	x22, x22, x7
-	adcs	x23, x23, xzr
-	adc	x24, x24, xzr
-	ldr	x15, [x3, #8]
-	mul	x9, x12, x15
-	umulh	x10, x12, x15
-	adds	x22, x22, x9
-	adcs	x23, x23, x10
-	adc	x24, x24, xzr
-	mov	x13, x22
-	adds	x23, x23, x22
-	adc	x24, x24, xzr
-	mov	x22, xzr
-	adds	x23, x23, x8
-	adcs	x24, x24, xzr
-	adc	x22, x22, xzr
-	ldr	x15, [x3, #8]
-	mul	x9, x13, x15
-	umulh	x10, x13, x15
-	adds	x23, x23, x9
-	adcs	x24, x24, x10
-	adc	x22, x22, xzr
-	mov	x25, x23
-	adds	x24, x24, x23
-	adc	x22, x22, xzr
-	mov	x23, xzr
-	adds	x24, x24, x16
-	adcs	x22, x22, xzr
-	adc	x23, x23, xzr
-	ldr	x15, [x3, #24]
-	mul	x9, x12, x15
-	umulh	x10, x12, x15
-	adds	x24, x24, x9
-	adcs	x22, x22, x10
-	adc	x23, x23, xzr
-	ldr	x15, [x3, #8]
-	mul	x9, x25, x15
-	umulh	x10, x25, x15
-	adds	x24, x24, x9
-	adcs	x22, x22, x10
-	adc	x23, x23, xzr
-	mov	x26, x24
-	adds	x22, x22, x24
-	adc	x23, x23, xzr
-	mov	x24, xzr
-	adds	x22, x22, x17
-	adcs	x23, x23, xzr
-	adc	x24, x24, xzr
-	ldr	x15, [x3, #24]
-	mul	x9, x13, x15
-	umulh	x10, x13, x15
-	adds	x22, x22, x9
-	adcs	x23, x23, x10
-	adc	x24, x24, xzr
-	ldr	x15, [x3, #8]
-	mul	x9, x26, x15
-	umulh	x10, x26, x15
-	adds	x22, x22, x9
-	adcs	x23, x23, x10
-	adc	x24, x24, xzr
-	mov	x4, xzr
-	adds	x23, x23, x19
-	adcs	x24, x24, xzr
-	adc	x4, x4, xzr
-	ldr	x15, [x3, #24]
-	mul	x9, x25, x15
-	umulh	x10, x25, x15
-	adds	x23, x23, x9
-	adcs	x24, x24, x10
-	adc	x4, x4, xzr
-	mov	x5, xzr
-	adds	x24, x24, x20
-	adcs	x4, x4, xzr
-	adc	x5, x5, xzr
-	ldr	x15, [x3, #24]
-	mul	x9, x26, x15
-	umulh	x10, x26, x15
-	adds	x24, x24, x9
+	lsl	x9, x1, #32
+	lsr	x10, x1, #32
+	subs	x24, x1, x9
+	sbc	x22, x1, x10
+	adds	x7, x7, x9
+	adcs	x8, x8, x10
+	adcs	x16, x16, x24
+	adc	x4, x22, xzr
+	lsl	x9, x7, #32
+	lsr	x10, x7, #32
+	subs	x24, x7, x9
+	sbc	x22, x7, x10
+	adds	x8, x8, x9
+	adcs	x16, x16, x10
+	adcs	x4, x4, x24
+	adc	x1, x22, xzr
+	lsl	x9, x8, #32
+	lsr	x10, x8, #32
+	subs	x24, x8, x9
+	sbc	x22, x8, x10
+	adds	x16, x16, x9
 	adcs	x4, x4, x10
-	adc	x5, x5, xzr
-	mov	x6, xzr
-	adds	x4, x4, x21
-	adcs	x5, x5, xzr
-	adc	x6, x6, xzr
-	mov	x11, xzr
+	adcs	x1, x1, x24
+	adc	x5, x22, xzr
+	lsl	x9, x16, #32
+	lsr	x10, x16, #32
+	subs	x24, x16, x9
+	sbc	x22, x16, x10
+	adds	x4, x4, x9
+	adcs	x1, x1, x10
+	adcs	x5, x5, x24
+	adc	x6, x22, xzr
+	adds	x4, x4, x17
+	adcs	x1, x1, x19
+	adcs	x5, x5, x20
+	adcs	x6, x6, x21
+	adc	x7, xzr, xzr
 	ldr	x15, [x3, #0]
-	subs	x12, x22, x15
+	subs	x8, x4, x15
 	ldr	x15, [x3, #8]
-	sbcs	x13, x23, x15
-	sbcs	x25, x24, xzr
+	sbcs	x11, x1, x15
+	sbcs	x12, x5, xzr
 	ldr	x15, [x3, #24]
-	sbcs	x26, x4, x15
-	sbcs	xzr, x5, xzr
-	csel	x14, x12, x22, cs
+	sbcs	x13, x6, x15
+	sbcs	xzr, x7, xzr
+	csel	x14, x8, x4, cs
 	str	x14, [x0, #0]
-	csel	x14, x13, x23, cs
+	csel	x14, x11, x1, cs
 	str	x14, [x0, #8]
-	csel	x14, x25, x24, cs
+	csel	x14, x12, x5, cs
 	str	x14, [x0, #16]
-	csel	x14, x26, x4, cs
+	csel	x14, x13, x6, cs
 	str	x14, [x0, #24]
 	ldp	x19, x20, [sp, #0]
 	ldp	x21, x22, [sp, #16]
 	ldp	x23, x24, [sp, #32]
-	ldp	x25, x26, [sp, #48]
-	add	sp, sp, #64
+	add	sp, sp, #48
 	.cfi_def_cfa_offset 0
 	ret
 	.cfi_endproc
@@ -727,127 +610,71 @@ fg_p256_redc_aarch64:
 	hint	#34	// bti c: an indirect call may land here
 	sub	sp, sp, #16
 	.cfi_def_cfa_offset 16
-	str	x19, [sp, #0]
+	stp	x19, x20, [sp, #0]
 	.cfi_offset x19, -16
+	.cfi_offset x20, -8
 	// r = t R^-1 mod p
 	adr	x10, FG_P256_AARCH64_P
-	ldr	x8, [x1, #0]
-	mov	x3, x8
-	mov	x4, xzr
-	mov	x5, xzr
-	mov	x15, x3
-	adds	x4, x4, x3
-	adc	x5, x5, xzr
-	mov	x3, xzr
-	ldr	x8, [x1, #8]
-	adds	x4, x4, x8
-	adcs	x5, x5, xzr
-	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x15, x9
-	umulh	x7, x15, x9
-	adds	x4, x4, x6
-	adcs	x5, x5, x7
-	adc	x3, x3, xzr
-	mov	x16, x4
-	adds	x5, x5, x4
-	adc	x3, x3, xzr
-	mov	x4, xzr
-	ldr	x8, [x1, #16]
-	adds	x5, x5, x8
-	adcs	x3, x3, xzr
-	adc	x4, x4, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x16, x9
-	umulh	x7, x16, x9
-	adds	x5, x5, x6
-	adcs	x3, x3, x7
-	adc	x4, x4, xzr
-	mov	x17, x5
-	adds	x3, x3, x5
-	adc	x4, x4, xzr
-	mov	x5, xzr
-	ldr	x8, [x1, #24]
-	adds	x3, x3, x8
-	adcs	x4, x4, xzr
-	adc	x5, x5, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x15, x9
-	umulh	x7, x15, x9
-	adds	x3, x3, x6
-	adcs	x4, x4, x7
-	adc	x5, x5, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x17, x9
-	umulh	x7, x17, x9
-	adds	x3, x3, x6
-	adcs	x4, x4, x7
-	adc	x5, x5, xzr
-	mov	x19, x3
-	adds	x4, x4, x3
-	adc	x5, x5, xzr
-	mov	x3, xzr
-	ldr	x8, [x1, #32]
-	adds	x4, x4, x8
-	adcs	x5, x5, xzr
-	adc	x3, x3, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x16, x9
-	umulh	x7, x16, x9
-	adds	x4, x4, x6
-	adcs	x5, x5, x7
-	adc	x3, x3, xzr
-	ldr	x9, [x10, #8]
-	mul	x6, x19, x9
-	umulh	x7, x19, x9
-	adds	x4, x4, x6
-	adcs	x5, x5, x7
-	adc	x3, x3, xzr
-	mov	x11, xzr
-	ldr	x8, [x1, #40]
-	adds	x5, x5, x8
-	adcs	x3, x3, xzr
-	adc	x11, x11, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x17, x9
-	umulh	x7, x17, x9
-	adds	x5, x5, x6
-	adcs	x3, x3, x7
-	adc	x11, x11, xzr
-	mov	x12, xzr
-	ldr	x8, [x1, #48]
-	adds	x3, x3, x8
-	adcs	x11, x11, xzr
-	adc	x12, x12, xzr
-	ldr	x9, [x10, #24]
-	mul	x6, x19, x9
-	umulh	x7, x19, x9
-	adds	x3, x3, x6
+	ldp	x11, x12, [x1, #0]
+	ldp	x13, x14, [x1, #16]
+	lsl	x6, x11, #32
+	lsr	x7, x11, #32
+	subs	x3, x11, x6
+	sbc	x4, x11, x7
+	adds	x12, x12, x6
+	adcs	x13, x13, x7
+	adcs	x14, x14, x3
+	adc	x15, x4, xzr
+	lsl	x6, x12, #32
+	lsr	x7, x12, #32
+	subs	x3, x12, x6
+	sbc	x4, x12, x7
+	adds	x13, x13, x6
+	adcs	x14, x14, x7
+	adcs	x15, x15, x3
+	adc	x11, x4, xzr
+	lsl	x6, x13, #32
+	lsr	x7, x13, #32
+	subs	x3, x13, x6
+	sbc	x4, x13, x7
+	adds	x14, x14, x6
+	adcs	x15, x15, x7
+	adcs	x11, x11, x3
+	adc	x12, x4, xzr
+	lsl	x6, x14, #32
+	lsr	x7, x14, #32
+	subs	x3, x14, x6
+	sbc	x4, x14, x7
+	adds	x15, x15, x6
 	adcs	x11, x11, x7
-	adc	x12, x12, xzr
-	mov	x13, xzr
+	adcs	x12, x12, x3
+	adc	x13, x4, xzr
+	ldr	x8, [x1, #32]
+	adds	x15, x15, x8
+	ldr	x8, [x1, #40]
+	adcs	x11, x11, x8
+	ldr	x8, [x1, #48]
+	adcs	x12, x12, x8
 	ldr	x8, [x1, #56]
-	adds	x11, x11, x8
-	adcs	x12, x12, xzr
-	adc	x13, x13, xzr
-	mov	x14, xzr
+	adcs	x13, x13, x8
+	adc	x14, xzr, xzr
 	ldr	x9, [x10, #0]
-	subs	x15, x4, x9
+	subs	x16, x15, x9
 	ldr	x9, [x10, #8]
-	sbcs	x16, x5, x9
-	sbcs	x17, x3, xzr
+	sbcs	x17, x11, x9
+	sbcs	x19, x12, xzr
 	ldr	x9, [x10, #24]
-	sbcs	x19, x11, x9
-	sbcs	xzr, x12, xzr
-	csel	x8, x15, x4, cs
+	sbcs	x20, x13, x9
+	sbcs	xzr, x14, xzr
+	csel	x8, x16, x15, cs
 	str	x8, [x0, #0]
-	csel	x8, x16, x5, cs
+	csel	x8, x17, x11, cs
 	str	x8, [x0, #8]
-	csel	x8, x17, x3, cs
+	csel	x8, x19, x12, cs
 	str	x8, [x0, #16]
-	csel	x8, x19, x11, cs
+	csel	x8, x20, x13, cs
 	str	x8, [x0, #24]
-	ldr	x19, [sp, #0]
+	ldp	x19, x20, [sp, #0]
 	add	sp, sp, #16
 	.cfi_def_cfa_offset 0
 	ret

@@ -243,7 +243,7 @@ class TestKernels(unittest.TestCase):
         import glob
         import re
         allowed = {"hint", "ret", "mov", "movz", "movk", "movn", "adr", "mul", "umulh", "adds", "adcs", "adc",
-                   "add", "subs", "sbcs", "sbc", "sub", "csel", "extr", "and", "ldr", "ldp", "str", "stp"}
+                   "add", "subs", "sbcs", "sbc", "sub", "csel", "extr", "and", "lsl", "lsr", "ldr", "ldp", "str", "stp"}
         files = sorted(glob.glob(os.path.join(REPO, "generated", "*", "fg_*_aarch64.S")))
         self.assertTrue(files)
         for path in files:
@@ -277,6 +277,77 @@ class TestKernels(unittest.TestCase):
         for a, b in inputs(fa, rng):
             bad += run(fa, kn, "mul", a, b, 0) != reference(fa, "mul", a, b, 0)
         self.assertGreater(bad, 0)
+
+    def test_shift_plans(self):
+        """shift_plan's instructions, run by the interpreter, give the 128-bit
+        x * v of MUL/UMULH for every shape it accepts (0, 1, 2^a, 2^a - 1,
+        2^a + 1, 2^64 - 2^a (+ 1), 2^64 - 1, p256's and p224's limbs), on
+        edge and random x; other constants need more than the limit."""
+        rng = random.Random(7)
+        shapes = [0, 1, 2, MASK, MASK - 1, 0xffffffff, 0xffffffff00000000, 0xffffffff00000001,
+                  1 << 63, (1 << 63) + 1, (1 << 63) - 1]
+        for a in (1, 2, 17, 31, 32, 33, 62, 63):
+            shapes += [1 << a, (1 << a) - 1, (1 << a) + 1, (MASK + 1 - (1 << a)) & MASK,
+                       (MASK + 2 - (1 << a)) & MASK]
+        xs = [0, 1, 2, MASK, MASK - 1, 1 << 63, 0xffffffff, 1 << 32] + [rng.getrandbits(64) for _ in range(40)]
+        base = 0x100000
+        accepted = 0
+        for v in shapes:
+            plan = kernels.shift_plan(v)
+            if plan is None:
+                continue
+            accepted += 1
+            ops, lo, hi = plan
+            self.assertLessEqual(len(ops), kernels.SHIFT_MAX)
+            names = {"X": "x1", "LO": "x3", "HI": "x4", "T": "x5", "xzr": "xzr"}
+            lines = ["\t%s\t%s" % (m, ", ".join(names.get(o, o) for o in operands)) for m, operands in ops]
+            lines += ["\tstr\t%s, [x0, #0]" % names[lo], "\tstr\t%s, [x0, #8]" % names[hi], "\tret"]
+            for x in xs:
+                mem = {}
+                sim.run(lines, {"x0": base, "x1": x}, mem, [(base, base + 16)], "TABLE", TABLE)
+                self.assertEqual(mem[base] | mem[base + 8] << 64, x * v, f"v = {v:#x}, x = {x:#x}")
+        self.assertGreaterEqual(accepted, 40)
+        self.assertIsNone(kernels.shift_plan((1 << 40) + (1 << 3) + (1 << 20)))
+        self.assertIsNone(kernels.shift_plan(0xbce6faada7179e84))
+
+    def test_reduction_rows(self):
+        """p = -1 mod 2^64 with every limb of (p + 1) / 2^64 a shift plan
+        (p256, 2^521 - 1) reduces by rows without a multiplier: p256's mul
+        and sqr keep only the product's 32 and 20 multiplies, and a row with
+        one shift or one borrow wrong fails the integer check."""
+        by_name = {fa.name: fa for fa in self.fields}
+        self.assertIsNotNone(kernels.row_plans(by_name["p256"]))
+        self.assertIsNotNone(kernels.row_plans(by_name["test_m521"]))
+        self.assertIsNone(kernels.row_plans(by_name["p503"]))     # Q has limbs that need MUL
+        self.assertIsNone(kernels.row_plans(by_name["p256n"]))    # p != -1 mod 2^64
+        # Q = [2^51, 1]: the product m * Q_1 = m reaches no top word, which is
+        # then the chain's carry alone
+        odd = analysis.analyze(spec.loads('[q1]\nmodulus = "2^128 + 2^115 - 1"\nbyte_order = "big"\n')[0])
+        self.assertIsNotNone(kernels.row_plans(odd))
+        rng = random.Random(5)
+        pairs, wides = inputs(odd, rng), wide_inputs(odd, rng)
+        for op, kn in aarch64.build_all(odd):
+            if op == "redc":
+                for t in wides:
+                    self.assertEqual(run(odd, kn, op, 0, 0, t), reference(odd, op, 0, 0, t), t)
+                continue
+            for a, b in pairs:
+                b = a if op.startswith("sqr") else b
+                self.assertEqual(run(odd, kn, op, a, b, 0), reference(odd, op, a, b, 0), (op, a, b))
+        fa = by_name["p256"]
+        muls = {op: kernels.build(fa, op, "k").counts for op in ("mul", "sqr", "redc")}
+        self.assertEqual([muls[op].get("mul", 0) + muls[op].get("umulh", 0) for op in ("mul", "sqr", "redc")],
+                         [32, 20, 0])
+        rng = random.Random(3)
+        wides = wide_inputs(fa, rng)
+        for mutate in (lambda t: t.replace("#32", "#31", 1), lambda t: t.replace("sbc\t", "adc\t", 1),
+                       lambda t: t.replace("adcs\t", "adds\t", 1)):
+            kn = kernels.build(fa, "redc", "r")
+            lines = kn.text()
+            i = next(i for i, line in enumerate(lines) if mutate(line) != line)
+            kn.text = lambda: lines[:i] + [mutate(lines[i])] + lines[i + 1:]
+            bad = sum(run(fa, kn, "redc", 0, 0, t) != reference(fa, "redc", 0, 0, t) for t in wides)
+            self.assertGreater(bad, 0, lines[i])
 
     def test_deterministic(self):
         fa = self.fields[0]

@@ -19,6 +19,11 @@ chain. The reductions compute the same integers as the C templates
   subtraction (taken when hi:u >= p) are those of the word-by-word C.
 - pseudo-Mersenne: the two folds and the final subtraction of the C.
 
+In a Montgomery reduction a limb of p with a short signed-digit form
+(0, 2^64 - 1, 2^a, 2^a - 1, 2^64 - 2^a + 1, ...: see `shift_plan`) costs no
+multiply: m * p_j is built from LSL/LSR and ADDS/SUBS, ADC/SBC on the two
+words of the product, the same 128-bit integer MUL/UMULH give.
+
 AAPCS64: arguments in x0 (result), x1, x2; scratch x3-x17 first, then
 x19-x28 saved in the frame; x18 (the platform register) and x29/x30 are
 never written; sp stays 16-byte aligned.
@@ -200,6 +205,86 @@ class Kernel:
 # ---------------------------------------------------------------------------
 # Building blocks
 
+# the most instructions a limb's shift-and-add product may take (else MUL/UMULH
+# and the limb's load): research/aarch64/README.md has the model runs behind it
+SHIFT_MAX = 4
+# in a product-scanning column (the other Montgomery fields) at most this many:
+# research/aarch64/README.md (2026-12-08) has the model runs behind both
+SCAN_SHIFT_MAX = 2
+
+
+def naf(v):
+    """The non-adjacent form of v >= 0: [(sign, exponent)], fewest nonzero
+    digits, exponents increasing."""
+    out, e = [], 0
+    while v:
+        if v & 1:
+            s = 2 - (v & 3)   # +1 when v = 1 mod 4, -1 when v = 3 mod 4
+            out.append((s, e))
+            v -= s
+        v >>= 1
+        e += 1
+    return out
+
+
+def shift_plan(v, limit=None):
+    """How to compute the 128-bit product x * v of a register x by the public
+    constant v (0 <= v < 2^64) without a multiplier, or None when it would
+    take more than `limit` instructions (default SHIFT_MAX).
+
+    Returns (ops, lo, hi): ops is a list of (mnemonic, operands) over the
+    names "X" (x), "LO", "HI" (the product's two words, written), "T" (a
+    scratch register) and "xzr"; lo and hi name where the product's words
+    are afterwards ("X", "LO", "HI" or "xzr"). From v's signed digits
+    v = sum s_k 2^e_k (0 <= e_k <= 64): a digit 2^0 gives x in the low word
+    and 2^64 x in the high word, so one of each sign + costs nothing; every
+    other digit adds or subtracts (x << e, x >> (64 - e)) on the two words
+    with ADDS/ADC or SUBS/SBC. Each pair is exact modulo 2^128, and x v is
+    below 2^128, so the two words are the product's."""
+    digits = naf(v)
+    lo, hi = "xzr", "xzr"
+    rest = []
+    for s, e in digits:
+        if s > 0 and e == 0 and lo == "xzr":
+            lo = "X"
+        elif s > 0 and e == 64 and hi == "xzr":
+            hi = "X"
+        else:
+            rest.append((s, e))
+    # the additions first (a first one into two zero words is two shifts), then
+    # the subtractions; 2^64 digits touch the high word alone, last
+    rest.sort(key=lambda d: (d[1] == 64, -d[0], d[1]))
+    ops = []
+    for s, e in rest:
+        if e == 64:
+            ops.append(("add" if s > 0 else "sub", ("HI", hi, "X")))
+            hi = "HI"
+            continue
+        if s > 0 and lo == "xzr" and e > 0:
+            # the low word is zero: no carry out of it
+            ops.append(("lsl", ("LO", "X", "#%d" % e)))
+            if hi == "xzr":
+                ops.append(("lsr", ("HI", "X", "#%d" % (64 - e))))
+            else:
+                ops.append(("lsr", ("T", "X", "#%d" % (64 - e))))
+                ops.append(("add", ("HI", hi, "T")))
+            lo, hi = "LO", "HI"
+            continue
+        low_op, high_op = ("adds", "adc") if s > 0 else ("subs", "sbc")
+        if e == 0:
+            ops.append((low_op, ("LO", lo, "X")))
+            ops.append((high_op, ("HI", hi, "xzr")))
+        else:
+            ops.append(("lsl", ("T", "X", "#%d" % e)))
+            ops.append((low_op, ("LO", lo, "T")))
+            ops.append(("lsr", ("T", "X", "#%d" % (64 - e))))
+            ops.append((high_op, ("HI", hi, "T")))
+        lo, hi = "LO", "HI"
+    if len(ops) > (SHIFT_MAX if limit is None else limit):
+        return None
+    return ops, lo, hi
+
+
 class Acc:
     """A three-word column accumulator (c0 + c1 2^64 + c2 2^128) and the two
     product registers; `fresh` while it is known to be zero."""
@@ -230,20 +315,26 @@ class Acc:
         kn.op("adcs", c1, c1, self.hi)
         kn.op("adc", c2, c2, "xzr")
 
-    def mac_all_ones(self, x):
-        """acc += x * (2^64 - 1), without the multiplier: the product is
-        (x - [x != 0]) 2^64 + (-x mod 2^64); SUBS 0 - x leaves C = [x == 0]."""
+    def mac_plan(self, x, plan, t):
+        """acc += x * v for the constant v of `plan` (shift_plan(v)), without
+        the multiplier; t is a scratch register. For v = 2^64 - 1 it is
+        SUBS 0 - x, SBC x - 0: (x - [x != 0]) 2^64 + (-x mod 2^64)."""
         kn, (c0, c1, c2) = self.kn, self.c
-        kn.op("subs", self.lo, "xzr", x)
-        kn.op("sbc", self.hi, x, "xzr")
+        ops, lo, hi = plan
+        names = {"X": x, "LO": self.lo, "HI": self.hi, "T": t, "xzr": "xzr"}
+        for mnemonic, operands in ops:
+            kn.op(mnemonic, *(names.get(o, o) for o in operands))
+        lo, hi = names[lo], names[hi]
+        if lo == "xzr" and hi == "xzr":
+            return
         if self.fresh:
-            kn.op("mov", c0, self.lo)
-            kn.op("mov", c1, self.hi)
+            kn.op("mov", c0, lo)
+            kn.op("mov", c1, hi)
             kn.op("mov", c2, "xzr")
             self.fresh = False
             return
-        kn.op("adds", c0, c0, self.lo)
-        kn.op("adcs", c1, c1, self.hi)
+        kn.op("adds", c0, c0, lo)
+        kn.op("adcs", c1, c1, hi)
         kn.op("adc", c2, c2, "xzr")
 
     def add_word(self, x):
@@ -369,16 +460,21 @@ def mont_reduce(kn, fa, acc, T, U, ptab, tmp, tmp2):
         m0 = kn.reg()
         kn.mov_imm(m0, fa.m0inv)
     M = kn.array(n, reserve=1)
+    plans = [shift_plan(v, SCAN_SHIFT_MAX) for v in p]
+
+    def mac_p(x, j):
+        """acc += x * p_j: by shifts where p_j's plan allows, else MUL/UMULH."""
+        if plans[j] is not None:
+            acc.mac_plan(x, plans[j], tmp2)
+        else:
+            acc.mac(x, kn_p(kn, ptab, j, tmp2))
+
     acc.zero()
     for i in range(2 * n):
         acc.add_word(T.get(kn, i, tmp))
         for j in range(max(0, i - n + 1), min(i, n)):
-            if p[i - j] == 0:
-                continue
-            if p[i - j] == MASK64:
-                acc.mac_all_ones(M.get(kn, j, tmp))
-                continue
-            acc.mac(M.get(kn, j, tmp), kn_p(kn, ptab, i - j, tmp2))
+            if p[i - j] != 0:
+                mac_p(M.get(kn, j, tmp), i - j)
         if i < n:
             # m_i = column * (-p^-1) mod 2^64, then the column's low word is zero
             mi = M.dest(i, tmp)
@@ -391,10 +487,8 @@ def mont_reduce(kn, fa, acc, T, U, ptab, tmp, tmp2):
                 # p = -1 mod 2^64, m_i = c0: acc + m_i (2^64 - 1) = c0 2^64 + (c1, c2)
                 kn.op("adds", acc.c[1], acc.c[1], acc.c[0])
                 kn.op("adc", acc.c[2], acc.c[2], "xzr")
-            elif p[0] == MASK64:
-                acc.mac_all_ones(mi)
             else:
-                acc.mac(mi, kn_p(kn, ptab, 0, tmp2))
+                mac_p(mi, 0)
             acc.shift()
         else:
             _column_out(kn, acc, U, i - n)
@@ -402,6 +496,107 @@ def mont_reduce(kn, fa, acc, T, U, ptab, tmp, tmp2):
         kn.release(m0)
     kn.release_arr(M)
     return acc.c[0]
+
+
+def row_plans(fa):
+    """The shift plans of the whole-row reduction, or None where it does not
+    apply. It needs p = -1 mod 2^64 (so -p^-1 mod 2^64 = 1, m_i = the low
+    word, and m_i p_0 cancels it into a carry of m_i), and every limb of
+    Q = (p + 1) / 2^64 (n - 1 limbs) zero or multiplied by shifts."""
+    n = fa.n
+    if fa.m0inv != 1 or n < 2:
+        return None
+    q = (fa.p + 1) >> W
+    plans = [shift_plan((q >> (W * j)) & MASK64) for j in range(n - 1)]
+    if any(pl is None for pl in plans):
+        return None
+    return plans
+
+
+def mont_rows(kn, fa, acc, T, plans, tmp, tmp2):
+    """The Montgomery reduction by rows (operand scanning) for p = -1 mod
+    2^64 (row_plans): a window Wd of n words starts as t's low half; each of
+    the n rows takes m = Wd_0 and sets Wd = Wd_1..Wd_(n-1) + m Q, which is
+    (Wd + m p) / 2^64 since Wd_0 + m p_0 = m 2^64. Wd_1..Wd_(n-1) < 2^(64(n-1))
+    and m Q <= (2^64 - 1)(2^(64(n-1)) - 1), so the row's sum is below
+    2^(64n): n words, no carry out of the top. After the rows
+    Wd = (t_lo + m p) / R, and U = Wd + t_hi with carry-out hi. The digits m_i
+    are those of the word-by-word C, so U and hi are its integers.
+    Returns (U, hi): U in registers."""
+    n = fa.n
+    # the window: t's low registers where t lives in registers
+    if T.regs is not None:
+        Wd = list(T.regs[:n])
+    else:
+        Wd = kn.regs(n)
+        for i in range(0, n - 1, 2):
+            kn.op("ldp", Wd[i], Wd[i + 1], T.mem.addr(i))
+        if n % 2:
+            kn.op("ldr", Wd[n - 1], T.mem.addr(n - 1))
+    spare = [acc.lo, acc.hi] + list(acc.c)
+    for _ in range(n):
+        m = Wd[0]
+        # the products m Q_j, word pairs (lo, hi) at words j, j + 1 of the new window
+        words = [[] for _ in range(n)]
+        pool = list(spare)
+        shifted = {}    # (lsl or lsr, #e) -> the register holding that shift of m
+        for j, plan in enumerate(plans):
+            ops, lo, hi = plan
+            if lo == "xzr" and hi == "xzr":
+                continue
+            if len(pool) < 2:
+                pool += [kn.reg(), kn.reg()]
+                spare += pool[-2:]
+            names = {"X": m, "LO": pool.pop(0), "HI": pool.pop(0), "T": tmp2, "xzr": "xzr"}
+            for i, (mnemonic, operands) in enumerate(ops):
+                dest = operands[0]
+                key = (mnemonic, operands[2]) if mnemonic in ("lsl", "lsr") and operands[1] == "X" else None
+                later = [o for o in ops[i + 1:] if o[1][0] == dest]
+                if key in shifted and (not later or later[0][0] in ("lsl", "lsr")):
+                    # the same shift of m is in a register already (another
+                    # product's word, unchanged until the row's sums)
+                    names[dest] = shifted[key]
+                    continue
+                kn.op(mnemonic, *(names.get(o, o) for o in operands))
+                written = names[dest]
+                for k_ in [k_ for k_, r_ in shifted.items() if r_ == written]:
+                    del shifted[k_]
+                if key is not None and dest != "T" and not later:
+                    shifted[key] = written
+            if lo != "xzr":
+                words[j].append(names[lo])
+            if hi != "xzr":
+                words[j + 1].append(names[hi])
+        # new window: words k < n - 1 accumulate in place of Wd_(k+1); the
+        # top word is a new register (m's is released after the row)
+        top = kn.reg()
+        new = Wd[1:] + [top]
+        # one carry chain per addend a word may have (at most two: a product's
+        # low word and the previous one's high word)
+        for chain in range(max(len(w) for w in words)):
+            first = next(k for k in range(n) if len(words[k]) > chain)
+            for k in range(first, n):
+                add = words[k][chain] if len(words[k]) > chain else "xzr"
+                if k < n - 1:
+                    kn.op("adds" if k == first else "adcs", new[k], new[k], add)
+                elif chain == 0:
+                    # the top word: below 2^64 with every carry (see above)
+                    if k == first:
+                        kn.op("mov", top, add)
+                    else:
+                        kn.op("adc", top, add, "xzr")
+                else:
+                    kn.op("adc" if k > first else "add", top, top, add)
+        kn.release(m)
+        Wd = new
+    # U = Wd + t_hi, carry-out hi
+    hi = kn.reg()
+    for i in range(n):
+        kn.op("adds" if i == 0 else "adcs", Wd[i], Wd[i], T.get(kn, n + i, tmp))
+    kn.op("adc", hi, "xzr", "xzr")
+    if T.regs is not None:
+        kn.release(*T.regs[n:])
+    return Arr(n, regs=Wd), hi
 
 
 def kn_p(kn, ptab, j, tmp):
@@ -566,10 +761,14 @@ def _reduce(kn, fa, acc, T, tmp, tmp2, lazy):
         return
     ptab = kn.reg()
     kn.table_address(ptab, "@P@")
-    # U: the reduced words; r itself when no register is left (written only
-    # after the column that last reads the same place of t: r may alias t)
-    U = kn.array(n, reserve=n + 1, mem=Mem("x0") if lazy else None)
-    hi = mont_reduce(kn, fa, acc, T, U, ptab, tmp, tmp2)
+    plans = row_plans(fa)
+    if plans is not None and len(kn.free) >= 3 + (0 if T.regs is not None else n):
+        U, hi = mont_rows(kn, fa, acc, T, plans, tmp, tmp2)
+    else:
+        # U: the reduced words; r itself when no register is left (written only
+        # after the column that last reads the same place of t: r may alias t)
+        U = kn.array(n, reserve=n + 1, mem=Mem("x0") if lazy else None)
+        hi = mont_reduce(kn, fa, acc, T, U, ptab, tmp, tmp2)
     out = Arr(n, mem=Mem("x0"))
     if lazy:
         store_out(kn, U, "x0", tmp, tmp2)

@@ -139,6 +139,16 @@ def run(lines, regs, memory, regions, table_label, table_addr):
         elif m == "extr":
             lsb = _imm(ops[3])
             setr(ops[0], ((val(ops[1]) << 64 | val(ops[2])) >> lsb))
+        elif m == "lsl":
+            sh = _imm(ops[2])
+            if not 0 <= sh < 64:
+                raise SimError(f"shift {text}")
+            setr(ops[0], val(ops[1]) << sh)
+        elif m == "lsr":
+            sh = _imm(ops[2])
+            if not 0 <= sh < 64:
+                raise SimError(f"shift {text}")
+            setr(ops[0], val(ops[1]) >> sh)
         elif m == "and":
             setr(ops[0], val(ops[1]) & val(ops[2]))
         elif m == "ldr":
