@@ -21,7 +21,7 @@ correction constant X sits in the field's table after p (table_words).
 
 from __future__ import annotations
 
-from .kernels import MASK64, Acc, Arr, Kernel, Mem, final_subtract, mont_reduce, pm_reduce, product, kn_p
+from .kernels import MASK64, Acc, Arr, Kernel, Mem, final_subtract, kn_p, load_all, mont_reduce, pm_reduce, product
 
 OPS = ("fp2_mul", "fp2_sqr")
 
@@ -54,17 +54,8 @@ def table_words(fa):
 
 
 def _load(kn, k, base, off):
-    """k limbs at [base, #off] into the registers of a new array (LDP pairs)."""
-    regs = kn.regs(k)
-    i = 0
-    while i < k:
-        if i + 1 < k and off + 8 * i <= 504:
-            kn.op("ldp", regs[i], regs[i + 1], f"[{base}, #{off + 8 * i}]")
-            i += 2
-        else:
-            kn.op("ldr", regs[i], f"[{base}, #{off + 8 * i}]")
-            i += 1
-    return Arr(k, regs=regs)
+    """k limbs at [base, #off] into the registers of a new array."""
+    return load_all(kn, None, k, base, off)
 
 
 def _operand_pair(kn, n, base_a, off_a, base_b, off_b):

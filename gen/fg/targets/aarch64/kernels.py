@@ -384,16 +384,17 @@ class Acc:
         self.kn.release(*self.c, *((self.lo, self.hi) if self.own else ()))
 
 
-def load_all(kn, arr_src, k, base):
-    """Copy k limbs from memory at base into the registers of a new array."""
+def load_all(kn, arr_src, k, base, off=0):
+    """Copy k limbs from memory at [base, #off] into the registers of a new
+    array (LDP pairs while the pair's offset is within LDP's reach)."""
     regs = kn.regs(k)
     i = 0
     while i < k:
-        if i + 1 < k:
-            kn.op("ldp", regs[i], regs[i + 1], f"[{base}, #{8 * i}]")
+        if i + 1 < k and off + 8 * i <= 504:
+            kn.op("ldp", regs[i], regs[i + 1], f"[{base}, #{off + 8 * i}]")
             i += 2
         else:
-            kn.op("ldr", regs[i], f"[{base}, #{8 * i}]")
+            kn.op("ldr", regs[i], f"[{base}, #{off + 8 * i}]")
             i += 1
     return Arr(k, regs=regs)
 
