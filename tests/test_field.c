@@ -349,6 +349,45 @@ static void check_binary(const uint64_t a[N], const uint64_t b[N])
     mpz_clears(want, u, v, NULL);
 }
 
+#if C(HAVE_LAZY)
+/* mul_lazy on x, y (their limbs xa, yb): the exact lazy result want through
+ * the dispatcher, the level's kernel and both aliasings, and canon of it
+ * against canon. Both lazy suites below (Montgomery, pseudo-Mersenne). */
+static void check_mul_lazy(const FE *x, const FE *y, const mpz_t want, const mpz_t canon, const uint64_t xa[N],
+                           const uint64_t yb[N])
+{
+    FE r, s;
+    F(mul_lazy)(&r, x, y);
+    expect("mul_lazy", r.limb, want, N, xa, yb);
+    KL.mul(r.limb, xa, yb);
+    expect("mul_lazy (level's kernel)", r.limb, want, N, xa, yb);
+    s = *x;
+    F(mul_lazy)(&s, &s, y);
+    expect("mul_lazy r==a", s.limb, want, N, xa, yb);
+    s = *y;
+    F(mul_lazy)(&s, x, &s);
+    expect("mul_lazy r==b", s.limb, want, N, xa, yb);
+    F(canon)(&s, &r);
+    expect("canon(mul_lazy)", s.limb, canon, N, xa, yb);
+}
+
+/* sqr_lazy on x (limbs xa): want through the dispatcher, the level's
+ * kernel, r == a, and mul_lazy with a == b. */
+static void check_sqr_lazy(const FE *x, const mpz_t want, const uint64_t xa[N])
+{
+    FE r, s;
+    F(sqr_lazy)(&r, x);
+    expect("sqr_lazy", r.limb, want, N, xa, NULL);
+    KL.sqr(r.limb, xa);
+    expect("sqr_lazy (level's kernel)", r.limb, want, N, xa, NULL);
+    s = *x;
+    F(sqr_lazy)(&s, &s);
+    expect("sqr_lazy r==a", s.limb, want, N, xa, NULL);
+    F(mul_lazy)(&s, x, x);
+    expect("mul_lazy a==b", s.limb, want, N, xa, NULL);
+}
+#endif
+
 #if C(HAVE_LAZY) && C(MONTGOMERY)
 /* The lazy ops' exact result for operands x, y < 2p: the Montgomery quotient
  * (x*y + m*p)/R with m = -x*y/p mod R, which is below 2p. Every level computes
@@ -379,7 +418,7 @@ static void ref_lazy(mpz_t r, const uint64_t *x, const uint64_t *y)
 static void check_lazy(const uint64_t a[N], const uint64_t b[N])
 {
     uint64_t ops[2][2][N];
-    FE x, y, r, s;
+    FE x, y, r;
     mpz_t want, canon, u;
     int i, j;
     static int ready;
@@ -412,29 +451,10 @@ static void check_lazy(const uint64_t a[N], const uint64_t b[N])
             memcpy(y.limb, yb, sizeof y.limb);
             ref_lazy(want, xa, yb);
             ref_mul(canon, xa, yb);
-            F(mul_lazy)(&r, &x, &y);
-            expect("mul_lazy", r.limb, want, N, xa, yb);
-            KL.mul(r.limb, xa, yb);
-            expect("mul_lazy (level's kernel)", r.limb, want, N, xa, yb);
-            s = x;
-            F(mul_lazy)(&s, &s, &y);
-            expect("mul_lazy r==a", s.limb, want, N, xa, yb);
-            s = y;
-            F(mul_lazy)(&s, &x, &s);
-            expect("mul_lazy r==b", s.limb, want, N, xa, yb);
-            F(canon)(&s, &r);
-            expect("canon(mul_lazy)", s.limb, canon, N, xa, yb);
+            check_mul_lazy(&x, &y, want, canon, xa, yb);
             if (j == 0) {
                 ref_lazy(want, xa, xa);
-                F(sqr_lazy)(&r, &x);
-                expect("sqr_lazy", r.limb, want, N, xa, NULL);
-                KL.sqr(r.limb, xa);
-                expect("sqr_lazy (level's kernel)", r.limb, want, N, xa, NULL);
-                s = x;
-                F(sqr_lazy)(&s, &s);
-                expect("sqr_lazy r==a", s.limb, want, N, xa, NULL);
-                F(mul_lazy)(&s, &x, &x);
-                expect("mul_lazy a==b", s.limb, want, N, xa, NULL);
+                check_sqr_lazy(&x, want, xa);
             }
         }
     mpz_clears(want, canon, u, NULL);
@@ -568,31 +588,12 @@ static void check_lazy_pair(const uint64_t xa[N], const uint64_t yb[N], uint32_t
 
     /* mul_lazy, exactly, with aliasing */
     ref_split_pm(want, w);
-    F(mul_lazy)(&r, &x, &y);
-    expect("mul_lazy", r.limb, want, N, xa, yb);
-    KL.mul(r.limb, xa, yb);
-    expect("mul_lazy (level's kernel)", r.limb, want, N, xa, yb);
-    s = x;
-    F(mul_lazy)(&s, &s, &y);
-    expect("mul_lazy r==a", s.limb, want, N, xa, yb);
-    s = y;
-    F(mul_lazy)(&s, &x, &s);
-    expect("mul_lazy r==b", s.limb, want, N, xa, yb);
-    F(canon)(&s, &r);
-    expect("canon(mul_lazy)", s.limb, canon, N, xa, yb);
+    check_mul_lazy(&x, &y, want, canon, xa, yb);
 
     /* sqr_lazy and sqr */
     mpz_mul(w, u, u);
     ref_split_pm(want, w);
-    F(sqr_lazy)(&r, &x);
-    expect("sqr_lazy", r.limb, want, N, xa, NULL);
-    KL.sqr(r.limb, xa);
-    expect("sqr_lazy (level's kernel)", r.limb, want, N, xa, NULL);
-    s = x;
-    F(sqr_lazy)(&s, &s);
-    expect("sqr_lazy r==a", s.limb, want, N, xa, NULL);
-    F(mul_lazy)(&s, &x, &x);
-    expect("mul_lazy a==b", s.limb, want, N, xa, NULL);
+    check_sqr_lazy(&x, want, xa);
     mpz_mod(canon, w, P);
     F(sqr)(&r, &x);
     expect("sqr (lazy operand)", r.limb, canon, N, xa, NULL);
