@@ -202,6 +202,20 @@ def split_operands(text, opening="({", closing=")}"):
     return ops
 
 
+def statement(number, part):
+    """(number, kind, text) of one statement's labels ("label") and what
+    follows them ("directive" or "insn"), comments already removed."""
+    part = part.strip()
+    while True:
+        mo = re.match(r"^([A-Za-z_.$][\w.$]*|\d+)\s*:(?!:)\s*(.*)$", part)
+        if not mo:
+            break
+        yield number, "label", mo.group(1)
+        part = mo.group(2)
+    if part:
+        yield number, ("directive" if part.startswith(".") else "insn"), part
+
+
 def report(prog, files, check, target, bases, quiet):
     """The checkers' main loop: check(path, stats) -> (functions,
     instructions, [(line, function, message, text)]) for each file; prints

@@ -71,7 +71,7 @@ import sys
 
 # the preprocessor, GAS numbers and operand splitting, shared with ct_static_aarch64.py
 from ct_cpp import NUM as _NUM, CppError, cpp_eval as _cpp_eval, number as _number, preprocess  # noqa: F401
-from ct_cpp import report, split_operands as _split_operands
+from ct_cpp import report, split_operands as _split_operands, statement as _statement
 
 # --- registers ---------------------------------------------------------------
 
@@ -349,15 +349,7 @@ def _statements(lines):
                 text = text[:text.index("#")]
             parts = text.split(";") if ";" in text else [text]
         for part in parts:
-            part = part.strip()
-            while True:
-                mo = re.match(r"^([A-Za-z_.$][\w.$]*|\d+)\s*:(?!:)\s*(.*)$", part)
-                if not mo:
-                    break
-                yield number, "label", mo.group(1)
-                part = mo.group(2)
-            if part:
-                yield number, ("directive" if part.startswith(".") else "insn"), part
+            yield from _statement(number, part)
 
 
 # --- the file ------------------------------------------------------------------

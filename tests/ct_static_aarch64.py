@@ -83,7 +83,7 @@ import re
 import struct
 import sys
 
-from ct_cpp import CppError, number, preprocess, report, split_operands
+from ct_cpp import CppError, number, preprocess, report, split_operands, statement
 
 # --- registers ---------------------------------------------------------------
 
@@ -383,15 +383,7 @@ def _statements(lines, problems):
                 break
         if cut < 0:
             continue
-        part = text[:cut].strip()
-        while True:
-            mo = re.match(r"^([A-Za-z_.$][\w.$]*|\d+)\s*:(?!:)\s*(.*)$", part)
-            if not mo:
-                break
-            yield number_, "label", mo.group(1)
-            part = mo.group(2)
-        if part:
-            yield number_, ("directive" if part.startswith(".") else "insn"), part
+        yield from statement(number_, text[:cut])
 
 
 def read_file(path, target):
