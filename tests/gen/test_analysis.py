@@ -517,9 +517,9 @@ class TestDispatch(unittest.TestCase):
         from fg.targets import x86_64
         ks = x86_64.Kernels(analysis.analyze(shipped_specs()[0]))
         ks.have_asm = True
-        x86_64.choose(ks, generic)
+        x86_64.choose_levels(ks, generic)
         if zen is not None:
-            x86_64.choose(ks, None, zen)
+            x86_64.choose_tunings(ks, zen)
         return ks
 
     def test_without_asm(self):

@@ -132,7 +132,7 @@ class Choose(unittest.TestCase):
         from fg.targets.x86_64 import mont as x86_64_mont
         fa = _fa("p503", FIELDS["p503"], nr=None)
         from fg.targets import x86_64
-        x86_64.choose(fa, x86_64_mont.kernel_choice(fa))
+        x86_64.choose_levels(fa, x86_64_mont.kernel_choice(fa))
         self.assertEqual(x86_64_ifma.choose(fa, x86_64_mont.emit_montgomery(fa)), (False, False, ""))
 
 

@@ -53,17 +53,12 @@ def table_words(fa):
     return corr_words(fa)
 
 
-def _load(kn, k, base, off):
-    """k limbs at [base, #off] into the registers of a new array."""
-    return load_all(kn, None, k, base, off)
-
-
 def _operand_pair(kn, n, base_a, off_a, base_b, off_b):
     """A in registers; B too where the pool allows (the accumulator and the
     temporaries are already taken), else behind its pointer."""
-    A = _load(kn, n, base_a, off_a)
+    A = load_all(kn, None, n, base_a, off_a)
     if len(kn.free) >= n:
-        return A, _load(kn, n, base_b, off_b)
+        return A, load_all(kn, None, n, base_b, off_b)
     return A, Arr(n, mem=Mem(base_b, off_b))
 
 
@@ -227,7 +222,7 @@ def emit_fp2_sqr(fa, name):
     tmp, tmp2 = kn.regs(2)
     a0, a1 = Arr(n, mem=Mem("x1")), Arr(n, mem=Mem("x1", 8 * n))
     kn.comment("s = a0 + a1, d = a0 - a1 + p (each below 2p < R)")
-    S = _load(kn, n, "x1", 0)
+    S = load_all(kn, None, n, "x1", 0)
     _wide_pass(kn, ("adds", "adcs"), S, a1, S, 0, n, tmp, tmp2)
     D = kn.array(n, reserve=1)
     _wide_pass(kn, ("subs", "sbcs"), a0, a1, D, 0, n, tmp, tmp2)
@@ -246,9 +241,9 @@ def emit_fp2_sqr(fa, name):
     kn.release_arr(S)
     kn.release_arr(D)
     kn.comment("t = 2 a0; T1 = t * a1")
-    A = _load(kn, n, "x1", 0)
+    A = load_all(kn, None, n, "x1", 0)
     _wide_pass(kn, ("adds", "adcs"), A, A, A, 0, n, tmp, tmp2)
-    B = _load(kn, n, "x1", 8 * n) if len(kn.free) >= n else a1
+    B = load_all(kn, None, n, "x1", 8 * n) if len(kn.free) >= n else a1
     product(kn, acc, A, B, W1, n, False, tmp, tmp2)
     kn.release_arr(A)
     kn.release_arr(B)

@@ -141,20 +141,22 @@ def kernels(ks, emit_fn):
     return body
 
 
-def choose(ks, kernel_choice, zen_choice=None, fp2_zen=None):
-    """Which of its kernels each selector (level, tuning) runs: ks.dispatch
-    from the backend's generic kernel_choice ({(op, level): kernel level}: a
-    level may run a lower level's kernel where that measured faster), then,
-    once the kernels exist, ks.dispatch_zen from zen_choice ({(op, level):
-    kernel} where Zen cores run another), ks.at_ifma, ks.fp2_at_adx (fp2_zen:
+def choose_levels(ks, kernel_choice):
+    """ks.dispatch from the backend's generic kernel_choice ({(op, level):
+    kernel level}: a level may run a lower level's kernel where that
+    measured faster); before the kernels are built (ifma.py reads it)."""
+    ks.dispatch = {op: [(level, kernel_choice.get((op, level), level)) for level in reversed(ASM_LEVELS)]
+                   for op in ks.kernel_ops}
+
+
+def choose_tunings(ks, zen_choice, fp2_zen=None):
+    """Which of its kernels each selector (level, tuning) runs, once the
+    kernels exist: ks.dispatch_zen from zen_choice ({(op, level): kernel}
+    where Zen cores run another), ks.at_ifma, ks.fp2_at_adx (fp2_zen:
     {"mul"/"sqr": kernel, or None for the C path} where Zen runs another
     scalar Fp2 kernel at adx) and ks.runs. The ifma level runs the adx
     level's Fp kernels, under either tuning, but for the IFMA Fp mul (sqr)
     under the zen tunings where ks.mul_ifma (sqr_ifma)."""
-    if zen_choice is None:
-        ks.dispatch = {op: [(level, kernel_choice.get((op, level), level)) for level in reversed(ASM_LEVELS)]
-                       for op in ks.kernel_ops}
-        return
     fp2_zen = fp2_zen or {}
     for op in ks.kernel_ops:
         ks.dispatch_zen[op] = [(level, zen_choice.get((op, level), kernel)) for level, kernel in ks.dispatch[op]]
@@ -198,10 +200,10 @@ def plan(fa):
     if asm is None:
         return ks
     ks.have_asm = True
-    choose(ks, asm[1](ks))
+    choose_levels(ks, asm[1](ks))
     ks.text = kernels(ks, asm[0])
     ks.kernel_cost = kernel_cost.costs(ks, ks.text)
-    choose(ks, None, *asm[2](ks))
+    choose_tunings(ks, *asm[2](ks))
     return ks
 
 
